@@ -1,0 +1,69 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { heuristicAnswer } from './heuristic.js';
+
+export interface RunningServer {
+  /** API base URL, e.g. http://127.0.0.1:41234/v1 */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The model name the built-in baseline answers to. */
+export const BASELINE_MODEL = 'tracegate-baseline-heuristic';
+
+/**
+ * The built-in baseline endpoint: a real OpenAI-compatible HTTP server on
+ * loopback (POST /v1/chat/completions, GET /v1/models) whose "model" is the
+ * static heuristic. Used by the demo and as a known peer in tests.
+ */
+export async function startBaselineServer(port = 0): Promise<RunningServer> {
+  const server: Server = createServer((req, res) => {
+    void handle(req).then(
+      ({ status, body }) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      },
+      (error: Error) => {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: error.message, type: 'invalid_request_error' } }));
+      },
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const { port: bound } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${bound}/v1`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function handle(req: IncomingMessage): Promise<{ status: number; body: unknown }> {
+  const path = (req.url ?? '').replace(/\?.*$/, '');
+  if (req.method === 'GET' && path.endsWith('/models')) {
+    return { status: 200, body: { object: 'list', data: [{ id: BASELINE_MODEL, object: 'model' }] } };
+  }
+  if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
+    return { status: 404, body: { error: { message: `no route ${req.method} ${path}` } } };
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+    model?: string;
+    messages?: { role: string; content: string }[];
+  };
+  if (request.model !== BASELINE_MODEL) {
+    return { status: 404, body: { error: { message: `The model \`${request.model}\` does not exist. Available: ${BASELINE_MODEL}` } } };
+  }
+  const prompt = request.messages?.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+  const content = heuristicAnswer(prompt);
+  return {
+    status: 200,
+    body: {
+      id: 'chatcmpl-baseline',
+      object: 'chat.completion',
+      model: BASELINE_MODEL,
+      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.ceil(content.length / 4) },
+    },
+  };
+}

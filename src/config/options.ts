@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { UsageError } from '../errors.js';
+
+const list = z
+  .string()
+  .transform((s) => s.split(',').map((t) => t.trim()).filter(Boolean))
+  .optional();
+
+function int(name: string, min: number, max: number) {
+  return z
+    .string()
+    .transform((s, ctx) => {
+      const n = Number(s);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `--${name} must be an integer in ${min}..${max}, got "${s}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+}
+
+function num(name: string, min: number, max: number) {
+  return z.string().transform((s, ctx) => {
+    const n = Number(s);
+    if (s.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
+      ctx.addIssue({ code: 'custom', message: `--${name} must be a number in ${min}..${max}, got "${s}"` });
+      return z.NEVER;
+    }
+    return n;
+  });
+}
+
+/**
+ * Every option of a run, by the name it has both as a CLI flag (`--name`)
+ * and as an Action input (`name`). Values arrive as strings from either door
+ * and are parsed here once.
+ */
+export const runOptionsSchema = z.object({
+  /** Directory of instances (a suite or the instances root). Default: the bundled suite. */
+  instances: z.string().optional(),
+  /** API base URL of the candidate, e.g. http://127.0.0.1:8000/v1. */
+  endpoint: z
+    .string({ error: '--endpoint is required (the API base URL, e.g. http://127.0.0.1:8000/v1)' })
+    .min(1, '--endpoint is required (the API base URL, e.g. http://127.0.0.1:8000/v1)'),
+  /** Model name as the server knows it. */
+  model: z
+    .string({ error: '--model is required (the model name the server serves)' })
+    .min(1, '--model is required (the model name the server serves)'),
+  /** Checkpoint digest or commit; recorded in results and keys answers. */
+  'model-revision': z.string().optional(),
+  'api-key': z.string().optional(),
+  /** Comma-separated kinds, prefixes (S1) or names (Loops). */
+  categories: list,
+  ids: list,
+  sample: int('sample', 1, 1_000_000).optional(),
+  seed: int('seed', 0, 2 ** 31).default(0),
+  cache: z.string().default('.tracegate/cache'),
+  baseline: z.string().optional(),
+  out: z.string().default('tracegate-out'),
+  concurrency: int('concurrency', 1, 256).default(4),
+  timeout: num('timeout', 1, 3600).default(120),
+  retries: int('retries', 0, 20).default(3),
+  temperature: num('temperature', 0, 2).default(0),
+  'max-tokens': int('max-tokens', 1, 1_000_000).default(2048),
+  backend: z.enum(['docker', 'local', 'auto'], { message: '--backend must be docker, local or auto' }).default('docker'),
+  'base-image': z.string().default('tracegate/base:bookworm'),
+  'min-drop': num('min-drop', 0, 1).default(0.05),
+  alpha: num('alpha', 0, 1).default(0.05),
+});
+
+export type RunOptions = z.infer<typeof runOptionsSchema>;
+export type RunOptionName = keyof z.input<typeof runOptionsSchema>;
+
+/** Parses raw string options; unset ('' or undefined) means "use the default". */
+export function parseRunOptions(raw: Partial<Record<RunOptionName, string | undefined>>): RunOptions {
+  const present = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = runOptionsSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new UsageError(
+      parsed.error.issues
+        .map((i) => (i.message.startsWith('--') ? i.message : `--${i.path.join('.')}: ${i.message}`))
+        .join('; '),
+    );
+  }
+  return parsed.data;
+}
+
+/** Names of all run options, for the CLI parser and the Action's input reader. */
+export const RUN_OPTION_NAMES = Object.keys(runOptionsSchema.shape) as RunOptionName[];

@@ -1,0 +1,102 @@
+/**
+ * Typed errors, decided at the edge. Every error a user can cause or fix
+ * carries the exit code the CLI returns for it and says what to do.
+ *
+ * Exit codes: 0 pass, 1 gate failed, 2 bad usage/config/instance,
+ * 3 infrastructure unavailable (Docker engine, model endpoint).
+ */
+export const ExitCode = {
+  Pass: 0,
+  GateFailed: 1,
+  Usage: 2,
+  Infrastructure: 3,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** Base class: a message for humans and the exit code it maps to. */
+export abstract class TracegateError extends Error {
+  abstract readonly exitCode: ExitCode;
+}
+
+/** Bad flags, inputs or configuration. */
+export class UsageError extends TracegateError {
+  readonly exitCode = ExitCode.Usage;
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** A malformed instance or environment file; names the file and the field. */
+export class InstanceError extends TracegateError {
+  readonly exitCode = ExitCode.Usage;
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(`${file}: ${message}`);
+    this.name = 'InstanceError';
+  }
+}
+
+/** No Docker engine reachable (and no cached oracle to fall back on). */
+export class DockerUnavailableError extends TracegateError {
+  readonly exitCode = ExitCode.Infrastructure;
+  constructor(detail: string) {
+    super(
+      `No Docker engine reachable (${detail}). Start one (e.g. \`sudo systemctl start docker\`, ` +
+        'or run scripts/ensure-docker.sh), point DOCKER_HOST at it, or pass --backend local ' +
+        'to harvest in a virtualenv on this host.',
+    );
+    this.name = 'DockerUnavailableError';
+  }
+}
+
+/** A harvest step failed for infrastructure reasons (image build, container). */
+export class HarvestError extends TracegateError {
+  readonly exitCode = ExitCode.Infrastructure;
+  constructor(message: string) {
+    super(message);
+    this.name = 'HarvestError';
+  }
+}
+
+/** The model endpoint could not be reached or kept failing after retries. */
+export class EndpointUnavailableError extends TracegateError {
+  readonly exitCode = ExitCode.Infrastructure;
+  constructor(
+    readonly endpoint: string,
+    detail: string,
+  ) {
+    super(
+      `Model endpoint ${endpoint} is unavailable: ${detail}. Check that the server is running ` +
+        'and that --endpoint is its API base URL (e.g. http://127.0.0.1:8000/v1). ' +
+        'Answers obtained so far were kept in the results file.',
+    );
+    this.name = 'EndpointUnavailableError';
+  }
+}
+
+/** Exit code for any thrown value: ours carry one, anything else is a bug (2 would lie). */
+export function exitCodeOf(error: unknown): number {
+  return error instanceof TracegateError ? error.exitCode : ExitCode.Infrastructure;
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The endpoint answered but refused the request itself (unknown model, bad key): fix the config. */
+export class EndpointRejectedError extends TracegateError {
+  readonly exitCode = ExitCode.Usage;
+  constructor(
+    readonly endpoint: string,
+    serverMessage: string,
+  ) {
+    super(
+      `Model endpoint ${endpoint} rejected the request: ${serverMessage}. Check --model and the API key. ` +
+        'Answers obtained so far were kept in the results file.',
+    );
+    this.name = 'EndpointRejectedError';
+  }
+}

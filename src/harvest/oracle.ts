@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { QUESTION_KINDS } from '../instances/kinds.js';
+import { templateSchema } from '../instances/schema.js';
+
+/**
+ * oracle.json — SWE-Flux's interchange format (its four keys, unchanged) plus
+ * a `meta` block of ours recording where the answer came from.
+ */
+export const oracleSchema = z.object({
+  question_kind: z.enum(QUESTION_KINDS),
+  question: z.string(),
+  template_answer: templateSchema,
+  oracle_answer: z.unknown().refine((v) => v !== undefined, 'oracle_answer is required'),
+  meta: z.object({
+    instance_id: z.string(),
+    instance_hash: z.string(),
+    environment_digest: z.string(),
+    /** Exact interpreter version the oracle was harvested on (sys.version). */
+    python: z.string(),
+    tracer_version: z.string(),
+    /** How many independent harvest runs agreed on this answer. */
+    runs_agreed: z.number().int().positive(),
+    harvested_at: z.string(),
+  }),
+});
+export type Oracle = z.infer<typeof oracleSchema>;
+
+/** What the prompt builder may show of the executed code: the target's source. */
+export const contextSchema = z.object({
+  file: z.string(),
+  func: z.string(),
+  first_line: z.number().int().positive(),
+  source: z.string(),
+});
+export type CodeContext = z.infer<typeof contextSchema>;
+
+/** A cache entry: the oracle and the code context harvested with it. */
+export const cachedOracleSchema = z.object({ oracle: oracleSchema, context: contextSchema });
+export type CachedOracle = z.infer<typeof cachedOracleSchema>;
+
+/** result.json as written by tracer/harvest.py for each instance of a plan. */
+export const tracerResultSchema = z.object({
+  id: z.string(),
+  status: z.enum(['ok', 'invalid', 'timeout', 'error']),
+  reason: z.string().optional(),
+  answer: z.unknown().optional(),
+  context: z
+    .object({ file: z.string(), func: z.string(), first_line: z.number(), source: z.string() })
+    .passthrough()
+    .optional(),
+  python: z.string().optional(),
+  tracer_version: z.string().optional(),
+  stats: z.record(z.string(), z.unknown()).optional(),
+});
+export type TracerResult = z.infer<typeof tracerResultSchema>;
+
+/** Per-instance harvest outcome as the pipeline sees it. */
+export type HarvestOutcome =
+  | { status: 'ok'; entry: CachedOracle; fromCache: boolean }
+  | { status: 'invalid' | 'timeout' | 'error'; reason: string };

@@ -1,0 +1,145 @@
+import { join } from 'node:path';
+import { compareRuns, type Comparison, type GatePolicy } from './compare/gate.js';
+import { EndpointRejectedError } from './errors.js';
+import type { HarvestBackend } from './harvest/backend.js';
+import { DirOracleCache } from './harvest/cache.js';
+import { harvestOracles, type HarvestSummary } from './harvest/harvest.js';
+import type { CachedOracle } from './harvest/oracle.js';
+import { tracerDigest } from './harvest/tracer-digest.js';
+import { loadInstances, type LoadedInstance } from './instances/load.js';
+import { tracerDir } from './paths.js';
+import { PROMPT_VERSION } from './prompt/build.js';
+import { answerInstance } from './query/answer.js';
+import { ModelRequestError, type ModelClient } from './query/client.js';
+import { runPool } from './query/pool.js';
+import { renderReport } from './report/markdown.js';
+import type { InstanceRecord, Results } from './results/schema.js';
+import { OutputDir, readResults } from './results/store.js';
+import { summarize } from './score/aggregate.js';
+import { selectInstances, type Selection } from './select/select.js';
+
+/** Everything one run needs, already validated (by the CLI or the Action inputs). */
+export interface RunConfig {
+  instancesDir: string;
+  selection: Selection;
+  cacheDir: string;
+  outDir: string;
+  baselineFile?: string;
+  policy: GatePolicy;
+  model: { endpoint: string; name: string; revision?: string };
+  concurrency: number;
+  baseImage: string;
+  commit?: string;
+}
+
+/** The side effects a run is built from; tests pass their own. */
+export interface RunDeps {
+  log: (message: string) => void;
+  warn: (message: string) => void;
+  backend: () => HarvestBackend;
+  client: ModelClient;
+}
+
+export interface RunOutcome {
+  results: Results;
+  comparison: Comparison;
+  report: string;
+  harvest: HarvestSummary;
+}
+
+/** Load and select, failing fast on bad instances or an empty selection. */
+export function loadSelection(instancesDir: string, selection: Selection): LoadedInstance[] {
+  return selectInstances(loadInstances(instancesDir), selection);
+}
+
+/** Harvest only: oracles into the cache. */
+export async function harvestOnly(
+  config: Pick<RunConfig, 'instancesDir' | 'selection' | 'cacheDir' | 'baseImage'>,
+  deps: Pick<RunDeps, 'log' | 'warn' | 'backend'>,
+): Promise<HarvestSummary> {
+  const selected = loadSelection(config.instancesDir, config.selection);
+  return harvestOracles(selected, {
+    cache: new DirOracleCache(config.cacheDir, deps.warn),
+    backend: deps.backend,
+    baseImage: config.baseImage,
+    tracerDigest: tracerDigest(tracerDir()),
+    log: deps.log,
+  });
+}
+
+/**
+ * select → harvest → prompt → query → parse → score → aggregate → compare →
+ * report. Records are appended as they finish; if the endpoint dies, the
+ * results so far are still written before the error propagates.
+ */
+export async function runPipeline(config: RunConfig, deps: RunDeps): Promise<RunOutcome> {
+  const startedAt = new Date().toISOString();
+  const baseline = config.baselineFile ? readResults(config.baselineFile) : undefined;
+  const selected = loadSelection(config.instancesDir, config.selection);
+  deps.log(`Selected ${selected.length} instance(s) from ${config.instancesDir}`);
+  const harvest = await harvestOracles(selected, {
+    cache: new DirOracleCache(config.cacheDir, deps.warn),
+    backend: deps.backend,
+    baseImage: config.baseImage,
+    tracerDigest: tracerDigest(tracerDir()),
+    log: deps.log,
+  });
+  deps.log(`Oracles: ${harvest.cached} from cache, ${harvest.harvested} harvested, ${harvest.failed} failed`);
+
+  const out = new OutputDir(config.outDir);
+  const records = new Map<string, InstanceRecord>();
+  const keep = (record: InstanceRecord): void => {
+    records.set(record.id, record);
+    out.append(record);
+  };
+  const answerable: { loaded: LoadedInstance; entry: CachedOracle }[] = [];
+  for (const loaded of selected) {
+    const outcome = harvest.outcomes.get(loaded.instance.id)!;
+    if (outcome.status === 'ok') answerable.push({ loaded, entry: outcome.entry });
+    else
+      keep({
+        id: loaded.instance.id,
+        kind: loaded.instance.kind,
+        scored: false,
+        correct: false,
+        error: `harvest_${outcome.status}`,
+        detail: outcome.reason,
+        tokensIn: 0,
+        tokensOut: 0,
+        latencyMs: 0,
+        retries: 0,
+      });
+  }
+
+  const finish = (): RunOutcome => {
+    const ordered = selected.map((l) => records.get(l.instance.id)).filter((r): r is InstanceRecord => !!r);
+    const comparison = compareRuns(ordered, baseline?.instances, config.policy);
+    const results: Results = {
+      schema: 'tracegate/results@1',
+      model: config.model,
+      promptVersion: PROMPT_VERSION,
+      commit: config.commit,
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      harvest: { cached: harvest.cached, harvested: harvest.harvested, failed: harvest.failed, backend: harvest.backend },
+      summary: summarize(ordered),
+      instances: ordered,
+      comparison,
+    };
+    const report = renderReport(results, comparison);
+    out.writeResults(results, report);
+    return { results, comparison, report, harvest };
+  };
+
+  try {
+    await runPool(answerable, config.concurrency, async ({ loaded, entry }) => {
+      keep(await answerInstance(loaded, entry, deps.client));
+    });
+  } catch (error) {
+    finish();
+    if (error instanceof ModelRequestError) throw new EndpointRejectedError(deps.client.endpoint, error.message);
+    throw error;
+  }
+  deps.log(`Wrote ${join(config.outDir, 'results.json')} and report.md`);
+  return finish();
+}

@@ -1,0 +1,25 @@
+/**
+ * Runs `task` over `items` with at most `concurrency` in flight. The first
+ * error stops new work from starting; work in flight finishes (so its results
+ * are kept by the caller's callbacks), then that error is rethrown.
+ */
+export async function runPool<T>(
+  items: readonly T[],
+  concurrency: number,
+  task: (item: T, index: number) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const worker = async (): Promise<void> => {
+    while (!failure && next < items.length) {
+      const index = next++;
+      try {
+        await task(items[index]!, index);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
+  if (failure) throw failure.error;
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { QUESTION_KINDS } from '../instances/kinds.js';
+
+/** Why an instance did not score as correct, when it is not simply a wrong answer. */
+export const ERROR_CLASSES = [
+  'empty',
+  'no_json',
+  'schema_mismatch',
+  'truncated',
+  'refused',
+  'request_rejected',
+  'harvest_invalid',
+  'harvest_timeout',
+  'harvest_error',
+] as const;
+export type ErrorClass = (typeof ERROR_CLASSES)[number];
+
+/** One instance's outcome. Written as it completes (records.jsonl) and into results.json. */
+export const instanceRecordSchema = z.object({
+  id: z.string(),
+  kind: z.enum(QUESTION_KINDS),
+  /** False when no oracle could be harvested: then it is not in any accuracy. */
+  scored: z.boolean(),
+  correct: z.boolean(),
+  error: z.enum(ERROR_CLASSES).nullable(),
+  detail: z.string().optional(),
+  /** The model's raw reply (truncated to 4 KB). */
+  prediction: z.string().optional(),
+  parsed: z.unknown().optional(),
+  oracle: z.unknown().optional(),
+  tokensIn: z.number().default(0),
+  tokensOut: z.number().default(0),
+  latencyMs: z.number().default(0),
+  retries: z.number().default(0),
+});
+export type InstanceRecord = z.infer<typeof instanceRecordSchema>;
+
+export const kindSummarySchema = z.object({
+  total: z.number().int(),
+  correct: z.number().int(),
+  accuracy: z.number(),
+  /** Wilson 95% interval of the accuracy. */
+  ci95: z.tuple([z.number(), z.number()]),
+});
+export type KindSummary = z.infer<typeof kindSummarySchema>;
+
+export const summarySchema = z.object({
+  total: z.number().int(),
+  correct: z.number().int(),
+  accuracy: z.number(),
+  ci95: z.tuple([z.number(), z.number()]),
+  byKind: z.record(z.string(), kindSummarySchema),
+  /** Selected instances without an oracle (harvest failed); not in `total`. */
+  unscored: z.number().int(),
+  errors: z.record(z.string(), z.number().int()),
+  tokensIn: z.number(),
+  tokensOut: z.number(),
+  retries: z.number(),
+});
+export type Summary = z.infer<typeof summarySchema>;
+
+/** results.json: everything needed to compare a later run against this one. */
+export const resultsSchema = z.object({
+  schema: z.literal('tracegate/results@1'),
+  model: z.object({ endpoint: z.string(), name: z.string(), revision: z.string().optional() }),
+  promptVersion: z.string(),
+  commit: z.string().optional(),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  harvest: z.object({ cached: z.number(), harvested: z.number(), failed: z.number(), backend: z.string() }),
+  summary: summarySchema,
+  instances: z.array(instanceRecordSchema),
+  comparison: z.unknown().optional(),
+});
+export type Results = z.infer<typeof resultsSchema>;
