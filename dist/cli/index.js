@@ -77616,9 +77616,11 @@ const runOptionsSchema = object({
     /** Directory of instances (a suite or the instances root). Default: the bundled suite. */
     instances: schemas_string().optional(),
     /** API base URL of the candidate, e.g. http://127.0.0.1:8000/v1. */
-    endpoint: schemas_string().min(1, '--endpoint is required (the API base URL, e.g. http://127.0.0.1:8000/v1)'),
+    endpoint: schemas_string({ error: '--endpoint is required (the API base URL, e.g. http://127.0.0.1:8000/v1)' })
+        .min(1, '--endpoint is required (the API base URL, e.g. http://127.0.0.1:8000/v1)'),
     /** Model name as the server knows it. */
-    model: schemas_string().min(1, '--model is required (the model name the server serves)'),
+    model: schemas_string({ error: '--model is required (the model name the server serves)' })
+        .min(1, '--model is required (the model name the server serves)'),
     /** Checkpoint digest or commit; recorded in results and keys answers. */
     'model-revision': schemas_string().optional(),
     'api-key': schemas_string().optional(),

@@ -1,0 +1,144 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BASELINE_MODEL, startBaselineServer, type RunningServer } from '../../src/baseline/server.js';
+import { COMMENT_MARKER } from '../../src/report/markdown.js';
+import { resultsSchema } from '../../src/results/schema.js';
+import { FakeGitHub } from '../helpers/github-server.js';
+import { FIXTURE_SUITE, tempDir } from '../helpers/cli.js';
+import { requireDocker } from '../helpers/docker.js';
+
+const DIST = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'index.js');
+
+interface ActionRun {
+  code: number;
+  stdout: string;
+  outputs: Record<string, string>;
+  summary: string;
+}
+
+/** Starts the bundled Action the way the runner does: INPUT_* env, event file, command files. */
+function runAction(inputs: Record<string, string>, env: Record<string, string>): Promise<ActionRun> {
+  const dir = tempDir('tg-action-');
+  const outputFile = join(dir, 'output');
+  const summaryFile = join(dir, 'summary');
+  writeFileSync(outputFile, '');
+  writeFileSync(summaryFile, '');
+  const inputEnv = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v]));
+  const child = spawn(process.execPath, [DIST], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      ...(process.env.DOCKER_HOST ? { DOCKER_HOST: process.env.DOCKER_HOST } : {}),
+      GITHUB_ACTIONS: 'true',
+      GITHUB_OUTPUT: outputFile,
+      GITHUB_STEP_SUMMARY: summaryFile,
+      RUNNER_TEMP: dir,
+      ...inputEnv,
+      ...env,
+    },
+  });
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stdout += d.toString()));
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      const outputs: Record<string, string> = {};
+      // GITHUB_OUTPUT uses the heredoc form: name<<delimiter \n value \n delimiter
+      const text = readFileSync(outputFile, 'utf8');
+      for (const m of text.matchAll(/^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2$/gm)) outputs[m[1]!] = m[3]!;
+      resolve({ code: code ?? -1, stdout, outputs, summary: readFileSync(summaryFile, 'utf8') });
+    });
+  });
+}
+
+describe('the bundled Action (dist/index.js) on a pull_request', () => {
+  const github = new FakeGitHub();
+  let endpoint: RunningServer;
+  let env: Record<string, string>;
+  const work = tempDir('tg-action-work-');
+  const inputs = (extra: Record<string, string> = {}) => ({
+    endpoint: endpoint.url,
+    model: BASELINE_MODEL,
+    instances: FIXTURE_SUITE,
+    cache: join(work, 'cache'),
+    'github-token': 'ghs_test_token',
+    'base-image': 'tracegate/base:bookworm',
+    ...extra,
+  });
+
+  beforeAll(async () => {
+    await requireDocker();
+    endpoint = await startBaselineServer();
+    const apiUrl = await github.start();
+    const event = join(work, 'event.json');
+    writeFileSync(event, JSON.stringify({ pull_request: { number: 7, head: { sha: 'feedc0de' } }, repository: { name: 'models', owner: { login: 'acme' } } }));
+    env = {
+      GITHUB_API_URL: apiUrl,
+      GITHUB_EVENT_NAME: 'pull_request',
+      GITHUB_EVENT_PATH: event,
+      GITHUB_REPOSITORY: 'acme/models',
+      GITHUB_SHA: 'mergec0de',
+    };
+  });
+  afterAll(async () => {
+    await github.stop();
+    await endpoint.close();
+  });
+
+  it('comments once, edits in place, and gives the check run the verdict as conclusion', async () => {
+    const first = await runAction(inputs({ out: join(work, 'out1') }), env);
+    expect(first.code).toBe(0);
+    expect(first.outputs.verdict).toBe('no-baseline');
+    expect(Number(first.outputs.score)).toBeGreaterThanOrEqual(0);
+    expect(first.summary).toContain('| S2_Loops | 3 |');
+    expect(github.comments.get(7)).toHaveLength(1);
+    const commentId = github.comments.get(7)![0]!.id;
+    expect(github.comments.get(7)![0]!.body).toContain(COMMENT_MARKER);
+    expect(github.checkRuns).toHaveLength(1);
+    expect(github.checkRuns[0]).toMatchObject({ name: 'tracegate', head_sha: 'feedc0de', status: 'completed', conclusion: 'neutral' });
+    expect(github.requests.every((r) => r.auth === 'token ghs_test_token')).toBe(true);
+
+    // A baseline that answered every loop question right: the candidate's losses on
+    // S2_Loops are 3 discordant pairs (exact McNemar p = 0.25), significant at alpha 0.5
+    // when only the Loops category is selected (no Holm penalty) → the gate fails.
+    const results = resultsSchema.parse(JSON.parse(readFileSync(first.outputs.results!, 'utf8')));
+    const baseline = { ...results, instances: results.instances.map((r) => (r.kind === 'S2_Loops' ? { ...r, correct: true } : r)) };
+    const baselineFile = join(work, 'baseline.json');
+    writeFileSync(baselineFile, JSON.stringify(baseline));
+
+    const second = await runAction(inputs({ out: join(work, 'out2'), baseline: baselineFile, categories: 'Loops', alpha: '0.5' }), env);
+    expect(second.code).toBe(1);
+    expect(second.stdout).toMatch(/::error::tracegate: significant regression in S2_Loops/);
+    expect(second.outputs.verdict).toBe('fail');
+    expect(github.comments.get(7)).toHaveLength(1);
+    expect(github.comments.get(7)![0]!.id).toBe(commentId);
+    expect(github.comments.get(7)![0]!.body).toContain('🔴 regressed');
+    expect(github.checkRuns).toHaveLength(2);
+    expect(github.checkRuns[1]).toMatchObject({ status: 'completed', conclusion: 'failure' });
+    expect(github.checkRuns[1]!.output?.title).toMatch(/^fail: /);
+    // The second run's oracles came from the cache the first run filled.
+    expect(second.stdout).toMatch(/Oracles: 3 from cache, 0 harvested/);
+  });
+
+  it('degrades to the job summary when the token is read-only (fork PR)', async () => {
+    github.readOnly = true;
+    try {
+      const before = github.comments.get(7)?.[0]?.body;
+      const run = await runAction(inputs({ out: join(work, 'out3') }), env);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/::notice::tracegate could not create a check run/);
+      expect(run.summary).toContain(COMMENT_MARKER);
+      expect(github.comments.get(7)?.[0]?.body).toBe(before);
+    } finally {
+      github.readOnly = false;
+    }
+  });
+
+  it('fails with a message naming the input when an input is invalid', async () => {
+    const run = await runAction(inputs({ concurrency: 'lots' }), env);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/::error::--concurrency must be an integer in 1..256, got "lots"/);
+  });
+});
