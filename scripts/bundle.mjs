@@ -22,9 +22,24 @@ const targets = [
 ];
 
 for (const { entry, out, bin } of targets) {
-  execFileSync('npx', ['ncc', 'build', entry, '-o', out, '--license', 'licenses.txt', '--quiet', '--target', 'es2022'], {
-    stdio: 'inherit',
-  });
+  execFileSync(
+    'npx',
+    [
+      'ncc',
+      'build',
+      entry,
+      '-o',
+      out,
+      '--license',
+      'licenses.txt',
+      '--quiet',
+      '--target',
+      'es2022',
+    ],
+    {
+      stdio: 'inherit',
+    },
+  );
   const file = `${out}/index.js`;
   let code = readFileSync(file, 'utf8').replace(/^#!.*\n/, '');
   code = (bin ? '#!/usr/bin/env node\n' : '') + BANNER + code;

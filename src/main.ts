@@ -16,16 +16,24 @@ export async function run(): Promise<void> {
   try {
     const inputs = readInputs();
     const { context } = github;
-    const pr = context.payload.pull_request as { number: number; head: { sha: string } } | undefined;
+    const pr = context.payload.pull_request as
+      { number: number; head: { sha: string } } | undefined;
     const headSha = pr?.head.sha ?? context.sha;
     const config = toRunConfig(inputs.run, headSha);
     const deps = toRunDeps(inputs.run, { log: core.info, warn: core.warning });
 
-    const reporter = inputs.githubToken ? new GitHubReporter(github.getOctokit(inputs.githubToken), context.repo) : undefined;
+    const reporter = inputs.githubToken
+      ? new GitHubReporter(github.getOctokit(inputs.githubToken), context.repo)
+      : undefined;
     const checkId =
-      reporter && inputs.checkRun ? await tolerantly('create a check run', () => reporter.startCheck(inputs.checkName, headSha)) : undefined;
+      reporter && inputs.checkRun
+        ? await tolerantly('create a check run', () =>
+            reporter.startCheck(inputs.checkName, headSha),
+          )
+        : undefined;
     if (reporter && checkId !== undefined) {
-      finishCheck = (conclusion, summary) => reporter.completeCheck(checkId, conclusion, 'tracegate could not finish', summary);
+      finishCheck = (conclusion, summary) =>
+        reporter.completeCheck(checkId, conclusion, 'tracegate could not finish', summary);
     }
 
     const selected = loadSelection(config.instancesDir, config.selection);
@@ -42,12 +50,16 @@ export async function run(): Promise<void> {
     const { verdict } = outcome.comparison;
     await core.summary.addRaw(outcome.report).write();
     if (reporter && pr && inputs.comment) {
-      await tolerantly('comment on the pull request', () => reporter.upsertComment(pr.number, outcome.report));
+      await tolerantly('comment on the pull request', () =>
+        reporter.upsertComment(pr.number, outcome.report),
+      );
     }
     if (reporter && checkId !== undefined) {
       const { summary } = outcome.results;
       const title = `${verdict}: ${(summary.accuracy * 100).toFixed(1)}% (${summary.correct}/${summary.total})`;
-      await tolerantly('update the check run', () => reporter.completeCheck(checkId, CONCLUSION[verdict], title, outcome.report));
+      await tolerantly('update the check run', () =>
+        reporter.completeCheck(checkId, CONCLUSION[verdict], title, outcome.report),
+      );
       finishCheck = undefined;
     }
     core.setOutput('score', outcome.results.summary.accuracy);
@@ -55,7 +67,9 @@ export async function run(): Promise<void> {
     core.setOutput('results', join(config.outDir, 'results.json'));
     core.setOutput('report', join(config.outDir, 'report.md'));
     if (verdict === 'fail') {
-      const regressed = outcome.comparison.kinds.filter((k) => k.status === 'regressed').map((k) => k.kind);
+      const regressed = outcome.comparison.kinds
+        .filter((k) => k.status === 'regressed')
+        .map((k) => k.kind);
       core.setFailed(`tracegate: significant regression in ${regressed.join(', ')}`);
     }
   } catch (error) {

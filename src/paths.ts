@@ -10,10 +10,14 @@ import { fileURLToPath } from 'node:url';
 export function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i++) {
-    if (existsSync(join(dir, 'tracer', 'harvest.py')) && existsSync(join(dir, 'package.json'))) return dir;
+    if (existsSync(join(dir, 'tracer', 'harvest.py')) && existsSync(join(dir, 'package.json')))
+      return dir;
     dir = dirname(dir);
   }
-  throw new Error('tracegate: cannot find its package root (tracer/harvest.py) above ' + fileURLToPath(import.meta.url));
+  throw new Error(
+    'tracegate: cannot find its package root (tracer/harvest.py) above ' +
+      fileURLToPath(import.meta.url),
+  );
 }
 
 export const tracerDir = (): string => join(packageRoot(), 'tracer');

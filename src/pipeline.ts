@@ -84,7 +84,9 @@ export async function runPipeline(config: RunConfig, deps: RunDeps): Promise<Run
     tracerDigest: tracerDigest(tracerDir()),
     log: deps.log,
   });
-  deps.log(`Oracles: ${harvest.cached} from cache, ${harvest.harvested} harvested, ${harvest.failed} failed`);
+  deps.log(
+    `Oracles: ${harvest.cached} from cache, ${harvest.harvested} harvested, ${harvest.failed} failed`,
+  );
 
   const out = new OutputDir(config.outDir);
   const records = new Map<string, InstanceRecord>();
@@ -112,7 +114,9 @@ export async function runPipeline(config: RunConfig, deps: RunDeps): Promise<Run
   }
 
   const finish = (): RunOutcome => {
-    const ordered = selected.map((l) => records.get(l.instance.id)).filter((r): r is InstanceRecord => !!r);
+    const ordered = selected
+      .map((l) => records.get(l.instance.id))
+      .filter((r): r is InstanceRecord => !!r);
     const comparison = compareRuns(ordered, baseline?.instances, config.policy);
     const results: Results = {
       schema: 'tracegate/results@1',
@@ -121,7 +125,12 @@ export async function runPipeline(config: RunConfig, deps: RunDeps): Promise<Run
       commit: config.commit,
       startedAt,
       finishedAt: new Date().toISOString(),
-      harvest: { cached: harvest.cached, harvested: harvest.harvested, failed: harvest.failed, backend: harvest.backend },
+      harvest: {
+        cached: harvest.cached,
+        harvested: harvest.harvested,
+        failed: harvest.failed,
+        backend: harvest.backend,
+      },
       summary: summarize(ordered),
       instances: ordered,
       comparison,
@@ -137,7 +146,8 @@ export async function runPipeline(config: RunConfig, deps: RunDeps): Promise<Run
     });
   } catch (error) {
     finish();
-    if (error instanceof ModelRequestError) throw new EndpointRejectedError(deps.client.endpoint, error.message);
+    if (error instanceof ModelRequestError)
+      throw new EndpointRejectedError(deps.client.endpoint, error.message);
     throw error;
   }
   deps.log(`Wrote ${join(config.outDir, 'results.json')} and report.md`);

@@ -7,9 +7,15 @@ import { UsageError } from '../errors.js';
 const reportingSchema = z.object({
   'github-token': z.string().default(''),
   /** Post/update the sticky PR comment. */
-  comment: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  comment: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   /** Create a check run with the verdict as its conclusion. */
-  'check-run': z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  'check-run': z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   'check-name': z.string().default('tracegate'),
 });
 
@@ -23,7 +29,9 @@ export interface ActionInputs {
 
 /** Reads every input once, into one typed object; errors name the input and value. */
 export function readInputs(): ActionInputs {
-  const raw = Object.fromEntries(RUN_OPTION_NAMES.map((name) => [name, core.getInput(name) || undefined]));
+  const raw = Object.fromEntries(
+    RUN_OPTION_NAMES.map((name) => [name, core.getInput(name) || undefined]),
+  );
   const apiKey = raw['api-key'];
   if (apiKey) core.setSecret(apiKey);
   const run = parseRunOptions(raw);
@@ -34,7 +42,9 @@ export function readInputs(): ActionInputs {
     'check-name': core.getInput('check-name') || undefined,
   });
   if (!reporting.success) {
-    throw new UsageError(reporting.error.issues.map((i) => `input ${i.path.join('.')}: ${i.message}`).join('; '));
+    throw new UsageError(
+      reporting.error.issues.map((i) => `input ${i.path.join('.')}: ${i.message}`).join('; '),
+    );
   }
   return {
     run,

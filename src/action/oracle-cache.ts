@@ -24,7 +24,9 @@ export async function restoreOracles(dir: string, key: string): Promise<boolean>
     core.info(hit ? `Restored oracle cache ${hit}` : 'No oracle cache yet');
     return hit === key;
   } catch (error) {
-    core.warning(`Restoring the oracle cache failed (${(error as Error).message}); harvesting instead.`);
+    core.warning(
+      `Restoring the oracle cache failed (${(error as Error).message}); harvesting instead.`,
+    );
     return false;
   }
 }
@@ -35,6 +37,8 @@ export async function saveOracles(dir: string, key: string): Promise<void> {
     await cache.saveCache([dir], key);
     core.info(`Saved oracle cache ${key}`);
   } catch (error) {
-    core.warning(`Saving the oracle cache failed (${(error as Error).message}); the next run re-harvests.`);
+    core.warning(
+      `Saving the oracle cache failed (${(error as Error).message}); the next run re-harvests.`,
+    );
   }
 }

@@ -13,7 +13,10 @@ export const CONCLUSION: Record<Verdict, CheckConclusion> = {
  * Runs a GitHub write; a permission error (fork PR, read-only token)
  * degrades to a notice so the job summary still carries the report.
  */
-export async function tolerantly<T>(what: string, action: () => Promise<T>): Promise<T | undefined> {
+export async function tolerantly<T>(
+  what: string,
+  action: () => Promise<T>,
+): Promise<T | undefined> {
   try {
     return await action();
   } catch (error) {

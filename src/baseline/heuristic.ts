@@ -15,7 +15,9 @@ interface ParsedPrompt {
 }
 
 const BUILTINS = new Set(
-  'len range print isinstance str int float list dict set tuple sorted enumerate zip min max any all getattr setattr hasattr iter next type super repr bool abs sum map filter callable id open format object'.split(' '),
+  'len range print isinstance str int float list dict set tuple sorted enumerate zip min max any all getattr setattr hasattr iter next type super repr bool abs sum map filter callable id open format object'.split(
+    ' ',
+  ),
 );
 
 export function parsePrompt(prompt: string): ParsedPrompt | undefined {
@@ -69,7 +71,8 @@ function sourceText(p: ParsedPrompt): string {
 
 function guessFor(key: string, template: unknown, p: ParsedPrompt): unknown {
   const module = p.func.split('.').slice(0, -1);
-  const cls = module.length > 1 && /^[A-Z_]/.test(module[module.length - 1] ?? '') ? module : undefined;
+  const cls =
+    module.length > 1 && /^[A-Z_]/.test(module[module.length - 1] ?? '') ? module : undefined;
   switch (key) {
     case 'executed_path':
       return bodyStatementLines(p).map((line) => ({ file: p.file, func: p.func, line }));
@@ -78,7 +81,16 @@ function guessFor(key: string, template: unknown, p: ParsedPrompt): unknown {
     case 'loop_iteration_count':
       return 2;
     case 'caught_exception_kinds':
-      return [...new Set([...sourceText(p).matchAll(/except\s*\(?([\w., ]+?)\)?\s*(?:as\s+\w+)?:/g)].flatMap((m) => m[1]!.split(',').map((s) => s.trim()).filter(Boolean)))].sort();
+      return [
+        ...new Set(
+          [...sourceText(p).matchAll(/except\s*\(?([\w., ]+?)\)?\s*(?:as\s+\w+)?:/g)].flatMap((m) =>
+            m[1]!
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean),
+          ),
+        ),
+      ].sort();
     case 'exception_type':
       return /raise\s+([\w.]+)/.exec(sourceText(p))?.[1] ?? 'Exception';
     case 'exception_message':
@@ -88,8 +100,10 @@ function guessFor(key: string, template: unknown, p: ParsedPrompt): unknown {
       for (const { text } of p.lines.slice(1)) {
         for (const m of text.matchAll(/(self\.)?([A-Za-z_]\w*)\s*\(/g)) {
           const name = m[2]!;
-          if (BUILTINS.has(name) || /^(if|while|for|return|not|and|or|in|def|class)$/.test(name)) continue;
-          const owner = m[1] && cls ? cls.join('.') : module.slice(0, cls ? -1 : undefined).join('.');
+          if (BUILTINS.has(name) || /^(if|while|for|return|not|and|or|in|def|class)$/.test(name))
+            continue;
+          const owner =
+            m[1] && cls ? cls.join('.') : module.slice(0, cls ? -1 : undefined).join('.');
           calls.push({ file: p.file, func: `${owner}.${name}` });
         }
       }
@@ -102,7 +116,10 @@ function guessFor(key: string, template: unknown, p: ParsedPrompt): unknown {
         .filter((n) => new RegExp(`\\b${n}\\s*=[^=]`).test(src))
         .sort()
         .map((variable) => {
-          const literal = new RegExp(`\\b${variable}\\s*=\\s*([-\\d.]+|None|True|False|'[^']*'|"[^"]*"|\\[\\]|\\{\\}|\\(\\))\\s*$`, 'm').exec(src)?.[1];
+          const literal = new RegExp(
+            `\\b${variable}\\s*=\\s*([-\\d.]+|None|True|False|'[^']*'|"[^"]*"|\\[\\]|\\{\\}|\\(\\))\\s*$`,
+            'm',
+          ).exec(src)?.[1];
           return { variable, value: literal ?? 'None' };
         });
     }
@@ -124,6 +141,8 @@ export function heuristicAnswer(prompt: string): string {
   const parsed = parsePrompt(prompt);
   if (!parsed) return '{}';
   const template = parsed.template as Record<string, unknown>;
-  const answer = Object.fromEntries(Object.entries(template).map(([k, v]) => [k, guessFor(k, v, parsed)]));
+  const answer = Object.fromEntries(
+    Object.entries(template).map(([k, v]) => [k, guessFor(k, v, parsed)]),
+  );
   return JSON.stringify(answer);
 }

@@ -25,7 +25,9 @@ export async function startBaselineServer(port = 0): Promise<RunningServer> {
       },
       (error: Error) => {
         res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: error.message, type: 'invalid_request_error' } }));
+        res.end(
+          JSON.stringify({ error: { message: error.message, type: 'invalid_request_error' } }),
+        );
       },
     );
   });
@@ -40,7 +42,10 @@ export async function startBaselineServer(port = 0): Promise<RunningServer> {
 async function handle(req: IncomingMessage): Promise<{ status: number; body: unknown }> {
   const path = (req.url ?? '').replace(/\?.*$/, '');
   if (req.method === 'GET' && path.endsWith('/models')) {
-    return { status: 200, body: { object: 'list', data: [{ id: BASELINE_MODEL, object: 'model' }] } };
+    return {
+      status: 200,
+      body: { object: 'list', data: [{ id: BASELINE_MODEL, object: 'model' }] },
+    };
   }
   if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
     return { status: 404, body: { error: { message: `no route ${req.method} ${path}` } } };
@@ -52,7 +57,14 @@ async function handle(req: IncomingMessage): Promise<{ status: number; body: unk
     messages?: { role: string; content: string }[];
   };
   if (request.model !== BASELINE_MODEL) {
-    return { status: 404, body: { error: { message: `The model \`${request.model}\` does not exist. Available: ${BASELINE_MODEL}` } } };
+    return {
+      status: 404,
+      body: {
+        error: {
+          message: `The model \`${request.model}\` does not exist. Available: ${BASELINE_MODEL}`,
+        },
+      },
+    };
   }
   const prompt = request.messages?.filter((m) => m.role === 'user').at(-1)?.content ?? '';
   const content = heuristicAnswer(prompt);
@@ -63,7 +75,10 @@ async function handle(req: IncomingMessage): Promise<{ status: number; body: unk
       object: 'chat.completion',
       model: BASELINE_MODEL,
       choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-      usage: { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.ceil(content.length / 4) },
+      usage: {
+        prompt_tokens: Math.ceil(prompt.length / 4),
+        completion_tokens: Math.ceil(content.length / 4),
+      },
     },
   };
 }

@@ -1,6 +1,12 @@
 import { parseArgs } from 'node:util';
 import { BASELINE_MODEL, startBaselineServer } from '../baseline/server.js';
-import { backendFactory, defaultInstancesDir, toRunConfig, toRunDeps, type Logger } from '../config/assemble.js';
+import {
+  backendFactory,
+  defaultInstancesDir,
+  toRunConfig,
+  toRunDeps,
+  type Logger,
+} from '../config/assemble.js';
 import { parseRunOptions, RUN_OPTION_NAMES, type RunOptionName } from '../config/options.js';
 import { ExitCode, exitCodeOf, messageOf, UsageError } from '../errors.js';
 import { harvestOnly, runPipeline } from '../pipeline.js';
@@ -51,9 +57,16 @@ const defaultIo: Io = {
 };
 
 function parseFlags(args: string[]): Partial<Record<RunOptionName, string>> {
-  const options = Object.fromEntries(RUN_OPTION_NAMES.map((name) => [name, { type: 'string' as const }]));
+  const options = Object.fromEntries(
+    RUN_OPTION_NAMES.map((name) => [name, { type: 'string' as const }]),
+  );
   try {
-    const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({
+      args,
+      options,
+      allowPositionals: true,
+      strict: true,
+    });
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     return values as Partial<Record<RunOptionName, string>>;
   } catch (error) {
@@ -90,7 +103,10 @@ export async function cli(argv: string[], io: Io = defaultIo): Promise<number> {
 
 async function runCommand(args: string[], io: Io, logger: Logger): Promise<number> {
   const flags = parseFlags(args);
-  const options = parseRunOptions({ ...flags, 'api-key': flags['api-key'] ?? io.env.TRACEGATE_API_KEY });
+  const options = parseRunOptions({
+    ...flags,
+    'api-key': flags['api-key'] ?? io.env.TRACEGATE_API_KEY,
+  });
   const outcome = await runPipeline(toRunConfig(options), toRunDeps(options, logger));
   io.stdout(outcome.report);
   return outcome.comparison.verdict === 'fail' ? ExitCode.GateFailed : ExitCode.Pass;
@@ -98,17 +114,28 @@ async function runCommand(args: string[], io: Io, logger: Logger): Promise<numbe
 
 async function harvestCommand(args: string[], io: Io, logger: Logger): Promise<number> {
   // Harvest needs no endpoint; placeholders satisfy the shared schema.
-  const options = parseRunOptions({ ...parseFlags(args), endpoint: 'http://unused', model: 'unused' });
+  const options = parseRunOptions({
+    ...parseFlags(args),
+    endpoint: 'http://unused',
+    model: 'unused',
+  });
   const summary = await harvestOnly(
     {
       instancesDir: options.instances ?? defaultInstancesDir(),
-      selection: { categories: options.categories, ids: options.ids, sample: options.sample, seed: options.seed },
+      selection: {
+        categories: options.categories,
+        ids: options.ids,
+        sample: options.sample,
+        seed: options.seed,
+      },
       cacheDir: options.cache,
       baseImage: options['base-image'],
     },
     { ...logger, backend: backendFactory(options, logger) },
   );
-  io.stdout(`oracles: ${summary.cached} cached, ${summary.harvested} harvested, ${summary.failed} failed`);
+  io.stdout(
+    `oracles: ${summary.cached} cached, ${summary.harvested} harvested, ${summary.failed} failed`,
+  );
   for (const [id, outcome] of summary.outcomes) {
     if (outcome.status !== 'ok') io.stdout(`  ${id}: ${outcome.status} — ${outcome.reason}`);
   }
@@ -118,7 +145,9 @@ async function harvestCommand(args: string[], io: Io, logger: Logger): Promise<n
 async function demoCommand(args: string[], io: Io, logger: Logger): Promise<number> {
   const flags = parseFlags(args);
   const server = await startBaselineServer();
-  logger.log(`Built-in baseline endpoint (static heuristic, not the oracle) listening on ${server.url}`);
+  logger.log(
+    `Built-in baseline endpoint (static heuristic, not the oracle) listening on ${server.url}`,
+  );
   try {
     const options = parseRunOptions({
       backend: 'auto',

@@ -47,7 +47,9 @@ export function compareRuns(
 ): Comparison {
   if (!baseline) return { verdict: 'no-baseline', policy, kinds: [] };
   const base = new Map(baseline.filter((r) => r.scored).map((r) => [r.id, r]));
-  const pairs = candidate.filter((r) => r.scored && base.has(r.id)).map((r) => ({ cand: r, base: base.get(r.id)! }));
+  const pairs = candidate
+    .filter((r) => r.scored && base.has(r.id))
+    .map((r) => ({ cand: r, base: base.get(r.id)! }));
   const kinds = [...new Set(pairs.map((p) => p.cand.kind))].sort();
   const rows = kinds.map((kind) => {
     const ofKind = pairs.filter((p) => p.cand.kind === kind);
@@ -71,7 +73,8 @@ export function compareRuns(
     const pHolm = round(adjusted[i]!);
     const significant = pHolm < policy.alpha;
     let status: KindStatus;
-    if (row.delta < 0) status = -row.delta >= policy.minDrop && significant ? 'regressed' : 'inconclusive';
+    if (row.delta < 0)
+      status = -row.delta >= policy.minDrop && significant ? 'regressed' : 'inconclusive';
     else if (row.delta > 0 && significant) status = 'improved';
     else status = 'unchanged';
     return { ...row, pValue: round(row.pValue), pHolm, status };

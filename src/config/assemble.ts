@@ -18,12 +18,21 @@ export const defaultInstancesDir = (): string => join(bundledInstancesDir(), 'co
 export function toRunConfig(options: RunOptions, commit?: string): RunConfig {
   return {
     instancesDir: options.instances ?? defaultInstancesDir(),
-    selection: { categories: options.categories, ids: options.ids, sample: options.sample, seed: options.seed },
+    selection: {
+      categories: options.categories,
+      ids: options.ids,
+      sample: options.sample,
+      seed: options.seed,
+    },
     cacheDir: options.cache,
     outDir: options.out,
     baselineFile: options.baseline,
     policy: { minDrop: options['min-drop'], alpha: options.alpha },
-    model: { endpoint: options.endpoint, name: options.model, revision: options['model-revision'] ?? commit },
+    model: {
+      endpoint: options.endpoint,
+      name: options.model,
+      revision: options['model-revision'] ?? commit,
+    },
     concurrency: options.concurrency,
     baseImage: options['base-image'],
     commit,
@@ -37,9 +46,17 @@ export function toRunConfig(options: RunOptions, commit?: string): RunConfig {
 export function backendFactory(options: RunOptions, logger: Logger): () => HarvestBackend {
   let backend: HarvestBackend | undefined;
   const docker = () =>
-    new DockerBackend({ baseImage: options['base-image'], tracerDir: tracerDir(), log: logger.log });
+    new DockerBackend({
+      baseImage: options['base-image'],
+      tracerDir: tracerDir(),
+      log: logger.log,
+    });
   const local = () =>
-    new LocalBackend({ tracerDir: tracerDir(), venvRoot: join(options.cache, 'venvs'), log: logger.log });
+    new LocalBackend({
+      tracerDir: tracerDir(),
+      venvRoot: join(options.cache, 'venvs'),
+      log: logger.log,
+    });
   return () => {
     if (backend) return backend;
     if (options.backend === 'docker') backend = docker();
@@ -71,7 +88,7 @@ class AutoBackend implements HarvestBackend {
     } catch (error) {
       this.logger.warn(
         `${(error as Error).message.split('.')[0]}. Harvesting in a local virtualenv instead: ` +
-          'the instances\' tests run on this host WITHOUT container isolation.',
+          "the instances' tests run on this host WITHOUT container isolation.",
       );
       this.chosen = this.local();
       await this.chosen.ensureAvailable();

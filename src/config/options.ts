@@ -3,27 +3,36 @@ import { UsageError } from '../errors.js';
 
 const list = z
   .string()
-  .transform((s) => s.split(',').map((t) => t.trim()).filter(Boolean))
+  .transform((s) =>
+    s
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
+  )
   .optional();
 
 function int(name: string, min: number, max: number) {
-  return z
-    .string()
-    .transform((s, ctx) => {
-      const n = Number(s);
-      if (!Number.isInteger(n) || n < min || n > max) {
-        ctx.addIssue({ code: 'custom', message: `--${name} must be an integer in ${min}..${max}, got "${s}"` });
-        return z.NEVER;
-      }
-      return n;
-    });
+  return z.string().transform((s, ctx) => {
+    const n = Number(s);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `--${name} must be an integer in ${min}..${max}, got "${s}"`,
+      });
+      return z.NEVER;
+    }
+    return n;
+  });
 }
 
 function num(name: string, min: number, max: number) {
   return z.string().transform((s, ctx) => {
     const n = Number(s);
     if (s.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
-      ctx.addIssue({ code: 'custom', message: `--${name} must be a number in ${min}..${max}, got "${s}"` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `--${name} must be a number in ${min}..${max}, got "${s}"`,
+      });
       return z.NEVER;
     }
     return n;
@@ -62,7 +71,9 @@ export const runOptionsSchema = z.object({
   retries: int('retries', 0, 20).default(3),
   temperature: num('temperature', 0, 2).default(0),
   'max-tokens': int('max-tokens', 1, 1_000_000).default(2048),
-  backend: z.enum(['docker', 'local', 'auto'], { message: '--backend must be docker, local or auto' }).default('docker'),
+  backend: z
+    .enum(['docker', 'local', 'auto'], { message: '--backend must be docker, local or auto' })
+    .default('docker'),
   'base-image': z.string().default('tracegate/base:bookworm'),
   'min-drop': num('min-drop', 0, 1).default(0.05),
   alpha: num('alpha', 0, 1).default(0.05),
@@ -72,13 +83,19 @@ export type RunOptions = z.infer<typeof runOptionsSchema>;
 export type RunOptionName = keyof z.input<typeof runOptionsSchema>;
 
 /** Parses raw string options; unset ('' or undefined) means "use the default". */
-export function parseRunOptions(raw: Partial<Record<RunOptionName, string | undefined>>): RunOptions {
-  const present = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== ''));
+export function parseRunOptions(
+  raw: Partial<Record<RunOptionName, string | undefined>>,
+): RunOptions {
+  const present = Object.fromEntries(
+    Object.entries(raw).filter(([, v]) => v !== undefined && v !== ''),
+  );
   const parsed = runOptionsSchema.safeParse(present);
   if (!parsed.success) {
     throw new UsageError(
       parsed.error.issues
-        .map((i) => (i.message.startsWith('--') ? i.message : `--${i.path.join('.')}: ${i.message}`))
+        .map((i) =>
+          i.message.startsWith('--') ? i.message : `--${i.path.join('.')}: ${i.message}`,
+        )
         .join('; '),
     );
   }

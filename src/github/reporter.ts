@@ -14,7 +14,9 @@ export type CheckConclusion = 'success' | 'failure' | 'neutral';
 const MAX_BODY = 65_000;
 
 function clip(text: string): string {
-  return text.length <= MAX_BODY ? text : `${text.slice(0, MAX_BODY)}\n\n…(truncated; see the results artifact)`;
+  return text.length <= MAX_BODY
+    ? text
+    : `${text.slice(0, MAX_BODY)}\n\n…(truncated; see the results artifact)`;
 }
 
 /**
@@ -29,7 +31,10 @@ export class GitHubReporter {
   ) {}
 
   /** Creates the comment, or edits the one carrying our marker. */
-  async upsertComment(issueNumber: number, body: string): Promise<{ id: number; action: 'created' | 'updated' }> {
+  async upsertComment(
+    issueNumber: number,
+    body: string,
+  ): Promise<{ id: number; action: 'created' | 'updated' }> {
     const comments = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
       ...this.repo,
       issue_number: issueNumber,
@@ -37,10 +42,18 @@ export class GitHubReporter {
     });
     const existing = comments.find((c) => c.body?.includes(COMMENT_MARKER));
     if (existing) {
-      await this.octokit.rest.issues.updateComment({ ...this.repo, comment_id: existing.id, body: clip(body) });
+      await this.octokit.rest.issues.updateComment({
+        ...this.repo,
+        comment_id: existing.id,
+        body: clip(body),
+      });
       return { id: existing.id, action: 'updated' };
     }
-    const { data } = await this.octokit.rest.issues.createComment({ ...this.repo, issue_number: issueNumber, body: clip(body) });
+    const { data } = await this.octokit.rest.issues.createComment({
+      ...this.repo,
+      issue_number: issueNumber,
+      body: clip(body),
+    });
     return { id: data.id, action: 'created' };
   }
 
@@ -55,7 +68,12 @@ export class GitHubReporter {
     return data.id;
   }
 
-  async completeCheck(checkRunId: number, conclusion: CheckConclusion, title: string, summary: string): Promise<void> {
+  async completeCheck(
+    checkRunId: number,
+    conclusion: CheckConclusion,
+    title: string,
+    summary: string,
+  ): Promise<void> {
     await this.octokit.rest.checks.update({
       ...this.repo,
       check_run_id: checkRunId,

@@ -33,7 +33,9 @@ export class DirOracleCache implements OracleCache {
       };
       return cachedOracleSchema.parse(entry);
     } catch (error) {
-      this.warn(`Ignoring corrupt cache entry ${dir} (${(error as Error).message.split('\n')[0]}); it will be re-harvested.`);
+      this.warn(
+        `Ignoring corrupt cache entry ${dir} (${(error as Error).message.split('\n')[0]}); it will be re-harvested.`,
+      );
       return undefined;
     }
   }

@@ -48,9 +48,15 @@ export class DockerBackend implements HarvestBackend {
 
   async run(job: HarvestJob): Promise<void> {
     const image = await this.ensureImage(job.environment, job.envDigest);
-    const binds = [`${this.options.tracerDir}:${MOUNT}/tracer:ro`, `${job.hostOutDir}:${MOUNT}/out:rw`];
+    const binds = [
+      `${this.options.tracerDir}:${MOUNT}/tracer:ro`,
+      `${job.hostOutDir}:${MOUNT}/out:rw`,
+    ];
     for (const [id, dir] of job.instanceDirs) binds.push(`${dir}:${MOUNT}/instances/${id}:ro`);
-    const plan = job.plan({ outDir: `${MOUNT}/out`, instanceDir: (id) => `${MOUNT}/instances/${id}` });
+    const plan = job.plan({
+      outDir: `${MOUNT}/out`,
+      instanceDir: (id) => `${MOUNT}/instances/${id}`,
+    });
     writeFileSync(join(job.hostOutDir, 'plan.json'), JSON.stringify(plan, null, 2));
 
     const container = await this.docker.createContainer({
@@ -129,7 +135,10 @@ export class DockerBackend implements HarvestBackend {
       await new Promise<void>((resolve, reject) => {
         this.docker.modem.followProgress(
           stream,
-          (error: Error | null, output: { error?: string; errorDetail?: { message?: string } }[]) => {
+          (
+            error: Error | null,
+            output: { error?: string; errorDetail?: { message?: string } }[],
+          ) => {
             const failed = output?.find((o) => o.error);
             if (error || failed) {
               reject(

@@ -5,7 +5,12 @@ import type { LoadedInstance } from '../instances/load.js';
 import type { HarvestBackend, HarvestJob } from './backend.js';
 import type { OracleCache } from './cache.js';
 import { environmentDigest, oracleKey } from './key.js';
-import { tracerResultSchema, type CachedOracle, type HarvestOutcome, type TracerResult } from './oracle.js';
+import {
+  tracerResultSchema,
+  type CachedOracle,
+  type HarvestOutcome,
+  type TracerResult,
+} from './oracle.js';
 
 export interface HarvestOptions {
   cache: OracleCache;
@@ -36,7 +41,10 @@ export async function harvestOracles(
   options: HarvestOptions,
 ): Promise<HarvestSummary> {
   const outcomes = new Map<string, HarvestOutcome>();
-  const misses = new Map<string, { digest: string; items: { loaded: LoadedInstance; key: string }[] }>();
+  const misses = new Map<
+    string,
+    { digest: string; items: { loaded: LoadedInstance; key: string }[] }
+  >();
   for (const loaded of instances) {
     const digest = environmentDigest(loaded.environment, options.baseImage);
     const key = oracleKey(loaded.contentHash, digest, options.tracerDigest);
@@ -56,9 +64,19 @@ export async function harvestOracles(
     backendName = backend.name;
     await backend.ensureAvailable();
     for (const group of misses.values()) {
-      const results = await runJob(backend, group.digest, group.items.map((i) => i.loaded), options);
+      const results = await runJob(
+        backend,
+        group.digest,
+        group.items.map((i) => i.loaded),
+        options,
+      );
       for (const { loaded, key } of group.items) {
-        const outcome = toOutcome(loaded, results.get(loaded.instance.id), group.digest, options.tracerDigest);
+        const outcome = toOutcome(
+          loaded,
+          results.get(loaded.instance.id),
+          group.digest,
+          options.tracerDigest,
+        );
         if (outcome.status === 'ok') options.cache.put(key, outcome.entry);
         else options.log(`  ${loaded.instance.id}: ${outcome.status} — ${outcome.reason}`);
         outcomes.set(loaded.instance.id, outcome);
@@ -66,7 +84,13 @@ export async function harvestOracles(
     }
   }
   const failed = [...outcomes.values()].filter((o) => o.status !== 'ok').length;
-  return { outcomes, cached, harvested: outcomes.size - cached - failed, failed, backend: backendName };
+  return {
+    outcomes,
+    cached,
+    harvested: outcomes.size - cached - failed,
+    failed,
+    backend: backendName,
+  };
 }
 
 async function runJob(
@@ -79,7 +103,9 @@ async function runJob(
   // The container runs as an unprivileged user and must write here.
   chmodSync(hostOutDir, 0o777);
   const environment = items[0]!.environment;
-  options.log(`Harvesting ${items.length} instance(s) in environment "${environment.name}" (${backend.name})`);
+  options.log(
+    `Harvesting ${items.length} instance(s) in environment "${environment.name}" (${backend.name})`,
+  );
   const job: HarvestJob = {
     environment,
     envDigest: digest,
@@ -102,7 +128,8 @@ async function runJob(
   try {
     await backend.run(job);
     const results = new Map<string, TracerResult | string>();
-    for (const { instance } of items) results.set(instance.id, readResult(join(hostOutDir, instance.id, 'result.json')));
+    for (const { instance } of items)
+      results.set(instance.id, readResult(join(hostOutDir, instance.id, 'result.json')));
     return results;
   } finally {
     rmSync(hostOutDir, { recursive: true, force: true });

@@ -39,7 +39,10 @@ export class LocalBackend implements HarvestBackend {
 
   async run(job: HarvestJob): Promise<void> {
     const python = await this.ensureVenv(job.environment, job.envDigest);
-    const plan = job.plan({ outDir: job.hostOutDir, instanceDir: (id) => job.instanceDirs.get(id)! });
+    const plan = job.plan({
+      outDir: job.hostOutDir,
+      instanceDir: (id) => job.instanceDirs.get(id)!,
+    });
     const planFile = join(job.hostOutDir, 'plan.json');
     writeFileSync(planFile, JSON.stringify(plan, null, 2));
     this.started++;
@@ -49,9 +52,14 @@ export class LocalBackend implements HarvestBackend {
         env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', PYTHONHASHSEED: '0' },
         maxBuffer: 64 * 1024 * 1024,
       });
-      stderr.split('\n').filter(Boolean).forEach((line) => this.options.log(`  [${job.environment.name}] ${line}`));
+      stderr
+        .split('\n')
+        .filter(Boolean)
+        .forEach((line) => this.options.log(`  [${job.environment.name}] ${line}`));
     } catch (error) {
-      throw new HarvestError(`Tracer failed in local environment "${job.environment.name}": ${(error as Error).message}`);
+      throw new HarvestError(
+        `Tracer failed in local environment "${job.environment.name}": ${(error as Error).message}`,
+      );
     }
   }
 
@@ -66,10 +74,22 @@ export class LocalBackend implements HarvestBackend {
     try {
       await downloadWheels(env, wheels, this.options.python);
       await run(this.options.python ?? 'python3', ['-m', 'venv', dir]);
-      await run(python, ['-m', 'pip', 'install', '--quiet', '--no-index', '--disable-pip-version-check', '--find-links', wheels, ...env.packages]);
+      await run(python, [
+        '-m',
+        'pip',
+        'install',
+        '--quiet',
+        '--no-index',
+        '--disable-pip-version-check',
+        '--find-links',
+        wheels,
+        ...env.packages,
+      ]);
       writeFileSync(join(dir, '.tracegate-ready'), digest);
     } catch (error) {
-      throw new HarvestError(`Could not create the virtualenv for "${env.name}": ${(error as Error).message}`);
+      throw new HarvestError(
+        `Could not create the virtualenv for "${env.name}": ${(error as Error).message}`,
+      );
     } finally {
       rmSync(wheels, { recursive: true, force: true });
     }

@@ -16,5 +16,8 @@ function tracerSources(dir: string, root = dir): string[] {
 
 /** Digest of the tracer's code: a tracer change invalidates every cached oracle. */
 export function tracerDigest(dir: string): string {
-  return sha256('tracer/v1', ...tracerSources(dir).flatMap((f) => [relative(dir, f), readFileSync(f)]));
+  return sha256(
+    'tracer/v1',
+    ...tracerSources(dir).flatMap((f) => [relative(dir, f), readFileSync(f)]),
+  );
 }

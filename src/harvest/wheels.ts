@@ -8,7 +8,14 @@ const run = promisify(execFile);
 /** Linux wheel platforms a Debian bookworm/trixie image accepts, newest first. */
 function platformArgs(): string[] {
   const arch = process.arch === 'arm64' ? 'aarch64' : 'x86_64';
-  const tags = ['manylinux_2_36', 'manylinux_2_34', 'manylinux_2_31', 'manylinux_2_28', 'manylinux2014', 'manylinux_2_17'];
+  const tags = [
+    'manylinux_2_36',
+    'manylinux_2_34',
+    'manylinux_2_31',
+    'manylinux_2_28',
+    'manylinux2014',
+    'manylinux_2_17',
+  ];
   return tags.flatMap((tag) => ['--platform', `${tag}_${arch}`]);
 }
 
@@ -18,14 +25,33 @@ function platformArgs(): string[] {
  * recipe is complete by contract, hence --no-deps; binary wheels only, for the
  * recipe's interpreter, so the image never compiles anything.
  */
-export async function downloadWheels(env: Environment, dest: string, python = 'python3'): Promise<void> {
+export async function downloadWheels(
+  env: Environment,
+  dest: string,
+  python = 'python3',
+): Promise<void> {
   const version = env.python.replace('.', '');
   const args = [
-    '-m', 'pip', 'download', '--quiet', '--disable-pip-version-check',
-    '--no-deps', '--only-binary=:all:',
-    '--python-version', env.python, '--implementation', 'cp', '--abi', `cp${version}`, '--abi', 'abi3', '--abi', 'none',
+    '-m',
+    'pip',
+    'download',
+    '--quiet',
+    '--disable-pip-version-check',
+    '--no-deps',
+    '--only-binary=:all:',
+    '--python-version',
+    env.python,
+    '--implementation',
+    'cp',
+    '--abi',
+    `cp${version}`,
+    '--abi',
+    'abi3',
+    '--abi',
+    'none',
     ...platformArgs(),
-    '--dest', dest,
+    '--dest',
+    dest,
     ...env.packages,
   ];
   try {

@@ -1,7 +1,8 @@
 /** Why a reply yielded no usable answer; each scores as wrong and is counted apart. */
 export type ParseFailure = 'empty' | 'no_json' | 'schema_mismatch' | 'truncated' | 'refused';
 
-export type Extraction = { ok: true; value: unknown } | { ok: false; failure: ParseFailure; detail: string };
+export type Extraction =
+  { ok: true; value: unknown } | { ok: false; failure: ParseFailure; detail: string };
 
 const THINK = /<think(?:ing)?>[\s\S]*?<\/think(?:ing)?>/gi;
 const FENCE = /```(?:json|JSON)?\s*\n?([\s\S]*?)```/g;
@@ -12,8 +13,16 @@ const FENCE = /```(?:json|JSON)?\s*\n?([\s\S]*?)```/g;
  * stripped first.
  */
 export function extractJson(raw: string, finishReason?: string): Extraction {
-  const text = raw.replace(THINK, '').replace(/<think(?:ing)?>[\s\S]*$/i, '').trim();
-  if (!text) return { ok: false, failure: finishReason === 'length' ? 'truncated' : 'empty', detail: 'no text' };
+  const text = raw
+    .replace(THINK, '')
+    .replace(/<think(?:ing)?>[\s\S]*$/i, '')
+    .trim();
+  if (!text)
+    return {
+      ok: false,
+      failure: finishReason === 'length' ? 'truncated' : 'empty',
+      detail: 'no text',
+    };
   const direct = tryParse(text);
   if (direct.ok) return direct;
   for (const match of text.matchAll(FENCE)) {
@@ -26,7 +35,10 @@ export function extractJson(raw: string, finishReason?: string): Extraction {
     const candidate = tryParse(text.slice(start, end + 1));
     if (candidate.ok) return candidate;
   }
-  if (finishReason === 'length' || (text.includes('{') && balancedEnd(text, text.indexOf('{')) < 0)) {
+  if (
+    finishReason === 'length' ||
+    (text.includes('{') && balancedEnd(text, text.indexOf('{')) < 0)
+  ) {
     return { ok: false, failure: 'truncated', detail: 'the JSON object never closes' };
   }
   if (/\b(I can(?:no|')t|I am unable|I'm unable|cannot help|can't assist)\b/i.test(text)) {

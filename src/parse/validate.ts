@@ -1,7 +1,8 @@
 import type { Template } from '../instances/schema.js';
 import type { ParseFailure } from './extract.js';
 
-export type Validation = { ok: true; value: unknown } | { ok: false; failure: ParseFailure; detail: string };
+export type Validation =
+  { ok: true; value: unknown } | { ok: false; failure: ParseFailure; detail: string };
 
 /**
  * Checks a parsed reply against the instance's answer template: every
@@ -12,11 +13,18 @@ export type Validation = { ok: true; value: unknown } | { ok: false; failure: Pa
 export function validateAgainstTemplate(value: unknown, template: Template): Validation {
   let candidate = value;
   const templateHasAnswer = isObject(template) && 'answer' in template;
-  if (!templateHasAnswer && isObject(candidate) && 'answer' in candidate && Object.keys(candidate).length === 1) {
+  if (
+    !templateHasAnswer &&
+    isObject(candidate) &&
+    'answer' in candidate &&
+    Object.keys(candidate).length === 1
+  ) {
     candidate = candidate.answer;
   }
   const problem = check(candidate, template, '$');
-  return problem ? { ok: false, failure: 'schema_mismatch', detail: problem } : { ok: true, value: candidate };
+  return problem
+    ? { ok: false, failure: 'schema_mismatch', detail: problem }
+    : { ok: true, value: candidate };
 }
 
 function check(value: unknown, template: Template, path: string): string | undefined {
@@ -24,15 +32,19 @@ function check(value: unknown, template: Template, path: string): string | undef
     switch (template) {
       case 'int':
       case 'float':
-        return typeof value === 'number' || (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)))
+        return typeof value === 'number' ||
+          (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)))
           ? undefined
           : `${path}: expected ${template}, got ${JSON.stringify(value)?.slice(0, 40)}`;
       case 'bool':
-        return typeof value === 'boolean' || (typeof value === 'string' && /^(true|false)$/i.test(value))
+        return typeof value === 'boolean' ||
+          (typeof value === 'string' && /^(true|false)$/i.test(value))
           ? undefined
           : `${path}: expected bool`;
       default:
-        return value === null || typeof value === 'object' ? `${path}: expected a scalar` : undefined;
+        return value === null || typeof value === 'object'
+          ? `${path}: expected a scalar`
+          : undefined;
     }
   }
   if (Array.isArray(template)) {

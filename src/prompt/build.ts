@@ -42,7 +42,13 @@ export function buildPrompt(
     '```',
   ];
   for (const test of testFiles) {
-    parts.push('', `## Test file: ${test.name}`, '```python', test.source.replace(/\n$/, ''), '```');
+    parts.push(
+      '',
+      `## Test file: ${test.name}`,
+      '```python',
+      test.source.replace(/\n$/, ''),
+      '```',
+    );
   }
   parts.push(
     '',

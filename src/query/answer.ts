@@ -27,13 +27,27 @@ export async function answerInstance(
     source: readFileSync(join(loaded.dir, name), 'utf8'),
   }));
   const messages = buildPrompt(instance, oracle.context, testFiles);
-  const base = { id: instance.id, kind: instance.kind, scored: true, oracle: oracle.oracle.oracle_answer };
+  const base = {
+    id: instance.id,
+    kind: instance.kind,
+    scored: true,
+    oracle: oracle.oracle.oracle_answer,
+  };
   let completion;
   try {
     completion = await client.complete(messages);
   } catch (error) {
     if (error instanceof ModelRequestError && error.status === 400) {
-      return { ...base, correct: false, error: 'request_rejected', detail: error.message, tokensIn: 0, tokensOut: 0, latencyMs: 0, retries: 0 };
+      return {
+        ...base,
+        correct: false,
+        error: 'request_rejected',
+        detail: error.message,
+        tokensIn: 0,
+        tokensOut: 0,
+        latencyMs: 0,
+        retries: 0,
+      };
     }
     throw error;
   }
@@ -45,10 +59,24 @@ export async function answerInstance(
     retries: completion.retries,
   };
   const extracted = extractJson(completion.text, completion.finishReason);
-  if (!extracted.ok) return { ...base, ...accounting, correct: false, error: extracted.failure, detail: extracted.detail };
+  if (!extracted.ok)
+    return {
+      ...base,
+      ...accounting,
+      correct: false,
+      error: extracted.failure,
+      detail: extracted.detail,
+    };
   const validated = validateAgainstTemplate(extracted.value, instance.template_answer);
   if (!validated.ok) {
-    return { ...base, ...accounting, parsed: extracted.value, correct: false, error: validated.failure, detail: validated.detail };
+    return {
+      ...base,
+      ...accounting,
+      parsed: extracted.value,
+      correct: false,
+      error: validated.failure,
+      detail: validated.detail,
+    };
   }
   const correct = compareValues(oracle.oracle.oracle_answer, validated.value);
   return { ...base, ...accounting, parsed: validated.value, correct, error: null };

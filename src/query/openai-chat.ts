@@ -4,7 +4,10 @@ import type { Completion, GenerationSettings, ModelClient } from './client.js';
 import { postJson, type TransportOptions } from './transport.js';
 
 interface ChatResponse {
-  choices?: { message?: { content?: string | null; reasoning_content?: string | null }; finish_reason?: string }[];
+  choices?: {
+    message?: { content?: string | null; reasoning_content?: string | null };
+    finish_reason?: string;
+  }[];
   usage?: { prompt_tokens?: number; completion_tokens?: number };
 }
 
@@ -14,7 +17,9 @@ export function parseEndpoint(endpoint: string): string {
   try {
     url = new URL(endpoint);
   } catch {
-    throw new UsageError(`--endpoint "${endpoint}" is not a URL; give the API base URL, e.g. http://127.0.0.1:8000/v1`);
+    throw new UsageError(
+      `--endpoint "${endpoint}" is not a URL; give the API base URL, e.g. http://127.0.0.1:8000/v1`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(`--endpoint "${endpoint}" must start with http:// or https://`);

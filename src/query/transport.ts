@@ -42,7 +42,10 @@ export async function postJson(
   for (let attempt = 0; attempt <= options.retries; attempt++) {
     if (attempt > 0) {
       const exp = Math.min(maxWait, backoff * 2 ** (attempt - 1));
-      const wait = last?.retryAfterMs !== undefined ? Math.min(maxWait, last.retryAfterMs) : Math.random() * exp;
+      const wait =
+        last?.retryAfterMs !== undefined
+          ? Math.min(maxWait, last.retryAfterMs)
+          : Math.random() * exp;
       await new Promise((r) => setTimeout(r, wait));
     }
     try {
@@ -52,10 +55,17 @@ export async function postJson(
       else throw error;
     }
   }
-  throw new EndpointUnavailableError(url, `${last?.message ?? 'no answer'} (after ${options.retries + 1} attempt(s))`);
+  throw new EndpointUnavailableError(
+    url,
+    `${last?.message ?? 'no answer'} (after ${options.retries + 1} attempt(s))`,
+  );
 }
 
-async function attemptOnce(url: string, body: unknown, options: TransportOptions): Promise<unknown> {
+async function attemptOnce(
+  url: string,
+  body: unknown,
+  options: TransportOptions,
+): Promise<unknown> {
   let response: Response;
   const signal = AbortSignal.timeout(options.timeoutMs);
   try {
@@ -75,10 +85,16 @@ async function attemptOnce(url: string, body: unknown, options: TransportOptions
     throw new TransientError(describeFetchError(error, options.timeoutMs));
   }
   if (response.status === 408 || response.status === 429 || response.status >= 500) {
-    throw new TransientError(`HTTP ${response.status} ${snippet(text)}`, retryAfterMs(response.headers.get('retry-after')));
+    throw new TransientError(
+      `HTTP ${response.status} ${snippet(text)}`,
+      retryAfterMs(response.headers.get('retry-after')),
+    );
   }
   if (!response.ok) {
-    throw new ModelRequestError(response.status, `HTTP ${response.status} from ${url}: ${snippet(text)}`);
+    throw new ModelRequestError(
+      response.status,
+      `HTTP ${response.status} from ${url}: ${snippet(text)}`,
+    );
   }
   try {
     return JSON.parse(text);
@@ -109,8 +125,13 @@ function retryAfterMs(header: string | null): number | undefined {
 }
 
 function describeFetchError(error: unknown, timeoutMs: number): string {
-  const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e.name === 'TimeoutError' || e.name === 'AbortError') return `no response within ${timeoutMs / 1000}s`;
+  const e = error as {
+    name?: string;
+    message?: string;
+    cause?: { code?: string; message?: string };
+  };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError')
+    return `no response within ${timeoutMs / 1000}s`;
   return e.cause?.code ?? e.cause?.message ?? e.message ?? String(error);
 }
 

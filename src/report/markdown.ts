@@ -30,7 +30,8 @@ export function escapeMarkdown(text: string): string {
 }
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
-const signed = (x: number): string => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${(Math.abs(x) * 100).toFixed(1)} pp`;
+const signed = (x: number): string =>
+  `${x > 0 ? '+' : x < 0 ? '−' : '±'}${(Math.abs(x) * 100).toFixed(1)} pp`;
 
 /** The report shown in the PR comment, the job summary and report.md. */
 export function renderReport(results: Results, comparison: Comparison): string {
@@ -55,12 +56,16 @@ export function renderReport(results: Results, comparison: Comparison): string {
   }
   const errorEntries = Object.entries(summary.errors);
   if (errorEntries.length) {
-    lines.push('', `**Not answered as asked:** ${errorEntries.map(([k, n]) => `${k} ×${n}`).join(', ')}`);
+    lines.push(
+      '',
+      `**Not answered as asked:** ${errorEntries.map(([k, n]) => `${k} ×${n}`).join(', ')}`,
+    );
   }
   const unscored = results.instances.filter((r) => !r.scored);
   if (unscored.length) {
     lines.push('', '<details><summary>Instances without an oracle (not scored)</summary>', '');
-    for (const r of unscored) lines.push(`- \`${escapeMarkdown(r.id)}\`: ${r.error} — ${escapeMarkdown(r.detail ?? '')}`);
+    for (const r of unscored)
+      lines.push(`- \`${escapeMarkdown(r.id)}\`: ${r.error} — ${escapeMarkdown(r.detail ?? '')}`);
     lines.push('', '</details>');
   }
   lines.push(

@@ -67,7 +67,12 @@ export const resultsSchema = z.object({
   commit: z.string().optional(),
   startedAt: z.string(),
   finishedAt: z.string(),
-  harvest: z.object({ cached: z.number(), harvested: z.number(), failed: z.number(), backend: z.string() }),
+  harvest: z.object({
+    cached: z.number(),
+    harvested: z.number(),
+    failed: z.number(),
+    backend: z.string(),
+  }),
   summary: summarySchema,
   instances: z.array(instanceRecordSchema),
   comparison: z.unknown().optional(),

@@ -1,4 +1,11 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  writeFileSync,
+  renameSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { describeIssues } from '../instances/schema.js';
@@ -45,6 +52,9 @@ export function readResults(file: string, what = '--baseline'): Results {
     throw new UsageError(`${what} ${file}: not valid JSON (${(error as Error).message})`);
   }
   const parsed = resultsSchema.safeParse(raw);
-  if (!parsed.success) throw new UsageError(`${what} ${file}: not a tracegate results file (${describeIssues(parsed.error)})`);
+  if (!parsed.success)
+    throw new UsageError(
+      `${what} ${file}: not a tracegate results file (${describeIssues(parsed.error)})`,
+    );
   return parsed.data;
 }

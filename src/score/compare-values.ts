@@ -38,9 +38,15 @@ const IDENTIFIER_KEYS = new Set([
 
 export const DEFAULT_TOLERANCE = 1e-6;
 
-export function compareValues(expected: unknown, predicted: unknown, key = 'root', tol = DEFAULT_TOLERANCE): boolean {
+export function compareValues(
+  expected: unknown,
+  predicted: unknown,
+  key = 'root',
+  tol = DEFAULT_TOLERANCE,
+): boolean {
   if (isNumber(expected) && isNumber(predicted)) return close(expected, predicted, tol);
-  if (typeof expected === 'string' && typeof predicted === 'string') return compareStrings(expected, predicted, key);
+  if (typeof expected === 'string' && typeof predicted === 'string')
+    return compareStrings(expected, predicted, key);
   if (Array.isArray(expected)) {
     const list = typeof predicted === 'string' ? parseContainer(predicted) : predicted;
     if (!Array.isArray(list) || list.length !== expected.length) return false;
@@ -52,7 +58,10 @@ export function compareValues(expected: unknown, predicted: unknown, key = 'root
     if (!isObject(obj)) return false;
     return Object.entries(expected).every(([k, v]) => k in obj && compareValues(v, obj[k], k, tol));
   }
-  if (typeof predicted === 'string' && (expected === null || typeof expected === 'boolean' || isNumber(expected))) {
+  if (
+    typeof predicted === 'string' &&
+    (expected === null || typeof expected === 'boolean' || isNumber(expected))
+  ) {
     const coerced = coerceScalar(predicted);
     if (typeof expected === 'boolean') return coerced === expected;
     if (expected === null) return coerced === null;
@@ -61,7 +70,12 @@ export function compareValues(expected: unknown, predicted: unknown, key = 'root
   return expected === predicted;
 }
 
-function compareUnordered(expected: unknown[], predicted: unknown[], key: string, tol: number): boolean {
+function compareUnordered(
+  expected: unknown[],
+  predicted: unknown[],
+  key: string,
+  tol: number,
+): boolean {
   const used = new Array<boolean>(predicted.length).fill(false);
   return expected.every((e) => {
     const i = predicted.findIndex((p, j) => !used[j] && compareValues(e, p, key, tol));
@@ -73,7 +87,10 @@ function compareUnordered(expected: unknown[], predicted: unknown[], key: string
 
 export function compareStrings(expected: string, predicted: string, key: string): boolean {
   if (compareSingle(expected, predicted, key)) return true;
-  const alternatives = expected.split('|||').map((s) => s.trim()).filter(Boolean);
+  const alternatives = expected
+    .split('|||')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return alternatives.length >= 2 && alternatives.some((alt) => compareSingle(alt, predicted, key));
 }
 
@@ -81,7 +98,12 @@ function compareSingle(expected: string, predicted: string, key: string): boolea
   if (expected === predicted) return true;
   const k = key.toLowerCase();
   if (k === 'condition') {
-    const strip = (s: string) => s.trim().replace(/^(if|elif|while|for|assert)\s+/, '').replace(/:$/, '').trim();
+    const strip = (s: string) =>
+      s
+        .trim()
+        .replace(/^(if|elif|while|for|assert)\s+/, '')
+        .replace(/:$/, '')
+        .trim();
     if (strip(expected) === strip(predicted)) return true;
   }
   if (IDENTIFIER_KEYS.has(k)) {
@@ -106,7 +128,11 @@ function componentSuffixMatch(a: string, b: string): boolean {
 
 function identifierVariants(s: string, key: string): Set<string> {
   const raw = s.trim();
-  const path = raw.replace(/\\/g, '/').replace(/\/{2,}/g, '/').replace(/^\.\//, '').replace(/\/$/, '');
+  const path = raw
+    .replace(/\\/g, '/')
+    .replace(/\/{2,}/g, '/')
+    .replace(/^\.\//, '')
+    .replace(/\/$/, '');
   const variants = new Set([raw, path]);
   if (!path.includes('/') && path.includes('.')) variants.add(path.replace(/\./g, '/'));
   if (key.includes('file')) {

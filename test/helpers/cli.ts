@@ -12,7 +12,10 @@ export function tempDir(prefix = 'tg-test-'): string {
 }
 
 /** Runs the CLI in-process, capturing what it prints. */
-export async function runCli(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runCli(
+  argv: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   const code = await cli(argv, {

@@ -12,13 +12,18 @@ export async function requireDocker(): Promise<Docker> {
     throw new Error(
       `These tests need a running Docker engine (${(error as Error).message}). ` +
         'Run scripts/ensure-docker.sh (or .ci/run) first.',
+      { cause: error },
     );
   }
   return docker;
 }
 
 /** Containers started by tracegate harvest jobs between two instants (engine events). */
-export async function harvestContainerStarts(docker: Docker, sinceSec: number, untilSec: number): Promise<number> {
+export async function harvestContainerStarts(
+  docker: Docker,
+  sinceSec: number,
+  untilSec: number,
+): Promise<number> {
   const stream = (await docker.getEvents({
     since: sinceSec,
     until: untilSec,

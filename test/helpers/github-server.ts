@@ -48,7 +48,11 @@ export class FakeGitHub {
     return new Promise((r) => (this.server ? this.server.close(() => r()) : r()));
   }
 
-  private route(method: string, path: string, body: Record<string, unknown>): { status: number; json: unknown } {
+  private route(
+    method: string,
+    path: string,
+    body: Record<string, unknown>,
+  ): { status: number; json: unknown } {
     if (this.readOnly && method !== 'GET') {
       return { status: 403, json: { message: 'Resource not accessible by integration' } };
     }
@@ -76,7 +80,12 @@ export class FakeGitHub {
       return { status: 404, json: { message: 'Not Found' } };
     }
     if (path.match(/^\/repos\/[^/]+\/[^/]+\/check-runs$/) && method === 'POST') {
-      const run: CheckRun = { id: this.nextId++, name: String(body.name), head_sha: String(body.head_sha), status: String(body.status ?? 'queued') };
+      const run: CheckRun = {
+        id: this.nextId++,
+        name: String(body.name),
+        head_sha: String(body.head_sha),
+        status: String(body.status ?? 'queued'),
+      };
       this.checkRuns.push(run);
       return { status: 201, json: run };
     }

@@ -57,7 +57,10 @@ export class FaultyModelServer {
       return;
     }
     if (fault?.kind === 'status') {
-      res.writeHead(fault.status, { 'content-type': 'application/json', ...(fault.retryAfter ? { 'retry-after': fault.retryAfter } : {}) });
+      res.writeHead(fault.status, {
+        'content-type': 'application/json',
+        ...(fault.retryAfter ? { 'retry-after': fault.retryAfter } : {}),
+      });
       res.end(fault.body ?? JSON.stringify({ error: { message: `injected ${fault.status}` } }));
       return;
     }
@@ -66,7 +69,13 @@ export class FaultyModelServer {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(
       JSON.stringify({
-        choices: [{ index: 0, message: { role: 'assistant', content: this.answer(prompt) }, finish_reason: 'stop' }],
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: this.answer(prompt) },
+            finish_reason: 'stop',
+          },
+        ],
         usage: { prompt_tokens: 10, completion_tokens: 5 },
       }),
     );

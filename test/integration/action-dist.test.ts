@@ -2,7 +2,11 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BASELINE_MODEL, startBaselineServer, type RunningServer } from '../../src/baseline/server.js';
+import {
+  BASELINE_MODEL,
+  startBaselineServer,
+  type RunningServer,
+} from '../../src/baseline/server.js';
 import { COMMENT_MARKER } from '../../src/report/markdown.js';
 import { resultsSchema } from '../../src/results/schema.js';
 import { FakeGitHub } from '../helpers/github-server.js';
@@ -19,13 +23,18 @@ interface ActionRun {
 }
 
 /** Starts the bundled Action the way the runner does: INPUT_* env, event file, command files. */
-function runAction(inputs: Record<string, string>, env: Record<string, string>): Promise<ActionRun> {
+function runAction(
+  inputs: Record<string, string>,
+  env: Record<string, string>,
+): Promise<ActionRun> {
   const dir = tempDir('tg-action-');
   const outputFile = join(dir, 'output');
   const summaryFile = join(dir, 'summary');
   writeFileSync(outputFile, '');
   writeFileSync(summaryFile, '');
-  const inputEnv = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v]));
+  const inputEnv = Object.fromEntries(
+    Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v]),
+  );
   const child = spawn(process.execPath, [DIST], {
     env: {
       PATH: process.env.PATH,
@@ -73,7 +82,13 @@ describe('the bundled Action (dist/index.js) on a pull_request', () => {
     endpoint = await startBaselineServer();
     const apiUrl = await github.start();
     const event = join(work, 'event.json');
-    writeFileSync(event, JSON.stringify({ pull_request: { number: 7, head: { sha: 'feedc0de' } }, repository: { name: 'models', owner: { login: 'acme' } } }));
+    writeFileSync(
+      event,
+      JSON.stringify({
+        pull_request: { number: 7, head: { sha: 'feedc0de' } },
+        repository: { name: 'models', owner: { login: 'acme' } },
+      }),
+    );
     env = {
       GITHUB_API_URL: apiUrl,
       GITHUB_EVENT_NAME: 'pull_request',
@@ -97,18 +112,36 @@ describe('the bundled Action (dist/index.js) on a pull_request', () => {
     const commentId = github.comments.get(7)![0]!.id;
     expect(github.comments.get(7)![0]!.body).toContain(COMMENT_MARKER);
     expect(github.checkRuns).toHaveLength(1);
-    expect(github.checkRuns[0]).toMatchObject({ name: 'tracegate', head_sha: 'feedc0de', status: 'completed', conclusion: 'neutral' });
+    expect(github.checkRuns[0]).toMatchObject({
+      name: 'tracegate',
+      head_sha: 'feedc0de',
+      status: 'completed',
+      conclusion: 'neutral',
+    });
     expect(github.requests.every((r) => r.auth === 'token ghs_test_token')).toBe(true);
 
     // A baseline that answered every loop question right: the candidate's losses on
     // S2_Loops are 3 discordant pairs (exact McNemar p = 0.25), significant at alpha 0.5
     // when only the Loops category is selected (no Holm penalty) → the gate fails.
     const results = resultsSchema.parse(JSON.parse(readFileSync(first.outputs.results!, 'utf8')));
-    const baseline = { ...results, instances: results.instances.map((r) => (r.kind === 'S2_Loops' ? { ...r, correct: true } : r)) };
+    const baseline = {
+      ...results,
+      instances: results.instances.map((r) =>
+        r.kind === 'S2_Loops' ? { ...r, correct: true } : r,
+      ),
+    };
     const baselineFile = join(work, 'baseline.json');
     writeFileSync(baselineFile, JSON.stringify(baseline));
 
-    const second = await runAction(inputs({ out: join(work, 'out2'), baseline: baselineFile, categories: 'Loops', alpha: '0.5' }), env);
+    const second = await runAction(
+      inputs({
+        out: join(work, 'out2'),
+        baseline: baselineFile,
+        categories: 'Loops',
+        alpha: '0.5',
+      }),
+      env,
+    );
     expect(second.code).toBe(1);
     expect(second.stdout).toMatch(/::error::tracegate: significant regression in S2_Loops/);
     expect(second.outputs.verdict).toBe('fail');

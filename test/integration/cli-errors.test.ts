@@ -2,7 +2,11 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { cpSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { BASELINE_MODEL, startBaselineServer, type RunningServer } from '../../src/baseline/server.js';
+import {
+  BASELINE_MODEL,
+  startBaselineServer,
+  type RunningServer,
+} from '../../src/baseline/server.js';
 import { FIXTURE_SUITE, runCli, tempDir } from '../helpers/cli.js';
 import { requireDocker } from '../helpers/docker.js';
 
@@ -36,7 +40,17 @@ describe('bad input gets a clear error and the right exit code', () => {
     const instance = JSON.parse(readFileSync(file, 'utf8'));
     instance.tests = 'test_settings.py';
     writeFileSync(file, JSON.stringify(instance));
-    const { code, stderr } = await runCli(['run', '--instances', suite, '--endpoint', endpoint.url, '--model', BASELINE_MODEL, '--cache', tempDir()]);
+    const { code, stderr } = await runCli([
+      'run',
+      '--instances',
+      suite,
+      '--endpoint',
+      endpoint.url,
+      '--model',
+      BASELINE_MODEL,
+      '--cache',
+      tempDir(),
+    ]);
     expect(code).toBe(2);
     expect(stderr).toContain(file);
     expect(stderr).toMatch(/tests: .*expected array/i);
@@ -52,13 +66,31 @@ describe('bad input gets a clear error and the right exit code', () => {
   });
 
   it('rejects an empty selection (exit 2)', async () => {
-    const { code, stderr } = await runCli(['run', '--instances', FIXTURE_SUITE, '--ids', 'no-such-id', '--endpoint', endpoint.url, '--model', BASELINE_MODEL]);
+    const { code, stderr } = await runCli([
+      'run',
+      '--instances',
+      FIXTURE_SUITE,
+      '--ids',
+      'no-such-id',
+      '--endpoint',
+      endpoint.url,
+      '--model',
+      BASELINE_MODEL,
+    ]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/selection is empty/);
   });
 
   it('rejects an endpoint without a scheme (exit 2)', async () => {
-    const { code, stderr } = await runCli(['run', '--instances', FIXTURE_SUITE, '--endpoint', '127.0.0.1:8000/v1', '--model', 'm']);
+    const { code, stderr } = await runCli([
+      'run',
+      '--instances',
+      FIXTURE_SUITE,
+      '--endpoint',
+      '127.0.0.1:8000/v1',
+      '--model',
+      'm',
+    ]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/--endpoint "127.0.0.1:8000\/v1"/);
   });
@@ -67,7 +99,17 @@ describe('bad input gets a clear error and the right exit code', () => {
     const saved = process.env.DOCKER_HOST;
     process.env.DOCKER_HOST = 'unix:///nonexistent/docker.sock';
     try {
-      const { code, stderr } = await runCli(['run', '--instances', FIXTURE_SUITE, '--endpoint', endpoint.url, '--model', BASELINE_MODEL, '--cache', tempDir()]);
+      const { code, stderr } = await runCli([
+        'run',
+        '--instances',
+        FIXTURE_SUITE,
+        '--endpoint',
+        endpoint.url,
+        '--model',
+        BASELINE_MODEL,
+        '--cache',
+        tempDir(),
+      ]);
       expect(code).toBe(3);
       expect(stderr).toMatch(/No Docker engine reachable/);
       expect(stderr).toMatch(/--backend local/);
@@ -81,15 +123,43 @@ describe('bad input gets a clear error and the right exit code', () => {
     const cache = tempDir();
     const out = join(cache, 'out');
     const dead = `http://127.0.0.1:${await closedPort()}/v1`;
-    const { code, stderr } = await runCli(['run', '--instances', FIXTURE_SUITE, '--endpoint', dead, '--model', 'm', '--cache', cache, '--out', out, '--retries', '1', '--timeout', '2']);
+    const { code, stderr } = await runCli([
+      'run',
+      '--instances',
+      FIXTURE_SUITE,
+      '--endpoint',
+      dead,
+      '--model',
+      'm',
+      '--cache',
+      cache,
+      '--out',
+      out,
+      '--retries',
+      '1',
+      '--timeout',
+      '2',
+    ]);
     expect(code).toBe(3);
     expect(stderr).toContain(dead);
     expect(stderr).toMatch(/ECONNREFUSED/);
     expect(existsSync(join(out, 'results.json'))).toBe(true);
   });
 
-  it('reports an unknown model with the server\'s own message (exit 2)', async () => {
-    const { code, stderr } = await runCli(['run', '--instances', FIXTURE_SUITE, '--ids', 'fx-exc-parse', '--endpoint', endpoint.url, '--model', 'gpt-nonexistent', '--cache', tempDir()]);
+  it("reports an unknown model with the server's own message (exit 2)", async () => {
+    const { code, stderr } = await runCli([
+      'run',
+      '--instances',
+      FIXTURE_SUITE,
+      '--ids',
+      'fx-exc-parse',
+      '--endpoint',
+      endpoint.url,
+      '--model',
+      'gpt-nonexistent',
+      '--cache',
+      tempDir(),
+    ]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/The model `gpt-nonexistent` does not exist/);
   });

@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
-import { BASELINE_MODEL, startBaselineServer, type RunningServer } from '../../src/baseline/server.js';
+import {
+  BASELINE_MODEL,
+  startBaselineServer,
+  type RunningServer,
+} from '../../src/baseline/server.js';
 import { resultsSchema } from '../../src/results/schema.js';
 import { FIXTURE_SUITE, runCli, tempDir } from '../helpers/cli.js';
 import { harvestContainerStarts, requireDocker } from '../helpers/docker.js';
@@ -20,7 +24,16 @@ describe('tracegate run against a real Docker engine', () => {
   afterAll(() => endpoint.close());
 
   it('harvests oracles in containers, scores them, and a warm cache starts zero containers', async () => {
-    const args = ['--instances', FIXTURE_SUITE, '--endpoint', endpoint.url, '--model', BASELINE_MODEL, '--cache', cache];
+    const args = [
+      '--instances',
+      FIXTURE_SUITE,
+      '--endpoint',
+      endpoint.url,
+      '--model',
+      BASELINE_MODEL,
+      '--cache',
+      cache,
+    ];
 
     const t0 = nowSec();
     const first = await runCli(['run', ...args, '--out', join(cache, 'out1')]);
@@ -30,7 +43,9 @@ describe('tracegate run against a real Docker engine', () => {
     // The measure must be able to fail: the cold run did start containers.
     expect(await harvestContainerStarts(docker, t0, t1)).toBeGreaterThan(0);
 
-    const results = resultsSchema.parse(JSON.parse(readFileSync(join(cache, 'out1', 'results.json'), 'utf8')));
+    const results = resultsSchema.parse(
+      JSON.parse(readFileSync(join(cache, 'out1', 'results.json'), 'utf8')),
+    );
     const oracle = (id: string) => results.instances.find((r) => r.id === id)?.oracle;
     // Answers known by construction of the fixture programs.
     expect(oracle('fx-loops-collatz')).toEqual({ loop_iteration_count: 8 });
@@ -48,7 +63,9 @@ describe('tracegate run against a real Docker engine', () => {
     expect(second.code).toBe(0);
     const t3 = nowSec() + 1;
     expect(await harvestContainerStarts(docker, t2, t3)).toBe(0);
-    const again = resultsSchema.parse(JSON.parse(readFileSync(join(cache, 'out2', 'results.json'), 'utf8')));
+    const again = resultsSchema.parse(
+      JSON.parse(readFileSync(join(cache, 'out2', 'results.json'), 'utf8')),
+    );
     expect(again.harvest).toMatchObject({ cached: 5, harvested: 0, backend: 'cache' });
     expect(again.summary).toEqual(results.summary);
   });

@@ -26,14 +26,28 @@ describe('compareValues (SWE-Flux scoring rules)', () => {
 
   it('matches file and func identifiers by path or dotted suffix', () => {
     expect(compareValues({ file: 'click/parser.py' }, { file: 'src/click/parser.py' })).toBe(true);
-    expect(compareValues({ func: 'click.parser._OptionParser.parse_args' }, { func: '_OptionParser.parse_args' })).toBe(true);
-    expect(compareValues({ func: 'click.parser.parse_args' }, { func: 'click.core.parse_args' })).toBe(false);
+    expect(
+      compareValues(
+        { func: 'click.parser._OptionParser.parse_args' },
+        { func: '_OptionParser.parse_args' },
+      ),
+    ).toBe(true);
+    expect(
+      compareValues({ func: 'click.parser.parse_args' }, { func: 'click.core.parse_args' }),
+    ).toBe(false);
     expect(compareValues({ value: 'a.b' }, { value: 'b' })).toBe(false);
   });
 
   it('accepts any ||| alternative', () => {
-    expect(compareValues({ exception_type: 'KeyError|||LookupError' }, { exception_type: 'LookupError' })).toBe(true);
-    expect(compareValues({ exception_type: 'KeyError|||LookupError' }, { exception_type: 'IndexError' })).toBe(false);
+    expect(
+      compareValues(
+        { exception_type: 'KeyError|||LookupError' },
+        { exception_type: 'LookupError' },
+      ),
+    ).toBe(true);
+    expect(
+      compareValues({ exception_type: 'KeyError|||LookupError' }, { exception_type: 'IndexError' }),
+    ).toBe(false);
   });
 
   it('parses lists given as JSON strings', () => {

@@ -14,8 +14,14 @@ describe('answer extraction and validation', () => {
   it.each([
     ['{"loop_iteration_count": 3}', 'ok:{"loop_iteration_count":3}'],
     ['```json\n{"loop_iteration_count": 4}\n```', 'ok:{"loop_iteration_count":4}'],
-    ['The loop turns 5 times, so:\n{"loop_iteration_count": 5}\nDone.', 'ok:{"loop_iteration_count":5}'],
-    ['<think>maybe {"loop_iteration_count": 1}</think>{"loop_iteration_count": 6}', 'ok:{"loop_iteration_count":6}'],
+    [
+      'The loop turns 5 times, so:\n{"loop_iteration_count": 5}\nDone.',
+      'ok:{"loop_iteration_count":5}',
+    ],
+    [
+      '<think>maybe {"loop_iteration_count": 1}</think>{"loop_iteration_count": 6}',
+      'ok:{"loop_iteration_count":6}',
+    ],
     ['{"answer": {"loop_iteration_count": 7}}', 'ok:{"loop_iteration_count":7}'],
     ['{"loop_iteration_count": "8"}', 'ok:{"loop_iteration_count":"8"}'],
     ['{"loop_iteration_count": "many"}', 'schema_mismatch'],

@@ -37,7 +37,12 @@ describe('compareRuns', () => {
     const cand = records('S2_Loops', '0'.repeat(12) + '1'.repeat(8));
     const result = compareRuns(cand, base, policy);
     expect(result.verdict).toBe('fail');
-    expect(result.kinds[0]).toMatchObject({ status: 'regressed', lost: 12, gained: 0, delta: -0.6 });
+    expect(result.kinds[0]).toMatchObject({
+      status: 'regressed',
+      lost: 12,
+      gained: 0,
+      delta: -0.6,
+    });
   });
 
   it('calls a drop on few instances inconclusive, not a pass or a fail', () => {
@@ -50,7 +55,10 @@ describe('compareRuns', () => {
 
   it('passes when nothing dropped and pairs only shared instances', () => {
     const base = records('S1_IntraProceduralCFG', '0101');
-    const cand = [...records('S1_IntraProceduralCFG', '0111'), ...records('S1_IntraProceduralCFG', '0', 'new')];
+    const cand = [
+      ...records('S1_IntraProceduralCFG', '0111'),
+      ...records('S1_IntraProceduralCFG', '0', 'new'),
+    ];
     const result = compareRuns(cand, base, policy);
     expect(result.verdict).toBe('pass');
     expect(result.kinds[0]!.paired).toBe(4);

@@ -3,7 +3,9 @@ import type { QuestionKind } from '../../src/instances/kinds.js';
 import { selectInstances } from '../../src/select/select.js';
 
 const kinds: QuestionKind[] = ['S1_IntraProceduralCFG', 'S2_Loops', 'M2_Loops', 'S5_Exceptions'];
-const all = Array.from({ length: 40 }, (_, i) => ({ instance: { id: `inst-${String(i).padStart(2, '0')}`, kind: kinds[i % 4]! } }));
+const all = Array.from({ length: 40 }, (_, i) => ({
+  instance: { id: `inst-${String(i).padStart(2, '0')}`, kind: kinds[i % 4]! },
+}));
 
 describe('selectInstances', () => {
   it('filters by kind, prefix and category name', () => {

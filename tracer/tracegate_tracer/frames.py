@@ -1,0 +1,82 @@
+"""Interpreter facts about frames that the settrace backend needs.
+
+Python 3.11 reports a generator's resumption as a new 'call' event and a
+yield as a 'return' event; the instruction at f_lasti tells them apart.
+"""
+
+import dis
+import os
+import sysconfig
+
+_RESUME = dis.opmap.get("RESUME")
+_YIELD = dis.opmap.get("YIELD_VALUE")
+_RETURNS = {dis.opmap[name] for name in ("RETURN_VALUE", "RETURN_CONST") if name in dis.opmap}
+_GENERATOR_FLAGS = 0x20 | 0x80 | 0x200  # CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR
+# Comprehensions are inlined into their function from 3.12 (PEP 709): never
+# count them as calls, so that answers do not depend on the interpreter.
+COMPREHENSIONS = ("<listcomp>", "<dictcomp>", "<setcomp>")
+
+
+def _opcode(frame, offset=0):
+    lasti = frame.f_lasti
+    if lasti < 0:
+        return None
+    code = frame.f_code.co_code
+    index = lasti + offset
+    return code[index] if index < len(code) else None
+
+
+def is_resumption(frame):
+    """True when a 'call' event is a generator/coroutine resuming, not a call."""
+    if not frame.f_code.co_flags & _GENERATOR_FLAGS or _RESUME is None:
+        return False
+    if _opcode(frame) != _RESUME:
+        return False
+    # RESUME's argument: 0 = function start, 1/2/3 = after yield/yield from/await.
+    return bool((_opcode(frame, 1) or 0) & 3)
+
+
+def exit_kind(frame):
+    """How a frame leaves at a 'return' event: 'return', 'yield' or 'unwind'.
+
+    settrace reports both a normal return and an exception propagating out as
+    'return'; only a RETURN_* instruction at f_lasti is a normal return.
+    """
+    op = _opcode(frame)
+    if op in _RETURNS:
+        return "return"
+    if op == _YIELD:
+        return "yield"
+    return "unwind"
+
+
+def dotted_name(frame):
+    """`module.__name__ + "." + co_qualname` of the code running in `frame`."""
+    module = frame.f_globals.get("__name__") or "?"
+    return "%s.%s" % (module, frame.f_code.co_qualname)
+
+
+class FileNamer:
+    """Names a source file relative to site-packages, the instance dir or the stdlib."""
+
+    def __init__(self, instance_dir):
+        self.instance_dir = os.path.abspath(instance_dir) + os.sep
+        self.stdlib = os.path.abspath(sysconfig.get_paths()["stdlib"]) + os.sep
+        self._cache = {}
+
+    def __call__(self, path):
+        name = self._cache.get(path)
+        if name is None:
+            name = self._cache[path] = self._name(path)
+        return name
+
+    def _name(self, path):
+        normal = path.replace("\\", "/")
+        for marker in ("/site-packages/", "/dist-packages/"):
+            if marker in normal:
+                return normal.rsplit(marker, 1)[1]
+        absolute = os.path.abspath(path)
+        for root in (self.instance_dir, self.stdlib):
+            if absolute.startswith(root):
+                return os.path.relpath(absolute, root).replace("\\", "/")
+        return normal

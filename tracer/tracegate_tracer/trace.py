@@ -1,0 +1,80 @@
+"""The trace record format, shared by every backend and by the queries.
+
+A trace is one JSON object:
+
+    format, tracer_version, backend ("settrace" | "monitoring"), python,
+    target {file, function}, target_path (absolute path of the traced file),
+    status ("ok" | "invalid"), reason (why invalid, else null),
+    invocations: [{inv, test, depth, thread, module, path, outcome}],
+    events: [[kind, ...fields]] in chronological order (see EVENT_FIELDS).
+
+Lines are statement lines (see linemap.py). `inv` numbers invocations from 1
+in the order of their call events. `outcome` is "return", "unwind" or null
+(still running or suspended when the process ended).
+"""
+
+import json
+import os
+import sys
+
+from . import TRACE_FORMAT, VERSION
+
+EVENT_FIELDS = {
+    "line": ["inv", "line", "locals"],
+    "exception": ["inv", "line", "type", "message", "caught"],
+    "return": ["inv", "line", "value", "locals"],
+    "yield": ["inv", "line", "value", "locals"],
+    "unwind": ["inv", "line", "locals"],
+    "resume": ["inv", "line"],
+    "call": ["owners", "file", "func", "caller"],
+}
+"""Fields after the kind. `locals` is {variable: repr} or null when not asked
+for; `caught` is true/false/null (frame never finished); `owners` lists
+[inv, depth] for every invocation on the stack (depth 1 = direct callee)."""
+
+
+class TraceWriter:
+    def __init__(self, path, target, backend):
+        self.path = path
+        self.target = target
+        self.backend = backend
+        self.target_path = None
+        self.reason = None
+        self.invocations = []
+        self.events = []
+
+    def document(self):
+        return {
+            "format": TRACE_FORMAT,
+            "tracer_version": VERSION,
+            "backend": self.backend,
+            "python": sys.version,
+            "target": self.target,
+            "target_path": self.target_path,
+            "status": "invalid" if self.reason else "ok",
+            "reason": self.reason,
+            "event_fields": EVENT_FIELDS,
+            "invocations": self.invocations,
+            "events": self.events,
+        }
+
+    def write(self):
+        temporary = self.path + ".part"
+        with open(temporary, "w", encoding="utf-8") as handle:
+            json.dump(self.document(), handle, separators=(",", ":"))
+        os.replace(temporary, self.path)
+
+
+def load(path):
+    with open(path, encoding="utf-8") as handle:
+        trace = json.load(handle)
+    if trace.get("format") != TRACE_FORMAT:
+        raise ValueError("unknown trace format %r" % trace.get("format"))
+    return trace
+
+
+def events_of(trace, kinds, inv=None):
+    """Events of the given kinds (for one invocation when `inv` is given)."""
+    for event in trace["events"]:
+        if event[0] in kinds and (inv is None or event[1] == inv):
+            yield event
