@@ -67294,7 +67294,12 @@ function guessFor(key, template, p) {
         case 'loop_iteration_count':
             return 2;
         case 'caught_exception_kinds':
-            return [...new Set([...sourceText(p).matchAll(/except\s*\(?([\w., ]+?)\)?\s*(?:as\s+\w+)?:/g)].flatMap((m) => m[1].split(',').map((s) => s.trim()).filter(Boolean)))].sort();
+            return [
+                ...new Set([...sourceText(p).matchAll(/except\s*\(?([\w., ]+?)\)?\s*(?:as\s+\w+)?:/g)].flatMap((m) => m[1]
+                    .split(',')
+                    .map((s) => s.trim())
+                    .filter(Boolean))),
+            ].sort();
         case 'exception_type':
             return /raise\s+([\w.]+)/.exec(sourceText(p))?.[1] ?? 'Exception';
         case 'exception_message':
@@ -67375,7 +67380,10 @@ async function startBaselineServer(port = 0) {
 async function handle(req) {
     const path = (req.url ?? '').replace(/\?.*$/, '');
     if (req.method === 'GET' && path.endsWith('/models')) {
-        return { status: 200, body: { object: 'list', data: [{ id: BASELINE_MODEL, object: 'model' }] } };
+        return {
+            status: 200,
+            body: { object: 'list', data: [{ id: BASELINE_MODEL, object: 'model' }] },
+        };
     }
     if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
         return { status: 404, body: { error: { message: `no route ${req.method} ${path}` } } };
@@ -67385,7 +67393,14 @@ async function handle(req) {
         chunks.push(chunk);
     const request = JSON.parse(Buffer.concat(chunks).toString('utf8'));
     if (request.model !== BASELINE_MODEL) {
-        return { status: 404, body: { error: { message: `The model \`${request.model}\` does not exist. Available: ${BASELINE_MODEL}` } } };
+        return {
+            status: 404,
+            body: {
+                error: {
+                    message: `The model \`${request.model}\` does not exist. Available: ${BASELINE_MODEL}`,
+                },
+            },
+        };
     }
     const prompt = request.messages?.filter((m) => m.role === 'user').at(-1)?.content ?? '';
     const content = heuristicAnswer(prompt);
@@ -67396,7 +67411,10 @@ async function handle(req) {
             object: 'chat.completion',
             model: BASELINE_MODEL,
             choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-            usage: { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.ceil(content.length / 4) },
+            usage: {
+                prompt_tokens: Math.ceil(prompt.length / 4),
+                completion_tokens: Math.ceil(content.length / 4),
+            },
         },
     };
 }
@@ -67506,7 +67524,14 @@ const run = (0,external_node_util_namespaceObject.promisify)(external_node_child
 /** Linux wheel platforms a Debian bookworm/trixie image accepts, newest first. */
 function platformArgs() {
     const arch = process.arch === 'arm64' ? 'aarch64' : 'x86_64';
-    const tags = ['manylinux_2_36', 'manylinux_2_34', 'manylinux_2_31', 'manylinux_2_28', 'manylinux2014', 'manylinux_2_17'];
+    const tags = [
+        'manylinux_2_36',
+        'manylinux_2_34',
+        'manylinux_2_31',
+        'manylinux_2_28',
+        'manylinux2014',
+        'manylinux_2_17',
+    ];
     return tags.flatMap((tag) => ['--platform', `${tag}_${arch}`]);
 }
 /**
@@ -67518,11 +67543,26 @@ function platformArgs() {
 async function downloadWheels(env, dest, python = 'python3') {
     const version = env.python.replace('.', '');
     const args = [
-        '-m', 'pip', 'download', '--quiet', '--disable-pip-version-check',
-        '--no-deps', '--only-binary=:all:',
-        '--python-version', env.python, '--implementation', 'cp', '--abi', `cp${version}`, '--abi', 'abi3', '--abi', 'none',
+        '-m',
+        'pip',
+        'download',
+        '--quiet',
+        '--disable-pip-version-check',
+        '--no-deps',
+        '--only-binary=:all:',
+        '--python-version',
+        env.python,
+        '--implementation',
+        'cp',
+        '--abi',
+        `cp${version}`,
+        '--abi',
+        'abi3',
+        '--abi',
+        'none',
         ...platformArgs(),
-        '--dest', dest,
+        '--dest',
+        dest,
         ...env.packages,
     ];
     try {
@@ -67575,10 +67615,16 @@ class DockerBackend {
     }
     async run(job) {
         const image = await this.ensureImage(job.environment, job.envDigest);
-        const binds = [`${this.options.tracerDir}:${MOUNT}/tracer:ro`, `${job.hostOutDir}:${MOUNT}/out:rw`];
+        const binds = [
+            `${this.options.tracerDir}:${MOUNT}/tracer:ro`,
+            `${job.hostOutDir}:${MOUNT}/out:rw`,
+        ];
         for (const [id, dir] of job.instanceDirs)
             binds.push(`${dir}:${MOUNT}/instances/${id}:ro`);
-        const plan = job.plan({ outDir: `${MOUNT}/out`, instanceDir: (id) => `${MOUNT}/instances/${id}` });
+        const plan = job.plan({
+            outDir: `${MOUNT}/out`,
+            instanceDir: (id) => `${MOUNT}/instances/${id}`,
+        });
         (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(job.hostOutDir, 'plan.json'), JSON.stringify(plan, null, 2));
         const container = await this.docker.createContainer({
             Image: image,
@@ -67725,7 +67771,10 @@ class LocalBackend {
     }
     async run(job) {
         const python = await this.ensureVenv(job.environment, job.envDigest);
-        const plan = job.plan({ outDir: job.hostOutDir, instanceDir: (id) => job.instanceDirs.get(id) });
+        const plan = job.plan({
+            outDir: job.hostOutDir,
+            instanceDir: (id) => job.instanceDirs.get(id),
+        });
         const planFile = (0,external_node_path_namespaceObject.join)(job.hostOutDir, 'plan.json');
         (0,external_node_fs_namespaceObject.writeFileSync)(planFile, JSON.stringify(plan, null, 2));
         this.started++;
@@ -67735,7 +67784,10 @@ class LocalBackend {
                 env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', PYTHONHASHSEED: '0' },
                 maxBuffer: 64 * 1024 * 1024,
             });
-            stderr.split('\n').filter(Boolean).forEach((line) => this.options.log(`  [${job.environment.name}] ${line}`));
+            stderr
+                .split('\n')
+                .filter(Boolean)
+                .forEach((line) => this.options.log(`  [${job.environment.name}] ${line}`));
         }
         catch (error) {
             throw new HarvestError(`Tracer failed in local environment "${job.environment.name}": ${error.message}`);
@@ -67753,7 +67805,17 @@ class LocalBackend {
         try {
             await downloadWheels(env, wheels, this.options.python);
             await local_backend_run(this.options.python ?? 'python3', ['-m', 'venv', dir]);
-            await local_backend_run(python, ['-m', 'pip', 'install', '--quiet', '--no-index', '--disable-pip-version-check', '--find-links', wheels, ...env.packages]);
+            await local_backend_run(python, [
+                '-m',
+                'pip',
+                'install',
+                '--quiet',
+                '--no-index',
+                '--disable-pip-version-check',
+                '--find-links',
+                wheels,
+                ...env.packages,
+            ]);
             (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(dir, '.tracegate-ready'), digest);
         }
         catch (error) {
@@ -67784,7 +67846,8 @@ function packageRoot() {
             return dir;
         dir = (0,external_node_path_namespaceObject.dirname)(dir);
     }
-    throw new Error('tracegate: cannot find its package root (tracer/harvest.py) above ' + (0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
+    throw new Error('tracegate: cannot find its package root (tracer/harvest.py) above ' +
+        (0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
 }
 const tracerDir = () => (0,external_node_path_namespaceObject.join)(packageRoot(), 'tracer');
 const bundledInstancesDir = () => (0,external_node_path_namespaceObject.join)(packageRoot(), 'instances');
@@ -67825,7 +67888,9 @@ async function postJson(url, body, options) {
     for (let attempt = 0; attempt <= options.retries; attempt++) {
         if (attempt > 0) {
             const exp = Math.min(maxWait, backoff * 2 ** (attempt - 1));
-            const wait = last?.retryAfterMs !== undefined ? Math.min(maxWait, last.retryAfterMs) : Math.random() * exp;
+            const wait = last?.retryAfterMs !== undefined
+                ? Math.min(maxWait, last.retryAfterMs)
+                : Math.random() * exp;
             await new Promise((r) => setTimeout(r, wait));
         }
         try {
@@ -67970,12 +68035,21 @@ const defaultInstancesDir = () => (0,external_node_path_namespaceObject.join)(bu
 function toRunConfig(options, commit) {
     return {
         instancesDir: options.instances ?? defaultInstancesDir(),
-        selection: { categories: options.categories, ids: options.ids, sample: options.sample, seed: options.seed },
+        selection: {
+            categories: options.categories,
+            ids: options.ids,
+            sample: options.sample,
+            seed: options.seed,
+        },
         cacheDir: options.cache,
         outDir: options.out,
         baselineFile: options.baseline,
         policy: { minDrop: options['min-drop'], alpha: options.alpha },
-        model: { endpoint: options.endpoint, name: options.model, revision: options['model-revision'] ?? commit },
+        model: {
+            endpoint: options.endpoint,
+            name: options.model,
+            revision: options['model-revision'] ?? commit,
+        },
         concurrency: options.concurrency,
         baseImage: options['base-image'],
         commit,
@@ -67987,8 +68061,16 @@ function toRunConfig(options, commit) {
  */
 function backendFactory(options, logger) {
     let backend;
-    const docker = () => new DockerBackend({ baseImage: options['base-image'], tracerDir: tracerDir(), log: logger.log });
-    const local = () => new LocalBackend({ tracerDir: tracerDir(), venvRoot: (0,external_node_path_namespaceObject.join)(options.cache, 'venvs'), log: logger.log });
+    const docker = () => new DockerBackend({
+        baseImage: options['base-image'],
+        tracerDir: tracerDir(),
+        log: logger.log,
+    });
+    const local = () => new LocalBackend({
+        tracerDir: tracerDir(),
+        venvRoot: (0,external_node_path_namespaceObject.join)(options.cache, 'venvs'),
+        log: logger.log,
+    });
     return () => {
         if (backend)
             return backend;
@@ -68023,7 +68105,7 @@ class AutoBackend {
         }
         catch (error) {
             this.logger.warn(`${error.message.split('.')[0]}. Harvesting in a local virtualenv instead: ` +
-                'the instances\' tests run on this host WITHOUT container isolation.');
+                "the instances' tests run on this host WITHOUT container isolation.");
             this.chosen = this.local();
             await this.chosen.ensureAvailable();
         }
@@ -77584,14 +77666,19 @@ function preprocess(fn, schema) {
 
 
 const list = schemas_string()
-    .transform((s) => s.split(',').map((t) => t.trim()).filter(Boolean))
+    .transform((s) => s
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean))
     .optional();
 function options_int(name, min, max) {
-    return schemas_string()
-        .transform((s, ctx) => {
+    return schemas_string().transform((s, ctx) => {
         const n = Number(s);
         if (!Number.isInteger(n) || n < min || n > max) {
-            ctx.addIssue({ code: 'custom', message: `--${name} must be an integer in ${min}..${max}, got "${s}"` });
+            ctx.addIssue({
+                code: 'custom',
+                message: `--${name} must be an integer in ${min}..${max}, got "${s}"`,
+            });
             return NEVER;
         }
         return n;
@@ -77601,7 +77688,10 @@ function num(name, min, max) {
     return schemas_string().transform((s, ctx) => {
         const n = Number(s);
         if (s.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
-            ctx.addIssue({ code: 'custom', message: `--${name} must be a number in ${min}..${max}, got "${s}"` });
+            ctx.addIssue({
+                code: 'custom',
+                message: `--${name} must be a number in ${min}..${max}, got "${s}"`,
+            });
             return NEVER;
         }
         return n;
@@ -77637,7 +77727,8 @@ const runOptionsSchema = object({
     retries: options_int('retries', 0, 20).default(3),
     temperature: num('temperature', 0, 2).default(0),
     'max-tokens': options_int('max-tokens', 1, 1_000_000).default(2048),
-    backend: schemas_enum(['docker', 'local', 'auto'], { message: '--backend must be docker, local or auto' }).default('docker'),
+    backend: schemas_enum(['docker', 'local', 'auto'], { message: '--backend must be docker, local or auto' })
+        .default('docker'),
     'base-image': schemas_string().default('tracegate/base:bookworm'),
     'min-drop': num('min-drop', 0, 1).default(0.05),
     alpha: num('alpha', 0, 1).default(0.05),
@@ -77648,7 +77739,7 @@ function parseRunOptions(raw) {
     const parsed = runOptionsSchema.safeParse(present);
     if (!parsed.success) {
         throw new UsageError(parsed.error.issues
-            .map((i) => (i.message.startsWith('--') ? i.message : `--${i.path.join('.')}: ${i.message}`))
+            .map((i) => i.message.startsWith('--') ? i.message : `--${i.path.join('.')}: ${i.message}`)
             .join('; '));
     }
     return parsed.data;
@@ -77754,7 +77845,9 @@ function compareRuns(candidate, baseline, policy) {
     if (!baseline)
         return { verdict: 'no-baseline', policy, kinds: [] };
     const base = new Map(baseline.filter((r) => r.scored).map((r) => [r.id, r]));
-    const pairs = candidate.filter((r) => r.scored && base.has(r.id)).map((r) => ({ cand: r, base: base.get(r.id) }));
+    const pairs = candidate
+        .filter((r) => r.scored && base.has(r.id))
+        .map((r) => ({ cand: r, base: base.get(r.id) }));
     const kinds = [...new Set(pairs.map((p) => p.cand.kind))].sort();
     const rows = kinds.map((kind) => {
         const ofKind = pairs.filter((p) => p.cand.kind === kind);
@@ -77992,7 +78085,7 @@ const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(im
 /** JSON with object keys sorted at every level: the canonical form we hash. */
 function canonicalJson(value) {
     return JSON.stringify(value, (_key, v) => v && typeof v === 'object' && !Array.isArray(v)
-        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
         : v);
 }
 function sha256(...parts) {
@@ -78065,7 +78158,13 @@ async function harvestOracles(instances, options) {
         }
     }
     const failed = [...outcomes.values()].filter((o) => o.status !== 'ok').length;
-    return { outcomes, cached, harvested: outcomes.size - cached - failed, failed, backend: backendName };
+    return {
+        outcomes,
+        cached,
+        harvested: outcomes.size - cached - failed,
+        failed,
+        backend: backendName,
+    };
 }
 async function runJob(backend, digest, items, options) {
     const hostOutDir = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'tracegate-harvest-'));
@@ -78341,9 +78440,16 @@ const FENCE = /```(?:json|JSON)?\s*\n?([\s\S]*?)```/g;
  * stripped first.
  */
 function extractJson(raw, finishReason) {
-    const text = raw.replace(THINK, '').replace(/<think(?:ing)?>[\s\S]*$/i, '').trim();
+    const text = raw
+        .replace(THINK, '')
+        .replace(/<think(?:ing)?>[\s\S]*$/i, '')
+        .trim();
     if (!text)
-        return { ok: false, failure: finishReason === 'length' ? 'truncated' : 'empty', detail: 'no text' };
+        return {
+            ok: false,
+            failure: finishReason === 'length' ? 'truncated' : 'empty',
+            detail: 'no text',
+        };
     const direct = tryParse(text);
     if (direct.ok)
         return direct;
@@ -78360,7 +78466,8 @@ function extractJson(raw, finishReason) {
         if (candidate.ok)
             return candidate;
     }
-    if (finishReason === 'length' || (text.includes('{') && balancedEnd(text, text.indexOf('{')) < 0)) {
+    if (finishReason === 'length' ||
+        (text.includes('{') && balancedEnd(text, text.indexOf('{')) < 0)) {
         return { ok: false, failure: 'truncated', detail: 'the JSON object never closes' };
     }
     if (/\b(I can(?:no|')t|I am unable|I'm unable|cannot help|can't assist)\b/i.test(text)) {
@@ -78408,26 +78515,35 @@ function balancedEnd(text, start) {
 function validateAgainstTemplate(value, template) {
     let candidate = value;
     const templateHasAnswer = isObject(template) && 'answer' in template;
-    if (!templateHasAnswer && isObject(candidate) && 'answer' in candidate && Object.keys(candidate).length === 1) {
+    if (!templateHasAnswer &&
+        isObject(candidate) &&
+        'answer' in candidate &&
+        Object.keys(candidate).length === 1) {
         candidate = candidate.answer;
     }
     const problem = validate_check(candidate, template, '$');
-    return problem ? { ok: false, failure: 'schema_mismatch', detail: problem } : { ok: true, value: candidate };
+    return problem
+        ? { ok: false, failure: 'schema_mismatch', detail: problem }
+        : { ok: true, value: candidate };
 }
 function validate_check(value, template, path) {
     if (typeof template === 'string') {
         switch (template) {
             case 'int':
             case 'float':
-                return typeof value === 'number' || (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)))
+                return typeof value === 'number' ||
+                    (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)))
                     ? undefined
                     : `${path}: expected ${template}, got ${JSON.stringify(value)?.slice(0, 40)}`;
             case 'bool':
-                return typeof value === 'boolean' || (typeof value === 'string' && /^(true|false)$/i.test(value))
+                return typeof value === 'boolean' ||
+                    (typeof value === 'string' && /^(true|false)$/i.test(value))
                     ? undefined
                     : `${path}: expected bool`;
             default:
-                return value === null || typeof value === 'object' ? `${path}: expected a scalar` : undefined;
+                return value === null || typeof value === 'object'
+                    ? `${path}: expected a scalar`
+                    : undefined;
         }
     }
     if (Array.isArray(template)) {
@@ -78514,7 +78630,8 @@ function compareValues(expected, predicted, key = 'root', tol = DEFAULT_TOLERANC
             return false;
         return Object.entries(expected).every(([k, v]) => k in obj && compareValues(v, obj[k], k, tol));
     }
-    if (typeof predicted === 'string' && (expected === null || typeof expected === 'boolean' || isNumber(expected))) {
+    if (typeof predicted === 'string' &&
+        (expected === null || typeof expected === 'boolean' || isNumber(expected))) {
         const coerced = coerceScalar(predicted);
         if (typeof expected === 'boolean')
             return coerced === expected;
@@ -78537,7 +78654,10 @@ function compareUnordered(expected, predicted, key, tol) {
 function compareStrings(expected, predicted, key) {
     if (compareSingle(expected, predicted, key))
         return true;
-    const alternatives = expected.split('|||').map((s) => s.trim()).filter(Boolean);
+    const alternatives = expected
+        .split('|||')
+        .map((s) => s.trim())
+        .filter(Boolean);
     return alternatives.length >= 2 && alternatives.some((alt) => compareSingle(alt, predicted, key));
 }
 function compareSingle(expected, predicted, key) {
@@ -78545,7 +78665,11 @@ function compareSingle(expected, predicted, key) {
         return true;
     const k = key.toLowerCase();
     if (k === 'condition') {
-        const strip = (s) => s.trim().replace(/^(if|elif|while|for|assert)\s+/, '').replace(/:$/, '').trim();
+        const strip = (s) => s
+            .trim()
+            .replace(/^(if|elif|while|for|assert)\s+/, '')
+            .replace(/:$/, '')
+            .trim();
         if (strip(expected) === strip(predicted))
             return true;
     }
@@ -78573,7 +78697,11 @@ function componentSuffixMatch(a, b) {
 }
 function identifierVariants(s, key) {
     const raw = s.trim();
-    const path = raw.replace(/\\/g, '/').replace(/\/{2,}/g, '/').replace(/^\.\//, '').replace(/\/$/, '');
+    const path = raw
+        .replace(/\\/g, '/')
+        .replace(/\/{2,}/g, '/')
+        .replace(/^\.\//, '')
+        .replace(/\/$/, '');
     const variants = new Set([raw, path]);
     if (!path.includes('/') && path.includes('.'))
         variants.add(path.replace(/\./g, '/'));
@@ -78639,14 +78767,28 @@ async function answerInstance(loaded, oracle, client) {
         source: (0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(loaded.dir, name), 'utf8'),
     }));
     const messages = buildPrompt(instance, oracle.context, testFiles);
-    const base = { id: instance.id, kind: instance.kind, scored: true, oracle: oracle.oracle.oracle_answer };
+    const base = {
+        id: instance.id,
+        kind: instance.kind,
+        scored: true,
+        oracle: oracle.oracle.oracle_answer,
+    };
     let completion;
     try {
         completion = await client.complete(messages);
     }
     catch (error) {
         if (error instanceof ModelRequestError && error.status === 400) {
-            return { ...base, correct: false, error: 'request_rejected', detail: error.message, tokensIn: 0, tokensOut: 0, latencyMs: 0, retries: 0 };
+            return {
+                ...base,
+                correct: false,
+                error: 'request_rejected',
+                detail: error.message,
+                tokensIn: 0,
+                tokensOut: 0,
+                latencyMs: 0,
+                retries: 0,
+            };
         }
         throw error;
     }
@@ -78659,10 +78801,23 @@ async function answerInstance(loaded, oracle, client) {
     };
     const extracted = extractJson(completion.text, completion.finishReason);
     if (!extracted.ok)
-        return { ...base, ...accounting, correct: false, error: extracted.failure, detail: extracted.detail };
+        return {
+            ...base,
+            ...accounting,
+            correct: false,
+            error: extracted.failure,
+            detail: extracted.detail,
+        };
     const validated = validateAgainstTemplate(extracted.value, instance.template_answer);
     if (!validated.ok) {
-        return { ...base, ...accounting, parsed: extracted.value, correct: false, error: validated.failure, detail: validated.detail };
+        return {
+            ...base,
+            ...accounting,
+            parsed: extracted.value,
+            correct: false,
+            error: validated.failure,
+            detail: validated.detail,
+        };
     }
     const correct = compareValues(oracle.oracle.oracle_answer, validated.value);
     return { ...base, ...accounting, parsed: validated.value, correct, error: null };
@@ -78817,7 +78972,12 @@ const resultsSchema = object({
     commit: schemas_string().optional(),
     startedAt: schemas_string(),
     finishedAt: schemas_string(),
-    harvest: object({ cached: schemas_number(), harvested: schemas_number(), failed: schemas_number(), backend: schemas_string() }),
+    harvest: object({
+        cached: schemas_number(),
+        harvested: schemas_number(),
+        failed: schemas_number(),
+        backend: schemas_string(),
+    }),
     summary: summarySchema,
     instances: array(instanceRecordSchema),
     comparison: unknown().optional(),
@@ -78990,7 +79150,9 @@ async function runPipeline(config, deps) {
             });
     }
     const finish = () => {
-        const ordered = selected.map((l) => records.get(l.instance.id)).filter((r) => !!r);
+        const ordered = selected
+            .map((l) => records.get(l.instance.id))
+            .filter((r) => !!r);
         const comparison = compareRuns(ordered, baseline?.instances, config.policy);
         const results = {
             schema: 'tracegate/results@1',
@@ -78999,7 +79161,12 @@ async function runPipeline(config, deps) {
             commit: config.commit,
             startedAt,
             finishedAt: new Date().toISOString(),
-            harvest: { cached: harvest.cached, harvested: harvest.harvested, failed: harvest.failed, backend: harvest.backend },
+            harvest: {
+                cached: harvest.cached,
+                harvested: harvest.harvested,
+                failed: harvest.failed,
+                backend: harvest.backend,
+            },
             summary: summarize(ordered),
             instances: ordered,
             comparison,
@@ -79070,7 +79237,12 @@ const defaultIo = {
 function parseFlags(args) {
     const options = Object.fromEntries(RUN_OPTION_NAMES.map((name) => [name, { type: 'string' }]));
     try {
-        const { values, positionals } = (0,external_node_util_namespaceObject.parseArgs)({ args, options, allowPositionals: true, strict: true });
+        const { values, positionals } = (0,external_node_util_namespaceObject.parseArgs)({
+            args,
+            options,
+            allowPositionals: true,
+            strict: true,
+        });
         if (positionals.length)
             throw new UsageError(`unexpected argument "${positionals[0]}"`);
         return values;
@@ -79108,17 +79280,29 @@ async function cli(argv, io = defaultIo) {
 }
 async function runCommand(args, io, logger) {
     const flags = parseFlags(args);
-    const options = parseRunOptions({ ...flags, 'api-key': flags['api-key'] ?? io.env.TRACEGATE_API_KEY });
+    const options = parseRunOptions({
+        ...flags,
+        'api-key': flags['api-key'] ?? io.env.TRACEGATE_API_KEY,
+    });
     const outcome = await runPipeline(toRunConfig(options), toRunDeps(options, logger));
     io.stdout(outcome.report);
     return outcome.comparison.verdict === 'fail' ? ExitCode.GateFailed : ExitCode.Pass;
 }
 async function harvestCommand(args, io, logger) {
     // Harvest needs no endpoint; placeholders satisfy the shared schema.
-    const options = parseRunOptions({ ...parseFlags(args), endpoint: 'http://unused', model: 'unused' });
+    const options = parseRunOptions({
+        ...parseFlags(args),
+        endpoint: 'http://unused',
+        model: 'unused',
+    });
     const summary = await harvestOnly({
         instancesDir: options.instances ?? defaultInstancesDir(),
-        selection: { categories: options.categories, ids: options.ids, sample: options.sample, seed: options.seed },
+        selection: {
+            categories: options.categories,
+            ids: options.ids,
+            sample: options.sample,
+            seed: options.seed,
+        },
         cacheDir: options.cache,
         baseImage: options['base-image'],
     }, { ...logger, backend: backendFactory(options, logger) });
