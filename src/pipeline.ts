@@ -8,10 +8,11 @@ import type { CachedOracle } from './harvest/oracle.js';
 import { tracerDigest } from './harvest/tracer-digest.js';
 import { loadInstances, type LoadedInstance } from './instances/load.js';
 import { tracerDir } from './paths.js';
-import { PROMPT_VERSION } from './prompt/build.js';
-import { answerInstance } from './query/answer.js';
+import { DEFAULT_PROMPT_OPTIONS, describePrompt, PROMPT_VERSION } from './prompt/build.js';
+import { summarizeQuery } from './query/accounting.js';
 import { ModelRequestError, type ModelClient } from './query/client.js';
-import { runPool } from './query/pool.js';
+import type { ResponseCache } from './query/response-cache.js';
+import { queryInstances, withResponseCache, type QueryConfig } from './query/stage.js';
 import { renderReport } from './report/markdown.js';
 import type { InstanceRecord, Results } from './results/schema.js';
 import { OutputDir, readResults } from './results/store.js';
@@ -28,6 +29,8 @@ export interface RunConfig {
   policy: GatePolicy;
   model: { endpoint: string; name: string; revision?: string };
   concurrency: number;
+  /** Prompt mode/budget and samples per instance (defaults: slice, 16000 tokens, 1). */
+  query?: Omit<QueryConfig, 'concurrency'>;
   baseImage: string;
   commit?: string;
 }
@@ -38,6 +41,8 @@ export interface RunDeps {
   warn: (message: string) => void;
   backend: () => HarvestBackend;
   client: ModelClient;
+  /** Where replies are kept between runs (used only when the model revision is known). */
+  responseCache?: ResponseCache;
 }
 
 export interface RunOutcome {
@@ -113,6 +118,11 @@ export async function runPipeline(config: RunConfig, deps: RunDeps): Promise<Run
       });
   }
 
+  const query = {
+    prompt: config.query?.prompt ?? DEFAULT_PROMPT_OPTIONS,
+    samples: config.query?.samples ?? 1,
+    concurrency: config.concurrency,
+  };
   const finish = (): RunOutcome => {
     const ordered = selected
       .map((l) => records.get(l.instance.id))
@@ -122,6 +132,8 @@ export async function runPipeline(config: RunConfig, deps: RunDeps): Promise<Run
       schema: 'tracegate/results@1',
       model: config.model,
       promptVersion: PROMPT_VERSION,
+      prompt: describePrompt(query.prompt),
+      query: summarizeQuery(ordered, deps.client.identity, query.samples),
       commit: config.commit,
       startedAt,
       finishedAt: new Date().toISOString(),
@@ -141,9 +153,13 @@ export async function runPipeline(config: RunConfig, deps: RunDeps): Promise<Run
   };
 
   try {
-    await runPool(answerable, config.concurrency, async ({ loaded, entry }) => {
-      keep(await answerInstance(loaded, entry, deps.client));
-    });
+    const client = withResponseCache(
+      deps.client,
+      deps.responseCache,
+      config.model.revision,
+      deps.log,
+    );
+    await queryInstances(answerable, client, query, keep);
   } catch (error) {
     finish();
     if (error instanceof ModelRequestError)

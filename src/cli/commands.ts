@@ -34,10 +34,19 @@ Options (run; the Action's inputs have the same names):
   --cache DIR            oracle cache (default .tracegate/cache)
   --baseline FILE        results.json of the baseline commit to compare with
   --out DIR              output directory (default tracegate-out)
+  --cache DIR            also holds the response cache (used when the model revision is known)
+  --api API              openai-chat (default), openai-completions (base checkpoints), anthropic
   --concurrency N        requests in flight (default 4)
-  --timeout SECONDS      per request (default 120)
-  --retries N            retries of transient failures (default 3)
-  --temperature T --max-tokens N
+  --timeout SECONDS      per request, whole body included (default 120)
+  --retries N            retries of transient failures (default 3; backoff honours Retry-After)
+  --time-budget SECONDS  total time for all requests (default: no limit)
+  --temperature T --max-tokens N --top-p P
+  --generation-seed N    sampling seed sent to the server (sample i gets N+i)
+  --stop S               a stop string, or a JSON array of them
+  --extra-body JSON      object merged into every request (e.g. '{"top_k": 20}')
+  --samples K            answers per instance: majority scored, pass@K reported (default 1)
+  --context MODE         slice (default), files or none: how much code the prompt shows
+  --context-budget N     prompt limit in chars (48000) or tokens (12000t; default 16000t)
   --backend docker|local|auto   where tests run (default docker)
   --base-image IMAGE     base of environment images (default tracegate/base:bookworm)
   --min-drop X --alpha A gate policy (defaults 0.05, 0.05)

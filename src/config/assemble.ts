@@ -4,7 +4,9 @@ import { LocalBackend } from '../harvest/local-backend.js';
 import type { HarvestBackend } from '../harvest/backend.js';
 import { bundledInstancesDir, tracerDir } from '../paths.js';
 import type { RunConfig, RunDeps } from '../pipeline.js';
-import { OpenAIChatClient } from '../query/openai-chat.js';
+import { TimeBudget } from '../query/budget.js';
+import { createModelClient } from '../query/factory.js';
+import { DirResponseCache } from '../query/response-cache.js';
 import type { RunOptions } from './options.js';
 
 export interface Logger {
@@ -34,6 +36,10 @@ export function toRunConfig(options: RunOptions, commit?: string): RunConfig {
       revision: options['model-revision'] ?? commit,
     },
     concurrency: options.concurrency,
+    query: {
+      samples: options.samples,
+      prompt: { mode: options.context, budget: options['context-budget'] },
+    },
     baseImage: options['base-image'],
     commit,
   };
@@ -100,19 +106,28 @@ class AutoBackend implements HarvestBackend {
 }
 
 export function toRunDeps(options: RunOptions, logger: Logger): RunDeps {
-  const apiKey = options['api-key'];
+  const budget = options['time-budget'];
   return {
     ...logger,
     backend: backendFactory(options, logger),
-    client: new OpenAIChatClient(
-      options.endpoint,
-      options.model,
-      { temperature: options.temperature, maxTokens: options['max-tokens'] },
-      {
-        timeoutMs: options.timeout * 1000,
-        retries: options.retries,
-        headers: apiKey ? { authorization: `Bearer ${apiKey}` } : undefined,
+    client: createModelClient({
+      api: options.api,
+      endpoint: options.endpoint,
+      model: options.model,
+      apiKey: options['api-key'],
+      settings: {
+        temperature: options.temperature,
+        maxTokens: options['max-tokens'],
+        topP: options['top-p'],
+        seed: options['generation-seed'],
+        stop: options.stop,
+        extraBody: options['extra-body'],
       },
-    ),
+      timeoutMs: options.timeout * 1000,
+      retries: options.retries,
+      budget: budget === undefined ? undefined : new TimeBudget(budget * 1000),
+    }),
+    // Replies live beside the oracles, so one cache directory restores both.
+    responseCache: new DirResponseCache(join(options.cache, 'responses')),
   };
 }

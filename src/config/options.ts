@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
+import { parseBudget } from '../prompt/budget.js';
+import { CONTEXT_MODES } from '../prompt/build.js';
+import { API_NAMES } from '../query/protocols.js';
 
 const list = z
   .string()
@@ -39,6 +42,48 @@ function num(name: string, min: number, max: number) {
   });
 }
 
+/** A JSON object (server-specific request fields). */
+const jsonObject = z.string().transform((s, ctx) => {
+  try {
+    const value: unknown = JSON.parse(s);
+    if (value && typeof value === 'object' && !Array.isArray(value))
+      return value as Record<string, unknown>;
+  } catch {
+    // reported below
+  }
+  ctx.addIssue({
+    code: 'custom',
+    message: `--extra-body must be a JSON object, e.g. {"top_k": 20}, got ${JSON.stringify(s)}`,
+  });
+  return z.NEVER;
+});
+
+/** Stop sequences: a JSON array of strings, or one plain string. */
+const stopList = z.string().transform((s, ctx) => {
+  if (!s.trimStart().startsWith('[')) return [s];
+  try {
+    const value: unknown = JSON.parse(s);
+    if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];
+  } catch {
+    // reported below
+  }
+  ctx.addIssue({
+    code: 'custom',
+    message: `--stop must be a string or a JSON array of strings, got ${JSON.stringify(s)}`,
+  });
+  return z.NEVER;
+});
+
+const budget = z.string().transform((s, ctx) => {
+  const parsed = parseBudget(s);
+  if (parsed) return parsed;
+  ctx.addIssue({
+    code: 'custom',
+    message: `--context-budget must be a positive count of chars or tokens, e.g. 48000 or 12000t, got "${s}"`,
+  });
+  return z.NEVER;
+});
+
 /**
  * Every option of a run, by the name it has both as a CLI flag (`--name`)
  * and as an Action input (`name`). Values arrive as strings from either door
@@ -66,11 +111,34 @@ export const runOptionsSchema = z.object({
   cache: z.string().default('.tracegate/cache'),
   baseline: z.string().optional(),
   out: z.string().default('tracegate-out'),
+  /** Protocol of the endpoint: OpenAI chat, OpenAI (legacy) completions for base checkpoints, Anthropic. */
+  api: z
+    .enum(API_NAMES, { message: `--api must be one of ${API_NAMES.join(', ')}` })
+    .default('openai-chat'),
+  /** Requests in flight. */
   concurrency: int('concurrency', 1, 256).default(4),
+  /** Per-request timeout in seconds (the whole body included). */
   timeout: num('timeout', 1, 3600).default(120),
+  /** Retries of transient failures (connection, timeout, 408/429/5xx, garbled body). */
   retries: int('retries', 0, 20).default(3),
+  /** Total seconds all requests of the run may take; unset means no limit. */
+  'time-budget': num('time-budget', 1, 7 * 24 * 3600).optional(),
   temperature: num('temperature', 0, 2).default(0),
   'max-tokens': int('max-tokens', 1, 1_000_000).default(2048),
+  'top-p': num('top-p', 0, 1).optional(),
+  /** Sampling seed sent to the server (sample i gets seed + i); not the selection `seed`. */
+  'generation-seed': int('generation-seed', 0, 2 ** 31).optional(),
+  stop: stopList.optional(),
+  /** JSON object merged into every request body (server-specific knobs). */
+  'extra-body': jsonObject.optional(),
+  /** Answers per instance: the majority is scored, pass@k reported beside it. */
+  samples: int('samples', 1, 100).default(1),
+  /** How much code the prompt shows: slice, files or none. */
+  context: z
+    .enum(CONTEXT_MODES, { message: `--context must be one of ${CONTEXT_MODES.join(', ')}` })
+    .default('slice'),
+  /** Prompt size limit: characters (48000) or tokens (12000t, estimated at 4 chars each). */
+  'context-budget': budget.default({ amount: 16000, unit: 'tokens' }),
   backend: z
     .enum(['docker', 'local', 'auto'], { message: '--backend must be docker, local or auto' })
     .default('docker'),

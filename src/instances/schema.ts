@@ -18,6 +18,8 @@ export const targetSchema = z.object({
 /** One benchmark instance (instances/<suite>/<id>/instance.json). */
 export const instanceSchema = z
   .object({
+    /** Editors' schema reference; ignored. */
+    $schema: z.string().optional(),
     /** Unique, stable id; also the directory name. */
     id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, . _ - only'),
     /** SWE-Flux question kind. */
@@ -44,6 +46,7 @@ export type Target = z.infer<typeof targetSchema>;
 /** An environment recipe: interpreter + pinned packages, built into an image. */
 export const environmentSchema = z
   .object({
+    $schema: z.string().optional(),
     name: z.string().min(1),
     /** Interpreter version of the base image, e.g. "3.11". */
     python: z.string().regex(/^3\.\d+$/, 'a version like "3.11"'),

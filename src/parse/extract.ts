@@ -1,72 +1,87 @@
+import { parseLenientAt, parseWhole } from './lenient.js';
+import { stripReasoning } from './reasoning.js';
+
 /** Why a reply yielded no usable answer; each scores as wrong and is counted apart. */
 export type ParseFailure = 'empty' | 'no_json' | 'schema_mismatch' | 'truncated' | 'refused';
 
 export type Extraction =
   { ok: true; value: unknown } | { ok: false; failure: ParseFailure; detail: string };
 
-const THINK = /<think(?:ing)?>[\s\S]*?<\/think(?:ing)?>/gi;
-const FENCE = /```(?:json|JSON)?\s*\n?([\s\S]*?)```/g;
+/** JSON values found in a reply, in text order, plus what the scan noticed. */
+export interface Candidates {
+  /** Reply text with reasoning removed. */
+  text: string;
+  values: unknown[];
+  /** Some object opened and never closed before the text ended. */
+  unclosed: boolean;
+}
+
+const FENCE = /(```|~~~)[\w-]*[ \t]*\n?([\s\S]*?)\1/g;
+/** Beyond this, only the tail is scanned: answers come last and the scan must stay linear-ish. */
+const MAX_SCAN_CHARS = 200_000;
+
+const REFUSAL =
+  /\b(I can(?:no|')t (?:help|assist|answer|comply|provide)|I(?: am|'m) (?:unable|not able) to|I won't|cannot (?:help|assist) with|as an AI\b)/i;
 
 /**
- * Pulls a JSON value out of raw model text: the whole text, else a fenced
- * block, else the first balanced {...} that parses. Reasoning blocks are
- * stripped first.
+ * Every JSON value in the reply, in order: the whole text if it is one value;
+ * else each fenced block that holds one, and each complete top-level `{…}`
+ * (or `[…]` when `arrays`) in the prose, read leniently (single quotes,
+ * trailing commas, Python literals). Reasoning blocks are stripped first.
+ */
+export function findCandidates(raw: string, arrays = false): Candidates {
+  const stripped = stripReasoning(raw);
+  const text = stripped.length > MAX_SCAN_CHARS ? stripped.slice(-MAX_SCAN_CHARS) : stripped;
+  const whole = text ? parseWhole(text) : undefined;
+  if (whole) return { text, values: [whole.value], unclosed: false };
+  const found: { at: number; value: unknown }[] = [];
+  for (const fence of text.matchAll(FENCE)) {
+    const inner = parseWhole((fence[2] ?? '').trim());
+    if (inner) found.push({ at: fence.index, value: inner.value });
+  }
+  let unclosed = false;
+  const opener = arrays ? /[{[]/g : /\{/g;
+  for (let m = opener.exec(text); m; m = opener.exec(text)) {
+    const r = parseLenientAt(text, m.index);
+    if (r.ok) {
+      found.push({ at: m.index, value: r.value });
+      opener.lastIndex = r.end;
+    } else if (r.eof) unclosed = true;
+  }
+  found.sort((a, b) => a.at - b.at);
+  return { text, values: found.map((f) => f.value), unclosed };
+}
+
+/**
+ * Why a reply with no acceptable value failed, in order of precedence:
+ * nothing left after reasoning (empty, or truncated if cut at max tokens), an
+ * answer cut short, values of the wrong shape, a refusal, no JSON at all.
+ */
+export function classifyFailure(
+  candidates: Candidates,
+  finishReason: string | undefined,
+  mismatch: string | undefined,
+): { failure: ParseFailure; detail: string } {
+  const cut = finishReason === 'length';
+  if (!candidates.text)
+    return { failure: cut ? 'truncated' : 'empty', detail: cut ? 'cut at max tokens' : 'no text' };
+  if (cut || candidates.unclosed)
+    return {
+      failure: 'truncated',
+      detail: cut ? 'cut at max tokens before a complete answer' : 'the JSON object never closes',
+    };
+  if (candidates.values.length) return { failure: 'schema_mismatch', detail: mismatch ?? '' };
+  if (REFUSAL.test(candidates.text))
+    return { failure: 'refused', detail: candidates.text.slice(0, 120) };
+  return { failure: 'no_json', detail: candidates.text.slice(0, 120) };
+}
+
+/**
+ * The last JSON value in raw model text (see findCandidates), or why there is
+ * none. Template-blind; parseAnswer picks the last value that fits the template.
  */
 export function extractJson(raw: string, finishReason?: string): Extraction {
-  const text = raw
-    .replace(THINK, '')
-    .replace(/<think(?:ing)?>[\s\S]*$/i, '')
-    .trim();
-  if (!text)
-    return {
-      ok: false,
-      failure: finishReason === 'length' ? 'truncated' : 'empty',
-      detail: 'no text',
-    };
-  const direct = tryParse(text);
-  if (direct.ok) return direct;
-  for (const match of text.matchAll(FENCE)) {
-    const fenced = tryParse((match[1] ?? '').trim());
-    if (fenced.ok) return fenced;
-  }
-  for (let start = text.indexOf('{'); start >= 0; start = text.indexOf('{', start + 1)) {
-    const end = balancedEnd(text, start);
-    if (end < 0) continue;
-    const candidate = tryParse(text.slice(start, end + 1));
-    if (candidate.ok) return candidate;
-  }
-  if (
-    finishReason === 'length' ||
-    (text.includes('{') && balancedEnd(text, text.indexOf('{')) < 0)
-  ) {
-    return { ok: false, failure: 'truncated', detail: 'the JSON object never closes' };
-  }
-  if (/\b(I can(?:no|')t|I am unable|I'm unable|cannot help|can't assist)\b/i.test(text)) {
-    return { ok: false, failure: 'refused', detail: text.slice(0, 120) };
-  }
-  return { ok: false, failure: 'no_json', detail: text.slice(0, 120) };
-}
-
-function tryParse(text: string): Extraction {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false, failure: 'no_json', detail: '' };
-  }
-}
-
-/** Index of the brace closing the one at `start`, string- and escape-aware; -1 if none. */
-function balancedEnd(text: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) return i;
-  }
-  return -1;
+  const candidates = findCandidates(raw);
+  if (candidates.values.length) return { ok: true, value: candidates.values.at(-1) };
+  return { ok: false, ...classifyFailure(candidates, finishReason, undefined) };
 }

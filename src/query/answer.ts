@@ -2,82 +2,121 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CachedOracle } from '../harvest/oracle.js';
 import type { LoadedInstance } from '../instances/load.js';
-import { extractJson } from '../parse/extract.js';
-import { validateAgainstTemplate } from '../parse/validate.js';
-import { buildPrompt } from '../prompt/build.js';
-import type { InstanceRecord } from '../results/schema.js';
+import { parseAnswer } from '../parse/answer.js';
+import {
+  buildPrompt,
+  DEFAULT_PROMPT_OPTIONS,
+  type ChatMessage,
+  type PromptOptions,
+} from '../prompt/build.js';
+import type { ErrorClass, InstanceRecord } from '../results/schema.js';
 import { compareValues } from '../score/compare-values.js';
-import { ModelRequestError, type ModelClient } from './client.js';
+import {
+  ModelRequestError,
+  ModelResponseError,
+  type Completion,
+  type ModelClient,
+} from './client.js';
+import { Limiter } from './pool.js';
+import { majorityVote, type SampleOutcome } from './vote.js';
 
 const MAX_PREDICTION_CHARS = 4096;
 
+/** 4xx statuses that concern this request alone (too long, invalid for this prompt). */
+const PER_REQUEST_REJECTIONS = new Set([400, 413, 422]);
+
+export interface AnswerOptions {
+  /** Answers asked per instance; the majority is scored, pass@k reported beside it. */
+  samples: number;
+  prompt: PromptOptions;
+  /** Bounds requests in flight across instances (samples of one instance share it). */
+  limiter?: Limiter;
+}
+
+interface Sample {
+  outcome: SampleOutcome;
+  completion?: Completion;
+  detail?: string;
+  parsed?: unknown;
+}
+
+async function askOnce(
+  client: ModelClient,
+  messages: ChatMessage[],
+  sample: number,
+  oracle: CachedOracle,
+  template: LoadedInstance['instance']['template_answer'],
+): Promise<Sample> {
+  let completion: Completion;
+  try {
+    completion = await client.complete(messages, { sample });
+  } catch (error) {
+    if (error instanceof ModelRequestError && PER_REQUEST_REJECTIONS.has(error.status))
+      return { outcome: { ok: false, failure: 'request_rejected' }, detail: error.message };
+    if (error instanceof ModelResponseError)
+      return { outcome: { ok: false, failure: error.errorClass }, detail: error.message };
+    throw error;
+  }
+  const parsed = parseAnswer(completion.text, completion.finishReason, template);
+  if (!parsed.ok)
+    return {
+      outcome: { ok: false, failure: parsed.failure },
+      completion,
+      detail: parsed.detail,
+      parsed: parsed.value,
+    };
+  const correct = compareValues(oracle.oracle.oracle_answer, parsed.value);
+  return { outcome: { ok: true, value: parsed.value, correct }, completion, parsed: parsed.value };
+}
+
 /**
- * prompt → query → parse → score for one instance with an oracle. Transport
- * failures that survive retries propagate (they end the run); a request the
- * server rejects for this instance alone is recorded as `request_rejected`.
+ * prompt → query (k samples) → parse → vote → score for one instance with an
+ * oracle. Transport failures that survive retries propagate (they end the
+ * run); a request the server rejects for this instance alone is recorded as
+ * `request_rejected`, an oversized reply as `response_too_large`.
  */
 export async function answerInstance(
   loaded: LoadedInstance,
   oracle: CachedOracle,
   client: ModelClient,
+  options: AnswerOptions = { samples: 1, prompt: DEFAULT_PROMPT_OPTIONS },
 ): Promise<InstanceRecord> {
   const { instance } = loaded;
   const testFiles = [...new Set(instance.tests.map((t) => t.split('::')[0]!))].map((name) => ({
     name,
     source: readFileSync(join(loaded.dir, name), 'utf8'),
   }));
-  const messages = buildPrompt(instance, oracle.context, testFiles);
-  const base = {
+  const messages = buildPrompt(instance, oracle.context, testFiles, options.prompt);
+  const limiter = options.limiter ?? new Limiter(options.samples);
+  const samples = await Promise.all(
+    Array.from({ length: options.samples }, (_, i) =>
+      limiter.run(() => askOnce(client, messages, i, oracle, instance.template_answer)),
+    ),
+  );
+  const vote = majorityVote(samples.map((s) => s.outcome));
+  const winner = samples[vote.winner]!;
+  const completions = samples.flatMap((s) => (s.completion ? [s.completion] : []));
+  const total = (f: (c: Completion) => number) => completions.reduce((n, c) => n + f(c), 0);
+  const k = options.samples;
+  return {
     id: instance.id,
     kind: instance.kind,
     scored: true,
     oracle: oracle.oracle.oracle_answer,
+    correct: winner.outcome.ok && winner.outcome.correct,
+    error: winner.outcome.ok ? null : (winner.outcome.failure as ErrorClass),
+    ...(winner.detail !== undefined ? { detail: winner.detail } : {}),
+    ...(winner.completion
+      ? { prediction: winner.completion.text.slice(0, MAX_PREDICTION_CHARS) }
+      : {}),
+    ...(winner.parsed !== undefined ? { parsed: winner.parsed } : {}),
+    tokensIn: total((c) => c.tokensIn),
+    tokensOut: total((c) => c.tokensOut),
+    latencyMs: total((c) => c.latencyMs),
+    retries: total((c) => c.retries),
+    ...(completions.length && completions.every((c) => c.cached) ? { cached: true } : {}),
+    ...(k > 1
+      ? { samples: k, samplesCorrect: vote.correctSamples, passAtK: vote.correctSamples > 0 }
+      : {}),
   };
-  let completion;
-  try {
-    completion = await client.complete(messages);
-  } catch (error) {
-    if (error instanceof ModelRequestError && error.status === 400) {
-      return {
-        ...base,
-        correct: false,
-        error: 'request_rejected',
-        detail: error.message,
-        tokensIn: 0,
-        tokensOut: 0,
-        latencyMs: 0,
-        retries: 0,
-      };
-    }
-    throw error;
-  }
-  const accounting = {
-    prediction: completion.text.slice(0, MAX_PREDICTION_CHARS),
-    tokensIn: completion.tokensIn,
-    tokensOut: completion.tokensOut,
-    latencyMs: completion.latencyMs,
-    retries: completion.retries,
-  };
-  const extracted = extractJson(completion.text, completion.finishReason);
-  if (!extracted.ok)
-    return {
-      ...base,
-      ...accounting,
-      correct: false,
-      error: extracted.failure,
-      detail: extracted.detail,
-    };
-  const validated = validateAgainstTemplate(extracted.value, instance.template_answer);
-  if (!validated.ok) {
-    return {
-      ...base,
-      ...accounting,
-      parsed: extracted.value,
-      correct: false,
-      error: validated.failure,
-      detail: validated.detail,
-    };
-  }
-  const correct = compareValues(oracle.oracle.oracle_answer, validated.value);
-  return { ...base, ...accounting, parsed: validated.value, correct, error: null };
 }

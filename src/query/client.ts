@@ -1,9 +1,15 @@
 import type { ChatMessage } from '../prompt/build.js';
 
-/** Generation settings sent with every request. */
+/** Generation settings sent with every request (and part of every response-cache key). */
 export interface GenerationSettings {
   temperature: number;
   maxTokens: number;
+  topP?: number;
+  /** Sampling seed; sample i of an instance is sent with seed + i so samples differ. */
+  seed?: number;
+  stop?: string[];
+  /** Server-specific knobs merged last into the request body (e.g. vLLM's `top_k`). */
+  extraBody?: Record<string, unknown>;
 }
 
 /** One model answer plus accounting. */
@@ -11,17 +17,35 @@ export interface Completion {
   text: string;
   /** Reasoning text the server returned apart from the answer (e.g. reasoning_content). */
   reasoning?: string;
+  /** Normalised across protocols: `length` means the answer was cut at max tokens. */
   finishReason?: string;
   tokensIn: number;
   tokensOut: number;
   latencyMs: number;
   retries: number;
+  /** Served from the response cache: no request was made. */
+  cached?: boolean;
 }
 
-/** A candidate model behind some protocol. One implementation per protocol. */
+/** What identifies a client's answers: everything that changes them except the prompt. */
+export interface ClientIdentity {
+  endpoint: string;
+  /** Protocol name, e.g. `openai-chat`. */
+  api: string;
+  model: string;
+  settings: GenerationSettings;
+}
+
+export interface CompleteOptions {
+  /** Which of an instance's k samples this is (0-based); keys the cache and varies the seed. */
+  sample?: number;
+}
+
+/** A candidate model behind some protocol. */
 export interface ModelClient {
   readonly endpoint: string;
-  complete(messages: ChatMessage[]): Promise<Completion>;
+  readonly identity: ClientIdentity;
+  complete(messages: ChatMessage[], options?: CompleteOptions): Promise<Completion>;
 }
 
 /** A request the server rejected for good (4xx other than 408/429): retrying cannot help. */
@@ -32,5 +56,19 @@ export class ModelRequestError extends Error {
   ) {
     super(message);
     this.name = 'ModelRequestError';
+  }
+}
+
+/**
+ * The reply to this one request is unusable and asking again would not help
+ * (e.g. a body over the size limit). Recorded against the instance; the run goes on.
+ */
+export class ModelResponseError extends Error {
+  constructor(
+    readonly errorClass: 'response_too_large',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ModelResponseError';
   }
 }

@@ -1,67 +1,51 @@
-import { UsageError } from '../errors.js';
-import type { ChatMessage } from '../prompt/build.js';
-import type { Completion, GenerationSettings, ModelClient } from './client.js';
-import { postJson, type TransportOptions } from './transport.js';
+import { MalformedResponseError } from './faults.js';
+import { defined, sampleSeed, type Protocol } from './protocol.js';
 
 interface ChatResponse {
   choices?: {
-    message?: { content?: string | null; reasoning_content?: string | null };
-    finish_reason?: string;
+    message?: {
+      content?: string | null;
+      reasoning_content?: string | null;
+      reasoning?: string | null;
+    };
+    finish_reason?: string | null;
   }[];
   usage?: { prompt_tokens?: number; completion_tokens?: number };
 }
 
-/** Validates an API base URL such as `http://127.0.0.1:8000/v1`. */
-export function parseEndpoint(endpoint: string): string {
-  let url: URL;
-  try {
-    url = new URL(endpoint);
-  } catch {
-    throw new UsageError(
-      `--endpoint "${endpoint}" is not a URL; give the API base URL, e.g. http://127.0.0.1:8000/v1`,
-    );
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`--endpoint "${endpoint}" must start with http:// or https://`);
-  }
-  return endpoint.replace(/\/+$/, '');
-}
-
-/** OpenAI-compatible chat completions (vLLM, SGLang, TGI, llama.cpp, Ollama, hosted APIs). */
-export class OpenAIChatClient implements ModelClient {
-  readonly endpoint: string;
-
-  constructor(
-    endpoint: string,
-    private readonly model: string,
-    private readonly settings: GenerationSettings,
-    private readonly transport: TransportOptions,
-  ) {
-    this.endpoint = parseEndpoint(endpoint);
-  }
-
-  async complete(messages: ChatMessage[]): Promise<Completion> {
-    const started = performance.now();
-    const { json, retries } = await postJson(
-      `${this.endpoint}/chat/completions`,
-      {
-        model: this.model,
-        messages,
-        temperature: this.settings.temperature,
-        max_tokens: this.settings.maxTokens,
-      },
-      this.transport,
-    );
+/**
+ * OpenAI-compatible chat completions (vLLM, SGLang, TGI, llama.cpp, Ollama,
+ * hosted APIs). Reasoning servers put the chain of thought in
+ * `reasoning_content` (vLLM, SGLang, DeepSeek) or `reasoning`; it is kept apart
+ * from the answer.
+ */
+export const openaiChat: Protocol = {
+  name: 'openai-chat',
+  path: '/chat/completions',
+  authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
+  buildBody: (model, messages, settings, sample) => ({
+    ...defined({
+      model,
+      messages,
+      temperature: settings.temperature,
+      max_tokens: settings.maxTokens,
+      top_p: settings.topP,
+      seed: sampleSeed(settings, sample),
+      stop: settings.stop?.length ? settings.stop : undefined,
+    }),
+    ...settings.extraBody,
+  }),
+  decode: (json) => {
     const response = json as ChatResponse;
-    const choice = response.choices?.[0];
+    const choice = response?.choices?.[0];
+    if (!choice) throw new MalformedResponseError('reply has no choices');
+    const reasoning = choice.message?.reasoning_content ?? choice.message?.reasoning ?? undefined;
     return {
-      text: choice?.message?.content ?? '',
-      reasoning: choice?.message?.reasoning_content ?? undefined,
-      finishReason: choice?.finish_reason,
+      text: choice.message?.content ?? '',
+      reasoning: reasoning || undefined,
+      finishReason: choice.finish_reason ?? undefined,
       tokensIn: response.usage?.prompt_tokens ?? 0,
       tokensOut: response.usage?.completion_tokens ?? 0,
-      latencyMs: Math.round(performance.now() - started),
-      retries,
     };
-  }
-}
+  },
+};

@@ -25,3 +25,23 @@ export async function runPool<T>(
   );
   if (failure) throw failure.error;
 }
+
+/** A counting semaphore: at most `limit` calls of `run` in flight, served in arrival order. */
+export class Limiter {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(readonly limit: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((r) => this.waiting.push(r));
+    else this.active++;
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
+}

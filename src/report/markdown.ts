@@ -29,6 +29,11 @@ export function escapeMarkdown(text: string): string {
     .replace(/\r?\n/g, ' ');
 }
 
+/** Inline code for untrusted text outside tables: no backticks or line breaks can escape it. */
+export function codeSpan(text: string): string {
+  return `\`${text.replace(/[`\r\n]/g, ' ')}\``;
+}
+
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 const signed = (x: number): string =>
   `${x > 0 ? '+' : x < 0 ? '−' : '±'}${(Math.abs(x) * 100).toFixed(1)} pp`;
@@ -39,7 +44,7 @@ export function renderReport(results: Results, comparison: Comparison): string {
   const byKind = new Map<string, KindComparison>(comparison.kinds.map((k) => [k.kind, k]));
   const lines = [
     COMMENT_MARKER,
-    `## tracegate — ${escapeMarkdown(results.model.name)}${results.model.revision ? ` @ \`${escapeMarkdown(results.model.revision)}\`` : ''}`,
+    `## tracegate — ${escapeMarkdown(results.model.name)}${results.model.revision ? ` @ ${codeSpan(results.model.revision)}` : ''}`,
     '',
     VERDICT_LINE[comparison.verdict],
     '',
@@ -54,7 +59,7 @@ export function renderReport(results: Results, comparison: Comparison): string {
       `| ${kind} | ${s.total} | ${pct(s.accuracy)} (${s.correct}/${s.total}) | ${c ? pct(c.baseline) : '—'} | ${c ? signed(c.delta) : '—'} | ${c ? c.pHolm.toFixed(3) : '—'} | ${c ? STATUS_ICON[c.status] : '—'} |`,
     );
   }
-  const errorEntries = Object.entries(summary.errors);
+  const errorEntries = Object.entries(summary.errors).filter(([k]) => !k.startsWith('harvest_'));
   if (errorEntries.length) {
     lines.push(
       '',
@@ -65,7 +70,7 @@ export function renderReport(results: Results, comparison: Comparison): string {
   if (unscored.length) {
     lines.push('', '<details><summary>Instances without an oracle (not scored)</summary>', '');
     for (const r of unscored)
-      lines.push(`- \`${escapeMarkdown(r.id)}\`: ${r.error} — ${escapeMarkdown(r.detail ?? '')}`);
+      lines.push(`- ${codeSpan(r.id)}: ${r.error} — ${escapeMarkdown(r.detail ?? '')}`);
     lines.push('', '</details>');
   }
   lines.push(

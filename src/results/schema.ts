@@ -9,6 +9,7 @@ export const ERROR_CLASSES = [
   'truncated',
   'refused',
   'request_rejected',
+  'response_too_large',
   'harvest_invalid',
   'harvest_timeout',
   'harvest_error',
@@ -32,6 +33,12 @@ export const instanceRecordSchema = z.object({
   tokensOut: z.number().default(0),
   latencyMs: z.number().default(0),
   retries: z.number().default(0),
+  /** Answered from the response cache (same endpoint, model, revision, settings, prompt). */
+  cached: z.boolean().optional(),
+  /** With `--samples k` > 1: k, how many samples were correct, and pass@k (any correct). */
+  samples: z.number().int().optional(),
+  samplesCorrect: z.number().int().optional(),
+  passAtK: z.boolean().optional(),
 });
 export type InstanceRecord = z.infer<typeof instanceRecordSchema>;
 
@@ -59,11 +66,35 @@ export const summarySchema = z.object({
 });
 export type Summary = z.infer<typeof summarySchema>;
 
+/** How the model was asked, and what it cost: totals over the run's answered instances. */
+export const querySummarySchema = z.object({
+  /** Protocol (`openai-chat`, `openai-completions`, `anthropic`). */
+  api: z.string(),
+  samples: z.number().int(),
+  /** Generation settings sent with every request. */
+  settings: z.record(z.string(), z.unknown()),
+  answered: z.number().int(),
+  cacheHits: z.number().int(),
+  tokensIn: z.number(),
+  tokensOut: z.number(),
+  retries: z.number(),
+  latencyMs: z.number(),
+  meanLatencyMs: z.number(),
+  /** Replies that scored wrong because no answer could be parsed, by class. */
+  parseFailures: z.record(z.string(), z.number().int()),
+  /** With samples > 1: fraction of scored instances with at least one correct sample. */
+  passAtK: z.number().optional(),
+});
+export type QuerySummary = z.infer<typeof querySummarySchema>;
+
 /** results.json: everything needed to compare a later run against this one. */
 export const resultsSchema = z.object({
   schema: z.literal('tracegate/results@1'),
   model: z.object({ endpoint: z.string(), name: z.string(), revision: z.string().optional() }),
   promptVersion: z.string(),
+  /** Prompt version, context mode and budget. */
+  prompt: z.object({ version: z.string(), context: z.string(), budget: z.string() }).optional(),
+  query: querySummarySchema.optional(),
   commit: z.string().optional(),
   startedAt: z.string(),
   finishedAt: z.string(),

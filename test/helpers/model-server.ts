@@ -1,32 +1,68 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 
+/** A fault to inject instead of a normal reply. */
 export type Fault =
   | { kind: 'status'; status: number; body?: string; retryAfter?: string }
+  /** Headers and half a body, then the socket is destroyed. */
   | { kind: 'reset' }
+  /** Never answers at all: the client's timeout must fire. */
   | { kind: 'hang' }
-  | { kind: 'html' };
+  /** Headers and the start of a body, then silence: the body never ends. */
+  | { kind: 'stall' }
+  /** A proxy's HTML error page. */
+  | { kind: 'html'; status?: number }
+  /** A 200 whose JSON body is cut short (but the response itself ends cleanly). */
+  | { kind: 'truncated-json' }
+  /** A 200 with `choices: []`. */
+  | { kind: 'empty-choices' }
+  /** A 200 body of this many bytes. */
+  | { kind: 'huge'; bytes: number }
+  /** A 200 with exactly these bytes as its body (e.g. invalid UTF-8). */
+  | { kind: 'bytes'; body: Buffer };
+
+/** A reply of the "model": the content, optionally reasoning and a finish reason. */
+export type Reply = string | { content: string; reasoning?: string; finishReason?: string };
+
+export interface ServerOptions {
+  /** Delay before every normal reply (for benchmarks). */
+  delayMs?: number;
+  /** If set, requests must carry this key (Bearer or x-api-key) or get a 401 echoing it. */
+  apiKey?: string;
+  /** If set, other model names get a 404 "does not exist". */
+  models?: string[];
+}
+
+export interface SeenRequest {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: Record<string, unknown>;
+}
 
 /**
- * A loopback OpenAI-compatible server for tests: answers with `answer(prompt)`
- * and injects faults from a schedule (by request number), so retries and
- * classification are exercised over real HTTP.
+ * A loopback model server for tests, speaking OpenAI chat (`/chat/completions`),
+ * OpenAI completions (`/completions`) and Anthropic messages (`/messages`). It
+ * answers with `answer(prompt)` and injects faults from a schedule keyed by
+ * request number, so retries and classification are exercised over real HTTP.
  */
 export class FaultyModelServer {
   requests = 0;
+  readonly seen: SeenRequest[] = [];
   private server?: Server;
-  private readonly sockets = new Set<import('node:net').Socket>();
+  private readonly sockets = new Set<Socket>();
+  private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(
-    private readonly answer: (prompt: string) => string,
+    private readonly answer: (prompt: string, request: SeenRequest) => Reply,
     private readonly faultFor: (requestNumber: number) => Fault | undefined = () => undefined,
+    private readonly options: ServerOptions = {},
   ) {}
 
   async start(): Promise<string> {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => this.respond(Buffer.concat(chunks).toString('utf8'), res));
+      req.on('end', () => this.respond(req, Buffer.concat(chunks).toString('utf8'), res));
     });
     this.server.on('connection', (s) => {
       this.sockets.add(s);
@@ -37,47 +73,145 @@ export class FaultyModelServer {
   }
 
   async stop(): Promise<void> {
+    for (const t of this.timers) clearTimeout(t);
     for (const s of this.sockets) s.destroy();
     await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
   }
 
-  private respond(raw: string, res: ServerResponse): void {
-    const n = ++this.requests;
-    const fault = this.faultFor(n);
-    if (fault?.kind === 'hang') return; // never answers: the client's timeout must fire
-    if (fault?.kind === 'reset') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('{"choices": [');
-      res.socket?.destroy();
-      return;
-    }
-    if (fault?.kind === 'html') {
-      res.writeHead(502, { 'content-type': 'text/html' });
-      res.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
-      return;
-    }
-    if (fault?.kind === 'status') {
-      res.writeHead(fault.status, {
-        'content-type': 'application/json',
-        ...(fault.retryAfter ? { 'retry-after': fault.retryAfter } : {}),
-      });
-      res.end(fault.body ?? JSON.stringify({ error: { message: `injected ${fault.status}` } }));
-      return;
-    }
-    const request = JSON.parse(raw) as { messages: { role: string; content: string }[] };
-    const prompt = request.messages.at(-1)?.content ?? '';
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(
-      JSON.stringify({
-        choices: [
-          {
-            index: 0,
-            message: { role: 'assistant', content: this.answer(prompt) },
-            finish_reason: 'stop',
-          },
-        ],
-        usage: { prompt_tokens: 10, completion_tokens: 5 },
-      }),
-    );
+  private later(ms: number, f: () => void): void {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      f();
+    }, ms);
+    this.timers.add(t);
   }
+
+  private respond(req: IncomingMessage, raw: string, res: ServerResponse): void {
+    const n = ++this.requests;
+    const path = (req.url ?? '').replace(/\?.*$/, '');
+    const request: SeenRequest = { path, headers: req.headers, body: JSON.parse(raw) };
+    this.seen.push(request);
+    const fault = this.faultFor(n);
+    if (fault) return this.inject(fault, res);
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    const { apiKey, models } = this.options;
+    if (apiKey) {
+      const given =
+        req.headers['x-api-key'] ?? req.headers.authorization?.replace(/^Bearer /, '') ?? '';
+      if (given !== apiKey)
+        return json(401, {
+          error: { message: `Incorrect API key provided: ${given}`, type: 'invalid_request_error' },
+        });
+    }
+    const model = String(request.body.model);
+    if (models && !models.includes(model))
+      return json(404, {
+        error: { message: `The model \`${model}\` does not exist.`, type: 'NotFoundError' },
+      });
+    const send = () => {
+      if (path.endsWith('/chat/completions') || path.endsWith('/messages')) {
+        const messages = request.body.messages as { role: string; content: string }[];
+        const reply = normalise(this.answer(messages.at(-1)?.content ?? '', request));
+        if (path.endsWith('/messages'))
+          return json(200, {
+            type: 'message',
+            content: [
+              ...(reply.reasoning ? [{ type: 'thinking', thinking: reply.reasoning }] : []),
+              { type: 'text', text: reply.content },
+            ],
+            stop_reason: reply.finishReason === 'length' ? 'max_tokens' : 'end_turn',
+            usage: { input_tokens: 10, output_tokens: 5 },
+          });
+        return json(200, {
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: 'assistant',
+                content: reply.content,
+                ...(reply.reasoning ? { reasoning_content: reply.reasoning } : {}),
+              },
+              finish_reason: reply.finishReason ?? 'stop',
+            },
+          ],
+          usage: { prompt_tokens: 10, completion_tokens: 5 },
+        });
+      }
+      if (path.endsWith('/completions')) {
+        const reply = normalise(this.answer(String(request.body.prompt), request));
+        return json(200, {
+          choices: [{ index: 0, text: reply.content, finish_reason: reply.finishReason ?? 'stop' }],
+          usage: { prompt_tokens: 10, completion_tokens: 5 },
+        });
+      }
+      json(404, { error: { message: `no route ${path}` } });
+    };
+    if (this.options.delayMs) this.later(this.options.delayMs, send);
+    else send();
+  }
+
+  private inject(fault: Fault, res: ServerResponse): void {
+    switch (fault.kind) {
+      case 'hang':
+        return;
+      case 'reset':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"choices": [');
+        this.later(5, () => res.socket?.destroy());
+        return;
+      case 'stall':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"choices": [');
+        return;
+      case 'html':
+        res.writeHead(fault.status ?? 502, { 'content-type': 'text/html' });
+        res.end('<html><body><h1>502 Bad Gateway</h1><p>nginx</p></body></html>');
+        return;
+      case 'truncated-json':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"choices": [{"index": 0, "message": {"role": "assistant", "content": "{\\"val');
+        return;
+      case 'empty-choices':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ choices: [], usage: { prompt_tokens: 1, completion_tokens: 0 } }));
+        return;
+      case 'huge': {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(1024 * 1024, 0x20);
+        let left = fault.bytes;
+        const pump = (): void => {
+          while (left > 0) {
+            const part = left >= chunk.length ? chunk : chunk.subarray(0, left);
+            left -= part.length;
+            if (!res.write(part)) {
+              res.once('drain', pump);
+              return;
+            }
+          }
+          res.end();
+        };
+        res.on('error', () => {});
+        pump();
+        return;
+      }
+      case 'bytes':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(fault.body);
+        return;
+      case 'status':
+        res.writeHead(fault.status, {
+          'content-type': 'application/json',
+          ...(fault.retryAfter ? { 'retry-after': fault.retryAfter } : {}),
+        });
+        res.end(fault.body ?? JSON.stringify({ error: { message: `injected ${fault.status}` } }));
+        return;
+    }
+  }
+}
+
+function normalise(reply: Reply): { content: string; reasoning?: string; finishReason?: string } {
+  return typeof reply === 'string' ? { content: reply } : reply;
 }

@@ -1,0 +1,38 @@
+import type { TimeBudget } from './budget.js';
+import type { GenerationSettings, ModelClient } from './client.js';
+import { HttpModelClient } from './http-client.js';
+import { PROTOCOLS, type ApiName } from './protocols.js';
+
+/** Everything needed to talk to a candidate endpoint. */
+export interface ClientConfig {
+  api: ApiName;
+  endpoint: string;
+  model: string;
+  apiKey?: string;
+  settings: GenerationSettings;
+  timeoutMs: number;
+  retries: number;
+  backoffMs?: number;
+  maxWaitMs?: number;
+  maxBodyBytes?: number;
+  budget?: TimeBudget;
+}
+
+/** The client for `config.api`; throws UsageError on a malformed endpoint URL. */
+export function createModelClient(config: ClientConfig): ModelClient {
+  return new HttpModelClient(
+    PROTOCOLS[config.api],
+    config.endpoint,
+    config.model,
+    config.settings,
+    {
+      timeoutMs: config.timeoutMs,
+      retries: config.retries,
+      backoffMs: config.backoffMs,
+      maxWaitMs: config.maxWaitMs,
+      maxBodyBytes: config.maxBodyBytes,
+      budget: config.budget,
+    },
+    config.apiKey,
+  );
+}

@@ -1,0 +1,117 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { ChatMessage } from '../prompt/build.js';
+import { canonicalJson, sha256 } from '../util/hash.js';
+import type { ClientIdentity, CompleteOptions, Completion, ModelClient } from './client.js';
+
+/** Stored replies, by key. */
+export interface ResponseCache {
+  get(key: string): Completion | undefined;
+  put(key: string, completion: Completion): void;
+}
+
+const storedSchema = z.object({
+  text: z.string(),
+  reasoning: z.string().optional(),
+  finishReason: z.string().optional(),
+  tokensIn: z.number(),
+  tokensOut: z.number(),
+  latencyMs: z.number(),
+  retries: z.number(),
+});
+
+/** Everything an answer depends on. Two checkpoints differ in `revision`, so never share a key. */
+export interface ResponseKeyParts {
+  identity: ClientIdentity;
+  revision: string;
+  promptVersion: string;
+  messages: ChatMessage[];
+  sample: number;
+}
+
+/**
+ * The cache key: endpoint, model, model revision, protocol, generation
+ * settings, prompt version, the prompt's hash and the sample index.
+ */
+export function responseCacheKey(parts: ResponseKeyParts): string {
+  return sha256(
+    canonicalJson({
+      v: 1,
+      endpoint: parts.identity.endpoint,
+      model: parts.identity.model,
+      revision: parts.revision,
+      api: parts.identity.api,
+      settings: parts.identity.settings,
+      promptVersion: parts.promptVersion,
+      prompt: sha256(canonicalJson(parts.messages)),
+      sample: parts.sample,
+    }),
+  );
+}
+
+/**
+ * Replies on disk under `<cache>/responses/<k[0:2]>/<k>.json`, written then
+ * renamed. A corrupt entry is a miss (asked again), never trusted or fatal.
+ */
+export class DirResponseCache implements ResponseCache {
+  constructor(readonly dir: string) {}
+
+  private file(key: string): string {
+    return join(this.dir, key.slice(0, 2), `${key}.json`);
+  }
+
+  get(key: string): Completion | undefined {
+    const file = this.file(key);
+    if (!existsSync(file)) return undefined;
+    try {
+      return storedSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+    } catch {
+      return undefined;
+    }
+  }
+
+  put(key: string, completion: Completion): void {
+    const file = this.file(key);
+    mkdirSync(join(this.dir, key.slice(0, 2)), { recursive: true });
+    const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ ...completion, cached: undefined }));
+    renameSync(tmp, file);
+  }
+}
+
+/**
+ * A client that answers from the cache when it can and stores every reply it
+ * gets. Only replies are stored: failures are never cached.
+ */
+export class CachingClient implements ModelClient {
+  constructor(
+    private readonly inner: ModelClient,
+    private readonly cache: ResponseCache,
+    private readonly revision: string,
+    private readonly promptVersion: string,
+  ) {}
+
+  get endpoint(): string {
+    return this.inner.endpoint;
+  }
+
+  get identity(): ClientIdentity {
+    return this.inner.identity;
+  }
+
+  async complete(messages: ChatMessage[], options: CompleteOptions = {}): Promise<Completion> {
+    const key = responseCacheKey({
+      identity: this.inner.identity,
+      revision: this.revision,
+      promptVersion: this.promptVersion,
+      messages,
+      sample: options.sample ?? 0,
+    });
+    const hit = this.cache.get(key);
+    if (hit) return { ...hit, latencyMs: 0, retries: 0, cached: true };
+    const completion = await this.inner.complete(messages, options);
+    this.cache.put(key, completion);
+    return completion;
+  }
+}

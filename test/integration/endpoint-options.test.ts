@@ -1,0 +1,87 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { USAGE } from '../../src/cli/commands.js';
+import { toRunConfig, toRunDeps } from '../../src/config/assemble.js';
+import { parseRunOptions, RUN_OPTION_NAMES } from '../../src/config/options.js';
+import { FIXTURES } from '../helpers/cli.js';
+
+const required = { endpoint: 'http://127.0.0.1:9/v1', model: 'm' };
+const logger = { log: () => {}, warn: () => {} };
+
+describe('endpoint options: one name for the CLI flag and the Action input', () => {
+  it('every run option is an input of action.yml and a flag in the usage text', () => {
+    const actionYml = readFileSync(join(FIXTURES, '..', '..', 'action.yml'), 'utf8');
+    for (const name of RUN_OPTION_NAMES) {
+      expect(actionYml).toMatch(new RegExp(`^  ${name}:$`, 'm'));
+      expect(USAGE).toContain(`--${name}`);
+    }
+  });
+
+  it('parses the new options into typed settings', () => {
+    const options = parseRunOptions({
+      ...required,
+      api: 'anthropic',
+      'model-revision': 'sha256:abc',
+      samples: '5',
+      'top-p': '0.95',
+      'generation-seed': '11',
+      stop: '["</answer>", "\\n\\n\\n"]',
+      'extra-body': '{"top_k": 20}',
+      context: 'files',
+      'context-budget': '12000t',
+      'time-budget': '900',
+    });
+    const config = toRunConfig(options);
+    expect(config.model.revision).toBe('sha256:abc');
+    expect(config.query).toEqual({
+      samples: 5,
+      prompt: { mode: 'files', budget: { amount: 12000, unit: 'tokens' } },
+    });
+    const { client, responseCache } = toRunDeps(options, logger);
+    expect(client.identity).toEqual({
+      endpoint: 'http://127.0.0.1:9/v1',
+      api: 'anthropic',
+      model: 'm',
+      settings: {
+        temperature: 0,
+        maxTokens: 2048,
+        topP: 0.95,
+        seed: 11,
+        stop: ['</answer>', '\n\n\n'],
+        extraBody: { top_k: 20 },
+      },
+    });
+    expect(responseCache).toBeDefined();
+    expect(parseRunOptions({ ...required, stop: 'END' }).stop).toEqual(['END']);
+  });
+
+  it('defaults: openai-chat, one sample, slice context within 16000 tokens', () => {
+    const options = parseRunOptions(required);
+    expect(options).toMatchObject({
+      api: 'openai-chat',
+      samples: 1,
+      context: 'slice',
+      'context-budget': { amount: 16000, unit: 'tokens' },
+    });
+    expect(toRunConfig(options, 'deadbeef').model.revision).toBe('deadbeef');
+  });
+
+  it.each([
+    [{ api: 'grpc' }, /--api must be one of openai-chat, openai-completions, anthropic/],
+    [{ samples: '0' }, /--samples must be an integer in 1\.\.100, got "0"/],
+    [{ 'extra-body': '[1]' }, /--extra-body must be a JSON object/],
+    [{ 'extra-body': '{top_k: 1}' }, /--extra-body must be a JSON object/],
+    [{ stop: '[1, 2]' }, /--stop must be a string or a JSON array of strings/],
+    [{ context: 'all' }, /--context must be one of slice, files, none/],
+    [{ 'context-budget': 'big' }, /--context-budget must be a positive count/],
+    [{ 'top-p': '1.5' }, /--top-p must be a number in 0\.\.1/],
+    [{ 'time-budget': '0' }, /--time-budget must be a number/],
+  ])('rejects %j naming the option and the value', (bad, message) => {
+    expect(() => parseRunOptions({ ...required, ...bad })).toThrow(message);
+  });
+
+  it('rejects an endpoint without a scheme when the client is built', () => {
+    const options = parseRunOptions({ ...required, endpoint: '127.0.0.1:8000/v1' });
+    expect(() => toRunDeps(options, logger)).toThrow(/"127.0.0.1:8000\/v1" has no scheme/);
+  });
+});

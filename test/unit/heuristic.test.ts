@@ -1,0 +1,74 @@
+import { heuristicAnswer, parsePrompt } from '../../src/baseline/heuristic.js';
+import { buildPrompt } from '../../src/prompt/build.js';
+import type { Instance } from '../../src/instances/schema.js';
+
+const source = `def parse_all(items):
+    """Parse every item."""
+    ports = []
+    for item in items:
+        try:
+            ports.append(parse_port(item))
+        except (OverflowError, ValueError):
+            ports.append(-1)
+    return ports
+`;
+const context = { file: 'settings.py', func: 'settings.parse_all', first_line: 11, source };
+
+function instance(template: Instance['template_answer'], question = 'What happens?'): Instance {
+  return {
+    id: 'x',
+    kind: 'S5_Exceptions',
+    environment: 'plain',
+    tests: ['test_x.py::test_x'],
+    target: { file: 'settings.py', function: 'parse_all' },
+    question,
+    template_answer: template,
+    query: {},
+    timeout_seconds: 60,
+  };
+}
+
+const user = (i: Instance) =>
+  buildPrompt(i, context, [{ name: 'test_x.py', source: 'def test_x(): pass\n' }])[1]!.content;
+
+describe('the baseline heuristic reads only the prompt', () => {
+  it('parses the prompt the pipeline builds', () => {
+    const parsed = parsePrompt(user(instance({ covered_lines: ['int'] })));
+    expect(parsed).toMatchObject({
+      kind: 'S5_Exceptions',
+      file: 'settings.py',
+      func: 'settings.parse_all',
+    });
+    expect(parsed!.lines[0]).toEqual({ no: 11, text: 'def parse_all(items):' });
+  });
+
+  it('guesses every statement line once, skipping the def line and the docstring', () => {
+    expect(JSON.parse(heuristicAnswer(user(instance({ covered_lines: ['int'] }))))).toEqual({
+      covered_lines: [13, 14, 15, 16, 17, 18, 19],
+    });
+  });
+
+  it('guesses caught exceptions from except clauses', () => {
+    expect(
+      JSON.parse(heuristicAnswer(user(instance({ caught_exception_kinds: ['str'] })))),
+    ).toEqual({
+      caught_exception_kinds: ['OverflowError', 'ValueError'],
+    });
+  });
+
+  it('fills unknown templates with typed defaults', () => {
+    expect(
+      JSON.parse(
+        heuristicAnswer(
+          user(instance({ whatever: { n: 'int', ok: 'bool', s: 'str', l: ['int'] } })),
+        ),
+      ),
+    ).toEqual({
+      whatever: { n: 0, ok: false, s: '', l: [] },
+    });
+  });
+
+  it('answers {} to a prompt it cannot read', () => {
+    expect(heuristicAnswer('hello')).toBe('{}');
+  });
+});

@@ -1,0 +1,39 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { environmentJsonSchema, instanceJsonSchema } from '../../src/instances/json-schema.js';
+import { bundledInstancesDir } from '../../src/paths.js';
+
+describe('the committed JSON Schemas of instance files', () => {
+  it.each([
+    ['instance.schema.json', instanceJsonSchema],
+    ['environment.schema.json', environmentJsonSchema],
+  ])('%s is generated from the zod schema', (name, generate) => {
+    const file = join(bundledInstancesDir(), name);
+    const text = JSON.stringify(generate(), null, 2) + '\n';
+    // Regenerate by deleting the file and re-running this test.
+    if (!existsSync(file)) writeFileSync(file, text);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('describes the fields editors need', () => {
+    const schema = instanceJsonSchema() as {
+      required: string[];
+      properties: Record<string, unknown>;
+    };
+    expect(schema.required).toEqual(
+      expect.arrayContaining([
+        'id',
+        'kind',
+        'environment',
+        'tests',
+        'target',
+        'question',
+        'template_answer',
+        'query',
+      ]),
+    );
+    expect(schema.properties.kind).toMatchObject({
+      enum: expect.arrayContaining(['S1_IntraProceduralCFG', 'M7_Invariants']),
+    });
+  });
+});
