@@ -1,7 +1,8 @@
 import * as core from '@actions/core';
 import * as github from '@actions/github';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { restoreOracles, saveOracles, oracleCacheKey } from './action/oracle-cache.js';
+import { cacheKeys, restoreCacheDir, saveCacheDir, type CacheKeys } from './action/oracle-cache.js';
 import { readInputs } from './action/inputs.js';
 import { CONCLUSION, GitHubReporter, tolerantly } from './action/report.js';
 import { toRunConfig, toRunDeps } from './config/assemble.js';
@@ -12,6 +13,7 @@ import { loadSelection, runPipeline } from './pipeline.js';
 
 /** The Action: read inputs, run the pipeline, report to GitHub, set outputs. */
 export async function run(): Promise<void> {
+  let cache: { dir: string; keys: CacheKeys } | undefined;
   let finishCheck: ((conclusion: 'failure', summary: string) => Promise<void>) | undefined;
   try {
     const inputs = readInputs();
@@ -37,15 +39,17 @@ export async function run(): Promise<void> {
     }
 
     const selected = loadSelection(config.instancesDir, config.selection);
-    const cacheKey = oracleCacheKey([
-      tracerDigest(tracerDir()),
-      config.baseImage,
-      ...selected.map((s) => s.contentHash),
-    ]);
-    const exactHit = await restoreOracles(config.cacheDir, cacheKey);
+    cache = {
+      dir: config.cacheDir,
+      keys: cacheKeys(
+        [tracerDigest(tracerDir()), config.baseImage, ...selected.map((s) => s.contentHash)],
+        config.model.revision,
+        `${context.runId}-${process.env.GITHUB_RUN_ATTEMPT ?? '1'}`,
+      ),
+    };
+    await restoreCacheDir(cache.dir, cache.keys);
 
     const outcome = await runPipeline(config, deps);
-    if (!exactHit && outcome.harvest.harvested > 0) await saveOracles(config.cacheDir, cacheKey);
 
     const { verdict } = outcome.comparison;
     await core.summary.addRaw(outcome.report).write();
@@ -75,5 +79,7 @@ export async function run(): Promise<void> {
   } catch (error) {
     core.setFailed(messageOf(error));
     await finishCheck?.('failure', messageOf(error)).catch(() => {});
+  } finally {
+    if (cache && existsSync(cache.dir)) await saveCacheDir(cache.dir, cache.keys);
   }
 }

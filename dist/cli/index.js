@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7534);
+/* harmony import */ var _cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9001);
 // The CLI's front door: everything happens in cli/commands.ts.
 
 process.exitCode = await (0,_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .cli */ .x)(process.argv.slice(2));
@@ -67208,7 +67208,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7534:
+/***/ 9001:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -67223,6 +67223,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 ;// CONCATENATED MODULE: external "node:http"
 const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
 ;// CONCATENATED MODULE: ./src/baseline/heuristic.ts
 /**
  * The built-in baseline "model": a static-analysis heuristic that reads only
@@ -67852,6 +67853,50 @@ function packageRoot() {
 const tracerDir = () => (0,external_node_path_namespaceObject.join)(packageRoot(), 'tracer');
 const bundledInstancesDir = () => (0,external_node_path_namespaceObject.join)(packageRoot(), 'instances');
 
+;// CONCATENATED MODULE: ./src/query/budget.ts
+/**
+ * A total time budget shared by every request of a run. The clock starts at
+ * the first request (harvesting before it does not count).
+ */
+class TimeBudget {
+    totalMs;
+    now;
+    startedAt;
+    constructor(totalMs, now = Date.now) {
+        this.totalMs = totalMs;
+        this.now = now;
+    }
+    /** Milliseconds left; starts the clock on first use. */
+    remainingMs() {
+        this.startedAt ??= this.now();
+        return this.totalMs - (this.now() - this.startedAt);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/query/endpoint.ts
+
+/** Validates an API base URL such as `http://127.0.0.1:8000/v1`; returns it without trailing slashes. */
+function parseEndpoint(endpoint) {
+    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(endpoint)) {
+        throw new UsageError(`--endpoint "${endpoint}" has no scheme: it must start with http:// or https://, ` +
+            `e.g. http://${endpoint.replace(/^\/+/, '')}`);
+    }
+    let url;
+    try {
+        url = new URL(endpoint);
+    }
+    catch {
+        throw new UsageError(`--endpoint "${endpoint}" is not a URL; give the API base URL, e.g. http://127.0.0.1:8000/v1`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+        throw new UsageError(`--endpoint "${endpoint}" must start with http:// or https://, e.g. http://127.0.0.1:8000/v1`);
+    }
+    return endpoint.replace(/\/+$/, '');
+}
+
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
 ;// CONCATENATED MODULE: ./src/query/client.ts
 /** A request the server rejected for good (4xx other than 408/429): retrying cannot help. */
 class ModelRequestError extends Error {
@@ -67862,269 +67907,484 @@ class ModelRequestError extends Error {
         this.name = 'ModelRequestError';
     }
 }
+/**
+ * The reply to this one request is unusable and asking again would not help
+ * (e.g. a body over the size limit). Recorded against the instance; the run goes on.
+ */
+class ModelResponseError extends Error {
+    errorClass;
+    constructor(errorClass, message) {
+        super(message);
+        this.errorClass = errorClass;
+        this.name = 'ModelResponseError';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/query/faults.ts
+/**
+ * Classification of what can go wrong on the wire. Pure functions: they take
+ * what fetch threw or what the server sent and say what it was, so retry
+ * policy and messages are decided in one place and tested without a network.
+ */
+/** A failure worth retrying: the connection, a timeout, 408/429, 5xx or a garbled body. */
+class TransientError extends Error {
+    kind;
+    retryAfterMs;
+    constructor(kind, message, retryAfterMs) {
+        super(message);
+        this.kind = kind;
+        this.retryAfterMs = retryAfterMs;
+        this.name = 'TransientError';
+    }
+}
+/**
+ * A 200 whose body is not a usable reply (HTML from a proxy, no choices):
+ * thrown by a protocol's decoder, retried like any transient failure.
+ */
+class MalformedResponseError extends TransientError {
+    constructor(message) {
+        super('bad_body', message);
+        this.name = 'MalformedResponseError';
+    }
+}
+const RESET_CODES = new Set([
+    'ECONNRESET',
+    'EPIPE',
+    'UND_ERR_SOCKET',
+    'UND_ERR_CLOSED',
+    'ECONNABORTED',
+    'ERR_STREAM_PREMATURE_CLOSE',
+]);
+/** Classifies an error thrown by fetch or while reading a body. */
+function classifyNetworkError(error, timeoutMs) {
+    const e = error;
+    if (e.name === 'TimeoutError' || e.name === 'AbortError' || e.cause?.name === 'TimeoutError')
+        return new TransientError('timeout', `no complete response within ${timeoutMs / 1000}s`);
+    const code = e.cause?.code ?? e.code;
+    if (code === 'ECONNREFUSED')
+        return new TransientError('refused', 'ECONNREFUSED (nothing listening)');
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+        return new TransientError('dns', `${code} (host name does not resolve)`);
+    if (code && RESET_CODES.has(code))
+        return new TransientError('reset', `${code} (connection reset)`);
+    if (/terminated|other side closed|socket hang up/i.test(`${e.message} ${e.cause?.message}`))
+        return new TransientError('reset', `connection closed mid-response (${e.message})`);
+    return new TransientError('reset', code ?? e.cause?.message ?? e.message ?? String(error));
+}
+/** Statuses retried: request timeout, rate limit and every 5xx (529 is Anthropic's overload). */
+function isTransientStatus(status) {
+    return status === 408 || status === 429 || status >= 500;
+}
+/** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined if absent or garbled. */
+function retryAfterMs(header, now = Date.now()) {
+    if (!header)
+        return undefined;
+    const trimmed = header.trim();
+    if (/^\d+(\.\d+)?$/.test(trimmed))
+        return Number(trimmed) * 1000;
+    const date = Date.parse(trimmed);
+    return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
+}
+/**
+ * The server's own error message, verbatim when it sent one in a known shape
+ * (OpenAI/vLLM `error.message`, Ollama/TGI `error`, Anthropic `error.message`,
+ * FastAPI `detail`), else a flattened snippet of the body.
+ */
+function serverMessage(body) {
+    try {
+        const json = JSON.parse(body);
+        const error = json.error;
+        if (typeof error === 'string')
+            return error;
+        if (error && typeof error.message === 'string')
+            return error.message;
+        if (typeof json.message === 'string')
+            return json.message;
+        if (typeof json.detail === 'string')
+            return json.detail;
+    }
+    catch {
+        // not JSON: fall through to the snippet
+    }
+    return snippet(body);
+}
+/** A body flattened to one line and cut at 300 characters. */
+function snippet(text) {
+    const flat = text.replace(/\s+/g, ' ').trim();
+    if (!flat)
+        return '(empty body)';
+    return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
+}
+/** Replaces every occurrence of each secret (e.g. the API key a server echoes back) with ***. */
+function redact(text, secrets) {
+    let out = text;
+    for (const secret of secrets)
+        if (secret.length >= 4)
+            out = out.split(secret).join('***');
+    return out;
+}
+/** The message for a 4xx that retrying cannot fix; 401/403 say it is the key. */
+function rejectionMessage(status, url, body) {
+    const message = serverMessage(body);
+    if (status === 401 || status === 403)
+        return `the server refused the API key (HTTP ${status} from ${url}): ${message}`;
+    return `HTTP ${status} from ${url}: ${message}`;
+}
 
 ;// CONCATENATED MODULE: ./src/query/transport.ts
 
 
-/** A failure worth retrying: the connection, a timeout, 408/429 or 5xx. */
-class TransientError extends Error {
-    retryAfterMs;
-    constructor(message, retryAfterMs) {
-        super(message);
-        this.retryAfterMs = retryAfterMs;
-    }
-}
-const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+
+
+const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 /**
- * POSTs JSON and returns the parsed JSON body, retrying transient failures
- * with exponential backoff and jitter, honouring Retry-After. A permanently
- * failing endpoint ends in EndpointUnavailableError; a 4xx in ModelRequestError
- * carrying the server's own message.
+ * POSTs JSON and returns `decode(parsed body)`, retrying transient failures
+ * (connection refused or reset, timeouts, 408/429/5xx, garbled bodies and
+ * whatever `decode` rejects as MalformedResponseError) with exponential
+ * backoff and full jitter, honouring Retry-After. Ends in
+ * EndpointUnavailableError when retries or the time budget run out, in
+ * ModelRequestError (with the server's message) on other 4xx, and in
+ * ModelResponseError on a body over the size limit.
  */
-async function postJson(url, body, options) {
+async function postJson(url, body, options, decode) {
     const backoff = options.backoffMs ?? 500;
     const maxWait = options.maxWaitMs ?? 30_000;
+    const secrets = options.secrets ?? [];
+    const payload = JSON.stringify(body);
     let last;
+    const giveUp = (why) => new EndpointUnavailableError(url, redact(why, secrets));
     for (let attempt = 0; attempt <= options.retries; attempt++) {
         if (attempt > 0) {
             const exp = Math.min(maxWait, backoff * 2 ** (attempt - 1));
             const wait = last?.retryAfterMs !== undefined
                 ? Math.min(maxWait, last.retryAfterMs)
                 : Math.random() * exp;
+            const left = options.budget?.remainingMs() ?? Infinity;
+            if (wait >= left)
+                throw giveUp(`the time budget of ${options.budget.totalMs / 1000}s ends before the next retry ` +
+                    `(last failure: ${last?.message ?? 'none'})`);
             await new Promise((r) => setTimeout(r, wait));
         }
+        const left = options.budget?.remainingMs() ?? Infinity;
+        if (left <= 0)
+            throw giveUp(`the time budget of ${options.budget.totalMs / 1000}s is spent` +
+                (last ? ` (last failure: ${last.message})` : ''));
         try {
-            return { json: await attemptOnce(url, body, options), retries: attempt };
+            const json = await attemptOnce(url, payload, options, Math.min(options.timeoutMs, left));
+            return { value: decode(json), retries: attempt };
         }
         catch (error) {
             if (error instanceof TransientError)
                 last = error;
+            else if (error instanceof ModelRequestError)
+                throw new ModelRequestError(error.status, redact(error.message, secrets));
             else
                 throw error;
         }
     }
-    throw new EndpointUnavailableError(url, `${last?.message ?? 'no answer'} (after ${options.retries + 1} attempt(s))`);
+    throw giveUp(`${last?.message ?? 'no answer'} (after ${options.retries + 1} attempt(s))`);
 }
-async function attemptOnce(url, body, options) {
-    let response;
-    const signal = AbortSignal.timeout(options.timeoutMs);
-    try {
-        response = await fetch(url, {
+/**
+ * Keep-alive agents without a socket cap: concurrency is bounded by the pool,
+ * not here. node:http rather than fetch: on a 2-core runner fetch's
+ * per-request overhead cost ~8% of throughput at 64 in flight
+ * (scripts/bench-endpoint.mjs).
+ */
+const AGENTS = {
+    'http:': new (external_node_http_default()).Agent({ keepAlive: true, maxSockets: Infinity }),
+    'https:': new (external_node_https_default()).Agent({ keepAlive: true, maxSockets: Infinity }),
+};
+/** One request. The timeout covers connect, headers and the whole body. */
+function attemptOnce(url, payload, options, timeoutMs) {
+    const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const target = new URL(url);
+    const secure = target.protocol === 'https:';
+    return new Promise((resolve, reject) => {
+        let settled = false;
+        const settle = (f) => {
+            if (settled)
+                return;
+            settled = true;
+            clearTimeout(timer);
+            f();
+        };
+        const fail = (error) => settle(() => reject(error));
+        const request = (secure ? (external_node_https_default()) : (external_node_http_default())).request(target, {
             method: 'POST',
-            headers: { 'content-type': 'application/json', ...options.headers },
-            body: JSON.stringify(body),
-            signal,
+            agent: secure ? AGENTS['https:'] : AGENTS['http:'],
+            headers: {
+                'content-type': 'application/json',
+                'content-length': Buffer.byteLength(payload),
+                ...options.headers,
+            },
         });
+        const timer = setTimeout(() => {
+            fail(new TransientError('timeout', `no complete response within ${timeoutMs / 1000}s`));
+            request.destroy();
+        }, timeoutMs);
+        request.on('error', (error) => fail(classifyNetworkError(error, timeoutMs)));
+        request.on('response', (response) => {
+            const status = response.statusCode ?? 0;
+            const tooLarge = () => {
+                fail(new ModelResponseError('response_too_large', `response body larger than ${limit} bytes (HTTP ${status})`));
+                request.destroy();
+            };
+            if (Number(response.headers['content-length']) > limit)
+                return tooLarge();
+            // Lenient UTF-8: invalid bytes become U+FFFD rather than failing the reply.
+            const decoder = new TextDecoder('utf-8');
+            let size = 0;
+            let text = '';
+            response.on('data', (chunk) => {
+                size += chunk.byteLength;
+                if (size > limit)
+                    return tooLarge();
+                text += decoder.decode(chunk, { stream: true });
+            });
+            response.on('error', (error) => fail(classifyNetworkError(error, timeoutMs)));
+            response.on('close', () => {
+                if (!response.complete)
+                    fail(new TransientError('reset', 'connection closed mid-response'));
+            });
+            response.on('end', () => settle(() => {
+                try {
+                    resolve(interpret(url, status, response.headers['retry-after'], text + decoder.decode()));
+                }
+                catch (error) {
+                    reject(error);
+                }
+            }));
+        });
+        request.end(payload);
+    });
+}
+/** A complete response → its JSON, or the typed error its status calls for. */
+function interpret(url, status, retryAfter, text) {
+    if (isTransientStatus(status)) {
+        throw new TransientError(status === 429 ? 'rate_limited' : 'server_error', `HTTP ${status} ${snippet(text)}`, retryAfterMs(retryAfter ?? null));
     }
-    catch (error) {
-        throw new TransientError(describeFetchError(error, options.timeoutMs));
-    }
-    let text;
-    try {
-        text = await readBounded(response);
-    }
-    catch (error) {
-        throw new TransientError(describeFetchError(error, options.timeoutMs));
-    }
-    if (response.status === 408 || response.status === 429 || response.status >= 500) {
-        throw new TransientError(`HTTP ${response.status} ${snippet(text)}`, retryAfterMs(response.headers.get('retry-after')));
-    }
-    if (!response.ok) {
-        throw new ModelRequestError(response.status, `HTTP ${response.status} from ${url}: ${snippet(text)}`);
-    }
+    if (status < 200 || status >= 300)
+        throw new ModelRequestError(status, rejectionMessage(status, url, text));
     try {
         return JSON.parse(text);
     }
     catch {
-        // A proxy's HTML error page or a cut body: transient more often than not.
-        throw new TransientError(`invalid JSON body (${snippet(text)})`);
+        // A proxy's HTML error page or a body cut short: transient more often than not.
+        throw new MalformedResponseError(`invalid JSON body (${snippet(text)})`);
     }
 }
-async function readBounded(response) {
-    if (!response.body)
-        return '';
-    const chunks = [];
-    let size = 0;
-    for await (const chunk of response.body) {
-        size += chunk.byteLength;
-        if (size > MAX_BODY_BYTES)
-            throw new Error(`response larger than ${MAX_BODY_BYTES} bytes`);
-        chunks.push(Buffer.from(chunk));
+
+;// CONCATENATED MODULE: ./src/query/http-client.ts
+
+
+/** A model behind one protocol over HTTP, with the shared transport policy. */
+class HttpModelClient {
+    protocol;
+    model;
+    settings;
+    endpoint;
+    identity;
+    transport;
+    constructor(protocol, endpoint, model, settings, transport, apiKey) {
+        this.protocol = protocol;
+        this.model = model;
+        this.settings = settings;
+        this.endpoint = parseEndpoint(endpoint);
+        this.identity = { endpoint: this.endpoint, api: protocol.name, model, settings };
+        this.transport = apiKey
+            ? {
+                ...transport,
+                headers: { ...transport.headers, ...protocol.authHeaders(apiKey) },
+                secrets: [...(transport.secrets ?? []), apiKey],
+            }
+            : transport;
     }
-    return Buffer.concat(chunks).toString('utf8');
+    async complete(messages, options = {}) {
+        const started = performance.now();
+        const { value, retries } = await postJson(`${this.endpoint}${this.protocol.path}`, this.protocol.buildBody(this.model, messages, this.settings, options.sample ?? 0), this.transport, (json) => this.protocol.decode(json));
+        return { ...value, latencyMs: Math.round(performance.now() - started), retries };
+    }
 }
-function retryAfterMs(header) {
-    if (!header)
-        return undefined;
-    const seconds = Number(header);
-    if (Number.isFinite(seconds))
-        return Math.max(0, seconds * 1000);
-    const date = Date.parse(header);
-    return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
+
+;// CONCATENATED MODULE: ./src/query/protocol.ts
+/** The seed for sample i: distinct per sample so k samples are not k copies. */
+function sampleSeed(settings, sample) {
+    return settings.seed === undefined ? undefined : settings.seed + sample;
 }
-function describeFetchError(error, timeoutMs) {
-    const e = error;
-    if (e.name === 'TimeoutError' || e.name === 'AbortError')
-        return `no response within ${timeoutMs / 1000}s`;
-    return e.cause?.code ?? e.cause?.message ?? e.message ?? String(error);
+/** Drops undefined fields so servers that reject unknown nulls see only what was set. */
+function defined(body) {
+    return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
 }
-function snippet(text) {
-    const flat = text.replace(/\s+/g, ' ').trim();
-    return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
-}
+
+;// CONCATENATED MODULE: ./src/query/anthropic.ts
+
+
+/** Anthropic's API version header; the messages shape used here is stable under it. */
+const ANTHROPIC_VERSION = '2023-06-01';
+/**
+ * Anthropic messages: the system prompt is a top-level field, the key goes in
+ * `x-api-key`, the answer is the text blocks and extended thinking arrives in
+ * `thinking` blocks (kept apart). `max_tokens` as stop reason means truncated.
+ */
+const anthropic = {
+    name: 'anthropic',
+    path: '/messages',
+    authHeaders: (apiKey) => ({ 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION }),
+    // Anthropic has no seed parameter: samples differ only through temperature.
+    buildBody: (model, messages, settings) => ({
+        ...defined({
+            model,
+            system: messages
+                .filter((m) => m.role === 'system')
+                .map((m) => m.content)
+                .join('\n\n') || undefined,
+            messages: messages.filter((m) => m.role !== 'system'),
+            temperature: settings.temperature,
+            max_tokens: settings.maxTokens,
+            top_p: settings.topP,
+            stop_sequences: settings.stop?.length ? settings.stop : undefined,
+        }),
+        ...settings.extraBody,
+    }),
+    decode: (json) => {
+        const response = json;
+        if (!Array.isArray(response?.content))
+            throw new MalformedResponseError('reply has no content blocks');
+        const text = response.content
+            .filter((b) => b.type === 'text')
+            .map((b) => b.text ?? '')
+            .join('');
+        const thinking = response.content
+            .filter((b) => b.type === 'thinking')
+            .map((b) => b.thinking ?? '')
+            .join('\n');
+        return {
+            text,
+            reasoning: thinking || undefined,
+            finishReason: response.stop_reason === 'max_tokens' ? 'length' : (response.stop_reason ?? undefined),
+            tokensIn: response.usage?.input_tokens ?? 0,
+            tokensOut: response.usage?.output_tokens ?? 0,
+        };
+    },
+};
 
 ;// CONCATENATED MODULE: ./src/query/openai-chat.ts
 
 
-/** Validates an API base URL such as `http://127.0.0.1:8000/v1`. */
-function parseEndpoint(endpoint) {
-    let url;
-    try {
-        url = new URL(endpoint);
-    }
-    catch {
-        throw new UsageError(`--endpoint "${endpoint}" is not a URL; give the API base URL, e.g. http://127.0.0.1:8000/v1`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-        throw new UsageError(`--endpoint "${endpoint}" must start with http:// or https://`);
-    }
-    return endpoint.replace(/\/+$/, '');
-}
-/** OpenAI-compatible chat completions (vLLM, SGLang, TGI, llama.cpp, Ollama, hosted APIs). */
-class OpenAIChatClient {
-    model;
-    settings;
-    transport;
-    endpoint;
-    constructor(endpoint, model, settings, transport) {
-        this.model = model;
-        this.settings = settings;
-        this.transport = transport;
-        this.endpoint = parseEndpoint(endpoint);
-    }
-    async complete(messages) {
-        const started = performance.now();
-        const { json, retries } = await postJson(`${this.endpoint}/chat/completions`, {
-            model: this.model,
+/**
+ * OpenAI-compatible chat completions (vLLM, SGLang, TGI, llama.cpp, Ollama,
+ * hosted APIs). Reasoning servers put the chain of thought in
+ * `reasoning_content` (vLLM, SGLang, DeepSeek) or `reasoning`; it is kept apart
+ * from the answer.
+ */
+const openaiChat = {
+    name: 'openai-chat',
+    path: '/chat/completions',
+    authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
+    buildBody: (model, messages, settings, sample) => ({
+        ...defined({
+            model,
             messages,
-            temperature: this.settings.temperature,
-            max_tokens: this.settings.maxTokens,
-        }, this.transport);
+            temperature: settings.temperature,
+            max_tokens: settings.maxTokens,
+            top_p: settings.topP,
+            seed: sampleSeed(settings, sample),
+            stop: settings.stop?.length ? settings.stop : undefined,
+        }),
+        ...settings.extraBody,
+    }),
+    decode: (json) => {
         const response = json;
-        const choice = response.choices?.[0];
+        const choice = response?.choices?.[0];
+        if (!choice)
+            throw new MalformedResponseError('reply has no choices');
+        const reasoning = choice.message?.reasoning_content ?? choice.message?.reasoning ?? undefined;
         return {
-            text: choice?.message?.content ?? '',
-            reasoning: choice?.message?.reasoning_content ?? undefined,
-            finishReason: choice?.finish_reason,
+            text: choice.message?.content ?? '',
+            reasoning: reasoning || undefined,
+            finishReason: choice.finish_reason ?? undefined,
             tokensIn: response.usage?.prompt_tokens ?? 0,
             tokensOut: response.usage?.completion_tokens ?? 0,
-            latencyMs: Math.round(performance.now() - started),
-            retries,
         };
-    }
-}
+    },
+};
 
-;// CONCATENATED MODULE: ./src/config/assemble.ts
-
-
-
-
-
-/** The bundled suite the demo and the Action use when no --instances is given. */
-const defaultInstancesDir = () => (0,external_node_path_namespaceObject.join)(bundledInstancesDir(), 'core');
-function toRunConfig(options, commit) {
-    return {
-        instancesDir: options.instances ?? defaultInstancesDir(),
-        selection: {
-            categories: options.categories,
-            ids: options.ids,
-            sample: options.sample,
-            seed: options.seed,
-        },
-        cacheDir: options.cache,
-        outDir: options.out,
-        baselineFile: options.baseline,
-        policy: { minDrop: options['min-drop'], alpha: options.alpha },
-        model: {
-            endpoint: options.endpoint,
-            name: options.model,
-            revision: options['model-revision'] ?? commit,
-        },
-        concurrency: options.concurrency,
-        baseImage: options['base-image'],
-        commit,
-    };
-}
+;// CONCATENATED MODULE: ./src/prompt/text.ts
 /**
- * The harvest backend, created on first use (a fully cached run never asks).
- * `auto` prefers Docker and falls back to a local virtualenv, saying so.
+ * The messages as one plain-text prompt for a base checkpoint (no chat
+ * template): system text, the user's turn, and a cue that ends where the
+ * JSON answer should begin.
  */
-function backendFactory(options, logger) {
-    let backend;
-    const docker = () => new DockerBackend({
-        baseImage: options['base-image'],
-        tracerDir: tracerDir(),
-        log: logger.log,
-    });
-    const local = () => new LocalBackend({
-        tracerDir: tracerDir(),
-        venvRoot: (0,external_node_path_namespaceObject.join)(options.cache, 'venvs'),
-        log: logger.log,
-    });
-    return () => {
-        if (backend)
-            return backend;
-        if (options.backend === 'docker')
-            backend = docker();
-        else if (options.backend === 'local')
-            backend = local();
-        else
-            backend = new AutoBackend(docker(), local, logger);
-        return backend;
-    };
+function renderAsText(messages) {
+    const parts = messages.map((m) => (m.role === 'assistant' ? `Answer:\n${m.content}` : m.content));
+    return `${parts.join('\n\n')}\n\nAnswer (one JSON object):\n`;
 }
-/** Docker when an engine answers, else the local backend with a loud notice. */
-class AutoBackend {
-    local;
-    logger;
-    chosen;
-    constructor(docker, local, logger) {
-        this.local = local;
-        this.logger = logger;
-        this.chosen = docker;
-    }
-    get name() {
-        return this.chosen.name;
-    }
-    get started() {
-        return this.chosen.started;
-    }
-    async ensureAvailable() {
-        try {
-            await this.chosen.ensureAvailable();
-        }
-        catch (error) {
-            this.logger.warn(`${error.message.split('.')[0]}. Harvesting in a local virtualenv instead: ` +
-                "the instances' tests run on this host WITHOUT container isolation.");
-            this.chosen = this.local();
-            await this.chosen.ensureAvailable();
-        }
-    }
-    run(job) {
-        return this.chosen.run(job);
-    }
-}
-function toRunDeps(options, logger) {
-    const apiKey = options['api-key'];
-    return {
-        ...logger,
-        backend: backendFactory(options, logger),
-        client: new OpenAIChatClient(options.endpoint, options.model, { temperature: options.temperature, maxTokens: options['max-tokens'] }, {
-            timeoutMs: options.timeout * 1000,
-            retries: options.retries,
-            headers: apiKey ? { authorization: `Bearer ${apiKey}` } : undefined,
+
+;// CONCATENATED MODULE: ./src/query/openai-completions.ts
+
+
+
+/**
+ * OpenAI (legacy) completions, for base checkpoints served without a chat
+ * template: the messages are rendered as one plain-text prompt that ends
+ * where the answer should begin.
+ */
+const openaiCompletions = {
+    name: 'openai-completions',
+    path: '/completions',
+    authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
+    buildBody: (model, messages, settings, sample) => ({
+        ...defined({
+            model,
+            prompt: renderAsText(messages),
+            temperature: settings.temperature,
+            max_tokens: settings.maxTokens,
+            top_p: settings.topP,
+            seed: sampleSeed(settings, sample),
+            stop: settings.stop?.length ? settings.stop : undefined,
         }),
-    };
+        ...settings.extraBody,
+    }),
+    decode: (json) => {
+        const response = json;
+        const choice = response?.choices?.[0];
+        if (!choice)
+            throw new MalformedResponseError('reply has no choices');
+        return {
+            text: choice.text ?? '',
+            finishReason: choice.finish_reason ?? undefined,
+            tokensIn: response.usage?.prompt_tokens ?? 0,
+            tokensOut: response.usage?.completion_tokens ?? 0,
+        };
+    },
+};
+
+;// CONCATENATED MODULE: ./src/query/protocols.ts
+
+
+
+/** Every protocol, by its `--api` name. */
+const PROTOCOLS = {
+    'openai-chat': openaiChat,
+    'openai-completions': openaiCompletions,
+    anthropic: anthropic,
+};
+const API_NAMES = Object.keys(PROTOCOLS);
+
+;// CONCATENATED MODULE: ./src/query/factory.ts
+
+
+/** The client for `config.api`; throws UsageError on a malformed endpoint URL. */
+function createModelClient(config) {
+    return new HttpModelClient(PROTOCOLS[config.api], config.endpoint, config.model, config.settings, {
+        timeoutMs: config.timeoutMs,
+        retries: config.retries,
+        backoffMs: config.backoffMs,
+        maxWaitMs: config.maxWaitMs,
+        maxBodyBytes: config.maxBodyBytes,
+        budget: config.budget,
+    }, config.apiKey);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
@@ -70924,9 +71184,9 @@ const $ZodUndefined = /*@__PURE__*/ (/* unused pure expression or super */ null 
         return payload;
     };
 })));
-const $ZodNull = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodNull", (inst, def) => {
+const $ZodNull = /*@__PURE__*/ $constructor("$ZodNull", (inst, def) => {
     $ZodType.init(inst, def);
-    inst._zod.pattern = regexes.null;
+    inst._zod.pattern = _null;
     inst._zod.values = new Set([null]);
     inst._zod.parse = (payload, _ctx) => {
         const input = payload.value;
@@ -70940,7 +71200,7 @@ const $ZodNull = /*@__PURE__*/ (/* unused pure expression or super */ null && (c
         });
         return payload;
     };
-})));
+});
 const $ZodAny = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodAny", (inst, def) => {
     $ZodType.init(inst, def);
     inst._zod.parse = (payload) => payload;
@@ -72562,9 +72822,9 @@ function handleCodecTxResult(left, value, nextSchema, ctx) {
     }
     return nextSchema._zod.run({ value, issues: left.issues }, ctx);
 }
-const $ZodPreprocess = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodPreprocess", (inst, def) => {
+const $ZodPreprocess = /*@__PURE__*/ $constructor("$ZodPreprocess", (inst, def) => {
     $ZodPipe.init(inst, def);
-})));
+});
 const $ZodReadonly = /*@__PURE__*/ $constructor("$ZodReadonly", (inst, def) => {
     $ZodType.init(inst, def);
     defineLazyInternal(inst, "propValues", (zod) => zod.def.innerType._zod.propValues);
@@ -73321,7 +73581,7 @@ function api_undefined(Class, params) {
 function api_null(Class, params) {
     return new Class({
         type: "null",
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     });
 }
 // @__NO_SIDE_EFFECTS__
@@ -76881,13 +77141,13 @@ function schemas_undefined(params) {
     return core._undefined(ZodUndefined, params);
 }
 
-const ZodNull = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodNull", (inst, def) => {
-    core.$ZodNull.init(inst, def);
+const ZodNull = /*@__PURE__*/ $constructor("ZodNull", (inst, def) => {
+    $ZodNull.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json, params) => processors.nullProcessor(inst, ctx, json, params);
-})));
+    inst._zod.processJSONSchema = (ctx, json, params) => nullProcessor(inst, ctx, json, params);
+});
 function schemas_null(params) {
-    return core._null(ZodNull, params);
+    return api_null(ZodNull, params);
 }
 
 const ZodAny = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodAny", (inst, def) => {
@@ -77517,10 +77777,10 @@ function invertCodec(codec) {
         reverseTransform: def.transform,
     });
 }
-const ZodPreprocess = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodPreprocess", (inst, def) => {
+const ZodPreprocess = /*@__PURE__*/ $constructor("ZodPreprocess", (inst, def) => {
     ZodPipe.init(inst, def);
-    core.$ZodPreprocess.init(inst, def);
-})));
+    $ZodPreprocess.init(inst, def);
+});
 const ZodReadonly = /*@__PURE__*/ $constructor("ZodReadonly", (inst, def) => {
     $ZodReadonly.init(inst, def);
     ZodType.init(inst, def);
@@ -77662,7 +77922,472 @@ function preprocess(fn, schema) {
     });
 }
 
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+;// CONCATENATED MODULE: ./src/util/hash.ts
+
+/** JSON with object keys sorted at every level: the canonical form we hash. */
+function canonicalJson(value) {
+    return JSON.stringify(value, (_key, v) => v && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
+        : v);
+}
+function sha256(...parts) {
+    const hash = (0,external_node_crypto_namespaceObject.createHash)('sha256');
+    for (const part of parts) {
+        hash.update(part);
+        hash.update('\0');
+    }
+    return hash.digest('hex');
+}
+
+;// CONCATENATED MODULE: ./src/query/response-cache.ts
+
+
+
+
+const storedSchema = object({
+    text: schemas_string(),
+    reasoning: schemas_string().optional(),
+    finishReason: schemas_string().optional(),
+    tokensIn: schemas_number(),
+    tokensOut: schemas_number(),
+    latencyMs: schemas_number(),
+    retries: schemas_number(),
+});
+/**
+ * The cache key: endpoint, model, model revision, protocol, generation
+ * settings, prompt version, the prompt's hash and the sample index.
+ */
+function responseCacheKey(parts) {
+    return sha256(canonicalJson({
+        v: 1,
+        endpoint: parts.identity.endpoint,
+        model: parts.identity.model,
+        revision: parts.revision,
+        api: parts.identity.api,
+        settings: parts.identity.settings,
+        promptVersion: parts.promptVersion,
+        prompt: sha256(canonicalJson(parts.messages)),
+        sample: parts.sample,
+    }));
+}
+/**
+ * Replies on disk under `<cache>/responses/<k[0:2]>/<k>.json`, written then
+ * renamed. A corrupt entry is a miss (asked again), never trusted or fatal.
+ */
+class DirResponseCache {
+    dir;
+    constructor(dir) {
+        this.dir = dir;
+    }
+    file(key) {
+        return (0,external_node_path_namespaceObject.join)(this.dir, key.slice(0, 2), `${key}.json`);
+    }
+    get(key) {
+        const file = this.file(key);
+        if (!(0,external_node_fs_namespaceObject.existsSync)(file))
+            return undefined;
+        try {
+            return storedSchema.parse(JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8')));
+        }
+        catch {
+            return undefined;
+        }
+    }
+    put(key, completion) {
+        const file = this.file(key);
+        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.join)(this.dir, key.slice(0, 2)), { recursive: true });
+        const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+        (0,external_node_fs_namespaceObject.writeFileSync)(tmp, JSON.stringify({ ...completion, cached: undefined }));
+        (0,external_node_fs_namespaceObject.renameSync)(tmp, file);
+    }
+}
+/**
+ * A client that answers from the cache when it can and stores every reply it
+ * gets. Only replies are stored: failures are never cached.
+ */
+class CachingClient {
+    inner;
+    cache;
+    revision;
+    promptVersion;
+    constructor(inner, cache, revision, promptVersion) {
+        this.inner = inner;
+        this.cache = cache;
+        this.revision = revision;
+        this.promptVersion = promptVersion;
+    }
+    get endpoint() {
+        return this.inner.endpoint;
+    }
+    get identity() {
+        return this.inner.identity;
+    }
+    async complete(messages, options = {}) {
+        const key = responseCacheKey({
+            identity: this.inner.identity,
+            revision: this.revision,
+            promptVersion: this.promptVersion,
+            messages,
+            sample: options.sample ?? 0,
+        });
+        const hit = this.cache.get(key);
+        if (hit)
+            return { ...hit, latencyMs: 0, retries: 0, cached: true };
+        const completion = await this.inner.complete(messages, options);
+        this.cache.put(key, completion);
+        return completion;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/config/assemble.ts
+
+
+
+
+
+
+
+/** The bundled suite the demo and the Action use when no --instances is given. */
+const defaultInstancesDir = () => (0,external_node_path_namespaceObject.join)(bundledInstancesDir(), 'core');
+function toRunConfig(options, commit) {
+    return {
+        instancesDir: options.instances ?? defaultInstancesDir(),
+        selection: {
+            categories: options.categories,
+            ids: options.ids,
+            sample: options.sample,
+            seed: options.seed,
+        },
+        cacheDir: options.cache,
+        outDir: options.out,
+        baselineFile: options.baseline,
+        policy: { minDrop: options['min-drop'], alpha: options.alpha },
+        model: {
+            endpoint: options.endpoint,
+            name: options.model,
+            revision: options['model-revision'] ?? commit,
+        },
+        concurrency: options.concurrency,
+        query: {
+            samples: options.samples,
+            prompt: { mode: options.context, budget: options['context-budget'] },
+        },
+        baseImage: options['base-image'],
+        commit,
+    };
+}
+/**
+ * The harvest backend, created on first use (a fully cached run never asks).
+ * `auto` prefers Docker and falls back to a local virtualenv, saying so.
+ */
+function backendFactory(options, logger) {
+    let backend;
+    const docker = () => new DockerBackend({
+        baseImage: options['base-image'],
+        tracerDir: tracerDir(),
+        log: logger.log,
+    });
+    const local = () => new LocalBackend({
+        tracerDir: tracerDir(),
+        venvRoot: (0,external_node_path_namespaceObject.join)(options.cache, 'venvs'),
+        log: logger.log,
+    });
+    return () => {
+        if (backend)
+            return backend;
+        if (options.backend === 'docker')
+            backend = docker();
+        else if (options.backend === 'local')
+            backend = local();
+        else
+            backend = new AutoBackend(docker(), local, logger);
+        return backend;
+    };
+}
+/** Docker when an engine answers, else the local backend with a loud notice. */
+class AutoBackend {
+    local;
+    logger;
+    chosen;
+    constructor(docker, local, logger) {
+        this.local = local;
+        this.logger = logger;
+        this.chosen = docker;
+    }
+    get name() {
+        return this.chosen.name;
+    }
+    get started() {
+        return this.chosen.started;
+    }
+    async ensureAvailable() {
+        try {
+            await this.chosen.ensureAvailable();
+        }
+        catch (error) {
+            this.logger.warn(`${error.message.split('.')[0]}. Harvesting in a local virtualenv instead: ` +
+                "the instances' tests run on this host WITHOUT container isolation.");
+            this.chosen = this.local();
+            await this.chosen.ensureAvailable();
+        }
+    }
+    run(job) {
+        return this.chosen.run(job);
+    }
+}
+function toRunDeps(options, logger) {
+    const budget = options['time-budget'];
+    return {
+        ...logger,
+        backend: backendFactory(options, logger),
+        client: createModelClient({
+            api: options.api,
+            endpoint: options.endpoint,
+            model: options.model,
+            apiKey: options['api-key'],
+            settings: {
+                temperature: options.temperature,
+                maxTokens: options['max-tokens'],
+                topP: options['top-p'],
+                seed: options['generation-seed'],
+                stop: options.stop,
+                extraBody: options['extra-body'],
+            },
+            timeoutMs: options.timeout * 1000,
+            retries: options.retries,
+            budget: budget === undefined ? undefined : new TimeBudget(budget * 1000),
+        }),
+        // Replies live beside the oracles, so one cache directory restores both.
+        responseCache: new DirResponseCache((0,external_node_path_namespaceObject.join)(options.cache, 'responses')),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/prompt/budget.ts
+/** Characters per token of the estimate: deterministic and tokenizer-free, roughly right for code. */
+const CHARS_PER_TOKEN = 4;
+/** Parses `48000`, `48000c`, `48000 chars`, `12000t`, `12000 tokens`; undefined if malformed. */
+function parseBudget(text) {
+    const m = /^\s*(\d+)\s*(c|chars?|characters|t|tokens?)?\s*$/i.exec(text);
+    if (!m)
+        return undefined;
+    const amount = Number(m[1]);
+    if (!Number.isSafeInteger(amount) || amount <= 0)
+        return undefined;
+    return { amount, unit: m[2]?.toLowerCase().startsWith('t') ? 'tokens' : 'chars' };
+}
+function budgetChars(budget) {
+    return budget.unit === 'tokens' ? budget.amount * CHARS_PER_TOKEN : budget.amount;
+}
+function formatBudget(budget) {
+    return `${budget.amount} ${budget.unit}`;
+}
+/**
+ * Cuts `text` to at most `max` characters at a line boundary, keeping the
+ * head and saying how many lines were dropped. Deterministic.
+ */
+function truncateLines(text, max) {
+    if (text.length <= max)
+        return text;
+    const lines = text.split('\n');
+    const kept = [];
+    let size = 0;
+    for (const line of lines) {
+        const marker = `# … truncated: ${lines.length - kept.length} more line(s)`;
+        if (size + line.length + 1 + marker.length > max)
+            break;
+        kept.push(line);
+        size += line.length + 1;
+    }
+    const dropped = lines.length - kept.length;
+    const marker = `# … truncated: ${dropped} more line(s)`;
+    return marker.length <= max ? [...kept, marker].join('\n') : '';
+}
+
+;// CONCATENATED MODULE: ./src/prompt/slice.ts
+/**
+ * A slice of a Python test module: its preamble (imports, constants, fixtures,
+ * helpers: every top-level block that is not a test) plus the tests a node id
+ * names, with the other tests left out. Text-level, indentation-based: it needs
+ * no interpreter and is deterministic.
+ */
+const DEF = /^(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)/;
+/** Splits a module into top-level blocks (statements, or definitions with their decorators). */
+function topLevelBlocks(source) {
+    const lines = source.replace(/\n$/, '').split('\n');
+    const blocks = [];
+    let pendingDecorator;
+    let depth = 0; // open brackets: a top-level statement continues while > 0
+    for (let i = 0; i < lines.length; i++) {
+        const line = lines[i];
+        const topLevel = depth === 0 && /^\S/.test(line) && !line.startsWith('#');
+        if (topLevel) {
+            if (line.startsWith('@'))
+                pendingDecorator ??= i;
+            else {
+                const name = DEF.exec(line)?.[1];
+                blocks.push({ start: pendingDecorator ?? i, end: i, name });
+                pendingDecorator = undefined;
+            }
+        }
+        else if (blocks.length && pendingDecorator === undefined && line.trim()) {
+            blocks[blocks.length - 1].end = i;
+        }
+        depth = Math.max(0, depth + bracketDelta(line));
+    }
+    return { lines, blocks };
+}
+function bracketDelta(line) {
+    const code = line.replace(/(['"])(?:\\.|(?!\1).)*\1/g, '').replace(/#.*$/, '');
+    return (code.match(/[([{]/g)?.length ?? 0) - (code.match(/[)\]}]/g)?.length ?? 0);
+}
+const isTest = (name) => !!name && (name.startsWith('test') || name.startsWith('Test'));
+/**
+ * The slice of `source` for the given test names (the first `::` segment after
+ * the file: a function or a class). With no names, the whole source.
+ * Omitted tests are marked by a one-line comment so the model knows.
+ */
+function sliceTestModule(source, names) {
+    if (!names.length)
+        return source.replace(/\n$/, '');
+    const wanted = new Set(names);
+    const { lines, blocks } = topLevelBlocks(source);
+    const out = [];
+    let omitted = 0;
+    const flush = () => {
+        if (omitted)
+            out.push(`# … ${omitted} other test(s) omitted`, '');
+        omitted = 0;
+    };
+    let cursor = 0;
+    for (const block of blocks) {
+        const keep = !isTest(block.name) || wanted.has(block.name);
+        if (keep) {
+            flush();
+            out.push(...lines.slice(cursor, block.end + 1));
+        }
+        else
+            omitted++;
+        cursor = block.end + 1;
+    }
+    flush();
+    return out
+        .join('\n')
+        .replace(/\n{3,}/g, '\n\n')
+        .trim();
+}
+/** The test names a list of pytest node ids selects in `file` (parametrisation dropped). */
+function testNamesIn(file, nodeIds) {
+    const names = [];
+    for (const id of nodeIds) {
+        const [path, first] = id.split('::');
+        if (path !== file)
+            continue;
+        if (!first)
+            return []; // the whole file runs
+        names.push(first.replace(/\[.*$/, ''));
+    }
+    return [...new Set(names)];
+}
+
+;// CONCATENATED MODULE: ./src/prompt/build.ts
+
+
+/**
+ * Bumped whenever prompt wording or layout changes; goes into results and
+ * response-cache keys. p2: context modes and a budget.
+ */
+const PROMPT_VERSION = 'p2';
+/**
+ * How much code the prompt shows.
+ * - `slice`: the executed target function (numbered) + the executed tests and
+ *   their module's preamble (imports, fixtures, helpers), other tests omitted.
+ * - `files`: the target + the whole test files.
+ * - `none`: the question and template only.
+ */
+const CONTEXT_MODES = ['slice', 'files', 'none'];
+const DEFAULT_PROMPT_OPTIONS = {
+    mode: 'slice',
+    budget: { amount: 16000, unit: 'tokens' },
+};
+/** How results name the prompt: version, mode and budget. */
+function describePrompt(options) {
+    return { version: PROMPT_VERSION, context: options.mode, budget: formatBudget(options.budget) };
+}
+const SYSTEM_PROMPT = 'You predict what Python code does when it actually runs. Read the code and the test, answer ' +
+    'the question, and reply with exactly one JSON object that matches the answer template: same keys, ' +
+    'values of the stated types. No prose, no markdown.';
+/** Source lines prefixed by their absolute 1-based line numbers, as the answers use them. */
+function numberLines(source, firstLine) {
+    return source
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((line, i) => `${String(firstLine + i).padStart(5)}  ${line}`)
+        .join('\n');
+}
+function codeSections(instance, context, testFiles, mode) {
+    if (mode === 'none')
+        return [];
+    // The harvested context holds the target function only, so `files` shows
+    // that function too (not its whole module) until the tracer records more.
+    const sections = [
+        {
+            heading: `## Code under test: ${context.file} (${context.func})`,
+            body: numberLines(context.source, context.first_line),
+        },
+    ];
+    for (const test of testFiles) {
+        const names = mode === 'slice' ? testNamesIn(test.name, instance.tests) : [];
+        sections.push({
+            heading: `## Test file: ${test.name}`,
+            body: sliceTestModule(test.source, names),
+        });
+    }
+    return sections;
+}
+/**
+ * The messages for one instance: code context per `options.mode`, the
+ * question and the answer template, within `options.budget` (the system
+ * prompt, question and template are never cut; code is cut at line
+ * boundaries, the target first served, tests after). Pure: test file
+ * contents are passed in.
+ */
+function buildPrompt(instance, context, testFiles, options = DEFAULT_PROMPT_OPTIONS) {
+    const sections = codeSections(instance, context, testFiles, options.mode);
+    const head = [`Question kind: ${instance.kind}`];
+    const tail = [
+        '',
+        '## Question',
+        instance.question,
+        '',
+        '## Answer template',
+        JSON.stringify(instance.template_answer),
+        '',
+        'Reply with only the JSON object.',
+    ];
+    const frame = (s, body) => ['', s.heading, '```python', body, '```'];
+    const fixed = SYSTEM_PROMPT.length +
+        [...head, ...tail].join('\n').length +
+        sections.reduce((n, s) => n + frame(s, '').join('\n').length + 1, 0);
+    let left = Math.max(0, budgetChars(options.budget) - fixed);
+    const parts = [...head];
+    for (const section of sections) {
+        const body = truncateLines(section.body, left);
+        left -= body.length;
+        parts.push(...frame(section, body));
+    }
+    parts.push(...tail);
+    return [
+        { role: 'system', content: SYSTEM_PROMPT },
+        { role: 'user', content: parts.join('\n') },
+    ];
+}
+
 ;// CONCATENATED MODULE: ./src/config/options.ts
+
+
+
 
 
 const list = schemas_string()
@@ -77697,6 +78422,50 @@ function num(name, min, max) {
         return n;
     });
 }
+/** A JSON object (server-specific request fields). */
+const jsonObject = schemas_string().transform((s, ctx) => {
+    try {
+        const value = JSON.parse(s);
+        if (value && typeof value === 'object' && !Array.isArray(value))
+            return value;
+    }
+    catch {
+        // reported below
+    }
+    ctx.addIssue({
+        code: 'custom',
+        message: `--extra-body must be a JSON object, e.g. {"top_k": 20}, got ${JSON.stringify(s)}`,
+    });
+    return NEVER;
+});
+/** Stop sequences: a JSON array of strings, or one plain string. */
+const stopList = schemas_string().transform((s, ctx) => {
+    if (!s.trimStart().startsWith('['))
+        return [s];
+    try {
+        const value = JSON.parse(s);
+        if (Array.isArray(value) && value.every((v) => typeof v === 'string'))
+            return value;
+    }
+    catch {
+        // reported below
+    }
+    ctx.addIssue({
+        code: 'custom',
+        message: `--stop must be a string or a JSON array of strings, got ${JSON.stringify(s)}`,
+    });
+    return NEVER;
+});
+const budget = schemas_string().transform((s, ctx) => {
+    const parsed = parseBudget(s);
+    if (parsed)
+        return parsed;
+    ctx.addIssue({
+        code: 'custom',
+        message: `--context-budget must be a positive count of chars or tokens, e.g. 48000 or 12000t, got "${s}"`,
+    });
+    return NEVER;
+});
 /**
  * Every option of a run, by the name it has both as a CLI flag (`--name`)
  * and as an Action input (`name`). Values arrive as strings from either door
@@ -77722,11 +78491,32 @@ const runOptionsSchema = object({
     cache: schemas_string().default('.tracegate/cache'),
     baseline: schemas_string().optional(),
     out: schemas_string().default('tracegate-out'),
+    /** Protocol of the endpoint: OpenAI chat, OpenAI (legacy) completions for base checkpoints, Anthropic. */
+    api: schemas_enum(API_NAMES, { message: `--api must be one of ${API_NAMES.join(', ')}` })
+        .default('openai-chat'),
+    /** Requests in flight. */
     concurrency: options_int('concurrency', 1, 256).default(4),
+    /** Per-request timeout in seconds (the whole body included). */
     timeout: num('timeout', 1, 3600).default(120),
+    /** Retries of transient failures (connection, timeout, 408/429/5xx, garbled body). */
     retries: options_int('retries', 0, 20).default(3),
+    /** Total seconds all requests of the run may take; unset means no limit. */
+    'time-budget': num('time-budget', 1, 7 * 24 * 3600).optional(),
     temperature: num('temperature', 0, 2).default(0),
     'max-tokens': options_int('max-tokens', 1, 1_000_000).default(2048),
+    'top-p': num('top-p', 0, 1).optional(),
+    /** Sampling seed sent to the server (sample i gets seed + i); not the selection `seed`. */
+    'generation-seed': options_int('generation-seed', 0, 2 ** 31).optional(),
+    stop: stopList.optional(),
+    /** JSON object merged into every request body (server-specific knobs). */
+    'extra-body': jsonObject.optional(),
+    /** Answers per instance: the majority is scored, pass@k reported beside it. */
+    samples: options_int('samples', 1, 100).default(1),
+    /** How much code the prompt shows: slice, files or none. */
+    context: schemas_enum(CONTEXT_MODES, { message: `--context must be one of ${CONTEXT_MODES.join(', ')}` })
+        .default('slice'),
+    /** Prompt size limit: characters (48000) or tokens (12000t, estimated at 4 chars each). */
+    'context-budget': budget.default({ amount: 16000, unit: 'tokens' }),
     backend: schemas_enum(['docker', 'local', 'auto'], { message: '--backend must be docker, local or auto' })
         .default('docker'),
     'base-image': schemas_string().default('tracegate/base:bookworm'),
@@ -77943,6 +78733,8 @@ const targetSchema = object({
 });
 /** One benchmark instance (instances/<suite>/<id>/instance.json). */
 const instanceSchema = object({
+    /** Editors' schema reference; ignored. */
+    $schema: schemas_string().optional(),
     /** Unique, stable id; also the directory name. */
     id: schemas_string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, . _ - only'),
     /** SWE-Flux question kind. */
@@ -77964,6 +78756,7 @@ const instanceSchema = object({
     .strict();
 /** An environment recipe: interpreter + pinned packages, built into an image. */
 const environmentSchema = object({
+    $schema: schemas_string().optional(),
     name: schemas_string().min(1),
     /** Interpreter version of the base image, e.g. "3.11". */
     python: schemas_string().regex(/^3\.\d+$/, 'a version like "3.11"'),
@@ -78026,6 +78819,8 @@ const tracerResultSchema = object({
     python: schemas_string().optional(),
     tracer_version: schemas_string().optional(),
     stats: record(schemas_string(), unknown()).optional(),
+    /** Set on the host: how many independent runs gave this same result. */
+    runs_agreed: schemas_number().int().positive().optional(),
 });
 
 ;// CONCATENATED MODULE: ./src/harvest/cache.ts
@@ -78078,25 +78873,6 @@ class DirOracleCache {
     }
 }
 
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-;// CONCATENATED MODULE: ./src/util/hash.ts
-
-/** JSON with object keys sorted at every level: the canonical form we hash. */
-function canonicalJson(value) {
-    return JSON.stringify(value, (_key, v) => v && typeof v === 'object' && !Array.isArray(v)
-        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
-        : v);
-}
-function sha256(...parts) {
-    const hash = (0,external_node_crypto_namespaceObject.createHash)('sha256');
-    for (const part of parts) {
-        hash.update(part);
-        hash.update('\0');
-    }
-    return hash.digest('hex');
-}
-
 ;// CONCATENATED MODULE: ./src/harvest/key.ts
 
 /**
@@ -78118,6 +78894,8 @@ function oracleKey(instanceHash, envDigest, tracerDigest) {
 
 
 
+/** Every oracle is harvested this many times, in fresh containers, and must agree. */
+const HARVEST_RUNS = 2;
 /**
  * Gold answers for the selected instances: from the cache where the content
  * address matches, otherwise by running the tracer (one job per environment).
@@ -78143,12 +78921,18 @@ async function harvestOracles(instances, options) {
     let backendName = 'cache';
     if (misses.size) {
         const backend = options.backend();
-        backendName = backend.name;
         await backend.ensureAvailable();
+        // Read after ensureAvailable: an `auto` backend decides there which one it is.
+        backendName = backend.name;
         for (const group of misses.values()) {
-            const results = await runJob(backend, group.digest, group.items.map((i) => i.loaded), options);
+            const items = group.items.map((i) => i.loaded);
+            const runs = [];
+            for (let run = 0; run < HARVEST_RUNS; run++) {
+                runs.push(await runJob(backend, group.digest, items, options));
+            }
             for (const { loaded, key } of group.items) {
-                const outcome = toOutcome(loaded, results.get(loaded.instance.id), group.digest, options.tracerDigest);
+                const id = loaded.instance.id;
+                const outcome = toOutcome(loaded, agreedResult(runs.map((r) => r.get(id)), (answers) => quarantine(options, id, answers)), group.digest, options.tracerDigest);
                 if (outcome.status === 'ok')
                     options.cache.put(key, outcome.entry);
                 else
@@ -78202,6 +78986,47 @@ async function runJob(backend, digest, items, options) {
         (0,external_node_fs_namespaceObject.rmSync)(hostOutDir, { recursive: true, force: true });
     }
 }
+/**
+ * The result all runs agree on (same status and the same answer, compared as
+ * canonical JSON), or a `nondeterministic` invalid result when they differ;
+ * `keep` receives every run's result for inspection.
+ */
+function agreedResult(results, keep) {
+    const first = results[0];
+    if (first === undefined || typeof first === 'string')
+        return first;
+    const fingerprint = (r) => r === undefined || typeof r === 'string'
+        ? `error: ${r ?? 'no result'}`
+        : `${r.status}: ${harvest_canonicalJson(r.answer)}`;
+    const prints = results.map(fingerprint);
+    if (prints.every((p) => p === prints[0])) {
+        return { ...first, runs_agreed: results.length };
+    }
+    keep(results);
+    const shown = prints.map((p, i) => `run ${i + 1} ${p.length > 200 ? p.slice(0, 199) + '…' : p}`);
+    return {
+        ...first,
+        status: 'invalid',
+        answer: undefined,
+        reason: `nondeterministic: ${shown.join(' | ')}`,
+    };
+}
+function harvest_canonicalJson(value) {
+    if (Array.isArray(value))
+        return `[${value.map(harvest_canonicalJson).join(',')}]`;
+    if (value && typeof value === 'object') {
+        const entries = Object.entries(value).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+        return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${harvest_canonicalJson(v)}`).join(',')}}`;
+    }
+    return JSON.stringify(value) ?? 'undefined';
+}
+function quarantine(options, id, results) {
+    if (!options.quarantineDir)
+        return;
+    (0,external_node_fs_namespaceObject.mkdirSync)(options.quarantineDir, { recursive: true });
+    (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(options.quarantineDir, `${id}.json`), JSON.stringify({ id, runs: results }, null, 2) + '\n');
+    options.log(`  ${id}: quarantined, both answers in ${(0,external_node_path_namespaceObject.join)(options.quarantineDir, `${id}.json`)}`);
+}
 function readResult(file) {
     if (!(0,external_node_fs_namespaceObject.existsSync)(file))
         return 'the tracer wrote no result for this instance';
@@ -78235,7 +79060,7 @@ function toOutcome(loaded, result, envDigest, tracerDigest) {
                 environment_digest: envDigest,
                 python: result.python ?? 'unknown',
                 tracer_version: `${result.tracer_version ?? 'unknown'}+${tracerDigest.slice(0, 12)}`,
-                runs_agreed: 1,
+                runs_agreed: result.runs_agreed ?? 1,
                 harvested_at: new Date().toISOString(),
             },
         },
@@ -78393,185 +79218,413 @@ function hashDirectory(dir) {
     return sha256(...parts);
 }
 
-;// CONCATENATED MODULE: ./src/prompt/build.ts
-/** Bumped whenever prompt wording changes; goes into results (and response-cache keys). */
-const PROMPT_VERSION = 'p1';
-const SYSTEM_PROMPT = 'You predict what Python code does when it actually runs. Read the code and the test, answer ' +
-    'the question, and reply with exactly one JSON object that matches the answer template: same keys, ' +
-    'values of the stated types. No prose, no markdown.';
-/** Source lines prefixed by their absolute 1-based line numbers, as the answers use them. */
-function numberLines(source, firstLine) {
-    return source
-        .replace(/\n$/, '')
-        .split('\n')
-        .map((line, i) => `${String(firstLine + i).padStart(5)}  ${line}`)
-        .join('\n');
+;// CONCATENATED MODULE: ./src/query/accounting.ts
+
+const PARSE_FAILURES = new Set(['empty', 'no_json', 'schema_mismatch', 'truncated', 'refused']);
+/** Totals of the query stage over the records that reached the model. */
+function summarizeQuery(records, identity, samples) {
+    const answered = records.filter((r) => r.scored);
+    const sum = (f) => answered.reduce((n, r) => n + f(r), 0);
+    const parseFailures = {};
+    for (const r of answered)
+        if (r.error && PARSE_FAILURES.has(r.error))
+            parseFailures[r.error] = (parseFailures[r.error] ?? 0) + 1;
+    const latencyMs = sum((r) => r.latencyMs);
+    return {
+        api: identity.api,
+        samples,
+        settings: { ...identity.settings },
+        answered: answered.length,
+        cacheHits: answered.filter((r) => r.cached).length,
+        tokensIn: sum((r) => r.tokensIn),
+        tokensOut: sum((r) => r.tokensOut),
+        retries: sum((r) => r.retries),
+        latencyMs,
+        meanLatencyMs: answered.length ? Math.round(latencyMs / answered.length) : 0,
+        parseFailures,
+        ...(samples > 1 && answered.length
+            ? { passAtK: round(answered.filter((r) => r.passAtK).length / answered.length) }
+            : {}),
+    };
 }
-/**
- * The messages for one instance: the executed target's source (numbered),
- * the test file(s), the question and the answer template. Pure: test file
- * contents are passed in.
- */
-function buildPrompt(instance, context, testFiles) {
-    const parts = [
-        `Question kind: ${instance.kind}`,
-        '',
-        `## Code under test: ${context.file} (${context.func})`,
-        '```python',
-        numberLines(context.source, context.first_line),
-        '```',
-    ];
-    for (const test of testFiles) {
-        parts.push('', `## Test file: ${test.name}`, '```python', test.source.replace(/\n$/, ''), '```');
+
+;// CONCATENATED MODULE: ./src/parse/lenient.ts
+const MAX_DEPTH = 64;
+class Stop extends Error {
+    eof;
+    at;
+    constructor(eof, at) {
+        super('stop');
+        this.eof = eof;
+        this.at = at;
     }
-    parts.push('', '## Question', instance.question, '', '## Answer template', JSON.stringify(instance.template_answer), '', 'Reply with only the JSON object.');
-    return [
-        { role: 'system', content: SYSTEM_PROMPT },
-        { role: 'user', content: parts.join('\n') },
-    ];
+}
+/** Parses one value starting at `start` (leading whitespace skipped). */
+function parseLenientAt(text, start = 0) {
+    let i = start;
+    const fail = () => {
+        throw new Stop(i >= text.length, i);
+    };
+    const ws = () => {
+        for (;;) {
+            while (i < text.length && /\s/.test(text[i]))
+                i++;
+            // Comments inside an object (// … or /* … */), as JSONC-minded models write them.
+            if (text.startsWith('//', i)) {
+                const nl = text.indexOf('\n', i);
+                i = nl < 0 ? text.length : nl + 1;
+            }
+            else if (text.startsWith('/*', i)) {
+                const close = text.indexOf('*/', i + 2);
+                i = close < 0 ? text.length : close + 2;
+            }
+            else
+                return;
+        }
+    };
+    const value = (depth) => {
+        if (depth > MAX_DEPTH)
+            fail();
+        ws();
+        const c = text[i];
+        if (c === undefined)
+            return fail();
+        if (c === '{')
+            return object(depth);
+        if (c === '[')
+            return array(depth);
+        if (c === '"' || c === "'")
+            return string();
+        const number = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i, i + 64));
+        if (number) {
+            i += number[0].length;
+            return Number(number[0]);
+        }
+        const word = /^[A-Za-z_]\w*/.exec(text.slice(i, i + 16))?.[0];
+        const literals = {
+            true: true,
+            false: false,
+            null: null,
+            True: true,
+            False: false,
+            None: null,
+        };
+        if (word !== undefined && word in literals) {
+            i += word.length;
+            return literals[word];
+        }
+        return fail();
+    };
+    const string = () => {
+        const quote = text[i++];
+        let out = '';
+        while (i < text.length) {
+            const c = text[i++];
+            if (c === quote)
+                return out;
+            if (c === '\n' && quote === "'")
+                fail(); // a prose apostrophe, not a string
+            if (c !== '\\') {
+                out += c;
+                continue;
+            }
+            const e = text[i++];
+            if (e === undefined)
+                return fail();
+            if (e === 'u') {
+                const hex = text.slice(i, i + 4);
+                if (!/^[0-9a-fA-F]{4}$/.test(hex))
+                    fail();
+                out += String.fromCharCode(parseInt(hex, 16));
+                i += 4;
+            }
+            else
+                out += { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f' }[e] ?? e;
+        }
+        return fail();
+    };
+    const key = () => {
+        ws();
+        const c = text[i];
+        if (c === '"' || c === "'")
+            return string();
+        const ident = /^[A-Za-z_]\w*/.exec(text.slice(i, i + 128))?.[0];
+        if (!ident)
+            return fail();
+        i += ident.length;
+        return ident;
+    };
+    const object = (depth) => {
+        i++;
+        const out = {};
+        for (;;) {
+            ws();
+            if (text[i] === '}') {
+                i++;
+                return out;
+            }
+            const k = key();
+            ws();
+            if (text[i] !== ':')
+                fail();
+            i++;
+            out[k] = value(depth + 1);
+            ws();
+            if (text[i] === ',')
+                i++;
+            else if (text[i] !== '}')
+                fail();
+        }
+    };
+    const array = (depth) => {
+        i++;
+        const out = [];
+        for (;;) {
+            ws();
+            if (text[i] === ']') {
+                i++;
+                return out;
+            }
+            out.push(value(depth + 1));
+            ws();
+            if (text[i] === ',')
+                i++;
+            else if (text[i] !== ']')
+                fail();
+        }
+    };
+    try {
+        const v = value(0);
+        return { ok: true, value: v, end: i };
+    }
+    catch (error) {
+        if (error instanceof Stop)
+            return { ok: false, eof: error.eof, at: error.at };
+        throw error;
+    }
+}
+/** The whole text as one value (strict JSON first, then lenient); undefined if it is not. */
+function parseWhole(text) {
+    try {
+        return { value: JSON.parse(text) };
+    }
+    catch {
+        const r = parseLenientAt(text, 0);
+        return r.ok && text.slice(r.end).trim() === '' ? { value: r.value } : undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/parse/reasoning.ts
+/** Paired reasoning delimiters that models emit inline before an answer. */
+const PAIRS = [
+    ['<think>', '</think>'],
+    ['<thinking>', '</thinking>'],
+    ['<reasoning>', '</reasoning>'],
+    ['<|begin_of_thought|>', '<|end_of_thought|>'],
+];
+/**
+ * Removes reasoning from raw model text: complete blocks, an unclosed block
+ * (cut at max tokens: everything after its opener), and text before a lone
+ * closer (chat templates that put the opener into the prompt, as DeepSeek-R1's
+ * does, leave only `</think>` in the reply).
+ */
+function stripReasoning(raw) {
+    let text = raw;
+    for (const [open, close] of PAIRS) {
+        const lower = () => text.toLowerCase();
+        // Lone closer before any opener: the opener was in the prompt.
+        const firstClose = lower().indexOf(close);
+        const firstOpen = lower().indexOf(open);
+        if (firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen))
+            text = text.slice(firstClose + close.length);
+        for (let start = lower().indexOf(open); start >= 0; start = lower().indexOf(open)) {
+            const end = lower().indexOf(close, start + open.length);
+            text = end < 0 ? text.slice(0, start) : text.slice(0, start) + text.slice(end + close.length);
+        }
+    }
+    return text.trim();
 }
 
 ;// CONCATENATED MODULE: ./src/parse/extract.ts
-const THINK = /<think(?:ing)?>[\s\S]*?<\/think(?:ing)?>/gi;
-const FENCE = /```(?:json|JSON)?\s*\n?([\s\S]*?)```/g;
+
+
+const FENCE = /(```|~~~)[\w-]*[ \t]*\n?([\s\S]*?)\1/g;
+/** Beyond this, only the tail is scanned: answers come last and the scan must stay linear-ish. */
+const MAX_SCAN_CHARS = 200_000;
+const REFUSAL = /\b(I can(?:no|')t (?:help|assist|answer|comply|provide)|I(?: am|'m) (?:unable|not able) to|I won't|cannot (?:help|assist) with|as an AI\b)/i;
 /**
- * Pulls a JSON value out of raw model text: the whole text, else a fenced
- * block, else the first balanced {...} that parses. Reasoning blocks are
- * stripped first.
+ * Every JSON value in the reply, in order: the whole text if it is one value;
+ * else each fenced block that holds one, and each complete top-level `{…}`
+ * (or `[…]` when `arrays`) in the prose, read leniently (single quotes,
+ * trailing commas, Python literals). Reasoning blocks are stripped first.
+ */
+function findCandidates(raw, arrays = false) {
+    const stripped = stripReasoning(raw);
+    const text = stripped.length > MAX_SCAN_CHARS ? stripped.slice(-MAX_SCAN_CHARS) : stripped;
+    const whole = text ? parseWhole(text) : undefined;
+    if (whole)
+        return { text, values: [whole.value], unclosed: false };
+    const found = [];
+    for (const fence of text.matchAll(FENCE)) {
+        const inner = parseWhole((fence[2] ?? '').trim());
+        if (inner)
+            found.push({ at: fence.index, value: inner.value });
+    }
+    let unclosed = false;
+    const opener = arrays ? /[{[]/g : /\{/g;
+    for (let m = opener.exec(text); m; m = opener.exec(text)) {
+        const r = parseLenientAt(text, m.index);
+        if (r.ok) {
+            found.push({ at: m.index, value: r.value });
+            opener.lastIndex = r.end;
+        }
+        else if (r.eof)
+            unclosed = true;
+    }
+    found.sort((a, b) => a.at - b.at);
+    return { text, values: found.map((f) => f.value), unclosed };
+}
+/**
+ * Why a reply with no acceptable value failed, in order of precedence:
+ * nothing left after reasoning (empty, or truncated if cut at max tokens), an
+ * answer cut short, values of the wrong shape, a refusal, no JSON at all.
+ */
+function classifyFailure(candidates, finishReason, mismatch) {
+    const cut = finishReason === 'length';
+    if (!candidates.text)
+        return { failure: cut ? 'truncated' : 'empty', detail: cut ? 'cut at max tokens' : 'no text' };
+    if (cut || candidates.unclosed)
+        return {
+            failure: 'truncated',
+            detail: cut ? 'cut at max tokens before a complete answer' : 'the JSON object never closes',
+        };
+    if (candidates.values.length)
+        return { failure: 'schema_mismatch', detail: mismatch ?? '' };
+    if (REFUSAL.test(candidates.text))
+        return { failure: 'refused', detail: candidates.text.slice(0, 120) };
+    return { failure: 'no_json', detail: candidates.text.slice(0, 120) };
+}
+/**
+ * The last JSON value in raw model text (see findCandidates), or why there is
+ * none. Template-blind; parseAnswer picks the last value that fits the template.
  */
 function extractJson(raw, finishReason) {
-    const text = raw
-        .replace(THINK, '')
-        .replace(/<think(?:ing)?>[\s\S]*$/i, '')
-        .trim();
-    if (!text)
-        return {
-            ok: false,
-            failure: finishReason === 'length' ? 'truncated' : 'empty',
-            detail: 'no text',
-        };
-    const direct = tryParse(text);
-    if (direct.ok)
-        return direct;
-    for (const match of text.matchAll(FENCE)) {
-        const fenced = tryParse((match[1] ?? '').trim());
-        if (fenced.ok)
-            return fenced;
-    }
-    for (let start = text.indexOf('{'); start >= 0; start = text.indexOf('{', start + 1)) {
-        const end = balancedEnd(text, start);
-        if (end < 0)
-            continue;
-        const candidate = tryParse(text.slice(start, end + 1));
-        if (candidate.ok)
-            return candidate;
-    }
-    if (finishReason === 'length' ||
-        (text.includes('{') && balancedEnd(text, text.indexOf('{')) < 0)) {
-        return { ok: false, failure: 'truncated', detail: 'the JSON object never closes' };
-    }
-    if (/\b(I can(?:no|')t|I am unable|I'm unable|cannot help|can't assist)\b/i.test(text)) {
-        return { ok: false, failure: 'refused', detail: text.slice(0, 120) };
-    }
-    return { ok: false, failure: 'no_json', detail: text.slice(0, 120) };
-}
-function tryParse(text) {
-    try {
-        return { ok: true, value: JSON.parse(text) };
-    }
-    catch {
-        return { ok: false, failure: 'no_json', detail: '' };
-    }
-}
-/** Index of the brace closing the one at `start`, string- and escape-aware; -1 if none. */
-function balancedEnd(text, start) {
-    let depth = 0;
-    let inString = false;
-    for (let i = start; i < text.length; i++) {
-        const c = text[i];
-        if (inString) {
-            if (c === '\\')
-                i++;
-            else if (c === '"')
-                inString = false;
-        }
-        else if (c === '"')
-            inString = true;
-        else if (c === '{')
-            depth++;
-        else if (c === '}' && --depth === 0)
-            return i;
-    }
-    return -1;
+    const candidates = findCandidates(raw);
+    if (candidates.values.length)
+        return { ok: true, value: candidates.values.at(-1) };
+    return { ok: false, ...classifyFailure(candidates, finishReason, undefined) };
 }
 
 ;// CONCATENATED MODULE: ./src/parse/validate.ts
+
+
+const numeric = union([
+    schemas_number(),
+    schemas_string().refine((s) => s.trim() !== '' && !Number.isNaN(Number(s)), 'not a number'),
+]);
+const validate_boolean = union([schemas_boolean(), schemas_string().regex(/^(true|false)$/i, 'not a bool')]);
+const scalar = union([schemas_string(), schemas_number(), schemas_boolean()]);
+/** A container sent as its JSON text (`"[1, 2]"`): the scorer reads those too. */
+const fromText = (v) => typeof v === 'string' && /^\s*[[{]/.test(v) ? (parseWhole(v.trim())?.value ?? v) : v;
+function leaf(type) {
+    const alternatives = type.split('|').map((t) => t.trim().toLowerCase());
+    const schemas = alternatives.map((t) => {
+        if (t === 'int' || t === 'float' || t === 'number')
+            return numeric;
+        if (t === 'bool')
+            return validate_boolean;
+        if (t === 'null' || t === 'none')
+            return schemas_null();
+        if (t === 'list')
+            return array(unknown());
+        if (t === 'dict')
+            return record(schemas_string(), unknown());
+        return scalar;
+    });
+    return schemas.length === 1 ? schemas[0] : union(schemas);
+}
 /**
- * Checks a parsed reply against the instance's answer template: every
- * template key present, values of the leaf type ("int", "float", "str",
- * "bool"). Unwraps `{"answer": …}` as SWE-Flux does. Scalars that are numeric
- * or boolean strings are left for the scorer, which coerces them.
+ * The zod schema of an answer template: leaves are type names ("int",
+ * "float", "str", "bool", unions like "int|null"); lists hold their first
+ * element's type; objects require every template key and drop extra keys.
+ * Numeric and boolean strings pass (the scorer coerces them, as SWE-Flux's does).
+ */
+function templateToSchema(template) {
+    if (typeof template === 'string')
+        return leaf(template);
+    if (Array.isArray(template)) {
+        const item = template[0];
+        return preprocess(fromText, array(item === undefined ? unknown() : templateToSchema(item)));
+    }
+    return preprocess(fromText, object(Object.fromEntries(Object.entries(template).map(([k, t]) => [k, templateToSchema(t)]))));
+}
+function validate_describe(error, value) {
+    const issue = error.issues[0];
+    if (!issue)
+        return 'does not match the template';
+    const path = [
+        '$',
+        ...issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)),
+    ].join('');
+    let got = value;
+    for (const p of issue.path)
+        got = got?.[p];
+    const shown = got === undefined ? 'missing' : `got ${JSON.stringify(got)?.slice(0, 40)}`;
+    return `${path}: ${issue.message} (${shown})`;
+}
+/**
+ * Checks a parsed reply against the instance's answer template with zod.
+ * Accepts SWE-Flux's `{"answer": …}` wrapper when the template itself has no
+ * `answer` key. Returns the value with extra keys dropped.
  */
 function validateAgainstTemplate(value, template) {
-    let candidate = value;
-    const templateHasAnswer = isObject(template) && 'answer' in template;
-    if (!templateHasAnswer &&
-        isObject(candidate) &&
-        'answer' in candidate &&
-        Object.keys(candidate).length === 1) {
-        candidate = candidate.answer;
+    const schema = templateToSchema(template);
+    const direct = schema.safeParse(value);
+    if (direct.success)
+        return { ok: true, value: direct.data };
+    const templateHasAnswer = typeof template === 'object' && !Array.isArray(template) && 'answer' in template;
+    if (!templateHasAnswer && isObject(value) && 'answer' in value) {
+        const unwrapped = schema.safeParse(value.answer);
+        if (unwrapped.success)
+            return { ok: true, value: unwrapped.data };
+        return {
+            ok: false,
+            failure: 'schema_mismatch',
+            detail: validate_describe(unwrapped.error, value.answer),
+        };
     }
-    const problem = validate_check(candidate, template, '$');
-    return problem
-        ? { ok: false, failure: 'schema_mismatch', detail: problem }
-        : { ok: true, value: candidate };
-}
-function validate_check(value, template, path) {
-    if (typeof template === 'string') {
-        switch (template) {
-            case 'int':
-            case 'float':
-                return typeof value === 'number' ||
-                    (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)))
-                    ? undefined
-                    : `${path}: expected ${template}, got ${JSON.stringify(value)?.slice(0, 40)}`;
-            case 'bool':
-                return typeof value === 'boolean' ||
-                    (typeof value === 'string' && /^(true|false)$/i.test(value))
-                    ? undefined
-                    : `${path}: expected bool`;
-            default:
-                return value === null || typeof value === 'object'
-                    ? `${path}: expected a scalar`
-                    : undefined;
-        }
-    }
-    if (Array.isArray(template)) {
-        if (!Array.isArray(value))
-            return `${path}: expected a list`;
-        const item = template[0];
-        if (item === undefined)
-            return undefined;
-        for (let i = 0; i < value.length; i++) {
-            const problem = validate_check(value[i], item, `${path}[${i}]`);
-            if (problem)
-                return problem;
-        }
-        return undefined;
-    }
-    if (!isObject(value))
-        return `${path}: expected an object`;
-    for (const [key, sub] of Object.entries(template)) {
-        if (!(key in value))
-            return `${path}.${key}: missing`;
-        const problem = validate_check(value[key], sub, `${path}.${key}`);
-        if (problem)
-            return problem;
-    }
-    return undefined;
+    return { ok: false, failure: 'schema_mismatch', detail: validate_describe(direct.error, value) };
 }
 function isObject(v) {
     return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+;// CONCATENATED MODULE: ./src/parse/answer.ts
+
+
+/**
+ * Raw model text → the answer, fairly: reasoning stripped, JSON found wherever
+ * the model put it (bare, fenced, in prose; leniently read), and of all values
+ * found the LAST one that fits the template wins — models state the answer
+ * last, and an echoed template or a first guess should not count against them.
+ * With none fitting, the failure is classified (see classifyFailure) and the
+ * last value found is kept for the record.
+ */
+function parseAnswer(raw, finishReason, template) {
+    const candidates = findCandidates(raw, Array.isArray(template));
+    let mismatch;
+    for (let i = candidates.values.length - 1; i >= 0; i--) {
+        const validated = validateAgainstTemplate(candidates.values[i], template);
+        if (validated.ok)
+            return validated;
+        if (!validated.ok && mismatch === undefined)
+            mismatch = validated.detail;
+    }
+    return {
+        ok: false,
+        ...classifyFailure(candidates, finishReason, mismatch),
+        value: candidates.values.at(-1),
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/score/compare-values.ts
@@ -78746,83 +79799,6 @@ function compare_values_isObject(v) {
     return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-;// CONCATENATED MODULE: ./src/query/answer.ts
-
-
-
-
-
-
-
-const MAX_PREDICTION_CHARS = 4096;
-/**
- * prompt → query → parse → score for one instance with an oracle. Transport
- * failures that survive retries propagate (they end the run); a request the
- * server rejects for this instance alone is recorded as `request_rejected`.
- */
-async function answerInstance(loaded, oracle, client) {
-    const { instance } = loaded;
-    const testFiles = [...new Set(instance.tests.map((t) => t.split('::')[0]))].map((name) => ({
-        name,
-        source: (0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(loaded.dir, name), 'utf8'),
-    }));
-    const messages = buildPrompt(instance, oracle.context, testFiles);
-    const base = {
-        id: instance.id,
-        kind: instance.kind,
-        scored: true,
-        oracle: oracle.oracle.oracle_answer,
-    };
-    let completion;
-    try {
-        completion = await client.complete(messages);
-    }
-    catch (error) {
-        if (error instanceof ModelRequestError && error.status === 400) {
-            return {
-                ...base,
-                correct: false,
-                error: 'request_rejected',
-                detail: error.message,
-                tokensIn: 0,
-                tokensOut: 0,
-                latencyMs: 0,
-                retries: 0,
-            };
-        }
-        throw error;
-    }
-    const accounting = {
-        prediction: completion.text.slice(0, MAX_PREDICTION_CHARS),
-        tokensIn: completion.tokensIn,
-        tokensOut: completion.tokensOut,
-        latencyMs: completion.latencyMs,
-        retries: completion.retries,
-    };
-    const extracted = extractJson(completion.text, completion.finishReason);
-    if (!extracted.ok)
-        return {
-            ...base,
-            ...accounting,
-            correct: false,
-            error: extracted.failure,
-            detail: extracted.detail,
-        };
-    const validated = validateAgainstTemplate(extracted.value, instance.template_answer);
-    if (!validated.ok) {
-        return {
-            ...base,
-            ...accounting,
-            parsed: extracted.value,
-            correct: false,
-            error: validated.failure,
-            detail: validated.detail,
-        };
-    }
-    const correct = compareValues(oracle.oracle.oracle_answer, validated.value);
-    return { ...base, ...accounting, parsed: validated.value, correct, error: null };
-}
-
 ;// CONCATENATED MODULE: ./src/query/pool.ts
 /**
  * Runs `task` over `items` with at most `concurrency` in flight. The first
@@ -78846,6 +79822,171 @@ async function runPool(items, concurrency, task) {
     await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
     if (failure)
         throw failure.error;
+}
+/** A counting semaphore: at most `limit` calls of `run` in flight, served in arrival order. */
+class Limiter {
+    limit;
+    active = 0;
+    waiting = [];
+    constructor(limit) {
+        this.limit = limit;
+    }
+    async run(task) {
+        if (this.active >= this.limit)
+            await new Promise((r) => this.waiting.push(r));
+        else
+            this.active++;
+        try {
+            return await task();
+        }
+        finally {
+            const next = this.waiting.shift();
+            if (next)
+                next();
+            else
+                this.active--;
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/query/vote.ts
+
+/**
+ * Majority vote over k samples. Valid answers vote by their canonical JSON;
+ * the most frequent wins; a tie goes to the answer whose canonical JSON sorts
+ * first (independent of arrival order, so re-runs agree). With no valid
+ * answer, the most frequent failure class stands for the instance (ties: the
+ * class that sorts first), so the record still says what went wrong.
+ */
+function majorityVote(samples) {
+    const correctSamples = samples.filter((s) => s.ok && s.correct).length;
+    const tally = new Map();
+    samples.forEach((s, i) => {
+        const key = s.ok ? `ok:${canonicalJson(s.value)}` : `fail:${s.failure}`;
+        const entry = tally.get(key) ?? { count: 0, first: i };
+        entry.count++;
+        tally.set(key, entry);
+    });
+    const ranked = [...tally.entries()].sort(([ka, a], [kb, b]) => 
+    // any valid answer beats any failure, then count, then the key's order
+    Number(kb.startsWith('ok:')) - Number(ka.startsWith('ok:')) ||
+        b.count - a.count ||
+        (ka < kb ? -1 : ka > kb ? 1 : 0));
+    const [key, best] = ranked[0] ?? ['fail:empty', { count: 0, first: 0 }];
+    return { winner: best.first, ok: key.startsWith('ok:'), correctSamples };
+}
+
+;// CONCATENATED MODULE: ./src/query/answer.ts
+
+
+
+
+
+
+
+
+const MAX_PREDICTION_CHARS = 4096;
+/** 4xx statuses that concern this request alone (too long, invalid for this prompt). */
+const PER_REQUEST_REJECTIONS = new Set([400, 413, 422]);
+async function askOnce(client, messages, sample, oracle, template) {
+    let completion;
+    try {
+        completion = await client.complete(messages, { sample });
+    }
+    catch (error) {
+        if (error instanceof ModelRequestError && PER_REQUEST_REJECTIONS.has(error.status))
+            return { outcome: { ok: false, failure: 'request_rejected' }, detail: error.message };
+        if (error instanceof ModelResponseError)
+            return { outcome: { ok: false, failure: error.errorClass }, detail: error.message };
+        throw error;
+    }
+    const parsed = parseAnswer(completion.text, completion.finishReason, template);
+    if (!parsed.ok)
+        return {
+            outcome: { ok: false, failure: parsed.failure },
+            completion,
+            detail: parsed.detail,
+            parsed: parsed.value,
+        };
+    const correct = compareValues(oracle.oracle.oracle_answer, parsed.value);
+    return { outcome: { ok: true, value: parsed.value, correct }, completion, parsed: parsed.value };
+}
+/**
+ * prompt → query (k samples) → parse → vote → score for one instance with an
+ * oracle. Transport failures that survive retries propagate (they end the
+ * run); a request the server rejects for this instance alone is recorded as
+ * `request_rejected`, an oversized reply as `response_too_large`.
+ */
+async function answerInstance(loaded, oracle, client, options = { samples: 1, prompt: DEFAULT_PROMPT_OPTIONS }) {
+    const { instance } = loaded;
+    const testFiles = [...new Set(instance.tests.map((t) => t.split('::')[0]))].map((name) => ({
+        name,
+        source: (0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(loaded.dir, name), 'utf8'),
+    }));
+    const messages = buildPrompt(instance, oracle.context, testFiles, options.prompt);
+    const limiter = options.limiter ?? new Limiter(options.samples);
+    const samples = await Promise.all(Array.from({ length: options.samples }, (_, i) => limiter.run(() => askOnce(client, messages, i, oracle, instance.template_answer))));
+    const vote = majorityVote(samples.map((s) => s.outcome));
+    const winner = samples[vote.winner];
+    const completions = samples.flatMap((s) => (s.completion ? [s.completion] : []));
+    const total = (f) => completions.reduce((n, c) => n + f(c), 0);
+    const k = options.samples;
+    return {
+        id: instance.id,
+        kind: instance.kind,
+        scored: true,
+        oracle: oracle.oracle.oracle_answer,
+        correct: winner.outcome.ok && winner.outcome.correct,
+        error: winner.outcome.ok ? null : winner.outcome.failure,
+        ...(winner.detail !== undefined ? { detail: winner.detail } : {}),
+        ...(winner.completion
+            ? { prediction: winner.completion.text.slice(0, MAX_PREDICTION_CHARS) }
+            : {}),
+        ...(winner.parsed !== undefined ? { parsed: winner.parsed } : {}),
+        tokensIn: total((c) => c.tokensIn),
+        tokensOut: total((c) => c.tokensOut),
+        latencyMs: total((c) => c.latencyMs),
+        retries: total((c) => c.retries),
+        ...(completions.length && completions.every((c) => c.cached) ? { cached: true } : {}),
+        ...(k > 1
+            ? { samples: k, samplesCorrect: vote.correctSamples, passAtK: vote.correctSamples > 0 }
+            : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/query/stage.ts
+
+
+
+
+/**
+ * The client answers come from: through the response cache when there is one
+ * AND the model revision is known. Without a revision, two checkpoints served
+ * under one name would be indistinguishable, so nothing is reused.
+ */
+function withResponseCache(client, cache, revision, log) {
+    if (!cache)
+        return client;
+    if (!revision) {
+        log('No --model-revision: the response cache is off (answers could belong to another checkpoint).');
+        return client;
+    }
+    return new CachingClient(client, cache, revision, PROMPT_VERSION);
+}
+/**
+ * Answers every item, at most `concurrency` requests in flight, handing each
+ * record to `keep` as it completes. The first failure that ends the run stops
+ * new work; answers in flight are still kept; then it propagates.
+ */
+async function queryInstances(items, client, config, keep) {
+    const limiter = new Limiter(config.concurrency);
+    await runPool(items, config.concurrency, async ({ loaded, entry }) => {
+        keep(await answerInstance(loaded, entry, client, {
+            samples: config.samples,
+            prompt: config.prompt,
+            limiter,
+        }));
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
@@ -78873,6 +80014,10 @@ function escapeMarkdown(text) {
         .replace(/@/g, '@\u200b')
         .replace(/\r?\n/g, ' ');
 }
+/** Inline code for untrusted text outside tables: no backticks or line breaks can escape it. */
+function codeSpan(text) {
+    return `\`${text.replace(/[`\r\n]/g, ' ')}\``;
+}
 const pct = (x) => `${(x * 100).toFixed(1)}%`;
 const signed = (x) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${(Math.abs(x) * 100).toFixed(1)} pp`;
 /** The report shown in the PR comment, the job summary and report.md. */
@@ -78881,7 +80026,7 @@ function renderReport(results, comparison) {
     const byKind = new Map(comparison.kinds.map((k) => [k.kind, k]));
     const lines = [
         COMMENT_MARKER,
-        `## tracegate — ${escapeMarkdown(results.model.name)}${results.model.revision ? ` @ \`${escapeMarkdown(results.model.revision)}\`` : ''}`,
+        `## tracegate — ${escapeMarkdown(results.model.name)}${results.model.revision ? ` @ ${codeSpan(results.model.revision)}` : ''}`,
         '',
         VERDICT_LINE[comparison.verdict],
         '',
@@ -78894,7 +80039,7 @@ function renderReport(results, comparison) {
         const c = byKind.get(kind);
         lines.push(`| ${kind} | ${s.total} | ${pct(s.accuracy)} (${s.correct}/${s.total}) | ${c ? pct(c.baseline) : '—'} | ${c ? signed(c.delta) : '—'} | ${c ? c.pHolm.toFixed(3) : '—'} | ${c ? STATUS_ICON[c.status] : '—'} |`);
     }
-    const errorEntries = Object.entries(summary.errors);
+    const errorEntries = Object.entries(summary.errors).filter(([k]) => !k.startsWith('harvest_'));
     if (errorEntries.length) {
         lines.push('', `**Not answered as asked:** ${errorEntries.map(([k, n]) => `${k} ×${n}`).join(', ')}`);
     }
@@ -78902,12 +80047,22 @@ function renderReport(results, comparison) {
     if (unscored.length) {
         lines.push('', '<details><summary>Instances without an oracle (not scored)</summary>', '');
         for (const r of unscored)
-            lines.push(`- \`${escapeMarkdown(r.id)}\`: ${r.error} — ${escapeMarkdown(r.detail ?? '')}`);
+            lines.push(`- ${codeSpan(r.id)}: ${r.error} — ${escapeMarkdown(r.detail ?? '')}`);
         lines.push('', '</details>');
     }
+    const q = results.query;
+    if (q?.passAtK !== undefined) {
+        lines.push('', `**pass@${q.samples}: ${pct(q.passAtK)}** (majority of ${q.samples} samples is scored above)`);
+    }
+    const asked = q
+        ? `${escapeMarkdown(q.api)}, ${q.answered} answered (${q.cacheHits} from the response cache), ` +
+            `mean latency ${(q.meanLatencyMs / 1000).toFixed(2)} s, ${q.retries} retries · `
+        : '';
     lines.push('', `<sub>gate: min drop ${pct(comparison.policy.minDrop)}, α ${comparison.policy.alpha} (exact McNemar, Holm) · ` +
         `oracles: ${results.harvest.cached} cached, ${results.harvest.harvested} harvested (${results.harvest.backend}) · ` +
-        `tokens ${summary.tokensIn} in / ${summary.tokensOut} out · prompt ${results.promptVersion}</sub>`, '');
+        asked +
+        `tokens ${summary.tokensIn} in / ${summary.tokensOut} out · prompt ${results.promptVersion}` +
+        `${results.prompt ? ` (${escapeMarkdown(results.prompt.context)}, ${escapeMarkdown(results.prompt.budget)})` : ''}</sub>`, '');
     return lines.join('\n');
 }
 
@@ -78922,6 +80077,7 @@ const ERROR_CLASSES = [
     'truncated',
     'refused',
     'request_rejected',
+    'response_too_large',
     'harvest_invalid',
     'harvest_timeout',
     'harvest_error',
@@ -78943,6 +80099,12 @@ const instanceRecordSchema = object({
     tokensOut: schemas_number().default(0),
     latencyMs: schemas_number().default(0),
     retries: schemas_number().default(0),
+    /** Answered from the response cache (same endpoint, model, revision, settings, prompt). */
+    cached: schemas_boolean().optional(),
+    /** With `--samples k` > 1: k, how many samples were correct, and pass@k (any correct). */
+    samples: schemas_number().int().optional(),
+    samplesCorrect: schemas_number().int().optional(),
+    passAtK: schemas_boolean().optional(),
 });
 const kindSummarySchema = object({
     total: schemas_number().int(),
@@ -78964,11 +80126,33 @@ const summarySchema = object({
     tokensOut: schemas_number(),
     retries: schemas_number(),
 });
+/** How the model was asked, and what it cost: totals over the run's answered instances. */
+const querySummarySchema = object({
+    /** Protocol (`openai-chat`, `openai-completions`, `anthropic`). */
+    api: schemas_string(),
+    samples: schemas_number().int(),
+    /** Generation settings sent with every request. */
+    settings: record(schemas_string(), unknown()),
+    answered: schemas_number().int(),
+    cacheHits: schemas_number().int(),
+    tokensIn: schemas_number(),
+    tokensOut: schemas_number(),
+    retries: schemas_number(),
+    latencyMs: schemas_number(),
+    meanLatencyMs: schemas_number(),
+    /** Replies that scored wrong because no answer could be parsed, by class. */
+    parseFailures: record(schemas_string(), schemas_number().int()),
+    /** With samples > 1: fraction of scored instances with at least one correct sample. */
+    passAtK: schemas_number().optional(),
+});
 /** results.json: everything needed to compare a later run against this one. */
 const resultsSchema = object({
     schema: literal('tracegate/results@1'),
     model: object({ endpoint: schemas_string(), name: schemas_string(), revision: schemas_string().optional() }),
     promptVersion: schemas_string(),
+    /** Prompt version, context mode and budget. */
+    prompt: object({ version: schemas_string(), context: schemas_string(), budget: schemas_string() }).optional(),
+    query: querySummarySchema.optional(),
     commit: schemas_string().optional(),
     startedAt: schemas_string(),
     finishedAt: schemas_string(),
@@ -79149,6 +80333,11 @@ async function runPipeline(config, deps) {
                 retries: 0,
             });
     }
+    const query = {
+        prompt: config.query?.prompt ?? DEFAULT_PROMPT_OPTIONS,
+        samples: config.query?.samples ?? 1,
+        concurrency: config.concurrency,
+    };
     const finish = () => {
         const ordered = selected
             .map((l) => records.get(l.instance.id))
@@ -79158,6 +80347,8 @@ async function runPipeline(config, deps) {
             schema: 'tracegate/results@1',
             model: config.model,
             promptVersion: PROMPT_VERSION,
+            prompt: describePrompt(query.prompt),
+            query: summarizeQuery(ordered, deps.client.identity, query.samples),
             commit: config.commit,
             startedAt,
             finishedAt: new Date().toISOString(),
@@ -79176,9 +80367,8 @@ async function runPipeline(config, deps) {
         return { results, comparison, report, harvest };
     };
     try {
-        await runPool(answerable, config.concurrency, async ({ loaded, entry }) => {
-            keep(await answerInstance(loaded, entry, deps.client));
-        });
+        const client = withResponseCache(deps.client, deps.responseCache, config.model.revision, deps.log);
+        await queryInstances(answerable, client, query, keep);
     }
     catch (error) {
         finish();
@@ -79220,10 +80410,19 @@ Options (run; the Action's inputs have the same names):
   --cache DIR            oracle cache (default .tracegate/cache)
   --baseline FILE        results.json of the baseline commit to compare with
   --out DIR              output directory (default tracegate-out)
+  --cache DIR            also holds the response cache (used when the model revision is known)
+  --api API              openai-chat (default), openai-completions (base checkpoints), anthropic
   --concurrency N        requests in flight (default 4)
-  --timeout SECONDS      per request (default 120)
-  --retries N            retries of transient failures (default 3)
-  --temperature T --max-tokens N
+  --timeout SECONDS      per request, whole body included (default 120)
+  --retries N            retries of transient failures (default 3; backoff honours Retry-After)
+  --time-budget SECONDS  total time for all requests (default: no limit)
+  --temperature T --max-tokens N --top-p P
+  --generation-seed N    sampling seed sent to the server (sample i gets N+i)
+  --stop S               a stop string, or a JSON array of them
+  --extra-body JSON      object merged into every request (e.g. '{"top_k": 20}')
+  --samples K            answers per instance: majority scored, pass@K reported (default 1)
+  --context MODE         slice (default), files or none: how much code the prompt shows
+  --context-budget N     prompt limit in chars (48000) or tokens (12000t; default 16000t)
   --backend docker|local|auto   where tests run (default docker)
   --base-image IMAGE     base of environment images (default tracegate/base:bookworm)
   --min-drop X --alpha A gate policy (defaults 0.05, 0.05)

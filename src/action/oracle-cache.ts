@@ -2,43 +2,58 @@ import * as cache from '@actions/cache';
 import * as core from '@actions/core';
 import { sha256 } from '../util/hash.js';
 
-const PREFIX = 'tracegate-oracles-v1-';
-
-/** Cache key of the oracle directory: the selected instances × tracer × base image. */
-export function oracleCacheKey(parts: string[]): string {
-  return PREFIX + sha256(...[...parts].sort()).slice(0, 24);
-}
+const PREFIX = 'tracegate-v1-';
 
 /**
- * Restores the oracle cache directory with @actions/cache: the exact key, or
- * the newest entry of any selection (oracles are content-addressed inside, so
- * a partial match is still useful). Returns whether the exact key hit.
+ * Keys of the cache directory (oracles + model responses) in the Actions
+ * cache. Entries are immutable, so each run attempt saves under its own key;
+ * restore falls back from the same selection and model revision, to the same
+ * selection, to anything — every file inside is content-addressed, so a
+ * partial match is always safe to use.
  */
-export async function restoreOracles(dir: string, key: string): Promise<boolean> {
+export interface CacheKeys {
+  primary: string;
+  restore: string[];
+}
+
+export function cacheKeys(
+  scopeParts: string[],
+  revision: string | undefined,
+  runId: string,
+): CacheKeys {
+  const scope = sha256(...[...scopeParts].sort()).slice(0, 16);
+  const rev = sha256(revision ?? 'none').slice(0, 12);
+  return {
+    primary: `${PREFIX}${scope}-${rev}-${runId}`,
+    restore: [`${PREFIX}${scope}-${rev}-`, `${PREFIX}${scope}-`, PREFIX],
+  };
+}
+
+/** Restores the cache directory; a miss or an unavailable service only costs time. */
+export async function restoreCacheDir(dir: string, keys: CacheKeys): Promise<void> {
   if (!cache.isFeatureAvailable()) {
     core.info('Actions cache service not available here; oracles will be harvested.');
-    return false;
+    return;
   }
   try {
-    const hit = await cache.restoreCache([dir], key, [PREFIX]);
-    core.info(hit ? `Restored oracle cache ${hit}` : 'No oracle cache yet');
-    return hit === key;
+    const hit = await cache.restoreCache([dir], keys.primary, keys.restore);
+    core.info(hit ? `Restored the tracegate cache from ${hit}` : 'No tracegate cache yet');
   } catch (error) {
     core.warning(
-      `Restoring the oracle cache failed (${(error as Error).message}); harvesting instead.`,
+      `Restoring the tracegate cache failed (${(error as Error).message}); harvesting instead.`,
     );
-    return false;
   }
 }
 
-export async function saveOracles(dir: string, key: string): Promise<void> {
+/** Saves the cache directory — also after a failed run, so a re-run does not redo its work. */
+export async function saveCacheDir(dir: string, keys: CacheKeys): Promise<void> {
   if (!cache.isFeatureAvailable()) return;
   try {
-    await cache.saveCache([dir], key);
-    core.info(`Saved oracle cache ${key}`);
+    await cache.saveCache([dir], keys.primary);
+    core.info(`Saved the tracegate cache as ${keys.primary}`);
   } catch (error) {
     core.warning(
-      `Saving the oracle cache failed (${(error as Error).message}); the next run re-harvests.`,
+      `Saving the tracegate cache failed (${(error as Error).message}); the next run redoes its work.`,
     );
   }
 }

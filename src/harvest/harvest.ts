@@ -1,4 +1,12 @@
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadedInstance } from '../instances/load.js';
@@ -19,7 +27,12 @@ export interface HarvestOptions {
   baseImage: string;
   tracerDigest: string;
   log: (message: string) => void;
+  /** Where both answers of a nondeterministic instance are kept (`<dir>/<id>.json`). */
+  quarantineDir?: string;
 }
+
+/** Every oracle is harvested this many times, in fresh containers, and must agree. */
+export const HARVEST_RUNS = 2;
 
 export interface HarvestSummary {
   outcomes: Map<string, HarvestOutcome>;
@@ -61,19 +74,23 @@ export async function harvestOracles(
   let backendName = 'cache';
   if (misses.size) {
     const backend = options.backend();
-    backendName = backend.name;
     await backend.ensureAvailable();
+    // Read after ensureAvailable: an `auto` backend decides there which one it is.
+    backendName = backend.name;
     for (const group of misses.values()) {
-      const results = await runJob(
-        backend,
-        group.digest,
-        group.items.map((i) => i.loaded),
-        options,
-      );
+      const items = group.items.map((i) => i.loaded);
+      const runs: Map<string, TracerResult | string>[] = [];
+      for (let run = 0; run < HARVEST_RUNS; run++) {
+        runs.push(await runJob(backend, group.digest, items, options));
+      }
       for (const { loaded, key } of group.items) {
+        const id = loaded.instance.id;
         const outcome = toOutcome(
           loaded,
-          results.get(loaded.instance.id),
+          agreedResult(
+            runs.map((r) => r.get(id)),
+            (answers) => quarantine(options, id, answers),
+          ),
           group.digest,
           options.tracerDigest,
         );
@@ -136,6 +153,56 @@ async function runJob(
   }
 }
 
+/**
+ * The result all runs agree on (same status and the same answer, compared as
+ * canonical JSON), or a `nondeterministic` invalid result when they differ;
+ * `keep` receives every run's result for inspection.
+ */
+export function agreedResult(
+  results: (TracerResult | string | undefined)[],
+  keep: (results: unknown[]) => void,
+): TracerResult | string | undefined {
+  const first = results[0];
+  if (first === undefined || typeof first === 'string') return first;
+  const fingerprint = (r: TracerResult | string | undefined) =>
+    r === undefined || typeof r === 'string'
+      ? `error: ${r ?? 'no result'}`
+      : `${r.status}: ${canonicalJson(r.answer)}`;
+  const prints = results.map(fingerprint);
+  if (prints.every((p) => p === prints[0])) {
+    return { ...first, runs_agreed: results.length } as TracerResult;
+  }
+  keep(results);
+  const shown = prints.map((p, i) => `run ${i + 1} ${p.length > 200 ? p.slice(0, 199) + '…' : p}`);
+  return {
+    ...first,
+    status: 'invalid',
+    answer: undefined,
+    reason: `nondeterministic: ${shown.join(' | ')}`,
+  };
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
+      a < b ? -1 : a > b ? 1 : 0,
+    );
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'undefined';
+}
+
+function quarantine(options: HarvestOptions, id: string, results: unknown[]): void {
+  if (!options.quarantineDir) return;
+  mkdirSync(options.quarantineDir, { recursive: true });
+  writeFileSync(
+    join(options.quarantineDir, `${id}.json`),
+    JSON.stringify({ id, runs: results }, null, 2) + '\n',
+  );
+  options.log(`  ${id}: quarantined, both answers in ${join(options.quarantineDir, `${id}.json`)}`);
+}
+
 function readResult(file: string): TracerResult | string {
   if (!existsSync(file)) return 'the tracer wrote no result for this instance';
   try {
@@ -173,7 +240,7 @@ function toOutcome(
         environment_digest: envDigest,
         python: result.python ?? 'unknown',
         tracer_version: `${result.tracer_version ?? 'unknown'}+${tracerDigest.slice(0, 12)}`,
-        runs_agreed: 1,
+        runs_agreed: result.runs_agreed ?? 1,
         harvested_at: new Date().toISOString(),
       },
     },

@@ -73,11 +73,24 @@ export function renderReport(results: Results, comparison: Comparison): string {
       lines.push(`- ${codeSpan(r.id)}: ${r.error} — ${escapeMarkdown(r.detail ?? '')}`);
     lines.push('', '</details>');
   }
+  const q = results.query;
+  if (q?.passAtK !== undefined) {
+    lines.push(
+      '',
+      `**pass@${q.samples}: ${pct(q.passAtK)}** (majority of ${q.samples} samples is scored above)`,
+    );
+  }
+  const asked = q
+    ? `${escapeMarkdown(q.api)}, ${q.answered} answered (${q.cacheHits} from the response cache), ` +
+      `mean latency ${(q.meanLatencyMs / 1000).toFixed(2)} s, ${q.retries} retries · `
+    : '';
   lines.push(
     '',
     `<sub>gate: min drop ${pct(comparison.policy.minDrop)}, α ${comparison.policy.alpha} (exact McNemar, Holm) · ` +
       `oracles: ${results.harvest.cached} cached, ${results.harvest.harvested} harvested (${results.harvest.backend}) · ` +
-      `tokens ${summary.tokensIn} in / ${summary.tokensOut} out · prompt ${results.promptVersion}</sub>`,
+      asked +
+      `tokens ${summary.tokensIn} in / ${summary.tokensOut} out · prompt ${results.promptVersion}` +
+      `${results.prompt ? ` (${escapeMarkdown(results.prompt.context)}, ${escapeMarkdown(results.prompt.budget)})` : ''}</sub>`,
     '',
   );
   return lines.join('\n');

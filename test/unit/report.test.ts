@@ -58,10 +58,25 @@ function results(records: InstanceRecord[]): Results {
       name: 'acme-coder @team',
       revision: 'ckpt-0042',
     },
-    promptVersion: 'p1',
+    promptVersion: 'p2',
     startedAt: '2026-11-30T00:00:00.000Z',
     finishedAt: '2026-11-30T00:01:00.000Z',
     harvest: { cached: 15, harvested: 0, failed: 1, backend: 'cache' },
+    prompt: { version: 'p2', context: 'slice', budget: '16000t' },
+    query: {
+      api: 'openai-chat',
+      samples: 3,
+      settings: { temperature: 0.7 },
+      answered: 15,
+      cacheHits: 4,
+      tokensIn: 1600,
+      tokensOut: 160,
+      retries: 2,
+      latencyMs: 15000,
+      meanLatencyMs: 1000,
+      parseFailures: { no_json: 1 },
+      passAtK: 0.4,
+    },
     summary: summarize(records),
     instances: records,
   };
@@ -88,6 +103,10 @@ describe('the markdown report', () => {
       /\| S5_Exceptions \| 1 \| 100\.0% \(1\/1\) \| 0\.0% \| \+100\.0 pp \| 1\.000 \| ⚪ unchanged \|/,
     );
     expect(rendered).toContain('no_json ×1');
+    expect(rendered).toContain('**pass@3: 40.0%**');
+    expect(rendered).toContain(
+      'openai-chat, 15 answered (4 from the response cache), mean latency 1.00 s, 2 retries',
+    );
   });
 
   it('escapes text that did not come from tracegate', () => {
