@@ -1,12 +1,6 @@
 import { parseArgs } from 'node:util';
 import { BASELINE_MODEL, startBaselineServer } from '../baseline/server.js';
-import {
-  backendFactory,
-  defaultInstancesDir,
-  toRunConfig,
-  toRunDeps,
-  type Logger,
-} from '../config/assemble.js';
+import { backendFactory, toRunConfig, toRunDeps, type Logger } from '../config/assemble.js';
 import { parseRunOptions, RUN_OPTION_NAMES, type RunOptionName } from '../config/options.js';
 import { ExitCode, exitCodeOf, messageOf, UsageError } from '../errors.js';
 import { harvestOnly, runPipeline } from '../pipeline.js';
@@ -128,20 +122,10 @@ async function harvestCommand(args: string[], io: Io, logger: Logger): Promise<n
     endpoint: 'http://unused',
     model: 'unused',
   });
-  const summary = await harvestOnly(
-    {
-      instancesDir: options.instances ?? defaultInstancesDir(),
-      selection: {
-        categories: options.categories,
-        ids: options.ids,
-        sample: options.sample,
-        seed: options.seed,
-      },
-      cacheDir: options.cache,
-      baseImage: options['base-image'],
-    },
-    { ...logger, backend: backendFactory(options, logger) },
-  );
+  const summary = await harvestOnly(toRunConfig(options), {
+    ...logger,
+    backend: backendFactory(options, logger),
+  });
   io.stdout(
     `oracles: ${summary.cached} cached, ${summary.harvested} harvested, ${summary.failed} failed`,
   );

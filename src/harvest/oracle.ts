@@ -51,6 +51,8 @@ export const tracerResultSchema = z.object({
   python: z.string().optional(),
   tracer_version: z.string().optional(),
   stats: z.record(z.string(), z.unknown()).optional(),
+  /** Set on the host: how many independent runs gave this same result. */
+  runs_agreed: z.number().int().positive().optional(),
 });
 export type TracerResult = z.infer<typeof tracerResultSchema>;
 
