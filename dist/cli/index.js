@@ -80494,17 +80494,10 @@ async function harvestCommand(args, io, logger) {
         endpoint: 'http://unused',
         model: 'unused',
     });
-    const summary = await harvestOnly({
-        instancesDir: options.instances ?? defaultInstancesDir(),
-        selection: {
-            categories: options.categories,
-            ids: options.ids,
-            sample: options.sample,
-            seed: options.seed,
-        },
-        cacheDir: options.cache,
-        baseImage: options['base-image'],
-    }, { ...logger, backend: backendFactory(options, logger) });
+    const summary = await harvestOnly(toRunConfig(options), {
+        ...logger,
+        backend: backendFactory(options, logger),
+    });
     io.stdout(`oracles: ${summary.cached} cached, ${summary.harvested} harvested, ${summary.failed} failed`);
     for (const [id, outcome] of summary.outcomes) {
         if (outcome.status !== 'ok')
