@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# Make a Docker engine reachable and the tracegate base image present, on a
+# Make a Docker engine reachable and the tracegate base images present, on a
 # clean Debian machine with no registry access: install docker.io and
 # debootstrap from Debian's packages, start dockerd without iptables or a
 # bridge (containers run with --network none anyway), and build the base
-# image from a minimal Debian root filesystem. Idempotent: each step is
-# skipped when its result already exists.
+# images from minimal Debian root filesystems:
+#   tracegate/base:bookworm  Debian bookworm, Python 3.11 (settrace backend)
+#   tracegate/base:trixie    Debian trixie,   Python 3.13 (sys.monitoring backend)
+# Idempotent: each step is skipped when its result already exists.
 set -euo pipefail
 
 BASE_IMAGE="${TRACEGATE_BASE_IMAGE:-tracegate/base:bookworm}"
 SUITE="${TRACEGATE_BASE_SUITE:-bookworm}"
+# The second interpreter the tracer's suite runs on (3.12+: both backends).
+SECOND_IMAGE="${TRACEGATE_SECOND_IMAGE:-tracegate/base:trixie}"
+SECOND_SUITE="${TRACEGATE_SECOND_SUITE:-trixie}"
 log() { echo "[ensure-docker] $*" >&2; }
 
 if ! command -v dockerd >/dev/null || ! command -v debootstrap >/dev/null; then
@@ -28,11 +33,16 @@ if ! docker info >/dev/null 2>&1; then
   docker info >/dev/null 2>&1 || { log "dockerd did not come up; see /var/log/tracegate-dockerd.log"; exit 1; }
 fi
 
-if ! docker image inspect "$BASE_IMAGE" >/dev/null 2>&1; then
-  log "building $BASE_IMAGE from debootstrap $SUITE (about a minute)"
+build_base() { # IMAGE SUITE
+  local image="$1" suite="$2" root
+  if docker image inspect "$image" >/dev/null 2>&1; then return; fi
+  log "building $image from debootstrap $suite (about a minute)"
   root="$(mktemp -d)"
-  debootstrap --variant=minbase --include=python3,python3-venv "$SUITE" "$root" >/dev/null
-  tar -C "$root" -c . | docker import - "$BASE_IMAGE" >/dev/null
+  debootstrap --variant=minbase --include=python3,python3-venv "$suite" "$root" >/dev/null
+  tar -C "$root" -c . | docker import - "$image" >/dev/null
   rm -rf "$root"
-fi
-log "engine up, $BASE_IMAGE present"
+}
+
+build_base "$BASE_IMAGE" "$SUITE"
+build_base "$SECOND_IMAGE" "$SECOND_SUITE"
+log "engine up, $BASE_IMAGE and $SECOND_IMAGE present"

@@ -3,7 +3,7 @@ import { compareRuns, type Comparison, type GatePolicy } from './compare/gate.js
 import { EndpointRejectedError } from './errors.js';
 import type { HarvestBackend } from './harvest/backend.js';
 import { DirOracleCache } from './harvest/cache.js';
-import { harvestOracles, type HarvestSummary } from './harvest/harvest.js';
+import { harvestOracles, type HarvestOptions, type HarvestSummary } from './harvest/harvest.js';
 import type { CachedOracle } from './harvest/oracle.js';
 import { tracerDigest } from './harvest/tracer-digest.js';
 import { loadInstances, type LoadedInstance } from './instances/load.js';
@@ -57,19 +57,28 @@ export function loadSelection(instancesDir: string, selection: Selection): Loade
   return selectInstances(loadInstances(instancesDir), selection);
 }
 
+/** Harvest settings shared by `run` and `harvest`: nondeterministic oracles go to quarantine/. */
+function harvestOptions(
+  config: Pick<RunConfig, 'cacheDir' | 'baseImage'>,
+  deps: Pick<RunDeps, 'log' | 'warn' | 'backend'>,
+): HarvestOptions {
+  return {
+    cache: new DirOracleCache(config.cacheDir, deps.warn),
+    backend: deps.backend,
+    baseImage: config.baseImage,
+    tracerDigest: tracerDigest(tracerDir()),
+    log: deps.log,
+    quarantineDir: join(config.cacheDir, 'quarantine'),
+  };
+}
+
 /** Harvest only: oracles into the cache. */
 export async function harvestOnly(
   config: Pick<RunConfig, 'instancesDir' | 'selection' | 'cacheDir' | 'baseImage'>,
   deps: Pick<RunDeps, 'log' | 'warn' | 'backend'>,
 ): Promise<HarvestSummary> {
   const selected = loadSelection(config.instancesDir, config.selection);
-  return harvestOracles(selected, {
-    cache: new DirOracleCache(config.cacheDir, deps.warn),
-    backend: deps.backend,
-    baseImage: config.baseImage,
-    tracerDigest: tracerDigest(tracerDir()),
-    log: deps.log,
-  });
+  return harvestOracles(selected, harvestOptions(config, deps));
 }
 
 /**
@@ -82,13 +91,7 @@ export async function runPipeline(config: RunConfig, deps: RunDeps): Promise<Run
   const baseline = config.baselineFile ? readResults(config.baselineFile) : undefined;
   const selected = loadSelection(config.instancesDir, config.selection);
   deps.log(`Selected ${selected.length} instance(s) from ${config.instancesDir}`);
-  const harvest = await harvestOracles(selected, {
-    cache: new DirOracleCache(config.cacheDir, deps.warn),
-    backend: deps.backend,
-    baseImage: config.baseImage,
-    tracerDigest: tracerDigest(tracerDir()),
-    log: deps.log,
-  });
+  const harvest = await harvestOracles(selected, harvestOptions(config, deps));
   deps.log(
     `Oracles: ${harvest.cached} from cache, ${harvest.harvested} harvested, ${harvest.failed} failed`,
   );

@@ -22,50 +22,89 @@ from tracegate_tracer import pytest_run  # noqa: E402
 DEFAULT_TIMEOUT = 60
 
 
-def harvest_one(spec, out_dir):
-    """Runs one instance; returns its result document."""
-    result = {"id": spec.get("id"), "status": "error", "python": sys.version, "tracer_version": VERSION,
-              "stats": {"events": 0, "invocations": 0, "pytest_exit_code": None, "seconds": 0.0}}
-    work = os.path.join(out_dir, spec["id"])
+def _base_result(spec):
+    return {"id": spec.get("id"), "status": "error", "python": sys.version, "tracer_version": VERSION,
+            "stats": {"events": 0, "invocations": 0, "pytest_exit_code": None, "seconds": 0.0}}
+
+
+def _group_key(spec):
+    """Instances that can share one recorded run: same dir, tests, target, limits."""
+    target = spec.get("target") or {}
+    return json.dumps([os.path.abspath(spec["dir"]), spec["tests"], target.get("file"), target.get("function"),
+                       spec.get("backend"), spec.get("timeout_seconds"), spec.get("max_events")])
+
+
+def harvest_group(specs, out_dir):
+    """Runs one recording for instances that share tests and target; {id: result}.
+
+    The recorder captures the union of what their queries need; each query
+    reads only its own part of the trace, so sharing never changes an answer.
+    """
+    first = specs[0]
+    results = {spec["id"]: _base_result(spec) for spec in specs}
+    work = os.path.join(out_dir, first["id"])
     os.makedirs(work, exist_ok=True)
-    instance_dir = os.path.abspath(spec["dir"])
-    kind, query = spec["kind"], spec.get("query") or {}
+    instance_dir = os.path.abspath(first["dir"])
     try:
-        target = Target(spec["target"]["file"], spec["target"]["function"], instance_dir)
+        target = Target(first["target"]["file"], first["target"]["function"], instance_dir)
     except TargetNotFound as exc:
-        return dict(result, status="invalid", reason=str(exc))
+        return {i: dict(r, status="invalid", reason=str(exc)) for i, r in results.items()}
     except SyntaxError as exc:
-        return dict(result, status="invalid", reason="target file does not parse: %s" % exc)
-    result["context"] = target.context
+        return {i: dict(r, status="invalid", reason="target file does not parse: %s" % exc) for i, r in results.items()}
     trace_path = os.path.join(work, "trace.json")
     if os.path.exists(trace_path):
         os.remove(trace_path)
-    config = dict(queries.recording_needs(kind, query), target=spec["target"], trace_path=trace_path,
-                  instance_dir=instance_dir, max_events=spec.get("max_events"))
+    needs = {"record_calls": False, "variables": set(), "dataflow": set()}
+    for spec in specs:
+        part = queries.recording_needs(spec["kind"], spec.get("query") or {})
+        needs["record_calls"] |= bool(part["record_calls"])
+        needs["variables"] |= set(part["variables"] or ())
+        needs["dataflow"] |= set(part["dataflow"] or ())
+    config = dict(target=first["target"], trace_path=trace_path, instance_dir=instance_dir,
+                  record_calls=needs["record_calls"], variables=sorted(needs["variables"]) or None,
+                  dataflow=sorted(needs["dataflow"]) or None, max_events=first.get("max_events"),
+                  backend=first.get("backend") or os.environ.get("TRACEGATE_BACKEND") or "auto")
     config_path = os.path.join(work, "trace-config.json")
     with open(config_path, "w", encoding="utf-8") as handle:
         json.dump(config, handle, indent=2)
-    timeout = spec.get("timeout_seconds") or DEFAULT_TIMEOUT
-    run = pytest_run.run(spec["tests"], instance_dir, TRACER_ROOT, config_path, timeout)
-    result["stats"].update(pytest_exit_code=run.exit_code, seconds=run.seconds)
+    timeout = first.get("timeout_seconds") or DEFAULT_TIMEOUT
+    run = pytest_run.run(first["tests"], instance_dir, TRACER_ROOT, config_path, timeout)
+    for result in results.values():
+        result["context"] = target.context
+        result["stats"].update(pytest_exit_code=run.exit_code, seconds=run.seconds)
     if run.timed_out:
-        return dict(result, status="timeout", reason="timeout after %ss" % timeout)
+        return {i: dict(r, status="timeout", reason="timeout after %ss" % timeout) for i, r in results.items()}
     problem = run.problem()
     if problem:
-        return dict(result, status="invalid", reason=problem)
+        return {i: dict(r, status="invalid", reason=problem) for i, r in results.items()}
     if not os.path.exists(trace_path):
         last = (run.stderr.strip().splitlines() or ["no output"])[-1]
-        return dict(result, status="error", reason="no trace written (pytest exit %s): %s" % (run.exit_code, last))
+        reason = "no trace written (pytest exit %s): %s" % (run.exit_code, last)
+        return {i: dict(r, status="error", reason=reason) for i, r in results.items()}
     recorded = trace.load(trace_path)
-    result["stats"].update(events=len(recorded["events"]), invocations=len(recorded["invocations"]))
-    if recorded["status"] != "ok":
-        return dict(result, status="invalid", reason=recorded["reason"])
     context = queries.Context(target.file, target.func, target.linemap)
-    try:
-        answer = queries.answer(kind, query, recorded, context)
-    except queries.Invalid as exc:
-        return dict(result, status="invalid", reason=str(exc))
-    return dict(result, status="ok", answer=answer)
+    for spec in specs:
+        result = results[spec["id"]]
+        result["stats"].update(events=len(recorded["events"]), invocations=len(recorded["invocations"]),
+                               backend=recorded["backend"], trace=os.path.relpath(trace_path, out_dir))
+        if recorded["status"] != "ok":
+            results[spec["id"]] = dict(result, status="invalid", reason=recorded["reason"])
+            continue
+        try:
+            answer = queries.answer(spec["kind"], spec.get("query") or {}, recorded, context)
+        except queries.Invalid as exc:
+            results[spec["id"]] = dict(result, status="invalid", reason=str(exc))
+            continue
+        except Exception:  # noqa: BLE001 - a crashing rule sinks only its instance
+            results[spec["id"]] = dict(result, status="error", reason=_crash_reason())
+            continue
+        results[spec["id"]] = dict(result, status="ok", answer=answer)
+    return results
+
+
+def harvest_one(spec, out_dir):
+    """Runs one instance alone; returns its result document."""
+    return harvest_group([spec], out_dir)[spec["id"]]
 
 
 def _crash_reason():
@@ -85,19 +124,31 @@ def main(argv):
     except (OSError, ValueError, KeyError, TypeError) as exc:
         sys.stderr.write("tracegate: unreadable plan %s: %s\n" % (argv[1], exc))
         return 2
+    groups = {}
     for spec in specs:
-        started = time.monotonic()
-        ident = str(spec.get("id") if isinstance(spec, dict) else spec)
         try:
-            result = harvest_one(spec, out_dir)
-        except Exception:  # noqa: BLE001 - one instance never sinks the others
-            result = {"id": ident, "status": "error", "reason": _crash_reason(), "python": sys.version,
-                      "tracer_version": VERSION,
-                      "stats": {"events": 0, "invocations": 0, "pytest_exit_code": None, "seconds": 0.0}}
-        result["stats"]["seconds"] = round(time.monotonic() - started, 3)
-        _write_result(out_dir, ident, result)
-        note = "" if result["status"] == "ok" else ": " + str(result.get("reason"))
-        sys.stderr.write("tracegate: %s %s (%.1fs)%s\n" % (ident, result["status"], result["stats"]["seconds"], note))
+            key = _group_key(spec)
+        except Exception:  # noqa: BLE001 - a malformed spec runs alone and fails alone
+            key = id(spec)
+        groups.setdefault(key, []).append(spec)
+    for group in groups.values():
+        started = time.monotonic()
+        idents = [str(spec.get("id") if isinstance(spec, dict) else spec) for spec in group]
+        try:
+            results = harvest_group(group, out_dir)
+        except Exception:  # noqa: BLE001 - one group never sinks the others
+            reason = _crash_reason()
+            results = {ident: {"id": ident, "status": "error", "reason": reason, "python": sys.version,
+                               "tracer_version": VERSION,
+                               "stats": {"events": 0, "invocations": 0, "pytest_exit_code": None, "seconds": 0.0}}
+                       for ident in idents}
+        seconds = round(time.monotonic() - started, 3)
+        for ident in idents:
+            result = results[ident]
+            result["stats"]["seconds"] = seconds
+            _write_result(out_dir, ident, result)
+            note = "" if result["status"] == "ok" else ": " + str(result.get("reason"))
+            sys.stderr.write("tracegate: %s %s (%.1fs)%s\n" % (ident, result["status"], seconds, note))
     return 0
 
 

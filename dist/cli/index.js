@@ -78698,15 +78698,8 @@ const QUESTION_KINDS = [
     'M6_InterProceduralCFG',
     'M7_Invariants',
 ];
-/** Kinds the bundled tracer can answer today; others are rejected at load time. */
-const TRACED_KINDS = new Set([
-    'S1_IntraProceduralCFG',
-    'S2_Loops',
-    'S3_ProgramState',
-    'S5_Exceptions',
-    'S6_InterProceduralCFG',
-    'M1_IntraProceduralCFG',
-]);
+/** Kinds the bundled tracer answers: all fourteen (tracer/tracegate_tracer/queries.py). */
+const TRACED_KINDS = new Set(QUESTION_KINDS);
 /**
  * Resolves a category filter token to kinds: an exact kind, a short prefix
  * (`S1`, `M1`) or a category name (`Loops` matches S2_Loops and M2_Loops).
@@ -78894,6 +78887,7 @@ function oracleKey(instanceHash, envDigest, tracerDigest) {
 
 
 
+
 /** Every oracle is harvested this many times, in fresh containers, and must agree. */
 const HARVEST_RUNS = 2;
 /**
@@ -78997,7 +78991,7 @@ function agreedResult(results, keep) {
         return first;
     const fingerprint = (r) => r === undefined || typeof r === 'string'
         ? `error: ${r ?? 'no result'}`
-        : `${r.status}: ${harvest_canonicalJson(r.answer)}`;
+        : `${r.status}: ${canonicalJson(r.answer)}`;
     const prints = results.map(fingerprint);
     if (prints.every((p) => p === prints[0])) {
         return { ...first, runs_agreed: results.length };
@@ -79010,15 +79004,6 @@ function agreedResult(results, keep) {
         answer: undefined,
         reason: `nondeterministic: ${shown.join(' | ')}`,
     };
-}
-function harvest_canonicalJson(value) {
-    if (Array.isArray(value))
-        return `[${value.map(harvest_canonicalJson).join(',')}]`;
-    if (value && typeof value === 'object') {
-        const entries = Object.entries(value).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
-        return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${harvest_canonicalJson(v)}`).join(',')}}`;
-    }
-    return JSON.stringify(value) ?? 'undefined';
 }
 function quarantine(options, id, results) {
     if (!options.quarantineDir)
@@ -80279,16 +80264,21 @@ function selectInstances(all, selection) {
 function loadSelection(instancesDir, selection) {
     return selectInstances(loadInstances(instancesDir), selection);
 }
-/** Harvest only: oracles into the cache. */
-async function harvestOnly(config, deps) {
-    const selected = loadSelection(config.instancesDir, config.selection);
-    return harvestOracles(selected, {
+/** Harvest settings shared by `run` and `harvest`: nondeterministic oracles go to quarantine/. */
+function harvestOptions(config, deps) {
+    return {
         cache: new DirOracleCache(config.cacheDir, deps.warn),
         backend: deps.backend,
         baseImage: config.baseImage,
         tracerDigest: tracerDigest(tracerDir()),
         log: deps.log,
-    });
+        quarantineDir: (0,external_node_path_namespaceObject.join)(config.cacheDir, 'quarantine'),
+    };
+}
+/** Harvest only: oracles into the cache. */
+async function harvestOnly(config, deps) {
+    const selected = loadSelection(config.instancesDir, config.selection);
+    return harvestOracles(selected, harvestOptions(config, deps));
 }
 /**
  * select → harvest → prompt → query → parse → score → aggregate → compare →
@@ -80300,13 +80290,7 @@ async function runPipeline(config, deps) {
     const baseline = config.baselineFile ? readResults(config.baselineFile) : undefined;
     const selected = loadSelection(config.instancesDir, config.selection);
     deps.log(`Selected ${selected.length} instance(s) from ${config.instancesDir}`);
-    const harvest = await harvestOracles(selected, {
-        cache: new DirOracleCache(config.cacheDir, deps.warn),
-        backend: deps.backend,
-        baseImage: config.baseImage,
-        tracerDigest: tracerDigest(tracerDir()),
-        log: deps.log,
-    });
+    const harvest = await harvestOracles(selected, harvestOptions(config, deps));
     deps.log(`Oracles: ${harvest.cached} from cache, ${harvest.harvested} harvested, ${harvest.failed} failed`);
     const out = new OutputDir(config.outDir);
     const records = new Map();

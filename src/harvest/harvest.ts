@@ -10,6 +10,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadedInstance } from '../instances/load.js';
+import { canonicalJson } from '../util/hash.js';
 import type { HarvestBackend, HarvestJob } from './backend.js';
 import type { OracleCache } from './cache.js';
 import { environmentDigest, oracleKey } from './key.js';
@@ -180,17 +181,6 @@ export function agreedResult(
     answer: undefined,
     reason: `nondeterministic: ${shown.join(' | ')}`,
   };
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
-      a < b ? -1 : a > b ? 1 : 0,
-    );
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'undefined';
 }
 
 function quarantine(options: HarvestOptions, id: string, results: unknown[]): void {

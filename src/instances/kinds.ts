@@ -21,15 +21,8 @@ export const QUESTION_KINDS = [
 
 export type QuestionKind = (typeof QUESTION_KINDS)[number];
 
-/** Kinds the bundled tracer can answer today; others are rejected at load time. */
-export const TRACED_KINDS: ReadonlySet<QuestionKind> = new Set<QuestionKind>([
-  'S1_IntraProceduralCFG',
-  'S2_Loops',
-  'S3_ProgramState',
-  'S5_Exceptions',
-  'S6_InterProceduralCFG',
-  'M1_IntraProceduralCFG',
-]);
+/** Kinds the bundled tracer answers: all fourteen (tracer/tracegate_tracer/queries.py). */
+export const TRACED_KINDS: ReadonlySet<QuestionKind> = new Set<QuestionKind>(QUESTION_KINDS);
 
 /**
  * Resolves a category filter token to kinds: an exact kind, a short prefix

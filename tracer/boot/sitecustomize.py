@@ -24,7 +24,7 @@ def _start_recorder():
 
     with open(config_path, encoding="utf-8") as handle:
         config = json.load(handle)
-    active = recorder.Recorder(config)
+    active = recorder.create(config)
     recorder.ACTIVE = active
     atexit.register(active.dump)
     active.install()

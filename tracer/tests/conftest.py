@@ -8,7 +8,10 @@ import textwrap
 
 import pytest
 
-HARVEST = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "harvest.py")
+TRACER_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HARVEST = os.path.join(TRACER_ROOT, "harvest.py")
+if TRACER_ROOT not in sys.path:
+    sys.path.insert(0, TRACER_ROOT)
 
 
 class Harness:
@@ -50,3 +53,45 @@ def harness(tmp_path):
 
 def lines_of(answer):
     return [step["line"] for step in answer["executed_path"]]
+
+
+# -- the catalog: every program recorded once per backend, in one plan --------
+
+BACKENDS = ["settrace"] + (["monitoring"] if sys.version_info >= (3, 12) else [])
+_CATALOG_RUNS = {}
+
+
+def catalog_specs(root):
+    """Writes every catalog program under `root`; returns the plan's instances."""
+    from catalog import PROGRAMS
+
+    specs = []
+    for prog in PROGRAMS:
+        directory = root / prog["name"]
+        for rel, source in prog["files"].items():
+            path = directory / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(source)
+        for case in prog["cases"]:
+            ident, kind, function, query = case[:4]
+            tests = case[5] if len(case) > 5 else "test_prog.py"
+            specs.append({"id": "%s-%s" % (prog["name"], ident), "dir": str(directory),
+                          "tests": [tests] if isinstance(tests, str) else list(tests), "kind": kind,
+                          "target": {"file": "prog.py", "function": function}, "query": query,
+                          "timeout_seconds": 60})
+    return specs
+
+
+def run_catalog(tmp_path_factory, backend):
+    """{id: result.json} and the out dir of the whole catalog under one backend (cached per session)."""
+    if backend not in _CATALOG_RUNS:
+        root = tmp_path_factory.mktemp("catalog-" + backend)
+        specs = [dict(spec, backend=backend) for spec in catalog_specs(root / "programs")]
+        out = root / "out"
+        plan = root / "plan.json"
+        plan.write_text(json.dumps({"out_dir": str(out), "instances": specs}))
+        done = subprocess.run([sys.executable, HARVEST, str(plan)], capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        results = {spec["id"]: json.loads((out / spec["id"] / "result.json").read_text()) for spec in specs}
+        _CATALOG_RUNS[backend] = (results, out)
+    return _CATALOG_RUNS[backend]

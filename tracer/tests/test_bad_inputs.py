@@ -1,7 +1,9 @@
 import subprocess
 import sys
 
-from conftest import HARVEST
+import pytest
+
+from conftest import BACKENDS, HARVEST
 
 PROG = "def work(x):\n    return x + 1\n\ndef unused():\n    return 0\n"
 GOOD = "from prog import work\ndef test_good():\n    assert work(1) == 2\n"
@@ -45,11 +47,30 @@ def test_overflow_is_invalid_never_truncated(harness):
     assert "answer" not in result
 
 
-def test_replaced_tracer_invalidates(harness):
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_replaced_tracer_invalidates_settrace_only(harness, backend):
+    # A coverage-like tool calling sys.settrace replaces the settrace backend
+    # (the trace is invalid, never silently partial) but cannot touch a
+    # sys.monitoring tool (the trace stays complete).
     test = "import sys\nfrom prog import work\ndef test_it():\n    sys.settrace(lambda *a: None)\n    work(1)\n"
     directory = harness.instance_dir({"prog.py": PROG, "test_prog.py": test})
-    result = harness.run([spec(directory, "cov", "test_prog.py")])["cov"]
-    assert result["status"] == "invalid" and result["reason"].startswith("another tracer replaced tracegate's")
+    result = harness.run([spec(directory, "cov", "test_prog.py", backend=backend)])["cov"]
+    if backend == "settrace":
+        assert result["status"] == "invalid" and result["reason"].startswith("another tracer replaced tracegate's")
+    else:
+        assert result["status"] == "ok" and result["answer"]["executed_path"][0]["line"] == 2
+
+
+def test_subprocesses_are_not_traced(harness):
+    test = ("import os, subprocess, sys\nfrom prog import work\ndef test_it():\n"
+            "    subprocess.run([sys.executable, '-c', 'from prog import work; work(5)'], check=True, cwd=os.getcwd())\n"
+            "    work(2)\n")
+    directory = harness.instance_dir({"prog.py": PROG, "test_prog.py": test})
+    result = harness.run([spec(directory, "sub", "test_prog.py", kind="S3_ProgramState",
+                               query={"line": 2, "hit": 1, "variables": ["x"]})])["sub"]
+    assert result["status"] == "ok", result.get("reason")
+    assert result["stats"]["invocations"] == 1
+    assert result["answer"] == {"observed_state": [{"variable": "x", "value": "2"}]}
 
 
 def test_unreadable_plan_exits_non_zero(tmp_path):

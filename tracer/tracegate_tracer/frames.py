@@ -47,6 +47,8 @@ def exit_kind(frame):
         return "return"
     if op == _YIELD:
         return "yield"
+    if op == _RESUME and frame.f_lasti >= 2 and _opcode(frame, -2) == _YIELD:
+        return "yield"  # 3.13 reports a yield with f_lasti on the RESUME after it
     return "unwind"
 
 

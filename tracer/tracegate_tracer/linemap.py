@@ -17,6 +17,11 @@ import ast
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_COMPS = (ast.ListComp, ast.SetComp, ast.DictComp)
+
+
+def _span(node):
+    return (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
 
 
 def _header_end(node, children):
@@ -44,8 +49,18 @@ class LineMap:
         self.tree = ast.parse(source, filename)
         self._stmt = {}
         self.loop_body_first = {}
+        # (span of a list/set/dict comprehension, span of its first iterable):
+        # what Python >= 3.12 inlines into the enclosing frame.
+        self.comprehensions = []
+        # co_firstlineno (first decorator line) -> the `def` line.
+        self.def_lines = {}
         for node in ast.walk(self.tree):
             self._visit(node)
+            if isinstance(node, _COMPS):
+                self.comprehensions.append((_span(node), _span(node.generators[0].iter)))
+            elif isinstance(node, _FUNCS):
+                first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+                self.def_lines[first] = node.lineno
 
     def _visit(self, node):
         if isinstance(node, ast.stmt):

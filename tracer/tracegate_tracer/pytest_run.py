@@ -48,6 +48,7 @@ def run(tests, instance_dir, tracer_root, config_path, timeout):
     boot = os.path.join(tracer_root, "boot")
     env["PYTHONPATH"] = os.pathsep.join([boot] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env["PYTHONHASHSEED"] = "0"  # str hashes (and so set/dict-of-set orders) stable across runs
     env["TRACEGATE_TRACE"] = config_path
     plugins = [p for p in env.get("PYTEST_PLUGINS", "").split(",") if p.strip()]
     env["PYTEST_PLUGINS"] = ",".join(plugins + [PLUGIN])

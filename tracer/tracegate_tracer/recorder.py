@@ -1,10 +1,9 @@
-"""The settrace backend: records invocations of one target function.
+"""Backend-neutral recording: invocations of one target function.
 
-Only frames of the target code object get a local tracer; every other frame
-returns None from the global tracer so that it costs one dict look-up per
-call. While a target frame is executing, calls of other functions are
-recorded when the query needs them (S6). The record format (see trace.py) is
-backend-neutral: a sys.monitoring backend writes the same events.
+A backend (settrace_backend.py below 3.12, monitoring_backend.py on 3.12+)
+turns interpreter events into calls of the methods below; everything that
+decides what lands in the trace is here, once, so that both backends write
+byte-identical traces for the same run (tests/test_backends.py checks it).
 """
 
 import itertools
@@ -13,112 +12,109 @@ import sys
 import threading
 
 from . import frames
+from .codeinfo import CodeInfo
 from .linemap import LineMap
 from .trace import TraceWriter
-from .values import safe_repr, safe_str, type_name
+from .values import render, safe_str, type_name
 
 DEFAULT_MAX_EVENTS = 2_000_000
 ACTIVE = None  # the Recorder of this process, set by sitecustomize
 
 
+def create(config):
+    """The recorder for `config["backend"]`: "settrace", "monitoring" or "auto"."""
+    backend = config.get("backend") or "auto"
+    if backend == "auto":
+        backend = "monitoring" if hasattr(sys, "monitoring") else "settrace"
+    if backend == "monitoring":
+        from .monitoring_backend import MonitoringRecorder
+        return MonitoringRecorder(config)
+    if backend == "settrace":
+        from .settrace_backend import SettraceRecorder
+        return SettraceRecorder(config)
+    raise ValueError("unknown tracer backend %r" % (backend,))
+
+
 class Recorder:
+    backend = "?"
+
     def __init__(self, config):
         target = config["target"]
         self.target = {"file": target["file"], "function": target["function"]}
         self._suffix = "/" + target["file"].replace("\\", "/").lstrip("/")
         self.record_calls = bool(config.get("record_calls"))
         self.variables = list(config.get("variables") or ()) or None
+        self.tracked = frozenset(config.get("dataflow") or ()) or None
         self.max_events = int(config.get("max_events") or DEFAULT_MAX_EVENTS)
+        self.max_value = int(config.get("max_value") or 500)
         self.name_file = frames.FileNamer(config.get("instance_dir") or os.getcwd())
-        self.writer = TraceWriter(config["trace_path"], self.target, "settrace")
+        self.writer = TraceWriter(config["trace_path"], self.target, self.backend)
         self.test_id = "<process>"
         self.stopped = False
         self._pid = os.getpid()
-        self._is_target = {}
-        self._active = {}
-        self._suspended = {}
+        self._infos = {}  # code -> CodeInfo, or None when not a target
+        self._active = {}  # frame -> Invocation, while it runs
+        self._suspended = {}  # frame -> Invocation of a suspended generator
         self._linemaps = {}
         self._numbers = itertools.count(1)
 
-    # -- installation -------------------------------------------------------
+    # -- lifecycle (backends override install/uninstall/tracer_intact) ------
 
     def install(self):
-        sys.settrace(self._global)
-        threading.settrace(self._global)
+        raise NotImplementedError
+
+    def uninstall(self):
+        raise NotImplementedError
+
+    def tracer_intact(self):
+        """None when our hooks are in place, else a description of the intruder."""
+        return None
 
     def check_tracer(self):
         """Marks the trace invalid when another tool replaced our tracer."""
-        current = sys.gettrace()
-        if not self.stopped and current != self._global:
-            self._stop("another tracer replaced tracegate's (%s)" % safe_repr(current, 120))
+        if not self.stopped:
+            intruder = self.tracer_intact()
+            if intruder is not None:
+                self.stop("another tracer replaced tracegate's (%s)" % intruder)
 
-    def _stop(self, reason):
+    def stop(self, reason):
         if self.writer.reason is None:
             self.writer.reason = reason
         self.stopped = True
-        sys.settrace(None)
-        threading.settrace(None)
+        self.uninstall()
 
     def dump(self):
         if os.getpid() != self._pid:
             return  # a forked child: the parent writes the trace
         self.check_tracer()
         self.stopped = True
-        sys.settrace(None)
+        self.uninstall()
         self.writer.write()
-
-    # -- events -------------------------------------------------------------
 
     def emit(self, event):
         events = self.writer.events
         if len(events) >= self.max_events:
-            self._stop("trace overflow: more than %d events" % self.max_events)
+            self.stop("trace overflow: more than %d events" % self.max_events)
             return False
         events.append(event)
         return True
 
-    def _global(self, frame, event, arg):
-        if event != "call" or self.stopped:
-            return None
-        code = frame.f_code
-        is_target = self._is_target.get(code)
-        if is_target is None:
-            is_target = self._is_target[code] = (
-                code.co_qualname == self.target["function"]
-                and code.co_filename.replace("\\", "/").endswith(self._suffix)
-            )
-        if self._active and self.record_calls:
-            self._record_call(frame)
-        if is_target:
-            return self._enter(frame)
-        return None
+    # -- what backends call -------------------------------------------------
 
-    def _record_call(self, frame):
-        if frames.is_resumption(frame) or frame.f_code.co_name in frames.COMPREHENSIONS:
-            return
-        owners, depth, caller = [], 0, frame.f_back
-        walker, remaining = caller, len(self._active)
-        while walker is not None and remaining:
-            depth += 1
-            tracer = self._active.get(walker)
-            if tracer is not None:
-                owners.append([tracer.inv, depth])
-                remaining -= 1
-            walker = walker.f_back
-        if owners:
-            file = self.name_file(frame.f_code.co_filename)
-            self.emit(["call", owners, file, frames.dotted_name(frame), frames.dotted_name(caller)])
+    def info(self, code):
+        """The CodeInfo of a target code object, None for any other code."""
+        try:
+            return self._infos[code]
+        except KeyError:
+            pass
+        info = None
+        if code.co_qualname == self.target["function"] and code.co_filename.replace("\\", "/").endswith(self._suffix):
+            info = CodeInfo(code, self._linemap(code.co_filename), self.tracked)
+        self._infos[code] = info
+        return info
 
-    def _enter(self, frame):
-        tracer = self._suspended.pop(frame, None)
-        if tracer is not None:
-            self._active[frame] = tracer
-            tracer.last_line = None
-            self.emit(["resume", tracer.inv, tracer.linemap.stmt_line(frame.f_lineno)])
-            return tracer
-        if frames.is_resumption(frame):
-            return None  # a generator started before tracing began
-        linemap = self._linemap(frame.f_code.co_filename)
+    def begin(self, frame, info):
+        """A target frame starts: a new invocation."""
         inv = next(self._numbers)
         depth, walker = 0, frame
         while walker is not None:
@@ -132,9 +128,66 @@ class Recorder:
         })
         if self.writer.target_path is None:
             self.writer.target_path = frame.f_code.co_filename
-        tracer = FrameTracer(self, inv, linemap)
-        self._active[frame] = tracer
-        return tracer
+        invocation = Invocation(self, inv, info)
+        self._active[frame] = invocation
+        if self.tracked:
+            for name in info.params:  # parameters are defined at the `def` line
+                if name in self.tracked:
+                    self.emit(["store", inv, info.def_line, name])
+        return invocation
+
+    def resume(self, frame):
+        """A suspended target generator continues; None if it was not suspended."""
+        invocation = self._suspended.pop(frame, None)
+        if invocation is not None:
+            self._active[frame] = invocation
+            invocation.last_line = None
+            self.emit(["resume", invocation.inv, invocation.info.stmt_line(frame.f_lineno)])
+        return invocation
+
+    def leave(self, frame, invocation, kind):
+        self._active.pop(frame, None)
+        if kind == "yield":
+            self._suspended[frame] = invocation
+        else:
+            self.writer.invocations[invocation.inv - 1]["outcome"] = kind
+
+    def record_call(self, frame):
+        """`frame` starts while some invocation is on the stack: a call event.
+
+        Comprehension frames (3.11) are neither calls nor callers nor a level
+        of depth: from 3.12 they are inlined, and answers must not differ.
+        """
+        comprehensions = frames.COMPREHENSIONS
+        if frame.f_code.co_name in comprehensions:
+            return
+        caller = frame.f_back
+        while caller is not None and caller.f_code.co_name in comprehensions:
+            caller = caller.f_back
+        owners, depth = [], 0
+        walker, remaining = caller, len(self._active)
+        while walker is not None and remaining:
+            if walker.f_code.co_name not in comprehensions:
+                depth += 1
+            invocation = self._active.get(walker)
+            if invocation is not None:
+                owners.append([invocation.inv, depth])
+                remaining -= 1
+            walker = walker.f_back
+        if owners:
+            line = caller.f_lineno
+            invocation = self._active.get(caller)
+            if invocation is not None:
+                line = invocation.info.stmt_line(line)
+            file = self.name_file(frame.f_code.co_filename)
+            self.emit(["call", owners, file, frames.dotted_name(frame), frames.dotted_name(caller), line])
+
+    def snapshot(self, frame):
+        if self.variables is None:
+            return None
+        local = frame.f_locals
+        limit = self.max_value
+        return {name: render(local[name], limit) if name in local else "<unbound>" for name in self.variables}
 
     def _linemap(self, path):
         linemap = self._linemaps.get(path)
@@ -147,67 +200,63 @@ class Recorder:
             self._linemaps[path] = linemap
         return linemap
 
-    def snapshot(self, frame):
-        if self.variables is None:
-            return None
-        local = frame.f_locals
-        return {name: safe_repr(local[name]) if name in local else "<unbound>" for name in self.variables}
-
-    def leave(self, frame, tracer, kind):
-        self._active.pop(frame, None)
-        if kind == "yield":
-            self._suspended[frame] = tracer
-        else:
-            self.writer.invocations[tracer.inv - 1]["outcome"] = kind
-
 
 class IdentityLineMap:
+    comprehensions = ()
+    def_lines = {}
+
     def stmt_line(self, line):
         return line
 
 
-class FrameTracer:
-    """Local tracer of one target invocation (one frame)."""
+class Invocation:
+    """One target invocation (one frame): turns raw events into trace events."""
 
-    __slots__ = ("rec", "inv", "linemap", "last_line", "last_lasti", "pending")
+    __slots__ = ("rec", "inv", "info", "last_line", "last_phys", "last_lasti", "pending")
 
-    def __init__(self, rec, inv, linemap):
-        self.rec, self.inv, self.linemap = rec, inv, linemap
-        self.last_line, self.last_lasti = None, -1
+    def __init__(self, rec, inv, info):
+        self.rec, self.inv, self.info = rec, inv, info
+        self.last_line, self.last_phys, self.last_lasti = None, None, -1
         self.pending = []  # [event, exception object] not yet known caught/propagated
 
-    def __call__(self, frame, event, arg):
+    def line(self, frame, phys, lasti):
+        """A line event at physical line `phys`, instruction `lasti`."""
+        if lasti in self.info.skip:
+            return  # inside an inlined comprehension (3.12+)
+        stmt = self.info.linemap.stmt_line(phys)
+        if stmt == self.last_line and phys != self.last_phys and lasti > self.last_lasti:
+            # Same statement, a later physical line, execution moved forward: one step.
+            self.last_phys, self.last_lasti = phys, lasti
+            return
+        self.last_line, self.last_phys, self.last_lasti = stmt, phys, lasti
         rec = self.rec
-        if rec.stopped:
-            return None
-        line = self.linemap.stmt_line(frame.f_lineno)
-        if event == "line":
-            lasti = frame.f_lasti
-            if line == self.last_line and lasti > self.last_lasti:
-                self.last_lasti = lasti  # same statement, later physical line
-                return self
-            self.last_line, self.last_lasti = line, lasti
-            rec.emit(["line", self.inv, line, rec.snapshot(frame)])
-        elif event == "exception":
-            exc_type, exc, _tb = arg
-            record = ["exception", self.inv, line, type_name(exc_type), safe_str(exc), None]
-            if rec.emit(record):
-                self.pending.append([record, exc])
-            self.last_line = None
-        elif event == "return":
-            kind = frames.exit_kind(frame)
-            if kind == "unwind":
-                rec.emit(["unwind", self.inv, line, rec.snapshot(frame)])
-            else:
-                rec.emit([kind, self.inv, line, safe_repr(arg), rec.snapshot(frame)])
-            if kind != "yield":
-                self._settle(kind)
-            rec.leave(frame, self, kind)
-        return self
+        rec.emit(["line", self.inv, stmt, rec.snapshot(frame)])
 
-    def _settle(self, kind):
-        """An exception was caught in this frame unless it is the one unwinding it."""
-        escaping = self.pending[-1][1] if kind == "unwind" and self.pending else None
-        for record, exc in self.pending:
-            record[5] = exc is not escaping
-        self.pending = []  # drop references to exceptions (and their tracebacks)
+    def access(self, offset):
+        found = self.info.accesses.get(offset)
+        if found:
+            for kind, line, name in found:
+                self.rec.emit([kind, self.inv, line, name])
+
+    def exception(self, phys, exc):
+        record = ["exception", self.inv, self.info.linemap.stmt_line(phys), type_name(type(exc)),
+                  safe_str(exc, self.rec.max_value), None]
+        if self.rec.emit(record):
+            self.pending.append([record, exc])
+        self.last_line = None
+
+    def exit(self, frame, kind, phys, value=None):
+        """The frame returns, yields or unwinds."""
+        rec = self.rec
+        line = self.info.linemap.stmt_line(phys)
+        if kind == "unwind":
+            rec.emit(["unwind", self.inv, line, rec.snapshot(frame)])
+        else:
+            rec.emit([kind, self.inv, line, render(value, rec.max_value), rec.snapshot(frame)])
+        if kind != "yield":
+            escaping = self.pending[-1][1] if kind == "unwind" and self.pending else None
+            for record, exc in self.pending:
+                # Caught unless it is the exception that unwinds the frame.
+                record[5] = exc is not escaping
+            self.pending = []  # drop references to exceptions (and their tracebacks)
+        rec.leave(frame, self, kind)

@@ -1,0 +1,35 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { oracleSchema } from '../../src/harvest/oracle.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { requireDocker } from '../helpers/docker.js';
+
+const CORE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'instances', 'core');
+
+describe('the bundled suite', () => {
+  beforeAll(async () => {
+    await requireDocker();
+  });
+
+  it(
+    'harvests every instance twice in fresh containers, and the two runs agree',
+    async () => {
+      const cache = tempDir('tg-bundled-');
+      const { code, stdout } = await runCli(['harvest', '--instances', CORE, '--cache', cache]);
+      const instances = readdirSync(CORE).filter((n) => !n.startsWith('.'));
+      expect({ code, stdout: stdout.trim() }).toEqual({
+        code: 0,
+        stdout: `oracles: 0 cached, ${instances.length} harvested, 0 failed`,
+      });
+      const oracles = readdirSync(join(cache, 'oracles')).map((key) =>
+        oracleSchema.parse(
+          JSON.parse(readFileSync(join(cache, 'oracles', key, 'oracle.json'), 'utf8')),
+        ),
+      );
+      expect(oracles.map((o) => o.meta.instance_id).sort()).toEqual(instances.sort());
+      for (const oracle of oracles) expect(oracle.meta.runs_agreed).toBe(2);
+    },
+    15 * 60_000,
+  );
+});

@@ -1,0 +1,147 @@
+import type Docker from 'dockerode';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { downloadWheels } from '../../src/harvest/wheels.js';
+import { sha256 } from '../../src/util/hash.js';
+import { requireDocker } from '../helpers/docker.js';
+
+const TRACER = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'tracer');
+const PYTEST = [
+  'pytest==9.1.1',
+  'iniconfig==2.3.0',
+  'packaging==26.3',
+  'pluggy==1.6.0',
+  'pygments==2.21.0',
+];
+
+/** The two interpreters the tracer must agree on: settrace only, and both backends. */
+const IMAGES = [
+  { base: 'tracegate/base:bookworm', python: '3.11', minPassed: 100, backendsSkipped: true },
+  { base: 'tracegate/base:trixie', python: '3.13', minPassed: 195, backendsSkipped: false },
+];
+
+async function imageExists(docker: Docker, tag: string): Promise<boolean> {
+  return docker
+    .getImage(tag)
+    .inspect()
+    .then(
+      () => true,
+      () => false,
+    );
+}
+
+/** A venv with pytest on the base image, from wheels downloaded on the host (no network inside). */
+async function pytestImage(docker: Docker, base: string, python: string): Promise<string> {
+  const tag = `tracegate-tracer-test:${sha256(base, python, ...PYTEST).slice(0, 16)}`;
+  if (await imageExists(docker, tag)) return tag;
+  if (!(await imageExists(docker, base))) {
+    throw new Error(`Base image ${base} is missing: run scripts/ensure-docker.sh`);
+  }
+  const context = mkdtempSync(join(tmpdir(), 'tg-tracer-image-'));
+  try {
+    mkdirSync(join(context, 'wheels'));
+    await downloadWheels(
+      { name: 'tracer-tests', python, packages: PYTEST },
+      join(context, 'wheels'),
+    );
+    writeFileSync(
+      join(context, 'Dockerfile'),
+      [
+        `FROM ${base}`,
+        'COPY wheels /tmp/wheels',
+        'RUN python3 -m venv /opt/venv && /opt/venv/bin/pip install --quiet --no-index ' +
+          `--find-links /tmp/wheels ${PYTEST.join(' ')} && rm -rf /tmp/wheels`,
+        '',
+      ].join('\n'),
+    );
+    const stream = await docker.buildImage(
+      { context, src: ['Dockerfile', 'wheels'] },
+      { t: tag, networkmode: 'none', rm: true, forcerm: true },
+    );
+    await new Promise<void>((resolve, reject) =>
+      docker.modem.followProgress(stream, (error: Error | null, output: { error?: string }[]) => {
+        const failed = output?.find((o) => o.error);
+        if (error || failed) reject(error ?? new Error(failed?.error));
+        else resolve();
+      }),
+    );
+  } finally {
+    rmSync(context, { recursive: true, force: true });
+  }
+  return tag;
+}
+
+/** Runs the tracer's pytest suite in a locked-down container; returns exit code and output. */
+async function runTracerSuite(
+  docker: Docker,
+  image: string,
+): Promise<{ code: number; out: string }> {
+  const container = await docker.createContainer({
+    Image: image,
+    Cmd: [
+      '/opt/venv/bin/python',
+      '-m',
+      'pytest',
+      '-q',
+      '-p',
+      'no:cacheprovider',
+      '/tg/tracer/tests',
+    ],
+    User: '65534:65534',
+    WorkingDir: '/tmp',
+    Env: ['HOME=/tmp', 'PYTHONDONTWRITEBYTECODE=1'],
+    Tty: false,
+    NetworkDisabled: true,
+    HostConfig: {
+      Binds: [`${TRACER}:/tg/tracer:ro`],
+      NetworkMode: 'none',
+      CapDrop: ['ALL'],
+      SecurityOpt: ['no-new-privileges'],
+      ReadonlyRootfs: true,
+      Tmpfs: { '/tmp': 'rw,exec,size=512m' },
+      Memory: 2 * 1024 ** 3,
+      PidsLimit: 512,
+    },
+  });
+  const chunks: string[] = [];
+  const sink = new PassThrough();
+  sink.on('data', (c: Buffer) => chunks.push(c.toString('utf8')));
+  try {
+    const stream = await container.attach({ stream: true, stdout: true, stderr: true });
+    container.modem.demuxStream(stream, sink, sink);
+    await container.start();
+    const { StatusCode } = (await container.wait()) as { StatusCode: number };
+    await new Promise((r) => setTimeout(r, 200)); // let the demuxed stream drain
+    return { code: StatusCode, out: chunks.join('') };
+  } finally {
+    await container.remove({ force: true, v: true }).catch(() => {});
+  }
+}
+
+describe('the tracer suite inside containers (no network, non-root)', () => {
+  let docker: Docker;
+  beforeAll(async () => {
+    docker = await requireDocker();
+  });
+
+  for (const { base, python, minPassed, backendsSkipped } of IMAGES) {
+    it(
+      `passes on ${base} (Python ${python})`,
+      async () => {
+        const image = await pytestImage(docker, base, python);
+        const { code, out } = await runTracerSuite(docker, image);
+        const summary = out.trim().split('\n').pop() ?? '';
+        expect({ code, summary }).toEqual({ code: 0, summary: expect.stringMatching(/passed/) });
+        const passed = Number(/(\d+) passed/.exec(summary)?.[1] ?? 0);
+        const skipped = Number(/(\d+) skipped/.exec(summary)?.[1] ?? 0);
+        expect(passed).toBeGreaterThanOrEqual(minPassed);
+        // On 3.12+ the backend-equivalence test runs; below it is the one skip.
+        expect(skipped).toBe(backendsSkipped ? 1 : 0);
+      },
+      15 * 60_000,
+    );
+  }
+});

@@ -1,0 +1,31 @@
+"""Every catalog program's answers, under every backend this interpreter has."""
+
+import pytest
+
+from catalog import PROGRAMS
+from conftest import BACKENDS, run_catalog
+
+CASES = [("%s-%s" % (prog["name"], case[0]), case[4]) for prog in PROGRAMS for case in prog["cases"]]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("ident,expected", CASES, ids=[c[0] for c in CASES])
+def test_answer_known_by_construction(tmp_path_factory, backend, ident, expected):
+    results, _out = run_catalog(tmp_path_factory, backend)
+    result = results[ident]
+    if expected is None:
+        assert result["status"] == "invalid", result
+        return
+    assert result["status"] == "ok", result.get("reason")
+    assert result["answer"] == expected
+    assert result["stats"]["backend"] == backend
+
+
+def test_catalog_covers_every_kind_three_times():
+    from collections import Counter
+
+    from tracegate_tracer.queries import RULES
+
+    counts = Counter(case[1] for prog in PROGRAMS for case in prog["cases"] if case[4] is not None)
+    assert set(counts) == set(RULES)
+    assert min(counts.values()) >= 3 and len(PROGRAMS) >= 28

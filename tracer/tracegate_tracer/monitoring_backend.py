@@ -1,0 +1,197 @@
+"""The sys.monitoring backend (PEP 669, Python >= 3.12).
+
+Events are enabled per code object only where the query needs them:
+
+* PY_START is global only to discover target code objects: the first start
+  of any other code object returns DISABLE, so it never reports again;
+* a target code object gets LINE, JUMP (a backward jump within one line is a
+  new line event, as settrace reports it), PY_RETURN, PY_YIELD, PY_RESUME,
+  and INSTRUCTION only when names are tracked (any instruction that is not a
+  load/store of a tracked name returns DISABLE after its first execution);
+* RAISE, PY_UNWIND and PY_THROW can only be global; their callbacks ignore
+  other code with one dict look-up;
+* for call questions a second tool enables PY_START globally only while an
+  invocation is on the stack.
+
+It writes the same trace as the settrace backend, event for event.
+"""
+
+import sys
+
+from .recorder import Recorder
+
+M = getattr(sys, "monitoring", None)
+TOOL_NAME = "tracegate"
+_PREFERRED_IDS = (4, 3, 2, 1, 0, 5)
+
+
+def _free_tool_id(taken=()):
+    for tool in _PREFERRED_IDS:
+        if tool not in taken and M.get_tool(tool) is None:
+            return tool
+    raise RuntimeError("no free sys.monitoring tool id")
+
+
+class MonitoringRecorder(Recorder):
+    backend = "monitoring"
+
+    def __init__(self, config):
+        super().__init__(config)
+        self.tool = None
+        self.calls_tool = None
+        self._calls_on = False
+        self._instrumented = set()
+
+    def install(self):
+        E = M.events
+        self.tool = _free_tool_id()
+        M.use_tool_id(self.tool, TOOL_NAME)
+        register = lambda event, fn: M.register_callback(self.tool, event, fn)  # noqa: E731
+        register(E.PY_START, self._on_start)
+        register(E.PY_RESUME, self._on_resume)
+        register(E.PY_THROW, self._on_throw)
+        register(E.PY_RETURN, self._on_return)
+        register(E.PY_YIELD, self._on_yield)
+        register(E.PY_UNWIND, self._on_unwind)
+        register(E.RAISE, self._on_raise)
+        register(E.LINE, self._on_line)
+        register(E.JUMP, self._on_jump)
+        register(E.INSTRUCTION, self._on_instruction)
+        M.set_events(self.tool, E.PY_START | E.RAISE | E.PY_UNWIND | E.PY_THROW)
+        if self.record_calls:
+            self.calls_tool = _free_tool_id(taken=(self.tool,))
+            M.use_tool_id(self.calls_tool, TOOL_NAME + "-calls")
+            M.register_callback(self.calls_tool, E.PY_START, self._on_any_start)
+
+    def uninstall(self):
+        for tool in (self.tool, self.calls_tool):
+            if tool is not None and M.get_tool(tool) is not None:
+                M.set_events(tool, 0)
+                M.free_tool_id(tool)
+        self.tool = self.calls_tool = None
+
+    def tracer_intact(self):
+        if self.tool is None or M.get_tool(self.tool) != TOOL_NAME:
+            return "sys.monitoring tool %s is %r" % (self.tool, self.tool is not None and M.get_tool(self.tool))
+        return None
+
+    # -- calls while an invocation runs (second tool) -------------------------
+
+    def _calls(self, wanted):
+        if self.calls_tool is not None and wanted != self._calls_on:
+            self._calls_on = wanted
+            M.set_events(self.calls_tool, M.events.PY_START if wanted else 0)
+
+    def _on_any_start(self, code, offset):
+        if self._active and not self.stopped and self.info(code) is None:
+            self.record_call(sys._getframe(1))
+
+    def begin(self, frame, info):
+        invocation = super().begin(frame, info)
+        self._calls(True)
+        return invocation
+
+    def resume(self, frame):
+        invocation = super().resume(frame)
+        if invocation is not None:
+            self._calls(True)
+        return invocation
+
+    def leave(self, frame, invocation, kind):
+        super().leave(frame, invocation, kind)
+        if not self._active:
+            self._calls(False)
+
+    # -- target discovery and control flow ------------------------------------
+
+    def _on_start(self, code, offset):
+        info = self.info(code)
+        if info is None:
+            return M.DISABLE
+        if self.stopped:
+            return None
+        E = M.events
+        if code not in self._instrumented:
+            events = E.LINE | E.JUMP | E.PY_RETURN | E.PY_YIELD | E.PY_RESUME
+            if info.accesses:
+                events |= E.INSTRUCTION
+            M.set_local_events(self.tool, code, events)
+            self._instrumented.add(code)
+        frame = sys._getframe(1)
+        if self._active and self.record_calls:
+            self.record_call(frame)
+        self.begin(frame, info)
+        return None
+
+    def _on_resume(self, code, offset):
+        if self.stopped:
+            return None
+        self.resume(sys._getframe(1))  # resumptions are never calls
+        return None
+
+    def _on_throw(self, code, offset, exc):
+        if not self.stopped and self._infos.get(code) is not None:
+            self.resume(sys._getframe(1))
+
+    def _on_return(self, code, offset, value):
+        self._exit(code, "return", value)
+
+    def _on_yield(self, code, offset, value):
+        self._exit(code, "yield", value)
+
+    def _on_unwind(self, code, offset, exc):
+        if self._infos.get(code) is not None:
+            self._exit(code, "unwind", None)
+
+    def _exit(self, code, kind, value):
+        if self.stopped:
+            return
+        frame = sys._getframe(2)
+        invocation = self._active.get(frame)
+        if invocation is not None:
+            invocation.exit(frame, kind, frame.f_lineno, value)
+
+    def _on_raise(self, code, offset, exc):
+        if self.stopped or self._infos.get(code) is None:
+            return
+        frame = sys._getframe(1)
+        invocation = self._active.get(frame)
+        if invocation is not None:
+            invocation.exception(frame.f_lineno, exc)
+
+    def _on_line(self, code, line):
+        if self.stopped:
+            return None
+        frame = sys._getframe(1)
+        invocation = self._active.get(frame)
+        if invocation is not None:
+            invocation.line(frame, line, frame.f_lasti)
+        return None
+
+    def _on_jump(self, code, source, destination):
+        # What settrace reports: a backward jump that stays on one line is a
+        # new line event (instruction = the jump); others are left to LINE.
+        if destination > source:
+            return M.DISABLE
+        info = self._infos.get(code)
+        line = info.line_at.get(destination)
+        if line is None or line != info.line_at.get(source):
+            return M.DISABLE
+        if self.stopped:
+            return None
+        frame = sys._getframe(1)
+        invocation = self._active.get(frame)
+        if invocation is not None:
+            invocation.line(frame, line, source)
+        return None
+
+    def _on_instruction(self, code, offset):
+        info = self._infos.get(code)
+        if offset not in info.accesses:
+            return M.DISABLE
+        if self.stopped:
+            return None
+        invocation = self._active.get(sys._getframe(1))
+        if invocation is not None:
+            invocation.access(offset)
+        return None
