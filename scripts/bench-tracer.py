@@ -2,6 +2,7 @@
 """Traced/untraced wall-time ratio of the bundled instances' tests, per backend.
 
     python3 scripts/bench-tracer.py [--runs 5] [--instances instances/core] [--backends settrace,monitoring]
+                                    [--baseline-tracer /tmp/old/tracer]
 
 For each bundled instance (whose target package the running interpreter can
 import) and each of `--runs` rounds, runs the instance's pytest command
@@ -11,6 +12,14 @@ events everywhere), in an order that alternates round by round. Per mode it
 sums the wall time over instances in each round and reports the median over
 rounds of traced/untraced. Run it with the interpreter to measure (3.11:
 settrace; 3.12+: both backends).
+
+Besides the bundled instances (tiny tests: start-up dominates), two
+longer-running workloads are written to a temporary directory so that
+per-event costs show: `click-many` invokes a click command 3,000 times (the
+target, click's short-option matcher, runs 6,000 times; a hundred thousand
+other frames run around it) and `cpu-outside` spends ~1 s in a pure-Python
+helper that is not the target (a naive tracer pays a line event per line;
+tracegate should pay nothing). Their ratios are reported apart.
 """
 
 import argparse
@@ -42,22 +51,85 @@ def pytest_command(tests):
     return [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests]
 
 
-def run_once(spec, mode, work):
+def run_once(spec, mode, work, baseline=None):
+    """Wall time of one pytest run; mode "untraced", "naive", "<backend>" or "<backend>@base"."""
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED="0")
     if mode == "naive":
         env["PYTHONPATH"] = os.path.join(work, "naive")
     elif mode != "untraced":
+        backend, _at, base = mode.partition("@")
+        tracer = baseline if base else TRACER
         config = dict(queries.recording_needs(spec["kind"], spec.get("query") or {}), target=spec["target"],
-                      trace_path=os.path.join(work, "trace.json"), instance_dir=spec["dir"], backend=mode)
+                      trace_path=os.path.join(work, "trace.json"), instance_dir=spec["dir"], backend=backend)
         path = os.path.join(work, "config.json")
         with open(path, "w") as handle:
             json.dump(config, handle)
-        env.update(PYTHONPATH=os.path.join(TRACER, "boot"), TRACEGATE_TRACE=path,
+        env.update(PYTHONPATH=os.path.join(tracer, "boot"), TRACEGATE_TRACE=path,
                    PYTEST_PLUGINS="tracegate_pytest_plugin")
     started = time.perf_counter()
     subprocess.run(pytest_command(spec["tests"]), cwd=spec["dir"], env=env, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL, check=False)
     return time.perf_counter() - started
+
+
+LONG = {
+    "click-many": ({"test_many.py": """
+import click
+from click.testing import CliRunner
+
+
+@click.command()
+@click.option("-v", "--verbose", count=True)
+@click.option("-q", is_flag=True)
+@click.argument("name")
+def greet(verbose, q, name):
+    click.echo("%s %s %s" % (verbose, q, name))
+
+
+def test_many():
+    runner = CliRunner()
+    for i in range(3000):
+        result = runner.invoke(greet, ["-vvq", "-v", "n%d" % i])
+        assert result.output == "3 True n%d\\n" % i
+"""}, "S2_Loops", {"file": "click/parser.py", "function": "_OptionParser._match_short_opt"},
+        {"invocation": 1, "loop_line": 396}),
+    "cpu-outside": ({"prog.py": """
+def crunch(n):
+    total = 0
+    for i in range(n):
+        total += i * i % 7
+    return total
+
+
+def target(x):
+    y = x + 1
+    return y * 2
+""", "test_prog.py": """
+from prog import crunch, target
+
+
+def test_work():
+    assert target(1) == 4
+    assert crunch(12_000_000) > 0
+"""}, "S1_IntraProceduralCFG", {"file": "prog.py", "function": "target"}, {"invocation": 1}),
+}
+
+
+def long_specs(work):
+    """The longer-running workloads, written under `work` (click-many only if click imports)."""
+    specs = []
+    for name, (files, kind, target, query) in LONG.items():
+        package = target["file"].split("/")[0] if "/" in target["file"] else None
+        if package and subprocess.run([sys.executable, "-c", "import " + package], capture_output=True).returncode:
+            continue
+        directory = os.path.join(work, "long", name)
+        os.makedirs(directory)
+        for rel, text in files.items():
+            with open(os.path.join(directory, rel), "w") as handle:
+                handle.write(text.lstrip("\n"))
+        specs.append({"id": name, "dir": directory, "tests": [next(f for f in files if f.startswith("test_"))],
+                      "kind": kind, "target": target, "query": query})
+    return specs
 
 
 def load_specs(root):
@@ -81,26 +153,48 @@ def main():
     parser.add_argument("--instances", default=os.path.join(ROOT, "instances", "core"))
     default = "settrace,monitoring" if sys.version_info >= (3, 12) else "settrace"
     parser.add_argument("--backends", default=default)
+    parser.add_argument("--baseline-tracer", help="another tracer/ dir (e.g. `git archive` of an older commit) "
+                        "measured side by side as <backend>@base")
     args = parser.parse_args()
     specs = load_specs(args.instances)
-    modes = ["untraced"] + args.backends.split(",") + ["naive"]
+    backends = args.backends.split(",")
+    based = [b + "@base" for b in backends] if args.baseline_tracer else []
+    modes = ["untraced"] + backends + based + ["naive"]
     work = tempfile.mkdtemp(prefix="tg-bench-")
     os.makedirs(os.path.join(work, "naive"))
     with open(os.path.join(work, "naive", "sitecustomize.py"), "w") as handle:
         handle.write(NAIVE)
-    totals = {mode: [] for mode in modes}
+    groups = {"bundled": specs, "long": long_specs(work)}
+    totals = {group: {mode: [] for mode in modes} for group in groups}
+    each = {spec["id"]: {mode: [] for mode in modes} for spec in groups["long"]}
     for round_ in range(args.runs):
         order = modes if round_ % 2 == 0 else list(reversed(modes))
-        spent = {mode: 0.0 for mode in modes}
-        for spec in specs:
-            for mode in order:
-                spent[mode] += run_once(spec, mode, work)
-        for mode in modes:
-            totals[mode].append(spent[mode])
-    ratios = {mode: statistics.median(t / u for t, u in zip(totals[mode], totals["untraced"])) for mode in modes[1:]}
-    report = {"python": sys.version.split()[0], "instances": len(specs), "runs": args.runs,
-              "untraced_seconds_median": round(statistics.median(totals["untraced"]), 3),
-              "ratios": {mode: round(r, 3) for mode, r in ratios.items()}}
+        for group, members in groups.items():
+            spent = {mode: 0.0 for mode in modes}
+            for spec in members:
+                for mode in order:
+                    seconds = run_once(spec, mode, work, args.baseline_tracer)
+                    spent[mode] += seconds
+                    if spec["id"] in each:
+                        each[spec["id"]][mode].append(seconds)
+            for mode in modes:
+                totals[group][mode].append(spent[mode])
+    report = {"python": sys.version.split()[0], "runs": args.runs}
+    for group, members in groups.items():
+        if not members:
+            continue
+        seconds = totals[group]
+        ratios = {mode: statistics.median(t / u for t, u in zip(seconds[mode], seconds["untraced"]))
+                  for mode in modes[1:]}
+        report[group] = {"instances": [spec["id"] for spec in members],
+                         "untraced_seconds_median": round(statistics.median(seconds["untraced"]), 3),
+                         "ratios": {mode: round(r, 3) for mode, r in ratios.items()}}
+    if each:  # per long workload: where per-event costs show
+        report["long"]["per_instance"] = {
+            ident: {"untraced_seconds_median": round(statistics.median(t["untraced"]), 3),
+                    "ratios": {mode: round(statistics.median(a / b for a, b in zip(t[mode], t["untraced"])), 3)
+                               for mode in modes[1:]}}
+            for ident, t in each.items()}
     print(json.dumps(report, indent=2))
 
 

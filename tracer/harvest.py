@@ -15,7 +15,7 @@ import traceback
 TRACER_ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, TRACER_ROOT)
 
-from tracegate_tracer import VERSION, queries, trace  # noqa: E402
+from tracegate_tracer import VERSION, instance_parser, queries, questions, trace  # noqa: E402
 from tracegate_tracer.locate import Target, TargetNotFound  # noqa: E402
 from tracegate_tracer import pytest_run  # noqa: E402
 
@@ -23,8 +23,17 @@ DEFAULT_TIMEOUT = 60
 
 
 def _base_result(spec):
-    return {"id": spec.get("id"), "status": "error", "python": sys.version, "tracer_version": VERSION,
-            "stats": {"events": 0, "invocations": 0, "pytest_exit_code": None, "seconds": 0.0}}
+    result = {"id": spec.get("id"), "status": "error", "python": sys.version, "tracer_version": VERSION,
+              "question": None, "template_answer": None,
+              "stats": {"events": 0, "invocations": 0, "pytest_exit_code": None, "seconds": 0.0}}
+    if not spec.get("parser"):
+        # Rendered from the query alone: present whatever the run's status.
+        try:
+            result["question"], result["template_answer"] = questions.render(
+                spec.get("kind"), spec.get("query") or {}, spec["target"], spec.get("tests"))
+        except Exception:  # noqa: BLE001 - a malformed spec fails below, with its own reason
+            pass
+    return result
 
 
 def _group_key(spec):
@@ -90,6 +99,13 @@ def harvest_group(specs, out_dir):
         if recorded["status"] != "ok":
             results[spec["id"]] = dict(result, status="invalid", reason=recorded["reason"])
             continue
+        if spec.get("parser"):
+            if not recorded["invocations"]:
+                results[spec["id"]] = dict(result, status="invalid", reason="target not executed")
+                continue
+            results[spec["id"]] = dict(result, **instance_parser.run(spec["parser"], instance_dir, trace_path,
+                                                                     spec.get("query") or {}))
+            continue
         try:
             answer = queries.answer(spec["kind"], spec.get("query") or {}, recorded, context)
         except queries.Invalid as exc:
@@ -138,10 +154,8 @@ def main(argv):
             results = harvest_group(group, out_dir)
         except Exception:  # noqa: BLE001 - one group never sinks the others
             reason = _crash_reason()
-            results = {ident: {"id": ident, "status": "error", "reason": reason, "python": sys.version,
-                               "tracer_version": VERSION,
-                               "stats": {"events": 0, "invocations": 0, "pytest_exit_code": None, "seconds": 0.0}}
-                       for ident in idents}
+            results = {ident: dict(_base_result(spec if isinstance(spec, dict) else {}), id=ident, reason=reason)
+                       for ident, spec in zip(idents, group)}
         seconds = round(time.monotonic() - started, 3)
         for ident in idents:
             result = results[ident]

@@ -11,6 +11,8 @@ export interface TracerPlan {
     target: { file: string; function: string };
     query: Record<string, unknown>;
     timeout_seconds: number;
+    /** The instance's own answer parser (a file in its directory), if any. */
+    parser: string | null;
   }[];
 }
 

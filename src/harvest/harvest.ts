@@ -140,6 +140,7 @@ async function runJob(
         target: instance.target,
         query: instance.query,
         timeout_seconds: instance.timeout_seconds,
+        parser: instance.parser ?? null,
       })),
     }),
   };
@@ -218,11 +219,17 @@ function toOutcome(
     };
   }
   const { instance } = loaded;
+  // Hand-written only with a custom parser; otherwise generated from the query by the tracer.
+  const question = instance.question ?? result.question;
+  const template = instance.template_answer ?? result.template_answer;
+  if (!question || !template) {
+    return { status: 'error', reason: 'the tracer generated no question text or answer template' };
+  }
   const entry: CachedOracle = {
     oracle: {
       question_kind: instance.kind,
-      question: instance.question,
-      template_answer: instance.template_answer,
+      question,
+      template_answer: template,
       oracle_answer: result.answer,
       meta: {
         instance_id: instance.id,

@@ -44,6 +44,9 @@ export const tracerResultSchema = z.object({
   status: z.enum(['ok', 'invalid', 'timeout', 'error']),
   reason: z.string().optional(),
   answer: z.unknown().optional(),
+  /** Generated from the query by the tracer; null for instances with their own parser. */
+  question: z.string().nullable().optional(),
+  template_answer: templateSchema.nullable().optional(),
   context: z
     .object({ file: z.string(), func: z.string(), first_line: z.number(), source: z.string() })
     .passthrough()

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CachedOracle } from '../harvest/oracle.js';
 import type { LoadedInstance } from '../instances/load.js';
+import type { Template } from '../instances/schema.js';
 import { parseAnswer } from '../parse/answer.js';
 import {
   buildPrompt,
@@ -45,7 +46,7 @@ async function askOnce(
   messages: ChatMessage[],
   sample: number,
   oracle: CachedOracle,
-  template: LoadedInstance['instance']['template_answer'],
+  template: Template,
 ): Promise<Sample> {
   let completion: Completion;
   try {
@@ -86,11 +87,17 @@ export async function answerInstance(
     name,
     source: readFileSync(join(loaded.dir, name), 'utf8'),
   }));
-  const messages = buildPrompt(instance, oracle.context, testFiles, options.prompt);
+  const { question, template_answer } = oracle.oracle;
+  const messages = buildPrompt(
+    { kind: instance.kind, tests: instance.tests, question, template_answer },
+    oracle.context,
+    testFiles,
+    options.prompt,
+  );
   const limiter = options.limiter ?? new Limiter(options.samples);
   const samples = await Promise.all(
     Array.from({ length: options.samples }, (_, i) =>
-      limiter.run(() => askOnce(client, messages, i, oracle, instance.template_answer)),
+      limiter.run(() => askOnce(client, messages, i, oracle, template_answer)),
     ),
   );
   const vote = majorityVote(samples.map((s) => s.outcome));

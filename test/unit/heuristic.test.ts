@@ -1,6 +1,6 @@
 import { heuristicAnswer, parsePrompt } from '../../src/baseline/heuristic.js';
-import { buildPrompt } from '../../src/prompt/build.js';
-import type { Instance } from '../../src/instances/schema.js';
+import { buildPrompt, type PromptInstance } from '../../src/prompt/build.js';
+import type { Template } from '../../src/instances/schema.js';
 
 const source = `def parse_all(items):
     """Parse every item."""
@@ -14,21 +14,16 @@ const source = `def parse_all(items):
 `;
 const context = { file: 'settings.py', func: 'settings.parse_all', first_line: 11, source };
 
-function instance(template: Instance['template_answer'], question = 'What happens?'): Instance {
+function instance(template: Template, question = 'What happens?'): PromptInstance {
   return {
-    id: 'x',
     kind: 'S5_Exceptions',
-    environment: 'plain',
     tests: ['test_x.py::test_x'],
-    target: { file: 'settings.py', function: 'parse_all' },
     question,
     template_answer: template,
-    query: {},
-    timeout_seconds: 60,
   };
 }
 
-const user = (i: Instance) =>
+const user = (i: PromptInstance) =>
   buildPrompt(i, context, [{ name: 'test_x.py', source: 'def test_x(): pass\n' }])[1]!.content;
 
 describe('the baseline heuristic reads only the prompt', () => {

@@ -1,8 +1,12 @@
 import { parsePrompt } from '../../src/baseline/heuristic.js';
 import type { CodeContext } from '../../src/harvest/oracle.js';
-import type { Instance } from '../../src/instances/schema.js';
 import { parseBudget } from '../../src/prompt/budget.js';
-import { buildPrompt, SYSTEM_PROMPT, type PromptOptions } from '../../src/prompt/build.js';
+import {
+  buildPrompt,
+  SYSTEM_PROMPT,
+  type PromptInstance,
+  type PromptOptions,
+} from '../../src/prompt/build.js';
 import { sliceTestModule, testNamesIn } from '../../src/prompt/slice.js';
 import { renderAsText } from '../../src/prompt/text.js';
 
@@ -35,16 +39,11 @@ class TestBig:
         assert collatz_steps(27) == 111
 `;
 
-const instance: Instance = {
-  id: 'x',
+const instance: PromptInstance = {
   kind: 'S2_Loops',
-  environment: 'plain',
   tests: ['test_numbers.py::test_six'],
-  target: { file: 'numbers_mod.py', function: 'collatz_steps' },
   question: 'How many iterations does the while loop at line 3 start?',
   template_answer: { loop_iteration_count: 'int' },
-  query: {},
-  timeout_seconds: 60,
 };
 const context: CodeContext = {
   file: 'numbers_mod.py',

@@ -121,6 +121,7 @@ program("grid", '''
                                  "variable": "r"}, {"nth_iteration": 2, "variable": "r", "value": "1"},
      "test_prog.py::test_it"),
     ("extremes", "M2_Loops", "grid", {"mode": "extremes", "loop_line": 3}, {"max_iterations": 3, "min_iterations": 0}),
+    ("no-break", "M2_Loops", "grid", {"mode": "breaks", "loop_line": 5}, None),  # only `continue`: invalid
 ])
 
 # 5 closure state -----------------------------------------------------------------
@@ -265,6 +266,8 @@ program("walk", '''
     ("transitive", "S6_InterProceduralCFG", "walk", {"invocation": 1, "include": ["prog.d", "prog.h"], "scope": "transitive"},
      {"function_call_order": [{"file": "prog.py", "func": f} for f in ("prog.double", "prog.helper", "prog.double", "prog.helper")]}),
     ("path", "S1_IntraProceduralCFG", "walk", {"invocation": 1}, _path([12, 13, 14, 13, 14, 13, 15, 16], func="prog.walk")),
+    ("max-depth", "S6_InterProceduralCFG", "walk", {"mode": "max_depth", "invocation": 1, "include": ["prog."]},
+     {"maximum_call_stack_depth": 2}),
 ])
 
 # 10 recursion through a generator expression ---------------------------------------------
@@ -283,6 +286,12 @@ program("depth", '''
     ("count", "S6_InterProceduralCFG", "depth", {"mode": "count", "invocation": 1, "include": ["prog."], "func": "prog.depth"},
      {"function_call_count": 3}),
     ("max-min", "M2_Loops", "depth", {"mode": "extremes", "loop_line": 2}, None),  # not a loop: invalid
+    ("max-depth", "S6_InterProceduralCFG", "depth", {"mode": "max_depth", "invocation": 1, "include": ["prog."]},
+     {"maximum_call_stack_depth": 4}),
+    ("max-depth-leaf", "S6_InterProceduralCFG", "depth", {"mode": "max_depth", "invocation": 2},
+     {"maximum_call_stack_depth": 0}),
+    ("max-depth-inner", "S6_InterProceduralCFG", "depth", {"mode": "max_depth", "invocation": 3},
+     {"maximum_call_stack_depth": 2}),
 ])
 
 # 11 coverage over selected tests ----------------------------------------------------------
@@ -558,6 +567,7 @@ program("find", '''
     ("path", "S1_IntraProceduralCFG", "find", {"invocation": 1}, _path([2, 3, 4, 6, 3, 4, 5, 9], func="prog.find")),
     ("extremes", "M2_Loops", "find", {"mode": "extremes", "loop_line": 3}, {"max_iterations": 2, "min_iterations": 0}),
     ("total", "M2_Loops", "find", {"mode": "total", "loop_line": 3}, {"total_iterations": 4}),
+    ("breaks", "M2_Loops", "find", {"mode": "breaks", "loop_line": 3}, {"tests_terminating_at_break": ["test_prog.py::test_it"]}),
 ])
 
 # 22 an invariant that breaks -------------------------------------------------------------------
@@ -729,4 +739,46 @@ program("stack", '''
                                  {"def_line": 9, "use_line": 11, "variable": "self"},
                                  {"def_line": 9, "use_line": 12, "variable": "self"}]}),
     ("path", "S1_IntraProceduralCFG", "Stack.drain", {"invocation": 1}, _path([10, 11, 12, 11, 12, 11, 13], func="prog.Stack.drain")),
+])
+
+# 30 which tests leave a loop at a `break` (nested loops, parametrized test) ----------------------
+program("scan", '''
+    def first_negative(rows):
+        found = None
+        for row in rows:
+            for x in row:
+                if x < 0:
+                    found = x
+                    break
+            if found is not None:
+                break
+        return found
+
+    def upto(items, stop):
+        out = []
+        for v in items:
+            if v == stop: break
+            out.append(v)
+        return out
+    ''', '''
+    import pytest
+    from prog import first_negative, upto
+
+    @pytest.mark.parametrize("rows,expected", [([[1, -2], [3]], -2), ([[1], [2]], None), ([], None)],
+                             ids=["neg", "pos", "empty"])
+    def test_scan(rows, expected):
+        assert first_negative(rows) == expected
+
+    def test_last_row():
+        assert first_negative([[1], [2, -3, -4]]) == -3
+        assert upto([1, 2, 3], 2) == [1]
+    ''', [
+    ("outer", "M2_Loops", "first_negative", {"mode": "breaks", "loop_line": 3},
+     {"tests_terminating_at_break": ["test_prog.py::test_last_row", "test_prog.py::test_scan[neg]"]}),
+    ("inner", "M2_Loops", "first_negative", {"mode": "breaks", "loop_line": 4},
+     {"tests_terminating_at_break": ["test_prog.py::test_last_row", "test_prog.py::test_scan[neg]"]}),
+    ("inner-one-test", "M2_Loops", "first_negative", {"mode": "breaks", "loop_line": 4},
+     {"tests_terminating_at_break": []}, "test_prog.py::test_scan[pos]"),
+    ("shared-line", "M2_Loops", "upto", {"mode": "breaks", "loop_line": 15}, None),  # `if v == stop: break`
+    ("total", "M2_Loops", "first_negative", {"mode": "total", "loop_line": 4}, {"total_iterations": 7}),
 ])

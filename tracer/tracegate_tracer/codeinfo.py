@@ -58,9 +58,10 @@ class CodeInfo:
             if line is not None:
                 for offset in range(start, end, 2):
                     self.line_at[offset] = line
-        instructions = list(dis.get_instructions(code))
         skip = set()
         comps = getattr(linemap, "comprehensions", ()) if INLINED_COMPREHENSIONS else ()
+        # Disassembled only when needed (inlined comprehensions, dataflow).
+        instructions = list(dis.get_instructions(code)) if comps or tracked else ()
         for span, first_iter in comps:
             # The comprehension starts at its first instruction outside the
             # first iterable; from there, everything positioned inside it

@@ -160,6 +160,17 @@ def m2_total(trace, query, ctx):
     return {"total_iterations": sum(_per_invocation_iterations(trace, query, ctx))}
 
 
+def m2_breaks(trace, query, ctx):
+    header, _body = _loop(query, ctx)
+    breaks = set(ctx.linemap.break_lines(header))
+    if not ctx.linemap.loop_breaks.get(header):
+        raise Invalid("the loop at line %d has no `break`" % header)
+    if len(breaks) != len(ctx.linemap.loop_breaks.get(header, ())):
+        raise Invalid("a `break` of the loop at line %d shares its line with another statement" % header)
+    tests = {record["inv"]: record["test"] for record in trace["invocations"]}
+    return {"tests_terminating_at_break": sorted({tests[e[1]] for e in events_of(trace, ("line",)) if e[2] in breaks})}
+
+
 # -- S3 / M3 -----------------------------------------------------------------
 
 def s3_program_state(trace, query, ctx):
@@ -339,6 +350,12 @@ def s6_call_count(trace, query, ctx):
     if not isinstance(func, str) or not func:
         raise Invalid("query needs 'func': a dotted function name")
     return {"function_call_count": sum(1 for e, _d in _calls(trace, query, k) if e[3] == func)}
+
+
+def s6_max_depth(trace, query, ctx):
+    k = _invocation(trace, query)
+    return {"maximum_call_stack_depth": max((d for _e, d in _calls(trace, dict(query, scope="transitive"), k)),
+                                            default=0)}
 
 
 def m6_covered(trace, query, ctx):
@@ -524,6 +541,7 @@ _TABLE = [
      _INV + _LOOP + ("nth_iteration", "variable"), _var),
     ("M2_Loops", "extremes", {"max_iterations": "int", "min_iterations": "int"}, m2_extremes, _LOOP, None),
     ("M2_Loops", "total", {"total_iterations": "int"}, m2_total, _LOOP, None),
+    ("M2_Loops", "breaks", {"tests_terminating_at_break": ["str"]}, m2_breaks, _LOOP, None),
     ("S3_ProgramState", "state", {"observed_state": [{"variable": "str", "value": "str"}]}, s3_program_state,
      ("line", "hit", "variables"), _vars),
     ("S3_ProgramState", "history", {"value_history": [{"step": "int", "value": "str"}]}, s3_value_history,
@@ -542,6 +560,7 @@ _TABLE = [
      m5_crashing_tests, (), None),
     ("S6_InterProceduralCFG", "order", {"function_call_order": _FILE_FUNC}, s6_call_order, _INV, _CALLS),
     ("S6_InterProceduralCFG", "count", {"function_call_count": "int"}, s6_call_count, _INV + ("func",), _CALLS),
+    ("S6_InterProceduralCFG", "max_depth", {"maximum_call_stack_depth": "int"}, s6_max_depth, _INV, _CALLS),
     ("M6_InterProceduralCFG", "covered", {"covered_functions": _FILE_FUNC}, m6_covered, (), _CALLS),
     ("M6_InterProceduralCFG", "edges", {"call_edges": [{"caller": "str", "callee": "str", "line": "int", "count": "int"}]},
      m6_edges, (), _CALLS),

@@ -13,7 +13,7 @@ import threading
 
 from . import frames
 from .codeinfo import CodeInfo
-from .linemap import LineMap
+from .linemap import for_code
 from .trace import TraceWriter
 from .values import render, safe_str, type_name
 
@@ -109,7 +109,7 @@ class Recorder:
             pass
         info = None
         if code.co_qualname == self.target["function"] and code.co_filename.replace("\\", "/").endswith(self._suffix):
-            info = CodeInfo(code, self._linemap(code.co_filename), self.tracked)
+            info = CodeInfo(code, self._linemap(code), self.tracked)
         self._infos[code] = info
         return info
 
@@ -189,15 +189,17 @@ class Recorder:
         limit = self.max_value
         return {name: render(local[name], limit) if name in local else "<unbound>" for name in self.variables}
 
-    def _linemap(self, path):
-        linemap = self._linemaps.get(path)
+    def _linemap(self, code):
+        """The target function's LineMap (only its own lines are parsed)."""
+        key = (code.co_filename, code.co_firstlineno)
+        linemap = self._linemaps.get(key)
         if linemap is None:
             try:
-                with open(path, encoding="utf-8") as handle:
-                    linemap = LineMap(handle.read(), path)
+                with open(code.co_filename, encoding="utf-8") as handle:
+                    linemap = for_code(code, handle.read(), code.co_filename)
             except (OSError, SyntaxError, ValueError):
                 linemap = IdentityLineMap()
-            self._linemaps[path] = linemap
+            self._linemaps[key] = linemap
         return linemap
 
 

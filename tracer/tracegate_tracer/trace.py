@@ -26,11 +26,15 @@ EVENT_FIELDS = {
     "yield": ["inv", "line", "value", "locals"],
     "unwind": ["inv", "line", "locals"],
     "resume": ["inv", "line"],
-    "call": ["owners", "file", "func", "caller"],
+    "call": ["owners", "file", "func", "caller", "line"],
+    "store": ["inv", "line", "name"],
+    "load": ["inv", "line", "name"],
+    "delete": ["inv", "line", "name"],
 }
 """Fields after the kind. `locals` is {variable: repr} or null when not asked
 for; `caught` is true/false/null (frame never finished); `owners` lists
-[inv, depth] for every invocation on the stack (depth 1 = direct callee)."""
+[inv, depth] for every invocation on the stack (depth 1 = direct callee);
+`caller` is the calling frame's dotted name and `line` its call-site line."""
 
 
 class TraceWriter:
@@ -60,8 +64,11 @@ class TraceWriter:
 
     def write(self):
         temporary = self.path + ".part"
+        # json.dumps runs the C encoder in one shot; json.dump would encode
+        # chunk by chunk in pure Python (several times slower on big traces).
+        text = json.dumps(self.document(), separators=(",", ":"))
         with open(temporary, "w", encoding="utf-8") as handle:
-            json.dump(self.document(), handle, separators=(",", ":"))
+            handle.write(text)
         os.replace(temporary, self.path)
 
 

@@ -1,0 +1,86 @@
+"""Generated questions and templates: one per declarative query, never drifting from its answer."""
+
+import json
+import os
+import re
+
+import pytest
+
+from catalog import PROGRAMS
+from conftest import TRACER_ROOT, run_catalog
+from tracegate_tracer import questions
+from tracegate_tracer.linemap import module_name
+from tracegate_tracer.queries import RULES, rule_for
+
+LEAVES = {"int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+          "float": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+          "str": lambda v: isinstance(v, str), "bool": lambda v: isinstance(v, bool)}
+
+
+def conforms(template, value):
+    """`value` has the template's keys at every level and its leaf types."""
+    if isinstance(template, dict):
+        return isinstance(value, dict) and set(template) == set(value) and all(
+            conforms(template[k], value[k]) for k in template)
+    if isinstance(template, list):
+        return isinstance(value, list) and all(conforms(template[0], v) for v in value)
+    return LEAVES[template](value)
+
+
+CASES = [(prog, case) for prog in PROGRAMS for case in prog["cases"]]
+
+
+def test_every_kind_and_mode_has_an_answered_catalog_case():
+    answered = {(case[1], rule_for(case[1], case[3]).mode) for _prog, case in CASES if case[4] is not None}
+    assert answered == {(kind, mode) for kind, modes in RULES.items() for mode in modes}
+
+
+@pytest.mark.parametrize("prog,case", CASES, ids=["%s-%s" % (p["name"], c[0]) for p, c in CASES])
+def test_generated_question_names_target_and_tests_and_its_template_fits_the_answer(tmp_path_factory, prog, case):
+    results, _out = run_catalog(tmp_path_factory, "settrace")
+    result = results["%s-%s" % (prog["name"], case[0])]
+    question, template = result["question"], result["template_answer"]
+    assert isinstance(question, str) and template == rule_for(case[1], case[3]).template
+    tests = case[5] if len(case) > 5 else "test_prog.py"
+    for test in [tests] if isinstance(tests, str) else tests:
+        assert "`%s`" % test in question
+    assert "`prog.py`" in question and "`%s.%s`" % (module_name("prog.py"), case[2]) in question
+    shape = rule_for(case[1], case[3]).template  # result.json sorts keys; the question keeps the rule's order
+    assert question.endswith(" " + json.dumps(shape, separators=(", ", ": ")))
+    if result["status"] == "ok":
+        assert conforms(template, result["answer"]), (template, result["answer"])
+    for name in [case[3].get("variable")] + list(case[3].get("variables") or ()):
+        if name:
+            assert "`%s`" % name in question  # the baseline heuristic reads backticked names
+
+
+def test_question_is_deterministic_and_independent_of_variable_order():
+    target = {"file": "pkg/mod.py", "function": "C.f"}
+    a = questions.render("S4_DataFlow", {"invocation": 1, "variables": ["b", "a"]}, target, ["t.py::x"])
+    b = questions.render("S4_DataFlow", {"invocation": 1, "variables": ["a", "b", "a"]}, target, ["t.py::x"])
+    assert a == b and "`a`, `b`" in a[0] and "`pkg.mod.C.f`" in a[0]
+
+
+def test_unknown_kind_or_mode_has_no_question():
+    target = {"file": "m.py", "function": "f"}
+    assert questions.render("S9_Nope", {}, target, ["t.py"]) == (None, None)
+    assert questions.render("S2_Loops", {"mode": "nope"}, target, ["t.py"]) == (None, None)
+
+
+def test_every_quoted_definition_is_in_the_readme():
+    with open(os.path.join(TRACER_ROOT, "README.md"), encoding="utf-8") as handle:
+        readme = re.sub(r"\s+", " ", handle.read())
+    missing = [text for text in questions.QUOTED if re.sub(r"\s+", " ", text) not in readme]
+    assert not missing, missing
+
+
+def test_question_is_present_when_the_run_is_not_ok(harness):
+    directory = harness.instance_dir({"prog.py": "def f(x):\n    return x\n", "test_prog.py": "def test_it():\n    pass\n"})
+    spec = {"id": "idle", "dir": str(directory), "tests": ["test_prog.py"], "kind": "S2_Loops",
+            "target": {"file": "prog.py", "function": "f"}, "query": {"invocation": 1, "loop_line": 2}}
+    missing = dict(spec, id="missing", target={"file": "nope.py", "function": "f"})
+    results = harness.run([spec, missing])
+    for ident in ("idle", "missing"):
+        assert results[ident]["status"] == "invalid"
+        assert "`test_prog.py`" in results[ident]["question"]
+        assert results[ident]["template_answer"] == {"loop_iteration_count": "int"}

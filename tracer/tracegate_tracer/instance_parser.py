@@ -1,0 +1,47 @@
+"""An instance's own parser: `answer(trace, query)` over the recorded trace.
+
+SWE-Flux instances carry a parser.py that turns their trace into the answer;
+a tracegate instance may do the same (plan key `parser`, a path relative to
+the instance dir) when no declarative query asks what it wants. It runs in
+the harvest process, inside the container, after the recording; `trace` is
+the document written to trace.json (format "tracegate-trace/1", see
+tracer/README.md), freshly loaded for each parser so that no parser can
+change what another sees.
+"""
+
+import importlib.util
+import json
+import os
+
+from . import trace as trace_format
+
+
+def _load(path, ident):
+    spec = importlib.util.spec_from_file_location("tracegate_instance_parser_%d" % ident, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.answer
+
+
+_loaded = 0
+
+
+def run(rel_path, instance_dir, trace_path, query):
+    """{status, answer} or {status, reason}: the fields of result.json the parser decides."""
+    global _loaded
+    root = os.path.realpath(instance_dir)
+    path = os.path.realpath(os.path.join(root, rel_path))
+    if not path.startswith(root + os.sep) or not os.path.isfile(path):
+        return {"status": "error", "reason": "instance parser not found: %s" % rel_path}
+    try:
+        _loaded += 1
+        answer = _load(path, _loaded)(trace_format.load(trace_path), json.loads(json.dumps(query)))
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - a broken parser (even sys.exit) sinks only its instance
+        return {"status": "error", "reason": "instance parser failed: %s: %s" % (type(exc).__name__, exc)}
+    try:
+        text = json.dumps(answer, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        return {"status": "error", "reason": "instance parser returned a non-JSON value"}
+    return {"status": "ok", "answer": json.loads(text)}
