@@ -21,14 +21,7 @@ describe('the committed JSON Schemas of instance files', () => {
       properties: Record<string, unknown>;
     };
     expect(schema.required).toEqual(
-      expect.arrayContaining([
-        'id',
-        'kind',
-        'environment',
-        'tests',
-        'target',
-        'query',
-      ]),
+      expect.arrayContaining(['id', 'kind', 'environment', 'tests', 'target', 'query']),
     );
     // Written by the tracer unless the instance brings its own parser.
     expect(schema.required).not.toContain('question');
