@@ -16,7 +16,7 @@ TRACER_ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, TRACER_ROOT)
 
 from tracegate_tracer import VERSION, instance_parser, queries, questions, trace  # noqa: E402
-from tracegate_tracer.locate import Target, TargetNotFound  # noqa: E402
+from tracegate_tracer.locate import Target, TargetNotFound, build_slice  # noqa: E402
 from tracegate_tracer import pytest_run  # noqa: E402
 
 DEFAULT_TIMEOUT = 60
@@ -91,6 +91,14 @@ def harvest_group(specs, out_dir):
         reason = "no trace written (pytest exit %s): %s" % (run.exit_code, last)
         return {i: dict(r, status="error", reason=reason) for i, r in results.items()}
     recorded = trace.load(trace_path)
+    try:
+        context_with_slice = dict(target.context, slice=build_slice(target, recorded.get("executed")))
+    except Exception as exc:  # noqa: BLE001 - the prompt's slice never costs an oracle
+        context_with_slice = target.context
+        sys.stderr.write("tracegate: %s: no prompt slice (%s: %s)\n"
+                         % (",".join(sorted(results)), type(exc).__name__, exc))
+    for result in results.values():
+        result["context"] = context_with_slice
     context = queries.Context(target.file, target.func, target.linemap)
     for spec in specs:
         result = results[spec["id"]]

@@ -78296,13 +78296,17 @@ function testNamesIn(file, nodeIds) {
 
 /**
  * Bumped whenever prompt wording or layout changes; goes into results and
- * response-cache keys. p2: context modes and a budget.
+ * response-cache keys. p2: context modes and a budget. p3: `slice` shows the
+ * target module's preamble and the functions executed under the target.
  */
-const PROMPT_VERSION = 'p2';
+const PROMPT_VERSION = 'p3';
 /**
  * How much code the prompt shows.
- * - `slice`: the executed target function (numbered) + the executed tests and
- *   their module's preamble (imports, fixtures, helpers), other tests omitted.
+ * - `slice`: the executed target function (numbered), the target module's
+ *   preamble (imports, constants) and the functions of its package that ran
+ *   under it (numbered, `## Executed: FILE (FUNC)`, order of first execution;
+ *   when the oracle recorded them), + the executed tests and their module's
+ *   preamble (imports, fixtures, helpers), other tests omitted.
  * - `files`: the target + the whole test files.
  * - `none`: the question and template only.
  */
@@ -78326,22 +78330,52 @@ function numberLines(source, firstLine) {
         .map((line, i) => `${String(firstLine + i).padStart(5)}  ${line}`)
         .join('\n');
 }
+/** The preamble's blocks, numbered, with an elision line between non-adjacent blocks. */
+function numberBlocks(blocks) {
+    return blocks.map((b) => numberLines(b.source, b.first_line)).join('\n      …\n');
+}
+/** The executed functions and module preamble of `slice` mode (target excluded). */
+function executedSections(slice) {
+    const sections = [];
+    if (slice.preamble.blocks.length) {
+        const more = slice.preamble.truncated ? '\n# … rest of the preamble omitted' : '';
+        sections.push({
+            heading: `## Module preamble: ${slice.preamble.file}`,
+            body: numberBlocks(slice.preamble.blocks) + more,
+            serve: 2,
+        });
+    }
+    slice.functions.forEach((fn, i) => {
+        const last = i === slice.functions.length - 1;
+        const more = last && slice.truncated ? '\n# … further executed functions omitted' : '';
+        sections.push({
+            heading: `## Executed: ${fn.file} (${fn.func})`,
+            body: numberLines(fn.source, fn.first_line) + more,
+            serve: 1,
+        });
+    });
+    return sections;
+}
 function codeSections(instance, context, testFiles, mode) {
     if (mode === 'none')
         return [];
-    // The harvested context holds the target function only, so `files` shows
-    // that function too (not its whole module) until the tracer records more.
+    // The harvested context holds the target function and (newer oracles) the
+    // executed slice; `files` shows the target function (not its whole module).
     const sections = [
         {
             heading: `## Code under test: ${context.file} (${context.func})`,
             body: numberLines(context.source, context.first_line),
+            serve: 0,
         },
     ];
+    if (mode === 'slice' && context.slice)
+        sections.push(...executedSections(context.slice));
     for (const test of testFiles) {
         const names = mode === 'slice' ? testNamesIn(test.name, instance.tests) : [];
         sections.push({
             heading: `## Test file: ${test.name}`,
             body: sliceTestModule(test.source, names),
+            serve: 3,
         });
     }
     return sections;
@@ -78350,7 +78384,8 @@ function codeSections(instance, context, testFiles, mode) {
  * The messages for one instance: code context per `options.mode`, the
  * question and the answer template, within `options.budget` (the system
  * prompt, question and template are never cut; code is cut at line
- * boundaries, the target first served, tests after). Pure: test file
+ * boundaries, served in order: the target, the executed functions (in order),
+ * the module preamble, then the tests). Pure: test file
  * contents are passed in.
  */
 function buildPrompt(instance, context, testFiles, options = DEFAULT_PROMPT_OPTIONS) {
@@ -78371,12 +78406,16 @@ function buildPrompt(instance, context, testFiles, options = DEFAULT_PROMPT_OPTI
         [...head, ...tail].join('\n').length +
         sections.reduce((n, s) => n + frame(s, '').join('\n').length + 1, 0);
     let left = Math.max(0, budgetChars(options.budget) - fixed);
-    const parts = [...head];
-    for (const section of sections) {
+    // Served in budget order (stable: layout order within a rank), laid out in section order.
+    const bodies = new Map();
+    for (const section of [...sections].sort((a, b) => a.serve - b.serve)) {
         const body = truncateLines(section.body, left);
         left -= body.length;
-        parts.push(...frame(section, body));
+        bodies.set(section, body);
     }
+    const parts = [...head];
+    for (const section of sections)
+        parts.push(...frame(section, bodies.get(section)));
     parts.push(...tail);
     return [
         { role: 'system', content: SYSTEM_PROMPT },
@@ -78812,12 +78851,36 @@ const oracleSchema = object({
         harvested_at: schemas_string(),
     }),
 });
-/** What the prompt builder may show of the executed code: the target's source. */
+/** A block of a source file: its exact text and the line it starts at. */
+const sourceBlockSchema = object({
+    first_line: schemas_number().int().positive(),
+    source: schemas_string(),
+});
+/**
+ * The prompt's slice, as the tracer records it (tracer/README.md, `context.slice`):
+ * the functions of the target's package that ran while a target frame was on
+ * the stack (order of first execution, capped: `truncated`), and the target
+ * module's preamble (top-level imports and simple constants).
+ */
+const sliceSchema = object({
+    functions: array(sourceBlockSchema.extend({ file: schemas_string(), func: schemas_string() })),
+    preamble: object({
+        file: schemas_string(),
+        blocks: array(sourceBlockSchema),
+        truncated: schemas_boolean().optional(),
+    }),
+    truncated: schemas_boolean(),
+});
+/**
+ * What the prompt builder may show of the executed code: the target's source,
+ * and (oracles harvested by tracers that record it) the executed slice.
+ */
 const contextSchema = object({
     file: schemas_string(),
     func: schemas_string(),
     first_line: schemas_number().int().positive(),
     source: schemas_string(),
+    slice: sliceSchema.optional(),
 });
 /** A cache entry: the oracle and the code context harvested with it. */
 const cachedOracleSchema = object({ oracle: oracleSchema, context: contextSchema });
@@ -78950,7 +79013,7 @@ async function harvestOracles(instances, options) {
             }
             for (const { loaded, key } of group.items) {
                 const id = loaded.instance.id;
-                const outcome = toOutcome(loaded, agreedResult(runs.map((r) => r.get(id)), (answers) => quarantine(options, id, answers)), group.digest, options.tracerDigest);
+                const outcome = toOutcome(loaded, agreedResult(runs.map((r) => r.get(id)), (answers) => quarantine(options, id, answers)), group.digest, options.tracerDigest, options.log);
                 if (outcome.status === 'ok')
                     options.cache.put(key, outcome.entry);
                 else
@@ -79047,7 +79110,7 @@ function readResult(file) {
         return `unreadable tracer result (${error.message.split('\n')[0]})`;
     }
 }
-function toOutcome(loaded, result, envDigest, tracerDigest) {
+function toOutcome(loaded, result, envDigest, tracerDigest, log) {
     if (result === undefined || typeof result === 'string') {
         return { status: 'error', reason: result ?? 'no result' };
     }
@@ -79063,6 +79126,10 @@ function toOutcome(loaded, result, envDigest, tracerDigest) {
     const template = instance.template_answer ?? result.template_answer;
     if (!question || !template) {
         return { status: 'error', reason: 'the tracer generated no question text or answer template' };
+    }
+    const slice = sliceSchema.safeParse(result.context.slice);
+    if (result.context.slice !== undefined && !slice.success) {
+        log(`  ${instance.id}: prompt slice dropped (${slice.error.issues[0]?.message ?? 'malformed'})`);
     }
     const entry = {
         oracle: {
@@ -79085,6 +79152,8 @@ function toOutcome(loaded, result, envDigest, tracerDigest) {
             func: result.context.func,
             first_line: result.context.first_line,
             source: result.context.source,
+            // Only what the prompt builder shows; a malformed slice is dropped, never the oracle.
+            ...(slice.success ? { slice: slice.data } : {}),
         },
     };
     return { status: 'ok', entry, fromCache: false };

@@ -15,6 +15,7 @@ import type { HarvestBackend, HarvestJob } from './backend.js';
 import type { OracleCache } from './cache.js';
 import { environmentDigest, oracleKey } from './key.js';
 import {
+  sliceSchema,
   tracerResultSchema,
   type CachedOracle,
   type HarvestOutcome,
@@ -94,6 +95,7 @@ export async function harvestOracles(
           ),
           group.digest,
           options.tracerDigest,
+          options.log,
         );
         if (outcome.status === 'ok') options.cache.put(key, outcome.entry);
         else options.log(`  ${loaded.instance.id}: ${outcome.status} — ${outcome.reason}`);
@@ -208,6 +210,7 @@ function toOutcome(
   result: TracerResult | string | undefined,
   envDigest: string,
   tracerDigest: string,
+  log: (message: string) => void,
 ): HarvestOutcome {
   if (result === undefined || typeof result === 'string') {
     return { status: 'error', reason: result ?? 'no result' };
@@ -224,6 +227,12 @@ function toOutcome(
   const template = instance.template_answer ?? result.template_answer;
   if (!question || !template) {
     return { status: 'error', reason: 'the tracer generated no question text or answer template' };
+  }
+  const slice = sliceSchema.safeParse(result.context.slice);
+  if (result.context.slice !== undefined && !slice.success) {
+    log(
+      `  ${instance.id}: prompt slice dropped (${slice.error.issues[0]?.message ?? 'malformed'})`,
+    );
   }
   const entry: CachedOracle = {
     oracle: {
@@ -246,6 +255,8 @@ function toOutcome(
       func: result.context.func,
       first_line: result.context.first_line,
       source: result.context.source,
+      // Only what the prompt builder shows; a malformed slice is dropped, never the oracle.
+      ...(slice.success ? { slice: slice.data } : {}),
     },
   };
   return { status: 'ok', entry, fromCache: false };

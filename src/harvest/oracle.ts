@@ -25,12 +25,39 @@ export const oracleSchema = z.object({
 });
 export type Oracle = z.infer<typeof oracleSchema>;
 
-/** What the prompt builder may show of the executed code: the target's source. */
+/** A block of a source file: its exact text and the line it starts at. */
+const sourceBlockSchema = z.object({
+  first_line: z.number().int().positive(),
+  source: z.string(),
+});
+
+/**
+ * The prompt's slice, as the tracer records it (tracer/README.md, `context.slice`):
+ * the functions of the target's package that ran while a target frame was on
+ * the stack (order of first execution, capped: `truncated`), and the target
+ * module's preamble (top-level imports and simple constants).
+ */
+export const sliceSchema = z.object({
+  functions: z.array(sourceBlockSchema.extend({ file: z.string(), func: z.string() })),
+  preamble: z.object({
+    file: z.string(),
+    blocks: z.array(sourceBlockSchema),
+    truncated: z.boolean().optional(),
+  }),
+  truncated: z.boolean(),
+});
+export type CodeSlice = z.infer<typeof sliceSchema>;
+
+/**
+ * What the prompt builder may show of the executed code: the target's source,
+ * and (oracles harvested by tracers that record it) the executed slice.
+ */
 export const contextSchema = z.object({
   file: z.string(),
   func: z.string(),
   first_line: z.number().int().positive(),
   source: z.string(),
+  slice: sliceSchema.optional(),
 });
 export type CodeContext = z.infer<typeof contextSchema>;
 

@@ -1,13 +1,14 @@
-import type { CodeContext } from '../harvest/oracle.js';
+import type { CodeContext, CodeSlice } from '../harvest/oracle.js';
 import type { Instance, Template } from '../instances/schema.js';
 import { budgetChars, formatBudget, truncateLines, type PromptBudget } from './budget.js';
 import { sliceTestModule, testNamesIn } from './slice.js';
 
 /**
  * Bumped whenever prompt wording or layout changes; goes into results and
- * response-cache keys. p2: context modes and a budget.
+ * response-cache keys. p2: context modes and a budget. p3: `slice` shows the
+ * target module's preamble and the functions executed under the target.
  */
-export const PROMPT_VERSION = 'p2';
+export const PROMPT_VERSION = 'p3';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -16,8 +17,11 @@ export interface ChatMessage {
 
 /**
  * How much code the prompt shows.
- * - `slice`: the executed target function (numbered) + the executed tests and
- *   their module's preamble (imports, fixtures, helpers), other tests omitted.
+ * - `slice`: the executed target function (numbered), the target module's
+ *   preamble (imports, constants) and the functions of its package that ran
+ *   under it (numbered, `## Executed: FILE (FUNC)`, order of first execution;
+ *   when the oracle recorded them), + the executed tests and their module's
+ *   preamble (imports, fixtures, helpers), other tests omitted.
  * - `files`: the target + the whole test files.
  * - `none`: the question and template only.
  */
@@ -60,6 +64,36 @@ export function numberLines(source: string, firstLine: number): string {
 interface CodeSection {
   heading: string;
   body: string;
+  /** Budget order: lower is served first (layout order breaks ties). */
+  serve: number;
+}
+
+/** The preamble's blocks, numbered, with an elision line between non-adjacent blocks. */
+function numberBlocks(blocks: readonly { first_line: number; source: string }[]): string {
+  return blocks.map((b) => numberLines(b.source, b.first_line)).join('\n      …\n');
+}
+
+/** The executed functions and module preamble of `slice` mode (target excluded). */
+function executedSections(slice: CodeSlice): CodeSection[] {
+  const sections: CodeSection[] = [];
+  if (slice.preamble.blocks.length) {
+    const more = slice.preamble.truncated ? '\n# … rest of the preamble omitted' : '';
+    sections.push({
+      heading: `## Module preamble: ${slice.preamble.file}`,
+      body: numberBlocks(slice.preamble.blocks) + more,
+      serve: 2,
+    });
+  }
+  slice.functions.forEach((fn, i) => {
+    const last = i === slice.functions.length - 1;
+    const more = last && slice.truncated ? '\n# … further executed functions omitted' : '';
+    sections.push({
+      heading: `## Executed: ${fn.file} (${fn.func})`,
+      body: numberLines(fn.source, fn.first_line) + more,
+      serve: 1,
+    });
+  });
+  return sections;
 }
 
 function codeSections(
@@ -69,19 +103,22 @@ function codeSections(
   mode: ContextMode,
 ): CodeSection[] {
   if (mode === 'none') return [];
-  // The harvested context holds the target function only, so `files` shows
-  // that function too (not its whole module) until the tracer records more.
-  const sections = [
+  // The harvested context holds the target function and (newer oracles) the
+  // executed slice; `files` shows the target function (not its whole module).
+  const sections: CodeSection[] = [
     {
       heading: `## Code under test: ${context.file} (${context.func})`,
       body: numberLines(context.source, context.first_line),
+      serve: 0,
     },
   ];
+  if (mode === 'slice' && context.slice) sections.push(...executedSections(context.slice));
   for (const test of testFiles) {
     const names = mode === 'slice' ? testNamesIn(test.name, instance.tests) : [];
     sections.push({
       heading: `## Test file: ${test.name}`,
       body: sliceTestModule(test.source, names),
+      serve: 3,
     });
   }
   return sections;
@@ -101,7 +138,8 @@ export type PromptInstance = Pick<Instance, 'kind' | 'tests'> & {
  * The messages for one instance: code context per `options.mode`, the
  * question and the answer template, within `options.budget` (the system
  * prompt, question and template are never cut; code is cut at line
- * boundaries, the target first served, tests after). Pure: test file
+ * boundaries, served in order: the target, the executed functions (in order),
+ * the module preamble, then the tests). Pure: test file
  * contents are passed in.
  */
 export function buildPrompt(
@@ -128,12 +166,15 @@ export function buildPrompt(
     [...head, ...tail].join('\n').length +
     sections.reduce((n, s) => n + frame(s, '').join('\n').length + 1, 0);
   let left = Math.max(0, budgetChars(options.budget) - fixed);
-  const parts = [...head];
-  for (const section of sections) {
+  // Served in budget order (stable: layout order within a rank), laid out in section order.
+  const bodies = new Map<CodeSection, string>();
+  for (const section of [...sections].sort((a, b) => a.serve - b.serve)) {
     const body = truncateLines(section.body, left);
     left -= body.length;
-    parts.push(...frame(section, body));
+    bodies.set(section, body);
   }
+  const parts = [...head];
+  for (const section of sections) parts.push(...frame(section, bodies.get(section)!));
   parts.push(...tail);
   return [
     { role: 'system', content: SYSTEM_PROMPT },

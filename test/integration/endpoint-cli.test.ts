@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Results } from '../../src/results/schema.js';
+import { PROMPT_VERSION } from '../../src/prompt/build.js';
 import { FIXTURE_SUITE, runCli, tempDir } from '../helpers/cli.js';
 import { requireDocker } from '../helpers/docker.js';
 import { FaultyModelServer } from '../helpers/model-server.js';
@@ -90,7 +91,11 @@ describe('tracegate run against model endpoints', () => {
       expect(again.instances.map((r) => [r.id, r.prediction, r.correct])).toEqual(
         results(outA).instances.map((r) => [r.id, r.prediction, r.correct]),
       );
-      expect(again.prompt).toEqual({ version: 'p2', context: 'slice', budget: '16000 tokens' });
+      expect(again.prompt).toEqual({
+        version: PROMPT_VERSION,
+        context: 'slice',
+        budget: '16000 tokens',
+      });
     });
   });
 

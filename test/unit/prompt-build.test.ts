@@ -115,6 +115,115 @@ describe('prompt modes', () => {
   });
 });
 
+const sliced: CodeContext = {
+  ...context,
+  file: 'pkg/numbers_mod.py',
+  func: 'pkg.numbers_mod.collatz_steps',
+  slice: {
+    functions: [
+      {
+        file: 'pkg/util.py',
+        func: 'pkg.util.halve',
+        first_line: 10,
+        source: '@cached\ndef halve(n):\n    return n // 2\n',
+      },
+      {
+        file: 'pkg/util.py',
+        func: 'pkg.util.triple',
+        first_line: 20,
+        source: 'def triple(n):\n    return 3 * n + 1\n',
+      },
+    ],
+    preamble: {
+      file: 'pkg/numbers_mod.py',
+      blocks: [
+        { first_line: 1, source: 'import math\nfrom pkg.util import halve, triple\n' },
+        { first_line: 5, source: 'LIMIT = 10\n' },
+      ],
+      truncated: false,
+    },
+    truncated: false,
+  },
+};
+
+describe('slice mode with executed functions', () => {
+  const text = (options: PromptOptions) =>
+    buildPrompt(instance, sliced, tests, options)[1]!.content;
+
+  it('renders target, preamble, executed functions (in order), then tests', () => {
+    const t = text({ mode: 'slice', budget: big });
+    const order = [
+      '## Code under test: pkg/numbers_mod.py (pkg.numbers_mod.collatz_steps)',
+      '## Module preamble: pkg/numbers_mod.py',
+      '## Executed: pkg/util.py (pkg.util.halve)',
+      '## Executed: pkg/util.py (pkg.util.triple)',
+      '## Test file: test_numbers.py',
+    ].map((h) => t.indexOf(h));
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(t).toContain(
+      '    1  import math\n    2  from pkg.util import halve, triple\n      …\n    5  LIMIT = 10',
+    );
+    expect(t).toContain('   10  @cached\n   11  def halve(n):\n   12      return n // 2');
+    expect(t).toContain('   21      return 3 * n + 1');
+    expect(t.match(/## Code under test/g)).toHaveLength(1);
+  });
+
+  it('keeps the baseline parser on the target block', () => {
+    const parsed = parsePrompt(text({ mode: 'slice', budget: big }));
+    expect(parsed).toMatchObject({
+      file: 'pkg/numbers_mod.py',
+      func: 'pkg.numbers_mod.collatz_steps',
+    });
+    expect(parsed?.lines[2]).toEqual({ no: 3, text: '    while n != 1:' });
+    expect(parsed?.lines).toHaveLength(6);
+  });
+
+  it('says when the tracer cut the slice', () => {
+    const cut = { ...sliced, slice: { ...sliced.slice!, truncated: true } };
+    const t = buildPrompt(instance, cut, tests, { mode: 'slice', budget: big })[1]!.content;
+    expect(t).toContain('# … further executed functions omitted\n```\n\n## Test file');
+  });
+
+  it('files and none modes ignore the slice', () => {
+    expect(text({ mode: 'files', budget: big })).not.toContain('## Executed');
+    expect(text({ mode: 'files', budget: big })).not.toContain('## Module preamble');
+    expect(text({ mode: 'none', budget: big })).not.toContain('```python');
+  });
+
+  it('serves the budget in order: target, executed functions, preamble, tests', () => {
+    const full = buildPrompt(instance, sliced, tests, { mode: 'slice', budget: big });
+    const fullSize = full[0]!.content.length + full[1]!.content.length;
+    const at = (amount: number) => text({ mode: 'slice', budget: { amount, unit: 'chars' } });
+    // Enough for all but part of the tests: the slice is whole, the tests are cut.
+    const tight = at(fullSize - 150);
+    expect(tight).toContain('   21      return 3 * n + 1');
+    expect(tight).toContain('    5  LIMIT = 10');
+    expect(tight).toMatch(
+      /## Test file: test_numbers\.py\n```python\n[\s\S]*# … truncated: \d+ more line\(s\)\n```/,
+    );
+    // Less: the tests go entirely, then the preamble, before any executed function.
+    const testsBody = full[1]!.content
+      .split('## Test file: test_numbers.py\n```python\n')[1]!
+      .split('\n```')[0]!;
+    const noTests = at(fullSize - testsBody.length - 30);
+    expect(noTests).toContain('   21      return 3 * n + 1');
+    expect(noTests).not.toContain('def test_six');
+    expect(noTests).toMatch(
+      /## Module preamble: pkg\/numbers_mod\.py\n```python\n[^`]*# … truncated/,
+    );
+    for (const amount of [fullSize - 150, fullSize - 400, 1200, 900, 10]) {
+      const options: PromptOptions = { mode: 'slice', budget: { amount, unit: 'chars' } };
+      const a = buildPrompt(instance, sliced, tests, options);
+      expect(buildPrompt(instance, sliced, tests, options)).toEqual(a);
+      if (amount >= 1200)
+        expect(a[0]!.content.length + a[1]!.content.length).toBeLessThanOrEqual(amount);
+      // The target is served before anything else.
+      if (amount >= 1200) expect(a[1]!.content).toContain('    6      return steps');
+    }
+  });
+});
+
 describe('prompt budget', () => {
   it('parses chars and tokens', () => {
     expect(parseBudget('48000')).toEqual({ amount: 48000, unit: 'chars' });

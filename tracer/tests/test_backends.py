@@ -1,6 +1,7 @@
 """On 3.12+, where both backends exist: settrace and sys.monitoring write
-byte-identical traces (apart from the backend's name) and the same answers
-for every catalog program."""
+byte-identical traces (apart from the backend's name and paths), the same
+answers and the same context (the prompt's slice included) for every catalog
+program."""
 
 import json
 import sys
@@ -17,6 +18,8 @@ def _trace_bytes(out, result):
     assert trace["status"] == "ok", trace["reason"]
     trace.pop("backend")
     trace.pop("target_path")
+    for record in trace["executed"]:
+        record.pop("path")
     for record in trace["invocations"]:
         record.pop("path")  # the catalog's two copies live in different directories
     return json.dumps(trace, sort_keys=True).encode()
@@ -30,6 +33,7 @@ def test_settrace_and_monitoring_agree_on_every_program(tmp_path_factory):
     for ident in sorted(settrace):
         a, b = settrace[ident], monitoring[ident]
         assert (a["status"], a.get("answer"), a.get("reason")) == (b["status"], b.get("answer"), b.get("reason")), ident
+        assert a.get("context") == b.get("context"), ident  # incl. the prompt's slice
         if a["status"] == "ok":
             if _trace_bytes(st_out, a) != _trace_bytes(mon_out, b):
                 differing.append(ident)

@@ -10,8 +10,9 @@ Events are enabled per code object only where the query needs them:
   load/store of a tracked name returns DISABLE after its first execution);
 * RAISE, PY_UNWIND and PY_THROW can only be global; their callbacks ignore
   other code with one dict look-up;
-* for call questions a second tool enables PY_START globally only while an
-  invocation is on the stack.
+* a second tool enables PY_START globally only while an invocation is on the
+  stack: for call questions every start, else only until each code object has
+  been noted for the prompt's slice (then DISABLE).
 
 It writes the same trace as the settrace backend, event for event.
 """
@@ -40,6 +41,7 @@ class MonitoringRecorder(Recorder):
         self.tool = None
         self.calls_tool = None
         self._calls_on = False
+        self._calls_always = False
         self._instrumented = set()
 
     def install(self):
@@ -58,10 +60,16 @@ class MonitoringRecorder(Recorder):
         register(E.JUMP, self._on_jump)
         register(E.INSTRUCTION, self._on_instruction)
         M.set_events(self.tool, E.PY_START | E.RAISE | E.PY_UNWIND | E.PY_THROW)
-        if self.record_calls:
-            self.calls_tool = _free_tool_id(taken=(self.tool,))
-            M.use_tool_id(self.calls_tool, TOOL_NAME + "-calls")
-            M.register_callback(self.calls_tool, E.PY_START, self._on_any_start)
+        # Calls questions and the prompt's slice (functions executed under an invocation).
+        self.calls_tool = _free_tool_id(taken=(self.tool,))
+        M.use_tool_id(self.calls_tool, TOOL_NAME + "-calls")
+        M.register_callback(self.calls_tool, E.PY_START, self._on_any_start)
+        if self.tracked:
+            # Changing a tool's global events re-instruments code and drops the
+            # local INSTRUCTION events dataflow needs (CPython 3.12/3.13): with
+            # names tracked the second tool's PY_START stays on for the whole run.
+            self._calls_always = True
+            M.set_events(self.calls_tool, E.PY_START)
 
     def uninstall(self):
         for tool in (self.tool, self.calls_tool):
@@ -78,13 +86,27 @@ class MonitoringRecorder(Recorder):
     # -- calls while an invocation runs (second tool) -------------------------
 
     def _calls(self, wanted):
-        if self.calls_tool is not None and wanted != self._calls_on:
+        if self.calls_tool is not None and not self._calls_always and wanted != self._calls_on:
             self._calls_on = wanted
             M.set_events(self.calls_tool, M.events.PY_START if wanted else 0)
 
     def _on_any_start(self, code, offset):
-        if self._active and not self.stopped and self.info(code) is None:
-            self.record_call(sys._getframe(1))
+        if self.stopped:
+            return None
+        if not self._active:
+            # Only when always on: code outside the slice's scope needs no more
+            # reports unless calls are recorded (it may still run under a target).
+            if not self.record_calls and self._scope is not None and self.note_out_of_scope(code):
+                return M.DISABLE
+            return None
+        frame = sys._getframe(1)
+        if self.record_calls:
+            if self.info(code) is None:
+                self.record_call(frame)
+            self.note_executed(frame)
+            return None
+        # Only the slice is wanted: a code object once noted never reports again.
+        return M.DISABLE if self.note_executed(frame) else None
 
     def begin(self, frame, info):
         invocation = super().begin(frame, info)

@@ -57,6 +57,10 @@ class Recorder:
         self._suspended = {}  # frame -> Invocation of a suspended generator
         self._linemaps = {}
         self._numbers = itertools.count(1)
+        self.instance_dir = os.path.abspath(config.get("instance_dir") or os.getcwd())
+        self._scope = None  # absolute path prefix of the slice's files, set at the first invocation
+        self._slice_seen = {}  # code -> True (recorded or out of scope for the slice)
+        self.writer.executed = []
 
     # -- lifecycle (backends override install/uninstall/tracer_intact) ------
 
@@ -128,6 +132,7 @@ class Recorder:
         })
         if self.writer.target_path is None:
             self.writer.target_path = frame.f_code.co_filename
+            self._scope = self._slice_scope(frame.f_code.co_filename)
         invocation = Invocation(self, inv, info)
         self._active[frame] = invocation
         if self.tracked:
@@ -181,6 +186,69 @@ class Recorder:
                 line = invocation.info.stmt_line(line)
             file = self.name_file(frame.f_code.co_filename)
             self.emit(["call", owners, file, frames.dotted_name(frame), frames.dotted_name(caller), line])
+
+    # -- the prompt's slice: functions executed under an invocation -----------
+
+    def _slice_scope(self, target_path):
+        """Where the slice's functions may live: the target's top-level package dir.
+
+        `click/parser.py` -> `<root>/click/`; a top-level module in the instance
+        dir -> the instance dir; any other top-level module -> that file alone.
+        """
+        absolute = os.path.abspath(target_path)
+        rel = self._suffix.lstrip("/")
+        root = absolute[: len(absolute) - len(rel)] if absolute.replace("\\", "/").endswith(self._suffix) else None
+        if root is None:
+            return absolute
+        if "/" in rel:
+            return os.path.join(root, rel.split("/", 1)[0]) + os.sep
+        if os.path.abspath(root) == self.instance_dir:
+            return self.instance_dir + os.sep
+        return absolute
+
+    def note_executed(self, frame):
+        """`frame` starts while some invocation runs: remember its function for the slice.
+
+        True once the code object needs no further reports (recorded, or not a
+        slice candidate); False while it must still be watched (it ran outside
+        every invocation, e.g. in another thread).
+        """
+        code = frame.f_code
+        seen = self._slice_seen.get(code)
+        if seen is not None:
+            return seen
+        if (self._scope is None or code.co_name.startswith("<") or self.info(code) is not None
+                or not self._in_scope(code.co_filename)):
+            self._slice_seen[code] = True
+            return True
+        walker, active = frame.f_back, self._active
+        while walker is not None:
+            if walker in active:
+                break
+            walker = walker.f_back
+        else:
+            return False
+        self._slice_seen[code] = True
+        self.writer.executed.append({
+            "file": self.name_file(code.co_filename), "func": frames.dotted_name(frame),
+            "qualname": code.co_qualname, "first_line": code.co_firstlineno, "path": code.co_filename,
+        })
+        return True
+
+    def note_out_of_scope(self, code):
+        """True when `code` can never be a slice function (decided once)."""
+        seen = self._slice_seen.get(code)
+        if seen is not None:
+            return seen
+        if code.co_name.startswith("<") or self.info(code) is not None or not self._in_scope(code.co_filename):
+            self._slice_seen[code] = True
+            return True
+        return False
+
+    def _in_scope(self, path):
+        absolute = os.path.abspath(path)
+        scope = self._scope
+        return absolute.startswith(scope) if scope.endswith(os.sep) else absolute == scope
 
     def snapshot(self, frame):
         if self.variables is None:

@@ -32,8 +32,10 @@ class SettraceRecorder(Recorder):
         if event != "call" or self.stopped:
             return None
         info = self.info(frame.f_code)
-        if self._active and self.record_calls and not frames.is_resumption(frame):
-            self.record_call(frame)
+        if self._active and not frames.is_resumption(frame):
+            if self.record_calls:
+                self.record_call(frame)
+            self.note_executed(frame)
         if info is None:
             return None
         invocation = self.resume(frame)

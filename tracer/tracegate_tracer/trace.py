@@ -11,6 +11,10 @@ A trace is one JSON object:
 Lines are statement lines (see linemap.py). `inv` numbers invocations from 1
 in the order of their call events. `outcome` is "return", "unwind" or null
 (still running or suspended when the process ended).
+`executed` lists, in order of first start, the functions of the target's
+top-level package that started while an invocation was on the stack (the
+prompt's slice; not a question's answer): [{file, func, qualname,
+first_line, path}].
 """
 
 import json
@@ -46,6 +50,7 @@ class TraceWriter:
         self.reason = None
         self.invocations = []
         self.events = []
+        self.executed = []
 
     def document(self):
         return {
@@ -60,6 +65,7 @@ class TraceWriter:
             "event_fields": EVENT_FIELDS,
             "invocations": self.invocations,
             "events": self.events,
+            "executed": self.executed,
         }
 
     def write(self):
