@@ -79009,7 +79009,7 @@ async function harvestOracles(instances, options) {
             const items = group.items.map((i) => i.loaded);
             const runs = [];
             for (let run = 0; run < HARVEST_RUNS; run++) {
-                runs.push(await runJob(backend, group.digest, items, options));
+                runs.push(await runJob(backend, group.digest, items, options, run + 1));
             }
             for (const { loaded, key } of group.items) {
                 const id = loaded.instance.id;
@@ -79031,12 +79031,13 @@ async function harvestOracles(instances, options) {
         backend: backendName,
     };
 }
-async function runJob(backend, digest, items, options) {
+async function runJob(backend, digest, items, options, run) {
     const hostOutDir = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'tracegate-harvest-'));
     // The container runs as an unprivileged user and must write here.
     (0,external_node_fs_namespaceObject.chmodSync)(hostOutDir, 0o777);
     const environment = items[0].environment;
-    options.log(`Harvesting ${items.length} instance(s) in environment "${environment.name}" (${backend.name})`);
+    options.log(`Harvesting ${items.length} instance(s) in environment "${environment.name}" ` +
+        `(${backend.name}, run ${run} of ${HARVEST_RUNS}: answers must agree)`);
     const job = {
         environment,
         envDigest: digest,

@@ -83,7 +83,7 @@ export async function harvestOracles(
       const items = group.items.map((i) => i.loaded);
       const runs: Map<string, TracerResult | string>[] = [];
       for (let run = 0; run < HARVEST_RUNS; run++) {
-        runs.push(await runJob(backend, group.digest, items, options));
+        runs.push(await runJob(backend, group.digest, items, options, run + 1));
       }
       for (const { loaded, key } of group.items) {
         const id = loaded.instance.id;
@@ -118,13 +118,15 @@ async function runJob(
   digest: string,
   items: LoadedInstance[],
   options: HarvestOptions,
+  run: number,
 ): Promise<Map<string, TracerResult | string>> {
   const hostOutDir = mkdtempSync(join(tmpdir(), 'tracegate-harvest-'));
   // The container runs as an unprivileged user and must write here.
   chmodSync(hostOutDir, 0o777);
   const environment = items[0]!.environment;
   options.log(
-    `Harvesting ${items.length} instance(s) in environment "${environment.name}" (${backend.name})`,
+    `Harvesting ${items.length} instance(s) in environment "${environment.name}" ` +
+      `(${backend.name}, run ${run} of ${HARVEST_RUNS}: answers must agree)`,
   );
   const job: HarvestJob = {
     environment,

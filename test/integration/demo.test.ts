@@ -21,7 +21,12 @@ describe('tracegate demo', () => {
     expect(stderr).toMatch(
       /Built-in baseline endpoint \(static heuristic, not the oracle\) listening on http:\/\/127\.0\.0\.1:\d+\/v1/,
     );
-    expect(stderr).toMatch(/Harvesting 5 instance\(s\) in environment "plain" \(docker\)/);
+    expect(stderr).toMatch(
+      /Harvesting 5 instance\(s\) in environment "plain" \(docker, run 1 of 2/,
+    );
+    expect(stderr).toMatch(
+      /Harvesting 5 instance\(s\) in environment "plain" \(docker, run 2 of 2/,
+    );
     expect(stdout).toContain('## tracegate — tracegate-baseline-heuristic');
     const results = resultsSchema.parse(
       JSON.parse(readFileSync(join(dir, 'out', 'results.json'), 'utf8')),
