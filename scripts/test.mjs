@@ -8,6 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const extra = process.argv.slice(2);
+if (!existsSync('node_modules/jest/bin/jest.js')) {
+  console.error(
+    'tracegate tests: jest is not installed here. Run `npm ci` first (README: `npm ci && npm test`).',
+  );
+  process.exit(2);
+}
 const dir = mkdtempSync(join(tmpdir(), 'tracegate-test-'));
 const jestJson = join(dir, 'jest.json');
 const junit = join(dir, 'pytest.xml');
