@@ -68216,6 +68216,19 @@ function sampleSeed(settings, sample) {
 function defined(body) {
     return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
 }
+/**
+ * The generation settings as both OpenAI protocols spell them (chat and
+ * legacy completions differ only in `messages` vs `prompt`); undefined ones dropped.
+ */
+function openaiSettings(settings, sample) {
+    return defined({
+        temperature: settings.temperature,
+        max_tokens: settings.maxTokens,
+        top_p: settings.topP,
+        seed: sampleSeed(settings, sample),
+        stop: settings.stop?.length ? settings.stop : undefined,
+    });
+}
 
 ;// CONCATENATED MODULE: ./src/query/anthropic.ts
 
@@ -68283,15 +68296,9 @@ const openaiChat = {
     path: '/chat/completions',
     authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
     buildBody: (model, messages, settings, sample) => ({
-        ...defined({
-            model,
-            messages,
-            temperature: settings.temperature,
-            max_tokens: settings.maxTokens,
-            top_p: settings.topP,
-            seed: sampleSeed(settings, sample),
-            stop: settings.stop?.length ? settings.stop : undefined,
-        }),
+        model,
+        messages,
+        ...openaiSettings(settings, sample),
         ...settings.extraBody,
     }),
     decode: (json) => {
@@ -68335,15 +68342,9 @@ const openaiCompletions = {
     path: '/completions',
     authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
     buildBody: (model, messages, settings, sample) => ({
-        ...defined({
-            model,
-            prompt: renderAsText(messages),
-            temperature: settings.temperature,
-            max_tokens: settings.maxTokens,
-            top_p: settings.topP,
-            seed: sampleSeed(settings, sample),
-            stop: settings.stop?.length ? settings.stop : undefined,
-        }),
+        model,
+        prompt: renderAsText(messages),
+        ...openaiSettings(settings, sample),
         ...settings.extraBody,
     }),
     decode: (json) => {

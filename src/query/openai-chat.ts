@@ -1,5 +1,5 @@
 import { MalformedResponseError } from './faults.js';
-import { defined, sampleSeed, type Protocol } from './protocol.js';
+import { openaiSettings, type Protocol } from './protocol.js';
 
 interface ChatResponse {
   choices?: {
@@ -24,15 +24,9 @@ export const openaiChat: Protocol = {
   path: '/chat/completions',
   authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
   buildBody: (model, messages, settings, sample) => ({
-    ...defined({
-      model,
-      messages,
-      temperature: settings.temperature,
-      max_tokens: settings.maxTokens,
-      top_p: settings.topP,
-      seed: sampleSeed(settings, sample),
-      stop: settings.stop?.length ? settings.stop : undefined,
-    }),
+    model,
+    messages,
+    ...openaiSettings(settings, sample),
     ...settings.extraBody,
   }),
   decode: (json) => {

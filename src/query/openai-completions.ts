@@ -1,6 +1,6 @@
 import { renderAsText } from '../prompt/text.js';
 import { MalformedResponseError } from './faults.js';
-import { defined, sampleSeed, type Protocol } from './protocol.js';
+import { openaiSettings, type Protocol } from './protocol.js';
 
 interface CompletionsResponse {
   choices?: { text?: string | null; finish_reason?: string | null }[];
@@ -17,15 +17,9 @@ export const openaiCompletions: Protocol = {
   path: '/completions',
   authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
   buildBody: (model, messages, settings, sample) => ({
-    ...defined({
-      model,
-      prompt: renderAsText(messages),
-      temperature: settings.temperature,
-      max_tokens: settings.maxTokens,
-      top_p: settings.topP,
-      seed: sampleSeed(settings, sample),
-      stop: settings.stop?.length ? settings.stop : undefined,
-    }),
+    model,
+    prompt: renderAsText(messages),
+    ...openaiSettings(settings, sample),
     ...settings.extraBody,
   }),
   decode: (json) => {

@@ -34,3 +34,20 @@ export function sampleSeed(settings: GenerationSettings, sample: number): number
 export function defined(body: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
 }
+
+/**
+ * The generation settings as both OpenAI protocols spell them (chat and
+ * legacy completions differ only in `messages` vs `prompt`); undefined ones dropped.
+ */
+export function openaiSettings(
+  settings: GenerationSettings,
+  sample: number,
+): Record<string, unknown> {
+  return defined({
+    temperature: settings.temperature,
+    max_tokens: settings.maxTokens,
+    top_p: settings.topP,
+    seed: sampleSeed(settings, sample),
+    stop: settings.stop?.length ? settings.stop : undefined,
+  });
+}

@@ -1,3 +1,5 @@
+import type { ModelClient } from '../../src/query/client.js';
+import { createModelClient, type ClientConfig } from '../../src/query/factory.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -214,4 +216,18 @@ export class FaultyModelServer {
 
 function normalise(reply: Reply): { content: string; reasoning?: string; finishReason?: string } {
   return typeof reply === 'string' ? { content: reply } : reply;
+}
+
+/** An openai-chat client for tests: settings fixed, the transport policy given. */
+export function testClient(
+  endpoint: string,
+  policy: Pick<ClientConfig, 'timeoutMs' | 'retries'> & Partial<ClientConfig>,
+): ModelClient {
+  return createModelClient({
+    api: 'openai-chat',
+    endpoint,
+    model: 'm',
+    settings: { temperature: 0, maxTokens: 64 },
+    ...policy,
+  });
 }

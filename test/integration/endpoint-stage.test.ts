@@ -6,13 +6,13 @@ import type { LoadedInstance } from '../../src/instances/load.js';
 import { DEFAULT_PROMPT_OPTIONS } from '../../src/prompt/build.js';
 import { summarizeQuery } from '../../src/query/accounting.js';
 import type { ModelClient } from '../../src/query/client.js';
-import { createModelClient, type ClientConfig } from '../../src/query/factory.js';
+import type { ClientConfig } from '../../src/query/factory.js';
 import { DirResponseCache } from '../../src/query/response-cache.js';
 import { queryInstances, withResponseCache } from '../../src/query/stage.js';
 import type { InstanceRecord } from '../../src/results/schema.js';
 import { summarize } from '../../src/score/aggregate.js';
 import { tempDir } from '../helpers/cli.js';
-import { FaultyModelServer, type Fault, type Reply } from '../helpers/model-server.js';
+import { FaultyModelServer, type Fault, type Reply, testClient } from '../helpers/model-server.js';
 
 type Item = { loaded: LoadedInstance; entry: CachedOracle };
 
@@ -81,14 +81,7 @@ function squaresModel(prompt: string): Reply {
 
 const fast = { timeoutMs: 400, retries: 8, backoffMs: 5, maxWaitMs: 40 };
 const clientFor = (endpoint: string, extra: Partial<ClientConfig> = {}): ModelClient =>
-  createModelClient({
-    api: 'openai-chat',
-    endpoint,
-    model: 'm',
-    settings: { temperature: 0, maxTokens: 64 },
-    ...fast,
-    ...extra,
-  });
+  testClient(endpoint, { ...fast, ...extra });
 
 async function run(
   items: Item[],

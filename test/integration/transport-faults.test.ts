@@ -1,20 +1,13 @@
 import { EndpointUnavailableError } from '../../src/errors.js';
 import { TimeBudget } from '../../src/query/budget.js';
 import { ModelRequestError, ModelResponseError, type ModelClient } from '../../src/query/client.js';
-import { createModelClient, type ClientConfig } from '../../src/query/factory.js';
+import type { ClientConfig } from '../../src/query/factory.js';
 import { runPool } from '../../src/query/pool.js';
-import { FaultyModelServer, type Fault } from '../helpers/model-server.js';
+import { FaultyModelServer, type Fault, testClient } from '../helpers/model-server.js';
 
 const fast = { timeoutMs: 500, retries: 6, backoffMs: 5, maxWaitMs: 50 };
 const client = (endpoint: string, extra: Partial<ClientConfig> = {}): ModelClient =>
-  createModelClient({
-    api: 'openai-chat',
-    endpoint,
-    model: 'm',
-    settings: { temperature: 0, maxTokens: 64 },
-    ...fast,
-    ...extra,
-  });
+  testClient(endpoint, { ...fast, ...extra });
 const ask = (c: ModelClient, text: string) => c.complete([{ role: 'user', content: text }]);
 
 async function withServer<T>(
