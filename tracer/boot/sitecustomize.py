@@ -20,11 +20,11 @@ def _start_recorder():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if root not in sys.path:
         sys.path.append(root)
-    from tracegate_tracer import recorder
+    from tracegate_tracer import backends, recorder
 
     with open(config_path, encoding="utf-8") as handle:
         config = json.load(handle)
-    active = recorder.create(config)
+    active = backends.create(config)
     recorder.ACTIVE = active
     atexit.register(active.dump)
     active.install()

@@ -8,7 +8,6 @@ byte-identical traces for the same run (tests/test_backends.py checks it).
 
 import itertools
 import os
-import sys
 import threading
 
 from . import frames
@@ -19,20 +18,6 @@ from .values import render, safe_str, type_name
 
 DEFAULT_MAX_EVENTS = 2_000_000
 ACTIVE = None  # the Recorder of this process, set by sitecustomize
-
-
-def create(config):
-    """The recorder for `config["backend"]`: "settrace", "monitoring" or "auto"."""
-    backend = config.get("backend") or "auto"
-    if backend == "auto":
-        backend = "monitoring" if hasattr(sys, "monitoring") else "settrace"
-    if backend == "monitoring":
-        from .monitoring_backend import MonitoringRecorder
-        return MonitoringRecorder(config)
-    if backend == "settrace":
-        from .settrace_backend import SettraceRecorder
-        return SettraceRecorder(config)
-    raise ValueError("unknown tracer backend %r" % (backend,))
 
 
 class Recorder:
