@@ -1,0 +1,54 @@
+"""One rule per question kind (and answer shape): trace + query -> answer.
+
+Each rule is declared once, beside the code that answers it, in the module
+of its category (cfg, loops, state, dataflow, exceptions, calls,
+invariants): what the recorder has to capture, how the answer is computed
+from the trace, the answer template and the question text (questions.py
+composes the full question from it). The rules are stated in words in
+tracer/README.md.
+
+Conventions (SWE-Flux's): `file` is the target file relative to
+site-packages, `func` is `module.qualname`, lines are 1-based physical lines
+of that file (statement lines, see linemap.py), invocations are numbered from
+1 in the order of their call events across the whole run.
+"""
+
+from __future__ import annotations
+
+from . import calls, cfg, dataflow, exceptions, invariants, loops, state
+from .shared import Answer, Context, Invalid, Needs, Query, Rule, Trace
+
+__all__ = ["RULES", "DEFAULT_MODES", "Context", "Invalid", "Rule", "answer", "recording_needs", "rule_for"]
+
+RULES: dict[str, dict[str, Rule]] = {}
+for _module in (cfg, loops, state, dataflow, exceptions, calls, invariants):
+    for _rule in _module.RULES:
+        RULES.setdefault(_rule.kind, {})[_rule.mode] = _rule
+DEFAULT_MODES = {kind: next(iter(modes)) for kind, modes in RULES.items()}
+
+
+def rule_for(kind: str | None, query: Query | None) -> Rule:
+    modes = RULES.get(kind) if isinstance(kind, str) else None
+    if modes is None:
+        raise Invalid("question kind %r is not implemented by tracer" % (kind,))
+    mode = (query or {}).get("mode", DEFAULT_MODES[kind])
+    if mode not in modes:
+        raise Invalid("unknown %s mode %r (known: %s)" % (kind.split("_")[0], mode, ", ".join(modes)))
+    return modes[mode]
+
+
+def recording_needs(kind: str | None, query: Query | None) -> Needs:
+    """What the recorder must capture beyond lines and exceptions."""
+    needs: Needs = {"record_calls": False, "variables": None, "dataflow": None}
+    try:
+        needs.update(rule_for(kind, query or {}).needs(query or {}))
+    except Invalid:
+        pass
+    return needs
+
+
+def answer(kind: str | None, query: Query | None, trace: Trace, ctx: Context) -> Answer:
+    rule = rule_for(kind, query or {})
+    if not trace["invocations"]:
+        raise Invalid("target not executed")
+    return rule.answer(trace, query or {}, ctx)

@@ -1,0 +1,136 @@
+"""S6 / M6, inter-procedural control flow: the calls made while an invocation is on the stack."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..trace import events_of
+from .shared import INV, Answer, Ask, Context, Invalid, Needs, Query, Rule, Trace, code, invocation
+from .terms import CALL, DEPTH, INVOCATION, NAMES
+
+_FILE_FUNC = [{"file": "str", "func": "str"}]
+
+
+def _calls(trace: Trace, query: Query, k: int | None = None) -> Iterator[tuple[list, int]]:
+    """(event, depth) of calls under invocation k (any invocation when k is None)."""
+    include = tuple(query.get("include") or ())
+    scope = query.get("scope", "transitive")
+    if scope not in ("direct", "transitive"):
+        raise Invalid("unknown S6 scope %r" % (scope,))
+    for event in events_of(trace, ("call",)):
+        owners, func = event[1], event[3]
+        if k is None:
+            depth = min(d for _inv, d in owners)
+        else:
+            depth = next((d for inv, d in owners if inv == k), None)
+        if depth is None or (scope == "direct" and depth != 1):
+            continue
+        if not include or func.startswith(include):
+            yield event, depth
+
+
+def _calls_needs(query: Query) -> Needs:
+    return {"record_calls": True}
+
+
+def _include(query: Query) -> str:
+    prefixes = list(query.get("include") or ())
+    if not prefixes:
+        return "Count calls of any Python function."
+    return "Count only calls of functions whose dotted name starts with %s." % " or ".join(
+        '"%s"' % p for p in prefixes)
+
+
+def _scope(query: Query) -> str:
+    if query.get("scope", "transitive") == "direct":
+        return "Only calls made by the target's own frame (depth 1) count."
+    return "Calls at every depth below the target count (callees of callees too)."
+
+
+def s6_call_order(trace: Trace, query: Query, ctx: Context) -> Answer:
+    k = invocation(trace, query)
+    return {"function_call_order": [{"file": e[2], "func": e[3]} for e, _d in _calls(trace, query, k)]}
+
+
+def _ask_order(q: Query) -> Ask:
+    return (
+        "Which functions does invocation %s call, in call order, repeats kept? %s %s"
+        % (q.get("invocation"), _include(q), _scope(q)),
+        [CALL, DEPTH, INVOCATION, NAMES],
+    )
+
+
+def s6_call_count(trace: Trace, query: Query, ctx: Context) -> Answer:
+    k = invocation(trace, query)
+    func = query.get("func")
+    if not isinstance(func, str) or not func:
+        raise Invalid("query needs 'func': a dotted function name")
+    return {"function_call_count": sum(1 for e, _d in _calls(trace, query, k) if e[3] == func)}
+
+
+def _ask_count(q: Query) -> Ask:
+    return (
+        "How many times is %s called during invocation %s? %s %s"
+        % (code(q.get("func")), q.get("invocation"), _include(q), _scope(q)),
+        [CALL, DEPTH, INVOCATION, NAMES],
+    )
+
+
+def s6_max_depth(trace: Trace, query: Query, ctx: Context) -> Answer:
+    k = invocation(trace, query)
+    depths = (d for _e, d in _calls(trace, dict(query, scope="transitive"), k))
+    return {"maximum_call_stack_depth": max(depths, default=0)}
+
+
+def _ask_max_depth(q: Query) -> Ask:
+    return (
+        "What is the maximum call stack depth reached below invocation %s: the largest depth of a call "
+        "made while it is on the stack (0 if it calls nothing)? %s" % (q.get("invocation"), _include(q)),
+        [CALL, DEPTH, INVOCATION, NAMES],
+    )
+
+
+def m6_covered(trace: Trace, query: Query, ctx: Context) -> Answer:
+    seen = {(e[2], e[3]) for e, _d in _calls(trace, query)}
+    return {"covered_functions": [{"file": f, "func": fn} for f, fn in sorted(seen)]}
+
+
+def _ask_covered(q: Query) -> Ask:
+    return (
+        "Which functions are called, at any depth, while some invocation is on the stack? %s Give each "
+        "once, sorted by file, then func." % _include(q),
+        [CALL, NAMES],
+    )
+
+
+def m6_edges(trace: Trace, query: Query, ctx: Context) -> Answer:
+    counts: dict[tuple[str, str, int], int] = {}
+    for event, _depth in _calls(trace, query):
+        key = (event[4], event[3], event[5])
+        counts[key] = counts.get(key, 0) + 1
+    return {"call_edges": [{"caller": c, "callee": e, "line": ln, "count": n}
+                           for (c, e, ln), n in sorted(counts.items())]}
+
+
+def _ask_edges(q: Query) -> Ask:
+    return (
+        "Which call edges occur, at any depth, while some invocation is on the stack, and how often? "
+        "%s `caller` and `callee` are dotted names; `line` is the caller's call-site line (the statement "
+        "line for the target). Sort by caller, callee, line." % _include(q),
+        [CALL, NAMES],
+    )
+
+
+RULES = [
+    Rule("S6_InterProceduralCFG", "order", {"function_call_order": _FILE_FUNC}, s6_call_order, _ask_order, INV,
+         _calls_needs),
+    Rule("S6_InterProceduralCFG", "count", {"function_call_count": "int"}, s6_call_count, _ask_count,
+         INV + ("func",), _calls_needs),
+    Rule("S6_InterProceduralCFG", "max_depth", {"maximum_call_stack_depth": "int"}, s6_max_depth, _ask_max_depth,
+         INV, _calls_needs),
+    Rule("M6_InterProceduralCFG", "covered", {"covered_functions": _FILE_FUNC}, m6_covered, _ask_covered, (),
+         _calls_needs),
+    Rule("M6_InterProceduralCFG", "edges",
+         {"call_edges": [{"caller": "str", "callee": "str", "line": "int", "count": "int"}]}, m6_edges,
+         _ask_edges, (), _calls_needs),
+]

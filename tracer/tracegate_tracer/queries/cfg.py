@@ -1,0 +1,36 @@
+"""S1 / M1, intra-procedural control flow: the steps of the target's own frames."""
+
+from __future__ import annotations
+
+from .shared import INV, Answer, Ask, Context, Query, Rule, Trace, invocation, lines
+from .terms import COVERED, INVOCATION, NAMES, STEP
+
+
+def s1_executed_path(trace: Trace, query: Query, ctx: Context) -> Answer:
+    k = invocation(trace, query)
+    return {"executed_path": [{"file": ctx.file, "func": ctx.func, "line": line} for line in lines(trace, k)]}
+
+
+def _ask_path(q: Query) -> Ask:
+    k = q.get("invocation")
+    return (
+        "List the executed path of invocation %s of the target: the steps of invocation %s's own frame, "
+        "in order, repeats kept; no lines of callees (nested functions, lambdas, generator expressions, "
+        "comprehensions)." % (k, k),
+        [STEP, INVOCATION, NAMES],
+    )
+
+
+def m1_covered_lines(trace: Trace, query: Query, ctx: Context) -> Answer:
+    return {"covered_lines": sorted(set(lines(trace)))}
+
+
+def _ask_covered(q: Query) -> Ask:
+    return "Which lines of the target are covered? Give them sorted ascending, each once.", [COVERED, STEP]
+
+
+RULES = [
+    Rule("S1_IntraProceduralCFG", "path", {"executed_path": [{"file": "str", "func": "str", "line": "int"}]},
+         s1_executed_path, _ask_path, INV),
+    Rule("M1_IntraProceduralCFG", "covered", {"covered_lines": ["int"]}, m1_covered_lines, _ask_covered),
+]

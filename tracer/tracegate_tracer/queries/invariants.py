@@ -1,0 +1,208 @@
+"""S7 / M7, invariants: a predicate over the recorded locals, read back as literals."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from itertools import pairwise
+from typing import Any
+
+from ..trace import events_of
+from .shared import Answer, Ask, Context, Invalid, Needs, Query, Rule, Trace, code, variable, variable_needs
+from .terms import OBSERVATION, PREDICATE, STEP
+
+_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "len": len, "abs": abs, "min": min, "max": max, "sum": sum, "sorted": sorted,
+    "all": all, "any": any, "set": set, "round": round,
+}
+_BINOPS: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+    ast.Div: lambda a, b: a / b, ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b,
+    ast.Pow: lambda a, b: a ** b,
+}
+_COMPARE: dict[type, Callable[[Any, Any], bool]] = {
+    ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.Lt: lambda a, b: a < b,
+    ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b,
+    ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
+    ast.Is: lambda a, b: a is b, ast.IsNot: lambda a, b: a is not b,
+}
+_ALLOWED = (ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.BinOp, ast.UnaryOp, ast.Not, ast.USub, ast.UAdd,
+            ast.Compare, ast.Name, ast.Load, ast.Constant, ast.Tuple, ast.List, ast.Subscript, ast.Slice, ast.Call,
+            ast.IfExp, *_BINOPS, *_COMPARE)
+
+
+def _literal(text: str, name: str) -> Any:
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        raise Invalid("the value of %s (%s) is not a Python literal" % (name, text[:80])) from None
+
+
+class _Predicate:
+    """A side-effect-free Python expression over recorded (literal) values."""
+
+    def __init__(self, text: object) -> None:
+        if not isinstance(text, str) or not text.strip():
+            raise Invalid("query needs 'predicate': a Python expression")
+        try:
+            self.tree = ast.parse(text, mode="eval")
+        except SyntaxError as exc:
+            raise Invalid("predicate does not parse: %s" % exc.msg) from None
+        self.text = text
+        self.names = sorted({n.id for n in ast.walk(self.tree) if isinstance(n, ast.Name)} - set(_FUNCTIONS))
+        for node in ast.walk(self.tree):
+            if not isinstance(node, _ALLOWED):
+                raise Invalid("predicate uses unsupported syntax: %s" % type(node).__name__)
+            if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS):
+                raise Invalid("predicate may only call %s" % ", ".join(sorted(_FUNCTIONS)))
+
+    def __call__(self, state: dict[str, str]) -> bool:
+        env = {name: _literal(state[name], name) for name in self.names}
+        try:
+            return bool(self._eval(self.tree.body, env))
+        except Invalid:
+            raise
+        except Exception as exc:  # noqa: BLE001 - e.g. comparing None with an int
+            shown = {n: state[n] for n in self.names}
+            raise Invalid("predicate %r failed on %r: %s" % (self.text, shown, type(exc).__name__)) from None
+
+    def _eval(self, node: ast.AST, env: dict[str, Any]) -> Any:
+        def ev(n: ast.AST) -> Any:
+            return self._eval(n, env)
+
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.Name):
+            return env[node.id] if node.id in env else _FUNCTIONS[node.id]
+        if isinstance(node, ast.BoolOp):
+            values = (ev(v) for v in node.values)
+            return all(values) if isinstance(node.op, ast.And) else any(values)
+        if isinstance(node, ast.UnaryOp):
+            value = ev(node.operand)
+            return not value if isinstance(node.op, ast.Not) else (-value if isinstance(node.op, ast.USub) else +value)
+        if isinstance(node, ast.BinOp):
+            return _BINOPS[type(node.op)](ev(node.left), ev(node.right))
+        if isinstance(node, ast.Compare):
+            left = ev(node.left)
+            for op, comparator in zip(node.ops, node.comparators, strict=True):
+                right = ev(comparator)
+                if not _COMPARE[type(op)](left, right):
+                    return False
+                left = right
+            return True
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return [ev(e) for e in node.elts]
+        if isinstance(node, ast.Subscript):
+            index = node.slice
+            if isinstance(index, ast.Slice):
+                def part(n: ast.AST | None) -> Any:
+                    return None if n is None else ev(n)
+
+                return ev(node.value)[part(index.lower):part(index.upper):part(index.step)]
+            return ev(node.value)[ev(index)]
+        if isinstance(node, ast.IfExp):
+            return ev(node.body) if ev(node.test) else ev(node.orelse)
+        if isinstance(node, ast.Call):
+            return ev(node.func)(*[ev(a) for a in node.args])
+        raise Invalid("predicate uses unsupported syntax: %s" % type(node).__name__)
+
+
+def _observations(trace: Trace, query: Query, names: list[str]) -> list[dict[str, str]]:
+    """Snapshots at the line events where the predicate is checked."""
+    line = query.get("line")
+    states = []
+    for event in events_of(trace, ("line",)):
+        state = event[3]
+        if state is None or (line is not None and event[2] != line):
+            continue
+        if all(state.get(n, "<unbound>") != "<unbound>" for n in names):
+            states.append(state)
+    if not states:
+        raise Invalid("no observation: %s never all bound%s" % (
+            ", ".join(names), "" if line is None else " at line %s" % line))
+    return states
+
+
+def _predicate_needs(query: Query) -> Needs:
+    try:
+        return {"variables": _Predicate(query.get("predicate")).names}
+    except Invalid:
+        return {}
+
+
+def _at(query: Query) -> str:
+    return "" if query.get("line") is None else " at line %s" % query["line"]
+
+
+def invariant_holds(trace: Trace, query: Query, ctx: Context) -> Answer:
+    predicate = _Predicate(query.get("predicate"))
+    return {"invariant_exists": all(predicate(s) for s in _observations(trace, query, predicate.names))}
+
+
+def _ask_holds(q: Query) -> Ask:
+    return (
+        "Is the predicate `%s` true at every observation%s where all its names are bound?"
+        % (q.get("predicate"), _at(q)),
+        [PREDICATE, OBSERVATION, STEP],
+    )
+
+
+def invariant_counts(trace: Trace, query: Query, ctx: Context) -> Answer:
+    if query.get("line") is None:
+        raise Invalid("query needs 'line': where each iteration is observed")
+    predicate = _Predicate(query.get("predicate"))
+    results = [predicate(s) for s in _observations(trace, query, predicate.names)]
+    return {"is_invariant_always_held": all(results), "total_iterations_observed": len(results),
+            "violating_iteration_count": results.count(False)}
+
+
+def _ask_counts(q: Query) -> Ask:
+    return (
+        "Checking the predicate `%s` once per step at line %s, does it always hold, how many steps are "
+        "observed, and at how many is it false?" % (q.get("predicate"), q.get("line")),
+        [PREDICATE, OBSERVATION, STEP],
+    )
+
+
+def monotonicity(trace: Trace, query: Query, ctx: Context) -> Answer:
+    name = variable(query)
+    if query.get("line") is None:
+        raise Invalid("query needs 'line': where the variable is observed")
+    values = [_literal(s[name], name) for s in _observations(trace, query, [name])]
+    pairs = list(pairwise(values))
+    try:
+        if all(a == b for a, b in pairs):
+            label = "constant"
+        elif all(a < b for a, b in pairs):
+            label = "strictly_increasing"
+        elif all(a <= b for a, b in pairs):
+            label = "non_decreasing"
+        else:
+            label = "none"
+    except TypeError:
+        raise Invalid("values of %s are not comparable" % name) from None
+    return {"monotonicity": label}
+
+
+def _ask_monotonicity(q: Query) -> Ask:
+    return (
+        "Over the observations at line %s, is %s `constant`, `strictly_increasing`, `non_decreasing` "
+        "or `none` of these (checked in that order)?" % (q.get("line"), code(q.get("variable"))),
+        [OBSERVATION, STEP],
+    )
+
+
+_HOLDS = {"invariant_exists": "bool"}
+_MONOTONICITY = {"monotonicity": "str"}
+_COUNTS = {"is_invariant_always_held": "bool", "total_iterations_observed": "int", "violating_iteration_count": "int"}
+
+# S7 (one test) and M7 (a suite) share their rules.
+RULES = [
+    Rule("S7_Invariants", "holds", _HOLDS, invariant_holds, _ask_holds, ("predicate",), _predicate_needs),
+    Rule("S7_Invariants", "monotonicity", _MONOTONICITY, monotonicity, _ask_monotonicity, ("variable", "line"),
+         variable_needs),
+    Rule("M7_Invariants", "holds", _HOLDS, invariant_holds, _ask_holds, ("predicate",), _predicate_needs),
+    Rule("M7_Invariants", "counts", _COUNTS, invariant_counts, _ask_counts, ("predicate", "line"), _predicate_needs),
+    Rule("M7_Invariants", "monotonicity", _MONOTONICITY, monotonicity, _ask_monotonicity, ("variable", "line"),
+         variable_needs),
+]

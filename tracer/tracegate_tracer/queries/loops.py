@@ -1,0 +1,124 @@
+"""S2 / M2, loops: iterations of the loop whose header is at `loop_line`, and its breaks."""
+
+from __future__ import annotations
+
+from ..trace import events_of
+from .shared import (INV, LOOP, Answer, Ask, Context, Invalid, Query, Rule, Trace, code, invocation, lines,
+                     variable, variable_needs)
+from .terms import BREAK, INVOCATION, ITERATION, STEP, VALUES
+
+
+def _loop(query: Query, ctx: Context) -> tuple[int, int]:
+    header = query.get("loop_line")
+    body = ctx.linemap.loop_body_first.get(header)
+    if body is None:
+        raise Invalid("line %r is not a for/while loop header" % (header,))
+    if body == header:
+        raise Invalid("loop at line %d has its body on the header line" % header)
+    return header, body
+
+
+def _iterations(trace: Trace, inv: int, header: int, body: int) -> list[list]:
+    """The line event of each iteration's first body statement, in order."""
+    events = list(events_of(trace, ("line",), inv))
+    return [events[i + 1] for i in range(len(events) - 1)
+            if events[i][2] == header and events[i + 1][2] == body]
+
+
+def s2_loop_iterations(trace: Trace, query: Query, ctx: Context) -> Answer:
+    k = invocation(trace, query)
+    header, body = _loop(query, ctx)
+    return {"loop_iteration_count": len(_iterations(trace, k, header, body))}
+
+
+def _ask_count(q: Query) -> Ask:
+    return (
+        "How many iterations does the loop whose header is at line %s run in invocation %s?"
+        % (q.get("loop_line"), q.get("invocation")),
+        [ITERATION, STEP, INVOCATION],
+    )
+
+
+def s2_nth_iteration_value(trace: Trace, query: Query, ctx: Context) -> Answer:
+    k = invocation(trace, query)
+    header, body = _loop(query, ctx)
+    n, name = query.get("nth_iteration"), variable(query)
+    iterations = _iterations(trace, k, header, body)
+    if not isinstance(n, int) or not 1 <= n <= len(iterations):
+        raise Invalid("iteration %r not reached: the loop ran %d time(s)" % (n, len(iterations)))
+    return {"nth_iteration": n, "variable": name, "value": iterations[n - 1][3][name]}
+
+
+def _ask_nth_value(q: Query) -> Ask:
+    return (
+        "In invocation %s, what is the value of %s when iteration %s of the loop whose header is at "
+        "line %s is about to run its first body statement? Give `nth_iteration` and `variable` back as "
+        "asked." % (q.get("invocation"), code(q.get("variable")), q.get("nth_iteration"), q.get("loop_line")),
+        [ITERATION, STEP, INVOCATION, VALUES],
+    )
+
+
+def _per_invocation_iterations(trace: Trace, query: Query, ctx: Context) -> list[int]:
+    header, body = _loop(query, ctx)
+    counts = []
+    for record in trace["invocations"]:
+        if header in lines(trace, record["inv"]):
+            counts.append(len(_iterations(trace, record["inv"], header, body)))
+    if not counts:
+        raise Invalid("the loop at line %d never ran" % header)
+    return counts
+
+
+def m2_extremes(trace: Trace, query: Query, ctx: Context) -> Answer:
+    counts = _per_invocation_iterations(trace, query, ctx)
+    return {"max_iterations": max(counts), "min_iterations": min(counts)}
+
+
+def _ask_extremes(q: Query) -> Ask:
+    return (
+        "Over the invocations in which the header at line %s ran at least once, what are the largest and "
+        "the smallest number of iterations of that loop in one invocation?" % q.get("loop_line"),
+        [ITERATION, STEP, INVOCATION],
+    )
+
+
+def m2_total(trace: Trace, query: Query, ctx: Context) -> Answer:
+    return {"total_iterations": sum(_per_invocation_iterations(trace, query, ctx))}
+
+
+def _ask_total(q: Query) -> Ask:
+    return (
+        "How many iterations does the loop whose header is at line %s run in total, summed over all "
+        "invocations?" % q.get("loop_line"),
+        [ITERATION, STEP, INVOCATION],
+    )
+
+
+def m2_breaks(trace: Trace, query: Query, ctx: Context) -> Answer:
+    header, _body = _loop(query, ctx)
+    breaks = set(ctx.linemap.break_lines(header))
+    if not ctx.linemap.loop_breaks.get(header):
+        raise Invalid("the loop at line %d has no `break`" % header)
+    if len(breaks) != len(ctx.linemap.loop_breaks.get(header, ())):
+        raise Invalid("a `break` of the loop at line %d shares its line with another statement" % header)
+    tests = {record["inv"]: record["test"] for record in trace["invocations"]}
+    return {"tests_terminating_at_break": sorted({tests[e[1]] for e in events_of(trace, ("line",)) if e[2] in breaks})}
+
+
+def _ask_breaks(q: Query) -> Ask:
+    return (
+        "Which tests terminate the loop whose header is at line %s at a `break`? Give their pytest ids, "
+        "sorted, each once (an empty list if none)." % q.get("loop_line"),
+        [BREAK, INVOCATION],
+    )
+
+
+RULES = [
+    Rule("S2_Loops", "count", {"loop_iteration_count": "int"}, s2_loop_iterations, _ask_count, INV + LOOP),
+    Rule("S2_Loops", "nth_value", {"nth_iteration": "int", "variable": "str", "value": "str"},
+         s2_nth_iteration_value, _ask_nth_value, INV + LOOP + ("nth_iteration", "variable"), variable_needs),
+    Rule("M2_Loops", "extremes", {"max_iterations": "int", "min_iterations": "int"}, m2_extremes, _ask_extremes,
+         LOOP),
+    Rule("M2_Loops", "total", {"total_iterations": "int"}, m2_total, _ask_total, LOOP),
+    Rule("M2_Loops", "breaks", {"tests_terminating_at_break": ["str"]}, m2_breaks, _ask_breaks, LOOP),
+]

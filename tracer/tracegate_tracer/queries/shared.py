@@ -1,0 +1,105 @@
+"""What every rule module shares: the Rule record, Invalid, Context, query readers.
+
+A rule is declared once, beside the code that answers it: its answer
+template, its parameters, what the recorder must capture, and its question
+text (questions.py composes the full question from it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..trace import events_of
+
+Trace = dict[str, Any]
+Query = dict[str, Any]
+Answer = dict[str, Any]
+Needs = dict[str, Any]
+Ask = tuple[str, list[str]]  # the question's sentence, the definitions it uses
+
+INV = ("invocation",)
+LOOP = ("loop_line",)
+
+
+class Invalid(Exception):
+    """The question has no answer in this run (status "invalid")."""
+
+
+class Context:
+    """What the rules need besides the trace: names and the target's LineMap."""
+
+    def __init__(self, file: str, func: str, linemap: Any) -> None:
+        self.file, self.func, self.linemap = file, func, linemap
+
+
+def _no_needs(query: Query) -> Needs:
+    return {}
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One answer shape (mode) of one kind: everything that must agree, in one place."""
+
+    kind: str
+    mode: str
+    template: Any
+    answer: Callable[[Trace, Query, Context], Answer]
+    ask: Callable[[Query], Ask]
+    params: tuple[str, ...] = ()
+    needs: Callable[[Query], Needs] = field(default=_no_needs)
+
+
+# -- reading the query ------------------------------------------------------
+
+
+def invocation(trace: Trace, query: Query) -> int:
+    k = query.get("invocation")
+    if not isinstance(k, int) or isinstance(k, bool) or k < 1:
+        raise Invalid(f"query needs a positive integer 'invocation', got {k!r}")
+    count = len(trace["invocations"])
+    if k > count:
+        raise Invalid(f"invocation {k} not reached: the target ran {count} time(s)")
+    return k
+
+
+def names(query: Query, key: str = "variables") -> list[str]:
+    found = query.get(key)
+    if isinstance(found, str):
+        found = [found]
+    if not found or not all(isinstance(n, str) and n for n in found):
+        raise Invalid(f"query needs '{key}': a list of variable names")
+    return sorted(set(found))
+
+
+def variable(query: Query) -> str:
+    name = query.get("variable")
+    if not isinstance(name, str) or not name:
+        raise Invalid("query needs 'variable': a variable name")
+    return name
+
+
+def variable_needs(query: Query) -> Needs:
+    """Record the locals snapshot of the query's `variable`."""
+    return {"variables": [query["variable"]]} if isinstance(query.get("variable"), str) else {}
+
+
+# -- reading the trace --------------------------------------------------------
+
+
+def lines(trace: Trace, inv: int | None = None) -> list[int]:
+    return [event[2] for event in events_of(trace, ("line",), inv)]
+
+
+# -- question text ------------------------------------------------------------
+
+
+def code(value: object) -> str:
+    return f"`{value}`"
+
+
+def code_names(values: str | Iterable[str] | None) -> str:
+    listed = [values] if isinstance(values, str) else sorted(set(values or ()))
+    return ", ".join(code(v) for v in listed)
+

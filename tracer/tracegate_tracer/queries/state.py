@@ -1,0 +1,129 @@
+"""S3 / M3, program state: the recorded reprs of the target's locals."""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Iterator
+
+from .shared import (INV, Answer, Ask, Context, Invalid, Needs, Query, Rule, Trace, code, code_names, invocation,
+                     names, variable, variable_needs)
+from .terms import INVOCATION, OBSERVATION, STEP, VALUES
+
+_SNAPSHOTS = ("line", "return", "yield", "unwind")
+
+
+def _states(trace: Trace, inv: int | None = None) -> Iterator[tuple[list, dict[str, str]]]:
+    """(event, locals) of every event that carries a locals snapshot, in order."""
+    for event in trace["events"]:
+        if event[0] in _SNAPSHOTS and (inv is None or event[1] == inv) and event[-1] is not None:
+            yield event, event[-1]
+
+
+def _variables_needs(query: Query) -> Needs:
+    return {"variables": names(query)} if query.get("variables") else {}
+
+
+def s3_program_state(trace: Trace, query: Query, ctx: Context) -> Answer:
+    line, hit, wanted = query.get("line"), query.get("hit"), names(query)
+    seen, events = 0, trace["events"]
+    for index, event in enumerate(events):
+        if event[0] == "line" and event[2] == line:
+            seen += 1
+            if seen == hit:
+                after = next((e for e in events[index + 1:] if e[0] in _SNAPSHOTS and e[1] == event[1]), None)
+                if after is None or after[-1] is None:
+                    raise Invalid("no state observed after hit %d of line %d" % (hit, line))
+                state = after[-1]
+                return {"observed_state": [{"variable": v, "value": state.get(v, "<unbound>")} for v in wanted]}
+    raise Invalid("line %r executed %d time(s), hit %r not reached" % (line, seen, hit))
+
+
+def _ask_state(q: Query) -> Ask:
+    return (
+        "Consider hit %s of line %s: the %s-th step at that line, counting across all invocations in "
+        "execution order. Just after that line runs (at the next step, return, yield or unwind of that "
+        "same frame), what are the values of %s? Give `\"<unbound>\"` for a variable that is not bound; "
+        "cells and free variables count as locals. Sort by variable name."
+        % (q.get("hit"), q.get("line"), q.get("hit"), code_names(q.get("variables"))),
+        [STEP, VALUES],
+    )
+
+
+def s3_value_history(trace: Trace, query: Query, ctx: Context) -> Answer:
+    k, name = invocation(trace, query), variable(query)
+    history: list[str] = []
+    for _event, state in _states(trace, k):
+        value = state.get(name, "<unbound>")
+        if value != "<unbound>" and (not history or history[-1] != value):
+            history.append(value)
+    return {"value_history": [{"step": i, "value": v} for i, v in enumerate(history, 1)]}
+
+
+def _ask_history(q: Query) -> Ask:
+    return (
+        "In invocation %s, which values does %s take, in order? Read it at each step (before the line "
+        "runs) and at the frame's return, yield or unwind; drop consecutive repeats and `<unbound>`; "
+        "number the values from 1." % (q.get("invocation"), code(q.get("variable"))),
+        [STEP, INVOCATION, VALUES],
+    )
+
+
+def _observed_values(trace: Trace, name: str) -> list[str]:
+    return [state[name] for _event, state in _states(trace) if state.get(name, "<unbound>") != "<unbound>"]
+
+
+def _number(text: str) -> int | float | None:
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+def m3_extremes(trace: Trace, query: Query, ctx: Context) -> Answer:
+    name = variable(query)
+    numbers = [n for n in map(_number, _observed_values(trace, name)) if n is not None]
+    if not numbers:
+        raise Invalid("%s never held a number" % name)
+    return {"min_value": min(numbers), "max_value": max(numbers)}
+
+
+def _ask_extremes(q: Query) -> Ask:
+    return (
+        "Over every observation (and every return, yield or unwind) of %s whose value is an int or float "
+        "literal, what are its minimum and maximum?" % code(q.get("variable")),
+        [OBSERVATION, STEP],
+    )
+
+
+def m3_unique(trace: Trace, query: Query, ctx: Context) -> Answer:
+    name = variable(query)
+    values = sorted(set(_observed_values(trace, name)))
+    if not values:
+        raise Invalid("%s was never bound" % name)
+    return {"unique_values": values}
+
+
+def _ask_unique(q: Query) -> Ask:
+    return (
+        "Which distinct values does %s hold over every observation (and every return, yield or unwind) "
+        "where it is bound? Give them sorted as strings, each once." % code(q.get("variable")),
+        [OBSERVATION, STEP, VALUES],
+    )
+
+
+RULES = [
+    Rule("S3_ProgramState", "state", {"observed_state": [{"variable": "str", "value": "str"}]}, s3_program_state,
+         _ask_state, ("line", "hit", "variables"), _variables_needs),
+    Rule("S3_ProgramState", "history", {"value_history": [{"step": "int", "value": "str"}]}, s3_value_history,
+         _ask_history, INV + ("variable",), variable_needs),
+    Rule("M3_ProgramState", "extremes", {"min_value": "float", "max_value": "float"}, m3_extremes, _ask_extremes,
+         ("variable",), variable_needs),
+    Rule("M3_ProgramState", "unique", {"unique_values": ["str"]}, m3_unique, _ask_unique, ("variable",),
+         variable_needs),
+]
