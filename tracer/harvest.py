@@ -15,9 +15,15 @@ import traceback
 TRACER_ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, TRACER_ROOT)
 
-from tracegate_tracer import VERSION, instance_parser, queries, questions, trace  # noqa: E402
+from tracegate_tracer import (  # noqa: E402
+    VERSION,
+    instance_parser,
+    pytest_run,  # noqa: E402
+    queries,
+    questions,
+    trace,
+)
 from tracegate_tracer.locate import Target, TargetNotFound, build_slice  # noqa: E402
-from tracegate_tracer import pytest_run  # noqa: E402
 
 DEFAULT_TIMEOUT = 60
 
@@ -59,7 +65,7 @@ def harvest_group(specs, out_dir):
     except TargetNotFound as exc:
         return {i: dict(r, status="invalid", reason=str(exc)) for i, r in results.items()}
     except SyntaxError as exc:
-        return {i: dict(r, status="invalid", reason="target file does not parse: %s" % exc) for i, r in results.items()}
+        return {i: dict(r, status="invalid", reason=f"target file does not parse: {exc}") for i, r in results.items()}
     trace_path = os.path.join(work, "trace.json")
     if os.path.exists(trace_path):
         os.remove(trace_path)
@@ -82,21 +88,21 @@ def harvest_group(specs, out_dir):
         result["context"] = target.context
         result["stats"].update(pytest_exit_code=run.exit_code, seconds=run.seconds)
     if run.timed_out:
-        return {i: dict(r, status="timeout", reason="timeout after %ss" % timeout) for i, r in results.items()}
+        return {i: dict(r, status="timeout", reason=f"timeout after {timeout}s") for i, r in results.items()}
     problem = run.problem()
     if problem:
         return {i: dict(r, status="invalid", reason=problem) for i, r in results.items()}
     if not os.path.exists(trace_path):
         last = (run.stderr.strip().splitlines() or ["no output"])[-1]
-        reason = "no trace written (pytest exit %s): %s" % (run.exit_code, last)
+        reason = f"no trace written (pytest exit {run.exit_code}): {last}"
         return {i: dict(r, status="error", reason=reason) for i, r in results.items()}
     recorded = trace.load(trace_path)
     try:
         context_with_slice = dict(target.context, slice=build_slice(target, recorded.get("executed")))
     except Exception as exc:  # noqa: BLE001 - the prompt's slice never costs an oracle
         context_with_slice = target.context
-        sys.stderr.write("tracegate: %s: no prompt slice (%s: %s)\n"
-                         % (",".join(sorted(results)), type(exc).__name__, exc))
+        names = ",".join(sorted(results))
+        sys.stderr.write(f"tracegate: {names}: no prompt slice ({type(exc).__name__}: {exc})\n")
     for result in results.values():
         result["context"] = context_with_slice
     context = queries.Context(target.file, target.func, target.linemap)
@@ -146,7 +152,7 @@ def main(argv):
         out_dir = os.path.abspath(plan["out_dir"])
         specs = list(plan["instances"])
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        sys.stderr.write("tracegate: unreadable plan %s: %s\n" % (argv[1], exc))
+        sys.stderr.write(f"tracegate: unreadable plan {argv[1]}: {exc}\n")
         return 2
     groups = {}
     for spec in specs:
@@ -163,14 +169,14 @@ def main(argv):
         except Exception:  # noqa: BLE001 - one group never sinks the others
             reason = _crash_reason()
             results = {ident: dict(_base_result(spec if isinstance(spec, dict) else {}), id=ident, reason=reason)
-                       for ident, spec in zip(idents, group)}
+                       for ident, spec in zip(idents, group, strict=False)}
         seconds = round(time.monotonic() - started, 3)
         for ident in idents:
             result = results[ident]
             result["stats"]["seconds"] = seconds
             _write_result(out_dir, ident, result)
             note = "" if result["status"] == "ok" else ": " + str(result.get("reason"))
-            sys.stderr.write("tracegate: %s %s (%.1fs)%s\n" % (ident, result["status"], seconds, note))
+            sys.stderr.write("tracegate: {} {} ({:.1f}s){}\n".format(ident, result["status"], seconds, note))
     return 0
 
 

@@ -6,11 +6,13 @@ started by the tests are not traced too. Any sitecustomize that this one
 shadows (a distribution's, a venv's) is run afterwards.
 """
 
+from __future__ import annotations
+
 import os
 import sys
 
 
-def _start_recorder():
+def _start_recorder() -> None:
     config_path = os.environ.pop("TRACEGATE_TRACE", None)
     if not config_path:
         return
@@ -30,7 +32,7 @@ def _start_recorder():
     active.install()
 
 
-def _run_shadowed_sitecustomize():
+def _run_shadowed_sitecustomize() -> None:
     import importlib.machinery
     import importlib.util
 
@@ -46,5 +48,5 @@ def _run_shadowed_sitecustomize():
 try:
     _run_shadowed_sitecustomize()
 except Exception as exc:  # noqa: BLE001 - a broken shadowed file must not stop tracing
-    sys.stderr.write("tracegate: shadowed sitecustomize failed: %r\n" % (exc,))
+    sys.stderr.write(f"tracegate: shadowed sitecustomize failed: {exc!r}\n")
 _start_recorder()

@@ -38,7 +38,7 @@ class Harness:
 
     def answer(self, files, kind, function, query, test="test_prog.py", file="prog.py", **extra):
         """One instance over `files`; asserts ok and returns its answer."""
-        directory = self.instance_dir(files, name="inst-%s" % len(list(self.root.iterdir())))
+        directory = self.instance_dir(files, name=f"inst-{len(list(self.root.iterdir()))}")
         spec = dict({"id": "one", "dir": str(directory), "tests": [test], "kind": kind,
                      "target": {"file": file, "function": function}, "query": query, "timeout_seconds": 60}, **extra)
         result = self.run([spec])["one"]
@@ -75,7 +75,7 @@ def catalog_specs(root):
         for case in prog["cases"]:
             ident, kind, function, query = case[:4]
             tests = case[5] if len(case) > 5 else "test_prog.py"
-            specs.append({"id": "%s-%s" % (prog["name"], ident), "dir": str(directory),
+            specs.append({"id": "{}-{}".format(prog["name"], ident), "dir": str(directory),
                           "tests": [tests] if isinstance(tests, str) else list(tests), "kind": kind,
                           "target": {"file": "prog.py", "function": function}, "query": query,
                           "timeout_seconds": 60})

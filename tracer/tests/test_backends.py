@@ -38,5 +38,5 @@ def test_settrace_and_monitoring_agree_on_every_program(tmp_path_factory):
             if _trace_bytes(st_out, a) != _trace_bytes(mon_out, b):
                 differing.append(ident)
             compared += 1
-    assert not differing, "traces differ: %s" % differing
+    assert not differing, f"traces differ: {differing}"
     assert compared >= 80

@@ -13,11 +13,13 @@ BROKEN = "def test_broken(:\n    pass\n"
 
 def spec(directory, ident, test, function="work", file="prog.py", **extra):
     return dict({"id": ident, "dir": str(directory), "tests": [test], "kind": "S1_IntraProceduralCFG",
-                 "target": {"file": file, "function": function}, "query": {"invocation": 1}, "timeout_seconds": 30}, **extra)
+                 "target": {"file": file, "function": function}, "query": {"invocation": 1},
+                 "timeout_seconds": 30}, **extra)
 
 
 def test_each_failure_is_classified_and_good_instance_survives(harness):
-    directory = harness.instance_dir({"prog.py": PROG, "test_good.py": GOOD, "test_hang.py": HANG, "test_broken.py": BROKEN})
+    directory = harness.instance_dir(
+        {"prog.py": PROG, "test_good.py": GOOD, "test_hang.py": HANG, "test_broken.py": BROKEN})
     results = harness.run([
         spec(directory, "hang", "test_hang.py", timeout_seconds=3),
         spec(directory, "unused", "test_good.py", function="unused"),
@@ -29,11 +31,13 @@ def test_each_failure_is_classified_and_good_instance_survives(harness):
     assert results["hang"]["status"] == "timeout" and results["hang"]["reason"] == "timeout after 3s"
     assert results["unused"]["status"] == "invalid" and results["unused"]["reason"] == "target not executed"
     assert results["broken"]["status"] == "invalid"
-    assert results["broken"]["reason"].startswith("pytest collection error") and "SyntaxError" in results["broken"]["reason"]
+    assert results["broken"]["reason"].startswith("pytest collection error")
+    assert "SyntaxError" in results["broken"]["reason"]
     assert results["missing-func"]["reason"] == "target not found: prog.py::nope"
     assert results["missing-file"]["reason"] == "target not found: pkg/nope.py::work"
     good = results["good"]
-    assert good["status"] == "ok" and good["answer"] == {"executed_path": [{"file": "prog.py", "func": "prog.work", "line": 2}]}
+    assert good["status"] == "ok"
+    assert good["answer"] == {"executed_path": [{"file": "prog.py", "func": "prog.work", "line": 2}]}
     assert good["context"]["source"] == "def work(x):\n    return x + 1\n"
     assert good["tracer_version"] == "0.1.0" and good["stats"]["invocations"] == 1
     assert not list(directory.rglob("__pycache__")), "the instance dir must stay untouched"
@@ -41,7 +45,8 @@ def test_each_failure_is_classified_and_good_instance_survives(harness):
 
 def test_overflow_is_invalid_never_truncated(harness):
     prog = "def spin(n):\n    for i in range(n):\n        pass\n"
-    directory = harness.instance_dir({"prog.py": prog, "test_prog.py": "from prog import spin\ndef test_it():\n    spin(100)\n"})
+    test = "from prog import spin\ndef test_it():\n    spin(100)\n"
+    directory = harness.instance_dir({"prog.py": prog, "test_prog.py": test})
     result = harness.run([spec(directory, "big", "test_prog.py", function="spin", max_events=50)])["big"]
     assert result["status"] == "invalid" and result["reason"].startswith("trace overflow")
     assert "answer" not in result
@@ -63,7 +68,8 @@ def test_replaced_tracer_invalidates_settrace_only(harness, backend):
 
 def test_subprocesses_are_not_traced(harness):
     test = ("import os, subprocess, sys\nfrom prog import work\ndef test_it():\n"
-            "    subprocess.run([sys.executable, '-c', 'from prog import work; work(5)'], check=True, cwd=os.getcwd())\n"
+            "    subprocess.run([sys.executable, '-c', 'from prog import work; work(5)'],\n"
+            "                   check=True, cwd=os.getcwd())\n"
             "    work(2)\n")
     directory = harness.instance_dir({"prog.py": PROG, "test_prog.py": test})
     result = harness.run([spec(directory, "sub", "test_prog.py", kind="S3_ProgramState",
@@ -82,6 +88,7 @@ def test_unreadable_plan_exits_non_zero(tmp_path):
 
 def test_crash_in_one_instance_still_writes_result(harness):
     directory = harness.instance_dir({"prog.py": PROG, "test_good.py": GOOD})
-    results = harness.run([spec(directory, "bad-kind", "test_good.py", kind="S9_Nope"), spec(directory, "crash", "test_good.py", target=None)])
+    results = harness.run([spec(directory, "bad-kind", "test_good.py", kind="S9_Nope"),
+                           spec(directory, "crash", "test_good.py", target=None)])
     assert results["bad-kind"]["status"] == "invalid" and "not implemented" in results["bad-kind"]["reason"]
     assert results["crash"]["status"] == "error" and results["crash"]["reason"].startswith("tracer crash: TypeError")

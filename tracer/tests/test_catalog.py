@@ -5,7 +5,7 @@ import pytest
 from catalog import PROGRAMS
 from conftest import BACKENDS, run_catalog
 
-CASES = [("%s-%s" % (prog["name"], case[0]), case[4]) for prog in PROGRAMS for case in prog["cases"]]
+CASES = [("{}-{}".format(prog["name"], case[0]), case[4]) for prog in PROGRAMS for case in prog["cases"]]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -6,11 +6,12 @@ import re
 
 import pytest
 
-from catalog import PROGRAMS
-from conftest import TRACER_ROOT, run_catalog
 from tracegate_tracer import questions
 from tracegate_tracer.linemap import module_name
 from tracegate_tracer.queries import RULES, rule_for
+
+from catalog import PROGRAMS
+from conftest import TRACER_ROOT, run_catalog
 
 LEAVES = {"int": lambda v: isinstance(v, int) and not isinstance(v, bool),
           "float": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
@@ -35,23 +36,23 @@ def test_every_kind_and_mode_has_an_answered_catalog_case():
     assert answered == {(kind, mode) for kind, modes in RULES.items() for mode in modes}
 
 
-@pytest.mark.parametrize("prog,case", CASES, ids=["%s-%s" % (p["name"], c[0]) for p, c in CASES])
+@pytest.mark.parametrize("prog,case", CASES, ids=["{}-{}".format(p["name"], c[0]) for p, c in CASES])
 def test_generated_question_names_target_and_tests_and_its_template_fits_the_answer(tmp_path_factory, prog, case):
     results, _out = run_catalog(tmp_path_factory, "settrace")
-    result = results["%s-%s" % (prog["name"], case[0])]
+    result = results["{}-{}".format(prog["name"], case[0])]
     question, template = result["question"], result["template_answer"]
     assert isinstance(question, str) and template == rule_for(case[1], case[3]).template
     tests = case[5] if len(case) > 5 else "test_prog.py"
     for test in [tests] if isinstance(tests, str) else tests:
-        assert "`%s`" % test in question
-    assert "`prog.py`" in question and "`%s.%s`" % (module_name("prog.py"), case[2]) in question
+        assert f"`{test}`" in question
+    assert "`prog.py`" in question and "`{}.{}`".format(module_name("prog.py"), case[2]) in question
     shape = rule_for(case[1], case[3]).template  # result.json sorts keys; the question keeps the rule's order
     assert question.endswith(" " + json.dumps(shape, separators=(", ", ": ")))
     if result["status"] == "ok":
         assert conforms(template, result["answer"]), (template, result["answer"])
     for name in [case[3].get("variable")] + list(case[3].get("variables") or ()):
         if name:
-            assert "`%s`" % name in question  # the baseline heuristic reads backticked names
+            assert f"`{name}`" in question  # the baseline heuristic reads backticked names
 
 
 def test_question_is_deterministic_and_independent_of_variable_order():
@@ -75,7 +76,8 @@ def test_every_quoted_definition_is_in_the_readme():
 
 
 def test_question_is_present_when_the_run_is_not_ok(harness):
-    directory = harness.instance_dir({"prog.py": "def f(x):\n    return x\n", "test_prog.py": "def test_it():\n    pass\n"})
+    directory = harness.instance_dir({"prog.py": "def f(x):\n    return x\n",
+                                      "test_prog.py": "def test_it():\n    pass\n"})
     spec = {"id": "idle", "dir": str(directory), "tests": ["test_prog.py"], "kind": "S2_Loops",
             "target": {"file": "prog.py", "function": "f"}, "query": {"invocation": 1, "loop_line": 2}}
     missing = dict(spec, id="missing", target={"file": "nope.py", "function": "f"})

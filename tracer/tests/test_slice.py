@@ -65,7 +65,7 @@ PACKAGE = {
 
 
 def _slice(harness, backend, files=PACKAGE, file="pkg/core.py", function="render", test="test_core.py"):
-    directory = harness.instance_dir(files, name="inst-%s-%d" % (backend, len(list(harness.root.iterdir()))))
+    directory = harness.instance_dir(files, name=f"inst-{backend}-{len(list(harness.root.iterdir()))}")
     spec = {"id": "one", "dir": str(directory), "tests": [test], "kind": "S1_IntraProceduralCFG",
             "target": {"file": file, "function": function}, "query": {"invocation": 1}, "backend": backend,
             "timeout_seconds": 60}
@@ -89,7 +89,8 @@ def test_slice_has_the_package_helpers_in_order_with_their_exact_sources(harness
         "file": "pkg/core.py",
         "blocks": [
             # consecutive kept statements are one block, blank lines between them included
-            {"first_line": 2, "source": 'import textwrap\nfrom pkg.helpers import pad, shout\n\nWIDTH = 8\nNAMES = ("a", "b")\n'},
+            {"first_line": 2,
+             "source": 'import textwrap\nfrom pkg.helpers import pad, shout\n\nWIDTH = 8\nNAMES = ("a", "b")\n'},
             {"first_line": 8, "source": "LIMIT = 3\n"},
         ],
         "truncated": False,
@@ -97,9 +98,9 @@ def test_slice_has_the_package_helpers_in_order_with_their_exact_sources(harness
 
 
 def _many(count, lines_each):
-    body = "".join("    x = %d\n" % i for i in range(lines_each - 2))
-    helpers = "".join("def h%d():\n%s    return 1\n\n\n" % (i, body) for i in range(count))
-    calls = "".join("    h%d()\n" % i for i in range(count))
+    body = "".join(f"    x = {i}\n" for i in range(lines_each - 2))
+    helpers = "".join(f"def h{i}():\n{body}    return 1\n\n\n" for i in range(count))
+    calls = "".join(f"    h{i}()\n" for i in range(count))
     return {
         "prog.py": helpers + "def target():\n" + calls + "    return 0\n",
         "test_prog.py": "from prog import target\n\n\ndef test_target():\n    assert target() == 0\n",
@@ -109,7 +110,7 @@ def _many(count, lines_each):
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_slice_caps_functions_and_lines_deterministically(harness, backend):
     got = _slice(harness, backend, files=_many(15, 3), file="prog.py", function="target", test="test_prog.py")
-    assert [f["func"] for f in got["functions"]] == ["prog.h%d" % i for i in range(12)]
+    assert [f["func"] for f in got["functions"]] == [f"prog.h{i}" for i in range(12)]
     assert got["truncated"] is True
     got = _slice(harness, backend, files=_many(5, 150), file="prog.py", function="target", test="test_prog.py")
     assert [f["func"] for f in got["functions"]] == ["prog.h0", "prog.h1"]  # 3 x 150 > 400 lines

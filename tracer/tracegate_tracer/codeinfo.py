@@ -10,8 +10,12 @@
 * `def_line`, `params`: where parameters are defined (the `def` line).
 """
 
+from __future__ import annotations
+
 import dis
 import sys
+from types import CodeType
+from typing import Any
 
 INLINED_COMPREHENSIONS = sys.version_info >= (3, 12)
 _LOADS = {"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_DEREF", "LOAD_FAST_BORROW", "LOAD_NAME",
@@ -26,7 +30,7 @@ _PAIRS = {  # superinstructions (3.13+): two accesses, in execution order
 }
 
 
-def _inside(pos, span):
+def _inside(pos: dis.Positions | None, span: tuple[int, int, int, int]) -> bool:
     if pos is None or pos.lineno is None or pos.col_offset is None:
         return False
     (l1, c1, l2, c2) = span
@@ -34,11 +38,11 @@ def _inside(pos, span):
     return (l1, c1) <= start and end <= (l2, c2)
 
 
-def _access_kinds(ins):
+def _access_kinds(ins: dis.Instruction) -> tuple[tuple[str, str], ...]:
     name = ins.opname
     if name in _PAIRS:
         names = ins.argval if isinstance(ins.argval, tuple) else tuple(ins.argrepr.split(", "))
-        return tuple(zip(_PAIRS[name], names))
+        return tuple(zip(_PAIRS[name], names, strict=False))
     if name in _LOADS:
         return (("load", ins.argval),)
     if name in _STORES:
@@ -51,7 +55,7 @@ def _access_kinds(ins):
 class CodeInfo:
     __slots__ = ("code", "linemap", "line_at", "skip", "accesses", "def_line", "params")
 
-    def __init__(self, code, linemap, tracked=None):
+    def __init__(self, code: CodeType, linemap: Any, tracked: frozenset[str] | None = None) -> None:
         self.code, self.linemap = code, linemap
         self.line_at = {}
         for start, end, line in code.co_lines():
@@ -86,5 +90,5 @@ class CodeInfo:
                     line = linemap.stmt_line(self.line_at.get(ins.offset, code.co_firstlineno))
                     self.accesses[ins.offset] = tuple((kind, line, name) for kind, name in found)
 
-    def stmt_line(self, line):
+    def stmt_line(self, line: int) -> int:
         return self.linemap.stmt_line(line)

@@ -4,9 +4,12 @@ Python 3.11 reports a generator's resumption as a new 'call' event and a
 yield as a 'return' event; the instruction at f_lasti tells them apart.
 """
 
+from __future__ import annotations
+
 import dis
 import os
 import sysconfig
+from types import FrameType
 
 _RESUME = dis.opmap.get("RESUME")
 _YIELD = dis.opmap.get("YIELD_VALUE")
@@ -17,7 +20,7 @@ _GENERATOR_FLAGS = 0x20 | 0x80 | 0x200  # CO_GENERATOR | CO_COROUTINE | CO_ASYNC
 COMPREHENSIONS = ("<listcomp>", "<dictcomp>", "<setcomp>")
 
 
-def _opcode(frame, offset=0):
+def _opcode(frame: FrameType, offset: int = 0) -> int | None:
     lasti = frame.f_lasti
     if lasti < 0:
         return None
@@ -26,7 +29,7 @@ def _opcode(frame, offset=0):
     return code[index] if index < len(code) else None
 
 
-def is_resumption(frame):
+def is_resumption(frame: FrameType) -> bool:
     """True when a 'call' event is a generator/coroutine resuming, not a call."""
     if not frame.f_code.co_flags & _GENERATOR_FLAGS or _RESUME is None:
         return False
@@ -36,7 +39,7 @@ def is_resumption(frame):
     return bool((_opcode(frame, 1) or 0) & 3)
 
 
-def exit_kind(frame):
+def exit_kind(frame: FrameType) -> str:
     """How a frame leaves at a 'return' event: 'return', 'yield' or 'unwind'.
 
     settrace reports both a normal return and an exception propagating out as
@@ -52,27 +55,27 @@ def exit_kind(frame):
     return "unwind"
 
 
-def dotted_name(frame):
+def dotted_name(frame: FrameType) -> str:
     """`module.__name__ + "." + co_qualname` of the code running in `frame`."""
     module = frame.f_globals.get("__name__") or "?"
-    return "%s.%s" % (module, frame.f_code.co_qualname)
+    return f"{module}.{frame.f_code.co_qualname}"
 
 
 class FileNamer:
     """Names a source file relative to site-packages, the instance dir or the stdlib."""
 
-    def __init__(self, instance_dir):
+    def __init__(self, instance_dir: str) -> None:
         self.instance_dir = os.path.abspath(instance_dir) + os.sep
         self.stdlib = os.path.abspath(sysconfig.get_paths()["stdlib"]) + os.sep
         self._cache = {}
 
-    def __call__(self, path):
+    def __call__(self, path: str) -> str:
         name = self._cache.get(path)
         if name is None:
             name = self._cache[path] = self._name(path)
         return name
 
-    def _name(self, path):
+    def _name(self, path: str) -> str:
         normal = path.replace("\\", "/")
         for marker in ("/site-packages/", "/dist-packages/"):
             if marker in normal:

@@ -13,39 +13,42 @@ first line of its statement:
   `except` line; a `case` clause's to the `case` line.
 """
 
+from __future__ import annotations
+
 import ast
+from collections.abc import Iterator
+from types import CodeType
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _COMPS = (ast.ListComp, ast.SetComp, ast.DictComp)
 
 
-def _span(node):
+def _span(node: ast.AST) -> tuple[int, int, int, int]:
     return (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
 
 
-def _header_end(node, children):
+def _header_end(node: ast.AST, children: list[ast.AST]) -> int:
     """Last line of a compound statement's header: the line before its body."""
     first_child = min((_first_line(c) for c in children), default=node.lineno)
     return max(node.lineno, first_child - 1)
 
 
-def _first_line(node):
+def _first_line(node: ast.AST) -> int:
     if hasattr(node, "lineno"):
         return node.lineno
     return node.pattern.lineno  # match_case has no position of its own
 
 
-def _child_statements(node):
+def _child_statements(node: ast.AST) -> Iterator[ast.AST]:
     for field in ("body", "orelse", "finalbody", "handlers", "cases"):
-        for child in getattr(node, field, None) or ():
-            yield child
+        yield from getattr(node, field, None) or ()
 
 
 class LineMap:
     """Maps physical lines to statement lines; knows loop headers."""
 
-    def __init__(self, source, filename="<target>"):
+    def __init__(self, source: str, filename: str = "<target>") -> None:
         self.tree = ast.parse(source, filename)
         self._stmt = {}
         self.loop_body_first = {}
@@ -66,7 +69,7 @@ class LineMap:
                 first = min([node.lineno] + [d.lineno for d in node.decorator_list])
                 self.def_lines[first] = node.lineno
 
-    def _visit(self, node):
+    def _visit(self, node: ast.AST) -> None:
         if isinstance(node, ast.stmt):
             children = list(_child_statements(node))
             first = node.lineno
@@ -85,23 +88,23 @@ class LineMap:
             start = node.pattern.lineno
             self._span(start, _header_end(node.pattern, node.body), start)
 
-    def _span(self, start, end, target):
+    def _span(self, start: int, end: int, target: int) -> None:
         for line in range(start, end + 1):
             # Inner statements are visited after outer ones (ast.walk is
             # breadth-first) and their spans never overlap an outer header.
             self._stmt[line] = target
 
-    def break_lines(self, header):
+    def break_lines(self, header: int) -> list[int]:
         """The `break` lines of the loop at `header` that no other statement shares."""
         return [line for line in self.loop_breaks.get(header, ()) if self._starts.get(line) == 1
                 and self.stmt_line(line) == line]
 
-    def stmt_line(self, line):
+    def stmt_line(self, line: int) -> int:
         """The first line of the statement that physical `line` belongs to."""
         return self._stmt.get(line, line)
 
 
-def _code_lines(code):
+def _code_lines(code: CodeType) -> list[int]:
     """Every line of `code` and of the code objects nested in it."""
     lines = [line for _start, _end, line in code.co_lines() if line is not None]
     for const in code.co_consts:
@@ -110,11 +113,11 @@ def _code_lines(code):
     return lines
 
 
-def _indent(text):
+def _indent(text: str) -> int:
     return len(text) - len(text.lstrip(" \t"))
 
 
-def for_code(code, source, filename="<target>"):
+def for_code(code: CodeType, source: str, filename: str = "<target>") -> LineMap:
     """A LineMap of the function of `code` only: its lines, parsed alone.
 
     Parsing a whole module costs ~100 ms for click's core.py; the function's
@@ -153,7 +156,7 @@ def for_code(code, source, filename="<target>"):
     return LineMap(source, filename)
 
 
-def _own_breaks(body):
+def _own_breaks(body: list[ast.AST]) -> Iterator[ast.Break]:
     """`break` statements of a loop body that leave that loop (not a nested loop's)."""
     for node in body:
         if isinstance(node, ast.Break):
@@ -164,10 +167,10 @@ def _own_breaks(body):
             yield from _own_breaks(list(_child_statements(node)))
 
 
-def find_function(tree, qualname):
+def find_function(tree: ast.Module, qualname: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     """The def node whose __qualname__ would be `qualname`, or None."""
 
-    def walk(body, prefix):
+    def walk(body: list[ast.AST], prefix: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
         for node in body:
             if isinstance(node, _FUNCS):
                 name = prefix + node.name
@@ -185,7 +188,7 @@ def find_function(tree, qualname):
     return walk(tree.body, "")
 
 
-def module_name(rel_file):
+def module_name(rel_file: str) -> str:
     """`click/parser.py` -> `click.parser`; `pkg/__init__.py` -> `pkg`."""
     path = rel_file.replace("\\", "/")
     if path.endswith(".py"):

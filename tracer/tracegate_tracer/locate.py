@@ -1,8 +1,12 @@
 """Finds the target function's source before a run: the question's context."""
 
+from __future__ import annotations
+
 import ast
 import os
 import sys
+from collections.abc import Sequence
+from typing import Any
 
 from .linemap import LineMap, _child_statements, find_function, module_name
 
@@ -11,7 +15,7 @@ class TargetNotFound(Exception):
     pass
 
 
-def find_file(rel_file, instance_dir, search_path=None):
+def find_file(rel_file: str, instance_dir: str, search_path: Sequence[str] | None = None) -> str | None:
     """The target file as the tests will import it: instance dir, then sys.path."""
     roots = [instance_dir] + list(sys.path if search_path is None else search_path)
     for root in roots:
@@ -24,8 +28,8 @@ def find_file(rel_file, instance_dir, search_path=None):
 class Target:
     """The located target: path, LineMap and the context block of result.json."""
 
-    def __init__(self, rel_file, qualname, instance_dir):
-        missing = TargetNotFound("target not found: %s::%s" % (rel_file, qualname))
+    def __init__(self, rel_file: str, qualname: str, instance_dir: str) -> None:
+        missing = TargetNotFound(f"target not found: {rel_file}::{qualname}")
         self.path = find_file(rel_file, instance_dir)
         if self.path is None:
             raise missing
@@ -39,7 +43,7 @@ class Target:
         lines = self.text.splitlines(keepends=True)
         self.qualname = qualname
         self.file = rel_file.replace("\\", "/")
-        self.func = "%s.%s" % (module_name(self.file), qualname)
+        self.func = f"{module_name(self.file)}.{qualname}"
         self.context = {
             "file": self.file,
             "func": self.func,
@@ -63,11 +67,11 @@ _SIMPLE = (ast.Constant, ast.Name, ast.Attribute, ast.Subscript, ast.Slice, ast.
            ast.Load, ast.Store, ast.operator, ast.unaryop, ast.boolop, ast.cmpop, ast.Starred)
 
 
-def _defs(tree):
+def _defs(tree: ast.Module) -> dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]]:
     """{qualname: [def nodes]} of every function in a module, nested ones included."""
     found = {}
 
-    def walk(body, prefix):
+    def walk(body: list[ast.AST], prefix: str) -> None:
         for node in body:
             if isinstance(node, _FUNCS):
                 name = prefix + node.name
@@ -82,17 +86,17 @@ def _defs(tree):
     return found
 
 
-def _first(node):
+def _first(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
     return min([node.lineno] + [d.lineno for d in node.decorator_list])
 
 
 class _Sources:
     """Parsed source files, read lazily and once each."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._files = {}
 
-    def get(self, path):
+    def get(self, path: str) -> tuple[list[str], dict[str, list[Any]]] | None:
         if path not in self._files:
             try:
                 with open(path, encoding="utf-8") as handle:
@@ -104,7 +108,7 @@ class _Sources:
         return self._files[path]
 
 
-def function_source(sources, path, qualname, first_line):
+def function_source(sources: _Sources, path: str, qualname: str, first_line: int) -> tuple[int, str] | None:
     """(first line, source incl. decorators) of the def that compiled to this code, or None."""
     parsed = sources.get(path)
     if parsed is None:
@@ -118,7 +122,7 @@ def function_source(sources, path, qualname, first_line):
     return first, "".join(lines[first - 1 : node.end_lineno])
 
 
-def executed_functions(target, executed):
+def executed_functions(target: Target, executed: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
     """The slice's functions: [{file, func, first_line, source}] and whether some were cut.
 
     `executed` is the trace's list (order of first start). Dropped: the target
@@ -152,7 +156,7 @@ def executed_functions(target, executed):
     return functions, truncated
 
 
-def _simple_assignment(node):
+def _simple_assignment(node: ast.AST) -> bool:
     if isinstance(node, ast.Assign):
         targets, value = node.targets, node.value
     elif isinstance(node, ast.AnnAssign) and node.value is not None:
@@ -164,7 +168,7 @@ def _simple_assignment(node):
     return names and all(isinstance(n, _SIMPLE) for n in ast.walk(value))
 
 
-def preamble(target):
+def preamble(target: Target) -> dict[str, Any]:
     """The target module's top-level imports and simple assignments (constants).
 
     {file, blocks: [{first_line, source}], truncated}: consecutive kept
@@ -197,7 +201,7 @@ def preamble(target):
     return {"file": target.file, "blocks": blocks, "truncated": truncated}
 
 
-def build_slice(target, executed):
+def build_slice(target: Target, executed: list[dict[str, Any]] | None) -> dict[str, Any]:
     """result.json's `context.slice`: {functions, preamble, truncated}."""
     functions, truncated = executed_functions(target, executed or [])
     return {"functions": functions, "preamble": preamble(target), "truncated": truncated}

@@ -17,16 +17,21 @@ Events are enabled per code object only where the query needs them:
 It writes the same trace as the settrace backend, event for event.
 """
 
-import sys
+from __future__ import annotations
 
-from .recorder import Recorder
+import sys
+from types import CodeType, FrameType
+from typing import Any
+
+from .codeinfo import CodeInfo
+from .recorder import Invocation, Recorder
 
 M = getattr(sys, "monitoring", None)
 TOOL_NAME = "tracegate"
 _PREFERRED_IDS = (4, 3, 2, 1, 0, 5)
 
 
-def _free_tool_id(taken=()):
+def _free_tool_id(taken: tuple[int, ...] = ()) -> int:
     for tool in _PREFERRED_IDS:
         if tool not in taken and M.get_tool(tool) is None:
             return tool
@@ -36,7 +41,7 @@ def _free_tool_id(taken=()):
 class MonitoringRecorder(Recorder):
     backend = "monitoring"
 
-    def __init__(self, config):
+    def __init__(self, config: dict[str, Any]) -> None:
         super().__init__(config)
         self.tool = None
         self.calls_tool = None
@@ -44,7 +49,7 @@ class MonitoringRecorder(Recorder):
         self._calls_always = False
         self._instrumented = set()
 
-    def install(self):
+    def install(self) -> None:
         E = M.events
         self.tool = _free_tool_id()
         M.use_tool_id(self.tool, TOOL_NAME)
@@ -71,26 +76,26 @@ class MonitoringRecorder(Recorder):
             self._calls_always = True
             M.set_events(self.calls_tool, E.PY_START)
 
-    def uninstall(self):
+    def uninstall(self) -> None:
         for tool in (self.tool, self.calls_tool):
             if tool is not None and M.get_tool(tool) is not None:
                 M.set_events(tool, 0)
                 M.free_tool_id(tool)
         self.tool = self.calls_tool = None
 
-    def tracer_intact(self):
+    def tracer_intact(self) -> str | None:
         if self.tool is None or M.get_tool(self.tool) != TOOL_NAME:
-            return "sys.monitoring tool %s is %r" % (self.tool, self.tool is not None and M.get_tool(self.tool))
+            return f"sys.monitoring tool {self.tool} is {self.tool is not None and M.get_tool(self.tool)!r}"
         return None
 
     # -- calls while an invocation runs (second tool) -------------------------
 
-    def _calls(self, wanted):
+    def _calls(self, wanted: bool) -> None:
         if self.calls_tool is not None and not self._calls_always and wanted != self._calls_on:
             self._calls_on = wanted
             M.set_events(self.calls_tool, M.events.PY_START if wanted else 0)
 
-    def _on_any_start(self, code, offset):
+    def _on_any_start(self, code: CodeType, offset: int) -> object:
         if self.stopped:
             return None
         if not self._active:
@@ -108,25 +113,25 @@ class MonitoringRecorder(Recorder):
         # Only the slice is wanted: a code object once noted never reports again.
         return M.DISABLE if self.note_executed(frame) else None
 
-    def begin(self, frame, info):
+    def begin(self, frame: FrameType, info: CodeInfo) -> Invocation:
         invocation = super().begin(frame, info)
         self._calls(True)
         return invocation
 
-    def resume(self, frame):
+    def resume(self, frame: FrameType) -> Invocation | None:
         invocation = super().resume(frame)
         if invocation is not None:
             self._calls(True)
         return invocation
 
-    def leave(self, frame, invocation, kind):
+    def leave(self, frame: FrameType, invocation: Invocation, kind: str) -> None:
         super().leave(frame, invocation, kind)
         if not self._active:
             self._calls(False)
 
     # -- target discovery and control flow ------------------------------------
 
-    def _on_start(self, code, offset):
+    def _on_start(self, code: CodeType, offset: int) -> object:
         info = self.info(code)
         if info is None:
             return M.DISABLE
@@ -145,27 +150,27 @@ class MonitoringRecorder(Recorder):
         self.begin(frame, info)
         return None
 
-    def _on_resume(self, code, offset):
+    def _on_resume(self, code: CodeType, offset: int) -> object:
         if self.stopped:
             return None
         self.resume(sys._getframe(1))  # resumptions are never calls
         return None
 
-    def _on_throw(self, code, offset, exc):
+    def _on_throw(self, code: CodeType, offset: int, exc: BaseException) -> None:
         if not self.stopped and self._infos.get(code) is not None:
             self.resume(sys._getframe(1))
 
-    def _on_return(self, code, offset, value):
+    def _on_return(self, code: CodeType, offset: int, value: object) -> None:
         self._exit(code, "return", value)
 
-    def _on_yield(self, code, offset, value):
+    def _on_yield(self, code: CodeType, offset: int, value: object) -> None:
         self._exit(code, "yield", value)
 
-    def _on_unwind(self, code, offset, exc):
+    def _on_unwind(self, code: CodeType, offset: int, exc: BaseException) -> None:
         if self._infos.get(code) is not None:
             self._exit(code, "unwind", None)
 
-    def _exit(self, code, kind, value):
+    def _exit(self, code: CodeType, kind: str, value: object) -> None:
         if self.stopped:
             return
         frame = sys._getframe(2)
@@ -173,7 +178,7 @@ class MonitoringRecorder(Recorder):
         if invocation is not None:
             invocation.exit(frame, kind, frame.f_lineno, value)
 
-    def _on_raise(self, code, offset, exc):
+    def _on_raise(self, code: CodeType, offset: int, exc: BaseException) -> None:
         if self.stopped or self._infos.get(code) is None:
             return
         frame = sys._getframe(1)
@@ -181,7 +186,7 @@ class MonitoringRecorder(Recorder):
         if invocation is not None:
             invocation.exception(frame.f_lineno, exc)
 
-    def _on_line(self, code, line):
+    def _on_line(self, code: CodeType, line: int) -> object:
         if self.stopped:
             return None
         frame = sys._getframe(1)
@@ -190,7 +195,7 @@ class MonitoringRecorder(Recorder):
             invocation.line(frame, line, frame.f_lasti)
         return None
 
-    def _on_jump(self, code, source, destination):
+    def _on_jump(self, code: CodeType, source: int, destination: int) -> object:
         # What settrace reports: a backward jump that stays on one line is a
         # new line event (instruction = the jump); others are left to LINE.
         if destination > source:
@@ -207,7 +212,7 @@ class MonitoringRecorder(Recorder):
             invocation.line(frame, line, source)
         return None
 
-    def _on_instruction(self, code, offset):
+    def _on_instruction(self, code: CodeType, offset: int) -> object:
         info = self._infos.get(code)
         if offset not in info.accesses:
             return M.DISABLE

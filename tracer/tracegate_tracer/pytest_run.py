@@ -9,7 +9,9 @@ import time
 
 PLUGIN = "tracegate_pytest_plugin"
 # pytest exit codes that leave no trustworthy run behind.
-_EXIT_REASONS = {2: "pytest collection error", 3: "pytest internal error", 4: "pytest usage error", 5: "no tests collected"}
+_EXIT_REASONS = {
+    2: "pytest collection error", 3: "pytest internal error", 4: "pytest usage error", 5: "no tests collected",
+}
 
 _EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)\b")
 
@@ -25,7 +27,7 @@ class Outcome:
         if reason is None:
             return None
         line = _error_line(self.stdout + "\n" + self.stderr)
-        return "%s: %s" % (reason, line) if line else reason
+        return f"{reason}: {line}" if line else reason
 
 
 def _error_line(output):

@@ -27,16 +27,16 @@ __all__ = ["QUOTED", "render"]
 def _tests(tests: Sequence[str] | None) -> str:
     listed = list(tests or ())
     if len(listed) == 1:
-        return "Run the test %s with pytest from the instance directory (a pytest id)." % code(listed[0])
-    return ("Run the tests %s with pytest from the instance directory, in that order, as one session "
-            "(pytest ids)." % ", ".join(code(t) for t in listed))
+        return f"Run the test {code(listed[0])} with pytest from the instance directory (a pytest id)."
+    return ("Run the tests {} with pytest from the instance directory, in that order, as one session "
+            "(pytest ids).".format(", ".join(code(t) for t in listed)))
 
 
 def _values(query: dict[str, Any]) -> str:
     """VALUES, with the instance's own cap when its query raises it (`max_value_chars`)."""
     cap = query.get("max_value_chars")
     if isinstance(cap, int) and not isinstance(cap, bool) and cap != MAX_REPR:
-        return VALUES.replace("capped at %d characters" % MAX_REPR, "capped at %d characters" % cap)
+        return VALUES.replace(f"capped at {MAX_REPR} characters", f"capped at {cap} characters")
     return VALUES
 
 
@@ -49,18 +49,18 @@ def render(kind: str | None, query: dict[str, Any] | None, target: dict[str, str
     except Invalid:
         return None, None
     file, function = target["file"], target["function"]
-    func = "%s.%s" % (module_name(file), function)
+    func = f"{module_name(file)}.{function}"
     ask, terms = rule.ask(query)
     terms = [_values(query) if term is VALUES else term for term in terms]
     template = rule.template
     parts = [
         _tests(tests),
-        "The target function is %s (qualified name %s) in %s; \"the target\" below means it." % (
-            code(func), code(function), code(file)),
+        f"The target function is {code(func)} (qualified name {code(function)}) in {code(file)}; "
+        '"the target" below means it.',
         ask,
         "Definitions: " + " ".join(terms + [LINES]),
         "Answer as JSON of exactly this shape, where \"int\", \"float\", \"str\" and \"bool\" name each "
-        "value's type and a one-element list stands for a list of any length: %s"
-        % json.dumps(template, separators=(", ", ": ")),
+        "value's type and a one-element list stands for a list of any length: "
+        + json.dumps(template, separators=(", ", ": ")),
     ]
     return " ".join(parts), template

@@ -6,13 +6,17 @@ decides what lands in the trace is here, once, so that both backends write
 byte-identical traces for the same run (tests/test_backends.py checks it).
 """
 
+from __future__ import annotations
+
 import itertools
 import os
 import threading
+from types import CodeType, FrameType
+from typing import Any
 
 from . import frames
 from .codeinfo import CodeInfo
-from .linemap import for_code
+from .linemap import LineMap, for_code
 from .trace import TraceWriter
 from .values import render, safe_str, type_name
 
@@ -23,7 +27,7 @@ ACTIVE = None  # the Recorder of this process, set by sitecustomize
 class Recorder:
     backend = "?"
 
-    def __init__(self, config):
+    def __init__(self, config: dict[str, Any]) -> None:
         target = config["target"]
         self.target = {"file": target["file"], "function": target["function"]}
         self._suffix = "/" + target["file"].replace("\\", "/").lstrip("/")
@@ -49,30 +53,30 @@ class Recorder:
 
     # -- lifecycle (backends override install/uninstall/tracer_intact) ------
 
-    def install(self):
+    def install(self) -> None:
         raise NotImplementedError
 
-    def uninstall(self):
+    def uninstall(self) -> None:
         raise NotImplementedError
 
-    def tracer_intact(self):
+    def tracer_intact(self) -> str | None:
         """None when our hooks are in place, else a description of the intruder."""
         return None
 
-    def check_tracer(self):
+    def check_tracer(self) -> None:
         """Marks the trace invalid when another tool replaced our tracer."""
         if not self.stopped:
             intruder = self.tracer_intact()
             if intruder is not None:
-                self.stop("another tracer replaced tracegate's (%s)" % intruder)
+                self.stop(f"another tracer replaced tracegate's ({intruder})")
 
-    def stop(self, reason):
+    def stop(self, reason: str) -> None:
         if self.writer.reason is None:
             self.writer.reason = reason
         self.stopped = True
         self.uninstall()
 
-    def dump(self):
+    def dump(self) -> None:
         if os.getpid() != self._pid:
             return  # a forked child: the parent writes the trace
         self.check_tracer()
@@ -80,17 +84,17 @@ class Recorder:
         self.uninstall()
         self.writer.write()
 
-    def emit(self, event):
+    def emit(self, event: list[Any]) -> bool:
         events = self.writer.events
         if len(events) >= self.max_events:
-            self.stop("trace overflow: more than %d events" % self.max_events)
+            self.stop(f"trace overflow: more than {self.max_events} events")
             return False
         events.append(event)
         return True
 
     # -- what backends call -------------------------------------------------
 
-    def info(self, code):
+    def info(self, code: CodeType) -> CodeInfo | None:
         """The CodeInfo of a target code object, None for any other code."""
         try:
             return self._infos[code]
@@ -102,7 +106,7 @@ class Recorder:
         self._infos[code] = info
         return info
 
-    def begin(self, frame, info):
+    def begin(self, frame: FrameType, info: CodeInfo) -> Invocation:
         """A target frame starts: a new invocation."""
         inv = next(self._numbers)
         depth, walker = 0, frame
@@ -126,7 +130,7 @@ class Recorder:
                     self.emit(["store", inv, info.def_line, name])
         return invocation
 
-    def resume(self, frame):
+    def resume(self, frame: FrameType) -> Invocation | None:
         """A suspended target generator continues; None if it was not suspended."""
         invocation = self._suspended.pop(frame, None)
         if invocation is not None:
@@ -135,14 +139,14 @@ class Recorder:
             self.emit(["resume", invocation.inv, invocation.info.stmt_line(frame.f_lineno)])
         return invocation
 
-    def leave(self, frame, invocation, kind):
+    def leave(self, frame: FrameType, invocation: Invocation, kind: str) -> None:
         self._active.pop(frame, None)
         if kind == "yield":
             self._suspended[frame] = invocation
         else:
             self.writer.invocations[invocation.inv - 1]["outcome"] = kind
 
-    def record_call(self, frame):
+    def record_call(self, frame: FrameType) -> None:
         """`frame` starts while some invocation is on the stack: a call event.
 
         Comprehension frames (3.11) are neither calls nor callers nor a level
@@ -174,7 +178,7 @@ class Recorder:
 
     # -- the prompt's slice: functions executed under an invocation -----------
 
-    def _slice_scope(self, target_path):
+    def _slice_scope(self, target_path: str) -> str:
         """Where the slice's functions may live: the target's top-level package dir.
 
         `click/parser.py` -> `<root>/click/`; a top-level module in the instance
@@ -191,7 +195,7 @@ class Recorder:
             return self.instance_dir + os.sep
         return absolute
 
-    def note_executed(self, frame):
+    def note_executed(self, frame: FrameType) -> bool:
         """`frame` starts while some invocation runs: remember its function for the slice.
 
         True once the code object needs no further reports (recorded, or not a
@@ -220,7 +224,7 @@ class Recorder:
         })
         return True
 
-    def note_out_of_scope(self, code):
+    def note_out_of_scope(self, code: CodeType) -> bool:
         """True when `code` can never be a slice function (decided once)."""
         seen = self._slice_seen.get(code)
         if seen is not None:
@@ -230,19 +234,19 @@ class Recorder:
             return True
         return False
 
-    def _in_scope(self, path):
+    def _in_scope(self, path: str) -> bool:
         absolute = os.path.abspath(path)
         scope = self._scope
         return absolute.startswith(scope) if scope.endswith(os.sep) else absolute == scope
 
-    def snapshot(self, frame):
+    def snapshot(self, frame: FrameType) -> dict[str, str] | None:
         if self.variables is None:
             return None
         local = frame.f_locals
         limit = self.max_value
         return {name: render(local[name], limit) if name in local else "<unbound>" for name in self.variables}
 
-    def _linemap(self, code):
+    def _linemap(self, code: CodeType) -> LineMap | IdentityLineMap:
         """The target function's LineMap (only its own lines are parsed)."""
         key = (code.co_filename, code.co_firstlineno)
         linemap = self._linemaps.get(key)
@@ -260,7 +264,7 @@ class IdentityLineMap:
     comprehensions = ()
     def_lines = {}
 
-    def stmt_line(self, line):
+    def stmt_line(self, line: int) -> int:
         return line
 
 
@@ -269,12 +273,12 @@ class Invocation:
 
     __slots__ = ("rec", "inv", "info", "last_line", "last_phys", "last_lasti", "pending")
 
-    def __init__(self, rec, inv, info):
+    def __init__(self, rec: Recorder, inv: int, info: CodeInfo) -> None:
         self.rec, self.inv, self.info = rec, inv, info
         self.last_line, self.last_phys, self.last_lasti = None, None, -1
         self.pending = []  # [event, exception object] not yet known caught/propagated
 
-    def line(self, frame, phys, lasti):
+    def line(self, frame: FrameType, phys: int, lasti: int) -> None:
         """A line event at physical line `phys`, instruction `lasti`."""
         if lasti in self.info.skip:
             return  # inside an inlined comprehension (3.12+)
@@ -287,20 +291,20 @@ class Invocation:
         rec = self.rec
         rec.emit(["line", self.inv, stmt, rec.snapshot(frame)])
 
-    def access(self, offset):
+    def access(self, offset: int) -> None:
         found = self.info.accesses.get(offset)
         if found:
             for kind, line, name in found:
                 self.rec.emit([kind, self.inv, line, name])
 
-    def exception(self, phys, exc):
+    def exception(self, phys: int, exc: BaseException) -> None:
         record = ["exception", self.inv, self.info.linemap.stmt_line(phys), type_name(type(exc)),
                   safe_str(exc, self.rec.max_value), None]
         if self.rec.emit(record):
             self.pending.append([record, exc])
         self.last_line = None
 
-    def exit(self, frame, kind, phys, value=None):
+    def exit(self, frame: FrameType, kind: str, phys: int, value: object = None) -> None:
         """The frame returns, yields or unwinds."""
         rec = self.rec
         line = self.info.linemap.stmt_line(phys)

@@ -5,30 +5,34 @@ returns None from the global tracer (one dict look-up per call). Target
 frames get opcode events only when the query tracks names (dataflow).
 """
 
+from __future__ import annotations
+
 import sys
 import threading
+from types import FrameType
+from typing import Any
 
 from . import frames
-from .recorder import Recorder
+from .recorder import Invocation, Recorder
 from .values import safe_repr
 
 
 class SettraceRecorder(Recorder):
     backend = "settrace"
 
-    def install(self):
+    def install(self) -> None:
         sys.settrace(self._global)
         threading.settrace(self._global)
 
-    def uninstall(self):
+    def uninstall(self) -> None:
         sys.settrace(None)
         threading.settrace(None)
 
-    def tracer_intact(self):
+    def tracer_intact(self) -> str | None:
         current = sys.gettrace()
         return None if current == self._global else safe_repr(current, 120)
 
-    def _global(self, frame, event, arg):
+    def _global(self, frame: FrameType, event: str, arg: Any) -> LocalTracer | None:
         if event != "call" or self.stopped:
             return None
         info = self.info(frame.f_code)
@@ -54,10 +58,10 @@ class SettraceRecorder(Recorder):
 class LocalTracer:
     __slots__ = ("rec", "invocation")
 
-    def __init__(self, rec, invocation):
+    def __init__(self, rec: SettraceRecorder, invocation: Invocation) -> None:
         self.rec, self.invocation = rec, invocation
 
-    def __call__(self, frame, event, arg):
+    def __call__(self, frame: FrameType, event: str, arg: Any) -> LocalTracer | None:
         if self.rec.stopped:
             return None
         if event == "line":

@@ -17,9 +17,13 @@ prompt's slice; not a question's answer): [{file, func, qualname,
 first_line, path}].
 """
 
+from __future__ import annotations
+
 import json
 import os
 import sys
+from collections.abc import Collection, Iterator
+from typing import Any
 
 from . import TRACE_FORMAT, VERSION
 
@@ -42,7 +46,7 @@ for; `caught` is true/false/null (frame never finished); `owners` lists
 
 
 class TraceWriter:
-    def __init__(self, path, target, backend):
+    def __init__(self, path: str, target: dict[str, str], backend: str) -> None:
         self.path = path
         self.target = target
         self.backend = backend
@@ -52,7 +56,7 @@ class TraceWriter:
         self.events = []
         self.executed = []
 
-    def document(self):
+    def document(self) -> dict[str, Any]:
         return {
             "format": TRACE_FORMAT,
             "tracer_version": VERSION,
@@ -68,7 +72,7 @@ class TraceWriter:
             "executed": self.executed,
         }
 
-    def write(self):
+    def write(self) -> None:
         temporary = self.path + ".part"
         # json.dumps runs the C encoder in one shot; json.dump would encode
         # chunk by chunk in pure Python (several times slower on big traces).
@@ -78,15 +82,15 @@ class TraceWriter:
         os.replace(temporary, self.path)
 
 
-def load(path):
+def load(path: str) -> dict[str, Any]:
     with open(path, encoding="utf-8") as handle:
         trace = json.load(handle)
     if trace.get("format") != TRACE_FORMAT:
-        raise ValueError("unknown trace format %r" % trace.get("format"))
+        raise ValueError("unknown trace format {!r}".format(trace.get("format")))
     return trace
 
 
-def events_of(trace, kinds, inv=None):
+def events_of(trace: dict[str, Any], kinds: Collection[str], inv: int | None = None) -> Iterator[list[Any]]:
     """Events of the given kinds (for one invocation when `inv` is given)."""
     for event in trace["events"]:
         if event[0] in kinds and (inv is None or event[1] == inv):

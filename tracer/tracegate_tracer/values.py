@@ -26,7 +26,7 @@ def _plain_repr(value):
     try:
         return repr(value)
     except BaseException as exc:  # noqa: BLE001 - user __repr__ may raise anything
-        return "<repr failed: %s>" % type(exc).__name__
+        return f"<repr failed: {type(exc).__name__}>"
 
 
 def _walk(value, budget, seen):
@@ -89,7 +89,7 @@ def safe_str(value, limit=MAX_REPR):
     try:
         text = str(value)
     except BaseException as exc:  # noqa: BLE001
-        text = "<str failed: %s>" % type(exc).__name__
+        text = f"<str failed: {type(exc).__name__}>"
     return _cap(text, limit)
 
 
@@ -99,4 +99,4 @@ def type_name(cls):
     qualname = getattr(cls, "__qualname__", None) or getattr(cls, "__name__", "?")
     if module in (None, "builtins"):
         return qualname
-    return "%s.%s" % (module, qualname)
+    return f"{module}.{qualname}"

@@ -30,10 +30,10 @@ DEFAULT_MODES = {kind: next(iter(modes)) for kind, modes in RULES.items()}
 def rule_for(kind: str | None, query: Query | None) -> Rule:
     modes = RULES.get(kind) if isinstance(kind, str) else None
     if modes is None:
-        raise Invalid("question kind %r is not implemented by tracer" % (kind,))
+        raise Invalid(f"question kind {kind!r} is not implemented by tracer")
     mode = (query or {}).get("mode", DEFAULT_MODES[kind])
     if mode not in modes:
-        raise Invalid("unknown %s mode %r (known: %s)" % (kind.split("_")[0], mode, ", ".join(modes)))
+        raise Invalid("unknown {} mode {!r} (known: {})".format(kind.split("_")[0], mode, ", ".join(modes)))
     return modes[mode]
 
 

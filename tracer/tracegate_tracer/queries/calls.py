@@ -16,7 +16,7 @@ def _calls(trace: Trace, query: Query, k: int | None = None) -> Iterator[tuple[l
     include = tuple(query.get("include") or ())
     scope = query.get("scope", "transitive")
     if scope not in ("direct", "transitive"):
-        raise Invalid("unknown S6 scope %r" % (scope,))
+        raise Invalid(f"unknown S6 scope {scope!r}")
     for event in events_of(trace, ("call",)):
         owners, func = event[1], event[3]
         if k is None:
@@ -37,8 +37,8 @@ def _include(query: Query) -> str:
     prefixes = list(query.get("include") or ())
     if not prefixes:
         return "Count calls of any Python function."
-    return "Count only calls of functions whose dotted name starts with %s." % " or ".join(
-        '"%s"' % p for p in prefixes)
+    return "Count only calls of functions whose dotted name starts with {}.".format(" or ".join(
+        f'"{p}"' for p in prefixes))
 
 
 def _scope(query: Query) -> str:
@@ -54,8 +54,8 @@ def s6_call_order(trace: Trace, query: Query, ctx: Context) -> Answer:
 
 def _ask_order(q: Query) -> Ask:
     return (
-        "Which functions does invocation %s call, in call order, repeats kept? %s %s"
-        % (q.get("invocation"), _include(q), _scope(q)),
+        "Which functions does invocation {} call, in call order, repeats kept? {} {}".format(
+            q.get("invocation"), _include(q), _scope(q)),
         [CALL, DEPTH, INVOCATION, NAMES],
     )
 
@@ -70,8 +70,8 @@ def s6_call_count(trace: Trace, query: Query, ctx: Context) -> Answer:
 
 def _ask_count(q: Query) -> Ask:
     return (
-        "How many times is %s called during invocation %s? %s %s"
-        % (code(q.get("func")), q.get("invocation"), _include(q), _scope(q)),
+        "How many times is {} called during invocation {}? {} {}".format(
+            code(q.get("func")), q.get("invocation"), _include(q), _scope(q)),
         [CALL, DEPTH, INVOCATION, NAMES],
     )
 
@@ -84,8 +84,8 @@ def s6_max_depth(trace: Trace, query: Query, ctx: Context) -> Answer:
 
 def _ask_max_depth(q: Query) -> Ask:
     return (
-        "What is the maximum call stack depth reached below invocation %s: the largest depth of a call "
-        "made while it is on the stack (0 if it calls nothing)? %s" % (q.get("invocation"), _include(q)),
+        "What is the maximum call stack depth reached below invocation {}: the largest depth of a call "
+        "made while it is on the stack (0 if it calls nothing)? {}".format(q.get("invocation"), _include(q)),
         [CALL, DEPTH, INVOCATION, NAMES],
     )
 
@@ -97,8 +97,8 @@ def m6_covered(trace: Trace, query: Query, ctx: Context) -> Answer:
 
 def _ask_covered(q: Query) -> Ask:
     return (
-        "Which functions are called, at any depth, while some invocation is on the stack? %s Give each "
-        "once, sorted by file, then func." % _include(q),
+        f"Which functions are called, at any depth, while some invocation is on the stack? {_include(q)} Give each "
+        "once, sorted by file, then func.",
         [CALL, NAMES],
     )
 
@@ -115,8 +115,8 @@ def m6_edges(trace: Trace, query: Query, ctx: Context) -> Answer:
 def _ask_edges(q: Query) -> Ask:
     return (
         "Which call edges occur, at any depth, while some invocation is on the stack, and how often? "
-        "%s `caller` and `callee` are dotted names; `line` is the caller's call-site line (the statement "
-        "line for the target). Sort by caller, callee, line." % _include(q),
+        f"{_include(q)} `caller` and `callee` are dotted names; `line` is the caller's call-site line (the statement "
+        "line for the target). Sort by caller, callee, line.",
         [CALL, NAMES],
     )
 

@@ -14,9 +14,9 @@ def s1_executed_path(trace: Trace, query: Query, ctx: Context) -> Answer:
 def _ask_path(q: Query) -> Ask:
     k = q.get("invocation")
     return (
-        "List the executed path of invocation %s of the target: the steps of invocation %s's own frame, "
+        f"List the executed path of invocation {k} of the target: the steps of invocation {k}'s own frame, "
         "in order, repeats kept; no lines of callees (nested functions, lambdas, generator expressions, "
-        "comprehensions)." % (k, k),
+        "comprehensions).",
         [STEP, INVOCATION, NAMES],
     )
 

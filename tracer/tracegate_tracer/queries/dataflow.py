@@ -59,8 +59,8 @@ def s4_def_use(trace: Trace, query: Query, ctx: Context) -> Answer:
 
 def _ask_s4_pairs(q: Query) -> Ask:
     return (
-        "In invocation %s, which def-use pairs of %s are observed? Give each once, sorted by variable, "
-        "then def_line, then use_line." % (q.get("invocation"), code_names(q.get("variables"))),
+        "In invocation {}, which def-use pairs of {} are observed? Give each once, sorted by variable, "
+        "then def_line, then use_line.".format(q.get("invocation"), code_names(q.get("variables"))),
         [DEFINITION, USE, PAIR, INVOCATION],
     )
 
@@ -71,8 +71,8 @@ def m4_def_use(trace: Trace, query: Query, ctx: Context) -> Answer:
 
 def _ask_m4_pairs(q: Query) -> Ask:
     return (
-        "Over all invocations, which def-use pairs of %s are observed? Give each once, sorted by "
-        "variable, then def_line, then use_line." % code_names(q.get("variables")),
+        "Over all invocations, which def-use pairs of {} are observed? Give each once, sorted by "
+        "variable, then def_line, then use_line.".format(code_names(q.get("variables"))),
         [DEFINITION, USE, PAIR],
     )
 
@@ -83,9 +83,9 @@ def m4_def_use_counts(trace: Trace, query: Query, ctx: Context) -> Answer:
 
 def _ask_m4_counts(q: Query) -> Ask:
     return (
-        "Over all invocations, which def-use pairs of %s are observed, and how many uses read each "
-        "definition (`count`)? Give each pair once, sorted by variable, then def_line, then use_line."
-        % code_names(q.get("variables")),
+        "Over all invocations, which def-use pairs of {} are observed, and how many uses read each "
+        "definition (`count`)? Give each pair once, sorted by variable, then def_line, then use_line.".format(
+            code_names(q.get("variables"))),
         [DEFINITION, USE, PAIR],
     )
 

@@ -29,14 +29,14 @@ def s5_escaping(trace: Trace, query: Query, ctx: Context) -> Answer:
     k = invocation(trace, query)
     event = _escaping(trace, k)
     if event is None:
-        raise Invalid("invocation %d raised no escaping exception" % k)
+        raise Invalid(f"invocation {k} raised no escaping exception")
     return {"exception_type": event[3], "exception_message": event[4]}
 
 
 def _ask_escaping(q: Query) -> Ask:
     return (
-        "Invocation %s ends by an exception: which one propagated out of it (the last one that entered "
-        "its frame before it unwound)? Give its type and its message, `str(e)`." % q.get("invocation"),
+        "Invocation {} ends by an exception: which one propagated out of it (the last one that entered "
+        "its frame before it unwound)? Give its type and its message, `str(e)`.".format(q.get("invocation")),
         [ENTERS, CAUGHT, EXC_NAMES, INVOCATION],
     )
 

@@ -35,7 +35,7 @@ def _literal(text: str, name: str) -> Any:
     try:
         return ast.literal_eval(text)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        raise Invalid("the value of %s (%s) is not a Python literal" % (name, text[:80])) from None
+        raise Invalid(f"the value of {name} ({text[:80]}) is not a Python literal") from None
 
 
 class _Predicate:
@@ -47,14 +47,14 @@ class _Predicate:
         try:
             self.tree = ast.parse(text, mode="eval")
         except SyntaxError as exc:
-            raise Invalid("predicate does not parse: %s" % exc.msg) from None
+            raise Invalid(f"predicate does not parse: {exc.msg}") from None
         self.text = text
         self.names = sorted({n.id for n in ast.walk(self.tree) if isinstance(n, ast.Name)} - set(_FUNCTIONS))
         for node in ast.walk(self.tree):
             if not isinstance(node, _ALLOWED):
-                raise Invalid("predicate uses unsupported syntax: %s" % type(node).__name__)
+                raise Invalid(f"predicate uses unsupported syntax: {type(node).__name__}")
             if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS):
-                raise Invalid("predicate may only call %s" % ", ".join(sorted(_FUNCTIONS)))
+                raise Invalid("predicate may only call {}".format(", ".join(sorted(_FUNCTIONS))))
 
     def __call__(self, state: dict[str, str]) -> bool:
         env = {name: _literal(state[name], name) for name in self.names}
@@ -64,7 +64,7 @@ class _Predicate:
             raise
         except Exception as exc:  # noqa: BLE001 - e.g. comparing None with an int
             shown = {n: state[n] for n in self.names}
-            raise Invalid("predicate %r failed on %r: %s" % (self.text, shown, type(exc).__name__)) from None
+            raise Invalid(f"predicate {self.text!r} failed on {shown!r}: {type(exc).__name__}") from None
 
     def _eval(self, node: ast.AST, env: dict[str, Any]) -> Any:
         def ev(n: ast.AST) -> Any:
@@ -104,7 +104,7 @@ class _Predicate:
             return ev(node.body) if ev(node.test) else ev(node.orelse)
         if isinstance(node, ast.Call):
             return ev(node.func)(*[ev(a) for a in node.args])
-        raise Invalid("predicate uses unsupported syntax: %s" % type(node).__name__)
+        raise Invalid(f"predicate uses unsupported syntax: {type(node).__name__}")
 
 
 def _observations(trace: Trace, query: Query, names: list[str]) -> list[dict[str, str]]:
@@ -118,8 +118,8 @@ def _observations(trace: Trace, query: Query, names: list[str]) -> list[dict[str
         if all(state.get(n, "<unbound>") != "<unbound>" for n in names):
             states.append(state)
     if not states:
-        raise Invalid("no observation: %s never all bound%s" % (
-            ", ".join(names), "" if line is None else " at line %s" % line))
+        raise Invalid("no observation: {} never all bound{}".format(
+            ", ".join(names), "" if line is None else f" at line {line}"))
     return states
 
 
@@ -131,7 +131,7 @@ def _predicate_needs(query: Query) -> Needs:
 
 
 def _at(query: Query) -> str:
-    return "" if query.get("line") is None else " at line %s" % query["line"]
+    return "" if query.get("line") is None else " at line {}".format(query["line"])
 
 
 def invariant_holds(trace: Trace, query: Query, ctx: Context) -> Answer:
@@ -141,8 +141,8 @@ def invariant_holds(trace: Trace, query: Query, ctx: Context) -> Answer:
 
 def _ask_holds(q: Query) -> Ask:
     return (
-        "Is the predicate `%s` true at every observation%s where all its names are bound?"
-        % (q.get("predicate"), _at(q)),
+        "Is the predicate `{}` true at every observation{} where all its names are bound?".format(
+            q.get("predicate"), _at(q)),
         [PREDICATE, OBSERVATION, STEP],
     )
 
@@ -158,8 +158,8 @@ def invariant_counts(trace: Trace, query: Query, ctx: Context) -> Answer:
 
 def _ask_counts(q: Query) -> Ask:
     return (
-        "Checking the predicate `%s` once per step at line %s, does it always hold, how many steps are "
-        "observed, and at how many is it false?" % (q.get("predicate"), q.get("line")),
+        "Checking the predicate `{}` once per step at line {}, does it always hold, how many steps are "
+        "observed, and at how many is it false?".format(q.get("predicate"), q.get("line")),
         [PREDICATE, OBSERVATION, STEP],
     )
 
@@ -180,14 +180,14 @@ def monotonicity(trace: Trace, query: Query, ctx: Context) -> Answer:
         else:
             label = "none"
     except TypeError:
-        raise Invalid("values of %s are not comparable" % name) from None
+        raise Invalid(f"values of {name} are not comparable") from None
     return {"monotonicity": label}
 
 
 def _ask_monotonicity(q: Query) -> Ask:
     return (
-        "Over the observations at line %s, is %s `constant`, `strictly_increasing`, `non_decreasing` "
-        "or `none` of these (checked in that order)?" % (q.get("line"), code(q.get("variable"))),
+        "Over the observations at line {}, is {} `constant`, `strictly_increasing`, `non_decreasing` "
+        "or `none` of these (checked in that order)?".format(q.get("line"), code(q.get("variable"))),
         [OBSERVATION, STEP],
     )
 

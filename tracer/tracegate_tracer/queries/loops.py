@@ -3,8 +3,22 @@
 from __future__ import annotations
 
 from ..trace import events_of
-from .shared import (INV, LOOP, Answer, Ask, Context, Invalid, Query, Rule, Trace, code, invocation, lines,
-                     variable, variable_needs)
+from .shared import (
+    INV,
+    LOOP,
+    Answer,
+    Ask,
+    Context,
+    Invalid,
+    Query,
+    Rule,
+    Trace,
+    code,
+    invocation,
+    lines,
+    variable,
+    variable_needs,
+)
 from .terms import BREAK, INVOCATION, ITERATION, STEP, VALUES
 
 
@@ -12,9 +26,9 @@ def _loop(query: Query, ctx: Context) -> tuple[int, int]:
     header = query.get("loop_line")
     body = ctx.linemap.loop_body_first.get(header)
     if body is None:
-        raise Invalid("line %r is not a for/while loop header" % (header,))
+        raise Invalid(f"line {header!r} is not a for/while loop header")
     if body == header:
-        raise Invalid("loop at line %d has its body on the header line" % header)
+        raise Invalid(f"loop at line {header} has its body on the header line")
     return header, body
 
 
@@ -33,8 +47,8 @@ def s2_loop_iterations(trace: Trace, query: Query, ctx: Context) -> Answer:
 
 def _ask_count(q: Query) -> Ask:
     return (
-        "How many iterations does the loop whose header is at line %s run in invocation %s?"
-        % (q.get("loop_line"), q.get("invocation")),
+        "How many iterations does the loop whose header is at line {} run in invocation {}?".format(
+            q.get("loop_line"), q.get("invocation")),
         [ITERATION, STEP, INVOCATION],
     )
 
@@ -45,15 +59,15 @@ def s2_nth_iteration_value(trace: Trace, query: Query, ctx: Context) -> Answer:
     n, name = query.get("nth_iteration"), variable(query)
     iterations = _iterations(trace, k, header, body)
     if not isinstance(n, int) or not 1 <= n <= len(iterations):
-        raise Invalid("iteration %r not reached: the loop ran %d time(s)" % (n, len(iterations)))
+        raise Invalid(f"iteration {n!r} not reached: the loop ran {len(iterations)} time(s)")
     return {"nth_iteration": n, "variable": name, "value": iterations[n - 1][3][name]}
 
 
 def _ask_nth_value(q: Query) -> Ask:
     return (
-        "In invocation %s, what is the value of %s when iteration %s of the loop whose header is at "
-        "line %s is about to run its first body statement? Give `nth_iteration` and `variable` back as "
-        "asked." % (q.get("invocation"), code(q.get("variable")), q.get("nth_iteration"), q.get("loop_line")),
+        "In invocation {}, what is the value of {} when iteration {} of the loop whose header is at "
+        "line {} is about to run its first body statement? Give `nth_iteration` and `variable` back as "
+        "asked.".format(q.get("invocation"), code(q.get("variable")), q.get("nth_iteration"), q.get("loop_line")),
         [ITERATION, STEP, INVOCATION, VALUES],
     )
 
@@ -65,7 +79,7 @@ def _per_invocation_iterations(trace: Trace, query: Query, ctx: Context) -> list
         if header in lines(trace, record["inv"]):
             counts.append(len(_iterations(trace, record["inv"], header, body)))
     if not counts:
-        raise Invalid("the loop at line %d never ran" % header)
+        raise Invalid(f"the loop at line {header} never ran")
     return counts
 
 
@@ -76,8 +90,8 @@ def m2_extremes(trace: Trace, query: Query, ctx: Context) -> Answer:
 
 def _ask_extremes(q: Query) -> Ask:
     return (
-        "Over the invocations in which the header at line %s ran at least once, what are the largest and "
-        "the smallest number of iterations of that loop in one invocation?" % q.get("loop_line"),
+        "Over the invocations in which the header at line {} ran at least once, what are the largest and "
+        "the smallest number of iterations of that loop in one invocation?".format(q.get("loop_line")),
         [ITERATION, STEP, INVOCATION],
     )
 
@@ -88,8 +102,8 @@ def m2_total(trace: Trace, query: Query, ctx: Context) -> Answer:
 
 def _ask_total(q: Query) -> Ask:
     return (
-        "How many iterations does the loop whose header is at line %s run in total, summed over all "
-        "invocations?" % q.get("loop_line"),
+        "How many iterations does the loop whose header is at line {} run in total, summed over all "
+        "invocations?".format(q.get("loop_line")),
         [ITERATION, STEP, INVOCATION],
     )
 
@@ -98,17 +112,17 @@ def m2_breaks(trace: Trace, query: Query, ctx: Context) -> Answer:
     header, _body = _loop(query, ctx)
     breaks = set(ctx.linemap.break_lines(header))
     if not ctx.linemap.loop_breaks.get(header):
-        raise Invalid("the loop at line %d has no `break`" % header)
+        raise Invalid(f"the loop at line {header} has no `break`")
     if len(breaks) != len(ctx.linemap.loop_breaks.get(header, ())):
-        raise Invalid("a `break` of the loop at line %d shares its line with another statement" % header)
+        raise Invalid(f"a `break` of the loop at line {header} shares its line with another statement")
     tests = {record["inv"]: record["test"] for record in trace["invocations"]}
     return {"tests_terminating_at_break": sorted({tests[e[1]] for e in events_of(trace, ("line",)) if e[2] in breaks})}
 
 
 def _ask_breaks(q: Query) -> Ask:
     return (
-        "Which tests terminate the loop whose header is at line %s at a `break`? Give their pytest ids, "
-        "sorted, each once (an empty list if none)." % q.get("loop_line"),
+        "Which tests terminate the loop whose header is at line {} at a `break`? Give their pytest ids, "
+        "sorted, each once (an empty list if none).".format(q.get("loop_line")),
         [BREAK, INVOCATION],
     )
 

@@ -6,8 +6,23 @@ import ast
 import math
 from collections.abc import Iterator
 
-from .shared import (INV, Answer, Ask, Context, Invalid, Needs, Query, Rule, Trace, code, code_names, invocation,
-                     names, variable, variable_needs)
+from .shared import (
+    INV,
+    Answer,
+    Ask,
+    Context,
+    Invalid,
+    Needs,
+    Query,
+    Rule,
+    Trace,
+    code,
+    code_names,
+    invocation,
+    names,
+    variable,
+    variable_needs,
+)
 from .terms import INVOCATION, OBSERVATION, STEP, VALUES
 
 _SNAPSHOTS = ("line", "return", "yield", "unwind")
@@ -33,19 +48,19 @@ def s3_program_state(trace: Trace, query: Query, ctx: Context) -> Answer:
             if seen == hit:
                 after = next((e for e in events[index + 1:] if e[0] in _SNAPSHOTS and e[1] == event[1]), None)
                 if after is None or after[-1] is None:
-                    raise Invalid("no state observed after hit %d of line %d" % (hit, line))
+                    raise Invalid(f"no state observed after hit {hit} of line {line}")
                 state = after[-1]
                 return {"observed_state": [{"variable": v, "value": state.get(v, "<unbound>")} for v in wanted]}
-    raise Invalid("line %r executed %d time(s), hit %r not reached" % (line, seen, hit))
+    raise Invalid(f"line {line!r} executed {seen} time(s), hit {hit!r} not reached")
 
 
 def _ask_state(q: Query) -> Ask:
     return (
-        "Consider hit %s of line %s: the %s-th step at that line, counting across all invocations in "
+        "Consider hit {} of line {}: the {}-th step at that line, counting across all invocations in "
         "execution order. Just after that line runs (at the next step, return, yield or unwind of that "
-        "same frame), what are the values of %s? Give `\"<unbound>\"` for a variable that is not bound; "
-        "cells and free variables count as locals. Sort by variable name."
-        % (q.get("hit"), q.get("line"), q.get("hit"), code_names(q.get("variables"))),
+        "same frame), what are the values of {}? Give `\"<unbound>\"` for a variable that is not bound; "
+        "cells and free variables count as locals. Sort by variable name.".format(
+            q.get("hit"), q.get("line"), q.get("hit"), code_names(q.get("variables"))),
         [STEP, VALUES],
     )
 
@@ -62,9 +77,9 @@ def s3_value_history(trace: Trace, query: Query, ctx: Context) -> Answer:
 
 def _ask_history(q: Query) -> Ask:
     return (
-        "In invocation %s, which values does %s take, in order? Read it at each step (before the line "
+        "In invocation {}, which values does {} take, in order? Read it at each step (before the line "
         "runs) and at the frame's return, yield or unwind; drop consecutive repeats and `<unbound>`; "
-        "number the values from 1." % (q.get("invocation"), code(q.get("variable"))),
+        "number the values from 1.".format(q.get("invocation"), code(q.get("variable"))),
         [STEP, INVOCATION, VALUES],
     )
 
@@ -89,14 +104,14 @@ def m3_extremes(trace: Trace, query: Query, ctx: Context) -> Answer:
     name = variable(query)
     numbers = [n for n in map(_number, _observed_values(trace, name)) if n is not None]
     if not numbers:
-        raise Invalid("%s never held a number" % name)
+        raise Invalid(f"{name} never held a number")
     return {"min_value": min(numbers), "max_value": max(numbers)}
 
 
 def _ask_extremes(q: Query) -> Ask:
     return (
-        "Over every observation (and every return, yield or unwind) of %s whose value is an int or float "
-        "literal, what are its minimum and maximum?" % code(q.get("variable")),
+        "Over every observation (and every return, yield or unwind) of {} whose value is an int or float "
+        "literal, what are its minimum and maximum?".format(code(q.get("variable"))),
         [OBSERVATION, STEP],
     )
 
@@ -105,14 +120,14 @@ def m3_unique(trace: Trace, query: Query, ctx: Context) -> Answer:
     name = variable(query)
     values = sorted(set(_observed_values(trace, name)))
     if not values:
-        raise Invalid("%s was never bound" % name)
+        raise Invalid(f"{name} was never bound")
     return {"unique_values": values}
 
 
 def _ask_unique(q: Query) -> Ask:
     return (
-        "Which distinct values does %s hold over every observation (and every return, yield or unwind) "
-        "where it is bound? Give them sorted as strings, each once." % code(q.get("variable")),
+        "Which distinct values does {} hold over every observation (and every return, yield or unwind) "
+        "where it is bound? Give them sorted as strings, each once.".format(code(q.get("variable"))),
         [OBSERVATION, STEP, VALUES],
     )
 
