@@ -132,11 +132,6 @@ def harvest_group(specs, out_dir):
     return results
 
 
-def harvest_one(spec, out_dir):
-    """Runs one instance alone; returns its result document."""
-    return harvest_group([spec], out_dir)[spec["id"]]
-
-
 def _crash_reason():
     lines = traceback.format_exc().strip().splitlines()
     return "tracer crash: " + (lines[-1] if lines else "unknown")

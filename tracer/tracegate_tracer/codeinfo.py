@@ -53,10 +53,10 @@ def _access_kinds(ins: dis.Instruction) -> tuple[tuple[str, str], ...]:
 
 
 class CodeInfo:
-    __slots__ = ("code", "linemap", "line_at", "skip", "accesses", "def_line", "params")
+    __slots__ = ("linemap", "line_at", "skip", "accesses", "def_line", "params")
 
     def __init__(self, code: CodeType, linemap: Any, tracked: frozenset[str] | None = None) -> None:
-        self.code, self.linemap = code, linemap
+        self.linemap = linemap
         self.line_at = {}
         for start, end, line in code.co_lines():
             if line is not None:

@@ -49,7 +49,6 @@ class Target:
             "func": self.func,
             "first_line": first,
             "source": "".join(lines[first - 1 : node.end_lineno]),
-            "module_source_file": self.file,
         }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..trace import events_of
-from .shared import INV, Answer, Ask, Context, Invalid, Needs, Query, Rule, Trace, code, invocation
+from .shared import Answer, Ask, Context, Invalid, Needs, Query, Rule, Trace, code, invocation
 from .terms import CALL, DEPTH, INVOCATION, NAMES
 
 _FILE_FUNC = [{"file": "str", "func": "str"}]
@@ -122,15 +122,14 @@ def _ask_edges(q: Query) -> Ask:
 
 
 RULES = [
-    Rule("S6_InterProceduralCFG", "order", {"function_call_order": _FILE_FUNC}, s6_call_order, _ask_order, INV,
+    Rule("S6_InterProceduralCFG", "order", {"function_call_order": _FILE_FUNC}, s6_call_order, _ask_order,
          _calls_needs),
-    Rule("S6_InterProceduralCFG", "count", {"function_call_count": "int"}, s6_call_count, _ask_count,
-         INV + ("func",), _calls_needs),
+    Rule("S6_InterProceduralCFG", "count", {"function_call_count": "int"}, s6_call_count, _ask_count, _calls_needs),
     Rule("S6_InterProceduralCFG", "max_depth", {"maximum_call_stack_depth": "int"}, s6_max_depth, _ask_max_depth,
-         INV, _calls_needs),
-    Rule("M6_InterProceduralCFG", "covered", {"covered_functions": _FILE_FUNC}, m6_covered, _ask_covered, (),
+         _calls_needs),
+    Rule("M6_InterProceduralCFG", "covered", {"covered_functions": _FILE_FUNC}, m6_covered, _ask_covered,
          _calls_needs),
     Rule("M6_InterProceduralCFG", "edges",
          {"call_edges": [{"caller": "str", "callee": "str", "line": "int", "count": "int"}]}, m6_edges,
-         _ask_edges, (), _calls_needs),
+         _ask_edges, _calls_needs),
 ]

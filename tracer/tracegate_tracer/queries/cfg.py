@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .shared import INV, Answer, Ask, Context, Query, Rule, Trace, invocation, lines
+from .shared import Answer, Ask, Context, Query, Rule, Trace, invocation, lines
 from .terms import COVERED, INVOCATION, NAMES, STEP
 
 
@@ -31,6 +31,6 @@ def _ask_covered(q: Query) -> Ask:
 
 RULES = [
     Rule("S1_IntraProceduralCFG", "path", {"executed_path": [{"file": "str", "func": "str", "line": "int"}]},
-         s1_executed_path, _ask_path, INV),
+         s1_executed_path, _ask_path),
     Rule("M1_IntraProceduralCFG", "covered", {"covered_lines": ["int"]}, m1_covered_lines, _ask_covered),
 ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .shared import INV, Answer, Ask, Context, Invalid, Needs, Query, Rule, Trace, code_names, invocation, names
+from .shared import Answer, Ask, Context, Invalid, Needs, Query, Rule, Trace, code_names, invocation, names
 from .terms import DEFINITION, INVOCATION, PAIR, USE
 
 _PAIRS = [{"def_line": "int", "use_line": "int", "variable": "str"}]
@@ -91,10 +91,9 @@ def _ask_m4_counts(q: Query) -> Ask:
 
 
 RULES = [
-    Rule("S4_DataFlow", "pairs", {"observed_def_use_pairs": _PAIRS}, s4_def_use, _ask_s4_pairs,
-         INV + ("variables",), _flow_needs),
-    Rule("M4_DataFlow", "pairs", {"observed_def_use_pairs": _PAIRS}, m4_def_use, _ask_m4_pairs, ("variables",),
+    Rule("S4_DataFlow", "pairs", {"observed_def_use_pairs": _PAIRS}, s4_def_use, _ask_s4_pairs, _flow_needs),
+    Rule("M4_DataFlow", "pairs", {"observed_def_use_pairs": _PAIRS}, m4_def_use, _ask_m4_pairs,
          _flow_needs),
     Rule("M4_DataFlow", "counts", {"observed_def_use_pairs": [dict(_PAIRS[0], count="int")]}, m4_def_use_counts,
-         _ask_m4_counts, ("variables",), _flow_needs),
+         _ask_m4_counts, _flow_needs),
 ]

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from ..trace import events_of
 from .shared import (
-    INV,
-    LOOP,
     Answer,
     Ask,
     Context,
@@ -128,11 +126,10 @@ def _ask_breaks(q: Query) -> Ask:
 
 
 RULES = [
-    Rule("S2_Loops", "count", {"loop_iteration_count": "int"}, s2_loop_iterations, _ask_count, INV + LOOP),
+    Rule("S2_Loops", "count", {"loop_iteration_count": "int"}, s2_loop_iterations, _ask_count),
     Rule("S2_Loops", "nth_value", {"nth_iteration": "int", "variable": "str", "value": "str"},
-         s2_nth_iteration_value, _ask_nth_value, INV + LOOP + ("nth_iteration", "variable"), variable_needs),
-    Rule("M2_Loops", "extremes", {"max_iterations": "int", "min_iterations": "int"}, m2_extremes, _ask_extremes,
-         LOOP),
-    Rule("M2_Loops", "total", {"total_iterations": "int"}, m2_total, _ask_total, LOOP),
-    Rule("M2_Loops", "breaks", {"tests_terminating_at_break": ["str"]}, m2_breaks, _ask_breaks, LOOP),
+         s2_nth_iteration_value, _ask_nth_value, variable_needs),
+    Rule("M2_Loops", "extremes", {"max_iterations": "int", "min_iterations": "int"}, m2_extremes, _ask_extremes),
+    Rule("M2_Loops", "total", {"total_iterations": "int"}, m2_total, _ask_total),
+    Rule("M2_Loops", "breaks", {"tests_terminating_at_break": ["str"]}, m2_breaks, _ask_breaks),
 ]

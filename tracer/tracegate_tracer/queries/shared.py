@@ -19,10 +19,6 @@ Answer = dict[str, Any]
 Needs = dict[str, Any]
 Ask = tuple[str, list[str]]  # the question's sentence, the definitions it uses
 
-INV = ("invocation",)
-LOOP = ("loop_line",)
-
-
 class Invalid(Exception):
     """The question has no answer in this run (status "invalid")."""
 
@@ -47,7 +43,6 @@ class Rule:
     template: Any
     answer: Callable[[Trace, Query, Context], Answer]
     ask: Callable[[Query], Ask]
-    params: tuple[str, ...] = ()
     needs: Callable[[Query], Needs] = field(default=_no_needs)
 
 

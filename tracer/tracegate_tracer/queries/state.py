@@ -7,7 +7,6 @@ import math
 from collections.abc import Iterator
 
 from .shared import (
-    INV,
     Answer,
     Ask,
     Context,
@@ -134,11 +133,11 @@ def _ask_unique(q: Query) -> Ask:
 
 RULES = [
     Rule("S3_ProgramState", "state", {"observed_state": [{"variable": "str", "value": "str"}]}, s3_program_state,
-         _ask_state, ("line", "hit", "variables"), _variables_needs),
+         _ask_state, _variables_needs),
     Rule("S3_ProgramState", "history", {"value_history": [{"step": "int", "value": "str"}]}, s3_value_history,
-         _ask_history, INV + ("variable",), variable_needs),
+         _ask_history, variable_needs),
     Rule("M3_ProgramState", "extremes", {"min_value": "float", "max_value": "float"}, m3_extremes, _ask_extremes,
-         ("variable",), variable_needs),
-    Rule("M3_ProgramState", "unique", {"unique_values": ["str"]}, m3_unique, _ask_unique, ("variable",),
+         variable_needs),
+    Rule("M3_ProgramState", "unique", {"unique_values": ["str"]}, m3_unique, _ask_unique,
          variable_needs),
 ]
