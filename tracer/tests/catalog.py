@@ -5,6 +5,7 @@ the first line). `test_catalog.py` records each program once per backend
 answer; on 3.12+ `test_backends.py` checks that both backends agree."""
 
 import textwrap
+from dataclasses import dataclass
 
 
 def _src(text):
@@ -15,11 +16,18 @@ def _path(lines, file="prog.py", func=None):
     return {"executed_path": [{"file": file, "func": func, "line": n} for n in lines]}
 
 
+@dataclass(frozen=True)
+class Invalid:
+    """An expected answer: status `invalid`, with `reason` in the result's reason."""
+
+    reason: str
+
+
 PROGRAMS = []
 
 
 def program(name, prog, test, cases):
-    """cases: (case id, kind, function, query, expected answer[, test node id])."""
+    """cases: (case id, kind, function, query, expected answer or Invalid(reason)[, test node id])."""
     PROGRAMS.append({"name": name, "files": {"prog.py": _src(prog), "test_prog.py": _src(test)}, "cases": cases})
 
 
@@ -65,8 +73,8 @@ program("fact", '''
     ''', [
     ("outer", "S1_IntraProceduralCFG", "fact", {"invocation": 1}, _path([2, 4], func="prog.fact")),
     ("innermost", "S1_IntraProceduralCFG", "fact", {"invocation": 3}, _path([2, 3], func="prog.fact")),
-    ("not-reached", "S1_IntraProceduralCFG", "fact", {"invocation": 5}, None),
-    ("no-escape", "S5_Exceptions", "fact", {"mode": "escaping", "invocation": 1}, None),
+    ("not-reached", "S1_IntraProceduralCFG", "fact", {"invocation": 5}, Invalid("invocation 5 not reached: the target ran 3 time(s)")),
+    ("no-escape", "S5_Exceptions", "fact", {"mode": "escaping", "invocation": 1}, Invalid("invocation 1 raised no escaping exception")),
     ("count", "S6_InterProceduralCFG", "fact", {"mode": "count", "invocation": 1, "func": "prog.fact"},
      {"function_call_count": 2}),
     ("covered", "M6_InterProceduralCFG", "fact", {"mode": "covered", "include": ["prog."]},
@@ -121,7 +129,7 @@ program("grid", '''
                                  "variable": "r"}, {"nth_iteration": 2, "variable": "r", "value": "1"},
      "test_prog.py::test_it"),
     ("extremes", "M2_Loops", "grid", {"mode": "extremes", "loop_line": 3}, {"max_iterations": 3, "min_iterations": 0}),
-    ("no-break", "M2_Loops", "grid", {"mode": "breaks", "loop_line": 5}, None),  # only `continue`: invalid
+    ("no-break", "M2_Loops", "grid", {"mode": "breaks", "loop_line": 5}, Invalid("the loop at line 5 has no `break`")),  # only `continue`
 ])
 
 # 5 closure state -----------------------------------------------------------------
@@ -285,7 +293,7 @@ program("depth", '''
      {"function_call_order": [{"file": "prog.py", "func": "prog.depth.<locals>.<genexpr>"}]}),
     ("count", "S6_InterProceduralCFG", "depth", {"mode": "count", "invocation": 1, "include": ["prog."], "func": "prog.depth"},
      {"function_call_count": 3}),
-    ("max-min", "M2_Loops", "depth", {"mode": "extremes", "loop_line": 2}, None),  # not a loop: invalid
+    ("max-min", "M2_Loops", "depth", {"mode": "extremes", "loop_line": 2}, Invalid("line 2 is not a for/while loop header")),
     ("max-depth", "S6_InterProceduralCFG", "depth", {"mode": "max_depth", "invocation": 1, "include": ["prog."]},
      {"maximum_call_stack_depth": 4}),
     ("max-depth-leaf", "S6_InterProceduralCFG", "depth", {"mode": "max_depth", "invocation": 2},
@@ -779,6 +787,7 @@ program("scan", '''
      {"tests_terminating_at_break": ["test_prog.py::test_last_row", "test_prog.py::test_scan[neg]"]}),
     ("inner-one-test", "M2_Loops", "first_negative", {"mode": "breaks", "loop_line": 4},
      {"tests_terminating_at_break": []}, "test_prog.py::test_scan[pos]"),
-    ("shared-line", "M2_Loops", "upto", {"mode": "breaks", "loop_line": 15}, None),  # `if v == stop: break`
+    ("shared-line", "M2_Loops", "upto", {"mode": "breaks", "loop_line": 14},
+     Invalid("a `break` of the loop at line 14 shares its line with another statement")),  # `if v == stop: break`
     ("total", "M2_Loops", "first_negative", {"mode": "total", "loop_line": 4}, {"total_iterations": 7}),
 ])
