@@ -34,13 +34,9 @@ if ! docker info >/dev/null 2>&1; then
 fi
 
 build_base() { # IMAGE SUITE
-  local image="$1" suite="$2" root
-  if docker image inspect "$image" >/dev/null 2>&1; then return; fi
-  log "building $image from debootstrap $suite (about a minute)"
-  root="$(mktemp -d)"
-  debootstrap --variant=minbase --include=python3,python3-venv "$suite" "$root" >/dev/null
-  tar -C "$root" -c . | docker import - "$image" >/dev/null
-  rm -rf "$root"
+  if docker image inspect "$1" >/dev/null 2>&1; then return; fi
+  log "building $1 from debootstrap $2 (about a minute)"
+  bash "$(dirname "$0")/build-base-image.sh" "$2" "$1"
 }
 
 build_base "$BASE_IMAGE" "$SUITE"

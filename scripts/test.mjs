@@ -32,10 +32,12 @@ const jest = spawnSync(
 );
 let passed = 0;
 let failed = 0;
+let skipped = 0;
 if (existsSync(jestJson)) {
   const report = JSON.parse(readFileSync(jestJson, 'utf8'));
   passed += report.numPassedTests;
   failed += report.numFailedTests + report.numRuntimeErrorTestSuites;
+  skipped += report.numPendingTests + report.numTodoTests;
 } else failed += 1;
 
 let pytestStatus = 0;
@@ -57,9 +59,11 @@ if (!extra.length) {
     const bad = attr('failures') + attr('errors');
     passed += total - bad - attr('skipped');
     failed += bad;
+    skipped += attr('skipped');
     if (total === 0) failed += 1; // an empty tracer suite is a failure, not a pass
   } else failed += 1;
 }
 
-console.log(`\ntests: ${passed} passed, ${failed} failed`);
+// Skips are counted apart: a skipped test is neither a pass nor hidden.
+console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(jest.status === 0 && pytestStatus === 0 && failed === 0 ? 0 : 1);

@@ -66,12 +66,13 @@ export class EndpointUnavailableError extends TracegateError {
   readonly exitCode = ExitCode.Infrastructure;
   constructor(
     readonly endpoint: string,
-    detail: string,
+    readonly detail: string,
+    resultsAt = 'the results file',
   ) {
     super(
       `Model endpoint ${endpoint} is unavailable: ${detail}. Check that the server is running ` +
         'and that --endpoint is its API base URL (e.g. http://127.0.0.1:8000/v1). ' +
-        'Answers obtained so far were kept in the results file.',
+        `Answers obtained so far were kept in ${resultsAt}.`,
     );
     this.name = 'EndpointUnavailableError';
   }
@@ -92,10 +93,11 @@ export class EndpointRejectedError extends TracegateError {
   constructor(
     readonly endpoint: string,
     serverMessage: string,
+    resultsAt = 'the results file',
   ) {
     super(
       `Model endpoint ${endpoint} rejected the request: ${serverMessage}. Check --model and the API key. ` +
-        'Answers obtained so far were kept in the results file.',
+        `Answers obtained so far were kept in ${resultsAt}.`,
     );
     this.name = 'EndpointRejectedError';
   }

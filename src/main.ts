@@ -1,19 +1,23 @@
 import * as core from '@actions/core';
 import * as github from '@actions/github';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { cacheKeys, restoreCacheDir, saveCacheDir, type CacheKeys } from './action/oracle-cache.js';
 import { readInputs } from './action/inputs.js';
-import { CONCLUSION, GitHubReporter, tolerantly } from './action/report.js';
-import { toRunConfig, toRunDeps } from './config/assemble.js';
+import { loadSelection, toRunDeps, toRunInput } from './config/assemble.js';
 import { messageOf } from './errors.js';
-import { tracerDigest } from './harvest/tracer-digest.js';
-import { tracerDir } from './paths.js';
-import { loadSelection, runPipeline } from './pipeline.js';
+import { CONCLUSION, GitHubReporter, tolerantly } from './github/tolerantly.js';
+import { runPipeline } from './pipeline.js';
+import { ActionsCacheStore, cacheKeys } from './stores/actions-cache.js';
+import type { CacheKeys, CacheStore } from './stores/cache-store.js';
+import { cacheLayout } from './stores/layout.js';
 
-/** The Action: read inputs, run the pipeline, report to GitHub, set outputs. */
-export async function run(): Promise<void> {
-  let cache: { dir: string; keys: CacheKeys } | undefined;
+/**
+ * The Action: read inputs, select once, restore the shared cache for that
+ * selection, run the pipeline, report to GitHub, set outputs, save the cache.
+ */
+export async function run(
+  cacheStore: CacheStore = new ActionsCacheStore(core.info, core.warning),
+): Promise<void> {
+  let saved: { paths: string[]; keys: CacheKeys } | undefined;
   let finishCheck: ((conclusion: 'failure', summary: string) => Promise<void>) | undefined;
   try {
     const inputs = readInputs();
@@ -21,8 +25,7 @@ export async function run(): Promise<void> {
     const pr = context.payload.pull_request as
       { number: number; head: { sha: string } } | undefined;
     const headSha = pr?.head.sha ?? context.sha;
-    const config = toRunConfig(inputs.run, headSha);
-    const deps = toRunDeps(inputs.run, { log: core.info, warn: core.warning });
+    const logger = { log: core.info, warn: core.warning };
 
     const reporter = inputs.githubToken
       ? new GitHubReporter(github.getOctokit(inputs.githubToken), context.repo)
@@ -38,18 +41,24 @@ export async function run(): Promise<void> {
         reporter.completeCheck(checkId, conclusion, 'tracegate could not finish', summary);
     }
 
-    const selected = loadSelection(config.instancesDir, config.selection);
-    cache = {
-      dir: config.cacheDir,
+    const { suite, selected } = loadSelection(inputs.run);
+    const input = toRunInput(inputs.run, selected, headSha);
+    // Keys from the same selection the run uses: the tracer, the recipes and the instances' bytes.
+    saved = {
+      paths: cacheLayout(inputs.run.cache).shared,
       keys: cacheKeys(
-        [tracerDigest(tracerDir()), config.baseImage, ...selected.map((s) => s.contentHash)],
-        config.model.revision,
+        [
+          input.tracerDigest,
+          inputs.run['base-image'] ?? 'default-base',
+          ...selected.map((s) => s.contentHash),
+        ],
+        input.model.revision,
         `${context.runId}-${process.env.GITHUB_RUN_ATTEMPT ?? '1'}`,
       ),
     };
-    await restoreCacheDir(cache.dir, cache.keys);
+    await cacheStore.restore(saved.paths, saved.keys);
 
-    const outcome = await runPipeline(config, deps);
+    const outcome = await runPipeline(input, toRunDeps(inputs.run, logger, suite));
 
     const { verdict } = outcome.comparison;
     await core.summary.addRaw(outcome.report).write();
@@ -68,8 +77,8 @@ export async function run(): Promise<void> {
     }
     core.setOutput('score', outcome.results.summary.accuracy);
     core.setOutput('verdict', verdict);
-    core.setOutput('results', join(config.outDir, 'results.json'));
-    core.setOutput('report', join(config.outDir, 'report.md'));
+    core.setOutput('results', join(inputs.run.out, 'results.json'));
+    core.setOutput('report', join(inputs.run.out, 'report.md'));
     if (verdict === 'fail') {
       const regressed = outcome.comparison.kinds
         .filter((k) => k.status === 'regressed')
@@ -80,6 +89,7 @@ export async function run(): Promise<void> {
     core.setFailed(messageOf(error));
     await finishCheck?.('failure', messageOf(error)).catch(() => {});
   } finally {
-    if (cache && existsSync(cache.dir)) await saveCacheDir(cache.dir, cache.keys);
+    // Also after a failed run, so a re-run does not redo its work.
+    if (saved) await cacheStore.save(saved.paths, saved.keys);
   }
 }

@@ -1,48 +1,36 @@
-import { join } from 'node:path';
 import { compareRuns, type Comparison, type GatePolicy } from './compare/gate.js';
-import { EndpointRejectedError } from './errors.js';
-import type { HarvestBackend } from './harvest/backend.js';
-import { DirOracleCache } from './harvest/cache.js';
-import { harvestOracles, type HarvestOptions, type HarvestSummary } from './harvest/harvest.js';
-import type { CachedOracle } from './harvest/oracle.js';
-import { tracerDigest } from './harvest/tracer-digest.js';
-import { loadInstances, type LoadedInstance } from './instances/load.js';
-import { tracerDir } from './paths.js';
-import { DEFAULT_PROMPT_OPTIONS, describePrompt, PROMPT_VERSION } from './prompt/build.js';
+import type { InstanceRecord, Results } from './contracts/results.js';
+import { EndpointRejectedError, EndpointUnavailableError } from './errors.js';
+import { harvestOracles, type HarvestDeps, type HarvestSummary } from './harvest/harvest.js';
+import type { CachedOracle } from './contracts/oracle.js';
+import { describePrompt, PROMPT_VERSION } from './prompt/build.js';
 import { summarizeQuery } from './query/accounting.js';
-import { ModelRequestError, type ModelClient } from './query/client.js';
-import type { ResponseCache } from './query/response-cache.js';
+import { ModelRequestError, type ModelClient } from './model/client.js';
 import { queryInstances, withResponseCache, type QueryConfig } from './query/stage.js';
 import { renderReport } from './report/markdown.js';
-import type { InstanceRecord, Results } from './results/schema.js';
-import { OutputDir, readResults } from './results/store.js';
 import { summarize } from './score/aggregate.js';
-import { selectInstances, type Selection } from './select/select.js';
+import type { Stores } from './stores/ports.js';
+import type { LoadedInstance } from './suite/load.js';
 
-/** Everything one run needs, already validated (by the CLI or the Action inputs). */
-export interface RunConfig {
-  instancesDir: string;
-  selection: Selection;
-  cacheDir: string;
-  outDir: string;
-  baselineFile?: string;
+/** Everything one run needs, already validated and selected (by the CLI or the Action). */
+export interface RunInput {
+  /** The selection: instances to run, in order. */
+  selected: LoadedInstance[];
   policy: GatePolicy;
   model: { endpoint: string; name: string; revision?: string };
-  concurrency: number;
-  /** Prompt mode/budget and samples per instance (defaults: slice, 16000 tokens, 1). */
-  query?: Omit<QueryConfig, 'concurrency'>;
-  baseImage: string;
+  query: QueryConfig;
+  /** Digest of the tracer's code (keys every oracle). */
+  tracerDigest: string;
   commit?: string;
 }
 
-/** The side effects a run is built from; tests pass their own. */
+/** The side effects a run is built from; the entry points pass the real ones, tests their own. */
 export interface RunDeps {
   log: (message: string) => void;
   warn: (message: string) => void;
-  backend: () => HarvestBackend;
+  harvest: Pick<HarvestDeps, 'backend' | 'sources'>;
   client: ModelClient;
-  /** Where replies are kept between runs (used only when the model revision is known). */
-  responseCache?: ResponseCache;
+  stores: Stores;
 }
 
 export interface RunOutcome {
@@ -52,55 +40,42 @@ export interface RunOutcome {
   harvest: HarvestSummary;
 }
 
-/** Load and select, failing fast on bad instances or an empty selection. */
-export function loadSelection(instancesDir: string, selection: Selection): LoadedInstance[] {
-  return selectInstances(loadInstances(instancesDir), selection);
-}
-
-/** Harvest settings shared by `run` and `harvest`: nondeterministic oracles go to quarantine/. */
-function harvestOptions(
-  config: Pick<RunConfig, 'cacheDir' | 'baseImage'>,
-  deps: Pick<RunDeps, 'log' | 'warn' | 'backend'>,
-): HarvestOptions {
-  return {
-    cache: new DirOracleCache(config.cacheDir, deps.warn),
-    backend: deps.backend,
-    baseImage: config.baseImage,
-    tracerDigest: tracerDigest(tracerDir()),
-    log: deps.log,
-    quarantineDir: join(config.cacheDir, 'quarantine'),
-  };
-}
-
-/** Harvest only: oracles into the cache. */
-export async function harvestOnly(
-  config: Pick<RunConfig, 'instancesDir' | 'selection' | 'cacheDir' | 'baseImage'>,
-  deps: Pick<RunDeps, 'log' | 'warn' | 'backend'>,
+/** Harvest only: oracles into the store. */
+export function harvestOnly(
+  input: Pick<RunInput, 'selected' | 'tracerDigest'>,
+  deps: Pick<RunDeps, 'log' | 'warn' | 'harvest'> & {
+    stores: Pick<Stores, 'oracles' | 'quarantine'>;
+  },
 ): Promise<HarvestSummary> {
-  const selected = loadSelection(config.instancesDir, config.selection);
-  return harvestOracles(selected, harvestOptions(config, deps));
+  return harvestOracles(input.selected, input.tracerDigest, {
+    ...deps.harvest,
+    oracles: deps.stores.oracles,
+    quarantine: deps.stores.quarantine,
+    log: deps.log,
+    warn: deps.warn,
+  });
 }
 
 /**
- * select → harvest → prompt → query → parse → score → aggregate → compare →
- * report. Records are appended as they finish; if the endpoint dies, the
- * results so far are still written before the error propagates.
+ * harvest → prompt → query → parse → score → aggregate → compare → report,
+ * over a selection. Records go to the results sink as they finish; if the
+ * endpoint dies, the results so far are still written before the error propagates.
  */
-export async function runPipeline(config: RunConfig, deps: RunDeps): Promise<RunOutcome> {
+export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOutcome> {
   const startedAt = new Date().toISOString();
-  const baseline = config.baselineFile ? readResults(config.baselineFile) : undefined;
-  const selected = loadSelection(config.instancesDir, config.selection);
-  deps.log(`Selected ${selected.length} instance(s) from ${config.instancesDir}`);
-  const harvest = await harvestOracles(selected, harvestOptions(config, deps));
+  const { stores } = deps;
+  const baseline = await stores.baseline?.resolve();
+  const { selected } = input;
+  deps.log(`Selected ${selected.length} instance(s)`);
+  const harvest = await harvestOnly(input, deps);
   deps.log(
     `Oracles: ${harvest.cached} from cache, ${harvest.harvested} harvested, ${harvest.failed} failed`,
   );
 
-  const out = new OutputDir(config.outDir);
   const records = new Map<string, InstanceRecord>();
   const keep = (record: InstanceRecord): void => {
     records.set(record.id, record);
-    out.append(record);
+    stores.results.append(record);
   };
   const answerable: { loaded: LoadedInstance; entry: CachedOracle }[] = [];
   for (const loaded of selected) {
@@ -121,23 +96,18 @@ export async function runPipeline(config: RunConfig, deps: RunDeps): Promise<Run
       });
   }
 
-  const query = {
-    prompt: config.query?.prompt ?? DEFAULT_PROMPT_OPTIONS,
-    samples: config.query?.samples ?? 1,
-    concurrency: config.concurrency,
-  };
   const finish = (): RunOutcome => {
     const ordered = selected
       .map((l) => records.get(l.instance.id))
       .filter((r): r is InstanceRecord => !!r);
-    const comparison = compareRuns(ordered, baseline?.instances, config.policy);
+    const comparison = compareRuns(ordered, baseline?.results.instances, input.policy);
     const results: Results = {
       schema: 'tracegate/results@1',
-      model: config.model,
+      model: input.model,
       promptVersion: PROMPT_VERSION,
-      prompt: describePrompt(query.prompt),
-      query: summarizeQuery(ordered, deps.client.identity, query.samples),
-      commit: config.commit,
+      prompt: describePrompt(input.query.prompt),
+      query: summarizeQuery(ordered, deps.client.identity, input.query.samples),
+      commit: input.commit,
       startedAt,
       finishedAt: new Date().toISOString(),
       harvest: {
@@ -145,30 +115,29 @@ export async function runPipeline(config: RunConfig, deps: RunDeps): Promise<Run
         harvested: harvest.harvested,
         failed: harvest.failed,
         backend: harvest.backend,
+        environments: harvest.environments,
       },
       summary: summarize(ordered),
       instances: ordered,
       comparison,
     };
     const report = renderReport(results, comparison);
-    out.writeResults(results, report);
+    stores.results.finish(results, report);
     return { results, comparison, report, harvest };
   };
 
   try {
-    const client = withResponseCache(
-      deps.client,
-      deps.responseCache,
-      config.model.revision,
-      deps.log,
-    );
-    await queryInstances(answerable, client, query, keep);
+    const client = withResponseCache(deps.client, stores.responses, input.model.revision, deps.log);
+    await queryInstances(answerable, client, input.query, keep);
   } catch (error) {
     finish();
+    if (error instanceof EndpointUnavailableError)
+      throw new EndpointUnavailableError(error.endpoint, error.detail, stores.results.location);
     if (error instanceof ModelRequestError)
-      throw new EndpointRejectedError(deps.client.endpoint, error.message);
+      throw new EndpointRejectedError(deps.client.endpoint, error.message, stores.results.location);
     throw error;
   }
-  deps.log(`Wrote ${join(config.outDir, 'results.json')} and report.md`);
-  return finish();
+  const outcome = finish();
+  deps.log(`Wrote ${stores.results.location} and its report`);
+  return outcome;
 }

@@ -1,38 +1,56 @@
 import Docker from 'dockerode';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import type {
+  Environment,
+  ResolvedEnvironment,
+  ResolvedSource,
+  Runtime,
+} from '../contracts/environment.js';
 import { DockerUnavailableError, HarvestError } from '../errors.js';
-import type { Environment } from '../instances/schema.js';
-import type { HarvestBackend, HarvestJob } from './backend.js';
-import { downloadWheels } from './wheels.js';
+import { copyWheels } from '../environments/sources.js';
+import type { HarvestBackend, HarvestJob } from '../harvest/backend.js';
+import { defaultBaseImage, imageExists, obtainBaseImage, tryPull } from './base-image.js';
+import { BoundedText } from './bounded.js';
+import { dockerfile } from './dockerfile.js';
+import {
+  DEFAULT_LIMITS,
+  MOUNT,
+  sandboxContainer,
+  sandboxHostConfig,
+  TEST_UID_BASE,
+  type SandboxLimits,
+} from './sandbox-policy.js';
 
 export interface DockerBackendOptions {
-  /** Image the environment images build FROM (needs python3 + venv). */
-  baseImage: string;
+  /** Base image for every environment (else `python:<python>-slim`, or the recipe's own). */
+  baseImage?: string;
   /** Host directory of the tracer (mounted read-only). */
   tracerDir: string;
   log: (message: string) => void;
   /** A dockerode client; defaults to DOCKER_HOST or the local socket. */
   docker?: Docker;
-  memoryBytes?: number;
+  limits?: SandboxLimits;
+  /** How often the engine is pinged while a container runs; two misses = lost. */
+  livenessMs?: number;
 }
 
-const MOUNT = '/tg';
+/** The most a job's stdout (its result lines) may hold. */
+const MAX_STDOUT_BYTES = 256 * 1024 * 1024;
 const VENV_PYTHON = '/opt/venv/bin/python';
-/** Unprivileged uid/gid the tests run as ("nobody"). */
-const USER = '65534:65534';
+const CHECKOUT = '/testbed';
 
 /**
- * Harvest in containers: one image per environment recipe (tagged by its
- * digest, built once from locally downloaded wheels), one container per job,
- * no network, no capabilities, non-root, bounded memory/pids/time.
+ * Harvest in containers: one image per effective environment (tagged by its
+ * digest, built once from wheels resolved on the host), one container per
+ * job, in the sandbox of sandbox-policy.ts.
  */
 export class DockerBackend implements HarvestBackend {
   readonly name = 'docker';
-  started = 0;
   private readonly docker: Docker;
+  private readonly bases = new Map<string, Promise<{ image: string; note: string }>>();
 
   constructor(private readonly options: DockerBackendOptions) {
     this.docker = options.docker ?? new Docker();
@@ -46,90 +64,198 @@ export class DockerBackend implements HarvestBackend {
     }
   }
 
-  async run(job: HarvestJob): Promise<void> {
-    const image = await this.ensureImage(job.environment, job.envDigest);
-    const binds = [
-      `${this.options.tracerDir}:${MOUNT}/tracer:ro`,
-      `${job.hostOutDir}:${MOUNT}/out:rw`,
-    ];
-    for (const [id, dir] of job.instanceDirs) binds.push(`${dir}:${MOUNT}/instances/${id}:ro`);
-    const plan = job.plan({
-      outDir: `${MOUNT}/out`,
-      instanceDir: (id) => `${MOUNT}/instances/${id}`,
-    });
-    writeFileSync(join(job.hostOutDir, 'plan.json'), JSON.stringify(plan, null, 2));
+  async runtime(
+    recipe: Environment,
+    source: ResolvedSource | undefined,
+  ): Promise<{ runtime: Runtime; source: ResolvedSource }> {
+    if (recipe.image) {
+      const ref = recipe.image.ref;
+      if (!(await imageExists(this.docker, ref))) {
+        const pulled = await tryPull(this.docker, ref);
+        if (!pulled.ok)
+          throw new HarvestError(
+            `Environment "${recipe.name}": image "${ref}" is not present and could not be pulled (${pulled.reason}). ` +
+              "Pull or load it (docker load), or change the environment's image.ref.",
+          );
+      }
+      const { Id } = await this.docker.getImage(ref).inspect();
+      return {
+        source: { kind: 'image', ref, imageId: Id },
+        runtime: {
+          backend: 'docker',
+          image: ref,
+          note: `prebuilt image ${ref} (${Id.slice(0, 19)})`,
+        },
+      };
+    }
+    const python = recipe.python!;
+    const requested = recipe.base_image ?? this.options.baseImage ?? defaultBaseImage(python);
+    const isDefault = !recipe.base_image && !this.options.baseImage;
+    let base = this.bases.get(requested);
+    if (!base) {
+      base = obtainBaseImage(this.docker, requested, python, isDefault, this.options.log);
+      this.bases.set(requested, base);
+    }
+    const { image, note } = await base;
+    return { source: source!, runtime: { backend: 'docker', image, note } };
+  }
 
-    const container = await this.docker.createContainer({
-      Image: image,
-      Cmd: [VENV_PYTHON, `${MOUNT}/tracer/harvest.py`, `${MOUNT}/out/plan.json`],
-      User: USER,
-      WorkingDir: '/tmp',
-      Env: ['PYTHONDONTWRITEBYTECODE=1', 'HOME=/tmp', 'PYTHONHASHSEED=0'],
-      Tty: false,
-      Labels: { 'tracegate.job': job.envDigest.slice(0, 16) },
-      NetworkDisabled: true,
-      HostConfig: {
-        Binds: binds,
-        NetworkMode: 'none',
-        CapDrop: ['ALL'],
-        SecurityOpt: ['no-new-privileges'],
-        ReadonlyRootfs: true,
-        Tmpfs: { '/tmp': 'rw,exec,size=512m' },
-        Memory: this.options.memoryBytes ?? 2 * 1024 ** 3,
-        PidsLimit: 512,
-      },
-    });
+  async run(job: HarvestJob): Promise<string> {
+    const env = job.environment;
+    const image = await this.ensureImage(env);
+    const planDir = mkdtempSync(join(tmpdir(), 'tracegate-plan-'));
+    chmodSync(planDir, 0o755);
+    try {
+      const binds = [`${this.options.tracerDir}:${MOUNT.tracer}:ro`, `${planDir}:${MOUNT.plan}:ro`];
+      job.instanceDirs.forEach((dir, i) => binds.push(`${dir}:${MOUNT.instances}/${i}:ro`));
+      const plan = job.plan({
+        instanceDir: (i) => `${MOUNT.instances}/${i}`,
+        checkout: env.recipe.image
+          ? env.recipe.image.workdir
+          : env.recipe.git
+            ? CHECKOUT
+            : undefined,
+        workDir: MOUNT.work,
+        isolation: { uid_base: TEST_UID_BASE },
+      });
+      writeFileSync(join(planDir, 'plan.json'), JSON.stringify(plan));
+      const python = env.recipe.image ? env.recipe.image.python : VENV_PYTHON;
+      return await this.runContainer(
+        image,
+        [python, `${MOUNT.tracer}/harvest.py`, `${MOUNT.plan}/plan.json`],
+        binds,
+        job,
+      );
+    } finally {
+      rmSync(planDir, { recursive: true, force: true });
+    }
+  }
+
+  private async runContainer(
+    image: string,
+    cmd: string[],
+    binds: string[],
+    job: HarvestJob,
+  ): Promise<string> {
+    const env = job.environment;
+    const container = await this.docker.createContainer(
+      sandboxContainer(
+        image,
+        cmd,
+        sandboxHostConfig(binds, this.options.limits ?? DEFAULT_LIMITS),
+        {
+          'tracegate.job': env.digest.slice(0, 16),
+        },
+      ),
+    );
     const stdout = new PassThrough();
     const stderr = new PassThrough();
+    const results = new BoundedText(MAX_STDOUT_BYTES);
     const logs: string[] = [];
+    let partial = '';
+    stdout.on('data', (chunk: Buffer) => results.push(chunk));
     stderr.on('data', (chunk: Buffer) => {
-      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
-        logs.push(line);
-        this.options.log(`  [${job.environment.name}] ${line}`);
+      const lines = (partial + chunk.toString('utf8')).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines.filter(Boolean)) {
+        if (logs.length < 10_000) this.options.log(`  [${env.recipe.name}] ${line.slice(0, 2000)}`);
+        logs.push(line.slice(0, 2000));
+        if (logs.length > 50) logs.shift();
       }
     });
-    stdout.resume();
+    let stopLiveness = () => {};
     try {
       const stream = await container.attach({ stream: true, stdout: true, stderr: true });
       container.modem.demuxStream(stream, stdout, stderr);
+      const ended = new Promise<void>((resolve) => stream.on('end', resolve));
       await container.start();
-      this.started++;
-      const result = (await withTimeout(
-        container.wait(),
-        job.timeoutMs,
-        `harvest container exceeded ${Math.round(job.timeoutMs / 1000)}s`,
-      )) as { StatusCode: number };
+      const liveness = this.watchEngine();
+      stopLiveness = liveness.stop;
+      const result = (await Promise.race([
+        withTimeout(
+          container.wait(),
+          job.timeoutMs,
+          `harvest container exceeded ${Math.round(job.timeoutMs / 1000)}s`,
+        ),
+        liveness.lost,
+      ])) as { StatusCode: number };
+      // The attach stream ends after the wait; give it a moment to deliver the tail.
+      await Promise.race([ended, new Promise((r) => setTimeout(r, 2000))]);
       if (result.StatusCode !== 0) {
         throw new HarvestError(
-          `Tracer exited with code ${result.StatusCode} in environment "${job.environment.name}": ` +
+          `Tracer exited with code ${result.StatusCode} in environment "${env.recipe.name}": ` +
             (logs.slice(-5).join(' | ') || 'no output'),
         );
       }
+      if (results.overflowed)
+        throw new HarvestError(
+          `The tracer's results in environment "${env.recipe.name}" exceeded ${MAX_STDOUT_BYTES} bytes`,
+        );
+      return results.text();
     } finally {
+      stopLiveness();
       await container.kill().catch(() => {});
       await container.remove({ force: true, v: true }).catch(() => {});
     }
   }
 
-  /** Builds `tracegate-env:<digest>` unless it exists; the build never touches the network. */
-  private async ensureImage(env: Environment, digest: string): Promise<string> {
-    const tag = `tracegate-env:${digest.slice(0, 16)}`;
-    if (await this.imageExists(tag)) return tag;
-    const base = env.base_image ?? this.options.baseImage;
-    if (!(await this.imageExists(base))) {
-      throw new HarvestError(
-        `Base image "${base}" is not present in the Docker engine. Build it (scripts/ensure-docker.sh ` +
-          'builds tracegate/base:bookworm with debootstrap) or pass --base-image (e.g. python:3.11-slim).',
-      );
-    }
-    this.options.log(`Building ${tag} for environment "${env.name}" on ${base}`);
+  /** Rejects within ~2 intervals of the engine going away (a wait would hang until its timeout). */
+  private watchEngine(): { lost: Promise<never>; stop: () => void } {
+    const every = this.options.livenessMs ?? 2000;
+    let misses = 0;
+    let timer: NodeJS.Timeout | undefined;
+    let stopped = false;
+    const lost = new Promise<never>((_, reject) => {
+      const tick = () => {
+        if (stopped) return;
+        withTimeout(this.docker.ping(), every, 'no answer').then(
+          () => {
+            misses = 0;
+            timer = setTimeout(tick, every);
+          },
+          (error: Error) => {
+            if (stopped) return;
+            if (++misses >= 2)
+              reject(
+                new DockerUnavailableError(
+                  `lost the connection to the Docker engine while a harvest container ran: ${error.message}`,
+                ),
+              );
+            else timer = setTimeout(tick, every);
+          },
+        );
+      };
+      timer = setTimeout(tick, every);
+    });
+    lost.catch(() => {});
+    return {
+      lost,
+      stop: () => {
+        stopped = true;
+        clearTimeout(timer);
+      },
+    };
+  }
+
+  /** Builds `tracegate-env:<digest>` unless it exists (or uses a prebuilt image); never touches the network. */
+  private async ensureImage(env: ResolvedEnvironment): Promise<string> {
+    if (env.source.kind === 'image') return env.source.imageId;
+    const tag = `tracegate-env:${env.digest.slice(0, 16)}`;
+    if (await imageExists(this.docker, tag)) return tag;
+    const base = env.runtime.backend === 'docker' ? env.runtime.image : '';
+    this.options.log(`Building ${tag} for environment "${env.recipe.name}" on ${base}`);
     const context = mkdtempSync(join(tmpdir(), 'tracegate-build-'));
     try {
-      mkdirSync(join(context, 'wheels'));
-      await downloadWheels(env, join(context, 'wheels'));
-      writeFileSync(join(context, 'Dockerfile'), dockerfile(base, env, digest));
+      copyWheels(env.source.wheels, join(context, 'wheels'));
+      const src = ['Dockerfile', 'wheels'];
+      if (env.source.kind === 'git') {
+        // The exported tree of the commit, copied as it is (symlinks stay links).
+        await copyTree(env.source.checkout, join(context, 'checkout'));
+        src.push('checkout');
+      }
+      writeFileSync(join(context, 'Dockerfile'), dockerfile(base, env, CHECKOUT));
       const stream = await this.docker.buildImage(
-        { context, src: ['Dockerfile', 'wheels'] },
+        { context, src },
         { t: tag, networkmode: 'none', rm: true, forcerm: true },
       );
       await new Promise<void>((resolve, reject) => {
@@ -143,7 +269,7 @@ export class DockerBackend implements HarvestBackend {
             if (error || failed) {
               reject(
                 new HarvestError(
-                  `Building the image for environment "${env.name}" failed: ${error?.message ?? failed?.errorDetail?.message ?? failed?.error}`,
+                  `Building the image for environment "${env.recipe.name}" failed: ${error?.message ?? failed?.errorDetail?.message ?? failed?.error}`,
                 ),
               );
             } else resolve();
@@ -155,31 +281,16 @@ export class DockerBackend implements HarvestBackend {
     }
     return tag;
   }
-
-  private async imageExists(name: string): Promise<boolean> {
-    try {
-      await this.docker.getImage(name).inspect();
-      return true;
-    } catch {
-      return false;
-    }
-  }
 }
 
-function dockerfile(base: string, env: Environment, digest: string): string {
-  const packages = env.packages.map((p) => `'${p}'`).join(' ');
-  return [
-    `FROM ${base}`,
-    `LABEL tracegate.environment="${env.name}" tracegate.digest="${digest}"`,
-    'COPY wheels /tmp/wheels',
-    'RUN python3 -m venv /opt/venv \\',
-    `  && /opt/venv/bin/pip install --quiet --no-index --no-cache-dir --disable-pip-version-check --find-links /tmp/wheels ${packages} \\`,
-    '  && rm -rf /tmp/wheels',
-    '',
-  ].join('\n');
+async function copyTree(from: string, to: string): Promise<void> {
+  const { execFile } = await import('node:child_process');
+  const { promisify } = await import('node:util');
+  mkdirSync(to, { recursive: true });
+  await promisify(execFile)('cp', ['-a', `${from}/.`, to]);
 }
 
-async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+export async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([

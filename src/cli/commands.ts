@@ -1,34 +1,54 @@
 import { parseArgs } from 'node:util';
-import { BASELINE_MODEL, startBaselineServer } from '../baseline/server.js';
-import { backendFactory, toRunConfig, toRunDeps, type Logger } from '../config/assemble.js';
-import { parseRunOptions, RUN_OPTION_NAMES, type RunOptionName } from '../config/options.js';
+import {
+  harvestDeps,
+  loadSelection,
+  oracleStores,
+  toRunDeps,
+  toRunInput,
+  type Logger,
+} from '../config/assemble.js';
+import {
+  HARVEST_OPTION_NAMES,
+  parseHarvestOptions,
+  parseRunOptions,
+  RUN_OPTION_NAMES,
+  type RunOptions,
+} from '../config/options.js';
 import { ExitCode, exitCodeOf, messageOf, UsageError } from '../errors.js';
+import { tracerDigest } from '../harvest/tracer-digest.js';
+import { HEURISTIC_MODEL, startHeuristicServer } from '../heuristic-model/server.js';
+import { tracerDir } from '../paths.js';
 import { harvestOnly, runPipeline } from '../pipeline.js';
 
 export const USAGE = `tracegate — does the model still predict what the code does when it runs?
 
 Usage:
   tracegate demo [--out DIR] [--cache DIR] [--backend auto|docker|local]
-      Harvest the bundled suite for real, answer it with the built-in baseline
-      endpoint (a static heuristic on loopback), score and print the report.
+      Harvest the bundled suite for real, answer it with the built-in demo model
+      (a static heuristic on loopback, not a real model), score and print the report.
   tracegate run --endpoint URL --model NAME [options]
       Run the gate against a candidate endpoint; writes OUT/results.json and OUT/report.md.
-  tracegate harvest [--instances DIR] [--cache DIR]
+  tracegate harvest [--instances DIR] [--cache DIR] [selection and harvest options]
       Harvest oracles only (into the cache).
 
-Options (run; the Action's inputs have the same names):
+Selection and harvest (run and harvest):
   --instances DIR        instances directory (default: the bundled suite)
+  --categories K,..      kinds (S1_IntraProceduralCFG), prefixes (S1) or names (Loops)
+  --ids ID,..            exact instance ids
+  --sample N --seed S    run a seeded sample of N instances
+  --cache DIR            cache directory: oracles, and model replies when the revision
+                         is known (default .tracegate/cache)
+  --backend docker|local|auto   where tests run (default docker; the demo: auto)
+  --base-image IMAGE     base of environment images (default python:<python>-slim,
+                         pulled, else the locally built Debian stand-in)
+
+Model and gate (run; the Action's inputs have the same names):
   --endpoint URL         API base URL, e.g. http://127.0.0.1:8000/v1
   --model NAME           model name as the server knows it
   --model-revision REV   checkpoint digest or commit, recorded with the results
   --api-key KEY          bearer key (or TRACEGATE_API_KEY)
-  --categories K,..      kinds (S1_IntraProceduralCFG), prefixes (S1) or names (Loops)
-  --ids ID,..            exact instance ids
-  --sample N --seed S    run a seeded sample of N instances
-  --cache DIR            oracle cache (default .tracegate/cache)
   --baseline FILE        results.json of the baseline commit to compare with
   --out DIR              output directory (default tracegate-out)
-  --cache DIR            also holds the response cache (used when the model revision is known)
   --api API              openai-chat (default), openai-completions (base checkpoints), anthropic
   --concurrency N        requests in flight (default 4)
   --timeout SECONDS      per request, whole body included (default 120)
@@ -41,8 +61,6 @@ Options (run; the Action's inputs have the same names):
   --samples K            answers per instance: majority scored, pass@K reported (default 1)
   --context MODE         slice (default), files or none: how much code the prompt shows
   --context-budget N     prompt limit in chars (48000) or tokens (12000t; default 16000t)
-  --backend docker|local|auto   where tests run (default docker)
-  --base-image IMAGE     base of environment images (default tracegate/base:bookworm)
   --min-drop X --alpha A gate policy (defaults 0.05, 0.05)
 
 Exit codes: 0 pass, 1 gate failed, 2 bad usage/config/instance, 3 infrastructure unavailable.`;
@@ -59,10 +77,11 @@ const defaultIo: Io = {
   env: process.env,
 };
 
-function parseFlags(args: string[]): Partial<Record<RunOptionName, string>> {
-  const options = Object.fromEntries(
-    RUN_OPTION_NAMES.map((name) => [name, { type: 'string' as const }]),
-  );
+function parseFlags<N extends string>(
+  args: string[],
+  names: readonly N[] = RUN_OPTION_NAMES as unknown as N[],
+): Partial<Record<N, string>> {
+  const options = Object.fromEntries(names.map((name) => [name, { type: 'string' as const }]));
   try {
     const { values, positionals } = parseArgs({
       args,
@@ -71,7 +90,7 @@ function parseFlags(args: string[]): Partial<Record<RunOptionName, string>> {
       strict: true,
     });
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    return values as Partial<Record<RunOptionName, string>>;
+    return values as Partial<Record<N, string>>;
   } catch (error) {
     throw error instanceof UsageError ? error : new UsageError(`${messageOf(error)}\n\n${USAGE}`);
   }
@@ -110,25 +129,46 @@ async function runCommand(args: string[], io: Io, logger: Logger): Promise<numbe
     ...flags,
     'api-key': flags['api-key'] ?? io.env.TRACEGATE_API_KEY,
   });
-  const outcome = await runPipeline(toRunConfig(options), toRunDeps(options, logger));
+  return runWith(options, io, logger, (verdict) =>
+    verdict === 'fail' ? ExitCode.GateFailed : ExitCode.Pass,
+  );
+}
+
+/** Select once, run the pipeline on that selection, print the report. */
+async function runWith(
+  options: RunOptions,
+  io: Io,
+  logger: Logger,
+  exitFor: (verdict: string) => number,
+): Promise<number> {
+  const { suite, selected } = loadSelection(options);
+  logger.log(`Suite ${suite.reader.root}: ${suite.instances.length} instance(s)`);
+  const outcome = await runPipeline(
+    toRunInput(options, selected),
+    toRunDeps(options, logger, suite),
+  );
   io.stdout(outcome.report);
-  return outcome.comparison.verdict === 'fail' ? ExitCode.GateFailed : ExitCode.Pass;
+  return exitFor(outcome.comparison.verdict);
 }
 
 async function harvestCommand(args: string[], io: Io, logger: Logger): Promise<number> {
-  // Harvest needs no endpoint; placeholders satisfy the shared schema.
-  const options = parseRunOptions({
-    ...parseFlags(args),
-    endpoint: 'http://unused',
-    model: 'unused',
-  });
-  const summary = await harvestOnly(toRunConfig(options), {
-    ...logger,
-    backend: backendFactory(options, logger),
-  });
+  const options = parseHarvestOptions(parseFlags(args, HARVEST_OPTION_NAMES));
+  const { suite, selected } = loadSelection(options);
+  const summary = await harvestOnly(
+    { selected, tracerDigest: tracerDigest(tracerDir()) },
+    {
+      ...logger,
+      harvest: harvestDeps(options, logger, suite),
+      stores: oracleStores(options, logger),
+    },
+  );
   io.stdout(
     `oracles: ${summary.cached} cached, ${summary.harvested} harvested, ${summary.failed} failed`,
   );
+  for (const env of summary.environments)
+    io.stdout(
+      `  environment ${env.name}: ${env.source}, ${env.runtime} (${env.digest.slice(0, 12)})`,
+    );
   for (const [id, outcome] of summary.outcomes) {
     if (outcome.status !== 'ok') io.stdout(`  ${id}: ${outcome.status} — ${outcome.reason}`);
   }
@@ -137,20 +177,18 @@ async function harvestCommand(args: string[], io: Io, logger: Logger): Promise<n
 
 async function demoCommand(args: string[], io: Io, logger: Logger): Promise<number> {
   const flags = parseFlags(args);
-  const server = await startBaselineServer();
+  const server = await startHeuristicServer();
   logger.log(
-    `Built-in baseline endpoint (static heuristic, not the oracle) listening on ${server.url}`,
+    `Built-in demo model (a static heuristic, not a real model and not the oracle) listening on ${server.url}`,
   );
   try {
     const options = parseRunOptions({
       backend: 'auto',
       ...flags,
       endpoint: server.url,
-      model: BASELINE_MODEL,
+      model: HEURISTIC_MODEL,
     });
-    const outcome = await runPipeline(toRunConfig(options), toRunDeps(options, logger));
-    io.stdout(outcome.report);
-    return ExitCode.Pass;
+    return await runWith(options, io, logger, () => ExitCode.Pass);
   } finally {
     await server.close();
   }

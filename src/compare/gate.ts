@@ -1,4 +1,4 @@
-import type { InstanceRecord } from '../results/schema.js';
+import type { InstanceRecord } from '../contracts/results.js';
 import { round } from '../score/aggregate.js';
 import { holm, mcnemarExact } from './stats.js';
 

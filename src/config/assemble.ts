@@ -1,13 +1,24 @@
 import { join } from 'node:path';
-import { DockerBackend } from '../harvest/docker-backend.js';
-import { LocalBackend } from '../harvest/local-backend.js';
+import { AutoBackend } from '../backends/auto.js';
+import { DockerBackend } from '../backends/docker.js';
+import { LocalBackend } from '../backends/local.js';
+import { HostSources } from '../environments/sources.js';
 import type { HarvestBackend } from '../harvest/backend.js';
+import type { HarvestDeps } from '../harvest/harvest.js';
+import { tracerDigest } from '../harvest/tracer-digest.js';
+import { TimeBudget } from '../model/budget.js';
+import { createModelClient } from '../model/factory.js';
 import { bundledInstancesDir, tracerDir } from '../paths.js';
-import type { RunConfig, RunDeps } from '../pipeline.js';
-import { TimeBudget } from '../query/budget.js';
-import { createModelClient } from '../query/factory.js';
-import { DirResponseCache } from '../query/response-cache.js';
-import type { RunOptions } from './options.js';
+import type { RunDeps, RunInput } from '../pipeline.js';
+import { selectInstances } from '../select/select.js';
+import { cacheLayout } from '../stores/layout.js';
+import { DirOracleCache } from '../stores/oracle-cache.js';
+import type { Stores } from '../stores/ports.js';
+import { DirQuarantine } from '../stores/quarantine.js';
+import { DirResponseCache } from '../stores/response-cache.js';
+import { FileBaseline, ResultsDir } from '../stores/results-dir.js';
+import { loadSuite, type LoadedInstance, type Suite } from '../suite/load.js';
+import type { HarvestOptions, RunOptions } from './options.js';
 
 export interface Logger {
   log: (message: string) => void;
@@ -17,40 +28,51 @@ export interface Logger {
 /** The bundled suite the demo and the Action use when no --instances is given. */
 export const defaultInstancesDir = (): string => join(bundledInstancesDir(), 'core');
 
-export function toRunConfig(options: RunOptions, commit?: string): RunConfig {
+/** Loads the suite and selects from it, once; the cache keys and the run use this same selection. */
+export function loadSelection(options: HarvestOptions): {
+  suite: Suite;
+  selected: LoadedInstance[];
+} {
+  const suite = loadSuite(options.instances ?? defaultInstancesDir());
+  const selected = selectInstances(suite.instances, {
+    categories: options.categories,
+    ids: options.ids,
+    sample: options.sample,
+    seed: options.seed,
+  });
+  return { suite, selected };
+}
+
+export function toRunInput(
+  options: RunOptions,
+  selected: LoadedInstance[],
+  commit?: string,
+): RunInput {
   return {
-    instancesDir: options.instances ?? defaultInstancesDir(),
-    selection: {
-      categories: options.categories,
-      ids: options.ids,
-      sample: options.sample,
-      seed: options.seed,
-    },
-    cacheDir: options.cache,
-    outDir: options.out,
-    baselineFile: options.baseline,
+    selected,
     policy: { minDrop: options['min-drop'], alpha: options.alpha },
     model: {
       endpoint: options.endpoint,
       name: options.model,
       revision: options['model-revision'] ?? commit,
     },
-    concurrency: options.concurrency,
     query: {
       samples: options.samples,
       prompt: { mode: options.context, budget: options['context-budget'] },
+      concurrency: options.concurrency,
     },
-    baseImage: options['base-image'],
+    tracerDigest: tracerDigest(tracerDir()),
     commit,
   };
 }
 
 /**
- * The harvest backend, created on first use (a fully cached run never asks).
- * `auto` prefers Docker and falls back to a local virtualenv, saying so.
+ * The harvest backend, created on first use. `auto` prefers Docker and falls
+ * back to a local virtualenv, saying so.
  */
-export function backendFactory(options: RunOptions, logger: Logger): () => HarvestBackend {
+export function backendFactory(options: HarvestOptions, logger: Logger): () => HarvestBackend {
   let backend: HarvestBackend | undefined;
+  const layout = cacheLayout(options.cache);
   const docker = () =>
     new DockerBackend({
       baseImage: options['base-image'],
@@ -58,58 +80,57 @@ export function backendFactory(options: RunOptions, logger: Logger): () => Harve
       log: logger.log,
     });
   const local = () =>
-    new LocalBackend({
-      tracerDir: tracerDir(),
-      venvRoot: join(options.cache, 'venvs'),
-      log: logger.log,
-    });
+    new LocalBackend({ tracerDir: tracerDir(), venvRoot: layout.venvs, log: logger.log });
   return () => {
     if (backend) return backend;
     if (options.backend === 'docker') backend = docker();
     else if (options.backend === 'local') backend = local();
-    else backend = new AutoBackend(docker(), local, logger);
+    else backend = new AutoBackend(docker(), local, logger.warn);
     return backend;
   };
 }
 
-/** Docker when an engine answers, else the local backend with a loud notice. */
-class AutoBackend implements HarvestBackend {
-  private chosen: HarvestBackend;
-  constructor(
-    docker: HarvestBackend,
-    private readonly local: () => HarvestBackend,
-    private readonly logger: Logger,
-  ) {
-    this.chosen = docker;
-  }
-  get name(): string {
-    return this.chosen.name;
-  }
-  get started(): number {
-    return this.chosen.started;
-  }
-  async ensureAvailable(): Promise<void> {
-    try {
-      await this.chosen.ensureAvailable();
-    } catch (error) {
-      this.logger.warn(
-        `${(error as Error).message.split('.')[0]}. Harvesting in a local virtualenv instead: ` +
-          "the instances' tests run on this host WITHOUT container isolation.",
-      );
-      this.chosen = this.local();
-      await this.chosen.ensureAvailable();
-    }
-  }
-  run(job: Parameters<HarvestBackend['run']>[0]): Promise<void> {
-    return this.chosen.run(job);
-  }
+/** Where environments resolve and run, for a suite. */
+export function harvestDeps(
+  options: HarvestOptions,
+  logger: Logger,
+  suite: Suite,
+): Pick<HarvestDeps, 'backend' | 'sources'> {
+  return {
+    backend: backendFactory(options, logger),
+    sources: new HostSources(cacheLayout(options.cache), suite.reader, logger.log),
+  };
 }
 
-export function toRunDeps(options: RunOptions, logger: Logger): RunDeps {
+/** The cache directory's oracle store and quarantine. */
+export function oracleStores(
+  options: HarvestOptions,
+  logger: Logger,
+): Pick<Stores, 'oracles' | 'quarantine'> {
+  const layout = cacheLayout(options.cache);
+  return {
+    oracles: new DirOracleCache(layout.oracles, logger.warn),
+    quarantine: new DirQuarantine(layout.quarantine),
+  };
+}
+
+/** The local stores: the cache directory's oracles, quarantine and responses; the output directory. */
+export function localStores(options: RunOptions, logger: Logger): Stores {
+  const layout = cacheLayout(options.cache);
+  return {
+    ...oracleStores(options, logger),
+    results: new ResultsDir(options.out),
+    ...(options.baseline ? { baseline: new FileBaseline(options.baseline) } : {}),
+    // Replies live beside the oracles, so one cache directory restores both.
+    responses: new DirResponseCache(layout.responses),
+  };
+}
+
+export function toRunDeps(options: RunOptions, logger: Logger, suite: Suite): RunDeps {
   const budget = options['time-budget'];
   return {
     ...logger,
-    backend: backendFactory(options, logger),
+    harvest: harvestDeps(options, logger, suite),
     client: createModelClient({
       api: options.api,
       endpoint: options.endpoint,
@@ -127,7 +148,6 @@ export function toRunDeps(options: RunOptions, logger: Logger): RunDeps {
       retries: options.retries,
       budget: budget === undefined ? undefined : new TimeBudget(budget * 1000),
     }),
-    // Replies live beside the oracles, so one cache directory restores both.
-    responseCache: new DirResponseCache(join(options.cache, 'responses')),
+    stores: localStores(options, logger),
   };
 }

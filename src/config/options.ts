@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { parseBudget } from '../prompt/budget.js';
 import { CONTEXT_MODES } from '../prompt/build.js';
-import { API_NAMES } from '../query/protocols.js';
+import { API_NAMES } from '../model/protocols.js';
 
 const list = z
   .string()
@@ -84,14 +84,29 @@ const budget = z.string().transform((s, ctx) => {
   return z.NEVER;
 });
 
+/** What to harvest and where: the options `harvest` and `run` share. */
+export const harvestOptionsSchema = z.object({
+  /** Directory of instances (a suite or the instances root). Default: the bundled suite. */
+  instances: z.string().optional(),
+  /** Comma-separated kinds, prefixes (S1) or names (Loops). */
+  categories: list,
+  ids: list,
+  sample: int('sample', 1, 1_000_000).optional(),
+  seed: int('seed', 0, 2 ** 31).default(0),
+  cache: z.string().default('.tracegate/cache'),
+  backend: z
+    .enum(['docker', 'local', 'auto'], { message: '--backend must be docker, local or auto' })
+    .default('docker'),
+  /** Base image of every environment; default: python:<python>-slim (pulled, or a local stand-in). */
+  'base-image': z.string().optional(),
+});
+
 /**
  * Every option of a run, by the name it has both as a CLI flag (`--name`)
  * and as an Action input (`name`). Values arrive as strings from either door
  * and are parsed here once.
  */
-export const runOptionsSchema = z.object({
-  /** Directory of instances (a suite or the instances root). Default: the bundled suite. */
-  instances: z.string().optional(),
+export const runOptionsSchema = harvestOptionsSchema.extend({
   /** API base URL of the candidate, e.g. http://127.0.0.1:8000/v1. */
   endpoint: z
     .string({ error: '--endpoint is required (the API base URL, e.g. http://127.0.0.1:8000/v1)' })
@@ -103,12 +118,6 @@ export const runOptionsSchema = z.object({
   /** Checkpoint digest or commit; recorded in results and keys answers. */
   'model-revision': z.string().optional(),
   'api-key': z.string().optional(),
-  /** Comma-separated kinds, prefixes (S1) or names (Loops). */
-  categories: list,
-  ids: list,
-  sample: int('sample', 1, 1_000_000).optional(),
-  seed: int('seed', 0, 2 ** 31).default(0),
-  cache: z.string().default('.tracegate/cache'),
   baseline: z.string().optional(),
   out: z.string().default('tracegate-out'),
   /** Protocol of the endpoint: OpenAI chat, OpenAI (legacy) completions for base checkpoints, Anthropic. */
@@ -139,25 +148,36 @@ export const runOptionsSchema = z.object({
     .default('slice'),
   /** Prompt size limit: characters (48000) or tokens (12000t, estimated at 4 chars each). */
   'context-budget': budget.default({ amount: 16000, unit: 'tokens' }),
-  backend: z
-    .enum(['docker', 'local', 'auto'], { message: '--backend must be docker, local or auto' })
-    .default('docker'),
-  'base-image': z.string().default('tracegate/base:bookworm'),
   'min-drop': num('min-drop', 0, 1).default(0.05),
   alpha: num('alpha', 0, 1).default(0.05),
 });
 
 export type RunOptions = z.infer<typeof runOptionsSchema>;
 export type RunOptionName = keyof z.input<typeof runOptionsSchema>;
+export type HarvestOptions = z.infer<typeof harvestOptionsSchema>;
+export type HarvestOptionName = keyof z.input<typeof harvestOptionsSchema>;
 
 /** Parses raw string options; unset ('' or undefined) means "use the default". */
 export function parseRunOptions(
   raw: Partial<Record<RunOptionName, string | undefined>>,
 ): RunOptions {
+  return parseWith(runOptionsSchema, raw);
+}
+
+export function parseHarvestOptions(
+  raw: Partial<Record<HarvestOptionName, string | undefined>>,
+): HarvestOptions {
+  return parseWith(harvestOptionsSchema, raw);
+}
+
+function parseWith<S extends z.ZodType>(
+  schema: S,
+  raw: Record<string, string | undefined>,
+): z.infer<S> {
   const present = Object.fromEntries(
     Object.entries(raw).filter(([, v]) => v !== undefined && v !== ''),
   );
-  const parsed = runOptionsSchema.safeParse(present);
+  const parsed = schema.safeParse(present);
   if (!parsed.success) {
     throw new UsageError(
       parsed.error.issues
@@ -172,3 +192,4 @@ export function parseRunOptions(
 
 /** Names of all run options, for the CLI parser and the Action's input reader. */
 export const RUN_OPTION_NAMES = Object.keys(runOptionsSchema.shape) as RunOptionName[];
+export const HARVEST_OPTION_NAMES = Object.keys(harvestOptionsSchema.shape) as HarvestOptionName[];

@@ -37,13 +37,27 @@ export const instanceSchema = z
      * `template_answer` written by hand; otherwise the tracer generates both
      * from `query`, so wording and answer cannot drift.
      */
-    parser: z.string().regex(/^[\w.-]+\.py$/, 'a .py file in the instance directory').optional(),
+    parser: z
+      .string()
+      .regex(/^[\w.-]+\.py$/, 'a .py file in the instance directory')
+      .optional(),
     /** The question text shown to the model (only with `parser`). */
     question: z.string().min(1).optional(),
     /** The answer's shape, also the reply's parse schema (only with `parser`). */
     template_answer: templateSchema.optional(),
     /** Per-instance wall-clock limit for running its tests under the tracer. */
     timeout_seconds: z.number().int().positive().max(3600).default(120),
+    /**
+     * Where pytest runs and `tests` are relative to: the instance directory
+     * (default), or the environment's checkout (`git` and `image` sources),
+     * so a repository's own tests run with its own pytest configuration.
+     */
+    cwd: z.enum(['instance', 'checkout']).default('instance'),
+    /**
+     * The tests are expected to fail (world-model kinds ask about failures).
+     * Otherwise a failing run never becomes an oracle.
+     */
+    expect_failure: z.boolean().default(false),
   })
   .strict()
   .superRefine((instance, ctx) => {
@@ -64,22 +78,6 @@ export const instanceSchema = z
 
 export type Instance = z.infer<typeof instanceSchema>;
 export type Target = z.infer<typeof targetSchema>;
-
-/** An environment recipe: interpreter + pinned packages, built into an image. */
-export const environmentSchema = z
-  .object({
-    $schema: z.string().optional(),
-    name: z.string().min(1),
-    /** Interpreter version of the base image, e.g. "3.11". */
-    python: z.string().regex(/^3\.\d+$/, 'a version like "3.11"'),
-    /** Every package to install, pinned `name==version` (installed with --no-index). */
-    packages: z.array(z.string().regex(/^[A-Za-z0-9._-]+==[A-Za-z0-9.+!-]+$/, 'name==version')),
-    /** Overrides the default base image for this environment. */
-    base_image: z.string().optional(),
-  })
-  .strict();
-
-export type Environment = z.infer<typeof environmentSchema>;
 
 /** Formats zod issues as `field: message` lines, naming the exact path. */
 export function describeIssues(error: z.ZodError): string {

@@ -21,9 +21,6 @@ export const QUESTION_KINDS = [
 
 export type QuestionKind = (typeof QUESTION_KINDS)[number];
 
-/** Kinds the bundled tracer answers: all fourteen (tracer/tracegate_tracer/queries.py). */
-export const TRACED_KINDS: ReadonlySet<QuestionKind> = new Set<QuestionKind>(QUESTION_KINDS);
-
 /**
  * Resolves a category filter token to kinds: an exact kind, a short prefix
  * (`S1`, `M1`) or a category name (`Loops` matches S2_Loops and M2_Loops).

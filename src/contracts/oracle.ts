@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { QUESTION_KINDS } from '../instances/kinds.js';
-import { templateSchema } from '../instances/schema.js';
+import { QUESTION_KINDS } from './kinds.js';
+import { templateSchema } from './instance.js';
 
 /**
  * oracle.json — SWE-Flux's interchange format (its four keys, unchanged) plus
@@ -21,6 +21,10 @@ export const oracleSchema = z.object({
     /** How many independent harvest runs agreed on this answer. */
     runs_agreed: z.number().int().positive(),
     harvested_at: z.string(),
+    /** pytest's exit code in the run the answer came from (0, or 1 for expected failures). */
+    pytest_exit_code: z.number().int().nullable().optional(),
+    /** The environment's source (packages, git, image) and where it ran, in words. */
+    environment: z.object({ source: z.string(), runtime: z.string() }).optional(),
   }),
 });
 export type Oracle = z.infer<typeof oracleSchema>;
@@ -58,6 +62,8 @@ export const contextSchema = z.object({
   first_line: z.number().int().positive(),
   source: z.string(),
   slice: sliceSchema.optional(),
+  /** The test files the instance runs, as the tracer read them in the sandbox. */
+  tests: z.array(z.object({ name: z.string(), source: z.string() })).optional(),
 });
 export type CodeContext = z.infer<typeof contextSchema>;
 
@@ -68,6 +74,9 @@ export type CachedOracle = z.infer<typeof cachedOracleSchema>;
 /** result.json as written by tracer/harvest.py for each instance of a plan. */
 export const tracerResultSchema = z.object({
   id: z.string(),
+  /** Echoes of the plan's spec: whose result this is. */
+  instance_hash: z.string().optional(),
+  env_digest: z.string().optional(),
   status: z.enum(['ok', 'invalid', 'timeout', 'error']),
   reason: z.string().optional(),
   answer: z.unknown().optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { QUESTION_KINDS } from '../instances/kinds.js';
+import { QUESTION_KINDS } from './kinds.js';
 
 /** Why an instance did not score as correct, when it is not simply a wrong answer. */
 export const ERROR_CLASSES = [
@@ -103,6 +103,12 @@ export const resultsSchema = z.object({
     harvested: z.number(),
     failed: z.number(),
     backend: z.string(),
+    /** Each effective environment: digest, source kind and where it ran. */
+    environments: z
+      .array(
+        z.object({ name: z.string(), digest: z.string(), source: z.string(), runtime: z.string() }),
+      )
+      .optional(),
   }),
   summary: summarySchema,
   instances: z.array(instanceRecordSchema),

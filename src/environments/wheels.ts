@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { HarvestError } from '../errors.js';
-import type { Environment } from '../instances/schema.js';
 
 const run = promisify(execFile);
 
@@ -20,22 +19,27 @@ function platformArgs(): string[] {
 }
 
 /**
- * Downloads the environment's pinned wheels on the host (which reaches the
- * package index) so that nothing is fetched from inside a container. The
- * recipe is complete by contract, hence --no-deps; binary wheels only, for the
- * recipe's interpreter, so the image never compiles anything.
+ * Downloads pinned wheels on the host (which reaches the package index) so
+ * that nothing is fetched from inside a container. The recipe is complete by
+ * contract, hence --no-deps; binary wheels only, for the recipe's
+ * interpreter, so the image never compiles anything. `--retries 0`: an index
+ * that does not answer is skipped at once for the next configured one
+ * (pip's default backs off for seconds per package).
  */
 export async function downloadWheels(
-  env: Environment,
+  env: { name: string; python: string; packages: string[] },
   dest: string,
   python = 'python3',
 ): Promise<void> {
+  if (!env.packages.length) return;
   const version = env.python.replace('.', '');
   const args = [
     '-m',
     'pip',
     'download',
     '--quiet',
+    '--retries',
+    '0',
     '--disable-pip-version-check',
     '--no-deps',
     '--only-binary=:all:',

@@ -1,6 +1,6 @@
 import * as core from '@actions/core';
 import type { Verdict } from '../compare/gate.js';
-import { GitHubReporter, isPermissionError, type CheckConclusion } from '../github/reporter.js';
+import { GitHubReporter, isPermissionError, type CheckConclusion } from './reporter.js';
 
 export const CONCLUSION: Record<Verdict, CheckConclusion> = {
   pass: 'success',

@@ -1,33 +1,57 @@
-import type { Environment } from '../instances/schema.js';
+import type {
+  Environment,
+  ResolvedEnvironment,
+  ResolvedSource,
+  Runtime,
+} from '../contracts/environment.js';
 
-/** A plan for tracer/harvest.py, with paths as the tracer will see them. */
-export interface TracerPlan {
-  out_dir: string;
-  instances: {
-    id: string;
-    dir: string;
-    tests: string[];
-    kind: string;
-    target: { file: string; function: string };
-    query: Record<string, unknown>;
-    timeout_seconds: number;
-    /** The instance's own answer parser (a file in its directory), if any. */
-    parser: string | null;
-  }[];
+/** One instance of a tracer plan (tracer/README.md, "The driver"), paths as the tracer sees them. */
+export interface PlanSpec {
+  id: string;
+  dir: string;
+  tests: string[];
+  kind: string;
+  target: { file: string; function: string };
+  query: Record<string, unknown>;
+  timeout_seconds: number;
+  /** The instance's own answer parser (a file in its directory), if any. */
+  parser: string | null;
+  /** Where pytest runs; absent: `dir`. */
+  cwd?: string;
+  expect_failure: boolean;
+  /** Echoed back in the result, so the host can check whose result it reads. */
+  instance_hash: string;
+  env_digest: string;
 }
 
-/** One harvest job: run the tracer over some instances of one environment. */
+/** The plan tracer/harvest.py runs. */
+export interface TracerPlan {
+  work_dir: string;
+  /** Per-group uids for the tests (the driver runs as root in the container); null on the host. */
+  isolation: { uid_base: number } | null;
+  instances: PlanSpec[];
+}
+
+/** How a backend places an instance's files: where its directory and the checkout appear. */
+export interface PlanPaths {
+  instanceDir: (index: number) => string;
+  /** The environment's checkout as the tracer sees it (git and image sources). */
+  checkout?: string;
+  workDir: string;
+  isolation: TracerPlan['isolation'];
+}
+
+/** One harvest job: run the tracer over some instances of one effective environment. */
 export interface HarvestJob {
-  environment: Environment;
-  envDigest: string;
-  /** Host directories of the instances, by id. */
-  instanceDirs: Map<string, string>;
-  /** Builds the plan given a mapping from host paths to the tracer's paths. */
-  plan(paths: { outDir: string; instanceDir: (id: string) => string }): TracerPlan;
-  /** Host directory where result.json files must appear (out_dir/<id>/result.json). */
-  hostOutDir: string;
+  environment: ResolvedEnvironment;
+  /** Host directories of the instances (real paths, inside the suite), in plan order. */
+  instanceDirs: string[];
+  /** Builds the plan for the backend's paths. */
+  plan(paths: PlanPaths): TracerPlan;
   /** Upper bound for the whole job. */
   timeoutMs: number;
+  /** Names the job in logs, e.g. `run 1 of 2`. */
+  label: string;
 }
 
 /**
@@ -38,8 +62,17 @@ export interface HarvestBackend {
   readonly name: string;
   /** Throws an infrastructure error (exit 3) when the backend cannot run at all. */
   ensureAvailable(): Promise<void>;
-  /** Runs one job; result.json files land in job.hostOutDir. */
-  run(job: HarvestJob): Promise<void>;
-  /** How many containers (or processes) this backend started, for tests and logs. */
-  readonly started: number;
+  /**
+   * Where and on what an environment runs (the base image, pulled or a
+   * local substitute; the host interpreter), and an image source's id.
+   */
+  runtime(
+    recipe: Environment,
+    source: ResolvedSource | undefined,
+  ): Promise<{
+    runtime: Runtime;
+    source: ResolvedSource;
+  }>;
+  /** Runs one job; returns the tracer's stdout (one result line per instance). */
+  run(job: HarvestJob): Promise<string>;
 }

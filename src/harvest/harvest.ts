@@ -1,36 +1,25 @@
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { LoadedInstance } from '../instances/load.js';
+import type { Environment, ResolvedEnvironment } from '../contracts/environment.js';
+import type { HarvestOutcome } from '../contracts/oracle.js';
+import { environmentDigest } from '../environments/digest.js';
+import type { EnvironmentSources } from '../environments/sources.js';
+import { DockerUnavailableError, messageOf } from '../errors.js';
+import type { OracleStore, QuarantineStore } from '../stores/ports.js';
+import type { LoadedInstance } from '../suite/load.js';
 import { canonicalJson } from '../util/hash.js';
-import type { HarvestBackend, HarvestJob } from './backend.js';
-import type { OracleCache } from './cache.js';
-import { environmentDigest, oracleKey } from './key.js';
-import {
-  sliceSchema,
-  tracerResultSchema,
-  type CachedOracle,
-  type HarvestOutcome,
-  type TracerResult,
-} from './oracle.js';
+import type { HarvestBackend, HarvestJob, PlanSpec } from './backend.js';
+import { oracleKey } from './key.js';
+import { entryBelongs, toOutcome } from './outcome.js';
+import { agreedResult, readResultLines, type ReadResult } from './results.js';
 
-export interface HarvestOptions {
-  cache: OracleCache;
-  /** Created lazily: a run whose oracles are all cached never touches it. */
+/** What the harvest stage is given: where it resolves, runs, stores. */
+export interface HarvestDeps {
+  /** Created on first use. */
   backend: () => HarvestBackend;
-  baseImage: string;
-  tracerDigest: string;
+  sources: EnvironmentSources;
+  oracles: OracleStore;
+  quarantine?: QuarantineStore;
   log: (message: string) => void;
-  /** Where both answers of a nondeterministic instance are kept (`<dir>/<id>.json`). */
-  quarantineDir?: string;
+  warn: (message: string) => void;
 }
 
 /** Every oracle is harvested this many times, in fresh containers, and must agree. */
@@ -41,66 +30,107 @@ export interface HarvestSummary {
   cached: number;
   harvested: number;
   failed: number;
-  /** Where misses were harvested: a backend name, or "cache" when nothing was missing. */
+  /** Where misses were harvested: backend names, or "cache" when nothing was missing. */
   backend: string;
+  /** Each effective environment: its digest and how it was obtained. */
+  environments: { name: string; digest: string; source: string; runtime: string }[];
+}
+
+interface EnvGroup {
+  recipe: Environment;
+  environmentDir: string;
+  items: LoadedInstance[];
 }
 
 /**
- * Gold answers for the selected instances: from the cache where the content
- * address matches, otherwise by running the tracer (one job per environment).
- * Harvest failures of single instances are outcomes, not exceptions; only an
- * unavailable backend throws.
+ * Gold answers for the selected instances. Each environment is resolved once
+ * (its source: wheels, commit, image; its runtime: base image or host
+ * interpreter) into the digest that keys its oracles; hits come from the
+ * store (and only if they say they belong to the instance), misses are
+ * harvested HARVEST_RUNS times per environment and must agree. A failure of
+ * one environment or instance is an outcome of those instances only; a lost
+ * engine ends the harvest (finished oracles are stored already).
  */
 export async function harvestOracles(
-  instances: LoadedInstance[],
-  options: HarvestOptions,
+  selected: LoadedInstance[],
+  tracerDigest: string,
+  deps: HarvestDeps,
 ): Promise<HarvestSummary> {
   const outcomes = new Map<string, HarvestOutcome>();
-  const misses = new Map<
-    string,
-    { digest: string; items: { loaded: LoadedInstance; key: string }[] }
-  >();
-  for (const loaded of instances) {
-    const digest = environmentDigest(loaded.environment, options.baseImage);
-    const key = oracleKey(loaded.contentHash, digest, options.tracerDigest);
-    const hit = options.cache.get(key);
-    if (hit) {
-      outcomes.set(loaded.instance.id, { status: 'ok', entry: hit, fromCache: true });
+  const environments: HarvestSummary['environments'] = [];
+  const used = new Set<string>();
+  let cached = 0;
+  let backend: HarvestBackend | undefined;
+  const getBackend = async () => {
+    if (!backend) {
+      backend = deps.backend();
+      await backend.ensureAvailable();
+    }
+    return backend;
+  };
+  for (const group of groupByEnvironment(selected)) {
+    let env: ResolvedEnvironment;
+    try {
+      const source = await deps.sources.resolve(group.recipe, group.environmentDir);
+      const b = await getBackend();
+      const { runtime, source: resolved } = await b.runtime(group.recipe, source);
+      env = { recipe: group.recipe, source: resolved, runtime, digest: '' };
+      env.digest = environmentDigest(group.recipe, resolved, runtime);
+    } catch (error) {
+      if (error instanceof DockerUnavailableError) throw error;
+      const reason = `environment "${group.recipe.name}" could not be resolved: ${messageOf(error)}`;
+      deps.warn(reason);
+      for (const item of group.items) outcomes.set(item.instance.id, { status: 'error', reason });
       continue;
     }
-    const group = misses.get(digest) ?? { digest, items: [] };
-    group.items.push({ loaded, key });
-    misses.set(digest, group);
-  }
-  const cached = outcomes.size;
-  let backendName = 'cache';
-  if (misses.size) {
-    const backend = options.backend();
-    await backend.ensureAvailable();
-    // Read after ensureAvailable: an `auto` backend decides there which one it is.
-    backendName = backend.name;
-    for (const group of misses.values()) {
-      const items = group.items.map((i) => i.loaded);
-      const runs: Map<string, TracerResult | string>[] = [];
-      for (let run = 0; run < HARVEST_RUNS; run++) {
-        runs.push(await runJob(backend, group.digest, items, options, run + 1));
+    environments.push({
+      name: env.recipe.name,
+      digest: env.digest,
+      source: env.source.kind,
+      runtime: env.runtime.note,
+    });
+    deps.log(`Environment "${env.recipe.name}": ${env.source.kind}, ${env.runtime.note}`);
+    const misses: { loaded: LoadedInstance; key: string }[] = [];
+    for (const loaded of group.items) {
+      const key = oracleKey(loaded.contentHash, env.digest, tracerDigest);
+      const hit = deps.oracles.get(key);
+      if (hit && entryBelongs(hit, loaded, env.digest)) {
+        outcomes.set(loaded.instance.id, { status: 'ok', entry: hit, fromCache: true });
+        cached++;
+        continue;
       }
-      for (const { loaded, key } of group.items) {
-        const id = loaded.instance.id;
-        const outcome = toOutcome(
-          loaded,
-          agreedResult(
-            runs.map((r) => r.get(id)),
-            (answers) => quarantine(options, id, answers),
-          ),
-          group.digest,
-          options.tracerDigest,
-          options.log,
-        );
-        if (outcome.status === 'ok') options.cache.put(key, outcome.entry);
-        else options.log(`  ${loaded.instance.id}: ${outcome.status} — ${outcome.reason}`);
-        outcomes.set(loaded.instance.id, outcome);
-      }
+      if (hit)
+        deps.warn(`Cache entry ${key} does not belong to ${loaded.instance.id}; re-harvesting it.`);
+      misses.push({ loaded, key });
+    }
+    if (!misses.length) continue;
+    const b = await getBackend();
+    used.add(env.runtime.backend);
+    const runs: Map<string, ReadResult>[] = [];
+    for (let run = 1; run <= HARVEST_RUNS; run++) {
+      runs.push(
+        await runJob(
+          b,
+          env,
+          misses.map((m) => m.loaded),
+          run,
+          deps,
+        ),
+      );
+    }
+    for (const { loaded, key } of misses) {
+      const id = loaded.instance.id;
+      const agreed = agreedResult(
+        runs.map((r) => r.get(id)),
+        (answers) => {
+          const where = deps.quarantine?.put(id, answers);
+          if (where) deps.log(`  ${id}: quarantined, every run's answer in ${where}`);
+        },
+      );
+      const outcome = toOutcome(loaded, agreed, env, tracerDigest, deps.log);
+      if (outcome.status === 'ok') deps.oracles.put(key, outcome.entry);
+      else deps.log(`  ${id}: ${outcome.status} — ${outcome.reason}`);
+      outcomes.set(id, outcome);
     }
   }
   const failed = [...outcomes.values()].filter((o) => o.status !== 'ok').length;
@@ -109,157 +139,69 @@ export async function harvestOracles(
     cached,
     harvested: outcomes.size - cached - failed,
     failed,
-    backend: backendName,
+    backend: used.size ? [...used].sort().join('+') : 'cache',
+    environments,
   };
 }
 
+function groupByEnvironment(selected: LoadedInstance[]): EnvGroup[] {
+  const groups = new Map<string, EnvGroup>();
+  for (const loaded of selected) {
+    const id = canonicalJson([loaded.environment, loaded.environmentDir]);
+    const group = groups.get(id) ?? {
+      recipe: loaded.environment,
+      environmentDir: loaded.environmentDir,
+      items: [],
+    };
+    group.items.push(loaded);
+    groups.set(id, group);
+  }
+  return [...groups.values()];
+}
+
+/** One tracer run over the instances; a failed job is an error of its instances only. */
 async function runJob(
   backend: HarvestBackend,
-  digest: string,
+  env: ResolvedEnvironment,
   items: LoadedInstance[],
-  options: HarvestOptions,
   run: number,
-): Promise<Map<string, TracerResult | string>> {
-  const hostOutDir = mkdtempSync(join(tmpdir(), 'tracegate-harvest-'));
-  // The container runs as an unprivileged user and must write here.
-  chmodSync(hostOutDir, 0o777);
-  const environment = items[0]!.environment;
-  options.log(
-    `Harvesting ${items.length} instance(s) in environment "${environment.name}" ` +
-      `(${backend.name}, run ${run} of ${HARVEST_RUNS}: answers must agree)`,
+  deps: HarvestDeps,
+): Promise<Map<string, ReadResult>> {
+  deps.log(
+    `Harvesting ${items.length} instance(s) in environment "${env.recipe.name}" ` +
+      `(${env.runtime.backend}, run ${run} of ${HARVEST_RUNS}: answers must agree)`,
   );
+  let specs: PlanSpec[] = [];
   const job: HarvestJob = {
-    environment,
-    envDigest: digest,
-    instanceDirs: new Map(items.map((i) => [i.instance.id, i.dir])),
-    hostOutDir,
+    environment: env,
+    instanceDirs: items.map((i) => i.dir),
     timeoutMs: (items.reduce((sum, i) => sum + i.instance.timeout_seconds, 0) + 120) * 1000,
-    plan: ({ outDir, instanceDir }) => ({
-      out_dir: outDir,
-      instances: items.map(({ instance }) => ({
+    label: `run ${run} of ${HARVEST_RUNS}`,
+    plan: ({ instanceDir, checkout, workDir, isolation }) => {
+      specs = items.map(({ instance, contentHash }, index) => ({
         id: instance.id,
-        dir: instanceDir(instance.id),
+        dir: instanceDir(index),
         tests: instance.tests,
         kind: instance.kind,
         target: instance.target,
         query: instance.query,
         timeout_seconds: instance.timeout_seconds,
         parser: instance.parser ?? null,
-      })),
-    }),
+        ...(instance.cwd === 'checkout' && checkout ? { cwd: checkout } : {}),
+        expect_failure: instance.expect_failure,
+        instance_hash: contentHash,
+        env_digest: env.digest,
+      }));
+      return { work_dir: workDir, isolation, instances: specs };
+    },
   };
   try {
-    await backend.run(job);
-    const results = new Map<string, TracerResult | string>();
-    for (const { instance } of items)
-      results.set(instance.id, readResult(join(hostOutDir, instance.id, 'result.json')));
-    return results;
-  } finally {
-    rmSync(hostOutDir, { recursive: true, force: true });
-  }
-}
-
-/**
- * The result all runs agree on (same status and the same answer, compared as
- * canonical JSON), or a `nondeterministic` invalid result when they differ;
- * `keep` receives every run's result for inspection.
- */
-export function agreedResult(
-  results: (TracerResult | string | undefined)[],
-  keep: (results: unknown[]) => void,
-): TracerResult | string | undefined {
-  const first = results[0];
-  if (first === undefined || typeof first === 'string') return first;
-  const fingerprint = (r: TracerResult | string | undefined) =>
-    r === undefined || typeof r === 'string'
-      ? `error: ${r ?? 'no result'}`
-      : `${r.status}: ${canonicalJson(r.answer)}`;
-  const prints = results.map(fingerprint);
-  if (prints.every((p) => p === prints[0])) {
-    return { ...first, runs_agreed: results.length } as TracerResult;
-  }
-  keep(results);
-  const shown = prints.map((p, i) => `run ${i + 1} ${p.length > 200 ? p.slice(0, 199) + '…' : p}`);
-  return {
-    ...first,
-    status: 'invalid',
-    answer: undefined,
-    reason: `nondeterministic: ${shown.join(' | ')}`,
-  };
-}
-
-function quarantine(options: HarvestOptions, id: string, results: unknown[]): void {
-  if (!options.quarantineDir) return;
-  mkdirSync(options.quarantineDir, { recursive: true });
-  writeFileSync(
-    join(options.quarantineDir, `${id}.json`),
-    JSON.stringify({ id, runs: results }, null, 2) + '\n',
-  );
-  options.log(`  ${id}: quarantined, both answers in ${join(options.quarantineDir, `${id}.json`)}`);
-}
-
-function readResult(file: string): TracerResult | string {
-  if (!existsSync(file)) return 'the tracer wrote no result for this instance';
-  try {
-    return tracerResultSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+    const stdout = await backend.run(job);
+    return readResultLines(stdout, specs);
   } catch (error) {
-    return `unreadable tracer result (${(error as Error).message.split('\n')[0]})`;
+    if (error instanceof DockerUnavailableError) throw error;
+    const reason = messageOf(error);
+    deps.warn(`Harvest ${job.label} in environment "${env.recipe.name}" failed: ${reason}`);
+    return new Map(items.map((i) => [i.instance.id, reason]));
   }
-}
-
-function toOutcome(
-  loaded: LoadedInstance,
-  result: TracerResult | string | undefined,
-  envDigest: string,
-  tracerDigest: string,
-  log: (message: string) => void,
-): HarvestOutcome {
-  if (result === undefined || typeof result === 'string') {
-    return { status: 'error', reason: result ?? 'no result' };
-  }
-  if (result.status !== 'ok' || result.answer === undefined || !result.context) {
-    return {
-      status: result.status === 'ok' ? 'error' : result.status,
-      reason: result.reason ?? 'the tracer returned no answer',
-    };
-  }
-  const { instance } = loaded;
-  // Hand-written only with a custom parser; otherwise generated from the query by the tracer.
-  const question = instance.question ?? result.question;
-  const template = instance.template_answer ?? result.template_answer;
-  if (!question || !template) {
-    return { status: 'error', reason: 'the tracer generated no question text or answer template' };
-  }
-  const slice = sliceSchema.safeParse(result.context.slice);
-  if (result.context.slice !== undefined && !slice.success) {
-    log(
-      `  ${instance.id}: prompt slice dropped (${slice.error.issues[0]?.message ?? 'malformed'})`,
-    );
-  }
-  const entry: CachedOracle = {
-    oracle: {
-      question_kind: instance.kind,
-      question,
-      template_answer: template,
-      oracle_answer: result.answer,
-      meta: {
-        instance_id: instance.id,
-        instance_hash: loaded.contentHash,
-        environment_digest: envDigest,
-        python: result.python ?? 'unknown',
-        tracer_version: `${result.tracer_version ?? 'unknown'}+${tracerDigest.slice(0, 12)}`,
-        runs_agreed: result.runs_agreed ?? 1,
-        harvested_at: new Date().toISOString(),
-      },
-    },
-    context: {
-      file: result.context.file,
-      func: result.context.func,
-      first_line: result.context.first_line,
-      source: result.context.source,
-      // Only what the prompt builder shows; a malformed slice is dropped, never the oracle.
-      ...(slice.success ? { slice: slice.data } : {}),
-    },
-  };
-  return { status: 'ok', entry, fromCache: false };
 }

@@ -1,5 +1,5 @@
 /**
- * The built-in baseline "model": a static-analysis heuristic that reads only
+ * The demo model: a static-analysis heuristic that reads only
  * the prompt (never an oracle) and guesses what a straight-line reading of
  * the code suggests. It is the floor a real model must clear, and what the
  * demo queries when no endpoint is given.

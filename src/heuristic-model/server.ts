@@ -8,15 +8,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The model name the built-in baseline answers to. */
-export const BASELINE_MODEL = 'tracegate-baseline-heuristic';
+/** The model name the built-in demo model answers to. */
+export const HEURISTIC_MODEL = 'tracegate-demo-heuristic';
 
 /**
- * The built-in baseline endpoint: a real OpenAI-compatible HTTP server on
+ * The built-in demo model: a real OpenAI-compatible HTTP server on
  * loopback (POST /v1/chat/completions, GET /v1/models) whose "model" is the
  * static heuristic. Used by the demo and as a known peer in tests.
  */
-export async function startBaselineServer(port = 0): Promise<RunningServer> {
+export async function startHeuristicServer(port = 0): Promise<RunningServer> {
   const server: Server = createServer((req, res) => {
     void handle(req).then(
       ({ status, body }) => {
@@ -44,7 +44,7 @@ async function handle(req: IncomingMessage): Promise<{ status: number; body: unk
   if (req.method === 'GET' && path.endsWith('/models')) {
     return {
       status: 200,
-      body: { object: 'list', data: [{ id: BASELINE_MODEL, object: 'model' }] },
+      body: { object: 'list', data: [{ id: HEURISTIC_MODEL, object: 'model' }] },
     };
   }
   if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
@@ -56,12 +56,12 @@ async function handle(req: IncomingMessage): Promise<{ status: number; body: unk
     model?: string;
     messages?: { role: string; content: string }[];
   };
-  if (request.model !== BASELINE_MODEL) {
+  if (request.model !== HEURISTIC_MODEL) {
     return {
       status: 404,
       body: {
         error: {
-          message: `The model \`${request.model}\` does not exist. Available: ${BASELINE_MODEL}`,
+          message: `The model \`${request.model}\` does not exist. Available: ${HEURISTIC_MODEL}`,
         },
       },
     };
@@ -73,7 +73,7 @@ async function handle(req: IncomingMessage): Promise<{ status: number; body: unk
     body: {
       id: 'chatcmpl-baseline',
       object: 'chat.completion',
-      model: BASELINE_MODEL,
+      model: HEURISTIC_MODEL,
       choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
       usage: {
         prompt_tokens: Math.ceil(prompt.length / 4),

@@ -1,25 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { z } from 'zod';
-import type { ChatMessage } from '../prompt/build.js';
+import type { ChatMessage } from '../contracts/messages.js';
 import { canonicalJson, sha256 } from '../util/hash.js';
+import type { ResponseCache } from '../stores/ports.js';
 import type { ClientIdentity, CompleteOptions, Completion, ModelClient } from './client.js';
-
-/** Stored replies, by key. */
-export interface ResponseCache {
-  get(key: string): Completion | undefined;
-  put(key: string, completion: Completion): void;
-}
-
-const storedSchema = z.object({
-  text: z.string(),
-  reasoning: z.string().optional(),
-  finishReason: z.string().optional(),
-  tokensIn: z.number(),
-  tokensOut: z.number(),
-  latencyMs: z.number(),
-  retries: z.number(),
-});
 
 /** Everything an answer depends on. Two checkpoints differ in `revision`, so never share a key. */
 export interface ResponseKeyParts {
@@ -48,36 +30,6 @@ export function responseCacheKey(parts: ResponseKeyParts): string {
       sample: parts.sample,
     }),
   );
-}
-
-/**
- * Replies on disk under `<cache>/responses/<k[0:2]>/<k>.json`, written then
- * renamed. A corrupt entry is a miss (asked again), never trusted or fatal.
- */
-export class DirResponseCache implements ResponseCache {
-  constructor(readonly dir: string) {}
-
-  private file(key: string): string {
-    return join(this.dir, key.slice(0, 2), `${key}.json`);
-  }
-
-  get(key: string): Completion | undefined {
-    const file = this.file(key);
-    if (!existsSync(file)) return undefined;
-    try {
-      return storedSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
-    } catch {
-      return undefined;
-    }
-  }
-
-  put(key: string, completion: Completion): void {
-    const file = this.file(key);
-    mkdirSync(join(this.dir, key.slice(0, 2)), { recursive: true });
-    const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ ...completion, cached: undefined }));
-    renameSync(tmp, file);
-  }
 }
 
 /**

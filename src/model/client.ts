@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../prompt/build.js';
+import type { ChatMessage } from '../contracts/messages.js';
 
 /** Generation settings sent with every request (and part of every response-cache key). */
 export interface GenerationSettings {

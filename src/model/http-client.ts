@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../prompt/build.js';
+import type { ChatMessage } from '../contracts/messages.js';
 import type {
   ClientIdentity,
   CompleteOptions,

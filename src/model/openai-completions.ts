@@ -1,4 +1,4 @@
-import { renderAsText } from '../prompt/text.js';
+import { renderAsText } from './text.js';
 import { MalformedResponseError } from './faults.js';
 import { openaiSettings, type Protocol } from './protocol.js';
 

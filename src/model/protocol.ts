@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../prompt/build.js';
+import type { ChatMessage } from '../contracts/messages.js';
 import type { Completion, GenerationSettings } from './client.js';
 
 /** What a protocol's decoder returns; the client adds latency and retries. */

@@ -1,4 +1,4 @@
-import type { ChatMessage } from './build.js';
+import type { ChatMessage } from '../contracts/messages.js';
 
 /**
  * The messages as one plain-text prompt for a base checkpoint (no chat

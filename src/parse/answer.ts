@@ -1,4 +1,4 @@
-import type { Template } from '../instances/schema.js';
+import type { Template } from '../contracts/instance.js';
 import { classifyFailure, findCandidates, type ParseFailure } from './extract.js';
 import { validateAgainstTemplate } from './validate.js';
 

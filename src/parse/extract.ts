@@ -4,9 +4,6 @@ import { stripReasoning } from './reasoning.js';
 /** Why a reply yielded no usable answer; each scores as wrong and is counted apart. */
 export type ParseFailure = 'empty' | 'no_json' | 'schema_mismatch' | 'truncated' | 'refused';
 
-export type Extraction =
-  { ok: true; value: unknown } | { ok: false; failure: ParseFailure; detail: string };
-
 /** JSON values found in a reply, in text order, plus what the scan noticed. */
 export interface Candidates {
   /** Reply text with reasoning removed. */
@@ -74,14 +71,4 @@ export function classifyFailure(
   if (REFUSAL.test(candidates.text))
     return { failure: 'refused', detail: candidates.text.slice(0, 120) };
   return { failure: 'no_json', detail: candidates.text.slice(0, 120) };
-}
-
-/**
- * The last JSON value in raw model text (see findCandidates), or why there is
- * none. Template-blind; parseAnswer picks the last value that fits the template.
- */
-export function extractJson(raw: string, finishReason?: string): Extraction {
-  const candidates = findCandidates(raw);
-  if (candidates.values.length) return { ok: true, value: candidates.values.at(-1) };
-  return { ok: false, ...classifyFailure(candidates, finishReason, undefined) };
 }

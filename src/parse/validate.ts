@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Template } from '../instances/schema.js';
+import type { Template } from '../contracts/instance.js';
 import type { ParseFailure } from './extract.js';
 import { parseWhole } from './lenient.js';
 

@@ -1,5 +1,6 @@
-import type { CodeContext, CodeSlice } from '../harvest/oracle.js';
-import type { Instance, Template } from '../instances/schema.js';
+import type { CodeContext, CodeSlice } from '../contracts/oracle.js';
+import type { Instance, Template } from '../contracts/instance.js';
+import type { ChatMessage } from '../contracts/messages.js';
 import { budgetChars, formatBudget, truncateLines, type PromptBudget } from './budget.js';
 import { sliceTestModule, testNamesIn } from './slice.js';
 
@@ -10,10 +11,7 @@ import { sliceTestModule, testNamesIn } from './slice.js';
  */
 export const PROMPT_VERSION = 'p3';
 
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
-}
+export type { ChatMessage };
 
 /**
  * How much code the prompt shows.

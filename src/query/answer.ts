@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { CachedOracle } from '../harvest/oracle.js';
-import type { LoadedInstance } from '../instances/load.js';
-import type { Template } from '../instances/schema.js';
+import type { CachedOracle } from '../contracts/oracle.js';
+import type { LoadedInstance } from '../suite/load.js';
+import type { Template } from '../contracts/instance.js';
 import { parseAnswer } from '../parse/answer.js';
 import {
   buildPrompt,
@@ -10,14 +8,14 @@ import {
   type ChatMessage,
   type PromptOptions,
 } from '../prompt/build.js';
-import type { ErrorClass, InstanceRecord } from '../results/schema.js';
+import type { ErrorClass, InstanceRecord } from '../contracts/results.js';
 import { compareValues } from '../score/compare-values.js';
 import {
   ModelRequestError,
   ModelResponseError,
   type Completion,
   type ModelClient,
-} from './client.js';
+} from '../model/client.js';
 import { Limiter } from './pool.js';
 import { majorityVote, type SampleOutcome } from './vote.js';
 
@@ -83,10 +81,8 @@ export async function answerInstance(
   options: AnswerOptions = { samples: 1, prompt: DEFAULT_PROMPT_OPTIONS },
 ): Promise<InstanceRecord> {
   const { instance } = loaded;
-  const testFiles = [...new Set(instance.tests.map((t) => t.split('::')[0]!))].map((name) => ({
-    name,
-    source: readFileSync(join(loaded.dir, name), 'utf8'),
-  }));
+  // The test files as the tracer read them inside the sandbox: the host reads none itself.
+  const testFiles = oracle.context.tests ?? [];
   const { question, template_answer } = oracle.oracle;
   const messages = buildPrompt(
     { kind: instance.kind, tests: instance.tests, question, template_answer },

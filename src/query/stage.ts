@@ -1,11 +1,12 @@
-import type { CachedOracle } from '../harvest/oracle.js';
-import type { LoadedInstance } from '../instances/load.js';
+import type { CachedOracle } from '../contracts/oracle.js';
+import type { LoadedInstance } from '../suite/load.js';
 import { PROMPT_VERSION, type PromptOptions } from '../prompt/build.js';
-import type { InstanceRecord } from '../results/schema.js';
+import type { InstanceRecord } from '../contracts/results.js';
 import { answerInstance } from './answer.js';
-import type { ModelClient } from './client.js';
+import type { ModelClient } from '../model/client.js';
 import { Limiter, runPool } from './pool.js';
-import { CachingClient, type ResponseCache } from './response-cache.js';
+import { CachingClient } from '../model/caching-client.js';
+import type { ResponseCache } from '../stores/ports.js';
 
 /** How the query stage asks: prompt, samples per instance, requests in flight. */
 export interface QueryConfig {

@@ -1,5 +1,5 @@
 import type { Comparison, KindComparison } from '../compare/gate.js';
-import type { Results } from '../results/schema.js';
+import type { Results } from '../contracts/results.js';
 
 /** Hidden marker that identifies tracegate's sticky PR comment. */
 export const COMMENT_MARKER = '<!-- tracegate:report -->';

@@ -1,4 +1,4 @@
-import type { InstanceRecord, KindSummary, Summary } from '../results/schema.js';
+import type { InstanceRecord, KindSummary, Summary } from '../contracts/results.js';
 
 /** Wilson score interval at 95%: honest for small n and for 0% / 100%. */
 export function wilson(correct: number, total: number, z = 1.959964): [number, number] {

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { kindsMatching, type QuestionKind } from '../instances/kinds.js';
+import { kindsMatching, type QuestionKind } from '../contracts/kinds.js';
 import { sha256 } from '../util/hash.js';
 
 /** What to run out of the loaded instances. */

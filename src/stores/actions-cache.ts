@@ -1,21 +1,10 @@
 import * as cache from '@actions/cache';
-import * as core from '@actions/core';
 import { sha256 } from '../util/hash.js';
+import type { CacheKeys, CacheStore } from './cache-store.js';
 
-const PREFIX = 'tracegate-v1-';
+const PREFIX = 'tracegate-v2-';
 
-/**
- * Keys of the cache directory (oracles + model responses) in the Actions
- * cache. Entries are immutable, so each run attempt saves under its own key;
- * restore falls back from the same selection and model revision, to the same
- * selection, to anything — every file inside is content-addressed, so a
- * partial match is always safe to use.
- */
-export interface CacheKeys {
-  primary: string;
-  restore: string[];
-}
-
+/** Cache keys from the run's scope (tracer, environments, the selected instances) and model revision. */
 export function cacheKeys(
   scopeParts: string[],
   revision: string | undefined,
@@ -29,31 +18,43 @@ export function cacheKeys(
   };
 }
 
-/** Restores the cache directory; a miss or an unavailable service only costs time. */
-export async function restoreCacheDir(dir: string, keys: CacheKeys): Promise<void> {
-  if (!cache.isFeatureAvailable()) {
-    core.info('Actions cache service not available here; oracles will be harvested.');
-    return;
-  }
-  try {
-    const hit = await cache.restoreCache([dir], keys.primary, keys.restore);
-    core.info(hit ? `Restored the tracegate cache from ${hit}` : 'No tracegate cache yet');
-  } catch (error) {
-    core.warning(
-      `Restoring the tracegate cache failed (${(error as Error).message}); harvesting instead.`,
-    );
-  }
-}
+/**
+ * The GitHub Actions cache. Restoring or saving never fails a run: an
+ * unavailable service, a miss or an error only costs time, said through `log`.
+ */
+export class ActionsCacheStore implements CacheStore {
+  readonly name = 'actions';
+  constructor(
+    private readonly log: (message: string) => void,
+    private readonly warn: (message: string) => void,
+  ) {}
 
-/** Saves the cache directory — also after a failed run, so a re-run does not redo its work. */
-export async function saveCacheDir(dir: string, keys: CacheKeys): Promise<void> {
-  if (!cache.isFeatureAvailable()) return;
-  try {
-    await cache.saveCache([dir], keys.primary);
-    core.info(`Saved the tracegate cache as ${keys.primary}`);
-  } catch (error) {
-    core.warning(
-      `Saving the tracegate cache failed (${(error as Error).message}); the next run redoes its work.`,
-    );
+  async restore(paths: string[], keys: CacheKeys): Promise<string | undefined> {
+    if (!cache.isFeatureAvailable()) {
+      this.log('Actions cache service not available here; oracles will be harvested.');
+      return undefined;
+    }
+    try {
+      const hit = await cache.restoreCache(paths, keys.primary, keys.restore);
+      this.log(hit ? `Restored the tracegate cache from ${hit}` : 'No tracegate cache yet');
+      return hit;
+    } catch (error) {
+      this.warn(
+        `Restoring the tracegate cache failed (${(error as Error).message}); harvesting instead.`,
+      );
+      return undefined;
+    }
+  }
+
+  async save(paths: string[], keys: CacheKeys): Promise<void> {
+    if (!cache.isFeatureAvailable()) return;
+    try {
+      await cache.saveCache(paths, keys.primary);
+      this.log(`Saved the tracegate cache as ${keys.primary}`);
+    } catch (error) {
+      this.warn(
+        `Saving the tracegate cache failed (${(error as Error).message}); the next run redoes its work.`,
+      );
+    }
   }
 }

@@ -1,37 +1,41 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cachedOracleSchema, type CachedOracle } from './oracle.js';
+import { cachedOracleSchema, type CachedOracle } from '../contracts/oracle.js';
+import { writeFileAtomic } from './atomic.js';
+import type { OracleStore } from './ports.js';
 
-/** Content-addressed oracle store. */
-export interface OracleCache {
-  get(key: string): CachedOracle | undefined;
-  put(key: string, entry: CachedOracle): void;
-}
+const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 
 /**
- * Oracles on disk: `<dir>/oracles/<key>/oracle.json` (SWE-Flux format) and
+ * Oracles on disk: `<dir>/<key>/oracle.json` (SWE-Flux format) and
  * `context.json`. A corrupt entry is reported through `warn` and treated as a
  * miss, so it is re-harvested rather than trusted or fatal.
  */
-export class DirOracleCache implements OracleCache {
+export class DirOracleCache implements OracleStore {
   constructor(
     private readonly dir: string,
     private readonly warn: (message: string) => void = () => {},
   ) {}
 
   private entryDir(key: string): string {
-    return join(this.dir, 'oracles', key);
+    return join(this.dir, key);
   }
 
   get(key: string): CachedOracle | undefined {
+    if (!/^[0-9a-f]{64}$/.test(key)) return undefined;
     const dir = this.entryDir(key);
     if (!existsSync(join(dir, 'oracle.json'))) return undefined;
     try {
-      const entry = {
-        oracle: JSON.parse(readFileSync(join(dir, 'oracle.json'), 'utf8')),
-        context: JSON.parse(readFileSync(join(dir, 'context.json'), 'utf8')),
+      const read = (name: string) => {
+        const text = readFileSync(join(dir, name), 'utf8');
+        if (text.length > MAX_ENTRY_BYTES)
+          throw new Error(`${name} is over ${MAX_ENTRY_BYTES} bytes`);
+        return JSON.parse(text) as unknown;
       };
-      return cachedOracleSchema.parse(entry);
+      return cachedOracleSchema.parse({
+        oracle: read('oracle.json'),
+        context: read('context.json'),
+      });
     } catch (error) {
       this.warn(
         `Ignoring corrupt cache entry ${dir} (${(error as Error).message.split('\n')[0]}); it will be re-harvested.`,
@@ -42,15 +46,8 @@ export class DirOracleCache implements OracleCache {
 
   put(key: string, entry: CachedOracle): void {
     const dir = this.entryDir(key);
-    mkdirSync(dir, { recursive: true });
-    // Write-then-rename so an interrupted run never leaves a half-written oracle.
-    for (const [name, value] of [
-      ['context.json', entry.context],
-      ['oracle.json', entry.oracle],
-    ] as const) {
-      const tmp = join(dir, `.${name}.${process.pid}.tmp`);
-      writeFileSync(tmp, JSON.stringify(value, null, 2) + '\n');
-      renameSync(tmp, join(dir, name));
-    }
+    // context.json first: an entry whose oracle.json exists is complete.
+    writeFileAtomic(join(dir, 'context.json'), JSON.stringify(entry.context, null, 2) + '\n');
+    writeFileAtomic(join(dir, 'oracle.json'), JSON.stringify(entry.oracle, null, 2) + '\n');
   }
 }

@@ -1,25 +1,33 @@
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  writeFileSync,
-  renameSync,
-} from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { describeIssues } from '../contracts/instance.js';
+import { resultsSchema, type InstanceRecord, type Results } from '../contracts/results.js';
 import { UsageError } from '../errors.js';
-import { describeIssues } from '../instances/schema.js';
-import { resultsSchema, type InstanceRecord, type Results } from './schema.js';
+import { writeFileAtomic, writing } from './atomic.js';
+import type { Baseline, BaselineSource, ResultsSink } from './ports.js';
 
 /**
  * The run's output directory: records.jsonl grows one line per finished
  * instance (so an interrupted run keeps every answer it got), results.json and
- * report.md are written whole at the end (or at an abort).
+ * report.md are written whole at the end (or at an abort), each by rename.
  */
-export class OutputDir {
-  constructor(readonly dir: string) {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(this.recordsFile, '');
+export class ResultsDir implements ResultsSink {
+  private started = false;
+
+  constructor(readonly dir: string) {}
+
+  /** Empties records.jsonl on the first write of this run (not at construction: no side effects). */
+  private start(): void {
+    if (this.started) return;
+    writing(this.recordsFile, () => {
+      mkdirSync(this.dir, { recursive: true });
+      writeFileSync(this.recordsFile, '');
+    });
+    this.started = true;
+  }
+
+  get location(): string {
+    return join(this.dir, 'results.json');
   }
 
   get recordsFile(): string {
@@ -27,19 +35,17 @@ export class OutputDir {
   }
 
   append(record: InstanceRecord): void {
-    appendFileSync(this.recordsFile, JSON.stringify(record) + '\n');
+    this.start();
+    writing(this.recordsFile, () =>
+      appendFileSync(this.recordsFile, JSON.stringify(record) + '\n'),
+    );
   }
 
-  writeResults(results: Results, report: string): void {
-    atomicWrite(join(this.dir, 'results.json'), JSON.stringify(results, null, 2) + '\n');
-    atomicWrite(join(this.dir, 'report.md'), report);
+  finish(results: Results, report: string): void {
+    this.start();
+    writeFileAtomic(join(this.dir, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+    writeFileAtomic(join(this.dir, 'report.md'), report);
   }
-}
-
-function atomicWrite(file: string, text: string): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, file);
 }
 
 /** Reads a results.json (e.g. a baseline), naming the file and field when it is malformed. */
@@ -57,4 +63,13 @@ export function readResults(file: string, what = '--baseline'): Results {
       `${what} ${file}: not a tracegate results file (${describeIssues(parsed.error)})`,
     );
   return parsed.data;
+}
+
+/** The baseline named by `--baseline FILE`. */
+export class FileBaseline implements BaselineSource {
+  constructor(private readonly file: string) {}
+
+  resolve(): Promise<Baseline> {
+    return Promise.resolve({ results: readResults(this.file), source: `file ${this.file}` });
+  }
 }

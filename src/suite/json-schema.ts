@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { environmentSchema, instanceSchema } from './schema.js';
+import { environmentSchema } from '../contracts/environment.js';
+import { instanceSchema } from '../contracts/instance.js';
 
 /**
  * JSON Schemas of the instance and environment files, generated from the zod
@@ -11,5 +12,8 @@ export function instanceJsonSchema(): unknown {
 }
 
 export function environmentJsonSchema(): unknown {
-  return { ...z.toJSONSchema(environmentSchema, { io: 'input' }), title: 'tracegate environment recipe' };
+  return {
+    ...z.toJSONSchema(environmentSchema, { io: 'input' }),
+    title: 'tracegate environment recipe',
+  };
 }

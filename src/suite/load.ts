@@ -1,44 +1,55 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve, dirname } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { environmentSchema, type Environment } from '../contracts/environment.js';
+import { describeIssues, instanceSchema, type Instance } from '../contracts/instance.js';
 import { InstanceError, UsageError } from '../errors.js';
 import { sha256 } from '../util/hash.js';
-import { TRACED_KINDS } from './kinds.js';
-import {
-  describeIssues,
-  environmentSchema,
-  instanceSchema,
-  type Environment,
-  type Instance,
-} from './schema.js';
+import { FsSuiteReader, type SuiteReader } from './reader.js';
 
-/** An instance as loaded from disk: validated, with its environment and content hash. */
+/** An instance as loaded from a suite: validated, with its environment and content hash. */
 export interface LoadedInstance {
   instance: Instance;
-  /** Absolute directory holding instance.json and its test files. */
+  /** Real path of the directory holding instance.json and its test files. */
   dir: string;
   /** sha256 over every file of the instance directory (paths + bytes). */
   contentHash: string;
   environment: Environment;
+  /** The environments/ folder of the recipe, relative to the suite root (wheel paths start there). */
+  environmentDir: string;
+}
+
+/** A loaded suite: its reader (the one way to its files) and its instances, sorted by id. */
+export interface Suite {
+  reader: SuiteReader;
+  instances: LoadedInstance[];
 }
 
 const INSTANCE_FILE = 'instance.json';
+const ENVIRONMENTS = 'environments';
+/** How many levels above --instances an environments/ folder is looked for. */
+const ENVIRONMENT_LEVELS = 4;
 
 /**
- * Loads every instance under `root` (a suite directory or the instances root).
- * Environments come from the nearest `environments/` folder at or above `root`.
- * Throws InstanceError naming the file and field on the first malformed file.
+ * Loads every instance under `dir` (a suite directory or the instances root).
+ * Environments come from the nearest `environments/` folder at or above `dir`;
+ * the folder holding it is the suite's root, and every file is read through
+ * one confined reader rooted there. Throws InstanceError naming the file and
+ * field on the first malformed file.
  */
-export function loadInstances(root: string): LoadedInstance[] {
-  const abs = resolve(root);
+export function loadSuite(dir: string): Suite {
+  const abs = resolve(dir);
   if (!existsSync(abs) || !statSync(abs).isDirectory()) {
-    throw new UsageError(`--instances ${root}: no such directory`);
+    throw new UsageError(`--instances ${dir}: no such directory`);
   }
-  const environments = loadEnvironments(findEnvironmentsDir(abs));
+  const root = suiteRoot(abs);
+  const reader = new FsSuiteReader(root);
+  const start = reader.resolve(relativeTo(reader.root, abs));
+  const environments = loadEnvironments(reader);
   const loaded: LoadedInstance[] = [];
   const seen = new Map<string, string>();
-  for (const file of findInstanceFiles(abs)) {
-    const instance = parseInstanceFile(file);
-    const dir = dirname(file);
+  for (const rel of findInstanceFiles(reader, relativeTo(reader.root, start))) {
+    const file = join(reader.root, rel);
+    const instance = parseInstance(reader, rel);
     const previous = seen.get(instance.id);
     if (previous) throw new InstanceError(file, `id "${instance.id}" is also used by ${previous}`);
     seen.set(instance.id, file);
@@ -49,88 +60,121 @@ export function loadInstances(root: string): LoadedInstance[] {
         `environment: "${instance.environment}" is not defined (known: ${[...environments.keys()].join(', ') || 'none'})`,
       );
     }
-    for (const test of instance.tests) {
-      const testFile = test.split('::')[0] ?? '';
-      if (!existsSync(join(dir, testFile))) {
-        throw new InstanceError(file, `tests: "${test}" names ${testFile}, which is not in ${dir}`);
+    const instanceDir = dirname(rel);
+    if (instance.cwd === 'instance') {
+      for (const test of instance.tests) {
+        const testFile = test.split('::')[0] ?? '';
+        try {
+          reader.read(join(instanceDir, testFile));
+        } catch (error) {
+          throw new InstanceError(
+            file,
+            `tests: "${test}" names ${testFile}, which is not a readable file of the instance (${(error as Error).message})`,
+          );
+        }
       }
+    } else if (!environment.recipe.git && !environment.recipe.image) {
+      throw new InstanceError(
+        file,
+        `cwd: "checkout" needs an environment with a git or image source ("${instance.environment}" has neither)`,
+      );
     }
-    loaded.push({ instance, dir, contentHash: hashDirectory(dir), environment });
+    loaded.push({
+      instance,
+      dir: reader.resolve(instanceDir),
+      contentHash: hashDirectory(reader, instanceDir),
+      environment: environment.recipe,
+      environmentDir: ENVIRONMENTS,
+    });
   }
-  return loaded.sort((a, b) => (a.instance.id < b.instance.id ? -1 : 1));
+  return { reader, instances: loaded.sort((a, b) => (a.instance.id < b.instance.id ? -1 : 1)) };
 }
 
-export function parseInstanceFile(file: string): Instance {
-  let raw: unknown;
+function relativeTo(root: string, path: string): string {
+  const rel = path.slice(root.length).replace(/^\/+/, '');
+  return path.startsWith(root) ? rel : path;
+}
+
+/** The nearest directory at or above `start` holding environments/, else `start` itself. */
+function suiteRoot(start: string): string {
+  for (let dir = start, i = 0; i <= ENVIRONMENT_LEVELS; dir = dirname(dir), i++) {
+    if (existsSync(join(dir, ENVIRONMENTS))) return dir;
+  }
+  return start;
+}
+
+function parseJson(reader: SuiteReader, rel: string): unknown {
+  const file = join(reader.root, rel);
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    return JSON.parse(reader.read(rel).toString('utf8'));
   } catch (error) {
+    if (error instanceof InstanceError) throw error;
     throw new InstanceError(file, `not valid JSON (${(error as Error).message})`);
   }
-  const parsed = instanceSchema.safeParse(raw);
-  if (!parsed.success) throw new InstanceError(file, describeIssues(parsed.error));
-  if (!TRACED_KINDS.has(parsed.data.kind)) {
-    throw new InstanceError(
-      file,
-      `kind: ${parsed.data.kind} has no tracer query yet (supported: ${[...TRACED_KINDS].join(', ')})`,
-    );
-  }
+}
+
+function parseInstance(reader: SuiteReader, rel: string): Instance {
+  const parsed = instanceSchema.safeParse(parseJson(reader, rel));
+  if (!parsed.success)
+    throw new InstanceError(join(reader.root, rel), describeIssues(parsed.error));
   return parsed.data;
 }
 
-function findEnvironmentsDir(start: string): string | undefined {
-  for (let dir = start, i = 0; i < 4; dir = dirname(dir), i++) {
-    const candidate = join(dir, 'environments');
-    if (existsSync(candidate)) return candidate;
-  }
-  return undefined;
+/** Parses one instance file (for tools and tests that hold a single file). */
+export function parseInstanceFile(file: string): Instance {
+  const reader = new FsSuiteReader(dirname(file));
+  return parseInstance(reader, file.slice(reader.root.length + 1) || INSTANCE_FILE);
 }
 
-function loadEnvironments(dir: string | undefined): Map<string, Environment> {
-  const result = new Map<string, Environment>();
-  if (!dir) return result;
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
-    const file = join(dir, name);
-    let raw: unknown;
-    try {
-      raw = JSON.parse(readFileSync(file, 'utf8'));
-    } catch (error) {
-      throw new InstanceError(file, `not valid JSON (${(error as Error).message})`);
-    }
-    const parsed = environmentSchema.safeParse(raw);
-    if (!parsed.success) throw new InstanceError(file, describeIssues(parsed.error));
-    result.set(parsed.data.name, parsed.data);
+function loadEnvironments(reader: SuiteReader): Map<string, { recipe: Environment }> {
+  const result = new Map<string, { recipe: Environment }>();
+  if (!existsSync(join(reader.root, ENVIRONMENTS))) return result;
+  for (const entry of reader.list(ENVIRONMENTS)) {
+    if (entry.kind !== 'file' || !entry.name.endsWith('.json')) continue;
+    const rel = join(ENVIRONMENTS, entry.name);
+    const parsed = environmentSchema.safeParse(parseJson(reader, rel));
+    if (!parsed.success)
+      throw new InstanceError(join(reader.root, rel), describeIssues(parsed.error));
+    result.set(parsed.data.name, { recipe: parsed.data });
   }
   return result;
 }
 
-function findInstanceFiles(dir: string): string[] {
+const SKIPPED = (name: string) => name.startsWith('.') || name === '__pycache__';
+
+function findInstanceFiles(reader: SuiteReader, dir: string, seen = new Set<string>()): string[] {
+  const real = reader.resolve(dir);
+  if (seen.has(real)) return []; // a symlink loop inside the suite
+  seen.add(real);
   const found: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name.startsWith('.') || entry.name === 'environments' || entry.name === '__pycache__') continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...findInstanceFiles(path));
-    else if (entry.name === INSTANCE_FILE) found.push(path);
+  for (const entry of reader.list(dir)) {
+    if (SKIPPED(entry.name) || entry.name === ENVIRONMENTS) continue;
+    const rel = join(dir, entry.name);
+    if (entry.kind === 'dir') found.push(...findInstanceFiles(reader, rel, seen));
+    else if (entry.name === INSTANCE_FILE) found.push(rel);
   }
   return found.sort();
 }
 
-function listFiles(dir: string): string[] {
+function listFiles(reader: SuiteReader, dir: string, seen: Set<string>): string[] {
+  const real = reader.resolve(dir);
+  if (seen.has(real)) return [];
+  seen.add(real);
   const files: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === '__pycache__' || entry.name.startsWith('.')) continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) files.push(...listFiles(path));
-    else files.push(path);
+  for (const entry of reader.list(dir)) {
+    if (SKIPPED(entry.name)) continue;
+    const rel = join(dir, entry.name);
+    if (entry.kind === 'dir') files.push(...listFiles(reader, rel, seen));
+    else files.push(rel);
   }
   return files;
 }
 
-/** Content hash of a directory: relative paths and bytes, in sorted order. */
-export function hashDirectory(dir: string): string {
+/** Content hash of an instance directory: relative paths and bytes, in sorted order. */
+export function hashDirectory(reader: SuiteReader, dir: string): string {
   const parts: (string | Buffer)[] = [];
-  for (const file of listFiles(dir).sort()) {
-    parts.push(relative(dir, file), readFileSync(file));
+  for (const rel of listFiles(reader, dir, new Set()).sort()) {
+    parts.push(relative(dir, rel), reader.read(rel));
   }
   return sha256(...parts);
 }

@@ -1,5 +1,5 @@
-import type { ModelClient } from '../../src/query/client.js';
-import { createModelClient, type ClientConfig } from '../../src/query/factory.js';
+import type { ModelClient } from '../../src/model/client.js';
+import { createModelClient, type ClientConfig } from '../../src/model/factory.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 

@@ -3,12 +3,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  BASELINE_MODEL,
-  startBaselineServer,
+  HEURISTIC_MODEL,
+  startHeuristicServer,
   type RunningServer,
-} from '../../src/baseline/server.js';
+} from '../../src/heuristic-model/server.js';
 import { COMMENT_MARKER } from '../../src/report/markdown.js';
-import { resultsSchema } from '../../src/results/schema.js';
+import { resultsSchema } from '../../src/contracts/results.js';
 import { FakeGitHub } from '../helpers/github-server.js';
 import { FIXTURE_SUITE, tempDir } from '../helpers/cli.js';
 import { requireDocker } from '../helpers/docker.js';
@@ -69,7 +69,7 @@ describe('the bundled Action (dist/index.js) on a pull_request', () => {
   const work = tempDir('tg-action-work-');
   const inputs = (extra: Record<string, string> = {}) => ({
     endpoint: endpoint.url,
-    model: BASELINE_MODEL,
+    model: HEURISTIC_MODEL,
     instances: FIXTURE_SUITE,
     cache: join(work, 'cache'),
     'github-token': 'ghs_test_token',
@@ -79,7 +79,7 @@ describe('the bundled Action (dist/index.js) on a pull_request', () => {
 
   beforeAll(async () => {
     await requireDocker();
-    endpoint = await startBaselineServer();
+    endpoint = await startHeuristicServer();
     const apiUrl = await github.start();
     const event = join(work, 'event.json');
     writeFileSync(

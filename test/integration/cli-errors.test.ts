@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { cpSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  BASELINE_MODEL,
-  startBaselineServer,
+  HEURISTIC_MODEL,
+  startHeuristicServer,
   type RunningServer,
-} from '../../src/baseline/server.js';
+} from '../../src/heuristic-model/server.js';
 import { FIXTURE_SUITE, runCli, tempDir } from '../helpers/cli.js';
 import { requireDocker } from '../helpers/docker.js';
 
@@ -30,7 +30,7 @@ describe('bad input gets a clear error and the right exit code', () => {
   let endpoint: RunningServer;
   beforeAll(async () => {
     await requireDocker();
-    endpoint = await startBaselineServer();
+    endpoint = await startHeuristicServer();
   });
   afterAll(() => endpoint.close());
 
@@ -47,7 +47,7 @@ describe('bad input gets a clear error and the right exit code', () => {
       '--endpoint',
       endpoint.url,
       '--model',
-      BASELINE_MODEL,
+      HEURISTIC_MODEL,
       '--cache',
       tempDir(),
     ]);
@@ -75,7 +75,7 @@ describe('bad input gets a clear error and the right exit code', () => {
       '--endpoint',
       endpoint.url,
       '--model',
-      BASELINE_MODEL,
+      HEURISTIC_MODEL,
     ]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/selection is empty/);
@@ -106,7 +106,7 @@ describe('bad input gets a clear error and the right exit code', () => {
         '--endpoint',
         endpoint.url,
         '--model',
-        BASELINE_MODEL,
+        HEURISTIC_MODEL,
         '--cache',
         tempDir(),
       ]);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resultsSchema } from '../../src/results/schema.js';
+import { resultsSchema } from '../../src/contracts/results.js';
 import { FIXTURE_SUITE, runCli, tempDir } from '../helpers/cli.js';
 import { requireDocker } from '../helpers/docker.js';
 
@@ -27,7 +27,7 @@ describe('tracegate demo', () => {
     expect(stderr).toMatch(
       /Harvesting 5 instance\(s\) in environment "plain" \(docker, run 2 of 2/,
     );
-    expect(stdout).toContain('## tracegate — tracegate-baseline-heuristic');
+    expect(stdout).toContain('## tracegate — tracegate-demo-heuristic');
     const results = resultsSchema.parse(
       JSON.parse(readFileSync(join(dir, 'out', 'results.json'), 'utf8')),
     );

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Results } from '../../src/results/schema.js';
+import type { Results } from '../../src/contracts/results.js';
 import { PROMPT_VERSION } from '../../src/prompt/build.js';
 import { FIXTURE_SUITE, runCli, tempDir } from '../helpers/cli.js';
 import { requireDocker } from '../helpers/docker.js';

@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { USAGE } from '../../src/cli/commands.js';
-import { toRunConfig, toRunDeps } from '../../src/config/assemble.js';
+import { toRunDeps, toRunInput } from '../../src/config/assemble.js';
+import { loadSuite } from '../../src/suite/load.js';
 import { parseRunOptions, RUN_OPTION_NAMES } from '../../src/config/options.js';
-import { FIXTURES } from '../helpers/cli.js';
+import { FIXTURE_SUITE, FIXTURES } from '../helpers/cli.js';
 
 const required = { endpoint: 'http://127.0.0.1:9/v1', model: 'm' };
 const logger = { log: () => {}, warn: () => {} };
+const suite = () => loadSuite(FIXTURE_SUITE);
 
 describe('endpoint options: one name for the CLI flag and the Action input', () => {
   it('every run option is an input of action.yml and a flag in the usage text', () => {
@@ -31,13 +33,15 @@ describe('endpoint options: one name for the CLI flag and the Action input', () 
       'context-budget': '12000t',
       'time-budget': '900',
     });
-    const config = toRunConfig(options);
-    expect(config.model.revision).toBe('sha256:abc');
-    expect(config.query).toEqual({
+    const input = toRunInput(options, []);
+    expect(input.model.revision).toBe('sha256:abc');
+    expect(input.query).toEqual({
       samples: 5,
       prompt: { mode: 'files', budget: { amount: 12000, unit: 'tokens' } },
+      concurrency: 4,
     });
-    const { client, responseCache } = toRunDeps(options, logger);
+    const { client, stores } = toRunDeps(options, logger, suite());
+    const responseCache = stores.responses;
     expect(client.identity).toEqual({
       endpoint: 'http://127.0.0.1:9/v1',
       api: 'anthropic',
@@ -63,7 +67,7 @@ describe('endpoint options: one name for the CLI flag and the Action input', () 
       context: 'slice',
       'context-budget': { amount: 16000, unit: 'tokens' },
     });
-    expect(toRunConfig(options, 'deadbeef').model.revision).toBe('deadbeef');
+    expect(toRunInput(options, [], 'deadbeef').model.revision).toBe('deadbeef');
   });
 
   it.each([
@@ -82,6 +86,6 @@ describe('endpoint options: one name for the CLI flag and the Action input', () 
 
   it('rejects an endpoint without a scheme when the client is built', () => {
     const options = parseRunOptions({ ...required, endpoint: '127.0.0.1:8000/v1' });
-    expect(() => toRunDeps(options, logger)).toThrow(/"127.0.0.1:8000\/v1" has no scheme/);
+    expect(() => toRunDeps(options, logger, suite())).toThrow(/"127.0.0.1:8000\/v1" has no scheme/);
   });
 });

@@ -1,15 +1,14 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EndpointUnavailableError } from '../../src/errors.js';
-import type { CachedOracle } from '../../src/harvest/oracle.js';
-import type { LoadedInstance } from '../../src/instances/load.js';
+import type { CachedOracle } from '../../src/contracts/oracle.js';
+import type { LoadedInstance } from '../../src/suite/load.js';
 import { DEFAULT_PROMPT_OPTIONS } from '../../src/prompt/build.js';
 import { summarizeQuery } from '../../src/query/accounting.js';
-import type { ModelClient } from '../../src/query/client.js';
-import type { ClientConfig } from '../../src/query/factory.js';
-import { DirResponseCache } from '../../src/query/response-cache.js';
+import type { ModelClient } from '../../src/model/client.js';
+import type { ClientConfig } from '../../src/model/factory.js';
+import { DirResponseCache } from '../../src/stores/response-cache.js';
 import { queryInstances, withResponseCache } from '../../src/query/stage.js';
-import type { InstanceRecord } from '../../src/results/schema.js';
+import type { InstanceRecord } from '../../src/contracts/results.js';
 import { summarize } from '../../src/score/aggregate.js';
 import { tempDir } from '../helpers/cli.js';
 import { FaultyModelServer, type Fault, type Reply, testClient } from '../helpers/model-server.js';
@@ -21,8 +20,7 @@ function squares(n: number): Item[] {
   const root = tempDir('tg-squares-');
   return Array.from({ length: n }, (_, i) => {
     const dir = join(root, `sq-${i}`);
-    mkdirSync(dir);
-    writeFileSync(join(dir, 'test_sq.py'), `def test_sq():\n    assert square(${i}) == ${i * i}\n`);
+    const testSource = `def test_sq():\n    assert square(${i}) == ${i * i}\n`;
     const question = `What does square(N) return for N=${i}?`;
     const template = { value: 'int' };
     return {
@@ -37,10 +35,13 @@ function squares(n: number): Item[] {
           template_answer: template,
           query: {},
           timeout_seconds: 60,
+          cwd: 'instance',
+          expect_failure: false,
         },
         dir,
         contentHash: `h${i}`,
         environment: { name: 'plain', python: '3.11', packages: [] },
+        environmentDir: 'environments',
       },
       entry: {
         oracle: {
@@ -63,6 +64,7 @@ function squares(n: number): Item[] {
           func: 'square',
           first_line: 1,
           source: 'def square(n):\n    return n * n\n',
+          tests: [{ name: 'test_sq.py', source: testSource }],
         },
       },
     };

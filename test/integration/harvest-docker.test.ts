@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import {
-  BASELINE_MODEL,
-  startBaselineServer,
+  HEURISTIC_MODEL,
+  startHeuristicServer,
   type RunningServer,
-} from '../../src/baseline/server.js';
-import { resultsSchema } from '../../src/results/schema.js';
+} from '../../src/heuristic-model/server.js';
+import { resultsSchema } from '../../src/contracts/results.js';
 import { FIXTURE_SUITE, runCli, tempDir } from '../helpers/cli.js';
 import { harvestContainerStarts, requireDocker } from '../helpers/docker.js';
 
@@ -19,7 +19,7 @@ describe('tracegate run against a real Docker engine', () => {
 
   beforeAll(async () => {
     docker = await requireDocker();
-    endpoint = await startBaselineServer();
+    endpoint = await startHeuristicServer();
   });
   afterAll(() => endpoint.close());
 
@@ -30,7 +30,7 @@ describe('tracegate run against a real Docker engine', () => {
       '--endpoint',
       endpoint.url,
       '--model',
-      BASELINE_MODEL,
+      HEURISTIC_MODEL,
       '--cache',
       cache,
     ];

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { oracleSchema } from '../../src/harvest/oracle.js';
+import { oracleSchema } from '../../src/contracts/oracle.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { requireDocker } from '../helpers/docker.js';
 

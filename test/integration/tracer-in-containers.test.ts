@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { downloadWheels } from '../../src/harvest/wheels.js';
+import { downloadWheels } from '../../src/environments/wheels.js';
 import { sha256 } from '../../src/util/hash.js';
 import { requireDocker } from '../helpers/docker.js';
 

@@ -1,7 +1,7 @@
 import { EndpointUnavailableError } from '../../src/errors.js';
-import { TimeBudget } from '../../src/query/budget.js';
-import { ModelRequestError, ModelResponseError, type ModelClient } from '../../src/query/client.js';
-import type { ClientConfig } from '../../src/query/factory.js';
+import { TimeBudget } from '../../src/model/budget.js';
+import { ModelRequestError, ModelResponseError, type ModelClient } from '../../src/model/client.js';
+import type { ClientConfig } from '../../src/model/factory.js';
 import { runPool } from '../../src/query/pool.js';
 import { FaultyModelServer, type Fault, testClient } from '../helpers/model-server.js';
 

@@ -1,8 +1,11 @@
 import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DirOracleCache } from '../../src/harvest/cache.js';
-import type { CachedOracle } from '../../src/harvest/oracle.js';
+import { DirOracleCache } from '../../src/stores/oracle-cache.js';
+import type { CachedOracle } from '../../src/contracts/oracle.js';
 import { tempDir } from '../helpers/cli.js';
+
+/** Keys are sha256 digests; anything else is never a key. */
+const K = 'a'.repeat(64);
 
 const entry: CachedOracle = {
   oracle: {
@@ -26,10 +29,10 @@ const entry: CachedOracle = {
 describe('the oracle cache', () => {
   it('round-trips an entry as SWE-Flux oracle.json plus context.json', () => {
     const dir = tempDir();
-    const cache = new DirOracleCache(dir);
-    cache.put('k1', entry);
-    expect(cache.get('k1')).toEqual(entry);
-    const onDisk = JSON.parse(readFileSync(join(dir, 'oracles', 'k1', 'oracle.json'), 'utf8'));
+    const cache = new DirOracleCache(join(dir, 'oracles'));
+    cache.put(K, entry);
+    expect(cache.get(K)).toEqual(entry);
+    const onDisk = JSON.parse(readFileSync(join(dir, 'oracles', K, 'oracle.json'), 'utf8'));
     expect(Object.keys(onDisk).sort()).toEqual([
       'meta',
       'oracle_answer',
@@ -46,20 +49,26 @@ describe('the oracle cache', () => {
   ])('treats a corrupt entry (%s) as a miss and says so', (_what, text) => {
     const dir = tempDir();
     const warnings: string[] = [];
-    const cache = new DirOracleCache(dir, (m) => warnings.push(m));
-    cache.put('k1', entry);
-    writeFileSync(join(dir, 'oracles', 'k1', 'oracle.json'), text);
-    expect(cache.get('k1')).toBeUndefined();
+    const cache = new DirOracleCache(join(dir, 'oracles'), (m) => warnings.push(m));
+    cache.put(K, entry);
+    writeFileSync(join(dir, 'oracles', K, 'oracle.json'), text);
+    expect(cache.get(K)).toBeUndefined();
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/Ignoring corrupt cache entry .*k1.*re-harvested/);
+    expect(warnings[0]).toMatch(/Ignoring corrupt cache entry .*aaaa.*re-harvested/);
     // A fresh put repairs it.
-    cache.put('k1', entry);
-    expect(cache.get('k1')).toEqual(entry);
+    cache.put(K, entry);
+    expect(cache.get(K)).toEqual(entry);
   });
 
   it('misses cleanly on an absent key', () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'oracles'), { recursive: true });
-    expect(new DirOracleCache(dir).get('nope')).toBeUndefined();
+    expect(new DirOracleCache(join(dir, 'oracles')).get('nope')).toBeUndefined();
+  });
+});
+
+describe('the oracle cache refuses what is not a key', () => {
+  it.each(['../escape', 'k1', '', 'A'.repeat(64)])('%j is never looked up', (key) => {
+    expect(new DirOracleCache(tempDir()).get(key)).toBeUndefined();
   });
 });

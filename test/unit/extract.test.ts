@@ -1,13 +1,10 @@
-import { extractJson } from '../../src/parse/extract.js';
-import { validateAgainstTemplate } from '../../src/parse/validate.js';
+import { parseAnswer } from '../../src/parse/answer.js';
 
 const template = { loop_iteration_count: 'int' };
 
 function verdict(raw: string, finish?: string): string {
-  const e = extractJson(raw, finish);
-  if (!e.ok) return e.failure;
-  const v = validateAgainstTemplate(e.value, template);
-  return v.ok ? `ok:${JSON.stringify(v.value)}` : v.failure;
+  const parsed = parseAnswer(raw, finish, template);
+  return parsed.ok ? `ok:${JSON.stringify(parsed.value)}` : parsed.failure;
 }
 
 describe('answer extraction and validation', () => {

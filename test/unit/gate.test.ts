@@ -1,6 +1,6 @@
 import { compareRuns } from '../../src/compare/gate.js';
 import { holm, mcnemarExact } from '../../src/compare/stats.js';
-import type { InstanceRecord } from '../../src/results/schema.js';
+import type { InstanceRecord } from '../../src/contracts/results.js';
 
 function records(kind: InstanceRecord['kind'], pattern: string, prefix = 'i'): InstanceRecord[] {
   return [...pattern].map((c, i) => ({

@@ -1,6 +1,6 @@
-import { heuristicAnswer, parsePrompt } from '../../src/baseline/heuristic.js';
+import { heuristicAnswer, parsePrompt } from '../../src/heuristic-model/heuristic.js';
 import { buildPrompt, type PromptInstance } from '../../src/prompt/build.js';
-import type { Template } from '../../src/instances/schema.js';
+import type { Template } from '../../src/contracts/instance.js';
 
 const source = `def parse_all(items):
     """Parse every item."""

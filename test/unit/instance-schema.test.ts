@@ -1,4 +1,4 @@
-import { instanceSchema, describeIssues } from '../../src/instances/schema.js';
+import { instanceSchema, describeIssues } from '../../src/contracts/instance.js';
 
 const base = {
   id: 'click-s2-x',

@@ -1,7 +1,7 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { environmentJsonSchema, instanceJsonSchema } from '../../src/instances/json-schema.js';
+import { environmentJsonSchema, instanceJsonSchema } from '../../src/suite/json-schema.js';
 import { bundledInstancesDir } from '../../src/paths.js';
+import { expectFixture } from '../helpers/fixtures.js';
 
 describe('the committed JSON Schemas of instance files', () => {
   it.each([
@@ -10,9 +10,7 @@ describe('the committed JSON Schemas of instance files', () => {
   ])('%s is generated from the zod schema', (name, generate) => {
     const file = join(bundledInstancesDir(), name);
     const text = JSON.stringify(generate(), null, 2) + '\n';
-    // Regenerate by deleting the file and re-running this test.
-    if (!existsSync(file)) writeFileSync(file, text);
-    expect(readFileSync(file, 'utf8')).toBe(text);
+    expectFixture(file, text);
   });
 
   it('describes the fields editors need', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Template } from '../../src/instances/schema.js';
+import type { Template } from '../../src/contracts/instance.js';
 import { parseAnswer } from '../../src/parse/answer.js';
 import { FIXTURES } from '../helpers/cli.js';
 

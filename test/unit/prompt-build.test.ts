@@ -1,5 +1,5 @@
-import { parsePrompt } from '../../src/baseline/heuristic.js';
-import type { CodeContext } from '../../src/harvest/oracle.js';
+import { parsePrompt } from '../../src/heuristic-model/heuristic.js';
+import type { CodeContext } from '../../src/contracts/oracle.js';
 import { parseBudget } from '../../src/prompt/budget.js';
 import {
   buildPrompt,
@@ -8,7 +8,7 @@ import {
   type PromptOptions,
 } from '../../src/prompt/build.js';
 import { sliceTestModule, testNamesIn } from '../../src/prompt/slice.js';
-import { renderAsText } from '../../src/prompt/text.js';
+import { renderAsText } from '../../src/model/text.js';
 
 const TEST_MODULE = `import pytest
 from numbers_mod import collatz_steps
@@ -104,7 +104,7 @@ describe('prompt modes', () => {
     expect(text).toContain(instance.question);
   });
 
-  it('stays readable by the built-in baseline endpoint', () => {
+  it('stays readable by the built-in demo model', () => {
     const parsed = parsePrompt(user({ mode: 'slice', budget: big }));
     expect(parsed).toMatchObject({
       kind: 'S2_Loops',

@@ -1,5 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { expectFixture } from '../helpers/fixtures.js';
 import { compareRuns } from '../../src/compare/gate.js';
 import {
   codeSpan,
@@ -7,7 +7,7 @@ import {
   escapeMarkdown,
   renderReport,
 } from '../../src/report/markdown.js';
-import type { InstanceRecord, Results } from '../../src/results/schema.js';
+import type { InstanceRecord, Results } from '../../src/contracts/results.js';
 import { summarize } from '../../src/score/aggregate.js';
 import { FIXTURES } from '../helpers/cli.js';
 
@@ -89,8 +89,7 @@ describe('the markdown report', () => {
   it('matches the reviewed rendering in test/fixtures/rendered/report.md', () => {
     // Review a changed rendering by deleting the file and re-running: it is written anew.
     const file = join(FIXTURES, 'rendered', 'report.md');
-    if (!existsSync(file)) writeFileSync(file, rendered);
-    expect(rendered).toBe(readFileSync(file, 'utf8'));
+    expectFixture(file, rendered);
   });
 
   it('carries the sticky marker, the verdict and per-kind deltas', () => {

@@ -1,5 +1,5 @@
 import { UsageError } from '../../src/errors.js';
-import type { QuestionKind } from '../../src/instances/kinds.js';
+import type { QuestionKind } from '../../src/contracts/kinds.js';
 import { selectInstances } from '../../src/select/select.js';
 
 const kinds: QuestionKind[] = ['S1_IntraProceduralCFG', 'S2_Loops', 'M2_Loops', 'S5_Exceptions'];

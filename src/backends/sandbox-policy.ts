@@ -1,0 +1,75 @@
+import type Docker from 'dockerode';
+
+/** Where the tracer, the plan, the instances and the scratch space appear in a harvest container. */
+export const MOUNT = {
+  tracer: '/tg/tracer',
+  plan: '/tg/plan',
+  instances: '/tg/instances',
+  work: '/tg/work',
+} as const;
+
+/** First uid of the per-group test users (the driver setuid()s each group's tests to its own). */
+export const TEST_UID_BASE = 20000;
+
+export interface SandboxLimits {
+  memoryBytes: number;
+  pids: number;
+  /** Size of /tmp and of the work tmpfs. */
+  tmpfsSize: string;
+}
+
+export const DEFAULT_LIMITS: SandboxLimits = {
+  memoryBytes: 2 * 1024 ** 3,
+  pids: 512,
+  tmpfsSize: '512m',
+};
+
+/**
+ * The sandbox every harvest container runs in (and the tracer's own
+ * container tests use): no network, a read-only root, every capability
+ * dropped except what the driver needs to run each group's tests as their
+ * own uid, clean up after them and kill what they leave behind; no new
+ * privileges; memory, pids and scratch space bounded. The tests themselves
+ * run unprivileged (uid ≥ TEST_UID_BASE) with no capabilities at all.
+ */
+export function sandboxHostConfig(
+  binds: string[],
+  limits: SandboxLimits = DEFAULT_LIMITS,
+): Docker.HostConfig {
+  return {
+    Binds: binds,
+    NetworkMode: 'none',
+    CapDrop: ['ALL'],
+    CapAdd: ['SETUID', 'SETGID', 'CHOWN', 'FOWNER', 'DAC_OVERRIDE', 'KILL'],
+    SecurityOpt: ['no-new-privileges'],
+    ReadonlyRootfs: true,
+    Tmpfs: {
+      '/tmp': `rw,exec,nosuid,nodev,size=${limits.tmpfsSize}`,
+      [MOUNT.work]: `rw,exec,nosuid,nodev,size=${limits.tmpfsSize}`,
+    },
+    Memory: limits.memoryBytes,
+    MemorySwap: limits.memoryBytes,
+    PidsLimit: limits.pids,
+  };
+}
+
+/** The container settings around the host config: root driver, no network, no TTY. */
+export function sandboxContainer(
+  image: string,
+  cmd: string[],
+  hostConfig: Docker.HostConfig,
+  labels: Record<string, string>,
+): Docker.ContainerCreateOptions {
+  return {
+    Image: image,
+    Cmd: cmd,
+    User: '0:0',
+    WorkingDir: '/tmp',
+    Env: ['PYTHONDONTWRITEBYTECODE=1', 'HOME=/tmp', 'PYTHONHASHSEED=0', 'LANG=C.UTF-8'],
+    Tty: false,
+    OpenStdin: false,
+    Labels: labels,
+    NetworkDisabled: true,
+    HostConfig: hostConfig,
+  };
+}

@@ -1,0 +1,43 @@
+import { join } from 'node:path';
+
+/**
+ * The cache directory's layout, in one place. Everything under `oracles/`
+ * and `responses/` is content-addressed and safe to share between runs and
+ * machines: those two are what the Actions cache saves. The rest is local to
+ * this machine (virtualenvs hold absolute paths; wheels and checkouts are
+ * re-resolved cheaply) and is never saved.
+ */
+export interface CacheLayout {
+  root: string;
+  /** `<key>/oracle.json` + `context.json`. */
+  oracles: string;
+  /** `<k[0:2]>/<k>.json`: model replies by request key. */
+  responses: string;
+  /** `<id>.json`: every run's answer of an instance whose runs disagreed. */
+  quarantine: string;
+  /** `<recipe>/`: wheels resolved for a recipe, with their lock.json. */
+  wheels: string;
+  /** `<url hash>.git`: bare clones of remote repositories. */
+  git: string;
+  /** `<sha>/`: exported trees of commits. */
+  checkouts: string;
+  /** `<digest>/`: virtualenvs of the local backend. */
+  venvs: string;
+  /** The subdirectories a shared cache (the Actions cache) saves and restores. */
+  shared: string[];
+}
+
+export function cacheLayout(root: string): CacheLayout {
+  const at = (name: string) => join(root, name);
+  return {
+    root,
+    oracles: at('oracles'),
+    responses: at('responses'),
+    quarantine: at('quarantine'),
+    wheels: at('wheels'),
+    git: at('git'),
+    checkouts: at('checkouts'),
+    venvs: at('venvs'),
+    shared: [at('oracles'), at('responses')],
+  };
+}

@@ -1,0 +1,52 @@
+import type { CachedOracle } from '../contracts/oracle.js';
+import type { InstanceRecord, Results } from '../contracts/results.js';
+import type { Completion } from '../model/client.js';
+
+/** Content-addressed oracle store. */
+export interface OracleStore {
+  get(key: string): CachedOracle | undefined;
+  put(key: string, entry: CachedOracle): void;
+}
+
+/** Where every run's answer of a nondeterministic instance is kept; returns where. */
+export interface QuarantineStore {
+  put(id: string, runs: unknown[]): string;
+}
+
+/** Stored model replies, by request key. */
+export interface ResponseCache {
+  get(key: string): Completion | undefined;
+  put(key: string, completion: Completion): void;
+}
+
+/**
+ * Where a run's results go: each record as it finishes (so an interrupted
+ * run keeps every answer it got), the whole results and report at the end.
+ */
+export interface ResultsSink {
+  append(record: InstanceRecord): void;
+  finish(results: Results, report: string): void;
+  /** Where the results are, for messages (e.g. `tracegate-out/results.json`). */
+  readonly location: string;
+}
+
+/** The baseline run to compare with, and how it was found. */
+export interface Baseline {
+  results: Results;
+  /** e.g. `file baseline.json`, `history entry of abc1234 (merge base)`. */
+  source: string;
+}
+
+export interface BaselineSource {
+  resolve(): Promise<Baseline | undefined>;
+}
+
+/** The stores a run reads and writes, passed in by the entry point. */
+export interface Stores {
+  oracles: OracleStore;
+  quarantine?: QuarantineStore;
+  results: ResultsSink;
+  baseline?: BaselineSource;
+  /** Used only when the model revision is known. */
+  responses?: ResponseCache;
+}

@@ -1,0 +1,119 @@
+import {
+  closeSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { InstanceError } from '../errors.js';
+
+/** Bytes any one suite file may have; an instance directory is text. */
+export const MAX_SUITE_FILE_BYTES = 4 * 1024 * 1024;
+
+export interface SuiteEntry {
+  name: string;
+  kind: 'file' | 'dir';
+}
+
+/**
+ * The one way the host reads an instance suite. A suite is code from outside:
+ * every path is resolved to its real path and must stay inside the suite's
+ * root (no symlink or `..` leaves it), only regular files are read (no
+ * device, fifo or socket; a directory is not a file), and each read is bounded.
+ */
+export interface SuiteReader {
+  /** Real path of the suite's root directory. */
+  readonly root: string;
+  /** Real path of `rel`, checked to be inside the root. */
+  resolve(rel: string): string;
+  /** Entries of a directory; symlinks are followed only when they stay inside. */
+  list(rel: string): SuiteEntry[];
+  read(rel: string, maxBytes?: number): Buffer;
+}
+
+/** A suite file broke a reading rule; names the file, the rule and the fix. */
+export class SuiteFileError extends InstanceError {
+  constructor(file: string, rule: string) {
+    super(file, `${rule}. Suite files must be regular files inside the suite directory.`);
+    this.name = 'SuiteFileError';
+  }
+}
+
+export class FsSuiteReader implements SuiteReader {
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = realpathSync(root);
+  }
+
+  private display(rel: string): string {
+    return join(this.root, rel);
+  }
+
+  resolve(rel: string): string {
+    if (isAbsolute(rel)) throw new SuiteFileError(rel, 'an absolute path');
+    let real: string;
+    try {
+      real = realpathSync(join(this.root, rel));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new SuiteFileError(
+        this.display(rel),
+        code === 'ENOENT' ? 'no such file (or a dangling symlink)' : `unreadable (${code})`,
+      );
+    }
+    if (real !== this.root && !real.startsWith(this.root + sep))
+      throw new SuiteFileError(this.display(rel), `resolves to ${real}, outside the suite`);
+    return real;
+  }
+
+  list(rel: string): SuiteEntry[] {
+    const dir = this.resolve(rel);
+    if (!statSync(dir).isDirectory())
+      throw new SuiteFileError(this.display(rel), 'not a directory');
+    const entries: SuiteEntry[] = [];
+    for (const name of readdirSync(dir).sort()) {
+      const child = join(rel, name);
+      const real = this.resolve(child);
+      const stat = statSync(real);
+      if (stat.isDirectory()) entries.push({ name, kind: 'dir' });
+      else if (stat.isFile()) entries.push({ name, kind: 'file' });
+      else throw new SuiteFileError(this.display(child), 'a device, fifo or socket');
+    }
+    return entries;
+  }
+
+  read(rel: string, maxBytes = MAX_SUITE_FILE_BYTES): Buffer {
+    const real = this.resolve(rel);
+    const fd = openSync(real, 'r');
+    try {
+      const stat = fstatSync(fd);
+      if (stat.isDirectory())
+        throw new SuiteFileError(this.display(rel), 'a directory, not a file');
+      if (!stat.isFile()) throw new SuiteFileError(this.display(rel), 'a device, fifo or socket');
+      if (stat.size > maxBytes)
+        throw new SuiteFileError(
+          this.display(rel),
+          `${stat.size} bytes, over the ${maxBytes}-byte limit`,
+        );
+      // Read at most maxBytes + 1 whatever stat said: a file may grow while read.
+      const buffer = Buffer.alloc(Math.min(stat.size, maxBytes) + 1);
+      let length = 0;
+      for (let n = 1; n > 0 && length < buffer.length; length += n)
+        n = readSync(fd, buffer, length, buffer.length - length, null);
+      if (length > maxBytes)
+        throw new SuiteFileError(this.display(rel), `over the ${maxBytes}-byte limit`);
+      return buffer.subarray(0, length);
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+/** `rel` relative to the reader's root, for paths the reader returned. */
+export function suiteRelative(reader: SuiteReader, real: string): string {
+  return relative(reader.root, real);
+}
