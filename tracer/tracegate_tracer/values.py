@@ -1,35 +1,50 @@
 """Bounded, deterministic text renderings of runtime values and exceptions.
 
 `render` is `repr()` with three changes that make it deterministic: memory
-addresses become `0x…`; the elements of a `set`/`frozenset` (whose order
-depends on hashing) are listed in sorted order (by value when comparable,
-else by their rendering); the text is capped at `limit` characters. Builtin
-containers are walked so that a set nested in a list is sorted too; any
-other object is its own `repr()`.
+addresses in default reprs (`<Foo object at 0x7f…>`, `<function f at 0x…>`:
+an ` at 0x<hex>` inside `<…>`) become `at 0x…`, while any other hex text
+(`'crc=0x1F2E'`, a message `bad value at 0x7f`) is kept; the elements of a
+`set`/`frozenset` (whose order depends on hashing) are listed in sorted order
+(by value when comparable, else by their rendering); the text is capped at
+`limit` characters. Builtin containers are walked so that a set nested in a
+list is sorted too; any other object is its own `repr()`.
+
+A text cut at the cap (or a container whose elements were cut short) is added
+to the caller's `cut` set: a cut value must never become an answer.
 """
+
+from __future__ import annotations
 
 import re
 
 MAX_REPR = 500
-_ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+MAX_REPR_LIMIT = 20_000  # the most an instance may ask for (query key `max_value_chars`)
+_DEFAULT_REPR = re.compile(r"<[^<>]*>")
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 _CONTAINERS = (list, tuple, dict, set, frozenset)
 
 
-def _cap(text, limit):
-    text = _ADDRESS.sub("0x…", text)
+def _mask(match: re.Match[str]) -> str:
+    return _ADDRESS.sub(" at 0x…", match.group(0))
+
+
+def _cap(text: str, limit: int, cut: list[bool]) -> str:
+    if " at 0x" in text:
+        text = _DEFAULT_REPR.sub(_mask, text)
     if len(text) > limit:
         text = text[: limit - 1] + "…"
+        cut[0] = True
     return text
 
 
-def _plain_repr(value):
+def _plain_repr(value: object) -> str:
     try:
         return repr(value)
     except BaseException as exc:  # noqa: BLE001 - user __repr__ may raise anything
         return f"<repr failed: {type(exc).__name__}>"
 
 
-def _walk(value, budget, seen):
+def _walk(value: object, budget: int, seen: set[int], cut: list[bool]) -> str:
     """repr() of builtin containers with sets sorted; stops early past `budget`."""
     kind = type(value)
     if kind not in _CONTAINERS:
@@ -38,23 +53,26 @@ def _walk(value, budget, seen):
         return {list: "[...]", dict: "{...}"}.get(kind, "...")
     seen.add(id(value))
     try:
-        parts, used = [], 0
+        parts: list[str] = []
+        used = 0
         if kind is dict:
-            items = ((_walk(k, budget, seen) + ": " + _walk(v, budget, seen)) for k, v in value.items())
+            items = ((_walk(k, budget, seen, cut) + ": " + _walk(v, budget, seen, cut))
+                     for k, v in value.items())
         elif kind in (set, frozenset):
             try:
                 ordered = sorted(value)
             except TypeError:
                 ordered = value
-            rendered = [_walk(v, budget, seen) for v in ordered]
+            rendered = [_walk(v, budget, seen, cut) for v in ordered]
             items = iter(rendered if ordered is not value else sorted(rendered))
         else:
-            items = (_walk(v, budget, seen) for v in value)
+            items = (_walk(v, budget, seen, cut) for v in value)
         for text in items:
             parts.append(text)
             used += len(text) + 2
             if used > budget:
                 parts.append("…")
+                cut[0] = True
                 break
         body = ", ".join(parts)
         if kind is list:
@@ -70,30 +88,39 @@ def _walk(value, budget, seen):
         seen.discard(id(value))
 
 
-def render(value, limit=MAX_REPR):
+def render(value: object, limit: int = MAX_REPR, cut: set[str] | None = None) -> str:
     """The deterministic, bounded repr of a runtime value (see module doc)."""
+    flag = [False]
     try:
-        text = _walk(value, limit, set())
+        text = _walk(value, limit, set(), flag)
     except RecursionError:
+        flag[0] = False
         text = _plain_repr(value)
-    return _cap(text, limit)
+    text = _cap(text, limit, flag)
+    if flag[0] and cut is not None:
+        cut.add(text)
+    return text
 
 
-def safe_repr(value, limit=MAX_REPR):
+def safe_repr(value: object, limit: int = MAX_REPR) -> str:
     """repr() without memory addresses, capped at `limit` characters."""
-    return _cap(_plain_repr(value), limit)
+    return _cap(_plain_repr(value), limit, [False])
 
 
-def safe_str(value, limit=MAX_REPR):
-    """str() of an exception (its message), same bounds as safe_repr."""
+def safe_str(value: object, limit: int = MAX_REPR, cut: set[str] | None = None) -> str:
+    """str() of an exception (its message), same bounds as render."""
     try:
         text = str(value)
     except BaseException as exc:  # noqa: BLE001
         text = f"<str failed: {type(exc).__name__}>"
-    return _cap(text, limit)
+    flag = [False]
+    text = _cap(text, limit, flag)
+    if flag[0] and cut is not None:
+        cut.add(text)
+    return text
 
 
-def type_name(cls):
+def type_name(cls: type) -> str:
     """Bare name for builtins (`ValueError`), else `module.qualname`."""
     module = getattr(cls, "__module__", None)
     qualname = getattr(cls, "__qualname__", None) or getattr(cls, "__name__", "?")
