@@ -24,6 +24,7 @@ from tracegate_tracer import (  # noqa: E402
     trace,
 )
 from tracegate_tracer.locate import Target, TargetNotFound, build_slice  # noqa: E402
+from tracegate_tracer.values import value_cap  # noqa: E402
 
 DEFAULT_TIMEOUT = 60
 
@@ -46,7 +47,8 @@ def _group_key(spec):
     """Instances that can share one recorded run: same dir, tests, target, limits."""
     target = spec.get("target") or {}
     return json.dumps([os.path.abspath(spec["dir"]), spec["tests"], target.get("file"), target.get("function"),
-                       spec.get("backend"), spec.get("timeout_seconds"), spec.get("max_events")])
+                       spec.get("backend"), spec.get("timeout_seconds"), spec.get("max_events"),
+                       (spec.get("query") or {}).get("max_value_chars")])
 
 
 def harvest_group(specs, out_dir):
@@ -66,6 +68,10 @@ def harvest_group(specs, out_dir):
         return {i: dict(r, status="invalid", reason=str(exc)) for i, r in results.items()}
     except SyntaxError as exc:
         return {i: dict(r, status="invalid", reason=f"target file does not parse: {exc}") for i, r in results.items()}
+    try:
+        cap = value_cap(first.get("query") or {})
+    except ValueError as exc:
+        return {i: dict(r, status="invalid", reason=str(exc)) for i, r in results.items()}
     trace_path = os.path.join(work, "trace.json")
     if os.path.exists(trace_path):
         os.remove(trace_path)
@@ -77,7 +83,7 @@ def harvest_group(specs, out_dir):
         needs["dataflow"] |= set(part["dataflow"] or ())
     config = dict(target=first["target"], trace_path=trace_path, instance_dir=instance_dir,
                   record_calls=needs["record_calls"], variables=sorted(needs["variables"]) or None,
-                  dataflow=sorted(needs["dataflow"]) or None, max_events=first.get("max_events"),
+                  dataflow=sorted(needs["dataflow"]) or None, max_events=first.get("max_events"), max_value_chars=cap,
                   backend=first.get("backend") or os.environ.get("TRACEGATE_BACKEND") or "auto")
     config_path = os.path.join(work, "trace-config.json")
     with open(config_path, "w", encoding="utf-8") as handle:
@@ -117,8 +123,13 @@ def harvest_group(specs, out_dir):
             if not recorded["invocations"]:
                 results[spec["id"]] = dict(result, status="invalid", reason="target not executed")
                 continue
-            results[spec["id"]] = dict(result, **instance_parser.run(spec["parser"], instance_dir, trace_path,
-                                                                     spec.get("query") or {}))
+            decided = instance_parser.run(spec["parser"], instance_dir, trace_path, spec.get("query") or {})
+            if decided["status"] == "ok":
+                try:
+                    queries.ensure_uncut(recorded, queries.leaves(decided["answer"]))
+                except queries.Invalid as exc:
+                    decided = {"status": "invalid", "reason": str(exc)}
+            results[spec["id"]] = dict(result, **decided)
             continue
         try:
             answer = queries.answer(spec["kind"], spec.get("query") or {}, recorded, context)

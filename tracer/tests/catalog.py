@@ -171,9 +171,14 @@ program("hold", '''
     def test_it():
         hold()
     ''', [
+    # A value cut at the cap is never an answer; the instance's max_value_chars raises the cap.
     ("bounded", "S3_ProgramState", "hold", {"line": 3, "hit": 1, "variables": ["big", "thing"]},
-     {"observed_state": [{"variable": "big", "value": "'" + "x" * 498 + "…"},
+     Invalid("a value was cut at 500 characters ('xxxxxxxxx")),
+    ("raised-cap", "S3_ProgramState", "hold", {"line": 3, "hit": 1, "variables": ["big", "thing"], "max_value_chars": 2002},
+     {"observed_state": [{"variable": "big", "value": "'" + "x" * 2000 + "'"},
                          {"variable": "thing", "value": "<object object at 0x…>"}]}),
+    ("address-free", "S3_ProgramState", "hold", {"line": 3, "hit": 1, "variables": ["thing"]},
+     {"observed_state": [{"variable": "thing", "value": "<object object at 0x…>"}]}),
 ])
 
 # 7 exceptions crossing frames, try/finally -----------------------------------------

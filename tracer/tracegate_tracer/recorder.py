@@ -18,7 +18,7 @@ from . import frames
 from .codeinfo import CodeInfo
 from .linemap import LineMap, for_code
 from .trace import TraceWriter
-from .values import render, safe_str, type_name
+from .values import MAX_REPR, render, safe_str, type_name
 
 DEFAULT_MAX_EVENTS = 2_000_000
 ACTIVE = None  # the Recorder of this process, set by sitecustomize
@@ -35,9 +35,10 @@ class Recorder:
         self.variables = list(config.get("variables") or ()) or None
         self.tracked = frozenset(config.get("dataflow") or ()) or None
         self.max_events = int(config.get("max_events") or DEFAULT_MAX_EVENTS)
-        self.max_value = int(config.get("max_value") or 500)
+        self.max_value = int(config.get("max_value_chars") or MAX_REPR)
         self.name_file = frames.FileNamer(config.get("instance_dir") or os.getcwd())
         self.writer = TraceWriter(config["trace_path"], self.target, self.backend)
+        self.writer.value_cap = self.max_value
         self.test_id = "<process>"
         self.stopped = False
         self._pid = os.getpid()
@@ -243,8 +244,8 @@ class Recorder:
         if self.variables is None:
             return None
         local = frame.f_locals
-        limit = self.max_value
-        return {name: render(local[name], limit) if name in local else "<unbound>" for name in self.variables}
+        limit, cut = self.max_value, self.writer.cut_values
+        return {name: render(local[name], limit, cut) if name in local else "<unbound>" for name in self.variables}
 
     def _linemap(self, code: CodeType) -> LineMap | IdentityLineMap:
         """The target function's LineMap (only its own lines are parsed)."""
@@ -299,7 +300,7 @@ class Invocation:
 
     def exception(self, phys: int, exc: BaseException) -> None:
         record = ["exception", self.inv, self.info.linemap.stmt_line(phys), type_name(type(exc)),
-                  safe_str(exc, self.rec.max_value), None]
+                  safe_str(exc, self.rec.max_value, self.rec.writer.cut_values), None]
         if self.rec.emit(record):
             self.pending.append([record, exc])
         self.last_line = None
@@ -311,7 +312,7 @@ class Invocation:
         if kind == "unwind":
             rec.emit(["unwind", self.inv, line, rec.snapshot(frame)])
         else:
-            rec.emit([kind, self.inv, line, render(value, rec.max_value), rec.snapshot(frame)])
+            rec.emit([kind, self.inv, line, render(value, rec.max_value, rec.writer.cut_values), rec.snapshot(frame)])
         if kind != "yield":
             escaping = self.pending[-1][1] if kind == "unwind" and self.pending else None
             for record, exc in self.pending:

@@ -15,6 +15,9 @@ in the order of their call events. `outcome` is "return", "unwind" or null
 top-level package that started while an invocation was on the stack (the
 prompt's slice; not a question's answer): [{file, func, qualname,
 first_line, path}].
+`value_cap` is the cap (characters) of every rendered value and exception
+message; `cut_values` lists, sorted, each distinct text that was cut at it
+(a cut text is never an answer: see queries.shared.ensure_uncut).
 """
 
 from __future__ import annotations
@@ -55,6 +58,8 @@ class TraceWriter:
         self.invocations = []
         self.events = []
         self.executed = []
+        self.value_cap = 0
+        self.cut_values: set[str] = set()  # rendered values cut at value_cap
 
     def document(self) -> dict[str, Any]:
         return {
@@ -70,6 +75,8 @@ class TraceWriter:
             "invocations": self.invocations,
             "events": self.events,
             "executed": self.executed,
+            "value_cap": self.value_cap,
+            "cut_values": sorted(self.cut_values),
         }
 
     def write(self) -> None:

@@ -127,3 +127,11 @@ def type_name(cls: type) -> str:
     if module in (None, "builtins"):
         return qualname
     return f"{module}.{qualname}"
+
+
+def value_cap(query: dict[str, object]) -> int:
+    """The instance's cap on rendered values: query key `max_value_chars` (default MAX_REPR)."""
+    cap = query.get("max_value_chars", MAX_REPR)
+    if isinstance(cap, bool) or not isinstance(cap, int) or not 1 <= cap <= MAX_REPR_LIMIT:
+        raise ValueError(f"query key max_value_chars must be an integer from 1 to {MAX_REPR_LIMIT}, got {cap!r}")
+    return cap

@@ -16,9 +16,10 @@ of that file (statement lines, see linemap.py), invocations are numbered from
 from __future__ import annotations
 
 from . import calls, cfg, dataflow, exceptions, invariants, loops, state
-from .shared import Answer, Context, Invalid, Needs, Query, Rule, Trace
+from .shared import Answer, Context, Invalid, Needs, Query, Rule, Trace, ensure_uncut, leaves
 
-__all__ = ["RULES", "DEFAULT_MODES", "Context", "Invalid", "Rule", "answer", "recording_needs", "rule_for"]
+__all__ = ["RULES", "DEFAULT_MODES", "Context", "Invalid", "Rule", "answer", "ensure_uncut", "leaves",
+           "recording_needs", "rule_for"]
 
 RULES: dict[str, dict[str, Rule]] = {}
 for _module in (cfg, loops, state, dataflow, exceptions, calls, invariants):
@@ -51,4 +52,6 @@ def answer(kind: str | None, query: Query | None, trace: Trace, ctx: Context) ->
     rule = rule_for(kind, query or {})
     if not trace["invocations"]:
         raise Invalid("target not executed")
-    return rule.answer(trace, query or {}, ctx)
+    found = rule.answer(trace, query or {}, ctx)
+    ensure_uncut(trace, leaves(found))  # a value cut at the cap is never an oracle
+    return found

@@ -8,7 +8,20 @@ from itertools import pairwise
 from typing import Any
 
 from ..trace import events_of
-from .shared import Answer, Ask, Context, Invalid, Needs, Query, Rule, Trace, code, variable, variable_needs
+from .shared import (
+    Answer,
+    Ask,
+    Context,
+    Invalid,
+    Needs,
+    Query,
+    Rule,
+    Trace,
+    code,
+    ensure_uncut,
+    variable,
+    variable_needs,
+)
 from .terms import OBSERVATION, PREDICATE, STEP
 
 _FUNCTIONS: dict[str, Callable[..., Any]] = {
@@ -120,6 +133,7 @@ def _observations(trace: Trace, query: Query, names: list[str]) -> list[dict[str
     if not states:
         raise Invalid("no observation: {} never all bound{}".format(
             ", ".join(names), "" if line is None else f" at line {line}"))
+    ensure_uncut(trace, (state[n] for state in states for n in names))  # read back as literals
     return states
 
 

@@ -7,11 +7,12 @@ text (questions.py composes the full question from it).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..trace import events_of
+from ..values import MAX_REPR_LIMIT
 
 Trace = dict[str, Any]
 Query = dict[str, Any]
@@ -81,6 +82,31 @@ def variable_needs(query: Query) -> Needs:
 
 
 # -- reading the trace --------------------------------------------------------
+
+
+def ensure_uncut(trace: Trace, texts: Iterable[object]) -> None:
+    """Invalid when one of `texts` is a rendered value the recorder cut at its cap."""
+    cut = trace.get("cut_values")
+    if not cut:
+        return
+    cut_set = set(cut)
+    for text in texts:
+        if isinstance(text, str) and text in cut_set:
+            cap = trace.get("value_cap")
+            raise Invalid(f"a value was cut at {cap} characters ({text[:40]}…); `max_value_chars` "
+                          f"in the instance's query raises the cap (up to {MAX_REPR_LIMIT})")
+
+
+def leaves(value: object) -> Iterator[object]:
+    """Every scalar of a JSON-like answer."""
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from leaves(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from leaves(item)
+    else:
+        yield value
 
 
 def lines(trace: Trace, inv: int | None = None) -> list[int]:

@@ -17,6 +17,7 @@ from .shared import (
     Trace,
     code,
     code_names,
+    ensure_uncut,
     invocation,
     names,
     variable,
@@ -101,7 +102,9 @@ def _number(text: str) -> int | float | None:
 
 def m3_extremes(trace: Trace, query: Query, ctx: Context) -> Answer:
     name = variable(query)
-    numbers = [n for n in map(_number, _observed_values(trace, name)) if n is not None]
+    observed = _observed_values(trace, name)
+    ensure_uncut(trace, observed)  # a cut text may have been a number
+    numbers = [n for n in map(_number, observed) if n is not None]
     if not numbers:
         raise Invalid(f"{name} never held a number")
     return {"min_value": min(numbers), "max_value": max(numbers)}
