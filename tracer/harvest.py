@@ -102,6 +102,11 @@ def harvest_group(specs, out_dir):
         last = (run.stderr.strip().splitlines() or ["no output"])[-1]
         reason = f"no trace written (pytest exit {run.exit_code}): {last}"
         return {i: dict(r, status="error", reason=reason) for i, r in results.items()}
+    failure = run.failure()
+    if failure:
+        for spec in specs:
+            if not spec.get("expect_failure"):
+                results[spec["id"]] = dict(results[spec["id"]], status="invalid", reason=failure)
     recorded = trace.load(trace_path)
     try:
         context_with_slice = dict(target.context, slice=build_slice(target, recorded.get("executed")))
@@ -116,6 +121,8 @@ def harvest_group(specs, out_dir):
         result = results[spec["id"]]
         result["stats"].update(events=len(recorded["events"]), invocations=len(recorded["invocations"]),
                                backend=recorded["backend"], trace=os.path.relpath(trace_path, out_dir))
+        if failure and not spec.get("expect_failure"):
+            continue
         if recorded["status"] != "ok":
             results[spec["id"]] = dict(result, status="invalid", reason=recorded["reason"])
             continue

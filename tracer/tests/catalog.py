@@ -292,7 +292,7 @@ program("depth", '''
     ''', '''
     from prog import depth
     def test_it():
-        assert depth([[], [[]]]) == 3
+        assert depth([[], [[]]]) == 2
     ''', [
     ("direct", "S6_InterProceduralCFG", "depth", {"invocation": 1, "include": ["prog."], "scope": "direct"},
      {"function_call_order": [{"file": "prog.py", "func": "prog.depth.<locals>.<genexpr>"}]}),

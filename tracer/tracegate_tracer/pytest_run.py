@@ -29,6 +29,27 @@ class Outcome:
         line = _error_line(self.stdout + "\n" + self.stderr)
         return f"{reason}: {line}" if line else reason
 
+    def failed_tests(self):
+        """Node ids of the tests pytest reported FAILED or ERROR (its `-rfE` summary), in order."""
+        found = []
+        for line in self.stdout.splitlines():
+            for marker in ("FAILED ", "ERROR "):
+                if line.startswith(marker):
+                    node = line[len(marker):].split(" - ", 1)[0].strip()
+                    if node and node not in found:
+                        found.append(node)
+        return found
+
+    def failure(self):
+        """Why a run whose tests failed is not an oracle (None unless pytest exited 1)."""
+        if self.exit_code != 1:
+            return None
+        failed = self.failed_tests()
+        if not failed:
+            return "tests failed (pytest exit 1)"
+        shown = ", ".join(failed[:5]) + (f" and {len(failed) - 5} more" if len(failed) > 5 else "")
+        return f"tests failed: {shown} (a failing test is not an oracle unless the instance sets expect_failure)"
+
 
 def _error_line(output):
     """pytest's most telling error line (`E   SyntaxError: ...`, `ERROR: not found: ...`)."""
@@ -55,7 +76,8 @@ def run(tests, instance_dir, tracer_root, config_path, timeout):
     plugins = [p for p in env.get("PYTEST_PLUGINS", "").split(",") if p.strip()]
     env["PYTEST_PLUGINS"] = ",".join(plugins + [PLUGIN])
     env.pop("PYTEST_ADDOPTS", None)
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests]
+    # -rfE: the summary names each failed or erroring test (`FAILED <nodeid> - …`).
+    command = [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", *tests]
     started = time.monotonic()
     child = subprocess.Popen(
         command, cwd=instance_dir, env=env, stdin=subprocess.DEVNULL,
