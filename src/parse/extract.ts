@@ -16,6 +16,8 @@ export interface Candidates {
 const FENCE = /(```|~~~)[\w-]*[ \t]*\n?([\s\S]*?)\1/g;
 /** Beyond this, only the tail is scanned: answers come last and the scan must stay linear-ish. */
 const MAX_SCAN_CHARS = 200_000;
+/** At most this many `{` (or `[`) positions are tried as the start of a value. */
+const MAX_STARTS = 256;
 
 const REFUSAL =
   /\b(I can(?:no|')t (?:help|assist|answer|comply|provide)|I(?: am|'m) (?:unable|not able) to|I won't|cannot (?:help|assist) with|as an AI\b)/i;
@@ -38,6 +40,10 @@ export function findCandidates(raw: string, arrays = false): Candidates {
   }
   let unclosed = false;
   const opener = arrays ? /[{[]/g : /\{/g;
+  // Answers come last: past MAX_STARTS openers only the last ones are tried, so a
+  // reply of 10,000 nested braces costs milliseconds, not seconds.
+  const starts = [...text.matchAll(opener)].map((m) => m.index);
+  if (starts.length > MAX_STARTS) opener.lastIndex = starts[starts.length - MAX_STARTS]!;
   for (let m = opener.exec(text); m; m = opener.exec(text)) {
     const r = parseLenientAt(text, m.index);
     if (r.ok) {

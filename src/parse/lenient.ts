@@ -9,6 +9,9 @@ export type LenientResult =
   { ok: true; value: unknown; end: number } | { ok: false; eof: boolean; at: number };
 
 const MAX_DEPTH = 64;
+// Sticky: matched at lastIndex without slicing the text.
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const WORD = /[A-Za-z_]\w{0,15}/y;
 
 class Stop extends Error {
   constructor(
@@ -46,12 +49,14 @@ export function parseLenientAt(text: string, start = 0): LenientResult {
     if (c === '{') return object(depth);
     if (c === '[') return array(depth);
     if (c === '"' || c === "'") return string();
-    const number = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i, i + 64));
+    NUMBER.lastIndex = i;
+    const number = NUMBER.exec(text);
     if (number) {
       i += number[0].length;
       return Number(number[0]);
     }
-    const word = /^[A-Za-z_]\w*/.exec(text.slice(i, i + 16))?.[0];
+    WORD.lastIndex = i;
+    const word = WORD.exec(text)?.[0];
     const literals: Record<string, unknown> = {
       true: true,
       false: false,
@@ -111,7 +116,13 @@ export function parseLenientAt(text: string, start = 0): LenientResult {
       ws();
       if (text[i] !== ':') fail();
       i++;
-      out[k] = value(depth + 1);
+      // An own property, as JSON.parse makes it: `__proto__` is a plain key, never a prototype.
+      Object.defineProperty(out, k, {
+        value: value(depth + 1),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
       ws();
       if (text[i] === ',') i++;
       else if (text[i] !== '}') fail();
@@ -141,12 +152,34 @@ export function parseLenientAt(text: string, start = 0): LenientResult {
   }
 }
 
-/** The whole text as one value (strict JSON first, then lenient); undefined if it is not. */
+/**
+ * Nesting depth of a parsed value, walked without recursion (a reply nested
+ * 10,000 deep must not overflow the stack of whatever reads it next).
+ */
+export function depthOf(value: unknown, limit = MAX_DEPTH): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (d > deepest) deepest = d;
+    if (deepest > limit) return deepest;
+    if (v && typeof v === 'object')
+      for (const child of Object.values(v as Record<string, unknown>)) stack.push([child, d + 1]);
+  }
+  return deepest;
+}
+
+/**
+ * The whole text as one value (strict JSON first, then lenient); undefined if
+ * it is not, or if it nests deeper than any answer template can (64 levels).
+ */
 export function parseWhole(text: string): { value: unknown } | undefined {
+  let parsed: unknown;
   try {
-    return { value: JSON.parse(text) };
+    parsed = JSON.parse(text);
   } catch {
     const r = parseLenientAt(text, 0);
     return r.ok && text.slice(r.end).trim() === '' ? { value: r.value } : undefined;
   }
+  return depthOf(parsed) > MAX_DEPTH ? undefined : { value: parsed };
 }
