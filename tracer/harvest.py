@@ -24,6 +24,7 @@ from tracegate_tracer import (  # noqa: E402
     trace,
 )
 from tracegate_tracer.locate import Target, TargetNotFound, build_slice  # noqa: E402
+from tracegate_tracer.testfiles import TestFileRefused, read_tests  # noqa: E402
 from tracegate_tracer.values import value_cap  # noqa: E402
 
 DEFAULT_TIMEOUT = 60
@@ -46,7 +47,8 @@ def _base_result(spec):
 def _group_key(spec):
     """Instances that can share one recorded run: same dir, tests, target, limits."""
     target = spec.get("target") or {}
-    return json.dumps([os.path.abspath(spec["dir"]), spec["tests"], target.get("file"), target.get("function"),
+    return json.dumps([os.path.abspath(spec["dir"]), spec.get("cwd"), spec["tests"], target.get("file"),
+                       target.get("function"),
                        spec.get("backend"), spec.get("timeout_seconds"), spec.get("max_events"),
                        (spec.get("query") or {}).get("max_value_chars")])
 
@@ -62,12 +64,21 @@ def harvest_group(specs, out_dir):
     work = os.path.join(out_dir, first["id"])
     os.makedirs(work, exist_ok=True)
     instance_dir = os.path.abspath(first["dir"])
+    run_dir = first.get("cwd") or instance_dir
+    if not isinstance(run_dir, str) or not os.path.isabs(run_dir) or not os.path.isdir(run_dir):
+        reason = f"cwd must be an absolute directory, got {run_dir!r}"
+        return {i: dict(r, status="invalid", reason=reason) for i, r in results.items()}
     try:
-        target = Target(first["target"]["file"], first["target"]["function"], instance_dir)
+        target = Target(first["target"]["file"], first["target"]["function"], [run_dir, instance_dir])
+        tests = read_tests(first["tests"], run_dir)
     except TargetNotFound as exc:
         return {i: dict(r, status="invalid", reason=str(exc)) for i, r in results.items()}
     except SyntaxError as exc:
         return {i: dict(r, status="invalid", reason=f"target file does not parse: {exc}") for i, r in results.items()}
+    except TestFileRefused as exc:
+        return {i: dict(r, status="invalid", reason=f"{exc} (test files must be regular files of at most 256 KiB "
+                        "inside the directory pytest runs in)") for i, r in results.items()}
+    context = dict(target.context, tests=tests)
     try:
         cap = value_cap(first.get("query") or {})
     except ValueError as exc:
@@ -81,7 +92,7 @@ def harvest_group(specs, out_dir):
         needs["record_calls"] |= bool(part["record_calls"])
         needs["variables"] |= set(part["variables"] or ())
         needs["dataflow"] |= set(part["dataflow"] or ())
-    config = dict(target=first["target"], trace_path=trace_path, instance_dir=instance_dir,
+    config = dict(target=first["target"], trace_path=trace_path, instance_dir=run_dir,
                   record_calls=needs["record_calls"], variables=sorted(needs["variables"]) or None,
                   dataflow=sorted(needs["dataflow"]) or None, max_events=first.get("max_events"), max_value_chars=cap,
                   backend=first.get("backend") or os.environ.get("TRACEGATE_BACKEND") or "auto")
@@ -89,9 +100,9 @@ def harvest_group(specs, out_dir):
     with open(config_path, "w", encoding="utf-8") as handle:
         json.dump(config, handle, indent=2)
     timeout = first.get("timeout_seconds") or DEFAULT_TIMEOUT
-    run = pytest_run.run(first["tests"], instance_dir, TRACER_ROOT, config_path, timeout)
+    run = pytest_run.run(first["tests"], run_dir, TRACER_ROOT, config_path, timeout)
     for result in results.values():
-        result["context"] = target.context
+        result["context"] = context
         result["stats"].update(pytest_exit_code=run.exit_code, seconds=run.seconds)
     if run.timed_out:
         return {i: dict(r, status="timeout", reason=f"timeout after {timeout}s") for i, r in results.items()}
@@ -109,9 +120,9 @@ def harvest_group(specs, out_dir):
                 results[spec["id"]] = dict(results[spec["id"]], status="invalid", reason=failure)
     recorded = trace.load(trace_path)
     try:
-        context_with_slice = dict(target.context, slice=build_slice(target, recorded.get("executed")))
+        context_with_slice = dict(context, slice=build_slice(target, recorded.get("executed")))
     except Exception as exc:  # noqa: BLE001 - the prompt's slice never costs an oracle
-        context_with_slice = target.context
+        context_with_slice = context
         names = ",".join(sorted(results))
         sys.stderr.write(f"tracegate: {names}: no prompt slice ({type(exc).__name__}: {exc})\n")
     for result in results.values():

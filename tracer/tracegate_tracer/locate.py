@@ -15,9 +15,9 @@ class TargetNotFound(Exception):
     pass
 
 
-def find_file(rel_file: str, instance_dir: str, search_path: Sequence[str] | None = None) -> str | None:
-    """The target file as the tests will import it: instance dir, then sys.path."""
-    roots = [instance_dir] + list(sys.path if search_path is None else search_path)
+def find_file(rel_file: str, dirs: Sequence[str], search_path: Sequence[str] | None = None) -> str | None:
+    """The target file as the tests will import it: the test dir, the instance dir, then sys.path."""
+    roots = list(dirs) + list(sys.path if search_path is None else search_path)
     for root in roots:
         candidate = os.path.join(root or ".", rel_file)
         if os.path.isfile(candidate):
@@ -28,9 +28,9 @@ def find_file(rel_file: str, instance_dir: str, search_path: Sequence[str] | Non
 class Target:
     """The located target: path, LineMap and the context block of result.json."""
 
-    def __init__(self, rel_file: str, qualname: str, instance_dir: str) -> None:
+    def __init__(self, rel_file: str, qualname: str, dirs: Sequence[str]) -> None:
         missing = TargetNotFound(f"target not found: {rel_file}::{qualname}")
-        self.path = find_file(rel_file, instance_dir)
+        self.path = find_file(rel_file, dirs)
         if self.path is None:
             raise missing
         with open(self.path, encoding="utf-8") as handle:
