@@ -34,6 +34,8 @@ export function readInputs(): ActionInputs {
   );
   const apiKey = raw['api-key'];
   if (apiKey) core.setSecret(apiKey);
+  const token = core.getInput('github-token');
+  if (token) core.setSecret(token);
   const run = parseRunOptions(raw);
   const reporting = reportingSchema.safeParse({
     'github-token': core.getInput('github-token') || undefined,

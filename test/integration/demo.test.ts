@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { resultsSchema } from '../../src/contracts/results.js';
 import { FIXTURE_SUITE, runCli, tempDir } from '../helpers/cli.js';
 import { requireDocker } from '../helpers/docker.js';
+import { LOCAL_BASES } from '../../src/backends/base-image.js';
 
 describe('tracegate demo', () => {
-  it('runs end to end in Docker with the built-in baseline endpoint', async () => {
+  it('runs end to end in Docker with the built-in demo model', async () => {
     await requireDocker();
     const dir = tempDir('tg-demo-');
     const { code, stdout, stderr } = await runCli([
@@ -19,7 +20,7 @@ describe('tracegate demo', () => {
     ]);
     expect(code).toBe(0);
     expect(stderr).toMatch(
-      /Built-in baseline endpoint \(static heuristic, not the oracle\) listening on http:\/\/127\.0\.0\.1:\d+\/v1/,
+      /Built-in demo model \(a static heuristic, not a real model and not the oracle\) listening on http:\/\/127\.0\.0\.1:\d+\/v1/,
     );
     expect(stderr).toMatch(
       /Harvesting 5 instance\(s\) in environment "plain" \(docker, run 1 of 2/,
@@ -71,4 +72,47 @@ describe('tracegate demo', () => {
       else process.env.DOCKER_HOST = saved;
     }
   });
+
+  it('without the base image, says it could not pull it, builds the local one, and ends with a report', async () => {
+    const docker = await requireDocker();
+    const local = LOCAL_BASES['3.11']!.image;
+    const backup = 'tracegate-test-backup/base:bookworm';
+    // Remove the base image (keeping its bytes under another tag, restored afterwards).
+    await docker.getImage(local).tag({ repo: 'tracegate-test-backup/base', tag: 'bookworm' });
+    await docker.getImage(local).remove();
+    const dir = tempDir('tg-demo-nobase-');
+    try {
+      const { code, stdout, stderr } = await runCli([
+        'demo',
+        '--instances',
+        FIXTURE_SUITE,
+        '--cache',
+        join(dir, 'cache'),
+        '--out',
+        join(dir, 'out'),
+      ]);
+      expect(stderr).toMatch(/Base image python:3\.11-slim is not present; pulling it/);
+      expect(stderr).toMatch(
+        /python:3\.11-slim could not be pulled \(.+\); (building the local tracegate\/base:bookworm with debootstrap|Harvesting it in a local virtualenv instead)/,
+      );
+      expect(code).toBe(0);
+      expect(stdout).toContain('## tracegate — tracegate-demo-heuristic');
+      const results = resultsSchema.parse(
+        JSON.parse(readFileSync(join(dir, 'out', 'results.json'), 'utf8')),
+      );
+      expect(results.summary.total).toBe(5);
+      expect(results.harvest.environments?.[0]?.runtime).toMatch(
+        /python:3\.11-slim could not be pulled/,
+      );
+    } finally {
+      await docker
+        .getImage(backup)
+        .tag({ repo: 'tracegate/base', tag: 'bookworm' })
+        .catch(() => {});
+      await docker
+        .getImage(backup)
+        .remove()
+        .catch(() => {});
+    }
+  }, 600_000);
 });
