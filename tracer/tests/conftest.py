@@ -27,14 +27,16 @@ class Harness:
             path.write_text(textwrap.dedent(source).lstrip("\n"))
         return directory
 
-    def run(self, instances, expect_exit=0):
-        """Runs a plan; returns {id: result.json}."""
-        out = self.root / "out"
-        plan = self.root / "plan.json"
-        plan.write_text(json.dumps({"out_dir": str(out), "instances": instances}))
-        done = subprocess.run([sys.executable, HARVEST, str(plan)], capture_output=True, text=True, timeout=300)
-        assert done.returncode == expect_exit, done.stderr
-        return {spec["id"]: json.loads((out / spec["id"] / "result.json").read_text()) for spec in instances}
+    def run(self, instances, expect_exit=0, **plan_keys):
+        """Runs a plan through harvest.py; returns {id: result} from its stdout."""
+        self.done = run_plan(self.root, instances, **plan_keys)
+        assert self.done.returncode == expect_exit, self.done.stderr
+        return {result["id"]: result for result in self.results}
+
+    @property
+    def results(self):
+        """The last run's result lines, in order (each checked to be one, and only one, result)."""
+        return parse_results(self.done.stdout)
 
     def answer(self, files, kind, function, query, test="test_prog.py", file="prog.py", **extra):
         """One instance over `files`; asserts ok and returns its answer."""
@@ -44,6 +46,24 @@ class Harness:
         result = self.run([spec])["one"]
         assert result["status"] == "ok", result.get("reason")
         return result["answer"]
+
+
+def run_plan(root, instances, timeout=300, **plan_keys):
+    """harvest.py over {work_dir: root/work, isolation: null, instances, **plan_keys}; the finished process."""
+    plan = root / "plan.json"
+    plan.write_text(json.dumps(dict({"work_dir": str(root / "work"), "isolation": None, "instances": instances},
+                                    **plan_keys)))
+    return subprocess.run([sys.executable, HARVEST, str(plan)], capture_output=True, text=True, timeout=timeout)
+
+
+def parse_results(stdout):
+    """Result lines of the driver's stdout: every line must be one."""
+    results = []
+    for line in stdout.splitlines():
+        result = json.loads(line)
+        assert result.pop("tracegate_result") == 1, line[:200]
+        results.append(result)
+    return results
 
 
 @pytest.fixture
@@ -83,15 +103,13 @@ def catalog_specs(root):
 
 
 def run_catalog(tmp_path_factory, backend):
-    """{id: result.json} and the out dir of the whole catalog under one backend (cached per session)."""
+    """{id: result} and the work dir (traces kept) of the whole catalog under one backend (cached per session)."""
     if backend not in _CATALOG_RUNS:
         root = tmp_path_factory.mktemp("catalog-" + backend)
         specs = [dict(spec, backend=backend) for spec in catalog_specs(root / "programs")]
-        out = root / "out"
-        plan = root / "plan.json"
-        plan.write_text(json.dumps({"out_dir": str(out), "instances": specs}))
-        done = subprocess.run([sys.executable, HARVEST, str(plan)], capture_output=True, text=True, timeout=600)
+        done = run_plan(root, specs, timeout=600, keep_traces=True)
         assert done.returncode == 0, done.stderr
-        results = {spec["id"]: json.loads((out / spec["id"] / "result.json").read_text()) for spec in specs}
-        _CATALOG_RUNS[backend] = (results, out)
+        results = {result["id"]: result for result in parse_results(done.stdout)}
+        assert len(results) == len(specs)
+        _CATALOG_RUNS[backend] = (results, root / "work")
     return _CATALOG_RUNS[backend]

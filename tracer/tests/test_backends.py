@@ -13,8 +13,8 @@ from conftest import run_catalog
 pytestmark = pytest.mark.skipif(sys.version_info < (3, 12), reason="sys.monitoring needs Python 3.12+")
 
 
-def _trace_bytes(out, result):
-    trace = json.loads((out / result["stats"]["trace"]).read_text())
+def _trace_bytes(work, result):
+    trace = json.loads((work / f"g{result['stats']['group']}" / "trace.json").read_text())
     assert trace["status"] == "ok", trace["reason"]
     trace.pop("backend")
     trace.pop("target_path")

@@ -39,7 +39,7 @@ def test_each_failure_is_classified_and_good_instance_survives(harness):
     assert good["status"] == "ok"
     assert good["answer"] == {"executed_path": [{"file": "prog.py", "func": "prog.work", "line": 2}]}
     assert good["context"]["source"] == "def work(x):\n    return x + 1\n"
-    assert good["tracer_version"] == "0.1.0" and good["stats"]["invocations"] == 1
+    assert good["tracer_version"] == "0.2.0" and good["stats"]["invocations"] == 1
     assert not list(directory.rglob("__pycache__")), "the instance dir must stay untouched"
 
 

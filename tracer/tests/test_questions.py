@@ -46,7 +46,7 @@ def test_generated_question_names_target_and_tests_and_its_template_fits_the_ans
     for test in [tests] if isinstance(tests, str) else tests:
         assert f"`{test}`" in question
     assert "`prog.py`" in question and "`{}.{}`".format(module_name("prog.py"), case[2]) in question
-    shape = rule_for(case[1], case[3]).template  # result.json sorts keys; the question keeps the rule's order
+    shape = rule_for(case[1], case[3]).template  # result lines sort keys; the question keeps the rule's order
     assert question.endswith(" " + json.dumps(shape, separators=(", ", ": ")))
     if result["status"] == "ok":
         assert conforms(template, result["answer"]), (template, result["answer"])

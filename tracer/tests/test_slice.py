@@ -1,4 +1,4 @@
-"""The prompt's slice (result.json `context.slice`): the functions of the
+"""The prompt's slice (the result's `context.slice`): the functions of the
 target's package that ran under an invocation, and the target module's preamble."""
 
 import sys

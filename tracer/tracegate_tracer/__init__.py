@@ -4,5 +4,5 @@ real tests run, and answers SWE-Flux-style questions from the recording.
 Standard library only: it is imported inside arbitrary project environments.
 """
 
-VERSION = "0.1.0"
+VERSION = "0.2.0"
 TRACE_FORMAT = "tracegate-trace/1"

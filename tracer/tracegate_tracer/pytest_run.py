@@ -1,13 +1,30 @@
-"""Runs an instance's tests under the recorder in a child process."""
+"""Runs an instance's tests under the recorder in a child process.
+
+The child gets its own session (process group); its stdout and stderr are
+pipes that the driver reads with one poll loop (no threads), keeping only a
+bounded head and tail of each. The loop ends when the child exits or the
+timeout passes; then every process the run left is killed (the sandbox
+decides how) and the pipes get a short grace to drain before they are
+closed: a daemon that keeps a pipe open, or floods it, costs only its own
+instance.
+"""
+
+from __future__ import annotations
 
 import os
 import re
-import signal
+import selectors
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from .capture import Bounded
 
 PLUGIN = "tracegate_pytest_plugin"
+PIPE_GRACE_SECONDS = 2.0
+_READ_SIZE = 1 << 20
 # pytest exit codes that leave no trustworthy run behind.
 _EXIT_REASONS = {
     2: "pytest collection error", 3: "pytest internal error", 4: "pytest usage error", 5: "no tests collected",
@@ -16,22 +33,34 @@ _EXIT_REASONS = {
 _EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)\b")
 
 
-class Outcome:
-    def __init__(self, exit_code, timed_out, seconds, stdout, stderr):
-        self.exit_code, self.timed_out, self.seconds = exit_code, timed_out, seconds
-        self.stdout, self.stderr = stdout, stderr
+class Sandbox(Protocol):
+    """Where and as whom the child runs (sandbox.py)."""
 
-    def problem(self):
+    def popen_options(self) -> dict[str, Any]: ...
+
+    def environment(self, env: dict[str, str]) -> dict[str, str]: ...
+
+    def kill_processes(self, child: subprocess.Popen[bytes]) -> int: ...
+
+
+class Outcome:
+    def __init__(self, exit_code: int | None, timed_out: bool, seconds: float, stdout: Bounded,
+                 stderr: Bounded, notes: list[str]) -> None:
+        self.exit_code, self.timed_out, self.seconds = exit_code, timed_out, seconds
+        self.stdout, self.stderr = stdout.text(), stderr.text()
+        self.notes = notes
+
+    def problem(self) -> str | None:
         """Why the run cannot give an oracle (None if it can)."""
-        reason = _EXIT_REASONS.get(self.exit_code)
+        reason = _EXIT_REASONS.get(self.exit_code) if self.exit_code is not None else None
         if reason is None:
             return None
         line = _error_line(self.stdout + "\n" + self.stderr)
         return f"{reason}: {line}" if line else reason
 
-    def failed_tests(self):
+    def failed_tests(self) -> list[str]:
         """Node ids of the tests pytest reported FAILED or ERROR (its `-rfE` summary), in order."""
-        found = []
+        found: list[str] = []
         for line in self.stdout.splitlines():
             for marker in ("FAILED ", "ERROR "):
                 if line.startswith(marker):
@@ -40,7 +69,7 @@ class Outcome:
                         found.append(node)
         return found
 
-    def failure(self):
+    def failure(self) -> str | None:
         """Why a run whose tests failed is not an oracle (None unless pytest exited 1)."""
         if self.exit_code != 1:
             return None
@@ -51,7 +80,7 @@ class Outcome:
         return f"tests failed: {shown} (a failing test is not an oracle unless the instance sets expect_failure)"
 
 
-def _error_line(output):
+def _error_line(output: str) -> str:
     """pytest's most telling error line (`E   SyntaxError: ...`, `ERROR: not found: ...`)."""
     lines = [line.strip() for line in output.splitlines() if line.strip()]
     errors = [line[1:].strip() for line in lines if line.startswith("E ")]
@@ -66,7 +95,7 @@ def _error_line(output):
     return lines[-1] if lines else ""
 
 
-def run(tests, instance_dir, tracer_root, config_path, timeout):
+def _environment(tracer_root: str, config_path: str) -> dict[str, str]:
     env = dict(os.environ)
     boot = os.path.join(tracer_root, "boot")
     env["PYTHONPATH"] = os.pathsep.join([boot] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
@@ -76,27 +105,66 @@ def run(tests, instance_dir, tracer_root, config_path, timeout):
     plugins = [p for p in env.get("PYTEST_PLUGINS", "").split(",") if p.strip()]
     env["PYTEST_PLUGINS"] = ",".join(plugins + [PLUGIN])
     env.pop("PYTEST_ADDOPTS", None)
+    return env
+
+
+def _drain(selector: selectors.BaseSelector, sinks: dict[int, Bounded], wait: float) -> None:
+    """Reads whatever is ready (waiting at most `wait` seconds); unregisters pipes at EOF."""
+    for key, _events in selector.select(timeout=wait):
+        try:
+            data = os.read(key.fd, _READ_SIZE)
+        except (BlockingIOError, InterruptedError):
+            continue
+        except OSError:
+            data = b""
+        if data:
+            sinks[key.fd].add(data)
+        else:
+            selector.unregister(key.fd)
+
+
+def run(tests: Sequence[str], run_dir: str, tracer_root: str, config_path: str, timeout: float,
+        sandbox: Sandbox) -> Outcome:
+    env = sandbox.environment(_environment(tracer_root, config_path))
     # -rfE: the summary names each failed or erroring test (`FAILED <nodeid> - …`).
     command = [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", *tests]
     started = time.monotonic()
     child = subprocess.Popen(
-        command, cwd=instance_dir, env=env, stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        command, cwd=run_dir, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, start_new_session=True, close_fds=True, **sandbox.popen_options(),
     )
-    try:
-        stdout, stderr = child.communicate(timeout=timeout)
-        timed_out = False
-    except subprocess.TimeoutExpired:
-        _kill_group(child)
-        stdout, stderr = child.communicate()
-        timed_out = True
-    seconds = round(time.monotonic() - started, 3)
-    decode = lambda data: data.decode("utf-8", "replace")  # noqa: E731
-    return Outcome(child.returncode, timed_out, seconds, decode(stdout), decode(stderr))
-
-
-def _kill_group(child):
-    try:
-        os.killpg(child.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        child.kill()
+    assert child.stdout is not None and child.stderr is not None
+    out, err = Bounded(), Bounded()
+    sinks = {child.stdout.fileno(): out, child.stderr.fileno(): err}
+    notes: list[str] = []
+    timed_out = False
+    with selectors.DefaultSelector() as selector:
+        for fd in sinks:
+            os.set_blocking(fd, False)
+            selector.register(fd, selectors.EVENT_READ)
+        deadline = started + timeout
+        while child.poll() is None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                timed_out = True
+                break
+            if selector.get_map():
+                _drain(selector, sinks, min(left, 0.2))
+            else:
+                time.sleep(min(left, 0.05))
+        seconds = round(time.monotonic() - started, 3)
+        left_running = sandbox.kill_processes(child)
+        if left_running:
+            notes.append(f"killed {left_running} process(es) the tests left running")
+        grace = time.monotonic() + PIPE_GRACE_SECONDS
+        while selector.get_map() and time.monotonic() < grace:
+            _drain(selector, sinks, max(0.0, min(0.2, grace - time.monotonic())))
+        if selector.get_map():
+            notes.append(f"test output pipes still open {PIPE_GRACE_SECONDS:g}s after the tests ended: closed")
+    child.stdout.close()
+    child.stderr.close()
+    for name, sink in (("stdout", out), ("stderr", err)):
+        if sink.overflowed:
+            notes.append(f"test output exceeded the capture limit ({name}: {sink.total} bytes, "
+                         f"kept the first and last {sink.limit // 1024} KiB)")
+    return Outcome(child.returncode, timed_out, seconds, out, err, notes)

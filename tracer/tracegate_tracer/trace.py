@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 from collections.abc import Collection, Iterator
 from typing import Any
@@ -90,8 +91,13 @@ class TraceWriter:
 
 
 def load(path: str) -> dict[str, Any]:
-    with open(path, encoding="utf-8") as handle:
-        trace = json.load(handle)
+    """The trace at `path`: a regular file, not followed through a symlink (the tests could have made one)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise ValueError("the trace is not a regular file")
+    with os.fdopen(fd, "rb") as handle:
+        trace = json.loads(handle.read())
     if trace.get("format") != TRACE_FORMAT:
         raise ValueError("unknown trace format {!r}".format(trace.get("format")))
     return trace

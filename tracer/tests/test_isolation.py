@@ -1,0 +1,176 @@
+"""Isolation (the container's mode): as root, each group runs as its own uid and is scrubbed after.
+
+Needs root (uids are switched with setuid/setgid); skipped otherwise, saying
+so. The test uid must be able to run the interpreter and import pytest: when
+this interpreter lives where other uids cannot reach (e.g. under a 0700
+/root), pytest and its dependencies are copied to a world-readable dir and a
+system python of the same version runs the plan.
+"""
+
+import importlib.metadata
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+
+import pytest
+
+from conftest import HARVEST, parse_results
+
+UID_BASE = 47000
+ROOT_ONLY = pytest.mark.skipif(os.geteuid() != 0, reason="isolation switches uids: needs root (not root here)")
+pytestmark = ROOT_ONLY
+VERSION = "{}.{}".format(*sys.version_info[:2])
+
+
+def _runs_as(uid, python, env):
+    try:
+        done = subprocess.run([python, "-c", "import pytest"], user=uid, group=uid, extra_groups=[], env=env,
+                              cwd="/", capture_output=True, timeout=60)
+    except OSError:  # e.g. the interpreter is under a directory that uid cannot enter
+        return False
+    return done.returncode == 0
+
+
+def _copy_pytest(dest):
+    """pytest and its dependencies' files, copied into `dest` (world-readable)."""
+    for name in ("pytest", "pluggy", "iniconfig", "packaging", "pygments"):
+        try:
+            dist = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        for file in dist.files or ():
+            source = dist.locate_file(file)
+            target = os.path.join(dest, str(file))
+            if os.path.isfile(source) and ".." not in str(file):
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                shutil.copyfile(source, target)
+
+
+@pytest.fixture(scope="module")
+def world():
+    """(root dir every uid can read, python, env) for isolated plans."""
+    root = tempfile.mkdtemp(prefix="tracegate-isolation-")
+    os.chmod(root, 0o755)
+    env = dict(os.environ)
+    python = sys.executable
+    if not _runs_as(UID_BASE, python, env):
+        site = os.path.join(root, "site")
+        _copy_pytest(site)
+        for dirpath, _dirs, _files in os.walk(root):
+            os.chmod(dirpath, 0o755)
+        env["PYTHONPATH"] = site
+        candidates = [f"/usr/bin/python{VERSION}", f"/usr/local/bin/python{VERSION}"]
+        python = next((c for c in candidates if os.access(c, os.X_OK) and _runs_as(UID_BASE, c, env)), None)
+        if python is None:
+            shutil.rmtree(root, ignore_errors=True)
+            pytest.skip(f"no python {VERSION} that other uids can run with pytest (this one: {sys.executable})")
+        print(f"isolation tests: {sys.executable} is not reachable by uid {UID_BASE}; using {python} "
+              f"with pytest copied to {site}")
+    yield root, python, env
+    shutil.rmtree(root, ignore_errors=True)
+
+
+def _instance(root, name, files):
+    directory = os.path.join(root, name)
+    for rel, source in files.items():
+        path = os.path.join(directory, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as handle:
+            handle.write(textwrap.dedent(source).lstrip("\n"))
+    for dirpath, _dirs, files_ in os.walk(directory):
+        os.chmod(dirpath, 0o755)
+        for name_ in files_:
+            os.chmod(os.path.join(dirpath, name_), 0o644)
+    return directory
+
+
+def _run(world, instances, name):
+    root, python, env = world
+    plan = os.path.join(root, name + ".json")
+    with open(plan, "w") as handle:
+        json.dump({"work_dir": os.path.join(root, name + "-work"), "isolation": {"uid_base": UID_BASE},
+                   "instances": instances}, handle)
+    done = subprocess.run([python, HARVEST, plan], capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr
+    return {r["id"]: r for r in parse_results(done.stdout)}, done
+
+
+PROG = """
+def who(uid, gid, groups, home, tmp, refused):
+    seen = 1
+    return seen
+"""
+WHO = """
+import os, signal
+from prog import who
+
+def test_who():
+    try:
+        os.kill(os.getppid(), signal.SIGINT)
+        refused = "sent"
+    except PermissionError:
+        refused = "refused"
+    who(os.getuid(), os.getgid(), os.getgroups(), os.environ["HOME"], os.environ["TMPDIR"], refused)
+"""
+LITTER = """
+import os, time
+from prog import who
+
+def test_litter():
+    with open("/tmp/tracegate-litter-%d" % os.getuid(), "w") as handle:
+        handle.write("left behind")
+    with open(os.path.join(os.environ["TMPDIR"], "big"), "wb") as handle:
+        handle.write(b"0" * (50 << 20))
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            time.sleep(300)
+        os._exit(0)
+    who(os.getuid(), 0, [], "", "", "")
+"""
+
+
+def _spec(directory, ident, test, variables, timeout=60):
+    return {"id": ident, "dir": directory, "tests": [test], "kind": "S3_ProgramState",
+            "target": {"file": "prog.py", "function": "who"},
+            "query": {"line": 2, "hit": 1, "variables": variables}, "timeout_seconds": timeout}
+
+
+def _state(result):
+    assert result["status"] == "ok", result.get("reason")
+    return {row["variable"]: row["value"] for row in result["answer"]["observed_state"]}
+
+
+def test_each_group_runs_as_its_own_uid_and_cannot_signal_the_driver(world):
+    directory = _instance(world[0], "who", {"prog.py": PROG, "test_who.py": WHO})
+    variables = ["uid", "gid", "groups", "home", "tmp", "refused"]
+    results, done = _run(world, [_spec(directory, "first", "test_who.py", variables),
+                                 _spec(directory, "second", "test_who.py", variables, timeout=61)], "who")
+    first, second = _state(results["first"]), _state(results["second"])
+    assert (first["uid"], first["gid"], first["groups"]) == (str(UID_BASE), str(UID_BASE), "[]")
+    assert (second["uid"], second["gid"]) == (str(UID_BASE + 1), str(UID_BASE + 1))
+    assert first["refused"] == "'refused'" and "ignored SIGINT" not in done.stderr
+    assert first["home"] == first["tmp"] and first["tmp"].endswith("/g0/tmp'")
+    assert results["first"]["stats"]["uid"] == UID_BASE and results["second"]["stats"]["uid"] == UID_BASE + 1
+
+
+def test_what_a_group_leaves_is_killed_and_deleted(world):
+    directory = _instance(world[0], "litter", {"prog.py": PROG, "test_litter.py": LITTER, "test_who.py": WHO})
+    started = time.monotonic()
+    results, _done = _run(world, [_spec(directory, "litter", "test_litter.py", ["uid"]),
+                                  _spec(directory, "next", "test_who.py", ["uid", "refused"], timeout=61)], "litter")
+    elapsed = time.monotonic() - started
+    assert _state(results["litter"])["uid"] == str(UID_BASE)
+    assert any("killed" in note for note in results["litter"]["stats"].get("notes", []))
+    assert _state(results["next"]) == {"refused": "'refused'", "uid": str(UID_BASE + 1)}
+    assert not os.path.exists(f"/tmp/tracegate-litter-{UID_BASE}")
+    listed = subprocess.run(["ps", "-o", "pid=,stat=", "-u", str(UID_BASE)], capture_output=True, text=True).stdout
+    alive = [line for line in listed.splitlines() if not line.split()[1].startswith("Z")]  # zombies are dead
+    assert not alive, f"processes of uid {UID_BASE} still running: {alive}"
+    assert os.listdir(os.path.join(world[0], "litter-work")) == []
+    assert elapsed < 30

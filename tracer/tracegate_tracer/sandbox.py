@@ -1,0 +1,185 @@
+"""One recording group's blast radius: its directories, its uid, and the cleanup after it.
+
+Each group gets `work_dir/g<N>` (its trace config and trace) and a temp dir
+inside it (TMPDIR; HOME too when isolated). Named by group index only: an
+instance id is data, never a path.
+
+Isolated (the plan asks for it and the driver runs as root, as in the
+container): the group's pytest runs as uid = gid = `uid_base + N`, with no
+supplementary groups, in its own session; its directories are owned by that
+uid and closed to every other (0700). After the run, every process of that
+uid is killed (a helper that setuid()s to it and calls kill(-1, SIGKILL)
+reaches daemons that left the process group; then /proc is checked), and
+every file the uid owns in /tmp, the group's dir and its temp dir is deleted,
+so nothing a test left behind can touch a later instance.
+
+Not isolated (local backend, or not root): the same directories, TMPDIR in
+the temp dir, the process group killed after the run, the temp dir deleted.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import time
+from typing import Any
+
+# Runs as the group's uid: kill(-1) reaches every process of that uid but not itself.
+_KILLER = """
+import os, signal
+for _ in range(100):
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except ProcessLookupError:
+        break
+"""
+SCRUB_ROOTS = ("/tmp",)
+
+
+def _uid_processes(uid: int) -> list[int]:
+    """Live (not zombie) pids whose real, effective or saved uid is `uid` (from /proc)."""
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/status", encoding="utf-8") as handle:
+                fields = dict(line.split(":", 1) for line in handle if ":" in line)
+        except OSError:
+            continue
+        if fields.get("State", "").strip().startswith(("Z", "X")):
+            continue
+        if str(uid) in fields.get("Uid", "").split()[:3]:
+            found.append(int(name))
+    return found
+
+
+def reap_orphans() -> None:
+    """Reaps exited children nobody waits for: in a container the driver is PID 1, parent of every orphan."""
+    while True:
+        try:
+            pid, _status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def _remove_owned(root: str, uid: int) -> int:
+    """Deletes every file and directory under `root` (not `root` itself) owned by `uid`; the count."""
+    removed = 0
+    try:
+        walker = list(os.walk(root, topdown=False))
+    except OSError:
+        return 0
+    for directory, dirs, files in walker:
+        for name in files + dirs:
+            path = os.path.join(directory, name)
+            try:
+                info = os.lstat(path)
+                if info.st_uid != uid:
+                    continue
+                if stat.S_ISDIR(info.st_mode):
+                    shutil.rmtree(path, ignore_errors=True)
+                else:
+                    os.unlink(path)
+                removed += 1
+            except OSError:
+                continue
+    return removed
+
+
+class Sandbox:
+    """The directories and identity of one recording group."""
+
+    def __init__(self, work_dir: str, index: int, uid: int | None) -> None:
+        self.index = index
+        self.uid = uid
+        self.dir = os.path.join(work_dir, f"g{index}")
+        self.tmp = os.path.join(self.dir, "tmp")
+
+    def prepare(self) -> None:
+        """Fresh, empty directories for the group (owned by its uid when isolated)."""
+        shutil.rmtree(self.dir, ignore_errors=True)
+        os.makedirs(self.tmp, mode=0o700)
+        if self.uid is not None:
+            for path in (self.dir, self.tmp):
+                os.chown(path, self.uid, self.uid)
+                os.chmod(path, 0o700)
+
+    def path(self, name: str) -> str:
+        return os.path.join(self.dir, name)
+
+    def write_private(self, name: str, text: str) -> str:
+        """A file the group's tests may read but that the driver wrote (root-owned when isolated)."""
+        path = self.path(name)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        return path
+
+    # -- what pytest_run asks ------------------------------------------------
+
+    def popen_options(self) -> dict[str, Any]:
+        if self.uid is None:
+            return {}
+        return {"user": self.uid, "group": self.uid, "extra_groups": [], "umask": 0o077}
+
+    def environment(self, env: dict[str, str]) -> dict[str, str]:
+        env = dict(env, TMPDIR=self.tmp, TEMP=self.tmp, TMP=self.tmp)
+        if self.uid is not None:
+            env.update(HOME=self.tmp, USER=f"tracegate{self.uid}", LOGNAME=f"tracegate{self.uid}")
+        return env
+
+    def kill_processes(self, child: subprocess.Popen[bytes]) -> int:
+        """Kills what the run left running; how many processes were found still alive."""
+        exited = child.poll() is not None
+        left = 0
+        try:
+            os.killpg(child.pid, signal.SIGKILL)
+            left = 1 if exited else 0  # the group outlived its leader
+        except (ProcessLookupError, PermissionError):
+            pass
+        child.wait()
+        if self.uid is None:
+            return left
+        survivors = _uid_processes(self.uid)
+        if not survivors:
+            return left
+        subprocess.run([sys.executable, "-I", "-S", "-c", _KILLER], user=self.uid, group=self.uid, extra_groups=[],
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       timeout=30, check=False)
+        for _ in range(50):  # the driver (CAP_KILL) finishes off any that raced the helper
+            reap_orphans()
+            remaining = _uid_processes(self.uid)
+            if not remaining:
+                break
+            for pid in remaining:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+            time.sleep(0.01)
+        reap_orphans()
+        return max(left, len(survivors))
+
+    def cleanup(self, keep: tuple[str, ...] = ()) -> None:
+        """Deletes what the group left: its uid's files everywhere it could write, then its dirs."""
+        if self.uid is not None:
+            for root in SCRUB_ROOTS:
+                _remove_owned(root, self.uid)
+        shutil.rmtree(self.tmp, ignore_errors=True)
+        if not keep:
+            shutil.rmtree(self.dir, ignore_errors=True)
+            return
+        for name in os.listdir(self.dir) if os.path.isdir(self.dir) else ():
+            if name not in keep:
+                path = self.path(name)
+                if os.path.isdir(path) and not os.path.islink(path):
+                    shutil.rmtree(path, ignore_errors=True)
+                else:
+                    os.unlink(path)
