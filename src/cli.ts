@@ -1,5 +1,26 @@
 #!/usr/bin/env node
-// The CLI's front door: everything happens in cli/commands.ts.
+// The CLI's front door: everything happens in cli/commands.ts. Here only the
+// process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
+// containers and temp dirs, and lets it write what it has (marked incomplete).
 import { cli } from './cli/commands.js';
+import { Cleanups } from './util/cleanups.js';
 
-process.exitCode = await cli(process.argv.slice(2));
+const controller = new AbortController();
+const cleanups = new Cleanups();
+let interrupts = 0;
+const onSignal = (signal: NodeJS.Signals) => {
+  if (++interrupts > 1) process.exit(130);
+  process.stderr.write(`tracegate: ${signal}: stopping, removing containers and temp files…\n`);
+  controller.abort(signal);
+  void cleanups.runAll().then(() => {
+    // The run writes its incomplete results and exits; if it cannot, do not hang.
+    setTimeout(() => process.exit(130), 15_000).unref();
+  });
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
+process.exitCode = await cli(process.argv.slice(2), undefined, {
+  signal: controller.signal,
+  cleanups,
+});

@@ -10,6 +10,8 @@ export const ExitCode = {
   GateFailed: 1,
   Usage: 2,
   Infrastructure: 3,
+  /** Interrupted by SIGINT/SIGTERM: what was obtained is kept, marked incomplete. */
+  Interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -100,5 +102,17 @@ export class EndpointRejectedError extends TracegateError {
         `Answers obtained so far were kept in ${resultsAt}.`,
     );
     this.name = 'EndpointRejectedError';
+  }
+}
+
+/** The run was interrupted (Ctrl-C, SIGTERM); its results say they are incomplete. */
+export class InterruptedError extends TracegateError {
+  readonly exitCode = ExitCode.Interrupted;
+  constructor(signal: string, resultsAt: string) {
+    super(
+      `Interrupted by ${signal}: containers and temporary files were removed; the answers obtained ` +
+        `so far are in ${resultsAt}, marked incomplete with the instances still missing.`,
+    );
+    this.name = 'InterruptedError';
   }
 }

@@ -41,8 +41,8 @@ export async function run(
         reporter.completeCheck(checkId, conclusion, 'tracegate could not finish', summary);
     }
 
-    const { suite, selected } = loadSelection(inputs.run);
-    const input = toRunInput(inputs.run, selected, headSha);
+    const { suite, selected } = loadSelection(inputs.run, logger);
+    const input = toRunInput(inputs.run, selected, headSha, suite.rejected);
     // Keys from the same selection the run uses: the tracer, the recipes and the instances' bytes.
     saved = {
       paths: cacheLayout(inputs.run.cache).shared,

@@ -1,6 +1,6 @@
 import { compareRuns, type Comparison, type GatePolicy } from './compare/gate.js';
 import type { InstanceRecord, Results } from './contracts/results.js';
-import { EndpointRejectedError, EndpointUnavailableError } from './errors.js';
+import { EndpointRejectedError, EndpointUnavailableError, InterruptedError } from './errors.js';
 import { harvestOracles, type HarvestDeps, type HarvestSummary } from './harvest/harvest.js';
 import type { CachedOracle } from './contracts/oracle.js';
 import { describePrompt, PROMPT_VERSION } from './prompt/build.js';
@@ -10,12 +10,14 @@ import { queryInstances, withResponseCache, type QueryConfig } from './query/sta
 import { renderReport } from './report/markdown.js';
 import { summarize } from './score/aggregate.js';
 import type { Stores } from './stores/ports.js';
-import type { LoadedInstance } from './suite/load.js';
+import type { LoadedInstance, RejectedFile } from './suite/load.js';
 
 /** Everything one run needs, already validated and selected (by the CLI or the Action). */
 export interface RunInput {
   /** The selection: instances to run, in order. */
   selected: LoadedInstance[];
+  /** Suite files rejected while loading: reported with the results, never run. */
+  rejected?: RejectedFile[];
   policy: GatePolicy;
   model: { endpoint: string; name: string; revision?: string };
   query: QueryConfig;
@@ -31,6 +33,8 @@ export interface RunDeps {
   harvest: Pick<HarvestDeps, 'backend' | 'sources'>;
   client: ModelClient;
   stores: Stores;
+  /** Aborted on SIGINT/SIGTERM: the run stops, writes what it has (incomplete), and throws. */
+  signal?: AbortSignal;
 }
 
 export interface RunOutcome {
@@ -78,7 +82,9 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
     stores.results.append(record);
   };
   const answerable: { loaded: LoadedInstance; entry: CachedOracle }[] = [];
-  for (const loaded of selected) {
+  // Interrupted during the harvest: its failures are the interruption's, not the instances'.
+  const harvestInterrupted = deps.signal?.aborted ?? false;
+  for (const loaded of harvestInterrupted ? [] : selected) {
     const outcome = harvest.outcomes.get(loaded.instance.id)!;
     if (outcome.status === 'ok') answerable.push({ loaded, entry: outcome.entry });
     else
@@ -96,10 +102,11 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
       });
   }
 
-  const finish = (): RunOutcome => {
+  const finish = (incomplete?: string): RunOutcome => {
     const ordered = selected
       .map((l) => records.get(l.instance.id))
       .filter((r): r is InstanceRecord => !!r);
+    const missing = selected.map((l) => l.instance.id).filter((id) => !records.has(id));
     const comparison = compareRuns(ordered, baseline?.results.instances, input.policy);
     const results: Results = {
       schema: 'tracegate/results@1',
@@ -119,6 +126,8 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
       },
       summary: summarize(ordered),
       instances: ordered,
+      ...(input.rejected?.length ? { rejected: input.rejected } : {}),
+      ...(incomplete ? { incomplete: { reason: incomplete, missing } } : {}),
       comparison,
     };
     const report = renderReport(results, comparison);
@@ -128,8 +137,17 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
 
   try {
     const client = withResponseCache(deps.client, stores.responses, input.model.revision, deps.log);
-    await queryInstances(answerable, client, input.query, keep);
+    if (harvestInterrupted) throw interrupted(deps.signal!);
+    await Promise.race([
+      queryInstances(answerable, client, input.query, keep, deps.signal),
+      aborted(deps.signal),
+    ]);
+    if (deps.signal?.aborted) throw interrupted(deps.signal);
   } catch (error) {
+    if (error instanceof InterruptedError) {
+      finish(error.message);
+      throw error;
+    }
     finish();
     if (error instanceof EndpointUnavailableError)
       throw new EndpointUnavailableError(error.endpoint, error.detail, stores.results.location);
@@ -138,6 +156,19 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
     throw error;
   }
   const outcome = finish();
+
+  function interrupted(signal: AbortSignal): InterruptedError {
+    return new InterruptedError(String(signal.reason ?? 'a signal'), stores.results.location);
+  }
   deps.log(`Wrote ${stores.results.location} and its report`);
   return outcome;
+}
+
+/** Settles (never rejects) when the signal aborts; never settles without one. */
+function aborted(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (!signal) return;
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
 }

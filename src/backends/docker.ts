@@ -1,6 +1,6 @@
 import Docker from 'dockerode';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync, chmodSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type {
@@ -12,6 +12,7 @@ import type {
 import { DockerUnavailableError, HarvestError } from '../errors.js';
 import { copyWheels } from '../environments/sources.js';
 import type { HarvestBackend, HarvestJob } from '../harvest/backend.js';
+import type { Cleanups } from '../util/cleanups.js';
 import { defaultBaseImage, imageExists, obtainBaseImage, tryPull } from './base-image.js';
 import { BoundedText } from './bounded.js';
 import { dockerfile } from './dockerfile.js';
@@ -35,6 +36,8 @@ export interface DockerBackendOptions {
   limits?: SandboxLimits;
   /** How often the engine is pinged while a container runs; two misses = lost. */
   livenessMs?: number;
+  /** Where containers and temp dirs are registered for removal on an interrupt. */
+  cleanups?: Cleanups;
 }
 
 /** The most a job's stdout (its result lines) may hold. */
@@ -62,6 +65,28 @@ export class DockerBackend implements HarvestBackend {
     } catch (error) {
       throw new DockerUnavailableError((error as Error).message);
     }
+    await this.sweep();
+  }
+
+  /**
+   * Removes containers a killed tracegate process left behind (SIGKILL,
+   * a lost engine): those labelled with this host whose process is gone.
+   */
+  private async sweep(): Promise<void> {
+    const left = await this.docker
+      .listContainers({ all: true, filters: { label: [`tracegate.host=${hostname()}`] } })
+      .catch(() => []);
+    let removed = 0;
+    for (const info of left) {
+      const pid = Number(info.Labels?.['tracegate.pid']);
+      if (!Number.isInteger(pid) || pid <= 0 || alive(pid)) continue;
+      await this.docker
+        .getContainer(info.Id)
+        .remove({ force: true, v: true })
+        .then(() => removed++)
+        .catch(() => {});
+    }
+    if (removed) this.options.log(`Removed ${removed} container(s) left by an interrupted run`);
   }
 
   async runtime(
@@ -104,6 +129,9 @@ export class DockerBackend implements HarvestBackend {
     const env = job.environment;
     const image = await this.ensureImage(env);
     const planDir = mkdtempSync(join(tmpdir(), 'tracegate-plan-'));
+    const forget = this.options.cleanups?.add(() =>
+      rmSync(planDir, { recursive: true, force: true }),
+    );
     chmodSync(planDir, 0o755);
     try {
       const binds = [`${this.options.tracerDir}:${MOUNT.tracer}:ro`, `${planDir}:${MOUNT.plan}:ro`];
@@ -128,6 +156,7 @@ export class DockerBackend implements HarvestBackend {
       );
     } finally {
       rmSync(planDir, { recursive: true, force: true });
+      forget?.();
     }
   }
 
@@ -138,15 +167,22 @@ export class DockerBackend implements HarvestBackend {
     job: HarvestJob,
   ): Promise<string> {
     const env = job.environment;
-    const container = await this.docker.createContainer(
-      sandboxContainer(
-        image,
-        cmd,
-        sandboxHostConfig(binds, this.options.limits ?? DEFAULT_LIMITS),
-        {
-          'tracegate.job': env.digest.slice(0, 16),
-        },
+    const container = await engine(() =>
+      this.docker.createContainer(
+        sandboxContainer(
+          image,
+          cmd,
+          sandboxHostConfig(binds, this.options.limits ?? DEFAULT_LIMITS),
+          {
+            'tracegate.job': env.digest.slice(0, 16),
+            'tracegate.host': hostname(),
+            'tracegate.pid': String(process.pid),
+          },
+        ),
       ),
+    );
+    const forget = this.options.cleanups?.add(() =>
+      container.remove({ force: true, v: true }).catch(() => {}),
     );
     const stdout = new PassThrough();
     const stderr = new PassThrough();
@@ -165,10 +201,12 @@ export class DockerBackend implements HarvestBackend {
     });
     let stopLiveness = () => {};
     try {
-      const stream = await container.attach({ stream: true, stdout: true, stderr: true });
+      const stream = await engine(() =>
+        container.attach({ stream: true, stdout: true, stderr: true }),
+      );
       container.modem.demuxStream(stream, stdout, stderr);
       const ended = new Promise<void>((resolve) => stream.on('end', resolve));
-      await container.start();
+      await engine(() => container.start());
       const liveness = this.watchEngine();
       stopLiveness = liveness.stop;
       const result = (await Promise.race([
@@ -196,6 +234,7 @@ export class DockerBackend implements HarvestBackend {
       stopLiveness();
       await container.kill().catch(() => {});
       await container.remove({ force: true, v: true }).catch(() => {});
+      forget?.();
     }
   }
 
@@ -280,6 +319,30 @@ export class DockerBackend implements HarvestBackend {
       rmSync(context, { recursive: true, force: true });
     }
     return tag;
+  }
+}
+
+/** True while a process with this pid exists on this host. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const ENGINE_GONE = /ECONNREFUSED|ENOENT|EPIPE|ECONNRESET|socket hang up|connect E/i;
+
+/** An engine call; a lost connection becomes DockerUnavailableError, not a raw socket error. */
+async function engine<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    const message = (error as Error).message ?? String(error);
+    if (ENGINE_GONE.test(message) || ENGINE_GONE.test(String((error as { code?: string }).code)))
+      throw new DockerUnavailableError(`lost the connection to the Docker engine (${message})`);
+    throw error;
   }
 }
 

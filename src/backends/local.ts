@@ -12,6 +12,7 @@ import type {
 import { HarvestError } from '../errors.js';
 import { copyWheels } from '../environments/sources.js';
 import type { HarvestBackend, HarvestJob } from '../harvest/backend.js';
+import type { Cleanups } from '../util/cleanups.js';
 import { BoundedText } from './bounded.js';
 
 const run = promisify(execFile);
@@ -23,6 +24,8 @@ export interface LocalBackendOptions {
   venvRoot: string;
   log: (message: string) => void;
   python?: string;
+  /** Where the tracer process and temp dirs are registered for removal on an interrupt. */
+  cleanups?: Cleanups;
 }
 
 /**
@@ -93,6 +96,7 @@ export class LocalBackend implements HarvestBackend {
     const env = job.environment;
     const python = await this.ensureVenv(env);
     const work = mkdtempSync(join(tmpdir(), 'tracegate-local-'));
+    const forget = this.options.cleanups?.add(() => rmSync(work, { recursive: true, force: true }));
     try {
       const checkout = env.source.kind === 'git' ? env.source.checkout : undefined;
       const plan = job.plan({
@@ -106,6 +110,7 @@ export class LocalBackend implements HarvestBackend {
       return await this.spawnTracer(python, planFile, job, join(work, 'home'));
     } finally {
       rmSync(work, { recursive: true, force: true });
+      forget?.();
     }
   }
 
@@ -128,6 +133,15 @@ export class LocalBackend implements HarvestBackend {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
+    const killGroup = () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    };
+    const forget = this.options.cleanups?.add(killGroup);
+    child.on('close', () => forget?.());
     const out = new BoundedText(MAX_STDOUT_BYTES);
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     let partial = '';
@@ -139,11 +153,7 @@ export class LocalBackend implements HarvestBackend {
     });
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        try {
-          process.kill(-child.pid!, 'SIGKILL');
-        } catch {
-          child.kill('SIGKILL');
-        }
+        killGroup();
         reject(new HarvestError(`local tracer exceeded ${Math.round(job.timeoutMs / 1000)}s`));
       }, job.timeoutMs);
       child.on('error', (error) => {

@@ -5,6 +5,7 @@ import {
   oracleStores,
   toRunDeps,
   toRunInput,
+  type Lifecycle,
   type Logger,
 } from '../config/assemble.js';
 import {
@@ -14,7 +15,7 @@ import {
   RUN_OPTION_NAMES,
   type RunOptions,
 } from '../config/options.js';
-import { ExitCode, exitCodeOf, messageOf, UsageError } from '../errors.js';
+import { ExitCode, exitCodeOf, InterruptedError, messageOf, UsageError } from '../errors.js';
 import { tracerDigest } from '../harvest/tracer-digest.js';
 import { HEURISTIC_MODEL, startHeuristicServer } from '../heuristic-model/server.js';
 import { tracerDir } from '../paths.js';
@@ -97,17 +98,21 @@ function parseFlags<N extends string>(
 }
 
 /** Runs one CLI invocation and returns its exit code. */
-export async function cli(argv: string[], io: Io = defaultIo): Promise<number> {
+export async function cli(
+  argv: string[],
+  io: Io = defaultIo,
+  lifecycle: Lifecycle = {},
+): Promise<number> {
   const [command, ...rest] = argv;
   const logger: Logger = { log: (m) => io.stderr(m), warn: (m) => io.stderr(`warning: ${m}`) };
   try {
     switch (command) {
       case 'run':
-        return await runCommand(rest, io, logger);
+        return await runCommand(rest, io, logger, lifecycle);
       case 'harvest':
-        return await harvestCommand(rest, io, logger);
+        return await harvestCommand(rest, io, logger, lifecycle);
       case 'demo':
-        return await demoCommand(rest, io, logger);
+        return await demoCommand(rest, io, logger, lifecycle);
       case undefined:
       case 'help':
       case '--help':
@@ -123,13 +128,18 @@ export async function cli(argv: string[], io: Io = defaultIo): Promise<number> {
   }
 }
 
-async function runCommand(args: string[], io: Io, logger: Logger): Promise<number> {
+async function runCommand(
+  args: string[],
+  io: Io,
+  logger: Logger,
+  lifecycle: Lifecycle,
+): Promise<number> {
   const flags = parseFlags(args);
   const options = parseRunOptions({
     ...flags,
     'api-key': flags['api-key'] ?? io.env.TRACEGATE_API_KEY,
   });
-  return runWith(options, io, logger, (verdict) =>
+  return runWith(options, io, logger, lifecycle, (verdict) =>
     verdict === 'fail' ? ExitCode.GateFailed : ExitCode.Pass,
   );
 }
@@ -139,29 +149,37 @@ async function runWith(
   options: RunOptions,
   io: Io,
   logger: Logger,
+  lifecycle: Lifecycle,
   exitFor: (verdict: string) => number,
 ): Promise<number> {
-  const { suite, selected } = loadSelection(options);
+  const { suite, selected } = loadSelection(options, logger);
   logger.log(`Suite ${suite.reader.root}: ${suite.instances.length} instance(s)`);
   const outcome = await runPipeline(
-    toRunInput(options, selected),
-    toRunDeps(options, logger, suite),
+    toRunInput(options, selected, undefined, suite.rejected),
+    toRunDeps(options, logger, suite, lifecycle),
   );
   io.stdout(outcome.report);
   return exitFor(outcome.comparison.verdict);
 }
 
-async function harvestCommand(args: string[], io: Io, logger: Logger): Promise<number> {
+async function harvestCommand(
+  args: string[],
+  io: Io,
+  logger: Logger,
+  lifecycle: Lifecycle,
+): Promise<number> {
   const options = parseHarvestOptions(parseFlags(args, HARVEST_OPTION_NAMES));
-  const { suite, selected } = loadSelection(options);
+  const { suite, selected } = loadSelection(options, logger);
   const summary = await harvestOnly(
     { selected, tracerDigest: tracerDigest(tracerDir()) },
     {
       ...logger,
-      harvest: harvestDeps(options, logger, suite),
+      harvest: harvestDeps(options, logger, suite, lifecycle),
       stores: oracleStores(options, logger),
     },
   );
+  if (lifecycle.signal?.aborted)
+    throw new InterruptedError(String(lifecycle.signal.reason), `the cache ${options.cache}`);
   io.stdout(
     `oracles: ${summary.cached} cached, ${summary.harvested} harvested, ${summary.failed} failed`,
   );
@@ -172,10 +190,16 @@ async function harvestCommand(args: string[], io: Io, logger: Logger): Promise<n
   for (const [id, outcome] of summary.outcomes) {
     if (outcome.status !== 'ok') io.stdout(`  ${id}: ${outcome.status} — ${outcome.reason}`);
   }
+  for (const r of suite.rejected) io.stdout(`  rejected ${r.reason}`);
   return ExitCode.Pass;
 }
 
-async function demoCommand(args: string[], io: Io, logger: Logger): Promise<number> {
+async function demoCommand(
+  args: string[],
+  io: Io,
+  logger: Logger,
+  lifecycle: Lifecycle,
+): Promise<number> {
   const flags = parseFlags(args);
   const server = await startHeuristicServer();
   logger.log(
@@ -188,7 +212,7 @@ async function demoCommand(args: string[], io: Io, logger: Logger): Promise<numb
       endpoint: server.url,
       model: HEURISTIC_MODEL,
     });
-    return await runWith(options, io, logger, () => ExitCode.Pass);
+    return await runWith(options, io, logger, lifecycle, () => ExitCode.Pass);
   } finally {
     await server.close();
   }

@@ -17,7 +17,9 @@ import type { Stores } from '../stores/ports.js';
 import { DirQuarantine } from '../stores/quarantine.js';
 import { DirResponseCache } from '../stores/response-cache.js';
 import { FileBaseline, ResultsDir } from '../stores/results-dir.js';
-import { loadSuite, type LoadedInstance, type Suite } from '../suite/load.js';
+import { loadSuite, type LoadedInstance, type RejectedFile, type Suite } from '../suite/load.js';
+import { InstanceError } from '../errors.js';
+import type { Cleanups } from '../util/cleanups.js';
 import type { HarvestOptions, RunOptions } from './options.js';
 
 export interface Logger {
@@ -25,15 +27,27 @@ export interface Logger {
   warn: (message: string) => void;
 }
 
+/** What an entry point holds to stop a run cleanly: the abort signal and the pending undos. */
+export interface Lifecycle {
+  signal?: AbortSignal;
+  cleanups?: Cleanups;
+}
+
 /** The bundled suite the demo and the Action use when no --instances is given. */
 export const defaultInstancesDir = (): string => join(bundledInstancesDir(), 'core');
 
 /** Loads the suite and selects from it, once; the cache keys and the run use this same selection. */
-export function loadSelection(options: HarvestOptions): {
-  suite: Suite;
-  selected: LoadedInstance[];
-} {
+export function loadSelection(
+  options: HarvestOptions,
+  logger?: Logger,
+): { suite: Suite; selected: LoadedInstance[] } {
   const suite = loadSuite(options.instances ?? defaultInstancesDir());
+  for (const r of suite.rejected) logger?.warn(`Skipping ${r.reason}`);
+  if (!suite.instances.length && suite.rejected.length)
+    throw new InstanceError(
+      suite.rejected[0]!.file,
+      `${suite.rejected[0]!.reason.replace(`${suite.rejected[0]!.file}: `, '')} — and no instance of the suite could be loaded`,
+    );
   const selected = selectInstances(suite.instances, {
     categories: options.categories,
     ids: options.ids,
@@ -47,9 +61,11 @@ export function toRunInput(
   options: RunOptions,
   selected: LoadedInstance[],
   commit?: string,
+  rejected?: RejectedFile[],
 ): RunInput {
   return {
     selected,
+    rejected,
     policy: { minDrop: options['min-drop'], alpha: options.alpha },
     model: {
       endpoint: options.endpoint,
@@ -70,7 +86,11 @@ export function toRunInput(
  * The harvest backend, created on first use. `auto` prefers Docker and falls
  * back to a local virtualenv, saying so.
  */
-export function backendFactory(options: HarvestOptions, logger: Logger): () => HarvestBackend {
+export function backendFactory(
+  options: HarvestOptions,
+  logger: Logger,
+  lifecycle: Lifecycle = {},
+): () => HarvestBackend {
   let backend: HarvestBackend | undefined;
   const layout = cacheLayout(options.cache);
   const docker = () =>
@@ -78,9 +98,15 @@ export function backendFactory(options: HarvestOptions, logger: Logger): () => H
       baseImage: options['base-image'],
       tracerDir: tracerDir(),
       log: logger.log,
+      cleanups: lifecycle.cleanups,
     });
   const local = () =>
-    new LocalBackend({ tracerDir: tracerDir(), venvRoot: layout.venvs, log: logger.log });
+    new LocalBackend({
+      tracerDir: tracerDir(),
+      venvRoot: layout.venvs,
+      log: logger.log,
+      cleanups: lifecycle.cleanups,
+    });
   return () => {
     if (backend) return backend;
     if (options.backend === 'docker') backend = docker();
@@ -95,9 +121,10 @@ export function harvestDeps(
   options: HarvestOptions,
   logger: Logger,
   suite: Suite,
+  lifecycle: Lifecycle = {},
 ): Pick<HarvestDeps, 'backend' | 'sources'> {
   return {
-    backend: backendFactory(options, logger),
+    backend: backendFactory(options, logger, lifecycle),
     sources: new HostSources(cacheLayout(options.cache), suite.reader, logger.log),
   };
 }
@@ -126,11 +153,17 @@ export function localStores(options: RunOptions, logger: Logger): Stores {
   };
 }
 
-export function toRunDeps(options: RunOptions, logger: Logger, suite: Suite): RunDeps {
+export function toRunDeps(
+  options: RunOptions,
+  logger: Logger,
+  suite: Suite,
+  lifecycle: Lifecycle = {},
+): RunDeps {
   const budget = options['time-budget'];
   return {
     ...logger,
-    harvest: harvestDeps(options, logger, suite),
+    signal: lifecycle.signal,
+    harvest: harvestDeps(options, logger, suite, lifecycle),
     client: createModelClient({
       api: options.api,
       endpoint: options.endpoint,

@@ -112,6 +112,12 @@ export const resultsSchema = z.object({
   }),
   summary: summarySchema,
   instances: z.array(instanceRecordSchema),
+  /** Set when the run was interrupted: why, and the selected instances without a record. */
+  incomplete: z.object({ reason: z.string(), missing: z.array(z.string()) }).optional(),
+  /** Suite files that could not be used (each names the file and the rule or field). */
+  rejected: z
+    .array(z.object({ file: z.string(), id: z.string().optional(), reason: z.string() }))
+    .optional(),
   comparison: z.unknown().optional(),
 });
 export type Results = z.infer<typeof resultsSchema>;

@@ -7,11 +7,12 @@ export async function runPool<T>(
   items: readonly T[],
   concurrency: number,
   task: (item: T, index: number) => Promise<void>,
+  signal?: AbortSignal,
 ): Promise<void> {
   let next = 0;
   let failure: { error: unknown } | undefined;
   const worker = async (): Promise<void> => {
-    while (!failure && next < items.length) {
+    while (!failure && !signal?.aborted && next < items.length) {
       const index = next++;
       try {
         await task(items[index]!, index);

@@ -46,15 +46,21 @@ export async function queryInstances(
   client: ModelClient,
   config: QueryConfig,
   keep: (record: InstanceRecord) => void,
+  signal?: AbortSignal,
 ): Promise<void> {
   const limiter = new Limiter(config.concurrency);
-  await runPool(items, config.concurrency, async ({ loaded, entry }) => {
-    keep(
-      await answerInstance(loaded, entry, client, {
-        samples: config.samples,
-        prompt: config.prompt,
-        limiter,
-      }),
-    );
-  });
+  await runPool(
+    items,
+    config.concurrency,
+    async ({ loaded, entry }) => {
+      keep(
+        await answerInstance(loaded, entry, client, {
+          samples: config.samples,
+          prompt: config.prompt,
+          limiter,
+        }),
+      );
+    },
+    signal,
+  );
 }

@@ -76,6 +76,15 @@ export function renderReport(results: Results, comparison: Comparison): string {
       lines.push(`- ${codeSpan(r.id)}: ${r.error} — ${escapeMarkdown(r.detail ?? '')}`);
     lines.push('', '</details>');
   }
+  if (results.rejected?.length) {
+    lines.push(
+      '',
+      `<details><summary>⚠️ ${results.rejected.length} suite file(s) rejected (not run)</summary>`,
+      '',
+    );
+    for (const r of results.rejected) lines.push(`- ${escapeMarkdown(r.reason)}`);
+    lines.push('', '</details>');
+  }
   const q = results.query;
   if (q?.passAtK !== undefined) {
     lines.push(

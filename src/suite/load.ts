@@ -18,10 +18,23 @@ export interface LoadedInstance {
   environmentDir: string;
 }
 
-/** A loaded suite: its reader (the one way to its files) and its instances, sorted by id. */
+/** A suite file that could not be used, and why (the message names the file and the field). */
+export interface RejectedFile {
+  file: string;
+  /** The instance id, when the file got far enough to say it. */
+  id?: string;
+  reason: string;
+}
+
+/**
+ * A loaded suite: its reader (the one way to its files), its instances
+ * sorted by id, and the files rejected. One bad instance never costs the
+ * others: it is rejected, said, and listed in the results.
+ */
 export interface Suite {
   reader: SuiteReader;
   instances: LoadedInstance[];
+  rejected: RejectedFile[];
 }
 
 const INSTANCE_FILE = 'instance.json';
@@ -44,12 +57,38 @@ export function loadSuite(dir: string): Suite {
   const root = suiteRoot(abs);
   const reader = new FsSuiteReader(root);
   const start = reader.resolve(relativeTo(reader.root, abs));
-  const environments = loadEnvironments(reader);
+  const rejected: RejectedFile[] = [];
+  const environments = loadEnvironments(reader, rejected);
   const loaded: LoadedInstance[] = [];
   const seen = new Map<string, string>();
-  for (const rel of findInstanceFiles(reader, relativeTo(reader.root, start))) {
+  for (const rel of findInstanceFiles(reader, relativeTo(reader.root, start), rejected)) {
     const file = join(reader.root, rel);
-    const instance = parseInstance(reader, rel);
+    let id: string | undefined;
+    try {
+      const instance = parseInstance(reader, rel);
+      id = instance.id;
+      loaded.push(checkInstance(reader, rel, instance, environments, seen));
+    } catch (error) {
+      if (!(error instanceof InstanceError)) throw error;
+      rejected.push({ file, ...(id ? { id } : {}), reason: error.message });
+    }
+  }
+  return {
+    reader,
+    instances: loaded.sort((a, b) => (a.instance.id < b.instance.id ? -1 : 1)),
+    rejected,
+  };
+}
+
+function checkInstance(
+  reader: SuiteReader,
+  rel: string,
+  instance: Instance,
+  environments: Map<string, { recipe: Environment }>,
+  seen: Map<string, string>,
+): LoadedInstance {
+  const file = join(reader.root, rel);
+  {
     const previous = seen.get(instance.id);
     if (previous) throw new InstanceError(file, `id "${instance.id}" is also used by ${previous}`);
     seen.set(instance.id, file);
@@ -79,15 +118,14 @@ export function loadSuite(dir: string): Suite {
         `cwd: "checkout" needs an environment with a git or image source ("${instance.environment}" has neither)`,
       );
     }
-    loaded.push({
+    return {
       instance,
       dir: reader.resolve(instanceDir),
       contentHash: hashDirectory(reader, instanceDir),
       environment: environment.recipe,
       environmentDir: ENVIRONMENTS,
-    });
+    };
   }
-  return { reader, instances: loaded.sort((a, b) => (a.instance.id < b.instance.id ? -1 : 1)) };
 }
 
 function relativeTo(root: string, path: string): string {
@@ -126,32 +164,54 @@ export function parseInstanceFile(file: string): Instance {
   return parseInstance(reader, file.slice(reader.root.length + 1) || INSTANCE_FILE);
 }
 
-function loadEnvironments(reader: SuiteReader): Map<string, { recipe: Environment }> {
+function loadEnvironments(
+  reader: SuiteReader,
+  rejected: RejectedFile[],
+): Map<string, { recipe: Environment }> {
   const result = new Map<string, { recipe: Environment }>();
   if (!existsSync(join(reader.root, ENVIRONMENTS))) return result;
-  for (const entry of reader.list(ENVIRONMENTS)) {
-    if (entry.kind !== 'file' || !entry.name.endsWith('.json')) continue;
-    const rel = join(ENVIRONMENTS, entry.name);
-    const parsed = environmentSchema.safeParse(parseJson(reader, rel));
-    if (!parsed.success)
-      throw new InstanceError(join(reader.root, rel), describeIssues(parsed.error));
-    result.set(parsed.data.name, { recipe: parsed.data });
+  for (const name of reader.names(ENVIRONMENTS)) {
+    if (!name.endsWith('.json')) continue;
+    const rel = join(ENVIRONMENTS, name);
+    try {
+      const parsed = environmentSchema.safeParse(parseJson(reader, rel));
+      if (!parsed.success)
+        throw new InstanceError(join(reader.root, rel), describeIssues(parsed.error));
+      result.set(parsed.data.name, { recipe: parsed.data });
+    } catch (error) {
+      if (!(error instanceof InstanceError)) throw error;
+      rejected.push({ file: join(reader.root, rel), reason: error.message });
+    }
   }
   return result;
 }
 
 const SKIPPED = (name: string) => name.startsWith('.') || name === '__pycache__';
 
-function findInstanceFiles(reader: SuiteReader, dir: string, seen = new Set<string>()): string[] {
+/** instance.json files under `dir`; an entry that breaks a reading rule is rejected, the walk goes on. */
+function findInstanceFiles(
+  reader: SuiteReader,
+  dir: string,
+  rejected: RejectedFile[],
+  seen = new Set<string>(),
+): string[] {
   const real = reader.resolve(dir);
   if (seen.has(real)) return []; // a symlink loop inside the suite
   seen.add(real);
   const found: string[] = [];
-  for (const entry of reader.list(dir)) {
-    if (SKIPPED(entry.name) || entry.name === ENVIRONMENTS) continue;
-    const rel = join(dir, entry.name);
-    if (entry.kind === 'dir') found.push(...findInstanceFiles(reader, rel, seen));
-    else if (entry.name === INSTANCE_FILE) found.push(rel);
+  for (const name of reader.names(dir)) {
+    if (SKIPPED(name) || name === ENVIRONMENTS) continue;
+    const rel = join(dir, name);
+    let kind: 'file' | 'dir';
+    try {
+      kind = reader.kind(rel);
+    } catch (error) {
+      if (!(error instanceof InstanceError)) throw error;
+      rejected.push({ file: join(reader.root, rel), reason: error.message });
+      continue;
+    }
+    if (kind === 'dir') found.push(...findInstanceFiles(reader, rel, rejected, seen));
+    else if (name === INSTANCE_FILE) found.push(rel);
   }
   return found.sort();
 }
@@ -161,10 +221,10 @@ function listFiles(reader: SuiteReader, dir: string, seen: Set<string>): string[
   if (seen.has(real)) return [];
   seen.add(real);
   const files: string[] = [];
-  for (const entry of reader.list(dir)) {
-    if (SKIPPED(entry.name)) continue;
-    const rel = join(dir, entry.name);
-    if (entry.kind === 'dir') files.push(...listFiles(reader, rel, seen));
+  for (const name of reader.names(dir)) {
+    if (SKIPPED(name)) continue;
+    const rel = join(dir, name);
+    if (reader.kind(rel) === 'dir') files.push(...listFiles(reader, rel, seen));
     else files.push(rel);
   }
   return files;

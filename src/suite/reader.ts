@@ -29,6 +29,10 @@ export interface SuiteReader {
   readonly root: string;
   /** Real path of `rel`, checked to be inside the root. */
   resolve(rel: string): string;
+  /** Names in a directory, sorted (not yet checked: see `kind`). */
+  names(rel: string): string[];
+  /** A file or a directory, checked by the rules (else SuiteFileError naming it). */
+  kind(rel: string): 'file' | 'dir';
   /** Entries of a directory; symlinks are followed only when they stay inside. */
   list(rel: string): SuiteEntry[];
   read(rel: string, maxBytes?: number): Buffer;
@@ -70,20 +74,22 @@ export class FsSuiteReader implements SuiteReader {
     return real;
   }
 
-  list(rel: string): SuiteEntry[] {
+  names(rel: string): string[] {
     const dir = this.resolve(rel);
     if (!statSync(dir).isDirectory())
       throw new SuiteFileError(this.display(rel), 'not a directory');
-    const entries: SuiteEntry[] = [];
-    for (const name of readdirSync(dir).sort()) {
-      const child = join(rel, name);
-      const real = this.resolve(child);
-      const stat = statSync(real);
-      if (stat.isDirectory()) entries.push({ name, kind: 'dir' });
-      else if (stat.isFile()) entries.push({ name, kind: 'file' });
-      else throw new SuiteFileError(this.display(child), 'a device, fifo or socket');
-    }
-    return entries;
+    return readdirSync(dir).sort();
+  }
+
+  kind(rel: string): 'file' | 'dir' {
+    const stat = statSync(this.resolve(rel));
+    if (stat.isDirectory()) return 'dir';
+    if (stat.isFile()) return 'file';
+    throw new SuiteFileError(this.display(rel), 'a device, fifo or socket');
+  }
+
+  list(rel: string): SuiteEntry[] {
+    return this.names(rel).map((name) => ({ name, kind: this.kind(join(rel, name)) }));
   }
 
   read(rel: string, maxBytes = MAX_SUITE_FILE_BYTES): Buffer {

@@ -34,12 +34,13 @@ describe('bad input gets a clear error and the right exit code', () => {
   });
   afterAll(() => endpoint.close());
 
-  it('names the file and the field of a malformed instance (exit 2)', async () => {
+  it('rejects a malformed instance naming the file and the field, and runs the others', async () => {
     const suite = suiteCopy();
     const file = join(suite, 'basic', 'fx-exc-parse', 'instance.json');
     const instance = JSON.parse(readFileSync(file, 'utf8'));
     instance.tests = 'test_settings.py';
     writeFileSync(file, JSON.stringify(instance));
+    const out = tempDir();
     const { code, stderr } = await runCli([
       'run',
       '--instances',
@@ -50,19 +51,46 @@ describe('bad input gets a clear error and the right exit code', () => {
       HEURISTIC_MODEL,
       '--cache',
       tempDir(),
+      '--out',
+      out,
     ]);
-    expect(code).toBe(2);
-    expect(stderr).toContain(file);
+    expect(stderr).toContain(`warning: Skipping ${file}`);
     expect(stderr).toMatch(/tests: .*expected array/i);
+    expect(code).toBe(0);
+    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+    expect(results.summary.total).toBe(4);
+    expect(results.rejected).toEqual([
+      { file, id: 'fx-exc-parse', reason: expect.stringMatching(/tests: .*expected array/i) },
+    ]);
   });
 
-  it('names the file of an instance that is not JSON (exit 2)', async () => {
+  it('names the file of an instance that is not JSON, and harvests the others', async () => {
     const suite = suiteCopy();
     const file = join(suite, 'basic', 'fx-cfg-classify', 'instance.json');
     writeFileSync(file, '{ "id": "fx-cfg-classify", ');
+    const { code, stderr, stdout } = await runCli([
+      'harvest',
+      '--instances',
+      suite,
+      '--cache',
+      tempDir(),
+    ]);
+    expect(stderr).toContain(`${file}: not valid JSON`);
+    expect(code).toBe(0);
+    expect(stdout).toContain('oracles: 0 cached, 4 harvested, 0 failed');
+    expect(stdout).toContain(`rejected ${file}`);
+  });
+
+  it('exits 2 when no instance of the suite could be loaded', async () => {
+    const suite = join(tempDir('tg-broken-'), 'suite');
+    cpSync(join(FIXTURE_SUITE, 'environments'), join(suite, 'environments'), { recursive: true });
+    cpSync(join(FIXTURE_SUITE, 'basic', 'fx-cfg-classify'), join(suite, 'one'), {
+      recursive: true,
+    });
+    writeFileSync(join(suite, 'one', 'instance.json'), '[]');
     const { code, stderr } = await runCli(['harvest', '--instances', suite, '--cache', tempDir()]);
     expect(code).toBe(2);
-    expect(stderr).toContain(`${file}: not valid JSON`);
+    expect(stderr).toMatch(/instance\.json: .*no instance of the suite could be loaded/);
   });
 
   it('rejects an empty selection (exit 2)', async () => {
