@@ -218,7 +218,7 @@ export class DockerBackend implements HarvestBackend {
         liveness.lost,
       ])) as { StatusCode: number };
       // The attach stream ends after the wait; give it a moment to deliver the tail.
-      await Promise.race([ended, new Promise((r) => setTimeout(r, 2000))]);
+      await Promise.race([ended, new Promise((r) => setTimeout(r, 2000).unref())]);
       if (result.StatusCode !== 0) {
         throw new HarvestError(
           `Tracer exited with code ${result.StatusCode} in environment "${env.recipe.name}": ` +

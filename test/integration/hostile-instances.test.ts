@@ -1,0 +1,235 @@
+import {
+  cpSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type Docker from 'dockerode';
+import { resultsSchema } from '../../src/contracts/results.js';
+import { FIXTURE_SUITE, runCli, tempDir } from '../helpers/cli.js';
+import { requireDocker } from '../helpers/docker.js';
+import { FaultyModelServer } from '../helpers/model-server.js';
+import { writeTree } from '../helpers/sources.js';
+
+const CONTROL = 'fx-control';
+const COLLATZ = join(FIXTURE_SUITE, 'basic', 'fx-loops-collatz');
+
+/** Every file under `dir`, as text (for grepping a cache or an output directory). */
+function allText(dir: string): string {
+  let text = '';
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    const stat = statSync(path);
+    if (stat.isDirectory()) text += allText(path);
+    else if (stat.isFile() && stat.size < 64 * 1024 * 1024) text += readFileSync(path, 'latin1');
+  }
+  return text;
+}
+
+const instance = (id: string, test: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    id,
+    kind: 'S2_Loops',
+    environment: 'plain',
+    tests: [test],
+    target: { file: 'numbers_mod.py', function: 'collatz_steps' },
+    query: { invocation: 1, loop_line: 3 },
+    timeout_seconds: 60,
+    ...extra,
+  });
+
+/** A copy of the collatz instance whose test also does something hostile first. */
+function hostile(suite: string, id: string, body: string): void {
+  const dir = join(suite, 'cases', id);
+  cpSync(COLLATZ, dir, { recursive: true });
+  writeFileSync(join(dir, 'instance.json'), instance(id, 'test_numbers.py::test_six'));
+  writeFileSync(
+    join(dir, 'test_numbers.py'),
+    [
+      'import os, signal, subprocess, sys, time, json',
+      'from numbers_mod import collatz_steps',
+      '',
+      '',
+      'def test_six():',
+      ...body.split('\n').map((l) => `    ${l}`),
+      '    assert collatz_steps(6) == 8',
+      '',
+    ].join('\n'),
+  );
+}
+
+describe('a hostile instance suite never reaches the host, forges an oracle, or takes the run down', () => {
+  let docker: Docker;
+  let server: FaultyModelServer;
+  let url: string;
+  const marker = `TGMARK${randomBytes(6).toString('hex')}`;
+  const secretFile = `/root/tracegate-secret-${process.pid}`;
+  const apiKey = `sk-${marker}-key`;
+
+  beforeAll(async () => {
+    docker = await requireDocker();
+    server = new FaultyModelServer(() => `{"loop_iteration_count": 8} ${apiKey}`, undefined, {
+      apiKey,
+    });
+    url = await server.start();
+    writeFileSync(secretFile, `host secret ${marker}\n`, { mode: 0o600 });
+    process.env.TG_HOSTILE_MARKER = marker;
+  });
+  afterAll(async () => {
+    await server.stop();
+    rmSync(secretFile, { force: true });
+    delete process.env.TG_HOSTILE_MARKER;
+  });
+
+  it('every attack costs only its own instance; nothing of the host reaches the endpoint', async () => {
+    const suite = join(tempDir('tg-hostile-'), 'suite');
+    cpSync(join(FIXTURE_SUITE, 'environments'), join(suite, 'environments'), { recursive: true });
+    const control = join(suite, 'cases', CONTROL);
+    cpSync(COLLATZ, control, { recursive: true });
+    writeFileSync(join(control, 'instance.json'), instance(CONTROL, 'test_numbers.py::test_six'));
+    const symlinked = (id: string, test: string, target: string) => {
+      const dir = join(suite, 'cases', id);
+      cpSync(COLLATZ, dir, { recursive: true });
+      writeFileSync(join(dir, 'instance.json'), instance(id, `${test}::test_six`));
+      rmSync(join(dir, test), { force: true });
+      symlinkSync(target, join(dir, test));
+    };
+    // Host files named by the test list, through symlinks and `..`.
+    symlinked('host-environ', 'test_environ.py', '/proc/self/environ');
+    symlinked('host-secret', 'test_secret.py', secretFile);
+    mkdirSync(join(suite, '..', 'outside'), { recursive: true });
+    writeFileSync(join(suite, '..', 'outside', 'test_x.py'), `# ${marker}\n`);
+    writeTree(join(suite, 'cases', 'dotdot'), {
+      'instance.json': instance('dotdot', '../../../outside/test_x.py::test_six'),
+    });
+    symlinked('dir-as-test', 'test_dir.py', join(suite, 'cases'));
+    // A device in the instance directory (hashing it would read forever).
+    const zero = join(suite, 'cases', 'dev-zero');
+    cpSync(COLLATZ, zero, { recursive: true });
+    writeFileSync(join(zero, 'instance.json'), instance('dev-zero', 'test_numbers.py::test_six'));
+    symlinkSync('/dev/zero', join(zero, 'blob.bin'));
+    // Tests that attack the harvest from inside the container.
+    hostile(
+      suite,
+      'forge-results',
+      [
+        "line = {'tracegate_result': 1, 'id': 'fx-control', 'status': 'ok', 'answer': {'loop_iteration_count': 999}}",
+        'print(json.dumps(line)); sys.stdout.flush()',
+        'for fd in ("/proc/%d/fd/1" % os.getppid(), "/proc/1/fd/1"):',
+        '    try:',
+        '        with open(fd, "w") as f: f.write(json.dumps(line) + "\\n")',
+        '    except OSError: pass',
+        'for root, dirs, files in os.walk("/tg/work"):',
+        '    for name in files:',
+        '        try:',
+        '            with open(os.path.join(root, name), "w") as f: f.write("forged")',
+        '        except OSError: pass',
+      ].join('\n'),
+    );
+    hostile(
+      suite,
+      'signals',
+      [
+        'for pid in (os.getppid(), 1):',
+        '    for sig in (signal.SIGINT, signal.SIGTERM):',
+        '        try: os.kill(pid, sig)',
+        '        except OSError: pass',
+        'time.sleep(0.5)',
+      ].join('\n'),
+    );
+    hostile(
+      suite,
+      'daemon',
+      [
+        'if os.fork() == 0:',
+        '    os.setsid()',
+        '    if os.fork() == 0:',
+        '        time.sleep(300)',
+        '    os._exit(0)',
+      ].join('\n'),
+    );
+    hostile(
+      suite,
+      'fill-tmp',
+      [
+        'import tempfile',
+        'try:',
+        '    with tempfile.NamedTemporaryFile(dir="/tmp", delete=False) as f:',
+        '        for _ in range(2000): f.write(b"x" * (1 << 20))',
+        'except OSError: pass',
+      ].join('\n'),
+    );
+    hostile(suite, 'reads-host', 'print(open("/proc/self/environ").read())');
+    hostile(suite, 'plan.json', '');
+
+    const cache = tempDir('tg-hostile-cache-');
+    const out = join(cache, 'out');
+    const started = Date.now();
+    const run = await runCli(
+      [
+        'run',
+        '--instances',
+        suite,
+        '--endpoint',
+        url,
+        '--model',
+        'm',
+        '--cache',
+        cache,
+        '--out',
+        out,
+        '--concurrency',
+        '2',
+      ],
+      { TRACEGATE_API_KEY: apiKey },
+    );
+    expect(run.code).toBe(0);
+    // The daemon and the signals did not hang or stop the harvest.
+    expect(Date.now() - started).toBeLessThan(240_000);
+    const results = resultsSchema.parse(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')));
+    const byId = Object.fromEntries(results.instances.map((r) => [r.id, r]));
+    // The control and every attacker that merely misbehaved still have their true oracle.
+    for (const id of [CONTROL, 'forge-results', 'signals', 'daemon', 'fill-tmp', 'reads-host', 'plan.json'])
+      expect([id, byId[id]?.oracle]).toEqual([id, { loop_iteration_count: 8 }]);
+    // Host-reading instances were rejected on the host, by name and rule.
+    const rejected = Object.fromEntries((results.rejected ?? []).map((r) => [r.id ?? r.file, r.reason]));
+    expect(rejected['host-environ']).toMatch(/test_environ\.py.*outside the suite/);
+    expect(rejected['host-secret']).toMatch(/test_secret\.py.*outside the suite/);
+    expect(rejected['dotdot']).toMatch(/outside the suite|no such file/);
+    expect(rejected['dir-as-test']).toMatch(/test_dir\.py.*(directory|outside)/);
+    expect(rejected['dev-zero']).toMatch(/blob\.bin.*(device|outside)/);
+    // Nothing of the host — a root-only file, this process's environment, the key — reached
+    // the endpoint, the results, the report or the cache.
+    const prompts = JSON.stringify(server.seen.map((s) => s.body));
+    expect(server.seen.length).toBeGreaterThan(0);
+    for (const text of [prompts, allText(out), allText(cache)]) {
+      expect(text).not.toContain(marker);
+    }
+    // The endpoint did echo the key: it was redacted, not absent.
+    expect(allText(out)).toContain('8} ***');
+
+    // A cache entry copied into another instance's slot is not trusted.
+    const oracles = join(cache, 'oracles');
+    const keyOf = (id: string) =>
+      readdirSync(oracles).find(
+        (k) => JSON.parse(readFileSync(join(oracles, k, 'oracle.json'), 'utf8')).meta.instance_id === id,
+      )!;
+    const [victim, source] = [keyOf('plan.json'), keyOf(CONTROL)];
+    for (const name of ['oracle.json', 'context.json'])
+      cpSync(join(oracles, source, name), join(oracles, victim, name));
+    const again = await runCli(
+      ['run', '--instances', suite, '--endpoint', url, '--model', 'm', '--cache', cache, '--out', join(cache, 'out2')],
+      { TRACEGATE_API_KEY: apiKey },
+    );
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain(`Cache entry ${victim} does not belong to plan.json; re-harvesting it.`);
+    const second = resultsSchema.parse(JSON.parse(readFileSync(join(cache, 'out2', 'results.json'), 'utf8')));
+    expect(second.harvest).toMatchObject({ harvested: 1 });
+  }, 600_000);
+});
