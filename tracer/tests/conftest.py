@@ -66,6 +66,27 @@ def parse_results(stdout):
     return results
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "needs_root: switches uids (isolation); not run unless root")
+
+
+def pytest_collection_modifyitems(config, items):
+    if os.geteuid() == 0:
+        return
+    not_run = [item for item in items if item.get_closest_marker("needs_root")]
+    if not_run:
+        config.hook.pytest_deselected(items=not_run)
+        items[:] = [item for item in items if not item.get_closest_marker("needs_root")]
+        config._tracegate_not_root = len(not_run)
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    count = getattr(config, "_tracegate_not_root", 0)
+    if count:
+        terminalreporter.write_line(f"tracegate: {count} isolation test(s) not run: they switch uids and need root "
+                                    f"(running as uid {os.geteuid()})")
+
+
 @pytest.fixture
 def harness(tmp_path):
     return Harness(tmp_path)
