@@ -20,7 +20,6 @@ const onSignal = (signal: NodeJS.Signals) => {
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
-process.exitCode = await cli(process.argv.slice(2), undefined, {
-  signal: controller.signal,
-  cleanups,
-});
+const code = await cli(process.argv.slice(2), undefined, { signal: controller.signal, cleanups });
+// Exit once the output is flushed: a socket of a lost engine must not keep a finished run alive.
+process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));

@@ -47,12 +47,13 @@ export interface RunOutcome {
 /** Harvest only: oracles into the store. */
 export function harvestOnly(
   input: Pick<RunInput, 'selected' | 'tracerDigest'>,
-  deps: Pick<RunDeps, 'log' | 'warn' | 'harvest'> & {
+  deps: Pick<RunDeps, 'log' | 'warn' | 'harvest' | 'signal'> & {
     stores: Pick<Stores, 'oracles' | 'quarantine'>;
   },
 ): Promise<HarvestSummary> {
   return harvestOracles(input.selected, input.tracerDigest, {
     ...deps.harvest,
+    signal: deps.signal,
     oracles: deps.stores.oracles,
     quarantine: deps.stores.quarantine,
     log: deps.log,

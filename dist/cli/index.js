@@ -67198,17 +67198,38 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9001);
-// The CLI's front door: everything happens in cli/commands.ts.
+/* harmony import */ var _cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8489);
+/* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
+// The CLI's front door: everything happens in cli/commands.ts. Here only the
+// process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
+// containers and temp dirs, and lets it write what it has (marked incomplete).
 
-process.exitCode = await (0,_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .cli */ .x)(process.argv.slice(2));
+
+const controller = new AbortController();
+const cleanups = new _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__/* .Cleanups */ .I();
+let interrupts = 0;
+const onSignal = (signal) => {
+    if (++interrupts > 1)
+        process.exit(130);
+    process.stderr.write(`tracegate: ${signal}: stopping, removing containers and temp files…\n`);
+    controller.abort(signal);
+    void cleanups.runAll().then(() => {
+        // The run writes its incomplete results and exits; if it cannot, do not hang.
+        setTimeout(() => process.exit(130), 15_000).unref();
+    });
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+const code = await (0,_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .cli */ .x)(process.argv.slice(2), undefined, { signal: controller.signal, cleanups });
+// Exit once the output is flushed: a socket of a lost engine must not keep a finished run alive.
+process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 9001:
+/***/ 8489:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -67219,218 +67240,10 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: USAGE
 
-;// CONCATENATED MODULE: external "node:util"
-const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
-;// CONCATENATED MODULE: external "node:http"
-const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
-var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
-;// CONCATENATED MODULE: ./src/baseline/heuristic.ts
-/**
- * The built-in baseline "model": a static-analysis heuristic that reads only
- * the prompt (never an oracle) and guesses what a straight-line reading of
- * the code suggests. It is the floor a real model must clear, and what the
- * demo queries when no endpoint is given.
- */
-const BUILTINS = new Set('len range print isinstance str int float list dict set tuple sorted enumerate zip min max any all getattr setattr hasattr iter next type super repr bool abs sum map filter callable id open format object'.split(' '));
-function parsePrompt(prompt) {
-    const kind = /^Question kind: (\S+)/m.exec(prompt)?.[1];
-    const head = /^## Code under test: (\S+) \(([^)]+)\)\n```python\n([\s\S]*?)\n```/m.exec(prompt);
-    const question = /^## Question\n([\s\S]*?)\n\n## Answer template/m.exec(prompt)?.[1] ?? '';
-    const templateText = /^## Answer template\n(.+)$/m.exec(prompt)?.[1];
-    if (!kind || !head || !templateText)
-        return undefined;
-    let template;
-    try {
-        template = JSON.parse(templateText);
-    }
-    catch {
-        return undefined;
-    }
-    const lines = head[3].split('\n').map((l) => {
-        const m = /^\s*(\d+) {2}(.*)$/.exec(l);
-        return { no: Number(m?.[1] ?? 0), text: m?.[2] ?? '' };
-    });
-    return { kind, file: head[1], func: head[2], lines, question, template };
-}
-/** Statement lines of the body in source order: what runs if every line runs once. */
-function bodyStatementLines(p) {
-    const result = [];
-    let inDocstring = false;
-    let depth = 0;
-    let seenDef = false;
-    for (const { no, text } of p.lines) {
-        const t = text.trim();
-        const continuation = depth > 0;
-        depth += (t.match(/[([{]/g)?.length ?? 0) - (t.match(/[)\]}]/g)?.length ?? 0);
-        if (!seenDef) {
-            if (/^(async\s+)?def\s/.test(t))
-                seenDef = true;
-            continue;
-        }
-        if (continuation || !t || t.startsWith('#'))
-            continue;
-        const quotes = (t.match(/"""|'''/g) ?? []).length;
-        if (inDocstring || (quotes > 0 && /^[rbuRBU]?("""|''')/.test(t))) {
-            if (quotes % 2 === 1)
-                inDocstring = !inDocstring;
-            continue;
-        }
-        if (/^(else|finally)\s*:/.test(t))
-            continue;
-        result.push(no);
-    }
-    return result;
-}
-function sourceText(p) {
-    return p.lines.map((l) => l.text).join('\n');
-}
-function guessFor(key, template, p) {
-    const module = p.func.split('.').slice(0, -1);
-    const cls = module.length > 1 && /^[A-Z_]/.test(module[module.length - 1] ?? '') ? module : undefined;
-    switch (key) {
-        case 'executed_path':
-            return bodyStatementLines(p).map((line) => ({ file: p.file, func: p.func, line }));
-        case 'covered_lines':
-            return bodyStatementLines(p);
-        case 'loop_iteration_count':
-            return 2;
-        case 'caught_exception_kinds':
-            return [
-                ...new Set([...sourceText(p).matchAll(/except\s*\(?([\w., ]+?)\)?\s*(?:as\s+\w+)?:/g)].flatMap((m) => m[1]
-                    .split(',')
-                    .map((s) => s.trim())
-                    .filter(Boolean))),
-            ].sort();
-        case 'exception_type':
-            return /raise\s+([\w.]+)/.exec(sourceText(p))?.[1] ?? 'Exception';
-        case 'exception_message':
-            return /raise\s+[\w.]+\(\s*(?:[fr]?["'])(.*?)["']/.exec(sourceText(p))?.[1] ?? '';
-        case 'function_call_order': {
-            const calls = [];
-            for (const { text } of p.lines.slice(1)) {
-                for (const m of text.matchAll(/(self\.)?([A-Za-z_]\w*)\s*\(/g)) {
-                    const name = m[2];
-                    if (BUILTINS.has(name) || /^(if|while|for|return|not|and|or|in|def|class)$/.test(name))
-                        continue;
-                    const owner = m[1] && cls ? cls.join('.') : module.slice(0, cls ? -1 : undefined).join('.');
-                    calls.push({ file: p.file, func: `${owner}.${name}` });
-                }
-            }
-            return calls;
-        }
-        case 'observed_state': {
-            const names = [...new Set([...p.question.matchAll(/`([A-Za-z_]\w*)`/g)].map((m) => m[1]))];
-            const src = sourceText(p);
-            return names
-                .filter((n) => new RegExp(`\\b${n}\\s*=[^=]`).test(src))
-                .sort()
-                .map((variable) => {
-                const literal = new RegExp(`\\b${variable}\\s*=\\s*([-\\d.]+|None|True|False|'[^']*'|"[^"]*"|\\[\\]|\\{\\}|\\(\\))\\s*$`, 'm').exec(src)?.[1];
-                return { variable, value: literal ?? 'None' };
-            });
-        }
-        default:
-            return defaultFor(template);
-    }
-}
-function defaultFor(template) {
-    if (Array.isArray(template))
-        return [];
-    if (template && typeof template === 'object') {
-        return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, defaultFor(v)]));
-    }
-    return template === 'int' || template === 'float' ? 0 : template === 'bool' ? false : '';
-}
-/** The heuristic's JSON answer for one prompt (an empty template answer when it cannot read it). */
-function heuristicAnswer(prompt) {
-    const parsed = parsePrompt(prompt);
-    if (!parsed)
-        return '{}';
-    const template = parsed.template;
-    const answer = Object.fromEntries(Object.entries(template).map(([k, v]) => [k, guessFor(k, v, parsed)]));
-    return JSON.stringify(answer);
-}
-
-;// CONCATENATED MODULE: ./src/baseline/server.ts
-
-
-/** The model name the built-in baseline answers to. */
-const BASELINE_MODEL = 'tracegate-baseline-heuristic';
-/**
- * The built-in baseline endpoint: a real OpenAI-compatible HTTP server on
- * loopback (POST /v1/chat/completions, GET /v1/models) whose "model" is the
- * static heuristic. Used by the demo and as a known peer in tests.
- */
-async function startBaselineServer(port = 0) {
-    const server = (0,external_node_http_namespaceObject.createServer)((req, res) => {
-        void handle(req).then(({ status, body }) => {
-            res.writeHead(status, { 'content-type': 'application/json' });
-            res.end(JSON.stringify(body));
-        }, (error) => {
-            res.writeHead(400, { 'content-type': 'application/json' });
-            res.end(JSON.stringify({ error: { message: error.message, type: 'invalid_request_error' } }));
-        });
-    });
-    await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
-    const { port: bound } = server.address();
-    return {
-        url: `http://127.0.0.1:${bound}/v1`,
-        close: () => new Promise((resolve) => server.close(() => resolve())),
-    };
-}
-async function handle(req) {
-    const path = (req.url ?? '').replace(/\?.*$/, '');
-    if (req.method === 'GET' && path.endsWith('/models')) {
-        return {
-            status: 200,
-            body: { object: 'list', data: [{ id: BASELINE_MODEL, object: 'model' }] },
-        };
-    }
-    if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
-        return { status: 404, body: { error: { message: `no route ${req.method} ${path}` } } };
-    }
-    const chunks = [];
-    for await (const chunk of req)
-        chunks.push(chunk);
-    const request = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    if (request.model !== BASELINE_MODEL) {
-        return {
-            status: 404,
-            body: {
-                error: {
-                    message: `The model \`${request.model}\` does not exist. Available: ${BASELINE_MODEL}`,
-                },
-            },
-        };
-    }
-    const prompt = request.messages?.filter((m) => m.role === 'user').at(-1)?.content ?? '';
-    const content = heuristicAnswer(prompt);
-    return {
-        status: 200,
-        body: {
-            id: 'chatcmpl-baseline',
-            object: 'chat.completion',
-            model: BASELINE_MODEL,
-            choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-            usage: {
-                prompt_tokens: Math.ceil(prompt.length / 4),
-                completion_tokens: Math.ceil(content.length / 4),
-            },
-        },
-    };
-}
-
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-// EXTERNAL MODULE: ./node_modules/dockerode/lib/docker.js
-var docker = __nccwpck_require__(9040);
-var docker_default = /*#__PURE__*/__nccwpck_require__.n(docker);
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: external "node:stream"
-const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
 ;// CONCATENATED MODULE: ./src/errors.ts
 /**
  * Typed errors, decided at the edge. Every error a user can cause or fix
@@ -67444,6 +67257,8 @@ const ExitCode = {
     GateFailed: 1,
     Usage: 2,
     Infrastructure: 3,
+    /** Interrupted by SIGINT/SIGTERM: what was obtained is kept, marked incomplete. */
+    Interrupted: 130,
 };
 /** Base class: a message for humans and the exit code it maps to. */
 class TracegateError extends Error {
@@ -67487,12 +67302,14 @@ class HarvestError extends TracegateError {
 /** The model endpoint could not be reached or kept failing after retries. */
 class EndpointUnavailableError extends TracegateError {
     endpoint;
+    detail;
     exitCode = ExitCode.Infrastructure;
-    constructor(endpoint, detail) {
+    constructor(endpoint, detail, resultsAt = 'the results file') {
         super(`Model endpoint ${endpoint} is unavailable: ${detail}. Check that the server is running ` +
             'and that --endpoint is its API base URL (e.g. http://127.0.0.1:8000/v1). ' +
-            'Answers obtained so far were kept in the results file.');
+            `Answers obtained so far were kept in ${resultsAt}.`);
         this.endpoint = endpoint;
+        this.detail = detail;
         this.name = 'EndpointUnavailableError';
     }
 }
@@ -67507,21 +67324,113 @@ function messageOf(error) {
 class EndpointRejectedError extends TracegateError {
     endpoint;
     exitCode = ExitCode.Usage;
-    constructor(endpoint, serverMessage) {
+    constructor(endpoint, serverMessage, resultsAt = 'the results file') {
         super(`Model endpoint ${endpoint} rejected the request: ${serverMessage}. Check --model and the API key. ` +
-            'Answers obtained so far were kept in the results file.');
+            `Answers obtained so far were kept in ${resultsAt}.`);
         this.endpoint = endpoint;
         this.name = 'EndpointRejectedError';
     }
 }
+/** The run was interrupted (Ctrl-C, SIGTERM); its results say they are incomplete. */
+class InterruptedError extends TracegateError {
+    exitCode = ExitCode.Interrupted;
+    constructor(signal, resultsAt) {
+        super(`Interrupted by ${signal}: containers and temporary files were removed; the answers obtained ` +
+            `so far are in ${resultsAt}, marked incomplete with the instances still missing.`);
+        this.name = 'InterruptedError';
+    }
+}
 
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-;// CONCATENATED MODULE: ./src/harvest/wheels.ts
+;// CONCATENATED MODULE: ./src/backends/auto.ts
+
+/**
+ * Docker where it can (an engine answers and the environment's image can be
+ * had), else the local backend for that environment, with a loud notice.
+ */
+class AutoBackend {
+    docker;
+    makeLocal;
+    warn;
+    name = 'auto';
+    dockerUp;
+    localBackend;
+    constructor(docker, makeLocal, warn) {
+        this.docker = docker;
+        this.makeLocal = makeLocal;
+        this.warn = warn;
+    }
+    get local() {
+        this.localBackend ??= this.makeLocal();
+        return this.localBackend;
+    }
+    async ensureAvailable() {
+        try {
+            await this.docker.ensureAvailable();
+            this.dockerUp = true;
+        }
+        catch (error) {
+            this.dockerUp = false;
+            this.warn(`${messageOf(error).split('.')[0]}. Harvesting in a local virtualenv instead: ` +
+                "the instances' tests run on this host WITHOUT container isolation.");
+            await this.local.ensureAvailable();
+        }
+    }
+    async runtime(recipe, source) {
+        if (this.dockerUp) {
+            try {
+                return await this.docker.runtime(recipe, source);
+            }
+            catch (error) {
+                if (recipe.image)
+                    throw error;
+                this.warn(`Environment "${recipe.name}": ${messageOf(error)} Harvesting it in a local virtualenv instead: ` +
+                    'its tests run on this host WITHOUT container isolation.');
+            }
+        }
+        return this.local.runtime(recipe, source);
+    }
+    run(job) {
+        return job.environment.runtime.backend === 'docker'
+            ? this.docker.run(job)
+            : this.local.run(job);
+    }
+}
+
+// EXTERNAL MODULE: ./node_modules/dockerode/lib/docker.js
+var docker = __nccwpck_require__(9040);
+var docker_default = /*#__PURE__*/__nccwpck_require__.n(docker);
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: external "node:stream"
+const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __nccwpck_require__(1421);
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+;// CONCATENATED MODULE: ./src/util/hash.ts
+
+/** JSON with object keys sorted at every level: the canonical form we hash. */
+function canonicalJson(value) {
+    return JSON.stringify(value, (_key, v) => v && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
+        : v);
+}
+function sha256(...parts) {
+    const hash = (0,external_node_crypto_namespaceObject.createHash)('sha256');
+    for (const part of parts) {
+        hash.update(part);
+        hash.update('\0');
+    }
+    return hash.digest('hex');
+}
+
+;// CONCATENATED MODULE: ./src/environments/wheels.ts
 
 
 
-const run = (0,external_node_util_namespaceObject.promisify)(external_node_child_process_namespaceObject.execFile);
+const run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
 /** Linux wheel platforms a Debian bookworm/trixie image accepts, newest first. */
 function platformArgs() {
     const arch = process.arch === 'arm64' ? 'aarch64' : 'x86_64';
@@ -67536,18 +67445,24 @@ function platformArgs() {
     return tags.flatMap((tag) => ['--platform', `${tag}_${arch}`]);
 }
 /**
- * Downloads the environment's pinned wheels on the host (which reaches the
- * package index) so that nothing is fetched from inside a container. The
- * recipe is complete by contract, hence --no-deps; binary wheels only, for the
- * recipe's interpreter, so the image never compiles anything.
+ * Downloads pinned wheels on the host (which reaches the package index) so
+ * that nothing is fetched from inside a container. The recipe is complete by
+ * contract, hence --no-deps; binary wheels only, for the recipe's
+ * interpreter, so the image never compiles anything. `--retries 0`: an index
+ * that does not answer is skipped at once for the next configured one
+ * (pip's default backs off for seconds per package).
  */
 async function downloadWheels(env, dest, python = 'python3') {
+    if (!env.packages.length)
+        return;
     const version = env.python.replace('.', '');
     const args = [
         '-m',
         'pip',
         'download',
         '--quiet',
+        '--retries',
+        '0',
         '--disable-pip-version-check',
         '--no-deps',
         '--only-binary=:all:',
@@ -67580,7 +67495,7 @@ async function downloadWheels(env, dest, python = 'python3') {
     }
 }
 
-;// CONCATENATED MODULE: ./src/harvest/docker-backend.ts
+;// CONCATENATED MODULE: ./src/environments/sources.ts
 
 
 
@@ -67588,245 +67503,164 @@ async function downloadWheels(env, dest, python = 'python3') {
 
 
 
-const MOUNT = '/tg';
-const VENV_PYTHON = '/opt/venv/bin/python';
-/** Unprivileged uid/gid the tests run as ("nobody"). */
-const USER = '65534:65534';
-/**
- * Harvest in containers: one image per environment recipe (tagged by its
- * digest, built once from locally downloaded wheels), one container per job,
- * no network, no capabilities, non-root, bounded memory/pids/time.
- */
-class DockerBackend {
-    options;
-    name = 'docker';
-    started = 0;
-    docker;
-    constructor(options) {
-        this.options = options;
-        this.docker = options.docker ?? new (docker_default())();
+
+const sources_run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
+const fileSha = (path) => (0,external_node_crypto_namespaceObject.createHash)('sha256').update((0,external_node_fs_namespaceObject.readFileSync)(path)).digest('hex');
+const isPathRef = (ref) => ref.endsWith('.whl') && !ref.includes('==');
+const MAX_WHEEL_BYTES = 512 * 1024 * 1024;
+/** Git with repository-controlled hooks and commands switched off, as root over any owner. */
+const GIT = [
+    '-c',
+    'core.hooksPath=/dev/null',
+    '-c',
+    'core.fsmonitor=false',
+    '-c',
+    'safe.directory=*',
+];
+const gitEnv = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    GIT_CONFIG_NOSYSTEM: '1',
+    HOME: '/nonexistent',
+};
+const REMOTE = /^(?:https?|ssh|git):\/\/|^[\w.-]+@[\w.-]+:/i;
+class HostSources {
+    layout;
+    reader;
+    log;
+    python;
+    constructor(layout, reader, log, python = 'python3') {
+        this.layout = layout;
+        this.reader = reader;
+        this.log = log;
+        this.python = python;
     }
-    async ensureAvailable() {
-        try {
-            await withTimeout(this.docker.ping(), 10_000, 'ping timed out');
-        }
-        catch (error) {
-            throw new DockerUnavailableError(error.message);
-        }
+    async resolve(recipe, environmentDir) {
+        if (recipe.image)
+            return undefined;
+        const wheels = await this.wheels(recipe, environmentDir);
+        if (!recipe.git)
+            return { kind: 'packages', wheels };
+        const { repo, commit, checkout } = await this.checkout(recipe);
+        return { kind: 'git', repo, commit, wheels, checkout };
     }
-    async run(job) {
-        const image = await this.ensureImage(job.environment, job.envDigest);
-        const binds = [
-            `${this.options.tracerDir}:${MOUNT}/tracer:ro`,
-            `${job.hostOutDir}:${MOUNT}/out:rw`,
-        ];
-        for (const [id, dir] of job.instanceDirs)
-            binds.push(`${dir}:${MOUNT}/instances/${id}:ro`);
-        const plan = job.plan({
-            outDir: `${MOUNT}/out`,
-            instanceDir: (id) => `${MOUNT}/instances/${id}`,
-        });
-        (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(job.hostOutDir, 'plan.json'), JSON.stringify(plan, null, 2));
-        const container = await this.docker.createContainer({
-            Image: image,
-            Cmd: [VENV_PYTHON, `${MOUNT}/tracer/harvest.py`, `${MOUNT}/out/plan.json`],
-            User: USER,
-            WorkingDir: '/tmp',
-            Env: ['PYTHONDONTWRITEBYTECODE=1', 'HOME=/tmp', 'PYTHONHASHSEED=0'],
-            Tty: false,
-            Labels: { 'tracegate.job': job.envDigest.slice(0, 16) },
-            NetworkDisabled: true,
-            HostConfig: {
-                Binds: binds,
-                NetworkMode: 'none',
-                CapDrop: ['ALL'],
-                SecurityOpt: ['no-new-privileges'],
-                ReadonlyRootfs: true,
-                Tmpfs: { '/tmp': 'rw,exec,size=512m' },
-                Memory: this.options.memoryBytes ?? 2 * 1024 ** 3,
-                PidsLimit: 512,
-            },
-        });
-        const stdout = new external_node_stream_namespaceObject.PassThrough();
-        const stderr = new external_node_stream_namespaceObject.PassThrough();
-        const logs = [];
-        stderr.on('data', (chunk) => {
-            for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
-                logs.push(line);
-                this.options.log(`  [${job.environment.name}] ${line}`);
-            }
-        });
-        stdout.resume();
-        try {
-            const stream = await container.attach({ stream: true, stdout: true, stderr: true });
-            container.modem.demuxStream(stream, stdout, stderr);
-            await container.start();
-            this.started++;
-            const result = (await withTimeout(container.wait(), job.timeoutMs, `harvest container exceeded ${Math.round(job.timeoutMs / 1000)}s`));
-            if (result.StatusCode !== 0) {
-                throw new HarvestError(`Tracer exited with code ${result.StatusCode} in environment "${job.environment.name}": ` +
-                    (logs.slice(-5).join(' | ') || 'no output'));
+    /**
+     * Index wheels are downloaded once per recipe into wheels/<recipe>/ and
+     * pinned by a lock of their sha256 (re-downloaded when a file no longer
+     * matches it); wheel files named by path are read through the suite reader
+     * and hashed on every run, so a rebuilt wheel always gets a new digest.
+     */
+    async wheels(recipe, environmentDir) {
+        const python = recipe.python;
+        const pinned = recipe.packages.filter((p) => !isPathRef(p));
+        const files = recipe.packages.filter(isPathRef);
+        const dir = (0,external_node_path_namespaceObject.join)(this.layout.wheels, sha256('wheels/v1', canonicalJson({ python, pinned, arch: process.arch })).slice(0, 24));
+        const lockFile = (0,external_node_path_namespaceObject.join)(dir, 'lock.json');
+        let index = readLock(lockFile, dir);
+        if (!index) {
+            (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true });
+            const tmp = `${dir}.${process.pid}.tmp`;
+            (0,external_node_fs_namespaceObject.rmSync)(tmp, { recursive: true, force: true });
+            (0,external_node_fs_namespaceObject.mkdirSync)(tmp, { recursive: true });
+            await downloadWheels({ name: recipe.name, python, packages: pinned }, tmp, this.python);
+            const names = (0,external_node_fs_namespaceObject.readdirSync)(tmp)
+                .filter((n) => n.endsWith('.whl'))
+                .sort();
+            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(tmp, 'lock.json'), JSON.stringify(names.map((name) => ({ name, sha256: fileSha((0,external_node_path_namespaceObject.join)(tmp, name)) }))));
+            (0,external_node_fs_namespaceObject.renameSync)(tmp, dir);
+            index = readLock(lockFile, dir);
+        }
+        const local = [];
+        if (files.length) {
+            const localDir = (0,external_node_path_namespaceObject.join)(dir, 'local', `${process.pid}`);
+            (0,external_node_fs_namespaceObject.mkdirSync)(localDir, { recursive: true });
+            for (const ref of files) {
+                const bytes = this.reader.read((0,external_node_path_namespaceObject.join)(environmentDir, ref), MAX_WHEEL_BYTES);
+                const name = (0,external_node_path_namespaceObject.basename)(ref);
+                const path = (0,external_node_path_namespaceObject.join)(localDir, name);
+                (0,external_node_fs_namespaceObject.writeFileSync)(path, bytes);
+                local.push({ name, sha256: (0,external_node_crypto_namespaceObject.createHash)('sha256').update(bytes).digest('hex'), path });
             }
         }
-        finally {
-            await container.kill().catch(() => { });
-            await container.remove({ force: true, v: true }).catch(() => { });
-        }
+        return [...index, ...local];
     }
-    /** Builds `tracegate-env:<digest>` unless it exists; the build never touches the network. */
-    async ensureImage(env, digest) {
-        const tag = `tracegate-env:${digest.slice(0, 16)}`;
-        if (await this.imageExists(tag))
-            return tag;
-        const base = env.base_image ?? this.options.baseImage;
-        if (!(await this.imageExists(base))) {
-            throw new HarvestError(`Base image "${base}" is not present in the Docker engine. Build it (scripts/ensure-docker.sh ` +
-                'builds tracegate/base:bookworm with debootstrap) or pass --base-image (e.g. python:3.11-slim).');
+    async checkout(recipe) {
+        const source = recipe.git;
+        let repoDir;
+        if (REMOTE.test(source.repo)) {
+            repoDir = (0,external_node_path_namespaceObject.join)(this.layout.git, `${sha256(source.repo).slice(0, 16)}.git`);
+            if (!(0,external_node_fs_namespaceObject.existsSync)(repoDir)) {
+                this.log(`Cloning ${source.repo} for environment "${recipe.name}"`);
+                (0,external_node_fs_namespaceObject.mkdirSync)(this.layout.git, { recursive: true });
+                await this.git(['clone', '--bare', '--quiet', source.repo, repoDir], recipe);
+            }
+            else if (!(await this.revParse(repoDir, source.commit))) {
+                await this.git(['-C', repoDir, 'fetch', '--quiet', 'origin', '+refs/*:refs/*'], recipe);
+            }
         }
-        this.options.log(`Building ${tag} for environment "${env.name}" on ${base}`);
-        const context = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'tracegate-build-'));
-        try {
-            (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.join)(context, 'wheels'));
-            await downloadWheels(env, (0,external_node_path_namespaceObject.join)(context, 'wheels'));
-            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(context, 'Dockerfile'), dockerfile(base, env, digest));
-            const stream = await this.docker.buildImage({ context, src: ['Dockerfile', 'wheels'] }, { t: tag, networkmode: 'none', rm: true, forcerm: true });
-            await new Promise((resolve, reject) => {
-                this.docker.modem.followProgress(stream, (error, output) => {
-                    const failed = output?.find((o) => o.error);
-                    if (error || failed) {
-                        reject(new HarvestError(`Building the image for environment "${env.name}" failed: ${error?.message ?? failed?.errorDetail?.message ?? failed?.error}`));
-                    }
-                    else
-                        resolve();
-                });
-            });
+        else {
+            // A local repository must be part of the suite: a suite names no host path.
+            repoDir = this.reader.resolve(source.repo.replace(/^file:\/\//, ''));
         }
-        finally {
-            (0,external_node_fs_namespaceObject.rmSync)(context, { recursive: true, force: true });
+        const commit = await this.revParse(repoDir, source.commit);
+        if (!commit) {
+            throw new HarvestError(`Environment "${recipe.name}": commit "${source.commit}" is not in ${source.repo}. ` +
+                'Check the sha (or fetch it into the repository).');
         }
-        return tag;
+        const checkout = (0,external_node_path_namespaceObject.join)(this.layout.checkouts, commit);
+        if (!(0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(checkout, '.tracegate-ready'))) {
+            const tmp = `${checkout}.${process.pid}.tmp`;
+            (0,external_node_fs_namespaceObject.rmSync)(tmp, { recursive: true, force: true });
+            (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.join)(tmp, 'tree'), { recursive: true });
+            await this.git(['-C', repoDir, 'archive', '--format=tar', '-o', (0,external_node_path_namespaceObject.join)(tmp, 'tree.tar'), commit], recipe);
+            await sources_run('tar', ['-x', '-f', (0,external_node_path_namespaceObject.join)(tmp, 'tree.tar'), '-C', (0,external_node_path_namespaceObject.join)(tmp, 'tree')]);
+            (0,external_node_fs_namespaceObject.rmSync)((0,external_node_path_namespaceObject.join)(tmp, 'tree.tar'));
+            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(tmp, '.tracegate-ready'), commit);
+            (0,external_node_fs_namespaceObject.rmSync)(checkout, { recursive: true, force: true });
+            (0,external_node_fs_namespaceObject.renameSync)(tmp, checkout);
+        }
+        return { repo: source.repo, commit, checkout: (0,external_node_path_namespaceObject.join)(checkout, 'tree') };
     }
-    async imageExists(name) {
+    async revParse(repoDir, ref) {
         try {
-            await this.docker.getImage(name).inspect();
-            return true;
+            const { stdout } = await sources_run('git', [...GIT, '-C', repoDir, 'rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { env: gitEnv });
+            const sha = stdout.trim();
+            return /^[0-9a-f]{40,64}$/.test(sha) ? sha : undefined;
         }
         catch {
-            return false;
+            return undefined;
+        }
+    }
+    async git(args, recipe) {
+        try {
+            await sources_run('git', [...GIT, ...args], { env: gitEnv, maxBuffer: 64 * 1024 * 1024 });
+        }
+        catch (error) {
+            const stderr = String(error.stderr ?? '').trim();
+            throw new HarvestError(`Environment "${recipe.name}": git ${args.find((a) => !a.startsWith('-') && a !== recipe.git?.repo) ?? ''} failed ` +
+                `(${stderr.split('\n').at(-1) || error.message}). Check the repository URL or path and the commit.`);
         }
     }
 }
-function dockerfile(base, env, digest) {
-    const packages = env.packages.map((p) => `'${p}'`).join(' ');
-    return [
-        `FROM ${base}`,
-        `LABEL tracegate.environment="${env.name}" tracegate.digest="${digest}"`,
-        'COPY wheels /tmp/wheels',
-        'RUN python3 -m venv /opt/venv \\',
-        `  && /opt/venv/bin/pip install --quiet --no-index --no-cache-dir --disable-pip-version-check --find-links /tmp/wheels ${packages} \\`,
-        '  && rm -rf /tmp/wheels',
-        '',
-    ].join('\n');
-}
-async function withTimeout(promise, ms, message) {
-    let timer;
+function readLock(file, dir) {
+    if (!(0,external_node_fs_namespaceObject.existsSync)(file))
+        return undefined;
     try {
-        return await Promise.race([
-            promise,
-            new Promise((_, reject) => {
-                timer = setTimeout(() => reject(new HarvestError(message)), ms);
-            }),
-        ]);
+        const lock = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'));
+        const wheels = lock.map((w) => ({ ...w, path: (0,external_node_path_namespaceObject.join)(dir, w.name) }));
+        // A file changed under the lock is re-resolved, never trusted.
+        if (wheels.every((w) => (0,external_node_fs_namespaceObject.existsSync)(w.path) && fileSha(w.path) === w.sha256))
+            return wheels;
     }
-    finally {
-        clearTimeout(timer);
+    catch {
+        // an unreadable lock is re-resolved
     }
+    return undefined;
 }
-
-;// CONCATENATED MODULE: ./src/harvest/local-backend.ts
-
-
-
-
-
-
-const local_backend_run = (0,external_node_util_namespaceObject.promisify)(external_node_child_process_namespaceObject.execFile);
-/**
- * Harvest without Docker: a virtualenv per environment on this host. No
- * isolation — the demo's fallback where no engine is reachable, said loudly.
- */
-class LocalBackend {
-    options;
-    name = 'local';
-    started = 0;
-    constructor(options) {
-        this.options = options;
-    }
-    async ensureAvailable() {
-        try {
-            await local_backend_run(this.options.python ?? 'python3', ['-c', 'import venv, ensurepip']);
-        }
-        catch (error) {
-            throw new HarvestError(`The local backend needs python3 with venv and ensurepip on this host (${error.message}).`);
-        }
-    }
-    async run(job) {
-        const python = await this.ensureVenv(job.environment, job.envDigest);
-        const plan = job.plan({
-            outDir: job.hostOutDir,
-            instanceDir: (id) => job.instanceDirs.get(id),
-        });
-        const planFile = (0,external_node_path_namespaceObject.join)(job.hostOutDir, 'plan.json');
-        (0,external_node_fs_namespaceObject.writeFileSync)(planFile, JSON.stringify(plan, null, 2));
-        this.started++;
-        try {
-            const { stderr } = await local_backend_run(python, [(0,external_node_path_namespaceObject.join)(this.options.tracerDir, 'harvest.py'), planFile], {
-                timeout: job.timeoutMs,
-                env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', PYTHONHASHSEED: '0' },
-                maxBuffer: 64 * 1024 * 1024,
-            });
-            stderr
-                .split('\n')
-                .filter(Boolean)
-                .forEach((line) => this.options.log(`  [${job.environment.name}] ${line}`));
-        }
-        catch (error) {
-            throw new HarvestError(`Tracer failed in local environment "${job.environment.name}": ${error.message}`);
-        }
-    }
-    async ensureVenv(env, digest) {
-        const dir = (0,external_node_path_namespaceObject.join)(this.options.venvRoot, digest.slice(0, 16));
-        const python = (0,external_node_path_namespaceObject.join)(dir, 'bin', 'python');
-        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, '.tracegate-ready')))
-            return python;
-        this.options.log(`Creating virtualenv for environment "${env.name}" in ${dir}`);
-        (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true });
-        (0,external_node_fs_namespaceObject.mkdirSync)(this.options.venvRoot, { recursive: true });
-        const wheels = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)(this.options.venvRoot, 'wheels-'));
-        try {
-            await downloadWheels(env, wheels, this.options.python);
-            await local_backend_run(this.options.python ?? 'python3', ['-m', 'venv', dir]);
-            await local_backend_run(python, [
-                '-m',
-                'pip',
-                'install',
-                '--quiet',
-                '--no-index',
-                '--disable-pip-version-check',
-                '--find-links',
-                wheels,
-                ...env.packages,
-            ]);
-            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(dir, '.tracegate-ready'), digest);
-        }
-        catch (error) {
-            throw new HarvestError(`Could not create the virtualenv for "${env.name}": ${error.message}`);
-        }
-        finally {
-            (0,external_node_fs_namespaceObject.rmSync)(wheels, { recursive: true, force: true });
-        }
-        return python;
-    }
+/** Copies resolved wheels into a build context or a local install directory. */
+function copyWheels(wheels, dest) {
+    (0,external_node_fs_namespaceObject.mkdirSync)(dest, { recursive: true });
+    for (const wheel of wheels)
+        (0,external_node_fs_namespaceObject.copyFileSync)(wheel.path, (0,external_node_path_namespaceObject.join)(dest, wheel.name));
 }
 
 ;// CONCATENATED MODULE: external "node:url"
@@ -67853,7 +67687,746 @@ function packageRoot() {
 const tracerDir = () => (0,external_node_path_namespaceObject.join)(packageRoot(), 'tracer');
 const bundledInstancesDir = () => (0,external_node_path_namespaceObject.join)(packageRoot(), 'instances');
 
-;// CONCATENATED MODULE: ./src/query/budget.ts
+;// CONCATENATED MODULE: ./src/backends/base-image.ts
+
+
+
+
+
+
+const base_image_run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
+/** The default base image: the official Python image of the environment's interpreter. */
+const defaultBaseImage = (python) => `python:${python}-slim`;
+/**
+ * Local stand-ins for the official images where no registry answers: Debian
+ * releases whose python3 has the same minor version, built by
+ * scripts/build-base-image.sh with debootstrap from Debian's packages.
+ */
+const LOCAL_BASES = {
+    '3.11': { image: 'tracegate/base:bookworm', suite: 'bookworm' },
+    '3.13': { image: 'tracegate/base:trixie', suite: 'trixie' },
+};
+async function imageExists(docker, name) {
+    try {
+        await docker.getImage(name).inspect();
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+/** Pulls an image; false (with the reason) when no registry answers. */
+async function tryPull(docker, name, timeoutMs = 120_000) {
+    try {
+        const stream = await docker.pull(name);
+        await new Promise((resolve, reject) => {
+            const timer = setTimeout(() => reject(new Error(`no answer in ${timeoutMs / 1000}s`)), timeoutMs);
+            docker.modem.followProgress(stream, (error) => {
+                clearTimeout(timer);
+                if (error)
+                    reject(error);
+                else
+                    resolve();
+            });
+        });
+        return { ok: true };
+    }
+    catch (error) {
+        return {
+            ok: false,
+            reason: error.message.split('\n')[0].replace(/^\(HTTP code \d+\) [\w ]+ - /, ''),
+        };
+    }
+}
+/**
+ * The base image an environment builds on, obtained once per run: the
+ * requested image when present; else pulled; else — only for the default
+ * official image — the local Debian stand-in, built with debootstrap when
+ * missing and possible. Says which, in `note`.
+ */
+async function obtainBaseImage(docker, requested, python, isDefault, log) {
+    if (await imageExists(docker, requested))
+        return { image: requested, note: `${requested} (present)` };
+    log(`Base image ${requested} is not present; pulling it`);
+    const pulled = await tryPull(docker, requested);
+    if (pulled.ok)
+        return { image: requested, note: `${requested} (pulled)` };
+    const local = LOCAL_BASES[python];
+    if (!isDefault || !local) {
+        throw new HarvestError(`Base image "${requested}" is not present and could not be pulled (${pulled.reason}). ` +
+            `Pull or build it, or pass --base-image with an image the engine has` +
+            (local
+                ? ` (scripts/build-base-image.sh ${local.suite} ${local.image} builds a local one).`
+                : '.'));
+    }
+    const why = `${requested} could not be pulled (${pulled.reason})`;
+    if (await imageExists(docker, local.image))
+        return {
+            image: local.image,
+            note: `${why}; using the local ${local.image} (Python ${python})`,
+        };
+    const script = (0,external_node_path_namespaceObject.join)(packageRoot(), 'scripts', 'build-base-image.sh');
+    if (!(0,external_node_fs_namespaceObject.existsSync)(script) || !(await hasDebootstrap())) {
+        throw new HarvestError(`${why}, and the local stand-in ${local.image} is missing and cannot be built here ` +
+            '(it needs debootstrap and root). Pull the image on a machine with a registry, or run ' +
+            `scripts/build-base-image.sh ${local.suite} ${local.image}.`);
+    }
+    log(`${why}; building the local ${local.image} with debootstrap (about a minute)`);
+    try {
+        await base_image_run('bash', [script, local.suite, local.image], { maxBuffer: 64 * 1024 * 1024 });
+    }
+    catch (error) {
+        throw new HarvestError(`${why}, and building ${local.image} failed: ${String(error.stderr ?? error.message)
+            .trim()
+            .split('\n')
+            .at(-1)}`);
+    }
+    return { image: local.image, note: `${why}; built the local ${local.image} (Python ${python})` };
+}
+async function hasDebootstrap() {
+    if (process.getuid?.() !== 0)
+        return false;
+    try {
+        await base_image_run('sh', ['-c', 'command -v debootstrap']);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/backends/bounded.ts
+/** Collects a stream's bytes up to a limit; past it, counts and drops. */
+class BoundedText {
+    limit;
+    chunks = [];
+    size = 0;
+    overflowed = false;
+    constructor(limit) {
+        this.limit = limit;
+    }
+    push(chunk) {
+        if (this.size + chunk.length > this.limit) {
+            this.overflowed = true;
+            return;
+        }
+        this.chunks.push(chunk);
+        this.size += chunk.length;
+    }
+    text() {
+        return Buffer.concat(this.chunks).toString('utf8');
+    }
+}
+
+;// CONCATENATED MODULE: ./src/backends/dockerfile.ts
+const PIP = '/opt/venv/bin/pip install --quiet --no-index --no-cache-dir --disable-pip-version-check --find-links /tmp/wheels';
+/** Single-quoted for sh. */
+const q = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
+/**
+ * The image of a `packages` or `git` environment: a venv with the resolved
+ * wheels (no index, no network), and for git the checkout at `checkout`
+ * installed as the recipe says (on sys.path by a .pth file, or by pip).
+ */
+function dockerfile(base, env, checkout) {
+    const wheels = env.source.kind === 'image' ? [] : env.source.wheels.map((w) => `/tmp/wheels/${w.name}`);
+    const lines = [
+        `FROM ${base}`,
+        `LABEL tracegate.environment=${JSON.stringify(env.recipe.name)} tracegate.digest="${env.digest}"`,
+        'COPY wheels /tmp/wheels',
+    ];
+    const steps = ['python3 -m venv /opt/venv'];
+    if (wheels.length)
+        steps.push(`${PIP} ${wheels.map(q).join(' ')}`);
+    const git = env.recipe.git;
+    if (env.source.kind === 'git' && git) {
+        lines.push(`COPY checkout ${checkout}`);
+        if (git.install === 'path') {
+            const paths = git.paths.map((p) => `${checkout}/${p}`.replace(/\/\.$/, ''));
+            steps.push(`printf '%s\\n' ${paths.map(q).join(' ')} > "$(/opt/venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/tracegate-checkout.pth"`);
+        }
+        else {
+            steps.push(`${PIP} --no-build-isolation ${git.install === 'editable' ? '-e ' : ''}${checkout}`);
+        }
+        if (git.command)
+            steps.push(`cd ${checkout} && ${git.command}`);
+        steps.push(`chmod -R a+rX ${checkout}`);
+    }
+    steps.push('rm -rf /tmp/wheels');
+    lines.push(`RUN ${steps.join(' \\\n  && ')}`, '');
+    return lines.join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/backends/sandbox-policy.ts
+/** Where the tracer, the plan, the instances and the scratch space appear in a harvest container. */
+const MOUNT = {
+    tracer: '/tg/tracer',
+    plan: '/tg/plan',
+    instances: '/tg/instances',
+    work: '/tg/work',
+};
+/** First uid of the per-group test users (the driver setuid()s each group's tests to its own). */
+const TEST_UID_BASE = 20000;
+const DEFAULT_LIMITS = {
+    memoryBytes: 2 * 1024 ** 3,
+    pids: 512,
+    tmpfsSize: '512m',
+};
+/**
+ * The sandbox every harvest container runs in (and the tracer's own
+ * container tests use): no network, a read-only root, every capability
+ * dropped except what the driver needs to run each group's tests as their
+ * own uid, clean up after them and kill what they leave behind; no new
+ * privileges; memory, pids and scratch space bounded. The tests themselves
+ * run unprivileged (uid ≥ TEST_UID_BASE) with no capabilities at all.
+ */
+function sandboxHostConfig(binds, limits = DEFAULT_LIMITS) {
+    return {
+        Binds: binds,
+        NetworkMode: 'none',
+        CapDrop: ['ALL'],
+        CapAdd: ['SETUID', 'SETGID', 'CHOWN', 'FOWNER', 'DAC_OVERRIDE', 'KILL'],
+        SecurityOpt: ['no-new-privileges'],
+        ReadonlyRootfs: true,
+        Tmpfs: {
+            '/tmp': `rw,exec,nosuid,nodev,size=${limits.tmpfsSize}`,
+            [MOUNT.work]: `rw,exec,nosuid,nodev,size=${limits.tmpfsSize}`,
+        },
+        Memory: limits.memoryBytes,
+        MemorySwap: limits.memoryBytes,
+        PidsLimit: limits.pids,
+    };
+}
+/** The container settings around the host config: root driver, no network, no TTY. */
+function sandboxContainer(image, cmd, hostConfig, labels) {
+    return {
+        Image: image,
+        Cmd: cmd,
+        User: '0:0',
+        WorkingDir: '/tmp',
+        Env: ['PYTHONDONTWRITEBYTECODE=1', 'HOME=/tmp', 'PYTHONHASHSEED=0', 'LANG=C.UTF-8'],
+        Tty: false,
+        OpenStdin: false,
+        Labels: labels,
+        NetworkDisabled: true,
+        HostConfig: hostConfig,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/backends/docker.ts
+
+
+
+
+
+
+
+
+
+
+
+/** The most a job's stdout (its result lines) may hold. */
+const MAX_STDOUT_BYTES = 256 * 1024 * 1024;
+const VENV_PYTHON = '/opt/venv/bin/python';
+const CHECKOUT = '/testbed';
+/**
+ * Harvest in containers: one image per effective environment (tagged by its
+ * digest, built once from wheels resolved on the host), one container per
+ * job, in the sandbox of sandbox-policy.ts.
+ */
+class DockerBackend {
+    options;
+    name = 'docker';
+    docker;
+    bases = new Map();
+    constructor(options) {
+        this.options = options;
+        this.docker = options.docker ?? new (docker_default())();
+    }
+    async ensureAvailable() {
+        try {
+            await withTimeout(this.docker.ping(), 10_000, 'ping timed out');
+        }
+        catch (error) {
+            throw new DockerUnavailableError(error.message);
+        }
+        await this.sweep();
+    }
+    /**
+     * Removes containers a killed tracegate process left behind (SIGKILL,
+     * a lost engine): those labelled with this host whose process is gone.
+     */
+    async sweep() {
+        const left = await this.docker
+            .listContainers({ all: true, filters: { label: [`tracegate.host=${(0,external_node_os_namespaceObject.hostname)()}`] } })
+            .catch(() => []);
+        let removed = 0;
+        for (const info of left) {
+            const pid = Number(info.Labels?.['tracegate.pid']);
+            if (!Number.isInteger(pid) || pid <= 0 || alive(pid))
+                continue;
+            await this.docker
+                .getContainer(info.Id)
+                .remove({ force: true, v: true })
+                .then(() => removed++)
+                .catch(() => { });
+        }
+        if (removed)
+            this.options.log(`Removed ${removed} container(s) left by an interrupted run`);
+    }
+    async runtime(recipe, source) {
+        if (recipe.image) {
+            const ref = recipe.image.ref;
+            if (!(await imageExists(this.docker, ref))) {
+                const pulled = await tryPull(this.docker, ref);
+                if (!pulled.ok)
+                    throw new HarvestError(`Environment "${recipe.name}": image "${ref}" is not present and could not be pulled (${pulled.reason}). ` +
+                        "Pull or load it (docker load), or change the environment's image.ref.");
+            }
+            const { Id } = await this.docker.getImage(ref).inspect();
+            return {
+                source: { kind: 'image', ref, imageId: Id },
+                runtime: {
+                    backend: 'docker',
+                    image: ref,
+                    note: `prebuilt image ${ref} (${Id.slice(0, 19)})`,
+                },
+            };
+        }
+        const python = recipe.python;
+        const requested = recipe.base_image ?? this.options.baseImage ?? defaultBaseImage(python);
+        const isDefault = !recipe.base_image && !this.options.baseImage;
+        let base = this.bases.get(requested);
+        if (!base) {
+            base = obtainBaseImage(this.docker, requested, python, isDefault, this.options.log);
+            this.bases.set(requested, base);
+        }
+        const { image, note } = await base;
+        return { source: source, runtime: { backend: 'docker', image, note } };
+    }
+    async run(job) {
+        const env = job.environment;
+        const image = await this.ensureImage(env);
+        const planDir = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'tracegate-plan-'));
+        const forget = this.options.cleanups?.add(() => (0,external_node_fs_namespaceObject.rmSync)(planDir, { recursive: true, force: true }));
+        (0,external_node_fs_namespaceObject.chmodSync)(planDir, 0o755);
+        try {
+            const binds = [`${this.options.tracerDir}:${MOUNT.tracer}:ro`, `${planDir}:${MOUNT.plan}:ro`];
+            job.instanceDirs.forEach((dir, i) => binds.push(`${dir}:${MOUNT.instances}/${i}:ro`));
+            const plan = job.plan({
+                instanceDir: (i) => `${MOUNT.instances}/${i}`,
+                checkout: env.recipe.image
+                    ? env.recipe.image.workdir
+                    : env.recipe.git
+                        ? CHECKOUT
+                        : undefined,
+                workDir: MOUNT.work,
+                isolation: { uid_base: TEST_UID_BASE },
+            });
+            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(planDir, 'plan.json'), JSON.stringify(plan));
+            const python = env.recipe.image ? env.recipe.image.python : VENV_PYTHON;
+            return await this.runContainer(image, [python, `${MOUNT.tracer}/harvest.py`, `${MOUNT.plan}/plan.json`], binds, job);
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.rmSync)(planDir, { recursive: true, force: true });
+            forget?.();
+        }
+    }
+    async runContainer(image, cmd, binds, job) {
+        const env = job.environment;
+        const container = await engine(() => this.docker.createContainer(sandboxContainer(image, cmd, sandboxHostConfig(binds, this.options.limits ?? DEFAULT_LIMITS), {
+            'tracegate.job': env.digest.slice(0, 16),
+            'tracegate.host': (0,external_node_os_namespaceObject.hostname)(),
+            'tracegate.pid': String(process.pid),
+        })));
+        const forget = this.options.cleanups?.add(() => container.remove({ force: true, v: true }).catch(() => { }));
+        const stdout = new external_node_stream_namespaceObject.PassThrough();
+        const stderr = new external_node_stream_namespaceObject.PassThrough();
+        const results = new BoundedText(MAX_STDOUT_BYTES);
+        const logs = [];
+        let partial = '';
+        stdout.on('data', (chunk) => results.push(chunk));
+        stderr.on('data', (chunk) => {
+            const lines = (partial + chunk.toString('utf8')).split('\n');
+            partial = lines.pop() ?? '';
+            for (const line of lines.filter(Boolean)) {
+                if (logs.length < 10_000)
+                    this.options.log(`  [${env.recipe.name}] ${line.slice(0, 2000)}`);
+                logs.push(line.slice(0, 2000));
+                if (logs.length > 50)
+                    logs.shift();
+            }
+        });
+        let stopLiveness = () => { };
+        let jobTimer;
+        let attached;
+        try {
+            const stream = await engine(() => container.attach({ stream: true, stdout: true, stderr: true }));
+            attached = stream;
+            container.modem.demuxStream(stream, stdout, stderr);
+            const ended = new Promise((resolve) => stream.on('end', resolve));
+            await engine(() => container.start());
+            const liveness = this.watchEngine();
+            stopLiveness = liveness.stop;
+            // One timer for the whole wait, cleared whichever way the race ends (a pending
+            // timer would keep the process alive after a lost engine).
+            const timeout = new Promise((_, reject) => {
+                jobTimer = setTimeout(() => reject(new HarvestError(`harvest container exceeded ${Math.round(job.timeoutMs / 1000)}s`)), job.timeoutMs);
+            });
+            const result = (await Promise.race([
+                engine(() => container.wait()),
+                timeout,
+                liveness.lost,
+            ]));
+            // The attach stream ends after the wait; give it a moment to deliver the tail.
+            await Promise.race([ended, new Promise((r) => setTimeout(r, 2000).unref())]);
+            if (result.StatusCode !== 0) {
+                throw new HarvestError(`Tracer exited with code ${result.StatusCode} in environment "${env.recipe.name}": ` +
+                    (logs.slice(-5).join(' | ') || 'no output'));
+            }
+            if (results.overflowed)
+                throw new HarvestError(`The tracer's results in environment "${env.recipe.name}" exceeded ${MAX_STDOUT_BYTES} bytes`);
+            return results.text();
+        }
+        finally {
+            stopLiveness();
+            clearTimeout(jobTimer);
+            attached?.destroy?.();
+            await container.kill().catch(() => { });
+            await container.remove({ force: true, v: true }).catch(() => { });
+            forget?.();
+        }
+    }
+    /** Rejects within ~2 intervals of the engine going away (a wait would hang until its timeout). */
+    watchEngine() {
+        const every = this.options.livenessMs ?? 2000;
+        let misses = 0;
+        let timer;
+        let stopped = false;
+        const lost = new Promise((_, reject) => {
+            const tick = () => {
+                if (stopped)
+                    return;
+                withTimeout(this.docker.ping(), every, 'no answer').then(() => {
+                    misses = 0;
+                    timer = setTimeout(tick, every);
+                }, (error) => {
+                    if (stopped)
+                        return;
+                    if (++misses >= 2)
+                        reject(new DockerUnavailableError(`lost the connection to the Docker engine while a harvest container ran: ${error.message}`));
+                    else
+                        timer = setTimeout(tick, every);
+                });
+            };
+            timer = setTimeout(tick, every);
+        });
+        lost.catch(() => { });
+        return {
+            lost,
+            stop: () => {
+                stopped = true;
+                clearTimeout(timer);
+            },
+        };
+    }
+    /** Builds `tracegate-env:<digest>` unless it exists (or uses a prebuilt image); never touches the network. */
+    async ensureImage(env) {
+        if (env.source.kind === 'image')
+            return env.source.imageId;
+        const tag = `tracegate-env:${env.digest.slice(0, 16)}`;
+        if (await imageExists(this.docker, tag))
+            return tag;
+        const base = env.runtime.backend === 'docker' ? env.runtime.image : '';
+        this.options.log(`Building ${tag} for environment "${env.recipe.name}" on ${base}`);
+        const context = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'tracegate-build-'));
+        try {
+            copyWheels(env.source.wheels, (0,external_node_path_namespaceObject.join)(context, 'wheels'));
+            const src = ['Dockerfile', 'wheels'];
+            if (env.source.kind === 'git') {
+                // The exported tree of the commit, copied as it is (symlinks stay links).
+                await copyTree(env.source.checkout, (0,external_node_path_namespaceObject.join)(context, 'checkout'));
+                src.push('checkout');
+            }
+            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(context, 'Dockerfile'), dockerfile(base, env, CHECKOUT));
+            const stream = await this.docker.buildImage({ context, src }, { t: tag, networkmode: 'none', rm: true, forcerm: true });
+            await new Promise((resolve, reject) => {
+                this.docker.modem.followProgress(stream, (error, output) => {
+                    const failed = output?.find((o) => o.error);
+                    if (error || failed) {
+                        reject(new HarvestError(`Building the image for environment "${env.recipe.name}" failed: ${error?.message ?? failed?.errorDetail?.message ?? failed?.error}`));
+                    }
+                    else
+                        resolve();
+                });
+            });
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.rmSync)(context, { recursive: true, force: true });
+        }
+        return tag;
+    }
+}
+/** True while a process with this pid exists on this host. */
+function alive(pid) {
+    try {
+        process.kill(pid, 0);
+        return true;
+    }
+    catch (error) {
+        return error.code === 'EPERM';
+    }
+}
+const ENGINE_GONE = /ECONNREFUSED|ENOENT|EPIPE|ECONNRESET|socket hang up|connect E/i;
+/** An engine call; a lost connection becomes DockerUnavailableError, not a raw socket error. */
+async function engine(call) {
+    try {
+        return await call();
+    }
+    catch (error) {
+        const message = error.message ?? String(error);
+        if (ENGINE_GONE.test(message) || ENGINE_GONE.test(String(error.code)))
+            throw new DockerUnavailableError(`lost the connection to the Docker engine (${message})`);
+        throw error;
+    }
+}
+async function copyTree(from, to) {
+    const { execFile } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1421, 23));
+    const { promisify } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 7975, 23));
+    (0,external_node_fs_namespaceObject.mkdirSync)(to, { recursive: true });
+    await promisify(execFile)('cp', ['-a', `${from}/.`, to]);
+}
+async function withTimeout(promise, ms, message) {
+    let timer;
+    try {
+        return await Promise.race([
+            promise,
+            new Promise((_, reject) => {
+                timer = setTimeout(() => reject(new HarvestError(message)), ms);
+            }),
+        ]);
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/backends/local.ts
+
+
+
+
+
+
+
+
+const local_run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
+const local_MAX_STDOUT_BYTES = 256 * 1024 * 1024;
+/**
+ * Harvest without Docker: a virtualenv per environment on this host. No
+ * isolation — the demo's fallback where no engine is reachable, said loudly.
+ * The tracer gets a scrubbed environment: nothing of this process's own
+ * (API keys, tokens) reaches the tests.
+ */
+class LocalBackend {
+    options;
+    name = 'local';
+    host;
+    constructor(options) {
+        this.options = options;
+    }
+    get python() {
+        return this.options.python ?? 'python3';
+    }
+    async ensureAvailable() {
+        await this.interpreter();
+    }
+    interpreter() {
+        this.host ??= local_run(this.python, [
+            '-c',
+            'import sys, venv, ensurepip; print(sys.executable); print(sys.version.split()[0])',
+        ]).then(({ stdout }) => {
+            const [python, version] = stdout.trim().split('\n');
+            return { python: python, version: version };
+        }, (error) => {
+            throw new HarvestError(`The local backend needs python3 with venv and ensurepip on this host (${error.message}).`);
+        });
+        return this.host;
+    }
+    async runtime(recipe, source) {
+        if (recipe.image || !source)
+            throw new HarvestError(`Environment "${recipe.name}" is a prebuilt image: it needs a Docker engine (--backend docker).`);
+        const host = await this.interpreter();
+        const minor = host.version.split('.').slice(0, 2).join('.');
+        if (minor !== recipe.python)
+            throw new HarvestError(`Environment "${recipe.name}" wants Python ${recipe.python}; this host's ${this.python} is ${host.version}. ` +
+                'Harvest it with Docker (--backend docker), or point the local backend at a matching interpreter.');
+        return {
+            source,
+            runtime: {
+                backend: 'local',
+                python: host.python,
+                version: host.version,
+                note: `local virtualenv on ${host.python} ${host.version} (no container isolation)`,
+            },
+        };
+    }
+    async run(job) {
+        const env = job.environment;
+        const python = await this.ensureVenv(env);
+        const work = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'tracegate-local-'));
+        const forget = this.options.cleanups?.add(() => (0,external_node_fs_namespaceObject.rmSync)(work, { recursive: true, force: true }));
+        try {
+            const checkout = env.source.kind === 'git' ? env.source.checkout : undefined;
+            const plan = job.plan({
+                instanceDir: (i) => job.instanceDirs[i],
+                checkout,
+                workDir: (0,external_node_path_namespaceObject.join)(work, 'work'),
+                isolation: null,
+            });
+            const planFile = (0,external_node_path_namespaceObject.join)(work, 'plan.json');
+            (0,external_node_fs_namespaceObject.writeFileSync)(planFile, JSON.stringify(plan));
+            return await this.spawnTracer(python, planFile, job, (0,external_node_path_namespaceObject.join)(work, 'home'));
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.rmSync)(work, { recursive: true, force: true });
+            forget?.();
+        }
+    }
+    spawnTracer(python, planFile, job, home) {
+        (0,external_node_fs_namespaceObject.mkdirSync)(home, { recursive: true });
+        const child = (0,external_node_child_process_.spawn)(python, [(0,external_node_path_namespaceObject.join)(this.options.tracerDir, 'harvest.py'), planFile], {
+            env: {
+                PATH: process.env.PATH ?? '/usr/bin:/bin',
+                HOME: home,
+                TMPDIR: home,
+                LANG: 'C.UTF-8',
+                PYTHONDONTWRITEBYTECODE: '1',
+                PYTHONHASHSEED: '0',
+            },
+            stdio: ['ignore', 'pipe', 'pipe'],
+            detached: true,
+        });
+        const killGroup = () => {
+            try {
+                process.kill(-child.pid, 'SIGKILL');
+            }
+            catch {
+                child.kill('SIGKILL');
+            }
+        };
+        const forget = this.options.cleanups?.add(killGroup);
+        child.on('close', () => forget?.());
+        const out = new BoundedText(local_MAX_STDOUT_BYTES);
+        child.stdout.on('data', (chunk) => out.push(chunk));
+        let partial = '';
+        child.stderr.on('data', (chunk) => {
+            const lines = (partial + chunk.toString('utf8')).split('\n');
+            partial = lines.pop() ?? '';
+            for (const line of lines.filter(Boolean))
+                this.options.log(`  [${job.environment.recipe.name}] ${line.slice(0, 2000)}`);
+        });
+        return new Promise((resolve, reject) => {
+            const timer = setTimeout(() => {
+                killGroup();
+                reject(new HarvestError(`local tracer exceeded ${Math.round(job.timeoutMs / 1000)}s`));
+            }, job.timeoutMs);
+            child.on('error', (error) => {
+                clearTimeout(timer);
+                reject(new HarvestError(`Could not start the local tracer: ${error.message}`));
+            });
+            child.on('close', (code, signal) => {
+                clearTimeout(timer);
+                if (code === 0)
+                    resolve(out.text());
+                else
+                    reject(new HarvestError(`Tracer failed in local environment "${job.environment.recipe.name}" (exit ${code ?? signal}).`));
+            });
+        });
+    }
+    async ensureVenv(env) {
+        const dir = (0,external_node_path_namespaceObject.join)(this.options.venvRoot, env.digest.slice(0, 16));
+        const python = (0,external_node_path_namespaceObject.join)(dir, 'bin', 'python');
+        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, '.tracegate-ready')))
+            return python;
+        this.options.log(`Creating virtualenv for environment "${env.recipe.name}" in ${dir}`);
+        (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true });
+        (0,external_node_fs_namespaceObject.mkdirSync)(this.options.venvRoot, { recursive: true });
+        const wheels = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)(this.options.venvRoot, 'wheels-'));
+        try {
+            const source = env.source;
+            if (source.kind === 'image')
+                throw new HarvestError('image environments need Docker');
+            copyWheels(source.wheels, wheels);
+            await local_run(this.python, ['-m', 'venv', dir]);
+            const pip = [
+                python,
+                '-m',
+                'pip',
+                'install',
+                '--quiet',
+                '--no-index',
+                '--disable-pip-version-check',
+                '--find-links',
+                wheels,
+            ];
+            if (source.wheels.length)
+                await local_run(pip[0], [...pip.slice(1), ...source.wheels.map((w) => (0,external_node_path_namespaceObject.join)(wheels, w.name))]);
+            if (source.kind === 'git') {
+                const git = env.recipe.git;
+                if (git.install === 'path') {
+                    const { stdout } = await local_run(python, [
+                        '-c',
+                        'import sysconfig; print(sysconfig.get_paths()["purelib"])',
+                    ]);
+                    (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(stdout.trim(), 'tracegate-checkout.pth'), git.paths.map((p) => (0,external_node_path_namespaceObject.join)(source.checkout, p)).join('\n') + '\n');
+                }
+                else {
+                    await local_run(pip[0], [
+                        ...pip.slice(1),
+                        '--no-build-isolation',
+                        ...(git.install === 'editable' ? ['-e'] : []),
+                        source.checkout,
+                    ]);
+                }
+                if (git.command)
+                    await local_run('sh', ['-c', git.command], { cwd: source.checkout });
+            }
+            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(dir, '.tracegate-ready'), env.digest);
+        }
+        catch (error) {
+            throw new HarvestError(`Could not create the virtualenv for "${env.recipe.name}": ${error.message}`);
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.rmSync)(wheels, { recursive: true, force: true });
+        }
+        return python;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/harvest/tracer-digest.ts
+
+
+
+/** Tracer sources that decide an oracle; tests and docs do not. */
+function tracerSources(dir, root = dir) {
+    const files = [];
+    for (const entry of (0,external_node_fs_namespaceObject.readdirSync)(dir, { withFileTypes: true })) {
+        if (['tests', '__pycache__', '.pytest_cache'].includes(entry.name))
+            continue;
+        const path = (0,external_node_path_namespaceObject.join)(dir, entry.name);
+        if (entry.isDirectory())
+            files.push(...tracerSources(path, root));
+        else if (entry.name.endsWith('.py'))
+            files.push(path);
+    }
+    return files.sort((a, b) => ((0,external_node_path_namespaceObject.relative)(root, a) < (0,external_node_path_namespaceObject.relative)(root, b) ? -1 : 1));
+}
+/** Digest of the tracer's code: a tracer change invalidates every cached oracle. */
+function tracerDigest(dir) {
+    return sha256('tracer/v1', ...tracerSources(dir).flatMap((f) => [(0,external_node_path_namespaceObject.relative)(dir, f), (0,external_node_fs_namespaceObject.readFileSync)(f)]));
+}
+
+;// CONCATENATED MODULE: ./src/model/budget.ts
 /**
  * A total time budget shared by every request of a run. The clock starts at
  * the first request (harvesting before it does not count).
@@ -67873,7 +68446,7 @@ class TimeBudget {
     }
 }
 
-;// CONCATENATED MODULE: ./src/query/endpoint.ts
+;// CONCATENATED MODULE: ./src/model/endpoint.ts
 
 /** Validates an API base URL such as `http://127.0.0.1:8000/v1`; returns it without trailing slashes. */
 function parseEndpoint(endpoint) {
@@ -67894,33 +68467,7 @@ function parseEndpoint(endpoint) {
     return endpoint.replace(/\/+$/, '');
 }
 
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
-;// CONCATENATED MODULE: ./src/query/client.ts
-/** A request the server rejected for good (4xx other than 408/429): retrying cannot help. */
-class ModelRequestError extends Error {
-    status;
-    constructor(status, message) {
-        super(message);
-        this.status = status;
-        this.name = 'ModelRequestError';
-    }
-}
-/**
- * The reply to this one request is unusable and asking again would not help
- * (e.g. a body over the size limit). Recorded against the instance; the run goes on.
- */
-class ModelResponseError extends Error {
-    errorClass;
-    constructor(errorClass, message) {
-        super(message);
-        this.errorClass = errorClass;
-        this.name = 'ModelResponseError';
-    }
-}
-
-;// CONCATENATED MODULE: ./src/query/faults.ts
+;// CONCATENATED MODULE: ./src/model/faults.ts
 /**
  * Classification of what can go wrong on the wire. Pure functions: they take
  * what fetch threw or what the server sent and say what it was, so retry
@@ -68031,7 +68578,36 @@ function rejectionMessage(status, url, body) {
     return `HTTP ${status} from ${url}: ${message}`;
 }
 
-;// CONCATENATED MODULE: ./src/query/transport.ts
+;// CONCATENATED MODULE: external "node:http"
+const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
+;// CONCATENATED MODULE: ./src/model/client.ts
+/** A request the server rejected for good (4xx other than 408/429): retrying cannot help. */
+class ModelRequestError extends Error {
+    status;
+    constructor(status, message) {
+        super(message);
+        this.status = status;
+        this.name = 'ModelRequestError';
+    }
+}
+/**
+ * The reply to this one request is unusable and asking again would not help
+ * (e.g. a body over the size limit). Recorded against the instance; the run goes on.
+ */
+class ModelResponseError extends Error {
+    errorClass;
+    constructor(errorClass, message) {
+        super(message);
+        this.errorClass = errorClass;
+        this.name = 'ModelResponseError';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/model/transport.ts
 
 
 
@@ -68175,7 +68751,8 @@ function interpret(url, status, retryAfter, text) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/query/http-client.ts
+;// CONCATENATED MODULE: ./src/model/http-client.ts
+
 
 
 /** A model behind one protocol over HTTP, with the shared transport policy. */
@@ -68186,12 +68763,14 @@ class HttpModelClient {
     endpoint;
     identity;
     transport;
+    secrets;
     constructor(protocol, endpoint, model, settings, transport, apiKey) {
         this.protocol = protocol;
         this.model = model;
         this.settings = settings;
         this.endpoint = parseEndpoint(endpoint);
         this.identity = { endpoint: this.endpoint, api: protocol.name, model, settings };
+        this.secrets = apiKey ? [apiKey] : [];
         this.transport = apiKey
             ? {
                 ...transport,
@@ -68203,11 +68782,42 @@ class HttpModelClient {
     async complete(messages, options = {}) {
         const started = performance.now();
         const { value, retries } = await postJson(`${this.endpoint}${this.protocol.path}`, this.protocol.buildBody(this.model, messages, this.settings, options.sample ?? 0), this.transport, (json) => this.protocol.decode(json));
-        return { ...value, latencyMs: Math.round(performance.now() - started), retries };
+        return {
+            ...asReply(value, this.secrets),
+            latencyMs: Math.round(performance.now() - started),
+            retries,
+        };
     }
 }
+/** Text as text, whatever JSON type the server put there; objects are not answers. */
+function asText(value) {
+    if (typeof value === 'string')
+        return value;
+    if (typeof value === 'number' || typeof value === 'boolean')
+        return String(value);
+    return undefined;
+}
+const count = (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.round(value) : 0;
+/**
+ * A decoded reply as the rest of tracegate may assume it: strings where
+ * strings belong (a number or an object in `content` is the server's
+ * mistake, recorded as an empty or stringified answer, never a crash),
+ * finite token counts, and the API key removed wherever the server echoed it.
+ */
+function asReply(raw, secrets) {
+    const text = asText(raw.text) ?? '';
+    const reasoning = asText(raw.reasoning);
+    const finishReason = asText(raw.finishReason);
+    return {
+        text: redact(text, secrets),
+        ...(reasoning ? { reasoning: redact(reasoning, secrets) } : {}),
+        ...(finishReason ? { finishReason } : {}),
+        tokensIn: count(raw.tokensIn),
+        tokensOut: count(raw.tokensOut),
+    };
+}
 
-;// CONCATENATED MODULE: ./src/query/protocol.ts
+;// CONCATENATED MODULE: ./src/model/protocol.ts
 /** The seed for sample i: distinct per sample so k samples are not k copies. */
 function sampleSeed(settings, sample) {
     return settings.seed === undefined ? undefined : settings.seed + sample;
@@ -68230,7 +68840,7 @@ function openaiSettings(settings, sample) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/query/anthropic.ts
+;// CONCATENATED MODULE: ./src/model/anthropic.ts
 
 
 /** Anthropic's API version header; the messages shape used here is stable under it. */
@@ -68282,7 +68892,7 @@ const anthropic = {
     },
 };
 
-;// CONCATENATED MODULE: ./src/query/openai-chat.ts
+;// CONCATENATED MODULE: ./src/model/openai-chat.ts
 
 
 /**
@@ -68317,7 +68927,7 @@ const openaiChat = {
     },
 };
 
-;// CONCATENATED MODULE: ./src/prompt/text.ts
+;// CONCATENATED MODULE: ./src/model/text.ts
 /**
  * The messages as one plain-text prompt for a base checkpoint (no chat
  * template): system text, the user's turn, and a cue that ends where the
@@ -68328,7 +68938,7 @@ function renderAsText(messages) {
     return `${parts.join('\n\n')}\n\nAnswer (one JSON object):\n`;
 }
 
-;// CONCATENATED MODULE: ./src/query/openai-completions.ts
+;// CONCATENATED MODULE: ./src/model/openai-completions.ts
 
 
 
@@ -68361,7 +68971,7 @@ const openaiCompletions = {
     },
 };
 
-;// CONCATENATED MODULE: ./src/query/protocols.ts
+;// CONCATENATED MODULE: ./src/model/protocols.ts
 
 
 
@@ -68373,7 +68983,7 @@ const PROTOCOLS = {
 };
 const API_NAMES = Object.keys(PROTOCOLS);
 
-;// CONCATENATED MODULE: ./src/query/factory.ts
+;// CONCATENATED MODULE: ./src/model/factory.ts
 
 
 /** The client for `config.api`; throws UsageError on a malformed endpoint URL. */
@@ -68386,6 +68996,97 @@ function createModelClient(config) {
         maxBodyBytes: config.maxBodyBytes,
         budget: config.budget,
     }, config.apiKey);
+}
+
+;// CONCATENATED MODULE: ./src/contracts/kinds.ts
+/**
+ * Question kinds, with SWE-Flux's exact `question_kind` strings: single-test
+ * (S) and suite (M) variants of the seven execution-reasoning categories.
+ */
+const QUESTION_KINDS = [
+    'S1_IntraProceduralCFG',
+    'S2_Loops',
+    'S3_ProgramState',
+    'S4_DataFlow',
+    'S5_Exceptions',
+    'S6_InterProceduralCFG',
+    'S7_Invariants',
+    'M1_IntraProceduralCFG',
+    'M2_Loops',
+    'M3_ProgramState',
+    'M4_DataFlow',
+    'M5_Exceptions',
+    'M6_InterProceduralCFG',
+    'M7_Invariants',
+];
+/**
+ * Resolves a category filter token to kinds: an exact kind, a short prefix
+ * (`S1`, `M1`) or a category name (`Loops` matches S2_Loops and M2_Loops).
+ */
+function kindsMatching(token) {
+    const t = token.trim().toLowerCase();
+    return QUESTION_KINDS.filter((kind) => {
+        const k = kind.toLowerCase();
+        const [prefix, name] = k.split('_');
+        return k === t || prefix === t || name === t;
+    });
+}
+
+;// CONCATENATED MODULE: ./src/select/select.ts
+
+
+
+/**
+ * Filters by category and id, then samples. Sampling ranks instances by
+ * sha256(seed, id), so a sample is stable when unrelated instances are added.
+ * Result order is by id. Throws UsageError on an empty selection or an unknown token.
+ */
+function selectInstances(all, selection) {
+    let chosen = all;
+    if (selection.categories?.length) {
+        const kinds = new Set();
+        for (const token of selection.categories) {
+            const matched = kindsMatching(token);
+            if (!matched.length)
+                throw new UsageError(`--categories: "${token}" names no question kind`);
+            matched.forEach((k) => kinds.add(k));
+        }
+        chosen = chosen.filter((item) => kinds.has(item.instance.kind));
+    }
+    if (selection.ids?.length) {
+        const ids = new Set(selection.ids);
+        chosen = chosen.filter((item) => ids.has(item.instance.id));
+    }
+    if (selection.sample !== undefined && selection.sample < chosen.length) {
+        const seed = String(selection.seed ?? 0);
+        chosen = [...chosen]
+            .map((item) => ({ item, rank: sha256(seed, item.instance.id) }))
+            .sort((a, b) => (a.rank < b.rank ? -1 : 1))
+            .slice(0, selection.sample)
+            .map(({ item }) => item);
+    }
+    if (!chosen.length) {
+        throw new UsageError(`The selection is empty: ${all.length} instance(s) loaded, none matched ` +
+            `${JSON.stringify(selection)}. Widen --categories / --ids or raise --sample.`);
+    }
+    return [...chosen].sort((a, b) => (a.instance.id < b.instance.id ? -1 : 1));
+}
+
+;// CONCATENATED MODULE: ./src/stores/layout.ts
+
+function cacheLayout(root) {
+    const at = (name) => (0,external_node_path_namespaceObject.join)(root, name);
+    return {
+        root,
+        oracles: at('oracles'),
+        responses: at('responses'),
+        quarantine: at('quarantine'),
+        wheels: at('wheels'),
+        git: at('git'),
+        checkouts: at('checkouts'),
+        venvs: at('venvs'),
+        shared: [at('oracles'), at('responses')],
+    };
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
@@ -77923,26 +78624,306 @@ function preprocess(fn, schema) {
     });
 }
 
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-;// CONCATENATED MODULE: ./src/util/hash.ts
+;// CONCATENATED MODULE: ./src/contracts/instance.ts
 
-/** JSON with object keys sorted at every level: the canonical form we hash. */
-function canonicalJson(value) {
-    return JSON.stringify(value, (_key, v) => v && typeof v === 'object' && !Array.isArray(v)
-        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
-        : v);
-}
-function sha256(...parts) {
-    const hash = (0,external_node_crypto_namespaceObject.createHash)('sha256');
-    for (const part of parts) {
-        hash.update(part);
-        hash.update('\0');
+
+const templateSchema = lazy(() => union([schemas_string(), array(templateSchema), record(schemas_string(), templateSchema)]));
+/** Where the question points: a file (relative to site-packages or the instance dir) and a qualname. */
+const targetSchema = object({
+    /** Path of the target's source file relative to site-packages, e.g. `click/parser.py`. */
+    file: schemas_string().min(1),
+    /** The function's `__qualname__`, e.g. `_OptionParser._process_opts`. */
+    function: schemas_string().min(1),
+});
+/** One benchmark instance (instances/<suite>/<id>/instance.json). */
+const instanceSchema = object({
+    /** Editors' schema reference; ignored. */
+    $schema: schemas_string().optional(),
+    /** Unique, stable id; also the directory name. */
+    id: schemas_string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, . _ - only'),
+    /** SWE-Flux question kind. */
+    kind: schemas_enum(QUESTION_KINDS),
+    /** Name of an environment recipe in instances/environments/. */
+    environment: schemas_string().min(1),
+    /** pytest node ids relative to the instance directory. */
+    tests: array(schemas_string().min(1)).min(1),
+    target: targetSchema,
+    /** The declarative query the tracer answers, with the kind's parameters. */
+    query: record(schemas_string(), unknown()),
+    /**
+     * A Python file in the instance directory defining `answer(trace, query)`,
+     * for a question no standard query covers. Only then are `question` and
+     * `template_answer` written by hand; otherwise the tracer generates both
+     * from `query`, so wording and answer cannot drift.
+     */
+    parser: schemas_string()
+        .regex(/^[\w.-]+\.py$/, 'a .py file in the instance directory')
+        .optional(),
+    /** The question text shown to the model (only with `parser`). */
+    question: schemas_string().min(1).optional(),
+    /** The answer's shape, also the reply's parse schema (only with `parser`). */
+    template_answer: templateSchema.optional(),
+    /** Per-instance wall-clock limit for running its tests under the tracer. */
+    timeout_seconds: schemas_number().int().positive().max(3600).default(120),
+    /**
+     * Where pytest runs and `tests` are relative to: the instance directory
+     * (default), or the environment's checkout (`git` and `image` sources),
+     * so a repository's own tests run with its own pytest configuration.
+     */
+    cwd: schemas_enum(['instance', 'checkout']).default('instance'),
+    /**
+     * The tests are expected to fail (world-model kinds ask about failures).
+     * Otherwise a failing run never becomes an oracle.
+     */
+    expect_failure: schemas_boolean().default(false),
+})
+    .strict()
+    .superRefine((instance, ctx) => {
+    for (const field of ['question', 'template_answer']) {
+        if (instance.parser && instance[field] === undefined) {
+            ctx.addIssue({ code: 'custom', path: [field], message: `required with a custom parser` });
+        }
+        if (!instance.parser && instance[field] !== undefined) {
+            ctx.addIssue({
+                code: 'custom',
+                path: [field],
+                message: 'generated by the tracer from `query`; remove it (or add a `parser` for a custom question)',
+            });
+        }
     }
-    return hash.digest('hex');
+});
+/** Formats zod issues as `field: message` lines, naming the exact path. */
+function describeIssues(error) {
+    return error.issues
+        .map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
+        .join('; ');
 }
 
-;// CONCATENATED MODULE: ./src/query/response-cache.ts
+;// CONCATENATED MODULE: ./src/contracts/oracle.ts
+
+
+
+/**
+ * oracle.json — SWE-Flux's interchange format (its four keys, unchanged) plus
+ * a `meta` block of ours recording where the answer came from.
+ */
+const oracleSchema = object({
+    question_kind: schemas_enum(QUESTION_KINDS),
+    question: schemas_string(),
+    template_answer: templateSchema,
+    oracle_answer: unknown().refine((v) => v !== undefined, 'oracle_answer is required'),
+    meta: object({
+        instance_id: schemas_string(),
+        instance_hash: schemas_string(),
+        environment_digest: schemas_string(),
+        /** Exact interpreter version the oracle was harvested on (sys.version). */
+        python: schemas_string(),
+        tracer_version: schemas_string(),
+        /** How many independent harvest runs agreed on this answer. */
+        runs_agreed: schemas_number().int().positive(),
+        harvested_at: schemas_string(),
+        /** pytest's exit code in the run the answer came from (0, or 1 for expected failures). */
+        pytest_exit_code: schemas_number().int().nullable().optional(),
+        /** The environment's source (packages, git, image) and where it ran, in words. */
+        environment: object({ source: schemas_string(), runtime: schemas_string() }).optional(),
+    }),
+});
+/** A block of a source file: its exact text and the line it starts at. */
+const sourceBlockSchema = object({
+    first_line: schemas_number().int().positive(),
+    source: schemas_string(),
+});
+/**
+ * The prompt's slice, as the tracer records it (tracer/README.md, `context.slice`):
+ * the functions of the target's package that ran while a target frame was on
+ * the stack (order of first execution, capped: `truncated`), and the target
+ * module's preamble (top-level imports and simple constants).
+ */
+const sliceSchema = object({
+    functions: array(sourceBlockSchema.extend({ file: schemas_string(), func: schemas_string() })),
+    preamble: object({
+        file: schemas_string(),
+        blocks: array(sourceBlockSchema),
+        truncated: schemas_boolean().optional(),
+    }),
+    truncated: schemas_boolean(),
+});
+/**
+ * What the prompt builder may show of the executed code: the target's source,
+ * and (oracles harvested by tracers that record it) the executed slice.
+ */
+const contextSchema = object({
+    file: schemas_string(),
+    func: schemas_string(),
+    first_line: schemas_number().int().positive(),
+    source: schemas_string(),
+    slice: sliceSchema.optional(),
+    /** The test files the instance runs, as the tracer read them in the sandbox. */
+    tests: array(object({ name: schemas_string(), source: schemas_string() })).optional(),
+});
+/** A cache entry: the oracle and the code context harvested with it. */
+const cachedOracleSchema = object({ oracle: oracleSchema, context: contextSchema });
+/** result.json as written by tracer/harvest.py for each instance of a plan. */
+const tracerResultSchema = object({
+    id: schemas_string(),
+    /** Echoes of the plan's spec: whose result this is. */
+    instance_hash: schemas_string().optional(),
+    env_digest: schemas_string().optional(),
+    status: schemas_enum(['ok', 'invalid', 'timeout', 'error']),
+    reason: schemas_string().optional(),
+    answer: unknown().optional(),
+    /** Generated from the query by the tracer; null for instances with their own parser. */
+    question: schemas_string().nullable().optional(),
+    template_answer: templateSchema.nullable().optional(),
+    context: object({ file: schemas_string(), func: schemas_string(), first_line: schemas_number(), source: schemas_string() })
+        .passthrough()
+        .optional(),
+    python: schemas_string().optional(),
+    tracer_version: schemas_string().optional(),
+    stats: record(schemas_string(), unknown()).optional(),
+    /** Set on the host: how many independent runs gave this same result. */
+    runs_agreed: schemas_number().int().positive().optional(),
+});
+
+;// CONCATENATED MODULE: ./src/stores/atomic.ts
+
+
+
+/** A write failed (disk full, read-only, no permission); names the path and the fix. */
+class StoreWriteError extends TracegateError {
+    path;
+    exitCode = ExitCode.Infrastructure;
+    constructor(path, cause) {
+        const why = {
+            ENOSPC: 'the disk is full: free space or point the directory elsewhere',
+            EDQUOT: 'the disk quota is exhausted: free space or point the directory elsewhere',
+            EROFS: 'the file system is read-only: point the directory at a writable place',
+            EACCES: 'permission denied: make it writable or point the directory elsewhere',
+            EPERM: 'permission denied: make it writable or point the directory elsewhere',
+        };
+        super(`Could not write ${path}: ${why[cause.code ?? ''] ?? cause.message}.`);
+        this.path = path;
+        this.name = 'StoreWriteError';
+    }
+}
+/**
+ * The real reason of a failed write: a recursive mkdir on a read-only file
+ * system reports ENOENT, so the nearest existing ancestor is asked too.
+ */
+function diagnose(path, error) {
+    if (error.code !== 'ENOENT')
+        return error;
+    for (let dir = (0,external_node_path_namespaceObject.dirname)(path); dir !== (0,external_node_path_namespaceObject.dirname)(dir); dir = (0,external_node_path_namespaceObject.dirname)(dir)) {
+        if (!(0,external_node_fs_namespaceObject.existsSync)(dir))
+            continue;
+        try {
+            (0,external_node_fs_namespaceObject.accessSync)(dir, external_node_fs_namespaceObject.constants.W_OK);
+        }
+        catch (probe) {
+            return probe;
+        }
+        break;
+    }
+    return error;
+}
+/** Wraps a file-system write so its failure names the path (never a raw ENOSPC). */
+function writing(path, write) {
+    try {
+        return write();
+    }
+    catch (error) {
+        if (error instanceof StoreWriteError)
+            throw error;
+        throw new StoreWriteError(path, diagnose(path, error));
+    }
+}
+let counter = 0;
+/** Write-then-rename: a reader sees the old file or the new one, never half of one. */
+function writeFileAtomic(path, data) {
+    const tmp = `${path}.${process.pid}.${++counter}.tmp`;
+    writing(path, () => {
+        try {
+            (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+            (0,external_node_fs_namespaceObject.writeFileSync)(tmp, data);
+            (0,external_node_fs_namespaceObject.renameSync)(tmp, path);
+        }
+        catch (error) {
+            (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
+            throw error;
+        }
+    });
+}
+
+;// CONCATENATED MODULE: ./src/stores/oracle-cache.ts
+
+
+
+
+const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+/**
+ * Oracles on disk: `<dir>/<key>/oracle.json` (SWE-Flux format) and
+ * `context.json`. A corrupt entry is reported through `warn` and treated as a
+ * miss, so it is re-harvested rather than trusted or fatal.
+ */
+class DirOracleCache {
+    dir;
+    warn;
+    constructor(dir, warn = () => { }) {
+        this.dir = dir;
+        this.warn = warn;
+    }
+    entryDir(key) {
+        return (0,external_node_path_namespaceObject.join)(this.dir, key);
+    }
+    get(key) {
+        if (!/^[0-9a-f]{64}$/.test(key))
+            return undefined;
+        const dir = this.entryDir(key);
+        if (!(0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, 'oracle.json')))
+            return undefined;
+        try {
+            const read = (name) => {
+                const text = (0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(dir, name), 'utf8');
+                if (text.length > MAX_ENTRY_BYTES)
+                    throw new Error(`${name} is over ${MAX_ENTRY_BYTES} bytes`);
+                return JSON.parse(text);
+            };
+            return cachedOracleSchema.parse({
+                oracle: read('oracle.json'),
+                context: read('context.json'),
+            });
+        }
+        catch (error) {
+            this.warn(`Ignoring corrupt cache entry ${dir} (${error.message.split('\n')[0]}); it will be re-harvested.`);
+            return undefined;
+        }
+    }
+    put(key, entry) {
+        const dir = this.entryDir(key);
+        // context.json first: an entry whose oracle.json exists is complete.
+        writeFileAtomic((0,external_node_path_namespaceObject.join)(dir, 'context.json'), JSON.stringify(entry.context, null, 2) + '\n');
+        writeFileAtomic((0,external_node_path_namespaceObject.join)(dir, 'oracle.json'), JSON.stringify(entry.oracle, null, 2) + '\n');
+    }
+}
+
+;// CONCATENATED MODULE: ./src/stores/quarantine.ts
+
+
+/** Nondeterministic instances' answers, one file per instance: `<dir>/<id>.json`. */
+class DirQuarantine {
+    dir;
+    constructor(dir) {
+        this.dir = dir;
+    }
+    put(id, runs) {
+        // Ids are validated ([A-Za-z0-9._-], not starting with a dot), so one is one file name.
+        const file = (0,external_node_path_namespaceObject.join)(this.dir, `${id}.json`);
+        writeFileAtomic(file, JSON.stringify({ id, runs }, null, 2) + '\n');
+        return file;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/stores/response-cache.ts
 
 
 
@@ -77956,23 +78937,6 @@ const storedSchema = object({
     latencyMs: schemas_number(),
     retries: schemas_number(),
 });
-/**
- * The cache key: endpoint, model, model revision, protocol, generation
- * settings, prompt version, the prompt's hash and the sample index.
- */
-function responseCacheKey(parts) {
-    return sha256(canonicalJson({
-        v: 1,
-        endpoint: parts.identity.endpoint,
-        model: parts.identity.model,
-        revision: parts.revision,
-        api: parts.identity.api,
-        settings: parts.identity.settings,
-        promptVersion: parts.promptVersion,
-        prompt: sha256(canonicalJson(parts.messages)),
-        sample: parts.sample,
-    }));
-}
 /**
  * Replies on disk under `<cache>/responses/<k[0:2]>/<k>.json`, written then
  * renamed. A corrupt entry is a miss (asked again), never trusted or fatal.
@@ -77998,48 +78962,558 @@ class DirResponseCache {
     }
     put(key, completion) {
         const file = this.file(key);
-        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.join)(this.dir, key.slice(0, 2)), { recursive: true });
-        const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-        (0,external_node_fs_namespaceObject.writeFileSync)(tmp, JSON.stringify({ ...completion, cached: undefined }));
-        (0,external_node_fs_namespaceObject.renameSync)(tmp, file);
+        writeFileAtomic(file, JSON.stringify({ ...completion, cached: undefined }));
     }
 }
+
+;// CONCATENATED MODULE: ./src/contracts/results.ts
+
+
+/** Why an instance did not score as correct, when it is not simply a wrong answer. */
+const ERROR_CLASSES = [
+    'empty',
+    'no_json',
+    'schema_mismatch',
+    'truncated',
+    'refused',
+    'request_rejected',
+    'response_too_large',
+    'harvest_invalid',
+    'harvest_timeout',
+    'harvest_error',
+];
+/** One instance's outcome. Written as it completes (records.jsonl) and into results.json. */
+const instanceRecordSchema = object({
+    id: schemas_string(),
+    kind: schemas_enum(QUESTION_KINDS),
+    /** False when no oracle could be harvested: then it is not in any accuracy. */
+    scored: schemas_boolean(),
+    correct: schemas_boolean(),
+    error: schemas_enum(ERROR_CLASSES).nullable(),
+    detail: schemas_string().optional(),
+    /** The model's raw reply (truncated to 4 KB). */
+    prediction: schemas_string().optional(),
+    parsed: unknown().optional(),
+    oracle: unknown().optional(),
+    tokensIn: schemas_number().default(0),
+    tokensOut: schemas_number().default(0),
+    latencyMs: schemas_number().default(0),
+    retries: schemas_number().default(0),
+    /** Answered from the response cache (same endpoint, model, revision, settings, prompt). */
+    cached: schemas_boolean().optional(),
+    /** With `--samples k` > 1: k, how many samples were correct, and pass@k (any correct). */
+    samples: schemas_number().int().optional(),
+    samplesCorrect: schemas_number().int().optional(),
+    passAtK: schemas_boolean().optional(),
+});
+const kindSummarySchema = object({
+    total: schemas_number().int(),
+    correct: schemas_number().int(),
+    accuracy: schemas_number(),
+    /** Wilson 95% interval of the accuracy. */
+    ci95: tuple([schemas_number(), schemas_number()]),
+});
+const summarySchema = object({
+    total: schemas_number().int(),
+    correct: schemas_number().int(),
+    accuracy: schemas_number(),
+    ci95: tuple([schemas_number(), schemas_number()]),
+    byKind: record(schemas_string(), kindSummarySchema),
+    /** Selected instances without an oracle (harvest failed); not in `total`. */
+    unscored: schemas_number().int(),
+    errors: record(schemas_string(), schemas_number().int()),
+    tokensIn: schemas_number(),
+    tokensOut: schemas_number(),
+    retries: schemas_number(),
+});
+/** How the model was asked, and what it cost: totals over the run's answered instances. */
+const querySummarySchema = object({
+    /** Protocol (`openai-chat`, `openai-completions`, `anthropic`). */
+    api: schemas_string(),
+    samples: schemas_number().int(),
+    /** Generation settings sent with every request. */
+    settings: record(schemas_string(), unknown()),
+    answered: schemas_number().int(),
+    cacheHits: schemas_number().int(),
+    tokensIn: schemas_number(),
+    tokensOut: schemas_number(),
+    retries: schemas_number(),
+    latencyMs: schemas_number(),
+    meanLatencyMs: schemas_number(),
+    /** Replies that scored wrong because no answer could be parsed, by class. */
+    parseFailures: record(schemas_string(), schemas_number().int()),
+    /** With samples > 1: fraction of scored instances with at least one correct sample. */
+    passAtK: schemas_number().optional(),
+});
+/** results.json: everything needed to compare a later run against this one. */
+const resultsSchema = object({
+    schema: literal('tracegate/results@1'),
+    model: object({ endpoint: schemas_string(), name: schemas_string(), revision: schemas_string().optional() }),
+    promptVersion: schemas_string(),
+    /** Prompt version, context mode and budget. */
+    prompt: object({ version: schemas_string(), context: schemas_string(), budget: schemas_string() }).optional(),
+    query: querySummarySchema.optional(),
+    commit: schemas_string().optional(),
+    startedAt: schemas_string(),
+    finishedAt: schemas_string(),
+    harvest: object({
+        cached: schemas_number(),
+        harvested: schemas_number(),
+        failed: schemas_number(),
+        backend: schemas_string(),
+        /** Each effective environment: digest, source kind and where it ran. */
+        environments: array(object({ name: schemas_string(), digest: schemas_string(), source: schemas_string(), runtime: schemas_string() }))
+            .optional(),
+    }),
+    summary: summarySchema,
+    instances: array(instanceRecordSchema),
+    /** Set when the run was interrupted: why, and the selected instances without a record. */
+    incomplete: object({ reason: schemas_string(), missing: array(schemas_string()) }).optional(),
+    /** Suite files that could not be used (each names the file and the rule or field). */
+    rejected: array(object({ file: schemas_string(), id: schemas_string().optional(), reason: schemas_string() }))
+        .optional(),
+    comparison: unknown().optional(),
+});
+
+;// CONCATENATED MODULE: ./src/stores/results-dir.ts
+
+
+
+
+
+
 /**
- * A client that answers from the cache when it can and stores every reply it
- * gets. Only replies are stored: failures are never cached.
+ * The run's output directory: records.jsonl grows one line per finished
+ * instance (so an interrupted run keeps every answer it got), results.json and
+ * report.md are written whole at the end (or at an abort), each by rename.
  */
-class CachingClient {
-    inner;
-    cache;
-    revision;
-    promptVersion;
-    constructor(inner, cache, revision, promptVersion) {
-        this.inner = inner;
-        this.cache = cache;
-        this.revision = revision;
-        this.promptVersion = promptVersion;
+class ResultsDir {
+    dir;
+    started = false;
+    constructor(dir) {
+        this.dir = dir;
     }
-    get endpoint() {
-        return this.inner.endpoint;
-    }
-    get identity() {
-        return this.inner.identity;
-    }
-    async complete(messages, options = {}) {
-        const key = responseCacheKey({
-            identity: this.inner.identity,
-            revision: this.revision,
-            promptVersion: this.promptVersion,
-            messages,
-            sample: options.sample ?? 0,
+    /** Empties records.jsonl on the first write of this run (not at construction: no side effects). */
+    start() {
+        if (this.started)
+            return;
+        writing(this.recordsFile, () => {
+            (0,external_node_fs_namespaceObject.mkdirSync)(this.dir, { recursive: true });
+            (0,external_node_fs_namespaceObject.writeFileSync)(this.recordsFile, '');
         });
-        const hit = this.cache.get(key);
-        if (hit)
-            return { ...hit, latencyMs: 0, retries: 0, cached: true };
-        const completion = await this.inner.complete(messages, options);
-        this.cache.put(key, completion);
-        return completion;
+        this.started = true;
     }
+    get location() {
+        return (0,external_node_path_namespaceObject.join)(this.dir, 'results.json');
+    }
+    get recordsFile() {
+        return (0,external_node_path_namespaceObject.join)(this.dir, 'records.jsonl');
+    }
+    append(record) {
+        this.start();
+        writing(this.recordsFile, () => (0,external_node_fs_namespaceObject.appendFileSync)(this.recordsFile, JSON.stringify(record) + '\n'));
+    }
+    finish(results, report) {
+        this.start();
+        writeFileAtomic((0,external_node_path_namespaceObject.join)(this.dir, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+        writeFileAtomic((0,external_node_path_namespaceObject.join)(this.dir, 'report.md'), report);
+    }
+}
+/** Reads a results.json (e.g. a baseline), naming the file and field when it is malformed. */
+function readResults(file, what = '--baseline') {
+    if (!(0,external_node_fs_namespaceObject.existsSync)(file))
+        throw new UsageError(`${what} ${file}: no such file`);
+    let raw;
+    try {
+        raw = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'));
+    }
+    catch (error) {
+        throw new UsageError(`${what} ${file}: not valid JSON (${error.message})`);
+    }
+    const parsed = resultsSchema.safeParse(raw);
+    if (!parsed.success)
+        throw new UsageError(`${what} ${file}: not a tracegate results file (${describeIssues(parsed.error)})`);
+    return parsed.data;
+}
+/** The baseline named by `--baseline FILE`. */
+class FileBaseline {
+    file;
+    constructor(file) {
+        this.file = file;
+    }
+    resolve() {
+        return Promise.resolve({ results: readResults(this.file), source: `file ${this.file}` });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/contracts/environment.ts
+
+/** A pinned requirement `name==version`, or a wheel file (a path ending in .whl, inside the suite). */
+const packageRefSchema = schemas_string()
+    .regex(/^(?:[A-Za-z0-9._-]+==[A-Za-z0-9.+!-]+|[^\0]+\.whl)$/, 'name==version, or the path of a .whl file inside the suite');
+/** A repository at a commit, installed into the environment. */
+const gitSourceSchema = object({
+    /** A URL (https://, ssh://, git@…) or a path inside the suite directory. */
+    repo: schemas_string().min(1),
+    /** A full sha, or any name git resolves to one (the full sha goes into the digest). */
+    commit: schemas_string().min(1),
+    /**
+     * `path` (default): the checkout's `paths` go on sys.path (no build step, works offline);
+     * `pip`: `pip install` of the checkout (its build backend must be in `packages`);
+     * `editable`: `pip install -e`.
+     */
+    install: schemas_enum(['path', 'pip', 'editable']).default('path'),
+    /** Directories of the checkout put on sys.path with `install: path`, e.g. ["src"]. */
+    paths: array(schemas_string().min(1)).default(['.']),
+    /** A shell command run in the checkout after the install, with no network. */
+    command: schemas_string().optional(),
+})
+    .strict();
+/** A prebuilt image used as it is (SWE-bench-Live and SWE-Flux images keep the repository at /testbed). */
+const imageSourceSchema = object({
+    /** Image reference; pinned with `@sha256:…` it needs no engine to address. */
+    ref: schemas_string().min(1),
+    /** The interpreter inside the image that has pytest. */
+    python: schemas_string().min(1).default('python'),
+    /** The repository checkout inside the image (the `checkout` cwd). */
+    workdir: schemas_string().startsWith('/').default('/testbed'),
+})
+    .strict();
+/**
+ * An environment recipe: one of three sources — pinned `packages` alone, a
+ * `git` repository at a commit (plus packages), or a prebuilt `image`.
+ */
+const environmentSchema = object({
+    $schema: schemas_string().optional(),
+    name: schemas_string().min(1),
+    /** Interpreter version, e.g. "3.11": picks the base image and the wheels. Not used with `image`. */
+    python: schemas_string()
+        .regex(/^3\.\d+$/, 'a version like "3.11"')
+        .optional(),
+    /** Packages to install (with --no-index from wheels resolved on the host). */
+    packages: array(packageRefSchema).default([]),
+    git: gitSourceSchema.optional(),
+    image: imageSourceSchema.optional(),
+    /** Overrides the default base image (`python:<python>-slim`) for this environment. */
+    base_image: schemas_string().optional(),
+})
+    .strict()
+    .superRefine((env, ctx) => {
+    if (env.image && env.git)
+        ctx.addIssue({
+            code: 'custom',
+            path: ['git'],
+            message: 'an environment has one source: image or git',
+        });
+    if (env.image && env.packages.length)
+        ctx.addIssue({
+            code: 'custom',
+            path: ['packages'],
+            message: 'an image is used as it is; build a new image to add packages',
+        });
+    if (env.image && env.base_image)
+        ctx.addIssue({
+            code: 'custom',
+            path: ['base_image'],
+            message: 'not used with an image source',
+        });
+    if (!env.image && !env.python)
+        ctx.addIssue({
+            code: 'custom',
+            path: ['python'],
+            message: 'required (e.g. "3.11") unless the source is an image',
+        });
+});
+
+;// CONCATENATED MODULE: ./src/suite/reader.ts
+
+
+
+/** Bytes any one suite file may have; an instance directory is text. */
+const MAX_SUITE_FILE_BYTES = 4 * 1024 * 1024;
+/** A suite file broke a reading rule; names the file, the rule and the fix. */
+class SuiteFileError extends InstanceError {
+    constructor(file, rule) {
+        super(file, `${rule}. Suite files must be regular files inside the suite directory.`);
+        this.name = 'SuiteFileError';
+    }
+}
+class reader_FsSuiteReader {
+    root;
+    constructor(root) {
+        this.root = (0,external_node_fs_namespaceObject.realpathSync)(root);
+    }
+    display(rel) {
+        return (0,external_node_path_namespaceObject.join)(this.root, rel);
+    }
+    resolve(rel) {
+        if ((0,external_node_path_namespaceObject.isAbsolute)(rel))
+            throw new SuiteFileError(rel, 'an absolute path');
+        let real;
+        try {
+            real = (0,external_node_fs_namespaceObject.realpathSync)((0,external_node_path_namespaceObject.join)(this.root, rel));
+        }
+        catch (error) {
+            const code = error.code;
+            throw new SuiteFileError(this.display(rel), code === 'ENOENT' ? 'no such file (or a dangling symlink)' : `unreadable (${code})`);
+        }
+        if (real !== this.root && !real.startsWith(this.root + external_node_path_namespaceObject.sep))
+            throw new SuiteFileError(this.display(rel), `resolves to ${real}, outside the suite`);
+        return real;
+    }
+    names(rel) {
+        const dir = this.resolve(rel);
+        if (!(0,external_node_fs_namespaceObject.statSync)(dir).isDirectory())
+            throw new SuiteFileError(this.display(rel), 'not a directory');
+        return (0,external_node_fs_namespaceObject.readdirSync)(dir).sort();
+    }
+    kind(rel) {
+        const stat = (0,external_node_fs_namespaceObject.statSync)(this.resolve(rel));
+        if (stat.isDirectory())
+            return 'dir';
+        if (stat.isFile())
+            return 'file';
+        throw new SuiteFileError(this.display(rel), 'a device, fifo or socket');
+    }
+    list(rel) {
+        return this.names(rel).map((name) => ({ name, kind: this.kind((0,external_node_path_namespaceObject.join)(rel, name)) }));
+    }
+    read(rel, maxBytes = MAX_SUITE_FILE_BYTES) {
+        const real = this.resolve(rel);
+        const fd = (0,external_node_fs_namespaceObject.openSync)(real, 'r');
+        try {
+            const stat = (0,external_node_fs_namespaceObject.fstatSync)(fd);
+            if (stat.isDirectory())
+                throw new SuiteFileError(this.display(rel), 'a directory, not a file');
+            if (!stat.isFile())
+                throw new SuiteFileError(this.display(rel), 'a device, fifo or socket');
+            if (stat.size > maxBytes)
+                throw new SuiteFileError(this.display(rel), `${stat.size} bytes, over the ${maxBytes}-byte limit`);
+            // Read at most maxBytes + 1 whatever stat said: a file may grow while read.
+            const buffer = Buffer.alloc(Math.min(stat.size, maxBytes) + 1);
+            let length = 0;
+            for (let n = 1; n > 0 && length < buffer.length; length += n)
+                n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, length, buffer.length - length, null);
+            if (length > maxBytes)
+                throw new SuiteFileError(this.display(rel), `over the ${maxBytes}-byte limit`);
+            return buffer.subarray(0, length);
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
+        }
+    }
+}
+/** `rel` relative to the reader's root, for paths the reader returned. */
+function suiteRelative(reader, real) {
+    return relative(reader.root, real);
+}
+
+;// CONCATENATED MODULE: ./src/suite/load.ts
+
+
+
+
+
+
+
+const INSTANCE_FILE = 'instance.json';
+const ENVIRONMENTS = 'environments';
+/** How many levels above --instances an environments/ folder is looked for. */
+const ENVIRONMENT_LEVELS = 4;
+/**
+ * Loads every instance under `dir` (a suite directory or the instances root).
+ * Environments come from the nearest `environments/` folder at or above `dir`;
+ * the folder holding it is the suite's root, and every file is read through
+ * one confined reader rooted there. Throws InstanceError naming the file and
+ * field on the first malformed file.
+ */
+function loadSuite(dir) {
+    const abs = (0,external_node_path_namespaceObject.resolve)(dir);
+    if (!(0,external_node_fs_namespaceObject.existsSync)(abs) || !(0,external_node_fs_namespaceObject.statSync)(abs).isDirectory()) {
+        throw new UsageError(`--instances ${dir}: no such directory`);
+    }
+    const root = suiteRoot(abs);
+    const reader = new reader_FsSuiteReader(root);
+    const start = reader.resolve(relativeTo(reader.root, abs));
+    const rejected = [];
+    const environments = loadEnvironments(reader, rejected);
+    const loaded = [];
+    const seen = new Map();
+    for (const rel of findInstanceFiles(reader, relativeTo(reader.root, start), rejected)) {
+        const file = (0,external_node_path_namespaceObject.join)(reader.root, rel);
+        let id;
+        try {
+            const instance = parseInstance(reader, rel);
+            id = instance.id;
+            loaded.push(checkInstance(reader, rel, instance, environments, seen));
+        }
+        catch (error) {
+            if (!(error instanceof InstanceError))
+                throw error;
+            id ??= declaredId(reader, rel);
+            rejected.push({ file, ...(id ? { id } : {}), reason: error.message });
+        }
+    }
+    return {
+        reader,
+        instances: loaded.sort((a, b) => (a.instance.id < b.instance.id ? -1 : 1)),
+        rejected,
+    };
+}
+function checkInstance(reader, rel, instance, environments, seen) {
+    const file = (0,external_node_path_namespaceObject.join)(reader.root, rel);
+    {
+        const previous = seen.get(instance.id);
+        if (previous)
+            throw new InstanceError(file, `id "${instance.id}" is also used by ${previous}`);
+        seen.set(instance.id, file);
+        const environment = environments.get(instance.environment);
+        if (!environment) {
+            throw new InstanceError(file, `environment: "${instance.environment}" is not defined (known: ${[...environments.keys()].join(', ') || 'none'})`);
+        }
+        const instanceDir = (0,external_node_path_namespaceObject.dirname)(rel);
+        if (instance.cwd === 'instance') {
+            for (const test of instance.tests) {
+                const testFile = test.split('::')[0] ?? '';
+                try {
+                    reader.read((0,external_node_path_namespaceObject.join)(instanceDir, testFile));
+                }
+                catch (error) {
+                    throw new InstanceError(file, `tests: "${test}" names ${testFile}, which is not a readable file of the instance (${error.message})`);
+                }
+            }
+        }
+        else if (!environment.recipe.git && !environment.recipe.image) {
+            throw new InstanceError(file, `cwd: "checkout" needs an environment with a git or image source ("${instance.environment}" has neither)`);
+        }
+        return {
+            instance,
+            dir: reader.resolve(instanceDir),
+            contentHash: hashDirectory(reader, instanceDir),
+            environment: environment.recipe,
+            environmentDir: ENVIRONMENTS,
+        };
+    }
+}
+function relativeTo(root, path) {
+    const rel = path.slice(root.length).replace(/^\/+/, '');
+    return path.startsWith(root) ? rel : path;
+}
+/** The nearest directory at or above `start` holding environments/, else `start` itself. */
+function suiteRoot(start) {
+    for (let dir = start, i = 0; i <= ENVIRONMENT_LEVELS; dir = (0,external_node_path_namespaceObject.dirname)(dir), i++) {
+        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, ENVIRONMENTS)))
+            return dir;
+    }
+    return start;
+}
+function parseJson(reader, rel) {
+    const file = (0,external_node_path_namespaceObject.join)(reader.root, rel);
+    try {
+        return JSON.parse(reader.read(rel).toString('utf8'));
+    }
+    catch (error) {
+        if (error instanceof InstanceError)
+            throw error;
+        throw new InstanceError(file, `not valid JSON (${error.message})`);
+    }
+}
+/** The id a rejected instance file declares, if it declares one that is a valid id. */
+function declaredId(reader, rel) {
+    try {
+        const id = JSON.parse(reader.read(rel).toString('utf8')).id;
+        return typeof id === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id) ? id : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+function parseInstance(reader, rel) {
+    const parsed = instanceSchema.safeParse(parseJson(reader, rel));
+    if (!parsed.success)
+        throw new InstanceError((0,external_node_path_namespaceObject.join)(reader.root, rel), describeIssues(parsed.error));
+    return parsed.data;
+}
+/** Parses one instance file (for tools and tests that hold a single file). */
+function parseInstanceFile(file) {
+    const reader = new FsSuiteReader(dirname(file));
+    return parseInstance(reader, file.slice(reader.root.length + 1) || INSTANCE_FILE);
+}
+function loadEnvironments(reader, rejected) {
+    const result = new Map();
+    if (!(0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(reader.root, ENVIRONMENTS)))
+        return result;
+    for (const name of reader.names(ENVIRONMENTS)) {
+        if (!name.endsWith('.json'))
+            continue;
+        const rel = (0,external_node_path_namespaceObject.join)(ENVIRONMENTS, name);
+        try {
+            const parsed = environmentSchema.safeParse(parseJson(reader, rel));
+            if (!parsed.success)
+                throw new InstanceError((0,external_node_path_namespaceObject.join)(reader.root, rel), describeIssues(parsed.error));
+            result.set(parsed.data.name, { recipe: parsed.data });
+        }
+        catch (error) {
+            if (!(error instanceof InstanceError))
+                throw error;
+            rejected.push({ file: (0,external_node_path_namespaceObject.join)(reader.root, rel), reason: error.message });
+        }
+    }
+    return result;
+}
+const SKIPPED = (name) => name.startsWith('.') || name === '__pycache__';
+/** instance.json files under `dir`; an entry that breaks a reading rule is rejected, the walk goes on. */
+function findInstanceFiles(reader, dir, rejected, seen = new Set()) {
+    const real = reader.resolve(dir);
+    if (seen.has(real))
+        return []; // a symlink loop inside the suite
+    seen.add(real);
+    const found = [];
+    for (const name of reader.names(dir)) {
+        if (SKIPPED(name) || name === ENVIRONMENTS)
+            continue;
+        const rel = (0,external_node_path_namespaceObject.join)(dir, name);
+        let kind;
+        try {
+            kind = reader.kind(rel);
+        }
+        catch (error) {
+            if (!(error instanceof InstanceError))
+                throw error;
+            rejected.push({ file: (0,external_node_path_namespaceObject.join)(reader.root, rel), reason: error.message });
+            continue;
+        }
+        if (kind === 'dir')
+            found.push(...findInstanceFiles(reader, rel, rejected, seen));
+        else if (name === INSTANCE_FILE)
+            found.push(rel);
+    }
+    return found.sort();
+}
+function listFiles(reader, dir, seen) {
+    const real = reader.resolve(dir);
+    if (seen.has(real))
+        return [];
+    seen.add(real);
+    const files = [];
+    for (const name of reader.names(dir)) {
+        if (SKIPPED(name))
+            continue;
+        const rel = (0,external_node_path_namespaceObject.join)(dir, name);
+        if (reader.kind(rel) === 'dir')
+            files.push(...listFiles(reader, rel, seen));
+        else
+            files.push(rel);
+    }
+    return files;
+}
+/** Content hash of an instance directory: relative paths and bytes, in sorted order. */
+function hashDirectory(reader, dir) {
+    const parts = [];
+    for (const rel of listFiles(reader, dir, new Set()).sort()) {
+        parts.push((0,external_node_path_namespaceObject.relative)(dir, rel), reader.read(rel));
+    }
+    return sha256(...parts);
 }
 
 ;// CONCATENATED MODULE: ./src/config/assemble.ts
@@ -78050,50 +79524,70 @@ class CachingClient {
 
 
 
+
+
+
+
+
+
+
+
+
+
 /** The bundled suite the demo and the Action use when no --instances is given. */
 const defaultInstancesDir = () => (0,external_node_path_namespaceObject.join)(bundledInstancesDir(), 'core');
-function toRunConfig(options, commit) {
+/** Loads the suite and selects from it, once; the cache keys and the run use this same selection. */
+function loadSelection(options, logger) {
+    const suite = loadSuite(options.instances ?? defaultInstancesDir());
+    for (const r of suite.rejected)
+        logger?.warn(`Skipping ${r.reason}`);
+    if (!suite.instances.length && suite.rejected.length)
+        throw new InstanceError(suite.rejected[0].file, `${suite.rejected[0].reason.replace(`${suite.rejected[0].file}: `, '')} — and no instance of the suite could be loaded`);
+    const selected = selectInstances(suite.instances, {
+        categories: options.categories,
+        ids: options.ids,
+        sample: options.sample,
+        seed: options.seed,
+    });
+    return { suite, selected };
+}
+function toRunInput(options, selected, commit, rejected) {
     return {
-        instancesDir: options.instances ?? defaultInstancesDir(),
-        selection: {
-            categories: options.categories,
-            ids: options.ids,
-            sample: options.sample,
-            seed: options.seed,
-        },
-        cacheDir: options.cache,
-        outDir: options.out,
-        baselineFile: options.baseline,
+        selected,
+        rejected,
         policy: { minDrop: options['min-drop'], alpha: options.alpha },
         model: {
             endpoint: options.endpoint,
             name: options.model,
             revision: options['model-revision'] ?? commit,
         },
-        concurrency: options.concurrency,
         query: {
             samples: options.samples,
             prompt: { mode: options.context, budget: options['context-budget'] },
+            concurrency: options.concurrency,
         },
-        baseImage: options['base-image'],
+        tracerDigest: tracerDigest(tracerDir()),
         commit,
     };
 }
 /**
- * The harvest backend, created on first use (a fully cached run never asks).
- * `auto` prefers Docker and falls back to a local virtualenv, saying so.
+ * The harvest backend, created on first use. `auto` prefers Docker and falls
+ * back to a local virtualenv, saying so.
  */
-function backendFactory(options, logger) {
+function backendFactory(options, logger, lifecycle = {}) {
     let backend;
+    const layout = cacheLayout(options.cache);
     const docker = () => new DockerBackend({
         baseImage: options['base-image'],
         tracerDir: tracerDir(),
         log: logger.log,
+        cleanups: lifecycle.cleanups,
     });
     const local = () => new LocalBackend({
         tracerDir: tracerDir(),
-        venvRoot: (0,external_node_path_namespaceObject.join)(options.cache, 'venvs'),
+        venvRoot: layout.venvs,
         log: logger.log,
+        cleanups: lifecycle.cleanups,
     });
     return () => {
         if (backend)
@@ -78103,46 +79597,42 @@ function backendFactory(options, logger) {
         else if (options.backend === 'local')
             backend = local();
         else
-            backend = new AutoBackend(docker(), local, logger);
+            backend = new AutoBackend(docker(), local, logger.warn);
         return backend;
     };
 }
-/** Docker when an engine answers, else the local backend with a loud notice. */
-class AutoBackend {
-    local;
-    logger;
-    chosen;
-    constructor(docker, local, logger) {
-        this.local = local;
-        this.logger = logger;
-        this.chosen = docker;
-    }
-    get name() {
-        return this.chosen.name;
-    }
-    get started() {
-        return this.chosen.started;
-    }
-    async ensureAvailable() {
-        try {
-            await this.chosen.ensureAvailable();
-        }
-        catch (error) {
-            this.logger.warn(`${error.message.split('.')[0]}. Harvesting in a local virtualenv instead: ` +
-                "the instances' tests run on this host WITHOUT container isolation.");
-            this.chosen = this.local();
-            await this.chosen.ensureAvailable();
-        }
-    }
-    run(job) {
-        return this.chosen.run(job);
-    }
+/** Where environments resolve and run, for a suite. */
+function harvestDeps(options, logger, suite, lifecycle = {}) {
+    return {
+        backend: backendFactory(options, logger, lifecycle),
+        sources: new HostSources(cacheLayout(options.cache), suite.reader, logger.log),
+    };
 }
-function toRunDeps(options, logger) {
+/** The cache directory's oracle store and quarantine. */
+function oracleStores(options, logger) {
+    const layout = cacheLayout(options.cache);
+    return {
+        oracles: new DirOracleCache(layout.oracles, logger.warn),
+        quarantine: new DirQuarantine(layout.quarantine),
+    };
+}
+/** The local stores: the cache directory's oracles, quarantine and responses; the output directory. */
+function localStores(options, logger) {
+    const layout = cacheLayout(options.cache);
+    return {
+        ...oracleStores(options, logger),
+        results: new ResultsDir(options.out),
+        ...(options.baseline ? { baseline: new FileBaseline(options.baseline) } : {}),
+        // Replies live beside the oracles, so one cache directory restores both.
+        responses: new DirResponseCache(layout.responses),
+    };
+}
+function toRunDeps(options, logger, suite, lifecycle = {}) {
     const budget = options['time-budget'];
     return {
         ...logger,
-        backend: backendFactory(options, logger),
+        signal: lifecycle.signal,
+        harvest: harvestDeps(options, logger, suite, lifecycle),
         client: createModelClient({
             api: options.api,
             endpoint: options.endpoint,
@@ -78160,8 +79650,7 @@ function toRunDeps(options, logger) {
             retries: options.retries,
             budget: budget === undefined ? undefined : new TimeBudget(budget * 1000),
         }),
-        // Replies live beside the oracles, so one cache directory restores both.
-        responseCache: new DirResponseCache((0,external_node_path_namespaceObject.join)(options.cache, 'responses')),
+        stores: localStores(options, logger),
     };
 }
 
@@ -78506,14 +79995,27 @@ const budget = schemas_string().transform((s, ctx) => {
     });
     return NEVER;
 });
+/** What to harvest and where: the options `harvest` and `run` share. */
+const harvestOptionsSchema = object({
+    /** Directory of instances (a suite or the instances root). Default: the bundled suite. */
+    instances: schemas_string().optional(),
+    /** Comma-separated kinds, prefixes (S1) or names (Loops). */
+    categories: list,
+    ids: list,
+    sample: options_int('sample', 1, 1_000_000).optional(),
+    seed: options_int('seed', 0, 2 ** 31).default(0),
+    cache: schemas_string().default('.tracegate/cache'),
+    backend: schemas_enum(['docker', 'local', 'auto'], { message: '--backend must be docker, local or auto' })
+        .default('docker'),
+    /** Base image of every environment; default: python:<python>-slim (pulled, or a local stand-in). */
+    'base-image': schemas_string().optional(),
+});
 /**
  * Every option of a run, by the name it has both as a CLI flag (`--name`)
  * and as an Action input (`name`). Values arrive as strings from either door
  * and are parsed here once.
  */
-const runOptionsSchema = object({
-    /** Directory of instances (a suite or the instances root). Default: the bundled suite. */
-    instances: schemas_string().optional(),
+const runOptionsSchema = harvestOptionsSchema.extend({
     /** API base URL of the candidate, e.g. http://127.0.0.1:8000/v1. */
     endpoint: schemas_string({ error: '--endpoint is required (the API base URL, e.g. http://127.0.0.1:8000/v1)' })
         .min(1, '--endpoint is required (the API base URL, e.g. http://127.0.0.1:8000/v1)'),
@@ -78523,12 +80025,6 @@ const runOptionsSchema = object({
     /** Checkpoint digest or commit; recorded in results and keys answers. */
     'model-revision': schemas_string().optional(),
     'api-key': schemas_string().optional(),
-    /** Comma-separated kinds, prefixes (S1) or names (Loops). */
-    categories: list,
-    ids: list,
-    sample: options_int('sample', 1, 1_000_000).optional(),
-    seed: options_int('seed', 0, 2 ** 31).default(0),
-    cache: schemas_string().default('.tracegate/cache'),
     baseline: schemas_string().optional(),
     out: schemas_string().default('tracegate-out'),
     /** Protocol of the endpoint: OpenAI chat, OpenAI (legacy) completions for base checkpoints, Anthropic. */
@@ -78557,16 +80053,19 @@ const runOptionsSchema = object({
         .default('slice'),
     /** Prompt size limit: characters (48000) or tokens (12000t, estimated at 4 chars each). */
     'context-budget': budget.default({ amount: 16000, unit: 'tokens' }),
-    backend: schemas_enum(['docker', 'local', 'auto'], { message: '--backend must be docker, local or auto' })
-        .default('docker'),
-    'base-image': schemas_string().default('tracegate/base:bookworm'),
     'min-drop': num('min-drop', 0, 1).default(0.05),
     alpha: num('alpha', 0, 1).default(0.05),
 });
 /** Parses raw string options; unset ('' or undefined) means "use the default". */
 function parseRunOptions(raw) {
+    return parseWith(runOptionsSchema, raw);
+}
+function parseHarvestOptions(raw) {
+    return parseWith(harvestOptionsSchema, raw);
+}
+function parseWith(schema, raw) {
     const present = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== ''));
-    const parsed = runOptionsSchema.safeParse(present);
+    const parsed = schema.safeParse(present);
     if (!parsed.success) {
         throw new UsageError(parsed.error.issues
             .map((i) => i.message.startsWith('--') ? i.message : `--${i.path.join('.')}: ${i.message}`)
@@ -78576,6 +80075,203 @@ function parseRunOptions(raw) {
 }
 /** Names of all run options, for the CLI parser and the Action's input reader. */
 const RUN_OPTION_NAMES = Object.keys(runOptionsSchema.shape);
+const HARVEST_OPTION_NAMES = Object.keys(harvestOptionsSchema.shape);
+
+;// CONCATENATED MODULE: ./src/heuristic-model/heuristic.ts
+/**
+ * The demo model: a static-analysis heuristic that reads only
+ * the prompt (never an oracle) and guesses what a straight-line reading of
+ * the code suggests. It is the floor a real model must clear, and what the
+ * demo queries when no endpoint is given.
+ */
+const BUILTINS = new Set('len range print isinstance str int float list dict set tuple sorted enumerate zip min max any all getattr setattr hasattr iter next type super repr bool abs sum map filter callable id open format object'.split(' '));
+function parsePrompt(prompt) {
+    const kind = /^Question kind: (\S+)/m.exec(prompt)?.[1];
+    const head = /^## Code under test: (\S+) \(([^)]+)\)\n```python\n([\s\S]*?)\n```/m.exec(prompt);
+    const question = /^## Question\n([\s\S]*?)\n\n## Answer template/m.exec(prompt)?.[1] ?? '';
+    const templateText = /^## Answer template\n(.+)$/m.exec(prompt)?.[1];
+    if (!kind || !head || !templateText)
+        return undefined;
+    let template;
+    try {
+        template = JSON.parse(templateText);
+    }
+    catch {
+        return undefined;
+    }
+    const lines = head[3].split('\n').map((l) => {
+        const m = /^\s*(\d+) {2}(.*)$/.exec(l);
+        return { no: Number(m?.[1] ?? 0), text: m?.[2] ?? '' };
+    });
+    return { kind, file: head[1], func: head[2], lines, question, template };
+}
+/** Statement lines of the body in source order: what runs if every line runs once. */
+function bodyStatementLines(p) {
+    const result = [];
+    let inDocstring = false;
+    let depth = 0;
+    let seenDef = false;
+    for (const { no, text } of p.lines) {
+        const t = text.trim();
+        const continuation = depth > 0;
+        depth += (t.match(/[([{]/g)?.length ?? 0) - (t.match(/[)\]}]/g)?.length ?? 0);
+        if (!seenDef) {
+            if (/^(async\s+)?def\s/.test(t))
+                seenDef = true;
+            continue;
+        }
+        if (continuation || !t || t.startsWith('#'))
+            continue;
+        const quotes = (t.match(/"""|'''/g) ?? []).length;
+        if (inDocstring || (quotes > 0 && /^[rbuRBU]?("""|''')/.test(t))) {
+            if (quotes % 2 === 1)
+                inDocstring = !inDocstring;
+            continue;
+        }
+        if (/^(else|finally)\s*:/.test(t))
+            continue;
+        result.push(no);
+    }
+    return result;
+}
+function sourceText(p) {
+    return p.lines.map((l) => l.text).join('\n');
+}
+function guessFor(key, template, p) {
+    const module = p.func.split('.').slice(0, -1);
+    const cls = module.length > 1 && /^[A-Z_]/.test(module[module.length - 1] ?? '') ? module : undefined;
+    switch (key) {
+        case 'executed_path':
+            return bodyStatementLines(p).map((line) => ({ file: p.file, func: p.func, line }));
+        case 'covered_lines':
+            return bodyStatementLines(p);
+        case 'loop_iteration_count':
+            return 2;
+        case 'caught_exception_kinds':
+            return [
+                ...new Set([...sourceText(p).matchAll(/except\s*\(?([\w., ]+?)\)?\s*(?:as\s+\w+)?:/g)].flatMap((m) => m[1]
+                    .split(',')
+                    .map((s) => s.trim())
+                    .filter(Boolean))),
+            ].sort();
+        case 'exception_type':
+            return /raise\s+([\w.]+)/.exec(sourceText(p))?.[1] ?? 'Exception';
+        case 'exception_message':
+            return /raise\s+[\w.]+\(\s*(?:[fr]?["'])(.*?)["']/.exec(sourceText(p))?.[1] ?? '';
+        case 'function_call_order': {
+            const calls = [];
+            for (const { text } of p.lines.slice(1)) {
+                for (const m of text.matchAll(/(self\.)?([A-Za-z_]\w*)\s*\(/g)) {
+                    const name = m[2];
+                    if (BUILTINS.has(name) || /^(if|while|for|return|not|and|or|in|def|class)$/.test(name))
+                        continue;
+                    const owner = m[1] && cls ? cls.join('.') : module.slice(0, cls ? -1 : undefined).join('.');
+                    calls.push({ file: p.file, func: `${owner}.${name}` });
+                }
+            }
+            return calls;
+        }
+        case 'observed_state': {
+            const names = [...new Set([...p.question.matchAll(/`([A-Za-z_]\w*)`/g)].map((m) => m[1]))];
+            const src = sourceText(p);
+            return names
+                .filter((n) => new RegExp(`\\b${n}\\s*=[^=]`).test(src))
+                .sort()
+                .map((variable) => {
+                const literal = new RegExp(`\\b${variable}\\s*=\\s*([-\\d.]+|None|True|False|'[^']*'|"[^"]*"|\\[\\]|\\{\\}|\\(\\))\\s*$`, 'm').exec(src)?.[1];
+                return { variable, value: literal ?? 'None' };
+            });
+        }
+        default:
+            return defaultFor(template);
+    }
+}
+function defaultFor(template) {
+    if (Array.isArray(template))
+        return [];
+    if (template && typeof template === 'object') {
+        return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, defaultFor(v)]));
+    }
+    return template === 'int' || template === 'float' ? 0 : template === 'bool' ? false : '';
+}
+/** The heuristic's JSON answer for one prompt (an empty template answer when it cannot read it). */
+function heuristicAnswer(prompt) {
+    const parsed = parsePrompt(prompt);
+    if (!parsed)
+        return '{}';
+    const template = parsed.template;
+    const answer = Object.fromEntries(Object.entries(template).map(([k, v]) => [k, guessFor(k, v, parsed)]));
+    return JSON.stringify(answer);
+}
+
+;// CONCATENATED MODULE: ./src/heuristic-model/server.ts
+
+
+/** The model name the built-in demo model answers to. */
+const HEURISTIC_MODEL = 'tracegate-demo-heuristic';
+/**
+ * The built-in demo model: a real OpenAI-compatible HTTP server on
+ * loopback (POST /v1/chat/completions, GET /v1/models) whose "model" is the
+ * static heuristic. Used by the demo and as a known peer in tests.
+ */
+async function startHeuristicServer(port = 0) {
+    const server = (0,external_node_http_namespaceObject.createServer)((req, res) => {
+        void handle(req).then(({ status, body }) => {
+            res.writeHead(status, { 'content-type': 'application/json' });
+            res.end(JSON.stringify(body));
+        }, (error) => {
+            res.writeHead(400, { 'content-type': 'application/json' });
+            res.end(JSON.stringify({ error: { message: error.message, type: 'invalid_request_error' } }));
+        });
+    });
+    await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+    const { port: bound } = server.address();
+    return {
+        url: `http://127.0.0.1:${bound}/v1`,
+        close: () => new Promise((resolve) => server.close(() => resolve())),
+    };
+}
+async function handle(req) {
+    const path = (req.url ?? '').replace(/\?.*$/, '');
+    if (req.method === 'GET' && path.endsWith('/models')) {
+        return {
+            status: 200,
+            body: { object: 'list', data: [{ id: HEURISTIC_MODEL, object: 'model' }] },
+        };
+    }
+    if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
+        return { status: 404, body: { error: { message: `no route ${req.method} ${path}` } } };
+    }
+    const chunks = [];
+    for await (const chunk of req)
+        chunks.push(chunk);
+    const request = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    if (request.model !== HEURISTIC_MODEL) {
+        return {
+            status: 404,
+            body: {
+                error: {
+                    message: `The model \`${request.model}\` does not exist. Available: ${HEURISTIC_MODEL}`,
+                },
+            },
+        };
+    }
+    const prompt = request.messages?.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+    const content = heuristicAnswer(prompt);
+    return {
+        status: 200,
+        body: {
+            id: 'chatcmpl-baseline',
+            object: 'chat.completion',
+            model: HEURISTIC_MODEL,
+            choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+            usage: {
+                prompt_tokens: Math.ceil(prompt.length / 4),
+                completion_tokens: Math.ceil(content.length / 4),
+            },
+        },
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/score/aggregate.ts
 /** Wilson score interval at 95%: honest for small n and for 0% / 100%. */
@@ -78717,358 +80413,176 @@ function compareRuns(candidate, baseline, policy) {
     return { verdict, policy, kinds: compared };
 }
 
-;// CONCATENATED MODULE: ./src/instances/kinds.ts
-/**
- * Question kinds, with SWE-Flux's exact `question_kind` strings: single-test
- * (S) and suite (M) variants of the seven execution-reasoning categories.
- */
-const QUESTION_KINDS = [
-    'S1_IntraProceduralCFG',
-    'S2_Loops',
-    'S3_ProgramState',
-    'S4_DataFlow',
-    'S5_Exceptions',
-    'S6_InterProceduralCFG',
-    'S7_Invariants',
-    'M1_IntraProceduralCFG',
-    'M2_Loops',
-    'M3_ProgramState',
-    'M4_DataFlow',
-    'M5_Exceptions',
-    'M6_InterProceduralCFG',
-    'M7_Invariants',
-];
-/** Kinds the bundled tracer answers: all fourteen (tracer/tracegate_tracer/queries.py). */
-const TRACED_KINDS = new Set(QUESTION_KINDS);
-/**
- * Resolves a category filter token to kinds: an exact kind, a short prefix
- * (`S1`, `M1`) or a category name (`Loops` matches S2_Loops and M2_Loops).
- */
-function kindsMatching(token) {
-    const t = token.trim().toLowerCase();
-    return QUESTION_KINDS.filter((kind) => {
-        const k = kind.toLowerCase();
-        const [prefix, name] = k.split('_');
-        return k === t || prefix === t || name === t;
-    });
-}
-
-;// CONCATENATED MODULE: ./src/instances/schema.ts
-
-
-const templateSchema = lazy(() => union([schemas_string(), array(templateSchema), record(schemas_string(), templateSchema)]));
-/** Where the question points: a file (relative to site-packages or the instance dir) and a qualname. */
-const targetSchema = object({
-    /** Path of the target's source file relative to site-packages, e.g. `click/parser.py`. */
-    file: schemas_string().min(1),
-    /** The function's `__qualname__`, e.g. `_OptionParser._process_opts`. */
-    function: schemas_string().min(1),
-});
-/** One benchmark instance (instances/<suite>/<id>/instance.json). */
-const instanceSchema = object({
-    /** Editors' schema reference; ignored. */
-    $schema: schemas_string().optional(),
-    /** Unique, stable id; also the directory name. */
-    id: schemas_string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, . _ - only'),
-    /** SWE-Flux question kind. */
-    kind: schemas_enum(QUESTION_KINDS),
-    /** Name of an environment recipe in instances/environments/. */
-    environment: schemas_string().min(1),
-    /** pytest node ids relative to the instance directory. */
-    tests: array(schemas_string().min(1)).min(1),
-    target: targetSchema,
-    /** The declarative query the tracer answers, with the kind's parameters. */
-    query: record(schemas_string(), unknown()),
-    /**
-     * A Python file in the instance directory defining `answer(trace, query)`,
-     * for a question no standard query covers. Only then are `question` and
-     * `template_answer` written by hand; otherwise the tracer generates both
-     * from `query`, so wording and answer cannot drift.
-     */
-    parser: schemas_string().regex(/^[\w.-]+\.py$/, 'a .py file in the instance directory').optional(),
-    /** The question text shown to the model (only with `parser`). */
-    question: schemas_string().min(1).optional(),
-    /** The answer's shape, also the reply's parse schema (only with `parser`). */
-    template_answer: templateSchema.optional(),
-    /** Per-instance wall-clock limit for running its tests under the tracer. */
-    timeout_seconds: schemas_number().int().positive().max(3600).default(120),
-})
-    .strict()
-    .superRefine((instance, ctx) => {
-    for (const field of ['question', 'template_answer']) {
-        if (instance.parser && instance[field] === undefined) {
-            ctx.addIssue({ code: 'custom', path: [field], message: `required with a custom parser` });
-        }
-        if (!instance.parser && instance[field] !== undefined) {
-            ctx.addIssue({
-                code: 'custom',
-                path: [field],
-                message: 'generated by the tracer from `query`; remove it (or add a `parser` for a custom question)',
-            });
-        }
-    }
-});
-/** An environment recipe: interpreter + pinned packages, built into an image. */
-const environmentSchema = object({
-    $schema: schemas_string().optional(),
-    name: schemas_string().min(1),
-    /** Interpreter version of the base image, e.g. "3.11". */
-    python: schemas_string().regex(/^3\.\d+$/, 'a version like "3.11"'),
-    /** Every package to install, pinned `name==version` (installed with --no-index). */
-    packages: array(schemas_string().regex(/^[A-Za-z0-9._-]+==[A-Za-z0-9.+!-]+$/, 'name==version')),
-    /** Overrides the default base image for this environment. */
-    base_image: schemas_string().optional(),
-})
-    .strict();
-/** Formats zod issues as `field: message` lines, naming the exact path. */
-function describeIssues(error) {
-    return error.issues
-        .map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
-        .join('; ');
-}
-
-;// CONCATENATED MODULE: ./src/harvest/oracle.ts
-
-
+;// CONCATENATED MODULE: ./src/environments/digest.ts
 
 /**
- * oracle.json — SWE-Flux's interchange format (its four keys, unchanged) plus
- * a `meta` block of ours recording where the answer came from.
+ * Digest of an effective environment: what the code is (every wheel's
+ * sha256, the repository's full commit, the image id) and where it runs
+ * (the base image it builds on, or the host interpreter's exact version).
+ * Host paths and human notes are left out, so the same environment has the
+ * same digest on every machine; two sources can never share one.
  */
-const oracleSchema = object({
-    question_kind: schemas_enum(QUESTION_KINDS),
-    question: schemas_string(),
-    template_answer: templateSchema,
-    oracle_answer: unknown().refine((v) => v !== undefined, 'oracle_answer is required'),
-    meta: object({
-        instance_id: schemas_string(),
-        instance_hash: schemas_string(),
-        environment_digest: schemas_string(),
-        /** Exact interpreter version the oracle was harvested on (sys.version). */
-        python: schemas_string(),
-        tracer_version: schemas_string(),
-        /** How many independent harvest runs agreed on this answer. */
-        runs_agreed: schemas_number().int().positive(),
-        harvested_at: schemas_string(),
-    }),
-});
-/** A block of a source file: its exact text and the line it starts at. */
-const sourceBlockSchema = object({
-    first_line: schemas_number().int().positive(),
-    source: schemas_string(),
-});
-/**
- * The prompt's slice, as the tracer records it (tracer/README.md, `context.slice`):
- * the functions of the target's package that ran while a target frame was on
- * the stack (order of first execution, capped: `truncated`), and the target
- * module's preamble (top-level imports and simple constants).
- */
-const sliceSchema = object({
-    functions: array(sourceBlockSchema.extend({ file: schemas_string(), func: schemas_string() })),
-    preamble: object({
-        file: schemas_string(),
-        blocks: array(sourceBlockSchema),
-        truncated: schemas_boolean().optional(),
-    }),
-    truncated: schemas_boolean(),
-});
-/**
- * What the prompt builder may show of the executed code: the target's source,
- * and (oracles harvested by tracers that record it) the executed slice.
- */
-const contextSchema = object({
-    file: schemas_string(),
-    func: schemas_string(),
-    first_line: schemas_number().int().positive(),
-    source: schemas_string(),
-    slice: sliceSchema.optional(),
-});
-/** A cache entry: the oracle and the code context harvested with it. */
-const cachedOracleSchema = object({ oracle: oracleSchema, context: contextSchema });
-/** result.json as written by tracer/harvest.py for each instance of a plan. */
-const tracerResultSchema = object({
-    id: schemas_string(),
-    status: schemas_enum(['ok', 'invalid', 'timeout', 'error']),
-    reason: schemas_string().optional(),
-    answer: unknown().optional(),
-    /** Generated from the query by the tracer; null for instances with their own parser. */
-    question: schemas_string().nullable().optional(),
-    template_answer: templateSchema.nullable().optional(),
-    context: object({ file: schemas_string(), func: schemas_string(), first_line: schemas_number(), source: schemas_string() })
-        .passthrough()
-        .optional(),
-    python: schemas_string().optional(),
-    tracer_version: schemas_string().optional(),
-    stats: record(schemas_string(), unknown()).optional(),
-    /** Set on the host: how many independent runs gave this same result. */
-    runs_agreed: schemas_number().int().positive().optional(),
-});
-
-;// CONCATENATED MODULE: ./src/harvest/cache.ts
-
-
-
-/**
- * Oracles on disk: `<dir>/oracles/<key>/oracle.json` (SWE-Flux format) and
- * `context.json`. A corrupt entry is reported through `warn` and treated as a
- * miss, so it is re-harvested rather than trusted or fatal.
- */
-class DirOracleCache {
-    dir;
-    warn;
-    constructor(dir, warn = () => { }) {
-        this.dir = dir;
-        this.warn = warn;
-    }
-    entryDir(key) {
-        return (0,external_node_path_namespaceObject.join)(this.dir, 'oracles', key);
-    }
-    get(key) {
-        const dir = this.entryDir(key);
-        if (!(0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, 'oracle.json')))
-            return undefined;
-        try {
-            const entry = {
-                oracle: JSON.parse((0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(dir, 'oracle.json'), 'utf8')),
-                context: JSON.parse((0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(dir, 'context.json'), 'utf8')),
-            };
-            return cachedOracleSchema.parse(entry);
-        }
-        catch (error) {
-            this.warn(`Ignoring corrupt cache entry ${dir} (${error.message.split('\n')[0]}); it will be re-harvested.`);
-            return undefined;
-        }
-    }
-    put(key, entry) {
-        const dir = this.entryDir(key);
-        (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
-        // Write-then-rename so an interrupted run never leaves a half-written oracle.
-        for (const [name, value] of [
-            ['context.json', entry.context],
-            ['oracle.json', entry.oracle],
-        ]) {
-            const tmp = (0,external_node_path_namespaceObject.join)(dir, `.${name}.${process.pid}.tmp`);
-            (0,external_node_fs_namespaceObject.writeFileSync)(tmp, JSON.stringify(value, null, 2) + '\n');
-            (0,external_node_fs_namespaceObject.renameSync)(tmp, (0,external_node_path_namespaceObject.join)(dir, name));
-        }
-    }
+function environmentDigest(recipe, source, runtime) {
+    const code = source.kind === 'image'
+        ? { kind: 'image', imageId: source.imageId }
+        : {
+            kind: source.kind,
+            wheels: source.wheels.map((w) => [w.name, w.sha256]).sort(),
+            ...(source.kind === 'git'
+                ? {
+                    commit: source.commit,
+                    install: recipe.git?.install,
+                    paths: recipe.git?.paths,
+                    command: recipe.git?.command ?? null,
+                }
+                : {}),
+        };
+    const where = runtime.backend === 'docker'
+        ? { backend: 'docker', image: source.kind === 'image' ? null : runtime.image }
+        : { backend: 'local', python: runtime.version };
+    return sha256('env/v2', canonicalJson({ python: recipe.python ?? null, code, where }));
 }
 
 ;// CONCATENATED MODULE: ./src/harvest/key.ts
 
-/**
- * Digest of an environment recipe as it will be built: the recipe plus the
- * base image it builds on. Computable without a Docker engine, so a warm
- * cache needs none. The exact interpreter version lands in each oracle's meta.
- */
-function environmentDigest(env, baseImage) {
-    return sha256('env/v1', canonicalJson({ ...env, base_image: env.base_image ?? baseImage }));
-}
-/** Content address of an oracle: instance bytes × environment × tracer. */
+/** Content address of an oracle: instance bytes × effective environment × tracer. */
 function oracleKey(instanceHash, envDigest, tracerDigest) {
-    return sha256('oracle/v1', instanceHash, envDigest, tracerDigest);
+    return sha256('oracle/v2', instanceHash, envDigest, tracerDigest);
 }
 
-;// CONCATENATED MODULE: ./src/harvest/harvest.ts
+;// CONCATENATED MODULE: ./src/harvest/outcome.ts
+
+const MAX_TEST_SOURCES = 20;
+/** A tracer result → the instance's harvest outcome (an oracle, or why there is none). */
+function toOutcome(loaded, result, env, tracerDigest, log) {
+    if (result === undefined || typeof result === 'string') {
+        return { status: 'error', reason: result ?? 'no result' };
+    }
+    if (result.status !== 'ok' || result.answer === undefined || !result.context) {
+        return {
+            status: result.status === 'ok' ? 'error' : result.status,
+            reason: result.reason ?? 'the tracer returned no answer',
+        };
+    }
+    const { instance } = loaded;
+    // Hand-written only with a custom parser; otherwise generated from the query by the tracer.
+    const question = instance.question ?? result.question;
+    const template = instance.template_answer ?? result.template_answer;
+    if (!question || !template) {
+        return { status: 'error', reason: 'the tracer generated no question text or answer template' };
+    }
+    const slice = sliceSchema.safeParse(result.context.slice);
+    if (result.context.slice !== undefined && !slice.success) {
+        log(`  ${instance.id}: prompt slice dropped (${slice.error.issues[0]?.message ?? 'malformed'})`);
+    }
+    const tests = testSources(result.context.tests);
+    const exitCode = result.stats?.pytest_exit_code;
+    const entry = {
+        oracle: {
+            question_kind: instance.kind,
+            question,
+            template_answer: template,
+            oracle_answer: result.answer,
+            meta: {
+                instance_id: instance.id,
+                instance_hash: loaded.contentHash,
+                environment_digest: env.digest,
+                python: result.python ?? 'unknown',
+                tracer_version: `${result.tracer_version ?? 'unknown'}+${tracerDigest.slice(0, 12)}`,
+                runs_agreed: result.runs_agreed ?? 1,
+                harvested_at: new Date().toISOString(),
+                pytest_exit_code: typeof exitCode === 'number' ? exitCode : null,
+                environment: { source: describeSource(env), runtime: env.runtime.note },
+            },
+        },
+        context: {
+            file: result.context.file,
+            func: result.context.func,
+            first_line: result.context.first_line,
+            source: result.context.source,
+            // Only what the prompt builder shows; a malformed slice is dropped, never the oracle.
+            ...(slice.success ? { slice: slice.data } : {}),
+            ...(tests ? { tests } : {}),
+        },
+    };
+    return { status: 'ok', entry, fromCache: false };
+}
+function testSources(raw) {
+    if (!Array.isArray(raw))
+        return undefined;
+    const tests = raw
+        .filter((t) => !!t && typeof t === 'object' && typeof t.name === 'string' && typeof t.source === 'string')
+        .slice(0, MAX_TEST_SOURCES)
+        .map(({ name, source }) => ({ name, source }));
+    return tests.length ? tests : undefined;
+}
+function describeSource(env) {
+    const s = env.source;
+    if (s.kind === 'image')
+        return `image ${s.ref} (${s.imageId.slice(0, 19)})`;
+    if (s.kind === 'git')
+        return `git ${s.repo} @ ${s.commit.slice(0, 12)} + ${s.wheels.length} wheel(s)`;
+    return `packages: ${s.wheels.length} wheel(s)`;
+}
+/** A cache entry is trusted only if it says it is the oracle of this instance in this environment. */
+function entryBelongs(entry, loaded, envDigest) {
+    const meta = entry.oracle.meta;
+    return (meta.instance_id === loaded.instance.id &&
+        meta.instance_hash === loaded.contentHash &&
+        meta.environment_digest === envDigest &&
+        entry.oracle.question_kind === loaded.instance.kind);
+}
+
+;// CONCATENATED MODULE: ./src/harvest/results.ts
 
 
-
-
-
-
-/** Every oracle is harvested this many times, in fresh containers, and must agree. */
-const HARVEST_RUNS = 2;
 /**
- * Gold answers for the selected instances: from the cache where the content
- * address matches, otherwise by running the tracer (one job per environment).
- * Harvest failures of single instances are outcomes, not exceptions; only an
- * unavailable backend throws.
+ * The tracer's stdout → one result per spec. Each line is one JSON object
+ * `{"tracegate_result": 1, …}`; a result counts only when it names a spec of
+ * this job and echoes that spec's instance hash and environment digest.
+ * Anything else is an error of that instance alone (or ignored, if it names
+ * none), never trusted.
  */
-async function harvestOracles(instances, options) {
-    const outcomes = new Map();
-    const misses = new Map();
-    for (const loaded of instances) {
-        const digest = environmentDigest(loaded.environment, options.baseImage);
-        const key = oracleKey(loaded.contentHash, digest, options.tracerDigest);
-        const hit = options.cache.get(key);
-        if (hit) {
-            outcomes.set(loaded.instance.id, { status: 'ok', entry: hit, fromCache: true });
+function readResultLines(stdout, specs) {
+    const wanted = new Map(specs.map((s) => [s.id, s]));
+    const results = new Map();
+    for (const line of stdout.split('\n')) {
+        if (!line.trim())
+            continue;
+        let raw;
+        try {
+            raw = JSON.parse(line);
+        }
+        catch {
             continue;
         }
-        const group = misses.get(digest) ?? { digest, items: [] };
-        group.items.push({ loaded, key });
-        misses.set(digest, group);
-    }
-    const cached = outcomes.size;
-    let backendName = 'cache';
-    if (misses.size) {
-        const backend = options.backend();
-        await backend.ensureAvailable();
-        // Read after ensureAvailable: an `auto` backend decides there which one it is.
-        backendName = backend.name;
-        for (const group of misses.values()) {
-            const items = group.items.map((i) => i.loaded);
-            const runs = [];
-            for (let run = 0; run < HARVEST_RUNS; run++) {
-                runs.push(await runJob(backend, group.digest, items, options, run + 1));
-            }
-            for (const { loaded, key } of group.items) {
-                const id = loaded.instance.id;
-                const outcome = toOutcome(loaded, agreedResult(runs.map((r) => r.get(id)), (answers) => quarantine(options, id, answers)), group.digest, options.tracerDigest, options.log);
-                if (outcome.status === 'ok')
-                    options.cache.put(key, outcome.entry);
-                else
-                    options.log(`  ${loaded.instance.id}: ${outcome.status} — ${outcome.reason}`);
-                outcomes.set(loaded.instance.id, outcome);
-            }
+        if (!raw ||
+            typeof raw !== 'object' ||
+            raw.tracegate_result !== 1)
+            continue;
+        const id = raw.id;
+        const spec = typeof id === 'string' ? wanted.get(id) : undefined;
+        if (!spec)
+            continue;
+        if (results.has(spec.id)) {
+            results.set(spec.id, 'the tracer returned two results for this instance');
+            continue;
         }
+        const parsed = tracerResultSchema.safeParse(raw);
+        if (!parsed.success) {
+            results.set(spec.id, `unreadable tracer result (${parsed.error.issues[0]?.message ?? 'malformed'})`);
+        }
+        else if (parsed.data.instance_hash !== spec.instance_hash ||
+            parsed.data.env_digest !== spec.env_digest) {
+            results.set(spec.id, 'the tracer result does not belong to this instance (hash or environment differs)');
+        }
+        else
+            results.set(spec.id, parsed.data);
     }
-    const failed = [...outcomes.values()].filter((o) => o.status !== 'ok').length;
-    return {
-        outcomes,
-        cached,
-        harvested: outcomes.size - cached - failed,
-        failed,
-        backend: backendName,
-    };
-}
-async function runJob(backend, digest, items, options, run) {
-    const hostOutDir = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'tracegate-harvest-'));
-    // The container runs as an unprivileged user and must write here.
-    (0,external_node_fs_namespaceObject.chmodSync)(hostOutDir, 0o777);
-    const environment = items[0].environment;
-    options.log(`Harvesting ${items.length} instance(s) in environment "${environment.name}" ` +
-        `(${backend.name}, run ${run} of ${HARVEST_RUNS}: answers must agree)`);
-    const job = {
-        environment,
-        envDigest: digest,
-        instanceDirs: new Map(items.map((i) => [i.instance.id, i.dir])),
-        hostOutDir,
-        timeoutMs: (items.reduce((sum, i) => sum + i.instance.timeout_seconds, 0) + 120) * 1000,
-        plan: ({ outDir, instanceDir }) => ({
-            out_dir: outDir,
-            instances: items.map(({ instance }) => ({
-                id: instance.id,
-                dir: instanceDir(instance.id),
-                tests: instance.tests,
-                kind: instance.kind,
-                target: instance.target,
-                query: instance.query,
-                timeout_seconds: instance.timeout_seconds,
-                parser: instance.parser ?? null,
-            })),
-        }),
-    };
-    try {
-        await backend.run(job);
-        const results = new Map();
-        for (const { instance } of items)
-            results.set(instance.id, readResult((0,external_node_path_namespaceObject.join)(hostOutDir, instance.id, 'result.json')));
-        return results;
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.rmSync)(hostOutDir, { recursive: true, force: true });
-    }
+    for (const spec of specs)
+        if (!results.has(spec.id))
+            results.set(spec.id, 'the tracer wrote no result for this instance');
+    return results;
 }
 /**
  * The result all runs agree on (same status and the same answer, compared as
@@ -79095,214 +80609,173 @@ function agreedResult(results, keep) {
         reason: `nondeterministic: ${shown.join(' | ')}`,
     };
 }
-function quarantine(options, id, results) {
-    if (!options.quarantineDir)
-        return;
-    (0,external_node_fs_namespaceObject.mkdirSync)(options.quarantineDir, { recursive: true });
-    (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(options.quarantineDir, `${id}.json`), JSON.stringify({ id, runs: results }, null, 2) + '\n');
-    options.log(`  ${id}: quarantined, both answers in ${(0,external_node_path_namespaceObject.join)(options.quarantineDir, `${id}.json`)}`);
-}
-function readResult(file) {
-    if (!(0,external_node_fs_namespaceObject.existsSync)(file))
-        return 'the tracer wrote no result for this instance';
-    try {
-        return tracerResultSchema.parse(JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8')));
-    }
-    catch (error) {
-        return `unreadable tracer result (${error.message.split('\n')[0]})`;
-    }
-}
-function toOutcome(loaded, result, envDigest, tracerDigest, log) {
-    if (result === undefined || typeof result === 'string') {
-        return { status: 'error', reason: result ?? 'no result' };
-    }
-    if (result.status !== 'ok' || result.answer === undefined || !result.context) {
-        return {
-            status: result.status === 'ok' ? 'error' : result.status,
-            reason: result.reason ?? 'the tracer returned no answer',
-        };
-    }
-    const { instance } = loaded;
-    // Hand-written only with a custom parser; otherwise generated from the query by the tracer.
-    const question = instance.question ?? result.question;
-    const template = instance.template_answer ?? result.template_answer;
-    if (!question || !template) {
-        return { status: 'error', reason: 'the tracer generated no question text or answer template' };
-    }
-    const slice = sliceSchema.safeParse(result.context.slice);
-    if (result.context.slice !== undefined && !slice.success) {
-        log(`  ${instance.id}: prompt slice dropped (${slice.error.issues[0]?.message ?? 'malformed'})`);
-    }
-    const entry = {
-        oracle: {
-            question_kind: instance.kind,
-            question,
-            template_answer: template,
-            oracle_answer: result.answer,
-            meta: {
-                instance_id: instance.id,
-                instance_hash: loaded.contentHash,
-                environment_digest: envDigest,
-                python: result.python ?? 'unknown',
-                tracer_version: `${result.tracer_version ?? 'unknown'}+${tracerDigest.slice(0, 12)}`,
-                runs_agreed: result.runs_agreed ?? 1,
-                harvested_at: new Date().toISOString(),
-            },
-        },
-        context: {
-            file: result.context.file,
-            func: result.context.func,
-            first_line: result.context.first_line,
-            source: result.context.source,
-            // Only what the prompt builder shows; a malformed slice is dropped, never the oracle.
-            ...(slice.success ? { slice: slice.data } : {}),
-        },
-    };
-    return { status: 'ok', entry, fromCache: false };
-}
 
-;// CONCATENATED MODULE: ./src/harvest/tracer-digest.ts
-
-
-
-/** Tracer sources that decide an oracle; tests and docs do not. */
-function tracerSources(dir, root = dir) {
-    const files = [];
-    for (const entry of (0,external_node_fs_namespaceObject.readdirSync)(dir, { withFileTypes: true })) {
-        if (['tests', '__pycache__', '.pytest_cache'].includes(entry.name))
-            continue;
-        const path = (0,external_node_path_namespaceObject.join)(dir, entry.name);
-        if (entry.isDirectory())
-            files.push(...tracerSources(path, root));
-        else if (entry.name.endsWith('.py'))
-            files.push(path);
-    }
-    return files.sort((a, b) => ((0,external_node_path_namespaceObject.relative)(root, a) < (0,external_node_path_namespaceObject.relative)(root, b) ? -1 : 1));
-}
-/** Digest of the tracer's code: a tracer change invalidates every cached oracle. */
-function tracerDigest(dir) {
-    return sha256('tracer/v1', ...tracerSources(dir).flatMap((f) => [(0,external_node_path_namespaceObject.relative)(dir, f), (0,external_node_fs_namespaceObject.readFileSync)(f)]));
-}
-
-;// CONCATENATED MODULE: ./src/instances/load.ts
+;// CONCATENATED MODULE: ./src/harvest/harvest.ts
 
 
 
 
 
 
-const INSTANCE_FILE = 'instance.json';
+/** Every oracle is harvested this many times, in fresh containers, and must agree. */
+const HARVEST_RUNS = 2;
 /**
- * Loads every instance under `root` (a suite directory or the instances root).
- * Environments come from the nearest `environments/` folder at or above `root`.
- * Throws InstanceError naming the file and field on the first malformed file.
+ * Gold answers for the selected instances. Each environment is resolved once
+ * (its source: wheels, commit, image; its runtime: base image or host
+ * interpreter) into the digest that keys its oracles; hits come from the
+ * store (and only if they say they belong to the instance), misses are
+ * harvested HARVEST_RUNS times per environment and must agree. A failure of
+ * one environment or instance is an outcome of those instances only; a lost
+ * engine ends the harvest (finished oracles are stored already).
  */
-function loadInstances(root) {
-    const abs = (0,external_node_path_namespaceObject.resolve)(root);
-    if (!(0,external_node_fs_namespaceObject.existsSync)(abs) || !(0,external_node_fs_namespaceObject.statSync)(abs).isDirectory()) {
-        throw new UsageError(`--instances ${root}: no such directory`);
-    }
-    const environments = loadEnvironments(findEnvironmentsDir(abs));
-    const loaded = [];
-    const seen = new Map();
-    for (const file of findInstanceFiles(abs)) {
-        const instance = parseInstanceFile(file);
-        const dir = (0,external_node_path_namespaceObject.dirname)(file);
-        const previous = seen.get(instance.id);
-        if (previous)
-            throw new InstanceError(file, `id "${instance.id}" is also used by ${previous}`);
-        seen.set(instance.id, file);
-        const environment = environments.get(instance.environment);
-        if (!environment) {
-            throw new InstanceError(file, `environment: "${instance.environment}" is not defined (known: ${[...environments.keys()].join(', ') || 'none'})`);
+async function harvestOracles(selected, tracerDigest, deps) {
+    const outcomes = new Map();
+    const environments = [];
+    const used = new Set();
+    let cached = 0;
+    let backend;
+    const getBackend = async () => {
+        if (!backend) {
+            backend = deps.backend();
+            await backend.ensureAvailable();
         }
-        for (const test of instance.tests) {
-            const testFile = test.split('::')[0] ?? '';
-            if (!(0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, testFile))) {
-                throw new InstanceError(file, `tests: "${test}" names ${testFile}, which is not in ${dir}`);
-            }
+        return backend;
+    };
+    for (const group of groupByEnvironment(selected)) {
+        if (deps.signal?.aborted) {
+            for (const item of group.items)
+                outcomes.set(item.instance.id, { status: 'error', reason: 'interrupted' });
+            continue;
         }
-        loaded.push({ instance, dir, contentHash: hashDirectory(dir), environment });
-    }
-    return loaded.sort((a, b) => (a.instance.id < b.instance.id ? -1 : 1));
-}
-function parseInstanceFile(file) {
-    let raw;
-    try {
-        raw = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'));
-    }
-    catch (error) {
-        throw new InstanceError(file, `not valid JSON (${error.message})`);
-    }
-    const parsed = instanceSchema.safeParse(raw);
-    if (!parsed.success)
-        throw new InstanceError(file, describeIssues(parsed.error));
-    if (!TRACED_KINDS.has(parsed.data.kind)) {
-        throw new InstanceError(file, `kind: ${parsed.data.kind} has no tracer query yet (supported: ${[...TRACED_KINDS].join(', ')})`);
-    }
-    return parsed.data;
-}
-function findEnvironmentsDir(start) {
-    for (let dir = start, i = 0; i < 4; dir = (0,external_node_path_namespaceObject.dirname)(dir), i++) {
-        const candidate = (0,external_node_path_namespaceObject.join)(dir, 'environments');
-        if ((0,external_node_fs_namespaceObject.existsSync)(candidate))
-            return candidate;
-    }
-    return undefined;
-}
-function loadEnvironments(dir) {
-    const result = new Map();
-    if (!dir)
-        return result;
-    for (const name of (0,external_node_fs_namespaceObject.readdirSync)(dir).filter((n) => n.endsWith('.json')).sort()) {
-        const file = (0,external_node_path_namespaceObject.join)(dir, name);
-        let raw;
+        let env;
         try {
-            raw = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'));
+            const source = await deps.sources.resolve(group.recipe, group.environmentDir);
+            const b = await getBackend();
+            const { runtime, source: resolved } = await b.runtime(group.recipe, source);
+            env = { recipe: group.recipe, source: resolved, runtime, digest: '' };
+            env.digest = environmentDigest(group.recipe, resolved, runtime);
         }
         catch (error) {
-            throw new InstanceError(file, `not valid JSON (${error.message})`);
+            if (error instanceof DockerUnavailableError)
+                throw error;
+            const reason = `environment "${group.recipe.name}" could not be resolved: ${messageOf(error)}`;
+            deps.warn(reason);
+            for (const item of group.items)
+                outcomes.set(item.instance.id, { status: 'error', reason });
+            continue;
         }
-        const parsed = environmentSchema.safeParse(raw);
-        if (!parsed.success)
-            throw new InstanceError(file, describeIssues(parsed.error));
-        result.set(parsed.data.name, parsed.data);
-    }
-    return result;
-}
-function findInstanceFiles(dir) {
-    const found = [];
-    for (const entry of (0,external_node_fs_namespaceObject.readdirSync)(dir, { withFileTypes: true })) {
-        if (entry.name.startsWith('.') || entry.name === 'environments' || entry.name === '__pycache__')
+        environments.push({
+            name: env.recipe.name,
+            digest: env.digest,
+            source: env.source.kind,
+            runtime: env.runtime.note,
+        });
+        deps.log(`Environment "${env.recipe.name}": ${env.source.kind}, ${env.runtime.note}`);
+        const misses = [];
+        for (const loaded of group.items) {
+            const key = oracleKey(loaded.contentHash, env.digest, tracerDigest);
+            const hit = deps.oracles.get(key);
+            if (hit && entryBelongs(hit, loaded, env.digest)) {
+                outcomes.set(loaded.instance.id, { status: 'ok', entry: hit, fromCache: true });
+                cached++;
+                continue;
+            }
+            if (hit)
+                deps.warn(`Cache entry ${key} does not belong to ${loaded.instance.id}; re-harvesting it.`);
+            misses.push({ loaded, key });
+        }
+        if (!misses.length)
             continue;
-        const path = (0,external_node_path_namespaceObject.join)(dir, entry.name);
-        if (entry.isDirectory())
-            found.push(...findInstanceFiles(path));
-        else if (entry.name === INSTANCE_FILE)
-            found.push(path);
+        const b = await getBackend();
+        used.add(env.runtime.backend);
+        const runs = [];
+        for (let run = 1; run <= HARVEST_RUNS; run++) {
+            if (deps.signal?.aborted)
+                break;
+            runs.push(await runJob(b, env, misses.map((m) => m.loaded), run, deps));
+        }
+        for (const { loaded, key } of misses) {
+            const id = loaded.instance.id;
+            if (runs.length < HARVEST_RUNS) {
+                outcomes.set(id, { status: 'error', reason: 'interrupted' });
+                continue;
+            }
+            const agreed = agreedResult(runs.map((r) => r.get(id)), (answers) => {
+                const where = deps.quarantine?.put(id, answers);
+                if (where)
+                    deps.log(`  ${id}: quarantined, every run's answer in ${where}`);
+            });
+            const outcome = toOutcome(loaded, agreed, env, tracerDigest, deps.log);
+            if (outcome.status === 'ok')
+                deps.oracles.put(key, outcome.entry);
+            else
+                deps.log(`  ${id}: ${outcome.status} — ${outcome.reason}`);
+            outcomes.set(id, outcome);
+        }
     }
-    return found.sort();
+    const failed = [...outcomes.values()].filter((o) => o.status !== 'ok').length;
+    return {
+        outcomes,
+        cached,
+        harvested: outcomes.size - cached - failed,
+        failed,
+        backend: used.size ? [...used].sort().join('+') : 'cache',
+        environments,
+    };
 }
-function listFiles(dir) {
-    const files = [];
-    for (const entry of (0,external_node_fs_namespaceObject.readdirSync)(dir, { withFileTypes: true })) {
-        if (entry.name === '__pycache__' || entry.name.startsWith('.'))
-            continue;
-        const path = (0,external_node_path_namespaceObject.join)(dir, entry.name);
-        if (entry.isDirectory())
-            files.push(...listFiles(path));
-        else
-            files.push(path);
+function groupByEnvironment(selected) {
+    const groups = new Map();
+    for (const loaded of selected) {
+        const id = canonicalJson([loaded.environment, loaded.environmentDir]);
+        const group = groups.get(id) ?? {
+            recipe: loaded.environment,
+            environmentDir: loaded.environmentDir,
+            items: [],
+        };
+        group.items.push(loaded);
+        groups.set(id, group);
     }
-    return files;
+    return [...groups.values()];
 }
-/** Content hash of a directory: relative paths and bytes, in sorted order. */
-function hashDirectory(dir) {
-    const parts = [];
-    for (const file of listFiles(dir).sort()) {
-        parts.push((0,external_node_path_namespaceObject.relative)(dir, file), (0,external_node_fs_namespaceObject.readFileSync)(file));
+/** One tracer run over the instances; a failed job is an error of its instances only. */
+async function runJob(backend, env, items, run, deps) {
+    deps.log(`Harvesting ${items.length} instance(s) in environment "${env.recipe.name}" ` +
+        `(${env.runtime.backend}, run ${run} of ${HARVEST_RUNS}: answers must agree)`);
+    let specs = [];
+    const job = {
+        environment: env,
+        instanceDirs: items.map((i) => i.dir),
+        timeoutMs: (items.reduce((sum, i) => sum + i.instance.timeout_seconds, 0) + 120) * 1000,
+        label: `run ${run} of ${HARVEST_RUNS}`,
+        plan: ({ instanceDir, checkout, workDir, isolation }) => {
+            specs = items.map(({ instance, contentHash }, index) => ({
+                id: instance.id,
+                dir: instanceDir(index),
+                tests: instance.tests,
+                kind: instance.kind,
+                target: instance.target,
+                query: instance.query,
+                timeout_seconds: instance.timeout_seconds,
+                parser: instance.parser ?? null,
+                ...(instance.cwd === 'checkout' && checkout ? { cwd: checkout } : {}),
+                expect_failure: instance.expect_failure,
+                instance_hash: contentHash,
+                env_digest: env.digest,
+            }));
+            return { work_dir: workDir, isolation, instances: specs };
+        },
+    };
+    try {
+        const stdout = await backend.run(job);
+        return readResultLines(stdout, specs);
     }
-    return sha256(...parts);
+    catch (error) {
+        if (error instanceof DockerUnavailableError)
+            throw error;
+        const reason = messageOf(error);
+        deps.warn(`Harvest ${job.label} in environment "${env.recipe.name}" failed: ${reason}`);
+        return new Map(items.map((i) => [i.instance.id, reason]));
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/query/accounting.ts
@@ -79337,6 +80810,9 @@ function summarizeQuery(records, identity, samples) {
 
 ;// CONCATENATED MODULE: ./src/parse/lenient.ts
 const MAX_DEPTH = 64;
+// Sticky: matched at lastIndex without slicing the text.
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const WORD = /[A-Za-z_]\w{0,15}/y;
 class Stop extends Error {
     eof;
     at;
@@ -79382,12 +80858,14 @@ function parseLenientAt(text, start = 0) {
             return array(depth);
         if (c === '"' || c === "'")
             return string();
-        const number = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i, i + 64));
+        NUMBER.lastIndex = i;
+        const number = NUMBER.exec(text);
         if (number) {
             i += number[0].length;
             return Number(number[0]);
         }
-        const word = /^[A-Za-z_]\w*/.exec(text.slice(i, i + 16))?.[0];
+        WORD.lastIndex = i;
+        const word = WORD.exec(text)?.[0];
         const literals = {
             true: true,
             false: false,
@@ -79455,7 +80933,13 @@ function parseLenientAt(text, start = 0) {
             if (text[i] !== ':')
                 fail();
             i++;
-            out[k] = value(depth + 1);
+            // An own property, as JSON.parse makes it: `__proto__` is a plain key, never a prototype.
+            Object.defineProperty(out, k, {
+                value: value(depth + 1),
+                enumerable: true,
+                writable: true,
+                configurable: true,
+            });
             ws();
             if (text[i] === ',')
                 i++;
@@ -79490,15 +80974,39 @@ function parseLenientAt(text, start = 0) {
         throw error;
     }
 }
-/** The whole text as one value (strict JSON first, then lenient); undefined if it is not. */
+/**
+ * Nesting depth of a parsed value, walked without recursion (a reply nested
+ * 10,000 deep must not overflow the stack of whatever reads it next).
+ */
+function depthOf(value, limit = MAX_DEPTH) {
+    let deepest = 0;
+    const stack = [[value, 0]];
+    while (stack.length) {
+        const [v, d] = stack.pop();
+        if (d > deepest)
+            deepest = d;
+        if (deepest > limit)
+            return deepest;
+        if (v && typeof v === 'object')
+            for (const child of Object.values(v))
+                stack.push([child, d + 1]);
+    }
+    return deepest;
+}
+/**
+ * The whole text as one value (strict JSON first, then lenient); undefined if
+ * it is not, or if it nests deeper than any answer template can (64 levels).
+ */
 function parseWhole(text) {
+    let parsed;
     try {
-        return { value: JSON.parse(text) };
+        parsed = JSON.parse(text);
     }
     catch {
         const r = parseLenientAt(text, 0);
         return r.ok && text.slice(r.end).trim() === '' ? { value: r.value } : undefined;
     }
+    return depthOf(parsed) > MAX_DEPTH ? undefined : { value: parsed };
 }
 
 ;// CONCATENATED MODULE: ./src/parse/reasoning.ts
@@ -79538,6 +81046,8 @@ function stripReasoning(raw) {
 const FENCE = /(```|~~~)[\w-]*[ \t]*\n?([\s\S]*?)\1/g;
 /** Beyond this, only the tail is scanned: answers come last and the scan must stay linear-ish. */
 const MAX_SCAN_CHARS = 200_000;
+/** At most this many `{` (or `[`) positions are tried as the start of a value. */
+const MAX_STARTS = 256;
 const REFUSAL = /\b(I can(?:no|')t (?:help|assist|answer|comply|provide)|I(?: am|'m) (?:unable|not able) to|I won't|cannot (?:help|assist) with|as an AI\b)/i;
 /**
  * Every JSON value in the reply, in order: the whole text if it is one value;
@@ -79559,6 +81069,11 @@ function findCandidates(raw, arrays = false) {
     }
     let unclosed = false;
     const opener = arrays ? /[{[]/g : /\{/g;
+    // Answers come last: past MAX_STARTS openers only the last ones are tried, so a
+    // reply of 10,000 nested braces costs milliseconds, not seconds.
+    const starts = [...text.matchAll(opener)].map((m) => m.index);
+    if (starts.length > MAX_STARTS)
+        opener.lastIndex = starts[starts.length - MAX_STARTS];
     for (let m = opener.exec(text); m; m = opener.exec(text)) {
         const r = parseLenientAt(text, m.index);
         if (r.ok) {
@@ -79590,16 +81105,6 @@ function classifyFailure(candidates, finishReason, mismatch) {
     if (REFUSAL.test(candidates.text))
         return { failure: 'refused', detail: candidates.text.slice(0, 120) };
     return { failure: 'no_json', detail: candidates.text.slice(0, 120) };
-}
-/**
- * The last JSON value in raw model text (see findCandidates), or why there is
- * none. Template-blind; parseAnswer picks the last value that fits the template.
- */
-function extractJson(raw, finishReason) {
-    const candidates = findCandidates(raw);
-    if (candidates.values.length)
-        return { ok: true, value: candidates.values.at(-1) };
-    return { ok: false, ...classifyFailure(candidates, finishReason, undefined) };
 }
 
 ;// CONCATENATED MODULE: ./src/parse/validate.ts
@@ -79892,11 +81397,11 @@ function compare_values_isObject(v) {
  * error stops new work from starting; work in flight finishes (so its results
  * are kept by the caller's callbacks), then that error is rethrown.
  */
-async function runPool(items, concurrency, task) {
+async function runPool(items, concurrency, task, signal) {
     let next = 0;
     let failure;
     const worker = async () => {
-        while (!failure && next < items.length) {
+        while (!failure && !signal?.aborted && next < items.length) {
             const index = next++;
             try {
                 await task(items[index], index);
@@ -79970,8 +81475,6 @@ function majorityVote(samples) {
 
 
 
-
-
 const MAX_PREDICTION_CHARS = 4096;
 /** 4xx statuses that concern this request alone (too long, invalid for this prompt). */
 const PER_REQUEST_REJECTIONS = new Set([400, 413, 422]);
@@ -80006,10 +81509,8 @@ async function askOnce(client, messages, sample, oracle, template) {
  */
 async function answerInstance(loaded, oracle, client, options = { samples: 1, prompt: DEFAULT_PROMPT_OPTIONS }) {
     const { instance } = loaded;
-    const testFiles = [...new Set(instance.tests.map((t) => t.split('::')[0]))].map((name) => ({
-        name,
-        source: (0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(loaded.dir, name), 'utf8'),
-    }));
+    // The test files as the tracer read them inside the sandbox: the host reads none itself.
+    const testFiles = oracle.context.tests ?? [];
     const { question, template_answer } = oracle.oracle;
     const messages = buildPrompt({ kind: instance.kind, tests: instance.tests, question, template_answer }, oracle.context, testFiles, options.prompt);
     const limiter = options.limiter ?? new Limiter(options.samples);
@@ -80042,6 +81543,63 @@ async function answerInstance(loaded, oracle, client, options = { samples: 1, pr
     };
 }
 
+;// CONCATENATED MODULE: ./src/model/caching-client.ts
+
+/**
+ * The cache key: endpoint, model, model revision, protocol, generation
+ * settings, prompt version, the prompt's hash and the sample index.
+ */
+function responseCacheKey(parts) {
+    return sha256(canonicalJson({
+        v: 1,
+        endpoint: parts.identity.endpoint,
+        model: parts.identity.model,
+        revision: parts.revision,
+        api: parts.identity.api,
+        settings: parts.identity.settings,
+        promptVersion: parts.promptVersion,
+        prompt: sha256(canonicalJson(parts.messages)),
+        sample: parts.sample,
+    }));
+}
+/**
+ * A client that answers from the cache when it can and stores every reply it
+ * gets. Only replies are stored: failures are never cached.
+ */
+class CachingClient {
+    inner;
+    cache;
+    revision;
+    promptVersion;
+    constructor(inner, cache, revision, promptVersion) {
+        this.inner = inner;
+        this.cache = cache;
+        this.revision = revision;
+        this.promptVersion = promptVersion;
+    }
+    get endpoint() {
+        return this.inner.endpoint;
+    }
+    get identity() {
+        return this.inner.identity;
+    }
+    async complete(messages, options = {}) {
+        const key = responseCacheKey({
+            identity: this.inner.identity,
+            revision: this.revision,
+            promptVersion: this.promptVersion,
+            messages,
+            sample: options.sample ?? 0,
+        });
+        const hit = this.cache.get(key);
+        if (hit)
+            return { ...hit, latencyMs: 0, retries: 0, cached: true };
+        const completion = await this.inner.complete(messages, options);
+        this.cache.put(key, completion);
+        return completion;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/query/stage.ts
 
 
@@ -80066,7 +81624,7 @@ function withResponseCache(client, cache, revision, log) {
  * record to `keep` as it completes. The first failure that ends the run stops
  * new work; answers in flight are still kept; then it propagates.
  */
-async function queryInstances(items, client, config, keep) {
+async function queryInstances(items, client, config, keep, signal) {
     const limiter = new Limiter(config.concurrency);
     await runPool(items, config.concurrency, async ({ loaded, entry }) => {
         keep(await answerInstance(loaded, entry, client, {
@@ -80074,7 +81632,7 @@ async function queryInstances(items, client, config, keep) {
             prompt: config.prompt,
             limiter,
         }));
-    });
+    }, signal);
 }
 
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
@@ -80097,14 +81655,15 @@ const VERDICT_LINE = {
  * so it cannot break the table, open HTML, or @-mention anyone.
  */
 function escapeMarkdown(text) {
-    return text
+    return (text
         .replace(/[\\`*_{}[\]<>|#]/g, (c) => `\\${c}`)
         .replace(/@/g, '@\u200b')
-        .replace(/\r?\n/g, ' ');
+        // Every line break markdown or a browser honours, a bare CR included.
+        .replace(/\r\n?|[\n\u0085\u2028\u2029]/g, ' '));
 }
 /** Inline code for untrusted text outside tables: no backticks or line breaks can escape it. */
 function codeSpan(text) {
-    return `\`${text.replace(/[`\r\n]/g, ' ')}\``;
+    return `\`${text.replace(/[`\r\n\u0085\u2028\u2029]/g, ' ')}\``;
 }
 const pct = (x) => `${(x * 100).toFixed(1)}%`;
 const signed = (x) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${(Math.abs(x) * 100).toFixed(1)} pp`;
@@ -80138,6 +81697,12 @@ function renderReport(results, comparison) {
             lines.push(`- ${codeSpan(r.id)}: ${r.error} — ${escapeMarkdown(r.detail ?? '')}`);
         lines.push('', '</details>');
     }
+    if (results.rejected?.length) {
+        lines.push('', `<details><summary>⚠️ ${results.rejected.length} suite file(s) rejected (not run)</summary>`, '');
+        for (const r of results.rejected)
+            lines.push(`- ${escapeMarkdown(r.reason)}`);
+        lines.push('', '</details>');
+    }
     const q = results.query;
     if (q?.passAtK !== undefined) {
         lines.push('', `**pass@${q.samples}: ${pct(q.passAtK)}** (majority of ${q.samples} samples is scored above)`);
@@ -80154,198 +81719,6 @@ function renderReport(results, comparison) {
     return lines.join('\n');
 }
 
-;// CONCATENATED MODULE: ./src/results/schema.ts
-
-
-/** Why an instance did not score as correct, when it is not simply a wrong answer. */
-const ERROR_CLASSES = [
-    'empty',
-    'no_json',
-    'schema_mismatch',
-    'truncated',
-    'refused',
-    'request_rejected',
-    'response_too_large',
-    'harvest_invalid',
-    'harvest_timeout',
-    'harvest_error',
-];
-/** One instance's outcome. Written as it completes (records.jsonl) and into results.json. */
-const instanceRecordSchema = object({
-    id: schemas_string(),
-    kind: schemas_enum(QUESTION_KINDS),
-    /** False when no oracle could be harvested: then it is not in any accuracy. */
-    scored: schemas_boolean(),
-    correct: schemas_boolean(),
-    error: schemas_enum(ERROR_CLASSES).nullable(),
-    detail: schemas_string().optional(),
-    /** The model's raw reply (truncated to 4 KB). */
-    prediction: schemas_string().optional(),
-    parsed: unknown().optional(),
-    oracle: unknown().optional(),
-    tokensIn: schemas_number().default(0),
-    tokensOut: schemas_number().default(0),
-    latencyMs: schemas_number().default(0),
-    retries: schemas_number().default(0),
-    /** Answered from the response cache (same endpoint, model, revision, settings, prompt). */
-    cached: schemas_boolean().optional(),
-    /** With `--samples k` > 1: k, how many samples were correct, and pass@k (any correct). */
-    samples: schemas_number().int().optional(),
-    samplesCorrect: schemas_number().int().optional(),
-    passAtK: schemas_boolean().optional(),
-});
-const kindSummarySchema = object({
-    total: schemas_number().int(),
-    correct: schemas_number().int(),
-    accuracy: schemas_number(),
-    /** Wilson 95% interval of the accuracy. */
-    ci95: tuple([schemas_number(), schemas_number()]),
-});
-const summarySchema = object({
-    total: schemas_number().int(),
-    correct: schemas_number().int(),
-    accuracy: schemas_number(),
-    ci95: tuple([schemas_number(), schemas_number()]),
-    byKind: record(schemas_string(), kindSummarySchema),
-    /** Selected instances without an oracle (harvest failed); not in `total`. */
-    unscored: schemas_number().int(),
-    errors: record(schemas_string(), schemas_number().int()),
-    tokensIn: schemas_number(),
-    tokensOut: schemas_number(),
-    retries: schemas_number(),
-});
-/** How the model was asked, and what it cost: totals over the run's answered instances. */
-const querySummarySchema = object({
-    /** Protocol (`openai-chat`, `openai-completions`, `anthropic`). */
-    api: schemas_string(),
-    samples: schemas_number().int(),
-    /** Generation settings sent with every request. */
-    settings: record(schemas_string(), unknown()),
-    answered: schemas_number().int(),
-    cacheHits: schemas_number().int(),
-    tokensIn: schemas_number(),
-    tokensOut: schemas_number(),
-    retries: schemas_number(),
-    latencyMs: schemas_number(),
-    meanLatencyMs: schemas_number(),
-    /** Replies that scored wrong because no answer could be parsed, by class. */
-    parseFailures: record(schemas_string(), schemas_number().int()),
-    /** With samples > 1: fraction of scored instances with at least one correct sample. */
-    passAtK: schemas_number().optional(),
-});
-/** results.json: everything needed to compare a later run against this one. */
-const resultsSchema = object({
-    schema: literal('tracegate/results@1'),
-    model: object({ endpoint: schemas_string(), name: schemas_string(), revision: schemas_string().optional() }),
-    promptVersion: schemas_string(),
-    /** Prompt version, context mode and budget. */
-    prompt: object({ version: schemas_string(), context: schemas_string(), budget: schemas_string() }).optional(),
-    query: querySummarySchema.optional(),
-    commit: schemas_string().optional(),
-    startedAt: schemas_string(),
-    finishedAt: schemas_string(),
-    harvest: object({
-        cached: schemas_number(),
-        harvested: schemas_number(),
-        failed: schemas_number(),
-        backend: schemas_string(),
-    }),
-    summary: summarySchema,
-    instances: array(instanceRecordSchema),
-    comparison: unknown().optional(),
-});
-
-;// CONCATENATED MODULE: ./src/results/store.ts
-
-
-
-
-
-/**
- * The run's output directory: records.jsonl grows one line per finished
- * instance (so an interrupted run keeps every answer it got), results.json and
- * report.md are written whole at the end (or at an abort).
- */
-class OutputDir {
-    dir;
-    constructor(dir) {
-        this.dir = dir;
-        (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
-        (0,external_node_fs_namespaceObject.writeFileSync)(this.recordsFile, '');
-    }
-    get recordsFile() {
-        return (0,external_node_path_namespaceObject.join)(this.dir, 'records.jsonl');
-    }
-    append(record) {
-        (0,external_node_fs_namespaceObject.appendFileSync)(this.recordsFile, JSON.stringify(record) + '\n');
-    }
-    writeResults(results, report) {
-        atomicWrite((0,external_node_path_namespaceObject.join)(this.dir, 'results.json'), JSON.stringify(results, null, 2) + '\n');
-        atomicWrite((0,external_node_path_namespaceObject.join)(this.dir, 'report.md'), report);
-    }
-}
-function atomicWrite(file, text) {
-    const tmp = `${file}.${process.pid}.tmp`;
-    (0,external_node_fs_namespaceObject.writeFileSync)(tmp, text);
-    (0,external_node_fs_namespaceObject.renameSync)(tmp, file);
-}
-/** Reads a results.json (e.g. a baseline), naming the file and field when it is malformed. */
-function readResults(file, what = '--baseline') {
-    if (!(0,external_node_fs_namespaceObject.existsSync)(file))
-        throw new UsageError(`${what} ${file}: no such file`);
-    let raw;
-    try {
-        raw = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'));
-    }
-    catch (error) {
-        throw new UsageError(`${what} ${file}: not valid JSON (${error.message})`);
-    }
-    const parsed = resultsSchema.safeParse(raw);
-    if (!parsed.success)
-        throw new UsageError(`${what} ${file}: not a tracegate results file (${describeIssues(parsed.error)})`);
-    return parsed.data;
-}
-
-;// CONCATENATED MODULE: ./src/select/select.ts
-
-
-
-/**
- * Filters by category and id, then samples. Sampling ranks instances by
- * sha256(seed, id), so a sample is stable when unrelated instances are added.
- * Result order is by id. Throws UsageError on an empty selection or an unknown token.
- */
-function selectInstances(all, selection) {
-    let chosen = all;
-    if (selection.categories?.length) {
-        const kinds = new Set();
-        for (const token of selection.categories) {
-            const matched = kindsMatching(token);
-            if (!matched.length)
-                throw new UsageError(`--categories: "${token}" names no question kind`);
-            matched.forEach((k) => kinds.add(k));
-        }
-        chosen = chosen.filter((item) => kinds.has(item.instance.kind));
-    }
-    if (selection.ids?.length) {
-        const ids = new Set(selection.ids);
-        chosen = chosen.filter((item) => ids.has(item.instance.id));
-    }
-    if (selection.sample !== undefined && selection.sample < chosen.length) {
-        const seed = String(selection.seed ?? 0);
-        chosen = [...chosen]
-            .map((item) => ({ item, rank: sha256(seed, item.instance.id) }))
-            .sort((a, b) => (a.rank < b.rank ? -1 : 1))
-            .slice(0, selection.sample)
-            .map(({ item }) => item);
-    }
-    if (!chosen.length) {
-        throw new UsageError(`The selection is empty: ${all.length} instance(s) loaded, none matched ` +
-            `${JSON.stringify(selection)}. Widen --categories / --ids or raise --sample.`);
-    }
-    return [...chosen].sort((a, b) => (a.instance.id < b.instance.id ? -1 : 1));
-}
-
 ;// CONCATENATED MODULE: ./src/pipeline.ts
 
 
@@ -80356,53 +81729,39 @@ function selectInstances(all, selection) {
 
 
 
-
-
-
-
-
-
-
-/** Load and select, failing fast on bad instances or an empty selection. */
-function loadSelection(instancesDir, selection) {
-    return selectInstances(loadInstances(instancesDir), selection);
-}
-/** Harvest settings shared by `run` and `harvest`: nondeterministic oracles go to quarantine/. */
-function harvestOptions(config, deps) {
-    return {
-        cache: new DirOracleCache(config.cacheDir, deps.warn),
-        backend: deps.backend,
-        baseImage: config.baseImage,
-        tracerDigest: tracerDigest(tracerDir()),
+/** Harvest only: oracles into the store. */
+function harvestOnly(input, deps) {
+    return harvestOracles(input.selected, input.tracerDigest, {
+        ...deps.harvest,
+        signal: deps.signal,
+        oracles: deps.stores.oracles,
+        quarantine: deps.stores.quarantine,
         log: deps.log,
-        quarantineDir: (0,external_node_path_namespaceObject.join)(config.cacheDir, 'quarantine'),
-    };
-}
-/** Harvest only: oracles into the cache. */
-async function harvestOnly(config, deps) {
-    const selected = loadSelection(config.instancesDir, config.selection);
-    return harvestOracles(selected, harvestOptions(config, deps));
+        warn: deps.warn,
+    });
 }
 /**
- * select → harvest → prompt → query → parse → score → aggregate → compare →
- * report. Records are appended as they finish; if the endpoint dies, the
- * results so far are still written before the error propagates.
+ * harvest → prompt → query → parse → score → aggregate → compare → report,
+ * over a selection. Records go to the results sink as they finish; if the
+ * endpoint dies, the results so far are still written before the error propagates.
  */
-async function runPipeline(config, deps) {
+async function runPipeline(input, deps) {
     const startedAt = new Date().toISOString();
-    const baseline = config.baselineFile ? readResults(config.baselineFile) : undefined;
-    const selected = loadSelection(config.instancesDir, config.selection);
-    deps.log(`Selected ${selected.length} instance(s) from ${config.instancesDir}`);
-    const harvest = await harvestOracles(selected, harvestOptions(config, deps));
+    const { stores } = deps;
+    const baseline = await stores.baseline?.resolve();
+    const { selected } = input;
+    deps.log(`Selected ${selected.length} instance(s)`);
+    const harvest = await harvestOnly(input, deps);
     deps.log(`Oracles: ${harvest.cached} from cache, ${harvest.harvested} harvested, ${harvest.failed} failed`);
-    const out = new OutputDir(config.outDir);
     const records = new Map();
     const keep = (record) => {
         records.set(record.id, record);
-        out.append(record);
+        stores.results.append(record);
     };
     const answerable = [];
-    for (const loaded of selected) {
+    // Interrupted during the harvest: its failures are the interruption's, not the instances'.
+    const harvestInterrupted = deps.signal?.aborted ?? false;
+    for (const loaded of harvestInterrupted ? [] : selected) {
         const outcome = harvest.outcomes.get(loaded.instance.id);
         if (outcome.status === 'ok')
             answerable.push({ loaded, entry: outcome.entry });
@@ -80420,23 +81779,19 @@ async function runPipeline(config, deps) {
                 retries: 0,
             });
     }
-    const query = {
-        prompt: config.query?.prompt ?? DEFAULT_PROMPT_OPTIONS,
-        samples: config.query?.samples ?? 1,
-        concurrency: config.concurrency,
-    };
-    const finish = () => {
+    const finish = (incomplete) => {
         const ordered = selected
             .map((l) => records.get(l.instance.id))
             .filter((r) => !!r);
-        const comparison = compareRuns(ordered, baseline?.instances, config.policy);
+        const missing = selected.map((l) => l.instance.id).filter((id) => !records.has(id));
+        const comparison = compareRuns(ordered, baseline?.results.instances, input.policy);
         const results = {
             schema: 'tracegate/results@1',
-            model: config.model,
+            model: input.model,
             promptVersion: PROMPT_VERSION,
-            prompt: describePrompt(query.prompt),
-            query: summarizeQuery(ordered, deps.client.identity, query.samples),
-            commit: config.commit,
+            prompt: describePrompt(input.query.prompt),
+            query: summarizeQuery(ordered, deps.client.identity, input.query.samples),
+            commit: input.commit,
             startedAt,
             finishedAt: new Date().toISOString(),
             harvest: {
@@ -80444,30 +81799,63 @@ async function runPipeline(config, deps) {
                 harvested: harvest.harvested,
                 failed: harvest.failed,
                 backend: harvest.backend,
+                environments: harvest.environments,
             },
             summary: summarize(ordered),
             instances: ordered,
+            ...(input.rejected?.length ? { rejected: input.rejected } : {}),
+            ...(incomplete ? { incomplete: { reason: incomplete, missing } } : {}),
             comparison,
         };
         const report = renderReport(results, comparison);
-        out.writeResults(results, report);
+        stores.results.finish(results, report);
         return { results, comparison, report, harvest };
     };
     try {
-        const client = withResponseCache(deps.client, deps.responseCache, config.model.revision, deps.log);
-        await queryInstances(answerable, client, query, keep);
+        const client = withResponseCache(deps.client, stores.responses, input.model.revision, deps.log);
+        if (harvestInterrupted)
+            throw interrupted(deps.signal);
+        await Promise.race([
+            queryInstances(answerable, client, input.query, keep, deps.signal),
+            pipeline_aborted(deps.signal),
+        ]);
+        if (deps.signal?.aborted)
+            throw interrupted(deps.signal);
     }
     catch (error) {
+        if (error instanceof InterruptedError) {
+            finish(error.message);
+            throw error;
+        }
         finish();
+        if (error instanceof EndpointUnavailableError)
+            throw new EndpointUnavailableError(error.endpoint, error.detail, stores.results.location);
         if (error instanceof ModelRequestError)
-            throw new EndpointRejectedError(deps.client.endpoint, error.message);
+            throw new EndpointRejectedError(deps.client.endpoint, error.message, stores.results.location);
         throw error;
     }
-    deps.log(`Wrote ${(0,external_node_path_namespaceObject.join)(config.outDir, 'results.json')} and report.md`);
-    return finish();
+    const outcome = finish();
+    function interrupted(signal) {
+        return new InterruptedError(String(signal.reason ?? 'a signal'), stores.results.location);
+    }
+    deps.log(`Wrote ${stores.results.location} and its report`);
+    return outcome;
+}
+/** Settles (never rejects) when the signal aborts; never settles without one. */
+function pipeline_aborted(signal) {
+    return new Promise((resolve) => {
+        if (!signal)
+            return;
+        if (signal.aborted)
+            resolve();
+        else
+            signal.addEventListener('abort', () => resolve(), { once: true });
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/cli/commands.ts
+
+
 
 
 
@@ -80478,26 +81866,31 @@ const USAGE = `tracegate — does the model still predict what the code does whe
 
 Usage:
   tracegate demo [--out DIR] [--cache DIR] [--backend auto|docker|local]
-      Harvest the bundled suite for real, answer it with the built-in baseline
-      endpoint (a static heuristic on loopback), score and print the report.
+      Harvest the bundled suite for real, answer it with the built-in demo model
+      (a static heuristic on loopback, not a real model), score and print the report.
   tracegate run --endpoint URL --model NAME [options]
       Run the gate against a candidate endpoint; writes OUT/results.json and OUT/report.md.
-  tracegate harvest [--instances DIR] [--cache DIR]
+  tracegate harvest [--instances DIR] [--cache DIR] [selection and harvest options]
       Harvest oracles only (into the cache).
 
-Options (run; the Action's inputs have the same names):
+Selection and harvest (run and harvest):
   --instances DIR        instances directory (default: the bundled suite)
+  --categories K,..      kinds (S1_IntraProceduralCFG), prefixes (S1) or names (Loops)
+  --ids ID,..            exact instance ids
+  --sample N --seed S    run a seeded sample of N instances
+  --cache DIR            cache directory: oracles, and model replies when the revision
+                         is known (default .tracegate/cache)
+  --backend docker|local|auto   where tests run (default docker; the demo: auto)
+  --base-image IMAGE     base of environment images (default python:<python>-slim,
+                         pulled, else the locally built Debian stand-in)
+
+Model and gate (run; the Action's inputs have the same names):
   --endpoint URL         API base URL, e.g. http://127.0.0.1:8000/v1
   --model NAME           model name as the server knows it
   --model-revision REV   checkpoint digest or commit, recorded with the results
   --api-key KEY          bearer key (or TRACEGATE_API_KEY)
-  --categories K,..      kinds (S1_IntraProceduralCFG), prefixes (S1) or names (Loops)
-  --ids ID,..            exact instance ids
-  --sample N --seed S    run a seeded sample of N instances
-  --cache DIR            oracle cache (default .tracegate/cache)
   --baseline FILE        results.json of the baseline commit to compare with
   --out DIR              output directory (default tracegate-out)
-  --cache DIR            also holds the response cache (used when the model revision is known)
   --api API              openai-chat (default), openai-completions (base checkpoints), anthropic
   --concurrency N        requests in flight (default 4)
   --timeout SECONDS      per request, whole body included (default 120)
@@ -80510,8 +81903,6 @@ Options (run; the Action's inputs have the same names):
   --samples K            answers per instance: majority scored, pass@K reported (default 1)
   --context MODE         slice (default), files or none: how much code the prompt shows
   --context-budget N     prompt limit in chars (48000) or tokens (12000t; default 16000t)
-  --backend docker|local|auto   where tests run (default docker)
-  --base-image IMAGE     base of environment images (default tracegate/base:bookworm)
   --min-drop X --alpha A gate policy (defaults 0.05, 0.05)
 
 Exit codes: 0 pass, 1 gate failed, 2 bad usage/config/instance, 3 infrastructure unavailable.`;
@@ -80520,10 +81911,10 @@ const defaultIo = {
     stderr: (t) => process.stderr.write(t + '\n'),
     env: process.env,
 };
-function parseFlags(args) {
-    const options = Object.fromEntries(RUN_OPTION_NAMES.map((name) => [name, { type: 'string' }]));
+function parseFlags(args, names = RUN_OPTION_NAMES) {
+    const options = Object.fromEntries(names.map((name) => [name, { type: 'string' }]));
     try {
-        const { values, positionals } = (0,external_node_util_namespaceObject.parseArgs)({
+        const { values, positionals } = (0,external_node_util_.parseArgs)({
             args,
             options,
             allowPositionals: true,
@@ -80538,17 +81929,17 @@ function parseFlags(args) {
     }
 }
 /** Runs one CLI invocation and returns its exit code. */
-async function cli(argv, io = defaultIo) {
+async function cli(argv, io = defaultIo, lifecycle = {}) {
     const [command, ...rest] = argv;
     const logger = { log: (m) => io.stderr(m), warn: (m) => io.stderr(`warning: ${m}`) };
     try {
         switch (command) {
             case 'run':
-                return await runCommand(rest, io, logger);
+                return await runCommand(rest, io, logger, lifecycle);
             case 'harvest':
-                return await harvestCommand(rest, io, logger);
+                return await harvestCommand(rest, io, logger, lifecycle);
             case 'demo':
-                return await demoCommand(rest, io, logger);
+                return await demoCommand(rest, io, logger, lifecycle);
             case undefined:
             case 'help':
             case '--help':
@@ -80564,51 +81955,99 @@ async function cli(argv, io = defaultIo) {
         return exitCodeOf(error);
     }
 }
-async function runCommand(args, io, logger) {
+async function runCommand(args, io, logger, lifecycle) {
     const flags = parseFlags(args);
     const options = parseRunOptions({
         ...flags,
         'api-key': flags['api-key'] ?? io.env.TRACEGATE_API_KEY,
     });
-    const outcome = await runPipeline(toRunConfig(options), toRunDeps(options, logger));
-    io.stdout(outcome.report);
-    return outcome.comparison.verdict === 'fail' ? ExitCode.GateFailed : ExitCode.Pass;
+    return runWith(options, io, logger, lifecycle, (verdict) => verdict === 'fail' ? ExitCode.GateFailed : ExitCode.Pass);
 }
-async function harvestCommand(args, io, logger) {
-    // Harvest needs no endpoint; placeholders satisfy the shared schema.
-    const options = parseRunOptions({
-        ...parseFlags(args),
-        endpoint: 'http://unused',
-        model: 'unused',
-    });
-    const summary = await harvestOnly(toRunConfig(options), {
+/** Select once, run the pipeline on that selection, print the report. */
+async function runWith(options, io, logger, lifecycle, exitFor) {
+    const { suite, selected } = loadSelection(options, logger);
+    logger.log(`Suite ${suite.reader.root}: ${suite.instances.length} instance(s)`);
+    const outcome = await runPipeline(toRunInput(options, selected, undefined, suite.rejected), toRunDeps(options, logger, suite, lifecycle));
+    io.stdout(outcome.report);
+    return exitFor(outcome.comparison.verdict);
+}
+async function harvestCommand(args, io, logger, lifecycle) {
+    const options = parseHarvestOptions(parseFlags(args, HARVEST_OPTION_NAMES));
+    const { suite, selected } = loadSelection(options, logger);
+    const summary = await harvestOnly({ selected, tracerDigest: tracerDigest(tracerDir()) }, {
         ...logger,
-        backend: backendFactory(options, logger),
+        signal: lifecycle.signal,
+        harvest: harvestDeps(options, logger, suite, lifecycle),
+        stores: oracleStores(options, logger),
     });
+    if (lifecycle.signal?.aborted)
+        throw new InterruptedError(String(lifecycle.signal.reason), `the cache ${options.cache}`);
     io.stdout(`oracles: ${summary.cached} cached, ${summary.harvested} harvested, ${summary.failed} failed`);
+    for (const env of summary.environments)
+        io.stdout(`  environment ${env.name}: ${env.source}, ${env.runtime} (${env.digest.slice(0, 12)})`);
     for (const [id, outcome] of summary.outcomes) {
         if (outcome.status !== 'ok')
             io.stdout(`  ${id}: ${outcome.status} — ${outcome.reason}`);
     }
+    for (const r of suite.rejected)
+        io.stdout(`  rejected ${r.reason}`);
     return ExitCode.Pass;
 }
-async function demoCommand(args, io, logger) {
+async function demoCommand(args, io, logger, lifecycle) {
     const flags = parseFlags(args);
-    const server = await startBaselineServer();
-    logger.log(`Built-in baseline endpoint (static heuristic, not the oracle) listening on ${server.url}`);
+    const server = await startHeuristicServer();
+    logger.log(`Built-in demo model (a static heuristic, not a real model and not the oracle) listening on ${server.url}`);
     try {
         const options = parseRunOptions({
             backend: 'auto',
             ...flags,
             endpoint: server.url,
-            model: BASELINE_MODEL,
+            model: HEURISTIC_MODEL,
         });
-        const outcome = await runPipeline(toRunConfig(options), toRunDeps(options, logger));
-        io.stdout(outcome.report);
-        return ExitCode.Pass;
+        return await runWith(options, io, logger, lifecycle, () => ExitCode.Pass);
     }
     finally {
         await server.close();
+    }
+}
+
+
+/***/ }),
+
+/***/ 1955:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   I: () => (/* binding */ Cleanups)
+/* harmony export */ });
+/**
+ * What must be undone if the process is interrupted: containers to remove,
+ * temporary directories to delete. Adapters register an undo when they
+ * create something and drop it when they have cleaned up themselves; an
+ * entry point runs whatever is left on SIGINT/SIGTERM.
+ */
+class Cleanups {
+    pending = new Map();
+    next = 0;
+    /** Registers an undo; call the returned function once it is no longer needed. */
+    add(undo) {
+        const id = this.next++;
+        this.pending.set(id, undo);
+        return () => this.pending.delete(id);
+    }
+    get size() {
+        return this.pending.size;
+    }
+    /** Runs every pending undo (in parallel, each bounded by `timeoutMs`); never throws. */
+    async runAll(timeoutMs = 10_000) {
+        const undos = [...this.pending.values()];
+        this.pending.clear();
+        await Promise.all(undos.map((undo) => Promise.race([
+            Promise.resolve()
+                .then(undo)
+                .catch(() => { }),
+            new Promise((r) => setTimeout(r, timeoutMs).unref()),
+        ])));
     }
 }
 
@@ -80710,6 +82149,20 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("https");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
+
+/***/ }),
+
+/***/ 1421:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+
+/***/ }),
+
+/***/ 7975:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 
 /***/ }),
 
@@ -82572,6 +84025,36 @@ module.exports = {"rE":"1.17.0"};
 /******/ 	};
 /******/ })();
 /******/ 
+/******/ /* webpack/runtime/create fake namespace object */
+/******/ (() => {
+/******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
+/******/ 	var leafPrototypes;
+/******/ 	// create a fake namespace object
+/******/ 	// mode & 1: value is a module id, require it
+/******/ 	// mode & 2: merge all properties of value into the ns
+/******/ 	// mode & 4: return value when already ns object
+/******/ 	// mode & 16: return value when it's Promise-like
+/******/ 	// mode & 8|1: behave like require
+/******/ 	__nccwpck_require__.t = function(value, mode) {
+/******/ 		if(mode & 1) value = this(value);
+/******/ 		if(mode & 8) return value;
+/******/ 		if(typeof value === 'object' && value) {
+/******/ 			if((mode & 4) && value.__esModule) return value;
+/******/ 			if((mode & 16) && typeof value.then === 'function') return value;
+/******/ 		}
+/******/ 		var ns = Object.create(null);
+/******/ 		__nccwpck_require__.r(ns);
+/******/ 		var def = {};
+/******/ 		leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
+/******/ 		for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
+/******/ 			Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
+/******/ 		}
+/******/ 		def['default'] = () => (value);
+/******/ 		__nccwpck_require__.d(ns, def);
+/******/ 		return ns;
+/******/ 	};
+/******/ })();
+/******/ 
 /******/ /* webpack/runtime/define property getters */
 /******/ (() => {
 /******/ 	// define getter functions for harmony exports
@@ -82587,6 +84070,17 @@ module.exports = {"rE":"1.17.0"};
 /******/ /* webpack/runtime/hasOwnProperty shorthand */
 /******/ (() => {
 /******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/make namespace object */
+/******/ (() => {
+/******/ 	// define __esModule on exports
+/******/ 	__nccwpck_require__.r = (exports) => {
+/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
+/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
+/******/ 		}
+/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
+/******/ 	};
 /******/ })();
 /******/ 
 /************************************************************************/

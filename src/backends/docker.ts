@@ -200,21 +200,32 @@ export class DockerBackend implements HarvestBackend {
       }
     });
     let stopLiveness = () => {};
+    let jobTimer: NodeJS.Timeout | undefined;
+    let attached: NodeJS.ReadWriteStream | undefined;
     try {
       const stream = await engine(() =>
         container.attach({ stream: true, stdout: true, stderr: true }),
       );
+      attached = stream;
       container.modem.demuxStream(stream, stdout, stderr);
       const ended = new Promise<void>((resolve) => stream.on('end', resolve));
       await engine(() => container.start());
       const liveness = this.watchEngine();
       stopLiveness = liveness.stop;
-      const result = (await Promise.race([
-        withTimeout(
-          container.wait(),
+      // One timer for the whole wait, cleared whichever way the race ends (a pending
+      // timer would keep the process alive after a lost engine).
+      const timeout = new Promise<never>((_, reject) => {
+        jobTimer = setTimeout(
+          () =>
+            reject(
+              new HarvestError(`harvest container exceeded ${Math.round(job.timeoutMs / 1000)}s`),
+            ),
           job.timeoutMs,
-          `harvest container exceeded ${Math.round(job.timeoutMs / 1000)}s`,
-        ),
+        );
+      });
+      const result = (await Promise.race([
+        engine(() => container.wait()),
+        timeout,
         liveness.lost,
       ])) as { StatusCode: number };
       // The attach stream ends after the wait; give it a moment to deliver the tail.
@@ -232,6 +243,8 @@ export class DockerBackend implements HarvestBackend {
       return results.text();
     } finally {
       stopLiveness();
+      clearTimeout(jobTimer);
+      (attached as { destroy?: () => void } | undefined)?.destroy?.();
       await container.kill().catch(() => {});
       await container.remove({ force: true, v: true }).catch(() => {});
       forget?.();

@@ -174,6 +174,7 @@ async function harvestCommand(
     { selected, tracerDigest: tracerDigest(tracerDir()) },
     {
       ...logger,
+      signal: lifecycle.signal,
       harvest: harvestDeps(options, logger, suite, lifecycle),
       stores: oracleStores(options, logger),
     },

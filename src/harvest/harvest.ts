@@ -20,6 +20,8 @@ export interface HarvestDeps {
   quarantine?: QuarantineStore;
   log: (message: string) => void;
   warn: (message: string) => void;
+  /** Aborted on an interrupt: no further job starts; unharvested instances get `interrupted`. */
+  signal?: AbortSignal;
 }
 
 /** Every oracle is harvested this many times, in fresh containers, and must agree. */
@@ -69,6 +71,11 @@ export async function harvestOracles(
     return backend;
   };
   for (const group of groupByEnvironment(selected)) {
+    if (deps.signal?.aborted) {
+      for (const item of group.items)
+        outcomes.set(item.instance.id, { status: 'error', reason: 'interrupted' });
+      continue;
+    }
     let env: ResolvedEnvironment;
     try {
       const source = await deps.sources.resolve(group.recipe, group.environmentDir);
@@ -108,6 +115,7 @@ export async function harvestOracles(
     used.add(env.runtime.backend);
     const runs: Map<string, ReadResult>[] = [];
     for (let run = 1; run <= HARVEST_RUNS; run++) {
+      if (deps.signal?.aborted) break;
       runs.push(
         await runJob(
           b,
@@ -120,6 +128,10 @@ export async function harvestOracles(
     }
     for (const { loaded, key } of misses) {
       const id = loaded.instance.id;
+      if (runs.length < HARVEST_RUNS) {
+        outcomes.set(id, { status: 'error', reason: 'interrupted' });
+        continue;
+      }
       const agreed = agreedResult(
         runs.map((r) => r.get(id)),
         (answers) => {

@@ -1,4 +1,12 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { TracegateError, ExitCode } from '../errors.js';
 
@@ -21,13 +29,31 @@ export class StoreWriteError extends TracegateError {
   }
 }
 
+/**
+ * The real reason of a failed write: a recursive mkdir on a read-only file
+ * system reports ENOENT, so the nearest existing ancestor is asked too.
+ */
+function diagnose(path: string, error: NodeJS.ErrnoException): NodeJS.ErrnoException {
+  if (error.code !== 'ENOENT') return error;
+  for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+    if (!existsSync(dir)) continue;
+    try {
+      accessSync(dir, constants.W_OK);
+    } catch (probe) {
+      return probe as NodeJS.ErrnoException;
+    }
+    break;
+  }
+  return error;
+}
+
 /** Wraps a file-system write so its failure names the path (never a raw ENOSPC). */
 export function writing<T>(path: string, write: () => T): T {
   try {
     return write();
   } catch (error) {
     if (error instanceof StoreWriteError) throw error;
-    throw new StoreWriteError(path, error as NodeJS.ErrnoException);
+    throw new StoreWriteError(path, diagnose(path, error as NodeJS.ErrnoException));
   }
 }
 

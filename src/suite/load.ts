@@ -70,6 +70,7 @@ export function loadSuite(dir: string): Suite {
       loaded.push(checkInstance(reader, rel, instance, environments, seen));
     } catch (error) {
       if (!(error instanceof InstanceError)) throw error;
+      id ??= declaredId(reader, rel);
       rejected.push({ file, ...(id ? { id } : {}), reason: error.message });
     }
   }
@@ -148,6 +149,16 @@ function parseJson(reader: SuiteReader, rel: string): unknown {
   } catch (error) {
     if (error instanceof InstanceError) throw error;
     throw new InstanceError(file, `not valid JSON (${(error as Error).message})`);
+  }
+}
+
+/** The id a rejected instance file declares, if it declares one that is a valid id. */
+function declaredId(reader: SuiteReader, rel: string): string | undefined {
+  try {
+    const id = (JSON.parse(reader.read(rel).toString('utf8')) as { id?: unknown }).id;
+    return typeof id === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id) ? id : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -105,6 +105,15 @@ describe('tracegate demo', () => {
         /python:3\.11-slim could not be pulled/,
       );
     } finally {
+      // The rebuilt stand-in goes; the original bytes come back under their name.
+      const idOf = (name: string) =>
+        docker
+          .getImage(name)
+          .inspect()
+          .then((i) => i.Id)
+          .catch(() => undefined);
+      const [now, original] = [await idOf(local), await idOf(backup)];
+      const rebuilt = now !== original ? now : undefined;
       await docker
         .getImage(backup)
         .tag({ repo: 'tracegate/base', tag: 'bookworm' })
@@ -113,6 +122,11 @@ describe('tracegate demo', () => {
         .getImage(backup)
         .remove()
         .catch(() => {});
+      if (rebuilt)
+        await docker
+          .getImage(rebuilt)
+          .remove({ force: true })
+          .catch(() => {});
     }
   }, 600_000);
 });

@@ -192,13 +192,25 @@ describe('a hostile instance suite never reaches the host, forges an oracle, or 
     expect(run.code).toBe(0);
     // The daemon and the signals did not hang or stop the harvest.
     expect(Date.now() - started).toBeLessThan(240_000);
-    const results = resultsSchema.parse(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')));
+    const results = resultsSchema.parse(
+      JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')),
+    );
     const byId = Object.fromEntries(results.instances.map((r) => [r.id, r]));
     // The control and every attacker that merely misbehaved still have their true oracle.
-    for (const id of [CONTROL, 'forge-results', 'signals', 'daemon', 'fill-tmp', 'reads-host', 'plan.json'])
+    for (const id of [
+      CONTROL,
+      'forge-results',
+      'signals',
+      'daemon',
+      'fill-tmp',
+      'reads-host',
+      'plan.json',
+    ])
       expect([id, byId[id]?.oracle]).toEqual([id, { loop_iteration_count: 8 }]);
     // Host-reading instances were rejected on the host, by name and rule.
-    const rejected = Object.fromEntries((results.rejected ?? []).map((r) => [r.id ?? r.file, r.reason]));
+    const rejected = Object.fromEntries(
+      (results.rejected ?? []).map((r) => [r.id ?? r.file, r.reason]),
+    );
     expect(rejected['host-environ']).toMatch(/test_environ\.py.*outside the suite/);
     expect(rejected['host-secret']).toMatch(/test_secret\.py.*outside the suite/);
     expect(rejected['dotdot']).toMatch(/outside the suite|no such file/);
@@ -211,6 +223,12 @@ describe('a hostile instance suite never reaches the host, forges an oracle, or 
     for (const text of [prompts, allText(out), allText(cache)]) {
       expect(text).not.toContain(marker);
     }
+    // No container of this run is left behind.
+    const left = await docker.listContainers({
+      all: true,
+      filters: { label: [`tracegate.pid=${process.pid}`] },
+    });
+    expect(left).toHaveLength(0);
     // The endpoint did echo the key: it was redacted, not absent.
     expect(allText(out)).toContain('8} ***');
 
@@ -218,18 +236,35 @@ describe('a hostile instance suite never reaches the host, forges an oracle, or 
     const oracles = join(cache, 'oracles');
     const keyOf = (id: string) =>
       readdirSync(oracles).find(
-        (k) => JSON.parse(readFileSync(join(oracles, k, 'oracle.json'), 'utf8')).meta.instance_id === id,
+        (k) =>
+          JSON.parse(readFileSync(join(oracles, k, 'oracle.json'), 'utf8')).meta.instance_id === id,
       )!;
     const [victim, source] = [keyOf('plan.json'), keyOf(CONTROL)];
     for (const name of ['oracle.json', 'context.json'])
       cpSync(join(oracles, source, name), join(oracles, victim, name));
     const again = await runCli(
-      ['run', '--instances', suite, '--endpoint', url, '--model', 'm', '--cache', cache, '--out', join(cache, 'out2')],
+      [
+        'run',
+        '--instances',
+        suite,
+        '--endpoint',
+        url,
+        '--model',
+        'm',
+        '--cache',
+        cache,
+        '--out',
+        join(cache, 'out2'),
+      ],
       { TRACEGATE_API_KEY: apiKey },
     );
     expect(again.code).toBe(0);
-    expect(again.stderr).toContain(`Cache entry ${victim} does not belong to plan.json; re-harvesting it.`);
-    const second = resultsSchema.parse(JSON.parse(readFileSync(join(cache, 'out2', 'results.json'), 'utf8')));
+    expect(again.stderr).toContain(
+      `Cache entry ${victim} does not belong to plan.json; re-harvesting it.`,
+    );
+    const second = resultsSchema.parse(
+      JSON.parse(readFileSync(join(cache, 'out2', 'results.json'), 'utf8')),
+    );
     expect(second.harvest).toMatchObject({ harvested: 1 });
   }, 600_000);
 });

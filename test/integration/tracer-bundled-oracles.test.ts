@@ -18,10 +18,20 @@ describe('the bundled suite', () => {
       const cache = tempDir('tg-bundled-');
       const { code, stdout } = await runCli(['harvest', '--instances', CORE, '--cache', cache]);
       const instances = readdirSync(CORE).filter((n) => !n.startsWith('.'));
-      expect({ code, stdout: stdout.trim() }).toEqual({
+      const [totals, ...environments] = stdout.trim().split('\n');
+      expect({ code, totals }).toEqual({
         code: 0,
-        stdout: `oracles: 0 cached, ${instances.length} harvested, 0 failed`,
+        totals: `oracles: 0 cached, ${instances.length} harvested, 0 failed`,
       });
+      // Each effective environment says its source and how its image was obtained.
+      expect(environments).toEqual([
+        expect.stringMatching(
+          /^ {2}environment click: packages, .*tracegate\/base:bookworm|python:3\.11-slim/,
+        ),
+        expect.stringMatching(
+          /^ {2}environment jinja2: packages, .*tracegate\/base:bookworm|python:3\.11-slim/,
+        ),
+      ]);
       const oracles = readdirSync(join(cache, 'oracles')).map((key) =>
         oracleSchema.parse(
           JSON.parse(readFileSync(join(cache, 'oracles', key, 'oracle.json'), 'utf8')),

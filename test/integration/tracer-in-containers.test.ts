@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { downloadWheels } from '../../src/environments/wheels.js';
 import { sha256 } from '../../src/util/hash.js';
 import { requireDocker } from '../helpers/docker.js';
+import { MOUNT, sandboxContainer, sandboxHostConfig } from '../../src/backends/sandbox-policy.js';
 
 const TRACER = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'tracer');
 const PYTEST = [
@@ -79,34 +80,25 @@ async function runTracerSuite(
   docker: Docker,
   image: string,
 ): Promise<{ code: number; out: string }> {
-  const container = await docker.createContainer({
-    Image: image,
-    Cmd: [
-      '/opt/venv/bin/python',
-      '-m',
-      'pytest',
-      '-q',
-      '-rs', // list every skip with its reason
-      '-p',
-      'no:cacheprovider',
-      '/tg/tracer/tests',
-    ],
-    User: '65534:65534',
-    WorkingDir: '/tmp',
-    Env: ['HOME=/tmp', 'PYTHONDONTWRITEBYTECODE=1'],
-    Tty: false,
-    NetworkDisabled: true,
-    HostConfig: {
-      Binds: [`${TRACER}:/tg/tracer:ro`],
-      NetworkMode: 'none',
-      CapDrop: ['ALL'],
-      SecurityOpt: ['no-new-privileges'],
-      ReadonlyRootfs: true,
-      Tmpfs: { '/tmp': 'rw,exec,size=512m' },
-      Memory: 2 * 1024 ** 3,
-      PidsLimit: 512,
-    },
-  });
+  // The product's own sandbox (sandbox-policy.ts), not a copy: the driver's isolation
+  // tests run there as they do in a harvest.
+  const container = await docker.createContainer(
+    sandboxContainer(
+      image,
+      [
+        '/opt/venv/bin/python',
+        '-m',
+        'pytest',
+        '-q',
+        '-rs', // list every skip with its reason
+        '-p',
+        'no:cacheprovider',
+        `${MOUNT.tracer}/tests`,
+      ],
+      sandboxHostConfig([`${TRACER}:${MOUNT.tracer}:ro`]),
+      { 'tracegate.test': 'tracer-suite' },
+    ),
+  );
   const chunks: string[] = [];
   const sink = new PassThrough();
   sink.on('data', (c: Buffer) => chunks.push(c.toString('utf8')));
@@ -122,7 +114,7 @@ async function runTracerSuite(
   }
 }
 
-describe('the tracer suite inside containers (no network, non-root)', () => {
+describe("the tracer suite inside the harvest sandbox (no network, no capabilities but the driver's)", () => {
   let docker: Docker;
   beforeAll(async () => {
     docker = await requireDocker();

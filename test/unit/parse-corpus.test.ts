@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Template } from '../../src/contracts/instance.js';
+import { asReply } from '../../src/model/http-client.js';
+import { openaiChat } from '../../src/model/openai-chat.js';
 import { parseAnswer } from '../../src/parse/answer.js';
 import { FIXTURES } from '../helpers/cli.js';
 
@@ -30,8 +32,22 @@ describe('parsing a corpus of realistic raw model replies', () => {
 
   it.each(corpus.cases.map((c) => [c.file, c] as const))('%s', (_name, c) => {
     const raw = readFileSync(join(dir, c.file), 'utf8');
-    // `reasoning` is what a server sent apart (reasoning_content): never parsed for the answer.
-    const result = parseAnswer(raw, c.finish, corpus.templates[c.template]!);
+    // The reply as a server sends it: `reasoning` goes in reasoning_content, and it is
+    // kept apart from the answer, never parsed for it.
+    const reply = asReply(
+      openaiChat.decode({
+        choices: [
+          {
+            message: { content: raw, reasoning_content: c.reasoning ?? null },
+            finish_reason: c.finish ?? 'stop',
+          },
+        ],
+      }),
+      [],
+    );
+    if (c.reasoning) expect(reply.reasoning).toBe(c.reasoning);
+    const finish = reply.finishReason === 'stop' ? undefined : reply.finishReason;
+    const result = parseAnswer(reply.text, finish, corpus.templates[c.template]!);
     if (c.expect === 'ok') {
       expect(result).toEqual({ ok: true, value: c.value });
     } else {
