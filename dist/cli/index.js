@@ -67732,10 +67732,12 @@ async function tryPull(docker, name, timeoutMs = 120_000) {
         return { ok: true };
     }
     catch (error) {
-        return {
-            ok: false,
-            reason: error.message.split('\n')[0].replace(/^\(HTTP code \d+\) [\w ]+ - /, ''),
-        };
+        // The engine's message ends with the cause ("…: no such host"); the URL before it is noise.
+        const message = error.message
+            .split('\n')[0]
+            .replace(/^\(HTTP code \d+\) [\w ]+ - /, '')
+            .trim();
+        return { ok: false, reason: message.split(': ').at(-1) || message };
     }
 }
 /**
@@ -81713,6 +81715,9 @@ function renderReport(results, comparison) {
         : '';
     lines.push('', `<sub>gate: min drop ${pct(comparison.policy.minDrop)}, α ${comparison.policy.alpha} (exact McNemar, Holm) · ` +
         `oracles: ${results.harvest.cached} cached, ${results.harvest.harvested} harvested (${results.harvest.backend}) · ` +
+        (results.harvest.environments ?? [])
+            .map((e) => `environment ${escapeMarkdown(e.name)}: ${escapeMarkdown(e.source)}, ${escapeMarkdown(e.runtime)} · `)
+            .join('') +
         asked +
         `tokens ${summary.tokensIn} in / ${summary.tokensOut} out · prompt ${results.promptVersion}` +
         `${results.prompt ? ` (${escapeMarkdown(results.prompt.context)}, ${escapeMarkdown(results.prompt.budget)})` : ''}</sub>`, '');

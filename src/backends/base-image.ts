@@ -51,10 +51,12 @@ export async function tryPull(
     });
     return { ok: true };
   } catch (error) {
-    return {
-      ok: false,
-      reason: (error as Error).message.split('\n')[0]!.replace(/^\(HTTP code \d+\) [\w ]+ - /, ''),
-    };
+    // The engine's message ends with the cause ("…: no such host"); the URL before it is noise.
+    const message = (error as Error).message
+      .split('\n')[0]!
+      .replace(/^\(HTTP code \d+\) [\w ]+ - /, '')
+      .trim();
+    return { ok: false, reason: message.split(': ').at(-1) || message };
   }
 }
 

@@ -100,6 +100,12 @@ export function renderReport(results: Results, comparison: Comparison): string {
     '',
     `<sub>gate: min drop ${pct(comparison.policy.minDrop)}, α ${comparison.policy.alpha} (exact McNemar, Holm) · ` +
       `oracles: ${results.harvest.cached} cached, ${results.harvest.harvested} harvested (${results.harvest.backend}) · ` +
+      (results.harvest.environments ?? [])
+        .map(
+          (e) =>
+            `environment ${escapeMarkdown(e.name)}: ${escapeMarkdown(e.source)}, ${escapeMarkdown(e.runtime)} · `,
+        )
+        .join('') +
       asked +
       `tokens ${summary.tokensIn} in / ${summary.tokensOut} out · prompt ${results.promptVersion}` +
       `${results.prompt ? ` (${escapeMarkdown(results.prompt.context)}, ${escapeMarkdown(results.prompt.budget)})` : ''}</sub>`,

@@ -106,7 +106,9 @@ describe('the bundled Action (dist/index.js) on a pull_request', () => {
     const first = await runAction(inputs({ out: join(work, 'out1') }), env);
     expect(first.code).toBe(0);
     expect(first.outputs.verdict).toBe('no-baseline');
-    expect(Number(first.outputs.score)).toBeGreaterThanOrEqual(0);
+    // The demo model is right on the covered lines and the caught exception, wrong on the
+    // three loop counts it cannot know from the prompt: 2 of 5.
+    expect(first.outputs.score).toBe('0.4');
     expect(first.summary).toContain('| S2_Loops | 3 |');
     expect(github.comments.get(7)).toHaveLength(1);
     const commentId = github.comments.get(7)![0]!.id;
