@@ -3,13 +3,16 @@
  * carries the exit code the CLI returns for it and says what to do.
  *
  * Exit codes: 0 pass, 1 gate failed, 2 bad usage/config/instance,
- * 3 infrastructure unavailable (Docker engine, model endpoint).
+ * 3 infrastructure unavailable (Docker engine, model endpoint), 4 inconclusive
+ * (with `--on-inconclusive neutral`, the default).
  */
 export const ExitCode = {
   Pass: 0,
   GateFailed: 1,
   Usage: 2,
   Infrastructure: 3,
+  /** The gate could not decide (too few items, too much missing, a drop not ruled out). */
+  Inconclusive: 4,
   /** Interrupted by SIGINT/SIGTERM: what was obtained is kept, marked incomplete. */
   Interrupted: 130,
 } as const;

@@ -2,9 +2,9 @@ import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { join } from 'node:path';
 import { readInputs } from './action/inputs.js';
-import { loadSelection, toRunDeps, toRunInput } from './config/assemble.js';
+import { loadSelection, toRunDeps, toRunInput, topUpPool } from './config/assemble.js';
 import { messageOf } from './errors.js';
-import { CONCLUSION, GitHubReporter, tolerantly } from './github/tolerantly.js';
+import { conclusionFor, GitHubReporter, tolerantly } from './github/tolerantly.js';
 import { runPipeline } from './pipeline.js';
 import { ActionsCacheStore, cacheKeys } from './stores/actions-cache.js';
 import type { CacheKeys, CacheStore } from './stores/cache-store.js';
@@ -42,7 +42,13 @@ export async function run(
     }
 
     const { suite, selected } = loadSelection(inputs.run, logger);
-    const input = toRunInput(inputs.run, selected, headSha, suite.rejected);
+    const input = toRunInput(
+      inputs.run,
+      selected,
+      headSha,
+      suite.rejected,
+      topUpPool(suite, inputs.run, selected),
+    );
     // Keys from the same selection the run uses: the tracer, the recipes and the instances' bytes.
     saved = {
       paths: cacheLayout(inputs.run.cache).shared,
@@ -60,7 +66,9 @@ export async function run(
 
     const outcome = await runPipeline(input, toRunDeps(inputs.run, logger, suite));
 
-    const { verdict } = outcome.comparison;
+    const { verdict, summary: why } = outcome.comparison;
+    const onInconclusive = inputs.run['on-inconclusive'];
+    const conclusion = conclusionFor(verdict, onInconclusive);
     await core.summary.addRaw(outcome.report).write();
     if (reporter && pr && inputs.comment) {
       await tolerantly('comment on the pull request', () =>
@@ -71,7 +79,7 @@ export async function run(
       const { summary } = outcome.results;
       const title = `${verdict}: ${(summary.accuracy * 100).toFixed(1)}% (${summary.correct}/${summary.total})`;
       await tolerantly('update the check run', () =>
-        reporter.completeCheck(checkId, CONCLUSION[verdict], title, outcome.report),
+        reporter.completeCheck(checkId, conclusion, title, outcome.report),
       );
       finishCheck = undefined;
     }
@@ -79,12 +87,10 @@ export async function run(
     core.setOutput('verdict', verdict);
     core.setOutput('results', join(inputs.run.out, 'results.json'));
     core.setOutput('report', join(inputs.run.out, 'report.md'));
-    if (verdict === 'fail') {
-      const regressed = outcome.comparison.kinds
-        .filter((k) => k.status === 'regressed')
-        .map((k) => k.kind);
-      core.setFailed(`tracegate: significant regression in ${regressed.join(', ')}`);
-    }
+    if (verdict === 'fail') core.setFailed(`tracegate: fail — ${why}`);
+    else if (conclusion === 'failure')
+      core.setFailed(`tracegate: inconclusive, and on-inconclusive is fail — ${why}`);
+    else if (verdict === 'inconclusive') core.warning(`tracegate: inconclusive — ${why}`);
   } catch (error) {
     core.setFailed(messageOf(error));
     await finishCheck?.('failure', messageOf(error)).catch(() => {});

@@ -1,15 +1,29 @@
 import { compareRuns, type Comparison, type GatePolicy } from './compare/gate.js';
-import type { InstanceRecord, Results } from './contracts/results.js';
-import { EndpointRejectedError, EndpointUnavailableError, InterruptedError } from './errors.js';
-import { harvestOracles, type HarvestDeps, type HarvestSummary } from './harvest/harvest.js';
+import { assertUniqueIds } from './compare/pairing.js';
+import { assertComparable, environmentsDigest, instanceSetDigest } from './compare/provenance.js';
+import { chooseTopUp, plannedLooks, type Look } from './compare/sequential.js';
 import type { CachedOracle } from './contracts/oracle.js';
+import {
+  INFRASTRUCTURE_ERRORS,
+  RESULTS_SCHEMA,
+  type InstanceRecord,
+  type Provenance,
+  type Results,
+} from './contracts/results.js';
+import {
+  EndpointRejectedError,
+  EndpointUnavailableError,
+  InterruptedError,
+  messageOf,
+} from './errors.js';
+import { harvestOracles, type HarvestDeps, type HarvestSummary } from './harvest/harvest.js';
+import { ModelRequestError, type ModelClient } from './model/client.js';
 import { describePrompt, PROMPT_VERSION } from './prompt/build.js';
 import { summarizeQuery } from './query/accounting.js';
-import { ModelRequestError, type ModelClient } from './model/client.js';
 import { queryInstances, withResponseCache, type QueryConfig } from './query/stage.js';
 import { renderReport } from './report/markdown.js';
 import { summarize } from './score/aggregate.js';
-import type { Stores } from './stores/ports.js';
+import type { Baseline, Stores } from './stores/ports.js';
 import type { LoadedInstance, RejectedFile } from './suite/load.js';
 
 /** Everything one run needs, already validated and selected (by the CLI or the Action). */
@@ -19,10 +33,19 @@ export interface RunInput {
   /** Suite files rejected while loading: reported with the results, never run. */
   rejected?: RejectedFile[];
   policy: GatePolicy;
+  /**
+   * With `max` > 0: when the first look is inconclusive, up to `max` instances
+   * of `pool` (the suite's instances this run did not select) that the
+   * baseline scored are added, chosen by `seed` (sequential.ts), and the gate
+   * decides again at the second look's level.
+   */
+  topUp?: { pool: LoadedInstance[]; max: number; seed: number };
   model: { endpoint: string; name: string; revision?: string };
   query: QueryConfig;
   /** Digest of the tracer's code (keys every oracle). */
   tracerDigest: string;
+  /** The scorer's `name@version` (recorded; runs of other scorers are not compared). */
+  scorer: string;
   commit?: string;
 }
 
@@ -61,56 +84,132 @@ export function harvestOnly(
   });
 }
 
+/** The gate's clusters of an instance: its first test's file in its environment, and the environment. */
+export function clusterOf(loaded: LoadedInstance): { test: string; package: string } {
+  const { environment, tests } = loaded.instance;
+  return { test: `${environment}:${tests[0]!.split('::')[0]}`, package: environment };
+}
+
+function mergeHarvest(a: HarvestSummary, b: HarvestSummary): HarvestSummary {
+  const names = new Set(a.environments.map((e) => e.name));
+  const backends = new Set([a.backend, b.backend].filter((x) => x !== 'cache'));
+  return {
+    outcomes: new Map([...a.outcomes, ...b.outcomes]),
+    cached: a.cached + b.cached,
+    harvested: a.harvested + b.harvested,
+    failed: a.failed + b.failed,
+    backend: backends.size ? [...backends].sort().join('+') : 'cache',
+    environments: [...a.environments, ...b.environments.filter((e) => !names.has(e.name))],
+  };
+}
+
+/** Fails fast, before any work, on a baseline this run could never be compared with. */
+function checkBaseline(baseline: Baseline | undefined, scorer: string): void {
+  if (!baseline) return;
+  assertComparable(
+    { scorer, prompt: PROMPT_VERSION },
+    baseline.results.provenance,
+    baseline.source,
+  );
+  assertUniqueIds({ instances: baseline.results.instances, label: baseline.source });
+}
+
 /**
  * harvest → prompt → query → parse → score → aggregate → compare → report,
- * over a selection. Records go to the results sink as they finish; if the
- * endpoint dies, the results so far are still written before the error propagates.
+ * over a selection; with top-up, an inconclusive first look adds paired items
+ * through the same stages and decides again. Records go to the results sink
+ * as they finish; if the endpoint dies, the results so far are still written
+ * before the error propagates.
  */
 export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOutcome> {
   const startedAt = new Date().toISOString();
   const { stores } = deps;
   const baseline = await stores.baseline?.resolve();
+  checkBaseline(baseline, input.scorer);
   const { selected } = input;
+  const scored = new Set(baseline?.results.instances.filter((r) => r.scored).map((r) => r.id));
+  const extra =
+    baseline && input.topUp
+      ? chooseTopUp(input.topUp.pool, scored, input.topUp.seed, input.topUp.max)
+      : [];
+  const looks = plannedLooks(input.policy.alpha, selected.length, extra.length);
+  let look: Look = looks[0];
+  let topUp: Comparison['topUp'];
+  const attempted: LoadedInstance[] = [...selected];
   deps.log(`Selected ${selected.length} instance(s)`);
-  const harvest = await harvestOnly(input, deps);
-  deps.log(
-    `Oracles: ${harvest.cached} from cache, ${harvest.harvested} harvested, ${harvest.failed} failed`,
-  );
 
   const records = new Map<string, InstanceRecord>();
+  const loadedById = new Map(
+    [...selected, ...extra].map((l) => [l.instance.id, l] as [string, LoadedInstance]),
+  );
   const keep = (record: InstanceRecord): void => {
-    records.set(record.id, record);
-    stores.results.append(record);
+    const complete: InstanceRecord = {
+      ...record,
+      cluster: clusterOf(loadedById.get(record.id)!),
+      ...(record.error && INFRASTRUCTURE_ERRORS.has(record.error) ? { infrastructure: true } : {}),
+    };
+    records.set(record.id, complete);
+    stores.results.append(complete);
   };
-  const answerable: { loaded: LoadedInstance; entry: CachedOracle }[] = [];
-  // Interrupted during the harvest: its failures are the interruption's, not the instances'.
-  const harvestInterrupted = deps.signal?.aborted ?? false;
-  for (const loaded of harvestInterrupted ? [] : selected) {
-    const outcome = harvest.outcomes.get(loaded.instance.id)!;
-    if (outcome.status === 'ok') answerable.push({ loaded, entry: outcome.entry });
-    else
-      keep({
-        id: loaded.instance.id,
-        kind: loaded.instance.kind,
-        scored: false,
-        correct: false,
-        error: `harvest_${outcome.status}`,
-        detail: outcome.reason,
-        tokensIn: 0,
-        tokensOut: 0,
-        latencyMs: 0,
-        retries: 0,
-      });
-  }
+  const client = withResponseCache(deps.client, stores.responses, input.model.revision, deps.log);
+  let harvest: HarvestSummary | undefined;
 
-  const finish = (incomplete?: string): RunOutcome => {
-    const ordered = selected
+  /** Harvests a batch; the entry point's errors (no engine) propagate before anything is written. */
+  const harvestBatch = async (batch: LoadedInstance[]): Promise<HarvestSummary> => {
+    const summary = await harvestOnly({ ...input, selected: batch }, deps);
+    harvest = harvest ? mergeHarvest(harvest, summary) : summary;
+    deps.log(
+      `Oracles: ${summary.cached} from cache, ${summary.harvested} harvested, ${summary.failed} failed`,
+    );
+    return summary;
+  };
+
+  /** Answers a harvested batch; throws InterruptedError when the signal fired. */
+  const answerBatch = async (batch: LoadedInstance[], summary: HarvestSummary): Promise<void> => {
+    // Interrupted during the harvest: its failures are the interruption's, not the instances'.
+    if (deps.signal?.aborted) throw interrupted(deps.signal);
+    const answerable: { loaded: LoadedInstance; entry: CachedOracle }[] = [];
+    for (const loaded of batch) {
+      const outcome = summary.outcomes.get(loaded.instance.id)!;
+      if (outcome.status === 'ok') answerable.push({ loaded, entry: outcome.entry });
+      else
+        keep({
+          id: loaded.instance.id,
+          kind: loaded.instance.kind,
+          scored: false,
+          correct: false,
+          error: `harvest_${outcome.status}`,
+          detail: outcome.reason,
+          tokensIn: 0,
+          tokensOut: 0,
+          latencyMs: 0,
+          retries: 0,
+        });
+    }
+    await Promise.race([
+      queryInstances(answerable, client, input.query, keep, deps.signal),
+      aborted(deps.signal),
+    ]);
+    if (deps.signal?.aborted) throw interrupted(deps.signal);
+  };
+
+  const assemble = (incomplete?: string): Results => {
+    const ordered = attempted
       .map((l) => records.get(l.instance.id))
       .filter((r): r is InstanceRecord => !!r);
-    const missing = selected.map((l) => l.instance.id).filter((id) => !records.has(id));
-    const comparison = compareRuns(ordered, baseline?.results.instances, input.policy);
-    const results: Results = {
-      schema: 'tracegate/results@1',
+    const missing = attempted.map((l) => l.instance.id).filter((id) => !records.has(id));
+    const environments = harvest?.environments ?? [];
+    const provenance: Provenance = {
+      instances: instanceSetDigest(
+        attempted.map((l) => ({ id: l.instance.id, contentHash: l.contentHash })),
+      ),
+      environments: environmentsDigest(environments),
+      tracer: input.tracerDigest,
+      prompt: PROMPT_VERSION,
+      scorer: input.scorer,
+    };
+    return {
+      schema: RESULTS_SCHEMA,
       model: input.model,
       promptVersion: PROMPT_VERSION,
       prompt: describePrompt(input.query.prompt),
@@ -119,37 +218,74 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
       startedAt,
       finishedAt: new Date().toISOString(),
       harvest: {
-        cached: harvest.cached,
-        harvested: harvest.harvested,
-        failed: harvest.failed,
-        backend: harvest.backend,
-        environments: harvest.environments,
+        cached: harvest?.cached ?? 0,
+        harvested: harvest?.harvested ?? 0,
+        failed: harvest?.failed ?? 0,
+        backend: harvest?.backend ?? 'cache',
+        environments,
       },
       summary: summarize(ordered),
+      provenance,
       instances: ordered,
       ...(input.rejected?.length ? { rejected: input.rejected } : {}),
-      ...(incomplete ? { incomplete: { reason: incomplete, missing } } : {}),
-      comparison,
+      ...(incomplete || missing.length
+        ? {
+            incomplete: {
+              reason: incomplete ?? 'not every selected instance was answered',
+              missing,
+            },
+          }
+        : {}),
     };
+  };
+  const compare = (results: Results): Comparison =>
+    compareRuns(results, baseline, input.policy, look, topUp);
+
+  const finish = (incomplete?: string): RunOutcome => {
+    const results = assemble(incomplete);
+    const comparison = compare(results);
+    results.comparison = comparison;
     const report = renderReport(results, comparison);
     stores.results.finish(results, report);
-    return { results, comparison, report, harvest };
+    return {
+      results,
+      comparison,
+      report,
+      harvest: harvest ?? {
+        outcomes: new Map(),
+        cached: 0,
+        harvested: 0,
+        failed: 0,
+        backend: 'cache',
+        environments: [],
+      },
+    };
   };
 
+  const first = await harvestBatch(selected);
   try {
-    const client = withResponseCache(deps.client, stores.responses, input.model.revision, deps.log);
-    if (harvestInterrupted) throw interrupted(deps.signal!);
-    await Promise.race([
-      queryInstances(answerable, client, input.query, keep, deps.signal),
-      aborted(deps.signal),
-    ]);
-    if (deps.signal?.aborted) throw interrupted(deps.signal);
+    await answerBatch(selected, first);
+    const second = looks[1];
+    if (second && compare(assemble()).verdict === 'inconclusive') {
+      deps.log(
+        `Inconclusive at the first look (α ${look.alpha.toFixed(4)}): topping up with ${extra.length} ` +
+          `instance(s) the baseline answered; deciding again at α ${second.alpha.toFixed(4)}`,
+      );
+      look = second;
+      attempted.push(...extra);
+      topUp = { planned: extra.length, added: extra.length, ids: extra.map((l) => l.instance.id) };
+      await answerBatch(extra, await harvestBatch(extra));
+    }
   } catch (error) {
     if (error instanceof InterruptedError) {
       finish(error.message);
       throw error;
     }
-    finish();
+    finish(
+      error instanceof EndpointUnavailableError
+        ? `the model endpoint became unavailable (${error.detail})`
+        : messageOf(error),
+    );
     if (error instanceof EndpointUnavailableError)
       throw new EndpointUnavailableError(error.endpoint, error.detail, stores.results.location);
     if (error instanceof ModelRequestError)

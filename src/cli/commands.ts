@@ -1,10 +1,10 @@
-import { parseArgs } from 'node:util';
 import {
   harvestDeps,
   loadSelection,
   oracleStores,
   toRunDeps,
   toRunInput,
+  topUpPool,
   type Lifecycle,
   type Logger,
 } from '../config/assemble.js';
@@ -15,11 +15,16 @@ import {
   RUN_OPTION_NAMES,
   type RunOptions,
 } from '../config/options.js';
+import type { Verdict } from '../contracts/comparison.js';
 import { ExitCode, exitCodeOf, InterruptedError, messageOf, UsageError } from '../errors.js';
 import { tracerDigest } from '../harvest/tracer-digest.js';
 import { HEURISTIC_MODEL, startHeuristicServer } from '../heuristic-model/server.js';
 import { tracerDir } from '../paths.js';
 import { harvestOnly, runPipeline } from '../pipeline.js';
+import { compareCommand } from './compare.js';
+import { exitCodeFor, parseFlags as parseNamedFlags, type Io } from './flags.js';
+
+export type { Io };
 
 export const USAGE = `tracegate — does the model still predict what the code does when it runs?
 
@@ -31,6 +36,9 @@ Usage:
       Run the gate against a candidate endpoint; writes OUT/results.json and OUT/report.md.
   tracegate harvest [--instances DIR] [--cache DIR] [selection and harvest options]
       Harvest oracles only (into the cache).
+  tracegate compare --baseline FILE --candidate FILE [gate options] [--out DIR]
+      The gate on two results.json files (the function run and the Action call):
+      prints the verdict and the per-kind table, writes OUT/comparison.json.
 
 Selection and harvest (run and harvest):
   --instances DIR        instances directory (default: the bundled suite)
@@ -62,15 +70,20 @@ Model and gate (run; the Action's inputs have the same names):
   --samples K            answers per instance: majority scored, pass@K reported (default 1)
   --context MODE         slice (default), files or none: how much code the prompt shows
   --context-budget N     prompt limit in chars (48000) or tokens (12000t; default 16000t)
-  --min-drop X --alpha A gate policy (defaults 0.05, 0.05)
 
-Exit codes: 0 pass, 1 gate failed, 2 bad usage/config/instance, 3 infrastructure unavailable.`;
+Gate (run and compare; docs/gate.md states every rule):
+  --min-drop X           smallest drop (0..1) that can fail; a pass must rule it out (default 0.05)
+  --min-gain X           smallest significant gain reported as improved (default 0.05)
+  --alpha A              one-sided family-wise error over overall + kinds (default 0.05)
+  --cluster-by C         test (default), package or none: items of one cluster are not independent
+  --gate G               overall (default): the overall interval decides a pass; per-kind: every kind's too
+  --max-excluded S       above this share of excluded shared items, at best inconclusive (default 0.05)
+  --on-inconclusive X    neutral (default: exit 4, a neutral check), pass (exit 0) or fail (exit 1)
+  --top-up N             run only: when inconclusive, add up to N paired items the baseline
+                         answered outside the sample and decide again (default 0: off)
 
-export interface Io {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  env: NodeJS.ProcessEnv;
-}
+Exit codes: 0 pass (or no baseline), 1 gate failed, 2 bad usage/config/instance,
+3 infrastructure unavailable, 4 inconclusive (with --on-inconclusive neutral), 130 interrupted.`;
 
 const defaultIo: Io = {
   stdout: (t) => process.stdout.write(t + '\n'),
@@ -82,19 +95,7 @@ function parseFlags<N extends string>(
   args: string[],
   names: readonly N[] = RUN_OPTION_NAMES as unknown as N[],
 ): Partial<Record<N, string>> {
-  const options = Object.fromEntries(names.map((name) => [name, { type: 'string' as const }]));
-  try {
-    const { values, positionals } = parseArgs({
-      args,
-      options,
-      allowPositionals: true,
-      strict: true,
-    });
-    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    return values as Partial<Record<N, string>>;
-  } catch (error) {
-    throw error instanceof UsageError ? error : new UsageError(`${messageOf(error)}\n\n${USAGE}`);
-  }
+  return parseNamedFlags(args, names, USAGE);
 }
 
 /** Runs one CLI invocation and returns its exit code. */
@@ -113,6 +114,8 @@ export async function cli(
         return await harvestCommand(rest, io, logger, lifecycle);
       case 'demo':
         return await demoCommand(rest, io, logger, lifecycle);
+      case 'compare':
+        return compareCommand(rest, io, USAGE);
       case undefined:
       case 'help':
       case '--help':
@@ -140,7 +143,7 @@ async function runCommand(
     'api-key': flags['api-key'] ?? io.env.TRACEGATE_API_KEY,
   });
   return runWith(options, io, logger, lifecycle, (verdict) =>
-    verdict === 'fail' ? ExitCode.GateFailed : ExitCode.Pass,
+    exitCodeFor(verdict, options['on-inconclusive']),
   );
 }
 
@@ -150,12 +153,12 @@ async function runWith(
   io: Io,
   logger: Logger,
   lifecycle: Lifecycle,
-  exitFor: (verdict: string) => number,
+  exitFor: (verdict: Verdict) => number,
 ): Promise<number> {
   const { suite, selected } = loadSelection(options, logger);
   logger.log(`Suite ${suite.reader.root}: ${suite.instances.length} instance(s)`);
   const outcome = await runPipeline(
-    toRunInput(options, selected, undefined, suite.rejected),
+    toRunInput(options, selected, undefined, suite.rejected, topUpPool(suite, options, selected)),
     toRunDeps(options, logger, suite, lifecycle),
   );
   io.stdout(outcome.report);

@@ -20,7 +20,9 @@ import { FileBaseline, ResultsDir } from '../stores/results-dir.js';
 import { loadSuite, type LoadedInstance, type RejectedFile, type Suite } from '../suite/load.js';
 import { InstanceError } from '../errors.js';
 import type { Cleanups } from '../util/cleanups.js';
-import type { HarvestOptions, RunOptions } from './options.js';
+import { DEFAULT_MIN_CLUSTERS, DEFAULT_MIN_ITEMS, type GatePolicy } from '../compare/gate.js';
+import { DEFAULT_SCORER } from '../score/scorer.js';
+import type { GateOptions, HarvestOptions, RunOptions } from './options.js';
 
 export interface Logger {
   log: (message: string) => void;
@@ -57,16 +59,52 @@ export function loadSelection(
   return { suite, selected };
 }
 
+/** The gate's policy from its options (the same for `run`, the Action and `compare`). */
+export function toGatePolicy(options: GateOptions): GatePolicy {
+  return {
+    minDrop: options['min-drop'],
+    minGain: options['min-gain'],
+    alpha: options.alpha,
+    clusterBy: options['cluster-by'],
+    gate: options.gate,
+    maxExcluded: options['max-excluded'],
+    minItems: DEFAULT_MIN_ITEMS,
+    minClusters: DEFAULT_MIN_CLUSTERS,
+  };
+}
+
+/**
+ * What a top-up may add: the suite's instances within the run's categories and
+ * ids that the seeded sample left out. (The pipeline keeps those the baseline scored.)
+ */
+export function topUpPool(
+  suite: Suite,
+  options: HarvestOptions,
+  selected: LoadedInstance[],
+): LoadedInstance[] {
+  const chosen = new Set(selected.map((s) => s.instance.id));
+  const inScope = selectInstances(suite.instances, {
+    categories: options.categories,
+    ids: options.ids,
+  });
+  return inScope.filter((l) => !chosen.has(l.instance.id));
+}
+
 export function toRunInput(
   options: RunOptions,
   selected: LoadedInstance[],
   commit?: string,
   rejected?: RejectedFile[],
+  pool: LoadedInstance[] = [],
 ): RunInput {
   return {
     selected,
     rejected,
-    policy: { minDrop: options['min-drop'], alpha: options.alpha },
+    policy: toGatePolicy(options),
+    ...(options['top-up'] > 0
+      ? { topUp: { pool, max: options['top-up'], seed: options.seed } }
+      : {}),
+    scorer: DEFAULT_SCORER,
     model: {
       endpoint: options.endpoint,
       name: options.model,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CLUSTER_BY, GATE_SCOPES, ON_INCONCLUSIVE } from '../contracts/comparison.js';
 import { UsageError } from '../errors.js';
 import { parseBudget } from '../prompt/budget.js';
 import { CONTEXT_MODES } from '../prompt/build.js';
@@ -35,6 +36,21 @@ function num(name: string, min: number, max: number) {
       ctx.addIssue({
         code: 'custom',
         message: `--${name} must be a number in ${min}..${max}, got "${s}"`,
+      });
+      return z.NEVER;
+    }
+    return n;
+  });
+}
+
+/** A number in (0, max]: zero is not a level or a margin (nothing could ever pass or fail). */
+function positive(name: string, max: number) {
+  return z.string().transform((s, ctx) => {
+    const n = Number(s);
+    if (s.trim() === '' || !Number.isFinite(n) || n <= 0 || n > max) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `--${name} must be a number above 0 and at most ${max}, got "${s}"`,
       });
       return z.NEVER;
     }
@@ -102,6 +118,36 @@ export const harvestOptionsSchema = z.object({
 });
 
 /**
+ * The gate's settings (docs/gate.md): `run`, the Action and `compare` share them.
+ * Defaults are the ones a team gating on a few hundred items would pick.
+ */
+export const gateOptionsSchema = z.object({
+  /** Smallest drop (0..1) that can fail the gate; a pass must rule out a drop this large. */
+  'min-drop': positive('min-drop', 1).default(0.05),
+  /** Smallest significant gain a kind reports as `improved`. */
+  'min-gain': positive('min-gain', 1).default(0.05),
+  /** Family-wise one-sided error rate over overall + kinds (and across the two looks of a top-up). */
+  alpha: positive('alpha', 0.5).default(0.05),
+  /** Clusters of items that are not independent: test (default), package or none. */
+  'cluster-by': z
+    .enum(CLUSTER_BY, { message: `--cluster-by must be one of ${CLUSTER_BY.join(', ')}` })
+    .default('test'),
+  /** Whose interval decides a pass: overall (default), or per-kind (every kind's too). */
+  gate: z
+    .enum(GATE_SCOPES, { message: `--gate must be one of ${GATE_SCOPES.join(', ')}` })
+    .default('overall'),
+  /** Above this share of excluded items (of those both runs hold), at best inconclusive. */
+  'max-excluded': num('max-excluded', 0, 1).default(0.05),
+  /** What an inconclusive verdict does: neutral (check neutral, exit 4), pass or fail. */
+  'on-inconclusive': z
+    .enum(ON_INCONCLUSIVE, {
+      message: `--on-inconclusive must be one of ${ON_INCONCLUSIVE.join(', ')}`,
+    })
+    .default('neutral'),
+});
+export type GateOptions = z.infer<typeof gateOptionsSchema>;
+
+/**
  * Every option of a run, by the name it has both as a CLI flag (`--name`)
  * and as an Action input (`name`). Values arrive as strings from either door
  * and are parsed here once.
@@ -148,11 +194,26 @@ export const runOptionsSchema = harvestOptionsSchema.extend({
     .default('slice'),
   /** Prompt size limit: characters (48000) or tokens (12000t, estimated at 4 chars each). */
   'context-budget': budget.default({ amount: 16000, unit: 'tokens' }),
-  'min-drop': num('min-drop', 0, 1).default(0.05),
-  alpha: num('alpha', 0, 1).default(0.05),
+  ...gateOptionsSchema.shape,
+  /** When inconclusive, add up to this many paired items and decide again (0: off). */
+  'top-up': int('top-up', 0, 100_000).default(0),
 });
 
 export type RunOptions = z.infer<typeof runOptionsSchema>;
+
+/** `tracegate compare`: the gate on two results files. */
+export const compareOptionsSchema = gateOptionsSchema.extend({
+  baseline: z
+    .string({ error: '--baseline is required (the baseline results.json)' })
+    .min(1, '--baseline is required (the baseline results.json)'),
+  candidate: z
+    .string({ error: '--candidate is required (the candidate results.json)' })
+    .min(1, '--candidate is required (the candidate results.json)'),
+  /** Where comparison.json is written. */
+  out: z.string().default('tracegate-out'),
+});
+export type CompareOptions = z.infer<typeof compareOptionsSchema>;
+export type CompareOptionName = keyof z.input<typeof compareOptionsSchema>;
 export type RunOptionName = keyof z.input<typeof runOptionsSchema>;
 export type HarvestOptions = z.infer<typeof harvestOptionsSchema>;
 export type HarvestOptionName = keyof z.input<typeof harvestOptionsSchema>;
@@ -162,6 +223,12 @@ export function parseRunOptions(
   raw: Partial<Record<RunOptionName, string | undefined>>,
 ): RunOptions {
   return parseWith(runOptionsSchema, raw);
+}
+
+export function parseCompareOptions(
+  raw: Partial<Record<CompareOptionName, string | undefined>>,
+): CompareOptions {
+  return parseWith(compareOptionsSchema, raw);
 }
 
 export function parseHarvestOptions(
@@ -193,3 +260,4 @@ function parseWith<S extends z.ZodType>(
 /** Names of all run options, for the CLI parser and the Action's input reader. */
 export const RUN_OPTION_NAMES = Object.keys(runOptionsSchema.shape) as RunOptionName[];
 export const HARVEST_OPTION_NAMES = Object.keys(harvestOptionsSchema.shape) as HarvestOptionName[];
+export const COMPARE_OPTION_NAMES = Object.keys(compareOptionsSchema.shape) as CompareOptionName[];

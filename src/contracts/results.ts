@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { comparisonSchema } from './comparison.js';
 import { QUESTION_KINDS } from './kinds.js';
 
 /** Why an instance did not score as correct, when it is not simply a wrong answer. */
@@ -15,6 +16,22 @@ export const ERROR_CLASSES = [
   'harvest_error',
 ] as const;
 export type ErrorClass = (typeof ERROR_CLASSES)[number];
+
+/**
+ * Failures that are not the model's answer: no oracle (harvest), a request
+ * the server rejected for this instance (400/413/422 — e.g. a prompt longer
+ * than the served context), a reply too large to read. The gate excludes
+ * them from pairing and counts them; an empty, cut, unparsable or refused
+ * reply is the model's and scores as wrong. (Transport failures that survive
+ * retries end the run: its unanswered instances are `incomplete.missing`.)
+ */
+export const INFRASTRUCTURE_ERRORS: ReadonlySet<ErrorClass> = new Set<ErrorClass>([
+  'request_rejected',
+  'response_too_large',
+  'harvest_invalid',
+  'harvest_timeout',
+  'harvest_error',
+]);
 
 /** One instance's outcome. Written as it completes (records.jsonl) and into results.json. */
 export const instanceRecordSchema = z.object({
@@ -39,6 +56,15 @@ export const instanceRecordSchema = z.object({
   samples: z.number().int().optional(),
   samplesCorrect: z.number().int().optional(),
   passAtK: z.boolean().optional(),
+  /**
+   * Whom the item shares a run with: `test` = environment + the first test's file,
+   * `package` = the environment. The gate's clusters (items of one cluster are not independent).
+   */
+  cluster: z.object({ test: z.string(), package: z.string() }).optional(),
+  /** sha256 of the oracle's kind, question, template and answer: items pair only when equal. */
+  oracleDigest: z.string().optional(),
+  /** True when `error` is an infrastructure failure (INFRASTRUCTURE_ERRORS), not the model's answer. */
+  infrastructure: z.boolean().optional(),
 });
 export type InstanceRecord = z.infer<typeof instanceRecordSchema>;
 
@@ -87,9 +113,31 @@ export const querySummarySchema = z.object({
 });
 export type QuerySummary = z.infer<typeof querySummarySchema>;
 
+/** What makes two runs comparable: digests of everything the scores depend on. */
+export const provenanceSchema = z.object({
+  /** sha256 over the selected instances' ids and content hashes. */
+  instances: z.string(),
+  /** sha256 over the effective environments' names and digests. */
+  environments: z.string(),
+  /** Digest of the tracer's code (it keys every oracle). */
+  tracer: z.string(),
+  /** The prompt's version: runs of different versions are not compared. */
+  prompt: z.string(),
+  /** The scorer, `name@version`: runs of different scorers are not compared. */
+  scorer: z.string(),
+});
+export type Provenance = z.infer<typeof provenanceSchema>;
+
+/** The results format this tracegate reads and writes. */
+export const RESULTS_SCHEMA = 'tracegate/results@2';
+
 /** results.json: everything needed to compare a later run against this one. */
 export const resultsSchema = z.object({
-  schema: z.literal('tracegate/results@1'),
+  schema: z.literal(RESULTS_SCHEMA, {
+    error: (issue) =>
+      `this file is ${JSON.stringify(issue.input ?? null)}, written by another version of tracegate; ` +
+      `this one reads ${RESULTS_SCHEMA} (re-run it with this version)`,
+  }),
   model: z.object({ endpoint: z.string(), name: z.string(), revision: z.string().optional() }),
   promptVersion: z.string(),
   /** Prompt version, context mode and budget. */
@@ -111,6 +159,7 @@ export const resultsSchema = z.object({
       .optional(),
   }),
   summary: summarySchema,
+  provenance: provenanceSchema,
   instances: z.array(instanceRecordSchema),
   /** Set when the run was interrupted: why, and the selected instances without a record. */
   incomplete: z.object({ reason: z.string(), missing: z.array(z.string()) }).optional(),
@@ -118,6 +167,7 @@ export const resultsSchema = z.object({
   rejected: z
     .array(z.object({ file: z.string(), id: z.string().optional(), reason: z.string() }))
     .optional(),
-  comparison: z.unknown().optional(),
+  /** The gate's comparison with the baseline (also written alone as comparison.json by `compare`). */
+  comparison: comparisonSchema.optional(),
 });
 export type Results = z.infer<typeof resultsSchema>;

@@ -1,13 +1,28 @@
 import * as core from '@actions/core';
-import type { Verdict } from '../compare/gate.js';
+import type { OnInconclusive, Verdict } from '../contracts/comparison.js';
 import { GitHubReporter, isPermissionError, type CheckConclusion } from './reporter.js';
 
-export const CONCLUSION: Record<Verdict, CheckConclusion> = {
-  pass: 'success',
-  fail: 'failure',
-  inconclusive: 'neutral',
-  'no-baseline': 'neutral',
-};
+/**
+ * The check run's conclusion: success for pass, failure for fail, neutral
+ * without a baseline; an inconclusive verdict is what `on-inconclusive` says
+ * (neutral by default: neither blocks nor approves).
+ */
+export function conclusionFor(verdict: Verdict, onInconclusive: OnInconclusive): CheckConclusion {
+  switch (verdict) {
+    case 'pass':
+      return 'success';
+    case 'fail':
+      return 'failure';
+    case 'no-baseline':
+      return 'neutral';
+    case 'inconclusive':
+      return onInconclusive === 'pass'
+        ? 'success'
+        : onInconclusive === 'fail'
+          ? 'failure'
+          : 'neutral';
+  }
+}
 
 /**
  * Runs a GitHub write; a permission error (fork PR, read-only token)

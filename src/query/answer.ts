@@ -10,6 +10,7 @@ import {
 } from '../prompt/build.js';
 import type { ErrorClass, InstanceRecord } from '../contracts/results.js';
 import { compareValues } from '../score/compare-values.js';
+import { oracleDigest } from '../compare/provenance.js';
 import {
   ModelRequestError,
   ModelResponseError,
@@ -106,6 +107,7 @@ export async function answerInstance(
     kind: instance.kind,
     scored: true,
     oracle: oracle.oracle.oracle_answer,
+    oracleDigest: oracleDigest(oracle.oracle),
     correct: winner.outcome.ok && winner.outcome.correct,
     error: winner.outcome.ok ? null : (winner.outcome.failure as ErrorClass),
     ...(winner.detail !== undefined ? { detail: winner.detail } : {}),

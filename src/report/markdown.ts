@@ -1,67 +1,36 @@
-import type { Comparison, KindComparison } from '../compare/gate.js';
+import { pct } from '../compare/describe.js';
+import type { Comparison } from '../contracts/comparison.js';
 import type { Results } from '../contracts/results.js';
+import { comparisonDetails, comparisonTable, policyLine, verdictLine } from './comparison.js';
+import { codeSpan, escapeMarkdown } from './escape.js';
+
+export { codeSpan, escapeMarkdown };
 
 /** Hidden marker that identifies tracegate's sticky PR comment. */
 export const COMMENT_MARKER = '<!-- tracegate:report -->';
 
-const STATUS_ICON: Record<string, string> = {
-  improved: '🟢 improved',
-  unchanged: '⚪ unchanged',
-  inconclusive: '🟡 inconclusive',
-  regressed: '🔴 regressed',
-};
-
-const VERDICT_LINE: Record<Comparison['verdict'], string> = {
-  pass: '✅ **pass** — no category regressed',
-  fail: '❌ **fail** — at least one category regressed significantly',
-  inconclusive: '🟡 **inconclusive** — a drop was seen but is not significant at this sample size',
-  'no-baseline': 'ℹ️ **no baseline** — scores recorded, nothing to compare with',
-};
-
-/**
- * Escapes text that did not come from us (ids, model names, server messages)
- * so it cannot break the table, open HTML, or @-mention anyone.
- */
-export function escapeMarkdown(text: string): string {
-  return (
-    text
-      .replace(/[\\`*_{}[\]<>|#]/g, (c) => `\\${c}`)
-      .replace(/@/g, '@\u200b')
-      // Every line break markdown or a browser honours, a bare CR included.
-      .replace(/\r\n?|[\n\u0085\u2028\u2029]/g, ' ')
-  );
+function baselineLine(c: Comparison): string[] {
+  const b = c.baseline;
+  if (!b) return [];
+  const rev = b.revision ? ` @ ${codeSpan(b.revision)}` : '';
+  return ['', `Compared with ${escapeMarkdown(b.model)}${rev} — ${escapeMarkdown(b.source)}`];
 }
-
-/** Inline code for untrusted text outside tables: no backticks or line breaks can escape it. */
-export function codeSpan(text: string): string {
-  return `\`${text.replace(/[`\r\n\u0085\u2028\u2029]/g, ' ')}\``;
-}
-
-const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
-const signed = (x: number): string =>
-  `${x > 0 ? '+' : x < 0 ? '−' : '±'}${(Math.abs(x) * 100).toFixed(1)} pp`;
 
 /** The report shown in the PR comment, the job summary and report.md. */
 export function renderReport(results: Results, comparison: Comparison): string {
   const { summary } = results;
-  const byKind = new Map<string, KindComparison>(comparison.kinds.map((k) => [k.kind, k]));
   const lines = [
     COMMENT_MARKER,
     `## tracegate — ${escapeMarkdown(results.model.name)}${results.model.revision ? ` @ ${codeSpan(results.model.revision)}` : ''}`,
     '',
-    VERDICT_LINE[comparison.verdict],
+    verdictLine(comparison),
+    ...baselineLine(comparison),
     '',
-    `**Overall: ${pct(summary.accuracy)}** (${summary.correct}/${summary.total}, 95% CI ${pct(summary.ci95[0])}–${pct(summary.ci95[1])})`,
+    `**This run: ${pct(summary.accuracy)}** (${summary.correct}/${summary.total}, 95% CI ${pct(summary.ci95[0])}–${pct(summary.ci95[1])})`,
     '',
-    '| Kind | n | Score | Baseline | Δ | p (Holm) | Status |',
-    '|---|---:|---:|---:|---:|---:|---|',
+    ...comparisonTable(comparison, { overall: summary, byKind: summary.byKind }),
+    ...comparisonDetails(comparison),
   ];
-  for (const [kind, s] of Object.entries(summary.byKind)) {
-    const c = byKind.get(kind);
-    lines.push(
-      `| ${kind} | ${s.total} | ${pct(s.accuracy)} (${s.correct}/${s.total}) | ${c ? pct(c.baseline) : '—'} | ${c ? signed(c.delta) : '—'} | ${c ? c.pHolm.toFixed(3) : '—'} | ${c ? STATUS_ICON[c.status] : '—'} |`,
-    );
-  }
   const errorEntries = Object.entries(summary.errors).filter(([k]) => !k.startsWith('harvest_'));
   if (errorEntries.length) {
     lines.push(
@@ -89,7 +58,8 @@ export function renderReport(results: Results, comparison: Comparison): string {
   if (q?.passAtK !== undefined) {
     lines.push(
       '',
-      `**pass@${q.samples}: ${pct(q.passAtK)}** (majority of ${q.samples} samples is scored above)`,
+      `**pass@${q.samples}: ${pct(q.passAtK)}** (the score above is the majority of ${q.samples} samples; ` +
+        'the gate compares per-item success rates over the samples)',
     );
   }
   const asked = q
@@ -98,7 +68,7 @@ export function renderReport(results: Results, comparison: Comparison): string {
     : '';
   lines.push(
     '',
-    `<sub>gate: min drop ${pct(comparison.policy.minDrop)}, α ${comparison.policy.alpha} (exact McNemar, Holm) · ` +
+    `<sub>${policyLine(comparison)} · ` +
       `oracles: ${results.harvest.cached} cached, ${results.harvest.harvested} harvested (${results.harvest.backend}) · ` +
       (results.harvest.environments ?? [])
         .map(
@@ -108,7 +78,8 @@ export function renderReport(results: Results, comparison: Comparison): string {
         .join('') +
       asked +
       `tokens ${summary.tokensIn} in / ${summary.tokensOut} out · prompt ${results.promptVersion}` +
-      `${results.prompt ? ` (${escapeMarkdown(results.prompt.context)}, ${escapeMarkdown(results.prompt.budget)})` : ''}</sub>`,
+      `${results.prompt ? ` (${escapeMarkdown(results.prompt.context)}, ${escapeMarkdown(results.prompt.budget)})` : ''}` +
+      ` · scorer ${codeSpan(results.provenance.scorer)}</sub>`,
     '',
   );
   return lines.join('\n');
