@@ -8,7 +8,7 @@ import type {
 } from '../contracts/comparison.js';
 import type { Results } from '../contracts/results.js';
 import { describeVerdict } from './describe.js';
-import { bounds, pairedDifference, pDrop, pGain, planning } from './paired.js';
+import { bounds, pairedDifference, pDrop, planning } from './paired.js';
 import { pairRuns, type Pair } from './pairing.js';
 import { assertComparable, provenanceNotes } from './provenance.js';
 import type { Look } from './sequential.js';
@@ -52,13 +52,15 @@ function estimate(pairs: readonly Pair[], policy: GatePolicy, alpha: number): Es
     status: 'too few items' as RowStatus,
   };
   if (e.clusters < 2) return { row, testable };
+  const drop = pDrop(e);
   row.test = {
     centre: e.centre,
     se: e.se,
     df: e.df,
     ...bounds(e, alpha),
-    pDrop: pDrop(e),
-    pGain: pGain(e),
+    pDrop: drop,
+    // pGain(e), the complementary tail of the same statistic
+    pGain: 1 - drop,
     ...planning(e, alpha, policy.minDrop),
   };
   return { row, testable };

@@ -81,7 +81,8 @@ export function pairRuns(
   const base = index(baseline);
   const candIds = new Set([...cand.keys(), ...(candidate.missing ?? [])]);
   const baseIds = new Set([...base.keys(), ...(baseline.missing ?? [])]);
-  const shared = [...candIds].filter((id) => baseIds.has(id)).sort();
+  // In the candidate's order: its records, then its missing ids.
+  const shared = [...candIds].filter((id) => baseIds.has(id));
   const pairs: Pair[] = [];
   const excluded: Pairing['excluded'] = [];
   for (const id of shared) {

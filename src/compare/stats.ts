@@ -94,36 +94,47 @@ function logGamma(x: number): number {
   return 0.5 * Math.log(2 * Math.PI) + (y + 0.5) * Math.log(t) - t + Math.log(s);
 }
 
-/** Continued fraction of the incomplete beta (modified Lentz). */
+/** Keeps a Lentz denominator away from zero. */
+const nonzero = (x: number): number => (x > -1e-300 && x < 1e-300 ? 1e-300 : x);
+
+/** Continued fraction of the incomplete beta (modified Lentz), its even and odd steps in turn. */
 function betaFraction(x: number, a: number, b: number): number {
-  const tiny = 1e-300;
   let c = 1;
-  let d = 1 - ((a + b) * x) / (a + 1);
-  d = 1 / (Math.abs(d) < tiny ? tiny : d);
+  let d = 1 / nonzero(1 - ((a + b) * x) / (a + 1));
   let h = d;
   for (let m = 1; m <= 300; m++) {
-    for (const even of [true, false]) {
-      const num = even
-        ? (m * (b - m) * x) / ((a + 2 * m - 1) * (a + 2 * m))
-        : -((a + m) * (a + b + m) * x) / ((a + 2 * m) * (a + 2 * m + 1));
-      d = 1 + num * d;
-      d = 1 / (Math.abs(d) < tiny ? tiny : d);
-      c = 1 + num / c;
-      if (Math.abs(c) < tiny) c = tiny;
-      h *= d * c;
-      if (!even && Math.abs(d * c - 1) < 1e-14) return h;
-    }
+    const even = (m * (b - m) * x) / ((a + 2 * m - 1) * (a + 2 * m));
+    d = 1 / nonzero(1 + even * d);
+    c = nonzero(1 + even / c);
+    h *= d * c;
+    const odd = -((a + m) * (a + b + m) * x) / ((a + 2 * m) * (a + 2 * m + 1));
+    d = 1 / nonzero(1 + odd * d);
+    c = nonzero(1 + odd / c);
+    const step = d * c;
+    h *= step;
+    if (step > 1 - 1e-14 && step < 1 + 1e-14) return h;
   }
   return h;
+}
+
+const logBetas = new Map<string, number>();
+
+/** log Γ(a+b) − log Γ(a) − log Γ(b), memoized: the gate asks for few distinct (a, b). */
+function logInverseBeta(a: number, b: number): number {
+  const key = `${a},${b}`;
+  let v = logBetas.get(key);
+  if (v === undefined) {
+    v = logGamma(a + b) - logGamma(a) - logGamma(b);
+    logBetas.set(key, v);
+  }
+  return v;
 }
 
 /** Regularized incomplete beta I_x(a, b). */
 export function regularizedBeta(x: number, a: number, b: number): number {
   if (x <= 0) return 0;
   if (x >= 1) return 1;
-  const front = Math.exp(
-    logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x),
-  );
+  const front = Math.exp(logInverseBeta(a, b) + a * Math.log(x) + b * Math.log(1 - x));
   return x < (a + 1) / (a + b + 2)
     ? (front * betaFraction(x, a, b)) / a
     : 1 - (front * betaFraction(1 - x, b, a)) / b;

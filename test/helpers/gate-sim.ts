@@ -45,6 +45,8 @@ export interface Rates {
   /** Share of replicates that took a second look, and mean items added per replicate. */
   toppedUp: number;
   meanAdded: number;
+  /** Share of first looks whose overall lower bound lies at or below the true change. */
+  coverage: number;
 }
 
 export const SIM_POLICY: GatePolicy = {
@@ -58,23 +60,44 @@ export const SIM_POLICY: GatePolicy = {
   minClusters: DEFAULT_MIN_CLUSTERS,
 };
 
-/** mulberry32: small, fast, seeded; plenty for simulation. */
+/**
+ * sfc32 (Chris Doty-Humphrey's small fast counter), seeded through splitmix-style
+ * mixing: adds, xors and shifts only — `Math.*` calls are slow inside jest's VM
+ * context, and this is the simulation's innermost loop.
+ */
 export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  let a = 0x9e3779b9 ^ seed;
+  let b = 0x243f6a88 + seed;
+  let c = 0xb7e15162 ^ (seed << 7);
+  let d = 1;
+  const next = () => {
+    const t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    c = (c + t) | 0;
+    return (t >>> 0) / 4294967296;
   };
+  for (let i = 0; i < 15; i++) next();
+  return next;
 }
 
-/** Beta(2, 3) as X/(X + Y) with X ~ Gamma(2), Y ~ Gamma(3) (sums of exponentials). */
+/** A well-mixed 32-bit seed of each replicate (a murmur3 finalizer). */
+function replicateSeed(seed: number, r: number): number {
+  // Integer arithmetic throughout: a float product would lose the low bits (and repeat seeds).
+  let h = (Math.imul(seed | 0, 0x9e3779b1) + r) | 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) | 0;
+}
+
+const log = Math.log;
+
+/** Beta(2, 3) as X/(X + Y) with X ~ Gamma(2), Y ~ Gamma(3): −log of products of uniforms. */
 function beta23(random: () => number): number {
-  const e = () => -Math.log(1 - random());
-  const x = e() + e();
-  const y = e() + e() + e();
+  const x = -log((1 - random()) * (1 - random()));
+  const y = -log((1 - random()) * (1 - random()) * (1 - random()));
   return x / (x + y);
 }
 
@@ -102,26 +125,31 @@ function record(i: number, kinds: number, cluster: number, correct: boolean): In
   };
 }
 
-/** One replicate: both runs' answers on `total` items (the selection, then the top-up pool). */
+/**
+ * One replicate: both runs' answers on `total` items (the selection, then the
+ * top-up pool). Draws go item by item, each cluster's when its first item
+ * comes, so the selection's answers do not depend on how large the pool is.
+ */
 function replicate(s: Scenario, total: number, random: () => number) {
   const kinds = s.kinds ?? 7;
   const size = s.clusterSize ?? 4;
-  const clusters = Math.ceil(total / size);
-  const clusterSkill = Array.from({ length: clusters }, () => beta23(random));
-  const changed = Array.from({ length: clusters }, () =>
-    s.model === 'shifted' && random() < 0.3 ? (random() < 0.5 ? -1 : 1) : 0,
-  );
   const scale = 1 - s.drop / 0.4;
   const base: InstanceRecord[] = [];
   const cand: InstanceRecord[] = [];
+  let clusterSkill = 0;
+  let shift = 0;
   for (let i = 0; i < total; i++) {
     const g = Math.floor(i / size);
-    const p = random() < 0.5 ? clusterSkill[g]! : beta23(random);
+    if (i % size === 0) {
+      clusterSkill = beta23(random);
+      shift = s.model === 'shifted' && random() < 0.3 ? (random() < 0.5 ? -1 : 1) : 0;
+    }
+    const p = random() < 0.5 ? clusterSkill : beta23(random);
     const dropped = s.dropKind === undefined || i % kinds === s.dropKind;
     let q = dropped ? p * scale : p;
     const u = random();
     let v = random();
-    if (changed[g]) q += changed[g]! * 0.5 * Math.min(q, 1 - q);
+    if (shift) q += shift * 0.5 * Math.min(q, 1 - q);
     else if (s.model !== 'independent' && random() < 0.9) v = u;
     base.push(record(i, kinds, g, u < p));
     cand.push(record(i, kinds, g, v < q));
@@ -141,14 +169,21 @@ export function simulate(
   seed: number,
   policy: GatePolicy = SIM_POLICY,
 ): Rates {
-  const random = rng(seed);
   const topUp = s.topUp ?? 0;
-  const counts = { fail: 0, pass: 0, inconclusive: 0, toppedUp: 0, added: 0 };
+  const counts = { fail: 0, pass: 0, inconclusive: 0, toppedUp: 0, added: 0, covered: 0 };
+  const kinds = s.kinds ?? 7;
+  // The expected overall change: the drop, or its kind's share of the selection times it.
+  const ofKind = Array.from({ length: s.items }, (_, i) => i % kinds === s.dropKind).filter(
+    Boolean,
+  );
+  const truth = -s.drop * (s.dropKind === undefined ? 1 : ofKind.length / s.items);
   const [first, second] = plannedLooks(policy.alpha, s.items, topUp);
   for (let r = 0; r < replicates; r++) {
-    const { base, cand } = replicate(s, s.items + topUp, random);
+    // One stream per replicate: its selection's answers are the same with or without a pool.
+    const { base, cand } = replicate(s, s.items + topUp, rng(replicateSeed(seed, r)));
     const baseline = { results: results(base), source: 'sim' };
     let c = compareRuns(results(cand.slice(0, s.items)), baseline, policy, first);
+    if ((c.overall?.test?.lower ?? -Infinity) <= truth) counts.covered++;
     if (c.verdict === 'inconclusive' && second) {
       counts.toppedUp++;
       counts.added += topUp;
@@ -164,5 +199,6 @@ export function simulate(
     inconclusive: counts.inconclusive / replicates,
     toppedUp: counts.toppedUp / replicates,
     meanAdded: counts.added / replicates,
+    coverage: counts.covered / replicates,
   };
 }
