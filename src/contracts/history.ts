@@ -9,11 +9,17 @@ export const runNameSchema = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, . _ - (at most 64)');
 
+/**
+ * A commit sha as history stores it: lowercase hex, 7–64 characters. Paths
+ * are built from it (and from the run name), so nothing else is accepted.
+ */
+export const commitShaSchema = z.string().regex(/^[0-9a-f]{7,64}$/, 'a lowercase hex commit sha');
+
 /** One history entry: a run of `name` at `commit`, with its per-item records. */
 export const historyEntrySchema = z.object({
   schema: z.literal(HISTORY_SCHEMA),
   name: runNameSchema,
-  commit: z.string().regex(/^[0-9a-f]{7,64}$/, 'a commit sha'),
+  commit: commitShaSchema,
   /** The commit's first parent, when known (push events, the CLI's --parent). */
   parent: z.string().optional(),
   /** The branch the commit was recorded on, when known. */
@@ -29,7 +35,7 @@ export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 /** One row of the index: enough to draw a trend and find an entry without reading it. */
 export const indexRowSchema = z.object({
   name: runNameSchema,
-  commit: z.string(),
+  commit: commitShaSchema,
   parent: z.string().optional(),
   branch: z.string().optional(),
   recordedAt: z.string(),
@@ -40,6 +46,9 @@ export const indexRowSchema = z.object({
   byKind: z.record(z.string(), z.number()),
   model: z.string(),
   revision: z.string().optional(),
+  /** The entry's prompt version and scorer: a baseline of another one is skipped unread. */
+  promptVersion: z.string().optional(),
+  scorer: z.string().optional(),
 });
 export type IndexRow = z.infer<typeof indexRowSchema>;
 
@@ -65,10 +74,19 @@ export function indexRow(entry: HistoryEntry): IndexRow {
     byKind: Object.fromEntries(Object.entries(summary.byKind).map(([k, s]) => [k, s.accuracy])),
     model: model.name,
     ...(model.revision ? { revision: model.revision } : {}),
+    promptVersion: entry.results.promptVersion,
+    ...(scorerOf(entry.results) ? { scorer: scorerOf(entry.results) } : {}),
   };
 }
 
+/** The scorer (`name@version`) a run was scored with, when its results say (read defensively). */
+export function scorerOf(results: unknown): string | undefined {
+  const scorer = (results as { provenance?: { scorer?: unknown } }).provenance?.scorer;
+  return typeof scorer === 'string' ? scorer : undefined;
+}
+
 /** Where an entry lives inside the history (a directory or the data branch's tree). */
+export const ENTRIES_DIR = 'entries';
 export const entryPath = (name: string, commit: string): string =>
-  `entries/${name}/${commit}.json`;
+  `${ENTRIES_DIR}/${name}/${commit}.json`;
 export const INDEX_PATH = 'index.json';
