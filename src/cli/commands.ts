@@ -51,7 +51,7 @@ Selection and harvest (run and harvest):
   --base-image IMAGE     base of environment images (default python:<python>-slim,
                          pulled, else the locally built Debian stand-in)
 
-Model and gate (run; the Action's inputs have the same names):
+Model and run (run; the Action's inputs have the same names):
   --endpoint URL         API base URL, e.g. http://127.0.0.1:8000/v1
   --model NAME           model name as the server knows it
   --model-revision REV   checkpoint digest or commit, recorded with the results
