@@ -44,7 +44,7 @@ def test_parser_answers_from_the_trace_and_failures_stay_with_their_instance(har
     assert deepest["answer"] == {"deepest": 3, "lines": [2, 4], "tests": ["test_prog.py::test_it"]}
     assert deepest["question"] is None and deepest["template_answer"] is None
     assert results["raises"]["status"] == "error"
-    assert results["raises"]["reason"] == "instance parser failed: KeyError: 'nope'"
+    assert results["raises"]["reason"] == "instance parser raised KeyError: 'nope'"
     for ident in ("opaque", "nan"):
         assert results[ident]["status"] == "error"
         assert results[ident]["reason"] == "instance parser returned a non-JSON value"

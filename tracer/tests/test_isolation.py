@@ -19,6 +19,7 @@ import time
 
 import pytest
 
+import hostile_parsers
 from conftest import HARVEST, parse_results
 
 UID_BASE = 47000
@@ -187,3 +188,118 @@ def test_what_a_group_leaves_is_killed_and_deleted(world):
     assert not alive, f"processes of uid {UID_BASE} still running: {alive}"
     assert os.listdir(os.path.join(world[0], "litter-work")) == []
     assert elapsed < 30
+
+
+# -- instance parsers: a process of the group's uid, after the tests' are gone --
+
+WHO_PARSER = """
+import builtins, os, signal, sys, time
+
+DAEMON = {daemon}
+
+
+def _ppid(pid):
+    with open("/proc/%d/status" % pid) as handle:
+        return int(next(line.split()[1] for line in handle if line.startswith("PPid:")))
+
+
+def _uid_processes(uid):
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open("/proc/%s/status" % pid) as handle:
+                status = dict(line.split(":", 1) for line in handle if ":" in line)
+        except OSError:
+            continue
+        if status["Uid"].split()[0] == str(uid) and not status["State"].strip().startswith("Z"):
+            found.append(int(pid))
+    return found
+
+
+def answer(trace, query):
+    driver = _ppid(os.getppid())  # the parser's parent is its supervisor; the driver is one up
+    try:
+        os.kill(driver, signal.SIGKILL)
+        kill = "sent"
+    except PermissionError:
+        kill = "refused"
+    forged = 0
+    try:
+        fds = os.listdir("/proc/%d/fd" % driver)  # the result stream is among the driver's descriptors
+    except PermissionError:
+        fds = []
+    for fd in fds:
+        try:
+            with open("/proc/%d/fd/%s" % (driver, fd), "w") as handle:
+                handle.write('{{"tracegate_result": 1, "id": "forged"}}\\n')
+            forged += 1
+        except OSError:
+            pass
+    others = [pid for pid in _uid_processes(os.getuid()) if pid not in (os.getpid(), os.getppid())]
+    report = {{"uid": os.getuid(), "gid": os.getgid(), "groups": os.getgroups(), "home": os.environ["HOME"],
+              "tmp": os.environ["TMPDIR"], "kill": kill, "forged": forged, "others": len(others),
+              "left": os.listdir(os.environ["TMPDIR"]), "planted": hasattr(builtins, "TRACEGATE_PLANTED")}}
+    if DAEMON:  # and litter for the next parser: a file in the temp dir, a usercustomize in the user site of HOME
+        site = os.path.join(os.environ["HOME"], ".local", "lib", "python%d.%d" % sys.version_info[:2],
+                            "site-packages")
+        os.makedirs(site)
+        with open(os.path.join(site, "usercustomize.py"), "w") as handle:
+            handle.write("import builtins\\nbuiltins.TRACEGATE_PLANTED = True\\n")
+        with open(os.path.join(os.environ["TMPDIR"], "left-behind"), "w") as handle:
+            handle.write("for the next parser")
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                time.sleep(300)
+            os._exit(0)
+    return report
+"""
+
+
+def _parser_spec(directory, ident, parser, timeout=hostile_parsers.PARSER_TIMEOUT):
+    return {"id": ident, "dir": directory, "tests": ["test_good.py"], "kind": "S1_IntraProceduralCFG",
+            "target": {"file": "prog.py", "function": "work"}, "query": {"invocation": 1},
+            "timeout_seconds": timeout, "parser": parser}
+
+
+def test_instance_parsers_run_as_the_groups_uid_and_cannot_reach_the_driver(world):
+    directory = _instance(world[0], "parsers", {
+        "prog.py": hostile_parsers.PROG, "test_good.py": hostile_parsers.GOOD,
+        "daemon.py": WHO_PARSER.format(daemon=True), "who.py": WHO_PARSER.format(daemon=False)})
+    results, done = _run(world, [_parser_spec(directory, "daemon", "daemon.py"),
+                                 _parser_spec(directory, "who", "who.py"),
+                                 _parser_spec(directory, "next", "who.py", timeout=30)], "parsers")
+    assert [r["id"] for r in parse_results(done.stdout)] == ["daemon", "who", "next"]
+    for ident, uid in (("daemon", UID_BASE), ("who", UID_BASE), ("next", UID_BASE + 1)):
+        result = results[ident]
+        assert result["status"] == "ok", (ident, result.get("reason"))
+        answer = result["answer"]
+        assert (answer["uid"], answer["gid"], answer["groups"]) == (uid, uid, []), ident
+        assert answer["home"] == answer["tmp"] and answer["tmp"].endswith(f"/g{uid - UID_BASE}/tmp"), ident
+        assert (answer["kill"], answer["forged"], answer["others"]) == ("refused", 0, 0), ident
+        assert (answer["left"], answer["planted"]) == ([], False), ident  # a fresh HOME, no user site
+        assert result["stats"]["uid"] == uid
+    # The daemon held the parser's pipes: found by uid after the parser, before the next parser of the group;
+    # and what it left in its HOME (a file, a usercustomize) is gone for the next one.
+    assert "killed 1 process(es) the instance parser left running" in results["daemon"]["stats"]["notes"]
+    assert not _alive(UID_BASE), f"processes of uid {UID_BASE} still running"
+
+
+def test_each_hostile_parser_costs_only_its_own_instance_when_isolated(world):
+    files = {"prog.py": hostile_parsers.PROG, "test_good.py": hostile_parsers.GOOD,
+             "good.py": hostile_parsers.GOOD_PARSER}
+    plan = []
+    for name, (source, _status, _reason) in hostile_parsers.HOSTILE.items():
+        files[f"{name}.py"] = source
+        plan += [_parser_spec("", name, f"{name}.py"), _parser_spec("", f"after-{name}", "good.py")]
+    directory = _instance(world[0], "hostile-parsers", files)
+    plan = [dict(spec, dir=directory) for spec in plan] + [_parser_spec(directory, "next", "good.py", timeout=30)]
+    results, done = _run(world, plan, "hostile-parsers")  # one recording group for all but `next`
+    assert [r["id"] for r in parse_results(done.stdout)] == [spec["id"] for spec in plan]
+    for name, (_source, status, reason) in hostile_parsers.HOSTILE.items():
+        hostile, after = results[name], results[f"after-{name}"]
+        assert hostile["status"] == status and hostile.get("reason", "").startswith(reason or ""), hostile
+        assert after["status"] == "ok" and after["answer"] == {"lines": [2]}, (name, after.get("reason"))
+        assert hostile["stats"]["uid"] == after["stats"]["uid"] == UID_BASE
+    assert results["next"]["answer"] == {"lines": [2]} and results["next"]["stats"]["uid"] == UID_BASE + 1
+    assert not _alive(UID_BASE)

@@ -2,12 +2,17 @@
 
 A test may write gigabytes into its stdout; only the first and the last
 LIMIT bytes are kept (pytest's error lines and its summary are at the ends),
-and the total is counted.
+and the total is counted. `drain` is one turn of the poll loop that feeds
+them (pytest_run.py, instance_parser.py).
 """
 
 from __future__ import annotations
 
+import os
+import selectors
+
 LIMIT = 256 * 1024
+_READ_SIZE = 1 << 20
 
 
 class Bounded:
@@ -42,3 +47,18 @@ class Bounded:
         else:
             middle = b""
         return (bytes(self.head) + middle + tail).decode("utf-8", "replace")
+
+
+def drain(selector: selectors.BaseSelector, sinks: dict[int, Bounded], wait: float) -> None:
+    """Reads whatever is ready (waiting at most `wait` seconds); unregisters pipes at EOF."""
+    for key, _events in selector.select(timeout=wait):
+        try:
+            data = os.read(key.fd, _READ_SIZE)
+        except (BlockingIOError, InterruptedError):
+            continue
+        except OSError:
+            data = b""
+        if data:
+            sinks[key.fd].add(data)
+        else:
+            selector.unregister(key.fd)

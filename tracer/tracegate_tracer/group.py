@@ -123,6 +123,9 @@ def harvest_group(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list
         missing = isinstance(exc, FileNotFoundError)
         what = "no trace written" if missing else f"unreadable trace ({type(exc).__name__}: {exc})"
         return _all(results, status="error", reason=f"{what} (pytest exit {run.exit_code}): {last}")
+    # The parsers' copy, serialised as loaded, before anything else reads it, and only when a parser will read it.
+    parsed = recorded["status"] == "ok" and recorded["invocations"] and any(s.get("parser") for s in specs)
+    trace_text = json.dumps(recorded, separators=(",", ":")).encode() if parsed else b""
     try:
         context = dict(context, slice=build_slice(target, recorded.get("executed")))
     except Exception as exc:  # noqa: BLE001 - the prompt's slice never costs an oracle
@@ -136,27 +139,38 @@ def harvest_group(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list
                                backend=recorded["backend"])
         if failure and not spec.get("expect_failure"):
             decided.append(dict(result, status="invalid", reason=failure))
+        elif spec.get("parser"):
+            decided.append(dict(result, **_parse(spec, recorded, trace_text, instance_dir, timeout, sandbox, result)))
         else:
-            decided.append(dict(result, **_answer(spec, recorded, rule_context, instance_dir, trace_path)))
+            decided.append(dict(result, **_answer(spec, recorded, rule_context)))
     return decided
 
 
-def _answer(spec: Spec, recorded: dict[str, Any], ctx: queries.Context, instance_dir: str,
-            trace_path: str) -> dict[str, Any]:
-    """{status, answer} or {status, reason} of one instance over the group's trace."""
+def _parse(spec: Spec, recorded: dict[str, Any], trace_text: bytes, instance_dir: str, timeout: float,
+           sandbox: Sandbox, result: Result) -> dict[str, Any]:
+    """{status, answer} or {status, reason} of an instance with its own parser (run in its own process)."""
+    if recorded["status"] != "ok":
+        return {"status": "invalid", "reason": recorded["reason"]}
+    if not recorded["invocations"]:
+        return {"status": "invalid", "reason": "target not executed"}
+    decided = instance_parser.run(spec["parser"], instance_dir, trace_text, spec.get("query") or {}, timeout,
+                                  sandbox, str(spec.get("id")))
+    notes = decided.pop("notes", None)
+    if notes:
+        result["stats"]["notes"] = list(result["stats"].get("notes", ())) + notes
+    if decided["status"] == "ok":
+        try:
+            queries.ensure_uncut(recorded, queries.leaves(decided["answer"]))
+        except queries.Invalid as exc:
+            return {"status": "invalid", "reason": str(exc)}
+    return decided
+
+
+def _answer(spec: Spec, recorded: dict[str, Any], ctx: queries.Context) -> dict[str, Any]:
+    """{status, answer} or {status, reason} of one instance over the group's trace, by its kind's rule."""
     if recorded["status"] != "ok":
         return {"status": "invalid", "reason": recorded["reason"]}
     query = spec.get("query") or {}
-    if spec.get("parser"):
-        if not recorded["invocations"]:
-            return {"status": "invalid", "reason": "target not executed"}
-        decided = instance_parser.run(spec["parser"], instance_dir, trace_path, query)
-        if decided["status"] == "ok":
-            try:
-                queries.ensure_uncut(recorded, queries.leaves(decided["answer"]))
-            except queries.Invalid as exc:
-                return {"status": "invalid", "reason": str(exc)}
-        return decided
     try:
         return {"status": "ok", "answer": queries.answer(spec["kind"], query, recorded, ctx)}
     except queries.Invalid as exc:

@@ -1,9 +1,10 @@
 """The driver's stdout carries result lines and nothing else.
 
 At start-up the real stdout is moved to a private descriptor and fd 1 is
-pointed at stderr, so a stray print (an instance parser's, a library's) can
-never corrupt the stream. Each result is one line, `{"tracegate_result": 1,
-...result}`, written whole and at once.
+pointed at stderr, so a stray print (a library's) can never corrupt the
+stream; no child (tests, instance parsers) inherits the real stdout. Each
+result is one line, `{"tracegate_result": 1, ...result}`, written whole and
+at once.
 """
 
 from __future__ import annotations

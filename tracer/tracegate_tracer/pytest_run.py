@@ -20,11 +20,10 @@ import time
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from .capture import Bounded
+from .capture import Bounded, drain
 
 PLUGIN = "tracegate_pytest_plugin"
 PIPE_GRACE_SECONDS = 2.0
-_READ_SIZE = 1 << 20
 # pytest exit codes that leave no trustworthy run behind.
 _EXIT_REASONS = {
     2: "pytest collection error", 3: "pytest internal error", 4: "pytest usage error", 5: "no tests collected",
@@ -108,21 +107,6 @@ def _environment(tracer_root: str, config_path: str) -> dict[str, str]:
     return env
 
 
-def _drain(selector: selectors.BaseSelector, sinks: dict[int, Bounded], wait: float) -> None:
-    """Reads whatever is ready (waiting at most `wait` seconds); unregisters pipes at EOF."""
-    for key, _events in selector.select(timeout=wait):
-        try:
-            data = os.read(key.fd, _READ_SIZE)
-        except (BlockingIOError, InterruptedError):
-            continue
-        except OSError:
-            data = b""
-        if data:
-            sinks[key.fd].add(data)
-        else:
-            selector.unregister(key.fd)
-
-
 def run(tests: Sequence[str], run_dir: str, tracer_root: str, config_path: str, timeout: float,
         sandbox: Sandbox) -> Outcome:
     env = sandbox.environment(_environment(tracer_root, config_path))
@@ -149,7 +133,7 @@ def run(tests: Sequence[str], run_dir: str, tracer_root: str, config_path: str, 
                 timed_out = True
                 break
             if selector.get_map():
-                _drain(selector, sinks, min(left, 0.2))
+                drain(selector, sinks, min(left, 0.2))
             else:
                 time.sleep(min(left, 0.05))
         seconds = round(time.monotonic() - started, 3)
@@ -158,7 +142,7 @@ def run(tests: Sequence[str], run_dir: str, tracer_root: str, config_path: str, 
             notes.append(f"killed {left_running} process(es) the tests left running")
         grace = time.monotonic() + PIPE_GRACE_SECONDS
         while selector.get_map() and time.monotonic() < grace:
-            _drain(selector, sinks, max(0.0, min(0.2, grace - time.monotonic())))
+            drain(selector, sinks, max(0.0, min(0.2, grace - time.monotonic())))
         if selector.get_map():
             notes.append(f"test output pipes still open {PIPE_GRACE_SECONDS:g}s after the tests ended: closed")
     child.stdout.close()

@@ -25,8 +25,9 @@ import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import time
-from typing import Any
+from typing import IO, Any
 
 # Runs as the group's uid: kill(-1) reaches every process of that uid but not itself.
 _KILLER = """
@@ -99,6 +100,7 @@ class Sandbox:
     def __init__(self, work_dir: str, index: int, uid: int | None) -> None:
         self.index = index
         self.uid = uid
+        self.work_dir = work_dir
         self.dir = os.path.join(work_dir, f"g{index}")
         self.tmp = os.path.join(self.dir, "tmp")
 
@@ -111,6 +113,20 @@ class Sandbox:
                 os.chown(path, self.uid, self.uid)
                 os.chmod(path, 0o700)
 
+    def fresh_tmp(self) -> None:
+        """An empty temp dir again, and the group's dir as prepare() left it: what one child of the group
+        (tests, an instance parser) did to them never reaches the next. Call it when the uid has no processes."""
+        if self.uid is not None:
+            os.chown(self.dir, self.uid, self.uid)  # a real directory: the uid cannot replace it in work_dir
+            os.chmod(self.dir, 0o700)
+        if os.path.islink(self.tmp) or (os.path.lexists(self.tmp) and not os.path.isdir(self.tmp)):
+            os.unlink(self.tmp)
+        shutil.rmtree(self.tmp, ignore_errors=True)
+        os.mkdir(self.tmp, 0o700)
+        if self.uid is not None:
+            os.chown(self.tmp, self.uid, self.uid)
+            os.chmod(self.tmp, 0o700)
+
     def path(self, name: str) -> str:
         return os.path.join(self.dir, name)
 
@@ -122,7 +138,19 @@ class Sandbox:
             handle.write(text)
         return path
 
-    # -- what pytest_run asks ------------------------------------------------
+    def handover(self, data: bytes) -> IO[bytes]:
+        """A private copy of `data` for one child's stdin: an unlinked, root-owned file outside the group's dirs.
+
+        The child reads it through the descriptor it is given; no path names it, so no other process of the
+        group's uid (an earlier instance parser, say) can swap or change what it reads.
+        """
+        handle = tempfile.TemporaryFile(dir=self.work_dir)
+        handle.write(data)
+        handle.flush()
+        handle.seek(0)
+        return handle
+
+    # -- what pytest_run and instance_parser ask ------------------------------
 
     def popen_options(self) -> dict[str, Any]:
         if self.uid is None:
