@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FakeRepo } from './git-objects.js';
 
 export interface Comment {
   id: number;
@@ -16,28 +17,68 @@ export interface CheckRun {
 
 /**
  * A loopback HTTP server speaking the GitHub REST endpoints tracegate uses
- * (issue comments, check runs), with in-memory state and a request log.
- * `readOnly` answers every write with 403, as GitHub does for fork PR tokens.
+ * (issue comments, check runs; the git-data API, compare and commits/{sha}
+ * of `repo`, an in-memory repository), with in-memory state and a request
+ * log. `readOnly` answers every write with 403, as GitHub does for fork PR
+ * tokens; `repo.failRefWrites(n)` makes the next n ref writes lose a race.
  */
 export class FakeGitHub {
   comments = new Map<number, Comment[]>();
   checkRuns: CheckRun[] = [];
-  requests: { method: string; path: string; auth?: string }[] = [];
+  requests: { method: string; path: string; query: string; auth?: string }[] = [];
   readOnly = false;
+  readonly repo = new FakeRepo();
   private server?: Server;
   private nextId = 1000;
+  private held?: { count: number; waiting: (() => void)[] };
+
+  /**
+   * Holds the next `count` ref writes until all of them have arrived, then
+   * answers them in arrival order: writers that read the same head race for
+   * real (the first lands, the others are not a fast forward).
+   */
+  holdRefWrites(count: number): void {
+    this.held = { count, waiting: [] };
+  }
+
+  private hold(method: string, path: string, answer: () => void): boolean {
+    const refWrite =
+      (method === 'PATCH' && /\/git\/refs\//.test(path)) ||
+      (method === 'POST' && /\/git\/refs$/.test(path));
+    if (!this.held || !refWrite) return false;
+    const held = this.held;
+    held.waiting.push(answer);
+    if (held.waiting.length >= held.count) {
+      this.held = undefined;
+      held.waiting.forEach((release) => release());
+    }
+    return true;
+  }
 
   async start(): Promise<string> {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const path = (req.url ?? '').replace(/\?.*$/, '');
-        this.requests.push({ method: req.method ?? '', path, auth: req.headers.authorization });
+        const [path = '', query = ''] = (req.url ?? '').split('?', 2);
+        this.requests.push({
+          method: req.method ?? '',
+          path,
+          query,
+          auth: req.headers.authorization,
+        });
         const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
-        const { status, json } = this.route(req.method ?? '', path, body);
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(json));
+        const answer = () => {
+          const { status, json } = this.route(
+            req.method ?? '',
+            path,
+            new URLSearchParams(query),
+            body,
+          );
+          res.writeHead(status, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(json));
+        };
+        if (!this.hold(req.method ?? '', path, answer)) answer();
       });
     });
     await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
@@ -51,11 +92,14 @@ export class FakeGitHub {
   private route(
     method: string,
     path: string,
+    query: URLSearchParams,
     body: Record<string, unknown>,
   ): { status: number; json: unknown } {
     if (this.readOnly && method !== 'GET') {
       return { status: 403, json: { message: 'Resource not accessible by integration' } };
     }
+    const git = this.repo.route(method, path, query, body);
+    if (git) return git;
     let m = /^\/repos\/[^/]+\/[^/]+\/issues\/(\d+)\/comments$/.exec(path);
     if (m) {
       const issue = Number(m[1]);

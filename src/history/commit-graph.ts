@@ -1,0 +1,80 @@
+import { execFile } from 'node:child_process';
+import type { CommitGraph } from './baseline.js';
+import type { Octokit, RepoRef } from './git-data.js';
+
+const statusOf = (error: unknown): number | undefined => (error as { status?: number }).status;
+
+/**
+ * The repository's commit graph through the GitHub API: the compare API's
+ * merge base, and a commit's parents. An unknown commit (404/422) has no
+ * merge base; other failures propagate (the resolver turns them into notices).
+ */
+export function githubCommitGraph(octokit: Octokit, repo: RepoRef): Required<CommitGraph> {
+  return {
+    async mergeBase(base, head) {
+      try {
+        const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+          ...repo,
+          basehead: `${base}...${head}`,
+          per_page: 1,
+        });
+        return data.merge_base_commit.sha;
+      } catch (error) {
+        if (statusOf(error) === 404 || statusOf(error) === 422) return undefined;
+        throw error;
+      }
+    },
+    async parentsOf(sha) {
+      try {
+        const { data } = await octokit.rest.repos.getCommit({ ...repo, ref: sha, per_page: 1 });
+        return data.parents.map((p) => p.sha);
+      } catch (error) {
+        if (statusOf(error) === 404 || statusOf(error) === 422) return [];
+        throw error;
+      }
+    },
+  };
+}
+
+function git(
+  cwd: string,
+  args: string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    execFile('git', args, { cwd, maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+      if (error && code === -1)
+        reject(new Error(`git ${args[0]} could not run (${error.message}): is git installed?`));
+      else resolve({ code, stdout: stdout.trim(), stderr: stderr.trim() });
+    });
+  });
+}
+
+/**
+ * The commit graph of a local clone, for the CLI: `git merge-base` and
+ * `git rev-list --parents`. A commit the clone does not have (a shallow
+ * checkout) has no merge base and no parents.
+ */
+export function gitCommitGraph(cwd: string): Required<CommitGraph> {
+  return {
+    async mergeBase(base, head) {
+      const { code, stdout, stderr } = await git(cwd, ['merge-base', base, head]);
+      if (code === 0) return stdout || undefined;
+      if (code === 1 || /not a valid|unknown revision|bad revision/i.test(stderr)) return undefined;
+      throw new Error(`git merge-base ${base} ${head} failed: ${stderr}`);
+    },
+    async parentsOf(sha) {
+      const { code, stdout, stderr } = await git(cwd, [
+        'rev-list',
+        '--parents',
+        '-n',
+        '1',
+        sha,
+        '--',
+      ]);
+      if (code === 0) return stdout.split(/\s+/).slice(1);
+      if (/not a valid|unknown revision|bad revision|bad object/i.test(stderr)) return [];
+      throw new Error(`git rev-list ${sha} failed: ${stderr}`);
+    },
+  };
+}
