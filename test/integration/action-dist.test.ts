@@ -109,7 +109,7 @@ describe('the bundled Action (dist/index.js) on a pull_request', () => {
     // The demo model is right on the covered lines and the caught exception, wrong on the
     // three loop counts it cannot know from the prompt: 2 of 5.
     expect(first.outputs.score).toBe('0.4');
-    expect(first.summary).toContain('| S2_Loops | 3 |');
+    expect(first.summary).toContain('| S2_Loops | 0.0% (0/3) |');
     expect(github.comments.get(7)).toHaveLength(1);
     const commentId = github.comments.get(7)![0]!.id;
     expect(github.comments.get(7)![0]!.body).toContain(COMMENT_MARKER);
@@ -122,10 +122,21 @@ describe('the bundled Action (dist/index.js) on a pull_request', () => {
     });
     expect(github.requests.every((r) => r.auth === 'token ghs_test_token')).toBe(true);
 
-    // A baseline that answered every loop question right: the candidate's losses on
-    // S2_Loops are 3 discordant pairs (exact McNemar p = 0.25), significant at alpha 0.5
-    // when only the Loops category is selected (no Holm penalty) → the gate fails.
+    // Each record carries what the gate pairs and clusters on.
     const results = resultsSchema.parse(JSON.parse(readFileSync(first.outputs.results!, 'utf8')));
+    expect(results.provenance.scorer).toBe('tracegate-strict@1');
+    const loops = results.instances.filter((r) => r.kind === 'S2_Loops');
+    expect(loops.map((r) => r.cluster)).toEqual(
+      Array(3).fill({ test: 'plain:test_numbers.py', package: 'plain' }),
+    );
+    expect(results.instances.every((r) => /^[0-9a-f]{64}$/.test(r.oracleDigest ?? ''))).toBe(true);
+
+    // A baseline that answered every loop question right. The fixture suite has 5 instances in
+    // 3 test files: the gate needs 10 paired items in 5 clusters before it tests anything, so an
+    // honest verdict on this suite is inconclusive, whatever the drop. The run samples 3 of the
+    // 5; inconclusive at the first look, the top-up adds the 2 the baseline answered outside the
+    // sample, and the second look is still inconclusive — with on-inconclusive: fail that fails
+    // the check and the job.
     const baseline = {
       ...results,
       instances: results.instances.map((r) =>
@@ -139,29 +150,60 @@ describe('the bundled Action (dist/index.js) on a pull_request', () => {
       inputs({
         out: join(work, 'out2'),
         baseline: baselineFile,
-        categories: 'Loops',
-        alpha: '0.5',
+        sample: '3',
+        'top-up': '2',
+        'on-inconclusive': 'fail',
       }),
       env,
     );
     expect(second.code).toBe(1);
-    expect(second.stdout).toMatch(/::error::tracegate: significant regression in S2_Loops/);
-    expect(second.outputs.verdict).toBe('fail');
+    expect(second.outputs.verdict).toBe('inconclusive');
+    expect(second.stdout).toMatch(
+      /::error::tracegate: inconclusive, and on-inconclusive is fail — Cannot decide: only 5 paired item\(s\) in 3 cluster\(s\) \(the gate needs 10 in 5\)/,
+    );
+    expect(second.stdout).toMatch(
+      /Inconclusive at the first look \(α 0\.0\d+\): topping up with 2 instance/,
+    );
+    // Both batches' oracles came from the cache the first run filled.
+    expect(second.stdout).toMatch(/Oracles: 3 from cache, 0 harvested/);
+    expect(second.stdout).toMatch(/Oracles: 2 from cache, 0 harvested/);
+    const gated = resultsSchema.parse(JSON.parse(readFileSync(second.outputs.results!, 'utf8')));
+    expect(gated.instances).toHaveLength(5);
+    expect(gated.comparison).toMatchObject({
+      verdict: 'inconclusive',
+      causes: ['too few items'],
+      look: { index: 2, of: 2 },
+      topUp: { planned: 2, added: 2 },
+      overall: { paired: 5, clusters: 3, lost: 3, gained: 0 },
+    });
     expect(github.comments.get(7)).toHaveLength(1);
     expect(github.comments.get(7)![0]!.id).toBe(commentId);
-    expect(github.comments.get(7)![0]!.body).toContain('🔴 regressed');
+    const body = github.comments.get(7)![0]!.body;
+    expect(body).toContain('🟡 **inconclusive**');
+    expect(body).toContain('**Top-up:** the first look was inconclusive, so 2 paired item(s)');
+    expect(body).toMatch(
+      /\| S2_Loops \| 0\.0% \(0\/3\) \| 3 \(1\) \| 100\.0% \| 0\.0% \| −100\.0 pp \| — \| ▫️ too few items \|/,
+    );
     expect(github.checkRuns).toHaveLength(2);
     expect(github.checkRuns[1]).toMatchObject({ status: 'completed', conclusion: 'failure' });
-    expect(github.checkRuns[1]!.output?.title).toMatch(/^fail: /);
-    // The second run's oracles came from the cache the first run filled.
-    expect(second.stdout).toMatch(/Oracles: 3 from cache, 0 harvested/);
+    expect(github.checkRuns[1]!.output?.title).toMatch(/^inconclusive: /);
+
+    // The default, on-inconclusive: neutral — the same data neither blocks nor approves.
+    const third = await runAction(
+      inputs({ out: join(work, 'out3'), baseline: baselineFile, sample: '3', 'top-up': '2' }),
+      env,
+    );
+    expect(third.code).toBe(0);
+    expect(third.outputs.verdict).toBe('inconclusive');
+    expect(third.stdout).toMatch(/::warning::tracegate: inconclusive — Cannot decide/);
+    expect(github.checkRuns[2]).toMatchObject({ status: 'completed', conclusion: 'neutral' });
   });
 
   it('degrades to the job summary when the token is read-only (fork PR)', async () => {
     github.readOnly = true;
     try {
       const before = github.comments.get(7)?.[0]?.body;
-      const run = await runAction(inputs({ out: join(work, 'out3') }), env);
+      const run = await runAction(inputs({ out: join(work, 'out4') }), env);
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/::notice::tracegate could not create a check run/);
       expect(run.summary).toContain(COMMENT_MARKER);
