@@ -1,15 +1,9 @@
 import { compareRuns, type Comparison, type GatePolicy } from './compare/gate.js';
-import { assertUniqueIds } from './compare/pairing.js';
-import { assertComparable, environmentsDigest, instanceSetDigest } from './compare/provenance.js';
+import { assertUniqueIds, pairable } from './compare/pairing.js';
+import { assertComparable } from './compare/provenance.js';
 import { chooseTopUp, plannedLooks, type Look } from './compare/sequential.js';
 import type { CachedOracle } from './contracts/oracle.js';
-import {
-  INFRASTRUCTURE_ERRORS,
-  RESULTS_SCHEMA,
-  type InstanceRecord,
-  type Provenance,
-  type Results,
-} from './contracts/results.js';
+import { INFRASTRUCTURE_ERRORS, type InstanceRecord, type Results } from './contracts/results.js';
 import {
   EndpointRejectedError,
   EndpointUnavailableError,
@@ -18,11 +12,10 @@ import {
 } from './errors.js';
 import { harvestOracles, type HarvestDeps, type HarvestSummary } from './harvest/harvest.js';
 import { ModelRequestError, type ModelClient } from './model/client.js';
-import { describePrompt, PROMPT_VERSION } from './prompt/build.js';
-import { summarizeQuery } from './query/accounting.js';
+import { PROMPT_VERSION } from './prompt/build.js';
+import { assembleResults, clusterOf, mergeHarvests, NO_HARVEST } from './pipeline-results.js';
 import { queryInstances, withResponseCache, type QueryConfig } from './query/stage.js';
 import { renderReport } from './report/markdown.js';
-import { summarize } from './score/aggregate.js';
 import type { Baseline, Stores } from './stores/ports.js';
 import type { LoadedInstance, RejectedFile } from './suite/load.js';
 
@@ -84,25 +77,6 @@ export function harvestOnly(
   });
 }
 
-/** The gate's clusters of an instance: its first test's file in its environment, and the environment. */
-export function clusterOf(loaded: LoadedInstance): { test: string; package: string } {
-  const { environment, tests } = loaded.instance;
-  return { test: `${environment}:${tests[0]!.split('::')[0]}`, package: environment };
-}
-
-function mergeHarvest(a: HarvestSummary, b: HarvestSummary): HarvestSummary {
-  const names = new Set(a.environments.map((e) => e.name));
-  const backends = new Set([a.backend, b.backend].filter((x) => x !== 'cache'));
-  return {
-    outcomes: new Map([...a.outcomes, ...b.outcomes]),
-    cached: a.cached + b.cached,
-    harvested: a.harvested + b.harvested,
-    failed: a.failed + b.failed,
-    backend: backends.size ? [...backends].sort().join('+') : 'cache',
-    environments: [...a.environments, ...b.environments.filter((e) => !names.has(e.name))],
-  };
-}
-
 /** Fails fast, before any work, on a baseline this run could never be compared with. */
 function checkBaseline(baseline: Baseline | undefined, scorer: string): void {
   if (!baseline) return;
@@ -127,14 +101,14 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
   const baseline = await stores.baseline?.resolve();
   checkBaseline(baseline, input.scorer);
   const { selected } = input;
-  const scored = new Set(baseline?.results.instances.filter((r) => r.scored).map((r) => r.id));
+  const answered = new Set(baseline?.results.instances.filter(pairable).map((r) => r.id));
   const extra =
     baseline && input.topUp
-      ? chooseTopUp(input.topUp.pool, scored, input.topUp.seed, input.topUp.max)
+      ? chooseTopUp(input.topUp.pool, answered, input.topUp.seed, input.topUp.max)
       : [];
   const looks = plannedLooks(input.policy.alpha, selected.length, extra.length);
   let look: Look = looks[0];
-  let topUp: Comparison['topUp'];
+  let toppedUp = false;
   const attempted: LoadedInstance[] = [...selected];
   deps.log(`Selected ${selected.length} instance(s)`);
 
@@ -157,7 +131,7 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
   /** Harvests a batch; the entry point's errors (no engine) propagate before anything is written. */
   const harvestBatch = async (batch: LoadedInstance[]): Promise<HarvestSummary> => {
     const summary = await harvestOnly({ ...input, selected: batch }, deps);
-    harvest = harvest ? mergeHarvest(harvest, summary) : summary;
+    harvest = harvest ? mergeHarvests(harvest, summary) : summary;
     deps.log(
       `Oracles: ${summary.cached} from cache, ${summary.harvested} harvested, ${summary.failed} failed`,
     );
@@ -193,53 +167,30 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
     if (deps.signal?.aborted) throw interrupted(deps.signal);
   };
 
-  const assemble = (incomplete?: string): Results => {
-    const ordered = attempted
-      .map((l) => records.get(l.instance.id))
-      .filter((r): r is InstanceRecord => !!r);
-    const missing = attempted.map((l) => l.instance.id).filter((id) => !records.has(id));
-    const environments = harvest?.environments ?? [];
-    const provenance: Provenance = {
-      instances: instanceSetDigest(
-        attempted.map((l) => ({ id: l.instance.id, contentHash: l.contentHash })),
-      ),
-      environments: environmentsDigest(environments),
-      tracer: input.tracerDigest,
-      prompt: PROMPT_VERSION,
-      scorer: input.scorer,
-    };
-    return {
-      schema: RESULTS_SCHEMA,
-      model: input.model,
-      promptVersion: PROMPT_VERSION,
-      prompt: describePrompt(input.query.prompt),
-      query: summarizeQuery(ordered, deps.client.identity, input.query.samples),
-      commit: input.commit,
+  const assemble = (incomplete?: string): Results =>
+    assembleResults({
+      input,
+      attempted,
+      records,
+      harvest,
+      identity: deps.client.identity,
       startedAt,
-      finishedAt: new Date().toISOString(),
-      harvest: {
-        cached: harvest?.cached ?? 0,
-        harvested: harvest?.harvested ?? 0,
-        failed: harvest?.failed ?? 0,
-        backend: harvest?.backend ?? 'cache',
-        environments,
-      },
-      summary: summarize(ordered),
-      provenance,
-      instances: ordered,
-      ...(input.rejected?.length ? { rejected: input.rejected } : {}),
-      ...(incomplete || missing.length
-        ? {
-            incomplete: {
-              reason: incomplete ?? 'not every selected instance was answered',
-              missing,
-            },
-          }
-        : {}),
-    };
-  };
+      incomplete,
+    });
   const compare = (results: Results): Comparison =>
-    compareRuns(results, baseline, input.policy, look, topUp);
+    compareRuns(
+      results,
+      baseline,
+      input.policy,
+      look,
+      toppedUp
+        ? {
+            planned: extra.length,
+            added: extra.filter((l) => records.has(l.instance.id)).length,
+            ids: extra.map((l) => l.instance.id),
+          }
+        : undefined,
+    );
 
   const finish = (incomplete?: string): RunOutcome => {
     const results = assemble(incomplete);
@@ -251,14 +202,7 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
       results,
       comparison,
       report,
-      harvest: harvest ?? {
-        outcomes: new Map(),
-        cached: 0,
-        harvested: 0,
-        failed: 0,
-        backend: 'cache',
-        environments: [],
-      },
+      harvest: harvest ?? NO_HARVEST,
     };
   };
 
@@ -272,8 +216,8 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
           `instance(s) the baseline answered; deciding again at α ${second.alpha.toFixed(4)}`,
       );
       look = second;
+      toppedUp = true;
       attempted.push(...extra);
-      topUp = { planned: extra.length, added: extra.length, ids: extra.map((l) => l.instance.id) };
       await answerBatch(extra, await harvestBatch(extra));
     }
   } catch (error) {

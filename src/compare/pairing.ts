@@ -29,6 +29,11 @@ export function isInfrastructure(r: InstanceRecord): boolean {
   return r.infrastructure ?? (r.error !== null && INFRASTRUCTURE_ERRORS.has(r.error));
 }
 
+/** A baseline record a top-up can pair with: scored, with an oracle digest, not an infrastructure failure. */
+export function pairable(r: InstanceRecord): boolean {
+  return r.scored && !!r.oracleDigest && !isInfrastructure(r);
+}
+
 function clusterOf(r: InstanceRecord, by: ClusterBy): string {
   if (by === 'none' || !r.cluster) return `item:${r.id}`;
   return by === 'test' ? `test:${r.cluster.test}` : `package:${r.cluster.package}`;

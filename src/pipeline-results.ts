@@ -1,0 +1,100 @@
+// What a run writes, pure: the pipeline's state in, the pieces of results.json out
+// (its records' clusters, the merged harvest, the results without their comparison).
+import { environmentsDigest, instanceSetDigest } from './compare/provenance.js';
+import { RESULTS_SCHEMA, type InstanceRecord, type Results } from './contracts/results.js';
+import type { HarvestSummary } from './harvest/harvest.js';
+import type { ClientIdentity } from './model/client.js';
+import { describePrompt, PROMPT_VERSION } from './prompt/build.js';
+import { summarizeQuery } from './query/accounting.js';
+import { summarize } from './score/aggregate.js';
+import type { LoadedInstance } from './suite/load.js';
+import type { RunInput } from './pipeline.js';
+
+/** The gate's clusters of an instance: its first test's file in its environment, and the environment. */
+export function clusterOf(loaded: LoadedInstance): { test: string; package: string } {
+  const { environment, tests } = loaded.instance;
+  return { test: `${environment}:${tests[0]!.split('::')[0]}`, package: environment };
+}
+
+/** Two batches' harvests as one (a top-up harvests its items after the selection's). */
+export function mergeHarvests(a: HarvestSummary, b: HarvestSummary): HarvestSummary {
+  const names = new Set(a.environments.map((e) => e.name));
+  const backends = new Set([a.backend, b.backend].filter((x) => x !== 'cache'));
+  return {
+    outcomes: new Map([...a.outcomes, ...b.outcomes]),
+    cached: a.cached + b.cached,
+    harvested: a.harvested + b.harvested,
+    failed: a.failed + b.failed,
+    backend: backends.size ? [...backends].sort().join('+') : 'cache',
+    environments: [...a.environments, ...b.environments.filter((e) => !names.has(e.name))],
+  };
+}
+
+/** The harvest summary of a run that harvested nothing. */
+export const NO_HARVEST: HarvestSummary = {
+  outcomes: new Map(),
+  cached: 0,
+  harvested: 0,
+  failed: 0,
+  backend: 'cache',
+  environments: [],
+};
+
+/**
+ * results.json from a run's state: records in the order attempted (selection,
+ * then top-up), the missing ones listed as incomplete, and the provenance the
+ * gate compares on.
+ */
+export function assembleResults(state: {
+  input: RunInput;
+  attempted: readonly LoadedInstance[];
+  records: ReadonlyMap<string, InstanceRecord>;
+  harvest: HarvestSummary | undefined;
+  identity: ClientIdentity;
+  startedAt: string;
+  incomplete?: string;
+}): Results {
+  const { input, attempted, records } = state;
+  const harvest = state.harvest ?? NO_HARVEST;
+  const ordered = attempted
+    .map((l) => records.get(l.instance.id))
+    .filter((r): r is InstanceRecord => !!r);
+  const missing = attempted.map((l) => l.instance.id).filter((id) => !records.has(id));
+  return {
+    schema: RESULTS_SCHEMA,
+    model: input.model,
+    promptVersion: PROMPT_VERSION,
+    prompt: describePrompt(input.query.prompt),
+    query: summarizeQuery(ordered, state.identity, input.query.samples),
+    commit: input.commit,
+    startedAt: state.startedAt,
+    finishedAt: new Date().toISOString(),
+    harvest: {
+      cached: harvest.cached,
+      harvested: harvest.harvested,
+      failed: harvest.failed,
+      backend: harvest.backend,
+      environments: harvest.environments,
+    },
+    summary: summarize(ordered),
+    provenance: {
+      instances: instanceSetDigest(
+        attempted.map((l) => ({ id: l.instance.id, contentHash: l.contentHash })),
+      ),
+      environments: environmentsDigest(harvest.environments),
+      tracer: input.tracerDigest,
+      prompt: PROMPT_VERSION,
+      scorer: input.scorer,
+    },
+    instances: ordered,
+    ...(input.rejected?.length ? { rejected: input.rejected } : {}),
+    ...(state.incomplete || missing.length
+      ? {
+          incomplete: {
+            reason: state.incomplete ?? 'not every selected instance was answered',
+            missing,
+          },
+        }
+      : {}),
+  };
+}
