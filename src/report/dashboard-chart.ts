@@ -1,0 +1,102 @@
+/**
+ * One SVG line chart of accuracy per commit, as a string: the dashboard's
+ * building block. Pure; every string that reaches the markup is escaped.
+ */
+
+/** Escapes text for HTML and SVG, in element content and in quoted attributes alike. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** One point of a series: a commit's accuracy (0–1), or undefined where the kind was not run. */
+export interface ChartPoint {
+  value: number | undefined;
+  /** The point's tooltip. */
+  title: string;
+  /** Extra class of the point's marker (e.g. `verdict-fail`); already safe. */
+  marker?: string;
+}
+
+export interface ChartSpec {
+  /** The series' id (data-series), e.g. `overall` or a kind. */
+  series: string;
+  points: ChartPoint[];
+  /** The x-axis labels (short shas), one per point; drawn only when `labels` is set. */
+  labels?: string[];
+  width: number;
+  height: number;
+  /** Left, right, top, bottom. */
+  margin: [number, number, number, number];
+  /** The line's colour. */
+  colour: string;
+  /** The chart's accessible name. */
+  label: string;
+}
+
+const fixed = (n: number) => n.toFixed(1);
+
+/**
+ * The chart: gridlines at 0, 25, 50, 75, 100 %, a line through the points
+ * that have a value (a gap where a kind was not run), a marker per point
+ * with its tooltip, and optionally the commits under the x-axis.
+ */
+export function lineChart(spec: ChartSpec): string {
+  const { points, width, height } = spec;
+  const [left, right, top, bottom] = spec.margin;
+  const plotW = width - left - right;
+  const plotH = height - top - bottom;
+  const n = points.length;
+  const x = (i: number) => left + (n <= 1 ? plotW / 2 : (i * plotW) / (n - 1));
+  const y = (v: number) => top + (1 - Math.min(1, Math.max(0, v))) * plotH;
+
+  const grid = [0, 0.25, 0.5, 0.75, 1].map(
+    (v) =>
+      `<line class="grid" x1="${left}" x2="${width - right}" y1="${fixed(y(v))}" y2="${fixed(y(v))}"/>` +
+      `<text class="tick" x="${left - 4}" y="${fixed(y(v) + 3)}" text-anchor="end">${v * 100}%</text>`,
+  );
+
+  let d = '';
+  let pen = false;
+  points.forEach((p, i) => {
+    if (p.value === undefined || !Number.isFinite(p.value)) {
+      pen = false;
+      return;
+    }
+    d += `${pen ? 'L' : 'M'}${fixed(x(i))} ${fixed(y(p.value))}`;
+    pen = true;
+  });
+
+  const drawn = points.filter((p) => p.value !== undefined && Number.isFinite(p.value));
+  const markers = points
+    .map((p, i) =>
+      p.value === undefined || !Number.isFinite(p.value)
+        ? ''
+        : `<circle class="point${p.marker ? ` ${p.marker}` : ''}" cx="${fixed(x(i))}" cy="${fixed(y(p.value))}" r="3.5">` +
+          `<title>${escapeHtml(p.title)}</title></circle>`,
+    )
+    .filter(Boolean);
+
+  // At most ~40 commit labels: every k-th one when there are more.
+  const every = Math.max(1, Math.ceil(n / 40));
+  const labels = (spec.labels ?? [])
+    .map((label, i) =>
+      i % every !== 0 && i !== n - 1
+        ? ''
+        : `<text class="commit" text-anchor="end" transform="translate(${fixed(x(i) + 3)} ${height - bottom + 12}) rotate(-45)">${escapeHtml(label)}</text>`,
+    )
+    .filter(Boolean);
+
+  // One element a line, so a reviewed rendering diffs point by point.
+  return [
+    `<svg class="chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" ` +
+      `role="img" aria-label="${escapeHtml(spec.label)}" xmlns="http://www.w3.org/2000/svg">`,
+    ...grid,
+    `<g class="series" data-series="${escapeHtml(spec.series)}" data-points="${drawn.length}" ` +
+      `style="color:${escapeHtml(spec.colour)}">`,
+    ...(d ? [`<path class="line" d="${d}"/>`] : []),
+    ...markers,
+    '</g>',
+    ...labels,
+    '</svg>',
+  ].join('\n');
+}
