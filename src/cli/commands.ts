@@ -51,7 +51,7 @@ Selection and harvest (run and harvest):
   --base-image IMAGE     base of environment images (default python:<python>-slim,
                          pulled, else the locally built Debian stand-in)
 
-Model and run (run; the Action's inputs have the same names):
+Model and output (run; the Action's inputs have the same names):
   --endpoint URL         API base URL, e.g. http://127.0.0.1:8000/v1
   --model NAME           model name as the server knows it
   --model-revision REV   checkpoint digest or commit, recorded with the results
@@ -67,7 +67,8 @@ Model and run (run; the Action's inputs have the same names):
   --generation-seed N    sampling seed sent to the server (sample i gets N+i)
   --stop S               a stop string, or a JSON array of them
   --extra-body JSON      object merged into every request (e.g. '{"top_k": 20}')
-  --samples K            answers per instance: majority scored, pass@K reported (default 1)
+  --samples K            answers per instance: majority scored, pass@K reported, the gate
+                         pairs per-item success rates (default 1)
   --context MODE         slice (default), files or none: how much code the prompt shows
   --context-budget N     prompt limit in chars (48000) or tokens (12000t; default 16000t)
 
