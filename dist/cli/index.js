@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8489);
+/* harmony import */ var _cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5254);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67229,7 +67229,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8489:
+/***/ 5254:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -67240,8 +67240,6 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: USAGE
 
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 ;// CONCATENATED MODULE: ./src/errors.ts
@@ -67250,13 +67248,16 @@ const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
  * carries the exit code the CLI returns for it and says what to do.
  *
  * Exit codes: 0 pass, 1 gate failed, 2 bad usage/config/instance,
- * 3 infrastructure unavailable (Docker engine, model endpoint).
+ * 3 infrastructure unavailable (Docker engine, model endpoint), 4 inconclusive
+ * (with `--on-inconclusive neutral`, the default).
  */
 const ExitCode = {
     Pass: 0,
     GateFailed: 1,
     Usage: 2,
     Infrastructure: 3,
+    /** The gate could not decide (too few items, too much missing, a drop not ruled out). */
+    Inconclusive: 4,
     /** Interrupted by SIGINT/SIGTERM: what was obtained is kept, marked incomplete. */
     Interrupted: 130,
 };
@@ -67409,6 +67410,8 @@ const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(im
 var external_node_child_process_ = __nccwpck_require__(1421);
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
 ;// CONCATENATED MODULE: ./src/util/hash.ts
 
 /** JSON with object keys sorted at every level: the canonical form we hash. */
@@ -78968,7 +78971,137 @@ class DirResponseCache {
     }
 }
 
+;// CONCATENATED MODULE: ./src/contracts/comparison.ts
+
+/** The gate's answer (docs/gate.md states each rule). */
+const VERDICTS = ['pass', 'fail', 'inconclusive', 'no-baseline'];
+/** What the gate says of one kind (and of the overall row). */
+const ROW_STATUSES = ['regressed', 'improved', 'within noise', 'too few items'];
+/** How items are grouped into clusters that are not independent. */
+const CLUSTER_BY = ['test', 'package', 'none'];
+/** `overall`: the overall interval decides a pass; `per-kind`: every kind's must too. */
+const GATE_SCOPES = ['overall', 'per-kind'];
+/** What the candidate decides on an inconclusive verdict (the check conclusion, the exit code). */
+const ON_INCONCLUSIVE = ['neutral', 'pass', 'fail'];
+/**
+ * Why an item of both runs is not paired. Harvest failures and infrastructure
+ * failures (a request the server rejected, a reply too large to read, no
+ * answer because the run stopped) are not the model's answers: excluded and
+ * counted, never scored as wrong and never silently dropped.
+ */
+const EXCLUSION_REASONS = [
+    'harvest failed in this run',
+    'harvest failed in the baseline',
+    'no answer in this run (infrastructure)',
+    'no answer in the baseline (infrastructure)',
+    'not answered: this run is incomplete',
+    'not answered: the baseline is incomplete',
+    'oracle changed',
+    'oracle digest missing',
+];
+/** Why a verdict is inconclusive, when it is. */
+const INCONCLUSIVE_CAUSES = [
+    'no overlap',
+    'too few items',
+    'too many excluded',
+    'kind missing',
+    'kind too few items',
+    'drop not excluded',
+];
+/** The gate's settings, as the comparison used them. */
+const gatePolicySchema = object({
+    /** A drop (0..1) smaller than this never fails; a pass must exclude a drop this large. */
+    minDrop: schemas_number(),
+    /** A significant gain at least this large is reported `improved`. */
+    minGain: schemas_number(),
+    /** Family-wise one-sided error rate over overall + kinds (and across looks with top-up). */
+    alpha: schemas_number(),
+    clusterBy: schemas_enum(CLUSTER_BY),
+    gate: schemas_enum(GATE_SCOPES),
+    /** Above this share of excluded items (of those both runs hold) the verdict is at best inconclusive. */
+    maxExcluded: schemas_number(),
+    /** A row with fewer paired items, or fewer clusters, is `too few items` (not tested). */
+    minItems: schemas_number().int(),
+    minClusters: schemas_number().int(),
+});
+/** The statistics of one row, present when it has at least two clusters. */
+const rowTestSchema = object({
+    /** The Agresti–Min-adjusted change the interval is centred on. */
+    centre: schemas_number(),
+    /** Cluster-robust standard error (CR1) and its degrees of freedom (clusters − 1). */
+    se: schemas_number(),
+    df: schemas_number(),
+    /** One-sided bounds at this look's level: the change is ≥ lower, and ≤ upper. */
+    lower: schemas_number(),
+    upper: schemas_number(),
+    pDrop: schemas_number(),
+    pGain: schemas_number(),
+    /** Holm-adjusted over the tested rows (absent when the row was too small to test). */
+    pDropAdjusted: schemas_number().optional(),
+    pGainAdjusted: schemas_number().optional(),
+    /** Smallest drop this sample detects with 80% power, at this look's level. */
+    mde: schemas_number(),
+    /** Paired items to add for 80% power to exclude `minDrop` if the models are truly equal. */
+    needed: schemas_number().int(),
+});
+/** One row of the comparison: overall, or a kind, on its paired items. */
+const rowSchema = object({
+    paired: schemas_number().int(),
+    clusters: schemas_number().int(),
+    /** Mean success rate on the paired items (per-item rate over k samples). */
+    baseline: schemas_number(),
+    candidate: schemas_number(),
+    delta: schemas_number(),
+    lost: schemas_number().int(),
+    gained: schemas_number().int(),
+    status: schemas_enum(ROW_STATUSES),
+    test: rowTestSchema.optional(),
+});
+const kindRowSchema = rowSchema.extend({ kind: schemas_string() });
+/** Which items were compared, and which were not and why. */
+const pairingSchema = object({
+    /** Items both runs hold (a record, or a place in `incomplete.missing`). */
+    intersection: schemas_number().int(),
+    paired: schemas_number().int(),
+    excluded: array(object({ id: schemas_string(), kind: schemas_string().optional(), reason: schemas_enum(EXCLUSION_REASONS) })),
+    excludedShare: schemas_number(),
+    /** Items only this run holds (not in the baseline), and only the baseline. */
+    candidateOnly: schemas_number().int(),
+    baselineOnly: schemas_number().int(),
+    /** Kinds only the baseline holds: not compared (outside this run's selection). */
+    baselineOnlyKinds: array(schemas_string()),
+    /** Kinds both runs hold of which no item could be paired. */
+    missingKinds: array(schemas_string()),
+});
+/** comparison.json, and `comparison` in results.json. */
+const comparisonSchema = object({
+    verdict: schemas_enum(VERDICTS),
+    /** One sentence: what the verdict rests on. */
+    summary: schemas_string(),
+    causes: array(schemas_enum(INCONCLUSIVE_CAUSES)),
+    policy: gatePolicySchema,
+    /** Which look decided, of how many, at which level (top-up: two looks). */
+    look: object({ index: schemas_number().int(), of: schemas_number().int(), alpha: schemas_number() }),
+    overall: rowSchema.optional(),
+    kinds: array(kindRowSchema),
+    pairing: pairingSchema.optional(),
+    /** Set when a top-up ran: how many paired items were planned and added, and which. */
+    topUp: object({ planned: schemas_number().int(), added: schemas_number().int(), ids: array(schemas_string()) })
+        .optional(),
+    /** What differs between the runs without making them incomparable (tracer, environments…). */
+    notes: array(schemas_string()),
+    /** The baseline: where it came from and which model it scored. */
+    baseline: object({
+        source: schemas_string(),
+        model: schemas_string(),
+        revision: schemas_string().optional(),
+        commit: schemas_string().optional(),
+    })
+        .optional(),
+});
+
 ;// CONCATENATED MODULE: ./src/contracts/results.ts
+
 
 
 /** Why an instance did not score as correct, when it is not simply a wrong answer. */
@@ -78984,6 +79117,21 @@ const ERROR_CLASSES = [
     'harvest_timeout',
     'harvest_error',
 ];
+/**
+ * Failures that are not the model's answer: no oracle (harvest), a request
+ * the server rejected for this instance (400/413/422 — e.g. a prompt longer
+ * than the served context), a reply too large to read. The gate excludes
+ * them from pairing and counts them; an empty, cut, unparsable or refused
+ * reply is the model's and scores as wrong. (Transport failures that survive
+ * retries end the run: its unanswered instances are `incomplete.missing`.)
+ */
+const INFRASTRUCTURE_ERRORS = new Set([
+    'request_rejected',
+    'response_too_large',
+    'harvest_invalid',
+    'harvest_timeout',
+    'harvest_error',
+]);
 /** One instance's outcome. Written as it completes (records.jsonl) and into results.json. */
 const instanceRecordSchema = object({
     id: schemas_string(),
@@ -79007,6 +79155,15 @@ const instanceRecordSchema = object({
     samples: schemas_number().int().optional(),
     samplesCorrect: schemas_number().int().optional(),
     passAtK: schemas_boolean().optional(),
+    /**
+     * Whom the item shares a run with: `test` = environment + the first test's file,
+     * `package` = the environment. The gate's clusters (items of one cluster are not independent).
+     */
+    cluster: object({ test: schemas_string(), package: schemas_string() }).optional(),
+    /** sha256 of the oracle's kind, question, template and answer: items pair only when equal. */
+    oracleDigest: schemas_string().optional(),
+    /** True when `error` is an infrastructure failure (INFRASTRUCTURE_ERRORS), not the model's answer. */
+    infrastructure: schemas_boolean().optional(),
 });
 const kindSummarySchema = object({
     total: schemas_number().int(),
@@ -79047,9 +79204,27 @@ const querySummarySchema = object({
     /** With samples > 1: fraction of scored instances with at least one correct sample. */
     passAtK: schemas_number().optional(),
 });
+/** What makes two runs comparable: digests of everything the scores depend on. */
+const provenanceSchema = object({
+    /** sha256 over the selected instances' ids and content hashes. */
+    instances: schemas_string(),
+    /** sha256 over the effective environments' names and digests. */
+    environments: schemas_string(),
+    /** Digest of the tracer's code (it keys every oracle). */
+    tracer: schemas_string(),
+    /** The prompt's version: runs of different versions are not compared. */
+    prompt: schemas_string(),
+    /** The scorer, `name@version`: runs of different scorers are not compared. */
+    scorer: schemas_string(),
+});
+/** The results format this tracegate reads and writes. */
+const RESULTS_SCHEMA = 'tracegate/results@2';
 /** results.json: everything needed to compare a later run against this one. */
 const resultsSchema = object({
-    schema: literal('tracegate/results@1'),
+    schema: literal(RESULTS_SCHEMA, {
+        error: (issue) => `this file is ${JSON.stringify(issue.input ?? null)}, written by another version of tracegate; ` +
+            `this one reads ${RESULTS_SCHEMA} (re-run it with this version)`,
+    }),
     model: object({ endpoint: schemas_string(), name: schemas_string(), revision: schemas_string().optional() }),
     promptVersion: schemas_string(),
     /** Prompt version, context mode and budget. */
@@ -79068,13 +79243,15 @@ const resultsSchema = object({
             .optional(),
     }),
     summary: summarySchema,
+    provenance: provenanceSchema,
     instances: array(instanceRecordSchema),
     /** Set when the run was interrupted: why, and the selected instances without a record. */
     incomplete: object({ reason: schemas_string(), missing: array(schemas_string()) }).optional(),
     /** Suite files that could not be used (each names the file and the rule or field). */
     rejected: array(object({ file: schemas_string(), id: schemas_string().optional(), reason: schemas_string() }))
         .optional(),
-    comparison: unknown().optional(),
+    /** The gate's comparison with the baseline (also written alone as comparison.json by `compare`). */
+    comparison: comparisonSchema.optional(),
 });
 
 ;// CONCATENATED MODULE: ./src/stores/results-dir.ts
@@ -79518,7 +79695,635 @@ function hashDirectory(reader, dir) {
     return sha256(...parts);
 }
 
+;// CONCATENATED MODULE: ./src/compare/describe.ts
+/** A change in percentage points, signed: `−3.2 pp`, `+1.0 pp`, `±0.0 pp`. */
+function pp(x) {
+    const r = Math.round(x * 1000) / 10;
+    return `${r > 0 ? '+' : r < 0 ? '−' : '±'}${Math.abs(r).toFixed(1)} pp`;
+}
+/** A share as a percentage: `12.5%`. */
+const pct = (x) => `${(x * 100).toFixed(1)}%`;
+/** A confidence level from a one-sided alpha: `95%`, `96.9%`. */
+const level = (alpha) => `${Number(((1 - alpha) * 100).toFixed(1)).toString()}%`;
+const p = (x) => x === undefined ? '—' : x < 0.0001 ? '< 0.0001' : x.toFixed(4);
+const CAUSE = {
+    'no overlap': () => 'the two runs share no instance',
+    'too few items': (c) => `only ${c.overall?.paired ?? 0} paired item(s) in ${c.overall?.clusters ?? 0} cluster(s) ` +
+        `(the gate needs ${c.policy.minItems} in ${c.policy.minClusters})`,
+    'too many excluded': (c) => `${pct(c.pairing?.excludedShare ?? 0)} of the shared items were excluded (more than ${pct(c.policy.maxExcluded)})`,
+    'kind missing': (c) => `no item of ${[...(c.pairing?.missingKinds ?? []), ...(c.policy.gate === 'per-kind' ? (c.pairing?.baselineOnlyKinds ?? []) : [])].join(', ')} could be paired`,
+    'kind too few items': (c) => `gate per-kind: ${c.kinds
+        .filter((k) => k.status === 'too few items')
+        .map((k) => k.kind)
+        .join(', ')} have too few items`,
+    'drop not excluded': (c) => {
+        const o = c.overall;
+        const bound = o?.test ? `, ${level(c.look.alpha)} lower bound ${pp(o.test.lower)}` : '';
+        return `a drop of ${pp(c.policy.minDrop).slice(1)} is not ruled out (overall ${pp(o?.delta ?? 0)}${bound})`;
+    },
+};
+const regression = (name, r) => `${name} ${pp(r.delta)} (p = ${p(r.test?.pDropAdjusted)} Holm)`;
+/** One sentence: what the verdict rests on (plain text; kind names are fixed strings). */
+function describeVerdict(c) {
+    const o = c.overall;
+    const minDrop = pp(c.policy.minDrop).slice(1);
+    switch (c.verdict) {
+        case 'no-baseline':
+            return 'No baseline: scores recorded, nothing to compare with.';
+        case 'fail': {
+            const rows = [
+                ...(o?.status === 'regressed' ? [regression('overall', o)] : []),
+                ...c.kinds.filter((k) => k.status === 'regressed').map((k) => regression(k.kind, k)),
+            ];
+            return `Significant drop of at least ${minDrop}: ${rows.join('; ')}.`;
+        }
+        case 'pass':
+            return (`No drop of ${minDrop} or more: overall ${pp(o.delta)} on ${o.paired} paired items, ` +
+                `${level(c.look.alpha)} lower bound ${pp(o.test.lower)}` +
+                (c.policy.gate === 'per-kind' ? ', and every kind rules it out too.' : '.'));
+        case 'inconclusive': {
+            const needed = o?.test && c.causes.includes('drop not excluded') ? o.test.needed : undefined;
+            return (`Cannot decide: ${c.causes.map((cause) => CAUSE[cause](c)).join('; ')}.` +
+                (needed
+                    ? ` About ${needed} more paired items would decide (80% power if the models are equal).`
+                    : ''));
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/compare/stats.ts
+/**
+ * Distributions and multiplicity: the normal and Student t CDFs and
+ * quantiles the gate's intervals need, and Holm's step-down adjustment.
+ * Plain numerics, no dependencies; accurate to ~1e-9, far below what a
+ * verdict can notice.
+ */
+/**
+ * erfc(z) for z ≥ 0: the all-positive series of erf below 3 (no cancellation),
+ * the continued fraction of erfc above (Lentz). Relative error ~1e-14.
+ */
+function erfc(z) {
+    if (z < 3) {
+        let term = z;
+        let sum = z;
+        for (let n = 1; n < 200 && term > 1e-17 * sum; n++) {
+            term *= (2 * z * z) / (2 * n + 1);
+            sum += term;
+        }
+        return 1 - (2 / Math.sqrt(Math.PI)) * Math.exp(-z * z) * sum;
+    }
+    // erfc(z) = exp(-z²)/√π · 1/(z + (1/2)/(z + 1/(z + (3/2)/(z + …))))
+    const tiny = 1e-300;
+    let f = z;
+    let c = z;
+    let d = 0;
+    for (let n = 1; n < 500; n++) {
+        const a = n / 2;
+        d = z + a * d;
+        d = 1 / (Math.abs(d) < tiny ? tiny : d);
+        c = z + a / c;
+        if (Math.abs(c) < tiny)
+            c = tiny;
+        const delta = c * d;
+        f *= delta;
+        if (Math.abs(delta - 1) < 1e-15)
+            break;
+    }
+    return Math.exp(-z * z) / (Math.sqrt(Math.PI) * f);
+}
+/** Standard normal CDF. */
+function normalCdf(x) {
+    const z = Math.abs(x) / Math.SQRT2;
+    const tail = 0.5 * erfc(z);
+    return x < 0 ? tail : 1 - tail;
+}
+/** Standard normal quantile: Acklam's rational approximation and one Halley step. */
+function normalQuantile(p) {
+    if (!(p > 0 && p < 1))
+        return p <= 0 ? -Infinity : Infinity;
+    const a = [
+        -39.6968302866538, 220.946098424521, -275.928510446969, 138.357751867269, -30.6647980661472,
+        2.50662827745924,
+    ];
+    const b = [
+        -54.4760987982241, 161.585836858041, -155.698979859887, 66.8013118877197, -13.2806815528857,
+    ];
+    const c = [
+        -0.00778489400243029, -0.322396458041136, -2.40075827716184, -2.54973253934373,
+        4.37466414146497, 2.93816398269878,
+    ];
+    const d = [0.00778469570904146, 0.32246712907004, 2.445134137143, 3.75440866190742];
+    const low = 0.02425;
+    let x;
+    if (p < low || p > 1 - low) {
+        const q = Math.sqrt(-2 * Math.log(p < low ? p : 1 - p));
+        x =
+            (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+                ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+        if (p > 1 - low)
+            x = -x;
+    }
+    else {
+        const q = p - 0.5;
+        const r = q * q;
+        x =
+            ((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) /
+                (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+    }
+    const e = normalCdf(x) - p;
+    const u = e * Math.sqrt(2 * Math.PI) * Math.exp((x * x) / 2);
+    return x - u / (1 + (x * u) / 2);
+}
+function logGamma(x) {
+    // Lanczos (g = 7, n = 9): relative error ~1e-15 for x > 0.
+    const g = [
+        0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
+        -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
+        1.5056327351493116e-7,
+    ];
+    if (x < 0.5)
+        return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+    const y = x - 1;
+    let s = g[0];
+    for (let i = 1; i < 9; i++)
+        s += g[i] / (y + i);
+    const t = y + 7.5;
+    return 0.5 * Math.log(2 * Math.PI) + (y + 0.5) * Math.log(t) - t + Math.log(s);
+}
+/** Keeps a Lentz denominator away from zero. */
+const nonzero = (x) => (x > -1e-300 && x < 1e-300 ? 1e-300 : x);
+/** Continued fraction of the incomplete beta (modified Lentz), its even and odd steps in turn. */
+function betaFraction(x, a, b) {
+    let c = 1;
+    let d = 1 / nonzero(1 - ((a + b) * x) / (a + 1));
+    let h = d;
+    for (let m = 1; m <= 300; m++) {
+        const even = (m * (b - m) * x) / ((a + 2 * m - 1) * (a + 2 * m));
+        d = 1 / nonzero(1 + even * d);
+        c = nonzero(1 + even / c);
+        h *= d * c;
+        const odd = -((a + m) * (a + b + m) * x) / ((a + 2 * m) * (a + 2 * m + 1));
+        d = 1 / nonzero(1 + odd * d);
+        c = nonzero(1 + odd / c);
+        const step = d * c;
+        h *= step;
+        if (step > 1 - 1e-14 && step < 1 + 1e-14)
+            return h;
+    }
+    return h;
+}
+const logBetas = new Map();
+/** log Γ(a+b) − log Γ(a) − log Γ(b), memoized: the gate asks for few distinct (a, b). */
+function logInverseBeta(a, b) {
+    const key = `${a},${b}`;
+    let v = logBetas.get(key);
+    if (v === undefined) {
+        v = logGamma(a + b) - logGamma(a) - logGamma(b);
+        logBetas.set(key, v);
+    }
+    return v;
+}
+/** Regularized incomplete beta I_x(a, b). */
+function regularizedBeta(x, a, b) {
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    const front = Math.exp(logInverseBeta(a, b) + a * Math.log(x) + b * Math.log(1 - x));
+    return x < (a + 1) / (a + b + 2)
+        ? (front * betaFraction(x, a, b)) / a
+        : 1 - (front * betaFraction(1 - x, b, a)) / b;
+}
+/** Student t CDF with `df` degrees of freedom (normal when df is infinite). */
+function stats_studentTCdf(t, df) {
+    if (!Number.isFinite(df))
+        return normalCdf(t);
+    if (t === 0)
+        return 0.5;
+    const tail = 0.5 * regularizedBeta(df / (df + t * t), df / 2, 0.5);
+    return t > 0 ? 1 - tail : tail;
+}
+const quantiles = new Map();
+/** Student t quantile: bisection on the CDF from the normal quantile's bracket (memoized). */
+function studentTQuantile(p, df) {
+    if (!Number.isFinite(df))
+        return normalQuantile(p);
+    const key = `${p}:${df}`;
+    const known = quantiles.get(key);
+    if (known !== undefined)
+        return known;
+    if (p === 0.5)
+        return 0;
+    const upper = p > 0.5;
+    const target = upper ? p : 1 - p;
+    let lo = 0;
+    let hi = Math.max(1, normalQuantile(target));
+    while (stats_studentTCdf(hi, df) < target)
+        hi *= 2;
+    for (let i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+        const mid = (lo + hi) / 2;
+        if (stats_studentTCdf(mid, df) < target)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    const q = upper ? (lo + hi) / 2 : -(lo + hi) / 2;
+    quantiles.set(key, q);
+    return q;
+}
+/** Holm–Bonferroni step-down adjusted p-values, in the input order. */
+function holm(pValues) {
+    const order = pValues.map((p, i) => ({ p, i })).sort((a, b) => a.p - b.p);
+    const adjusted = new Array(pValues.length);
+    let running = 0;
+    order.forEach(({ p, i }, rank) => {
+        running = Math.max(running, Math.min(1, (pValues.length - rank) * p));
+        adjusted[i] = running;
+    });
+    return adjusted;
+}
+
+;// CONCATENATED MODULE: ./src/compare/paired.ts
+
+function pairedDifference(items) {
+    const n = items.length;
+    const sums = new Map();
+    let base = 0;
+    let cand = 0;
+    let lost = 0;
+    let gained = 0;
+    for (const item of items) {
+        const d = item.candidate - item.baseline;
+        base += item.baseline;
+        cand += item.candidate;
+        if (d < 0)
+            lost++;
+        if (d > 0)
+            gained++;
+        const s = sums.get(item.cluster) ?? { d: 0, n: 0 };
+        s.d += d;
+        s.n++;
+        sums.set(item.cluster, s);
+    }
+    const total = cand - base;
+    const centre = total / (n + 2);
+    const G = sums.size;
+    let S = 1 + 2 * centre * centre;
+    for (const s of sums.values())
+        S += (s.d - s.n * centre) ** 2;
+    const correction = G > 1 ? G / (G - 1) : Infinity;
+    return {
+        n,
+        clusters: G,
+        baseline: n ? base / n : 0,
+        candidate: n ? cand / n : 0,
+        delta: n ? total / n : 0,
+        lost,
+        gained,
+        centre,
+        se: Math.sqrt((correction * S) / (n + 2) ** 2),
+        df: Math.max(G - 1, 1),
+    };
+}
+/** One-sided (1 − alpha) bounds of the change: delta ≥ lower and delta ≤ upper, each at 1 − alpha. */
+function bounds(e, alpha) {
+    const t = studentTQuantile(1 - alpha, e.df);
+    return { lower: e.centre - t * e.se, upper: e.centre + t * e.se };
+}
+/** One-sided p-value of "no drop" (H0: delta ≥ 0) — small when the candidate is worse. */
+function pDrop(e) {
+    return stats_studentTCdf(e.centre / e.se, e.df);
+}
+/** One-sided p-value of "no gain" (H0: delta ≤ 0) — small when the candidate is better. */
+function pGain(e) {
+    return 1 - studentTCdf(e.centre / e.se, e.df);
+}
+/** The power at which "items needed" and the minimum detectable effect are stated. */
+const PLANNING_POWER = 0.8;
+/**
+ * Planning figures at the observed discordance and clustering (per-item variance
+ * σ² = n·se²): the smallest drop this sample detects with 80% power at `alpha`
+ * (`mde`), and how many more paired items would give 80% power to exclude a drop
+ * of `margin` if the two models are truly equal (`needed`).
+ */
+function planning(e, alpha, margin) {
+    const z = normalQuantile(1 - alpha) + normalQuantile(PLANNING_POWER);
+    const sigma = e.se * Math.sqrt(Math.max(e.n, 1));
+    const required = margin > 0 ? Math.ceil(((z * sigma) / margin) ** 2) : Number.MAX_SAFE_INTEGER;
+    return { mde: z * e.se, needed: Math.max(0, required - e.n) };
+}
+
+;// CONCATENATED MODULE: ./src/compare/pairing.ts
+
+
+/** A record's success rate: correct samples of k (repeated measures), or 0/1. */
+function successRate(r) {
+    if (r.samples !== undefined && r.samples > 1 && r.samplesCorrect !== undefined)
+        return r.samplesCorrect / r.samples;
+    return r.correct ? 1 : 0;
+}
+/** True when the record's failure is not the model's answer (see INFRASTRUCTURE_ERRORS). */
+function isInfrastructure(r) {
+    return r.infrastructure ?? (r.error !== null && INFRASTRUCTURE_ERRORS.has(r.error));
+}
+/** A baseline record a top-up can pair with: scored, with an oracle digest, not an infrastructure failure. */
+function pairable(r) {
+    return r.scored && !!r.oracleDigest && !isInfrastructure(r);
+}
+function clusterOf(r, by) {
+    if (by === 'none' || !r.cluster)
+        return `item:${r.id}`;
+    return by === 'test' ? `test:${r.cluster.test}` : `package:${r.cluster.package}`;
+}
+/** Throws UsageError naming the run when it holds two records of one instance. */
+function assertUniqueIds(side) {
+    index(side);
+}
+function index(side) {
+    const byId = new Map();
+    for (const r of side.instances) {
+        if (byId.has(r.id))
+            throw new UsageError(`${side.label}: instance "${r.id}" has two records; a results file holds one per instance`);
+        byId.set(r.id, r);
+    }
+    return byId;
+}
+function exclusion(cand, base) {
+    if (!cand)
+        return 'not answered: this run is incomplete';
+    if (!base)
+        return 'not answered: the baseline is incomplete';
+    if (!cand.scored)
+        return 'harvest failed in this run';
+    if (!base.scored)
+        return 'harvest failed in the baseline';
+    if (isInfrastructure(cand))
+        return 'no answer in this run (infrastructure)';
+    if (isInfrastructure(base))
+        return 'no answer in the baseline (infrastructure)';
+    if (!cand.oracleDigest || !base.oracleDigest)
+        return 'oracle digest missing';
+    if (cand.oracleDigest !== base.oracleDigest || cand.kind !== base.kind)
+        return 'oracle changed';
+    return undefined;
+}
+/**
+ * Pairs the items both runs hold. An item is paired when both scored it with
+ * the same oracle digest and neither failed for infrastructure; every other
+ * item both runs hold is excluded with its reason. Items of one run only are
+ * counted, not excluded: the comparison is on the intersection, and says so.
+ */
+function pairRuns(candidate, baseline, clusterBy) {
+    const cand = index(candidate);
+    const base = index(baseline);
+    const candIds = new Set([...cand.keys(), ...(candidate.missing ?? [])]);
+    const baseIds = new Set([...base.keys(), ...(baseline.missing ?? [])]);
+    // In the candidate's order: its records, then its missing ids.
+    const shared = [...candIds].filter((id) => baseIds.has(id));
+    const pairs = [];
+    const excluded = [];
+    for (const id of shared) {
+        const c = cand.get(id);
+        const b = base.get(id);
+        const reason = exclusion(c, b);
+        const kind = c?.kind ?? b?.kind;
+        if (reason)
+            excluded.push({ id, ...(kind ? { kind } : {}), reason });
+        else
+            pairs.push({
+                id,
+                kind: c.kind,
+                cluster: clusterOf(c.cluster ? c : b, clusterBy),
+                baseline: successRate(b),
+                candidate: successRate(c),
+            });
+    }
+    const sharedKinds = new Set([
+        ...pairs.map((p) => p.kind),
+        ...excluded.flatMap((e) => e.kind ?? []),
+    ]);
+    const pairedKinds = new Set(pairs.map((p) => p.kind));
+    const candKinds = new Set([...cand.values()].map((r) => r.kind));
+    const baselineOnlyKinds = [
+        ...new Set([...base.values()]
+            .filter((r) => !candIds.has(r.id) && !candKinds.has(r.kind) && !sharedKinds.has(r.kind))
+            .map((r) => r.kind)),
+    ].sort();
+    return {
+        pairs,
+        pairing: {
+            intersection: shared.length,
+            paired: pairs.length,
+            excluded,
+            excludedShare: shared.length ? excluded.length / shared.length : 0,
+            candidateOnly: [...candIds].filter((id) => !baseIds.has(id)).length,
+            baselineOnly: [...baseIds].filter((id) => !candIds.has(id)).length,
+            baselineOnlyKinds,
+            missingKinds: [...sharedKinds].filter((k) => !pairedKinds.has(k)).sort(),
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/compare/provenance.ts
+
+
+/**
+ * The digest an item pairs on: the oracle's kind, question, template and
+ * answer. Two runs whose oracles differ here asked (or answered) a different
+ * question, so the item is not paired.
+ */
+function oracleDigest(oracle) {
+    return sha256(canonicalJson({
+        question_kind: oracle.question_kind,
+        question: oracle.question,
+        template_answer: oracle.template_answer,
+        oracle_answer: oracle.oracle_answer,
+    }));
+}
+/** sha256 over the instances' ids and content hashes, in id order. */
+function instanceSetDigest(items) {
+    const sorted = [...items].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return sha256(canonicalJson(sorted.map((i) => [i.id, i.contentHash])));
+}
+/** sha256 over the effective environments' names and digests, in name order. */
+function environmentsDigest(envs) {
+    const sorted = [...envs].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return sha256(canonicalJson(sorted.map((e) => [e.name, e.digest])));
+}
+/**
+ * Refuses to compare runs whose scores mean different things: another scorer,
+ * or another prompt version. The message names what differs and both values.
+ */
+function assertComparable(candidate, baseline, baselineLabel) {
+    const differ = [];
+    if (candidate.scorer !== baseline.scorer)
+        differ.push(`scorer ${baseline.scorer} (baseline) vs ${candidate.scorer} (this run)`);
+    if (candidate.prompt !== baseline.prompt)
+        differ.push(`prompt version ${baseline.prompt} (baseline) vs ${candidate.prompt} (this run)`);
+    if (differ.length)
+        throw new UsageError(`${baselineLabel} cannot be compared with this run: ${differ.join('; ')}. ` +
+            'Scores under another scorer or prompt are not the same measurement; re-run the baseline with this version.');
+}
+/** What differs without making the runs incomparable: said in the report. */
+function provenanceNotes(candidate, baseline) {
+    const notes = [];
+    const short = (d) => d.slice(0, 12);
+    if (candidate.instances !== baseline.instances)
+        notes.push('the instance sets differ: the comparison is on the items both runs hold');
+    if (candidate.environments !== baseline.environments)
+        notes.push(`the environments differ (${short(baseline.environments)} → ${short(candidate.environments)}): items whose oracle changed are not paired`);
+    if (candidate.tracer !== baseline.tracer)
+        notes.push(`the tracer differs (${short(baseline.tracer)} → ${short(candidate.tracer)}): items whose oracle changed are not paired`);
+    return notes;
+}
+
+;// CONCATENATED MODULE: ./src/compare/gate.ts
+
+
+
+
+
+/** Below these, a row is `too few items`: a cluster-robust error needs items and clusters. */
+const DEFAULT_MIN_ITEMS = 10;
+const DEFAULT_MIN_CLUSTERS = 5;
+/** Floating-point slack for "at least min-drop" (a 1/20 drop is a 0.05 drop). */
+const EPS = 1e-9;
+function estimate(pairs, policy, alpha) {
+    const e = pairedDifference(pairs);
+    const testable = e.n >= policy.minItems && e.clusters >= policy.minClusters;
+    const row = {
+        paired: e.n,
+        clusters: e.clusters,
+        baseline: e.baseline,
+        candidate: e.candidate,
+        delta: e.delta,
+        lost: e.lost,
+        gained: e.gained,
+        status: 'too few items',
+    };
+    if (e.clusters < 2)
+        return { row, testable };
+    const drop = pDrop(e);
+    row.test = {
+        centre: e.centre,
+        se: e.se,
+        df: e.df,
+        ...bounds(e, alpha),
+        pDrop: drop,
+        // pGain(e), the complementary tail of the same statistic
+        pGain: 1 - drop,
+        ...planning(e, alpha, policy.minDrop),
+    };
+    return { row, testable };
+}
+/** Holm over the testable rows, then each row's status at this look's level. */
+function decideRows(rows, policy, alpha) {
+    const tested = rows.filter((r) => r.testable && r.row.test).map((r) => r.row);
+    const drops = holm(tested.map((r) => r.test.pDrop));
+    const gains = holm(tested.map((r) => r.test.pGain));
+    tested.forEach((r, i) => {
+        r.test.pDropAdjusted = drops[i];
+        r.test.pGainAdjusted = gains[i];
+        if (drops[i] < alpha && r.delta <= -policy.minDrop + EPS)
+            r.status = 'regressed';
+        else if (gains[i] < alpha && r.delta >= policy.minGain - EPS)
+            r.status = 'improved';
+        else
+            r.status = 'within noise';
+    });
+}
+/** A drop of min-drop is excluded when the row's lower bound lies above −min-drop. */
+const excludesDrop = (r, policy) => r.test !== undefined && r.test.lower > -policy.minDrop;
+/**
+ * The gate on two runs: pair, estimate overall and per kind, decide.
+ *
+ * - `fail`: some row (overall or a kind) dropped significantly — Holm over the
+ *   tested rows at this look's level — and by at least min-drop as observed;
+ * - `pass`: not `fail`, the overall lower bound excludes a drop of min-drop
+ *   (with `gate: per-kind`, every kind's too), and no data is missing beyond
+ *   what the policy allows;
+ * - `inconclusive`: anything else, with its causes;
+ * - `no-baseline`: nothing to compare with.
+ *
+ * Throws UsageError when the runs are not comparable (scorer, prompt version)
+ * or a run holds two records of one instance.
+ */
+function compareRuns(candidate, baseline, policy, look = { index: 1, of: 1, alpha: policy.alpha }, topUp) {
+    const lookInfo = { index: look.index, of: look.of, alpha: look.alpha };
+    if (!baseline) {
+        const none = {
+            verdict: 'no-baseline',
+            causes: [],
+            policy,
+            look: lookInfo,
+            kinds: [],
+            notes: [],
+        };
+        return { ...none, summary: describeVerdict(none) };
+    }
+    const base = baseline.results;
+    assertComparable(candidate.provenance, base.provenance, baseline.source);
+    const { pairs, pairing } = pairRuns({ instances: candidate.instances, missing: candidate.incomplete?.missing, label: 'this run' }, { instances: base.instances, missing: base.incomplete?.missing, label: baseline.source }, policy.clusterBy);
+    const alpha = look.alpha;
+    const estimatedOverall = estimate(pairs, policy, alpha);
+    const kindNames = [...new Set([...pairs.map((p) => p.kind), ...pairing.missingKinds])].sort();
+    const estimatedKinds = kindNames.map((kind) => estimate(pairs.filter((p) => p.kind === kind), policy, alpha));
+    decideRows([estimatedOverall, ...estimatedKinds], policy, alpha);
+    const overall = estimatedOverall.row;
+    const kinds = estimatedKinds.map((e, i) => ({ kind: kindNames[i], ...e.row }));
+    const rows = [overall, ...kinds];
+    const causes = [];
+    const failed = rows.some((r) => r.status === 'regressed');
+    if (!failed) {
+        if (!pairing.intersection)
+            causes.push('no overlap');
+        else if (overall.status === 'too few items')
+            causes.push('too few items');
+        if (pairing.excludedShare > policy.maxExcluded)
+            causes.push('too many excluded');
+        if (pairing.missingKinds.length ||
+            (policy.gate === 'per-kind' && pairing.baselineOnlyKinds.length))
+            causes.push('kind missing');
+        if (policy.gate === 'per-kind' && kinds.some((k) => k.status === 'too few items'))
+            causes.push('kind too few items');
+        const undecided = (overall.status !== 'too few items' && !excludesDrop(overall, policy)) ||
+            (policy.gate === 'per-kind' &&
+                kinds.some((k) => k.status !== 'too few items' && !excludesDrop(k, policy)));
+        if (undecided)
+            causes.push('drop not excluded');
+    }
+    const verdict = failed ? 'fail' : causes.length ? 'inconclusive' : 'pass';
+    const comparison = {
+        verdict,
+        causes,
+        policy,
+        look: lookInfo,
+        overall,
+        kinds,
+        pairing,
+        ...(topUp ? { topUp } : {}),
+        notes: provenanceNotes(candidate.provenance, base.provenance),
+        baseline: {
+            source: baseline.source,
+            model: base.model.name,
+            ...(base.model.revision ? { revision: base.model.revision } : {}),
+            ...(base.commit ? { commit: base.commit } : {}),
+        },
+    };
+    return { ...comparison, summary: describeVerdict(comparison) };
+}
+
+;// CONCATENATED MODULE: ./src/score/scorer.ts
+/**
+ * The scorer's identity, `name@version`, recorded in every results file's
+ * provenance: runs scored by different scorers are never compared. Bump the
+ * version whenever compareValues' rules change what it accepts.
+ */
+const DEFAULT_SCORER = 'tracegate-strict@1';
+
 ;// CONCATENATED MODULE: ./src/config/assemble.ts
+
+
 
 
 
@@ -79553,11 +80358,40 @@ function loadSelection(options, logger) {
     });
     return { suite, selected };
 }
-function toRunInput(options, selected, commit, rejected) {
+/** The gate's policy from its options (the same for `run`, the Action and `compare`). */
+function toGatePolicy(options) {
+    return {
+        minDrop: options['min-drop'],
+        minGain: options['min-gain'],
+        alpha: options.alpha,
+        clusterBy: options['cluster-by'],
+        gate: options.gate,
+        maxExcluded: options['max-excluded'],
+        minItems: DEFAULT_MIN_ITEMS,
+        minClusters: DEFAULT_MIN_CLUSTERS,
+    };
+}
+/**
+ * What a top-up may add: the suite's instances within the run's categories and
+ * ids that the seeded sample left out. (The pipeline keeps those the baseline scored.)
+ */
+function topUpPool(suite, options, selected) {
+    const chosen = new Set(selected.map((s) => s.instance.id));
+    const inScope = selectInstances(suite.instances, {
+        categories: options.categories,
+        ids: options.ids,
+    });
+    return inScope.filter((l) => !chosen.has(l.instance.id));
+}
+function toRunInput(options, selected, commit, rejected, pool = []) {
     return {
         selected,
         rejected,
-        policy: { minDrop: options['min-drop'], alpha: options.alpha },
+        policy: toGatePolicy(options),
+        ...(options['top-up'] > 0
+            ? { topUp: { pool, max: options['top-up'], seed: options.seed } }
+            : {}),
+        scorer: DEFAULT_SCORER,
         model: {
             endpoint: options.endpoint,
             name: options.model,
@@ -79921,6 +80755,7 @@ function buildPrompt(instance, context, testFiles, options = DEFAULT_PROMPT_OPTI
 
 
 
+
 const list = schemas_string()
     .transform((s) => s
     .split(',')
@@ -79947,6 +80782,20 @@ function num(name, min, max) {
             ctx.addIssue({
                 code: 'custom',
                 message: `--${name} must be a number in ${min}..${max}, got "${s}"`,
+            });
+            return NEVER;
+        }
+        return n;
+    });
+}
+/** A number in (0, max]: zero is not a level or a margin (nothing could ever pass or fail). */
+function positive(name, max) {
+    return schemas_string().transform((s, ctx) => {
+        const n = Number(s);
+        if (s.trim() === '' || !Number.isFinite(n) || n <= 0 || n > max) {
+            ctx.addIssue({
+                code: 'custom',
+                message: `--${name} must be a number above 0 and at most ${max}, got "${s}"`,
             });
             return NEVER;
         }
@@ -80013,6 +80862,31 @@ const harvestOptionsSchema = object({
     'base-image': schemas_string().optional(),
 });
 /**
+ * The gate's settings (docs/gate.md): `run`, the Action and `compare` share them.
+ * Defaults are the ones a team gating on a few hundred items would pick.
+ */
+const gateOptionsSchema = object({
+    /** Smallest drop (0..1) that can fail the gate; a pass must rule out a drop this large. */
+    'min-drop': positive('min-drop', 1).default(0.05),
+    /** Smallest significant gain a kind reports as `improved`. */
+    'min-gain': positive('min-gain', 1).default(0.05),
+    /** Family-wise one-sided error rate over overall + kinds (and across the two looks of a top-up). */
+    alpha: positive('alpha', 0.5).default(0.05),
+    /** Clusters of items that are not independent: test (default), package or none. */
+    'cluster-by': schemas_enum(CLUSTER_BY, { message: `--cluster-by must be one of ${CLUSTER_BY.join(', ')}` })
+        .default('test'),
+    /** Whose interval decides a pass: overall (default), or per-kind (every kind's too). */
+    gate: schemas_enum(GATE_SCOPES, { message: `--gate must be one of ${GATE_SCOPES.join(', ')}` })
+        .default('overall'),
+    /** Above this share of excluded items (of those both runs hold), at best inconclusive. */
+    'max-excluded': num('max-excluded', 0, 1).default(0.05),
+    /** What an inconclusive verdict does: neutral (check neutral, exit 4), pass or fail. */
+    'on-inconclusive': schemas_enum(ON_INCONCLUSIVE, {
+        message: `--on-inconclusive must be one of ${ON_INCONCLUSIVE.join(', ')}`,
+    })
+        .default('neutral'),
+});
+/**
  * Every option of a run, by the name it has both as a CLI flag (`--name`)
  * and as an Action input (`name`). Values arrive as strings from either door
  * and are parsed here once.
@@ -80055,12 +80929,25 @@ const runOptionsSchema = harvestOptionsSchema.extend({
         .default('slice'),
     /** Prompt size limit: characters (48000) or tokens (12000t, estimated at 4 chars each). */
     'context-budget': budget.default({ amount: 16000, unit: 'tokens' }),
-    'min-drop': num('min-drop', 0, 1).default(0.05),
-    alpha: num('alpha', 0, 1).default(0.05),
+    ...gateOptionsSchema.shape,
+    /** When inconclusive, add up to this many paired items and decide again (0: off). */
+    'top-up': options_int('top-up', 0, 100_000).default(0),
+});
+/** `tracegate compare`: the gate on two results files. */
+const compareOptionsSchema = gateOptionsSchema.extend({
+    baseline: schemas_string({ error: '--baseline is required (the baseline results.json)' })
+        .min(1, '--baseline is required (the baseline results.json)'),
+    candidate: schemas_string({ error: '--candidate is required (the candidate results.json)' })
+        .min(1, '--candidate is required (the candidate results.json)'),
+    /** Where comparison.json is written. */
+    out: schemas_string().default('tracegate-out'),
 });
 /** Parses raw string options; unset ('' or undefined) means "use the default". */
 function parseRunOptions(raw) {
     return parseWith(runOptionsSchema, raw);
+}
+function parseCompareOptions(raw) {
+    return parseWith(compareOptionsSchema, raw);
 }
 function parseHarvestOptions(raw) {
     return parseWith(harvestOptionsSchema, raw);
@@ -80078,6 +80965,7 @@ function parseWith(schema, raw) {
 /** Names of all run options, for the CLI parser and the Action's input reader. */
 const RUN_OPTION_NAMES = Object.keys(runOptionsSchema.shape);
 const HARVEST_OPTION_NAMES = Object.keys(harvestOptionsSchema.shape);
+const COMPARE_OPTION_NAMES = Object.keys(compareOptionsSchema.shape);
 
 ;// CONCATENATED MODULE: ./src/heuristic-model/heuristic.ts
 /**
@@ -80275,144 +81163,32 @@ async function handle(req) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/score/aggregate.ts
-/** Wilson score interval at 95%: honest for small n and for 0% / 100%. */
-function wilson(correct, total, z = 1.959964) {
-    if (total === 0)
-        return [0, 0];
-    const p = correct / total;
-    const denom = 1 + (z * z) / total;
-    const centre = (p + (z * z) / (2 * total)) / denom;
-    const half = (z * Math.sqrt((p * (1 - p)) / total + (z * z) / (4 * total * total))) / denom;
-    return [round(Math.max(0, centre - half)), round(Math.min(1, centre + half))];
-}
-function kindSummary(records) {
-    const correct = records.filter((r) => r.correct).length;
-    return {
-        total: records.length,
-        correct,
-        accuracy: records.length ? round(correct / records.length) : 0,
-        ci95: wilson(correct, records.length),
-    };
-}
-/** Per-kind and overall accuracy over scored instances, plus error and token totals. */
-function summarize(records) {
-    const scored = records.filter((r) => r.scored);
-    const byKind = {};
-    for (const kind of [...new Set(scored.map((r) => r.kind))].sort()) {
-        byKind[kind] = kindSummary(scored.filter((r) => r.kind === kind));
-    }
-    const errors = {};
-    for (const r of records)
-        if (r.error)
-            errors[r.error] = (errors[r.error] ?? 0) + 1;
-    const overall = kindSummary(scored);
-    return {
-        ...overall,
-        byKind,
-        unscored: records.length - scored.length,
-        errors,
-        tokensIn: sum(records, (r) => r.tokensIn),
-        tokensOut: sum(records, (r) => r.tokensOut),
-        retries: sum(records, (r) => r.retries),
-    };
-}
-function sum(records, f) {
-    return records.reduce((acc, r) => acc + f(r), 0);
-}
-function round(x, digits = 4) {
-    const f = 10 ** digits;
-    return Math.round(x * f) / f;
-}
+;// CONCATENATED MODULE: ./src/compare/sequential.ts
 
-;// CONCATENATED MODULE: ./src/compare/stats.ts
+/** The looks of a run: one at α without top-up; α₁ and α − α₁ with it. */
+function plannedLooks(alpha, selected, planned) {
+    if (planned <= 0 || selected <= 0)
+        return [{ index: 1, of: 1, alpha }];
+    const t = selected / (selected + planned);
+    const first = alpha * Math.log(1 + (Math.E - 1) * t);
+    return [
+        { index: 1, of: 2, alpha: first },
+        { index: 2, of: 2, alpha: alpha - first },
+    ];
+}
 /**
- * Exact two-sided McNemar test on discordant pairs: under H0 each discordant
- * pair is equally likely to favour either side, so the smaller count is
- * Binomial(b + c, 1/2). Returns 1 when there are no discordant pairs.
+ * The instances a top-up adds: of `pool` (instances this run did not select),
+ * those the baseline scored, ranked by sha256("top-up", seed, id), the first
+ * `max`. The rank depends only on the seed and the ids, so any two runs with
+ * the same seed — the baseline's and the candidate's — agree on the order.
  */
-function mcnemarExact(b, c) {
-    const n = b + c;
-    if (n === 0)
-        return 1;
-    const k = Math.min(b, c);
-    let tail = 0;
-    // log-space binomial coefficients keep this exact enough for n in the thousands.
-    for (let i = 0; i <= k; i++)
-        tail += Math.exp(logChoose(n, i) - n * Math.LN2);
-    return Math.min(1, 2 * tail);
-}
-function logChoose(n, k) {
-    let s = 0;
-    for (let i = 1; i <= k; i++)
-        s += Math.log(n - k + i) - Math.log(i);
-    return s;
-}
-/** Holm–Bonferroni step-down adjusted p-values, in the input order. */
-function holm(pValues) {
-    const order = pValues.map((p, i) => ({ p, i })).sort((a, b) => a.p - b.p);
-    const adjusted = new Array(pValues.length);
-    let running = 0;
-    order.forEach(({ p, i }, rank) => {
-        running = Math.max(running, Math.min(1, (pValues.length - rank) * p));
-        adjusted[i] = running;
-    });
-    return adjusted;
-}
-
-;// CONCATENATED MODULE: ./src/compare/gate.ts
-
-
-/**
- * Paired comparison per kind on the instances both runs scored: delta,
- * exact McNemar, Holm across kinds. A kind regresses only when its drop is at
- * least `minDrop` AND significant; any other drop is inconclusive — reported,
- * never silently passed or failed.
- */
-function compareRuns(candidate, baseline, policy) {
-    if (!baseline)
-        return { verdict: 'no-baseline', policy, kinds: [] };
-    const base = new Map(baseline.filter((r) => r.scored).map((r) => [r.id, r]));
-    const pairs = candidate
-        .filter((r) => r.scored && base.has(r.id))
-        .map((r) => ({ cand: r, base: base.get(r.id) }));
-    const kinds = [...new Set(pairs.map((p) => p.cand.kind))].sort();
-    const rows = kinds.map((kind) => {
-        const ofKind = pairs.filter((p) => p.cand.kind === kind);
-        const lost = ofKind.filter((p) => p.base.correct && !p.cand.correct).length;
-        const gained = ofKind.filter((p) => !p.base.correct && p.cand.correct).length;
-        const candidateAcc = ofKind.filter((p) => p.cand.correct).length / ofKind.length;
-        const baselineAcc = ofKind.filter((p) => p.base.correct).length / ofKind.length;
-        return {
-            kind,
-            paired: ofKind.length,
-            candidate: round(candidateAcc),
-            baseline: round(baselineAcc),
-            delta: round(candidateAcc - baselineAcc),
-            lost,
-            gained,
-            pValue: mcnemarExact(lost, gained),
-        };
-    });
-    const adjusted = holm(rows.map((r) => r.pValue));
-    const compared = rows.map((row, i) => {
-        const pHolm = round(adjusted[i]);
-        const significant = pHolm < policy.alpha;
-        let status;
-        if (row.delta < 0)
-            status = -row.delta >= policy.minDrop && significant ? 'regressed' : 'inconclusive';
-        else if (row.delta > 0 && significant)
-            status = 'improved';
-        else
-            status = 'unchanged';
-        return { ...row, pValue: round(row.pValue), pHolm, status };
-    });
-    const verdict = compared.some((k) => k.status === 'regressed')
-        ? 'fail'
-        : compared.some((k) => k.status === 'inconclusive')
-            ? 'inconclusive'
-            : 'pass';
-    return { verdict, policy, kinds: compared };
+function chooseTopUp(pool, baselineScored, seed, max) {
+    return pool
+        .filter((item) => baselineScored.has(item.instance.id))
+        .map((item) => ({ item, rank: sha256('top-up', String(seed), item.instance.id) }))
+        .sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0))
+        .slice(0, Math.max(0, max))
+        .map(({ item }) => item);
 }
 
 ;// CONCATENATED MODULE: ./src/environments/digest.ts
@@ -80780,6 +81556,56 @@ async function runJob(backend, env, items, run, deps) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/score/aggregate.ts
+/** Wilson score interval at 95%: honest for small n and for 0% / 100%. */
+function wilson(correct, total, z = 1.959964) {
+    if (total === 0)
+        return [0, 0];
+    const p = correct / total;
+    const denom = 1 + (z * z) / total;
+    const centre = (p + (z * z) / (2 * total)) / denom;
+    const half = (z * Math.sqrt((p * (1 - p)) / total + (z * z) / (4 * total * total))) / denom;
+    return [round(Math.max(0, centre - half)), round(Math.min(1, centre + half))];
+}
+function kindSummary(records) {
+    const correct = records.filter((r) => r.correct).length;
+    return {
+        total: records.length,
+        correct,
+        accuracy: records.length ? round(correct / records.length) : 0,
+        ci95: wilson(correct, records.length),
+    };
+}
+/** Per-kind and overall accuracy over scored instances, plus error and token totals. */
+function summarize(records) {
+    const scored = records.filter((r) => r.scored);
+    const byKind = {};
+    for (const kind of [...new Set(scored.map((r) => r.kind))].sort()) {
+        byKind[kind] = kindSummary(scored.filter((r) => r.kind === kind));
+    }
+    const errors = {};
+    for (const r of records)
+        if (r.error)
+            errors[r.error] = (errors[r.error] ?? 0) + 1;
+    const overall = kindSummary(scored);
+    return {
+        ...overall,
+        byKind,
+        unscored: records.length - scored.length,
+        errors,
+        tokensIn: sum(records, (r) => r.tokensIn),
+        tokensOut: sum(records, (r) => r.tokensOut),
+        retries: sum(records, (r) => r.retries),
+    };
+}
+function sum(records, f) {
+    return records.reduce((acc, r) => acc + f(r), 0);
+}
+function round(x, digits = 4) {
+    const f = 10 ** digits;
+    return Math.round(x * f) / f;
+}
+
 ;// CONCATENATED MODULE: ./src/query/accounting.ts
 
 const PARSE_FAILURES = new Set(['empty', 'no_json', 'schema_mismatch', 'truncated', 'refused']);
@@ -80806,6 +81632,90 @@ function summarizeQuery(records, identity, samples) {
         parseFailures,
         ...(samples > 1 && answered.length
             ? { passAtK: round(answered.filter((r) => r.passAtK).length / answered.length) }
+            : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/pipeline-results.ts
+// What a run writes, pure: the pipeline's state in, the pieces of results.json out
+// (its records' clusters, the merged harvest, the results without their comparison).
+
+
+
+
+
+/** The gate's clusters of an instance: its first test's file in its environment, and the environment. */
+function pipeline_results_clusterOf(loaded) {
+    const { environment, tests } = loaded.instance;
+    return { test: `${environment}:${tests[0].split('::')[0]}`, package: environment };
+}
+/** Two batches' harvests as one (a top-up harvests its items after the selection's). */
+function mergeHarvests(a, b) {
+    const names = new Set(a.environments.map((e) => e.name));
+    const backends = new Set([a.backend, b.backend].filter((x) => x !== 'cache'));
+    return {
+        outcomes: new Map([...a.outcomes, ...b.outcomes]),
+        cached: a.cached + b.cached,
+        harvested: a.harvested + b.harvested,
+        failed: a.failed + b.failed,
+        backend: backends.size ? [...backends].sort().join('+') : 'cache',
+        environments: [...a.environments, ...b.environments.filter((e) => !names.has(e.name))],
+    };
+}
+/** The harvest summary of a run that harvested nothing. */
+const NO_HARVEST = {
+    outcomes: new Map(),
+    cached: 0,
+    harvested: 0,
+    failed: 0,
+    backend: 'cache',
+    environments: [],
+};
+/**
+ * results.json from a run's state: records in the order attempted (selection,
+ * then top-up), the missing ones listed as incomplete, and the provenance the
+ * gate compares on.
+ */
+function assembleResults(state) {
+    const { input, attempted, records } = state;
+    const harvest = state.harvest ?? NO_HARVEST;
+    const ordered = attempted
+        .map((l) => records.get(l.instance.id))
+        .filter((r) => !!r);
+    const missing = attempted.map((l) => l.instance.id).filter((id) => !records.has(id));
+    return {
+        schema: RESULTS_SCHEMA,
+        model: input.model,
+        promptVersion: PROMPT_VERSION,
+        prompt: describePrompt(input.query.prompt),
+        query: summarizeQuery(ordered, state.identity, input.query.samples),
+        commit: input.commit,
+        startedAt: state.startedAt,
+        finishedAt: new Date().toISOString(),
+        harvest: {
+            cached: harvest.cached,
+            harvested: harvest.harvested,
+            failed: harvest.failed,
+            backend: harvest.backend,
+            environments: harvest.environments,
+        },
+        summary: summarize(ordered),
+        provenance: {
+            instances: instanceSetDigest(attempted.map((l) => ({ id: l.instance.id, contentHash: l.contentHash }))),
+            environments: environmentsDigest(harvest.environments),
+            tracer: input.tracerDigest,
+            prompt: PROMPT_VERSION,
+            scorer: input.scorer,
+        },
+        instances: ordered,
+        ...(input.rejected?.length ? { rejected: input.rejected } : {}),
+        ...(state.incomplete || missing.length
+            ? {
+                incomplete: {
+                    reason: state.incomplete ?? 'not every selected instance was answered',
+                    missing,
+                },
+            }
             : {}),
     };
 }
@@ -81477,6 +82387,7 @@ function majorityVote(samples) {
 
 
 
+
 const MAX_PREDICTION_CHARS = 4096;
 /** 4xx statuses that concern this request alone (too long, invalid for this prompt). */
 const PER_REQUEST_REJECTIONS = new Set([400, 413, 422]);
@@ -81527,6 +82438,7 @@ async function answerInstance(loaded, oracle, client, options = { samples: 1, pr
         kind: instance.kind,
         scored: true,
         oracle: oracle.oracle.oracle_answer,
+        oracleDigest: oracleDigest(oracle.oracle),
         correct: winner.outcome.ok && winner.outcome.correct,
         error: winner.outcome.ok ? null : winner.outcome.failure,
         ...(winner.detail !== undefined ? { detail: winner.detail } : {}),
@@ -81637,21 +82549,7 @@ async function queryInstances(items, client, config, keep, signal) {
     }, signal);
 }
 
-;// CONCATENATED MODULE: ./src/report/markdown.ts
-/** Hidden marker that identifies tracegate's sticky PR comment. */
-const COMMENT_MARKER = '<!-- tracegate:report -->';
-const STATUS_ICON = {
-    improved: '🟢 improved',
-    unchanged: '⚪ unchanged',
-    inconclusive: '🟡 inconclusive',
-    regressed: '🔴 regressed',
-};
-const VERDICT_LINE = {
-    pass: '✅ **pass** — no category regressed',
-    fail: '❌ **fail** — at least one category regressed significantly',
-    inconclusive: '🟡 **inconclusive** — a drop was seen but is not significant at this sample size',
-    'no-baseline': 'ℹ️ **no baseline** — scores recorded, nothing to compare with',
-};
+;// CONCATENATED MODULE: ./src/report/escape.ts
 /**
  * Escapes text that did not come from us (ids, model names, server messages)
  * so it cannot break the table, open HTML, or @-mention anyone.
@@ -81667,27 +82565,132 @@ function escapeMarkdown(text) {
 function codeSpan(text) {
     return `\`${text.replace(/[`\r\n\u0085\u2028\u2029]/g, ' ')}\``;
 }
-const pct = (x) => `${(x * 100).toFixed(1)}%`;
-const signed = (x) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${(Math.abs(x) * 100).toFixed(1)} pp`;
+
+;// CONCATENATED MODULE: ./src/report/comparison.ts
+
+
+const STATUS = {
+    regressed: '🔴 regressed',
+    improved: '🟢 improved',
+    'within noise': '⚪ within noise',
+    'too few items': '▫️ too few items',
+};
+const VERDICT = {
+    pass: '✅ **pass**',
+    fail: '❌ **fail**',
+    inconclusive: '🟡 **inconclusive**',
+    'no-baseline': 'ℹ️ **no baseline**',
+};
+/** The verdict line: the verdict and the sentence it rests on (built from fixed strings and numbers). */
+function verdictLine(c) {
+    return `${VERDICT[c.verdict]} — ${escapeMarkdown(c.summary)}`;
+}
+const score = (s) => s ? `${pct(s.accuracy)} (${s.correct}/${s.total})` : '—';
+/** Bounds shown within the possible range of a change (−100 … +100 pp). */
+const clamp = (x) => Math.max(-1, Math.min(1, x));
+function cells(r) {
+    if (!r || !r.paired)
+        return ['0', '—', '—', '—', '—'];
+    // A row too small to test has no interval worth reading.
+    const interval = r.test && r.status !== 'too few items'
+        ? `${pp(clamp(r.test.lower))} … ${pp(clamp(r.test.upper))}`
+        : '—';
+    return [`${r.paired} (${r.clusters})`, pct(r.baseline), pct(r.candidate), pp(r.delta), interval];
+}
+/**
+ * The per-kind table: this run's own score, then on the paired items the
+ * baseline's and the candidate's mean, the change, its interval (the two
+ * one-sided bounds at this look's level) and the row's status.
+ */
+function comparisonTable(c, scores) {
+    const kinds = [...new Set([...Object.keys(scores.byKind), ...c.kinds.map((k) => k.kind)])].sort();
+    const byKind = new Map(c.kinds.map((k) => [k.kind, k]));
+    const status = (r) => (r ? STATUS[r.status] : '—');
+    const lines = [
+        `| Kind | Score | Paired (clusters) | Baseline | Candidate | Δ | ${level(2 * c.look.alpha)} interval | Status |`,
+        '|---|---:|---:|---:|---:|---:|---|---|',
+        `| **overall** | ${[score(scores.overall), ...cells(c.overall), status(c.overall)].join(' | ')} |`,
+    ];
+    for (const kind of kinds) {
+        const r = byKind.get(kind);
+        lines.push(`| ${kind} | ${[score(scores.byKind[kind]), ...cells(r), status(r)].join(' | ')} |`);
+    }
+    return lines;
+}
+/** What the numbers rest on: power, the intersection, exclusions, top-up, notes. */
+function comparisonDetails(c) {
+    const lines = [];
+    const o = c.overall;
+    if (o?.test && c.verdict !== 'no-baseline') {
+        lines.push('', `**Power:** on ${o.paired} paired items this gate detects a drop of ${pp(o.test.mde).slice(1)} with 80% power` +
+            (o.test.needed && c.verdict === 'inconclusive'
+                ? `; about ${o.test.needed} more paired items would give 80% power to rule out a drop of ${pp(c.policy.minDrop).slice(1)} between equal models.`
+                : '.'));
+    }
+    const p = c.pairing;
+    if (p) {
+        const outside = p.candidateOnly || p.baselineOnly
+            ? ` (${p.candidateOnly} only in this run, ${p.baselineOnly} only in the baseline: not compared)`
+            : '';
+        lines.push('', `**Compared:** the ${p.intersection} items both runs hold${outside}; ${p.paired} paired, ` +
+            `${p.excluded.length} excluded (${pct(p.excludedShare)}, allowed ${pct(c.policy.maxExcluded)}).` +
+            (p.baselineOnlyKinds.length
+                ? ` Kinds only in the baseline, not compared: ${p.baselineOnlyKinds.join(', ')}.`
+                : ''));
+        if (p.excluded.length) {
+            lines.push('', '<details><summary>Items excluded from pairing</summary>', '');
+            const shown = p.excluded.slice(0, 50);
+            for (const e of shown)
+                lines.push(`- ${codeSpan(e.id)}: ${e.reason}`);
+            if (p.excluded.length > shown.length)
+                lines.push(`- … and ${p.excluded.length - shown.length} more (comparison in results.json)`);
+            lines.push('', '</details>');
+        }
+    }
+    if (c.topUp)
+        lines.push('', `**Top-up:** the first look was inconclusive, so ${c.topUp.added} paired item(s) the baseline ` +
+            `had answered were added; this is look ${c.look.index} of ${c.look.of}, at α ${c.look.alpha.toFixed(4)}.`);
+    for (const note of c.notes)
+        lines.push('', `<sub>Note: ${escapeMarkdown(note)}</sub>`);
+    return lines;
+}
+/** The gate's settings, for the footer. */
+function policyLine(c) {
+    const { policy, look } = c;
+    return (`gate: ${policy.gate}, min drop ${pp(policy.minDrop).slice(1)}, α ${policy.alpha} one-sided` +
+        `${look.of > 1 ? ` (look ${look.index} of ${look.of} at ${look.alpha.toFixed(4)})` : ''}` +
+        `, Holm over overall + kinds; paired clustered difference by ${policy.clusterBy} (CR1, Agresti–Min, t)`);
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown.ts
+
+
+
+
+/** Hidden marker that identifies tracegate's sticky PR comment. */
+const COMMENT_MARKER = '<!-- tracegate:report -->';
+function baselineLine(c) {
+    const b = c.baseline;
+    if (!b)
+        return [];
+    const rev = b.revision ? ` @ ${codeSpan(b.revision)}` : '';
+    return ['', `Compared with ${escapeMarkdown(b.model)}${rev} — ${escapeMarkdown(b.source)}`];
+}
 /** The report shown in the PR comment, the job summary and report.md. */
 function renderReport(results, comparison) {
     const { summary } = results;
-    const byKind = new Map(comparison.kinds.map((k) => [k.kind, k]));
     const lines = [
         COMMENT_MARKER,
         `## tracegate — ${escapeMarkdown(results.model.name)}${results.model.revision ? ` @ ${codeSpan(results.model.revision)}` : ''}`,
         '',
-        VERDICT_LINE[comparison.verdict],
+        verdictLine(comparison),
+        ...baselineLine(comparison),
         '',
-        `**Overall: ${pct(summary.accuracy)}** (${summary.correct}/${summary.total}, 95% CI ${pct(summary.ci95[0])}–${pct(summary.ci95[1])})`,
+        `**This run: ${pct(summary.accuracy)}** (${summary.correct}/${summary.total}, 95% CI ${pct(summary.ci95[0])}–${pct(summary.ci95[1])})`,
         '',
-        '| Kind | n | Score | Baseline | Δ | p (Holm) | Status |',
-        '|---|---:|---:|---:|---:|---:|---|',
+        ...comparisonTable(comparison, { overall: summary, byKind: summary.byKind }),
+        ...comparisonDetails(comparison),
     ];
-    for (const [kind, s] of Object.entries(summary.byKind)) {
-        const c = byKind.get(kind);
-        lines.push(`| ${kind} | ${s.total} | ${pct(s.accuracy)} (${s.correct}/${s.total}) | ${c ? pct(c.baseline) : '—'} | ${c ? signed(c.delta) : '—'} | ${c ? c.pHolm.toFixed(3) : '—'} | ${c ? STATUS_ICON[c.status] : '—'} |`);
-    }
     const errorEntries = Object.entries(summary.errors).filter(([k]) => !k.startsWith('harvest_'));
     if (errorEntries.length) {
         lines.push('', `**Not answered as asked:** ${errorEntries.map(([k, n]) => `${k} ×${n}`).join(', ')}`);
@@ -81707,24 +82710,29 @@ function renderReport(results, comparison) {
     }
     const q = results.query;
     if (q?.passAtK !== undefined) {
-        lines.push('', `**pass@${q.samples}: ${pct(q.passAtK)}** (majority of ${q.samples} samples is scored above)`);
+        lines.push('', `**pass@${q.samples}: ${pct(q.passAtK)}** (the score above is the majority of ${q.samples} samples; ` +
+            'the gate compares per-item success rates over the samples)');
     }
     const asked = q
         ? `${escapeMarkdown(q.api)}, ${q.answered} answered (${q.cacheHits} from the response cache), ` +
             `mean latency ${(q.meanLatencyMs / 1000).toFixed(2)} s, ${q.retries} retries · `
         : '';
-    lines.push('', `<sub>gate: min drop ${pct(comparison.policy.minDrop)}, α ${comparison.policy.alpha} (exact McNemar, Holm) · ` +
+    lines.push('', `<sub>${policyLine(comparison)} · ` +
         `oracles: ${results.harvest.cached} cached, ${results.harvest.harvested} harvested (${results.harvest.backend}) · ` +
         (results.harvest.environments ?? [])
             .map((e) => `environment ${escapeMarkdown(e.name)}: ${escapeMarkdown(e.source)}, ${escapeMarkdown(e.runtime)} · `)
             .join('') +
         asked +
         `tokens ${summary.tokensIn} in / ${summary.tokensOut} out · prompt ${results.promptVersion}` +
-        `${results.prompt ? ` (${escapeMarkdown(results.prompt.context)}, ${escapeMarkdown(results.prompt.budget)})` : ''}</sub>`, '');
+        `${results.prompt ? ` (${escapeMarkdown(results.prompt.context)}, ${escapeMarkdown(results.prompt.budget)})` : ''}` +
+        ` · scorer ${codeSpan(results.provenance.scorer)}</sub>`, '');
     return lines.join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/pipeline.ts
+
+
+
 
 
 
@@ -81745,94 +82753,136 @@ function harvestOnly(input, deps) {
         warn: deps.warn,
     });
 }
+/** Fails fast, before any work, on a baseline this run could never be compared with. */
+function checkBaseline(baseline, scorer) {
+    if (!baseline)
+        return;
+    assertComparable({ scorer, prompt: PROMPT_VERSION }, baseline.results.provenance, baseline.source);
+    assertUniqueIds({ instances: baseline.results.instances, label: baseline.source });
+}
 /**
  * harvest → prompt → query → parse → score → aggregate → compare → report,
- * over a selection. Records go to the results sink as they finish; if the
- * endpoint dies, the results so far are still written before the error propagates.
+ * over a selection; with top-up, an inconclusive first look adds paired items
+ * through the same stages and decides again. Records go to the results sink
+ * as they finish; if the endpoint dies, the results so far are still written
+ * before the error propagates.
  */
 async function runPipeline(input, deps) {
     const startedAt = new Date().toISOString();
     const { stores } = deps;
     const baseline = await stores.baseline?.resolve();
+    checkBaseline(baseline, input.scorer);
     const { selected } = input;
+    const answered = new Set(baseline?.results.instances.filter(pairable).map((r) => r.id));
+    const extra = baseline && input.topUp
+        ? chooseTopUp(input.topUp.pool, answered, input.topUp.seed, input.topUp.max)
+        : [];
+    const looks = plannedLooks(input.policy.alpha, selected.length, extra.length);
+    let look = looks[0];
+    let toppedUp = false;
+    const attempted = [...selected];
     deps.log(`Selected ${selected.length} instance(s)`);
-    const harvest = await harvestOnly(input, deps);
-    deps.log(`Oracles: ${harvest.cached} from cache, ${harvest.harvested} harvested, ${harvest.failed} failed`);
     const records = new Map();
+    const loadedById = new Map([...selected, ...extra].map((l) => [l.instance.id, l]));
     const keep = (record) => {
-        records.set(record.id, record);
-        stores.results.append(record);
-    };
-    const answerable = [];
-    // Interrupted during the harvest: its failures are the interruption's, not the instances'.
-    const harvestInterrupted = deps.signal?.aborted ?? false;
-    for (const loaded of harvestInterrupted ? [] : selected) {
-        const outcome = harvest.outcomes.get(loaded.instance.id);
-        if (outcome.status === 'ok')
-            answerable.push({ loaded, entry: outcome.entry });
-        else
-            keep({
-                id: loaded.instance.id,
-                kind: loaded.instance.kind,
-                scored: false,
-                correct: false,
-                error: `harvest_${outcome.status}`,
-                detail: outcome.reason,
-                tokensIn: 0,
-                tokensOut: 0,
-                latencyMs: 0,
-                retries: 0,
-            });
-    }
-    const finish = (incomplete) => {
-        const ordered = selected
-            .map((l) => records.get(l.instance.id))
-            .filter((r) => !!r);
-        const missing = selected.map((l) => l.instance.id).filter((id) => !records.has(id));
-        const comparison = compareRuns(ordered, baseline?.results.instances, input.policy);
-        const results = {
-            schema: 'tracegate/results@1',
-            model: input.model,
-            promptVersion: PROMPT_VERSION,
-            prompt: describePrompt(input.query.prompt),
-            query: summarizeQuery(ordered, deps.client.identity, input.query.samples),
-            commit: input.commit,
-            startedAt,
-            finishedAt: new Date().toISOString(),
-            harvest: {
-                cached: harvest.cached,
-                harvested: harvest.harvested,
-                failed: harvest.failed,
-                backend: harvest.backend,
-                environments: harvest.environments,
-            },
-            summary: summarize(ordered),
-            instances: ordered,
-            ...(input.rejected?.length ? { rejected: input.rejected } : {}),
-            ...(incomplete ? { incomplete: { reason: incomplete, missing } } : {}),
-            comparison,
+        const complete = {
+            ...record,
+            cluster: pipeline_results_clusterOf(loadedById.get(record.id)),
+            ...(record.error && INFRASTRUCTURE_ERRORS.has(record.error) ? { infrastructure: true } : {}),
         };
-        const report = renderReport(results, comparison);
-        stores.results.finish(results, report);
-        return { results, comparison, report, harvest };
+        records.set(record.id, complete);
+        stores.results.append(complete);
     };
-    try {
-        const client = withResponseCache(deps.client, stores.responses, input.model.revision, deps.log);
-        if (harvestInterrupted)
+    const client = withResponseCache(deps.client, stores.responses, input.model.revision, deps.log);
+    let harvest;
+    /** Harvests a batch; the entry point's errors (no engine) propagate before anything is written. */
+    const harvestBatch = async (batch) => {
+        const summary = await harvestOnly({ ...input, selected: batch }, deps);
+        harvest = harvest ? mergeHarvests(harvest, summary) : summary;
+        deps.log(`Oracles: ${summary.cached} from cache, ${summary.harvested} harvested, ${summary.failed} failed`);
+        return summary;
+    };
+    /** Answers a harvested batch; throws InterruptedError when the signal fired. */
+    const answerBatch = async (batch, summary) => {
+        // Interrupted during the harvest: its failures are the interruption's, not the instances'.
+        if (deps.signal?.aborted)
             throw interrupted(deps.signal);
+        const answerable = [];
+        for (const loaded of batch) {
+            const outcome = summary.outcomes.get(loaded.instance.id);
+            if (outcome.status === 'ok')
+                answerable.push({ loaded, entry: outcome.entry });
+            else
+                keep({
+                    id: loaded.instance.id,
+                    kind: loaded.instance.kind,
+                    scored: false,
+                    correct: false,
+                    error: `harvest_${outcome.status}`,
+                    detail: outcome.reason,
+                    tokensIn: 0,
+                    tokensOut: 0,
+                    latencyMs: 0,
+                    retries: 0,
+                });
+        }
         await Promise.race([
             queryInstances(answerable, client, input.query, keep, deps.signal),
             pipeline_aborted(deps.signal),
         ]);
         if (deps.signal?.aborted)
             throw interrupted(deps.signal);
+    };
+    const assemble = (incomplete) => assembleResults({
+        input,
+        attempted,
+        records,
+        harvest,
+        identity: deps.client.identity,
+        startedAt,
+        incomplete,
+    });
+    const compare = (results) => compareRuns(results, baseline, input.policy, look, toppedUp
+        ? {
+            planned: extra.length,
+            added: extra.filter((l) => records.has(l.instance.id)).length,
+            ids: extra.map((l) => l.instance.id),
+        }
+        : undefined);
+    const finish = (incomplete) => {
+        const results = assemble(incomplete);
+        const comparison = compare(results);
+        results.comparison = comparison;
+        const report = renderReport(results, comparison);
+        stores.results.finish(results, report);
+        return {
+            results,
+            comparison,
+            report,
+            harvest: harvest ?? NO_HARVEST,
+        };
+    };
+    const first = await harvestBatch(selected);
+    try {
+        await answerBatch(selected, first);
+        const second = looks[1];
+        if (second && compare(assemble()).verdict === 'inconclusive') {
+            deps.log(`Inconclusive at the first look (α ${look.alpha.toFixed(4)}): topping up with ${extra.length} ` +
+                `instance(s) the baseline answered; deciding again at α ${second.alpha.toFixed(4)}`);
+            look = second;
+            toppedUp = true;
+            attempted.push(...extra);
+            await answerBatch(extra, await harvestBatch(extra));
+        }
     }
     catch (error) {
         if (error instanceof InterruptedError) {
             finish(error.message);
             throw error;
         }
-        finish();
+        finish(error instanceof EndpointUnavailableError
+            ? `the model endpoint became unavailable (${error.detail})`
+            : messageOf(error));
         if (error instanceof EndpointUnavailableError)
             throw new EndpointUnavailableError(error.endpoint, error.detail, stores.results.location);
         if (error instanceof ModelRequestError)
@@ -81858,7 +82908,83 @@ function pipeline_aborted(signal) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/cli/flags.ts
+
+
+/** `--name value` flags of the given names; anything else is a usage error showing `usage`. */
+function parseFlags(args, names, usage) {
+    const options = Object.fromEntries(names.map((name) => [name, { type: 'string' }]));
+    try {
+        const { values, positionals } = (0,external_node_util_.parseArgs)({
+            args,
+            options,
+            allowPositionals: true,
+            strict: true,
+        });
+        if (positionals.length)
+            throw new UsageError(`unexpected argument "${positionals[0]}"`);
+        return values;
+    }
+    catch (error) {
+        throw error instanceof UsageError ? error : new UsageError(`${messageOf(error)}\n\n${usage}`);
+    }
+}
+/**
+ * The exit code of a verdict: 0 pass (and no baseline), 1 fail, and for
+ * inconclusive what `--on-inconclusive` says — 4 by default (neutral), or 0 / 1.
+ */
+function exitCodeFor(verdict, onInconclusive) {
+    switch (verdict) {
+        case 'pass':
+        case 'no-baseline':
+            return ExitCode.Pass;
+        case 'fail':
+            return ExitCode.GateFailed;
+        case 'inconclusive':
+            return onInconclusive === 'pass'
+                ? ExitCode.Pass
+                : onInconclusive === 'fail'
+                    ? ExitCode.GateFailed
+                    : ExitCode.Inconclusive;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/cli/compare.ts
+
+
+
+
+
+
+
+
+/**
+ * `tracegate compare`: the gate on two results files — the same function
+ * `run` and the Action call. Prints the verdict and the per-kind table,
+ * writes OUT/comparison.json, exits by the verdict.
+ */
+function compareCommand(args, io, usage) {
+    const options = parseCompareOptions(parseFlags(args, COMPARE_OPTION_NAMES, usage));
+    const baseline = readResults(options.baseline, '--baseline');
+    const candidate = readResults(options.candidate, '--candidate');
+    const comparison = compareRuns(candidate, { results: baseline, source: `file ${options.baseline}` }, toGatePolicy(options));
+    const file = (0,external_node_path_namespaceObject.join)(options.out, 'comparison.json');
+    writeFileAtomic(file, JSON.stringify(comparison, null, 2) + '\n');
+    const { summary } = candidate;
+    io.stdout([
+        verdictLine(comparison),
+        '',
+        ...comparisonTable(comparison, { overall: summary, byKind: summary.byKind }),
+        ...comparisonDetails(comparison),
+        '',
+        policyLine(comparison),
+    ].join('\n'));
+    io.stderr(`Wrote ${file}`);
+    return exitCodeFor(comparison.verdict, options['on-inconclusive']);
+}
+
 ;// CONCATENATED MODULE: ./src/cli/commands.ts
+
 
 
 
@@ -81877,6 +83003,9 @@ Usage:
       Run the gate against a candidate endpoint; writes OUT/results.json and OUT/report.md.
   tracegate harvest [--instances DIR] [--cache DIR] [selection and harvest options]
       Harvest oracles only (into the cache).
+  tracegate compare --baseline FILE --candidate FILE [gate options] [--out DIR]
+      The gate on two results.json files (the function run and the Action call):
+      prints the verdict and the per-kind table, writes OUT/comparison.json.
 
 Selection and harvest (run and harvest):
   --instances DIR        instances directory (default: the bundled suite)
@@ -81889,7 +83018,7 @@ Selection and harvest (run and harvest):
   --base-image IMAGE     base of environment images (default python:<python>-slim,
                          pulled, else the locally built Debian stand-in)
 
-Model and gate (run; the Action's inputs have the same names):
+Model and output (run; the Action's inputs have the same names):
   --endpoint URL         API base URL, e.g. http://127.0.0.1:8000/v1
   --model NAME           model name as the server knows it
   --model-revision REV   checkpoint digest or commit, recorded with the results
@@ -81905,33 +83034,31 @@ Model and gate (run; the Action's inputs have the same names):
   --generation-seed N    sampling seed sent to the server (sample i gets N+i)
   --stop S               a stop string, or a JSON array of them
   --extra-body JSON      object merged into every request (e.g. '{"top_k": 20}')
-  --samples K            answers per instance: majority scored, pass@K reported (default 1)
+  --samples K            answers per instance: majority scored, pass@K reported, the gate
+                         pairs per-item success rates (default 1)
   --context MODE         slice (default), files or none: how much code the prompt shows
   --context-budget N     prompt limit in chars (48000) or tokens (12000t; default 16000t)
-  --min-drop X --alpha A gate policy (defaults 0.05, 0.05)
 
-Exit codes: 0 pass, 1 gate failed, 2 bad usage/config/instance, 3 infrastructure unavailable.`;
+Gate (run and compare; docs/gate.md states every rule):
+  --min-drop X           smallest drop (0..1) that can fail; a pass must rule it out (default 0.05)
+  --min-gain X           smallest significant gain reported as improved (default 0.05)
+  --alpha A              one-sided family-wise error over overall + kinds (default 0.05)
+  --cluster-by C         test (default), package or none: items of one cluster are not independent
+  --gate G               overall (default): the overall interval decides a pass; per-kind: every kind's too
+  --max-excluded S       above this share of excluded shared items, at best inconclusive (default 0.05)
+  --on-inconclusive X    neutral (default: exit 4, a neutral check), pass (exit 0) or fail (exit 1)
+  --top-up N             run only: when inconclusive, add up to N paired items the baseline
+                         answered outside the sample and decide again (default 0: off)
+
+Exit codes: 0 pass (or no baseline), 1 gate failed, 2 bad usage/config/instance,
+3 infrastructure unavailable, 4 inconclusive (with --on-inconclusive neutral), 130 interrupted.`;
 const defaultIo = {
     stdout: (t) => process.stdout.write(t + '\n'),
     stderr: (t) => process.stderr.write(t + '\n'),
     env: process.env,
 };
-function parseFlags(args, names = RUN_OPTION_NAMES) {
-    const options = Object.fromEntries(names.map((name) => [name, { type: 'string' }]));
-    try {
-        const { values, positionals } = (0,external_node_util_.parseArgs)({
-            args,
-            options,
-            allowPositionals: true,
-            strict: true,
-        });
-        if (positionals.length)
-            throw new UsageError(`unexpected argument "${positionals[0]}"`);
-        return values;
-    }
-    catch (error) {
-        throw error instanceof UsageError ? error : new UsageError(`${messageOf(error)}\n\n${USAGE}`);
-    }
+function commands_parseFlags(args, names = RUN_OPTION_NAMES) {
+    return parseFlags(args, names, USAGE);
 }
 /** Runs one CLI invocation and returns its exit code. */
 async function cli(argv, io = defaultIo, lifecycle = {}) {
@@ -81945,6 +83072,8 @@ async function cli(argv, io = defaultIo, lifecycle = {}) {
                 return await harvestCommand(rest, io, logger, lifecycle);
             case 'demo':
                 return await demoCommand(rest, io, logger, lifecycle);
+            case 'compare':
+                return compareCommand(rest, io, USAGE);
             case undefined:
             case 'help':
             case '--help':
@@ -81961,23 +83090,23 @@ async function cli(argv, io = defaultIo, lifecycle = {}) {
     }
 }
 async function runCommand(args, io, logger, lifecycle) {
-    const flags = parseFlags(args);
+    const flags = commands_parseFlags(args);
     const options = parseRunOptions({
         ...flags,
         'api-key': flags['api-key'] ?? io.env.TRACEGATE_API_KEY,
     });
-    return runWith(options, io, logger, lifecycle, (verdict) => verdict === 'fail' ? ExitCode.GateFailed : ExitCode.Pass);
+    return runWith(options, io, logger, lifecycle, (verdict) => exitCodeFor(verdict, options['on-inconclusive']));
 }
 /** Select once, run the pipeline on that selection, print the report. */
 async function runWith(options, io, logger, lifecycle, exitFor) {
     const { suite, selected } = loadSelection(options, logger);
     logger.log(`Suite ${suite.reader.root}: ${suite.instances.length} instance(s)`);
-    const outcome = await runPipeline(toRunInput(options, selected, undefined, suite.rejected), toRunDeps(options, logger, suite, lifecycle));
+    const outcome = await runPipeline(toRunInput(options, selected, undefined, suite.rejected, topUpPool(suite, options, selected)), toRunDeps(options, logger, suite, lifecycle));
     io.stdout(outcome.report);
     return exitFor(outcome.comparison.verdict);
 }
 async function harvestCommand(args, io, logger, lifecycle) {
-    const options = parseHarvestOptions(parseFlags(args, HARVEST_OPTION_NAMES));
+    const options = parseHarvestOptions(commands_parseFlags(args, HARVEST_OPTION_NAMES));
     const { suite, selected } = loadSelection(options, logger);
     const summary = await harvestOnly({ selected, tracerDigest: tracerDigest(tracerDir()) }, {
         ...logger,
@@ -81999,7 +83128,7 @@ async function harvestCommand(args, io, logger, lifecycle) {
     return ExitCode.Pass;
 }
 async function demoCommand(args, io, logger, lifecycle) {
-    const flags = parseFlags(args);
+    const flags = commands_parseFlags(args);
     const server = await startHeuristicServer();
     logger.log(`Built-in demo model (a static heuristic, not a real model and not the oracle) listening on ${server.url}`);
     try {
