@@ -48,9 +48,9 @@ export class GitData {
       const { owner, repo } = this.repo;
       if (status === 403)
         throw new HistoryAccessError(
-          `Could not ${what} on ${this.location} (HTTP 403): the token may not write to ${owner}/${repo}. ` +
-            'Give the job `permissions: contents: write`; on a fork PR the token is read-only, so ' +
-            'record history from push runs of the base branch.',
+          `Could not ${what} on ${this.location} (HTTP 403): the token lacks permission on ${owner}/${repo}. ` +
+            'Give the job `permissions: contents: write` (reading needs `contents: read`); on a fork PR ' +
+            'the token is read-only, so record history from push runs of the base branch.',
           status,
         );
       throw new HistoryAccessError(

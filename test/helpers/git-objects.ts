@@ -223,7 +223,12 @@ export class FakeRepo {
   ): Reply | undefined {
     const m = /^\/repos\/[^/]+\/[^/]+\/(.+)$/.exec(path);
     if (!m) return undefined;
-    const rest = decodeURIComponent(m[1]!);
+    let rest = m[1]!;
+    try {
+      rest = decodeURIComponent(rest);
+    } catch {
+      // not percent-encoded after all: match it as it is
+    }
     try {
       return this.answer(method, rest, query, body);
     } catch (error) {
