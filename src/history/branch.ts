@@ -82,7 +82,11 @@ export class BranchHistory implements HistoryStore {
   private current(): Promise<Snapshot | undefined> {
     this.snapshot ??= this.git
       .head(this.branch)
-      .then((head) => (head ? this.read(head) : undefined));
+      .then((head) => (head ? this.read(head) : undefined))
+      .catch((error: unknown) => {
+        this.snapshot = undefined; // a failed read is not remembered: the next call asks again
+        throw error;
+      });
     return this.snapshot;
   }
 
