@@ -2,7 +2,13 @@ import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { join } from 'node:path';
 import { readInputs } from './action/inputs.js';
-import { loadSelection, toRunDeps, toRunInput, topUpPool } from './config/assemble.js';
+import {
+  loadSelection,
+  toRunDeps,
+  toRunInput,
+  topUpPool,
+  type Lifecycle,
+} from './config/assemble.js';
 import { messageOf } from './errors.js';
 import { conclusionFor, GitHubReporter, tolerantly } from './github/tolerantly.js';
 import { runPipeline } from './pipeline.js';
@@ -16,6 +22,7 @@ import { cacheLayout } from './stores/layout.js';
  */
 export async function run(
   cacheStore: CacheStore = new ActionsCacheStore(core.info, core.warning),
+  lifecycle: Lifecycle = {},
 ): Promise<void> {
   let saved: { paths: string[]; keys: CacheKeys } | undefined;
   let finishCheck: ((conclusion: 'failure', summary: string) => Promise<void>) | undefined;
@@ -64,7 +71,7 @@ export async function run(
     };
     await cacheStore.restore(saved.paths, saved.keys);
 
-    const outcome = await runPipeline(input, toRunDeps(inputs.run, logger, suite));
+    const outcome = await runPipeline(input, toRunDeps(inputs.run, logger, suite, lifecycle));
 
     const { verdict, summary: why } = outcome.comparison;
     const onInconclusive = inputs.run['on-inconclusive'];
