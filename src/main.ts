@@ -9,7 +9,11 @@ import {
   topUpPool,
   type Lifecycle,
 } from './config/assemble.js';
-import { messageOf } from './errors.js';
+import { baselineSource, historyStore, recordRun } from './config/history.js';
+import { messageOf, UsageError } from './errors.js';
+import { BranchHistory } from './history/branch.js';
+import { githubCommitGraph } from './history/commit-graph.js';
+import { baselineEventOf, branchOf } from './history/event.js';
 import { conclusionFor, GitHubReporter, tolerantly } from './github/tolerantly.js';
 import { runPipeline } from './pipeline.js';
 import { ActionsCacheStore, cacheKeys } from './stores/actions-cache.js';
@@ -71,7 +75,45 @@ export async function run(
     };
     await cacheStore.restore(saved.paths, saved.keys);
 
-    const outcome = await runPipeline(input, toRunDeps(inputs.run, logger, suite, lifecycle));
+    // History: the data branch (or a directory) the baseline comes from and this run goes to.
+    const octokit = inputs.githubToken ? github.getOctokit(inputs.githubToken) : undefined;
+    const history = inputs.run.history
+      ? historyStore(inputs.run.history, logger, (branch) => {
+          if (!octokit)
+            throw new UsageError(
+              `input history: ${inputs.run.history} is written through the GitHub API: give github-token.`,
+            );
+          return new BranchHistory(octokit, { ...context.repo, branch, warn: core.warning });
+        })
+      : undefined;
+    const event = baselineEventOf(context);
+    const baseline = baselineSource(
+      inputs.run,
+      history,
+      event,
+      octokit ? githubCommitGraph(octokit, context.repo) : {},
+      input.scorer,
+      logger,
+      'a push run of this workflow on the base branch records one',
+    );
+    const deps = toRunDeps(inputs.run, logger, suite, lifecycle);
+    const outcome = await runPipeline(input, { ...deps, stores: { ...deps.stores, baseline } });
+    if (history && event.kind === 'push' && !pr) {
+      await recordRun(
+        history,
+        {
+          name: inputs.run.name,
+          commit: event.sha,
+          parent: event.parent,
+          branch: branchOf(context),
+          retention: inputs.run.retention,
+        },
+        outcome.results,
+        logger,
+      ).catch((error: unknown) =>
+        core.warning(`tracegate could not record this run in the history: ${messageOf(error)}`),
+      );
+    }
 
     const { verdict, summary: why } = outcome.comparison;
     const onInconclusive = inputs.run['on-inconclusive'];

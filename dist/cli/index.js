@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5254);
+/* harmony import */ var _cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1770);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67229,7 +67229,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5254:
+/***/ 1770:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -80458,7 +80458,7 @@ function localStores(options, logger) {
     return {
         ...oracleStores(options, logger),
         results: new ResultsDir(options.out),
-        ...(options.baseline ? { baseline: new FileBaseline(options.baseline) } : {}),
+        // The baseline source is the entry point's (a file, or the history: config/history.ts).
         // Replies live beside the oracles, so one cache directory restores both.
         responses: new DirResponseCache(layout.responses),
     };
@@ -80901,7 +80901,20 @@ const runOptionsSchema = harvestOptionsSchema.extend({
     /** Checkpoint digest or commit; recorded in results and keys answers. */
     'model-revision': schemas_string().optional(),
     'api-key': schemas_string().optional(),
+    /**
+     * What to compare with: `auto` (default with a history: the merge base's entry for a
+     * pull request, the first parent's for a push), a commit sha in the history, or a
+     * results.json file.
+     */
     baseline: schemas_string().optional(),
+    /** The run's name: one history series and one sticky comment per name. */
+    name: schemas_string()
+        .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, '--name: letters, digits, . _ - (at most 64)')
+        .default('tracegate'),
+    /** Where scores are tracked per commit: a directory, or `branch:NAME` (a data branch). */
+    history: schemas_string().optional(),
+    /** Entries kept per name in the history (older ones are dropped on write). */
+    retention: options_int('retention', 1, 1_000_000).default(500),
     out: schemas_string().default('tracegate-out'),
     /** Protocol of the endpoint: OpenAI chat, OpenAI (legacy) completions for base checkpoints, Anthropic. */
     api: schemas_enum(API_NAMES, { message: `--api must be one of ${API_NAMES.join(', ')}` })
@@ -82908,6 +82921,963 @@ function pipeline_aborted(signal) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/contracts/history.ts
+
+
+/** Version of the history format; a newer writer's data is refused with a clear error. */
+const HISTORY_SCHEMA = 'tracegate/history@1';
+/** A run name: one history series (and one sticky comment) per name. */
+const runNameSchema = schemas_string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, . _ - (at most 64)');
+/**
+ * A commit sha as history stores it: lowercase hex, 7–64 characters. Paths
+ * are built from it (and from the run name), so nothing else is accepted.
+ */
+const commitShaSchema = schemas_string().regex(/^[0-9a-f]{7,64}$/, 'a lowercase hex commit sha');
+/** One history entry: a run of `name` at `commit`, with its per-item records. */
+const historyEntrySchema = object({
+    schema: literal(HISTORY_SCHEMA),
+    name: runNameSchema,
+    commit: commitShaSchema,
+    /** The commit's first parent, when known (push events, the CLI's --parent). */
+    parent: schemas_string().optional(),
+    /** The branch the commit was recorded on, when known. */
+    branch: schemas_string().optional(),
+    recordedAt: schemas_string(),
+    /** The gate's verdict for this run, and whether a label accepted a failure. */
+    verdict: schemas_string().optional(),
+    accepted: object({ label: schemas_string(), note: schemas_string().optional() }).optional(),
+    results: resultsSchema,
+});
+/** One row of the index: enough to draw a trend and find an entry without reading it. */
+const indexRowSchema = object({
+    name: runNameSchema,
+    commit: commitShaSchema,
+    parent: schemas_string().optional(),
+    branch: schemas_string().optional(),
+    recordedAt: schemas_string(),
+    verdict: schemas_string().optional(),
+    accepted: schemas_boolean().optional(),
+    accuracy: schemas_number(),
+    total: schemas_number().int(),
+    byKind: record(schemas_string(), schemas_number()),
+    model: schemas_string(),
+    revision: schemas_string().optional(),
+    /** The entry's prompt version and scorer: a baseline of another one is skipped unread. */
+    promptVersion: schemas_string().optional(),
+    scorer: schemas_string().optional(),
+});
+const historyIndexSchema = object({
+    schema: literal(HISTORY_SCHEMA),
+    rows: array(indexRowSchema),
+});
+/** The index row of an entry. */
+function indexRow(entry) {
+    const { summary, model } = entry.results;
+    return {
+        name: entry.name,
+        commit: entry.commit,
+        ...(entry.parent ? { parent: entry.parent } : {}),
+        ...(entry.branch ? { branch: entry.branch } : {}),
+        recordedAt: entry.recordedAt,
+        ...(entry.verdict ? { verdict: entry.verdict } : {}),
+        ...(entry.accepted ? { accepted: true } : {}),
+        accuracy: summary.accuracy,
+        total: summary.total,
+        byKind: Object.fromEntries(Object.entries(summary.byKind).map(([k, s]) => [k, s.accuracy])),
+        model: model.name,
+        ...(model.revision ? { revision: model.revision } : {}),
+        promptVersion: entry.results.promptVersion,
+        ...(history_scorerOf(entry.results) ? { scorer: history_scorerOf(entry.results) } : {}),
+    };
+}
+/** The scorer (`name@version`) a run was scored with, when its results say (read defensively). */
+function history_scorerOf(results) {
+    const scorer = results.provenance?.scorer;
+    return typeof scorer === 'string' ? scorer : undefined;
+}
+/** Where an entry lives inside the history (a directory or the data branch's tree). */
+const ENTRIES_DIR = 'entries';
+const entryPath = (name, commit) => `${ENTRIES_DIR}/${name}/${commit}.json`;
+const INDEX_PATH = 'index.json';
+
+;// CONCATENATED MODULE: ./src/history/errors.ts
+
+
+/**
+ * The history holds a file written by a newer tracegate (`tracegate/history@N`,
+ * N above ours). Reading past it could misread what it means, so nothing is
+ * guessed: the run stops and says to upgrade.
+ */
+class HistoryVersionError extends TracegateError {
+    file;
+    found;
+    exitCode = ExitCode.Usage;
+    constructor(file, found) {
+        super(`${file} was written by a newer tracegate (${found}); this one reads ${HISTORY_SCHEMA}. ` +
+            'Upgrade tracegate (the Action: a newer `uses: …@vN`; the CLI: `npm install -g tracegate@latest`), ' +
+            'or point the history at another branch or directory.');
+        this.file = file;
+        this.found = found;
+        this.name = 'HistoryVersionError';
+    }
+}
+/** A history could not be read or written (the API refused it, a race never settled). */
+class HistoryAccessError extends TracegateError {
+    status;
+    exitCode = ExitCode.Infrastructure;
+    constructor(message, 
+    /** The HTTP status behind it, when there was one (403: the token may not write). */
+    status) {
+        super(message);
+        this.status = status;
+        this.name = 'HistoryAccessError';
+    }
+}
+/** An explicit baseline commit has no entry in the history. */
+class BaselineNotFoundError extends TracegateError {
+    exitCode = ExitCode.Usage;
+    constructor(message) {
+        super(message);
+        this.name = 'BaselineNotFoundError';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/history/index-merge.ts
+/**
+ * The index as a pure value: merging a run's row in, retention, look-ups.
+ * Every writer (a directory, the data branch after a lost race) goes
+ * through `mergeRow`, so a re-read index and a retried write agree.
+ */
+/** Older first; rows recorded at the same instant keep their order (the sort is stable). */
+function byRecordedAt(a, b) {
+    const ta = Date.parse(a.recordedAt);
+    const tb = Date.parse(b.recordedAt);
+    if (Number.isNaN(ta) || Number.isNaN(tb))
+        return a.recordedAt.localeCompare(b.recordedAt);
+    return ta - tb;
+}
+/** The rows ordered by recordedAt, older first (how every index is kept and read). */
+function sortRows(rows) {
+    return [...rows].sort(byRecordedAt);
+}
+/** The index with `row` in it: a row of the same (name, commit) is replaced; ordered by recordedAt. */
+function mergeRow(rows, row) {
+    return [...rows.filter((r) => r.name !== row.name || r.commit !== row.commit), row].sort(byRecordedAt);
+}
+/**
+ * Applies retention to the rows of `name`: returns the rows kept (all names)
+ * and the rows to delete. `keep` (the row just recorded) is never dropped.
+ */
+function applyRetention(rows, name, retention, keep, now = new Date()) {
+    const limit = retention?.entries;
+    const days = retention?.days;
+    if (limit === undefined && days === undefined)
+        return { kept: [...rows], dropped: [] };
+    const cutoff = days === undefined ? -Infinity : now.getTime() - days * 86_400_000;
+    const ofName = rows.filter((r) => r.name === name);
+    const newestFirst = [...ofName].reverse();
+    const drop = new Set();
+    let kept = 0;
+    for (const row of newestFirst) {
+        const protectedRow = row.name === keep.name && row.commit === keep.commit;
+        const old = Date.parse(row.recordedAt) < cutoff;
+        const over = limit !== undefined && kept >= Math.max(limit, 1);
+        if (!protectedRow && (old || over))
+            drop.add(row);
+        else
+            kept++;
+    }
+    return {
+        kept: rows.filter((r) => !drop.has(r)),
+        dropped: rows.filter((r) => drop.has(r)),
+    };
+}
+/** The rows of one run name by commit (a commit recorded twice keeps its last row). */
+function rowsByCommit(rows, name) {
+    const map = new Map();
+    for (const row of rows)
+        if (row.name === name)
+            map.set(row.commit, row);
+    return map;
+}
+/** The newest row of `name` recorded on `branch`, if any. */
+function latestOnBranch(rows, name, branch, accept = () => true) {
+    for (let i = rows.length - 1; i >= 0; i--) {
+        const row = rows[i];
+        if (row.name === name && row.branch === branch && accept(row))
+            return row;
+    }
+    return undefined;
+}
+/**
+ * The rows of `name` whose commit starts with `sha` (an explicit, maybe
+ * abbreviated, sha): one row, none, or several when the prefix is ambiguous.
+ */
+function rowsMatching(rows, name, sha) {
+    const prefix = sha.toLowerCase();
+    const found = new Map();
+    for (const row of rows)
+        if (row.name === name && row.commit.startsWith(prefix))
+            found.set(row.commit, row);
+    return [...found.values()];
+}
+
+;// CONCATENATED MODULE: ./src/history/baseline.ts
+
+
+
+/** The candidate's prompt version and scorer, read from its results (the scorer defensively). */
+function comparableOf(results) {
+    const scorer = scorerOf(results);
+    return { prompt: results.promptVersion, ...(scorer ? { scorer } : {}) };
+}
+const baseline_short = (sha) => sha.slice(0, 7);
+const DEFAULT_HOW = 'A run on a push to the base branch records one (the Action on push with the history store; ' +
+    'the CLI with `--history DIR --commit SHA`); later runs compare with it.';
+/** Searches one run name's rows; remembers why commits were passed over. */
+class Search {
+    options;
+    rows;
+    skipped = [];
+    notices = [];
+    byCommit;
+    constructor(options, rows) {
+        this.options = options;
+        this.rows = rows;
+        this.byCommit = rowsByCommit(rows, options.name);
+    }
+    mismatch(prompt, scorer) {
+        const want = this.options.candidate;
+        if (prompt !== undefined && prompt !== want.prompt)
+            return `prompt version ${prompt}, this run ${want.prompt}`;
+        if (scorer !== undefined && want.scorer !== undefined && scorer !== want.scorer)
+            return `scorer ${scorer}, this run ${want.scorer}`;
+        return undefined;
+    }
+    skip(commit, reason) {
+        this.skipped.push({ commit, reason });
+        return undefined;
+    }
+    /** The baseline at `commit` when it has a comparable, readable entry. */
+    async at(commit, how) {
+        const row = this.byCommit.get(commit);
+        if (!row)
+            return undefined;
+        const early = this.mismatch(row.promptVersion, row.scorer);
+        if (early)
+            return this.skip(commit, early);
+        const entry = await this.options.store.entry(this.options.name, commit);
+        if (!entry)
+            return this.skip(commit, 'its entry is missing or unreadable');
+        const late = this.mismatch(entry.results.promptVersion, history_scorerOf(entry.results));
+        if (late)
+            return this.skip(commit, late);
+        return {
+            results: entry.results,
+            source: `history: ${baseline_short(commit)} (${how})`,
+            commit,
+            how,
+            entry,
+        };
+    }
+    /** `start`, then its first parents, up to `maxWalk` commits in all. */
+    async walk(start, how) {
+        const max = Math.max(1, this.options.maxWalk ?? 20);
+        const { graph } = this.options;
+        let commit = start;
+        for (let steps = 0;; steps++) {
+            const found = await this.at(commit, how(steps));
+            if (found || !graph.parentsOf || steps >= max - 1)
+                return found;
+            let parent;
+            try {
+                parent = (await graph.parentsOf(commit))[0];
+            }
+            catch (error) {
+                this.notices.push(`Stopped walking back at ${baseline_short(commit)}: ${error.message}`);
+            }
+            if (!parent)
+                return undefined;
+            commit = parent;
+        }
+    }
+    /** The newest comparable entry recorded on `branch` (at most `maxWalk` tried). */
+    async latestOn(branch) {
+        let tried = 0;
+        for (let i = this.rows.length - 1; i >= 0 && tried < (this.options.maxWalk ?? 20); i--) {
+            const row = this.rows[i];
+            if (row.name !== this.options.name || row.branch !== branch)
+                continue;
+            tried++;
+            const found = await this.at(row.commit, `latest entry on ${branch}`);
+            if (found)
+                return found;
+        }
+        return undefined;
+    }
+}
+async function forPullRequest(search, event, graph) {
+    const pr = `#${event.number}`;
+    let mergeBase;
+    try {
+        mergeBase = await graph.mergeBase?.(event.baseSha || event.baseRef, event.headSha);
+    }
+    catch (error) {
+        search.notices.push(`Could not find the merge base of ${pr}: ${error.message}`);
+    }
+    if (mergeBase) {
+        const found = await search.walk(mergeBase, (n) => n === 0 ? `merge base of ${pr}` : `${n} commit(s) before the merge base of ${pr}`);
+        if (found)
+            return found;
+    }
+    const latest = await search.latestOn(event.baseRef);
+    if (latest)
+        search.notices.push(`No entry for ${mergeBase ? `the merge base ${baseline_short(mergeBase)} of ${pr}` : `the merge base of ${pr}`}` +
+            ` or the commits before it; comparing with the latest entry on ${event.baseRef} ` +
+            `(${baseline_short(latest.commit)}, recorded ${latest.entry.recordedAt}), which may hold commits this PR does not.`);
+    return latest;
+}
+async function forPush(search, event, graph) {
+    let parent = event.parent;
+    if (!parent && graph.parentsOf) {
+        try {
+            parent = (await graph.parentsOf(event.sha))[0];
+        }
+        catch (error) {
+            search.notices.push(`Could not read the parents of ${baseline_short(event.sha)}: ${error.message}`);
+        }
+    }
+    if (!parent)
+        return undefined;
+    const from = baseline_short(event.sha);
+    return search.walk(parent, (n) => n === 0 ? `first parent of ${from}` : `${n + 1} commits back from ${from}`);
+}
+async function forCommit(search, sha, name) {
+    const rows = rowsMatching(search.rows, name, sha);
+    if (rows.length > 1)
+        throw new BaselineNotFoundError(`The baseline sha ${sha} is ambiguous in the history of ${name}: it starts ` +
+            `${rows.map((r) => baseline_short(r.commit)).join(', ')}. Give more of the sha.`);
+    const found = rows[0] && (await search.at(rows[0].commit, `the commit asked for`));
+    if (found)
+        return found;
+    const why = search.skipped[0]?.reason ?? 'no entry of that commit';
+    throw new BaselineNotFoundError(`No usable baseline for ${name} at ${sha}: ${why}. Give a commit that has a comparable entry, ` +
+        'or `baseline: auto` to find one.');
+}
+/** Finds the baseline the event calls for (see BaselineEvent) in the history. */
+async function findBaseline(options) {
+    const { store, name, event, graph } = options;
+    const search = new Search(options, await store.index());
+    let baseline;
+    if (event.kind === 'pull_request')
+        baseline = await forPullRequest(search, event, graph);
+    else if (event.kind === 'push')
+        baseline = await forPush(search, event, graph);
+    else
+        baseline = await forCommit(search, event.sha, name);
+    const { notices, skipped } = search;
+    if (baseline)
+        return { baseline, notices, skipped };
+    const where = event.kind === 'pull_request'
+        ? `for the merge base of #${event.number} or on ${event.baseRef}`
+        : `for the parents of ${baseline_short(event.sha)}`;
+    const passed = skipped.length
+        ? ` (not comparable: ${skipped.map((s) => `${baseline_short(s.commit)}: ${s.reason}`).join('; ')})`
+        : '';
+    const message = `No baseline: ${store.location} has no comparable entry of ${name} ${where}${passed}. ` +
+        (options.howToRecord ?? DEFAULT_HOW);
+    return { message, notices, skipped };
+}
+/**
+ * The BaselineSource the pipeline asks: a history baseline found for the
+ * event, with each notice and skip said through `notice`. With none,
+ * `resolve()` gives undefined (the gate says no-baseline) and `resolution`
+ * holds the message saying how to create one.
+ */
+class HistoryBaselineSource {
+    options;
+    notice;
+    resolution;
+    constructor(options, notice) {
+        this.options = options;
+        this.notice = notice;
+    }
+    async resolve() {
+        const resolution = await findBaseline(this.options);
+        this.resolution = resolution;
+        resolution.notices.forEach((n) => this.notice(n));
+        if (resolution.baseline && resolution.skipped.length)
+            this.notice(`Passed over ${resolution.skipped.length} entr(ies) that are not comparable with this run: ` +
+                resolution.skipped.map((s) => `${baseline_short(s.commit)}: ${s.reason}`).join('; '));
+        if (resolution.message)
+            this.notice(resolution.message);
+        return resolution.baseline;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/history/parse.ts
+
+
+
+/**
+ * Reading what a history holds: our files, a newer tracegate's (an error:
+ * upgrade), and anything else — corrupt JSON, another tool's file, a row or
+ * entry that does not validate — skipped with a warning that names the file.
+ */
+const OURS = Number(/@(\d+)$/.exec(HISTORY_SCHEMA)[1]);
+/** Bad rows named one by one before the rest are only counted. */
+const NAMED_ROWS = 5;
+function firstIssue(error) {
+    const issue = error.issues[0];
+    if (!issue)
+        return 'invalid';
+    return issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
+}
+/** Ours, or foreign; throws on a newer tracegate's file (checked before any other field). */
+function classify(value, file) {
+    const schema = value?.schema;
+    if (typeof schema !== 'string')
+        return 'foreign';
+    const m = /^tracegate\/history@(\d+)$/.exec(schema);
+    if (!m)
+        return 'foreign';
+    if (Number(m[1]) > OURS)
+        throw new HistoryVersionError(file, schema);
+    return Number(m[1]) === OURS ? 'ours' : 'foreign';
+}
+function parse_json(text, file) {
+    try {
+        return { value: JSON.parse(text) };
+    }
+    catch (error) {
+        return { warning: `${file} is not valid JSON (${error.message}): skipped.` };
+    }
+}
+function schemaOf(value) {
+    const schema = value?.schema;
+    return typeof schema === 'string' ? JSON.stringify(schema.slice(0, 80)) : 'none';
+}
+/** The rows of an index file; an unreadable file gives no rows and a warning. */
+function parseIndex(text, file) {
+    const { value, warning } = parse_json(text, file);
+    if (warning)
+        return { rows: [], warnings: [warning] };
+    if (classify(value, file) === 'foreign')
+        return {
+            rows: [],
+            warnings: [`${file} is not a tracegate history index (schema ${schemaOf(value)}): skipped.`],
+        };
+    const raw = value.rows;
+    if (!Array.isArray(raw))
+        return { rows: [], warnings: [`${file} has no list of rows: skipped.`] };
+    const rows = [];
+    const bad = [];
+    raw.forEach((row, i) => {
+        const parsed = indexRowSchema.safeParse(row);
+        if (parsed.success)
+            rows.push(parsed.data);
+        else
+            bad.push(`row ${i + 1} (${firstIssue(parsed.error)})`);
+    });
+    const warnings = bad.length
+        ? [
+            `${file}: ${bad.length} unreadable row(s) skipped: ${bad.slice(0, NAMED_ROWS).join('; ')}` +
+                (bad.length > NAMED_ROWS ? `; and ${bad.length - NAMED_ROWS} more.` : '.'),
+        ]
+        : [];
+    return { rows: sortRows(rows), warnings };
+}
+/**
+ * An entry file, checked to be the entry its path says (`expect`): a file
+ * that claims another run or commit is as foreign as a corrupt one.
+ */
+function parseEntry(text, file, expect) {
+    const { value, warning } = parse_json(text, file);
+    if (warning)
+        return { warning };
+    if (classify(value, file) === 'foreign')
+        return {
+            warning: `${file} is not a tracegate history entry (schema ${schemaOf(value)}): skipped.`,
+        };
+    const parsed = historyEntrySchema.safeParse(value);
+    if (!parsed.success)
+        return { warning: `${file} is not a readable entry (${firstIssue(parsed.error)}): skipped.` };
+    const entry = parsed.data;
+    if (expect && (entry.name !== expect.name || entry.commit !== expect.commit))
+        return {
+            warning: `${file} holds the entry of ${entry.name} at ${entry.commit}, not of its path ` +
+                `(${expect.name} at ${expect.commit}): skipped.`,
+        };
+    return { entry };
+}
+/** The index file's text: rows in order, one per line (diffs of the data branch stay readable). */
+function serializeIndex(rows) {
+    return `{"schema":${JSON.stringify(HISTORY_SCHEMA)},"rows":[\n${rows
+        .map((r) => JSON.stringify(r))
+        .join(',\n')}\n]}\n`;
+}
+/** An entry file's text. */
+function serializeEntry(entry) {
+    return `${JSON.stringify(entry)}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/history/store.ts
+
+
+/** The entry, validated before anything is written (its name and commit become paths). */
+function checkedEntry(entry) {
+    const parsed = historyEntrySchema.safeParse(entry);
+    if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new UsageError(`Cannot record a history entry: ${issue?.path.join('.') || 'entry'}: ${issue?.message}. ` +
+            'The run name takes letters, digits, . _ - and the commit must be a full lowercase sha.');
+    }
+    return parsed.data;
+}
+/** True when `name` and `commit` can name an entry (anything else cannot be in the history). */
+function isEntryKey(name, commit) {
+    return runNameSchema.safeParse(name).success && commitShaSchema.safeParse(commit).success;
+}
+/** The extra files of a write, each path checked to stay beside the index. */
+function extraFiles(options, rows) {
+    const files = Object.entries(options?.files?.(rows) ?? {});
+    for (const [path] of files) {
+        const segments = path.split('/');
+        const bad = !/^[A-Za-z0-9._/-]+$/.test(path) ||
+            segments.some((s) => s === '' || s === '.' || s === '..') ||
+            path === INDEX_PATH ||
+            segments[0] === ENTRIES_DIR;
+        if (bad)
+            throw new UsageError(`Cannot write ${JSON.stringify(path)} into the history: extra files need a relative path ` +
+                `of letters, digits, . _ - / outside ${ENTRIES_DIR}/ and other than ${INDEX_PATH}.`);
+    }
+    return files;
+}
+
+;// CONCATENATED MODULE: ./src/history/dir.ts
+
+
+
+
+
+
+
+/**
+ * History in a local directory (the CLI's `--history DIR`):
+ * `DIR/index.json` and `DIR/entries/<name>/<commit>.json`, each written
+ * whole with write-then-rename. The entry is written before the index, so
+ * the index never names an entry that is not there.
+ *
+ * One writer at a time: two processes recording into the same directory at
+ * the same instant can lose one index row (the entry files both stay).
+ */
+class DirHistory {
+    dir;
+    warn;
+    location;
+    constructor(dir, warn) {
+        this.dir = dir;
+        this.warn = warn;
+        this.location = `directory ${dir}`;
+    }
+    read(path) {
+        const file = (0,external_node_path_namespaceObject.join)(this.dir, path);
+        if (!(0,external_node_fs_namespaceObject.existsSync)(file))
+            return undefined;
+        return (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
+    }
+    rows() {
+        const text = this.read(INDEX_PATH);
+        if (text === undefined)
+            return [];
+        const { rows, warnings } = parseIndex(text, (0,external_node_path_namespaceObject.join)(this.dir, INDEX_PATH));
+        warnings.forEach((w) => this.warn(w));
+        return rows;
+    }
+    index() {
+        return Promise.resolve().then(() => this.rows());
+    }
+    entry(name, commit) {
+        return Promise.resolve().then(() => {
+            if (!isEntryKey(name, commit))
+                return undefined;
+            const path = entryPath(name, commit);
+            const text = this.read(path);
+            if (text === undefined)
+                return undefined;
+            const { entry, warning } = parseEntry(text, (0,external_node_path_namespaceObject.join)(this.dir, path), { name, commit });
+            if (warning)
+                this.warn(warning);
+            return entry;
+        });
+    }
+    record(input, options) {
+        return Promise.resolve().then(() => {
+            const entry = checkedEntry(input);
+            const path = entryPath(entry.name, entry.commit);
+            writeFileAtomic((0,external_node_path_namespaceObject.join)(this.dir, path), serializeEntry(entry));
+            const merged = mergeRow(this.rows(), indexRow(entry));
+            const { kept, dropped } = applyRetention(merged, entry.name, options?.retention, entry, options?.now);
+            for (const [file, text] of extraFiles(options, kept))
+                writeFileAtomic((0,external_node_path_namespaceObject.join)(this.dir, file), text);
+            writeFileAtomic((0,external_node_path_namespaceObject.join)(this.dir, INDEX_PATH), serializeIndex(kept));
+            for (const row of dropped) {
+                const file = (0,external_node_path_namespaceObject.join)(this.dir, entryPath(row.name, row.commit));
+                writing(file, () => (0,external_node_fs_namespaceObject.rmSync)(file, { force: true }));
+            }
+            return { location: `${this.location}: ${path}`, rows: kept, dropped, attempts: 1 };
+        });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/report/dashboard-chart.ts
+/**
+ * One SVG line chart of accuracy per commit, as a string: the dashboard's
+ * building block. Pure; every string that reaches the markup is escaped.
+ */
+/** Escapes text for HTML and SVG, in element content and in quoted attributes alike. */
+function escapeHtml(text) {
+    return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+const fixed = (n) => n.toFixed(1);
+/**
+ * The chart: gridlines at 0, 25, 50, 75, 100 %, a line through the points
+ * that have a value (a gap where a kind was not run), a marker per point
+ * with its tooltip, and optionally the commits under the x-axis.
+ */
+function lineChart(spec) {
+    const { points, width, height } = spec;
+    const [left, right, top, bottom] = spec.margin;
+    const plotW = width - left - right;
+    const plotH = height - top - bottom;
+    const n = points.length;
+    const x = (i) => left + (n <= 1 ? plotW / 2 : (i * plotW) / (n - 1));
+    const y = (v) => top + (1 - Math.min(1, Math.max(0, v))) * plotH;
+    const grid = [0, 0.25, 0.5, 0.75, 1].map((v) => `<line class="grid" x1="${left}" x2="${width - right}" y1="${fixed(y(v))}" y2="${fixed(y(v))}"/>` +
+        `<text class="tick" x="${left - 4}" y="${fixed(y(v) + 3)}" text-anchor="end">${v * 100}%</text>`);
+    let d = '';
+    let pen = false;
+    points.forEach((p, i) => {
+        if (p.value === undefined || !Number.isFinite(p.value)) {
+            pen = false;
+            return;
+        }
+        d += `${pen ? 'L' : 'M'}${fixed(x(i))} ${fixed(y(p.value))}`;
+        pen = true;
+    });
+    const drawn = points.filter((p) => p.value !== undefined && Number.isFinite(p.value));
+    const markers = points
+        .map((p, i) => p.value === undefined || !Number.isFinite(p.value)
+        ? ''
+        : `<circle class="point${p.marker ? ` ${p.marker}` : ''}" cx="${fixed(x(i))}" cy="${fixed(y(p.value))}" r="3.5">` +
+            `<title>${escapeHtml(p.title)}</title></circle>`)
+        .filter(Boolean);
+    // At most ~40 commit labels: every k-th one when there are more.
+    const every = Math.max(1, Math.ceil(n / 40));
+    const labels = (spec.labels ?? [])
+        .map((label, i) => i % every !== 0 && i !== n - 1
+        ? ''
+        : `<text class="commit" text-anchor="end" transform="translate(${fixed(x(i) + 3)} ${height - bottom + 12}) rotate(-45)">${escapeHtml(label)}</text>`)
+        .filter(Boolean);
+    // One element a line, so a reviewed rendering diffs point by point.
+    return [
+        `<svg class="chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" ` +
+            `role="img" aria-label="${escapeHtml(spec.label)}" xmlns="http://www.w3.org/2000/svg">`,
+        ...grid,
+        `<g class="series" data-series="${escapeHtml(spec.series)}" data-points="${drawn.length}" ` +
+            `style="color:${escapeHtml(spec.colour)}">`,
+        ...(d ? [`<path class="line" d="${d}"/>`] : []),
+        ...markers,
+        '</g>',
+        ...labels,
+        '</svg>',
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/dashboard.ts
+
+
+const dashboard_VERDICTS = new Set(['pass', 'fail', 'inconclusive', 'no-baseline']);
+const COLOURS = ['#0969da', '#8250df', '#bf3989', '#1b7c83', '#9a6700', '#cf222e', '#116329'];
+const dashboard_short = (sha) => sha.slice(0, 7);
+const percent = (v) => `${(v * 100).toFixed(1)}%`;
+/** The marker class of a row's verdict (a class name is never taken from the data). */
+function verdictClass(row) {
+    if (row.accepted)
+        return 'verdict-accepted';
+    if (!row.verdict)
+        return undefined;
+    return dashboard_VERDICTS.has(row.verdict) ? `verdict-${row.verdict}` : 'verdict-other';
+}
+function verdictText(row) {
+    return `${row.verdict ?? 'no verdict'}${row.accepted ? ' (accepted)' : ''}`;
+}
+function tooltip(row, value, what) {
+    return (`${dashboard_short(row.commit)}${row.branch ? ` on ${row.branch}` : ''} · ${row.recordedAt} · ` +
+        `${what} ${percent(value)} · ${verdictText(row)} · ${row.model}${row.revision ? `@${row.revision}` : ''}`);
+}
+/** Known kinds in the taxonomy's order, then any other, alphabetically. */
+function kindsOf(rows) {
+    const seen = new Set(rows.flatMap((r) => Object.keys(r.byKind)));
+    const known = QUESTION_KINDS.filter((k) => seen.has(k));
+    const other = [...seen].filter((k) => !QUESTION_KINDS.includes(k)).sort();
+    return [...known, ...other];
+}
+function runSection(name, rows) {
+    const labels = rows.map((r) => dashboard_short(r.commit));
+    const overall = rows.map((r) => ({
+        value: r.accuracy,
+        title: tooltip(r, r.accuracy, `overall (${r.total} items)`),
+        ...(verdictClass(r) ? { marker: verdictClass(r) } : {}),
+    }));
+    const main = lineChart({
+        series: 'overall',
+        points: overall,
+        labels,
+        width: 960,
+        height: 300,
+        margin: [44, 16, 12, 64],
+        colour: '#24292f',
+        label: `${name}: overall accuracy per commit`,
+    });
+    const kinds = kindsOf(rows).map((kind, i) => {
+        const points = rows.map((r) => {
+            const value = r.byKind[kind];
+            return { value, title: value === undefined ? '' : tooltip(r, value, kind) };
+        });
+        const latest = [...points].reverse().find((p) => p.value !== undefined)?.value;
+        const chart = lineChart({
+            series: kind,
+            points,
+            width: 300,
+            height: 130,
+            margin: [36, 8, 8, 10],
+            colour: COLOURS[i % COLOURS.length],
+            label: `${name}: ${kind} accuracy per commit`,
+        });
+        return (`<figure class="kind"><figcaption>${escapeHtml(kind)}` +
+            `${latest === undefined ? '' : ` <span class="latest">${percent(latest)}</span>`}</figcaption>${chart}</figure>`);
+    });
+    const newest = rows[rows.length - 1];
+    const table = [...rows]
+        .reverse()
+        .map((r) => `<tr><td><code>${escapeHtml(dashboard_short(r.commit))}</code></td><td>${escapeHtml(r.branch ?? '')}</td>` +
+        `<td>${escapeHtml(r.recordedAt)}</td><td>${escapeHtml(r.model)}${r.revision ? `@${escapeHtml(r.revision)}` : ''}</td>` +
+        `<td class="num">${r.total}</td><td class="num">${percent(r.accuracy)}</td>` +
+        `<td class="${verdictClass(r) ?? ''}">${escapeHtml(verdictText(r))}</td></tr>`)
+        .join('\n');
+    return `<section class="run" data-run="${escapeHtml(name)}">
+<h2>${escapeHtml(name)}</h2>
+<p class="summary">${rows.length} commit(s); latest <code>${escapeHtml(dashboard_short(newest.commit))}</code>: ${percent(newest.accuracy)} of ${newest.total} items, ${escapeHtml(verdictText(newest))}.</p>
+<figure class="overall"><figcaption>Overall accuracy per commit</figcaption>${main}</figure>
+<div class="kinds">${kinds.join('\n')}</div>
+<details><summary>Runs (newest first)</summary>
+<table><thead><tr><th>commit</th><th>branch</th><th>recorded</th><th>model</th><th>items</th><th>accuracy</th><th>verdict</th></tr></thead>
+<tbody>
+${table}
+</tbody></table></details>
+</section>`;
+}
+const STYLE = `body{font:14px/1.45 -apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:#24292f;margin:24px auto;max-width:1000px;padding:0 16px}
+h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #d0d7de;padding-bottom:4px}
+figure{margin:8px 0}figcaption{font-weight:600;font-size:13px}.latest{font-weight:400;color:#57606a}
+.kinds{display:flex;flex-wrap:wrap;gap:8px 16px}
+.chart .grid{stroke:#d0d7de;stroke-width:1}.chart .tick,.chart .commit{font-size:10px;fill:#57606a;font-family:ui-monospace,monospace}
+.series .line{fill:none;stroke:currentColor;stroke-width:2}.series .point{fill:currentColor;stroke:#fff;stroke-width:1}
+.point.verdict-pass{fill:#1a7f37}.point.verdict-fail{fill:#cf222e}.point.verdict-inconclusive{fill:#bf8700}
+.point.verdict-no-baseline,.point.verdict-other{fill:#8c959f}.point.verdict-accepted{fill:#8250df}
+td.verdict-pass{color:#1a7f37}td.verdict-fail{color:#cf222e}td.verdict-accepted{color:#8250df}
+.legend span{margin-right:12px}.legend i{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:4px;vertical-align:-1px}
+table{border-collapse:collapse;font-size:13px}td,th{padding:2px 8px;border-bottom:1px solid #eaeef2;text-align:left}td.num{text-align:right}`;
+const LEGEND = '<p class="legend">Verdict of each commit: ' +
+    '<span><i style="background:#1a7f37"></i>pass</span><span><i style="background:#cf222e"></i>fail</span>' +
+    '<span><i style="background:#bf8700"></i>inconclusive</span><span><i style="background:#8c959f"></i>no baseline</span>' +
+    '<span><i style="background:#8250df"></i>regression accepted by label</span></p>';
+/** The dashboard page for the rows of a history index (any order; several run names). */
+function renderDashboard(rows, options = {}) {
+    const last = Math.max(1, options.last ?? 200);
+    const names = [...new Set(rows.map((r) => r.name))].sort();
+    const sections = names.map((name) => {
+        const ofName = rows
+            .filter((r) => r.name === name)
+            .map((r, i) => ({ r, i, t: Date.parse(r.recordedAt) }))
+            .sort((a, b) => (a.t === b.t || Number.isNaN(a.t - b.t) ? a.i - b.i : a.t - b.t))
+            .map(({ r }) => r);
+        return runSection(name, ofName.slice(-last));
+    });
+    const title = `tracegate${options.repository ? ` — ${options.repository}` : ''}`;
+    const body = sections.length
+        ? `${LEGEND}\n${sections.join('\n')}`
+        : '<p>No history yet: a run on a push to the base branch records the first entry.</p>';
+    return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<h1>${escapeHtml(title)}: accuracy per commit</h1>
+${body}
+${options.generatedAt ? `<p class="generated">Generated ${escapeHtml(options.generatedAt)}.</p>\n` : ''}</body>
+</html>
+`;
+}
+
+;// CONCATENATED MODULE: ./src/config/history.ts
+
+
+
+
+
+
+
+const SHA = /^[0-9a-f]{7,64}$/;
+/** The history named by `--history`: a directory (CLI), or `branch:NAME` built by the Action. */
+function historyStore(spec, logger, branch) {
+    const m = /^branch:(.+)$/.exec(spec);
+    if (!m)
+        return new DirHistory(spec, logger.warn);
+    if (!branch)
+        throw new UsageError(`--history ${spec}: a data branch is written through the GitHub API, by the Action; ` +
+            'the CLI takes a directory (--history DIR).');
+    return branch(m[1]);
+}
+/**
+ * The baseline a run compares with: a results file; an explicit commit of the
+ * history; or, with a history and `baseline: auto` (the default there), the
+ * entry the event points at (merge base, first parent, walking back).
+ */
+function baselineSource(options, history, event, graph, scorer, logger, howToRecord) {
+    const baseline = options.baseline ?? (history ? 'auto' : undefined);
+    if (!baseline)
+        return undefined;
+    if (baseline !== 'auto' && !SHA.test(baseline))
+        return new FileBaseline(baseline);
+    if (!history)
+        throw new UsageError(`--baseline ${baseline} reads the history: give --history (a directory, or the Action's data branch).`);
+    const resolvedEvent = baseline === 'auto' ? event : { kind: 'commit', sha: baseline };
+    if (!resolvedEvent)
+        throw new UsageError('--baseline auto needs the commit of this run: give --commit SHA (and --parent SHA).');
+    return new HistoryBaselineSource({
+        store: history,
+        name: options.name,
+        event: resolvedEvent,
+        candidate: { prompt: PROMPT_VERSION, scorer },
+        graph,
+        howToRecord,
+    }, logger.log);
+}
+/** Records a finished run as the history entry of (commit, name), with the dashboard beside it. */
+async function recordRun(history, run, results, logger, accepted) {
+    const entry = {
+        schema: HISTORY_SCHEMA,
+        name: run.name,
+        commit: run.commit,
+        ...(run.parent ? { parent: run.parent } : {}),
+        ...(run.branch ? { branch: run.branch } : {}),
+        recordedAt: new Date().toISOString(),
+        verdict: results.comparison && typeof results.comparison === 'object'
+            ? String(results.comparison.verdict ?? '')
+            : undefined,
+        ...(accepted ? { accepted } : {}),
+        results,
+    };
+    const outcome = await history.record(entry, {
+        retention: { entries: run.retention },
+        files: (rows) => ({ 'index.html': renderDashboard(rows) }),
+    });
+    logger.log(`Recorded ${run.name} @ ${run.commit.slice(0, 12)} in ${outcome.location}` +
+        (outcome.dropped.length
+            ? ` (retention dropped ${outcome.dropped.length} older entr(ies))`
+            : ''));
+}
+
+;// CONCATENATED MODULE: ./src/history/commit-graph.ts
+
+const statusOf = (error) => error.status;
+/**
+ * The repository's commit graph through the GitHub API: the compare API's
+ * merge base, and a commit's parents. An unknown commit (404/422) has no
+ * merge base; other failures propagate (the resolver turns them into notices).
+ */
+function githubCommitGraph(octokit, repo) {
+    return {
+        async mergeBase(base, head) {
+            try {
+                const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+                    ...repo,
+                    basehead: `${base}...${head}`,
+                    per_page: 1,
+                });
+                return data.merge_base_commit.sha;
+            }
+            catch (error) {
+                if (statusOf(error) === 404 || statusOf(error) === 422)
+                    return undefined;
+                throw error;
+            }
+        },
+        async parentsOf(sha) {
+            try {
+                const { data } = await octokit.rest.repos.getCommit({ ...repo, ref: sha, per_page: 1 });
+                return data.parents.map((p) => p.sha);
+            }
+            catch (error) {
+                if (statusOf(error) === 404 || statusOf(error) === 422)
+                    return [];
+                throw error;
+            }
+        },
+    };
+}
+function git(cwd, args) {
+    return new Promise((resolve, reject) => {
+        (0,external_node_child_process_.execFile)('git', args, { cwd, maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
+            const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+            if (error && code === -1)
+                reject(new Error(`git ${args[0]} could not run (${error.message}): is git installed?`));
+            else
+                resolve({ code, stdout: stdout.trim(), stderr: stderr.trim() });
+        });
+    });
+}
+/**
+ * The commit graph of a local clone, for the CLI: `git merge-base` and
+ * `git rev-list --parents`. A commit the clone does not have (a shallow
+ * checkout) has no merge base and no parents.
+ */
+function gitCommitGraph(cwd) {
+    return {
+        async mergeBase(base, head) {
+            const { code, stdout, stderr } = await git(cwd, ['merge-base', base, head]);
+            if (code === 0)
+                return stdout || undefined;
+            if (code === 1 || /not a valid|unknown revision|bad revision/i.test(stderr))
+                return undefined;
+            throw new Error(`git merge-base ${base} ${head} failed: ${stderr}`);
+        },
+        async parentsOf(sha) {
+            const { code, stdout, stderr } = await git(cwd, [
+                'rev-list',
+                '--parents',
+                '-n',
+                '1',
+                sha,
+                '--',
+            ]);
+            if (code === 0)
+                return stdout.split(/\s+/).slice(1);
+            if (/not a valid|unknown revision|bad revision|bad object/i.test(stderr))
+                return [];
+            throw new Error(`git rev-list ${sha} failed: ${stderr}`);
+        },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/cli/flags.ts
 
 
@@ -82993,6 +83963,10 @@ function compareCommand(args, io, usage) {
 
 
 
+
+
+
+
 const USAGE = `tracegate — does the model still predict what the code does when it runs?
 
 Usage:
@@ -83006,6 +83980,8 @@ Usage:
   tracegate compare --baseline FILE --candidate FILE [gate options] [--out DIR]
       The gate on two results.json files (the function run and the Action call):
       prints the verdict and the per-kind table, writes OUT/comparison.json.
+  tracegate dashboard --history DIR [--out FILE]
+      One self-contained HTML page of scores per commit per kind, with the gate's verdicts.
 
 Selection and harvest (run and harvest):
   --instances DIR        instances directory (default: the bundled suite)
@@ -83023,7 +83999,13 @@ Model and output (run; the Action's inputs have the same names):
   --model NAME           model name as the server knows it
   --model-revision REV   checkpoint digest or commit, recorded with the results
   --api-key KEY          bearer key (or TRACEGATE_API_KEY)
-  --baseline FILE        results.json of the baseline commit to compare with
+  --baseline auto|SHA|FILE  what to compare with: auto (default with --history: the
+                         entry of --parent, walking back), a commit of the history, or a
+                         results.json file
+  --history DIR          track scores per commit in DIR (entries + index + index.html)
+  --commit SHA --parent SHA  the commit this run is recorded at, and its first parent
+  --name NAME            the run's name: one history series per name (default tracegate)
+  --retention N          history entries kept per name (default 500)
   --out DIR              output directory (default tracegate-out)
   --api API              openai-chat (default), openai-completions (base checkpoints), anthropic
   --concurrency N        requests in flight (default 4)
@@ -83072,6 +84054,8 @@ async function cli(argv, io = defaultIo, lifecycle = {}) {
                 return await harvestCommand(rest, io, logger, lifecycle);
             case 'demo':
                 return await demoCommand(rest, io, logger, lifecycle);
+            case 'dashboard':
+                return await dashboardCommand(rest, io, logger);
             case 'compare':
                 return compareCommand(rest, io, USAGE);
             case undefined:
@@ -83090,20 +84074,58 @@ async function cli(argv, io = defaultIo, lifecycle = {}) {
     }
 }
 async function runCommand(args, io, logger, lifecycle) {
-    const flags = commands_parseFlags(args);
+    const { commit, parent, ...flags } = commands_parseFlags(args, [...RUN_OPTION_NAMES, ...AT_COMMIT]);
     const options = parseRunOptions({
         ...flags,
         'api-key': flags['api-key'] ?? io.env.TRACEGATE_API_KEY,
     });
-    return runWith(options, io, logger, lifecycle, (verdict) => exitCodeFor(verdict, options['on-inconclusive']));
+    return runWith(options, io, logger, lifecycle, (verdict) => exitCodeFor(verdict, options['on-inconclusive']), atCommit(commit, parent));
+}
+/** CLI-only flags: the commit a run is recorded at (the Action takes it from the event). */
+const AT_COMMIT = ['commit', 'parent'];
+const commands_SHA = /^[0-9a-f]{7,64}$/;
+function atCommit(commit, parent) {
+    for (const [flag, value] of [
+        ['--commit', commit],
+        ['--parent', parent],
+    ])
+        if (value !== undefined && !commands_SHA.test(value))
+            throw new UsageError(`${flag} must be a lowercase commit sha, got "${value}"`);
+    if (parent && !commit)
+        throw new UsageError('--parent needs --commit (the commit of this run)');
+    return commit ? { commit, ...(parent ? { parent } : {}) } : undefined;
 }
 /** Select once, run the pipeline on that selection, print the report. */
-async function runWith(options, io, logger, lifecycle, exitFor) {
+async function runWith(options, io, logger, lifecycle, exitFor, at) {
     const { suite, selected } = loadSelection(options, logger);
     logger.log(`Suite ${suite.reader.root}: ${suite.instances.length} instance(s)`);
-    const outcome = await runPipeline(toRunInput(options, selected, undefined, suite.rejected, topUpPool(suite, options, selected)), toRunDeps(options, logger, suite, lifecycle));
+    const input = toRunInput(options, selected, at?.commit, suite.rejected, topUpPool(suite, options, selected));
+    const history = options.history ? historyStore(options.history, logger) : undefined;
+    const event = at ? { kind: 'push', ...at, sha: at.commit } : undefined;
+    const baseline = baselineSource(options, history, event, gitCommitGraph(process.cwd()), input.scorer, logger, 'a run with --history DIR --commit SHA records one');
+    const deps = toRunDeps(options, logger, suite, lifecycle);
+    const outcome = await runPipeline(input, {
+        ...deps,
+        stores: { ...deps.stores, baseline },
+    });
+    if (history && at)
+        await recordRun(history, { name: options.name, ...at, retention: options.retention }, outcome.results, logger);
+    else if (history)
+        logger.warn('--history without --commit: this run is compared but not recorded (give --commit SHA).');
     io.stdout(outcome.report);
     return exitFor(outcome.comparison.verdict);
+}
+async function dashboardCommand(args, io, logger) {
+    const { history, out } = commands_parseFlags(args, ['history', 'out']);
+    if (!history)
+        throw new UsageError('dashboard needs --history DIR (a history directory)');
+    const rows = await historyStore(history, logger).index();
+    if (!rows.length)
+        logger.warn(`${history} holds no history entries yet: the dashboard is empty.`);
+    const file = out ?? 'tracegate-dashboard.html';
+    writeFileAtomic(file, renderDashboard(rows));
+    io.stdout(`Wrote ${file} (${rows.length} entr${rows.length === 1 ? 'y' : 'ies'})`);
+    return ExitCode.Pass;
 }
 async function harvestCommand(args, io, logger, lifecycle) {
     const options = parseHarvestOptions(commands_parseFlags(args, HARVEST_OPTION_NAMES));

@@ -21,6 +21,10 @@ import { tracerDigest } from '../harvest/tracer-digest.js';
 import { HEURISTIC_MODEL, startHeuristicServer } from '../heuristic-model/server.js';
 import { tracerDir } from '../paths.js';
 import { harvestOnly, runPipeline } from '../pipeline.js';
+import { baselineSource, historyStore, recordRun } from '../config/history.js';
+import { gitCommitGraph } from '../history/commit-graph.js';
+import { renderDashboard } from '../report/dashboard.js';
+import { writeFileAtomic } from '../stores/atomic.js';
 import { compareCommand } from './compare.js';
 import { exitCodeFor, parseFlags as parseNamedFlags, type Io } from './flags.js';
 
@@ -39,6 +43,8 @@ Usage:
   tracegate compare --baseline FILE --candidate FILE [gate options] [--out DIR]
       The gate on two results.json files (the function run and the Action call):
       prints the verdict and the per-kind table, writes OUT/comparison.json.
+  tracegate dashboard --history DIR [--out FILE]
+      One self-contained HTML page of scores per commit per kind, with the gate's verdicts.
 
 Selection and harvest (run and harvest):
   --instances DIR        instances directory (default: the bundled suite)
@@ -56,7 +62,13 @@ Model and output (run; the Action's inputs have the same names):
   --model NAME           model name as the server knows it
   --model-revision REV   checkpoint digest or commit, recorded with the results
   --api-key KEY          bearer key (or TRACEGATE_API_KEY)
-  --baseline FILE        results.json of the baseline commit to compare with
+  --baseline auto|SHA|FILE  what to compare with: auto (default with --history: the
+                         entry of --parent, walking back), a commit of the history, or a
+                         results.json file
+  --history DIR          track scores per commit in DIR (entries + index + index.html)
+  --commit SHA --parent SHA  the commit this run is recorded at, and its first parent
+  --name NAME            the run's name: one history series per name (default tracegate)
+  --retention N          history entries kept per name (default 500)
   --out DIR              output directory (default tracegate-out)
   --api API              openai-chat (default), openai-completions (base checkpoints), anthropic
   --concurrency N        requests in flight (default 4)
@@ -115,6 +127,8 @@ export async function cli(
         return await harvestCommand(rest, io, logger, lifecycle);
       case 'demo':
         return await demoCommand(rest, io, logger, lifecycle);
+      case 'dashboard':
+        return await dashboardCommand(rest, io, logger);
       case 'compare':
         return compareCommand(rest, io, USAGE);
       case undefined:
@@ -138,14 +152,37 @@ async function runCommand(
   logger: Logger,
   lifecycle: Lifecycle,
 ): Promise<number> {
-  const flags = parseFlags(args);
+  const { commit, parent, ...flags } = parseFlags(args, [...RUN_OPTION_NAMES, ...AT_COMMIT]);
   const options = parseRunOptions({
     ...flags,
     'api-key': flags['api-key'] ?? io.env.TRACEGATE_API_KEY,
   });
-  return runWith(options, io, logger, lifecycle, (verdict) =>
-    exitCodeFor(verdict, options['on-inconclusive']),
+  return runWith(
+    options,
+    io,
+    logger,
+    lifecycle,
+    (verdict) => exitCodeFor(verdict, options['on-inconclusive']),
+    atCommit(commit, parent),
   );
+}
+
+/** CLI-only flags: the commit a run is recorded at (the Action takes it from the event). */
+const AT_COMMIT = ['commit', 'parent'] as const;
+const SHA = /^[0-9a-f]{7,64}$/;
+
+function atCommit(
+  commit?: string,
+  parent?: string,
+): { commit: string; parent?: string } | undefined {
+  for (const [flag, value] of [
+    ['--commit', commit],
+    ['--parent', parent],
+  ] as const)
+    if (value !== undefined && !SHA.test(value))
+      throw new UsageError(`${flag} must be a lowercase commit sha, got "${value}"`);
+  if (parent && !commit) throw new UsageError('--parent needs --commit (the commit of this run)');
+  return commit ? { commit, ...(parent ? { parent } : {}) } : undefined;
 }
 
 /** Select once, run the pipeline on that selection, print the report. */
@@ -155,15 +192,57 @@ async function runWith(
   logger: Logger,
   lifecycle: Lifecycle,
   exitFor: (verdict: Verdict) => number,
+  at?: { commit: string; parent?: string },
 ): Promise<number> {
   const { suite, selected } = loadSelection(options, logger);
   logger.log(`Suite ${suite.reader.root}: ${suite.instances.length} instance(s)`);
-  const outcome = await runPipeline(
-    toRunInput(options, selected, undefined, suite.rejected, topUpPool(suite, options, selected)),
-    toRunDeps(options, logger, suite, lifecycle),
+  const input = toRunInput(
+    options,
+    selected,
+    at?.commit,
+    suite.rejected,
+    topUpPool(suite, options, selected),
   );
+  const history = options.history ? historyStore(options.history, logger) : undefined;
+  const event = at ? { kind: 'push' as const, ...at, sha: at.commit } : undefined;
+  const baseline = baselineSource(
+    options,
+    history,
+    event,
+    gitCommitGraph(process.cwd()),
+    input.scorer,
+    logger,
+    'a run with --history DIR --commit SHA records one',
+  );
+  const deps = toRunDeps(options, logger, suite, lifecycle);
+  const outcome = await runPipeline(input, {
+    ...deps,
+    stores: { ...deps.stores, baseline },
+  });
+  if (history && at)
+    await recordRun(
+      history,
+      { name: options.name, ...at, retention: options.retention },
+      outcome.results,
+      logger,
+    );
+  else if (history)
+    logger.warn(
+      '--history without --commit: this run is compared but not recorded (give --commit SHA).',
+    );
   io.stdout(outcome.report);
   return exitFor(outcome.comparison.verdict);
+}
+
+async function dashboardCommand(args: string[], io: Io, logger: Logger): Promise<number> {
+  const { history, out } = parseFlags(args, ['history', 'out'] as const);
+  if (!history) throw new UsageError('dashboard needs --history DIR (a history directory)');
+  const rows = await historyStore(history, logger).index();
+  if (!rows.length) logger.warn(`${history} holds no history entries yet: the dashboard is empty.`);
+  const file = out ?? 'tracegate-dashboard.html';
+  writeFileAtomic(file, renderDashboard(rows));
+  io.stdout(`Wrote ${file} (${rows.length} entr${rows.length === 1 ? 'y' : 'ies'})`);
+  return ExitCode.Pass;
 }
 
 async function harvestCommand(

@@ -16,7 +16,7 @@ import { DirOracleCache } from '../stores/oracle-cache.js';
 import type { Stores } from '../stores/ports.js';
 import { DirQuarantine } from '../stores/quarantine.js';
 import { DirResponseCache } from '../stores/response-cache.js';
-import { FileBaseline, ResultsDir } from '../stores/results-dir.js';
+import { ResultsDir } from '../stores/results-dir.js';
 import { loadSuite, type LoadedInstance, type RejectedFile, type Suite } from '../suite/load.js';
 import { InstanceError } from '../errors.js';
 import type { Cleanups } from '../util/cleanups.js';
@@ -185,7 +185,7 @@ export function localStores(options: RunOptions, logger: Logger): Stores {
   return {
     ...oracleStores(options, logger),
     results: new ResultsDir(options.out),
-    ...(options.baseline ? { baseline: new FileBaseline(options.baseline) } : {}),
+    // The baseline source is the entry point's (a file, or the history: config/history.ts).
     // Replies live beside the oracles, so one cache directory restores both.
     responses: new DirResponseCache(layout.responses),
   };

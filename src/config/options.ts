@@ -164,7 +164,21 @@ export const runOptionsSchema = harvestOptionsSchema.extend({
   /** Checkpoint digest or commit; recorded in results and keys answers. */
   'model-revision': z.string().optional(),
   'api-key': z.string().optional(),
+  /**
+   * What to compare with: `auto` (default with a history: the merge base's entry for a
+   * pull request, the first parent's for a push), a commit sha in the history, or a
+   * results.json file.
+   */
   baseline: z.string().optional(),
+  /** The run's name: one history series and one sticky comment per name. */
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, '--name: letters, digits, . _ - (at most 64)')
+    .default('tracegate'),
+  /** Where scores are tracked per commit: a directory, or `branch:NAME` (a data branch). */
+  history: z.string().optional(),
+  /** Entries kept per name in the history (older ones are dropped on write). */
+  retention: int('retention', 1, 1_000_000).default(500),
   out: z.string().default('tracegate-out'),
   /** Protocol of the endpoint: OpenAI chat, OpenAI (legacy) completions for base checkpoints, Anthropic. */
   api: z
