@@ -121,7 +121,7 @@ export async function run(
     await core.summary.addRaw(outcome.report).write();
     if (reporter && pr && inputs.comment) {
       await tolerantly('comment on the pull request', () =>
-        reporter.upsertComment(pr.number, outcome.report),
+        reporter.upsertComment(pr.number, outcome.report, inputs.run.name),
       );
     }
     if (reporter && checkId !== undefined) {

@@ -1,5 +1,10 @@
 import type { getOctokit } from '@actions/github';
-import { COMMENT_MARKER } from '../report/markdown.js';
+/** The login a workflow's GITHUB_TOKEN writes as. */
+export const ACTIONS_BOT = 'github-actions[bot]';
+
+/** The hidden first line that finds run `name`'s sticky comment (names are [A-Za-z0-9._-]). */
+export const commentMarker = (name: string): string =>
+  `<!-- tracegate:comment ${name.replace(/[^A-Za-z0-9._-]/g, '_')} -->`;
 
 export type Octokit = ReturnType<typeof getOctokit>;
 
@@ -30,29 +35,55 @@ export class GitHubReporter {
     private readonly repo: RepoRef,
   ) {}
 
-  /** Creates the comment, or edits the one carrying our marker. */
+  private self?: Promise<string>;
+
+  /**
+   * Who this token writes as: its user's login, or — for the workflow's
+   * GITHUB_TOKEN, which may not read /user — the Actions bot.
+   */
+  private login(): Promise<string> {
+    this.self ??= this.octokit.rest.users.getAuthenticated().then(
+      (r) => r.data.login,
+      () => ACTIONS_BOT,
+    );
+    return this.self;
+  }
+
+  /**
+   * Creates the comment of run `name`, or edits the one that carries its
+   * marker AND was written by this token's own user: a comment by anyone
+   * else that contains the marker is left alone.
+   */
   async upsertComment(
     issueNumber: number,
     body: string,
+    name = 'tracegate',
   ): Promise<{ id: number; action: 'created' | 'updated' }> {
-    const comments = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
-      ...this.repo,
-      issue_number: issueNumber,
-      per_page: 100,
-    });
-    const existing = comments.find((c) => c.body?.includes(COMMENT_MARKER));
+    const marker = commentMarker(name);
+    const text = clip(`${marker}\n${body}`);
+    const [comments, self] = await Promise.all([
+      this.octokit.paginate(this.octokit.rest.issues.listComments, {
+        ...this.repo,
+        issue_number: issueNumber,
+        per_page: 100,
+      }),
+      this.login(),
+    ]);
+    const existing = comments.find(
+      (c) => c.user?.login === self && c.body?.split('\n', 1)[0] === marker,
+    );
     if (existing) {
       await this.octokit.rest.issues.updateComment({
         ...this.repo,
         comment_id: existing.id,
-        body: clip(body),
+        body: text,
       });
       return { id: existing.id, action: 'updated' };
     }
     const { data } = await this.octokit.rest.issues.createComment({
       ...this.repo,
       issue_number: issueNumber,
-      body: clip(body),
+      body: text,
     });
     return { id: data.id, action: 'created' };
   }

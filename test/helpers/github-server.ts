@@ -5,7 +5,12 @@ import { FakeRepo } from './git-objects.js';
 export interface Comment {
   id: number;
   body: string;
+  /** Who wrote it: the token's own user for comments made through this server. */
+  user: { login: string; type: string };
 }
+
+/** The login a GITHUB_TOKEN writes as (GET /user answers 403 for such a token, as GitHub does). */
+export const ACTIONS_BOT = 'github-actions[bot]';
 export interface CheckRun {
   id: number;
   name: string;
@@ -100,13 +105,19 @@ export class FakeGitHub {
     }
     const git = this.repo.route(method, path, query, body);
     if (git) return git;
+    if (path === '/user' && method === 'GET')
+      return { status: 403, json: { message: 'Resource not accessible by integration' } };
     let m = /^\/repos\/[^/]+\/[^/]+\/issues\/(\d+)\/comments$/.exec(path);
     if (m) {
       const issue = Number(m[1]);
       const list = this.comments.get(issue) ?? [];
       if (method === 'GET') return { status: 200, json: list };
       if (method === 'POST') {
-        const comment = { id: this.nextId++, body: String(body.body) };
+        const comment = {
+          id: this.nextId++,
+          body: String(body.body),
+          user: { login: ACTIONS_BOT, type: 'Bot' },
+        };
         this.comments.set(issue, [...list, comment]);
         return { status: 201, json: comment };
       }
