@@ -1,4 +1,6 @@
 import type Docker from 'dockerode';
+import { execFileSync } from 'node:child_process';
+import { LOCAL_BASES } from '../../src/backends/base-image.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -39,7 +41,12 @@ async function pytestImage(docker: Docker, base: string, python: string): Promis
   const tag = `tracegate-tracer-test:${sha256(base, python, ...PYTEST).slice(0, 16)}`;
   if (await imageExists(docker, tag)) return tag;
   if (!(await imageExists(docker, base))) {
-    throw new Error(`Base image ${base} is missing: run scripts/ensure-docker.sh`);
+    // The same local stand-in the product builds when no registry answers (needs root + debootstrap).
+    const suite = Object.values(LOCAL_BASES).find((b) => b.image === base)?.suite;
+    if (!suite) throw new Error(`Base image ${base} is missing: run scripts/ensure-docker.sh`);
+    execFileSync('bash', [join(TRACER, '..', 'scripts', 'build-base-image.sh'), suite, base], {
+      stdio: 'inherit',
+    });
   }
   const context = mkdtempSync(join(tmpdir(), 'tg-tracer-image-'));
   try {
