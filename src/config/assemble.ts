@@ -45,11 +45,14 @@ export function loadSelection(
 ): { suite: Suite; selected: LoadedInstance[] } {
   const suite = loadSuite(options.instances ?? defaultInstancesDir());
   for (const r of suite.rejected) logger?.warn(`Skipping ${r.reason}`);
-  if (!suite.instances.length && suite.rejected.length)
+  if (!suite.instances.length && suite.rejected.length) {
+    const first = suite.rejected[0]!;
     throw new InstanceError(
-      suite.rejected[0]!.file,
-      `${suite.rejected[0]!.reason.replace(`${suite.rejected[0]!.file}: `, '')} — and no instance of the suite could be loaded`,
+      first.file,
+      `no instance of the suite could be loaded (${suite.rejected.length} file(s) rejected, above; ` +
+        `the first: ${first.reason.replace(`${first.file}: `, '')})`,
     );
+  }
   const selected = selectInstances(suite.instances, {
     categories: options.categories,
     ids: options.ids,

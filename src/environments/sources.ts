@@ -129,7 +129,15 @@ export class HostSources implements EnvironmentSources {
       }
     } else {
       // A local repository must be part of the suite: a suite names no host path.
-      repoDir = this.reader.resolve(source.repo.replace(/^file:\/\//, ''));
+      try {
+        repoDir = this.reader.resolve(source.repo.replace(/^file:\/\//, ''));
+      } catch (error) {
+        throw new HarvestError(
+          `Environment "${recipe.name}": git.repo ${source.repo} is not a repository inside the suite ` +
+            `(${(error as Error).message.split('.')[0]}). A local repository must lie inside the suite ` +
+            'directory; elsewhere, give its URL (https://, ssh://, git@…).',
+        );
+      }
     }
     const commit = await this.revParse(repoDir, source.commit);
     if (!commit) {

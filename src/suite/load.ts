@@ -77,7 +77,7 @@ export function loadSuite(dir: string): Suite {
   return {
     reader,
     instances: loaded.sort((a, b) => (a.instance.id < b.instance.id ? -1 : 1)),
-    rejected,
+    rejected: withoutRepeats(rejected),
   };
 }
 
@@ -150,6 +150,18 @@ function parseJson(reader: SuiteReader, rel: string): unknown {
     if (error instanceof InstanceError) throw error;
     throw new InstanceError(file, `not valid JSON (${(error as Error).message})`);
   }
+}
+
+/**
+ * A bad file inside an instance directory is seen twice: by the walk, and by
+ * the check of its instance (which names it). Keep only the instance's report.
+ */
+function withoutRepeats(rejected: RejectedFile[]): RejectedFile[] {
+  return rejected.filter(
+    (r) =>
+      r.file.endsWith(INSTANCE_FILE) ||
+      !rejected.some((other) => other !== r && other.reason.includes(`${r.file}:`)),
+  );
 }
 
 /** The id a rejected instance file declares, if it declares one that is a valid id. */
