@@ -2,14 +2,17 @@
 
 A test may write gigabytes into its stdout; only the first and the last
 LIMIT bytes are kept (pytest's error lines and its summary are at the ends),
-and the total is counted. `drain` is one turn of the poll loop that feeds
-them (pytest_run.py, instance_parser.py).
+and the total is counted. `watch` and `linger` are the poll loop that feeds
+them (pytest_run.py, instance_parser.py); `drain` is one turn of it.
 """
 
 from __future__ import annotations
 
 import os
 import selectors
+import subprocess
+import time
+from collections.abc import Callable
 
 LIMIT = 256 * 1024
 _READ_SIZE = 1 << 20
@@ -62,3 +65,31 @@ def drain(selector: selectors.BaseSelector, sinks: dict[int, Bounded], wait: flo
             sinks[key.fd].add(data)
         else:
             selector.unregister(key.fd)
+
+
+def register(selector: selectors.BaseSelector, sinks: dict[int, Bounded]) -> None:
+    """Makes each pipe non-blocking and watches it for reading."""
+    for fd in sinks:
+        os.set_blocking(fd, False)
+        selector.register(fd, selectors.EVENT_READ)
+
+
+def watch(child: subprocess.Popen[bytes], selector: selectors.BaseSelector, sinks: dict[int, Bounded],
+          deadline: float, enough: Callable[[], bool] = lambda: False) -> bool:
+    """Drains the pipes while `child` runs, until it exits or `enough()`; True if `deadline` came first."""
+    while child.poll() is None and not enough():
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return True
+        if selector.get_map():
+            drain(selector, sinks, min(left, 0.2))
+        else:
+            time.sleep(min(left, 0.05))
+    return False
+
+
+def linger(selector: selectors.BaseSelector, sinks: dict[int, Bounded], until: float,
+           enough: Callable[[], bool] = lambda: False) -> None:
+    """Gives the pipes until `until` to deliver the rest (a process left behind may hold them open)."""
+    while selector.get_map() and not enough() and time.monotonic() < until:
+        drain(selector, sinks, max(0.0, min(0.2, until - time.monotonic())))

@@ -23,7 +23,7 @@ import sys
 import time
 from typing import IO, Any, Protocol
 
-from .capture import Bounded, drain
+from .capture import Bounded, linger, register, watch
 from .output import log
 
 ANSWER_LIMIT = 4 << 20
@@ -81,25 +81,14 @@ def _watch(child: subprocess.Popen[bytes], result_fd: int, timeout: float, sandb
     assert child.stdout is not None
     result, output = Bounded(ANSWER_LIMIT), Bounded(OUTPUT_LIMIT)
     sinks = {result_fd: result, child.stdout.fileno(): output}
-    timed_out = False
     deadline = time.monotonic() + timeout
+    enough = lambda: result.total > ANSWER_LIMIT  # noqa: E731 - over the bound: stop reading
     with selectors.DefaultSelector() as selector:
-        for fd in sinks:
-            os.set_blocking(fd, False)
-            selector.register(fd, selectors.EVENT_READ)
-        while child.poll() is None and result.total <= ANSWER_LIMIT:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                timed_out = True
-                break
-            if selector.get_map():
-                drain(selector, sinks, min(left, 0.2))
-            else:
-                time.sleep(min(left, 0.05))
+        register(selector, sinks)
+        timed_out = watch(child, selector, sinks, deadline, enough)
         # Ended: what is still in the pipes gets a short grace (a process it left may hold them open).
-        grace = min(deadline, time.monotonic() + PIPE_GRACE_SECONDS)
-        while not timed_out and selector.get_map() and result.total <= ANSWER_LIMIT and time.monotonic() < grace:
-            drain(selector, sinks, max(0.0, min(0.2, grace - time.monotonic())))
+        if not timed_out:
+            linger(selector, sinks, min(deadline, time.monotonic() + PIPE_GRACE_SECONDS), enough)
         left_running = sandbox.kill_processes(child)
     return _Run(child, result, output, timed_out, left_running)
 

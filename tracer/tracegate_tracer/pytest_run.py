@@ -20,7 +20,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from .capture import Bounded, drain
+from .capture import Bounded, linger, register, watch
 
 PLUGIN = "tracegate_pytest_plugin"
 PIPE_GRACE_SECONDS = 2.0
@@ -121,28 +121,14 @@ def run(tests: Sequence[str], run_dir: str, tracer_root: str, config_path: str, 
     out, err = Bounded(), Bounded()
     sinks = {child.stdout.fileno(): out, child.stderr.fileno(): err}
     notes: list[str] = []
-    timed_out = False
     with selectors.DefaultSelector() as selector:
-        for fd in sinks:
-            os.set_blocking(fd, False)
-            selector.register(fd, selectors.EVENT_READ)
-        deadline = started + timeout
-        while child.poll() is None:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                timed_out = True
-                break
-            if selector.get_map():
-                drain(selector, sinks, min(left, 0.2))
-            else:
-                time.sleep(min(left, 0.05))
+        register(selector, sinks)
+        timed_out = watch(child, selector, sinks, started + timeout)
         seconds = round(time.monotonic() - started, 3)
         left_running = sandbox.kill_processes(child)
         if left_running:
             notes.append(f"killed {left_running} process(es) the tests left running")
-        grace = time.monotonic() + PIPE_GRACE_SECONDS
-        while selector.get_map() and time.monotonic() < grace:
-            drain(selector, sinks, max(0.0, min(0.2, grace - time.monotonic())))
+        linger(selector, sinks, time.monotonic() + PIPE_GRACE_SECONDS)
         if selector.get_map():
             notes.append(f"test output pipes still open {PIPE_GRACE_SECONDS:g}s after the tests ended: closed")
     child.stdout.close()
