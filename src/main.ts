@@ -96,8 +96,10 @@ export async function run(
       logger,
       'a push run of this workflow on the base branch records one',
     );
-    const deps = toRunDeps(inputs.run, logger, suite, lifecycle);
-    const outcome = await runPipeline(input, { ...deps, stores: { ...deps.stores, baseline } });
+    const outcome = await runPipeline(
+      input,
+      toRunDeps(inputs.run, logger, suite, lifecycle, baseline),
+    );
     if (history && event.kind === 'push' && !pr) {
       await recordRun(
         history,

@@ -1,3 +1,4 @@
+import { commitShaSchema } from '../contracts/history.js';
 import {
   harvestDeps,
   loadSelection,
@@ -169,7 +170,6 @@ async function runCommand(
 
 /** CLI-only flags: the commit a run is recorded at (the Action takes it from the event). */
 const AT_COMMIT = ['commit', 'parent'] as const;
-const SHA = /^[0-9a-f]{7,64}$/;
 
 function atCommit(
   commit?: string,
@@ -179,7 +179,7 @@ function atCommit(
     ['--commit', commit],
     ['--parent', parent],
   ] as const)
-    if (value !== undefined && !SHA.test(value))
+    if (value !== undefined && !commitShaSchema.safeParse(value).success)
       throw new UsageError(`${flag} must be a lowercase commit sha, got "${value}"`);
   if (parent && !commit) throw new UsageError('--parent needs --commit (the commit of this run)');
   return commit ? { commit, ...(parent ? { parent } : {}) } : undefined;
@@ -214,11 +214,7 @@ async function runWith(
     logger,
     'a run with --history DIR --commit SHA records one',
   );
-  const deps = toRunDeps(options, logger, suite, lifecycle);
-  const outcome = await runPipeline(input, {
-    ...deps,
-    stores: { ...deps.stores, baseline },
-  });
+  const outcome = await runPipeline(input, toRunDeps(options, logger, suite, lifecycle, baseline));
   if (history && at)
     await recordRun(
       history,

@@ -13,7 +13,7 @@ import type { RunDeps, RunInput } from '../pipeline.js';
 import { selectInstances } from '../select/select.js';
 import { cacheLayout } from '../stores/layout.js';
 import { DirOracleCache } from '../stores/oracle-cache.js';
-import type { Stores } from '../stores/ports.js';
+import type { BaselineSource, Stores } from '../stores/ports.js';
 import { DirQuarantine } from '../stores/quarantine.js';
 import { DirResponseCache } from '../stores/response-cache.js';
 import { ResultsDir } from '../stores/results-dir.js';
@@ -199,6 +199,8 @@ export function toRunDeps(
   logger: Logger,
   suite: Suite,
   lifecycle: Lifecycle = {},
+  /** Where the baseline comes from: a file or the history (config/history.ts baselineSource). */
+  baseline?: BaselineSource,
 ): RunDeps {
   const budget = options['time-budget'];
   return {
@@ -222,6 +224,6 @@ export function toRunDeps(
       retries: options.retries,
       budget: budget === undefined ? undefined : new TimeBudget(budget * 1000),
     }),
-    stores: localStores(options, logger),
+    stores: { ...localStores(options, logger), ...(baseline ? { baseline } : {}) },
   };
 }

@@ -1,4 +1,4 @@
-import { HISTORY_SCHEMA, type HistoryEntry } from '../contracts/history.js';
+import { commitShaSchema, HISTORY_SCHEMA, type HistoryEntry } from '../contracts/history.js';
 import type { Results } from '../contracts/results.js';
 import { UsageError } from '../errors.js';
 import {
@@ -14,8 +14,6 @@ import type { BaselineSource } from '../stores/ports.js';
 import { FileBaseline } from '../stores/results-dir.js';
 import type { Logger } from './assemble.js';
 import type { RunOptions } from './options.js';
-
-const SHA = /^[0-9a-f]{7,64}$/;
 
 /** The history named by `--history`: a directory (CLI), or `branch:NAME` built by the Action. */
 export function historyStore(
@@ -49,7 +47,8 @@ export function baselineSource(
 ): BaselineSource | undefined {
   const baseline = options.baseline ?? (history ? 'auto' : undefined);
   if (!baseline) return undefined;
-  if (baseline !== 'auto' && !SHA.test(baseline)) return new FileBaseline(baseline);
+  if (baseline !== 'auto' && !commitShaSchema.safeParse(baseline).success)
+    return new FileBaseline(baseline);
   if (!history)
     throw new UsageError(
       `--baseline ${baseline} reads the history: give --history (a directory, or the Action's data branch).`,

@@ -6,6 +6,7 @@ import type Docker from 'dockerode';
 import { resultsSchema } from '../../src/contracts/results.js';
 import type { ResolvedSource } from '../../src/contracts/environment.js';
 import { environmentDigest } from '../../src/environments/digest.js';
+import { downloadWheels } from '../../src/environments/wheels.js';
 import { HostSources } from '../../src/environments/sources.js';
 import {
   HEURISTIC_MODEL,
@@ -109,21 +110,10 @@ describe('environments from any source, harvested in a real engine', () => {
     const context = mkdtempSync(join(tmpdir(), 'tg-testbed-'));
     const tag = 'tracegate-test/testbed:calc';
     try {
-      execFileSync('python3', [
-        '-m',
-        'pip',
-        'download',
-        '--quiet',
-        '--retries',
-        '0',
-        '--no-deps',
-        '--only-binary=:all:',
-        '--python-version',
-        '3.11',
-        '-d',
+      await downloadWheels(
+        { name: 'testbed', python: '3.11', packages: PYTEST },
         join(context, 'wheels'),
-        ...PYTEST,
-      ]);
+      );
       writeTree(join(context, 'testbed'), {
         ...calc(5),
         'pytest.ini': '[pytest]\naddopts = -p no:randomly\n',
