@@ -67240,1860 +67240,6 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: USAGE
 
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: ./src/errors.ts
-/**
- * Typed errors, decided at the edge. Every error a user can cause or fix
- * carries the exit code the CLI returns for it and says what to do.
- *
- * Exit codes: 0 pass, 1 gate failed, 2 bad usage/config/instance,
- * 3 infrastructure unavailable (Docker engine, model endpoint), 4 inconclusive
- * (with `--on-inconclusive neutral`, the default).
- */
-const ExitCode = {
-    Pass: 0,
-    GateFailed: 1,
-    Usage: 2,
-    Infrastructure: 3,
-    /** The gate could not decide (too few items, too much missing, a drop not ruled out). */
-    Inconclusive: 4,
-    /** Interrupted by SIGINT/SIGTERM: what was obtained is kept, marked incomplete. */
-    Interrupted: 130,
-};
-/** Base class: a message for humans and the exit code it maps to. */
-class TracegateError extends Error {
-}
-/** Bad flags, inputs or configuration. */
-class UsageError extends TracegateError {
-    exitCode = ExitCode.Usage;
-    constructor(message) {
-        super(message);
-        this.name = 'UsageError';
-    }
-}
-/** A malformed instance or environment file; names the file and the field. */
-class InstanceError extends TracegateError {
-    file;
-    exitCode = ExitCode.Usage;
-    constructor(file, message) {
-        super(`${file}: ${message}`);
-        this.file = file;
-        this.name = 'InstanceError';
-    }
-}
-/** No Docker engine reachable (and no cached oracle to fall back on). */
-class DockerUnavailableError extends TracegateError {
-    exitCode = ExitCode.Infrastructure;
-    constructor(detail) {
-        super(`No Docker engine reachable (${detail}). Start one (e.g. \`sudo systemctl start docker\`, ` +
-            'or run scripts/ensure-docker.sh), point DOCKER_HOST at it, or pass --backend local ' +
-            'to harvest in a virtualenv on this host.');
-        this.name = 'DockerUnavailableError';
-    }
-}
-/** A harvest step failed for infrastructure reasons (image build, container). */
-class HarvestError extends TracegateError {
-    exitCode = ExitCode.Infrastructure;
-    constructor(message) {
-        super(message);
-        this.name = 'HarvestError';
-    }
-}
-/** The model endpoint could not be reached or kept failing after retries. */
-class EndpointUnavailableError extends TracegateError {
-    endpoint;
-    detail;
-    exitCode = ExitCode.Infrastructure;
-    constructor(endpoint, detail, resultsAt = 'the results file') {
-        super(`Model endpoint ${endpoint} is unavailable: ${detail}. Check that the server is running ` +
-            'and that --endpoint is its API base URL (e.g. http://127.0.0.1:8000/v1). ' +
-            `Answers obtained so far were kept in ${resultsAt}.`);
-        this.endpoint = endpoint;
-        this.detail = detail;
-        this.name = 'EndpointUnavailableError';
-    }
-}
-/** Exit code for any thrown value: ours carry one, anything else is a bug (2 would lie). */
-function exitCodeOf(error) {
-    return error instanceof TracegateError ? error.exitCode : ExitCode.Infrastructure;
-}
-function messageOf(error) {
-    return error instanceof Error ? error.message : String(error);
-}
-/** The endpoint answered but refused the request itself (unknown model, bad key): fix the config. */
-class EndpointRejectedError extends TracegateError {
-    endpoint;
-    exitCode = ExitCode.Usage;
-    constructor(endpoint, serverMessage, resultsAt = 'the results file') {
-        super(`Model endpoint ${endpoint} rejected the request: ${serverMessage}. Check --model and the API key. ` +
-            `Answers obtained so far were kept in ${resultsAt}.`);
-        this.endpoint = endpoint;
-        this.name = 'EndpointRejectedError';
-    }
-}
-/** The run was interrupted (Ctrl-C, SIGTERM); its results say they are incomplete. */
-class InterruptedError extends TracegateError {
-    exitCode = ExitCode.Interrupted;
-    constructor(signal, resultsAt) {
-        super(`Interrupted by ${signal}: containers and temporary files were removed; the answers obtained ` +
-            `so far are in ${resultsAt}, marked incomplete with the instances still missing.`);
-        this.name = 'InterruptedError';
-    }
-}
-
-;// CONCATENATED MODULE: ./src/backends/auto.ts
-
-/**
- * Docker where it can (an engine answers and the environment's image can be
- * had), else the local backend for that environment, with a loud notice.
- */
-class AutoBackend {
-    docker;
-    makeLocal;
-    warn;
-    name = 'auto';
-    dockerUp;
-    localBackend;
-    constructor(docker, makeLocal, warn) {
-        this.docker = docker;
-        this.makeLocal = makeLocal;
-        this.warn = warn;
-    }
-    get local() {
-        this.localBackend ??= this.makeLocal();
-        return this.localBackend;
-    }
-    async ensureAvailable() {
-        try {
-            await this.docker.ensureAvailable();
-            this.dockerUp = true;
-        }
-        catch (error) {
-            this.dockerUp = false;
-            this.warn(`${messageOf(error).split('.')[0]}. Harvesting in a local virtualenv instead: ` +
-                "the instances' tests run on this host WITHOUT container isolation.");
-            await this.local.ensureAvailable();
-        }
-    }
-    async runtime(recipe, source) {
-        if (this.dockerUp) {
-            try {
-                return await this.docker.runtime(recipe, source);
-            }
-            catch (error) {
-                if (recipe.image)
-                    throw error;
-                this.warn(`Environment "${recipe.name}": ${messageOf(error)} Harvesting it in a local virtualenv instead: ` +
-                    'its tests run on this host WITHOUT container isolation.');
-            }
-        }
-        return this.local.runtime(recipe, source);
-    }
-    run(job) {
-        return job.environment.runtime.backend === 'docker'
-            ? this.docker.run(job)
-            : this.local.run(job);
-    }
-}
-
-// EXTERNAL MODULE: ./node_modules/dockerode/lib/docker.js
-var docker = __nccwpck_require__(9040);
-var docker_default = /*#__PURE__*/__nccwpck_require__.n(docker);
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: external "node:stream"
-const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
-// EXTERNAL MODULE: external "node:child_process"
-var external_node_child_process_ = __nccwpck_require__(1421);
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
-;// CONCATENATED MODULE: ./src/util/hash.ts
-
-/** JSON with object keys sorted at every level: the canonical form we hash. */
-function canonicalJson(value) {
-    return JSON.stringify(value, (_key, v) => v && typeof v === 'object' && !Array.isArray(v)
-        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
-        : v);
-}
-function sha256(...parts) {
-    const hash = (0,external_node_crypto_namespaceObject.createHash)('sha256');
-    for (const part of parts) {
-        hash.update(part);
-        hash.update('\0');
-    }
-    return hash.digest('hex');
-}
-
-;// CONCATENATED MODULE: ./src/environments/wheels.ts
-
-
-
-const run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
-/** Linux wheel platforms a Debian bookworm/trixie image accepts, newest first. */
-function platformArgs() {
-    const arch = process.arch === 'arm64' ? 'aarch64' : 'x86_64';
-    const tags = [
-        'manylinux_2_36',
-        'manylinux_2_34',
-        'manylinux_2_31',
-        'manylinux_2_28',
-        'manylinux2014',
-        'manylinux_2_17',
-    ];
-    return tags.flatMap((tag) => ['--platform', `${tag}_${arch}`]);
-}
-/**
- * Downloads pinned wheels on the host (which reaches the package index) so
- * that nothing is fetched from inside a container. The recipe is complete by
- * contract, hence --no-deps; binary wheels only, for the recipe's
- * interpreter, so the image never compiles anything. `--retries 0`: an index
- * that does not answer is skipped at once for the next configured one
- * (pip's default backs off for seconds per package).
- */
-async function downloadWheels(env, dest, python = 'python3') {
-    if (!env.packages.length)
-        return;
-    const version = env.python.replace('.', '');
-    const args = [
-        '-m',
-        'pip',
-        'download',
-        '--quiet',
-        '--retries',
-        '0',
-        '--disable-pip-version-check',
-        '--no-deps',
-        '--only-binary=:all:',
-        '--python-version',
-        env.python,
-        '--implementation',
-        'cp',
-        '--abi',
-        `cp${version}`,
-        '--abi',
-        'abi3',
-        '--abi',
-        'none',
-        ...platformArgs(),
-        '--dest',
-        dest,
-        ...env.packages,
-    ];
-    try {
-        await run(python, args, { maxBuffer: 16 * 1024 * 1024 });
-    }
-    catch (error) {
-        const stderr = String(error.stderr ?? '')
-            .split('\n')
-            .filter((line) => line.startsWith('ERROR'))
-            .join(' ');
-        throw new HarvestError(`Environment "${env.name}": could not download its wheels with pip (${stderr || error.message}). ` +
-            'Check that every package is pinned to a version your package index has, with a wheel for ' +
-            `Python ${env.python}.`);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/environments/sources.ts
-
-
-
-
-
-
-
-
-const sources_run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
-const fileSha = (path) => (0,external_node_crypto_namespaceObject.createHash)('sha256').update((0,external_node_fs_namespaceObject.readFileSync)(path)).digest('hex');
-const isPathRef = (ref) => ref.endsWith('.whl') && !ref.includes('==');
-const MAX_WHEEL_BYTES = 512 * 1024 * 1024;
-/** Git with repository-controlled hooks and commands switched off, as root over any owner. */
-const GIT = [
-    '-c',
-    'core.hooksPath=/dev/null',
-    '-c',
-    'core.fsmonitor=false',
-    '-c',
-    'safe.directory=*',
-];
-const gitEnv = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    GIT_CONFIG_NOSYSTEM: '1',
-    HOME: '/nonexistent',
-};
-const REMOTE = /^(?:https?|ssh|git):\/\/|^[\w.-]+@[\w.-]+:/i;
-class HostSources {
-    layout;
-    reader;
-    log;
-    python;
-    constructor(layout, reader, log, python = 'python3') {
-        this.layout = layout;
-        this.reader = reader;
-        this.log = log;
-        this.python = python;
-    }
-    async resolve(recipe, environmentDir) {
-        if (recipe.image)
-            return undefined;
-        const wheels = await this.wheels(recipe, environmentDir);
-        if (!recipe.git)
-            return { kind: 'packages', wheels };
-        const { repo, commit, checkout } = await this.checkout(recipe);
-        return { kind: 'git', repo, commit, wheels, checkout };
-    }
-    /**
-     * Index wheels are downloaded once per recipe into wheels/<recipe>/ and
-     * pinned by a lock of their sha256 (re-downloaded when a file no longer
-     * matches it); wheel files named by path are read through the suite reader
-     * and hashed on every run, so a rebuilt wheel always gets a new digest.
-     */
-    async wheels(recipe, environmentDir) {
-        const python = recipe.python;
-        const pinned = recipe.packages.filter((p) => !isPathRef(p));
-        const files = recipe.packages.filter(isPathRef);
-        const dir = (0,external_node_path_namespaceObject.join)(this.layout.wheels, sha256('wheels/v1', canonicalJson({ python, pinned, arch: process.arch })).slice(0, 24));
-        const lockFile = (0,external_node_path_namespaceObject.join)(dir, 'lock.json');
-        let index = readLock(lockFile, dir);
-        if (!index) {
-            (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true });
-            const tmp = `${dir}.${process.pid}.tmp`;
-            (0,external_node_fs_namespaceObject.rmSync)(tmp, { recursive: true, force: true });
-            (0,external_node_fs_namespaceObject.mkdirSync)(tmp, { recursive: true });
-            await downloadWheels({ name: recipe.name, python, packages: pinned }, tmp, this.python);
-            const names = (0,external_node_fs_namespaceObject.readdirSync)(tmp)
-                .filter((n) => n.endsWith('.whl'))
-                .sort();
-            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(tmp, 'lock.json'), JSON.stringify(names.map((name) => ({ name, sha256: fileSha((0,external_node_path_namespaceObject.join)(tmp, name)) }))));
-            (0,external_node_fs_namespaceObject.renameSync)(tmp, dir);
-            index = readLock(lockFile, dir);
-        }
-        const local = [];
-        if (files.length) {
-            const localDir = (0,external_node_path_namespaceObject.join)(dir, 'local', `${process.pid}`);
-            (0,external_node_fs_namespaceObject.mkdirSync)(localDir, { recursive: true });
-            for (const ref of files) {
-                const bytes = this.reader.read((0,external_node_path_namespaceObject.join)(environmentDir, ref), MAX_WHEEL_BYTES);
-                const name = (0,external_node_path_namespaceObject.basename)(ref);
-                const path = (0,external_node_path_namespaceObject.join)(localDir, name);
-                (0,external_node_fs_namespaceObject.writeFileSync)(path, bytes);
-                local.push({ name, sha256: (0,external_node_crypto_namespaceObject.createHash)('sha256').update(bytes).digest('hex'), path });
-            }
-        }
-        return [...index, ...local];
-    }
-    async checkout(recipe) {
-        const source = recipe.git;
-        let repoDir;
-        if (REMOTE.test(source.repo)) {
-            repoDir = (0,external_node_path_namespaceObject.join)(this.layout.git, `${sha256(source.repo).slice(0, 16)}.git`);
-            if (!(0,external_node_fs_namespaceObject.existsSync)(repoDir)) {
-                this.log(`Cloning ${source.repo} for environment "${recipe.name}"`);
-                (0,external_node_fs_namespaceObject.mkdirSync)(this.layout.git, { recursive: true });
-                await this.git(['clone', '--bare', '--quiet', source.repo, repoDir], recipe);
-            }
-            else if (!(await this.revParse(repoDir, source.commit))) {
-                await this.git(['-C', repoDir, 'fetch', '--quiet', 'origin', '+refs/*:refs/*'], recipe);
-            }
-        }
-        else {
-            // A local repository must be part of the suite: a suite names no host path.
-            repoDir = this.reader.resolve(source.repo.replace(/^file:\/\//, ''));
-        }
-        const commit = await this.revParse(repoDir, source.commit);
-        if (!commit) {
-            throw new HarvestError(`Environment "${recipe.name}": commit "${source.commit}" is not in ${source.repo}. ` +
-                'Check the sha (or fetch it into the repository).');
-        }
-        const checkout = (0,external_node_path_namespaceObject.join)(this.layout.checkouts, commit);
-        if (!(0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(checkout, '.tracegate-ready'))) {
-            const tmp = `${checkout}.${process.pid}.tmp`;
-            (0,external_node_fs_namespaceObject.rmSync)(tmp, { recursive: true, force: true });
-            (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.join)(tmp, 'tree'), { recursive: true });
-            await this.git(['-C', repoDir, 'archive', '--format=tar', '-o', (0,external_node_path_namespaceObject.join)(tmp, 'tree.tar'), commit], recipe);
-            await sources_run('tar', ['-x', '-f', (0,external_node_path_namespaceObject.join)(tmp, 'tree.tar'), '-C', (0,external_node_path_namespaceObject.join)(tmp, 'tree')]);
-            (0,external_node_fs_namespaceObject.rmSync)((0,external_node_path_namespaceObject.join)(tmp, 'tree.tar'));
-            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(tmp, '.tracegate-ready'), commit);
-            (0,external_node_fs_namespaceObject.rmSync)(checkout, { recursive: true, force: true });
-            (0,external_node_fs_namespaceObject.renameSync)(tmp, checkout);
-        }
-        return { repo: source.repo, commit, checkout: (0,external_node_path_namespaceObject.join)(checkout, 'tree') };
-    }
-    async revParse(repoDir, ref) {
-        try {
-            const { stdout } = await sources_run('git', [...GIT, '-C', repoDir, 'rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { env: gitEnv });
-            const sha = stdout.trim();
-            return /^[0-9a-f]{40,64}$/.test(sha) ? sha : undefined;
-        }
-        catch {
-            return undefined;
-        }
-    }
-    async git(args, recipe) {
-        try {
-            await sources_run('git', [...GIT, ...args], { env: gitEnv, maxBuffer: 64 * 1024 * 1024 });
-        }
-        catch (error) {
-            const stderr = String(error.stderr ?? '').trim();
-            throw new HarvestError(`Environment "${recipe.name}": git ${args.find((a) => !a.startsWith('-') && a !== recipe.git?.repo) ?? ''} failed ` +
-                `(${stderr.split('\n').at(-1) || error.message}). Check the repository URL or path and the commit.`);
-        }
-    }
-}
-function readLock(file, dir) {
-    if (!(0,external_node_fs_namespaceObject.existsSync)(file))
-        return undefined;
-    try {
-        const lock = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'));
-        const wheels = lock.map((w) => ({ ...w, path: (0,external_node_path_namespaceObject.join)(dir, w.name) }));
-        // A file changed under the lock is re-resolved, never trusted.
-        if (wheels.every((w) => (0,external_node_fs_namespaceObject.existsSync)(w.path) && fileSha(w.path) === w.sha256))
-            return wheels;
-    }
-    catch {
-        // an unreadable lock is re-resolved
-    }
-    return undefined;
-}
-/** Copies resolved wheels into a build context or a local install directory. */
-function copyWheels(wheels, dest) {
-    (0,external_node_fs_namespaceObject.mkdirSync)(dest, { recursive: true });
-    for (const wheel of wheels)
-        (0,external_node_fs_namespaceObject.copyFileSync)(wheel.path, (0,external_node_path_namespaceObject.join)(dest, wheel.name));
-}
-
-;// CONCATENATED MODULE: external "node:url"
-const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
-;// CONCATENATED MODULE: ./src/paths.ts
-
-
-
-/**
- * The tracegate package root (holding tracer/ and instances/), found by
- * walking up from this module: works from src/ under jest and from the
- * bundles in dist/ and dist/cli/ alike.
- */
-function packageRoot() {
-    let dir = (0,external_node_path_namespaceObject.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
-    for (let i = 0; i < 6; i++) {
-        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, 'tracer', 'harvest.py')) && (0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, 'package.json')))
-            return dir;
-        dir = (0,external_node_path_namespaceObject.dirname)(dir);
-    }
-    throw new Error('tracegate: cannot find its package root (tracer/harvest.py) above ' +
-        (0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
-}
-const tracerDir = () => (0,external_node_path_namespaceObject.join)(packageRoot(), 'tracer');
-const bundledInstancesDir = () => (0,external_node_path_namespaceObject.join)(packageRoot(), 'instances');
-
-;// CONCATENATED MODULE: ./src/backends/base-image.ts
-
-
-
-
-
-
-const base_image_run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
-/** The default base image: the official Python image of the environment's interpreter. */
-const defaultBaseImage = (python) => `python:${python}-slim`;
-/**
- * Local stand-ins for the official images where no registry answers: Debian
- * releases whose python3 has the same minor version, built by
- * scripts/build-base-image.sh with debootstrap from Debian's packages.
- */
-const LOCAL_BASES = {
-    '3.11': { image: 'tracegate/base:bookworm', suite: 'bookworm' },
-    '3.13': { image: 'tracegate/base:trixie', suite: 'trixie' },
-};
-async function imageExists(docker, name) {
-    try {
-        await docker.getImage(name).inspect();
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-/** Pulls an image; false (with the reason) when no registry answers. */
-async function tryPull(docker, name, timeoutMs = 120_000) {
-    try {
-        const stream = await docker.pull(name);
-        await new Promise((resolve, reject) => {
-            const timer = setTimeout(() => reject(new Error(`no answer in ${timeoutMs / 1000}s`)), timeoutMs);
-            docker.modem.followProgress(stream, (error) => {
-                clearTimeout(timer);
-                if (error)
-                    reject(error);
-                else
-                    resolve();
-            });
-        });
-        return { ok: true };
-    }
-    catch (error) {
-        // The engine's message ends with the cause ("…: no such host"); the URL before it is noise.
-        const message = error.message
-            .split('\n')[0]
-            .replace(/^\(HTTP code \d+\) [\w ]+ - /, '')
-            .trim();
-        return { ok: false, reason: message.split(': ').at(-1) || message };
-    }
-}
-/**
- * The base image an environment builds on, obtained once per run: the
- * requested image when present; else pulled; else — only for the default
- * official image — the local Debian stand-in, built with debootstrap when
- * missing and possible. Says which, in `note`.
- */
-async function obtainBaseImage(docker, requested, python, isDefault, log) {
-    if (await imageExists(docker, requested))
-        return { image: requested, note: `${requested} (present)` };
-    log(`Base image ${requested} is not present; pulling it`);
-    const pulled = await tryPull(docker, requested);
-    if (pulled.ok)
-        return { image: requested, note: `${requested} (pulled)` };
-    const local = LOCAL_BASES[python];
-    if (!isDefault || !local) {
-        throw new HarvestError(`Base image "${requested}" is not present and could not be pulled (${pulled.reason}). ` +
-            `Pull or build it, or pass --base-image with an image the engine has` +
-            (local
-                ? ` (scripts/build-base-image.sh ${local.suite} ${local.image} builds a local one).`
-                : '.'));
-    }
-    const why = `${requested} could not be pulled (${pulled.reason})`;
-    if (await imageExists(docker, local.image))
-        return {
-            image: local.image,
-            note: `${why}; using the local ${local.image} (Python ${python})`,
-        };
-    const script = (0,external_node_path_namespaceObject.join)(packageRoot(), 'scripts', 'build-base-image.sh');
-    if (!(0,external_node_fs_namespaceObject.existsSync)(script) || !(await hasDebootstrap())) {
-        throw new HarvestError(`${why}, and the local stand-in ${local.image} is missing and cannot be built here ` +
-            '(it needs debootstrap and root). Pull the image on a machine with a registry, or run ' +
-            `scripts/build-base-image.sh ${local.suite} ${local.image}.`);
-    }
-    log(`${why}; building the local ${local.image} with debootstrap (about a minute)`);
-    try {
-        await base_image_run('bash', [script, local.suite, local.image], { maxBuffer: 64 * 1024 * 1024 });
-    }
-    catch (error) {
-        throw new HarvestError(`${why}, and building ${local.image} failed: ${String(error.stderr ?? error.message)
-            .trim()
-            .split('\n')
-            .at(-1)}`);
-    }
-    return { image: local.image, note: `${why}; built the local ${local.image} (Python ${python})` };
-}
-async function hasDebootstrap() {
-    if (process.getuid?.() !== 0)
-        return false;
-    try {
-        await base_image_run('sh', ['-c', 'command -v debootstrap']);
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/backends/bounded.ts
-/** Collects a stream's bytes up to a limit; past it, counts and drops. */
-class BoundedText {
-    limit;
-    chunks = [];
-    size = 0;
-    overflowed = false;
-    constructor(limit) {
-        this.limit = limit;
-    }
-    push(chunk) {
-        if (this.size + chunk.length > this.limit) {
-            this.overflowed = true;
-            return;
-        }
-        this.chunks.push(chunk);
-        this.size += chunk.length;
-    }
-    text() {
-        return Buffer.concat(this.chunks).toString('utf8');
-    }
-}
-
-;// CONCATENATED MODULE: ./src/backends/dockerfile.ts
-const PIP = '/opt/venv/bin/pip install --quiet --no-index --no-cache-dir --disable-pip-version-check --find-links /tmp/wheels';
-/** Single-quoted for sh. */
-const q = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
-/**
- * The image of a `packages` or `git` environment: a venv with the resolved
- * wheels (no index, no network), and for git the checkout at `checkout`
- * installed as the recipe says (on sys.path by a .pth file, or by pip).
- */
-function dockerfile(base, env, checkout) {
-    const wheels = env.source.kind === 'image' ? [] : env.source.wheels.map((w) => `/tmp/wheels/${w.name}`);
-    const lines = [
-        `FROM ${base}`,
-        `LABEL tracegate.environment=${JSON.stringify(env.recipe.name)} tracegate.digest="${env.digest}"`,
-        'COPY wheels /tmp/wheels',
-    ];
-    const steps = ['python3 -m venv /opt/venv'];
-    if (wheels.length)
-        steps.push(`${PIP} ${wheels.map(q).join(' ')}`);
-    const git = env.recipe.git;
-    if (env.source.kind === 'git' && git) {
-        lines.push(`COPY checkout ${checkout}`);
-        if (git.install === 'path') {
-            const paths = git.paths.map((p) => `${checkout}/${p}`.replace(/\/\.$/, ''));
-            steps.push(`printf '%s\\n' ${paths.map(q).join(' ')} > "$(/opt/venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/tracegate-checkout.pth"`);
-        }
-        else {
-            steps.push(`${PIP} --no-build-isolation ${git.install === 'editable' ? '-e ' : ''}${checkout}`);
-        }
-        if (git.command)
-            steps.push(`cd ${checkout} && ${git.command}`);
-        steps.push(`chmod -R a+rX ${checkout}`);
-    }
-    steps.push('rm -rf /tmp/wheels');
-    lines.push(`RUN ${steps.join(' \\\n  && ')}`, '');
-    return lines.join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/backends/sandbox-policy.ts
-/** Where the tracer, the plan, the instances and the scratch space appear in a harvest container. */
-const MOUNT = {
-    tracer: '/tg/tracer',
-    plan: '/tg/plan',
-    instances: '/tg/instances',
-    work: '/tg/work',
-};
-/** First uid of the per-group test users (the driver setuid()s each group's tests to its own). */
-const TEST_UID_BASE = 20000;
-const DEFAULT_LIMITS = {
-    memoryBytes: 2 * 1024 ** 3,
-    pids: 512,
-    tmpfsSize: '512m',
-};
-/**
- * The sandbox every harvest container runs in (and the tracer's own
- * container tests use): no network, a read-only root, every capability
- * dropped except what the driver needs to run each group's tests as their
- * own uid, clean up after them and kill what they leave behind; no new
- * privileges; memory, pids and scratch space bounded. The tests themselves
- * run unprivileged (uid ≥ TEST_UID_BASE) with no capabilities at all.
- */
-function sandboxHostConfig(binds, limits = DEFAULT_LIMITS) {
-    return {
-        Binds: binds,
-        NetworkMode: 'none',
-        CapDrop: ['ALL'],
-        CapAdd: ['SETUID', 'SETGID', 'CHOWN', 'FOWNER', 'DAC_OVERRIDE', 'KILL'],
-        SecurityOpt: ['no-new-privileges'],
-        ReadonlyRootfs: true,
-        Tmpfs: {
-            '/tmp': `rw,exec,nosuid,nodev,size=${limits.tmpfsSize}`,
-            [MOUNT.work]: `rw,exec,nosuid,nodev,size=${limits.tmpfsSize}`,
-        },
-        Memory: limits.memoryBytes,
-        MemorySwap: limits.memoryBytes,
-        PidsLimit: limits.pids,
-    };
-}
-/** The container settings around the host config: root driver, no network, no TTY. */
-function sandboxContainer(image, cmd, hostConfig, labels) {
-    return {
-        Image: image,
-        Cmd: cmd,
-        User: '0:0',
-        WorkingDir: '/tmp',
-        Env: ['PYTHONDONTWRITEBYTECODE=1', 'HOME=/tmp', 'PYTHONHASHSEED=0', 'LANG=C.UTF-8'],
-        Tty: false,
-        OpenStdin: false,
-        Labels: labels,
-        NetworkDisabled: true,
-        HostConfig: hostConfig,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/backends/docker.ts
-
-
-
-
-
-
-
-
-
-
-
-/** The most a job's stdout (its result lines) may hold. */
-const MAX_STDOUT_BYTES = 256 * 1024 * 1024;
-const VENV_PYTHON = '/opt/venv/bin/python';
-const CHECKOUT = '/testbed';
-/**
- * Harvest in containers: one image per effective environment (tagged by its
- * digest, built once from wheels resolved on the host), one container per
- * job, in the sandbox of sandbox-policy.ts.
- */
-class DockerBackend {
-    options;
-    name = 'docker';
-    docker;
-    bases = new Map();
-    constructor(options) {
-        this.options = options;
-        this.docker = options.docker ?? new (docker_default())();
-    }
-    async ensureAvailable() {
-        try {
-            await withTimeout(this.docker.ping(), 10_000, 'ping timed out');
-        }
-        catch (error) {
-            throw new DockerUnavailableError(error.message);
-        }
-        await this.sweep();
-    }
-    /**
-     * Removes containers a killed tracegate process left behind (SIGKILL,
-     * a lost engine): those labelled with this host whose process is gone.
-     */
-    async sweep() {
-        const left = await this.docker
-            .listContainers({ all: true, filters: { label: [`tracegate.host=${(0,external_node_os_namespaceObject.hostname)()}`] } })
-            .catch(() => []);
-        let removed = 0;
-        for (const info of left) {
-            const pid = Number(info.Labels?.['tracegate.pid']);
-            if (!Number.isInteger(pid) || pid <= 0 || alive(pid))
-                continue;
-            await this.docker
-                .getContainer(info.Id)
-                .remove({ force: true, v: true })
-                .then(() => removed++)
-                .catch(() => { });
-        }
-        if (removed)
-            this.options.log(`Removed ${removed} container(s) left by an interrupted run`);
-    }
-    async runtime(recipe, source) {
-        if (recipe.image) {
-            const ref = recipe.image.ref;
-            if (!(await imageExists(this.docker, ref))) {
-                const pulled = await tryPull(this.docker, ref);
-                if (!pulled.ok)
-                    throw new HarvestError(`Environment "${recipe.name}": image "${ref}" is not present and could not be pulled (${pulled.reason}). ` +
-                        "Pull or load it (docker load), or change the environment's image.ref.");
-            }
-            const { Id } = await this.docker.getImage(ref).inspect();
-            return {
-                source: { kind: 'image', ref, imageId: Id },
-                runtime: {
-                    backend: 'docker',
-                    image: ref,
-                    note: `prebuilt image ${ref} (${Id.slice(0, 19)})`,
-                },
-            };
-        }
-        const python = recipe.python;
-        const requested = recipe.base_image ?? this.options.baseImage ?? defaultBaseImage(python);
-        const isDefault = !recipe.base_image && !this.options.baseImage;
-        let base = this.bases.get(requested);
-        if (!base) {
-            base = obtainBaseImage(this.docker, requested, python, isDefault, this.options.log);
-            this.bases.set(requested, base);
-        }
-        const { image, note } = await base;
-        return { source: source, runtime: { backend: 'docker', image, note } };
-    }
-    async run(job) {
-        const env = job.environment;
-        const image = await this.ensureImage(env);
-        const planDir = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'tracegate-plan-'));
-        const forget = this.options.cleanups?.add(() => (0,external_node_fs_namespaceObject.rmSync)(planDir, { recursive: true, force: true }));
-        (0,external_node_fs_namespaceObject.chmodSync)(planDir, 0o755);
-        try {
-            const binds = [`${this.options.tracerDir}:${MOUNT.tracer}:ro`, `${planDir}:${MOUNT.plan}:ro`];
-            job.instanceDirs.forEach((dir, i) => binds.push(`${dir}:${MOUNT.instances}/${i}:ro`));
-            const plan = job.plan({
-                instanceDir: (i) => `${MOUNT.instances}/${i}`,
-                checkout: env.recipe.image
-                    ? env.recipe.image.workdir
-                    : env.recipe.git
-                        ? CHECKOUT
-                        : undefined,
-                workDir: MOUNT.work,
-                isolation: { uid_base: TEST_UID_BASE },
-            });
-            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(planDir, 'plan.json'), JSON.stringify(plan));
-            const python = env.recipe.image ? env.recipe.image.python : VENV_PYTHON;
-            return await this.runContainer(image, [python, `${MOUNT.tracer}/harvest.py`, `${MOUNT.plan}/plan.json`], binds, job);
-        }
-        finally {
-            (0,external_node_fs_namespaceObject.rmSync)(planDir, { recursive: true, force: true });
-            forget?.();
-        }
-    }
-    async runContainer(image, cmd, binds, job) {
-        const env = job.environment;
-        const container = await engine(() => this.docker.createContainer(sandboxContainer(image, cmd, sandboxHostConfig(binds, this.options.limits ?? DEFAULT_LIMITS), {
-            'tracegate.job': env.digest.slice(0, 16),
-            'tracegate.host': (0,external_node_os_namespaceObject.hostname)(),
-            'tracegate.pid': String(process.pid),
-        })));
-        const forget = this.options.cleanups?.add(() => container.remove({ force: true, v: true }).catch(() => { }));
-        const stdout = new external_node_stream_namespaceObject.PassThrough();
-        const stderr = new external_node_stream_namespaceObject.PassThrough();
-        const results = new BoundedText(MAX_STDOUT_BYTES);
-        const logs = [];
-        let partial = '';
-        stdout.on('data', (chunk) => results.push(chunk));
-        stderr.on('data', (chunk) => {
-            const lines = (partial + chunk.toString('utf8')).split('\n');
-            partial = lines.pop() ?? '';
-            for (const line of lines.filter(Boolean)) {
-                if (logs.length < 10_000)
-                    this.options.log(`  [${env.recipe.name}] ${line.slice(0, 2000)}`);
-                logs.push(line.slice(0, 2000));
-                if (logs.length > 50)
-                    logs.shift();
-            }
-        });
-        let stopLiveness = () => { };
-        let jobTimer;
-        let attached;
-        try {
-            const stream = await engine(() => container.attach({ stream: true, stdout: true, stderr: true }));
-            attached = stream;
-            container.modem.demuxStream(stream, stdout, stderr);
-            const ended = new Promise((resolve) => stream.on('end', resolve));
-            await engine(() => container.start());
-            const liveness = this.watchEngine();
-            stopLiveness = liveness.stop;
-            // One timer for the whole wait, cleared whichever way the race ends (a pending
-            // timer would keep the process alive after a lost engine).
-            const timeout = new Promise((_, reject) => {
-                jobTimer = setTimeout(() => reject(new HarvestError(`harvest container exceeded ${Math.round(job.timeoutMs / 1000)}s`)), job.timeoutMs);
-            });
-            const result = (await Promise.race([
-                engine(() => container.wait()),
-                timeout,
-                liveness.lost,
-            ]));
-            // The attach stream ends after the wait; give it a moment to deliver the tail.
-            await Promise.race([ended, new Promise((r) => setTimeout(r, 2000).unref())]);
-            if (result.StatusCode !== 0) {
-                throw new HarvestError(`Tracer exited with code ${result.StatusCode} in environment "${env.recipe.name}": ` +
-                    (logs.slice(-5).join(' | ') || 'no output'));
-            }
-            if (results.overflowed)
-                throw new HarvestError(`The tracer's results in environment "${env.recipe.name}" exceeded ${MAX_STDOUT_BYTES} bytes`);
-            return results.text();
-        }
-        finally {
-            stopLiveness();
-            clearTimeout(jobTimer);
-            attached?.destroy?.();
-            await container.kill().catch(() => { });
-            await container.remove({ force: true, v: true }).catch(() => { });
-            forget?.();
-        }
-    }
-    /** Rejects within ~2 intervals of the engine going away (a wait would hang until its timeout). */
-    watchEngine() {
-        const every = this.options.livenessMs ?? 2000;
-        let misses = 0;
-        let timer;
-        let stopped = false;
-        const lost = new Promise((_, reject) => {
-            const tick = () => {
-                if (stopped)
-                    return;
-                withTimeout(this.docker.ping(), every, 'no answer').then(() => {
-                    misses = 0;
-                    timer = setTimeout(tick, every);
-                }, (error) => {
-                    if (stopped)
-                        return;
-                    if (++misses >= 2)
-                        reject(new DockerUnavailableError(`lost the connection to the Docker engine while a harvest container ran: ${error.message}`));
-                    else
-                        timer = setTimeout(tick, every);
-                });
-            };
-            timer = setTimeout(tick, every);
-        });
-        lost.catch(() => { });
-        return {
-            lost,
-            stop: () => {
-                stopped = true;
-                clearTimeout(timer);
-            },
-        };
-    }
-    /** Builds `tracegate-env:<digest>` unless it exists (or uses a prebuilt image); never touches the network. */
-    async ensureImage(env) {
-        if (env.source.kind === 'image')
-            return env.source.imageId;
-        const tag = `tracegate-env:${env.digest.slice(0, 16)}`;
-        if (await imageExists(this.docker, tag))
-            return tag;
-        const base = env.runtime.backend === 'docker' ? env.runtime.image : '';
-        this.options.log(`Building ${tag} for environment "${env.recipe.name}" on ${base}`);
-        const context = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'tracegate-build-'));
-        try {
-            copyWheels(env.source.wheels, (0,external_node_path_namespaceObject.join)(context, 'wheels'));
-            const src = ['Dockerfile', 'wheels'];
-            if (env.source.kind === 'git') {
-                // The exported tree of the commit, copied as it is (symlinks stay links).
-                await copyTree(env.source.checkout, (0,external_node_path_namespaceObject.join)(context, 'checkout'));
-                src.push('checkout');
-            }
-            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(context, 'Dockerfile'), dockerfile(base, env, CHECKOUT));
-            const stream = await this.docker.buildImage({ context, src }, { t: tag, networkmode: 'none', rm: true, forcerm: true });
-            await new Promise((resolve, reject) => {
-                this.docker.modem.followProgress(stream, (error, output) => {
-                    const failed = output?.find((o) => o.error);
-                    if (error || failed) {
-                        reject(new HarvestError(`Building the image for environment "${env.recipe.name}" failed: ${error?.message ?? failed?.errorDetail?.message ?? failed?.error}`));
-                    }
-                    else
-                        resolve();
-                });
-            });
-        }
-        finally {
-            (0,external_node_fs_namespaceObject.rmSync)(context, { recursive: true, force: true });
-        }
-        return tag;
-    }
-}
-/** True while a process with this pid exists on this host. */
-function alive(pid) {
-    try {
-        process.kill(pid, 0);
-        return true;
-    }
-    catch (error) {
-        return error.code === 'EPERM';
-    }
-}
-const ENGINE_GONE = /ECONNREFUSED|ENOENT|EPIPE|ECONNRESET|socket hang up|connect E/i;
-/** An engine call; a lost connection becomes DockerUnavailableError, not a raw socket error. */
-async function engine(call) {
-    try {
-        return await call();
-    }
-    catch (error) {
-        const message = error.message ?? String(error);
-        if (ENGINE_GONE.test(message) || ENGINE_GONE.test(String(error.code)))
-            throw new DockerUnavailableError(`lost the connection to the Docker engine (${message})`);
-        throw error;
-    }
-}
-async function copyTree(from, to) {
-    const { execFile } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1421, 23));
-    const { promisify } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 7975, 23));
-    (0,external_node_fs_namespaceObject.mkdirSync)(to, { recursive: true });
-    await promisify(execFile)('cp', ['-a', `${from}/.`, to]);
-}
-async function withTimeout(promise, ms, message) {
-    let timer;
-    try {
-        return await Promise.race([
-            promise,
-            new Promise((_, reject) => {
-                timer = setTimeout(() => reject(new HarvestError(message)), ms);
-            }),
-        ]);
-    }
-    finally {
-        clearTimeout(timer);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/backends/local.ts
-
-
-
-
-
-
-
-
-const local_run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
-const local_MAX_STDOUT_BYTES = 256 * 1024 * 1024;
-/**
- * Harvest without Docker: a virtualenv per environment on this host. No
- * isolation — the demo's fallback where no engine is reachable, said loudly.
- * The tracer gets a scrubbed environment: nothing of this process's own
- * (API keys, tokens) reaches the tests.
- */
-class LocalBackend {
-    options;
-    name = 'local';
-    host;
-    constructor(options) {
-        this.options = options;
-    }
-    get python() {
-        return this.options.python ?? 'python3';
-    }
-    async ensureAvailable() {
-        await this.interpreter();
-    }
-    interpreter() {
-        this.host ??= local_run(this.python, [
-            '-c',
-            'import sys, venv, ensurepip; print(sys.executable); print(sys.version.split()[0])',
-        ]).then(({ stdout }) => {
-            const [python, version] = stdout.trim().split('\n');
-            return { python: python, version: version };
-        }, (error) => {
-            throw new HarvestError(`The local backend needs python3 with venv and ensurepip on this host (${error.message}).`);
-        });
-        return this.host;
-    }
-    async runtime(recipe, source) {
-        if (recipe.image || !source)
-            throw new HarvestError(`Environment "${recipe.name}" is a prebuilt image: it needs a Docker engine (--backend docker).`);
-        const host = await this.interpreter();
-        const minor = host.version.split('.').slice(0, 2).join('.');
-        if (minor !== recipe.python)
-            throw new HarvestError(`Environment "${recipe.name}" wants Python ${recipe.python}; this host's ${this.python} is ${host.version}. ` +
-                'Harvest it with Docker (--backend docker), or point the local backend at a matching interpreter.');
-        return {
-            source,
-            runtime: {
-                backend: 'local',
-                python: host.python,
-                version: host.version,
-                note: `local virtualenv on ${host.python} ${host.version} (no container isolation)`,
-            },
-        };
-    }
-    async run(job) {
-        const env = job.environment;
-        const python = await this.ensureVenv(env);
-        const work = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'tracegate-local-'));
-        const forget = this.options.cleanups?.add(() => (0,external_node_fs_namespaceObject.rmSync)(work, { recursive: true, force: true }));
-        try {
-            const checkout = env.source.kind === 'git' ? env.source.checkout : undefined;
-            const plan = job.plan({
-                instanceDir: (i) => job.instanceDirs[i],
-                checkout,
-                workDir: (0,external_node_path_namespaceObject.join)(work, 'work'),
-                isolation: null,
-            });
-            const planFile = (0,external_node_path_namespaceObject.join)(work, 'plan.json');
-            (0,external_node_fs_namespaceObject.writeFileSync)(planFile, JSON.stringify(plan));
-            return await this.spawnTracer(python, planFile, job, (0,external_node_path_namespaceObject.join)(work, 'home'));
-        }
-        finally {
-            (0,external_node_fs_namespaceObject.rmSync)(work, { recursive: true, force: true });
-            forget?.();
-        }
-    }
-    spawnTracer(python, planFile, job, home) {
-        (0,external_node_fs_namespaceObject.mkdirSync)(home, { recursive: true });
-        const child = (0,external_node_child_process_.spawn)(python, [(0,external_node_path_namespaceObject.join)(this.options.tracerDir, 'harvest.py'), planFile], {
-            env: {
-                PATH: process.env.PATH ?? '/usr/bin:/bin',
-                HOME: home,
-                TMPDIR: home,
-                LANG: 'C.UTF-8',
-                PYTHONDONTWRITEBYTECODE: '1',
-                PYTHONHASHSEED: '0',
-            },
-            stdio: ['ignore', 'pipe', 'pipe'],
-            detached: true,
-        });
-        const killGroup = () => {
-            try {
-                process.kill(-child.pid, 'SIGKILL');
-            }
-            catch {
-                child.kill('SIGKILL');
-            }
-        };
-        const forget = this.options.cleanups?.add(killGroup);
-        child.on('close', () => forget?.());
-        const out = new BoundedText(local_MAX_STDOUT_BYTES);
-        child.stdout.on('data', (chunk) => out.push(chunk));
-        let partial = '';
-        child.stderr.on('data', (chunk) => {
-            const lines = (partial + chunk.toString('utf8')).split('\n');
-            partial = lines.pop() ?? '';
-            for (const line of lines.filter(Boolean))
-                this.options.log(`  [${job.environment.recipe.name}] ${line.slice(0, 2000)}`);
-        });
-        return new Promise((resolve, reject) => {
-            const timer = setTimeout(() => {
-                killGroup();
-                reject(new HarvestError(`local tracer exceeded ${Math.round(job.timeoutMs / 1000)}s`));
-            }, job.timeoutMs);
-            child.on('error', (error) => {
-                clearTimeout(timer);
-                reject(new HarvestError(`Could not start the local tracer: ${error.message}`));
-            });
-            child.on('close', (code, signal) => {
-                clearTimeout(timer);
-                if (code === 0)
-                    resolve(out.text());
-                else
-                    reject(new HarvestError(`Tracer failed in local environment "${job.environment.recipe.name}" (exit ${code ?? signal}).`));
-            });
-        });
-    }
-    async ensureVenv(env) {
-        const dir = (0,external_node_path_namespaceObject.join)(this.options.venvRoot, env.digest.slice(0, 16));
-        const python = (0,external_node_path_namespaceObject.join)(dir, 'bin', 'python');
-        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, '.tracegate-ready')))
-            return python;
-        this.options.log(`Creating virtualenv for environment "${env.recipe.name}" in ${dir}`);
-        (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true });
-        (0,external_node_fs_namespaceObject.mkdirSync)(this.options.venvRoot, { recursive: true });
-        const wheels = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)(this.options.venvRoot, 'wheels-'));
-        try {
-            const source = env.source;
-            if (source.kind === 'image')
-                throw new HarvestError('image environments need Docker');
-            copyWheels(source.wheels, wheels);
-            await local_run(this.python, ['-m', 'venv', dir]);
-            const pip = [
-                python,
-                '-m',
-                'pip',
-                'install',
-                '--quiet',
-                '--no-index',
-                '--disable-pip-version-check',
-                '--find-links',
-                wheels,
-            ];
-            if (source.wheels.length)
-                await local_run(pip[0], [...pip.slice(1), ...source.wheels.map((w) => (0,external_node_path_namespaceObject.join)(wheels, w.name))]);
-            if (source.kind === 'git') {
-                const git = env.recipe.git;
-                if (git.install === 'path') {
-                    const { stdout } = await local_run(python, [
-                        '-c',
-                        'import sysconfig; print(sysconfig.get_paths()["purelib"])',
-                    ]);
-                    (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(stdout.trim(), 'tracegate-checkout.pth'), git.paths.map((p) => (0,external_node_path_namespaceObject.join)(source.checkout, p)).join('\n') + '\n');
-                }
-                else {
-                    await local_run(pip[0], [
-                        ...pip.slice(1),
-                        '--no-build-isolation',
-                        ...(git.install === 'editable' ? ['-e'] : []),
-                        source.checkout,
-                    ]);
-                }
-                if (git.command)
-                    await local_run('sh', ['-c', git.command], { cwd: source.checkout });
-            }
-            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(dir, '.tracegate-ready'), env.digest);
-        }
-        catch (error) {
-            throw new HarvestError(`Could not create the virtualenv for "${env.recipe.name}": ${error.message}`);
-        }
-        finally {
-            (0,external_node_fs_namespaceObject.rmSync)(wheels, { recursive: true, force: true });
-        }
-        return python;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/harvest/tracer-digest.ts
-
-
-
-/** Tracer sources that decide an oracle; tests and docs do not. */
-function tracerSources(dir, root = dir) {
-    const files = [];
-    for (const entry of (0,external_node_fs_namespaceObject.readdirSync)(dir, { withFileTypes: true })) {
-        if (['tests', '__pycache__', '.pytest_cache'].includes(entry.name))
-            continue;
-        const path = (0,external_node_path_namespaceObject.join)(dir, entry.name);
-        if (entry.isDirectory())
-            files.push(...tracerSources(path, root));
-        else if (entry.name.endsWith('.py'))
-            files.push(path);
-    }
-    return files.sort((a, b) => ((0,external_node_path_namespaceObject.relative)(root, a) < (0,external_node_path_namespaceObject.relative)(root, b) ? -1 : 1));
-}
-/** Digest of the tracer's code: a tracer change invalidates every cached oracle. */
-function tracerDigest(dir) {
-    return sha256('tracer/v1', ...tracerSources(dir).flatMap((f) => [(0,external_node_path_namespaceObject.relative)(dir, f), (0,external_node_fs_namespaceObject.readFileSync)(f)]));
-}
-
-;// CONCATENATED MODULE: ./src/model/budget.ts
-/**
- * A total time budget shared by every request of a run. The clock starts at
- * the first request (harvesting before it does not count).
- */
-class TimeBudget {
-    totalMs;
-    now;
-    startedAt;
-    constructor(totalMs, now = Date.now) {
-        this.totalMs = totalMs;
-        this.now = now;
-    }
-    /** Milliseconds left; starts the clock on first use. */
-    remainingMs() {
-        this.startedAt ??= this.now();
-        return this.totalMs - (this.now() - this.startedAt);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/model/endpoint.ts
-
-/** Validates an API base URL such as `http://127.0.0.1:8000/v1`; returns it without trailing slashes. */
-function parseEndpoint(endpoint) {
-    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(endpoint)) {
-        throw new UsageError(`--endpoint "${endpoint}" has no scheme: it must start with http:// or https://, ` +
-            `e.g. http://${endpoint.replace(/^\/+/, '')}`);
-    }
-    let url;
-    try {
-        url = new URL(endpoint);
-    }
-    catch {
-        throw new UsageError(`--endpoint "${endpoint}" is not a URL; give the API base URL, e.g. http://127.0.0.1:8000/v1`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-        throw new UsageError(`--endpoint "${endpoint}" must start with http:// or https://, e.g. http://127.0.0.1:8000/v1`);
-    }
-    return endpoint.replace(/\/+$/, '');
-}
-
-;// CONCATENATED MODULE: ./src/model/faults.ts
-/**
- * Classification of what can go wrong on the wire. Pure functions: they take
- * what fetch threw or what the server sent and say what it was, so retry
- * policy and messages are decided in one place and tested without a network.
- */
-/** A failure worth retrying: the connection, a timeout, 408/429, 5xx or a garbled body. */
-class TransientError extends Error {
-    kind;
-    retryAfterMs;
-    constructor(kind, message, retryAfterMs) {
-        super(message);
-        this.kind = kind;
-        this.retryAfterMs = retryAfterMs;
-        this.name = 'TransientError';
-    }
-}
-/**
- * A 200 whose body is not a usable reply (HTML from a proxy, no choices):
- * thrown by a protocol's decoder, retried like any transient failure.
- */
-class MalformedResponseError extends TransientError {
-    constructor(message) {
-        super('bad_body', message);
-        this.name = 'MalformedResponseError';
-    }
-}
-const RESET_CODES = new Set([
-    'ECONNRESET',
-    'EPIPE',
-    'UND_ERR_SOCKET',
-    'UND_ERR_CLOSED',
-    'ECONNABORTED',
-    'ERR_STREAM_PREMATURE_CLOSE',
-]);
-/** Classifies an error thrown by fetch or while reading a body. */
-function classifyNetworkError(error, timeoutMs) {
-    const e = error;
-    if (e.name === 'TimeoutError' || e.name === 'AbortError' || e.cause?.name === 'TimeoutError')
-        return new TransientError('timeout', `no complete response within ${timeoutMs / 1000}s`);
-    const code = e.cause?.code ?? e.code;
-    if (code === 'ECONNREFUSED')
-        return new TransientError('refused', 'ECONNREFUSED (nothing listening)');
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
-        return new TransientError('dns', `${code} (host name does not resolve)`);
-    if (code && RESET_CODES.has(code))
-        return new TransientError('reset', `${code} (connection reset)`);
-    if (/terminated|other side closed|socket hang up/i.test(`${e.message} ${e.cause?.message}`))
-        return new TransientError('reset', `connection closed mid-response (${e.message})`);
-    return new TransientError('reset', code ?? e.cause?.message ?? e.message ?? String(error));
-}
-/** Statuses retried: request timeout, rate limit and every 5xx (529 is Anthropic's overload). */
-function isTransientStatus(status) {
-    return status === 408 || status === 429 || status >= 500;
-}
-/** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined if absent or garbled. */
-function retryAfterMs(header, now = Date.now()) {
-    if (!header)
-        return undefined;
-    const trimmed = header.trim();
-    if (/^\d+(\.\d+)?$/.test(trimmed))
-        return Number(trimmed) * 1000;
-    const date = Date.parse(trimmed);
-    return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
-}
-/**
- * The server's own error message, verbatim when it sent one in a known shape
- * (OpenAI/vLLM `error.message`, Ollama/TGI `error`, Anthropic `error.message`,
- * FastAPI `detail`), else a flattened snippet of the body.
- */
-function serverMessage(body) {
-    try {
-        const json = JSON.parse(body);
-        const error = json.error;
-        if (typeof error === 'string')
-            return error;
-        if (error && typeof error.message === 'string')
-            return error.message;
-        if (typeof json.message === 'string')
-            return json.message;
-        if (typeof json.detail === 'string')
-            return json.detail;
-    }
-    catch {
-        // not JSON: fall through to the snippet
-    }
-    return snippet(body);
-}
-/** A body flattened to one line and cut at 300 characters. */
-function snippet(text) {
-    const flat = text.replace(/\s+/g, ' ').trim();
-    if (!flat)
-        return '(empty body)';
-    return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
-}
-/** Replaces every occurrence of each secret (e.g. the API key a server echoes back) with ***. */
-function redact(text, secrets) {
-    let out = text;
-    for (const secret of secrets)
-        if (secret.length >= 4)
-            out = out.split(secret).join('***');
-    return out;
-}
-/** The message for a 4xx that retrying cannot fix; 401/403 say it is the key. */
-function rejectionMessage(status, url, body) {
-    const message = serverMessage(body);
-    if (status === 401 || status === 403)
-        return `the server refused the API key (HTTP ${status} from ${url}): ${message}`;
-    return `HTTP ${status} from ${url}: ${message}`;
-}
-
-;// CONCATENATED MODULE: external "node:http"
-const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
-var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
-;// CONCATENATED MODULE: ./src/model/client.ts
-/** A request the server rejected for good (4xx other than 408/429): retrying cannot help. */
-class ModelRequestError extends Error {
-    status;
-    constructor(status, message) {
-        super(message);
-        this.status = status;
-        this.name = 'ModelRequestError';
-    }
-}
-/**
- * The reply to this one request is unusable and asking again would not help
- * (e.g. a body over the size limit). Recorded against the instance; the run goes on.
- */
-class ModelResponseError extends Error {
-    errorClass;
-    constructor(errorClass, message) {
-        super(message);
-        this.errorClass = errorClass;
-        this.name = 'ModelResponseError';
-    }
-}
-
-;// CONCATENATED MODULE: ./src/model/transport.ts
-
-
-
-
-
-const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
-/**
- * POSTs JSON and returns `decode(parsed body)`, retrying transient failures
- * (connection refused or reset, timeouts, 408/429/5xx, garbled bodies and
- * whatever `decode` rejects as MalformedResponseError) with exponential
- * backoff and full jitter, honouring Retry-After. Ends in
- * EndpointUnavailableError when retries or the time budget run out, in
- * ModelRequestError (with the server's message) on other 4xx, and in
- * ModelResponseError on a body over the size limit.
- */
-async function postJson(url, body, options, decode) {
-    const backoff = options.backoffMs ?? 500;
-    const maxWait = options.maxWaitMs ?? 30_000;
-    const secrets = options.secrets ?? [];
-    const payload = JSON.stringify(body);
-    let last;
-    const giveUp = (why) => new EndpointUnavailableError(url, redact(why, secrets));
-    for (let attempt = 0; attempt <= options.retries; attempt++) {
-        if (attempt > 0) {
-            const exp = Math.min(maxWait, backoff * 2 ** (attempt - 1));
-            const wait = last?.retryAfterMs !== undefined
-                ? Math.min(maxWait, last.retryAfterMs)
-                : Math.random() * exp;
-            const left = options.budget?.remainingMs() ?? Infinity;
-            if (wait >= left)
-                throw giveUp(`the time budget of ${options.budget.totalMs / 1000}s ends before the next retry ` +
-                    `(last failure: ${last?.message ?? 'none'})`);
-            await new Promise((r) => setTimeout(r, wait));
-        }
-        const left = options.budget?.remainingMs() ?? Infinity;
-        if (left <= 0)
-            throw giveUp(`the time budget of ${options.budget.totalMs / 1000}s is spent` +
-                (last ? ` (last failure: ${last.message})` : ''));
-        try {
-            const json = await attemptOnce(url, payload, options, Math.min(options.timeoutMs, left));
-            return { value: decode(json), retries: attempt };
-        }
-        catch (error) {
-            if (error instanceof TransientError)
-                last = error;
-            else if (error instanceof ModelRequestError)
-                throw new ModelRequestError(error.status, redact(error.message, secrets));
-            else
-                throw error;
-        }
-    }
-    throw giveUp(`${last?.message ?? 'no answer'} (after ${options.retries + 1} attempt(s))`);
-}
-/**
- * Keep-alive agents without a socket cap: concurrency is bounded by the pool,
- * not here. node:http rather than fetch: on a 2-core runner fetch's
- * per-request overhead cost ~8% of throughput at 64 in flight
- * (scripts/bench-endpoint.mjs).
- */
-const AGENTS = {
-    'http:': new (external_node_http_default()).Agent({ keepAlive: true, maxSockets: Infinity }),
-    'https:': new (external_node_https_default()).Agent({ keepAlive: true, maxSockets: Infinity }),
-};
-/** One request. The timeout covers connect, headers and the whole body. */
-function attemptOnce(url, payload, options, timeoutMs) {
-    const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    const target = new URL(url);
-    const secure = target.protocol === 'https:';
-    return new Promise((resolve, reject) => {
-        let settled = false;
-        const settle = (f) => {
-            if (settled)
-                return;
-            settled = true;
-            clearTimeout(timer);
-            f();
-        };
-        const fail = (error) => settle(() => reject(error));
-        const request = (secure ? (external_node_https_default()) : (external_node_http_default())).request(target, {
-            method: 'POST',
-            agent: secure ? AGENTS['https:'] : AGENTS['http:'],
-            headers: {
-                'content-type': 'application/json',
-                'content-length': Buffer.byteLength(payload),
-                ...options.headers,
-            },
-        });
-        const timer = setTimeout(() => {
-            fail(new TransientError('timeout', `no complete response within ${timeoutMs / 1000}s`));
-            request.destroy();
-        }, timeoutMs);
-        request.on('error', (error) => fail(classifyNetworkError(error, timeoutMs)));
-        request.on('response', (response) => {
-            const status = response.statusCode ?? 0;
-            const tooLarge = () => {
-                fail(new ModelResponseError('response_too_large', `response body larger than ${limit} bytes (HTTP ${status})`));
-                request.destroy();
-            };
-            if (Number(response.headers['content-length']) > limit)
-                return tooLarge();
-            // Lenient UTF-8: invalid bytes become U+FFFD rather than failing the reply.
-            const decoder = new TextDecoder('utf-8');
-            let size = 0;
-            let text = '';
-            response.on('data', (chunk) => {
-                size += chunk.byteLength;
-                if (size > limit)
-                    return tooLarge();
-                text += decoder.decode(chunk, { stream: true });
-            });
-            response.on('error', (error) => fail(classifyNetworkError(error, timeoutMs)));
-            response.on('close', () => {
-                if (!response.complete)
-                    fail(new TransientError('reset', 'connection closed mid-response'));
-            });
-            response.on('end', () => settle(() => {
-                try {
-                    resolve(interpret(url, status, response.headers['retry-after'], text + decoder.decode()));
-                }
-                catch (error) {
-                    reject(error);
-                }
-            }));
-        });
-        request.end(payload);
-    });
-}
-/** A complete response → its JSON, or the typed error its status calls for. */
-function interpret(url, status, retryAfter, text) {
-    if (isTransientStatus(status)) {
-        throw new TransientError(status === 429 ? 'rate_limited' : 'server_error', `HTTP ${status} ${snippet(text)}`, retryAfterMs(retryAfter ?? null));
-    }
-    if (status < 200 || status >= 300)
-        throw new ModelRequestError(status, rejectionMessage(status, url, text));
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        // A proxy's HTML error page or a body cut short: transient more often than not.
-        throw new MalformedResponseError(`invalid JSON body (${snippet(text)})`);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/model/http-client.ts
-
-
-
-/** A model behind one protocol over HTTP, with the shared transport policy. */
-class HttpModelClient {
-    protocol;
-    model;
-    settings;
-    endpoint;
-    identity;
-    transport;
-    secrets;
-    constructor(protocol, endpoint, model, settings, transport, apiKey) {
-        this.protocol = protocol;
-        this.model = model;
-        this.settings = settings;
-        this.endpoint = parseEndpoint(endpoint);
-        this.identity = { endpoint: this.endpoint, api: protocol.name, model, settings };
-        this.secrets = apiKey ? [apiKey] : [];
-        this.transport = apiKey
-            ? {
-                ...transport,
-                headers: { ...transport.headers, ...protocol.authHeaders(apiKey) },
-                secrets: [...(transport.secrets ?? []), apiKey],
-            }
-            : transport;
-    }
-    async complete(messages, options = {}) {
-        const started = performance.now();
-        const { value, retries } = await postJson(`${this.endpoint}${this.protocol.path}`, this.protocol.buildBody(this.model, messages, this.settings, options.sample ?? 0), this.transport, (json) => this.protocol.decode(json));
-        return {
-            ...asReply(value, this.secrets),
-            latencyMs: Math.round(performance.now() - started),
-            retries,
-        };
-    }
-}
-/** Text as text, whatever JSON type the server put there; objects are not answers. */
-function asText(value) {
-    if (typeof value === 'string')
-        return value;
-    if (typeof value === 'number' || typeof value === 'boolean')
-        return String(value);
-    return undefined;
-}
-const count = (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.round(value) : 0;
-/**
- * A decoded reply as the rest of tracegate may assume it: strings where
- * strings belong (a number or an object in `content` is the server's
- * mistake, recorded as an empty or stringified answer, never a crash),
- * finite token counts, and the API key removed wherever the server echoed it.
- */
-function asReply(raw, secrets) {
-    const text = asText(raw.text) ?? '';
-    const reasoning = asText(raw.reasoning);
-    const finishReason = asText(raw.finishReason);
-    return {
-        text: redact(text, secrets),
-        ...(reasoning ? { reasoning: redact(reasoning, secrets) } : {}),
-        ...(finishReason ? { finishReason } : {}),
-        tokensIn: count(raw.tokensIn),
-        tokensOut: count(raw.tokensOut),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/model/protocol.ts
-/** The seed for sample i: distinct per sample so k samples are not k copies. */
-function sampleSeed(settings, sample) {
-    return settings.seed === undefined ? undefined : settings.seed + sample;
-}
-/** Drops undefined fields so servers that reject unknown nulls see only what was set. */
-function defined(body) {
-    return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
-}
-/**
- * The generation settings as both OpenAI protocols spell them (chat and
- * legacy completions differ only in `messages` vs `prompt`); undefined ones dropped.
- */
-function openaiSettings(settings, sample) {
-    return defined({
-        temperature: settings.temperature,
-        max_tokens: settings.maxTokens,
-        top_p: settings.topP,
-        seed: sampleSeed(settings, sample),
-        stop: settings.stop?.length ? settings.stop : undefined,
-    });
-}
-
-;// CONCATENATED MODULE: ./src/model/anthropic.ts
-
-
-/** Anthropic's API version header; the messages shape used here is stable under it. */
-const ANTHROPIC_VERSION = '2023-06-01';
-/**
- * Anthropic messages: the system prompt is a top-level field, the key goes in
- * `x-api-key`, the answer is the text blocks and extended thinking arrives in
- * `thinking` blocks (kept apart). `max_tokens` as stop reason means truncated.
- */
-const anthropic = {
-    name: 'anthropic',
-    path: '/messages',
-    authHeaders: (apiKey) => ({ 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION }),
-    // Anthropic has no seed parameter: samples differ only through temperature.
-    buildBody: (model, messages, settings) => ({
-        ...defined({
-            model,
-            system: messages
-                .filter((m) => m.role === 'system')
-                .map((m) => m.content)
-                .join('\n\n') || undefined,
-            messages: messages.filter((m) => m.role !== 'system'),
-            temperature: settings.temperature,
-            max_tokens: settings.maxTokens,
-            top_p: settings.topP,
-            stop_sequences: settings.stop?.length ? settings.stop : undefined,
-        }),
-        ...settings.extraBody,
-    }),
-    decode: (json) => {
-        const response = json;
-        if (!Array.isArray(response?.content))
-            throw new MalformedResponseError('reply has no content blocks');
-        const text = response.content
-            .filter((b) => b.type === 'text')
-            .map((b) => b.text ?? '')
-            .join('');
-        const thinking = response.content
-            .filter((b) => b.type === 'thinking')
-            .map((b) => b.thinking ?? '')
-            .join('\n');
-        return {
-            text,
-            reasoning: thinking || undefined,
-            finishReason: response.stop_reason === 'max_tokens' ? 'length' : (response.stop_reason ?? undefined),
-            tokensIn: response.usage?.input_tokens ?? 0,
-            tokensOut: response.usage?.output_tokens ?? 0,
-        };
-    },
-};
-
-;// CONCATENATED MODULE: ./src/model/openai-chat.ts
-
-
-/**
- * OpenAI-compatible chat completions (vLLM, SGLang, TGI, llama.cpp, Ollama,
- * hosted APIs). Reasoning servers put the chain of thought in
- * `reasoning_content` (vLLM, SGLang, DeepSeek) or `reasoning`; it is kept apart
- * from the answer.
- */
-const openaiChat = {
-    name: 'openai-chat',
-    path: '/chat/completions',
-    authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
-    buildBody: (model, messages, settings, sample) => ({
-        model,
-        messages,
-        ...openaiSettings(settings, sample),
-        ...settings.extraBody,
-    }),
-    decode: (json) => {
-        const response = json;
-        const choice = response?.choices?.[0];
-        if (!choice)
-            throw new MalformedResponseError('reply has no choices');
-        const reasoning = choice.message?.reasoning_content ?? choice.message?.reasoning ?? undefined;
-        return {
-            text: choice.message?.content ?? '',
-            reasoning: reasoning || undefined,
-            finishReason: choice.finish_reason ?? undefined,
-            tokensIn: response.usage?.prompt_tokens ?? 0,
-            tokensOut: response.usage?.completion_tokens ?? 0,
-        };
-    },
-};
-
-;// CONCATENATED MODULE: ./src/model/text.ts
-/**
- * The messages as one plain-text prompt for a base checkpoint (no chat
- * template): system text, the user's turn, and a cue that ends where the
- * JSON answer should begin.
- */
-function renderAsText(messages) {
-    const parts = messages.map((m) => (m.role === 'assistant' ? `Answer:\n${m.content}` : m.content));
-    return `${parts.join('\n\n')}\n\nAnswer (one JSON object):\n`;
-}
-
-;// CONCATENATED MODULE: ./src/model/openai-completions.ts
-
-
-
-/**
- * OpenAI (legacy) completions, for base checkpoints served without a chat
- * template: the messages are rendered as one plain-text prompt that ends
- * where the answer should begin.
- */
-const openaiCompletions = {
-    name: 'openai-completions',
-    path: '/completions',
-    authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
-    buildBody: (model, messages, settings, sample) => ({
-        model,
-        prompt: renderAsText(messages),
-        ...openaiSettings(settings, sample),
-        ...settings.extraBody,
-    }),
-    decode: (json) => {
-        const response = json;
-        const choice = response?.choices?.[0];
-        if (!choice)
-            throw new MalformedResponseError('reply has no choices');
-        return {
-            text: choice.text ?? '',
-            finishReason: choice.finish_reason ?? undefined,
-            tokensIn: response.usage?.prompt_tokens ?? 0,
-            tokensOut: response.usage?.completion_tokens ?? 0,
-        };
-    },
-};
-
-;// CONCATENATED MODULE: ./src/model/protocols.ts
-
-
-
-/** Every protocol, by its `--api` name. */
-const PROTOCOLS = {
-    'openai-chat': openaiChat,
-    'openai-completions': openaiCompletions,
-    anthropic: anthropic,
-};
-const API_NAMES = Object.keys(PROTOCOLS);
-
-;// CONCATENATED MODULE: ./src/model/factory.ts
-
-
-/** The client for `config.api`; throws UsageError on a malformed endpoint URL. */
-function createModelClient(config) {
-    return new HttpModelClient(PROTOCOLS[config.api], config.endpoint, config.model, config.settings, {
-        timeoutMs: config.timeoutMs,
-        retries: config.retries,
-        backoffMs: config.backoffMs,
-        maxWaitMs: config.maxWaitMs,
-        maxBodyBytes: config.maxBodyBytes,
-        budget: config.budget,
-    }, config.apiKey);
-}
-
-;// CONCATENATED MODULE: ./src/contracts/kinds.ts
-/**
- * Question kinds, with SWE-Flux's exact `question_kind` strings: single-test
- * (S) and suite (M) variants of the seven execution-reasoning categories.
- */
-const QUESTION_KINDS = [
-    'S1_IntraProceduralCFG',
-    'S2_Loops',
-    'S3_ProgramState',
-    'S4_DataFlow',
-    'S5_Exceptions',
-    'S6_InterProceduralCFG',
-    'S7_Invariants',
-    'M1_IntraProceduralCFG',
-    'M2_Loops',
-    'M3_ProgramState',
-    'M4_DataFlow',
-    'M5_Exceptions',
-    'M6_InterProceduralCFG',
-    'M7_Invariants',
-];
-/**
- * Resolves a category filter token to kinds: an exact kind, a short prefix
- * (`S1`, `M1`) or a category name (`Loops` matches S2_Loops and M2_Loops).
- */
-function kindsMatching(token) {
-    const t = token.trim().toLowerCase();
-    return QUESTION_KINDS.filter((kind) => {
-        const k = kind.toLowerCase();
-        const [prefix, name] = k.split('_');
-        return k === t || prefix === t || name === t;
-    });
-}
-
-;// CONCATENATED MODULE: ./src/select/select.ts
-
-
-
-/**
- * Filters by category and id, then samples. Sampling ranks instances by
- * sha256(seed, id), so a sample is stable when unrelated instances are added.
- * Result order is by id. Throws UsageError on an empty selection or an unknown token.
- */
-function selectInstances(all, selection) {
-    let chosen = all;
-    if (selection.categories?.length) {
-        const kinds = new Set();
-        for (const token of selection.categories) {
-            const matched = kindsMatching(token);
-            if (!matched.length)
-                throw new UsageError(`--categories: "${token}" names no question kind`);
-            matched.forEach((k) => kinds.add(k));
-        }
-        chosen = chosen.filter((item) => kinds.has(item.instance.kind));
-    }
-    if (selection.ids?.length) {
-        const ids = new Set(selection.ids);
-        chosen = chosen.filter((item) => ids.has(item.instance.id));
-    }
-    if (selection.sample !== undefined && selection.sample < chosen.length) {
-        const seed = String(selection.seed ?? 0);
-        chosen = [...chosen]
-            .map((item) => ({ item, rank: sha256(seed, item.instance.id) }))
-            .sort((a, b) => (a.rank < b.rank ? -1 : 1))
-            .slice(0, selection.sample)
-            .map(({ item }) => item);
-    }
-    if (!chosen.length) {
-        throw new UsageError(`The selection is empty: ${all.length} instance(s) loaded, none matched ` +
-            `${JSON.stringify(selection)}. Widen --categories / --ids or raise --sample.`);
-    }
-    return [...chosen].sort((a, b) => (a.instance.id < b.instance.id ? -1 : 1));
-}
-
-;// CONCATENATED MODULE: ./src/stores/layout.ts
-
-function cacheLayout(root) {
-    const at = (name) => (0,external_node_path_namespaceObject.join)(root, name);
-    return {
-        root,
-        oracles: at('oracles'),
-        responses: at('responses'),
-        quarantine: at('quarantine'),
-        wheels: at('wheels'),
-        git: at('git'),
-        checkouts: at('checkouts'),
-        venvs: at('venvs'),
-        shared: [at('oracles'), at('responses')],
-    };
-}
-
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 
 // functions
@@ -78629,6 +76775,2230 @@ function preprocess(fn, schema) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/contracts/comparison.ts
+
+/** The gate's answer (docs/gate.md states each rule). */
+const VERDICTS = ['pass', 'fail', 'inconclusive', 'no-baseline'];
+/** What the gate says of one kind (and of the overall row). */
+const ROW_STATUSES = ['regressed', 'improved', 'within noise', 'too few items'];
+/** How items are grouped into clusters that are not independent. */
+const CLUSTER_BY = ['test', 'package', 'none'];
+/** `overall`: the overall interval decides a pass; `per-kind`: every kind's must too. */
+const GATE_SCOPES = ['overall', 'per-kind'];
+/** What the candidate decides on an inconclusive verdict (the check conclusion, the exit code). */
+const ON_INCONCLUSIVE = ['neutral', 'pass', 'fail'];
+/**
+ * Why an item of both runs is not paired. Harvest failures and infrastructure
+ * failures (a request the server rejected, a reply too large to read, no
+ * answer because the run stopped) are not the model's answers: excluded and
+ * counted, never scored as wrong and never silently dropped.
+ */
+const EXCLUSION_REASONS = [
+    'harvest failed in this run',
+    'harvest failed in the baseline',
+    'no answer in this run (infrastructure)',
+    'no answer in the baseline (infrastructure)',
+    'not answered: this run is incomplete',
+    'not answered: the baseline is incomplete',
+    'oracle changed',
+    'oracle digest missing',
+];
+/** Why a verdict is inconclusive, when it is. */
+const INCONCLUSIVE_CAUSES = [
+    'no overlap',
+    'too few items',
+    'too many excluded',
+    'kind missing',
+    'kind too few items',
+    'drop not excluded',
+];
+/** The gate's settings, as the comparison used them. */
+const gatePolicySchema = object({
+    /** A drop (0..1) smaller than this never fails; a pass must exclude a drop this large. */
+    minDrop: schemas_number(),
+    /** A significant gain at least this large is reported `improved`. */
+    minGain: schemas_number(),
+    /** Family-wise one-sided error rate over overall + kinds (and across looks with top-up). */
+    alpha: schemas_number(),
+    clusterBy: schemas_enum(CLUSTER_BY),
+    gate: schemas_enum(GATE_SCOPES),
+    /** Above this share of excluded items (of those both runs hold) the verdict is at best inconclusive. */
+    maxExcluded: schemas_number(),
+    /** A row with fewer paired items, or fewer clusters, is `too few items` (not tested). */
+    minItems: schemas_number().int(),
+    minClusters: schemas_number().int(),
+});
+/** The statistics of one row, present when it has at least two clusters. */
+const rowTestSchema = object({
+    /** The Agresti–Min-adjusted change the interval is centred on. */
+    centre: schemas_number(),
+    /** Cluster-robust standard error (CR1) and its degrees of freedom (clusters − 1). */
+    se: schemas_number(),
+    df: schemas_number(),
+    /** One-sided bounds at this look's level: the change is ≥ lower, and ≤ upper. */
+    lower: schemas_number(),
+    upper: schemas_number(),
+    pDrop: schemas_number(),
+    pGain: schemas_number(),
+    /** Holm-adjusted over the tested rows (absent when the row was too small to test). */
+    pDropAdjusted: schemas_number().optional(),
+    pGainAdjusted: schemas_number().optional(),
+    /** Smallest drop this sample detects with 80% power, at this look's level. */
+    mde: schemas_number(),
+    /** Paired items to add for 80% power to exclude `minDrop` if the models are truly equal. */
+    needed: schemas_number().int(),
+});
+/** One row of the comparison: overall, or a kind, on its paired items. */
+const rowSchema = object({
+    paired: schemas_number().int(),
+    clusters: schemas_number().int(),
+    /** Mean success rate on the paired items (per-item rate over k samples). */
+    baseline: schemas_number(),
+    candidate: schemas_number(),
+    delta: schemas_number(),
+    lost: schemas_number().int(),
+    gained: schemas_number().int(),
+    status: schemas_enum(ROW_STATUSES),
+    test: rowTestSchema.optional(),
+});
+const kindRowSchema = rowSchema.extend({ kind: schemas_string() });
+/** Which items were compared, and which were not and why. */
+const pairingSchema = object({
+    /** Items both runs hold (a record, or a place in `incomplete.missing`). */
+    intersection: schemas_number().int(),
+    paired: schemas_number().int(),
+    excluded: array(object({ id: schemas_string(), kind: schemas_string().optional(), reason: schemas_enum(EXCLUSION_REASONS) })),
+    excludedShare: schemas_number(),
+    /** Items only this run holds (not in the baseline), and only the baseline. */
+    candidateOnly: schemas_number().int(),
+    baselineOnly: schemas_number().int(),
+    /** Kinds only the baseline holds: not compared (outside this run's selection). */
+    baselineOnlyKinds: array(schemas_string()),
+    /** Kinds both runs hold of which no item could be paired. */
+    missingKinds: array(schemas_string()),
+});
+/** comparison.json, and `comparison` in results.json. */
+const comparisonSchema = object({
+    verdict: schemas_enum(VERDICTS),
+    /** One sentence: what the verdict rests on. */
+    summary: schemas_string(),
+    causes: array(schemas_enum(INCONCLUSIVE_CAUSES)),
+    policy: gatePolicySchema,
+    /** Which look decided, of how many, at which level (top-up: two looks). */
+    look: object({ index: schemas_number().int(), of: schemas_number().int(), alpha: schemas_number() }),
+    overall: rowSchema.optional(),
+    kinds: array(kindRowSchema),
+    pairing: pairingSchema.optional(),
+    /** Set when a top-up ran: how many paired items were planned and added, and which. */
+    topUp: object({ planned: schemas_number().int(), added: schemas_number().int(), ids: array(schemas_string()) })
+        .optional(),
+    /** What differs between the runs without making them incomparable (tracer, environments…). */
+    notes: array(schemas_string()),
+    /** The baseline: where it came from and which model it scored. */
+    baseline: object({
+        source: schemas_string(),
+        model: schemas_string(),
+        revision: schemas_string().optional(),
+        commit: schemas_string().optional(),
+    })
+        .optional(),
+});
+
+;// CONCATENATED MODULE: ./src/contracts/kinds.ts
+/**
+ * Question kinds, with SWE-Flux's exact `question_kind` strings: single-test
+ * (S) and suite (M) variants of the seven execution-reasoning categories.
+ */
+const QUESTION_KINDS = [
+    'S1_IntraProceduralCFG',
+    'S2_Loops',
+    'S3_ProgramState',
+    'S4_DataFlow',
+    'S5_Exceptions',
+    'S6_InterProceduralCFG',
+    'S7_Invariants',
+    'M1_IntraProceduralCFG',
+    'M2_Loops',
+    'M3_ProgramState',
+    'M4_DataFlow',
+    'M5_Exceptions',
+    'M6_InterProceduralCFG',
+    'M7_Invariants',
+];
+/**
+ * Resolves a category filter token to kinds: an exact kind, a short prefix
+ * (`S1`, `M1`) or a category name (`Loops` matches S2_Loops and M2_Loops).
+ */
+function kindsMatching(token) {
+    const t = token.trim().toLowerCase();
+    return QUESTION_KINDS.filter((kind) => {
+        const k = kind.toLowerCase();
+        const [prefix, name] = k.split('_');
+        return k === t || prefix === t || name === t;
+    });
+}
+
+;// CONCATENATED MODULE: ./src/contracts/results.ts
+
+
+
+/** Why an instance did not score as correct, when it is not simply a wrong answer. */
+const ERROR_CLASSES = [
+    'empty',
+    'no_json',
+    'schema_mismatch',
+    'truncated',
+    'refused',
+    'request_rejected',
+    'response_too_large',
+    'harvest_invalid',
+    'harvest_timeout',
+    'harvest_error',
+];
+/**
+ * Failures that are not the model's answer: no oracle (harvest), a request
+ * the server rejected for this instance (400/413/422 — e.g. a prompt longer
+ * than the served context), a reply too large to read. The gate excludes
+ * them from pairing and counts them; an empty, cut, unparsable or refused
+ * reply is the model's and scores as wrong. (Transport failures that survive
+ * retries end the run: its unanswered instances are `incomplete.missing`.)
+ */
+const INFRASTRUCTURE_ERRORS = new Set([
+    'request_rejected',
+    'response_too_large',
+    'harvest_invalid',
+    'harvest_timeout',
+    'harvest_error',
+]);
+/** One instance's outcome. Written as it completes (records.jsonl) and into results.json. */
+const instanceRecordSchema = object({
+    id: schemas_string(),
+    kind: schemas_enum(QUESTION_KINDS),
+    /** False when no oracle could be harvested: then it is not in any accuracy. */
+    scored: schemas_boolean(),
+    correct: schemas_boolean(),
+    error: schemas_enum(ERROR_CLASSES).nullable(),
+    detail: schemas_string().optional(),
+    /** The model's raw reply (truncated to 4 KB). */
+    prediction: schemas_string().optional(),
+    parsed: unknown().optional(),
+    oracle: unknown().optional(),
+    tokensIn: schemas_number().default(0),
+    tokensOut: schemas_number().default(0),
+    latencyMs: schemas_number().default(0),
+    retries: schemas_number().default(0),
+    /** Answered from the response cache (same endpoint, model, revision, settings, prompt). */
+    cached: schemas_boolean().optional(),
+    /** With `--samples k` > 1: k, how many samples were correct, and pass@k (any correct). */
+    samples: schemas_number().int().optional(),
+    samplesCorrect: schemas_number().int().optional(),
+    passAtK: schemas_boolean().optional(),
+    /**
+     * Whom the item shares a run with: `test` = environment + the first test's file,
+     * `package` = the environment. The gate's clusters (items of one cluster are not independent).
+     */
+    cluster: object({ test: schemas_string(), package: schemas_string() }).optional(),
+    /** sha256 of the oracle's kind, question, template and answer: items pair only when equal. */
+    oracleDigest: schemas_string().optional(),
+    /** True when `error` is an infrastructure failure (INFRASTRUCTURE_ERRORS), not the model's answer. */
+    infrastructure: schemas_boolean().optional(),
+});
+const kindSummarySchema = object({
+    total: schemas_number().int(),
+    correct: schemas_number().int(),
+    accuracy: schemas_number(),
+    /** Wilson 95% interval of the accuracy. */
+    ci95: tuple([schemas_number(), schemas_number()]),
+});
+const summarySchema = object({
+    total: schemas_number().int(),
+    correct: schemas_number().int(),
+    accuracy: schemas_number(),
+    ci95: tuple([schemas_number(), schemas_number()]),
+    byKind: record(schemas_string(), kindSummarySchema),
+    /** Selected instances without an oracle (harvest failed); not in `total`. */
+    unscored: schemas_number().int(),
+    errors: record(schemas_string(), schemas_number().int()),
+    tokensIn: schemas_number(),
+    tokensOut: schemas_number(),
+    retries: schemas_number(),
+});
+/** How the model was asked, and what it cost: totals over the run's answered instances. */
+const querySummarySchema = object({
+    /** Protocol (`openai-chat`, `openai-completions`, `anthropic`). */
+    api: schemas_string(),
+    samples: schemas_number().int(),
+    /** Generation settings sent with every request. */
+    settings: record(schemas_string(), unknown()),
+    answered: schemas_number().int(),
+    cacheHits: schemas_number().int(),
+    tokensIn: schemas_number(),
+    tokensOut: schemas_number(),
+    retries: schemas_number(),
+    latencyMs: schemas_number(),
+    meanLatencyMs: schemas_number(),
+    /** Replies that scored wrong because no answer could be parsed, by class. */
+    parseFailures: record(schemas_string(), schemas_number().int()),
+    /** With samples > 1: fraction of scored instances with at least one correct sample. */
+    passAtK: schemas_number().optional(),
+});
+/** What makes two runs comparable: digests of everything the scores depend on. */
+const provenanceSchema = object({
+    /** sha256 over the selected instances' ids and content hashes. */
+    instances: schemas_string(),
+    /** sha256 over the effective environments' names and digests. */
+    environments: schemas_string(),
+    /** Digest of the tracer's code (it keys every oracle). */
+    tracer: schemas_string(),
+    /** The prompt's version: runs of different versions are not compared. */
+    prompt: schemas_string(),
+    /** The scorer, `name@version`: runs of different scorers are not compared. */
+    scorer: schemas_string(),
+});
+/** The results format this tracegate reads and writes. */
+const RESULTS_SCHEMA = 'tracegate/results@2';
+/** results.json: everything needed to compare a later run against this one. */
+const resultsSchema = object({
+    schema: literal(RESULTS_SCHEMA, {
+        error: (issue) => `this file is ${JSON.stringify(issue.input ?? null)}, written by another version of tracegate; ` +
+            `this one reads ${RESULTS_SCHEMA} (re-run it with this version)`,
+    }),
+    model: object({ endpoint: schemas_string(), name: schemas_string(), revision: schemas_string().optional() }),
+    promptVersion: schemas_string(),
+    /** Prompt version, context mode and budget. */
+    prompt: object({ version: schemas_string(), context: schemas_string(), budget: schemas_string() }).optional(),
+    query: querySummarySchema.optional(),
+    commit: schemas_string().optional(),
+    startedAt: schemas_string(),
+    finishedAt: schemas_string(),
+    harvest: object({
+        cached: schemas_number(),
+        harvested: schemas_number(),
+        failed: schemas_number(),
+        backend: schemas_string(),
+        /** Each effective environment: digest, source kind and where it ran. */
+        environments: array(object({ name: schemas_string(), digest: schemas_string(), source: schemas_string(), runtime: schemas_string() }))
+            .optional(),
+    }),
+    summary: summarySchema,
+    provenance: provenanceSchema,
+    instances: array(instanceRecordSchema),
+    /** Set when the run was interrupted: why, and the selected instances without a record. */
+    incomplete: object({ reason: schemas_string(), missing: array(schemas_string()) }).optional(),
+    /** Suite files that could not be used (each names the file and the rule or field). */
+    rejected: array(object({ file: schemas_string(), id: schemas_string().optional(), reason: schemas_string() }))
+        .optional(),
+    /** The gate's comparison with the baseline (also written alone as comparison.json by `compare`). */
+    comparison: comparisonSchema.optional(),
+});
+
+;// CONCATENATED MODULE: ./src/contracts/history.ts
+
+
+/** Version of the history format; a newer writer's data is refused with a clear error. */
+const HISTORY_SCHEMA = 'tracegate/history@1';
+/** A run name: one history series (and one sticky comment) per name. */
+const runNameSchema = schemas_string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, . _ - (at most 64)');
+/**
+ * A commit sha as history stores it: lowercase hex, 7–64 characters. Paths
+ * are built from it (and from the run name), so nothing else is accepted.
+ */
+const commitShaSchema = schemas_string().regex(/^[0-9a-f]{7,64}$/, 'a lowercase hex commit sha');
+/** One history entry: a run of `name` at `commit`, with its per-item records. */
+const historyEntrySchema = object({
+    schema: literal(HISTORY_SCHEMA),
+    name: runNameSchema,
+    commit: commitShaSchema,
+    /** The commit's first parent, when known (push events, the CLI's --parent). */
+    parent: schemas_string().optional(),
+    /** The branch the commit was recorded on, when known. */
+    branch: schemas_string().optional(),
+    recordedAt: schemas_string(),
+    /** The gate's verdict for this run, and whether a label accepted a failure. */
+    verdict: schemas_string().optional(),
+    accepted: object({ label: schemas_string(), note: schemas_string().optional() }).optional(),
+    results: resultsSchema,
+});
+/** One row of the index: enough to draw a trend and find an entry without reading it. */
+const indexRowSchema = object({
+    name: runNameSchema,
+    commit: commitShaSchema,
+    parent: schemas_string().optional(),
+    branch: schemas_string().optional(),
+    recordedAt: schemas_string(),
+    verdict: schemas_string().optional(),
+    accepted: schemas_boolean().optional(),
+    accuracy: schemas_number(),
+    total: schemas_number().int(),
+    byKind: record(schemas_string(), schemas_number()),
+    model: schemas_string(),
+    revision: schemas_string().optional(),
+    /** The entry's prompt version and scorer: a baseline of another one is skipped unread. */
+    promptVersion: schemas_string().optional(),
+    scorer: schemas_string().optional(),
+});
+const historyIndexSchema = object({
+    schema: literal(HISTORY_SCHEMA),
+    rows: array(indexRowSchema),
+});
+/** The index row of an entry. */
+function indexRow(entry) {
+    const { summary, model } = entry.results;
+    return {
+        name: entry.name,
+        commit: entry.commit,
+        ...(entry.parent ? { parent: entry.parent } : {}),
+        ...(entry.branch ? { branch: entry.branch } : {}),
+        recordedAt: entry.recordedAt,
+        ...(entry.verdict ? { verdict: entry.verdict } : {}),
+        ...(entry.accepted ? { accepted: true } : {}),
+        accuracy: summary.accuracy,
+        total: summary.total,
+        byKind: Object.fromEntries(Object.entries(summary.byKind).map(([k, s]) => [k, s.accuracy])),
+        model: model.name,
+        ...(model.revision ? { revision: model.revision } : {}),
+        promptVersion: entry.results.promptVersion,
+        ...(history_scorerOf(entry.results) ? { scorer: history_scorerOf(entry.results) } : {}),
+    };
+}
+/** The scorer (`name@version`) a run was scored with, when its results say (read defensively). */
+function history_scorerOf(results) {
+    const scorer = results.provenance?.scorer;
+    return typeof scorer === 'string' ? scorer : undefined;
+}
+/** Where an entry lives inside the history (a directory or the data branch's tree). */
+const ENTRIES_DIR = 'entries';
+const entryPath = (name, commit) => `${ENTRIES_DIR}/${name}/${commit}.json`;
+const INDEX_PATH = 'index.json';
+
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/errors.ts
+/**
+ * Typed errors, decided at the edge. Every error a user can cause or fix
+ * carries the exit code the CLI returns for it and says what to do.
+ *
+ * Exit codes: 0 pass, 1 gate failed, 2 bad usage/config/instance,
+ * 3 infrastructure unavailable (Docker engine, model endpoint), 4 inconclusive
+ * (with `--on-inconclusive neutral`, the default).
+ */
+const ExitCode = {
+    Pass: 0,
+    GateFailed: 1,
+    Usage: 2,
+    Infrastructure: 3,
+    /** The gate could not decide (too few items, too much missing, a drop not ruled out). */
+    Inconclusive: 4,
+    /** Interrupted by SIGINT/SIGTERM: what was obtained is kept, marked incomplete. */
+    Interrupted: 130,
+};
+/** Base class: a message for humans and the exit code it maps to. */
+class TracegateError extends Error {
+}
+/** Bad flags, inputs or configuration. */
+class UsageError extends TracegateError {
+    exitCode = ExitCode.Usage;
+    constructor(message) {
+        super(message);
+        this.name = 'UsageError';
+    }
+}
+/** A malformed instance or environment file; names the file and the field. */
+class InstanceError extends TracegateError {
+    file;
+    exitCode = ExitCode.Usage;
+    constructor(file, message) {
+        super(`${file}: ${message}`);
+        this.file = file;
+        this.name = 'InstanceError';
+    }
+}
+/** No Docker engine reachable (and no cached oracle to fall back on). */
+class DockerUnavailableError extends TracegateError {
+    exitCode = ExitCode.Infrastructure;
+    constructor(detail) {
+        super(`No Docker engine reachable (${detail}). Start one (e.g. \`sudo systemctl start docker\`, ` +
+            'or run scripts/ensure-docker.sh), point DOCKER_HOST at it, or pass --backend local ' +
+            'to harvest in a virtualenv on this host.');
+        this.name = 'DockerUnavailableError';
+    }
+}
+/** A harvest step failed for infrastructure reasons (image build, container). */
+class HarvestError extends TracegateError {
+    exitCode = ExitCode.Infrastructure;
+    constructor(message) {
+        super(message);
+        this.name = 'HarvestError';
+    }
+}
+/** The model endpoint could not be reached or kept failing after retries. */
+class EndpointUnavailableError extends TracegateError {
+    endpoint;
+    detail;
+    exitCode = ExitCode.Infrastructure;
+    constructor(endpoint, detail, resultsAt = 'the results file') {
+        super(`Model endpoint ${endpoint} is unavailable: ${detail}. Check that the server is running ` +
+            'and that --endpoint is its API base URL (e.g. http://127.0.0.1:8000/v1). ' +
+            `Answers obtained so far were kept in ${resultsAt}.`);
+        this.endpoint = endpoint;
+        this.detail = detail;
+        this.name = 'EndpointUnavailableError';
+    }
+}
+/** Exit code for any thrown value: ours carry one, anything else is a bug (2 would lie). */
+function exitCodeOf(error) {
+    return error instanceof TracegateError ? error.exitCode : ExitCode.Infrastructure;
+}
+function messageOf(error) {
+    return error instanceof Error ? error.message : String(error);
+}
+/** The endpoint answered but refused the request itself (unknown model, bad key): fix the config. */
+class EndpointRejectedError extends TracegateError {
+    endpoint;
+    exitCode = ExitCode.Usage;
+    constructor(endpoint, serverMessage, resultsAt = 'the results file') {
+        super(`Model endpoint ${endpoint} rejected the request: ${serverMessage}. Check --model and the API key. ` +
+            `Answers obtained so far were kept in ${resultsAt}.`);
+        this.endpoint = endpoint;
+        this.name = 'EndpointRejectedError';
+    }
+}
+/** The run was interrupted (Ctrl-C, SIGTERM); its results say they are incomplete. */
+class InterruptedError extends TracegateError {
+    exitCode = ExitCode.Interrupted;
+    constructor(signal, resultsAt) {
+        super(`Interrupted by ${signal}: containers and temporary files were removed; the answers obtained ` +
+            `so far are in ${resultsAt}, marked incomplete with the instances still missing.`);
+        this.name = 'InterruptedError';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/backends/auto.ts
+
+/**
+ * Docker where it can (an engine answers and the environment's image can be
+ * had), else the local backend for that environment, with a loud notice.
+ */
+class AutoBackend {
+    docker;
+    makeLocal;
+    warn;
+    name = 'auto';
+    dockerUp;
+    localBackend;
+    constructor(docker, makeLocal, warn) {
+        this.docker = docker;
+        this.makeLocal = makeLocal;
+        this.warn = warn;
+    }
+    get local() {
+        this.localBackend ??= this.makeLocal();
+        return this.localBackend;
+    }
+    async ensureAvailable() {
+        try {
+            await this.docker.ensureAvailable();
+            this.dockerUp = true;
+        }
+        catch (error) {
+            this.dockerUp = false;
+            this.warn(`${messageOf(error).split('.')[0]}. Harvesting in a local virtualenv instead: ` +
+                "the instances' tests run on this host WITHOUT container isolation.");
+            await this.local.ensureAvailable();
+        }
+    }
+    async runtime(recipe, source) {
+        if (this.dockerUp) {
+            try {
+                return await this.docker.runtime(recipe, source);
+            }
+            catch (error) {
+                if (recipe.image)
+                    throw error;
+                this.warn(`Environment "${recipe.name}": ${messageOf(error)} Harvesting it in a local virtualenv instead: ` +
+                    'its tests run on this host WITHOUT container isolation.');
+            }
+        }
+        return this.local.runtime(recipe, source);
+    }
+    run(job) {
+        return job.environment.runtime.backend === 'docker'
+            ? this.docker.run(job)
+            : this.local.run(job);
+    }
+}
+
+// EXTERNAL MODULE: ./node_modules/dockerode/lib/docker.js
+var docker = __nccwpck_require__(9040);
+var docker_default = /*#__PURE__*/__nccwpck_require__.n(docker);
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: external "node:stream"
+const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __nccwpck_require__(1421);
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: ./src/util/hash.ts
+
+/** JSON with object keys sorted at every level: the canonical form we hash. */
+function canonicalJson(value) {
+    return JSON.stringify(value, (_key, v) => v && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
+        : v);
+}
+function sha256(...parts) {
+    const hash = (0,external_node_crypto_namespaceObject.createHash)('sha256');
+    for (const part of parts) {
+        hash.update(part);
+        hash.update('\0');
+    }
+    return hash.digest('hex');
+}
+
+;// CONCATENATED MODULE: ./src/environments/wheels.ts
+
+
+
+const run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
+/** Linux wheel platforms a Debian bookworm/trixie image accepts, newest first. */
+function platformArgs() {
+    const arch = process.arch === 'arm64' ? 'aarch64' : 'x86_64';
+    const tags = [
+        'manylinux_2_36',
+        'manylinux_2_34',
+        'manylinux_2_31',
+        'manylinux_2_28',
+        'manylinux2014',
+        'manylinux_2_17',
+    ];
+    return tags.flatMap((tag) => ['--platform', `${tag}_${arch}`]);
+}
+/**
+ * Downloads pinned wheels on the host (which reaches the package index) so
+ * that nothing is fetched from inside a container. The recipe is complete by
+ * contract, hence --no-deps; binary wheels only, for the recipe's
+ * interpreter, so the image never compiles anything. `--retries 0`: an index
+ * that does not answer is skipped at once for the next configured one
+ * (pip's default backs off for seconds per package).
+ */
+async function downloadWheels(env, dest, python = 'python3') {
+    if (!env.packages.length)
+        return;
+    const version = env.python.replace('.', '');
+    const args = [
+        '-m',
+        'pip',
+        'download',
+        '--quiet',
+        '--retries',
+        '0',
+        '--disable-pip-version-check',
+        '--no-deps',
+        '--only-binary=:all:',
+        '--python-version',
+        env.python,
+        '--implementation',
+        'cp',
+        '--abi',
+        `cp${version}`,
+        '--abi',
+        'abi3',
+        '--abi',
+        'none',
+        ...platformArgs(),
+        '--dest',
+        dest,
+        ...env.packages,
+    ];
+    try {
+        await run(python, args, { maxBuffer: 16 * 1024 * 1024 });
+    }
+    catch (error) {
+        const stderr = String(error.stderr ?? '')
+            .split('\n')
+            .filter((line) => line.startsWith('ERROR'))
+            .join(' ');
+        throw new HarvestError(`Environment "${env.name}": could not download its wheels with pip (${stderr || error.message}). ` +
+            'Check that every package is pinned to a version your package index has, with a wheel for ' +
+            `Python ${env.python}.`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/environments/sources.ts
+
+
+
+
+
+
+
+
+const sources_run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
+const fileSha = (path) => (0,external_node_crypto_namespaceObject.createHash)('sha256').update((0,external_node_fs_namespaceObject.readFileSync)(path)).digest('hex');
+const isPathRef = (ref) => ref.endsWith('.whl') && !ref.includes('==');
+const MAX_WHEEL_BYTES = 512 * 1024 * 1024;
+/** Git with repository-controlled hooks and commands switched off, as root over any owner. */
+const GIT = [
+    '-c',
+    'core.hooksPath=/dev/null',
+    '-c',
+    'core.fsmonitor=false',
+    '-c',
+    'safe.directory=*',
+];
+const gitEnv = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    GIT_CONFIG_NOSYSTEM: '1',
+    HOME: '/nonexistent',
+};
+const REMOTE = /^(?:https?|ssh|git):\/\/|^[\w.-]+@[\w.-]+:/i;
+class HostSources {
+    layout;
+    reader;
+    log;
+    python;
+    constructor(layout, reader, log, python = 'python3') {
+        this.layout = layout;
+        this.reader = reader;
+        this.log = log;
+        this.python = python;
+    }
+    async resolve(recipe, environmentDir) {
+        if (recipe.image)
+            return undefined;
+        const wheels = await this.wheels(recipe, environmentDir);
+        if (!recipe.git)
+            return { kind: 'packages', wheels };
+        const { repo, commit, checkout } = await this.checkout(recipe);
+        return { kind: 'git', repo, commit, wheels, checkout };
+    }
+    /**
+     * Index wheels are downloaded once per recipe into wheels/<recipe>/ and
+     * pinned by a lock of their sha256 (re-downloaded when a file no longer
+     * matches it); wheel files named by path are read through the suite reader
+     * and hashed on every run, so a rebuilt wheel always gets a new digest.
+     */
+    async wheels(recipe, environmentDir) {
+        const python = recipe.python;
+        const pinned = recipe.packages.filter((p) => !isPathRef(p));
+        const files = recipe.packages.filter(isPathRef);
+        const dir = (0,external_node_path_namespaceObject.join)(this.layout.wheels, sha256('wheels/v1', canonicalJson({ python, pinned, arch: process.arch })).slice(0, 24));
+        const lockFile = (0,external_node_path_namespaceObject.join)(dir, 'lock.json');
+        let index = readLock(lockFile, dir);
+        if (!index) {
+            (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true });
+            const tmp = `${dir}.${process.pid}.tmp`;
+            (0,external_node_fs_namespaceObject.rmSync)(tmp, { recursive: true, force: true });
+            (0,external_node_fs_namespaceObject.mkdirSync)(tmp, { recursive: true });
+            await downloadWheels({ name: recipe.name, python, packages: pinned }, tmp, this.python);
+            const names = (0,external_node_fs_namespaceObject.readdirSync)(tmp)
+                .filter((n) => n.endsWith('.whl'))
+                .sort();
+            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(tmp, 'lock.json'), JSON.stringify(names.map((name) => ({ name, sha256: fileSha((0,external_node_path_namespaceObject.join)(tmp, name)) }))));
+            (0,external_node_fs_namespaceObject.renameSync)(tmp, dir);
+            index = readLock(lockFile, dir);
+        }
+        const local = [];
+        if (files.length) {
+            const localDir = (0,external_node_path_namespaceObject.join)(dir, 'local', `${process.pid}`);
+            (0,external_node_fs_namespaceObject.mkdirSync)(localDir, { recursive: true });
+            for (const ref of files) {
+                const bytes = this.reader.read((0,external_node_path_namespaceObject.join)(environmentDir, ref), MAX_WHEEL_BYTES);
+                const name = (0,external_node_path_namespaceObject.basename)(ref);
+                const path = (0,external_node_path_namespaceObject.join)(localDir, name);
+                (0,external_node_fs_namespaceObject.writeFileSync)(path, bytes);
+                local.push({ name, sha256: (0,external_node_crypto_namespaceObject.createHash)('sha256').update(bytes).digest('hex'), path });
+            }
+        }
+        return [...index, ...local];
+    }
+    async checkout(recipe) {
+        const source = recipe.git;
+        let repoDir;
+        if (REMOTE.test(source.repo)) {
+            repoDir = (0,external_node_path_namespaceObject.join)(this.layout.git, `${sha256(source.repo).slice(0, 16)}.git`);
+            if (!(0,external_node_fs_namespaceObject.existsSync)(repoDir)) {
+                this.log(`Cloning ${source.repo} for environment "${recipe.name}"`);
+                (0,external_node_fs_namespaceObject.mkdirSync)(this.layout.git, { recursive: true });
+                await this.git(['clone', '--bare', '--quiet', source.repo, repoDir], recipe);
+            }
+            else if (!(await this.revParse(repoDir, source.commit))) {
+                await this.git(['-C', repoDir, 'fetch', '--quiet', 'origin', '+refs/*:refs/*'], recipe);
+            }
+        }
+        else {
+            // A local repository must be part of the suite: a suite names no host path.
+            try {
+                repoDir = this.reader.resolve(source.repo.replace(/^file:\/\//, ''));
+            }
+            catch (error) {
+                throw new HarvestError(`Environment "${recipe.name}": git.repo ${source.repo} is not a repository inside the suite ` +
+                    `(${error.message.split('.')[0]}). A local repository must lie inside the suite ` +
+                    'directory; elsewhere, give its URL (https://, ssh://, git@…).');
+            }
+        }
+        const commit = await this.revParse(repoDir, source.commit);
+        if (!commit) {
+            throw new HarvestError(`Environment "${recipe.name}": commit "${source.commit}" is not in ${source.repo}. ` +
+                'Check the sha (or fetch it into the repository).');
+        }
+        const checkout = (0,external_node_path_namespaceObject.join)(this.layout.checkouts, commit);
+        if (!(0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(checkout, '.tracegate-ready'))) {
+            const tmp = `${checkout}.${process.pid}.tmp`;
+            (0,external_node_fs_namespaceObject.rmSync)(tmp, { recursive: true, force: true });
+            (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.join)(tmp, 'tree'), { recursive: true });
+            await this.git(['-C', repoDir, 'archive', '--format=tar', '-o', (0,external_node_path_namespaceObject.join)(tmp, 'tree.tar'), commit], recipe);
+            await sources_run('tar', ['-x', '-f', (0,external_node_path_namespaceObject.join)(tmp, 'tree.tar'), '-C', (0,external_node_path_namespaceObject.join)(tmp, 'tree')]);
+            (0,external_node_fs_namespaceObject.rmSync)((0,external_node_path_namespaceObject.join)(tmp, 'tree.tar'));
+            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(tmp, '.tracegate-ready'), commit);
+            (0,external_node_fs_namespaceObject.rmSync)(checkout, { recursive: true, force: true });
+            (0,external_node_fs_namespaceObject.renameSync)(tmp, checkout);
+        }
+        return { repo: source.repo, commit, checkout: (0,external_node_path_namespaceObject.join)(checkout, 'tree') };
+    }
+    async revParse(repoDir, ref) {
+        try {
+            const { stdout } = await sources_run('git', [...GIT, '-C', repoDir, 'rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { env: gitEnv });
+            const sha = stdout.trim();
+            return /^[0-9a-f]{40,64}$/.test(sha) ? sha : undefined;
+        }
+        catch {
+            return undefined;
+        }
+    }
+    async git(args, recipe) {
+        try {
+            await sources_run('git', [...GIT, ...args], { env: gitEnv, maxBuffer: 64 * 1024 * 1024 });
+        }
+        catch (error) {
+            const stderr = String(error.stderr ?? '').trim();
+            throw new HarvestError(`Environment "${recipe.name}": git ${args.find((a) => !a.startsWith('-') && a !== recipe.git?.repo) ?? ''} failed ` +
+                `(${stderr.split('\n').at(-1) || error.message}). Check the repository URL or path and the commit.`);
+        }
+    }
+}
+function readLock(file, dir) {
+    if (!(0,external_node_fs_namespaceObject.existsSync)(file))
+        return undefined;
+    try {
+        const lock = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'));
+        const wheels = lock.map((w) => ({ ...w, path: (0,external_node_path_namespaceObject.join)(dir, w.name) }));
+        // A file changed under the lock is re-resolved, never trusted.
+        if (wheels.every((w) => (0,external_node_fs_namespaceObject.existsSync)(w.path) && fileSha(w.path) === w.sha256))
+            return wheels;
+    }
+    catch {
+        // an unreadable lock is re-resolved
+    }
+    return undefined;
+}
+/** Copies resolved wheels into a build context or a local install directory. */
+function copyWheels(wheels, dest) {
+    (0,external_node_fs_namespaceObject.mkdirSync)(dest, { recursive: true });
+    for (const wheel of wheels)
+        (0,external_node_fs_namespaceObject.copyFileSync)(wheel.path, (0,external_node_path_namespaceObject.join)(dest, wheel.name));
+}
+
+;// CONCATENATED MODULE: external "node:url"
+const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+;// CONCATENATED MODULE: ./src/paths.ts
+
+
+
+/**
+ * The tracegate package root (holding tracer/ and instances/), found by
+ * walking up from this module: works from src/ under jest and from the
+ * bundles in dist/ and dist/cli/ alike.
+ */
+function packageRoot() {
+    let dir = (0,external_node_path_namespaceObject.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
+    for (let i = 0; i < 6; i++) {
+        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, 'tracer', 'harvest.py')) && (0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, 'package.json')))
+            return dir;
+        dir = (0,external_node_path_namespaceObject.dirname)(dir);
+    }
+    throw new Error('tracegate: cannot find its package root (tracer/harvest.py) above ' +
+        (0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
+}
+const tracerDir = () => (0,external_node_path_namespaceObject.join)(packageRoot(), 'tracer');
+const bundledInstancesDir = () => (0,external_node_path_namespaceObject.join)(packageRoot(), 'instances');
+
+;// CONCATENATED MODULE: ./src/backends/base-image.ts
+
+
+
+
+
+
+const base_image_run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
+/** The default base image: the official Python image of the environment's interpreter. */
+const defaultBaseImage = (python) => `python:${python}-slim`;
+/**
+ * Local stand-ins for the official images where no registry answers: Debian
+ * releases whose python3 has the same minor version, built by
+ * scripts/build-base-image.sh with debootstrap from Debian's packages.
+ */
+const LOCAL_BASES = {
+    '3.11': { image: 'tracegate/base:bookworm', suite: 'bookworm' },
+    '3.13': { image: 'tracegate/base:trixie', suite: 'trixie' },
+};
+async function imageExists(docker, name) {
+    try {
+        await docker.getImage(name).inspect();
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+/** Pulls an image; false (with the reason) when no registry answers. */
+async function tryPull(docker, name, timeoutMs = 120_000) {
+    try {
+        const stream = await docker.pull(name);
+        await new Promise((resolve, reject) => {
+            const timer = setTimeout(() => reject(new Error(`no answer in ${timeoutMs / 1000}s`)), timeoutMs);
+            docker.modem.followProgress(stream, (error) => {
+                clearTimeout(timer);
+                if (error)
+                    reject(error);
+                else
+                    resolve();
+            });
+        });
+        return { ok: true };
+    }
+    catch (error) {
+        // The engine's message ends with the cause ("…: no such host"); the URL before it is noise.
+        const message = error.message
+            .split('\n')[0]
+            .replace(/^\(HTTP code \d+\) [\w ]+ - /, '')
+            .trim();
+        return { ok: false, reason: message.split(': ').at(-1) || message };
+    }
+}
+/**
+ * The base image an environment builds on, obtained once per run: the
+ * requested image when present; else pulled; else — only for the default
+ * official image — the local Debian stand-in, built with debootstrap when
+ * missing and possible. Says which, in `note`.
+ */
+async function obtainBaseImage(docker, requested, python, isDefault, log) {
+    if (await imageExists(docker, requested))
+        return { image: requested, note: `${requested} (present)` };
+    log(`Base image ${requested} is not present; pulling it`);
+    const pulled = await tryPull(docker, requested);
+    if (pulled.ok)
+        return { image: requested, note: `${requested} (pulled)` };
+    const local = LOCAL_BASES[python];
+    if (!isDefault || !local) {
+        throw new HarvestError(`Base image "${requested}" is not present and could not be pulled (${pulled.reason}). ` +
+            `Pull or build it, or pass --base-image with an image the engine has` +
+            (local
+                ? ` (scripts/build-base-image.sh ${local.suite} ${local.image} builds a local one).`
+                : '.'));
+    }
+    const why = `${requested} could not be pulled (${pulled.reason})`;
+    if (await imageExists(docker, local.image))
+        return {
+            image: local.image,
+            note: `${why}; using the local ${local.image} (Python ${python})`,
+        };
+    const script = (0,external_node_path_namespaceObject.join)(packageRoot(), 'scripts', 'build-base-image.sh');
+    if (!(0,external_node_fs_namespaceObject.existsSync)(script) || !(await hasDebootstrap())) {
+        throw new HarvestError(`${why}, and the local stand-in ${local.image} is missing and cannot be built here ` +
+            '(it needs debootstrap and root). Pull the image on a machine with a registry, or run ' +
+            `scripts/build-base-image.sh ${local.suite} ${local.image}.`);
+    }
+    log(`${why}; building the local ${local.image} with debootstrap (about a minute)`);
+    try {
+        await base_image_run('bash', [script, local.suite, local.image], { maxBuffer: 64 * 1024 * 1024 });
+    }
+    catch (error) {
+        throw new HarvestError(`${why}, and building ${local.image} failed: ${String(error.stderr ?? error.message)
+            .trim()
+            .split('\n')
+            .at(-1)}`);
+    }
+    return { image: local.image, note: `${why}; built the local ${local.image} (Python ${python})` };
+}
+async function hasDebootstrap() {
+    if (process.getuid?.() !== 0)
+        return false;
+    try {
+        await base_image_run('sh', ['-c', 'command -v debootstrap']);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/backends/bounded.ts
+/** Collects a stream's bytes up to a limit; past it, counts and drops. */
+class BoundedText {
+    limit;
+    chunks = [];
+    size = 0;
+    overflowed = false;
+    constructor(limit) {
+        this.limit = limit;
+    }
+    push(chunk) {
+        if (this.size + chunk.length > this.limit) {
+            this.overflowed = true;
+            return;
+        }
+        this.chunks.push(chunk);
+        this.size += chunk.length;
+    }
+    text() {
+        return Buffer.concat(this.chunks).toString('utf8');
+    }
+}
+
+;// CONCATENATED MODULE: ./src/backends/dockerfile.ts
+const PIP = '/opt/venv/bin/pip install --quiet --no-index --no-cache-dir --disable-pip-version-check --find-links /tmp/wheels';
+/** Single-quoted for sh. */
+const q = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
+/**
+ * The image of a `packages` or `git` environment: a venv with the resolved
+ * wheels (no index, no network), and for git the checkout at `checkout`
+ * installed as the recipe says (on sys.path by a .pth file, or by pip).
+ */
+function dockerfile(base, env, checkout) {
+    const wheels = env.source.kind === 'image' ? [] : env.source.wheels.map((w) => `/tmp/wheels/${w.name}`);
+    const lines = [
+        `FROM ${base}`,
+        `LABEL tracegate.environment=${JSON.stringify(env.recipe.name)} tracegate.digest="${env.digest}"`,
+        'COPY wheels /tmp/wheels',
+    ];
+    const steps = ['python3 -m venv /opt/venv'];
+    if (wheels.length)
+        steps.push(`${PIP} ${wheels.map(q).join(' ')}`);
+    const git = env.recipe.git;
+    if (env.source.kind === 'git' && git) {
+        lines.push(`COPY checkout ${checkout}`);
+        if (git.install === 'path') {
+            const paths = git.paths.map((p) => `${checkout}/${p}`.replace(/\/\.$/, ''));
+            steps.push(`printf '%s\\n' ${paths.map(q).join(' ')} > "$(/opt/venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/tracegate-checkout.pth"`);
+        }
+        else {
+            steps.push(`${PIP} --no-build-isolation ${git.install === 'editable' ? '-e ' : ''}${checkout}`);
+        }
+        if (git.command)
+            steps.push(`cd ${checkout} && ${git.command}`);
+        steps.push(`chmod -R a+rX ${checkout}`);
+    }
+    steps.push('rm -rf /tmp/wheels');
+    lines.push(`RUN ${steps.join(' \\\n  && ')}`, '');
+    return lines.join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/backends/sandbox-policy.ts
+/** Where the tracer, the plan, the instances and the scratch space appear in a harvest container. */
+const MOUNT = {
+    tracer: '/tg/tracer',
+    plan: '/tg/plan',
+    instances: '/tg/instances',
+    work: '/tg/work',
+};
+/** First uid of the per-group test users (the driver setuid()s each group's tests to its own). */
+const TEST_UID_BASE = 20000;
+const DEFAULT_LIMITS = {
+    memoryBytes: 2 * 1024 ** 3,
+    pids: 512,
+    tmpfsSize: '512m',
+};
+/**
+ * The sandbox every harvest container runs in (and the tracer's own
+ * container tests use): no network, a read-only root, every capability
+ * dropped except what the driver needs to run each group's tests as their
+ * own uid, clean up after them and kill what they leave behind; no new
+ * privileges; memory, pids and scratch space bounded. The tests themselves
+ * run unprivileged (uid ≥ TEST_UID_BASE) with no capabilities at all.
+ */
+function sandboxHostConfig(binds, limits = DEFAULT_LIMITS) {
+    return {
+        Binds: binds,
+        NetworkMode: 'none',
+        CapDrop: ['ALL'],
+        CapAdd: ['SETUID', 'SETGID', 'CHOWN', 'FOWNER', 'DAC_OVERRIDE', 'KILL'],
+        SecurityOpt: ['no-new-privileges'],
+        ReadonlyRootfs: true,
+        Tmpfs: {
+            '/tmp': `rw,exec,nosuid,nodev,size=${limits.tmpfsSize}`,
+            [MOUNT.work]: `rw,exec,nosuid,nodev,size=${limits.tmpfsSize}`,
+        },
+        Memory: limits.memoryBytes,
+        MemorySwap: limits.memoryBytes,
+        PidsLimit: limits.pids,
+    };
+}
+/** The container settings around the host config: root driver, no network, no TTY. */
+function sandboxContainer(image, cmd, hostConfig, labels) {
+    return {
+        Image: image,
+        Cmd: cmd,
+        User: '0:0',
+        WorkingDir: '/tmp',
+        Env: ['PYTHONDONTWRITEBYTECODE=1', 'HOME=/tmp', 'PYTHONHASHSEED=0', 'LANG=C.UTF-8'],
+        Tty: false,
+        OpenStdin: false,
+        Labels: labels,
+        NetworkDisabled: true,
+        HostConfig: hostConfig,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/backends/docker.ts
+
+
+
+
+
+
+
+
+
+
+
+/** The most a job's stdout (its result lines) may hold. */
+const MAX_STDOUT_BYTES = 256 * 1024 * 1024;
+const VENV_PYTHON = '/opt/venv/bin/python';
+const CHECKOUT = '/testbed';
+/**
+ * Harvest in containers: one image per effective environment (tagged by its
+ * digest, built once from wheels resolved on the host), one container per
+ * job, in the sandbox of sandbox-policy.ts.
+ */
+class DockerBackend {
+    options;
+    name = 'docker';
+    docker;
+    bases = new Map();
+    constructor(options) {
+        this.options = options;
+        this.docker = options.docker ?? new (docker_default())();
+    }
+    async ensureAvailable() {
+        try {
+            await withTimeout(this.docker.ping(), 10_000, 'ping timed out');
+        }
+        catch (error) {
+            throw new DockerUnavailableError(error.message);
+        }
+        await this.sweep();
+    }
+    /**
+     * Removes containers a killed tracegate process left behind (SIGKILL,
+     * a lost engine): those labelled with this host whose process is gone.
+     */
+    async sweep() {
+        const left = await this.docker
+            .listContainers({ all: true, filters: { label: [`tracegate.host=${(0,external_node_os_namespaceObject.hostname)()}`] } })
+            .catch(() => []);
+        let removed = 0;
+        for (const info of left) {
+            const pid = Number(info.Labels?.['tracegate.pid']);
+            if (!Number.isInteger(pid) || pid <= 0 || alive(pid))
+                continue;
+            await this.docker
+                .getContainer(info.Id)
+                .remove({ force: true, v: true })
+                .then(() => removed++)
+                .catch(() => { });
+        }
+        if (removed)
+            this.options.log(`Removed ${removed} container(s) left by an interrupted run`);
+    }
+    async runtime(recipe, source) {
+        if (recipe.image) {
+            const ref = recipe.image.ref;
+            if (!(await imageExists(this.docker, ref))) {
+                const pulled = await tryPull(this.docker, ref);
+                if (!pulled.ok)
+                    throw new HarvestError(`Environment "${recipe.name}": image "${ref}" is not present and could not be pulled (${pulled.reason}). ` +
+                        "Pull or load it (docker load), or change the environment's image.ref.");
+            }
+            const { Id } = await this.docker.getImage(ref).inspect();
+            return {
+                source: { kind: 'image', ref, imageId: Id },
+                runtime: {
+                    backend: 'docker',
+                    image: ref,
+                    note: `prebuilt image ${ref} (${Id.slice(0, 19)})`,
+                },
+            };
+        }
+        const python = recipe.python;
+        const requested = recipe.base_image ?? this.options.baseImage ?? defaultBaseImage(python);
+        const isDefault = !recipe.base_image && !this.options.baseImage;
+        let base = this.bases.get(requested);
+        if (!base) {
+            base = obtainBaseImage(this.docker, requested, python, isDefault, this.options.log);
+            this.bases.set(requested, base);
+        }
+        const { image, note } = await base;
+        return { source: source, runtime: { backend: 'docker', image, note } };
+    }
+    async run(job) {
+        const env = job.environment;
+        const image = await this.ensureImage(env);
+        const planDir = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'tracegate-plan-'));
+        const forget = this.options.cleanups?.add(() => (0,external_node_fs_namespaceObject.rmSync)(planDir, { recursive: true, force: true }));
+        (0,external_node_fs_namespaceObject.chmodSync)(planDir, 0o755);
+        try {
+            const binds = [`${this.options.tracerDir}:${MOUNT.tracer}:ro`, `${planDir}:${MOUNT.plan}:ro`];
+            job.instanceDirs.forEach((dir, i) => binds.push(`${dir}:${MOUNT.instances}/${i}:ro`));
+            const plan = job.plan({
+                instanceDir: (i) => `${MOUNT.instances}/${i}`,
+                checkout: env.recipe.image
+                    ? env.recipe.image.workdir
+                    : env.recipe.git
+                        ? CHECKOUT
+                        : undefined,
+                workDir: MOUNT.work,
+                isolation: { uid_base: TEST_UID_BASE },
+            });
+            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(planDir, 'plan.json'), JSON.stringify(plan));
+            const python = env.recipe.image ? env.recipe.image.python : VENV_PYTHON;
+            return await this.runContainer(image, [python, `${MOUNT.tracer}/harvest.py`, `${MOUNT.plan}/plan.json`], binds, job);
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.rmSync)(planDir, { recursive: true, force: true });
+            forget?.();
+        }
+    }
+    async runContainer(image, cmd, binds, job) {
+        const env = job.environment;
+        const container = await engine(() => this.docker.createContainer(sandboxContainer(image, cmd, sandboxHostConfig(binds, this.options.limits ?? DEFAULT_LIMITS), {
+            'tracegate.job': env.digest.slice(0, 16),
+            'tracegate.host': (0,external_node_os_namespaceObject.hostname)(),
+            'tracegate.pid': String(process.pid),
+        })));
+        const forget = this.options.cleanups?.add(() => container.remove({ force: true, v: true }).catch(() => { }));
+        const stdout = new external_node_stream_namespaceObject.PassThrough();
+        const stderr = new external_node_stream_namespaceObject.PassThrough();
+        const results = new BoundedText(MAX_STDOUT_BYTES);
+        const logs = [];
+        let partial = '';
+        stdout.on('data', (chunk) => results.push(chunk));
+        stderr.on('data', (chunk) => {
+            const lines = (partial + chunk.toString('utf8')).split('\n');
+            partial = lines.pop() ?? '';
+            for (const line of lines.filter(Boolean)) {
+                if (logs.length < 10_000)
+                    this.options.log(`  [${env.recipe.name}] ${line.slice(0, 2000)}`);
+                logs.push(line.slice(0, 2000));
+                if (logs.length > 50)
+                    logs.shift();
+            }
+        });
+        let stopLiveness = () => { };
+        let jobTimer;
+        let attached;
+        try {
+            const stream = await engine(() => container.attach({ stream: true, stdout: true, stderr: true }));
+            attached = stream;
+            container.modem.demuxStream(stream, stdout, stderr);
+            const ended = new Promise((resolve) => stream.on('end', resolve));
+            await engine(() => container.start());
+            const liveness = this.watchEngine();
+            stopLiveness = liveness.stop;
+            // One timer for the whole wait, cleared whichever way the race ends (a pending
+            // timer would keep the process alive after a lost engine).
+            const timeout = new Promise((_, reject) => {
+                jobTimer = setTimeout(() => reject(new HarvestError(`harvest container exceeded ${Math.round(job.timeoutMs / 1000)}s`)), job.timeoutMs);
+            });
+            const result = (await Promise.race([
+                engine(() => container.wait()),
+                timeout,
+                liveness.lost,
+            ]));
+            // The attach stream ends after the wait; give it a moment to deliver the tail.
+            await Promise.race([ended, new Promise((r) => setTimeout(r, 2000).unref())]);
+            if (result.StatusCode !== 0) {
+                throw new HarvestError(`Tracer exited with code ${result.StatusCode} in environment "${env.recipe.name}": ` +
+                    (logs.slice(-5).join(' | ') || 'no output'));
+            }
+            if (results.overflowed)
+                throw new HarvestError(`The tracer's results in environment "${env.recipe.name}" exceeded ${MAX_STDOUT_BYTES} bytes`);
+            return results.text();
+        }
+        finally {
+            stopLiveness();
+            clearTimeout(jobTimer);
+            attached?.destroy?.();
+            await container.kill().catch(() => { });
+            await container.remove({ force: true, v: true }).catch(() => { });
+            forget?.();
+        }
+    }
+    /** Rejects within ~2 intervals of the engine going away (a wait would hang until its timeout). */
+    watchEngine() {
+        const every = this.options.livenessMs ?? 2000;
+        let misses = 0;
+        let timer;
+        let stopped = false;
+        const lost = new Promise((_, reject) => {
+            const tick = () => {
+                if (stopped)
+                    return;
+                withTimeout(this.docker.ping(), every, 'no answer').then(() => {
+                    misses = 0;
+                    timer = setTimeout(tick, every);
+                }, (error) => {
+                    if (stopped)
+                        return;
+                    if (++misses >= 2)
+                        reject(new DockerUnavailableError(`lost the connection to the Docker engine while a harvest container ran: ${error.message}`));
+                    else
+                        timer = setTimeout(tick, every);
+                });
+            };
+            timer = setTimeout(tick, every);
+        });
+        lost.catch(() => { });
+        return {
+            lost,
+            stop: () => {
+                stopped = true;
+                clearTimeout(timer);
+            },
+        };
+    }
+    /** Builds `tracegate-env:<digest>` unless it exists (or uses a prebuilt image); never touches the network. */
+    async ensureImage(env) {
+        if (env.source.kind === 'image')
+            return env.source.imageId;
+        const tag = `tracegate-env:${env.digest.slice(0, 16)}`;
+        if (await imageExists(this.docker, tag))
+            return tag;
+        const base = env.runtime.backend === 'docker' ? env.runtime.image : '';
+        this.options.log(`Building ${tag} for environment "${env.recipe.name}" on ${base}`);
+        const context = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'tracegate-build-'));
+        try {
+            copyWheels(env.source.wheels, (0,external_node_path_namespaceObject.join)(context, 'wheels'));
+            const src = ['Dockerfile', 'wheels'];
+            if (env.source.kind === 'git') {
+                // The exported tree of the commit, copied as it is (symlinks stay links).
+                await copyTree(env.source.checkout, (0,external_node_path_namespaceObject.join)(context, 'checkout'));
+                src.push('checkout');
+            }
+            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(context, 'Dockerfile'), dockerfile(base, env, CHECKOUT));
+            const stream = await this.docker.buildImage({ context, src }, { t: tag, networkmode: 'none', rm: true, forcerm: true });
+            await new Promise((resolve, reject) => {
+                this.docker.modem.followProgress(stream, (error, output) => {
+                    const failed = output?.find((o) => o.error);
+                    if (error || failed) {
+                        reject(new HarvestError(`Building the image for environment "${env.recipe.name}" failed: ${error?.message ?? failed?.errorDetail?.message ?? failed?.error}`));
+                    }
+                    else
+                        resolve();
+                });
+            });
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.rmSync)(context, { recursive: true, force: true });
+        }
+        return tag;
+    }
+}
+/** True while a process with this pid exists on this host. */
+function alive(pid) {
+    try {
+        process.kill(pid, 0);
+        return true;
+    }
+    catch (error) {
+        return error.code === 'EPERM';
+    }
+}
+const ENGINE_GONE = /ECONNREFUSED|ENOENT|EPIPE|ECONNRESET|socket hang up|connect E/i;
+/** An engine call; a lost connection becomes DockerUnavailableError, not a raw socket error. */
+async function engine(call) {
+    try {
+        return await call();
+    }
+    catch (error) {
+        const message = error.message ?? String(error);
+        if (ENGINE_GONE.test(message) || ENGINE_GONE.test(String(error.code)))
+            throw new DockerUnavailableError(`lost the connection to the Docker engine (${message})`);
+        throw error;
+    }
+}
+async function copyTree(from, to) {
+    const { execFile } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1421, 23));
+    const { promisify } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 7975, 23));
+    (0,external_node_fs_namespaceObject.mkdirSync)(to, { recursive: true });
+    await promisify(execFile)('cp', ['-a', `${from}/.`, to]);
+}
+async function withTimeout(promise, ms, message) {
+    let timer;
+    try {
+        return await Promise.race([
+            promise,
+            new Promise((_, reject) => {
+                timer = setTimeout(() => reject(new HarvestError(message)), ms);
+            }),
+        ]);
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/backends/local.ts
+
+
+
+
+
+
+
+
+const local_run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
+const local_MAX_STDOUT_BYTES = 256 * 1024 * 1024;
+/**
+ * Harvest without Docker: a virtualenv per environment on this host. No
+ * isolation — the demo's fallback where no engine is reachable, said loudly.
+ * The tracer gets a scrubbed environment: nothing of this process's own
+ * (API keys, tokens) reaches the tests.
+ */
+class LocalBackend {
+    options;
+    name = 'local';
+    host;
+    constructor(options) {
+        this.options = options;
+    }
+    get python() {
+        return this.options.python ?? 'python3';
+    }
+    async ensureAvailable() {
+        await this.interpreter();
+    }
+    interpreter() {
+        this.host ??= local_run(this.python, [
+            '-c',
+            'import sys, venv, ensurepip; print(sys.executable); print(sys.version.split()[0])',
+        ]).then(({ stdout }) => {
+            const [python, version] = stdout.trim().split('\n');
+            return { python: python, version: version };
+        }, (error) => {
+            throw new HarvestError(`The local backend needs python3 with venv and ensurepip on this host (${error.message}).`);
+        });
+        return this.host;
+    }
+    async runtime(recipe, source) {
+        if (recipe.image || !source)
+            throw new HarvestError(`Environment "${recipe.name}" is a prebuilt image: it needs a Docker engine (--backend docker).`);
+        const host = await this.interpreter();
+        const minor = host.version.split('.').slice(0, 2).join('.');
+        if (minor !== recipe.python)
+            throw new HarvestError(`Environment "${recipe.name}" wants Python ${recipe.python}; this host's ${this.python} is ${host.version}. ` +
+                'Harvest it with Docker (--backend docker), or point the local backend at a matching interpreter.');
+        return {
+            source,
+            runtime: {
+                backend: 'local',
+                python: host.python,
+                version: host.version,
+                note: `local virtualenv on ${host.python} ${host.version} (no container isolation)`,
+            },
+        };
+    }
+    async run(job) {
+        const env = job.environment;
+        const python = await this.ensureVenv(env);
+        const work = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'tracegate-local-'));
+        const forget = this.options.cleanups?.add(() => (0,external_node_fs_namespaceObject.rmSync)(work, { recursive: true, force: true }));
+        try {
+            const checkout = env.source.kind === 'git' ? env.source.checkout : undefined;
+            const plan = job.plan({
+                instanceDir: (i) => job.instanceDirs[i],
+                checkout,
+                workDir: (0,external_node_path_namespaceObject.join)(work, 'work'),
+                isolation: null,
+            });
+            const planFile = (0,external_node_path_namespaceObject.join)(work, 'plan.json');
+            (0,external_node_fs_namespaceObject.writeFileSync)(planFile, JSON.stringify(plan));
+            return await this.spawnTracer(python, planFile, job, (0,external_node_path_namespaceObject.join)(work, 'home'));
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.rmSync)(work, { recursive: true, force: true });
+            forget?.();
+        }
+    }
+    spawnTracer(python, planFile, job, home) {
+        (0,external_node_fs_namespaceObject.mkdirSync)(home, { recursive: true });
+        const child = (0,external_node_child_process_.spawn)(python, [(0,external_node_path_namespaceObject.join)(this.options.tracerDir, 'harvest.py'), planFile], {
+            env: {
+                PATH: process.env.PATH ?? '/usr/bin:/bin',
+                HOME: home,
+                TMPDIR: home,
+                LANG: 'C.UTF-8',
+                PYTHONDONTWRITEBYTECODE: '1',
+                PYTHONHASHSEED: '0',
+            },
+            stdio: ['ignore', 'pipe', 'pipe'],
+            detached: true,
+        });
+        const killGroup = () => {
+            try {
+                process.kill(-child.pid, 'SIGKILL');
+            }
+            catch {
+                child.kill('SIGKILL');
+            }
+        };
+        const forget = this.options.cleanups?.add(killGroup);
+        child.on('close', () => forget?.());
+        const out = new BoundedText(local_MAX_STDOUT_BYTES);
+        child.stdout.on('data', (chunk) => out.push(chunk));
+        let partial = '';
+        child.stderr.on('data', (chunk) => {
+            const lines = (partial + chunk.toString('utf8')).split('\n');
+            partial = lines.pop() ?? '';
+            for (const line of lines.filter(Boolean))
+                this.options.log(`  [${job.environment.recipe.name}] ${line.slice(0, 2000)}`);
+        });
+        return new Promise((resolve, reject) => {
+            const timer = setTimeout(() => {
+                killGroup();
+                reject(new HarvestError(`local tracer exceeded ${Math.round(job.timeoutMs / 1000)}s`));
+            }, job.timeoutMs);
+            child.on('error', (error) => {
+                clearTimeout(timer);
+                reject(new HarvestError(`Could not start the local tracer: ${error.message}`));
+            });
+            child.on('close', (code, signal) => {
+                clearTimeout(timer);
+                if (code === 0)
+                    resolve(out.text());
+                else
+                    reject(new HarvestError(`Tracer failed in local environment "${job.environment.recipe.name}" (exit ${code ?? signal}).`));
+            });
+        });
+    }
+    async ensureVenv(env) {
+        const dir = (0,external_node_path_namespaceObject.join)(this.options.venvRoot, env.digest.slice(0, 16));
+        const python = (0,external_node_path_namespaceObject.join)(dir, 'bin', 'python');
+        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, '.tracegate-ready')))
+            return python;
+        this.options.log(`Creating virtualenv for environment "${env.recipe.name}" in ${dir}`);
+        (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true });
+        (0,external_node_fs_namespaceObject.mkdirSync)(this.options.venvRoot, { recursive: true });
+        const wheels = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)(this.options.venvRoot, 'wheels-'));
+        try {
+            const source = env.source;
+            if (source.kind === 'image')
+                throw new HarvestError('image environments need Docker');
+            copyWheels(source.wheels, wheels);
+            await local_run(this.python, ['-m', 'venv', dir]);
+            const pip = [
+                python,
+                '-m',
+                'pip',
+                'install',
+                '--quiet',
+                '--no-index',
+                '--disable-pip-version-check',
+                '--find-links',
+                wheels,
+            ];
+            if (source.wheels.length)
+                await local_run(pip[0], [...pip.slice(1), ...source.wheels.map((w) => (0,external_node_path_namespaceObject.join)(wheels, w.name))]);
+            if (source.kind === 'git') {
+                const git = env.recipe.git;
+                if (git.install === 'path') {
+                    const { stdout } = await local_run(python, [
+                        '-c',
+                        'import sysconfig; print(sysconfig.get_paths()["purelib"])',
+                    ]);
+                    (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(stdout.trim(), 'tracegate-checkout.pth'), git.paths.map((p) => (0,external_node_path_namespaceObject.join)(source.checkout, p)).join('\n') + '\n');
+                }
+                else {
+                    await local_run(pip[0], [
+                        ...pip.slice(1),
+                        '--no-build-isolation',
+                        ...(git.install === 'editable' ? ['-e'] : []),
+                        source.checkout,
+                    ]);
+                }
+                if (git.command)
+                    await local_run('sh', ['-c', git.command], { cwd: source.checkout });
+            }
+            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(dir, '.tracegate-ready'), env.digest);
+        }
+        catch (error) {
+            throw new HarvestError(`Could not create the virtualenv for "${env.recipe.name}": ${error.message}`);
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.rmSync)(wheels, { recursive: true, force: true });
+        }
+        return python;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/harvest/tracer-digest.ts
+
+
+
+/** Tracer sources that decide an oracle; tests and docs do not. */
+function tracerSources(dir, root = dir) {
+    const files = [];
+    for (const entry of (0,external_node_fs_namespaceObject.readdirSync)(dir, { withFileTypes: true })) {
+        if (['tests', '__pycache__', '.pytest_cache'].includes(entry.name))
+            continue;
+        const path = (0,external_node_path_namespaceObject.join)(dir, entry.name);
+        if (entry.isDirectory())
+            files.push(...tracerSources(path, root));
+        else if (entry.name.endsWith('.py'))
+            files.push(path);
+    }
+    return files.sort((a, b) => ((0,external_node_path_namespaceObject.relative)(root, a) < (0,external_node_path_namespaceObject.relative)(root, b) ? -1 : 1));
+}
+/** Digest of the tracer's code: a tracer change invalidates every cached oracle. */
+function tracerDigest(dir) {
+    return sha256('tracer/v1', ...tracerSources(dir).flatMap((f) => [(0,external_node_path_namespaceObject.relative)(dir, f), (0,external_node_fs_namespaceObject.readFileSync)(f)]));
+}
+
+;// CONCATENATED MODULE: ./src/model/budget.ts
+/**
+ * A total time budget shared by every request of a run. The clock starts at
+ * the first request (harvesting before it does not count).
+ */
+class TimeBudget {
+    totalMs;
+    now;
+    startedAt;
+    constructor(totalMs, now = Date.now) {
+        this.totalMs = totalMs;
+        this.now = now;
+    }
+    /** Milliseconds left; starts the clock on first use. */
+    remainingMs() {
+        this.startedAt ??= this.now();
+        return this.totalMs - (this.now() - this.startedAt);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/model/endpoint.ts
+
+/** Validates an API base URL such as `http://127.0.0.1:8000/v1`; returns it without trailing slashes. */
+function parseEndpoint(endpoint) {
+    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(endpoint)) {
+        throw new UsageError(`--endpoint "${endpoint}" has no scheme: it must start with http:// or https://, ` +
+            `e.g. http://${endpoint.replace(/^\/+/, '')}`);
+    }
+    let url;
+    try {
+        url = new URL(endpoint);
+    }
+    catch {
+        throw new UsageError(`--endpoint "${endpoint}" is not a URL; give the API base URL, e.g. http://127.0.0.1:8000/v1`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+        throw new UsageError(`--endpoint "${endpoint}" must start with http:// or https://, e.g. http://127.0.0.1:8000/v1`);
+    }
+    return endpoint.replace(/\/+$/, '');
+}
+
+;// CONCATENATED MODULE: ./src/model/faults.ts
+/**
+ * Classification of what can go wrong on the wire. Pure functions: they take
+ * what fetch threw or what the server sent and say what it was, so retry
+ * policy and messages are decided in one place and tested without a network.
+ */
+/** A failure worth retrying: the connection, a timeout, 408/429, 5xx or a garbled body. */
+class TransientError extends Error {
+    kind;
+    retryAfterMs;
+    constructor(kind, message, retryAfterMs) {
+        super(message);
+        this.kind = kind;
+        this.retryAfterMs = retryAfterMs;
+        this.name = 'TransientError';
+    }
+}
+/**
+ * A 200 whose body is not a usable reply (HTML from a proxy, no choices):
+ * thrown by a protocol's decoder, retried like any transient failure.
+ */
+class MalformedResponseError extends TransientError {
+    constructor(message) {
+        super('bad_body', message);
+        this.name = 'MalformedResponseError';
+    }
+}
+const RESET_CODES = new Set([
+    'ECONNRESET',
+    'EPIPE',
+    'UND_ERR_SOCKET',
+    'UND_ERR_CLOSED',
+    'ECONNABORTED',
+    'ERR_STREAM_PREMATURE_CLOSE',
+]);
+/** Classifies an error thrown by fetch or while reading a body. */
+function classifyNetworkError(error, timeoutMs) {
+    const e = error;
+    if (e.name === 'TimeoutError' || e.name === 'AbortError' || e.cause?.name === 'TimeoutError')
+        return new TransientError('timeout', `no complete response within ${timeoutMs / 1000}s`);
+    const code = e.cause?.code ?? e.code;
+    if (code === 'ECONNREFUSED')
+        return new TransientError('refused', 'ECONNREFUSED (nothing listening)');
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+        return new TransientError('dns', `${code} (host name does not resolve)`);
+    if (code && RESET_CODES.has(code))
+        return new TransientError('reset', `${code} (connection reset)`);
+    if (/terminated|other side closed|socket hang up/i.test(`${e.message} ${e.cause?.message}`))
+        return new TransientError('reset', `connection closed mid-response (${e.message})`);
+    return new TransientError('reset', code ?? e.cause?.message ?? e.message ?? String(error));
+}
+/** Statuses retried: request timeout, rate limit and every 5xx (529 is Anthropic's overload). */
+function isTransientStatus(status) {
+    return status === 408 || status === 429 || status >= 500;
+}
+/** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined if absent or garbled. */
+function retryAfterMs(header, now = Date.now()) {
+    if (!header)
+        return undefined;
+    const trimmed = header.trim();
+    if (/^\d+(\.\d+)?$/.test(trimmed))
+        return Number(trimmed) * 1000;
+    const date = Date.parse(trimmed);
+    return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
+}
+/**
+ * The server's own error message, verbatim when it sent one in a known shape
+ * (OpenAI/vLLM `error.message`, Ollama/TGI `error`, Anthropic `error.message`,
+ * FastAPI `detail`), else a flattened snippet of the body.
+ */
+function serverMessage(body) {
+    try {
+        const json = JSON.parse(body);
+        const error = json.error;
+        if (typeof error === 'string')
+            return error;
+        if (error && typeof error.message === 'string')
+            return error.message;
+        if (typeof json.message === 'string')
+            return json.message;
+        if (typeof json.detail === 'string')
+            return json.detail;
+    }
+    catch {
+        // not JSON: fall through to the snippet
+    }
+    return snippet(body);
+}
+/** A body flattened to one line and cut at 300 characters. */
+function snippet(text) {
+    const flat = text.replace(/\s+/g, ' ').trim();
+    if (!flat)
+        return '(empty body)';
+    return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
+}
+/** Replaces every occurrence of each secret (e.g. the API key a server echoes back) with ***. */
+function redact(text, secrets) {
+    let out = text;
+    for (const secret of secrets)
+        if (secret.length >= 4)
+            out = out.split(secret).join('***');
+    return out;
+}
+/** The message for a 4xx that retrying cannot fix; 401/403 say it is the key. */
+function rejectionMessage(status, url, body) {
+    const message = serverMessage(body);
+    if (status === 401 || status === 403)
+        return `the server refused the API key (HTTP ${status} from ${url}): ${message}`;
+    return `HTTP ${status} from ${url}: ${message}`;
+}
+
+;// CONCATENATED MODULE: external "node:http"
+const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
+;// CONCATENATED MODULE: ./src/model/client.ts
+/** A request the server rejected for good (4xx other than 408/429): retrying cannot help. */
+class ModelRequestError extends Error {
+    status;
+    constructor(status, message) {
+        super(message);
+        this.status = status;
+        this.name = 'ModelRequestError';
+    }
+}
+/**
+ * The reply to this one request is unusable and asking again would not help
+ * (e.g. a body over the size limit). Recorded against the instance; the run goes on.
+ */
+class ModelResponseError extends Error {
+    errorClass;
+    constructor(errorClass, message) {
+        super(message);
+        this.errorClass = errorClass;
+        this.name = 'ModelResponseError';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/model/transport.ts
+
+
+
+
+
+const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+/**
+ * POSTs JSON and returns `decode(parsed body)`, retrying transient failures
+ * (connection refused or reset, timeouts, 408/429/5xx, garbled bodies and
+ * whatever `decode` rejects as MalformedResponseError) with exponential
+ * backoff and full jitter, honouring Retry-After. Ends in
+ * EndpointUnavailableError when retries or the time budget run out, in
+ * ModelRequestError (with the server's message) on other 4xx, and in
+ * ModelResponseError on a body over the size limit.
+ */
+async function postJson(url, body, options, decode) {
+    const backoff = options.backoffMs ?? 500;
+    const maxWait = options.maxWaitMs ?? 30_000;
+    const secrets = options.secrets ?? [];
+    const payload = JSON.stringify(body);
+    let last;
+    const giveUp = (why) => new EndpointUnavailableError(url, redact(why, secrets));
+    for (let attempt = 0; attempt <= options.retries; attempt++) {
+        if (attempt > 0) {
+            const exp = Math.min(maxWait, backoff * 2 ** (attempt - 1));
+            const wait = last?.retryAfterMs !== undefined
+                ? Math.min(maxWait, last.retryAfterMs)
+                : Math.random() * exp;
+            const left = options.budget?.remainingMs() ?? Infinity;
+            if (wait >= left)
+                throw giveUp(`the time budget of ${options.budget.totalMs / 1000}s ends before the next retry ` +
+                    `(last failure: ${last?.message ?? 'none'})`);
+            await new Promise((r) => setTimeout(r, wait));
+        }
+        const left = options.budget?.remainingMs() ?? Infinity;
+        if (left <= 0)
+            throw giveUp(`the time budget of ${options.budget.totalMs / 1000}s is spent` +
+                (last ? ` (last failure: ${last.message})` : ''));
+        try {
+            const json = await attemptOnce(url, payload, options, Math.min(options.timeoutMs, left));
+            return { value: decode(json), retries: attempt };
+        }
+        catch (error) {
+            if (error instanceof TransientError)
+                last = error;
+            else if (error instanceof ModelRequestError)
+                throw new ModelRequestError(error.status, redact(error.message, secrets));
+            else
+                throw error;
+        }
+    }
+    throw giveUp(`${last?.message ?? 'no answer'} (after ${options.retries + 1} attempt(s))`);
+}
+/**
+ * Keep-alive agents without a socket cap: concurrency is bounded by the pool,
+ * not here. node:http rather than fetch: on a 2-core runner fetch's
+ * per-request overhead cost ~8% of throughput at 64 in flight
+ * (scripts/bench-endpoint.mjs).
+ */
+const AGENTS = {
+    'http:': new (external_node_http_default()).Agent({ keepAlive: true, maxSockets: Infinity }),
+    'https:': new (external_node_https_default()).Agent({ keepAlive: true, maxSockets: Infinity }),
+};
+/** One request. The timeout covers connect, headers and the whole body. */
+function attemptOnce(url, payload, options, timeoutMs) {
+    const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const target = new URL(url);
+    const secure = target.protocol === 'https:';
+    return new Promise((resolve, reject) => {
+        let settled = false;
+        const settle = (f) => {
+            if (settled)
+                return;
+            settled = true;
+            clearTimeout(timer);
+            f();
+        };
+        const fail = (error) => settle(() => reject(error));
+        const request = (secure ? (external_node_https_default()) : (external_node_http_default())).request(target, {
+            method: 'POST',
+            agent: secure ? AGENTS['https:'] : AGENTS['http:'],
+            headers: {
+                'content-type': 'application/json',
+                'content-length': Buffer.byteLength(payload),
+                ...options.headers,
+            },
+        });
+        const timer = setTimeout(() => {
+            fail(new TransientError('timeout', `no complete response within ${timeoutMs / 1000}s`));
+            request.destroy();
+        }, timeoutMs);
+        request.on('error', (error) => fail(classifyNetworkError(error, timeoutMs)));
+        request.on('response', (response) => {
+            const status = response.statusCode ?? 0;
+            const tooLarge = () => {
+                fail(new ModelResponseError('response_too_large', `response body larger than ${limit} bytes (HTTP ${status})`));
+                request.destroy();
+            };
+            if (Number(response.headers['content-length']) > limit)
+                return tooLarge();
+            // Lenient UTF-8: invalid bytes become U+FFFD rather than failing the reply.
+            const decoder = new TextDecoder('utf-8');
+            let size = 0;
+            let text = '';
+            response.on('data', (chunk) => {
+                size += chunk.byteLength;
+                if (size > limit)
+                    return tooLarge();
+                text += decoder.decode(chunk, { stream: true });
+            });
+            response.on('error', (error) => fail(classifyNetworkError(error, timeoutMs)));
+            response.on('close', () => {
+                if (!response.complete)
+                    fail(new TransientError('reset', 'connection closed mid-response'));
+            });
+            response.on('end', () => settle(() => {
+                try {
+                    resolve(interpret(url, status, response.headers['retry-after'], text + decoder.decode()));
+                }
+                catch (error) {
+                    reject(error);
+                }
+            }));
+        });
+        request.end(payload);
+    });
+}
+/** A complete response → its JSON, or the typed error its status calls for. */
+function interpret(url, status, retryAfter, text) {
+    if (isTransientStatus(status)) {
+        throw new TransientError(status === 429 ? 'rate_limited' : 'server_error', `HTTP ${status} ${snippet(text)}`, retryAfterMs(retryAfter ?? null));
+    }
+    if (status < 200 || status >= 300)
+        throw new ModelRequestError(status, rejectionMessage(status, url, text));
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        // A proxy's HTML error page or a body cut short: transient more often than not.
+        throw new MalformedResponseError(`invalid JSON body (${snippet(text)})`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/model/http-client.ts
+
+
+
+/** A model behind one protocol over HTTP, with the shared transport policy. */
+class HttpModelClient {
+    protocol;
+    model;
+    settings;
+    endpoint;
+    identity;
+    transport;
+    secrets;
+    constructor(protocol, endpoint, model, settings, transport, apiKey) {
+        this.protocol = protocol;
+        this.model = model;
+        this.settings = settings;
+        this.endpoint = parseEndpoint(endpoint);
+        this.identity = { endpoint: this.endpoint, api: protocol.name, model, settings };
+        this.secrets = apiKey ? [apiKey] : [];
+        this.transport = apiKey
+            ? {
+                ...transport,
+                headers: { ...transport.headers, ...protocol.authHeaders(apiKey) },
+                secrets: [...(transport.secrets ?? []), apiKey],
+            }
+            : transport;
+    }
+    async complete(messages, options = {}) {
+        const started = performance.now();
+        const { value, retries } = await postJson(`${this.endpoint}${this.protocol.path}`, this.protocol.buildBody(this.model, messages, this.settings, options.sample ?? 0), this.transport, (json) => this.protocol.decode(json));
+        return {
+            ...asReply(value, this.secrets),
+            latencyMs: Math.round(performance.now() - started),
+            retries,
+        };
+    }
+}
+/** Text as text, whatever JSON type the server put there; objects are not answers. */
+function asText(value) {
+    if (typeof value === 'string')
+        return value;
+    if (typeof value === 'number' || typeof value === 'boolean')
+        return String(value);
+    return undefined;
+}
+const count = (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.round(value) : 0;
+/**
+ * A decoded reply as the rest of tracegate may assume it: strings where
+ * strings belong (a number or an object in `content` is the server's
+ * mistake, recorded as an empty or stringified answer, never a crash),
+ * finite token counts, and the API key removed wherever the server echoed it.
+ */
+function asReply(raw, secrets) {
+    const text = asText(raw.text) ?? '';
+    const reasoning = asText(raw.reasoning);
+    const finishReason = asText(raw.finishReason);
+    return {
+        text: redact(text, secrets),
+        ...(reasoning ? { reasoning: redact(reasoning, secrets) } : {}),
+        ...(finishReason ? { finishReason } : {}),
+        tokensIn: count(raw.tokensIn),
+        tokensOut: count(raw.tokensOut),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/model/protocol.ts
+/** The seed for sample i: distinct per sample so k samples are not k copies. */
+function sampleSeed(settings, sample) {
+    return settings.seed === undefined ? undefined : settings.seed + sample;
+}
+/** Drops undefined fields so servers that reject unknown nulls see only what was set. */
+function defined(body) {
+    return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+}
+/**
+ * The generation settings as both OpenAI protocols spell them (chat and
+ * legacy completions differ only in `messages` vs `prompt`); undefined ones dropped.
+ */
+function openaiSettings(settings, sample) {
+    return defined({
+        temperature: settings.temperature,
+        max_tokens: settings.maxTokens,
+        top_p: settings.topP,
+        seed: sampleSeed(settings, sample),
+        stop: settings.stop?.length ? settings.stop : undefined,
+    });
+}
+
+;// CONCATENATED MODULE: ./src/model/anthropic.ts
+
+
+/** Anthropic's API version header; the messages shape used here is stable under it. */
+const ANTHROPIC_VERSION = '2023-06-01';
+/**
+ * Anthropic messages: the system prompt is a top-level field, the key goes in
+ * `x-api-key`, the answer is the text blocks and extended thinking arrives in
+ * `thinking` blocks (kept apart). `max_tokens` as stop reason means truncated.
+ */
+const anthropic = {
+    name: 'anthropic',
+    path: '/messages',
+    authHeaders: (apiKey) => ({ 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION }),
+    // Anthropic has no seed parameter: samples differ only through temperature.
+    buildBody: (model, messages, settings) => ({
+        ...defined({
+            model,
+            system: messages
+                .filter((m) => m.role === 'system')
+                .map((m) => m.content)
+                .join('\n\n') || undefined,
+            messages: messages.filter((m) => m.role !== 'system'),
+            temperature: settings.temperature,
+            max_tokens: settings.maxTokens,
+            top_p: settings.topP,
+            stop_sequences: settings.stop?.length ? settings.stop : undefined,
+        }),
+        ...settings.extraBody,
+    }),
+    decode: (json) => {
+        const response = json;
+        if (!Array.isArray(response?.content))
+            throw new MalformedResponseError('reply has no content blocks');
+        const text = response.content
+            .filter((b) => b.type === 'text')
+            .map((b) => b.text ?? '')
+            .join('');
+        const thinking = response.content
+            .filter((b) => b.type === 'thinking')
+            .map((b) => b.thinking ?? '')
+            .join('\n');
+        return {
+            text,
+            reasoning: thinking || undefined,
+            finishReason: response.stop_reason === 'max_tokens' ? 'length' : (response.stop_reason ?? undefined),
+            tokensIn: response.usage?.input_tokens ?? 0,
+            tokensOut: response.usage?.output_tokens ?? 0,
+        };
+    },
+};
+
+;// CONCATENATED MODULE: ./src/model/openai-chat.ts
+
+
+/**
+ * OpenAI-compatible chat completions (vLLM, SGLang, TGI, llama.cpp, Ollama,
+ * hosted APIs). Reasoning servers put the chain of thought in
+ * `reasoning_content` (vLLM, SGLang, DeepSeek) or `reasoning`; it is kept apart
+ * from the answer.
+ */
+const openaiChat = {
+    name: 'openai-chat',
+    path: '/chat/completions',
+    authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
+    buildBody: (model, messages, settings, sample) => ({
+        model,
+        messages,
+        ...openaiSettings(settings, sample),
+        ...settings.extraBody,
+    }),
+    decode: (json) => {
+        const response = json;
+        const choice = response?.choices?.[0];
+        if (!choice)
+            throw new MalformedResponseError('reply has no choices');
+        const reasoning = choice.message?.reasoning_content ?? choice.message?.reasoning ?? undefined;
+        return {
+            text: choice.message?.content ?? '',
+            reasoning: reasoning || undefined,
+            finishReason: choice.finish_reason ?? undefined,
+            tokensIn: response.usage?.prompt_tokens ?? 0,
+            tokensOut: response.usage?.completion_tokens ?? 0,
+        };
+    },
+};
+
+;// CONCATENATED MODULE: ./src/model/text.ts
+/**
+ * The messages as one plain-text prompt for a base checkpoint (no chat
+ * template): system text, the user's turn, and a cue that ends where the
+ * JSON answer should begin.
+ */
+function renderAsText(messages) {
+    const parts = messages.map((m) => (m.role === 'assistant' ? `Answer:\n${m.content}` : m.content));
+    return `${parts.join('\n\n')}\n\nAnswer (one JSON object):\n`;
+}
+
+;// CONCATENATED MODULE: ./src/model/openai-completions.ts
+
+
+
+/**
+ * OpenAI (legacy) completions, for base checkpoints served without a chat
+ * template: the messages are rendered as one plain-text prompt that ends
+ * where the answer should begin.
+ */
+const openaiCompletions = {
+    name: 'openai-completions',
+    path: '/completions',
+    authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
+    buildBody: (model, messages, settings, sample) => ({
+        model,
+        prompt: renderAsText(messages),
+        ...openaiSettings(settings, sample),
+        ...settings.extraBody,
+    }),
+    decode: (json) => {
+        const response = json;
+        const choice = response?.choices?.[0];
+        if (!choice)
+            throw new MalformedResponseError('reply has no choices');
+        return {
+            text: choice.text ?? '',
+            finishReason: choice.finish_reason ?? undefined,
+            tokensIn: response.usage?.prompt_tokens ?? 0,
+            tokensOut: response.usage?.completion_tokens ?? 0,
+        };
+    },
+};
+
+;// CONCATENATED MODULE: ./src/model/protocols.ts
+
+
+
+/** Every protocol, by its `--api` name. */
+const PROTOCOLS = {
+    'openai-chat': openaiChat,
+    'openai-completions': openaiCompletions,
+    anthropic: anthropic,
+};
+const API_NAMES = Object.keys(PROTOCOLS);
+
+;// CONCATENATED MODULE: ./src/model/factory.ts
+
+
+/** The client for `config.api`; throws UsageError on a malformed endpoint URL. */
+function createModelClient(config) {
+    return new HttpModelClient(PROTOCOLS[config.api], config.endpoint, config.model, config.settings, {
+        timeoutMs: config.timeoutMs,
+        retries: config.retries,
+        backoffMs: config.backoffMs,
+        maxWaitMs: config.maxWaitMs,
+        maxBodyBytes: config.maxBodyBytes,
+        budget: config.budget,
+    }, config.apiKey);
+}
+
+;// CONCATENATED MODULE: ./src/select/select.ts
+
+
+
+/**
+ * Filters by category and id, then samples. Sampling ranks instances by
+ * sha256(seed, id), so a sample is stable when unrelated instances are added.
+ * Result order is by id. Throws UsageError on an empty selection or an unknown token.
+ */
+function selectInstances(all, selection) {
+    let chosen = all;
+    if (selection.categories?.length) {
+        const kinds = new Set();
+        for (const token of selection.categories) {
+            const matched = kindsMatching(token);
+            if (!matched.length)
+                throw new UsageError(`--categories: "${token}" names no question kind`);
+            matched.forEach((k) => kinds.add(k));
+        }
+        chosen = chosen.filter((item) => kinds.has(item.instance.kind));
+    }
+    if (selection.ids?.length) {
+        const ids = new Set(selection.ids);
+        chosen = chosen.filter((item) => ids.has(item.instance.id));
+    }
+    if (selection.sample !== undefined && selection.sample < chosen.length) {
+        const seed = String(selection.seed ?? 0);
+        chosen = [...chosen]
+            .map((item) => ({ item, rank: sha256(seed, item.instance.id) }))
+            .sort((a, b) => (a.rank < b.rank ? -1 : 1))
+            .slice(0, selection.sample)
+            .map(({ item }) => item);
+    }
+    if (!chosen.length) {
+        throw new UsageError(`The selection is empty: ${all.length} instance(s) loaded, none matched ` +
+            `${JSON.stringify(selection)}. Widen --categories / --ids or raise --sample.`);
+    }
+    return [...chosen].sort((a, b) => (a.instance.id < b.instance.id ? -1 : 1));
+}
+
+;// CONCATENATED MODULE: ./src/stores/layout.ts
+
+function cacheLayout(root) {
+    const at = (name) => (0,external_node_path_namespaceObject.join)(root, name);
+    return {
+        root,
+        oracles: at('oracles'),
+        responses: at('responses'),
+        quarantine: at('quarantine'),
+        wheels: at('wheels'),
+        git: at('git'),
+        checkouts: at('checkouts'),
+        venvs: at('venvs'),
+        shared: [at('oracles'), at('responses')],
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/contracts/instance.ts
 
 
@@ -78971,289 +79341,6 @@ class DirResponseCache {
     }
 }
 
-;// CONCATENATED MODULE: ./src/contracts/comparison.ts
-
-/** The gate's answer (docs/gate.md states each rule). */
-const VERDICTS = ['pass', 'fail', 'inconclusive', 'no-baseline'];
-/** What the gate says of one kind (and of the overall row). */
-const ROW_STATUSES = ['regressed', 'improved', 'within noise', 'too few items'];
-/** How items are grouped into clusters that are not independent. */
-const CLUSTER_BY = ['test', 'package', 'none'];
-/** `overall`: the overall interval decides a pass; `per-kind`: every kind's must too. */
-const GATE_SCOPES = ['overall', 'per-kind'];
-/** What the candidate decides on an inconclusive verdict (the check conclusion, the exit code). */
-const ON_INCONCLUSIVE = ['neutral', 'pass', 'fail'];
-/**
- * Why an item of both runs is not paired. Harvest failures and infrastructure
- * failures (a request the server rejected, a reply too large to read, no
- * answer because the run stopped) are not the model's answers: excluded and
- * counted, never scored as wrong and never silently dropped.
- */
-const EXCLUSION_REASONS = [
-    'harvest failed in this run',
-    'harvest failed in the baseline',
-    'no answer in this run (infrastructure)',
-    'no answer in the baseline (infrastructure)',
-    'not answered: this run is incomplete',
-    'not answered: the baseline is incomplete',
-    'oracle changed',
-    'oracle digest missing',
-];
-/** Why a verdict is inconclusive, when it is. */
-const INCONCLUSIVE_CAUSES = [
-    'no overlap',
-    'too few items',
-    'too many excluded',
-    'kind missing',
-    'kind too few items',
-    'drop not excluded',
-];
-/** The gate's settings, as the comparison used them. */
-const gatePolicySchema = object({
-    /** A drop (0..1) smaller than this never fails; a pass must exclude a drop this large. */
-    minDrop: schemas_number(),
-    /** A significant gain at least this large is reported `improved`. */
-    minGain: schemas_number(),
-    /** Family-wise one-sided error rate over overall + kinds (and across looks with top-up). */
-    alpha: schemas_number(),
-    clusterBy: schemas_enum(CLUSTER_BY),
-    gate: schemas_enum(GATE_SCOPES),
-    /** Above this share of excluded items (of those both runs hold) the verdict is at best inconclusive. */
-    maxExcluded: schemas_number(),
-    /** A row with fewer paired items, or fewer clusters, is `too few items` (not tested). */
-    minItems: schemas_number().int(),
-    minClusters: schemas_number().int(),
-});
-/** The statistics of one row, present when it has at least two clusters. */
-const rowTestSchema = object({
-    /** The Agresti–Min-adjusted change the interval is centred on. */
-    centre: schemas_number(),
-    /** Cluster-robust standard error (CR1) and its degrees of freedom (clusters − 1). */
-    se: schemas_number(),
-    df: schemas_number(),
-    /** One-sided bounds at this look's level: the change is ≥ lower, and ≤ upper. */
-    lower: schemas_number(),
-    upper: schemas_number(),
-    pDrop: schemas_number(),
-    pGain: schemas_number(),
-    /** Holm-adjusted over the tested rows (absent when the row was too small to test). */
-    pDropAdjusted: schemas_number().optional(),
-    pGainAdjusted: schemas_number().optional(),
-    /** Smallest drop this sample detects with 80% power, at this look's level. */
-    mde: schemas_number(),
-    /** Paired items to add for 80% power to exclude `minDrop` if the models are truly equal. */
-    needed: schemas_number().int(),
-});
-/** One row of the comparison: overall, or a kind, on its paired items. */
-const rowSchema = object({
-    paired: schemas_number().int(),
-    clusters: schemas_number().int(),
-    /** Mean success rate on the paired items (per-item rate over k samples). */
-    baseline: schemas_number(),
-    candidate: schemas_number(),
-    delta: schemas_number(),
-    lost: schemas_number().int(),
-    gained: schemas_number().int(),
-    status: schemas_enum(ROW_STATUSES),
-    test: rowTestSchema.optional(),
-});
-const kindRowSchema = rowSchema.extend({ kind: schemas_string() });
-/** Which items were compared, and which were not and why. */
-const pairingSchema = object({
-    /** Items both runs hold (a record, or a place in `incomplete.missing`). */
-    intersection: schemas_number().int(),
-    paired: schemas_number().int(),
-    excluded: array(object({ id: schemas_string(), kind: schemas_string().optional(), reason: schemas_enum(EXCLUSION_REASONS) })),
-    excludedShare: schemas_number(),
-    /** Items only this run holds (not in the baseline), and only the baseline. */
-    candidateOnly: schemas_number().int(),
-    baselineOnly: schemas_number().int(),
-    /** Kinds only the baseline holds: not compared (outside this run's selection). */
-    baselineOnlyKinds: array(schemas_string()),
-    /** Kinds both runs hold of which no item could be paired. */
-    missingKinds: array(schemas_string()),
-});
-/** comparison.json, and `comparison` in results.json. */
-const comparisonSchema = object({
-    verdict: schemas_enum(VERDICTS),
-    /** One sentence: what the verdict rests on. */
-    summary: schemas_string(),
-    causes: array(schemas_enum(INCONCLUSIVE_CAUSES)),
-    policy: gatePolicySchema,
-    /** Which look decided, of how many, at which level (top-up: two looks). */
-    look: object({ index: schemas_number().int(), of: schemas_number().int(), alpha: schemas_number() }),
-    overall: rowSchema.optional(),
-    kinds: array(kindRowSchema),
-    pairing: pairingSchema.optional(),
-    /** Set when a top-up ran: how many paired items were planned and added, and which. */
-    topUp: object({ planned: schemas_number().int(), added: schemas_number().int(), ids: array(schemas_string()) })
-        .optional(),
-    /** What differs between the runs without making them incomparable (tracer, environments…). */
-    notes: array(schemas_string()),
-    /** The baseline: where it came from and which model it scored. */
-    baseline: object({
-        source: schemas_string(),
-        model: schemas_string(),
-        revision: schemas_string().optional(),
-        commit: schemas_string().optional(),
-    })
-        .optional(),
-});
-
-;// CONCATENATED MODULE: ./src/contracts/results.ts
-
-
-
-/** Why an instance did not score as correct, when it is not simply a wrong answer. */
-const ERROR_CLASSES = [
-    'empty',
-    'no_json',
-    'schema_mismatch',
-    'truncated',
-    'refused',
-    'request_rejected',
-    'response_too_large',
-    'harvest_invalid',
-    'harvest_timeout',
-    'harvest_error',
-];
-/**
- * Failures that are not the model's answer: no oracle (harvest), a request
- * the server rejected for this instance (400/413/422 — e.g. a prompt longer
- * than the served context), a reply too large to read. The gate excludes
- * them from pairing and counts them; an empty, cut, unparsable or refused
- * reply is the model's and scores as wrong. (Transport failures that survive
- * retries end the run: its unanswered instances are `incomplete.missing`.)
- */
-const INFRASTRUCTURE_ERRORS = new Set([
-    'request_rejected',
-    'response_too_large',
-    'harvest_invalid',
-    'harvest_timeout',
-    'harvest_error',
-]);
-/** One instance's outcome. Written as it completes (records.jsonl) and into results.json. */
-const instanceRecordSchema = object({
-    id: schemas_string(),
-    kind: schemas_enum(QUESTION_KINDS),
-    /** False when no oracle could be harvested: then it is not in any accuracy. */
-    scored: schemas_boolean(),
-    correct: schemas_boolean(),
-    error: schemas_enum(ERROR_CLASSES).nullable(),
-    detail: schemas_string().optional(),
-    /** The model's raw reply (truncated to 4 KB). */
-    prediction: schemas_string().optional(),
-    parsed: unknown().optional(),
-    oracle: unknown().optional(),
-    tokensIn: schemas_number().default(0),
-    tokensOut: schemas_number().default(0),
-    latencyMs: schemas_number().default(0),
-    retries: schemas_number().default(0),
-    /** Answered from the response cache (same endpoint, model, revision, settings, prompt). */
-    cached: schemas_boolean().optional(),
-    /** With `--samples k` > 1: k, how many samples were correct, and pass@k (any correct). */
-    samples: schemas_number().int().optional(),
-    samplesCorrect: schemas_number().int().optional(),
-    passAtK: schemas_boolean().optional(),
-    /**
-     * Whom the item shares a run with: `test` = environment + the first test's file,
-     * `package` = the environment. The gate's clusters (items of one cluster are not independent).
-     */
-    cluster: object({ test: schemas_string(), package: schemas_string() }).optional(),
-    /** sha256 of the oracle's kind, question, template and answer: items pair only when equal. */
-    oracleDigest: schemas_string().optional(),
-    /** True when `error` is an infrastructure failure (INFRASTRUCTURE_ERRORS), not the model's answer. */
-    infrastructure: schemas_boolean().optional(),
-});
-const kindSummarySchema = object({
-    total: schemas_number().int(),
-    correct: schemas_number().int(),
-    accuracy: schemas_number(),
-    /** Wilson 95% interval of the accuracy. */
-    ci95: tuple([schemas_number(), schemas_number()]),
-});
-const summarySchema = object({
-    total: schemas_number().int(),
-    correct: schemas_number().int(),
-    accuracy: schemas_number(),
-    ci95: tuple([schemas_number(), schemas_number()]),
-    byKind: record(schemas_string(), kindSummarySchema),
-    /** Selected instances without an oracle (harvest failed); not in `total`. */
-    unscored: schemas_number().int(),
-    errors: record(schemas_string(), schemas_number().int()),
-    tokensIn: schemas_number(),
-    tokensOut: schemas_number(),
-    retries: schemas_number(),
-});
-/** How the model was asked, and what it cost: totals over the run's answered instances. */
-const querySummarySchema = object({
-    /** Protocol (`openai-chat`, `openai-completions`, `anthropic`). */
-    api: schemas_string(),
-    samples: schemas_number().int(),
-    /** Generation settings sent with every request. */
-    settings: record(schemas_string(), unknown()),
-    answered: schemas_number().int(),
-    cacheHits: schemas_number().int(),
-    tokensIn: schemas_number(),
-    tokensOut: schemas_number(),
-    retries: schemas_number(),
-    latencyMs: schemas_number(),
-    meanLatencyMs: schemas_number(),
-    /** Replies that scored wrong because no answer could be parsed, by class. */
-    parseFailures: record(schemas_string(), schemas_number().int()),
-    /** With samples > 1: fraction of scored instances with at least one correct sample. */
-    passAtK: schemas_number().optional(),
-});
-/** What makes two runs comparable: digests of everything the scores depend on. */
-const provenanceSchema = object({
-    /** sha256 over the selected instances' ids and content hashes. */
-    instances: schemas_string(),
-    /** sha256 over the effective environments' names and digests. */
-    environments: schemas_string(),
-    /** Digest of the tracer's code (it keys every oracle). */
-    tracer: schemas_string(),
-    /** The prompt's version: runs of different versions are not compared. */
-    prompt: schemas_string(),
-    /** The scorer, `name@version`: runs of different scorers are not compared. */
-    scorer: schemas_string(),
-});
-/** The results format this tracegate reads and writes. */
-const RESULTS_SCHEMA = 'tracegate/results@2';
-/** results.json: everything needed to compare a later run against this one. */
-const resultsSchema = object({
-    schema: literal(RESULTS_SCHEMA, {
-        error: (issue) => `this file is ${JSON.stringify(issue.input ?? null)}, written by another version of tracegate; ` +
-            `this one reads ${RESULTS_SCHEMA} (re-run it with this version)`,
-    }),
-    model: object({ endpoint: schemas_string(), name: schemas_string(), revision: schemas_string().optional() }),
-    promptVersion: schemas_string(),
-    /** Prompt version, context mode and budget. */
-    prompt: object({ version: schemas_string(), context: schemas_string(), budget: schemas_string() }).optional(),
-    query: querySummarySchema.optional(),
-    commit: schemas_string().optional(),
-    startedAt: schemas_string(),
-    finishedAt: schemas_string(),
-    harvest: object({
-        cached: schemas_number(),
-        harvested: schemas_number(),
-        failed: schemas_number(),
-        backend: schemas_string(),
-        /** Each effective environment: digest, source kind and where it ran. */
-        environments: array(object({ name: schemas_string(), digest: schemas_string(), source: schemas_string(), runtime: schemas_string() }))
-            .optional(),
-    }),
-    summary: summarySchema,
-    provenance: provenanceSchema,
-    instances: array(instanceRecordSchema),
-    /** Set when the run was interrupted: why, and the selected instances without a record. */
-    incomplete: object({ reason: schemas_string(), missing: array(schemas_string()) }).optional(),
-    /** Suite files that could not be used (each names the file and the rule or field). */
-    rejected: array(object({ file: schemas_string(), id: schemas_string().optional(), reason: schemas_string() }))
-        .optional(),
-    /** The gate's comparison with the baseline (also written alone as comparison.json by `compare`). */
-    comparison: comparisonSchema.optional(),
-});
-
 ;// CONCATENATED MODULE: ./src/stores/results-dir.ts
 
 
@@ -79536,7 +79623,7 @@ function loadSuite(dir) {
     return {
         reader,
         instances: loaded.sort((a, b) => (a.instance.id < b.instance.id ? -1 : 1)),
-        rejected,
+        rejected: withoutRepeats(rejected),
     };
 }
 function checkInstance(reader, rel, instance, environments, seen) {
@@ -79596,6 +79683,14 @@ function parseJson(reader, rel) {
             throw error;
         throw new InstanceError(file, `not valid JSON (${error.message})`);
     }
+}
+/**
+ * A bad file inside an instance directory is seen twice: by the walk, and by
+ * the check of its instance (which names it). Keep only the instance's report.
+ */
+function withoutRepeats(rejected) {
+    return rejected.filter((r) => r.file.endsWith(INSTANCE_FILE) ||
+        !rejected.some((other) => other !== r && other.reason.includes(`${r.file}:`)));
 }
 /** The id a rejected instance file declares, if it declares one that is a valid id. */
 function declaredId(reader, rel) {
@@ -80348,8 +80443,11 @@ function loadSelection(options, logger) {
     const suite = loadSuite(options.instances ?? defaultInstancesDir());
     for (const r of suite.rejected)
         logger?.warn(`Skipping ${r.reason}`);
-    if (!suite.instances.length && suite.rejected.length)
-        throw new InstanceError(suite.rejected[0].file, `${suite.rejected[0].reason.replace(`${suite.rejected[0].file}: `, '')} — and no instance of the suite could be loaded`);
+    if (!suite.instances.length && suite.rejected.length) {
+        const first = suite.rejected[0];
+        throw new InstanceError(first.file, `no instance of the suite could be loaded (${suite.rejected.length} file(s) rejected, above; ` +
+            `the first: ${first.reason.replace(`${first.file}: `, '')})`);
+    }
     const selected = selectInstances(suite.instances, {
         categories: options.categories,
         ids: options.ids,
@@ -80463,7 +80561,9 @@ function localStores(options, logger) {
         responses: new DirResponseCache(layout.responses),
     };
 }
-function toRunDeps(options, logger, suite, lifecycle = {}) {
+function toRunDeps(options, logger, suite, lifecycle = {}, 
+/** Where the baseline comes from: a file or the history (config/history.ts baselineSource). */
+baseline) {
     const budget = options['time-budget'];
     return {
         ...logger,
@@ -80486,7 +80586,7 @@ function toRunDeps(options, logger, suite, lifecycle = {}) {
             retries: options.retries,
             budget: budget === undefined ? undefined : new TimeBudget(budget * 1000),
         }),
-        stores: localStores(options, logger),
+        stores: { ...localStores(options, logger), ...(baseline ? { baseline } : {}) },
     };
 }
 
@@ -82921,86 +83021,6 @@ function pipeline_aborted(signal) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/contracts/history.ts
-
-
-/** Version of the history format; a newer writer's data is refused with a clear error. */
-const HISTORY_SCHEMA = 'tracegate/history@1';
-/** A run name: one history series (and one sticky comment) per name. */
-const runNameSchema = schemas_string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, . _ - (at most 64)');
-/**
- * A commit sha as history stores it: lowercase hex, 7–64 characters. Paths
- * are built from it (and from the run name), so nothing else is accepted.
- */
-const commitShaSchema = schemas_string().regex(/^[0-9a-f]{7,64}$/, 'a lowercase hex commit sha');
-/** One history entry: a run of `name` at `commit`, with its per-item records. */
-const historyEntrySchema = object({
-    schema: literal(HISTORY_SCHEMA),
-    name: runNameSchema,
-    commit: commitShaSchema,
-    /** The commit's first parent, when known (push events, the CLI's --parent). */
-    parent: schemas_string().optional(),
-    /** The branch the commit was recorded on, when known. */
-    branch: schemas_string().optional(),
-    recordedAt: schemas_string(),
-    /** The gate's verdict for this run, and whether a label accepted a failure. */
-    verdict: schemas_string().optional(),
-    accepted: object({ label: schemas_string(), note: schemas_string().optional() }).optional(),
-    results: resultsSchema,
-});
-/** One row of the index: enough to draw a trend and find an entry without reading it. */
-const indexRowSchema = object({
-    name: runNameSchema,
-    commit: commitShaSchema,
-    parent: schemas_string().optional(),
-    branch: schemas_string().optional(),
-    recordedAt: schemas_string(),
-    verdict: schemas_string().optional(),
-    accepted: schemas_boolean().optional(),
-    accuracy: schemas_number(),
-    total: schemas_number().int(),
-    byKind: record(schemas_string(), schemas_number()),
-    model: schemas_string(),
-    revision: schemas_string().optional(),
-    /** The entry's prompt version and scorer: a baseline of another one is skipped unread. */
-    promptVersion: schemas_string().optional(),
-    scorer: schemas_string().optional(),
-});
-const historyIndexSchema = object({
-    schema: literal(HISTORY_SCHEMA),
-    rows: array(indexRowSchema),
-});
-/** The index row of an entry. */
-function indexRow(entry) {
-    const { summary, model } = entry.results;
-    return {
-        name: entry.name,
-        commit: entry.commit,
-        ...(entry.parent ? { parent: entry.parent } : {}),
-        ...(entry.branch ? { branch: entry.branch } : {}),
-        recordedAt: entry.recordedAt,
-        ...(entry.verdict ? { verdict: entry.verdict } : {}),
-        ...(entry.accepted ? { accepted: true } : {}),
-        accuracy: summary.accuracy,
-        total: summary.total,
-        byKind: Object.fromEntries(Object.entries(summary.byKind).map(([k, s]) => [k, s.accuracy])),
-        model: model.name,
-        ...(model.revision ? { revision: model.revision } : {}),
-        promptVersion: entry.results.promptVersion,
-        ...(history_scorerOf(entry.results) ? { scorer: history_scorerOf(entry.results) } : {}),
-    };
-}
-/** The scorer (`name@version`) a run was scored with, when its results say (read defensively). */
-function history_scorerOf(results) {
-    const scorer = results.provenance?.scorer;
-    return typeof scorer === 'string' ? scorer : undefined;
-}
-/** Where an entry lives inside the history (a directory or the data branch's tree). */
-const ENTRIES_DIR = 'entries';
-const entryPath = (name, commit) => `${ENTRIES_DIR}/${name}/${commit}.json`;
-const INDEX_PATH = 'index.json';
-
 ;// CONCATENATED MODULE: ./src/history/errors.ts
 
 
@@ -83735,7 +83755,6 @@ ${options.generatedAt ? `<p class="generated">Generated ${escapeHtml(options.gen
 
 
 
-const SHA = /^[0-9a-f]{7,64}$/;
 /** The history named by `--history`: a directory (CLI), or `branch:NAME` built by the Action. */
 function historyStore(spec, logger, branch) {
     const m = /^branch:(.+)$/.exec(spec);
@@ -83755,7 +83774,7 @@ function baselineSource(options, history, event, graph, scorer, logger, howToRec
     const baseline = options.baseline ?? (history ? 'auto' : undefined);
     if (!baseline)
         return undefined;
-    if (baseline !== 'auto' && !SHA.test(baseline))
+    if (baseline !== 'auto' && !commitShaSchema.safeParse(baseline).success)
         return new FileBaseline(baseline);
     if (!history)
         throw new UsageError(`--baseline ${baseline} reads the history: give --history (a directory, or the Action's data branch).`);
@@ -83967,6 +83986,7 @@ function compareCommand(args, io, usage) {
 
 
 
+
 const USAGE = `tracegate — does the model still predict what the code does when it runs?
 
 Usage:
@@ -84083,13 +84103,12 @@ async function runCommand(args, io, logger, lifecycle) {
 }
 /** CLI-only flags: the commit a run is recorded at (the Action takes it from the event). */
 const AT_COMMIT = ['commit', 'parent'];
-const commands_SHA = /^[0-9a-f]{7,64}$/;
 function atCommit(commit, parent) {
     for (const [flag, value] of [
         ['--commit', commit],
         ['--parent', parent],
     ])
-        if (value !== undefined && !commands_SHA.test(value))
+        if (value !== undefined && !commitShaSchema.safeParse(value).success)
             throw new UsageError(`${flag} must be a lowercase commit sha, got "${value}"`);
     if (parent && !commit)
         throw new UsageError('--parent needs --commit (the commit of this run)');
@@ -84103,11 +84122,7 @@ async function runWith(options, io, logger, lifecycle, exitFor, at) {
     const history = options.history ? historyStore(options.history, logger) : undefined;
     const event = at ? { kind: 'push', ...at, sha: at.commit } : undefined;
     const baseline = baselineSource(options, history, event, gitCommitGraph(process.cwd()), input.scorer, logger, 'a run with --history DIR --commit SHA records one');
-    const deps = toRunDeps(options, logger, suite, lifecycle);
-    const outcome = await runPipeline(input, {
-        ...deps,
-        stores: { ...deps.stores, baseline },
-    });
+    const outcome = await runPipeline(input, toRunDeps(options, logger, suite, lifecycle, baseline));
     if (history && at)
         await recordRun(history, { name: options.name, ...at, retention: options.retention }, outcome.results, logger);
     else if (history)
