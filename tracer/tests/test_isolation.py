@@ -20,7 +20,7 @@ import time
 import pytest
 
 import hostile_parsers
-from conftest import HARVEST, parse_results
+from conftest import HARVEST, TRACER_ROOT, parse_results
 
 UID_BASE = 47000
 # Not root: conftest deselects these and says why (a skip would read as a gap in the container suite).
@@ -54,7 +54,7 @@ def _copy_pytest(dest):
 
 @pytest.fixture(scope="module")
 def world():
-    """(root dir every uid can read, python, env) for isolated plans."""
+    """(root dir every uid can read, python, env, harvest.py path) for isolated plans."""
     root = tempfile.mkdtemp(prefix="tracegate-isolation-")
     os.chmod(root, 0o755)
     env = dict(os.environ)
@@ -72,8 +72,27 @@ def world():
             pytest.skip(f"no python {VERSION} that other uids can run with pytest (this one: {sys.executable})")
         print(f"isolation tests: {sys.executable} is not reachable by uid {UID_BASE}; using {python} "
               f"with pytest copied to {site}")
-    yield root, python, env
+    harvest = HARVEST
+    if not _reaches(UID_BASE, python, env, TRACER_ROOT):
+        # The checkout sits under a directory other uids cannot enter (mktemp -d is 0700):
+        # the tracer goes where they can, as the container's read-only mount would have it.
+        tracer = os.path.join(root, "tracer")
+        shutil.copytree(TRACER_ROOT, tracer, ignore=shutil.ignore_patterns("tests", "__pycache__"))
+        for dirpath, _dirs, files_ in os.walk(tracer):
+            os.chmod(dirpath, 0o755)
+            for name_ in files_:
+                os.chmod(os.path.join(dirpath, name_), 0o644)
+        harvest = os.path.join(tracer, "harvest.py")
+        print(f"isolation tests: uid {UID_BASE} cannot reach {TRACER_ROOT}; using a copy in {tracer}")
+    yield root, python, env, harvest
     shutil.rmtree(root, ignore_errors=True)
+
+
+def _reaches(uid, python, env, path):
+    """True when `uid` can read `path` (every directory above it searchable)."""
+    done = subprocess.run([python, "-c", "import os, sys; os.listdir(sys.argv[1])", path], user=uid, group=uid,
+                          extra_groups=[], env=env, capture_output=True, timeout=60)
+    return done.returncode == 0
 
 
 def _instance(root, name, files):
@@ -91,12 +110,12 @@ def _instance(root, name, files):
 
 
 def _run(world, instances, name):
-    root, python, env = world
+    root, python, env, harvest = world
     plan = os.path.join(root, name + ".json")
     with open(plan, "w") as handle:
         json.dump({"work_dir": os.path.join(root, name + "-work"), "isolation": {"uid_base": UID_BASE},
                    "instances": instances}, handle)
-    done = subprocess.run([python, HARVEST, plan], capture_output=True, text=True, timeout=300, env=env)
+    done = subprocess.run([python, harvest, plan], capture_output=True, text=True, timeout=300, env=env)
     assert done.returncode == 0, done.stderr
     return {r["id"]: r for r in parse_results(done.stdout)}, done
 
