@@ -1,7 +1,10 @@
 // What a run writes, pure: the pipeline's state in, the pieces of results.json out
 // (its records' clusters, the merged harvest, the results without their comparison).
 import { environmentsDigest, instanceSetDigest } from './compare/provenance.js';
+import { HISTORY_SCHEMA, indexRow } from './contracts/history.js';
 import { RESULTS_SCHEMA, type InstanceRecord, type Results } from './contracts/results.js';
+import { mergeRow } from './history/index-merge.js';
+import type { ReportContext } from './report/markdown.js';
 import type { HarvestSummary } from './harvest/harvest.js';
 import type { ClientIdentity } from './model/client.js';
 import { describePrompt, PROMPT_VERSION } from './prompt/build.js';
@@ -97,4 +100,23 @@ export function assembleResults(state: {
         }
       : {}),
   };
+}
+
+/**
+ * The report's context: the trend's rows with this run as its newest point
+ * (the rows the entry point read from the history, this run's row merged in).
+ */
+export function reportContext(input: RunInput, results: Results): ReportContext {
+  const trend = input.report?.trend;
+  if (!trend) return {};
+  const row = indexRow({
+    schema: HISTORY_SCHEMA,
+    name: trend.name,
+    commit: input.commit ?? 'this run',
+    recordedAt: results.finishedAt,
+    ...(results.comparison ? { verdict: results.comparison.verdict } : {}),
+    ...(results.accepted ? { accepted: results.accepted } : {}),
+    results,
+  });
+  return { trend: { ...trend, rows: mergeRow(trend.rows, row) } };
 }

@@ -13,9 +13,17 @@ import {
 import { harvestOracles, type HarvestDeps, type HarvestSummary } from './harvest/harvest.js';
 import { ModelRequestError, type ModelClient } from './model/client.js';
 import { PROMPT_VERSION } from './prompt/build.js';
-import { assembleResults, clusterOf, mergeHarvests, NO_HARVEST } from './pipeline-results.js';
+import {
+  assembleResults,
+  clusterOf,
+  mergeHarvests,
+  NO_HARVEST,
+  reportContext,
+} from './pipeline-results.js';
 import { queryInstances, withResponseCache, type QueryConfig } from './query/stage.js';
 import { renderReport } from './report/markdown.js';
+import type { IndexRow } from './contracts/history.js';
+import type { TrendOptions } from './report/trend.js';
 import type { Baseline, Stores } from './stores/ports.js';
 import type { LoadedInstance, RejectedFile } from './suite/load.js';
 
@@ -40,6 +48,13 @@ export interface RunInput {
   /** The scorer's `name@version` (recorded; runs of other scorers are not compared). */
   scorer: string;
   commit?: string;
+  /** The trend's history rows (this run's own row is added); the Action and `--history` pass them. */
+  report?: { trend?: TrendOptions & { rows: readonly IndexRow[] } };
+  /**
+   * Set when the override label is on the pull request: a `fail` verdict is
+   * recorded as accepted (results.accepted), and the report says so.
+   */
+  accept?: { label: string; note?: string };
 }
 
 /** The side effects a run is built from; the entry points pass the real ones, tests their own. */
@@ -119,6 +134,7 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
   const keep = (record: InstanceRecord): void => {
     const complete: InstanceRecord = {
       ...record,
+      file: loadedById.get(record.id)!.file,
       cluster: clusterOf(loadedById.get(record.id)!),
       ...(record.error && INFRASTRUCTURE_ERRORS.has(record.error) ? { infrastructure: true } : {}),
     };
@@ -196,7 +212,8 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
     const results = assemble(incomplete);
     const comparison = compare(results);
     results.comparison = comparison;
-    const report = renderReport(results, comparison);
+    if (comparison.verdict === 'fail' && input.accept) results.accepted = input.accept;
+    const report = renderReport(results, comparison, reportContext(input, results));
     stores.results.finish(results, report);
     return {
       results,

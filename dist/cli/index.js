@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1770);
+/* harmony import */ var _cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8307);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67229,7 +67229,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1770:
+/***/ 8307:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -76892,6 +76892,12 @@ const comparisonSchema = object({
     /** Set when a top-up ran: how many paired items were planned and added, and which. */
     topUp: object({ planned: schemas_number().int(), added: schemas_number().int(), ids: array(schemas_string()) })
         .optional(),
+    /**
+     * The paired items that changed, in this run's order: `lost` were better in
+     * the baseline (regressions: the report lists them, the check annotates their
+     * files), `gained` better in this run.
+     */
+    flipped: object({ lost: array(schemas_string()), gained: array(schemas_string()) }).optional(),
     /** What differs between the runs without making them incomparable (tracer, environments…). */
     notes: array(schemas_string()),
     /** The baseline: where it came from and which model it scored. */
@@ -76979,6 +76985,10 @@ const instanceRecordSchema = object({
     correct: schemas_boolean(),
     error: schemas_enum(ERROR_CLASSES).nullable(),
     detail: schemas_string().optional(),
+    /** The question asked (cut at 1,000 characters), for the report's flipped items. */
+    question: schemas_string().optional(),
+    /** The instance file, relative to the suite root (check-run annotations point at it). */
+    file: schemas_string().optional(),
     /** The model's raw reply (truncated to 4 KB). */
     prediction: schemas_string().optional(),
     parsed: unknown().optional(),
@@ -77090,6 +77100,11 @@ const resultsSchema = object({
         .optional(),
     /** The gate's comparison with the baseline (also written alone as comparison.json by `compare`). */
     comparison: comparisonSchema.optional(),
+    /**
+     * Set when a failing verdict was accepted by the override label: the check is
+     * neutral, the job passes, the comment and the history say so.
+     */
+    accepted: object({ label: schemas_string(), note: schemas_string().optional() }).optional(),
 });
 
 ;// CONCATENATED MODULE: ./src/contracts/history.ts
@@ -79655,6 +79670,7 @@ function checkInstance(reader, rel, instance, environments, seen) {
         return {
             instance,
             dir: reader.resolve(instanceDir),
+            file: rel,
             contentHash: hashDirectory(reader, instanceDir),
             environment: environment.recipe,
             environmentDir: ENVIRONMENTS,
@@ -80397,6 +80413,10 @@ function compareRuns(candidate, baseline, policy, look = { index: 1, of: 1, alph
         kinds,
         pairing,
         ...(topUp ? { topUp } : {}),
+        flipped: {
+            lost: pairs.filter((p) => p.candidate < p.baseline).map((p) => p.id),
+            gained: pairs.filter((p) => p.candidate > p.baseline).map((p) => p.id),
+        },
         notes: provenanceNotes(candidate.provenance, base.provenance),
         baseline: {
             source: baseline.source,
@@ -81669,6 +81689,86 @@ async function runJob(backend, env, items, run, deps) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/history/index-merge.ts
+/**
+ * The index as a pure value: merging a run's row in, retention, look-ups.
+ * Every writer (a directory, the data branch after a lost race) goes
+ * through `mergeRow`, so a re-read index and a retried write agree.
+ */
+/** Older first; rows recorded at the same instant keep their order (the sort is stable). */
+function byRecordedAt(a, b) {
+    const ta = Date.parse(a.recordedAt);
+    const tb = Date.parse(b.recordedAt);
+    if (Number.isNaN(ta) || Number.isNaN(tb))
+        return a.recordedAt.localeCompare(b.recordedAt);
+    return ta - tb;
+}
+/** The rows ordered by recordedAt, older first (how every index is kept and read). */
+function sortRows(rows) {
+    return [...rows].sort(byRecordedAt);
+}
+/** The index with `row` in it: a row of the same (name, commit) is replaced; ordered by recordedAt. */
+function mergeRow(rows, row) {
+    return [...rows.filter((r) => r.name !== row.name || r.commit !== row.commit), row].sort(byRecordedAt);
+}
+/**
+ * Applies retention to the rows of `name`: returns the rows kept (all names)
+ * and the rows to delete. `keep` (the row just recorded) is never dropped.
+ */
+function applyRetention(rows, name, retention, keep, now = new Date()) {
+    const limit = retention?.entries;
+    const days = retention?.days;
+    if (limit === undefined && days === undefined)
+        return { kept: [...rows], dropped: [] };
+    const cutoff = days === undefined ? -Infinity : now.getTime() - days * 86_400_000;
+    const ofName = rows.filter((r) => r.name === name);
+    const newestFirst = [...ofName].reverse();
+    const drop = new Set();
+    let kept = 0;
+    for (const row of newestFirst) {
+        const protectedRow = row.name === keep.name && row.commit === keep.commit;
+        const old = Date.parse(row.recordedAt) < cutoff;
+        const over = limit !== undefined && kept >= Math.max(limit, 1);
+        if (!protectedRow && (old || over))
+            drop.add(row);
+        else
+            kept++;
+    }
+    return {
+        kept: rows.filter((r) => !drop.has(r)),
+        dropped: rows.filter((r) => drop.has(r)),
+    };
+}
+/** The rows of one run name by commit (a commit recorded twice keeps its last row). */
+function rowsByCommit(rows, name) {
+    const map = new Map();
+    for (const row of rows)
+        if (row.name === name)
+            map.set(row.commit, row);
+    return map;
+}
+/** The newest row of `name` recorded on `branch`, if any. */
+function latestOnBranch(rows, name, branch, accept = () => true) {
+    for (let i = rows.length - 1; i >= 0; i--) {
+        const row = rows[i];
+        if (row.name === name && row.branch === branch && accept(row))
+            return row;
+    }
+    return undefined;
+}
+/**
+ * The rows of `name` whose commit starts with `sha` (an explicit, maybe
+ * abbreviated, sha): one row, none, or several when the prefix is ambiguous.
+ */
+function rowsMatching(rows, name, sha) {
+    const prefix = sha.toLowerCase();
+    const found = new Map();
+    for (const row of rows)
+        if (row.name === name && row.commit.startsWith(prefix))
+            found.set(row.commit, row);
+    return [...found.values()];
+}
+
 ;// CONCATENATED MODULE: ./src/score/aggregate.ts
 /** Wilson score interval at 95%: honest for small n and for 0% / 100%. */
 function wilson(correct, total, z = 1.959964) {
@@ -81757,6 +81857,8 @@ function summarizeQuery(records, identity, samples) {
 
 
 
+
+
 /** The gate's clusters of an instance: its first test's file in its environment, and the environment. */
 function pipeline_results_clusterOf(loaded) {
     const { environment, tests } = loaded.instance;
@@ -81831,6 +81933,25 @@ function assembleResults(state) {
             }
             : {}),
     };
+}
+/**
+ * The report's context: the trend's rows with this run as its newest point
+ * (the rows the entry point read from the history, this run's row merged in).
+ */
+function reportContext(input, results) {
+    const trend = input.report?.trend;
+    if (!trend)
+        return {};
+    const row = indexRow({
+        schema: HISTORY_SCHEMA,
+        name: trend.name,
+        commit: input.commit ?? 'this run',
+        recordedAt: results.finishedAt,
+        ...(results.comparison ? { verdict: results.comparison.verdict } : {}),
+        ...(results.accepted ? { accepted: results.accepted } : {}),
+        results,
+    });
+    return { trend: { ...trend, rows: mergeRow(trend.rows, row) } };
 }
 
 ;// CONCATENATED MODULE: ./src/parse/lenient.ts
@@ -82502,6 +82623,7 @@ function majorityVote(samples) {
 
 
 const MAX_PREDICTION_CHARS = 4096;
+const MAX_QUESTION_CHARS = 1000;
 /** 4xx statuses that concern this request alone (too long, invalid for this prompt). */
 const PER_REQUEST_REJECTIONS = new Set([400, 413, 422]);
 async function askOnce(client, messages, sample, oracle, template) {
@@ -82550,6 +82672,7 @@ async function answerInstance(loaded, oracle, client, options = { samples: 1, pr
         id: instance.id,
         kind: instance.kind,
         scored: true,
+        question: oracle.oracle.question.slice(0, MAX_QUESTION_CHARS),
         oracle: oracle.oracle.oracle_answer,
         oracleDigest: oracleDigest(oracle.oracle),
         correct: winner.outcome.ok && winner.outcome.correct,
@@ -82775,7 +82898,137 @@ function policyLine(c) {
         `, Holm over overall + kinds; paired clustered difference by ${policy.clusterBy} (CR1, Agresti–Min, t)`);
 }
 
+;// CONCATENATED MODULE: ./src/report/flipped.ts
+
+/** Items listed per direction; the rest are counted (all of them are in results.json). */
+const SHOWN = 25;
+/** Characters of a question or value shown. */
+const CUT = 300;
+function cut(text) {
+    return text.length <= CUT ? text : `${text.slice(0, CUT)}…`;
+}
+/** A value as one code span: JSON, cut, with nothing that can leave the span. */
+function value(v) {
+    if (v === undefined)
+        return '—';
+    let text;
+    try {
+        text = JSON.stringify(v) ?? String(v);
+    }
+    catch {
+        text = String(v);
+    }
+    return codeSpan(cut(text));
+}
+function item(r) {
+    const answer = r.parsed !== undefined ? value(r.parsed) : r.error ? `no answer (${r.error})` : '—';
+    return [
+        `- ${codeSpan(r.id)} · ${r.kind}${r.question ? ` — ${escapeMarkdown(cut(r.question))}` : ''}`,
+        `  oracle ${value(r.oracle)} · answer ${answer}`,
+    ];
+}
+function section(title, ids, byId) {
+    if (!ids.length)
+        return [];
+    const records = ids.flatMap((id) => byId.get(id) ?? []);
+    const shown = records.slice(0, SHOWN);
+    return [
+        '',
+        `<details><summary>${title} (${ids.length})</summary>`,
+        '',
+        ...shown.flatMap(item),
+        ...(ids.length > shown.length
+            ? [`- … and ${ids.length - shown.length} more (results.json)`]
+            : []),
+        '',
+        '</details>',
+    ];
+}
+/**
+ * The paired items that changed since the baseline, collapsed: kind, question,
+ * oracle and this run's answer. Every string from a model or an instance goes
+ * through `escapeMarkdown` or `codeSpan`, so none can mention anyone, open
+ * HTML, close the block or forge a marker.
+ */
+function flippedSection(results, comparison) {
+    const flipped = comparison.flipped;
+    if (!flipped)
+        return [];
+    const byId = new Map(results.instances.map((r) => [r.id, r]));
+    return [
+        ...section('Regressed items — right in the baseline, wrong now', flipped.lost, byId),
+        ...section('Fixed items — wrong in the baseline, right now', flipped.gained, byId),
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/report/trend.ts
+
+/**
+ * A label as mermaid and markdown both take it literally: only letters,
+ * digits, space and `. , _ : @ / + ( ) -`; anything else (a quote that would
+ * end the string, a backtick that could close the fence, a line break, `<`)
+ * becomes `_`.
+ */
+function mermaidLabel(text, max = 60) {
+    return text.replace(/[^A-Za-z0-9 .,_:@/+()-]/g, '_').slice(0, max);
+}
+function chart(title, commits, values) {
+    const x = commits.map((c) => `"${mermaidLabel(c.slice(0, 7))}"`).join(', ');
+    const line = values.map((v) => (v * 100).toFixed(1)).join(', ');
+    return [
+        '```mermaid',
+        'xychart-beta',
+        `  title "${mermaidLabel(title, 100)}"`,
+        `  x-axis [${x}]`,
+        '  y-axis "accuracy %" 0 --> 100',
+        `  line [${line}]`,
+        '```',
+    ].join('\n');
+}
+function ordered(rows) {
+    return rows
+        .map((r, i) => ({ r, i, t: Date.parse(r.recordedAt) }))
+        .sort((a, b) => (a.t === b.t || Number.isNaN(a.t - b.t) ? a.i - b.i : a.t - b.t))
+        .map(({ r }) => r);
+}
+/**
+ * The trend section, or '' when the run has no history yet. Pass the rows
+ * with the candidate's own row merged in (`mergeRow(rows, indexRow(entry))`)
+ * to show this commit as the last point.
+ */
+function renderTrend(rows, options) {
+    const last = Math.max(1, options.last ?? 10);
+    const shown = ordered(rows.filter((r) => r.name === options.name &&
+        (options.branch === undefined || r.branch === undefined || r.branch === options.branch))).slice(-last);
+    if (!shown.length)
+        return '';
+    const name = mermaidLabel(options.name, 64);
+    const overall = chart(`${name}: overall accuracy, last ${shown.length} commit(s)`, shown.map((r) => r.commit), shown.map((r) => r.accuracy));
+    const seen = new Set(shown.flatMap((r) => Object.keys(r.byKind)));
+    const kinds = [
+        ...QUESTION_KINDS.filter((k) => seen.has(k)),
+        ...[...seen].filter((k) => !QUESTION_KINDS.includes(k)).sort(),
+    ];
+    const perKind = kinds.map((kind) => {
+        // A kind not run at a commit has no point there (mermaid lines cannot have gaps).
+        const at = shown.filter((r) => r.byKind[kind] !== undefined);
+        return chart(`${mermaidLabel(kind)}: last ${at.length} commit(s)`, at.map((r) => r.commit), at.map((r) => r.byKind[kind]));
+    });
+    return [
+        overall,
+        '',
+        '<details><summary>Trend per kind</summary>',
+        '',
+        perKind.join('\n\n'),
+        '',
+        '</details>',
+        '',
+    ].join('\n');
+}
+
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
+
+
 
 
 
@@ -82789,20 +83042,34 @@ function baselineLine(c) {
     const rev = b.revision ? ` @ ${codeSpan(b.revision)}` : '';
     return ['', `Compared with ${escapeMarkdown(b.model)}${rev} — ${escapeMarkdown(b.source)}`];
 }
+function acceptedLine(results, comparison) {
+    const a = results.accepted;
+    if (!a || comparison.verdict !== 'fail')
+        return [];
+    return [
+        '',
+        `🟣 **Regression accepted** by the label ${codeSpan(a.label)}${a.note ? ` (${escapeMarkdown(a.note)})` : ''}: ` +
+            'the check is neutral and the job passes; the acceptance is recorded in the history.',
+    ];
+}
 /** The report shown in the PR comment, the job summary and report.md. */
-function renderReport(results, comparison) {
+function renderReport(results, comparison, context = {}) {
     const { summary } = results;
+    const trend = context.trend ? renderTrend(context.trend.rows, context.trend) : '';
     const lines = [
         COMMENT_MARKER,
         `## tracegate — ${escapeMarkdown(results.model.name)}${results.model.revision ? ` @ ${codeSpan(results.model.revision)}` : ''}`,
         '',
         verdictLine(comparison),
+        ...acceptedLine(results, comparison),
         ...baselineLine(comparison),
         '',
         `**This run: ${pct(summary.accuracy)}** (${summary.correct}/${summary.total}, 95% CI ${pct(summary.ci95[0])}–${pct(summary.ci95[1])})`,
         '',
         ...comparisonTable(comparison, { overall: summary, byKind: summary.byKind }),
         ...comparisonDetails(comparison),
+        ...flippedSection(results, comparison),
+        ...(trend ? ['', '**Trend**', '', trend] : []),
     ];
     const errorEntries = Object.entries(summary.errors).filter(([k]) => !k.startsWith('harvest_'));
     if (errorEntries.length) {
@@ -82900,6 +83167,7 @@ async function runPipeline(input, deps) {
     const keep = (record) => {
         const complete = {
             ...record,
+            file: loadedById.get(record.id).file,
             cluster: pipeline_results_clusterOf(loadedById.get(record.id)),
             ...(record.error && INFRASTRUCTURE_ERRORS.has(record.error) ? { infrastructure: true } : {}),
         };
@@ -82966,7 +83234,9 @@ async function runPipeline(input, deps) {
         const results = assemble(incomplete);
         const comparison = compare(results);
         results.comparison = comparison;
-        const report = renderReport(results, comparison);
+        if (comparison.verdict === 'fail' && input.accept)
+            results.accepted = input.accept;
+        const report = renderReport(results, comparison, reportContext(input, results));
         stores.results.finish(results, report);
         return {
             results,
@@ -83061,86 +83331,6 @@ class BaselineNotFoundError extends TracegateError {
         super(message);
         this.name = 'BaselineNotFoundError';
     }
-}
-
-;// CONCATENATED MODULE: ./src/history/index-merge.ts
-/**
- * The index as a pure value: merging a run's row in, retention, look-ups.
- * Every writer (a directory, the data branch after a lost race) goes
- * through `mergeRow`, so a re-read index and a retried write agree.
- */
-/** Older first; rows recorded at the same instant keep their order (the sort is stable). */
-function byRecordedAt(a, b) {
-    const ta = Date.parse(a.recordedAt);
-    const tb = Date.parse(b.recordedAt);
-    if (Number.isNaN(ta) || Number.isNaN(tb))
-        return a.recordedAt.localeCompare(b.recordedAt);
-    return ta - tb;
-}
-/** The rows ordered by recordedAt, older first (how every index is kept and read). */
-function sortRows(rows) {
-    return [...rows].sort(byRecordedAt);
-}
-/** The index with `row` in it: a row of the same (name, commit) is replaced; ordered by recordedAt. */
-function mergeRow(rows, row) {
-    return [...rows.filter((r) => r.name !== row.name || r.commit !== row.commit), row].sort(byRecordedAt);
-}
-/**
- * Applies retention to the rows of `name`: returns the rows kept (all names)
- * and the rows to delete. `keep` (the row just recorded) is never dropped.
- */
-function applyRetention(rows, name, retention, keep, now = new Date()) {
-    const limit = retention?.entries;
-    const days = retention?.days;
-    if (limit === undefined && days === undefined)
-        return { kept: [...rows], dropped: [] };
-    const cutoff = days === undefined ? -Infinity : now.getTime() - days * 86_400_000;
-    const ofName = rows.filter((r) => r.name === name);
-    const newestFirst = [...ofName].reverse();
-    const drop = new Set();
-    let kept = 0;
-    for (const row of newestFirst) {
-        const protectedRow = row.name === keep.name && row.commit === keep.commit;
-        const old = Date.parse(row.recordedAt) < cutoff;
-        const over = limit !== undefined && kept >= Math.max(limit, 1);
-        if (!protectedRow && (old || over))
-            drop.add(row);
-        else
-            kept++;
-    }
-    return {
-        kept: rows.filter((r) => !drop.has(r)),
-        dropped: rows.filter((r) => drop.has(r)),
-    };
-}
-/** The rows of one run name by commit (a commit recorded twice keeps its last row). */
-function rowsByCommit(rows, name) {
-    const map = new Map();
-    for (const row of rows)
-        if (row.name === name)
-            map.set(row.commit, row);
-    return map;
-}
-/** The newest row of `name` recorded on `branch`, if any. */
-function latestOnBranch(rows, name, branch, accept = () => true) {
-    for (let i = rows.length - 1; i >= 0; i--) {
-        const row = rows[i];
-        if (row.name === name && row.branch === branch && accept(row))
-            return row;
-    }
-    return undefined;
-}
-/**
- * The rows of `name` whose commit starts with `sha` (an explicit, maybe
- * abbreviated, sha): one row, none, or several when the prefix is ambiguous.
- */
-function rowsMatching(rows, name, sha) {
-    const prefix = sha.toLowerCase();
-    const found = new Map();
-    for (const row of rows)
-        if (row.name === name && row.commit.startsWith(prefix))
-            found.set(row.commit, row);
-    return [...found.values()];
 }
 
 ;// CONCATENATED MODULE: ./src/history/baseline.ts

@@ -1,58 +1,69 @@
 import * as core from '@actions/core';
 import { z } from 'zod';
+import { ON_INCONCLUSIVE } from '../contracts/comparison.js';
+import { runNameSchema } from '../contracts/history.js';
 import { parseRunOptions, RUN_OPTION_NAMES, type RunOptions } from '../config/options.js';
 import { UsageError } from '../errors.js';
 
-/** Inputs that only the Action has (reporting to GitHub). */
+const bool = (name: string) =>
+  z
+    .enum(['true', 'false'], { error: `input ${name} must be true or false` })
+    .default('true')
+    .transform((v) => v === 'true');
+
+/** Inputs that only the Action has (reporting to GitHub), read in both modes. */
 const reportingSchema = z.object({
+  /** gate: run and decide; report: post a fork PR's results from its artifact (workflow_run). */
+  mode: z.enum(['gate', 'report'], { error: 'input mode must be gate or report' }).default('gate'),
   'github-token': z.string().default(''),
-  /** Post/update the sticky PR comment. */
-  comment: z
-    .enum(['true', 'false'])
-    .default('true')
-    .transform((v) => v === 'true'),
-  /** Create a check run with the verdict as its conclusion. */
-  'check-run': z
-    .enum(['true', 'false'])
-    .default('true')
-    .transform((v) => v === 'true'),
-  'check-name': z.string().default('tracegate'),
+  comment: bool('comment'),
+  'check-run': bool('check-run'),
+  'check-name': z.string().min(1).default('tracegate'),
+  /** The PR label that turns a failing verdict into a recorded acceptance ('' turns it off). */
+  'accept-label': z.string().default('tracegate:accept-regression'),
+  /** Commits the comment's trend chart shows (0: no chart). */
+  trend: z
+    .string()
+    .regex(/^\d{1,3}$/, 'input trend must be a whole number of commits (0 for no chart)')
+    .default('10')
+    .transform(Number),
+  /** Run name and history (also run options), and the inconclusive policy, for mode: report. */
+  name: runNameSchema.default('tracegate'),
+  history: z.string().default('branch:tracegate-data'),
+  'on-inconclusive': z.enum(ON_INCONCLUSIVE).default('neutral'),
 });
+export type ReportingInputs = z.infer<typeof reportingSchema>;
 
 export interface ActionInputs {
   run: RunOptions;
-  githubToken: string;
-  comment: boolean;
-  checkRun: boolean;
-  checkName: string;
+  reporting: ReportingInputs;
 }
 
-/** Reads every input once, into one typed object; errors name the input and value. */
-export function readInputs(): ActionInputs {
-  const raw = Object.fromEntries(
-    RUN_OPTION_NAMES.map((name) => [name, core.getInput(name) || undefined]),
-  );
-  const apiKey = raw['api-key'];
-  if (apiKey) core.setSecret(apiKey);
+const input = (name: string): string | undefined => core.getInput(name) || undefined;
+
+/** The reporting inputs (both modes); errors name the input and value. */
+export function readReportingInputs(): ReportingInputs {
   const token = core.getInput('github-token');
   if (token) core.setSecret(token);
-  const run = parseRunOptions(raw);
-  const reporting = reportingSchema.safeParse({
-    'github-token': core.getInput('github-token') || undefined,
-    comment: core.getInput('comment') || undefined,
-    'check-run': core.getInput('check-run') || undefined,
-    'check-name': core.getInput('check-name') || undefined,
-  });
-  if (!reporting.success) {
+  const parsed = reportingSchema.safeParse(
+    Object.fromEntries(Object.keys(reportingSchema.shape).map((k) => [k, input(k)])),
+  );
+  if (!parsed.success) {
     throw new UsageError(
-      reporting.error.issues.map((i) => `input ${i.path.join('.')}: ${i.message}`).join('; '),
+      parsed.error.issues
+        .map((i) =>
+          i.message.startsWith('input ') ? i.message : `input ${i.path.join('.')}: ${i.message}`,
+        )
+        .join('; '),
     );
   }
-  return {
-    run,
-    githubToken: reporting.data['github-token'],
-    comment: reporting.data.comment,
-    checkRun: reporting.data['check-run'],
-    checkName: reporting.data['check-name'],
-  };
+  return parsed.data;
+}
+
+/** Every input of mode: gate once, into one typed object; errors name the input and value. */
+export function readInputs(reporting: ReportingInputs = readReportingInputs()): ActionInputs {
+  const raw = Object.fromEntries(RUN_OPTION_NAMES.map((name) => [name, input(name)]));
+  const apiKey = raw['api-key'];
+  if (apiKey) core.setSecret(apiKey);
+  return { run: parseRunOptions(raw), reporting };
 }

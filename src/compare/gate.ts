@@ -168,6 +168,10 @@ export function compareRuns(
     kinds,
     pairing,
     ...(topUp ? { topUp } : {}),
+    flipped: {
+      lost: pairs.filter((p) => p.candidate < p.baseline).map((p) => p.id),
+      gained: pairs.filter((p) => p.candidate > p.baseline).map((p) => p.id),
+    },
     notes: provenanceNotes(candidate.provenance, base.provenance),
     baseline: {
       source: baseline.source,

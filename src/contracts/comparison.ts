@@ -140,6 +140,12 @@ export const comparisonSchema = z.object({
   topUp: z
     .object({ planned: z.number().int(), added: z.number().int(), ids: z.array(z.string()) })
     .optional(),
+  /**
+   * The paired items that changed, in this run's order: `lost` were better in
+   * the baseline (regressions: the report lists them, the check annotates their
+   * files), `gained` better in this run.
+   */
+  flipped: z.object({ lost: z.array(z.string()), gained: z.array(z.string()) }).optional(),
   /** What differs between the runs without making them incomparable (tracer, environments…). */
   notes: z.array(z.string()),
   /** The baseline: where it came from and which model it scored. */

@@ -42,6 +42,10 @@ export const instanceRecordSchema = z.object({
   correct: z.boolean(),
   error: z.enum(ERROR_CLASSES).nullable(),
   detail: z.string().optional(),
+  /** The question asked (cut at 1,000 characters), for the report's flipped items. */
+  question: z.string().optional(),
+  /** The instance file, relative to the suite root (check-run annotations point at it). */
+  file: z.string().optional(),
   /** The model's raw reply (truncated to 4 KB). */
   prediction: z.string().optional(),
   parsed: z.unknown().optional(),
@@ -169,5 +173,10 @@ export const resultsSchema = z.object({
     .optional(),
   /** The gate's comparison with the baseline (also written alone as comparison.json by `compare`). */
   comparison: comparisonSchema.optional(),
+  /**
+   * Set when a failing verdict was accepted by the override label: the check is
+   * neutral, the job passes, the comment and the history say so.
+   */
+  accepted: z.object({ label: z.string(), note: z.string().optional() }).optional(),
 });
 export type Results = z.infer<typeof resultsSchema>;

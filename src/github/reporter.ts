@@ -1,4 +1,5 @@
 import type { getOctokit } from '@actions/github';
+import type { Annotation } from '../report/regressions.js';
 /** The login a workflow's GITHUB_TOKEN writes as. */
 export const ACTIONS_BOT = 'github-actions[bot]';
 
@@ -14,6 +15,18 @@ export interface RepoRef {
 }
 
 export type CheckConclusion = 'success' | 'failure' | 'neutral';
+
+/** GitHub takes at most 50 annotations per check-run request; more take more updates. */
+export const ANNOTATIONS_PER_REQUEST = 50;
+
+/** A pull request as tracegate reads it. */
+export interface PullRef {
+  number: number;
+  headSha: string;
+  baseRef: string;
+  labels: string[];
+  merged: boolean;
+}
 
 /** GitHub's limit for a check run's output summary and a comment body. */
 const MAX_BODY = 65_000;
@@ -99,21 +112,89 @@ export class GitHubReporter {
     return data.id;
   }
 
+  /**
+   * Completes the check with its conclusion and summary; annotations beyond
+   * the first 50 go in further updates (GitHub appends them).
+   */
   async completeCheck(
     checkRunId: number,
     conclusion: CheckConclusion,
     title: string,
     summary: string,
+    annotations: readonly Annotation[] = [],
   ): Promise<void> {
+    const output = { title, summary: clip(summary) };
+    const batches = batchesOf(annotations);
     await this.octokit.rest.checks.update({
       ...this.repo,
       check_run_id: checkRunId,
       status: 'completed',
       conclusion,
       completed_at: new Date().toISOString(),
-      output: { title, summary: clip(summary) },
+      output: { ...output, ...(batches[0] ? { annotations: batches[0] } : {}) },
     });
+    for (const batch of batches.slice(1)) {
+      await this.octokit.rest.checks.update({
+        ...this.repo,
+        check_run_id: checkRunId,
+        output: { ...output, annotations: batch },
+      });
+    }
   }
+
+  /** A check created already completed (mode: report posts a finished run). */
+  async postCheck(
+    name: string,
+    headSha: string,
+    conclusion: CheckConclusion,
+    title: string,
+    summary: string,
+    annotations: readonly Annotation[] = [],
+  ): Promise<number> {
+    const { data } = await this.octokit.rest.checks.create({
+      ...this.repo,
+      name,
+      head_sha: headSha,
+      status: 'in_progress',
+      started_at: new Date().toISOString(),
+    });
+    await this.completeCheck(data.id, conclusion, title, summary, annotations);
+    return data.id;
+  }
+
+  /** Pull request `number`: its head and labels. */
+  async pull(number: number): Promise<PullRef> {
+    const { data } = await this.octokit.rest.pulls.get({ ...this.repo, pull_number: number });
+    return {
+      number: data.number,
+      headSha: data.head.sha,
+      baseRef: data.base.ref,
+      labels: data.labels.map((l) => l.name ?? '').filter(Boolean),
+      merged: Boolean(data.merged_at),
+    };
+  }
+
+  /** The pull requests a commit belongs to (a push run finds the PR it merged). */
+  async pullsOf(sha: string): Promise<PullRef[]> {
+    const { data } = await this.octokit.rest.repos.listPullRequestsAssociatedWithCommit({
+      ...this.repo,
+      commit_sha: sha,
+    });
+    return data.map((p) => ({
+      number: p.number,
+      headSha: p.head.sha,
+      baseRef: p.base.ref,
+      labels: p.labels.map((l) => l.name ?? '').filter(Boolean),
+      merged: Boolean(p.merged_at),
+    }));
+  }
+}
+
+function batchesOf<T>(items: readonly T[]): T[][] {
+  const batches: T[][] = [];
+  for (let i = 0; i < items.length; i += ANNOTATIONS_PER_REQUEST)
+    batches.push(items.slice(i, i + ANNOTATIONS_PER_REQUEST));
+  return batches;
 }
 
 /** True for the errors a read-only token (fork PRs) produces. */

@@ -21,6 +21,7 @@ import { Limiter } from './pool.js';
 import { majorityVote, type SampleOutcome } from './vote.js';
 
 const MAX_PREDICTION_CHARS = 4096;
+const MAX_QUESTION_CHARS = 1000;
 
 /** 4xx statuses that concern this request alone (too long, invalid for this prompt). */
 const PER_REQUEST_REJECTIONS = new Set([400, 413, 422]);
@@ -106,6 +107,7 @@ export async function answerInstance(
     id: instance.id,
     kind: instance.kind,
     scored: true,
+    question: oracle.oracle.question.slice(0, MAX_QUESTION_CHARS),
     oracle: oracle.oracle.oracle_answer,
     oracleDigest: oracleDigest(oracle.oracle),
     correct: winner.outcome.ok && winner.outcome.correct,

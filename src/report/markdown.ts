@@ -3,6 +3,9 @@ import type { Comparison } from '../contracts/comparison.js';
 import type { Results } from '../contracts/results.js';
 import { comparisonDetails, comparisonTable, policyLine, verdictLine } from './comparison.js';
 import { codeSpan, escapeMarkdown } from './escape.js';
+import { flippedSection } from './flipped.js';
+import { renderTrend, type TrendOptions } from './trend.js';
+import type { IndexRow } from '../contracts/history.js';
 
 export { codeSpan, escapeMarkdown };
 
@@ -16,20 +19,44 @@ function baselineLine(c: Comparison): string[] {
   return ['', `Compared with ${escapeMarkdown(b.model)}${rev} — ${escapeMarkdown(b.source)}`];
 }
 
+/** What the report shows beyond the run itself. */
+export interface ReportContext {
+  /** The history's rows (this run's own row merged in) for the trend chart. */
+  trend?: TrendOptions & { rows: readonly IndexRow[] };
+}
+
+function acceptedLine(results: Results, comparison: Comparison): string[] {
+  const a = results.accepted;
+  if (!a || comparison.verdict !== 'fail') return [];
+  return [
+    '',
+    `🟣 **Regression accepted** by the label ${codeSpan(a.label)}${a.note ? ` (${escapeMarkdown(a.note)})` : ''}: ` +
+      'the check is neutral and the job passes; the acceptance is recorded in the history.',
+  ];
+}
+
 /** The report shown in the PR comment, the job summary and report.md. */
-export function renderReport(results: Results, comparison: Comparison): string {
+export function renderReport(
+  results: Results,
+  comparison: Comparison,
+  context: ReportContext = {},
+): string {
   const { summary } = results;
+  const trend = context.trend ? renderTrend(context.trend.rows, context.trend) : '';
   const lines = [
     COMMENT_MARKER,
     `## tracegate — ${escapeMarkdown(results.model.name)}${results.model.revision ? ` @ ${codeSpan(results.model.revision)}` : ''}`,
     '',
     verdictLine(comparison),
+    ...acceptedLine(results, comparison),
     ...baselineLine(comparison),
     '',
     `**This run: ${pct(summary.accuracy)}** (${summary.correct}/${summary.total}, 95% CI ${pct(summary.ci95[0])}–${pct(summary.ci95[1])})`,
     '',
     ...comparisonTable(comparison, { overall: summary, byKind: summary.byKind }),
     ...comparisonDetails(comparison),
+    ...flippedSection(results, comparison),
+    ...(trend ? ['', '**Trend**', '', trend] : []),
   ];
   const errorEntries = Object.entries(summary.errors).filter(([k]) => !k.startsWith('harvest_'));
   if (errorEntries.length) {

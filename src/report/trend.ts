@@ -12,6 +12,8 @@ export interface TrendOptions {
   name: string;
   /** Commits shown, the newest (default 10). */
   last?: number;
+  /** Only this branch's rows (and rows of no branch): a PR's trend is its base branch's. */
+  branch?: string;
 }
 
 /**
@@ -52,7 +54,13 @@ function ordered(rows: readonly IndexRow[]): IndexRow[] {
  */
 export function renderTrend(rows: readonly IndexRow[], options: TrendOptions): string {
   const last = Math.max(1, options.last ?? 10);
-  const shown = ordered(rows.filter((r) => r.name === options.name)).slice(-last);
+  const shown = ordered(
+    rows.filter(
+      (r) =>
+        r.name === options.name &&
+        (options.branch === undefined || r.branch === undefined || r.branch === options.branch),
+    ),
+  ).slice(-last);
   if (!shown.length) return '';
   const name = mermaidLabel(options.name, 64);
   const overall = chart(

@@ -11,6 +11,8 @@ export interface LoadedInstance {
   instance: Instance;
   /** Real path of the directory holding instance.json and its test files. */
   dir: string;
+  /** The instance file, relative to the suite root (check-run annotations point at it). */
+  file: string;
   /** sha256 over every file of the instance directory (paths + bytes). */
   contentHash: string;
   environment: Environment;
@@ -122,6 +124,7 @@ function checkInstance(
     return {
       instance,
       dir: reader.resolve(instanceDir),
+      file: rel,
       contentHash: hashDirectory(reader, instanceDir),
       environment: environment.recipe,
       environmentDir: ENVIRONMENTS,

@@ -18,6 +18,43 @@ export interface CheckRun {
   status: string;
   conclusion?: string;
   output?: { title: string; summary: string };
+  /** Every annotation sent, over all updates (GitHub appends them). */
+  annotations: Record<string, unknown>[];
+  /** Annotations per request (GitHub takes at most 50). */
+  annotationBatches: number[];
+}
+
+/** A pull request of the fake repository. */
+export interface FakePull {
+  number: number;
+  head: string;
+  base: string;
+  labels: string[];
+  /** The commit its merge made on the base branch (commits/{sha}/pulls finds the PR by it). */
+  mergeCommit?: string;
+}
+
+/** An artifact uploaded through the results service, as a workflow run holds it. */
+export interface FakeArtifact {
+  id: number;
+  name: string;
+  /** The run whose job uploaded it (from the runtime token's backend ids). */
+  runId: number;
+  zip: Buffer;
+  finalized: boolean;
+}
+
+/** A runtime token as the runner gives a job: a JWT whose scope names the run's results backend ids. */
+export function runtimeToken(runId: number): string {
+  const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  return `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ scp: `Actions.GenericRead Actions.Results:run-${runId}:job-${runId}` })}.sig`;
+}
+
+interface Answer {
+  status: number;
+  json?: unknown;
+  raw?: Buffer;
+  headers?: Record<string, string>;
 }
 
 /**
@@ -32,7 +69,13 @@ export class FakeGitHub {
   checkRuns: CheckRun[] = [];
   requests: { method: string; path: string; query: string; auth?: string }[] = [];
   readOnly = false;
+  /** Only comment writes answer 403 (a token that may write checks but not comments). */
+  commentsReadOnly = false;
   readonly repo = new FakeRepo();
+  readonly pulls = new Map<number, FakePull>();
+  readonly artifacts: FakeArtifact[] = [];
+  private readonly blocks = new Map<string, Buffer>();
+  private base = '';
   private server?: Server;
   private nextId = 1000;
   private held?: { count: number; waiting: (() => void)[] };
@@ -72,26 +115,89 @@ export class FakeGitHub {
           query,
           auth: req.headers.authorization,
         });
-        const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
+        const raw = Buffer.concat(chunks);
         const answer = () => {
-          const { status, json } = this.route(
-            req.method ?? '',
-            path,
-            new URLSearchParams(query),
-            body,
-          );
-          res.writeHead(status, { 'content-type': 'application/json' });
-          res.end(JSON.stringify(json));
+          const reply = path.startsWith('/blob/')
+            ? this.blob(req.method ?? '', path, new URLSearchParams(query), raw)
+            : this.route(
+                req.method ?? '',
+                path,
+                new URLSearchParams(query),
+                raw.length ? JSON.parse(raw.toString('utf8')) : {},
+              );
+          res.writeHead(reply.status, {
+            'content-type': reply.raw ? 'application/octet-stream' : 'application/json',
+            ...reply.headers,
+          });
+          res.end(reply.raw ?? JSON.stringify(reply.json ?? {}));
         };
         if (!this.hold(req.method ?? '', path, answer)) answer();
       });
     });
     await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.base;
   }
 
   stop(): Promise<void> {
     return new Promise((r) => (this.server ? this.server.close(() => r()) : r()));
+  }
+
+  /** Azure block-blob uploads (stage blocks, commit the list) and downloads, at a signed URL. */
+  private blob(method: string, path: string, query: URLSearchParams, body: Buffer): Answer {
+    const id = Number(/^\/blob\/(\d+)/.exec(path)?.[1]);
+    const artifact = this.artifacts.find((a) => a.id === id);
+    if (!artifact) return { status: 404, json: { message: 'no such blob' } };
+    const etag = { etag: '"0x1"', 'last-modified': new Date().toUTCString() };
+    if (method === 'GET') {
+      if (!artifact.finalized) return { status: 404, json: { message: 'not finalized' } };
+      return { status: 200, raw: artifact.zip, headers: { 'content-type': 'application/zip' } };
+    }
+    if (method !== 'PUT') return { status: 405, json: {} };
+    const comp = query.get('comp');
+    if (comp === 'block') {
+      this.blocks.set(`${id}:${query.get('blockid')}`, body);
+      return { status: 201, raw: Buffer.alloc(0), headers: etag };
+    }
+    if (comp === 'blocklist') {
+      const ids = [
+        ...body.toString('utf8').matchAll(/<(?:Latest|Uncommitted|Committed)>([^<]*)</g),
+      ];
+      artifact.zip = Buffer.concat(
+        ids.map((m) => this.blocks.get(`${id}:${m[1]}`) ?? Buffer.alloc(0)),
+      );
+      return { status: 201, raw: Buffer.alloc(0), headers: etag };
+    }
+    artifact.zip = body;
+    return { status: 201, raw: Buffer.alloc(0), headers: etag };
+  }
+
+  /** The runner's results service (Twirp, JSON): create and finalize an artifact. */
+  private results(method: string, body: Record<string, unknown>): Answer {
+    // protobuf JSON: the toolkit writes proto field names (snake_case).
+    const backendId = body.workflow_run_backend_id ?? body.workflowRunBackendId;
+    const runId = Number(/^run-(\d+)$/.exec(String(backendId))?.[1]);
+    if (method === 'CreateArtifact') {
+      const artifact: FakeArtifact = {
+        id: this.nextId++,
+        name: String(body.name),
+        runId,
+        zip: Buffer.alloc(0),
+        finalized: false,
+      };
+      this.artifacts.push(artifact);
+      return {
+        status: 200,
+        json: { ok: true, signedUploadUrl: `${this.base}/blob/${artifact.id}/artifact.zip?sig=x` },
+      };
+    }
+    if (method === 'FinalizeArtifact') {
+      const artifact = this.artifacts.find((a) => a.runId === runId && a.name === body.name);
+      if (!artifact) return { status: 404, json: { msg: 'no such artifact' } };
+      artifact.finalized = true;
+      return { status: 200, json: { ok: true, artifactId: String(artifact.id) } };
+    }
+    return { status: 404, json: { msg: `no method ${method}` } };
   }
 
   private route(
@@ -99,15 +205,67 @@ export class FakeGitHub {
     path: string,
     query: URLSearchParams,
     body: Record<string, unknown>,
-  ): { status: number; json: unknown } {
+  ): Answer {
+    let m = /^\/twirp\/github\.actions\.results\.api\.v1\.ArtifactService\/(\w+)$/.exec(path);
+    if (m) return this.results(m[1]!, body);
+    m = /^\/repos\/[^/]+\/[^/]+\/actions\/runs\/(\d+)\/artifacts$/.exec(path);
+    if (m && method === 'GET') {
+      const runId = Number(m[1]);
+      const name = query.get('name');
+      const list = this.artifacts.filter(
+        (a) => a.finalized && a.runId === runId && (!name || a.name === name),
+      );
+      return {
+        status: 200,
+        json: {
+          total_count: list.length,
+          artifacts: list.map((a) => ({
+            id: a.id,
+            name: a.name,
+            size_in_bytes: a.zip.length,
+            created_at: new Date().toISOString(),
+          })),
+        },
+      };
+    }
+    m = /^\/repos\/[^/]+\/[^/]+\/actions\/artifacts\/(\d+)\/zip$/.exec(path);
+    if (m && method === 'GET') {
+      const artifact = this.artifacts.find((a) => a.id === Number(m![1]) && a.finalized);
+      if (!artifact) return { status: 404, json: { message: 'Not Found' } };
+      return {
+        status: 302,
+        json: {},
+        headers: { location: `${this.base}/blob/${artifact.id}/artifact.zip?sig=r` },
+      };
+    }
+    m = /^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)$/.exec(path);
+    if (m && method === 'GET') {
+      const pull = this.pulls.get(Number(m[1]));
+      return pull
+        ? { status: 200, json: this.pullJson(pull) }
+        : { status: 404, json: { message: 'Not Found' } };
+    }
+    m = /^\/repos\/[^/]+\/[^/]+\/commits\/([0-9a-f]+)\/pulls$/.exec(path);
+    if (m && method === 'GET') {
+      const sha = m[1];
+      return {
+        status: 200,
+        json: [...this.pulls.values()]
+          .filter((p) => p.mergeCommit === sha || p.head === sha)
+          .map((p) => this.pullJson(p)),
+      };
+    }
     if (this.readOnly && method !== 'GET') {
+      return { status: 403, json: { message: 'Resource not accessible by integration' } };
+    }
+    if (this.commentsReadOnly && method !== 'GET' && /\/issues\//.test(path)) {
       return { status: 403, json: { message: 'Resource not accessible by integration' } };
     }
     const git = this.repo.route(method, path, query, body);
     if (git) return git;
     if (path === '/user' && method === 'GET')
       return { status: 403, json: { message: 'Resource not accessible by integration' } };
-    let m = /^\/repos\/[^/]+\/[^/]+\/issues\/(\d+)\/comments$/.exec(path);
+    m = /^\/repos\/[^/]+\/[^/]+\/issues\/(\d+)\/comments$/.exec(path);
     if (m) {
       const issue = Number(m[1]);
       const list = this.comments.get(issue) ?? [];
@@ -140,6 +298,8 @@ export class FakeGitHub {
         name: String(body.name),
         head_sha: String(body.head_sha),
         status: String(body.status ?? 'queued'),
+        annotations: [],
+        annotationBatches: [],
       };
       this.checkRuns.push(run);
       return { status: 201, json: run };
@@ -148,9 +308,28 @@ export class FakeGitHub {
     if (m && method === 'PATCH') {
       const run = this.checkRuns.find((r) => r.id === Number(m![1]));
       if (!run) return { status: 404, json: { message: 'Not Found' } };
-      Object.assign(run, body);
+      const { output, ...rest } = body as { output?: { annotations?: Record<string, unknown>[] } };
+      Object.assign(run, rest);
+      if (output) {
+        const { annotations = [], ...text } = output;
+        if (annotations.length > 50)
+          return { status: 422, json: { message: 'Only 50 annotations are allowed per request' } };
+        run.output = text as CheckRun['output'];
+        run.annotations.push(...annotations);
+        if (annotations.length) run.annotationBatches.push(annotations.length);
+      }
       return { status: 200, json: run };
     }
     return { status: 404, json: { message: `no route ${method} ${path}` } };
+  }
+
+  private pullJson(p: FakePull): unknown {
+    return {
+      number: p.number,
+      head: { sha: p.head, ref: `feature-${p.number}` },
+      base: { sha: this.repo.branches.get(p.base) ?? '', ref: p.base },
+      labels: p.labels.map((name) => ({ name })),
+      merged_at: p.mergeCommit ? new Date().toISOString() : null,
+    };
   }
 }

@@ -1,7 +1,5 @@
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import {
   HEURISTIC_MODEL,
   startHeuristicServer,
@@ -9,58 +7,10 @@ import {
 } from '../../src/heuristic-model/server.js';
 import { COMMENT_MARKER } from '../../src/report/markdown.js';
 import { resultsSchema } from '../../src/contracts/results.js';
+import { runAction } from '../helpers/action.js';
 import { FakeGitHub } from '../helpers/github-server.js';
 import { FIXTURE_SUITE, tempDir } from '../helpers/cli.js';
 import { requireDocker } from '../helpers/docker.js';
-
-const DIST = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'index.js');
-
-interface ActionRun {
-  code: number;
-  stdout: string;
-  outputs: Record<string, string>;
-  summary: string;
-}
-
-/** Starts the bundled Action the way the runner does: INPUT_* env, event file, command files. */
-function runAction(
-  inputs: Record<string, string>,
-  env: Record<string, string>,
-): Promise<ActionRun> {
-  const dir = tempDir('tg-action-');
-  const outputFile = join(dir, 'output');
-  const summaryFile = join(dir, 'summary');
-  writeFileSync(outputFile, '');
-  writeFileSync(summaryFile, '');
-  const inputEnv = Object.fromEntries(
-    Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v]),
-  );
-  const child = spawn(process.execPath, [DIST], {
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      ...(process.env.DOCKER_HOST ? { DOCKER_HOST: process.env.DOCKER_HOST } : {}),
-      GITHUB_ACTIONS: 'true',
-      GITHUB_OUTPUT: outputFile,
-      GITHUB_STEP_SUMMARY: summaryFile,
-      RUNNER_TEMP: dir,
-      ...inputEnv,
-      ...env,
-    },
-  });
-  let stdout = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stdout += d.toString()));
-  return new Promise((resolve) => {
-    child.on('close', (code) => {
-      const outputs: Record<string, string> = {};
-      // GITHUB_OUTPUT uses the heredoc form: name<<delimiter \n value \n delimiter
-      const text = readFileSync(outputFile, 'utf8');
-      for (const m of text.matchAll(/^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2$/gm)) outputs[m[1]!] = m[3]!;
-      resolve({ code: code ?? -1, stdout, outputs, summary: readFileSync(summaryFile, 'utf8') });
-    });
-  });
-}
 
 describe('the bundled Action (dist/index.js) on a pull_request', () => {
   const github = new FakeGitHub();

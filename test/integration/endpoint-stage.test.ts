@@ -42,6 +42,7 @@ function squares(n: number): Item[] {
         contentHash: `h${i}`,
         environment: { name: 'plain', python: '3.11', packages: [] },
         environmentDir: 'environments',
+        file: 'loops/instance.json',
       },
       entry: {
         oracle: {

@@ -57,4 +57,22 @@ describe('sticky PR comments, one per run name, edited only when ours', () => {
     expect(made.action).toBe('created');
     expect(github.comments.get(13)).toHaveLength(2);
   });
+
+  it('sends a check run 120 annotations in batches of 50, and GitHub keeps all of them', async () => {
+    const id = await reporter.startCheck('tracegate', 'a'.repeat(40));
+    const annotations = Array.from({ length: 120 }, (_, i) => ({
+      path: `suite/item-${i}/instance.json`,
+      start_line: 1,
+      end_line: 1,
+      annotation_level: 'failure' as const,
+      title: `item-${i} regressed`,
+      message: 'Oracle: 3\nAnswer: 4',
+    }));
+    await reporter.completeCheck(id, 'failure', 'fail: 10.0%', 'the report', annotations);
+    const run = github.checkRuns.find((r) => r.id === id)!;
+    expect(run).toMatchObject({ status: 'completed', conclusion: 'failure' });
+    expect(run.annotationBatches).toEqual([50, 50, 20]);
+    expect(run.annotations.map((a) => a.path)).toEqual(annotations.map((a) => a.path));
+    expect(run.output).toEqual({ title: 'fail: 10.0%', summary: 'the report' });
+  });
 });

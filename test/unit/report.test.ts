@@ -7,14 +7,26 @@ import {
   escapeMarkdown,
   renderReport,
 } from '../../src/report/markdown.js';
+import type { IndexRow } from '../../src/contracts/history.js';
 import type { InstanceRecord, Results } from '../../src/contracts/results.js';
+import { mergeRow } from '../../src/history/index-merge.js';
 import { FIXTURES } from '../helpers/cli.js';
 import { PROVENANCE, rec, resultsOf } from '../helpers/records.js';
+
+/** Text a hostile instance or model could put in a question or an answer. */
+const HOSTILE =
+  '@octocat see #1 <!-- tracegate:comment tracegate --> </details> | `tick` ```fence\r\n' +
+  '<img src=x onerror=alert(1)> [link](javascript:x) **bold**';
 
 const candidate: InstanceRecord[] = [
   // Two items per test file: the gate's clusters.
   ...Array.from({ length: 30 }, (_, i) =>
-    rec(`loops-${i}`, 'S2_Loops', i < 10, { test: `test_loops_${Math.floor(i / 2)}.py` }),
+    rec(`loops-${i}`, 'S2_Loops', i < 10, {
+      test: `test_loops_${Math.floor(i / 2)}.py`,
+      question: i === 10 ? HOSTILE : `How many times does the loop at line 3 turn (item ${i})?`,
+      oracle: { iterations: i },
+      parsed: i === 11 ? { iterations: HOSTILE } : { iterations: i + 1 },
+    }),
   ),
   rec('cfg-1', 'S1_IntraProceduralCFG', true),
   rec('cfg-2', 'S1_IntraProceduralCFG', false, { error: 'no_json', detail: 'The answer is 3' }),
@@ -89,7 +101,32 @@ describe('the markdown report', () => {
       minClusters: DEFAULT_MIN_CLUSTERS,
     },
   );
-  const rendered = renderReport(results(candidate), comparison);
+  const trendRows: IndexRow[] = ['1', '2', '3'].map((c, i) => ({
+    name: 'tracegate',
+    commit: c.repeat(40),
+    recordedAt: `2026-11-0${i + 1}T00:00:00.000Z`,
+    verdict: 'pass',
+    accuracy: 0.9 - i * 0.05,
+    total: 35,
+    byKind: { S2_Loops: 1 - i * 0.1, S5_Exceptions: 0.5 },
+    model: HOSTILE,
+  }));
+  const accepted = {
+    ...results(candidate),
+    commit: '4'.repeat(40),
+    accepted: { label: 'tracegate:accept-regression', note: 'pull request #7' },
+  };
+  const rendered = renderReport(accepted, comparison, {
+    trend: {
+      name: 'tracegate',
+      rows: mergeRow(trendRows, {
+        ...trendRows[2]!,
+        commit: '4'.repeat(40),
+        recordedAt: '2026-11-04T00:00:00.000Z',
+        accuracy: 0.4,
+      }),
+    },
+  });
 
   it('matches the reviewed rendering in test/fixtures/rendered/report.md', () => {
     // Review a changed rendering by deleting the file and re-running: it is written anew.
@@ -118,6 +155,47 @@ describe('the markdown report', () => {
     expect(rendered).toContain('**pass@3: 40.0%**');
     expect(rendered).toContain(
       'openai-chat, 34 answered (4 from the response cache), mean latency 1.00 s, 2 retries',
+    );
+  });
+
+  it('lists the flipped items, the acceptance and the trend', () => {
+    expect(comparison.flipped?.lost).toHaveLength(21);
+    expect(rendered).toContain(
+      '<details><summary>Regressed items — right in the baseline, wrong now (21)</summary>',
+    );
+    expect(rendered).toContain(
+      '- `loops-12` · S2_Loops — How many times does the loop at line 3 turn (item 12)?\n' +
+        '  oracle `{"iterations":12}` · answer `{"iterations":13}`',
+    );
+    expect(rendered).toContain(
+      '<details><summary>Fixed items — wrong in the baseline, right now (1)</summary>',
+    );
+    expect(rendered).toContain(
+      '🟣 **Regression accepted** by the label `tracegate:accept-regression` (pull request \\#7)',
+    );
+    expect(rendered).toMatch(/x-axis \["1111111", "2222222", "3333333", "4444444"\]/);
+    expect(rendered).toContain('line [90.0, 85.0, 80.0, 40.0]');
+  });
+
+  it('lets no hostile question or answer open HTML, close a block, mention, or forge the marker', () => {
+    // Outside code spans (literal text on GitHub), only the report's own tags and marker remain.
+    const prose = rendered.replace(/`[^`\n]*`/g, '');
+    const tags = [...prose.matchAll(/(?<!\\)<(\/?[A-Za-z!][\w-]*)/g)].map((m) => m[1]);
+    expect(new Set(tags)).toEqual(
+      new Set(['!--', 'details', 'summary', '/summary', '/details', 'sub', '/sub']),
+    );
+    expect(prose.match(/(?<!\\)<!--/g)).toHaveLength(1);
+    expect(rendered.split('\n', 1)[0]).toBe(COMMENT_MARKER);
+    expect(prose.match(/(?<!\\)<details>/g)?.length).toBe(
+      prose.match(/(?<!\\)<\/details>/g)?.length,
+    );
+    expect(prose).not.toMatch(/(?<!\\)@octocat|(?<!\\)#1\b|\r|```fence/);
+    // The hostile question is one list line, escaped; the hostile answer stays inside its code span.
+    expect(rendered).toContain(
+      '- `loops-10` · S2_Loops — @\u200boctocat see \\#1 \\<!-- tracegate:comment tracegate --\\> \\</details\\> \\| \\`tick\\` \\`\\`\\`fence ',
+    );
+    expect(rendered).toMatch(
+      /answer `\{"iterations":"@octocat see #1 <!-- tracegate:comment tracegate --> <\/details> \| {2}tick {2} {3}fence\\r\\n/,
     );
   });
 
