@@ -63,6 +63,7 @@ export function assembleResults(state: {
     .map((l) => records.get(l.instance.id))
     .filter((r): r is InstanceRecord => !!r);
   const missing = attempted.map((l) => l.instance.id).filter((id) => !records.has(id));
+  const summary = summarize(ordered);
   return {
     schema: RESULTS_SCHEMA,
     model: input.model,
@@ -79,7 +80,16 @@ export function assembleResults(state: {
       backend: harvest.backend,
       environments: harvest.environments,
     },
-    summary: summarize(ordered),
+    summary,
+    ...(input.price
+      ? {
+          cost: {
+            usd:
+              (summary.tokensIn * input.price.input + summary.tokensOut * input.price.output) / 1e6,
+            price: input.price,
+          },
+        }
+      : {}),
     provenance: {
       instances: instanceSetDigest(
         attempted.map((l) => ({ id: l.instance.id, contentHash: l.contentHash })),

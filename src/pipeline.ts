@@ -48,6 +48,8 @@ export interface RunInput {
   /** The scorer's `name@version` (recorded; runs of other scorers are not compared). */
   scorer: string;
   commit?: string;
+  /** USD per million input / output tokens: results and the report carry the run's cost. */
+  price?: { input: number; output: number };
   /** The trend's history rows (this run's own row is added); the Action and `--history` pass them. */
   report?: { trend?: TrendOptions & { rows: readonly IndexRow[] } };
   /**

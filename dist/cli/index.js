@@ -77105,6 +77105,12 @@ const resultsSchema = object({
      * neutral, the job passes, the comment and the history say so.
      */
     accepted: object({ label: schemas_string(), note: schemas_string().optional() }).optional(),
+    /** With `--price`: the run's token cost in USD at that price (per million tokens). */
+    cost: object({
+        usd: schemas_number(),
+        price: object({ input: schemas_number(), output: schemas_number() }),
+    })
+        .optional(),
 });
 
 ;// CONCATENATED MODULE: ./src/contracts/history.ts
@@ -80522,6 +80528,7 @@ function toRunInput(options, selected, commit, rejected, pool = []) {
         },
         tracerDigest: tracerDigest(tracerDir()),
         commit,
+        ...(options.price ? { price: options.price } : {}),
     };
 }
 /**
@@ -81047,6 +81054,14 @@ const runOptionsSchema = harvestOptionsSchema.extend({
     retries: options_int('retries', 0, 20).default(3),
     /** Total seconds all requests of the run may take; unset means no limit. */
     'time-budget': num('time-budget', 1, 7 * 24 * 3600).optional(),
+    /** USD per million input / output tokens, e.g. `3/15`: the report shows the run's cost. */
+    price: schemas_string()
+        .regex(/^\d+(\.\d+)?\/\d+(\.\d+)?$/, '--price must be USD per million input and output tokens, e.g. 3/15')
+        .transform((v) => {
+        const [input, output] = v.split('/').map(Number);
+        return { input, output };
+    })
+        .optional(),
     temperature: num('temperature', 0, 2).default(0),
     'max-tokens': options_int('max-tokens', 1, 1_000_000).default(2048),
     'top-p': num('top-p', 0, 1).optional(),
@@ -81898,6 +81913,7 @@ function assembleResults(state) {
         .map((l) => records.get(l.instance.id))
         .filter((r) => !!r);
     const missing = attempted.map((l) => l.instance.id).filter((id) => !records.has(id));
+    const summary = summarize(ordered);
     return {
         schema: RESULTS_SCHEMA,
         model: input.model,
@@ -81914,7 +81930,15 @@ function assembleResults(state) {
             backend: harvest.backend,
             environments: harvest.environments,
         },
-        summary: summarize(ordered),
+        summary,
+        ...(input.price
+            ? {
+                cost: {
+                    usd: (summary.tokensIn * input.price.input + summary.tokensOut * input.price.output) / 1e6,
+                    price: input.price,
+                },
+            }
+            : {}),
         provenance: {
             instances: instanceSetDigest(attempted.map((l) => ({ id: l.instance.id, contentHash: l.contentHash }))),
             environments: environmentsDigest(harvest.environments),
@@ -83103,7 +83127,11 @@ function renderReport(results, comparison, context = {}) {
             .map((e) => `environment ${escapeMarkdown(e.name)}: ${escapeMarkdown(e.source)}, ${escapeMarkdown(e.runtime)} · `)
             .join('') +
         asked +
-        `tokens ${summary.tokensIn} in / ${summary.tokensOut} out · prompt ${results.promptVersion}` +
+        `tokens ${summary.tokensIn} in / ${summary.tokensOut} out` +
+        (results.cost
+            ? ` (cost $${results.cost.usd.toFixed(2)} at $${results.cost.price.input}/$${results.cost.price.output} per M tokens)`
+            : '') +
+        ` · prompt ${results.promptVersion}` +
         `${results.prompt ? ` (${escapeMarkdown(results.prompt.context)}, ${escapeMarkdown(results.prompt.budget)})` : ''}` +
         ` · scorer ${codeSpan(results.provenance.scorer)}</sub>`, '');
     return lines.join('\n');
@@ -84222,6 +84250,7 @@ Model and output (run; the Action's inputs have the same names):
   --timeout SECONDS      per request, whole body included (default 120)
   --retries N            retries of transient failures (default 3; backoff honours Retry-After)
   --time-budget SECONDS  total time for all requests (default: no limit)
+  --price IN/OUT         USD per million input / output tokens (e.g. 3/15): the report shows the cost
   --temperature T --max-tokens N --top-p P
   --generation-seed N    sampling seed sent to the server (sample i gets N+i)
   --stop S               a stop string, or a JSON array of them

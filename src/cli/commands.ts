@@ -76,6 +76,7 @@ Model and output (run; the Action's inputs have the same names):
   --timeout SECONDS      per request, whole body included (default 120)
   --retries N            retries of transient failures (default 3; backoff honours Retry-After)
   --time-budget SECONDS  total time for all requests (default: no limit)
+  --price IN/OUT         USD per million input / output tokens (e.g. 3/15): the report shows the cost
   --temperature T --max-tokens N --top-p P
   --generation-seed N    sampling seed sent to the server (sample i gets N+i)
   --stop S               a stop string, or a JSON array of them

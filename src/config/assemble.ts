@@ -120,6 +120,7 @@ export function toRunInput(
     },
     tracerDigest: tracerDigest(tracerDir()),
     commit,
+    ...(options.price ? { price: options.price } : {}),
   };
 }
 

@@ -192,6 +192,18 @@ export const runOptionsSchema = harvestOptionsSchema.extend({
   retries: int('retries', 0, 20).default(3),
   /** Total seconds all requests of the run may take; unset means no limit. */
   'time-budget': num('time-budget', 1, 7 * 24 * 3600).optional(),
+  /** USD per million input / output tokens, e.g. `3/15`: the report shows the run's cost. */
+  price: z
+    .string()
+    .regex(
+      /^\d+(\.\d+)?\/\d+(\.\d+)?$/,
+      '--price must be USD per million input and output tokens, e.g. 3/15',
+    )
+    .transform((v) => {
+      const [input, output] = v.split('/').map(Number) as [number, number];
+      return { input, output };
+    })
+    .optional(),
   temperature: num('temperature', 0, 2).default(0),
   'max-tokens': int('max-tokens', 1, 1_000_000).default(2048),
   'top-p': num('top-p', 0, 1).optional(),

@@ -178,5 +178,12 @@ export const resultsSchema = z.object({
    * neutral, the job passes, the comment and the history say so.
    */
   accepted: z.object({ label: z.string(), note: z.string().optional() }).optional(),
+  /** With `--price`: the run's token cost in USD at that price (per million tokens). */
+  cost: z
+    .object({
+      usd: z.number(),
+      price: z.object({ input: z.number(), output: z.number() }),
+    })
+    .optional(),
 });
 export type Results = z.infer<typeof resultsSchema>;

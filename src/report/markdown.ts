@@ -104,7 +104,11 @@ export function renderReport(
         )
         .join('') +
       asked +
-      `tokens ${summary.tokensIn} in / ${summary.tokensOut} out · prompt ${results.promptVersion}` +
+      `tokens ${summary.tokensIn} in / ${summary.tokensOut} out` +
+      (results.cost
+        ? ` (cost $${results.cost.usd.toFixed(2)} at $${results.cost.price.input}/$${results.cost.price.output} per M tokens)`
+        : '') +
+      ` · prompt ${results.promptVersion}` +
       `${results.prompt ? ` (${escapeMarkdown(results.prompt.context)}, ${escapeMarkdown(results.prompt.budget)})` : ''}` +
       ` · scorer ${codeSpan(results.provenance.scorer)}</sub>`,
     '',

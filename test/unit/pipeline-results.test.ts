@@ -73,4 +73,29 @@ describe('what a run writes', () => {
     });
     expect(results.provenance.instances).toMatch(/^[0-9a-f]{64}$/);
   });
+
+  it('prices the run when given USD per million tokens, and not otherwise', () => {
+    const state = {
+      attempted: [loaded('a', ['t.py'])],
+      // rec(): 100 tokens in, 10 out.
+      records: new Map([['a', rec('a', 'S2_Loops', true)]]),
+      harvest: undefined,
+      identity: {
+        endpoint: 'http://e/v1',
+        api: 'openai-chat',
+        model: 'm',
+        settings: { temperature: 0, maxTokens: 64 },
+      },
+      startedAt: '2026-12-01T00:00:00.000Z',
+    };
+    const priced = assembleResults({
+      ...state,
+      input: { ...input, price: { input: 3, output: 15 } },
+    });
+    expect(priced.cost).toEqual({
+      usd: (100 * 3 + 10 * 15) / 1e6,
+      price: { input: 3, output: 15 },
+    });
+    expect(assembleResults({ ...state, input }).cost).toBeUndefined();
+  });
 });

@@ -115,6 +115,7 @@ describe('the markdown report', () => {
     ...results(candidate),
     commit: '4'.repeat(40),
     accepted: { label: 'tracegate:accept-regression', note: 'pull request #7' },
+    cost: { usd: 0.0153, price: { input: 3, output: 15 } },
   };
   const rendered = renderReport(accepted, comparison, {
     trend: {
@@ -175,6 +176,7 @@ describe('the markdown report', () => {
     );
     expect(rendered).toMatch(/x-axis \["1111111", "2222222", "3333333", "4444444"\]/);
     expect(rendered).toContain('line [90.0, 85.0, 80.0, 40.0]');
+    expect(rendered).toContain('(cost $0.02 at $3/$15 per M tokens)');
   });
 
   it('lets no hostile question or answer open HTML, close a block, mention, or forge the marker', () => {
