@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8307);
+/* harmony import */ var _cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7046);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67229,7 +67229,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8307:
+/***/ 7046:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -78094,8 +78094,19 @@ class DockerBackend {
             },
         };
     }
+    images = new Map();
+    /** The environment's image, built once however many jobs ask for it at the same time. */
+    ensureImage(env) {
+        let image = this.images.get(env.digest);
+        if (!image) {
+            image = this.buildImage(env);
+            this.images.set(env.digest, image);
+            image.catch(() => this.images.delete(env.digest));
+        }
+        return image;
+    }
     /** Builds `tracegate-env:<digest>` unless it exists (or uses a prebuilt image); never touches the network. */
-    async ensureImage(env) {
+    async buildImage(env) {
         if (env.source.kind === 'image')
             return env.source.imageId;
         const tag = `tracegate-env:${env.digest.slice(0, 16)}`;
@@ -78308,7 +78319,18 @@ class LocalBackend {
             });
         });
     }
-    async ensureVenv(env) {
+    venvs = new Map();
+    /** The environment's virtualenv, created once however many jobs ask for it at the same time. */
+    ensureVenv(env) {
+        let venv = this.venvs.get(env.digest);
+        if (!venv) {
+            venv = this.createVenv(env);
+            this.venvs.set(env.digest, venv);
+            venv.catch(() => this.venvs.delete(env.digest));
+        }
+        return venv;
+    }
+    async createVenv(env) {
         const dir = (0,external_node_path_namespaceObject.join)(this.options.venvRoot, env.digest.slice(0, 16));
         const python = (0,external_node_path_namespaceObject.join)(dir, 'bin', 'python');
         if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, '.tracegate-ready')))
@@ -78968,8 +78990,36 @@ function createModelClient(config) {
 
 
 /**
- * Filters by category and id, then samples. Sampling ranks instances by
- * sha256(seed, id), so a sample is stable when unrelated instances are added.
+ * A seeded sample of `n`, stratified by kind × environment (the package):
+ * each stratum gets its share of `n` (largest remainders, ties by a seeded
+ * hash), and within a stratum the items of lowest sha256(seed, id) rank are
+ * taken — so a 200-item sample of the bundle keeps its mix of kinds and
+ * packages, and a stratum's sample is stable when other instances are added.
+ */
+function stratifiedSample(items, n, seed) {
+    const strata = new Map();
+    for (const item of items) {
+        const key = `${item.instance.kind}|${item.instance.environment ?? ''}`;
+        strata.set(key, [...(strata.get(key) ?? []), item]);
+    }
+    const keys = [...strata.keys()].sort();
+    const exact = keys.map((k) => (n * strata.get(k).length) / items.length);
+    const quota = exact.map(Math.floor);
+    const order = keys
+        .map((k, i) => ({ i, rest: exact[i] - quota[i], tie: sha256(String(seed), k) }))
+        .sort((a, b) => b.rest - a.rest || (a.tie < b.tie ? -1 : 1));
+    for (let left = n - quota.reduce((a, b) => a + b, 0), j = 0; left > 0; left--, j++)
+        quota[order[j % order.length].i]++;
+    return keys.flatMap((k, i) => strata
+        .get(k)
+        .map((item) => ({ item, rank: sha256(String(seed), item.instance.id) }))
+        .sort((a, b) => (a.rank < b.rank ? -1 : 1))
+        .slice(0, quota[i])
+        .map(({ item }) => item));
+}
+/**
+ * Filters by category and id, then samples (stratifiedSample: by kind ×
+ * package, seeded, stable when other instances are added).
  * Result order is by id. Throws UsageError on an empty selection or an unknown token.
  */
 function selectInstances(all, selection) {
@@ -78988,14 +79038,8 @@ function selectInstances(all, selection) {
         const ids = new Set(selection.ids);
         chosen = chosen.filter((item) => ids.has(item.instance.id));
     }
-    if (selection.sample !== undefined && selection.sample < chosen.length) {
-        const seed = String(selection.seed ?? 0);
-        chosen = [...chosen]
-            .map((item) => ({ item, rank: sha256(seed, item.instance.id) }))
-            .sort((a, b) => (a.rank < b.rank ? -1 : 1))
-            .slice(0, selection.sample)
-            .map(({ item }) => item);
-    }
+    if (selection.sample !== undefined && selection.sample < chosen.length)
+        chosen = stratifiedSample(chosen, selection.sample, selection.seed ?? 0);
     if (!chosen.length) {
         throw new UsageError(`The selection is empty: ${all.length} instance(s) loaded, none matched ` +
             `${JSON.stringify(selection)}. Widen --categories / --ids or raise --sample.`);
@@ -79604,6 +79648,11 @@ function suiteRelative(reader, real) {
 
 
 const INSTANCE_FILE = 'instance.json';
+/** Suffix of the instance files of a directory that holds several (a generated suite). */
+const INSTANCE_SUFFIX = '.instance.json';
+/** An instance file: `instance.json`, or `<name>.instance.json` beside others sharing their test files. */
+const isInstanceFile = (name) => name === INSTANCE_FILE ||
+    (name.endsWith(INSTANCE_SUFFIX) && name.length > INSTANCE_SUFFIX.length);
 const ENVIRONMENTS = 'environments';
 /** How many levels above --instances an environments/ folder is looked for. */
 const ENVIRONMENT_LEVELS = 4;
@@ -79677,7 +79726,7 @@ function checkInstance(reader, rel, instance, environments, seen) {
             instance,
             dir: reader.resolve(instanceDir),
             file: rel,
-            contentHash: hashDirectory(reader, instanceDir),
+            contentHash: hashDirectory(reader, instanceDir, rel),
             environment: environment.recipe,
             environmentDir: ENVIRONMENTS,
         };
@@ -79711,7 +79760,7 @@ function parseJson(reader, rel) {
  * the check of its instance (which names it). Keep only the instance's report.
  */
 function withoutRepeats(rejected) {
-    return rejected.filter((r) => r.file.endsWith(INSTANCE_FILE) ||
+    return rejected.filter((r) => isInstanceFile((0,external_node_path_namespaceObject.basename)(r.file)) ||
         !rejected.some((other) => other !== r && other.reason.includes(`${r.file}:`)));
 }
 /** The id a rejected instance file declares, if it declares one that is a valid id. */
@@ -79781,7 +79830,7 @@ function findInstanceFiles(reader, dir, rejected, seen = new Set()) {
         }
         if (kind === 'dir')
             found.push(...findInstanceFiles(reader, rel, rejected, seen));
-        else if (name === INSTANCE_FILE)
+        else if (isInstanceFile(name))
             found.push(rel);
     }
     return found.sort();
@@ -79803,12 +79852,22 @@ function listFiles(reader, dir, seen) {
     }
     return files;
 }
-/** Content hash of an instance directory: relative paths and bytes, in sorted order. */
-function hashDirectory(reader, dir) {
+/**
+ * Content hash of an instance: the relative paths and bytes of its
+ * directory's files, in sorted order — its own instance file, and none of
+ * the other instance files beside it (adding a sibling changes no oracle key).
+ */
+function hashDirectory(reader, dir, own) {
+    const files = listFiles(reader, dir, new Set())
+        .filter((rel) => rel === own || !isInstanceFile((0,external_node_path_namespaceObject.basename)(rel)))
+        .sort();
+    return contentHash(files.map((rel) => [(0,external_node_path_namespaceObject.relative)(dir, rel), reader.read(rel)]));
+}
+/** The hash of (relative path, bytes) pairs, sorted by path: what `hashDirectory` computes. */
+function contentHash(files) {
     const parts = [];
-    for (const rel of listFiles(reader, dir, new Set()).sort()) {
-        parts.push((0,external_node_path_namespaceObject.relative)(dir, rel), reader.read(rel));
-    }
+    for (const [path, bytes] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+        parts.push(path, bytes);
     return sha256(...parts);
 }
 
@@ -81097,6 +81156,36 @@ function parseRunOptions(raw) {
 function parseCompareOptions(raw) {
     return parseWith(compareOptionsSchema, raw);
 }
+/** `tracegate generate`: an environment, a directory of test files, where the suite goes. */
+const generateOptionsSchema = harvestOptionsSchema
+    .pick({ cache: true, backend: true, 'base-image': true })
+    .extend({
+    /** An environment recipe file (any source: packages, git, image). */
+    environment: schemas_string({ error: '--environment FILE is required (an environment recipe)' }),
+    /** Directory of self-contained test files (test_*.py). */
+    tests: schemas_string({ error: '--tests DIR is required (a directory of test_*.py files)' }),
+    /** Suite root written into. */
+    out: schemas_string({ error: '--out DIR is required (the suite to write into)' }),
+    /** Import names whose code is asked about (default: the environment's name). */
+    packages: schemas_string()
+        .regex(/^[A-Za-z_][\w.]*(,[A-Za-z_][\w.]*)*$/, '--packages: import names, comma-separated')
+        .transform((v) => v.split(','))
+        .optional(),
+    /** The folder under --out and the id prefix (default: the environment's name). */
+    suite: schemas_string()
+        .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, '--suite: lowercase letters, digits and -')
+        .optional(),
+    seed: options_int('seed', 0, 2 ** 31).default(0),
+    'targets-per-file': options_int('targets-per-file', 1, 500).default(12),
+    max: options_int('max', 1, 100_000).optional(),
+    timeout: options_int('timeout', 1, 3600).default(60),
+    /** Where the report of kept and rejected candidates goes (default OUT/SUITE/generate-report.json). */
+    report: schemas_string().optional(),
+});
+const GENERATE_OPTION_NAMES = Object.keys(generateOptionsSchema.shape);
+function parseGenerateOptions(raw) {
+    return parseWith(generateOptionsSchema, raw);
+}
 function parseHarvestOptions(raw) {
     return parseWith(harvestOptionsSchema, raw);
 }
@@ -81575,11 +81664,7 @@ async function harvestOracles(selected, tracerDigest, deps) {
         }
         let env;
         try {
-            const source = await deps.sources.resolve(group.recipe, group.environmentDir);
-            const b = await getBackend();
-            const { runtime, source: resolved } = await b.runtime(group.recipe, source);
-            env = { recipe: group.recipe, source: resolved, runtime, digest: '' };
-            env.digest = environmentDigest(group.recipe, resolved, runtime);
+            env = await resolveEnvironment(group.recipe, group.environmentDir, deps.sources, await getBackend());
         }
         catch (error) {
             if (error instanceof DockerUnavailableError)
@@ -81614,12 +81699,10 @@ async function harvestOracles(selected, tracerDigest, deps) {
             continue;
         const b = await getBackend();
         used.add(env.runtime.backend);
-        const runs = [];
-        for (let run = 1; run <= HARVEST_RUNS; run++) {
-            if (deps.signal?.aborted)
-                break;
-            runs.push(await runJob(b, env, misses.map((m) => m.loaded), run, deps));
-        }
+        // The runs go side by side (one container each: both cores), and must agree.
+        const runs = deps.signal?.aborted
+            ? []
+            : await Promise.all(Array.from({ length: HARVEST_RUNS }, (_, i) => runJob(b, env, misses.map((m) => m.loaded), i + 1, deps)));
         for (const { loaded, key } of misses) {
             const id = loaded.instance.id;
             if (runs.length < HARVEST_RUNS) {
@@ -81649,6 +81732,18 @@ async function harvestOracles(selected, tracerDigest, deps) {
         environments,
     };
 }
+/**
+ * An environment resolved once: its source (wheels, commit, image), its
+ * runtime (base image or host interpreter), and the digest of both that
+ * keys its oracles.
+ */
+async function resolveEnvironment(recipe, environmentDir, sources, backend) {
+    const source = await sources.resolve(recipe, environmentDir);
+    const { runtime, source: resolved } = await backend.runtime(recipe, source);
+    const env = { recipe, source: resolved, runtime, digest: '' };
+    env.digest = environmentDigest(recipe, resolved, runtime);
+    return env;
+}
 function groupByEnvironment(selected) {
     const groups = new Map();
     for (const loaded of selected) {
@@ -81668,15 +81763,19 @@ async function runJob(backend, env, items, run, deps) {
     deps.log(`Harvesting ${items.length} instance(s) in environment "${env.recipe.name}" ` +
         `(${env.runtime.backend}, run ${run} of ${HARVEST_RUNS}: answers must agree)`);
     let specs = [];
+    // Instances of one directory (a generated suite's test file and its questions) share its copy,
+    // so the tracer sees one dir and shares one recorded run among the questions of a target.
+    const dirs = [...new Set(items.map((i) => i.dir))];
+    const dirIndex = new Map(dirs.map((dir, i) => [dir, i]));
     const job = {
         environment: env,
-        instanceDirs: items.map((i) => i.dir),
+        instanceDirs: dirs,
         timeoutMs: (items.reduce((sum, i) => sum + i.instance.timeout_seconds, 0) + 120) * 1000,
         label: `run ${run} of ${HARVEST_RUNS}`,
         plan: ({ instanceDir, checkout, workDir, isolation }) => {
-            specs = items.map(({ instance, contentHash }, index) => ({
+            specs = items.map(({ instance, contentHash, dir }) => ({
                 id: instance.id,
-                dir: instanceDir(index),
+                dir: instanceDir(dirIndex.get(dir)),
                 tests: instance.tests,
                 kind: instance.kind,
                 target: instance.target,
@@ -84190,7 +84289,775 @@ function compareCommand(args, io, usage) {
     return exitCodeFor(comparison.verdict, options['on-inconclusive']);
 }
 
+;// CONCATENATED MODULE: ./src/contracts/scout.ts
+
+/** What the scout saw of one package function (tracer/tracegate_tracer/scout.py). */
+const scoutedFunctionSchema = object({
+    file: schemas_string(),
+    qualname: schemas_string(),
+    first_line: schemas_number().int(),
+    invocations: schemas_number().int(),
+    /** The first invocations: [test id, steps, exception type that escaped or null]. */
+    described: array(tuple([schemas_string(), schemas_number().int(), schemas_string().nullable()])),
+    lines: record(schemas_string(), schemas_number().int()),
+    exceptions: record(schemas_string(), schemas_number().int()),
+    callees: array(tuple([schemas_string(), schemas_string(), schemas_number().int()])),
+    variables: record(schemas_string(), object({ types: array(schemas_string()), values: array(schemas_string()) })),
+    line_names: record(schemas_string(), array(schemas_string())),
+});
+/** A question the proposer would ask (harvested and screened before it becomes an instance). */
+const candidateSchema = object({
+    kind: schemas_string(),
+    query: record(schemas_string(), unknown()),
+    target: object({ file: schemas_string(), function: schemas_string() }),
+    tests: array(schemas_string()),
+});
+/** One scout result line of the tracer. */
+const scoutResultSchema = object({
+    tracegate_result: literal(1),
+    id: schemas_string(),
+    scout: literal(true),
+    status: schemas_enum(['ok', 'invalid', 'timeout', 'error']),
+    reason: schemas_string().nullable().optional(),
+    facts: object({ roots: array(schemas_string()), functions: array(scoutedFunctionSchema) })
+        .optional(),
+    candidates: array(candidateSchema).optional(),
+    skipped: array(object({ target: schemas_string(), reason: schemas_string() })).optional(),
+});
+
+;// CONCATENATED MODULE: ./src/heuristic-model/client.ts
+
+
+/**
+ * The demo model in process: the same answers its HTTP server gives, with no
+ * transport. The generator's screen asks it every candidate (an instance it
+ * gets right is not kept).
+ */
+class HeuristicClient {
+    endpoint = 'in-process:heuristic';
+    identity = {
+        endpoint: this.endpoint,
+        api: 'in-process',
+        model: HEURISTIC_MODEL,
+        settings: { temperature: 0, maxTokens: 2048 },
+    };
+    complete(messages) {
+        const prompt = messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+        return Promise.resolve({
+            text: heuristicAnswer(prompt),
+            finishReason: 'stop',
+            tokensIn: 0,
+            tokensOut: 0,
+            latencyMs: 0,
+            retries: 0,
+        });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/generate/candidates.ts
+// Scouted candidates → instance files, pure: which targets of a test file are asked about, the
+// instances' ids and bytes (what the loader will hash), deterministic given the seed.
+
+
+
+const candidates_hash = (...parts) => (0,external_node_crypto_namespaceObject.createHash)('sha256').update(parts.join('\0')).digest('hex');
+/**
+ * How much there is to ask about a function: distinct kinds its candidates
+ * span, lines it ran, invocations. Targets are chosen by this score; ties
+ * are broken by a hash of the seed and the target (stable, not alphabetical).
+ */
+function targetScore(fn, candidates) {
+    const kinds = new Set(candidates.map((c) => c.kind)).size;
+    const lines = Object.keys(fn.lines).length;
+    return kinds * 10 + Math.min(lines, 40) + Math.min(fn.invocations, 10);
+}
+/** The `count` best targets of one test file's scout (by score, then seeded), as `file::qualname`. */
+function chooseTargets(functions, candidates, count, seed) {
+    const byTarget = new Map();
+    for (const c of candidates) {
+        const key = `${c.target.file}::${c.target.function}`;
+        byTarget.set(key, [...(byTarget.get(key) ?? []), c]);
+    }
+    return functions
+        .map((fn) => ({ key: `${fn.file}::${fn.qualname}`, fn }))
+        .filter(({ key }) => byTarget.has(key))
+        .map(({ key, fn }) => ({
+        key,
+        score: targetScore(fn, byTarget.get(key)),
+        tie: candidates_hash(String(seed), key),
+    }))
+        .sort((a, b) => b.score - a.score || (a.tie < b.tie ? -1 : a.tie > b.tie ? 1 : 0))
+        .slice(0, count)
+        .map((t) => t.key);
+}
+const SHORT_KIND = (kind) => kind.split('_')[0].toLowerCase();
+/** `click.core.Command.main` → `command-main`: the last two name parts, as an id segment. */
+function slug(qualname) {
+    return qualname
+        .split('.')
+        .filter((p) => p !== '<locals>')
+        .slice(-2)
+        .join('-')
+        .replace(/[^A-Za-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .toLowerCase()
+        .slice(0, 40);
+}
+/** Key order of a written instance file. */
+function candidates_ordered(instance) {
+    const query = Object.fromEntries(Object.entries(instance.query).sort(([a], [b]) => (a < b ? -1 : 1)));
+    return {
+        id: instance.id,
+        kind: instance.kind,
+        environment: instance.environment,
+        tests: instance.tests,
+        target: { file: instance.target.file, function: instance.target.function },
+        query,
+        timeout_seconds: instance.timeout_seconds,
+    };
+}
+/**
+ * A candidate as an instance of suite `prefix` in environment `environment`:
+ * its id names the package, kind, mode and function, plus a hash of
+ * everything asked (so two questions never share an id, and the same
+ * question always gets the same one).
+ */
+function draft(candidate, prefix, environment, timeoutSeconds) {
+    const mode = String(candidate.query.mode ?? 'default');
+    const digest = candidates_hash(canonicalJson([candidate.kind, candidate.query, candidate.target, candidate.tests]));
+    const id = [
+        prefix,
+        SHORT_KIND(candidate.kind),
+        mode.replace(/_/g, '-'),
+        slug(candidate.target.function),
+        digest.slice(0, 8),
+    ]
+        .filter(Boolean)
+        .join('-');
+    const written = candidates_ordered({
+        id,
+        kind: candidate.kind,
+        environment,
+        tests: candidate.tests,
+        target: candidate.target,
+        query: candidate.query,
+        timeout_seconds: timeoutSeconds,
+    });
+    // What the loader will read back from the file, defaults included.
+    const instance = instanceSchema.parse(written);
+    const bytes = Buffer.from(`${JSON.stringify(written, null, 2)}\n`);
+    return {
+        instance,
+        fileName: `${id}.instance.json`,
+        bytes,
+        target: `${candidate.target.file}::${candidate.target.function}`,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/generate/screen.ts
+// The screen, pure: harvested candidates in, accepted instances and rejections (each with the rule
+// that rejected it) out. docs/generate.md states every rule; the order here is the order there.
+
+
+/** Why a candidate was not kept. */
+const SCREEN_RULES = [
+    'test-fails',
+    'target-not-executed',
+    'not-byte-stable',
+    'value-truncated',
+    'no-answer',
+    'empty-answer',
+    'too-large',
+    'demo-model-right',
+    'duplicate-question',
+    'common-answer',
+    'target-cap',
+    'package-cap',
+];
+/** Largest answer (canonical JSON) an instance may have: it has to be written out by the model. */
+const MAX_ANSWER_CHARS = 1500;
+/** Longest list in an answer (an S1 path is at most 150 steps: the proposer's bound, re-checked). */
+const MAX_LIST = 150;
+/** A kind's most common answer may be at most this share of its instances (a constant guess scores no more). */
+const MAX_COMMON_SHARE = 0.25;
+/** Answers with two or three possible values (booleans, monotonicity) may be at most this share each. */
+const MAX_COMMON_SHARE_BINARY = 0.5;
+/** Instances of one (target, kind) kept at most: variety over near-repeats. */
+const PER_TARGET_KIND = 3;
+/** Which rule a harvest failure breaks, from the tracer's reason. */
+function harvestRule(reason) {
+    if (/^tests failed|pytest collection error|no tests collected/.test(reason))
+        return 'test-fails';
+    if (/target not executed/.test(reason))
+        return 'target-not-executed';
+    if (/^nondeterministic/.test(reason))
+        return 'not-byte-stable';
+    if (/was cut at/.test(reason))
+        return 'value-truncated';
+    return 'no-answer';
+}
+function leaves(value) {
+    if (Array.isArray(value))
+        return value.length ? value.flatMap(leaves) : [[]];
+    if (value && typeof value === 'object') {
+        const entries = Object.values(value);
+        return entries.length ? entries.flatMap(leaves) : [{}];
+    }
+    return [value];
+}
+/** True when an answer says nothing: every leaf empty, zero or null (false is an answer). */
+function isEmptyAnswer(answer) {
+    return leaves(answer).every((v) => v === null ||
+        v === 0 ||
+        v === '' ||
+        (Array.isArray(v) && v.length === 0) ||
+        (typeof v === 'object' && v !== null && Object.keys(v).length === 0));
+}
+function longestList(value) {
+    if (Array.isArray(value))
+        return Math.max(value.length, ...value.map(longestList));
+    if (value && typeof value === 'object')
+        return Math.max(0, ...Object.values(value).map(longestList));
+    return 0;
+}
+/** Rejects an answer too large for a prompt's answer, else undefined. */
+function sizeProblem(answer) {
+    const text = canonicalJson(answer);
+    if (text.length > MAX_ANSWER_CHARS)
+        return `answer is ${text.length} characters (max ${MAX_ANSWER_CHARS})`;
+    const list = longestList(answer);
+    if (list > MAX_LIST)
+        return `answer holds a list of ${list} items (max ${MAX_LIST})`;
+    return undefined;
+}
+/** Answers of at most three possible values: the share cap for them is MAX_COMMON_SHARE_BINARY. */
+function binary(answers) {
+    return (new Set(answers).size <= 3 &&
+        answers.every((a) => /^\{"[a-z_]+":("?[a-z_]+"?|true|false)\}$/.test(a)));
+}
+const rank = (seed, id) => (0,external_node_crypto_namespaceObject.createHash)('sha256').update(`${seed}\0${id}`).digest('hex');
+/**
+ * Screens harvested candidates (in their deterministic order). Per
+ * candidate: the harvest must have given an oracle (the test passed, the
+ * target ran, the double harvest agreed byte for byte, no value was cut),
+ * the answer must say something and fit a prompt, and the demo model must
+ * not get it right. Then over the survivors: one instance per question; at
+ * most PER_TARGET_KIND per (target, kind); per kind, no answer more common
+ * than MAX_COMMON_SHARE (a constant guess scores no more than that); and at
+ * most `maxTotal`, taken round robin over kinds so a cap keeps the mix.
+ * Which items a cap drops is decided by a seeded hash of their ids.
+ */
+function screen(drafted, outcomes, demoRight, options) {
+    const rejected = [];
+    const reject = (d, rule, detail) => rejected.push({ id: d.instance.id, kind: d.instance.kind, target: d.target, rule, detail });
+    let kept = [];
+    for (const d of drafted) {
+        const outcome = outcomes.get(d.instance.id);
+        if (!outcome || outcome.status !== 'ok') {
+            const reason = outcome ? outcome.reason : 'not harvested';
+            reject(d, harvestRule(reason), reason);
+            continue;
+        }
+        const answer = outcome.entry.oracle.oracle_answer;
+        if (isEmptyAnswer(answer)) {
+            reject(d, 'empty-answer', canonicalJson(answer));
+            continue;
+        }
+        const large = sizeProblem(answer);
+        if (large) {
+            reject(d, 'too-large', large);
+            continue;
+        }
+        if (demoRight.has(d.instance.id)) {
+            reject(d, 'demo-model-right', 'the demo model (a heuristic) answers it correctly');
+            continue;
+        }
+        kept.push({ drafted: d, answer, question: outcome.entry.oracle.question });
+    }
+    const questions = new Map();
+    kept = kept.filter((s) => {
+        const key = canonicalJson([s.question, s.drafted.instance.tests]);
+        const first = questions.get(key);
+        if (first) {
+            reject(s.drafted, 'duplicate-question', `asks what ${first} asks`);
+            return false;
+        }
+        questions.set(key, s.drafted.instance.id);
+        return true;
+    });
+    const byRank = (a, b) => {
+        const x = rank(options.seed, a.drafted.instance.id);
+        const y = rank(options.seed, b.drafted.instance.id);
+        return x < y ? -1 : x > y ? 1 : 0;
+    };
+    const drop = (items, limit, rule, detail) => {
+        const dropped = new Set([...items].sort(byRank).slice(limit));
+        for (const s of dropped)
+            reject(s.drafted, rule, detail);
+        return dropped;
+    };
+    const perTargetKind = new Map();
+    for (const s of kept) {
+        const key = `${s.drafted.target}|${s.drafted.instance.kind}`;
+        perTargetKind.set(key, [...(perTargetKind.get(key) ?? []), s]);
+    }
+    const overTarget = new Set();
+    for (const items of perTargetKind.values())
+        for (const s of drop(items, PER_TARGET_KIND, 'target-cap', `more than ${PER_TARGET_KIND} of this kind on this target`))
+            overTarget.add(s);
+    kept = kept.filter((s) => !overTarget.has(s));
+    const byKind = new Map();
+    for (const s of kept)
+        byKind.set(s.drafted.instance.kind, [...(byKind.get(s.drafted.instance.kind) ?? []), s]);
+    const common = new Set();
+    for (const [, items] of byKind) {
+        const answers = items.map((s) => canonicalJson(s.answer));
+        const share = binary(answers) ? MAX_COMMON_SHARE_BINARY : MAX_COMMON_SHARE;
+        const counts = new Map();
+        items.forEach((s, i) => counts.set(answers[i], [...(counts.get(answers[i]) ?? []), s]));
+        for (const [answer, same] of counts) {
+            // The cap of the others' count, so that the kept share is at most `share`.
+            const others = items.length - same.length;
+            const limit = Math.max(1, Math.floor((share * others) / (1 - share)));
+            if (same.length > limit)
+                for (const s of drop(same, limit, 'common-answer', `answer ${answer.slice(0, 80)} would be over ${share * 100}% of its kind`))
+                    common.add(s);
+        }
+    }
+    kept = kept.filter((s) => !common.has(s));
+    if (options.maxTotal !== undefined && kept.length > options.maxTotal) {
+        const queues = [...byKind.keys()]
+            .sort()
+            .map((kind) => kept.filter((s) => s.drafted.instance.kind === kind).sort(byRank));
+        const taken = new Set();
+        while (taken.size < options.maxTotal && queues.some((q) => q.length))
+            for (const q of queues)
+                if (q.length && taken.size < options.maxTotal)
+                    taken.add(q.shift());
+        for (const s of kept)
+            if (!taken.has(s))
+                reject(s.drafted, 'package-cap', `over the ${options.maxTotal} instances kept per run`);
+        kept = kept.filter((s) => taken.has(s));
+    }
+    return { accepted: kept, rejected };
+}
+
+;// CONCATENATED MODULE: ./src/generate/generate.ts
+
+
+
+
+
+
+
+
+
+
+const SCOUT_TIMEOUT_SECONDS = 300;
+function testFiles(dir) {
+    if (!(0,external_node_fs_namespaceObject.existsSync)(dir))
+        throw new UsageError(`--tests ${dir}: no such directory`);
+    const files = (0,external_node_fs_namespaceObject.readdirSync)(dir)
+        .filter((name) => /^test_.*\.py$/.test(name))
+        .sort();
+    if (!files.length)
+        throw new UsageError(`--tests ${dir} holds no test files (test_*.py): nothing to scout.`);
+    if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, 'conftest.py')))
+        throw new UsageError(`--tests ${dir} has a conftest.py: each test file must be self-contained (it is copied alone, with its questions).`);
+    return files;
+}
+/** Writes `bytes` unless the file already holds them (regenerating leaves unchanged files untouched). */
+function writeIfChanged(file, bytes) {
+    if ((0,external_node_fs_namespaceObject.existsSync)(file) && (0,external_node_fs_namespaceObject.readFileSync)(file).equals(bytes))
+        return;
+    (0,external_node_fs_namespaceObject.writeFileSync)(file, bytes);
+}
+async function scout(backend, env, dirs, packages) {
+    let specs = [];
+    const job = {
+        environment: env,
+        instanceDirs: dirs.map((d) => d.dir),
+        timeoutMs: (dirs.length * SCOUT_TIMEOUT_SECONDS + 120) * 1000,
+        label: 'scout',
+        plan: ({ instanceDir, workDir, isolation }) => {
+            specs = dirs.map((d, i) => ({
+                id: d.id,
+                scout: { packages },
+                dir: instanceDir(i),
+                tests: [d.test],
+                timeout_seconds: SCOUT_TIMEOUT_SECONDS,
+            }));
+            return { work_dir: workDir, isolation, instances: specs };
+        },
+    };
+    const stdout = await backend.run(job);
+    const results = new Map();
+    for (const line of stdout.split('\n')) {
+        if (!line.includes('"scout"'))
+            continue;
+        let raw;
+        try {
+            raw = JSON.parse(line);
+        }
+        catch {
+            continue;
+        }
+        const parsed = scoutResultSchema.safeParse(raw);
+        if (!parsed.success)
+            continue;
+        if (specs.some((s) => s.id === parsed.data.id))
+            results.set(parsed.data.id, parsed.data);
+    }
+    for (const spec of specs)
+        if (!results.has(spec.id))
+            results.set(spec.id, 'the tracer wrote no scout result');
+    return results;
+}
+/**
+ * `tracegate generate`: scout what each test file runs of the packages,
+ * propose every kind and mode on the richest targets, harvest the
+ * candidates (twice, in the environment, like any instance), screen them,
+ * and write the kept ones as instance files beside a copy of their test
+ * file. Deterministic given the seed: the same inputs write the same bytes.
+ */
+async function generate(request, deps) {
+    const { out, suite, recipe } = request;
+    if (recipe.packages.some((p) => p.endsWith('.whl')))
+        throw new UsageError(`environment "${recipe.name}" names wheel files by path: generate copies recipes into ${out}/environments/, ` +
+            'where those paths would not resolve; pin the packages by version.');
+    const envFile = (0,external_node_path_namespaceObject.join)(out, 'environments', `${recipe.name}.json`);
+    (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.join)(out, 'environments'), { recursive: true });
+    if ((0,external_node_fs_namespaceObject.existsSync)(envFile) && !(0,external_node_fs_namespaceObject.readFileSync)(envFile).equals(request.recipeBytes))
+        throw new UsageError(`${envFile} exists with other content: give the environment another name, or update that file first.`);
+    writeIfChanged(envFile, request.recipeBytes);
+    const files = testFiles(request.tests);
+    const suiteDir = (0,external_node_path_namespaceObject.join)(out, suite);
+    const dirs = files.map((test) => {
+        const dir = (0,external_node_path_namespaceObject.join)(suiteDir, (0,external_node_path_namespaceObject.basename)(test, '.py'));
+        (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
+        writeIfChanged((0,external_node_path_namespaceObject.join)(dir, test), (0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(request.tests, test)));
+        return {
+            id: `scout-${(0,external_node_path_namespaceObject.basename)(test, '.py')}`,
+            dir: (0,external_node_fs_namespaceObject.realpathSync)(dir),
+            rel: `${suite}/${(0,external_node_path_namespaceObject.basename)(test, '.py')}`,
+            test,
+        };
+    });
+    const backend = deps.harvest.backend();
+    await backend.ensureAvailable();
+    const env = await resolveEnvironment(recipe, 'environments', deps.harvest.sources, backend);
+    deps.log(`Scouting ${files.length} test file(s) in environment "${recipe.name}" (${env.runtime.note})`);
+    const scouted = await scout(backend, env, dirs, request.packages);
+    const report = {
+        schema: 'tracegate/generate-report@1',
+        suite,
+        environment: recipe.name,
+        packages: request.packages,
+        seed: request.seed,
+        files: [],
+        candidates: 0,
+        accepted: 0,
+        byKind: {},
+        rejectedByRule: {},
+        rejected: [],
+    };
+    const drafted = [];
+    const loaded = [];
+    const ids = new Set();
+    for (const d of dirs) {
+        const result = scouted.get(d.id);
+        if (typeof result === 'string' || result.status !== 'ok') {
+            const reason = typeof result === 'string' ? result : (result.reason ?? result.status);
+            deps.warn(`Scouting ${d.test}: ${reason}`);
+            report.files.push({
+                test: d.test,
+                status: typeof result === 'string' ? 'error' : result.status,
+                reason,
+                functions: 0,
+                candidates: 0,
+                targets: [],
+            });
+            continue;
+        }
+        const functions = result.facts?.functions ?? [];
+        const candidates = result.candidates ?? [];
+        const targets = chooseTargets(functions, candidates, request.targetsPerFile, request.seed);
+        const chosen = new Set(targets);
+        const testBytes = (0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(d.dir, d.test));
+        let count = 0;
+        for (const candidate of candidates) {
+            if (!chosen.has(`${candidate.target.file}::${candidate.target.function}`))
+                continue;
+            const one = draft(candidate, suite, recipe.name, request.timeoutSeconds);
+            if (ids.has(one.instance.id))
+                continue;
+            ids.add(one.instance.id);
+            drafted.push(one);
+            count++;
+            loaded.push({
+                instance: one.instance,
+                dir: d.dir,
+                file: `${d.rel}/${one.fileName}`,
+                contentHash: contentHash([
+                    [d.test, testBytes],
+                    [one.fileName, one.bytes],
+                ]),
+                environment: recipe,
+                environmentDir: 'environments',
+            });
+        }
+        report.files.push({
+            test: d.test,
+            status: 'ok',
+            functions: functions.length,
+            candidates: count,
+            targets,
+        });
+        deps.log(`  ${d.test}: ${functions.length} function(s) ran; ${targets.length} target(s), ${count} candidate(s)`);
+    }
+    report.candidates = drafted.length;
+    if (!drafted.length)
+        throw new HarvestError(`No candidates: no test file of ${request.tests} could be scouted.`);
+    const harvest = await harvestOracles(loaded, deps.tracerDigest, {
+        ...deps.harvest,
+        log: deps.log,
+        warn: deps.warn,
+        signal: deps.signal,
+    });
+    const demoRight = await demoModelRight(loaded, harvest.outcomes);
+    const screened = screen(drafted, harvest.outcomes, demoRight, {
+        seed: request.seed,
+        maxTotal: request.maxInstances,
+    });
+    // Write the kept instances; remove what an earlier generation left that is no longer kept.
+    const keep = new Map();
+    for (const s of screened.accepted) {
+        const dir = loaded.find((l) => l.instance.id === s.drafted.instance.id).dir;
+        keep.set(dir, [...(keep.get(dir) ?? []), s.drafted]);
+    }
+    for (const d of dirs) {
+        const kept = keep.get(d.dir) ?? [];
+        if (!kept.length) {
+            (0,external_node_fs_namespaceObject.rmSync)(d.dir, { recursive: true, force: true });
+            continue;
+        }
+        const names = new Set(kept.map((k) => k.fileName));
+        for (const name of (0,external_node_fs_namespaceObject.readdirSync)(d.dir))
+            if (isInstanceFile(name) && !names.has(name))
+                (0,external_node_fs_namespaceObject.rmSync)((0,external_node_path_namespaceObject.join)(d.dir, name));
+        for (const k of kept)
+            writeIfChanged((0,external_node_path_namespaceObject.join)(d.dir, k.fileName), k.bytes);
+    }
+    report.accepted = screened.accepted.length;
+    for (const s of screened.accepted)
+        report.byKind[s.drafted.instance.kind] = (report.byKind[s.drafted.instance.kind] ?? 0) + 1;
+    report.byKind = Object.fromEntries(Object.entries(report.byKind).sort());
+    for (const rule of SCREEN_RULES) {
+        const n = screened.rejected.filter((r) => r.rule === rule).length;
+        if (n)
+            report.rejectedByRule[rule] = n;
+    }
+    report.rejected = screened.rejected.sort((a, b) => (a.id < b.id ? -1 : 1));
+    const reportFile = request.report ?? (0,external_node_path_namespaceObject.join)(suiteDir, 'generate-report.json');
+    (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(reportFile), { recursive: true });
+    writeIfChanged(reportFile, Buffer.from(`${JSON.stringify(report, null, 2)}\n`));
+    deps.log(`Kept ${report.accepted} of ${report.candidates} candidate(s) in ${suiteDir}; rejected: ` +
+        (Object.entries(report.rejectedByRule)
+            .map(([rule, n]) => `${rule} ×${n}`)
+            .join(', ') || 'none'));
+    return report;
+}
+/** The ids the demo model answers right (asked in process, with the prompt a run would send). */
+async function demoModelRight(loaded, outcomes) {
+    const client = new HeuristicClient();
+    const right = new Set();
+    for (const l of loaded) {
+        const outcome = outcomes.get(l.instance.id);
+        if (outcome?.status !== 'ok')
+            continue;
+        const record = await answerInstance(l, outcome.entry, client);
+        if (record.correct)
+            right.add(l.instance.id);
+    }
+    return right;
+}
+
+;// CONCATENATED MODULE: ./src/suite/stats.ts
+
+const bump = (counts, key) => (counts[key] = (counts[key] ?? 0) + 1);
+const sorted = (counts) => Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : 1)));
+/** The counts of a loaded suite (kinds in their canonical order, packages by name). */
+function suiteStats(instances) {
+    const byKind = {};
+    const byPackage = {};
+    const byPython = {};
+    const both = {};
+    for (const l of instances) {
+        const kind = l.instance.kind;
+        const pkg = l.instance.environment;
+        bump(byKind, kind);
+        bump(byPackage, pkg);
+        bump(byPython, l.environment.python ?? 'image');
+        bump((both[kind] ??= {}), pkg);
+    }
+    const kinds = QUESTION_KINDS.filter((k) => byKind[k]);
+    return {
+        total: instances.length,
+        by_kind: Object.fromEntries(kinds.map((k) => [k, byKind[k]])),
+        by_package: sorted(byPackage),
+        by_kind_package: Object.fromEntries(kinds.map((k) => [k, sorted(both[k])])),
+        by_python: sorted(byPython),
+    };
+}
+/** The kind × package table: one row per package, a column per kind (S1…M7), totals. */
+function statsTable(stats, style = 'text') {
+    const kinds = Object.keys(stats.by_kind);
+    const short = kinds.map((k) => k.split('_')[0]);
+    const header = ['package', ...short, 'total', 'share'];
+    const rows = Object.entries(stats.by_package).map(([pkg, n]) => [
+        pkg,
+        ...kinds.map((k) => String(stats.by_kind_package[k]?.[pkg] ?? 0)),
+        String(n),
+        `${((100 * n) / stats.total).toFixed(1)}%`,
+    ]);
+    const totals = [
+        'total',
+        ...kinds.map((k) => String(stats.by_kind[k])),
+        String(stats.total),
+        '100%',
+    ];
+    const all = [header, ...rows, totals];
+    if (style === 'markdown') {
+        const line = (cells) => `| ${cells.join(' | ')} |`;
+        return [
+            line(header),
+            line(header.map((_, i) => (i === 0 ? '---' : '---:'))),
+            ...rows.map(line),
+            line(totals.map((c) => `**${c}**`)),
+        ].join('\n');
+    }
+    const widths = header.map((_, i) => Math.max(...all.map((r) => r[i].length)));
+    return all
+        .map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '))
+        .join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/cli/generate.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+const GENERATE_USAGE = `tracegate generate --environment FILE --tests DIR --out DIR [options]
+  Scouts what each test file runs of the package, asks every applicable kind on its
+  richest functions, harvests the candidates twice in the environment, screens them
+  (docs/generate.md) and writes the kept ones as a suite. Same inputs and seed, same bytes.
+
+  --environment FILE     an environment recipe (pinned packages, a git commit, an image)
+  --tests DIR            self-contained test files (test_*.py) that drive the package
+  --out DIR              the suite written into (environments/ and SUITE/ under it)
+  --packages A,B         import names whose code is asked about (default: the environment name)
+  --suite NAME           folder under --out and id prefix (default: the environment name)
+  --seed S               chooses among ties and caps (default 0)
+  --targets-per-file N   functions of each test file asked about (default 12)
+  --max N                instances kept at most, round robin over kinds
+  --timeout SECONDS      per instance's harvest (default 60)
+  --report FILE          kept and rejected candidates, each with its rule (default OUT/SUITE/generate-report.json)
+  --cache DIR --backend docker|local|auto --base-image IMAGE   as for harvest`;
+async function generateCommand(args, io, logger, lifecycle) {
+    const options = parseGenerateOptions(parseFlags(args, GENERATE_OPTION_NAMES, GENERATE_USAGE));
+    let bytes;
+    try {
+        bytes = (0,external_node_fs_namespaceObject.readFileSync)(options.environment);
+    }
+    catch (error) {
+        throw new UsageError(`--environment ${options.environment}: ${error.message}`);
+    }
+    let raw;
+    try {
+        raw = JSON.parse(bytes.toString('utf8'));
+    }
+    catch (error) {
+        throw new UsageError(`--environment ${options.environment}: not JSON (${error.message})`);
+    }
+    const parsed = environmentSchema.safeParse(raw);
+    if (!parsed.success)
+        throw new UsageError(`--environment ${options.environment}: ${describeIssues(parsed.error)}`);
+    const recipe = parsed.data;
+    const suite = options.suite ?? recipe.name.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
+    const report = await generate({
+        out: options.out,
+        suite,
+        recipe,
+        recipeBytes: bytes,
+        tests: options.tests,
+        packages: options.packages ?? [recipe.name.replace(/-/g, '_')],
+        seed: options.seed,
+        targetsPerFile: options['targets-per-file'],
+        ...(options.max ? { maxInstances: options.max } : {}),
+        timeoutSeconds: options.timeout,
+        ...(options.report ? { report: options.report } : {}),
+    }, {
+        harvest: {
+            backend: backendFactory(options, logger, lifecycle),
+            sources: new HostSources(cacheLayout(options.cache), new reader_FsSuiteReader((0,external_node_path_namespaceObject.dirname)(options.environment)), logger.log),
+            ...oracleStores(options, logger),
+        },
+        tracerDigest: tracerDigest(tracerDir()),
+        log: logger.log,
+        warn: logger.warn,
+        signal: lifecycle.signal,
+    });
+    io.stdout(`${report.accepted} instance(s) kept of ${report.candidates} candidate(s): ` +
+        Object.entries(report.byKind)
+            .map(([k, n]) => `${k} ${n}`)
+            .join(', '));
+    return ExitCode.Pass;
+}
+const STATS_USAGE = `tracegate stats [--instances DIR] [--json] [--markdown]
+  The kind × package table of a suite (default: the bundled benchmark).`;
+function statsCommand(args, io, logger) {
+    const { parseArgs } = external_node_util_;
+    let values;
+    try {
+        ({ values } = parseArgs({
+            args,
+            options: {
+                instances: { type: 'string' },
+                json: { type: 'boolean' },
+                markdown: { type: 'boolean' },
+            },
+            strict: true,
+        }));
+    }
+    catch (error) {
+        throw new UsageError(`${error.message}\n\n${STATS_USAGE}`);
+    }
+    const suite = loadSuite(values.instances ?? bundledInstancesDir());
+    for (const r of suite.rejected)
+        logger.warn(`Skipping ${r.reason}`);
+    const stats = suiteStats(suite.instances);
+    if (values.json)
+        io.stdout(JSON.stringify(stats, null, 2));
+    else
+        io.stdout(statsTable(stats, values.markdown ? 'markdown' : 'text'));
+    return ExitCode.Pass;
+}
+
 ;// CONCATENATED MODULE: ./src/cli/commands.ts
+
 
 
 
@@ -84220,6 +85087,10 @@ Usage:
       prints the verdict and the per-kind table, writes OUT/comparison.json.
   tracegate dashboard --history DIR [--out FILE]
       One self-contained HTML page of scores per commit per kind, with the gate's verdicts.
+  tracegate generate --environment FILE --tests DIR --out DIR [--packages A,B] [--seed S]
+      Write a suite from test files: scout, propose every kind, harvest, screen (docs/generate.md).
+  tracegate stats [--instances DIR] [--json] [--markdown]
+      The kind × package table of a suite (default: the bundled benchmark).
 
 Selection and harvest (run and harvest):
   --instances DIR        instances directory (default: the bundled suite)
@@ -84297,6 +85168,10 @@ async function cli(argv, io = defaultIo, lifecycle = {}) {
                 return await dashboardCommand(rest, io, logger);
             case 'compare':
                 return compareCommand(rest, io, USAGE);
+            case 'generate':
+                return await generateCommand(rest, io, logger, lifecycle);
+            case 'stats':
+                return statsCommand(rest, io, logger);
             case undefined:
             case 'help':
             case '--help':

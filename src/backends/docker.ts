@@ -289,8 +289,21 @@ export class DockerBackend implements HarvestBackend {
     };
   }
 
+  private readonly images = new Map<string, Promise<string>>();
+
+  /** The environment's image, built once however many jobs ask for it at the same time. */
+  private ensureImage(env: ResolvedEnvironment): Promise<string> {
+    let image = this.images.get(env.digest);
+    if (!image) {
+      image = this.buildImage(env);
+      this.images.set(env.digest, image);
+      image.catch(() => this.images.delete(env.digest));
+    }
+    return image;
+  }
+
   /** Builds `tracegate-env:<digest>` unless it exists (or uses a prebuilt image); never touches the network. */
-  private async ensureImage(env: ResolvedEnvironment): Promise<string> {
+  private async buildImage(env: ResolvedEnvironment): Promise<string> {
     if (env.source.kind === 'image') return env.source.imageId;
     const tag = `tracegate-env:${env.digest.slice(0, 16)}`;
     if (await imageExists(this.docker, tag)) return tag;

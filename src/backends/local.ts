@@ -173,7 +173,20 @@ export class LocalBackend implements HarvestBackend {
     });
   }
 
-  private async ensureVenv(env: ResolvedEnvironment): Promise<string> {
+  private readonly venvs = new Map<string, Promise<string>>();
+
+  /** The environment's virtualenv, created once however many jobs ask for it at the same time. */
+  private ensureVenv(env: ResolvedEnvironment): Promise<string> {
+    let venv = this.venvs.get(env.digest);
+    if (!venv) {
+      venv = this.createVenv(env);
+      this.venvs.set(env.digest, venv);
+      venv.catch(() => this.venvs.delete(env.digest));
+    }
+    return venv;
+  }
+
+  private async createVenv(env: ResolvedEnvironment): Promise<string> {
     const dir = join(this.options.venvRoot, env.digest.slice(0, 16));
     const python = join(dir, 'bin', 'python');
     if (existsSync(join(dir, '.tracegate-ready'))) return python;

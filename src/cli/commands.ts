@@ -27,6 +27,7 @@ import { gitCommitGraph } from '../history/commit-graph.js';
 import { renderDashboard } from '../report/dashboard.js';
 import { writeFileAtomic } from '../stores/atomic.js';
 import { compareCommand } from './compare.js';
+import { generateCommand, statsCommand } from './generate.js';
 import { exitCodeFor, parseFlags as parseNamedFlags, type Io } from './flags.js';
 
 export type { Io };
@@ -46,6 +47,10 @@ Usage:
       prints the verdict and the per-kind table, writes OUT/comparison.json.
   tracegate dashboard --history DIR [--out FILE]
       One self-contained HTML page of scores per commit per kind, with the gate's verdicts.
+  tracegate generate --environment FILE --tests DIR --out DIR [--packages A,B] [--seed S]
+      Write a suite from test files: scout, propose every kind, harvest, screen (docs/generate.md).
+  tracegate stats [--instances DIR] [--json] [--markdown]
+      The kind × package table of a suite (default: the bundled benchmark).
 
 Selection and harvest (run and harvest):
   --instances DIR        instances directory (default: the bundled suite)
@@ -133,6 +138,10 @@ export async function cli(
         return await dashboardCommand(rest, io, logger);
       case 'compare':
         return compareCommand(rest, io, USAGE);
+      case 'generate':
+        return await generateCommand(rest, io, logger, lifecycle);
+      case 'stats':
+        return statsCommand(rest, io, logger);
       case undefined:
       case 'help':
       case '--help':

@@ -257,6 +257,46 @@ export function parseCompareOptions(
   return parseWith(compareOptionsSchema, raw);
 }
 
+/** `tracegate generate`: an environment, a directory of test files, where the suite goes. */
+export const generateOptionsSchema = harvestOptionsSchema
+  .pick({ cache: true, backend: true, 'base-image': true })
+  .extend({
+    /** An environment recipe file (any source: packages, git, image). */
+    environment: z.string({ error: '--environment FILE is required (an environment recipe)' }),
+    /** Directory of self-contained test files (test_*.py). */
+    tests: z.string({ error: '--tests DIR is required (a directory of test_*.py files)' }),
+    /** Suite root written into. */
+    out: z.string({ error: '--out DIR is required (the suite to write into)' }),
+    /** Import names whose code is asked about (default: the environment's name). */
+    packages: z
+      .string()
+      .regex(/^[A-Za-z_][\w.]*(,[A-Za-z_][\w.]*)*$/, '--packages: import names, comma-separated')
+      .transform((v) => v.split(','))
+      .optional(),
+    /** The folder under --out and the id prefix (default: the environment's name). */
+    suite: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, '--suite: lowercase letters, digits and -')
+      .optional(),
+    seed: int('seed', 0, 2 ** 31).default(0),
+    'targets-per-file': int('targets-per-file', 1, 500).default(12),
+    max: int('max', 1, 100_000).optional(),
+    timeout: int('timeout', 1, 3600).default(60),
+    /** Where the report of kept and rejected candidates goes (default OUT/SUITE/generate-report.json). */
+    report: z.string().optional(),
+  });
+export type GenerateOptions = z.infer<typeof generateOptionsSchema>;
+export type GenerateOptionName = keyof z.input<typeof generateOptionsSchema>;
+export const GENERATE_OPTION_NAMES = Object.keys(
+  generateOptionsSchema.shape,
+) as GenerateOptionName[];
+
+export function parseGenerateOptions(
+  raw: Partial<Record<GenerateOptionName, string | undefined>>,
+): GenerateOptions {
+  return parseWith(generateOptionsSchema, raw);
+}
+
 export function parseHarvestOptions(
   raw: Partial<Record<HarvestOptionName, string | undefined>>,
 ): HarvestOptions {

@@ -24,12 +24,22 @@ export interface PlanSpec {
   env_digest: string;
 }
 
+/** A scouting spec (tracer/tracegate_tracer/scout.py): what a test file runs of the packages. */
+export interface ScoutSpec {
+  id: string;
+  scout: { packages: string[] };
+  dir: string;
+  tests: string[];
+  timeout_seconds: number;
+  cwd?: string;
+}
+
 /** The plan tracer/harvest.py runs. */
 export interface TracerPlan {
   work_dir: string;
   /** Per-group uids for the tests (the driver runs as root in the container); null on the host. */
   isolation: { uid_base: number } | null;
-  instances: PlanSpec[];
+  instances: (PlanSpec | ScoutSpec)[];
 }
 
 /** How a backend places an instance's files: where its directory and the checkout appear. */

@@ -78,11 +78,12 @@ export async function harvestOracles(
     }
     let env: ResolvedEnvironment;
     try {
-      const source = await deps.sources.resolve(group.recipe, group.environmentDir);
-      const b = await getBackend();
-      const { runtime, source: resolved } = await b.runtime(group.recipe, source);
-      env = { recipe: group.recipe, source: resolved, runtime, digest: '' };
-      env.digest = environmentDigest(group.recipe, resolved, runtime);
+      env = await resolveEnvironment(
+        group.recipe,
+        group.environmentDir,
+        deps.sources,
+        await getBackend(),
+      );
     } catch (error) {
       if (error instanceof DockerUnavailableError) throw error;
       const reason = `environment "${group.recipe.name}" could not be resolved: ${messageOf(error)}`;
@@ -113,19 +114,20 @@ export async function harvestOracles(
     if (!misses.length) continue;
     const b = await getBackend();
     used.add(env.runtime.backend);
-    const runs: Map<string, ReadResult>[] = [];
-    for (let run = 1; run <= HARVEST_RUNS; run++) {
-      if (deps.signal?.aborted) break;
-      runs.push(
-        await runJob(
-          b,
-          env,
-          misses.map((m) => m.loaded),
-          run,
-          deps,
-        ),
-      );
-    }
+    // The runs go side by side (one container each: both cores), and must agree.
+    const runs: Map<string, ReadResult>[] = deps.signal?.aborted
+      ? []
+      : await Promise.all(
+          Array.from({ length: HARVEST_RUNS }, (_, i) =>
+            runJob(
+              b,
+              env,
+              misses.map((m) => m.loaded),
+              i + 1,
+              deps,
+            ),
+          ),
+        );
     for (const { loaded, key } of misses) {
       const id = loaded.instance.id;
       if (runs.length < HARVEST_RUNS) {
@@ -156,6 +158,24 @@ export async function harvestOracles(
   };
 }
 
+/**
+ * An environment resolved once: its source (wheels, commit, image), its
+ * runtime (base image or host interpreter), and the digest of both that
+ * keys its oracles.
+ */
+export async function resolveEnvironment(
+  recipe: Environment,
+  environmentDir: string,
+  sources: HarvestDeps['sources'],
+  backend: HarvestBackend,
+): Promise<ResolvedEnvironment> {
+  const source = await sources.resolve(recipe, environmentDir);
+  const { runtime, source: resolved } = await backend.runtime(recipe, source);
+  const env: ResolvedEnvironment = { recipe, source: resolved, runtime, digest: '' };
+  env.digest = environmentDigest(recipe, resolved, runtime);
+  return env;
+}
+
 function groupByEnvironment(selected: LoadedInstance[]): EnvGroup[] {
   const groups = new Map<string, EnvGroup>();
   for (const loaded of selected) {
@@ -184,15 +204,19 @@ async function runJob(
       `(${env.runtime.backend}, run ${run} of ${HARVEST_RUNS}: answers must agree)`,
   );
   let specs: PlanSpec[] = [];
+  // Instances of one directory (a generated suite's test file and its questions) share its copy,
+  // so the tracer sees one dir and shares one recorded run among the questions of a target.
+  const dirs = [...new Set(items.map((i) => i.dir))];
+  const dirIndex = new Map(dirs.map((dir, i) => [dir, i]));
   const job: HarvestJob = {
     environment: env,
-    instanceDirs: items.map((i) => i.dir),
+    instanceDirs: dirs,
     timeoutMs: (items.reduce((sum, i) => sum + i.instance.timeout_seconds, 0) + 120) * 1000,
     label: `run ${run} of ${HARVEST_RUNS}`,
     plan: ({ instanceDir, checkout, workDir, isolation }) => {
-      specs = items.map(({ instance, contentHash }, index) => ({
+      specs = items.map(({ instance, contentHash, dir }) => ({
         id: instance.id,
-        dir: instanceDir(index),
+        dir: instanceDir(dirIndex.get(dir)!),
         tests: instance.tests,
         kind: instance.kind,
         target: instance.target,

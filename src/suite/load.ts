@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { environmentSchema, type Environment } from '../contracts/environment.js';
 import { describeIssues, instanceSchema, type Instance } from '../contracts/instance.js';
 import { InstanceError, UsageError } from '../errors.js';
@@ -40,6 +40,13 @@ export interface Suite {
 }
 
 const INSTANCE_FILE = 'instance.json';
+/** Suffix of the instance files of a directory that holds several (a generated suite). */
+export const INSTANCE_SUFFIX = '.instance.json';
+
+/** An instance file: `instance.json`, or `<name>.instance.json` beside others sharing their test files. */
+export const isInstanceFile = (name: string): boolean =>
+  name === INSTANCE_FILE ||
+  (name.endsWith(INSTANCE_SUFFIX) && name.length > INSTANCE_SUFFIX.length);
 const ENVIRONMENTS = 'environments';
 /** How many levels above --instances an environments/ folder is looked for. */
 const ENVIRONMENT_LEVELS = 4;
@@ -125,7 +132,7 @@ function checkInstance(
       instance,
       dir: reader.resolve(instanceDir),
       file: rel,
-      contentHash: hashDirectory(reader, instanceDir),
+      contentHash: hashDirectory(reader, instanceDir, rel),
       environment: environment.recipe,
       environmentDir: ENVIRONMENTS,
     };
@@ -162,7 +169,7 @@ function parseJson(reader: SuiteReader, rel: string): unknown {
 function withoutRepeats(rejected: RejectedFile[]): RejectedFile[] {
   return rejected.filter(
     (r) =>
-      r.file.endsWith(INSTANCE_FILE) ||
+      isInstanceFile(basename(r.file)) ||
       !rejected.some((other) => other !== r && other.reason.includes(`${r.file}:`)),
   );
 }
@@ -237,7 +244,7 @@ function findInstanceFiles(
       continue;
     }
     if (kind === 'dir') found.push(...findInstanceFiles(reader, rel, rejected, seen));
-    else if (name === INSTANCE_FILE) found.push(rel);
+    else if (isInstanceFile(name)) found.push(rel);
   }
   return found.sort();
 }
@@ -256,11 +263,22 @@ function listFiles(reader: SuiteReader, dir: string, seen: Set<string>): string[
   return files;
 }
 
-/** Content hash of an instance directory: relative paths and bytes, in sorted order. */
-export function hashDirectory(reader: SuiteReader, dir: string): string {
+/**
+ * Content hash of an instance: the relative paths and bytes of its
+ * directory's files, in sorted order — its own instance file, and none of
+ * the other instance files beside it (adding a sibling changes no oracle key).
+ */
+export function hashDirectory(reader: SuiteReader, dir: string, own?: string): string {
+  const files = listFiles(reader, dir, new Set())
+    .filter((rel) => rel === own || !isInstanceFile(basename(rel)))
+    .sort();
+  return contentHash(files.map((rel) => [relative(dir, rel), reader.read(rel)]));
+}
+
+/** The hash of (relative path, bytes) pairs, sorted by path: what `hashDirectory` computes. */
+export function contentHash(files: readonly (readonly [string, Buffer])[]): string {
   const parts: (string | Buffer)[] = [];
-  for (const rel of listFiles(reader, dir, new Set()).sort()) {
-    parts.push(relative(dir, rel), reader.read(rel));
-  }
+  for (const [path, bytes] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    parts.push(path, bytes);
   return sha256(...parts);
 }

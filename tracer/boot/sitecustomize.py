@@ -26,7 +26,12 @@ def _start_recorder() -> None:
 
     with open(config_path, encoding="utf-8") as handle:
         config = json.load(handle)
-    active = backends.create(config)
+    if "scout" in config:
+        from tracegate_tracer.scout import ScoutRecorder
+
+        active = ScoutRecorder(config)
+    else:
+        active = backends.create(config)
     recorder.ACTIVE = active
     atexit.register(active.dump)
     active.install()

@@ -76,6 +76,10 @@ def _needs(specs: list[Spec]) -> dict[str, Any]:
 def harvest_group(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list[Result]:
     """Runs one recording for `specs` in `sandbox`; their results, in order."""
     first = specs[0]
+    if first.get("scout") is not None:
+        from . import scout
+
+        return [scout.run(spec, sandbox, tracer_root) for spec in specs]
     results = [base_result(spec) for spec in specs]
     for result in results:
         result["stats"]["group"] = sandbox.index

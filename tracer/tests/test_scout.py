@@ -1,0 +1,111 @@
+"""Scouting (scout.py) and proposals (propose.py): what a test file runs, and what to ask about it."""
+
+from tracegate_tracer import propose
+
+PACKAGE = {
+    "shop/__init__.py": "",
+    "shop/cart.py": """
+        from .prices import price_of
+
+
+        def total(items):
+            amount = 0
+            count = 0
+            for name in items:
+                try:
+                    amount += price_of(name)
+                except KeyError:
+                    continue
+                count += 1
+            return amount, count
+
+
+        def checkout(items):
+            if not items:
+                raise ValueError("empty cart")
+            return total(items)
+    """,
+    "shop/prices.py": """
+        PRICES = {"apple": 3, "pear": 5, "fig": 7}
+
+
+        def price_of(name):
+            return PRICES[name]
+    """,
+    "test_shop.py": """
+        import pytest
+
+        from shop.cart import checkout
+
+
+        def helper(items):
+            return list(items)
+
+
+        def test_checkout():
+            assert checkout(helper(["apple", "kiwi", "fig", "pear"])) == (15, 3)
+            assert checkout(["pear"]) == (5, 1)
+
+
+        def test_empty():
+            with pytest.raises(ValueError):
+                checkout([])
+    """,
+}
+
+
+def scout(harness):
+    directory = harness.instance_dir(PACKAGE)
+    spec = {"id": "s", "scout": {"packages": ["shop"]}, "dir": str(directory), "tests": ["test_shop.py"],
+            "timeout_seconds": 60}
+    return directory, harness.run([spec])["s"]
+
+
+def test_every_rule_has_a_proposer():
+    assert propose.unproposed() == []
+
+
+def test_scout_records_the_package_functions_the_tests_run(harness):
+    _directory, result = scout(harness)
+    assert result["status"] == "ok", result.get("reason")
+    functions = {f"{f['file']}::{f['qualname']}": f for f in result["facts"]["functions"]}
+    # The package's own functions only: not the test file's helper, not pytest's.
+    assert sorted(functions) == ["shop/cart.py::checkout", "shop/cart.py::total", "shop/prices.py::price_of"]
+    checkout, total, price = (functions[k] for k in sorted(functions))
+    assert checkout["invocations"] == 3
+    assert [d[0] for d in checkout["described"]] == ["test_shop.py::test_checkout"] * 2 + ["test_shop.py::test_empty"]
+    assert checkout["described"][2][2] == "ValueError"  # the third invocation raised
+    assert total["exceptions"] == {"KeyError": 1}
+    assert total["callees"] == [["shop/prices.py", "price_of", 5]]
+    assert price["invocations"] == 5
+    assert "amount" in total["variables"] and total["variables"]["count"]["types"] == ["int"]
+
+
+def test_proposals_are_answered_by_the_harvest(harness):
+    directory, result = scout(harness)
+    candidates = result["candidates"]
+    kinds = {c["kind"] for c in candidates}
+    assert {"S2_Loops", "M2_Loops", "S5_Exceptions", "M5_Exceptions", "S6_InterProceduralCFG",
+            "S3_ProgramState", "S4_DataFlow", "S7_Invariants", "M1_IntraProceduralCFG"} <= kinds
+    loop = next(c for c in candidates if c["kind"] == "S2_Loops" and c["query"]["mode"] == "count")
+    assert loop["target"] == {"file": "shop/cart.py", "function": "total"}
+    assert loop["query"]["loop_line"] == 7  # the `for` header of total (dedented source, line 7)
+    specs = [dict(c, id=f"c{i}", dir=str(directory), timeout_seconds=60) for i, c in enumerate(candidates)]
+    results = harness.run(specs)
+    answered = [r for r in results.values() if r["status"] == "ok"]
+    # Proposals are generous (the screen decides); most must still have an answer.
+    assert len(answered) >= 0.7 * len(specs), [r.get("reason") for r in results.values() if r["status"] != "ok"]
+    first = results[f"c{candidates.index(loop)}"]
+    assert first["answer"] == {"loop_iteration_count": 4}
+
+
+def test_a_failing_test_file_is_not_scouted(harness):
+    files = dict(PACKAGE)
+    files["test_shop.py"] = ("from shop.cart import checkout\n\n\n"
+                             "def test_wrong():\n    assert checkout(['fig']) == (1, 1)\n")
+    directory = harness.instance_dir(files)
+    spec = {"id": "s", "scout": {"packages": ["shop"]}, "dir": str(directory), "tests": ["test_shop.py"],
+            "timeout_seconds": 60}
+    result = harness.run([spec])["s"]
+    assert result["status"] == "invalid"
+    assert result["reason"].startswith("tests failed: test_shop.py::test_wrong")
