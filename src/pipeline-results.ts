@@ -56,6 +56,7 @@ export function assembleResults(state: {
   identity: ClientIdentity;
   startedAt: string;
   incomplete?: string;
+  variants?: Results['variants'];
 }): Results {
   const { input, attempted, records } = state;
   const harvest = state.harvest ?? NO_HARVEST;
@@ -101,6 +102,7 @@ export function assembleResults(state: {
     },
     instances: ordered,
     ...(input.rejected?.length ? { rejected: input.rejected } : {}),
+    ...(state.variants ? { variants: state.variants } : {}),
     ...(state.incomplete || missing.length
       ? {
           incomplete: {

@@ -23,7 +23,15 @@ import {
 import { queryInstances, withResponseCache, type QueryConfig } from './query/stage.js';
 import { renderReport } from './report/markdown.js';
 import type { IndexRow } from './contracts/history.js';
+import { HeuristicClient } from './heuristic-model/client.js';
 import type { TrendOptions } from './report/trend.js';
+import {
+  screenVariants,
+  summarizeVariants,
+  variantsOf,
+  type VariantMode,
+  type VariantSummary,
+} from './variants/variants.js';
 import type { Baseline, Stores } from './stores/ports.js';
 import type { LoadedInstance, RejectedFile } from './suite/load.js';
 
@@ -52,6 +60,8 @@ export interface RunInput {
   price?: { input: number; output: number };
   /** The trend's history rows (this run's own row is added); the Action and `--history` pass them. */
   report?: { trend?: TrendOptions & { rows: readonly IndexRow[] } };
+  /** Fresh variants of the selection (perturbed test inputs), at an epoch. */
+  variants?: { mode: VariantMode; epoch: number };
   /**
    * Set when the override label is on the pull request: a `fail` verdict is
    * recorded as accepted (results.accepted), and the report says so.
@@ -126,12 +136,22 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
   const looks = plannedLooks(input.policy.alpha, selected.length, extra.length);
   let look: Look = looks[0];
   let toppedUp = false;
-  const attempted: LoadedInstance[] = [...selected];
-  deps.log(`Selected ${selected.length} instance(s)`);
+  const variants = input.variants
+    ? variantsOf(selected, input.variants.mode, input.variants.epoch)
+    : [];
+  // What this run asks: the selection (not with variants only) and, once screened, its valid variants.
+  const attempted: LoadedInstance[] = input.variants?.mode.mode === 'only' ? [] : [...selected];
+  let variantSummary: VariantSummary | undefined;
+  deps.log(
+    `Selected ${selected.length} instance(s)` +
+      (variants.length
+        ? `, and ${variants.length} variant(s) at epoch ${input.variants!.epoch}`
+        : ''),
+  );
 
   const records = new Map<string, InstanceRecord>();
   const loadedById = new Map(
-    [...selected, ...extra].map((l) => [l.instance.id, l] as [string, LoadedInstance]),
+    [...selected, ...variants, ...extra].map((l) => [l.instance.id, l] as [string, LoadedInstance]),
   );
   const keep = (record: InstanceRecord): void => {
     const complete: InstanceRecord = {
@@ -194,6 +214,7 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
       identity: deps.client.identity,
       startedAt,
       incomplete,
+      variants: variantSummary,
     });
   const compare = (results: Results): Comparison =>
     compareRuns(
@@ -225,9 +246,30 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
     };
   };
 
-  const first = await harvestBatch(selected);
+  const first = await harvestBatch([...selected, ...variants]);
+  let asked = selected;
+  if (input.variants) {
+    // A variant is asked only if it passes the screen with an oracle of its own.
+    const screened = await screenVariants(variants, first.outcomes, new HeuristicClient());
+    variantSummary = summarizeVariants(
+      input.variants.mode,
+      input.variants.epoch,
+      variants.length,
+      screened,
+    );
+    deps.log(
+      `Variants at epoch ${input.variants.epoch}: ${screened.valid.length} of ${variants.length} valid` +
+        (screened.dropped.length
+          ? ` (dropped: ${Object.entries(variantSummary.dropped)
+              .map(([rule, n]) => `${rule} ×${n}`)
+              .join(', ')})`
+          : ''),
+    );
+    asked = input.variants.mode.mode === 'only' ? screened.valid : [...selected, ...screened.valid];
+  }
+  attempted.push(...asked.filter((l) => l.variant));
   try {
-    await answerBatch(selected, first);
+    await answerBatch(asked, first);
     const second = looks[1];
     if (second && compare(assemble()).verdict === 'inconclusive') {
       deps.log(

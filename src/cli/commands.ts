@@ -88,6 +88,8 @@ Model and output (run; the Action's inputs have the same names):
   --extra-body JSON      object merged into every request (e.g. '{"top_k": 20}')
   --samples K            answers per instance: majority scored, pass@K reported, the gate
                          pairs per-item success rates (default 1)
+  --variants off|only|"add N"  fresh variants (perturbed test inputs, screened, per epoch)
+  --variant-epoch E      the variants' seed (default 1); pairs stay within one epoch
   --context MODE         slice (default), files or none: how much code the prompt shows
   --context-budget N     prompt limit in chars (48000) or tokens (12000t; default 16000t)
 

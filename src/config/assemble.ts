@@ -121,6 +121,9 @@ export function toRunInput(
     tracerDigest: tracerDigest(tracerDir()),
     commit,
     ...(options.price ? { price: options.price } : {}),
+    ...(options.variants
+      ? { variants: { mode: options.variants, epoch: options['variant-epoch'] } }
+      : {}),
   };
 }
 

@@ -223,6 +223,26 @@ export const runOptionsSchema = harvestOptionsSchema.extend({
   ...gateOptionsSchema.shape,
   /** When inconclusive, add up to this many paired items and decide again (0: off). */
   'top-up': int('top-up', 0, 100_000).default(0),
+  /**
+   * Fresh variants (perturbed test inputs, re-harvested): off, `add N` (N variants beside the
+   * selection) or only (a variant of each selected instance, instead of it).
+   */
+  variants: z
+    .string()
+    .regex(
+      /^(off|only|add [1-9]\d{0,5})$/,
+      '--variants must be off, only, or add N (e.g. "add 50")',
+    )
+    .transform((v) =>
+      v === 'off'
+        ? undefined
+        : v === 'only'
+          ? { mode: 'only' as const }
+          : { mode: 'add' as const, count: Number(v.slice(4)) },
+    )
+    .optional(),
+  /** The variants' seed: the same epoch gives the same variants; pairs stay within one epoch. */
+  'variant-epoch': int('variant-epoch', 0, 2 ** 31).default(1),
 });
 
 export type RunOptions = z.infer<typeof runOptionsSchema>;

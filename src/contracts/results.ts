@@ -178,6 +178,19 @@ export const resultsSchema = z.object({
    * neutral, the job passes, the comment and the history say so.
    */
   accepted: z.object({ label: z.string(), note: z.string().optional() }).optional(),
+  /**
+   * With `--variants`: the epoch (variants pair only within one), how many were
+   * harvested, how many passed the screen (and were asked), and why the rest were dropped.
+   */
+  variants: z
+    .object({
+      epoch: z.number().int(),
+      mode: z.enum(['add', 'only']),
+      tried: z.number().int(),
+      valid: z.number().int(),
+      dropped: z.record(z.string(), z.number().int()),
+    })
+    .optional(),
   /** With `--price`: the run's token cost in USD at that price (per million tokens). */
   cost: z
     .object({

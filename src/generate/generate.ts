@@ -11,7 +11,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Environment } from '../contracts/environment.js';
 import type { HarvestOutcome } from '../contracts/oracle.js';
 import { scoutResultSchema, type Candidate, type ScoutResult } from '../contracts/scout.js';
-import { HarvestError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import type { HarvestBackend, HarvestJob, ScoutSpec } from '../harvest/backend.js';
 import { harvestOracles, resolveEnvironment, type HarvestDeps } from '../harvest/harvest.js';
 import { HeuristicClient } from '../heuristic-model/client.js';
@@ -253,7 +253,9 @@ export async function generate(
   }
   report.candidates = drafted.length;
   if (!drafted.length)
-    throw new HarvestError(`No candidates: no test file of ${request.tests} could be scouted.`);
+    throw new UsageError(
+      `No candidates: no test file of ${request.tests} could be scouted (each file's reason is above).`,
+    );
 
   const harvest = await harvestOracles(loaded, deps.tracerDigest, {
     ...deps.harvest,

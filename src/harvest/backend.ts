@@ -22,6 +22,9 @@ export interface PlanSpec {
   /** Echoed back in the result, so the host can check whose result it reads. */
   instance_hash: string;
   env_digest: string;
+  /** A fresh variant: the tracer perturbs the tests' literal inputs (tracer/tracegate_tracer/variant.py). */
+  variant_epoch?: number;
+  variant_key?: string;
 }
 
 /** A scouting spec (tracer/tracegate_tracer/scout.py): what a test file runs of the packages. */

@@ -214,7 +214,7 @@ async function runJob(
     timeoutMs: (items.reduce((sum, i) => sum + i.instance.timeout_seconds, 0) + 120) * 1000,
     label: `run ${run} of ${HARVEST_RUNS}`,
     plan: ({ instanceDir, checkout, workDir, isolation }) => {
-      specs = items.map(({ instance, contentHash, dir }) => ({
+      specs = items.map(({ instance, contentHash, dir, variant }) => ({
         id: instance.id,
         dir: instanceDir(dirIndex.get(dir)!),
         tests: instance.tests,
@@ -227,6 +227,7 @@ async function runJob(
         expect_failure: instance.expect_failure,
         instance_hash: contentHash,
         env_digest: env.digest,
+        ...(variant ? { variant_epoch: variant.epoch, variant_key: variant.of } : {}),
       }));
       return { work_dir: workDir, isolation, instances: specs };
     },

@@ -35,6 +35,20 @@ function acceptedLine(results: Results, comparison: Comparison): string[] {
   ];
 }
 
+function variantsLine(results: Results): string[] {
+  const v = results.variants;
+  if (!v) return [];
+  const dropped = Object.entries(v.dropped)
+    .map(([rule, n]) => `${rule} ×${n}`)
+    .join(', ');
+  return [
+    '',
+    `**Fresh variants** (epoch ${v.epoch}, ${v.mode === 'only' ? 'instead of the instances' : 'beside the instances'}): ` +
+      `${v.valid} of ${v.tried} valid and asked${dropped ? `; dropped: ${dropped}` : ''}. ` +
+      'They pair only with runs of the same epoch.',
+  ];
+}
+
 /** The report shown in the PR comment, the job summary and report.md. */
 export function renderReport(
   results: Results,
@@ -54,6 +68,7 @@ export function renderReport(
     `**This run: ${pct(summary.accuracy)}** (${summary.correct}/${summary.total}, 95% CI ${pct(summary.ci95[0])}–${pct(summary.ci95[1])})`,
     '',
     ...comparisonTable(comparison, { overall: summary, byKind: summary.byKind }),
+    ...variantsLine(results),
     ...comparisonDetails(comparison),
     ...flippedSection(results, comparison),
     ...(trend ? ['', '**Trend**', '', trend] : []),

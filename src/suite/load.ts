@@ -18,6 +18,8 @@ export interface LoadedInstance {
   environment: Environment;
   /** The environments/ folder of the recipe, relative to the suite root (wheel paths start there). */
   environmentDir: string;
+  /** Set on a fresh variant (variants/variants.ts): its epoch and the instance it perturbs. */
+  variant?: { epoch: number; of: string };
 }
 
 /** A suite file that could not be used, and why (the message names the file and the field). */

@@ -13,7 +13,7 @@ import sys
 import traceback
 from typing import Any
 
-from . import VERSION, instance_parser, pytest_run, queries, questions, trace
+from . import VERSION, instance_parser, pytest_run, queries, questions, trace, variant
 from .locate import Target, TargetNotFound, build_slice
 from .sandbox import Sandbox
 from .testfiles import TestFileRefused, read_tests
@@ -56,7 +56,8 @@ def group_key(spec: Spec) -> str:
     target = spec.get("target") or {}
     return json.dumps([os.path.abspath(spec["dir"]), spec.get("cwd"), spec["tests"], target.get("file"),
                        target.get("function"), spec.get("backend"), spec.get("timeout_seconds"),
-                       spec.get("max_events"), (spec.get("query") or {}).get("max_value_chars")])
+                       spec.get("max_events"), (spec.get("query") or {}).get("max_value_chars"),
+                       spec.get("variant_epoch"), spec.get("variant_key")])
 
 
 def _all(results: list[Result], **fields: Any) -> list[Result]:
@@ -87,6 +88,16 @@ def harvest_group(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list
     run_dir = first.get("cwd") or instance_dir
     if not isinstance(run_dir, str) or not os.path.isabs(run_dir) or not os.path.isdir(run_dir):
         return _all(results, status="invalid", reason=f"cwd must be an absolute directory, got {run_dir!r}")
+    epoch = first.get("variant_epoch")
+    if epoch is not None:
+        # A fresh variant: the instance's files copied into the sandbox, its test inputs perturbed.
+        if first.get("cwd") or isinstance(epoch, bool) or not isinstance(epoch, int):
+            return _all(results, status="invalid", reason="no variant: variants need cwd instance and an int epoch")
+        try:
+            instance_dir = run_dir = variant.prepare(instance_dir, first["tests"], epoch,
+                                                     str(first.get("variant_key") or ""), sandbox.path("variant"))
+        except (variant.NoVariant, OSError) as exc:
+            return _all(results, status="invalid", reason=f"no variant: {exc}")
     try:
         target = Target(first["target"]["file"], first["target"]["function"], [run_dir, instance_dir])
         tests = read_tests(first["tests"], run_dir)

@@ -1,0 +1,128 @@
+// Fresh variants: instances whose test inputs the tracer perturbs (tracer/tracegate_tracer/variant.py),
+// harvested like any instance and kept only if they pass the generator's screen with another oracle.
+import { oracleDigest } from '../compare/provenance.js';
+import type { HarvestOutcome } from '../contracts/oracle.js';
+import { harvestRule, isEmptyAnswer, sizeProblem } from '../generate/screen.js';
+import type { ModelClient } from '../model/client.js';
+import { answerInstance } from '../query/answer.js';
+import type { LoadedInstance } from '../suite/load.js';
+import { sha256 } from '../util/hash.js';
+
+export type VariantMode = { mode: 'add'; count: number } | { mode: 'only' };
+
+/** Why a variant was dropped: the generator's rules, or an oracle equal to the original's. */
+export type VariantRule =
+  | ReturnType<typeof harvestRule>
+  | 'empty-answer'
+  | 'too-large'
+  | 'demo-model-right'
+  | 'same-oracle'
+  | 'original-failed';
+
+/** What results.json records of the variants of a run. */
+export interface VariantSummary {
+  epoch: number;
+  mode: 'add' | 'only';
+  /** Variants harvested, kept, and dropped by rule. */
+  tried: number;
+  valid: number;
+  dropped: Partial<Record<VariantRule, number>>;
+}
+
+/** A variant's id: the instance's, `@v` and the epoch (no instance id holds `@`: never a clash). */
+export const variantId = (id: string, epoch: number): string => `${id}@v${epoch}`;
+
+/**
+ * The variants of a selection at `epoch`: of `count` instances (`add`; chosen
+ * by a hash of the epoch and id) or of each (`only`). Instances that run in
+ * a checkout or bring their own parser have none (their inputs are not the
+ * instance's files, or their answer is not the rule's).
+ */
+export function variantsOf(
+  selected: readonly LoadedInstance[],
+  mode: VariantMode,
+  epoch: number,
+): LoadedInstance[] {
+  const eligible = selected.filter(
+    (l) => l.instance.cwd === 'instance' && !l.instance.parser && !l.variant,
+  );
+  const chosen =
+    mode.mode === 'only'
+      ? eligible
+      : [...eligible]
+          .map((l) => ({ l, rank: sha256(String(epoch), 'variant', l.instance.id) }))
+          .sort((a, b) => (a.rank < b.rank ? -1 : 1))
+          .slice(0, mode.count)
+          .map(({ l }) => l);
+  return chosen.map((l) => ({
+    ...l,
+    instance: { ...l.instance, id: variantId(l.instance.id, epoch) },
+    contentHash: sha256(l.contentHash, 'variant', String(epoch)),
+    variant: { epoch, of: l.instance.id },
+  }));
+}
+
+/**
+ * Keeps a variant only if it passes the generator's screen (harvested, an
+ * answer that says something and fits, not what the demo model answers) and
+ * its oracle differs from the original's: a variant that asks the same thing
+ * with the same answer is no fresh item.
+ */
+export async function screenVariants(
+  variants: readonly LoadedInstance[],
+  outcomes: ReadonlyMap<string, HarvestOutcome>,
+  demo: ModelClient,
+): Promise<{
+  valid: LoadedInstance[];
+  dropped: { id: string; rule: VariantRule; detail: string }[];
+}> {
+  const valid: LoadedInstance[] = [];
+  const dropped: { id: string; rule: VariantRule; detail: string }[] = [];
+  for (const v of variants) {
+    const drop = (rule: VariantRule, detail: string) =>
+      dropped.push({ id: v.instance.id, rule, detail });
+    const outcome = outcomes.get(v.instance.id);
+    const original = outcomes.get(v.variant!.of);
+    if (!outcome || outcome.status !== 'ok') {
+      const reason = outcome?.reason ?? 'not harvested';
+      drop(reason.startsWith('no variant') ? 'no-answer' : harvestRule(reason), reason);
+      continue;
+    }
+    if (!original || original.status !== 'ok') {
+      drop('original-failed', original?.reason ?? 'the original was not harvested');
+      continue;
+    }
+    const answer = outcome.entry.oracle.oracle_answer;
+    if (oracleDigest(outcome.entry.oracle) === oracleDigest(original.entry.oracle)) {
+      drop('same-oracle', 'the perturbed inputs give the original oracle');
+      continue;
+    }
+    if (isEmptyAnswer(answer)) {
+      drop('empty-answer', JSON.stringify(answer));
+      continue;
+    }
+    const large = sizeProblem(answer);
+    if (large) {
+      drop('too-large', large);
+      continue;
+    }
+    if ((await answerInstance(v, outcome.entry, demo)).correct) {
+      drop('demo-model-right', 'the demo model (a heuristic) answers it correctly');
+      continue;
+    }
+    valid.push(v);
+  }
+  return { valid, dropped };
+}
+
+/** The summary results.json records. */
+export function summarizeVariants(
+  mode: VariantMode,
+  epoch: number,
+  tried: number,
+  screened: { valid: readonly unknown[]; dropped: readonly { rule: VariantRule }[] },
+): VariantSummary {
+  const dropped: Partial<Record<VariantRule, number>> = {};
+  for (const d of screened.dropped) dropped[d.rule] = (dropped[d.rule] ?? 0) + 1;
+  return { epoch, mode: mode.mode, tried, valid: screened.valid.length, dropped };
+}

@@ -1,0 +1,179 @@
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadSuite } from '../../src/suite/load.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { requireDocker } from '../helpers/docker.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const PACKAGE = join(ROOT, 'benchmark', 'more-itertools');
+
+function tree(dir: string): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const path = join(d, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else files.set(relative(dir, path), readFileSync(path));
+    }
+  };
+  walk(dir);
+  return files;
+}
+
+describe('tracegate generate (real harvests in Docker)', () => {
+  const work = tempDir('tg-generate-');
+  const tests = join(work, 'tests');
+  const generate = (out: string, cache: string, ...extra: string[]) =>
+    runCli([
+      'generate',
+      '--environment',
+      join(PACKAGE, 'environment.json'),
+      '--tests',
+      tests,
+      '--out',
+      out,
+      '--packages',
+      'more_itertools',
+      '--targets-per-file',
+      '3',
+      '--max',
+      '40',
+      '--cache',
+      cache,
+      '--base-image',
+      'tracegate/base:bookworm',
+      ...extra,
+    ]);
+
+  beforeAll(async () => {
+    await requireDocker();
+    mkdirSync(tests);
+    cpSync(
+      join(PACKAGE, 'tests', 'test_more_itertools_windows.py'),
+      join(tests, 'test_more_itertools_windows.py'),
+    );
+  });
+
+  it('writes a suite that loads, and the same seed gives byte-identical files (separate caches)', async () => {
+    const first = await generate(join(work, 'out1'), join(work, 'cache1'));
+    expect(first.stderr).not.toMatch(/^tracegate: /m);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^\d+ instance\(s\) kept of \d+ candidate\(s\): /m);
+    const suite = loadSuite(join(work, 'out1'));
+    expect(suite.rejected).toEqual([]);
+    expect(suite.instances.length).toBeGreaterThanOrEqual(20);
+    expect(new Set(suite.instances.map((l) => l.instance.kind)).size).toBeGreaterThanOrEqual(10);
+    // Every target is the package's code, never the test file's.
+    expect(suite.instances.every((l) => l.instance.target.file.startsWith('more_itertools/'))).toBe(
+      true,
+    );
+    // One test file serves every instance of its directory.
+    expect(new Set(suite.instances.map((l) => l.dir)).size).toBe(1);
+
+    // The oracles are cached under the written instances' keys: harvesting the suite harvests nothing.
+    const harvest = await runCli([
+      'harvest',
+      '--instances',
+      join(work, 'out1'),
+      '--cache',
+      join(work, 'cache1'),
+      '--base-image',
+      'tracegate/base:bookworm',
+    ]);
+    expect(harvest.stdout).toContain(
+      `oracles: ${suite.instances.length} cached, 0 harvested, 0 failed`,
+    );
+
+    const second = await generate(join(work, 'out2'), join(work, 'cache2'));
+    expect(second.code).toBe(0);
+    const a = tree(join(work, 'out1'));
+    const b = tree(join(work, 'out2'));
+    expect([...b.keys()]).toEqual([...a.keys()]);
+    for (const [path, bytes] of a) expect(b.get(path)?.equals(bytes)).toBe(true);
+
+    // Another seed chooses differently among equals.
+    const other = await generate(join(work, 'out3'), join(work, 'cache1'), '--seed', '7');
+    expect(other.code).toBe(0);
+    const c = tree(join(work, 'out3'));
+    expect([...c.keys()].filter((k) => k.endsWith('.instance.json'))).not.toEqual(
+      [...a.keys()].filter((k) => k.endsWith('.instance.json')),
+    );
+  }, 600_000);
+
+  it('says what is wrong with its inputs', async () => {
+    const empty = join(work, 'empty');
+    mkdirSync(empty);
+    const none = await runCli([
+      'generate',
+      '--environment',
+      join(PACKAGE, 'environment.json'),
+      '--tests',
+      empty,
+      '--out',
+      join(work, 'x'),
+    ]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(
+      /--tests .*empty holds no test files \(test_\*\.py\): nothing to scout/,
+    );
+
+    const withConftest = join(work, 'conftest');
+    mkdirSync(withConftest);
+    writeFileSync(join(withConftest, 'conftest.py'), '');
+    writeFileSync(join(withConftest, 'test_a.py'), 'def test_a():\n    pass\n');
+    const conf = await runCli([
+      'generate',
+      '--environment',
+      join(PACKAGE, 'environment.json'),
+      '--tests',
+      withConftest,
+      '--out',
+      join(work, 'x'),
+    ]);
+    expect(conf.code).toBe(2);
+    expect(conf.stderr).toMatch(/has a conftest\.py: each test file must be self-contained/);
+
+    // A failing test file and a package the tests never run: each file says why, and nothing is written.
+    const bad = join(work, 'bad');
+    mkdirSync(bad);
+    writeFileSync(
+      join(bad, 'test_fails.py'),
+      'import more_itertools\n\n\ndef test_no():\n    assert list(more_itertools.chunked([1, 2, 3], 2)) == []\n',
+    );
+    const broken = await runCli([
+      'generate',
+      '--environment',
+      join(PACKAGE, 'environment.json'),
+      '--tests',
+      bad,
+      '--out',
+      join(work, 'out5'),
+      '--packages',
+      'more_itertools',
+      '--cache',
+      join(work, 'cache1'),
+      '--base-image',
+      'tracegate/base:bookworm',
+    ]);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/Scouting test_fails\.py: tests failed: test_fails\.py::test_no/);
+    expect(broken.stderr).toMatch(/No candidates: no test file of .* could be scouted/);
+    const elsewhere = await runCli([
+      'generate',
+      '--environment',
+      join(PACKAGE, 'environment.json'),
+      '--tests',
+      tests,
+      '--out',
+      join(work, 'out6'),
+      '--packages',
+      'json',
+      '--cache',
+      join(work, 'cache1'),
+      '--base-image',
+      'tracegate/base:bookworm',
+    ]);
+    expect(elsewhere.stderr).toMatch(/the tests run no function of json/);
+  }, 600_000);
+});
