@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7046);
+/* harmony import */ var _cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4105);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67229,7 +67229,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7046:
+/***/ 4105:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -77105,6 +77105,18 @@ const resultsSchema = object({
      * neutral, the job passes, the comment and the history say so.
      */
     accepted: object({ label: schemas_string(), note: schemas_string().optional() }).optional(),
+    /**
+     * With `--variants`: the epoch (variants pair only within one), how many were
+     * harvested, how many passed the screen (and were asked), and why the rest were dropped.
+     */
+    variants: object({
+        epoch: schemas_number().int(),
+        mode: schemas_enum(['add', 'only']),
+        tried: schemas_number().int(),
+        valid: schemas_number().int(),
+        dropped: record(schemas_string(), schemas_number().int()),
+    })
+        .optional(),
     /** With `--price`: the run's token cost in USD at that price (per million tokens). */
     cost: object({
         usd: schemas_number(),
@@ -77479,6 +77491,22 @@ const gitEnv = {
     HOME: '/nonexistent',
 };
 const REMOTE = /^(?:https?|ssh|git):\/\/|^[\w.-]+@[\w.-]+:/i;
+/**
+ * `git.repo: "self"`: the git repository the suite itself lives in (the
+ * nearest directory above the suite root holding `.git`). How a team's
+ * private suite, kept in its own repository, names that repository's code.
+ */
+const SELF_REPO = 'self';
+/** The repository holding `root` (root itself, or the nearest ancestor with a `.git`). */
+function enclosingRepository(root, environment) {
+    for (let dir = root;; dir = (0,external_node_path_namespaceObject.dirname)(dir)) {
+        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, '.git')))
+            return dir;
+        if ((0,external_node_path_namespaceObject.dirname)(dir) === dir)
+            throw new HarvestError(`Environment "${environment}": git.repo "self" names the repository holding the suite, but ${root} ` +
+                'is in none (keep the suite inside the repository, or give git.repo a URL).');
+    }
+}
 class HostSources {
     layout;
     reader;
@@ -77552,6 +77580,9 @@ class HostSources {
             else if (!(await this.revParse(repoDir, source.commit))) {
                 await this.git(['-C', repoDir, 'fetch', '--quiet', 'origin', '+refs/*:refs/*'], recipe);
             }
+        }
+        else if (source.repo === SELF_REPO) {
+            repoDir = enclosingRepository(this.reader.root, recipe.name);
         }
         else {
             // A local repository must be part of the suite: a suite names no host path.
@@ -79484,7 +79515,7 @@ const packageRefSchema = schemas_string()
     .regex(/^(?:[A-Za-z0-9._-]+==[A-Za-z0-9.+!-]+|[^\0]+\.whl)$/, 'name==version, or the path of a .whl file inside the suite');
 /** A repository at a commit, installed into the environment. */
 const gitSourceSchema = object({
-    /** A URL (https://, ssh://, git@…) or a path inside the suite directory. */
+    /** A URL (https://, ssh://, git@…), a path inside the suite directory, or "self": the repository holding the suite. */
     repo: schemas_string().min(1),
     /** A full sha, or any name git resolves to one (the full sha goes into the digest). */
     commit: schemas_string().min(1),
@@ -80522,7 +80553,10 @@ const DEFAULT_SCORER = 'tracegate-strict@1';
 
 
 /** The bundled suite the demo and the Action use when no --instances is given. */
-const defaultInstancesDir = () => (0,external_node_path_namespaceObject.join)(bundledInstancesDir(), 'core');
+/** What `run`, `harvest` and the Action select from by default: the whole bundled benchmark. */
+const defaultInstancesDir = () => bundledInstancesDir();
+/** The demo's suite: the hand-written core (13 instances, two packages: fast on a fresh machine). */
+const demoInstancesDir = () => (0,external_node_path_namespaceObject.join)(bundledInstancesDir(), 'core');
 /** Loads the suite and selects from it, once; the cache keys and the run use this same selection. */
 function loadSelection(options, logger) {
     const suite = loadSuite(options.instances ?? defaultInstancesDir());
@@ -80588,6 +80622,9 @@ function toRunInput(options, selected, commit, rejected, pool = []) {
         tracerDigest: tracerDigest(tracerDir()),
         commit,
         ...(options.price ? { price: options.price } : {}),
+        ...(options.variants
+            ? { variants: { mode: options.variants, epoch: options['variant-epoch'] } }
+            : {}),
     };
 }
 /**
@@ -81139,6 +81176,20 @@ const runOptionsSchema = harvestOptionsSchema.extend({
     ...gateOptionsSchema.shape,
     /** When inconclusive, add up to this many paired items and decide again (0: off). */
     'top-up': options_int('top-up', 0, 100_000).default(0),
+    /**
+     * Fresh variants (perturbed test inputs, re-harvested): off, `add N` (N variants beside the
+     * selection) or only (a variant of each selected instance, instead of it).
+     */
+    variants: schemas_string()
+        .regex(/^(off|only|add [1-9]\d{0,5})$/, '--variants must be off, only, or add N (e.g. "add 50")')
+        .transform((v) => v === 'off'
+        ? undefined
+        : v === 'only'
+            ? { mode: 'only' }
+            : { mode: 'add', count: Number(v.slice(4)) })
+        .optional(),
+    /** The variants' seed: the same epoch gives the same variants; pairs stay within one epoch. */
+    'variant-epoch': options_int('variant-epoch', 0, 2 ** 31).default(1),
 });
 /** `tracegate compare`: the gate on two results files. */
 const compareOptionsSchema = gateOptionsSchema.extend({
@@ -81160,8 +81211,14 @@ function parseCompareOptions(raw) {
 const generateOptionsSchema = harvestOptionsSchema
     .pick({ cache: true, backend: true, 'base-image': true })
     .extend({
-    /** An environment recipe file (any source: packages, git, image). */
-    environment: schemas_string({ error: '--environment FILE is required (an environment recipe)' }),
+    /** An environment recipe file (any source: packages, git, image); with --repo, its packages and python. */
+    environment: schemas_string().optional(),
+    /** A git checkout: the suite's environment is that repository at its HEAD commit. */
+    repo: schemas_string().optional(),
+    /** The interpreter of a --repo environment without --environment. */
+    python: schemas_string()
+        .regex(/^3\.\d+$/, '--python must be a version like 3.11')
+        .default('3.11'),
     /** Directory of self-contained test files (test_*.py). */
     tests: schemas_string({ error: '--tests DIR is required (a directory of test_*.py files)' }),
     /** Suite root written into. */
@@ -81773,7 +81830,7 @@ async function runJob(backend, env, items, run, deps) {
         timeoutMs: (items.reduce((sum, i) => sum + i.instance.timeout_seconds, 0) + 120) * 1000,
         label: `run ${run} of ${HARVEST_RUNS}`,
         plan: ({ instanceDir, checkout, workDir, isolation }) => {
-            specs = items.map(({ instance, contentHash, dir }) => ({
+            specs = items.map(({ instance, contentHash, dir, variant }) => ({
                 id: instance.id,
                 dir: instanceDir(dirIndex.get(dir)),
                 tests: instance.tests,
@@ -81786,6 +81843,7 @@ async function runJob(backend, env, items, run, deps) {
                 expect_failure: instance.expect_failure,
                 instance_hash: contentHash,
                 env_digest: env.digest,
+                ...(variant ? { variant_epoch: variant.epoch, variant_key: variant.of } : {}),
             }));
             return { work_dir: workDir, isolation, instances: specs };
         },
@@ -82047,6 +82105,7 @@ function assembleResults(state) {
         },
         instances: ordered,
         ...(input.rejected?.length ? { rejected: input.rejected } : {}),
+        ...(state.variants ? { variants: state.variants } : {}),
         ...(state.incomplete || missing.length
             ? {
                 incomplete: {
@@ -83175,6 +83234,20 @@ function acceptedLine(results, comparison) {
             'the check is neutral and the job passes; the acceptance is recorded in the history.',
     ];
 }
+function variantsLine(results) {
+    const v = results.variants;
+    if (!v)
+        return [];
+    const dropped = Object.entries(v.dropped)
+        .map(([rule, n]) => `${rule} ×${n}`)
+        .join(', ');
+    return [
+        '',
+        `**Fresh variants** (epoch ${v.epoch}, ${v.mode === 'only' ? 'instead of the instances' : 'beside the instances'}): ` +
+            `${v.valid} of ${v.tried} valid and asked${dropped ? `; dropped: ${dropped}` : ''}. ` +
+            'They pair only with runs of the same epoch.',
+    ];
+}
 /** The report shown in the PR comment, the job summary and report.md. */
 function renderReport(results, comparison, context = {}) {
     const { summary } = results;
@@ -83190,6 +83263,7 @@ function renderReport(results, comparison, context = {}) {
         `**This run: ${pct(summary.accuracy)}** (${summary.correct}/${summary.total}, 95% CI ${pct(summary.ci95[0])}–${pct(summary.ci95[1])})`,
         '',
         ...comparisonTable(comparison, { overall: summary, byKind: summary.byKind }),
+        ...variantsLine(results),
         ...comparisonDetails(comparison),
         ...flippedSection(results, comparison),
         ...(trend ? ['', '**Trend**', '', trend] : []),
@@ -83236,7 +83310,309 @@ function renderReport(results, comparison, context = {}) {
     return lines.join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/heuristic-model/client.ts
+
+
+/**
+ * The demo model in process: the same answers its HTTP server gives, with no
+ * transport. The generator's screen asks it every candidate (an instance it
+ * gets right is not kept).
+ */
+class HeuristicClient {
+    endpoint = 'in-process:heuristic';
+    identity = {
+        endpoint: this.endpoint,
+        api: 'in-process',
+        model: HEURISTIC_MODEL,
+        settings: { temperature: 0, maxTokens: 2048 },
+    };
+    complete(messages) {
+        const prompt = messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+        return Promise.resolve({
+            text: heuristicAnswer(prompt),
+            finishReason: 'stop',
+            tokensIn: 0,
+            tokensOut: 0,
+            latencyMs: 0,
+            retries: 0,
+        });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/generate/screen.ts
+// The screen, pure: harvested candidates in, accepted instances and rejections (each with the rule
+// that rejected it) out. docs/generate.md states every rule; the order here is the order there.
+
+
+/** Why a candidate was not kept. */
+const SCREEN_RULES = [
+    'test-fails',
+    'target-not-executed',
+    'not-byte-stable',
+    'value-truncated',
+    'no-answer',
+    'empty-answer',
+    'too-large',
+    'demo-model-right',
+    'duplicate-question',
+    'common-answer',
+    'target-cap',
+    'package-cap',
+];
+/** Largest answer (canonical JSON) an instance may have: it has to be written out by the model. */
+const MAX_ANSWER_CHARS = 1500;
+/** Longest list in an answer (an S1 path is at most 150 steps: the proposer's bound, re-checked). */
+const MAX_LIST = 150;
+/** A kind's most common answer may be at most this share of its instances (a constant guess scores no more). */
+const MAX_COMMON_SHARE = 0.25;
+/** Answers with two or three possible values (booleans, monotonicity) may be at most this share each. */
+const MAX_COMMON_SHARE_BINARY = 0.5;
+/** Instances of one (target, kind) kept at most: variety over near-repeats. */
+const PER_TARGET_KIND = 3;
+/** Which rule a harvest failure breaks, from the tracer's reason. */
+function harvestRule(reason) {
+    if (/^tests failed|pytest collection error|no tests collected/.test(reason))
+        return 'test-fails';
+    if (/target not executed/.test(reason))
+        return 'target-not-executed';
+    if (/^nondeterministic/.test(reason))
+        return 'not-byte-stable';
+    if (/was cut at/.test(reason))
+        return 'value-truncated';
+    return 'no-answer';
+}
+function leaves(value) {
+    if (Array.isArray(value))
+        return value.length ? value.flatMap(leaves) : [[]];
+    if (value && typeof value === 'object') {
+        const entries = Object.values(value);
+        return entries.length ? entries.flatMap(leaves) : [{}];
+    }
+    return [value];
+}
+/** True when an answer says nothing: every leaf empty, zero or null (false is an answer). */
+function isEmptyAnswer(answer) {
+    return leaves(answer).every((v) => v === null ||
+        v === 0 ||
+        v === '' ||
+        (Array.isArray(v) && v.length === 0) ||
+        (typeof v === 'object' && v !== null && Object.keys(v).length === 0));
+}
+function longestList(value) {
+    if (Array.isArray(value))
+        return Math.max(value.length, ...value.map(longestList));
+    if (value && typeof value === 'object')
+        return Math.max(0, ...Object.values(value).map(longestList));
+    return 0;
+}
+/** Rejects an answer too large for a prompt's answer, else undefined. */
+function sizeProblem(answer) {
+    const text = canonicalJson(answer);
+    if (text.length > MAX_ANSWER_CHARS)
+        return `answer is ${text.length} characters (max ${MAX_ANSWER_CHARS})`;
+    const list = longestList(answer);
+    if (list > MAX_LIST)
+        return `answer holds a list of ${list} items (max ${MAX_LIST})`;
+    return undefined;
+}
+/** Answers of at most three possible values: the share cap for them is MAX_COMMON_SHARE_BINARY. */
+function binary(answers) {
+    return (new Set(answers).size <= 3 &&
+        answers.every((a) => /^\{"[a-z_]+":("?[a-z_]+"?|true|false)\}$/.test(a)));
+}
+const rank = (seed, id) => (0,external_node_crypto_namespaceObject.createHash)('sha256').update(`${seed}\0${id}`).digest('hex');
+/**
+ * Screens harvested candidates (in their deterministic order). Per
+ * candidate: the harvest must have given an oracle (the test passed, the
+ * target ran, the double harvest agreed byte for byte, no value was cut),
+ * the answer must say something and fit a prompt, and the demo model must
+ * not get it right. Then over the survivors: one instance per question; at
+ * most PER_TARGET_KIND per (target, kind); per kind, no answer more common
+ * than MAX_COMMON_SHARE (a constant guess scores no more than that); and at
+ * most `maxTotal`, taken round robin over kinds so a cap keeps the mix.
+ * Which items a cap drops is decided by a seeded hash of their ids.
+ */
+function screen(drafted, outcomes, demoRight, options) {
+    const rejected = [];
+    const reject = (d, rule, detail) => rejected.push({ id: d.instance.id, kind: d.instance.kind, target: d.target, rule, detail });
+    let kept = [];
+    for (const d of drafted) {
+        const outcome = outcomes.get(d.instance.id);
+        if (!outcome || outcome.status !== 'ok') {
+            const reason = outcome ? outcome.reason : 'not harvested';
+            reject(d, harvestRule(reason), reason);
+            continue;
+        }
+        const answer = outcome.entry.oracle.oracle_answer;
+        if (isEmptyAnswer(answer)) {
+            reject(d, 'empty-answer', canonicalJson(answer));
+            continue;
+        }
+        const large = sizeProblem(answer);
+        if (large) {
+            reject(d, 'too-large', large);
+            continue;
+        }
+        if (demoRight.has(d.instance.id)) {
+            reject(d, 'demo-model-right', 'the demo model (a heuristic) answers it correctly');
+            continue;
+        }
+        kept.push({ drafted: d, answer, question: outcome.entry.oracle.question });
+    }
+    const questions = new Map();
+    kept = kept.filter((s) => {
+        const key = canonicalJson([s.question, s.drafted.instance.tests]);
+        const first = questions.get(key);
+        if (first) {
+            reject(s.drafted, 'duplicate-question', `asks what ${first} asks`);
+            return false;
+        }
+        questions.set(key, s.drafted.instance.id);
+        return true;
+    });
+    const byRank = (a, b) => {
+        const x = rank(options.seed, a.drafted.instance.id);
+        const y = rank(options.seed, b.drafted.instance.id);
+        return x < y ? -1 : x > y ? 1 : 0;
+    };
+    const drop = (items, limit, rule, detail) => {
+        const dropped = new Set([...items].sort(byRank).slice(limit));
+        for (const s of dropped)
+            reject(s.drafted, rule, detail);
+        return dropped;
+    };
+    const perTargetKind = new Map();
+    for (const s of kept) {
+        const key = `${s.drafted.target}|${s.drafted.instance.kind}`;
+        perTargetKind.set(key, [...(perTargetKind.get(key) ?? []), s]);
+    }
+    const overTarget = new Set();
+    for (const items of perTargetKind.values())
+        for (const s of drop(items, PER_TARGET_KIND, 'target-cap', `more than ${PER_TARGET_KIND} of this kind on this target`))
+            overTarget.add(s);
+    kept = kept.filter((s) => !overTarget.has(s));
+    const byKind = new Map();
+    for (const s of kept)
+        byKind.set(s.drafted.instance.kind, [...(byKind.get(s.drafted.instance.kind) ?? []), s]);
+    const common = new Set();
+    for (const [, items] of byKind) {
+        const answers = items.map((s) => canonicalJson(s.answer));
+        const share = binary(answers) ? MAX_COMMON_SHARE_BINARY : MAX_COMMON_SHARE;
+        const counts = new Map();
+        items.forEach((s, i) => counts.set(answers[i], [...(counts.get(answers[i]) ?? []), s]));
+        for (const [answer, same] of counts) {
+            // The cap of the others' count, so that the kept share is at most `share`.
+            const others = items.length - same.length;
+            const limit = Math.max(1, Math.floor((share * others) / (1 - share)));
+            if (same.length > limit)
+                for (const s of drop(same, limit, 'common-answer', `answer ${answer.slice(0, 80)} would be over ${share * 100}% of its kind`))
+                    common.add(s);
+        }
+    }
+    kept = kept.filter((s) => !common.has(s));
+    if (options.maxTotal !== undefined && kept.length > options.maxTotal) {
+        const queues = [...byKind.keys()]
+            .sort()
+            .map((kind) => kept.filter((s) => s.drafted.instance.kind === kind).sort(byRank));
+        const taken = new Set();
+        while (taken.size < options.maxTotal && queues.some((q) => q.length))
+            for (const q of queues)
+                if (q.length && taken.size < options.maxTotal)
+                    taken.add(q.shift());
+        for (const s of kept)
+            if (!taken.has(s))
+                reject(s.drafted, 'package-cap', `over the ${options.maxTotal} instances kept per run`);
+        kept = kept.filter((s) => taken.has(s));
+    }
+    return { accepted: kept, rejected };
+}
+
+;// CONCATENATED MODULE: ./src/variants/variants.ts
+// Fresh variants: instances whose test inputs the tracer perturbs (tracer/tracegate_tracer/variant.py),
+// harvested like any instance and kept only if they pass the generator's screen with another oracle.
+
+
+
+
+/** A variant's id: the instance's, `@v` and the epoch (no instance id holds `@`: never a clash). */
+const variantId = (id, epoch) => `${id}@v${epoch}`;
+/**
+ * The variants of a selection at `epoch`: of `count` instances (`add`; chosen
+ * by a hash of the epoch and id) or of each (`only`). Instances that run in
+ * a checkout or bring their own parser have none (their inputs are not the
+ * instance's files, or their answer is not the rule's).
+ */
+function variantsOf(selected, mode, epoch) {
+    const eligible = selected.filter((l) => l.instance.cwd === 'instance' && !l.instance.parser && !l.variant);
+    const chosen = mode.mode === 'only'
+        ? eligible
+        : [...eligible]
+            .map((l) => ({ l, rank: sha256(String(epoch), 'variant', l.instance.id) }))
+            .sort((a, b) => (a.rank < b.rank ? -1 : 1))
+            .slice(0, mode.count)
+            .map(({ l }) => l);
+    return chosen.map((l) => ({
+        ...l,
+        instance: { ...l.instance, id: variantId(l.instance.id, epoch) },
+        contentHash: sha256(l.contentHash, 'variant', String(epoch)),
+        variant: { epoch, of: l.instance.id },
+    }));
+}
+/**
+ * Keeps a variant only if it passes the generator's screen (harvested, an
+ * answer that says something and fits, not what the demo model answers) and
+ * its oracle differs from the original's: a variant that asks the same thing
+ * with the same answer is no fresh item.
+ */
+async function screenVariants(variants, outcomes, demo) {
+    const valid = [];
+    const dropped = [];
+    for (const v of variants) {
+        const drop = (rule, detail) => dropped.push({ id: v.instance.id, rule, detail });
+        const outcome = outcomes.get(v.instance.id);
+        const original = outcomes.get(v.variant.of);
+        if (!outcome || outcome.status !== 'ok') {
+            const reason = outcome?.reason ?? 'not harvested';
+            drop(reason.startsWith('no variant') ? 'no-answer' : harvestRule(reason), reason);
+            continue;
+        }
+        if (!original || original.status !== 'ok') {
+            drop('original-failed', original?.reason ?? 'the original was not harvested');
+            continue;
+        }
+        const answer = outcome.entry.oracle.oracle_answer;
+        if (oracleDigest(outcome.entry.oracle) === oracleDigest(original.entry.oracle)) {
+            drop('same-oracle', 'the perturbed inputs give the original oracle');
+            continue;
+        }
+        if (isEmptyAnswer(answer)) {
+            drop('empty-answer', JSON.stringify(answer));
+            continue;
+        }
+        const large = sizeProblem(answer);
+        if (large) {
+            drop('too-large', large);
+            continue;
+        }
+        if ((await answerInstance(v, outcome.entry, demo)).correct) {
+            drop('demo-model-right', 'the demo model (a heuristic) answers it correctly');
+            continue;
+        }
+        valid.push(v);
+    }
+    return { valid, dropped };
+}
+/** The summary results.json records. */
+function summarizeVariants(mode, epoch, tried, screened) {
+    const dropped = {};
+    for (const d of screened.dropped)
+        dropped[d.rule] = (dropped[d.rule] ?? 0) + 1;
+    return { epoch, mode: mode.mode, tried, valid: screened.valid.length, dropped };
+}
+
 ;// CONCATENATED MODULE: ./src/pipeline.ts
+
+
 
 
 
@@ -83287,10 +83663,18 @@ async function runPipeline(input, deps) {
     const looks = plannedLooks(input.policy.alpha, selected.length, extra.length);
     let look = looks[0];
     let toppedUp = false;
-    const attempted = [...selected];
-    deps.log(`Selected ${selected.length} instance(s)`);
+    const variants = input.variants
+        ? variantsOf(selected, input.variants.mode, input.variants.epoch)
+        : [];
+    // What this run asks: the selection (not with variants only) and, once screened, its valid variants.
+    const attempted = input.variants?.mode.mode === 'only' ? [] : [...selected];
+    let variantSummary;
+    deps.log(`Selected ${selected.length} instance(s)` +
+        (variants.length
+            ? `, and ${variants.length} variant(s) at epoch ${input.variants.epoch}`
+            : ''));
     const records = new Map();
-    const loadedById = new Map([...selected, ...extra].map((l) => [l.instance.id, l]));
+    const loadedById = new Map([...selected, ...variants, ...extra].map((l) => [l.instance.id, l]));
     const keep = (record) => {
         const complete = {
             ...record,
@@ -83349,6 +83733,7 @@ async function runPipeline(input, deps) {
         identity: deps.client.identity,
         startedAt,
         incomplete,
+        variants: variantSummary,
     });
     const compare = (results) => compareRuns(results, baseline, input.policy, look, toppedUp
         ? {
@@ -83372,9 +83757,23 @@ async function runPipeline(input, deps) {
             harvest: harvest ?? NO_HARVEST,
         };
     };
-    const first = await harvestBatch(selected);
+    const first = await harvestBatch([...selected, ...variants]);
+    let asked = selected;
+    if (input.variants) {
+        // A variant is asked only if it passes the screen with an oracle of its own.
+        const screened = await screenVariants(variants, first.outcomes, new HeuristicClient());
+        variantSummary = summarizeVariants(input.variants.mode, input.variants.epoch, variants.length, screened);
+        deps.log(`Variants at epoch ${input.variants.epoch}: ${screened.valid.length} of ${variants.length} valid` +
+            (screened.dropped.length
+                ? ` (dropped: ${Object.entries(variantSummary.dropped)
+                    .map(([rule, n]) => `${rule} ×${n}`)
+                    .join(', ')})`
+                : ''));
+        asked = input.variants.mode.mode === 'only' ? screened.valid : [...selected, ...screened.valid];
+    }
+    attempted.push(...asked.filter((l) => l.variant));
     try {
-        await answerBatch(selected, first);
+        await answerBatch(asked, first);
         const second = looks[1];
         if (second && compare(assemble()).verdict === 'inconclusive') {
             deps.log(`Inconclusive at the first look (α ${look.alpha.toFixed(4)}): topping up with ${extra.length} ` +
@@ -84325,35 +84724,6 @@ const scoutResultSchema = object({
     skipped: array(object({ target: schemas_string(), reason: schemas_string() })).optional(),
 });
 
-;// CONCATENATED MODULE: ./src/heuristic-model/client.ts
-
-
-/**
- * The demo model in process: the same answers its HTTP server gives, with no
- * transport. The generator's screen asks it every candidate (an instance it
- * gets right is not kept).
- */
-class HeuristicClient {
-    endpoint = 'in-process:heuristic';
-    identity = {
-        endpoint: this.endpoint,
-        api: 'in-process',
-        model: HEURISTIC_MODEL,
-        settings: { temperature: 0, maxTokens: 2048 },
-    };
-    complete(messages) {
-        const prompt = messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
-        return Promise.resolve({
-            text: heuristicAnswer(prompt),
-            finishReason: 'stop',
-            tokensIn: 0,
-            tokensOut: 0,
-            latencyMs: 0,
-            retries: 0,
-        });
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/generate/candidates.ts
 // Scouted candidates → instance files, pure: which targets of a test file are asked about, the
 // instances' ids and bytes (what the loader will hash), deterministic given the seed.
@@ -84452,194 +84822,6 @@ function draft(candidate, prefix, environment, timeoutSeconds) {
         bytes,
         target: `${candidate.target.file}::${candidate.target.function}`,
     };
-}
-
-;// CONCATENATED MODULE: ./src/generate/screen.ts
-// The screen, pure: harvested candidates in, accepted instances and rejections (each with the rule
-// that rejected it) out. docs/generate.md states every rule; the order here is the order there.
-
-
-/** Why a candidate was not kept. */
-const SCREEN_RULES = [
-    'test-fails',
-    'target-not-executed',
-    'not-byte-stable',
-    'value-truncated',
-    'no-answer',
-    'empty-answer',
-    'too-large',
-    'demo-model-right',
-    'duplicate-question',
-    'common-answer',
-    'target-cap',
-    'package-cap',
-];
-/** Largest answer (canonical JSON) an instance may have: it has to be written out by the model. */
-const MAX_ANSWER_CHARS = 1500;
-/** Longest list in an answer (an S1 path is at most 150 steps: the proposer's bound, re-checked). */
-const MAX_LIST = 150;
-/** A kind's most common answer may be at most this share of its instances (a constant guess scores no more). */
-const MAX_COMMON_SHARE = 0.25;
-/** Answers with two or three possible values (booleans, monotonicity) may be at most this share each. */
-const MAX_COMMON_SHARE_BINARY = 0.5;
-/** Instances of one (target, kind) kept at most: variety over near-repeats. */
-const PER_TARGET_KIND = 3;
-/** Which rule a harvest failure breaks, from the tracer's reason. */
-function harvestRule(reason) {
-    if (/^tests failed|pytest collection error|no tests collected/.test(reason))
-        return 'test-fails';
-    if (/target not executed/.test(reason))
-        return 'target-not-executed';
-    if (/^nondeterministic/.test(reason))
-        return 'not-byte-stable';
-    if (/was cut at/.test(reason))
-        return 'value-truncated';
-    return 'no-answer';
-}
-function leaves(value) {
-    if (Array.isArray(value))
-        return value.length ? value.flatMap(leaves) : [[]];
-    if (value && typeof value === 'object') {
-        const entries = Object.values(value);
-        return entries.length ? entries.flatMap(leaves) : [{}];
-    }
-    return [value];
-}
-/** True when an answer says nothing: every leaf empty, zero or null (false is an answer). */
-function isEmptyAnswer(answer) {
-    return leaves(answer).every((v) => v === null ||
-        v === 0 ||
-        v === '' ||
-        (Array.isArray(v) && v.length === 0) ||
-        (typeof v === 'object' && v !== null && Object.keys(v).length === 0));
-}
-function longestList(value) {
-    if (Array.isArray(value))
-        return Math.max(value.length, ...value.map(longestList));
-    if (value && typeof value === 'object')
-        return Math.max(0, ...Object.values(value).map(longestList));
-    return 0;
-}
-/** Rejects an answer too large for a prompt's answer, else undefined. */
-function sizeProblem(answer) {
-    const text = canonicalJson(answer);
-    if (text.length > MAX_ANSWER_CHARS)
-        return `answer is ${text.length} characters (max ${MAX_ANSWER_CHARS})`;
-    const list = longestList(answer);
-    if (list > MAX_LIST)
-        return `answer holds a list of ${list} items (max ${MAX_LIST})`;
-    return undefined;
-}
-/** Answers of at most three possible values: the share cap for them is MAX_COMMON_SHARE_BINARY. */
-function binary(answers) {
-    return (new Set(answers).size <= 3 &&
-        answers.every((a) => /^\{"[a-z_]+":("?[a-z_]+"?|true|false)\}$/.test(a)));
-}
-const rank = (seed, id) => (0,external_node_crypto_namespaceObject.createHash)('sha256').update(`${seed}\0${id}`).digest('hex');
-/**
- * Screens harvested candidates (in their deterministic order). Per
- * candidate: the harvest must have given an oracle (the test passed, the
- * target ran, the double harvest agreed byte for byte, no value was cut),
- * the answer must say something and fit a prompt, and the demo model must
- * not get it right. Then over the survivors: one instance per question; at
- * most PER_TARGET_KIND per (target, kind); per kind, no answer more common
- * than MAX_COMMON_SHARE (a constant guess scores no more than that); and at
- * most `maxTotal`, taken round robin over kinds so a cap keeps the mix.
- * Which items a cap drops is decided by a seeded hash of their ids.
- */
-function screen(drafted, outcomes, demoRight, options) {
-    const rejected = [];
-    const reject = (d, rule, detail) => rejected.push({ id: d.instance.id, kind: d.instance.kind, target: d.target, rule, detail });
-    let kept = [];
-    for (const d of drafted) {
-        const outcome = outcomes.get(d.instance.id);
-        if (!outcome || outcome.status !== 'ok') {
-            const reason = outcome ? outcome.reason : 'not harvested';
-            reject(d, harvestRule(reason), reason);
-            continue;
-        }
-        const answer = outcome.entry.oracle.oracle_answer;
-        if (isEmptyAnswer(answer)) {
-            reject(d, 'empty-answer', canonicalJson(answer));
-            continue;
-        }
-        const large = sizeProblem(answer);
-        if (large) {
-            reject(d, 'too-large', large);
-            continue;
-        }
-        if (demoRight.has(d.instance.id)) {
-            reject(d, 'demo-model-right', 'the demo model (a heuristic) answers it correctly');
-            continue;
-        }
-        kept.push({ drafted: d, answer, question: outcome.entry.oracle.question });
-    }
-    const questions = new Map();
-    kept = kept.filter((s) => {
-        const key = canonicalJson([s.question, s.drafted.instance.tests]);
-        const first = questions.get(key);
-        if (first) {
-            reject(s.drafted, 'duplicate-question', `asks what ${first} asks`);
-            return false;
-        }
-        questions.set(key, s.drafted.instance.id);
-        return true;
-    });
-    const byRank = (a, b) => {
-        const x = rank(options.seed, a.drafted.instance.id);
-        const y = rank(options.seed, b.drafted.instance.id);
-        return x < y ? -1 : x > y ? 1 : 0;
-    };
-    const drop = (items, limit, rule, detail) => {
-        const dropped = new Set([...items].sort(byRank).slice(limit));
-        for (const s of dropped)
-            reject(s.drafted, rule, detail);
-        return dropped;
-    };
-    const perTargetKind = new Map();
-    for (const s of kept) {
-        const key = `${s.drafted.target}|${s.drafted.instance.kind}`;
-        perTargetKind.set(key, [...(perTargetKind.get(key) ?? []), s]);
-    }
-    const overTarget = new Set();
-    for (const items of perTargetKind.values())
-        for (const s of drop(items, PER_TARGET_KIND, 'target-cap', `more than ${PER_TARGET_KIND} of this kind on this target`))
-            overTarget.add(s);
-    kept = kept.filter((s) => !overTarget.has(s));
-    const byKind = new Map();
-    for (const s of kept)
-        byKind.set(s.drafted.instance.kind, [...(byKind.get(s.drafted.instance.kind) ?? []), s]);
-    const common = new Set();
-    for (const [, items] of byKind) {
-        const answers = items.map((s) => canonicalJson(s.answer));
-        const share = binary(answers) ? MAX_COMMON_SHARE_BINARY : MAX_COMMON_SHARE;
-        const counts = new Map();
-        items.forEach((s, i) => counts.set(answers[i], [...(counts.get(answers[i]) ?? []), s]));
-        for (const [answer, same] of counts) {
-            // The cap of the others' count, so that the kept share is at most `share`.
-            const others = items.length - same.length;
-            const limit = Math.max(1, Math.floor((share * others) / (1 - share)));
-            if (same.length > limit)
-                for (const s of drop(same, limit, 'common-answer', `answer ${answer.slice(0, 80)} would be over ${share * 100}% of its kind`))
-                    common.add(s);
-        }
-    }
-    kept = kept.filter((s) => !common.has(s));
-    if (options.maxTotal !== undefined && kept.length > options.maxTotal) {
-        const queues = [...byKind.keys()]
-            .sort()
-            .map((kind) => kept.filter((s) => s.drafted.instance.kind === kind).sort(byRank));
-        const taken = new Set();
-        while (taken.size < options.maxTotal && queues.some((q) => q.length))
-            for (const q of queues)
-                if (q.length && taken.size < options.maxTotal)
-                    taken.add(q.shift());
-        for (const s of kept)
-            if (!taken.has(s))
-                reject(s.drafted, 'package-cap', `over the ${options.maxTotal} instances kept per run`);
-        kept = kept.filter((s) => taken.has(s));
-    }
-    return { accepted: kept, rejected };
 }
 
 ;// CONCATENATED MODULE: ./src/generate/generate.ts
@@ -84817,7 +84999,7 @@ async function generate(request, deps) {
     }
     report.candidates = drafted.length;
     if (!drafted.length)
-        throw new HarvestError(`No candidates: no test file of ${request.tests} could be scouted.`);
+        throw new UsageError(`No candidates: no test file of ${request.tests} could be scouted (each file's reason is above).`);
     const harvest = await harvestOracles(loaded, deps.tracerDigest, {
         ...deps.harvest,
         log: deps.log,
@@ -84960,12 +85142,17 @@ function statsTable(stats, style = 'text') {
 
 
 
-const GENERATE_USAGE = `tracegate generate --environment FILE --tests DIR --out DIR [options]
+
+const GENERATE_USAGE = `tracegate generate (--environment FILE | --repo PATH) --tests DIR --out DIR [options]
   Scouts what each test file runs of the package, asks every applicable kind on its
   richest functions, harvests the candidates twice in the environment, screens them
   (docs/generate.md) and writes the kept ones as a suite. Same inputs and seed, same bytes.
 
   --environment FILE     an environment recipe (pinned packages, a git commit, an image)
+  --repo PATH            a git checkout: the environment is that repository at HEAD (a private
+                         suite; --out inside it names it "self"); with --environment, that
+                         recipe's packages and python are installed beside it
+  --python 3.X           the interpreter of a --repo environment (default 3.11)
   --tests DIR            self-contained test files (test_*.py) that drive the package
   --out DIR              the suite written into (environments/ and SUITE/ under it)
   --packages A,B         import names whose code is asked about (default: the environment name)
@@ -84978,32 +85165,23 @@ const GENERATE_USAGE = `tracegate generate --environment FILE --tests DIR --out 
   --cache DIR --backend docker|local|auto --base-image IMAGE   as for harvest`;
 async function generateCommand(args, io, logger, lifecycle) {
     const options = parseGenerateOptions(parseFlags(args, GENERATE_OPTION_NAMES, GENERATE_USAGE));
-    let bytes;
-    try {
-        bytes = (0,external_node_fs_namespaceObject.readFileSync)(options.environment);
-    }
-    catch (error) {
-        throw new UsageError(`--environment ${options.environment}: ${error.message}`);
-    }
-    let raw;
-    try {
-        raw = JSON.parse(bytes.toString('utf8'));
-    }
-    catch (error) {
-        throw new UsageError(`--environment ${options.environment}: not JSON (${error.message})`);
-    }
-    const parsed = environmentSchema.safeParse(raw);
-    if (!parsed.success)
-        throw new UsageError(`--environment ${options.environment}: ${describeIssues(parsed.error)}`);
-    const recipe = parsed.data;
+    if (!options.environment && !options.repo)
+        throw new UsageError(`generate needs --environment FILE or --repo PATH\n\n${GENERATE_USAGE}`);
+    (0,external_node_fs_namespaceObject.mkdirSync)(options.out, { recursive: true });
+    const template = options.environment ? readRecipe(options.environment) : undefined;
+    const { recipe, bytes } = options.repo
+        ? repoRecipe(options.repo, options.out, options.suite, template?.recipe, options.python)
+        : template;
     const suite = options.suite ?? recipe.name.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
+    const packages = options.packages ??
+        (options.repo ? repoPackages(options.repo, recipe) : [recipe.name.replace(/-/g, '_')]);
     const report = await generate({
         out: options.out,
         suite,
         recipe,
         recipeBytes: bytes,
         tests: options.tests,
-        packages: options.packages ?? [recipe.name.replace(/-/g, '_')],
+        packages,
         seed: options.seed,
         targetsPerFile: options['targets-per-file'],
         ...(options.max ? { maxInstances: options.max } : {}),
@@ -85012,7 +85190,7 @@ async function generateCommand(args, io, logger, lifecycle) {
     }, {
         harvest: {
             backend: backendFactory(options, logger, lifecycle),
-            sources: new HostSources(cacheLayout(options.cache), new reader_FsSuiteReader((0,external_node_path_namespaceObject.dirname)(options.environment)), logger.log),
+            sources: new HostSources(cacheLayout(options.cache), new reader_FsSuiteReader(options.out), logger.log),
             ...oracleStores(options, logger),
         },
         tracerDigest: tracerDigest(tracerDir()),
@@ -85025,6 +85203,94 @@ async function generateCommand(args, io, logger, lifecycle) {
             .map(([k, n]) => `${k} ${n}`)
             .join(', '));
     return ExitCode.Pass;
+}
+/** pytest and its dependencies, pinned as the bundle pins them (a --repo environment's default packages). */
+const PYTEST_PINS = [
+    'pytest==9.1.1',
+    'iniconfig==2.3.0',
+    'packaging==26.3',
+    'pluggy==1.6.0',
+    'pygments==2.21.0',
+];
+function readRecipe(file) {
+    let bytes;
+    try {
+        bytes = (0,external_node_fs_namespaceObject.readFileSync)(file);
+    }
+    catch (error) {
+        throw new UsageError(`--environment ${file}: ${error.message}`);
+    }
+    let raw;
+    try {
+        raw = JSON.parse(bytes.toString('utf8'));
+    }
+    catch (error) {
+        throw new UsageError(`--environment ${file}: not JSON (${error.message})`);
+    }
+    const parsed = environmentSchema.safeParse(raw);
+    if (!parsed.success)
+        throw new UsageError(`--environment ${file}: ${describeIssues(parsed.error)}`);
+    return { recipe: parsed.data, bytes };
+}
+function generate_git(repo, ...args) {
+    try {
+        return (0,external_node_child_process_.execFileSync)('git', ['-C', repo, ...args], {
+            encoding: 'utf8',
+            stdio: ['ignore', 'pipe', 'ignore'],
+        }).trim();
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * The environment of a private suite: the repository at its HEAD commit (a
+ * `git` source), named `self` when the suite is inside it (so the suite keeps
+ * working wherever the repository is cloned), else by its origin URL.
+ */
+function repoRecipe(repoPath, out, suite, template, python) {
+    const top = generate_git(repoPath, 'rev-parse', '--show-toplevel');
+    const commit = generate_git(repoPath, 'rev-parse', 'HEAD');
+    if (!top || !commit)
+        throw new UsageError(`--repo ${repoPath}: not a git checkout with a commit (git rev-parse HEAD failed).`);
+    const root = (0,external_node_fs_namespaceObject.realpathSync)(top);
+    const inside = (0,external_node_fs_namespaceObject.realpathSync)(out).startsWith(root + external_node_path_namespaceObject.sep);
+    const origin = generate_git(repoPath, 'remote', 'get-url', 'origin');
+    if (!inside && !origin)
+        throw new UsageError(`--repo ${repoPath}: put --out inside the repository (the suite then names it "self"), ` +
+            'or give the repository an origin URL to clone it from.');
+    const paths = (0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(root, 'src')) ? ['src', '.'] : ['.'];
+    const name = suite ??
+        (0,external_node_path_namespaceObject.basename)(root)
+            .toLowerCase()
+            .replace(/[^a-z0-9-]+/g, '-');
+    const recipe = environmentSchema.parse({
+        name,
+        python: template?.python ?? python,
+        packages: template?.packages.length ? template.packages : PYTEST_PINS,
+        git: { repo: inside ? SELF_REPO : origin, commit, install: 'path', paths },
+    });
+    const written = {
+        name: recipe.name,
+        python: recipe.python,
+        packages: recipe.packages,
+        git: { repo: recipe.git.repo, commit, install: 'path', paths },
+    };
+    return { recipe, bytes: Buffer.from(`${JSON.stringify(written, null, 2)}\n`) };
+}
+/** The repository's top-level packages (directories with __init__.py on its paths, tests excluded). */
+function repoPackages(repoPath, recipe) {
+    const root = (0,external_node_fs_namespaceObject.realpathSync)(generate_git(repoPath, 'rev-parse', '--show-toplevel') ?? repoPath);
+    const found = new Set();
+    for (const path of recipe.git?.paths ?? ['.'])
+        for (const name of (0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(root, path)) ? (0,external_node_fs_namespaceObject.readdirSync)((0,external_node_path_namespaceObject.join)(root, path)).sort() : [])
+            if (/^[A-Za-z_]\w*$/.test(name) &&
+                !/^tests?$/.test(name) &&
+                (0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(root, path, name, '__init__.py')))
+                found.add(name);
+    if (!found.size)
+        throw new UsageError(`--repo ${repoPath}: no package (a directory with __init__.py) found; give --packages.`);
+    return [...found];
 }
 const STATS_USAGE = `tracegate stats [--instances DIR] [--json] [--markdown]
   The kind × package table of a suite (default: the bundled benchmark).`;
@@ -85076,7 +85342,7 @@ const USAGE = `tracegate — does the model still predict what the code does whe
 
 Usage:
   tracegate demo [--out DIR] [--cache DIR] [--backend auto|docker|local]
-      Harvest the bundled suite for real, answer it with the built-in demo model
+      Harvest the bundled core suite for real, answer it with the built-in demo model
       (a static heuristic on loopback, not a real model), score and print the report.
   tracegate run --endpoint URL --model NAME [options]
       Run the gate against a candidate endpoint; writes OUT/results.json and OUT/report.md.
@@ -85093,7 +85359,7 @@ Usage:
       The kind × package table of a suite (default: the bundled benchmark).
 
 Selection and harvest (run and harvest):
-  --instances DIR        instances directory (default: the bundled suite)
+  --instances DIR        instances directory (default: the bundled benchmark; the demo: its core suite)
   --categories K,..      kinds (S1_IntraProceduralCFG), prefixes (S1) or names (Loops)
   --ids ID,..            exact instance ids
   --sample N --seed S    run a seeded sample of N instances
@@ -85128,6 +85394,8 @@ Model and output (run; the Action's inputs have the same names):
   --extra-body JSON      object merged into every request (e.g. '{"top_k": 20}')
   --samples K            answers per instance: majority scored, pass@K reported, the gate
                          pairs per-item success rates (default 1)
+  --variants off|only|"add N"  fresh variants (perturbed test inputs, screened, per epoch)
+  --variant-epoch E      the variants' seed (default 1); pairs stay within one epoch
   --context MODE         slice (default), files or none: how much code the prompt shows
   --context-budget N     prompt limit in chars (48000) or tokens (12000t; default 16000t)
 
@@ -85265,6 +85533,7 @@ async function demoCommand(args, io, logger, lifecycle) {
     try {
         const options = parseRunOptions({
             backend: 'auto',
+            instances: demoInstancesDir(),
             ...flags,
             endpoint: server.url,
             model: HEURISTIC_MODEL,

@@ -1,5 +1,6 @@
 import { commitShaSchema } from '../contracts/history.js';
 import {
+  demoInstancesDir,
   harvestDeps,
   loadSelection,
   oracleStores,
@@ -36,7 +37,7 @@ export const USAGE = `tracegate — does the model still predict what the code d
 
 Usage:
   tracegate demo [--out DIR] [--cache DIR] [--backend auto|docker|local]
-      Harvest the bundled suite for real, answer it with the built-in demo model
+      Harvest the bundled core suite for real, answer it with the built-in demo model
       (a static heuristic on loopback, not a real model), score and print the report.
   tracegate run --endpoint URL --model NAME [options]
       Run the gate against a candidate endpoint; writes OUT/results.json and OUT/report.md.
@@ -53,7 +54,7 @@ Usage:
       The kind × package table of a suite (default: the bundled benchmark).
 
 Selection and harvest (run and harvest):
-  --instances DIR        instances directory (default: the bundled suite)
+  --instances DIR        instances directory (default: the bundled benchmark; the demo: its core suite)
   --categories K,..      kinds (S1_IntraProceduralCFG), prefixes (S1) or names (Loops)
   --ids ID,..            exact instance ids
   --sample N --seed S    run a seeded sample of N instances
@@ -300,6 +301,7 @@ async function demoCommand(
   try {
     const options = parseRunOptions({
       backend: 'auto',
+      instances: demoInstancesDir(),
       ...flags,
       endpoint: server.url,
       model: HEURISTIC_MODEL,

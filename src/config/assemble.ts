@@ -36,7 +36,10 @@ export interface Lifecycle {
 }
 
 /** The bundled suite the demo and the Action use when no --instances is given. */
-export const defaultInstancesDir = (): string => join(bundledInstancesDir(), 'core');
+/** What `run`, `harvest` and the Action select from by default: the whole bundled benchmark. */
+export const defaultInstancesDir = (): string => bundledInstancesDir();
+/** The demo's suite: the hand-written core (13 instances, two packages: fast on a fresh machine). */
+export const demoInstancesDir = (): string => join(bundledInstancesDir(), 'core');
 
 /** Loads the suite and selects from it, once; the cache keys and the run use this same selection. */
 export function loadSelection(

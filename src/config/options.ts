@@ -281,8 +281,15 @@ export function parseCompareOptions(
 export const generateOptionsSchema = harvestOptionsSchema
   .pick({ cache: true, backend: true, 'base-image': true })
   .extend({
-    /** An environment recipe file (any source: packages, git, image). */
-    environment: z.string({ error: '--environment FILE is required (an environment recipe)' }),
+    /** An environment recipe file (any source: packages, git, image); with --repo, its packages and python. */
+    environment: z.string().optional(),
+    /** A git checkout: the suite's environment is that repository at its HEAD commit. */
+    repo: z.string().optional(),
+    /** The interpreter of a --repo environment without --environment. */
+    python: z
+      .string()
+      .regex(/^3\.\d+$/, '--python must be a version like 3.11')
+      .default('3.11'),
     /** Directory of self-contained test files (test_*.py). */
     tests: z.string({ error: '--tests DIR is required (a directory of test_*.py files)' }),
     /** Suite root written into. */

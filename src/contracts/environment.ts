@@ -11,7 +11,7 @@ export const packageRefSchema = z
 /** A repository at a commit, installed into the environment. */
 export const gitSourceSchema = z
   .object({
-    /** A URL (https://, ssh://, git@…) or a path inside the suite directory. */
+    /** A URL (https://, ssh://, git@…), a path inside the suite directory, or "self": the repository holding the suite. */
     repo: z.string().min(1),
     /** A full sha, or any name git resolves to one (the full sha goes into the digest). */
     commit: z.string().min(1),

@@ -10,7 +10,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Environment, ResolvedSource, ResolvedWheel } from '../contracts/environment.js';
 import { HarvestError } from '../errors.js';
@@ -49,6 +49,25 @@ const gitEnv = {
   HOME: '/nonexistent',
 };
 const REMOTE = /^(?:https?|ssh|git):\/\/|^[\w.-]+@[\w.-]+:/i;
+
+/**
+ * `git.repo: "self"`: the git repository the suite itself lives in (the
+ * nearest directory above the suite root holding `.git`). How a team's
+ * private suite, kept in its own repository, names that repository's code.
+ */
+export const SELF_REPO = 'self';
+
+/** The repository holding `root` (root itself, or the nearest ancestor with a `.git`). */
+export function enclosingRepository(root: string, environment: string): string {
+  for (let dir = root; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir)
+      throw new HarvestError(
+        `Environment "${environment}": git.repo "self" names the repository holding the suite, but ${root} ` +
+          'is in none (keep the suite inside the repository, or give git.repo a URL).',
+      );
+  }
+}
 
 export class HostSources implements EnvironmentSources {
   constructor(
@@ -127,6 +146,8 @@ export class HostSources implements EnvironmentSources {
       } else if (!(await this.revParse(repoDir, source.commit))) {
         await this.git(['-C', repoDir, 'fetch', '--quiet', 'origin', '+refs/*:refs/*'], recipe);
       }
+    } else if (source.repo === SELF_REPO) {
+      repoDir = enclosingRepository(this.reader.root, recipe.name);
     } else {
       // A local repository must be part of the suite: a suite names no host path.
       try {

@@ -1,8 +1,11 @@
 import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { resultsSchema } from '../../src/contracts/results.js';
+import { HEURISTIC_MODEL, startHeuristicServer } from '../../src/heuristic-model/server.js';
 import { loadSuite } from '../../src/suite/load.js';
 import { runCli, tempDir } from '../helpers/cli.js';
+import { gitRepo } from '../helpers/sources.js';
 import { requireDocker } from '../helpers/docker.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -101,6 +104,66 @@ describe('tracegate generate (real harvests in Docker)', () => {
     );
   }, 600_000);
 
+  it('asks fresh variants of the generated suite, deterministic per epoch', async () => {
+    const server = await startHeuristicServer();
+    const variants = (epoch: string, out: string) =>
+      runCli([
+        'run',
+        '--instances',
+        join(work, 'out1'),
+        '--cache',
+        join(work, 'cache1'),
+        '--base-image',
+        'tracegate/base:bookworm',
+        '--endpoint',
+        server.url,
+        '--model',
+        HEURISTIC_MODEL,
+        '--variants',
+        'only',
+        '--variant-epoch',
+        epoch,
+        '--out',
+        join(work, out),
+      ]);
+    try {
+      const first = await variants('3', 'v3a');
+      expect(first.code).toBe(0);
+      const a = resultsSchema.parse(
+        JSON.parse(readFileSync(join(work, 'v3a', 'results.json'), 'utf8')),
+      );
+      const instances = loadSuite(join(work, 'out1')).instances.length;
+      expect(a.variants).toMatchObject({ epoch: 3, mode: 'only', tried: instances });
+      const dropped = Object.values(a.variants!.dropped).reduce((x, y) => x + y, 0);
+      expect(a.variants!.valid + dropped).toBe(instances);
+      expect(a.variants!.valid).toBeGreaterThan(0);
+      expect(a.instances).toHaveLength(a.variants!.valid);
+      expect(a.instances.every((r) => r.id.endsWith('@v3'))).toBe(true);
+      expect(first.stderr).toMatch(/Variants at epoch 3: \d+ of \d+ valid/);
+      expect(readFileSync(join(work, 'v3a', 'report.md'), 'utf8')).toContain(
+        '**Fresh variants** (epoch 3',
+      );
+
+      // The same epoch: the same variants, their oracles from the cache.
+      const again = await variants('3', 'v3b');
+      const b = resultsSchema.parse(
+        JSON.parse(readFileSync(join(work, 'v3b', 'results.json'), 'utf8')),
+      );
+      expect(b.instances.map((r) => [r.id, r.oracleDigest])).toEqual(
+        a.instances.map((r) => [r.id, r.oracleDigest]),
+      );
+      expect(again.stderr).toMatch(/Oracles: \d+ from cache, 0 harvested/);
+      // Another epoch: other items, which never pair with epoch 3's.
+      await variants('4', 'v4');
+      const c = resultsSchema.parse(
+        JSON.parse(readFileSync(join(work, 'v4', 'results.json'), 'utf8')),
+      );
+      expect(c.instances.every((r) => r.id.endsWith('@v4'))).toBe(true);
+    } finally {
+      await server.close();
+    }
+  }, 600_000);
+
   it('says what is wrong with its inputs', async () => {
     const empty = join(work, 'empty');
     mkdirSync(empty);
@@ -175,5 +238,66 @@ describe('tracegate generate (real harvests in Docker)', () => {
       'tracegate/base:bookworm',
     ]);
     expect(elsewhere.stderr).toMatch(/the tests run no function of json/);
+  }, 600_000);
+
+  it('writes a private suite from a repository at its HEAD (git.repo "self" when inside it)', async () => {
+    const repo = join(work, 'team-repo');
+    const [head] = gitRepo(repo, [
+      {
+        'src/shop/__init__.py': '',
+        'src/shop/cart.py':
+          'def total(items, prices):\n    amount = 0\n    for name in items:\n        try:\n' +
+          '            amount += prices[name]\n        except KeyError:\n            continue\n    return amount\n',
+        'README.md': 'a team repository\n',
+      },
+    ]);
+    const teamTests = join(repo, 'bench-tests');
+    mkdirSync(teamTests);
+    writeFileSync(
+      join(teamTests, 'test_cart.py'),
+      'from shop.cart import total\n\nPRICES = {"a": 3, "b": 5, "c": 7}\n\n\n' +
+        'def test_total():\n    assert total(["a", "x", "c", "b"], PRICES) == 15\n    assert total(["b", "b"], PRICES) == 10\n',
+    );
+    const out = join(repo, 'private-suite');
+    const run = await runCli([
+      'generate',
+      '--repo',
+      repo,
+      '--tests',
+      teamTests,
+      '--out',
+      out,
+      '--suite',
+      'shop',
+      '--cache',
+      join(work, 'cache1'),
+      '--base-image',
+      'tracegate/base:bookworm',
+    ]);
+    expect(run.stderr).not.toMatch(/^tracegate: /m);
+    expect(run.code).toBe(0);
+    const recipe = JSON.parse(readFileSync(join(out, 'environments', 'shop.json'), 'utf8'));
+    expect(recipe.git).toEqual({
+      repo: 'self',
+      commit: head,
+      install: 'path',
+      paths: ['src', '.'],
+    });
+    const suite = loadSuite(out);
+    expect(suite.instances.length).toBeGreaterThanOrEqual(5);
+    expect(suite.instances.every((l) => l.instance.target.file === 'shop/cart.py')).toBe(true);
+    // The suite runs where it is: its environment resolves the repository holding it.
+    const harvest = await runCli([
+      'harvest',
+      '--instances',
+      out,
+      '--cache',
+      join(work, 'cache1'),
+      '--base-image',
+      'tracegate/base:bookworm',
+    ]);
+    expect(harvest.stdout).toContain(
+      `oracles: ${suite.instances.length} cached, 0 harvested, 0 failed`,
+    );
   }, 600_000);
 });

@@ -30,6 +30,9 @@ MAX_SUITE_TESTS = 8
 """Above this many tests the suite kinds run the whole test file."""
 PER_FUNCTION = 40
 """Candidates proposed per function at most."""
+MAX_FUNCTION_STEPS = 20_000
+"""A function that ran more steps than this in a test file is not asked about: no question over
+its whole run fits a prompt, and its traces are large."""
 
 
 class Function:
@@ -319,6 +322,9 @@ def candidates(facts: Facts, tests_file: list[str], packages: list[str],
         node = find_function(linemap.tree, fn["qualname"]) if linemap is not None else None
         if node is None:
             skipped.append({"target": where, "reason": "source or def not found"})
+            continue
+        if sum(fn["lines"].values()) > MAX_FUNCTION_STEPS:
+            skipped.append({"target": where, "reason": f"more than {MAX_FUNCTION_STEPS} steps"})
             continue
         f = Function(fn, linemap, node, tests_file, packages)
         if f.first_test is None:

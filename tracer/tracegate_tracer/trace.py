@@ -103,8 +103,26 @@ def load(path: str) -> dict[str, Any]:
     return trace
 
 
+def _index(trace: dict[str, Any]) -> dict[Any, list[list[Any]]]:
+    """Events by kind and by (kind, invocation), in trace order; built once per loaded trace."""
+    index = trace.get("_index")
+    if index is None:
+        index = {}
+        for event in trace["events"]:
+            index.setdefault(event[0], []).append(event)
+            if isinstance(event[1], int):  # call events carry their owners' list instead
+                index.setdefault((event[0], event[1]), []).append(event)
+        trace["_index"] = index
+    return index
+
+
 def events_of(trace: dict[str, Any], kinds: Collection[str], inv: int | None = None) -> Iterator[list[Any]]:
-    """Events of the given kinds (for one invocation when `inv` is given)."""
-    for event in trace["events"]:
-        if event[0] in kinds and (inv is None or event[1] == inv):
-            yield event
+    """Events of the given kinds (for one invocation when `inv` is given), in trace order."""
+    kinds = tuple(kinds)
+    if len(kinds) != 1 or (inv is not None and kinds[0] == "call"):
+        for event in trace["events"]:
+            if event[0] in kinds and (inv is None or event[1] == inv):
+                yield event
+        return
+    index = _index(trace)
+    yield from index.get(kinds[0] if inv is None else (kinds[0], inv), ())

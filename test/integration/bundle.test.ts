@@ -1,0 +1,135 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { resultsSchema } from '../../src/contracts/results.js';
+import {
+  HEURISTIC_MODEL,
+  startHeuristicServer,
+  type RunningServer,
+} from '../../src/heuristic-model/server.js';
+import { loadSuite } from '../../src/suite/load.js';
+import { suiteStats } from '../../src/suite/stats.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { requireDocker } from '../helpers/docker.js';
+import { cachedOracles, oracleEchoServer } from '../helpers/echo-model.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BUNDLE = join(ROOT, 'instances');
+
+/**
+ * The bundled benchmark, re-harvested from scratch: a seeded sample on every
+ * run (TRACEGATE_BUNDLE_SAMPLE, default 120; the seed is the commit's, or
+ * TRACEGATE_BUNDLE_SEED), all of it with TRACEGATE_BUNDLE=all.
+ */
+const ALL = process.env.TRACEGATE_BUNDLE === 'all';
+const SAMPLE = Number(process.env.TRACEGATE_BUNDLE_SAMPLE ?? 120);
+function seed(): number {
+  if (process.env.TRACEGATE_BUNDLE_SEED) return Number(process.env.TRACEGATE_BUNDLE_SEED);
+  try {
+    return parseInt(
+      execFileSync('git', ['-C', ROOT, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).slice(0, 6),
+      16,
+    );
+  } catch {
+    return 0;
+  }
+}
+
+describe(`the bundled benchmark (${ALL ? 'all of it' : `a seeded sample of ${SAMPLE}`})`, () => {
+  const work = tempDir('tg-bundle-');
+  const cache = join(work, 'cache');
+  const selection = ALL ? [] : ['--sample', String(SAMPLE), '--seed', String(seed())];
+  let demo: RunningServer;
+
+  beforeAll(async () => {
+    await requireDocker();
+    demo = await startHeuristicServer();
+  });
+  afterAll(() => demo.close());
+
+  it('holds at least 1,000 instances over 12 packages, every kind with 40, none over 15%', () => {
+    const stats = suiteStats(loadSuite(BUNDLE).instances);
+    expect(stats.total).toBeGreaterThanOrEqual(1000);
+    expect(Object.keys(stats.by_package).length).toBeGreaterThanOrEqual(12);
+    expect(Object.keys(stats.by_kind)).toHaveLength(14);
+    for (const n of Object.values(stats.by_kind)) expect(n).toBeGreaterThanOrEqual(40);
+    for (const n of Object.values(stats.by_package))
+      expect(n / stats.total).toBeLessThanOrEqual(0.15);
+    expect(Object.keys(stats.by_python).sort()).toEqual(['3.11', '3.13']);
+  });
+
+  it('re-harvests byte-stable oracles; an endpoint echoing them scores 100%, the demo model low', async () => {
+    process.stderr.write(`bundle: seed ${seed()}\n`);
+    const harvest = await runCli([
+      'harvest',
+      '--instances',
+      BUNDLE,
+      ...selection,
+      '--cache',
+      cache,
+    ]);
+    expect(harvest.code).toBe(0);
+    // Every selected instance harvested again, twice, agreeing with itself: none failed.
+    expect(harvest.stdout).toMatch(/oracles: 0 cached, \d+ harvested, 0 failed/);
+
+    const echo = oracleEchoServer(cachedOracles(cache));
+    const url = `${await echo.start()}/v1`;
+    try {
+      const run = await runCli([
+        'run',
+        '--instances',
+        BUNDLE,
+        ...selection,
+        '--cache',
+        cache,
+        '--endpoint',
+        url,
+        '--model',
+        'oracle-echo',
+        '--out',
+        join(work, 'echo'),
+        '--concurrency',
+        '16',
+      ]);
+      expect(run.code).toBe(0);
+      const results = resultsSchema.parse(
+        JSON.parse(readFileSync(join(work, 'echo', 'results.json'), 'utf8')),
+      );
+      const wrong = results.instances
+        .filter((r) => !r.correct)
+        .map((r) => `${r.id}: ${r.error ?? 'wrong'}`);
+      expect(wrong).toEqual([]);
+      expect(results.summary.accuracy).toBe(1);
+      expect(results.harvest.harvested).toBe(0);
+    } finally {
+      await echo.stop();
+    }
+
+    const low = await runCli([
+      'run',
+      '--instances',
+      BUNDLE,
+      ...selection,
+      '--cache',
+      cache,
+      '--endpoint',
+      demo.url,
+      '--model',
+      HEURISTIC_MODEL,
+      '--out',
+      join(work, 'demo'),
+      '--concurrency',
+      '16',
+    ]);
+    expect(low.code).toBe(0);
+    const demoResults = resultsSchema.parse(
+      JSON.parse(readFileSync(join(work, 'demo', 'results.json'), 'utf8')),
+    );
+    // The generator screened out what the demo model gets right: only the hand-written core can be.
+    expect(demoResults.summary.accuracy).toBeLessThan(0.1);
+    expect(readFileSync(join(work, 'demo', 'report.md'), 'utf8')).toContain(
+      `## tracegate — ${HEURISTIC_MODEL}`,
+    );
+  }, 3_600_000);
+});
