@@ -254,11 +254,19 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
     variantSummary = summarizeVariants(
       input.variants.mode,
       input.variants.epoch,
-      variants.length,
+      new Set(variants.map((v) => v.variant!.of)).size,
       screened,
     );
+    for (const v of screened.valid) {
+      // The kept attempt answers under the variant's id.
+      loadedById.set(v.instance.id, v);
+      first.outcomes.set(
+        v.instance.id,
+        first.outcomes.get(`${v.instance.id}#${v.variant!.attempt}`)!,
+      );
+    }
     deps.log(
-      `Variants at epoch ${input.variants.epoch}: ${screened.valid.length} of ${variants.length} valid` +
+      `Variants at epoch ${input.variants.epoch}: ${screened.valid.length} of ${variantSummary.tried} valid` +
         (screened.dropped.length
           ? ` (dropped: ${Object.entries(variantSummary.dropped)
               .map(([rule, n]) => `${rule} ×${n}`)

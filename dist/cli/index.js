@@ -81843,7 +81843,13 @@ async function runJob(backend, env, items, run, deps) {
                 expect_failure: instance.expect_failure,
                 instance_hash: contentHash,
                 env_digest: env.digest,
-                ...(variant ? { variant_epoch: variant.epoch, variant_key: variant.of } : {}),
+                ...(variant
+                    ? {
+                        variant_epoch: variant.epoch,
+                        variant_key: variant.of,
+                        variant_attempt: variant.attempt,
+                    }
+                    : {}),
             }));
             return { work_dir: workDir, isolation, instances: specs };
         },
@@ -83536,6 +83542,8 @@ function screen(drafted, outcomes, demoRight, options) {
 
 /** A variant's id: the instance's, `@v` and the epoch (no instance id holds `@`: never a clash). */
 const variantId = (id, epoch) => `${id}@v${epoch}`;
+/** Attempts per variant, each by another perturbation strategy (tracer/tracegate_tracer/variant.py). */
+const VARIANT_ATTEMPTS = 4;
 /**
  * The variants of a selection at `epoch`: of `count` instances (`add`; chosen
  * by a hash of the epoch and id) or of each (`only`). Instances that run in
@@ -83551,12 +83559,13 @@ function variantsOf(selected, mode, epoch) {
             .sort((a, b) => (a.rank < b.rank ? -1 : 1))
             .slice(0, mode.count)
             .map(({ l }) => l);
-    return chosen.map((l) => ({
+    // Every attempt is harvested (they share nothing but the original's files); the first valid is kept.
+    return chosen.flatMap((l) => Array.from({ length: VARIANT_ATTEMPTS }, (_, attempt) => ({
         ...l,
-        instance: { ...l.instance, id: variantId(l.instance.id, epoch) },
-        contentHash: sha256(l.contentHash, 'variant', String(epoch)),
-        variant: { epoch, of: l.instance.id },
-    }));
+        instance: { ...l.instance, id: `${variantId(l.instance.id, epoch)}#${attempt}` },
+        contentHash: sha256(l.contentHash, 'variant', String(epoch), String(attempt)),
+        variant: { epoch, of: l.instance.id, attempt },
+    })));
 }
 /**
  * Keeps a variant only if it passes the generator's screen (harvested, an
@@ -83564,43 +83573,61 @@ function variantsOf(selected, mode, epoch) {
  * its oracle differs from the original's: a variant that asks the same thing
  * with the same answer is no fresh item.
  */
-async function screenVariants(variants, outcomes, demo) {
+async function screenVariants(attempts, outcomes, demo) {
     const valid = [];
     const dropped = [];
-    for (const v of variants) {
-        const drop = (rule, detail) => dropped.push({ id: v.instance.id, rule, detail });
-        const outcome = outcomes.get(v.instance.id);
-        const original = outcomes.get(v.variant.of);
-        if (!outcome || outcome.status !== 'ok') {
-            const reason = outcome?.reason ?? 'not harvested';
-            drop(reason.startsWith('no variant') ? 'no-answer' : harvestRule(reason), reason);
-            continue;
+    const byOriginal = new Map();
+    for (const a of attempts)
+        byOriginal.set(a.variant.of, [...(byOriginal.get(a.variant.of) ?? []), a]);
+    for (const [of, tries] of byOriginal) {
+        // The attempts in order; the first that passes is the variant, else the first attempt's rule.
+        let first;
+        let kept;
+        for (const v of [...tries].sort((a, b) => a.variant.attempt - b.variant.attempt)) {
+            const problem = await variantProblem(v, outcomes, demo);
+            if (!problem) {
+                kept = v;
+                break;
+            }
+            first ??= problem;
         }
-        if (!original || original.status !== 'ok') {
-            drop('original-failed', original?.reason ?? 'the original was not harvested');
-            continue;
-        }
-        const answer = outcome.entry.oracle.oracle_answer;
-        if (oracleDigest(outcome.entry.oracle) === oracleDigest(original.entry.oracle)) {
-            drop('same-oracle', 'the perturbed inputs give the original oracle');
-            continue;
-        }
-        if (isEmptyAnswer(answer)) {
-            drop('empty-answer', JSON.stringify(answer));
-            continue;
-        }
-        const large = sizeProblem(answer);
-        if (large) {
-            drop('too-large', large);
-            continue;
-        }
-        if ((await answerInstance(v, outcome.entry, demo)).correct) {
-            drop('demo-model-right', 'the demo model (a heuristic) answers it correctly');
-            continue;
-        }
-        valid.push(v);
+        const id = variantId(of, tries[0].variant.epoch);
+        if (kept)
+            valid.push({ ...kept, instance: { ...kept.instance, id } });
+        else
+            dropped.push({ id, ...first });
     }
     return { valid, dropped };
+}
+async function variantProblem(v, outcomes, demo) {
+    const outcome = outcomes.get(v.instance.id);
+    const original = outcomes.get(v.variant.of);
+    if (!outcome || outcome.status !== 'ok') {
+        const reason = outcome?.reason ?? 'not harvested';
+        return {
+            rule: reason.startsWith('no variant') ? 'no-answer' : harvestRule(reason),
+            detail: reason,
+        };
+    }
+    if (!original || original.status !== 'ok')
+        return {
+            rule: 'original-failed',
+            detail: original?.reason ?? 'the original was not harvested',
+        };
+    const answer = outcome.entry.oracle.oracle_answer;
+    if (oracleDigest(outcome.entry.oracle) === oracleDigest(original.entry.oracle))
+        return { rule: 'same-oracle', detail: 'the perturbed inputs give the original oracle' };
+    if (isEmptyAnswer(answer))
+        return { rule: 'empty-answer', detail: JSON.stringify(answer) };
+    const large = sizeProblem(answer);
+    if (large)
+        return { rule: 'too-large', detail: large };
+    if ((await answerInstance(v, outcome.entry, demo)).correct)
+        return {
+            rule: 'demo-model-right',
+            detail: 'the demo model (a heuristic) answers it correctly',
+        };
+    return undefined;
 }
 /** The summary results.json records. */
 function summarizeVariants(mode, epoch, tried, screened) {
@@ -83762,8 +83789,13 @@ async function runPipeline(input, deps) {
     if (input.variants) {
         // A variant is asked only if it passes the screen with an oracle of its own.
         const screened = await screenVariants(variants, first.outcomes, new HeuristicClient());
-        variantSummary = summarizeVariants(input.variants.mode, input.variants.epoch, variants.length, screened);
-        deps.log(`Variants at epoch ${input.variants.epoch}: ${screened.valid.length} of ${variants.length} valid` +
+        variantSummary = summarizeVariants(input.variants.mode, input.variants.epoch, new Set(variants.map((v) => v.variant.of)).size, screened);
+        for (const v of screened.valid) {
+            // The kept attempt answers under the variant's id.
+            loadedById.set(v.instance.id, v);
+            first.outcomes.set(v.instance.id, first.outcomes.get(`${v.instance.id}#${v.variant.attempt}`));
+        }
+        deps.log(`Variants at epoch ${input.variants.epoch}: ${screened.valid.length} of ${variantSummary.tried} valid` +
             (screened.dropped.length
                 ? ` (dropped: ${Object.entries(variantSummary.dropped)
                     .map(([rule, n]) => `${rule} ×${n}`)

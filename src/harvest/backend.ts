@@ -25,6 +25,8 @@ export interface PlanSpec {
   /** A fresh variant: the tracer perturbs the tests' literal inputs (tracer/tracegate_tracer/variant.py). */
   variant_epoch?: number;
   variant_key?: string;
+  /** Which of the tracer's perturbation strategies (variant.py STRATEGIES) this attempt uses. */
+  variant_attempt?: number;
 }
 
 /** A scouting spec (tracer/tracegate_tracer/scout.py): what a test file runs of the packages. */

@@ -227,7 +227,13 @@ async function runJob(
         expect_failure: instance.expect_failure,
         instance_hash: contentHash,
         env_digest: env.digest,
-        ...(variant ? { variant_epoch: variant.epoch, variant_key: variant.of } : {}),
+        ...(variant
+          ? {
+              variant_epoch: variant.epoch,
+              variant_key: variant.of,
+              variant_attempt: variant.attempt,
+            }
+          : {}),
       }));
       return { work_dir: workDir, isolation, instances: specs };
     },

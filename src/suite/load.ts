@@ -19,7 +19,7 @@ export interface LoadedInstance {
   /** The environments/ folder of the recipe, relative to the suite root (wheel paths start there). */
   environmentDir: string;
   /** Set on a fresh variant (variants/variants.ts): its epoch and the instance it perturbs. */
-  variant?: { epoch: number; of: string };
+  variant?: { epoch: number; of: string; attempt: number };
 }
 
 /** A suite file that could not be used, and why (the message names the file and the field). */

@@ -32,6 +32,9 @@ export interface VariantSummary {
 /** A variant's id: the instance's, `@v` and the epoch (no instance id holds `@`: never a clash). */
 export const variantId = (id: string, epoch: number): string => `${id}@v${epoch}`;
 
+/** Attempts per variant, each by another perturbation strategy (tracer/tracegate_tracer/variant.py). */
+export const VARIANT_ATTEMPTS = 4;
+
 /**
  * The variants of a selection at `epoch`: of `count` instances (`add`; chosen
  * by a hash of the epoch and id) or of each (`only`). Instances that run in
@@ -54,12 +57,15 @@ export function variantsOf(
           .sort((a, b) => (a.rank < b.rank ? -1 : 1))
           .slice(0, mode.count)
           .map(({ l }) => l);
-  return chosen.map((l) => ({
-    ...l,
-    instance: { ...l.instance, id: variantId(l.instance.id, epoch) },
-    contentHash: sha256(l.contentHash, 'variant', String(epoch)),
-    variant: { epoch, of: l.instance.id },
-  }));
+  // Every attempt is harvested (they share nothing but the original's files); the first valid is kept.
+  return chosen.flatMap((l) =>
+    Array.from({ length: VARIANT_ATTEMPTS }, (_, attempt) => ({
+      ...l,
+      instance: { ...l.instance, id: `${variantId(l.instance.id, epoch)}#${attempt}` },
+      contentHash: sha256(l.contentHash, 'variant', String(epoch), String(attempt)),
+      variant: { epoch, of: l.instance.id, attempt },
+    })),
+  );
 }
 
 /**
@@ -69,7 +75,7 @@ export function variantsOf(
  * with the same answer is no fresh item.
  */
 export async function screenVariants(
-  variants: readonly LoadedInstance[],
+  attempts: readonly LoadedInstance[],
   outcomes: ReadonlyMap<string, HarvestOutcome>,
   demo: ModelClient,
 ): Promise<{
@@ -78,41 +84,59 @@ export async function screenVariants(
 }> {
   const valid: LoadedInstance[] = [];
   const dropped: { id: string; rule: VariantRule; detail: string }[] = [];
-  for (const v of variants) {
-    const drop = (rule: VariantRule, detail: string) =>
-      dropped.push({ id: v.instance.id, rule, detail });
-    const outcome = outcomes.get(v.instance.id);
-    const original = outcomes.get(v.variant!.of);
-    if (!outcome || outcome.status !== 'ok') {
-      const reason = outcome?.reason ?? 'not harvested';
-      drop(reason.startsWith('no variant') ? 'no-answer' : harvestRule(reason), reason);
-      continue;
+  const byOriginal = new Map<string, LoadedInstance[]>();
+  for (const a of attempts)
+    byOriginal.set(a.variant!.of, [...(byOriginal.get(a.variant!.of) ?? []), a]);
+  for (const [of, tries] of byOriginal) {
+    // The attempts in order; the first that passes is the variant, else the first attempt's rule.
+    let first: { rule: VariantRule; detail: string } | undefined;
+    let kept: LoadedInstance | undefined;
+    for (const v of [...tries].sort((a, b) => a.variant!.attempt - b.variant!.attempt)) {
+      const problem = await variantProblem(v, outcomes, demo);
+      if (!problem) {
+        kept = v;
+        break;
+      }
+      first ??= problem;
     }
-    if (!original || original.status !== 'ok') {
-      drop('original-failed', original?.reason ?? 'the original was not harvested');
-      continue;
-    }
-    const answer = outcome.entry.oracle.oracle_answer;
-    if (oracleDigest(outcome.entry.oracle) === oracleDigest(original.entry.oracle)) {
-      drop('same-oracle', 'the perturbed inputs give the original oracle');
-      continue;
-    }
-    if (isEmptyAnswer(answer)) {
-      drop('empty-answer', JSON.stringify(answer));
-      continue;
-    }
-    const large = sizeProblem(answer);
-    if (large) {
-      drop('too-large', large);
-      continue;
-    }
-    if ((await answerInstance(v, outcome.entry, demo)).correct) {
-      drop('demo-model-right', 'the demo model (a heuristic) answers it correctly');
-      continue;
-    }
-    valid.push(v);
+    const id = variantId(of, tries[0]!.variant!.epoch);
+    if (kept) valid.push({ ...kept, instance: { ...kept.instance, id } });
+    else dropped.push({ id, ...first! });
   }
   return { valid, dropped };
+}
+
+async function variantProblem(
+  v: LoadedInstance,
+  outcomes: ReadonlyMap<string, HarvestOutcome>,
+  demo: ModelClient,
+): Promise<{ rule: VariantRule; detail: string } | undefined> {
+  const outcome = outcomes.get(v.instance.id);
+  const original = outcomes.get(v.variant!.of);
+  if (!outcome || outcome.status !== 'ok') {
+    const reason = outcome?.reason ?? 'not harvested';
+    return {
+      rule: reason.startsWith('no variant') ? 'no-answer' : harvestRule(reason),
+      detail: reason,
+    };
+  }
+  if (!original || original.status !== 'ok')
+    return {
+      rule: 'original-failed',
+      detail: original?.reason ?? 'the original was not harvested',
+    };
+  const answer = outcome.entry.oracle.oracle_answer;
+  if (oracleDigest(outcome.entry.oracle) === oracleDigest(original.entry.oracle))
+    return { rule: 'same-oracle', detail: 'the perturbed inputs give the original oracle' };
+  if (isEmptyAnswer(answer)) return { rule: 'empty-answer', detail: JSON.stringify(answer) };
+  const large = sizeProblem(answer);
+  if (large) return { rule: 'too-large', detail: large };
+  if ((await answerInstance(v, outcome.entry, demo)).correct)
+    return {
+      rule: 'demo-model-right',
+      detail: 'the demo model (a heuristic) answers it correctly',
+    };
+  return undefined;
 }
 
 /** The summary results.json records. */

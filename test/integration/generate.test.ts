@@ -120,7 +120,7 @@ describe('tracegate generate (real harvests in Docker)', () => {
         '--model',
         HEURISTIC_MODEL,
         '--variants',
-        'only',
+        'add 12',
         '--variant-epoch',
         epoch,
         '--out',
@@ -133,12 +133,13 @@ describe('tracegate generate (real harvests in Docker)', () => {
         JSON.parse(readFileSync(join(work, 'v3a', 'results.json'), 'utf8')),
       );
       const instances = loadSuite(join(work, 'out1')).instances.length;
-      expect(a.variants).toMatchObject({ epoch: 3, mode: 'only', tried: instances });
+      expect(a.variants).toMatchObject({ epoch: 3, mode: 'add', tried: 12 });
       const dropped = Object.values(a.variants!.dropped).reduce((x, y) => x + y, 0);
-      expect(a.variants!.valid + dropped).toBe(instances);
+      expect(a.variants!.valid + dropped).toBe(12);
       expect(a.variants!.valid).toBeGreaterThan(0);
-      expect(a.instances).toHaveLength(a.variants!.valid);
-      expect(a.instances.every((r) => r.id.endsWith('@v3'))).toBe(true);
+      // The instances, and beside them the valid variants under their own ids.
+      expect(a.instances).toHaveLength(instances + a.variants!.valid);
+      expect(a.instances.filter((r) => r.id.endsWith('@v3'))).toHaveLength(a.variants!.valid);
       expect(first.stderr).toMatch(/Variants at epoch 3: \d+ of \d+ valid/);
       expect(readFileSync(join(work, 'v3a', 'report.md'), 'utf8')).toContain(
         '**Fresh variants** (epoch 3',
@@ -153,12 +154,19 @@ describe('tracegate generate (real harvests in Docker)', () => {
         a.instances.map((r) => [r.id, r.oracleDigest]),
       );
       expect(again.stderr).toMatch(/Oracles: \d+ from cache, 0 harvested/);
+      // A variant's oracle is not its original's.
+      for (const r of a.instances.filter((x) => x.id.endsWith('@v3')))
+        expect(r.oracleDigest).not.toBe(
+          a.instances.find((x) => x.id === r.id.replace(/@v3$/, ''))?.oracleDigest,
+        );
       // Another epoch: other items, which never pair with epoch 3's.
       await variants('4', 'v4');
       const c = resultsSchema.parse(
         JSON.parse(readFileSync(join(work, 'v4', 'results.json'), 'utf8')),
       );
-      expect(c.instances.every((r) => r.id.endsWith('@v4'))).toBe(true);
+      expect(
+        c.instances.filter((r) => r.id.includes('@v')).every((r) => r.id.endsWith('@v4')),
+      ).toBe(true);
     } finally {
       await server.close();
     }

@@ -57,7 +57,7 @@ def group_key(spec: Spec) -> str:
     return json.dumps([os.path.abspath(spec["dir"]), spec.get("cwd"), spec["tests"], target.get("file"),
                        target.get("function"), spec.get("backend"), spec.get("timeout_seconds"),
                        spec.get("max_events"), (spec.get("query") or {}).get("max_value_chars"),
-                       spec.get("variant_epoch"), spec.get("variant_key")])
+                       spec.get("variant_epoch"), spec.get("variant_key"), spec.get("variant_attempt")])
 
 
 def _all(results: list[Result], **fields: Any) -> list[Result]:
@@ -94,8 +94,12 @@ def harvest_group(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list
         if first.get("cwd") or isinstance(epoch, bool) or not isinstance(epoch, int):
             return _all(results, status="invalid", reason="no variant: variants need cwd instance and an int epoch")
         try:
+            attempt = first.get("variant_attempt") or 0
+            if isinstance(attempt, bool) or not isinstance(attempt, int):
+                raise variant.NoVariant(f"variant_attempt must be an int, got {attempt!r}")
             instance_dir = run_dir = variant.prepare(instance_dir, first["tests"], epoch,
-                                                     str(first.get("variant_key") or ""), sandbox.path("variant"))
+                                                     str(first.get("variant_key") or ""), sandbox.path("variant"),
+                                                     attempt)
         except (variant.NoVariant, OSError) as exc:
             return _all(results, status="invalid", reason=f"no variant: {exc}")
     try:

@@ -17,6 +17,7 @@ import ast
 import hashlib
 import os
 import random
+import re
 import shutil
 from collections.abc import Iterator
 
@@ -24,6 +25,12 @@ from .testfiles import test_files
 
 MAX_EDITS = 3
 """Literals perturbed per test file."""
+ATTEMPTS = 4
+"""Variants tried per instance, each by another strategy (the host keeps the first valid one)."""
+STRATEGIES = ("numbers", "collections", "text", "all")
+"""What attempt k perturbs: numbers (int and float literals, digits inside strings), collections
+(a literal list or tuple one element shorter, a repeated string `s * n` one repeat fewer),
+text (one letter of a word inside a string), all of these."""
 
 
 class NoVariant(ValueError):
@@ -41,22 +48,33 @@ def _tests_of(tree: ast.Module, names: set[str] | None) -> Iterator[ast.Function
             yield node
 
 
-def _literals(func: ast.AST) -> Iterator[ast.AST]:
-    """Literal inputs in a test's body (not its decorators, defaults or docstring)."""
+def _kind(node: ast.AST) -> str | None:
+    """Which strategy can perturb a node: numbers, collections or text (None: not an input)."""
+    if isinstance(node, ast.Constant) and not isinstance(node.value, bool):
+        value = node.value
+        if isinstance(value, int) and abs(value) >= 2:
+            return "numbers"
+        if isinstance(value, float) and value not in (0.0, 1.0):
+            return "numbers"
+        if isinstance(value, str) and any(c.isdigit() for c in value):
+            return "numbers"
+        if isinstance(value, str) and any(len(w) >= 3 and w.isalpha() for w in value.split()):
+            return "text"
+    if isinstance(node, ast.List | ast.Tuple) and len(node.elts) >= 3 and all(
+            isinstance(e, ast.Constant) for e in node.elts):
+        return "collections"
+    return None
+
+
+def _literals(func: ast.AST, strategy: str) -> Iterator[ast.AST]:
+    """Literal inputs in a test's body (not its decorators, defaults or docstring) that `strategy` perturbs."""
     body = list(getattr(func, "body", ()))
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
         body = body[1:]  # the docstring
     for statement in body:
         for node in ast.walk(statement):
-            if isinstance(node, ast.Constant) and not isinstance(node.value, bool):
-                if isinstance(node.value, int) and abs(node.value) >= 2:
-                    yield node
-                elif isinstance(node.value, float) and node.value not in (0.0, 1.0):
-                    yield node
-                elif isinstance(node.value, str) and len(node.value) >= 3 and node.value.isalpha():
-                    yield node
-            elif isinstance(node, ast.List | ast.Tuple) and len(node.elts) >= 3 and all(
-                    isinstance(e, ast.Constant) for e in node.elts):
+            kind = _kind(node)
+            if kind is not None and (strategy == "all" or kind == strategy):
                 yield node
 
 
@@ -79,7 +97,14 @@ def _perturbed(node: ast.AST, rng: random.Random, source_lines: list[bytes]) -> 
     if isinstance(value, float):
         return repr(round(value * rng.choice((0.5, 1.5, 2.0)), 6))
     if isinstance(value, str):
-        i = rng.randrange(len(value))
+        digits = [i for i, c in enumerate(value) if c.isdigit()]
+        if digits:
+            i = rng.choice(digits)
+            new = rng.choice([d for d in "23456789" if d != value[i]])
+            return repr(value[:i] + new + value[i + 1:])
+        words = [(m.start(), m.end()) for m in re.finditer(r"[A-Za-z]{3,}", value)]
+        start, end = rng.choice(words)
+        i = rng.randrange(start, end)
         letters = "abcdefghijklmnopqrstuvwxyz"
         new = rng.choice([c for c in letters if c != value[i].lower()])
         new = new.upper() if value[i].isupper() else new
@@ -91,22 +116,22 @@ def _edit_position(node: ast.AST) -> tuple[int, int, int, int]:
     return node.lineno, node.col_offset, node.end_lineno or node.lineno, node.end_col_offset or 0  # type: ignore[attr-defined]
 
 
-def perturb(source: str, seed: str, functions: set[str] | None = None) -> str:
+def perturb(source: str, seed: str, functions: set[str] | None = None, strategy: str = "all") -> str:
     """The variant of one test file's source, perturbing inputs of the test `functions` that run
-    (all test functions when None); NoVariant when there is nothing to perturb."""
+    (all test functions when None) by `strategy`; NoVariant when there is nothing to perturb."""
     try:
         tree = ast.parse(source)
     except SyntaxError as exc:
         raise NoVariant(f"the test file does not parse: {exc}") from None
     lines = source.encode("utf-8").split(b"\n")
     rng = random.Random(hashlib.sha256(seed.encode()).hexdigest())
-    candidates = [node for func in _tests_of(tree, functions) for node in _literals(func)]
+    candidates = [node for func in _tests_of(tree, functions) for node in _literals(func, strategy)]
     # Nested candidates (a constant inside a perturbed list) would overlap: keep the outermost.
     spans = [_edit_position(n) for n in candidates]
     outer = [n for n, s in zip(candidates, spans, strict=True)
              if not any(o != s and o[:2] <= s[:2] and s[2:] <= o[2:] for o in spans)]
     if not outer:
-        raise NoVariant("no literal input to perturb in the test functions")
+        raise NoVariant(f"no literal input to perturb ({strategy}) in the test functions")
     chosen = rng.sample(outer, min(MAX_EDITS, len(outer)))
     edits: list[Edit] = []
     for node in sorted(chosen, key=_edit_position):
@@ -117,6 +142,18 @@ def perturb(source: str, seed: str, functions: set[str] | None = None) -> str:
         raise NoVariant("no literal input could be perturbed")
     for func in _tests_of(tree, None):
         for node in ast.walk(func):
+            if isinstance(node, ast.With | ast.AsyncWith):
+                # `with pytest.raises(E):` (no `as`) becomes `with contextlib.suppress(E):`: the
+                # perturbed input may or may not still raise; either way the test goes on.
+                for item in node.items:
+                    call = item.context_expr
+                    if (item.optional_vars is None and isinstance(call, ast.Call)
+                            and isinstance(call.func, ast.Attribute) and call.func.attr == "raises"
+                            and isinstance(call.func.value, ast.Name) and call.func.value.id == "pytest"
+                            and call.args and not call.keywords):
+                        line, col, _e, _c = _edit_position(call.func)
+                        end_line, end_col = call.func.end_lineno or line, call.func.end_col_offset or col
+                        edits.append((line, col, end_line, end_col, '__import__("contextlib").suppress'))
             if isinstance(node, ast.Assert):
                 line, col, end_line, end_col = _edit_position(node)
                 keyword = len("assert ") if lines[line - 1][col:col + 7] == b"assert " else len("assert")
@@ -134,8 +171,11 @@ def perturb(source: str, seed: str, functions: set[str] | None = None) -> str:
     return variant
 
 
-def prepare(instance_dir: str, tests: list[str], epoch: int, key: str, dest: str) -> str:
-    """Copies the instance directory to `dest` with its test files perturbed; returns `dest`."""
+def prepare(instance_dir: str, tests: list[str], epoch: int, key: str, dest: str, attempt: int = 0) -> str:
+    """Copies the instance directory to `dest` with its test files perturbed (attempt k: by
+    STRATEGIES[k]); returns `dest`."""
+    if not 0 <= attempt < ATTEMPTS:
+        raise NoVariant(f"attempt {attempt} out of 0..{ATTEMPTS - 1}")
     if os.path.lexists(dest):
         shutil.rmtree(dest)
     shutil.copytree(instance_dir, dest, symlinks=True)
@@ -148,7 +188,7 @@ def prepare(instance_dir: str, tests: list[str], epoch: int, key: str, dest: str
             raise NoVariant(f"test file {name} is not a regular file of the instance")
         with open(path, encoding="utf-8") as handle:
             source = handle.read()
-        variant = perturb(source, f"{epoch}\0{key}\0{name}", functions)
+        variant = perturb(source, f"{epoch}\0{key}\0{name}\0{attempt}", functions, STRATEGIES[attempt])
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(variant)
     for root, dirs, files in os.walk(dest):
