@@ -64,3 +64,29 @@ def test_a_variant_is_harvested_from_its_own_copy_with_another_answer(harness):
     shown = variant["context"]["tests"][0]["source"]
     assert shown != SOURCE and "_ = (" in shown
     assert original["context"]["tests"][0]["source"] == SOURCE
+
+
+def test_each_attempt_perturbs_by_its_own_strategy():
+    source = '''\
+import pytest
+
+from prog import count_up
+
+
+def test_mixed():
+    assert count_up(7) == 7
+    assert [count_up(v) for v in (3, 4, 5)] == [3, 4, 5]
+    assert len("select twelve rows") == 18
+    with pytest.raises(ValueError):
+        count_up("x")
+'''
+    numbers = perturb(source, "s", None, "numbers")
+    collections = perturb(source, "s", None, "collections")
+    text = perturb(source, "s", None, "text")
+    assert "(3, 4)" in collections and "count_up(7)" in collections  # only a collection shortened
+    assert numbers != source and '"select twelve rows"' in numbers  # numbers only
+    assert '"select twelve rows"' not in text and "count_up(7)" in text  # one letter of a word
+    # A raises block without `as` tolerates an input that no longer raises.
+    for variant in (numbers, collections, text):
+        assert '__import__("contextlib").suppress(ValueError)' in variant
+        compile(variant, "v", "exec")
