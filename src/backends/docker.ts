@@ -15,7 +15,7 @@ import type { HarvestBackend, HarvestJob } from '../harvest/backend.js';
 import type { Cleanups } from '../util/cleanups.js';
 import { defaultBaseImage, imageExists, obtainBaseImage, tryPull } from './base-image.js';
 import { BoundedText } from './bounded.js';
-import { dockerfile } from './dockerfile.js';
+import { dockerfile, wheelLayers } from './dockerfile.js';
 import {
   DEFAULT_LIMITS,
   MOUNT,
@@ -311,8 +311,14 @@ export class DockerBackend implements HarvestBackend {
     this.options.log(`Building ${tag} for environment "${env.recipe.name}" on ${base}`);
     const context = mkdtempSync(join(tmpdir(), 'tracegate-build-'));
     try {
-      copyWheels(env.source.wheels, join(context, 'wheels'));
+      const { runner, own } = wheelLayers(env.source.wheels);
+      copyWheels(own, join(context, 'wheels'));
+      mkdirSync(join(context, 'wheels'), { recursive: true });
       const src = ['Dockerfile', 'wheels'];
+      if (runner.length) {
+        copyWheels(runner, join(context, 'runner-wheels'));
+        src.push('runner-wheels');
+      }
       if (env.source.kind === 'git') {
         // The exported tree of the commit, copied as it is (symlinks stay links).
         await copyTree(env.source.checkout, join(context, 'checkout'));
