@@ -77818,21 +77818,38 @@ class BoundedText {
 const PIP = '/opt/venv/bin/pip install --quiet --no-index --no-cache-dir --disable-pip-version-check --find-links /tmp/wheels';
 /** Single-quoted for sh. */
 const q = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
+/** The test runner's distributions: most environments pin the same ones, so their layer is shared. */
+const RUNNER = new Set(['pytest', 'iniconfig', 'packaging', 'pluggy', 'pygments']);
+/** `Pytest-9.1.1-py3-none-any.whl` → `pytest`. */
+const distribution = (wheel) => wheel.split('-')[0].toLowerCase().replace(/[._]/g, '-');
+/** The wheels of the runner layer (the test runner's) and of the environment's own layer. */
+function wheelLayers(wheels) {
+    const runner = wheels.filter((w) => RUNNER.has(distribution(w.name)));
+    return { runner, own: wheels.filter((w) => !runner.includes(w)) };
+}
 /**
  * The image of a `packages` or `git` environment: a venv with the resolved
  * wheels (no index, no network), and for git the checkout at `checkout`
  * installed as the recipe says (on sys.path by a .pth file, or by pip).
+ *
+ * Layers, so that environments share what they have in common: the venv and
+ * the test runner's wheels first (the same files give the same layer: the
+ * engine's cache builds it once for every environment pinning that runner),
+ * then the environment's own wheels and checkout, and its labels last.
  */
 function dockerfile(base, env, checkout) {
-    const wheels = env.source.kind === 'image' ? [] : env.source.wheels.map((w) => `/tmp/wheels/${w.name}`);
-    const lines = [
-        `FROM ${base}`,
-        `LABEL tracegate.environment=${JSON.stringify(env.recipe.name)} tracegate.digest="${env.digest}"`,
-        'COPY wheels /tmp/wheels',
-    ];
-    const steps = ['python3 -m venv /opt/venv'];
-    if (wheels.length)
-        steps.push(`${PIP} ${wheels.map(q).join(' ')}`);
+    const wheels = env.source.kind === 'image' ? [] : env.source.wheels;
+    const { runner, own } = wheelLayers(wheels);
+    const lines = [`FROM ${base}`];
+    const venv = ['python3 -m venv /opt/venv'];
+    if (runner.length) {
+        lines.push('COPY runner-wheels /tmp/runner-wheels');
+        venv.push(`${PIP.replace('/tmp/wheels', '/tmp/runner-wheels')} ${runner.map((w) => q(`/tmp/runner-wheels/${w.name}`)).join(' ')}`, 'rm -rf /tmp/runner-wheels');
+    }
+    lines.push(`RUN ${venv.join(' \\\n  && ')}`, 'COPY wheels /tmp/wheels');
+    const steps = [];
+    if (own.length)
+        steps.push(`${PIP} ${own.map((w) => q(`/tmp/wheels/${w.name}`)).join(' ')}`);
     const git = env.recipe.git;
     if (env.source.kind === 'git' && git) {
         lines.push(`COPY checkout ${checkout}`);
@@ -77848,7 +77865,7 @@ function dockerfile(base, env, checkout) {
         steps.push(`chmod -R a+rX ${checkout}`);
     }
     steps.push('rm -rf /tmp/wheels');
-    lines.push(`RUN ${steps.join(' \\\n  && ')}`, '');
+    lines.push(`RUN ${steps.join(' \\\n  && ')}`, `LABEL tracegate.environment=${JSON.stringify(env.recipe.name)} tracegate.digest="${env.digest}"`, '');
     return lines.join('\n');
 }
 
@@ -78147,8 +78164,14 @@ class DockerBackend {
         this.options.log(`Building ${tag} for environment "${env.recipe.name}" on ${base}`);
         const context = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'tracegate-build-'));
         try {
-            copyWheels(env.source.wheels, (0,external_node_path_namespaceObject.join)(context, 'wheels'));
+            const { runner, own } = wheelLayers(env.source.wheels);
+            copyWheels(own, (0,external_node_path_namespaceObject.join)(context, 'wheels'));
+            (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.join)(context, 'wheels'), { recursive: true });
             const src = ['Dockerfile', 'wheels'];
+            if (runner.length) {
+                copyWheels(runner, (0,external_node_path_namespaceObject.join)(context, 'runner-wheels'));
+                src.push('runner-wheels');
+            }
             if (env.source.kind === 'git') {
                 // The exported tree of the commit, copied as it is (symlinks stay links).
                 await copyTree(env.source.checkout, (0,external_node_path_namespaceObject.join)(context, 'checkout'));
