@@ -84891,6 +84891,8 @@ function draft(candidate, prefix, environment, timeoutSeconds) {
 
 
 const SCOUT_TIMEOUT_SECONDS = 300;
+/** The tracer's bound for a test file it reads (tracer/tracegate_tracer/testfiles.py). */
+const MAX_TEST_FILE_BYTES = 256 * 1024;
 function testFiles(dir) {
     if (!(0,external_node_fs_namespaceObject.existsSync)(dir))
         throw new UsageError(`--tests ${dir}: no such directory`);
@@ -84899,6 +84901,13 @@ function testFiles(dir) {
         .sort();
     if (!files.length)
         throw new UsageError(`--tests ${dir} holds no test files (test_*.py): nothing to scout.`);
+    for (const name of files) {
+        // Copied into the suite and shown to models: a link out of the directory is never followed.
+        const stat = (0,external_node_fs_namespaceObject.lstatSync)((0,external_node_path_namespaceObject.join)(dir, name));
+        if (!stat.isFile() || stat.size > MAX_TEST_FILE_BYTES)
+            throw new UsageError(`--tests ${dir}: ${name} is ${stat.isSymbolicLink() ? 'a symbolic link' : stat.isFile() ? `${stat.size} bytes` : 'not a regular file'}; ` +
+                `test files must be regular files of at most ${MAX_TEST_FILE_BYTES} bytes (copy the file itself).`);
+    }
     if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, 'conftest.py')))
         throw new UsageError(`--tests ${dir} has a conftest.py: each test file must be self-contained (it is copied alone, with its questions).`);
     return files;

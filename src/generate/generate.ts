@@ -1,5 +1,6 @@
 import {
   existsSync,
+  lstatSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -74,6 +75,8 @@ export interface GenerateReport {
 }
 
 const SCOUT_TIMEOUT_SECONDS = 300;
+/** The tracer's bound for a test file it reads (tracer/tracegate_tracer/testfiles.py). */
+const MAX_TEST_FILE_BYTES = 256 * 1024;
 
 function testFiles(dir: string): string[] {
   if (!existsSync(dir)) throw new UsageError(`--tests ${dir}: no such directory`);
@@ -82,6 +85,15 @@ function testFiles(dir: string): string[] {
     .sort();
   if (!files.length)
     throw new UsageError(`--tests ${dir} holds no test files (test_*.py): nothing to scout.`);
+  for (const name of files) {
+    // Copied into the suite and shown to models: a link out of the directory is never followed.
+    const stat = lstatSync(join(dir, name));
+    if (!stat.isFile() || stat.size > MAX_TEST_FILE_BYTES)
+      throw new UsageError(
+        `--tests ${dir}: ${name} is ${stat.isSymbolicLink() ? 'a symbolic link' : stat.isFile() ? `${stat.size} bytes` : 'not a regular file'}; ` +
+          `test files must be regular files of at most ${MAX_TEST_FILE_BYTES} bytes (copy the file itself).`,
+      );
+  }
   if (existsSync(join(dir, 'conftest.py')))
     throw new UsageError(
       `--tests ${dir} has a conftest.py: each test file must be self-contained (it is copied alone, with its questions).`,

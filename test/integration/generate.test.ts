@@ -1,4 +1,12 @@
-import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  symlinkSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resultsSchema } from '../../src/contracts/results.js';
@@ -187,6 +195,24 @@ describe('tracegate generate (real harvests in Docker)', () => {
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(
       /--tests .*empty holds no test files \(test_\*\.py\): nothing to scout/,
+    );
+
+    // A test file that is a link out of the directory (here to a host file) is refused, not copied.
+    const linked = join(work, 'linked');
+    mkdirSync(linked);
+    symlinkSync('/etc/passwd', join(linked, 'test_evil.py'));
+    const link = await runCli([
+      'generate',
+      '--environment',
+      join(PACKAGE, 'environment.json'),
+      '--tests',
+      linked,
+      '--out',
+      join(work, 'x'),
+    ]);
+    expect(link.code).toBe(2);
+    expect(link.stderr).toMatch(
+      /test_evil\.py is a symbolic link; test files must be regular files/,
     );
 
     const withConftest = join(work, 'conftest');
