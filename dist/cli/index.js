@@ -83444,6 +83444,13 @@ function sizeProblem(answer) {
         return `answer holds a list of ${list} items (max ${MAX_LIST})`;
     return undefined;
 }
+/** The answer rules every kept item passes (an instance, a variant): it says something, and it fits. */
+function answerProblem(answer) {
+    if (isEmptyAnswer(answer))
+        return { rule: 'empty-answer', detail: canonicalJson(answer) };
+    const large = sizeProblem(answer);
+    return large ? { rule: 'too-large', detail: large } : undefined;
+}
 /** Answers of at most three possible values: the share cap for them is MAX_COMMON_SHARE_BINARY. */
 function binary(answers) {
     return (new Set(answers).size <= 3 &&
@@ -83473,13 +83480,9 @@ function screen(drafted, outcomes, demoRight, options) {
             continue;
         }
         const answer = outcome.entry.oracle.oracle_answer;
-        if (isEmptyAnswer(answer)) {
-            reject(d, 'empty-answer', canonicalJson(answer));
-            continue;
-        }
-        const large = sizeProblem(answer);
-        if (large) {
-            reject(d, 'too-large', large);
+        const problem = answerProblem(answer);
+        if (problem) {
+            reject(d, problem.rule, problem.detail);
             continue;
         }
         if (demoRight.has(d.instance.id)) {
@@ -83637,14 +83640,11 @@ async function variantProblem(v, outcomes, demo) {
             rule: 'original-failed',
             detail: original?.reason ?? 'the original was not harvested',
         };
-    const answer = outcome.entry.oracle.oracle_answer;
     if (oracleDigest(outcome.entry.oracle) === oracleDigest(original.entry.oracle))
         return { rule: 'same-oracle', detail: 'the perturbed inputs give the original oracle' };
-    if (isEmptyAnswer(answer))
-        return { rule: 'empty-answer', detail: JSON.stringify(answer) };
-    const large = sizeProblem(answer);
-    if (large)
-        return { rule: 'too-large', detail: large };
+    const problem = answerProblem(outcome.entry.oracle.oracle_answer);
+    if (problem)
+        return problem;
     if ((await answerInstance(v, outcome.entry, demo)).correct)
         return {
             rule: 'demo-model-right',

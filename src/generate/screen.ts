@@ -101,6 +101,15 @@ export function sizeProblem(answer: unknown): string | undefined {
   return undefined;
 }
 
+/** The answer rules every kept item passes (an instance, a variant): it says something, and it fits. */
+export function answerProblem(
+  answer: unknown,
+): { rule: 'empty-answer' | 'too-large'; detail: string } | undefined {
+  if (isEmptyAnswer(answer)) return { rule: 'empty-answer', detail: canonicalJson(answer) };
+  const large = sizeProblem(answer);
+  return large ? { rule: 'too-large', detail: large } : undefined;
+}
+
 /** Answers of at most three possible values: the share cap for them is MAX_COMMON_SHARE_BINARY. */
 function binary(answers: readonly string[]): boolean {
   return (
@@ -142,13 +151,9 @@ export function screen(
       continue;
     }
     const answer = outcome.entry.oracle.oracle_answer;
-    if (isEmptyAnswer(answer)) {
-      reject(d, 'empty-answer', canonicalJson(answer));
-      continue;
-    }
-    const large = sizeProblem(answer);
-    if (large) {
-      reject(d, 'too-large', large);
+    const problem = answerProblem(answer);
+    if (problem) {
+      reject(d, problem.rule, problem.detail);
       continue;
     }
     if (demoRight.has(d.instance.id)) {

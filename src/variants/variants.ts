@@ -2,7 +2,7 @@
 // harvested like any instance and kept only if they pass the generator's screen with another oracle.
 import { oracleDigest } from '../compare/provenance.js';
 import type { HarvestOutcome } from '../contracts/oracle.js';
-import { harvestRule, isEmptyAnswer, sizeProblem } from '../generate/screen.js';
+import { answerProblem, harvestRule } from '../generate/screen.js';
 import type { ModelClient } from '../model/client.js';
 import { answerInstance } from '../query/answer.js';
 import type { LoadedInstance } from '../suite/load.js';
@@ -125,12 +125,10 @@ async function variantProblem(
       rule: 'original-failed',
       detail: original?.reason ?? 'the original was not harvested',
     };
-  const answer = outcome.entry.oracle.oracle_answer;
   if (oracleDigest(outcome.entry.oracle) === oracleDigest(original.entry.oracle))
     return { rule: 'same-oracle', detail: 'the perturbed inputs give the original oracle' };
-  if (isEmptyAnswer(answer)) return { rule: 'empty-answer', detail: JSON.stringify(answer) };
-  const large = sizeProblem(answer);
-  if (large) return { rule: 'too-large', detail: large };
+  const problem = answerProblem(outcome.entry.oracle.oracle_answer);
+  if (problem) return problem;
   if ((await answerInstance(v, outcome.entry, demo)).correct)
     return {
       rule: 'demo-model-right',
