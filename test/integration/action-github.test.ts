@@ -89,7 +89,6 @@ describe('the Action against GitHub (a loopback server speaking its REST API)', 
     cache,
     out: join(work, `out-${++outs}`),
     'github-token': 'ghs_test_token',
-    'base-image': 'tracegate/base:bookworm',
     ...extra,
   });
   const push = (commit: string, parent: string, model: 'heuristic' | 'echo', extra = {}) =>

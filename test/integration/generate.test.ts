@@ -52,8 +52,6 @@ describe('tracegate generate (real harvests in Docker)', () => {
       '40',
       '--cache',
       cache,
-      '--base-image',
-      'tracegate/base:bookworm',
       ...extra,
     ]);
 
@@ -89,8 +87,6 @@ describe('tracegate generate (real harvests in Docker)', () => {
       join(work, 'out1'),
       '--cache',
       join(work, 'cache1'),
-      '--base-image',
-      'tracegate/base:bookworm',
     ]);
     expect(harvest.stdout).toContain(
       `oracles: ${suite.instances.length} cached, 0 harvested, 0 failed`,
@@ -121,8 +117,6 @@ describe('tracegate generate (real harvests in Docker)', () => {
         join(work, 'out1'),
         '--cache',
         join(work, 'cache1'),
-        '--base-image',
-        'tracegate/base:bookworm',
         '--endpoint',
         server.url,
         '--model',
@@ -250,8 +244,6 @@ describe('tracegate generate (real harvests in Docker)', () => {
       'more_itertools',
       '--cache',
       join(work, 'cache1'),
-      '--base-image',
-      'tracegate/base:bookworm',
     ]);
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/Scouting test_fails\.py: tests failed: test_fails\.py::test_no/);
@@ -268,8 +260,6 @@ describe('tracegate generate (real harvests in Docker)', () => {
       'json',
       '--cache',
       join(work, 'cache1'),
-      '--base-image',
-      'tracegate/base:bookworm',
     ]);
     expect(elsewhere.stderr).toMatch(/the tests run no function of json/);
   }, 600_000);
@@ -305,8 +295,6 @@ describe('tracegate generate (real harvests in Docker)', () => {
       'shop',
       '--cache',
       join(work, 'cache1'),
-      '--base-image',
-      'tracegate/base:bookworm',
     ]);
     expect(run.stderr).not.toMatch(/^tracegate: /m);
     expect(run.code).toBe(0);
@@ -321,15 +309,7 @@ describe('tracegate generate (real harvests in Docker)', () => {
     expect(suite.instances.length).toBeGreaterThanOrEqual(5);
     expect(suite.instances.every((l) => l.instance.target.file === 'shop/cart.py')).toBe(true);
     // The suite runs where it is: its environment resolves the repository holding it.
-    const harvest = await runCli([
-      'harvest',
-      '--instances',
-      out,
-      '--cache',
-      join(work, 'cache1'),
-      '--base-image',
-      'tracegate/base:bookworm',
-    ]);
+    const harvest = await runCli(['harvest', '--instances', out, '--cache', join(work, 'cache1')]);
     expect(harvest.stdout).toContain(
       `oracles: ${suite.instances.length} cached, 0 harvested, 0 failed`,
     );
