@@ -73,7 +73,7 @@ export interface RunInput {
 export interface RunDeps {
   log: (message: string) => void;
   warn: (message: string) => void;
-  harvest: Pick<HarvestDeps, 'backend' | 'sources'>;
+  harvest: Pick<HarvestDeps, 'backend' | 'sources' | 'shareRuns'>;
   client: ModelClient;
   stores: Stores;
   /** Aborted on SIGINT/SIGTERM: the run stops, writes what it has (incomplete), and throws. */

@@ -42,7 +42,7 @@ def _run_group(plan: plans.Plan, index: int, specs: list, isolated: bool) -> lis
         results = [base_result(spec, reason=crash_reason()) for spec in specs]
     finally:
         try:
-            sandbox.cleanup(keep=("trace.json",) if plan.keep_traces else ())
+            sandbox.cleanup(keep=("trace-*.json",) if plan.keep_traces else ())
         except Exception as exc:  # noqa: BLE001
             log(f"tracegate: group {index}: cleanup failed ({type(exc).__name__}: {exc})")
     for result in results:
@@ -66,7 +66,7 @@ def main(argv: list[str]) -> int:
     if plan.uid_base is not None and not isolated:
         log("tracegate: isolation asked for but the driver is not root: running without")
     os.makedirs(plan.work_dir, mode=0o711, exist_ok=True)
-    for index, members in enumerate(plans.groups(plan.instances)):
+    for index, members in enumerate(plans.groups(plan.instances, plan.share_runs)):
         specs = [plan.instances[i] for i in members]
         started = time.monotonic()
         results = _run_group(plan, index, specs, isolated)

@@ -80686,6 +80686,8 @@ function harvestDeps(options, logger, suite, lifecycle = {}) {
     return {
         backend: backendFactory(options, logger, lifecycle),
         sources: new HostSources(cacheLayout(options.cache), suite.reader, logger.log),
+        // A benchmarking knob (docs/benchmarks.md), not an option: the answers are the same either way.
+        shareRuns: process.env.TRACEGATE_SHARE_RUNS !== '0',
     };
 }
 /** The cache directory's oracle store and quarantine. */
@@ -81874,7 +81876,12 @@ async function runJob(backend, env, items, run, deps) {
                     }
                     : {}),
             }));
-            return { work_dir: workDir, isolation, instances: specs };
+            return {
+                work_dir: workDir,
+                isolation,
+                instances: specs,
+                ...(deps.shareRuns === false ? { share_runs: false } : {}),
+            };
         },
     };
     try {

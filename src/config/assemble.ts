@@ -170,10 +170,12 @@ export function harvestDeps(
   logger: Logger,
   suite: Suite,
   lifecycle: Lifecycle = {},
-): Pick<HarvestDeps, 'backend' | 'sources'> {
+): Pick<HarvestDeps, 'backend' | 'sources' | 'shareRuns'> {
   return {
     backend: backendFactory(options, logger, lifecycle),
     sources: new HostSources(cacheLayout(options.cache), suite.reader, logger.log),
+    // A benchmarking knob (docs/benchmarks.md), not an option: the answers are the same either way.
+    shareRuns: process.env.TRACEGATE_SHARE_RUNS !== '0',
   };
 }
 

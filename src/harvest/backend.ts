@@ -45,6 +45,8 @@ export interface TracerPlan {
   /** Per-group uids for the tests (the driver runs as root in the container); null on the host. */
   isolation: { uid_base: number } | null;
   instances: (PlanSpec | ScoutSpec)[];
+  /** Default true: one test run records every target its specs name. */
+  share_runs?: boolean;
 }
 
 /** How a backend places an instance's files: where its directory and the checkout appear. */

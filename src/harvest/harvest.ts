@@ -22,6 +22,11 @@ export interface HarvestDeps {
   warn: (message: string) => void;
   /** Aborted on an interrupt: no further job starts; unharvested instances get `interrupted`. */
   signal?: AbortSignal;
+  /**
+   * One test run records every target its instances name (default); false: one run per
+   * target, as before shared runs (the answers are the same: for side-by-side benchmarks).
+   */
+  shareRuns?: boolean;
 }
 
 /** Every oracle is harvested this many times, in fresh containers, and must agree. */
@@ -235,7 +240,12 @@ async function runJob(
             }
           : {}),
       }));
-      return { work_dir: workDir, isolation, instances: specs };
+      return {
+        work_dir: workDir,
+        isolation,
+        instances: specs,
+        ...(deps.shareRuns === false ? { share_runs: false } : {}),
+      };
     },
   };
   try {

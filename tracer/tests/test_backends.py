@@ -14,7 +14,7 @@ pytestmark = pytest.mark.skipif(sys.version_info < (3, 12), reason="sys.monitori
 
 
 def _trace_bytes(work, result):
-    trace = json.loads((work / f"g{result['stats']['group']}" / "trace.json").read_text())
+    trace = json.loads((work / f"g{result['stats']['group']}" / result["stats"]["trace"]).read_text())
     assert trace["status"] == "ok", trace["reason"]
     trace.pop("backend")
     trace.pop("target_path")

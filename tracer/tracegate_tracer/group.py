@@ -1,8 +1,11 @@
-"""One recording group: instances that share dir, cwd, tests, target and limits.
+"""One group: the specs that share one run of their tests (dir, cwd, tests, backend, timeout, variant).
 
-The recorder captures the union of what their queries need; each query reads
-only its own part of the trace, so sharing never changes an answer. The
-group's results come back in the order of its specs.
+The run records every target its specs name, one recorder and one trace per
+target and limits (a recording). A recording captures the union of what its
+specs' queries need; each query reads only its own part of its trace, and a
+recorder sees exactly the events it would see alone, so sharing never
+changes an answer (tests/test_shared_runs.py). The group's results come back
+in the order of its specs.
 """
 
 from __future__ import annotations
@@ -51,13 +54,18 @@ def crash_reason() -> str:
     return "tracer crash: " + (lines[-1] if lines else "unknown")
 
 
-def group_key(spec: Spec) -> str:
-    """Instances that can share one recorded run: same dir, cwd, tests, target, limits."""
+def run_key(spec: Spec) -> str:
+    """Specs that can share one run of their tests: same dir, cwd, tests, backend, timeout and variant."""
+    return json.dumps([os.path.abspath(spec["dir"]), spec.get("cwd"), spec["tests"], spec.get("backend"),
+                       spec.get("timeout_seconds"), spec.get("variant_epoch"), spec.get("variant_key"),
+                       spec.get("variant_attempt")])
+
+
+def recording_key(spec: Spec) -> str:
+    """Specs that can share one recording within a run: also the same target and limits."""
     target = spec.get("target") or {}
-    return json.dumps([os.path.abspath(spec["dir"]), spec.get("cwd"), spec["tests"], target.get("file"),
-                       target.get("function"), spec.get("backend"), spec.get("timeout_seconds"),
-                       spec.get("max_events"), (spec.get("query") or {}).get("max_value_chars"),
-                       spec.get("variant_epoch"), spec.get("variant_key"), spec.get("variant_attempt")])
+    return json.dumps([run_key(spec), target.get("file"), target.get("function"), spec.get("max_events"),
+                       (spec.get("query") or {}).get("max_value_chars")])
 
 
 def _all(results: list[Result], **fields: Any) -> list[Result]:
@@ -75,7 +83,11 @@ def _needs(specs: list[Spec]) -> dict[str, Any]:
 
 
 def harvest_group(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list[Result]:
-    """Runs one recording for `specs` in `sandbox`; their results, in order."""
+    """Runs the tests of `specs` once in `sandbox`, recording every target they name; their results, in order.
+
+    Each target gets its own recorder and trace (what it records does not
+    depend on the others); each spec is answered from its target's trace.
+    """
     first = specs[0]
     if first.get("scout") is not None:
         from . import scout
@@ -103,66 +115,127 @@ def harvest_group(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list
         except (variant.NoVariant, OSError) as exc:
             return _all(results, status="invalid", reason=f"no variant: {exc}")
     try:
-        target = Target(first["target"]["file"], first["target"]["function"], [run_dir, instance_dir])
         tests = read_tests(first["tests"], run_dir)
-        cap = value_cap(first.get("query") or {})
-    except TargetNotFound as exc:
-        return _all(results, status="invalid", reason=str(exc))
-    except SyntaxError as exc:
-        return _all(results, status="invalid", reason=f"target file does not parse: {exc}")
     except TestFileRefused as exc:
         return _all(results, status="invalid", reason=f"{exc} (test files must be regular files of at most "
                     "256 KiB inside the directory pytest runs in)")
     except ValueError as exc:
         return _all(results, status="invalid", reason=str(exc))
-    context = dict(target.context, tests=tests)
-    needs = _needs(specs)
-    trace_path = sandbox.path("trace.json")
-    config = dict(target=first["target"], trace_path=trace_path, instance_dir=run_dir,
-                  record_calls=needs["record_calls"], variables=sorted(needs["variables"]) or None,
-                  dataflow=sorted(needs["dataflow"]) or None, max_events=first.get("max_events"),
-                  max_value_chars=cap, backend=first.get("backend") or os.environ.get("TRACEGATE_BACKEND") or "auto")
+    recordings = _recordings(specs, results, run_dir, instance_dir, tests, sandbox)
+    if not recordings:
+        return results
+    backend = first.get("backend") or os.environ.get("TRACEGATE_BACKEND") or "auto"
+    config = {"backend": backend, "recorders": [r.config for r in recordings]}
     config_path = sandbox.write_private("trace-config.json", json.dumps(config, indent=2))
     timeout = first.get("timeout_seconds") or DEFAULT_TIMEOUT
     run = pytest_run.run(first["tests"], run_dir, tracer_root, config_path, timeout, sandbox)
-    for result in results:
-        result["context"] = context
-        result["stats"].update(pytest_exit_code=run.exit_code, seconds=run.seconds)
-        if run.notes:
-            result["stats"]["notes"] = run.notes
-    if run.timed_out:
-        return _all(results, status="timeout", reason=f"timeout after {timeout}s")
-    problem = run.problem()
-    if problem:
-        return _all(results, status="invalid", reason=problem)
+    for recording in recordings:
+        for index in recording.members:
+            try:
+                results[index] = _decide(specs[index], results[index], recording, run, instance_dir, timeout, sandbox)
+            except Exception:  # noqa: BLE001 - one spec's crash never costs the others
+                results[index] = dict(results[index], status="error", reason=crash_reason())
+    return results
+
+
+class _Recording:
+    """One target of a run: its specs (indexes), its Target, its recorder's config and the prompt's context."""
+
+    def __init__(self, members: list[int], target: Target, config: dict[str, Any], context: dict[str, Any],
+                 parsed: bool) -> None:
+        self.members, self.target, self.config, self.context = members, target, config, context
+        self.parsed = parsed  # a spec's own parser reads the trace: keep the text it gets
+        self.rule_context = queries.Context(target.file, target.func, target.linemap)
+        self.trace: dict[str, Any] | None = None
+        self.trace_text = b""
+        self.failed: str | None = None  # why the trace could not be read
+
+
+def _recordings(specs: list[Spec], results: list[Result], run_dir: str, instance_dir: str, tests: Any,
+                sandbox: Sandbox) -> list[_Recording]:
+    """The run's recordings, one per target and limits; a spec whose target cannot be found is decided here."""
+    by_key: dict[str, list[int]] = {}
+    for index, spec in enumerate(specs):
+        by_key.setdefault(recording_key(spec), []).append(index)
+    recordings = []
+    for members in by_key.values():
+        head = specs[members[0]]
+        status = "invalid"
+        try:
+            target = Target(head["target"]["file"], head["target"]["function"], [run_dir, instance_dir])
+            cap = value_cap(head.get("query") or {})
+        except TargetNotFound as exc:
+            reason = str(exc)
+        except SyntaxError as exc:
+            reason = f"target file does not parse: {exc}"
+        except ValueError as exc:
+            reason = str(exc)
+        except Exception:  # noqa: BLE001 - a malformed spec sinks only its own recording
+            status, reason = "error", crash_reason()
+        else:
+            needs = _needs([specs[i] for i in members])
+            trace_name = f"trace-{len(recordings)}.json"
+            config = dict(target=head["target"], trace_path=sandbox.path(trace_name), instance_dir=run_dir,
+                          record_calls=needs["record_calls"], variables=sorted(needs["variables"]) or None,
+                          dataflow=sorted(needs["dataflow"]) or None, max_events=head.get("max_events"),
+                          max_value_chars=cap)
+            parsed = any(specs[i].get("parser") for i in members)
+            recordings.append(_Recording(members, target, config, dict(target.context, tests=tests), parsed))
+            for index in members:
+                results[index]["stats"]["trace"] = trace_name
+            continue
+        for index in members:
+            results[index] = dict(results[index], status=status, reason=reason)
+    return recordings
+
+
+def _load(recording: _Recording, run: pytest_run.Outcome) -> None:
+    """Reads the recording's trace once (and the parsers' copy, when a parser will read it)."""
     try:
-        recorded = trace.load(trace_path)
+        recorded = trace.load(recording.config["trace_path"])
     except (OSError, ValueError) as exc:
         last = (run.stderr.strip().splitlines() or ["no output"])[-1]
         missing = isinstance(exc, FileNotFoundError)
         what = "no trace written" if missing else f"unreadable trace ({type(exc).__name__}: {exc})"
-        return _all(results, status="error", reason=f"{what} (pytest exit {run.exit_code}): {last}")
-    # The parsers' copy, serialised as loaded, before anything else reads it, and only when a parser will read it.
-    parsed = recorded["status"] == "ok" and recorded["invocations"] and any(s.get("parser") for s in specs)
-    trace_text = json.dumps(recorded, separators=(",", ":")).encode() if parsed else b""
+        recording.failed = f"{what} (pytest exit {run.exit_code}): {last}"
+        return
+    # The parsers' copy, serialised as loaded, before anything else reads it.
+    if recorded["status"] == "ok" and recorded["invocations"] and recording.parsed:
+        recording.trace_text = json.dumps(recorded, separators=(",", ":")).encode()
     try:
-        context = dict(context, slice=build_slice(target, recorded.get("executed")))
+        recording.context = dict(recording.context, slice=build_slice(recording.target, recorded.get("executed")))
     except Exception as exc:  # noqa: BLE001 - the prompt's slice never costs an oracle
-        sys.stderr.write(f"tracegate: group {sandbox.index}: no prompt slice ({type(exc).__name__}: {exc})\n")
+        sys.stderr.write(f"tracegate: {recording.config['trace_path']}: no prompt slice "
+                         f"({type(exc).__name__}: {exc})\n")
+    recording.trace = recorded
+
+
+def _decide(spec: Spec, result: Result, recording: _Recording, run: pytest_run.Outcome, instance_dir: str,
+            timeout: float, sandbox: Sandbox) -> Result:
+    """One spec's result from the run and its target's recording."""
+    result["stats"].update(pytest_exit_code=run.exit_code, seconds=run.seconds)
+    if run.notes:
+        result["stats"]["notes"] = run.notes
+    result["context"] = recording.context
+    if run.timed_out:
+        return dict(result, status="timeout", reason=f"timeout after {timeout}s")
+    problem = run.problem()
+    if problem:
+        return dict(result, status="invalid", reason=problem)
+    if recording.trace is None and recording.failed is None:
+        _load(recording, run)
+    if recording.trace is None:
+        return dict(result, status="error", reason=recording.failed)
+    recorded = recording.trace
+    result["context"] = recording.context
+    result["stats"].update(events=len(recorded["events"]), invocations=len(recorded["invocations"]),
+                           backend=recorded["backend"])
     failure = run.failure()
-    rule_context = queries.Context(target.file, target.func, target.linemap)
-    decided = []
-    for spec, result in zip(specs, results, strict=True):
-        result["context"] = context
-        result["stats"].update(events=len(recorded["events"]), invocations=len(recorded["invocations"]),
-                               backend=recorded["backend"])
-        if failure and not spec.get("expect_failure"):
-            decided.append(dict(result, status="invalid", reason=failure))
-        elif spec.get("parser"):
-            decided.append(dict(result, **_parse(spec, recorded, trace_text, instance_dir, timeout, sandbox, result)))
-        else:
-            decided.append(dict(result, **_answer(spec, recorded, rule_context)))
-    return decided
+    if failure and not spec.get("expect_failure"):
+        return dict(result, status="invalid", reason=failure)
+    if spec.get("parser"):
+        return dict(result, **_parse(spec, recorded, recording.trace_text, instance_dir, timeout, sandbox, result))
+    return dict(result, **_answer(spec, recorded, recording.rule_context))
 
 
 def _parse(spec: Spec, recorded: dict[str, Any], trace_text: bytes, instance_dir: str, timeout: float,

@@ -15,6 +15,12 @@ Events are enabled per code object only where the query needs them:
   been noted for the prompt's slice (then DISABLE).
 
 It writes the same trace as the settrace backend, event for event.
+
+The hooks belong to a MonitoringGroup (one pair of tool ids per run, however
+many targets it records); it finds the frame once per event and hands it to
+the recorders the event concerns: local events and exceptions to the
+recorders whose target the code is, starts seen by the second tool to every
+recorder. A callback returns DISABLE only when every recorder it asked would.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from types import CodeType, FrameType
 from typing import Any
 
 from .codeinfo import CodeInfo
-from .recorder import Invocation, Recorder
+from .recorder import Invocation, Recorder, RecorderGroup
 
 M = getattr(sys, "monitoring", None)
 TOOL_NAME = "tracegate"
@@ -39,15 +45,138 @@ def _free_tool_id(taken: tuple[int, ...] = ()) -> int:
 
 
 class MonitoringRecorder(Recorder):
+    """One target's recording; its group calls the methods below with the event's frame."""
+
     backend = "monitoring"
 
     def __init__(self, config: dict[str, Any]) -> None:
         super().__init__(config)
+        self.group: MonitoringGroup | None = None
+        self._instrumented = set()
+
+    # -- calls while an invocation runs (the group's second tool) ------------
+
+    def _calls(self) -> None:
+        if self.group is not None:
+            self.group.calls_changed()
+
+    def any_start(self, frame: FrameType, code: CodeType) -> object:
+        if self.stopped:
+            return None
+        if not self._active:
+            # Code outside the slice's scope needs no more reports unless calls
+            # are recorded (it may still run under a target).
+            if not self.record_calls and self._scope is not None and self.note_out_of_scope(code):
+                return M.DISABLE
+            return None
+        if self.record_calls:
+            if self.info(code) is None:
+                self.record_call(frame)
+            self.note_executed(frame)
+            return None
+        # Only the slice is wanted: a code object once noted never reports again.
+        return M.DISABLE if self.note_executed(frame) else None
+
+    def begin(self, frame: FrameType, info: CodeInfo) -> Invocation:
+        invocation = super().begin(frame, info)
+        self._calls()
+        return invocation
+
+    def resume(self, frame: FrameType) -> Invocation | None:
+        invocation = super().resume(frame)
+        if invocation is not None:
+            self._calls()
+        return invocation
+
+    def leave(self, frame: FrameType, invocation: Invocation, kind: str) -> None:
+        super().leave(frame, invocation, kind)
+        if not self._active:
+            self._calls()
+
+    # -- target frames and control flow --------------------------------------
+
+    def start(self, frame: FrameType, code: CodeType) -> None:
+        if self.stopped:
+            return
+        info = self._infos[code]
+        if code not in self._instrumented:
+            E = M.events
+            events = E.LINE | E.JUMP | E.PY_RETURN | E.PY_YIELD | E.PY_RESUME
+            if info.accesses:
+                events |= E.INSTRUCTION
+            self.group.instrument(code, events)
+            self._instrumented.add(code)
+        if self._active and self.record_calls:
+            self.record_call(frame)
+        self.begin(frame, info)
+
+    def resumed(self, frame: FrameType) -> None:
+        if not self.stopped:
+            self.resume(frame)  # resumptions are never calls
+
+    def exited(self, frame: FrameType, kind: str, value: object) -> None:
+        if self.stopped:
+            return
+        invocation = self._active.get(frame)
+        if invocation is not None:
+            invocation.exit(frame, kind, frame.f_lineno, value)
+
+    def raised(self, frame: FrameType, exc: BaseException) -> None:
+        if self.stopped:
+            return
+        invocation = self._active.get(frame)
+        if invocation is not None:
+            invocation.exception(frame.f_lineno, exc)
+
+    def line_at(self, frame: FrameType, line: int) -> None:
+        if self.stopped:
+            return
+        invocation = self._active.get(frame)
+        if invocation is not None:
+            invocation.line(frame, line, frame.f_lasti)
+
+    def jumped(self, frame: FrameType, code: CodeType, source: int, destination: int) -> object:
+        # What settrace reports: a backward jump that stays on one line is a
+        # new line event (instruction = the jump); others are left to LINE.
+        info = self._infos[code]
+        line = info.line_at.get(destination)
+        if line is None or line != info.line_at.get(source):
+            return M.DISABLE
+        if self.stopped:
+            return None
+        invocation = self._active.get(frame)
+        if invocation is not None:
+            invocation.line(frame, line, source)
+        return None
+
+    def instruction(self, frame: FrameType, code: CodeType, offset: int) -> object:
+        info = self._infos[code]
+        if offset not in info.accesses:
+            return M.DISABLE
+        if self.stopped:
+            return None
+        invocation = self._active.get(frame)
+        if invocation is not None:
+            invocation.access(offset)
+        return None
+
+
+class MonitoringGroup(RecorderGroup):
+    backend = "monitoring"
+
+    def __init__(self, members: list[MonitoringRecorder]) -> None:
+        super().__init__(members)
         self.tool = None
         self.calls_tool = None
         self._calls_on = False
-        self._calls_always = False
-        self._instrumented = set()
+        # Changing a tool's global events re-instruments code and drops the
+        # local INSTRUCTION events dataflow needs (CPython 3.12/3.13): with
+        # names tracked the second tool's PY_START stays on for the whole run.
+        self._calls_always = any(member.tracked for member in members)
+        self._owners: dict[CodeType, tuple[MonitoringRecorder, ...]] = {}  # code -> recorders targeting it
+        self._local: dict[CodeType, int] = {}  # code -> local events enabled
+        for member in members:
+            member.group = self
 
     def install(self) -> None:
         E = M.events
@@ -69,11 +198,7 @@ class MonitoringRecorder(Recorder):
         self.calls_tool = _free_tool_id(taken=(self.tool,))
         M.use_tool_id(self.calls_tool, TOOL_NAME + "-calls")
         M.register_callback(self.calls_tool, E.PY_START, self._on_any_start)
-        if self.tracked:
-            # Changing a tool's global events re-instruments code and drops the
-            # local INSTRUCTION events dataflow needs (CPython 3.12/3.13): with
-            # names tracked the second tool's PY_START stays on for the whole run.
-            self._calls_always = True
+        if self._calls_always:
             M.set_events(self.calls_tool, E.PY_START)
 
     def uninstall(self) -> None:
@@ -88,137 +213,94 @@ class MonitoringRecorder(Recorder):
             return f"sys.monitoring tool {self.tool} is {self.tool is not None and M.get_tool(self.tool)!r}"
         return None
 
-    # -- calls while an invocation runs (second tool) -------------------------
+    def instrument(self, code: CodeType, events: int) -> None:
+        """Local events for a target code object (the union, should two recorders target it)."""
+        events |= self._local.get(code, 0)
+        self._local[code] = events
+        M.set_local_events(self.tool, code, events)
 
-    def _calls(self, wanted: bool) -> None:
+    def calls_changed(self) -> None:
+        """The second tool reports starts while any recorder has an invocation running."""
+        wanted = any(member._active for member in self.members)
         if self.calls_tool is not None and not self._calls_always and wanted != self._calls_on:
             self._calls_on = wanted
             M.set_events(self.calls_tool, M.events.PY_START if wanted else 0)
 
+    # -- callbacks: find the frame once, ask the recorders concerned ----------
+
     def _on_any_start(self, code: CodeType, offset: int) -> object:
-        if self.stopped:
-            return None
-        if not self._active:
-            # Only when always on: code outside the slice's scope needs no more
-            # reports unless calls are recorded (it may still run under a target).
-            if not self.record_calls and self._scope is not None and self.note_out_of_scope(code):
-                return M.DISABLE
-            return None
         frame = sys._getframe(1)
-        if self.record_calls:
-            if self.info(code) is None:
-                self.record_call(frame)
-            self.note_executed(frame)
-            return None
-        # Only the slice is wanted: a code object once noted never reports again.
-        return M.DISABLE if self.note_executed(frame) else None
-
-    def begin(self, frame: FrameType, info: CodeInfo) -> Invocation:
-        invocation = super().begin(frame, info)
-        self._calls(True)
-        return invocation
-
-    def resume(self, frame: FrameType) -> Invocation | None:
-        invocation = super().resume(frame)
-        if invocation is not None:
-            self._calls(True)
-        return invocation
-
-    def leave(self, frame: FrameType, invocation: Invocation, kind: str) -> None:
-        super().leave(frame, invocation, kind)
-        if not self._active:
-            self._calls(False)
-
-    # -- target discovery and control flow ------------------------------------
+        keep = False
+        for member in self.members:
+            keep |= member.any_start(frame, code) is not M.DISABLE
+        return None if keep else M.DISABLE
 
     def _on_start(self, code: CodeType, offset: int) -> object:
-        info = self.info(code)
-        if info is None:
+        owners = self._owners.get(code)
+        if owners is None:
+            owners = self._owners[code] = tuple(m for m in self.members if m.info(code) is not None)
+        if not owners:
             return M.DISABLE
-        if self.stopped:
-            return None
-        E = M.events
-        if code not in self._instrumented:
-            events = E.LINE | E.JUMP | E.PY_RETURN | E.PY_YIELD | E.PY_RESUME
-            if info.accesses:
-                events |= E.INSTRUCTION
-            M.set_local_events(self.tool, code, events)
-            self._instrumented.add(code)
         frame = sys._getframe(1)
-        if self._active and self.record_calls:
-            self.record_call(frame)
-        self.begin(frame, info)
+        for member in owners:
+            member.start(frame, code)
         return None
 
     def _on_resume(self, code: CodeType, offset: int) -> object:
-        if self.stopped:
-            return None
-        self.resume(sys._getframe(1))  # resumptions are never calls
+        frame = sys._getframe(1)
+        for member in self._owners.get(code, ()):
+            member.resumed(frame)
         return None
 
     def _on_throw(self, code: CodeType, offset: int, exc: BaseException) -> None:
-        if not self.stopped and self._infos.get(code) is not None:
-            self.resume(sys._getframe(1))
+        owners = self._owners.get(code)
+        if owners:
+            frame = sys._getframe(1)
+            for member in owners:
+                member.resumed(frame)
 
     def _on_return(self, code: CodeType, offset: int, value: object) -> None:
-        self._exit(code, "return", value)
+        frame = sys._getframe(1)
+        for member in self._owners.get(code, ()):
+            member.exited(frame, "return", value)
 
     def _on_yield(self, code: CodeType, offset: int, value: object) -> None:
-        self._exit(code, "yield", value)
+        frame = sys._getframe(1)
+        for member in self._owners.get(code, ()):
+            member.exited(frame, "yield", value)
 
     def _on_unwind(self, code: CodeType, offset: int, exc: BaseException) -> None:
-        if self._infos.get(code) is not None:
-            self._exit(code, "unwind", None)
-
-    def _exit(self, code: CodeType, kind: str, value: object) -> None:
-        if self.stopped:
-            return
-        frame = sys._getframe(2)
-        invocation = self._active.get(frame)
-        if invocation is not None:
-            invocation.exit(frame, kind, frame.f_lineno, value)
+        owners = self._owners.get(code)
+        if owners:
+            frame = sys._getframe(1)
+            for member in owners:
+                member.exited(frame, "unwind", None)
 
     def _on_raise(self, code: CodeType, offset: int, exc: BaseException) -> None:
-        if self.stopped or self._infos.get(code) is None:
-            return
-        frame = sys._getframe(1)
-        invocation = self._active.get(frame)
-        if invocation is not None:
-            invocation.exception(frame.f_lineno, exc)
+        owners = self._owners.get(code)
+        if owners:
+            frame = sys._getframe(1)
+            for member in owners:
+                member.raised(frame, exc)
 
     def _on_line(self, code: CodeType, line: int) -> object:
-        if self.stopped:
-            return None
         frame = sys._getframe(1)
-        invocation = self._active.get(frame)
-        if invocation is not None:
-            invocation.line(frame, line, frame.f_lasti)
+        for member in self._owners.get(code, ()):
+            member.line_at(frame, line)
         return None
 
     def _on_jump(self, code: CodeType, source: int, destination: int) -> object:
-        # What settrace reports: a backward jump that stays on one line is a
-        # new line event (instruction = the jump); others are left to LINE.
         if destination > source:
             return M.DISABLE
-        info = self._infos.get(code)
-        line = info.line_at.get(destination)
-        if line is None or line != info.line_at.get(source):
-            return M.DISABLE
-        if self.stopped:
-            return None
         frame = sys._getframe(1)
-        invocation = self._active.get(frame)
-        if invocation is not None:
-            invocation.line(frame, line, source)
-        return None
+        keep = False
+        for member in self._owners.get(code, ()):
+            keep |= member.jumped(frame, code, source, destination) is not M.DISABLE
+        return None if keep else M.DISABLE
 
     def _on_instruction(self, code: CodeType, offset: int) -> object:
-        info = self._infos.get(code)
-        if offset not in info.accesses:
-            return M.DISABLE
-        if self.stopped:
-            return None
-        invocation = self._active.get(sys._getframe(1))
-        if invocation is not None:
-            invocation.access(offset)
-        return None
+        frame = sys._getframe(1)
+        keep = False
+        for member in self._owners.get(code, ()):
+            keep |= member.instruction(frame, code, offset) is not M.DISABLE
+        return None if keep else M.DISABLE

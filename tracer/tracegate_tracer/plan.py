@@ -1,4 +1,4 @@
-"""The driver's plan: `{work_dir, isolation: {uid_base} | null, instances: [spec, ...], keep_traces?}`.
+"""The driver's plan: `{work_dir, isolation: {uid_base} | null, instances: [spec, ...], keep_traces?, share_runs?}`.
 
 Read once into a Plan; an unreadable plan is the only thing that stops the
 driver (exit 2). A malformed spec is not: it gets an error result of its own.
@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from .group import group_key
+from .group import recording_key, run_key
 
 MAX_UID = 2**31 - 2
 
@@ -29,7 +29,9 @@ class Plan:
     instances: list[Any]
     """The specs, as given (each is validated when its group runs)."""
     keep_traces: bool = False
-    """Keep work_dir/g<N>/trace.json after the group (tests and debugging only)."""
+    """Keep work_dir/g<N>/trace-<K>.json after the group (tests and debugging only)."""
+    share_runs: bool = True
+    """One test run records every target its specs ask about (False: one run per target; for comparisons)."""
 
 
 def load(path: str) -> Plan:
@@ -53,15 +55,23 @@ def load(path: str) -> Plan:
         if isinstance(base, bool) or not isinstance(base, int) or not 1 <= base <= MAX_UID - len(instances):
             raise PlanError(f"plan key isolation must be null or {{\"uid_base\": <uid >= 1>}}, got {isolation!r}")
         uid_base = base
-    return Plan(os.path.abspath(work_dir), uid_base, instances, bool(raw.get("keep_traces")))
+    share = raw.get("share_runs", True)
+    if not isinstance(share, bool):
+        raise PlanError(f"plan key share_runs must be true or false, got {share!r}")
+    return Plan(os.path.abspath(work_dir), uid_base, instances, bool(raw.get("keep_traces")), share)
 
 
-def groups(instances: list[Any]) -> list[list[int]]:
-    """Indexes of the specs that share one recording, in plan order of each group's first spec."""
+def groups(instances: list[Any], share_runs: bool = True) -> list[list[int]]:
+    """Indexes of the specs that share one test run, in plan order of each group's first spec.
+
+    A group is one run of the tests (one sandbox); with `share_runs` it records
+    every target its specs name, else one target each.
+    """
+    key_of = run_key if share_runs else recording_key
     found: dict[str, list[int]] = {}
     for index, spec in enumerate(instances):
         try:
-            key = group_key(spec)
+            key = key_of(spec)
         except Exception:  # noqa: BLE001 - a malformed spec runs alone and fails alone
             key = f"#{index}"
         found.setdefault(key, []).append(index)

@@ -4,6 +4,11 @@ A backend (settrace_backend.py below 3.12, monitoring_backend.py on 3.12+)
 turns interpreter events into calls of the methods below; everything that
 decides what lands in the trace is here, once, so that both backends write
 byte-identical traces for the same run (tests/test_backends.py checks it).
+
+One test run can record several targets: a RecorderGroup owns the
+interpreter hooks and hands each event to the recorders it concerns, so every
+recorder sees exactly the events it would see alone and writes the same
+trace (tests/test_shared_runs.py checks it). A lone target is a group of one.
 """
 
 from __future__ import annotations
@@ -41,7 +46,6 @@ class Recorder:
         self.writer.value_cap = self.max_value
         self.test_id = "<process>"
         self.stopped = False
-        self._pid = os.getpid()
         self._infos = {}  # code -> CodeInfo, or None when not a target
         self._active = {}  # frame -> Invocation, while it runs
         self._suspended = {}  # frame -> Invocation of a suspended generator
@@ -52,38 +56,11 @@ class Recorder:
         self._slice_seen = {}  # code -> True (recorded or out of scope for the slice)
         self.writer.executed = []
 
-    # -- lifecycle (backends override install/uninstall/tracer_intact) ------
-
-    def install(self) -> None:
-        raise NotImplementedError
-
-    def uninstall(self) -> None:
-        raise NotImplementedError
-
-    def tracer_intact(self) -> str | None:
-        """None when our hooks are in place, else a description of the intruder."""
-        return None
-
-    def check_tracer(self) -> None:
-        """Marks the trace invalid when another tool replaced our tracer."""
-        if not self.stopped:
-            intruder = self.tracer_intact()
-            if intruder is not None:
-                self.stop(f"another tracer replaced tracegate's ({intruder})")
-
     def stop(self, reason: str) -> None:
+        """This recording ends (its trace is invalid, with `reason`); the run's other recordings go on."""
         if self.writer.reason is None:
             self.writer.reason = reason
         self.stopped = True
-        self.uninstall()
-
-    def dump(self) -> None:
-        if os.getpid() != self._pid:
-            return  # a forked child: the parent writes the trace
-        self.check_tracer()
-        self.stopped = True
-        self.uninstall()
-        self.writer.write()
 
     def emit(self, event: list[Any]) -> bool:
         events = self.writer.events
@@ -259,6 +236,58 @@ class Recorder:
                 linemap = IdentityLineMap()
             self._linemaps[key] = linemap
         return linemap
+
+
+class RecorderGroup:
+    """The recorders of one run behind one set of interpreter hooks (a backend subclasses it)."""
+
+    backend = "?"
+
+    def __init__(self, members: list[Recorder]) -> None:
+        if not members:
+            raise ValueError("a recorder group needs at least one recorder")
+        self.members = members
+        self.stopped = False
+        self._pid = os.getpid()
+
+    @property
+    def test_id(self) -> str:
+        return self.members[0].test_id
+
+    @test_id.setter
+    def test_id(self, value: str) -> None:
+        for member in self.members:
+            member.test_id = value
+
+    def install(self) -> None:
+        raise NotImplementedError
+
+    def uninstall(self) -> None:
+        raise NotImplementedError
+
+    def tracer_intact(self) -> str | None:
+        """None when our hooks are in place, else a description of the intruder."""
+        return None
+
+    def check_tracer(self) -> None:
+        """Marks every trace invalid when another tool replaced our hooks."""
+        if not self.stopped:
+            intruder = self.tracer_intact()
+            if intruder is not None:
+                for member in self.members:
+                    member.stop(f"another tracer replaced tracegate's ({intruder})")
+                self.stopped = True
+                self.uninstall()
+
+    def dump(self) -> None:
+        if os.getpid() != self._pid:
+            return  # a forked child: the parent writes the traces
+        self.check_tracer()
+        self.stopped = True
+        self.uninstall()
+        for member in self.members:
+            member.stopped = True
+            member.writer.write()
 
 
 class IdentityLineMap:

@@ -19,6 +19,7 @@ the temp dir, the process group killed after the run, the temp dir deleted.
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import shutil
 import signal
@@ -205,7 +206,7 @@ class Sandbox:
             shutil.rmtree(self.dir, ignore_errors=True)
             return
         for name in os.listdir(self.dir) if os.path.isdir(self.dir) else ():
-            if name not in keep:
+            if not any(fnmatch.fnmatchcase(name, pattern) for pattern in keep):
                 path = self.path(name)
                 if os.path.isdir(path) and not os.path.islink(path):
                     shutil.rmtree(path, ignore_errors=True)

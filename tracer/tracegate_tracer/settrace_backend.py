@@ -1,8 +1,11 @@
 """The sys.settrace backend (any Python; the only one below 3.12).
 
 Only frames of a target code object get a local tracer; every other frame
-returns None from the global tracer (one dict look-up per call). Target
-frames get opcode events only when the query tracks names (dataflow).
+returns None from the global tracer (one dict look-up per call and
+recorder). Target frames get opcode events only when the query tracks names
+(dataflow). A group of several recorders installs one global tracer that asks
+only the recorders concerned: those with an invocation running and those
+whose target the starting code is.
 """
 
 from __future__ import annotations
@@ -13,24 +16,12 @@ from types import FrameType
 from typing import Any
 
 from . import frames
-from .recorder import Invocation, Recorder
+from .recorder import Invocation, Recorder, RecorderGroup
 from .values import safe_repr
 
 
 class SettraceRecorder(Recorder):
     backend = "settrace"
-
-    def install(self) -> None:
-        sys.settrace(self._global)
-        threading.settrace(self._global)
-
-    def uninstall(self) -> None:
-        sys.settrace(None)
-        threading.settrace(None)
-
-    def tracer_intact(self) -> str | None:
-        current = sys.gettrace()
-        return None if current == self._global else safe_repr(current, 120)
 
     def _global(self, frame: FrameType, event: str, arg: Any) -> LocalTracer | None:
         if event != "call" or self.stopped:
@@ -53,6 +44,57 @@ class SettraceRecorder(Recorder):
             frame.f_trace = tracer
             frame.f_trace_opcodes = True
         return tracer
+
+
+class SettraceGroup(RecorderGroup):
+    backend = "settrace"
+
+    def __init__(self, members: list[SettraceRecorder]) -> None:
+        super().__init__(members)
+        self._owners: dict[Any, tuple[SettraceRecorder, ...]] = {}  # code -> recorders targeting it
+        # One recorder needs no dispatch: its own global tracer is the hook.
+        self.hook = members[0]._global if len(members) == 1 else self._global
+
+    def install(self) -> None:
+        sys.settrace(self.hook)
+        threading.settrace(self.hook)
+
+    def uninstall(self) -> None:
+        sys.settrace(None)
+        threading.settrace(None)
+
+    def tracer_intact(self) -> str | None:
+        current = sys.gettrace()
+        return None if current == self.hook else safe_repr(current, 120)
+
+    def _global(self, frame: FrameType, event: str, arg: Any) -> LocalTracer | FanOut | None:
+        if event != "call" or self.stopped:
+            return None
+        code = frame.f_code
+        owners = self._owners.get(code)
+        if owners is None:
+            owners = self._owners[code] = tuple(m for m in self.members if m.info(code) is not None)
+        found = None
+        for member in self.members:
+            # Any other recorder would answer None without recording anything.
+            if member._active or member in owners:
+                tracer = member._global(frame, event, arg)
+                if tracer is not None:
+                    found = tracer if found is None else FanOut(found, tracer)
+        return found
+
+
+class FanOut:
+    """The local tracer of a frame that is the target of two recorders (overlapping target names)."""
+
+    __slots__ = ("tracers",)
+
+    def __init__(self, first: Any, second: Any) -> None:
+        self.tracers = [first, second]
+
+    def __call__(self, frame: FrameType, event: str, arg: Any) -> FanOut | None:
+        self.tracers = [t for t in self.tracers if t(frame, event, arg) is not None]
+        return self if self.tracers else None
 
 
 class LocalTracer:
