@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4105);
+/* harmony import */ var _cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4480);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67229,7 +67229,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4105:
+/***/ 4480:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -77377,6 +77377,7 @@ var external_node_child_process_ = __nccwpck_require__(1421);
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
+var external_node_util_default = /*#__PURE__*/__nccwpck_require__.n(external_node_util_);
 ;// CONCATENATED MODULE: ./src/util/hash.ts
 
 /** JSON with object keys sorted at every level: the canonical form we hash. */
@@ -80547,13 +80548,1046 @@ function compareRuns(candidate, baseline, policy, look = { index: 1, of: 1, alph
     return { ...comparison, summary: describeVerdict(comparison) };
 }
 
-;// CONCATENATED MODULE: ./src/score/scorer.ts
+;// CONCATENATED MODULE: ./src/score/python-values.ts
 /**
- * The scorer's identity, `name@version`, recorded in every results file's
- * provenance: runs scored by different scorers are never compared. Bump the
- * version whenever compareValues' rules change what it accepts.
+ * Python's view of answer values, for scoring as SWE-Flux's Python scorer
+ * does: `json.loads` (integers of any size, NaN and Infinity),
+ * `ast.literal_eval` (quotes of both kinds, tuples, sets, True/False/None),
+ * `float()` and `int()` of a string, `math.isclose` and `==`.
+ *
+ * Values: null, boolean, number (a float, or an int that fits one exactly),
+ * bigint (an int that does not), string, arrays (lists), PyTuple, PySet,
+ * PyOpaque (bytes, complex, Ellipsis: equal only to themselves) and
+ * dictionaries as plain objects with own keys; a key that is not a string
+ * becomes `\u0000py:<repr>`, which no JSON key can equal.
  */
-const DEFAULT_SCORER = 'tracegate-strict@1';
+class PyTuple {
+    items;
+    constructor(items) {
+        this.items = items;
+    }
+}
+class PySet {
+    items;
+    constructor(items) {
+        this.items = items;
+    }
+}
+class PyOpaque {
+    repr;
+    constructor(repr) {
+        this.repr = repr;
+    }
+}
+const MAX_DEPTH = 64;
+function isDict(v) {
+    return (typeof v === 'object' &&
+        v !== null &&
+        !Array.isArray(v) &&
+        !(v instanceof PyTuple) &&
+        !(v instanceof PySet) &&
+        !(v instanceof PyOpaque));
+}
+function hasKey(dict, key) {
+    return Object.prototype.hasOwnProperty.call(dict, key);
+}
+function setKey(dict, key, value) {
+    // defineProperty: a key named __proto__ is a key like any other.
+    Object.defineProperty(dict, key, { value, enumerable: true, writable: true, configurable: true });
+}
+/** Python's `isinstance(x, (int, float)) and not isinstance(x, bool)`. */
+function isPyNumber(v) {
+    return typeof v === 'number' || typeof v === 'bigint';
+}
+/** An int (bigint, or a number that is integral), as Python would hold it after `json.loads` of an integer. */
+function integral(v) {
+    if (typeof v === 'bigint')
+        return v;
+    return Number.isInteger(v) ? BigInt(v) : undefined;
+}
+/** An int from its digits: a number when it is exactly representable, else a bigint. */
+function intOf(digits) {
+    const big = BigInt(digits);
+    const n = Number(big);
+    return Number.isSafeInteger(n) ? n : big;
+}
+/** Python's float(x) of a number; undefined where Python raises OverflowError. */
+function toFloat(v) {
+    const f = Number(v);
+    return typeof v === 'bigint' && !Number.isFinite(f) ? undefined : f;
+}
+/** math.isclose(a, b, rel_tol=rel, abs_tol=abs) on two floats. */
+function isClose(a, b, rel, abs) {
+    if (a === b)
+        return true;
+    if (!Number.isFinite(a) || !Number.isFinite(b))
+        return false;
+    const diff = Math.abs(b - a);
+    return diff <= Math.abs(rel * b) || diff <= Math.abs(rel * a) || diff <= abs;
+}
+const DIGITS = String.raw `\d(?:_?\d)*`;
+const FLOAT_TEXT = new RegExp(String.raw `^[+-]?(?:(?:${DIGITS}(?:\.(?:${DIGITS})?)?|\.${DIGITS})(?:[eE][+-]?${DIGITS})?|inf(?:inity)?|nan)$`, 'i');
+/** Python's float(s) of a string (whitespace around it allowed); undefined where Python raises ValueError. */
+function pyFloat(s) {
+    const t = pyStrip(s);
+    if (!FLOAT_TEXT.test(t))
+        return undefined;
+    const lower = t.toLowerCase().replace(/_/g, '');
+    const sign = lower.startsWith('-') ? -1 : 1;
+    const body = lower.replace(/^[+-]/, '');
+    if (body.startsWith('inf'))
+        return sign * Infinity;
+    if (body === 'nan')
+        return NaN;
+    return Number(lower);
+}
+/** Python's str.strip() with no argument (whitespace as str.isspace() knows it). */
+function pyStrip(s) {
+    // eslint-disable-next-line no-control-regex -- Python's whitespace includes the separators \x1c-\x1f
+    return s.replace(/^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f\x85]+$/gu, '');
+}
+function numericPair(a, b) {
+    const num = (v) => typeof v === 'boolean' ? (v ? 1 : 0) : isPyNumber(v) ? v : undefined;
+    const [x, y] = [num(a), num(b)];
+    return x === undefined || y === undefined ? undefined : [x, y];
+}
+/** Python's `a == b` for these values (True == 1 == 1.0; ints and floats compared exactly). */
+function pyEquals(a, b) {
+    const numbers = numericPair(a, b);
+    if (numbers) {
+        const [x, y] = numbers;
+        if (typeof x === 'number' && typeof y === 'number')
+            return x === y;
+        const [ix, iy] = [integral(x), integral(y)];
+        return ix !== undefined && iy !== undefined && ix === iy;
+    }
+    if (a === null || b === null)
+        return a === b;
+    if (typeof a === 'string' || typeof b === 'string')
+        return a === b;
+    if (Array.isArray(a) || Array.isArray(b)) {
+        return Array.isArray(a) && Array.isArray(b) && sameItems(a, b);
+    }
+    if (a instanceof PyTuple || b instanceof PyTuple) {
+        return a instanceof PyTuple && b instanceof PyTuple && sameItems(a.items, b.items);
+    }
+    if (a instanceof PySet || b instanceof PySet) {
+        return (a instanceof PySet &&
+            b instanceof PySet &&
+            a.items.length === b.items.length &&
+            a.items.every((x) => b.items.some((y) => pyEquals(x, y))));
+    }
+    if (a instanceof PyOpaque || b instanceof PyOpaque) {
+        return a instanceof PyOpaque && b instanceof PyOpaque && a.repr === b.repr;
+    }
+    if (isDict(a) && isDict(b)) {
+        const keys = Object.keys(a);
+        return (keys.length === Object.keys(b).length &&
+            keys.every((k) => hasKey(b, k) && pyEquals(a[k], b[k])));
+    }
+    return false;
+}
+function sameItems(a, b) {
+    return a.length === b.length && a.every((x, i) => pyEquals(x, b[i]));
+}
+class Refused extends Error {
+}
+/** Python's json.loads(text): undefined where it raises. */
+function jsonLoads(text) {
+    try {
+        const reader = new Reader(text, 'json');
+        const value = reader.value(0);
+        reader.end();
+        return value;
+    }
+    catch (error) {
+        if (error instanceof Refused || error instanceof RangeError)
+            return undefined;
+        throw error;
+    }
+}
+/** Python's ast.literal_eval(text) (leading spaces and tabs stripped as it does): undefined where it raises. */
+function literalEval(text) {
+    try {
+        const reader = new Reader(text.replace(/^[ \t]+/, ''), 'python');
+        const value = reader.expression();
+        reader.end();
+        return value;
+    }
+    catch (error) {
+        if (error instanceof Refused || error instanceof RangeError)
+            return undefined;
+        throw error;
+    }
+}
+const JSON_ESCAPES = {
+    '"': '"',
+    '\\': '\\',
+    '/': '/',
+    b: '\b',
+    f: '\f',
+    n: '\n',
+    r: '\r',
+    t: '\t',
+};
+const PY_ESCAPES = {
+    '\\': '\\',
+    "'": "'",
+    '"': '"',
+    a: '\x07',
+    b: '\b',
+    f: '\f',
+    n: '\n',
+    r: '\r',
+    t: '\t',
+    v: '\v',
+};
+class Reader {
+    text;
+    mode;
+    i = 0;
+    constructor(text, mode) {
+        this.text = text;
+        this.mode = mode;
+    }
+    fail() {
+        throw new Refused();
+    }
+    ws() {
+        const t = this.text;
+        for (;;) {
+            while (this.i < t.length && /[ \t\n\r\f\v]/.test(t[this.i]))
+                this.i++;
+            if (this.mode === 'python' && t[this.i] === '\\' && t[this.i + 1] === '\n')
+                this.i += 2;
+            else if (this.mode === 'python' && t[this.i] === '#') {
+                while (this.i < t.length && t[this.i] !== '\n')
+                    this.i++;
+            }
+            else
+                return;
+        }
+    }
+    end() {
+        this.ws();
+        if (this.i !== this.text.length)
+            this.fail();
+    }
+    eat(s) {
+        this.ws();
+        if (this.text.startsWith(s, this.i)) {
+            this.i += s.length;
+            return true;
+        }
+        return false;
+    }
+    /** json: one value. */
+    value(depth) {
+        if (depth > MAX_DEPTH)
+            this.fail();
+        this.ws();
+        const t = this.text;
+        const c = t[this.i];
+        if (c === '{') {
+            this.i++;
+            const dict = {};
+            if (this.eat('}'))
+                return dict;
+            do {
+                this.ws();
+                if (t[this.i] !== '"')
+                    this.fail();
+                const key = this.jsonString();
+                if (!this.eat(':'))
+                    this.fail();
+                setKey(dict, key, this.value(depth + 1));
+            } while (this.eat(','));
+            if (!this.eat('}'))
+                this.fail();
+            return dict;
+        }
+        if (c === '[') {
+            this.i++;
+            const list = [];
+            if (this.eat(']'))
+                return list;
+            do
+                list.push(this.value(depth + 1));
+            while (this.eat(','));
+            if (!this.eat(']'))
+                this.fail();
+            return list;
+        }
+        if (c === '"')
+            return this.jsonString();
+        for (const [word, v] of [
+            ['true', true],
+            ['false', false],
+            ['null', null],
+            ['NaN', NaN],
+            ['Infinity', Infinity],
+            ['-Infinity', -Infinity],
+        ]) {
+            if (t.startsWith(word, this.i)) {
+                this.i += word.length;
+                return v;
+            }
+        }
+        const m = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+        m.lastIndex = this.i;
+        const found = m.exec(t);
+        if (!found)
+            this.fail();
+        this.i += found[0].length;
+        return found[1] === undefined && found[2] === undefined ? intOf(found[0]) : Number(found[0]);
+    }
+    jsonString() {
+        const t = this.text;
+        this.i++;
+        let out = '';
+        for (;;) {
+            const c = t[this.i++];
+            if (c === undefined)
+                this.fail();
+            if (c === '"')
+                return out;
+            if (c < ' ')
+                this.fail(); // json.loads is strict about control characters
+            if (c !== '\\') {
+                out += c;
+                continue;
+            }
+            const e = t[this.i++];
+            if (e === undefined)
+                this.fail();
+            if (e === 'u') {
+                const hex = t.slice(this.i, this.i + 4);
+                if (!/^[0-9a-fA-F]{4}$/.test(hex))
+                    this.fail();
+                out += String.fromCharCode(parseInt(hex, 16));
+                this.i += 4;
+            }
+            else if (e in JSON_ESCAPES)
+                out += JSON_ESCAPES[e];
+            else
+                this.fail();
+        }
+    }
+    /** python: a top-level expression (`1, 2` is a tuple). */
+    expression() {
+        const first = this.pyValue(0);
+        if (!this.eat(','))
+            return first;
+        const items = [first];
+        this.ws();
+        while (this.i < this.text.length) {
+            items.push(this.pyValue(0));
+            if (!this.eat(','))
+                break;
+            this.ws();
+        }
+        return new PyTuple(items);
+    }
+    /** `a, b, c` up to `close` (trailing comma allowed); whether a comma was seen. */
+    items(close, depth) {
+        const items = [];
+        let comma = false;
+        while (!this.eat(close)) {
+            items.push(this.pyValue(depth + 1));
+            if (this.eat(','))
+                comma = true;
+            else if (!this.eat(close))
+                this.fail();
+            else
+                break;
+        }
+        return { items, comma };
+    }
+    pyValue(depth) {
+        if (depth > MAX_DEPTH)
+            this.fail();
+        this.ws();
+        const t = this.text;
+        const c = t[this.i];
+        if (c === '[') {
+            this.i++;
+            return this.items(']', depth).items;
+        }
+        if (c === '(') {
+            this.i++;
+            const { items, comma } = this.items(')', depth);
+            if (items.length === 1 && !comma)
+                return items[0];
+            return new PyTuple(items);
+        }
+        if (c === '{') {
+            this.i++;
+            if (this.eat('}'))
+                return {};
+            const first = this.pyValue(depth + 1);
+            if (this.eat(':')) {
+                const dict = {};
+                let key = first;
+                for (;;) {
+                    setKey(dict, dictKey(key), this.pyValue(depth + 1));
+                    if (this.eat('}'))
+                        return dict;
+                    if (!this.eat(','))
+                        this.fail();
+                    if (this.eat('}'))
+                        return dict;
+                    key = this.pyValue(depth + 1);
+                    if (!this.eat(':'))
+                        this.fail();
+                }
+            }
+            const items = [first];
+            while (this.eat(',')) {
+                if (this.eat('}'))
+                    return python_values_set(items);
+                items.push(this.pyValue(depth + 1));
+            }
+            if (!this.eat('}'))
+                this.fail();
+            return python_values_set(items);
+        }
+        if (c === '+' || c === '-') {
+            this.i++;
+            const operand = this.number();
+            if (operand instanceof PyOpaque)
+                return new PyOpaque(c + operand.repr);
+            if (typeof operand === 'bigint')
+                return c === '-' ? intOf(String(-operand)) : operand;
+            return c === '-' ? -operand : operand;
+        }
+        if (c === "'" || c === '"' || /[rRuUbBfF]/.test(c ?? '')) {
+            const s = this.strings();
+            if (s !== undefined)
+                return s;
+        }
+        for (const [word, v] of [
+            ['True', true],
+            ['False', false],
+            ['None', null],
+        ]) {
+            if (t.startsWith(word, this.i) && !/\w/.test(t[this.i + word.length] ?? '')) {
+                this.i += word.length;
+                return v;
+            }
+        }
+        if (t.startsWith('...', this.i)) {
+            this.i += 3;
+            return new PyOpaque('Ellipsis');
+        }
+        if (t.startsWith('set()', this.i)) {
+            this.i += 5;
+            return new PySet([]);
+        }
+        const n = this.number();
+        // A complex literal written as a sum: 1+2j.
+        this.ws();
+        if ((t[this.i] === '+' || t[this.i] === '-') && !(n instanceof PyOpaque)) {
+            const save = this.i;
+            this.i++;
+            try {
+                const imaginary = this.number();
+                if (imaginary instanceof PyOpaque)
+                    return new PyOpaque(`(${String(n)}${t[save]}${imaginary.repr})`);
+            }
+            catch (error) {
+                if (!(error instanceof Refused))
+                    throw error;
+            }
+            this.i = save;
+        }
+        return n;
+    }
+    number() {
+        this.ws();
+        const t = this.text;
+        const patterns = [
+            [/0[xX](?:_?[0-9a-fA-F])+(?![\w.])/y, (s) => intOf(String(BigInt(s.replace(/_/g, ''))))],
+            [/0[oO](?:_?[0-7])+(?![\w.])/y, (s) => intOf(String(BigInt(s.replace(/_/g, ''))))],
+            [/0[bB](?:_?[01])+(?![\w.])/y, (s) => intOf(String(BigInt(s.replace(/_/g, ''))))],
+        ];
+        for (const [re, convert] of patterns) {
+            re.lastIndex = this.i;
+            const m = re.exec(t);
+            if (m) {
+                this.i += m[0].length;
+                return convert(m[0]);
+            }
+        }
+        const decimal = new RegExp(String.raw `(?:${DIGITS}(?:\.(?:${DIGITS})?)?|\.${DIGITS})(?:[eE][+-]?${DIGITS})?([jJ])?`, 'y');
+        decimal.lastIndex = this.i;
+        const m = decimal.exec(t);
+        if (!m || /\w/.test(t[this.i + m[0].length] ?? ''))
+            this.fail();
+        this.i += m[0].length;
+        const text = m[0].replace(/_/g, '');
+        if (m[1])
+            return new PyOpaque(text.toLowerCase());
+        if (/^\d+$/.test(text)) {
+            if (/^0\d/.test(text) && !/^0+$/.test(text))
+                this.fail(); // 007 is a SyntaxError
+            return intOf(text);
+        }
+        return Number(text);
+    }
+    /** Adjacent string literals, concatenated; bytes and f-strings refused or opaque; undefined if none here. */
+    strings() {
+        let out;
+        let bytes;
+        for (;;) {
+            this.ws();
+            const m = /([rRuUbBfF]{0,2})('''|"""|'|")/y;
+            m.lastIndex = this.i;
+            const found = m.exec(this.text);
+            if (!found)
+                break;
+            const prefix = found[1].toLowerCase();
+            if (!/^(|r|u|b|br|rb|f|fr|rf)$/.test(prefix))
+                this.fail();
+            if (prefix.includes('f'))
+                this.fail(); // an f-string is not a literal
+            this.i += found[0].length;
+            const body = this.stringBody(found[2], prefix.includes('r'));
+            if (prefix.includes('b')) {
+                if (out !== undefined)
+                    this.fail(); // bytes and str do not concatenate
+                bytes = (bytes ?? '') + body;
+            }
+            else {
+                if (bytes !== undefined)
+                    this.fail();
+                out = (out ?? '') + body;
+            }
+        }
+        if (bytes !== undefined)
+            return new PyOpaque(`b${JSON.stringify(bytes)}`);
+        return out;
+    }
+    stringBody(quote, raw) {
+        const t = this.text;
+        let out = '';
+        for (;;) {
+            if (this.i >= t.length)
+                this.fail();
+            if (t.startsWith(quote, this.i)) {
+                this.i += quote.length;
+                return out;
+            }
+            const c = t[this.i++];
+            if (c === '\n' && quote.length === 1)
+                this.fail();
+            if (c !== '\\') {
+                out += c;
+                continue;
+            }
+            const e = t[this.i++];
+            if (e === undefined)
+                this.fail();
+            if (raw) {
+                out += '\\' + e;
+                continue;
+            }
+            if (e === '\n')
+                continue;
+            if (e in PY_ESCAPES)
+                out += PY_ESCAPES[e];
+            else if (e === 'x' || e === 'u' || e === 'U') {
+                const width = e === 'x' ? 2 : e === 'u' ? 4 : 8;
+                const hex = t.slice(this.i, this.i + width);
+                if (!new RegExp(`^[0-9a-fA-F]{${width}}$`).test(hex))
+                    this.fail();
+                const code = parseInt(hex, 16);
+                if (code > 0x10ffff)
+                    this.fail();
+                out += String.fromCodePoint(code);
+                this.i += width;
+            }
+            else if (/[0-7]/.test(e)) {
+                const m = /[0-7]{0,2}/y;
+                m.lastIndex = this.i;
+                const more = m.exec(t)[0];
+                this.i += more.length;
+                out += String.fromCodePoint(parseInt(e + more, 8));
+            }
+            else if (e === 'N')
+                this.fail(); // \N{name}: not supported here
+            else
+                out += '\\' + e; // an unknown escape stays as written (Python warns)
+        }
+    }
+}
+function python_values_set(items) {
+    const unique = [];
+    for (const item of items) {
+        if (!hashable(item))
+            throw new Refused();
+        if (!unique.some((u) => pyEquals(u, item)))
+            unique.push(item);
+    }
+    return new PySet(unique);
+}
+function hashable(v) {
+    if (Array.isArray(v) || v instanceof PySet || isDict(v))
+        return false;
+    if (v instanceof PyTuple)
+        return v.items.every(hashable);
+    return true;
+}
+/** A dict key as an own-property name: strings as they are, other hashables tagged. */
+function dictKey(key) {
+    if (typeof key === 'string')
+        return key;
+    if (!hashable(key))
+        throw new Refused();
+    return `\u0000py:${pyRepr(key)}`;
+}
+function pyRepr(v) {
+    if (v === null)
+        return 'None';
+    if (v === true)
+        return 'True';
+    if (v === false)
+        return 'False';
+    if (typeof v === 'number' || typeof v === 'bigint')
+        return String(v);
+    if (typeof v === 'string')
+        return JSON.stringify(v);
+    if (v instanceof PyOpaque)
+        return v.repr;
+    if (v instanceof PyTuple)
+        return `(${v.items.map(pyRepr).join(', ')})`;
+    return '?';
+}
+
+;// CONCATENATED MODULE: ./src/score/swe-flux.ts
+/**
+ * `scoring: swe-flux`: SWE-Flux's `score_answer`, rule for rule, leniencies
+ * included, so tracegate's numbers compare with its paper's. Values are
+ * Python's (python-values.ts): json.loads, ast.literal_eval, float(), ==.
+ * Where SWE-Flux's scorer raises (float() of an int beyond a float's range),
+ * the answer counts as incorrect. docs/scoring.md lists every rule.
+ */
+
+const SWE_FLUX_TOLERANCE = 1e-6;
+/** Keys whose lists are sets in SWE-Flux's scorer (matched greedily, as a multiset). */
+const SWE_FLUX_SET_KEYS = new Set([
+    'observed_def_use_pairs',
+    'covered_def_use_pairs',
+    'covered_du_pairs',
+    'uncovered_du_pairs_list',
+    'covered_lines',
+    'covered_functions',
+    'union_lines_sorted',
+    'intersection_lines_sorted',
+    'lines_covered_by_only_one_test',
+    'exception_types',
+    'unique_values',
+    'subtype_value_set',
+    'guess_value_set',
+    'safe_tests',
+    'crashing_tests',
+]);
+/** Keys whose strings name code: paths, functions, classes. */
+const IDENTIFIER_KEYS = new Set([
+    'file',
+    'func',
+    'cls',
+    'class',
+    'concrete_class',
+    'dispatched_file',
+    'dispatched_function',
+    'dispatched_class',
+]);
+/** `{"oracle_answer": X}` or `{"answer": X}` → X, once (SWE-Flux's pick_answer_payload). */
+function pickAnswerPayload(value) {
+    if (isDict(value)) {
+        if (hasKey(value, 'oracle_answer'))
+            return value.oracle_answer;
+        if (hasKey(value, 'answer'))
+            return value.answer;
+    }
+    return value;
+}
+function scoreSweFlux(oracleAnswer, prediction) {
+    return sweFluxCompare(oracleAnswer, pickAnswerPayload(prediction), 'root', SWE_FLUX_TOLERANCE);
+}
+/** SWE-Flux's compare_values. */
+function sweFluxCompare(expected, pred, key, tol) {
+    expected = specialValue(expected);
+    pred = specialValue(pred);
+    if (isPyNumber(expected) && isPyNumber(pred))
+        return closeNumbers(expected, pred, tol);
+    if (typeof expected === 'string' && typeof pred === 'string')
+        return compareStrings(expected, pred, key);
+    if (Array.isArray(expected)) {
+        const list = typeof pred === 'string' ? (parseContainer(pred) ?? pred) : pred;
+        if (!Array.isArray(list) || list.length !== expected.length)
+            return false;
+        if (SWE_FLUX_SET_KEYS.has(key))
+            return greedyMultiset(expected, list, key, tol);
+        return expected.every((e, i) => sweFluxCompare(e, list[i], key, tol));
+    }
+    if (isDict(expected)) {
+        const dict = typeof pred === 'string' ? (parseContainer(pred) ?? pred) : pred;
+        if (!isDict(dict))
+            return false;
+        const keys = Object.keys(expected);
+        if (keys.some((k) => !hasKey(dict, k)))
+            return false;
+        return keys.every((k) => sweFluxCompare(expected[k], dict[k], k, tol));
+    }
+    if (typeof pred === 'string' && typeof expected !== 'string') {
+        const coerced = coerceScalarString(pred);
+        if (coerced.ok) {
+            const cv = coerced.value;
+            if (typeof expected === 'boolean') {
+                if (typeof cv === 'boolean' && cv === expected)
+                    return true;
+            }
+            else if (expected === null) {
+                if (cv === null)
+                    return true;
+            }
+            else if (isPyNumber(expected) && isPyNumber(cv)) {
+                if (closeNumbers(expected, cv, tol))
+                    return true;
+            }
+        }
+    }
+    return pyEquals(expected, pred);
+}
+function closeNumbers(a, b, tol) {
+    const [x, y] = [toFloat(a), toFloat(b)];
+    return x !== undefined && y !== undefined && isClose(x, y, tol, tol);
+}
+function greedyMultiset(expected, pred, key, tol) {
+    const used = new Array(pred.length).fill(false);
+    return expected.every((e) => {
+        const j = pred.findIndex((p, k) => !used[k] && sweFluxCompare(e, p, key, tol));
+        if (j < 0)
+            return false;
+        used[j] = true;
+        return true;
+    });
+}
+/** `mappingproxy({...})` → the dict it shows (SWE-Flux's normalize_special_value). */
+function specialValue(value) {
+    if (typeof value !== 'string')
+        return value;
+    const m = /^mappingproxy\(([\s\S]*)\)$/.exec(pyStrip(value));
+    if (!m)
+        return value;
+    const parsed = literalEval(pyStrip(m[1]));
+    return parsed !== undefined && isDict(parsed) ? parsed : value;
+}
+/** A list or dict the model sent as its text: json.loads, else ast.literal_eval; only lists and dicts count. */
+function parseContainer(s) {
+    const t = pyStrip(s);
+    if (!t || !'[{'.includes(t[0]))
+        return undefined;
+    for (const parse of [jsonLoads, literalEval]) {
+        const v = parse(t);
+        if (v !== undefined && (Array.isArray(v) || isDict(v)))
+            return v;
+    }
+    return undefined;
+}
+/** '282', 'true', 'null', '8.0' → the scalar (SWE-Flux's _coerce_scalar_string). */
+function coerceScalarString(s) {
+    const t = pyStrip(s);
+    const low = t.toLowerCase();
+    if (low === 'true')
+        return { ok: true, value: true };
+    if (low === 'false')
+        return { ok: true, value: false };
+    if (low === 'null' || low === 'none')
+        return { ok: true, value: null };
+    if (/^[+-]?\d+$/.test(t))
+        return { ok: true, value: intOf(t.replace(/^\+/, '')) };
+    const f = pyFloat(t);
+    return f === undefined ? { ok: false } : { ok: true, value: f };
+}
+// -- strings -----------------------------------------------------------------
+function normalizePath(s) {
+    let out = pyStrip(s).replace(/\\/g, '/');
+    while (out.includes('//'))
+        out = out.replace(/\/\//g, '/');
+    if (out.startsWith('./'))
+        out = out.slice(2);
+    if (out.endsWith('/') && out.length > 1)
+        out = out.slice(0, -1);
+    return out;
+}
+function dottedToPath(s) {
+    if (s.includes('/') || s.includes('\\'))
+        return normalizePath(s);
+    if (s.includes('.'))
+        return normalizePath(s.replace(/\./g, '/'));
+    return s;
+}
+function identifierVariants(s, key) {
+    const raw = pyStrip(s);
+    const variants = new Set([raw, normalizePath(raw), dottedToPath(raw)]);
+    if (key.toLowerCase().includes('file')) {
+        for (const v of [...variants])
+            variants.add(v.endsWith('.py') ? v.slice(0, -3) : `${v}.py`);
+    }
+    return variants;
+}
+function isAltString(s) {
+    if (!s.includes('|||'))
+        return false;
+    const parts = s.split('|||').map(pyStrip);
+    return parts.length >= 2 && parts.every((p) => p !== '');
+}
+function enumCanonical(s) {
+    let token = pyStrip(s);
+    if (token.startsWith('<') && token.endsWith('>') && token.length > 2)
+        token = pyStrip(token.slice(1, -1));
+    if (token.includes('.'))
+        token = token.split('.').pop();
+    return token.toUpperCase();
+}
+function stripClassRepr(s) {
+    const m = /^<class\s+'([^']+)'>$/.exec(pyStrip(s));
+    return m ? m[1] : pyStrip(s);
+}
+function stripCondition(s) {
+    let t = pyStrip(s).replace(/^(if|elif|while|for|assert)\b\s*/, '');
+    if (t.endsWith(':'))
+        t = t.slice(0, -1);
+    return pyStrip(t);
+}
+function componentSuffixMatch(a, b) {
+    const split = (s) => pyStrip(s).split(/[./]/).filter(Boolean);
+    const [x, y] = [split(a), split(b)];
+    if (!x.length || !y.length)
+        return false;
+    const [short, long] = x.length <= y.length ? [x, y] : [y, x];
+    return short.every((part, i) => part === long[long.length - short.length + i]);
+}
+function compareStringSingle(expected, pred, key) {
+    if (expected === pred)
+        return true;
+    const k = key.toLowerCase();
+    if (k === 'condition' && stripCondition(expected) === stripCondition(pred))
+        return true;
+    if (IDENTIFIER_KEYS.has(k)) {
+        const [e, p] = [stripClassRepr(expected), stripClassRepr(pred)];
+        if (e === p || componentSuffixMatch(e, p))
+            return true;
+    }
+    const left = identifierVariants(expected, key);
+    const right = identifierVariants(pred, key);
+    if ([...left].some((v) => right.has(v)))
+        return true;
+    if (k === 'type' || k === 'status')
+        return enumCanonical(expected) === enumCanonical(pred);
+    return false;
+}
+function compareStrings(expected, pred, key) {
+    if (compareStringSingle(expected, pred, key))
+        return true;
+    return (isAltString(expected) &&
+        expected.split('|||').some((alt) => compareStringSingle(pyStrip(alt), pred, key)));
+}
+
+;// CONCATENATED MODULE: ./src/score/strict.ts
+/**
+ * `scoring: strict` (the default for gating): SWE-Flux's normalisations
+ * where they are sound, none of its false accepts. Each difference from
+ * swe-flux.ts is a numbered rule in docs/scoring.md, with an example:
+ *
+ *  1. the `{"answer": X}` wrapper is unwrapped only when the oracle is not
+ *     itself an object with that key;
+ *  2. integers compare exactly at any size; a tolerance only where a float is involved;
+ *  3. booleans are never numbers (true ≠ 1), in either direction;
+ *  4. identifier suffixes match on whole components (`.py` is not one), so
+ *     `"py"` names no file;
+ *  5. a condition's keyword is significant (`while x:` ≠ `if x:`); a bare
+ *     expression still matches the keyword form;
+ *  6. no `.`→`/` rewriting, `.py` toggling or path clean-up outside keys that
+ *     name files and modules;
+ *  7. set-valued lists are matched optimally (a maximum bipartite matching),
+ *     not greedily.
+ */
+
+
+function scoreStrict(oracleAnswer, prediction, options = {}) {
+    const tol = options.tolerance ?? SWE_FLUX_TOLERANCE;
+    const sets = options.setKeys ?? SWE_FLUX_SET_KEYS;
+    return strictCompare(oracleAnswer, unwrap(oracleAnswer, prediction), 'root', tol, sets);
+}
+/** Rule 1: a wrapper the oracle does not have is dropped, once. */
+function unwrap(oracle, prediction) {
+    if (!isDict(prediction))
+        return prediction;
+    for (const key of ['oracle_answer', 'answer']) {
+        if (hasKey(prediction, key)) {
+            return isDict(oracle) && hasKey(oracle, key) ? prediction : prediction[key];
+        }
+    }
+    return prediction;
+}
+function strictCompare(expected, pred, key, tol, sets) {
+    expected = specialValue(expected);
+    pred = specialValue(pred);
+    if (isPyNumber(expected) && isPyNumber(pred))
+        return sameNumber(expected, pred, tol);
+    if (typeof expected === 'string' && typeof pred === 'string')
+        return sameString(expected, pred, key);
+    if (Array.isArray(expected)) {
+        const list = typeof pred === 'string' ? (parseContainer(pred) ?? pred) : pred;
+        if (!Array.isArray(list) || list.length !== expected.length)
+            return false;
+        const same = (e, p) => strictCompare(e, p, key, tol, sets);
+        if (sets.has(key))
+            return perfectMatching(expected, list, same);
+        return expected.every((e, i) => same(e, list[i]));
+    }
+    if (isDict(expected)) {
+        const dict = typeof pred === 'string' ? (parseContainer(pred) ?? pred) : pred;
+        if (!isDict(dict))
+            return false;
+        return Object.keys(expected).every((k) => hasKey(dict, k) && strictCompare(expected[k], dict[k], k, tol, sets));
+    }
+    if (typeof pred === 'string') {
+        // A scalar sent as text: '282', 'true', 'null' — of the oracle's own type (rule 3).
+        const coerced = coerceScalarString(pred);
+        if (!coerced.ok)
+            return false;
+        return strictCompare(expected, coerced.value, key, tol, sets);
+    }
+    if (typeof expected === 'boolean' || typeof pred === 'boolean')
+        return expected === pred;
+    if (expected === null || pred === null)
+        return expected === pred;
+    return false;
+}
+/** Rule 2: integers exactly; floats within the tolerance. */
+function sameNumber(a, b, tol) {
+    const [x, y] = [integral(a), integral(b)];
+    if (x !== undefined && y !== undefined)
+        return x === y;
+    const [fa, fb] = [toFloat(a), toFloat(b)];
+    return fa !== undefined && fb !== undefined && isClose(fa, fb, tol, tol);
+}
+/** Keys that name files or modules: the only ones whose strings are paths (rule 6). */
+function isPathKey(key) {
+    const k = key.toLowerCase();
+    return k.includes('file') || k.includes('module');
+}
+function sameString(expected, pred, key) {
+    if (sameSingle(expected, pred, key))
+        return true;
+    if (!expected.includes('|||'))
+        return false;
+    const alternatives = expected.split('|||').map(pyStrip);
+    return (alternatives.length >= 2 &&
+        alternatives.every((a) => a !== '') &&
+        alternatives.some((a) => sameSingle(a, pred, key)));
+}
+function sameSingle(expected, pred, key) {
+    if (expected === pred)
+        return true;
+    const k = key.toLowerCase();
+    if (k === 'condition')
+        return sameCondition(expected, pred);
+    if (IDENTIFIER_KEYS.has(k) || isPathKey(k))
+        return sameIdentifier(expected, pred, isPathKey(k));
+    if (k === 'type' || k === 'status')
+        return enumName(expected) === enumName(pred);
+    return pyStrip(expected) === pyStrip(pred);
+}
+/** Rule 5: `if x:` ≡ `if x` ≡ `x`, but `while x:` ≢ `if x:`. */
+function sameCondition(expected, pred) {
+    const parse = (s) => {
+        let t = pyStrip(s);
+        if (t.endsWith(':'))
+            t = pyStrip(t.slice(0, -1));
+        const m = /^(if|elif|while|for|assert)\b\s*([\s\S]*)$/.exec(t);
+        return m ? { keyword: m[1], body: pyStrip(m[2]) } : { keyword: undefined, body: t };
+    };
+    const [e, p] = [parse(expected), parse(pred)];
+    if (e.body !== p.body)
+        return false;
+    return e.keyword === p.keyword || e.keyword === undefined || p.keyword === undefined;
+}
+/**
+ * Rule 4: the components of a name — a path's parts with a final `.py` dropped, or a
+ * dotted name's parts — and a match when one list is a tail of the other.
+ */
+function sameIdentifier(expected, pred, pathKey) {
+    const [e, p] = [components(expected, pathKey), components(pred, pathKey)];
+    if (!e.length || !p.length)
+        return false;
+    const [short, long] = e.length <= p.length ? [e, p] : [p, e];
+    return short.every((part, i) => part === long[long.length - short.length + i]);
+}
+function components(s, pathKey) {
+    let t = pyStrip(s);
+    const m = /^<class\s+'([^']+)'>$/.exec(t);
+    if (m)
+        t = m[1];
+    if (pathKey || t.includes('/') || t.includes('\\')) {
+        t = normalizePath(t);
+        if (t.endsWith('.py'))
+            return t.slice(0, -3).split('/').filter(Boolean);
+        if (t.includes('/'))
+            return t.split('/').filter(Boolean);
+    }
+    return t.split('.').filter(Boolean);
+}
+function enumName(s) {
+    let token = pyStrip(s);
+    if (token.startsWith('<') && token.endsWith('>') && token.length > 2)
+        token = pyStrip(token.slice(1, -1));
+    const m = /^class\s+'([^']+)'$/.exec(token);
+    if (m)
+        token = m[1];
+    return (token.split('.').pop() ?? '').toUpperCase();
+}
+/** Rule 7: every expected element paired with a distinct predicted one, if any pairing exists (Kuhn's algorithm). */
+function perfectMatching(expected, pred, same) {
+    const edges = expected.map((e) => pred.map((p, j) => (same(e, p) ? j : -1)).filter((j) => j >= 0));
+    const owner = new Array(pred.length).fill(-1);
+    const augment = (i, seen) => {
+        for (const j of edges[i]) {
+            if (seen[j])
+                continue;
+            seen[j] = true;
+            if (owner[j] < 0 || augment(owner[j], seen)) {
+                owner[j] = i;
+                return true;
+            }
+        }
+        return false;
+    };
+    return expected.every((_, i) => augment(i, new Array(pred.length).fill(false)));
+}
+
+;// CONCATENATED MODULE: ./src/score/scorer.ts
+
+
+const SCORING_MODES = ['strict', 'swe-flux'];
+const SCORERS = {
+    strict: {
+        mode: 'strict',
+        id: 'tracegate-strict@2',
+        score: (o, p) => scoreStrict(o, p),
+    },
+    'swe-flux': {
+        mode: 'swe-flux',
+        id: 'swe-flux-compat@1',
+        score: (o, p) => scoreSweFlux(o, p),
+    },
+};
+const DEFAULT_SCORING = 'strict';
+const DEFAULT_SCORER = SCORERS[DEFAULT_SCORING].id;
 
 ;// CONCATENATED MODULE: ./src/config/assemble.ts
 
@@ -80631,7 +81665,7 @@ function toRunInput(options, selected, commit, rejected, pool = []) {
         ...(options['top-up'] > 0
             ? { topUp: { pool, max: options['top-up'], seed: options.seed } }
             : {}),
-        scorer: DEFAULT_SCORER,
+        scorer: SCORERS[options.scoring].id,
         model: {
             endpoint: options.endpoint,
             name: options.model,
@@ -80641,6 +81675,7 @@ function toRunInput(options, selected, commit, rejected, pool = []) {
             samples: options.samples,
             prompt: { mode: options.context, budget: options['context-budget'] },
             concurrency: options.concurrency,
+            scoring: options.scoring,
         },
         tracerDigest: tracerDigest(tracerDir()),
         commit,
@@ -81004,6 +82039,7 @@ function buildPrompt(instance, context, testFiles, options = DEFAULT_PROMPT_OPTI
 
 
 
+
 const list = schemas_string()
     .transform((s) => s
     .split(',')
@@ -81193,6 +82229,9 @@ const runOptionsSchema = harvestOptionsSchema.extend({
     'extra-body': jsonObject.optional(),
     /** Answers per instance: the majority is scored, pass@k reported beside it. */
     samples: options_int('samples', 1, 100).default(1),
+    /** strict (sound; the default for gating) or swe-flux (SWE-Flux's score_answer, for comparable numbers). */
+    scoring: schemas_enum(SCORING_MODES, { message: `--scoring must be one of ${SCORING_MODES.join(', ')}` })
+        .default(DEFAULT_SCORING),
     /** How much code the prompt shows: slice, files or none. */
     context: schemas_enum(CONTEXT_MODES, { message: `--context must be one of ${CONTEXT_MODES.join(', ')}` })
         .default('slice'),
@@ -82173,7 +83212,7 @@ function reportContext(input, results) {
 }
 
 ;// CONCATENATED MODULE: ./src/parse/lenient.ts
-const MAX_DEPTH = 64;
+const lenient_MAX_DEPTH = 64;
 // Sticky: matched at lastIndex without slicing the text.
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const WORD = /[A-Za-z_]\w{0,15}/y;
@@ -82210,7 +83249,7 @@ function parseLenientAt(text, start = 0) {
         }
     };
     const value = (depth) => {
-        if (depth > MAX_DEPTH)
+        if (depth > lenient_MAX_DEPTH)
             fail();
         ws();
         const c = text[i];
@@ -82342,7 +83381,7 @@ function parseLenientAt(text, start = 0) {
  * Nesting depth of a parsed value, walked without recursion (a reply nested
  * 10,000 deep must not overflow the stack of whatever reads it next).
  */
-function depthOf(value, limit = MAX_DEPTH) {
+function depthOf(value, limit = lenient_MAX_DEPTH) {
     let deepest = 0;
     const stack = [[value, 0]];
     while (stack.length) {
@@ -82370,7 +83409,7 @@ function parseWhole(text) {
         const r = parseLenientAt(text, 0);
         return r.ok && text.slice(r.end).trim() === '' ? { value: r.value } : undefined;
     }
-    return depthOf(parsed) > MAX_DEPTH ? undefined : { value: parsed };
+    return depthOf(parsed) > lenient_MAX_DEPTH ? undefined : { value: parsed };
 }
 
 ;// CONCATENATED MODULE: ./src/parse/reasoning.ts
@@ -82583,178 +83622,6 @@ function parseAnswer(raw, finishReason, template) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/score/compare-values.ts
-/**
- * Structural comparison of a prediction with an oracle answer, following the
- * rules of SWE-Flux's scorer so both tools give the same verdict:
- * numbers within a tolerance, lists in order except under known set-valued
- * keys, expected keys required (extra keys ignored), scalar strings coerced,
- * file/func identifiers matched by path or dotted suffix, `|||` alternatives.
- */
-/** Keys whose lists are sets (multiset match); every other list is ordered. */
-const ORDER_INSENSITIVE_LIST_KEYS = new Set([
-    'observed_def_use_pairs',
-    'covered_def_use_pairs',
-    'covered_du_pairs',
-    'uncovered_du_pairs_list',
-    'covered_lines',
-    'covered_functions',
-    'union_lines_sorted',
-    'intersection_lines_sorted',
-    'lines_covered_by_only_one_test',
-    'exception_types',
-    'unique_values',
-    'subtype_value_set',
-    'guess_value_set',
-    'safe_tests',
-    'crashing_tests',
-]);
-const IDENTIFIER_KEYS = new Set([
-    'file',
-    'func',
-    'cls',
-    'class',
-    'concrete_class',
-    'dispatched_file',
-    'dispatched_function',
-    'dispatched_class',
-]);
-const DEFAULT_TOLERANCE = 1e-6;
-function compareValues(expected, predicted, key = 'root', tol = DEFAULT_TOLERANCE) {
-    if (isNumber(expected) && isNumber(predicted))
-        return compare_values_close(expected, predicted, tol);
-    if (typeof expected === 'string' && typeof predicted === 'string')
-        return compareStrings(expected, predicted, key);
-    if (Array.isArray(expected)) {
-        const list = typeof predicted === 'string' ? parseContainer(predicted) : predicted;
-        if (!Array.isArray(list) || list.length !== expected.length)
-            return false;
-        if (ORDER_INSENSITIVE_LIST_KEYS.has(key))
-            return compareUnordered(expected, list, key, tol);
-        return expected.every((e, i) => compareValues(e, list[i], key, tol));
-    }
-    if (compare_values_isObject(expected)) {
-        const obj = typeof predicted === 'string' ? parseContainer(predicted) : predicted;
-        if (!compare_values_isObject(obj))
-            return false;
-        return Object.entries(expected).every(([k, v]) => k in obj && compareValues(v, obj[k], k, tol));
-    }
-    if (typeof predicted === 'string' &&
-        (expected === null || typeof expected === 'boolean' || isNumber(expected))) {
-        const coerced = coerceScalar(predicted);
-        if (typeof expected === 'boolean')
-            return coerced === expected;
-        if (expected === null)
-            return coerced === null;
-        return isNumber(coerced) && compare_values_close(expected, coerced, tol);
-    }
-    return expected === predicted;
-}
-function compareUnordered(expected, predicted, key, tol) {
-    const used = new Array(predicted.length).fill(false);
-    return expected.every((e) => {
-        const i = predicted.findIndex((p, j) => !used[j] && compareValues(e, p, key, tol));
-        if (i < 0)
-            return false;
-        used[i] = true;
-        return true;
-    });
-}
-function compareStrings(expected, predicted, key) {
-    if (compareSingle(expected, predicted, key))
-        return true;
-    const alternatives = expected
-        .split('|||')
-        .map((s) => s.trim())
-        .filter(Boolean);
-    return alternatives.length >= 2 && alternatives.some((alt) => compareSingle(alt, predicted, key));
-}
-function compareSingle(expected, predicted, key) {
-    if (expected === predicted)
-        return true;
-    const k = key.toLowerCase();
-    if (k === 'condition') {
-        const strip = (s) => s
-            .trim()
-            .replace(/^(if|elif|while|for|assert)\s+/, '')
-            .replace(/:$/, '')
-            .trim();
-        if (strip(expected) === strip(predicted))
-            return true;
-    }
-    if (IDENTIFIER_KEYS.has(k)) {
-        const unwrap = (s) => s.trim().replace(/^<class '(.*)'>$/, '$1');
-        const [a, b] = [unwrap(expected), unwrap(predicted)];
-        if (a === b || componentSuffixMatch(a, b))
-            return true;
-    }
-    const left = identifierVariants(expected, k);
-    const right = identifierVariants(predicted, k);
-    if ([...left].some((v) => right.has(v)))
-        return true;
-    if (k === 'type' || k === 'status')
-        return enumCanonical(expected) === enumCanonical(predicted);
-    return false;
-}
-function componentSuffixMatch(a, b) {
-    const split = (s) => s.split(/[./]/).filter(Boolean);
-    const [x, y] = [split(a), split(b)];
-    if (!x.length || !y.length)
-        return false;
-    const [short, long] = x.length <= y.length ? [x, y] : [y, x];
-    return short.every((part, i) => part === long[long.length - short.length + i]);
-}
-function identifierVariants(s, key) {
-    const raw = s.trim();
-    const path = raw
-        .replace(/\\/g, '/')
-        .replace(/\/{2,}/g, '/')
-        .replace(/^\.\//, '')
-        .replace(/\/$/, '');
-    const variants = new Set([raw, path]);
-    if (!path.includes('/') && path.includes('.'))
-        variants.add(path.replace(/\./g, '/'));
-    if (key.includes('file')) {
-        for (const v of [...variants])
-            variants.add(v.endsWith('.py') ? v.slice(0, -3) : `${v}.py`);
-    }
-    return variants;
-}
-function enumCanonical(s) {
-    const parts = s.replace(/[<>]/g, '').trim().split('.');
-    return (parts[parts.length - 1] ?? '').split(':')[0].trim().toUpperCase();
-}
-function coerceScalar(s) {
-    const t = s.trim();
-    if (/^true$/i.test(t))
-        return true;
-    if (/^false$/i.test(t))
-        return false;
-    if (/^(null|none)$/i.test(t))
-        return null;
-    if (/^[+-]?\d+$/.test(t))
-        return parseInt(t, 10);
-    const f = Number(t);
-    return t !== '' && Number.isFinite(f) ? f : s;
-}
-function parseContainer(s) {
-    try {
-        return JSON.parse(s);
-    }
-    catch {
-        return undefined;
-    }
-}
-function compare_values_close(a, b, tol) {
-    return Math.abs(a - b) <= Math.max(tol * Math.max(Math.abs(a), Math.abs(b)), tol);
-}
-function isNumber(v) {
-    return typeof v === 'number' && Number.isFinite(v);
-}
-function compare_values_isObject(v) {
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 ;// CONCATENATED MODULE: ./src/query/pool.ts
 /**
  * Runs `task` over `items` with at most `concurrency` in flight. The first
@@ -82844,7 +83711,7 @@ const MAX_PREDICTION_CHARS = 4096;
 const MAX_QUESTION_CHARS = 1000;
 /** 4xx statuses that concern this request alone (too long, invalid for this prompt). */
 const PER_REQUEST_REJECTIONS = new Set([400, 413, 422]);
-async function askOnce(client, messages, sample, oracle, template) {
+async function askOnce(client, messages, sample, oracle, template, scoring) {
     let completion;
     try {
         completion = await client.complete(messages, { sample });
@@ -82864,7 +83731,7 @@ async function askOnce(client, messages, sample, oracle, template) {
             detail: parsed.detail,
             parsed: parsed.value,
         };
-    const correct = compareValues(oracle.oracle.oracle_answer, parsed.value);
+    const correct = SCORERS[scoring].score(oracle.oracle.oracle_answer, parsed.value);
     return { outcome: { ok: true, value: parsed.value, correct }, completion, parsed: parsed.value };
 }
 /**
@@ -82880,7 +83747,7 @@ async function answerInstance(loaded, oracle, client, options = { samples: 1, pr
     const { question, template_answer } = oracle.oracle;
     const messages = buildPrompt({ kind: instance.kind, tests: instance.tests, question, template_answer }, oracle.context, testFiles, options.prompt);
     const limiter = options.limiter ?? new Limiter(options.samples);
-    const samples = await Promise.all(Array.from({ length: options.samples }, (_, i) => limiter.run(() => askOnce(client, messages, i, oracle, template_answer))));
+    const samples = await Promise.all(Array.from({ length: options.samples }, (_, i) => limiter.run(() => askOnce(client, messages, i, oracle, template_answer, options.scoring ?? DEFAULT_SCORING))));
     const vote = majorityVote(samples.map((s) => s.outcome));
     const winner = samples[vote.winner];
     const completions = samples.flatMap((s) => (s.completion ? [s.completion] : []));
@@ -82999,6 +83866,7 @@ async function queryInstances(items, client, config, keep, signal) {
             samples: config.samples,
             prompt: config.prompt,
             limiter,
+            ...(config.scoring ? { scoring: config.scoring } : {}),
         }));
     }, signal);
 }
@@ -85393,7 +86261,100 @@ function statsCommand(args, io, logger) {
     return ExitCode.Pass;
 }
 
+;// CONCATENATED MODULE: ./src/cli/score.ts
+
+
+
+
+
+const SCORE_USAGE = `tracegate score --scoring strict|swe-flux FILE.jsonl
+  Scores (oracle, prediction) pairs: each input line {"id"?: …, "oracle": <oracle_answer>,
+  "prediction": <a parsed answer.json value>}; each output line {"id": …, "correct": true|false},
+  in input order (id: the line number when the line has none). docs/scoring.md has the rules.`;
+/** One output line per non-blank input line; a line that cannot be scored says why and counts as incorrect. */
+function scoreLines(text, mode) {
+    const scorer = SCORERS[mode];
+    const lines = [];
+    const bad = [];
+    text.split('\n').forEach((raw, index) => {
+        if (raw.trim() === '')
+            return;
+        const lineNo = index + 1;
+        const row = jsonLoads(raw.replace(/\r$/, ''));
+        const id = isDict(row) && hasKey(row, 'id') ? row.id : lineNo;
+        let problem;
+        if (row === undefined)
+            problem = 'not one JSON value';
+        else if (!isDict(row))
+            problem = 'not a JSON object';
+        else if (!hasKey(row, 'oracle'))
+            problem = 'no "oracle" key';
+        else if (!hasKey(row, 'prediction'))
+            problem = 'no "prediction" key';
+        if (problem) {
+            bad.push(`line ${lineNo}: ${problem}`);
+            lines.push(`{"id":${toJson(id)},"correct":false,"error":${JSON.stringify(problem)}}`);
+            return;
+        }
+        const { oracle, prediction } = row;
+        lines.push(`{"id":${toJson(id)},"correct":${scorer.score(oracle, prediction)}}`);
+    });
+    return { lines, bad };
+}
+/** JSON text of a value read by jsonLoads (integers of any size kept digit for digit). */
+function toJson(v) {
+    if (typeof v === 'bigint')
+        return String(v);
+    if (typeof v === 'number' && !Number.isFinite(v))
+        return Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity';
+    if (Array.isArray(v))
+        return `[${v.map(toJson).join(',')}]`;
+    if (isDict(v))
+        return `{${Object.entries(v)
+            .map(([k, x]) => `${JSON.stringify(k)}:${toJson(x)}`)
+            .join(',')}}`;
+    return JSON.stringify(v) ?? 'null';
+}
+function scoreCommand(args, io) {
+    let parsed;
+    try {
+        parsed = external_node_util_default().parseArgs({
+            args,
+            options: { scoring: { type: 'string' } },
+            allowPositionals: true,
+            strict: true,
+        });
+    }
+    catch (error) {
+        throw new UsageError(`${error.message}\n\n${SCORE_USAGE}`);
+    }
+    const mode = parsed.values.scoring ?? 'strict';
+    if (!SCORING_MODES.includes(mode))
+        throw new UsageError(`--scoring must be one of ${SCORING_MODES.join(', ')}, got "${mode}"\n\n${SCORE_USAGE}`);
+    if (parsed.positionals.length !== 1)
+        throw new UsageError(`score takes one FILE.jsonl\n\n${SCORE_USAGE}`);
+    const file = parsed.positionals[0];
+    let text;
+    try {
+        text = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
+    }
+    catch (error) {
+        throw new UsageError(`cannot read ${file}: ${error.message}`);
+    }
+    const { lines, bad } = scoreLines(text, mode);
+    if (lines.length)
+        io.stdout(lines.join('\n'));
+    if (bad.length) {
+        io.stderr(`tracegate: ${bad.length} line(s) of ${file} could not be scored (written as incorrect, with "error"):\n  ` +
+            bad.slice(0, 20).join('\n  ') +
+            (bad.length > 20 ? `\n  … and ${bad.length - 20} more` : ''));
+        return ExitCode.Usage;
+    }
+    return ExitCode.Pass;
+}
+
 ;// CONCATENATED MODULE: ./src/cli/commands.ts
+
 
 
 
@@ -85428,6 +86389,8 @@ Usage:
       Write a suite from test files: scout, propose every kind, harvest, screen (docs/generate.md).
   tracegate stats [--instances DIR] [--json] [--markdown]
       The kind × package table of a suite (default: the bundled benchmark).
+  tracegate score --scoring strict|swe-flux FILE.jsonl
+      Score (oracle, prediction) pairs, one JSON object a line (docs/scoring.md).
 
 Selection and harvest (run and harvest):
   --instances DIR        instances directory (default: the bundled benchmark; the demo: its core suite)
@@ -85465,6 +86428,8 @@ Model and output (run; the Action's inputs have the same names):
   --extra-body JSON      object merged into every request (e.g. '{"top_k": 20}')
   --samples K            answers per instance: majority scored, pass@K reported, the gate
                          pairs per-item success rates (default 1)
+  --scoring strict|swe-flux  strict: sound, for gating (default); swe-flux: SWE-Flux's
+                         score_answer, leniencies included (docs/scoring.md)
   --variants off|only|"add N"  fresh variants (perturbed test inputs, screened, per epoch)
   --variant-epoch E      the variants' seed (default 1); pairs stay within one epoch
   --context MODE         slice (default), files or none: how much code the prompt shows
@@ -85511,6 +86476,8 @@ async function cli(argv, io = defaultIo, lifecycle = {}) {
                 return await generateCommand(rest, io, logger, lifecycle);
             case 'stats':
                 return statsCommand(rest, io, logger);
+            case 'score':
+                return scoreCommand(rest, io);
             case undefined:
             case 'help':
             case '--help':

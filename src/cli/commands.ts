@@ -29,6 +29,7 @@ import { renderDashboard } from '../report/dashboard.js';
 import { writeFileAtomic } from '../stores/atomic.js';
 import { compareCommand } from './compare.js';
 import { generateCommand, statsCommand } from './generate.js';
+import { scoreCommand } from './score.js';
 import { exitCodeFor, parseFlags as parseNamedFlags, type Io } from './flags.js';
 
 export type { Io };
@@ -52,6 +53,8 @@ Usage:
       Write a suite from test files: scout, propose every kind, harvest, screen (docs/generate.md).
   tracegate stats [--instances DIR] [--json] [--markdown]
       The kind × package table of a suite (default: the bundled benchmark).
+  tracegate score --scoring strict|swe-flux FILE.jsonl
+      Score (oracle, prediction) pairs, one JSON object a line (docs/scoring.md).
 
 Selection and harvest (run and harvest):
   --instances DIR        instances directory (default: the bundled benchmark; the demo: its core suite)
@@ -89,6 +92,8 @@ Model and output (run; the Action's inputs have the same names):
   --extra-body JSON      object merged into every request (e.g. '{"top_k": 20}')
   --samples K            answers per instance: majority scored, pass@K reported, the gate
                          pairs per-item success rates (default 1)
+  --scoring strict|swe-flux  strict: sound, for gating (default); swe-flux: SWE-Flux's
+                         score_answer, leniencies included (docs/scoring.md)
   --variants off|only|"add N"  fresh variants (perturbed test inputs, screened, per epoch)
   --variant-epoch E      the variants' seed (default 1); pairs stay within one epoch
   --context MODE         slice (default), files or none: how much code the prompt shows
@@ -145,6 +150,8 @@ export async function cli(
         return await generateCommand(rest, io, logger, lifecycle);
       case 'stats':
         return statsCommand(rest, io, logger);
+      case 'score':
+        return scoreCommand(rest, io);
       case undefined:
       case 'help':
       case '--help':

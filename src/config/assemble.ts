@@ -21,7 +21,7 @@ import { loadSuite, type LoadedInstance, type RejectedFile, type Suite } from '.
 import { InstanceError } from '../errors.js';
 import type { Cleanups } from '../util/cleanups.js';
 import { DEFAULT_MIN_CLUSTERS, DEFAULT_MIN_ITEMS, type GatePolicy } from '../compare/gate.js';
-import { DEFAULT_SCORER } from '../score/scorer.js';
+import { SCORERS } from '../score/scorer.js';
 import type { GateOptions, HarvestOptions, RunOptions } from './options.js';
 
 export interface Logger {
@@ -110,7 +110,7 @@ export function toRunInput(
     ...(options['top-up'] > 0
       ? { topUp: { pool, max: options['top-up'], seed: options.seed } }
       : {}),
-    scorer: DEFAULT_SCORER,
+    scorer: SCORERS[options.scoring].id,
     model: {
       endpoint: options.endpoint,
       name: options.model,
@@ -120,6 +120,7 @@ export function toRunInput(
       samples: options.samples,
       prompt: { mode: options.context, budget: options['context-budget'] },
       concurrency: options.concurrency,
+      scoring: options.scoring,
     },
     tracerDigest: tracerDigest(tracerDir()),
     commit,

@@ -1,3 +1,4 @@
+import { DEFAULT_SCORING, SCORING_MODES } from '../score/scorer.js';
 import { z } from 'zod';
 import { CLUSTER_BY, GATE_SCOPES, ON_INCONCLUSIVE } from '../contracts/comparison.js';
 import { UsageError } from '../errors.js';
@@ -214,6 +215,10 @@ export const runOptionsSchema = harvestOptionsSchema.extend({
   'extra-body': jsonObject.optional(),
   /** Answers per instance: the majority is scored, pass@k reported beside it. */
   samples: int('samples', 1, 100).default(1),
+  /** strict (sound; the default for gating) or swe-flux (SWE-Flux's score_answer, for comparable numbers). */
+  scoring: z
+    .enum(SCORING_MODES, { message: `--scoring must be one of ${SCORING_MODES.join(', ')}` })
+    .default(DEFAULT_SCORING),
   /** How much code the prompt shows: slice, files or none. */
   context: z
     .enum(CONTEXT_MODES, { message: `--context must be one of ${CONTEXT_MODES.join(', ')}` })

@@ -9,7 +9,7 @@ import {
   type PromptOptions,
 } from '../prompt/build.js';
 import type { ErrorClass, InstanceRecord } from '../contracts/results.js';
-import { compareValues } from '../score/compare-values.js';
+import { DEFAULT_SCORING, SCORERS, type ScoringMode } from '../score/scorer.js';
 import { oracleDigest } from '../compare/provenance.js';
 import {
   ModelRequestError,
@@ -32,6 +32,8 @@ export interface AnswerOptions {
   prompt: PromptOptions;
   /** Bounds requests in flight across instances (samples of one instance share it). */
   limiter?: Limiter;
+  /** Which scorer decides (default strict). */
+  scoring?: ScoringMode;
 }
 
 interface Sample {
@@ -47,6 +49,7 @@ async function askOnce(
   sample: number,
   oracle: CachedOracle,
   template: Template,
+  scoring: ScoringMode,
 ): Promise<Sample> {
   let completion: Completion;
   try {
@@ -66,7 +69,7 @@ async function askOnce(
       detail: parsed.detail,
       parsed: parsed.value,
     };
-  const correct = compareValues(oracle.oracle.oracle_answer, parsed.value);
+  const correct = SCORERS[scoring].score(oracle.oracle.oracle_answer, parsed.value);
   return { outcome: { ok: true, value: parsed.value, correct }, completion, parsed: parsed.value };
 }
 
@@ -95,7 +98,9 @@ export async function answerInstance(
   const limiter = options.limiter ?? new Limiter(options.samples);
   const samples = await Promise.all(
     Array.from({ length: options.samples }, (_, i) =>
-      limiter.run(() => askOnce(client, messages, i, oracle, template_answer)),
+      limiter.run(() =>
+        askOnce(client, messages, i, oracle, template_answer, options.scoring ?? DEFAULT_SCORING),
+      ),
     ),
   );
   const vote = majorityVote(samples.map((s) => s.outcome));

@@ -7,12 +7,15 @@ import type { ModelClient } from '../model/client.js';
 import { Limiter, runPool } from './pool.js';
 import { CachingClient } from '../model/caching-client.js';
 import type { ResponseCache } from '../stores/ports.js';
+import type { ScoringMode } from '../score/scorer.js';
 
 /** How the query stage asks: prompt, samples per instance, requests in flight. */
 export interface QueryConfig {
   prompt: PromptOptions;
   samples: number;
   concurrency: number;
+  /** Which scorer decides each answer (default strict). */
+  scoring?: ScoringMode;
 }
 
 /**
@@ -58,6 +61,7 @@ export async function queryInstances(
           samples: config.samples,
           prompt: config.prompt,
           limiter,
+          ...(config.scoring ? { scoring: config.scoring } : {}),
         }),
       );
     },

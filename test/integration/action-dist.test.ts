@@ -1,3 +1,4 @@
+import { DEFAULT_SCORER } from '../../src/score/scorer.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -74,7 +75,7 @@ describe('the bundled Action (dist/index.js) on a pull_request', () => {
 
     // Each record carries what the gate pairs and clusters on.
     const results = resultsSchema.parse(JSON.parse(readFileSync(first.outputs.results!, 'utf8')));
-    expect(results.provenance.scorer).toBe('tracegate-strict@1');
+    expect(results.provenance.scorer).toBe(DEFAULT_SCORER);
     const loops = results.instances.filter((r) => r.kind === 'S2_Loops');
     expect(loops.map((r) => r.cluster)).toEqual(
       Array(3).fill({ test: 'plain:test_numbers.py', package: 'plain' }),

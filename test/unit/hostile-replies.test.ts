@@ -1,7 +1,7 @@
 import { asReply } from '../../src/model/http-client.js';
 import { parseAnswer } from '../../src/parse/answer.js';
 import { COMMENT_MARKER, codeSpan, escapeMarkdown } from '../../src/report/markdown.js';
-import { compareValues } from '../../src/score/compare-values.js';
+import { SCORERS } from '../../src/score/scorer.js';
 import type { Template } from '../../src/contracts/instance.js';
 
 /** A small seeded generator (mulberry32): the same 10,000 replies on every run. */
@@ -124,7 +124,7 @@ describe('hostile replies: parse → score → report never crash, pollute or in
       const parsed = parseAnswer(reply.text, r() < 0.1 ? 'length' : undefined, template);
       if (parsed.ok) {
         parsedOk++;
-        compareValues({ loop_iteration_count: 3 }, parsed.value);
+        SCORERS.strict.score({ loop_iteration_count: 3 }, parsed.value);
         // Records are JSON: whatever parsed must stringify.
         expect(() => JSON.stringify(parsed.value)).not.toThrow();
       } else {
