@@ -16,7 +16,7 @@ import sys
 import traceback
 from typing import Any
 
-from . import VERSION, instance_parser, pytest_run, queries, questions, trace, variant
+from . import VERSION, instance_parser, pytest_run, queries, questions, swe_flux, trace, variant
 from .locate import Target, TargetNotFound, build_slice
 from .sandbox import Sandbox
 from .testfiles import TestFileRefused, read_tests
@@ -96,6 +96,10 @@ def harvest_group(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list
     results = [base_result(spec) for spec in specs]
     for result in results:
         result["stats"]["group"] = sandbox.index
+    if first.get("swe_flux") is not None:
+        # A SWE-Flux-format instance: its own harness (eval.sh, trace plugin, parser), not our recorder.
+        pairs = enumerate(zip(specs, results, strict=True))
+        return [swe_flux.run(spec, sandbox, result, slot) for slot, (spec, result) in pairs]
     instance_dir = os.path.abspath(first["dir"])
     run_dir = first.get("cwd") or instance_dir
     if not isinstance(run_dir, str) or not os.path.isabs(run_dir) or not os.path.isdir(run_dir):

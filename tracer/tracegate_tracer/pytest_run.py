@@ -109,12 +109,17 @@ def _environment(tracer_root: str, config_path: str) -> dict[str, str]:
 
 def run(tests: Sequence[str], run_dir: str, tracer_root: str, config_path: str, timeout: float,
         sandbox: Sandbox) -> Outcome:
-    env = sandbox.environment(_environment(tracer_root, config_path))
     # -rfE: the summary names each failed or erroring test (`FAILED <nodeid> - …`).
     command = [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", *tests]
+    return run_command(command, run_dir, _environment(tracer_root, config_path), timeout, sandbox)
+
+
+def run_command(command: Sequence[str], cwd: str, env: dict[str, str], timeout: float, sandbox: Sandbox) -> Outcome:
+    """Runs `command` in `cwd` as the sandbox's child: bounded output, the timeout, what it left killed."""
+    env = sandbox.environment(env)
     started = time.monotonic()
     child = subprocess.Popen(
-        command, cwd=run_dir, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        list(command), cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, start_new_session=True, close_fds=True, **sandbox.popen_options(),
     )
     assert child.stdout is not None and child.stderr is not None

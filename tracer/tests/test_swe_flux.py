@@ -1,0 +1,103 @@
+"""SWE-Flux-format instances run by their own harness (eval.sh, trace plugin, parser) through the driver.
+
+The fixtures (test/fixtures/swe-flux) are our own: a small `calc` repository
+(the image's /testbed), a run's QA directory with a trace plugin and six
+instances over six kinds whose published oracle.json came from running that
+harness once; each answer is checked by construction in the fixtures' parsers'
+comments and here.
+"""
+
+import json
+import os
+import shutil
+
+from conftest import parse_results, run_plan
+
+FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "test", "fixtures", "swe-flux")
+QA = "calc_qa"
+INSTANCES = os.path.join(FIXTURES, "run", "instances")
+IDS = sorted(n for n in os.listdir(INSTANCES) if os.path.isfile(os.path.join(INSTANCES, n, "eval.sh")))
+
+
+def _spec(qa_dir, checkout, ident, **extra):
+    with open(os.path.join(qa_dir, ident, "oracle.json"), encoding="utf-8") as handle:
+        kind = json.load(handle)["question_kind"] if os.path.exists(handle.name) else None
+    with open(os.path.join(qa_dir, ident, "eval.sh"), encoding="utf-8") as handle:
+        test_id = next(line.split("=", 1)[1].strip().strip('"') for line in handle if line.startswith("TEST_ID="))
+    return dict({"id": ident, "dir": str(qa_dir), "cwd": str(checkout), "tests": [test_id], "kind": kind,
+                 "target": {"file": "calc/core.py", "function": "total"},
+                 "swe_flux": {"qa": QA, "instance": ident}, "timeout_seconds": 120}, **extra)
+
+
+def _copies(tmp_path):
+    qa_dir, checkout = tmp_path / "qa", tmp_path / "testbed"
+    shutil.copytree(INSTANCES, qa_dir, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(os.path.join(FIXTURES, "testbed"), checkout, ignore=shutil.ignore_patterns("__pycache__"))
+    return qa_dir, checkout
+
+
+def _published(ident):
+    with open(os.path.join(INSTANCES, ident, "oracle.json"), encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def test_each_instance_reproduces_its_published_oracle(tmp_path):
+    qa_dir, checkout = _copies(tmp_path)
+    done = run_plan(tmp_path, [_spec(qa_dir, checkout, ident) for ident in IDS], timeout=600)
+    assert done.returncode == 0, done.stderr
+    results = {r["id"]: r for r in parse_results(done.stdout)}
+    assert len(IDS) == 6 and len({_published(i)["question_kind"] for i in IDS}) == 6
+    for ident in IDS:
+        result, published = results[ident], _published(ident)
+        assert result["status"] == "ok", (ident, result.get("reason"))
+        assert result["answer"] == published["oracle_answer"], ident
+        assert result["question"] == published["question"]
+        assert result["template_answer"] == published["template_answer"]
+        assert result["context"]["tests"][0]["source"].startswith("import"), ident
+    # Known by construction (calc/core.py): classify(7) runs lines 2, 4, 6, 7; total's loop turns 5 + 4 times.
+    assert results["core_classify_s1_cfg"]["answer"] == {"executed_lines": [2, 4, 6, 7]}
+    assert results["core_total_s2_loops"]["answer"] == {"loop_iteration_count": 9}
+    assert results["core_divide_s5_exceptions"]["answer"] == {"exception_lines": [22, 24], "raising_invocations": 1}
+    assert "def total(values, skip=None):" in results["core_total_s2_loops"]["context"]["source"]  # for the prompt
+
+
+def test_a_raising_parser_a_failing_test_and_a_missing_harness_are_classified_and_the_others_run(tmp_path):
+    qa_dir, checkout = _copies(tmp_path)
+    parser = qa_dir / "core_total_m1_cfg" / "files" / "parser.py"
+    raising = "def answer(found):\n    raise KeyError('boom')"
+    parser.write_text(parser.read_text().replace("def answer(found):", raising))
+    test = qa_dir / "core_total_s2_loops" / "files" / "testcase.py"
+    test.write_text(test.read_text().replace("== 9", "== 10"))
+    (qa_dir / "core_divide_s5_exceptions" / "eval.sh").unlink()
+    specs = [_spec(qa_dir, checkout, ident) for ident in IDS if ident != "core_divide_s5_exceptions"]
+    missing = "core_divide_s5_exceptions"
+    specs.append(dict(specs[0], id=missing, swe_flux={"qa": QA, "instance": missing}))
+    specs.append(dict(specs[0], id="escape", swe_flux={"qa": QA, "instance": "../etc"}))
+    done = run_plan(tmp_path, specs, timeout=600)
+    assert done.returncode == 0, done.stderr
+    results = {r["id"]: r for r in parse_results(done.stdout)}
+    assert results["core_total_m1_cfg"]["status"] == "invalid"
+    assert results["core_total_m1_cfg"]["reason"].startswith("the instance's parser failed: KeyError: 'boom'")
+    assert results["core_total_s2_loops"]["status"] == "invalid"
+    assert results["core_total_s2_loops"]["reason"].startswith("the instance's tests failed (pytest: 1 failed")
+    assert results["core_divide_s5_exceptions"] == dict(results["core_divide_s5_exceptions"], status="invalid",
+                                                        reason="core_divide_s5_exceptions/eval.sh is missing")
+    assert results["escape"]["status"] == "invalid"
+    assert "swe_flux.instance must be a plain name" in results["escape"]["reason"]
+    for ident in ("core_classify_s1_cfg", "core_accumulator_m6_calls", "core_accumulator_s6_calls"):
+        assert results[ident]["status"] == "ok", results[ident].get("reason")
+
+
+def test_an_oracle_path_through_a_symlink_is_not_followed(tmp_path):
+    qa_dir, checkout = _copies(tmp_path)
+    secret = tmp_path / "secret.json"
+    secret.write_text(json.dumps({"oracle_answer": "stolen", "question": "q", "question_kind": "S1_IntraProceduralCFG",
+                                  "template_answer": "str"}))
+    eval_sh = qa_dir / "core_classify_s1_cfg" / "eval.sh"
+    # The instance replaces its log dir with a symlink to a file it wants the driver to read as its oracle.
+    plant = f'rm -rf "$LOG_DIR" && ln -s {tmp_path} "$LOG_DIR" && cp {secret} {tmp_path}/oracle.json && true || '
+    eval_sh.write_text(eval_sh.read_text().replace('cp "$ORACLE_JSON"', plant + 'cp "$ORACLE_JSON"'))
+    done = run_plan(tmp_path, [_spec(qa_dir, checkout, "core_classify_s1_cfg")], timeout=600)
+    result = parse_results(done.stdout)[0]
+    assert result["status"] == "invalid", result
+    assert result["reason"].startswith("no oracle.json written")

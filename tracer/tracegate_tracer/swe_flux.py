@@ -1,0 +1,203 @@
+"""A SWE-Flux-format instance, run by its own harness as its `eval.sh` would run it.
+
+The spec names the run's QA directory (mounted read-only at `dir`), the
+instance in it, and the image's checkout (`cwd`, e.g. /testbed). The
+image's root filesystem is read-only, and eval.sh writes beside the
+checkout (`logs/`, the QA directory), so the group gets a private root: a
+symlink for every entry of the checkout, a copy of the QA directory, an
+empty `logs/`; eval.sh gets that root as its ROOT_DIR argument. As the
+harness stages an instance, the run's shared harness files
+(`shared/files/`: the trace plugin and conftest) are copied beside the
+instance's own files, never over them. eval.sh runs as the group's uid
+(its test under its own trace plugin, then its own parser); the driver
+reads the `oracle.json` it wrote, opening each path component without
+following a symlink.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import stat
+from typing import Any
+
+from . import pytest_run
+from .locate import Target, TargetNotFound
+from .sandbox import Sandbox
+
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+MAX_ORACLE_BYTES = 4 * 1024 * 1024
+MAX_TEST_BYTES = 256 * 1024
+ORACLE_KEYS = ("oracle_answer", "question", "question_kind", "template_answer")
+_PYTEST_SUMMARY = re.compile(r"^=+ (.*\b(passed|failed|errors?|skipped|deselected|xfailed)\b.*) =+$")
+_SKIPPED_NAMES = {"__pycache__", ".pytest_cache"}
+
+
+class Refused(Exception):
+    """The instance cannot run: the message says why (status invalid)."""
+
+
+def run(spec: dict[str, Any], sandbox: Sandbox, result: dict[str, Any], slot: int = 0) -> dict[str, Any]:
+    """{status, answer?, reason?, question?, template_answer?, context?} of one SWE-Flux instance."""
+    try:
+        harness = spec.get("swe_flux") or {}
+        qa, instance = harness.get("qa"), harness.get("instance")
+        for key, value in (("qa", qa), ("instance", instance)):
+            if not isinstance(value, str) or not NAME.match(value) or value in ("shared", "logs"):
+                raise Refused(f"swe_flux.{key} must be a plain name, got {value!r}")
+        checkout = spec.get("cwd")
+        if not isinstance(checkout, str) or not os.path.isabs(checkout) or not os.path.isdir(checkout):
+            raise Refused(f"the image has no checkout at {checkout!r} (SWE-Flux instances run in /testbed)")
+        source = os.path.abspath(spec["dir"])
+        if not os.path.isfile(os.path.join(source, instance, "eval.sh")):
+            raise Refused(f"{instance}/eval.sh is missing")
+        root = _stage(source, qa, instance, checkout, sandbox.path(f"root-{slot}"), sandbox.uid)
+    except Refused as exc:
+        return dict(result, status="invalid", reason=str(exc))
+    timeout = spec.get("timeout_seconds") or 600
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED="0", PYTEST_ADDOPTS="-p no:cacheprovider")
+    for name in [n for n in env if n.startswith("TRACEGATE_")]:
+        env.pop(name)
+    eval_sh = os.path.join(root, qa, instance, "eval.sh")
+    outcome = pytest_run.run_command(["bash", eval_sh, root], root, env, timeout, sandbox)
+    result["stats"].update(pytest_exit_code=outcome.exit_code, seconds=outcome.seconds)
+    if outcome.notes:
+        result["stats"]["notes"] = outcome.notes
+    context = _context(spec, source, qa, checkout)
+    if outcome.timed_out:
+        return dict(result, status="timeout", reason=f"timeout after {timeout}s (eval.sh)", context=context)
+    output = outcome.stdout + "\n" + outcome.stderr
+    if outcome.exit_code != 0:
+        return dict(result, status="invalid", reason=_why_failed(output, outcome.exit_code), context=context)
+    try:
+        oracle = _read_oracle(root, ["logs", qa, instance, "oracle.json"])
+    except Refused as exc:
+        return dict(result, status="invalid", reason=str(exc), context=context)
+    if spec.get("kind") is not None and oracle["question_kind"] != spec["kind"]:
+        return dict(result, status="invalid", context=context,
+                    reason=f"oracle.json says question_kind {oracle['question_kind']!r}, the instance {spec['kind']!r}")
+    return dict(result, status="ok", answer=oracle["oracle_answer"], question=oracle["question"],
+                template_answer=oracle["template_answer"], context=context)
+
+
+def _stage(source: str, qa: str, instance: str, checkout: str, root: str, uid: int | None) -> str:
+    os.mkdir(root, 0o755)
+    for name in sorted(os.listdir(checkout)):
+        if name not in (qa, "logs"):
+            os.symlink(os.path.join(checkout, name), os.path.join(root, name))
+    target = os.path.join(root, qa)
+    _copy_tree(source, target)
+    shared = os.path.join(target, "shared", "files")
+    files = os.path.join(target, instance, "files")
+    if os.path.isdir(shared):
+        os.makedirs(files, exist_ok=True)
+        for name in sorted(os.listdir(shared)):
+            here = os.path.join(shared, name)
+            if os.path.isfile(here) and not os.path.exists(os.path.join(files, name)):
+                shutil.copyfile(here, os.path.join(files, name))
+    os.mkdir(os.path.join(root, "logs"))
+    if uid is not None:
+        for directory, dirs, names in os.walk(root):
+            os.chown(directory, uid, uid)
+            for name in dirs + names:
+                os.lchown(os.path.join(directory, name), uid, uid)
+    return root
+
+
+def _copy_tree(source: str, target: str) -> None:
+    """Regular files and directories only (no symlink is followed or copied), caches left out."""
+    os.mkdir(target, 0o755)
+    for name in sorted(os.listdir(source)):
+        if name in _SKIPPED_NAMES:
+            continue
+        here, there = os.path.join(source, name), os.path.join(target, name)
+        mode = os.lstat(here).st_mode
+        if stat.S_ISDIR(mode):
+            _copy_tree(here, there)
+        elif stat.S_ISREG(mode):
+            shutil.copyfile(here, there)
+            os.chmod(there, 0o755 if name.endswith(".sh") else 0o644)
+
+
+def _why_failed(output: str, code: int | None) -> str:
+    """eval.sh stopped: the tests failed (pytest's summary says so), or the instance's parser did."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    summary = None
+    for index, line in enumerate(lines):
+        match = _PYTEST_SUMMARY.match(line)
+        if match:
+            summary = (index, match.group(1))
+    if summary is None:
+        return f"eval.sh exited {code} before pytest finished: {lines[-1] if lines else 'no output'}"
+    index, text = summary
+    if re.search(r"\b(failed|errors?)\b", text):
+        return f"the instance's tests failed (pytest: {text}); eval.sh exited {code}"
+    after = lines[index + 1:]
+    detail = next((line for line in reversed(after) if "Error" in line or line.startswith("ERROR")), None)
+    detail = detail or (after[-1] if after else "no output")
+    return f"the instance's parser failed: {detail} (eval.sh exited {code})"
+
+
+def _read_oracle(root: str, parts: list[str]) -> dict[str, Any]:
+    """The oracle.json the run wrote, each component opened without following a symlink."""
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for part in parts[:-1]:
+            try:
+                nxt = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+            except OSError as exc:
+                raise Refused(f"no oracle.json written ({'/'.join(parts)}: {exc.strerror})") from None
+            os.close(fd)
+            fd = nxt
+        try:
+            file_fd = os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=fd)
+        except OSError as exc:
+            raise Refused(f"no oracle.json written ({'/'.join(parts)}: {exc.strerror})") from None
+    finally:
+        os.close(fd)
+    with os.fdopen(file_fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise Refused("oracle.json is not a regular file")
+        data = handle.read(MAX_ORACLE_BYTES + 1)
+    if len(data) > MAX_ORACLE_BYTES:
+        raise Refused(f"oracle.json is larger than {MAX_ORACLE_BYTES // (1024 * 1024)} MiB")
+    try:
+        oracle = json.loads(data)
+    except ValueError as exc:
+        raise Refused(f"oracle.json is not JSON ({exc})") from None
+    if not isinstance(oracle, dict) or any(key not in oracle for key in ORACLE_KEYS):
+        raise Refused(f"oracle.json must be an object with {', '.join(ORACLE_KEYS)}")
+    if not isinstance(oracle["question"], str) or not isinstance(oracle["question_kind"], str):
+        raise Refused("oracle.json: question and question_kind must be strings")
+    return oracle
+
+
+def _context(spec: dict[str, Any], source: str, qa: str, checkout: str) -> dict[str, Any]:
+    """The prompt's code: the target's source when it can be found, and the instance's test file.
+
+    Read from the image's checkout and the mounted QA directory, never from the
+    private root (its uid could have replaced anything in it).
+    """
+    target = spec.get("target") or {}
+    file, function = str(target.get("file") or ""), str(target.get("function") or "")
+    context: dict[str, Any] = {"file": file, "func": function, "first_line": 1, "source": ""}
+    try:
+        context = dict(Target(file, function, [checkout]).context)
+    except (TargetNotFound, SyntaxError, ValueError, OSError):
+        pass
+    tests = []
+    for test in spec.get("tests") or []:
+        name = str(test).split("::")[0]
+        if not name.startswith(qa + "/"):
+            continue
+        path = os.path.join(source, name[len(qa) + 1:])
+        try:
+            if os.path.isfile(path) and not os.path.islink(path) and os.path.getsize(path) <= MAX_TEST_BYTES:
+                with open(path, encoding="utf-8", errors="replace") as handle:
+                    tests.append({"name": name, "source": handle.read()})
+        except OSError:
+            pass
+    context["tests"] = tests
+    return context
