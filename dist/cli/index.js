@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4480);
+/* harmony import */ var _cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5905);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67229,7 +67229,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4480:
+/***/ 5905:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -77355,6 +77355,10 @@ class AutoBackend {
         }
         return this.local.runtime(recipe, source);
     }
+    async prepare(env) {
+        const backend = env.runtime.backend === 'docker' ? this.docker : this.local;
+        await backend.prepare?.(env);
+    }
     run(job) {
         return job.environment.runtime.backend === 'docker'
             ? this.docker.run(job)
@@ -78016,6 +78020,9 @@ class DockerBackend {
         }
         const { image, note } = await base;
         return { source: source, runtime: { backend: 'docker', image, note } };
+    }
+    async prepare(env) {
+        await this.ensureImage(env).catch(() => undefined);
     }
     async run(job) {
         const env = job.environment;
@@ -79926,6 +79933,158 @@ function contentHash(files) {
     return sha256(...parts);
 }
 
+;// CONCATENATED MODULE: ./src/suite/swe-flux.ts
+
+
+
+
+
+
+
+
+
+const ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const SHARED = (0,external_node_path_namespaceObject.join)('shared', 'files');
+/** The QA directory of a SWE-Flux run at `dir` (the run or its `instances/`), or undefined when it is not one. */
+function sweFluxDir(dir) {
+    const abs = (0,external_node_path_namespaceObject.resolve)(dir);
+    for (const candidate of [abs, (0,external_node_path_namespaceObject.join)(abs, 'instances')]) {
+        if (!(0,external_node_fs_namespaceObject.existsSync)(candidate) || !(0,external_node_fs_namespaceObject.statSync)(candidate).isDirectory())
+            continue;
+        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(candidate, 'shared')))
+            return candidate;
+        const reader = new reader_FsSuiteReader(candidate);
+        if (reader.names('.').some((n) => (0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(candidate, n, 'eval.sh'))))
+            return candidate;
+    }
+    return undefined;
+}
+/** `NAME=IMAGE,NAME=IMAGE` (the `swe-flux-images` input): SWE-Flux image names to local images. */
+function parseImageMap(text) {
+    const map = {};
+    for (const part of (text ?? '').split(',').map((p) => p.trim())) {
+        if (!part)
+            continue;
+        const at = part.indexOf('=');
+        if (at <= 0 || at === part.length - 1)
+            throw new UsageError(`--swe-flux-images: "${part}" is not NAME=IMAGE (e.g. swefluxlive/click:latest=click-local:1)`);
+        map[part.slice(0, at).trim()] = part.slice(at + 1).trim();
+    }
+    return map;
+}
+function loadSweFluxSuite(dir, images = {}) {
+    const qaDir = sweFluxDir(dir);
+    if (!qaDir)
+        throw new UsageError(`--instances ${dir}: not a SWE-Flux run directory (no instance with an eval.sh)`);
+    const reader = new reader_FsSuiteReader(qaDir);
+    if (reader.names('.').includes('shared') === false || !(0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(qaDir, SHARED)))
+        throw new UsageError(`--instances ${dir}: not a SWE-Flux run directory: ${(0,external_node_path_namespaceObject.join)(qaDir, SHARED)} is missing ` +
+            "(the run's shared harness files: trace plugin and conftest)");
+    const image = runImage(reader);
+    const ref = images[image] ?? image;
+    const environment = environmentSchema.parse({
+        name: `swe-flux:${image}`,
+        image: { ref, workdir: '/testbed' },
+    });
+    const shared = hashDirectory(reader, SHARED);
+    const instances = [];
+    const rejected = [];
+    for (const name of reader.names('.')) {
+        if (name === 'shared' || name.startsWith('.') || name === '__pycache__')
+            continue;
+        const file = (0,external_node_path_namespaceObject.join)(qaDir, name);
+        try {
+            if (reader.kind(name) !== 'dir')
+                continue;
+            instances.push(loadInstance(reader, name, environment, shared, image));
+        }
+        catch (error) {
+            if (!(error instanceof InstanceError))
+                throw error;
+            rejected.push({ file, ...(ID.test(name) ? { id: name } : {}), reason: error.message });
+        }
+    }
+    return {
+        reader,
+        instances: instances.sort((a, b) => (a.instance.id < b.instance.id ? -1 : 1)),
+        rejected,
+    };
+}
+/** The image the run's host runner names (`IMAGE="${IMAGE:-name}"` in run_qa_fromhost.sh), else the QA dir's name. */
+function runImage(reader) {
+    for (const runner of ['run_qa_fromhost.sh', 'run_all_qa_fromhost.sh']) {
+        if (!reader.names('.').includes(runner))
+            continue;
+        const text = reader.read(runner, 64 * 1024).toString('utf8');
+        const m = /^IMAGE="\$\{IMAGE:-([^}"]+)\}"/m.exec(text);
+        if (m)
+            return m[1];
+    }
+    return reader.root.split('/').pop();
+}
+function loadInstance(reader, name, environment, shared, image) {
+    const where = (0,external_node_path_namespaceObject.join)(reader.root, name);
+    const need = (rel) => {
+        if (!reader.names((0,external_node_path_namespaceObject.join)(name, ...rel.split('/').slice(0, -1))).includes(rel.split('/').pop()))
+            throw new InstanceError(where, `${rel} is missing (a SWE-Flux instance has eval.sh, files/testcase.py, oracle.json)`);
+        return reader.read((0,external_node_path_namespaceObject.join)(name, rel));
+    };
+    if (!ID.test(name))
+        throw new InstanceError(where, `"${name}" is not a usable instance id (letters, digits, . _ -)`);
+    const evalSh = need('eval.sh').toString('utf8');
+    need('files/testcase.py');
+    const oracleText = need('oracle.json').toString('utf8');
+    const setting = (key) => new RegExp(`^(?:export\\s+)?${key}="([^"]*)"`, 'm').exec(evalSh)?.[1];
+    const declared = setting('INSTANCE_ID');
+    if (declared !== undefined && declared !== name)
+        throw new InstanceError(where, `eval.sh says INSTANCE_ID="${declared}", the directory is ${name}`);
+    const testId = setting('TEST_ID');
+    if (!testId)
+        throw new InstanceError(where, 'eval.sh sets no TEST_ID (the pytest id it runs)');
+    const qa = testId.split('/')[0];
+    if (!ID.test(qa) || !testId.startsWith(`${qa}/${name}/`))
+        throw new InstanceError(where, `eval.sh's TEST_ID "${testId}" is not <qa dir>/${name}/…`);
+    let oracle;
+    try {
+        oracle = JSON.parse(oracleText);
+    }
+    catch (error) {
+        throw new InstanceError(where, `oracle.json is not valid JSON (${error.message})`);
+    }
+    const kind = oracle.question_kind;
+    if (typeof kind !== 'string' || !QUESTION_KINDS.includes(kind))
+        throw new InstanceError(where, `oracle.json: question_kind ${JSON.stringify(kind)} is not one of ${QUESTION_KINDS.join(', ')}`);
+    if (typeof oracle.question !== 'string' || !oracle.question.trim())
+        throw new InstanceError(where, 'oracle.json: question must be a non-empty string');
+    const template = templateSchema.safeParse(oracle.template_answer);
+    if (!template.success)
+        throw new InstanceError(where, `oracle.json: template_answer ${describeIssues(template.error)}`);
+    if (!('oracle_answer' in oracle))
+        throw new InstanceError(where, 'oracle.json has no oracle_answer');
+    const traceFile = setting('TRACE_FILE');
+    const traceFunc = setting('TRACE_FUNC')?.split(',')[0]?.trim();
+    const instance = {
+        id: name,
+        kind: kind,
+        environment: environment.name,
+        tests: [testId],
+        target: { file: traceFile || 'unknown', function: traceFunc || 'unknown' },
+        query: {},
+        timeout_seconds: 600,
+        cwd: 'checkout',
+        expect_failure: false,
+    };
+    return {
+        instance,
+        dir: reader.root,
+        file: (0,external_node_path_namespaceObject.join)(name, 'oracle.json'),
+        contentHash: sha256(hashDirectory(reader, name), shared),
+        environment,
+        environmentDir: '.',
+        sweFlux: { qa, instance: name, published: oracle.oracle_answer, image },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/compare/describe.ts
 /** A change in percentage points, signed: `−3.2 pp`, `+1.0 pp`, `±0.0 pp`. */
 function pp(x) {
@@ -81609,14 +81768,19 @@ const DEFAULT_SCORER = SCORERS[DEFAULT_SCORING].id;
 
 
 
+
 /** The bundled suite the demo and the Action use when no --instances is given. */
 /** What `run`, `harvest` and the Action select from by default: the whole bundled benchmark. */
 const defaultInstancesDir = () => bundledInstancesDir();
 /** The demo's suite: the hand-written core (13 instances, two packages: fast on a fresh machine). */
 const demoInstancesDir = () => (0,external_node_path_namespaceObject.join)(bundledInstancesDir(), 'core');
+/** A suite directory, or a SWE-Flux run directory (its image names mapped by `swe-flux-images`). */
+function loadAnySuite(dir, sweFluxImages) {
+    return sweFluxDir(dir) ? loadSweFluxSuite(dir, parseImageMap(sweFluxImages)) : loadSuite(dir);
+}
 /** Loads the suite and selects from it, once; the cache keys and the run use this same selection. */
 function loadSelection(options, logger) {
-    const suite = loadSuite(options.instances ?? defaultInstancesDir());
+    const suite = loadAnySuite(options.instances ?? defaultInstancesDir(), options['swe-flux-images']);
     for (const r of suite.rejected)
         logger?.warn(`Skipping ${r.reason}`);
     if (!suite.instances.length && suite.rejected.length) {
@@ -82144,6 +82308,8 @@ const harvestOptionsSchema = object({
         .default('docker'),
     /** Base image of every environment; default: python:<python>-slim (pulled, or a local stand-in). */
     'base-image': schemas_string().optional(),
+    /** A SWE-Flux run's image names mapped to local images: `NAME=IMAGE,…` (docs/swe-flux.md). */
+    'swe-flux-images': schemas_string().optional(),
 });
 /**
  * The gate's settings (docs/gate.md): `run`, the Action and `compare` share them.
@@ -82777,7 +82943,31 @@ async function harvestOracles(selected, tracerDigest, deps) {
         }
         return backend;
     };
-    for (const group of groupByEnvironment(selected)) {
+    const groups = groupByEnvironment(selected);
+    // Environments resolve once, on first use: the next one while this one's runs go (below).
+    const resolutions = new Map();
+    const resolved = (i) => {
+        let resolution = resolutions.get(i);
+        if (!resolution) {
+            const group = groups[i];
+            resolution = getBackend().then((b) => resolveEnvironment(group.recipe, group.environmentDir, deps.sources, b));
+            resolution.catch(() => undefined); // reported where it is awaited
+            resolutions.set(i, resolution);
+        }
+        return resolution;
+    };
+    /** The next environment with misses gets its image built while this one's tests run. */
+    const prefetch = (i) => {
+        if (i >= groups.length || deps.signal?.aborted)
+            return;
+        void resolved(i)
+            .then(async (env) => {
+            if (missesOf(groups[i], env, tracerDigest, deps).length)
+                await (await getBackend()).prepare?.(env);
+        })
+            .catch(() => undefined);
+    };
+    for (const [index, group] of groups.entries()) {
         if (deps.signal?.aborted) {
             for (const item of group.items)
                 outcomes.set(item.instance.id, { status: 'error', reason: 'interrupted' });
@@ -82785,12 +82975,19 @@ async function harvestOracles(selected, tracerDigest, deps) {
         }
         let env;
         try {
-            env = await resolveEnvironment(group.recipe, group.environmentDir, deps.sources, await getBackend());
+            env = await resolved(index);
         }
         catch (error) {
             if (error instanceof DockerUnavailableError)
                 throw error;
-            const reason = `environment "${group.recipe.name}" could not be resolved: ${messageOf(error)}`;
+            const named = group.recipe.name.startsWith('swe-flux:')
+                ? group.recipe.name.slice(9)
+                : undefined;
+            const reason = `environment "${group.recipe.name}" could not be resolved: ${messageOf(error)}` +
+                (named
+                    ? ` The SWE-Flux run names the image "${named}": map it to a local image with ` +
+                        `--swe-flux-images "${named}=IMAGE" (Action input swe-flux-images).`
+                    : '');
             deps.warn(reason);
             for (const item of group.items)
                 outcomes.set(item.instance.id, { status: 'error', reason });
@@ -82803,23 +83000,15 @@ async function harvestOracles(selected, tracerDigest, deps) {
             runtime: env.runtime.note,
         });
         deps.log(`Environment "${env.recipe.name}": ${env.source.kind}, ${env.runtime.note}`);
-        const misses = [];
-        for (const loaded of group.items) {
-            const key = oracleKey(loaded.contentHash, env.digest, tracerDigest);
-            const hit = deps.oracles.get(key);
-            if (hit && entryBelongs(hit, loaded, env.digest)) {
-                outcomes.set(loaded.instance.id, { status: 'ok', entry: hit, fromCache: true });
-                cached++;
-                continue;
-            }
-            if (hit)
-                deps.warn(`Cache entry ${key} does not belong to ${loaded.instance.id}; re-harvesting it.`);
-            misses.push({ loaded, key });
-        }
+        const misses = missesOf(group, env, tracerDigest, deps, (loaded, entry) => {
+            outcomes.set(loaded.instance.id, reproduced(loaded, { status: 'ok', entry, fromCache: true }, deps.log));
+            cached++;
+        });
         if (!misses.length)
             continue;
         const b = await getBackend();
         used.add(env.runtime.backend);
+        prefetch(index + 1);
         // The runs go side by side (one container each: both cores), and must agree.
         const runs = deps.signal?.aborted
             ? []
@@ -82840,7 +83029,7 @@ async function harvestOracles(selected, tracerDigest, deps) {
                 deps.oracles.put(key, outcome.entry);
             else
                 deps.log(`  ${id}: ${outcome.status} — ${outcome.reason}`);
-            outcomes.set(id, outcome);
+            outcomes.set(id, reproduced(loaded, outcome, deps.log));
         }
     }
     const failed = [...outcomes.values()].filter((o) => o.status !== 'ok').length;
@@ -82864,6 +83053,42 @@ async function resolveEnvironment(recipe, environmentDir, sources, backend) {
     const env = { recipe, source: resolved, runtime, digest: '' };
     env.digest = environmentDigest(recipe, resolved, runtime);
     return env;
+}
+/**
+ * A SWE-Flux instance is gated on only when the re-run reproduces its published
+ * oracle.json; otherwise it is reported and kept out (the cached re-run stays, so
+ * the check costs no second harvest).
+ */
+function reproduced(loaded, outcome, log) {
+    if (!loaded.sweFlux || outcome.status !== 'ok')
+        return outcome;
+    const [published, rerun] = [loaded.sweFlux.published, outcome.entry.oracle.oracle_answer];
+    if (canonicalJson(published) === canonicalJson(rerun))
+        return outcome;
+    const show = (v) => {
+        const text = canonicalJson(v);
+        return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+    };
+    const reason = `the re-run does not reproduce the published oracle.json (published ${show(published)}, ` +
+        `re-run ${show(rerun)}): kept out of gating`;
+    log(`  ${loaded.instance.id}: invalid — ${reason}`);
+    return { status: 'invalid', reason };
+}
+/** The group's instances without a valid cached oracle (`hit` gets each one with). */
+function missesOf(group, env, tracerDigest, deps, hit) {
+    const misses = [];
+    for (const loaded of group.items) {
+        const key = oracleKey(loaded.contentHash, env.digest, tracerDigest);
+        const entry = deps.oracles.get(key);
+        if (entry && entryBelongs(entry, loaded, env.digest)) {
+            hit?.(loaded, entry);
+            continue;
+        }
+        if (entry && hit)
+            deps.warn(`Cache entry ${key} does not belong to ${loaded.instance.id}; re-harvesting it.`);
+        misses.push({ loaded, key });
+    }
+    return misses;
 }
 function groupByEnvironment(selected) {
     const groups = new Map();
@@ -82894,7 +83119,7 @@ async function runJob(backend, env, items, run, deps) {
         timeoutMs: (items.reduce((sum, i) => sum + i.instance.timeout_seconds, 0) + 120) * 1000,
         label: `run ${run} of ${HARVEST_RUNS}`,
         plan: ({ instanceDir, checkout, workDir, isolation }) => {
-            specs = items.map(({ instance, contentHash, dir, variant }) => ({
+            specs = items.map(({ instance, contentHash, dir, variant, sweFlux }) => ({
                 id: instance.id,
                 dir: instanceDir(dirIndex.get(dir)),
                 tests: instance.tests,
@@ -82914,6 +83139,7 @@ async function runJob(backend, env, items, run, deps) {
                         variant_attempt: variant.attempt,
                     }
                     : {}),
+                ...(sweFlux ? { swe_flux: { qa: sweFlux.qa, instance: sweFlux.instance } } : {}),
             }));
             return {
                 work_dir: workDir,
@@ -86081,7 +86307,6 @@ function statsTable(stats, style = 'text') {
 
 
 
-
 const GENERATE_USAGE = `tracegate generate (--environment FILE | --repo PATH) --tests DIR --out DIR [options]
   Scouts what each test file runs of the package, asks every applicable kind on its
   richest functions, harvests the candidates twice in the environment, screens them
@@ -86250,7 +86475,7 @@ function statsCommand(args, io, logger) {
     catch (error) {
         throw new UsageError(`${error.message}\n\n${STATS_USAGE}`);
     }
-    const suite = loadSuite(values.instances ?? bundledInstancesDir());
+    const suite = loadAnySuite(values.instances ?? bundledInstancesDir());
     for (const r of suite.rejected)
         logger.warn(`Skipping ${r.reason}`);
     const stats = suiteStats(suite.instances);
@@ -86402,6 +86627,8 @@ Selection and harvest (run and harvest):
   --backend docker|local|auto   where tests run (default docker; the demo: auto)
   --base-image IMAGE     base of environment images (default python:<python>-slim,
                          pulled, else the locally built Debian stand-in)
+  --swe-flux-images NAME=IMAGE,..  with --instances a SWE-Flux run directory: the local image
+                         for each image name the run uses (default: the name itself)
 
 Model and output (run; the Action's inputs have the same names):
   --endpoint URL         API base URL, e.g. http://127.0.0.1:8000/v1

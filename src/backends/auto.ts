@@ -1,4 +1,9 @@
-import type { Environment, ResolvedSource, Runtime } from '../contracts/environment.js';
+import type {
+  Environment,
+  ResolvedEnvironment,
+  ResolvedSource,
+  Runtime,
+} from '../contracts/environment.js';
 import { messageOf } from '../errors.js';
 import type { HarvestBackend, HarvestJob } from '../harvest/backend.js';
 
@@ -52,6 +57,11 @@ export class AutoBackend implements HarvestBackend {
       }
     }
     return this.local.runtime(recipe, source);
+  }
+
+  async prepare(env: ResolvedEnvironment): Promise<void> {
+    const backend = env.runtime.backend === 'docker' ? this.docker : this.local;
+    await backend.prepare?.(env);
   }
 
   run(job: HarvestJob): Promise<string> {

@@ -125,6 +125,10 @@ export class DockerBackend implements HarvestBackend {
     return { source: source!, runtime: { backend: 'docker', image, note } };
   }
 
+  async prepare(env: ResolvedEnvironment): Promise<void> {
+    await this.ensureImage(env).catch(() => undefined);
+  }
+
   async run(job: HarvestJob): Promise<string> {
     const env = job.environment;
     const image = await this.ensureImage(env);

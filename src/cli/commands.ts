@@ -66,6 +66,8 @@ Selection and harvest (run and harvest):
   --backend docker|local|auto   where tests run (default docker; the demo: auto)
   --base-image IMAGE     base of environment images (default python:<python>-slim,
                          pulled, else the locally built Debian stand-in)
+  --swe-flux-images NAME=IMAGE,..  with --instances a SWE-Flux run directory: the local image
+                         for each image name the run uses (default: the name itself)
 
 Model and output (run; the Action's inputs have the same names):
   --endpoint URL         API base URL, e.g. http://127.0.0.1:8000/v1

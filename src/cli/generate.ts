@@ -2,7 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, join, sep } from 'node:path';
 import * as nodeUtil from 'node:util';
-import { backendFactory, oracleStores, type Lifecycle, type Logger } from '../config/assemble.js';
+import {
+  backendFactory,
+  loadAnySuite,
+  oracleStores,
+  type Lifecycle,
+  type Logger,
+} from '../config/assemble.js';
 import { GENERATE_OPTION_NAMES, parseGenerateOptions } from '../config/options.js';
 import { environmentSchema, type Environment } from '../contracts/environment.js';
 import { describeIssues } from '../contracts/instance.js';
@@ -12,7 +18,6 @@ import { generate } from '../generate/generate.js';
 import { tracerDigest } from '../harvest/tracer-digest.js';
 import { bundledInstancesDir, tracerDir } from '../paths.js';
 import { cacheLayout } from '../stores/layout.js';
-import { loadSuite } from '../suite/load.js';
 import { FsSuiteReader } from '../suite/reader.js';
 import { statsTable, suiteStats } from '../suite/stats.js';
 import { parseFlags, type Io } from './flags.js';
@@ -219,7 +224,7 @@ export function statsCommand(args: string[], io: Io, logger: Logger): number {
   } catch (error) {
     throw new UsageError(`${(error as Error).message}\n\n${STATS_USAGE}`);
   }
-  const suite = loadSuite(values.instances ?? bundledInstancesDir());
+  const suite = loadAnySuite(values.instances ?? bundledInstancesDir());
   for (const r of suite.rejected) logger.warn(`Skipping ${r.reason}`);
   const stats = suiteStats(suite.instances);
   if (values.json) io.stdout(JSON.stringify(stats, null, 2));

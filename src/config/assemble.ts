@@ -17,6 +17,7 @@ import type { BaselineSource, Stores } from '../stores/ports.js';
 import { DirQuarantine } from '../stores/quarantine.js';
 import { DirResponseCache } from '../stores/response-cache.js';
 import { ResultsDir } from '../stores/results-dir.js';
+import { loadSweFluxSuite, parseImageMap, sweFluxDir } from '../suite/swe-flux.js';
 import { loadSuite, type LoadedInstance, type RejectedFile, type Suite } from '../suite/load.js';
 import { InstanceError } from '../errors.js';
 import type { Cleanups } from '../util/cleanups.js';
@@ -41,12 +42,20 @@ export const defaultInstancesDir = (): string => bundledInstancesDir();
 /** The demo's suite: the hand-written core (13 instances, two packages: fast on a fresh machine). */
 export const demoInstancesDir = (): string => join(bundledInstancesDir(), 'core');
 
+/** A suite directory, or a SWE-Flux run directory (its image names mapped by `swe-flux-images`). */
+export function loadAnySuite(dir: string, sweFluxImages?: string): Suite {
+  return sweFluxDir(dir) ? loadSweFluxSuite(dir, parseImageMap(sweFluxImages)) : loadSuite(dir);
+}
+
 /** Loads the suite and selects from it, once; the cache keys and the run use this same selection. */
 export function loadSelection(
   options: HarvestOptions,
   logger?: Logger,
 ): { suite: Suite; selected: LoadedInstance[] } {
-  const suite = loadSuite(options.instances ?? defaultInstancesDir());
+  const suite = loadAnySuite(
+    options.instances ?? defaultInstancesDir(),
+    options['swe-flux-images'],
+  );
   for (const r of suite.rejected) logger?.warn(`Skipping ${r.reason}`);
   if (!suite.instances.length && suite.rejected.length) {
     const first = suite.rejected[0]!;

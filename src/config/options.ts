@@ -116,6 +116,8 @@ export const harvestOptionsSchema = z.object({
     .default('docker'),
   /** Base image of every environment; default: python:<python>-slim (pulled, or a local stand-in). */
   'base-image': z.string().optional(),
+  /** A SWE-Flux run's image names mapped to local images: `NAME=IMAGE,…` (docs/swe-flux.md). */
+  'swe-flux-images': z.string().optional(),
 });
 
 /**

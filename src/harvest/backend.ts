@@ -27,6 +27,8 @@ export interface PlanSpec {
   variant_key?: string;
   /** Which of the tracer's perturbation strategies (variant.py STRATEGIES) this attempt uses. */
   variant_attempt?: number;
+  /** A SWE-Flux-format instance: run by its own harness (tracer/tracegate_tracer/swe_flux.py). */
+  swe_flux?: { qa: string; instance: string };
 }
 
 /** A scouting spec (tracer/tracegate_tracer/scout.py): what a test file runs of the packages. */
@@ -92,4 +94,9 @@ export interface HarvestBackend {
   }>;
   /** Runs one job; returns the tracer's stdout (one result line per instance). */
   run(job: HarvestJob): Promise<string>;
+  /**
+   * Gets an environment ready to run (its image built) ahead of its jobs, while another
+   * environment's run: optional; a failure here is run()'s to report, so it is swallowed.
+   */
+  prepare?(env: ResolvedEnvironment): Promise<void>;
 }

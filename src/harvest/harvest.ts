@@ -1,5 +1,5 @@
 import type { Environment, ResolvedEnvironment } from '../contracts/environment.js';
-import type { HarvestOutcome } from '../contracts/oracle.js';
+import type { CachedOracle, HarvestOutcome } from '../contracts/oracle.js';
 import { environmentDigest } from '../environments/digest.js';
 import type { EnvironmentSources } from '../environments/sources.js';
 import { DockerUnavailableError, messageOf } from '../errors.js';
@@ -75,7 +75,32 @@ export async function harvestOracles(
     }
     return backend;
   };
-  for (const group of groupByEnvironment(selected)) {
+  const groups = groupByEnvironment(selected);
+  // Environments resolve once, on first use: the next one while this one's runs go (below).
+  const resolutions = new Map<number, Promise<ResolvedEnvironment>>();
+  const resolved = (i: number): Promise<ResolvedEnvironment> => {
+    let resolution = resolutions.get(i);
+    if (!resolution) {
+      const group = groups[i]!;
+      resolution = getBackend().then((b) =>
+        resolveEnvironment(group.recipe, group.environmentDir, deps.sources, b),
+      );
+      resolution.catch(() => undefined); // reported where it is awaited
+      resolutions.set(i, resolution);
+    }
+    return resolution;
+  };
+  /** The next environment with misses gets its image built while this one's tests run. */
+  const prefetch = (i: number): void => {
+    if (i >= groups.length || deps.signal?.aborted) return;
+    void resolved(i)
+      .then(async (env) => {
+        if (missesOf(groups[i]!, env, tracerDigest, deps).length)
+          await (await getBackend()).prepare?.(env);
+      })
+      .catch(() => undefined);
+  };
+  for (const [index, group] of groups.entries()) {
     if (deps.signal?.aborted) {
       for (const item of group.items)
         outcomes.set(item.instance.id, { status: 'error', reason: 'interrupted' });
@@ -83,15 +108,18 @@ export async function harvestOracles(
     }
     let env: ResolvedEnvironment;
     try {
-      env = await resolveEnvironment(
-        group.recipe,
-        group.environmentDir,
-        deps.sources,
-        await getBackend(),
-      );
+      env = await resolved(index);
     } catch (error) {
       if (error instanceof DockerUnavailableError) throw error;
-      const reason = `environment "${group.recipe.name}" could not be resolved: ${messageOf(error)}`;
+      const named = group.recipe.name.startsWith('swe-flux:')
+        ? group.recipe.name.slice(9)
+        : undefined;
+      const reason =
+        `environment "${group.recipe.name}" could not be resolved: ${messageOf(error)}` +
+        (named
+          ? ` The SWE-Flux run names the image "${named}": map it to a local image with ` +
+            `--swe-flux-images "${named}=IMAGE" (Action input swe-flux-images).`
+          : '');
       deps.warn(reason);
       for (const item of group.items) outcomes.set(item.instance.id, { status: 'error', reason });
       continue;
@@ -103,22 +131,17 @@ export async function harvestOracles(
       runtime: env.runtime.note,
     });
     deps.log(`Environment "${env.recipe.name}": ${env.source.kind}, ${env.runtime.note}`);
-    const misses: { loaded: LoadedInstance; key: string }[] = [];
-    for (const loaded of group.items) {
-      const key = oracleKey(loaded.contentHash, env.digest, tracerDigest);
-      const hit = deps.oracles.get(key);
-      if (hit && entryBelongs(hit, loaded, env.digest)) {
-        outcomes.set(loaded.instance.id, { status: 'ok', entry: hit, fromCache: true });
-        cached++;
-        continue;
-      }
-      if (hit)
-        deps.warn(`Cache entry ${key} does not belong to ${loaded.instance.id}; re-harvesting it.`);
-      misses.push({ loaded, key });
-    }
+    const misses = missesOf(group, env, tracerDigest, deps, (loaded, entry) => {
+      outcomes.set(
+        loaded.instance.id,
+        reproduced(loaded, { status: 'ok', entry, fromCache: true }, deps.log),
+      );
+      cached++;
+    });
     if (!misses.length) continue;
     const b = await getBackend();
     used.add(env.runtime.backend);
+    prefetch(index + 1);
     // The runs go side by side (one container each: both cores), and must agree.
     const runs: Map<string, ReadResult>[] = deps.signal?.aborted
       ? []
@@ -149,7 +172,7 @@ export async function harvestOracles(
       const outcome = toOutcome(loaded, agreed, env, tracerDigest, deps.log);
       if (outcome.status === 'ok') deps.oracles.put(key, outcome.entry);
       else deps.log(`  ${id}: ${outcome.status} — ${outcome.reason}`);
-      outcomes.set(id, outcome);
+      outcomes.set(id, reproduced(loaded, outcome, deps.log));
     }
   }
   const failed = [...outcomes.values()].filter((o) => o.status !== 'ok').length;
@@ -179,6 +202,53 @@ export async function resolveEnvironment(
   const env: ResolvedEnvironment = { recipe, source: resolved, runtime, digest: '' };
   env.digest = environmentDigest(recipe, resolved, runtime);
   return env;
+}
+
+/**
+ * A SWE-Flux instance is gated on only when the re-run reproduces its published
+ * oracle.json; otherwise it is reported and kept out (the cached re-run stays, so
+ * the check costs no second harvest).
+ */
+function reproduced(
+  loaded: LoadedInstance,
+  outcome: HarvestOutcome,
+  log: (message: string) => void,
+): HarvestOutcome {
+  if (!loaded.sweFlux || outcome.status !== 'ok') return outcome;
+  const [published, rerun] = [loaded.sweFlux.published, outcome.entry.oracle.oracle_answer];
+  if (canonicalJson(published) === canonicalJson(rerun)) return outcome;
+  const show = (v: unknown) => {
+    const text = canonicalJson(v);
+    return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  };
+  const reason =
+    `the re-run does not reproduce the published oracle.json (published ${show(published)}, ` +
+    `re-run ${show(rerun)}): kept out of gating`;
+  log(`  ${loaded.instance.id}: invalid — ${reason}`);
+  return { status: 'invalid', reason };
+}
+
+/** The group's instances without a valid cached oracle (`hit` gets each one with). */
+function missesOf(
+  group: EnvGroup,
+  env: ResolvedEnvironment,
+  tracerDigest: string,
+  deps: HarvestDeps,
+  hit?: (loaded: LoadedInstance, entry: CachedOracle) => void,
+): { loaded: LoadedInstance; key: string }[] {
+  const misses: { loaded: LoadedInstance; key: string }[] = [];
+  for (const loaded of group.items) {
+    const key = oracleKey(loaded.contentHash, env.digest, tracerDigest);
+    const entry = deps.oracles.get(key);
+    if (entry && entryBelongs(entry, loaded, env.digest)) {
+      hit?.(loaded, entry);
+      continue;
+    }
+    if (entry && hit)
+      deps.warn(`Cache entry ${key} does not belong to ${loaded.instance.id}; re-harvesting it.`);
+    misses.push({ loaded, key });
+  }
+  return misses;
 }
 
 function groupByEnvironment(selected: LoadedInstance[]): EnvGroup[] {
@@ -219,7 +289,7 @@ async function runJob(
     timeoutMs: (items.reduce((sum, i) => sum + i.instance.timeout_seconds, 0) + 120) * 1000,
     label: `run ${run} of ${HARVEST_RUNS}`,
     plan: ({ instanceDir, checkout, workDir, isolation }) => {
-      specs = items.map(({ instance, contentHash, dir, variant }) => ({
+      specs = items.map(({ instance, contentHash, dir, variant, sweFlux }) => ({
         id: instance.id,
         dir: instanceDir(dirIndex.get(dir)!),
         tests: instance.tests,
@@ -239,6 +309,7 @@ async function runJob(
               variant_attempt: variant.attempt,
             }
           : {}),
+        ...(sweFlux ? { swe_flux: { qa: sweFlux.qa, instance: sweFlux.instance } } : {}),
       }));
       return {
         work_dir: workDir,

@@ -5,6 +5,7 @@ import { describeIssues, instanceSchema, type Instance } from '../contracts/inst
 import { InstanceError, UsageError } from '../errors.js';
 import { sha256 } from '../util/hash.js';
 import { FsSuiteReader, type SuiteReader } from './reader.js';
+import type { SweFluxHarness } from './swe-flux.js';
 
 /** An instance as loaded from a suite: validated, with its environment and content hash. */
 export interface LoadedInstance {
@@ -20,6 +21,8 @@ export interface LoadedInstance {
   environmentDir: string;
   /** Set on a fresh variant (variants/variants.ts): its epoch and the instance it perturbs. */
   variant?: { epoch: number; of: string; attempt: number };
+  /** Set on an instance of a SWE-Flux run (suite/swe-flux.ts): it runs by its own harness. */
+  sweFlux?: SweFluxHarness;
 }
 
 /** A suite file that could not be used, and why (the message names the file and the field). */

@@ -1,0 +1,212 @@
+import type Docker from 'dockerode';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { resultsSchema } from '../../src/contracts/results.js';
+import { downloadWheels } from '../../src/environments/wheels.js';
+import { sha256 } from '../../src/util/hash.js';
+import { FIXTURES, runCli, tempDir } from '../helpers/cli.js';
+import { requireDocker } from '../helpers/docker.js';
+import { cachedOracles, oracleEchoServer } from '../helpers/echo-model.js';
+
+const SWE_FLUX = join(FIXTURES, 'swe-flux');
+const RUN = join(SWE_FLUX, 'run');
+/** The image name the fixture run's run_qa_fromhost.sh names (as a SWE-Flux run names its repository's image). */
+const RUN_IMAGE = 'swe-flux/calc:fixture';
+const PYTEST = [
+  'pytest==9.1.1',
+  'iniconfig==2.3.0',
+  'packaging==26.3',
+  'pluggy==1.6.0',
+  'pygments==2.21.0',
+];
+const IDS = [
+  'core_accumulator_m6_calls',
+  'core_accumulator_s6_calls',
+  'core_classify_s1_cfg',
+  'core_divide_s5_exceptions',
+  'core_total_m1_cfg',
+  'core_total_s2_loops',
+];
+
+/** A SWE-Flux-style image of the fixture repository: a venv with pytest on PATH, the repository at /testbed. */
+async function fixtureImage(docker: Docker): Promise<string> {
+  const tag = `tracegate-test-swe-flux:${sha256(readFileSync(join(SWE_FLUX, 'testbed', 'calc', 'core.py')), ...PYTEST).slice(0, 12)}`;
+  const exists = await docker
+    .getImage(tag)
+    .inspect()
+    .then(
+      () => true,
+      () => false,
+    );
+  if (exists) return tag;
+  const context = mkdtempSync(join(tmpdir(), 'tg-swe-flux-image-'));
+  try {
+    mkdirSync(join(context, 'wheels'));
+    await downloadWheels(
+      { name: 'swe-flux-fixture', python: '3.11', packages: PYTEST },
+      join(context, 'wheels'),
+    );
+    cpSync(join(SWE_FLUX, 'testbed'), join(context, 'testbed'), { recursive: true });
+    writeFileSync(
+      join(context, 'Dockerfile'),
+      [
+        'FROM tracegate/base:bookworm',
+        'COPY wheels /tmp/wheels',
+        `RUN python3 -m venv /opt/venv && /opt/venv/bin/pip install --quiet --no-index --find-links /tmp/wheels ${PYTEST.join(' ')} && rm -rf /tmp/wheels`,
+        'ENV PATH=/opt/venv/bin:$PATH',
+        'COPY testbed /testbed',
+        'WORKDIR /testbed',
+        '',
+      ].join('\n'),
+    );
+    const stream = await docker.buildImage(
+      { context, src: ['Dockerfile', 'wheels', 'testbed'] },
+      { t: tag, networkmode: 'none', rm: true, forcerm: true },
+    );
+    await new Promise<void>((resolve, reject) =>
+      docker.modem.followProgress(stream, (error: Error | null, output: { error?: string }[]) => {
+        const failed = output?.find((o) => o.error);
+        if (error || failed) reject(error ?? new Error(failed?.error));
+        else resolve();
+      }),
+    );
+  } finally {
+    rmSync(context, { recursive: true, force: true });
+  }
+  return tag;
+}
+
+describe('a SWE-Flux run directory as a suite', () => {
+  let image: string;
+  beforeAll(async () => {
+    image = await fixtureImage(await requireDocker());
+  }, 600_000);
+
+  it("harvests each instance by its own harness in the run's image, reproduces the published oracles, and scores answers in both modes", async () => {
+    const cache = tempDir('tg-swe-flux-');
+    const images = ['--swe-flux-images', `${RUN_IMAGE}=${image}`];
+    const harvest = await runCli(['harvest', '--instances', RUN, '--cache', cache, ...images]);
+    expect(harvest.stderr).not.toContain('warning');
+    expect({ code: harvest.code, totals: harvest.stdout.split('\n')[0] }).toEqual({
+      code: 0,
+      totals: `oracles: 0 cached, ${IDS.length} harvested, 0 failed`,
+    });
+    const published = new Map(
+      IDS.map((id) => {
+        const oracle = JSON.parse(
+          readFileSync(join(RUN, 'instances', id, 'oracle.json'), 'utf8'),
+        ) as {
+          question: string;
+          oracle_answer: unknown;
+        };
+        return [oracle.question, oracle.oracle_answer] as const;
+      }),
+    );
+    // The cache holds the re-run's oracles: SWE-Flux's questions, its answers, reproduced.
+    expect(new Map([...cachedOracles(cache)].sort())).toEqual(new Map([...published].sort()));
+
+    const echo = oracleEchoServer(published);
+    const url = `${await echo.start()}/v1`;
+    try {
+      for (const scoring of ['strict', 'swe-flux']) {
+        const out = join(cache, `out-${scoring}`);
+        const run = await runCli([
+          'run',
+          '--instances',
+          RUN,
+          '--cache',
+          cache,
+          ...images,
+          '--endpoint',
+          url,
+          '--model',
+          'oracle-echo',
+          '--scoring',
+          scoring,
+          '--out',
+          out,
+        ]);
+        expect(run.code).toBe(0);
+        const results = resultsSchema.parse(
+          JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')),
+        );
+        expect(results.provenance.scorer).toBe(
+          scoring === 'strict' ? 'tracegate-strict@2' : 'swe-flux-compat@1',
+        );
+        expect(results.instances.map((r) => [r.id, r.correct])).toEqual(
+          IDS.map((id) => [id, true]),
+        );
+        expect(results.harvest.harvested).toBe(0);
+        // SWE-Flux's own question is what the model was asked.
+        const asked = echo.seen.map((r) => JSON.stringify(r.body));
+        expect(asked.some((b) => b.includes('methods of `calc.core.Accumulator`'))).toBe(true);
+      }
+    } finally {
+      await echo.stop();
+    }
+  }, 900_000);
+
+  it('keeps out an instance whose re-run does not reproduce its published oracle, and says why', async () => {
+    const copy = join(tempDir('tg-swe-flux-copy-'), 'run');
+    cpSync(RUN, copy, { recursive: true });
+    const file = join(copy, 'instances', 'core_total_s2_loops', 'oracle.json');
+    const oracle = JSON.parse(readFileSync(file, 'utf8')) as { oracle_answer: unknown };
+    oracle.oracle_answer = { loop_iteration_count: 10 };
+    writeFileSync(file, JSON.stringify(oracle));
+    const cache = tempDir('tg-swe-flux-');
+    const harvest = await runCli([
+      'harvest',
+      '--instances',
+      copy,
+      '--ids',
+      'core_total_s2_loops,core_total_m1_cfg',
+      '--cache',
+      cache,
+      '--swe-flux-images',
+      `${RUN_IMAGE}=${image}`,
+    ]);
+    expect(harvest.stdout.split('\n')[0]).toBe('oracles: 0 cached, 1 harvested, 1 failed');
+    expect(harvest.stderr).toContain(
+      'core_total_s2_loops: invalid — the re-run does not reproduce the published oracle.json ' +
+        '(published {"loop_iteration_count":10}, re-run {"loop_iteration_count":9}): kept out of gating',
+    );
+  }, 600_000);
+
+  it('names the image and the input when the run names an image that is not here', async () => {
+    const harvest = await runCli([
+      'harvest',
+      '--instances',
+      RUN,
+      '--ids',
+      'core_classify_s1_cfg',
+      '--cache',
+      tempDir('tg-swe-flux-'),
+    ]);
+    expect(harvest.stdout.split('\n')[0]).toBe('oracles: 0 cached, 0 harvested, 1 failed');
+    expect(harvest.stderr).toContain(`image "${RUN_IMAGE}" is not present and could not be pulled`);
+    expect(harvest.stderr).toContain(
+      `--swe-flux-images "${RUN_IMAGE}=IMAGE" (Action input swe-flux-images)`,
+    );
+  }, 300_000);
+
+  it('names the missing file of a folder that is not SWE-Flux format, and of an incomplete instance', async () => {
+    const bare = join(tempDir('tg-swe-flux-bad-'), 'instances');
+    cpSync(join(RUN, 'instances', 'core_total_m1_cfg'), join(bare, 'core_total_m1_cfg'), {
+      recursive: true,
+    });
+    const noShared = await runCli(['harvest', '--instances', bare, '--cache', tempDir()]);
+    expect(noShared.code).toBe(2);
+    expect(noShared.stderr).toContain(`${join(bare, 'shared', 'files')} is missing`);
+
+    const partial = join(tempDir('tg-swe-flux-bad-'), 'run');
+    cpSync(RUN, partial, { recursive: true });
+    rmSync(join(partial, 'instances', 'core_total_m1_cfg', 'oracle.json'));
+    rmSync(join(partial, 'instances', 'core_total_s2_loops', 'files', 'testcase.py'));
+    const listed = await runCli(['stats', '--instances', partial, '--json']);
+    expect(listed.stderr).toContain('core_total_m1_cfg: oracle.json is missing');
+    expect(listed.stderr).toContain('core_total_s2_loops: files/testcase.py is missing');
+    expect((JSON.parse(listed.stdout) as { total: number }).total).toBe(IDS.length - 2);
+  });
+});
