@@ -581,6 +581,42 @@ program("find", '''
     ("extremes", "M2_Loops", "find", {"mode": "extremes", "loop_line": 3}, {"max_iterations": 2, "min_iterations": 0}),
     ("total", "M2_Loops", "find", {"mode": "total", "loop_line": 3}, {"total_iterations": 4}),
     ("breaks", "M2_Loops", "find", {"mode": "breaks", "loop_line": 3}, {"tests_terminating_at_break": ["test_prog.py::test_it"]}),
+    # Per-line execution counts (SWE-Flux's M1 shape): the three paths 2,3,4,6,3,4,5,9 / 2,3,8 / 2,3,4,6,3,4,6,3,8.
+    ("line-counts", "M1_IntraProceduralCFG", "find", {"mode": "line_counts"},
+     {"line_execution_counts": [{"line": 2, "count": 3}, {"line": 3, "count": 6}, {"line": 4, "count": 4},
+                                {"line": 5, "count": 1}, {"line": 6, "count": 3}, {"line": 8, "count": 2},
+                                {"line": 9, "count": 1}]}),
+])
+
+# 21b an early return before the loop (SWE-Flux's conventions: unreached loops, calls over all invocations)
+program("early", '''
+    def helper(x):
+        return x * 2
+
+    def scan(items):
+        if not items:
+            return 0
+        n = 0
+        for x in items:
+            n += helper(x)
+        return n
+    ''', '''
+    from prog import scan
+    def test_it():
+        assert scan([1, 2]) == 6
+        assert scan([]) == 0
+        assert scan([3]) == 6
+    ''', [
+    ("extremes", "M2_Loops", "scan", {"mode": "extremes", "loop_line": 8}, {"max_iterations": 2, "min_iterations": 1}),
+    ("extremes-zero", "M2_Loops", "scan", {"mode": "extremes", "loop_line": 8, "unreached": "zero"},
+     {"max_iterations": 2, "min_iterations": 0}),
+    ("total-zero", "M2_Loops", "scan", {"mode": "total", "loop_line": 8, "unreached": "zero"}, {"total_iterations": 3}),
+    ("bad-unreached", "M2_Loops", "scan", {"mode": "extremes", "loop_line": 8, "unreached": "none"},
+     Invalid('query key unreached must be "skip" or "zero", got \'none\'')),
+    ("order-one", "S6_InterProceduralCFG", "scan", {"invocation": 1, "include": ["prog."]},
+     {"function_call_order": [{"file": "prog.py", "func": "prog.helper"}] * 2}),
+    ("order-all", "S6_InterProceduralCFG", "scan", {"invocation": "all", "include": ["prog."]},
+     {"function_call_order": [{"file": "prog.py", "func": "prog.helper"}] * 3}),
 ])
 
 # 22 an invariant that breaks -------------------------------------------------------------------

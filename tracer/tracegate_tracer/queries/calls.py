@@ -48,14 +48,16 @@ def _scope(query: Query) -> str:
 
 
 def s6_call_order(trace: Trace, query: Query, ctx: Context) -> Answer:
-    k = invocation(trace, query)
+    # invocation "all" (SWE-Flux's convention): one sequence over every invocation, each call once.
+    k = None if query.get("invocation") == "all" and trace["invocations"] else invocation(trace, query)
     return {"function_call_order": [{"file": e[2], "func": e[3]} for e, _d in _calls(trace, query, k)]}
 
 
 def _ask_order(q: Query) -> Ask:
+    who = ("the target, over all its invocations together," if q.get("invocation") == "all"
+           else "invocation {}".format(q.get("invocation")))
     return (
-        "Which functions does invocation {} call, in call order, repeats kept? {} {}".format(
-            q.get("invocation"), _include(q), _scope(q)),
+        f"Which functions does {who} call, in call order, repeats kept? {_include(q)} {_scope(q)}",
         [CALL, DEPTH, INVOCATION, NAMES],
     )
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from .shared import Answer, Ask, Context, Query, Rule, Trace, invocation, lines
 from .terms import COVERED, INVOCATION, NAMES, STEP
 
@@ -29,8 +31,23 @@ def _ask_covered(q: Query) -> Ask:
     return "Which lines of the target are covered? Give them sorted ascending, each once.", [COVERED, STEP]
 
 
+def m1_line_counts(trace: Trace, query: Query, ctx: Context) -> Answer:
+    counts = Counter(lines(trace))
+    return {"line_execution_counts": [{"line": line, "count": counts[line]} for line in sorted(counts)]}
+
+
+def _ask_line_counts(q: Query) -> Ask:
+    return (
+        "How many times is each line of the target executed, over all invocations? Give one entry per "
+        "executed line, sorted by line.",
+        [COVERED, STEP, INVOCATION],
+    )
+
+
 RULES = [
     Rule("S1_IntraProceduralCFG", "path", {"executed_path": [{"file": "str", "func": "str", "line": "int"}]},
          s1_executed_path, _ask_path),
     Rule("M1_IntraProceduralCFG", "covered", {"covered_lines": ["int"]}, m1_covered_lines, _ask_covered),
+    Rule("M1_IntraProceduralCFG", "line_counts", {"line_execution_counts": [{"line": "int", "count": "int"}]},
+         m1_line_counts, _ask_line_counts),
 ]

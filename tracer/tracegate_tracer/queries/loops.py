@@ -70,12 +70,23 @@ def _ask_nth_value(q: Query) -> Ask:
     )
 
 
+def _unreached_zero(query: Query) -> bool:
+    """`unreached: "zero"` (SWE-Flux's convention): an invocation that never reaches the header ran it 0 times."""
+    unreached = query.get("unreached", "skip")
+    if unreached not in ("skip", "zero"):
+        raise Invalid(f"query key unreached must be \"skip\" or \"zero\", got {unreached!r}")
+    return unreached == "zero"
+
+
 def _per_invocation_iterations(trace: Trace, query: Query, ctx: Context) -> list[int]:
     header, body = _loop(query, ctx)
+    zero = _unreached_zero(query)
     counts = []
     for record in trace["invocations"]:
         if header in lines(trace, record["inv"]):
             counts.append(len(_iterations(trace, record["inv"], header, body)))
+        elif zero:
+            counts.append(0)
     if not counts:
         raise Invalid(f"the loop at line {header} never ran")
     return counts
@@ -87,9 +98,12 @@ def m2_extremes(trace: Trace, query: Query, ctx: Context) -> Answer:
 
 
 def _ask_extremes(q: Query) -> Ask:
+    over = ("Over all invocations of the target (one that never reaches the header ran the loop 0 times)"
+            if q.get("unreached") == "zero" else
+            "Over the invocations in which the header at line {} ran at least once".format(q.get("loop_line")))
     return (
-        "Over the invocations in which the header at line {} ran at least once, what are the largest and "
-        "the smallest number of iterations of that loop in one invocation?".format(q.get("loop_line")),
+        "{}, what are the largest and the smallest number of iterations of the loop whose header is at line {} "
+        "in one invocation?".format(over, q.get("loop_line")),
         [ITERATION, STEP, INVOCATION],
     )
 
