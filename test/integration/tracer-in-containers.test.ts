@@ -102,7 +102,11 @@ async function runTracerSuite(
         'no:cacheprovider',
         `${MOUNT.tracer}/tests`,
       ],
-      sandboxHostConfig([`${TRACER}:${MOUNT.tracer}:ro`]),
+      // The SWE-Flux fixtures sit outside tracer/: mounted where tracer/tests finds them (../../test/fixtures).
+      sandboxHostConfig([
+        `${TRACER}:${MOUNT.tracer}:ro`,
+        `${join(TRACER, '..', 'test', 'fixtures', 'swe-flux')}:${dirname(MOUNT.tracer)}/test/fixtures/swe-flux:ro`,
+      ]),
       { 'tracegate.test': 'tracer-suite' },
     ),
   );

@@ -34,7 +34,13 @@ def _start_recorder() -> None:
         active = backends.create(config)
     recorder.ACTIVE = active
     atexit.register(active.dump)
-    active.install()
+    if config.get("defer"):
+        # Installed by tracegate's pytest plugin when pytest loads it: pytest's own
+        # start-up runs untraced (no target can run before its module is imported,
+        # and the plugin checks that none was).
+        active.deferred = True
+    else:
+        active.install()
 
 
 def _run_shadowed_sitecustomize() -> None:

@@ -112,3 +112,33 @@ def test_share_runs_must_be_a_boolean(tmp_path):
     done = run_plan(tmp_path, [], share_runs="yes")
     assert done.returncode == 2
     assert "share_runs must be true or false" in done.stderr
+
+
+def test_tracing_starts_when_pytest_loads_the_plugin_unless_a_target_module_was_imported_before(tmp_path):
+    """The hooks go in at our plugin's import (pytest's start-up untraced); a module imported earlier (here by
+    `-p prog` in the ini, loaded before PYTEST_PLUGINS) may have run untraced, so that run is redone from the
+    interpreter's start, and the invocation prog's import made is in the answer."""
+    prog = "def f(n):\n    return n + 1\n\nf(41)\n"
+    test = "from prog import f\n\ndef test_f():\n    assert f(1) == 2\n"
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    (plain / "prog.py").write_text(prog)
+    (plain / "test_prog.py").write_text(test)
+    early = tmp_path / "early"
+    early.mkdir()
+    (early / "prog.py").write_text(prog)
+    (early / "test_prog.py").write_text(test)
+    (early / "pytest.ini").write_text("[pytest]\naddopts = -p prog\n")
+    specs = [{"id": name, "dir": str(d), "tests": ["test_prog.py"], "kind": "S3_ProgramState",
+              "target": {"file": "prog.py", "function": "f"}, "query": {"mode": "history", "invocation": 1,
+                                                                       "variable": "n"}, "timeout_seconds": 60}
+             for name, d in (("plain", plain), ("early", early))]
+    done = run_plan(tmp_path, specs, timeout=300)
+    assert done.returncode == 0, done.stderr
+    results = {r["id"]: r for r in parse_results(done.stdout)}
+    assert "traced_from_start" not in results["plain"]["stats"]
+    # Invocation 1 is the call prog's own import makes: at collection (traced) in the plain run; in the early one
+    # before our plugin loaded, so only the run redone from the interpreter's start sees it (else it would be f(1)).
+    assert results["plain"]["answer"] == {"value_history": [{"step": 1, "value": "41"}]}
+    assert results["early"]["stats"]["traced_from_start"] is True
+    assert results["early"]["answer"] == {"value_history": [{"step": 1, "value": "41"}]}

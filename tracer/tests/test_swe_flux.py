@@ -10,12 +10,15 @@ comments and here.
 import json
 import os
 import shutil
+import sys
 
 from conftest import parse_results, run_plan
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "test", "fixtures", "swe-flux")
 QA = "calc_qa"
 INSTANCES = os.path.join(FIXTURES, "run", "instances")
+# eval.sh runs `pytest` and `python` from PATH, as in a SWE-Flux image: this interpreter's.
+os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
 IDS = sorted(n for n in os.listdir(INSTANCES) if os.path.isfile(os.path.join(INSTANCES, n, "eval.sh")))
 
 

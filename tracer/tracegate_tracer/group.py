@@ -129,10 +129,24 @@ def harvest_group(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list
     if not recordings:
         return results
     backend = first.get("backend") or os.environ.get("TRACEGATE_BACKEND") or "auto"
-    config = {"backend": backend, "recorders": [r.config for r in recordings]}
-    config_path = sandbox.write_private("trace-config.json", json.dumps(config, indent=2))
     timeout = first.get("timeout_seconds") or DEFAULT_TIMEOUT
-    run = pytest_run.run(first["tests"], run_dir, tracer_root, config_path, timeout, sandbox)
+    # Hooks go in when pytest loads our plugin (pytest's start-up untraced: cheaper, same traces);
+    # if a target's module was imported before that, the run is redone traced from the start.
+    for defer in (True, False):
+        config = {"backend": backend, "recorders": [r.config for r in recordings], "defer": defer}
+        name = "trace-config.json" if defer else "trace-config-from-start.json"
+        config_path = sandbox.write_private(name, json.dumps(config, indent=2))
+        run = pytest_run.run(first["tests"], run_dir, tracer_root, config_path, timeout, sandbox)
+        if not defer or run.timed_out or run.problem():
+            break
+        _load(recordings[0], run)
+        if not (recordings[0].trace or {}).get("retry_from_start"):
+            break
+        for recording in recordings:
+            recording.reset()
+            for index in recording.members:
+                results[index]["stats"]["traced_from_start"] = True
+        sandbox.fresh_tmp()
     for recording in recordings:
         for index in recording.members:
             try:
@@ -153,6 +167,11 @@ class _Recording:
         self.trace: dict[str, Any] | None = None
         self.trace_text = b""
         self.failed: str | None = None  # why the trace could not be read
+        self._context = context
+
+    def reset(self) -> None:
+        """Forget the trace read (the run is about to be redone)."""
+        self.trace, self.trace_text, self.failed, self.context = None, b"", None, self._context
 
 
 def _recordings(specs: list[Spec], results: list[Result], run_dir: str, instance_dir: str, tests: Any,

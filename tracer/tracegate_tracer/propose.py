@@ -264,6 +264,7 @@ def _monotonicity(which: str) -> Proposer:
 PROPOSERS: dict[tuple[str, str], Proposer] = {
     ("S1_IntraProceduralCFG", "path"): _s1_path,
     ("M1_IntraProceduralCFG", "covered"): _m1_covered,
+    ("M1_IntraProceduralCFG", "line_counts"): _m1_covered,
     ("S2_Loops", "count"): _s2_count,
     ("S2_Loops", "nth_value"): _s2_nth_value,
     ("M2_Loops", "extremes"): _m2_extremes,

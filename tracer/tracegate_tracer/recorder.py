@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import sys
 import threading
 from types import CodeType, FrameType
 from typing import Any
@@ -259,11 +260,30 @@ class RecorderGroup:
         for member in self.members:
             member.test_id = value
 
+    deferred = False
+    """Set when the hooks wait for tracegate's pytest plugin (sitecustomize, config `defer`)."""
+
     def install(self) -> None:
         raise NotImplementedError
 
     def uninstall(self) -> None:
         raise NotImplementedError
+
+    def imported_targets(self) -> list[str]:
+        """Target files whose module is already imported (so code of it may have run before the hooks)."""
+        suffixes = {member._suffix for member in self.members}
+        found = set()
+        for module in list(sys.modules.values()):
+            path = str(getattr(module, "__file__", None) or "").replace("\\", "/")
+            found.update(suffix for suffix in suffixes if path.endswith(suffix))
+        return sorted(s.lstrip("/") for s in found)
+
+    def retry_from_start(self, files: list[str]) -> None:
+        """This run cannot be trusted: every trace says so, and asks for a run traced from the start."""
+        for member in self.members:
+            member.stop(f"{', '.join(files)} imported before tracing began")
+            member.writer.retry_from_start = True
+        self.stopped = True
 
     def tracer_intact(self) -> str | None:
         """None when our hooks are in place, else a description of the intruder."""

@@ -26,7 +26,13 @@ class SettraceRecorder(Recorder):
     def _global(self, frame: FrameType, event: str, arg: Any) -> LocalTracer | None:
         if event != "call" or self.stopped:
             return None
-        info = self.info(frame.f_code)
+        code = frame.f_code
+        try:
+            info = self._infos[code]  # the hot path: one look-up for a code object seen before
+        except KeyError:
+            info = self.info(code)
+        if info is None and not self._active:
+            return None
         if self._active and not frames.is_resumption(frame):
             if self.record_calls:
                 self.record_call(frame)

@@ -61,6 +61,7 @@ class TraceWriter:
         self.executed = []
         self.value_cap = 0
         self.cut_values: set[str] = set()  # rendered values cut at value_cap
+        self.retry_from_start = False  # a deferred start found a target module imported: run again
 
     def document(self) -> dict[str, Any]:
         return {
@@ -78,6 +79,7 @@ class TraceWriter:
             "executed": self.executed,
             "value_cap": self.value_cap,
             "cut_values": sorted(self.cut_values),
+            **({"retry_from_start": True} if self.retry_from_start else {}),
         }
 
     def write(self) -> None:
