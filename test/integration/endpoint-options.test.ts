@@ -32,6 +32,7 @@ describe('endpoint options: one name for the CLI flag and the Action input', () 
       context: 'files',
       'context-budget': '12000t',
       'time-budget': '900',
+      scoring: 'swe-flux',
     });
     const input = toRunInput(options, []);
     expect(input.model.revision).toBe('sha256:abc');
@@ -39,7 +40,13 @@ describe('endpoint options: one name for the CLI flag and the Action input', () 
       samples: 5,
       prompt: { mode: 'files', budget: { amount: 12000, unit: 'tokens' } },
       concurrency: 4,
+      scoring: 'swe-flux',
     });
+    expect(input.scorer).toBe('swe-flux-compat@1');
+    expect(toRunInput(parseRunOptions(required), []).scorer).toBe('tracegate-strict@2');
+    expect(() => parseRunOptions({ ...required, scoring: 'lenient' })).toThrow(
+      '--scoring must be one of strict, swe-flux',
+    );
     const { client, stores } = toRunDeps(options, logger, suite());
     const responseCache = stores.responses;
     expect(client.identity).toEqual({
