@@ -242,6 +242,12 @@ program("convert", '''
             convert("zz")
     ''', [
     ("caught", "S5_Exceptions", "convert", {"mode": "caught_kinds"}, {"caught_exception_kinds": ["ValueError"]}),
+    # Per invocation (SWE-Flux's filter): "again" re-raises its ValueError (not caught); "zz" replaces it (caught).
+    ("caught-inv1", "S5_Exceptions", "convert", {"mode": "caught_kinds", "invocation": 1}, {"caught_exception_kinds": []}),
+    ("caught-inv2", "S5_Exceptions", "convert", {"mode": "caught_kinds", "invocation": 2},
+     {"caught_exception_kinds": ["ValueError"]}),
+    ("caught-inv9", "S5_Exceptions", "convert", {"mode": "caught_kinds", "invocation": 9},
+     Invalid("invocation 9 not reached: the target ran 2 time(s)")),
     ("reraised", "S5_Exceptions", "convert", {"mode": "escaping", "invocation": 1},
      {"exception_type": "ValueError", "exception_message": "invalid literal for int() with base 10: 'again'"}),
     ("replaced", "S5_Exceptions", "convert", {"mode": "escaping", "invocation": 2},

@@ -8,11 +8,17 @@ from .terms import CAUGHT, CRASH, ENTERS, EXC_NAMES, INVOCATION
 
 
 def s5_caught_kinds(trace: Trace, query: Query, ctx: Context) -> Answer:
-    caught = {event[3] for event in events_of(trace, ("exception",)) if event[5] is True}
+    # An `invocation` filter (SWE-Flux's convention) keeps that invocation's frame only.
+    k = invocation(trace, query) if "invocation" in query else None
+    caught = {event[3] for event in events_of(trace, ("exception",), k) if event[5] is True}
     return {"caught_exception_kinds": sorted(caught)}
 
 
 def _ask_caught_kinds(q: Query) -> Ask:
+    if "invocation" in q:
+        return ("Which exception types enter the frame of invocation {} and are caught there? Give each name "
+                "once, sorted (an empty list if none).".format(q.get("invocation")),
+                [ENTERS, CAUGHT, EXC_NAMES, INVOCATION])
     return ("Which exception types enter a target frame and are caught there? Give each name once, sorted.",
             [ENTERS, CAUGHT, EXC_NAMES])
 
