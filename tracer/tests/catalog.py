@@ -623,6 +623,13 @@ program("early", '''
      {"function_call_order": [{"file": "prog.py", "func": "prog.helper"}] * 2}),
     ("order-all", "S6_InterProceduralCFG", "scan", {"invocation": "all", "include": ["prog."]},
      {"function_call_order": [{"file": "prog.py", "func": "prog.helper"}] * 3}),
+    # Each invocation's first hit of line 9 (SWE-Flux's S3 shape): scan([]) never gets there.
+    ("first-hits", "S3_ProgramState", "scan", {"mode": "first_hits", "line": 9, "variables": ["n", "x"]},
+     {"first_hit_states": [
+         {"invocation": 1, "observed_state": [{"variable": "n", "value": "2"}, {"variable": "x", "value": "1"}]},
+         {"invocation": 3, "observed_state": [{"variable": "n", "value": "6"}, {"variable": "x", "value": "3"}]}]}),
+    ("first-hits-never", "S3_ProgramState", "scan", {"mode": "first_hits", "line": 2, "variables": ["n"]},
+     Invalid("line 2 never executed")),
 ])
 
 # 22 an invariant that breaks -------------------------------------------------------------------

@@ -134,6 +134,12 @@ def _s3_state(f: Function) -> Iterator[tuple[Query, str]]:
             yield {"line": line, "hit": hit, "variables": names}, "single"
 
 
+def _s3_first_hits(f: Function) -> Iterator[tuple[Query, str]]:
+    for query, scope in _s3_state(f):
+        if query["hit"] == 1:
+            yield {"line": query["line"], "variables": query["variables"]}, scope
+
+
 def _s3_history(f: Function) -> Iterator[tuple[Query, str]]:
     for name in f.varying()[:2]:
         yield {"invocation": 1, "variable": name}, "single"
@@ -271,6 +277,7 @@ PROPOSERS: dict[tuple[str, str], Proposer] = {
     ("M2_Loops", "total"): _m2_extremes,
     ("M2_Loops", "breaks"): _m2_breaks,
     ("S3_ProgramState", "state"): _s3_state,
+    ("S3_ProgramState", "first_hits"): _s3_first_hits,
     ("S3_ProgramState", "history"): _s3_history,
     ("M3_ProgramState", "extremes"): _m3_extremes,
     ("M3_ProgramState", "unique"): _m3_unique,

@@ -65,6 +65,35 @@ def _ask_state(q: Query) -> Ask:
     )
 
 
+def s3_first_hits(trace: Trace, query: Query, ctx: Context) -> Answer:
+    """SWE-Flux's shape: for each invocation that runs line L, the state just after its first hit of L."""
+    line, wanted = query.get("line"), names(query)
+    events, done, found = trace["events"], set(), []
+    for index, event in enumerate(events):
+        if event[0] != "line" or event[2] != line or event[1] in done:
+            continue
+        done.add(event[1])
+        after = next((e for e in events[index + 1:] if e[0] in _SNAPSHOTS and e[1] == event[1]), None)
+        if after is None or after[-1] is None:
+            raise Invalid(f"no state observed after invocation {event[1]}'s first hit of line {line}")
+        state = after[-1]
+        found.append({"invocation": event[1],
+                      "observed_state": [{"variable": v, "value": state.get(v, "<unbound>")} for v in wanted]})
+    if not found:
+        raise Invalid(f"line {line!r} never executed")
+    return {"first_hit_states": sorted(found, key=lambda item: item["invocation"])}
+
+
+def _ask_first_hits(q: Query) -> Ask:
+    return (
+        "For each invocation whose own frame runs line {}, take its first step at that line: just after that "
+        "line runs (at the next step, return, yield or unwind of that same frame), what are the values of {}? "
+        "Give `\"<unbound>\"` for a variable that is not bound; one entry per such invocation, by invocation "
+        "number; variables sorted by name.".format(q.get("line"), code_names(q.get("variables"))),
+        [STEP, VALUES, INVOCATION],
+    )
+
+
 def s3_value_history(trace: Trace, query: Query, ctx: Context) -> Answer:
     k, name = invocation(trace, query), variable(query)
     history: list[str] = []
@@ -137,6 +166,9 @@ def _ask_unique(q: Query) -> Ask:
 RULES = [
     Rule("S3_ProgramState", "state", {"observed_state": [{"variable": "str", "value": "str"}]}, s3_program_state,
          _ask_state, _variables_needs),
+    Rule("S3_ProgramState", "first_hits",
+         {"first_hit_states": [{"invocation": "int", "observed_state": [{"variable": "str", "value": "str"}]}]},
+         s3_first_hits, _ask_first_hits, _variables_needs),
     Rule("S3_ProgramState", "history", {"value_history": [{"step": "int", "value": "str"}]}, s3_value_history,
          _ask_history, variable_needs),
     Rule("M3_ProgramState", "extremes", {"min_value": "float", "max_value": "float"}, m3_extremes, _ask_extremes,
