@@ -632,6 +632,32 @@ program("early", '''
      Invalid("line 2 never executed")),
 ])
 
+# 21c predicates calling methods of literal values (SWE-Flux's M7 convention; never user code)
+program("words", '''
+    def words(text):
+        parts = text.split()
+        out = []
+        for p in parts:
+            out.append(p.upper())
+        return out
+    ''', '''
+    from prog import words
+    def test_it():
+        assert words("a bb") == ["A", "BB"]
+        assert words("ccc dd e") == ["CCC", "DD", "E"]
+    ''', [
+    ("methods-hold", "M7_Invariants", "words", {"mode": "counts", "predicate": "p.islower() and len(p.split()) == 1",
+                                               "line": 5},
+     {"is_invariant_always_held": True, "total_iterations_observed": 5, "violating_iteration_count": 0}),
+    ("methods-break", "M7_Invariants", "words", {"mode": "counts", "predicate": "p.startswith('a') or p.endswith('b')",
+                                                "line": 5},
+     {"is_invariant_always_held": False, "total_iterations_observed": 5, "violating_iteration_count": 3}),
+    ("method-of-int", "M7_Invariants", "words", {"mode": "counts", "predicate": "len(p).split() == []", "line": 5},
+     Invalid("predicate calls int.split, which is not allowed")),
+    ("dunder", "M7_Invariants", "words", {"mode": "counts", "predicate": "p.__class__ == str", "line": 5},
+     Invalid("predicate reads attribute '__class__': only method calls are allowed")),
+])
+
 # 22 an invariant that breaks -------------------------------------------------------------------
 program("wobble", '''
     def wobble(n):

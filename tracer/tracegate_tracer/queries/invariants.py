@@ -39,9 +39,25 @@ _COMPARE: dict[type, Callable[[Any, Any], bool]] = {
     ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
     ast.Is: lambda a, b: a is b, ast.IsNot: lambda a, b: a is not b,
 }
+# Methods of literal values a predicate may call (SWE-Flux's convention, e.g. `text.split()`): the values are
+# ast.literal_eval results, never user objects, and none of these methods grows its input without bound.
+_STR_METHODS = frozenset({
+    "split", "rsplit", "strip", "lstrip", "rstrip", "startswith", "endswith", "lower", "upper", "casefold",
+    "count", "find", "rfind", "index", "rindex", "isdigit", "isalpha", "isalnum", "isspace", "islower", "isupper",
+    "isidentifier", "isnumeric", "isdecimal", "partition", "rpartition", "splitlines", "title", "capitalize",
+})
+_METHODS: dict[type, frozenset[str]] = {
+    str: _STR_METHODS, bytes: _STR_METHODS - {"casefold", "isidentifier", "isnumeric", "isdecimal"},
+    list: frozenset({"count", "index"}), tuple: frozenset({"count", "index"}),
+    dict: frozenset({"get", "keys", "values", "items"}),
+    set: frozenset({"issubset", "issuperset", "isdisjoint", "union", "intersection", "difference"}),
+    frozenset: frozenset({"issubset", "issuperset", "isdisjoint", "union", "intersection", "difference"}),
+    int: frozenset({"bit_length"}), float: frozenset({"is_integer"}),
+}
+_METHOD_NAMES = frozenset().union(*_METHODS.values())
 _ALLOWED = (ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.BinOp, ast.UnaryOp, ast.Not, ast.USub, ast.UAdd,
             ast.Compare, ast.Name, ast.Load, ast.Constant, ast.Tuple, ast.List, ast.Subscript, ast.Slice, ast.Call,
-            ast.IfExp, *_BINOPS, *_COMPARE)
+            ast.IfExp, ast.Attribute, *_BINOPS, *_COMPARE)
 
 
 def _literal(text: str, name: str) -> Any:
@@ -66,8 +82,14 @@ class _Predicate:
         for node in ast.walk(self.tree):
             if not isinstance(node, _ALLOWED):
                 raise Invalid(f"predicate uses unsupported syntax: {type(node).__name__}")
-            if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS):
-                raise Invalid("predicate may only call {}".format(", ".join(sorted(_FUNCTIONS))))
+            if isinstance(node, ast.Call) and not (
+                    (isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS)
+                    or (isinstance(node.func, ast.Attribute) and node.func.attr in _METHOD_NAMES)):
+                raise Invalid("predicate may only call {} and methods of literal values ({})".format(
+                    ", ".join(sorted(_FUNCTIONS)), ", ".join(sorted(_METHOD_NAMES))))
+            if isinstance(node, ast.Attribute) and not any(
+                    isinstance(call, ast.Call) and call.func is node for call in ast.walk(self.tree)):
+                raise Invalid(f"predicate reads attribute {node.attr!r}: only method calls are allowed")
 
     def __call__(self, state: dict[str, str]) -> bool:
         env = {name: _literal(state[name], name) for name in self.names}
@@ -116,6 +138,11 @@ class _Predicate:
         if isinstance(node, ast.IfExp):
             return ev(node.body) if ev(node.test) else ev(node.orelse)
         if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Attribute):
+                target = ev(node.func.value)
+                if node.func.attr not in _METHODS.get(type(target), ()):
+                    raise Invalid(f"predicate calls {type(target).__name__}.{node.func.attr}, which is not allowed")
+                return getattr(target, node.func.attr)(*[ev(a) for a in node.args])
             return ev(node.func)(*[ev(a) for a in node.args])
         raise Invalid(f"predicate uses unsupported syntax: {type(node).__name__}")
 
