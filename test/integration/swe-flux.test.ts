@@ -1,26 +1,17 @@
 import type Docker from 'dockerode';
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mkdtempSync } from 'node:fs';
 import { resultsSchema } from '../../src/contracts/results.js';
-import { downloadWheels } from '../../src/environments/wheels.js';
 import { sha256 } from '../../src/util/hash.js';
 import { FIXTURES, runCli, tempDir } from '../helpers/cli.js';
 import { requireDocker } from '../helpers/docker.js';
 import { cachedOracles, oracleEchoServer } from '../helpers/echo-model.js';
+import { PYTEST, pytestImage } from '../helpers/images.js';
 
 const SWE_FLUX = join(FIXTURES, 'swe-flux');
 const RUN = join(SWE_FLUX, 'run');
 /** The image name the fixture run's run_qa_fromhost.sh names (as a SWE-Flux run names its repository's image). */
 const RUN_IMAGE = 'swe-flux/calc:fixture';
-const PYTEST = [
-  'pytest==9.1.1',
-  'iniconfig==2.3.0',
-  'packaging==26.3',
-  'pluggy==1.6.0',
-  'pygments==2.21.0',
-];
 const IDS = [
   'core_accumulator_m6_calls',
   'core_accumulator_s6_calls',
@@ -31,51 +22,15 @@ const IDS = [
 ];
 
 /** A SWE-Flux-style image of the fixture repository: a venv with pytest on PATH, the repository at /testbed. */
-async function fixtureImage(docker: Docker): Promise<string> {
-  const tag = `tracegate-test-swe-flux:${sha256(readFileSync(join(SWE_FLUX, 'testbed', 'calc', 'core.py')), ...PYTEST).slice(0, 12)}`;
-  const exists = await docker
-    .getImage(tag)
-    .inspect()
-    .then(
-      () => true,
-      () => false,
-    );
-  if (exists) return tag;
-  const context = mkdtempSync(join(tmpdir(), 'tg-swe-flux-image-'));
-  try {
-    mkdirSync(join(context, 'wheels'));
-    await downloadWheels(
-      { name: 'swe-flux-fixture', python: '3.11', packages: PYTEST },
-      join(context, 'wheels'),
-    );
-    cpSync(join(SWE_FLUX, 'testbed'), join(context, 'testbed'), { recursive: true });
-    writeFileSync(
-      join(context, 'Dockerfile'),
-      [
-        'FROM tracegate/base:bookworm',
-        'COPY wheels /tmp/wheels',
-        `RUN python3 -m venv /opt/venv && /opt/venv/bin/pip install --quiet --no-index --find-links /tmp/wheels ${PYTEST.join(' ')} && rm -rf /tmp/wheels`,
-        'ENV PATH=/opt/venv/bin:$PATH',
-        'COPY testbed /testbed',
-        'WORKDIR /testbed',
-        '',
-      ].join('\n'),
-    );
-    const stream = await docker.buildImage(
-      { context, src: ['Dockerfile', 'wheels', 'testbed'] },
-      { t: tag, networkmode: 'none', rm: true, forcerm: true },
-    );
-    await new Promise<void>((resolve, reject) =>
-      docker.modem.followProgress(stream, (error: Error | null, output: { error?: string }[]) => {
-        const failed = output?.find((o) => o.error);
-        if (error || failed) reject(error ?? new Error(failed?.error));
-        else resolve();
-      }),
-    );
-  } finally {
-    rmSync(context, { recursive: true, force: true });
-  }
-  return tag;
+function fixtureImage(docker: Docker): Promise<string> {
+  const core = readFileSync(join(SWE_FLUX, 'testbed', 'calc', 'core.py'));
+  return pytestImage(docker, {
+    tag: `tracegate-test-swe-flux:${sha256(core, ...PYTEST).slice(0, 12)}`,
+    base: 'tracegate/base:bookworm',
+    python: '3.11',
+    copy: [join(SWE_FLUX, 'testbed')],
+    lines: ['ENV PATH=/opt/venv/bin:$PATH', 'WORKDIR /testbed'],
+  });
 }
 
 describe('a SWE-Flux run directory as a suite', () => {

@@ -1,24 +1,13 @@
 import type Docker from 'dockerode';
-import { execFileSync } from 'node:child_process';
-import { LOCAL_BASES } from '../../src/backends/base-image.js';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { downloadWheels } from '../../src/environments/wheels.js';
 import { sha256 } from '../../src/util/hash.js';
 import { requireDocker } from '../helpers/docker.js';
+import { PYTEST, pytestImage } from '../helpers/images.js';
 import { MOUNT, sandboxContainer, sandboxHostConfig } from '../../src/backends/sandbox-policy.js';
 
 const TRACER = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'tracer');
-const PYTEST = [
-  'pytest==9.1.1',
-  'iniconfig==2.3.0',
-  'packaging==26.3',
-  'pluggy==1.6.0',
-  'pygments==2.21.0',
-];
 
 /** The two interpreters the tracer must agree on: settrace only, and both backends. */
 const IMAGES = [
@@ -26,60 +15,10 @@ const IMAGES = [
   { base: 'tracegate/base:trixie', python: '3.13', minPassed: 195, backendsSkipped: false },
 ];
 
-async function imageExists(docker: Docker, tag: string): Promise<boolean> {
-  return docker
-    .getImage(tag)
-    .inspect()
-    .then(
-      () => true,
-      () => false,
-    );
-}
-
-/** A venv with pytest on the base image, from wheels downloaded on the host (no network inside). */
-async function pytestImage(docker: Docker, base: string, python: string): Promise<string> {
+/** A venv with pytest on the base image (the tracer suite's only dependency). */
+function tracerTestImage(docker: Docker, base: string, python: string): Promise<string> {
   const tag = `tracegate-tracer-test:${sha256(base, python, ...PYTEST).slice(0, 16)}`;
-  if (await imageExists(docker, tag)) return tag;
-  if (!(await imageExists(docker, base))) {
-    // The same local stand-in the product builds when no registry answers (needs root + debootstrap).
-    const suite = Object.values(LOCAL_BASES).find((b) => b.image === base)?.suite;
-    if (!suite) throw new Error(`Base image ${base} is missing: run scripts/ensure-docker.sh`);
-    execFileSync('bash', [join(TRACER, '..', 'scripts', 'build-base-image.sh'), suite, base], {
-      stdio: 'inherit',
-    });
-  }
-  const context = mkdtempSync(join(tmpdir(), 'tg-tracer-image-'));
-  try {
-    mkdirSync(join(context, 'wheels'));
-    await downloadWheels(
-      { name: 'tracer-tests', python, packages: PYTEST },
-      join(context, 'wheels'),
-    );
-    writeFileSync(
-      join(context, 'Dockerfile'),
-      [
-        `FROM ${base}`,
-        'COPY wheels /tmp/wheels',
-        'RUN python3 -m venv /opt/venv && /opt/venv/bin/pip install --quiet --no-index ' +
-          `--find-links /tmp/wheels ${PYTEST.join(' ')} && rm -rf /tmp/wheels`,
-        '',
-      ].join('\n'),
-    );
-    const stream = await docker.buildImage(
-      { context, src: ['Dockerfile', 'wheels'] },
-      { t: tag, networkmode: 'none', rm: true, forcerm: true },
-    );
-    await new Promise<void>((resolve, reject) =>
-      docker.modem.followProgress(stream, (error: Error | null, output: { error?: string }[]) => {
-        const failed = output?.find((o) => o.error);
-        if (error || failed) reject(error ?? new Error(failed?.error));
-        else resolve();
-      }),
-    );
-  } finally {
-    rmSync(context, { recursive: true, force: true });
-  }
-  return tag;
+  return pytestImage(docker, { tag, base, python });
 }
 
 /** Runs the tracer's pytest suite in a locked-down container; returns exit code and output. */
@@ -135,7 +74,7 @@ describe("the tracer suite inside the harvest sandbox (no network, no capabiliti
     it(
       `passes on ${base} (Python ${python})`,
       async () => {
-        const image = await pytestImage(docker, base, python);
+        const image = await tracerTestImage(docker, base, python);
         const { code, out } = await runTracerSuite(docker, image);
         const summary = out.trim().split('\n').pop() ?? '';
         expect({ code, summary }).toEqual({ code: 0, summary: expect.stringMatching(/passed/) });
