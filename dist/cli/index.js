@@ -79972,13 +79972,11 @@ function parseImageMap(text) {
     }
     return map;
 }
-function loadSweFluxSuite(dir, images = {}) {
-    const qaDir = sweFluxDir(dir);
-    if (!qaDir)
-        throw new UsageError(`--instances ${dir}: not a SWE-Flux run directory (no instance with an eval.sh)`);
+/** The suite of the QA directory `qaDir` (as `sweFluxDir` found it); `images` maps the run's image names. */
+function loadSweFluxSuite(qaDir, images = {}) {
     const reader = new reader_FsSuiteReader(qaDir);
-    if (reader.names('.').includes('shared') === false || !(0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(qaDir, SHARED)))
-        throw new UsageError(`--instances ${dir}: not a SWE-Flux run directory: ${(0,external_node_path_namespaceObject.join)(qaDir, SHARED)} is missing ` +
+    if (!(0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(qaDir, SHARED)))
+        throw new UsageError(`--instances ${qaDir}: not a SWE-Flux run directory: ${(0,external_node_path_namespaceObject.join)(qaDir, SHARED)} is missing ` +
             "(the run's shared harness files: trace plugin and conftest)");
     const image = runImage(reader);
     const ref = images[image] ?? image;
@@ -81776,7 +81774,8 @@ const defaultInstancesDir = () => bundledInstancesDir();
 const demoInstancesDir = () => (0,external_node_path_namespaceObject.join)(bundledInstancesDir(), 'core');
 /** A suite directory, or a SWE-Flux run directory (its image names mapped by `swe-flux-images`). */
 function loadAnySuite(dir, sweFluxImages) {
-    return sweFluxDir(dir) ? loadSweFluxSuite(dir, parseImageMap(sweFluxImages)) : loadSuite(dir);
+    const qaDir = sweFluxDir(dir);
+    return qaDir ? loadSweFluxSuite(qaDir, parseImageMap(sweFluxImages)) : loadSuite(dir);
 }
 /** Loads the suite and selects from it, once; the cache keys and the run use this same selection. */
 function loadSelection(options, logger) {
@@ -83074,7 +83073,10 @@ function reproduced(loaded, outcome, log) {
     log(`  ${loaded.instance.id}: invalid — ${reason}`);
     return { status: 'invalid', reason };
 }
-/** The group's instances without a valid cached oracle (`hit` gets each one with). */
+/**
+ * The group's instances without a valid cached oracle. `hit` gets each one with; only the
+ * harvest loop passes it, and only it warns about a foreign entry (the prefetch asks quietly).
+ */
 function missesOf(group, env, tracerDigest, deps, hit) {
     const misses = [];
     for (const loaded of group.items) {

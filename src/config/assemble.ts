@@ -44,7 +44,8 @@ export const demoInstancesDir = (): string => join(bundledInstancesDir(), 'core'
 
 /** A suite directory, or a SWE-Flux run directory (its image names mapped by `swe-flux-images`). */
 export function loadAnySuite(dir: string, sweFluxImages?: string): Suite {
-  return sweFluxDir(dir) ? loadSweFluxSuite(dir, parseImageMap(sweFluxImages)) : loadSuite(dir);
+  const qaDir = sweFluxDir(dir);
+  return qaDir ? loadSweFluxSuite(qaDir, parseImageMap(sweFluxImages)) : loadSuite(dir);
 }
 
 /** Loads the suite and selects from it, once; the cache keys and the run use this same selection. */

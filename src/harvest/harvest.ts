@@ -228,7 +228,10 @@ function reproduced(
   return { status: 'invalid', reason };
 }
 
-/** The group's instances without a valid cached oracle (`hit` gets each one with). */
+/**
+ * The group's instances without a valid cached oracle. `hit` gets each one with; only the
+ * harvest loop passes it, and only it warns about a foreign entry (the prefetch asks quietly).
+ */
 function missesOf(
   group: EnvGroup,
   env: ResolvedEnvironment,

@@ -57,16 +57,12 @@ export function parseImageMap(text: string | undefined): Record<string, string> 
   return map;
 }
 
-export function loadSweFluxSuite(dir: string, images: Record<string, string> = {}): Suite {
-  const qaDir = sweFluxDir(dir);
-  if (!qaDir)
-    throw new UsageError(
-      `--instances ${dir}: not a SWE-Flux run directory (no instance with an eval.sh)`,
-    );
+/** The suite of the QA directory `qaDir` (as `sweFluxDir` found it); `images` maps the run's image names. */
+export function loadSweFluxSuite(qaDir: string, images: Record<string, string> = {}): Suite {
   const reader = new FsSuiteReader(qaDir);
-  if (reader.names('.').includes('shared') === false || !existsSync(join(qaDir, SHARED)))
+  if (!existsSync(join(qaDir, SHARED)))
     throw new UsageError(
-      `--instances ${dir}: not a SWE-Flux run directory: ${join(qaDir, SHARED)} is missing ` +
+      `--instances ${qaDir}: not a SWE-Flux run directory: ${join(qaDir, SHARED)} is missing ` +
         "(the run's shared harness files: trace plugin and conftest)",
     );
   const image = runImage(reader);
