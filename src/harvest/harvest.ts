@@ -111,9 +111,7 @@ export async function harvestOracles(
       env = await resolved(index);
     } catch (error) {
       if (error instanceof DockerUnavailableError) throw error;
-      const named = group.recipe.name.startsWith('swe-flux:')
-        ? group.recipe.name.slice(9)
-        : undefined;
+      const named = group.items[0]?.sweFlux?.image; // a SWE-Flux run's image, mapped or not
       const reason =
         `environment "${group.recipe.name}" could not be resolved: ${messageOf(error)}` +
         (named
