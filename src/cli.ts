@@ -21,5 +21,8 @@ process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
 const code = await cli(process.argv.slice(2), undefined, { signal: controller.signal, cleanups });
+// After an interrupt, the run returns as soon as its results are written; the
+// containers it was creating or running may still be going away.
+await cleanups.settled();
 // Exit once the output is flushed: a socket of a lost engine must not keep a finished run alive.
 process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));

@@ -15,3 +15,4 @@ process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
 await run(undefined, { signal: controller.signal, cleanups });
+await cleanups.settled();

@@ -67221,6 +67221,9 @@ const onSignal = (signal) => {
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 const code = await (0,_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .cli */ .x)(process.argv.slice(2), undefined, { signal: controller.signal, cleanups });
+// After an interrupt, the run returns as soon as its results are written; the
+// containers it was creating or running may still be going away.
+await cleanups.settled();
 // Exit once the output is flushed: a socket of a lost engine must not keep a finished run alive.
 process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 
@@ -78054,12 +78057,21 @@ class DockerBackend {
     }
     async runContainer(image, cmd, binds, job) {
         const env = job.environment;
-        const container = await engine(() => this.docker.createContainer(sandboxContainer(image, cmd, sandboxHostConfig(binds, this.options.limits ?? DEFAULT_LIMITS), {
+        const cleanups = this.options.cleanups;
+        if (cleanups?.closed)
+            throw new HarvestError('interrupted before the container was created');
+        let forget;
+        // Tracked, and its removal registered before anyone else sees it: a create in
+        // flight when an interrupt lands is waited for and its container removed.
+        const creating = engine(() => this.docker.createContainer(sandboxContainer(image, cmd, sandboxHostConfig(binds, this.options.limits ?? DEFAULT_LIMITS), {
             'tracegate.job': env.digest.slice(0, 16),
             'tracegate.host': (0,external_node_os_namespaceObject.hostname)(),
             'tracegate.pid': String(process.pid),
-        })));
-        const forget = this.options.cleanups?.add(() => container.remove({ force: true, v: true }).catch(() => { }));
+        }))).then((created) => {
+            forget = cleanups?.add(() => created.remove({ force: true, v: true }).catch(() => { }));
+            return created;
+        });
+        const container = await (cleanups ? cleanups.track(creating) : creating);
         const stdout = new external_node_stream_namespaceObject.PassThrough();
         const stderr = new external_node_stream_namespaceObject.PassThrough();
         const results = new BoundedText(MAX_STDOUT_BYTES);
@@ -86823,31 +86835,78 @@ async function demoCommand(args, io, logger, lifecycle) {
  * What must be undone if the process is interrupted: containers to remove,
  * temporary directories to delete. Adapters register an undo when they
  * create something and drop it when they have cleaned up themselves; an
- * entry point runs whatever is left on SIGINT/SIGTERM.
+ * entry point runs whatever is left on SIGINT/SIGTERM, and waits for it
+ * (`settled`) before exiting.
+ *
+ * A creation may still be in flight when the signal lands (the engine is
+ * creating a container the adapter has not heard of yet). Adapters wrap such
+ * requests in `track`; `runAll` waits for them, and an undo registered after
+ * `runAll` began runs at once, so what they created is removed too.
  */
 class Cleanups {
     pending = new Map();
+    inFlight = new Set();
+    late = [];
+    closing;
     next = 0;
     /** Registers an undo; call the returned function once it is no longer needed. */
     add(undo) {
+        if (this.closing) {
+            this.late.push(settle(undo, LATE_UNDO_MS));
+            return () => { };
+        }
         const id = this.next++;
         this.pending.set(id, undo);
         return () => this.pending.delete(id);
     }
+    /** Marks a request whose result may need undoing; `runAll` waits for it. */
+    track(request) {
+        this.inFlight.add(request);
+        const done = () => this.inFlight.delete(request);
+        request.then(done, done);
+        return request;
+    }
     get size() {
         return this.pending.size;
     }
-    /** Runs every pending undo (in parallel, each bounded by `timeoutMs`); never throws. */
-    async runAll(timeoutMs = 10_000) {
+    get closed() {
+        return this.closing !== undefined;
+    }
+    /**
+     * Runs every pending undo (in parallel, each bounded by `timeoutMs`), waits
+     * for tracked requests and the undos they register; never throws. Calling
+     * it again runs nothing twice.
+     */
+    runAll(timeoutMs = 10_000) {
+        this.closing ??= this.close(timeoutMs);
+        return this.settled();
+    }
+    /**
+     * Resolves once an interrupt's cleanup has finished, undos registered since
+     * included; at once if there was no interrupt.
+     */
+    async settled() {
+        if (!this.closing)
+            return;
+        await this.closing;
+        await Promise.all(this.late);
+    }
+    async close(timeoutMs) {
         const undos = [...this.pending.values()];
         this.pending.clear();
-        await Promise.all(undos.map((undo) => Promise.race([
-            Promise.resolve()
-                .then(undo)
-                .catch(() => { }),
-            new Promise((r) => setTimeout(r, timeoutMs).unref()),
-        ])));
+        const deadline = new Promise((r) => setTimeout(r, timeoutMs).unref());
+        await Promise.all(undos.map((undo) => settle(undo, timeoutMs)));
+        await Promise.race([Promise.allSettled([...this.inFlight]), deadline]);
     }
+}
+const LATE_UNDO_MS = 10_000;
+function settle(undo, timeoutMs) {
+    return Promise.race([
+        Promise.resolve()
+            .then(undo)
+            .catch(() => { }),
+        new Promise((r) => setTimeout(r, timeoutMs).unref()),
+    ]);
 }
 
 

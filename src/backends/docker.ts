@@ -171,7 +171,12 @@ export class DockerBackend implements HarvestBackend {
     job: HarvestJob,
   ): Promise<string> {
     const env = job.environment;
-    const container = await engine(() =>
+    const cleanups = this.options.cleanups;
+    if (cleanups?.closed) throw new HarvestError('interrupted before the container was created');
+    let forget: (() => void) | undefined;
+    // Tracked, and its removal registered before anyone else sees it: a create in
+    // flight when an interrupt lands is waited for and its container removed.
+    const creating = engine(() =>
       this.docker.createContainer(
         sandboxContainer(
           image,
@@ -184,10 +189,11 @@ export class DockerBackend implements HarvestBackend {
           },
         ),
       ),
-    );
-    const forget = this.options.cleanups?.add(() =>
-      container.remove({ force: true, v: true }).catch(() => {}),
-    );
+    ).then((created) => {
+      forget = cleanups?.add(() => created.remove({ force: true, v: true }).catch(() => {}));
+      return created;
+    });
+    const container = await (cleanups ? cleanups.track(creating) : creating);
     const stdout = new PassThrough();
     const stderr = new PassThrough();
     const results = new BoundedText(MAX_STDOUT_BYTES);
