@@ -77,7 +77,13 @@ describe("the tracer suite inside the harvest sandbox (no network, no capabiliti
         const image = await tracerTestImage(docker, base, python);
         const { code, out } = await runTracerSuite(docker, image);
         const summary = out.trim().split('\n').pop() ?? '';
-        expect({ code, summary }).toEqual({ code: 0, summary: expect.stringMatching(/passed/) });
+        // On failure, the suite's last lines say which test failed and why.
+        const tail = code === 0 ? '' : out.trim().split('\n').slice(-60).join('\n');
+        expect({ code, summary, tail }).toEqual({
+          code: 0,
+          summary: expect.stringMatching(/passed/),
+          tail: '',
+        });
         const passed = Number(/(\d+) passed/.exec(summary)?.[1] ?? 0);
         const skipped = Number(/(\d+) skipped/.exec(summary)?.[1] ?? 0);
         expect(passed).toBeGreaterThanOrEqual(minPassed);

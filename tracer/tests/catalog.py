@@ -658,6 +658,122 @@ program("words", '''
      Invalid("predicate reads attribute '__class__': only method calls are allowed")),
 ])
 
+# 21d SWE-Flux's conventions: physical lines in def-use pairs, tuples of variables, a handler-line filter
+program("handle", '''
+    def handle(items, k):
+        out = []
+        for item in items:
+            try:
+                value = int(
+                    item)
+            except KeyError:
+                value = -2
+            except (TypeError, ValueError):
+                value = -1
+            total = (value
+                     * k)
+            out.append(total)
+        return out, k
+    ''', '''
+    from prog import handle
+    def test_it():
+        assert handle(["3", "x", None], 2) == ([6, -2, -2], 2)
+    ''', [
+    # Statement lines (the default): the read of `item` is at line 5, of `k` at line 11.
+    ("pairs-statement", "S4_DataFlow", "handle", {"invocation": 1, "variables": ["item", "k", "value"]},
+     {"observed_def_use_pairs": [
+         {"def_line": 3, "use_line": 5, "variable": "item"}, {"def_line": 1, "use_line": 11, "variable": "k"},
+         {"def_line": 1, "use_line": 14, "variable": "k"}, {"def_line": 5, "use_line": 11, "variable": "value"},
+         {"def_line": 10, "use_line": 11, "variable": "value"}]}),
+    # Physical lines: `item` is read on line 6, `k` on line 12.
+    ("pairs-physical", "S4_DataFlow", "handle",
+     {"invocation": 1, "variables": ["item", "k", "value"], "lines": "physical"},
+     {"observed_def_use_pairs": [
+         {"def_line": 3, "use_line": 6, "variable": "item"}, {"def_line": 1, "use_line": 12, "variable": "k"},
+         {"def_line": 1, "use_line": 14, "variable": "k"}, {"def_line": 5, "use_line": 11, "variable": "value"},
+         {"def_line": 10, "use_line": 11, "variable": "value"}]}),
+    ("counts-physical", "M4_DataFlow", "handle", {"mode": "counts", "variables": ["k"], "lines": "physical"},
+     {"observed_def_use_pairs": [{"count": 3, "def_line": 1, "use_line": 12, "variable": "k"},
+                                 {"count": 1, "def_line": 1, "use_line": 14, "variable": "k"}]}),
+    ("bad-lines", "M4_DataFlow", "handle", {"variables": ["k"], "lines": "logical"},
+     Invalid('query key lines must be "statement" or "physical", got \'logical\'')),
+    # (value, total) wherever both are bound: after the first iteration, then -1 with the old total, then both new.
+    ("tuple", "M3_ProgramState", "handle", {"mode": "unique", "variables": ["value", "total"]},
+     {"unique_values": ["(-1, -2)", "(-1, 6)", "(3, 6)"]}),
+    ("tuple-of-one", "M3_ProgramState", "handle", {"mode": "unique", "variables": ["value"]},
+     Invalid("query key variables must list two or more distinct variable names (in tuple order)")),
+    # "x" raises ValueError and None TypeError: both are handled by the second clause, none by the first.
+    ("handler-second", "S5_Exceptions", "handle", {"mode": "caught_kinds", "handler_line": 9},
+     {"caught_exception_kinds": ["TypeError", "ValueError"]}),
+    ("handler-first", "S5_Exceptions", "handle", {"mode": "caught_kinds", "handler_line": 7},
+     {"caught_exception_kinds": []}),
+    ("handler-not-except", "S5_Exceptions", "handle", {"mode": "caught_kinds", "handler_line": 4},
+     Invalid("line 4 is not an `except` clause of the target's file")),
+])
+
+# 21f reads from nested scopes counted as the enclosing function's (SWE-Flux's convention)
+program("weigh", '''
+    def weigh(items, k, base):
+        factor = k + 1
+        scaled = [x * factor for x in items]
+        pick = lambda v: v > base
+        kept = list(filter(pick, scaled))
+        total = sum(y + base for y in kept)
+        return total
+    ''', '''
+    from prog import weigh
+    def test_it():
+        assert weigh([1, 2, 3], 1, 3) == 16
+    ''', [
+    # By default a function's reads are its own frame's: only `kept` (the generator's first iterable) is.
+    ("own", "M4_DataFlow", "weigh", {"mode": "counts", "variables": ["base", "factor", "kept", "x"]},
+     {"observed_def_use_pairs": [{"count": 1, "def_line": 5, "use_line": 6, "variable": "kept"}]}),
+    # Nested: `factor` read by the comprehension for each of 3 items, `base` by the lambda for each of 3
+    # values and by the generator expression for each of 2 kept; `x` stays the comprehension's own.
+    ("enclosing", "M4_DataFlow", "weigh",
+     {"mode": "counts", "variables": ["base", "factor", "kept", "x"], "nested": "enclosing"},
+     {"observed_def_use_pairs": [{"count": 3, "def_line": 1, "use_line": 4, "variable": "base"},
+                                 {"count": 2, "def_line": 1, "use_line": 6, "variable": "base"},
+                                 {"count": 3, "def_line": 2, "use_line": 3, "variable": "factor"},
+                                 {"count": 1, "def_line": 5, "use_line": 6, "variable": "kept"}]}),
+    ("enclosing-one", "S4_DataFlow", "weigh", {"invocation": 1, "variables": ["factor"], "nested": "enclosing"},
+     {"observed_def_use_pairs": [{"def_line": 2, "use_line": 3, "variable": "factor"}]}),
+    ("bad-nested", "S4_DataFlow", "weigh", {"invocation": 1, "variables": ["factor"], "nested": "all"},
+     Invalid('query key nested must be "own" or "enclosing", got \'all\'')),
+])
+
+# 21e per-function call counts from any caller, zero rows kept (SWE-Flux's M6 shape)
+program("tally", '''
+    def double(x):
+        return x * 2
+
+    def unused():
+        return 0
+
+    def gen(n):
+        for i in range(n):
+            yield double(i)
+
+    def total(items):
+        return sum(double(x) for x in items) + sum([double(x) for x in items])
+    ''', '''
+    from prog import double, gen, total
+    def test_it():
+        assert double(5) == 10
+        assert list(gen(3)) == [0, 2, 4]
+        assert total([1, 2]) == 12
+    ''', [
+    # double: once from the test, three times from gen, twice from the generator expression, twice from the
+    # list comprehension; gen's resumptions are not calls; `prog.nowhere` is no function at all.
+    ("call-counts", "M6_InterProceduralCFG", "total",
+     {"mode": "call_counts", "functions": ["prog.unused", "prog.double", "prog.gen", "prog.total", "prog.nowhere"]},
+     {"function_call_counts": [{"count": 8, "func": "prog.double"}, {"count": 1, "func": "prog.gen"},
+                               {"count": 0, "func": "prog.nowhere"}, {"count": 1, "func": "prog.total"},
+                               {"count": 0, "func": "prog.unused"}]}),
+    ("call-counts-none", "M6_InterProceduralCFG", "total", {"mode": "call_counts", "functions": []},
+     Invalid("query needs 'functions': a list of dotted function names")),
+])
+
 # 22 an invariant that breaks -------------------------------------------------------------------
 program("wobble", '''
     def wobble(n):

@@ -73,12 +73,14 @@ def _all(results: list[Result], **fields: Any) -> list[Result]:
 
 
 def _needs(specs: list[Spec]) -> dict[str, Any]:
-    needs: dict[str, Any] = {"record_calls": False, "variables": set(), "dataflow": set()}
+    needs: dict[str, Any] = {"record_calls": False, "dataflow_nested": False, "variables": set(), "dataflow": set(),
+                             "count_calls": set()}
     for spec in specs:
         part = queries.recording_needs(spec["kind"], spec.get("query") or {})
         needs["record_calls"] |= bool(part["record_calls"])
-        needs["variables"] |= set(part["variables"] or ())
-        needs["dataflow"] |= set(part["dataflow"] or ())
+        needs["dataflow_nested"] |= bool(part["dataflow_nested"])
+        for key in ("variables", "dataflow", "count_calls"):
+            needs[key] |= set(part[key] or ())
     return needs
 
 
@@ -200,7 +202,8 @@ def _recordings(specs: list[Spec], results: list[Result], run_dir: str, instance
             trace_name = f"trace-{len(recordings)}.json"
             config = dict(target=head["target"], trace_path=sandbox.path(trace_name), instance_dir=run_dir,
                           record_calls=needs["record_calls"], variables=sorted(needs["variables"]) or None,
-                          dataflow=sorted(needs["dataflow"]) or None, max_events=head.get("max_events"),
+                          dataflow=sorted(needs["dataflow"]) or None, dataflow_nested=needs["dataflow_nested"],
+                          count_calls=sorted(needs["count_calls"]) or None, max_events=head.get("max_events"),
                           max_value_chars=cap)
             parsed = any(specs[i].get("parser") for i in members)
             recordings.append(_Recording(members, target, config, dict(target.context, tests=tests), parsed))

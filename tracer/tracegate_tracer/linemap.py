@@ -59,12 +59,20 @@ class LineMap:
         # (span of a list/set/dict comprehension, span of its first iterable):
         # what Python >= 3.12 inlines into the enclosing frame.
         self.comprehensions = []
+        # span of a comprehension -> the names its `for` clauses bind (its own variables, not the function's)
+        self.comprehension_names = {}
         # co_firstlineno (first decorator line) -> the `def` line.
         self.def_lines = {}
+        # lines of the `except` clauses (where a handled exception's handler is named)
+        self.handler_lines = set()
         for node in ast.walk(self.tree):
             self._visit(node)
+            if isinstance(node, ast.ExceptHandler):
+                self.handler_lines.add(node.lineno)
             if isinstance(node, _COMPS):
                 self.comprehensions.append((_span(node), _span(node.generators[0].iter)))
+                self.comprehension_names[_span(node)] = frozenset(
+                    name.id for gen in node.generators for name in ast.walk(gen.target) if isinstance(name, ast.Name))
             elif isinstance(node, _FUNCS):
                 first = min([node.lineno] + [d.lineno for d in node.decorator_list])
                 self.def_lines[first] = node.lineno

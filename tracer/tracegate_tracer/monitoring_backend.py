@@ -106,6 +106,10 @@ class MonitoringRecorder(Recorder):
                 events |= E.INSTRUCTION
             self.group.instrument(code, events)
             self._instrumented.add(code)
+            for child in self.nested_infos:
+                if child not in self._instrumented:  # nested scopes reading the target's variables
+                    self.group.instrument_nested(child, self)
+                    self._instrumented.add(child)
         if self._active and self.record_calls:
             self.record_call(frame)
         self.begin(frame, info)
@@ -161,6 +165,18 @@ class MonitoringRecorder(Recorder):
         return None
 
 
+    def nested_instruction(self, frame: FrameType, code: CodeType, offset: int) -> object:
+        info = self.nested_infos[code]
+        if offset not in info.accesses:
+            return M.DISABLE
+        if self.stopped:
+            return None
+        invocation = self.enclosing(frame)
+        if invocation is not None:
+            invocation.access(offset, info)
+        return None
+
+
 class MonitoringGroup(RecorderGroup):
     backend = "monitoring"
 
@@ -175,6 +191,8 @@ class MonitoringGroup(RecorderGroup):
         self._calls_always = any(member.tracked for member in members)
         self._owners: dict[CodeType, tuple[MonitoringRecorder, ...]] = {}  # code -> recorders targeting it
         self._local: dict[CodeType, int] = {}  # code -> local events enabled
+        self._nested: dict[CodeType, tuple[MonitoringRecorder, ...]] = {}  # nested scope -> recorders reading it
+        self._counting = tuple(member for member in members if member.counted is not None)
         for member in members:
             member.group = self
 
@@ -219,6 +237,11 @@ class MonitoringGroup(RecorderGroup):
         self._local[code] = events
         M.set_local_events(self.tool, code, events)
 
+    def instrument_nested(self, code: CodeType, member: MonitoringRecorder) -> None:
+        """INSTRUCTION events for a scope nested in `member`'s target (reads of the target's variables)."""
+        self._nested[code] = self._nested.get(code, ()) + (member,)
+        self.instrument(code, M.events.INSTRUCTION)
+
     def calls_changed(self) -> None:
         """The second tool reports starts while any recorder has an invocation running."""
         wanted = any(member._active for member in self.members)
@@ -239,8 +262,13 @@ class MonitoringGroup(RecorderGroup):
         owners = self._owners.get(code)
         if owners is None:
             owners = self._owners[code] = tuple(m for m in self.members if m.info(code) is not None)
+        counted = False
+        if self._counting:
+            frame = sys._getframe(1)
+            for member in self._counting:
+                counted |= member.count_start(frame, code)
         if not owners:
-            return M.DISABLE
+            return None if counted else M.DISABLE
         frame = sys._getframe(1)
         for member in owners:
             member.start(frame, code)
@@ -303,4 +331,6 @@ class MonitoringGroup(RecorderGroup):
         keep = False
         for member in self._owners.get(code, ()):
             keep |= member.instruction(frame, code, offset) is not M.DISABLE
+        for member in self._nested.get(code, ()):
+            keep |= member.nested_instruction(frame, code, offset) is not M.DISABLE
         return None if keep else M.DISABLE

@@ -203,6 +203,19 @@ def _m6_calls(f: Function) -> Iterator[tuple[Query, str]]:
         yield {"include": f.include}, "suite"
 
 
+def _m6_call_counts(f: Function) -> Iterator[tuple[Query, str]]:
+    """The function, two of its callees, and another function of its module (often a zero row)."""
+    names = [f.func] + [f"{module_name(file)}.{qualname}" for file, qualname, _n in f.facts["callees"][:2]]
+    module = module_name(f.file)
+    for node in f.linemap.tree.body:
+        name = f"{module}.{getattr(node, 'name', '')}"
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and name not in names:
+            names.append(name)
+            break
+    if len(names) >= 2:
+        yield {"functions": sorted(set(names))}, "suite"
+
+
 def _numbers(f: Function, name: str) -> list[float]:
     values = []
     for text in f.variables[name]["values"]:
@@ -294,6 +307,7 @@ PROPOSERS: dict[tuple[str, str], Proposer] = {
     ("S6_InterProceduralCFG", "max_depth"): _s6_calls,
     ("M6_InterProceduralCFG", "covered"): _m6_calls,
     ("M6_InterProceduralCFG", "edges"): _m6_calls,
+    ("M6_InterProceduralCFG", "call_counts"): _m6_call_counts,
     ("S7_Invariants", "holds"): _s7_holds,
     ("S7_Invariants", "monotonicity"): _monotonicity("single"),
     ("M7_Invariants", "holds"): _m7_holds,

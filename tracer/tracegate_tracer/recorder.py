@@ -21,7 +21,7 @@ from types import CodeType, FrameType
 from typing import Any
 
 from . import frames
-from .codeinfo import CodeInfo
+from .codeinfo import CodeInfo, NestedInfo, nested_codes
 from .linemap import LineMap, for_code
 from .trace import TraceWriter
 from .values import MAX_REPR, render, safe_str, type_name
@@ -40,6 +40,12 @@ class Recorder:
         self.record_calls = bool(config.get("record_calls"))
         self.variables = list(config.get("variables") or ()) or None
         self.tracked = frozenset(config.get("dataflow") or ()) or None
+        # Functions whose every start is counted, from any caller (call-count questions).
+        # Reads of the target's variables from nested scopes (SWE-Flux's convention): code -> NestedInfo.
+        self.nested = bool(config.get("dataflow_nested")) and self.tracked is not None
+        self.nested_infos = {}
+        self.counted = frozenset(config.get("count_calls") or ()) or None
+        self._count_names = {}  # code -> its dotted name when counted, else None
         self.max_events = int(config.get("max_events") or DEFAULT_MAX_EVENTS)
         self.max_value = int(config.get("max_value_chars") or MAX_REPR)
         self.name_file = frames.FileNamer(config.get("instance_dir") or os.getcwd())
@@ -56,6 +62,8 @@ class Recorder:
         self._scope = None  # absolute path prefix of the slice's files, set at the first invocation
         self._slice_seen = {}  # code -> True (recorded or out of scope for the slice)
         self.writer.executed = []
+        if self.counted:
+            self.writer.call_counts = dict.fromkeys(sorted(self.counted), 0)
 
     def stop(self, reason: str) -> None:
         """This recording ends (its trace is invalid, with `reason`); the run's other recordings go on."""
@@ -81,7 +89,13 @@ class Recorder:
             pass
         info = None
         if code.co_qualname == self.target["function"] and code.co_filename.replace("\\", "/").endswith(self._suffix):
-            info = CodeInfo(code, self._linemap(code), self.tracked)
+            linemap = self._linemap(code)
+            info = CodeInfo(code, linemap, self.tracked, self.nested)
+            if self.nested:
+                for child, owned in nested_codes(code, self.tracked).items():
+                    nested = NestedInfo(child, linemap, owned)
+                    if nested.accesses:
+                        self.nested_infos[child] = nested
         self._infos[code] = info
         return info
 
@@ -106,7 +120,7 @@ class Recorder:
         if self.tracked:
             for name in info.params:  # parameters are defined at the `def` line
                 if name in self.tracked:
-                    self.emit(["store", inv, info.def_line, name])
+                    self.emit(["store", inv, info.def_line, name, info.def_line])
         return invocation
 
     def resume(self, frame: FrameType) -> Invocation | None:
@@ -118,12 +132,36 @@ class Recorder:
             self.emit(["resume", invocation.inv, invocation.info.stmt_line(frame.f_lineno)])
         return invocation
 
+    def enclosing(self, frame: FrameType) -> Invocation | None:
+        """The innermost invocation on the stack below a nested scope's frame (None once it returned)."""
+        walker, active = frame.f_back, self._active
+        while walker is not None:
+            invocation = active.get(walker)
+            if invocation is not None:
+                return invocation
+            walker = walker.f_back
+        return None
+
     def leave(self, frame: FrameType, invocation: Invocation, kind: str) -> None:
         self._active.pop(frame, None)
         if kind == "yield":
             self._suspended[frame] = invocation
         else:
             self.writer.invocations[invocation.inv - 1]["outcome"] = kind
+
+    def count_start(self, frame: FrameType, code: CodeType) -> bool:
+        """A frame of `code` starts (not a resumption), anywhere in the run: counted when its function
+        is asked about. True when `code` is counted. Comprehension frames (3.11 only) are never counted."""
+        try:
+            name = self._count_names[code]
+        except KeyError:
+            dotted = None if code.co_name in frames.COMPREHENSIONS else frames.dotted_name(frame)
+            name = self._count_names[code] = dotted if dotted in self.counted else None
+        if name is None:
+            return False
+        if not self.stopped:
+            self.writer.call_counts[name] += 1
+        return True
 
     def record_call(self, frame: FrameType) -> None:
         """`frame` starts while some invocation is on the stack: a call event.
@@ -341,11 +379,12 @@ class Invocation:
         rec = self.rec
         rec.emit(["line", self.inv, stmt, rec.snapshot(frame)])
 
-    def access(self, offset: int) -> None:
-        found = self.info.accesses.get(offset)
+    def access(self, offset: int, info: CodeInfo | NestedInfo | None = None) -> None:
+        """Instruction `offset` ran in this invocation's frame, or in a nested scope's (`info`)."""
+        found = (info or self.info).accesses.get(offset)
         if found:
-            for kind, line, name in found:
-                self.rec.emit([kind, self.inv, line, name])
+            for kind, line, name, phys in found:
+                self.rec.emit([kind, self.inv, line, name, phys])
 
     def exception(self, phys: int, exc: BaseException) -> None:
         record = ["exception", self.inv, self.info.linemap.stmt_line(phys), type_name(type(exc)),

@@ -16,6 +16,7 @@ from types import FrameType
 from typing import Any
 
 from . import frames
+from .codeinfo import NestedInfo
 from .recorder import Invocation, Recorder, RecorderGroup
 from .values import safe_repr
 
@@ -27,6 +28,8 @@ class SettraceRecorder(Recorder):
         if event != "call" or self.stopped:
             return None
         code = frame.f_code
+        if self.counted is not None and not frames.is_resumption(frame):
+            self.count_start(frame, code)
         try:
             info = self._infos[code]  # the hot path: one look-up for a code object seen before
         except KeyError:
@@ -38,7 +41,8 @@ class SettraceRecorder(Recorder):
                 self.record_call(frame)
             self.note_executed(frame)
         if info is None:
-            return None
+            nested = self.nested_infos.get(code) if self.nested else None
+            return self._nested_tracer(frame, nested) if nested is not None else None
         invocation = self.resume(frame)
         if invocation is None:
             if frames.is_resumption(frame):
@@ -49,6 +53,16 @@ class SettraceRecorder(Recorder):
             # 3.12+ turns opcode events on only for a frame that already has its tracer.
             frame.f_trace = tracer
             frame.f_trace_opcodes = True
+        return tracer
+
+
+    def _nested_tracer(self, frame: FrameType, nested: NestedInfo) -> NestedTracer | None:
+        invocation = self.enclosing(frame)
+        if invocation is None:
+            return None
+        tracer = NestedTracer(self, invocation, nested)
+        frame.f_trace = tracer
+        frame.f_trace_opcodes = True
         return tracer
 
 
@@ -83,7 +97,7 @@ class SettraceGroup(RecorderGroup):
         found = None
         for member in self.members:
             # Any other recorder would answer None without recording anything.
-            if member._active or member in owners:
+            if member._active or member in owners or member.counted is not None:
                 tracer = member._global(frame, event, arg)
                 if tracer is not None:
                     found = tracer if found is None else FanOut(found, tracer)
@@ -121,4 +135,20 @@ class LocalTracer:
         elif event == "return":
             kind = frames.exit_kind(frame)
             self.invocation.exit(frame, kind, frame.f_lineno, arg if kind != "unwind" else None)
+        return self
+
+
+class NestedTracer:
+    """The local tracer of a nested scope's frame: its reads of the target's variables."""
+
+    __slots__ = ("rec", "invocation", "nested")
+
+    def __init__(self, rec: SettraceRecorder, invocation: Invocation, nested: NestedInfo) -> None:
+        self.rec, self.invocation, self.nested = rec, invocation, nested
+
+    def __call__(self, frame: FrameType, event: str, arg: Any) -> NestedTracer | None:
+        if self.rec.stopped:
+            return None
+        if event == "opcode":
+            self.invocation.access(frame.f_lasti, self.nested)
         return self

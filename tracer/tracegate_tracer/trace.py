@@ -18,6 +18,9 @@ first_line, path}].
 `value_cap` is the cap (characters) of every rendered value and exception
 message; `cut_values` lists, sorted, each distinct text that was cut at it
 (a cut text is never an answer: see queries.shared.ensure_uncut).
+`call_counts` (only when a question counts calls) maps each dotted function
+name asked about to the number of its frames that started anywhere in the
+run, under the target or not (resumptions and comprehension frames excluded).
 """
 
 from __future__ import annotations
@@ -39,14 +42,18 @@ EVENT_FIELDS = {
     "unwind": ["inv", "line", "locals"],
     "resume": ["inv", "line"],
     "call": ["owners", "file", "func", "caller", "line"],
-    "store": ["inv", "line", "name"],
-    "load": ["inv", "line", "name"],
-    "delete": ["inv", "line", "name"],
+    "store": ["inv", "line", "name", "phys"],
+    "load": ["inv", "line", "name", "phys"],
+    "delete": ["inv", "line", "name", "phys"],
+    "nested_load": ["inv", "line", "name", "phys"],
 }
 """Fields after the kind. `locals` is {variable: repr} or null when not asked
 for; `caught` is true/false/null (frame never finished); `owners` lists
 [inv, depth] for every invocation on the stack (depth 1 = direct callee);
-`caller` is the calling frame's dotted name and `line` its call-site line."""
+`caller` is the calling frame's dotted name and `line` its call-site line;
+`phys` is the physical line of a load, store or delete (`line` is its
+statement's first line); a `nested_load` is a read of the target's variable
+from a scope nested in it (recorded only when a question counts those)."""
 
 
 class TraceWriter:
@@ -61,6 +68,7 @@ class TraceWriter:
         self.executed = []
         self.value_cap = 0
         self.cut_values: set[str] = set()  # rendered values cut at value_cap
+        self.call_counts = None  # {dotted name: starts} of the functions a call-count question names
         self.retry_from_start = False  # a deferred start found a target module imported: run again
 
     def document(self) -> dict[str, Any]:
@@ -79,6 +87,7 @@ class TraceWriter:
             "executed": self.executed,
             "value_cap": self.value_cap,
             "cut_values": sorted(self.cut_values),
+            **({"call_counts": self.call_counts} if self.call_counts is not None else {}),
             **({"retry_from_start": True} if self.retry_from_start else {}),
         }
 

@@ -1,11 +1,12 @@
-"""S6 / M6, inter-procedural control flow: the calls made while an invocation is on the stack."""
+"""S6 / M6, inter-procedural control flow: the calls made while an invocation is on the stack (and, for
+call counts, anywhere in the run)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from ..trace import events_of
-from .shared import Answer, Ask, Context, Invalid, Needs, Query, Rule, Trace, code, invocation
+from .shared import Answer, Ask, Context, Invalid, Needs, Query, Rule, Trace, code, code_names, invocation
 from .terms import CALL, DEPTH, INVOCATION, NAMES
 
 _FILE_FUNC = [{"file": "str", "func": "str"}]
@@ -123,6 +124,38 @@ def _ask_edges(q: Query) -> Ask:
     )
 
 
+def _functions(query: Query) -> list[str]:
+    found = query.get("functions")
+    if not isinstance(found, list) or not found or not all(isinstance(f, str) and f for f in found):
+        raise Invalid("query needs 'functions': a list of dotted function names")
+    return sorted(set(found))
+
+
+def _count_needs(query: Query) -> Needs:
+    try:
+        return {"count_calls": _functions(query)}
+    except Invalid:
+        return {}
+
+
+def m6_call_counts(trace: Trace, query: Query, ctx: Context) -> Answer:
+    """SWE-Flux's M6 shape: how often each named function starts, from any caller, zero rows kept."""
+    wanted, counts = _functions(query), trace.get("call_counts") or {}
+    missing = [f for f in wanted if f not in counts]
+    if missing:
+        raise Invalid(f"the recording did not count calls of {', '.join(missing)}")
+    return {"function_call_counts": [{"func": f, "count": counts[f]} for f in wanted]}
+
+
+def _ask_call_counts(q: Query) -> Ask:
+    return (
+        "During the whole test run, from any caller (the target or not), how many times is each of {} called? "
+        "Count each call that starts a new frame of it (a generator's resumptions are not calls); give a row "
+        "with count 0 for a function never called. Sort by func.".format(code_names(q.get("functions"))),
+        [CALL, NAMES],
+    )
+
+
 RULES = [
     Rule("S6_InterProceduralCFG", "order", {"function_call_order": _FILE_FUNC}, s6_call_order, _ask_order,
          _calls_needs),
@@ -134,4 +167,6 @@ RULES = [
     Rule("M6_InterProceduralCFG", "edges",
          {"call_edges": [{"caller": "str", "callee": "str", "line": "int", "count": "int"}]}, m6_edges,
          _ask_edges, _calls_needs),
+    Rule("M6_InterProceduralCFG", "call_counts", {"function_call_counts": [{"func": "str", "count": "int"}]},
+         m6_call_counts, _ask_call_counts, _count_needs),
 ]

@@ -9,15 +9,47 @@ _PAIRS = [{"def_line": "int", "use_line": "int", "variable": "str"}]
 Pairs = dict[tuple[str, int, int], int]
 
 
-def _def_use(trace: Trace, inv: int, tracked: set[str]) -> Pairs:
+def _line_field(query: Query) -> int:
+    """Which line of an access event a pair names: its statement's first line (default) or, with
+    `lines: "physical"` (SWE-Flux's convention), the physical line of the load or store itself."""
+    lines = query.get("lines", "statement")
+    if lines not in ("statement", "physical"):
+        raise Invalid(f'query key lines must be "statement" or "physical", got {lines!r}')
+    return 4 if lines == "physical" else 2
+
+
+def _reads(query: Query) -> tuple[str, ...]:
+    """The access kinds that read a variable: the frame's own loads (default) and, with
+    `nested: "enclosing"` (SWE-Flux's convention), reads from closures, lambdas, generator expressions and
+    comprehensions nested in the target, counted as the target's at their line."""
+    nested = query.get("nested", "own")
+    if nested not in ("own", "enclosing"):
+        raise Invalid(f'query key nested must be "own" or "enclosing", got {nested!r}')
+    return ("load", "nested_load") if nested == "enclosing" else ("load",)
+
+
+def _lines_phrase(query: Query) -> str:
+    phrase = ""
+    if query.get("lines") == "physical":
+        phrase += (" Lines are physical lines: the line of the read or the write itself, even inside a statement "
+                   "that spans several lines.")
+    if query.get("nested") == "enclosing":
+        phrase += (" A read inside a closure, lambda, generator expression or comprehension defined in the "
+                   "function counts as the function's, at its line (the comprehension's own loop variables "
+                   "are not the function's).")
+    return phrase
+
+
+def _def_use(trace: Trace, inv: int, tracked: set[str], field: int = 2, reads: tuple[str, ...] = ("load",)) -> Pairs:
     """Counts of (variable, def_line, use_line) over the accesses of one invocation."""
     reaching: dict[str, int] = {}
     pairs: Pairs = {}
+    kinds = ("store", "delete") + reads
     for event in trace["events"]:
         kind = event[0]
-        if kind not in ("store", "load", "delete") or event[1] != inv or event[3] not in tracked:
+        if kind not in kinds or event[1] != inv or event[3] not in tracked:
             continue
-        _kind, _inv, line, name = event
+        line, name = event[field], event[3]
         if kind == "store":
             reaching[name] = line
         elif kind == "delete":
@@ -39,28 +71,30 @@ def _pairs_answer(pairs: Pairs, counts: bool = False) -> Answer:
 
 
 def _suite_pairs(trace: Trace, query: Query) -> Pairs:
-    tracked, total = set(names(query)), {}
+    tracked, total, field, reads = set(names(query)), {}, _line_field(query), _reads(query)
     for record in trace["invocations"]:
-        for key, n in _def_use(trace, record["inv"], tracked).items():
+        for key, n in _def_use(trace, record["inv"], tracked, field, reads).items():
             total[key] = total.get(key, 0) + n
     return total
 
 
 def _flow_needs(query: Query) -> Needs:
     try:
-        return {"dataflow": names(query)}
+        return {"dataflow": names(query), "dataflow_nested": query.get("nested") == "enclosing"}
     except Invalid:
         return {}
 
 
 def s4_def_use(trace: Trace, query: Query, ctx: Context) -> Answer:
-    return _pairs_answer(_def_use(trace, invocation(trace, query), set(names(query))))
+    return _pairs_answer(_def_use(trace, invocation(trace, query), set(names(query)), _line_field(query),
+                                  _reads(query)))
 
 
 def _ask_s4_pairs(q: Query) -> Ask:
     return (
         "In invocation {}, which def-use pairs of {} are observed? Give each once, sorted by variable, "
-        "then def_line, then use_line.".format(q.get("invocation"), code_names(q.get("variables"))),
+        "then def_line, then use_line.{}".format(q.get("invocation"), code_names(q.get("variables")),
+                                                 _lines_phrase(q)),
         [DEFINITION, USE, PAIR, INVOCATION],
     )
 
@@ -72,7 +106,7 @@ def m4_def_use(trace: Trace, query: Query, ctx: Context) -> Answer:
 def _ask_m4_pairs(q: Query) -> Ask:
     return (
         "Over all invocations, which def-use pairs of {} are observed? Give each once, sorted by "
-        "variable, then def_line, then use_line.".format(code_names(q.get("variables"))),
+        "variable, then def_line, then use_line.{}".format(code_names(q.get("variables")), _lines_phrase(q)),
         [DEFINITION, USE, PAIR],
     )
 
@@ -84,8 +118,8 @@ def m4_def_use_counts(trace: Trace, query: Query, ctx: Context) -> Answer:
 def _ask_m4_counts(q: Query) -> Ask:
     return (
         "Over all invocations, which def-use pairs of {} are observed, and how many uses read each "
-        "definition (`count`)? Give each pair once, sorted by variable, then def_line, then use_line.".format(
-            code_names(q.get("variables"))),
+        "definition (`count`)? Give each pair once, sorted by variable, then def_line, then use_line.{}".format(
+            code_names(q.get("variables")), _lines_phrase(q)),
         [DEFINITION, USE, PAIR],
     )
 

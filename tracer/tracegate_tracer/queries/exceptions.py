@@ -7,18 +7,47 @@ from .shared import Answer, Ask, Context, Invalid, Query, Rule, Trace, invocatio
 from .terms import CAUGHT, CRASH, ENTERS, EXC_NAMES, INVOCATION
 
 
+def _handler_line(events: list, index: int, handlers: set[int]) -> int | None:
+    """The `except` line that handled the exception event at `index`: the last `except` line its frame steps
+    through before the handler's body (clauses that do not match are stepped through first); None when no
+    `except` clause took it (a `with` that suppressed it, a `finally` on the way)."""
+    inv, found = events[index][1], None
+    for event in events[index + 1:]:
+        if event[1] != inv:
+            continue
+        if event[0] != "line" or event[2] not in handlers:
+            break
+        found = event[2]
+    return found
+
+
 def s5_caught_kinds(trace: Trace, query: Query, ctx: Context) -> Answer:
-    # An `invocation` filter (SWE-Flux's convention) keeps that invocation's frame only.
+    # Filters (SWE-Flux's conventions): `invocation` keeps that invocation's frame only;
+    # `handler_line` keeps the exceptions handled by the `except` clause at that line.
     k = invocation(trace, query) if "invocation" in query else None
-    caught = {event[3] for event in events_of(trace, ("exception",), k) if event[5] is True}
+    if "handler_line" not in query:
+        caught = {event[3] for event in events_of(trace, ("exception",), k) if event[5] is True}
+        return {"caught_exception_kinds": sorted(caught)}
+    line, handlers = query["handler_line"], getattr(ctx.linemap, "handler_lines", set())
+    if line not in handlers:
+        raise Invalid(f"line {line!r} is not an `except` clause of the target's file")
+    events, caught = trace["events"], set()
+    for index, event in enumerate(events):
+        if (event[0] == "exception" and event[5] is True and (k is None or event[1] == k)
+                and _handler_line(events, index, handlers) == line):
+            caught.add(event[3])
     return {"caught_exception_kinds": sorted(caught)}
 
 
 def _ask_caught_kinds(q: Query) -> Ask:
+    where = " by the `except` clause at line {}".format(q.get("handler_line")) if "handler_line" in q else ""
     if "invocation" in q:
-        return ("Which exception types enter the frame of invocation {} and are caught there? Give each name "
-                "once, sorted (an empty list if none).".format(q.get("invocation")),
+        return ("Which exception types enter the frame of invocation {} and are caught there{}? Give each name "
+                "once, sorted (an empty list if none).".format(q.get("invocation"), where),
                 [ENTERS, CAUGHT, EXC_NAMES, INVOCATION])
+    if where:
+        return (f"Which exception types enter a target frame and are caught there{where}? Give each name once, "
+                "sorted (an empty list if none).", [ENTERS, CAUGHT, EXC_NAMES])
     return ("Which exception types enter a target frame and are caught there? Give each name once, sorted.",
             [ENTERS, CAUGHT, EXC_NAMES])
 

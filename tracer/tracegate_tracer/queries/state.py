@@ -147,15 +147,57 @@ def _ask_extremes(q: Query) -> Ask:
     )
 
 
+def _tuple_of(query: Query) -> list[str] | None:
+    """The `variables` of a tuple question (SWE-Flux's M3 convention), in the query's order; None without."""
+    if "variables" not in query:
+        return None
+    found = query["variables"]
+    if (not isinstance(found, list) or len(found) < 2 or len(set(found)) != len(found)
+            or not all(isinstance(n, str) and n for n in found)):
+        raise Invalid("query key variables must list two or more distinct variable names (in tuple order)")
+    return found
+
+
+def _tuple_repr(reprs: list[str]) -> str:
+    return "(" + ", ".join(reprs) + ")"
+
+
 def m3_unique(trace: Trace, query: Query, ctx: Context) -> Answer:
-    name = variable(query)
-    values = sorted(set(_observed_values(trace, name)))
+    wanted = _tuple_of(query)
+    if wanted is None:
+        name = variable(query)
+        values = sorted(set(_observed_values(trace, name)))
+        if not values:
+            raise Invalid(f"{name} was never bound")
+        return {"unique_values": values}
+    observed = []
+    for _event, state in _states(trace):
+        reprs = [state.get(name, "<unbound>") for name in wanted]
+        if "<unbound>" not in reprs:
+            observed.append(reprs)
+    ensure_uncut(trace, (text for reprs in observed for text in reprs))  # a cut part would forge the tuple
+    values = sorted({_tuple_repr(reprs) for reprs in observed})
     if not values:
-        raise Invalid(f"{name} was never bound")
+        raise Invalid(f"{', '.join(wanted)} were never all bound at once")
     return {"unique_values": values}
 
 
+def _unique_needs(query: Query) -> Needs:
+    wanted = query.get("variables")
+    if isinstance(wanted, list) and all(isinstance(n, str) for n in wanted):
+        return {"variables": sorted(set(wanted))}
+    return variable_needs(query)
+
+
 def _ask_unique(q: Query) -> Ask:
+    if "variables" in q:
+        wanted = q.get("variables") or []
+        return (
+            "Over every observation (and every return, yield or unwind) where {} are all bound, which distinct "
+            "values does the tuple `({})` hold? Write each as Python prints the tuple (`repr`), sorted as "
+            "strings, each once.".format(code_names(wanted), ", ".join(map(str, wanted))),
+            [OBSERVATION, STEP, VALUES],
+        )
     return (
         "Which distinct values does {} hold over every observation (and every return, yield or unwind) "
         "where it is bound? Give them sorted as strings, each once.".format(code(q.get("variable"))),
@@ -174,5 +216,5 @@ RULES = [
     Rule("M3_ProgramState", "extremes", {"min_value": "float", "max_value": "float"}, m3_extremes, _ask_extremes,
          variable_needs),
     Rule("M3_ProgramState", "unique", {"unique_values": ["str"]}, m3_unique, _ask_unique,
-         variable_needs),
+         _unique_needs),
 ]
