@@ -16,7 +16,7 @@ import sys
 import traceback
 from typing import Any
 
-from . import VERSION, instance_parser, pytest_run, queries, questions, swe_flux, trace, variant
+from . import VERSION, instance_parser, measure, pytest_run, queries, questions, swe_flux, trace, variant
 from .locate import Target, TargetNotFound, build_slice
 from .sandbox import Sandbox
 from .testfiles import TestFileRefused, read_tests
@@ -55,10 +55,11 @@ def crash_reason() -> str:
 
 
 def run_key(spec: Spec) -> str:
-    """Specs that can share one run of their tests: same dir, cwd, tests, backend, timeout and variant."""
+    """Specs that can share one run of their tests: same dir, cwd, tests, backend, timeout and variant; the
+    world-model kinds' measured runs (and each mutant) apart from the traced ones."""
     return json.dumps([os.path.abspath(spec["dir"]), spec.get("cwd"), spec["tests"], spec.get("backend"),
                        spec.get("timeout_seconds"), spec.get("variant_epoch"), spec.get("variant_key"),
-                       spec.get("variant_attempt")])
+                       spec.get("variant_attempt"), measure.is_world(spec.get("kind")), spec.get("mutant")])
 
 
 def recording_key(spec: Spec) -> str:
@@ -98,6 +99,9 @@ def harvest_group(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list
     results = [base_result(spec) for spec in specs]
     for result in results:
         result["stats"]["group"] = sandbox.index
+    if measure.is_world(first.get("kind")):
+        # World-model kinds: the test measured in clean runs, not traced (measure.py).
+        return measure.run(specs, results, sandbox, tracer_root)
     if first.get("swe_flux") is not None:
         # A SWE-Flux-format instance: its own harness (eval.sh, trace plugin, parser), not our recorder.
         pairs = enumerate(zip(specs, results, strict=True))

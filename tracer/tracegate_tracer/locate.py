@@ -25,6 +25,26 @@ def find_file(rel_file: str, dirs: Sequence[str], search_path: Sequence[str] | N
     return None
 
 
+def package_scope(target_path: str, rel_file: str, instance_dir: str) -> str:
+    """The target's top-level package: what "the repository's code" is for the prompt's slice and profiles.
+
+    `click/parser.py` -> `<root>/click/`; a top-level module in the instance
+    dir -> the instance dir; any other top-level module -> that file alone.
+    A directory scope ends with a separator; a file scope is that file's path.
+    """
+    absolute = os.path.abspath(target_path)
+    rel = rel_file.replace("\\", "/").lstrip("/")
+    suffix = "/" + rel
+    root = absolute[: len(absolute) - len(rel)] if absolute.replace("\\", "/").endswith(suffix) else None
+    if root is None:
+        return absolute
+    if "/" in rel:
+        return os.path.join(root, rel.split("/", 1)[0]) + os.sep
+    if os.path.abspath(root) == os.path.abspath(instance_dir):
+        return os.path.abspath(instance_dir) + os.sep
+    return absolute
+
+
 class Target:
     """The located target: path, LineMap and the context block of result.json."""
 

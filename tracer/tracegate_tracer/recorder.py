@@ -23,6 +23,7 @@ from typing import Any
 from . import frames
 from .codeinfo import CodeInfo, NestedInfo, nested_codes
 from .linemap import LineMap, for_code
+from .locate import package_scope
 from .trace import TraceWriter
 from .values import MAX_REPR, render, safe_str, type_name
 
@@ -196,21 +197,8 @@ class Recorder:
     # -- the prompt's slice: functions executed under an invocation -----------
 
     def _slice_scope(self, target_path: str) -> str:
-        """Where the slice's functions may live: the target's top-level package dir.
-
-        `click/parser.py` -> `<root>/click/`; a top-level module in the instance
-        dir -> the instance dir; any other top-level module -> that file alone.
-        """
-        absolute = os.path.abspath(target_path)
-        rel = self._suffix.lstrip("/")
-        root = absolute[: len(absolute) - len(rel)] if absolute.replace("\\", "/").endswith(self._suffix) else None
-        if root is None:
-            return absolute
-        if "/" in rel:
-            return os.path.join(root, rel.split("/", 1)[0]) + os.sep
-        if os.path.abspath(root) == self.instance_dir:
-            return self.instance_dir + os.sep
-        return absolute
+        """Where the slice's functions may live: the target's top-level package (locate.package_scope)."""
+        return package_scope(target_path, self._suffix.lstrip("/"), self.instance_dir)
 
     def note_executed(self, frame: FrameType) -> bool:
         """`frame` starts while some invocation runs: remember its function for the slice.

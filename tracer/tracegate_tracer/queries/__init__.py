@@ -2,7 +2,7 @@
 
 Each rule is declared once, beside the code that answers it, in the module
 of its category (cfg, loops, state, dataflow, exceptions, calls,
-invariants): what the recorder has to capture, how the answer is computed
+invariants, world): what the recorder has to capture, how the answer is computed
 from the trace, the answer template and the question text (questions.py
 composes the full question from it). The rules are stated in words in
 tracer/README.md.
@@ -15,14 +15,14 @@ of that file (statement lines, see linemap.py), invocations are numbered from
 
 from __future__ import annotations
 
-from . import calls, cfg, dataflow, exceptions, invariants, loops, state
+from . import calls, cfg, dataflow, exceptions, invariants, loops, state, world
 from .shared import Answer, Context, Invalid, Needs, Query, Rule, Trace, ensure_uncut, leaves
 
 __all__ = ["RULES", "DEFAULT_MODES", "Context", "Invalid", "Rule", "answer", "ensure_uncut", "leaves",
            "recording_needs", "rule_for"]
 
 RULES: dict[str, dict[str, Rule]] = {}
-for _module in (cfg, loops, state, dataflow, exceptions, calls, invariants):
+for _module in (cfg, loops, state, dataflow, exceptions, calls, invariants, world):
     for _rule in _module.RULES:
         RULES.setdefault(_rule.kind, {})[_rule.mode] = _rule
 DEFAULT_MODES = {kind: next(iter(modes)) for kind, modes in RULES.items()}

@@ -48,6 +48,21 @@ DEPTH = ("The depth of a call is its distance below the target's frame on the st
          "level of depth.")
 PREDICATE = ("The predicate is a Python expression over the target's locals, evaluated on their values read "
              "back as literals; it is checked at every observation where all its names are bound.")
+OUTCOME = ("A test passes when its setup, call and teardown all pass; it fails when its call fails (an "
+           "assertion or any exception); it errors when its setup or teardown fails, or when its process dies "
+           "(a signal, the memory limit). Exception names are the bare `__name__` for builtins, else "
+           "`module.qualname`.")
+PEAK = ("The peak is the larger of two measures above the test's starting baseline: the peak of memory "
+        "allocated through Python's allocators (tracemalloc) and the peak of the process's resident memory; "
+        "it covers setup, call and teardown.")
+WALL = ("Wall time runs from the runner's invocation of the test to its return: setup, call and teardown, "
+        "fixtures included, collection excluded; the answer is the median over five clean runs, each in a "
+        "fresh process without tracing.")
+EXCLUSIVE = ("Exclusive attribution: time and allocations are credited to the repository frame running when "
+             "they happen; time and allocations in standard-library, third-party or C code are credited to the "
+             "repository frame that called it, and an in-repository callee's to that callee. Allocation is the "
+             "growth of memory allocated through Python's allocators while the code runs (frees are not "
+             "subtracted). The repository's code is the target's top-level package; tests are not part of it.")
 
 QUOTED = (NAMES, LINES, INVOCATION, STEP, ITERATION, OBSERVATION, VALUES, COVERED, BREAK, DEFINITION, USE,
-          PAIR, ENTERS, CAUGHT, EXC_NAMES, CRASH, CALL, DEPTH, PREDICATE)
+          PAIR, ENTERS, CAUGHT, EXC_NAMES, CRASH, CALL, DEPTH, PREDICATE, OUTCOME, PEAK, WALL, EXCLUSIVE)

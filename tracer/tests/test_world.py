@@ -1,0 +1,255 @@
+"""World-model kinds (W1-W4): outcomes, peak memory, wall time and hot spots known by construction."""
+
+import json
+import signal
+
+import pytest
+from test_questions import conforms
+
+from tracegate_tracer.measure import WORLD_KINDS
+from tracegate_tracer.queries import RULES, rule_for
+from tracegate_tracer.queries.world import BANDS
+
+MIB = 1024 * 1024
+
+PACKAGE = {
+    "heavy/__init__.py": "",
+    "heavy/mod.py": '''
+        import json
+        import time
+
+
+        def allocate():
+            buf = bytearray(50 * 1024 * 1024)
+            buf[0] = 1
+            size = len(buf)
+            del buf
+            return size
+
+
+        def slow():
+            time.sleep(0.05)
+
+
+        def fast():
+            time.sleep(0.005)
+
+
+        def child_alloc():
+            return bytearray(4 * 1024 * 1024)
+
+
+        def child_work(n):
+            total = 0
+            for i in range(n):
+                total += i
+            return total
+
+
+        def parent():
+            time.sleep(0.2)
+            text = json.dumps(["x" * 100] * 120000)
+            block = child_alloc()
+            return len(text) + len(block) + child_work(300)
+
+
+        def is_adult(age):
+            return age >= 18
+        ''',
+    "test_heavy.py": '''
+        import os
+        import signal
+
+        import pytest
+
+        from heavy import mod
+
+
+        def test_allocate():
+            assert mod.allocate() == 50 * 1024 * 1024
+
+
+        def test_slow():
+            mod.slow()
+
+
+        def test_fast():
+            mod.fast()
+
+
+        def test_parent():
+            assert mod.parent() > 0
+
+
+        def test_adult():
+            assert mod.is_adult(18)
+            assert not mod.is_adult(17)
+
+
+        def test_fails():
+            value = mod.is_adult(3)
+            assert value, "three is not adult"
+
+
+        @pytest.fixture
+        def broken():
+            raise RuntimeError("fixture broke")
+
+
+        def test_errors(broken):
+            pass
+
+
+        def test_segfault():
+            os.kill(os.getpid(), signal.SIGSEGV)
+
+
+        def test_forever():
+            while True:
+                pass
+
+
+        @pytest.mark.skip(reason="not today")
+        def test_skipped():
+            pass
+        ''',
+}
+
+TARGETS = {"allocate": "allocate", "slow": "slow", "fast": "fast", "parent": "parent", "adult": "is_adult",
+           "fails": "is_adult", "errors": "is_adult", "segfault": "is_adult", "forever": "is_adult",
+           "skipped": "is_adult"}
+
+
+def spec(directory, ident, kind, test, function=None, **extra):
+    return dict({"id": ident, "dir": str(directory), "tests": [f"test_heavy.py::test_{test}"], "kind": kind,
+                 "target": {"file": "heavy/mod.py", "function": function or TARGETS[test]}, "query": {},
+                 "timeout_seconds": 30}, **extra)
+
+
+@pytest.fixture(scope="module")
+def measured(tmp_path_factory):
+    from conftest import Harness
+
+    harness = Harness(tmp_path_factory.mktemp("world"))
+    directory = harness.instance_dir(PACKAGE)
+    specs = [
+        spec(directory, "peak-50mb", "W2_PeakMemory", "allocate"),
+        spec(directory, "wall-slow", "W3_WallTime", "slow"),
+        spec(directory, "wall-fast", "W3_WallTime", "fast"),
+        spec(directory, "profile-parent", "W4_Profile", "parent"),
+        spec(directory, "outcome-passes", "W1_Outcome", "adult"),
+        spec(directory, "outcome-fails", "W1_Outcome", "fails", expect_failure=True),
+        spec(directory, "outcome-fails-unexpected", "W1_Outcome", "fails"),
+        spec(directory, "outcome-errors", "W1_Outcome", "errors", expect_failure=True),
+        spec(directory, "outcome-segfault", "W1_Outcome", "segfault", expect_failure=True),
+        spec(directory, "wall-segfault", "W3_WallTime", "segfault", expect_failure=True),
+        spec(directory, "outcome-forever", "W1_Outcome", "forever", timeout_seconds=3),
+        spec(directory, "outcome-skipped", "W1_Outcome", "skipped"),
+        dict(spec(directory, "two-tests", "W1_Outcome", "adult"), tests=["test_heavy.py"]),
+        spec(directory, "mutant-flipped", "W1_Outcome", "adult", expect_failure=True,
+             mutant={"file": "heavy/mod.py", "line": 40, "original": ">=", "replacement": ">"}),
+        spec(directory, "mutant-stale", "W1_Outcome", "adult", expect_failure=True,
+             mutant={"file": "heavy/mod.py", "line": 40, "original": "<=", "replacement": ">"}),
+    ]
+    return harness.run(specs)
+
+
+def fits(template, value):
+    """`conforms`, with unions of leaf types ("str|null")."""
+    if isinstance(template, str):
+        return any(value is None if t == "null" else conforms(t, value) for t in template.split("|"))
+    if isinstance(template, dict):
+        return isinstance(value, dict) and set(template) == set(value) and all(
+            fits(template[k], value[k]) for k in template)
+    return isinstance(value, list) and all(fits(template[0], v) for v in value)
+
+
+def ok(results, ident):
+    result = results[ident]
+    assert result["status"] == "ok", result.get("reason")
+    template = rule_for(_kind(ident), {}).template
+    assert result["template_answer"] == template and fits(template, result["answer"]), result["answer"]
+    return result
+
+
+def _kind(ident):
+    return {"peak": "W2_PeakMemory", "wall": "W3_WallTime", "profile": "W4_Profile"}.get(
+        ident.split("-")[0], "W1_Outcome")
+
+
+def test_a_freed_50_mib_buffer_is_the_peak(measured):
+    result = ok(measured, "peak-50mb")
+    assert 50 * MIB <= result["answer"]["peak_bytes"] < 58 * MIB
+    meta = result["measurement"]
+    assert meta["peak"]["traced"] >= 50 * MIB and meta["band"] == BANDS["W2_PeakMemory"]
+    assert meta["machine"]["cpus"] >= 1 and meta["runtime"]["python"]
+
+
+def test_a_50_ms_sleep_takes_ten_times_a_5_ms_one(measured):
+    slow, fast = ok(measured, "wall-slow"), ok(measured, "wall-fast")
+    assert 50 <= slow["answer"]["wall_ms"] < 120
+    assert 5 <= fast["answer"]["wall_ms"] < 60
+    assert slow["answer"]["wall_ms"] > 3 * fast["answer"]["wall_ms"]
+    runs = slow["measurement"]["wall_ms"]["runs"]
+    assert len(runs) == 5 and slow["measurement"]["clean_runs"] == 5 and all(r >= 50 for r in runs)
+    assert slow["stats"]["runs"] == 5
+
+
+def test_exclusive_attribution_credits_stdlib_to_the_caller_and_children_to_themselves(measured):
+    answer = ok(measured, "profile-parent")["answer"]
+    # parent's own sleep (C) and json.dumps (stdlib Python) are parent's; child_work's loop is its own.
+    assert answer["hot_methods_time"][0] == "heavy.mod.parent"
+    assert "heavy.mod.child_work" in answer["hot_methods_time"]
+    assert answer["hot_lines_time"][0] == "heavy/mod.py:33"  # the sleep
+    # json.dumps' ~12 MB string is parent's; the 4 MiB block is child_alloc's.
+    assert answer["hot_methods_alloc"][:2] == ["heavy.mod.parent", "heavy.mod.child_alloc"]
+    assert answer["hot_lines_alloc"][0] == "heavy/mod.py:34"
+    assert not any(name.startswith(("json", "test_heavy")) for name in answer["hot_methods_time"])
+
+
+def test_outcomes(measured):
+    assert ok(measured, "outcome-passes")["answer"] == {"outcome": "passed", "exception_type": None,
+                                                       "failure_line": None}
+    assert ok(measured, "outcome-fails")["answer"] == {"outcome": "failed", "exception_type": "AssertionError",
+                                                      "failure_line": 32}
+    errors = ok(measured, "outcome-errors")["answer"]
+    assert errors == {"outcome": "error", "exception_type": "RuntimeError", "failure_line": 37}
+
+
+def test_a_failing_test_is_no_oracle_unless_expected(measured):
+    result = measured["outcome-fails-unexpected"]
+    assert result["status"] == "invalid" and "answer" not in result
+    assert result["reason"].startswith("the test failed (AssertionError): a failing test is not an oracle")
+
+
+def test_a_killed_test_errors_with_its_signal_and_has_no_time(measured):
+    result = ok(measured, "outcome-segfault")
+    assert result["answer"] == {"outcome": "error", "exception_type": None, "failure_line": None}
+    assert result["measurement"]["signal"] == signal.Signals.SIGSEGV.name
+    wall = measured["wall-segfault"]
+    assert wall["status"] == "invalid" and "killed by SIGSEGV" in wall["reason"]
+
+
+def test_bad_runs_are_classified(measured):
+    assert measured["outcome-forever"]["status"] == "timeout"
+    assert measured["outcome-skipped"]["status"] == "invalid" and "skipped" in measured["outcome-skipped"]["reason"]
+    two = measured["two-tests"]
+    assert two["status"] == "invalid" and "exactly one pytest node id" in two["reason"]
+
+
+def test_a_mutant_runs_in_a_private_copy_and_the_prompt_shows_it(measured):
+    result = ok(measured, "mutant-flipped")
+    assert result["answer"] == {"outcome": "failed", "exception_type": "AssertionError", "failure_line": 26}
+    assert "return age > 18" in result["context"]["source"]
+    assert result["measurement"]["mutant"]["replacement"] == ">"
+    stale = measured["mutant-stale"]
+    assert stale["status"] == "invalid" and "does not contain '<='" in stale["reason"]
+
+
+def test_every_world_kind_is_answered_here_and_its_question_defines_its_terms(measured):
+    answered = {_kind(ident) for ident, r in measured.items() if r["status"] == "ok"}
+    assert answered == set(WORLD_KINDS) == {k for k in RULES if k.startswith("W")}
+    for ident, result in measured.items():
+        assert ("`test_heavy.py`" if ident == "two-tests" else "`test_heavy.py::test_") in result["question"]
+    assert "median over five clean runs" in measured["wall-slow"]["question"]
+    assert json.dumps(measured["profile-parent"]["template_answer"])

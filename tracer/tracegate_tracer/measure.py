@@ -1,0 +1,319 @@
+"""The world-model kinds' runs (W1-W4): one test, measured as the runner runs it, in separate processes.
+
+A group of W specs shares one test (and one mutant, if any). Its runs, each
+a fresh pytest process with tracegate's measuring plugin and no tracing:
+
+* CLEAN_RUNS clean runs when a spec asks for wall time (else one): the
+  outcome, which every run must agree on, and the wall time of each;
+* one memory run (tracemalloc and the resident peak) when a spec asks W2;
+* one profile run (settrace, profile.py) when a spec asks W4.
+
+A mutant (`{file, line, original, replacement}`, recorded in the instance)
+is applied to a private copy of its file's top-level package, which the
+plugin imports in place of the original; the prompt's source is the mutated one. A test
+that fails is an oracle only when its instance expects failure (mutants do).
+The machine and runtime are recorded with every result (`measurement`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import shutil
+import signal
+import stat
+import statistics
+import sys
+from typing import Any
+
+from . import pytest_run, queries
+from .locate import Target, TargetNotFound, find_file, package_scope
+from .queries.world import BANDS
+from .sandbox import Sandbox
+from .testfiles import TestFileRefused, read_tests
+
+CLEAN_RUNS = 5
+PLUGIN = "tracegate_measure_plugin"
+WORLD_KINDS = ("W1_Outcome", "W2_PeakMemory", "W3_WallTime", "W4_Profile")
+Spec = dict[str, Any]
+Result = dict[str, Any]
+
+
+class Refused(Exception):
+    """The group cannot be measured (every spec gets this reason, status invalid)."""
+
+
+def is_world(kind: object) -> bool:
+    return kind in WORLD_KINDS
+
+
+def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root: str) -> list[Result]:
+    first = specs[0]
+    timeout = first.get("timeout_seconds") or 60
+    try:
+        tests, run_dir, instance_dir = _one_test(first)
+        test_sources = read_tests(tests, run_dir)
+        mutant_root = _apply_mutant(first.get("mutant"), [run_dir, instance_dir], sandbox) if first.get(
+            "mutant") else None
+    except (Refused, TestFileRefused, ValueError) as exc:
+        return [dict(r, status="invalid", reason=str(exc)) for r in results]
+    roots = ([mutant_root] if mutant_root else []) + [run_dir, instance_dir]
+    targets: list[Target | None] = []
+    for spec, result in zip(specs, results, strict=True):
+        try:
+            target = Target(spec["target"]["file"], spec["target"]["function"], roots)
+            result["context"] = dict(target.context, tests=test_sources)
+            targets.append(target)
+        except (TargetNotFound, SyntaxError, OSError, KeyError, TypeError) as exc:
+            result.update(status="invalid", reason=str(exc) or type(exc).__name__)
+            targets.append(None)
+    found = [t for t in targets if t is not None]
+    if not found:
+        return results
+    scope = package_scope(found[0].path, found[0].file, instance_dir)
+    kinds = {spec.get("kind") for spec in specs}
+    env = _environment(tracer_root)
+    mutant = {"root": mutant_root, "top": first["mutant"]["file"].replace("\\", "/").lstrip("/").split("/")[0]
+              .removesuffix(".py")} if mutant_root else None
+    measurement: dict[str, Any] = {}
+    runs = CLEAN_RUNS if "W3_WallTime" in kinds else 1
+    try:
+        clean = [_run_once("clean", tests, run_dir, instance_dir, scope, env, timeout, sandbox, i, mutant)
+                 for i in range(runs)]
+        outcomes = {json.dumps(c["outcome"], sort_keys=True) for c in clean}
+        if len(outcomes) > 1:
+            raise Refused(f"the test's outcome differs between clean runs ({' vs '.join(sorted(outcomes))})")
+        measurement["outcome"] = clean[0]["outcome"]
+        walls = [c["wall_ms"] for c in clean if c["wall_ms"] is not None]
+        measurement["wall_ms"] = walls if len(walls) == len(clean) else None
+        if "W2_PeakMemory" in kinds:
+            measurement["peak"] = _run_once("memory", tests, run_dir, instance_dir, scope, env, timeout, sandbox,
+                                            0, mutant)["peak"]
+        if "W4_Profile" in kinds:
+            measurement["profile"] = _run_once("profile", tests, run_dir, instance_dir, scope, env, timeout,
+                                               sandbox, 0, mutant)["profile"]
+    except TimeoutError as exc:
+        return [r if r.get("status") == "invalid" else dict(r, status="timeout", reason=str(exc)) for r in results]
+    except Refused as exc:
+        return [r if r.get("status") == "invalid" else dict(r, status="invalid", reason=str(exc)) for r in results]
+    meta = _meta(measurement, first.get("mutant"), scope)
+    for index, (spec, result) in enumerate(zip(specs, results, strict=True)):
+        if targets[index] is None:
+            continue
+        result["stats"].update(pytest_exit_code=clean[0]["exit_code"], runs=len(clean))
+        outcome = measurement["outcome"]
+        if outcome["outcome"] != "passed" and not spec.get("expect_failure"):
+            what = outcome["exception_type"] or outcome["signal"] or outcome["outcome"]
+            results[index] = dict(result, status="invalid",
+                                  reason=f"the test {outcome['outcome']} ({what}): a failing test is not an oracle "
+                                         "unless the instance sets expect_failure")
+            continue
+        try:
+            answer = queries.rule_for(spec.get("kind"), spec.get("query") or {}).answer(measurement, spec.get(
+                "query") or {}, queries.Context(targets[index].file, targets[index].func, targets[index].linemap))
+        except queries.Invalid as exc:
+            results[index] = dict(result, status="invalid", reason=str(exc))
+            continue
+        kind_meta = dict(meta)
+        if spec.get("kind") in BANDS:
+            kind_meta["band"] = BANDS[spec["kind"]]
+        results[index] = dict(result, status="ok", answer=answer, measurement=kind_meta)
+    return results
+
+
+def _one_test(spec: Spec) -> tuple[list[str], str, str]:
+    tests = spec.get("tests")
+    if not isinstance(tests, list) or len(tests) != 1 or not isinstance(tests[0], str) or "::" not in tests[0]:
+        raise Refused("world-model kinds ask about one test: give exactly one pytest node id (file::test)")
+    instance_dir = os.path.abspath(spec["dir"])
+    run_dir = spec.get("cwd") or instance_dir
+    if not isinstance(run_dir, str) or not os.path.isabs(run_dir) or not os.path.isdir(run_dir):
+        raise Refused(f"cwd must be an absolute directory, got {run_dir!r}")
+    return tests, run_dir, instance_dir
+
+
+def _apply_mutant(mutant: Any, dirs: list[str], sandbox: Sandbox) -> str:
+    """A private copy of the mutated file's top-level package with the mutant applied; its root directory."""
+    if not isinstance(mutant, dict) or not all(isinstance(mutant.get(k), str) and mutant[k]
+                                               for k in ("file", "original", "replacement")) \
+            or isinstance(mutant.get("line"), bool) or not isinstance(mutant.get("line"), int):
+        raise Refused("mutant must be {file, line, original, replacement} (a line of the file, and a text of "
+                      "that line replaced once)")
+    rel = mutant["file"].replace("\\", "/").lstrip("/")
+    if ".." in rel.split("/") or not rel.endswith(".py"):
+        raise Refused(f"mutant file must be a .py path inside the environment, got {mutant['file']!r}")
+    path = find_file(rel, dirs)
+    if path is None:
+        raise Refused(f"mutant file {rel} not found")
+    root = path[: len(path) - len(rel)]
+    top = rel.split("/", 1)[0]
+    copy_root = sandbox.path("mutant")
+    os.makedirs(copy_root, exist_ok=True)
+    source = os.path.join(root, top)
+    if os.path.isdir(source):
+        shutil.copytree(source, os.path.join(copy_root, top), symlinks=False,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    else:
+        shutil.copy2(source, os.path.join(copy_root, top))
+    target = os.path.join(copy_root, rel)
+    with open(target, encoding="utf-8") as handle:
+        lines = handle.read().splitlines(keepends=True)
+    line = mutant["line"]
+    if not 1 <= line <= len(lines) or lines[line - 1].count(mutant["original"]) != 1:
+        raise Refused(f"mutant does not apply: line {line} of {rel} does not contain {mutant['original']!r} "
+                      "exactly once (the package changed?)")
+    lines[line - 1] = lines[line - 1].replace(mutant["original"], mutant["replacement"])
+    with open(target, "w", encoding="utf-8") as handle:
+        handle.write("".join(lines))
+    for dirpath, _dirnames, filenames in os.walk(copy_root):
+        os.chmod(dirpath, 0o755)
+        for name in filenames:
+            os.chmod(os.path.join(dirpath, name), 0o644)
+    return copy_root
+
+
+def _environment(tracer_root: str) -> dict[str, str]:
+    env = dict(os.environ)
+    boot = os.path.join(tracer_root, "boot")
+    paths = [boot] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
+    env["PYTHONPATH"] = os.pathsep.join(paths)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env["PYTHONHASHSEED"] = "0"
+    plugins = [p for p in env.get("PYTEST_PLUGINS", "").split(",") if p.strip()]
+    env["PYTEST_PLUGINS"] = ",".join(plugins + [PLUGIN])
+    env.pop("PYTEST_ADDOPTS", None)
+    env.pop("TRACEGATE_TRACE", None)
+    return env
+
+
+def _run_once(mode: str, tests: list[str], run_dir: str, instance_dir: str, scope: str, env: dict[str, str],
+              timeout: float, sandbox: Sandbox, index: int, mutant: dict[str, str] | None) -> dict[str, Any]:
+    """One measuring process: what it measured of the one test it ran."""
+    name = f"measure-{mode}-{index}"
+    out = sandbox.path(name + ".jsonl")
+    config = sandbox.write_private(name + ".json", json.dumps(
+        {"mode": mode, "out": out, "scope": scope, "instance_dir": instance_dir, "mutant": mutant}))
+    command = [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", *tests]
+    outcome = pytest_run.run_command(command, run_dir, dict(env, TRACEGATE_MEASURE=config), timeout, sandbox)
+    sandbox.fresh_tmp()
+    if outcome.timed_out:
+        raise TimeoutError(f"timeout after {timeout}s ({mode} run)")
+    problem = outcome.problem()
+    if problem:
+        raise Refused(problem)
+    events = _read_events(out)
+    started = [e for e in events if e.get("event") == "start"]
+    ended = [e for e in events if e.get("event") == "end"]
+    if len(started) != 1:
+        raise Refused(f"the {mode} run ran {len(started)} tests: the node id must name exactly one test")
+    code = outcome.exit_code
+    if not ended:
+        killed = signal.Signals(-code).name if isinstance(code, int) and code < 0 else None
+        if mode != "clean" or killed is None:
+            raise Refused(f"the test never finished its {mode} run (pytest exit {code})")
+        return {"outcome": {"outcome": "error", "exception_type": None, "failure_line": None, "signal": killed},
+                "wall_ms": None, "exit_code": code}
+    record = ended[0]
+    phases = record.get("phases") or {}
+    return {"outcome": _outcome(phases, record.get("exception")), "wall_ms": record["wall_ns"] / 1e6,
+            "exit_code": code, "peak": _peak(record) if mode == "memory" else None,
+            "profile": record.get("profile")}
+
+
+def _outcome(phases: dict[str, str], exception: dict[str, Any] | None) -> dict[str, Any]:
+    states = set(phases.values())
+    if "skipped" in states or "xfailed" in states:
+        raise Refused("the test was skipped or xfailed: its outcome is not a prediction about running it")
+    if phases.get("call") == "failed" and phases.get("setup") == "passed":
+        kind = "failed"
+    elif "failed" in states:
+        kind = "error"
+    else:
+        kind = "passed"
+    exception = exception or {}
+    return {"outcome": kind, "exception_type": exception.get("type") if kind != "passed" else None,
+            "failure_line": exception.get("line") if kind != "passed" else None, "signal": None}
+
+
+def _peak(record: dict[str, Any]) -> dict[str, Any]:
+    traced, rss = int(record.get("traced_peak") or 0), record.get("rss_peak")
+    return {"bytes": max(traced, int(rss or 0)), "traced": traced, "rss": rss, "rss_method": record.get("rss_method")}
+
+
+def _read_events(path: str) -> list[dict[str, Any]]:
+    """The plugin's lines, read without following a symlink the tests may have planted."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as exc:
+        raise Refused(f"the measuring plugin wrote nothing ({exc.strerror})") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise Refused("the measuring plugin's output is not a regular file")
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read(64 * 1024 * 1024)
+    finally:
+        os.close(fd)
+    events = []
+    for line in data.decode("utf-8", "replace").splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(event, dict):
+            events.append(event)
+    return events
+
+
+def _meta(measurement: dict[str, Any], mutant: Any, scope: str) -> dict[str, Any]:
+    """Where the gold came from: the machine, the runtime, the runs' spread, the mutant."""
+    walls = measurement.get("wall_ms") or []
+    meta: dict[str, Any] = {
+        "machine": _machine(),
+        "runtime": {"python": platform.python_version(), "implementation": platform.python_implementation(),
+                    "platform": platform.platform()},
+        "clean_runs": len(walls) or 1,
+    }
+    if len(walls) > 1:
+        meta["wall_ms"] = {"runs": [round(w, 3) for w in walls], "median": round(statistics.median(walls), 3),
+                           "min": round(min(walls), 3), "max": round(max(walls), 3),
+                           "spread": round((max(walls) - min(walls)) / max(statistics.median(walls), 1e-9), 4)}
+    peak = measurement.get("peak")
+    if peak:
+        meta["peak"] = peak
+    outcome = measurement.get("outcome") or {}
+    if outcome.get("signal"):
+        meta["signal"] = outcome["signal"]
+    if mutant:
+        meta["mutant"] = mutant
+    profile = measurement.get("profile")
+    if profile:
+        # Every name that ran, for the execution rate of predicted names (not an answer).
+        meta["executed"] = {key: [name for name, _v in profile[key]] for key in
+                            ("time_func", "time_line")}
+    meta["scope"] = os.path.basename(scope.rstrip(os.sep)) or scope
+    return meta
+
+
+def _machine() -> dict[str, Any]:
+    found: dict[str, Any] = {"arch": platform.machine(), "cpus": os.cpu_count()}
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                if line.startswith("model name"):
+                    found["cpu"] = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    try:
+        with open("/proc/meminfo", encoding="ascii") as handle:
+            found["memory_bytes"] = int(handle.readline().split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/cpu.max"):
+        try:
+            with open(path, encoding="ascii") as handle:
+                found[os.path.basename(path).replace(".", "_")] = handle.read().strip()
+        except OSError:
+            pass
+    return found
