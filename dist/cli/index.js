@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5905);
+/* harmony import */ var _cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2499);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5905:
+/***/ 2499:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -76915,8 +76915,18 @@ const comparisonSchema = object({
 
 ;// CONCATENATED MODULE: ./src/contracts/kinds.ts
 /**
+ * The software world-model kinds of the JetBrains study: what one test does
+ * as a whole (outcome, peak memory, wall time, hot spots), measured in clean
+ * runs rather than traced (tracer/README.md, "World-model kinds").
+ */
+const WORLD_KINDS = ['W1_Outcome', 'W2_PeakMemory', 'W3_WallTime', 'W4_Profile'];
+function isWorldKind(kind) {
+    return WORLD_KINDS.includes(kind);
+}
+/**
  * Question kinds, with SWE-Flux's exact `question_kind` strings: single-test
- * (S) and suite (M) variants of the seven execution-reasoning categories.
+ * (S) and suite (M) variants of the seven execution-reasoning categories,
+ * then the world-model kinds.
  */
 const QUESTION_KINDS = [
     'S1_IntraProceduralCFG',
@@ -76933,10 +76943,11 @@ const QUESTION_KINDS = [
     'M5_Exceptions',
     'M6_InterProceduralCFG',
     'M7_Invariants',
+    ...WORLD_KINDS,
 ];
 /**
  * Resolves a category filter token to kinds: an exact kind, a short prefix
- * (`S1`, `M1`) or a category name (`Loops` matches S2_Loops and M2_Loops).
+ * (`S1`, `M1`, `W2`) or a category name (`Loops` matches S2_Loops and M2_Loops).
  */
 function kindsMatching(token) {
     const t = token.trim().toLowerCase();
@@ -77015,6 +77026,8 @@ const instanceRecordSchema = object({
     oracleDigest: schemas_string().optional(),
     /** True when `error` is an infrastructure failure (INFRASTRUCTURE_ERRORS), not the model's answer. */
     infrastructure: schemas_boolean().optional(),
+    /** World-model kinds: what the instance adds to the study's metrics (src/score/world.ts). */
+    world: record(schemas_string(), unknown()).optional(),
 });
 const kindSummarySchema = object({
     total: schemas_number().int(),
@@ -77035,6 +77048,12 @@ const summarySchema = object({
     tokensIn: schemas_number(),
     tokensOut: schemas_number(),
     retries: schemas_number(),
+    /**
+     * World-model kinds: the JetBrains study's metrics beside the pass rates —
+     * outcome precision/recall/F1 (failure positive), log10 calibration of
+     * memory and time (slope, bias, MAE), NDCG@5, Recall@5, execution rate.
+     */
+    world: record(schemas_string(), unknown()).optional(),
 });
 /** How the model was asked, and what it cost: totals over the run's answered instances. */
 const querySummarySchema = object({
@@ -79190,6 +79209,21 @@ const instanceSchema = object({
      * Otherwise a failing run never becomes an oracle.
      */
     expect_failure: schemas_boolean().default(false),
+    /**
+     * A seeded mutant of the package's code (world-model kinds): `original`
+     * replaced once by `replacement` on `line` of `file`, in a private copy of
+     * its package that the tests import instead (tracer/README.md).
+     */
+    mutant: object({
+        file: schemas_string().regex(/^[\w./-]+\.py$/, 'a .py path relative to site-packages'),
+        line: schemas_number().int().positive(),
+        original: schemas_string().min(1),
+        replacement: schemas_string(),
+        /** What the mutation does, in words (`flipped comparison`, `off by one`, `wrong default`). */
+        description: schemas_string().optional(),
+    })
+        .strict()
+        .optional(),
 })
     .strict()
     .superRefine((instance, ctx) => {
@@ -79240,6 +79274,12 @@ const oracleSchema = object({
         pytest_exit_code: schemas_number().int().nullable().optional(),
         /** The environment's source (packages, git, image) and where it ran, in words. */
         environment: object({ source: schemas_string(), runtime: schemas_string() }).optional(),
+        /**
+         * World-model kinds: where the measurement came from (machine, runtime,
+         * runs and their spread, tolerance band, mutant, signal, what ran) and
+         * every harvest's answer (`harvests`). tracer/README.md, "World-model kinds".
+         */
+        measurement: record(schemas_string(), unknown()).optional(),
     }),
 });
 /** A block of a source file: its exact text and the line it starts at. */
@@ -79295,6 +79335,8 @@ const tracerResultSchema = object({
     python: schemas_string().optional(),
     tracer_version: schemas_string().optional(),
     stats: record(schemas_string(), unknown()).optional(),
+    /** World-model kinds: the measurement's provenance (machine, runs, band, …). */
+    measurement: record(schemas_string(), unknown()).optional(),
     /** Set on the host: how many independent runs gave this same result. */
     runs_agreed: schemas_number().int().positive().optional(),
 });
@@ -81758,7 +81800,210 @@ const SCORERS = {
 const DEFAULT_SCORING = 'strict';
 const DEFAULT_SCORER = SCORERS[DEFAULT_SCORING].id;
 
+;// CONCATENATED MODULE: ./src/score/world.ts
+const DEFAULT_WORLD_FACTOR = 2;
+/** Zero (and smaller) predictions and truths are floored before taking logs, as the study does. */
+const FLOOR_MS = 0.01;
+const FLOOR_BYTES = 10_000;
+const RANK_LISTS = [
+    'hot_methods_time',
+    'hot_methods_alloc',
+    'hot_lines_time',
+    'hot_lines_alloc',
+];
+/** A number from a reply: a finite JSON number or numeric string; anything else is no number. */
+function replyNumber(value) {
+    const n = typeof value === 'number'
+        ? value
+        : typeof value === 'string' && value.trim() !== ''
+            ? Number(value.trim().replace(/_/g, ''))
+            : NaN;
+    return Number.isFinite(n) ? n : undefined;
+}
+function asObject(value) {
+    return value && typeof value === 'object' && !Array.isArray(value) ? value : {};
+}
+function names(value) {
+    return Array.isArray(value) ? value.filter((v) => typeof v === 'string') : [];
+}
+/** `UsageError` names `click.exceptions.UsageError` (whole dotted components); null names null. */
+function sameException(truth, predicted) {
+    if (truth === null || truth === undefined)
+        return predicted === null || predicted === undefined;
+    if (typeof truth !== 'string' || typeof predicted !== 'string')
+        return false;
+    const p = predicted.trim();
+    return p === truth || (p.length > 0 && truth.endsWith('.' + p));
+}
+function failing(outcome) {
+    return typeof outcome === 'string' && outcome.trim().toLowerCase() !== 'passed';
+}
+const VALUE = {
+    W2_PeakMemory: { field: 'peak_bytes', floor: FLOOR_BYTES },
+    W3_WallTime: { field: 'wall_ms', floor: FLOOR_MS },
+};
+/** Whether the prediction passes the kind's per-instance rule (the gate's verdict). */
+function passesWorld(kind, oracle, prediction, factor = DEFAULT_WORLD_FACTOR) {
+    const truth = asObject(oracle);
+    const said = asObject(prediction);
+    if (kind === 'W1_Outcome') {
+        const outcome = typeof said.outcome === 'string' ? said.outcome.trim().toLowerCase() : undefined;
+        return outcome === truth.outcome && sameException(truth.exception_type, said.exception_type);
+    }
+    const value = VALUE[kind];
+    if (value) {
+        const t = replyNumber(truth[value.field]);
+        const p = replyNumber(said[value.field]);
+        if (t === undefined || p === undefined || p < 0)
+            return false;
+        const a = Math.max(t, value.floor);
+        const b = Math.max(p, value.floor);
+        return Math.max(a / b, b / a) <= factor;
+    }
+    return RANK_LISTS.every((list) => {
+        const top = names(truth[list])[0];
+        return top === undefined ? true : names(said[list]).slice(0, 5).includes(top);
+    });
+}
+/**
+ * The instance's contribution to the metrics, from its oracle answer, the
+ * parsed prediction and (W4) the names that ran at all (`executed`: every
+ * function and every line the profile saw); undefined when the prediction
+ * gives nothing to measure (a refused number: the pass rule already failed it).
+ */
+function worldMeasures(kind, oracle, prediction, executed) {
+    const truth = asObject(oracle);
+    const said = asObject(prediction);
+    if (kind === 'W1_Outcome') {
+        if (typeof said.outcome !== 'string')
+            return undefined;
+        return {
+            outcome: { failing: failing(truth.outcome), predictedFailing: failing(said.outcome) },
+        };
+    }
+    const value = VALUE[kind];
+    if (value) {
+        const t = replyNumber(truth[value.field]);
+        const p = replyNumber(said[value.field]);
+        if (t === undefined || p === undefined || p < 0)
+            return undefined;
+        return {
+            log10: {
+                truth: Math.log10(Math.max(t, value.floor)),
+                predicted: Math.log10(Math.max(p, value.floor)),
+            },
+        };
+    }
+    const ranked = {};
+    for (const list of RANK_LISTS) {
+        const true5 = names(truth[list]).slice(0, 5);
+        const predicted = [...new Set(names(said[list]))];
+        const ran = new Set(list.startsWith('hot_methods') ? executed?.functions : executed?.lines);
+        ranked[list] = {
+            ndcg5: ndcgAt5(true5, predicted),
+            recall5: true5.length
+                ? predicted.slice(0, 5).filter((n) => true5.includes(n)).length / true5.length
+                : 1,
+            predicted: predicted.length,
+            ran: executed
+                ? predicted.filter((n) => ran.has(n) || names(truth[list]).includes(n)).length
+                : 0,
+        };
+    }
+    return { ranked };
+}
+/**
+ * NDCG@5 with graded relevance from the true ranking: the true top entry is
+ * worth 5, the fifth 1, anything else 0; gains 2^rel − 1, discount log2(i + 2).
+ */
+function ndcgAt5(true5, predicted) {
+    const rel = (name) => {
+        const i = true5.indexOf(name);
+        return i < 0 ? 0 : 5 - i;
+    };
+    const dcg = (list) => list.slice(0, 5).reduce((sum, name, i) => sum + (2 ** rel(name) - 1) / Math.log2(i + 2), 0);
+    const ideal = dcg(true5);
+    return ideal === 0 ? 1 : dcg(predicted) / ideal;
+}
+function calibration(points) {
+    const n = points.length;
+    if (!n)
+        return { n: 0, slope: null, bias: 0, mae: 0 };
+    const mean = (f) => points.reduce((s, p) => s + f(p), 0) / n;
+    const mx = mean((p) => p.truth);
+    const my = mean((p) => p.predicted);
+    const sxx = points.reduce((s, p) => s + (p.truth - mx) ** 2, 0);
+    const sxy = points.reduce((s, p) => s + (p.truth - mx) * (p.predicted - my), 0);
+    return {
+        n,
+        slope: sxx > 1e-12 ? round(sxy / sxx) : null,
+        bias: round(mean((p) => p.predicted - p.truth)),
+        mae: round(mean((p) => Math.abs(p.predicted - p.truth))),
+    };
+}
+/** Failure as the positive class; null where a ratio has no denominator. */
+function outcomeMetrics(pairs) {
+    const tp = pairs.filter((p) => p.failing && p.predictedFailing).length;
+    const fp = pairs.filter((p) => !p.failing && p.predictedFailing).length;
+    const fn = pairs.filter((p) => p.failing && !p.predictedFailing).length;
+    const precision = tp + fp ? tp / (tp + fp) : null;
+    const recall = tp + fn ? tp / (tp + fn) : null;
+    const f1 = precision !== null && recall !== null
+        ? precision + recall
+            ? (2 * precision * recall) / (precision + recall)
+            : 0
+        : null;
+    return {
+        n: pairs.length,
+        precision: precision === null ? null : round(precision),
+        recall: recall === null ? null : round(recall),
+        f1: f1 === null ? null : round(f1),
+    };
+}
+/** The study's aggregate metrics over the scored world-model instances' measures. */
+function summarizeWorld(items) {
+    const of = (kind) => items.filter((i) => i.kind === kind && i.measures).map((i) => i.measures);
+    const outcomes = of('W1_Outcome').flatMap((m) => (m.outcome ? [m.outcome] : []));
+    const memory = of('W2_PeakMemory').flatMap((m) => (m.log10 ? [m.log10] : []));
+    const time = of('W3_WallTime').flatMap((m) => (m.log10 ? [m.log10] : []));
+    const profiles = of('W4_Profile').flatMap((m) => (m.ranked ? [m.ranked] : []));
+    const summary = {};
+    if (outcomes.length)
+        summary.outcome = outcomeMetrics(outcomes);
+    if (memory.length)
+        summary.memory = calibration(memory);
+    if (time.length)
+        summary.time = calibration(time);
+    if (profiles.length) {
+        const ndcg5 = {};
+        const recall5 = {};
+        let predicted = 0;
+        let ran = 0;
+        for (const list of RANK_LISTS) {
+            const rows = profiles.flatMap((p) => (p[list] ? [p[list]] : []));
+            if (!rows.length)
+                continue;
+            ndcg5[list] = round(rows.reduce((s, r) => s + r.ndcg5, 0) / rows.length);
+            recall5[list] = round(rows.reduce((s, r) => s + r.recall5, 0) / rows.length);
+            predicted += rows.reduce((s, r) => s + r.predicted, 0);
+            ran += rows.reduce((s, r) => s + r.ran, 0);
+        }
+        summary.profile = {
+            n: profiles.length,
+            ndcg5,
+            recall5,
+            executionRate: predicted ? round(ran / predicted) : null,
+        };
+    }
+    return Object.keys(summary).length ? summary : undefined;
+}
+function round(x, digits = 4) {
+    const f = 10 ** digits;
+    return Math.round(x * f) / f;
+}
+
 ;// CONCATENATED MODULE: ./src/config/assemble.ts
+
 
 
 
@@ -81840,7 +82085,11 @@ function toRunInput(options, selected, commit, rejected, pool = []) {
         ...(options['top-up'] > 0
             ? { topUp: { pool, max: options['top-up'], seed: options.seed } }
             : {}),
-        scorer: SCORERS[options.scoring].id,
+        // A non-default world-model factor is another rule: runs under it are not compared with others.
+        scorer: SCORERS[options.scoring].id +
+            (options['world-factor'] === DEFAULT_WORLD_FACTOR
+                ? ''
+                : `+world-factor=${options['world-factor']}`),
         model: {
             endpoint: options.endpoint,
             name: options.model,
@@ -81851,6 +82100,7 @@ function toRunInput(options, selected, commit, rejected, pool = []) {
             prompt: { mode: options.context, budget: options['context-budget'] },
             concurrency: options.concurrency,
             scoring: options.scoring,
+            worldFactor: options['world-factor'],
         },
         tracerDigest: tracerDigest(tracerDir()),
         commit,
@@ -82215,6 +82465,7 @@ function buildPrompt(instance, context, testFiles, options = DEFAULT_PROMPT_OPTI
 
 
 
+
 const list = schemas_string()
     .transform((s) => s
     .split(',')
@@ -82409,6 +82660,8 @@ const runOptionsSchema = harvestOptionsSchema.extend({
     /** strict (sound; the default for gating) or swe-flux (SWE-Flux's score_answer, for comparable numbers). */
     scoring: schemas_enum(SCORING_MODES, { message: `--scoring must be one of ${SCORING_MODES.join(', ')}` })
         .default(DEFAULT_SCORING),
+    /** World-model kinds: a predicted peak or wall time passes within this factor of the truth. */
+    'world-factor': num('world-factor', 1, 1000).default(DEFAULT_WORLD_FACTOR),
     /** How much code the prompt shows: slice, files or none. */
     context: schemas_enum(CONTEXT_MODES, { message: `--context must be one of ${CONTEXT_MODES.join(', ')}` })
         .default('slice'),
@@ -82806,6 +83059,7 @@ function toOutcome(loaded, result, env, tracerDigest, log) {
                 harvested_at: new Date().toISOString(),
                 pytest_exit_code: typeof exitCode === 'number' ? exitCode : null,
                 environment: { source: describeSource(env), runtime: env.runtime.note },
+                ...(result.measurement ? { measurement: result.measurement } : {}),
             },
         },
         context: {
@@ -82847,6 +83101,7 @@ function entryBelongs(entry, loaded, envDigest) {
 }
 
 ;// CONCATENATED MODULE: ./src/harvest/results.ts
+
 
 
 /**
@@ -82900,9 +83155,12 @@ function readResultLines(stdout, specs) {
 /**
  * The result all runs agree on (same status and the same answer, compared as
  * canonical JSON), or a `nondeterministic` invalid result when they differ;
- * `keep` receives every run's result for inspection.
+ * `keep` receives every run's result for inspection. Measured numbers (W2,
+ * W3) are never byte-stable: they agree within the band the tracer recorded;
+ * profiles (W4) agree when every ranked list has the same top entry. The
+ * first run's answer is kept, every run's in `measurement.harvests`.
  */
-function agreedResult(results, keep) {
+function agreedResult(results, keep, kind) {
     const first = results[0];
     if (first === undefined || typeof first === 'string')
         return first;
@@ -82910,6 +83168,16 @@ function agreedResult(results, keep) {
         ? `error: ${r ?? 'no result'}`
         : `${r.status}: ${canonicalJson(r.answer)}`;
     const prints = results.map(fingerprint);
+    const oks = results.filter((r) => typeof r === 'object' && r.status === 'ok');
+    const measured = kind !== undefined && isWorldKind(kind) && oks.length === results.length && oks.length > 1;
+    if (measured && measuredAgree(kind, oks)) {
+        const harvests = oks.map((r) => r.answer);
+        return {
+            ...first,
+            runs_agreed: results.length,
+            measurement: { ...first.measurement, harvests },
+        };
+    }
     if (prints.every((p) => p === prints[0])) {
         return { ...first, runs_agreed: results.length };
     }
@@ -82921,6 +83189,32 @@ function agreedResult(results, keep) {
         answer: undefined,
         reason: `nondeterministic: ${shown.join(' | ')}`,
     };
+}
+const MEASURED_VALUE = {
+    W2_PeakMemory: 'peak_bytes',
+    W3_WallTime: 'wall_ms',
+};
+/** Whether the runs' measurements of one instance agree (see agreedResult). */
+function measuredAgree(kind, runs) {
+    const field = MEASURED_VALUE[kind];
+    if (field) {
+        const band = runs[0].measurement?.band;
+        const ratio = typeof band?.ratio === 'number' ? band.ratio : 1;
+        const floor = typeof band?.floor === 'number' ? band.floor : 0;
+        const values = runs.map((r) => r.answer?.[field]);
+        if (!values.every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0))
+            return false;
+        const low = Math.min(...values);
+        const high = Math.max(...values);
+        return high - low <= floor || high <= low * ratio;
+    }
+    if (kind === 'W4_Profile') {
+        const tops = runs.map((r) => canonicalJson(Object.entries((r.answer ?? {}))
+            .sort(([a], [b]) => (a < b ? -1 : 1))
+            .map(([list, names]) => [list, Array.isArray(names) ? (names[0] ?? null) : null])));
+        return tops.every((t) => t === tops[0]);
+    }
+    return false;
 }
 
 ;// CONCATENATED MODULE: ./src/harvest/harvest.ts
@@ -83032,7 +83326,7 @@ async function harvestOracles(selected, tracerDigest, deps) {
                 const where = deps.quarantine?.put(id, answers);
                 if (where)
                     deps.log(`  ${id}: quarantined, every run's answer in ${where}`);
-            });
+            }, loaded.instance.kind);
             const outcome = toOutcome(loaded, agreed, env, tracerDigest, deps.log);
             if (outcome.status === 'ok')
                 deps.oracles.put(key, outcome.entry);
@@ -83142,6 +83436,16 @@ async function runJob(backend, env, items, run, deps) {
                 parser: instance.parser ?? null,
                 ...(instance.cwd === 'checkout' && checkout ? { cwd: checkout } : {}),
                 expect_failure: instance.expect_failure,
+                ...(instance.mutant
+                    ? {
+                        mutant: {
+                            file: instance.mutant.file,
+                            line: instance.mutant.line,
+                            original: instance.mutant.original,
+                            replacement: instance.mutant.replacement,
+                        },
+                    }
+                    : {}),
                 instance_hash: contentHash,
                 env_digest: env.digest,
                 ...(variant
@@ -83255,6 +83559,7 @@ function rowsMatching(rows, name, sha) {
 }
 
 ;// CONCATENATED MODULE: ./src/score/aggregate.ts
+
 /** Wilson score interval at 95%: honest for small n and for 0% / 100%. */
 function wilson(correct, total, z = 1.959964) {
     if (total === 0)
@@ -83263,14 +83568,14 @@ function wilson(correct, total, z = 1.959964) {
     const denom = 1 + (z * z) / total;
     const centre = (p + (z * z) / (2 * total)) / denom;
     const half = (z * Math.sqrt((p * (1 - p)) / total + (z * z) / (4 * total * total))) / denom;
-    return [round(Math.max(0, centre - half)), round(Math.min(1, centre + half))];
+    return [aggregate_round(Math.max(0, centre - half)), aggregate_round(Math.min(1, centre + half))];
 }
 function kindSummary(records) {
     const correct = records.filter((r) => r.correct).length;
     return {
         total: records.length,
         correct,
-        accuracy: records.length ? round(correct / records.length) : 0,
+        accuracy: records.length ? aggregate_round(correct / records.length) : 0,
         ci95: wilson(correct, records.length),
     };
 }
@@ -83286,8 +83591,10 @@ function summarize(records) {
         if (r.error)
             errors[r.error] = (errors[r.error] ?? 0) + 1;
     const overall = kindSummary(scored);
+    const world = summarizeWorld(scored.map((r) => ({ kind: r.kind, measures: r.world })));
     return {
         ...overall,
+        ...(world ? { world: world } : {}),
         byKind,
         unscored: records.length - scored.length,
         errors,
@@ -83299,7 +83606,7 @@ function summarize(records) {
 function sum(records, f) {
     return records.reduce((acc, r) => acc + f(r), 0);
 }
-function round(x, digits = 4) {
+function aggregate_round(x, digits = 4) {
     const f = 10 ** digits;
     return Math.round(x * f) / f;
 }
@@ -83329,7 +83636,7 @@ function summarizeQuery(records, identity, samples) {
         meanLatencyMs: answered.length ? Math.round(latencyMs / answered.length) : 0,
         parseFailures,
         ...(samples > 1 && answered.length
-            ? { passAtK: round(answered.filter((r) => r.passAtK).length / answered.length) }
+            ? { passAtK: aggregate_round(answered.filter((r) => r.passAtK).length / answered.length) }
             : {}),
     };
 }
@@ -83945,11 +84252,13 @@ function majorityVote(samples) {
 
 
 
+
+
 const MAX_PREDICTION_CHARS = 4096;
 const MAX_QUESTION_CHARS = 1000;
 /** 4xx statuses that concern this request alone (too long, invalid for this prompt). */
 const PER_REQUEST_REJECTIONS = new Set([400, 413, 422]);
-async function askOnce(client, messages, sample, oracle, template, scoring) {
+async function askOnce(client, messages, sample, oracle, template, verdict) {
     let completion;
     try {
         completion = await client.complete(messages, { sample });
@@ -83969,7 +84278,7 @@ async function askOnce(client, messages, sample, oracle, template, scoring) {
             detail: parsed.detail,
             parsed: parsed.value,
         };
-    const correct = SCORERS[scoring].score(oracle.oracle.oracle_answer, parsed.value);
+    const correct = verdict(parsed.value);
     return { outcome: { ok: true, value: parsed.value, correct }, completion, parsed: parsed.value };
 }
 /**
@@ -83985,7 +84294,13 @@ async function answerInstance(loaded, oracle, client, options = { samples: 1, pr
     const { question, template_answer } = oracle.oracle;
     const messages = buildPrompt({ kind: instance.kind, tests: instance.tests, question, template_answer }, oracle.context, testFiles, options.prompt);
     const limiter = options.limiter ?? new Limiter(options.samples);
-    const samples = await Promise.all(Array.from({ length: options.samples }, (_, i) => limiter.run(() => askOnce(client, messages, i, oracle, template_answer, options.scoring ?? DEFAULT_SCORING))));
+    const kind = oracle.oracle.question_kind;
+    const truth = oracle.oracle.oracle_answer;
+    // World-model kinds pass by their own rule (within a factor, top entry in the top five) in both modes.
+    const verdict = isWorldKind(kind)
+        ? (p) => passesWorld(kind, truth, p, options.worldFactor ?? DEFAULT_WORLD_FACTOR)
+        : (p) => SCORERS[options.scoring ?? DEFAULT_SCORING].score(truth, p);
+    const samples = await Promise.all(Array.from({ length: options.samples }, (_, i) => limiter.run(() => askOnce(client, messages, i, oracle, template_answer, verdict))));
     const vote = majorityVote(samples.map((s) => s.outcome));
     const winner = samples[vote.winner];
     const completions = samples.flatMap((s) => (s.completion ? [s.completion] : []));
@@ -84005,6 +84320,9 @@ async function answerInstance(loaded, oracle, client, options = { samples: 1, pr
             ? { prediction: winner.completion.text.slice(0, MAX_PREDICTION_CHARS) }
             : {}),
         ...(winner.parsed !== undefined ? { parsed: winner.parsed } : {}),
+        ...(isWorldKind(kind) && winner.outcome.ok
+            ? worldRecord(kind, truth, winner.outcome.value, oracle.oracle.meta.measurement)
+            : {}),
         tokensIn: total((c) => c.tokensIn),
         tokensOut: total((c) => c.tokensOut),
         latencyMs: total((c) => c.latencyMs),
@@ -84014,6 +84332,16 @@ async function answerInstance(loaded, oracle, client, options = { samples: 1, pr
             ? { samples: k, samplesCorrect: vote.correctSamples, passAtK: vote.correctSamples > 0 }
             : {}),
     };
+}
+/** A world-model instance's contribution to the study's metrics (summarized in results). */
+function worldRecord(kind, truth, prediction, measurement) {
+    const ran = (measurement?.executed ?? {});
+    const list = (v) => Array.isArray(v) ? v.filter((n) => typeof n === 'string') : [];
+    const executed = kind === 'W4_Profile'
+        ? { functions: list(ran.time_func), lines: list(ran.time_line) }
+        : undefined;
+    const world = worldMeasures(kind, truth, prediction, executed);
+    return world ? { world: world } : {};
 }
 
 ;// CONCATENATED MODULE: ./src/model/caching-client.ts
@@ -84105,6 +84433,7 @@ async function queryInstances(items, client, config, keep, signal) {
             prompt: config.prompt,
             limiter,
             ...(config.scoring ? { scoring: config.scoring } : {}),
+            ...(config.worldFactor ? { worldFactor: config.worldFactor } : {}),
         }));
     }, signal);
 }
@@ -84350,7 +84679,46 @@ function renderTrend(rows, options) {
     ].join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/report/world.ts
+
+const world_num = (x, digits = 2) => x === null || x === undefined ? '—' : x.toFixed(digits);
+/**
+ * The JetBrains study's metrics for the run's world-model instances, beside
+ * the pass rates the gate uses (none when the run has none).
+ */
+function worldSection(results) {
+    const world = results.summary.world;
+    if (!world)
+        return [];
+    const lines = [
+        '',
+        '**World-model metrics** (as the study measures them; the gate uses the pass rule)',
+        '',
+    ];
+    lines.push('| measure | n | figures |', '| --- | ---: | --- |');
+    if (world.outcome) {
+        const o = world.outcome;
+        lines.push(`| W1 outcome (failure positive) | ${o.n} | precision ${world_num(o.precision)}, recall ${world_num(o.recall)}, F1 ${world_num(o.f1)} |`);
+    }
+    for (const [label, c] of [
+        ['W2 peak memory (log10)', world.memory],
+        ['W3 wall time (log10)', world.time],
+    ]) {
+        if (c)
+            lines.push(`| ${label} | ${c.n} | slope ${world_num(c.slope)}, bias ${world_num(c.bias)}, MAE ${world_num(c.mae)} |`);
+    }
+    if (world.profile) {
+        const p = world.profile;
+        const per = RANK_LISTS.filter((l) => p.ndcg5[l] !== undefined)
+            .map((l) => `${l} NDCG@5 ${world_num(p.ndcg5[l])} / Recall@5 ${world_num(p.recall5[l])}`)
+            .join('; ');
+        lines.push(`| W4 profile | ${p.n} | ${per}; execution rate ${world_num(p.executionRate)} |`);
+    }
+    return lines;
+}
+
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
+
 
 
 
@@ -84406,6 +84774,7 @@ function renderReport(results, comparison, context = {}) {
         '',
         ...comparisonTable(comparison, { overall: summary, byKind: summary.byKind }),
         ...variantsLine(results),
+        ...worldSection(results),
         ...comparisonDetails(comparison),
         ...flippedSection(results, comparison),
         ...(trend ? ['', '**Trend**', '', trend] : []),
@@ -86672,6 +87041,7 @@ Model and output (run; the Action's inputs have the same names):
   --variants off|only|"add N"  fresh variants (perturbed test inputs, screened, per epoch)
   --variant-epoch E      the variants' seed (default 1); pairs stay within one epoch
   --context MODE         slice (default), files or none: how much code the prompt shows
+  --world-factor F       W2/W3 predictions pass within this factor of the measurement (2)
   --context-budget N     prompt limit in chars (48000) or tokens (12000t; default 16000t)
 
 Gate (run and compare; docs/gate.md states every rule):

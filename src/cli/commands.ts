@@ -99,6 +99,7 @@ Model and output (run; the Action's inputs have the same names):
   --variants off|only|"add N"  fresh variants (perturbed test inputs, screened, per epoch)
   --variant-epoch E      the variants' seed (default 1); pairs stay within one epoch
   --context MODE         slice (default), files or none: how much code the prompt shows
+  --world-factor F       W2/W3 predictions pass within this factor of the measurement (2)
   --context-budget N     prompt limit in chars (48000) or tokens (12000t; default 16000t)
 
 Gate (run and compare; docs/gate.md states every rule):

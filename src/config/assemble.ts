@@ -23,6 +23,7 @@ import { InstanceError } from '../errors.js';
 import type { Cleanups } from '../util/cleanups.js';
 import { DEFAULT_MIN_CLUSTERS, DEFAULT_MIN_ITEMS, type GatePolicy } from '../compare/gate.js';
 import { SCORERS } from '../score/scorer.js';
+import { DEFAULT_WORLD_FACTOR } from '../score/world.js';
 import type { GateOptions, HarvestOptions, RunOptions } from './options.js';
 
 export interface Logger {
@@ -120,7 +121,12 @@ export function toRunInput(
     ...(options['top-up'] > 0
       ? { topUp: { pool, max: options['top-up'], seed: options.seed } }
       : {}),
-    scorer: SCORERS[options.scoring].id,
+    // A non-default world-model factor is another rule: runs under it are not compared with others.
+    scorer:
+      SCORERS[options.scoring].id +
+      (options['world-factor'] === DEFAULT_WORLD_FACTOR
+        ? ''
+        : `+world-factor=${options['world-factor']}`),
     model: {
       endpoint: options.endpoint,
       name: options.model,
@@ -131,6 +137,7 @@ export function toRunInput(
       prompt: { mode: options.context, budget: options['context-budget'] },
       concurrency: options.concurrency,
       scoring: options.scoring,
+      worldFactor: options['world-factor'],
     },
     tracerDigest: tracerDigest(tracerDir()),
     commit,

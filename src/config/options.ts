@@ -1,4 +1,5 @@
 import { DEFAULT_SCORING, SCORING_MODES } from '../score/scorer.js';
+import { DEFAULT_WORLD_FACTOR } from '../score/world.js';
 import { z } from 'zod';
 import { CLUSTER_BY, GATE_SCOPES, ON_INCONCLUSIVE } from '../contracts/comparison.js';
 import { UsageError } from '../errors.js';
@@ -221,6 +222,8 @@ export const runOptionsSchema = harvestOptionsSchema.extend({
   scoring: z
     .enum(SCORING_MODES, { message: `--scoring must be one of ${SCORING_MODES.join(', ')}` })
     .default(DEFAULT_SCORING),
+  /** World-model kinds: a predicted peak or wall time passes within this factor of the truth. */
+  'world-factor': num('world-factor', 1, 1000).default(DEFAULT_WORLD_FACTOR),
   /** How much code the prompt shows: slice, files or none. */
   context: z
     .enum(CONTEXT_MODES, { message: `--context must be one of ${CONTEXT_MODES.join(', ')}` })

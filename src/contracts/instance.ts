@@ -58,6 +58,22 @@ export const instanceSchema = z
      * Otherwise a failing run never becomes an oracle.
      */
     expect_failure: z.boolean().default(false),
+    /**
+     * A seeded mutant of the package's code (world-model kinds): `original`
+     * replaced once by `replacement` on `line` of `file`, in a private copy of
+     * its package that the tests import instead (tracer/README.md).
+     */
+    mutant: z
+      .object({
+        file: z.string().regex(/^[\w./-]+\.py$/, 'a .py path relative to site-packages'),
+        line: z.number().int().positive(),
+        original: z.string().min(1),
+        replacement: z.string(),
+        /** What the mutation does, in words (`flipped comparison`, `off by one`, `wrong default`). */
+        description: z.string().optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict()
   .superRefine((instance, ctx) => {

@@ -1,6 +1,19 @@
 /**
+ * The software world-model kinds of the JetBrains study: what one test does
+ * as a whole (outcome, peak memory, wall time, hot spots), measured in clean
+ * runs rather than traced (tracer/README.md, "World-model kinds").
+ */
+export const WORLD_KINDS = ['W1_Outcome', 'W2_PeakMemory', 'W3_WallTime', 'W4_Profile'] as const;
+export type WorldKind = (typeof WORLD_KINDS)[number];
+
+export function isWorldKind(kind: string): kind is WorldKind {
+  return (WORLD_KINDS as readonly string[]).includes(kind);
+}
+
+/**
  * Question kinds, with SWE-Flux's exact `question_kind` strings: single-test
- * (S) and suite (M) variants of the seven execution-reasoning categories.
+ * (S) and suite (M) variants of the seven execution-reasoning categories,
+ * then the world-model kinds.
  */
 export const QUESTION_KINDS = [
   'S1_IntraProceduralCFG',
@@ -17,13 +30,14 @@ export const QUESTION_KINDS = [
   'M5_Exceptions',
   'M6_InterProceduralCFG',
   'M7_Invariants',
+  ...WORLD_KINDS,
 ] as const;
 
 export type QuestionKind = (typeof QUESTION_KINDS)[number];
 
 /**
  * Resolves a category filter token to kinds: an exact kind, a short prefix
- * (`S1`, `M1`) or a category name (`Loops` matches S2_Loops and M2_Loops).
+ * (`S1`, `M1`, `W2`) or a category name (`Loops` matches S2_Loops and M2_Loops).
  */
 export function kindsMatching(token: string): QuestionKind[] {
   const t = token.trim().toLowerCase();

@@ -25,6 +25,12 @@ export const oracleSchema = z.object({
     pytest_exit_code: z.number().int().nullable().optional(),
     /** The environment's source (packages, git, image) and where it ran, in words. */
     environment: z.object({ source: z.string(), runtime: z.string() }).optional(),
+    /**
+     * World-model kinds: where the measurement came from (machine, runtime,
+     * runs and their spread, tolerance band, mutant, signal, what ran) and
+     * every harvest's answer (`harvests`). tracer/README.md, "World-model kinds".
+     */
+    measurement: z.record(z.string(), z.unknown()).optional(),
   }),
 });
 export type Oracle = z.infer<typeof oracleSchema>;
@@ -90,6 +96,8 @@ export const tracerResultSchema = z.object({
   python: z.string().optional(),
   tracer_version: z.string().optional(),
   stats: z.record(z.string(), z.unknown()).optional(),
+  /** World-model kinds: the measurement's provenance (machine, runs, band, …). */
+  measurement: z.record(z.string(), z.unknown()).optional(),
   /** Set on the host: how many independent runs gave this same result. */
   runs_agreed: z.number().int().positive().optional(),
 });

@@ -69,6 +69,8 @@ export const instanceRecordSchema = z.object({
   oracleDigest: z.string().optional(),
   /** True when `error` is an infrastructure failure (INFRASTRUCTURE_ERRORS), not the model's answer. */
   infrastructure: z.boolean().optional(),
+  /** World-model kinds: what the instance adds to the study's metrics (src/score/world.ts). */
+  world: z.record(z.string(), z.unknown()).optional(),
 });
 export type InstanceRecord = z.infer<typeof instanceRecordSchema>;
 
@@ -93,6 +95,12 @@ export const summarySchema = z.object({
   tokensIn: z.number(),
   tokensOut: z.number(),
   retries: z.number(),
+  /**
+   * World-model kinds: the JetBrains study's metrics beside the pass rates —
+   * outcome precision/recall/F1 (failure positive), log10 calibration of
+   * memory and time (slope, bias, MAE), NDCG@5, Recall@5, execution rate.
+   */
+  world: z.record(z.string(), z.unknown()).optional(),
 });
 export type Summary = z.infer<typeof summarySchema>;
 

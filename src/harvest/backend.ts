@@ -27,6 +27,8 @@ export interface PlanSpec {
   variant_key?: string;
   /** Which of the tracer's perturbation strategies (variant.py STRATEGIES) this attempt uses. */
   variant_attempt?: number;
+  /** A seeded mutant applied before the tests run (world-model kinds; tracer/tracegate_tracer/measure.py). */
+  mutant?: { file: string; line: number; original: string; replacement: string };
   /** A SWE-Flux-format instance: run by its own harness (tracer/tracegate_tracer/swe_flux.py). */
   swe_flux?: { qa: string; instance: string };
 }

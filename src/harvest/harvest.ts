@@ -166,6 +166,7 @@ export async function harvestOracles(
           const where = deps.quarantine?.put(id, answers);
           if (where) deps.log(`  ${id}: quarantined, every run's answer in ${where}`);
         },
+        loaded.instance.kind,
       );
       const outcome = toOutcome(loaded, agreed, env, tracerDigest, deps.log);
       if (outcome.status === 'ok') deps.oracles.put(key, outcome.entry);
@@ -301,6 +302,16 @@ async function runJob(
         parser: instance.parser ?? null,
         ...(instance.cwd === 'checkout' && checkout ? { cwd: checkout } : {}),
         expect_failure: instance.expect_failure,
+        ...(instance.mutant
+          ? {
+              mutant: {
+                file: instance.mutant.file,
+                line: instance.mutant.line,
+                original: instance.mutant.original,
+                replacement: instance.mutant.replacement,
+              },
+            }
+          : {}),
         instance_hash: contentHash,
         env_digest: env.digest,
         ...(variant

@@ -53,6 +53,7 @@ export function toOutcome(
         harvested_at: new Date().toISOString(),
         pytest_exit_code: typeof exitCode === 'number' ? exitCode : null,
         environment: { source: describeSource(env), runtime: env.runtime.note },
+        ...(result.measurement ? { measurement: result.measurement } : {}),
       },
     },
     context: {

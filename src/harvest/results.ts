@@ -1,6 +1,7 @@
 import { tracerResultSchema, type TracerResult } from '../contracts/oracle.js';
 import type { PlanSpec } from './backend.js';
 import { canonicalJson } from '../util/hash.js';
+import { isWorldKind, type WorldKind } from '../contracts/kinds.js';
 
 /** A result the host could not accept, as the reason that instance failed. */
 export type ReadResult = TracerResult | string;
@@ -60,11 +61,15 @@ export function readResultLines(stdout: string, specs: PlanSpec[]): Map<string, 
 /**
  * The result all runs agree on (same status and the same answer, compared as
  * canonical JSON), or a `nondeterministic` invalid result when they differ;
- * `keep` receives every run's result for inspection.
+ * `keep` receives every run's result for inspection. Measured numbers (W2,
+ * W3) are never byte-stable: they agree within the band the tracer recorded;
+ * profiles (W4) agree when every ranked list has the same top entry. The
+ * first run's answer is kept, every run's in `measurement.harvests`.
  */
 export function agreedResult(
   results: (ReadResult | undefined)[],
   keep: (results: unknown[]) => void,
+  kind?: string,
 ): ReadResult | undefined {
   const first = results[0];
   if (first === undefined || typeof first === 'string') return first;
@@ -73,6 +78,17 @@ export function agreedResult(
       ? `error: ${r ?? 'no result'}`
       : `${r.status}: ${canonicalJson(r.answer)}`;
   const prints = results.map(fingerprint);
+  const oks = results.filter((r): r is TracerResult => typeof r === 'object' && r.status === 'ok');
+  const measured =
+    kind !== undefined && isWorldKind(kind) && oks.length === results.length && oks.length > 1;
+  if (measured && measuredAgree(kind, oks)) {
+    const harvests = oks.map((r) => r.answer);
+    return {
+      ...first,
+      runs_agreed: results.length,
+      measurement: { ...first.measurement, harvests },
+    } as TracerResult;
+  }
   if (prints.every((p) => p === prints[0])) {
     return { ...first, runs_agreed: results.length } as TracerResult;
   }
@@ -84,4 +100,36 @@ export function agreedResult(
     answer: undefined,
     reason: `nondeterministic: ${shown.join(' | ')}`,
   };
+}
+
+const MEASURED_VALUE: Partial<Record<WorldKind, string>> = {
+  W2_PeakMemory: 'peak_bytes',
+  W3_WallTime: 'wall_ms',
+};
+
+/** Whether the runs' measurements of one instance agree (see agreedResult). */
+function measuredAgree(kind: WorldKind, runs: TracerResult[]): boolean {
+  const field = MEASURED_VALUE[kind];
+  if (field) {
+    const band = runs[0]!.measurement?.band as { ratio?: unknown; floor?: unknown } | undefined;
+    const ratio = typeof band?.ratio === 'number' ? band.ratio : 1;
+    const floor = typeof band?.floor === 'number' ? band.floor : 0;
+    const values = runs.map((r) => (r.answer as Record<string, unknown> | undefined)?.[field]);
+    if (!values.every((v): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0))
+      return false;
+    const low = Math.min(...values);
+    const high = Math.max(...values);
+    return high - low <= floor || high <= low * ratio;
+  }
+  if (kind === 'W4_Profile') {
+    const tops = runs.map((r) =>
+      canonicalJson(
+        Object.entries((r.answer ?? {}) as Record<string, unknown>)
+          .sort(([a], [b]) => (a < b ? -1 : 1))
+          .map(([list, names]) => [list, Array.isArray(names) ? (names[0] ?? null) : null]),
+      ),
+    );
+    return tops.every((t) => t === tops[0]);
+  }
+  return false;
 }

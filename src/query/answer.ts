@@ -10,6 +10,8 @@ import {
 } from '../prompt/build.js';
 import type { ErrorClass, InstanceRecord } from '../contracts/results.js';
 import { DEFAULT_SCORING, SCORERS, type ScoringMode } from '../score/scorer.js';
+import { DEFAULT_WORLD_FACTOR, passesWorld, worldMeasures } from '../score/world.js';
+import { isWorldKind, type WorldKind } from '../contracts/kinds.js';
 import { oracleDigest } from '../compare/provenance.js';
 import {
   ModelRequestError,
@@ -34,6 +36,8 @@ export interface AnswerOptions {
   limiter?: Limiter;
   /** Which scorer decides (default strict). */
   scoring?: ScoringMode;
+  /** World-model kinds: how far a predicted number may be from the truth and pass (default 2×). */
+  worldFactor?: number;
 }
 
 interface Sample {
@@ -49,7 +53,7 @@ async function askOnce(
   sample: number,
   oracle: CachedOracle,
   template: Template,
-  scoring: ScoringMode,
+  verdict: (prediction: unknown) => boolean,
 ): Promise<Sample> {
   let completion: Completion;
   try {
@@ -69,7 +73,7 @@ async function askOnce(
       detail: parsed.detail,
       parsed: parsed.value,
     };
-  const correct = SCORERS[scoring].score(oracle.oracle.oracle_answer, parsed.value);
+  const correct = verdict(parsed.value);
   return { outcome: { ok: true, value: parsed.value, correct }, completion, parsed: parsed.value };
 }
 
@@ -96,11 +100,15 @@ export async function answerInstance(
     options.prompt,
   );
   const limiter = options.limiter ?? new Limiter(options.samples);
+  const kind = oracle.oracle.question_kind;
+  const truth = oracle.oracle.oracle_answer;
+  // World-model kinds pass by their own rule (within a factor, top entry in the top five) in both modes.
+  const verdict = isWorldKind(kind)
+    ? (p: unknown) => passesWorld(kind, truth, p, options.worldFactor ?? DEFAULT_WORLD_FACTOR)
+    : (p: unknown) => SCORERS[options.scoring ?? DEFAULT_SCORING].score(truth, p);
   const samples = await Promise.all(
     Array.from({ length: options.samples }, (_, i) =>
-      limiter.run(() =>
-        askOnce(client, messages, i, oracle, template_answer, options.scoring ?? DEFAULT_SCORING),
-      ),
+      limiter.run(() => askOnce(client, messages, i, oracle, template_answer, verdict)),
     ),
   );
   const vote = majorityVote(samples.map((s) => s.outcome));
@@ -122,6 +130,9 @@ export async function answerInstance(
       ? { prediction: winner.completion.text.slice(0, MAX_PREDICTION_CHARS) }
       : {}),
     ...(winner.parsed !== undefined ? { parsed: winner.parsed } : {}),
+    ...(isWorldKind(kind) && winner.outcome.ok
+      ? worldRecord(kind, truth, winner.outcome.value, oracle.oracle.meta.measurement)
+      : {}),
     tokensIn: total((c) => c.tokensIn),
     tokensOut: total((c) => c.tokensOut),
     latencyMs: total((c) => c.latencyMs),
@@ -131,4 +142,22 @@ export async function answerInstance(
       ? { samples: k, samplesCorrect: vote.correctSamples, passAtK: vote.correctSamples > 0 }
       : {}),
   };
+}
+
+/** A world-model instance's contribution to the study's metrics (summarized in results). */
+function worldRecord(
+  kind: WorldKind,
+  truth: unknown,
+  prediction: unknown,
+  measurement: Record<string, unknown> | undefined,
+): { world?: Record<string, unknown> } {
+  const ran = (measurement?.executed ?? {}) as { time_func?: unknown; time_line?: unknown };
+  const list = (v: unknown) =>
+    Array.isArray(v) ? v.filter((n): n is string => typeof n === 'string') : [];
+  const executed =
+    kind === 'W4_Profile'
+      ? { functions: list(ran.time_func), lines: list(ran.time_line) }
+      : undefined;
+  const world = worldMeasures(kind, truth, prediction, executed);
+  return world ? { world: world as Record<string, unknown> } : {};
 }

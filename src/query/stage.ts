@@ -16,6 +16,8 @@ export interface QueryConfig {
   concurrency: number;
   /** Which scorer decides each answer (default strict). */
   scoring?: ScoringMode;
+  /** World-model kinds: the pass rule's factor for numbers (default 2). */
+  worldFactor?: number;
 }
 
 /**
@@ -62,6 +64,7 @@ export async function queryInstances(
           prompt: config.prompt,
           limiter,
           ...(config.scoring ? { scoring: config.scoring } : {}),
+          ...(config.worldFactor ? { worldFactor: config.worldFactor } : {}),
         }),
       );
     },

@@ -5,6 +5,7 @@ import { comparisonDetails, comparisonTable, policyLine, verdictLine } from './c
 import { codeSpan, escapeMarkdown } from './escape.js';
 import { flippedSection } from './flipped.js';
 import { renderTrend, type TrendOptions } from './trend.js';
+import { worldSection } from './world.js';
 import type { IndexRow } from '../contracts/history.js';
 
 export { codeSpan, escapeMarkdown };
@@ -69,6 +70,7 @@ export function renderReport(
     '',
     ...comparisonTable(comparison, { overall: summary, byKind: summary.byKind }),
     ...variantsLine(results),
+    ...worldSection(results),
     ...comparisonDetails(comparison),
     ...flippedSection(results, comparison),
     ...(trend ? ['', '**Trend**', '', trend] : []),

@@ -1,4 +1,5 @@
 import type { InstanceRecord, KindSummary, Summary } from '../contracts/results.js';
+import { summarizeWorld, type WorldMeasures } from './world.js';
 
 /** Wilson score interval at 95%: honest for small n and for 0% / 100%. */
 export function wilson(correct: number, total: number, z = 1.959964): [number, number] {
@@ -30,8 +31,12 @@ export function summarize(records: InstanceRecord[]): Summary {
   const errors: Record<string, number> = {};
   for (const r of records) if (r.error) errors[r.error] = (errors[r.error] ?? 0) + 1;
   const overall = kindSummary(scored);
+  const world = summarizeWorld(
+    scored.map((r) => ({ kind: r.kind, measures: r.world as WorldMeasures | undefined })),
+  );
   return {
     ...overall,
+    ...(world ? { world: world as Record<string, unknown> } : {}),
     byKind,
     unscored: records.length - scored.length,
     errors,

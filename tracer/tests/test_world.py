@@ -241,6 +241,7 @@ def test_a_mutant_runs_in_a_private_copy_and_the_prompt_shows_it(measured):
     result = ok(measured, "mutant-flipped")
     assert result["answer"] == {"outcome": "failed", "exception_type": "AssertionError", "failure_line": 26}
     assert "return age > 18" in result["context"]["source"]
+    assert "on line 40 of `heavy/mod.py`, `>=` is replaced by `>`" in result["question"]
     assert result["measurement"]["mutant"]["replacement"] == ">"
     stale = measured["mutant-stale"]
     assert stale["status"] == "invalid" and "does not contain '<='" in stale["reason"]

@@ -43,7 +43,7 @@ def base_result(spec: Spec | Any, reason: str | None = None) -> Result:
         # Rendered from the query alone: present whatever the run's status.
         try:
             result["question"], result["template_answer"] = questions.render(
-                spec.get("kind"), spec.get("query") or {}, spec["target"], spec.get("tests"))
+                spec.get("kind"), spec.get("query") or {}, spec["target"], spec.get("tests"), spec.get("mutant"))
         except Exception:  # noqa: BLE001 - a malformed spec fails below, with its own reason
             pass
     return result

@@ -8,7 +8,9 @@ of that stack and to its current line. Code outside the repository reports
 no events of its own, so its time and allocations go to the repository frame
 that called it, and a repository function called back from outside it (a
 `sorted` key, a callback) gets its own. Lines are statement lines
-(linemap.py), as in every other kind.
+(linemap.py), as in every other kind; what happens between a call and the
+frame's first line counts for the function only. The profiler's own
+allocations are kept to one string per line seen (tracemalloc counts them).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ class Profiler:
         self.time_line: dict[str, int] = {}
         self.alloc_func: dict[str, int] = {}
         self.alloc_line: dict[str, int] = {}
+        self._keys: dict[tuple[str, int], str] = {}
         self._t = self._m = 0
         self._started_tracemalloc = False
 
@@ -66,10 +69,12 @@ class Profiler:
         if self.stack:
             func, line, _entry = self.stack[-1]
             self.time_func[func] = self.time_func.get(func, 0) + spent
-            self.time_line[line] = self.time_line.get(line, 0) + spent
             if grown > 0:
                 self.alloc_func[func] = self.alloc_func.get(func, 0) + grown
-                self.alloc_line[line] = self.alloc_line.get(line, 0) + grown
+            if line is not None:  # None between the call and the frame's first line (the `def` line is no line)
+                self.time_line[line] = self.time_line.get(line, 0) + spent
+                if grown > 0:
+                    self.alloc_line[line] = self.alloc_line.get(line, 0) + grown
 
     def _entry(self, frame: FrameType) -> tuple[str, str, Any] | None:
         code = frame.f_code
@@ -90,8 +95,13 @@ class Profiler:
         return entry
 
     def _line_key(self, entry: tuple[str, str, Any], line: int) -> str:
-        linemap = entry[2]
-        return f"{entry[1]}:{linemap.stmt_line(line) if linemap is not None else line}"
+        """`file:statement line`, made once per physical line (the profiler's own allocations stay few)."""
+        key = (entry[1], line)
+        found = self._keys.get(key)
+        if found is None:
+            linemap = entry[2]
+            found = self._keys[key] = f"{entry[1]}:{linemap.stmt_line(line) if linemap is not None else line}"
+        return found
 
     def _global(self, frame: FrameType, event: str, arg: Any) -> Any:
         self._credit()
@@ -100,7 +110,7 @@ class Profiler:
         entry = self._entry(frame)
         if entry is None:
             return None
-        self.stack.append([entry[0], self._line_key(entry, frame.f_lineno), entry])
+        self.stack.append([entry[0], None, entry])
         return self._local
 
     def _local(self, frame: FrameType, event: str, arg: Any) -> Any:

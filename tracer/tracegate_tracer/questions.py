@@ -40,8 +40,17 @@ def _values(query: dict[str, Any]) -> str:
     return VALUES
 
 
+def _mutant(mutant: Any) -> list[str]:
+    """The sentence that says a seeded mutant changes the code (world-model kinds), if one does."""
+    if not isinstance(mutant, dict):
+        return []
+    return ["The repository's code is changed for this question: on line {} of {}, {} is replaced by {} (the "
+            "code shown is the changed code).".format(mutant.get("line"), code(mutant.get("file")),
+                                                       code(mutant.get("original")), code(mutant.get("replacement")))]
+
+
 def render(kind: str | None, query: dict[str, Any] | None, target: dict[str, str],
-           tests: Sequence[str] | None) -> tuple[str | None, Any]:
+           tests: Sequence[str] | None, mutant: Any = None) -> tuple[str | None, Any]:
     """(question, template_answer) of a declarative query; (None, None) when the kind/mode is unknown."""
     query = query or {}
     try:
@@ -57,6 +66,7 @@ def render(kind: str | None, query: dict[str, Any] | None, target: dict[str, str
         _tests(tests),
         f"The target function is {code(func)} (qualified name {code(function)}) in {code(file)}; "
         '"the target" below means it.',
+        *_mutant(mutant),
         ask,
         "Definitions: " + " ".join(terms + [LINES]),
         "Answer as JSON of exactly this shape, where \"int\", \"float\", \"str\" and \"bool\" name each "
