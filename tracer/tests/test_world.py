@@ -254,3 +254,32 @@ def test_every_world_kind_is_answered_here_and_its_question_defines_its_terms(me
         assert ("`test_heavy.py`" if ident == "two-tests" else "`test_heavy.py::test_") in result["question"]
     assert "median over five clean runs" in measured["wall-slow"]["question"]
     assert json.dumps(measured["profile-parent"]["template_answer"])
+
+
+MUTABLE = '''def grade(score, limit=50, strict=True, label="x"):
+    if score >= limit and strict:
+        return label + "pass"
+    items = [1, 2, -3]
+    if (score) in items:
+        return items[0]
+    return "fail" if score != 0 else None
+'''
+
+
+def test_mutants_are_one_unambiguous_change_each_of_three_kinds_in_a_seeded_order():
+    from tracegate_tracer import mutants
+
+    found = mutants.propose(MUTABLE, "grade", "seed", limit=20)
+    lines = MUTABLE.splitlines()
+    assert {m["description"] for m in found} == set(mutants.KINDS)
+    assert {(m["line"], m["original"], m["replacement"]) for m in found} == {
+        (2, "score >= limit", "score > limit"), (7, "score != 0", "score == 0"),
+        (4, "1", "2"), (4, "2", "3"), (6, "0", "1"), (7, "0", "1"),  # -3's sign stays with it
+        (1, "50", "51"), (1, "True", "False"), (1, '"x"', '""'),
+    }  # `(score) in items`: parentheses between operand and operator, not a plain flip
+    for m in found:
+        assert lines[m["line"] - 1].count(m["original"]) == 1
+    assert found[:3] == mutants.propose(MUTABLE, "grade", "seed", limit=3)  # kinds interleaved, deterministic
+    assert [m["description"] for m in found[:3]] == list(mutants.KINDS)
+    assert mutants.propose(MUTABLE, "grade", "other seed", limit=20) != found
+    assert mutants.propose(MUTABLE, "missing", "seed") == []
