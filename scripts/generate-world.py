@@ -9,7 +9,7 @@ flipped comparison, off by one, wrong default; `expect_failure`, since a
 mutant is there to make tests fail). The target's source comes from the
 environment's own wheel (`pip download`). Every candidate is harvested twice
 in Docker (`tracegate harvest`); only those that gave an agreed oracle are
-kept, and mutants are thinned (seeded) so that about 40% of the kept W1
+kept (and a wall time only when its own five clean runs stay within the band), and mutants are thinned (seeded) so that about 40% of the kept W1
 instances do not pass (survivors dropped beyond that share; never more than
 half failing). Kept instances are written beside the test
 files they ask about (instances/<package>/<test file>/); a package's earlier
@@ -135,12 +135,18 @@ def screen(package: str, found: list[dict], work: str) -> tuple[dict[str, dict],
     run = subprocess.run(["node", CLI, "harvest", "--instances", suite, "--cache", cache],
                          capture_output=True, text=True, check=False)
     sys.stderr.write(run.stdout.splitlines()[0] + "\n" if run.stdout else run.stderr[-2000:])
-    kept = {}
+    kept, dropped = {}, {}
     for path in glob.glob(os.path.join(cache, "oracles", "*", "oracle.json")):
         with open(path, encoding="utf-8") as handle:
             oracle = json.load(handle)
-        kept[oracle["meta"]["instance_id"]] = oracle["oracle_answer"]
-    dropped = {}
+        ident = oracle["meta"]["instance_id"]
+        wall = (oracle["meta"].get("measurement") or {}).get("wall_ms")
+        band = (oracle["meta"].get("measurement") or {}).get("band") or {}
+        if wall and wall["max"] > max(wall["min"] * band.get("ratio", 2), wall["min"] + band.get("floor", 0)):
+            # Its own five clean runs vary beyond the band two harvests must agree within: not a stable truth.
+            dropped[ident] = f"unstable: clean runs {wall['min']}-{wall['max']} ms, beyond the band"
+            continue
+        kept[ident] = oracle["oracle_answer"]
     for line in run.stderr.splitlines():
         match = re.match(r"^\s+(\S+): (invalid|error|timeout) — (.*)$", line)
         if match and match.group(1) not in kept:

@@ -26,6 +26,10 @@ function harvest() {
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
   );
   console.error(`${run.stdout.split('\n')[0]} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  for (const line of run.stderr.split('\n')) {
+    const failed = /^ {2}(\S+): (invalid|error|timeout) — (.*)$/.exec(line);
+    if (failed) console.error(`  ${failed[1]}: ${failed[2]} — ${failed[3].slice(0, 160)}`);
+  }
   const oracles = new Map();
   for (const key of readdirSync(join(cache, 'oracles'))) {
     try {
@@ -73,6 +77,18 @@ const lines = [
   '| ratio (larger / smaller) | n | median | p90 | max |',
   '| --- | ---: | ---: | ---: | ---: |',
 ];
+const inBand = (kind) =>
+  of(kind).filter((id) => {
+    const [x, y] = [value(a.get(id)), value(b.get(id))];
+    const band = a.get(id).meta.measurement?.band ?? { ratio: 1, floor: 0 };
+    return Math.abs(x - y) <= band.floor || Math.max(x, y) <= Math.min(x, y) * band.ratio;
+  }).length;
+lines.splice(
+  6,
+  0,
+  `| W2 peak within its band (1.25× or 64 KiB) | ${of('W2_PeakMemory').length} | ${inBand('W2_PeakMemory')} |`,
+  `| W3 wall time within its band (2× or 2 ms) | ${of('W3_WallTime').length} | ${inBand('W3_WallTime')} |`,
+);
 for (const [kind, label] of [
   ['W2_PeakMemory', 'W2 peak, harvest 1 vs 2'],
   ['W3_WallTime', 'W3 wall time, harvest 1 vs 2'],

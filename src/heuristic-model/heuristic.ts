@@ -91,7 +91,25 @@ function guessFor(key: string, template: unknown, p: ParsedPrompt): unknown {
           ),
         ),
       ].sort();
+    // World-model kinds: a guess biased toward "passed", as the study finds models are.
+    case 'outcome':
+      return 'passed';
+    case 'failure_line':
+      return null;
+    case 'peak_bytes':
+      return 1_000_000;
+    case 'wall_ms':
+      return 10;
+    case 'hot_methods_time':
+    case 'hot_methods_alloc':
+      return [p.func];
+    case 'hot_lines_time':
+    case 'hot_lines_alloc':
+      return bodyStatementLines(p)
+        .slice(0, 1)
+        .map((line) => `${p.file}:${line}`);
     case 'exception_type':
+      if (p.kind === 'W1_Outcome') return null;
       return /raise\s+([\w.]+)/.exec(sourceText(p))?.[1] ?? 'Exception';
     case 'exception_message':
       return /raise\s+[\w.]+\(\s*(?:[fr]?["'])(.*?)["']/.exec(sourceText(p))?.[1] ?? '';

@@ -1,6 +1,7 @@
 // Fresh variants: instances whose test inputs the tracer perturbs (tracer/tracegate_tracer/variant.py),
 // harvested like any instance and kept only if they pass the generator's screen with another oracle.
 import { oracleDigest } from '../compare/provenance.js';
+import { isWorldKind } from '../contracts/kinds.js';
 import type { HarvestOutcome } from '../contracts/oracle.js';
 import { answerProblem, harvestRule } from '../generate/screen.js';
 import type { ModelClient } from '../model/client.js';
@@ -39,7 +40,8 @@ export const VARIANT_ATTEMPTS = 4;
  * The variants of a selection at `epoch`: of `count` instances (`add`; chosen
  * by a hash of the epoch and id) or of each (`only`). Instances that run in
  * a checkout or bring their own parser have none (their inputs are not the
- * instance's files, or their answer is not the rule's).
+ * instance's files, or their answer is not the rule's); nor do the
+ * world-model kinds (a measured test is not perturbed).
  */
 export function variantsOf(
   selected: readonly LoadedInstance[],
@@ -47,7 +49,11 @@ export function variantsOf(
   epoch: number,
 ): LoadedInstance[] {
   const eligible = selected.filter(
-    (l) => l.instance.cwd === 'instance' && !l.instance.parser && !l.variant,
+    (l) =>
+      l.instance.cwd === 'instance' &&
+      !l.instance.parser &&
+      !l.variant &&
+      !isWorldKind(l.instance.kind),
   );
   const chosen =
     mode.mode === 'only'

@@ -77,7 +77,7 @@ describe('world-model kinds, harvested in Docker and scored', () => {
     expect((profile.hot_lines_alloc as string[])[0]).toBe('wmpkg/core.py:27'); // json.dumps
     // Where the gold came from: machine, runtime, runs, band.
     const meta = oracles.get('wm-wall-pause')!.meta.measurement!;
-    expect(meta).toMatchObject({ clean_runs: 5, band: { ratio: 1.5, floor: 1 } });
+    expect(meta).toMatchObject({ clean_runs: 5, band: { ratio: 2, floor: 2 } });
     expect((meta.machine as { cpus: number }).cpus).toBeGreaterThanOrEqual(1);
     expect((meta.harvests as unknown[]).length).toBe(2);
   });

@@ -63,6 +63,28 @@ describe('the baseline heuristic reads only the prompt', () => {
     });
   });
 
+  it('guesses world-model answers biased toward "passed", as the study finds models are', () => {
+    const ask = (kind: PromptInstance['kind'], template: Template) =>
+      JSON.parse(heuristicAnswer(user({ ...instance(template), kind }))) as unknown;
+    expect(
+      ask('W1_Outcome', { outcome: 'str', exception_type: 'str|null', failure_line: 'int|null' }),
+    ).toEqual({ outcome: 'passed', exception_type: null, failure_line: null });
+    expect(ask('W3_WallTime', { wall_ms: 'float' })).toEqual({ wall_ms: 10 });
+    expect(
+      ask('W4_Profile', {
+        hot_methods_time: ['str'],
+        hot_methods_alloc: ['str'],
+        hot_lines_time: ['str'],
+        hot_lines_alloc: ['str'],
+      }),
+    ).toEqual({
+      hot_methods_time: ['settings.parse_all'],
+      hot_methods_alloc: ['settings.parse_all'],
+      hot_lines_time: ['settings.py:13'],
+      hot_lines_alloc: ['settings.py:13'],
+    });
+  });
+
   it('answers {} to a prompt it cannot read', () => {
     expect(heuristicAnswer('hello')).toBe('{}');
   });

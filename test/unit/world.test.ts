@@ -1,3 +1,4 @@
+import { oracleDigest } from '../../src/compare/provenance.js';
 import {
   calibration,
   ndcgAt5,
@@ -218,5 +219,35 @@ describe("the study's metrics, against hand-computed values", () => {
     expect(Object.values(s.profile!.ndcg5).every((v) => v === 1)).toBe(true);
     expect(Object.values(s.profile!.recall5).every((v) => v === 1)).toBe(true);
     expect(s.profile!.executionRate).toBe(1);
+  });
+});
+
+describe('pairing measured oracles across harvests', () => {
+  const oracle = (question_kind: string, oracle_answer: unknown) =>
+    ({ question_kind, question: 'q', template_answer: {}, oracle_answer }) as Parameters<
+      typeof oracleDigest
+    >[0];
+
+  it('a re-measured peak or wall time pairs; a profile pairs while its top entries stay', () => {
+    expect(oracleDigest(oracle('W3_WallTime', { wall_ms: 41.6 }))).toBe(
+      oracleDigest(oracle('W3_WallTime', { wall_ms: 43.2 })),
+    );
+    expect(oracleDigest(oracle('W2_PeakMemory', { peak_bytes: 1 }))).toBe(
+      oracleDigest(oracle('W2_PeakMemory', { peak_bytes: 2 })),
+    );
+    const profile = (tail: string, top = 'pkg.a') =>
+      oracle('W4_Profile', { ...PROFILE, hot_methods_time: [top, tail] });
+    expect(oracleDigest(profile('pkg.x'))).toBe(oracleDigest(profile('pkg.y')));
+    expect(oracleDigest(profile('pkg.x'))).not.toBe(oracleDigest(profile('pkg.x', 'pkg.b')));
+  });
+
+  it('an outcome, like every traced answer, pairs only when equal', () => {
+    const passed = { outcome: 'passed', exception_type: null, failure_line: null };
+    expect(oracleDigest(oracle('W1_Outcome', passed))).not.toBe(
+      oracleDigest(oracle('W1_Outcome', { ...passed, outcome: 'failed' })),
+    );
+    expect(oracleDigest(oracle('S2_Loops', { loop_iteration_count: 1 }))).not.toBe(
+      oracleDigest(oracle('S2_Loops', { loop_iteration_count: 2 })),
+    );
   });
 });

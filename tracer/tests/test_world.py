@@ -104,6 +104,10 @@ PACKAGE = {
             os.kill(os.getpid(), signal.SIGSEGV)
 
 
+        def test_oom_killed():
+            os.kill(os.getpid(), signal.SIGKILL)  # what the kernel's OOM killer sends at the memory limit
+
+
         def test_forever():
             while True:
                 pass
@@ -116,7 +120,7 @@ PACKAGE = {
 }
 
 TARGETS = {"allocate": "allocate", "slow": "slow", "fast": "fast", "parent": "parent", "adult": "is_adult",
-           "fails": "is_adult", "errors": "is_adult", "segfault": "is_adult", "forever": "is_adult",
+           "fails": "is_adult", "errors": "is_adult", "segfault": "is_adult", "oom_killed": "is_adult", "forever": "is_adult",
            "skipped": "is_adult"}
 
 
@@ -143,6 +147,7 @@ def measured(tmp_path_factory):
         spec(directory, "outcome-errors", "W1_Outcome", "errors", expect_failure=True),
         spec(directory, "outcome-segfault", "W1_Outcome", "segfault", expect_failure=True),
         spec(directory, "wall-segfault", "W3_WallTime", "segfault", expect_failure=True),
+        spec(directory, "outcome-oom", "W1_Outcome", "oom_killed", expect_failure=True),
         spec(directory, "outcome-forever", "W1_Outcome", "forever", timeout_seconds=3),
         spec(directory, "outcome-skipped", "W1_Outcome", "skipped"),
         dict(spec(directory, "two-tests", "W1_Outcome", "adult"), tests=["test_heavy.py"]),
@@ -228,6 +233,8 @@ def test_a_killed_test_errors_with_its_signal_and_has_no_time(measured):
     assert result["measurement"]["signal"] == signal.Signals.SIGSEGV.name
     wall = measured["wall-segfault"]
     assert wall["status"] == "invalid" and "killed by SIGSEGV" in wall["reason"]
+    oom = ok(measured, "outcome-oom")
+    assert oom["answer"]["outcome"] == "error" and oom["measurement"]["signal"] == "SIGKILL"
 
 
 def test_bad_runs_are_classified(measured):

@@ -6,7 +6,8 @@ a fresh pytest process with tracegate's measuring plugin and no tracing:
 * CLEAN_RUNS clean runs when a spec asks for wall time (else one): the
   outcome, which every run must agree on, and the wall time of each;
 * one memory run (tracemalloc and the resident peak) when a spec asks W2;
-* one profile run (settrace, profile.py) when a spec asks W4.
+* PROFILE_RUNS profile runs (settrace, profile.py) when a spec asks W4:
+  each name's median over them is ranked.
 
 A mutant (`{file, line, original, replacement}`, recorded in the instance)
 is applied to a private copy of its file's top-level package, which the
@@ -34,6 +35,7 @@ from .sandbox import Sandbox
 from .testfiles import TestFileRefused, read_tests
 
 CLEAN_RUNS = 5
+PROFILE_RUNS = 3
 PLUGIN = "tracegate_measure_plugin"
 WORLD_KINDS = ("W1_Outcome", "W2_PeakMemory", "W3_WallTime", "W4_Profile")
 Spec = dict[str, Any]
@@ -91,8 +93,9 @@ def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root:
             measurement["peak"] = _run_once("memory", tests, run_dir, instance_dir, scope, env, timeout, sandbox,
                                             0, mutant)["peak"]
         if "W4_Profile" in kinds:
-            measurement["profile"] = _run_once("profile", tests, run_dir, instance_dir, scope, env, timeout,
-                                               sandbox, 0, mutant)["profile"]
+            measurement["profile"] = _median_profile([
+                _run_once("profile", tests, run_dir, instance_dir, scope, env, timeout, sandbox, i, mutant)["profile"]
+                for i in range(PROFILE_RUNS)])
     except TimeoutError as exc:
         return [r if r.get("status") == "invalid" else dict(r, status="timeout", reason=str(exc)) for r in results]
     except Refused as exc:
@@ -219,6 +222,20 @@ def _run_once(mode: str, tests: list[str], run_dir: str, instance_dir: str, scop
     return {"outcome": _outcome(phases, record.get("exception")), "wall_ms": record["wall_ns"] / 1e6,
             "exit_code": code, "peak": _peak(record) if mode == "memory" else None,
             "profile": record.get("profile")}
+
+
+def _median_profile(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each name's median over the profile runs (0 in a run it did not appear in), ranked again: one run's
+    scheduling noise does not reorder close entries."""
+    merged: dict[str, Any] = {}
+    for key in ("time_func", "time_line", "alloc_func", "alloc_line"):
+        values: dict[str, list[int]] = {}
+        for run in runs:
+            for name, value in run[key]:
+                values.setdefault(name, []).append(value)
+        medians = {name: statistics.median(v + [0] * (len(runs) - len(v))) for name, v in values.items()}
+        merged[key] = [[name, value] for name, value in sorted(medians.items(), key=lambda kv: (-kv[1], kv[0]))]
+    return merged
 
 
 def _outcome(phases: dict[str, str], exception: dict[str, Any] | None) -> dict[str, Any]:
