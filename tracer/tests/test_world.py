@@ -120,8 +120,8 @@ PACKAGE = {
 }
 
 TARGETS = {"allocate": "allocate", "slow": "slow", "fast": "fast", "parent": "parent", "adult": "is_adult",
-           "fails": "is_adult", "errors": "is_adult", "segfault": "is_adult", "oom_killed": "is_adult", "forever": "is_adult",
-           "skipped": "is_adult"}
+           "fails": "is_adult", "errors": "is_adult", "segfault": "is_adult", "oom_killed": "is_adult",
+           "forever": "is_adult", "skipped": "is_adult"}
 
 
 def spec(directory, ident, kind, test, function=None, **extra):
