@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isWorldKind, QUESTION_KINDS, WORLD_KINDS } from '../../src/contracts/kinds.js';
 import { resultsSchema } from '../../src/contracts/results.js';
 import {
   HEURISTIC_MODEL,
@@ -48,12 +49,36 @@ describe(`the bundled benchmark (${ALL ? 'all of it' : `a seeded sample of ${SAM
   });
   afterAll(() => demo.close());
 
-  it('holds at least 1,000 instances over 12 packages, every kind with 40, none over 15%', () => {
-    const stats = suiteStats(loadSuite(BUNDLE).instances);
+  it('holds at least 1,000 instances over 12 packages, every kind with 40, none over 15%; 150 world-model instances over 6 packages', () => {
+    const loaded = loadSuite(BUNDLE).instances;
+    const stats = suiteStats(loaded);
     expect(stats.total).toBeGreaterThanOrEqual(1000);
     expect(Object.keys(stats.by_package).length).toBeGreaterThanOrEqual(12);
-    expect(Object.keys(stats.by_kind)).toHaveLength(14);
-    for (const n of Object.values(stats.by_kind)) expect(n).toBeGreaterThanOrEqual(40);
+    expect(Object.keys(stats.by_kind).sort()).toEqual([...QUESTION_KINDS].sort());
+    const traced = Object.entries(stats.by_kind).filter(([kind]) => !isWorldKind(kind));
+    for (const [, n] of traced) expect(n).toBeGreaterThanOrEqual(40);
+    // The world-model kinds (#13's measure): 150 or more over 6 packages or more, each kind well present.
+    const world = loaded.filter((l) => isWorldKind(l.instance.kind));
+    expect(world.length).toBeGreaterThanOrEqual(150);
+    expect(new Set(world.map((l) => l.instance.environment)).size).toBeGreaterThanOrEqual(6);
+    for (const kind of WORLD_KINDS) expect(stats.by_kind[kind]).toBeGreaterThanOrEqual(30);
+    // Outcome questions are informative only when some tests fail: 30-50% do not pass, as the
+    // generator measured them (its reports; the harvest below re-measures a sample).
+    const reports = readdirSync(join(ROOT, 'benchmark', 'reports'))
+      .filter((f) => f.endsWith('-world.json'))
+      .map(
+        (f) =>
+          JSON.parse(readFileSync(join(ROOT, 'benchmark', 'reports', f), 'utf8')) as {
+            w1: number;
+            w1_not_passing: number;
+          },
+      );
+    const w1 = reports.reduce((n, r) => n + r.w1, 0);
+    const failing = reports.reduce((n, r) => n + r.w1_not_passing, 0);
+    expect(w1).toBe(stats.by_kind.W1_Outcome);
+    expect(failing / w1).toBeGreaterThanOrEqual(0.3);
+    expect(failing / w1).toBeLessThanOrEqual(0.5);
+    expect(world.filter((l) => l.instance.mutant).length).toBeGreaterThanOrEqual(failing);
     for (const n of Object.values(stats.by_package))
       expect(n / stats.total).toBeLessThanOrEqual(0.15);
     expect(Object.keys(stats.by_python).sort()).toEqual(['3.11', '3.13']);
@@ -70,8 +95,24 @@ describe(`the bundled benchmark (${ALL ? 'all of it' : `a seeded sample of ${SAM
       cache,
     ]);
     expect(harvest.code).toBe(0);
-    // Every selected instance harvested again, twice, agreeing with itself: none failed.
-    expect(harvest.stdout).toMatch(/oracles: 0 cached, \d+ harvested, 0 failed/);
+    // Every selected instance harvested again, twice, agreeing with itself: none failed — but a
+    // profile (W4) is an instrumented run's timing, and one whose top entries differ between the
+    // two runs is quarantined, by design (docs/world-model.md, "Stability": about 1 in 16 per harvest).
+    const failed = [...harvest.stderr.matchAll(/^ {2}(\S+): (invalid|error|timeout) — (.*)$/gm)];
+    const quarantined = failed
+      .filter(
+        ([, id, status, reason]) =>
+          /-w4-profile-/.test(id!) && status === 'invalid' && /^nondeterministic/.test(reason!),
+      )
+      .map(([, id]) => id!);
+    expect(
+      failed
+        .map(([line]) => line.slice(0, 300))
+        .filter((_, i) => !quarantined.includes(failed[i]![1]!)),
+    ).toEqual([]);
+    expect(harvest.stdout).toMatch(
+      new RegExp(`oracles: 0 cached, \\d+ harvested, ${quarantined.length} failed`),
+    );
 
     const echo = oracleEchoServer(cachedOracles(cache));
     const url = `${await echo.start()}/v1`;
@@ -97,7 +138,7 @@ describe(`the bundled benchmark (${ALL ? 'all of it' : `a seeded sample of ${SAM
         JSON.parse(readFileSync(join(work, 'echo', 'results.json'), 'utf8')),
       );
       const wrong = results.instances
-        .filter((r) => !r.correct)
+        .filter((r) => !r.correct && !quarantined.includes(r.id))
         .map((r) => `${r.id}: ${r.error ?? 'wrong'}`);
       expect(wrong).toEqual([]);
       expect(results.summary.accuracy).toBe(1);
@@ -127,7 +168,10 @@ describe(`the bundled benchmark (${ALL ? 'all of it' : `a seeded sample of ${SAM
       JSON.parse(readFileSync(join(work, 'demo', 'results.json'), 'utf8')),
     );
     // The generator screened out what the demo model gets right: only the hand-written core can be.
-    expect(demoResults.summary.accuracy).toBeLessThan(0.1);
+    // (Not the world-model kinds: screening out what a model biased toward "passed" gets right would
+    // leave only failing tests. The demo's share there is reported, not bounded.)
+    const traced = demoResults.instances.filter((r) => r.scored && !isWorldKind(r.kind));
+    expect(traced.filter((r) => r.correct).length / traced.length).toBeLessThan(0.1);
     expect(readFileSync(join(work, 'demo', 'report.md'), 'utf8')).toContain(
       `## tracegate — ${HEURISTIC_MODEL}`,
     );

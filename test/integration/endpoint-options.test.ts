@@ -41,12 +41,20 @@ describe('endpoint options: one name for the CLI flag and the Action input', () 
       prompt: { mode: 'files', budget: { amount: 12000, unit: 'tokens' } },
       concurrency: 4,
       scoring: 'swe-flux',
+      worldFactor: 2,
     });
     expect(input.scorer).toBe('swe-flux-compat@1');
     expect(toRunInput(parseRunOptions(required), []).scorer).toBe('tracegate-strict@2');
     expect(() => parseRunOptions({ ...required, scoring: 'lenient' })).toThrow(
       '--scoring must be one of strict, swe-flux',
     );
+    // Another world-model factor is another rule: it is part of the scorer's identity.
+    const wide = toRunInput(parseRunOptions({ ...required, 'world-factor': '3' }), []);
+    expect({ scorer: wide.scorer, factor: wide.query.worldFactor }).toEqual({
+      scorer: 'tracegate-strict@2+world-factor=3',
+      factor: 3,
+    });
+    expect(() => parseRunOptions({ ...required, 'world-factor': '0.5' })).toThrow(/world-factor/);
     const { client, stores } = toRunDeps(options, logger, suite());
     const responseCache = stores.responses;
     expect(client.identity).toEqual({
