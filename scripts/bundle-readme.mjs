@@ -58,7 +58,7 @@ ${rules.join('\n')}
 }`;
 const world = [];
 for (const name of Object.keys(json.by_package).sort()) {
-  const file = join(root, 'benchmark', 'reports', `${name}-world.json`);
+  const file = join(root, 'benchmark', 'world', `${name}.json`);
   if (!existsSync(file)) continue;
   const r = JSON.parse(readFileSync(file, 'utf8'));
   world.push(

@@ -14,7 +14,7 @@ instances do not pass (survivors dropped beyond that share; never more than
 half failing). Kept instances are written beside the test
 files they ask about (instances/<package>/<test file>/); a package's earlier
 world-model instances are replaced. A report per package goes to
-benchmark/reports/<package>-world.json.
+benchmark/world/<package>.json.
 
 Usage: python3 scripts/generate-world.py [PACKAGE ...] [--tests N] [--mutants M] [--seed S]
 """
@@ -214,7 +214,7 @@ def main() -> int:
             "w1_not_passing": sum(1 for i in w1 if kept[i]["outcome"] != "passed"), "w1": len(w1),
             "dropped": dict(sorted(dropped.items())),
         }
-        with open(os.path.join(ROOT, "benchmark", "reports", f"{package}-world.json"), "w", encoding="utf-8") as out:
+        with open(os.path.join(ROOT, "benchmark", "world", f"{package}.json"), "w", encoding="utf-8") as out:
             json.dump(report, out, indent=2)
             out.write("\n")
         print(f"generate-world: {package}: {len(kept)} of {len(found)} kept ({report['by_kind']}); "

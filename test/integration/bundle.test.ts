@@ -63,12 +63,12 @@ describe(`the bundled benchmark (${ALL ? 'all of it' : `a seeded sample of ${SAM
     expect(new Set(world.map((l) => l.instance.environment)).size).toBeGreaterThanOrEqual(6);
     for (const kind of WORLD_KINDS) expect(stats.by_kind[kind]).toBeGreaterThanOrEqual(30);
     // Outcome questions are informative only when some tests fail: 30-50% do not pass, as the
-    // generator measured them (its reports; the harvest below re-measures a sample).
-    const reports = readdirSync(join(ROOT, 'benchmark', 'reports'))
-      .filter((f) => f.endsWith('-world.json'))
+    // generator measured them (its committed reports; the harvest below re-measures a sample).
+    const reports = readdirSync(join(ROOT, 'benchmark', 'world'))
+      .filter((f) => f.endsWith('.json'))
       .map(
         (f) =>
-          JSON.parse(readFileSync(join(ROOT, 'benchmark', 'reports', f), 'utf8')) as {
+          JSON.parse(readFileSync(join(ROOT, 'benchmark', 'world', f), 'utf8')) as {
             w1: number;
             w1_not_passing: number;
           },
@@ -97,7 +97,7 @@ describe(`the bundled benchmark (${ALL ? 'all of it' : `a seeded sample of ${SAM
     expect(harvest.code).toBe(0);
     // Every selected instance harvested again, twice, agreeing with itself: none failed — but a
     // profile (W4) is an instrumented run's timing, and one whose top entries differ between the
-    // two runs is quarantined, by design (docs/world-model.md, "Stability": about 1 in 16 per harvest).
+    // two runs is quarantined, by design (docs/world-model.md, "Stability": 4 of 33 in each harvest there).
     const failed = [...harvest.stderr.matchAll(/^ {2}(\S+): (invalid|error|timeout) — (.*)$/gm)];
     const quarantined = failed
       .filter(

@@ -56,8 +56,8 @@ def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root:
     try:
         tests, run_dir, instance_dir = _one_test(first)
         test_sources = read_tests(tests, run_dir)
-        mutant_root = _apply_mutant(first.get("mutant"), [run_dir, instance_dir], sandbox) if first.get(
-            "mutant") else None
+        mutant = first.get("mutant")
+        mutant_root = _apply_mutant(mutant, [run_dir, instance_dir], sandbox) if mutant else None
     except (Refused, TestFileRefused, ValueError) as exc:
         return [dict(r, status="invalid", reason=str(exc)) for r in results]
     roots = ([mutant_root] if mutant_root else []) + [run_dir, instance_dir]
@@ -76,12 +76,14 @@ def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root:
     scope = package_scope(found[0].path, found[0].file, instance_dir)
     kinds = {spec.get("kind") for spec in specs}
     env = _environment(tracer_root)
-    mutant = {"root": mutant_root, "top": first["mutant"]["file"].replace("\\", "/").lstrip("/").split("/")[0]
-              .removesuffix(".py")} if mutant_root else None
+    copy = None  # the plugin imports this top-level package from the private copy
+    if mutant_root:
+        copy = {"root": mutant_root,
+                "top": first["mutant"]["file"].replace("\\", "/").lstrip("/").split("/")[0].removesuffix(".py")}
     measurement: dict[str, Any] = {}
     runs = CLEAN_RUNS if "W3_WallTime" in kinds else 1
     try:
-        clean = [_run_once("clean", tests, run_dir, instance_dir, scope, env, timeout, sandbox, i, mutant)
+        clean = [_run_once("clean", tests, run_dir, instance_dir, scope, env, timeout, sandbox, i, copy)
                  for i in range(runs)]
         outcomes = {json.dumps(c["outcome"], sort_keys=True) for c in clean}
         if len(outcomes) > 1:
@@ -91,10 +93,10 @@ def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root:
         measurement["wall_ms"] = walls if len(walls) == len(clean) else None
         if "W2_PeakMemory" in kinds:
             measurement["peak"] = _run_once("memory", tests, run_dir, instance_dir, scope, env, timeout, sandbox,
-                                            0, mutant)["peak"]
+                                            0, copy)["peak"]
         if "W4_Profile" in kinds:
             measurement["profile"] = _median_profile([
-                _run_once("profile", tests, run_dir, instance_dir, scope, env, timeout, sandbox, i, mutant)["profile"]
+                _run_once("profile", tests, run_dir, instance_dir, scope, env, timeout, sandbox, i, copy)["profile"]
                 for i in range(PROFILE_RUNS)])
     except TimeoutError as exc:
         return [r if r.get("status") == "invalid" else dict(r, status="timeout", reason=str(exc)) for r in results]
@@ -112,9 +114,10 @@ def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root:
                                   reason=f"the test {outcome['outcome']} ({what}): a failing test is not an oracle "
                                          "unless the instance sets expect_failure")
             continue
+        target, query = targets[index], spec.get("query") or {}
         try:
-            answer = queries.rule_for(spec.get("kind"), spec.get("query") or {}).answer(measurement, spec.get(
-                "query") or {}, queries.Context(targets[index].file, targets[index].func, targets[index].linemap))
+            rule = queries.rule_for(spec.get("kind"), query)
+            answer = rule.answer(measurement, query, queries.Context(target.file, target.func, target.linemap))
         except queries.Invalid as exc:
             results[index] = dict(result, status="invalid", reason=str(exc))
             continue
@@ -191,12 +194,12 @@ def _environment(tracer_root: str) -> dict[str, str]:
 
 
 def _run_once(mode: str, tests: list[str], run_dir: str, instance_dir: str, scope: str, env: dict[str, str],
-              timeout: float, sandbox: Sandbox, index: int, mutant: dict[str, str] | None) -> dict[str, Any]:
+              timeout: float, sandbox: Sandbox, index: int, copy: dict[str, str] | None) -> dict[str, Any]:
     """One measuring process: what it measured of the one test it ran."""
     name = f"measure-{mode}-{index}"
     out = sandbox.path(name + ".jsonl")
     config = sandbox.write_private(name + ".json", json.dumps(
-        {"mode": mode, "out": out, "scope": scope, "instance_dir": instance_dir, "mutant": mutant}))
+        {"mode": mode, "out": out, "scope": scope, "instance_dir": instance_dir, "mutant": copy}))
     command = [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", *tests]
     outcome = pytest_run.run_command(command, run_dir, dict(env, TRACEGATE_MEASURE=config), timeout, sandbox)
     sandbox.fresh_tmp()
