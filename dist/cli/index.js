@@ -79227,6 +79227,28 @@ const instanceSchema = object({
 })
     .strict()
     .superRefine((instance, ctx) => {
+    // World-model kinds measure one test as the runner runs it (tracer/README.md).
+    if (isWorldKind(instance.kind)) {
+        if (instance.tests.length !== 1 || !instance.tests[0].includes('::'))
+            ctx.addIssue({
+                code: 'custom',
+                path: ['tests'],
+                message: 'world-model kinds ask about one test: give exactly one pytest node id (file::test)',
+            });
+    }
+    else if (instance.mutant) {
+        ctx.addIssue({
+            code: 'custom',
+            path: ['mutant'],
+            message: 'only world-model kinds (W1-W4) take a mutant',
+        });
+    }
+    if (instance.mutant?.file.split('/').includes('..'))
+        ctx.addIssue({
+            code: 'custom',
+            path: ['mutant', 'file'],
+            message: 'a path inside the environment (no `..`)',
+        });
     for (const field of ['question', 'template_answer']) {
         if (instance.parser && instance[field] === undefined) {
             ctx.addIssue({ code: 'custom', path: [field], message: `required with a custom parser` });

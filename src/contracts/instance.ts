@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { QUESTION_KINDS } from './kinds.js';
+import { isWorldKind, QUESTION_KINDS } from './kinds.js';
 
 /** A template answer: the answer's shape with type names ("str", "int", …) as leaves. */
 export type Template = string | Template[] | { [key: string]: Template };
@@ -77,6 +77,28 @@ export const instanceSchema = z
   })
   .strict()
   .superRefine((instance, ctx) => {
+    // World-model kinds measure one test as the runner runs it (tracer/README.md).
+    if (isWorldKind(instance.kind)) {
+      if (instance.tests.length !== 1 || !instance.tests[0]!.includes('::'))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['tests'],
+          message:
+            'world-model kinds ask about one test: give exactly one pytest node id (file::test)',
+        });
+    } else if (instance.mutant) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['mutant'],
+        message: 'only world-model kinds (W1-W4) take a mutant',
+      });
+    }
+    if (instance.mutant?.file.split('/').includes('..'))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['mutant', 'file'],
+        message: 'a path inside the environment (no `..`)',
+      });
     for (const field of ['question', 'template_answer'] as const) {
       if (instance.parser && instance[field] === undefined) {
         ctx.addIssue({ code: 'custom', path: [field], message: `required with a custom parser` });

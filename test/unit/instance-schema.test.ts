@@ -43,6 +43,21 @@ describe('the instance schema', () => {
     );
   });
 
+  it('a world-model instance names one test; only it takes a mutant, inside the environment', () => {
+    const world = { ...base, kind: 'W1_Outcome', query: {} };
+    const mutant = { file: 'click/parser.py', line: 3, original: '<', replacement: '<=' };
+    expect(issues({ ...world, mutant, expect_failure: true })).toBe('ok');
+    expect(issues({ ...world, tests: ['test_x.py'] })).toBe(
+      'tests: world-model kinds ask about one test: give exactly one pytest node id (file::test)',
+    );
+    expect(issues({ ...base, mutant })).toBe(
+      'mutant: only world-model kinds (W1-W4) take a mutant',
+    );
+    expect(issues({ ...world, mutant: { ...mutant, file: '../../etc/passwd.py' } })).toBe(
+      'mutant.file: a path inside the environment (no `..`)',
+    );
+  });
+
   it('names the field of every other problem', () => {
     expect(issues({ ...base, kind: 'S9_Nope' })).toMatch(/^kind: /);
     expect(issues({ ...base, tests: [] })).toMatch(/^tests: /);
