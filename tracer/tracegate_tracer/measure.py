@@ -75,7 +75,7 @@ def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root:
         return results
     scope = package_scope(found[0].path, found[0].file, instance_dir)
     kinds = {spec.get("kind") for spec in specs}
-    env = _environment(tracer_root)
+    env = pytest_run.environment(tracer_root, PLUGIN)
     copy = None  # the plugin imports this top-level package from the private copy
     if mutant_root:
         copy = {"root": mutant_root,
@@ -177,20 +177,6 @@ def _apply_mutant(mutant: Any, dirs: list[str], sandbox: Sandbox) -> str:
         for name in filenames:
             os.chmod(os.path.join(dirpath, name), 0o644)
     return copy_root
-
-
-def _environment(tracer_root: str) -> dict[str, str]:
-    env = dict(os.environ)
-    boot = os.path.join(tracer_root, "boot")
-    paths = [boot] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
-    env["PYTHONPATH"] = os.pathsep.join(paths)
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
-    env["PYTHONHASHSEED"] = "0"
-    plugins = [p for p in env.get("PYTEST_PLUGINS", "").split(",") if p.strip()]
-    env["PYTEST_PLUGINS"] = ",".join(plugins + [PLUGIN])
-    env.pop("PYTEST_ADDOPTS", None)
-    env.pop("TRACEGATE_TRACE", None)
-    return env
 
 
 def _run_once(mode: str, tests: list[str], run_dir: str, instance_dir: str, scope: str, env: dict[str, str],

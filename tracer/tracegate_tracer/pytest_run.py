@@ -94,16 +94,21 @@ def _error_line(output: str) -> str:
     return lines[-1] if lines else ""
 
 
-def _environment(tracer_root: str, config_path: str) -> dict[str, str]:
+def environment(tracer_root: str, plugin: str, **settings: str) -> dict[str, str]:
+    """The tests' environment: tracegate's boot folder first on PYTHONPATH, `plugin` loaded by pytest,
+    stable hashes, no bytecode written, the user's PYTEST_ADDOPTS dropped, and `settings` (the plugin's
+    config path) set in place of any config path the driver inherited."""
     env = dict(os.environ)
+    env.pop("TRACEGATE_TRACE", None)
+    env.pop("TRACEGATE_MEASURE", None)
     boot = os.path.join(tracer_root, "boot")
     env["PYTHONPATH"] = os.pathsep.join([boot] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     env["PYTHONHASHSEED"] = "0"  # str hashes (and so set/dict-of-set orders) stable across runs
-    env["TRACEGATE_TRACE"] = config_path
     plugins = [p for p in env.get("PYTEST_PLUGINS", "").split(",") if p.strip()]
-    env["PYTEST_PLUGINS"] = ",".join(plugins + [PLUGIN])
+    env["PYTEST_PLUGINS"] = ",".join(plugins + [plugin])
     env.pop("PYTEST_ADDOPTS", None)
+    env.update(settings)
     return env
 
 
@@ -111,7 +116,8 @@ def run(tests: Sequence[str], run_dir: str, tracer_root: str, config_path: str, 
         sandbox: Sandbox) -> Outcome:
     # -rfE: the summary names each failed or erroring test (`FAILED <nodeid> - …`).
     command = [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", *tests]
-    return run_command(command, run_dir, _environment(tracer_root, config_path), timeout, sandbox)
+    return run_command(command, run_dir, environment(tracer_root, PLUGIN, TRACEGATE_TRACE=config_path), timeout,
+                       sandbox)
 
 
 def run_command(command: Sequence[str], cwd: str, env: dict[str, str], timeout: float, sandbox: Sandbox) -> Outcome:
