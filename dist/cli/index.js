@@ -76920,6 +76920,11 @@ const comparisonSchema = object({
  * runs rather than traced (tracer/README.md, "World-model kinds").
  */
 const WORLD_KINDS = ['W1_Outcome', 'W2_PeakMemory', 'W3_WallTime', 'W4_Profile'];
+/** Where a measured number is in the answer of the kinds that measure one (W2, W3). */
+const MEASURED_FIELD = {
+    W2_PeakMemory: 'peak_bytes',
+    W3_WallTime: 'wall_ms',
+};
 function isWorldKind(kind) {
     return WORLD_KINDS.includes(kind);
 }
@@ -80591,6 +80596,7 @@ function pairRuns(candidate, baseline, clusterBy) {
 ;// CONCATENATED MODULE: ./src/compare/provenance.ts
 
 
+
 /**
  * The digest an item pairs on: the oracle's kind, question, template and
  * answer. Two runs whose oracles differ here asked (or answered) a different
@@ -80607,7 +80613,7 @@ function oracleDigest(oracle) {
     }));
 }
 function pairedAnswer(kind, answer) {
-    if (kind === 'W2_PeakMemory' || kind === 'W3_WallTime')
+    if (isWorldKind(kind) && MEASURED_FIELD[kind])
         return 'measured';
     if (kind === 'W4_Profile' && answer && typeof answer === 'object')
         return Object.fromEntries(Object.entries(answer).map(([list, names]) => [
@@ -81835,6 +81841,17 @@ const DEFAULT_SCORING = 'strict';
 const DEFAULT_SCORER = SCORERS[DEFAULT_SCORING].id;
 
 ;// CONCATENATED MODULE: ./src/score/world.ts
+/**
+ * The world-model kinds' scoring, as the JetBrains study measures models:
+ * a per-instance pass rule for the gate (outcome exact with its exception
+ * type; a number within a factor of the truth; the true hottest entry among
+ * the predicted top five), and the study's aggregate metrics beside it
+ * (outcome precision/recall/F1 with failure as positive; log10 calibration
+ * slope, bias and MAE; NDCG@5, Recall@5 and execution rate of ranked lists).
+ * Pure: answers in, numbers out. Predictions are replies from outside:
+ * strings, negatives, zeros and huge numbers are parsed or refused, never thrown.
+ */
+
 const DEFAULT_WORLD_FACTOR = 2;
 /** Zero (and smaller) predictions and truths are floored before taking logs, as the study does. */
 const FLOOR_MS = 0.01;
@@ -81873,8 +81890,8 @@ function failing(outcome) {
     return typeof outcome === 'string' && outcome.trim().toLowerCase() !== 'passed';
 }
 const VALUE = {
-    W2_PeakMemory: { field: 'peak_bytes', floor: FLOOR_BYTES },
-    W3_WallTime: { field: 'wall_ms', floor: FLOOR_MS },
+    W2_PeakMemory: { field: MEASURED_FIELD.W2_PeakMemory, floor: FLOOR_BYTES },
+    W3_WallTime: { field: MEASURED_FIELD.W3_WallTime, floor: FLOOR_MS },
 };
 /** Whether the prediction passes the kind's per-instance rule (the gate's verdict). */
 function passesWorld(kind, oracle, prediction, factor = DEFAULT_WORLD_FACTOR) {
@@ -83243,13 +83260,9 @@ function agreedResult(results, keep, kind) {
         reason: `nondeterministic: ${shown.join(' | ')}`,
     };
 }
-const MEASURED_VALUE = {
-    W2_PeakMemory: 'peak_bytes',
-    W3_WallTime: 'wall_ms',
-};
 /** Whether the runs' measurements of one instance agree (see agreedResult). */
 function measuredAgree(kind, runs) {
-    const field = MEASURED_VALUE[kind];
+    const field = MEASURED_FIELD[kind];
     if (field) {
         const band = runs[0].measurement?.band;
         const ratio = typeof band?.ratio === 'number' ? band.ratio : 1;

@@ -1,3 +1,4 @@
+import { isWorldKind, MEASURED_FIELD } from '../contracts/kinds.js';
 import type { Oracle } from '../contracts/oracle.js';
 import type { Provenance } from '../contracts/results.js';
 import { UsageError } from '../errors.js';
@@ -24,7 +25,7 @@ export function oracleDigest(
 }
 
 function pairedAnswer(kind: string, answer: unknown): unknown {
-  if (kind === 'W2_PeakMemory' || kind === 'W3_WallTime') return 'measured';
+  if (isWorldKind(kind) && MEASURED_FIELD[kind]) return 'measured';
   if (kind === 'W4_Profile' && answer && typeof answer === 'object')
     return Object.fromEntries(
       Object.entries(answer as Record<string, unknown>).map(([list, names]) => [

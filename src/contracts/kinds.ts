@@ -6,6 +6,12 @@
 export const WORLD_KINDS = ['W1_Outcome', 'W2_PeakMemory', 'W3_WallTime', 'W4_Profile'] as const;
 export type WorldKind = (typeof WORLD_KINDS)[number];
 
+/** Where a measured number is in the answer of the kinds that measure one (W2, W3). */
+export const MEASURED_FIELD: Partial<Record<WorldKind, string>> = {
+  W2_PeakMemory: 'peak_bytes',
+  W3_WallTime: 'wall_ms',
+};
+
 export function isWorldKind(kind: string): kind is WorldKind {
   return (WORLD_KINDS as readonly string[]).includes(kind);
 }

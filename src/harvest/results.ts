@@ -1,7 +1,7 @@
 import { tracerResultSchema, type TracerResult } from '../contracts/oracle.js';
 import type { PlanSpec } from './backend.js';
 import { canonicalJson } from '../util/hash.js';
-import { isWorldKind, type WorldKind } from '../contracts/kinds.js';
+import { isWorldKind, MEASURED_FIELD, type WorldKind } from '../contracts/kinds.js';
 
 /** A result the host could not accept, as the reason that instance failed. */
 export type ReadResult = TracerResult | string;
@@ -102,14 +102,9 @@ export function agreedResult(
   };
 }
 
-const MEASURED_VALUE: Partial<Record<WorldKind, string>> = {
-  W2_PeakMemory: 'peak_bytes',
-  W3_WallTime: 'wall_ms',
-};
-
 /** Whether the runs' measurements of one instance agree (see agreedResult). */
 function measuredAgree(kind: WorldKind, runs: TracerResult[]): boolean {
-  const field = MEASURED_VALUE[kind];
+  const field = MEASURED_FIELD[kind];
   if (field) {
     const band = runs[0]!.measurement?.band as { ratio?: unknown; floor?: unknown } | undefined;
     const ratio = typeof band?.ratio === 'number' ? band.ratio : 1;

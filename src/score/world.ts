@@ -8,7 +8,7 @@
  * Pure: answers in, numbers out. Predictions are replies from outside:
  * strings, negatives, zeros and huge numbers are parsed or refused, never thrown.
  */
-import type { WorldKind } from '../contracts/kinds.js';
+import { MEASURED_FIELD, type WorldKind } from '../contracts/kinds.js';
 
 export const DEFAULT_WORLD_FACTOR = 2;
 /** Zero (and smaller) predictions and truths are floored before taking logs, as the study does. */
@@ -56,8 +56,8 @@ function failing(outcome: unknown): boolean {
 }
 
 const VALUE: Partial<Record<WorldKind, { field: string; floor: number }>> = {
-  W2_PeakMemory: { field: 'peak_bytes', floor: FLOOR_BYTES },
-  W3_WallTime: { field: 'wall_ms', floor: FLOOR_MS },
+  W2_PeakMemory: { field: MEASURED_FIELD.W2_PeakMemory!, floor: FLOOR_BYTES },
+  W3_WallTime: { field: MEASURED_FIELD.W3_WallTime!, floor: FLOOR_MS },
 };
 
 /** Whether the prediction passes the kind's per-instance rule (the gate's verdict). */
