@@ -6,12 +6,12 @@ import { RESULTS_SCHEMA, type InstanceRecord, type Results } from './contracts/r
 import { mergeRow } from './history/index-merge.js';
 import type { ReportContext } from './report/markdown.js';
 import type { HarvestSummary } from './harvest/harvest.js';
-import type { ClientIdentity } from './model/client.js';
 import { describePrompt, PROMPT_VERSION } from './prompt/build.js';
 import { summarizeQuery } from './query/accounting.js';
 import { summarize } from './score/aggregate.js';
-import type { LoadedInstance } from './suite/load.js';
 import type { RunInput } from './pipeline.js';
+import type { LoadedInstance } from './contracts/suite.js';
+import type { ClientIdentity } from './contracts/model.js';
 
 /** The gate's clusters of an instance: its first test's file in its environment, and the environment. */
 export function clusterOf(loaded: LoadedInstance): { test: string; package: string } {

@@ -11,7 +11,7 @@ import {
   messageOf,
 } from './errors.js';
 import { harvestOracles, type HarvestDeps, type HarvestSummary } from './harvest/harvest.js';
-import { ModelRequestError, type ModelClient } from './model/client.js';
+import { ModelRequestError } from './model/client.js';
 import { PROMPT_VERSION } from './prompt/build.js';
 import {
   assembleResults,
@@ -32,8 +32,9 @@ import {
   type VariantMode,
   type VariantSummary,
 } from './variants/variants.js';
-import type { Baseline, Stores } from './stores/ports.js';
-import type { LoadedInstance, RejectedFile } from './suite/load.js';
+import type { Baseline, Stores } from './contracts/ports.js';
+import type { LoadedInstance, RejectedFile } from './contracts/suite.js';
+import type { ModelClient } from './contracts/model.js';
 
 /** Everything one run needs, already validated and selected (by the CLI or the Action). */
 export interface RunInput {

@@ -13,18 +13,19 @@ import type { RunDeps, RunInput } from '../pipeline.js';
 import { selectInstances } from '../select/select.js';
 import { cacheLayout } from '../stores/layout.js';
 import { DirOracleCache } from '../stores/oracle-cache.js';
-import type { BaselineSource, Stores } from '../stores/ports.js';
+import type { BaselineSource, Stores } from '../contracts/ports.js';
 import { DirQuarantine } from '../stores/quarantine.js';
 import { DirResponseCache } from '../stores/response-cache.js';
 import { ResultsDir } from '../stores/results-dir.js';
 import { loadSweFluxSuite, parseImageMap, sweFluxDir } from '../suite/swe-flux.js';
-import { loadSuite, type LoadedInstance, type RejectedFile, type Suite } from '../suite/load.js';
+import { loadSuite } from '../suite/load.js';
 import { InstanceError } from '../errors.js';
 import type { Cleanups } from '../util/cleanups.js';
 import { DEFAULT_MIN_CLUSTERS, DEFAULT_MIN_ITEMS, type GatePolicy } from '../compare/gate.js';
 import { SCORERS } from '../score/scorer.js';
 import { DEFAULT_WORLD_FACTOR } from '../score/world.js';
 import type { GateOptions, HarvestOptions, RunOptions } from './options.js';
+import type { LoadedInstance, RejectedFile, Suite } from '../contracts/suite.js';
 
 export interface Logger {
   log: (message: string) => void;

@@ -10,7 +10,7 @@ import { DirHistory } from '../history/dir.js';
 import type { HistoryStore } from '../history/store.js';
 import { PROMPT_VERSION } from '../prompt/build.js';
 import { renderDashboard } from '../report/dashboard.js';
-import type { BaselineSource } from '../stores/ports.js';
+import type { BaselineSource } from '../contracts/ports.js';
 import { FileBaseline } from '../stores/results-dir.js';
 import type { Logger } from './assemble.js';
 import type { RunOptions } from './options.js';

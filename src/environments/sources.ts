@@ -15,9 +15,9 @@ import { promisify } from 'node:util';
 import type { Environment, ResolvedSource, ResolvedWheel } from '../contracts/environment.js';
 import { HarvestError } from '../errors.js';
 import type { CacheLayout } from '../stores/layout.js';
-import type { SuiteReader } from '../suite/reader.js';
 import { canonicalJson, sha256 } from '../util/hash.js';
 import { downloadWheels } from './wheels.js';
+import type { SuiteReader } from '../contracts/suite.js';
 
 const run = promisify(execFile);
 

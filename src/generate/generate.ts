@@ -17,9 +17,10 @@ import type { HarvestBackend, HarvestJob, ScoutSpec } from '../harvest/backend.j
 import { harvestOracles, resolveEnvironment, type HarvestDeps } from '../harvest/harvest.js';
 import { HeuristicClient } from '../heuristic-model/client.js';
 import { answerInstance } from '../query/answer.js';
-import { contentHash, isInstanceFile, type LoadedInstance } from '../suite/load.js';
 import { chooseTargets, draft, type Drafted } from './candidates.js';
 import { screen, SCREEN_RULES, type Rejection, type ScreenRule } from './screen.js';
+import type { LoadedInstance } from '../contracts/suite.js';
+import { contentHash, isInstanceFile } from '../suite/files.js';
 
 /** What `tracegate generate` is asked. */
 export interface GenerateRequest {

@@ -3,13 +3,13 @@ import type { CachedOracle, HarvestOutcome } from '../contracts/oracle.js';
 import { environmentDigest } from '../environments/digest.js';
 import type { EnvironmentSources } from '../environments/sources.js';
 import { DockerUnavailableError, messageOf } from '../errors.js';
-import type { OracleStore, QuarantineStore } from '../stores/ports.js';
-import type { LoadedInstance } from '../suite/load.js';
+import type { OracleStore, QuarantineStore } from '../contracts/ports.js';
 import { canonicalJson } from '../util/hash.js';
 import type { HarvestBackend, HarvestJob, PlanSpec } from './backend.js';
 import { oracleKey } from './key.js';
 import { entryBelongs, toOutcome } from './outcome.js';
 import { agreedResult, readResultLines, type ReadResult } from './results.js';
+import type { LoadedInstance } from '../contracts/suite.js';
 
 /** What the harvest stage is given: where it resolves, runs, stores. */
 export interface HarvestDeps {

@@ -1,7 +1,7 @@
 import type { ResolvedEnvironment } from '../contracts/environment.js';
 import { sliceSchema, type CachedOracle, type HarvestOutcome } from '../contracts/oracle.js';
-import type { LoadedInstance } from '../suite/load.js';
 import type { ReadResult } from './results.js';
+import type { LoadedInstance } from '../contracts/suite.js';
 
 const MAX_TEST_SOURCES = 20;
 

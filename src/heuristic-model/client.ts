@@ -1,7 +1,7 @@
 import type { ChatMessage } from '../contracts/messages.js';
-import type { ClientIdentity, Completion, ModelClient } from '../model/client.js';
 import { heuristicAnswer } from './heuristic.js';
 import { HEURISTIC_MODEL } from './server.js';
+import type { ClientIdentity, Completion, ModelClient } from '../contracts/model.js';
 
 /**
  * The demo model in process: the same answers its HTTP server gives, with no

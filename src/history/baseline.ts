@@ -1,6 +1,6 @@
 import { scorerOf, type HistoryEntry, type IndexRow } from '../contracts/history.js';
 import type { Results } from '../contracts/results.js';
-import type { Baseline, BaselineSource } from '../stores/ports.js';
+import type { Baseline, BaselineSource } from '../contracts/ports.js';
 import { BaselineNotFoundError } from './errors.js';
 import { rowsByCommit, rowsMatching } from './index-merge.js';
 import type { HistoryStore } from './store.js';

@@ -1,7 +1,12 @@
 import type { ChatMessage } from '../contracts/messages.js';
 import { canonicalJson, sha256 } from '../util/hash.js';
-import type { ResponseCache } from '../stores/ports.js';
-import type { ClientIdentity, CompleteOptions, Completion, ModelClient } from './client.js';
+import type { ResponseCache } from '../contracts/ports.js';
+import type {
+  ClientIdentity,
+  CompleteOptions,
+  Completion,
+  ModelClient,
+} from '../contracts/model.js';
 
 /** Everything an answer depends on. Two checkpoints differ in `revision`, so never share a key. */
 export interface ResponseKeyParts {

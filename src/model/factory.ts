@@ -1,7 +1,7 @@
 import type { TimeBudget } from './budget.js';
-import type { GenerationSettings, ModelClient } from './client.js';
 import { HttpModelClient } from './http-client.js';
 import { PROTOCOLS, type ApiName } from './protocols.js';
+import type { GenerationSettings, ModelClient } from '../contracts/model.js';
 
 /** Everything needed to talk to a candidate endpoint. */
 export interface ClientConfig {

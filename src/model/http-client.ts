@@ -1,15 +1,15 @@
 import type { ChatMessage } from '../contracts/messages.js';
+import { parseEndpoint } from './endpoint.js';
+import { redact } from './faults.js';
+import type { DecodedReply, Protocol } from './protocol.js';
+import { postJson, type TransportOptions } from './transport.js';
 import type {
   ClientIdentity,
   CompleteOptions,
   Completion,
   GenerationSettings,
   ModelClient,
-} from './client.js';
-import { parseEndpoint } from './endpoint.js';
-import { redact } from './faults.js';
-import type { DecodedReply, Protocol } from './protocol.js';
-import { postJson, type TransportOptions } from './transport.js';
+} from '../contracts/model.js';
 
 /** A model behind one protocol over HTTP, with the shared transport policy. */
 export class HttpModelClient implements ModelClient {

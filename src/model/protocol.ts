@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../contracts/messages.js';
-import type { Completion, GenerationSettings } from './client.js';
+import type { Completion, GenerationSettings } from '../contracts/model.js';
 
 /** What a protocol's decoder returns; the client adds latency and retries. */
 export type DecodedReply = Omit<Completion, 'latencyMs' | 'retries' | 'cached'>;

@@ -1,6 +1,6 @@
 import type { InstanceRecord, QuerySummary } from '../contracts/results.js';
 import { round } from '../score/aggregate.js';
-import type { ClientIdentity } from '../model/client.js';
+import type { ClientIdentity } from '../contracts/model.js';
 
 const PARSE_FAILURES = new Set(['empty', 'no_json', 'schema_mismatch', 'truncated', 'refused']);
 

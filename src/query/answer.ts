@@ -1,5 +1,4 @@
 import type { CachedOracle } from '../contracts/oracle.js';
-import type { LoadedInstance } from '../suite/load.js';
 import type { Template } from '../contracts/instance.js';
 import { parseAnswer } from '../parse/answer.js';
 import {
@@ -13,14 +12,11 @@ import { DEFAULT_SCORING, SCORERS, type ScoringMode } from '../score/scorer.js';
 import { DEFAULT_WORLD_FACTOR, passesWorld, worldMeasures } from '../score/world.js';
 import { isWorldKind, type WorldKind } from '../contracts/kinds.js';
 import { oracleDigest } from '../compare/provenance.js';
-import {
-  ModelRequestError,
-  ModelResponseError,
-  type Completion,
-  type ModelClient,
-} from '../model/client.js';
+import { ModelRequestError, ModelResponseError } from '../model/client.js';
 import { Limiter } from './pool.js';
 import { majorityVote, type SampleOutcome } from './vote.js';
+import type { LoadedInstance } from '../contracts/suite.js';
+import type { Completion, ModelClient } from '../contracts/model.js';
 
 const MAX_PREDICTION_CHARS = 4096;
 const MAX_QUESTION_CHARS = 1000;

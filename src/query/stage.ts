@@ -1,13 +1,13 @@
 import type { CachedOracle } from '../contracts/oracle.js';
-import type { LoadedInstance } from '../suite/load.js';
 import { PROMPT_VERSION, type PromptOptions } from '../prompt/build.js';
 import type { InstanceRecord } from '../contracts/results.js';
 import { answerInstance } from './answer.js';
-import type { ModelClient } from '../model/client.js';
 import { Limiter, runPool } from './pool.js';
 import { CachingClient } from '../model/caching-client.js';
-import type { ResponseCache } from '../stores/ports.js';
+import type { ResponseCache } from '../contracts/ports.js';
 import type { ScoringMode } from '../score/scorer.js';
+import type { LoadedInstance } from '../contracts/suite.js';
+import type { ModelClient } from '../contracts/model.js';
 
 /** How the query stage asks: prompt, samples per instance, requests in flight. */
 export interface QueryConfig {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cachedOracleSchema, type CachedOracle } from '../contracts/oracle.js';
 import { writeFileAtomic } from './atomic.js';
-import type { OracleStore } from './ports.js';
+import type { OracleStore } from '../contracts/ports.js';
 
 const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 

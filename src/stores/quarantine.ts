@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic.js';
-import type { QuarantineStore } from './ports.js';
+import type { QuarantineStore } from '../contracts/ports.js';
 
 /** Nondeterministic instances' answers, one file per instance: `<dir>/<id>.json`. */
 export class DirQuarantine implements QuarantineStore {

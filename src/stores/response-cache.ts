@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { Completion } from '../model/client.js';
 import { writeFileAtomic } from './atomic.js';
-import type { ResponseCache } from './ports.js';
+import type { ResponseCache } from '../contracts/ports.js';
+import type { Completion } from '../contracts/model.js';
 
 const storedSchema = z.object({
   text: z.string(),

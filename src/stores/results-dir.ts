@@ -4,7 +4,7 @@ import { describeIssues } from '../contracts/instance.js';
 import { resultsSchema, type InstanceRecord, type Results } from '../contracts/results.js';
 import { UsageError } from '../errors.js';
 import { writeFileAtomic, writing } from './atomic.js';
-import type { Baseline, BaselineSource, ResultsSink } from './ports.js';
+import type { Baseline, BaselineSource, ResultsSink } from '../contracts/ports.js';
 
 /**
  * The run's output directory: records.jsonl grows one line per finished

@@ -4,54 +4,10 @@ import { environmentSchema, type Environment } from '../contracts/environment.js
 import { describeIssues, instanceSchema, type Instance } from '../contracts/instance.js';
 import { InstanceError, UsageError } from '../errors.js';
 import { sha256 } from '../util/hash.js';
-import { FsSuiteReader, type SuiteReader } from './reader.js';
-import type { SweFluxHarness } from './swe-flux.js';
+import type { LoadedInstance, RejectedFile, Suite, SuiteReader } from '../contracts/suite.js';
+import { FsSuiteReader } from './reader.js';
+import { hashDirectory, INSTANCE_FILE, isInstanceFile, SKIPPED } from './files.js';
 
-/** An instance as loaded from a suite: validated, with its environment and content hash. */
-export interface LoadedInstance {
-  instance: Instance;
-  /** Real path of the directory holding instance.json and its test files. */
-  dir: string;
-  /** The instance file, relative to the suite root (check-run annotations point at it). */
-  file: string;
-  /** sha256 over every file of the instance directory (paths + bytes). */
-  contentHash: string;
-  environment: Environment;
-  /** The environments/ folder of the recipe, relative to the suite root (wheel paths start there). */
-  environmentDir: string;
-  /** Set on a fresh variant (variants/variants.ts): its epoch and the instance it perturbs. */
-  variant?: { epoch: number; of: string; attempt: number };
-  /** Set on an instance of a SWE-Flux run (suite/swe-flux.ts): it runs by its own harness. */
-  sweFlux?: SweFluxHarness;
-}
-
-/** A suite file that could not be used, and why (the message names the file and the field). */
-export interface RejectedFile {
-  file: string;
-  /** The instance id, when the file got far enough to say it. */
-  id?: string;
-  reason: string;
-}
-
-/**
- * A loaded suite: its reader (the one way to its files), its instances
- * sorted by id, and the files rejected. One bad instance never costs the
- * others: it is rejected, said, and listed in the results.
- */
-export interface Suite {
-  reader: SuiteReader;
-  instances: LoadedInstance[];
-  rejected: RejectedFile[];
-}
-
-const INSTANCE_FILE = 'instance.json';
-/** Suffix of the instance files of a directory that holds several (a generated suite). */
-export const INSTANCE_SUFFIX = '.instance.json';
-
-/** An instance file: `instance.json`, or `<name>.instance.json` beside others sharing their test files. */
-export const isInstanceFile = (name: string): boolean =>
-  name === INSTANCE_FILE ||
-  (name.endsWith(INSTANCE_SUFFIX) && name.length > INSTANCE_SUFFIX.length);
 const ENVIRONMENTS = 'environments';
 /** How many levels above --instances an environments/ folder is looked for. */
 const ENVIRONMENT_LEVELS = 4;
@@ -224,8 +180,6 @@ function loadEnvironments(
   return result;
 }
 
-const SKIPPED = (name: string) => name.startsWith('.') || name === '__pycache__';
-
 /** instance.json files under `dir`; an entry that breaks a reading rule is rejected, the walk goes on. */
 function findInstanceFiles(
   reader: SuiteReader,
@@ -252,38 +206,4 @@ function findInstanceFiles(
     else if (isInstanceFile(name)) found.push(rel);
   }
   return found.sort();
-}
-
-function listFiles(reader: SuiteReader, dir: string, seen: Set<string>): string[] {
-  const real = reader.resolve(dir);
-  if (seen.has(real)) return [];
-  seen.add(real);
-  const files: string[] = [];
-  for (const name of reader.names(dir)) {
-    if (SKIPPED(name)) continue;
-    const rel = join(dir, name);
-    if (reader.kind(rel) === 'dir') files.push(...listFiles(reader, rel, seen));
-    else files.push(rel);
-  }
-  return files;
-}
-
-/**
- * Content hash of an instance: the relative paths and bytes of its
- * directory's files, in sorted order — its own instance file, and none of
- * the other instance files beside it (adding a sibling changes no oracle key).
- */
-export function hashDirectory(reader: SuiteReader, dir: string, own?: string): string {
-  const files = listFiles(reader, dir, new Set())
-    .filter((rel) => rel === own || !isInstanceFile(basename(rel)))
-    .sort();
-  return contentHash(files.map((rel) => [relative(dir, rel), reader.read(rel)]));
-}
-
-/** The hash of (relative path, bytes) pairs, sorted by path: what `hashDirectory` computes. */
-export function contentHash(files: readonly (readonly [string, Buffer])[]): string {
-  const parts: (string | Buffer)[] = [];
-  for (const [path, bytes] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-    parts.push(path, bytes);
-  return sha256(...parts);
 }

@@ -8,35 +8,11 @@ import {
   statSync,
 } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
+import type { SuiteEntry, SuiteReader } from '../contracts/suite.js';
 import { InstanceError } from '../errors.js';
 
 /** Bytes any one suite file may have; an instance directory is text. */
 export const MAX_SUITE_FILE_BYTES = 4 * 1024 * 1024;
-
-export interface SuiteEntry {
-  name: string;
-  kind: 'file' | 'dir';
-}
-
-/**
- * The one way the host reads an instance suite. A suite is code from outside:
- * every path is resolved to its real path and must stay inside the suite's
- * root (no symlink or `..` leaves it), only regular files are read (no
- * device, fifo or socket; a directory is not a file), and each read is bounded.
- */
-export interface SuiteReader {
-  /** Real path of the suite's root directory. */
-  readonly root: string;
-  /** Real path of `rel`, checked to be inside the root. */
-  resolve(rel: string): string;
-  /** Names in a directory, sorted (not yet checked: see `kind`). */
-  names(rel: string): string[];
-  /** A file or a directory, checked by the rules (else SuiteFileError naming it). */
-  kind(rel: string): 'file' | 'dir';
-  /** Entries of a directory; symlinks are followed only when they stay inside. */
-  list(rel: string): SuiteEntry[];
-  read(rel: string, maxBytes?: number): Buffer;
-}
 
 /** A suite file broke a reading rule; names the file, the rule and the fix. */
 export class SuiteFileError extends InstanceError {

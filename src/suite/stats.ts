@@ -1,5 +1,5 @@
 import { QUESTION_KINDS } from '../contracts/kinds.js';
-import type { LoadedInstance } from './load.js';
+import type { LoadedInstance } from '../contracts/suite.js';
 
 /** What a suite holds: instances by kind, by package (environment) and both, and by Python. */
 export interface SuiteStats {

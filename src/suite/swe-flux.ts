@@ -5,8 +5,15 @@ import { describeIssues, templateSchema, type Instance } from '../contracts/inst
 import { QUESTION_KINDS, type QuestionKind } from '../contracts/kinds.js';
 import { InstanceError, UsageError } from '../errors.js';
 import { sha256 } from '../util/hash.js';
-import { hashDirectory, type LoadedInstance, type RejectedFile, type Suite } from './load.js';
-import { FsSuiteReader, type SuiteReader } from './reader.js';
+import type {
+  LoadedInstance,
+  RejectedFile,
+  Suite,
+  SuiteReader,
+  SweFluxHarness,
+} from '../contracts/suite.js';
+import { hashDirectory } from './files.js';
+import { FsSuiteReader } from './reader.js';
 
 /**
  * A SWE-Flux run directory as a suite (docs/swe-flux.md): `instances/<id>/{eval.sh,
@@ -15,17 +22,6 @@ import { FsSuiteReader, type SuiteReader } from './reader.js';
  * harness in the run's image (an `image` environment, /testbed); its oracle.json is the
  * published oracle, which the re-run must reproduce to be gated on.
  */
-
-/** What the harvest needs to run one SWE-Flux instance, and the oracle it must reproduce. */
-export interface SweFluxHarness {
-  /** The QA directory's name inside the image (`click_qa`): TEST_ID's first component. */
-  qa: string;
-  instance: string;
-  /** The published `oracle_answer`. */
-  published: unknown;
-  /** The SWE-Flux image this run names (mapped to a local image by `swe-flux-images`). */
-  image: string;
-}
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const SHARED = join('shared', 'files');

@@ -4,10 +4,10 @@ import { oracleDigest } from '../compare/provenance.js';
 import { isWorldKind } from '../contracts/kinds.js';
 import type { HarvestOutcome } from '../contracts/oracle.js';
 import { answerProblem, harvestRule } from '../generate/screen.js';
-import type { ModelClient } from '../model/client.js';
 import { answerInstance } from '../query/answer.js';
-import type { LoadedInstance } from '../suite/load.js';
 import { sha256 } from '../util/hash.js';
+import type { LoadedInstance } from '../contracts/suite.js';
+import type { ModelClient } from '../contracts/model.js';
 
 export type VariantMode = { mode: 'add'; count: number } | { mode: 'only' };
 

@@ -1,7 +1,7 @@
-import type { ModelClient } from '../../src/model/client.js';
 import { createModelClient, type ClientConfig } from '../../src/model/factory.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { ModelClient } from '../../src/contracts/model.js';
 
 /** A fault to inject instead of a normal reply. */
 export type Fault =

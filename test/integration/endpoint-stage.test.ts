@@ -1,10 +1,8 @@
 import { join } from 'node:path';
 import { EndpointUnavailableError } from '../../src/errors.js';
 import type { CachedOracle } from '../../src/contracts/oracle.js';
-import type { LoadedInstance } from '../../src/suite/load.js';
 import { DEFAULT_PROMPT_OPTIONS } from '../../src/prompt/build.js';
 import { summarizeQuery } from '../../src/query/accounting.js';
-import type { ModelClient } from '../../src/model/client.js';
 import type { ClientConfig } from '../../src/model/factory.js';
 import { DirResponseCache } from '../../src/stores/response-cache.js';
 import { queryInstances, withResponseCache } from '../../src/query/stage.js';
@@ -12,6 +10,8 @@ import type { InstanceRecord } from '../../src/contracts/results.js';
 import { summarize } from '../../src/score/aggregate.js';
 import { tempDir } from '../helpers/cli.js';
 import { FaultyModelServer, type Fault, type Reply, testClient } from '../helpers/model-server.js';
+import type { LoadedInstance } from '../../src/contracts/suite.js';
+import type { ModelClient } from '../../src/contracts/model.js';
 
 type Item = { loaded: LoadedInstance; entry: CachedOracle };
 

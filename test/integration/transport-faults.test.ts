@@ -1,9 +1,10 @@
 import { EndpointUnavailableError } from '../../src/errors.js';
 import { TimeBudget } from '../../src/model/budget.js';
-import { ModelRequestError, ModelResponseError, type ModelClient } from '../../src/model/client.js';
+import { ModelRequestError, ModelResponseError } from '../../src/model/client.js';
 import type { ClientConfig } from '../../src/model/factory.js';
 import { runPool } from '../../src/query/pool.js';
 import { FaultyModelServer, type Fault, testClient } from '../helpers/model-server.js';
+import type { ModelClient } from '../../src/contracts/model.js';
 
 const fast = { timeoutMs: 500, retries: 6, backoffMs: 5, maxWaitMs: 50 };
 const client = (endpoint: string, extra: Partial<ClientConfig> = {}): ModelClient =>

@@ -5,8 +5,8 @@ import {
   NO_HARVEST,
 } from '../../src/pipeline-results.js';
 import type { RunInput } from '../../src/pipeline.js';
-import type { LoadedInstance } from '../../src/suite/load.js';
 import { rec } from '../helpers/records.js';
+import type { LoadedInstance } from '../../src/contracts/suite.js';
 
 const loaded = (id: string, tests: string[], environment = 'click'): LoadedInstance =>
   ({

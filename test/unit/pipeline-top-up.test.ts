@@ -6,13 +6,14 @@ import type { CachedOracle } from '../../src/contracts/oracle.js';
 import type { InstanceRecord, Results } from '../../src/contracts/results.js';
 import { environmentDigest } from '../../src/environments/digest.js';
 import { oracleKey } from '../../src/harvest/key.js';
-import type { ModelClient } from '../../src/model/client.js';
 import { runPipeline, type RunInput } from '../../src/pipeline.js';
 import { selectInstances } from '../../src/select/select.js';
-import type { Stores } from '../../src/stores/ports.js';
-import { loadSuite, type LoadedInstance } from '../../src/suite/load.js';
+import type { Stores } from '../../src/contracts/ports.js';
+import { loadSuite } from '../../src/suite/load.js';
 import { FIXTURE_SUITE } from '../helpers/cli.js';
 import { rec, resultsOf } from '../helpers/records.js';
+import type { LoadedInstance } from '../../src/contracts/suite.js';
+import type { ModelClient } from '../../src/contracts/model.js';
 
 /**
  * The pipeline's top-up, end to end through its real stages, with hand-written

@@ -1,6 +1,6 @@
-import type { CachedOracle } from '../contracts/oracle.js';
-import type { InstanceRecord, Results } from '../contracts/results.js';
-import type { Completion } from '../model/client.js';
+import type { CachedOracle } from './oracle.js';
+import type { InstanceRecord, Results } from './results.js';
+import type { Completion } from './model.js';
 
 /** Content-addressed oracle store. */
 export interface OracleStore {

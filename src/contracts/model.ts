@@ -1,0 +1,51 @@
+import type { ChatMessage } from './messages.js';
+
+/** What the run asks of a candidate model, whatever protocol serves it (src/model/ implements it). */
+
+/** Generation settings sent with every request (and part of every response-cache key). */
+export interface GenerationSettings {
+  temperature: number;
+  maxTokens: number;
+  topP?: number;
+  /** Sampling seed; sample i of an instance is sent with seed + i so samples differ. */
+  seed?: number;
+  stop?: string[];
+  /** Server-specific knobs merged last into the request body (e.g. vLLM's `top_k`). */
+  extraBody?: Record<string, unknown>;
+}
+
+/** One model answer plus accounting. */
+export interface Completion {
+  text: string;
+  /** Reasoning text the server returned apart from the answer (e.g. reasoning_content). */
+  reasoning?: string;
+  /** Normalised across protocols: `length` means the answer was cut at max tokens. */
+  finishReason?: string;
+  tokensIn: number;
+  tokensOut: number;
+  latencyMs: number;
+  retries: number;
+  /** Served from the response cache: no request was made. */
+  cached?: boolean;
+}
+
+/** What identifies a client's answers: everything that changes them except the prompt. */
+export interface ClientIdentity {
+  endpoint: string;
+  /** Protocol name, e.g. `openai-chat`. */
+  api: string;
+  model: string;
+  settings: GenerationSettings;
+}
+
+export interface CompleteOptions {
+  /** Which of an instance's k samples this is (0-based); keys the cache and varies the seed. */
+  sample?: number;
+}
+
+/** A candidate model behind some protocol. */
+export interface ModelClient {
+  readonly endpoint: string;
+  readonly identity: ClientIdentity;
+  complete(messages: ChatMessage[], options?: CompleteOptions): Promise<Completion>;
+}
