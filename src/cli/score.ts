@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import nodeUtil from 'node:util';
 import { ExitCode, UsageError } from '../errors.js';
-import { hasKey, isDict, jsonLoads, type PyValue } from '../score/python-values.js';
+import { jsonLoads } from '../score/python/json-reader.js';
+import { hasKey, isDict, type PyValue } from '../score/python/values.js';
 import { SCORERS, SCORING_MODES, type ScoringMode } from '../score/scorer.js';
 import type { Io } from './flags.js';
 

@@ -4,7 +4,7 @@
  * scorers (or versions) are never compared. Bump a version whenever its rules
  * change what it accepts.
  */
-import type { PyValue } from './python-values.js';
+import type { PyValue } from './python/values.js';
 import { scoreStrict } from './strict.js';
 import { scoreSweFlux } from './swe-flux.js';
 

@@ -16,16 +16,8 @@
  *  7. set-valued lists are matched optimally (a maximum bipartite matching),
  *     not greedily.
  */
-import {
-  hasKey,
-  integral,
-  isClose,
-  isDict,
-  isPyNumber,
-  pyStrip,
-  toFloat,
-  type PyValue,
-} from './python-values.js';
+import { integral, isClose, pyStrip, toFloat } from './python/numbers.js';
+import { hasKey, isDict, isPyNumber, type PyValue } from './python/values.js';
 import {
   coerceScalarString,
   IDENTIFIER_KEYS,

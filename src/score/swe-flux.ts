@@ -1,24 +1,15 @@
 /**
  * `scoring: swe-flux`: SWE-Flux's `score_answer`, rule for rule, leniencies
  * included, so tracegate's numbers compare with its paper's. Values are
- * Python's (python-values.ts): json.loads, ast.literal_eval, float(), ==.
+ * Python's (score/python/): json.loads, ast.literal_eval, float(), ==.
  * Where SWE-Flux's scorer raises (float() of an int beyond a float's range),
  * the answer counts as incorrect. docs/scoring.md lists every rule.
  */
-import {
-  hasKey,
-  isClose,
-  isDict,
-  isPyNumber,
-  jsonLoads,
-  literalEval,
-  pyEquals,
-  pyFloat,
-  pyStrip,
-  intOf,
-  toFloat,
-  type PyValue,
-} from './python-values.js';
+import { pyEquals } from './python/equality.js';
+import { jsonLoads } from './python/json-reader.js';
+import { literalEval } from './python/literal-reader.js';
+import { intOf, isClose, pyFloat, pyStrip, toFloat } from './python/numbers.js';
+import { hasKey, isDict, isPyNumber, type PyValue } from './python/values.js';
 
 export const SWE_FLUX_TOLERANCE = 1e-6;
 

@@ -2,13 +2,11 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scoreLines } from '../../src/cli/score.js';
-import {
-  jsonLoads,
-  literalEval,
-  pyEquals,
-  pyFloat,
-  PyTuple,
-} from '../../src/score/python-values.js';
+import { pyEquals } from '../../src/score/python/equality.js';
+import { jsonLoads } from '../../src/score/python/json-reader.js';
+import { literalEval } from '../../src/score/python/literal-reader.js';
+import { pyFloat } from '../../src/score/python/numbers.js';
+import { PyTuple } from '../../src/score/python/values.js';
 import { SCORERS } from '../../src/score/scorer.js';
 import { perfectMatching } from '../../src/score/strict.js';
 
