@@ -14,5 +14,5 @@ const onSignal = (signal: NodeJS.Signals) => {
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
-await run(undefined, { signal: controller.signal, cleanups });
+await run({ signal: controller.signal, cleanups });
 await cleanups.settled();

@@ -1,31 +1,38 @@
-import * as core from '@actions/core';
-import * as github from '@actions/github';
-import { gate } from './action/gate.js';
+import { gate, type GateDeps } from './action/gate.js';
+import { realActionEnv, type ActionEnv } from './action/env.js';
 import { readReportingInputs } from './action/inputs.js';
 import { report } from './action/report.js';
 import type { Lifecycle } from './config/assemble.js';
 import { messageOf } from './errors.js';
 import { ActionsArtifacts, type RunArtifacts } from './github/artifacts.js';
 import { ActionsCacheStore } from './stores/actions-cache.js';
-import type { CacheStore } from './stores/cache-store.js';
 
 /**
  * The Action: `mode: gate` (default) runs and decides; `mode: report` posts
- * a fork PR's results from its artifact in a `workflow_run` workflow.
+ * a fork PR's results from its artifact in a `workflow_run` workflow. The
+ * runner's side (inputs, event, log, outputs, GitHub) is one port, `env`.
  */
 export async function run(
-  cacheStore: CacheStore = new ActionsCacheStore(core.info, core.warning),
   lifecycle: Lifecycle = {},
+  env: ActionEnv = realActionEnv(),
+  overrides: Partial<Pick<GateDeps, 'cacheStore' | 'engines'>> = {},
 ): Promise<void> {
   try {
-    const reporting = readReportingInputs();
+    const reporting = readReportingInputs(env);
     const token = reporting['github-token'];
     const artifacts: RunArtifacts | undefined = token
-      ? new ActionsArtifacts(github.context.repo, token)
+      ? new ActionsArtifacts(env.context.repo, token)
       : undefined;
-    if (reporting.mode === 'report') await report(reporting, { artifacts });
-    else await gate(reporting, { cacheStore, lifecycle, artifacts });
+    if (reporting.mode === 'report') await report(reporting, { env, artifacts });
+    else
+      await gate(reporting, {
+        env,
+        lifecycle,
+        artifacts,
+        cacheStore: overrides.cacheStore ?? new ActionsCacheStore(env.info, env.warning),
+        ...(overrides.engines ? { engines: overrides.engines } : {}),
+      });
   } catch (error) {
-    core.setFailed(messageOf(error));
+    env.setFailed(messageOf(error));
   }
 }

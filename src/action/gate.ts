@@ -1,16 +1,7 @@
-import * as core from '@actions/core';
-import * as github from '@actions/github';
 import { realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  loadSelection,
-  toRunDeps,
-  toRunInput,
-  topUpPool,
-  type Lifecycle,
-} from '../config/assemble.js';
-import { baselineSource, historyStore, recordRun } from '../config/history.js';
-import type { IndexRow } from '../contracts/history.js';
+import { runGate } from '../app/run-gate.js';
+import type { Engines, Lifecycle, Logger } from '../config/assemble.js';
 import { messageOf, UsageError } from '../errors.js';
 import { GitHubReporter, type Octokit } from '../github/reporter.js';
 import type { RunArtifacts } from '../github/artifacts.js';
@@ -18,11 +9,8 @@ import { BranchHistory } from '../history/branch.js';
 import type { BaselineEvent } from '../history/baseline.js';
 import { githubCommitGraph } from '../history/commit-graph.js';
 import { baselineEventOf, branchOf } from '../history/event.js';
-import type { HistoryStore } from '../history/store.js';
-import { runPipeline } from '../pipeline.js';
-import { cacheKeys } from '../stores/actions-cache.js';
-import type { CacheKeys, CacheStore } from '../stores/cache-store.js';
-import { cacheLayout } from '../stores/layout.js';
+import type { CacheStore } from '../stores/cache-store.js';
+import type { ActionEnv } from './env.js';
 import type { ReportingInputs } from './inputs.js';
 import { readInputs } from './inputs.js';
 import {
@@ -44,28 +32,6 @@ interface PullPayload {
   labels?: { name?: string }[];
 }
 
-const logger = { log: core.info, warn: core.warning };
-
-/** The data branch or directory the baseline comes from and push runs go to. */
-function openHistory(spec: string, octokit: Octokit | undefined): HistoryStore {
-  return historyStore(spec, logger, (branch) => {
-    if (!octokit)
-      throw new UsageError(
-        `input history: ${spec} is written through the GitHub API: give github-token.`,
-      );
-    return new BranchHistory(octokit, { ...github.context.repo, branch, warn: core.warning });
-  });
-}
-
-/** The history's rows for the trend; a history that cannot be read only costs the chart. */
-export async function trendRows(history: HistoryStore | undefined): Promise<IndexRow[]> {
-  if (!history) return [];
-  return history.index().catch((error: unknown) => {
-    core.warning(`tracegate could not read the history for the trend: ${messageOf(error)}`);
-    return [];
-  });
-}
-
 /**
  * The override: the label on this PR (from the event), or — on a push — on
  * the merged PR the commit came from. Only people who may label (triage and
@@ -76,6 +42,7 @@ async function acceptance(
   pr: PullPayload | undefined,
   event: BaselineEvent,
   reporter: GitHubReporter | undefined,
+  env: ActionEnv,
 ): Promise<{ label: string; note: string } | undefined> {
   if (!label) return undefined;
   if (pr) {
@@ -89,7 +56,7 @@ async function acceptance(
     );
     return merged ? { label, note: `pull request #${merged.number}, merged` } : undefined;
   } catch (error) {
-    core.warning(
+    env.warning(
       `tracegate could not read the pull requests of ${event.sha.slice(0, 12)} ` +
         `(a label there could accept a failure): ${messageOf(error)}`,
     );
@@ -97,26 +64,34 @@ async function acceptance(
   }
 }
 
+/** What the Action's gate is built from; main.ts passes the runner's own. */
+export interface GateDeps {
+  env: ActionEnv;
+  cacheStore: CacheStore;
+  lifecycle: Lifecycle;
+  artifacts?: RunArtifacts;
+  engines?: Engines;
+}
+
 /**
- * mode: gate — read inputs, select once, restore the shared cache for that
- * selection, run the pipeline against the resolved baseline, record push
- * runs in the history, report to GitHub (or, with a read-only token, to the
- * job summary and an artifact), set outputs, save the cache.
+ * mode: gate — read inputs, open the check run, call the gate run (the same
+ * application the CLI calls: select, restore the shared cache, compare with
+ * the resolved baseline, record push runs, save the cache), then report to
+ * GitHub (or, with a read-only token, to the job summary and an artifact),
+ * set outputs and decide the step's status.
  */
-export async function gate(
-  reporting: ReportingInputs,
-  deps: { cacheStore: CacheStore; lifecycle: Lifecycle; artifacts?: RunArtifacts },
-): Promise<void> {
-  let saved: { paths: string[]; keys: CacheKeys } | undefined;
-  const writes = new GitHubWrites();
+export async function gate(reporting: ReportingInputs, deps: GateDeps): Promise<void> {
+  const { env } = deps;
+  const logger: Logger = { log: env.info, warn: env.warning };
+  const writes = new GitHubWrites(env.warning);
   let failCheck: ((message: string) => Promise<void>) | undefined;
   try {
-    const inputs = readInputs(reporting);
-    const { context } = github;
+    const inputs = readInputs(env, reporting);
+    const { context } = env;
     const pr = context.payload.pull_request as PullPayload | undefined;
     const headSha = pr?.head.sha ?? context.sha;
     const token = reporting['github-token'];
-    const octokit = token ? github.getOctokit(token) : undefined;
+    const octokit = token ? env.octokit(token) : undefined;
     const reporter = octokit ? new GitHubReporter(octokit, context.repo) : undefined;
     const checkId =
       reporter && reporting['check-run']
@@ -128,84 +103,45 @@ export async function gate(
       failCheck = (message) =>
         reporter.completeCheck(checkId, 'failure', 'tracegate could not finish', message);
 
-    const { suite, selected } = loadSelection(inputs.run, logger);
-    const input = toRunInput(
-      inputs.run,
-      selected,
-      headSha,
-      suite.rejected,
-      topUpPool(suite, inputs.run, selected),
-    );
-    // Keys from the same selection the run uses: the tracer, the recipes and the instances' bytes.
-    saved = {
-      paths: cacheLayout(inputs.run.cache).shared,
-      keys: cacheKeys(
-        [
-          input.tracerDigest,
-          inputs.run['base-image'] ?? 'default-base',
-          ...selected.map((s) => s.contentHash),
-        ],
-        input.model.revision,
-        `${context.runId}-${process.env.GITHUB_RUN_ATTEMPT ?? '1'}`,
-      ),
-    };
-    await deps.cacheStore.restore(saved.paths, saved.keys);
-
-    const history = inputs.run.history ? openHistory(inputs.run.history, octokit) : undefined;
     const event = baselineEventOf(context);
-    const baseline = baselineSource(
-      inputs.run,
-      history,
-      event,
-      octokit ? githubCommitGraph(octokit, context.repo) : {},
-      input.scorer,
-      logger,
-      'a push run of this workflow on the base branch records one',
-    );
-    const accept = await acceptance(reporting['accept-label'], pr, event, reporter);
-    const rows = reporting.trend > 0 ? await trendRows(history) : [];
-    const outcome = await runPipeline(
+    const outcome = await runGate(
       {
-        ...input,
-        ...(accept ? { accept } : {}),
-        ...(reporting.trend > 0
+        options: inputs.run,
+        event,
+        ...(event.kind === 'push' && !pr
           ? {
-              report: {
-                trend: {
-                  rows,
-                  name: inputs.run.name,
-                  last: reporting.trend,
-                  ...(event.kind === 'pull_request' ? { branch: event.baseRef } : {}),
-                  ...(event.kind === 'push' && event.branch ? { branch: event.branch } : {}),
-                },
+              record: {
+                commit: event.sha,
+                ...(event.parent ? { parent: event.parent } : {}),
+                ...(branchOf(context) ? { branch: branchOf(context)! } : {}),
               },
             }
           : {}),
+        trend: {
+          last: reporting.trend,
+          ...(event.kind === 'pull_request' ? { branch: event.baseRef } : {}),
+          ...(event.kind === 'push' && event.branch ? { branch: event.branch } : {}),
+        },
+        accept: await acceptance(reporting['accept-label'], pr, event, reporter, env),
+        howToRecord: 'a push run of this workflow on the base branch records one',
+        recordBestEffort: true,
       },
-      toRunDeps(inputs.run, logger, suite, deps.lifecycle, baseline),
+      {
+        logger,
+        lifecycle: deps.lifecycle,
+        commitGraph: octokit ? githubCommitGraph(octokit, context.repo) : {},
+        branchHistory: (branch) => branchHistory(env, octokit, inputs.run.history!, branch),
+        sharedCache: {
+          store: deps.cacheStore,
+          runId: `${context.runId}-${env.env.GITHUB_RUN_ATTEMPT ?? '1'}`,
+        },
+        ...(deps.engines ? { engines: deps.engines } : {}),
+      },
     );
     const { results, comparison, report } = outcome;
-    if (history && event.kind === 'push' && !pr) {
-      await recordRun(
-        history,
-        {
-          name: inputs.run.name,
-          commit: event.sha,
-          parent: event.parent,
-          branch: branchOf(context),
-          retention: inputs.run.retention,
-        },
-        results,
-        logger,
-        results.accepted,
-      ).catch((error: unknown) =>
-        core.warning(`tracegate could not record this run in the history: ${messageOf(error)}`),
-      );
-    }
 
-    await core.summary.addRaw(report).write();
-    const workspace = realWorkspace();
-    const suiteInWorkspace = workspacePath(suite.reader.root, workspace);
+    await env.summary(report);
+    const suiteInWorkspace = workspacePath(outcome.suiteRoot, realWorkspace(env));
     if (reporter) {
       await publish(writes, reporter, {
         name: inputs.run.name,
@@ -223,7 +159,7 @@ export async function gate(
       failCheck = undefined;
     }
     if (writes.denied.length && pr) {
-      await leaveArtifact(deps.artifacts, inputs.run.name, inputs.run.out, writes.denied, {
+      await leaveArtifact(env, deps.artifacts, inputs.run.name, inputs.run.out, writes.denied, {
         schema: PULL_REQUEST_SCHEMA,
         name: inputs.run.name,
         number: pr.number,
@@ -231,34 +167,56 @@ export async function gate(
         ...(suiteInWorkspace !== undefined ? { suite: suiteInWorkspace } : {}),
       });
     } else if (writes.denied.length) {
-      core.notice(
+      env.notice(
         `tracegate could not ${writes.denied.join(', ')} (the token may not write); the report is in the job summary.`,
       );
     }
 
-    setOutputs(results, comparison, { out: inputs.run.out });
-    const { conclusion } = checkOf(results, comparison, inputs.run['on-inconclusive']);
-    const why = comparison.summary;
-    if (comparison.verdict === 'fail' && results.accepted)
-      core.warning(
-        `tracegate: fail, accepted by the label ${results.accepted.label} (${results.accepted.note ?? ''}) — ${why}`,
-      );
-    else if (comparison.verdict === 'fail') core.setFailed(`tracegate: fail — ${why}`);
-    else if (conclusion === 'failure')
-      core.setFailed(`tracegate: inconclusive, and on-inconclusive is fail — ${why}`);
-    else if (comparison.verdict === 'inconclusive')
-      core.warning(`tracegate: inconclusive — ${why}`);
+    setOutputs(env.setOutput, results, comparison, { out: inputs.run.out });
+    decide(env, outcome, inputs.run['on-inconclusive']);
   } catch (error) {
-    core.setFailed(messageOf(error));
+    env.setFailed(messageOf(error));
     await failCheck?.(messageOf(error)).catch(() => {});
-  } finally {
-    // Also after a failed run, so a re-run does not redo its work.
-    if (saved) await deps.cacheStore.save(saved.paths, saved.keys);
   }
 }
 
-function realWorkspace(): string {
-  const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
+/** The step's status from the verdict: failed, warned, or quiet. */
+function decide(
+  env: ActionEnv,
+  { results, comparison }: { results: GateOutcomeResults; comparison: GateOutcomeComparison },
+  onInconclusive: Parameters<typeof checkOf>[2],
+): void {
+  const { conclusion } = checkOf(results, comparison, onInconclusive);
+  const why = comparison.summary;
+  if (comparison.verdict === 'fail' && results.accepted)
+    env.warning(
+      `tracegate: fail, accepted by the label ${results.accepted.label} (${results.accepted.note ?? ''}) — ${why}`,
+    );
+  else if (comparison.verdict === 'fail') env.setFailed(`tracegate: fail — ${why}`);
+  else if (conclusion === 'failure')
+    env.setFailed(`tracegate: inconclusive, and on-inconclusive is fail — ${why}`);
+  else if (comparison.verdict === 'inconclusive') env.warning(`tracegate: inconclusive — ${why}`);
+}
+
+type GateOutcomeResults = Parameters<typeof checkOf>[0];
+type GateOutcomeComparison = Parameters<typeof checkOf>[1];
+
+/** The data branch the baseline comes from and push runs go to, written through the GitHub API. */
+function branchHistory(
+  env: ActionEnv,
+  octokit: Octokit | undefined,
+  spec: string,
+  branch: string,
+): BranchHistory {
+  if (!octokit)
+    throw new UsageError(
+      `input history: ${spec} is written through the GitHub API: give github-token.`,
+    );
+  return new BranchHistory(octokit, { ...env.context.repo, branch, warn: env.warning });
+}
+
+function realWorkspace(env: ActionEnv): string {
+  const workspace = env.env.GITHUB_WORKSPACE ?? process.cwd();
   try {
     return realpathSync(workspace);
   } catch {
@@ -271,6 +229,7 @@ function realWorkspace(): string {
  * `tracegate-NAME`, for a `workflow_run` workflow with `mode: report` to post.
  */
 async function leaveArtifact(
+  env: ActionEnv,
   artifacts: RunArtifacts | undefined,
   name: string,
   out: string,
@@ -281,18 +240,18 @@ async function leaveArtifact(
   writeFileSync(join(out, PULL_REQUEST_FILE), `${JSON.stringify(pull, null, 2)}\n`);
   const artifact = artifactName(name);
   if (!artifacts) {
-    core.notice(`${why}. The report is in the job summary.`);
+    env.notice(`${why}. The report is in the job summary.`);
     return;
   }
   try {
     const files = ['results.json', 'report.md', PULL_REQUEST_FILE].map((f) => join(out, f));
     const id = await artifacts.upload(artifact, out, files, 14);
-    core.notice(
+    env.notice(
       `${why}. The report is in the job summary and the results in artifact ${artifact} (id ${id}); ` +
         'a workflow_run workflow running tracegate with mode: report posts them (README: fork pull requests).',
     );
   } catch (error) {
-    core.notice(`${why}. The report is in the job summary.`);
-    core.warning(`tracegate could not upload artifact ${artifact}: ${messageOf(error)}`);
+    env.notice(`${why}. The report is in the job summary.`);
+    env.warning(`tracegate could not upload artifact ${artifact}: ${messageOf(error)}`);
   }
 }

@@ -1,9 +1,9 @@
-import * as core from '@actions/core';
 import { z } from 'zod';
 import { ON_INCONCLUSIVE } from '../contracts/comparison.js';
 import { runNameSchema } from '../contracts/history.js';
 import { parseRunOptions, RUN_OPTION_NAMES, type RunOptions } from '../config/options.js';
 import { UsageError } from '../errors.js';
+import type { ActionEnv } from './env.js';
 
 const bool = (name: string) =>
   z
@@ -39,14 +39,16 @@ export interface ActionInputs {
   reporting: ReportingInputs;
 }
 
-const input = (name: string): string | undefined => core.getInput(name) || undefined;
+type Runner = Pick<ActionEnv, 'input' | 'setSecret'>;
+
+const given = (env: Runner, name: string): string | undefined => env.input(name) || undefined;
 
 /** The reporting inputs (both modes); errors name the input and value. */
-export function readReportingInputs(): ReportingInputs {
-  const token = core.getInput('github-token');
-  if (token) core.setSecret(token);
+export function readReportingInputs(env: Runner): ReportingInputs {
+  const token = env.input('github-token');
+  if (token) env.setSecret(token);
   const parsed = reportingSchema.safeParse(
-    Object.fromEntries(Object.keys(reportingSchema.shape).map((k) => [k, input(k)])),
+    Object.fromEntries(Object.keys(reportingSchema.shape).map((k) => [k, given(env, k)])),
   );
   if (!parsed.success) {
     throw new UsageError(
@@ -61,9 +63,9 @@ export function readReportingInputs(): ReportingInputs {
 }
 
 /** Every input of mode: gate once, into one typed object; errors name the input and value. */
-export function readInputs(reporting: ReportingInputs = readReportingInputs()): ActionInputs {
-  const raw = Object.fromEntries(RUN_OPTION_NAMES.map((name) => [name, input(name)]));
+export function readInputs(env: Runner, reporting: ReportingInputs): ActionInputs {
+  const raw = Object.fromEntries(RUN_OPTION_NAMES.map((name) => [name, given(env, name)]));
   const apiKey = raw['api-key'];
-  if (apiKey) core.setSecret(apiKey);
+  if (apiKey) env.setSecret(apiKey);
   return { run: parseRunOptions(raw), reporting };
 }

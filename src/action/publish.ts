@@ -1,4 +1,3 @@
-import * as core from '@actions/core';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { pct } from '../compare/describe.js';
@@ -109,18 +108,19 @@ export async function publish(
 
 /** The Action's outputs of a finished run. */
 export function setOutputs(
+  setOutput: (name: string, value: unknown) => void,
   results: Results,
   comparison: Comparison,
   files?: { out: string },
 ): void {
   const listed = regressions(results, comparison);
-  core.setOutput('score', results.summary.accuracy);
-  core.setOutput('verdict', comparison.verdict);
-  core.setOutput('regressions', JSON.stringify(listed.slice(0, MAX_OUTPUT_REGRESSIONS)));
-  core.setOutput('baseline-sha', comparison.baseline?.commit ?? '');
-  core.setOutput('accepted', results.accepted && comparison.verdict === 'fail' ? 'true' : 'false');
+  setOutput('score', results.summary.accuracy);
+  setOutput('verdict', comparison.verdict);
+  setOutput('regressions', JSON.stringify(listed.slice(0, MAX_OUTPUT_REGRESSIONS)));
+  setOutput('baseline-sha', comparison.baseline?.commit ?? '');
+  setOutput('accepted', results.accepted && comparison.verdict === 'fail' ? 'true' : 'false');
   if (files) {
-    core.setOutput('results', join(files.out, 'results.json'));
-    core.setOutput('report', join(files.out, 'report.md'));
+    setOutput('results', join(files.out, 'results.json'));
+    setOutput('report', join(files.out, 'report.md'));
   }
 }

@@ -1,5 +1,3 @@
-import * as core from '@actions/core';
-import * as github from '@actions/github';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +20,8 @@ import {
   setOutputs,
   suitePathMapper,
 } from './publish.js';
-import { trendRows } from './gate.js';
+import { trendRows } from '../app/trend.js';
+import type { ActionEnv } from './env.js';
 import { GitHubWrites } from './writes.js';
 
 /** Largest artifact file read (the artifact comes from a fork's run: untrusted). */
@@ -53,9 +52,10 @@ function readBounded(file: string, what: string): string {
  */
 export async function report(
   reporting: ReportingInputs,
-  deps: { artifacts?: RunArtifacts },
+  deps: { env: ActionEnv; artifacts?: RunArtifacts },
 ): Promise<void> {
-  const { context } = github;
+  const { env } = deps;
+  const { context } = env;
   const run = context.payload.workflow_run as WorkflowRunPayload | undefined;
   if (context.eventName !== 'workflow_run' || !run)
     throw new UsageError(
@@ -66,12 +66,12 @@ export async function report(
     throw new UsageError(
       'mode: report needs github-token (with pull-requests: write, checks: write, actions: read).',
     );
-  const reporter = new GitHubReporter(github.getOctokit(token), context.repo);
+  const reporter = new GitHubReporter(env.octokit(token), context.repo);
   const name = artifactName(reporting.name);
   const dir = mkdtempSync(join(tmpdir(), 'tracegate-report-'));
   try {
     if (!(await deps.artifacts.download(name, run.id, dir))) {
-      core.info(
+      env.info(
         `Workflow run ${run.id} left no artifact ${name}: nothing to report (it could post itself).`,
       );
       return;
@@ -109,16 +109,16 @@ export async function report(
     const history = reporting.history
       ? historyStore(
           reporting.history,
-          { log: core.info, warn: core.warning },
+          { log: env.info, warn: env.warning },
           (branch) =>
-            new BranchHistory(github.getOctokit(token), {
+            new BranchHistory(env.octokit(token), {
               ...context.repo,
               branch,
-              warn: core.warning,
+              warn: env.warning,
             }),
         )
       : undefined;
-    const rows = reporting.trend > 0 ? await trendRows(history) : [];
+    const rows = reporting.trend > 0 ? await trendRows(history, { warn: env.warning }) : [];
     const text = renderReport(trusted, comparison, {
       ...(reporting.trend > 0
         ? {
@@ -143,8 +143,8 @@ export async function report(
         : {}),
     });
     const posted = `${text}\n<sub>Posted from artifact ${name} of workflow run ${run.id} (a read-only run, as for pull requests from forks).</sub>\n`;
-    await core.summary.addRaw(posted).write();
-    const writes = new GitHubWrites();
+    await env.summary(posted);
+    const writes = new GitHubWrites(env.warning);
     await publish(writes, reporter, {
       name: reporting.name,
       report: posted,
@@ -162,8 +162,8 @@ export async function report(
       throw new UsageError(
         `mode: report could not ${writes.denied.join(', ')}: give the workflow pull-requests: write and checks: write.`,
       );
-    setOutputs(trusted, comparison);
-    core.info(`Posted ${comparison.verdict} for pull request #${pr.number} from ${what}`);
+    setOutputs(env.setOutput, trusted, comparison);
+    env.info(`Posted ${comparison.verdict} for pull request #${pr.number} from ${what}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,4 +1,3 @@
-import * as core from '@actions/core';
 import { messageOf } from '../errors.js';
 import { isPermissionError } from '../github/reporter.js';
 
@@ -12,12 +11,14 @@ import { isPermissionError } from '../github/reporter.js';
 export class GitHubWrites {
   readonly denied: string[] = [];
 
+  constructor(private readonly warn: (message: string) => void) {}
+
   async attempt<T>(what: string, action: () => Promise<T>): Promise<T | undefined> {
     try {
       return await action();
     } catch (error) {
       if (isPermissionError(error)) this.denied.push(what);
-      else core.warning(`tracegate could not ${what}: ${messageOf(error)}`);
+      else this.warn(`tracegate could not ${what}: ${messageOf(error)}`);
       return undefined;
     }
   }

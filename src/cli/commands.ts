@@ -4,9 +4,7 @@ import {
   harvestDeps,
   loadSelection,
   oracleStores,
-  toRunDeps,
-  toRunInput,
-  topUpPool,
+  type Engines,
   type Lifecycle,
   type Logger,
 } from '../config/assemble.js';
@@ -22,8 +20,9 @@ import { ExitCode, exitCodeOf, InterruptedError, messageOf, UsageError } from '.
 import { tracerDigest } from '../harvest/tracer-digest.js';
 import { HEURISTIC_MODEL, startHeuristicServer } from '../heuristic-model/server.js';
 import { tracerDir } from '../paths.js';
-import { harvestOnly, runPipeline } from '../pipeline.js';
-import { baselineSource, historyStore, recordRun } from '../config/history.js';
+import { harvestOnly } from '../pipeline.js';
+import { historyStore } from '../config/history.js';
+import { runGate } from '../app/run-gate.js';
 import { gitCommitGraph } from '../history/commit-graph.js';
 import { renderDashboard } from '../report/dashboard.js';
 import { writeFileAtomic } from '../stores/atomic.js';
@@ -134,13 +133,15 @@ export async function cli(
   argv: string[],
   io: Io = defaultIo,
   lifecycle: Lifecycle = {},
+  /** Where tests run and who answers, for tests (default: built from the options). */
+  engines?: Engines,
 ): Promise<number> {
   const [command, ...rest] = argv;
   const logger: Logger = { log: (m) => io.stderr(m), warn: (m) => io.stderr(`warning: ${m}`) };
   try {
     switch (command) {
       case 'run':
-        return await runCommand(rest, io, logger, lifecycle);
+        return await runCommand(rest, io, logger, lifecycle, engines);
       case 'harvest':
         return await harvestCommand(rest, io, logger, lifecycle);
       case 'demo':
@@ -175,6 +176,7 @@ async function runCommand(
   io: Io,
   logger: Logger,
   lifecycle: Lifecycle,
+  engines?: Engines,
 ): Promise<number> {
   const { commit, parent, ...flags } = parseFlags(args, [...RUN_OPTION_NAMES, ...AT_COMMIT]);
   const options = parseRunOptions({
@@ -188,6 +190,7 @@ async function runCommand(
     lifecycle,
     (verdict) => exitCodeFor(verdict, options['on-inconclusive']),
     atCommit(commit, parent),
+    engines,
   );
 }
 
@@ -208,7 +211,7 @@ function atCommit(
   return commit ? { commit, ...(parent ? { parent } : {}) } : undefined;
 }
 
-/** Select once, run the pipeline on that selection, print the report. */
+/** The gate run (the application both doors call), its report on stdout. */
 async function runWith(
   options: RunOptions,
   io: Io,
@@ -216,42 +219,23 @@ async function runWith(
   lifecycle: Lifecycle,
   exitFor: (verdict: Verdict) => number,
   at?: { commit: string; parent?: string },
+  engines?: Engines,
 ): Promise<number> {
-  const { suite, selected } = loadSelection(options, logger);
-  logger.log(`Suite ${suite.reader.root}: ${suite.instances.length} instance(s)`);
-  const input = toRunInput(
-    options,
-    selected,
-    at?.commit,
-    suite.rejected,
-    topUpPool(suite, options, selected),
+  const outcome = await runGate(
+    {
+      options,
+      ...(at ? { event: { kind: 'push' as const, ...at, sha: at.commit }, record: at } : {}),
+      trend: { last: CLI_TREND_COMMITS },
+      howToRecord: 'a run with --history DIR --commit SHA records one',
+    },
+    { logger, lifecycle, commitGraph: gitCommitGraph(process.cwd()), engines },
   );
-  const history = options.history ? historyStore(options.history, logger) : undefined;
-  const event = at ? { kind: 'push' as const, ...at, sha: at.commit } : undefined;
-  const baseline = baselineSource(
-    options,
-    history,
-    event,
-    gitCommitGraph(process.cwd()),
-    input.scorer,
-    logger,
-    'a run with --history DIR --commit SHA records one',
-  );
-  const outcome = await runPipeline(input, toRunDeps(options, logger, suite, lifecycle, baseline));
-  if (history && at)
-    await recordRun(
-      history,
-      { name: options.name, ...at, retention: options.retention },
-      outcome.results,
-      logger,
-    );
-  else if (history)
-    logger.warn(
-      '--history without --commit: this run is compared but not recorded (give --commit SHA).',
-    );
   io.stdout(outcome.report);
   return exitFor(outcome.comparison.verdict);
 }
+
+/** Commits the trend in report.md shows when a history is given (the Action's default). */
+const CLI_TREND_COMMITS = 10;
 
 async function dashboardCommand(args: string[], io: Io, logger: Logger): Promise<number> {
   const { history, out } = parseFlags(args, ['history', 'out'] as const);

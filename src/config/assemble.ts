@@ -2,8 +2,9 @@ import { join } from 'node:path';
 import { AutoBackend } from '../backends/auto.js';
 import { DockerBackend } from '../backends/docker.js';
 import { LocalBackend } from '../backends/local.js';
-import { HostSources } from '../environments/sources.js';
+import { HostSources, type EnvironmentSources } from '../environments/sources.js';
 import type { HarvestBackend } from '../harvest/backend.js';
+import type { ModelClient } from '../contracts/model.js';
 import type { HarvestDeps } from '../harvest/harvest.js';
 import { tracerDigest } from '../harvest/tracer-digest.js';
 import { TimeBudget } from '../model/budget.js';
@@ -38,7 +39,18 @@ export interface Lifecycle {
   cleanups?: Cleanups;
 }
 
-/** The bundled suite the demo and the Action use when no --instances is given. */
+/**
+ * Where tests run and who answers. The doors leave both out (the options
+ * build the real ones: Docker or a virtualenv, the endpoint's client); a
+ * test passes its own.
+ */
+export interface Engines {
+  backend?: () => HarvestBackend;
+  /** Where environments' packages come from (default: the cache directory, pip's wheelhouse). */
+  sources?: EnvironmentSources;
+  client?: ModelClient;
+}
+
 /** What `run`, `harvest` and the Action select from by default: the whole bundled benchmark. */
 export const defaultInstancesDir = (): string => bundledInstancesDir();
 /** The demo's suite: the hand-written core (13 instances, two packages: fast on a fresh machine). */
@@ -229,29 +241,37 @@ export function toRunDeps(
   lifecycle: Lifecycle = {},
   /** Where the baseline comes from: a file or the history (config/history.ts baselineSource). */
   baseline?: BaselineSource,
+  engines: Engines = {},
 ): RunDeps {
   const budget = options['time-budget'];
+  const harvest = harvestDeps(options, logger, suite, lifecycle);
   return {
     ...logger,
     signal: lifecycle.signal,
-    harvest: harvestDeps(options, logger, suite, lifecycle),
-    client: createModelClient({
-      api: options.api,
-      endpoint: options.endpoint,
-      model: options.model,
-      apiKey: options['api-key'],
-      settings: {
-        temperature: options.temperature,
-        maxTokens: options['max-tokens'],
-        topP: options['top-p'],
-        seed: options['generation-seed'],
-        stop: options.stop,
-        extraBody: options['extra-body'],
-      },
-      timeoutMs: options.timeout * 1000,
-      retries: options.retries,
-      budget: budget === undefined ? undefined : new TimeBudget(budget * 1000),
-    }),
+    harvest: {
+      ...harvest,
+      ...(engines.backend ? { backend: engines.backend } : {}),
+      ...(engines.sources ? { sources: engines.sources } : {}),
+    },
+    client:
+      engines.client ??
+      createModelClient({
+        api: options.api,
+        endpoint: options.endpoint,
+        model: options.model,
+        apiKey: options['api-key'],
+        settings: {
+          temperature: options.temperature,
+          maxTokens: options['max-tokens'],
+          topP: options['top-p'],
+          seed: options['generation-seed'],
+          stop: options.stop,
+          extraBody: options['extra-body'],
+        },
+        timeoutMs: options.timeout * 1000,
+        retries: options.retries,
+        budget: budget === undefined ? undefined : new TimeBudget(budget * 1000),
+      }),
     stores: { ...localStores(options, logger), ...(baseline ? { baseline } : {}) },
   };
 }

@@ -1,0 +1,24 @@
+import type { Engines, Lifecycle, Logger } from '../config/assemble.js';
+import type { CommitGraph } from '../history/baseline.js';
+import type { HistoryStore } from '../history/store.js';
+import type { RunOutcome } from '../pipeline.js';
+import type { CacheStore } from '../stores/cache-store.js';
+
+/** The side effects a gate run is built from, passed in by its door. */
+export interface GatePorts {
+  logger: Logger;
+  lifecycle: Lifecycle;
+  /** How the history's commits relate: git in the CLI, the GitHub API in the Action. */
+  commitGraph: CommitGraph;
+  /** Opens a `branch:NAME` history (the Action's data branch); the CLI has none. */
+  branchHistory?: (branch: string) => HistoryStore;
+  /** A cache shared between runs (the Actions cache): restored before the run, saved after. */
+  sharedCache?: { store: CacheStore; runId: string };
+  engines?: Engines;
+}
+
+/** What a gate run gives its door. */
+export interface GateOutcome extends RunOutcome {
+  /** Real path of the suite's root (the Action maps instance files to workspace paths from it). */
+  suiteRoot: string;
+}

@@ -1,0 +1,143 @@
+import { loadSelection, toRunDeps, toRunInput, topUpPool } from '../config/assemble.js';
+import { baselineSource, historyStore, recordRun } from '../config/history.js';
+import type { RunOptions } from '../config/options.js';
+import { messageOf } from '../errors.js';
+import type { BaselineEvent } from '../history/baseline.js';
+import type { HistoryStore } from '../history/store.js';
+import { runPipeline } from '../pipeline.js';
+import { cacheLayout } from '../stores/layout.js';
+import { cacheKeys } from '../stores/cache-keys.js';
+import type { GatePorts, GateOutcome } from './ports.js';
+import { trendRows } from './trend.js';
+
+/** What a door asks of the application: one gate run, already parsed. */
+export interface GateRequest {
+  options: RunOptions;
+  /** Where this run is and how its baseline is found (push, pull request); none: no commit. */
+  event?: BaselineEvent;
+  /** Record the run as the history entry of this commit (push runs), when a history is given. */
+  record?: { commit: string; parent?: string; branch?: string };
+  /** Commits the report's trend shows (0: none); a PR's trend follows its base branch. */
+  trend: { last: number; branch?: string };
+  /** The override label, when the door found it on the pull request. */
+  accept?: { label: string; note?: string };
+  /** How a baseline gets recorded, said when there is none (each door has its own way). */
+  howToRecord: string;
+  /**
+   * A failed history write costs the record only (the Action: the verdict still
+   * reaches the PR), instead of failing the run (the CLI).
+   */
+  recordBestEffort?: boolean;
+}
+
+/**
+ * The one run both doors call: select once, restore the shared cache for that
+ * selection, resolve the baseline, run the pipeline (harvest → … → report,
+ * with the trend whenever a history is given), record the run in the
+ * history, save the cache. The doors parse their inputs before and map the
+ * outcome to exit codes, outputs and GitHub after.
+ */
+export async function runGate(request: GateRequest, ports: GatePorts): Promise<GateOutcome> {
+  const { options } = request;
+  const { logger } = ports;
+  const { suite, selected } = loadSelection(options, logger);
+  logger.log(`Suite ${suite.reader.root}: ${suite.instances.length} instance(s)`);
+  const commit = request.record?.commit ?? eventCommit(request.event);
+  const input = toRunInput(
+    options,
+    selected,
+    commit,
+    suite.rejected,
+    topUpPool(suite, options, selected),
+  );
+  const shared = ports.sharedCache && {
+    store: ports.sharedCache.store,
+    paths: cacheLayout(options.cache).shared,
+    // Keys from the same selection the run uses: the tracer, the recipes and the instances' bytes.
+    keys: cacheKeys(
+      [
+        input.tracerDigest,
+        options['base-image'] ?? 'default-base',
+        ...selected.map((s) => s.contentHash),
+      ],
+      input.model.revision,
+      ports.sharedCache.runId,
+    ),
+  };
+  try {
+    if (shared) await shared.store.restore(shared.paths, shared.keys);
+    const history = options.history
+      ? historyStore(options.history, logger, ports.branchHistory)
+      : undefined;
+    const baseline = baselineSource(
+      options,
+      history,
+      request.event,
+      ports.commitGraph,
+      input.scorer,
+      logger,
+      request.howToRecord,
+    );
+    const trend = history && request.trend.last > 0 ? request.trend : undefined;
+    const rows = trend ? await trendRows(history, logger) : [];
+    const outcome = await runPipeline(
+      {
+        ...input,
+        ...(request.accept ? { accept: request.accept } : {}),
+        ...(trend
+          ? {
+              report: {
+                trend: {
+                  rows,
+                  name: options.name,
+                  last: trend.last,
+                  ...(trend.branch ? { branch: trend.branch } : {}),
+                },
+              },
+            }
+          : {}),
+      },
+      toRunDeps(options, logger, suite, ports.lifecycle, baseline, ports.engines),
+    );
+    if (history && request.record)
+      await record(history, request, outcome.results, ports).catch((error: unknown) => {
+        if (!request.recordBestEffort) throw error;
+        logger.warn(`tracegate could not record this run in the history: ${messageOf(error)}`);
+      });
+    else if (history && !request.event)
+      logger.warn(
+        '--history without --commit: this run is compared but not recorded (give --commit SHA).',
+      );
+    return { ...outcome, suiteRoot: suite.reader.root };
+  } finally {
+    // Also after a failed run, so a re-run does not redo its work.
+    if (shared) await shared.store.save(shared.paths, shared.keys);
+  }
+}
+
+function eventCommit(event: BaselineEvent | undefined): string | undefined {
+  if (!event) return undefined;
+  return event.kind === 'pull_request' ? event.headSha : event.sha;
+}
+
+function record(
+  history: HistoryStore,
+  request: GateRequest,
+  results: GateOutcome['results'],
+  ports: GatePorts,
+): Promise<void> {
+  const at = request.record!;
+  return recordRun(
+    history,
+    {
+      name: request.options.name,
+      commit: at.commit,
+      ...(at.parent ? { parent: at.parent } : {}),
+      ...(at.branch ? { branch: at.branch } : {}),
+      retention: request.options.retention,
+    },
+    results,
+    ports.logger,
+    results.accepted,
+  );
+}

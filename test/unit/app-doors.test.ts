@@ -1,0 +1,209 @@
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ActionEnv } from '../../src/action/env.js';
+import { cli } from '../../src/cli/commands.js';
+import type { Engines } from '../../src/config/assemble.js';
+import type { ResolvedSource, Runtime } from '../../src/contracts/environment.js';
+import type { ModelClient } from '../../src/contracts/model.js';
+import type { HarvestBackend, HarvestJob } from '../../src/harvest/backend.js';
+import { run } from '../../src/main.js';
+import { noCacheStore } from '../../src/stores/cache-store.js';
+import { FIXTURE_SUITE, tempDir } from '../helpers/cli.js';
+
+/**
+ * The two doors onto one application: the CLI (`tracegate run`) and the
+ * Action (main.ts `run`) driven with the same fake engines — a harvest
+ * backend that answers every plan as the tracer would, a model that answers
+ * from a table — and the same baseline and history. Both must write the same
+ * report, and it has the trend whenever a history is given.
+ */
+const SOURCE: ResolvedSource = { kind: 'packages', wheels: [] };
+const RUNTIME: Runtime = {
+  backend: 'local',
+  python: '/usr/bin/python3',
+  version: '3.11.9',
+  note: 'fake',
+};
+const HEAD = 'b'.repeat(40);
+const PREVIOUS = 'a'.repeat(40);
+
+/** Every spec of a job answered ok with n = the length of its id, as result lines. */
+function fakeBackend(): HarvestBackend {
+  return {
+    name: 'fake',
+    ensureAvailable: async () => {},
+    runtime: async () => ({ runtime: RUNTIME, source: SOURCE }),
+    run: async (job: HarvestJob) => {
+      const plan = job.plan({ instanceDir: (i) => `/i/${i}`, workDir: '/w', isolation: null });
+      return plan.instances
+        .map((spec) =>
+          JSON.stringify({
+            tracegate_result: 1,
+            id: spec.id,
+            instance_hash: 'instance_hash' in spec ? spec.instance_hash : '',
+            env_digest: 'env_digest' in spec ? spec.env_digest : '',
+            status: 'ok',
+            answer: { n: spec.id.length },
+            question: `What is n for ${spec.id}?`,
+            template_answer: { n: 'int' },
+            context: { file: 'f.py', func: 'f', first_line: 1, source: 'def f():\n    pass\n' },
+            python: '3.11.9',
+            tracer_version: 'fake',
+            stats: { events: 1, invocations: 1, pytest_exit_code: 0, seconds: 0.1 },
+          }),
+        )
+        .join('\n');
+    },
+  };
+}
+
+/** Right on ids of even length (the candidate), or on all (the baseline). */
+function fakeClient(rightOn: (id: string) => boolean): ModelClient {
+  const identity = {
+    endpoint: 'http://fake/v1',
+    api: 'openai-chat',
+    model: 'm',
+    settings: { temperature: 0, maxTokens: 64 },
+  };
+  return {
+    endpoint: identity.endpoint,
+    identity,
+    complete: async (messages) => {
+      const text = messages.map((m) => m.content).join('\n');
+      const id = /What is n for ([\w.-]+)\?/.exec(text)![1]!;
+      const n = rightOn(id) ? id.length : id.length + 1;
+      return {
+        text: `{"n": ${n}}`,
+        finishReason: 'stop',
+        tokensIn: 10,
+        tokensOut: 3,
+        latencyMs: 0,
+        retries: 0,
+      };
+    },
+  };
+}
+
+const engines = (rightOn: (id: string) => boolean): Engines => ({
+  backend: fakeBackend,
+  sources: { resolve: async () => SOURCE },
+  client: fakeClient(rightOn),
+});
+
+const options = (dir: string) => ({
+  instances: FIXTURE_SUITE,
+  endpoint: 'http://fake/v1',
+  model: 'm',
+  cache: join(dir, 'cache'),
+  out: join(dir, 'out'),
+  backend: 'local',
+});
+
+/** The Action's runner as a fake: inputs, a pull_request event, and what it was told. */
+function fakeActionEnv(inputs: Record<string, string>) {
+  const said = { failed: [] as string[], outputs: {} as Record<string, unknown>, summary: '' };
+  const env: ActionEnv = {
+    context: {
+      eventName: 'pull_request',
+      sha: HEAD,
+      ref: 'refs/pull/7/merge',
+      payload: {
+        pull_request: { number: 7, base: { ref: 'main', sha: PREVIOUS }, head: { sha: HEAD } },
+      },
+      repo: { owner: 'o', repo: 'r' },
+      runId: 1,
+    },
+    input: (name) => inputs[name] ?? '',
+    setSecret: () => {},
+    env: {},
+    info: () => {},
+    warning: () => {},
+    notice: () => {},
+    setFailed: (m) => said.failed.push(m),
+    setOutput: (name, value) => (said.outputs[name] = value),
+    summary: async (markdown) => {
+      said.summary += markdown;
+    },
+    octokit: () => {
+      throw new Error('no GitHub in this test');
+    },
+  };
+  return { env, said };
+}
+
+function flags(record: Record<string, string>): string[] {
+  return Object.entries(record).flatMap(([k, v]) => [`--${k}`, v]);
+}
+
+/** Lines that name where this run's files are (each door writes to its own directory). */
+const portable = (report: string, dir: string) => report.split(dir).join('<dir>');
+
+describe('both doors call one application', () => {
+  it('writes the same report from the CLI and the Action, with the trend from the history', async () => {
+    const base = tempDir('tg-doors-');
+    const io = { stdout: () => {}, stderr: () => {}, env: {} };
+    // The baseline: a run recorded at PREVIOUS in a history directory, right on every item.
+    const history = join(base, 'history');
+    const recorded = await cli(
+      ['run', ...flags({ ...options(join(base, 'b')), history, commit: PREVIOUS })],
+      io,
+      {},
+      engines(() => true),
+    );
+    expect(recorded).toBe(0);
+    const baselineFile = join(base, 'b', 'out', 'results.json');
+
+    // The candidate, wrong on ids of odd length, through each door against that baseline.
+    const candidate = engines((id) => id.length % 2 === 0);
+    const cliDir = join(base, 'cli');
+    const cliHistory = join(base, 'history-cli');
+    cpSync(history, cliHistory, { recursive: true });
+    const lines: string[] = [];
+    const code = await cli(
+      [
+        'run',
+        ...flags({ ...options(cliDir), history: cliHistory, baseline: baselineFile, commit: HEAD }),
+        '--min-drop',
+        '0.01',
+      ],
+      { ...io, stdout: (t) => lines.push(t) },
+      {},
+      candidate,
+    );
+
+    const actionDir = join(base, 'action');
+    const actionHistory = join(base, 'history-action');
+    cpSync(history, actionHistory, { recursive: true });
+    const { env, said } = fakeActionEnv({
+      ...options(actionDir),
+      history: actionHistory,
+      baseline: baselineFile,
+      'min-drop': '0.01',
+      comment: 'true',
+      'check-run': 'true',
+      trend: '10',
+    });
+    await run({}, env, { cacheStore: noCacheStore, engines: candidate });
+
+    const cliReport = readFileSync(join(cliDir, 'out', 'report.md'), 'utf8');
+    const actionReport = readFileSync(join(actionDir, 'out', 'report.md'), 'utf8');
+    // One rendering: the same words either way, and both with the trend of the history.
+    expect(portable(actionReport, actionDir)).toBe(portable(cliReport, cliDir));
+    expect(said.summary).toBe(actionReport);
+    expect(lines.join('\n')).toBe(cliReport);
+    // Every item was harvested by the fake engine and answered: 3 of the 5 ids have even length.
+    const results = JSON.parse(readFileSync(join(cliDir, 'out', 'results.json'), 'utf8'));
+    expect(results.harvest).toMatchObject({ harvested: 5, failed: 0 });
+    expect(results.summary).toMatchObject({ total: 5, correct: 3 });
+    expect(cliReport).toContain('**Trend**');
+    expect(cliReport).toContain('xychart-beta');
+    // And the same decision: the Action fails the step where the CLI exits 1.
+    const verdict = String(said.outputs.verdict);
+    expect(['fail', 'pass', 'inconclusive']).toContain(verdict);
+    expect(code).toBe(verdict === 'fail' ? 1 : verdict === 'pass' ? 0 : 4);
+    expect(said.failed.length > 0).toBe(verdict === 'fail');
+    // Only the push-like CLI run (--commit) records; the PR run does not.
+    expect(existsSync(cliHistory)).toBe(true);
+    writeFileSync(join(base, 'done'), '');
+  });
+});
