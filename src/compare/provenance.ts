@@ -1,40 +1,6 @@
-import { isWorldKind, MEASURED_FIELD } from '../contracts/kinds.js';
-import type { Oracle } from '../contracts/oracle.js';
 import type { Provenance } from '../contracts/results.js';
 import { UsageError } from '../errors.js';
 import { canonicalJson, sha256 } from '../util/hash.js';
-
-/**
- * The digest an item pairs on: the oracle's kind, question, template and
- * answer. Two runs whose oracles differ here asked (or answered) a different
- * question, so the item is not paired. A measured answer is never
- * byte-stable: a re-measurement of the same quantity (peak, wall time) pairs,
- * and a profile pairs while its top entries (what the pass rule reads) stay.
- */
-export function oracleDigest(
-  oracle: Pick<Oracle, 'question_kind' | 'question' | 'template_answer' | 'oracle_answer'>,
-): string {
-  return sha256(
-    canonicalJson({
-      question_kind: oracle.question_kind,
-      question: oracle.question,
-      template_answer: oracle.template_answer,
-      oracle_answer: pairedAnswer(oracle.question_kind, oracle.oracle_answer),
-    }),
-  );
-}
-
-function pairedAnswer(kind: string, answer: unknown): unknown {
-  if (isWorldKind(kind) && MEASURED_FIELD[kind]) return 'measured';
-  if (kind === 'W4_Profile' && answer && typeof answer === 'object')
-    return Object.fromEntries(
-      Object.entries(answer as Record<string, unknown>).map(([list, names]) => [
-        list,
-        Array.isArray(names) ? (names[0] ?? null) : null,
-      ]),
-    );
-  return answer;
-}
 
 /** sha256 over the instances' ids and content hashes, in id order. */
 export function instanceSetDigest(items: readonly { id: string; contentHash: string }[]): string {

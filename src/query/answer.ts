@@ -8,15 +8,16 @@ import {
   type PromptOptions,
 } from '../prompt/build.js';
 import type { ErrorClass, InstanceRecord } from '../contracts/results.js';
-import { DEFAULT_SCORING, SCORERS, type ScoringMode } from '../score/scorer.js';
-import { DEFAULT_WORLD_FACTOR, passesWorld, worldMeasures } from '../score/world.js';
-import { isWorldKind, type WorldKind } from '../contracts/kinds.js';
-import { oracleDigest } from '../compare/provenance.js';
+import type { ScoringMode } from '../score/scorer.js';
+import { passes } from '../score/verdict.js';
+import { worldRecord } from '../score/world.js';
+import { isWorldKind } from '../contracts/kinds.js';
 import { ModelRequestError, ModelResponseError } from '../model/client.js';
 import { Limiter } from './pool.js';
 import { majorityVote, type SampleOutcome } from './vote.js';
 import type { LoadedInstance } from '../contracts/suite.js';
 import type { Completion, ModelClient } from '../contracts/model.js';
+import { oracleDigest } from '../kinds/digest.js';
 
 const MAX_PREDICTION_CHARS = 4096;
 const MAX_QUESTION_CHARS = 1000;
@@ -98,10 +99,7 @@ export async function answerInstance(
   const limiter = options.limiter ?? new Limiter(options.samples);
   const kind = oracle.oracle.question_kind;
   const truth = oracle.oracle.oracle_answer;
-  // World-model kinds pass by their own rule (within a factor, top entry in the top five) in both modes.
-  const verdict = isWorldKind(kind)
-    ? (p: unknown) => passesWorld(kind, truth, p, options.worldFactor ?? DEFAULT_WORLD_FACTOR)
-    : (p: unknown) => SCORERS[options.scoring ?? DEFAULT_SCORING].score(truth, p);
+  const verdict = (p: unknown) => passes(kind, truth, p, options);
   const samples = await Promise.all(
     Array.from({ length: options.samples }, (_, i) =>
       limiter.run(() => askOnce(client, messages, i, oracle, template_answer, verdict)),
@@ -138,22 +136,4 @@ export async function answerInstance(
       ? { samples: k, samplesCorrect: vote.correctSamples, passAtK: vote.correctSamples > 0 }
       : {}),
   };
-}
-
-/** A world-model instance's contribution to the study's metrics (summarized in results). */
-function worldRecord(
-  kind: WorldKind,
-  truth: unknown,
-  prediction: unknown,
-  measurement: Record<string, unknown> | undefined,
-): { world?: Record<string, unknown> } {
-  const ran = (measurement?.executed ?? {}) as { time_func?: unknown; time_line?: unknown };
-  const list = (v: unknown) =>
-    Array.isArray(v) ? v.filter((n): n is string => typeof n === 'string') : [];
-  const executed =
-    kind === 'W4_Profile'
-      ? { functions: list(ran.time_func), lines: list(ran.time_line) }
-      : undefined;
-  const world = worldMeasures(kind, truth, prediction, executed);
-  return world ? { world: world as Record<string, unknown> } : {};
 }

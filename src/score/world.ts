@@ -278,3 +278,21 @@ function round(x: number, digits = 4): number {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
 }
+
+/** A world-model instance's contribution to the study's metrics (summarized in results). */
+export function worldRecord(
+  kind: WorldKind,
+  truth: unknown,
+  prediction: unknown,
+  measurement: Record<string, unknown> | undefined,
+): { world?: Record<string, unknown> } {
+  const ran = (measurement?.executed ?? {}) as { time_func?: unknown; time_line?: unknown };
+  const list = (v: unknown) =>
+    Array.isArray(v) ? v.filter((n): n is string => typeof n === 'string') : [];
+  const executed =
+    kind === 'W4_Profile'
+      ? { functions: list(ran.time_func), lines: list(ran.time_line) }
+      : undefined;
+  const world = worldMeasures(kind, truth, prediction, executed);
+  return world ? { world: world as Record<string, unknown> } : {};
+}

@@ -1,6 +1,5 @@
 // Fresh variants: instances whose test inputs the tracer perturbs (tracer/tracegate_tracer/variant.py),
 // harvested like any instance and kept only if they pass the generator's screen with another oracle.
-import { oracleDigest } from '../compare/provenance.js';
 import { isWorldKind } from '../contracts/kinds.js';
 import type { HarvestOutcome } from '../contracts/oracle.js';
 import { answerProblem, harvestRule } from '../generate/screen.js';
@@ -8,6 +7,7 @@ import { answerInstance } from '../query/answer.js';
 import { sha256 } from '../util/hash.js';
 import type { LoadedInstance } from '../contracts/suite.js';
 import type { ModelClient } from '../contracts/model.js';
+import { oracleDigest } from '../kinds/digest.js';
 
 export type VariantMode = { mode: 'add'; count: number } | { mode: 'only' };
 

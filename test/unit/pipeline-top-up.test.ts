@@ -1,4 +1,3 @@
-import { oracleDigest } from '../../src/compare/provenance.js';
 import { toGatePolicy, topUpPool } from '../../src/config/assemble.js';
 import { parseCompareOptions } from '../../src/config/options.js';
 import type { Environment, ResolvedSource, Runtime } from '../../src/contracts/environment.js';
@@ -14,6 +13,7 @@ import { FIXTURE_SUITE } from '../helpers/cli.js';
 import { rec, resultsOf } from '../helpers/records.js';
 import type { LoadedInstance } from '../../src/contracts/suite.js';
 import type { ModelClient } from '../../src/contracts/model.js';
+import { oracleDigest } from '../../src/kinds/digest.js';
 
 /**
  * The pipeline's top-up, end to end through its real stages, with hand-written

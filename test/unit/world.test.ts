@@ -1,4 +1,3 @@
-import { oracleDigest } from '../../src/compare/provenance.js';
 import {
   calibration,
   ndcgAt5,
@@ -9,6 +8,7 @@ import {
   worldMeasures,
   type WorldMeasures,
 } from '../../src/score/world.js';
+import { oracleDigest } from '../../src/kinds/digest.js';
 
 const PROFILE = {
   hot_methods_time: ['pkg.a', 'pkg.b', 'pkg.c', 'pkg.d', 'pkg.e', 'pkg.f'],
