@@ -1,7 +1,19 @@
-import { tracerResultSchema, type TracerResult } from '../contracts/oracle.js';
-import type { PlanSpec } from './backend.js';
+import {
+  tracerResultSchema,
+  type PlanSpec,
+  type TracerResult as TracerLine,
+} from '../contracts/tracer-protocol.js';
 import { canonicalJson } from '../util/hash.js';
-import { isWorldKind, MEASURED_FIELD, type WorldKind } from '../contracts/kinds.js';
+import { isWorldKind } from '../contracts/kinds.js';
+import { measuredAgree, type MeasuredRun } from '../kinds/rules.js';
+
+/** A tracer result as the host keeps it: the line, and what the host adds (never the tracer). */
+export type TracerResult = TracerLine & {
+  /** How many independent runs gave this same result. */
+  runs_agreed?: number;
+  /** World-model kinds: every run's answer beside the measurement's provenance. */
+  measurement?: { harvests?: unknown[] };
+};
 
 /** A result the host could not accept, as the reason that instance failed. */
 export type ReadResult = TracerResult | string;
@@ -39,10 +51,9 @@ export function readResultLines(stdout: string, specs: PlanSpec[]): Map<string, 
     }
     const parsed = tracerResultSchema.safeParse(raw);
     if (!parsed.success) {
-      results.set(
-        spec.id,
-        `unreadable tracer result (${parsed.error.issues[0]?.message ?? 'malformed'})`,
-      );
+      const issue = parsed.error.issues[0];
+      const where = issue?.path.length ? issue.path.join('.') : '(the line)';
+      results.set(spec.id, `unreadable tracer result (${where}: ${issue?.message ?? 'malformed'})`);
     } else if (
       parsed.data.instance_hash !== spec.instance_hash ||
       parsed.data.env_digest !== spec.env_digest
@@ -81,7 +92,13 @@ export function agreedResult(
   const oks = results.filter((r): r is TracerResult => typeof r === 'object' && r.status === 'ok');
   const measured =
     kind !== undefined && isWorldKind(kind) && oks.length === results.length && oks.length > 1;
-  if (measured && measuredAgree(kind, oks)) {
+  if (
+    measured &&
+    measuredAgree(
+      kind,
+      oks.map((r) => ({ answer: r.answer, band: r.measurement?.band as MeasuredRun['band'] })),
+    )
+  ) {
     const harvests = oks.map((r) => r.answer);
     return {
       ...first,
@@ -100,31 +117,4 @@ export function agreedResult(
     answer: undefined,
     reason: `nondeterministic: ${shown.join(' | ')}`,
   };
-}
-
-/** Whether the runs' measurements of one instance agree (see agreedResult). */
-function measuredAgree(kind: WorldKind, runs: TracerResult[]): boolean {
-  const field = MEASURED_FIELD[kind];
-  if (field) {
-    const band = runs[0]!.measurement?.band as { ratio?: unknown; floor?: unknown } | undefined;
-    const ratio = typeof band?.ratio === 'number' ? band.ratio : 1;
-    const floor = typeof band?.floor === 'number' ? band.floor : 0;
-    const values = runs.map((r) => (r.answer as Record<string, unknown> | undefined)?.[field]);
-    if (!values.every((v): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0))
-      return false;
-    const low = Math.min(...values);
-    const high = Math.max(...values);
-    return high - low <= floor || high <= low * ratio;
-  }
-  if (kind === 'W4_Profile') {
-    const tops = runs.map((r) =>
-      canonicalJson(
-        Object.entries((r.answer ?? {}) as Record<string, unknown>)
-          .sort(([a], [b]) => (a < b ? -1 : 1))
-          .map(([list, names]) => [list, Array.isArray(names) ? (names[0] ?? null) : null]),
-      ),
-    );
-    return tops.every((t) => t === tops[0]);
-  }
-  return false;
 }
