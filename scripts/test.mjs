@@ -1,7 +1,11 @@
-// The project's one test command (`npm test`): the jest suites (unit +
-// integration against a real Docker engine and loopback servers), then the
-// tracer's own pytest suite, then one closing line with the totals of both.
-// Extra arguments go to jest (e.g. `npm test -- test/unit`), which then runs alone.
+// The project's one test command (`npm test`): the jest suites, then the
+// tracer's own pytest suite, then one closing line with the totals of all.
+// jest runs twice (jest.config.js): the unit project with jest's default
+// workers, its files in parallel, then the integration project (a real Docker
+// engine and loopback servers) with --runInBand, its files one at a time.
+// Extra arguments go to both jest runs (e.g. `npm test -- test/unit`, or a
+// file's path), which then run alone, without pytest; a run that matches no
+// test at all is a failure.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,30 +19,48 @@ if (!existsSync('node_modules/jest/bin/jest.js')) {
   process.exit(2);
 }
 const dir = mkdtempSync(join(tmpdir(), 'tracegate-test-'));
-const jestJson = join(dir, 'jest.json');
 const junit = join(dir, 'pytest.xml');
 
-const jest = spawnSync(
-  process.execPath,
-  [
-    '--experimental-vm-modules',
-    '--no-warnings',
-    'node_modules/jest/bin/jest.js',
-    '--json',
-    `--outputFile=${jestJson}`,
-    ...extra,
-  ],
-  { stdio: 'inherit' },
-);
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-if (existsSync(jestJson)) {
-  const report = JSON.parse(readFileSync(jestJson, 'utf8'));
-  passed += report.numPassedTests;
-  failed += report.numFailedTests + report.numRuntimeErrorTestSuites;
-  skipped += report.numPendingTests + report.numTodoTests;
-} else failed += 1;
+let jestRan = 0;
+let jestStatus = 0;
+for (const [project, workers] of [
+  ['unit', []],
+  ['integration', ['--runInBand']],
+]) {
+  const report = join(dir, `jest-${project}.json`);
+  const jest = spawnSync(
+    process.execPath,
+    [
+      '--experimental-vm-modules',
+      '--no-warnings',
+      'node_modules/jest/bin/jest.js',
+      '--selectProjects',
+      project,
+      ...workers,
+      // Given a path, one of the two projects may hold none of its tests.
+      ...(extra.length ? ['--passWithNoTests'] : []),
+      '--json',
+      `--outputFile=${report}`,
+      ...extra,
+    ],
+    { stdio: 'inherit' },
+  );
+  jestStatus ||= jest.status ?? 1;
+  if (existsSync(report)) {
+    const r = JSON.parse(readFileSync(report, 'utf8'));
+    passed += r.numPassedTests;
+    failed += r.numFailedTests + r.numRuntimeErrorTestSuites;
+    skipped += r.numPendingTests + r.numTodoTests;
+    jestRan += r.numTotalTests + r.numRuntimeErrorTestSuites;
+  } else failed += 1;
+}
+if (jestRan === 0) {
+  console.error(`tracegate tests: no jest test matched ${extra.join(' ') || '(no arguments)'}`);
+  failed += 1;
+}
 
 let pytestStatus = 0;
 if (!extra.length) {
@@ -66,4 +88,4 @@ if (!extra.length) {
 
 // Skips are counted apart: a skipped test is neither a pass nor hidden.
 console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(jest.status === 0 && pytestStatus === 0 && failed === 0 ? 0 : 1);
+process.exit(jestStatus === 0 && pytestStatus === 0 && failed === 0 ? 0 : 1);
