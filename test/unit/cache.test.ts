@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DirOracleCache } from '../../src/stores/oracle-cache.js';
 import type { CachedOracle } from '../../src/contracts/oracle.js';
@@ -62,8 +62,13 @@ describe('the oracle cache', () => {
 
   it('misses cleanly on an absent key', () => {
     const dir = tempDir();
-    mkdirSync(join(dir, 'oracles'), { recursive: true });
-    expect(new DirOracleCache(join(dir, 'oracles')).get('nope')).toBeUndefined();
+    const warnings: string[] = [];
+    const cache = new DirOracleCache(join(dir, 'oracles'), (m) => warnings.push(m));
+    cache.put(K, entry);
+    // A well-formed key (a sha256 digest) with no entry: a miss, not a refusal.
+    expect(cache.get('b'.repeat(64))).toBeUndefined();
+    expect(warnings).toEqual([]);
+    expect(cache.get(K)).toEqual(entry);
   });
 });
 
