@@ -9,9 +9,9 @@ import type { HarvestSummary } from './harvest/harvest.js';
 import { describePrompt, PROMPT_VERSION } from './prompt/build.js';
 import { summarizeQuery } from './query/accounting.js';
 import { summarize } from './score/aggregate.js';
-import type { RunInput } from './pipeline.js';
 import type { LoadedInstance } from './contracts/suite.js';
 import type { ClientIdentity } from './contracts/model.js';
+import type { RunInput } from './run-input.js';
 
 /** The gate's clusters of an instance: its first test's file in its environment, and the environment. */
 export function clusterOf(loaded: LoadedInstance): { test: string; package: string } {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { AutoBackend } from '../backends/auto.js';
-import { DockerBackend } from '../backends/docker.js';
+import { DockerBackend } from '../backends/docker/backend.js';
 import { LocalBackend } from '../backends/local.js';
 import { HostSources, type EnvironmentSources } from '../environments/sources.js';
 import type { HarvestBackend } from '../harvest/backend.js';
@@ -10,7 +10,6 @@ import { tracerDigest } from '../harvest/tracer-digest.js';
 import { TimeBudget } from '../model/budget.js';
 import { createModelClient } from '../model/factory.js';
 import { bundledInstancesDir, tracerDir } from '../paths.js';
-import type { RunDeps, RunInput } from '../pipeline.js';
 import { selectInstances } from '../select/select.js';
 import { cacheLayout } from '../stores/layout.js';
 import { DirOracleCache } from '../stores/oracle-cache.js';
@@ -27,6 +26,7 @@ import { SCORERS } from '../score/scorer.js';
 import { DEFAULT_WORLD_FACTOR } from '../score/world.js';
 import type { GateOptions, HarvestOptions, RunOptions } from './options.js';
 import type { LoadedInstance, RejectedFile, Suite } from '../contracts/suite.js';
+import type { RunDeps, RunInput } from '../run-input.js';
 
 export interface Logger {
   log: (message: string) => void;

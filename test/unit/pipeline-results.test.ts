@@ -4,9 +4,9 @@ import {
   mergeHarvests,
   NO_HARVEST,
 } from '../../src/pipeline-results.js';
-import type { RunInput } from '../../src/pipeline.js';
 import { rec } from '../helpers/records.js';
 import type { LoadedInstance } from '../../src/contracts/suite.js';
+import type { RunInput } from '../../src/run-input.js';
 
 const loaded = (id: string, tests: string[], environment = 'click'): LoadedInstance =>
   ({

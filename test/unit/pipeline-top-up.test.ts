@@ -5,7 +5,7 @@ import type { CachedOracle } from '../../src/contracts/oracle.js';
 import type { InstanceRecord, Results } from '../../src/contracts/results.js';
 import { environmentDigest } from '../../src/environments/digest.js';
 import { oracleKey } from '../../src/harvest/key.js';
-import { runPipeline, type RunInput } from '../../src/pipeline.js';
+import { runPipeline } from '../../src/pipeline.js';
 import { selectInstances } from '../../src/select/select.js';
 import type { Stores } from '../../src/contracts/ports.js';
 import { loadSuite } from '../../src/suite/load.js';
@@ -14,6 +14,7 @@ import { rec, resultsOf } from '../helpers/records.js';
 import type { LoadedInstance } from '../../src/contracts/suite.js';
 import type { ModelClient } from '../../src/contracts/model.js';
 import { oracleDigest } from '../../src/kinds/digest.js';
+import type { RunInput } from '../../src/run-input.js';
 
 /**
  * The pipeline's top-up, end to end through its real stages, with hand-written

@@ -1,0 +1,62 @@
+import type { Comparison, GatePolicy } from './compare/gate.js';
+import type { IndexRow } from './contracts/history.js';
+import type { ModelClient } from './contracts/model.js';
+import type { Stores } from './contracts/ports.js';
+import type { LoadedInstance, RejectedFile } from './contracts/suite.js';
+import type { Results } from './contracts/results.js';
+import type { HarvestDeps, HarvestSummary } from './harvest/harvest.js';
+import type { QueryConfig } from './query/stage.js';
+import type { TrendOptions } from './report/trend.js';
+import type { VariantMode } from './variants/variants.js';
+
+/** Everything one run needs, already validated and selected (by the CLI or the Action). */
+export interface RunInput {
+  /** The selection: instances to run, in order. */
+  selected: LoadedInstance[];
+  /** Suite files rejected while loading: reported with the results, never run. */
+  rejected?: RejectedFile[];
+  policy: GatePolicy;
+  /**
+   * With `max` > 0: when the first look is inconclusive, up to `max` instances
+   * of `pool` (the suite's instances this run did not select) that the
+   * baseline scored are added, chosen by `seed` (sequential.ts), and the gate
+   * decides again at the second look's level.
+   */
+  topUp?: { pool: LoadedInstance[]; max: number; seed: number };
+  model: { endpoint: string; name: string; revision?: string };
+  query: QueryConfig;
+  /** Digest of the tracer's code (keys every oracle). */
+  tracerDigest: string;
+  /** The scorer's `name@version` (recorded; runs of other scorers are not compared). */
+  scorer: string;
+  commit?: string;
+  /** USD per million input / output tokens: results and the report carry the run's cost. */
+  price?: { input: number; output: number };
+  /** The trend's history rows (this run's own row is added); the Action and `--history` pass them. */
+  report?: { trend?: TrendOptions & { rows: readonly IndexRow[] } };
+  /** Fresh variants of the selection (perturbed test inputs), at an epoch. */
+  variants?: { mode: VariantMode; epoch: number };
+  /**
+   * Set when the override label is on the pull request: a `fail` verdict is
+   * recorded as accepted (results.accepted), and the report says so.
+   */
+  accept?: { label: string; note?: string };
+}
+
+/** The side effects a run is built from; the entry points pass the real ones, tests their own. */
+export interface RunDeps {
+  log: (message: string) => void;
+  warn: (message: string) => void;
+  harvest: Pick<HarvestDeps, 'backend' | 'sources' | 'shareRuns'>;
+  client: ModelClient;
+  stores: Stores;
+  /** Aborted on SIGINT/SIGTERM: the run stops, writes what it has (incomplete), and throws. */
+  signal?: AbortSignal;
+}
+
+export interface RunOutcome {
+  results: Results;
+  comparison: Comparison;
+  report: string;
+  harvest: HarvestSummary;
+}
