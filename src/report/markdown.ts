@@ -10,7 +10,14 @@ import type { IndexRow } from '../contracts/history.js';
 
 export { codeSpan, escapeMarkdown };
 
-/** Hidden marker that identifies tracegate's sticky PR comment. */
+/**
+ * A hidden line that opens every rendered report (report.md, the job summary,
+ * the PR comment): it marks the text as tracegate's report, and no rendered
+ * model reply can forge it (escape.ts). It is not what finds the sticky
+ * comment: that is `commentMarker(name)` (github/reporter.ts), the line put
+ * above the report in the comment, which carries the run's name so that each
+ * named run keeps its own comment.
+ */
 export const COMMENT_MARKER = '<!-- tracegate:report -->';
 
 function baselineLine(c: Comparison): string[] {

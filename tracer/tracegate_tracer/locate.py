@@ -46,7 +46,7 @@ def package_scope(target_path: str, rel_file: str, instance_dir: str) -> str:
 
 
 class Target:
-    """The located target: path, LineMap and the context block of result.json."""
+    """The located target: path, LineMap and the context block of its result line (output.py)."""
 
     def __init__(self, rel_file: str, qualname: str, dirs: Sequence[str]) -> None:
         missing = TargetNotFound(f"target not found: {rel_file}::{qualname}")
@@ -221,6 +221,6 @@ def preamble(target: Target) -> dict[str, Any]:
 
 
 def build_slice(target: Target, executed: list[dict[str, Any]] | None) -> dict[str, Any]:
-    """result.json's `context.slice`: {functions, preamble, truncated}."""
+    """A result line's `context.slice`: {functions, preamble, truncated}."""
     functions, truncated = executed_functions(target, executed or [])
     return {"functions": functions, "preamble": preamble(target), "truncated": truncated}

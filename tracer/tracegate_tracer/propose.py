@@ -7,8 +7,8 @@ whose value changed, an invocation that raised. Proposals are cheap and
 generous — every candidate of one function shares its recorded run — and
 choose only what to ask; the harvested trace answers, and the generator's
 screen decides what is kept. Deterministic: the same facts give the same
-candidates in the same order. tests/test_propose.py checks that every rule
-has a proposer.
+candidates in the same order. test_every_rule_has_a_proposer
+(tests/test_scout.py) checks that every rule has a proposer.
 """
 
 from __future__ import annotations
@@ -369,6 +369,6 @@ def candidates(facts: Facts, tests_file: list[str], packages: list[str],
 
 def unproposed() -> list[tuple[str, str]]:
     """Rules without a proposer (tests keep this empty). The world-model kinds ask about a test, not a
-    function: the generator proposes them per test (src/generate/world.ts), not here."""
+    function: scripts/generate-world.py proposes them per test, not here."""
     return [(kind, mode) for kind, modes in RULES.items() for mode in modes
             if (kind, mode) not in PROPOSERS and not kind.startswith("W")]
