@@ -67,11 +67,11 @@ export function assembleResults(state: {
   const summary = summarize(ordered);
   return {
     schema: RESULTS_SCHEMA,
-    model: input.model,
+    model: input.query.model,
     promptVersion: PROMPT_VERSION,
-    prompt: describePrompt(input.query.prompt),
-    query: summarizeQuery(ordered, state.identity, input.query.samples),
-    commit: input.commit,
+    prompt: describePrompt(input.query.config.prompt),
+    query: summarizeQuery(ordered, state.identity, input.query.config.samples),
+    commit: input.report.commit,
     startedAt: state.startedAt,
     finishedAt: new Date().toISOString(),
     harvest: {
@@ -82,12 +82,14 @@ export function assembleResults(state: {
       environments: harvest.environments,
     },
     summary,
-    ...(input.price
+    ...(input.query.price
       ? {
           cost: {
             usd:
-              (summary.tokensIn * input.price.input + summary.tokensOut * input.price.output) / 1e6,
-            price: input.price,
+              (summary.tokensIn * input.query.price.input +
+                summary.tokensOut * input.query.price.output) /
+              1e6,
+            price: input.query.price,
           },
         }
       : {}),
@@ -96,12 +98,12 @@ export function assembleResults(state: {
         attempted.map((l) => ({ id: l.instance.id, contentHash: l.contentHash })),
       ),
       environments: environmentsDigest(harvest.environments),
-      tracer: input.tracerDigest,
+      tracer: input.harvest.tracerDigest,
       prompt: PROMPT_VERSION,
-      scorer: input.scorer,
+      scorer: input.gate.scorer,
     },
     instances: ordered,
-    ...(input.rejected?.length ? { rejected: input.rejected } : {}),
+    ...(input.selection.rejected?.length ? { rejected: input.selection.rejected } : {}),
     ...(state.variants ? { variants: state.variants } : {}),
     ...(state.incomplete || missing.length
       ? {
@@ -118,13 +120,13 @@ export function assembleResults(state: {
  * The report's context: the trend's rows with this run as its newest point
  * (the rows the entry point read from the history, this run's row merged in).
  */
-export function reportContext(input: RunInput, results: Results): ReportContext {
-  const trend = input.report?.trend;
+export function reportContext(report: RunInput['report'], results: Results): ReportContext {
+  const { trend } = report;
   if (!trend) return {};
   const row = indexRow({
     schema: HISTORY_SCHEMA,
     name: trend.name,
-    commit: input.commit ?? 'this run',
+    commit: report.commit ?? 'this run',
     recordedAt: results.finishedAt,
     ...(results.comparison ? { verdict: results.comparison.verdict } : {}),
     ...(results.accepted ? { accepted: results.accepted } : {}),

@@ -35,12 +35,13 @@ import type { LoadedInstance } from './contracts/suite.js';
 
 /** Harvest only: oracles into the store. */
 export function harvestOnly(
-  input: Pick<RunInput, 'selected' | 'tracerDigest'>,
+  selected: readonly LoadedInstance[],
+  harvest: RunInput['harvest'],
   deps: Pick<RunDeps, 'log' | 'warn' | 'harvest' | 'signal'> & {
     stores: Pick<Stores, 'oracles' | 'quarantine'>;
   },
 ): Promise<HarvestSummary> {
-  return harvestOracles(input.selected, input.tracerDigest, {
+  return harvestOracles([...selected], harvest.tracerDigest, {
     ...deps.harvest,
     signal: deps.signal,
     oracles: deps.stores.oracles,
@@ -72,26 +73,24 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
   const startedAt = new Date().toISOString();
   const { stores } = deps;
   const baseline = await stores.baseline?.resolve();
-  checkBaseline(baseline, input.scorer);
-  const { selected } = input;
+  checkBaseline(baseline, input.gate.scorer);
+  const { selected, topUp } = input.selection;
+  const variantsAsked = input.selection.variants;
   const answered = new Set(baseline?.results.instances.filter(pairable).map((r) => r.id));
-  const extra =
-    baseline && input.topUp
-      ? chooseTopUp(input.topUp.pool, answered, input.topUp.seed, input.topUp.max)
-      : [];
-  const looks = plannedLooks(input.policy.alpha, selected.length, extra.length);
+  const extra = baseline && topUp ? chooseTopUp(topUp.pool, answered, topUp.seed, topUp.max) : [];
+  const looks = plannedLooks(input.gate.policy.alpha, selected.length, extra.length);
   let look: Look = looks[0];
   let toppedUp = false;
-  const variants = input.variants
-    ? variantsOf(selected, input.variants.mode, input.variants.epoch)
+  const variants = variantsAsked
+    ? variantsOf(selected, variantsAsked.mode, variantsAsked.epoch)
     : [];
   // What this run asks: the selection (not with variants only) and, once screened, its valid variants.
-  const attempted: LoadedInstance[] = input.variants?.mode.mode === 'only' ? [] : [...selected];
+  const attempted: LoadedInstance[] = variantsAsked?.mode.mode === 'only' ? [] : [...selected];
   let variantSummary: VariantSummary | undefined;
   deps.log(
     `Selected ${selected.length} instance(s)` +
       (variants.length
-        ? `, and ${variants.length} variant(s) at epoch ${input.variants!.epoch}`
+        ? `, and ${variants.length} variant(s) at epoch ${variantsAsked!.epoch}`
         : ''),
   );
 
@@ -109,12 +108,17 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
     records.set(record.id, complete);
     stores.results.append(complete);
   };
-  const client = withResponseCache(deps.client, stores.responses, input.model.revision, deps.log);
+  const client = withResponseCache(
+    deps.client,
+    stores.responses,
+    input.query.model.revision,
+    deps.log,
+  );
   let harvest: HarvestSummary | undefined;
 
   /** Harvests a batch; the entry point's errors (no engine) propagate before anything is written. */
   const harvestBatch = async (batch: LoadedInstance[]): Promise<HarvestSummary> => {
-    const summary = await harvestOnly({ ...input, selected: batch }, deps);
+    const summary = await harvestOnly(batch, input.harvest, deps);
     harvest = harvest ? mergeHarvests(harvest, summary) : summary;
     deps.log(
       `Oracles: ${summary.cached} from cache, ${summary.harvested} harvested, ${summary.failed} failed`,
@@ -145,7 +149,7 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
         });
     }
     await Promise.race([
-      queryInstances(answerable, client, input.query, keep, deps.signal),
+      queryInstances(answerable, client, input.query.config, keep, deps.signal),
       aborted(deps.signal),
     ]);
     if (deps.signal?.aborted) throw interrupted(deps.signal);
@@ -166,7 +170,7 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
     compareRuns(
       results,
       baseline,
-      input.policy,
+      input.gate.policy,
       look,
       toppedUp
         ? {
@@ -181,8 +185,8 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
     const results = assemble(incomplete);
     const comparison = compare(results);
     results.comparison = comparison;
-    if (comparison.verdict === 'fail' && input.accept) results.accepted = input.accept;
-    const report = renderReport(results, comparison, reportContext(input, results));
+    if (comparison.verdict === 'fail' && input.gate.accept) results.accepted = input.gate.accept;
+    const report = renderReport(results, comparison, reportContext(input.report, results));
     stores.results.finish(results, report);
     return {
       results,
@@ -194,12 +198,12 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
 
   const first = await harvestBatch([...selected, ...variants]);
   let asked = selected;
-  if (input.variants) {
+  if (variantsAsked) {
     // A variant is asked only if it passes the screen with an oracle of its own.
     const screened = await screenVariants(variants, first.outcomes, new HeuristicClient());
     variantSummary = summarizeVariants(
-      input.variants.mode,
-      input.variants.epoch,
+      variantsAsked.mode,
+      variantsAsked.epoch,
       new Set(variants.map((v) => v.variant!.of)).size,
       screened,
     );
@@ -212,14 +216,14 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
       );
     }
     deps.log(
-      `Variants at epoch ${input.variants.epoch}: ${screened.valid.length} of ${variantSummary.tried} valid` +
+      `Variants at epoch ${variantsAsked.epoch}: ${screened.valid.length} of ${variantSummary.tried} valid` +
         (screened.dropped.length
           ? ` (dropped: ${Object.entries(variantSummary.dropped)
               .map(([rule, n]) => `${rule} ×${n}`)
               .join(', ')})`
           : ''),
     );
-    asked = input.variants.mode.mode === 'only' ? screened.valid : [...selected, ...screened.valid];
+    asked = variantsAsked.mode.mode === 'only' ? screened.valid : [...selected, ...screened.valid];
   }
   attempted.push(...asked.filter((l) => l.variant));
   try {

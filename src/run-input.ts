@@ -9,13 +9,12 @@ import type { QueryConfig } from './query/stage.js';
 import type { TrendOptions } from './report/trend.js';
 import type { VariantMode } from './variants/variants.js';
 
-/** Everything one run needs, already validated and selected (by the CLI or the Action). */
-export interface RunInput {
+/** What to run: the selection in order, and what may be added to it. */
+export interface SelectionSlice {
   /** The selection: instances to run, in order. */
   selected: LoadedInstance[];
   /** Suite files rejected while loading: reported with the results, never run. */
   rejected?: RejectedFile[];
-  policy: GatePolicy;
   /**
    * With `max` > 0: when the first look is inconclusive, up to `max` instances
    * of `pool` (the suite's instances this run did not select) that the
@@ -23,24 +22,54 @@ export interface RunInput {
    * decides again at the second look's level.
    */
   topUp?: { pool: LoadedInstance[]; max: number; seed: number };
-  model: { endpoint: string; name: string; revision?: string };
-  query: QueryConfig;
-  /** Digest of the tracer's code (keys every oracle). */
-  tracerDigest: string;
-  /** The scorer's `name@version` (recorded; runs of other scorers are not compared). */
-  scorer: string;
-  commit?: string;
-  /** USD per million input / output tokens: results and the report carry the run's cost. */
-  price?: { input: number; output: number };
-  /** The trend's history rows (this run's own row is added); the Action and `--history` pass them. */
-  report?: { trend?: TrendOptions & { rows: readonly IndexRow[] } };
   /** Fresh variants of the selection (perturbed test inputs), at an epoch. */
   variants?: { mode: VariantMode; epoch: number };
+}
+
+/** What keys the harvest's oracles beyond each instance and environment. */
+export interface HarvestSlice {
+  /** Digest of the tracer's code (keys every oracle). */
+  tracerDigest: string;
+}
+
+/** Who is asked, and how. */
+export interface QuerySlice {
+  model: { endpoint: string; name: string; revision?: string };
+  config: QueryConfig;
+  /** USD per million input / output tokens: results and the report carry the run's cost. */
+  price?: { input: number; output: number };
+}
+
+/** How the run is judged against its baseline. */
+export interface GateSlice {
+  policy: GatePolicy;
+  /** The scorer's `name@version` (recorded; runs of other scorers are not compared). */
+  scorer: string;
   /**
    * Set when the override label is on the pull request: a `fail` verdict is
    * recorded as accepted (results.accepted), and the report says so.
    */
   accept?: { label: string; note?: string };
+}
+
+/** Where the run sits for its report. */
+export interface ReportSlice {
+  commit?: string;
+  /** The trend's history rows (this run's own row is added); given whenever a history is. */
+  trend?: TrendOptions & { rows: readonly IndexRow[] };
+}
+
+/**
+ * Everything one run needs, already validated and selected (by the
+ * application, for either door), in the slices the stages read: a stage's
+ * signature names the slice it depends on.
+ */
+export interface RunInput {
+  selection: SelectionSlice;
+  harvest: HarvestSlice;
+  query: QuerySlice;
+  gate: GateSlice;
+  report: ReportSlice;
 }
 
 /** The side effects a run is built from; the entry points pass the real ones, tests their own. */

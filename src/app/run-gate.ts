@@ -56,11 +56,11 @@ export async function runGate(request: GateRequest, ports: GatePorts): Promise<G
     // Keys from the same selection the run uses: the tracer, the recipes and the instances' bytes.
     keys: cacheKeys(
       [
-        input.tracerDigest,
+        input.harvest.tracerDigest,
         options['base-image'] ?? 'default-base',
         ...selected.map((s) => s.contentHash),
       ],
-      input.model.revision,
+      input.query.model.revision,
       ports.sharedCache.runId,
     ),
   };
@@ -74,7 +74,7 @@ export async function runGate(request: GateRequest, ports: GatePorts): Promise<G
       history,
       request.event,
       ports.commitGraph,
-      input.scorer,
+      input.gate.scorer,
       logger,
       request.howToRecord,
     );
@@ -83,19 +83,20 @@ export async function runGate(request: GateRequest, ports: GatePorts): Promise<G
     const outcome = await runPipeline(
       {
         ...input,
-        ...(request.accept ? { accept: request.accept } : {}),
-        ...(trend
-          ? {
-              report: {
+        gate: { ...input.gate, ...(request.accept ? { accept: request.accept } : {}) },
+        report: {
+          ...input.report,
+          ...(trend
+            ? {
                 trend: {
                   rows,
                   name: options.name,
                   last: trend.last,
                   ...(trend.branch ? { branch: trend.branch } : {}),
                 },
-              },
-            }
-          : {}),
+              }
+            : {}),
+        },
       },
       toRunDeps(options, logger, suite, ports.lifecycle, baseline, ports.engines),
     );

@@ -257,7 +257,8 @@ async function harvestCommand(
   const options = parseHarvestOptions(parseFlags(args, HARVEST_OPTION_NAMES));
   const { suite, selected } = loadSelection(options, logger);
   const summary = await harvestOnly(
-    { selected, tracerDigest: tracerDigest(tracerDir()) },
+    selected,
+    { tracerDigest: tracerDigest(tracerDir()) },
     {
       ...logger,
       signal: lifecycle.signal,

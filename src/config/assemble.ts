@@ -128,36 +128,42 @@ export function toRunInput(
   pool: LoadedInstance[] = [],
 ): RunInput {
   return {
-    selected,
-    rejected,
-    policy: toGatePolicy(options),
-    ...(options['top-up'] > 0
-      ? { topUp: { pool, max: options['top-up'], seed: options.seed } }
-      : {}),
-    // A non-default world-model factor is another rule: runs under it are not compared with others.
-    scorer:
-      SCORERS[options.scoring].id +
-      (options['world-factor'] === DEFAULT_WORLD_FACTOR
-        ? ''
-        : `+world-factor=${options['world-factor']}`),
-    model: {
-      endpoint: options.endpoint,
-      name: options.model,
-      revision: options['model-revision'] ?? commit,
+    selection: {
+      selected,
+      ...(rejected ? { rejected } : {}),
+      ...(options['top-up'] > 0
+        ? { topUp: { pool, max: options['top-up'], seed: options.seed } }
+        : {}),
+      ...(options.variants
+        ? { variants: { mode: options.variants, epoch: options['variant-epoch'] } }
+        : {}),
     },
+    harvest: { tracerDigest: tracerDigest(tracerDir()) },
     query: {
-      samples: options.samples,
-      prompt: { mode: options.context, budget: options['context-budget'] },
-      concurrency: options.concurrency,
-      scoring: options.scoring,
-      worldFactor: options['world-factor'],
+      model: {
+        endpoint: options.endpoint,
+        name: options.model,
+        revision: options['model-revision'] ?? commit,
+      },
+      config: {
+        samples: options.samples,
+        prompt: { mode: options.context, budget: options['context-budget'] },
+        concurrency: options.concurrency,
+        scoring: options.scoring,
+        worldFactor: options['world-factor'],
+      },
+      ...(options.price ? { price: options.price } : {}),
     },
-    tracerDigest: tracerDigest(tracerDir()),
-    commit,
-    ...(options.price ? { price: options.price } : {}),
-    ...(options.variants
-      ? { variants: { mode: options.variants, epoch: options['variant-epoch'] } }
-      : {}),
+    gate: {
+      policy: toGatePolicy(options),
+      // A non-default world-model factor is another rule: runs under it are not compared with others.
+      scorer:
+        SCORERS[options.scoring].id +
+        (options['world-factor'] === DEFAULT_WORLD_FACTOR
+          ? ''
+          : `+world-factor=${options['world-factor']}`),
+    },
+    report: { ...(commit ? { commit } : {}) },
   };
 }
 

@@ -15,14 +15,18 @@ const loaded = (id: string, tests: string[], environment = 'click'): LoadedInsta
   }) as unknown as LoadedInstance;
 
 const input = {
-  model: { endpoint: 'http://e/v1', name: 'm' },
+  selection: { selected: [] },
+  harvest: { tracerDigest: 'tracer-digest' },
   query: {
-    samples: 1,
-    prompt: { mode: 'slice', budget: { amount: 16000, unit: 'tokens' } },
-    concurrency: 1,
+    model: { endpoint: 'http://e/v1', name: 'm' },
+    config: {
+      samples: 1,
+      prompt: { mode: 'slice', budget: { amount: 16000, unit: 'tokens' } },
+      concurrency: 1,
+    },
   },
-  tracerDigest: 'tracer-digest',
-  scorer: 'tracegate-strict@1',
+  gate: { scorer: 'tracegate-strict@1' },
+  report: {},
 } as unknown as RunInput;
 
 describe('what a run writes', () => {
@@ -90,7 +94,7 @@ describe('what a run writes', () => {
     };
     const priced = assembleResults({
       ...state,
-      input: { ...input, price: { input: 3, output: 15 } },
+      input: { ...input, query: { ...input.query, price: { input: 3, output: 15 } } },
     });
     expect(priced.cost).toEqual({
       usd: (100 * 3 + 10 * 15) / 1e6,

@@ -92,17 +92,21 @@ function setup(baseline: Results | undefined, topUp: number) {
     }),
   };
   const input: RunInput = {
-    selected,
-    policy: toGatePolicy(parseCompareOptions({ baseline: 'b', candidate: 'c' })),
-    ...(topUp ? { topUp: { pool, max: topUp, seed: 0 } } : {}),
-    model: { endpoint: client.endpoint, name: 'm' },
+    selection: { selected, ...(topUp ? { topUp: { pool, max: topUp, seed: 0 } } : {}) },
+    harvest: { tracerDigest: TRACER },
     query: {
-      samples: 1,
-      prompt: { mode: 'slice', budget: { amount: 16000, unit: 'tokens' } },
-      concurrency: 2,
+      model: { endpoint: client.endpoint, name: 'm' },
+      config: {
+        samples: 1,
+        prompt: { mode: 'slice', budget: { amount: 16000, unit: 'tokens' } },
+        concurrency: 2,
+      },
     },
-    tracerDigest: TRACER,
-    scorer: 'tracegate-strict@1',
+    gate: {
+      policy: toGatePolicy(parseCompareOptions({ baseline: 'b', candidate: 'c' })),
+      scorer: 'tracegate-strict@1',
+    },
+    report: {},
   };
   const logs: string[] = [];
   const deps = {
