@@ -35,22 +35,22 @@ describe('endpoint options: one name for the CLI flag and the Action input', () 
       scoring: 'swe-flux',
     });
     const input = toRunInput(options, []);
-    expect(input.model.revision).toBe('sha256:abc');
-    expect(input.query).toEqual({
+    expect(input.query.model.revision).toBe('sha256:abc');
+    expect(input.query.config).toEqual({
       samples: 5,
       prompt: { mode: 'files', budget: { amount: 12000, unit: 'tokens' } },
       concurrency: 4,
       scoring: 'swe-flux',
       worldFactor: 2,
     });
-    expect(input.scorer).toBe('swe-flux-compat@1');
-    expect(toRunInput(parseRunOptions(required), []).scorer).toBe('tracegate-strict@2');
+    expect(input.gate.scorer).toBe('swe-flux-compat@1');
+    expect(toRunInput(parseRunOptions(required), []).gate.scorer).toBe('tracegate-strict@2');
     expect(() => parseRunOptions({ ...required, scoring: 'lenient' })).toThrow(
       '--scoring must be one of strict, swe-flux',
     );
     // Another world-model factor is another rule: it is part of the scorer's identity.
     const wide = toRunInput(parseRunOptions({ ...required, 'world-factor': '3' }), []);
-    expect({ scorer: wide.scorer, factor: wide.query.worldFactor }).toEqual({
+    expect({ scorer: wide.gate.scorer, factor: wide.query.config.worldFactor }).toEqual({
       scorer: 'tracegate-strict@2+world-factor=3',
       factor: 3,
     });
@@ -82,7 +82,7 @@ describe('endpoint options: one name for the CLI flag and the Action input', () 
       context: 'slice',
       'context-budget': { amount: 16000, unit: 'tokens' },
     });
-    expect(toRunInput(options, [], 'deadbeef').model.revision).toBe('deadbeef');
+    expect(toRunInput(options, [], 'deadbeef').query.model.revision).toBe('deadbeef');
   });
 
   it.each([
