@@ -13,12 +13,6 @@ import type { LoadedInstance } from './contracts/suite.js';
 import type { ClientIdentity } from './contracts/model.js';
 import type { RunInput } from './run-input.js';
 
-/** The gate's clusters of an instance: its first test's file in its environment, and the environment. */
-export function clusterOf(loaded: LoadedInstance): { test: string; package: string } {
-  const { environment, tests } = loaded.instance;
-  return { test: `${environment}:${tests[0]!.split('::')[0]}`, package: environment };
-}
-
 /** Two batches' harvests as one (a top-up harvests its items after the selection's). */
 export function mergeHarvests(a: HarvestSummary, b: HarvestSummary): HarvestSummary {
   const names = new Set(a.environments.map((e) => e.name));

@@ -3,7 +3,8 @@ import { assertUniqueIds, pairable } from './compare/pairing.js';
 import { assertComparable } from './compare/provenance.js';
 import { chooseTopUp, plannedLooks, type Look } from './compare/sequential.js';
 import type { CachedOracle } from './contracts/oracle.js';
-import { INFRASTRUCTURE_ERRORS, type InstanceRecord, type Results } from './contracts/results.js';
+import type { InstanceRecord, Results } from './contracts/results.js';
+import { finishRecord } from './query/record.js';
 import {
   EndpointRejectedError,
   EndpointUnavailableError,
@@ -13,13 +14,7 @@ import {
 import { harvestOracles, type HarvestSummary } from './harvest/harvest.js';
 import { ModelRequestError } from './model/client.js';
 import { PROMPT_VERSION } from './prompt/build.js';
-import {
-  assembleResults,
-  clusterOf,
-  mergeHarvests,
-  NO_HARVEST,
-  reportContext,
-} from './pipeline-results.js';
+import { assembleResults, mergeHarvests, NO_HARVEST, reportContext } from './pipeline-results.js';
 import { queryInstances, withResponseCache } from './query/stage.js';
 import { renderReport } from './report/markdown.js';
 import { HeuristicClient } from './heuristic-model/client.js';
@@ -99,14 +94,8 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
     [...selected, ...variants, ...extra].map((l) => [l.instance.id, l] as [string, LoadedInstance]),
   );
   const keep = (record: InstanceRecord): void => {
-    const complete: InstanceRecord = {
-      ...record,
-      file: loadedById.get(record.id)!.file,
-      cluster: clusterOf(loadedById.get(record.id)!),
-      ...(record.error && INFRASTRUCTURE_ERRORS.has(record.error) ? { infrastructure: true } : {}),
-    };
-    records.set(record.id, complete);
-    stores.results.append(complete);
+    records.set(record.id, record);
+    stores.results.append(record);
   };
   const client = withResponseCache(
     deps.client,
@@ -135,18 +124,20 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
       const outcome = summary.outcomes.get(loaded.instance.id)!;
       if (outcome.status === 'ok') answerable.push({ loaded, entry: outcome.entry });
       else
-        keep({
-          id: loaded.instance.id,
-          kind: loaded.instance.kind,
-          scored: false,
-          correct: false,
-          error: `harvest_${outcome.status}`,
-          detail: outcome.reason,
-          tokensIn: 0,
-          tokensOut: 0,
-          latencyMs: 0,
-          retries: 0,
-        });
+        keep(
+          finishRecord(loaded, {
+            id: loaded.instance.id,
+            kind: loaded.instance.kind,
+            scored: false,
+            correct: false,
+            error: `harvest_${outcome.status}`,
+            detail: outcome.reason,
+            tokensIn: 0,
+            tokensOut: 0,
+            latencyMs: 0,
+            retries: 0,
+          }),
+        );
     }
     await Promise.race([
       queryInstances(answerable, client, input.query.config, keep, deps.signal),

@@ -14,6 +14,7 @@ import { worldRecord } from '../score/world.js';
 import { isWorldKind } from '../contracts/kinds.js';
 import { ModelRequestError, ModelResponseError } from '../model/client.js';
 import { Limiter } from './pool.js';
+import { finishRecord } from './record.js';
 import { majorityVote, type SampleOutcome } from './vote.js';
 import type { LoadedInstance } from '../contracts/suite.js';
 import type { Completion, ModelClient } from '../contracts/model.js';
@@ -110,7 +111,7 @@ export async function answerInstance(
   const completions = samples.flatMap((s) => (s.completion ? [s.completion] : []));
   const total = (f: (c: Completion) => number) => completions.reduce((n, c) => n + f(c), 0);
   const k = options.samples;
-  return {
+  return finishRecord(loaded, {
     id: instance.id,
     kind: instance.kind,
     scored: true,
@@ -135,5 +136,5 @@ export async function answerInstance(
     ...(k > 1
       ? { samples: k, samplesCorrect: vote.correctSamples, passAtK: vote.correctSamples > 0 }
       : {}),
-  };
+  });
 }

@@ -1,11 +1,7 @@
-import {
-  assembleResults,
-  clusterOf,
-  mergeHarvests,
-  NO_HARVEST,
-} from '../../src/pipeline-results.js';
+import { assembleResults, mergeHarvests, NO_HARVEST } from '../../src/pipeline-results.js';
 import { rec } from '../helpers/records.js';
 import type { LoadedInstance } from '../../src/contracts/suite.js';
+import { clusterOf } from '../../src/query/record.js';
 import type { RunInput } from '../../src/run-input.js';
 
 const loaded = (id: string, tests: string[], environment = 'click'): LoadedInstance =>
