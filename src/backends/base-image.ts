@@ -1,10 +1,10 @@
-import type Docker from 'dockerode';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { HarvestError } from '../errors.js';
 import { packageRoot } from '../paths.js';
+import type { ContainerClient } from './docker/container-client.js';
 
 const run = promisify(execFile);
 
@@ -21,45 +21,6 @@ export const LOCAL_BASES: Record<string, { image: string; suite: string }> = {
   '3.13': { image: 'tracegate/base:trixie', suite: 'trixie' },
 };
 
-export async function imageExists(docker: Docker, name: string): Promise<boolean> {
-  try {
-    await docker.getImage(name).inspect();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Pulls an image; false (with the reason) when no registry answers. */
-export async function tryPull(
-  docker: Docker,
-  name: string,
-  timeoutMs = 120_000,
-): Promise<{ ok: true } | { ok: false; reason: string }> {
-  try {
-    const stream = await docker.pull(name);
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`no answer in ${timeoutMs / 1000}s`)),
-        timeoutMs,
-      );
-      docker.modem.followProgress(stream, (error: Error | null) => {
-        clearTimeout(timer);
-        if (error) reject(error);
-        else resolve();
-      });
-    });
-    return { ok: true };
-  } catch (error) {
-    // The engine's message ends with the cause ("…: no such host"); the URL before it is noise.
-    const message = (error as Error).message
-      .split('\n')[0]!
-      .replace(/^\(HTTP code \d+\) [\w ]+ - /, '')
-      .trim();
-    return { ok: false, reason: message.split(': ').at(-1) || message };
-  }
-}
-
 /**
  * The base image an environment builds on, obtained once per run: the
  * requested image when present; else pulled; else — only for the default
@@ -67,16 +28,16 @@ export async function tryPull(
  * missing and possible. Says which, in `note`.
  */
 export async function obtainBaseImage(
-  docker: Docker,
+  images: Pick<ContainerClient, 'imageExists' | 'pull'>,
   requested: string,
   python: string,
   isDefault: boolean,
   log: (message: string) => void,
 ): Promise<{ image: string; note: string }> {
-  if (await imageExists(docker, requested))
+  if (await images.imageExists(requested))
     return { image: requested, note: `${requested} (present)` };
   log(`Base image ${requested} is not present; pulling it`);
-  const pulled = await tryPull(docker, requested);
+  const pulled = await images.pull(requested);
   if (pulled.ok) return { image: requested, note: `${requested} (pulled)` };
   const local = LOCAL_BASES[python];
   if (!isDefault || !local) {
@@ -89,7 +50,7 @@ export async function obtainBaseImage(
     );
   }
   const why = `${requested} could not be pulled (${pulled.reason})`;
-  if (await imageExists(docker, local.image))
+  if (await images.imageExists(local.image))
     return {
       image: local.image,
       note: `${why}; using the local ${local.image} (Python ${python})`,

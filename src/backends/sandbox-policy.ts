@@ -1,4 +1,4 @@
-import type Docker from 'dockerode';
+import type { ContainerSpec, HostConfig } from './docker/container-client.js';
 
 /** Where the tracer, the plan, the instances and the scratch space appear in a harvest container. */
 export const MOUNT = {
@@ -35,7 +35,7 @@ export const DEFAULT_LIMITS: SandboxLimits = {
 export function sandboxHostConfig(
   binds: string[],
   limits: SandboxLimits = DEFAULT_LIMITS,
-): Docker.HostConfig {
+): HostConfig {
   return {
     Binds: binds,
     NetworkMode: 'none',
@@ -57,9 +57,9 @@ export function sandboxHostConfig(
 export function sandboxContainer(
   image: string,
   cmd: string[],
-  hostConfig: Docker.HostConfig,
+  hostConfig: HostConfig,
   labels: Record<string, string>,
-): Docker.ContainerCreateOptions {
+): ContainerSpec {
   return {
     Image: image,
     Cmd: cmd,
