@@ -18,9 +18,26 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
+/**
+ * The two doors into the one application: the CLI's flags and the Action's
+ * inputs. An error about an option names it as the door it came through
+ * spells it.
+ */
+export type Door = 'cli' | 'action';
+
+/** An option as `door` spells it in an error: `--endpoint` (CLI) or `input endpoint` (Action). */
+export function optionName(name: string, door: Door): string {
+  return door === 'cli' ? `--${name}` : `input ${name}`;
+}
+
 /** Base class: a message for humans and the exit code it maps to. */
 export abstract class TracegateError extends Error {
   abstract readonly exitCode: ExitCode;
+
+  /** The message with its options named as `door` spells them; `message` is the CLI's. */
+  messageFor(_door: Door): string {
+    return this.message;
+  }
 }
 
 /** Bad flags, inputs or configuration. */
@@ -72,14 +89,19 @@ export class EndpointUnavailableError extends TracegateError {
   constructor(
     readonly endpoint: string,
     readonly detail: string,
-    resultsAt = 'the results file',
+    readonly resultsAt = 'the results file',
   ) {
-    super(
-      `Model endpoint ${endpoint} is unavailable: ${detail}. Check that the server is running ` +
-        'and that --endpoint is its API base URL (e.g. http://127.0.0.1:8000/v1). ' +
-        `Answers obtained so far were kept in ${resultsAt}.`,
-    );
+    super('');
+    this.message = this.messageFor('cli');
     this.name = 'EndpointUnavailableError';
+  }
+
+  override messageFor(door: Door): string {
+    return (
+      `Model endpoint ${this.endpoint} is unavailable: ${this.detail}. Check that the server is running ` +
+      `and that ${optionName('endpoint', door)} is its API base URL (e.g. http://127.0.0.1:8000/v1). ` +
+      `Answers obtained so far were kept in ${this.resultsAt}.`
+    );
   }
 }
 
@@ -88,7 +110,9 @@ export function exitCodeOf(error: unknown): number {
   return error instanceof TracegateError ? error.exitCode : ExitCode.Infrastructure;
 }
 
-export function messageOf(error: unknown): string {
+/** What to tell the user of `door` about any thrown value. */
+export function messageOf(error: unknown, door: Door = 'cli'): string {
+  if (error instanceof TracegateError) return error.messageFor(door);
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -97,14 +121,21 @@ export class EndpointRejectedError extends TracegateError {
   readonly exitCode = ExitCode.Usage;
   constructor(
     readonly endpoint: string,
-    serverMessage: string,
-    resultsAt = 'the results file',
+    readonly serverMessage: string,
+    readonly resultsAt = 'the results file',
   ) {
-    super(
-      `Model endpoint ${endpoint} rejected the request: ${serverMessage}. Check --model and the API key. ` +
-        `Answers obtained so far were kept in ${resultsAt}.`,
-    );
+    super('');
+    this.message = this.messageFor('cli');
     this.name = 'EndpointRejectedError';
+  }
+
+  override messageFor(door: Door): string {
+    return (
+      // The server's own sentence usually ends with its full stop already.
+      `Model endpoint ${this.endpoint} rejected the request: ${this.serverMessage.replace(/\.$/, '')}. ` +
+      `Check ${optionName('model', door)} and the API key. ` +
+      `Answers obtained so far were kept in ${this.resultsAt}.`
+    );
   }
 }
 

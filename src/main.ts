@@ -33,6 +33,6 @@ export async function run(
         ...(overrides.engines ? { engines: overrides.engines } : {}),
       });
   } catch (error) {
-    env.setFailed(messageOf(error));
+    env.setFailed(messageOf(error, 'action'));
   }
 }

@@ -175,8 +175,9 @@ export async function gate(reporting: ReportingInputs, deps: GateDeps): Promise<
     setOutputs(env.setOutput, results, comparison, { out: inputs.run.out });
     decide(env, outcome, inputs.run['on-inconclusive']);
   } catch (error) {
-    env.setFailed(messageOf(error));
-    await failCheck?.(messageOf(error)).catch(() => {});
+    const message = messageOf(error, 'action');
+    env.setFailed(message);
+    await failCheck?.(message).catch(() => {});
   }
 }
 

@@ -67,5 +67,5 @@ export function readInputs(env: Runner, reporting: ReportingInputs): ActionInput
   const raw = Object.fromEntries(RUN_OPTION_NAMES.map((name) => [name, given(env, name)]));
   const apiKey = raw['api-key'];
   if (apiKey) env.setSecret(apiKey);
-  return { run: parseRunOptions(raw), reporting };
+  return { run: parseRunOptions(raw, 'action'), reporting };
 }

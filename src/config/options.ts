@@ -2,7 +2,8 @@ import { DEFAULT_SCORING, SCORING_MODES } from '../score/scorer.js';
 import { DEFAULT_WORLD_FACTOR } from '../score/world.js';
 import { z } from 'zod';
 import { CLUSTER_BY, GATE_SCOPES, ON_INCONCLUSIVE } from '../contracts/comparison.js';
-import { UsageError } from '../errors.js';
+import { optionName, UsageError, type Door } from '../errors.js';
+import { endpointSchema } from '../model/endpoint.js';
 import { parseBudget } from '../prompt/budget.js';
 import { CONTEXT_MODES } from '../prompt/build.js';
 import { API_NAMES } from '../model/protocols.js';
@@ -157,10 +158,8 @@ export type GateOptions = z.infer<typeof gateOptionsSchema>;
  * and are parsed here once.
  */
 export const runOptionsSchema = harvestOptionsSchema.extend({
-  /** API base URL of the candidate, e.g. http://127.0.0.1:8000/v1. */
-  endpoint: z
-    .string({ error: '--endpoint is required (the API base URL, e.g. http://127.0.0.1:8000/v1)' })
-    .min(1, '--endpoint is required (the API base URL, e.g. http://127.0.0.1:8000/v1)'),
+  /** API base URL of the candidate, e.g. http://127.0.0.1:8000/v1; parsed without trailing slashes. */
+  endpoint: endpointSchema,
   /** Model name as the server knows it. */
   model: z
     .string({ error: '--model is required (the model name the server serves)' })
@@ -274,11 +273,15 @@ export type RunOptionName = keyof z.input<typeof runOptionsSchema>;
 export type HarvestOptions = z.infer<typeof harvestOptionsSchema>;
 export type HarvestOptionName = keyof z.input<typeof harvestOptionsSchema>;
 
-/** Parses raw string options; unset ('' or undefined) means "use the default". */
+/**
+ * Parses raw string options; unset ('' or undefined) means "use the default".
+ * Errors name each option as `door` spells it: `--samples` or `input samples`.
+ */
 export function parseRunOptions(
   raw: Partial<Record<RunOptionName, string | undefined>>,
+  door: Door = 'cli',
 ): RunOptions {
-  return parseWith(runOptionsSchema, raw);
+  return parseWith(runOptionsSchema, raw, door);
 }
 
 export function parseCompareOptions(
@@ -340,22 +343,32 @@ export function parseHarvestOptions(
   return parseWith(harvestOptionsSchema, raw);
 }
 
+/**
+ * An issue's message with its option named as `door` spells it. The schemas
+ * word their messages the CLI's way (`--name must be …`); one without a name
+ * gets its option's in front.
+ */
+function issueMessage(issue: { path: PropertyKey[]; message: string }, door: Door): string {
+  const name = issue.path.map(String).join('.');
+  const flag = `--${name}`;
+  const rest = issue.message.slice(flag.length);
+  if (issue.message.startsWith(flag) && !/^[\w-]/.test(rest)) return optionName(name, door) + rest;
+  return issue.message.startsWith('--')
+    ? issue.message
+    : `${optionName(name, door)}: ${issue.message}`;
+}
+
 function parseWith<S extends z.ZodType>(
   schema: S,
   raw: Record<string, string | undefined>,
+  door: Door = 'cli',
 ): z.infer<S> {
   const present = Object.fromEntries(
     Object.entries(raw).filter(([, v]) => v !== undefined && v !== ''),
   );
   const parsed = schema.safeParse(present);
   if (!parsed.success) {
-    throw new UsageError(
-      parsed.error.issues
-        .map((i) =>
-          i.message.startsWith('--') ? i.message : `--${i.path.join('.')}: ${i.message}`,
-        )
-        .join('; '),
-    );
+    throw new UsageError(parsed.error.issues.map((i) => issueMessage(i, door)).join('; '));
   }
   return parsed.data;
 }

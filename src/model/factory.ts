@@ -6,6 +6,7 @@ import type { GenerationSettings, ModelClient } from '../contracts/model.js';
 /** Everything needed to talk to a candidate endpoint. */
 export interface ClientConfig {
   api: ApiName;
+  /** The API base URL as the options parsed it (model/endpoint.ts): http(s), no trailing slash. */
   endpoint: string;
   model: string;
   apiKey?: string;
@@ -18,7 +19,7 @@ export interface ClientConfig {
   budget?: TimeBudget;
 }
 
-/** The client for `config.api`; throws UsageError on a malformed endpoint URL. */
+/** The client for `config.api`, at an endpoint already checked where the options were parsed. */
 export function createModelClient(config: ClientConfig): ModelClient {
   return new HttpModelClient(
     PROTOCOLS[config.api],

@@ -1,5 +1,4 @@
 import type { ChatMessage } from '../contracts/messages.js';
-import { parseEndpoint } from './endpoint.js';
 import { redact } from './faults.js';
 import type { DecodedReply, Protocol } from './protocol.js';
 import { postJson, type TransportOptions } from './transport.js';
@@ -13,20 +12,19 @@ import type {
 
 /** A model behind one protocol over HTTP, with the shared transport policy. */
 export class HttpModelClient implements ModelClient {
-  readonly endpoint: string;
   readonly identity: ClientIdentity;
   private readonly transport: TransportOptions;
   private readonly secrets: string[];
 
   constructor(
     private readonly protocol: Protocol,
-    endpoint: string,
+    /** The API base URL as the options parsed it (model/endpoint.ts): http(s), no trailing slash. */
+    readonly endpoint: string,
     private readonly model: string,
     private readonly settings: GenerationSettings,
     transport: TransportOptions,
     apiKey?: string,
   ) {
-    this.endpoint = parseEndpoint(endpoint);
     this.identity = { endpoint: this.endpoint, api: protocol.name, model, settings };
     this.secrets = apiKey ? [apiKey] : [];
     this.transport = apiKey

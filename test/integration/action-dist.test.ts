@@ -167,6 +167,8 @@ describe('the bundled Action (dist/index.js) on a pull_request', () => {
   it('fails with a message naming the input when an input is invalid', async () => {
     const run = await runAction(inputs({ concurrency: 'lots' }), env);
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/::error::--concurrency must be an integer in 1..256, got "lots"/);
+    expect(run.stdout).toMatch(
+      /::error::input concurrency must be an integer in 1..256, got "lots"/,
+    );
   });
 });

@@ -184,10 +184,4 @@ describe('bad replies and bad configuration', () => {
       );
     });
   });
-
-  it('rejects an endpoint without a scheme before any request', () => {
-    expect(() => client('127.0.0.1:8000/v1')).toThrow(/must start with http:\/\/ or https:\/\//);
-    expect(() => client('localhost:8000')).toThrow(/has no scheme/);
-    expect(() => client('http://')).toThrow(/is not a URL/);
-  });
 });

@@ -22,7 +22,7 @@ async function exchange(api: ApiName, reply = { content: '{"v": 4}', reasoning: 
   try {
     const client = createModelClient({
       api,
-      endpoint: `${url}/`,
+      endpoint: url,
       model: 'ckpt',
       apiKey: 'k-123456',
       settings,

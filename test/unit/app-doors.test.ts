@@ -5,8 +5,10 @@ import { cli } from '../../src/cli/commands.js';
 import type { Engines } from '../../src/config/assemble.js';
 import type { ResolvedSource, Runtime } from '../../src/contracts/environment.js';
 import type { ModelClient } from '../../src/contracts/model.js';
+import { EndpointUnavailableError } from '../../src/errors.js';
 import type { HarvestBackend, HarvestJob } from '../../src/harvest/backend.js';
 import { run } from '../../src/main.js';
+import { ModelRequestError } from '../../src/model/client.js';
 import { noCacheStore } from '../../src/stores/cache-store.js';
 import { FIXTURE_SUITE, tempDir } from '../helpers/cli.js';
 
@@ -205,5 +207,73 @@ describe('both doors call one application', () => {
     // Only the push-like CLI run (--commit) records; the PR run does not.
     expect(existsSync(cliHistory)).toBe(true);
     writeFileSync(join(base, 'done'), '');
+  });
+});
+
+describe('each door names its own option in an error about the endpoint', () => {
+  /** Both doors on the same options and engines: the CLI's exit code and last line, the Action's failures. */
+  async function bothDoors(extra: Record<string, string>, doorEngines: Engines) {
+    const dir = tempDir('tg-doors-');
+    const stderr: string[] = [];
+    const io = { stdout: () => {}, stderr: (t: string) => stderr.push(t), env: {} };
+    const code = await cli(
+      ['run', ...flags({ ...options(join(dir, 'cli')), ...extra })],
+      io,
+      {},
+      doorEngines,
+    );
+    const { env, said } = fakeActionEnv({ ...options(join(dir, 'action')), ...extra });
+    await run({}, env, { cacheStore: noCacheStore, engines: doorEngines });
+    return { dir, code, cli: stderr.at(-1), action: said.failed };
+  }
+  /** The engines with a model that fails every request with `error`. */
+  const failing = (error: Error): Engines => {
+    const client = fakeClient(() => true);
+    return {
+      ...engines(() => true),
+      client: { ...client, complete: () => Promise.reject(error) },
+    };
+  };
+  const example = 'its API base URL (e.g. http://127.0.0.1:8000/v1)';
+
+  it('a malformed endpoint, when the options are parsed', async () => {
+    const { code, cli, action } = await bothDoors(
+      { endpoint: '127.0.0.1:8000/v1' },
+      engines(() => true),
+    );
+    const why =
+      '"127.0.0.1:8000/v1" has no scheme: it must start with http:// or https://, e.g. http://127.0.0.1:8000/v1';
+    expect(code).toBe(2);
+    expect(cli).toBe(`tracegate: --endpoint ${why}`);
+    expect(action).toEqual([`input endpoint ${why}`]);
+  });
+
+  it('an unreachable endpoint, when the run asks it', async () => {
+    const url = 'http://fake/v1/chat/completions';
+    const { dir, code, cli, action } = await bothDoors(
+      {},
+      failing(new EndpointUnavailableError(url, 'connect ECONNREFUSED')),
+    );
+    const said = (option: string, door: string) =>
+      `Model endpoint ${url} is unavailable: connect ECONNREFUSED. Check that the server is running ` +
+      `and that ${option} is ${example}. ` +
+      `Answers obtained so far were kept in ${join(dir, door, 'out', 'results.json')}.`;
+    expect(code).toBe(3);
+    expect(cli).toBe(`tracegate: ${said('--endpoint', 'cli')}`);
+    expect(action).toEqual([said('input endpoint', 'action')]);
+  });
+
+  it('an endpoint that refuses the request', async () => {
+    const { dir, code, cli, action } = await bothDoors(
+      {},
+      failing(new ModelRequestError(404, 'The model `m` does not exist.')),
+    );
+    const said = (option: string, door: string) =>
+      'Model endpoint http://fake/v1 rejected the request: The model `m` does not exist. ' +
+      `Check ${option} and the API key. ` +
+      `Answers obtained so far were kept in ${join(dir, door, 'out', 'results.json')}.`;
+    expect(code).toBe(2);
+    expect(cli).toBe(`tracegate: ${said('--model', 'cli')}`);
+    expect(action).toEqual([said('input model', 'action')]);
   });
 });

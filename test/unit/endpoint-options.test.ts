@@ -99,8 +99,52 @@ describe('endpoint options: one name for the CLI flag and the Action input', () 
     expect(() => parseRunOptions({ ...required, ...bad })).toThrow(message);
   });
 
-  it('rejects an endpoint without a scheme when the client is built', () => {
-    const options = parseRunOptions({ ...required, endpoint: '127.0.0.1:8000/v1' });
-    expect(() => toRunDeps(options, logger, suite())).toThrow(/"127.0.0.1:8000\/v1" has no scheme/);
+  it('normalises the endpoint once, when parsing: the client takes it as parsed', () => {
+    const options = parseRunOptions({ ...required, endpoint: 'http://127.0.0.1:9/v1//' });
+    expect(options.endpoint).toBe('http://127.0.0.1:9/v1');
+    const { client } = toRunDeps(options, logger, suite());
+    expect([client.endpoint, client.identity.endpoint]).toEqual([
+      options.endpoint,
+      options.endpoint,
+    ]);
+  });
+});
+
+/** The message `parse` throws with. */
+function thrown(parse: () => unknown): string {
+  try {
+    parse();
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('parsed without an error');
+}
+
+describe('option errors name the door: `--endpoint` on the CLI, `input endpoint` in the Action', () => {
+  const e = 'e.g. http://127.0.0.1:8000/v1';
+  it.each([
+    ['no endpoint', { endpoint: '' }, `endpoint is required (the API base URL, ${e})`],
+    [
+      'an endpoint without a scheme',
+      { endpoint: '127.0.0.1:8000/v1' },
+      `endpoint "127.0.0.1:8000/v1" has no scheme: it must start with http:// or https://, ${e}`,
+    ],
+    [
+      'an endpoint that is no URL',
+      { endpoint: 'http://' },
+      `endpoint "http://" is not a URL; give the API base URL, ${e}`,
+    ],
+    [
+      'an endpoint over another protocol',
+      { endpoint: 'ftp://127.0.0.1/v1' },
+      `endpoint "ftp://127.0.0.1/v1" must start with http:// or https://, ${e}`,
+    ],
+    ['a bad number', { samples: '0' }, 'samples must be an integer in 1..100, got "0"'],
+    ['a bad name', { name: 'a b' }, 'name: letters, digits, . _ - (at most 64)'],
+  ])('%s', (_what, bad, message) => {
+    const raw = { ...required, ...bad };
+    expect(thrown(() => parseRunOptions(raw))).toBe(`--${message}`);
+    expect(thrown(() => parseRunOptions(raw, 'cli'))).toBe(`--${message}`);
+    expect(thrown(() => parseRunOptions(raw, 'action'))).toBe(`input ${message}`);
   });
 });
