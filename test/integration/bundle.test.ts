@@ -25,7 +25,7 @@ const BUNDLE = join(ROOT, 'instances');
  */
 const ALL = process.env.TRACEGATE_BUNDLE === 'all';
 const SAMPLE = Number(process.env.TRACEGATE_BUNDLE_SAMPLE ?? 120);
-function seed(): number {
+function sampleSeed(): number {
   if (process.env.TRACEGATE_BUNDLE_SEED) return Number(process.env.TRACEGATE_BUNDLE_SEED);
   try {
     return parseInt(
@@ -36,11 +36,13 @@ function seed(): number {
     return 0;
   }
 }
+/** The sampling seed, in the test's name: a failing sample can be run again with TRACEGATE_BUNDLE_SEED. */
+const SEED = sampleSeed();
 
-describe(`the bundled benchmark (${ALL ? 'all of it' : `a seeded sample of ${SAMPLE}`})`, () => {
+describe(`the bundled benchmark (${ALL ? 'all of it' : `a sample of ${SAMPLE}, seed ${SEED}`})`, () => {
   const work = tempDir('tg-bundle-');
   const cache = join(work, 'cache');
-  const selection = ALL ? [] : ['--sample', String(SAMPLE), '--seed', String(seed())];
+  const selection = ALL ? [] : ['--sample', String(SAMPLE), '--seed', String(SEED)];
   let demo: RunningServer;
 
   beforeAll(async () => {
@@ -85,7 +87,6 @@ describe(`the bundled benchmark (${ALL ? 'all of it' : `a seeded sample of ${SAM
   });
 
   it('re-harvests byte-stable oracles; an endpoint echoing them scores 100%, the demo model low', async () => {
-    process.stderr.write(`bundle: seed ${seed()}\n`);
     const harvest = await runCli([
       'harvest',
       '--instances',
