@@ -32,8 +32,11 @@ def _run_group(plan: plans.Plan, index: int, specs: list, isolated: bool) -> lis
     uid = plan.uid_base + index if isolated and plan.uid_base is not None else None
     sandbox = Sandbox(plan.work_dir, index, uid)
     try:
-        if not all(isinstance(spec, dict) for spec in specs):
-            return [base_result(spec, reason="tracer crash: the spec is not a JSON object") for spec in specs]
+        problems = [plans.spec_problem(spec) for spec in specs]
+        if any(problems):
+            # A spec the protocol does not define runs alone (plans.groups) and fails alone.
+            return [base_result(spec, reason=f"malformed spec: {problem or 'another spec of its group is'}")
+                    for spec, problem in zip(specs, problems, strict=True)]
         sandbox.prepare()
         results = harvest_group(specs, sandbox, TRACER_ROOT)
         if len(results) != len(specs):

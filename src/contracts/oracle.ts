@@ -36,7 +36,7 @@ export const oracleSchema = z.object({
 export type Oracle = z.infer<typeof oracleSchema>;
 
 /** A block of a source file: its exact text and the line it starts at. */
-const sourceBlockSchema = z.object({
+const sourceBlockSchema = z.strictObject({
   first_line: z.number().int().positive(),
   source: z.string(),
 });
@@ -47,9 +47,9 @@ const sourceBlockSchema = z.object({
  * the stack (order of first execution, capped: `truncated`), and the target
  * module's preamble (top-level imports and simple constants).
  */
-export const sliceSchema = z.object({
+export const sliceSchema = z.strictObject({
   functions: z.array(sourceBlockSchema.extend({ file: z.string(), func: z.string() })),
-  preamble: z.object({
+  preamble: z.strictObject({
     file: z.string(),
     blocks: z.array(sourceBlockSchema),
     truncated: z.boolean().optional(),
@@ -60,48 +60,24 @@ export type CodeSlice = z.infer<typeof sliceSchema>;
 
 /**
  * What the prompt builder may show of the executed code: the target's source,
- * and (oracles harvested by tracers that record it) the executed slice.
+ * and (oracles harvested by tracers that record it) the executed slice. The
+ * tracer's result line carries exactly this (contracts/tracer-protocol.ts), so
+ * what the cold path accepts is what the cache reads back.
  */
-export const contextSchema = z.object({
+export const contextSchema = z.strictObject({
   file: z.string(),
   func: z.string(),
   first_line: z.number().int().positive(),
   source: z.string(),
   slice: sliceSchema.optional(),
   /** The test files the instance runs, as the tracer read them in the sandbox. */
-  tests: z.array(z.object({ name: z.string(), source: z.string() })).optional(),
+  tests: z.array(z.strictObject({ name: z.string(), source: z.string() })).optional(),
 });
 export type CodeContext = z.infer<typeof contextSchema>;
 
 /** A cache entry: the oracle and the code context harvested with it. */
 export const cachedOracleSchema = z.object({ oracle: oracleSchema, context: contextSchema });
 export type CachedOracle = z.infer<typeof cachedOracleSchema>;
-
-/** result.json as written by tracer/harvest.py for each instance of a plan. */
-export const tracerResultSchema = z.object({
-  id: z.string(),
-  /** Echoes of the plan's spec: whose result this is. */
-  instance_hash: z.string().optional(),
-  env_digest: z.string().optional(),
-  status: z.enum(['ok', 'invalid', 'timeout', 'error']),
-  reason: z.string().optional(),
-  answer: z.unknown().optional(),
-  /** Generated from the query by the tracer; null for instances with their own parser. */
-  question: z.string().nullable().optional(),
-  template_answer: templateSchema.nullable().optional(),
-  context: z
-    .object({ file: z.string(), func: z.string(), first_line: z.number(), source: z.string() })
-    .passthrough()
-    .optional(),
-  python: z.string().optional(),
-  tracer_version: z.string().optional(),
-  stats: z.record(z.string(), z.unknown()).optional(),
-  /** World-model kinds: the measurement's provenance (machine, runs, band, …). */
-  measurement: z.record(z.string(), z.unknown()).optional(),
-  /** Set on the host: how many independent runs gave this same result. */
-  runs_agreed: z.number().int().positive().optional(),
-});
-export type TracerResult = z.infer<typeof tracerResultSchema>;
 
 /** Per-instance harvest outcome as the pipeline sees it. */
 export type HarvestOutcome =

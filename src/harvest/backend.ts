@@ -4,54 +4,10 @@ import type {
   ResolvedSource,
   Runtime,
 } from '../contracts/environment.js';
+import type { TracerPlan } from '../contracts/tracer-protocol.js';
 
-/** One instance of a tracer plan (tracer/README.md, "The driver"), paths as the tracer sees them. */
-export interface PlanSpec {
-  id: string;
-  dir: string;
-  tests: string[];
-  kind: string;
-  target: { file: string; function: string };
-  query: Record<string, unknown>;
-  timeout_seconds: number;
-  /** The instance's own answer parser (a file in its directory), if any. */
-  parser: string | null;
-  /** Where pytest runs; absent: `dir`. */
-  cwd?: string;
-  expect_failure: boolean;
-  /** Echoed back in the result, so the host can check whose result it reads. */
-  instance_hash: string;
-  env_digest: string;
-  /** A fresh variant: the tracer perturbs the tests' literal inputs (tracer/tracegate_tracer/variant.py). */
-  variant_epoch?: number;
-  variant_key?: string;
-  /** Which of the tracer's perturbation strategies (variant.py STRATEGIES) this attempt uses. */
-  variant_attempt?: number;
-  /** A seeded mutant applied before the tests run (world-model kinds; tracer/tracegate_tracer/measure.py). */
-  mutant?: { file: string; line: number; original: string; replacement: string };
-  /** A SWE-Flux-format instance: run by its own harness (tracer/tracegate_tracer/swe_flux.py). */
-  swe_flux?: { qa: string; instance: string };
-}
-
-/** A scouting spec (tracer/tracegate_tracer/scout.py): what a test file runs of the packages. */
-export interface ScoutSpec {
-  id: string;
-  scout: { packages: string[] };
-  dir: string;
-  tests: string[];
-  timeout_seconds: number;
-  cwd?: string;
-}
-
-/** The plan tracer/harvest.py runs. */
-export interface TracerPlan {
-  work_dir: string;
-  /** Per-group uids for the tests (the driver runs as root in the container); null on the host. */
-  isolation: { uid_base: number } | null;
-  instances: (PlanSpec | ScoutSpec)[];
-  /** Default true: one test run records every target its specs name. */
-  share_runs?: boolean;
-}
+// The plan's types are the protocol's (one schema, src/contracts/tracer-protocol.ts), named here for the backends.
+export type { PlanSpec, ScoutSpec, TracerPlan } from '../contracts/tracer-protocol.js';
 
 /** How a backend places an instance's files: where its directory and the checkout appear. */
 export interface PlanPaths {

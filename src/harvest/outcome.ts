@@ -1,17 +1,24 @@
 import type { ResolvedEnvironment } from '../contracts/environment.js';
-import { sliceSchema, type CachedOracle, type HarvestOutcome } from '../contracts/oracle.js';
+import {
+  cachedOracleSchema,
+  type CachedOracle,
+  type HarvestOutcome,
+} from '../contracts/oracle.js';
 import type { ReadResult } from './results.js';
 import type { LoadedInstance } from '../contracts/suite.js';
 
 const MAX_TEST_SOURCES = 20;
 
-/** A tracer result → the instance's harvest outcome (an oracle, or why there is none). */
+/**
+ * A tracer result → the instance's harvest outcome (an oracle, or why there
+ * is none). The oracle is the entry exactly as the cache reads it back (see
+ * `asStored`), so a fresh harvest and a cached one give the same value.
+ */
 export function toOutcome(
   loaded: LoadedInstance,
   result: ReadResult | undefined,
   env: ResolvedEnvironment,
   tracerDigest: string,
-  log: (message: string) => void,
 ): HarvestOutcome {
   if (result === undefined || typeof result === 'string') {
     return { status: 'error', reason: result ?? 'no result' };
@@ -29,15 +36,9 @@ export function toOutcome(
   if (!question || !template) {
     return { status: 'error', reason: 'the tracer generated no question text or answer template' };
   }
-  const slice = sliceSchema.safeParse(result.context.slice);
-  if (result.context.slice !== undefined && !slice.success) {
-    log(
-      `  ${instance.id}: prompt slice dropped (${slice.error.issues[0]?.message ?? 'malformed'})`,
-    );
-  }
-  const tests = testSources(result.context.tests);
-  const exitCode = result.stats?.pytest_exit_code;
-  const entry: CachedOracle = {
+  // The result's context is the cache's context schema already (contracts/tracer-protocol.ts).
+  const { tests, ...context } = result.context;
+  return asStored({
     oracle: {
       question_kind: instance.kind,
       question,
@@ -47,38 +48,33 @@ export function toOutcome(
         instance_id: instance.id,
         instance_hash: loaded.contentHash,
         environment_digest: env.digest,
-        python: result.python ?? 'unknown',
-        tracer_version: `${result.tracer_version ?? 'unknown'}+${tracerDigest.slice(0, 12)}`,
+        python: result.python,
+        tracer_version: `${result.tracer_version}+${tracerDigest.slice(0, 12)}`,
         runs_agreed: result.runs_agreed ?? 1,
         harvested_at: new Date().toISOString(),
-        pytest_exit_code: typeof exitCode === 'number' ? exitCode : null,
+        pytest_exit_code: result.stats.pytest_exit_code,
         environment: { source: describeSource(env), runtime: env.runtime.note },
         ...(result.measurement ? { measurement: result.measurement } : {}),
       },
     },
-    context: {
-      file: result.context.file,
-      func: result.context.func,
-      first_line: result.context.first_line,
-      source: result.context.source,
-      // Only what the prompt builder shows; a malformed slice is dropped, never the oracle.
-      ...(slice.success ? { slice: slice.data } : {}),
-      ...(tests ? { tests } : {}),
-    },
-  };
-  return { status: 'ok', entry, fromCache: false };
+    context: { ...context, ...(tests?.length ? { tests: tests.slice(0, MAX_TEST_SOURCES) } : {}) },
+  });
 }
 
-function testSources(raw: unknown): { name: string; source: string }[] | undefined {
-  if (!Array.isArray(raw)) return undefined;
-  const tests = raw
-    .filter(
-      (t): t is { name: string; source: string } =>
-        !!t && typeof t === 'object' && typeof t.name === 'string' && typeof t.source === 'string',
-    )
-    .slice(0, MAX_TEST_SOURCES)
-    .map(({ name, source }) => ({ name, source }));
-  return tests.length ? tests : undefined;
+/**
+ * The entry as the oracle cache will read it back: its JSON text, parsed by
+ * the cache's own schema. A fresh oracle is then the same value as a cached
+ * one (`-0` is `0`, no key holds `undefined`), and an entry the cache would
+ * refuse is refused here, before it is stored or scored.
+ */
+function asStored(entry: CachedOracle): HarvestOutcome {
+  const read = cachedOracleSchema.safeParse(JSON.parse(JSON.stringify(entry)));
+  if (read.success) return { status: 'ok', entry: read.data, fromCache: false };
+  const issue = read.error.issues[0];
+  return {
+    status: 'error',
+    reason: `the oracle would not read back from the cache (${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'malformed'})`,
+  };
 }
 
 export function describeSource(env: ResolvedEnvironment): string {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { environmentJsonSchema, instanceJsonSchema } from '../../src/suite/json-schema.js';
-import { bundledInstancesDir } from '../../src/paths.js';
+import { tracerPlanJsonSchema, tracerResultJsonSchema } from '../../src/harvest/protocol-schema.js';
+import { bundledInstancesDir, tracerDir } from '../../src/paths.js';
 import { expectFixture } from '../helpers/fixtures.js';
 
 describe('the committed JSON Schemas of instance files', () => {
@@ -27,5 +28,28 @@ describe('the committed JSON Schemas of instance files', () => {
     expect(schema.properties.kind).toMatchObject({
       enum: expect.arrayContaining(['S1_IntraProceduralCFG', 'M7_Invariants']),
     });
+  });
+});
+
+describe('the committed JSON Schemas of the tracer protocol', () => {
+  it.each([
+    ['plan.schema.json', tracerPlanJsonSchema],
+    ['result.schema.json', tracerResultJsonSchema],
+  ])('tracer/protocol/%s is generated from the zod schema', (name, generate) => {
+    const file = join(tracerDir(), 'protocol', name);
+    const text = JSON.stringify(generate(), null, 2) + '\n';
+    expectFixture(file, text);
+  });
+
+  it('is strict: every object says which keys it has', () => {
+    const schema = tracerResultJsonSchema() as {
+      additionalProperties: unknown;
+      properties: Record<string, { additionalProperties?: unknown }>;
+    };
+    expect(schema.additionalProperties).toBe(false);
+    expect(schema.properties.context?.additionalProperties).toBe(false);
+    expect(schema.properties.stats?.additionalProperties).toBe(false);
+    const plan = tracerPlanJsonSchema() as { additionalProperties: unknown };
+    expect(plan.additionalProperties).toBe(false);
   });
 });

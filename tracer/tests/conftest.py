@@ -48,11 +48,15 @@ class Harness:
         return result["answer"]
 
 
+def plan_of(root, instances, **plan_keys):
+    """The plan the tests send: {work_dir: root/work, isolation: null, instances, **plan_keys}."""
+    return dict({"work_dir": str(root / "work"), "isolation": None, "instances": instances}, **plan_keys)
+
+
 def run_plan(root, instances, timeout=300, **plan_keys):
-    """harvest.py over {work_dir: root/work, isolation: null, instances, **plan_keys}; the finished process."""
+    """harvest.py over plan_of(root, instances, **plan_keys); the finished process."""
     plan = root / "plan.json"
-    plan.write_text(json.dumps(dict({"work_dir": str(root / "work"), "isolation": None, "instances": instances},
-                                    **plan_keys)))
+    plan.write_text(json.dumps(plan_of(root, instances, **plan_keys)))
     return subprocess.run([sys.executable, HARVEST, str(plan)], capture_output=True, text=True, timeout=timeout)
 
 
