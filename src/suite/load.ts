@@ -6,6 +6,7 @@ import { InstanceError, UsageError } from '../errors.js';
 import { sha256 } from '../util/hash.js';
 import type { LoadedInstance, RejectedFile, Suite, SuiteReader } from '../contracts/suite.js';
 import { FsSuiteReader } from './reader.js';
+import { queryOptionProblem } from './query-options.js';
 import { hashDirectory, INSTANCE_FILE, isInstanceFile, SKIPPED } from './files.js';
 
 const ENVIRONMENTS = 'environments';
@@ -89,6 +90,8 @@ function checkInstance(
         `cwd: "checkout" needs an environment with a git or image source ("${instance.environment}" has neither)`,
       );
     }
+    const queryProblem = queryOptionProblem(instance);
+    if (queryProblem) throw new InstanceError(file, queryProblem);
     return {
       instance,
       dir: reader.resolve(instanceDir),

@@ -41,10 +41,12 @@ async function runTracerSuite(
         'no:cacheprovider',
         `${MOUNT.tracer}/tests`,
       ],
-      // The SWE-Flux fixtures sit outside tracer/: mounted where tracer/tests finds them (../../test/fixtures).
+      // The SWE-Flux fixtures and the generated query options table sit outside tracer/: mounted where
+      // tracer/tests finds them (../../test/fixtures, ../../src/contracts/query-options.ts).
       sandboxHostConfig([
         `${TRACER}:${MOUNT.tracer}:ro`,
         `${join(TRACER, '..', 'test', 'fixtures', 'swe-flux')}:${dirname(MOUNT.tracer)}/test/fixtures/swe-flux:ro`,
+        `${join(TRACER, '..', 'src', 'contracts', 'query-options.ts')}:${dirname(MOUNT.tracer)}/src/contracts/query-options.ts:ro`,
       ]),
       { 'tracegate.test': 'tracer-suite' },
     ),

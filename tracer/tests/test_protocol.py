@@ -1,11 +1,13 @@
 """The host-tracer protocol: the plans the tests send and the result lines the driver writes, checked against
 the JSON Schemas generated from the host's zod schemas (tracer/protocol/*.schema.json, written by
-`npm run fixtures:update` from src/contracts/tracer-protocol.ts).
+`npm run fixtures:update` from src/contracts/tracer-protocol.ts), and the query options table the host
+reads (src/contracts/query-options.ts, written by tracer/protocol/query_options.py from the rules).
 
 A key one side does not know is an error on the other: plan.py refuses it, and these tests fail when the
 schemas and the tracer name different keys.
 """
 
+import importlib.util
 import json
 import math
 import os
@@ -16,10 +18,13 @@ import pytest
 from test_swe_flux import IDS as SWE_FLUX_IDS
 
 from tracegate_tracer import plan as plans
+from tracegate_tracer import queries
 
+from catalog import PROGRAMS, Invalid
 from conftest import BACKENDS, HARVEST, TRACER_ROOT, catalog_specs, parse_results, plan_of, run_catalog, run_plan
 
 PROTOCOL = os.path.join(TRACER_ROOT, "protocol")
+QUERY_OPTIONS_TS = os.path.join(os.path.dirname(TRACER_ROOT), "src", "contracts", "query-options.ts")
 
 
 def _schema(name):
@@ -309,3 +314,52 @@ def test_a_spec_key_the_driver_does_not_know_is_that_specs_error(driven):
     assert scout["status"] == "error" and "spec key 'kind' is not part of the protocol" in scout["reason"]
     # The same spec without the key is answered, in the same plan.
     assert driven["host"]["status"] == "ok"
+
+
+# -- query options --------------------------------------------------------------------------------------------
+
+def _option_problem(kind, query):
+    """What the host says of a query (src/suite/query-options.ts), from the same table."""
+    mode = query.get("mode", queries.DEFAULT_MODES[kind])
+    if mode not in queries.RULES[kind]:
+        return f"unknown mode {mode!r}"
+    accepted = queries.options(kind, mode)
+    for name, value in query.items():
+        if name not in accepted:
+            return f"unknown option {name!r}"
+        if accepted[name] is not None and value not in accepted[name]:
+            return f"{name}: {value!r} is not one of {accepted[name]}"
+    return None
+
+
+def test_the_committed_query_options_are_generated_from_the_rules():
+    spec = importlib.util.spec_from_file_location("query_options", os.path.join(PROTOCOL, "query_options.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with open(QUERY_OPTIONS_TS, encoding="utf-8") as handle:
+        committed = handle.read()
+    assert committed == module.render(), (
+        "src/contracts/query-options.ts is stale: run `python3 tracer/protocol/query_options.py` and commit it")
+
+
+def test_every_catalog_query_uses_declared_options_and_closed_values():
+    # An answered question reads only options its rule declares; a closed value outside its set is invalid
+    # in the tracer too, so the host's refusal at load loses no question the tracer would answer.
+    checked = 0
+    for prog in PROGRAMS:
+        for ident, kind, _function, query, expected, *_rest in prog["cases"]:
+            problem = _option_problem(kind, query)
+            if isinstance(expected, Invalid):
+                continue
+            assert problem is None, (prog["name"], ident, problem)
+            checked += 1
+    assert checked > 100
+    assert [case[0] for prog in PROGRAMS for case in prog["cases"] if _option_problem(case[1], case[3])], (
+        "the catalog's bad closed values (unreached, lines, nested) are refused")
+
+
+def test_every_rule_declares_closed_sets_as_strings():
+    for kind, modes in queries.RULES.items():
+        for mode in modes:
+            for name, values in queries.options(kind, mode).items():
+                assert values is None or (values and all(isinstance(v, str) for v in values)), (kind, mode, name)

@@ -15,17 +15,21 @@ of that file (statement lines, see linemap.py), invocations are numbered from
 
 from __future__ import annotations
 
-from . import calls, cfg, dataflow, exceptions, invariants, loops, state, world
-from .shared import Answer, Context, Invalid, Needs, Query, Rule, Trace, ensure_uncut, leaves
+from typing import Any
 
-__all__ = ["RULES", "DEFAULT_MODES", "Context", "Invalid", "Rule", "answer", "ensure_uncut", "leaves",
-           "recording_needs", "rule_for"]
+from . import calls, cfg, dataflow, exceptions, invariants, loops, state, world
+from .shared import Answer, Context, Invalid, Needs, Options, Query, Rule, Trace, ensure_uncut, leaves
+
+__all__ = ["RULES", "DEFAULT_MODES", "Context", "Invalid", "Rule", "answer", "ensure_uncut", "leaves", "options",
+           "option_table", "recording_needs", "rule_for"]
 
 RULES: dict[str, dict[str, Rule]] = {}
 for _module in (cfg, loops, state, dataflow, exceptions, calls, invariants, world):
     for _rule in _module.RULES:
         RULES.setdefault(_rule.kind, {})[_rule.mode] = _rule
 DEFAULT_MODES = {kind: next(iter(modes)) for kind, modes in RULES.items()}
+MEASURED_KINDS = frozenset(rule.kind for rule in world.RULES)
+"""Kinds answered from measurements, not a trace: no recorded value, so no `max_value_chars`."""
 
 
 def rule_for(kind: str | None, query: Query | None) -> Rule:
@@ -56,3 +60,22 @@ def answer(kind: str | None, query: Query | None, trace: Trace, ctx: Context) ->
     found = rule.answer(trace, query or {}, ctx)
     ensure_uncut(trace, leaves(found))  # a value cut at the cap is never an oracle
     return found
+
+
+def options(kind: str, mode: str) -> Options:
+    """Every query option of `kind` in `mode`: `mode` itself (the kind's modes), the rule's own, and the value
+    cap of the traced kinds (values.value_cap)."""
+    found: Options = {"mode": tuple(RULES[kind])}
+    found.update(RULES[kind][mode].options)
+    if kind not in MEASURED_KINDS:
+        found["max_value_chars"] = None
+    return found
+
+
+def option_table() -> dict[str, Any]:
+    """{kind: {default: mode, modes: {mode: {option: [values] | None}}}}, the table the host checks queries
+    against when a suite loads (tracer/protocol/query_options.py writes it as src/contracts/query-options.ts)."""
+    return {kind: {"default": DEFAULT_MODES[kind],
+                   "modes": {mode: {name: None if values is None else list(values)
+                                    for name, values in options(kind, mode).items()} for mode in modes}}
+            for kind, modes in RULES.items()}

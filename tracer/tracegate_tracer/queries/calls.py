@@ -6,17 +6,36 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..trace import events_of
-from .shared import Answer, Ask, Context, Invalid, Needs, Query, Rule, Trace, code, code_names, invocation
+from .shared import (
+    INVOCATION_OPTION,
+    Answer,
+    Ask,
+    Context,
+    Invalid,
+    Needs,
+    Options,
+    Query,
+    Rule,
+    Trace,
+    code,
+    code_names,
+    invocation,
+)
 from .terms import CALL, DEPTH, INVOCATION, NAMES
 
 _FILE_FUNC = [{"file": "str", "func": "str"}]
+SCOPES = ("direct", "transitive")
+_INCLUDE: Options = {"include": None}
+_SCOPED: Options = dict(INVOCATION_OPTION, include=None, scope=SCOPES)
+"""S6's calls under one invocation, by prefix and depth. M6's questions say "at any depth": they take no
+`scope` (one would change the answer and not the question), nor does max_depth (it reads every depth)."""
 
 
 def _calls(trace: Trace, query: Query, k: int | None = None) -> Iterator[tuple[list, int]]:
     """(event, depth) of calls under invocation k (any invocation when k is None)."""
     include = tuple(query.get("include") or ())
     scope = query.get("scope", "transitive")
-    if scope not in ("direct", "transitive"):
+    if scope not in SCOPES:
         raise Invalid(f"unknown S6 scope {scope!r}")
     for event in events_of(trace, ("call",)):
         owners, func = event[1], event[3]
@@ -158,15 +177,16 @@ def _ask_call_counts(q: Query) -> Ask:
 
 RULES = [
     Rule("S6_InterProceduralCFG", "order", {"function_call_order": _FILE_FUNC}, s6_call_order, _ask_order,
-         _calls_needs),
-    Rule("S6_InterProceduralCFG", "count", {"function_call_count": "int"}, s6_call_count, _ask_count, _calls_needs),
+         _calls_needs, options=_SCOPED),
+    Rule("S6_InterProceduralCFG", "count", {"function_call_count": "int"}, s6_call_count, _ask_count, _calls_needs,
+         options=dict(_SCOPED, func=None)),
     Rule("S6_InterProceduralCFG", "max_depth", {"maximum_call_stack_depth": "int"}, s6_max_depth, _ask_max_depth,
-         _calls_needs),
+         _calls_needs, options=dict(INVOCATION_OPTION, **_INCLUDE)),
     Rule("M6_InterProceduralCFG", "covered", {"covered_functions": _FILE_FUNC}, m6_covered, _ask_covered,
-         _calls_needs),
+         _calls_needs, options=_INCLUDE),
     Rule("M6_InterProceduralCFG", "edges",
          {"call_edges": [{"caller": "str", "callee": "str", "line": "int", "count": "int"}]}, m6_edges,
-         _ask_edges, _calls_needs),
+         _ask_edges, _calls_needs, options=_INCLUDE),
     Rule("M6_InterProceduralCFG", "call_counts", {"function_call_counts": [{"func": "str", "count": "int"}]},
-         m6_call_counts, _ask_call_counts, _count_needs),
+         m6_call_counts, _ask_call_counts, _count_needs, options={"functions": None}),
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .shared import Answer, Ask, Context, Query, Rule, Trace, invocation, lines
+from .shared import INVOCATION_OPTION, Answer, Ask, Context, Query, Rule, Trace, invocation, lines
 from .terms import COVERED, INVOCATION, NAMES, STEP
 
 
@@ -46,7 +46,7 @@ def _ask_line_counts(q: Query) -> Ask:
 
 RULES = [
     Rule("S1_IntraProceduralCFG", "path", {"executed_path": [{"file": "str", "func": "str", "line": "int"}]},
-         s1_executed_path, _ask_path),
+         s1_executed_path, _ask_path, options=INVOCATION_OPTION),
     Rule("M1_IntraProceduralCFG", "covered", {"covered_lines": ["int"]}, m1_covered_lines, _ask_covered),
     Rule("M1_IntraProceduralCFG", "line_counts", {"line_execution_counts": [{"line": "int", "count": "int"}]},
          m1_line_counts, _ask_line_counts),

@@ -2,18 +2,35 @@
 
 from __future__ import annotations
 
-from .shared import Answer, Ask, Context, Invalid, Needs, Query, Rule, Trace, code_names, invocation, names
+from .shared import (
+    INVOCATION_OPTION,
+    Answer,
+    Ask,
+    Context,
+    Invalid,
+    Needs,
+    Options,
+    Query,
+    Rule,
+    Trace,
+    code_names,
+    invocation,
+    names,
+)
 from .terms import DEFINITION, INVOCATION, PAIR, USE
 
 _PAIRS = [{"def_line": "int", "use_line": "int", "variable": "str"}]
 Pairs = dict[tuple[str, int, int], int]
+LINES = ("statement", "physical")
+NESTED = ("own", "enclosing")
+_FLOW: Options = {"variables": None, "lines": LINES, "nested": NESTED}
 
 
 def _line_field(query: Query) -> int:
     """Which line of an access event a pair names: its statement's first line (default) or, with
     `lines: "physical"` (SWE-Flux's convention), the physical line of the load or store itself."""
     lines = query.get("lines", "statement")
-    if lines not in ("statement", "physical"):
+    if lines not in LINES:
         raise Invalid(f'query key lines must be "statement" or "physical", got {lines!r}')
     return 4 if lines == "physical" else 2
 
@@ -23,7 +40,7 @@ def _reads(query: Query) -> tuple[str, ...]:
     `nested: "enclosing"` (SWE-Flux's convention), reads from closures, lambdas, generator expressions and
     comprehensions nested in the target, counted as the target's at their line."""
     nested = query.get("nested", "own")
-    if nested not in ("own", "enclosing"):
+    if nested not in NESTED:
         raise Invalid(f'query key nested must be "own" or "enclosing", got {nested!r}')
     return ("load", "nested_load") if nested == "enclosing" else ("load",)
 
@@ -125,9 +142,10 @@ def _ask_m4_counts(q: Query) -> Ask:
 
 
 RULES = [
-    Rule("S4_DataFlow", "pairs", {"observed_def_use_pairs": _PAIRS}, s4_def_use, _ask_s4_pairs, _flow_needs),
+    Rule("S4_DataFlow", "pairs", {"observed_def_use_pairs": _PAIRS}, s4_def_use, _ask_s4_pairs, _flow_needs,
+         options=dict(INVOCATION_OPTION, **_FLOW)),
     Rule("M4_DataFlow", "pairs", {"observed_def_use_pairs": _PAIRS}, m4_def_use, _ask_m4_pairs,
-         _flow_needs),
+         _flow_needs, options=_FLOW),
     Rule("M4_DataFlow", "counts", {"observed_def_use_pairs": [dict(_PAIRS[0], count="int")]}, m4_def_use_counts,
-         _ask_m4_counts, _flow_needs),
+         _ask_m4_counts, _flow_needs, options=_FLOW),
 ]

@@ -14,6 +14,7 @@ from .shared import (
     Context,
     Invalid,
     Needs,
+    Options,
     Query,
     Rule,
     Trace,
@@ -233,17 +234,19 @@ def _ask_monotonicity(q: Query) -> Ask:
     )
 
 
+_PREDICATE: Options = {"predicate": None, "line": None}
+_MONOTONIC: Options = {"variable": None, "line": None}
 _HOLDS = {"invariant_exists": "bool"}
 _MONOTONICITY = {"monotonicity": "str"}
 _COUNTS = {"is_invariant_always_held": "bool", "total_iterations_observed": "int", "violating_iteration_count": "int"}
 
 # S7 (one test) and M7 (a suite) share their rules.
 RULES = [
-    Rule("S7_Invariants", "holds", _HOLDS, invariant_holds, _ask_holds, _predicate_needs),
+    Rule("S7_Invariants", "holds", _HOLDS, invariant_holds, _ask_holds, _predicate_needs, options=_PREDICATE),
     Rule("S7_Invariants", "monotonicity", _MONOTONICITY, monotonicity, _ask_monotonicity,
-         variable_needs),
-    Rule("M7_Invariants", "holds", _HOLDS, invariant_holds, _ask_holds, _predicate_needs),
-    Rule("M7_Invariants", "counts", _COUNTS, invariant_counts, _ask_counts, _predicate_needs),
+         variable_needs, options=_MONOTONIC),
+    Rule("M7_Invariants", "holds", _HOLDS, invariant_holds, _ask_holds, _predicate_needs, options=_PREDICATE),
+    Rule("M7_Invariants", "counts", _COUNTS, invariant_counts, _ask_counts, _predicate_needs, options=_PREDICATE),
     Rule("M7_Invariants", "monotonicity", _MONOTONICITY, monotonicity, _ask_monotonicity,
-         variable_needs),
+         variable_needs, options=_MONOTONIC),
 ]

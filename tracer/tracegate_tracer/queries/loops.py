@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from ..trace import events_of
 from .shared import (
+    INVOCATION_OPTION,
     Answer,
     Ask,
     Context,
     Invalid,
+    Options,
     Query,
     Rule,
     Trace,
@@ -18,6 +20,11 @@ from .shared import (
     variable_needs,
 )
 from .terms import BREAK, INVOCATION, ITERATION, STEP, VALUES
+
+UNREACHED = ("skip", "zero")
+LOOP: Options = {"loop_line": None}
+PER_INVOCATION: Options = dict(LOOP, unreached=UNREACHED)
+"""M2's counts per invocation (`_per_invocation_iterations`)."""
 
 
 def _loop(query: Query, ctx: Context) -> tuple[int, int]:
@@ -73,7 +80,7 @@ def _ask_nth_value(q: Query) -> Ask:
 def _unreached_zero(query: Query) -> bool:
     """`unreached: "zero"` (SWE-Flux's convention): an invocation that never reaches the header ran it 0 times."""
     unreached = query.get("unreached", "skip")
-    if unreached not in ("skip", "zero"):
+    if unreached not in UNREACHED:
         raise Invalid(f"query key unreached must be \"skip\" or \"zero\", got {unreached!r}")
     return unreached == "zero"
 
@@ -140,10 +147,13 @@ def _ask_breaks(q: Query) -> Ask:
 
 
 RULES = [
-    Rule("S2_Loops", "count", {"loop_iteration_count": "int"}, s2_loop_iterations, _ask_count),
+    Rule("S2_Loops", "count", {"loop_iteration_count": "int"}, s2_loop_iterations, _ask_count,
+         options=dict(INVOCATION_OPTION, **LOOP)),
     Rule("S2_Loops", "nth_value", {"nth_iteration": "int", "variable": "str", "value": "str"},
-         s2_nth_iteration_value, _ask_nth_value, variable_needs),
-    Rule("M2_Loops", "extremes", {"max_iterations": "int", "min_iterations": "int"}, m2_extremes, _ask_extremes),
-    Rule("M2_Loops", "total", {"total_iterations": "int"}, m2_total, _ask_total),
-    Rule("M2_Loops", "breaks", {"tests_terminating_at_break": ["str"]}, m2_breaks, _ask_breaks),
+         s2_nth_iteration_value, _ask_nth_value, variable_needs,
+         options=dict(INVOCATION_OPTION, **LOOP, nth_iteration=None, variable=None)),
+    Rule("M2_Loops", "extremes", {"max_iterations": "int", "min_iterations": "int"}, m2_extremes, _ask_extremes,
+         options=PER_INVOCATION),
+    Rule("M2_Loops", "total", {"total_iterations": "int"}, m2_total, _ask_total, options=PER_INVOCATION),
+    Rule("M2_Loops", "breaks", {"tests_terminating_at_break": ["str"]}, m2_breaks, _ask_breaks, options=LOOP),
 ]

@@ -19,6 +19,8 @@ Query = dict[str, Any]
 Answer = dict[str, Any]
 Needs = dict[str, Any]
 Ask = tuple[str, list[str]]  # the question's sentence, the definitions it uses
+Options = dict[str, tuple[str, ...] | None]
+"""Query options a rule reads: each name, and its closed set of values (None: any value of its type)."""
 
 class Invalid(Exception):
     """The question has no answer in this run (status "invalid")."""
@@ -45,9 +47,16 @@ class Rule:
     answer: Callable[[Trace, Query, Context], Answer]
     ask: Callable[[Query], Ask]
     needs: Callable[[Query], Needs] = field(default=_no_needs)
+    options: Options = field(default_factory=dict)
+    """The query options its answer and question read, besides `mode` and `max_value_chars` (queries.options);
+    the host refuses any other when a suite loads (src/contracts/query-options.ts is generated from these)."""
 
 
 # -- reading the query ------------------------------------------------------
+
+
+INVOCATION_OPTION: Options = {"invocation": None}
+"""Read by `invocation`."""
 
 
 def invocation(trace: Trace, query: Query) -> int:

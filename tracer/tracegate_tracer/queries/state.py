@@ -7,11 +7,13 @@ import math
 from collections.abc import Iterator
 
 from .shared import (
+    INVOCATION_OPTION,
     Answer,
     Ask,
     Context,
     Invalid,
     Needs,
+    Options,
     Query,
     Rule,
     Trace,
@@ -26,6 +28,7 @@ from .shared import (
 from .terms import INVOCATION, OBSERVATION, STEP, VALUES
 
 _SNAPSHOTS = ("line", "return", "yield", "unwind")
+_VARIABLE: Options = {"variable": None}
 
 
 def _states(trace: Trace, inv: int | None = None) -> Iterator[tuple[list, dict[str, str]]]:
@@ -207,14 +210,14 @@ def _ask_unique(q: Query) -> Ask:
 
 RULES = [
     Rule("S3_ProgramState", "state", {"observed_state": [{"variable": "str", "value": "str"}]}, s3_program_state,
-         _ask_state, _variables_needs),
+         _ask_state, _variables_needs, options={"line": None, "hit": None, "variables": None}),
     Rule("S3_ProgramState", "first_hits",
          {"first_hit_states": [{"invocation": "int", "observed_state": [{"variable": "str", "value": "str"}]}]},
-         s3_first_hits, _ask_first_hits, _variables_needs),
+         s3_first_hits, _ask_first_hits, _variables_needs, options={"line": None, "variables": None}),
     Rule("S3_ProgramState", "history", {"value_history": [{"step": "int", "value": "str"}]}, s3_value_history,
-         _ask_history, variable_needs),
+         _ask_history, variable_needs, options=dict(INVOCATION_OPTION, variable=None)),
     Rule("M3_ProgramState", "extremes", {"min_value": "float", "max_value": "float"}, m3_extremes, _ask_extremes,
-         variable_needs),
+         variable_needs, options=_VARIABLE),
     Rule("M3_ProgramState", "unique", {"unique_values": ["str"]}, m3_unique, _ask_unique,
-         _unique_needs),
+         _unique_needs, options=dict(_VARIABLE, variables=None)),
 ]
