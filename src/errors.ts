@@ -140,6 +140,19 @@ export class EndpointRejectedError extends TracegateError {
 }
 
 /** The run was interrupted (Ctrl-C, SIGTERM); its results say they are incomplete. */
+/**
+ * A baseline should exist but could not be looked up: the commit graph or
+ * the history could not be read (an API error, the network). The gate's
+ * verdict is then `baseline-unavailable`, never a pass.
+ */
+export class BaselineUnavailableError extends TracegateError {
+  readonly exitCode = ExitCode.Infrastructure;
+  constructor(readonly detail: string) {
+    super(`the baseline could not be looked up: ${detail}`);
+    this.name = 'BaselineUnavailableError';
+  }
+}
+
 export class InterruptedError extends TracegateError {
   readonly exitCode = ExitCode.Interrupted;
   constructor(signal: string, resultsAt: string) {

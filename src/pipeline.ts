@@ -6,6 +6,7 @@ import type { CachedOracle } from './contracts/oracle.js';
 import type { InstanceRecord, Results } from './contracts/results.js';
 import { finishRecord } from './query/record.js';
 import {
+  BaselineUnavailableError,
   EndpointRejectedError,
   EndpointUnavailableError,
   InterruptedError,
@@ -67,7 +68,13 @@ function checkBaseline(baseline: Baseline | undefined, scorer: string): void {
 export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOutcome> {
   const startedAt = new Date().toISOString();
   const { stores } = deps;
-  const baseline = await stores.baseline?.resolve();
+  let unavailable: string | undefined;
+  const baseline = await stores.baseline?.resolve().catch((error: unknown) => {
+    if (!(error instanceof BaselineUnavailableError)) throw error;
+    unavailable = error.detail;
+    deps.warn(`tracegate: ${error.message}; the verdict is baseline-unavailable (never a pass).`);
+    return undefined;
+  });
   checkBaseline(baseline, input.gate.scorer);
   const { selected, topUp } = input.selection;
   const variantsAsked = input.selection.variants;
@@ -170,6 +177,7 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
             ids: extra.map((l) => l.instance.id),
           }
         : undefined,
+      unavailable,
     );
 
   const finish = (incomplete?: string): RunOutcome => {

@@ -194,6 +194,10 @@ function decide(
       `tracegate: fail, accepted by the label ${results.accepted.label} (${results.accepted.note ?? ''}) — ${why}`,
     );
   else if (comparison.verdict === 'fail') env.setFailed(`tracegate: fail — ${why}`);
+  else if (comparison.verdict === 'baseline-unavailable' && conclusion === 'failure')
+    env.setFailed(`tracegate: baseline unavailable, and on-inconclusive is fail — ${why}`);
+  else if (comparison.verdict === 'baseline-unavailable')
+    env.warning(`tracegate: baseline unavailable (not a pass) — ${why}`);
   else if (conclusion === 'failure')
     env.setFailed(`tracegate: inconclusive, and on-inconclusive is fail — ${why}`);
   else if (comparison.verdict === 'inconclusive') env.warning(`tracegate: inconclusive — ${why}`);

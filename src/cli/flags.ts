@@ -32,7 +32,8 @@ export function parseFlags<N extends string>(
 
 /**
  * The exit code of a verdict: 0 pass (and no baseline), 1 fail, and for
- * inconclusive what `--on-inconclusive` says — 4 by default (neutral), or 0 / 1.
+ * inconclusive what `--on-inconclusive` says — 4 by default (neutral), or 0 / 1; a baseline
+ * that could not be looked up 3 (1 with `--on-inconclusive fail`), never 0.
  */
 export function exitCodeFor(verdict: Verdict, onInconclusive: OnInconclusive): number {
   switch (verdict) {
@@ -41,6 +42,9 @@ export function exitCodeFor(verdict: Verdict, onInconclusive: OnInconclusive): n
       return ExitCode.Pass;
     case 'fail':
       return ExitCode.GateFailed;
+    case 'baseline-unavailable':
+      // Never a pass; `fail` makes it a failure, anything else says what failed (3).
+      return onInconclusive === 'fail' ? ExitCode.GateFailed : ExitCode.Infrastructure;
     case 'inconclusive':
       return onInconclusive === 'pass'
         ? ExitCode.Pass

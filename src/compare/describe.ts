@@ -47,6 +47,11 @@ export function describeVerdict(c: Omit<Comparison, 'summary'>): string {
   switch (c.verdict) {
     case 'no-baseline':
       return 'No baseline: scores recorded, nothing to compare with.';
+    case 'baseline-unavailable':
+      return (
+        `Baseline unavailable: ${c.unavailable ?? 'the lookup failed'}. Not a pass: ` +
+        'the scores are recorded; re-run when the baseline can be read.'
+      );
     case 'fail': {
       const rows = [
         ...(o?.status === 'regressed' ? [regression('overall', o)] : []),

@@ -93,7 +93,8 @@ const excludesDrop = (r: Row, policy: GatePolicy): boolean =>
  *   (with `gate: per-kind`, every kind's too), and no data is missing beyond
  *   what the policy allows;
  * - `inconclusive`: anything else, with its causes;
- * - `no-baseline`: nothing to compare with.
+ * - `no-baseline`: nothing to compare with;
+ * - `baseline-unavailable`: a baseline should exist but could not be looked up.
  *
  * Throws UsageError when the runs are not comparable (scorer, prompt version)
  * or a run holds two records of one instance.
@@ -104,16 +105,19 @@ export function compareRuns(
   policy: GatePolicy,
   look: Look = { index: 1, of: 1, alpha: policy.alpha },
   topUp?: Comparison['topUp'],
+  /** Why the baseline, which should exist, could not be looked up. */
+  unavailable?: string,
 ): Comparison {
   const lookInfo = { index: look.index, of: look.of, alpha: look.alpha };
   if (!baseline) {
     const none = {
-      verdict: 'no-baseline' as const,
+      verdict: unavailable ? ('baseline-unavailable' as const) : ('no-baseline' as const),
       causes: [],
       policy,
       look: lookInfo,
       kinds: [],
       notes: [],
+      ...(unavailable ? { unavailable } : {}),
     };
     return { ...none, summary: describeVerdict(none) };
   }

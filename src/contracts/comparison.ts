@@ -1,7 +1,13 @@
 import { z } from 'zod';
 
 /** The gate's answer (docs/gate.md states each rule). */
-export const VERDICTS = ['pass', 'fail', 'inconclusive', 'no-baseline'] as const;
+export const VERDICTS = [
+  'pass',
+  'fail',
+  'inconclusive',
+  'no-baseline',
+  'baseline-unavailable',
+] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
 /** What the gate says of one kind (and of the overall row). */
@@ -19,6 +25,14 @@ export type GateScope = (typeof GATE_SCOPES)[number];
 /** What the candidate decides on an inconclusive verdict (the check conclusion, the exit code). */
 export const ON_INCONCLUSIVE = ['neutral', 'pass', 'fail'] as const;
 export type OnInconclusive = (typeof ON_INCONCLUSIVE)[number];
+
+/**
+ * What a run decides when its baseline should exist but could not be looked
+ * up (the API or the network failed): neutral by default, or fail. Never pass:
+ * missing data is never a pass.
+ */
+export const ON_BASELINE_UNAVAILABLE = ['neutral', 'fail'] as const;
+export type OnBaselineUnavailable = (typeof ON_BASELINE_UNAVAILABLE)[number];
 
 /**
  * Why an item of both runs is not paired. Harvest failures and infrastructure
@@ -148,6 +162,8 @@ export const comparisonSchema = z.object({
   flipped: z.object({ lost: z.array(z.string()), gained: z.array(z.string()) }).optional(),
   /** What differs between the runs without making them incomparable (tracer, environments…). */
   notes: z.array(z.string()),
+  /** `baseline-unavailable`: what failed while looking the baseline up. */
+  unavailable: z.string().optional(),
   /** The baseline: where it came from and which model it scored. */
   baseline: z
     .object({

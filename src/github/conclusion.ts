@@ -19,6 +19,9 @@ export function conclusionFor(
       return accepted ? 'neutral' : 'failure';
     case 'no-baseline':
       return 'neutral';
+    case 'baseline-unavailable':
+      // Missing data is never a pass: neutral, or a failure when inconclusive runs fail.
+      return onInconclusive === 'fail' ? 'failure' : 'neutral';
     case 'inconclusive':
       return onInconclusive === 'pass'
         ? 'success'

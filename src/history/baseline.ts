@@ -1,6 +1,7 @@
 import { scorerOf, type HistoryEntry, type IndexRow } from '../contracts/history.js';
 import type { Results } from '../contracts/results.js';
 import type { Baseline, BaselineSource } from '../contracts/ports.js';
+import { BaselineUnavailableError } from '../errors.js';
 import { BaselineNotFoundError } from './errors.js';
 import { rowsByCommit, rowsMatching } from './index-merge.js';
 import type { HistoryStore } from './store.js';
@@ -9,8 +10,12 @@ import type { HistoryStore } from './store.js';
 export type BaselineEvent =
   /** A pull request: the merge base of its base and head, else the base branch's latest entry. */
   | { kind: 'pull_request'; number: number; baseRef: string; baseSha: string; headSha: string }
-  /** A push (or a CLI run at a commit): the first parent, walking back. */
-  | { kind: 'push'; sha: string; branch?: string; parent?: string }
+  /**
+   * A push (or a CLI run at a commit): the first parent, walking back. `before`
+   * is the branch's previous head from the push payload: where to start when
+   * the parents cannot be read.
+   */
+  | { kind: 'push'; sha: string; branch?: string; parent?: string; before?: string }
   /** An explicit commit (full or abbreviated sha). */
   | { kind: 'commit'; sha: string };
 
@@ -64,6 +69,12 @@ export interface Skip {
 
 export interface Resolution {
   baseline?: HistoryBaseline;
+  /**
+   * Set when no baseline was found and a lookup failed on the way (the
+   * commit graph could not be read): the baseline may exist, so the run is
+   * not a run without one.
+   */
+  unavailable?: string;
   /** Set when there is no baseline: why, and how to create one. */
   message?: string;
   /** Things worth a notice: a fallback taken, a merge base not found. */
@@ -80,6 +91,8 @@ const DEFAULT_HOW =
 class Search {
   readonly skipped: Skip[] = [];
   readonly notices: string[] = [];
+  /** Lookups that failed (the commit graph could not be read), said when nothing is found. */
+  readonly failures: string[] = [];
   readonly byCommit: Map<string, IndexRow>;
 
   constructor(
@@ -134,7 +147,9 @@ class Search {
       try {
         parent = (await graph.parentsOf(commit))[0];
       } catch (error) {
-        this.notices.push(`Stopped walking back at ${short(commit)}: ${(error as Error).message}`);
+        const why = `could not read the parents of ${short(commit)}: ${(error as Error).message}`;
+        this.failures.push(why);
+        this.notices.push(`Stopped walking back at ${short(commit)}: ${why}`);
       }
       if (!parent) return undefined;
       commit = parent;
@@ -165,7 +180,9 @@ async function forPullRequest(
   try {
     mergeBase = await graph.mergeBase?.(event.baseSha || event.baseRef, event.headSha);
   } catch (error) {
-    search.notices.push(`Could not find the merge base of ${pr}: ${(error as Error).message}`);
+    const why = `could not find the merge base of ${pr}: ${(error as Error).message}`;
+    search.failures.push(why);
+    search.notices.push(`C${why.slice(1)}`);
   }
   if (mergeBase) {
     const found = await search.walk(mergeBase, (n) =>
@@ -193,16 +210,28 @@ async function forPush(
     try {
       parent = (await graph.parentsOf(event.sha))[0];
     } catch (error) {
-      search.notices.push(
-        `Could not read the parents of ${short(event.sha)}: ${(error as Error).message}`,
-      );
+      const why = `could not read the parents of ${short(event.sha)}: ${(error as Error).message}`;
+      search.failures.push(why);
+      search.notices.push(`C${why.slice(1)}`);
     }
   }
-  if (!parent) return undefined;
   const from = short(event.sha);
-  return search.walk(parent, (n) =>
-    n === 0 ? `first parent of ${from}` : `${n + 1} commits back from ${from}`,
-  );
+  if (parent) {
+    const found = await search.walk(parent, (n) =>
+      n === 0 ? `first parent of ${from}` : `${n + 1} commits back from ${from}`,
+    );
+    if (found || !search.failures.length) return found;
+  }
+  if (!search.failures.length) return undefined;
+  // The graph failed: fall back to what needs no lookup, the push's previous head and the history itself.
+  const before = event.before && event.before !== parent ? event.before : undefined;
+  const viaBefore = before && (await search.at(before, `the previous head of the push to ${from}`));
+  const found = viaBefore || (event.branch ? await search.latestOn(event.branch) : undefined);
+  if (found)
+    search.notices.push(
+      `The commit graph could not be read; comparing with ${found.how} (${short(found.commit)}).`,
+    );
+  return found;
 }
 
 async function forCommit(search: Search, sha: string, name: string): Promise<HistoryBaseline> {
@@ -229,8 +258,9 @@ export async function findBaseline(options: BaselineOptions): Promise<Resolution
   if (event.kind === 'pull_request') baseline = await forPullRequest(search, event, graph);
   else if (event.kind === 'push') baseline = await forPush(search, event, graph);
   else baseline = await forCommit(search, event.sha, name);
-  const { notices, skipped } = search;
+  const { notices, skipped, failures } = search;
   if (baseline) return { baseline, notices, skipped };
+  if (failures.length) return { unavailable: failures.join('; '), notices, skipped };
   const where =
     event.kind === 'pull_request'
       ? `for the merge base of #${event.number} or on ${event.baseRef}`
@@ -268,6 +298,7 @@ export class HistoryBaselineSource implements BaselineSource {
           resolution.skipped.map((s) => `${short(s.commit)}: ${s.reason}`).join('; '),
       );
     if (resolution.message) this.notice(resolution.message);
+    if (resolution.unavailable) throw new BaselineUnavailableError(resolution.unavailable);
     return resolution.baseline;
   }
 }

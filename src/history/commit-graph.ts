@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { describeApiFailure } from '../github/api-failure.js';
 import type { CommitGraph } from './baseline.js';
 import type { Octokit, RepoRef } from './git-data.js';
 
@@ -21,7 +22,7 @@ export function githubCommitGraph(octokit: Octokit, repo: RepoRef): Required<Com
         return data.merge_base_commit.sha;
       } catch (error) {
         if (statusOf(error) === 404 || statusOf(error) === 422) return undefined;
-        throw error;
+        throw new Error(describeApiFailure(error), { cause: error });
       }
     },
     async parentsOf(sha) {
@@ -30,7 +31,7 @@ export function githubCommitGraph(octokit: Octokit, repo: RepoRef): Required<Com
         return data.parents.map((p) => p.sha);
       } catch (error) {
         if (statusOf(error) === 404 || statusOf(error) === 422) return [];
-        throw error;
+        throw new Error(describeApiFailure(error), { cause: error });
       }
     },
   };

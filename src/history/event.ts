@@ -37,7 +37,14 @@ export function baselineEventOf(context: EventContext): BaselineEvent {
     const parent = str(group.base_sha);
     return { kind: 'push', sha: group.head_sha!, ...(parent ? { parent } : {}) };
   }
-  return { kind: 'push', sha: context.sha, ...(branch ? { branch } : {}) };
+  const before = str(payload.before);
+  return {
+    kind: 'push',
+    sha: context.sha,
+    ...(branch ? { branch } : {}),
+    // A new branch's push has no previous head (all zeros).
+    ...(before && /^[0-9a-f]{40}$/.test(before) && !/^0+$/.test(before) ? { before } : {}),
+  };
 }
 
 /** The branch a run's entry is recorded on (what `latest entry on main` looks for). */

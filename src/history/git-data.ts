@@ -1,5 +1,6 @@
 import type { getOctokit } from '@actions/github';
 import { HistoryAccessError } from './errors.js';
+import { describeApiFailure } from '../github/api-failure.js';
 
 /** The Octokit client `@actions/github` makes; passed in, never built here. */
 export type Octokit = ReturnType<typeof getOctokit>;
@@ -54,8 +55,8 @@ export class GitData {
           status,
         );
       throw new HistoryAccessError(
-        `Could not ${what} on ${this.location}: ${status ? `HTTP ${status} ` : ''}` +
-          `${(error as Error).message}. Re-run the job; if it persists, check the GitHub API status.`,
+        `Could not ${what} on ${this.location}: ${describeApiFailure(error)}. ` +
+          'Re-run the job; if it persists, check the GitHub API status.',
         status,
       );
     }

@@ -15,6 +15,7 @@ const VERDICT: Record<Comparison['verdict'], string> = {
   fail: '❌ **fail**',
   inconclusive: '🟡 **inconclusive**',
   'no-baseline': 'ℹ️ **no baseline**',
+  'baseline-unavailable': '⚠️ **baseline unavailable**',
 };
 
 /** The verdict line: the verdict and the sentence it rests on (built from fixed strings and numbers). */

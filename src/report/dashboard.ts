@@ -19,7 +19,7 @@ export interface DashboardOptions {
   generatedAt?: string;
 }
 
-const VERDICTS = new Set(['pass', 'fail', 'inconclusive', 'no-baseline']);
+const VERDICTS = new Set(['pass', 'fail', 'inconclusive', 'no-baseline', 'baseline-unavailable']);
 const COLOURS = ['#0969da', '#8250df', '#bf3989', '#1b7c83', '#9a6700', '#cf222e', '#116329'];
 
 const short = (sha: string) => sha.slice(0, 7);

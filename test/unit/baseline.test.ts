@@ -8,6 +8,7 @@ import {
   type CommitGraph,
 } from '../../src/history/baseline.js';
 import { DirHistory } from '../../src/history/dir.js';
+import { BaselineUnavailableError } from '../../src/errors.js';
 import { BaselineNotFoundError } from '../../src/history/errors.js';
 import { at, entry, sha, warnings, type EntryOptions } from '../helpers/history.js';
 
@@ -206,5 +207,61 @@ describe('an explicit sha', () => {
       BaselineNotFoundError,
     );
     await expect(find(store, { kind: 'commit', sha: '' })).rejects.toThrow(/is ambiguous/);
+  });
+});
+
+describe('a baseline that cannot be looked up is never a pass', () => {
+  const down: CommitGraph = {
+    mergeBase: () => Promise.reject(new Error('DNS lookup failed (getaddrinfo ENOTFOUND api)')),
+    parentsOf: () => Promise.reject(new Error('connection refused (connect ECONNREFUSED)')),
+  };
+
+  it("a push falls back to the payload's previous head when the parents cannot be read", async () => {
+    const { store } = await historyWith([['m3'], ['m4']]);
+    const { baseline, notices } = await find(store, push('m5', { before: sha('m3') }), down);
+    expect(baseline?.commit).toBe(sha('m3'));
+    expect(notices).toEqual([
+      `Could not read the parents of ${sha('m5').slice(0, 7)}: connection refused (connect ECONNREFUSED)`,
+      `The commit graph could not be read; comparing with the previous head of the push to ${sha('m5').slice(0, 7)} (${sha('m3').slice(0, 7)}).`,
+    ]);
+  });
+
+  it("then to the branch's latest entry in the history itself", async () => {
+    const { store } = await historyWith([['m3'], ['m4']]);
+    const { baseline } = await find(store, push('m5'), down);
+    expect(baseline?.commit).toBe(sha('m4'));
+    expect(baseline?.how).toBe('latest entry on main');
+  });
+
+  it('with nothing found, the lookup failure is the answer, not "no baseline"', async () => {
+    const { store } = await historyWith([]);
+    const resolution = await find(store, push('m5'), down);
+    expect(resolution.baseline).toBeUndefined();
+    expect(resolution.message).toBeUndefined();
+    expect(resolution.unavailable).toBe(
+      `could not read the parents of ${sha('m5').slice(0, 7)}: connection refused (connect ECONNREFUSED)`,
+    );
+    const source = new HistoryBaselineSource(
+      { store, name: 'tracegate', event: PR, candidate, graph: down },
+      () => {},
+    );
+    await expect(source.resolve()).rejects.toThrow(BaselineUnavailableError);
+    await expect(source.resolve()).rejects.toThrow(
+      'the baseline could not be looked up: could not find the merge base of #12: DNS lookup failed',
+    );
+  });
+
+  it('a walk stopped by a failed lookup is unavailable too', async () => {
+    const { store } = await historyWith([['m1']]);
+    const flaky: CommitGraph = {
+      parentsOf: (c) =>
+        c === sha('m5')
+          ? Promise.resolve([sha('m4')])
+          : Promise.reject(new Error('HTTP 502: bad gateway')),
+    };
+    const resolution = await find(store, { kind: 'push', sha: sha('m5') }, flaky);
+    expect(resolution.unavailable).toBe(
+      `could not read the parents of ${sha('m4').slice(0, 7)}: HTTP 502: bad gateway`,
+    );
   });
 });
