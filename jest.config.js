@@ -17,11 +17,12 @@ const shared = {
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
   },
-  testTimeout: 120000,
 };
 
 /** @type {import('jest').Config} */
 export default {
+  // Global, not per project: jest-circus reads the run's testTimeout, not a project's.
+  testTimeout: 120000,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     {
