@@ -8,7 +8,7 @@ const require = __tgCreateRequire(import.meta.url);
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 4158:
+/***/ 2766:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -378,7 +378,7 @@ class IgnoreBase {
 
 /***/ }),
 
-/***/ 2914:
+/***/ 9826:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -414,7 +414,7 @@ function addAdminServicesToServer(server) {
 
 /***/ }),
 
-/***/ 4643:
+/***/ 1539:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -436,8 +436,8 @@ function addAdminServicesToServer(server) {
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.BackoffTimeout = void 0;
-const constants_1 = __nccwpck_require__(8288);
-const logging = __nccwpck_require__(8536);
+const constants_1 = __nccwpck_require__(2208);
+const logging = __nccwpck_require__(4104);
 const TRACER_NAME = 'backoff';
 const INITIAL_BACKOFF_MS = 1000;
 const BACKOFF_MULTIPLIER = 1.6;
@@ -629,7 +629,7 @@ BackoffTimeout.nextId = 0;
 
 /***/ }),
 
-/***/ 9190:
+/***/ 6006:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -652,7 +652,7 @@ BackoffTimeout.nextId = 0;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.CallCredentials = void 0;
 exports.isEmptyCallCredentials = isEmptyCallCredentials;
-const metadata_1 = __nccwpck_require__(6100);
+const metadata_1 = __nccwpck_require__(9972);
 function isCurrentOauth2Client(client) {
     return ('getRequestHeaders' in client &&
         typeof client.getRequestHeaders === 'function');
@@ -798,7 +798,7 @@ function isEmptyCallCredentials(callCredentials) {
 
 /***/ }),
 
-/***/ 1803:
+/***/ 2779:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -823,7 +823,7 @@ exports.InterceptingListenerImpl = void 0;
 exports.statusOrFromValue = statusOrFromValue;
 exports.statusOrFromError = statusOrFromError;
 exports.isInterceptingListener = isInterceptingListener;
-const metadata_1 = __nccwpck_require__(6100);
+const metadata_1 = __nccwpck_require__(9972);
 function statusOrFromValue(value) {
     return {
         ok: true,
@@ -904,7 +904,7 @@ exports.InterceptingListenerImpl = InterceptingListenerImpl;
 
 /***/ }),
 
-/***/ 5675:
+/***/ 5259:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -934,7 +934,7 @@ function getNextCallNumber() {
 
 /***/ }),
 
-/***/ 1161:
+/***/ 4265:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -959,7 +959,7 @@ exports.ClientDuplexStreamImpl = exports.ClientWritableStreamImpl = exports.Clie
 exports.callErrorFromStatus = callErrorFromStatus;
 const events_1 = __nccwpck_require__(4434);
 const stream_1 = __nccwpck_require__(2203);
-const constants_1 = __nccwpck_require__(8288);
+const constants_1 = __nccwpck_require__(2208);
 /**
  * Construct a ServiceError from a StatusObject. This function exists primarily
  * as an attempt to make the error stack trace clearly communicate that the
@@ -1092,7 +1092,7 @@ exports.ClientDuplexStreamImpl = ClientDuplexStreamImpl;
 
 /***/ }),
 
-/***/ 7974:
+/***/ 3462:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -1115,8 +1115,8 @@ exports.ClientDuplexStreamImpl = ClientDuplexStreamImpl;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.FileWatcherCertificateProvider = void 0;
 const fs = __nccwpck_require__(9896);
-const logging = __nccwpck_require__(8536);
-const constants_1 = __nccwpck_require__(8288);
+const logging = __nccwpck_require__(4104);
+const constants_1 = __nccwpck_require__(2208);
 const util_1 = __nccwpck_require__(9023);
 const TRACER_NAME = 'certificate_provider';
 function trace(text) {
@@ -1239,7 +1239,7 @@ exports.FileWatcherCertificateProvider = FileWatcherCertificateProvider;
 
 /***/ }),
 
-/***/ 2257:
+/***/ 2689:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -1263,12 +1263,12 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ChannelCredentials = void 0;
 exports.createCertificateProviderChannelCredentials = createCertificateProviderChannelCredentials;
 const tls_1 = __nccwpck_require__(4756);
-const call_credentials_1 = __nccwpck_require__(9190);
-const tls_helpers_1 = __nccwpck_require__(8876);
-const uri_parser_1 = __nccwpck_require__(6027);
-const resolver_1 = __nccwpck_require__(6255);
-const logging_1 = __nccwpck_require__(8536);
-const constants_1 = __nccwpck_require__(8288);
+const call_credentials_1 = __nccwpck_require__(6006);
+const tls_helpers_1 = __nccwpck_require__(5468);
+const uri_parser_1 = __nccwpck_require__(4299);
+const resolver_1 = __nccwpck_require__(4207);
+const logging_1 = __nccwpck_require__(4104);
+const constants_1 = __nccwpck_require__(2208);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function verifyIsBufferOrNull(obj, friendlyName) {
     if (obj && !(obj instanceof Buffer)) {
@@ -1676,7 +1676,7 @@ class ComposedChannelCredentialsImpl extends ChannelCredentials {
 
 /***/ }),
 
-/***/ 6793:
+/***/ 5577:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1755,7 +1755,7 @@ function channelOptionsEqual(options1, options2) {
 
 /***/ }),
 
-/***/ 6918:
+/***/ 5558:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -1777,8 +1777,8 @@ function channelOptionsEqual(options1, options2) {
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ChannelImplementation = void 0;
-const channel_credentials_1 = __nccwpck_require__(2257);
-const internal_channel_1 = __nccwpck_require__(114);
+const channel_credentials_1 = __nccwpck_require__(2689);
+const internal_channel_1 = __nccwpck_require__(850);
 class ChannelImplementation {
     constructor(target, credentials, options) {
         if (typeof target !== 'string') {
@@ -1829,7 +1829,7 @@ exports.ChannelImplementation = ChannelImplementation;
 
 /***/ }),
 
-/***/ 8198:
+/***/ 3974:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -1857,12 +1857,12 @@ exports.getChannelzHandlers = getChannelzHandlers;
 exports.getChannelzServiceDefinition = getChannelzServiceDefinition;
 exports.setup = setup;
 const net_1 = __nccwpck_require__(9278);
-const ordered_map_1 = __nccwpck_require__(2518);
-const connectivity_state_1 = __nccwpck_require__(778);
-const constants_1 = __nccwpck_require__(8288);
-const subchannel_address_1 = __nccwpck_require__(7021);
-const admin_1 = __nccwpck_require__(2914);
-const make_client_1 = __nccwpck_require__(6983);
+const ordered_map_1 = __nccwpck_require__(777);
+const connectivity_state_1 = __nccwpck_require__(9882);
+const constants_1 = __nccwpck_require__(2208);
+const subchannel_address_1 = __nccwpck_require__(7293);
+const admin_1 = __nccwpck_require__(9826);
+const make_client_1 = __nccwpck_require__(679);
 function channelRefToMessage(ref) {
     return {
         channel_id: ref.id,
@@ -2412,7 +2412,7 @@ function getChannelzServiceDefinition() {
     }
     /* The purpose of this complexity is to avoid loading @grpc/proto-loader at
      * runtime for users who will not use/enable channelz. */
-    const loaderLoadSync = (__nccwpck_require__(3066)/* .loadSync */ .Yi);
+    const loaderLoadSync = (__nccwpck_require__(122)/* .loadSync */ .Yi);
     const loadedProto = loaderLoadSync('channelz.proto', {
         keepCase: true,
         longs: String,
@@ -2433,7 +2433,7 @@ function setup() {
 
 /***/ }),
 
-/***/ 2451:
+/***/ 8947:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -2456,10 +2456,10 @@ function setup() {
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.InterceptingCall = exports.RequesterBuilder = exports.ListenerBuilder = exports.InterceptorConfigurationError = void 0;
 exports.getInterceptingCall = getInterceptingCall;
-const metadata_1 = __nccwpck_require__(6100);
-const call_interface_1 = __nccwpck_require__(1803);
-const constants_1 = __nccwpck_require__(8288);
-const error_1 = __nccwpck_require__(8219);
+const metadata_1 = __nccwpck_require__(9972);
+const call_interface_1 = __nccwpck_require__(2779);
+const constants_1 = __nccwpck_require__(2208);
+const error_1 = __nccwpck_require__(6667);
 /**
  * Error class associated with passing both interceptors and interceptor
  * providers to a client constructor or as call options.
@@ -2873,7 +2873,7 @@ methodDefinition, options, channel) {
 
 /***/ }),
 
-/***/ 4210:
+/***/ 9986:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -2895,12 +2895,12 @@ methodDefinition, options, channel) {
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.Client = void 0;
-const call_1 = __nccwpck_require__(1161);
-const channel_1 = __nccwpck_require__(6918);
-const connectivity_state_1 = __nccwpck_require__(778);
-const constants_1 = __nccwpck_require__(8288);
-const metadata_1 = __nccwpck_require__(6100);
-const client_interceptors_1 = __nccwpck_require__(2451);
+const call_1 = __nccwpck_require__(4265);
+const channel_1 = __nccwpck_require__(5558);
+const connectivity_state_1 = __nccwpck_require__(9882);
+const constants_1 = __nccwpck_require__(2208);
+const metadata_1 = __nccwpck_require__(9972);
+const client_interceptors_1 = __nccwpck_require__(8947);
 const CHANNEL_SYMBOL = Symbol();
 const INTERCEPTOR_SYMBOL = Symbol();
 const INTERCEPTOR_PROVIDER_SYMBOL = Symbol();
@@ -3312,7 +3312,7 @@ exports.Client = Client;
 
 /***/ }),
 
-/***/ 4130:
+/***/ 1410:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3344,7 +3344,7 @@ var CompressionAlgorithms;
 
 /***/ }),
 
-/***/ 3430:
+/***/ 4486:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -3367,10 +3367,10 @@ var CompressionAlgorithms;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.CompressionFilterFactory = exports.CompressionFilter = void 0;
 const zlib = __nccwpck_require__(3106);
-const compression_algorithms_1 = __nccwpck_require__(4130);
-const constants_1 = __nccwpck_require__(8288);
-const filter_1 = __nccwpck_require__(1467);
-const logging = __nccwpck_require__(8536);
+const compression_algorithms_1 = __nccwpck_require__(1410);
+const constants_1 = __nccwpck_require__(2208);
+const filter_1 = __nccwpck_require__(9515);
+const logging = __nccwpck_require__(4104);
 const isCompressionAlgorithmKey = (key) => {
     return (typeof key === 'number' && typeof compression_algorithms_1.CompressionAlgorithms[key] === 'string');
 };
@@ -3657,7 +3657,7 @@ exports.CompressionFilterFactory = CompressionFilterFactory;
 
 /***/ }),
 
-/***/ 778:
+/***/ 9882:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3691,7 +3691,7 @@ var ConnectivityState;
 
 /***/ }),
 
-/***/ 8288:
+/***/ 2208:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3761,7 +3761,7 @@ exports.DEFAULT_MAX_RECEIVE_MESSAGE_LENGTH = 4 * 1024 * 1024;
 
 /***/ }),
 
-/***/ 9962:
+/***/ 6058:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -3783,7 +3783,7 @@ exports.DEFAULT_MAX_RECEIVE_MESSAGE_LENGTH = 4 * 1024 * 1024;
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.restrictControlPlaneStatusCode = restrictControlPlaneStatusCode;
-const constants_1 = __nccwpck_require__(8288);
+const constants_1 = __nccwpck_require__(2208);
 const INAPPROPRIATE_CONTROL_PLANE_CODES = [
     constants_1.Status.OK,
     constants_1.Status.INVALID_ARGUMENT,
@@ -3809,7 +3809,7 @@ function restrictControlPlaneStatusCode(code, details) {
 
 /***/ }),
 
-/***/ 2173:
+/***/ 6589:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3925,7 +3925,7 @@ function formatDateDifference(startDate, endDate) {
 
 /***/ }),
 
-/***/ 3929:
+/***/ 1721:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4005,7 +4005,7 @@ function durationToString(duration) {
 
 /***/ }),
 
-/***/ 6964:
+/***/ 1108:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4034,7 +4034,7 @@ exports.GRPC_NODE_DEBUG_SEND_ERROR_DETAILS = ((_b = process.env.GRPC_NODE_DEBUG_
 
 /***/ }),
 
-/***/ 8219:
+/***/ 6667:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4080,71 +4080,71 @@ function getErrorCode(error) {
 
 /***/ }),
 
-/***/ 79:
+/***/ 3791:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.SUBCHANNEL_ARGS_EXCLUDE_KEY_PREFIX = exports.createCertificateProviderChannelCredentials = exports.FileWatcherCertificateProvider = exports.createCertificateProviderServerCredentials = exports.createServerCredentialsWithInterceptors = exports.BaseSubchannelWrapper = exports.registerAdminService = exports.FilterStackFactory = exports.BaseFilter = exports.statusOrFromError = exports.statusOrFromValue = exports.PickResultType = exports.QueuePicker = exports.UnavailablePicker = exports.ChildLoadBalancerHandler = exports.EndpointMap = exports.endpointHasAddress = exports.endpointToString = exports.subchannelAddressToString = exports.LeafLoadBalancer = exports.isLoadBalancerNameRegistered = exports.parseLoadBalancingConfig = exports.selectLbConfigFromList = exports.registerLoadBalancerType = exports.createChildChannelControlHelper = exports.BackoffTimeout = exports.parseDuration = exports.durationToMs = exports.splitHostPort = exports.uriToString = exports.CHANNEL_ARGS_CONFIG_SELECTOR_KEY = exports.createResolver = exports.registerResolver = exports.log = exports.trace = void 0;
-var logging_1 = __nccwpck_require__(8536);
+var logging_1 = __nccwpck_require__(4104);
 Object.defineProperty(exports, "trace", ({ enumerable: true, get: function () { return logging_1.trace; } }));
 Object.defineProperty(exports, "log", ({ enumerable: true, get: function () { return logging_1.log; } }));
-var resolver_1 = __nccwpck_require__(6255);
+var resolver_1 = __nccwpck_require__(4207);
 Object.defineProperty(exports, "registerResolver", ({ enumerable: true, get: function () { return resolver_1.registerResolver; } }));
 Object.defineProperty(exports, "createResolver", ({ enumerable: true, get: function () { return resolver_1.createResolver; } }));
 Object.defineProperty(exports, "CHANNEL_ARGS_CONFIG_SELECTOR_KEY", ({ enumerable: true, get: function () { return resolver_1.CHANNEL_ARGS_CONFIG_SELECTOR_KEY; } }));
-var uri_parser_1 = __nccwpck_require__(6027);
+var uri_parser_1 = __nccwpck_require__(4299);
 Object.defineProperty(exports, "uriToString", ({ enumerable: true, get: function () { return uri_parser_1.uriToString; } }));
 Object.defineProperty(exports, "splitHostPort", ({ enumerable: true, get: function () { return uri_parser_1.splitHostPort; } }));
-var duration_1 = __nccwpck_require__(3929);
+var duration_1 = __nccwpck_require__(1721);
 Object.defineProperty(exports, "durationToMs", ({ enumerable: true, get: function () { return duration_1.durationToMs; } }));
 Object.defineProperty(exports, "parseDuration", ({ enumerable: true, get: function () { return duration_1.parseDuration; } }));
-var backoff_timeout_1 = __nccwpck_require__(4643);
+var backoff_timeout_1 = __nccwpck_require__(1539);
 Object.defineProperty(exports, "BackoffTimeout", ({ enumerable: true, get: function () { return backoff_timeout_1.BackoffTimeout; } }));
-var load_balancer_1 = __nccwpck_require__(7000);
+var load_balancer_1 = __nccwpck_require__(3976);
 Object.defineProperty(exports, "createChildChannelControlHelper", ({ enumerable: true, get: function () { return load_balancer_1.createChildChannelControlHelper; } }));
 Object.defineProperty(exports, "registerLoadBalancerType", ({ enumerable: true, get: function () { return load_balancer_1.registerLoadBalancerType; } }));
 Object.defineProperty(exports, "selectLbConfigFromList", ({ enumerable: true, get: function () { return load_balancer_1.selectLbConfigFromList; } }));
 Object.defineProperty(exports, "parseLoadBalancingConfig", ({ enumerable: true, get: function () { return load_balancer_1.parseLoadBalancingConfig; } }));
 Object.defineProperty(exports, "isLoadBalancerNameRegistered", ({ enumerable: true, get: function () { return load_balancer_1.isLoadBalancerNameRegistered; } }));
-var load_balancer_pick_first_1 = __nccwpck_require__(8639);
+var load_balancer_pick_first_1 = __nccwpck_require__(2287);
 Object.defineProperty(exports, "LeafLoadBalancer", ({ enumerable: true, get: function () { return load_balancer_pick_first_1.LeafLoadBalancer; } }));
-var subchannel_address_1 = __nccwpck_require__(7021);
+var subchannel_address_1 = __nccwpck_require__(7293);
 Object.defineProperty(exports, "subchannelAddressToString", ({ enumerable: true, get: function () { return subchannel_address_1.subchannelAddressToString; } }));
 Object.defineProperty(exports, "endpointToString", ({ enumerable: true, get: function () { return subchannel_address_1.endpointToString; } }));
 Object.defineProperty(exports, "endpointHasAddress", ({ enumerable: true, get: function () { return subchannel_address_1.endpointHasAddress; } }));
 Object.defineProperty(exports, "EndpointMap", ({ enumerable: true, get: function () { return subchannel_address_1.EndpointMap; } }));
-var load_balancer_child_handler_1 = __nccwpck_require__(9069);
+var load_balancer_child_handler_1 = __nccwpck_require__(4026);
 Object.defineProperty(exports, "ChildLoadBalancerHandler", ({ enumerable: true, get: function () { return load_balancer_child_handler_1.ChildLoadBalancerHandler; } }));
-var picker_1 = __nccwpck_require__(1663);
+var picker_1 = __nccwpck_require__(9839);
 Object.defineProperty(exports, "UnavailablePicker", ({ enumerable: true, get: function () { return picker_1.UnavailablePicker; } }));
 Object.defineProperty(exports, "QueuePicker", ({ enumerable: true, get: function () { return picker_1.QueuePicker; } }));
 Object.defineProperty(exports, "PickResultType", ({ enumerable: true, get: function () { return picker_1.PickResultType; } }));
-var call_interface_1 = __nccwpck_require__(1803);
+var call_interface_1 = __nccwpck_require__(2779);
 Object.defineProperty(exports, "statusOrFromValue", ({ enumerable: true, get: function () { return call_interface_1.statusOrFromValue; } }));
 Object.defineProperty(exports, "statusOrFromError", ({ enumerable: true, get: function () { return call_interface_1.statusOrFromError; } }));
-var filter_1 = __nccwpck_require__(1467);
+var filter_1 = __nccwpck_require__(9515);
 Object.defineProperty(exports, "BaseFilter", ({ enumerable: true, get: function () { return filter_1.BaseFilter; } }));
-var filter_stack_1 = __nccwpck_require__(5726);
+var filter_stack_1 = __nccwpck_require__(4606);
 Object.defineProperty(exports, "FilterStackFactory", ({ enumerable: true, get: function () { return filter_stack_1.FilterStackFactory; } }));
-var admin_1 = __nccwpck_require__(2914);
+var admin_1 = __nccwpck_require__(9826);
 Object.defineProperty(exports, "registerAdminService", ({ enumerable: true, get: function () { return admin_1.registerAdminService; } }));
-var subchannel_interface_1 = __nccwpck_require__(98);
+var subchannel_interface_1 = __nccwpck_require__(5458);
 Object.defineProperty(exports, "BaseSubchannelWrapper", ({ enumerable: true, get: function () { return subchannel_interface_1.BaseSubchannelWrapper; } }));
-var server_credentials_1 = __nccwpck_require__(6545);
+var server_credentials_1 = __nccwpck_require__(7537);
 Object.defineProperty(exports, "createServerCredentialsWithInterceptors", ({ enumerable: true, get: function () { return server_credentials_1.createServerCredentialsWithInterceptors; } }));
 Object.defineProperty(exports, "createCertificateProviderServerCredentials", ({ enumerable: true, get: function () { return server_credentials_1.createCertificateProviderServerCredentials; } }));
-var certificate_provider_1 = __nccwpck_require__(7974);
+var certificate_provider_1 = __nccwpck_require__(3462);
 Object.defineProperty(exports, "FileWatcherCertificateProvider", ({ enumerable: true, get: function () { return certificate_provider_1.FileWatcherCertificateProvider; } }));
-var channel_credentials_1 = __nccwpck_require__(2257);
+var channel_credentials_1 = __nccwpck_require__(2689);
 Object.defineProperty(exports, "createCertificateProviderChannelCredentials", ({ enumerable: true, get: function () { return channel_credentials_1.createCertificateProviderChannelCredentials; } }));
-var internal_channel_1 = __nccwpck_require__(114);
+var internal_channel_1 = __nccwpck_require__(850);
 Object.defineProperty(exports, "SUBCHANNEL_ARGS_EXCLUDE_KEY_PREFIX", ({ enumerable: true, get: function () { return internal_channel_1.SUBCHANNEL_ARGS_EXCLUDE_KEY_PREFIX; } }));
 //# sourceMappingURL=experimental.js.map
 
 /***/ }),
 
-/***/ 5726:
+/***/ 4606:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4232,7 +4232,7 @@ exports.FilterStackFactory = FilterStackFactory;
 
 /***/ }),
 
-/***/ 1467:
+/***/ 9515:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4276,7 +4276,7 @@ exports.BaseFilter = BaseFilter;
 
 /***/ }),
 
-/***/ 8954:
+/***/ 9978:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -4300,15 +4300,15 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseCIDR = parseCIDR;
 exports.mapProxyName = mapProxyName;
 exports.getProxiedConnection = getProxiedConnection;
-const logging_1 = __nccwpck_require__(8536);
-const constants_1 = __nccwpck_require__(8288);
+const logging_1 = __nccwpck_require__(4104);
+const constants_1 = __nccwpck_require__(2208);
 const net_1 = __nccwpck_require__(9278);
 const http = __nccwpck_require__(8611);
-const logging = __nccwpck_require__(8536);
-const subchannel_address_1 = __nccwpck_require__(7021);
-const uri_parser_1 = __nccwpck_require__(6027);
+const logging = __nccwpck_require__(4104);
+const subchannel_address_1 = __nccwpck_require__(7293);
+const uri_parser_1 = __nccwpck_require__(4299);
 const url_1 = __nccwpck_require__(7016);
-const resolver_dns_1 = __nccwpck_require__(1149);
+const resolver_dns_1 = __nccwpck_require__(6813);
 const TRACER_NAME = 'proxy';
 function trace(text) {
     logging.trace(constants_1.LogVerbosity.DEBUG, TRACER_NAME, text);
@@ -4556,7 +4556,7 @@ function getProxiedConnection(address, channelOptions) {
 
 /***/ }),
 
-/***/ 3033:
+/***/ 3017:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -4578,34 +4578,34 @@ function getProxiedConnection(address, channelOptions) {
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.experimental = exports.ServerMetricRecorder = exports.ServerInterceptingCall = exports.ResponderBuilder = exports.ServerListenerBuilder = exports.addAdminServicesToServer = exports.getChannelzHandlers = exports.getChannelzServiceDefinition = exports.InterceptorConfigurationError = exports.InterceptingCall = exports.RequesterBuilder = exports.ListenerBuilder = exports.StatusBuilder = exports.getClientChannel = exports.ServerCredentials = exports.Server = exports.setLogVerbosity = exports.setLogger = exports.load = exports.loadObject = exports.CallCredentials = exports.ChannelCredentials = exports.waitForClientReady = exports.closeClient = exports.Channel = exports.makeGenericClientConstructor = exports.makeClientConstructor = exports.loadPackageDefinition = exports.Client = exports.compressionAlgorithms = exports.propagate = exports.connectivityState = exports.status = exports.logVerbosity = exports.Metadata = exports.credentials = void 0;
-const call_credentials_1 = __nccwpck_require__(9190);
+const call_credentials_1 = __nccwpck_require__(6006);
 Object.defineProperty(exports, "CallCredentials", ({ enumerable: true, get: function () { return call_credentials_1.CallCredentials; } }));
-const channel_1 = __nccwpck_require__(6918);
+const channel_1 = __nccwpck_require__(5558);
 Object.defineProperty(exports, "Channel", ({ enumerable: true, get: function () { return channel_1.ChannelImplementation; } }));
-const compression_algorithms_1 = __nccwpck_require__(4130);
+const compression_algorithms_1 = __nccwpck_require__(1410);
 Object.defineProperty(exports, "compressionAlgorithms", ({ enumerable: true, get: function () { return compression_algorithms_1.CompressionAlgorithms; } }));
-const connectivity_state_1 = __nccwpck_require__(778);
+const connectivity_state_1 = __nccwpck_require__(9882);
 Object.defineProperty(exports, "connectivityState", ({ enumerable: true, get: function () { return connectivity_state_1.ConnectivityState; } }));
-const channel_credentials_1 = __nccwpck_require__(2257);
+const channel_credentials_1 = __nccwpck_require__(2689);
 Object.defineProperty(exports, "ChannelCredentials", ({ enumerable: true, get: function () { return channel_credentials_1.ChannelCredentials; } }));
-const client_1 = __nccwpck_require__(4210);
+const client_1 = __nccwpck_require__(9986);
 Object.defineProperty(exports, "Client", ({ enumerable: true, get: function () { return client_1.Client; } }));
-const constants_1 = __nccwpck_require__(8288);
+const constants_1 = __nccwpck_require__(2208);
 Object.defineProperty(exports, "logVerbosity", ({ enumerable: true, get: function () { return constants_1.LogVerbosity; } }));
 Object.defineProperty(exports, "status", ({ enumerable: true, get: function () { return constants_1.Status; } }));
 Object.defineProperty(exports, "propagate", ({ enumerable: true, get: function () { return constants_1.Propagate; } }));
-const logging = __nccwpck_require__(8536);
-const make_client_1 = __nccwpck_require__(6983);
+const logging = __nccwpck_require__(4104);
+const make_client_1 = __nccwpck_require__(679);
 Object.defineProperty(exports, "loadPackageDefinition", ({ enumerable: true, get: function () { return make_client_1.loadPackageDefinition; } }));
 Object.defineProperty(exports, "makeClientConstructor", ({ enumerable: true, get: function () { return make_client_1.makeClientConstructor; } }));
 Object.defineProperty(exports, "makeGenericClientConstructor", ({ enumerable: true, get: function () { return make_client_1.makeClientConstructor; } }));
-const metadata_1 = __nccwpck_require__(6100);
+const metadata_1 = __nccwpck_require__(9972);
 Object.defineProperty(exports, "Metadata", ({ enumerable: true, get: function () { return metadata_1.Metadata; } }));
-const server_1 = __nccwpck_require__(2390);
+const server_1 = __nccwpck_require__(3718);
 Object.defineProperty(exports, "Server", ({ enumerable: true, get: function () { return server_1.Server; } }));
-const server_credentials_1 = __nccwpck_require__(6545);
+const server_credentials_1 = __nccwpck_require__(7537);
 Object.defineProperty(exports, "ServerCredentials", ({ enumerable: true, get: function () { return server_credentials_1.ServerCredentials; } }));
-const status_builder_1 = __nccwpck_require__(7901);
+const status_builder_1 = __nccwpck_require__(7181);
 Object.defineProperty(exports, "StatusBuilder", ({ enumerable: true, get: function () { return status_builder_1.StatusBuilder; } }));
 /**** Client Credentials ****/
 // Using assign only copies enumerable properties, which is what we want
@@ -4670,32 +4670,32 @@ const getClientChannel = (client) => {
     return client_1.Client.prototype.getChannel.call(client);
 };
 exports.getClientChannel = getClientChannel;
-var client_interceptors_1 = __nccwpck_require__(2451);
+var client_interceptors_1 = __nccwpck_require__(8947);
 Object.defineProperty(exports, "ListenerBuilder", ({ enumerable: true, get: function () { return client_interceptors_1.ListenerBuilder; } }));
 Object.defineProperty(exports, "RequesterBuilder", ({ enumerable: true, get: function () { return client_interceptors_1.RequesterBuilder; } }));
 Object.defineProperty(exports, "InterceptingCall", ({ enumerable: true, get: function () { return client_interceptors_1.InterceptingCall; } }));
 Object.defineProperty(exports, "InterceptorConfigurationError", ({ enumerable: true, get: function () { return client_interceptors_1.InterceptorConfigurationError; } }));
-var channelz_1 = __nccwpck_require__(8198);
+var channelz_1 = __nccwpck_require__(3974);
 Object.defineProperty(exports, "getChannelzServiceDefinition", ({ enumerable: true, get: function () { return channelz_1.getChannelzServiceDefinition; } }));
 Object.defineProperty(exports, "getChannelzHandlers", ({ enumerable: true, get: function () { return channelz_1.getChannelzHandlers; } }));
-var admin_1 = __nccwpck_require__(2914);
+var admin_1 = __nccwpck_require__(9826);
 Object.defineProperty(exports, "addAdminServicesToServer", ({ enumerable: true, get: function () { return admin_1.addAdminServicesToServer; } }));
-var server_interceptors_1 = __nccwpck_require__(2151);
+var server_interceptors_1 = __nccwpck_require__(2999);
 Object.defineProperty(exports, "ServerListenerBuilder", ({ enumerable: true, get: function () { return server_interceptors_1.ServerListenerBuilder; } }));
 Object.defineProperty(exports, "ResponderBuilder", ({ enumerable: true, get: function () { return server_interceptors_1.ResponderBuilder; } }));
 Object.defineProperty(exports, "ServerInterceptingCall", ({ enumerable: true, get: function () { return server_interceptors_1.ServerInterceptingCall; } }));
-var orca_1 = __nccwpck_require__(2124);
+var orca_1 = __nccwpck_require__(3356);
 Object.defineProperty(exports, "ServerMetricRecorder", ({ enumerable: true, get: function () { return orca_1.ServerMetricRecorder; } }));
-const experimental = __nccwpck_require__(79);
+const experimental = __nccwpck_require__(3791);
 exports.experimental = experimental;
-const resolver_dns = __nccwpck_require__(1149);
-const resolver_uds = __nccwpck_require__(9252);
-const resolver_ip = __nccwpck_require__(2617);
-const load_balancer_pick_first = __nccwpck_require__(8639);
-const load_balancer_round_robin = __nccwpck_require__(1936);
-const load_balancer_outlier_detection = __nccwpck_require__(5343);
-const load_balancer_weighted_round_robin = __nccwpck_require__(7616);
-const channelz = __nccwpck_require__(8198);
+const resolver_dns = __nccwpck_require__(6813);
+const resolver_uds = __nccwpck_require__(9412);
+const resolver_ip = __nccwpck_require__(633);
+const load_balancer_pick_first = __nccwpck_require__(2287);
+const load_balancer_round_robin = __nccwpck_require__(2128);
+const load_balancer_outlier_detection = __nccwpck_require__(4911);
+const load_balancer_weighted_round_robin = __nccwpck_require__(320);
+const channelz = __nccwpck_require__(3974);
 (() => {
     resolver_dns.setup();
     resolver_uds.setup();
@@ -4710,7 +4710,7 @@ const channelz = __nccwpck_require__(8198);
 
 /***/ }),
 
-/***/ 114:
+/***/ 850:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -4732,27 +4732,27 @@ const channelz = __nccwpck_require__(8198);
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.InternalChannel = exports.SUBCHANNEL_ARGS_EXCLUDE_KEY_PREFIX = void 0;
-const channel_credentials_1 = __nccwpck_require__(2257);
-const resolving_load_balancer_1 = __nccwpck_require__(3962);
-const subchannel_pool_1 = __nccwpck_require__(8695);
-const picker_1 = __nccwpck_require__(1663);
-const metadata_1 = __nccwpck_require__(6100);
-const constants_1 = __nccwpck_require__(8288);
-const filter_stack_1 = __nccwpck_require__(5726);
-const compression_filter_1 = __nccwpck_require__(3430);
-const resolver_1 = __nccwpck_require__(6255);
-const logging_1 = __nccwpck_require__(8536);
-const http_proxy_1 = __nccwpck_require__(8954);
-const uri_parser_1 = __nccwpck_require__(6027);
-const connectivity_state_1 = __nccwpck_require__(778);
-const channelz_1 = __nccwpck_require__(8198);
-const load_balancing_call_1 = __nccwpck_require__(8944);
-const deadline_1 = __nccwpck_require__(2173);
-const resolving_call_1 = __nccwpck_require__(8023);
-const call_number_1 = __nccwpck_require__(5675);
-const control_plane_status_1 = __nccwpck_require__(9962);
-const retrying_call_1 = __nccwpck_require__(2532);
-const subchannel_interface_1 = __nccwpck_require__(98);
+const channel_credentials_1 = __nccwpck_require__(2689);
+const resolving_load_balancer_1 = __nccwpck_require__(7594);
+const subchannel_pool_1 = __nccwpck_require__(8551);
+const picker_1 = __nccwpck_require__(9839);
+const metadata_1 = __nccwpck_require__(9972);
+const constants_1 = __nccwpck_require__(2208);
+const filter_stack_1 = __nccwpck_require__(4606);
+const compression_filter_1 = __nccwpck_require__(4486);
+const resolver_1 = __nccwpck_require__(4207);
+const logging_1 = __nccwpck_require__(4104);
+const http_proxy_1 = __nccwpck_require__(9978);
+const uri_parser_1 = __nccwpck_require__(4299);
+const connectivity_state_1 = __nccwpck_require__(9882);
+const channelz_1 = __nccwpck_require__(3974);
+const load_balancing_call_1 = __nccwpck_require__(3040);
+const deadline_1 = __nccwpck_require__(6589);
+const resolving_call_1 = __nccwpck_require__(7799);
+const call_number_1 = __nccwpck_require__(5259);
+const control_plane_status_1 = __nccwpck_require__(6058);
+const retrying_call_1 = __nccwpck_require__(6084);
+const subchannel_interface_1 = __nccwpck_require__(5458);
 /**
  * See https://nodejs.org/api/timers.html#timers_setinterval_callback_delay_args
  */
@@ -5393,7 +5393,7 @@ InternalChannel.MAX_METHODS_PER_HOST = 100;
 
 /***/ }),
 
-/***/ 9069:
+/***/ 4026:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -5415,8 +5415,8 @@ InternalChannel.MAX_METHODS_PER_HOST = 100;
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ChildLoadBalancerHandler = void 0;
-const load_balancer_1 = __nccwpck_require__(7000);
-const connectivity_state_1 = __nccwpck_require__(778);
+const load_balancer_1 = __nccwpck_require__(3976);
+const connectivity_state_1 = __nccwpck_require__(9882);
 const TYPE_NAME = 'child_load_balancer_helper';
 class ChildLoadBalancerHandler {
     constructor(channelControlHelper) {
@@ -5550,7 +5550,7 @@ exports.ChildLoadBalancerHandler = ChildLoadBalancerHandler;
 
 /***/ }),
 
-/***/ 5343:
+/***/ 4911:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -5574,16 +5574,16 @@ var _a;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.OutlierDetectionLoadBalancer = exports.OutlierDetectionLoadBalancingConfig = void 0;
 exports.setup = setup;
-const connectivity_state_1 = __nccwpck_require__(778);
-const constants_1 = __nccwpck_require__(8288);
-const duration_1 = __nccwpck_require__(3929);
-const experimental_1 = __nccwpck_require__(79);
-const load_balancer_1 = __nccwpck_require__(7000);
-const load_balancer_child_handler_1 = __nccwpck_require__(9069);
-const picker_1 = __nccwpck_require__(1663);
-const subchannel_address_1 = __nccwpck_require__(7021);
-const subchannel_interface_1 = __nccwpck_require__(98);
-const logging = __nccwpck_require__(8536);
+const connectivity_state_1 = __nccwpck_require__(9882);
+const constants_1 = __nccwpck_require__(2208);
+const duration_1 = __nccwpck_require__(1721);
+const experimental_1 = __nccwpck_require__(3791);
+const load_balancer_1 = __nccwpck_require__(3976);
+const load_balancer_child_handler_1 = __nccwpck_require__(4026);
+const picker_1 = __nccwpck_require__(9839);
+const subchannel_address_1 = __nccwpck_require__(7293);
+const subchannel_interface_1 = __nccwpck_require__(5458);
+const logging = __nccwpck_require__(4104);
 const TRACER_NAME = 'outlier_detection';
 function trace(text) {
     logging.trace(constants_1.LogVerbosity.DEBUG, TRACER_NAME, text);
@@ -6127,7 +6127,7 @@ function setup() {
 
 /***/ }),
 
-/***/ 8639:
+/***/ 2287:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -6151,15 +6151,15 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.LeafLoadBalancer = exports.PickFirstLoadBalancer = exports.PickFirstLoadBalancingConfig = void 0;
 exports.shuffled = shuffled;
 exports.setup = setup;
-const load_balancer_1 = __nccwpck_require__(7000);
-const connectivity_state_1 = __nccwpck_require__(778);
-const picker_1 = __nccwpck_require__(1663);
-const subchannel_address_1 = __nccwpck_require__(7021);
-const logging = __nccwpck_require__(8536);
-const constants_1 = __nccwpck_require__(8288);
-const subchannel_address_2 = __nccwpck_require__(7021);
+const load_balancer_1 = __nccwpck_require__(3976);
+const connectivity_state_1 = __nccwpck_require__(9882);
+const picker_1 = __nccwpck_require__(9839);
+const subchannel_address_1 = __nccwpck_require__(7293);
+const logging = __nccwpck_require__(4104);
+const constants_1 = __nccwpck_require__(2208);
+const subchannel_address_2 = __nccwpck_require__(7293);
 const net_1 = __nccwpck_require__(9278);
-const call_interface_1 = __nccwpck_require__(1803);
+const call_interface_1 = __nccwpck_require__(2779);
 const TRACER_NAME = 'pick_first';
 function trace(text) {
     logging.trace(constants_1.LogVerbosity.DEBUG, TRACER_NAME, text);
@@ -6647,7 +6647,7 @@ function setup() {
 
 /***/ }),
 
-/***/ 1936:
+/***/ 2128:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -6670,13 +6670,13 @@ function setup() {
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.RoundRobinLoadBalancer = void 0;
 exports.setup = setup;
-const load_balancer_1 = __nccwpck_require__(7000);
-const connectivity_state_1 = __nccwpck_require__(778);
-const picker_1 = __nccwpck_require__(1663);
-const logging = __nccwpck_require__(8536);
-const constants_1 = __nccwpck_require__(8288);
-const subchannel_address_1 = __nccwpck_require__(7021);
-const load_balancer_pick_first_1 = __nccwpck_require__(8639);
+const load_balancer_1 = __nccwpck_require__(3976);
+const connectivity_state_1 = __nccwpck_require__(9882);
+const picker_1 = __nccwpck_require__(9839);
+const logging = __nccwpck_require__(4104);
+const constants_1 = __nccwpck_require__(2208);
+const subchannel_address_1 = __nccwpck_require__(7293);
+const load_balancer_pick_first_1 = __nccwpck_require__(2287);
 const TRACER_NAME = 'round_robin';
 function trace(text) {
     logging.trace(constants_1.LogVerbosity.DEBUG, TRACER_NAME, text);
@@ -6857,7 +6857,7 @@ function setup() {
 
 /***/ }),
 
-/***/ 7616:
+/***/ 320:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -6880,16 +6880,16 @@ function setup() {
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.WeightedRoundRobinLoadBalancingConfig = void 0;
 exports.setup = setup;
-const connectivity_state_1 = __nccwpck_require__(778);
-const constants_1 = __nccwpck_require__(8288);
-const duration_1 = __nccwpck_require__(3929);
-const load_balancer_1 = __nccwpck_require__(7000);
-const load_balancer_pick_first_1 = __nccwpck_require__(8639);
-const logging = __nccwpck_require__(8536);
-const orca_1 = __nccwpck_require__(2124);
-const picker_1 = __nccwpck_require__(1663);
-const priority_queue_1 = __nccwpck_require__(8291);
-const subchannel_address_1 = __nccwpck_require__(7021);
+const connectivity_state_1 = __nccwpck_require__(9882);
+const constants_1 = __nccwpck_require__(2208);
+const duration_1 = __nccwpck_require__(1721);
+const load_balancer_1 = __nccwpck_require__(3976);
+const load_balancer_pick_first_1 = __nccwpck_require__(2287);
+const logging = __nccwpck_require__(4104);
+const orca_1 = __nccwpck_require__(3356);
+const picker_1 = __nccwpck_require__(9839);
+const priority_queue_1 = __nccwpck_require__(3955);
+const subchannel_address_1 = __nccwpck_require__(7293);
 const TRACER_NAME = 'weighted_round_robin';
 function trace(text) {
     logging.trace(constants_1.LogVerbosity.DEBUG, TRACER_NAME, text);
@@ -7255,7 +7255,7 @@ function setup() {
 
 /***/ }),
 
-/***/ 7000:
+/***/ 3976:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -7284,8 +7284,8 @@ exports.isLoadBalancerNameRegistered = isLoadBalancerNameRegistered;
 exports.parseLoadBalancingConfig = parseLoadBalancingConfig;
 exports.getDefaultConfig = getDefaultConfig;
 exports.selectLbConfigFromList = selectLbConfigFromList;
-const logging_1 = __nccwpck_require__(8536);
-const constants_1 = __nccwpck_require__(8288);
+const logging_1 = __nccwpck_require__(4104);
+const constants_1 = __nccwpck_require__(2208);
 /**
  * Create a child ChannelControlHelper that overrides some methods of the
  * parent while letting others pass through to the parent unmodified. This
@@ -7377,7 +7377,7 @@ function selectLbConfigFromList(configs, fallbackTodefault = false) {
 
 /***/ }),
 
-/***/ 8944:
+/***/ 3040:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -7399,15 +7399,15 @@ function selectLbConfigFromList(configs, fallbackTodefault = false) {
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.LoadBalancingCall = void 0;
-const call_credentials_1 = __nccwpck_require__(9190);
-const connectivity_state_1 = __nccwpck_require__(778);
-const constants_1 = __nccwpck_require__(8288);
-const deadline_1 = __nccwpck_require__(2173);
-const metadata_1 = __nccwpck_require__(6100);
-const picker_1 = __nccwpck_require__(1663);
-const logging = __nccwpck_require__(8536);
-const control_plane_status_1 = __nccwpck_require__(9962);
-const http2 = __nccwpck_require__(8056);
+const call_credentials_1 = __nccwpck_require__(6006);
+const connectivity_state_1 = __nccwpck_require__(9882);
+const constants_1 = __nccwpck_require__(2208);
+const deadline_1 = __nccwpck_require__(6589);
+const metadata_1 = __nccwpck_require__(9972);
+const picker_1 = __nccwpck_require__(9839);
+const logging = __nccwpck_require__(4104);
+const control_plane_status_1 = __nccwpck_require__(6058);
+const http2 = __nccwpck_require__(5675);
 const TRACER_NAME = 'load_balancing_call';
 const RESOLVED_EMPTY_METADATA = Promise.resolve(undefined);
 class LoadBalancingCall {
@@ -7704,7 +7704,7 @@ exports.LoadBalancingCall = LoadBalancingCall;
 
 /***/ }),
 
-/***/ 8536:
+/***/ 4104:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -7729,9 +7729,9 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.log = exports.setLoggerVerbosity = exports.setLogger = exports.getLogger = void 0;
 exports.trace = trace;
 exports.isTracerEnabled = isTracerEnabled;
-const constants_1 = __nccwpck_require__(8288);
+const constants_1 = __nccwpck_require__(2208);
 const process_1 = __nccwpck_require__(932);
-const clientVersion = (__nccwpck_require__(9943)/* .version */ .rE);
+const clientVersion = (__nccwpck_require__(3130)/* .version */ .rE);
 const DEFAULT_LOGGER = {
     error: (message, ...optionalParams) => {
         console.error('E ' + message, ...optionalParams);
@@ -7839,7 +7839,7 @@ function isTracerEnabled(tracer) {
 
 /***/ }),
 
-/***/ 6983:
+/***/ 679:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -7862,7 +7862,7 @@ function isTracerEnabled(tracer) {
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.makeClientConstructor = makeClientConstructor;
 exports.loadPackageDefinition = loadPackageDefinition;
-const client_1 = __nccwpck_require__(4210);
+const client_1 = __nccwpck_require__(9986);
 /**
  * Map with short names for each of the requester maker functions. Used in
  * makeClientConstructor
@@ -7988,7 +7988,7 @@ function loadPackageDefinition(packageDef) {
 
 /***/ }),
 
-/***/ 6100:
+/***/ 9972:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -8010,9 +8010,9 @@ function loadPackageDefinition(packageDef) {
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.Metadata = void 0;
-const logging_1 = __nccwpck_require__(8536);
-const constants_1 = __nccwpck_require__(8288);
-const error_1 = __nccwpck_require__(8219);
+const logging_1 = __nccwpck_require__(4104);
+const constants_1 = __nccwpck_require__(2208);
+const error_1 = __nccwpck_require__(6667);
 const LEGAL_KEY_REGEX = /^[:0-9a-z_.-]+$/;
 const LEGAL_NON_BINARY_VALUE_REGEX = /^[ -~]*$/;
 function isLegalKey(key) {
@@ -8271,7 +8271,7 @@ const bufToString = (val) => {
 
 /***/ }),
 
-/***/ 2124:
+/***/ 3356:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -8295,13 +8295,13 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.OrcaOobMetricsSubchannelWrapper = exports.GRPC_METRICS_HEADER = exports.ServerMetricRecorder = exports.PerRequestMetricRecorder = void 0;
 exports.createOrcaClient = createOrcaClient;
 exports.createMetricsReader = createMetricsReader;
-const make_client_1 = __nccwpck_require__(6983);
-const duration_1 = __nccwpck_require__(3929);
-const channel_credentials_1 = __nccwpck_require__(2257);
-const subchannel_interface_1 = __nccwpck_require__(98);
-const constants_1 = __nccwpck_require__(8288);
-const backoff_timeout_1 = __nccwpck_require__(4643);
-const connectivity_state_1 = __nccwpck_require__(778);
+const make_client_1 = __nccwpck_require__(679);
+const duration_1 = __nccwpck_require__(1721);
+const channel_credentials_1 = __nccwpck_require__(2689);
+const subchannel_interface_1 = __nccwpck_require__(5458);
+const constants_1 = __nccwpck_require__(2208);
+const backoff_timeout_1 = __nccwpck_require__(1539);
+const connectivity_state_1 = __nccwpck_require__(9882);
 const loadedOrcaProto = null;
 function loadOrcaProto() {
     if (loadedOrcaProto) {
@@ -8309,7 +8309,7 @@ function loadOrcaProto() {
     }
     /* The purpose of this complexity is to avoid loading @grpc/proto-loader at
      * runtime for users who will not use/enable ORCA. */
-    const loaderLoadSync = (__nccwpck_require__(3066)/* .loadSync */ .Yi);
+    const loaderLoadSync = (__nccwpck_require__(122)/* .loadSync */ .Yi);
     const loadedProto = loaderLoadSync('xds/service/orca/v3/orca.proto', {
         keepCase: true,
         longs: String,
@@ -8599,7 +8599,7 @@ function createOobMetricsDataProducer(subchannel) {
 
 /***/ }),
 
-/***/ 1663:
+/***/ 9839:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -8621,8 +8621,8 @@ function createOobMetricsDataProducer(subchannel) {
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.QueuePicker = exports.UnavailablePicker = exports.PickResultType = void 0;
-const metadata_1 = __nccwpck_require__(6100);
-const constants_1 = __nccwpck_require__(8288);
+const metadata_1 = __nccwpck_require__(9972);
+const constants_1 = __nccwpck_require__(2208);
 var PickResultType;
 (function (PickResultType) {
     PickResultType[PickResultType["COMPLETE"] = 0] = "COMPLETE";
@@ -8691,7 +8691,7 @@ exports.QueuePicker = QueuePicker;
 
 /***/ }),
 
-/***/ 8291:
+/***/ 3955:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -8817,7 +8817,7 @@ exports.PriorityQueue = PriorityQueue;
 
 /***/ }),
 
-/***/ 1149:
+/***/ 6813:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -8839,18 +8839,18 @@ exports.PriorityQueue = PriorityQueue;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.DEFAULT_PORT = void 0;
 exports.setup = setup;
-const resolver_1 = __nccwpck_require__(6255);
+const resolver_1 = __nccwpck_require__(4207);
 const dns_1 = __nccwpck_require__(2250);
-const service_config_1 = __nccwpck_require__(5);
-const constants_1 = __nccwpck_require__(8288);
-const call_interface_1 = __nccwpck_require__(1803);
-const metadata_1 = __nccwpck_require__(6100);
-const logging = __nccwpck_require__(8536);
-const constants_2 = __nccwpck_require__(8288);
-const uri_parser_1 = __nccwpck_require__(6027);
+const service_config_1 = __nccwpck_require__(6389);
+const constants_1 = __nccwpck_require__(2208);
+const call_interface_1 = __nccwpck_require__(2779);
+const metadata_1 = __nccwpck_require__(9972);
+const logging = __nccwpck_require__(4104);
+const constants_2 = __nccwpck_require__(2208);
+const uri_parser_1 = __nccwpck_require__(4299);
 const net_1 = __nccwpck_require__(9278);
-const backoff_timeout_1 = __nccwpck_require__(4643);
-const environment_1 = __nccwpck_require__(6964);
+const backoff_timeout_1 = __nccwpck_require__(1539);
+const environment_1 = __nccwpck_require__(1108);
 const TRACER_NAME = 'dns_resolver';
 function trace(text) {
     logging.trace(constants_2.LogVerbosity.DEBUG, TRACER_NAME, text);
@@ -9186,7 +9186,7 @@ function setup() {
 
 /***/ }),
 
-/***/ 2617:
+/***/ 633:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -9208,13 +9208,13 @@ function setup() {
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.setup = setup;
 const net_1 = __nccwpck_require__(9278);
-const call_interface_1 = __nccwpck_require__(1803);
-const constants_1 = __nccwpck_require__(8288);
-const metadata_1 = __nccwpck_require__(6100);
-const resolver_1 = __nccwpck_require__(6255);
-const subchannel_address_1 = __nccwpck_require__(7021);
-const uri_parser_1 = __nccwpck_require__(6027);
-const logging = __nccwpck_require__(8536);
+const call_interface_1 = __nccwpck_require__(2779);
+const constants_1 = __nccwpck_require__(2208);
+const metadata_1 = __nccwpck_require__(9972);
+const resolver_1 = __nccwpck_require__(4207);
+const subchannel_address_1 = __nccwpck_require__(7293);
+const uri_parser_1 = __nccwpck_require__(4299);
+const logging = __nccwpck_require__(4104);
 const TRACER_NAME = 'ip_resolver';
 function trace(text) {
     logging.trace(constants_1.LogVerbosity.DEBUG, TRACER_NAME, text);
@@ -9298,7 +9298,7 @@ function setup() {
 
 /***/ }),
 
-/***/ 9252:
+/***/ 9412:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -9319,8 +9319,8 @@ function setup() {
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.setup = setup;
-const resolver_1 = __nccwpck_require__(6255);
-const call_interface_1 = __nccwpck_require__(1803);
+const resolver_1 = __nccwpck_require__(4207);
+const call_interface_1 = __nccwpck_require__(2779);
 class UdsResolver {
     constructor(target, listener, channelOptions) {
         this.listener = listener;
@@ -9355,7 +9355,7 @@ function setup() {
 
 /***/ }),
 
-/***/ 6255:
+/***/ 4207:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -9382,7 +9382,7 @@ exports.registerDefaultScheme = registerDefaultScheme;
 exports.createResolver = createResolver;
 exports.getDefaultAuthority = getDefaultAuthority;
 exports.mapUriDefaultScheme = mapUriDefaultScheme;
-const uri_parser_1 = __nccwpck_require__(6027);
+const uri_parser_1 = __nccwpck_require__(4299);
 exports.CHANNEL_ARGS_CONFIG_SELECTOR_KEY = 'grpc.internal.config_selector';
 const registeredResolvers = {};
 let defaultScheme = null;
@@ -9450,7 +9450,7 @@ function mapUriDefaultScheme(target) {
 
 /***/ }),
 
-/***/ 8023:
+/***/ 7799:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -9472,12 +9472,12 @@ function mapUriDefaultScheme(target) {
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ResolvingCall = void 0;
-const call_credentials_1 = __nccwpck_require__(9190);
-const constants_1 = __nccwpck_require__(8288);
-const deadline_1 = __nccwpck_require__(2173);
-const metadata_1 = __nccwpck_require__(6100);
-const logging = __nccwpck_require__(8536);
-const control_plane_status_1 = __nccwpck_require__(9962);
+const call_credentials_1 = __nccwpck_require__(6006);
+const constants_1 = __nccwpck_require__(2208);
+const deadline_1 = __nccwpck_require__(6589);
+const metadata_1 = __nccwpck_require__(9972);
+const logging = __nccwpck_require__(4104);
+const control_plane_status_1 = __nccwpck_require__(6058);
 const TRACER_NAME = 'resolving_call';
 class ResolvingCall {
     constructor(channel, method, options, filterStackFactory, callNumber) {
@@ -9801,7 +9801,7 @@ exports.ResolvingCall = ResolvingCall;
 
 /***/ }),
 
-/***/ 3962:
+/***/ 7594:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -9824,18 +9824,18 @@ exports.ResolvingCall = ResolvingCall;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ResolvingLoadBalancer = void 0;
 exports.getDefaultConfigSelector = getDefaultConfigSelector;
-const load_balancer_1 = __nccwpck_require__(7000);
-const service_config_1 = __nccwpck_require__(5);
-const connectivity_state_1 = __nccwpck_require__(778);
-const resolver_1 = __nccwpck_require__(6255);
-const picker_1 = __nccwpck_require__(1663);
-const backoff_timeout_1 = __nccwpck_require__(4643);
-const constants_1 = __nccwpck_require__(8288);
-const metadata_1 = __nccwpck_require__(6100);
-const logging = __nccwpck_require__(8536);
-const constants_2 = __nccwpck_require__(8288);
-const uri_parser_1 = __nccwpck_require__(6027);
-const load_balancer_child_handler_1 = __nccwpck_require__(9069);
+const load_balancer_1 = __nccwpck_require__(3976);
+const service_config_1 = __nccwpck_require__(6389);
+const connectivity_state_1 = __nccwpck_require__(9882);
+const resolver_1 = __nccwpck_require__(4207);
+const picker_1 = __nccwpck_require__(9839);
+const backoff_timeout_1 = __nccwpck_require__(1539);
+const constants_1 = __nccwpck_require__(2208);
+const metadata_1 = __nccwpck_require__(9972);
+const logging = __nccwpck_require__(4104);
+const constants_2 = __nccwpck_require__(2208);
+const uri_parser_1 = __nccwpck_require__(4299);
+const load_balancer_child_handler_1 = __nccwpck_require__(4026);
 const TRACER_NAME = 'resolving_load_balancer';
 function trace(text) {
     logging.trace(constants_2.LogVerbosity.DEBUG, TRACER_NAME, text);
@@ -10119,7 +10119,7 @@ exports.ResolvingLoadBalancer = ResolvingLoadBalancer;
 
 /***/ }),
 
-/***/ 2532:
+/***/ 6084:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -10141,11 +10141,11 @@ exports.ResolvingLoadBalancer = ResolvingLoadBalancer;
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.RetryingCall = exports.MessageBufferTracker = exports.RetryThrottler = void 0;
-const constants_1 = __nccwpck_require__(8288);
-const deadline_1 = __nccwpck_require__(2173);
-const metadata_1 = __nccwpck_require__(6100);
-const logging = __nccwpck_require__(8536);
-const call_number_1 = __nccwpck_require__(5675);
+const constants_1 = __nccwpck_require__(2208);
+const deadline_1 = __nccwpck_require__(6589);
+const metadata_1 = __nccwpck_require__(9972);
+const logging = __nccwpck_require__(4104);
+const call_number_1 = __nccwpck_require__(5259);
 const TRACER_NAME = 'retrying_call';
 class RetryThrottler {
     constructor(maxTokens, tokenRatio, previousRetryThrottler) {
@@ -10893,7 +10893,7 @@ exports.RetryingCall = RetryingCall;
 
 /***/ }),
 
-/***/ 4615:
+/***/ 2231:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -10918,8 +10918,8 @@ exports.ServerDuplexStreamImpl = exports.ServerWritableStreamImpl = exports.Serv
 exports.serverErrorToStatus = serverErrorToStatus;
 const events_1 = __nccwpck_require__(4434);
 const stream_1 = __nccwpck_require__(2203);
-const constants_1 = __nccwpck_require__(8288);
-const metadata_1 = __nccwpck_require__(6100);
+const constants_1 = __nccwpck_require__(2208);
+const metadata_1 = __nccwpck_require__(9972);
 function serverErrorToStatus(error, overrideTrailers) {
     var _a;
     const status = {
@@ -11125,7 +11125,7 @@ exports.ServerDuplexStreamImpl = ServerDuplexStreamImpl;
 
 /***/ }),
 
-/***/ 6545:
+/***/ 7537:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -11149,7 +11149,7 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ServerCredentials = void 0;
 exports.createCertificateProviderServerCredentials = createCertificateProviderServerCredentials;
 exports.createServerCredentialsWithInterceptors = createServerCredentialsWithInterceptors;
-const tls_helpers_1 = __nccwpck_require__(8876);
+const tls_helpers_1 = __nccwpck_require__(5468);
 class ServerCredentials {
     constructor(serverConstructorOptions, contextOptions) {
         this.serverConstructorOptions = serverConstructorOptions;
@@ -11445,7 +11445,7 @@ function createServerCredentialsWithInterceptors(credentials, interceptors) {
 
 /***/ }),
 
-/***/ 2151:
+/***/ 2999:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -11469,16 +11469,16 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.BaseServerInterceptingCall = exports.ServerInterceptingCall = exports.ResponderBuilder = exports.ServerListenerBuilder = void 0;
 exports.isInterceptingServerListener = isInterceptingServerListener;
 exports.getServerInterceptingCall = getServerInterceptingCall;
-const metadata_1 = __nccwpck_require__(6100);
-const constants_1 = __nccwpck_require__(8288);
-const http2 = __nccwpck_require__(8056);
-const error_1 = __nccwpck_require__(8219);
+const metadata_1 = __nccwpck_require__(9972);
+const constants_1 = __nccwpck_require__(2208);
+const http2 = __nccwpck_require__(5675);
+const error_1 = __nccwpck_require__(6667);
 const zlib = __nccwpck_require__(3106);
-const stream_decoder_1 = __nccwpck_require__(7956);
-const logging = __nccwpck_require__(8536);
+const stream_decoder_1 = __nccwpck_require__(8948);
+const logging = __nccwpck_require__(4104);
 const tls_1 = __nccwpck_require__(4756);
-const orca_1 = __nccwpck_require__(2124);
-const environment_1 = __nccwpck_require__(6964);
+const orca_1 = __nccwpck_require__(3356);
+const environment_1 = __nccwpck_require__(1108);
 const TRACER_NAME = 'server_call';
 function trace(text) {
     logging.trace(constants_1.LogVerbosity.DEBUG, TRACER_NAME, text);
@@ -12289,7 +12289,7 @@ function getServerInterceptingCall(interceptors, stream, headers, callEventTrack
 
 /***/ }),
 
-/***/ 2390:
+/***/ 3718:
 /***/ (function(__unused_webpack_module, exports, __nccwpck_require__) {
 
 
@@ -12345,18 +12345,18 @@ var __esDecorate = (this && this.__esDecorate) || function (ctor, descriptorIn, 
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.Server = void 0;
-const http2 = __nccwpck_require__(8056);
+const http2 = __nccwpck_require__(5675);
 const util = __nccwpck_require__(9023);
-const constants_1 = __nccwpck_require__(8288);
-const server_call_1 = __nccwpck_require__(4615);
-const server_credentials_1 = __nccwpck_require__(6545);
-const resolver_1 = __nccwpck_require__(6255);
-const logging = __nccwpck_require__(8536);
-const subchannel_address_1 = __nccwpck_require__(7021);
-const uri_parser_1 = __nccwpck_require__(6027);
-const channelz_1 = __nccwpck_require__(8198);
-const server_interceptors_1 = __nccwpck_require__(2151);
-const environment_1 = __nccwpck_require__(6964);
+const constants_1 = __nccwpck_require__(2208);
+const server_call_1 = __nccwpck_require__(2231);
+const server_credentials_1 = __nccwpck_require__(7537);
+const resolver_1 = __nccwpck_require__(4207);
+const logging = __nccwpck_require__(4104);
+const subchannel_address_1 = __nccwpck_require__(7293);
+const uri_parser_1 = __nccwpck_require__(4299);
+const channelz_1 = __nccwpck_require__(3974);
+const server_interceptors_1 = __nccwpck_require__(2999);
+const environment_1 = __nccwpck_require__(1108);
 const UNLIMITED_CONNECTION_AGE_MS = ~(1 << 31);
 const KEEPALIVE_MAX_TIME_MS = ~(1 << 31);
 const KEEPALIVE_TIMEOUT_MS = 20000;
@@ -13946,7 +13946,7 @@ function handleBidiStreaming(call, handler) {
 
 /***/ }),
 
-/***/ 5:
+/***/ 6389:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -13980,7 +13980,7 @@ exports.extractAndSelectServiceConfig = extractAndSelectServiceConfig;
  * runtime */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const os = __nccwpck_require__(857);
-const constants_1 = __nccwpck_require__(8288);
+const constants_1 = __nccwpck_require__(2208);
 /**
  * Recognizes a number with up to 9 digits after the decimal point, followed by
  * an "s", representing a number of seconds.
@@ -14382,7 +14382,7 @@ function extractAndSelectServiceConfig(txtRecord, percentage) {
 
 /***/ }),
 
-/***/ 701:
+/***/ 5866:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -14404,17 +14404,17 @@ function extractAndSelectServiceConfig(txtRecord, percentage) {
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.SingleSubchannelChannel = void 0;
-const call_number_1 = __nccwpck_require__(5675);
-const channelz_1 = __nccwpck_require__(8198);
-const compression_filter_1 = __nccwpck_require__(3430);
-const connectivity_state_1 = __nccwpck_require__(778);
-const constants_1 = __nccwpck_require__(8288);
-const control_plane_status_1 = __nccwpck_require__(9962);
-const deadline_1 = __nccwpck_require__(2173);
-const filter_stack_1 = __nccwpck_require__(5726);
-const metadata_1 = __nccwpck_require__(6100);
-const resolver_1 = __nccwpck_require__(6255);
-const uri_parser_1 = __nccwpck_require__(6027);
+const call_number_1 = __nccwpck_require__(5259);
+const channelz_1 = __nccwpck_require__(3974);
+const compression_filter_1 = __nccwpck_require__(4486);
+const connectivity_state_1 = __nccwpck_require__(9882);
+const constants_1 = __nccwpck_require__(2208);
+const control_plane_status_1 = __nccwpck_require__(6058);
+const deadline_1 = __nccwpck_require__(6589);
+const filter_stack_1 = __nccwpck_require__(4606);
+const metadata_1 = __nccwpck_require__(9972);
+const resolver_1 = __nccwpck_require__(4207);
+const uri_parser_1 = __nccwpck_require__(4299);
 class SubchannelCallWrapper {
     constructor(subchannel, method, filterStackFactory, options, callNumber) {
         this.subchannel = subchannel;
@@ -14621,7 +14621,7 @@ exports.SingleSubchannelChannel = SingleSubchannelChannel;
 
 /***/ }),
 
-/***/ 7901:
+/***/ 7181:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -14695,7 +14695,7 @@ exports.StatusBuilder = StatusBuilder;
 
 /***/ }),
 
-/***/ 7956:
+/***/ 8948:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -14801,7 +14801,7 @@ exports.StreamDecoder = StreamDecoder;
 
 /***/ }),
 
-/***/ 7021:
+/***/ 7293:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -15009,7 +15009,7 @@ exports.EndpointMap = EndpointMap;
 
 /***/ }),
 
-/***/ 7953:
+/***/ 1553:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -15031,13 +15031,13 @@ exports.EndpointMap = EndpointMap;
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.Http2SubchannelCall = void 0;
-const http2 = __nccwpck_require__(8056);
+const http2 = __nccwpck_require__(5675);
 const os = __nccwpck_require__(857);
-const constants_1 = __nccwpck_require__(8288);
-const metadata_1 = __nccwpck_require__(6100);
-const stream_decoder_1 = __nccwpck_require__(7956);
-const logging = __nccwpck_require__(8536);
-const constants_2 = __nccwpck_require__(8288);
+const constants_1 = __nccwpck_require__(2208);
+const metadata_1 = __nccwpck_require__(9972);
+const stream_decoder_1 = __nccwpck_require__(8948);
+const logging = __nccwpck_require__(4104);
+const constants_2 = __nccwpck_require__(2208);
 const TRACER_NAME = 'subchannel_call';
 /**
  * Should do approximately the same thing as util.getSystemErrorName but the
@@ -15621,7 +15621,7 @@ exports.Http2SubchannelCall = Http2SubchannelCall;
 
 /***/ }),
 
-/***/ 98:
+/***/ 5458:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -15741,7 +15741,7 @@ exports.BaseSubchannelWrapper = BaseSubchannelWrapper;
 
 /***/ }),
 
-/***/ 8695:
+/***/ 8551:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -15764,11 +15764,11 @@ exports.BaseSubchannelWrapper = BaseSubchannelWrapper;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.SubchannelPool = void 0;
 exports.getSubchannelPool = getSubchannelPool;
-const channel_options_1 = __nccwpck_require__(6793);
-const subchannel_1 = __nccwpck_require__(8416);
-const subchannel_address_1 = __nccwpck_require__(7021);
-const uri_parser_1 = __nccwpck_require__(6027);
-const transport_1 = __nccwpck_require__(3860);
+const channel_options_1 = __nccwpck_require__(5577);
+const subchannel_1 = __nccwpck_require__(6768);
+const subchannel_address_1 = __nccwpck_require__(7293);
+const uri_parser_1 = __nccwpck_require__(4299);
+const transport_1 = __nccwpck_require__(2132);
 // 10 seconds in milliseconds. This value is arbitrary.
 /**
  * The amount of time in between checks for dropping subchannels that have no
@@ -15884,7 +15884,7 @@ function getSubchannelPool(global) {
 
 /***/ }),
 
-/***/ 8416:
+/***/ 6768:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -15906,14 +15906,14 @@ function getSubchannelPool(global) {
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.Subchannel = void 0;
-const connectivity_state_1 = __nccwpck_require__(778);
-const backoff_timeout_1 = __nccwpck_require__(4643);
-const logging = __nccwpck_require__(8536);
-const constants_1 = __nccwpck_require__(8288);
-const uri_parser_1 = __nccwpck_require__(6027);
-const subchannel_address_1 = __nccwpck_require__(7021);
-const channelz_1 = __nccwpck_require__(8198);
-const single_subchannel_channel_1 = __nccwpck_require__(701);
+const connectivity_state_1 = __nccwpck_require__(9882);
+const backoff_timeout_1 = __nccwpck_require__(1539);
+const logging = __nccwpck_require__(4104);
+const constants_1 = __nccwpck_require__(2208);
+const uri_parser_1 = __nccwpck_require__(4299);
+const subchannel_address_1 = __nccwpck_require__(7293);
+const channelz_1 = __nccwpck_require__(3974);
+const single_subchannel_channel_1 = __nccwpck_require__(5866);
 const TRACER_NAME = 'subchannel';
 /* setInterval and setTimeout only accept signed 32 bit integers. JS doesn't
  * have a constant for the max signed 32 bit integer, so this is a simple way
@@ -16307,7 +16307,7 @@ exports.Subchannel = Subchannel;
 
 /***/ }),
 
-/***/ 8876:
+/***/ 5468:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -16347,7 +16347,7 @@ function getDefaultRootsData() {
 
 /***/ }),
 
-/***/ 3860:
+/***/ 2132:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -16369,21 +16369,21 @@ function getDefaultRootsData() {
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.Http2SubchannelConnector = void 0;
-const http2 = __nccwpck_require__(8056);
+const http2 = __nccwpck_require__(5675);
 const tls_1 = __nccwpck_require__(4756);
-const channelz_1 = __nccwpck_require__(8198);
-const constants_1 = __nccwpck_require__(8288);
-const http_proxy_1 = __nccwpck_require__(8954);
-const logging = __nccwpck_require__(8536);
-const resolver_1 = __nccwpck_require__(6255);
-const subchannel_address_1 = __nccwpck_require__(7021);
-const uri_parser_1 = __nccwpck_require__(6027);
+const channelz_1 = __nccwpck_require__(3974);
+const constants_1 = __nccwpck_require__(2208);
+const http_proxy_1 = __nccwpck_require__(9978);
+const logging = __nccwpck_require__(4104);
+const resolver_1 = __nccwpck_require__(4207);
+const subchannel_address_1 = __nccwpck_require__(7293);
+const uri_parser_1 = __nccwpck_require__(4299);
 const net = __nccwpck_require__(9278);
-const subchannel_call_1 = __nccwpck_require__(7953);
-const call_number_1 = __nccwpck_require__(5675);
+const subchannel_call_1 = __nccwpck_require__(1553);
+const call_number_1 = __nccwpck_require__(5259);
 const TRACER_NAME = 'transport';
 const FLOW_CONTROL_TRACER_NAME = 'transport_flowctrl';
-const clientVersion = (__nccwpck_require__(9943)/* .version */ .rE);
+const clientVersion = (__nccwpck_require__(3130)/* .version */ .rE);
 const { HTTP2_HEADER_AUTHORITY, HTTP2_HEADER_CONTENT_TYPE, HTTP2_HEADER_METHOD, HTTP2_HEADER_PATH, HTTP2_HEADER_TE, HTTP2_HEADER_USER_AGENT, } = http2.constants;
 const KEEPALIVE_TIMEOUT_MS = 20000;
 const tooManyPingsData = Buffer.from('too_many_pings', 'ascii');
@@ -17044,7 +17044,7 @@ exports.Http2SubchannelConnector = Http2SubchannelConnector;
 
 /***/ }),
 
-/***/ 6027:
+/***/ 4299:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -17202,7 +17202,7 @@ function computeServiceUrl(host, methodName) {
 
 /***/ }),
 
-/***/ 3066:
+/***/ 122:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 var __webpack_unused_export__;
@@ -17226,11 +17226,11 @@ var __webpack_unused_export__;
  */
 __webpack_unused_export__ = ({ value: true });
 __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = exports.Yi = __webpack_unused_export__ = exports.Ib = __webpack_unused_export__ = __webpack_unused_export__ = void 0;
-const camelCase = __nccwpck_require__(4277);
-const Protobuf = __nccwpck_require__(3928);
-const descriptor = __nccwpck_require__(6412);
-const util_1 = __nccwpck_require__(5972);
-const Long = __nccwpck_require__(6390);
+const camelCase = __nccwpck_require__(2069);
+const Protobuf = __nccwpck_require__(4792);
+const descriptor = __nccwpck_require__(3900);
+const util_1 = __nccwpck_require__(3620);
+const Long = __nccwpck_require__(5646);
 __webpack_unused_export__ = Long;
 function isAnyExtension(obj) {
     return ('@type' in obj) && (typeof obj['@type'] === 'string');
@@ -17455,7 +17455,7 @@ __webpack_unused_export__ = loadFileDescriptorSetFromObject;
 
 /***/ }),
 
-/***/ 5972:
+/***/ 3620:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -17480,7 +17480,7 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.addCommonProtos = exports.loadProtosWithOptionsSync = exports.loadProtosWithOptions = void 0;
 const fs = __nccwpck_require__(9896);
 const path = __nccwpck_require__(6928);
-const Protobuf = __nccwpck_require__(3928);
+const Protobuf = __nccwpck_require__(4792);
 function addIncludePathResolver(root, includePaths) {
     const originalResolvePath = root.resolvePath;
     root.resolvePath = (origin, target) => {
@@ -17536,10 +17536,10 @@ function addCommonProtos() {
     // Protobuf.js exposes: any, duration, empty, field_mask, struct, timestamp,
     // and wrappers. compiler/plugin is excluded in Protobuf.js and here.
     // Using constant strings for compatibility with tools like Webpack
-    const apiDescriptor = __nccwpck_require__(5434);
-    const descriptorDescriptor = __nccwpck_require__(3951);
-    const sourceContextDescriptor = __nccwpck_require__(2939);
-    const typeDescriptor = __nccwpck_require__(6710);
+    const apiDescriptor = __nccwpck_require__(6469);
+    const descriptorDescriptor = __nccwpck_require__(126);
+    const sourceContextDescriptor = __nccwpck_require__(294);
+    const typeDescriptor = __nccwpck_require__(5459);
     Protobuf.common('api', apiDescriptor.nested.google.nested.protobuf.nested);
     Protobuf.common('descriptor', descriptorDescriptor.nested.google.nested.protobuf.nested);
     Protobuf.common('source_context', sourceContextDescriptor.nested.google.nested.protobuf.nested);
@@ -17550,7 +17550,7 @@ exports.addCommonProtos = addCommonProtos;
 
 /***/ }),
 
-/***/ 6081:
+/***/ 6609:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -17573,11 +17573,11 @@ exports.addCommonProtos = addCommonProtos;
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.loadFileDescriptorSetFromObject = exports.loadFileDescriptorSetFromBuffer = exports.fromJSON = exports.loadSync = exports.load = exports.IdempotencyLevel = exports.isAnyExtension = exports.Long = void 0;
-const camelCase = __nccwpck_require__(4277);
-const Protobuf = __nccwpck_require__(3928);
-const descriptor = __nccwpck_require__(6412);
-const util_1 = __nccwpck_require__(8057);
-const Long = __nccwpck_require__(6390);
+const camelCase = __nccwpck_require__(2069);
+const Protobuf = __nccwpck_require__(4792);
+const descriptor = __nccwpck_require__(3900);
+const util_1 = __nccwpck_require__(8601);
+const Long = __nccwpck_require__(5646);
 exports.Long = Long;
 function isAnyExtension(obj) {
     return ('@type' in obj) && (typeof obj['@type'] === 'string');
@@ -17800,7 +17800,7 @@ exports.loadFileDescriptorSetFromObject = loadFileDescriptorSetFromObject;
 
 /***/ }),
 
-/***/ 8057:
+/***/ 8601:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -17825,7 +17825,7 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.addCommonProtos = exports.loadProtosWithOptionsSync = exports.loadProtosWithOptions = void 0;
 const fs = __nccwpck_require__(9896);
 const path = __nccwpck_require__(6928);
-const Protobuf = __nccwpck_require__(3928);
+const Protobuf = __nccwpck_require__(4792);
 function addIncludePathResolver(root, includePaths) {
     const originalResolvePath = root.resolvePath;
     root.resolvePath = (origin, target) => {
@@ -17881,10 +17881,10 @@ function addCommonProtos() {
     // Protobuf.js exposes: any, duration, empty, field_mask, struct, timestamp,
     // and wrappers. compiler/plugin is excluded in Protobuf.js and here.
     // Using constant strings for compatibility with tools like Webpack
-    const apiDescriptor = __nccwpck_require__(5434);
-    const descriptorDescriptor = __nccwpck_require__(3951);
-    const sourceContextDescriptor = __nccwpck_require__(2939);
-    const typeDescriptor = __nccwpck_require__(6710);
+    const apiDescriptor = __nccwpck_require__(6469);
+    const descriptorDescriptor = __nccwpck_require__(126);
+    const sourceContextDescriptor = __nccwpck_require__(294);
+    const typeDescriptor = __nccwpck_require__(5459);
     Protobuf.common('api', apiDescriptor.nested.google.nested.protobuf.nested);
     Protobuf.common('descriptor', descriptorDescriptor.nested.google.nested.protobuf.nested);
     Protobuf.common('source_context', sourceContextDescriptor.nested.google.nested.protobuf.nested);
@@ -17895,7 +17895,7 @@ exports.addCommonProtos = addCommonProtos;
 
 /***/ }),
 
-/***/ 2518:
+/***/ 777:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -18697,7 +18697,7 @@ exports.OrderedMap = OrderedMap;
 
 /***/ }),
 
-/***/ 2222:
+/***/ 8814:
 /***/ ((module) => {
 
 
@@ -18756,7 +18756,7 @@ function asPromise(fn, ctx/*, varargs */) {
 
 /***/ }),
 
-/***/ 5478:
+/***/ 8086:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -18902,7 +18902,7 @@ base64.test = function test(string) {
 
 /***/ }),
 
-/***/ 5346:
+/***/ 2722:
 /***/ ((module) => {
 
 
@@ -19021,7 +19021,7 @@ function safeFunctionName(name) {
 
 /***/ }),
 
-/***/ 2491:
+/***/ 1531:
 /***/ ((module) => {
 
 
@@ -19114,14 +19114,14 @@ EventEmitter.prototype.emit = function emit(evt) {
 
 /***/ }),
 
-/***/ 4279:
+/***/ 2951:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = fetch;
 
-var asPromise = __nccwpck_require__(2222),
-    fs        = __nccwpck_require__(193);
+var asPromise = __nccwpck_require__(8814),
+    fs        = __nccwpck_require__(609);
 
 /**
  * Node-style callback as used by {@link util.fetch}.
@@ -19233,7 +19233,7 @@ fetch.xhr = function fetch_xhr(filename, options, callback) {
 
 /***/ }),
 
-/***/ 193:
+/***/ 609:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -19251,7 +19251,7 @@ module.exports = fs;
 
 /***/ }),
 
-/***/ 8597:
+/***/ 5605:
 /***/ ((module) => {
 
 
@@ -19593,7 +19593,7 @@ function readUintBE(buf, pos) {
 
 /***/ }),
 
-/***/ 6090:
+/***/ 4794:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -19665,7 +19665,7 @@ path.resolve = function resolve(originPath, includePath, alreadyNormalized) {
 
 /***/ }),
 
-/***/ 6239:
+/***/ 6015:
 /***/ ((module) => {
 
 
@@ -19720,7 +19720,7 @@ function pool(alloc, slice, size) {
 
 /***/ }),
 
-/***/ 958:
+/***/ 8798:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -19842,7 +19842,7 @@ utf8.write = function utf8_write(string, buffer, offset) {
 
 /***/ }),
 
-/***/ 6656:
+/***/ 4928:
 /***/ ((module) => {
 
 // Copyright 2011 Mark Cavage <mcavage@gmail.com> All rights reserved.
@@ -19862,16 +19862,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7703:
+/***/ 3335:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Copyright 2011 Mark Cavage <mcavage@gmail.com> All rights reserved.
 
-var errors = __nccwpck_require__(6656);
-var types = __nccwpck_require__(254);
+var errors = __nccwpck_require__(4928);
+var types = __nccwpck_require__(62);
 
-var Reader = __nccwpck_require__(1996);
-var Writer = __nccwpck_require__(9816);
+var Reader = __nccwpck_require__(4444);
+var Writer = __nccwpck_require__(9384);
 
 
 // --- Exports
@@ -19896,16 +19896,16 @@ for (var e in errors) {
 
 /***/ }),
 
-/***/ 1996:
+/***/ 4444:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Copyright 2011 Mark Cavage <mcavage@gmail.com> All rights reserved.
 
 var assert = __nccwpck_require__(2613);
-var Buffer = (__nccwpck_require__(2803).Buffer);
+var Buffer = (__nccwpck_require__(227).Buffer);
 
-var ASN1 = __nccwpck_require__(254);
-var errors = __nccwpck_require__(6656);
+var ASN1 = __nccwpck_require__(62);
+var errors = __nccwpck_require__(4928);
 
 
 // --- Globals
@@ -20165,7 +20165,7 @@ module.exports = Reader;
 
 /***/ }),
 
-/***/ 254:
+/***/ 62:
 /***/ ((module) => {
 
 // Copyright 2011 Mark Cavage <mcavage@gmail.com> All rights reserved.
@@ -20208,15 +20208,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9816:
+/***/ 9384:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Copyright 2011 Mark Cavage <mcavage@gmail.com> All rights reserved.
 
 var assert = __nccwpck_require__(2613);
-var Buffer = (__nccwpck_require__(2803).Buffer);
-var ASN1 = __nccwpck_require__(254);
-var errors = __nccwpck_require__(6656);
+var Buffer = (__nccwpck_require__(227).Buffer);
+var ASN1 = __nccwpck_require__(62);
+var errors = __nccwpck_require__(4928);
 
 
 // --- Globals
@@ -20532,7 +20532,7 @@ module.exports = Writer;
 
 /***/ }),
 
-/***/ 9837:
+/***/ 3901:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Copyright 2011 Mark Cavage <mcavage@gmail.com> All rights reserved.
@@ -20540,7 +20540,7 @@ module.exports = Writer;
 // If you have no idea what ASN.1 or BER is, see this:
 // ftp://ftp.rsa.com/pub/pkcs/ascii/layman.asc
 
-var Ber = __nccwpck_require__(7703);
+var Ber = __nccwpck_require__(3335);
 
 
 
@@ -20559,12 +20559,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 686:
+/***/ 2158:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-var crypto_hash_sha512 = (__nccwpck_require__(668).lowlevel).crypto_hash;
+var crypto_hash_sha512 = (__nccwpck_require__(7900).lowlevel).crypto_hash;
 
 /*
  * This file is a 1:1 port from the OpenBSD blowfish.c and bcrypt_pbkdf.c. As a
@@ -21122,7 +21122,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5234:
+/***/ 2866:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -21525,14 +21525,14 @@ module.exports = BufferList
 
 /***/ }),
 
-/***/ 794:
+/***/ 9322:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const DuplexStream = (__nccwpck_require__(6131).Duplex)
-const inherits = __nccwpck_require__(9598)
-const BufferList = __nccwpck_require__(5234)
+const DuplexStream = (__nccwpck_require__(3747).Duplex)
+const inherits = __nccwpck_require__(9054)
+const BufferList = __nccwpck_require__(2866)
 
 function BufferListStream (callback) {
   if (!(this instanceof BufferListStream)) {
@@ -21616,7 +21616,7 @@ module.exports.BufferList = BufferList
 
 /***/ }),
 
-/***/ 5384:
+/***/ 8008:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -21790,19 +21790,19 @@ chownr.sync = chownrSync
 
 /***/ }),
 
-/***/ 4982:
+/***/ 6230:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const binding = __nccwpck_require__(5243);
+const binding = __nccwpck_require__(1104);
 
 module.exports = binding.getCPUInfo;
 
 
 /***/ }),
 
-/***/ 6110:
+/***/ 1438:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 /* eslint-env browser */
@@ -22062,7 +22062,7 @@ function localstorage() {
 	}
 }
 
-module.exports = __nccwpck_require__(897)(exports);
+module.exports = __nccwpck_require__(4993)(exports);
 
 const {formatters} = module.exports;
 
@@ -22081,7 +22081,7 @@ formatters.j = function (v) {
 
 /***/ }),
 
-/***/ 897:
+/***/ 4993:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -22097,7 +22097,7 @@ function setup(env) {
 	createDebug.disable = disable;
 	createDebug.enable = enable;
 	createDebug.enabled = enabled;
-	createDebug.humanize = __nccwpck_require__(744);
+	createDebug.humanize = __nccwpck_require__(5320);
 	createDebug.destroy = destroy;
 
 	Object.keys(env).forEach(key => {
@@ -22380,7 +22380,7 @@ module.exports = setup;
 
 /***/ }),
 
-/***/ 2830:
+/***/ 3326:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 /**
@@ -22389,15 +22389,15 @@ module.exports = setup;
  */
 
 if (typeof process === 'undefined' || process.type === 'renderer' || process.browser === true || process.__nwjs) {
-	module.exports = __nccwpck_require__(6110);
+	module.exports = __nccwpck_require__(1438);
 } else {
-	module.exports = __nccwpck_require__(5108);
+	module.exports = __nccwpck_require__(5076);
 }
 
 
 /***/ }),
 
-/***/ 5108:
+/***/ 5076:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 /**
@@ -22431,7 +22431,7 @@ exports.colors = [6, 2, 3, 4, 5, 1];
 try {
 	// Optional dependency (as in, doesn't need to be installed, NOT like optionalDependencies in package.json)
 	// eslint-disable-next-line import/no-extraneous-dependencies
-	const supportsColor = __nccwpck_require__(1450);
+	const supportsColor = __nccwpck_require__(986);
 
 	if (supportsColor && (supportsColor.stderr || supportsColor).level >= 2) {
 		exports.colors = [
@@ -22639,7 +22639,7 @@ function init(debug) {
 	}
 }
 
-module.exports = __nccwpck_require__(897)(exports);
+module.exports = __nccwpck_require__(4993)(exports);
 
 const {formatters} = module.exports;
 
@@ -22667,7 +22667,7 @@ formatters.O = function (v) {
 
 /***/ }),
 
-/***/ 9167:
+/***/ 3263:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 //Based on follow-redirects v0.0.x
@@ -22675,7 +22675,7 @@ formatters.O = function (v) {
 var nativeHttps = __nccwpck_require__(5692),
   nativeHttp = __nccwpck_require__(8611),
   url = __nccwpck_require__(7016),
-  utils = __nccwpck_require__(4510);
+  utils = __nccwpck_require__(7470);
 
 var maxRedirects = module.exports.maxRedirects = 5;
 
@@ -22761,13 +22761,13 @@ for (var protocol in protocols) {
 
 /***/ }),
 
-/***/ 9976:
+/***/ 4760:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 module.exports = HttpDuplex;
 
 var util = __nccwpck_require__(9023),
-  stream = __nccwpck_require__(6131);
+  stream = __nccwpck_require__(3747);
 
 util.inherits(HttpDuplex, stream.Duplex);
 
@@ -22823,20 +22823,20 @@ HttpDuplex.prototype.destroySoon = function() {
 
 /***/ }),
 
-/***/ 7133:
+/***/ 6909:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 var querystring = __nccwpck_require__(3480),
-  http = __nccwpck_require__(9167),
+  http = __nccwpck_require__(3263),
   fs = __nccwpck_require__(9896),
   path = __nccwpck_require__(6928),
   url = __nccwpck_require__(7016),
-  ssh = __nccwpck_require__(8573),
-  HttpDuplex = __nccwpck_require__(9976),
-  debug = __nccwpck_require__(2830)('modem'),
-  utils = __nccwpck_require__(4510),
+  ssh = __nccwpck_require__(6621),
+  HttpDuplex = __nccwpck_require__(4760),
+  debug = __nccwpck_require__(3326)('modem'),
+  utils = __nccwpck_require__(7470),
   util = __nccwpck_require__(9023),
-  splitca = __nccwpck_require__(4087),
+  splitca = __nccwpck_require__(8967),
   os = __nccwpck_require__(857),
   isWin = os.type() === 'Windows_NT',
   stream = __nccwpck_require__(2203);
@@ -23407,10 +23407,10 @@ module.exports = Modem;
 
 /***/ }),
 
-/***/ 8573:
+/***/ 6621:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var Client = (__nccwpck_require__(5472).Client),
+var Client = (__nccwpck_require__(1936).Client),
   http = __nccwpck_require__(8611);
 
 module.exports = function (opt) {
@@ -23462,7 +23462,7 @@ module.exports = function (opt) {
 
 /***/ }),
 
-/***/ 4510:
+/***/ 7470:
 /***/ ((module) => {
 
 // https://github.com/HenrikJoreteg/extend-object/blob/v0.1.0/extend-object.js
@@ -23493,10 +23493,10 @@ module.exports.parseJSON = function(s) {
 
 /***/ }),
 
-/***/ 7056:
+/***/ 8704:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var protobuf = __nccwpck_require__(3928);
+var protobuf = __nccwpck_require__(4792);
 var path = __nccwpck_require__(6928);
 
 // Constants
@@ -23742,10 +23742,10 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2474:
+/***/ 2330:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var util = __nccwpck_require__(8300);
+var util = __nccwpck_require__(2140);
 
 /**
  * Represents a config
@@ -23884,12 +23884,12 @@ module.exports = Config;
 
 /***/ }),
 
-/***/ 8521:
+/***/ 9241:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var extend = (__nccwpck_require__(8300).extend),
-  Exec = __nccwpck_require__(209),
-  util = __nccwpck_require__(8300);
+var extend = (__nccwpck_require__(2140).extend),
+  Exec = __nccwpck_require__(7009),
+  util = __nccwpck_require__(2140);
 
 /**
  * Represents a Container
@@ -24976,24 +24976,24 @@ module.exports = Container;
 
 /***/ }),
 
-/***/ 9040:
+/***/ 2176:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 var EventEmitter = (__nccwpck_require__(4434).EventEmitter),
-  Modem = __nccwpck_require__(7133),
-  Container = __nccwpck_require__(8521),
-  Image = __nccwpck_require__(9607),
-  Volume = __nccwpck_require__(8302),
-  Network = __nccwpck_require__(8224),
-  Service = __nccwpck_require__(4769),
-  Plugin = __nccwpck_require__(8247),
-  Secret = __nccwpck_require__(6080),
-  Config = __nccwpck_require__(2474),
-  Task = __nccwpck_require__(5325),
-  Node = __nccwpck_require__(6680),
-  Exec = __nccwpck_require__(209),
-  util = __nccwpck_require__(8300),
-  withSession = __nccwpck_require__(638),
+  Modem = __nccwpck_require__(6909),
+  Container = __nccwpck_require__(9241),
+  Image = __nccwpck_require__(9927),
+  Volume = __nccwpck_require__(7726),
+  Network = __nccwpck_require__(1200),
+  Service = __nccwpck_require__(5905),
+  Plugin = __nccwpck_require__(5143),
+  Secret = __nccwpck_require__(5504),
+  Config = __nccwpck_require__(2330),
+  Task = __nccwpck_require__(9693),
+  Node = __nccwpck_require__(424),
+  Exec = __nccwpck_require__(7009),
+  util = __nccwpck_require__(2140),
+  withSession = __nccwpck_require__(2318),
   extend = util.extend;
 
 var Docker = function(opts) {
@@ -25336,7 +25336,7 @@ Docker.prototype.buildImage = function(file, opts, callback) {
  * @param {Function} onProgress - Optional callback for each event: (event) => void
  */
 Docker.prototype.followProgress = function(stream, onFinished, onProgress) {
-  var buildkit = __nccwpck_require__(7056);
+  var buildkit = __nccwpck_require__(8704);
   return buildkit.followProgress(stream, onFinished, onProgress);
 };
 
@@ -26886,10 +26886,10 @@ module.exports = Docker;
 
 /***/ }),
 
-/***/ 209:
+/***/ 7009:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var util = __nccwpck_require__(8300);
+var util = __nccwpck_require__(2140);
 
 /**
  * Represents an Exec
@@ -27032,10 +27032,10 @@ module.exports = Exec;
 
 /***/ }),
 
-/***/ 9607:
+/***/ 9927:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var util = __nccwpck_require__(8300);
+var util = __nccwpck_require__(2140);
 
 /**
  * Represents an image
@@ -27318,10 +27318,10 @@ module.exports = Image;
 
 /***/ }),
 
-/***/ 8224:
+/***/ 1200:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var util = __nccwpck_require__(8300);
+var util = __nccwpck_require__(2140);
 
 /**
  * Represents an network
@@ -27496,10 +27496,10 @@ module.exports = Network;
 
 /***/ }),
 
-/***/ 6680:
+/***/ 424:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var util = __nccwpck_require__(8300);
+var util = __nccwpck_require__(2140);
 
 /**
  * Represents an Node
@@ -27638,10 +27638,10 @@ module.exports = Node;
 
 /***/ }),
 
-/***/ 8247:
+/***/ 5143:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var util = __nccwpck_require__(8300);
+var util = __nccwpck_require__(2140);
 
 /**
  * Represents a plugin
@@ -28017,10 +28017,10 @@ module.exports = Plugin;
 
 /***/ }),
 
-/***/ 6080:
+/***/ 5504:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var util = __nccwpck_require__(8300);
+var util = __nccwpck_require__(2140);
 
 /**
  * Represents a secret
@@ -28158,10 +28158,10 @@ module.exports = Secret;
 
 /***/ }),
 
-/***/ 4769:
+/***/ 5905:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var util = __nccwpck_require__(8300);
+var util = __nccwpck_require__(2140);
 
 /**
  * Represents an Service
@@ -28348,11 +28348,11 @@ module.exports = Service;
 
 /***/ }),
 
-/***/ 638:
+/***/ 2318:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var grpc = __nccwpck_require__(3033),
-  protoLoader = __nccwpck_require__(6081),
+var grpc = __nccwpck_require__(3017),
+  protoLoader = __nccwpck_require__(6609),
   path = __nccwpck_require__(6928),
   crypto = __nccwpck_require__(6982);
 
@@ -28418,10 +28418,10 @@ module.exports = withSession;
 
 /***/ }),
 
-/***/ 5325:
+/***/ 9693:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var util = __nccwpck_require__(8300);
+var util = __nccwpck_require__(2140);
 
 /**
  * Represents an Task
@@ -28522,13 +28522,13 @@ module.exports = Task;
 
 /***/ }),
 
-/***/ 8300:
+/***/ 2140:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var DockerIgnore = __nccwpck_require__(4158);
+var DockerIgnore = __nccwpck_require__(2766);
 var fs = __nccwpck_require__(9896);
 var path = __nccwpck_require__(6928);
-var tar = __nccwpck_require__(5645);
+var tar = __nccwpck_require__(3485);
 var zlib = __nccwpck_require__(3106);
 
 // https://github.com/HenrikJoreteg/extend-object/blob/v0.1.0/extend-object.js
@@ -28635,10 +28635,10 @@ module.exports.prepareBuildContext = function(file, next) {
 
 /***/ }),
 
-/***/ 8302:
+/***/ 7726:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var util = __nccwpck_require__(8300);
+var util = __nccwpck_require__(2140);
 
 /**
  * Represents a volume
@@ -28732,10 +28732,10 @@ module.exports = Volume;
 
 /***/ }),
 
-/***/ 1424:
+/***/ 6272:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var once = __nccwpck_require__(5560);
+var once = __nccwpck_require__(8856);
 
 var noop = function() {};
 
@@ -28835,7 +28835,7 @@ module.exports = eos;
 
 /***/ }),
 
-/***/ 2147:
+/***/ 8259:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 module.exports = (__nccwpck_require__(9896).constants) || __nccwpck_require__(9140)
@@ -28843,7 +28843,7 @@ module.exports = (__nccwpck_require__(9896).constants) || __nccwpck_require__(91
 
 /***/ }),
 
-/***/ 3813:
+/***/ 2389:
 /***/ ((module) => {
 
 
@@ -28858,7 +28858,7 @@ module.exports = (flag, argv = process.argv) => {
 
 /***/ }),
 
-/***/ 9598:
+/***/ 9054:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 try {
@@ -28868,13 +28868,13 @@ try {
   module.exports = util.inherits;
 } catch (e) {
   /* istanbul ignore next */
-  module.exports = __nccwpck_require__(6589);
+  module.exports = __nccwpck_require__(7709);
 }
 
 
 /***/ }),
 
-/***/ 6589:
+/***/ 7709:
 /***/ ((module) => {
 
 if (typeof Object.create === 'function') {
@@ -28908,7 +28908,7 @@ if (typeof Object.create === 'function') {
 
 /***/ }),
 
-/***/ 4277:
+/***/ 2069:
 /***/ ((module) => {
 
 /**
@@ -29514,7 +29514,7 @@ module.exports = camelCase;
 
 /***/ }),
 
-/***/ 9200:
+/***/ 4944:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 var path = __nccwpck_require__(6928);
@@ -29619,7 +29619,7 @@ mkdirP.sync = function sync (p, opts, made) {
 
 /***/ }),
 
-/***/ 744:
+/***/ 5320:
 /***/ ((module) => {
 
 /**
@@ -29788,10 +29788,10 @@ function plural(ms, msAbs, n, name) {
 
 /***/ }),
 
-/***/ 5560:
+/***/ 8856:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var wrappy = __nccwpck_require__(8264)
+var wrappy = __nccwpck_require__(2904)
 module.exports = wrappy(once)
 module.exports.strict = wrappy(onceStrict)
 
@@ -29837,12 +29837,12 @@ function onceStrict (fn) {
 
 /***/ }),
 
-/***/ 6412:
+/***/ 3900:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 
-var $protobuf = __nccwpck_require__(3928);
-module.exports = exports = $protobuf.descriptor = $protobuf.Root.fromJSON(__nccwpck_require__(3951)).lookup(".google.protobuf");
+var $protobuf = __nccwpck_require__(4792);
+module.exports = exports = $protobuf.descriptor = $protobuf.Root.fromJSON(__nccwpck_require__(126)).lookup(".google.protobuf");
 
 var Namespace = $protobuf.Namespace,
     Root      = $protobuf.Root,
@@ -31030,18 +31030,18 @@ function editionToDescriptor(edition, fileDescriptor) {
 
 /***/ }),
 
-/***/ 3928:
+/***/ 4792:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // full library entry point.
 
 
-module.exports = __nccwpck_require__(8513);
+module.exports = __nccwpck_require__(1057);
 
 
 /***/ }),
 
-/***/ 872:
+/***/ 1416:
 /***/ ((module) => {
 
 
@@ -31447,7 +31447,7 @@ common.get = function get(file) {
 
 /***/ }),
 
-/***/ 2437:
+/***/ 6261:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -31457,8 +31457,8 @@ common.get = function get(file) {
  */
 var converter = exports;
 
-var Enum = __nccwpck_require__(3528),
-    util = __nccwpck_require__(9609);
+var Enum = __nccwpck_require__(1976),
+    util = __nccwpck_require__(8809);
 
 /**
  * Generates a partial value fromObject conveter.
@@ -31772,15 +31772,15 @@ converter.toObject = function toObject(mtype) {
 
 /***/ }),
 
-/***/ 5301:
+/***/ 8181:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = decoder;
 
-var Enum    = __nccwpck_require__(3528),
-    types   = __nccwpck_require__(1024),
-    util    = __nccwpck_require__(9609);
+var Enum    = __nccwpck_require__(1976),
+    types   = __nccwpck_require__(7536),
+    util    = __nccwpck_require__(8809);
 
 function missing(field) {
     return "missing required '" + field.name + "'";
@@ -31943,15 +31943,15 @@ function decoder(mtype) {
 
 /***/ }),
 
-/***/ 7641:
+/***/ 6646:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = encoder;
 
-var Enum     = __nccwpck_require__(3528),
-    types    = __nccwpck_require__(1024),
-    util     = __nccwpck_require__(9609);
+var Enum     = __nccwpck_require__(1976),
+    types    = __nccwpck_require__(7536),
+    util     = __nccwpck_require__(8809);
 
 /**
  * Generates a partial message type encoder.
@@ -32053,18 +32053,18 @@ function encoder(mtype) {
 
 /***/ }),
 
-/***/ 3528:
+/***/ 1976:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = Enum;
 
 // extends ReflectionObject
-var ReflectionObject = __nccwpck_require__(7946);
+var ReflectionObject = __nccwpck_require__(3162);
 ((Enum.prototype = Object.create(ReflectionObject.prototype)).constructor = Enum).className = "Enum";
 
-var Namespace = __nccwpck_require__(1946),
-    util = __nccwpck_require__(9609);
+var Namespace = __nccwpck_require__(4570),
+    util = __nccwpck_require__(8809);
 
 /**
  * Constructs a new enum instance.
@@ -32286,19 +32286,19 @@ Enum.prototype.isReservedName = function isReservedName(name) {
 
 /***/ }),
 
-/***/ 457:
+/***/ 5017:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = Field;
 
 // extends ReflectionObject
-var ReflectionObject = __nccwpck_require__(7946);
+var ReflectionObject = __nccwpck_require__(3162);
 ((Field.prototype = Object.create(ReflectionObject.prototype)).constructor = Field).className = "Field";
 
-var Enum  = __nccwpck_require__(3528),
-    types = __nccwpck_require__(1024),
-    util  = __nccwpck_require__(9609);
+var Enum  = __nccwpck_require__(1976),
+    types = __nccwpck_require__(7536),
+    util  = __nccwpck_require__(8809);
 
 var Type; // cyclic
 
@@ -32746,11 +32746,11 @@ Field._configure = function configure(Type_) {
 
 /***/ }),
 
-/***/ 5504:
+/***/ 2352:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
-var protobuf = module.exports = __nccwpck_require__(6579);
+var protobuf = module.exports = __nccwpck_require__(355);
 
 protobuf.build = "light";
 
@@ -32823,30 +32823,30 @@ function loadSync(filename, root) {
 protobuf.loadSync = loadSync;
 
 // Serialization
-protobuf.encoder          = __nccwpck_require__(7641);
-protobuf.decoder          = __nccwpck_require__(5301);
-protobuf.verifier         = __nccwpck_require__(7639);
-protobuf.converter        = __nccwpck_require__(2437);
+protobuf.encoder          = __nccwpck_require__(6646);
+protobuf.decoder          = __nccwpck_require__(8181);
+protobuf.verifier         = __nccwpck_require__(2727);
+protobuf.converter        = __nccwpck_require__(6261);
 
 // Reflection
-protobuf.ReflectionObject = __nccwpck_require__(7946);
-protobuf.Namespace        = __nccwpck_require__(1946);
-protobuf.Root             = __nccwpck_require__(8185);
-protobuf.Enum             = __nccwpck_require__(3528);
-protobuf.Type             = __nccwpck_require__(901);
-protobuf.Field            = __nccwpck_require__(457);
-protobuf.OneOf            = __nccwpck_require__(4624);
-protobuf.MapField         = __nccwpck_require__(8791);
-protobuf.Service          = __nccwpck_require__(338);
-protobuf.Method           = __nccwpck_require__(9988);
+protobuf.ReflectionObject = __nccwpck_require__(3162);
+protobuf.Namespace        = __nccwpck_require__(4570);
+protobuf.Root             = __nccwpck_require__(361);
+protobuf.Enum             = __nccwpck_require__(1976);
+protobuf.Type             = __nccwpck_require__(1317);
+protobuf.Field            = __nccwpck_require__(5017);
+protobuf.OneOf            = __nccwpck_require__(7664);
+protobuf.MapField         = __nccwpck_require__(6199);
+protobuf.Service          = __nccwpck_require__(3970);
+protobuf.Method           = __nccwpck_require__(4228);
 
 // Runtime
-protobuf.Message          = __nccwpck_require__(9450);
-protobuf.wrappers         = __nccwpck_require__(9781);
+protobuf.Message          = __nccwpck_require__(9706);
+protobuf.wrappers         = __nccwpck_require__(6213);
 
 // Utility
-protobuf.types            = __nccwpck_require__(1024);
-protobuf.util             = __nccwpck_require__(9609);
+protobuf.types            = __nccwpck_require__(7536);
+protobuf.util             = __nccwpck_require__(8809);
 
 // Set up possibly cyclic reflection dependencies
 protobuf.ReflectionObject._configure(protobuf.Root);
@@ -32857,7 +32857,7 @@ protobuf.Field._configure(protobuf.Type);
 
 /***/ }),
 
-/***/ 6579:
+/***/ 355:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -32872,15 +32872,15 @@ var protobuf = exports;
 protobuf.build = "minimal";
 
 // Serialization
-protobuf.Writer       = __nccwpck_require__(3654);
-protobuf.BufferWriter = __nccwpck_require__(3751);
-protobuf.Reader       = __nccwpck_require__(9350);
-protobuf.BufferReader = __nccwpck_require__(2423);
+protobuf.Writer       = __nccwpck_require__(3526);
+protobuf.BufferWriter = __nccwpck_require__(8167);
+protobuf.Reader       = __nccwpck_require__(4742);
+protobuf.BufferReader = __nccwpck_require__(9623);
 
 // Utility
-protobuf.util         = __nccwpck_require__(2857);
-protobuf.rpc          = __nccwpck_require__(9882);
-protobuf.roots        = __nccwpck_require__(4460);
+protobuf.util         = __nccwpck_require__(6057);
+protobuf.rpc          = __nccwpck_require__(1338);
+protobuf.roots        = __nccwpck_require__(3852);
 protobuf.configure    = configure;
 
 /* istanbul ignore next */
@@ -32900,18 +32900,18 @@ configure();
 
 /***/ }),
 
-/***/ 8513:
+/***/ 1057:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
-var protobuf = module.exports = __nccwpck_require__(5504);
+var protobuf = module.exports = __nccwpck_require__(2352);
 
 protobuf.build = "full";
 
 // Parser
-protobuf.tokenize         = __nccwpck_require__(580);
-protobuf.parse            = __nccwpck_require__(8790);
-protobuf.common           = __nccwpck_require__(872);
+protobuf.tokenize         = __nccwpck_require__(7860);
+protobuf.parse            = __nccwpck_require__(5206);
+protobuf.common           = __nccwpck_require__(1416);
 
 // Configure parser
 protobuf.Root._configure(protobuf.Type, protobuf.parse, protobuf.common);
@@ -32919,18 +32919,18 @@ protobuf.Root._configure(protobuf.Type, protobuf.parse, protobuf.common);
 
 /***/ }),
 
-/***/ 8791:
+/***/ 6199:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = MapField;
 
 // extends Field
-var Field = __nccwpck_require__(457);
+var Field = __nccwpck_require__(5017);
 ((MapField.prototype = Object.create(Field.prototype)).constructor = MapField).className = "MapField";
 
-var types   = __nccwpck_require__(1024),
-    util    = __nccwpck_require__(9609);
+var types   = __nccwpck_require__(7536),
+    util    = __nccwpck_require__(8809);
 
 /**
  * Constructs a new map field instance.
@@ -33052,13 +33052,13 @@ MapField.d = function decorateMapField(fieldId, fieldKeyType, fieldValueType) {
 
 /***/ }),
 
-/***/ 9450:
+/***/ 9706:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = Message;
 
-var util = __nccwpck_require__(2857);
+var util = __nccwpck_require__(6057);
 
 /**
  * Constructs a new message instance.
@@ -33202,17 +33202,17 @@ Message.prototype.toJSON = function toJSON() {
 
 /***/ }),
 
-/***/ 9988:
+/***/ 4228:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = Method;
 
 // extends ReflectionObject
-var ReflectionObject = __nccwpck_require__(7946);
+var ReflectionObject = __nccwpck_require__(3162);
 ((Method.prototype = Object.create(ReflectionObject.prototype)).constructor = Method).className = "Method";
 
-var util = __nccwpck_require__(9609);
+var util = __nccwpck_require__(8809);
 
 /**
  * Constructs a new service method instance.
@@ -33369,19 +33369,19 @@ Method.prototype.resolve = function resolve() {
 
 /***/ }),
 
-/***/ 1946:
+/***/ 4570:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = Namespace;
 
 // extends ReflectionObject
-var ReflectionObject = __nccwpck_require__(7946);
+var ReflectionObject = __nccwpck_require__(3162);
 ((Namespace.prototype = Object.create(ReflectionObject.prototype)).constructor = Namespace).className = "Namespace";
 
-var Field    = __nccwpck_require__(457),
-    util     = __nccwpck_require__(9609),
-    OneOf    = __nccwpck_require__(4624);
+var Field    = __nccwpck_require__(5017),
+    util     = __nccwpck_require__(8809),
+    OneOf    = __nccwpck_require__(7664);
 
 var Type,    // cyclic
     Service,
@@ -33934,7 +33934,7 @@ Namespace._configure = function(Type_, Service_, Enum_) {
 
 /***/ }),
 
-/***/ 7946:
+/***/ 3162:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -33942,8 +33942,8 @@ module.exports = ReflectionObject;
 
 ReflectionObject.className = "ReflectionObject";
 
-const OneOf = __nccwpck_require__(4624);
-var util = __nccwpck_require__(9609);
+const OneOf = __nccwpck_require__(7664);
+var util = __nccwpck_require__(8809);
 
 var Root; // cyclic
 
@@ -34323,18 +34323,18 @@ ReflectionObject._configure = function(Root_) {
 
 /***/ }),
 
-/***/ 4624:
+/***/ 7664:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = OneOf;
 
 // extends ReflectionObject
-var ReflectionObject = __nccwpck_require__(7946);
+var ReflectionObject = __nccwpck_require__(3162);
 ((OneOf.prototype = Object.create(ReflectionObject.prototype)).constructor = OneOf).className = "OneOf";
 
-var Field = __nccwpck_require__(457),
-    util  = __nccwpck_require__(9609);
+var Field = __nccwpck_require__(5017),
+    util  = __nccwpck_require__(8809);
 
 /**
  * Constructs a new oneof instance.
@@ -34552,7 +34552,7 @@ OneOf.d = function decorateOneOf() {
 
 /***/ }),
 
-/***/ 8790:
+/***/ 5206:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -34561,18 +34561,18 @@ module.exports = parse;
 parse.filename = null;
 parse.defaults = { keepCase: false };
 
-var tokenize  = __nccwpck_require__(580),
-    Root      = __nccwpck_require__(8185),
-    Type      = __nccwpck_require__(901),
-    Field     = __nccwpck_require__(457),
-    MapField  = __nccwpck_require__(8791),
-    OneOf     = __nccwpck_require__(4624),
-    Enum      = __nccwpck_require__(3528),
-    Service   = __nccwpck_require__(338),
-    Method    = __nccwpck_require__(9988),
-    ReflectionObject = __nccwpck_require__(7946),
-    types     = __nccwpck_require__(1024),
-    util      = __nccwpck_require__(9609);
+var tokenize  = __nccwpck_require__(7860),
+    Root      = __nccwpck_require__(361),
+    Type      = __nccwpck_require__(1317),
+    Field     = __nccwpck_require__(5017),
+    MapField  = __nccwpck_require__(6199),
+    OneOf     = __nccwpck_require__(7664),
+    Enum      = __nccwpck_require__(1976),
+    Service   = __nccwpck_require__(3970),
+    Method    = __nccwpck_require__(4228),
+    ReflectionObject = __nccwpck_require__(3162),
+    types     = __nccwpck_require__(7536),
+    util      = __nccwpck_require__(8809);
 
 var base10Re    = /^[1-9][0-9]*$/,
     base10NegRe = /^-?[1-9][0-9]*$/,
@@ -35551,13 +35551,13 @@ function parse(source, root, options) {
 
 /***/ }),
 
-/***/ 9350:
+/***/ 4742:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = Reader;
 
-var util      = __nccwpck_require__(2857);
+var util      = __nccwpck_require__(6057);
 
 var BufferReader; // cyclic
 
@@ -36004,17 +36004,17 @@ Reader._configure = function(BufferReader_) {
 
 /***/ }),
 
-/***/ 2423:
+/***/ 9623:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = BufferReader;
 
 // extends Reader
-var Reader = __nccwpck_require__(9350);
+var Reader = __nccwpck_require__(4742);
 (BufferReader.prototype = Object.create(Reader.prototype)).constructor = BufferReader;
 
-var util = __nccwpck_require__(2857);
+var util = __nccwpck_require__(6057);
 
 /**
  * Constructs a new buffer reader instance.
@@ -36062,20 +36062,20 @@ BufferReader._configure();
 
 /***/ }),
 
-/***/ 8185:
+/***/ 361:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = Root;
 
 // extends Namespace
-var Namespace = __nccwpck_require__(1946);
+var Namespace = __nccwpck_require__(4570);
 ((Root.prototype = Object.create(Namespace.prototype)).constructor = Root).className = "Root";
 
-var Field   = __nccwpck_require__(457),
-    Enum    = __nccwpck_require__(3528),
-    OneOf   = __nccwpck_require__(4624),
-    util    = __nccwpck_require__(9609);
+var Field   = __nccwpck_require__(5017),
+    Enum    = __nccwpck_require__(1976),
+    OneOf   = __nccwpck_require__(7664),
+    util    = __nccwpck_require__(8809);
 
 var Type,   // cyclic
     parse,  // might be excluded
@@ -36481,7 +36481,7 @@ Root._configure = function(Type_, parse_, common_) {
 
 /***/ }),
 
-/***/ 4460:
+/***/ 3852:
 /***/ ((module) => {
 
 
@@ -36506,7 +36506,7 @@ module.exports = Object.create(null);
 
 /***/ }),
 
-/***/ 9882:
+/***/ 1338:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -36544,18 +36544,18 @@ var rpc = exports;
  * @returns {undefined}
  */
 
-rpc.Service = __nccwpck_require__(4026);
+rpc.Service = __nccwpck_require__(5290);
 
 
 /***/ }),
 
-/***/ 4026:
+/***/ 5290:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = Service;
 
-var util = __nccwpck_require__(2857);
+var util = __nccwpck_require__(6057);
 
 // Extends EventEmitter
 (Service.prototype = Object.create(util.EventEmitter.prototype)).constructor = Service;
@@ -36698,19 +36698,19 @@ Service.prototype.end = function end(endedByRPC) {
 
 /***/ }),
 
-/***/ 338:
+/***/ 3970:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = Service;
 
 // extends Namespace
-var Namespace = __nccwpck_require__(1946);
+var Namespace = __nccwpck_require__(4570);
 ((Service.prototype = Object.create(Namespace.prototype)).constructor = Service).className = "Service";
 
-var Method = __nccwpck_require__(9988),
-    util   = __nccwpck_require__(9609),
-    rpc    = __nccwpck_require__(9882);
+var Method = __nccwpck_require__(4228),
+    util   = __nccwpck_require__(8809),
+    rpc    = __nccwpck_require__(1338);
 
 /**
  * Constructs a new service instance.
@@ -36898,7 +36898,7 @@ Service.prototype.create = function create(rpcImpl, requestDelimited, responseDe
 
 /***/ }),
 
-/***/ 580:
+/***/ 7860:
 /***/ ((module) => {
 
 
@@ -37321,30 +37321,30 @@ function tokenize(source, alternateCommentMode) {
 
 /***/ }),
 
-/***/ 901:
+/***/ 1317:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = Type;
 
 // extends Namespace
-var Namespace = __nccwpck_require__(1946);
+var Namespace = __nccwpck_require__(4570);
 ((Type.prototype = Object.create(Namespace.prototype)).constructor = Type).className = "Type";
 
-var Enum      = __nccwpck_require__(3528),
-    OneOf     = __nccwpck_require__(4624),
-    Field     = __nccwpck_require__(457),
-    MapField  = __nccwpck_require__(8791),
-    Service   = __nccwpck_require__(338),
-    Message   = __nccwpck_require__(9450),
-    Reader    = __nccwpck_require__(9350),
-    Writer    = __nccwpck_require__(3654),
-    util      = __nccwpck_require__(9609),
-    encoder   = __nccwpck_require__(7641),
-    decoder   = __nccwpck_require__(5301),
-    verifier  = __nccwpck_require__(7639),
-    converter = __nccwpck_require__(2437),
-    wrappers  = __nccwpck_require__(9781);
+var Enum      = __nccwpck_require__(1976),
+    OneOf     = __nccwpck_require__(7664),
+    Field     = __nccwpck_require__(5017),
+    MapField  = __nccwpck_require__(6199),
+    Service   = __nccwpck_require__(3970),
+    Message   = __nccwpck_require__(9706),
+    Reader    = __nccwpck_require__(4742),
+    Writer    = __nccwpck_require__(3526),
+    util      = __nccwpck_require__(8809),
+    encoder   = __nccwpck_require__(6646),
+    decoder   = __nccwpck_require__(8181),
+    verifier  = __nccwpck_require__(2727),
+    converter = __nccwpck_require__(6261),
+    wrappers  = __nccwpck_require__(6213);
 
 /**
  * Constructs a new reflected message type instance.
@@ -37960,7 +37960,7 @@ Type.d = function decorateType(typeName) {
 
 /***/ }),
 
-/***/ 1024:
+/***/ 7536:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -37971,7 +37971,7 @@ Type.d = function decorateType(typeName) {
  */
 var types = exports;
 
-var util = __nccwpck_require__(9609);
+var util = __nccwpck_require__(8809);
 
 var s = [
     "double",   // 0
@@ -38163,7 +38163,7 @@ types.packed = bake([
 
 /***/ }),
 
-/***/ 9609:
+/***/ 8809:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -38172,17 +38172,17 @@ types.packed = bake([
  * Various utility functions.
  * @namespace
  */
-var util = module.exports = __nccwpck_require__(2857);
+var util = module.exports = __nccwpck_require__(6057);
 
-var roots = __nccwpck_require__(4460);
+var roots = __nccwpck_require__(3852);
 
 var Type, // cyclic
     Enum;
 
-util.codegen = __nccwpck_require__(5346);
-util.fetch   = __nccwpck_require__(4279);
-util.path    = __nccwpck_require__(6090);
-util.patterns = __nccwpck_require__(1991);
+util.codegen = __nccwpck_require__(2722);
+util.fetch   = __nccwpck_require__(2951);
+util.path    = __nccwpck_require__(4794);
+util.patterns = __nccwpck_require__(711);
 
 var reservedRe = util.patterns.reservedRe;
 
@@ -38190,7 +38190,7 @@ var reservedRe = util.patterns.reservedRe;
  * Node's fs module if available.
  * @type {Object.<string,*>}
  */
-util.fs = __nccwpck_require__(8144);
+util.fs = __nccwpck_require__(6083);
 
 /**
  * Checks a recursion depth.
@@ -38314,7 +38314,7 @@ util.decorateType = function decorateType(ctor, typeName) {
 
     /* istanbul ignore next */
     if (!Type)
-        Type = __nccwpck_require__(901);
+        Type = __nccwpck_require__(1317);
 
     var type = new Type(typeName || ctor.name);
     util.decorateRoot.add(type);
@@ -38339,7 +38339,7 @@ util.decorateEnum = function decorateEnum(object) {
 
     /* istanbul ignore next */
     if (!Enum)
-        Enum = __nccwpck_require__(3528);
+        Enum = __nccwpck_require__(1976);
 
     var enm = new Enum("Enum" + decorateEnumIndex++, object);
     util.decorateRoot.add(enm);
@@ -38393,14 +38393,14 @@ util.setProperty = function setProperty(dst, path, value, ifNotSet) {
  */
 Object.defineProperty(util, "decorateRoot", {
     get: function() {
-        return roots["decorated"] || (roots["decorated"] = new (__nccwpck_require__(8185))());
+        return roots["decorated"] || (roots["decorated"] = new (__nccwpck_require__(361))());
     }
 });
 
 
 /***/ }),
 
-/***/ 8144:
+/***/ 6083:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -38418,13 +38418,13 @@ module.exports = fs;
 
 /***/ }),
 
-/***/ 994:
+/***/ 2562:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = LongBits;
 
-var util = __nccwpck_require__(2857);
+var util = __nccwpck_require__(6057);
 
 /**
  * Constructs new long bits.
@@ -38625,32 +38625,32 @@ LongBits.prototype.length = function length() {
 
 /***/ }),
 
-/***/ 2857:
+/***/ 6057:
 /***/ (function(__unused_webpack_module, exports, __nccwpck_require__) {
 
 
 var util = exports;
 
 // used to return a Promise where callback is omitted
-util.asPromise = __nccwpck_require__(2222);
+util.asPromise = __nccwpck_require__(8814);
 
 // converts to / from base64 encoded strings
-util.base64 = __nccwpck_require__(5478);
+util.base64 = __nccwpck_require__(8086);
 
 // base class of rpc.Service
-util.EventEmitter = __nccwpck_require__(2491);
+util.EventEmitter = __nccwpck_require__(1531);
 
 // float handling accross browsers
-util.float = __nccwpck_require__(8597);
+util.float = __nccwpck_require__(5605);
 
 // converts to / from utf8 encoded strings
-util.utf8 = __nccwpck_require__(958);
+util.utf8 = __nccwpck_require__(8798);
 
 // provides a node-like buffer pool in the browser
-util.pool = __nccwpck_require__(6239);
+util.pool = __nccwpck_require__(6015);
 
 // utility to work with the low and high bits of a 64 bit value
-util.LongBits = __nccwpck_require__(994);
+util.LongBits = __nccwpck_require__(2562);
 
 /**
  * Tests if the specified key can affect object prototypes.
@@ -38820,7 +38820,7 @@ util.Long = /* istanbul ignore next */ util.global.dcodeIO && /* istanbul ignore
          || /* istanbul ignore next */ util.global.Long
          || (function() {
                 try {
-                    var Long = __nccwpck_require__(6390);
+                    var Long = __nccwpck_require__(5646);
                     return Long && Long.isLong ? Long : null;
                 } catch (e) {
                     /* istanbul ignore next */
@@ -39123,7 +39123,7 @@ util._configure = function() {
 
 /***/ }),
 
-/***/ 1991:
+/***/ 711:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -39137,14 +39137,14 @@ patterns.reservedRe  = /^(?:do|if|in|for|let|new|try|var|case|else|enum|eval|fal
 
 /***/ }),
 
-/***/ 7639:
+/***/ 2727:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = verifier;
 
-var Enum      = __nccwpck_require__(3528),
-    util      = __nccwpck_require__(9609);
+var Enum      = __nccwpck_require__(1976),
+    util      = __nccwpck_require__(8809);
 
 function invalid(field, expected) {
     return field.name + ": " + expected + (field.repeated && expected !== "array" ? "[]" : field.map && expected !== "object" ? "{k:"+field.keyType+"}" : "") + " expected";
@@ -39324,7 +39324,7 @@ function verifier(mtype) {
 
 /***/ }),
 
-/***/ 9781:
+/***/ 6213:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -39336,8 +39336,8 @@ function verifier(mtype) {
  */
 var wrappers = exports;
 
-var Message = __nccwpck_require__(9450),
-    util    = __nccwpck_require__(2857);
+var Message = __nccwpck_require__(9706),
+    util    = __nccwpck_require__(6057);
 
 /**
  * From object converter part of an {@link IWrapper}.
@@ -39442,13 +39442,13 @@ wrappers[".google.protobuf.Any"] = {
 
 /***/ }),
 
-/***/ 3654:
+/***/ 3526:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = Writer;
 
-var util      = __nccwpck_require__(2857);
+var util      = __nccwpck_require__(6057);
 
 var BufferWriter; // cyclic
 
@@ -39916,17 +39916,17 @@ Writer._configure = function(BufferWriter_) {
 
 /***/ }),
 
-/***/ 3751:
+/***/ 8167:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = BufferWriter;
 
 // extends Writer
-var Writer = __nccwpck_require__(3654);
+var Writer = __nccwpck_require__(3526);
 (BufferWriter.prototype = Object.create(Writer.prototype)).constructor = BufferWriter;
 
-var util = __nccwpck_require__(2857);
+var util = __nccwpck_require__(6057);
 
 /**
  * Constructs a new buffer writer instance.
@@ -40008,11 +40008,11 @@ BufferWriter._configure();
 
 /***/ }),
 
-/***/ 7898:
+/***/ 4186:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var once = __nccwpck_require__(5560)
-var eos = __nccwpck_require__(1424)
+var once = __nccwpck_require__(8856)
+var eos = __nccwpck_require__(6272)
 var fs
 
 try {
@@ -40101,7 +40101,7 @@ module.exports = pump
 
 /***/ }),
 
-/***/ 5500:
+/***/ 3308:
 /***/ ((module) => {
 
 
@@ -40224,7 +40224,7 @@ module.exports.F = codes;
 
 /***/ }),
 
-/***/ 2063:
+/***/ 8879:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Copyright Joyent, Inc. and other Node contributors.
@@ -40264,9 +40264,9 @@ var objectKeys = Object.keys || function (obj) {
 /*</replacement>*/
 
 module.exports = Duplex;
-var Readable = __nccwpck_require__(6893);
-var Writable = __nccwpck_require__(8797);
-__nccwpck_require__(9598)(Duplex, Readable);
+var Readable = __nccwpck_require__(525);
+var Writable = __nccwpck_require__(109);
+__nccwpck_require__(9054)(Duplex, Readable);
 {
   // Allow the keys array to be GC'ed.
   var keys = objectKeys(Writable.prototype);
@@ -40356,7 +40356,7 @@ Object.defineProperty(Duplex.prototype, 'destroyed', {
 
 /***/ }),
 
-/***/ 5283:
+/***/ 1075:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Copyright Joyent, Inc. and other Node contributors.
@@ -40387,8 +40387,8 @@ Object.defineProperty(Duplex.prototype, 'destroyed', {
 
 
 module.exports = PassThrough;
-var Transform = __nccwpck_require__(2337);
-__nccwpck_require__(9598)(PassThrough, Transform);
+var Transform = __nccwpck_require__(9377);
+__nccwpck_require__(9054)(PassThrough, Transform);
 function PassThrough(options) {
   if (!(this instanceof PassThrough)) return new PassThrough(options);
   Transform.call(this, options);
@@ -40399,7 +40399,7 @@ PassThrough.prototype._transform = function (chunk, encoding, cb) {
 
 /***/ }),
 
-/***/ 6893:
+/***/ 525:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Copyright Joyent, Inc. and other Node contributors.
@@ -40441,7 +40441,7 @@ var EElistenerCount = function EElistenerCount(emitter, type) {
 /*</replacement>*/
 
 /*<replacement>*/
-var Stream = __nccwpck_require__(3283);
+var Stream = __nccwpck_require__(8819);
 /*</replacement>*/
 
 var Buffer = (__nccwpck_require__(181).Buffer);
@@ -40463,11 +40463,11 @@ if (debugUtil && debugUtil.debuglog) {
 }
 /*</replacement>*/
 
-var BufferList = __nccwpck_require__(7336);
-var destroyImpl = __nccwpck_require__(5089);
-var _require = __nccwpck_require__(4874),
+var BufferList = __nccwpck_require__(7800);
+var destroyImpl = __nccwpck_require__(1697);
+var _require = __nccwpck_require__(7306),
   getHighWaterMark = _require.getHighWaterMark;
-var _require$codes = (__nccwpck_require__(5500)/* .codes */ .F),
+var _require$codes = (__nccwpck_require__(3308)/* .codes */ .F),
   ERR_INVALID_ARG_TYPE = _require$codes.ERR_INVALID_ARG_TYPE,
   ERR_STREAM_PUSH_AFTER_EOF = _require$codes.ERR_STREAM_PUSH_AFTER_EOF,
   ERR_METHOD_NOT_IMPLEMENTED = _require$codes.ERR_METHOD_NOT_IMPLEMENTED,
@@ -40477,7 +40477,7 @@ var _require$codes = (__nccwpck_require__(5500)/* .codes */ .F),
 var StringDecoder;
 var createReadableStreamAsyncIterator;
 var from;
-__nccwpck_require__(9598)(Readable, Stream);
+__nccwpck_require__(9054)(Readable, Stream);
 var errorOrDestroy = destroyImpl.errorOrDestroy;
 var kProxyEvents = ['error', 'close', 'destroy', 'pause', 'resume'];
 function prependListener(emitter, event, fn) {
@@ -40492,7 +40492,7 @@ function prependListener(emitter, event, fn) {
   if (!emitter._events || !emitter._events[event]) emitter.on(event, fn);else if (Array.isArray(emitter._events[event])) emitter._events[event].unshift(fn);else emitter._events[event] = [fn, emitter._events[event]];
 }
 function ReadableState(options, stream, isDuplex) {
-  Duplex = Duplex || __nccwpck_require__(2063);
+  Duplex = Duplex || __nccwpck_require__(8879);
   options = options || {};
 
   // Duplex streams are both readable and writable, but share
@@ -40559,13 +40559,13 @@ function ReadableState(options, stream, isDuplex) {
   this.decoder = null;
   this.encoding = null;
   if (options.encoding) {
-    if (!StringDecoder) StringDecoder = (__nccwpck_require__(634)/* .StringDecoder */ .I);
+    if (!StringDecoder) StringDecoder = (__nccwpck_require__(9530)/* .StringDecoder */ .I);
     this.decoder = new StringDecoder(options.encoding);
     this.encoding = options.encoding;
   }
 }
 function Readable(options) {
-  Duplex = Duplex || __nccwpck_require__(2063);
+  Duplex = Duplex || __nccwpck_require__(8879);
   if (!(this instanceof Readable)) return new Readable(options);
 
   // Checking for a Stream.Duplex instance is faster here instead of inside
@@ -40702,7 +40702,7 @@ Readable.prototype.isPaused = function () {
 
 // backwards compatibility.
 Readable.prototype.setEncoding = function (enc) {
-  if (!StringDecoder) StringDecoder = (__nccwpck_require__(634)/* .StringDecoder */ .I);
+  if (!StringDecoder) StringDecoder = (__nccwpck_require__(9530)/* .StringDecoder */ .I);
   var decoder = new StringDecoder(enc);
   this._readableState.decoder = decoder;
   // If setEncoding(null), decoder.encoding equals utf8
@@ -41321,7 +41321,7 @@ Readable.prototype.wrap = function (stream) {
 if (typeof Symbol === 'function') {
   Readable.prototype[Symbol.asyncIterator] = function () {
     if (createReadableStreamAsyncIterator === undefined) {
-      createReadableStreamAsyncIterator = __nccwpck_require__(4868);
+      createReadableStreamAsyncIterator = __nccwpck_require__(4356);
     }
     return createReadableStreamAsyncIterator(this);
   };
@@ -41418,7 +41418,7 @@ function endReadableNT(state, stream) {
 if (typeof Symbol === 'function') {
   Readable.from = function (iterable, opts) {
     if (from === undefined) {
-      from = __nccwpck_require__(4659);
+      from = __nccwpck_require__(4163);
     }
     return from(Readable, iterable, opts);
   };
@@ -41432,7 +41432,7 @@ function indexOf(xs, x) {
 
 /***/ }),
 
-/***/ 2337:
+/***/ 9377:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Copyright Joyent, Inc. and other Node contributors.
@@ -41501,13 +41501,13 @@ function indexOf(xs, x) {
 
 
 module.exports = Transform;
-var _require$codes = (__nccwpck_require__(5500)/* .codes */ .F),
+var _require$codes = (__nccwpck_require__(3308)/* .codes */ .F),
   ERR_METHOD_NOT_IMPLEMENTED = _require$codes.ERR_METHOD_NOT_IMPLEMENTED,
   ERR_MULTIPLE_CALLBACK = _require$codes.ERR_MULTIPLE_CALLBACK,
   ERR_TRANSFORM_ALREADY_TRANSFORMING = _require$codes.ERR_TRANSFORM_ALREADY_TRANSFORMING,
   ERR_TRANSFORM_WITH_LENGTH_0 = _require$codes.ERR_TRANSFORM_WITH_LENGTH_0;
-var Duplex = __nccwpck_require__(2063);
-__nccwpck_require__(9598)(Transform, Duplex);
+var Duplex = __nccwpck_require__(8879);
+__nccwpck_require__(9054)(Transform, Duplex);
 function afterTransform(er, data) {
   var ts = this._transformState;
   ts.transforming = false;
@@ -41628,7 +41628,7 @@ function done(stream, er, data) {
 
 /***/ }),
 
-/***/ 8797:
+/***/ 109:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Copyright Joyent, Inc. and other Node contributors.
@@ -41688,12 +41688,12 @@ Writable.WritableState = WritableState;
 
 /*<replacement>*/
 var internalUtil = {
-  deprecate: __nccwpck_require__(4488)
+  deprecate: __nccwpck_require__(3800)
 };
 /*</replacement>*/
 
 /*<replacement>*/
-var Stream = __nccwpck_require__(3283);
+var Stream = __nccwpck_require__(8819);
 /*</replacement>*/
 
 var Buffer = (__nccwpck_require__(181).Buffer);
@@ -41704,10 +41704,10 @@ function _uint8ArrayToBuffer(chunk) {
 function _isUint8Array(obj) {
   return Buffer.isBuffer(obj) || obj instanceof OurUint8Array;
 }
-var destroyImpl = __nccwpck_require__(5089);
-var _require = __nccwpck_require__(4874),
+var destroyImpl = __nccwpck_require__(1697);
+var _require = __nccwpck_require__(7306),
   getHighWaterMark = _require.getHighWaterMark;
-var _require$codes = (__nccwpck_require__(5500)/* .codes */ .F),
+var _require$codes = (__nccwpck_require__(3308)/* .codes */ .F),
   ERR_INVALID_ARG_TYPE = _require$codes.ERR_INVALID_ARG_TYPE,
   ERR_METHOD_NOT_IMPLEMENTED = _require$codes.ERR_METHOD_NOT_IMPLEMENTED,
   ERR_MULTIPLE_CALLBACK = _require$codes.ERR_MULTIPLE_CALLBACK,
@@ -41717,10 +41717,10 @@ var _require$codes = (__nccwpck_require__(5500)/* .codes */ .F),
   ERR_STREAM_WRITE_AFTER_END = _require$codes.ERR_STREAM_WRITE_AFTER_END,
   ERR_UNKNOWN_ENCODING = _require$codes.ERR_UNKNOWN_ENCODING;
 var errorOrDestroy = destroyImpl.errorOrDestroy;
-__nccwpck_require__(9598)(Writable, Stream);
+__nccwpck_require__(9054)(Writable, Stream);
 function nop() {}
 function WritableState(options, stream, isDuplex) {
-  Duplex = Duplex || __nccwpck_require__(2063);
+  Duplex = Duplex || __nccwpck_require__(8879);
   options = options || {};
 
   // Duplex streams are both readable and writable, but share
@@ -41862,7 +41862,7 @@ if (typeof Symbol === 'function' && Symbol.hasInstance && typeof Function.protot
   };
 }
 function Writable(options) {
-  Duplex = Duplex || __nccwpck_require__(2063);
+  Duplex = Duplex || __nccwpck_require__(8879);
 
   // Writable ctor is applied to Duplexes, too.
   // `realHasInstance` is necessary because using plain `instanceof`
@@ -42275,7 +42275,7 @@ Writable.prototype._destroy = function (err, cb) {
 
 /***/ }),
 
-/***/ 4868:
+/***/ 4356:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -42284,7 +42284,7 @@ var _Object$setPrototypeO;
 function _defineProperty(obj, key, value) { key = _toPropertyKey(key); if (key in obj) { Object.defineProperty(obj, key, { value: value, enumerable: true, configurable: true, writable: true }); } else { obj[key] = value; } return obj; }
 function _toPropertyKey(arg) { var key = _toPrimitive(arg, "string"); return typeof key === "symbol" ? key : String(key); }
 function _toPrimitive(input, hint) { if (typeof input !== "object" || input === null) return input; var prim = input[Symbol.toPrimitive]; if (prim !== undefined) { var res = prim.call(input, hint || "default"); if (typeof res !== "object") return res; throw new TypeError("@@toPrimitive must return a primitive value."); } return (hint === "string" ? String : Number)(input); }
-var finished = __nccwpck_require__(6815);
+var finished = __nccwpck_require__(607);
 var kLastResolve = Symbol('lastResolve');
 var kLastReject = Symbol('lastReject');
 var kError = Symbol('error');
@@ -42461,7 +42461,7 @@ module.exports = createReadableStreamAsyncIterator;
 
 /***/ }),
 
-/***/ 7336:
+/***/ 7800:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -42650,7 +42650,7 @@ module.exports = /*#__PURE__*/function () {
 
 /***/ }),
 
-/***/ 5089:
+/***/ 1697:
 /***/ ((module) => {
 
 
@@ -42752,7 +42752,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6815:
+/***/ 607:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Ported from https://github.com/mafintosh/end-of-stream with
@@ -42760,7 +42760,7 @@ module.exports = {
 
 
 
-var ERR_STREAM_PREMATURE_CLOSE = (__nccwpck_require__(5500)/* .codes */ .F).ERR_STREAM_PREMATURE_CLOSE;
+var ERR_STREAM_PREMATURE_CLOSE = (__nccwpck_require__(3308)/* .codes */ .F).ERR_STREAM_PREMATURE_CLOSE;
 function once(callback) {
   var called = false;
   return function () {
@@ -42844,7 +42844,7 @@ module.exports = eos;
 
 /***/ }),
 
-/***/ 4659:
+/***/ 4163:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -42856,7 +42856,7 @@ function _objectSpread(target) { for (var i = 1; i < arguments.length; i++) { va
 function _defineProperty(obj, key, value) { key = _toPropertyKey(key); if (key in obj) { Object.defineProperty(obj, key, { value: value, enumerable: true, configurable: true, writable: true }); } else { obj[key] = value; } return obj; }
 function _toPropertyKey(arg) { var key = _toPrimitive(arg, "string"); return typeof key === "symbol" ? key : String(key); }
 function _toPrimitive(input, hint) { if (typeof input !== "object" || input === null) return input; var prim = input[Symbol.toPrimitive]; if (prim !== undefined) { var res = prim.call(input, hint || "default"); if (typeof res !== "object") return res; throw new TypeError("@@toPrimitive must return a primitive value."); } return (hint === "string" ? String : Number)(input); }
-var ERR_INVALID_ARG_TYPE = (__nccwpck_require__(5500)/* .codes */ .F).ERR_INVALID_ARG_TYPE;
+var ERR_INVALID_ARG_TYPE = (__nccwpck_require__(3308)/* .codes */ .F).ERR_INVALID_ARG_TYPE;
 function from(Readable, iterable, opts) {
   var iterator;
   if (iterable && typeof iterable.next === 'function') {
@@ -42903,7 +42903,7 @@ module.exports = from;
 
 /***/ }),
 
-/***/ 6701:
+/***/ 9389:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Ported from https://github.com/mafintosh/pump with
@@ -42920,7 +42920,7 @@ function once(callback) {
     callback.apply(void 0, arguments);
   };
 }
-var _require$codes = (__nccwpck_require__(5500)/* .codes */ .F),
+var _require$codes = (__nccwpck_require__(3308)/* .codes */ .F),
   ERR_MISSING_ARGS = _require$codes.ERR_MISSING_ARGS,
   ERR_STREAM_DESTROYED = _require$codes.ERR_STREAM_DESTROYED;
 function noop(err) {
@@ -42936,7 +42936,7 @@ function destroyer(stream, reading, writing, callback) {
   stream.on('close', function () {
     closed = true;
   });
-  if (eos === undefined) eos = __nccwpck_require__(6815);
+  if (eos === undefined) eos = __nccwpck_require__(607);
   eos(stream, {
     readable: reading,
     writable: writing
@@ -42995,12 +42995,12 @@ module.exports = pipeline;
 
 /***/ }),
 
-/***/ 4874:
+/***/ 7306:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-var ERR_INVALID_OPT_VALUE = (__nccwpck_require__(5500)/* .codes */ .F).ERR_INVALID_OPT_VALUE;
+var ERR_INVALID_OPT_VALUE = (__nccwpck_require__(3308)/* .codes */ .F).ERR_INVALID_OPT_VALUE;
 function highWaterMarkFrom(options, isDuplex, duplexKey) {
   return options.highWaterMark != null ? options.highWaterMark : isDuplex ? options[duplexKey] : null;
 }
@@ -43023,7 +43023,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3283:
+/***/ 8819:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 module.exports = __nccwpck_require__(2203);
@@ -43031,7 +43031,7 @@ module.exports = __nccwpck_require__(2203);
 
 /***/ }),
 
-/***/ 6131:
+/***/ 3747:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 var Stream = __nccwpck_require__(2203);
@@ -43040,21 +43040,21 @@ if (process.env.READABLE_STREAM === 'disable' && Stream) {
   Object.assign(module.exports, Stream);
   module.exports.Stream = Stream;
 } else {
-  exports = module.exports = __nccwpck_require__(6893);
+  exports = module.exports = __nccwpck_require__(525);
   exports.Stream = Stream || exports;
   exports.Readable = exports;
-  exports.Writable = __nccwpck_require__(8797);
-  exports.Duplex = __nccwpck_require__(2063);
-  exports.Transform = __nccwpck_require__(2337);
-  exports.PassThrough = __nccwpck_require__(5283);
-  exports.finished = __nccwpck_require__(6815);
-  exports.pipeline = __nccwpck_require__(6701);
+  exports.Writable = __nccwpck_require__(109);
+  exports.Duplex = __nccwpck_require__(8879);
+  exports.Transform = __nccwpck_require__(9377);
+  exports.PassThrough = __nccwpck_require__(1075);
+  exports.finished = __nccwpck_require__(607);
+  exports.pipeline = __nccwpck_require__(9389);
 }
 
 
 /***/ }),
 
-/***/ 3058:
+/***/ 2626:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 /*! safe-buffer. MIT License. Feross Aboukhadijeh <https://feross.org/opensource> */
@@ -43126,7 +43126,7 @@ SafeBuffer.allocUnsafeSlow = function (size) {
 
 /***/ }),
 
-/***/ 2803:
+/***/ 227:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 /* eslint-disable node/no-deprecated-api */
@@ -43210,7 +43210,7 @@ module.exports = safer
 
 /***/ }),
 
-/***/ 4087:
+/***/ 8967:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 var fs = __nccwpck_require__(9896);
@@ -43244,7 +43244,7 @@ module.exports = function (filepath, split, encoding) {
 
 /***/ }),
 
-/***/ 5683:
+/***/ 3907:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -43257,8 +43257,8 @@ const {
 
 const {
   CHANNEL_EXTENDED_DATATYPE: { STDERR },
-} = __nccwpck_require__(4020);
-const { bufferSlice } = __nccwpck_require__(2184);
+} = __nccwpck_require__(8628);
+const { bufferSlice } = __nccwpck_require__(2312);
 
 const PACKET_SIZE = 32 * 1024;
 const MAX_WINDOW = 2 * 1024 * 1024;
@@ -43546,7 +43546,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3849:
+/***/ 313:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -43557,14 +43557,14 @@ const { resolve } = __nccwpck_require__(6928);
 const { readFile } = __nccwpck_require__(9896);
 const { execFile, spawn } = __nccwpck_require__(5317);
 
-const { isParsedKey, parseKey } = __nccwpck_require__(1789);
+const { isParsedKey, parseKey } = __nccwpck_require__(4141);
 
 const {
   makeBufferParser,
   readUInt32BE,
   writeUInt32BE,
   writeUInt32LE,
-} = __nccwpck_require__(2184);
+} = __nccwpck_require__(2312);
 
 function once(cb) {
   let called = false;
@@ -44676,7 +44676,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6297:
+/***/ 681:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // TODO:
@@ -44711,11 +44711,11 @@ const {
   SUPPORTED_KEX,
   SUPPORTED_MAC,
   SUPPORTED_SERVER_HOST_KEY,
-} = __nccwpck_require__(4020);
-const { init: cryptoInit } = __nccwpck_require__(2888);
-const Protocol = __nccwpck_require__(7841);
-const { parseKey } = __nccwpck_require__(1789);
-const { SFTP } = __nccwpck_require__(4996);
+} = __nccwpck_require__(8628);
+const { init: cryptoInit } = __nccwpck_require__(1640);
+const Protocol = __nccwpck_require__(1409);
+const { parseKey } = __nccwpck_require__(4141);
+const { SFTP } = __nccwpck_require__(4724);
 const {
   bufferCopy,
   makeBufferParser,
@@ -44723,23 +44723,23 @@ const {
   readUInt32BE,
   sigSSHToASN1,
   writeUInt32BE,
-} = __nccwpck_require__(2184);
+} = __nccwpck_require__(2312);
 
-const { AgentContext, createAgent, isAgent } = __nccwpck_require__(3849);
+const { AgentContext, createAgent, isAgent } = __nccwpck_require__(313);
 const {
   Channel,
   MAX_WINDOW,
   PACKET_SIZE,
   windowAdjust,
   WINDOW_THRESHOLD,
-} = __nccwpck_require__(5683);
+} = __nccwpck_require__(3907);
 const {
   ChannelManager,
   generateAlgorithmList,
   isWritable,
   onChannelOpenFailure,
   onCHANNEL_CLOSE,
-} = __nccwpck_require__(2137);
+} = __nccwpck_require__(1977);
 
 const bufferParser = makeBufferParser();
 const sigParser = makeBufferParser();
@@ -46859,7 +46859,7 @@ module.exports = Client;
 
 /***/ }),
 
-/***/ 137:
+/***/ 3721:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -46886,7 +46886,7 @@ for (const ctor of [HttpAgent, HttpsAgent]) {
       const dstPort = options.port;
 
       if (Client === undefined)
-        Client = __nccwpck_require__(6297);
+        Client = __nccwpck_require__(681);
 
       const client = new Client();
       let triedForward = false;
@@ -46950,7 +46950,7 @@ function decorateStream(stream, ctor, options) {
 
 /***/ }),
 
-/***/ 5472:
+/***/ 1936:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -46962,33 +46962,33 @@ const {
   CygwinAgent,
   OpenSSHAgent,
   PageantAgent,
-} = __nccwpck_require__(3849);
+} = __nccwpck_require__(313);
 const {
   SSHTTPAgent: HTTPAgent,
   SSHTTPSAgent: HTTPSAgent,
-} = __nccwpck_require__(137);
-const { parseKey } = __nccwpck_require__(1789);
+} = __nccwpck_require__(3721);
+const { parseKey } = __nccwpck_require__(4141);
 const {
   flagsToString,
   OPEN_MODE,
   STATUS_CODE,
   stringToFlags,
-} = __nccwpck_require__(4996);
+} = __nccwpck_require__(4724);
 
 module.exports = {
   AgentProtocol,
   BaseAgent,
   createAgent,
-  Client: __nccwpck_require__(6297),
+  Client: __nccwpck_require__(681),
   CygwinAgent,
   HTTPAgent,
   HTTPSAgent,
   OpenSSHAgent,
   PageantAgent,
-  Server: __nccwpck_require__(2605),
+  Server: __nccwpck_require__(1661),
   utils: {
     parseKey,
-    ...__nccwpck_require__(3489),
+    ...__nccwpck_require__(401),
     sftp: {
       flagsToString,
       OPEN_MODE,
@@ -47001,7 +47001,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3489:
+/***/ 401:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -47014,10 +47014,10 @@ const {
   randomBytes,
 } = __nccwpck_require__(6982);
 
-const { Ber } = __nccwpck_require__(9837);
-const bcrypt_pbkdf = (__nccwpck_require__(686).pbkdf);
+const { Ber } = __nccwpck_require__(3901);
+const bcrypt_pbkdf = (__nccwpck_require__(2158).pbkdf);
 
-const { CIPHER_INFO } = __nccwpck_require__(2888);
+const { CIPHER_INFO } = __nccwpck_require__(1640);
 
 const SALT_LEN = 16;
 const DEFAULT_ROUNDS = 16;
@@ -47590,7 +47590,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7841:
+/***/ 1409:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 /*
@@ -47635,7 +47635,7 @@ module.exports = {
 
 const { inspect } = __nccwpck_require__(9023);
 
-const { bindingAvailable, NullCipher, NullDecipher } = __nccwpck_require__(2888);
+const { bindingAvailable, NullCipher, NullDecipher } = __nccwpck_require__(1640);
 const {
   COMPAT_CHECKS,
   DISCONNECT_REASON,
@@ -47643,18 +47643,18 @@ const {
   MESSAGE,
   SIGNALS,
   TERMINAL_MODE,
-} = __nccwpck_require__(4020);
+} = __nccwpck_require__(8628);
 const {
   DEFAULT_KEXINIT_CLIENT,
   DEFAULT_KEXINIT_SERVER,
   KexInit,
   kexinit,
   onKEXPayload,
-} = __nccwpck_require__(4637);
+} = __nccwpck_require__(8557);
 const {
   parseKey,
-} = __nccwpck_require__(1789);
-const MESSAGE_HANDLERS = __nccwpck_require__(9244);
+} = __nccwpck_require__(4141);
+const MESSAGE_HANDLERS = __nccwpck_require__(5324);
 const {
   bufferCopy,
   bufferFill,
@@ -47662,15 +47662,15 @@ const {
   convertSignature,
   sendPacket,
   writeUInt32BE,
-} = __nccwpck_require__(2184);
+} = __nccwpck_require__(2312);
 const {
   PacketReader,
   PacketWriter,
   ZlibPacketReader,
   ZlibPacketWriter,
-} = __nccwpck_require__(4592);
+} = __nccwpck_require__(5072);
 
-const MODULE_VER = (__nccwpck_require__(8342)/* .version */ .rE);
+const MODULE_VER = (__nccwpck_require__(5413)/* .version */ .rE);
 
 const VALID_DISCONNECT_REASONS = new Map(
   Object.values(DISCONNECT_REASON).map((n) => [n, 1])
@@ -49733,7 +49733,7 @@ module.exports = Protocol;
 
 /***/ }),
 
-/***/ 4996:
+/***/ 4724:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -49754,7 +49754,7 @@ const {
   bufferSlice,
   makeBufferParser,
   writeUInt32BE,
-} = __nccwpck_require__(2184);
+} = __nccwpck_require__(2312);
 
 const ATTR = {
   SIZE: 0x00000001,
@@ -53334,7 +53334,7 @@ const {
   ERR_INVALID_ARG_TYPE,
   ERR_OUT_OF_RANGE,
   validateNumber
-} = __nccwpck_require__(3208);
+} = __nccwpck_require__(7032);
 
 const kMinPoolSpace = 128;
 
@@ -53792,7 +53792,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4020:
+/***/ 8628:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -53801,10 +53801,10 @@ const crypto = __nccwpck_require__(6982);
 
 let cpuInfo;
 try {
-  cpuInfo = __nccwpck_require__(4982)();
+  cpuInfo = __nccwpck_require__(6230)();
 } catch {}
 
-const { bindingAvailable, CIPHER_INFO, MAC_INFO } = __nccwpck_require__(2888);
+const { bindingAvailable, CIPHER_INFO, MAC_INFO } = __nccwpck_require__(1640);
 
 const eddsaSupported = (() => {
   if (typeof crypto.sign === 'function'
@@ -54155,7 +54155,7 @@ module.exports.DISCONNECT_REASON_BY_VALUE =
 
 /***/ }),
 
-/***/ 2888:
+/***/ 1640:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // TODO:
@@ -54170,7 +54170,7 @@ const {
   createCipheriv, createDecipheriv, createHmac, randomFillSync, timingSafeEqual
 } = __nccwpck_require__(6982);
 
-const { readUInt32BE, writeUInt32BE } = __nccwpck_require__(2184);
+const { readUInt32BE, writeUInt32BE } = __nccwpck_require__(2312);
 
 const FastBuffer = Buffer[Symbol.species];
 const MAX_SEQNO = 2 ** 32 - 1;
@@ -54187,7 +54187,7 @@ let AESGCMDecipher;
 let ChaChaPolyDecipher;
 let GenericDecipher;
 try {
-  binding = __nccwpck_require__(8440);
+  binding = __nccwpck_require__(1543);
   ({ AESGCMCipher, ChaChaPolyCipher, GenericCipher,
      AESGCMDecipher, ChaChaPolyDecipher, GenericDecipher } = binding);
 } catch {}
@@ -55741,7 +55741,7 @@ module.exports = {
     // eslint-disable-next-line no-async-promise-executor
     return new Promise(async (resolve, reject) => {
       try {
-        POLY1305_WASM_MODULE = await __nccwpck_require__(7830)();
+        POLY1305_WASM_MODULE = await __nccwpck_require__(8294)();
         POLY1305_RESULT_MALLOC = POLY1305_WASM_MODULE._malloc(16);
         poly1305_auth = POLY1305_WASM_MODULE.cwrap(
           'poly1305_auth',
@@ -55764,7 +55764,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7830:
+/***/ 8294:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -55811,15 +55811,15 @@ else {}
 
 /***/ }),
 
-/***/ 9244:
+/***/ 5324:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const MESSAGE_HANDLERS = new Array(256);
 [
-  (__nccwpck_require__(4637).HANDLERS),
-  __nccwpck_require__(9964),
+  (__nccwpck_require__(8557).HANDLERS),
+  __nccwpck_require__(9516),
 ].forEach((handlers) => {
   // eslint-disable-next-line prefer-const
   for (let [type, handler] of Object.entries(handlers)) {
@@ -55834,7 +55834,7 @@ module.exports = MESSAGE_HANDLERS;
 
 /***/ }),
 
-/***/ 9964:
+/***/ 9516:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -55845,18 +55845,18 @@ const {
   doFatalError,
   sigSSHToASN1,
   writeUInt32BE,
-} = __nccwpck_require__(2184);
+} = __nccwpck_require__(2312);
 
 const {
   CHANNEL_OPEN_FAILURE,
   COMPAT,
   MESSAGE,
   TERMINAL_MODE,
-} = __nccwpck_require__(4020);
+} = __nccwpck_require__(8628);
 
 const {
   parseKey,
-} = __nccwpck_require__(1789);
+} = __nccwpck_require__(4141);
 
 const TERMINAL_MODE_BY_VALUE =
   Array.from(Object.entries(TERMINAL_MODE))
@@ -57126,7 +57126,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4637:
+/***/ 8557:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -57142,7 +57142,7 @@ const {
   randomFillSync,
 } = __nccwpck_require__(6982);
 
-const { Ber } = __nccwpck_require__(9837);
+const { Ber } = __nccwpck_require__(3901);
 
 const {
   COMPAT,
@@ -57154,14 +57154,14 @@ const {
   DEFAULT_COMPRESSION,
   DISCONNECT_REASON,
   MESSAGE,
-} = __nccwpck_require__(4020);
+} = __nccwpck_require__(8628);
 const {
   CIPHER_INFO,
   createCipher,
   createDecipher,
   MAC_INFO,
-} = __nccwpck_require__(2888);
-const { parseDERKey } = __nccwpck_require__(1789);
+} = __nccwpck_require__(1640);
+const { parseDERKey } = __nccwpck_require__(4141);
 const {
   bufferFill,
   bufferParser,
@@ -57170,13 +57170,13 @@ const {
   FastBuffer,
   sigSSHToASN1,
   writeUInt32BE,
-} = __nccwpck_require__(2184);
+} = __nccwpck_require__(2312);
 const {
   PacketReader,
   PacketWriter,
   ZlibPacketReader,
   ZlibPacketWriter,
-} = __nccwpck_require__(4592);
+} = __nccwpck_require__(5072);
 
 let MESSAGE_HANDLERS;
 
@@ -58920,7 +58920,7 @@ function onKEXPayload(state, payload) {
       case MESSAGE.UNIMPLEMENTED:
       case MESSAGE.DEBUG:
         if (!MESSAGE_HANDLERS)
-          MESSAGE_HANDLERS = __nccwpck_require__(9244);
+          MESSAGE_HANDLERS = __nccwpck_require__(5324);
         return MESSAGE_HANDLERS[type](this, payload);
     }
   }
@@ -58928,7 +58928,7 @@ function onKEXPayload(state, payload) {
   switch (type) {
     case MESSAGE.DISCONNECT:
       if (!MESSAGE_HANDLERS)
-        MESSAGE_HANDLERS = __nccwpck_require__(9244);
+        MESSAGE_HANDLERS = __nccwpck_require__(5324);
       return MESSAGE_HANDLERS[type](this, payload);
     case MESSAGE.KEXINIT:
       if (!state.firstPacket) {
@@ -59041,7 +59041,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1789:
+/***/ 4141:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // TODO:
@@ -59063,18 +59063,18 @@ const {
 } = __nccwpck_require__(6982);
 const supportedOpenSSLCiphers = getCiphers();
 
-const { Ber } = __nccwpck_require__(9837);
-const bcrypt_pbkdf = (__nccwpck_require__(686).pbkdf);
+const { Ber } = __nccwpck_require__(3901);
+const bcrypt_pbkdf = (__nccwpck_require__(2158).pbkdf);
 
-const { CIPHER_INFO } = __nccwpck_require__(2888);
-const { eddsaSupported, SUPPORTED_CIPHER } = __nccwpck_require__(4020);
+const { CIPHER_INFO } = __nccwpck_require__(1640);
+const { eddsaSupported, SUPPORTED_CIPHER } = __nccwpck_require__(8628);
 const {
   bufferSlice,
   makeBufferParser,
   readString,
   readUInt32BE,
   writeUInt32BE,
-} = __nccwpck_require__(2184);
+} = __nccwpck_require__(2312);
 
 const SYM_HASH_ALGO = Symbol('Hash Algorithm');
 const SYM_PRIV_PEM = Symbol('Private key PEM');
@@ -60532,7 +60532,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3208:
+/***/ 7032:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -60654,12 +60654,12 @@ exports.validateNumber = function validateNumber(value, name) {
 
 /***/ }),
 
-/***/ 2184:
+/***/ 2312:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const Ber = (__nccwpck_require__(9837).Ber);
+const Ber = (__nccwpck_require__(3901).Ber);
 
 let DISCONNECT_REASON;
 
@@ -60830,7 +60830,7 @@ module.exports = {
   doFatalError: (protocol, msg, level, reason) => {
     let err;
     if (DISCONNECT_REASON === undefined)
-      ({ DISCONNECT_REASON } = __nccwpck_require__(4020));
+      ({ DISCONNECT_REASON } = __nccwpck_require__(8628));
     if (msg instanceof Error) {
       // doFatalError(protocol, err[, reason])
       err = msg;
@@ -61017,7 +61017,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4592:
+/***/ 5072:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -61279,7 +61279,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2605:
+/***/ 1661:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // TODO:
@@ -61307,13 +61307,13 @@ const {
   SUPPORTED_KEX,
   SUPPORTED_MAC,
   SUPPORTED_SERVER_HOST_KEY,
-} = __nccwpck_require__(4020);
-const { init: cryptoInit } = __nccwpck_require__(2888);
-const { KexInit } = __nccwpck_require__(4637);
-const { parseKey } = __nccwpck_require__(1789);
-const Protocol = __nccwpck_require__(7841);
-const { SFTP } = __nccwpck_require__(4996);
-const { writeUInt32BE } = __nccwpck_require__(2184);
+} = __nccwpck_require__(8628);
+const { init: cryptoInit } = __nccwpck_require__(1640);
+const { KexInit } = __nccwpck_require__(8557);
+const { parseKey } = __nccwpck_require__(4141);
+const Protocol = __nccwpck_require__(1409);
+const { SFTP } = __nccwpck_require__(4724);
+const { writeUInt32BE } = __nccwpck_require__(2312);
 
 const {
   Channel,
@@ -61321,7 +61321,7 @@ const {
   PACKET_SIZE,
   windowAdjust,
   WINDOW_THRESHOLD,
-} = __nccwpck_require__(5683);
+} = __nccwpck_require__(3907);
 
 const {
   ChannelManager,
@@ -61329,7 +61329,7 @@ const {
   isWritable,
   onChannelOpenFailure,
   onCHANNEL_CLOSE,
-} = __nccwpck_require__(2137);
+} = __nccwpck_require__(1977);
 
 const MAX_PENDING_AUTHS = 10;
 
@@ -62666,12 +62666,12 @@ module.exports.IncomingClient = Client;
 
 /***/ }),
 
-/***/ 2137:
+/***/ 1977:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { SFTP } = __nccwpck_require__(4996);
+const { SFTP } = __nccwpck_require__(4724);
 
 const MAX_CHANNEL = 2 ** 32 - 1;
 
@@ -63009,7 +63009,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 634:
+/***/ 9530:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 // Copyright Joyent, Inc. and other Node contributors.
@@ -63037,7 +63037,7 @@ module.exports = {
 
 /*<replacement>*/
 
-var Buffer = (__nccwpck_require__(3058).Buffer);
+var Buffer = (__nccwpck_require__(2626).Buffer);
 /*</replacement>*/
 
 var isEncoding = Buffer.isEncoding || function (encoding) {
@@ -63311,13 +63311,13 @@ function simpleEnd(buf) {
 
 /***/ }),
 
-/***/ 1450:
+/***/ 986:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 const os = __nccwpck_require__(857);
 const tty = __nccwpck_require__(2018);
-const hasFlag = __nccwpck_require__(3813);
+const hasFlag = __nccwpck_require__(2389);
 
 const {env} = process;
 
@@ -63453,13 +63453,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5645:
+/***/ 3485:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-var chownr = __nccwpck_require__(5384)
-var tar = __nccwpck_require__(6118)
-var pump = __nccwpck_require__(7898)
-var mkdirp = __nccwpck_require__(9200)
+var chownr = __nccwpck_require__(8008)
+var tar = __nccwpck_require__(5062)
+var pump = __nccwpck_require__(4186)
+var mkdirp = __nccwpck_require__(4944)
 var fs = __nccwpck_require__(9896)
 var path = __nccwpck_require__(6928)
 var os = __nccwpck_require__(857)
@@ -63909,15 +63909,15 @@ function inCwd (dst, cwd) {
 
 /***/ }),
 
-/***/ 5763:
+/***/ 2835:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 var util = __nccwpck_require__(9023)
-var bl = __nccwpck_require__(794)
-var headers = __nccwpck_require__(8428)
+var bl = __nccwpck_require__(9322)
+var headers = __nccwpck_require__(9484)
 
-var Writable = (__nccwpck_require__(6131).Writable)
-var PassThrough = (__nccwpck_require__(6131).PassThrough)
+var Writable = (__nccwpck_require__(3747).Writable)
+var PassThrough = (__nccwpck_require__(3747).PassThrough)
 
 var noop = function () {}
 
@@ -64173,7 +64173,7 @@ module.exports = Extract
 
 /***/ }),
 
-/***/ 8428:
+/***/ 9484:
 /***/ ((__unused_webpack_module, exports) => {
 
 var alloc = Buffer.alloc
@@ -64475,28 +64475,28 @@ exports.decode = function (buf, filenameEncoding, allowUnknownFormat) {
 
 /***/ }),
 
-/***/ 6118:
+/***/ 5062:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-exports.extract = __nccwpck_require__(5763)
-exports.pack = __nccwpck_require__(861)
+exports.extract = __nccwpck_require__(2835)
+exports.pack = __nccwpck_require__(1901)
 
 
 /***/ }),
 
-/***/ 861:
+/***/ 1901:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var constants = __nccwpck_require__(2147)
-var eos = __nccwpck_require__(1424)
-var inherits = __nccwpck_require__(9598)
+var constants = __nccwpck_require__(8259)
+var eos = __nccwpck_require__(6272)
+var inherits = __nccwpck_require__(9054)
 var alloc = Buffer.alloc
 
-var Readable = (__nccwpck_require__(6131).Readable)
-var Writable = (__nccwpck_require__(6131).Writable)
+var Readable = (__nccwpck_require__(3747).Readable)
+var Writable = (__nccwpck_require__(3747).Writable)
 var StringDecoder = (__nccwpck_require__(3193).StringDecoder)
 
-var headers = __nccwpck_require__(8428)
+var headers = __nccwpck_require__(9484)
 
 var DMODE = parseInt('755', 8)
 var FMODE = parseInt('644', 8)
@@ -64746,7 +64746,7 @@ module.exports = Pack
 
 /***/ }),
 
-/***/ 668:
+/***/ 7900:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 (function(nacl) {
@@ -67141,7 +67141,7 @@ nacl.setPRNG = function(fn) {
 
 /***/ }),
 
-/***/ 4488:
+/***/ 3800:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -67154,7 +67154,7 @@ module.exports = __nccwpck_require__(9023).deprecate;
 
 /***/ }),
 
-/***/ 8264:
+/***/ 2904:
 /***/ ((module) => {
 
 // Returns a wrapper function that returns a wrapped callback
@@ -67194,12 +67194,12 @@ function wrappy (fn, cb) {
 
 /***/ }),
 
-/***/ 5581:
+/***/ 9792:
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2499);
-/* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
+/* harmony import */ var _cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(645);
+/* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7954);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
 // containers and temp dirs, and lets it write what it has (marked incomplete).
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2499:
+/***/ 645:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -67243,7 +67243,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: USAGE
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/util.js
 
 // functions
 function assertEqual(val) {
@@ -68118,7 +68118,7 @@ function constantCatch(value) {
     return fn;
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/core.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/core.js
 var _a;
 
 /** A special constant with type `never` */
@@ -68261,7 +68261,7 @@ function config(newConfig) {
     return globalConfig;
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/memoizer.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/memoizer.js
 
 class $ZodCyclicError extends Error {
     constructor() {
@@ -68574,7 +68574,7 @@ function isBackEdge(ctx, value) {
     return backEdges !== undefined && isRef(value) && backEdges.has(value);
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/regexes.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/regexes.js
 
 /**
  * @deprecated CUID v1 is deprecated by its authors due to information leakage
@@ -68732,7 +68732,7 @@ const sha512_hex = /^[0-9a-fA-F]{128}$/;
 const sha512_base64 = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64(86, "==")));
 const sha512_base64url = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64url(86)));
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/checks.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/checks.js
 // import { $ZodType } from "./schemas.js";
 
 
@@ -69250,7 +69250,7 @@ const $ZodCheckOverwrite = /*@__PURE__*/ $constructor("$ZodCheckOverwrite", (ins
     };
 });
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/doc.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/doc.js
 class Doc {
     constructor(args = [], closed = {}) {
         this.content = [];
@@ -69290,14 +69290,14 @@ class Doc {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/versions.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/versions.js
 const version = {
     major: 4,
     minor: 6,
     patch: 7,
 };
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/schemas.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/schemas.js
 
 
 
@@ -71935,7 +71935,7 @@ function handleRefineResult(result, payload, input, inst) {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/registries.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/registries.js
 var registries_a;
 const $output = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodOutput")));
 const $input = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodInput")));
@@ -71988,7 +71988,7 @@ function registry() {
 (registries_a = globalThis).__zod_globalRegistry ?? (registries_a.__zod_globalRegistry = registry());
 const globalRegistry = globalThis.__zod_globalRegistry;
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/api.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/api.js
 
 
 
@@ -73093,7 +73093,7 @@ function _stringFormat(Class, format, fnOrRegex, _params = {}) {
     return inst;
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/to-json-schema.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/to-json-schema.js
 
 
 function assignProps(target, ...sources) {
@@ -73746,7 +73746,7 @@ const createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params)
     return to_json_schema_finalize(ctx, schema);
 };
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/json-schema-processors.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/json-schema-processors.js
 
 
 
@@ -74591,7 +74591,7 @@ function toJSONSchema(input, params) {
     return finalize(ctx, input);
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/locales/en.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/locales/en.js
 
 const error = () => {
     const Sizable = {
@@ -74718,7 +74718,7 @@ const error = () => {
     };
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/errors.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/errors.js
 
 
 /* Computing the message eagerly is expensive (pretty-printed JSON of all
@@ -74987,7 +74987,7 @@ function prettifyError(error) {
     return lines.join("\n");
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/parse.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/parse.js
 
 
 
@@ -75164,7 +75164,7 @@ const _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
 };
 const safeDecodeAsync = /* @__PURE__*/ _safeDecodeAsync($ZodRealError);
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/errors.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/classic/errors.js
 
 
 
@@ -75223,7 +75223,7 @@ const ZodRealError = /*@__PURE__*/ $constructor("ZodError", errors_initializer, 
 // /** @deprecated Use `z.core.$ZodErrorMapCtx` instead. */
 // export type ErrorMapCtx = core.$ZodErrorMapCtx;
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/parse.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/classic/parse.js
 
 
 const classic_parse_parse = /* @__PURE__ */ _parse(ZodRealError);
@@ -75241,7 +75241,7 @@ const parse_safeDecode = /* @__PURE__ */ _safeDecode(ZodRealError);
 const parse_safeEncodeAsync = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
 const parse_safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/schemas.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/classic/schemas.js
 
 
 
@@ -76155,7 +76155,7 @@ function strictObject(shape, params) {
         type: "object",
         shape,
         catchall: never(),
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     });
 }
 // looseObject
@@ -76781,7 +76781,13 @@ function preprocess(fn, schema) {
 ;// CONCATENATED MODULE: ./src/contracts/comparison.ts
 
 /** The gate's answer (docs/gate.md states each rule). */
-const VERDICTS = ['pass', 'fail', 'inconclusive', 'no-baseline'];
+const VERDICTS = [
+    'pass',
+    'fail',
+    'inconclusive',
+    'no-baseline',
+    'baseline-unavailable',
+];
 /** What the gate says of one kind (and of the overall row). */
 const ROW_STATUSES = ['regressed', 'improved', 'within noise', 'too few items'];
 /** How items are grouped into clusters that are not independent. */
@@ -76790,6 +76796,12 @@ const CLUSTER_BY = ['test', 'package', 'none'];
 const GATE_SCOPES = ['overall', 'per-kind'];
 /** What the candidate decides on an inconclusive verdict (the check conclusion, the exit code). */
 const ON_INCONCLUSIVE = ['neutral', 'pass', 'fail'];
+/**
+ * What a run decides when its baseline should exist but could not be looked
+ * up (the API or the network failed): neutral by default, or fail. Never pass:
+ * missing data is never a pass.
+ */
+const ON_BASELINE_UNAVAILABLE = (/* unused pure expression or super */ null && (['neutral', 'fail']));
 /**
  * Why an item of both runs is not paired. Harvest failures and infrastructure
  * failures (a request the server rejected, a reply too large to read, no
@@ -76903,6 +76915,8 @@ const comparisonSchema = object({
     flipped: object({ lost: array(schemas_string()), gained: array(schemas_string()) }).optional(),
     /** What differs between the runs without making them incomparable (tracer, environments…). */
     notes: array(schemas_string()),
+    /** `baseline-unavailable`: what failed while looking the baseline up. */
+    unavailable: schemas_string().optional(),
     /** The baseline: where it came from and which model it scored. */
     baseline: object({
         source: schemas_string(),
@@ -77253,8 +77267,16 @@ const ExitCode = {
     /** Interrupted by SIGINT/SIGTERM: what was obtained is kept, marked incomplete. */
     Interrupted: 130,
 };
+/** An option as `door` spells it in an error: `--endpoint` (CLI) or `input endpoint` (Action). */
+function optionName(name, door) {
+    return door === 'cli' ? `--${name}` : `input ${name}`;
+}
 /** Base class: a message for humans and the exit code it maps to. */
 class TracegateError extends Error {
+    /** The message with its options named as `door` spells them; `message` is the CLI's. */
+    messageFor(_door) {
+        return this.message;
+    }
 }
 /** Bad flags, inputs or configuration. */
 class UsageError extends TracegateError {
@@ -77296,35 +77318,69 @@ class HarvestError extends TracegateError {
 class EndpointUnavailableError extends TracegateError {
     endpoint;
     detail;
+    resultsAt;
     exitCode = ExitCode.Infrastructure;
     constructor(endpoint, detail, resultsAt = 'the results file') {
-        super(`Model endpoint ${endpoint} is unavailable: ${detail}. Check that the server is running ` +
-            'and that --endpoint is its API base URL (e.g. http://127.0.0.1:8000/v1). ' +
-            `Answers obtained so far were kept in ${resultsAt}.`);
+        super('');
         this.endpoint = endpoint;
         this.detail = detail;
+        this.resultsAt = resultsAt;
+        this.message = this.messageFor('cli');
         this.name = 'EndpointUnavailableError';
+    }
+    messageFor(door) {
+        return (`Model endpoint ${this.endpoint} is unavailable: ${this.detail}. Check that the server is running ` +
+            `and that ${optionName('endpoint', door)} is its API base URL (e.g. http://127.0.0.1:8000/v1). ` +
+            `Answers obtained so far were kept in ${this.resultsAt}.`);
     }
 }
 /** Exit code for any thrown value: ours carry one, anything else is a bug (2 would lie). */
 function exitCodeOf(error) {
     return error instanceof TracegateError ? error.exitCode : ExitCode.Infrastructure;
 }
-function messageOf(error) {
+/** What to tell the user of `door` about any thrown value. */
+function messageOf(error, door = 'cli') {
+    if (error instanceof TracegateError)
+        return error.messageFor(door);
     return error instanceof Error ? error.message : String(error);
 }
 /** The endpoint answered but refused the request itself (unknown model, bad key): fix the config. */
 class EndpointRejectedError extends TracegateError {
     endpoint;
+    serverMessage;
+    resultsAt;
     exitCode = ExitCode.Usage;
     constructor(endpoint, serverMessage, resultsAt = 'the results file') {
-        super(`Model endpoint ${endpoint} rejected the request: ${serverMessage}. Check --model and the API key. ` +
-            `Answers obtained so far were kept in ${resultsAt}.`);
+        super('');
         this.endpoint = endpoint;
+        this.serverMessage = serverMessage;
+        this.resultsAt = resultsAt;
+        this.message = this.messageFor('cli');
         this.name = 'EndpointRejectedError';
+    }
+    messageFor(door) {
+        return (
+        // The server's own sentence usually ends with its full stop already.
+        `Model endpoint ${this.endpoint} rejected the request: ${this.serverMessage.replace(/\.$/, '')}. ` +
+            `Check ${optionName('model', door)} and the API key. ` +
+            `Answers obtained so far were kept in ${this.resultsAt}.`);
     }
 }
 /** The run was interrupted (Ctrl-C, SIGTERM); its results say they are incomplete. */
+/**
+ * A baseline should exist but could not be looked up: the commit graph or
+ * the history could not be read (an API error, the network). The gate's
+ * verdict is then `baseline-unavailable`, never a pass.
+ */
+class BaselineUnavailableError extends TracegateError {
+    detail;
+    exitCode = ExitCode.Infrastructure;
+    constructor(detail) {
+        super(`the baseline could not be looked up: ${detail}`);
+        this.detail = detail;
+        this.name = 'BaselineUnavailableError';
+    }
+}
 class InterruptedError extends TracegateError {
     exitCode = ExitCode.Interrupted;
     constructor(signal, resultsAt) {
@@ -77393,15 +77449,305 @@ class AutoBackend {
     }
 }
 
-// EXTERNAL MODULE: ./node_modules/dockerode/lib/docker.js
-var docker = __nccwpck_require__(9040);
-var docker_default = /*#__PURE__*/__nccwpck_require__.n(docker);
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: external "node:stream"
-const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+;// CONCATENATED MODULE: ./src/backends/sandbox-policy.ts
+/** Where the tracer, the plan, the instances and the scratch space appear in a harvest container. */
+const MOUNT = {
+    tracer: '/tg/tracer',
+    plan: '/tg/plan',
+    instances: '/tg/instances',
+    work: '/tg/work',
+};
+/** First uid of the per-group test users (the driver setuid()s each group's tests to its own). */
+const TEST_UID_BASE = 20000;
+const DEFAULT_LIMITS = {
+    memoryBytes: 2 * 1024 ** 3,
+    pids: 512,
+    tmpfsSize: '512m',
+};
+/**
+ * The sandbox every harvest container runs in (and the tracer's own
+ * container tests use): no network, a read-only root, every capability
+ * dropped except what the driver needs to run each group's tests as their
+ * own uid, clean up after them and kill what they leave behind; no new
+ * privileges; memory, pids and scratch space bounded. The tests themselves
+ * run unprivileged (uid ≥ TEST_UID_BASE) with no capabilities at all.
+ */
+function sandboxHostConfig(binds, limits = DEFAULT_LIMITS) {
+    return {
+        Binds: binds,
+        NetworkMode: 'none',
+        CapDrop: ['ALL'],
+        CapAdd: ['SETUID', 'SETGID', 'CHOWN', 'FOWNER', 'DAC_OVERRIDE', 'KILL'],
+        SecurityOpt: ['no-new-privileges'],
+        ReadonlyRootfs: true,
+        Tmpfs: {
+            '/tmp': `rw,exec,nosuid,nodev,size=${limits.tmpfsSize}`,
+            [MOUNT.work]: `rw,exec,nosuid,nodev,size=${limits.tmpfsSize}`,
+        },
+        Memory: limits.memoryBytes,
+        MemorySwap: limits.memoryBytes,
+        PidsLimit: limits.pids,
+    };
+}
+/** The container settings around the host config: root driver, no network, no TTY. */
+function sandboxContainer(image, cmd, hostConfig, labels) {
+    return {
+        Image: image,
+        Cmd: cmd,
+        User: '0:0',
+        WorkingDir: '/tmp',
+        Env: ['PYTHONDONTWRITEBYTECODE=1', 'HOME=/tmp', 'PYTHONHASHSEED=0', 'LANG=C.UTF-8'],
+        Tty: false,
+        OpenStdin: false,
+        Labels: labels,
+        NetworkDisabled: true,
+        HostConfig: hostConfig,
+    };
+}
+
+// EXTERNAL MODULE: ../../work/main/node_modules/dockerode/lib/docker.js
+var lib_docker = __nccwpck_require__(2176);
+var docker_default = /*#__PURE__*/__nccwpck_require__.n(lib_docker);
+;// CONCATENATED MODULE: ./src/backends/docker/container-client.ts
+/**
+ * The container seam, as testcontainers' `ContainerClient`: the only file
+ * that imports dockerode. Everything the Docker backend asks of an engine —
+ * ping, containers (create, attach, start, wait, kill, remove, list) and
+ * images (inspect, pull, build) — goes through `ContainerClient`.
+ */
+
+
+/** The engine ran a build and it failed (a step's error, with the engine's message). */
+class ImageBuildError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'ImageBuildError';
+    }
+}
+/** The engine at DOCKER_HOST or the local socket (or the dockerode client given). */
+class DockerodeClient {
+    docker;
+    constructor(docker) {
+        this.docker = docker ?? new (docker_default())();
+    }
+    async ping() {
+        await this.docker.ping();
+    }
+    async create(spec) {
+        return new DockerodeContainer(await engine(() => this.docker.createContainer(spec)));
+    }
+    async listByLabel(label) {
+        const listed = await this.docker
+            .listContainers({ all: true, filters: { label: [label] } })
+            .catch(() => []);
+        return listed.map((info) => ({ id: info.Id, labels: info.Labels ?? {} }));
+    }
+    async remove(id) {
+        await this.docker.getContainer(id).remove({ force: true, v: true });
+    }
+    async imageId(ref) {
+        const { Id } = await this.docker.getImage(ref).inspect();
+        return Id;
+    }
+    async imageExists(ref) {
+        try {
+            await this.docker.getImage(ref).inspect();
+            return true;
+        }
+        catch {
+            return false;
+        }
+    }
+    async pull(ref, timeoutMs = 120_000) {
+        try {
+            const stream = await this.docker.pull(ref);
+            await new Promise((resolve, reject) => {
+                const timer = setTimeout(() => reject(new Error(`no answer in ${timeoutMs / 1000}s`)), timeoutMs);
+                this.docker.modem.followProgress(stream, (error) => {
+                    clearTimeout(timer);
+                    if (error)
+                        reject(error);
+                    else
+                        resolve();
+                });
+            });
+            return { ok: true };
+        }
+        catch (error) {
+            // The engine's message ends with the cause ("…: no such host"); the URL before it is noise.
+            const message = error.message
+                .split('\n')[0]
+                .replace(/^\(HTTP code \d+\) [\w ]+ - /, '')
+                .trim();
+            return { ok: false, reason: message.split(': ').at(-1) || message };
+        }
+    }
+    async build(context, src, tag) {
+        const stream = await this.docker.buildImage({ context, src }, { t: tag, networkmode: 'none', rm: true, forcerm: true });
+        await new Promise((resolve, reject) => {
+            this.docker.modem.followProgress(stream, (error, output) => {
+                const failed = output?.find((o) => o.error);
+                if (error || failed)
+                    reject(new ImageBuildError(String(error?.message ?? failed?.errorDetail?.message ?? failed?.error)));
+                else
+                    resolve();
+            });
+        });
+    }
+}
+class DockerodeContainer {
+    container;
+    constructor(container) {
+        this.container = container;
+    }
+    async attach(stdout, stderr) {
+        const stream = await engine(() => this.container.attach({ stream: true, stdout: true, stderr: true }));
+        this.container.modem.demuxStream(stream, stdout, stderr);
+        return {
+            ended: new Promise((resolve) => stream.on('end', resolve)),
+            detach: () => stream.destroy?.(),
+        };
+    }
+    async start() {
+        await engine(() => this.container.start());
+    }
+    async wait(timeoutMs, onTimeout, lost) {
+        // One timer, cleared whichever way the race ends (a pending timer would keep
+        // the process alive after a lost engine).
+        let timer;
+        const timeout = new Promise((_, reject) => {
+            timer = setTimeout(() => reject(onTimeout()), timeoutMs);
+        });
+        try {
+            const result = (await Promise.race([engine(() => this.container.wait()), timeout, lost]));
+            return result.StatusCode;
+        }
+        finally {
+            clearTimeout(timer);
+        }
+    }
+    async kill() {
+        await this.container.kill().catch(() => { });
+    }
+    async remove() {
+        await this.container.remove({ force: true, v: true }).catch(() => { });
+    }
+}
+const ENGINE_GONE = /ECONNREFUSED|ENOENT|EPIPE|ECONNRESET|socket hang up|connect E/i;
+/** An engine call; a lost connection becomes DockerUnavailableError, not a raw socket error. */
+async function engine(call) {
+    try {
+        return await call();
+    }
+    catch (error) {
+        const message = error.message ?? String(error);
+        if (ENGINE_GONE.test(message) || ENGINE_GONE.test(String(error.code)))
+            throw new DockerUnavailableError(`lost the connection to the Docker engine (${message})`);
+        throw error;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/backends/docker/engine.ts
+/**
+ * The Docker engine's availability: a ping before the first job (and a sweep
+ * of what a killed run left behind), and a watch while a container runs.
+ */
+
+
+/** Throws DockerUnavailableError unless the engine answers; then removes what killed runs left. */
+async function ensureEngine(client, log) {
+    try {
+        await withTimeout(client.ping(), 10_000, 'ping timed out');
+    }
+    catch (error) {
+        throw new DockerUnavailableError(error.message);
+    }
+    await sweep(client, log);
+}
+/** The labels that let a later run know a container as this process's. */
+function ownerLabels() {
+    return { 'tracegate.host': (0,external_node_os_namespaceObject.hostname)(), 'tracegate.pid': String(process.pid) };
+}
+/**
+ * Removes containers a killed tracegate process left behind (SIGKILL,
+ * a lost engine): those labelled with this host whose process is gone.
+ */
+async function sweep(client, log) {
+    const left = await client.listByLabel(`tracegate.host=${(0,external_node_os_namespaceObject.hostname)()}`);
+    let removed = 0;
+    for (const info of left) {
+        const pid = Number(info.labels['tracegate.pid']);
+        if (!Number.isInteger(pid) || pid <= 0 || alive(pid))
+            continue;
+        await client
+            .remove(info.id)
+            .then(() => removed++)
+            .catch(() => { });
+    }
+    if (removed)
+        log(`Removed ${removed} container(s) left by an interrupted run`);
+}
+/** Rejects within ~2 intervals of the engine going away (a wait would hang until its timeout). */
+function watchEngine(client, every) {
+    let misses = 0;
+    let timer;
+    let stopped = false;
+    const lost = new Promise((_, reject) => {
+        const tick = () => {
+            if (stopped)
+                return;
+            withTimeout(client.ping(), every, 'no answer').then(() => {
+                misses = 0;
+                timer = setTimeout(tick, every);
+            }, (error) => {
+                if (stopped)
+                    return;
+                if (++misses >= 2)
+                    reject(new DockerUnavailableError(`lost the connection to the Docker engine while a harvest container ran: ${error.message}`));
+                else
+                    timer = setTimeout(tick, every);
+            });
+        };
+        timer = setTimeout(tick, every);
+    });
+    lost.catch(() => { });
+    return {
+        lost,
+        stop: () => {
+            stopped = true;
+            clearTimeout(timer);
+        },
+    };
+}
+/** True while a process with this pid exists on this host. */
+function alive(pid) {
+    try {
+        process.kill(pid, 0);
+        return true;
+    }
+    catch (error) {
+        return error.code === 'EPERM';
+    }
+}
+async function withTimeout(promise, ms, message) {
+    let timer;
+    try {
+        return await Promise.race([
+            promise,
+            new Promise((_, reject) => {
+                timer = setTimeout(() => reject(new HarvestError(message)), ms);
+            }),
+        ]);
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __nccwpck_require__(1421);
 ;// CONCATENATED MODULE: external "node:crypto"
@@ -77732,51 +78078,17 @@ const LOCAL_BASES = {
     '3.11': { image: 'tracegate/base:bookworm', suite: 'bookworm' },
     '3.13': { image: 'tracegate/base:trixie', suite: 'trixie' },
 };
-async function imageExists(docker, name) {
-    try {
-        await docker.getImage(name).inspect();
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-/** Pulls an image; false (with the reason) when no registry answers. */
-async function tryPull(docker, name, timeoutMs = 120_000) {
-    try {
-        const stream = await docker.pull(name);
-        await new Promise((resolve, reject) => {
-            const timer = setTimeout(() => reject(new Error(`no answer in ${timeoutMs / 1000}s`)), timeoutMs);
-            docker.modem.followProgress(stream, (error) => {
-                clearTimeout(timer);
-                if (error)
-                    reject(error);
-                else
-                    resolve();
-            });
-        });
-        return { ok: true };
-    }
-    catch (error) {
-        // The engine's message ends with the cause ("…: no such host"); the URL before it is noise.
-        const message = error.message
-            .split('\n')[0]
-            .replace(/^\(HTTP code \d+\) [\w ]+ - /, '')
-            .trim();
-        return { ok: false, reason: message.split(': ').at(-1) || message };
-    }
-}
 /**
  * The base image an environment builds on, obtained once per run: the
  * requested image when present; else pulled; else — only for the default
  * official image — the local Debian stand-in, built with debootstrap when
  * missing and possible. Says which, in `note`.
  */
-async function obtainBaseImage(docker, requested, python, isDefault, log) {
-    if (await imageExists(docker, requested))
+async function obtainBaseImage(images, requested, python, isDefault, log) {
+    if (await images.imageExists(requested))
         return { image: requested, note: `${requested} (present)` };
     log(`Base image ${requested} is not present; pulling it`);
-    const pulled = await tryPull(docker, requested);
+    const pulled = await images.pull(requested);
     if (pulled.ok)
         return { image: requested, note: `${requested} (pulled)` };
     const local = LOCAL_BASES[python];
@@ -77788,7 +78100,7 @@ async function obtainBaseImage(docker, requested, python, isDefault, log) {
                 : '.'));
     }
     const why = `${requested} could not be pulled (${pulled.reason})`;
-    if (await imageExists(docker, local.image))
+    if (await images.imageExists(local.image))
         return {
             image: local.image,
             note: `${why}; using the local ${local.image} (Python ${python})`,
@@ -77820,29 +78132,6 @@ async function hasDebootstrap() {
     }
     catch {
         return false;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/backends/bounded.ts
-/** Collects a stream's bytes up to a limit; past it, counts and drops. */
-class BoundedText {
-    limit;
-    chunks = [];
-    size = 0;
-    overflowed = false;
-    constructor(limit) {
-        this.limit = limit;
-    }
-    push(chunk) {
-        if (this.size + chunk.length > this.limit) {
-            this.overflowed = true;
-            return;
-        }
-        this.chunks.push(chunk);
-        this.size += chunk.length;
-    }
-    text() {
-        return Buffer.concat(this.chunks).toString('utf8');
     }
 }
 
@@ -77901,63 +78190,12 @@ function dockerfile(base, env, checkout) {
     return lines.join('\n');
 }
 
-;// CONCATENATED MODULE: ./src/backends/sandbox-policy.ts
-/** Where the tracer, the plan, the instances and the scratch space appear in a harvest container. */
-const MOUNT = {
-    tracer: '/tg/tracer',
-    plan: '/tg/plan',
-    instances: '/tg/instances',
-    work: '/tg/work',
-};
-/** First uid of the per-group test users (the driver setuid()s each group's tests to its own). */
-const TEST_UID_BASE = 20000;
-const DEFAULT_LIMITS = {
-    memoryBytes: 2 * 1024 ** 3,
-    pids: 512,
-    tmpfsSize: '512m',
-};
+;// CONCATENATED MODULE: ./src/backends/docker/images.ts
 /**
- * The sandbox every harvest container runs in (and the tracer's own
- * container tests use): no network, a read-only root, every capability
- * dropped except what the driver needs to run each group's tests as their
- * own uid, clean up after them and kill what they leave behind; no new
- * privileges; memory, pids and scratch space bounded. The tests themselves
- * run unprivileged (uid ≥ TEST_UID_BASE) with no capabilities at all.
+ * The images environments run on: a recipe's prebuilt image (pulled when
+ * missing), or `tracegate-env:<digest>` built once on its base image from
+ * wheels resolved on the host.
  */
-function sandboxHostConfig(binds, limits = DEFAULT_LIMITS) {
-    return {
-        Binds: binds,
-        NetworkMode: 'none',
-        CapDrop: ['ALL'],
-        CapAdd: ['SETUID', 'SETGID', 'CHOWN', 'FOWNER', 'DAC_OVERRIDE', 'KILL'],
-        SecurityOpt: ['no-new-privileges'],
-        ReadonlyRootfs: true,
-        Tmpfs: {
-            '/tmp': `rw,exec,nosuid,nodev,size=${limits.tmpfsSize}`,
-            [MOUNT.work]: `rw,exec,nosuid,nodev,size=${limits.tmpfsSize}`,
-        },
-        Memory: limits.memoryBytes,
-        MemorySwap: limits.memoryBytes,
-        PidsLimit: limits.pids,
-    };
-}
-/** The container settings around the host config: root driver, no network, no TTY. */
-function sandboxContainer(image, cmd, hostConfig, labels) {
-    return {
-        Image: image,
-        Cmd: cmd,
-        User: '0:0',
-        WorkingDir: '/tmp',
-        Env: ['PYTHONDONTWRITEBYTECODE=1', 'HOME=/tmp', 'PYTHONHASHSEED=0', 'LANG=C.UTF-8'],
-        Tty: false,
-        OpenStdin: false,
-        Labels: labels,
-        NetworkDisabled: true,
-        HostConfig: hostConfig,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/backends/docker.ts
 
 
 
@@ -77966,272 +78204,76 @@ function sandboxContainer(image, cmd, hostConfig, labels) {
 
 
 
-
-
-
-/** The most a job's stdout (its result lines) may hold. */
-const MAX_STDOUT_BYTES = 256 * 1024 * 1024;
-const VENV_PYTHON = '/opt/venv/bin/python';
+/** Where a git source's checkout sits in an environment image. */
 const CHECKOUT = '/testbed';
-/**
- * Harvest in containers: one image per effective environment (tagged by its
- * digest, built once from wheels resolved on the host), one container per
- * job, in the sandbox of sandbox-policy.ts.
- */
-class DockerBackend {
+/** Each base image obtained, and each environment image built, once per run. */
+class EnvironmentImages {
+    client;
     options;
-    name = 'docker';
-    docker;
     bases = new Map();
-    constructor(options) {
+    images = new Map();
+    constructor(client, options) {
+        this.client = client;
         this.options = options;
-        this.docker = options.docker ?? new (docker_default())();
     }
-    async ensureAvailable() {
-        try {
-            await withTimeout(this.docker.ping(), 10_000, 'ping timed out');
-        }
-        catch (error) {
-            throw new DockerUnavailableError(error.message);
-        }
-        await this.sweep();
-    }
-    /**
-     * Removes containers a killed tracegate process left behind (SIGKILL,
-     * a lost engine): those labelled with this host whose process is gone.
-     */
-    async sweep() {
-        const left = await this.docker
-            .listContainers({ all: true, filters: { label: [`tracegate.host=${(0,external_node_os_namespaceObject.hostname)()}`] } })
-            .catch(() => []);
-        let removed = 0;
-        for (const info of left) {
-            const pid = Number(info.Labels?.['tracegate.pid']);
-            if (!Number.isInteger(pid) || pid <= 0 || alive(pid))
-                continue;
-            await this.docker
-                .getContainer(info.Id)
-                .remove({ force: true, v: true })
-                .then(() => removed++)
-                .catch(() => { });
-        }
-        if (removed)
-            this.options.log(`Removed ${removed} container(s) left by an interrupted run`);
-    }
+    /** The image an environment runs on: its own prebuilt one, or the base its image builds on. */
     async runtime(recipe, source) {
-        if (recipe.image) {
-            const ref = recipe.image.ref;
-            if (!(await imageExists(this.docker, ref))) {
-                const pulled = await tryPull(this.docker, ref);
-                if (!pulled.ok)
-                    throw new HarvestError(`Environment "${recipe.name}": image "${ref}" is not present and could not be pulled (${pulled.reason}). ` +
-                        "Pull or load it (docker load), or change the environment's image.ref.");
-            }
-            const { Id } = await this.docker.getImage(ref).inspect();
-            return {
-                source: { kind: 'image', ref, imageId: Id },
-                runtime: {
-                    backend: 'docker',
-                    image: ref,
-                    note: `prebuilt image ${ref} (${Id.slice(0, 19)})`,
-                },
-            };
-        }
+        if (recipe.image)
+            return this.prebuilt(recipe, recipe.image.ref);
         const python = recipe.python;
         const requested = recipe.base_image ?? this.options.baseImage ?? defaultBaseImage(python);
         const isDefault = !recipe.base_image && !this.options.baseImage;
         let base = this.bases.get(requested);
         if (!base) {
-            base = obtainBaseImage(this.docker, requested, python, isDefault, this.options.log);
+            base = obtainBaseImage(this.client, requested, python, isDefault, this.options.log);
             this.bases.set(requested, base);
         }
         const { image, note } = await base;
         return { source: source, runtime: { backend: 'docker', image, note } };
     }
-    async prepare(env) {
-        await this.ensureImage(env).catch(() => undefined);
-    }
-    async run(job) {
-        const env = job.environment;
-        const image = await this.ensureImage(env);
-        const planDir = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'tracegate-plan-'));
-        const forget = this.options.cleanups?.add(() => (0,external_node_fs_namespaceObject.rmSync)(planDir, { recursive: true, force: true }));
-        (0,external_node_fs_namespaceObject.chmodSync)(planDir, 0o755);
-        try {
-            const binds = [`${this.options.tracerDir}:${MOUNT.tracer}:ro`, `${planDir}:${MOUNT.plan}:ro`];
-            job.instanceDirs.forEach((dir, i) => binds.push(`${dir}:${MOUNT.instances}/${i}:ro`));
-            const plan = job.plan({
-                instanceDir: (i) => `${MOUNT.instances}/${i}`,
-                checkout: env.recipe.image
-                    ? env.recipe.image.workdir
-                    : env.recipe.git
-                        ? CHECKOUT
-                        : undefined,
-                workDir: MOUNT.work,
-                isolation: { uid_base: TEST_UID_BASE },
-            });
-            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(planDir, 'plan.json'), JSON.stringify(plan));
-            const python = env.recipe.image ? env.recipe.image.python : VENV_PYTHON;
-            return await this.runContainer(image, [python, `${MOUNT.tracer}/harvest.py`, `${MOUNT.plan}/plan.json`], binds, job);
+    async prebuilt(recipe, ref) {
+        if (!(await this.client.imageExists(ref))) {
+            const pulled = await this.client.pull(ref);
+            if (!pulled.ok)
+                throw new HarvestError(`Environment "${recipe.name}": image "${ref}" is not present and could not be pulled (${pulled.reason}). ` +
+                    "Pull or load it (docker load), or change the environment's image.ref.");
         }
-        finally {
-            (0,external_node_fs_namespaceObject.rmSync)(planDir, { recursive: true, force: true });
-            forget?.();
-        }
-    }
-    async runContainer(image, cmd, binds, job) {
-        const env = job.environment;
-        const cleanups = this.options.cleanups;
-        if (cleanups?.closed)
-            throw new HarvestError('interrupted before the container was created');
-        let forget;
-        // Tracked, and its removal registered before anyone else sees it: a create in
-        // flight when an interrupt lands is waited for and its container removed.
-        const creating = engine(() => this.docker.createContainer(sandboxContainer(image, cmd, sandboxHostConfig(binds, this.options.limits ?? DEFAULT_LIMITS), {
-            'tracegate.job': env.digest.slice(0, 16),
-            'tracegate.host': (0,external_node_os_namespaceObject.hostname)(),
-            'tracegate.pid': String(process.pid),
-        }))).then((created) => {
-            forget = cleanups?.add(() => created.remove({ force: true, v: true }).catch(() => { }));
-            return created;
-        });
-        const container = await (cleanups ? cleanups.track(creating) : creating);
-        const stdout = new external_node_stream_namespaceObject.PassThrough();
-        const stderr = new external_node_stream_namespaceObject.PassThrough();
-        const results = new BoundedText(MAX_STDOUT_BYTES);
-        const logs = [];
-        let partial = '';
-        stdout.on('data', (chunk) => results.push(chunk));
-        stderr.on('data', (chunk) => {
-            const lines = (partial + chunk.toString('utf8')).split('\n');
-            partial = lines.pop() ?? '';
-            for (const line of lines.filter(Boolean)) {
-                if (logs.length < 10_000)
-                    this.options.log(`  [${env.recipe.name}] ${line.slice(0, 2000)}`);
-                logs.push(line.slice(0, 2000));
-                if (logs.length > 50)
-                    logs.shift();
-            }
-        });
-        let stopLiveness = () => { };
-        let jobTimer;
-        let attached;
-        try {
-            const stream = await engine(() => container.attach({ stream: true, stdout: true, stderr: true }));
-            attached = stream;
-            container.modem.demuxStream(stream, stdout, stderr);
-            const ended = new Promise((resolve) => stream.on('end', resolve));
-            await engine(() => container.start());
-            const liveness = this.watchEngine();
-            stopLiveness = liveness.stop;
-            // One timer for the whole wait, cleared whichever way the race ends (a pending
-            // timer would keep the process alive after a lost engine).
-            const timeout = new Promise((_, reject) => {
-                jobTimer = setTimeout(() => reject(new HarvestError(`harvest container exceeded ${Math.round(job.timeoutMs / 1000)}s`)), job.timeoutMs);
-            });
-            const result = (await Promise.race([
-                engine(() => container.wait()),
-                timeout,
-                liveness.lost,
-            ]));
-            // The attach stream ends after the wait; give it a moment to deliver the tail.
-            await Promise.race([ended, new Promise((r) => setTimeout(r, 2000).unref())]);
-            if (result.StatusCode !== 0) {
-                throw new HarvestError(`Tracer exited with code ${result.StatusCode} in environment "${env.recipe.name}": ` +
-                    (logs.slice(-5).join(' | ') || 'no output'));
-            }
-            if (results.overflowed)
-                throw new HarvestError(`The tracer's results in environment "${env.recipe.name}" exceeded ${MAX_STDOUT_BYTES} bytes`);
-            return results.text();
-        }
-        finally {
-            stopLiveness();
-            clearTimeout(jobTimer);
-            attached?.destroy?.();
-            await container.kill().catch(() => { });
-            await container.remove({ force: true, v: true }).catch(() => { });
-            forget?.();
-        }
-    }
-    /** Rejects within ~2 intervals of the engine going away (a wait would hang until its timeout). */
-    watchEngine() {
-        const every = this.options.livenessMs ?? 2000;
-        let misses = 0;
-        let timer;
-        let stopped = false;
-        const lost = new Promise((_, reject) => {
-            const tick = () => {
-                if (stopped)
-                    return;
-                withTimeout(this.docker.ping(), every, 'no answer').then(() => {
-                    misses = 0;
-                    timer = setTimeout(tick, every);
-                }, (error) => {
-                    if (stopped)
-                        return;
-                    if (++misses >= 2)
-                        reject(new DockerUnavailableError(`lost the connection to the Docker engine while a harvest container ran: ${error.message}`));
-                    else
-                        timer = setTimeout(tick, every);
-                });
-            };
-            timer = setTimeout(tick, every);
-        });
-        lost.catch(() => { });
+        const id = await this.client.imageId(ref);
         return {
-            lost,
-            stop: () => {
-                stopped = true;
-                clearTimeout(timer);
+            source: { kind: 'image', ref, imageId: id },
+            runtime: {
+                backend: 'docker',
+                image: ref,
+                note: `prebuilt image ${ref} (${id.slice(0, 19)})`,
             },
         };
     }
-    images = new Map();
     /** The environment's image, built once however many jobs ask for it at the same time. */
-    ensureImage(env) {
+    ensure(env) {
         let image = this.images.get(env.digest);
         if (!image) {
-            image = this.buildImage(env);
+            image = this.build(env);
             this.images.set(env.digest, image);
             image.catch(() => this.images.delete(env.digest));
         }
         return image;
     }
     /** Builds `tracegate-env:<digest>` unless it exists (or uses a prebuilt image); never touches the network. */
-    async buildImage(env) {
+    async build(env) {
         if (env.source.kind === 'image')
             return env.source.imageId;
         const tag = `tracegate-env:${env.digest.slice(0, 16)}`;
-        if (await imageExists(this.docker, tag))
+        if (await this.client.imageExists(tag))
             return tag;
         const base = env.runtime.backend === 'docker' ? env.runtime.image : '';
         this.options.log(`Building ${tag} for environment "${env.recipe.name}" on ${base}`);
         const context = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'tracegate-build-'));
         try {
-            const { runner, own } = wheelLayers(env.source.wheels);
-            copyWheels(own, (0,external_node_path_namespaceObject.join)(context, 'wheels'));
-            (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.join)(context, 'wheels'), { recursive: true });
-            const src = ['Dockerfile', 'wheels'];
-            if (runner.length) {
-                copyWheels(runner, (0,external_node_path_namespaceObject.join)(context, 'runner-wheels'));
-                src.push('runner-wheels');
-            }
-            if (env.source.kind === 'git') {
-                // The exported tree of the commit, copied as it is (symlinks stay links).
-                await copyTree(env.source.checkout, (0,external_node_path_namespaceObject.join)(context, 'checkout'));
-                src.push('checkout');
-            }
-            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(context, 'Dockerfile'), dockerfile(base, env, CHECKOUT));
-            const stream = await this.docker.buildImage({ context, src }, { t: tag, networkmode: 'none', rm: true, forcerm: true });
-            await new Promise((resolve, reject) => {
-                this.docker.modem.followProgress(stream, (error, output) => {
-                    const failed = output?.find((o) => o.error);
-                    if (error || failed) {
-                        reject(new HarvestError(`Building the image for environment "${env.recipe.name}" failed: ${error?.message ?? failed?.errorDetail?.message ?? failed?.error}`));
-                    }
-                    else
-                        resolve();
-                });
+            const src = await buildContext(context, env, env.source, base);
+            await this.client.build(context, src, tag).catch((error) => {
+                if (!(error instanceof ImageBuildError))
+                    throw error;
+                throw new HarvestError(`Building the image for environment "${env.recipe.name}" failed: ${error.message}`);
             });
         }
         finally {
@@ -78240,28 +78282,23 @@ class DockerBackend {
         return tag;
     }
 }
-/** True while a process with this pid exists on this host. */
-function alive(pid) {
-    try {
-        process.kill(pid, 0);
-        return true;
+/** Writes the build context (Dockerfile, wheels, checkout) into `context`; the entries to send. */
+async function buildContext(context, env, source, base) {
+    const { runner, own } = wheelLayers(source.wheels);
+    copyWheels(own, (0,external_node_path_namespaceObject.join)(context, 'wheels'));
+    (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.join)(context, 'wheels'), { recursive: true });
+    const src = ['Dockerfile', 'wheels'];
+    if (runner.length) {
+        copyWheels(runner, (0,external_node_path_namespaceObject.join)(context, 'runner-wheels'));
+        src.push('runner-wheels');
     }
-    catch (error) {
-        return error.code === 'EPERM';
+    if (source.kind === 'git') {
+        // The exported tree of the commit, copied as it is (symlinks stay links).
+        await copyTree(source.checkout, (0,external_node_path_namespaceObject.join)(context, 'checkout'));
+        src.push('checkout');
     }
-}
-const ENGINE_GONE = /ECONNREFUSED|ENOENT|EPIPE|ECONNRESET|socket hang up|connect E/i;
-/** An engine call; a lost connection becomes DockerUnavailableError, not a raw socket error. */
-async function engine(call) {
-    try {
-        return await call();
-    }
-    catch (error) {
-        const message = error.message ?? String(error);
-        if (ENGINE_GONE.test(message) || ENGINE_GONE.test(String(error.code)))
-            throw new DockerUnavailableError(`lost the connection to the Docker engine (${message})`);
-        throw error;
-    }
+    (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(context, 'Dockerfile'), dockerfile(base, env, CHECKOUT));
+    return src;
 }
 async function copyTree(from, to) {
     const { execFile } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1421, 23));
@@ -78269,19 +78306,192 @@ async function copyTree(from, to) {
     (0,external_node_fs_namespaceObject.mkdirSync)(to, { recursive: true });
     await promisify(execFile)('cp', ['-a', `${from}/.`, to]);
 }
-async function withTimeout(promise, ms, message) {
-    let timer;
+
+;// CONCATENATED MODULE: external "node:stream"
+const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+;// CONCATENATED MODULE: ./src/backends/bounded.ts
+/** Collects a stream's bytes up to a limit; past it, counts and drops. */
+class BoundedText {
+    limit;
+    chunks = [];
+    size = 0;
+    overflowed = false;
+    constructor(limit) {
+        this.limit = limit;
+    }
+    push(chunk) {
+        if (this.size + chunk.length > this.limit) {
+            this.overflowed = true;
+            return;
+        }
+        this.chunks.push(chunk);
+        this.size += chunk.length;
+    }
+    text() {
+        return Buffer.concat(this.chunks).toString('utf8');
+    }
+}
+
+;// CONCATENATED MODULE: ./src/backends/docker/sandbox-run.ts
+/**
+ * One harvest job's container: created in the sandbox, its output collected
+ * (results from stdout, log lines from stderr), waited for under the job's
+ * timeout and the engine's watch, then killed and removed whatever happened.
+ */
+
+
+
+
+
+/** The most a job's stdout (its result lines) may hold. */
+const MAX_STDOUT_BYTES = 256 * 1024 * 1024;
+/** Runs the job's container to its end; its stdout, or a HarvestError saying why not. */
+async function runInSandbox(deps, job) {
+    const name = job.environment.recipe.name;
+    const { container, forget } = await createTracked(deps, job);
+    const output = collectOutput(name, deps.log);
+    let stopLiveness = () => { };
+    let attached;
     try {
-        return await Promise.race([
-            promise,
-            new Promise((_, reject) => {
-                timer = setTimeout(() => reject(new HarvestError(message)), ms);
-            }),
-        ]);
+        attached = await container.attach(output.stdout, output.stderr);
+        await container.start();
+        const liveness = watchEngine(deps.client, deps.livenessMs ?? 2000);
+        stopLiveness = liveness.stop;
+        const status = await container.wait(job.timeoutMs, () => new HarvestError(`harvest container exceeded ${Math.round(job.timeoutMs / 1000)}s`), liveness.lost);
+        // The attach stream ends after the wait; give it a moment to deliver the tail.
+        await Promise.race([attached.ended, new Promise((r) => setTimeout(r, 2000).unref())]);
+        return output.results(status);
     }
     finally {
-        clearTimeout(timer);
+        stopLiveness();
+        attached?.detach();
+        await container.kill();
+        await container.remove();
+        forget?.();
     }
+}
+/** Creates the container with its removal registered before anyone else sees it. */
+async function createTracked(deps, job) {
+    const cleanups = deps.cleanups;
+    if (cleanups?.closed)
+        throw new HarvestError('interrupted before the container was created');
+    let forget;
+    // Tracked: a create in flight when an interrupt lands is waited for and its container removed.
+    const creating = deps.client
+        .create(sandboxContainer(job.image, job.cmd, sandboxHostConfig(job.binds, deps.limits ?? DEFAULT_LIMITS), { 'tracegate.job': job.environment.digest.slice(0, 16), ...ownerLabels() }))
+        .then((created) => {
+        forget = cleanups?.add(() => created.remove());
+        return created;
+    });
+    const container = await (cleanups ? cleanups.track(creating) : creating);
+    return { container, forget };
+}
+/** The container's two streams: stdout kept (bounded) as the results, stderr logged line by line. */
+function collectOutput(name, log) {
+    const stdout = new external_node_stream_namespaceObject.PassThrough();
+    const stderr = new external_node_stream_namespaceObject.PassThrough();
+    const results = new BoundedText(MAX_STDOUT_BYTES);
+    const logs = [];
+    let partial = '';
+    stdout.on('data', (chunk) => results.push(chunk));
+    stderr.on('data', (chunk) => {
+        const lines = (partial + chunk.toString('utf8')).split('\n');
+        partial = lines.pop() ?? '';
+        for (const line of lines.filter(Boolean)) {
+            if (logs.length < 10_000)
+                log(`  [${name}] ${line.slice(0, 2000)}`);
+            logs.push(line.slice(0, 2000));
+            if (logs.length > 50)
+                logs.shift();
+        }
+    });
+    return {
+        stdout,
+        stderr,
+        /** The results, once the container exited with `status`; a HarvestError if it failed. */
+        results(status) {
+            if (status !== 0) {
+                throw new HarvestError(`Tracer exited with code ${status} in environment "${name}": ` +
+                    (logs.slice(-5).join(' | ') || 'no output'));
+            }
+            if (results.overflowed)
+                throw new HarvestError(`The tracer's results in environment "${name}" exceeded ${MAX_STDOUT_BYTES} bytes`);
+            return results.text();
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/backends/docker/backend.ts
+
+
+
+
+
+
+
+
+const VENV_PYTHON = '/opt/venv/bin/python';
+/**
+ * Harvest in containers: one image per effective environment (tagged by its
+ * digest, built once from wheels resolved on the host), one container per
+ * job, in the sandbox of sandbox-policy.ts.
+ */
+class DockerBackend {
+    options;
+    name = 'docker';
+    client;
+    images;
+    sandbox;
+    constructor(options) {
+        this.options = options;
+        this.client = new DockerodeClient(options.docker);
+        this.images = new EnvironmentImages(this.client, options);
+        const { log, limits, livenessMs, cleanups } = options;
+        this.sandbox = { client: this.client, log, limits, livenessMs, cleanups };
+    }
+    async ensureAvailable() {
+        await ensureEngine(this.client, this.options.log);
+    }
+    runtime(recipe, source) {
+        return this.images.runtime(recipe, source);
+    }
+    async prepare(env) {
+        await this.images.ensure(env).catch(() => undefined);
+    }
+    async run(job) {
+        const env = job.environment;
+        const image = await this.images.ensure(env);
+        const planDir = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'tracegate-plan-'));
+        const forget = this.options.cleanups?.add(() => (0,external_node_fs_namespaceObject.rmSync)(planDir, { recursive: true, force: true }));
+        (0,external_node_fs_namespaceObject.chmodSync)(planDir, 0o755);
+        try {
+            const binds = [`${this.options.tracerDir}:${MOUNT.tracer}:ro`, `${planDir}:${MOUNT.plan}:ro`];
+            job.instanceDirs.forEach((dir, i) => binds.push(`${dir}:${MOUNT.instances}/${i}:ro`));
+            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(planDir, 'plan.json'), JSON.stringify(planFor(job)));
+            const python = env.recipe.image ? env.recipe.image.python : VENV_PYTHON;
+            return await runInSandbox(this.sandbox, {
+                image,
+                cmd: [python, `${MOUNT.tracer}/harvest.py`, `${MOUNT.plan}/plan.json`],
+                binds,
+                environment: env,
+                timeoutMs: job.timeoutMs,
+            });
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.rmSync)(planDir, { recursive: true, force: true });
+            forget?.();
+        }
+    }
+}
+/** The job's plan, with the paths its container sees. */
+function planFor(job) {
+    const recipe = job.environment.recipe;
+    return job.plan({
+        instanceDir: (i) => `${MOUNT.instances}/${i}`,
+        checkout: recipe.image ? recipe.image.workdir : recipe.git ? CHECKOUT : undefined,
+        workDir: MOUNT.work,
+        isolation: { uid_base: TEST_UID_BASE },
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/backends/local.ts
@@ -78529,27 +78739,6 @@ class TimeBudget {
         this.startedAt ??= this.now();
         return this.totalMs - (this.now() - this.startedAt);
     }
-}
-
-;// CONCATENATED MODULE: ./src/model/endpoint.ts
-
-/** Validates an API base URL such as `http://127.0.0.1:8000/v1`; returns it without trailing slashes. */
-function parseEndpoint(endpoint) {
-    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(endpoint)) {
-        throw new UsageError(`--endpoint "${endpoint}" has no scheme: it must start with http:// or https://, ` +
-            `e.g. http://${endpoint.replace(/^\/+/, '')}`);
-    }
-    let url;
-    try {
-        url = new URL(endpoint);
-    }
-    catch {
-        throw new UsageError(`--endpoint "${endpoint}" is not a URL; give the API base URL, e.g. http://127.0.0.1:8000/v1`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-        throw new UsageError(`--endpoint "${endpoint}" must start with http:// or https://, e.g. http://127.0.0.1:8000/v1`);
-    }
-    return endpoint.replace(/\/+$/, '');
 }
 
 ;// CONCATENATED MODULE: ./src/model/faults.ts
@@ -78839,21 +79028,22 @@ function interpret(url, status, retryAfter, text) {
 ;// CONCATENATED MODULE: ./src/model/http-client.ts
 
 
-
 /** A model behind one protocol over HTTP, with the shared transport policy. */
 class HttpModelClient {
     protocol;
+    endpoint;
     model;
     settings;
-    endpoint;
     identity;
     transport;
     secrets;
-    constructor(protocol, endpoint, model, settings, transport, apiKey) {
+    constructor(protocol, 
+    /** The API base URL as the options parsed it (model/endpoint.ts): http(s), no trailing slash. */
+    endpoint, model, settings, transport, apiKey) {
         this.protocol = protocol;
+        this.endpoint = endpoint;
         this.model = model;
         this.settings = settings;
-        this.endpoint = parseEndpoint(endpoint);
         this.identity = { endpoint: this.endpoint, api: protocol.name, model, settings };
         this.secrets = apiKey ? [apiKey] : [];
         this.transport = apiKey
@@ -79071,7 +79261,7 @@ const API_NAMES = Object.keys(PROTOCOLS);
 ;// CONCATENATED MODULE: ./src/model/factory.ts
 
 
-/** The client for `config.api`; throws UsageError on a malformed endpoint URL. */
+/** The client for `config.api`, at an endpoint already checked where the options were parsed. */
 function createModelClient(config) {
     return new HttpModelClient(PROTOCOLS[config.api], config.endpoint, config.model, config.settings, {
         timeoutMs: config.timeoutMs,
@@ -79310,7 +79500,7 @@ const oracleSchema = object({
     }),
 });
 /** A block of a source file: its exact text and the line it starts at. */
-const sourceBlockSchema = object({
+const sourceBlockSchema = strictObject({
     first_line: schemas_number().int().positive(),
     source: schemas_string(),
 });
@@ -79320,9 +79510,9 @@ const sourceBlockSchema = object({
  * the stack (order of first execution, capped: `truncated`), and the target
  * module's preamble (top-level imports and simple constants).
  */
-const sliceSchema = object({
+const sliceSchema = strictObject({
     functions: array(sourceBlockSchema.extend({ file: schemas_string(), func: schemas_string() })),
-    preamble: object({
+    preamble: strictObject({
         file: schemas_string(),
         blocks: array(sourceBlockSchema),
         truncated: schemas_boolean().optional(),
@@ -79331,42 +79521,21 @@ const sliceSchema = object({
 });
 /**
  * What the prompt builder may show of the executed code: the target's source,
- * and (oracles harvested by tracers that record it) the executed slice.
+ * and (oracles harvested by tracers that record it) the executed slice. The
+ * tracer's result line carries exactly this (contracts/tracer-protocol.ts), so
+ * what the cold path accepts is what the cache reads back.
  */
-const contextSchema = object({
+const contextSchema = strictObject({
     file: schemas_string(),
     func: schemas_string(),
     first_line: schemas_number().int().positive(),
     source: schemas_string(),
     slice: sliceSchema.optional(),
     /** The test files the instance runs, as the tracer read them in the sandbox. */
-    tests: array(object({ name: schemas_string(), source: schemas_string() })).optional(),
+    tests: array(strictObject({ name: schemas_string(), source: schemas_string() })).optional(),
 });
 /** A cache entry: the oracle and the code context harvested with it. */
 const cachedOracleSchema = object({ oracle: oracleSchema, context: contextSchema });
-/** result.json as written by tracer/harvest.py for each instance of a plan. */
-const tracerResultSchema = object({
-    id: schemas_string(),
-    /** Echoes of the plan's spec: whose result this is. */
-    instance_hash: schemas_string().optional(),
-    env_digest: schemas_string().optional(),
-    status: schemas_enum(['ok', 'invalid', 'timeout', 'error']),
-    reason: schemas_string().optional(),
-    answer: unknown().optional(),
-    /** Generated from the query by the tracer; null for instances with their own parser. */
-    question: schemas_string().nullable().optional(),
-    template_answer: templateSchema.nullable().optional(),
-    context: object({ file: schemas_string(), func: schemas_string(), first_line: schemas_number(), source: schemas_string() })
-        .passthrough()
-        .optional(),
-    python: schemas_string().optional(),
-    tracer_version: schemas_string().optional(),
-    stats: record(schemas_string(), unknown()).optional(),
-    /** World-model kinds: the measurement's provenance (machine, runs, band, …). */
-    measurement: record(schemas_string(), unknown()).optional(),
-    /** Set on the host: how many independent runs gave this same result. */
-    runs_agreed: schemas_number().int().positive().optional(),
-});
 
 ;// CONCATENATED MODULE: ./src/stores/atomic.ts
 
@@ -79699,6 +79868,54 @@ const environmentSchema = object({
         });
 });
 
+;// CONCATENATED MODULE: ./src/suite/files.ts
+
+
+/** Which files of a suite make an instance, and an instance's content hash (its oracle key's part). */
+const files_INSTANCE_FILE = 'instance.json';
+/** Suffix of the instance files of a directory that holds several (a generated suite). */
+const INSTANCE_SUFFIX = '.instance.json';
+/** An instance file: `instance.json`, or `<name>.instance.json` beside others sharing their test files. */
+const isInstanceFile = (name) => name === files_INSTANCE_FILE ||
+    (name.endsWith(INSTANCE_SUFFIX) && name.length > INSTANCE_SUFFIX.length);
+/** Hidden files and bytecode caches are no part of an instance. */
+const SKIPPED = (name) => name.startsWith('.') || name === '__pycache__';
+function listFiles(reader, dir, seen) {
+    const real = reader.resolve(dir);
+    if (seen.has(real))
+        return [];
+    seen.add(real);
+    const files = [];
+    for (const name of reader.names(dir)) {
+        if (SKIPPED(name))
+            continue;
+        const rel = (0,external_node_path_namespaceObject.join)(dir, name);
+        if (reader.kind(rel) === 'dir')
+            files.push(...listFiles(reader, rel, seen));
+        else
+            files.push(rel);
+    }
+    return files;
+}
+/**
+ * Content hash of an instance: the relative paths and bytes of its
+ * directory's files, in sorted order — its own instance file, and none of
+ * the other instance files beside it (adding a sibling changes no oracle key).
+ */
+function hashDirectory(reader, dir, own) {
+    const files = listFiles(reader, dir, new Set())
+        .filter((rel) => rel === own || !isInstanceFile((0,external_node_path_namespaceObject.basename)(rel)))
+        .sort();
+    return contentHash(files.map((rel) => [(0,external_node_path_namespaceObject.relative)(dir, rel), reader.read(rel)]));
+}
+/** The hash of (relative path, bytes) pairs, sorted by path: what `hashDirectory` computes. */
+function contentHash(files) {
+    const parts = [];
+    for (const [path, bytes] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+        parts.push(path, bytes);
+    return sha256(...parts);
+}
+
 ;// CONCATENATED MODULE: ./src/suite/reader.ts
 
 
@@ -79782,238 +79999,6 @@ function suiteRelative(reader, real) {
     return relative(reader.root, real);
 }
 
-;// CONCATENATED MODULE: ./src/suite/load.ts
-
-
-
-
-
-
-
-const INSTANCE_FILE = 'instance.json';
-/** Suffix of the instance files of a directory that holds several (a generated suite). */
-const INSTANCE_SUFFIX = '.instance.json';
-/** An instance file: `instance.json`, or `<name>.instance.json` beside others sharing their test files. */
-const isInstanceFile = (name) => name === INSTANCE_FILE ||
-    (name.endsWith(INSTANCE_SUFFIX) && name.length > INSTANCE_SUFFIX.length);
-const ENVIRONMENTS = 'environments';
-/** How many levels above --instances an environments/ folder is looked for. */
-const ENVIRONMENT_LEVELS = 4;
-/**
- * Loads every instance under `dir` (a suite directory or the instances root).
- * Environments come from the nearest `environments/` folder at or above `dir`;
- * the folder holding it is the suite's root, and every file is read through
- * one confined reader rooted there. Throws InstanceError naming the file and
- * field on the first malformed file.
- */
-function loadSuite(dir) {
-    const abs = (0,external_node_path_namespaceObject.resolve)(dir);
-    if (!(0,external_node_fs_namespaceObject.existsSync)(abs) || !(0,external_node_fs_namespaceObject.statSync)(abs).isDirectory()) {
-        throw new UsageError(`--instances ${dir}: no such directory`);
-    }
-    const root = suiteRoot(abs);
-    const reader = new reader_FsSuiteReader(root);
-    const start = reader.resolve(relativeTo(reader.root, abs));
-    const rejected = [];
-    const environments = loadEnvironments(reader, rejected);
-    const loaded = [];
-    const seen = new Map();
-    for (const rel of findInstanceFiles(reader, relativeTo(reader.root, start), rejected)) {
-        const file = (0,external_node_path_namespaceObject.join)(reader.root, rel);
-        let id;
-        try {
-            const instance = parseInstance(reader, rel);
-            id = instance.id;
-            loaded.push(checkInstance(reader, rel, instance, environments, seen));
-        }
-        catch (error) {
-            if (!(error instanceof InstanceError))
-                throw error;
-            id ??= declaredId(reader, rel);
-            rejected.push({ file, ...(id ? { id } : {}), reason: error.message });
-        }
-    }
-    return {
-        reader,
-        instances: loaded.sort((a, b) => (a.instance.id < b.instance.id ? -1 : 1)),
-        rejected: withoutRepeats(rejected),
-    };
-}
-function checkInstance(reader, rel, instance, environments, seen) {
-    const file = (0,external_node_path_namespaceObject.join)(reader.root, rel);
-    {
-        const previous = seen.get(instance.id);
-        if (previous)
-            throw new InstanceError(file, `id "${instance.id}" is also used by ${previous}`);
-        seen.set(instance.id, file);
-        const environment = environments.get(instance.environment);
-        if (!environment) {
-            throw new InstanceError(file, `environment: "${instance.environment}" is not defined (known: ${[...environments.keys()].join(', ') || 'none'})`);
-        }
-        const instanceDir = (0,external_node_path_namespaceObject.dirname)(rel);
-        if (instance.cwd === 'instance') {
-            for (const test of instance.tests) {
-                const testFile = test.split('::')[0] ?? '';
-                try {
-                    reader.read((0,external_node_path_namespaceObject.join)(instanceDir, testFile));
-                }
-                catch (error) {
-                    throw new InstanceError(file, `tests: "${test}" names ${testFile}, which is not a readable file of the instance (${error.message})`);
-                }
-            }
-        }
-        else if (!environment.recipe.git && !environment.recipe.image) {
-            throw new InstanceError(file, `cwd: "checkout" needs an environment with a git or image source ("${instance.environment}" has neither)`);
-        }
-        return {
-            instance,
-            dir: reader.resolve(instanceDir),
-            file: rel,
-            contentHash: hashDirectory(reader, instanceDir, rel),
-            environment: environment.recipe,
-            environmentDir: ENVIRONMENTS,
-        };
-    }
-}
-function relativeTo(root, path) {
-    const rel = path.slice(root.length).replace(/^\/+/, '');
-    return path.startsWith(root) ? rel : path;
-}
-/** The nearest directory at or above `start` holding environments/, else `start` itself. */
-function suiteRoot(start) {
-    for (let dir = start, i = 0; i <= ENVIRONMENT_LEVELS; dir = (0,external_node_path_namespaceObject.dirname)(dir), i++) {
-        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, ENVIRONMENTS)))
-            return dir;
-    }
-    return start;
-}
-function parseJson(reader, rel) {
-    const file = (0,external_node_path_namespaceObject.join)(reader.root, rel);
-    try {
-        return JSON.parse(reader.read(rel).toString('utf8'));
-    }
-    catch (error) {
-        if (error instanceof InstanceError)
-            throw error;
-        throw new InstanceError(file, `not valid JSON (${error.message})`);
-    }
-}
-/**
- * A bad file inside an instance directory is seen twice: by the walk, and by
- * the check of its instance (which names it). Keep only the instance's report.
- */
-function withoutRepeats(rejected) {
-    return rejected.filter((r) => isInstanceFile((0,external_node_path_namespaceObject.basename)(r.file)) ||
-        !rejected.some((other) => other !== r && other.reason.includes(`${r.file}:`)));
-}
-/** The id a rejected instance file declares, if it declares one that is a valid id. */
-function declaredId(reader, rel) {
-    try {
-        const id = JSON.parse(reader.read(rel).toString('utf8')).id;
-        return typeof id === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id) ? id : undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-function parseInstance(reader, rel) {
-    const parsed = instanceSchema.safeParse(parseJson(reader, rel));
-    if (!parsed.success)
-        throw new InstanceError((0,external_node_path_namespaceObject.join)(reader.root, rel), describeIssues(parsed.error));
-    return parsed.data;
-}
-/** Parses one instance file (for tools and tests that hold a single file). */
-function parseInstanceFile(file) {
-    const reader = new FsSuiteReader(dirname(file));
-    return parseInstance(reader, file.slice(reader.root.length + 1) || INSTANCE_FILE);
-}
-function loadEnvironments(reader, rejected) {
-    const result = new Map();
-    if (!(0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(reader.root, ENVIRONMENTS)))
-        return result;
-    for (const name of reader.names(ENVIRONMENTS)) {
-        if (!name.endsWith('.json'))
-            continue;
-        const rel = (0,external_node_path_namespaceObject.join)(ENVIRONMENTS, name);
-        try {
-            const parsed = environmentSchema.safeParse(parseJson(reader, rel));
-            if (!parsed.success)
-                throw new InstanceError((0,external_node_path_namespaceObject.join)(reader.root, rel), describeIssues(parsed.error));
-            result.set(parsed.data.name, { recipe: parsed.data });
-        }
-        catch (error) {
-            if (!(error instanceof InstanceError))
-                throw error;
-            rejected.push({ file: (0,external_node_path_namespaceObject.join)(reader.root, rel), reason: error.message });
-        }
-    }
-    return result;
-}
-const SKIPPED = (name) => name.startsWith('.') || name === '__pycache__';
-/** instance.json files under `dir`; an entry that breaks a reading rule is rejected, the walk goes on. */
-function findInstanceFiles(reader, dir, rejected, seen = new Set()) {
-    const real = reader.resolve(dir);
-    if (seen.has(real))
-        return []; // a symlink loop inside the suite
-    seen.add(real);
-    const found = [];
-    for (const name of reader.names(dir)) {
-        if (SKIPPED(name) || name === ENVIRONMENTS)
-            continue;
-        const rel = (0,external_node_path_namespaceObject.join)(dir, name);
-        let kind;
-        try {
-            kind = reader.kind(rel);
-        }
-        catch (error) {
-            if (!(error instanceof InstanceError))
-                throw error;
-            rejected.push({ file: (0,external_node_path_namespaceObject.join)(reader.root, rel), reason: error.message });
-            continue;
-        }
-        if (kind === 'dir')
-            found.push(...findInstanceFiles(reader, rel, rejected, seen));
-        else if (isInstanceFile(name))
-            found.push(rel);
-    }
-    return found.sort();
-}
-function listFiles(reader, dir, seen) {
-    const real = reader.resolve(dir);
-    if (seen.has(real))
-        return [];
-    seen.add(real);
-    const files = [];
-    for (const name of reader.names(dir)) {
-        if (SKIPPED(name))
-            continue;
-        const rel = (0,external_node_path_namespaceObject.join)(dir, name);
-        if (reader.kind(rel) === 'dir')
-            files.push(...listFiles(reader, rel, seen));
-        else
-            files.push(rel);
-    }
-    return files;
-}
-/**
- * Content hash of an instance: the relative paths and bytes of its
- * directory's files, in sorted order — its own instance file, and none of
- * the other instance files beside it (adding a sibling changes no oracle key).
- */
-function hashDirectory(reader, dir, own) {
-    const files = listFiles(reader, dir, new Set())
-        .filter((rel) => rel === own || !isInstanceFile((0,external_node_path_namespaceObject.basename)(rel)))
-        .sort();
-    return contentHash(files.map((rel) => [(0,external_node_path_namespaceObject.relative)(dir, rel), reader.read(rel)]));
-}
-/** The hash of (relative path, bytes) pairs, sorted by path: what `hashDirectory` computes. */
-function contentHash(files) {
-    const parts = [];
-    for (const [path, bytes] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-        parts.push(path, bytes);
-    return sha256(...parts);
-}
-
 ;// CONCATENATED MODULE: ./src/suite/swe-flux.ts
 
 
@@ -80024,6 +80009,13 @@ function contentHash(files) {
 
 
 
+/**
+ * A SWE-Flux run directory as a suite (docs/swe-flux.md): `instances/<id>/{eval.sh,
+ * files/testcase.py, files/parser.py, oracle.json}` beside the run's shared harness
+ * files (`shared/files/`: trace plugin and conftest). Each instance runs by its own
+ * harness in the run's image (an `image` environment, /testbed); its oracle.json is the
+ * published oracle, which the re-run must reproduce to be gated on.
+ */
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const SHARED = (0,external_node_path_namespaceObject.join)('shared', 'files');
 /** The QA directory of a SWE-Flux run at `dir` (the run or its `instances/`), or undefined when it is not one. */
@@ -80164,6 +80156,362 @@ function loadInstance(reader, name, environment, shared, image) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/contracts/query-options.ts
+/** The query options the tracer's rule for each kind and mode reads; any other is refused at load. */
+const QUERY_OPTIONS = {
+    "M1_IntraProceduralCFG": {
+        "default": "covered",
+        "modes": {
+            "covered": { "mode": ["covered", "line_counts"], "max_value_chars": null },
+            "line_counts": { "mode": ["covered", "line_counts"], "max_value_chars": null },
+        },
+    },
+    "M2_Loops": {
+        "default": "extremes",
+        "modes": {
+            "extremes": { "mode": ["extremes", "total", "breaks"], "loop_line": null, "unreached": ["skip", "zero"], "max_value_chars": null },
+            "total": { "mode": ["extremes", "total", "breaks"], "loop_line": null, "unreached": ["skip", "zero"], "max_value_chars": null },
+            "breaks": { "mode": ["extremes", "total", "breaks"], "loop_line": null, "max_value_chars": null },
+        },
+    },
+    "M3_ProgramState": {
+        "default": "extremes",
+        "modes": {
+            "extremes": { "mode": ["extremes", "unique"], "variable": null, "max_value_chars": null },
+            "unique": { "mode": ["extremes", "unique"], "variable": null, "variables": null, "max_value_chars": null },
+        },
+    },
+    "M4_DataFlow": {
+        "default": "pairs",
+        "modes": {
+            "pairs": { "mode": ["pairs", "counts"], "variables": null, "lines": ["statement", "physical"], "nested": ["own", "enclosing"], "max_value_chars": null },
+            "counts": { "mode": ["pairs", "counts"], "variables": null, "lines": ["statement", "physical"], "nested": ["own", "enclosing"], "max_value_chars": null },
+        },
+    },
+    "M5_Exceptions": {
+        "default": "types",
+        "modes": {
+            "types": { "mode": ["types", "counts", "crashing_tests"], "max_value_chars": null },
+            "counts": { "mode": ["types", "counts", "crashing_tests"], "max_value_chars": null },
+            "crashing_tests": { "mode": ["types", "counts", "crashing_tests"], "max_value_chars": null },
+        },
+    },
+    "M6_InterProceduralCFG": {
+        "default": "covered",
+        "modes": {
+            "covered": { "mode": ["covered", "edges", "call_counts"], "include": null, "max_value_chars": null },
+            "edges": { "mode": ["covered", "edges", "call_counts"], "include": null, "max_value_chars": null },
+            "call_counts": { "mode": ["covered", "edges", "call_counts"], "functions": null, "max_value_chars": null },
+        },
+    },
+    "M7_Invariants": {
+        "default": "holds",
+        "modes": {
+            "holds": { "mode": ["holds", "counts", "monotonicity"], "predicate": null, "line": null, "max_value_chars": null },
+            "counts": { "mode": ["holds", "counts", "monotonicity"], "predicate": null, "line": null, "max_value_chars": null },
+            "monotonicity": { "mode": ["holds", "counts", "monotonicity"], "variable": null, "line": null, "max_value_chars": null },
+        },
+    },
+    "S1_IntraProceduralCFG": {
+        "default": "path",
+        "modes": {
+            "path": { "mode": ["path"], "invocation": null, "max_value_chars": null },
+        },
+    },
+    "S2_Loops": {
+        "default": "count",
+        "modes": {
+            "count": { "mode": ["count", "nth_value"], "invocation": null, "loop_line": null, "max_value_chars": null },
+            "nth_value": { "mode": ["count", "nth_value"], "invocation": null, "loop_line": null, "nth_iteration": null, "variable": null, "max_value_chars": null },
+        },
+    },
+    "S3_ProgramState": {
+        "default": "state",
+        "modes": {
+            "state": { "mode": ["state", "first_hits", "history"], "line": null, "hit": null, "variables": null, "max_value_chars": null },
+            "first_hits": { "mode": ["state", "first_hits", "history"], "line": null, "variables": null, "max_value_chars": null },
+            "history": { "mode": ["state", "first_hits", "history"], "invocation": null, "variable": null, "max_value_chars": null },
+        },
+    },
+    "S4_DataFlow": {
+        "default": "pairs",
+        "modes": {
+            "pairs": { "mode": ["pairs"], "invocation": null, "variables": null, "lines": ["statement", "physical"], "nested": ["own", "enclosing"], "max_value_chars": null },
+        },
+    },
+    "S5_Exceptions": {
+        "default": "caught_kinds",
+        "modes": {
+            "caught_kinds": { "mode": ["caught_kinds", "escaping"], "invocation": null, "handler_line": null, "max_value_chars": null },
+            "escaping": { "mode": ["caught_kinds", "escaping"], "invocation": null, "max_value_chars": null },
+        },
+    },
+    "S6_InterProceduralCFG": {
+        "default": "order",
+        "modes": {
+            "order": { "mode": ["order", "count", "max_depth"], "invocation": null, "include": null, "scope": ["direct", "transitive"], "max_value_chars": null },
+            "count": { "mode": ["order", "count", "max_depth"], "invocation": null, "include": null, "scope": ["direct", "transitive"], "func": null, "max_value_chars": null },
+            "max_depth": { "mode": ["order", "count", "max_depth"], "invocation": null, "include": null, "max_value_chars": null },
+        },
+    },
+    "S7_Invariants": {
+        "default": "holds",
+        "modes": {
+            "holds": { "mode": ["holds", "monotonicity"], "predicate": null, "line": null, "max_value_chars": null },
+            "monotonicity": { "mode": ["holds", "monotonicity"], "variable": null, "line": null, "max_value_chars": null },
+        },
+    },
+    "W1_Outcome": {
+        "default": "outcome",
+        "modes": {
+            "outcome": { "mode": ["outcome"] },
+        },
+    },
+    "W2_PeakMemory": {
+        "default": "peak",
+        "modes": {
+            "peak": { "mode": ["peak"] },
+        },
+    },
+    "W3_WallTime": {
+        "default": "wall",
+        "modes": {
+            "wall": { "mode": ["wall"] },
+        },
+    },
+    "W4_Profile": {
+        "default": "profile",
+        "modes": {
+            "profile": { "mode": ["profile"] },
+        },
+    },
+};
+
+;// CONCATENATED MODULE: ./src/suite/query-options.ts
+
+const quoted = (values) => values.map((v) => JSON.stringify(v)).join(', ');
+/**
+ * Why an instance's query is not one the tracer's rule for its kind and mode
+ * reads (contracts/query-options.ts, generated from the rules): an unknown
+ * mode, an option no rule of that mode reads (a misspelling would otherwise be
+ * ignored and the question asked without it), or a value outside the option's
+ * closed set. `undefined` when the query is fine. An instance with its own
+ * parser is not asked: its query is the parser's to read.
+ */
+function queryOptionProblem(instance) {
+    if (instance.parser)
+        return undefined;
+    const { id, kind, query } = instance;
+    const { default: fallback, modes } = QUERY_OPTIONS[kind];
+    const mode = query.mode ?? fallback;
+    const options = typeof mode === 'string' && Object.hasOwn(modes, mode) ? modes[mode] : undefined;
+    if (!options)
+        return `query.mode: unknown mode ${JSON.stringify(mode)} for ${kind} in instance "${id}" (modes: ${Object.keys(modes).join(', ')})`;
+    const which = `${kind} mode "${mode}"${query.mode === undefined ? ' (the default)' : ''} in instance "${id}"`;
+    for (const [name, value] of Object.entries(query)) {
+        if (!Object.hasOwn(options, name))
+            return `query.${name}: unknown option for ${which} (options: ${Object.keys(options).join(', ')})`;
+        const values = options[name];
+        if (values && !values.includes(value))
+            return `query.${name}: ${JSON.stringify(value)} is not a value of this option for ${which} (values: ${quoted(values)})`;
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/suite/load.ts
+
+
+
+
+
+
+
+
+const ENVIRONMENTS = 'environments';
+/** How many levels above --instances an environments/ folder is looked for. */
+const ENVIRONMENT_LEVELS = 4;
+/**
+ * Loads every instance under `dir` (a suite directory or the instances root).
+ * Environments come from the nearest `environments/` folder at or above `dir`;
+ * the folder holding it is the suite's root, and every file is read through
+ * one confined reader rooted there. Throws InstanceError naming the file and
+ * field on the first malformed file.
+ */
+function loadSuite(dir) {
+    const abs = (0,external_node_path_namespaceObject.resolve)(dir);
+    if (!(0,external_node_fs_namespaceObject.existsSync)(abs) || !(0,external_node_fs_namespaceObject.statSync)(abs).isDirectory()) {
+        throw new UsageError(`--instances ${dir}: no such directory`);
+    }
+    const root = suiteRoot(abs);
+    const reader = new reader_FsSuiteReader(root);
+    const start = reader.resolve(relativeTo(reader.root, abs));
+    const rejected = [];
+    const environments = loadEnvironments(reader, rejected);
+    const loaded = [];
+    const seen = new Map();
+    for (const rel of findInstanceFiles(reader, relativeTo(reader.root, start), rejected)) {
+        const file = (0,external_node_path_namespaceObject.join)(reader.root, rel);
+        let id;
+        try {
+            const instance = parseInstance(reader, rel);
+            id = instance.id;
+            loaded.push(checkInstance(reader, rel, instance, environments, seen));
+        }
+        catch (error) {
+            if (!(error instanceof InstanceError))
+                throw error;
+            id ??= declaredId(reader, rel);
+            rejected.push({ file, ...(id ? { id } : {}), reason: error.message });
+        }
+    }
+    return {
+        reader,
+        instances: loaded.sort((a, b) => (a.instance.id < b.instance.id ? -1 : 1)),
+        rejected: withoutRepeats(rejected),
+    };
+}
+function checkInstance(reader, rel, instance, environments, seen) {
+    const file = (0,external_node_path_namespaceObject.join)(reader.root, rel);
+    {
+        const previous = seen.get(instance.id);
+        if (previous)
+            throw new InstanceError(file, `id "${instance.id}" is also used by ${previous}`);
+        seen.set(instance.id, file);
+        const environment = environments.get(instance.environment);
+        if (!environment) {
+            throw new InstanceError(file, `environment: "${instance.environment}" is not defined (known: ${[...environments.keys()].join(', ') || 'none'})`);
+        }
+        const instanceDir = (0,external_node_path_namespaceObject.dirname)(rel);
+        if (instance.cwd === 'instance') {
+            for (const test of instance.tests) {
+                const testFile = test.split('::')[0] ?? '';
+                try {
+                    reader.read((0,external_node_path_namespaceObject.join)(instanceDir, testFile));
+                }
+                catch (error) {
+                    throw new InstanceError(file, `tests: "${test}" names ${testFile}, which is not a readable file of the instance (${error.message})`);
+                }
+            }
+        }
+        else if (!environment.recipe.git && !environment.recipe.image) {
+            throw new InstanceError(file, `cwd: "checkout" needs an environment with a git or image source ("${instance.environment}" has neither)`);
+        }
+        const queryProblem = queryOptionProblem(instance);
+        if (queryProblem)
+            throw new InstanceError(file, queryProblem);
+        return {
+            instance,
+            dir: reader.resolve(instanceDir),
+            file: rel,
+            contentHash: hashDirectory(reader, instanceDir, rel),
+            environment: environment.recipe,
+            environmentDir: ENVIRONMENTS,
+        };
+    }
+}
+function relativeTo(root, path) {
+    const rel = path.slice(root.length).replace(/^\/+/, '');
+    return path.startsWith(root) ? rel : path;
+}
+/** The nearest directory at or above `start` holding environments/, else `start` itself. */
+function suiteRoot(start) {
+    for (let dir = start, i = 0; i <= ENVIRONMENT_LEVELS; dir = (0,external_node_path_namespaceObject.dirname)(dir), i++) {
+        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, ENVIRONMENTS)))
+            return dir;
+    }
+    return start;
+}
+function parseJson(reader, rel) {
+    const file = (0,external_node_path_namespaceObject.join)(reader.root, rel);
+    try {
+        return JSON.parse(reader.read(rel).toString('utf8'));
+    }
+    catch (error) {
+        if (error instanceof InstanceError)
+            throw error;
+        throw new InstanceError(file, `not valid JSON (${error.message})`);
+    }
+}
+/**
+ * A bad file inside an instance directory is seen twice: by the walk, and by
+ * the check of its instance (which names it). Keep only the instance's report.
+ */
+function withoutRepeats(rejected) {
+    return rejected.filter((r) => isInstanceFile((0,external_node_path_namespaceObject.basename)(r.file)) ||
+        !rejected.some((other) => other !== r && other.reason.includes(`${r.file}:`)));
+}
+/** The id a rejected instance file declares, if it declares one that is a valid id. */
+function declaredId(reader, rel) {
+    try {
+        const id = JSON.parse(reader.read(rel).toString('utf8')).id;
+        return typeof id === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id) ? id : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+function parseInstance(reader, rel) {
+    const parsed = instanceSchema.safeParse(parseJson(reader, rel));
+    if (!parsed.success)
+        throw new InstanceError((0,external_node_path_namespaceObject.join)(reader.root, rel), describeIssues(parsed.error));
+    return parsed.data;
+}
+/** Parses one instance file (for tools and tests that hold a single file). */
+function parseInstanceFile(file) {
+    const reader = new FsSuiteReader(dirname(file));
+    return parseInstance(reader, file.slice(reader.root.length + 1) || INSTANCE_FILE);
+}
+function loadEnvironments(reader, rejected) {
+    const result = new Map();
+    if (!(0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(reader.root, ENVIRONMENTS)))
+        return result;
+    for (const name of reader.names(ENVIRONMENTS)) {
+        if (!name.endsWith('.json'))
+            continue;
+        const rel = (0,external_node_path_namespaceObject.join)(ENVIRONMENTS, name);
+        try {
+            const parsed = environmentSchema.safeParse(parseJson(reader, rel));
+            if (!parsed.success)
+                throw new InstanceError((0,external_node_path_namespaceObject.join)(reader.root, rel), describeIssues(parsed.error));
+            result.set(parsed.data.name, { recipe: parsed.data });
+        }
+        catch (error) {
+            if (!(error instanceof InstanceError))
+                throw error;
+            rejected.push({ file: (0,external_node_path_namespaceObject.join)(reader.root, rel), reason: error.message });
+        }
+    }
+    return result;
+}
+/** instance.json files under `dir`; an entry that breaks a reading rule is rejected, the walk goes on. */
+function findInstanceFiles(reader, dir, rejected, seen = new Set()) {
+    const real = reader.resolve(dir);
+    if (seen.has(real))
+        return []; // a symlink loop inside the suite
+    seen.add(real);
+    const found = [];
+    for (const name of reader.names(dir)) {
+        if (SKIPPED(name) || name === ENVIRONMENTS)
+            continue;
+        const rel = (0,external_node_path_namespaceObject.join)(dir, name);
+        let kind;
+        try {
+            kind = reader.kind(rel);
+        }
+        catch (error) {
+            if (!(error instanceof InstanceError))
+                throw error;
+            rejected.push({ file: (0,external_node_path_namespaceObject.join)(reader.root, rel), reason: error.message });
+            continue;
+        }
+        if (kind === 'dir')
+            found.push(...findInstanceFiles(reader, rel, rejected, seen));
+        else if (isInstanceFile(name))
+            found.push(rel);
+    }
+    return found.sort();
+}
+
 ;// CONCATENATED MODULE: ./src/compare/describe.ts
 /** A change in percentage points, signed: `−3.2 pp`, `+1.0 pp`, `±0.0 pp`. */
 function pp(x) {
@@ -80199,6 +80547,9 @@ function describeVerdict(c) {
     switch (c.verdict) {
         case 'no-baseline':
             return 'No baseline: scores recorded, nothing to compare with.';
+        case 'baseline-unavailable':
+            return (`Baseline unavailable: ${c.unavailable ?? 'the lookup failed'}. Not a pass: ` +
+                'the scores are recorded; re-run when the baseline can be read.');
         case 'fail': {
             const rows = [
                 ...(o?.status === 'regressed' ? [regression('overall', o)] : []),
@@ -80596,32 +80947,6 @@ function pairRuns(candidate, baseline, clusterBy) {
 ;// CONCATENATED MODULE: ./src/compare/provenance.ts
 
 
-
-/**
- * The digest an item pairs on: the oracle's kind, question, template and
- * answer. Two runs whose oracles differ here asked (or answered) a different
- * question, so the item is not paired. A measured answer is never
- * byte-stable: a re-measurement of the same quantity (peak, wall time) pairs,
- * and a profile pairs while its top entries (what the pass rule reads) stay.
- */
-function oracleDigest(oracle) {
-    return sha256(canonicalJson({
-        question_kind: oracle.question_kind,
-        question: oracle.question,
-        template_answer: oracle.template_answer,
-        oracle_answer: pairedAnswer(oracle.question_kind, oracle.oracle_answer),
-    }));
-}
-function pairedAnswer(kind, answer) {
-    if (isWorldKind(kind) && MEASURED_FIELD[kind])
-        return 'measured';
-    if (kind === 'W4_Profile' && answer && typeof answer === 'object')
-        return Object.fromEntries(Object.entries(answer).map(([list, names]) => [
-            list,
-            Array.isArray(names) ? (names[0] ?? null) : null,
-        ]));
-    return answer;
-}
 /** sha256 over the instances' ids and content hashes, in id order. */
 function instanceSetDigest(items) {
     const sorted = [...items].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -80725,21 +81050,25 @@ const excludesDrop = (r, policy) => r.test !== undefined && r.test.lower > -poli
  *   (with `gate: per-kind`, every kind's too), and no data is missing beyond
  *   what the policy allows;
  * - `inconclusive`: anything else, with its causes;
- * - `no-baseline`: nothing to compare with.
+ * - `no-baseline`: nothing to compare with;
+ * - `baseline-unavailable`: a baseline should exist but could not be looked up.
  *
  * Throws UsageError when the runs are not comparable (scorer, prompt version)
  * or a run holds two records of one instance.
  */
-function compareRuns(candidate, baseline, policy, look = { index: 1, of: 1, alpha: policy.alpha }, topUp) {
+function compareRuns(candidate, baseline, policy, look = { index: 1, of: 1, alpha: policy.alpha }, topUp, 
+/** Why the baseline, which should exist, could not be looked up. */
+unavailable) {
     const lookInfo = { index: look.index, of: look.of, alpha: look.alpha };
     if (!baseline) {
         const none = {
-            verdict: 'no-baseline',
+            verdict: unavailable ? 'baseline-unavailable' : 'no-baseline',
             causes: [],
             policy,
             look: lookInfo,
             kinds: [],
             notes: [],
+            ...(unavailable ? { unavailable } : {}),
         };
         return { ...none, summary: describeVerdict(none) };
     }
@@ -80799,7 +81128,58 @@ function compareRuns(candidate, baseline, policy, look = { index: 1, of: 1, alph
     return { ...comparison, summary: describeVerdict(comparison) };
 }
 
-;// CONCATENATED MODULE: ./src/score/python-values.ts
+;// CONCATENATED MODULE: ./src/score/python/numbers.ts
+/** Python's numbers: ints and floats from text, float() of an int, math.isclose, str.strip. */
+/** Decimal digits with Python's optional single underscores between them. */
+const DIGITS = String.raw `\d(?:_?\d)*`;
+const FLOAT_TEXT = new RegExp(String.raw `^[+-]?(?:(?:${DIGITS}(?:\.(?:${DIGITS})?)?|\.${DIGITS})(?:[eE][+-]?${DIGITS})?|inf(?:inity)?|nan)$`, 'i');
+/** An int (bigint, or a number that is integral), as Python would hold it after `json.loads` of an integer. */
+function integral(v) {
+    if (typeof v === 'bigint')
+        return v;
+    return Number.isInteger(v) ? BigInt(v) : undefined;
+}
+/** An int from its digits: a number when it is exactly representable, else a bigint. */
+function intOf(digits) {
+    const big = BigInt(digits);
+    const n = Number(big);
+    return Number.isSafeInteger(n) ? n : big;
+}
+/** Python's float(x) of a number; undefined where Python raises OverflowError. */
+function toFloat(v) {
+    const f = Number(v);
+    return typeof v === 'bigint' && !Number.isFinite(f) ? undefined : f;
+}
+/** math.isclose(a, b, rel_tol=rel, abs_tol=abs) on two floats. */
+function isClose(a, b, rel, abs) {
+    if (a === b)
+        return true;
+    if (!Number.isFinite(a) || !Number.isFinite(b))
+        return false;
+    const diff = Math.abs(b - a);
+    return diff <= Math.abs(rel * b) || diff <= Math.abs(rel * a) || diff <= abs;
+}
+/** Python's float(s) of a string (whitespace around it allowed); undefined where Python raises ValueError. */
+function pyFloat(s) {
+    const t = pyStrip(s);
+    if (!FLOAT_TEXT.test(t))
+        return undefined;
+    const lower = t.toLowerCase().replace(/_/g, '');
+    const sign = lower.startsWith('-') ? -1 : 1;
+    const body = lower.replace(/^[+-]/, '');
+    if (body.startsWith('inf'))
+        return sign * Infinity;
+    if (body === 'nan')
+        return NaN;
+    return Number(lower);
+}
+/** Python's str.strip() with no argument (whitespace as str.isspace() knows it). */
+function pyStrip(s) {
+    // eslint-disable-next-line no-control-regex -- Python's whitespace includes the separators \x1c-\x1f
+    return s.replace(/^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f\x85]+$/gu, '');
+}
+
+;// CONCATENATED MODULE: ./src/score/python/values.ts
 /**
  * Python's view of answer values, for scoring as SWE-Flux's Python scorer
  * does: `json.loads` (integers of any size, NaN and Infinity),
@@ -80830,7 +81210,6 @@ class PyOpaque {
         this.repr = repr;
     }
 }
-const MAX_DEPTH = 64;
 function isDict(v) {
     return (typeof v === 'object' &&
         v !== null &&
@@ -80842,6 +81221,7 @@ function isDict(v) {
 function hasKey(dict, key) {
     return Object.prototype.hasOwnProperty.call(dict, key);
 }
+/** Sets a dict entry as an own property. */
 function setKey(dict, key, value) {
     // defineProperty: a key named __proto__ is a key like any other.
     Object.defineProperty(dict, key, { value, enumerable: true, writable: true, configurable: true });
@@ -80850,53 +81230,11 @@ function setKey(dict, key, value) {
 function isPyNumber(v) {
     return typeof v === 'number' || typeof v === 'bigint';
 }
-/** An int (bigint, or a number that is integral), as Python would hold it after `json.loads` of an integer. */
-function integral(v) {
-    if (typeof v === 'bigint')
-        return v;
-    return Number.isInteger(v) ? BigInt(v) : undefined;
-}
-/** An int from its digits: a number when it is exactly representable, else a bigint. */
-function intOf(digits) {
-    const big = BigInt(digits);
-    const n = Number(big);
-    return Number.isSafeInteger(n) ? n : big;
-}
-/** Python's float(x) of a number; undefined where Python raises OverflowError. */
-function toFloat(v) {
-    const f = Number(v);
-    return typeof v === 'bigint' && !Number.isFinite(f) ? undefined : f;
-}
-/** math.isclose(a, b, rel_tol=rel, abs_tol=abs) on two floats. */
-function isClose(a, b, rel, abs) {
-    if (a === b)
-        return true;
-    if (!Number.isFinite(a) || !Number.isFinite(b))
-        return false;
-    const diff = Math.abs(b - a);
-    return diff <= Math.abs(rel * b) || diff <= Math.abs(rel * a) || diff <= abs;
-}
-const DIGITS = String.raw `\d(?:_?\d)*`;
-const FLOAT_TEXT = new RegExp(String.raw `^[+-]?(?:(?:${DIGITS}(?:\.(?:${DIGITS})?)?|\.${DIGITS})(?:[eE][+-]?${DIGITS})?|inf(?:inity)?|nan)$`, 'i');
-/** Python's float(s) of a string (whitespace around it allowed); undefined where Python raises ValueError. */
-function pyFloat(s) {
-    const t = pyStrip(s);
-    if (!FLOAT_TEXT.test(t))
-        return undefined;
-    const lower = t.toLowerCase().replace(/_/g, '');
-    const sign = lower.startsWith('-') ? -1 : 1;
-    const body = lower.replace(/^[+-]/, '');
-    if (body.startsWith('inf'))
-        return sign * Infinity;
-    if (body === 'nan')
-        return NaN;
-    return Number(lower);
-}
-/** Python's str.strip() with no argument (whitespace as str.isspace() knows it). */
-function pyStrip(s) {
-    // eslint-disable-next-line no-control-regex -- Python's whitespace includes the separators \x1c-\x1f
-    return s.replace(/^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f\x85]+$/gu, '');
-}
+
+;// CONCATENATED MODULE: ./src/score/python/equality.ts
+/** Python's `==` and hashability for the values of values.ts. */
+
+
 function numericPair(a, b) {
     const num = (v) => typeof v === 'boolean' ? (v ? 1 : 0) : isPyNumber(v) ? v : undefined;
     const [x, y] = [num(a), num(b)];
@@ -80923,10 +81261,7 @@ function pyEquals(a, b) {
         return a instanceof PyTuple && b instanceof PyTuple && sameItems(a.items, b.items);
     }
     if (a instanceof PySet || b instanceof PySet) {
-        return (a instanceof PySet &&
-            b instanceof PySet &&
-            a.items.length === b.items.length &&
-            a.items.every((x) => b.items.some((y) => pyEquals(x, y))));
+        return a instanceof PySet && b instanceof PySet && sameMembers(a.items, b.items);
     }
     if (a instanceof PyOpaque || b instanceof PyOpaque) {
         return a instanceof PyOpaque && b instanceof PyOpaque && a.repr === b.repr;
@@ -80941,59 +81276,26 @@ function pyEquals(a, b) {
 function sameItems(a, b) {
     return a.length === b.length && a.every((x, i) => pyEquals(x, b[i]));
 }
+function sameMembers(a, b) {
+    return a.length === b.length && a.every((x) => b.some((y) => pyEquals(x, y)));
+}
+/** Whether Python could hash the value (a set member, a dict key): no lists, sets or dicts inside. */
+function hashable(v) {
+    if (Array.isArray(v) || v instanceof PySet || isDict(v))
+        return false;
+    if (v instanceof PyTuple)
+        return v.items.every(hashable);
+    return true;
+}
+
+;// CONCATENATED MODULE: ./src/score/python/cursor.ts
+/** The position in a text that the json and literal readers share, and how they refuse. */
+/** Thrown where Python would raise; the public readers turn it into undefined. */
 class Refused extends Error {
 }
-/** Python's json.loads(text): undefined where it raises. */
-function jsonLoads(text) {
-    try {
-        const reader = new Reader(text, 'json');
-        const value = reader.value(0);
-        reader.end();
-        return value;
-    }
-    catch (error) {
-        if (error instanceof Refused || error instanceof RangeError)
-            return undefined;
-        throw error;
-    }
-}
-/** Python's ast.literal_eval(text) (leading spaces and tabs stripped as it does): undefined where it raises. */
-function literalEval(text) {
-    try {
-        const reader = new Reader(text.replace(/^[ \t]+/, ''), 'python');
-        const value = reader.expression();
-        reader.end();
-        return value;
-    }
-    catch (error) {
-        if (error instanceof Refused || error instanceof RangeError)
-            return undefined;
-        throw error;
-    }
-}
-const JSON_ESCAPES = {
-    '"': '"',
-    '\\': '\\',
-    '/': '/',
-    b: '\b',
-    f: '\f',
-    n: '\n',
-    r: '\r',
-    t: '\t',
-};
-const PY_ESCAPES = {
-    '\\': '\\',
-    "'": "'",
-    '"': '"',
-    a: '\x07',
-    b: '\b',
-    f: '\f',
-    n: '\n',
-    r: '\r',
-    t: '\t',
-    v: '\v',
-};
-class Reader {
+/** How deeply containers may nest before a reader refuses (Python's own limit is recursion). */
+const MAX_DEPTH = 64;
+class Cursor {
     text;
     mode;
     i = 0;
@@ -81004,6 +81306,7 @@ class Reader {
     fail() {
         throw new Refused();
     }
+    /** Skips whitespace; in python mode also line continuations and comments. */
     ws() {
         const t = this.text;
         for (;;) {
@@ -81032,67 +81335,123 @@ class Reader {
         }
         return false;
     }
-    /** json: one value. */
+    /** Consumes the first of `words` at the cursor (one not followed by a word character when `whole`). */
+    word(words, whole) {
+        const t = this.text;
+        for (const [word, value] of words) {
+            if (t.startsWith(word, this.i) && !(whole && /\w/.test(t[this.i + word.length] ?? ''))) {
+                this.i += word.length;
+                return { value };
+            }
+        }
+        return undefined;
+    }
+}
+/** The read value, or undefined where the reader refused (or a number was out of range). */
+function readOrUndefined(read) {
+    try {
+        return read();
+    }
+    catch (error) {
+        if (error instanceof Refused || error instanceof RangeError)
+            return undefined;
+        throw error;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/score/python/json-reader.ts
+/** Python's json.loads: integers of any size, NaN and ±Infinity, strict strings. */
+
+
+
+/** Python's json.loads(text): undefined where it raises. */
+function jsonLoads(text) {
+    return readOrUndefined(() => {
+        const reader = new JsonReader(text);
+        const value = reader.value(0);
+        reader.end();
+        return value;
+    });
+}
+const JSON_ESCAPES = {
+    '"': '"',
+    '\\': '\\',
+    '/': '/',
+    b: '\b',
+    f: '\f',
+    n: '\n',
+    r: '\r',
+    t: '\t',
+};
+const JSON_WORDS = [
+    ['true', true],
+    ['false', false],
+    ['null', null],
+    ['NaN', NaN],
+    ['Infinity', Infinity],
+    ['-Infinity', -Infinity],
+];
+class JsonReader extends Cursor {
+    constructor(text) {
+        super(text, 'json');
+    }
+    /** One value. */
     value(depth) {
         if (depth > MAX_DEPTH)
             this.fail();
         this.ws();
-        const t = this.text;
-        const c = t[this.i];
-        if (c === '{') {
-            this.i++;
-            const dict = {};
-            if (this.eat('}'))
-                return dict;
-            do {
-                this.ws();
-                if (t[this.i] !== '"')
-                    this.fail();
-                const key = this.jsonString();
-                if (!this.eat(':'))
-                    this.fail();
-                setKey(dict, key, this.value(depth + 1));
-            } while (this.eat(','));
-            if (!this.eat('}'))
-                this.fail();
-            return dict;
-        }
-        if (c === '[') {
-            this.i++;
-            const list = [];
-            if (this.eat(']'))
-                return list;
-            do
-                list.push(this.value(depth + 1));
-            while (this.eat(','));
-            if (!this.eat(']'))
-                this.fail();
-            return list;
-        }
+        const c = this.text[this.i];
+        if (c === '{')
+            return this.object(depth);
+        if (c === '[')
+            return this.array(depth);
         if (c === '"')
-            return this.jsonString();
-        for (const [word, v] of [
-            ['true', true],
-            ['false', false],
-            ['null', null],
-            ['NaN', NaN],
-            ['Infinity', Infinity],
-            ['-Infinity', -Infinity],
-        ]) {
-            if (t.startsWith(word, this.i)) {
-                this.i += word.length;
-                return v;
-            }
-        }
+            return this.string();
+        const word = this.word(JSON_WORDS, false);
+        if (word)
+            return word.value;
+        return this.number();
+    }
+    object(depth) {
+        this.i++;
+        const dict = {};
+        if (this.eat('}'))
+            return dict;
+        do {
+            this.ws();
+            if (this.text[this.i] !== '"')
+                this.fail();
+            const key = this.string();
+            if (!this.eat(':'))
+                this.fail();
+            setKey(dict, key, this.value(depth + 1));
+        } while (this.eat(','));
+        if (!this.eat('}'))
+            this.fail();
+        return dict;
+    }
+    array(depth) {
+        this.i++;
+        const list = [];
+        if (this.eat(']'))
+            return list;
+        do
+            list.push(this.value(depth + 1));
+        while (this.eat(','));
+        if (!this.eat(']'))
+            this.fail();
+        return list;
+    }
+    number() {
         const m = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
         m.lastIndex = this.i;
-        const found = m.exec(t);
+        const found = m.exec(this.text);
         if (!found)
             this.fail();
         this.i += found[0].length;
         return found[1] === undefined && found[2] === undefined ? intOf(found[0]) : Number(found[0]);
     }
-    jsonString() {
+    string() {
         const t = this.text;
         this.i++;
         let out = '';
@@ -81104,47 +81463,242 @@ class Reader {
                 return out;
             if (c < ' ')
                 this.fail(); // json.loads is strict about control characters
-            if (c !== '\\') {
-                out += c;
-                continue;
-            }
-            const e = t[this.i++];
-            if (e === undefined)
-                this.fail();
-            if (e === 'u') {
-                const hex = t.slice(this.i, this.i + 4);
-                if (!/^[0-9a-fA-F]{4}$/.test(hex))
-                    this.fail();
-                out += String.fromCharCode(parseInt(hex, 16));
-                this.i += 4;
-            }
-            else if (e in JSON_ESCAPES)
-                out += JSON_ESCAPES[e];
-            else
-                this.fail();
+            out += c === '\\' ? this.escape() : c;
         }
     }
-    /** python: a top-level expression (`1, 2` is a tuple). */
+    /** The character a backslash escape stands for (the backslash already read). */
+    escape() {
+        const t = this.text;
+        const e = t[this.i++];
+        if (e === undefined)
+            this.fail();
+        if (e === 'u') {
+            const hex = t.slice(this.i, this.i + 4);
+            if (!/^[0-9a-fA-F]{4}$/.test(hex))
+                this.fail();
+            this.i += 4;
+            return String.fromCharCode(parseInt(hex, 16));
+        }
+        if (e in JSON_ESCAPES)
+            return JSON_ESCAPES[e];
+        this.fail();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/score/python/literal-tokens.ts
+
+
+const PY_ESCAPES = {
+    '\\': '\\',
+    "'": "'",
+    '"': '"',
+    a: '\x07',
+    b: '\b',
+    f: '\f',
+    n: '\n',
+    r: '\r',
+    t: '\t',
+    v: '\v',
+};
+const RADIX_INTS = [
+    /0[xX](?:_?[0-9a-fA-F])+(?![\w.])/y,
+    /0[oO](?:_?[0-7])+(?![\w.])/y,
+    /0[bB](?:_?[01])+(?![\w.])/y,
+];
+const DECIMAL = new RegExp(String.raw `(?:${DIGITS}(?:\.(?:${DIGITS})?)?|\.${DIGITS})(?:[eE][+-]?${DIGITS})?([jJ])?`, 'y');
+const STRING_START = /([rRuUbBfF]{0,2})('''|"""|'|")/y;
+/** A number literal without its sign: an int, a float, or an imaginary (opaque). */
+function readNumber(cursor) {
+    cursor.ws();
+    const t = cursor.text;
+    for (const re of RADIX_INTS) {
+        re.lastIndex = cursor.i;
+        const m = re.exec(t);
+        if (m) {
+            cursor.i += m[0].length;
+            return intOf(String(BigInt(m[0].replace(/_/g, ''))));
+        }
+    }
+    DECIMAL.lastIndex = cursor.i;
+    const m = DECIMAL.exec(t);
+    if (!m || /\w/.test(t[cursor.i + m[0].length] ?? ''))
+        cursor.fail();
+    cursor.i += m[0].length;
+    const text = m[0].replace(/_/g, '');
+    if (m[1])
+        return new PyOpaque(text.toLowerCase());
+    if (/^\d+$/.test(text)) {
+        if (/^0\d/.test(text) && !/^0+$/.test(text))
+            cursor.fail(); // 007 is a SyntaxError
+        return intOf(text);
+    }
+    return Number(text);
+}
+/** Adjacent string literals, concatenated; bytes and f-strings refused or opaque; undefined if none here. */
+function readStrings(cursor) {
+    let out;
+    let bytes;
+    for (;;) {
+        cursor.ws();
+        STRING_START.lastIndex = cursor.i;
+        const found = STRING_START.exec(cursor.text);
+        if (!found)
+            break;
+        const prefix = found[1].toLowerCase();
+        if (!/^(|r|u|b|br|rb|f|fr|rf)$/.test(prefix))
+            cursor.fail();
+        if (prefix.includes('f'))
+            cursor.fail(); // an f-string is not a literal
+        cursor.i += found[0].length;
+        const body = stringBody(cursor, found[2], prefix.includes('r'));
+        if (prefix.includes('b')) {
+            if (out !== undefined)
+                cursor.fail(); // bytes and str do not concatenate
+            bytes = (bytes ?? '') + body;
+        }
+        else {
+            if (bytes !== undefined)
+                cursor.fail();
+            out = (out ?? '') + body;
+        }
+    }
+    if (bytes !== undefined)
+        return new PyOpaque(`b${JSON.stringify(bytes)}`);
+    return out;
+}
+/** One literal's characters up to its closing `quote` (the opening one already read). */
+function stringBody(cursor, quote, raw) {
+    const t = cursor.text;
+    let out = '';
+    for (;;) {
+        if (cursor.i >= t.length)
+            cursor.fail();
+        if (t.startsWith(quote, cursor.i)) {
+            cursor.i += quote.length;
+            return out;
+        }
+        const c = t[cursor.i++];
+        if (c === '\n' && quote.length === 1)
+            cursor.fail();
+        if (c !== '\\') {
+            out += c;
+            continue;
+        }
+        const e = t[cursor.i++];
+        if (e === undefined)
+            cursor.fail();
+        out += raw ? '\\' + e : literal_tokens_escape(cursor, e);
+    }
+}
+/** What the escape `\e` stands for (the backslash and `e` already read). */
+function literal_tokens_escape(cursor, e) {
+    const t = cursor.text;
+    if (e === '\n')
+        return '';
+    if (e in PY_ESCAPES)
+        return PY_ESCAPES[e];
+    if (e === 'x' || e === 'u' || e === 'U') {
+        const width = e === 'x' ? 2 : e === 'u' ? 4 : 8;
+        const hex = t.slice(cursor.i, cursor.i + width);
+        if (!new RegExp(`^[0-9a-fA-F]{${width}}$`).test(hex))
+            cursor.fail();
+        const code = parseInt(hex, 16);
+        if (code > 0x10ffff)
+            cursor.fail();
+        cursor.i += width;
+        return String.fromCodePoint(code);
+    }
+    if (/[0-7]/.test(e)) {
+        const m = /[0-7]{0,2}/y;
+        m.lastIndex = cursor.i;
+        const more = m.exec(t)[0];
+        cursor.i += more.length;
+        return String.fromCodePoint(parseInt(e + more, 8));
+    }
+    if (e === 'N')
+        cursor.fail(); // \N{name}: not supported here
+    return '\\' + e; // an unknown escape stays as written (Python warns)
+}
+
+;// CONCATENATED MODULE: ./src/score/python/literal-reader.ts
+/**
+ * Python's ast.literal_eval: quotes of both kinds, tuples (bare at the top
+ * level too), lists, sets, dicts with any hashable keys, True/False/None,
+ * signed numbers; bytes, complex and Ellipsis as opaque values.
+ */
+
+
+
+
+
+/** Python's ast.literal_eval(text) (leading spaces and tabs stripped as it does): undefined where it raises. */
+function literalEval(text) {
+    return readOrUndefined(() => {
+        const reader = new LiteralReader(text.replace(/^[ \t]+/, ''));
+        const value = reader.expression();
+        reader.end();
+        return value;
+    });
+}
+const PY_WORDS = [
+    ['True', true],
+    ['False', false],
+    ['None', null],
+];
+class LiteralReader extends Cursor {
+    constructor(text) {
+        super(text, 'python');
+    }
+    /** A top-level expression (`1, 2` is a tuple). */
     expression() {
-        const first = this.pyValue(0);
+        const first = this.value(0);
         if (!this.eat(','))
             return first;
         const items = [first];
         this.ws();
         while (this.i < this.text.length) {
-            items.push(this.pyValue(0));
+            items.push(this.value(0));
             if (!this.eat(','))
                 break;
             this.ws();
         }
         return new PyTuple(items);
     }
+    value(depth) {
+        if (depth > MAX_DEPTH)
+            this.fail();
+        this.ws();
+        const c = this.text[this.i];
+        if (c === '[') {
+            this.i++;
+            return this.items(']', depth).items;
+        }
+        if (c === '(')
+            return this.parenthesised(depth);
+        if (c === '{')
+            return this.braced(depth);
+        if (c === '+' || c === '-')
+            return this.signed(c);
+        if (c === "'" || c === '"' || /[rRuUbBfF]/.test(c ?? '')) {
+            const s = readStrings(this);
+            if (s !== undefined)
+                return s;
+        }
+        const word = this.word(PY_WORDS, true);
+        if (word)
+            return word.value;
+        if (this.eat('...'))
+            return new PyOpaque('Ellipsis');
+        if (this.eat('set()'))
+            return new PySet([]);
+        return this.numberOrComplex();
+    }
     /** `a, b, c` up to `close` (trailing comma allowed); whether a comma was seen. */
     items(close, depth) {
         const items = [];
         let comma = false;
         while (!this.eat(close)) {
-            items.push(this.pyValue(depth + 1));
+            items.push(this.value(depth + 1));
             if (this.eat(','))
                 comma = true;
             else if (!this.eat(close))
@@ -81154,94 +81708,71 @@ class Reader {
         }
         return { items, comma };
     }
-    pyValue(depth) {
-        if (depth > MAX_DEPTH)
-            this.fail();
-        this.ws();
-        const t = this.text;
-        const c = t[this.i];
-        if (c === '[') {
-            this.i++;
-            return this.items(']', depth).items;
-        }
-        if (c === '(') {
-            this.i++;
-            const { items, comma } = this.items(')', depth);
-            if (items.length === 1 && !comma)
-                return items[0];
-            return new PyTuple(items);
-        }
-        if (c === '{') {
-            this.i++;
+    /** `(x)` is x; `()`, `(x,)` and `(x, y)` are tuples. */
+    parenthesised(depth) {
+        this.i++;
+        const { items, comma } = this.items(')', depth);
+        if (items.length === 1 && !comma)
+            return items[0];
+        return new PyTuple(items);
+    }
+    /** `{}` and `{k: v, …}` are dicts, `{a, …}` a set. */
+    braced(depth) {
+        this.i++;
+        if (this.eat('}'))
+            return {};
+        const first = this.value(depth + 1);
+        return this.eat(':') ? this.dictFrom(first, depth) : this.setFrom(first, depth);
+    }
+    /** The rest of a dict whose first key (and its colon) was read. */
+    dictFrom(first, depth) {
+        const dict = {};
+        let key = first;
+        for (;;) {
+            setKey(dict, dictKey(key), this.value(depth + 1));
             if (this.eat('}'))
-                return {};
-            const first = this.pyValue(depth + 1);
-            if (this.eat(':')) {
-                const dict = {};
-                let key = first;
-                for (;;) {
-                    setKey(dict, dictKey(key), this.pyValue(depth + 1));
-                    if (this.eat('}'))
-                        return dict;
-                    if (!this.eat(','))
-                        this.fail();
-                    if (this.eat('}'))
-                        return dict;
-                    key = this.pyValue(depth + 1);
-                    if (!this.eat(':'))
-                        this.fail();
-                }
-            }
-            const items = [first];
-            while (this.eat(',')) {
-                if (this.eat('}'))
-                    return python_values_set(items);
-                items.push(this.pyValue(depth + 1));
-            }
-            if (!this.eat('}'))
+                return dict;
+            if (!this.eat(','))
                 this.fail();
-            return python_values_set(items);
+            if (this.eat('}'))
+                return dict;
+            key = this.value(depth + 1);
+            if (!this.eat(':'))
+                this.fail();
         }
-        if (c === '+' || c === '-') {
-            this.i++;
-            const operand = this.number();
-            if (operand instanceof PyOpaque)
-                return new PyOpaque(c + operand.repr);
-            if (typeof operand === 'bigint')
-                return c === '-' ? intOf(String(-operand)) : operand;
-            return c === '-' ? -operand : operand;
+    }
+    /** The rest of a set whose first member was read. */
+    setFrom(first, depth) {
+        const items = [first];
+        while (this.eat(',')) {
+            if (this.eat('}'))
+                return literal_reader_set(items);
+            items.push(this.value(depth + 1));
         }
-        if (c === "'" || c === '"' || /[rRuUbBfF]/.test(c ?? '')) {
-            const s = this.strings();
-            if (s !== undefined)
-                return s;
-        }
-        for (const [word, v] of [
-            ['True', true],
-            ['False', false],
-            ['None', null],
-        ]) {
-            if (t.startsWith(word, this.i) && !/\w/.test(t[this.i + word.length] ?? '')) {
-                this.i += word.length;
-                return v;
-            }
-        }
-        if (t.startsWith('...', this.i)) {
-            this.i += 3;
-            return new PyOpaque('Ellipsis');
-        }
-        if (t.startsWith('set()', this.i)) {
-            this.i += 5;
-            return new PySet([]);
-        }
-        const n = this.number();
-        // A complex literal written as a sum: 1+2j.
+        if (!this.eat('}'))
+            this.fail();
+        return literal_reader_set(items);
+    }
+    /** A unary `+` or `-` before a number. */
+    signed(sign) {
+        this.i++;
+        const operand = readNumber(this);
+        if (operand instanceof PyOpaque)
+            return new PyOpaque(sign + operand.repr);
+        if (typeof operand === 'bigint')
+            return sign === '-' ? intOf(String(-operand)) : operand;
+        return sign === '-' ? -operand : operand;
+    }
+    /** A number, or a complex literal written as a sum: 1+2j. */
+    numberOrComplex() {
+        const t = this.text;
+        const n = readNumber(this);
         this.ws();
         if ((t[this.i] === '+' || t[this.i] === '-') && !(n instanceof PyOpaque)) {
             const save = this.i;
             this.i++;
             try {
-                const imaginary = this.number();
+                const imaginary = readNumber(this);
                 if (imaginary instanceof PyOpaque)
                     return new PyOpaque(`(${String(n)}${t[save]}${imaginary.repr})`);
             }
@@ -81253,125 +81784,9 @@ class Reader {
         }
         return n;
     }
-    number() {
-        this.ws();
-        const t = this.text;
-        const patterns = [
-            [/0[xX](?:_?[0-9a-fA-F])+(?![\w.])/y, (s) => intOf(String(BigInt(s.replace(/_/g, ''))))],
-            [/0[oO](?:_?[0-7])+(?![\w.])/y, (s) => intOf(String(BigInt(s.replace(/_/g, ''))))],
-            [/0[bB](?:_?[01])+(?![\w.])/y, (s) => intOf(String(BigInt(s.replace(/_/g, ''))))],
-        ];
-        for (const [re, convert] of patterns) {
-            re.lastIndex = this.i;
-            const m = re.exec(t);
-            if (m) {
-                this.i += m[0].length;
-                return convert(m[0]);
-            }
-        }
-        const decimal = new RegExp(String.raw `(?:${DIGITS}(?:\.(?:${DIGITS})?)?|\.${DIGITS})(?:[eE][+-]?${DIGITS})?([jJ])?`, 'y');
-        decimal.lastIndex = this.i;
-        const m = decimal.exec(t);
-        if (!m || /\w/.test(t[this.i + m[0].length] ?? ''))
-            this.fail();
-        this.i += m[0].length;
-        const text = m[0].replace(/_/g, '');
-        if (m[1])
-            return new PyOpaque(text.toLowerCase());
-        if (/^\d+$/.test(text)) {
-            if (/^0\d/.test(text) && !/^0+$/.test(text))
-                this.fail(); // 007 is a SyntaxError
-            return intOf(text);
-        }
-        return Number(text);
-    }
-    /** Adjacent string literals, concatenated; bytes and f-strings refused or opaque; undefined if none here. */
-    strings() {
-        let out;
-        let bytes;
-        for (;;) {
-            this.ws();
-            const m = /([rRuUbBfF]{0,2})('''|"""|'|")/y;
-            m.lastIndex = this.i;
-            const found = m.exec(this.text);
-            if (!found)
-                break;
-            const prefix = found[1].toLowerCase();
-            if (!/^(|r|u|b|br|rb|f|fr|rf)$/.test(prefix))
-                this.fail();
-            if (prefix.includes('f'))
-                this.fail(); // an f-string is not a literal
-            this.i += found[0].length;
-            const body = this.stringBody(found[2], prefix.includes('r'));
-            if (prefix.includes('b')) {
-                if (out !== undefined)
-                    this.fail(); // bytes and str do not concatenate
-                bytes = (bytes ?? '') + body;
-            }
-            else {
-                if (bytes !== undefined)
-                    this.fail();
-                out = (out ?? '') + body;
-            }
-        }
-        if (bytes !== undefined)
-            return new PyOpaque(`b${JSON.stringify(bytes)}`);
-        return out;
-    }
-    stringBody(quote, raw) {
-        const t = this.text;
-        let out = '';
-        for (;;) {
-            if (this.i >= t.length)
-                this.fail();
-            if (t.startsWith(quote, this.i)) {
-                this.i += quote.length;
-                return out;
-            }
-            const c = t[this.i++];
-            if (c === '\n' && quote.length === 1)
-                this.fail();
-            if (c !== '\\') {
-                out += c;
-                continue;
-            }
-            const e = t[this.i++];
-            if (e === undefined)
-                this.fail();
-            if (raw) {
-                out += '\\' + e;
-                continue;
-            }
-            if (e === '\n')
-                continue;
-            if (e in PY_ESCAPES)
-                out += PY_ESCAPES[e];
-            else if (e === 'x' || e === 'u' || e === 'U') {
-                const width = e === 'x' ? 2 : e === 'u' ? 4 : 8;
-                const hex = t.slice(this.i, this.i + width);
-                if (!new RegExp(`^[0-9a-fA-F]{${width}}$`).test(hex))
-                    this.fail();
-                const code = parseInt(hex, 16);
-                if (code > 0x10ffff)
-                    this.fail();
-                out += String.fromCodePoint(code);
-                this.i += width;
-            }
-            else if (/[0-7]/.test(e)) {
-                const m = /[0-7]{0,2}/y;
-                m.lastIndex = this.i;
-                const more = m.exec(t)[0];
-                this.i += more.length;
-                out += String.fromCodePoint(parseInt(e + more, 8));
-            }
-            else if (e === 'N')
-                this.fail(); // \N{name}: not supported here
-            else
-                out += '\\' + e; // an unknown escape stays as written (Python warns)
-        }
-    }
 }
-function python_values_set(items) {
+/** A set of the distinct members; refused when one is unhashable. */
+function literal_reader_set(items) {
     const unique = [];
     for (const item of items) {
         if (!hashable(item))
@@ -81380,13 +81795,6 @@ function python_values_set(items) {
             unique.push(item);
     }
     return new PySet(unique);
-}
-function hashable(v) {
-    if (Array.isArray(v) || v instanceof PySet || isDict(v))
-        return false;
-    if (v instanceof PyTuple)
-        return v.items.every(hashable);
-    return true;
 }
 /** A dict key as an own-property name: strings as they are, other hashables tagged. */
 function dictKey(key) {
@@ -81418,10 +81826,14 @@ function pyRepr(v) {
 /**
  * `scoring: swe-flux`: SWE-Flux's `score_answer`, rule for rule, leniencies
  * included, so tracegate's numbers compare with its paper's. Values are
- * Python's (python-values.ts): json.loads, ast.literal_eval, float(), ==.
+ * Python's (score/python/): json.loads, ast.literal_eval, float(), ==.
  * Where SWE-Flux's scorer raises (float() of an int beyond a float's range),
  * the answer counts as incorrect. docs/scoring.md lists every rule.
  */
+
+
+
+
 
 const SWE_FLUX_TOLERANCE = 1e-6;
 /** Keys whose lists are sets in SWE-Flux's scorer (matched greedily, as a multiset). */
@@ -81666,6 +82078,7 @@ function compareStrings(expected, pred, key) {
  *  7. set-valued lists are matched optimally (a maximum bipartite matching),
  *     not greedily.
  */
+
 
 
 function scoreStrict(oracleAnswer, prediction, options = {}) {
@@ -82052,6 +82465,16 @@ function round(x, digits = 4) {
     const f = 10 ** digits;
     return Math.round(x * f) / f;
 }
+/** A world-model instance's contribution to the study's metrics (summarized in results). */
+function worldRecord(kind, truth, prediction, measurement) {
+    const ran = (measurement?.executed ?? {});
+    const list = (v) => Array.isArray(v) ? v.filter((n) => typeof n === 'string') : [];
+    const executed = kind === 'W4_Profile'
+        ? { functions: list(ran.time_func), lines: list(ran.time_line) }
+        : undefined;
+    const world = worldMeasures(kind, truth, prediction, executed);
+    return world ? { world: world } : {};
+}
 
 ;// CONCATENATED MODULE: ./src/config/assemble.ts
 
@@ -82075,7 +82498,6 @@ function round(x, digits = 4) {
 
 
 
-/** The bundled suite the demo and the Action use when no --instances is given. */
 /** What `run`, `harvest` and the Action select from by default: the whole bundled benchmark. */
 const defaultInstancesDir = () => bundledInstancesDir();
 /** The demo's suite: the hand-written core (13 instances, two packages: fast on a fresh machine). */
@@ -82130,35 +82552,41 @@ function topUpPool(suite, options, selected) {
 }
 function toRunInput(options, selected, commit, rejected, pool = []) {
     return {
-        selected,
-        rejected,
-        policy: toGatePolicy(options),
-        ...(options['top-up'] > 0
-            ? { topUp: { pool, max: options['top-up'], seed: options.seed } }
-            : {}),
-        // A non-default world-model factor is another rule: runs under it are not compared with others.
-        scorer: SCORERS[options.scoring].id +
-            (options['world-factor'] === DEFAULT_WORLD_FACTOR
-                ? ''
-                : `+world-factor=${options['world-factor']}`),
-        model: {
-            endpoint: options.endpoint,
-            name: options.model,
-            revision: options['model-revision'] ?? commit,
+        selection: {
+            selected,
+            ...(rejected ? { rejected } : {}),
+            ...(options['top-up'] > 0
+                ? { topUp: { pool, max: options['top-up'], seed: options.seed } }
+                : {}),
+            ...(options.variants
+                ? { variants: { mode: options.variants, epoch: options['variant-epoch'] } }
+                : {}),
         },
+        harvest: { tracerDigest: tracerDigest(tracerDir()) },
         query: {
-            samples: options.samples,
-            prompt: { mode: options.context, budget: options['context-budget'] },
-            concurrency: options.concurrency,
-            scoring: options.scoring,
-            worldFactor: options['world-factor'],
+            model: {
+                endpoint: options.endpoint,
+                name: options.model,
+                revision: options['model-revision'] ?? commit,
+            },
+            config: {
+                samples: options.samples,
+                prompt: { mode: options.context, budget: options['context-budget'] },
+                concurrency: options.concurrency,
+                scoring: options.scoring,
+                worldFactor: options['world-factor'],
+            },
+            ...(options.price ? { price: options.price } : {}),
         },
-        tracerDigest: tracerDigest(tracerDir()),
-        commit,
-        ...(options.price ? { price: options.price } : {}),
-        ...(options.variants
-            ? { variants: { mode: options.variants, epoch: options['variant-epoch'] } }
-            : {}),
+        gate: {
+            policy: toGatePolicy(options),
+            // A non-default world-model factor is another rule: runs under it are not compared with others.
+            scorer: SCORERS[options.scoring].id +
+                (options['world-factor'] === DEFAULT_WORLD_FACTOR
+                    ? ''
+                    : `+world-factor=${options['world-factor']}`),
+        },
+        report: { ...(commit ? { commit } : {}) },
     };
 }
 /**
@@ -82222,32 +82650,75 @@ function localStores(options, logger) {
 }
 function toRunDeps(options, logger, suite, lifecycle = {}, 
 /** Where the baseline comes from: a file or the history (config/history.ts baselineSource). */
-baseline) {
+baseline, engines = {}) {
     const budget = options['time-budget'];
+    const harvest = harvestDeps(options, logger, suite, lifecycle);
     return {
         ...logger,
         signal: lifecycle.signal,
-        harvest: harvestDeps(options, logger, suite, lifecycle),
-        client: createModelClient({
-            api: options.api,
-            endpoint: options.endpoint,
-            model: options.model,
-            apiKey: options['api-key'],
-            settings: {
-                temperature: options.temperature,
-                maxTokens: options['max-tokens'],
-                topP: options['top-p'],
-                seed: options['generation-seed'],
-                stop: options.stop,
-                extraBody: options['extra-body'],
-            },
-            timeoutMs: options.timeout * 1000,
-            retries: options.retries,
-            budget: budget === undefined ? undefined : new TimeBudget(budget * 1000),
-        }),
+        harvest: {
+            ...harvest,
+            ...(engines.backend ? { backend: engines.backend } : {}),
+            ...(engines.sources ? { sources: engines.sources } : {}),
+        },
+        client: engines.client ??
+            createModelClient({
+                api: options.api,
+                endpoint: options.endpoint,
+                model: options.model,
+                apiKey: options['api-key'],
+                settings: {
+                    temperature: options.temperature,
+                    maxTokens: options['max-tokens'],
+                    topP: options['top-p'],
+                    seed: options['generation-seed'],
+                    stop: options.stop,
+                    extraBody: options['extra-body'],
+                },
+                timeoutMs: options.timeout * 1000,
+                retries: options.retries,
+                budget: budget === undefined ? undefined : new TimeBudget(budget * 1000),
+            }),
         stores: { ...localStores(options, logger), ...(baseline ? { baseline } : {}) },
     };
 }
+
+;// CONCATENATED MODULE: ./src/model/endpoint.ts
+
+const EXAMPLE = 'http://127.0.0.1:8000/v1';
+const REQUIRED = `--endpoint is required (the API base URL, e.g. ${EXAMPLE})`;
+/** Why `endpoint` is not an http(s) base URL, or undefined when it is one. */
+function endpointProblem(endpoint) {
+    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(endpoint))
+        return ('has no scheme: it must start with http:// or https://, ' +
+            `e.g. http://${endpoint.replace(/^\/+/, '')}`);
+    let url;
+    try {
+        url = new URL(endpoint);
+    }
+    catch {
+        return `is not a URL; give the API base URL, e.g. ${EXAMPLE}`;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        return `must start with http:// or https://, e.g. ${EXAMPLE}`;
+    return undefined;
+}
+/**
+ * The candidate's API base URL (e.g. `http://127.0.0.1:8000/v1`), checked and
+ * normalised once, when the options are parsed: http or https, no trailing
+ * slash. The client, the results' model and the response-cache keys take it
+ * as parsed. Messages name the CLI's flag, as every option's do;
+ * config/options.ts words them for the Action's door.
+ */
+const endpointSchema = schemas_string({ error: REQUIRED })
+    .min(1, REQUIRED)
+    .transform((endpoint, ctx) => {
+    const problem = endpointProblem(endpoint);
+    if (problem === undefined)
+        return endpoint.replace(/\/+$/, '');
+    ctx.addIssue({ code: 'custom', message: `--endpoint "${endpoint}" ${problem}` });
+    return NEVER;
+});
 
 ;// CONCATENATED MODULE: ./src/prompt/budget.ts
 /** Characters per token of the estimate: deterministic and tokenizer-free, roughly right for code. */
@@ -82517,6 +82988,7 @@ function buildPrompt(instance, context, testFiles, options = DEFAULT_PROMPT_OPTI
 
 
 
+
 const list = schemas_string()
     .transform((s) => s
     .split(',')
@@ -82655,9 +83127,8 @@ const gateOptionsSchema = object({
  * and are parsed here once.
  */
 const runOptionsSchema = harvestOptionsSchema.extend({
-    /** API base URL of the candidate, e.g. http://127.0.0.1:8000/v1. */
-    endpoint: schemas_string({ error: '--endpoint is required (the API base URL, e.g. http://127.0.0.1:8000/v1)' })
-        .min(1, '--endpoint is required (the API base URL, e.g. http://127.0.0.1:8000/v1)'),
+    /** API base URL of the candidate, e.g. http://127.0.0.1:8000/v1; parsed without trailing slashes. */
+    endpoint: endpointSchema,
     /** Model name as the server knows it. */
     model: schemas_string({ error: '--model is required (the model name the server serves)' })
         .min(1, '--model is required (the model name the server serves)'),
@@ -82745,9 +83216,12 @@ const compareOptionsSchema = gateOptionsSchema.extend({
     /** Where comparison.json is written. */
     out: schemas_string().default('tracegate-out'),
 });
-/** Parses raw string options; unset ('' or undefined) means "use the default". */
-function parseRunOptions(raw) {
-    return parseWith(runOptionsSchema, raw);
+/**
+ * Parses raw string options; unset ('' or undefined) means "use the default".
+ * Errors name each option as `door` spells it: `--samples` or `input samples`.
+ */
+function parseRunOptions(raw, door = 'cli') {
+    return parseWith(runOptionsSchema, raw, door);
 }
 function parseCompareOptions(raw) {
     return parseWith(compareOptionsSchema, raw);
@@ -82791,13 +83265,26 @@ function parseGenerateOptions(raw) {
 function parseHarvestOptions(raw) {
     return parseWith(harvestOptionsSchema, raw);
 }
-function parseWith(schema, raw) {
+/**
+ * An issue's message with its option named as `door` spells it. The schemas
+ * word their messages the CLI's way (`--name must be …`); one without a name
+ * gets its option's in front.
+ */
+function issueMessage(issue, door) {
+    const name = issue.path.map(String).join('.');
+    const flag = `--${name}`;
+    const rest = issue.message.slice(flag.length);
+    if (issue.message.startsWith(flag) && !/^[\w-]/.test(rest))
+        return optionName(name, door) + rest;
+    return issue.message.startsWith('--')
+        ? issue.message
+        : `${optionName(name, door)}: ${issue.message}`;
+}
+function parseWith(schema, raw, door = 'cli') {
     const present = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== ''));
     const parsed = schema.safeParse(present);
     if (!parsed.success) {
-        throw new UsageError(parsed.error.issues
-            .map((i) => i.message.startsWith('--') ? i.message : `--${i.path.join('.')}: ${i.message}`)
-            .join('; '));
+        throw new UsageError(parsed.error.issues.map((i) => issueMessage(i, door)).join('; '));
     }
     return parsed.data;
 }
@@ -83049,6 +83536,155 @@ function chooseTopUp(pool, baselineScored, seed, max) {
         .map(({ item }) => item);
 }
 
+;// CONCATENATED MODULE: ./src/query/record.ts
+
+/** The gate's clusters of an instance: its first test's file in its environment, and the environment. */
+function record_clusterOf(loaded) {
+    const { environment, tests } = loaded.instance;
+    return { test: `${environment}:${tests[0].split('::')[0]}`, package: environment };
+}
+/**
+ * A record as results.json keeps it, finished where it is built: what
+ * happened to the instance, plus where its file is, its clusters, and
+ * whether its failure is the infrastructure's rather than the model's.
+ */
+function finishRecord(loaded, record) {
+    return {
+        ...record,
+        file: loaded.file,
+        cluster: record_clusterOf(loaded),
+        ...(record.error && INFRASTRUCTURE_ERRORS.has(record.error) ? { infrastructure: true } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/harvest/key.ts
+
+/** Content address of an oracle: instance bytes × effective environment × tracer. */
+function oracleKey(instanceHash, envDigest, tracerDigest) {
+    return sha256('oracle/v2', instanceHash, envDigest, tracerDigest);
+}
+
+;// CONCATENATED MODULE: ./src/harvest/outcome.ts
+
+const MAX_TEST_SOURCES = 20;
+/**
+ * A tracer result → the instance's harvest outcome (an oracle, or why there
+ * is none). The oracle is the entry exactly as the cache reads it back (see
+ * `asStored`), so a fresh harvest and a cached one give the same value.
+ */
+function toOutcome(loaded, result, env, tracerDigest) {
+    if (result === undefined || typeof result === 'string') {
+        return { status: 'error', reason: result ?? 'no result' };
+    }
+    if (result.status !== 'ok' || result.answer === undefined || !result.context) {
+        return {
+            status: result.status === 'ok' ? 'error' : result.status,
+            reason: result.reason ?? 'the tracer returned no answer',
+        };
+    }
+    const { instance } = loaded;
+    // Hand-written only with a custom parser; otherwise generated from the query by the tracer.
+    const question = instance.question ?? result.question;
+    const template = instance.template_answer ?? result.template_answer;
+    if (!question || !template) {
+        return { status: 'error', reason: 'the tracer generated no question text or answer template' };
+    }
+    // The result's context is the cache's context schema already (contracts/tracer-protocol.ts).
+    const { tests, ...context } = result.context;
+    return asStored({
+        oracle: {
+            question_kind: instance.kind,
+            question,
+            template_answer: template,
+            oracle_answer: result.answer,
+            meta: {
+                instance_id: instance.id,
+                instance_hash: loaded.contentHash,
+                environment_digest: env.digest,
+                python: result.python,
+                tracer_version: `${result.tracer_version}+${tracerDigest.slice(0, 12)}`,
+                runs_agreed: result.runs_agreed ?? 1,
+                harvested_at: new Date().toISOString(),
+                pytest_exit_code: result.stats.pytest_exit_code,
+                environment: { source: describeSource(env), runtime: env.runtime.note },
+                ...(result.measurement ? { measurement: result.measurement } : {}),
+            },
+        },
+        context: { ...context, ...(tests?.length ? { tests: tests.slice(0, MAX_TEST_SOURCES) } : {}) },
+    });
+}
+/**
+ * The entry as the oracle cache will read it back: its JSON text, parsed by
+ * the cache's own schema. A fresh oracle is then the same value as a cached
+ * one (`-0` is `0`, no key holds `undefined`), and an entry the cache would
+ * refuse is refused here, before it is stored or scored.
+ */
+function asStored(entry) {
+    const read = cachedOracleSchema.safeParse(JSON.parse(JSON.stringify(entry)));
+    if (read.success)
+        return { status: 'ok', entry: read.data, fromCache: false };
+    const issue = read.error.issues[0];
+    return {
+        status: 'error',
+        reason: `the oracle would not read back from the cache (${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'malformed'})`,
+    };
+}
+function describeSource(env) {
+    const s = env.source;
+    if (s.kind === 'image')
+        return `image ${s.ref} (${s.imageId.slice(0, 19)})`;
+    if (s.kind === 'git')
+        return `git ${s.repo} @ ${s.commit.slice(0, 12)} + ${s.wheels.length} wheel(s)`;
+    return `packages: ${s.wheels.length} wheel(s)`;
+}
+/** A cache entry is trusted only if it says it is the oracle of this instance in this environment. */
+function entryBelongs(entry, loaded, envDigest) {
+    const meta = entry.oracle.meta;
+    return (meta.instance_id === loaded.instance.id &&
+        meta.instance_hash === loaded.contentHash &&
+        meta.environment_digest === envDigest &&
+        entry.oracle.question_kind === loaded.instance.kind);
+}
+
+;// CONCATENATED MODULE: ./src/harvest/env-groups.ts
+
+
+
+/** The instances by environment, in the order each environment first appears. */
+function groupByEnvironment(selected) {
+    const groups = new Map();
+    for (const loaded of selected) {
+        const id = canonicalJson([loaded.environment, loaded.environmentDir]);
+        const group = groups.get(id) ?? {
+            recipe: loaded.environment,
+            environmentDir: loaded.environmentDir,
+            items: [],
+        };
+        group.items.push(loaded);
+        groups.set(id, group);
+    }
+    return [...groups.values()];
+}
+/**
+ * The group's instances without a valid cached oracle. `hit` gets each one with; only the
+ * harvest loop passes it, and only it warns about a foreign entry (the prefetch asks quietly).
+ */
+function missesOf(group, env, tracerDigest, deps, hit) {
+    const misses = [];
+    for (const loaded of group.items) {
+        const key = oracleKey(loaded.contentHash, env.digest, tracerDigest);
+        const entry = deps.oracles.get(key);
+        if (entry && entryBelongs(entry, loaded, env.digest)) {
+            hit?.(loaded, entry);
+            continue;
+        }
+        if (entry && hit)
+            deps.warn(`Cache entry ${key} does not belong to ${loaded.instance.id}; re-harvesting it.`);
+        misses.push({ loaded, key });
+    }
+    return misses;
+}
+
 ;// CONCATENATED MODULE: ./src/environments/digest.ts
 
 /**
@@ -83079,98 +83715,389 @@ function environmentDigest(recipe, source, runtime) {
     return sha256('env/v2', canonicalJson({ python: recipe.python ?? null, code, where }));
 }
 
-;// CONCATENATED MODULE: ./src/harvest/key.ts
+;// CONCATENATED MODULE: ./src/harvest/environments.ts
 
-/** Content address of an oracle: instance bytes × effective environment × tracer. */
-function oracleKey(instanceHash, envDigest, tracerDigest) {
-    return sha256('oracle/v2', instanceHash, envDigest, tracerDigest);
+
+/**
+ * An environment resolved once: its source (wheels, commit, image), its
+ * runtime (base image or host interpreter), and the digest of both that
+ * keys its oracles.
+ */
+async function resolveEnvironment(recipe, environmentDir, sources, backend) {
+    const source = await sources.resolve(recipe, environmentDir);
+    const { runtime, source: resolved } = await backend.runtime(recipe, source);
+    const env = { recipe, source: resolved, runtime, digest: '' };
+    env.digest = environmentDigest(recipe, resolved, runtime);
+    return env;
+}
+/**
+ * The harvest's backend (created and checked on first use) and its groups'
+ * environments, each resolved on first use: the next one's while this one's
+ * runs go (prefetch).
+ */
+class LazyEnvironments {
+    groups;
+    deps;
+    made;
+    resolutions = new Map();
+    constructor(groups, deps) {
+        this.groups = groups;
+        this.deps = deps;
+    }
+    async backend() {
+        if (!this.made) {
+            this.made = this.deps.backend();
+            await this.made.ensureAvailable();
+        }
+        return this.made;
+    }
+    /** Group `i`'s environment, resolved once. */
+    resolved(i) {
+        let resolution = this.resolutions.get(i);
+        if (!resolution) {
+            const group = this.groups[i];
+            resolution = this.backend().then((b) => resolveEnvironment(group.recipe, group.environmentDir, this.deps.sources, b));
+            resolution.catch(() => undefined); // reported where it is awaited
+            this.resolutions.set(i, resolution);
+        }
+        return resolution;
+    }
+    /** Group `i`'s environment resolved, and its image built if it has misses, in the background. */
+    prefetch(i, hasMisses) {
+        if (i >= this.groups.length || this.deps.signal?.aborted)
+            return;
+        void this.resolved(i)
+            .then(async (env) => {
+            if (hasMisses(this.groups[i], env))
+                await (await this.backend()).prepare?.(env);
+        })
+            .catch(() => undefined);
+    }
+}
+/** Why a group's environment could not be resolved, with the SWE-Flux image hint where one applies. */
+function unresolvedReason(group, error) {
+    const named = group.items[0]?.sweFlux?.image; // a SWE-Flux run's image, mapped or not
+    return (`environment "${group.recipe.name}" could not be resolved: ${messageOf(error)}` +
+        (named
+            ? ` The SWE-Flux run names the image "${named}": map it to a local image with ` +
+                `--swe-flux-images "${named}=IMAGE" (Action input swe-flux-images).`
+            : ''));
 }
 
-;// CONCATENATED MODULE: ./src/harvest/outcome.ts
-
-const MAX_TEST_SOURCES = 20;
-/** A tracer result → the instance's harvest outcome (an oracle, or why there is none). */
-function toOutcome(loaded, result, env, tracerDigest, log) {
-    if (result === undefined || typeof result === 'string') {
-        return { status: 'error', reason: result ?? 'no result' };
-    }
-    if (result.status !== 'ok' || result.answer === undefined || !result.context) {
-        return {
-            status: result.status === 'ok' ? 'error' : result.status,
-            reason: result.reason ?? 'the tracer returned no answer',
-        };
-    }
-    const { instance } = loaded;
-    // Hand-written only with a custom parser; otherwise generated from the query by the tracer.
-    const question = instance.question ?? result.question;
-    const template = instance.template_answer ?? result.template_answer;
-    if (!question || !template) {
-        return { status: 'error', reason: 'the tracer generated no question text or answer template' };
-    }
-    const slice = sliceSchema.safeParse(result.context.slice);
-    if (result.context.slice !== undefined && !slice.success) {
-        log(`  ${instance.id}: prompt slice dropped (${slice.error.issues[0]?.message ?? 'malformed'})`);
-    }
-    const tests = testSources(result.context.tests);
-    const exitCode = result.stats?.pytest_exit_code;
-    const entry = {
-        oracle: {
-            question_kind: instance.kind,
-            question,
-            template_answer: template,
-            oracle_answer: result.answer,
-            meta: {
-                instance_id: instance.id,
-                instance_hash: loaded.contentHash,
-                environment_digest: env.digest,
-                python: result.python ?? 'unknown',
-                tracer_version: `${result.tracer_version ?? 'unknown'}+${tracerDigest.slice(0, 12)}`,
-                runs_agreed: result.runs_agreed ?? 1,
-                harvested_at: new Date().toISOString(),
-                pytest_exit_code: typeof exitCode === 'number' ? exitCode : null,
-                environment: { source: describeSource(env), runtime: env.runtime.note },
-                ...(result.measurement ? { measurement: result.measurement } : {}),
-            },
-        },
-        context: {
-            file: result.context.file,
-            func: result.context.func,
-            first_line: result.context.first_line,
-            source: result.context.source,
-            // Only what the prompt builder shows; a malformed slice is dropped, never the oracle.
-            ...(slice.success ? { slice: slice.data } : {}),
-            ...(tests ? { tests } : {}),
+;// CONCATENATED MODULE: ./src/harvest/job-plan.ts
+/**
+ * The job, and the specs of the plan it last built (the backend builds it
+ * with its own paths; the results are read against those specs).
+ */
+function harvestJob(env, items, label, shareRuns) {
+    let specs = [];
+    // Instances of one directory (a generated suite's test file and its questions) share its copy,
+    // so the tracer sees one dir and shares one recorded run among the questions of a target.
+    const dirs = [...new Set(items.map((i) => i.dir))];
+    const dirIndex = new Map(dirs.map((dir, i) => [dir, i]));
+    const job = {
+        environment: env,
+        instanceDirs: dirs,
+        timeoutMs: (items.reduce((sum, i) => sum + i.instance.timeout_seconds, 0) + 120) * 1000,
+        label,
+        plan: (paths) => {
+            specs = items.map((loaded) => planSpec(loaded, env, paths, dirIndex.get(loaded.dir)));
+            return {
+                work_dir: paths.workDir,
+                isolation: paths.isolation,
+                instances: specs,
+                ...(shareRuns === false ? { share_runs: false } : {}),
+            };
         },
     };
-    return { status: 'ok', entry, fromCache: false };
+    return { job, specs: () => specs };
 }
-function testSources(raw) {
-    if (!Array.isArray(raw))
-        return undefined;
-    const tests = raw
-        .filter((t) => !!t && typeof t === 'object' && typeof t.name === 'string' && typeof t.source === 'string')
-        .slice(0, MAX_TEST_SOURCES)
-        .map(({ name, source }) => ({ name, source }));
-    return tests.length ? tests : undefined;
+/** One instance of the plan, with its directory (`dirIndex`) and checkout as the backend places them. */
+function planSpec({ instance, contentHash, variant, sweFlux }, env, { instanceDir, checkout }, dirIndex) {
+    return {
+        id: instance.id,
+        dir: instanceDir(dirIndex),
+        tests: instance.tests,
+        kind: instance.kind,
+        target: instance.target,
+        query: instance.query,
+        timeout_seconds: instance.timeout_seconds,
+        parser: instance.parser ?? null,
+        ...(instance.cwd === 'checkout' && checkout ? { cwd: checkout } : {}),
+        expect_failure: instance.expect_failure,
+        ...(instance.mutant
+            ? {
+                mutant: {
+                    file: instance.mutant.file,
+                    line: instance.mutant.line,
+                    original: instance.mutant.original,
+                    replacement: instance.mutant.replacement,
+                },
+            }
+            : {}),
+        instance_hash: contentHash,
+        env_digest: env.digest,
+        ...(variant
+            ? {
+                variant_epoch: variant.epoch,
+                variant_key: variant.of,
+                variant_attempt: variant.attempt,
+            }
+            : {}),
+        ...(sweFlux ? { swe_flux: { qa: sweFlux.qa, instance: sweFlux.instance } } : {}),
+    };
 }
-function describeSource(env) {
-    const s = env.source;
-    if (s.kind === 'image')
-        return `image ${s.ref} (${s.imageId.slice(0, 19)})`;
-    if (s.kind === 'git')
-        return `git ${s.repo} @ ${s.commit.slice(0, 12)} + ${s.wheels.length} wheel(s)`;
-    return `packages: ${s.wheels.length} wheel(s)`;
+
+;// CONCATENATED MODULE: ./src/contracts/tracer-protocol.ts
+
+
+
+
+/**
+ * The protocol between the host and tracer/harvest.py (tracer/README.md,
+ * "The driver"): the plan the host sends, and the result line the tracer
+ * writes back for each of its specs. Every object is strict: a key one side
+ * does not know is an error on the other, never dropped in silence. The
+ * tracer's tests validate both against the JSON Schemas generated from
+ * these (tracer/protocol/*.schema.json), and tracer/tracegate_tracer/plan.py
+ * refuses keys these do not declare.
+ */
+/** Where a question points, as the tracer looks it up (relative to site-packages or the run directory). */
+const tracerTargetSchema = strictObject({
+    file: schemas_string(),
+    /** The function's `__qualname__`. */
+    function: schemas_string(),
+});
+/** A seeded mutant (world-model kinds): `original` replaced once by `replacement` on `line` of `file`. */
+const mutantSchema = strictObject({
+    file: schemas_string(),
+    line: schemas_number().int().positive(),
+    original: schemas_string(),
+    replacement: schemas_string(),
+});
+/** One instance of a tracer plan, paths as the tracer sees them. */
+const planSpecSchema = strictObject({
+    id: schemas_string(),
+    /** The instance's directory (read-only to the tests). */
+    dir: schemas_string(),
+    /** pytest node ids, relative to `cwd`. */
+    tests: array(schemas_string()).min(1),
+    kind: schemas_enum(QUESTION_KINDS),
+    target: tracerTargetSchema,
+    /** The declarative query (src/contracts/query-options.ts says which options each kind and mode takes); absent: `{}`. */
+    query: record(schemas_string(), unknown()).optional(),
+    /** Absent: 60 s (600 s for a SWE-Flux instance). */
+    timeout_seconds: schemas_number().positive().optional(),
+    /** The instance's own answer parser (a file in its directory), if any. */
+    parser: schemas_string().nullable().optional(),
+    /** Where pytest runs; absent: `dir`. */
+    cwd: schemas_string().optional(),
+    /** A failing test may still be an oracle (world-model kinds ask about failures). */
+    expect_failure: schemas_boolean().optional(),
+    /** Echoed back in the result, so the host can check whose result it reads. */
+    instance_hash: schemas_string().optional(),
+    env_digest: schemas_string().optional(),
+    /** A fresh variant: the tracer perturbs the tests' literal inputs (tracer/tracegate_tracer/variant.py). */
+    variant_epoch: schemas_number().int().optional(),
+    variant_key: schemas_string().optional(),
+    /** Which of the tracer's perturbation strategies (variant.py STRATEGIES) this attempt uses. */
+    variant_attempt: schemas_number().int().nonnegative().optional(),
+    /** A seeded mutant applied before the tests run (world-model kinds; tracer/tracegate_tracer/measure.py). */
+    mutant: mutantSchema.optional(),
+    /** A SWE-Flux-format instance: run by its own harness (tracer/tracegate_tracer/swe_flux.py). */
+    swe_flux: strictObject({ qa: schemas_string(), instance: schemas_string() }).optional(),
+    /** Tests and benchmarks only: the recorder backend (absent: $TRACEGATE_BACKEND, else auto). */
+    backend: schemas_enum(['auto', 'settrace', 'monitoring']).optional(),
+    /** Tests only: a lower event cap, to reach a trace overflow cheaply. */
+    max_events: schemas_number().int().positive().optional(),
+});
+/** A scouting spec (tracer/tracegate_tracer/scout.py): what a test file runs of the packages. */
+const scoutSpecSchema = strictObject({
+    id: schemas_string(),
+    /** The import names whose code is scouted. */
+    scout: strictObject({ packages: array(schemas_string()).min(1) }),
+    dir: schemas_string(),
+    tests: array(schemas_string()).min(1),
+    /** Absent: 120 s. */
+    timeout_seconds: schemas_number().positive().optional(),
+    cwd: schemas_string().optional(),
+});
+/** The plan tracer/harvest.py runs (its only argument is this file). */
+const tracerPlanSchema = strictObject({
+    /** Private scratch space of the driver (traces, configs); the host never reads it. */
+    work_dir: schemas_string().min(1),
+    /** Per-group uids for the tests (the driver runs as root in the container); null on the host. */
+    isolation: strictObject({ uid_base: schemas_number().int().positive() }).nullable(),
+    instances: array(union([planSpecSchema, scoutSpecSchema])),
+    /** Default true: one test run records every target its specs name. */
+    share_runs: schemas_boolean().optional(),
+    /** Tests and debugging only: keep each group's traces in work_dir. */
+    keep_traces: schemas_boolean().optional(),
+});
+/** The first path inside `value` holding a number JSON text cannot carry back (an overflowing literal). */
+function unrepresentable(value, path) {
+    if (typeof value === 'number')
+        return Number.isFinite(value) ? undefined : path;
+    if (Array.isArray(value)) {
+        for (const [i, item] of value.entries()) {
+            const found = unrepresentable(item, `${path}[${i}]`);
+            if (found)
+                return found;
+        }
+    }
+    else if (value && typeof value === 'object') {
+        for (const [key, item] of Object.entries(value)) {
+            const found = unrepresentable(item, `${path}.${key}`);
+            if (found)
+                return found;
+        }
+    }
+    return undefined;
 }
-/** A cache entry is trusted only if it says it is the oracle of this instance in this environment. */
-function entryBelongs(entry, loaded, envDigest) {
-    const meta = entry.oracle.meta;
-    return (meta.instance_id === loaded.instance.id &&
-        meta.instance_hash === loaded.contentHash &&
-        meta.environment_digest === envDigest &&
-        entry.oracle.question_kind === loaded.instance.kind);
+/**
+ * A value read from JSON that writes back as the same JSON: a number
+ * literal too large for a double parses as Infinity, which the cache would
+ * write as null.
+ */
+const jsonValueSchema = unknown().superRefine((value, ctx) => {
+    const where = unrepresentable(value, '');
+    if (where !== undefined)
+        ctx.addIssue({
+            code: 'custom',
+            message: `the number at ${where || '(the value)'} is out of range for JSON (a double)`,
+        });
+});
+/** A result's run statistics (group.py `base_result`, and what each stage adds). */
+const statsSchema = strictObject({
+    events: schemas_number().int().nonnegative(),
+    invocations: schemas_number().int().nonnegative(),
+    /** pytest's exit code in the run (0, or 1 for expected failures); null when it did not run. */
+    pytest_exit_code: schemas_number().int().nullable(),
+    seconds: schemas_number().nonnegative(),
+    /** The uid the group's tests ran as (null: no isolation). */
+    uid: schemas_number().int().nullable().optional(),
+    /** Which recording group (sandbox) of the plan the spec ran in. */
+    group: schemas_number().int().nonnegative().optional(),
+    /** The trace file of its recording, in the group's private work_dir. */
+    trace: schemas_string().optional(),
+    /** The run was redone traced from the start (a target module imported before the plugin loaded). */
+    traced_from_start: schemas_boolean().optional(),
+    /** What the driver had to do about the run (processes left running, output over the cap). */
+    notes: array(schemas_string()).optional(),
+    /** The recorder backend that ran. */
+    backend: schemas_enum(['settrace', 'monitoring']).optional(),
+    /** World-model kinds: the clean runs measured. */
+    runs: schemas_number().int().positive().optional(),
+});
+/** World-model kinds: where the measurement came from (measure.py `_meta`). */
+const measurementSchema = strictObject({
+    /** Architecture, cpus, model, memory and the cgroup's limits, as far as they can be read. */
+    machine: record(schemas_string(), unknown()),
+    runtime: strictObject({ python: schemas_string(), implementation: schemas_string(), platform: schemas_string() }),
+    clean_runs: schemas_number().int().positive(),
+    /** Each clean run's wall time and their spread (only with more than one run). */
+    wall_ms: strictObject({
+        runs: array(schemas_number()),
+        median: schemas_number(),
+        min: schemas_number(),
+        max: schemas_number(),
+        spread: schemas_number(),
+    })
+        .optional(),
+    /** The memory run's peaks (tracemalloc and resident). */
+    peak: record(schemas_string(), unknown()).optional(),
+    /** The signal that killed the test, if one did. */
+    signal: schemas_string().optional(),
+    mutant: mutantSchema.optional(),
+    /** Every name that ran in the profile runs (the execution rate of predicted names). */
+    executed: strictObject({ time_func: array(schemas_string()), time_line: array(schemas_string()) })
+        .optional(),
+    /** The top-level package counted as the repository's code. */
+    scope: schemas_string(),
+    /** How far two harvests of the measured number may differ and still agree. */
+    band: strictObject({ ratio: schemas_number().positive(), floor: schemas_number().nonnegative() })
+        .optional(),
+});
+/** One result line of tracer/harvest.py: `{"tracegate_result": 1, ...}`, one per spec of the plan. */
+const tracerResultSchema = strictObject({
+    tracegate_result: literal(1),
+    id: schemas_string(),
+    /** Echoes of the plan's spec: whose result this is. */
+    instance_hash: schemas_string().optional(),
+    env_digest: schemas_string().optional(),
+    status: schemas_enum(['ok', 'invalid', 'timeout', 'error']),
+    /** Why the status is not ok. */
+    reason: schemas_string().optional(),
+    answer: jsonValueSchema.optional(),
+    /** Generated from the query by the tracer; null for instances with their own parser. */
+    question: schemas_string().nullable(),
+    template_answer: templateSchema.nullable(),
+    /** The prompt's code: exactly what the oracle cache stores beside the oracle. */
+    context: contextSchema.optional(),
+    /** The interpreter's sys.version. */
+    python: schemas_string(),
+    tracer_version: schemas_string(),
+    stats: statsSchema,
+    /** World-model kinds: the measurement's provenance (machine, runs, band, …). */
+    measurement: measurementSchema.optional(),
+});
+
+;// CONCATENATED MODULE: ./src/kinds/rules.ts
+
+
+/**
+ * What a question kind's answers are compared on, stated once for every
+ * stage that compares them: the harvest (do two runs agree?) and the
+ * pairing (do two runs' oracles ask the same thing?). Traced kinds compare
+ * whole answers; a measured number (W2, W3) is never byte-stable and agrees
+ * within its band; a profile (W4) is its top entry of every list, which is
+ * what its pass rule reads.
+ */
+/** A profile's top entry of every ranked list, lists in name order. */
+function topEntries(answer) {
+    const lists = answer && typeof answer === 'object' ? answer : {};
+    return Object.fromEntries(Object.keys(lists)
+        .sort()
+        .map((list) => {
+        const names = lists[list];
+        return [list, Array.isArray(names) ? (names[0] ?? null) : null];
+    }));
+}
+/** The part of an oracle's answer two runs must share to be paired (the rest may be re-measured). */
+function pairedAnswer(kind, answer) {
+    if (isWorldKind(kind) && MEASURED_FIELD[kind])
+        return 'measured';
+    if (kind === 'W4_Profile' && answer && typeof answer === 'object')
+        return topEntries(answer);
+    return answer;
+}
+/**
+ * Whether independent harvest runs of a measured kind agree: the numbers
+ * within the first run's band (W2, W3), or the same top entries (W4).
+ * Traced kinds agree only on identical answers (the caller compares those).
+ */
+function measuredAgree(kind, runs) {
+    const field = MEASURED_FIELD[kind];
+    if (field) {
+        const band = runs[0]?.band;
+        const ratio = typeof band?.ratio === 'number' ? band.ratio : 1;
+        const floor = typeof band?.floor === 'number' ? band.floor : 0;
+        const values = runs.map((r) => r.answer?.[field]);
+        if (!values.every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0))
+            return false;
+        const low = Math.min(...values);
+        const high = Math.max(...values);
+        return high - low <= floor || high <= low * ratio;
+    }
+    if (kind === 'W4_Profile') {
+        const tops = runs.map((r) => canonicalJson(topEntries(r.answer)));
+        return tops.every((t) => t === tops[0]);
+    }
+    return false;
 }
 
 ;// CONCATENATED MODULE: ./src/harvest/results.ts
+
 
 
 
@@ -83208,7 +84135,9 @@ function readResultLines(stdout, specs) {
         }
         const parsed = tracerResultSchema.safeParse(raw);
         if (!parsed.success) {
-            results.set(spec.id, `unreadable tracer result (${parsed.error.issues[0]?.message ?? 'malformed'})`);
+            const issue = parsed.error.issues[0];
+            const where = issue?.path.length ? issue.path.join('.') : '(the line)';
+            results.set(spec.id, `unreadable tracer result (${where}: ${issue?.message ?? 'malformed'})`);
         }
         else if (parsed.data.instance_hash !== spec.instance_hash ||
             parsed.data.env_digest !== spec.env_digest) {
@@ -83240,7 +84169,8 @@ function agreedResult(results, keep, kind) {
     const prints = results.map(fingerprint);
     const oks = results.filter((r) => typeof r === 'object' && r.status === 'ok');
     const measured = kind !== undefined && isWorldKind(kind) && oks.length === results.length && oks.length > 1;
-    if (measured && measuredAgree(kind, oks)) {
+    if (measured &&
+        measuredAgree(kind, oks.map((r) => ({ answer: r.answer, band: r.measurement?.band })))) {
         const harvests = oks.map((r) => r.answer);
         return {
             ...first,
@@ -83260,168 +84190,65 @@ function agreedResult(results, keep, kind) {
         reason: `nondeterministic: ${shown.join(' | ')}`,
     };
 }
-/** Whether the runs' measurements of one instance agree (see agreedResult). */
-function measuredAgree(kind, runs) {
-    const field = MEASURED_FIELD[kind];
-    if (field) {
-        const band = runs[0].measurement?.band;
-        const ratio = typeof band?.ratio === 'number' ? band.ratio : 1;
-        const floor = typeof band?.floor === 'number' ? band.floor : 0;
-        const values = runs.map((r) => r.answer?.[field]);
-        if (!values.every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0))
-            return false;
-        const low = Math.min(...values);
-        const high = Math.max(...values);
-        return high - low <= floor || high <= low * ratio;
-    }
-    if (kind === 'W4_Profile') {
-        const tops = runs.map((r) => canonicalJson(Object.entries((r.answer ?? {}))
-            .sort(([a], [b]) => (a < b ? -1 : 1))
-            .map(([list, names]) => [list, Array.isArray(names) ? (names[0] ?? null) : null])));
-        return tops.every((t) => t === tops[0]);
-    }
-    return false;
-}
 
-;// CONCATENATED MODULE: ./src/harvest/harvest.ts
-
-
-
+;// CONCATENATED MODULE: ./src/harvest/runs.ts
 
 
 
 /** Every oracle is harvested this many times, in fresh containers, and must agree. */
 const HARVEST_RUNS = 2;
 /**
- * Gold answers for the selected instances. Each environment is resolved once
- * (its source: wheels, commit, image; its runtime: base image or host
- * interpreter) into the digest that keys its oracles; hits come from the
- * store (and only if they say they belong to the instance), misses are
- * harvested HARVEST_RUNS times per environment and must agree. A failure of
- * one environment or instance is an outcome of those instances only; a lost
- * engine ends the harvest (finished oracles are stored already).
+ * Each run's results by instance id; the runs go side by side (one container
+ * each: both cores). None when the harvest was interrupted before they started.
  */
-async function harvestOracles(selected, tracerDigest, deps) {
-    const outcomes = new Map();
-    const environments = [];
-    const used = new Set();
-    let cached = 0;
-    let backend;
-    const getBackend = async () => {
-        if (!backend) {
-            backend = deps.backend();
-            await backend.ensureAvailable();
-        }
-        return backend;
-    };
-    const groups = groupByEnvironment(selected);
-    // Environments resolve once, on first use: the next one while this one's runs go (below).
-    const resolutions = new Map();
-    const resolved = (i) => {
-        let resolution = resolutions.get(i);
-        if (!resolution) {
-            const group = groups[i];
-            resolution = getBackend().then((b) => resolveEnvironment(group.recipe, group.environmentDir, deps.sources, b));
-            resolution.catch(() => undefined); // reported where it is awaited
-            resolutions.set(i, resolution);
-        }
-        return resolution;
-    };
-    /** The next environment with misses gets its image built while this one's tests run. */
-    const prefetch = (i) => {
-        if (i >= groups.length || deps.signal?.aborted)
-            return;
-        void resolved(i)
-            .then(async (env) => {
-            if (missesOf(groups[i], env, tracerDigest, deps).length)
-                await (await getBackend()).prepare?.(env);
-        })
-            .catch(() => undefined);
-    };
-    for (const [index, group] of groups.entries()) {
-        if (deps.signal?.aborted) {
-            for (const item of group.items)
-                outcomes.set(item.instance.id, { status: 'error', reason: 'interrupted' });
-            continue;
-        }
-        let env;
-        try {
-            env = await resolved(index);
-        }
-        catch (error) {
-            if (error instanceof DockerUnavailableError)
-                throw error;
-            const named = group.items[0]?.sweFlux?.image; // a SWE-Flux run's image, mapped or not
-            const reason = `environment "${group.recipe.name}" could not be resolved: ${messageOf(error)}` +
-                (named
-                    ? ` The SWE-Flux run names the image "${named}": map it to a local image with ` +
-                        `--swe-flux-images "${named}=IMAGE" (Action input swe-flux-images).`
-                    : '');
-            deps.warn(reason);
-            for (const item of group.items)
-                outcomes.set(item.instance.id, { status: 'error', reason });
-            continue;
-        }
-        environments.push({
-            name: env.recipe.name,
-            digest: env.digest,
-            source: env.source.kind,
-            runtime: env.runtime.note,
-        });
-        deps.log(`Environment "${env.recipe.name}": ${env.source.kind}, ${env.runtime.note}`);
-        const misses = missesOf(group, env, tracerDigest, deps, (loaded, entry) => {
-            outcomes.set(loaded.instance.id, reproduced(loaded, { status: 'ok', entry, fromCache: true }, deps.log));
-            cached++;
-        });
-        if (!misses.length)
-            continue;
-        const b = await getBackend();
-        used.add(env.runtime.backend);
-        prefetch(index + 1);
-        // The runs go side by side (one container each: both cores), and must agree.
-        const runs = deps.signal?.aborted
-            ? []
-            : await Promise.all(Array.from({ length: HARVEST_RUNS }, (_, i) => runJob(b, env, misses.map((m) => m.loaded), i + 1, deps)));
-        for (const { loaded, key } of misses) {
-            const id = loaded.instance.id;
-            if (runs.length < HARVEST_RUNS) {
-                outcomes.set(id, { status: 'error', reason: 'interrupted' });
-                continue;
-            }
-            const agreed = agreedResult(runs.map((r) => r.get(id)), (answers) => {
-                const where = deps.quarantine?.put(id, answers);
-                if (where)
-                    deps.log(`  ${id}: quarantined, every run's answer in ${where}`);
-            }, loaded.instance.kind);
-            const outcome = toOutcome(loaded, agreed, env, tracerDigest, deps.log);
-            if (outcome.status === 'ok')
-                deps.oracles.put(key, outcome.entry);
-            else
-                deps.log(`  ${id}: ${outcome.status} — ${outcome.reason}`);
-            outcomes.set(id, reproduced(loaded, outcome, deps.log));
-        }
-    }
-    const failed = [...outcomes.values()].filter((o) => o.status !== 'ok').length;
-    return {
-        outcomes,
-        cached,
-        harvested: outcomes.size - cached - failed,
-        failed,
-        backend: used.size ? [...used].sort().join('+') : 'cache',
-        environments,
-    };
+async function runAll(backend, env, items, deps) {
+    if (deps.signal?.aborted)
+        return [];
+    return Promise.all(Array.from({ length: HARVEST_RUNS }, (_, i) => runJob(backend, env, items, i + 1, deps)));
 }
+/** One tracer run over the instances; a failed job is an error of its instances only. */
+async function runJob(backend, env, items, run, deps) {
+    deps.log(`Harvesting ${items.length} instance(s) in environment "${env.recipe.name}" ` +
+        `(${env.runtime.backend}, run ${run} of ${HARVEST_RUNS}: answers must agree)`);
+    const { job, specs } = harvestJob(env, items, `run ${run} of ${HARVEST_RUNS}`, deps.shareRuns);
+    try {
+        const stdout = await backend.run(job);
+        return readResultLines(stdout, specs());
+    }
+    catch (error) {
+        if (error instanceof DockerUnavailableError)
+            throw error;
+        const reason = messageOf(error);
+        deps.warn(`Harvest ${job.label} in environment "${env.recipe.name}" failed: ${reason}`);
+        return new Map(items.map((i) => [i.instance.id, reason]));
+    }
+}
+
+;// CONCATENATED MODULE: ./src/harvest/settle.ts
+
+
+
+
 /**
- * An environment resolved once: its source (wheels, commit, image), its
- * runtime (base image or host interpreter), and the digest of both that
- * keys its oracles.
+ * The miss's outcome from the runs' results: their agreed answer (every
+ * answer quarantined when they disagree), stored when it is an oracle;
+ * `interrupted` when the runs did not all happen.
  */
-async function resolveEnvironment(recipe, environmentDir, sources, backend) {
-    const source = await sources.resolve(recipe, environmentDir);
-    const { runtime, source: resolved } = await backend.runtime(recipe, source);
-    const env = { recipe, source: resolved, runtime, digest: '' };
-    env.digest = environmentDigest(recipe, resolved, runtime);
-    return env;
+function settle_settle({ loaded, key }, runs, env, tracerDigest, deps) {
+    const id = loaded.instance.id;
+    if (runs.length < HARVEST_RUNS)
+        return { status: 'error', reason: 'interrupted' };
+    const agreed = agreedResult(runs.map((r) => r.get(id)), (answers) => {
+        const where = deps.quarantine?.put(id, answers);
+        if (where)
+            deps.log(`  ${id}: quarantined, every run's answer in ${where}`);
+    }, loaded.instance.kind);
+    const outcome = toOutcome(loaded, agreed, env, tracerDigest);
+    if (outcome.status === 'ok')
+        deps.oracles.put(key, outcome.entry);
+    else
+        deps.log(`  ${id}: ${outcome.status} — ${outcome.reason}`);
+    return reproduced(loaded, outcome, deps.log);
 }
 /**
  * A SWE-Flux instance is gated on only when the re-run reproduces its published
@@ -83443,106 +84270,111 @@ function reproduced(loaded, outcome, log) {
     log(`  ${loaded.instance.id}: invalid — ${reason}`);
     return { status: 'invalid', reason };
 }
-/**
- * The group's instances without a valid cached oracle. `hit` gets each one with; only the
- * harvest loop passes it, and only it warns about a foreign entry (the prefetch asks quietly).
- */
-function missesOf(group, env, tracerDigest, deps, hit) {
-    const misses = [];
-    for (const loaded of group.items) {
-        const key = oracleKey(loaded.contentHash, env.digest, tracerDigest);
-        const entry = deps.oracles.get(key);
-        if (entry && entryBelongs(entry, loaded, env.digest)) {
-            hit?.(loaded, entry);
-            continue;
-        }
-        if (entry && hit)
-            deps.warn(`Cache entry ${key} does not belong to ${loaded.instance.id}; re-harvesting it.`);
-        misses.push({ loaded, key });
+
+;// CONCATENATED MODULE: ./src/harvest/tally.ts
+class HarvestTally {
+    outcomes = new Map();
+    environments = [];
+    used = new Set();
+    cached = 0;
+    set(id, outcome) {
+        this.outcomes.set(id, outcome);
     }
-    return misses;
-}
-function groupByEnvironment(selected) {
-    const groups = new Map();
-    for (const loaded of selected) {
-        const id = canonicalJson([loaded.environment, loaded.environmentDir]);
-        const group = groups.get(id) ?? {
-            recipe: loaded.environment,
-            environmentDir: loaded.environmentDir,
-            items: [],
+    /** An outcome from the cache (counted as cached, whatever the outcome). */
+    hit(id, outcome) {
+        this.outcomes.set(id, outcome);
+        this.cached++;
+    }
+    /** The same error for every instance given. */
+    failAll(items, reason) {
+        for (const item of items)
+            this.outcomes.set(item.instance.id, { status: 'error', reason });
+    }
+    /** An environment resolved, in the order they were. */
+    environment(env) {
+        this.environments.push({
+            name: env.recipe.name,
+            digest: env.digest,
+            source: env.source.kind,
+            runtime: env.runtime.note,
+        });
+    }
+    /** A backend that harvested misses. */
+    usedBackend(name) {
+        this.used.add(name);
+    }
+    summary() {
+        const failed = [...this.outcomes.values()].filter((o) => o.status !== 'ok').length;
+        return {
+            outcomes: this.outcomes,
+            cached: this.cached,
+            harvested: this.outcomes.size - this.cached - failed,
+            failed,
+            backend: this.used.size ? [...this.used].sort().join('+') : 'cache',
+            environments: this.environments,
         };
-        group.items.push(loaded);
-        groups.set(id, group);
     }
-    return [...groups.values()];
 }
-/** One tracer run over the instances; a failed job is an error of its instances only. */
-async function runJob(backend, env, items, run, deps) {
-    deps.log(`Harvesting ${items.length} instance(s) in environment "${env.recipe.name}" ` +
-        `(${env.runtime.backend}, run ${run} of ${HARVEST_RUNS}: answers must agree)`);
-    let specs = [];
-    // Instances of one directory (a generated suite's test file and its questions) share its copy,
-    // so the tracer sees one dir and shares one recorded run among the questions of a target.
-    const dirs = [...new Set(items.map((i) => i.dir))];
-    const dirIndex = new Map(dirs.map((dir, i) => [dir, i]));
-    const job = {
-        environment: env,
-        instanceDirs: dirs,
-        timeoutMs: (items.reduce((sum, i) => sum + i.instance.timeout_seconds, 0) + 120) * 1000,
-        label: `run ${run} of ${HARVEST_RUNS}`,
-        plan: ({ instanceDir, checkout, workDir, isolation }) => {
-            specs = items.map(({ instance, contentHash, dir, variant, sweFlux }) => ({
-                id: instance.id,
-                dir: instanceDir(dirIndex.get(dir)),
-                tests: instance.tests,
-                kind: instance.kind,
-                target: instance.target,
-                query: instance.query,
-                timeout_seconds: instance.timeout_seconds,
-                parser: instance.parser ?? null,
-                ...(instance.cwd === 'checkout' && checkout ? { cwd: checkout } : {}),
-                expect_failure: instance.expect_failure,
-                ...(instance.mutant
-                    ? {
-                        mutant: {
-                            file: instance.mutant.file,
-                            line: instance.mutant.line,
-                            original: instance.mutant.original,
-                            replacement: instance.mutant.replacement,
-                        },
-                    }
-                    : {}),
-                instance_hash: contentHash,
-                env_digest: env.digest,
-                ...(variant
-                    ? {
-                        variant_epoch: variant.epoch,
-                        variant_key: variant.of,
-                        variant_attempt: variant.attempt,
-                    }
-                    : {}),
-                ...(sweFlux ? { swe_flux: { qa: sweFlux.qa, instance: sweFlux.instance } } : {}),
-            }));
-            return {
-                work_dir: workDir,
-                isolation,
-                instances: specs,
-                ...(deps.shareRuns === false ? { share_runs: false } : {}),
-            };
-        },
-    };
+
+;// CONCATENATED MODULE: ./src/harvest/harvest.ts
+
+
+
+
+
+
+/** Every oracle is harvested this many times, in fresh containers, and must agree. */
+
+/**
+ * Gold answers for the selected instances. Each environment is resolved once
+ * (its source: wheels, commit, image; its runtime: base image or host
+ * interpreter) into the digest that keys its oracles; hits come from the
+ * store (and only if they say they belong to the instance), misses are
+ * harvested HARVEST_RUNS times per environment and must agree. A failure of
+ * one environment or instance is an outcome of those instances only; a lost
+ * engine ends the harvest (finished oracles are stored already).
+ */
+async function harvestOracles(selected, tracerDigest, deps) {
+    const tally = new HarvestTally();
+    const groups = groupByEnvironment(selected);
+    const environments = new LazyEnvironments(groups, deps);
+    for (const [index, group] of groups.entries()) {
+        if (deps.signal?.aborted)
+            tally.failAll(group.items, 'interrupted');
+        else
+            await harvestGroup(index, group, { environments, tracerDigest, deps, tally });
+    }
+    return tally.summary();
+}
+/** One environment's instances: resolved, answered from the cache, the misses harvested. */
+async function harvestGroup(index, group, { environments, tracerDigest, deps, tally }) {
+    let env;
     try {
-        const stdout = await backend.run(job);
-        return readResultLines(stdout, specs);
+        env = await environments.resolved(index);
     }
     catch (error) {
         if (error instanceof DockerUnavailableError)
             throw error;
-        const reason = messageOf(error);
-        deps.warn(`Harvest ${job.label} in environment "${env.recipe.name}" failed: ${reason}`);
-        return new Map(items.map((i) => [i.instance.id, reason]));
+        const reason = unresolvedReason(group, error);
+        deps.warn(reason);
+        tally.failAll(group.items, reason);
+        return;
     }
+    tally.environment(env);
+    deps.log(`Environment "${env.recipe.name}": ${env.source.kind}, ${env.runtime.note}`);
+    const misses = missesOf(group, env, tracerDigest, deps, (loaded, entry) => tally.hit(loaded.instance.id, reproduced(loaded, { status: 'ok', entry, fromCache: true }, deps.log)));
+    if (!misses.length)
+        return;
+    const backend = await environments.backend();
+    tally.usedBackend(env.runtime.backend);
+    // The next environment with misses gets its image built while this one's tests run.
+    environments.prefetch(index + 1, (next, nextEnv) => missesOf(next, nextEnv, tracerDigest, deps).length > 0);
+    const runs = await runAll(backend, env, misses.map((m) => m.loaded), deps);
+    for (const miss of misses)
+        tally.set(miss.loaded.instance.id, settle_settle(miss, runs, env, tracerDigest, deps));
 }
+/** Resolving an environment, for a stage that needs one outside a harvest. */
+
 
 ;// CONCATENATED MODULE: ./src/history/index-merge.ts
 /**
@@ -83717,11 +84549,6 @@ function summarizeQuery(records, identity, samples) {
 
 
 
-/** The gate's clusters of an instance: its first test's file in its environment, and the environment. */
-function pipeline_results_clusterOf(loaded) {
-    const { environment, tests } = loaded.instance;
-    return { test: `${environment}:${tests[0].split('::')[0]}`, package: environment };
-}
 /** Two batches' harvests as one (a top-up harvests its items after the selection's). */
 function mergeHarvests(a, b) {
     const names = new Set(a.environments.map((e) => e.name));
@@ -83759,11 +84586,11 @@ function assembleResults(state) {
     const summary = summarize(ordered);
     return {
         schema: RESULTS_SCHEMA,
-        model: input.model,
+        model: input.query.model,
         promptVersion: PROMPT_VERSION,
-        prompt: describePrompt(input.query.prompt),
-        query: summarizeQuery(ordered, state.identity, input.query.samples),
-        commit: input.commit,
+        prompt: describePrompt(input.query.config.prompt),
+        query: summarizeQuery(ordered, state.identity, input.query.config.samples),
+        commit: input.report.commit,
         startedAt: state.startedAt,
         finishedAt: new Date().toISOString(),
         harvest: {
@@ -83774,23 +84601,25 @@ function assembleResults(state) {
             environments: harvest.environments,
         },
         summary,
-        ...(input.price
+        ...(input.query.price
             ? {
                 cost: {
-                    usd: (summary.tokensIn * input.price.input + summary.tokensOut * input.price.output) / 1e6,
-                    price: input.price,
+                    usd: (summary.tokensIn * input.query.price.input +
+                        summary.tokensOut * input.query.price.output) /
+                        1e6,
+                    price: input.query.price,
                 },
             }
             : {}),
         provenance: {
             instances: instanceSetDigest(attempted.map((l) => ({ id: l.instance.id, contentHash: l.contentHash }))),
             environments: environmentsDigest(harvest.environments),
-            tracer: input.tracerDigest,
+            tracer: input.harvest.tracerDigest,
             prompt: PROMPT_VERSION,
-            scorer: input.scorer,
+            scorer: input.gate.scorer,
         },
         instances: ordered,
-        ...(input.rejected?.length ? { rejected: input.rejected } : {}),
+        ...(input.selection.rejected?.length ? { rejected: input.selection.rejected } : {}),
         ...(state.variants ? { variants: state.variants } : {}),
         ...(state.incomplete || missing.length
             ? {
@@ -83806,14 +84635,14 @@ function assembleResults(state) {
  * The report's context: the trend's rows with this run as its newest point
  * (the rows the entry point read from the history, this run's row merged in).
  */
-function reportContext(input, results) {
-    const trend = input.report?.trend;
+function reportContext(report, results) {
+    const { trend } = report;
     if (!trend)
         return {};
     const row = indexRow({
         schema: HISTORY_SCHEMA,
         name: trend.name,
-        commit: input.commit ?? 'this run',
+        commit: report.commit ?? 'this run',
         recordedAt: results.finishedAt,
         ...(results.comparison ? { verdict: results.comparison.verdict } : {}),
         ...(results.accepted ? { accepted: results.accepted } : {}),
@@ -84233,6 +85062,21 @@ function parseAnswer(raw, finishReason, template) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/score/verdict.ts
+
+
+
+/**
+ * The one entry point for scoring an answer: a world-model kind by its own
+ * pass rule (within a factor, the top entry in the top five) in both modes,
+ * any other kind by the chosen scorer's structural comparison.
+ */
+function passes(kind, truth, prediction, rules = {}) {
+    return isWorldKind(kind)
+        ? passesWorld(kind, truth, prediction, rules.worldFactor ?? DEFAULT_WORLD_FACTOR)
+        : SCORERS[rules.scoring ?? DEFAULT_SCORING].score(truth, prediction);
+}
+
 ;// CONCATENATED MODULE: ./src/query/pool.ts
 /**
  * Runs `task` over `items` with at most `concurrency` in flight. The first
@@ -84310,7 +85154,26 @@ function majorityVote(samples) {
     return { winner: best.first, ok: key.startsWith('ok:'), correctSamples };
 }
 
+;// CONCATENATED MODULE: ./src/kinds/digest.ts
+
+
+/**
+ * The digest an item pairs on: the oracle's kind, question, template and
+ * answer as its kind compares it (rules.ts pairedAnswer). Two runs whose
+ * oracles differ here asked (or answered) a different question, so the item
+ * is not paired. The query stage stamps it on each record; the gate pairs on it.
+ */
+function oracleDigest(oracle) {
+    return sha256(canonicalJson({
+        question_kind: oracle.question_kind,
+        question: oracle.question,
+        template_answer: oracle.template_answer,
+        oracle_answer: pairedAnswer(oracle.question_kind, oracle.oracle_answer),
+    }));
+}
+
 ;// CONCATENATED MODULE: ./src/query/answer.ts
+
 
 
 
@@ -84362,17 +85225,14 @@ async function answerInstance(loaded, oracle, client, options = { samples: 1, pr
     const limiter = options.limiter ?? new Limiter(options.samples);
     const kind = oracle.oracle.question_kind;
     const truth = oracle.oracle.oracle_answer;
-    // World-model kinds pass by their own rule (within a factor, top entry in the top five) in both modes.
-    const verdict = isWorldKind(kind)
-        ? (p) => passesWorld(kind, truth, p, options.worldFactor ?? DEFAULT_WORLD_FACTOR)
-        : (p) => SCORERS[options.scoring ?? DEFAULT_SCORING].score(truth, p);
+    const verdict = (p) => passes(kind, truth, p, options);
     const samples = await Promise.all(Array.from({ length: options.samples }, (_, i) => limiter.run(() => askOnce(client, messages, i, oracle, template_answer, verdict))));
     const vote = majorityVote(samples.map((s) => s.outcome));
     const winner = samples[vote.winner];
     const completions = samples.flatMap((s) => (s.completion ? [s.completion] : []));
     const total = (f) => completions.reduce((n, c) => n + f(c), 0);
     const k = options.samples;
-    return {
+    return finishRecord(loaded, {
         id: instance.id,
         kind: instance.kind,
         scored: true,
@@ -84397,17 +85257,7 @@ async function answerInstance(loaded, oracle, client, options = { samples: 1, pr
         ...(k > 1
             ? { samples: k, samplesCorrect: vote.correctSamples, passAtK: vote.correctSamples > 0 }
             : {}),
-    };
-}
-/** A world-model instance's contribution to the study's metrics (summarized in results). */
-function worldRecord(kind, truth, prediction, measurement) {
-    const ran = (measurement?.executed ?? {});
-    const list = (v) => Array.isArray(v) ? v.filter((n) => typeof n === 'string') : [];
-    const executed = kind === 'W4_Profile'
-        ? { functions: list(ran.time_func), lines: list(ran.time_line) }
-        : undefined;
-    const world = worldMeasures(kind, truth, prediction, executed);
-    return world ? { world: world } : {};
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/model/caching-client.ts
@@ -84535,6 +85385,7 @@ const VERDICT = {
     fail: '❌ **fail**',
     inconclusive: '🟡 **inconclusive**',
     'no-baseline': 'ℹ️ **no baseline**',
+    'baseline-unavailable': '⚠️ **baseline unavailable**',
 };
 /** The verdict line: the verdict and the sentence it rests on (built from fixed strings and numbers). */
 function verdictLine(c) {
@@ -84791,7 +85642,14 @@ function worldSection(results) {
 
 
 
-/** Hidden marker that identifies tracegate's sticky PR comment. */
+/**
+ * A hidden line that opens every rendered report (report.md, the job summary,
+ * the PR comment): it marks the text as tracegate's report, and no rendered
+ * model reply can forge it (escape.ts). It is not what finds the sticky
+ * comment: that is `commentMarker(name)` (github/reporter.ts), the line put
+ * above the report in the comment, which carries the run's name so that each
+ * named run keeps its own comment.
+ */
 const COMMENT_MARKER = '<!-- tracegate:report -->';
 function baselineLine(c) {
     const b = c.baseline;
@@ -85229,8 +86087,8 @@ function summarizeVariants(mode, epoch, tried, screened) {
 
 
 /** Harvest only: oracles into the store. */
-function harvestOnly(input, deps) {
-    return harvestOracles(input.selected, input.tracerDigest, {
+function harvestOnly(selected, harvest, deps) {
+    return harvestOracles([...selected], harvest.tracerDigest, {
         ...deps.harvest,
         signal: deps.signal,
         oracles: deps.stores.oracles,
@@ -85256,43 +86114,43 @@ function checkBaseline(baseline, scorer) {
 async function runPipeline(input, deps) {
     const startedAt = new Date().toISOString();
     const { stores } = deps;
-    const baseline = await stores.baseline?.resolve();
-    checkBaseline(baseline, input.scorer);
-    const { selected } = input;
+    let unavailable;
+    const baseline = await stores.baseline?.resolve().catch((error) => {
+        if (!(error instanceof BaselineUnavailableError))
+            throw error;
+        unavailable = error.detail;
+        deps.warn(`tracegate: ${error.message}; the verdict is baseline-unavailable (never a pass).`);
+        return undefined;
+    });
+    checkBaseline(baseline, input.gate.scorer);
+    const { selected, topUp } = input.selection;
+    const variantsAsked = input.selection.variants;
     const answered = new Set(baseline?.results.instances.filter(pairable).map((r) => r.id));
-    const extra = baseline && input.topUp
-        ? chooseTopUp(input.topUp.pool, answered, input.topUp.seed, input.topUp.max)
-        : [];
-    const looks = plannedLooks(input.policy.alpha, selected.length, extra.length);
+    const extra = baseline && topUp ? chooseTopUp(topUp.pool, answered, topUp.seed, topUp.max) : [];
+    const looks = plannedLooks(input.gate.policy.alpha, selected.length, extra.length);
     let look = looks[0];
     let toppedUp = false;
-    const variants = input.variants
-        ? variantsOf(selected, input.variants.mode, input.variants.epoch)
+    const variants = variantsAsked
+        ? variantsOf(selected, variantsAsked.mode, variantsAsked.epoch)
         : [];
     // What this run asks: the selection (not with variants only) and, once screened, its valid variants.
-    const attempted = input.variants?.mode.mode === 'only' ? [] : [...selected];
+    const attempted = variantsAsked?.mode.mode === 'only' ? [] : [...selected];
     let variantSummary;
     deps.log(`Selected ${selected.length} instance(s)` +
         (variants.length
-            ? `, and ${variants.length} variant(s) at epoch ${input.variants.epoch}`
+            ? `, and ${variants.length} variant(s) at epoch ${variantsAsked.epoch}`
             : ''));
     const records = new Map();
     const loadedById = new Map([...selected, ...variants, ...extra].map((l) => [l.instance.id, l]));
     const keep = (record) => {
-        const complete = {
-            ...record,
-            file: loadedById.get(record.id).file,
-            cluster: pipeline_results_clusterOf(loadedById.get(record.id)),
-            ...(record.error && INFRASTRUCTURE_ERRORS.has(record.error) ? { infrastructure: true } : {}),
-        };
-        records.set(record.id, complete);
-        stores.results.append(complete);
+        records.set(record.id, record);
+        stores.results.append(record);
     };
-    const client = withResponseCache(deps.client, stores.responses, input.model.revision, deps.log);
+    const client = withResponseCache(deps.client, stores.responses, input.query.model.revision, deps.log);
     let harvest;
     /** Harvests a batch; the entry point's errors (no engine) propagate before anything is written. */
     const harvestBatch = async (batch) => {
-        const summary = await harvestOnly({ ...input, selected: batch }, deps);
+        const summary = await harvestOnly(batch, input.harvest, deps);
         harvest = harvest ? mergeHarvests(harvest, summary) : summary;
         deps.log(`Oracles: ${summary.cached} from cache, ${summary.harvested} harvested, ${summary.failed} failed`);
         return summary;
@@ -85308,7 +86166,7 @@ async function runPipeline(input, deps) {
             if (outcome.status === 'ok')
                 answerable.push({ loaded, entry: outcome.entry });
             else
-                keep({
+                keep(finishRecord(loaded, {
                     id: loaded.instance.id,
                     kind: loaded.instance.kind,
                     scored: false,
@@ -85319,10 +86177,10 @@ async function runPipeline(input, deps) {
                     tokensOut: 0,
                     latencyMs: 0,
                     retries: 0,
-                });
+                }));
         }
         await Promise.race([
-            queryInstances(answerable, client, input.query, keep, deps.signal),
+            queryInstances(answerable, client, input.query.config, keep, deps.signal),
             pipeline_aborted(deps.signal),
         ]);
         if (deps.signal?.aborted)
@@ -85338,20 +86196,20 @@ async function runPipeline(input, deps) {
         incomplete,
         variants: variantSummary,
     });
-    const compare = (results) => compareRuns(results, baseline, input.policy, look, toppedUp
+    const compare = (results) => compareRuns(results, baseline, input.gate.policy, look, toppedUp
         ? {
             planned: extra.length,
             added: extra.filter((l) => records.has(l.instance.id)).length,
             ids: extra.map((l) => l.instance.id),
         }
-        : undefined);
+        : undefined, unavailable);
     const finish = (incomplete) => {
         const results = assemble(incomplete);
         const comparison = compare(results);
         results.comparison = comparison;
-        if (comparison.verdict === 'fail' && input.accept)
-            results.accepted = input.accept;
-        const report = renderReport(results, comparison, reportContext(input, results));
+        if (comparison.verdict === 'fail' && input.gate.accept)
+            results.accepted = input.gate.accept;
+        const report = renderReport(results, comparison, reportContext(input.report, results));
         stores.results.finish(results, report);
         return {
             results,
@@ -85362,22 +86220,22 @@ async function runPipeline(input, deps) {
     };
     const first = await harvestBatch([...selected, ...variants]);
     let asked = selected;
-    if (input.variants) {
+    if (variantsAsked) {
         // A variant is asked only if it passes the screen with an oracle of its own.
         const screened = await screenVariants(variants, first.outcomes, new HeuristicClient());
-        variantSummary = summarizeVariants(input.variants.mode, input.variants.epoch, new Set(variants.map((v) => v.variant.of)).size, screened);
+        variantSummary = summarizeVariants(variantsAsked.mode, variantsAsked.epoch, new Set(variants.map((v) => v.variant.of)).size, screened);
         for (const v of screened.valid) {
             // The kept attempt answers under the variant's id.
             loadedById.set(v.instance.id, v);
             first.outcomes.set(v.instance.id, first.outcomes.get(`${v.instance.id}#${v.variant.attempt}`));
         }
-        deps.log(`Variants at epoch ${input.variants.epoch}: ${screened.valid.length} of ${variantSummary.tried} valid` +
+        deps.log(`Variants at epoch ${variantsAsked.epoch}: ${screened.valid.length} of ${variantSummary.tried} valid` +
             (screened.dropped.length
                 ? ` (dropped: ${Object.entries(variantSummary.dropped)
                     .map(([rule, n]) => `${rule} ×${n}`)
                     .join(', ')})`
                 : ''));
-        asked = input.variants.mode.mode === 'only' ? screened.valid : [...selected, ...screened.valid];
+        asked = variantsAsked.mode.mode === 'only' ? screened.valid : [...selected, ...screened.valid];
     }
     attempted.push(...asked.filter((l) => l.variant));
     try {
@@ -85471,6 +86329,7 @@ class BaselineNotFoundError extends TracegateError {
 
 
 
+
 /** The candidate's prompt version and scorer, read from its results (the scorer defensively). */
 function comparableOf(results) {
     const scorer = scorerOf(results);
@@ -85485,6 +86344,8 @@ class Search {
     rows;
     skipped = [];
     notices = [];
+    /** Lookups that failed (the commit graph could not be read), said when nothing is found. */
+    failures = [];
     byCommit;
     constructor(options, rows) {
         this.options = options;
@@ -85539,7 +86400,9 @@ class Search {
                 parent = (await graph.parentsOf(commit))[0];
             }
             catch (error) {
-                this.notices.push(`Stopped walking back at ${baseline_short(commit)}: ${error.message}`);
+                const why = `could not read the parents of ${baseline_short(commit)}: ${error.message}`;
+                this.failures.push(why);
+                this.notices.push(`Stopped walking back at ${baseline_short(commit)}: ${why}`);
             }
             if (!parent)
                 return undefined;
@@ -85568,7 +86431,9 @@ async function forPullRequest(search, event, graph) {
         mergeBase = await graph.mergeBase?.(event.baseSha || event.baseRef, event.headSha);
     }
     catch (error) {
-        search.notices.push(`Could not find the merge base of ${pr}: ${error.message}`);
+        const why = `could not find the merge base of ${pr}: ${error.message}`;
+        search.failures.push(why);
+        search.notices.push(`C${why.slice(1)}`);
     }
     if (mergeBase) {
         const found = await search.walk(mergeBase, (n) => n === 0 ? `merge base of ${pr}` : `${n} commit(s) before the merge base of ${pr}`);
@@ -85589,13 +86454,26 @@ async function forPush(search, event, graph) {
             parent = (await graph.parentsOf(event.sha))[0];
         }
         catch (error) {
-            search.notices.push(`Could not read the parents of ${baseline_short(event.sha)}: ${error.message}`);
+            const why = `could not read the parents of ${baseline_short(event.sha)}: ${error.message}`;
+            search.failures.push(why);
+            search.notices.push(`C${why.slice(1)}`);
         }
     }
-    if (!parent)
-        return undefined;
     const from = baseline_short(event.sha);
-    return search.walk(parent, (n) => n === 0 ? `first parent of ${from}` : `${n + 1} commits back from ${from}`);
+    if (parent) {
+        const found = await search.walk(parent, (n) => n === 0 ? `first parent of ${from}` : `${n + 1} commits back from ${from}`);
+        if (found || !search.failures.length)
+            return found;
+    }
+    if (!search.failures.length)
+        return undefined;
+    // The graph failed: fall back to what needs no lookup, the push's previous head and the history itself.
+    const before = event.before && event.before !== parent ? event.before : undefined;
+    const viaBefore = before && (await search.at(before, `the previous head of the push to ${from}`));
+    const found = viaBefore || (event.branch ? await search.latestOn(event.branch) : undefined);
+    if (found)
+        search.notices.push(`The commit graph could not be read; comparing with ${found.how} (${baseline_short(found.commit)}).`);
+    return found;
 }
 async function forCommit(search, sha, name) {
     const rows = rowsMatching(search.rows, name, sha);
@@ -85620,9 +86498,11 @@ async function findBaseline(options) {
         baseline = await forPush(search, event, graph);
     else
         baseline = await forCommit(search, event.sha, name);
-    const { notices, skipped } = search;
+    const { notices, skipped, failures } = search;
     if (baseline)
         return { baseline, notices, skipped };
+    if (failures.length)
+        return { unavailable: failures.join('; '), notices, skipped };
     const where = event.kind === 'pull_request'
         ? `for the merge base of #${event.number} or on ${event.baseRef}`
         : `for the parents of ${baseline_short(event.sha)}`;
@@ -85656,6 +86536,8 @@ class HistoryBaselineSource {
                 resolution.skipped.map((s) => `${baseline_short(s.commit)}: ${s.reason}`).join('; '));
         if (resolution.message)
             this.notice(resolution.message);
+        if (resolution.unavailable)
+            throw new BaselineUnavailableError(resolution.unavailable);
         return resolution.baseline;
     }
 }
@@ -85942,7 +86824,7 @@ function lineChart(spec) {
 ;// CONCATENATED MODULE: ./src/report/dashboard.ts
 
 
-const dashboard_VERDICTS = new Set(['pass', 'fail', 'inconclusive', 'no-baseline']);
+const dashboard_VERDICTS = new Set(['pass', 'fail', 'inconclusive', 'no-baseline', 'baseline-unavailable']);
 const COLOURS = ['#0969da', '#8250df', '#bf3989', '#1b7c83', '#9a6700', '#cf222e', '#116329'];
 const dashboard_short = (sha) => sha.slice(0, 7);
 const percent = (v) => `${(v * 100).toFixed(1)}%`;
@@ -86139,7 +87021,123 @@ async function recordRun(history, run, results, logger, accepted) {
             : ''));
 }
 
+;// CONCATENATED MODULE: ./src/stores/cache-keys.ts
+
+const PREFIX = 'tracegate-v2-';
+/** Cache keys from the run's scope (tracer, environments, the selected instances) and model revision. */
+function cacheKeys(scopeParts, revision, runId) {
+    const scope = sha256(...[...scopeParts].sort()).slice(0, 16);
+    const rev = sha256(revision ?? 'none').slice(0, 12);
+    return {
+        primary: `${PREFIX}${scope}-${rev}-${runId}`,
+        restore: [`${PREFIX}${scope}-${rev}-`, `${PREFIX}${scope}-`, PREFIX],
+    };
+}
+
+;// CONCATENATED MODULE: ./src/app/trend.ts
+
+/** The history's rows for the trend; a history that cannot be read only costs the chart. */
+async function trendRows(history, logger) {
+    if (!history)
+        return [];
+    return history.index().catch((error) => {
+        logger.warn(`tracegate could not read the history for the trend: ${messageOf(error)}`);
+        return [];
+    });
+}
+
+;// CONCATENATED MODULE: ./src/app/run-gate.ts
+
+
+
+
+
+
+
+/**
+ * The one run both doors call: select once, restore the shared cache for that
+ * selection, resolve the baseline, run the pipeline (harvest → … → report,
+ * with the trend whenever a history is given), record the run in the
+ * history, save the cache. The doors parse their inputs before and map the
+ * outcome to exit codes, outputs and GitHub after.
+ */
+async function runGate(request, ports) {
+    const { options } = request;
+    const { logger } = ports;
+    const { suite, selected } = loadSelection(options, logger);
+    logger.log(`Suite ${suite.reader.root}: ${suite.instances.length} instance(s)`);
+    const commit = request.record?.commit ?? eventCommit(request.event);
+    const input = toRunInput(options, selected, commit, suite.rejected, topUpPool(suite, options, selected));
+    const shared = ports.sharedCache && {
+        store: ports.sharedCache.store,
+        paths: cacheLayout(options.cache).shared,
+        // Keys from the same selection the run uses: the tracer, the recipes and the instances' bytes.
+        keys: cacheKeys([
+            input.harvest.tracerDigest,
+            options['base-image'] ?? 'default-base',
+            ...selected.map((s) => s.contentHash),
+        ], input.query.model.revision, ports.sharedCache.runId),
+    };
+    try {
+        if (shared)
+            await shared.store.restore(shared.paths, shared.keys);
+        const history = options.history
+            ? historyStore(options.history, logger, ports.branchHistory)
+            : undefined;
+        const baseline = baselineSource(options, history, request.event, ports.commitGraph, input.gate.scorer, logger, request.howToRecord);
+        const trend = history && request.trend.last > 0 ? request.trend : undefined;
+        const rows = trend ? await trendRows(history, logger) : [];
+        const outcome = await runPipeline({
+            ...input,
+            gate: { ...input.gate, ...(request.accept ? { accept: request.accept } : {}) },
+            report: {
+                ...input.report,
+                ...(trend
+                    ? {
+                        trend: {
+                            rows,
+                            name: options.name,
+                            last: trend.last,
+                            ...(trend.branch ? { branch: trend.branch } : {}),
+                        },
+                    }
+                    : {}),
+            },
+        }, toRunDeps(options, logger, suite, ports.lifecycle, baseline, ports.engines));
+        if (history && request.record)
+            await run_gate_record(history, request, outcome.results, ports).catch((error) => {
+                if (!request.recordBestEffort)
+                    throw error;
+                logger.warn(`tracegate could not record this run in the history: ${messageOf(error)}`);
+            });
+        else if (history && !request.event)
+            logger.warn('--history without --commit: this run is compared but not recorded (give --commit SHA).');
+        return { ...outcome, suiteRoot: suite.reader.root };
+    }
+    finally {
+        // Also after a failed run, so a re-run does not redo its work.
+        if (shared)
+            await shared.store.save(shared.paths, shared.keys);
+    }
+}
+function eventCommit(event) {
+    if (!event)
+        return undefined;
+    return event.kind === 'pull_request' ? event.headSha : event.sha;
+}
+function run_gate_record(history, request, results, ports) {
+    const at = request.record;
+    return recordRun(history, {
+        name: request.options.name,
+        commit: at.commit,
+        ...(at.parent ? { parent: at.parent } : {}),
+        ...(at.branch ? { branch: at.branch } : {}),
+        retention: request.options.retention,
+    }, results, ports.logger, results.accepted);
+}
+
 ;// CONCATENATED MODULE: ./src/history/commit-graph.ts
+
 
 const statusOf = (error) => error.status;
 /**
@@ -86161,7 +87159,7 @@ function githubCommitGraph(octokit, repo) {
             catch (error) {
                 if (statusOf(error) === 404 || statusOf(error) === 422)
                     return undefined;
-                throw error;
+                throw new Error(describeApiFailure(error), { cause: error });
             }
         },
         async parentsOf(sha) {
@@ -86172,7 +87170,7 @@ function githubCommitGraph(octokit, repo) {
             catch (error) {
                 if (statusOf(error) === 404 || statusOf(error) === 422)
                     return [];
-                throw error;
+                throw new Error(describeApiFailure(error), { cause: error });
             }
         },
     };
@@ -86244,7 +87242,8 @@ function parseFlags(args, names, usage) {
 }
 /**
  * The exit code of a verdict: 0 pass (and no baseline), 1 fail, and for
- * inconclusive what `--on-inconclusive` says — 4 by default (neutral), or 0 / 1.
+ * inconclusive what `--on-inconclusive` says — 4 by default (neutral), or 0 / 1; a baseline
+ * that could not be looked up 3 (1 with `--on-inconclusive fail`), never 0.
  */
 function exitCodeFor(verdict, onInconclusive) {
     switch (verdict) {
@@ -86253,6 +87252,9 @@ function exitCodeFor(verdict, onInconclusive) {
             return ExitCode.Pass;
         case 'fail':
             return ExitCode.GateFailed;
+        case 'baseline-unavailable':
+            // Never a pass; `fail` makes it a failure, anything else says what failed (3).
+            return onInconclusive === 'fail' ? ExitCode.GateFailed : ExitCode.Infrastructure;
         case 'inconclusive':
             return onInconclusive === 'pass'
                 ? ExitCode.Pass
@@ -86944,6 +87946,7 @@ function statsCommand(args, io, logger) {
 
 
 
+
 const SCORE_USAGE = `tracegate score --scoring strict|swe-flux FILE.jsonl
   Scores (oracle, prediction) pairs: each input line {"id"?: …, "oracle": <oracle_answer>,
   "prediction": <a parsed answer.json value>}; each output line {"id": …, "correct": true|false},
@@ -87031,6 +88034,7 @@ function scoreCommand(args, io) {
 }
 
 ;// CONCATENATED MODULE: ./src/cli/commands.ts
+
 
 
 
@@ -87137,13 +88141,15 @@ function commands_parseFlags(args, names = RUN_OPTION_NAMES) {
     return parseFlags(args, names, USAGE);
 }
 /** Runs one CLI invocation and returns its exit code. */
-async function cli(argv, io = defaultIo, lifecycle = {}) {
+async function cli(argv, io = defaultIo, lifecycle = {}, 
+/** Where tests run and who answers, for tests (default: built from the options). */
+engines) {
     const [command, ...rest] = argv;
     const logger = { log: (m) => io.stderr(m), warn: (m) => io.stderr(`warning: ${m}`) };
     try {
         switch (command) {
             case 'run':
-                return await runCommand(rest, io, logger, lifecycle);
+                return await runCommand(rest, io, logger, lifecycle, engines);
             case 'harvest':
                 return await harvestCommand(rest, io, logger, lifecycle);
             case 'demo':
@@ -87173,13 +88179,13 @@ async function cli(argv, io = defaultIo, lifecycle = {}) {
         return exitCodeOf(error);
     }
 }
-async function runCommand(args, io, logger, lifecycle) {
+async function runCommand(args, io, logger, lifecycle, engines) {
     const { commit, parent, ...flags } = commands_parseFlags(args, [...RUN_OPTION_NAMES, ...AT_COMMIT]);
     const options = parseRunOptions({
         ...flags,
         'api-key': flags['api-key'] ?? io.env.TRACEGATE_API_KEY,
     });
-    return runWith(options, io, logger, lifecycle, (verdict) => exitCodeFor(verdict, options['on-inconclusive']), atCommit(commit, parent));
+    return runWith(options, io, logger, lifecycle, (verdict) => exitCodeFor(verdict, options['on-inconclusive']), atCommit(commit, parent), engines);
 }
 /** CLI-only flags: the commit a run is recorded at (the Action takes it from the event). */
 const AT_COMMIT = ['commit', 'parent'];
@@ -87194,22 +88200,19 @@ function atCommit(commit, parent) {
         throw new UsageError('--parent needs --commit (the commit of this run)');
     return commit ? { commit, ...(parent ? { parent } : {}) } : undefined;
 }
-/** Select once, run the pipeline on that selection, print the report. */
-async function runWith(options, io, logger, lifecycle, exitFor, at) {
-    const { suite, selected } = loadSelection(options, logger);
-    logger.log(`Suite ${suite.reader.root}: ${suite.instances.length} instance(s)`);
-    const input = toRunInput(options, selected, at?.commit, suite.rejected, topUpPool(suite, options, selected));
-    const history = options.history ? historyStore(options.history, logger) : undefined;
-    const event = at ? { kind: 'push', ...at, sha: at.commit } : undefined;
-    const baseline = baselineSource(options, history, event, gitCommitGraph(process.cwd()), input.scorer, logger, 'a run with --history DIR --commit SHA records one');
-    const outcome = await runPipeline(input, toRunDeps(options, logger, suite, lifecycle, baseline));
-    if (history && at)
-        await recordRun(history, { name: options.name, ...at, retention: options.retention }, outcome.results, logger);
-    else if (history)
-        logger.warn('--history without --commit: this run is compared but not recorded (give --commit SHA).');
+/** The gate run (the application both doors call), its report on stdout. */
+async function runWith(options, io, logger, lifecycle, exitFor, at, engines) {
+    const outcome = await runGate({
+        options,
+        ...(at ? { event: { kind: 'push', ...at, sha: at.commit }, record: at } : {}),
+        trend: { last: CLI_TREND_COMMITS },
+        howToRecord: 'a run with --history DIR --commit SHA records one',
+    }, { logger, lifecycle, commitGraph: gitCommitGraph(process.cwd()), engines });
     io.stdout(outcome.report);
     return exitFor(outcome.comparison.verdict);
 }
+/** Commits the trend in report.md shows when a history is given (the Action's default). */
+const CLI_TREND_COMMITS = 10;
 async function dashboardCommand(args, io, logger) {
     const { history, out } = commands_parseFlags(args, ['history', 'out']);
     if (!history)
@@ -87225,7 +88228,7 @@ async function dashboardCommand(args, io, logger) {
 async function harvestCommand(args, io, logger, lifecycle) {
     const options = parseHarvestOptions(commands_parseFlags(args, HARVEST_OPTION_NAMES));
     const { suite, selected } = loadSelection(options, logger);
-    const summary = await harvestOnly({ selected, tracerDigest: tracerDigest(tracerDir()) }, {
+    const summary = await harvestOnly(selected, { tracerDigest: tracerDigest(tracerDir()) }, {
         ...logger,
         signal: lifecycle.signal,
         harvest: harvestDeps(options, logger, suite, lifecycle),
@@ -87266,7 +88269,7 @@ async function demoCommand(args, io, logger, lifecycle) {
 
 /***/ }),
 
-/***/ 1955:
+/***/ 7954:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -87353,14 +88356,14 @@ function settle(undo, timeoutMs) {
 
 /***/ }),
 
-/***/ 5243:
+/***/ 1104:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)(__nccwpck_require__.ab + "build/Release/cpufeatures.node")
 
 /***/ }),
 
-/***/ 8440:
+/***/ 1543:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)(__nccwpck_require__.ab + "lib/protocol/crypto/build/Release/sshcrypto.node")
@@ -87430,7 +88433,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("http");
 
 /***/ }),
 
-/***/ 8056:
+/***/ 5675:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("http2");
@@ -87542,7 +88545,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("zlib");
 
 /***/ }),
 
-/***/ 6390:
+/***/ 5646:
 /***/ (function(module, exports) {
 
 // GENERATED FILE. DO NOT EDIT.
@@ -89165,42 +90168,42 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("zlib");
 
 /***/ }),
 
-/***/ 9943:
+/***/ 3130:
 /***/ ((module) => {
 
 module.exports = {"rE":"1.14.7"};
 
 /***/ }),
 
-/***/ 5434:
+/***/ 6469:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"nested":{"google":{"nested":{"protobuf":{"nested":{"Api":{"fields":{"name":{"type":"string","id":1},"methods":{"rule":"repeated","type":"Method","id":2},"options":{"rule":"repeated","type":"Option","id":3},"version":{"type":"string","id":4},"sourceContext":{"type":"SourceContext","id":5},"mixins":{"rule":"repeated","type":"Mixin","id":6},"syntax":{"type":"Syntax","id":7}}},"Method":{"fields":{"name":{"type":"string","id":1},"requestTypeUrl":{"type":"string","id":2},"requestStreaming":{"type":"bool","id":3},"responseTypeUrl":{"type":"string","id":4},"responseStreaming":{"type":"bool","id":5},"options":{"rule":"repeated","type":"Option","id":6},"syntax":{"type":"Syntax","id":7}}},"Mixin":{"fields":{"name":{"type":"string","id":1},"root":{"type":"string","id":2}}},"SourceContext":{"fields":{"fileName":{"type":"string","id":1}}},"Option":{"fields":{"name":{"type":"string","id":1},"value":{"type":"Any","id":2}}},"Syntax":{"values":{"SYNTAX_PROTO2":0,"SYNTAX_PROTO3":1}}}}}}}}');
 
 /***/ }),
 
-/***/ 3951:
+/***/ 126:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"nested":{"google":{"nested":{"protobuf":{"options":{"go_package":"google.golang.org/protobuf/types/descriptorpb","java_package":"com.google.protobuf","java_outer_classname":"DescriptorProtos","csharp_namespace":"Google.Protobuf.Reflection","objc_class_prefix":"GPB","cc_enable_arenas":true,"optimize_for":"SPEED"},"nested":{"FileDescriptorSet":{"edition":"proto2","fields":{"file":{"rule":"repeated","type":"FileDescriptorProto","id":1}},"extensions":[[536000000,536000000]]},"Edition":{"edition":"proto2","values":{"EDITION_UNKNOWN":0,"EDITION_LEGACY":900,"EDITION_PROTO2":998,"EDITION_PROTO3":999,"EDITION_2023":1000,"EDITION_2024":1001,"EDITION_1_TEST_ONLY":1,"EDITION_2_TEST_ONLY":2,"EDITION_99997_TEST_ONLY":99997,"EDITION_99998_TEST_ONLY":99998,"EDITION_99999_TEST_ONLY":99999,"EDITION_MAX":2147483647}},"FileDescriptorProto":{"edition":"proto2","fields":{"name":{"type":"string","id":1},"package":{"type":"string","id":2},"dependency":{"rule":"repeated","type":"string","id":3},"publicDependency":{"rule":"repeated","type":"int32","id":10},"weakDependency":{"rule":"repeated","type":"int32","id":11},"optionDependency":{"rule":"repeated","type":"string","id":15},"messageType":{"rule":"repeated","type":"DescriptorProto","id":4},"enumType":{"rule":"repeated","type":"EnumDescriptorProto","id":5},"service":{"rule":"repeated","type":"ServiceDescriptorProto","id":6},"extension":{"rule":"repeated","type":"FieldDescriptorProto","id":7},"options":{"type":"FileOptions","id":8},"sourceCodeInfo":{"type":"SourceCodeInfo","id":9},"syntax":{"type":"string","id":12},"edition":{"type":"Edition","id":14}}},"DescriptorProto":{"edition":"proto2","fields":{"name":{"type":"string","id":1},"field":{"rule":"repeated","type":"FieldDescriptorProto","id":2},"extension":{"rule":"repeated","type":"FieldDescriptorProto","id":6},"nestedType":{"rule":"repeated","type":"DescriptorProto","id":3},"enumType":{"rule":"repeated","type":"EnumDescriptorProto","id":4},"extensionRange":{"rule":"repeated","type":"ExtensionRange","id":5},"oneofDecl":{"rule":"repeated","type":"OneofDescriptorProto","id":8},"options":{"type":"MessageOptions","id":7},"reservedRange":{"rule":"repeated","type":"ReservedRange","id":9},"reservedName":{"rule":"repeated","type":"string","id":10},"visibility":{"type":"SymbolVisibility","id":11}},"nested":{"ExtensionRange":{"fields":{"start":{"type":"int32","id":1},"end":{"type":"int32","id":2},"options":{"type":"ExtensionRangeOptions","id":3}}},"ReservedRange":{"fields":{"start":{"type":"int32","id":1},"end":{"type":"int32","id":2}}}}},"ExtensionRangeOptions":{"edition":"proto2","fields":{"uninterpretedOption":{"rule":"repeated","type":"UninterpretedOption","id":999},"declaration":{"rule":"repeated","type":"Declaration","id":2,"options":{"retention":"RETENTION_SOURCE"}},"features":{"type":"FeatureSet","id":50},"verification":{"type":"VerificationState","id":3,"options":{"default":"UNVERIFIED","retention":"RETENTION_SOURCE"}}},"extensions":[[1000,536870911]],"nested":{"Declaration":{"fields":{"number":{"type":"int32","id":1},"fullName":{"type":"string","id":2},"type":{"type":"string","id":3},"reserved":{"type":"bool","id":5},"repeated":{"type":"bool","id":6}},"reserved":[[4,4]]},"VerificationState":{"values":{"DECLARATION":0,"UNVERIFIED":1}}}},"FieldDescriptorProto":{"edition":"proto2","fields":{"name":{"type":"string","id":1},"number":{"type":"int32","id":3},"label":{"type":"Label","id":4},"type":{"type":"Type","id":5},"typeName":{"type":"string","id":6},"extendee":{"type":"string","id":2},"defaultValue":{"type":"string","id":7},"oneofIndex":{"type":"int32","id":9},"jsonName":{"type":"string","id":10},"options":{"type":"FieldOptions","id":8},"proto3Optional":{"type":"bool","id":17}},"nested":{"Type":{"values":{"TYPE_DOUBLE":1,"TYPE_FLOAT":2,"TYPE_INT64":3,"TYPE_UINT64":4,"TYPE_INT32":5,"TYPE_FIXED64":6,"TYPE_FIXED32":7,"TYPE_BOOL":8,"TYPE_STRING":9,"TYPE_GROUP":10,"TYPE_MESSAGE":11,"TYPE_BYTES":12,"TYPE_UINT32":13,"TYPE_ENUM":14,"TYPE_SFIXED32":15,"TYPE_SFIXED64":16,"TYPE_SINT32":17,"TYPE_SINT64":18}},"Label":{"values":{"LABEL_OPTIONAL":1,"LABEL_REPEATED":3,"LABEL_REQUIRED":2}}}},"OneofDescriptorProto":{"edition":"proto2","fields":{"name":{"type":"string","id":1},"options":{"type":"OneofOptions","id":2}}},"EnumDescriptorProto":{"edition":"proto2","fields":{"name":{"type":"string","id":1},"value":{"rule":"repeated","type":"EnumValueDescriptorProto","id":2},"options":{"type":"EnumOptions","id":3},"reservedRange":{"rule":"repeated","type":"EnumReservedRange","id":4},"reservedName":{"rule":"repeated","type":"string","id":5},"visibility":{"type":"SymbolVisibility","id":6}},"nested":{"EnumReservedRange":{"fields":{"start":{"type":"int32","id":1},"end":{"type":"int32","id":2}}}}},"EnumValueDescriptorProto":{"edition":"proto2","fields":{"name":{"type":"string","id":1},"number":{"type":"int32","id":2},"options":{"type":"EnumValueOptions","id":3}}},"ServiceDescriptorProto":{"edition":"proto2","fields":{"name":{"type":"string","id":1},"method":{"rule":"repeated","type":"MethodDescriptorProto","id":2},"options":{"type":"ServiceOptions","id":3}}},"MethodDescriptorProto":{"edition":"proto2","fields":{"name":{"type":"string","id":1},"inputType":{"type":"string","id":2},"outputType":{"type":"string","id":3},"options":{"type":"MethodOptions","id":4},"clientStreaming":{"type":"bool","id":5},"serverStreaming":{"type":"bool","id":6}}},"FileOptions":{"edition":"proto2","fields":{"javaPackage":{"type":"string","id":1},"javaOuterClassname":{"type":"string","id":8},"javaMultipleFiles":{"type":"bool","id":10},"javaGenerateEqualsAndHash":{"type":"bool","id":20,"options":{"deprecated":true}},"javaStringCheckUtf8":{"type":"bool","id":27},"optimizeFor":{"type":"OptimizeMode","id":9,"options":{"default":"SPEED"}},"goPackage":{"type":"string","id":11},"ccGenericServices":{"type":"bool","id":16},"javaGenericServices":{"type":"bool","id":17},"pyGenericServices":{"type":"bool","id":18},"deprecated":{"type":"bool","id":23},"ccEnableArenas":{"type":"bool","id":31,"options":{"default":true}},"objcClassPrefix":{"type":"string","id":36},"csharpNamespace":{"type":"string","id":37},"swiftPrefix":{"type":"string","id":39},"phpClassPrefix":{"type":"string","id":40},"phpNamespace":{"type":"string","id":41},"phpMetadataNamespace":{"type":"string","id":44},"rubyPackage":{"type":"string","id":45},"features":{"type":"FeatureSet","id":50},"uninterpretedOption":{"rule":"repeated","type":"UninterpretedOption","id":999}},"extensions":[[1000,536870911]],"reserved":[[42,42],[38,38],"php_generic_services"],"nested":{"OptimizeMode":{"values":{"SPEED":1,"CODE_SIZE":2,"LITE_RUNTIME":3}}}},"MessageOptions":{"edition":"proto2","fields":{"messageSetWireFormat":{"type":"bool","id":1},"noStandardDescriptorAccessor":{"type":"bool","id":2},"deprecated":{"type":"bool","id":3},"mapEntry":{"type":"bool","id":7},"deprecatedLegacyJsonFieldConflicts":{"type":"bool","id":11,"options":{"deprecated":true}},"features":{"type":"FeatureSet","id":12},"uninterpretedOption":{"rule":"repeated","type":"UninterpretedOption","id":999}},"extensions":[[1000,536870911]],"reserved":[[4,4],[5,5],[6,6],[8,8],[9,9]]},"FieldOptions":{"edition":"proto2","fields":{"ctype":{"type":"CType","id":1,"options":{"default":"STRING"}},"packed":{"type":"bool","id":2},"jstype":{"type":"JSType","id":6,"options":{"default":"JS_NORMAL"}},"lazy":{"type":"bool","id":5},"unverifiedLazy":{"type":"bool","id":15},"deprecated":{"type":"bool","id":3},"weak":{"type":"bool","id":10,"options":{"deprecated":true}},"debugRedact":{"type":"bool","id":16},"retention":{"type":"OptionRetention","id":17},"targets":{"rule":"repeated","type":"OptionTargetType","id":19},"editionDefaults":{"rule":"repeated","type":"EditionDefault","id":20},"features":{"type":"FeatureSet","id":21},"featureSupport":{"type":"FeatureSupport","id":22},"uninterpretedOption":{"rule":"repeated","type":"UninterpretedOption","id":999}},"extensions":[[1000,536870911]],"reserved":[[4,4],[18,18]],"nested":{"CType":{"values":{"STRING":0,"CORD":1,"STRING_PIECE":2}},"JSType":{"values":{"JS_NORMAL":0,"JS_STRING":1,"JS_NUMBER":2}},"OptionRetention":{"values":{"RETENTION_UNKNOWN":0,"RETENTION_RUNTIME":1,"RETENTION_SOURCE":2}},"OptionTargetType":{"values":{"TARGET_TYPE_UNKNOWN":0,"TARGET_TYPE_FILE":1,"TARGET_TYPE_EXTENSION_RANGE":2,"TARGET_TYPE_MESSAGE":3,"TARGET_TYPE_FIELD":4,"TARGET_TYPE_ONEOF":5,"TARGET_TYPE_ENUM":6,"TARGET_TYPE_ENUM_ENTRY":7,"TARGET_TYPE_SERVICE":8,"TARGET_TYPE_METHOD":9}},"EditionDefault":{"fields":{"edition":{"type":"Edition","id":3},"value":{"type":"string","id":2}}},"FeatureSupport":{"fields":{"editionIntroduced":{"type":"Edition","id":1},"editionDeprecated":{"type":"Edition","id":2},"deprecationWarning":{"type":"string","id":3},"editionRemoved":{"type":"Edition","id":4}}}}},"OneofOptions":{"edition":"proto2","fields":{"features":{"type":"FeatureSet","id":1},"uninterpretedOption":{"rule":"repeated","type":"UninterpretedOption","id":999}},"extensions":[[1000,536870911]]},"EnumOptions":{"edition":"proto2","fields":{"allowAlias":{"type":"bool","id":2},"deprecated":{"type":"bool","id":3},"deprecatedLegacyJsonFieldConflicts":{"type":"bool","id":6,"options":{"deprecated":true}},"features":{"type":"FeatureSet","id":7},"uninterpretedOption":{"rule":"repeated","type":"UninterpretedOption","id":999}},"extensions":[[1000,536870911]],"reserved":[[5,5]]},"EnumValueOptions":{"edition":"proto2","fields":{"deprecated":{"type":"bool","id":1},"features":{"type":"FeatureSet","id":2},"debugRedact":{"type":"bool","id":3},"featureSupport":{"type":"FieldOptions.FeatureSupport","id":4},"uninterpretedOption":{"rule":"repeated","type":"UninterpretedOption","id":999}},"extensions":[[1000,536870911]]},"ServiceOptions":{"edition":"proto2","fields":{"features":{"type":"FeatureSet","id":34},"deprecated":{"type":"bool","id":33},"uninterpretedOption":{"rule":"repeated","type":"UninterpretedOption","id":999}},"extensions":[[1000,536870911]]},"MethodOptions":{"edition":"proto2","fields":{"deprecated":{"type":"bool","id":33},"idempotencyLevel":{"type":"IdempotencyLevel","id":34,"options":{"default":"IDEMPOTENCY_UNKNOWN"}},"features":{"type":"FeatureSet","id":35},"uninterpretedOption":{"rule":"repeated","type":"UninterpretedOption","id":999}},"extensions":[[1000,536870911]],"nested":{"IdempotencyLevel":{"values":{"IDEMPOTENCY_UNKNOWN":0,"NO_SIDE_EFFECTS":1,"IDEMPOTENT":2}}}},"UninterpretedOption":{"edition":"proto2","fields":{"name":{"rule":"repeated","type":"NamePart","id":2},"identifierValue":{"type":"string","id":3},"positiveIntValue":{"type":"uint64","id":4},"negativeIntValue":{"type":"int64","id":5},"doubleValue":{"type":"double","id":6},"stringValue":{"type":"bytes","id":7},"aggregateValue":{"type":"string","id":8}},"nested":{"NamePart":{"fields":{"namePart":{"rule":"required","type":"string","id":1},"isExtension":{"rule":"required","type":"bool","id":2}}}}},"FeatureSet":{"edition":"proto2","fields":{"fieldPresence":{"type":"FieldPresence","id":1,"options":{"retention":"RETENTION_RUNTIME","targets":"TARGET_TYPE_FILE","feature_support.edition_introduced":"EDITION_2023","edition_defaults.edition":"EDITION_2023","edition_defaults.value":"EXPLICIT"}},"enumType":{"type":"EnumType","id":2,"options":{"retention":"RETENTION_RUNTIME","targets":"TARGET_TYPE_FILE","feature_support.edition_introduced":"EDITION_2023","edition_defaults.edition":"EDITION_PROTO3","edition_defaults.value":"OPEN"}},"repeatedFieldEncoding":{"type":"RepeatedFieldEncoding","id":3,"options":{"retention":"RETENTION_RUNTIME","targets":"TARGET_TYPE_FILE","feature_support.edition_introduced":"EDITION_2023","edition_defaults.edition":"EDITION_PROTO3","edition_defaults.value":"PACKED"}},"utf8Validation":{"type":"Utf8Validation","id":4,"options":{"retention":"RETENTION_RUNTIME","targets":"TARGET_TYPE_FILE","feature_support.edition_introduced":"EDITION_2023","edition_defaults.edition":"EDITION_PROTO3","edition_defaults.value":"VERIFY"}},"messageEncoding":{"type":"MessageEncoding","id":5,"options":{"retention":"RETENTION_RUNTIME","targets":"TARGET_TYPE_FILE","feature_support.edition_introduced":"EDITION_2023","edition_defaults.edition":"EDITION_LEGACY","edition_defaults.value":"LENGTH_PREFIXED"}},"jsonFormat":{"type":"JsonFormat","id":6,"options":{"retention":"RETENTION_RUNTIME","targets":"TARGET_TYPE_FILE","feature_support.edition_introduced":"EDITION_2023","edition_defaults.edition":"EDITION_PROTO3","edition_defaults.value":"ALLOW"}},"enforceNamingStyle":{"type":"EnforceNamingStyle","id":7,"options":{"retention":"RETENTION_SOURCE","targets":"TARGET_TYPE_METHOD","feature_support.edition_introduced":"EDITION_2024","edition_defaults.edition":"EDITION_2024","edition_defaults.value":"STYLE2024"}},"defaultSymbolVisibility":{"type":"VisibilityFeature.DefaultSymbolVisibility","id":8,"options":{"retention":"RETENTION_SOURCE","targets":"TARGET_TYPE_FILE","feature_support.edition_introduced":"EDITION_2024","edition_defaults.edition":"EDITION_2024","edition_defaults.value":"EXPORT_TOP_LEVEL"}}},"extensions":[[1000,9994],[9995,9999],[10000,10000]],"reserved":[[999,999]],"nested":{"FieldPresence":{"values":{"FIELD_PRESENCE_UNKNOWN":0,"EXPLICIT":1,"IMPLICIT":2,"LEGACY_REQUIRED":3}},"EnumType":{"values":{"ENUM_TYPE_UNKNOWN":0,"OPEN":1,"CLOSED":2}},"RepeatedFieldEncoding":{"values":{"REPEATED_FIELD_ENCODING_UNKNOWN":0,"PACKED":1,"EXPANDED":2}},"Utf8Validation":{"values":{"UTF8_VALIDATION_UNKNOWN":0,"VERIFY":2,"NONE":3}},"MessageEncoding":{"values":{"MESSAGE_ENCODING_UNKNOWN":0,"LENGTH_PREFIXED":1,"DELIMITED":2}},"JsonFormat":{"values":{"JSON_FORMAT_UNKNOWN":0,"ALLOW":1,"LEGACY_BEST_EFFORT":2}},"EnforceNamingStyle":{"values":{"ENFORCE_NAMING_STYLE_UNKNOWN":0,"STYLE2024":1,"STYLE_LEGACY":2}},"VisibilityFeature":{"fields":{},"reserved":[[1,536870911]],"nested":{"DefaultSymbolVisibility":{"values":{"DEFAULT_SYMBOL_VISIBILITY_UNKNOWN":0,"EXPORT_ALL":1,"EXPORT_TOP_LEVEL":2,"LOCAL_ALL":3,"STRICT":4}}}}}},"FeatureSetDefaults":{"edition":"proto2","fields":{"defaults":{"rule":"repeated","type":"FeatureSetEditionDefault","id":1},"minimumEdition":{"type":"Edition","id":4},"maximumEdition":{"type":"Edition","id":5}},"nested":{"FeatureSetEditionDefault":{"fields":{"edition":{"type":"Edition","id":3},"overridableFeatures":{"type":"FeatureSet","id":4},"fixedFeatures":{"type":"FeatureSet","id":5}},"reserved":[[1,1],[2,2],"features"]}}},"SourceCodeInfo":{"edition":"proto2","fields":{"location":{"rule":"repeated","type":"Location","id":1}},"extensions":[[536000000,536000000]],"nested":{"Location":{"fields":{"path":{"rule":"repeated","type":"int32","id":1,"options":{"packed":true}},"span":{"rule":"repeated","type":"int32","id":2,"options":{"packed":true}},"leadingComments":{"type":"string","id":3},"trailingComments":{"type":"string","id":4},"leadingDetachedComments":{"rule":"repeated","type":"string","id":6}}}}},"GeneratedCodeInfo":{"edition":"proto2","fields":{"annotation":{"rule":"repeated","type":"Annotation","id":1}},"nested":{"Annotation":{"fields":{"path":{"rule":"repeated","type":"int32","id":1,"options":{"packed":true}},"sourceFile":{"type":"string","id":2},"begin":{"type":"int32","id":3},"end":{"type":"int32","id":4},"semantic":{"type":"Semantic","id":5}},"nested":{"Semantic":{"values":{"NONE":0,"SET":1,"ALIAS":2}}}}}},"SymbolVisibility":{"edition":"proto2","values":{"VISIBILITY_UNSET":0,"VISIBILITY_LOCAL":1,"VISIBILITY_EXPORT":2}}}}}}}}');
 
 /***/ }),
 
-/***/ 2939:
+/***/ 294:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"nested":{"google":{"nested":{"protobuf":{"nested":{"SourceContext":{"fields":{"fileName":{"type":"string","id":1}}}}}}}}}');
 
 /***/ }),
 
-/***/ 6710:
+/***/ 5459:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"nested":{"google":{"nested":{"protobuf":{"nested":{"Type":{"fields":{"name":{"type":"string","id":1},"fields":{"rule":"repeated","type":"Field","id":2},"oneofs":{"rule":"repeated","type":"string","id":3},"options":{"rule":"repeated","type":"Option","id":4},"sourceContext":{"type":"SourceContext","id":5},"syntax":{"type":"Syntax","id":6}}},"Field":{"fields":{"kind":{"type":"Kind","id":1},"cardinality":{"type":"Cardinality","id":2},"number":{"type":"int32","id":3},"name":{"type":"string","id":4},"typeUrl":{"type":"string","id":6},"oneofIndex":{"type":"int32","id":7},"packed":{"type":"bool","id":8},"options":{"rule":"repeated","type":"Option","id":9},"jsonName":{"type":"string","id":10},"defaultValue":{"type":"string","id":11}},"nested":{"Kind":{"values":{"TYPE_UNKNOWN":0,"TYPE_DOUBLE":1,"TYPE_FLOAT":2,"TYPE_INT64":3,"TYPE_UINT64":4,"TYPE_INT32":5,"TYPE_FIXED64":6,"TYPE_FIXED32":7,"TYPE_BOOL":8,"TYPE_STRING":9,"TYPE_GROUP":10,"TYPE_MESSAGE":11,"TYPE_BYTES":12,"TYPE_UINT32":13,"TYPE_ENUM":14,"TYPE_SFIXED32":15,"TYPE_SFIXED64":16,"TYPE_SINT32":17,"TYPE_SINT64":18}},"Cardinality":{"values":{"CARDINALITY_UNKNOWN":0,"CARDINALITY_OPTIONAL":1,"CARDINALITY_REQUIRED":2,"CARDINALITY_REPEATED":3}}}},"Enum":{"fields":{"name":{"type":"string","id":1},"enumvalue":{"rule":"repeated","type":"EnumValue","id":2},"options":{"rule":"repeated","type":"Option","id":3},"sourceContext":{"type":"SourceContext","id":4},"syntax":{"type":"Syntax","id":5}}},"EnumValue":{"fields":{"name":{"type":"string","id":1},"number":{"type":"int32","id":2},"options":{"rule":"repeated","type":"Option","id":3}}},"Option":{"fields":{"name":{"type":"string","id":1},"value":{"type":"Any","id":2}}},"Syntax":{"values":{"SYNTAX_PROTO2":0,"SYNTAX_PROTO3":1}},"Any":{"fields":{"type_url":{"type":"string","id":1},"value":{"type":"bytes","id":2}}},"SourceContext":{"fields":{"fileName":{"type":"string","id":1}}}}}}}}}');
 
 /***/ }),
 
-/***/ 8342:
+/***/ 5413:
 /***/ ((module) => {
 
 module.exports = {"rE":"1.17.0"};
@@ -89387,6 +90390,6 @@ module.exports = {"rE":"1.17.0"};
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(5581);
+/******/ var __webpack_exports__ = __nccwpck_require__(9792);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 
