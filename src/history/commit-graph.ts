@@ -61,7 +61,11 @@ export function gitCommitGraph(cwd: string): Required<CommitGraph> {
     async mergeBase(base, head) {
       const { code, stdout, stderr } = await git(cwd, ['merge-base', base, head]);
       if (code === 0) return stdout || undefined;
-      if (code === 1 || /not a valid|unknown revision|bad revision/i.test(stderr)) return undefined;
+      if (
+        code === 1 ||
+        /not a valid|unknown revision|bad revision|not a git repository/i.test(stderr)
+      )
+        return undefined;
       throw new Error(`git merge-base ${base} ${head} failed: ${stderr}`);
     },
     async parentsOf(sha) {
@@ -74,7 +78,9 @@ export function gitCommitGraph(cwd: string): Required<CommitGraph> {
         '--',
       ]);
       if (code === 0) return stdout.split(/\s+/).slice(1);
-      if (/not a valid|unknown revision|bad revision|bad object/i.test(stderr)) return [];
+      // Outside a clone there is no graph to read: no parents, as for a commit the clone lacks.
+      if (/not a valid|unknown revision|bad revision|bad object|not a git repository/i.test(stderr))
+        return [];
       throw new Error(`git rev-list ${sha} failed: ${stderr}`);
     },
   };
