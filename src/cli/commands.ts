@@ -1,6 +1,5 @@
 import { commitShaSchema } from '../contracts/history.js';
 import {
-  demoInstancesDir,
   harvestDeps,
   loadSelection,
   oracleStores,
@@ -18,7 +17,6 @@ import {
 import type { Verdict } from '../contracts/comparison.js';
 import { ExitCode, exitCodeOf, InterruptedError, messageOf, UsageError } from '../errors.js';
 import { tracerDigest } from '../harvest/tracer-digest.js';
-import { HEURISTIC_MODEL, startHeuristicServer } from '../heuristic-model/server.js';
 import { tracerDir } from '../paths.js';
 import { harvestOnly } from '../pipeline.js';
 import { historyStore } from '../config/history.js';
@@ -29,6 +27,7 @@ import { writeFileAtomic } from '../stores/atomic.js';
 import { compareCommand } from './compare.js';
 import { generateCommand, statsCommand } from './generate.js';
 import { scoreCommand } from './score.js';
+import { demoCommand } from './demo.js';
 import { exitCodeFor, parseFlags as parseNamedFlags, type Io } from './flags.js';
 
 export type { Io };
@@ -37,8 +36,10 @@ export const USAGE = `tracegate — does the model still predict what the code d
 
 Usage:
   tracegate demo [--out DIR] [--cache DIR] [--backend auto|docker|local]
-      Harvest the bundled core suite for real, answer it with the built-in demo model
-      (a static heuristic on loopback, not a real model), score and print the report.
+      The gate at work: harvest click's test-outcome items for real, answer them with the
+      built-in demo model (a static heuristic on loopback, never the oracle) at three
+      checkpoints in a temporary history — a baseline, a regressed one (fail, with its
+      flipped items and the trend) and an unchanged one (pass).
   tracegate run --endpoint URL --model NAME [options]
       Run the gate against a candidate endpoint; writes OUT/results.json and OUT/report.md.
   tracegate harvest [--instances DIR] [--cache DIR] [selection and harvest options]
@@ -56,7 +57,7 @@ Usage:
       Score (oracle, prediction) pairs, one JSON object a line (docs/scoring.md).
 
 Selection and harvest (run and harvest):
-  --instances DIR        instances directory (default: the bundled benchmark; the demo: its core suite)
+  --instances DIR        instances directory (default: the bundled benchmark; the demo: click's W1 items)
   --categories K,..      kinds (S1_IntraProceduralCFG), prefixes (S1) or names (Loops)
   --ids ID,..            exact instance ids
   --sample N --seed S    run a seeded sample of N instances
@@ -145,7 +146,7 @@ export async function cli(
       case 'harvest':
         return await harvestCommand(rest, io, logger, lifecycle);
       case 'demo':
-        return await demoCommand(rest, io, logger, lifecycle);
+        return await demoCommand(parseFlags(rest), io, logger, lifecycle, engines);
       case 'dashboard':
         return await dashboardCommand(rest, io, logger);
       case 'compare':
@@ -280,29 +281,4 @@ async function harvestCommand(
   }
   for (const r of suite.rejected) io.stdout(`  rejected ${r.reason}`);
   return ExitCode.Pass;
-}
-
-async function demoCommand(
-  args: string[],
-  io: Io,
-  logger: Logger,
-  lifecycle: Lifecycle,
-): Promise<number> {
-  const flags = parseFlags(args);
-  const server = await startHeuristicServer();
-  logger.log(
-    `Built-in demo model (a static heuristic, not a real model and not the oracle) listening on ${server.url}`,
-  );
-  try {
-    const options = parseRunOptions({
-      backend: 'auto',
-      instances: demoInstancesDir(),
-      ...flags,
-      endpoint: server.url,
-      model: HEURISTIC_MODEL,
-    });
-    return await runWith(options, io, logger, lifecycle, () => ExitCode.Pass);
-  } finally {
-    await server.close();
-  }
 }

@@ -53,8 +53,12 @@ export interface Engines {
 
 /** What `run`, `harvest` and the Action select from by default: the whole bundled benchmark. */
 export const defaultInstancesDir = (): string => bundledInstancesDir();
-/** The demo's suite: the hand-written core (13 instances, two packages: fast on a fresh machine). */
-export const demoInstancesDir = (): string => join(bundledInstancesDir(), 'core');
+/**
+ * The demo's suite: click's, of which the demo asks the test-outcome items
+ * (36: six tests and their seeded mutants, one environment, about 35 s to
+ * harvest on a fresh machine once the base image exists).
+ */
+export const demoInstancesDir = (): string => join(bundledInstancesDir(), 'click');
 
 /** A suite directory, or a SWE-Flux run directory (its image names mapped by `swe-flux-images`). */
 export function loadAnySuite(dir: string, sweFluxImages?: string): Suite {

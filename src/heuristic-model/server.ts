@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createHash } from 'node:crypto';
 import { heuristicAnswer } from './heuristic.js';
 
 export interface RunningServer {
@@ -10,6 +11,24 @@ export interface RunningServer {
 
 /** The model name the built-in demo model answers to. */
 export const HEURISTIC_MODEL = 'tracegate-demo-heuristic';
+
+/**
+ * A regressed checkpoint of the demo model, for the demo's gate: the same
+ * heuristic, but three replies in four (chosen by the prompt's hash, so the
+ * same each run) are cut off half-way, as a checkpoint whose generations
+ * stop early would answer. It never reads an oracle either.
+ */
+export const HEURISTIC_REGRESSED_MODEL = 'tracegate-demo-heuristic-regressed';
+
+const MODELS = [HEURISTIC_MODEL, HEURISTIC_REGRESSED_MODEL];
+
+/** The regressed checkpoint's reply: cut off on three prompts in four. */
+function regressed(prompt: string, content: string): { content: string; finish: string } {
+  const cut = createHash('sha256').update(prompt).digest()[0]! % 4 !== 0;
+  return cut
+    ? { content: content.slice(0, Math.floor(content.length / 2)), finish: 'length' }
+    : { content, finish: 'stop' };
+}
 
 /**
  * The built-in demo model: a real OpenAI-compatible HTTP server on
@@ -44,7 +63,7 @@ async function handle(req: IncomingMessage): Promise<{ status: number; body: unk
   if (req.method === 'GET' && path.endsWith('/models')) {
     return {
       status: 200,
-      body: { object: 'list', data: [{ id: HEURISTIC_MODEL, object: 'model' }] },
+      body: { object: 'list', data: MODELS.map((id) => ({ id, object: 'model' })) },
     };
   }
   if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
@@ -56,25 +75,29 @@ async function handle(req: IncomingMessage): Promise<{ status: number; body: unk
     model?: string;
     messages?: { role: string; content: string }[];
   };
-  if (request.model !== HEURISTIC_MODEL) {
+  if (!MODELS.includes(request.model ?? '')) {
     return {
       status: 404,
       body: {
         error: {
-          message: `The model \`${request.model}\` does not exist. Available: ${HEURISTIC_MODEL}`,
+          message: `The model \`${request.model}\` does not exist. Available: ${MODELS.join(', ')}`,
         },
       },
     };
   }
   const prompt = request.messages?.filter((m) => m.role === 'user').at(-1)?.content ?? '';
-  const content = heuristicAnswer(prompt);
+  const answer = heuristicAnswer(prompt);
+  const { content, finish } =
+    request.model === HEURISTIC_REGRESSED_MODEL
+      ? regressed(prompt, answer)
+      : { content: answer, finish: 'stop' };
   return {
     status: 200,
     body: {
       id: 'chatcmpl-baseline',
       object: 'chat.completion',
-      model: HEURISTIC_MODEL,
-      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+      model: request.model,
+      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: finish }],
       usage: {
         prompt_tokens: Math.ceil(prompt.length / 4),
         completion_tokens: Math.ceil(content.length / 4),

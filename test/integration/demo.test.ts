@@ -6,6 +6,51 @@ import { requireDocker } from '../helpers/docker.js';
 import { LOCAL_BASES } from '../../src/backends/base-image.js';
 
 describe('tracegate demo', () => {
+  it('shows the gate: a baseline, a regressed checkpoint that fails, an unchanged one that passes', async () => {
+    await requireDocker();
+    const dir = tempDir('tg-demo-gate-');
+    const { code, stdout, stderr } = await runCli([
+      'demo',
+      '--cache',
+      join(dir, 'cache'),
+      '--out',
+      join(dir, 'out'),
+      '--history',
+      join(dir, 'history'),
+    ]);
+    expect(code).toBe(0);
+    // Real oracles: click's 36 test-outcome items, harvested in Docker (twice, as every oracle).
+    expect(stderr).toMatch(
+      /Harvesting 36 instance\(s\) in environment "click" \(docker, run 1 of 2/,
+    );
+    // The regressed checkpoint's report: a fail, its flipped items, the trend of the three commits.
+    expect(stdout).toContain('## tracegate — tracegate-demo-heuristic-regressed');
+    expect(stdout).toMatch(
+      /❌ \*\*fail\*\* — Significant drop of at least 10\.0 pp: overall −\d+\.\d pp/,
+    );
+    expect(stdout).toContain('**Trend**');
+    // The closing lines, one per checkpoint, in order.
+    const lines = stdout.split('\n').filter((l) => l.startsWith('- the '));
+    expect(lines).toEqual([
+      expect.stringMatching(/^- the baseline checkpoint: ℹ️ \*\*no baseline\*\*/),
+      expect.stringMatching(/^- the regressed checkpoint: ❌ \*\*fail\*\*/),
+      expect.stringMatching(/^- the unchanged checkpoint: ✅ \*\*pass\*\*/),
+    ]);
+    const read = (label: string) =>
+      resultsSchema.parse(
+        JSON.parse(readFileSync(join(dir, 'out', label, 'results.json'), 'utf8')),
+      );
+    const [baseline, regressed, unchanged] = ['baseline', 'regressed', 'unchanged'].map(read);
+    expect(baseline!.harvest).toMatchObject({ harvested: 36, failed: 0 });
+    expect(unchanged!.harvest).toMatchObject({ cached: 36, harvested: 0 });
+    // The regression is real: items the baseline got right that the regressed one lost, listed.
+    expect(regressed!.comparison?.flipped?.lost.length).toBeGreaterThan(5);
+    expect(regressed!.summary.correct).toBeLessThan(baseline!.summary.correct);
+    expect(unchanged!.summary.correct).toBe(baseline!.summary.correct);
+    // Honest: the demo model never sees an oracle, so it is far from perfect even at its best.
+    expect(baseline!.summary.correct).toBeLessThan(baseline!.summary.total);
+  }, 600_000);
+
   it('runs end to end in Docker with the built-in demo model', async () => {
     await requireDocker();
     const dir = tempDir('tg-demo-');
@@ -30,7 +75,7 @@ describe('tracegate demo', () => {
     );
     expect(stdout).toContain('## tracegate — tracegate-demo-heuristic');
     const results = resultsSchema.parse(
-      JSON.parse(readFileSync(join(dir, 'out', 'results.json'), 'utf8')),
+      JSON.parse(readFileSync(join(dir, 'out', 'baseline', 'results.json'), 'utf8')),
     );
     expect(results.summary.total).toBe(5);
     // The heuristic reads only the prompt: a straight-line guess of the covered lines includes
@@ -61,7 +106,7 @@ describe('tracegate demo', () => {
       expect(code).toBe(0);
       expect(stdout).toMatch(/\| S2_Loops \| [0-9.]+% \(\d\/3\) \|/);
       const results = resultsSchema.parse(
-        JSON.parse(readFileSync(join(dir, 'out', 'results.json'), 'utf8')),
+        JSON.parse(readFileSync(join(dir, 'out', 'baseline', 'results.json'), 'utf8')),
       );
       expect(results.harvest).toMatchObject({ backend: 'local', harvested: 5 });
       expect(results.instances.find((r) => r.id === 'fx-loops-collatz')?.oracle).toEqual({
@@ -98,7 +143,7 @@ describe('tracegate demo', () => {
       expect(code).toBe(0);
       expect(stdout).toContain('## tracegate — tracegate-demo-heuristic');
       const results = resultsSchema.parse(
-        JSON.parse(readFileSync(join(dir, 'out', 'results.json'), 'utf8')),
+        JSON.parse(readFileSync(join(dir, 'out', 'baseline', 'results.json'), 'utf8')),
       );
       expect(results.summary.total).toBe(5);
       expect(results.harvest.environments?.[0]?.runtime).toMatch(
