@@ -35,11 +35,11 @@ const out = join(root, 'node_modules', '.cache', 'tracegate-bench-history');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const sources = [
-  'src/history/dir.ts',
-  'src/history/branch.ts',
-  'src/history/baseline.ts',
-  'src/history/commit-graph.ts',
-  'src/history/parse.ts',
+  'src/adapters/history/dir.ts',
+  'src/adapters/history/branch.ts',
+  'src/adapters/history/baseline.ts',
+  'src/adapters/history/commit-graph.ts',
+  'src/adapters/history/parse.ts',
   'test/helpers/github-server.ts',
   'test/helpers/history.ts',
 ];
@@ -56,11 +56,11 @@ execFileSync(
 );
 // The compiled modules resolve their packages (zod, @actions/github) from the project.
 const load = (path) => import(pathToFileURL(join(out, path)).href);
-const { DirHistory } = await load('src/history/dir.js');
-const { BranchHistory } = await load('src/history/branch.js');
-const { findBaseline } = await load('src/history/baseline.js');
-const { githubCommitGraph } = await load('src/history/commit-graph.js');
-const { serializeEntry, serializeIndex } = await load('src/history/parse.js');
+const { DirHistory } = await load('src/adapters/history/dir.js');
+const { BranchHistory } = await load('src/adapters/history/branch.js');
+const { findBaseline } = await load('src/adapters/history/baseline.js');
+const { githubCommitGraph } = await load('src/adapters/history/commit-graph.js');
+const { serializeEntry, serializeIndex } = await load('src/adapters/history/parse.js');
 const { FakeGitHub } = await load('test/helpers/github-server.js');
 const { entry, records, sha, at } = await load('test/helpers/history.js');
 const { indexRow, entryPath } = await load('src/contracts/history.js');

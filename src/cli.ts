@@ -2,7 +2,7 @@
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
 // containers and temp dirs, and lets it write what it has (marked incomplete).
-import { cli } from './cli/commands.js';
+import { cli } from './doors/cli/commands.js';
 import { Cleanups } from './util/cleanups.js';
 
 const controller = new AbortController();

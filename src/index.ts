@@ -2,7 +2,7 @@
 // Here only the process's lifecycle: a cancelled workflow sends SIGINT, then
 // SIGTERM; either aborts the run, removes its containers and temp dirs, and lets
 // it write what it has (marked incomplete) before the runner kills the process.
-import { run } from './main.js';
+import { run } from './doors/action/main.js';
 import { Cleanups } from './util/cleanups.js';
 
 const controller = new AbortController();

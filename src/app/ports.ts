@@ -1,8 +1,8 @@
-import type { Engines, Lifecycle, Logger } from '../config/assemble.js';
-import type { CommitGraph } from '../history/baseline.js';
-import type { HistoryStore } from '../history/store.js';
-import type { CacheStore } from '../stores/cache-store.js';
-import type { RunOutcome } from '../run-input.js';
+import type { Engines, Lifecycle, Logger } from './config/assemble.js';
+import type { CommitGraph } from '../adapters/history/baseline.js';
+import type { HistoryStore } from '../adapters/history/store.js';
+import type { CacheStore } from '../adapters/stores/cache-store.js';
+import type { RunOutcome } from './run-input.js';
 
 /** The side effects a gate run is built from, passed in by its door. */
 export interface GatePorts {

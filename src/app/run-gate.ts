@@ -1,12 +1,12 @@
-import { loadSelection, toRunDeps, toRunInput, topUpPool } from '../config/assemble.js';
-import { baselineSource, historyStore, recordRun } from '../config/history.js';
-import type { RunOptions } from '../config/options.js';
+import { loadSelection, toRunDeps, toRunInput, topUpPool } from './config/assemble.js';
+import { baselineSource, historyStore, recordRun } from './config/history.js';
+import type { RunOptions } from './config/options.js';
 import { messageOf } from '../errors.js';
-import type { BaselineEvent } from '../history/baseline.js';
-import type { HistoryStore } from '../history/store.js';
-import { runPipeline } from '../pipeline.js';
-import { cacheLayout } from '../stores/layout.js';
-import { cacheKeys } from '../stores/cache-keys.js';
+import type { BaselineEvent } from '../adapters/history/baseline.js';
+import type { HistoryStore } from '../adapters/history/store.js';
+import { runPipeline } from './pipeline.js';
+import { cacheLayout } from '../adapters/stores/layout.js';
+import { cacheKeys } from '../adapters/stores/cache-keys.js';
 import type { GatePorts, GateOutcome } from './ports.js';
 import { trendRows } from './trend.js';
 

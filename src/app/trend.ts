@@ -1,7 +1,7 @@
-import type { Logger } from '../config/assemble.js';
+import type { Logger } from './config/assemble.js';
 import type { IndexRow } from '../contracts/history.js';
 import { messageOf } from '../errors.js';
-import type { HistoryStore } from '../history/store.js';
+import type { HistoryStore } from '../adapters/history/store.js';
 
 /** The history's rows for the trend; a history that cannot be read only costs the chart. */
 export async function trendRows(

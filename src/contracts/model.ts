@@ -1,6 +1,6 @@
 import type { ChatMessage } from './messages.js';
 
-/** What the run asks of a candidate model, whatever protocol serves it (src/model/ implements it). */
+/** What the run asks of a candidate model, whatever protocol serves it (src/adapters/model/ implements it). */
 
 /** Generation settings sent with every request (and part of every response-cache key). */
 export interface GenerationSettings {

@@ -69,7 +69,7 @@ export const instanceRecordSchema = z.object({
   oracleDigest: z.string().optional(),
   /** True when `error` is an infrastructure failure (INFRASTRUCTURE_ERRORS), not the model's answer. */
   infrastructure: z.boolean().optional(),
-  /** World-model kinds: what the instance adds to the study's metrics (src/score/world.ts). */
+  /** World-model kinds: what the instance adds to the study's metrics (src/stages/score/world.ts). */
   world: z.record(z.string(), z.unknown()).optional(),
 });
 export type InstanceRecord = z.infer<typeof instanceRecordSchema>;

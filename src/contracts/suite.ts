@@ -1,7 +1,7 @@
 import type { Environment } from './environment.js';
 import type { Instance } from './instance.js';
 
-/** The data a loaded suite is made of (src/suite/ loads it; every stage reads it). */
+/** The data a loaded suite is made of (src/adapters/suite/ loads it; every stage reads it). */
 
 /** An instance as loaded from a suite: validated, with its environment and content hash. */
 export interface LoadedInstance {

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cli } from '../../src/cli/commands.js';
+import { cli } from '../../src/doors/cli/commands.js';
 
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 export const FIXTURE_SUITE = join(FIXTURES, 'suite');

@@ -20,8 +20,12 @@
 import type { GatePolicy } from '../../src/contracts/comparison.js';
 import { QUESTION_KINDS } from '../../src/contracts/kinds.js';
 import type { InstanceRecord, Provenance, Results } from '../../src/contracts/results.js';
-import { compareRuns, DEFAULT_MIN_CLUSTERS, DEFAULT_MIN_ITEMS } from '../../src/compare/gate.js';
-import { plannedLooks } from '../../src/compare/sequential.js';
+import {
+  compareRuns,
+  DEFAULT_MIN_CLUSTERS,
+  DEFAULT_MIN_ITEMS,
+} from '../../src/stages/compare/gate.js';
+import { plannedLooks } from '../../src/stages/compare/sequential.js';
 
 export type SimModel = 'independent' | 'neighbouring' | 'shifted';
 

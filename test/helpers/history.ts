@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { HISTORY_SCHEMA, type HistoryEntry } from '../../src/contracts/history.js';
 import type { InstanceRecord, Results } from '../../src/contracts/results.js';
 import { RESULTS_SCHEMA } from '../../src/contracts/results.js';
-import { summarize } from '../../src/score/aggregate.js';
+import { summarize } from '../../src/stages/score/aggregate.js';
 
 /** A full 40-hex sha derived from a label, so tests can name commits `c1`, `main-3`, … */
 export function sha(label: string): string {

@@ -4,8 +4,8 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LOCAL_BASES } from '../../src/backends/base-image.js';
-import { downloadWheels } from '../../src/environments/wheels.js';
+import { LOCAL_BASES } from '../../src/adapters/backends/base-image.js';
+import { downloadWheels } from '../../src/adapters/environments/wheels.js';
 
 const SCRIPTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'scripts');
 

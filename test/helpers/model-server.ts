@@ -1,4 +1,4 @@
-import { createModelClient, type ClientConfig } from '../../src/model/factory.js';
+import { createModelClient, type ClientConfig } from '../../src/adapters/model/factory.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ModelClient } from '../../src/contracts/model.js';

@@ -1,6 +1,6 @@
 import type { InstanceRecord, Provenance, Results } from '../../src/contracts/results.js';
 import { RESULTS_SCHEMA } from '../../src/contracts/results.js';
-import { summarize } from '../../src/score/aggregate.js';
+import { summarize } from '../../src/stages/score/aggregate.js';
 
 export const PROVENANCE: Provenance = {
   instances: 'i'.repeat(64),

@@ -1,12 +1,12 @@
-import { DEFAULT_SCORER } from '../../src/score/scorer.js';
+import { DEFAULT_SCORER } from '../../src/stages/score/scorer.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   HEURISTIC_MODEL,
   startHeuristicServer,
   type RunningServer,
-} from '../../src/heuristic-model/server.js';
-import { COMMENT_MARKER } from '../../src/report/markdown.js';
+} from '../../src/adapters/heuristic-model/server.js';
+import { COMMENT_MARKER } from '../../src/stages/report/markdown.js';
 import { resultsSchema } from '../../src/contracts/results.js';
 import { runAction } from '../helpers/action.js';
 import { FakeGitHub } from '../helpers/github-server.js';

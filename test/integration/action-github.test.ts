@@ -5,9 +5,9 @@ import {
   HEURISTIC_MODEL,
   startHeuristicServer,
   type RunningServer,
-} from '../../src/heuristic-model/server.js';
+} from '../../src/adapters/heuristic-model/server.js';
 import { resultsSchema } from '../../src/contracts/results.js';
-import { commentMarker } from '../../src/github/reporter.js';
+import { commentMarker } from '../../src/adapters/github/reporter.js';
 import { runAction } from '../helpers/action.js';
 import { FIXTURE_SUITE, tempDir } from '../helpers/cli.js';
 import { requireDocker } from '../helpers/docker.js';

@@ -8,9 +8,9 @@ import {
   HEURISTIC_MODEL,
   startHeuristicServer,
   type RunningServer,
-} from '../../src/heuristic-model/server.js';
-import { loadSuite } from '../../src/suite/load.js';
-import { suiteStats } from '../../src/suite/stats.js';
+} from '../../src/adapters/heuristic-model/server.js';
+import { loadSuite } from '../../src/adapters/suite/load.js';
+import { suiteStats } from '../../src/adapters/suite/stats.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { requireDocker } from '../helpers/docker.js';
 import { cachedOracles, oracleEchoServer } from '../helpers/echo-model.js';

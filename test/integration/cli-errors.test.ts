@@ -6,7 +6,7 @@ import {
   HEURISTIC_MODEL,
   startHeuristicServer,
   type RunningServer,
-} from '../../src/heuristic-model/server.js';
+} from '../../src/adapters/heuristic-model/server.js';
 import { FIXTURE_SUITE, runCli, tempDir } from '../helpers/cli.js';
 import { requireDocker } from '../helpers/docker.js';
 

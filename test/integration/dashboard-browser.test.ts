@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
-import { renderDashboard } from '../../src/report/dashboard.js';
+import { renderDashboard } from '../../src/stages/report/dashboard.js';
 import { dashboardRows, expectedPoints } from '../helpers/history-rows.js';
 
 /**

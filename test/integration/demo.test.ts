@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { resultsSchema } from '../../src/contracts/results.js';
 import { FIXTURE_SUITE, runCli, tempDir } from '../helpers/cli.js';
 import { requireDocker } from '../helpers/docker.js';
-import { LOCAL_BASES } from '../../src/backends/base-image.js';
+import { LOCAL_BASES } from '../../src/adapters/backends/base-image.js';
 
 describe('tracegate demo', () => {
   it('shows the gate: a baseline, a regressed checkpoint that fails, an unchanged one that passes', async () => {

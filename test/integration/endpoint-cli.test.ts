@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Results } from '../../src/contracts/results.js';
-import { PROMPT_VERSION } from '../../src/prompt/build.js';
+import { PROMPT_VERSION } from '../../src/stages/prompt/build.js';
 import { FIXTURE_SUITE, runCli, tempDir } from '../helpers/cli.js';
 import { requireDocker } from '../helpers/docker.js';
 import { FaultyModelServer } from '../helpers/model-server.js';

@@ -5,16 +5,16 @@ import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { resultsSchema } from '../../src/contracts/results.js';
 import type { ResolvedSource } from '../../src/contracts/environment.js';
-import { environmentDigest } from '../../src/environments/digest.js';
-import { downloadWheels } from '../../src/environments/wheels.js';
-import { HostSources } from '../../src/environments/sources.js';
+import { environmentDigest } from '../../src/adapters/environments/digest.js';
+import { downloadWheels } from '../../src/adapters/environments/wheels.js';
+import { HostSources } from '../../src/adapters/environments/sources.js';
 import {
   HEURISTIC_MODEL,
   startHeuristicServer,
   type RunningServer,
-} from '../../src/heuristic-model/server.js';
-import { cacheLayout } from '../../src/stores/layout.js';
-import { FsSuiteReader } from '../../src/suite/reader.js';
+} from '../../src/adapters/heuristic-model/server.js';
+import { cacheLayout } from '../../src/adapters/stores/layout.js';
+import { FsSuiteReader } from '../../src/adapters/suite/reader.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { requireDocker } from '../helpers/docker.js';
 import { buildWheel, gitRepo, PYTEST, writeTree } from '../helpers/sources.js';

@@ -10,8 +10,11 @@ import {
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resultsSchema } from '../../src/contracts/results.js';
-import { HEURISTIC_MODEL, startHeuristicServer } from '../../src/heuristic-model/server.js';
-import { loadSuite } from '../../src/suite/load.js';
+import {
+  HEURISTIC_MODEL,
+  startHeuristicServer,
+} from '../../src/adapters/heuristic-model/server.js';
+import { loadSuite } from '../../src/adapters/suite/load.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { gitRepo } from '../helpers/sources.js';
 import { requireDocker } from '../helpers/docker.js';

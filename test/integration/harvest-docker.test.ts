@@ -5,7 +5,7 @@ import {
   HEURISTIC_MODEL,
   startHeuristicServer,
   type RunningServer,
-} from '../../src/heuristic-model/server.js';
+} from '../../src/adapters/heuristic-model/server.js';
 import { resultsSchema } from '../../src/contracts/results.js';
 import { FIXTURE_SUITE, runCli, tempDir } from '../helpers/cli.js';
 import { harvestContainerStarts, requireDocker } from '../helpers/docker.js';

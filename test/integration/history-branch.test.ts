@@ -1,8 +1,8 @@
 import { getOctokit } from '@actions/github';
-import { BranchHistory, type BranchHistoryOptions } from '../../src/history/branch.js';
-import { findBaseline, type BaselineEvent } from '../../src/history/baseline.js';
-import { githubCommitGraph } from '../../src/history/commit-graph.js';
-import { HistoryAccessError, HistoryVersionError } from '../../src/history/errors.js';
+import { BranchHistory, type BranchHistoryOptions } from '../../src/adapters/history/branch.js';
+import { findBaseline, type BaselineEvent } from '../../src/adapters/history/baseline.js';
+import { githubCommitGraph } from '../../src/adapters/history/commit-graph.js';
+import { HistoryAccessError, HistoryVersionError } from '../../src/adapters/history/errors.js';
 import { FakeGitHub } from '../helpers/github-server.js';
 import { at, entry, sha, warnings } from '../helpers/history.js';
 

@@ -1,5 +1,5 @@
 import { getOctokit } from '@actions/github';
-import { commentMarker, GitHubReporter } from '../../src/github/reporter.js';
+import { commentMarker, GitHubReporter } from '../../src/adapters/github/reporter.js';
 import { ACTIONS_BOT, FakeGitHub } from '../helpers/github-server.js';
 
 describe('sticky PR comments, one per run name, edited only when ours', () => {

@@ -5,7 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { sha256 } from '../../src/util/hash.js';
 import { requireDocker } from '../helpers/docker.js';
 import { PYTEST, pytestImage } from '../helpers/images.js';
-import { MOUNT, sandboxContainer, sandboxHostConfig } from '../../src/backends/sandbox-policy.js';
+import {
+  MOUNT,
+  sandboxContainer,
+  sandboxHostConfig,
+} from '../../src/adapters/backends/sandbox-policy.js';
 
 const TRACER = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'tracer');
 

@@ -1,8 +1,8 @@
 import { EndpointUnavailableError } from '../../src/errors.js';
-import { TimeBudget } from '../../src/model/budget.js';
-import { ModelRequestError, ModelResponseError } from '../../src/model/client.js';
-import type { ClientConfig } from '../../src/model/factory.js';
-import { runPool } from '../../src/query/pool.js';
+import { TimeBudget } from '../../src/adapters/model/budget.js';
+import { ModelRequestError, ModelResponseError } from '../../src/adapters/model/client.js';
+import type { ClientConfig } from '../../src/adapters/model/factory.js';
+import { runPool } from '../../src/stages/query/pool.js';
 import { FaultyModelServer, type Fault, testClient } from '../helpers/model-server.js';
 import type { ModelClient } from '../../src/contracts/model.js';
 

@@ -1,6 +1,6 @@
-import { ANTHROPIC_VERSION } from '../../src/model/anthropic.js';
-import { createModelClient } from '../../src/model/factory.js';
-import { API_NAMES, type ApiName } from '../../src/model/protocols.js';
+import { ANTHROPIC_VERSION } from '../../src/adapters/model/anthropic.js';
+import { createModelClient } from '../../src/adapters/model/factory.js';
+import { API_NAMES, type ApiName } from '../../src/adapters/model/protocols.js';
 import { FaultyModelServer } from '../helpers/model-server.js';
 
 const messages = [

@@ -1,15 +1,15 @@
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ActionEnv } from '../../src/action/env.js';
-import { cli } from '../../src/cli/commands.js';
-import type { Engines } from '../../src/config/assemble.js';
+import type { ActionEnv } from '../../src/doors/action/env.js';
+import { cli } from '../../src/doors/cli/commands.js';
+import type { Engines } from '../../src/app/config/assemble.js';
 import type { ResolvedSource, Runtime } from '../../src/contracts/environment.js';
 import type { ModelClient } from '../../src/contracts/model.js';
 import { EndpointUnavailableError } from '../../src/errors.js';
-import type { HarvestBackend, HarvestJob } from '../../src/harvest/backend.js';
-import { run } from '../../src/main.js';
-import { ModelRequestError } from '../../src/model/client.js';
-import { noCacheStore } from '../../src/stores/cache-store.js';
+import type { HarvestBackend, HarvestJob } from '../../src/stages/harvest/backend.js';
+import { run } from '../../src/doors/action/main.js';
+import { ModelRequestError } from '../../src/adapters/model/client.js';
+import { noCacheStore } from '../../src/adapters/stores/cache-store.js';
 import { FIXTURE_SUITE, tempDir } from '../helpers/cli.js';
 
 /**

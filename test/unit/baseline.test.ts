@@ -6,10 +6,10 @@ import {
   HistoryBaselineSource,
   type BaselineEvent,
   type CommitGraph,
-} from '../../src/history/baseline.js';
-import { DirHistory } from '../../src/history/dir.js';
+} from '../../src/adapters/history/baseline.js';
+import { DirHistory } from '../../src/adapters/history/dir.js';
 import { BaselineUnavailableError } from '../../src/errors.js';
-import { BaselineNotFoundError } from '../../src/history/errors.js';
+import { BaselineNotFoundError } from '../../src/adapters/history/errors.js';
 import { at, entry, sha, warnings, type EntryOptions } from '../helpers/history.js';
 
 /**

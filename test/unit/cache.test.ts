@@ -1,6 +1,6 @@
 import { writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DirOracleCache } from '../../src/stores/oracle-cache.js';
+import { DirOracleCache } from '../../src/adapters/stores/oracle-cache.js';
 import type { CachedOracle } from '../../src/contracts/oracle.js';
 import { tempDir } from '../helpers/cli.js';
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gitCommitGraph } from '../../src/history/commit-graph.js';
+import { gitCommitGraph } from '../../src/adapters/history/commit-graph.js';
 
 /** The CLI's commit graph: a real clone, asked through `git`. */
 describe('gitCommitGraph', () => {

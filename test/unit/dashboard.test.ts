@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderDashboard } from '../../src/report/dashboard.js';
-import { renderTrend } from '../../src/report/trend.js';
+import { renderDashboard } from '../../src/stages/report/dashboard.js';
+import { renderTrend } from '../../src/stages/report/trend.js';
 import { dashboardRows, expectedPoints, HOSTILE_KIND } from '../helpers/history-rows.js';
 import { expectFixture } from '../helpers/fixtures.js';
 

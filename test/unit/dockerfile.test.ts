@@ -1,4 +1,4 @@
-import { dockerfile, wheelLayers } from '../../src/backends/dockerfile.js';
+import { dockerfile, wheelLayers } from '../../src/adapters/backends/dockerfile.js';
 import type { ResolvedEnvironment } from '../../src/contracts/environment.js';
 
 const wheel = (name: string) => ({ name, sha256: 'x', path: `/cache/${name}` });

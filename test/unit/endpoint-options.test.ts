@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { USAGE } from '../../src/cli/commands.js';
-import { toRunDeps, toRunInput } from '../../src/config/assemble.js';
-import { loadSuite } from '../../src/suite/load.js';
-import { parseRunOptions, RUN_OPTION_NAMES } from '../../src/config/options.js';
+import { USAGE } from '../../src/doors/cli/commands.js';
+import { toRunDeps, toRunInput } from '../../src/app/config/assemble.js';
+import { loadSuite } from '../../src/adapters/suite/load.js';
+import { parseRunOptions, RUN_OPTION_NAMES } from '../../src/app/config/options.js';
 import { FIXTURE_SUITE, FIXTURES } from '../helpers/cli.js';
 
 const required = { endpoint: 'http://127.0.0.1:9/v1', model: 'm' };

@@ -1,4 +1,4 @@
-import { parseAnswer } from '../../src/parse/answer.js';
+import { parseAnswer } from '../../src/stages/parse/answer.js';
 
 const template = { loop_iteration_count: 'int' };
 

@@ -1,10 +1,10 @@
-import { exitCodeFor } from '../../src/cli/flags.js';
-import { compareRuns, type GatePolicy } from '../../src/compare/gate.js';
+import { exitCodeFor } from '../../src/doors/cli/flags.js';
+import { compareRuns, type GatePolicy } from '../../src/stages/compare/gate.js';
 import { ON_INCONCLUSIVE } from '../../src/contracts/comparison.js';
-import { describeApiFailure } from '../../src/github/api-failure.js';
-import { conclusionFor } from '../../src/github/conclusion.js';
-import { baselineEventOf } from '../../src/history/event.js';
-import { renderReport } from '../../src/report/markdown.js';
+import { describeApiFailure } from '../../src/adapters/github/api-failure.js';
+import { conclusionFor } from '../../src/adapters/github/conclusion.js';
+import { baselineEventOf } from '../../src/adapters/history/event.js';
+import { renderReport } from '../../src/stages/report/markdown.js';
 import { recs, resultsOf } from '../helpers/records.js';
 
 /**

@@ -1,4 +1,4 @@
-import { compareRuns, type GatePolicy } from '../../src/compare/gate.js';
+import { compareRuns, type GatePolicy } from '../../src/stages/compare/gate.js';
 import type { InstanceRecord } from '../../src/contracts/results.js';
 import { PROVENANCE, rec, recs, resultsOf } from '../helpers/records.js';
 

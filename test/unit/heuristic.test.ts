@@ -1,5 +1,5 @@
-import { heuristicAnswer, parsePrompt } from '../../src/heuristic-model/heuristic.js';
-import { buildPrompt, type PromptInstance } from '../../src/prompt/build.js';
+import { heuristicAnswer, parsePrompt } from '../../src/adapters/heuristic-model/heuristic.js';
+import { buildPrompt, type PromptInstance } from '../../src/stages/prompt/build.js';
 import type { Template } from '../../src/contracts/instance.js';
 
 const source = `def parse_all(items):

@@ -1,8 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DirHistory } from '../../src/history/dir.js';
-import { HistoryVersionError } from '../../src/history/errors.js';
+import { DirHistory } from '../../src/adapters/history/dir.js';
+import { HistoryVersionError } from '../../src/adapters/history/errors.js';
 import { UsageError } from '../../src/errors.js';
 import { at, entry, sha, warnings } from '../helpers/history.js';
 

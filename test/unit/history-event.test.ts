@@ -1,4 +1,4 @@
-import { baselineEventOf, branchOf } from '../../src/history/event.js';
+import { baselineEventOf, branchOf } from '../../src/adapters/history/event.js';
 
 describe('the baseline event of a workflow run', () => {
   it('a pull request: its number, base branch and sha, head sha', () => {

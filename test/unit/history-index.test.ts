@@ -1,12 +1,17 @@
 import { indexRow, type IndexRow } from '../../src/contracts/history.js';
-import { HistoryVersionError } from '../../src/history/errors.js';
+import { HistoryVersionError } from '../../src/adapters/history/errors.js';
 import {
   applyRetention,
   mergeRow,
   rowsMatching,
   latestOnBranch,
-} from '../../src/history/index-merge.js';
-import { parseEntry, parseIndex, serializeEntry, serializeIndex } from '../../src/history/parse.js';
+} from '../../src/adapters/history/index-merge.js';
+import {
+  parseEntry,
+  parseIndex,
+  serializeEntry,
+  serializeIndex,
+} from '../../src/adapters/history/parse.js';
 import { at, entry, sha } from '../helpers/history.js';
 
 const row = (commit: string, minutes: number, extra: Partial<IndexRow> = {}): IndexRow => ({

@@ -1,7 +1,7 @@
-import { asReply } from '../../src/model/http-client.js';
-import { parseAnswer } from '../../src/parse/answer.js';
-import { COMMENT_MARKER, codeSpan, escapeMarkdown } from '../../src/report/markdown.js';
-import { SCORERS } from '../../src/score/scorer.js';
+import { asReply } from '../../src/adapters/model/http-client.js';
+import { parseAnswer } from '../../src/stages/parse/answer.js';
+import { COMMENT_MARKER, codeSpan, escapeMarkdown } from '../../src/stages/report/markdown.js';
+import { SCORERS } from '../../src/stages/score/scorer.js';
 import type { Template } from '../../src/contracts/instance.js';
 
 /**

@@ -1,6 +1,9 @@
 import { join } from 'node:path';
-import { environmentJsonSchema, instanceJsonSchema } from '../../src/suite/json-schema.js';
-import { tracerPlanJsonSchema, tracerResultJsonSchema } from '../../src/harvest/protocol-schema.js';
+import { environmentJsonSchema, instanceJsonSchema } from '../../src/adapters/suite/json-schema.js';
+import {
+  tracerPlanJsonSchema,
+  tracerResultJsonSchema,
+} from '../../src/stages/harvest/protocol-schema.js';
 import { bundledInstancesDir, tracerDir } from '../../src/paths.js';
 import { expectFixture } from '../helpers/fixtures.js';
 

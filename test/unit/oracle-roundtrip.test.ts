@@ -5,10 +5,10 @@ import type { ResolvedEnvironment } from '../../src/contracts/environment.js';
 import { environmentSchema } from '../../src/contracts/environment.js';
 import { instanceSchema } from '../../src/contracts/instance.js';
 import type { PlanSpec } from '../../src/contracts/tracer-protocol.js';
-import { oracleKey } from '../../src/harvest/key.js';
-import { toOutcome } from '../../src/harvest/outcome.js';
-import { agreedResult, readResultLines } from '../../src/harvest/results.js';
-import { DirOracleCache } from '../../src/stores/oracle-cache.js';
+import { oracleKey } from '../../src/stages/harvest/key.js';
+import { toOutcome } from '../../src/stages/harvest/outcome.js';
+import { agreedResult, readResultLines } from '../../src/stages/harvest/results.js';
+import { DirOracleCache } from '../../src/adapters/stores/oracle-cache.js';
 
 /**
  * One oracle schema for the cold path and the warm one: whatever a harvest

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Template } from '../../src/contracts/instance.js';
-import { asReply } from '../../src/model/http-client.js';
-import { openaiChat } from '../../src/model/openai-chat.js';
-import { parseAnswer } from '../../src/parse/answer.js';
+import { asReply } from '../../src/adapters/model/http-client.js';
+import { openaiChat } from '../../src/adapters/model/openai-chat.js';
+import { parseAnswer } from '../../src/stages/parse/answer.js';
 import { FIXTURES } from '../helpers/cli.js';
 
 interface Case {

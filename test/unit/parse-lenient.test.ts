@@ -1,7 +1,7 @@
-import { findCandidates } from '../../src/parse/extract.js';
-import { parseLenientAt, parseWhole } from '../../src/parse/lenient.js';
-import { stripReasoning } from '../../src/parse/reasoning.js';
-import { templateToSchema, validateAgainstTemplate } from '../../src/parse/validate.js';
+import { findCandidates } from '../../src/stages/parse/extract.js';
+import { parseLenientAt, parseWhole } from '../../src/stages/parse/lenient.js';
+import { stripReasoning } from '../../src/stages/parse/reasoning.js';
+import { templateToSchema, validateAgainstTemplate } from '../../src/stages/parse/validate.js';
 
 describe('lenient JSON reading', () => {
   it('reads one value and says where it ended', () => {

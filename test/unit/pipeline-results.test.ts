@@ -1,8 +1,8 @@
-import { assembleResults, mergeHarvests, NO_HARVEST } from '../../src/pipeline-results.js';
+import { assembleResults, mergeHarvests, NO_HARVEST } from '../../src/app/results.js';
 import { rec } from '../helpers/records.js';
 import type { LoadedInstance } from '../../src/contracts/suite.js';
-import { clusterOf } from '../../src/query/record.js';
-import type { RunInput } from '../../src/run-input.js';
+import { clusterOf } from '../../src/stages/query/record.js';
+import type { RunInput } from '../../src/app/run-input.js';
 
 const loaded = (id: string, tests: string[], environment = 'click'): LoadedInstance =>
   ({

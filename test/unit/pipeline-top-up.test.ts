@@ -1,20 +1,20 @@
-import { toGatePolicy, topUpPool } from '../../src/config/assemble.js';
-import { parseCompareOptions } from '../../src/config/options.js';
+import { toGatePolicy, topUpPool } from '../../src/app/config/assemble.js';
+import { parseCompareOptions } from '../../src/app/config/options.js';
 import type { Environment, ResolvedSource, Runtime } from '../../src/contracts/environment.js';
 import type { CachedOracle } from '../../src/contracts/oracle.js';
 import type { InstanceRecord, Results } from '../../src/contracts/results.js';
-import { environmentDigest } from '../../src/environments/digest.js';
-import { oracleKey } from '../../src/harvest/key.js';
-import { runPipeline } from '../../src/pipeline.js';
-import { selectInstances } from '../../src/select/select.js';
+import { environmentDigest } from '../../src/adapters/environments/digest.js';
+import { oracleKey } from '../../src/stages/harvest/key.js';
+import { runPipeline } from '../../src/app/pipeline.js';
+import { selectInstances } from '../../src/stages/select/select.js';
 import type { Stores } from '../../src/contracts/ports.js';
-import { loadSuite } from '../../src/suite/load.js';
+import { loadSuite } from '../../src/adapters/suite/load.js';
 import { FIXTURE_SUITE } from '../helpers/cli.js';
 import { rec, resultsOf } from '../helpers/records.js';
 import type { LoadedInstance } from '../../src/contracts/suite.js';
 import type { ModelClient } from '../../src/contracts/model.js';
-import { oracleDigest } from '../../src/kinds/digest.js';
-import type { RunInput } from '../../src/run-input.js';
+import { oracleDigest } from '../../src/stages/kinds/digest.js';
+import type { RunInput } from '../../src/app/run-input.js';
 
 /**
  * The pipeline's top-up, end to end through its real stages, with hand-written

@@ -1,14 +1,14 @@
-import { parsePrompt } from '../../src/heuristic-model/heuristic.js';
+import { parsePrompt } from '../../src/adapters/heuristic-model/heuristic.js';
 import type { CodeContext } from '../../src/contracts/oracle.js';
-import { parseBudget } from '../../src/prompt/budget.js';
+import { parseBudget } from '../../src/stages/prompt/budget.js';
 import {
   buildPrompt,
   SYSTEM_PROMPT,
   type PromptInstance,
   type PromptOptions,
-} from '../../src/prompt/build.js';
-import { sliceTestModule, testNamesIn } from '../../src/prompt/slice.js';
-import { renderAsText } from '../../src/model/text.js';
+} from '../../src/stages/prompt/build.js';
+import { sliceTestModule, testNamesIn } from '../../src/stages/prompt/slice.js';
+import { renderAsText } from '../../src/adapters/model/text.js';
 
 const TEST_MODULE = `import pytest
 from numbers_mod import collatz_steps

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QUESTION_KINDS } from '../../src/contracts/kinds.js';
 import { QUERY_OPTIONS } from '../../src/contracts/query-options.js';
-import { loadSuite } from '../../src/suite/load.js';
-import { queryOptionProblem } from '../../src/suite/query-options.js';
+import { loadSuite } from '../../src/adapters/suite/load.js';
+import { queryOptionProblem } from '../../src/adapters/suite/query-options.js';
 
 /**
  * A query's options are checked when its suite loads, against the table the

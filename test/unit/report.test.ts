@@ -1,15 +1,19 @@
 import { join } from 'node:path';
 import { expectFixture } from '../helpers/fixtures.js';
-import { compareRuns, DEFAULT_MIN_CLUSTERS, DEFAULT_MIN_ITEMS } from '../../src/compare/gate.js';
+import {
+  compareRuns,
+  DEFAULT_MIN_CLUSTERS,
+  DEFAULT_MIN_ITEMS,
+} from '../../src/stages/compare/gate.js';
 import {
   codeSpan,
   COMMENT_MARKER,
   escapeMarkdown,
   renderReport,
-} from '../../src/report/markdown.js';
+} from '../../src/stages/report/markdown.js';
 import type { IndexRow } from '../../src/contracts/history.js';
 import type { InstanceRecord, Results } from '../../src/contracts/results.js';
-import { mergeRow } from '../../src/history/index-merge.js';
+import { mergeRow } from '../../src/adapters/history/index-merge.js';
 import { FIXTURES } from '../helpers/cli.js';
 import { PROVENANCE, rec, resultsOf } from '../helpers/records.js';
 

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { scoreLines } from '../../src/cli/score.js';
-import { pyEquals } from '../../src/score/python/equality.js';
-import { jsonLoads } from '../../src/score/python/json-reader.js';
-import { literalEval } from '../../src/score/python/literal-reader.js';
-import { pyFloat } from '../../src/score/python/numbers.js';
-import { PyTuple } from '../../src/score/python/values.js';
-import { SCORERS } from '../../src/score/scorer.js';
-import { perfectMatching } from '../../src/score/strict.js';
+import { scoreLines } from '../../src/doors/cli/score.js';
+import { pyEquals } from '../../src/stages/score/python/equality.js';
+import { jsonLoads } from '../../src/stages/score/python/json-reader.js';
+import { literalEval } from '../../src/stages/score/python/literal-reader.js';
+import { pyFloat } from '../../src/stages/score/python/numbers.js';
+import { PyTuple } from '../../src/stages/score/python/values.js';
+import { SCORERS } from '../../src/stages/score/scorer.js';
+import { perfectMatching } from '../../src/stages/score/strict.js';
 
 const DOCS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'scoring.md');
 

@@ -1,6 +1,6 @@
 import { UsageError } from '../../src/errors.js';
 import { QUESTION_KINDS, type QuestionKind } from '../../src/contracts/kinds.js';
-import { selectInstances } from '../../src/select/select.js';
+import { selectInstances } from '../../src/stages/select/select.js';
 
 const kinds: QuestionKind[] = ['S1_IntraProceduralCFG', 'S2_Loops', 'M2_Loops', 'S5_Exceptions'];
 const all = Array.from({ length: 40 }, (_, i) => ({

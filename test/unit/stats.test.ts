@@ -1,5 +1,11 @@
-import { bounds, pairedDifference, pDrop, pGain, planning } from '../../src/compare/paired.js';
-import { chooseTopUp, plannedLooks } from '../../src/compare/sequential.js';
+import {
+  bounds,
+  pairedDifference,
+  pDrop,
+  pGain,
+  planning,
+} from '../../src/stages/compare/paired.js';
+import { chooseTopUp, plannedLooks } from '../../src/stages/compare/sequential.js';
 import {
   holm,
   normalCdf,
@@ -7,7 +13,7 @@ import {
   regularizedBeta,
   studentTCdf,
   studentTQuantile,
-} from '../../src/compare/stats.js';
+} from '../../src/stages/compare/stats.js';
 
 /** A paired item from its change: −1 a loss, +1 a gain, 0 a tie (both right). */
 const item = (cluster: string, d: -1 | 0 | 1) => ({

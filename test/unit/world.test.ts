@@ -7,8 +7,8 @@ import {
   summarizeWorld,
   worldMeasures,
   type WorldMeasures,
-} from '../../src/score/world.js';
-import { oracleDigest } from '../../src/kinds/digest.js';
+} from '../../src/stages/score/world.js';
+import { oracleDigest } from '../../src/stages/kinds/digest.js';
 
 const PROFILE = {
   hot_methods_time: ['pkg.a', 'pkg.b', 'pkg.c', 'pkg.d', 'pkg.e', 'pkg.f'],

@@ -3,7 +3,7 @@
 `python3 tracer/protocol/query_options.py` (from anywhere) after changing a rule's options
 (tracer/tracegate_tracer/queries/); tests/test_protocol.py fails while the committed file is stale.
 The host reads the table when a suite loads and refuses a query with an unknown mode or option, or
-an option value outside its closed set (src/suite/query-options.ts).
+an option value outside its closed set (src/adapters/suite/query-options.ts).
 """
 
 from __future__ import annotations

@@ -319,7 +319,7 @@ def test_a_spec_key_the_driver_does_not_know_is_that_specs_error(driven):
 # -- query options --------------------------------------------------------------------------------------------
 
 def _option_problem(kind, query):
-    """What the host says of a query (src/suite/query-options.ts), from the same table."""
+    """What the host says of a query (src/adapters/suite/query-options.ts), from the same table."""
     mode = query.get("mode", queries.DEFAULT_MODES[kind])
     if mode not in queries.RULES[kind]:
         return f"unknown mode {mode!r}"

@@ -1,0 +1,104 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type {
+  Environment,
+  ResolvedEnvironment,
+  ResolvedSource,
+  Runtime,
+} from '../../../contracts/environment.js';
+import type { HarvestBackend, HarvestJob } from '../../../stages/harvest/backend.js';
+import type { Cleanups } from '../../../util/cleanups.js';
+import { MOUNT, TEST_UID_BASE, type SandboxLimits } from '../sandbox-policy.js';
+import { DockerodeClient, type ContainerClient, type Dockerode } from './container-client.js';
+import { ensureEngine } from './engine.js';
+import { CHECKOUT, EnvironmentImages } from './images.js';
+import { runInSandbox, type SandboxDeps } from './sandbox-run.js';
+
+export interface DockerBackendOptions {
+  /** Base image for every environment (else `python:<python>-slim`, or the recipe's own). */
+  baseImage?: string;
+  /** Host directory of the tracer (mounted read-only). */
+  tracerDir: string;
+  log: (message: string) => void;
+  /** A dockerode client; defaults to DOCKER_HOST or the local socket. */
+  docker?: Dockerode;
+  limits?: SandboxLimits;
+  /** How often the engine is pinged while a container runs; two misses = lost. */
+  livenessMs?: number;
+  /** Where containers and temp dirs are registered for removal on an interrupt. */
+  cleanups?: Cleanups;
+}
+
+const VENV_PYTHON = '/opt/venv/bin/python';
+
+/**
+ * Harvest in containers: one image per effective environment (tagged by its
+ * digest, built once from wheels resolved on the host), one container per
+ * job, in the sandbox of sandbox-policy.ts.
+ */
+export class DockerBackend implements HarvestBackend {
+  readonly name = 'docker';
+  private readonly client: ContainerClient;
+  private readonly images: EnvironmentImages;
+  private readonly sandbox: SandboxDeps;
+
+  constructor(private readonly options: DockerBackendOptions) {
+    this.client = new DockerodeClient(options.docker);
+    this.images = new EnvironmentImages(this.client, options);
+    const { log, limits, livenessMs, cleanups } = options;
+    this.sandbox = { client: this.client, log, limits, livenessMs, cleanups };
+  }
+
+  async ensureAvailable(): Promise<void> {
+    await ensureEngine(this.client, this.options.log);
+  }
+
+  runtime(
+    recipe: Environment,
+    source: ResolvedSource | undefined,
+  ): Promise<{ runtime: Runtime; source: ResolvedSource }> {
+    return this.images.runtime(recipe, source);
+  }
+
+  async prepare(env: ResolvedEnvironment): Promise<void> {
+    await this.images.ensure(env).catch(() => undefined);
+  }
+
+  async run(job: HarvestJob): Promise<string> {
+    const env = job.environment;
+    const image = await this.images.ensure(env);
+    const planDir = mkdtempSync(join(tmpdir(), 'tracegate-plan-'));
+    const forget = this.options.cleanups?.add(() =>
+      rmSync(planDir, { recursive: true, force: true }),
+    );
+    chmodSync(planDir, 0o755);
+    try {
+      const binds = [`${this.options.tracerDir}:${MOUNT.tracer}:ro`, `${planDir}:${MOUNT.plan}:ro`];
+      job.instanceDirs.forEach((dir, i) => binds.push(`${dir}:${MOUNT.instances}/${i}:ro`));
+      writeFileSync(join(planDir, 'plan.json'), JSON.stringify(planFor(job)));
+      const python = env.recipe.image ? env.recipe.image.python : VENV_PYTHON;
+      return await runInSandbox(this.sandbox, {
+        image,
+        cmd: [python, `${MOUNT.tracer}/harvest.py`, `${MOUNT.plan}/plan.json`],
+        binds,
+        environment: env,
+        timeoutMs: job.timeoutMs,
+      });
+    } finally {
+      rmSync(planDir, { recursive: true, force: true });
+      forget?.();
+    }
+  }
+}
+
+/** The job's plan, with the paths its container sees. */
+function planFor(job: HarvestJob) {
+  const recipe = job.environment.recipe;
+  return job.plan({
+    instanceDir: (i) => `${MOUNT.instances}/${i}`,
+    checkout: recipe.image ? recipe.image.workdir : recipe.git ? CHECKOUT : undefined,
+    workDir: MOUNT.work,
+    isolation: { uid_base: TEST_UID_BASE },
+  });
+}

@@ -1,0 +1,107 @@
+/**
+ * The Docker engine's availability: a ping before the first job (and a sweep
+ * of what a killed run left behind), and a watch while a container runs.
+ */
+import { hostname } from 'node:os';
+import { DockerUnavailableError, HarvestError } from '../../../errors.js';
+import type { ContainerClient } from './container-client.js';
+
+/** Throws DockerUnavailableError unless the engine answers; then removes what killed runs left. */
+export async function ensureEngine(
+  client: ContainerClient,
+  log: (message: string) => void,
+): Promise<void> {
+  try {
+    await withTimeout(client.ping(), 10_000, 'ping timed out');
+  } catch (error) {
+    throw new DockerUnavailableError((error as Error).message);
+  }
+  await sweep(client, log);
+}
+
+/** The labels that let a later run know a container as this process's. */
+export function ownerLabels(): Record<string, string> {
+  return { 'tracegate.host': hostname(), 'tracegate.pid': String(process.pid) };
+}
+
+/**
+ * Removes containers a killed tracegate process left behind (SIGKILL,
+ * a lost engine): those labelled with this host whose process is gone.
+ */
+async function sweep(client: ContainerClient, log: (message: string) => void): Promise<void> {
+  const left = await client.listByLabel(`tracegate.host=${hostname()}`);
+  let removed = 0;
+  for (const info of left) {
+    const pid = Number(info.labels['tracegate.pid']);
+    if (!Number.isInteger(pid) || pid <= 0 || alive(pid)) continue;
+    await client
+      .remove(info.id)
+      .then(() => removed++)
+      .catch(() => {});
+  }
+  if (removed) log(`Removed ${removed} container(s) left by an interrupted run`);
+}
+
+/** Rejects within ~2 intervals of the engine going away (a wait would hang until its timeout). */
+export function watchEngine(
+  client: ContainerClient,
+  every: number,
+): { lost: Promise<never>; stop: () => void } {
+  let misses = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const lost = new Promise<never>((_, reject) => {
+    const tick = () => {
+      if (stopped) return;
+      withTimeout(client.ping(), every, 'no answer').then(
+        () => {
+          misses = 0;
+          timer = setTimeout(tick, every);
+        },
+        (error: Error) => {
+          if (stopped) return;
+          if (++misses >= 2)
+            reject(
+              new DockerUnavailableError(
+                `lost the connection to the Docker engine while a harvest container ran: ${error.message}`,
+              ),
+            );
+          else timer = setTimeout(tick, every);
+        },
+      );
+    };
+    timer = setTimeout(tick, every);
+  });
+  lost.catch(() => {});
+  return {
+    lost,
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** True while a process with this pid exists on this host. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new HarvestError(message)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

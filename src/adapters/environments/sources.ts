@@ -1,0 +1,232 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Environment, ResolvedSource, ResolvedWheel } from '../../contracts/environment.js';
+import { HarvestError } from '../../errors.js';
+import type { CacheLayout } from '../stores/layout.js';
+import { canonicalJson, sha256 } from '../../util/hash.js';
+import { downloadWheels } from './wheels.js';
+import type { SuiteReader } from '../../contracts/suite.js';
+
+const run = promisify(execFile);
+
+/**
+ * Resolves what an environment's code is, on the host: its wheels (by
+ * sha256) and, for a git source, the full commit and its exported tree.
+ * Image sources are resolved by the backend that can see images.
+ */
+export interface EnvironmentSources {
+  resolve(recipe: Environment, environmentDir: string): Promise<ResolvedSource | undefined>;
+}
+
+const fileSha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+const isPathRef = (ref: string) => ref.endsWith('.whl') && !ref.includes('==');
+const MAX_WHEEL_BYTES = 512 * 1024 * 1024;
+
+/** Git with repository-controlled hooks and commands switched off, as root over any owner. */
+const GIT = [
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'safe.directory=*',
+];
+const gitEnv = {
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  GIT_CONFIG_NOSYSTEM: '1',
+  HOME: '/nonexistent',
+};
+const REMOTE = /^(?:https?|ssh|git):\/\/|^[\w.-]+@[\w.-]+:/i;
+
+/**
+ * `git.repo: "self"`: the git repository the suite itself lives in (the
+ * nearest directory above the suite root holding `.git`). How a team's
+ * private suite, kept in its own repository, names that repository's code.
+ */
+export const SELF_REPO = 'self';
+
+/** The repository holding `root` (root itself, or the nearest ancestor with a `.git`). */
+export function enclosingRepository(root: string, environment: string): string {
+  for (let dir = root; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir)
+      throw new HarvestError(
+        `Environment "${environment}": git.repo "self" names the repository holding the suite, but ${root} ` +
+          'is in none (keep the suite inside the repository, or give git.repo a URL).',
+      );
+  }
+}
+
+export class HostSources implements EnvironmentSources {
+  constructor(
+    private readonly layout: CacheLayout,
+    private readonly reader: SuiteReader,
+    private readonly log: (message: string) => void,
+    private readonly python = 'python3',
+  ) {}
+
+  async resolve(recipe: Environment, environmentDir: string): Promise<ResolvedSource | undefined> {
+    if (recipe.image) return undefined;
+    const wheels = await this.wheels(recipe, environmentDir);
+    if (!recipe.git) return { kind: 'packages', wheels };
+    const { repo, commit, checkout } = await this.checkout(recipe);
+    return { kind: 'git', repo, commit, wheels, checkout };
+  }
+
+  /**
+   * Index wheels are downloaded once per recipe into wheels/<recipe>/ and
+   * pinned by a lock of their sha256 (re-downloaded when a file no longer
+   * matches it); wheel files named by path are read through the suite reader
+   * and hashed on every run, so a rebuilt wheel always gets a new digest.
+   */
+  private async wheels(recipe: Environment, environmentDir: string): Promise<ResolvedWheel[]> {
+    const python = recipe.python!;
+    const pinned = recipe.packages.filter((p) => !isPathRef(p));
+    const files = recipe.packages.filter(isPathRef);
+    const dir = join(
+      this.layout.wheels,
+      sha256('wheels/v1', canonicalJson({ python, pinned, arch: process.arch })).slice(0, 24),
+    );
+    const lockFile = join(dir, 'lock.json');
+    let index = readLock(lockFile, dir);
+    if (!index) {
+      rmSync(dir, { recursive: true, force: true });
+      const tmp = `${dir}.${process.pid}.tmp`;
+      rmSync(tmp, { recursive: true, force: true });
+      mkdirSync(tmp, { recursive: true });
+      await downloadWheels({ name: recipe.name, python, packages: pinned }, tmp, this.python);
+      const names = readdirSync(tmp)
+        .filter((n) => n.endsWith('.whl'))
+        .sort();
+      writeFileSync(
+        join(tmp, 'lock.json'),
+        JSON.stringify(names.map((name) => ({ name, sha256: fileSha(join(tmp, name)) }))),
+      );
+      renameSync(tmp, dir);
+      index = readLock(lockFile, dir)!;
+    }
+    const local: ResolvedWheel[] = [];
+    if (files.length) {
+      const localDir = join(dir, 'local', `${process.pid}`);
+      mkdirSync(localDir, { recursive: true });
+      for (const ref of files) {
+        const bytes = this.reader.read(join(environmentDir, ref), MAX_WHEEL_BYTES);
+        const name = basename(ref);
+        const path = join(localDir, name);
+        writeFileSync(path, bytes);
+        local.push({ name, sha256: createHash('sha256').update(bytes).digest('hex'), path });
+      }
+    }
+    return [...index, ...local];
+  }
+
+  private async checkout(
+    recipe: Environment,
+  ): Promise<{ repo: string; commit: string; checkout: string }> {
+    const source = recipe.git!;
+    let repoDir: string;
+    if (REMOTE.test(source.repo)) {
+      repoDir = join(this.layout.git, `${sha256(source.repo).slice(0, 16)}.git`);
+      if (!existsSync(repoDir)) {
+        this.log(`Cloning ${source.repo} for environment "${recipe.name}"`);
+        mkdirSync(this.layout.git, { recursive: true });
+        await this.git(['clone', '--bare', '--quiet', source.repo, repoDir], recipe);
+      } else if (!(await this.revParse(repoDir, source.commit))) {
+        await this.git(['-C', repoDir, 'fetch', '--quiet', 'origin', '+refs/*:refs/*'], recipe);
+      }
+    } else if (source.repo === SELF_REPO) {
+      repoDir = enclosingRepository(this.reader.root, recipe.name);
+    } else {
+      // A local repository must be part of the suite: a suite names no host path.
+      try {
+        repoDir = this.reader.resolve(source.repo.replace(/^file:\/\//, ''));
+      } catch (error) {
+        throw new HarvestError(
+          `Environment "${recipe.name}": git.repo ${source.repo} is not a repository inside the suite ` +
+            `(${(error as Error).message.split('.')[0]}). A local repository must lie inside the suite ` +
+            'directory; elsewhere, give its URL (https://, ssh://, git@…).',
+        );
+      }
+    }
+    const commit = await this.revParse(repoDir, source.commit);
+    if (!commit) {
+      throw new HarvestError(
+        `Environment "${recipe.name}": commit "${source.commit}" is not in ${source.repo}. ` +
+          'Check the sha (or fetch it into the repository).',
+      );
+    }
+    const checkout = join(this.layout.checkouts, commit);
+    if (!existsSync(join(checkout, '.tracegate-ready'))) {
+      const tmp = `${checkout}.${process.pid}.tmp`;
+      rmSync(tmp, { recursive: true, force: true });
+      mkdirSync(join(tmp, 'tree'), { recursive: true });
+      await this.git(
+        ['-C', repoDir, 'archive', '--format=tar', '-o', join(tmp, 'tree.tar'), commit],
+        recipe,
+      );
+      await run('tar', ['-x', '-f', join(tmp, 'tree.tar'), '-C', join(tmp, 'tree')]);
+      rmSync(join(tmp, 'tree.tar'));
+      writeFileSync(join(tmp, '.tracegate-ready'), commit);
+      rmSync(checkout, { recursive: true, force: true });
+      renameSync(tmp, checkout);
+    }
+    return { repo: source.repo, commit, checkout: join(checkout, 'tree') };
+  }
+
+  private async revParse(repoDir: string, ref: string): Promise<string | undefined> {
+    try {
+      const { stdout } = await run(
+        'git',
+        [...GIT, '-C', repoDir, 'rev-parse', '--verify', '--quiet', `${ref}^{commit}`],
+        { env: gitEnv },
+      );
+      const sha = stdout.trim();
+      return /^[0-9a-f]{40,64}$/.test(sha) ? sha : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async git(args: string[], recipe: Environment): Promise<void> {
+    try {
+      await run('git', [...GIT, ...args], { env: gitEnv, maxBuffer: 64 * 1024 * 1024 });
+    } catch (error) {
+      const stderr = String((error as { stderr?: string }).stderr ?? '').trim();
+      throw new HarvestError(
+        `Environment "${recipe.name}": git ${args.find((a) => !a.startsWith('-') && a !== recipe.git?.repo) ?? ''} failed ` +
+          `(${stderr.split('\n').at(-1) || (error as Error).message}). Check the repository URL or path and the commit.`,
+      );
+    }
+  }
+}
+
+function readLock(file: string, dir: string): ResolvedWheel[] | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    const lock = JSON.parse(readFileSync(file, 'utf8')) as { name: string; sha256: string }[];
+    const wheels = lock.map((w) => ({ ...w, path: join(dir, w.name) }));
+    // A file changed under the lock is re-resolved, never trusted.
+    if (wheels.every((w) => existsSync(w.path) && fileSha(w.path) === w.sha256)) return wheels;
+  } catch {
+    // an unreadable lock is re-resolved
+  }
+  return undefined;
+}
+
+/** Copies resolved wheels into a build context or a local install directory. */
+export function copyWheels(wheels: ResolvedWheel[], dest: string): void {
+  mkdirSync(dest, { recursive: true });
+  for (const wheel of wheels) copyFileSync(wheel.path, join(dest, wheel.name));
+}

@@ -1,0 +1,90 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { INDEX_PATH, entryPath, indexRow, type HistoryEntry } from '../../contracts/history.js';
+import type { IndexRow } from '../../contracts/history.js';
+import { writeFileAtomic, writing } from '../stores/atomic.js';
+import { applyRetention, mergeRow } from './index-merge.js';
+import { parseEntry, parseIndex, serializeEntry, serializeIndex } from './parse.js';
+import {
+  checkedEntry,
+  extraFiles,
+  isEntryKey,
+  type HistoryStore,
+  type RecordOptions,
+  type RecordOutcome,
+  type Warn,
+} from './store.js';
+
+/**
+ * History in a local directory (the CLI's `--history DIR`):
+ * `DIR/index.json` and `DIR/entries/<name>/<commit>.json`, each written
+ * whole with write-then-rename. The entry is written before the index, so
+ * the index never names an entry that is not there.
+ *
+ * One writer at a time: two processes recording into the same directory at
+ * the same instant can lose one index row (the entry files both stay).
+ */
+export class DirHistory implements HistoryStore {
+  readonly location: string;
+
+  constructor(
+    private readonly dir: string,
+    private readonly warn: Warn,
+  ) {
+    this.location = `directory ${dir}`;
+  }
+
+  private read(path: string): string | undefined {
+    const file = join(this.dir, path);
+    if (!existsSync(file)) return undefined;
+    return readFileSync(file, 'utf8');
+  }
+
+  private rows(): IndexRow[] {
+    const text = this.read(INDEX_PATH);
+    if (text === undefined) return [];
+    const { rows, warnings } = parseIndex(text, join(this.dir, INDEX_PATH));
+    warnings.forEach((w) => this.warn(w));
+    return rows;
+  }
+
+  index(): Promise<IndexRow[]> {
+    return Promise.resolve().then(() => this.rows());
+  }
+
+  entry(name: string, commit: string): Promise<HistoryEntry | undefined> {
+    return Promise.resolve().then(() => {
+      if (!isEntryKey(name, commit)) return undefined;
+      const path = entryPath(name, commit);
+      const text = this.read(path);
+      if (text === undefined) return undefined;
+      const { entry, warning } = parseEntry(text, join(this.dir, path), { name, commit });
+      if (warning) this.warn(warning);
+      return entry;
+    });
+  }
+
+  record(input: HistoryEntry, options?: RecordOptions): Promise<RecordOutcome> {
+    return Promise.resolve().then(() => {
+      const entry = checkedEntry(input);
+      const path = entryPath(entry.name, entry.commit);
+      writeFileAtomic(join(this.dir, path), serializeEntry(entry));
+      const merged = mergeRow(this.rows(), indexRow(entry));
+      const { kept, dropped } = applyRetention(
+        merged,
+        entry.name,
+        options?.retention,
+        entry,
+        options?.now,
+      );
+      for (const [file, text] of extraFiles(options, kept))
+        writeFileAtomic(join(this.dir, file), text);
+      writeFileAtomic(join(this.dir, INDEX_PATH), serializeIndex(kept));
+      for (const row of dropped) {
+        const file = join(this.dir, entryPath(row.name, row.commit));
+        writing(file, () => rmSync(file, { force: true }));
+      }
+      return { location: `${this.location}: ${path}`, rows: kept, dropped, attempts: 1 };
+    });
+  }
+}

@@ -1,0 +1,53 @@
+import type { ChatMessage } from '../../contracts/messages.js';
+import type { Completion, GenerationSettings } from '../../contracts/model.js';
+
+/** What a protocol's decoder returns; the client adds latency and retries. */
+export type DecodedReply = Omit<Completion, 'latencyMs' | 'retries' | 'cached'>;
+
+/**
+ * One wire protocol: how to address it, authenticate, build a request body and
+ * decode a reply. Adding a protocol means adding one file that exports one of
+ * these, and listing it in protocols.ts.
+ */
+export interface Protocol {
+  /** The `--api` value that selects it. */
+  readonly name: string;
+  /** Appended to the API base URL, e.g. `/chat/completions`. */
+  readonly path: string;
+  authHeaders(apiKey: string): Record<string, string>;
+  buildBody(
+    model: string,
+    messages: ChatMessage[],
+    settings: GenerationSettings,
+    sample: number,
+  ): Record<string, unknown>;
+  /** Decodes a 200 body; throws MalformedResponseError when it holds no usable reply. */
+  decode(json: unknown): DecodedReply;
+}
+
+/** The seed for sample i: distinct per sample so k samples are not k copies. */
+export function sampleSeed(settings: GenerationSettings, sample: number): number | undefined {
+  return settings.seed === undefined ? undefined : settings.seed + sample;
+}
+
+/** Drops undefined fields so servers that reject unknown nulls see only what was set. */
+export function defined(body: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+}
+
+/**
+ * The generation settings as both OpenAI protocols spell them (chat and
+ * legacy completions differ only in `messages` vs `prompt`); undefined ones dropped.
+ */
+export function openaiSettings(
+  settings: GenerationSettings,
+  sample: number,
+): Record<string, unknown> {
+  return defined({
+    temperature: settings.temperature,
+    max_tokens: settings.maxTokens,
+    top_p: settings.topP,
+    seed: sampleSeed(settings, sample),
+    stop: settings.stop?.length ? settings.stop : undefined,
+  });
+}

@@ -1,0 +1,75 @@
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname } from 'node:path';
+import { TracegateError, ExitCode } from '../../errors.js';
+
+/** A write failed (disk full, read-only, no permission); names the path and the fix. */
+export class StoreWriteError extends TracegateError {
+  readonly exitCode = ExitCode.Infrastructure;
+  constructor(
+    readonly path: string,
+    cause: NodeJS.ErrnoException,
+  ) {
+    const why: Record<string, string> = {
+      ENOSPC: 'the disk is full: free space or point the directory elsewhere',
+      EDQUOT: 'the disk quota is exhausted: free space or point the directory elsewhere',
+      EROFS: 'the file system is read-only: point the directory at a writable place',
+      EACCES: 'permission denied: make it writable or point the directory elsewhere',
+      EPERM: 'permission denied: make it writable or point the directory elsewhere',
+    };
+    super(`Could not write ${path}: ${why[cause.code ?? ''] ?? cause.message}.`);
+    this.name = 'StoreWriteError';
+  }
+}
+
+/**
+ * The real reason of a failed write: a recursive mkdir on a read-only file
+ * system reports ENOENT, so the nearest existing ancestor is asked too.
+ */
+function diagnose(path: string, error: NodeJS.ErrnoException): NodeJS.ErrnoException {
+  if (error.code !== 'ENOENT') return error;
+  for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+    if (!existsSync(dir)) continue;
+    try {
+      accessSync(dir, constants.W_OK);
+    } catch (probe) {
+      return probe as NodeJS.ErrnoException;
+    }
+    break;
+  }
+  return error;
+}
+
+/** Wraps a file-system write so its failure names the path (never a raw ENOSPC). */
+export function writing<T>(path: string, write: () => T): T {
+  try {
+    return write();
+  } catch (error) {
+    if (error instanceof StoreWriteError) throw error;
+    throw new StoreWriteError(path, diagnose(path, error as NodeJS.ErrnoException));
+  }
+}
+
+let counter = 0;
+
+/** Write-then-rename: a reader sees the old file or the new one, never half of one. */
+export function writeFileAtomic(path: string, data: string | Buffer): void {
+  const tmp = `${path}.${process.pid}.${++counter}.tmp`;
+  writing(path, () => {
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(tmp, data);
+      renameSync(tmp, path);
+    } catch (error) {
+      rmSync(tmp, { force: true });
+      throw error;
+    }
+  });
+}

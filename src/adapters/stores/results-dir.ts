@@ -1,0 +1,75 @@
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describeIssues } from '../../contracts/instance.js';
+import { resultsSchema, type InstanceRecord, type Results } from '../../contracts/results.js';
+import { UsageError } from '../../errors.js';
+import { writeFileAtomic, writing } from './atomic.js';
+import type { Baseline, BaselineSource, ResultsSink } from '../../contracts/ports.js';
+
+/**
+ * The run's output directory: records.jsonl grows one line per finished
+ * instance (so an interrupted run keeps every answer it got), results.json and
+ * report.md are written whole at the end (or at an abort), each by rename.
+ */
+export class ResultsDir implements ResultsSink {
+  private started = false;
+
+  constructor(readonly dir: string) {}
+
+  /** Empties records.jsonl on the first write of this run (not at construction: no side effects). */
+  private start(): void {
+    if (this.started) return;
+    writing(this.recordsFile, () => {
+      mkdirSync(this.dir, { recursive: true });
+      writeFileSync(this.recordsFile, '');
+    });
+    this.started = true;
+  }
+
+  get location(): string {
+    return join(this.dir, 'results.json');
+  }
+
+  get recordsFile(): string {
+    return join(this.dir, 'records.jsonl');
+  }
+
+  append(record: InstanceRecord): void {
+    this.start();
+    writing(this.recordsFile, () =>
+      appendFileSync(this.recordsFile, JSON.stringify(record) + '\n'),
+    );
+  }
+
+  finish(results: Results, report: string): void {
+    this.start();
+    writeFileAtomic(join(this.dir, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+    writeFileAtomic(join(this.dir, 'report.md'), report);
+  }
+}
+
+/** Reads a results.json (e.g. a baseline), naming the file and field when it is malformed. */
+export function readResults(file: string, what = '--baseline'): Results {
+  if (!existsSync(file)) throw new UsageError(`${what} ${file}: no such file`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`${what} ${file}: not valid JSON (${(error as Error).message})`);
+  }
+  const parsed = resultsSchema.safeParse(raw);
+  if (!parsed.success)
+    throw new UsageError(
+      `${what} ${file}: not a tracegate results file (${describeIssues(parsed.error)})`,
+    );
+  return parsed.data;
+}
+
+/** The baseline named by `--baseline FILE`. */
+export class FileBaseline implements BaselineSource {
+  constructor(private readonly file: string) {}
+
+  resolve(): Promise<Baseline> {
+    return Promise.resolve({ results: readResults(this.file), source: `file ${this.file}` });
+  }
+}

@@ -1,0 +1,379 @@
+import { DEFAULT_SCORING, SCORING_MODES } from '../../stages/score/scorer.js';
+import { DEFAULT_WORLD_FACTOR } from '../../stages/score/world.js';
+import { z } from 'zod';
+import { CLUSTER_BY, GATE_SCOPES, ON_INCONCLUSIVE } from '../../contracts/comparison.js';
+import { optionName, UsageError, type Door } from '../../errors.js';
+import { endpointSchema } from '../../adapters/model/endpoint.js';
+import { parseBudget } from '../../stages/prompt/budget.js';
+import { CONTEXT_MODES } from '../../stages/prompt/build.js';
+import { API_NAMES } from '../../adapters/model/protocols.js';
+
+const list = z
+  .string()
+  .transform((s) =>
+    s
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
+  )
+  .optional();
+
+function int(name: string, min: number, max: number) {
+  return z.string().transform((s, ctx) => {
+    const n = Number(s);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `--${name} must be an integer in ${min}..${max}, got "${s}"`,
+      });
+      return z.NEVER;
+    }
+    return n;
+  });
+}
+
+function num(name: string, min: number, max: number) {
+  return z.string().transform((s, ctx) => {
+    const n = Number(s);
+    if (s.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `--${name} must be a number in ${min}..${max}, got "${s}"`,
+      });
+      return z.NEVER;
+    }
+    return n;
+  });
+}
+
+/** A number in (0, max]: zero is not a level or a margin (nothing could ever pass or fail). */
+function positive(name: string, max: number) {
+  return z.string().transform((s, ctx) => {
+    const n = Number(s);
+    if (s.trim() === '' || !Number.isFinite(n) || n <= 0 || n > max) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `--${name} must be a number above 0 and at most ${max}, got "${s}"`,
+      });
+      return z.NEVER;
+    }
+    return n;
+  });
+}
+
+/** A JSON object (server-specific request fields). */
+const jsonObject = z.string().transform((s, ctx) => {
+  try {
+    const value: unknown = JSON.parse(s);
+    if (value && typeof value === 'object' && !Array.isArray(value))
+      return value as Record<string, unknown>;
+  } catch {
+    // reported below
+  }
+  ctx.addIssue({
+    code: 'custom',
+    message: `--extra-body must be a JSON object, e.g. {"top_k": 20}, got ${JSON.stringify(s)}`,
+  });
+  return z.NEVER;
+});
+
+/** Stop sequences: a JSON array of strings, or one plain string. */
+const stopList = z.string().transform((s, ctx) => {
+  if (!s.trimStart().startsWith('[')) return [s];
+  try {
+    const value: unknown = JSON.parse(s);
+    if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];
+  } catch {
+    // reported below
+  }
+  ctx.addIssue({
+    code: 'custom',
+    message: `--stop must be a string or a JSON array of strings, got ${JSON.stringify(s)}`,
+  });
+  return z.NEVER;
+});
+
+const budget = z.string().transform((s, ctx) => {
+  const parsed = parseBudget(s);
+  if (parsed) return parsed;
+  ctx.addIssue({
+    code: 'custom',
+    message: `--context-budget must be a positive count of chars or tokens, e.g. 48000 or 12000t, got "${s}"`,
+  });
+  return z.NEVER;
+});
+
+/** What to harvest and where: the options `harvest` and `run` share. */
+export const harvestOptionsSchema = z.object({
+  /** Directory of instances (a suite or the instances root). Default: the bundled suite. */
+  instances: z.string().optional(),
+  /** Comma-separated kinds, prefixes (S1) or names (Loops). */
+  categories: list,
+  ids: list,
+  sample: int('sample', 1, 1_000_000).optional(),
+  seed: int('seed', 0, 2 ** 31).default(0),
+  cache: z.string().default('.tracegate/cache'),
+  backend: z
+    .enum(['docker', 'local', 'auto'], { message: '--backend must be docker, local or auto' })
+    .default('docker'),
+  /** Base image of every environment; default: python:<python>-slim (pulled, or a local stand-in). */
+  'base-image': z.string().optional(),
+  /** A SWE-Flux run's image names mapped to local images: `NAME=IMAGE,…` (docs/swe-flux.md). */
+  'swe-flux-images': z.string().optional(),
+});
+
+/**
+ * The gate's settings (docs/gate.md): `run`, the Action and `compare` share them.
+ * Defaults are the ones a team gating on a few hundred items would pick.
+ */
+export const gateOptionsSchema = z.object({
+  /** Smallest drop (0..1) that can fail the gate; a pass must rule out a drop this large. */
+  'min-drop': positive('min-drop', 1).default(0.05),
+  /** Smallest significant gain a kind reports as `improved`. */
+  'min-gain': positive('min-gain', 1).default(0.05),
+  /** Family-wise one-sided error rate over overall + kinds (and across the two looks of a top-up). */
+  alpha: positive('alpha', 0.5).default(0.05),
+  /** Clusters of items that are not independent: test (default), package or none. */
+  'cluster-by': z
+    .enum(CLUSTER_BY, { message: `--cluster-by must be one of ${CLUSTER_BY.join(', ')}` })
+    .default('test'),
+  /** Whose interval decides a pass: overall (default), or per-kind (every kind's too). */
+  gate: z
+    .enum(GATE_SCOPES, { message: `--gate must be one of ${GATE_SCOPES.join(', ')}` })
+    .default('overall'),
+  /** Above this share of excluded items (of those both runs hold), at best inconclusive. */
+  'max-excluded': num('max-excluded', 0, 1).default(0.05),
+  /** What an inconclusive verdict does: neutral (check neutral, exit 4), pass or fail. */
+  'on-inconclusive': z
+    .enum(ON_INCONCLUSIVE, {
+      message: `--on-inconclusive must be one of ${ON_INCONCLUSIVE.join(', ')}`,
+    })
+    .default('neutral'),
+});
+export type GateOptions = z.infer<typeof gateOptionsSchema>;
+
+/**
+ * Every option of a run, by the name it has both as a CLI flag (`--name`)
+ * and as an Action input (`name`). Values arrive as strings from either door
+ * and are parsed here once.
+ */
+export const runOptionsSchema = harvestOptionsSchema.extend({
+  /** API base URL of the candidate, e.g. http://127.0.0.1:8000/v1; parsed without trailing slashes. */
+  endpoint: endpointSchema,
+  /** Model name as the server knows it. */
+  model: z
+    .string({ error: '--model is required (the model name the server serves)' })
+    .min(1, '--model is required (the model name the server serves)'),
+  /** Checkpoint digest or commit; recorded in results and keys answers. */
+  'model-revision': z.string().optional(),
+  'api-key': z.string().optional(),
+  /**
+   * What to compare with: `auto` (default with a history: the merge base's entry for a
+   * pull request, the first parent's for a push), a commit sha in the history, or a
+   * results.json file.
+   */
+  baseline: z.string().optional(),
+  /** The run's name: one history series and one sticky comment per name. */
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, '--name: letters, digits, . _ - (at most 64)')
+    .default('tracegate'),
+  /** Where scores are tracked per commit: a directory, or `branch:NAME` (a data branch). */
+  history: z.string().optional(),
+  /** Entries kept per name in the history (older ones are dropped on write). */
+  retention: int('retention', 1, 1_000_000).default(500),
+  out: z.string().default('tracegate-out'),
+  /** Protocol of the endpoint: OpenAI chat, OpenAI (legacy) completions for base checkpoints, Anthropic. */
+  api: z
+    .enum(API_NAMES, { message: `--api must be one of ${API_NAMES.join(', ')}` })
+    .default('openai-chat'),
+  /** Requests in flight. */
+  concurrency: int('concurrency', 1, 256).default(4),
+  /** Per-request timeout in seconds (the whole body included). */
+  timeout: num('timeout', 1, 3600).default(120),
+  /** Retries of transient failures (connection, timeout, 408/429/5xx, garbled body). */
+  retries: int('retries', 0, 20).default(3),
+  /** Total seconds all requests of the run may take; unset means no limit. */
+  'time-budget': num('time-budget', 1, 7 * 24 * 3600).optional(),
+  /** USD per million input / output tokens, e.g. `3/15`: the report shows the run's cost. */
+  price: z
+    .string()
+    .regex(
+      /^\d+(\.\d+)?\/\d+(\.\d+)?$/,
+      '--price must be USD per million input and output tokens, e.g. 3/15',
+    )
+    .transform((v) => {
+      const [input, output] = v.split('/').map(Number) as [number, number];
+      return { input, output };
+    })
+    .optional(),
+  temperature: num('temperature', 0, 2).default(0),
+  'max-tokens': int('max-tokens', 1, 1_000_000).default(2048),
+  'top-p': num('top-p', 0, 1).optional(),
+  /** Sampling seed sent to the server (sample i gets seed + i); not the selection `seed`. */
+  'generation-seed': int('generation-seed', 0, 2 ** 31).optional(),
+  stop: stopList.optional(),
+  /** JSON object merged into every request body (server-specific knobs). */
+  'extra-body': jsonObject.optional(),
+  /** Answers per instance: the majority is scored, pass@k reported beside it. */
+  samples: int('samples', 1, 100).default(1),
+  /** strict (sound; the default for gating) or swe-flux (SWE-Flux's score_answer, for comparable numbers). */
+  scoring: z
+    .enum(SCORING_MODES, { message: `--scoring must be one of ${SCORING_MODES.join(', ')}` })
+    .default(DEFAULT_SCORING),
+  /** World-model kinds: a predicted peak or wall time passes within this factor of the truth. */
+  'world-factor': num('world-factor', 1, 1000).default(DEFAULT_WORLD_FACTOR),
+  /** How much code the prompt shows: slice, files or none. */
+  context: z
+    .enum(CONTEXT_MODES, { message: `--context must be one of ${CONTEXT_MODES.join(', ')}` })
+    .default('slice'),
+  /** Prompt size limit: characters (48000) or tokens (12000t, estimated at 4 chars each). */
+  'context-budget': budget.default({ amount: 16000, unit: 'tokens' }),
+  ...gateOptionsSchema.shape,
+  /** When inconclusive, add up to this many paired items and decide again (0: off). */
+  'top-up': int('top-up', 0, 100_000).default(0),
+  /**
+   * Fresh variants (perturbed test inputs, re-harvested): off, `add N` (N variants beside the
+   * selection) or only (a variant of each selected instance, instead of it).
+   */
+  variants: z
+    .string()
+    .regex(
+      /^(off|only|add [1-9]\d{0,5})$/,
+      '--variants must be off, only, or add N (e.g. "add 50")',
+    )
+    .transform((v) =>
+      v === 'off'
+        ? undefined
+        : v === 'only'
+          ? { mode: 'only' as const }
+          : { mode: 'add' as const, count: Number(v.slice(4)) },
+    )
+    .optional(),
+  /** The variants' seed: the same epoch gives the same variants; pairs stay within one epoch. */
+  'variant-epoch': int('variant-epoch', 0, 2 ** 31).default(1),
+});
+
+export type RunOptions = z.infer<typeof runOptionsSchema>;
+
+/** `tracegate compare`: the gate on two results files. */
+export const compareOptionsSchema = gateOptionsSchema.extend({
+  baseline: z
+    .string({ error: '--baseline is required (the baseline results.json)' })
+    .min(1, '--baseline is required (the baseline results.json)'),
+  candidate: z
+    .string({ error: '--candidate is required (the candidate results.json)' })
+    .min(1, '--candidate is required (the candidate results.json)'),
+  /** Where comparison.json is written. */
+  out: z.string().default('tracegate-out'),
+});
+export type CompareOptions = z.infer<typeof compareOptionsSchema>;
+export type CompareOptionName = keyof z.input<typeof compareOptionsSchema>;
+export type RunOptionName = keyof z.input<typeof runOptionsSchema>;
+export type HarvestOptions = z.infer<typeof harvestOptionsSchema>;
+export type HarvestOptionName = keyof z.input<typeof harvestOptionsSchema>;
+
+/**
+ * Parses raw string options; unset ('' or undefined) means "use the default".
+ * Errors name each option as `door` spells it: `--samples` or `input samples`.
+ */
+export function parseRunOptions(
+  raw: Partial<Record<RunOptionName, string | undefined>>,
+  door: Door = 'cli',
+): RunOptions {
+  return parseWith(runOptionsSchema, raw, door);
+}
+
+export function parseCompareOptions(
+  raw: Partial<Record<CompareOptionName, string | undefined>>,
+): CompareOptions {
+  return parseWith(compareOptionsSchema, raw);
+}
+
+/** `tracegate generate`: an environment, a directory of test files, where the suite goes. */
+export const generateOptionsSchema = harvestOptionsSchema
+  .pick({ cache: true, backend: true, 'base-image': true })
+  .extend({
+    /** An environment recipe file (any source: packages, git, image); with --repo, its packages and python. */
+    environment: z.string().optional(),
+    /** A git checkout: the suite's environment is that repository at its HEAD commit. */
+    repo: z.string().optional(),
+    /** The interpreter of a --repo environment without --environment. */
+    python: z
+      .string()
+      .regex(/^3\.\d+$/, '--python must be a version like 3.11')
+      .default('3.11'),
+    /** Directory of self-contained test files (test_*.py). */
+    tests: z.string({ error: '--tests DIR is required (a directory of test_*.py files)' }),
+    /** Suite root written into. */
+    out: z.string({ error: '--out DIR is required (the suite to write into)' }),
+    /** Import names whose code is asked about (default: the environment's name). */
+    packages: z
+      .string()
+      .regex(/^[A-Za-z_][\w.]*(,[A-Za-z_][\w.]*)*$/, '--packages: import names, comma-separated')
+      .transform((v) => v.split(','))
+      .optional(),
+    /** The folder under --out and the id prefix (default: the environment's name). */
+    suite: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, '--suite: lowercase letters, digits and -')
+      .optional(),
+    seed: int('seed', 0, 2 ** 31).default(0),
+    'targets-per-file': int('targets-per-file', 1, 500).default(12),
+    max: int('max', 1, 100_000).optional(),
+    timeout: int('timeout', 1, 3600).default(60),
+    /** Where the report of kept and rejected candidates goes (default OUT/SUITE/generate-report.json). */
+    report: z.string().optional(),
+  });
+export type GenerateOptions = z.infer<typeof generateOptionsSchema>;
+export type GenerateOptionName = keyof z.input<typeof generateOptionsSchema>;
+export const GENERATE_OPTION_NAMES = Object.keys(
+  generateOptionsSchema.shape,
+) as GenerateOptionName[];
+
+export function parseGenerateOptions(
+  raw: Partial<Record<GenerateOptionName, string | undefined>>,
+): GenerateOptions {
+  return parseWith(generateOptionsSchema, raw);
+}
+
+export function parseHarvestOptions(
+  raw: Partial<Record<HarvestOptionName, string | undefined>>,
+): HarvestOptions {
+  return parseWith(harvestOptionsSchema, raw);
+}
+
+/**
+ * An issue's message with its option named as `door` spells it. The schemas
+ * word their messages the CLI's way (`--name must be …`); one without a name
+ * gets its option's in front.
+ */
+function issueMessage(issue: { path: PropertyKey[]; message: string }, door: Door): string {
+  const name = issue.path.map(String).join('.');
+  const flag = `--${name}`;
+  const rest = issue.message.slice(flag.length);
+  if (issue.message.startsWith(flag) && !/^[\w-]/.test(rest)) return optionName(name, door) + rest;
+  return issue.message.startsWith('--')
+    ? issue.message
+    : `${optionName(name, door)}: ${issue.message}`;
+}
+
+function parseWith<S extends z.ZodType>(
+  schema: S,
+  raw: Record<string, string | undefined>,
+  door: Door = 'cli',
+): z.infer<S> {
+  const present = Object.fromEntries(
+    Object.entries(raw).filter(([, v]) => v !== undefined && v !== ''),
+  );
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    throw new UsageError(parsed.error.issues.map((i) => issueMessage(i, door)).join('; '));
+  }
+  return parsed.data;
+}
+
+/** Names of all run options, for the CLI parser and the Action's input reader. */
+export const RUN_OPTION_NAMES = Object.keys(runOptionsSchema.shape) as RunOptionName[];
+export const HARVEST_OPTION_NAMES = Object.keys(harvestOptionsSchema.shape) as HarvestOptionName[];
+export const COMPARE_OPTION_NAMES = Object.keys(compareOptionsSchema.shape) as CompareOptionName[];

@@ -1,0 +1,273 @@
+import { compareRuns, type Comparison } from '../stages/compare/gate.js';
+import { assertUniqueIds, pairable } from '../stages/compare/pairing.js';
+import { assertComparable } from '../stages/compare/provenance.js';
+import { chooseTopUp, plannedLooks, type Look } from '../stages/compare/sequential.js';
+import type { CachedOracle } from '../contracts/oracle.js';
+import type { InstanceRecord, Results } from '../contracts/results.js';
+import { finishRecord } from '../stages/query/record.js';
+import {
+  BaselineUnavailableError,
+  EndpointRejectedError,
+  EndpointUnavailableError,
+  InterruptedError,
+  messageOf,
+} from '../errors.js';
+import { harvestOracles, type HarvestSummary } from '../stages/harvest/harvest.js';
+import { ModelRequestError } from '../adapters/model/client.js';
+import { PROMPT_VERSION } from '../stages/prompt/build.js';
+import { assembleResults, mergeHarvests, NO_HARVEST, reportContext } from './results.js';
+import { queryInstances, withResponseCache } from '../stages/query/stage.js';
+import { renderReport } from '../stages/report/markdown.js';
+import { HeuristicClient } from '../adapters/heuristic-model/client.js';
+import {
+  screenVariants,
+  summarizeVariants,
+  variantsOf,
+  type VariantSummary,
+} from '../stages/variants/variants.js';
+import type { Baseline, Stores } from '../contracts/ports.js';
+import type { RunDeps, RunInput, RunOutcome } from './run-input.js';
+import type { LoadedInstance } from '../contracts/suite.js';
+
+/** Harvest only: oracles into the store. */
+export function harvestOnly(
+  selected: readonly LoadedInstance[],
+  harvest: RunInput['harvest'],
+  deps: Pick<RunDeps, 'log' | 'warn' | 'harvest' | 'signal'> & {
+    stores: Pick<Stores, 'oracles' | 'quarantine'>;
+  },
+): Promise<HarvestSummary> {
+  return harvestOracles([...selected], harvest.tracerDigest, {
+    ...deps.harvest,
+    signal: deps.signal,
+    oracles: deps.stores.oracles,
+    quarantine: deps.stores.quarantine,
+    log: deps.log,
+    warn: deps.warn,
+  });
+}
+
+/** Fails fast, before any work, on a baseline this run could never be compared with. */
+function checkBaseline(baseline: Baseline | undefined, scorer: string): void {
+  if (!baseline) return;
+  assertComparable(
+    { scorer, prompt: PROMPT_VERSION },
+    baseline.results.provenance,
+    baseline.source,
+  );
+  assertUniqueIds({ instances: baseline.results.instances, label: baseline.source });
+}
+
+/**
+ * harvest → prompt → query → parse → score → aggregate → compare → report,
+ * over a selection; with top-up, an inconclusive first look adds paired items
+ * through the same stages and decides again. Records go to the results sink
+ * as they finish; if the endpoint dies, the results so far are still written
+ * before the error propagates.
+ */
+export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOutcome> {
+  const startedAt = new Date().toISOString();
+  const { stores } = deps;
+  let unavailable: string | undefined;
+  const baseline = await stores.baseline?.resolve().catch((error: unknown) => {
+    if (!(error instanceof BaselineUnavailableError)) throw error;
+    unavailable = error.detail;
+    deps.warn(`tracegate: ${error.message}; the verdict is baseline-unavailable (never a pass).`);
+    return undefined;
+  });
+  checkBaseline(baseline, input.gate.scorer);
+  const { selected, topUp } = input.selection;
+  const variantsAsked = input.selection.variants;
+  const answered = new Set(baseline?.results.instances.filter(pairable).map((r) => r.id));
+  const extra = baseline && topUp ? chooseTopUp(topUp.pool, answered, topUp.seed, topUp.max) : [];
+  const looks = plannedLooks(input.gate.policy.alpha, selected.length, extra.length);
+  let look: Look = looks[0];
+  let toppedUp = false;
+  const variants = variantsAsked
+    ? variantsOf(selected, variantsAsked.mode, variantsAsked.epoch)
+    : [];
+  // What this run asks: the selection (not with variants only) and, once screened, its valid variants.
+  const attempted: LoadedInstance[] = variantsAsked?.mode.mode === 'only' ? [] : [...selected];
+  let variantSummary: VariantSummary | undefined;
+  deps.log(
+    `Selected ${selected.length} instance(s)` +
+      (variants.length
+        ? `, and ${variants.length} variant(s) at epoch ${variantsAsked!.epoch}`
+        : ''),
+  );
+
+  const records = new Map<string, InstanceRecord>();
+  const loadedById = new Map(
+    [...selected, ...variants, ...extra].map((l) => [l.instance.id, l] as [string, LoadedInstance]),
+  );
+  const keep = (record: InstanceRecord): void => {
+    records.set(record.id, record);
+    stores.results.append(record);
+  };
+  const client = withResponseCache(
+    deps.client,
+    stores.responses,
+    input.query.model.revision,
+    deps.log,
+  );
+  let harvest: HarvestSummary | undefined;
+
+  /** Harvests a batch; the entry point's errors (no engine) propagate before anything is written. */
+  const harvestBatch = async (batch: LoadedInstance[]): Promise<HarvestSummary> => {
+    const summary = await harvestOnly(batch, input.harvest, deps);
+    harvest = harvest ? mergeHarvests(harvest, summary) : summary;
+    deps.log(
+      `Oracles: ${summary.cached} from cache, ${summary.harvested} harvested, ${summary.failed} failed`,
+    );
+    return summary;
+  };
+
+  /** Answers a harvested batch; throws InterruptedError when the signal fired. */
+  const answerBatch = async (batch: LoadedInstance[], summary: HarvestSummary): Promise<void> => {
+    // Interrupted during the harvest: its failures are the interruption's, not the instances'.
+    if (deps.signal?.aborted) throw interrupted(deps.signal);
+    const answerable: { loaded: LoadedInstance; entry: CachedOracle }[] = [];
+    for (const loaded of batch) {
+      const outcome = summary.outcomes.get(loaded.instance.id)!;
+      if (outcome.status === 'ok') answerable.push({ loaded, entry: outcome.entry });
+      else
+        keep(
+          finishRecord(loaded, {
+            id: loaded.instance.id,
+            kind: loaded.instance.kind,
+            scored: false,
+            correct: false,
+            error: `harvest_${outcome.status}`,
+            detail: outcome.reason,
+            tokensIn: 0,
+            tokensOut: 0,
+            latencyMs: 0,
+            retries: 0,
+          }),
+        );
+    }
+    await Promise.race([
+      queryInstances(answerable, client, input.query.config, keep, deps.signal),
+      aborted(deps.signal),
+    ]);
+    if (deps.signal?.aborted) throw interrupted(deps.signal);
+  };
+
+  const assemble = (incomplete?: string): Results =>
+    assembleResults({
+      input,
+      attempted,
+      records,
+      harvest,
+      identity: deps.client.identity,
+      startedAt,
+      incomplete,
+      variants: variantSummary,
+    });
+  const compare = (results: Results): Comparison =>
+    compareRuns(
+      results,
+      baseline,
+      input.gate.policy,
+      look,
+      toppedUp
+        ? {
+            planned: extra.length,
+            added: extra.filter((l) => records.has(l.instance.id)).length,
+            ids: extra.map((l) => l.instance.id),
+          }
+        : undefined,
+      unavailable,
+    );
+
+  const finish = (incomplete?: string): RunOutcome => {
+    const results = assemble(incomplete);
+    const comparison = compare(results);
+    results.comparison = comparison;
+    if (comparison.verdict === 'fail' && input.gate.accept) results.accepted = input.gate.accept;
+    const report = renderReport(results, comparison, reportContext(input.report, results));
+    stores.results.finish(results, report);
+    return {
+      results,
+      comparison,
+      report,
+      harvest: harvest ?? NO_HARVEST,
+    };
+  };
+
+  const first = await harvestBatch([...selected, ...variants]);
+  let asked = selected;
+  if (variantsAsked) {
+    // A variant is asked only if it passes the screen with an oracle of its own.
+    const screened = await screenVariants(variants, first.outcomes, new HeuristicClient());
+    variantSummary = summarizeVariants(
+      variantsAsked.mode,
+      variantsAsked.epoch,
+      new Set(variants.map((v) => v.variant!.of)).size,
+      screened,
+    );
+    for (const v of screened.valid) {
+      // The kept attempt answers under the variant's id.
+      loadedById.set(v.instance.id, v);
+      first.outcomes.set(
+        v.instance.id,
+        first.outcomes.get(`${v.instance.id}#${v.variant!.attempt}`)!,
+      );
+    }
+    deps.log(
+      `Variants at epoch ${variantsAsked.epoch}: ${screened.valid.length} of ${variantSummary.tried} valid` +
+        (screened.dropped.length
+          ? ` (dropped: ${Object.entries(variantSummary.dropped)
+              .map(([rule, n]) => `${rule} ×${n}`)
+              .join(', ')})`
+          : ''),
+    );
+    asked = variantsAsked.mode.mode === 'only' ? screened.valid : [...selected, ...screened.valid];
+  }
+  attempted.push(...asked.filter((l) => l.variant));
+  try {
+    await answerBatch(asked, first);
+    const second = looks[1];
+    if (second && compare(assemble()).verdict === 'inconclusive') {
+      deps.log(
+        `Inconclusive at the first look (α ${look.alpha.toFixed(4)}): topping up with ${extra.length} ` +
+          `instance(s) the baseline answered; deciding again at α ${second.alpha.toFixed(4)}`,
+      );
+      look = second;
+      toppedUp = true;
+      attempted.push(...extra);
+      await answerBatch(extra, await harvestBatch(extra));
+    }
+  } catch (error) {
+    if (error instanceof InterruptedError) {
+      finish(error.message);
+      throw error;
+    }
+    finish(
+      error instanceof EndpointUnavailableError
+        ? `the model endpoint became unavailable (${error.detail})`
+        : messageOf(error),
+    );
+    if (error instanceof EndpointUnavailableError)
+      throw new EndpointUnavailableError(error.endpoint, error.detail, stores.results.location);
+    if (error instanceof ModelRequestError)
+      throw new EndpointRejectedError(deps.client.endpoint, error.message, stores.results.location);
+    throw error;
+  }
+  const outcome = finish();
+
+  function interrupted(signal: AbortSignal): InterruptedError {
+    return new InterruptedError(String(signal.reason ?? 'a signal'), stores.results.location);
+  }
+  deps.log(`Wrote ${stores.results.location} and its report`);
+  return outcome;
+}
+
+/** Settles (never rejects) when the signal aborts; never settles without one. */
+function aborted(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (!signal) return;
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}

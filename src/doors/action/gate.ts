@@ -1,0 +1,262 @@
+import { realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runGate } from '../../app/run-gate.js';
+import type { Engines, Lifecycle, Logger } from '../../app/config/assemble.js';
+import { messageOf, UsageError } from '../../errors.js';
+import { GitHubReporter, type Octokit } from '../../adapters/github/reporter.js';
+import type { RunArtifacts } from '../../adapters/github/artifacts.js';
+import { BranchHistory } from '../../adapters/history/branch.js';
+import type { BaselineEvent } from '../../adapters/history/baseline.js';
+import { githubCommitGraph } from '../../adapters/history/commit-graph.js';
+import { baselineEventOf, branchOf } from '../../adapters/history/event.js';
+import type { CacheStore } from '../../adapters/stores/cache-store.js';
+import type { ActionEnv } from './env.js';
+import type { ReportingInputs } from './inputs.js';
+import { readInputs } from './inputs.js';
+import {
+  artifactName,
+  checkOf,
+  publish,
+  PULL_REQUEST_FILE,
+  PULL_REQUEST_SCHEMA,
+  setOutputs,
+  suitePathMapper,
+  workspacePath,
+  type PullRequestFile,
+} from './publish.js';
+import { GitHubWrites } from './writes.js';
+
+interface PullPayload {
+  number: number;
+  head: { sha: string };
+  labels?: { name?: string }[];
+}
+
+/**
+ * The override: the label on this PR (from the event), or — on a push — on
+ * the merged PR the commit came from. Only people who may label (triage and
+ * up) can add it; it accepts a failing verdict, visibly and on the record.
+ */
+async function acceptance(
+  label: string,
+  pr: PullPayload | undefined,
+  event: BaselineEvent,
+  reporter: GitHubReporter | undefined,
+  env: ActionEnv,
+): Promise<{ label: string; note: string } | undefined> {
+  if (!label) return undefined;
+  if (pr) {
+    const labels = (pr.labels ?? []).map((l) => l.name);
+    return labels.includes(label) ? { label, note: `pull request #${pr.number}` } : undefined;
+  }
+  if (event.kind !== 'push' || !reporter) return undefined;
+  try {
+    const merged = (await reporter.pullsOf(event.sha)).find(
+      (p) => p.merged && p.labels.includes(label),
+    );
+    return merged ? { label, note: `pull request #${merged.number}, merged` } : undefined;
+  } catch (error) {
+    env.warning(
+      `tracegate could not read the pull requests of ${event.sha.slice(0, 12)} ` +
+        `(a label there could accept a failure): ${messageOf(error)}`,
+    );
+    return undefined;
+  }
+}
+
+/** What the Action's gate is built from; main.ts passes the runner's own. */
+export interface GateDeps {
+  env: ActionEnv;
+  cacheStore: CacheStore;
+  lifecycle: Lifecycle;
+  artifacts?: RunArtifacts;
+  engines?: Engines;
+}
+
+/**
+ * mode: gate — read inputs, open the check run, call the gate run (the same
+ * application the CLI calls: select, restore the shared cache, compare with
+ * the resolved baseline, record push runs, save the cache), then report to
+ * GitHub (or, with a read-only token, to the job summary and an artifact),
+ * set outputs and decide the step's status.
+ */
+export async function gate(reporting: ReportingInputs, deps: GateDeps): Promise<void> {
+  const { env } = deps;
+  const logger: Logger = { log: env.info, warn: env.warning };
+  const writes = new GitHubWrites(env.warning);
+  let failCheck: ((message: string) => Promise<void>) | undefined;
+  try {
+    const inputs = readInputs(env, reporting);
+    const { context } = env;
+    const pr = context.payload.pull_request as PullPayload | undefined;
+    const headSha = pr?.head.sha ?? context.sha;
+    const token = reporting['github-token'];
+    const octokit = token ? env.octokit(token) : undefined;
+    const reporter = octokit ? new GitHubReporter(octokit, context.repo) : undefined;
+    const checkId =
+      reporter && reporting['check-run']
+        ? await writes.attempt('create a check run', () =>
+            reporter.startCheck(reporting['check-name'], headSha),
+          )
+        : undefined;
+    if (reporter && checkId !== undefined)
+      failCheck = (message) =>
+        reporter.completeCheck(checkId, 'failure', 'tracegate could not finish', message);
+
+    const event = baselineEventOf(context);
+    const outcome = await runGate(
+      {
+        options: inputs.run,
+        event,
+        ...(event.kind === 'push' && !pr
+          ? {
+              record: {
+                commit: event.sha,
+                ...(event.parent ? { parent: event.parent } : {}),
+                ...(branchOf(context) ? { branch: branchOf(context)! } : {}),
+              },
+            }
+          : {}),
+        trend: {
+          last: reporting.trend,
+          ...(event.kind === 'pull_request' ? { branch: event.baseRef } : {}),
+          ...(event.kind === 'push' && event.branch ? { branch: event.branch } : {}),
+        },
+        accept: await acceptance(reporting['accept-label'], pr, event, reporter, env),
+        howToRecord: 'a push run of this workflow on the base branch records one',
+        recordBestEffort: true,
+      },
+      {
+        logger,
+        lifecycle: deps.lifecycle,
+        commitGraph: octokit ? githubCommitGraph(octokit, context.repo) : {},
+        branchHistory: (branch) => branchHistory(env, octokit, inputs.run.history!, branch),
+        sharedCache: {
+          store: deps.cacheStore,
+          runId: `${context.runId}-${env.env.GITHUB_RUN_ATTEMPT ?? '1'}`,
+        },
+        ...(deps.engines ? { engines: deps.engines } : {}),
+      },
+    );
+    const { results, comparison, report } = outcome;
+
+    await env.summary(report);
+    const suiteInWorkspace = workspacePath(outcome.suiteRoot, realWorkspace(env));
+    if (reporter) {
+      await publish(writes, reporter, {
+        name: inputs.run.name,
+        report,
+        results,
+        comparison,
+        onInconclusive: inputs.run['on-inconclusive'],
+        ...(pr ? { pr: pr.number } : {}),
+        comment: reporting.comment,
+        ...(checkId !== undefined
+          ? { check: { id: checkId, name: reporting['check-name'], headSha } }
+          : {}),
+        pathOf: suitePathMapper(suiteInWorkspace),
+      });
+      failCheck = undefined;
+    }
+    if (writes.denied.length && pr) {
+      await leaveArtifact(env, deps.artifacts, inputs.run.name, inputs.run.out, writes.denied, {
+        schema: PULL_REQUEST_SCHEMA,
+        name: inputs.run.name,
+        number: pr.number,
+        headSha,
+        ...(suiteInWorkspace !== undefined ? { suite: suiteInWorkspace } : {}),
+      });
+    } else if (writes.denied.length) {
+      env.notice(
+        `tracegate could not ${writes.denied.join(', ')} (the token may not write); the report is in the job summary.`,
+      );
+    }
+
+    setOutputs(env.setOutput, results, comparison, { out: inputs.run.out });
+    decide(env, outcome, inputs.run['on-inconclusive']);
+  } catch (error) {
+    const message = messageOf(error, 'action');
+    env.setFailed(message);
+    await failCheck?.(message).catch(() => {});
+  }
+}
+
+/** The step's status from the verdict: failed, warned, or quiet. */
+function decide(
+  env: ActionEnv,
+  { results, comparison }: { results: GateOutcomeResults; comparison: GateOutcomeComparison },
+  onInconclusive: Parameters<typeof checkOf>[2],
+): void {
+  const { conclusion } = checkOf(results, comparison, onInconclusive);
+  const why = comparison.summary;
+  if (comparison.verdict === 'fail' && results.accepted)
+    env.warning(
+      `tracegate: fail, accepted by the label ${results.accepted.label} (${results.accepted.note ?? ''}) — ${why}`,
+    );
+  else if (comparison.verdict === 'fail') env.setFailed(`tracegate: fail — ${why}`);
+  else if (comparison.verdict === 'baseline-unavailable' && conclusion === 'failure')
+    env.setFailed(`tracegate: baseline unavailable, and on-inconclusive is fail — ${why}`);
+  else if (comparison.verdict === 'baseline-unavailable')
+    env.warning(`tracegate: baseline unavailable (not a pass) — ${why}`);
+  else if (conclusion === 'failure')
+    env.setFailed(`tracegate: inconclusive, and on-inconclusive is fail — ${why}`);
+  else if (comparison.verdict === 'inconclusive') env.warning(`tracegate: inconclusive — ${why}`);
+}
+
+type GateOutcomeResults = Parameters<typeof checkOf>[0];
+type GateOutcomeComparison = Parameters<typeof checkOf>[1];
+
+/** The data branch the baseline comes from and push runs go to, written through the GitHub API. */
+function branchHistory(
+  env: ActionEnv,
+  octokit: Octokit | undefined,
+  spec: string,
+  branch: string,
+): BranchHistory {
+  if (!octokit)
+    throw new UsageError(
+      `input history: ${spec} is written through the GitHub API: give github-token.`,
+    );
+  return new BranchHistory(octokit, { ...env.context.repo, branch, warn: env.warning });
+}
+
+function realWorkspace(env: ActionEnv): string {
+  const workspace = env.env.GITHUB_WORKSPACE ?? process.cwd();
+  try {
+    return realpathSync(workspace);
+  } catch {
+    return workspace;
+  }
+}
+
+/**
+ * A fork PR's token may not post: the results go up as artifact
+ * `tracegate-NAME`, for a `workflow_run` workflow with `mode: report` to post.
+ */
+async function leaveArtifact(
+  env: ActionEnv,
+  artifacts: RunArtifacts | undefined,
+  name: string,
+  out: string,
+  denied: string[],
+  pull: PullRequestFile,
+): Promise<void> {
+  const why = `tracegate could not ${denied.join(', ')} (the token is read-only, as on pull requests from forks)`;
+  writeFileSync(join(out, PULL_REQUEST_FILE), `${JSON.stringify(pull, null, 2)}\n`);
+  const artifact = artifactName(name);
+  if (!artifacts) {
+    env.notice(`${why}. The report is in the job summary.`);
+    return;
+  }
+  try {
+    const files = ['results.json', 'report.md', PULL_REQUEST_FILE].map((f) => join(out, f));
+    const id = await artifacts.upload(artifact, out, files, 14);
+    env.notice(
+      `${why}. The report is in the job summary and the results in artifact ${artifact} (id ${id}); ` +
+        'a workflow_run workflow running tracegate with mode: report posts them (README: fork pull requests).',
+    );
+  } catch (error) {
+    env.notice(`${why}. The report is in the job summary.`);
+    env.warning(`tracegate could not upload artifact ${artifact}: ${messageOf(error)}`);
+  }
+}

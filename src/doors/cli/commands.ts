@@ -1,0 +1,284 @@
+import { commitShaSchema } from '../../contracts/history.js';
+import {
+  harvestDeps,
+  loadSelection,
+  oracleStores,
+  type Engines,
+  type Lifecycle,
+  type Logger,
+} from '../../app/config/assemble.js';
+import {
+  HARVEST_OPTION_NAMES,
+  parseHarvestOptions,
+  parseRunOptions,
+  RUN_OPTION_NAMES,
+  type RunOptions,
+} from '../../app/config/options.js';
+import type { Verdict } from '../../contracts/comparison.js';
+import { ExitCode, exitCodeOf, InterruptedError, messageOf, UsageError } from '../../errors.js';
+import { tracerDigest } from '../../stages/harvest/tracer-digest.js';
+import { tracerDir } from '../../paths.js';
+import { harvestOnly } from '../../app/pipeline.js';
+import { historyStore } from '../../app/config/history.js';
+import { runGate } from '../../app/run-gate.js';
+import { gitCommitGraph } from '../../adapters/history/commit-graph.js';
+import { renderDashboard } from '../../stages/report/dashboard.js';
+import { writeFileAtomic } from '../../adapters/stores/atomic.js';
+import { compareCommand } from './compare.js';
+import { generateCommand, statsCommand } from './generate.js';
+import { scoreCommand } from './score.js';
+import { demoCommand } from './demo.js';
+import { exitCodeFor, parseFlags as parseNamedFlags, type Io } from './flags.js';
+
+export type { Io };
+
+export const USAGE = `tracegate — does the model still predict what the code does when it runs?
+
+Usage:
+  tracegate demo [--out DIR] [--cache DIR] [--backend auto|docker|local]
+      The gate at work: harvest click's test-outcome items for real, answer them with the
+      built-in demo model (a static heuristic on loopback, never the oracle) at three
+      checkpoints in a temporary history — a baseline, a regressed one (fail, with its
+      flipped items and the trend) and an unchanged one (pass).
+  tracegate run --endpoint URL --model NAME [options]
+      Run the gate against a candidate endpoint; writes OUT/results.json and OUT/report.md.
+  tracegate harvest [--instances DIR] [--cache DIR] [selection and harvest options]
+      Harvest oracles only (into the cache).
+  tracegate compare --baseline FILE --candidate FILE [gate options] [--out DIR]
+      The gate on two results.json files (the function run and the Action call):
+      prints the verdict and the per-kind table, writes OUT/comparison.json.
+  tracegate dashboard --history DIR [--out FILE]
+      One self-contained HTML page of scores per commit per kind, with the gate's verdicts.
+  tracegate generate --environment FILE --tests DIR --out DIR [--packages A,B] [--seed S]
+      Write a suite from test files: scout, propose every kind, harvest, screen (docs/generate.md).
+  tracegate stats [--instances DIR] [--json] [--markdown]
+      The kind × package table of a suite (default: the bundled benchmark).
+  tracegate score --scoring strict|swe-flux FILE.jsonl
+      Score (oracle, prediction) pairs, one JSON object a line (docs/scoring.md).
+
+Selection and harvest (run and harvest):
+  --instances DIR        instances directory (default: the bundled benchmark; the demo: click's W1 items)
+  --categories K,..      kinds (S1_IntraProceduralCFG), prefixes (S1) or names (Loops)
+  --ids ID,..            exact instance ids
+  --sample N --seed S    run a seeded sample of N instances
+  --cache DIR            cache directory: oracles, and model replies when the revision
+                         is known (default .tracegate/cache)
+  --backend docker|local|auto   where tests run (default docker; the demo: auto)
+  --base-image IMAGE     base of environment images (default python:<python>-slim,
+                         pulled, else the locally built Debian stand-in)
+  --swe-flux-images NAME=IMAGE,..  with --instances a SWE-Flux run directory: the local image
+                         for each image name the run uses (default: the name itself)
+
+Model and output (run; the Action's inputs have the same names):
+  --endpoint URL         API base URL, e.g. http://127.0.0.1:8000/v1
+  --model NAME           model name as the server knows it
+  --model-revision REV   checkpoint digest or commit, recorded with the results
+  --api-key KEY          bearer key (or TRACEGATE_API_KEY)
+  --baseline auto|SHA|FILE  what to compare with: auto (default with --history: the
+                         entry of --parent, walking back), a commit of the history, or a
+                         results.json file
+  --history DIR          track scores per commit in DIR (entries + index + index.html)
+  --commit SHA --parent SHA  the commit this run is recorded at, and its first parent
+  --name NAME            the run's name: one history series per name (default tracegate)
+  --retention N          history entries kept per name (default 500)
+  --out DIR              output directory (default tracegate-out)
+  --api API              openai-chat (default), openai-completions (base checkpoints), anthropic
+  --concurrency N        requests in flight (default 4)
+  --timeout SECONDS      per request, whole body included (default 120)
+  --retries N            retries of transient failures (default 3; backoff honours Retry-After)
+  --time-budget SECONDS  total time for all requests (default: no limit)
+  --price IN/OUT         USD per million input / output tokens (e.g. 3/15): the report shows the cost
+  --temperature T --max-tokens N --top-p P
+  --generation-seed N    sampling seed sent to the server (sample i gets N+i)
+  --stop S               a stop string, or a JSON array of them
+  --extra-body JSON      object merged into every request (e.g. '{"top_k": 20}')
+  --samples K            answers per instance: majority scored, pass@K reported, the gate
+                         pairs per-item success rates (default 1)
+  --scoring strict|swe-flux  strict: sound, for gating (default); swe-flux: SWE-Flux's
+                         score_answer, leniencies included (docs/scoring.md)
+  --variants off|only|"add N"  fresh variants (perturbed test inputs, screened, per epoch)
+  --variant-epoch E      the variants' seed (default 1); pairs stay within one epoch
+  --context MODE         slice (default), files or none: how much code the prompt shows
+  --world-factor F       W2/W3 predictions pass within this factor of the measurement (2)
+  --context-budget N     prompt limit in chars (48000) or tokens (12000t; default 16000t)
+
+Gate (run and compare; docs/gate.md states every rule):
+  --min-drop X           smallest drop (0..1) that can fail; a pass must rule it out (default 0.05)
+  --min-gain X           smallest significant gain reported as improved (default 0.05)
+  --alpha A              one-sided family-wise error over overall + kinds (default 0.05)
+  --cluster-by C         test (default), package or none: items of one cluster are not independent
+  --gate G               overall (default): the overall interval decides a pass; per-kind: every kind's too
+  --max-excluded S       above this share of excluded shared items, at best inconclusive (default 0.05)
+  --on-inconclusive X    neutral (default: exit 4, a neutral check), pass (exit 0) or fail (exit 1)
+  --top-up N             run only: when inconclusive, add up to N paired items the baseline
+                         answered outside the sample and decide again (default 0: off)
+
+Exit codes: 0 pass (or no baseline), 1 gate failed, 2 bad usage/config/instance,
+3 infrastructure unavailable, 4 inconclusive (with --on-inconclusive neutral), 130 interrupted.`;
+
+const defaultIo: Io = {
+  stdout: (t) => process.stdout.write(t + '\n'),
+  stderr: (t) => process.stderr.write(t + '\n'),
+  env: process.env,
+};
+
+function parseFlags<N extends string>(
+  args: string[],
+  names: readonly N[] = RUN_OPTION_NAMES as unknown as N[],
+): Partial<Record<N, string>> {
+  return parseNamedFlags(args, names, USAGE);
+}
+
+/** Runs one CLI invocation and returns its exit code. */
+export async function cli(
+  argv: string[],
+  io: Io = defaultIo,
+  lifecycle: Lifecycle = {},
+  /** Where tests run and who answers, for tests (default: built from the options). */
+  engines?: Engines,
+): Promise<number> {
+  const [command, ...rest] = argv;
+  const logger: Logger = { log: (m) => io.stderr(m), warn: (m) => io.stderr(`warning: ${m}`) };
+  try {
+    switch (command) {
+      case 'run':
+        return await runCommand(rest, io, logger, lifecycle, engines);
+      case 'harvest':
+        return await harvestCommand(rest, io, logger, lifecycle);
+      case 'demo':
+        return await demoCommand(parseFlags(rest), io, logger, lifecycle, engines);
+      case 'dashboard':
+        return await dashboardCommand(rest, io, logger);
+      case 'compare':
+        return compareCommand(rest, io, USAGE);
+      case 'generate':
+        return await generateCommand(rest, io, logger, lifecycle);
+      case 'stats':
+        return statsCommand(rest, io, logger);
+      case 'score':
+        return scoreCommand(rest, io);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        io.stdout(USAGE);
+        return command === undefined ? ExitCode.Usage : ExitCode.Pass;
+      default:
+        throw new UsageError(`unknown command "${command}"\n\n${USAGE}`);
+    }
+  } catch (error) {
+    io.stderr(`tracegate: ${messageOf(error)}`);
+    return exitCodeOf(error);
+  }
+}
+
+async function runCommand(
+  args: string[],
+  io: Io,
+  logger: Logger,
+  lifecycle: Lifecycle,
+  engines?: Engines,
+): Promise<number> {
+  const { commit, parent, ...flags } = parseFlags(args, [...RUN_OPTION_NAMES, ...AT_COMMIT]);
+  const options = parseRunOptions({
+    ...flags,
+    'api-key': flags['api-key'] ?? io.env.TRACEGATE_API_KEY,
+  });
+  return runWith(
+    options,
+    io,
+    logger,
+    lifecycle,
+    (verdict) => exitCodeFor(verdict, options['on-inconclusive']),
+    atCommit(commit, parent),
+    engines,
+  );
+}
+
+/** CLI-only flags: the commit a run is recorded at (the Action takes it from the event). */
+const AT_COMMIT = ['commit', 'parent'] as const;
+
+function atCommit(
+  commit?: string,
+  parent?: string,
+): { commit: string; parent?: string } | undefined {
+  for (const [flag, value] of [
+    ['--commit', commit],
+    ['--parent', parent],
+  ] as const)
+    if (value !== undefined && !commitShaSchema.safeParse(value).success)
+      throw new UsageError(`${flag} must be a lowercase commit sha, got "${value}"`);
+  if (parent && !commit) throw new UsageError('--parent needs --commit (the commit of this run)');
+  return commit ? { commit, ...(parent ? { parent } : {}) } : undefined;
+}
+
+/** The gate run (the application both doors call), its report on stdout. */
+async function runWith(
+  options: RunOptions,
+  io: Io,
+  logger: Logger,
+  lifecycle: Lifecycle,
+  exitFor: (verdict: Verdict) => number,
+  at?: { commit: string; parent?: string },
+  engines?: Engines,
+): Promise<number> {
+  const outcome = await runGate(
+    {
+      options,
+      ...(at ? { event: { kind: 'push' as const, ...at, sha: at.commit }, record: at } : {}),
+      trend: { last: CLI_TREND_COMMITS },
+      howToRecord: 'a run with --history DIR --commit SHA records one',
+    },
+    { logger, lifecycle, commitGraph: gitCommitGraph(process.cwd()), engines },
+  );
+  io.stdout(outcome.report);
+  return exitFor(outcome.comparison.verdict);
+}
+
+/** Commits the trend in report.md shows when a history is given (the Action's default). */
+const CLI_TREND_COMMITS = 10;
+
+async function dashboardCommand(args: string[], io: Io, logger: Logger): Promise<number> {
+  const { history, out } = parseFlags(args, ['history', 'out'] as const);
+  if (!history) throw new UsageError('dashboard needs --history DIR (a history directory)');
+  const rows = await historyStore(history, logger).index();
+  if (!rows.length) logger.warn(`${history} holds no history entries yet: the dashboard is empty.`);
+  const file = out ?? 'tracegate-dashboard.html';
+  writeFileAtomic(file, renderDashboard(rows));
+  io.stdout(`Wrote ${file} (${rows.length} entr${rows.length === 1 ? 'y' : 'ies'})`);
+  return ExitCode.Pass;
+}
+
+async function harvestCommand(
+  args: string[],
+  io: Io,
+  logger: Logger,
+  lifecycle: Lifecycle,
+): Promise<number> {
+  const options = parseHarvestOptions(parseFlags(args, HARVEST_OPTION_NAMES));
+  const { suite, selected } = loadSelection(options, logger);
+  const summary = await harvestOnly(
+    selected,
+    { tracerDigest: tracerDigest(tracerDir()) },
+    {
+      ...logger,
+      signal: lifecycle.signal,
+      harvest: harvestDeps(options, logger, suite, lifecycle),
+      stores: oracleStores(options, logger),
+    },
+  );
+  if (lifecycle.signal?.aborted)
+    throw new InterruptedError(String(lifecycle.signal.reason), `the cache ${options.cache}`);
+  io.stdout(
+    `oracles: ${summary.cached} cached, ${summary.harvested} harvested, ${summary.failed} failed`,
+  );
+  for (const env of summary.environments)
+    io.stdout(
+      `  environment ${env.name}: ${env.source}, ${env.runtime} (${env.digest.slice(0, 12)})`,
+    );
+  for (const [id, outcome] of summary.outcomes) {
+    if (outcome.status !== 'ok') io.stdout(`  ${id}: ${outcome.status} — ${outcome.reason}`);
+  }
+  for (const r of suite.rejected) io.stdout(`  rejected ${r.reason}`);
+  return ExitCode.Pass;
+}

@@ -1,0 +1,60 @@
+import type {
+  Environment,
+  ResolvedEnvironment,
+  ResolvedSource,
+  Runtime,
+} from '../../contracts/environment.js';
+import type { TracerPlan } from '../../contracts/tracer-protocol.js';
+
+// The plan's types are the protocol's (one schema, src/contracts/tracer-protocol.ts), named here for the backends.
+export type { PlanSpec, ScoutSpec, TracerPlan } from '../../contracts/tracer-protocol.js';
+
+/** How a backend places an instance's files: where its directory and the checkout appear. */
+export interface PlanPaths {
+  instanceDir: (index: number) => string;
+  /** The environment's checkout as the tracer sees it (git and image sources). */
+  checkout?: string;
+  workDir: string;
+  isolation: TracerPlan['isolation'];
+}
+
+/** One harvest job: run the tracer over some instances of one effective environment. */
+export interface HarvestJob {
+  environment: ResolvedEnvironment;
+  /** Host directories of the instances (real paths, inside the suite), in plan order. */
+  instanceDirs: string[];
+  /** Builds the plan for the backend's paths. */
+  plan(paths: PlanPaths): TracerPlan;
+  /** Upper bound for the whole job. */
+  timeoutMs: number;
+  /** Names the job in logs, e.g. `run 1 of 2`. */
+  label: string;
+}
+
+/**
+ * Where harvest runs: a Docker engine (the default) or a local virtualenv.
+ * Only the Docker backend imports dockerode.
+ */
+export interface HarvestBackend {
+  readonly name: string;
+  /** Throws an infrastructure error (exit 3) when the backend cannot run at all. */
+  ensureAvailable(): Promise<void>;
+  /**
+   * Where and on what an environment runs (the base image, pulled or a
+   * local substitute; the host interpreter), and an image source's id.
+   */
+  runtime(
+    recipe: Environment,
+    source: ResolvedSource | undefined,
+  ): Promise<{
+    runtime: Runtime;
+    source: ResolvedSource;
+  }>;
+  /** Runs one job; returns the tracer's stdout (one result line per instance). */
+  run(job: HarvestJob): Promise<string>;
+  /**
+   * Gets an environment ready to run (its image built) ahead of its jobs, while another
+   * environment's run: optional; a failure here is run()'s to report, so it is swallowed.
+   */
+  prepare?(env: ResolvedEnvironment): Promise<void>;
+}

@@ -1,0 +1,121 @@
+import type { ResolvedEnvironment } from '../../contracts/environment.js';
+import type { HarvestOutcome } from '../../contracts/oracle.js';
+import type { EnvironmentSources } from '../../adapters/environments/sources.js';
+import { DockerUnavailableError } from '../../errors.js';
+import type { OracleStore, QuarantineStore } from '../../contracts/ports.js';
+import type { HarvestBackend } from './backend.js';
+import { groupByEnvironment, missesOf, type EnvGroup } from './env-groups.js';
+import { LazyEnvironments, unresolvedReason } from './environments.js';
+import { runAll } from './runs.js';
+import { reproduced, settle } from './settle.js';
+import { HarvestTally } from './tally.js';
+import type { LoadedInstance } from '../../contracts/suite.js';
+
+/** What the harvest stage is given: where it resolves, runs, stores. */
+export interface HarvestDeps {
+  /** Created on first use. */
+  backend: () => HarvestBackend;
+  sources: EnvironmentSources;
+  oracles: OracleStore;
+  quarantine?: QuarantineStore;
+  log: (message: string) => void;
+  warn: (message: string) => void;
+  /** Aborted on an interrupt: no further job starts; unharvested instances get `interrupted`. */
+  signal?: AbortSignal;
+  /**
+   * One test run records every target its instances name (default); false: one run per
+   * target, as before shared runs (the answers are the same: for side-by-side benchmarks).
+   */
+  shareRuns?: boolean;
+}
+
+/** Every oracle is harvested this many times, in fresh containers, and must agree. */
+export { HARVEST_RUNS } from './runs.js';
+
+export interface HarvestSummary {
+  outcomes: Map<string, HarvestOutcome>;
+  cached: number;
+  harvested: number;
+  failed: number;
+  /** Where misses were harvested: backend names, or "cache" when nothing was missing. */
+  backend: string;
+  /** Each effective environment: its digest and how it was obtained. */
+  environments: { name: string; digest: string; source: string; runtime: string }[];
+}
+
+/**
+ * Gold answers for the selected instances. Each environment is resolved once
+ * (its source: wheels, commit, image; its runtime: base image or host
+ * interpreter) into the digest that keys its oracles; hits come from the
+ * store (and only if they say they belong to the instance), misses are
+ * harvested HARVEST_RUNS times per environment and must agree. A failure of
+ * one environment or instance is an outcome of those instances only; a lost
+ * engine ends the harvest (finished oracles are stored already).
+ */
+export async function harvestOracles(
+  selected: LoadedInstance[],
+  tracerDigest: string,
+  deps: HarvestDeps,
+): Promise<HarvestSummary> {
+  const tally = new HarvestTally();
+  const groups = groupByEnvironment(selected);
+  const environments = new LazyEnvironments(groups, deps);
+  for (const [index, group] of groups.entries()) {
+    if (deps.signal?.aborted) tally.failAll(group.items, 'interrupted');
+    else await harvestGroup(index, group, { environments, tracerDigest, deps, tally });
+  }
+  return tally.summary();
+}
+
+/** What each group's harvest shares. */
+interface HarvestRun {
+  environments: LazyEnvironments;
+  tracerDigest: string;
+  deps: HarvestDeps;
+  tally: HarvestTally;
+}
+
+/** One environment's instances: resolved, answered from the cache, the misses harvested. */
+async function harvestGroup(
+  index: number,
+  group: EnvGroup,
+  { environments, tracerDigest, deps, tally }: HarvestRun,
+): Promise<void> {
+  let env: ResolvedEnvironment;
+  try {
+    env = await environments.resolved(index);
+  } catch (error) {
+    if (error instanceof DockerUnavailableError) throw error;
+    const reason = unresolvedReason(group, error);
+    deps.warn(reason);
+    tally.failAll(group.items, reason);
+    return;
+  }
+  tally.environment(env);
+  deps.log(`Environment "${env.recipe.name}": ${env.source.kind}, ${env.runtime.note}`);
+  const misses = missesOf(group, env, tracerDigest, deps, (loaded, entry) =>
+    tally.hit(
+      loaded.instance.id,
+      reproduced(loaded, { status: 'ok', entry, fromCache: true }, deps.log),
+    ),
+  );
+  if (!misses.length) return;
+  const backend = await environments.backend();
+  tally.usedBackend(env.runtime.backend);
+  // The next environment with misses gets its image built while this one's tests run.
+  environments.prefetch(
+    index + 1,
+    (next, nextEnv) => missesOf(next, nextEnv, tracerDigest, deps).length > 0,
+  );
+  const runs = await runAll(
+    backend,
+    env,
+    misses.map((m) => m.loaded),
+    deps,
+  );
+  for (const miss of misses)
+    tally.set(miss.loaded.instance.id, settle(miss, runs, env, tracerDigest, deps));
+}
+
+/** Resolving an environment, for a stage that needs one outside a harvest. */
+export { resolveEnvironment } from './environments.js';

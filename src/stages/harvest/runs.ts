@@ -1,0 +1,53 @@
+/** The runs a harvest of misses takes: HARVEST_RUNS tracer runs side by side, each in a fresh container. */
+import type { ResolvedEnvironment } from '../../contracts/environment.js';
+import type { LoadedInstance } from '../../contracts/suite.js';
+import { DockerUnavailableError, messageOf } from '../../errors.js';
+import type { HarvestBackend } from './backend.js';
+import type { HarvestDeps } from './harvest.js';
+import { harvestJob } from './job-plan.js';
+import { readResultLines, type ReadResult } from './results.js';
+
+/** Every oracle is harvested this many times, in fresh containers, and must agree. */
+export const HARVEST_RUNS = 2;
+
+type RunDeps = Pick<HarvestDeps, 'log' | 'warn' | 'signal' | 'shareRuns'>;
+
+/**
+ * Each run's results by instance id; the runs go side by side (one container
+ * each: both cores). None when the harvest was interrupted before they started.
+ */
+export async function runAll(
+  backend: HarvestBackend,
+  env: ResolvedEnvironment,
+  items: LoadedInstance[],
+  deps: RunDeps,
+): Promise<Map<string, ReadResult>[]> {
+  if (deps.signal?.aborted) return [];
+  return Promise.all(
+    Array.from({ length: HARVEST_RUNS }, (_, i) => runJob(backend, env, items, i + 1, deps)),
+  );
+}
+
+/** One tracer run over the instances; a failed job is an error of its instances only. */
+async function runJob(
+  backend: HarvestBackend,
+  env: ResolvedEnvironment,
+  items: LoadedInstance[],
+  run: number,
+  deps: RunDeps,
+): Promise<Map<string, ReadResult>> {
+  deps.log(
+    `Harvesting ${items.length} instance(s) in environment "${env.recipe.name}" ` +
+      `(${env.runtime.backend}, run ${run} of ${HARVEST_RUNS}: answers must agree)`,
+  );
+  const { job, specs } = harvestJob(env, items, `run ${run} of ${HARVEST_RUNS}`, deps.shareRuns);
+  try {
+    const stdout = await backend.run(job);
+    return readResultLines(stdout, specs());
+  } catch (error) {
+    if (error instanceof DockerUnavailableError) throw error;
+    const reason = messageOf(error);
+    deps.warn(`Harvest ${job.label} in environment "${env.recipe.name}" failed: ${reason}`);
+    return new Map(items.map((i) => [i.instance.id, reason]));
+  }
+}

@@ -1,0 +1,62 @@
+/** A miss's outcome once its runs are in (agreed, stored, quarantined), and the SWE-Flux reproduction check. */
+import type { ResolvedEnvironment } from '../../contracts/environment.js';
+import type { HarvestOutcome } from '../../contracts/oracle.js';
+import type { LoadedInstance } from '../../contracts/suite.js';
+import { canonicalJson } from '../../util/hash.js';
+import type { Miss } from './env-groups.js';
+import type { HarvestDeps } from './harvest.js';
+import { toOutcome } from './outcome.js';
+import { agreedResult, type ReadResult } from './results.js';
+import { HARVEST_RUNS } from './runs.js';
+
+/**
+ * The miss's outcome from the runs' results: their agreed answer (every
+ * answer quarantined when they disagree), stored when it is an oracle;
+ * `interrupted` when the runs did not all happen.
+ */
+export function settle(
+  { loaded, key }: Miss,
+  runs: Map<string, ReadResult>[],
+  env: ResolvedEnvironment,
+  tracerDigest: string,
+  deps: Pick<HarvestDeps, 'oracles' | 'quarantine' | 'log'>,
+): HarvestOutcome {
+  const id = loaded.instance.id;
+  if (runs.length < HARVEST_RUNS) return { status: 'error', reason: 'interrupted' };
+  const agreed = agreedResult(
+    runs.map((r) => r.get(id)),
+    (answers) => {
+      const where = deps.quarantine?.put(id, answers);
+      if (where) deps.log(`  ${id}: quarantined, every run's answer in ${where}`);
+    },
+    loaded.instance.kind,
+  );
+  const outcome = toOutcome(loaded, agreed, env, tracerDigest);
+  if (outcome.status === 'ok') deps.oracles.put(key, outcome.entry);
+  else deps.log(`  ${id}: ${outcome.status} — ${outcome.reason}`);
+  return reproduced(loaded, outcome, deps.log);
+}
+
+/**
+ * A SWE-Flux instance is gated on only when the re-run reproduces its published
+ * oracle.json; otherwise it is reported and kept out (the cached re-run stays, so
+ * the check costs no second harvest).
+ */
+export function reproduced(
+  loaded: LoadedInstance,
+  outcome: HarvestOutcome,
+  log: (message: string) => void,
+): HarvestOutcome {
+  if (!loaded.sweFlux || outcome.status !== 'ok') return outcome;
+  const [published, rerun] = [loaded.sweFlux.published, outcome.entry.oracle.oracle_answer];
+  if (canonicalJson(published) === canonicalJson(rerun)) return outcome;
+  const show = (v: unknown) => {
+    const text = canonicalJson(v);
+    return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  };
+  const reason =
+    `the re-run does not reproduce the published oracle.json (published ${show(published)}, ` +
+    `re-run ${show(rerun)}): kept out of gating`;
+  log(`  ${loaded.instance.id}: invalid — ${reason}`);
+  return { status: 'invalid', reason };
+}

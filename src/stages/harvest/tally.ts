@@ -1,0 +1,54 @@
+/** The harvest's outcomes as they come in, and the summary they add up to. */
+import type { ResolvedEnvironment } from '../../contracts/environment.js';
+import type { HarvestOutcome } from '../../contracts/oracle.js';
+import type { LoadedInstance } from '../../contracts/suite.js';
+import type { HarvestSummary } from './harvest.js';
+
+export class HarvestTally {
+  private readonly outcomes = new Map<string, HarvestOutcome>();
+  private readonly environments: HarvestSummary['environments'] = [];
+  private readonly used = new Set<string>();
+  private cached = 0;
+
+  set(id: string, outcome: HarvestOutcome): void {
+    this.outcomes.set(id, outcome);
+  }
+
+  /** An outcome from the cache (counted as cached, whatever the outcome). */
+  hit(id: string, outcome: HarvestOutcome): void {
+    this.outcomes.set(id, outcome);
+    this.cached++;
+  }
+
+  /** The same error for every instance given. */
+  failAll(items: LoadedInstance[], reason: string): void {
+    for (const item of items) this.outcomes.set(item.instance.id, { status: 'error', reason });
+  }
+
+  /** An environment resolved, in the order they were. */
+  environment(env: ResolvedEnvironment): void {
+    this.environments.push({
+      name: env.recipe.name,
+      digest: env.digest,
+      source: env.source.kind,
+      runtime: env.runtime.note,
+    });
+  }
+
+  /** A backend that harvested misses. */
+  usedBackend(name: string): void {
+    this.used.add(name);
+  }
+
+  summary(): HarvestSummary {
+    const failed = [...this.outcomes.values()].filter((o) => o.status !== 'ok').length;
+    return {
+      outcomes: this.outcomes,
+      cached: this.cached,
+      harvested: this.outcomes.size - this.cached - failed,
+      failed,
+      backend: this.used.size ? [...this.used].sort().join('+') : 'cache',
+      environments: this.environments,
+    };
+  }
+}

@@ -1,0 +1,36 @@
+import type { InstanceRecord, QuerySummary } from '../../contracts/results.js';
+import { round } from '../score/aggregate.js';
+import type { ClientIdentity } from '../../contracts/model.js';
+
+const PARSE_FAILURES = new Set(['empty', 'no_json', 'schema_mismatch', 'truncated', 'refused']);
+
+/** Totals of the query stage over the records that reached the model. */
+export function summarizeQuery(
+  records: readonly InstanceRecord[],
+  identity: ClientIdentity,
+  samples: number,
+): QuerySummary {
+  const answered = records.filter((r) => r.scored);
+  const sum = (f: (r: InstanceRecord) => number) => answered.reduce((n, r) => n + f(r), 0);
+  const parseFailures: Record<string, number> = {};
+  for (const r of answered)
+    if (r.error && PARSE_FAILURES.has(r.error))
+      parseFailures[r.error] = (parseFailures[r.error] ?? 0) + 1;
+  const latencyMs = sum((r) => r.latencyMs);
+  return {
+    api: identity.api,
+    samples,
+    settings: { ...identity.settings },
+    answered: answered.length,
+    cacheHits: answered.filter((r) => r.cached).length,
+    tokensIn: sum((r) => r.tokensIn),
+    tokensOut: sum((r) => r.tokensOut),
+    retries: sum((r) => r.retries),
+    latencyMs,
+    meanLatencyMs: answered.length ? Math.round(latencyMs / answered.length) : 0,
+    parseFailures,
+    ...(samples > 1 && answered.length
+      ? { passAtK: round(answered.filter((r) => r.passAtK).length / answered.length) }
+      : {}),
+  };
+}

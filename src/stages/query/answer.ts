@@ -1,0 +1,140 @@
+import type { CachedOracle } from '../../contracts/oracle.js';
+import type { Template } from '../../contracts/instance.js';
+import { parseAnswer } from '../parse/answer.js';
+import {
+  buildPrompt,
+  DEFAULT_PROMPT_OPTIONS,
+  type ChatMessage,
+  type PromptOptions,
+} from '../prompt/build.js';
+import type { ErrorClass, InstanceRecord } from '../../contracts/results.js';
+import type { ScoringMode } from '../score/scorer.js';
+import { passes } from '../score/verdict.js';
+import { worldRecord } from '../score/world.js';
+import { isWorldKind } from '../../contracts/kinds.js';
+import { ModelRequestError, ModelResponseError } from '../../adapters/model/client.js';
+import { Limiter } from './pool.js';
+import { finishRecord } from './record.js';
+import { majorityVote, type SampleOutcome } from './vote.js';
+import type { LoadedInstance } from '../../contracts/suite.js';
+import type { Completion, ModelClient } from '../../contracts/model.js';
+import { oracleDigest } from '../kinds/digest.js';
+
+const MAX_PREDICTION_CHARS = 4096;
+const MAX_QUESTION_CHARS = 1000;
+
+/** 4xx statuses that concern this request alone (too long, invalid for this prompt). */
+const PER_REQUEST_REJECTIONS = new Set([400, 413, 422]);
+
+export interface AnswerOptions {
+  /** Answers asked per instance; the majority is scored, pass@k reported beside it. */
+  samples: number;
+  prompt: PromptOptions;
+  /** Bounds requests in flight across instances (samples of one instance share it). */
+  limiter?: Limiter;
+  /** Which scorer decides (default strict). */
+  scoring?: ScoringMode;
+  /** World-model kinds: how far a predicted number may be from the truth and pass (default 2×). */
+  worldFactor?: number;
+}
+
+interface Sample {
+  outcome: SampleOutcome;
+  completion?: Completion;
+  detail?: string;
+  parsed?: unknown;
+}
+
+async function askOnce(
+  client: ModelClient,
+  messages: ChatMessage[],
+  sample: number,
+  oracle: CachedOracle,
+  template: Template,
+  verdict: (prediction: unknown) => boolean,
+): Promise<Sample> {
+  let completion: Completion;
+  try {
+    completion = await client.complete(messages, { sample });
+  } catch (error) {
+    if (error instanceof ModelRequestError && PER_REQUEST_REJECTIONS.has(error.status))
+      return { outcome: { ok: false, failure: 'request_rejected' }, detail: error.message };
+    if (error instanceof ModelResponseError)
+      return { outcome: { ok: false, failure: error.errorClass }, detail: error.message };
+    throw error;
+  }
+  const parsed = parseAnswer(completion.text, completion.finishReason, template);
+  if (!parsed.ok)
+    return {
+      outcome: { ok: false, failure: parsed.failure },
+      completion,
+      detail: parsed.detail,
+      parsed: parsed.value,
+    };
+  const correct = verdict(parsed.value);
+  return { outcome: { ok: true, value: parsed.value, correct }, completion, parsed: parsed.value };
+}
+
+/**
+ * prompt → query (k samples) → parse → vote → score for one instance with an
+ * oracle. Transport failures that survive retries propagate (they end the
+ * run); a request the server rejects for this instance alone is recorded as
+ * `request_rejected`, an oversized reply as `response_too_large`.
+ */
+export async function answerInstance(
+  loaded: LoadedInstance,
+  oracle: CachedOracle,
+  client: ModelClient,
+  options: AnswerOptions = { samples: 1, prompt: DEFAULT_PROMPT_OPTIONS },
+): Promise<InstanceRecord> {
+  const { instance } = loaded;
+  // The test files as the tracer read them inside the sandbox: the host reads none itself.
+  const testFiles = oracle.context.tests ?? [];
+  const { question, template_answer } = oracle.oracle;
+  const messages = buildPrompt(
+    { kind: instance.kind, tests: instance.tests, question, template_answer },
+    oracle.context,
+    testFiles,
+    options.prompt,
+  );
+  const limiter = options.limiter ?? new Limiter(options.samples);
+  const kind = oracle.oracle.question_kind;
+  const truth = oracle.oracle.oracle_answer;
+  const verdict = (p: unknown) => passes(kind, truth, p, options);
+  const samples = await Promise.all(
+    Array.from({ length: options.samples }, (_, i) =>
+      limiter.run(() => askOnce(client, messages, i, oracle, template_answer, verdict)),
+    ),
+  );
+  const vote = majorityVote(samples.map((s) => s.outcome));
+  const winner = samples[vote.winner]!;
+  const completions = samples.flatMap((s) => (s.completion ? [s.completion] : []));
+  const total = (f: (c: Completion) => number) => completions.reduce((n, c) => n + f(c), 0);
+  const k = options.samples;
+  return finishRecord(loaded, {
+    id: instance.id,
+    kind: instance.kind,
+    scored: true,
+    question: oracle.oracle.question.slice(0, MAX_QUESTION_CHARS),
+    oracle: oracle.oracle.oracle_answer,
+    oracleDigest: oracleDigest(oracle.oracle),
+    correct: winner.outcome.ok && winner.outcome.correct,
+    error: winner.outcome.ok ? null : (winner.outcome.failure as ErrorClass),
+    ...(winner.detail !== undefined ? { detail: winner.detail } : {}),
+    ...(winner.completion
+      ? { prediction: winner.completion.text.slice(0, MAX_PREDICTION_CHARS) }
+      : {}),
+    ...(winner.parsed !== undefined ? { parsed: winner.parsed } : {}),
+    ...(isWorldKind(kind) && winner.outcome.ok
+      ? worldRecord(kind, truth, winner.outcome.value, oracle.oracle.meta.measurement)
+      : {}),
+    tokensIn: total((c) => c.tokensIn),
+    tokensOut: total((c) => c.tokensOut),
+    latencyMs: total((c) => c.latencyMs),
+    retries: total((c) => c.retries),
+    ...(completions.length && completions.every((c) => c.cached) ? { cached: true } : {}),
+    ...(k > 1
+      ? { samples: k, samplesCorrect: vote.correctSamples, passAtK: vote.correctSamples > 0 }
+      : {}),
+  });
+}

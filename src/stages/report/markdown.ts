@@ -1,0 +1,141 @@
+import { pct } from '../compare/describe.js';
+import type { Comparison } from '../../contracts/comparison.js';
+import type { Results } from '../../contracts/results.js';
+import { comparisonDetails, comparisonTable, policyLine, verdictLine } from './comparison.js';
+import { codeSpan, escapeMarkdown } from './escape.js';
+import { flippedSection } from './flipped.js';
+import { renderTrend, type TrendOptions } from './trend.js';
+import { worldSection } from './world.js';
+import type { IndexRow } from '../../contracts/history.js';
+
+export { codeSpan, escapeMarkdown };
+
+/**
+ * A hidden line that opens every rendered report (report.md, the job summary,
+ * the PR comment): it marks the text as tracegate's report, and no rendered
+ * model reply can forge it (escape.ts). It is not what finds the sticky
+ * comment: that is `commentMarker(name)` (github/reporter.ts), the line put
+ * above the report in the comment, which carries the run's name so that each
+ * named run keeps its own comment.
+ */
+export const COMMENT_MARKER = '<!-- tracegate:report -->';
+
+function baselineLine(c: Comparison): string[] {
+  const b = c.baseline;
+  if (!b) return [];
+  const rev = b.revision ? ` @ ${codeSpan(b.revision)}` : '';
+  return ['', `Compared with ${escapeMarkdown(b.model)}${rev} — ${escapeMarkdown(b.source)}`];
+}
+
+/** What the report shows beyond the run itself. */
+export interface ReportContext {
+  /** The history's rows (this run's own row merged in) for the trend chart. */
+  trend?: TrendOptions & { rows: readonly IndexRow[] };
+}
+
+function acceptedLine(results: Results, comparison: Comparison): string[] {
+  const a = results.accepted;
+  if (!a || comparison.verdict !== 'fail') return [];
+  return [
+    '',
+    `🟣 **Regression accepted** by the label ${codeSpan(a.label)}${a.note ? ` (${escapeMarkdown(a.note)})` : ''}: ` +
+      'the check is neutral and the job passes; the acceptance is recorded in the history.',
+  ];
+}
+
+function variantsLine(results: Results): string[] {
+  const v = results.variants;
+  if (!v) return [];
+  const dropped = Object.entries(v.dropped)
+    .map(([rule, n]) => `${rule} ×${n}`)
+    .join(', ');
+  return [
+    '',
+    `**Fresh variants** (epoch ${v.epoch}, ${v.mode === 'only' ? 'instead of the instances' : 'beside the instances'}): ` +
+      `${v.valid} of ${v.tried} valid and asked${dropped ? `; dropped: ${dropped}` : ''}. ` +
+      'They pair only with runs of the same epoch.',
+  ];
+}
+
+/** The report shown in the PR comment, the job summary and report.md. */
+export function renderReport(
+  results: Results,
+  comparison: Comparison,
+  context: ReportContext = {},
+): string {
+  const { summary } = results;
+  const trend = context.trend ? renderTrend(context.trend.rows, context.trend) : '';
+  const lines = [
+    COMMENT_MARKER,
+    `## tracegate — ${escapeMarkdown(results.model.name)}${results.model.revision ? ` @ ${codeSpan(results.model.revision)}` : ''}`,
+    '',
+    verdictLine(comparison),
+    ...acceptedLine(results, comparison),
+    ...baselineLine(comparison),
+    '',
+    `**This run: ${pct(summary.accuracy)}** (${summary.correct}/${summary.total}, 95% CI ${pct(summary.ci95[0])}–${pct(summary.ci95[1])})`,
+    '',
+    ...comparisonTable(comparison, { overall: summary, byKind: summary.byKind }),
+    ...variantsLine(results),
+    ...worldSection(results),
+    ...comparisonDetails(comparison),
+    ...flippedSection(results, comparison),
+    ...(trend ? ['', '**Trend**', '', trend] : []),
+  ];
+  const errorEntries = Object.entries(summary.errors).filter(([k]) => !k.startsWith('harvest_'));
+  if (errorEntries.length) {
+    lines.push(
+      '',
+      `**Not answered as asked:** ${errorEntries.map(([k, n]) => `${k} ×${n}`).join(', ')}`,
+    );
+  }
+  const unscored = results.instances.filter((r) => !r.scored);
+  if (unscored.length) {
+    lines.push('', '<details><summary>Instances without an oracle (not scored)</summary>', '');
+    for (const r of unscored)
+      lines.push(`- ${codeSpan(r.id)}: ${r.error} — ${escapeMarkdown(r.detail ?? '')}`);
+    lines.push('', '</details>');
+  }
+  if (results.rejected?.length) {
+    lines.push(
+      '',
+      `<details><summary>⚠️ ${results.rejected.length} suite file(s) rejected (not run)</summary>`,
+      '',
+    );
+    for (const r of results.rejected) lines.push(`- ${escapeMarkdown(r.reason)}`);
+    lines.push('', '</details>');
+  }
+  const q = results.query;
+  if (q?.passAtK !== undefined) {
+    lines.push(
+      '',
+      `**pass@${q.samples}: ${pct(q.passAtK)}** (the score above is the majority of ${q.samples} samples; ` +
+        'the gate compares per-item success rates over the samples)',
+    );
+  }
+  const asked = q
+    ? `${escapeMarkdown(q.api)}, ${q.answered} answered (${q.cacheHits} from the response cache), ` +
+      `mean latency ${(q.meanLatencyMs / 1000).toFixed(2)} s, ${q.retries} retries · `
+    : '';
+  lines.push(
+    '',
+    `<sub>${policyLine(comparison)} · ` +
+      `oracles: ${results.harvest.cached} cached, ${results.harvest.harvested} harvested (${results.harvest.backend}) · ` +
+      (results.harvest.environments ?? [])
+        .map(
+          (e) =>
+            `environment ${escapeMarkdown(e.name)}: ${escapeMarkdown(e.source)}, ${escapeMarkdown(e.runtime)} · `,
+        )
+        .join('') +
+      asked +
+      `tokens ${summary.tokensIn} in / ${summary.tokensOut} out` +
+      (results.cost
+        ? ` (cost $${results.cost.usd.toFixed(2)} at $${results.cost.price.input}/$${results.cost.price.output} per M tokens)`
+        : '') +
+      ` · prompt ${results.promptVersion}` +
+      `${results.prompt ? ` (${escapeMarkdown(results.prompt.context)}, ${escapeMarkdown(results.prompt.budget)})` : ''}` +
+      ` · scorer ${codeSpan(results.provenance.scorer)}</sub>`,
+    '',
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,27 @@
+import { isWorldKind } from '../../contracts/kinds.js';
+import { DEFAULT_SCORING, SCORERS, type ScoringMode } from './scorer.js';
+import { DEFAULT_WORLD_FACTOR, passesWorld } from './world.js';
+
+/** Which rules decide an answer: the scorer's mode, and the world-model kinds' factor. */
+export interface ScoringRules {
+  /** Default strict. */
+  scoring?: ScoringMode;
+  /** W2/W3: how far a predicted number may be from the measurement and pass (default 2×). */
+  worldFactor?: number;
+}
+
+/**
+ * The one entry point for scoring an answer: a world-model kind by its own
+ * pass rule (within a factor, the top entry in the top five) in both modes,
+ * any other kind by the chosen scorer's structural comparison.
+ */
+export function passes(
+  kind: string,
+  truth: unknown,
+  prediction: unknown,
+  rules: ScoringRules = {},
+): boolean {
+  return isWorldKind(kind)
+    ? passesWorld(kind, truth, prediction, rules.worldFactor ?? DEFAULT_WORLD_FACTOR)
+    : SCORERS[rules.scoring ?? DEFAULT_SCORING].score(truth, prediction);
+}
