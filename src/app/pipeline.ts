@@ -12,13 +12,11 @@ import {
   InterruptedError,
   messageOf,
 } from '../errors.js';
-import { harvestOracles, type HarvestSummary } from '../stages/harvest/harvest.js';
-import { ModelRequestError } from '../adapters/model/client.js';
+import { harvestOracles } from '../stages/harvest/harvest.js';
 import { PROMPT_VERSION } from '../stages/prompt/build.js';
 import { assembleResults, mergeHarvests, NO_HARVEST, reportContext } from './results.js';
-import { queryInstances, withResponseCache } from '../stages/query/stage.js';
+import { queryInstances } from '../stages/query/stage.js';
 import { renderReport } from '../stages/report/markdown.js';
-import { HeuristicClient } from '../adapters/heuristic-model/client.js';
 import {
   screenVariants,
   summarizeVariants,
@@ -28,6 +26,9 @@ import {
 import type { Baseline, Stores } from '../contracts/ports.js';
 import type { RunDeps, RunInput, RunOutcome } from './run-input.js';
 import type { LoadedInstance } from '../contracts/suite.js';
+import { ModelRequestError } from '../contracts/model.js';
+import { withResponseCache } from './response-cache.js';
+import type { HarvestSummary } from '../stages/harvest/types.js';
 
 /** Harvest only: oracles into the store. */
 export function harvestOnly(
@@ -199,7 +200,7 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
   let asked = selected;
   if (variantsAsked) {
     // A variant is asked only if it passes the screen with an oracle of its own.
-    const screened = await screenVariants(variants, first.outcomes, new HeuristicClient());
+    const screened = await screenVariants(variants, first.outcomes, deps.screen);
     variantSummary = summarizeVariants(
       variantsAsked.mode,
       variantsAsked.epoch,

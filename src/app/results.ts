@@ -5,13 +5,13 @@ import { HISTORY_SCHEMA, indexRow } from '../contracts/history.js';
 import { RESULTS_SCHEMA, type InstanceRecord, type Results } from '../contracts/results.js';
 import { mergeRow } from '../adapters/history/index-merge.js';
 import type { ReportContext } from '../stages/report/markdown.js';
-import type { HarvestSummary } from '../stages/harvest/harvest.js';
 import { describePrompt, PROMPT_VERSION } from '../stages/prompt/build.js';
 import { summarizeQuery } from '../stages/query/accounting.js';
 import { summarize } from '../stages/score/aggregate.js';
 import type { LoadedInstance } from '../contracts/suite.js';
 import type { ClientIdentity } from '../contracts/model.js';
 import type { RunInput } from './run-input.js';
+import type { HarvestSummary } from '../stages/harvest/types.js';
 
 /** Two batches' harvests as one (a top-up harvests its items after the selection's). */
 export function mergeHarvests(a: HarvestSummary, b: HarvestSummary): HarvestSummary {

@@ -4,10 +4,10 @@ import type { ModelClient } from '../contracts/model.js';
 import type { Stores } from '../contracts/ports.js';
 import type { LoadedInstance, RejectedFile } from '../contracts/suite.js';
 import type { Results } from '../contracts/results.js';
-import type { HarvestDeps, HarvestSummary } from '../stages/harvest/harvest.js';
 import type { QueryConfig } from '../stages/query/stage.js';
 import type { TrendOptions } from '../stages/report/trend.js';
 import type { VariantMode } from '../stages/variants/variants.js';
+import type { HarvestDeps, HarvestSummary } from '../stages/harvest/types.js';
 
 /** What to run: the selection in order, and what may be added to it. */
 export interface SelectionSlice {
@@ -78,6 +78,11 @@ export interface RunDeps {
   warn: (message: string) => void;
   harvest: Pick<HarvestDeps, 'backend' | 'sources' | 'shareRuns'>;
   client: ModelClient;
+  /**
+   * What a variant must not be answerable by: the screen asks it every
+   * candidate (the demo model; an instance it gets right is not kept).
+   */
+  screen: ModelClient;
   stores: Stores;
   /** Aborted on SIGINT/SIGTERM: the run stops, writes what it has (incomplete), and throws. */
   signal?: AbortSignal;

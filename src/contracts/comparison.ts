@@ -175,3 +175,13 @@ export const comparisonSchema = z.object({
     .optional(),
 });
 export type Comparison = z.infer<typeof comparisonSchema>;
+
+/** A check-run annotation (GitHub's shape): a line of a file of the repository. */
+export interface Annotation {
+  path: string;
+  start_line: number;
+  end_line: number;
+  annotation_level: 'notice' | 'warning' | 'failure';
+  title: string;
+  message: string;
+}

@@ -139,3 +139,12 @@ export interface ResolvedEnvironment {
   /** sha256 over the source and the runtime (see environments/digest.ts). */
   digest: string;
 }
+
+/**
+ * Resolves what an environment's code is, on the host: its wheels (by
+ * sha256) and, for a git source, the full commit and its exported tree.
+ * Image sources are resolved by the backend that can see images.
+ */
+export interface EnvironmentSources {
+  resolve(recipe: Environment, environmentDir: string): Promise<ResolvedSource | undefined>;
+}

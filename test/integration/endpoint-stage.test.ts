@@ -5,13 +5,14 @@ import { DEFAULT_PROMPT_OPTIONS } from '../../src/stages/prompt/build.js';
 import { summarizeQuery } from '../../src/stages/query/accounting.js';
 import type { ClientConfig } from '../../src/adapters/model/factory.js';
 import { DirResponseCache } from '../../src/adapters/stores/response-cache.js';
-import { queryInstances, withResponseCache } from '../../src/stages/query/stage.js';
+import { queryInstances } from '../../src/stages/query/stage.js';
 import type { InstanceRecord } from '../../src/contracts/results.js';
 import { summarize } from '../../src/stages/score/aggregate.js';
 import { tempDir } from '../helpers/cli.js';
 import { FaultyModelServer, type Fault, type Reply, testClient } from '../helpers/model-server.js';
 import type { LoadedInstance } from '../../src/contracts/suite.js';
 import type { ModelClient } from '../../src/contracts/model.js';
+import { withResponseCache } from '../../src/app/response-cache.js';
 
 type Item = { loaded: LoadedInstance; entry: CachedOracle };
 

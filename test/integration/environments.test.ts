@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { resultsSchema } from '../../src/contracts/results.js';
 import type { ResolvedSource } from '../../src/contracts/environment.js';
-import { environmentDigest } from '../../src/adapters/environments/digest.js';
+import { environmentDigest } from '../../src/stages/harvest/environment-digest.js';
 import { downloadWheels } from '../../src/adapters/environments/wheels.js';
 import { HostSources } from '../../src/adapters/environments/sources.js';
 import {

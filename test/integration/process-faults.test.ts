@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
-import { HARVEST_RUNS } from '../../src/stages/harvest/harvest.js';
+import { HARVEST_RUNS } from '../../src/stages/harvest/runs.js';
 import { resultsSchema } from '../../src/contracts/results.js';
 import { packageRoot } from '../../src/paths.js';
 import { FIXTURE_SUITE, tempDir } from '../helpers/cli.js';

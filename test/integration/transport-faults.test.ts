@@ -1,10 +1,10 @@
 import { EndpointUnavailableError } from '../../src/errors.js';
 import { TimeBudget } from '../../src/adapters/model/budget.js';
-import { ModelRequestError, ModelResponseError } from '../../src/adapters/model/client.js';
 import type { ClientConfig } from '../../src/adapters/model/factory.js';
 import { runPool } from '../../src/stages/query/pool.js';
 import { FaultyModelServer, type Fault, testClient } from '../helpers/model-server.js';
 import type { ModelClient } from '../../src/contracts/model.js';
+import { ModelRequestError, ModelResponseError } from '../../src/contracts/model.js';
 
 const fast = { timeoutMs: 500, retries: 6, backoffMs: 5, maxWaitMs: 50 };
 const client = (endpoint: string, extra: Partial<ClientConfig> = {}): ModelClient =>

@@ -6,11 +6,11 @@ import type { Engines } from '../../src/app/config/assemble.js';
 import type { ResolvedSource, Runtime } from '../../src/contracts/environment.js';
 import type { ModelClient } from '../../src/contracts/model.js';
 import { EndpointUnavailableError } from '../../src/errors.js';
-import type { HarvestBackend, HarvestJob } from '../../src/stages/harvest/backend.js';
+import type { HarvestBackend, HarvestJob } from '../../src/contracts/harvest-backend.js';
 import { run } from '../../src/doors/action/main.js';
-import { ModelRequestError } from '../../src/adapters/model/client.js';
 import { noCacheStore } from '../../src/adapters/stores/cache-store.js';
 import { FIXTURE_SUITE, tempDir } from '../helpers/cli.js';
+import { ModelRequestError } from '../../src/contracts/model.js';
 
 /**
  * The two doors onto one application: the CLI (`tracegate run`) and the

@@ -1,6 +1,6 @@
 import type { CachedOracle, HarvestOutcome } from '../../src/contracts/oracle.js';
 import type { Candidate, ScoutedFunction } from '../../src/contracts/scout.js';
-import { chooseTargets, draft } from '../../src/stages/generate/candidates.js';
+import { chooseTargets, draft } from '../../src/stages/screen/candidates.js';
 import {
   harvestRule,
   isEmptyAnswer,
@@ -8,7 +8,7 @@ import {
   PER_TARGET_KIND,
   screen,
   sizeProblem,
-} from '../../src/stages/generate/screen.js';
+} from '../../src/stages/screen/screen.js';
 
 const candidate = (kind: string, query: Record<string, unknown>, fn = 'walk'): Candidate => ({
   kind,

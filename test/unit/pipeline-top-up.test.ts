@@ -3,7 +3,7 @@ import { parseCompareOptions } from '../../src/app/config/options.js';
 import type { Environment, ResolvedSource, Runtime } from '../../src/contracts/environment.js';
 import type { CachedOracle } from '../../src/contracts/oracle.js';
 import type { InstanceRecord, Results } from '../../src/contracts/results.js';
-import { environmentDigest } from '../../src/adapters/environments/digest.js';
+import { environmentDigest } from '../../src/stages/harvest/environment-digest.js';
 import { oracleKey } from '../../src/stages/harvest/key.js';
 import { runPipeline } from '../../src/app/pipeline.js';
 import { selectInstances } from '../../src/stages/select/select.js';
@@ -124,6 +124,8 @@ function setup(baseline: Results | undefined, topUp: number) {
       }),
     },
     client,
+    // No variants here: the screen is never asked.
+    screen: client,
     stores,
   };
   const baselineRecords = (correct: boolean) =>

@@ -5,7 +5,7 @@ import type {
   Runtime,
 } from '../../contracts/environment.js';
 import { messageOf } from '../../errors.js';
-import type { HarvestBackend, HarvestJob } from '../../stages/harvest/backend.js';
+import type { HarvestBackend, HarvestJob } from '../../contracts/harvest-backend.js';
 
 /**
  * Docker where it can (an engine answers and the environment's image can be

@@ -11,7 +11,7 @@ import type {
 } from '../../contracts/environment.js';
 import { HarvestError } from '../../errors.js';
 import { copyWheels } from '../environments/sources.js';
-import type { HarvestBackend, HarvestJob } from '../../stages/harvest/backend.js';
+import type { HarvestBackend, HarvestJob } from '../../contracts/harvest-backend.js';
 import type { Cleanups } from '../../util/cleanups.js';
 import { BoundedText } from './bounded.js';
 

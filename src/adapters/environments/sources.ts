@@ -18,17 +18,9 @@ import type { CacheLayout } from '../stores/layout.js';
 import { canonicalJson, sha256 } from '../../util/hash.js';
 import { downloadWheels } from './wheels.js';
 import type { SuiteReader } from '../../contracts/suite.js';
+import type { EnvironmentSources } from '../../contracts/environment.js';
 
 const run = promisify(execFile);
-
-/**
- * Resolves what an environment's code is, on the host: its wheels (by
- * sha256) and, for a git source, the full commit and its exported tree.
- * Image sources are resolved by the backend that can see images.
- */
-export interface EnvironmentSources {
-  resolve(recipe: Environment, environmentDir: string): Promise<ResolvedSource | undefined>;
-}
 
 const fileSha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 const isPathRef = (ref: string) => ref.endsWith('.whl') && !ref.includes('==');

@@ -1,5 +1,5 @@
 import type { getOctokit } from '@actions/github';
-import type { Annotation } from '../../stages/report/regressions.js';
+import type { Annotation } from '../../contracts/comparison.js';
 /** The login a workflow's GITHUB_TOKEN writes as. */
 export const ACTIONS_BOT = 'github-actions[bot]';
 

@@ -2,7 +2,6 @@ import http from 'node:http';
 import https from 'node:https';
 import { EndpointUnavailableError } from '../../errors.js';
 import type { TimeBudget } from './budget.js';
-import { ModelRequestError, ModelResponseError } from './client.js';
 import {
   classifyNetworkError,
   isTransientStatus,
@@ -13,6 +12,7 @@ import {
   snippet,
   TransientError,
 } from './faults.js';
+import { ModelRequestError, ModelResponseError } from '../../contracts/model.js';
 
 export interface TransportOptions {
   /** Per-attempt timeout, covering the whole body. */

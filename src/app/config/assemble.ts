@@ -2,12 +2,12 @@ import { join } from 'node:path';
 import { AutoBackend } from '../../adapters/backends/auto.js';
 import { DockerBackend } from '../../adapters/backends/docker/backend.js';
 import { LocalBackend } from '../../adapters/backends/local.js';
-import { HostSources, type EnvironmentSources } from '../../adapters/environments/sources.js';
-import type { HarvestBackend } from '../../stages/harvest/backend.js';
+import { HostSources } from '../../adapters/environments/sources.js';
+import type { HarvestBackend } from '../../contracts/harvest-backend.js';
 import type { ModelClient } from '../../contracts/model.js';
-import type { HarvestDeps } from '../../stages/harvest/harvest.js';
 import { tracerDigest } from '../../stages/harvest/tracer-digest.js';
 import { TimeBudget } from '../../adapters/model/budget.js';
+import { HeuristicClient } from '../../adapters/heuristic-model/client.js';
 import { createModelClient } from '../../adapters/model/factory.js';
 import { bundledInstancesDir, tracerDir } from '../../paths.js';
 import { selectInstances } from '../../stages/select/select.js';
@@ -31,6 +31,8 @@ import { DEFAULT_WORLD_FACTOR } from '../../stages/score/world.js';
 import type { GateOptions, HarvestOptions, RunOptions } from './options.js';
 import type { LoadedInstance, RejectedFile, Suite } from '../../contracts/suite.js';
 import type { RunDeps, RunInput } from '../run-input.js';
+import type { EnvironmentSources } from '../../contracts/environment.js';
+import type { HarvestDeps } from '../../stages/harvest/types.js';
 
 export interface Logger {
   log: (message: string) => void;
@@ -286,6 +288,7 @@ export function toRunDeps(
         retries: options.retries,
         budget: budget === undefined ? undefined : new TimeBudget(budget * 1000),
       }),
+    screen: new HeuristicClient(),
     stores: { ...localStores(options, logger), ...(baseline ? { baseline } : {}) },
   };
 }

@@ -3,9 +3,9 @@ import type { Environment, ResolvedEnvironment } from '../../contracts/environme
 import type { CachedOracle } from '../../contracts/oracle.js';
 import type { LoadedInstance } from '../../contracts/suite.js';
 import { canonicalJson } from '../../util/hash.js';
-import type { HarvestDeps } from './harvest.js';
 import { oracleKey } from './key.js';
 import { entryBelongs } from './outcome.js';
+import type { HarvestDeps } from './types.js';
 
 /** The instances of one environment recipe (as written, in its directory). */
 export interface EnvGroup {

@@ -1,10 +1,10 @@
 /** Environments resolved once each, on first use, on a backend created once, on first use. */
 import type { Environment, ResolvedEnvironment } from '../../contracts/environment.js';
-import { environmentDigest } from '../../adapters/environments/digest.js';
+import { environmentDigest } from './environment-digest.js';
 import { messageOf } from '../../errors.js';
-import type { HarvestBackend } from './backend.js';
+import type { HarvestBackend } from '../../contracts/harvest-backend.js';
 import type { EnvGroup } from './env-groups.js';
-import type { HarvestDeps } from './harvest.js';
+import type { HarvestDeps } from './types.js';
 
 /**
  * An environment resolved once: its source (wheels, commit, image), its

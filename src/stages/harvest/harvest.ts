@@ -1,47 +1,12 @@
 import type { ResolvedEnvironment } from '../../contracts/environment.js';
-import type { HarvestOutcome } from '../../contracts/oracle.js';
-import type { EnvironmentSources } from '../../adapters/environments/sources.js';
 import { DockerUnavailableError } from '../../errors.js';
-import type { OracleStore, QuarantineStore } from '../../contracts/ports.js';
-import type { HarvestBackend } from './backend.js';
 import { groupByEnvironment, missesOf, type EnvGroup } from './env-groups.js';
 import { LazyEnvironments, unresolvedReason } from './environments.js';
 import { runAll } from './runs.js';
 import { reproduced, settle } from './settle.js';
 import { HarvestTally } from './tally.js';
 import type { LoadedInstance } from '../../contracts/suite.js';
-
-/** What the harvest stage is given: where it resolves, runs, stores. */
-export interface HarvestDeps {
-  /** Created on first use. */
-  backend: () => HarvestBackend;
-  sources: EnvironmentSources;
-  oracles: OracleStore;
-  quarantine?: QuarantineStore;
-  log: (message: string) => void;
-  warn: (message: string) => void;
-  /** Aborted on an interrupt: no further job starts; unharvested instances get `interrupted`. */
-  signal?: AbortSignal;
-  /**
-   * One test run records every target its instances name (default); false: one run per
-   * target, as before shared runs (the answers are the same: for side-by-side benchmarks).
-   */
-  shareRuns?: boolean;
-}
-
-/** Every oracle is harvested this many times, in fresh containers, and must agree. */
-export { HARVEST_RUNS } from './runs.js';
-
-export interface HarvestSummary {
-  outcomes: Map<string, HarvestOutcome>;
-  cached: number;
-  harvested: number;
-  failed: number;
-  /** Where misses were harvested: backend names, or "cache" when nothing was missing. */
-  backend: string;
-  /** Each effective environment: its digest and how it was obtained. */
-  environments: { name: string; digest: string; source: string; runtime: string }[];
-}
+import type { HarvestDeps, HarvestSummary } from './types.js';
 
 /**
  * Gold answers for the selected instances. Each environment is resolved once

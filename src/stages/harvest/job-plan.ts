@@ -1,7 +1,7 @@
 /** One tracer run over some instances of an environment, as a job a backend can run. */
 import type { ResolvedEnvironment } from '../../contracts/environment.js';
 import type { LoadedInstance } from '../../contracts/suite.js';
-import type { HarvestJob, PlanPaths, PlanSpec } from './backend.js';
+import type { HarvestJob, PlanPaths, PlanSpec } from '../../contracts/harvest-backend.js';
 
 /**
  * The job, and the specs of the plan it last built (the backend builds it

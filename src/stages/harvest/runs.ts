@@ -2,10 +2,10 @@
 import type { ResolvedEnvironment } from '../../contracts/environment.js';
 import type { LoadedInstance } from '../../contracts/suite.js';
 import { DockerUnavailableError, messageOf } from '../../errors.js';
-import type { HarvestBackend } from './backend.js';
-import type { HarvestDeps } from './harvest.js';
+import type { HarvestBackend } from '../../contracts/harvest-backend.js';
 import { harvestJob } from './job-plan.js';
 import { readResultLines, type ReadResult } from './results.js';
+import type { HarvestDeps } from './types.js';
 
 /** Every oracle is harvested this many times, in fresh containers, and must agree. */
 export const HARVEST_RUNS = 2;

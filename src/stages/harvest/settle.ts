@@ -4,10 +4,10 @@ import type { HarvestOutcome } from '../../contracts/oracle.js';
 import type { LoadedInstance } from '../../contracts/suite.js';
 import { canonicalJson } from '../../util/hash.js';
 import type { Miss } from './env-groups.js';
-import type { HarvestDeps } from './harvest.js';
 import { toOutcome } from './outcome.js';
 import { agreedResult, type ReadResult } from './results.js';
 import { HARVEST_RUNS } from './runs.js';
+import type { HarvestDeps } from './types.js';
 
 /**
  * The miss's outcome from the runs' results: their agreed answer (every

@@ -2,7 +2,7 @@
 import type { ResolvedEnvironment } from '../../contracts/environment.js';
 import type { HarvestOutcome } from '../../contracts/oracle.js';
 import type { LoadedInstance } from '../../contracts/suite.js';
-import type { HarvestSummary } from './harvest.js';
+import type { HarvestSummary } from './types.js';
 
 export class HarvestTally {
   private readonly outcomes = new Map<string, HarvestOutcome>();

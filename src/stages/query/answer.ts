@@ -12,13 +12,13 @@ import type { ScoringMode } from '../score/scorer.js';
 import { passes } from '../score/verdict.js';
 import { worldRecord } from '../score/world.js';
 import { isWorldKind } from '../../contracts/kinds.js';
-import { ModelRequestError, ModelResponseError } from '../../adapters/model/client.js';
 import { Limiter } from './pool.js';
 import { finishRecord } from './record.js';
 import { majorityVote, type SampleOutcome } from './vote.js';
 import type { LoadedInstance } from '../../contracts/suite.js';
 import type { Completion, ModelClient } from '../../contracts/model.js';
 import { oracleDigest } from '../kinds/digest.js';
+import { ModelRequestError, ModelResponseError } from '../../contracts/model.js';
 
 const MAX_PREDICTION_CHARS = 4096;
 const MAX_QUESTION_CHARS = 1000;

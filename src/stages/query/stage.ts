@@ -1,10 +1,8 @@
 import type { CachedOracle } from '../../contracts/oracle.js';
-import { PROMPT_VERSION, type PromptOptions } from '../prompt/build.js';
+import type { PromptOptions } from '../prompt/build.js';
 import type { InstanceRecord } from '../../contracts/results.js';
 import { answerInstance } from './answer.js';
 import { Limiter, runPool } from './pool.js';
-import { CachingClient } from '../../adapters/model/caching-client.js';
-import type { ResponseCache } from '../../contracts/ports.js';
 import type { ScoringMode } from '../score/scorer.js';
 import type { LoadedInstance } from '../../contracts/suite.js';
 import type { ModelClient } from '../../contracts/model.js';
@@ -18,27 +16,6 @@ export interface QueryConfig {
   scoring?: ScoringMode;
   /** World-model kinds: the pass rule's factor for numbers (default 2). */
   worldFactor?: number;
-}
-
-/**
- * The client answers come from: through the response cache when there is one
- * AND the model revision is known. Without a revision, two checkpoints served
- * under one name would be indistinguishable, so nothing is reused.
- */
-export function withResponseCache(
-  client: ModelClient,
-  cache: ResponseCache | undefined,
-  revision: string | undefined,
-  log: (message: string) => void,
-): ModelClient {
-  if (!cache) return client;
-  if (!revision) {
-    log(
-      'No --model-revision: the response cache is off (answers could belong to another checkpoint).',
-    );
-    return client;
-  }
-  return new CachingClient(client, cache, revision, PROMPT_VERSION);
 }
 
 /**

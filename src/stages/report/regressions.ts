@@ -1,15 +1,6 @@
 import type { Comparison } from '../../contracts/comparison.js';
 import type { Results } from '../../contracts/results.js';
-
-/** A check-run annotation (GitHub's shape): a line of a file of the repository. */
-export interface Annotation {
-  path: string;
-  start_line: number;
-  end_line: number;
-  annotation_level: 'notice' | 'warning' | 'failure';
-  title: string;
-  message: string;
-}
+import type { Annotation } from '../../contracts/comparison.js';
 
 /** One regressed item, as the `regressions` output lists it. */
 export interface Regression {

@@ -2,7 +2,7 @@
 // harvested like any instance and kept only if they pass the generator's screen with another oracle.
 import { isWorldKind } from '../../contracts/kinds.js';
 import type { HarvestOutcome } from '../../contracts/oracle.js';
-import { answerProblem, harvestRule } from '../generate/screen.js';
+import { answerProblem, harvestRule } from '../screen/screen.js';
 import { answerInstance } from '../query/answer.js';
 import { sha256 } from '../../util/hash.js';
 import type { LoadedInstance } from '../../contracts/suite.js';

@@ -7,7 +7,7 @@ import type {
   ResolvedSource,
   Runtime,
 } from '../../../contracts/environment.js';
-import type { HarvestBackend, HarvestJob } from '../../../stages/harvest/backend.js';
+import type { HarvestBackend, HarvestJob } from '../../../contracts/harvest-backend.js';
 import type { Cleanups } from '../../../util/cleanups.js';
 import { MOUNT, TEST_UID_BASE, type SandboxLimits } from '../sandbox-policy.js';
 import { DockerodeClient, type ContainerClient, type Dockerode } from './container-client.js';

@@ -13,14 +13,20 @@ import type { Environment } from '../../contracts/environment.js';
 import type { HarvestOutcome } from '../../contracts/oracle.js';
 import { scoutResultSchema, type Candidate, type ScoutResult } from '../../contracts/scout.js';
 import { UsageError } from '../../errors.js';
-import type { HarvestBackend, HarvestJob, ScoutSpec } from '../harvest/backend.js';
-import { harvestOracles, resolveEnvironment, type HarvestDeps } from '../harvest/harvest.js';
+import type { HarvestBackend, HarvestJob, ScoutSpec } from '../../contracts/harvest-backend.js';
+import { harvestOracles, resolveEnvironment } from '../../stages/harvest/harvest.js';
 import { HeuristicClient } from '../../adapters/heuristic-model/client.js';
-import { answerInstance } from '../query/answer.js';
-import { chooseTargets, draft, type Drafted } from './candidates.js';
-import { screen, SCREEN_RULES, type Rejection, type ScreenRule } from './screen.js';
+import { answerInstance } from '../../stages/query/answer.js';
+import { chooseTargets, draft, type Drafted } from '../../stages/screen/candidates.js';
+import {
+  screen,
+  SCREEN_RULES,
+  type Rejection,
+  type ScreenRule,
+} from '../../stages/screen/screen.js';
 import type { LoadedInstance } from '../../contracts/suite.js';
 import { contentHash, isInstanceFile } from '../../adapters/suite/files.js';
+import type { HarvestDeps } from '../../stages/harvest/types.js';
 
 /** What `tracegate generate` is asked. */
 export interface GenerateRequest {

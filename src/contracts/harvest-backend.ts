@@ -1,13 +1,8 @@
-import type {
-  Environment,
-  ResolvedEnvironment,
-  ResolvedSource,
-  Runtime,
-} from '../../contracts/environment.js';
-import type { TracerPlan } from '../../contracts/tracer-protocol.js';
+import type { Environment, ResolvedEnvironment, ResolvedSource, Runtime } from './environment.js';
+import type { TracerPlan } from './tracer-protocol.js';
 
 // The plan's types are the protocol's (one schema, src/contracts/tracer-protocol.ts), named here for the backends.
-export type { PlanSpec, ScoutSpec, TracerPlan } from '../../contracts/tracer-protocol.js';
+export type { PlanSpec, ScoutSpec, TracerPlan } from './tracer-protocol.js';
 
 /** How a backend places an instance's files: where its directory and the checkout appear. */
 export interface PlanPaths {

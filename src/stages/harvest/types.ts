@@ -1,0 +1,33 @@
+import type { HarvestOutcome } from '../../contracts/oracle.js';
+import type { EnvironmentSources } from '../../contracts/environment.js';
+import type { HarvestBackend } from '../../contracts/harvest-backend.js';
+import type { OracleStore, QuarantineStore } from '../../contracts/ports.js';
+
+/** What the harvest stage is given: where it resolves, runs, stores. */
+export interface HarvestDeps {
+  /** Created on first use. */
+  backend: () => HarvestBackend;
+  sources: EnvironmentSources;
+  oracles: OracleStore;
+  quarantine?: QuarantineStore;
+  log: (message: string) => void;
+  warn: (message: string) => void;
+  /** Aborted on an interrupt: no further job starts; unharvested instances get `interrupted`. */
+  signal?: AbortSignal;
+  /**
+   * One test run records every target its instances name (default); false: one run per
+   * target, as before shared runs (the answers are the same: for side-by-side benchmarks).
+   */
+  shareRuns?: boolean;
+}
+
+export interface HarvestSummary {
+  outcomes: Map<string, HarvestOutcome>;
+  cached: number;
+  harvested: number;
+  failed: number;
+  /** Where misses were harvested: backend names, or "cache" when nothing was missing. */
+  backend: string;
+  /** Each effective environment: its digest and how it was obtained. */
+  environments: { name: string; digest: string; source: string; runtime: string }[];
+}
