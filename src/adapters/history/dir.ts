@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { UsageError } from '../../errors.js';
 import { join } from 'node:path';
 import { INDEX_PATH, entryPath, indexRow, type HistoryEntry } from '../../contracts/history.js';
 import type { IndexRow } from '../../contracts/history.js';
 import { writeFileAtomic, writing } from '../stores/atomic.js';
 import { applyRetention, mergeRow } from './index-merge.js';
-import { parseEntry, parseIndex, serializeEntry, serializeIndex } from './parse.js';
+import { foreignIndex, parseEntry, parseIndex, serializeEntry, serializeIndex } from './parse.js';
 import {
   checkedEntry,
   extraFiles,
@@ -32,6 +33,37 @@ export class DirHistory implements HistoryStore {
     private readonly warn: Warn,
   ) {
     this.location = `directory ${dir}`;
+  }
+
+  /**
+   * Opens DIR as a history, checked before any work: a path that is a file,
+   * or an index.json that is not a tracegate history index (someone else's,
+   * or unreadable), is refused and never overwritten; an index written by a
+   * newer tracegate is refused naming its version.
+   */
+  static open(dir: string, warn: Warn): DirHistory {
+    const kind = statSync(dir, { throwIfNoEntry: false });
+    if (kind && !kind.isDirectory())
+      throw new UsageError(
+        `--history ${dir} is a file: give a directory (it is created if missing)`,
+      );
+    const index = join(dir, INDEX_PATH);
+    if (existsSync(index)) {
+      let text: string;
+      try {
+        text = readFileSync(index, 'utf8');
+      } catch (error) {
+        throw new UsageError(
+          `--history ${dir}: cannot read ${index} (${(error as Error).message})`,
+        );
+      }
+      const foreign = foreignIndex(text, index);
+      if (foreign)
+        throw new UsageError(
+          `--history ${dir}: ${foreign}; refusing to write over it. Give an empty directory or one a tracegate run wrote.`,
+        );
+    }
+    return new DirHistory(dir, warn);
   }
 
   private read(path: string): string | undefined {

@@ -51,6 +51,19 @@ function schemaOf(value: unknown): string {
 }
 
 /** The rows of an index file; an unreadable file gives no rows and a warning. */
+/**
+ * Why an index file is not a tracegate history index this version can
+ * write to (unreadable JSON, another schema), or undefined when it is;
+ * throws HistoryVersionError when a newer tracegate wrote it.
+ */
+export function foreignIndex(text: string, file: string): string | undefined {
+  const { value, warning } = json(text, file);
+  if (warning) return `${file} is not valid JSON`;
+  if (classify(value, file) === 'foreign')
+    return `${file} is not a tracegate history index (schema ${schemaOf(value)})`;
+  return undefined;
+}
+
 export function parseIndex(text: string, file: string): { rows: IndexRow[]; warnings: string[] } {
   const { value, warning } = json(text, file);
   if (warning) return { rows: [], warnings: [warning] };

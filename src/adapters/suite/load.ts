@@ -21,9 +21,11 @@ const ENVIRONMENT_LEVELS = 4;
  */
 export function loadSuite(dir: string): Suite {
   const abs = resolve(dir);
-  if (!existsSync(abs) || !statSync(abs).isDirectory()) {
-    throw new UsageError(`--instances ${dir}: no such directory`);
-  }
+  if (existsSync(abs) && !statSync(abs).isDirectory())
+    throw new UsageError(
+      `--instances ${dir} is a file: give the suite directory (the folder holding the instance files, with environments/ at or above it)`,
+    );
+  if (!existsSync(abs)) throw new UsageError(`--instances ${dir}: no such directory`);
   const root = suiteRoot(abs);
   const reader = new FsSuiteReader(root);
   const start = reader.resolve(relativeTo(reader.root, abs));

@@ -96,6 +96,11 @@ export function loadSelection(
     sample: options.sample,
     seed: options.seed,
   });
+  if (options.sample !== undefined && options.sample > selected.length)
+    logger?.warn(
+      `--sample ${options.sample} is more than the ${selected.length} instance(s) the suite` +
+        `${options.categories || options.ids ? ' and the other filters' : ''} hold: all ${selected.length} run.`,
+    );
   return { suite, selected };
 }
 

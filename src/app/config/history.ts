@@ -22,7 +22,7 @@ export function historyStore(
   branch?: (name: string) => HistoryStore,
 ): HistoryStore {
   const m = /^branch:(.+)$/.exec(spec);
-  if (!m) return new DirHistory(spec, logger.warn);
+  if (!m) return DirHistory.open(spec, logger.warn);
   if (!branch)
     throw new UsageError(
       `--history ${spec}: a data branch is written through the GitHub API, by the Action; ` +

@@ -8,6 +8,7 @@ import {
   type Logger,
 } from '../../app/config/assemble.js';
 import {
+  COMPARE_OPTION_NAMES,
   HARVEST_OPTION_NAMES,
   parseHarvestOptions,
   parseRunOptions,
@@ -28,7 +29,26 @@ import { compareCommand } from './compare.js';
 import { generateCommand, statsCommand } from './generate.js';
 import { scoreCommand } from './score.js';
 import { demoCommand } from './demo.js';
-import { exitCodeFor, parseFlags as parseNamedFlags, type Io } from './flags.js';
+import {
+  closest,
+  commandUsage,
+  exitCodeFor,
+  HelpRequest,
+  parseFlags as parseNamedFlags,
+  type Io,
+} from './flags.js';
+
+const COMMANDS = [
+  'run',
+  'harvest',
+  'demo',
+  'compare',
+  'dashboard',
+  'generate',
+  'stats',
+  'score',
+  'help',
+];
 
 export type { Io };
 
@@ -122,11 +142,29 @@ const defaultIo: Io = {
   env: process.env,
 };
 
+/** The flags each command takes (for its usage and its typo suggestions). */
+const COMMAND_FLAGS: Record<string, readonly string[]> = {
+  run: [...RUN_OPTION_NAMES, 'commit', 'parent'],
+  demo: RUN_OPTION_NAMES,
+  harvest: HARVEST_OPTION_NAMES,
+  dashboard: ['history', 'out'],
+  compare: COMPARE_OPTION_NAMES,
+};
+
 function parseFlags<N extends string>(
   args: string[],
   names: readonly N[] = RUN_OPTION_NAMES as unknown as N[],
+  command = 'run',
 ): Partial<Record<N, string>> {
-  return parseNamedFlags(args, names, USAGE);
+  return parseNamedFlags(args, names, USAGE, command);
+}
+
+/** `tracegate help CMD`: that command's usage; the whole text for anything else. */
+function helpFor(command: string | undefined): string {
+  const names = command ? COMMAND_FLAGS[command] : undefined;
+  if (command && names) return commandUsage(USAGE, command, names);
+  if (command && /^(generate|stats|score)$/.test(command)) return commandUsage(USAGE, command, []);
+  return USAGE;
 }
 
 /** Runs one CLI invocation and returns its exit code. */
@@ -146,7 +184,13 @@ export async function cli(
       case 'harvest':
         return await harvestCommand(rest, io, logger, lifecycle);
       case 'demo':
-        return await demoCommand(parseFlags(rest), io, logger, lifecycle, engines);
+        return await demoCommand(
+          parseFlags(rest, RUN_OPTION_NAMES, 'demo'),
+          io,
+          logger,
+          lifecycle,
+          engines,
+        );
       case 'dashboard':
         return await dashboardCommand(rest, io, logger);
       case 'compare':
@@ -157,16 +201,26 @@ export async function cli(
         return statsCommand(rest, io, logger);
       case 'score':
         return scoreCommand(rest, io);
-      case undefined:
       case 'help':
+        io.stdout(helpFor(rest[0]));
+        return ExitCode.Pass;
+      case undefined:
       case '--help':
       case '-h':
         io.stdout(USAGE);
         return command === undefined ? ExitCode.Usage : ExitCode.Pass;
       default:
-        throw new UsageError(`unknown command "${command}"\n\n${USAGE}`);
+        throw new UsageError(
+          `unknown command "${command}"` +
+            (closest(command, COMMANDS) ? ` (did you mean ${closest(command, COMMANDS)}?)` : '') +
+            '; `tracegate help` lists the commands',
+        );
     }
   } catch (error) {
+    if (error instanceof HelpRequest) {
+      io.stdout(error.usage);
+      return ExitCode.Pass;
+    }
     io.stderr(`tracegate: ${messageOf(error)}`);
     return exitCodeOf(error);
   }
@@ -179,7 +233,7 @@ async function runCommand(
   lifecycle: Lifecycle,
   engines?: Engines,
 ): Promise<number> {
-  const { commit, parent, ...flags } = parseFlags(args, [...RUN_OPTION_NAMES, ...AT_COMMIT]);
+  const { commit, parent, ...flags } = parseFlags(args, [...RUN_OPTION_NAMES, ...AT_COMMIT], 'run');
   const options = parseRunOptions({
     ...flags,
     'api-key': flags['api-key'] ?? io.env.TRACEGATE_API_KEY,
@@ -239,7 +293,7 @@ async function runWith(
 const CLI_TREND_COMMITS = 10;
 
 async function dashboardCommand(args: string[], io: Io, logger: Logger): Promise<number> {
-  const { history, out } = parseFlags(args, ['history', 'out'] as const);
+  const { history, out } = parseFlags(args, ['history', 'out'] as const, 'dashboard');
   if (!history) throw new UsageError('dashboard needs --history DIR (a history directory)');
   const rows = await historyStore(history, logger).index();
   if (!rows.length) logger.warn(`${history} holds no history entries yet: the dashboard is empty.`);
@@ -255,7 +309,7 @@ async function harvestCommand(
   logger: Logger,
   lifecycle: Lifecycle,
 ): Promise<number> {
-  const options = parseHarvestOptions(parseFlags(args, HARVEST_OPTION_NAMES));
+  const options = parseHarvestOptions(parseFlags(args, HARVEST_OPTION_NAMES, 'harvest'));
   const { suite, selected } = loadSelection(options, logger);
   const summary = await harvestOnly(
     selected,

@@ -18,7 +18,7 @@ import { exitCodeFor, parseFlags, type Io } from './flags.js';
  * writes OUT/comparison.json, exits by the verdict.
  */
 export function compareCommand(args: string[], io: Io, usage: string): number {
-  const options = parseCompareOptions(parseFlags(args, COMPARE_OPTION_NAMES, usage));
+  const options = parseCompareOptions(parseFlags(args, COMPARE_OPTION_NAMES, usage, 'compare'));
   const baseline = readResults(options.baseline, '--baseline');
   const candidate = readResults(options.candidate, '--candidate');
   const comparison = compareRuns(

@@ -9,12 +9,90 @@ export interface Io {
   env: NodeJS.ProcessEnv;
 }
 
-/** `--name value` flags of the given names; anything else is a usage error showing `usage`. */
+/** `CMD --help` or `-h`: the command's usage goes to stdout and the exit code is 0. */
+export class HelpRequest extends Error {
+  constructor(readonly usage: string) {
+    super(usage);
+    this.name = 'HelpRequest';
+  }
+}
+
+/**
+ * One command's part of the whole usage text: its synopsis (the lines from
+ * `  tracegate CMD` to the next command) and the option lines of the flags it
+ * takes, under their section titles.
+ */
+export function commandUsage(usage: string, command: string, names: readonly string[]): string {
+  const lines = usage.split('\n');
+  const out: string[] = [];
+  let keep = false;
+  let section: string | undefined;
+  for (const line of lines) {
+    if (/^ {2}tracegate /.test(line)) keep = line.startsWith(`  tracegate ${command}`);
+    else if (/^\S/.test(line)) {
+      keep = false;
+      section = line.endsWith(':') ? line : undefined;
+    } else if (/^ {2}--/.test(line)) {
+      keep = names.includes(/^ {2}--([\w-]+)/.exec(line)![1]!);
+      if (keep && section) {
+        out.push('', section);
+        section = undefined;
+      }
+    } else if (!line.trim()) keep = false;
+    if (keep) out.push(line);
+  }
+  // A command with a usage text of its own (generate) is shown it whole.
+  if (!out.some((l) => l.startsWith(`  tracegate ${command}`))) return usage;
+  return ['Usage:', ...out].join('\n');
+}
+
+/** The known name closest to a mistyped one, if it is close (a typo, not another word). */
+export function closest(name: string, names: readonly string[]): string | undefined {
+  let best: { name: string; d: number } | undefined;
+  for (const candidate of names) {
+    const d = distance(name, candidate);
+    if (!best || d < best.d) best = { name: candidate, d };
+  }
+  return best && best.d <= Math.max(1, Math.floor(name.length / 3)) ? best.name : undefined;
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const here = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = here;
+    }
+  }
+  return row[b.length]!;
+}
+
+/**
+ * `--name value` flags of the given names. `--help` asks for the command's
+ * usage (HelpRequest); an unknown flag is a usage error that names the
+ * closest flag the command takes, and where its options are listed.
+ */
 export function parseFlags<N extends string>(
   args: string[],
   names: readonly N[],
   usage: string,
+  command = 'run',
 ): Partial<Record<N, string>> {
+  if (args.includes('--help') || args.includes('-h'))
+    throw new HelpRequest(commandUsage(usage, command, names));
+  for (const arg of args) {
+    const flag = /^--([^=]+)/.exec(arg)?.[1];
+    if (flag === undefined || (names as readonly string[]).includes(flag)) continue;
+    const near = closest(flag, names);
+    throw new UsageError(
+      `unknown option --${flag} for tracegate ${command}` +
+        (near ? ` (did you mean --${near}?)` : '') +
+        `; \`tracegate help ${command}\` lists its options`,
+    );
+  }
   const options = Object.fromEntries(names.map((name) => [name, { type: 'string' as const }]));
   try {
     const { values, positionals } = parseArgs({
@@ -26,7 +104,11 @@ export function parseFlags<N extends string>(
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     return values as Partial<Record<N, string>>;
   } catch (error) {
-    throw error instanceof UsageError ? error : new UsageError(`${messageOf(error)}\n\n${usage}`);
+    throw error instanceof UsageError
+      ? error
+      : new UsageError(
+          `${messageOf(error)}; \`tracegate help ${command}\` lists the options of tracegate ${command}`,
+        );
   }
 }
 

@@ -49,7 +49,9 @@ export async function generateCommand(
   logger: Logger,
   lifecycle: Lifecycle,
 ): Promise<number> {
-  const options = parseGenerateOptions(parseFlags(args, GENERATE_OPTION_NAMES, GENERATE_USAGE));
+  const options = parseGenerateOptions(
+    parseFlags(args, GENERATE_OPTION_NAMES, GENERATE_USAGE, 'generate'),
+  );
   if (!options.environment && !options.repo)
     throw new UsageError(`generate needs --environment FILE or --repo PATH\n\n${GENERATE_USAGE}`);
   mkdirSync(options.out, { recursive: true });
