@@ -62,7 +62,10 @@ export function readResultLines(stdout: string, specs: PlanSpec[]): Map<string, 
         spec.id,
         'the tracer result does not belong to this instance (hash or environment differs)',
       );
-    } else results.set(spec.id, parsed.data);
+      // The line as the tracer wrote it (validated above; the schema has no defaults or
+      // transforms): its keys keep the tracer's order, so the stored oracle's bytes do not
+      // depend on the order the schema declares them in.
+    } else results.set(spec.id, raw as TracerResult);
   }
   for (const spec of specs)
     if (!results.has(spec.id)) results.set(spec.id, 'the tracer wrote no result for this instance');
