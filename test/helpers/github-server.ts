@@ -200,12 +200,21 @@ export class FakeGitHub {
     return { status: 404, json: { msg: `no method ${method}` } };
   }
 
+  /** Set: every read of the commit graph (a commit, a compare) answers this status. */
+  failCommitReads?: number;
+
   private route(
     method: string,
     path: string,
     query: URLSearchParams,
     body: Record<string, unknown>,
   ): Answer {
+    if (
+      this.failCommitReads &&
+      method === 'GET' &&
+      /^\/repos\/[^/]+\/[^/]+\/(commits\/[0-9a-f]+|compare\/[^/]+)$/.test(path)
+    )
+      return { status: this.failCommitReads, json: { message: 'Server Error' } };
     let m = /^\/twirp\/github\.actions\.results\.api\.v1\.ArtifactService\/(\w+)$/.exec(path);
     if (m) return this.results(m[1]!, body);
     m = /^\/repos\/[^/]+\/[^/]+\/actions\/runs\/(\d+)\/artifacts$/.exec(path);
