@@ -8,7 +8,7 @@ const require = __tgCreateRequire(import.meta.url);
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 2766:
+/***/ 4158:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -378,7 +378,7 @@ class IgnoreBase {
 
 /***/ }),
 
-/***/ 9826:
+/***/ 2914:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -414,7 +414,7 @@ function addAdminServicesToServer(server) {
 
 /***/ }),
 
-/***/ 1539:
+/***/ 4643:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -436,8 +436,8 @@ function addAdminServicesToServer(server) {
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.BackoffTimeout = void 0;
-const constants_1 = __nccwpck_require__(2208);
-const logging = __nccwpck_require__(4104);
+const constants_1 = __nccwpck_require__(8288);
+const logging = __nccwpck_require__(8536);
 const TRACER_NAME = 'backoff';
 const INITIAL_BACKOFF_MS = 1000;
 const BACKOFF_MULTIPLIER = 1.6;
@@ -629,7 +629,7 @@ BackoffTimeout.nextId = 0;
 
 /***/ }),
 
-/***/ 6006:
+/***/ 9190:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -652,7 +652,7 @@ BackoffTimeout.nextId = 0;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.CallCredentials = void 0;
 exports.isEmptyCallCredentials = isEmptyCallCredentials;
-const metadata_1 = __nccwpck_require__(9972);
+const metadata_1 = __nccwpck_require__(6100);
 function isCurrentOauth2Client(client) {
     return ('getRequestHeaders' in client &&
         typeof client.getRequestHeaders === 'function');
@@ -798,7 +798,7 @@ function isEmptyCallCredentials(callCredentials) {
 
 /***/ }),
 
-/***/ 2779:
+/***/ 1803:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -823,7 +823,7 @@ exports.InterceptingListenerImpl = void 0;
 exports.statusOrFromValue = statusOrFromValue;
 exports.statusOrFromError = statusOrFromError;
 exports.isInterceptingListener = isInterceptingListener;
-const metadata_1 = __nccwpck_require__(9972);
+const metadata_1 = __nccwpck_require__(6100);
 function statusOrFromValue(value) {
     return {
         ok: true,
@@ -904,7 +904,7 @@ exports.InterceptingListenerImpl = InterceptingListenerImpl;
 
 /***/ }),
 
-/***/ 5259:
+/***/ 5675:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -934,7 +934,7 @@ function getNextCallNumber() {
 
 /***/ }),
 
-/***/ 4265:
+/***/ 1161:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -959,7 +959,7 @@ exports.ClientDuplexStreamImpl = exports.ClientWritableStreamImpl = exports.Clie
 exports.callErrorFromStatus = callErrorFromStatus;
 const events_1 = __nccwpck_require__(4434);
 const stream_1 = __nccwpck_require__(2203);
-const constants_1 = __nccwpck_require__(2208);
+const constants_1 = __nccwpck_require__(8288);
 /**
  * Construct a ServiceError from a StatusObject. This function exists primarily
  * as an attempt to make the error stack trace clearly communicate that the
@@ -1092,7 +1092,7 @@ exports.ClientDuplexStreamImpl = ClientDuplexStreamImpl;
 
 /***/ }),
 
-/***/ 3462:
+/***/ 7974:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -1115,8 +1115,8 @@ exports.ClientDuplexStreamImpl = ClientDuplexStreamImpl;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.FileWatcherCertificateProvider = void 0;
 const fs = __nccwpck_require__(9896);
-const logging = __nccwpck_require__(4104);
-const constants_1 = __nccwpck_require__(2208);
+const logging = __nccwpck_require__(8536);
+const constants_1 = __nccwpck_require__(8288);
 const util_1 = __nccwpck_require__(9023);
 const TRACER_NAME = 'certificate_provider';
 function trace(text) {
@@ -1239,7 +1239,7 @@ exports.FileWatcherCertificateProvider = FileWatcherCertificateProvider;
 
 /***/ }),
 
-/***/ 2689:
+/***/ 2257:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -1263,12 +1263,12 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ChannelCredentials = void 0;
 exports.createCertificateProviderChannelCredentials = createCertificateProviderChannelCredentials;
 const tls_1 = __nccwpck_require__(4756);
-const call_credentials_1 = __nccwpck_require__(6006);
-const tls_helpers_1 = __nccwpck_require__(5468);
-const uri_parser_1 = __nccwpck_require__(4299);
-const resolver_1 = __nccwpck_require__(4207);
-const logging_1 = __nccwpck_require__(4104);
-const constants_1 = __nccwpck_require__(2208);
+const call_credentials_1 = __nccwpck_require__(9190);
+const tls_helpers_1 = __nccwpck_require__(8876);
+const uri_parser_1 = __nccwpck_require__(6027);
+const resolver_1 = __nccwpck_require__(6255);
+const logging_1 = __nccwpck_require__(8536);
+const constants_1 = __nccwpck_require__(8288);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function verifyIsBufferOrNull(obj, friendlyName) {
     if (obj && !(obj instanceof Buffer)) {
@@ -1676,7 +1676,7 @@ class ComposedChannelCredentialsImpl extends ChannelCredentials {
 
 /***/ }),
 
-/***/ 5577:
+/***/ 6793:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1755,7 +1755,7 @@ function channelOptionsEqual(options1, options2) {
 
 /***/ }),
 
-/***/ 5558:
+/***/ 6918:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -1777,8 +1777,8 @@ function channelOptionsEqual(options1, options2) {
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ChannelImplementation = void 0;
-const channel_credentials_1 = __nccwpck_require__(2689);
-const internal_channel_1 = __nccwpck_require__(850);
+const channel_credentials_1 = __nccwpck_require__(2257);
+const internal_channel_1 = __nccwpck_require__(114);
 class ChannelImplementation {
     constructor(target, credentials, options) {
         if (typeof target !== 'string') {
@@ -1829,7 +1829,7 @@ exports.ChannelImplementation = ChannelImplementation;
 
 /***/ }),
 
-/***/ 3974:
+/***/ 8198:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -1857,12 +1857,12 @@ exports.getChannelzHandlers = getChannelzHandlers;
 exports.getChannelzServiceDefinition = getChannelzServiceDefinition;
 exports.setup = setup;
 const net_1 = __nccwpck_require__(9278);
-const ordered_map_1 = __nccwpck_require__(777);
-const connectivity_state_1 = __nccwpck_require__(9882);
-const constants_1 = __nccwpck_require__(2208);
-const subchannel_address_1 = __nccwpck_require__(7293);
-const admin_1 = __nccwpck_require__(9826);
-const make_client_1 = __nccwpck_require__(679);
+const ordered_map_1 = __nccwpck_require__(2518);
+const connectivity_state_1 = __nccwpck_require__(778);
+const constants_1 = __nccwpck_require__(8288);
+const subchannel_address_1 = __nccwpck_require__(7021);
+const admin_1 = __nccwpck_require__(2914);
+const make_client_1 = __nccwpck_require__(6983);
 function channelRefToMessage(ref) {
     return {
         channel_id: ref.id,
@@ -2412,7 +2412,7 @@ function getChannelzServiceDefinition() {
     }
     /* The purpose of this complexity is to avoid loading @grpc/proto-loader at
      * runtime for users who will not use/enable channelz. */
-    const loaderLoadSync = (__nccwpck_require__(122)/* .loadSync */ .Yi);
+    const loaderLoadSync = (__nccwpck_require__(3066)/* .loadSync */ .Yi);
     const loadedProto = loaderLoadSync('channelz.proto', {
         keepCase: true,
         longs: String,
@@ -2433,7 +2433,7 @@ function setup() {
 
 /***/ }),
 
-/***/ 8947:
+/***/ 2451:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -2456,10 +2456,10 @@ function setup() {
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.InterceptingCall = exports.RequesterBuilder = exports.ListenerBuilder = exports.InterceptorConfigurationError = void 0;
 exports.getInterceptingCall = getInterceptingCall;
-const metadata_1 = __nccwpck_require__(9972);
-const call_interface_1 = __nccwpck_require__(2779);
-const constants_1 = __nccwpck_require__(2208);
-const error_1 = __nccwpck_require__(6667);
+const metadata_1 = __nccwpck_require__(6100);
+const call_interface_1 = __nccwpck_require__(1803);
+const constants_1 = __nccwpck_require__(8288);
+const error_1 = __nccwpck_require__(8219);
 /**
  * Error class associated with passing both interceptors and interceptor
  * providers to a client constructor or as call options.
@@ -2873,7 +2873,7 @@ methodDefinition, options, channel) {
 
 /***/ }),
 
-/***/ 9986:
+/***/ 4210:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -2895,12 +2895,12 @@ methodDefinition, options, channel) {
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.Client = void 0;
-const call_1 = __nccwpck_require__(4265);
-const channel_1 = __nccwpck_require__(5558);
-const connectivity_state_1 = __nccwpck_require__(9882);
-const constants_1 = __nccwpck_require__(2208);
-const metadata_1 = __nccwpck_require__(9972);
-const client_interceptors_1 = __nccwpck_require__(8947);
+const call_1 = __nccwpck_require__(1161);
+const channel_1 = __nccwpck_require__(6918);
+const connectivity_state_1 = __nccwpck_require__(778);
+const constants_1 = __nccwpck_require__(8288);
+const metadata_1 = __nccwpck_require__(6100);
+const client_interceptors_1 = __nccwpck_require__(2451);
 const CHANNEL_SYMBOL = Symbol();
 const INTERCEPTOR_SYMBOL = Symbol();
 const INTERCEPTOR_PROVIDER_SYMBOL = Symbol();
@@ -3312,7 +3312,7 @@ exports.Client = Client;
 
 /***/ }),
 
-/***/ 1410:
+/***/ 4130:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3344,7 +3344,7 @@ var CompressionAlgorithms;
 
 /***/ }),
 
-/***/ 4486:
+/***/ 3430:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -3367,10 +3367,10 @@ var CompressionAlgorithms;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.CompressionFilterFactory = exports.CompressionFilter = void 0;
 const zlib = __nccwpck_require__(3106);
-const compression_algorithms_1 = __nccwpck_require__(1410);
-const constants_1 = __nccwpck_require__(2208);
-const filter_1 = __nccwpck_require__(9515);
-const logging = __nccwpck_require__(4104);
+const compression_algorithms_1 = __nccwpck_require__(4130);
+const constants_1 = __nccwpck_require__(8288);
+const filter_1 = __nccwpck_require__(1467);
+const logging = __nccwpck_require__(8536);
 const isCompressionAlgorithmKey = (key) => {
     return (typeof key === 'number' && typeof compression_algorithms_1.CompressionAlgorithms[key] === 'string');
 };
@@ -3657,7 +3657,7 @@ exports.CompressionFilterFactory = CompressionFilterFactory;
 
 /***/ }),
 
-/***/ 9882:
+/***/ 778:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3691,7 +3691,7 @@ var ConnectivityState;
 
 /***/ }),
 
-/***/ 2208:
+/***/ 8288:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3761,7 +3761,7 @@ exports.DEFAULT_MAX_RECEIVE_MESSAGE_LENGTH = 4 * 1024 * 1024;
 
 /***/ }),
 
-/***/ 6058:
+/***/ 9962:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -3783,7 +3783,7 @@ exports.DEFAULT_MAX_RECEIVE_MESSAGE_LENGTH = 4 * 1024 * 1024;
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.restrictControlPlaneStatusCode = restrictControlPlaneStatusCode;
-const constants_1 = __nccwpck_require__(2208);
+const constants_1 = __nccwpck_require__(8288);
 const INAPPROPRIATE_CONTROL_PLANE_CODES = [
     constants_1.Status.OK,
     constants_1.Status.INVALID_ARGUMENT,
@@ -3809,7 +3809,7 @@ function restrictControlPlaneStatusCode(code, details) {
 
 /***/ }),
 
-/***/ 6589:
+/***/ 2173:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3925,7 +3925,7 @@ function formatDateDifference(startDate, endDate) {
 
 /***/ }),
 
-/***/ 1721:
+/***/ 3929:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4005,7 +4005,7 @@ function durationToString(duration) {
 
 /***/ }),
 
-/***/ 1108:
+/***/ 6964:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4034,7 +4034,7 @@ exports.GRPC_NODE_DEBUG_SEND_ERROR_DETAILS = ((_b = process.env.GRPC_NODE_DEBUG_
 
 /***/ }),
 
-/***/ 6667:
+/***/ 8219:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4080,71 +4080,71 @@ function getErrorCode(error) {
 
 /***/ }),
 
-/***/ 3791:
+/***/ 79:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.SUBCHANNEL_ARGS_EXCLUDE_KEY_PREFIX = exports.createCertificateProviderChannelCredentials = exports.FileWatcherCertificateProvider = exports.createCertificateProviderServerCredentials = exports.createServerCredentialsWithInterceptors = exports.BaseSubchannelWrapper = exports.registerAdminService = exports.FilterStackFactory = exports.BaseFilter = exports.statusOrFromError = exports.statusOrFromValue = exports.PickResultType = exports.QueuePicker = exports.UnavailablePicker = exports.ChildLoadBalancerHandler = exports.EndpointMap = exports.endpointHasAddress = exports.endpointToString = exports.subchannelAddressToString = exports.LeafLoadBalancer = exports.isLoadBalancerNameRegistered = exports.parseLoadBalancingConfig = exports.selectLbConfigFromList = exports.registerLoadBalancerType = exports.createChildChannelControlHelper = exports.BackoffTimeout = exports.parseDuration = exports.durationToMs = exports.splitHostPort = exports.uriToString = exports.CHANNEL_ARGS_CONFIG_SELECTOR_KEY = exports.createResolver = exports.registerResolver = exports.log = exports.trace = void 0;
-var logging_1 = __nccwpck_require__(4104);
+var logging_1 = __nccwpck_require__(8536);
 Object.defineProperty(exports, "trace", ({ enumerable: true, get: function () { return logging_1.trace; } }));
 Object.defineProperty(exports, "log", ({ enumerable: true, get: function () { return logging_1.log; } }));
-var resolver_1 = __nccwpck_require__(4207);
+var resolver_1 = __nccwpck_require__(6255);
 Object.defineProperty(exports, "registerResolver", ({ enumerable: true, get: function () { return resolver_1.registerResolver; } }));
 Object.defineProperty(exports, "createResolver", ({ enumerable: true, get: function () { return resolver_1.createResolver; } }));
 Object.defineProperty(exports, "CHANNEL_ARGS_CONFIG_SELECTOR_KEY", ({ enumerable: true, get: function () { return resolver_1.CHANNEL_ARGS_CONFIG_SELECTOR_KEY; } }));
-var uri_parser_1 = __nccwpck_require__(4299);
+var uri_parser_1 = __nccwpck_require__(6027);
 Object.defineProperty(exports, "uriToString", ({ enumerable: true, get: function () { return uri_parser_1.uriToString; } }));
 Object.defineProperty(exports, "splitHostPort", ({ enumerable: true, get: function () { return uri_parser_1.splitHostPort; } }));
-var duration_1 = __nccwpck_require__(1721);
+var duration_1 = __nccwpck_require__(3929);
 Object.defineProperty(exports, "durationToMs", ({ enumerable: true, get: function () { return duration_1.durationToMs; } }));
 Object.defineProperty(exports, "parseDuration", ({ enumerable: true, get: function () { return duration_1.parseDuration; } }));
-var backoff_timeout_1 = __nccwpck_require__(1539);
+var backoff_timeout_1 = __nccwpck_require__(4643);
 Object.defineProperty(exports, "BackoffTimeout", ({ enumerable: true, get: function () { return backoff_timeout_1.BackoffTimeout; } }));
-var load_balancer_1 = __nccwpck_require__(3976);
+var load_balancer_1 = __nccwpck_require__(7000);
 Object.defineProperty(exports, "createChildChannelControlHelper", ({ enumerable: true, get: function () { return load_balancer_1.createChildChannelControlHelper; } }));
 Object.defineProperty(exports, "registerLoadBalancerType", ({ enumerable: true, get: function () { return load_balancer_1.registerLoadBalancerType; } }));
 Object.defineProperty(exports, "selectLbConfigFromList", ({ enumerable: true, get: function () { return load_balancer_1.selectLbConfigFromList; } }));
 Object.defineProperty(exports, "parseLoadBalancingConfig", ({ enumerable: true, get: function () { return load_balancer_1.parseLoadBalancingConfig; } }));
 Object.defineProperty(exports, "isLoadBalancerNameRegistered", ({ enumerable: true, get: function () { return load_balancer_1.isLoadBalancerNameRegistered; } }));
-var load_balancer_pick_first_1 = __nccwpck_require__(2287);
+var load_balancer_pick_first_1 = __nccwpck_require__(8639);
 Object.defineProperty(exports, "LeafLoadBalancer", ({ enumerable: true, get: function () { return load_balancer_pick_first_1.LeafLoadBalancer; } }));
-var subchannel_address_1 = __nccwpck_require__(7293);
+var subchannel_address_1 = __nccwpck_require__(7021);
 Object.defineProperty(exports, "subchannelAddressToString", ({ enumerable: true, get: function () { return subchannel_address_1.subchannelAddressToString; } }));
 Object.defineProperty(exports, "endpointToString", ({ enumerable: true, get: function () { return subchannel_address_1.endpointToString; } }));
 Object.defineProperty(exports, "endpointHasAddress", ({ enumerable: true, get: function () { return subchannel_address_1.endpointHasAddress; } }));
 Object.defineProperty(exports, "EndpointMap", ({ enumerable: true, get: function () { return subchannel_address_1.EndpointMap; } }));
-var load_balancer_child_handler_1 = __nccwpck_require__(4026);
+var load_balancer_child_handler_1 = __nccwpck_require__(9069);
 Object.defineProperty(exports, "ChildLoadBalancerHandler", ({ enumerable: true, get: function () { return load_balancer_child_handler_1.ChildLoadBalancerHandler; } }));
-var picker_1 = __nccwpck_require__(9839);
+var picker_1 = __nccwpck_require__(1663);
 Object.defineProperty(exports, "UnavailablePicker", ({ enumerable: true, get: function () { return picker_1.UnavailablePicker; } }));
 Object.defineProperty(exports, "QueuePicker", ({ enumerable: true, get: function () { return picker_1.QueuePicker; } }));
 Object.defineProperty(exports, "PickResultType", ({ enumerable: true, get: function () { return picker_1.PickResultType; } }));
-var call_interface_1 = __nccwpck_require__(2779);
+var call_interface_1 = __nccwpck_require__(1803);
 Object.defineProperty(exports, "statusOrFromValue", ({ enumerable: true, get: function () { return call_interface_1.statusOrFromValue; } }));
 Object.defineProperty(exports, "statusOrFromError", ({ enumerable: true, get: function () { return call_interface_1.statusOrFromError; } }));
-var filter_1 = __nccwpck_require__(9515);
+var filter_1 = __nccwpck_require__(1467);
 Object.defineProperty(exports, "BaseFilter", ({ enumerable: true, get: function () { return filter_1.BaseFilter; } }));
-var filter_stack_1 = __nccwpck_require__(4606);
+var filter_stack_1 = __nccwpck_require__(5726);
 Object.defineProperty(exports, "FilterStackFactory", ({ enumerable: true, get: function () { return filter_stack_1.FilterStackFactory; } }));
-var admin_1 = __nccwpck_require__(9826);
+var admin_1 = __nccwpck_require__(2914);
 Object.defineProperty(exports, "registerAdminService", ({ enumerable: true, get: function () { return admin_1.registerAdminService; } }));
-var subchannel_interface_1 = __nccwpck_require__(5458);
+var subchannel_interface_1 = __nccwpck_require__(98);
 Object.defineProperty(exports, "BaseSubchannelWrapper", ({ enumerable: true, get: function () { return subchannel_interface_1.BaseSubchannelWrapper; } }));
-var server_credentials_1 = __nccwpck_require__(7537);
+var server_credentials_1 = __nccwpck_require__(6545);
 Object.defineProperty(exports, "createServerCredentialsWithInterceptors", ({ enumerable: true, get: function () { return server_credentials_1.createServerCredentialsWithInterceptors; } }));
 Object.defineProperty(exports, "createCertificateProviderServerCredentials", ({ enumerable: true, get: function () { return server_credentials_1.createCertificateProviderServerCredentials; } }));
-var certificate_provider_1 = __nccwpck_require__(3462);
+var certificate_provider_1 = __nccwpck_require__(7974);
 Object.defineProperty(exports, "FileWatcherCertificateProvider", ({ enumerable: true, get: function () { return certificate_provider_1.FileWatcherCertificateProvider; } }));
-var channel_credentials_1 = __nccwpck_require__(2689);
+var channel_credentials_1 = __nccwpck_require__(2257);
 Object.defineProperty(exports, "createCertificateProviderChannelCredentials", ({ enumerable: true, get: function () { return channel_credentials_1.createCertificateProviderChannelCredentials; } }));
-var internal_channel_1 = __nccwpck_require__(850);
+var internal_channel_1 = __nccwpck_require__(114);
 Object.defineProperty(exports, "SUBCHANNEL_ARGS_EXCLUDE_KEY_PREFIX", ({ enumerable: true, get: function () { return internal_channel_1.SUBCHANNEL_ARGS_EXCLUDE_KEY_PREFIX; } }));
 //# sourceMappingURL=experimental.js.map
 
 /***/ }),
 
-/***/ 4606:
+/***/ 5726:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4232,7 +4232,7 @@ exports.FilterStackFactory = FilterStackFactory;
 
 /***/ }),
 
-/***/ 9515:
+/***/ 1467:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4276,7 +4276,7 @@ exports.BaseFilter = BaseFilter;
 
 /***/ }),
 
-/***/ 9978:
+/***/ 8954:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -4300,15 +4300,15 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseCIDR = parseCIDR;
 exports.mapProxyName = mapProxyName;
 exports.getProxiedConnection = getProxiedConnection;
-const logging_1 = __nccwpck_require__(4104);
-const constants_1 = __nccwpck_require__(2208);
+const logging_1 = __nccwpck_require__(8536);
+const constants_1 = __nccwpck_require__(8288);
 const net_1 = __nccwpck_require__(9278);
 const http = __nccwpck_require__(8611);
-const logging = __nccwpck_require__(4104);
-const subchannel_address_1 = __nccwpck_require__(7293);
-const uri_parser_1 = __nccwpck_require__(4299);
+const logging = __nccwpck_require__(8536);
+const subchannel_address_1 = __nccwpck_require__(7021);
+const uri_parser_1 = __nccwpck_require__(6027);
 const url_1 = __nccwpck_require__(7016);
-const resolver_dns_1 = __nccwpck_require__(6813);
+const resolver_dns_1 = __nccwpck_require__(1149);
 const TRACER_NAME = 'proxy';
 function trace(text) {
     logging.trace(constants_1.LogVerbosity.DEBUG, TRACER_NAME, text);
@@ -4556,7 +4556,7 @@ function getProxiedConnection(address, channelOptions) {
 
 /***/ }),
 
-/***/ 3017:
+/***/ 3033:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -4578,34 +4578,34 @@ function getProxiedConnection(address, channelOptions) {
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.experimental = exports.ServerMetricRecorder = exports.ServerInterceptingCall = exports.ResponderBuilder = exports.ServerListenerBuilder = exports.addAdminServicesToServer = exports.getChannelzHandlers = exports.getChannelzServiceDefinition = exports.InterceptorConfigurationError = exports.InterceptingCall = exports.RequesterBuilder = exports.ListenerBuilder = exports.StatusBuilder = exports.getClientChannel = exports.ServerCredentials = exports.Server = exports.setLogVerbosity = exports.setLogger = exports.load = exports.loadObject = exports.CallCredentials = exports.ChannelCredentials = exports.waitForClientReady = exports.closeClient = exports.Channel = exports.makeGenericClientConstructor = exports.makeClientConstructor = exports.loadPackageDefinition = exports.Client = exports.compressionAlgorithms = exports.propagate = exports.connectivityState = exports.status = exports.logVerbosity = exports.Metadata = exports.credentials = void 0;
-const call_credentials_1 = __nccwpck_require__(6006);
+const call_credentials_1 = __nccwpck_require__(9190);
 Object.defineProperty(exports, "CallCredentials", ({ enumerable: true, get: function () { return call_credentials_1.CallCredentials; } }));
-const channel_1 = __nccwpck_require__(5558);
+const channel_1 = __nccwpck_require__(6918);
 Object.defineProperty(exports, "Channel", ({ enumerable: true, get: function () { return channel_1.ChannelImplementation; } }));
-const compression_algorithms_1 = __nccwpck_require__(1410);
+const compression_algorithms_1 = __nccwpck_require__(4130);
 Object.defineProperty(exports, "compressionAlgorithms", ({ enumerable: true, get: function () { return compression_algorithms_1.CompressionAlgorithms; } }));
-const connectivity_state_1 = __nccwpck_require__(9882);
+const connectivity_state_1 = __nccwpck_require__(778);
 Object.defineProperty(exports, "connectivityState", ({ enumerable: true, get: function () { return connectivity_state_1.ConnectivityState; } }));
-const channel_credentials_1 = __nccwpck_require__(2689);
+const channel_credentials_1 = __nccwpck_require__(2257);
 Object.defineProperty(exports, "ChannelCredentials", ({ enumerable: true, get: function () { return channel_credentials_1.ChannelCredentials; } }));
-const client_1 = __nccwpck_require__(9986);
+const client_1 = __nccwpck_require__(4210);
 Object.defineProperty(exports, "Client", ({ enumerable: true, get: function () { return client_1.Client; } }));
-const constants_1 = __nccwpck_require__(2208);
+const constants_1 = __nccwpck_require__(8288);
 Object.defineProperty(exports, "logVerbosity", ({ enumerable: true, get: function () { return constants_1.LogVerbosity; } }));
 Object.defineProperty(exports, "status", ({ enumerable: true, get: function () { return constants_1.Status; } }));
 Object.defineProperty(exports, "propagate", ({ enumerable: true, get: function () { return constants_1.Propagate; } }));
-const logging = __nccwpck_require__(4104);
-const make_client_1 = __nccwpck_require__(679);
+const logging = __nccwpck_require__(8536);
+const make_client_1 = __nccwpck_require__(6983);
 Object.defineProperty(exports, "loadPackageDefinition", ({ enumerable: true, get: function () { return make_client_1.loadPackageDefinition; } }));
 Object.defineProperty(exports, "makeClientConstructor", ({ enumerable: true, get: function () { return make_client_1.makeClientConstructor; } }));
 Object.defineProperty(exports, "makeGenericClientConstructor", ({ enumerable: true, get: function () { return make_client_1.makeClientConstructor; } }));
-const metadata_1 = __nccwpck_require__(9972);
+const metadata_1 = __nccwpck_require__(6100);
 Object.defineProperty(exports, "Metadata", ({ enumerable: true, get: function () { return metadata_1.Metadata; } }));
-const server_1 = __nccwpck_require__(3718);
+const server_1 = __nccwpck_require__(2390);
 Object.defineProperty(exports, "Server", ({ enumerable: true, get: function () { return server_1.Server; } }));
-const server_credentials_1 = __nccwpck_require__(7537);
+const server_credentials_1 = __nccwpck_require__(6545);
 Object.defineProperty(exports, "ServerCredentials", ({ enumerable: true, get: function () { return server_credentials_1.ServerCredentials; } }));
-const status_builder_1 = __nccwpck_require__(7181);
+const status_builder_1 = __nccwpck_require__(7901);
 Object.defineProperty(exports, "StatusBuilder", ({ enumerable: true, get: function () { return status_builder_1.StatusBuilder; } }));
 /**** Client Credentials ****/
 // Using assign only copies enumerable properties, which is what we want
@@ -4670,32 +4670,32 @@ const getClientChannel = (client) => {
     return client_1.Client.prototype.getChannel.call(client);
 };
 exports.getClientChannel = getClientChannel;
-var client_interceptors_1 = __nccwpck_require__(8947);
+var client_interceptors_1 = __nccwpck_require__(2451);
 Object.defineProperty(exports, "ListenerBuilder", ({ enumerable: true, get: function () { return client_interceptors_1.ListenerBuilder; } }));
 Object.defineProperty(exports, "RequesterBuilder", ({ enumerable: true, get: function () { return client_interceptors_1.RequesterBuilder; } }));
 Object.defineProperty(exports, "InterceptingCall", ({ enumerable: true, get: function () { return client_interceptors_1.InterceptingCall; } }));
 Object.defineProperty(exports, "InterceptorConfigurationError", ({ enumerable: true, get: function () { return client_interceptors_1.InterceptorConfigurationError; } }));
-var channelz_1 = __nccwpck_require__(3974);
+var channelz_1 = __nccwpck_require__(8198);
 Object.defineProperty(exports, "getChannelzServiceDefinition", ({ enumerable: true, get: function () { return channelz_1.getChannelzServiceDefinition; } }));
 Object.defineProperty(exports, "getChannelzHandlers", ({ enumerable: true, get: function () { return channelz_1.getChannelzHandlers; } }));
-var admin_1 = __nccwpck_require__(9826);
+var admin_1 = __nccwpck_require__(2914);
 Object.defineProperty(exports, "addAdminServicesToServer", ({ enumerable: true, get: function () { return admin_1.addAdminServicesToServer; } }));
-var server_interceptors_1 = __nccwpck_require__(2999);
+var server_interceptors_1 = __nccwpck_require__(2151);
 Object.defineProperty(exports, "ServerListenerBuilder", ({ enumerable: true, get: function () { return server_interceptors_1.ServerListenerBuilder; } }));
 Object.defineProperty(exports, "ResponderBuilder", ({ enumerable: true, get: function () { return server_interceptors_1.ResponderBuilder; } }));
 Object.defineProperty(exports, "ServerInterceptingCall", ({ enumerable: true, get: function () { return server_interceptors_1.ServerInterceptingCall; } }));
-var orca_1 = __nccwpck_require__(3356);
+var orca_1 = __nccwpck_require__(2124);
 Object.defineProperty(exports, "ServerMetricRecorder", ({ enumerable: true, get: function () { return orca_1.ServerMetricRecorder; } }));
-const experimental = __nccwpck_require__(3791);
+const experimental = __nccwpck_require__(79);
 exports.experimental = experimental;
-const resolver_dns = __nccwpck_require__(6813);
-const resolver_uds = __nccwpck_require__(9412);
-const resolver_ip = __nccwpck_require__(633);
-const load_balancer_pick_first = __nccwpck_require__(2287);
-const load_balancer_round_robin = __nccwpck_require__(2128);
-const load_balancer_outlier_detection = __nccwpck_require__(4911);
-const load_balancer_weighted_round_robin = __nccwpck_require__(320);
-const channelz = __nccwpck_require__(3974);
+const resolver_dns = __nccwpck_require__(1149);
+const resolver_uds = __nccwpck_require__(9252);
+const resolver_ip = __nccwpck_require__(2617);
+const load_balancer_pick_first = __nccwpck_require__(8639);
+const load_balancer_round_robin = __nccwpck_require__(1936);
+const load_balancer_outlier_detection = __nccwpck_require__(5343);
+const load_balancer_weighted_round_robin = __nccwpck_require__(7616);
+const channelz = __nccwpck_require__(8198);
 (() => {
     resolver_dns.setup();
     resolver_uds.setup();
@@ -4710,7 +4710,7 @@ const channelz = __nccwpck_require__(3974);
 
 /***/ }),
 
-/***/ 850:
+/***/ 114:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -4732,27 +4732,27 @@ const channelz = __nccwpck_require__(3974);
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.InternalChannel = exports.SUBCHANNEL_ARGS_EXCLUDE_KEY_PREFIX = void 0;
-const channel_credentials_1 = __nccwpck_require__(2689);
-const resolving_load_balancer_1 = __nccwpck_require__(7594);
-const subchannel_pool_1 = __nccwpck_require__(8551);
-const picker_1 = __nccwpck_require__(9839);
-const metadata_1 = __nccwpck_require__(9972);
-const constants_1 = __nccwpck_require__(2208);
-const filter_stack_1 = __nccwpck_require__(4606);
-const compression_filter_1 = __nccwpck_require__(4486);
-const resolver_1 = __nccwpck_require__(4207);
-const logging_1 = __nccwpck_require__(4104);
-const http_proxy_1 = __nccwpck_require__(9978);
-const uri_parser_1 = __nccwpck_require__(4299);
-const connectivity_state_1 = __nccwpck_require__(9882);
-const channelz_1 = __nccwpck_require__(3974);
-const load_balancing_call_1 = __nccwpck_require__(3040);
-const deadline_1 = __nccwpck_require__(6589);
-const resolving_call_1 = __nccwpck_require__(7799);
-const call_number_1 = __nccwpck_require__(5259);
-const control_plane_status_1 = __nccwpck_require__(6058);
-const retrying_call_1 = __nccwpck_require__(6084);
-const subchannel_interface_1 = __nccwpck_require__(5458);
+const channel_credentials_1 = __nccwpck_require__(2257);
+const resolving_load_balancer_1 = __nccwpck_require__(3962);
+const subchannel_pool_1 = __nccwpck_require__(8695);
+const picker_1 = __nccwpck_require__(1663);
+const metadata_1 = __nccwpck_require__(6100);
+const constants_1 = __nccwpck_require__(8288);
+const filter_stack_1 = __nccwpck_require__(5726);
+const compression_filter_1 = __nccwpck_require__(3430);
+const resolver_1 = __nccwpck_require__(6255);
+const logging_1 = __nccwpck_require__(8536);
+const http_proxy_1 = __nccwpck_require__(8954);
+const uri_parser_1 = __nccwpck_require__(6027);
+const connectivity_state_1 = __nccwpck_require__(778);
+const channelz_1 = __nccwpck_require__(8198);
+const load_balancing_call_1 = __nccwpck_require__(8944);
+const deadline_1 = __nccwpck_require__(2173);
+const resolving_call_1 = __nccwpck_require__(8023);
+const call_number_1 = __nccwpck_require__(5675);
+const control_plane_status_1 = __nccwpck_require__(9962);
+const retrying_call_1 = __nccwpck_require__(2532);
+const subchannel_interface_1 = __nccwpck_require__(98);
 /**
  * See https://nodejs.org/api/timers.html#timers_setinterval_callback_delay_args
  */
@@ -5393,7 +5393,7 @@ InternalChannel.MAX_METHODS_PER_HOST = 100;
 
 /***/ }),
 
-/***/ 4026:
+/***/ 9069:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -5415,8 +5415,8 @@ InternalChannel.MAX_METHODS_PER_HOST = 100;
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ChildLoadBalancerHandler = void 0;
-const load_balancer_1 = __nccwpck_require__(3976);
-const connectivity_state_1 = __nccwpck_require__(9882);
+const load_balancer_1 = __nccwpck_require__(7000);
+const connectivity_state_1 = __nccwpck_require__(778);
 const TYPE_NAME = 'child_load_balancer_helper';
 class ChildLoadBalancerHandler {
     constructor(channelControlHelper) {
@@ -5550,7 +5550,7 @@ exports.ChildLoadBalancerHandler = ChildLoadBalancerHandler;
 
 /***/ }),
 
-/***/ 4911:
+/***/ 5343:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -5574,16 +5574,16 @@ var _a;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.OutlierDetectionLoadBalancer = exports.OutlierDetectionLoadBalancingConfig = void 0;
 exports.setup = setup;
-const connectivity_state_1 = __nccwpck_require__(9882);
-const constants_1 = __nccwpck_require__(2208);
-const duration_1 = __nccwpck_require__(1721);
-const experimental_1 = __nccwpck_require__(3791);
-const load_balancer_1 = __nccwpck_require__(3976);
-const load_balancer_child_handler_1 = __nccwpck_require__(4026);
-const picker_1 = __nccwpck_require__(9839);
-const subchannel_address_1 = __nccwpck_require__(7293);
-const subchannel_interface_1 = __nccwpck_require__(5458);
-const logging = __nccwpck_require__(4104);
+const connectivity_state_1 = __nccwpck_require__(778);
+const constants_1 = __nccwpck_require__(8288);
+const duration_1 = __nccwpck_require__(3929);
+const experimental_1 = __nccwpck_require__(79);
+const load_balancer_1 = __nccwpck_require__(7000);
+const load_balancer_child_handler_1 = __nccwpck_require__(9069);
+const picker_1 = __nccwpck_require__(1663);
+const subchannel_address_1 = __nccwpck_require__(7021);
+const subchannel_interface_1 = __nccwpck_require__(98);
+const logging = __nccwpck_require__(8536);
 const TRACER_NAME = 'outlier_detection';
 function trace(text) {
     logging.trace(constants_1.LogVerbosity.DEBUG, TRACER_NAME, text);
@@ -6127,7 +6127,7 @@ function setup() {
 
 /***/ }),
 
-/***/ 2287:
+/***/ 8639:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -6151,15 +6151,15 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.LeafLoadBalancer = exports.PickFirstLoadBalancer = exports.PickFirstLoadBalancingConfig = void 0;
 exports.shuffled = shuffled;
 exports.setup = setup;
-const load_balancer_1 = __nccwpck_require__(3976);
-const connectivity_state_1 = __nccwpck_require__(9882);
-const picker_1 = __nccwpck_require__(9839);
-const subchannel_address_1 = __nccwpck_require__(7293);
-const logging = __nccwpck_require__(4104);
-const constants_1 = __nccwpck_require__(2208);
-const subchannel_address_2 = __nccwpck_require__(7293);
+const load_balancer_1 = __nccwpck_require__(7000);
+const connectivity_state_1 = __nccwpck_require__(778);
+const picker_1 = __nccwpck_require__(1663);
+const subchannel_address_1 = __nccwpck_require__(7021);
+const logging = __nccwpck_require__(8536);
+const constants_1 = __nccwpck_require__(8288);
+const subchannel_address_2 = __nccwpck_require__(7021);
 const net_1 = __nccwpck_require__(9278);
-const call_interface_1 = __nccwpck_require__(2779);
+const call_interface_1 = __nccwpck_require__(1803);
 const TRACER_NAME = 'pick_first';
 function trace(text) {
     logging.trace(constants_1.LogVerbosity.DEBUG, TRACER_NAME, text);
@@ -6647,7 +6647,7 @@ function setup() {
 
 /***/ }),
 
-/***/ 2128:
+/***/ 1936:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -6670,13 +6670,13 @@ function setup() {
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.RoundRobinLoadBalancer = void 0;
 exports.setup = setup;
-const load_balancer_1 = __nccwpck_require__(3976);
-const connectivity_state_1 = __nccwpck_require__(9882);
-const picker_1 = __nccwpck_require__(9839);
-const logging = __nccwpck_require__(4104);
-const constants_1 = __nccwpck_require__(2208);
-const subchannel_address_1 = __nccwpck_require__(7293);
-const load_balancer_pick_first_1 = __nccwpck_require__(2287);
+const load_balancer_1 = __nccwpck_require__(7000);
+const connectivity_state_1 = __nccwpck_require__(778);
+const picker_1 = __nccwpck_require__(1663);
+const logging = __nccwpck_require__(8536);
+const constants_1 = __nccwpck_require__(8288);
+const subchannel_address_1 = __nccwpck_require__(7021);
+const load_balancer_pick_first_1 = __nccwpck_require__(8639);
 const TRACER_NAME = 'round_robin';
 function trace(text) {
     logging.trace(constants_1.LogVerbosity.DEBUG, TRACER_NAME, text);
@@ -6857,7 +6857,7 @@ function setup() {
 
 /***/ }),
 
-/***/ 320:
+/***/ 7616:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -6880,16 +6880,16 @@ function setup() {
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.WeightedRoundRobinLoadBalancingConfig = void 0;
 exports.setup = setup;
-const connectivity_state_1 = __nccwpck_require__(9882);
-const constants_1 = __nccwpck_require__(2208);
-const duration_1 = __nccwpck_require__(1721);
-const load_balancer_1 = __nccwpck_require__(3976);
-const load_balancer_pick_first_1 = __nccwpck_require__(2287);
-const logging = __nccwpck_require__(4104);
-const orca_1 = __nccwpck_require__(3356);
-const picker_1 = __nccwpck_require__(9839);
-const priority_queue_1 = __nccwpck_require__(3955);
-const subchannel_address_1 = __nccwpck_require__(7293);
+const connectivity_state_1 = __nccwpck_require__(778);
+const constants_1 = __nccwpck_require__(8288);
+const duration_1 = __nccwpck_require__(3929);
+const load_balancer_1 = __nccwpck_require__(7000);
+const load_balancer_pick_first_1 = __nccwpck_require__(8639);
+const logging = __nccwpck_require__(8536);
+const orca_1 = __nccwpck_require__(2124);
+const picker_1 = __nccwpck_require__(1663);
+const priority_queue_1 = __nccwpck_require__(8291);
+const subchannel_address_1 = __nccwpck_require__(7021);
 const TRACER_NAME = 'weighted_round_robin';
 function trace(text) {
     logging.trace(constants_1.LogVerbosity.DEBUG, TRACER_NAME, text);
@@ -7255,7 +7255,7 @@ function setup() {
 
 /***/ }),
 
-/***/ 3976:
+/***/ 7000:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -7284,8 +7284,8 @@ exports.isLoadBalancerNameRegistered = isLoadBalancerNameRegistered;
 exports.parseLoadBalancingConfig = parseLoadBalancingConfig;
 exports.getDefaultConfig = getDefaultConfig;
 exports.selectLbConfigFromList = selectLbConfigFromList;
-const logging_1 = __nccwpck_require__(4104);
-const constants_1 = __nccwpck_require__(2208);
+const logging_1 = __nccwpck_require__(8536);
+const constants_1 = __nccwpck_require__(8288);
 /**
  * Create a child ChannelControlHelper that overrides some methods of the
  * parent while letting others pass through to the parent unmodified. This
@@ -7377,7 +7377,7 @@ function selectLbConfigFromList(configs, fallbackTodefault = false) {
 
 /***/ }),
 
-/***/ 3040:
+/***/ 8944:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -7399,15 +7399,15 @@ function selectLbConfigFromList(configs, fallbackTodefault = false) {
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.LoadBalancingCall = void 0;
-const call_credentials_1 = __nccwpck_require__(6006);
-const connectivity_state_1 = __nccwpck_require__(9882);
-const constants_1 = __nccwpck_require__(2208);
-const deadline_1 = __nccwpck_require__(6589);
-const metadata_1 = __nccwpck_require__(9972);
-const picker_1 = __nccwpck_require__(9839);
-const logging = __nccwpck_require__(4104);
-const control_plane_status_1 = __nccwpck_require__(6058);
-const http2 = __nccwpck_require__(5675);
+const call_credentials_1 = __nccwpck_require__(9190);
+const connectivity_state_1 = __nccwpck_require__(778);
+const constants_1 = __nccwpck_require__(8288);
+const deadline_1 = __nccwpck_require__(2173);
+const metadata_1 = __nccwpck_require__(6100);
+const picker_1 = __nccwpck_require__(1663);
+const logging = __nccwpck_require__(8536);
+const control_plane_status_1 = __nccwpck_require__(9962);
+const http2 = __nccwpck_require__(8056);
 const TRACER_NAME = 'load_balancing_call';
 const RESOLVED_EMPTY_METADATA = Promise.resolve(undefined);
 class LoadBalancingCall {
@@ -7704,7 +7704,7 @@ exports.LoadBalancingCall = LoadBalancingCall;
 
 /***/ }),
 
-/***/ 4104:
+/***/ 8536:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -7729,9 +7729,9 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.log = exports.setLoggerVerbosity = exports.setLogger = exports.getLogger = void 0;
 exports.trace = trace;
 exports.isTracerEnabled = isTracerEnabled;
-const constants_1 = __nccwpck_require__(2208);
+const constants_1 = __nccwpck_require__(8288);
 const process_1 = __nccwpck_require__(932);
-const clientVersion = (__nccwpck_require__(3130)/* .version */ .rE);
+const clientVersion = (__nccwpck_require__(9943)/* .version */ .rE);
 const DEFAULT_LOGGER = {
     error: (message, ...optionalParams) => {
         console.error('E ' + message, ...optionalParams);
@@ -7839,7 +7839,7 @@ function isTracerEnabled(tracer) {
 
 /***/ }),
 
-/***/ 679:
+/***/ 6983:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -7862,7 +7862,7 @@ function isTracerEnabled(tracer) {
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.makeClientConstructor = makeClientConstructor;
 exports.loadPackageDefinition = loadPackageDefinition;
-const client_1 = __nccwpck_require__(9986);
+const client_1 = __nccwpck_require__(4210);
 /**
  * Map with short names for each of the requester maker functions. Used in
  * makeClientConstructor
@@ -7988,7 +7988,7 @@ function loadPackageDefinition(packageDef) {
 
 /***/ }),
 
-/***/ 9972:
+/***/ 6100:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -8010,9 +8010,9 @@ function loadPackageDefinition(packageDef) {
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.Metadata = void 0;
-const logging_1 = __nccwpck_require__(4104);
-const constants_1 = __nccwpck_require__(2208);
-const error_1 = __nccwpck_require__(6667);
+const logging_1 = __nccwpck_require__(8536);
+const constants_1 = __nccwpck_require__(8288);
+const error_1 = __nccwpck_require__(8219);
 const LEGAL_KEY_REGEX = /^[:0-9a-z_.-]+$/;
 const LEGAL_NON_BINARY_VALUE_REGEX = /^[ -~]*$/;
 function isLegalKey(key) {
@@ -8271,7 +8271,7 @@ const bufToString = (val) => {
 
 /***/ }),
 
-/***/ 3356:
+/***/ 2124:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -8295,13 +8295,13 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.OrcaOobMetricsSubchannelWrapper = exports.GRPC_METRICS_HEADER = exports.ServerMetricRecorder = exports.PerRequestMetricRecorder = void 0;
 exports.createOrcaClient = createOrcaClient;
 exports.createMetricsReader = createMetricsReader;
-const make_client_1 = __nccwpck_require__(679);
-const duration_1 = __nccwpck_require__(1721);
-const channel_credentials_1 = __nccwpck_require__(2689);
-const subchannel_interface_1 = __nccwpck_require__(5458);
-const constants_1 = __nccwpck_require__(2208);
-const backoff_timeout_1 = __nccwpck_require__(1539);
-const connectivity_state_1 = __nccwpck_require__(9882);
+const make_client_1 = __nccwpck_require__(6983);
+const duration_1 = __nccwpck_require__(3929);
+const channel_credentials_1 = __nccwpck_require__(2257);
+const subchannel_interface_1 = __nccwpck_require__(98);
+const constants_1 = __nccwpck_require__(8288);
+const backoff_timeout_1 = __nccwpck_require__(4643);
+const connectivity_state_1 = __nccwpck_require__(778);
 const loadedOrcaProto = null;
 function loadOrcaProto() {
     if (loadedOrcaProto) {
@@ -8309,7 +8309,7 @@ function loadOrcaProto() {
     }
     /* The purpose of this complexity is to avoid loading @grpc/proto-loader at
      * runtime for users who will not use/enable ORCA. */
-    const loaderLoadSync = (__nccwpck_require__(122)/* .loadSync */ .Yi);
+    const loaderLoadSync = (__nccwpck_require__(3066)/* .loadSync */ .Yi);
     const loadedProto = loaderLoadSync('xds/service/orca/v3/orca.proto', {
         keepCase: true,
         longs: String,
@@ -8599,7 +8599,7 @@ function createOobMetricsDataProducer(subchannel) {
 
 /***/ }),
 
-/***/ 9839:
+/***/ 1663:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -8621,8 +8621,8 @@ function createOobMetricsDataProducer(subchannel) {
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.QueuePicker = exports.UnavailablePicker = exports.PickResultType = void 0;
-const metadata_1 = __nccwpck_require__(9972);
-const constants_1 = __nccwpck_require__(2208);
+const metadata_1 = __nccwpck_require__(6100);
+const constants_1 = __nccwpck_require__(8288);
 var PickResultType;
 (function (PickResultType) {
     PickResultType[PickResultType["COMPLETE"] = 0] = "COMPLETE";
@@ -8691,7 +8691,7 @@ exports.QueuePicker = QueuePicker;
 
 /***/ }),
 
-/***/ 3955:
+/***/ 8291:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -8817,7 +8817,7 @@ exports.PriorityQueue = PriorityQueue;
 
 /***/ }),
 
-/***/ 6813:
+/***/ 1149:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -8839,18 +8839,18 @@ exports.PriorityQueue = PriorityQueue;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.DEFAULT_PORT = void 0;
 exports.setup = setup;
-const resolver_1 = __nccwpck_require__(4207);
+const resolver_1 = __nccwpck_require__(6255);
 const dns_1 = __nccwpck_require__(2250);
-const service_config_1 = __nccwpck_require__(6389);
-const constants_1 = __nccwpck_require__(2208);
-const call_interface_1 = __nccwpck_require__(2779);
-const metadata_1 = __nccwpck_require__(9972);
-const logging = __nccwpck_require__(4104);
-const constants_2 = __nccwpck_require__(2208);
-const uri_parser_1 = __nccwpck_require__(4299);
+const service_config_1 = __nccwpck_require__(5);
+const constants_1 = __nccwpck_require__(8288);
+const call_interface_1 = __nccwpck_require__(1803);
+const metadata_1 = __nccwpck_require__(6100);
+const logging = __nccwpck_require__(8536);
+const constants_2 = __nccwpck_require__(8288);
+const uri_parser_1 = __nccwpck_require__(6027);
 const net_1 = __nccwpck_require__(9278);
-const backoff_timeout_1 = __nccwpck_require__(1539);
-const environment_1 = __nccwpck_require__(1108);
+const backoff_timeout_1 = __nccwpck_require__(4643);
+const environment_1 = __nccwpck_require__(6964);
 const TRACER_NAME = 'dns_resolver';
 function trace(text) {
     logging.trace(constants_2.LogVerbosity.DEBUG, TRACER_NAME, text);
@@ -9186,7 +9186,7 @@ function setup() {
 
 /***/ }),
 
-/***/ 633:
+/***/ 2617:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -9208,13 +9208,13 @@ function setup() {
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.setup = setup;
 const net_1 = __nccwpck_require__(9278);
-const call_interface_1 = __nccwpck_require__(2779);
-const constants_1 = __nccwpck_require__(2208);
-const metadata_1 = __nccwpck_require__(9972);
-const resolver_1 = __nccwpck_require__(4207);
-const subchannel_address_1 = __nccwpck_require__(7293);
-const uri_parser_1 = __nccwpck_require__(4299);
-const logging = __nccwpck_require__(4104);
+const call_interface_1 = __nccwpck_require__(1803);
+const constants_1 = __nccwpck_require__(8288);
+const metadata_1 = __nccwpck_require__(6100);
+const resolver_1 = __nccwpck_require__(6255);
+const subchannel_address_1 = __nccwpck_require__(7021);
+const uri_parser_1 = __nccwpck_require__(6027);
+const logging = __nccwpck_require__(8536);
 const TRACER_NAME = 'ip_resolver';
 function trace(text) {
     logging.trace(constants_1.LogVerbosity.DEBUG, TRACER_NAME, text);
@@ -9298,7 +9298,7 @@ function setup() {
 
 /***/ }),
 
-/***/ 9412:
+/***/ 9252:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -9319,8 +9319,8 @@ function setup() {
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.setup = setup;
-const resolver_1 = __nccwpck_require__(4207);
-const call_interface_1 = __nccwpck_require__(2779);
+const resolver_1 = __nccwpck_require__(6255);
+const call_interface_1 = __nccwpck_require__(1803);
 class UdsResolver {
     constructor(target, listener, channelOptions) {
         this.listener = listener;
@@ -9355,7 +9355,7 @@ function setup() {
 
 /***/ }),
 
-/***/ 4207:
+/***/ 6255:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -9382,7 +9382,7 @@ exports.registerDefaultScheme = registerDefaultScheme;
 exports.createResolver = createResolver;
 exports.getDefaultAuthority = getDefaultAuthority;
 exports.mapUriDefaultScheme = mapUriDefaultScheme;
-const uri_parser_1 = __nccwpck_require__(4299);
+const uri_parser_1 = __nccwpck_require__(6027);
 exports.CHANNEL_ARGS_CONFIG_SELECTOR_KEY = 'grpc.internal.config_selector';
 const registeredResolvers = {};
 let defaultScheme = null;
@@ -9450,7 +9450,7 @@ function mapUriDefaultScheme(target) {
 
 /***/ }),
 
-/***/ 7799:
+/***/ 8023:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -9472,12 +9472,12 @@ function mapUriDefaultScheme(target) {
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ResolvingCall = void 0;
-const call_credentials_1 = __nccwpck_require__(6006);
-const constants_1 = __nccwpck_require__(2208);
-const deadline_1 = __nccwpck_require__(6589);
-const metadata_1 = __nccwpck_require__(9972);
-const logging = __nccwpck_require__(4104);
-const control_plane_status_1 = __nccwpck_require__(6058);
+const call_credentials_1 = __nccwpck_require__(9190);
+const constants_1 = __nccwpck_require__(8288);
+const deadline_1 = __nccwpck_require__(2173);
+const metadata_1 = __nccwpck_require__(6100);
+const logging = __nccwpck_require__(8536);
+const control_plane_status_1 = __nccwpck_require__(9962);
 const TRACER_NAME = 'resolving_call';
 class ResolvingCall {
     constructor(channel, method, options, filterStackFactory, callNumber) {
@@ -9801,7 +9801,7 @@ exports.ResolvingCall = ResolvingCall;
 
 /***/ }),
 
-/***/ 7594:
+/***/ 3962:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -9824,18 +9824,18 @@ exports.ResolvingCall = ResolvingCall;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ResolvingLoadBalancer = void 0;
 exports.getDefaultConfigSelector = getDefaultConfigSelector;
-const load_balancer_1 = __nccwpck_require__(3976);
-const service_config_1 = __nccwpck_require__(6389);
-const connectivity_state_1 = __nccwpck_require__(9882);
-const resolver_1 = __nccwpck_require__(4207);
-const picker_1 = __nccwpck_require__(9839);
-const backoff_timeout_1 = __nccwpck_require__(1539);
-const constants_1 = __nccwpck_require__(2208);
-const metadata_1 = __nccwpck_require__(9972);
-const logging = __nccwpck_require__(4104);
-const constants_2 = __nccwpck_require__(2208);
-const uri_parser_1 = __nccwpck_require__(4299);
-const load_balancer_child_handler_1 = __nccwpck_require__(4026);
+const load_balancer_1 = __nccwpck_require__(7000);
+const service_config_1 = __nccwpck_require__(5);
+const connectivity_state_1 = __nccwpck_require__(778);
+const resolver_1 = __nccwpck_require__(6255);
+const picker_1 = __nccwpck_require__(1663);
+const backoff_timeout_1 = __nccwpck_require__(4643);
+const constants_1 = __nccwpck_require__(8288);
+const metadata_1 = __nccwpck_require__(6100);
+const logging = __nccwpck_require__(8536);
+const constants_2 = __nccwpck_require__(8288);
+const uri_parser_1 = __nccwpck_require__(6027);
+const load_balancer_child_handler_1 = __nccwpck_require__(9069);
 const TRACER_NAME = 'resolving_load_balancer';
 function trace(text) {
     logging.trace(constants_2.LogVerbosity.DEBUG, TRACER_NAME, text);
@@ -10119,7 +10119,7 @@ exports.ResolvingLoadBalancer = ResolvingLoadBalancer;
 
 /***/ }),
 
-/***/ 6084:
+/***/ 2532:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -10141,11 +10141,11 @@ exports.ResolvingLoadBalancer = ResolvingLoadBalancer;
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.RetryingCall = exports.MessageBufferTracker = exports.RetryThrottler = void 0;
-const constants_1 = __nccwpck_require__(2208);
-const deadline_1 = __nccwpck_require__(6589);
-const metadata_1 = __nccwpck_require__(9972);
-const logging = __nccwpck_require__(4104);
-const call_number_1 = __nccwpck_require__(5259);
+const constants_1 = __nccwpck_require__(8288);
+const deadline_1 = __nccwpck_require__(2173);
+const metadata_1 = __nccwpck_require__(6100);
+const logging = __nccwpck_require__(8536);
+const call_number_1 = __nccwpck_require__(5675);
 const TRACER_NAME = 'retrying_call';
 class RetryThrottler {
     constructor(maxTokens, tokenRatio, previousRetryThrottler) {
@@ -10893,7 +10893,7 @@ exports.RetryingCall = RetryingCall;
 
 /***/ }),
 
-/***/ 2231:
+/***/ 4615:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -10918,8 +10918,8 @@ exports.ServerDuplexStreamImpl = exports.ServerWritableStreamImpl = exports.Serv
 exports.serverErrorToStatus = serverErrorToStatus;
 const events_1 = __nccwpck_require__(4434);
 const stream_1 = __nccwpck_require__(2203);
-const constants_1 = __nccwpck_require__(2208);
-const metadata_1 = __nccwpck_require__(9972);
+const constants_1 = __nccwpck_require__(8288);
+const metadata_1 = __nccwpck_require__(6100);
 function serverErrorToStatus(error, overrideTrailers) {
     var _a;
     const status = {
@@ -11125,7 +11125,7 @@ exports.ServerDuplexStreamImpl = ServerDuplexStreamImpl;
 
 /***/ }),
 
-/***/ 7537:
+/***/ 6545:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -11149,7 +11149,7 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ServerCredentials = void 0;
 exports.createCertificateProviderServerCredentials = createCertificateProviderServerCredentials;
 exports.createServerCredentialsWithInterceptors = createServerCredentialsWithInterceptors;
-const tls_helpers_1 = __nccwpck_require__(5468);
+const tls_helpers_1 = __nccwpck_require__(8876);
 class ServerCredentials {
     constructor(serverConstructorOptions, contextOptions) {
         this.serverConstructorOptions = serverConstructorOptions;
@@ -11445,7 +11445,7 @@ function createServerCredentialsWithInterceptors(credentials, interceptors) {
 
 /***/ }),
 
-/***/ 2999:
+/***/ 2151:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -11469,16 +11469,16 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.BaseServerInterceptingCall = exports.ServerInterceptingCall = exports.ResponderBuilder = exports.ServerListenerBuilder = void 0;
 exports.isInterceptingServerListener = isInterceptingServerListener;
 exports.getServerInterceptingCall = getServerInterceptingCall;
-const metadata_1 = __nccwpck_require__(9972);
-const constants_1 = __nccwpck_require__(2208);
-const http2 = __nccwpck_require__(5675);
-const error_1 = __nccwpck_require__(6667);
+const metadata_1 = __nccwpck_require__(6100);
+const constants_1 = __nccwpck_require__(8288);
+const http2 = __nccwpck_require__(8056);
+const error_1 = __nccwpck_require__(8219);
 const zlib = __nccwpck_require__(3106);
-const stream_decoder_1 = __nccwpck_require__(8948);
-const logging = __nccwpck_require__(4104);
+const stream_decoder_1 = __nccwpck_require__(7956);
+const logging = __nccwpck_require__(8536);
 const tls_1 = __nccwpck_require__(4756);
-const orca_1 = __nccwpck_require__(3356);
-const environment_1 = __nccwpck_require__(1108);
+const orca_1 = __nccwpck_require__(2124);
+const environment_1 = __nccwpck_require__(6964);
 const TRACER_NAME = 'server_call';
 function trace(text) {
     logging.trace(constants_1.LogVerbosity.DEBUG, TRACER_NAME, text);
@@ -12289,7 +12289,7 @@ function getServerInterceptingCall(interceptors, stream, headers, callEventTrack
 
 /***/ }),
 
-/***/ 3718:
+/***/ 2390:
 /***/ (function(__unused_webpack_module, exports, __nccwpck_require__) {
 
 
@@ -12345,18 +12345,18 @@ var __esDecorate = (this && this.__esDecorate) || function (ctor, descriptorIn, 
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.Server = void 0;
-const http2 = __nccwpck_require__(5675);
+const http2 = __nccwpck_require__(8056);
 const util = __nccwpck_require__(9023);
-const constants_1 = __nccwpck_require__(2208);
-const server_call_1 = __nccwpck_require__(2231);
-const server_credentials_1 = __nccwpck_require__(7537);
-const resolver_1 = __nccwpck_require__(4207);
-const logging = __nccwpck_require__(4104);
-const subchannel_address_1 = __nccwpck_require__(7293);
-const uri_parser_1 = __nccwpck_require__(4299);
-const channelz_1 = __nccwpck_require__(3974);
-const server_interceptors_1 = __nccwpck_require__(2999);
-const environment_1 = __nccwpck_require__(1108);
+const constants_1 = __nccwpck_require__(8288);
+const server_call_1 = __nccwpck_require__(4615);
+const server_credentials_1 = __nccwpck_require__(6545);
+const resolver_1 = __nccwpck_require__(6255);
+const logging = __nccwpck_require__(8536);
+const subchannel_address_1 = __nccwpck_require__(7021);
+const uri_parser_1 = __nccwpck_require__(6027);
+const channelz_1 = __nccwpck_require__(8198);
+const server_interceptors_1 = __nccwpck_require__(2151);
+const environment_1 = __nccwpck_require__(6964);
 const UNLIMITED_CONNECTION_AGE_MS = ~(1 << 31);
 const KEEPALIVE_MAX_TIME_MS = ~(1 << 31);
 const KEEPALIVE_TIMEOUT_MS = 20000;
@@ -13946,7 +13946,7 @@ function handleBidiStreaming(call, handler) {
 
 /***/ }),
 
-/***/ 6389:
+/***/ 5:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -13980,7 +13980,7 @@ exports.extractAndSelectServiceConfig = extractAndSelectServiceConfig;
  * runtime */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const os = __nccwpck_require__(857);
-const constants_1 = __nccwpck_require__(2208);
+const constants_1 = __nccwpck_require__(8288);
 /**
  * Recognizes a number with up to 9 digits after the decimal point, followed by
  * an "s", representing a number of seconds.
@@ -14382,7 +14382,7 @@ function extractAndSelectServiceConfig(txtRecord, percentage) {
 
 /***/ }),
 
-/***/ 5866:
+/***/ 701:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -14404,17 +14404,17 @@ function extractAndSelectServiceConfig(txtRecord, percentage) {
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.SingleSubchannelChannel = void 0;
-const call_number_1 = __nccwpck_require__(5259);
-const channelz_1 = __nccwpck_require__(3974);
-const compression_filter_1 = __nccwpck_require__(4486);
-const connectivity_state_1 = __nccwpck_require__(9882);
-const constants_1 = __nccwpck_require__(2208);
-const control_plane_status_1 = __nccwpck_require__(6058);
-const deadline_1 = __nccwpck_require__(6589);
-const filter_stack_1 = __nccwpck_require__(4606);
-const metadata_1 = __nccwpck_require__(9972);
-const resolver_1 = __nccwpck_require__(4207);
-const uri_parser_1 = __nccwpck_require__(4299);
+const call_number_1 = __nccwpck_require__(5675);
+const channelz_1 = __nccwpck_require__(8198);
+const compression_filter_1 = __nccwpck_require__(3430);
+const connectivity_state_1 = __nccwpck_require__(778);
+const constants_1 = __nccwpck_require__(8288);
+const control_plane_status_1 = __nccwpck_require__(9962);
+const deadline_1 = __nccwpck_require__(2173);
+const filter_stack_1 = __nccwpck_require__(5726);
+const metadata_1 = __nccwpck_require__(6100);
+const resolver_1 = __nccwpck_require__(6255);
+const uri_parser_1 = __nccwpck_require__(6027);
 class SubchannelCallWrapper {
     constructor(subchannel, method, filterStackFactory, options, callNumber) {
         this.subchannel = subchannel;
@@ -14621,7 +14621,7 @@ exports.SingleSubchannelChannel = SingleSubchannelChannel;
 
 /***/ }),
 
-/***/ 7181:
+/***/ 7901:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -14695,7 +14695,7 @@ exports.StatusBuilder = StatusBuilder;
 
 /***/ }),
 
-/***/ 8948:
+/***/ 7956:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -14801,7 +14801,7 @@ exports.StreamDecoder = StreamDecoder;
 
 /***/ }),
 
-/***/ 7293:
+/***/ 7021:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -15009,7 +15009,7 @@ exports.EndpointMap = EndpointMap;
 
 /***/ }),
 
-/***/ 1553:
+/***/ 7953:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -15031,13 +15031,13 @@ exports.EndpointMap = EndpointMap;
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.Http2SubchannelCall = void 0;
-const http2 = __nccwpck_require__(5675);
+const http2 = __nccwpck_require__(8056);
 const os = __nccwpck_require__(857);
-const constants_1 = __nccwpck_require__(2208);
-const metadata_1 = __nccwpck_require__(9972);
-const stream_decoder_1 = __nccwpck_require__(8948);
-const logging = __nccwpck_require__(4104);
-const constants_2 = __nccwpck_require__(2208);
+const constants_1 = __nccwpck_require__(8288);
+const metadata_1 = __nccwpck_require__(6100);
+const stream_decoder_1 = __nccwpck_require__(7956);
+const logging = __nccwpck_require__(8536);
+const constants_2 = __nccwpck_require__(8288);
 const TRACER_NAME = 'subchannel_call';
 /**
  * Should do approximately the same thing as util.getSystemErrorName but the
@@ -15621,7 +15621,7 @@ exports.Http2SubchannelCall = Http2SubchannelCall;
 
 /***/ }),
 
-/***/ 5458:
+/***/ 98:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -15741,7 +15741,7 @@ exports.BaseSubchannelWrapper = BaseSubchannelWrapper;
 
 /***/ }),
 
-/***/ 8551:
+/***/ 8695:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -15764,11 +15764,11 @@ exports.BaseSubchannelWrapper = BaseSubchannelWrapper;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.SubchannelPool = void 0;
 exports.getSubchannelPool = getSubchannelPool;
-const channel_options_1 = __nccwpck_require__(5577);
-const subchannel_1 = __nccwpck_require__(6768);
-const subchannel_address_1 = __nccwpck_require__(7293);
-const uri_parser_1 = __nccwpck_require__(4299);
-const transport_1 = __nccwpck_require__(2132);
+const channel_options_1 = __nccwpck_require__(6793);
+const subchannel_1 = __nccwpck_require__(8416);
+const subchannel_address_1 = __nccwpck_require__(7021);
+const uri_parser_1 = __nccwpck_require__(6027);
+const transport_1 = __nccwpck_require__(3860);
 // 10 seconds in milliseconds. This value is arbitrary.
 /**
  * The amount of time in between checks for dropping subchannels that have no
@@ -15884,7 +15884,7 @@ function getSubchannelPool(global) {
 
 /***/ }),
 
-/***/ 6768:
+/***/ 8416:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -15906,14 +15906,14 @@ function getSubchannelPool(global) {
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.Subchannel = void 0;
-const connectivity_state_1 = __nccwpck_require__(9882);
-const backoff_timeout_1 = __nccwpck_require__(1539);
-const logging = __nccwpck_require__(4104);
-const constants_1 = __nccwpck_require__(2208);
-const uri_parser_1 = __nccwpck_require__(4299);
-const subchannel_address_1 = __nccwpck_require__(7293);
-const channelz_1 = __nccwpck_require__(3974);
-const single_subchannel_channel_1 = __nccwpck_require__(5866);
+const connectivity_state_1 = __nccwpck_require__(778);
+const backoff_timeout_1 = __nccwpck_require__(4643);
+const logging = __nccwpck_require__(8536);
+const constants_1 = __nccwpck_require__(8288);
+const uri_parser_1 = __nccwpck_require__(6027);
+const subchannel_address_1 = __nccwpck_require__(7021);
+const channelz_1 = __nccwpck_require__(8198);
+const single_subchannel_channel_1 = __nccwpck_require__(701);
 const TRACER_NAME = 'subchannel';
 /* setInterval and setTimeout only accept signed 32 bit integers. JS doesn't
  * have a constant for the max signed 32 bit integer, so this is a simple way
@@ -16307,7 +16307,7 @@ exports.Subchannel = Subchannel;
 
 /***/ }),
 
-/***/ 5468:
+/***/ 8876:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -16347,7 +16347,7 @@ function getDefaultRootsData() {
 
 /***/ }),
 
-/***/ 2132:
+/***/ 3860:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -16369,21 +16369,21 @@ function getDefaultRootsData() {
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.Http2SubchannelConnector = void 0;
-const http2 = __nccwpck_require__(5675);
+const http2 = __nccwpck_require__(8056);
 const tls_1 = __nccwpck_require__(4756);
-const channelz_1 = __nccwpck_require__(3974);
-const constants_1 = __nccwpck_require__(2208);
-const http_proxy_1 = __nccwpck_require__(9978);
-const logging = __nccwpck_require__(4104);
-const resolver_1 = __nccwpck_require__(4207);
-const subchannel_address_1 = __nccwpck_require__(7293);
-const uri_parser_1 = __nccwpck_require__(4299);
+const channelz_1 = __nccwpck_require__(8198);
+const constants_1 = __nccwpck_require__(8288);
+const http_proxy_1 = __nccwpck_require__(8954);
+const logging = __nccwpck_require__(8536);
+const resolver_1 = __nccwpck_require__(6255);
+const subchannel_address_1 = __nccwpck_require__(7021);
+const uri_parser_1 = __nccwpck_require__(6027);
 const net = __nccwpck_require__(9278);
-const subchannel_call_1 = __nccwpck_require__(1553);
-const call_number_1 = __nccwpck_require__(5259);
+const subchannel_call_1 = __nccwpck_require__(7953);
+const call_number_1 = __nccwpck_require__(5675);
 const TRACER_NAME = 'transport';
 const FLOW_CONTROL_TRACER_NAME = 'transport_flowctrl';
-const clientVersion = (__nccwpck_require__(3130)/* .version */ .rE);
+const clientVersion = (__nccwpck_require__(9943)/* .version */ .rE);
 const { HTTP2_HEADER_AUTHORITY, HTTP2_HEADER_CONTENT_TYPE, HTTP2_HEADER_METHOD, HTTP2_HEADER_PATH, HTTP2_HEADER_TE, HTTP2_HEADER_USER_AGENT, } = http2.constants;
 const KEEPALIVE_TIMEOUT_MS = 20000;
 const tooManyPingsData = Buffer.from('too_many_pings', 'ascii');
@@ -17044,7 +17044,7 @@ exports.Http2SubchannelConnector = Http2SubchannelConnector;
 
 /***/ }),
 
-/***/ 4299:
+/***/ 6027:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -17202,7 +17202,7 @@ function computeServiceUrl(host, methodName) {
 
 /***/ }),
 
-/***/ 122:
+/***/ 3066:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 var __webpack_unused_export__;
@@ -17226,11 +17226,11 @@ var __webpack_unused_export__;
  */
 __webpack_unused_export__ = ({ value: true });
 __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = exports.Yi = __webpack_unused_export__ = exports.Ib = __webpack_unused_export__ = __webpack_unused_export__ = void 0;
-const camelCase = __nccwpck_require__(2069);
-const Protobuf = __nccwpck_require__(4792);
-const descriptor = __nccwpck_require__(3900);
-const util_1 = __nccwpck_require__(3620);
-const Long = __nccwpck_require__(5646);
+const camelCase = __nccwpck_require__(4277);
+const Protobuf = __nccwpck_require__(3928);
+const descriptor = __nccwpck_require__(6412);
+const util_1 = __nccwpck_require__(5972);
+const Long = __nccwpck_require__(6390);
 __webpack_unused_export__ = Long;
 function isAnyExtension(obj) {
     return ('@type' in obj) && (typeof obj['@type'] === 'string');
@@ -17455,7 +17455,7 @@ __webpack_unused_export__ = loadFileDescriptorSetFromObject;
 
 /***/ }),
 
-/***/ 3620:
+/***/ 5972:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -17480,7 +17480,7 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.addCommonProtos = exports.loadProtosWithOptionsSync = exports.loadProtosWithOptions = void 0;
 const fs = __nccwpck_require__(9896);
 const path = __nccwpck_require__(6928);
-const Protobuf = __nccwpck_require__(4792);
+const Protobuf = __nccwpck_require__(3928);
 function addIncludePathResolver(root, includePaths) {
     const originalResolvePath = root.resolvePath;
     root.resolvePath = (origin, target) => {
@@ -17536,10 +17536,10 @@ function addCommonProtos() {
     // Protobuf.js exposes: any, duration, empty, field_mask, struct, timestamp,
     // and wrappers. compiler/plugin is excluded in Protobuf.js and here.
     // Using constant strings for compatibility with tools like Webpack
-    const apiDescriptor = __nccwpck_require__(6469);
-    const descriptorDescriptor = __nccwpck_require__(126);
-    const sourceContextDescriptor = __nccwpck_require__(294);
-    const typeDescriptor = __nccwpck_require__(5459);
+    const apiDescriptor = __nccwpck_require__(5434);
+    const descriptorDescriptor = __nccwpck_require__(3951);
+    const sourceContextDescriptor = __nccwpck_require__(2939);
+    const typeDescriptor = __nccwpck_require__(6710);
     Protobuf.common('api', apiDescriptor.nested.google.nested.protobuf.nested);
     Protobuf.common('descriptor', descriptorDescriptor.nested.google.nested.protobuf.nested);
     Protobuf.common('source_context', sourceContextDescriptor.nested.google.nested.protobuf.nested);
@@ -17550,7 +17550,7 @@ exports.addCommonProtos = addCommonProtos;
 
 /***/ }),
 
-/***/ 6609:
+/***/ 6081:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -17573,11 +17573,11 @@ exports.addCommonProtos = addCommonProtos;
  */
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.loadFileDescriptorSetFromObject = exports.loadFileDescriptorSetFromBuffer = exports.fromJSON = exports.loadSync = exports.load = exports.IdempotencyLevel = exports.isAnyExtension = exports.Long = void 0;
-const camelCase = __nccwpck_require__(2069);
-const Protobuf = __nccwpck_require__(4792);
-const descriptor = __nccwpck_require__(3900);
-const util_1 = __nccwpck_require__(8601);
-const Long = __nccwpck_require__(5646);
+const camelCase = __nccwpck_require__(4277);
+const Protobuf = __nccwpck_require__(3928);
+const descriptor = __nccwpck_require__(6412);
+const util_1 = __nccwpck_require__(8057);
+const Long = __nccwpck_require__(6390);
 exports.Long = Long;
 function isAnyExtension(obj) {
     return ('@type' in obj) && (typeof obj['@type'] === 'string');
@@ -17800,7 +17800,7 @@ exports.loadFileDescriptorSetFromObject = loadFileDescriptorSetFromObject;
 
 /***/ }),
 
-/***/ 8601:
+/***/ 8057:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -17825,7 +17825,7 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.addCommonProtos = exports.loadProtosWithOptionsSync = exports.loadProtosWithOptions = void 0;
 const fs = __nccwpck_require__(9896);
 const path = __nccwpck_require__(6928);
-const Protobuf = __nccwpck_require__(4792);
+const Protobuf = __nccwpck_require__(3928);
 function addIncludePathResolver(root, includePaths) {
     const originalResolvePath = root.resolvePath;
     root.resolvePath = (origin, target) => {
@@ -17881,10 +17881,10 @@ function addCommonProtos() {
     // Protobuf.js exposes: any, duration, empty, field_mask, struct, timestamp,
     // and wrappers. compiler/plugin is excluded in Protobuf.js and here.
     // Using constant strings for compatibility with tools like Webpack
-    const apiDescriptor = __nccwpck_require__(6469);
-    const descriptorDescriptor = __nccwpck_require__(126);
-    const sourceContextDescriptor = __nccwpck_require__(294);
-    const typeDescriptor = __nccwpck_require__(5459);
+    const apiDescriptor = __nccwpck_require__(5434);
+    const descriptorDescriptor = __nccwpck_require__(3951);
+    const sourceContextDescriptor = __nccwpck_require__(2939);
+    const typeDescriptor = __nccwpck_require__(6710);
     Protobuf.common('api', apiDescriptor.nested.google.nested.protobuf.nested);
     Protobuf.common('descriptor', descriptorDescriptor.nested.google.nested.protobuf.nested);
     Protobuf.common('source_context', sourceContextDescriptor.nested.google.nested.protobuf.nested);
@@ -17895,7 +17895,7 @@ exports.addCommonProtos = addCommonProtos;
 
 /***/ }),
 
-/***/ 777:
+/***/ 2518:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -18697,7 +18697,7 @@ exports.OrderedMap = OrderedMap;
 
 /***/ }),
 
-/***/ 8814:
+/***/ 2222:
 /***/ ((module) => {
 
 
@@ -18756,7 +18756,7 @@ function asPromise(fn, ctx/*, varargs */) {
 
 /***/ }),
 
-/***/ 8086:
+/***/ 5478:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -18902,7 +18902,7 @@ base64.test = function test(string) {
 
 /***/ }),
 
-/***/ 2722:
+/***/ 5346:
 /***/ ((module) => {
 
 
@@ -19021,7 +19021,7 @@ function safeFunctionName(name) {
 
 /***/ }),
 
-/***/ 1531:
+/***/ 2491:
 /***/ ((module) => {
 
 
@@ -19114,14 +19114,14 @@ EventEmitter.prototype.emit = function emit(evt) {
 
 /***/ }),
 
-/***/ 2951:
+/***/ 4279:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = fetch;
 
-var asPromise = __nccwpck_require__(8814),
-    fs        = __nccwpck_require__(609);
+var asPromise = __nccwpck_require__(2222),
+    fs        = __nccwpck_require__(193);
 
 /**
  * Node-style callback as used by {@link util.fetch}.
@@ -19233,7 +19233,7 @@ fetch.xhr = function fetch_xhr(filename, options, callback) {
 
 /***/ }),
 
-/***/ 609:
+/***/ 193:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -19251,7 +19251,7 @@ module.exports = fs;
 
 /***/ }),
 
-/***/ 5605:
+/***/ 8597:
 /***/ ((module) => {
 
 
@@ -19593,7 +19593,7 @@ function readUintBE(buf, pos) {
 
 /***/ }),
 
-/***/ 4794:
+/***/ 6090:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -19665,7 +19665,7 @@ path.resolve = function resolve(originPath, includePath, alreadyNormalized) {
 
 /***/ }),
 
-/***/ 6015:
+/***/ 6239:
 /***/ ((module) => {
 
 
@@ -19720,7 +19720,7 @@ function pool(alloc, slice, size) {
 
 /***/ }),
 
-/***/ 8798:
+/***/ 958:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -19842,7 +19842,7 @@ utf8.write = function utf8_write(string, buffer, offset) {
 
 /***/ }),
 
-/***/ 4928:
+/***/ 6656:
 /***/ ((module) => {
 
 // Copyright 2011 Mark Cavage <mcavage@gmail.com> All rights reserved.
@@ -19862,16 +19862,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3335:
+/***/ 7703:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Copyright 2011 Mark Cavage <mcavage@gmail.com> All rights reserved.
 
-var errors = __nccwpck_require__(4928);
-var types = __nccwpck_require__(62);
+var errors = __nccwpck_require__(6656);
+var types = __nccwpck_require__(254);
 
-var Reader = __nccwpck_require__(4444);
-var Writer = __nccwpck_require__(9384);
+var Reader = __nccwpck_require__(1996);
+var Writer = __nccwpck_require__(9816);
 
 
 // --- Exports
@@ -19896,16 +19896,16 @@ for (var e in errors) {
 
 /***/ }),
 
-/***/ 4444:
+/***/ 1996:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Copyright 2011 Mark Cavage <mcavage@gmail.com> All rights reserved.
 
 var assert = __nccwpck_require__(2613);
-var Buffer = (__nccwpck_require__(227).Buffer);
+var Buffer = (__nccwpck_require__(2803).Buffer);
 
-var ASN1 = __nccwpck_require__(62);
-var errors = __nccwpck_require__(4928);
+var ASN1 = __nccwpck_require__(254);
+var errors = __nccwpck_require__(6656);
 
 
 // --- Globals
@@ -20165,7 +20165,7 @@ module.exports = Reader;
 
 /***/ }),
 
-/***/ 62:
+/***/ 254:
 /***/ ((module) => {
 
 // Copyright 2011 Mark Cavage <mcavage@gmail.com> All rights reserved.
@@ -20208,15 +20208,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9384:
+/***/ 9816:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Copyright 2011 Mark Cavage <mcavage@gmail.com> All rights reserved.
 
 var assert = __nccwpck_require__(2613);
-var Buffer = (__nccwpck_require__(227).Buffer);
-var ASN1 = __nccwpck_require__(62);
-var errors = __nccwpck_require__(4928);
+var Buffer = (__nccwpck_require__(2803).Buffer);
+var ASN1 = __nccwpck_require__(254);
+var errors = __nccwpck_require__(6656);
 
 
 // --- Globals
@@ -20532,7 +20532,7 @@ module.exports = Writer;
 
 /***/ }),
 
-/***/ 3901:
+/***/ 9837:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Copyright 2011 Mark Cavage <mcavage@gmail.com> All rights reserved.
@@ -20540,7 +20540,7 @@ module.exports = Writer;
 // If you have no idea what ASN.1 or BER is, see this:
 // ftp://ftp.rsa.com/pub/pkcs/ascii/layman.asc
 
-var Ber = __nccwpck_require__(3335);
+var Ber = __nccwpck_require__(7703);
 
 
 
@@ -20559,12 +20559,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2158:
+/***/ 686:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-var crypto_hash_sha512 = (__nccwpck_require__(7900).lowlevel).crypto_hash;
+var crypto_hash_sha512 = (__nccwpck_require__(668).lowlevel).crypto_hash;
 
 /*
  * This file is a 1:1 port from the OpenBSD blowfish.c and bcrypt_pbkdf.c. As a
@@ -21122,7 +21122,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2866:
+/***/ 5234:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -21525,14 +21525,14 @@ module.exports = BufferList
 
 /***/ }),
 
-/***/ 9322:
+/***/ 794:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const DuplexStream = (__nccwpck_require__(3747).Duplex)
-const inherits = __nccwpck_require__(9054)
-const BufferList = __nccwpck_require__(2866)
+const DuplexStream = (__nccwpck_require__(6131).Duplex)
+const inherits = __nccwpck_require__(9598)
+const BufferList = __nccwpck_require__(5234)
 
 function BufferListStream (callback) {
   if (!(this instanceof BufferListStream)) {
@@ -21616,7 +21616,7 @@ module.exports.BufferList = BufferList
 
 /***/ }),
 
-/***/ 8008:
+/***/ 5384:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -21790,19 +21790,19 @@ chownr.sync = chownrSync
 
 /***/ }),
 
-/***/ 6230:
+/***/ 4982:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const binding = __nccwpck_require__(1104);
+const binding = __nccwpck_require__(5243);
 
 module.exports = binding.getCPUInfo;
 
 
 /***/ }),
 
-/***/ 1438:
+/***/ 6110:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 /* eslint-env browser */
@@ -22062,7 +22062,7 @@ function localstorage() {
 	}
 }
 
-module.exports = __nccwpck_require__(4993)(exports);
+module.exports = __nccwpck_require__(897)(exports);
 
 const {formatters} = module.exports;
 
@@ -22081,7 +22081,7 @@ formatters.j = function (v) {
 
 /***/ }),
 
-/***/ 4993:
+/***/ 897:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -22097,7 +22097,7 @@ function setup(env) {
 	createDebug.disable = disable;
 	createDebug.enable = enable;
 	createDebug.enabled = enabled;
-	createDebug.humanize = __nccwpck_require__(5320);
+	createDebug.humanize = __nccwpck_require__(744);
 	createDebug.destroy = destroy;
 
 	Object.keys(env).forEach(key => {
@@ -22380,7 +22380,7 @@ module.exports = setup;
 
 /***/ }),
 
-/***/ 3326:
+/***/ 2830:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 /**
@@ -22389,15 +22389,15 @@ module.exports = setup;
  */
 
 if (typeof process === 'undefined' || process.type === 'renderer' || process.browser === true || process.__nwjs) {
-	module.exports = __nccwpck_require__(1438);
+	module.exports = __nccwpck_require__(6110);
 } else {
-	module.exports = __nccwpck_require__(5076);
+	module.exports = __nccwpck_require__(5108);
 }
 
 
 /***/ }),
 
-/***/ 5076:
+/***/ 5108:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 /**
@@ -22431,7 +22431,7 @@ exports.colors = [6, 2, 3, 4, 5, 1];
 try {
 	// Optional dependency (as in, doesn't need to be installed, NOT like optionalDependencies in package.json)
 	// eslint-disable-next-line import/no-extraneous-dependencies
-	const supportsColor = __nccwpck_require__(986);
+	const supportsColor = __nccwpck_require__(1450);
 
 	if (supportsColor && (supportsColor.stderr || supportsColor).level >= 2) {
 		exports.colors = [
@@ -22639,7 +22639,7 @@ function init(debug) {
 	}
 }
 
-module.exports = __nccwpck_require__(4993)(exports);
+module.exports = __nccwpck_require__(897)(exports);
 
 const {formatters} = module.exports;
 
@@ -22667,7 +22667,7 @@ formatters.O = function (v) {
 
 /***/ }),
 
-/***/ 3263:
+/***/ 9167:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 //Based on follow-redirects v0.0.x
@@ -22675,7 +22675,7 @@ formatters.O = function (v) {
 var nativeHttps = __nccwpck_require__(5692),
   nativeHttp = __nccwpck_require__(8611),
   url = __nccwpck_require__(7016),
-  utils = __nccwpck_require__(7470);
+  utils = __nccwpck_require__(4510);
 
 var maxRedirects = module.exports.maxRedirects = 5;
 
@@ -22761,13 +22761,13 @@ for (var protocol in protocols) {
 
 /***/ }),
 
-/***/ 4760:
+/***/ 9976:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 module.exports = HttpDuplex;
 
 var util = __nccwpck_require__(9023),
-  stream = __nccwpck_require__(3747);
+  stream = __nccwpck_require__(6131);
 
 util.inherits(HttpDuplex, stream.Duplex);
 
@@ -22823,20 +22823,20 @@ HttpDuplex.prototype.destroySoon = function() {
 
 /***/ }),
 
-/***/ 6909:
+/***/ 7133:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 var querystring = __nccwpck_require__(3480),
-  http = __nccwpck_require__(3263),
+  http = __nccwpck_require__(9167),
   fs = __nccwpck_require__(9896),
   path = __nccwpck_require__(6928),
   url = __nccwpck_require__(7016),
-  ssh = __nccwpck_require__(6621),
-  HttpDuplex = __nccwpck_require__(4760),
-  debug = __nccwpck_require__(3326)('modem'),
-  utils = __nccwpck_require__(7470),
+  ssh = __nccwpck_require__(8573),
+  HttpDuplex = __nccwpck_require__(9976),
+  debug = __nccwpck_require__(2830)('modem'),
+  utils = __nccwpck_require__(4510),
   util = __nccwpck_require__(9023),
-  splitca = __nccwpck_require__(8967),
+  splitca = __nccwpck_require__(4087),
   os = __nccwpck_require__(857),
   isWin = os.type() === 'Windows_NT',
   stream = __nccwpck_require__(2203);
@@ -23407,10 +23407,10 @@ module.exports = Modem;
 
 /***/ }),
 
-/***/ 6621:
+/***/ 8573:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var Client = (__nccwpck_require__(1936).Client),
+var Client = (__nccwpck_require__(5472).Client),
   http = __nccwpck_require__(8611);
 
 module.exports = function (opt) {
@@ -23462,7 +23462,7 @@ module.exports = function (opt) {
 
 /***/ }),
 
-/***/ 7470:
+/***/ 4510:
 /***/ ((module) => {
 
 // https://github.com/HenrikJoreteg/extend-object/blob/v0.1.0/extend-object.js
@@ -23493,10 +23493,10 @@ module.exports.parseJSON = function(s) {
 
 /***/ }),
 
-/***/ 8704:
+/***/ 7056:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var protobuf = __nccwpck_require__(4792);
+var protobuf = __nccwpck_require__(3928);
 var path = __nccwpck_require__(6928);
 
 // Constants
@@ -23742,10 +23742,10 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2330:
+/***/ 2474:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var util = __nccwpck_require__(2140);
+var util = __nccwpck_require__(8300);
 
 /**
  * Represents a config
@@ -23884,12 +23884,12 @@ module.exports = Config;
 
 /***/ }),
 
-/***/ 9241:
+/***/ 8521:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var extend = (__nccwpck_require__(2140).extend),
-  Exec = __nccwpck_require__(7009),
-  util = __nccwpck_require__(2140);
+var extend = (__nccwpck_require__(8300).extend),
+  Exec = __nccwpck_require__(209),
+  util = __nccwpck_require__(8300);
 
 /**
  * Represents a Container
@@ -24976,24 +24976,24 @@ module.exports = Container;
 
 /***/ }),
 
-/***/ 2176:
+/***/ 9040:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 var EventEmitter = (__nccwpck_require__(4434).EventEmitter),
-  Modem = __nccwpck_require__(6909),
-  Container = __nccwpck_require__(9241),
-  Image = __nccwpck_require__(9927),
-  Volume = __nccwpck_require__(7726),
-  Network = __nccwpck_require__(1200),
-  Service = __nccwpck_require__(5905),
-  Plugin = __nccwpck_require__(5143),
-  Secret = __nccwpck_require__(5504),
-  Config = __nccwpck_require__(2330),
-  Task = __nccwpck_require__(9693),
-  Node = __nccwpck_require__(424),
-  Exec = __nccwpck_require__(7009),
-  util = __nccwpck_require__(2140),
-  withSession = __nccwpck_require__(2318),
+  Modem = __nccwpck_require__(7133),
+  Container = __nccwpck_require__(8521),
+  Image = __nccwpck_require__(9607),
+  Volume = __nccwpck_require__(8302),
+  Network = __nccwpck_require__(8224),
+  Service = __nccwpck_require__(4769),
+  Plugin = __nccwpck_require__(8247),
+  Secret = __nccwpck_require__(6080),
+  Config = __nccwpck_require__(2474),
+  Task = __nccwpck_require__(5325),
+  Node = __nccwpck_require__(6680),
+  Exec = __nccwpck_require__(209),
+  util = __nccwpck_require__(8300),
+  withSession = __nccwpck_require__(638),
   extend = util.extend;
 
 var Docker = function(opts) {
@@ -25336,7 +25336,7 @@ Docker.prototype.buildImage = function(file, opts, callback) {
  * @param {Function} onProgress - Optional callback for each event: (event) => void
  */
 Docker.prototype.followProgress = function(stream, onFinished, onProgress) {
-  var buildkit = __nccwpck_require__(8704);
+  var buildkit = __nccwpck_require__(7056);
   return buildkit.followProgress(stream, onFinished, onProgress);
 };
 
@@ -26886,10 +26886,10 @@ module.exports = Docker;
 
 /***/ }),
 
-/***/ 7009:
+/***/ 209:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var util = __nccwpck_require__(2140);
+var util = __nccwpck_require__(8300);
 
 /**
  * Represents an Exec
@@ -27032,10 +27032,10 @@ module.exports = Exec;
 
 /***/ }),
 
-/***/ 9927:
+/***/ 9607:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var util = __nccwpck_require__(2140);
+var util = __nccwpck_require__(8300);
 
 /**
  * Represents an image
@@ -27318,10 +27318,10 @@ module.exports = Image;
 
 /***/ }),
 
-/***/ 1200:
+/***/ 8224:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var util = __nccwpck_require__(2140);
+var util = __nccwpck_require__(8300);
 
 /**
  * Represents an network
@@ -27496,10 +27496,10 @@ module.exports = Network;
 
 /***/ }),
 
-/***/ 424:
+/***/ 6680:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var util = __nccwpck_require__(2140);
+var util = __nccwpck_require__(8300);
 
 /**
  * Represents an Node
@@ -27638,10 +27638,10 @@ module.exports = Node;
 
 /***/ }),
 
-/***/ 5143:
+/***/ 8247:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var util = __nccwpck_require__(2140);
+var util = __nccwpck_require__(8300);
 
 /**
  * Represents a plugin
@@ -28017,10 +28017,10 @@ module.exports = Plugin;
 
 /***/ }),
 
-/***/ 5504:
+/***/ 6080:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var util = __nccwpck_require__(2140);
+var util = __nccwpck_require__(8300);
 
 /**
  * Represents a secret
@@ -28158,10 +28158,10 @@ module.exports = Secret;
 
 /***/ }),
 
-/***/ 5905:
+/***/ 4769:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var util = __nccwpck_require__(2140);
+var util = __nccwpck_require__(8300);
 
 /**
  * Represents an Service
@@ -28348,11 +28348,11 @@ module.exports = Service;
 
 /***/ }),
 
-/***/ 2318:
+/***/ 638:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var grpc = __nccwpck_require__(3017),
-  protoLoader = __nccwpck_require__(6609),
+var grpc = __nccwpck_require__(3033),
+  protoLoader = __nccwpck_require__(6081),
   path = __nccwpck_require__(6928),
   crypto = __nccwpck_require__(6982);
 
@@ -28418,10 +28418,10 @@ module.exports = withSession;
 
 /***/ }),
 
-/***/ 9693:
+/***/ 5325:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var util = __nccwpck_require__(2140);
+var util = __nccwpck_require__(8300);
 
 /**
  * Represents an Task
@@ -28522,13 +28522,13 @@ module.exports = Task;
 
 /***/ }),
 
-/***/ 2140:
+/***/ 8300:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var DockerIgnore = __nccwpck_require__(2766);
+var DockerIgnore = __nccwpck_require__(4158);
 var fs = __nccwpck_require__(9896);
 var path = __nccwpck_require__(6928);
-var tar = __nccwpck_require__(3485);
+var tar = __nccwpck_require__(5645);
 var zlib = __nccwpck_require__(3106);
 
 // https://github.com/HenrikJoreteg/extend-object/blob/v0.1.0/extend-object.js
@@ -28635,10 +28635,10 @@ module.exports.prepareBuildContext = function(file, next) {
 
 /***/ }),
 
-/***/ 7726:
+/***/ 8302:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var util = __nccwpck_require__(2140);
+var util = __nccwpck_require__(8300);
 
 /**
  * Represents a volume
@@ -28732,10 +28732,10 @@ module.exports = Volume;
 
 /***/ }),
 
-/***/ 6272:
+/***/ 1424:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var once = __nccwpck_require__(8856);
+var once = __nccwpck_require__(5560);
 
 var noop = function() {};
 
@@ -28835,7 +28835,7 @@ module.exports = eos;
 
 /***/ }),
 
-/***/ 8259:
+/***/ 2147:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 module.exports = (__nccwpck_require__(9896).constants) || __nccwpck_require__(9140)
@@ -28843,7 +28843,7 @@ module.exports = (__nccwpck_require__(9896).constants) || __nccwpck_require__(91
 
 /***/ }),
 
-/***/ 2389:
+/***/ 3813:
 /***/ ((module) => {
 
 
@@ -28858,7 +28858,7 @@ module.exports = (flag, argv = process.argv) => {
 
 /***/ }),
 
-/***/ 9054:
+/***/ 9598:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 try {
@@ -28868,13 +28868,13 @@ try {
   module.exports = util.inherits;
 } catch (e) {
   /* istanbul ignore next */
-  module.exports = __nccwpck_require__(7709);
+  module.exports = __nccwpck_require__(6589);
 }
 
 
 /***/ }),
 
-/***/ 7709:
+/***/ 6589:
 /***/ ((module) => {
 
 if (typeof Object.create === 'function') {
@@ -28908,7 +28908,7 @@ if (typeof Object.create === 'function') {
 
 /***/ }),
 
-/***/ 2069:
+/***/ 4277:
 /***/ ((module) => {
 
 /**
@@ -29514,7 +29514,7 @@ module.exports = camelCase;
 
 /***/ }),
 
-/***/ 4944:
+/***/ 9200:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 var path = __nccwpck_require__(6928);
@@ -29619,7 +29619,7 @@ mkdirP.sync = function sync (p, opts, made) {
 
 /***/ }),
 
-/***/ 5320:
+/***/ 744:
 /***/ ((module) => {
 
 /**
@@ -29788,10 +29788,10 @@ function plural(ms, msAbs, n, name) {
 
 /***/ }),
 
-/***/ 8856:
+/***/ 5560:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var wrappy = __nccwpck_require__(2904)
+var wrappy = __nccwpck_require__(8264)
 module.exports = wrappy(once)
 module.exports.strict = wrappy(onceStrict)
 
@@ -29837,12 +29837,12 @@ function onceStrict (fn) {
 
 /***/ }),
 
-/***/ 3900:
+/***/ 6412:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 
-var $protobuf = __nccwpck_require__(4792);
-module.exports = exports = $protobuf.descriptor = $protobuf.Root.fromJSON(__nccwpck_require__(126)).lookup(".google.protobuf");
+var $protobuf = __nccwpck_require__(3928);
+module.exports = exports = $protobuf.descriptor = $protobuf.Root.fromJSON(__nccwpck_require__(3951)).lookup(".google.protobuf");
 
 var Namespace = $protobuf.Namespace,
     Root      = $protobuf.Root,
@@ -31030,18 +31030,18 @@ function editionToDescriptor(edition, fileDescriptor) {
 
 /***/ }),
 
-/***/ 4792:
+/***/ 3928:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // full library entry point.
 
 
-module.exports = __nccwpck_require__(1057);
+module.exports = __nccwpck_require__(8513);
 
 
 /***/ }),
 
-/***/ 1416:
+/***/ 872:
 /***/ ((module) => {
 
 
@@ -31447,7 +31447,7 @@ common.get = function get(file) {
 
 /***/ }),
 
-/***/ 6261:
+/***/ 2437:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -31457,8 +31457,8 @@ common.get = function get(file) {
  */
 var converter = exports;
 
-var Enum = __nccwpck_require__(1976),
-    util = __nccwpck_require__(8809);
+var Enum = __nccwpck_require__(3528),
+    util = __nccwpck_require__(9609);
 
 /**
  * Generates a partial value fromObject conveter.
@@ -31772,15 +31772,15 @@ converter.toObject = function toObject(mtype) {
 
 /***/ }),
 
-/***/ 8181:
+/***/ 5301:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = decoder;
 
-var Enum    = __nccwpck_require__(1976),
-    types   = __nccwpck_require__(7536),
-    util    = __nccwpck_require__(8809);
+var Enum    = __nccwpck_require__(3528),
+    types   = __nccwpck_require__(1024),
+    util    = __nccwpck_require__(9609);
 
 function missing(field) {
     return "missing required '" + field.name + "'";
@@ -31943,15 +31943,15 @@ function decoder(mtype) {
 
 /***/ }),
 
-/***/ 6646:
+/***/ 7641:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = encoder;
 
-var Enum     = __nccwpck_require__(1976),
-    types    = __nccwpck_require__(7536),
-    util     = __nccwpck_require__(8809);
+var Enum     = __nccwpck_require__(3528),
+    types    = __nccwpck_require__(1024),
+    util     = __nccwpck_require__(9609);
 
 /**
  * Generates a partial message type encoder.
@@ -32053,18 +32053,18 @@ function encoder(mtype) {
 
 /***/ }),
 
-/***/ 1976:
+/***/ 3528:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = Enum;
 
 // extends ReflectionObject
-var ReflectionObject = __nccwpck_require__(3162);
+var ReflectionObject = __nccwpck_require__(7946);
 ((Enum.prototype = Object.create(ReflectionObject.prototype)).constructor = Enum).className = "Enum";
 
-var Namespace = __nccwpck_require__(4570),
-    util = __nccwpck_require__(8809);
+var Namespace = __nccwpck_require__(1946),
+    util = __nccwpck_require__(9609);
 
 /**
  * Constructs a new enum instance.
@@ -32286,19 +32286,19 @@ Enum.prototype.isReservedName = function isReservedName(name) {
 
 /***/ }),
 
-/***/ 5017:
+/***/ 457:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = Field;
 
 // extends ReflectionObject
-var ReflectionObject = __nccwpck_require__(3162);
+var ReflectionObject = __nccwpck_require__(7946);
 ((Field.prototype = Object.create(ReflectionObject.prototype)).constructor = Field).className = "Field";
 
-var Enum  = __nccwpck_require__(1976),
-    types = __nccwpck_require__(7536),
-    util  = __nccwpck_require__(8809);
+var Enum  = __nccwpck_require__(3528),
+    types = __nccwpck_require__(1024),
+    util  = __nccwpck_require__(9609);
 
 var Type; // cyclic
 
@@ -32746,11 +32746,11 @@ Field._configure = function configure(Type_) {
 
 /***/ }),
 
-/***/ 2352:
+/***/ 5504:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
-var protobuf = module.exports = __nccwpck_require__(355);
+var protobuf = module.exports = __nccwpck_require__(6579);
 
 protobuf.build = "light";
 
@@ -32823,30 +32823,30 @@ function loadSync(filename, root) {
 protobuf.loadSync = loadSync;
 
 // Serialization
-protobuf.encoder          = __nccwpck_require__(6646);
-protobuf.decoder          = __nccwpck_require__(8181);
-protobuf.verifier         = __nccwpck_require__(2727);
-protobuf.converter        = __nccwpck_require__(6261);
+protobuf.encoder          = __nccwpck_require__(7641);
+protobuf.decoder          = __nccwpck_require__(5301);
+protobuf.verifier         = __nccwpck_require__(7639);
+protobuf.converter        = __nccwpck_require__(2437);
 
 // Reflection
-protobuf.ReflectionObject = __nccwpck_require__(3162);
-protobuf.Namespace        = __nccwpck_require__(4570);
-protobuf.Root             = __nccwpck_require__(361);
-protobuf.Enum             = __nccwpck_require__(1976);
-protobuf.Type             = __nccwpck_require__(1317);
-protobuf.Field            = __nccwpck_require__(5017);
-protobuf.OneOf            = __nccwpck_require__(7664);
-protobuf.MapField         = __nccwpck_require__(6199);
-protobuf.Service          = __nccwpck_require__(3970);
-protobuf.Method           = __nccwpck_require__(4228);
+protobuf.ReflectionObject = __nccwpck_require__(7946);
+protobuf.Namespace        = __nccwpck_require__(1946);
+protobuf.Root             = __nccwpck_require__(8185);
+protobuf.Enum             = __nccwpck_require__(3528);
+protobuf.Type             = __nccwpck_require__(901);
+protobuf.Field            = __nccwpck_require__(457);
+protobuf.OneOf            = __nccwpck_require__(4624);
+protobuf.MapField         = __nccwpck_require__(8791);
+protobuf.Service          = __nccwpck_require__(338);
+protobuf.Method           = __nccwpck_require__(9988);
 
 // Runtime
-protobuf.Message          = __nccwpck_require__(9706);
-protobuf.wrappers         = __nccwpck_require__(6213);
+protobuf.Message          = __nccwpck_require__(9450);
+protobuf.wrappers         = __nccwpck_require__(9781);
 
 // Utility
-protobuf.types            = __nccwpck_require__(7536);
-protobuf.util             = __nccwpck_require__(8809);
+protobuf.types            = __nccwpck_require__(1024);
+protobuf.util             = __nccwpck_require__(9609);
 
 // Set up possibly cyclic reflection dependencies
 protobuf.ReflectionObject._configure(protobuf.Root);
@@ -32857,7 +32857,7 @@ protobuf.Field._configure(protobuf.Type);
 
 /***/ }),
 
-/***/ 355:
+/***/ 6579:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -32872,15 +32872,15 @@ var protobuf = exports;
 protobuf.build = "minimal";
 
 // Serialization
-protobuf.Writer       = __nccwpck_require__(3526);
-protobuf.BufferWriter = __nccwpck_require__(8167);
-protobuf.Reader       = __nccwpck_require__(4742);
-protobuf.BufferReader = __nccwpck_require__(9623);
+protobuf.Writer       = __nccwpck_require__(3654);
+protobuf.BufferWriter = __nccwpck_require__(3751);
+protobuf.Reader       = __nccwpck_require__(9350);
+protobuf.BufferReader = __nccwpck_require__(2423);
 
 // Utility
-protobuf.util         = __nccwpck_require__(6057);
-protobuf.rpc          = __nccwpck_require__(1338);
-protobuf.roots        = __nccwpck_require__(3852);
+protobuf.util         = __nccwpck_require__(2857);
+protobuf.rpc          = __nccwpck_require__(9882);
+protobuf.roots        = __nccwpck_require__(4460);
 protobuf.configure    = configure;
 
 /* istanbul ignore next */
@@ -32900,18 +32900,18 @@ configure();
 
 /***/ }),
 
-/***/ 1057:
+/***/ 8513:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
-var protobuf = module.exports = __nccwpck_require__(2352);
+var protobuf = module.exports = __nccwpck_require__(5504);
 
 protobuf.build = "full";
 
 // Parser
-protobuf.tokenize         = __nccwpck_require__(7860);
-protobuf.parse            = __nccwpck_require__(5206);
-protobuf.common           = __nccwpck_require__(1416);
+protobuf.tokenize         = __nccwpck_require__(580);
+protobuf.parse            = __nccwpck_require__(8790);
+protobuf.common           = __nccwpck_require__(872);
 
 // Configure parser
 protobuf.Root._configure(protobuf.Type, protobuf.parse, protobuf.common);
@@ -32919,18 +32919,18 @@ protobuf.Root._configure(protobuf.Type, protobuf.parse, protobuf.common);
 
 /***/ }),
 
-/***/ 6199:
+/***/ 8791:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = MapField;
 
 // extends Field
-var Field = __nccwpck_require__(5017);
+var Field = __nccwpck_require__(457);
 ((MapField.prototype = Object.create(Field.prototype)).constructor = MapField).className = "MapField";
 
-var types   = __nccwpck_require__(7536),
-    util    = __nccwpck_require__(8809);
+var types   = __nccwpck_require__(1024),
+    util    = __nccwpck_require__(9609);
 
 /**
  * Constructs a new map field instance.
@@ -33052,13 +33052,13 @@ MapField.d = function decorateMapField(fieldId, fieldKeyType, fieldValueType) {
 
 /***/ }),
 
-/***/ 9706:
+/***/ 9450:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = Message;
 
-var util = __nccwpck_require__(6057);
+var util = __nccwpck_require__(2857);
 
 /**
  * Constructs a new message instance.
@@ -33202,17 +33202,17 @@ Message.prototype.toJSON = function toJSON() {
 
 /***/ }),
 
-/***/ 4228:
+/***/ 9988:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = Method;
 
 // extends ReflectionObject
-var ReflectionObject = __nccwpck_require__(3162);
+var ReflectionObject = __nccwpck_require__(7946);
 ((Method.prototype = Object.create(ReflectionObject.prototype)).constructor = Method).className = "Method";
 
-var util = __nccwpck_require__(8809);
+var util = __nccwpck_require__(9609);
 
 /**
  * Constructs a new service method instance.
@@ -33369,19 +33369,19 @@ Method.prototype.resolve = function resolve() {
 
 /***/ }),
 
-/***/ 4570:
+/***/ 1946:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = Namespace;
 
 // extends ReflectionObject
-var ReflectionObject = __nccwpck_require__(3162);
+var ReflectionObject = __nccwpck_require__(7946);
 ((Namespace.prototype = Object.create(ReflectionObject.prototype)).constructor = Namespace).className = "Namespace";
 
-var Field    = __nccwpck_require__(5017),
-    util     = __nccwpck_require__(8809),
-    OneOf    = __nccwpck_require__(7664);
+var Field    = __nccwpck_require__(457),
+    util     = __nccwpck_require__(9609),
+    OneOf    = __nccwpck_require__(4624);
 
 var Type,    // cyclic
     Service,
@@ -33934,7 +33934,7 @@ Namespace._configure = function(Type_, Service_, Enum_) {
 
 /***/ }),
 
-/***/ 3162:
+/***/ 7946:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -33942,8 +33942,8 @@ module.exports = ReflectionObject;
 
 ReflectionObject.className = "ReflectionObject";
 
-const OneOf = __nccwpck_require__(7664);
-var util = __nccwpck_require__(8809);
+const OneOf = __nccwpck_require__(4624);
+var util = __nccwpck_require__(9609);
 
 var Root; // cyclic
 
@@ -34323,18 +34323,18 @@ ReflectionObject._configure = function(Root_) {
 
 /***/ }),
 
-/***/ 7664:
+/***/ 4624:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = OneOf;
 
 // extends ReflectionObject
-var ReflectionObject = __nccwpck_require__(3162);
+var ReflectionObject = __nccwpck_require__(7946);
 ((OneOf.prototype = Object.create(ReflectionObject.prototype)).constructor = OneOf).className = "OneOf";
 
-var Field = __nccwpck_require__(5017),
-    util  = __nccwpck_require__(8809);
+var Field = __nccwpck_require__(457),
+    util  = __nccwpck_require__(9609);
 
 /**
  * Constructs a new oneof instance.
@@ -34552,7 +34552,7 @@ OneOf.d = function decorateOneOf() {
 
 /***/ }),
 
-/***/ 5206:
+/***/ 8790:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -34561,18 +34561,18 @@ module.exports = parse;
 parse.filename = null;
 parse.defaults = { keepCase: false };
 
-var tokenize  = __nccwpck_require__(7860),
-    Root      = __nccwpck_require__(361),
-    Type      = __nccwpck_require__(1317),
-    Field     = __nccwpck_require__(5017),
-    MapField  = __nccwpck_require__(6199),
-    OneOf     = __nccwpck_require__(7664),
-    Enum      = __nccwpck_require__(1976),
-    Service   = __nccwpck_require__(3970),
-    Method    = __nccwpck_require__(4228),
-    ReflectionObject = __nccwpck_require__(3162),
-    types     = __nccwpck_require__(7536),
-    util      = __nccwpck_require__(8809);
+var tokenize  = __nccwpck_require__(580),
+    Root      = __nccwpck_require__(8185),
+    Type      = __nccwpck_require__(901),
+    Field     = __nccwpck_require__(457),
+    MapField  = __nccwpck_require__(8791),
+    OneOf     = __nccwpck_require__(4624),
+    Enum      = __nccwpck_require__(3528),
+    Service   = __nccwpck_require__(338),
+    Method    = __nccwpck_require__(9988),
+    ReflectionObject = __nccwpck_require__(7946),
+    types     = __nccwpck_require__(1024),
+    util      = __nccwpck_require__(9609);
 
 var base10Re    = /^[1-9][0-9]*$/,
     base10NegRe = /^-?[1-9][0-9]*$/,
@@ -35551,13 +35551,13 @@ function parse(source, root, options) {
 
 /***/ }),
 
-/***/ 4742:
+/***/ 9350:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = Reader;
 
-var util      = __nccwpck_require__(6057);
+var util      = __nccwpck_require__(2857);
 
 var BufferReader; // cyclic
 
@@ -36004,17 +36004,17 @@ Reader._configure = function(BufferReader_) {
 
 /***/ }),
 
-/***/ 9623:
+/***/ 2423:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = BufferReader;
 
 // extends Reader
-var Reader = __nccwpck_require__(4742);
+var Reader = __nccwpck_require__(9350);
 (BufferReader.prototype = Object.create(Reader.prototype)).constructor = BufferReader;
 
-var util = __nccwpck_require__(6057);
+var util = __nccwpck_require__(2857);
 
 /**
  * Constructs a new buffer reader instance.
@@ -36062,20 +36062,20 @@ BufferReader._configure();
 
 /***/ }),
 
-/***/ 361:
+/***/ 8185:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = Root;
 
 // extends Namespace
-var Namespace = __nccwpck_require__(4570);
+var Namespace = __nccwpck_require__(1946);
 ((Root.prototype = Object.create(Namespace.prototype)).constructor = Root).className = "Root";
 
-var Field   = __nccwpck_require__(5017),
-    Enum    = __nccwpck_require__(1976),
-    OneOf   = __nccwpck_require__(7664),
-    util    = __nccwpck_require__(8809);
+var Field   = __nccwpck_require__(457),
+    Enum    = __nccwpck_require__(3528),
+    OneOf   = __nccwpck_require__(4624),
+    util    = __nccwpck_require__(9609);
 
 var Type,   // cyclic
     parse,  // might be excluded
@@ -36481,7 +36481,7 @@ Root._configure = function(Type_, parse_, common_) {
 
 /***/ }),
 
-/***/ 3852:
+/***/ 4460:
 /***/ ((module) => {
 
 
@@ -36506,7 +36506,7 @@ module.exports = Object.create(null);
 
 /***/ }),
 
-/***/ 1338:
+/***/ 9882:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -36544,18 +36544,18 @@ var rpc = exports;
  * @returns {undefined}
  */
 
-rpc.Service = __nccwpck_require__(5290);
+rpc.Service = __nccwpck_require__(4026);
 
 
 /***/ }),
 
-/***/ 5290:
+/***/ 4026:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = Service;
 
-var util = __nccwpck_require__(6057);
+var util = __nccwpck_require__(2857);
 
 // Extends EventEmitter
 (Service.prototype = Object.create(util.EventEmitter.prototype)).constructor = Service;
@@ -36698,19 +36698,19 @@ Service.prototype.end = function end(endedByRPC) {
 
 /***/ }),
 
-/***/ 3970:
+/***/ 338:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = Service;
 
 // extends Namespace
-var Namespace = __nccwpck_require__(4570);
+var Namespace = __nccwpck_require__(1946);
 ((Service.prototype = Object.create(Namespace.prototype)).constructor = Service).className = "Service";
 
-var Method = __nccwpck_require__(4228),
-    util   = __nccwpck_require__(8809),
-    rpc    = __nccwpck_require__(1338);
+var Method = __nccwpck_require__(9988),
+    util   = __nccwpck_require__(9609),
+    rpc    = __nccwpck_require__(9882);
 
 /**
  * Constructs a new service instance.
@@ -36898,7 +36898,7 @@ Service.prototype.create = function create(rpcImpl, requestDelimited, responseDe
 
 /***/ }),
 
-/***/ 7860:
+/***/ 580:
 /***/ ((module) => {
 
 
@@ -37321,30 +37321,30 @@ function tokenize(source, alternateCommentMode) {
 
 /***/ }),
 
-/***/ 1317:
+/***/ 901:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = Type;
 
 // extends Namespace
-var Namespace = __nccwpck_require__(4570);
+var Namespace = __nccwpck_require__(1946);
 ((Type.prototype = Object.create(Namespace.prototype)).constructor = Type).className = "Type";
 
-var Enum      = __nccwpck_require__(1976),
-    OneOf     = __nccwpck_require__(7664),
-    Field     = __nccwpck_require__(5017),
-    MapField  = __nccwpck_require__(6199),
-    Service   = __nccwpck_require__(3970),
-    Message   = __nccwpck_require__(9706),
-    Reader    = __nccwpck_require__(4742),
-    Writer    = __nccwpck_require__(3526),
-    util      = __nccwpck_require__(8809),
-    encoder   = __nccwpck_require__(6646),
-    decoder   = __nccwpck_require__(8181),
-    verifier  = __nccwpck_require__(2727),
-    converter = __nccwpck_require__(6261),
-    wrappers  = __nccwpck_require__(6213);
+var Enum      = __nccwpck_require__(3528),
+    OneOf     = __nccwpck_require__(4624),
+    Field     = __nccwpck_require__(457),
+    MapField  = __nccwpck_require__(8791),
+    Service   = __nccwpck_require__(338),
+    Message   = __nccwpck_require__(9450),
+    Reader    = __nccwpck_require__(9350),
+    Writer    = __nccwpck_require__(3654),
+    util      = __nccwpck_require__(9609),
+    encoder   = __nccwpck_require__(7641),
+    decoder   = __nccwpck_require__(5301),
+    verifier  = __nccwpck_require__(7639),
+    converter = __nccwpck_require__(2437),
+    wrappers  = __nccwpck_require__(9781);
 
 /**
  * Constructs a new reflected message type instance.
@@ -37960,7 +37960,7 @@ Type.d = function decorateType(typeName) {
 
 /***/ }),
 
-/***/ 7536:
+/***/ 1024:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -37971,7 +37971,7 @@ Type.d = function decorateType(typeName) {
  */
 var types = exports;
 
-var util = __nccwpck_require__(8809);
+var util = __nccwpck_require__(9609);
 
 var s = [
     "double",   // 0
@@ -38163,7 +38163,7 @@ types.packed = bake([
 
 /***/ }),
 
-/***/ 8809:
+/***/ 9609:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -38172,17 +38172,17 @@ types.packed = bake([
  * Various utility functions.
  * @namespace
  */
-var util = module.exports = __nccwpck_require__(6057);
+var util = module.exports = __nccwpck_require__(2857);
 
-var roots = __nccwpck_require__(3852);
+var roots = __nccwpck_require__(4460);
 
 var Type, // cyclic
     Enum;
 
-util.codegen = __nccwpck_require__(2722);
-util.fetch   = __nccwpck_require__(2951);
-util.path    = __nccwpck_require__(4794);
-util.patterns = __nccwpck_require__(711);
+util.codegen = __nccwpck_require__(5346);
+util.fetch   = __nccwpck_require__(4279);
+util.path    = __nccwpck_require__(6090);
+util.patterns = __nccwpck_require__(1991);
 
 var reservedRe = util.patterns.reservedRe;
 
@@ -38190,7 +38190,7 @@ var reservedRe = util.patterns.reservedRe;
  * Node's fs module if available.
  * @type {Object.<string,*>}
  */
-util.fs = __nccwpck_require__(6083);
+util.fs = __nccwpck_require__(8144);
 
 /**
  * Checks a recursion depth.
@@ -38314,7 +38314,7 @@ util.decorateType = function decorateType(ctor, typeName) {
 
     /* istanbul ignore next */
     if (!Type)
-        Type = __nccwpck_require__(1317);
+        Type = __nccwpck_require__(901);
 
     var type = new Type(typeName || ctor.name);
     util.decorateRoot.add(type);
@@ -38339,7 +38339,7 @@ util.decorateEnum = function decorateEnum(object) {
 
     /* istanbul ignore next */
     if (!Enum)
-        Enum = __nccwpck_require__(1976);
+        Enum = __nccwpck_require__(3528);
 
     var enm = new Enum("Enum" + decorateEnumIndex++, object);
     util.decorateRoot.add(enm);
@@ -38393,14 +38393,14 @@ util.setProperty = function setProperty(dst, path, value, ifNotSet) {
  */
 Object.defineProperty(util, "decorateRoot", {
     get: function() {
-        return roots["decorated"] || (roots["decorated"] = new (__nccwpck_require__(361))());
+        return roots["decorated"] || (roots["decorated"] = new (__nccwpck_require__(8185))());
     }
 });
 
 
 /***/ }),
 
-/***/ 6083:
+/***/ 8144:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -38418,13 +38418,13 @@ module.exports = fs;
 
 /***/ }),
 
-/***/ 2562:
+/***/ 994:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = LongBits;
 
-var util = __nccwpck_require__(6057);
+var util = __nccwpck_require__(2857);
 
 /**
  * Constructs new long bits.
@@ -38625,32 +38625,32 @@ LongBits.prototype.length = function length() {
 
 /***/ }),
 
-/***/ 6057:
+/***/ 2857:
 /***/ (function(__unused_webpack_module, exports, __nccwpck_require__) {
 
 
 var util = exports;
 
 // used to return a Promise where callback is omitted
-util.asPromise = __nccwpck_require__(8814);
+util.asPromise = __nccwpck_require__(2222);
 
 // converts to / from base64 encoded strings
-util.base64 = __nccwpck_require__(8086);
+util.base64 = __nccwpck_require__(5478);
 
 // base class of rpc.Service
-util.EventEmitter = __nccwpck_require__(1531);
+util.EventEmitter = __nccwpck_require__(2491);
 
 // float handling accross browsers
-util.float = __nccwpck_require__(5605);
+util.float = __nccwpck_require__(8597);
 
 // converts to / from utf8 encoded strings
-util.utf8 = __nccwpck_require__(8798);
+util.utf8 = __nccwpck_require__(958);
 
 // provides a node-like buffer pool in the browser
-util.pool = __nccwpck_require__(6015);
+util.pool = __nccwpck_require__(6239);
 
 // utility to work with the low and high bits of a 64 bit value
-util.LongBits = __nccwpck_require__(2562);
+util.LongBits = __nccwpck_require__(994);
 
 /**
  * Tests if the specified key can affect object prototypes.
@@ -38820,7 +38820,7 @@ util.Long = /* istanbul ignore next */ util.global.dcodeIO && /* istanbul ignore
          || /* istanbul ignore next */ util.global.Long
          || (function() {
                 try {
-                    var Long = __nccwpck_require__(5646);
+                    var Long = __nccwpck_require__(6390);
                     return Long && Long.isLong ? Long : null;
                 } catch (e) {
                     /* istanbul ignore next */
@@ -39123,7 +39123,7 @@ util._configure = function() {
 
 /***/ }),
 
-/***/ 711:
+/***/ 1991:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -39137,14 +39137,14 @@ patterns.reservedRe  = /^(?:do|if|in|for|let|new|try|var|case|else|enum|eval|fal
 
 /***/ }),
 
-/***/ 2727:
+/***/ 7639:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = verifier;
 
-var Enum      = __nccwpck_require__(1976),
-    util      = __nccwpck_require__(8809);
+var Enum      = __nccwpck_require__(3528),
+    util      = __nccwpck_require__(9609);
 
 function invalid(field, expected) {
     return field.name + ": " + expected + (field.repeated && expected !== "array" ? "[]" : field.map && expected !== "object" ? "{k:"+field.keyType+"}" : "") + " expected";
@@ -39324,7 +39324,7 @@ function verifier(mtype) {
 
 /***/ }),
 
-/***/ 6213:
+/***/ 9781:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -39336,8 +39336,8 @@ function verifier(mtype) {
  */
 var wrappers = exports;
 
-var Message = __nccwpck_require__(9706),
-    util    = __nccwpck_require__(6057);
+var Message = __nccwpck_require__(9450),
+    util    = __nccwpck_require__(2857);
 
 /**
  * From object converter part of an {@link IWrapper}.
@@ -39442,13 +39442,13 @@ wrappers[".google.protobuf.Any"] = {
 
 /***/ }),
 
-/***/ 3526:
+/***/ 3654:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = Writer;
 
-var util      = __nccwpck_require__(6057);
+var util      = __nccwpck_require__(2857);
 
 var BufferWriter; // cyclic
 
@@ -39916,17 +39916,17 @@ Writer._configure = function(BufferWriter_) {
 
 /***/ }),
 
-/***/ 8167:
+/***/ 3751:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 module.exports = BufferWriter;
 
 // extends Writer
-var Writer = __nccwpck_require__(3526);
+var Writer = __nccwpck_require__(3654);
 (BufferWriter.prototype = Object.create(Writer.prototype)).constructor = BufferWriter;
 
-var util = __nccwpck_require__(6057);
+var util = __nccwpck_require__(2857);
 
 /**
  * Constructs a new buffer writer instance.
@@ -40008,11 +40008,11 @@ BufferWriter._configure();
 
 /***/ }),
 
-/***/ 4186:
+/***/ 7898:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var once = __nccwpck_require__(8856)
-var eos = __nccwpck_require__(6272)
+var once = __nccwpck_require__(5560)
+var eos = __nccwpck_require__(1424)
 var fs
 
 try {
@@ -40101,7 +40101,7 @@ module.exports = pump
 
 /***/ }),
 
-/***/ 3308:
+/***/ 5500:
 /***/ ((module) => {
 
 
@@ -40224,7 +40224,7 @@ module.exports.F = codes;
 
 /***/ }),
 
-/***/ 8879:
+/***/ 2063:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Copyright Joyent, Inc. and other Node contributors.
@@ -40264,9 +40264,9 @@ var objectKeys = Object.keys || function (obj) {
 /*</replacement>*/
 
 module.exports = Duplex;
-var Readable = __nccwpck_require__(525);
-var Writable = __nccwpck_require__(109);
-__nccwpck_require__(9054)(Duplex, Readable);
+var Readable = __nccwpck_require__(6893);
+var Writable = __nccwpck_require__(8797);
+__nccwpck_require__(9598)(Duplex, Readable);
 {
   // Allow the keys array to be GC'ed.
   var keys = objectKeys(Writable.prototype);
@@ -40356,7 +40356,7 @@ Object.defineProperty(Duplex.prototype, 'destroyed', {
 
 /***/ }),
 
-/***/ 1075:
+/***/ 5283:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Copyright Joyent, Inc. and other Node contributors.
@@ -40387,8 +40387,8 @@ Object.defineProperty(Duplex.prototype, 'destroyed', {
 
 
 module.exports = PassThrough;
-var Transform = __nccwpck_require__(9377);
-__nccwpck_require__(9054)(PassThrough, Transform);
+var Transform = __nccwpck_require__(2337);
+__nccwpck_require__(9598)(PassThrough, Transform);
 function PassThrough(options) {
   if (!(this instanceof PassThrough)) return new PassThrough(options);
   Transform.call(this, options);
@@ -40399,7 +40399,7 @@ PassThrough.prototype._transform = function (chunk, encoding, cb) {
 
 /***/ }),
 
-/***/ 525:
+/***/ 6893:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Copyright Joyent, Inc. and other Node contributors.
@@ -40441,7 +40441,7 @@ var EElistenerCount = function EElistenerCount(emitter, type) {
 /*</replacement>*/
 
 /*<replacement>*/
-var Stream = __nccwpck_require__(8819);
+var Stream = __nccwpck_require__(3283);
 /*</replacement>*/
 
 var Buffer = (__nccwpck_require__(181).Buffer);
@@ -40463,11 +40463,11 @@ if (debugUtil && debugUtil.debuglog) {
 }
 /*</replacement>*/
 
-var BufferList = __nccwpck_require__(7800);
-var destroyImpl = __nccwpck_require__(1697);
-var _require = __nccwpck_require__(7306),
+var BufferList = __nccwpck_require__(7336);
+var destroyImpl = __nccwpck_require__(5089);
+var _require = __nccwpck_require__(4874),
   getHighWaterMark = _require.getHighWaterMark;
-var _require$codes = (__nccwpck_require__(3308)/* .codes */ .F),
+var _require$codes = (__nccwpck_require__(5500)/* .codes */ .F),
   ERR_INVALID_ARG_TYPE = _require$codes.ERR_INVALID_ARG_TYPE,
   ERR_STREAM_PUSH_AFTER_EOF = _require$codes.ERR_STREAM_PUSH_AFTER_EOF,
   ERR_METHOD_NOT_IMPLEMENTED = _require$codes.ERR_METHOD_NOT_IMPLEMENTED,
@@ -40477,7 +40477,7 @@ var _require$codes = (__nccwpck_require__(3308)/* .codes */ .F),
 var StringDecoder;
 var createReadableStreamAsyncIterator;
 var from;
-__nccwpck_require__(9054)(Readable, Stream);
+__nccwpck_require__(9598)(Readable, Stream);
 var errorOrDestroy = destroyImpl.errorOrDestroy;
 var kProxyEvents = ['error', 'close', 'destroy', 'pause', 'resume'];
 function prependListener(emitter, event, fn) {
@@ -40492,7 +40492,7 @@ function prependListener(emitter, event, fn) {
   if (!emitter._events || !emitter._events[event]) emitter.on(event, fn);else if (Array.isArray(emitter._events[event])) emitter._events[event].unshift(fn);else emitter._events[event] = [fn, emitter._events[event]];
 }
 function ReadableState(options, stream, isDuplex) {
-  Duplex = Duplex || __nccwpck_require__(8879);
+  Duplex = Duplex || __nccwpck_require__(2063);
   options = options || {};
 
   // Duplex streams are both readable and writable, but share
@@ -40559,13 +40559,13 @@ function ReadableState(options, stream, isDuplex) {
   this.decoder = null;
   this.encoding = null;
   if (options.encoding) {
-    if (!StringDecoder) StringDecoder = (__nccwpck_require__(9530)/* .StringDecoder */ .I);
+    if (!StringDecoder) StringDecoder = (__nccwpck_require__(634)/* .StringDecoder */ .I);
     this.decoder = new StringDecoder(options.encoding);
     this.encoding = options.encoding;
   }
 }
 function Readable(options) {
-  Duplex = Duplex || __nccwpck_require__(8879);
+  Duplex = Duplex || __nccwpck_require__(2063);
   if (!(this instanceof Readable)) return new Readable(options);
 
   // Checking for a Stream.Duplex instance is faster here instead of inside
@@ -40702,7 +40702,7 @@ Readable.prototype.isPaused = function () {
 
 // backwards compatibility.
 Readable.prototype.setEncoding = function (enc) {
-  if (!StringDecoder) StringDecoder = (__nccwpck_require__(9530)/* .StringDecoder */ .I);
+  if (!StringDecoder) StringDecoder = (__nccwpck_require__(634)/* .StringDecoder */ .I);
   var decoder = new StringDecoder(enc);
   this._readableState.decoder = decoder;
   // If setEncoding(null), decoder.encoding equals utf8
@@ -41321,7 +41321,7 @@ Readable.prototype.wrap = function (stream) {
 if (typeof Symbol === 'function') {
   Readable.prototype[Symbol.asyncIterator] = function () {
     if (createReadableStreamAsyncIterator === undefined) {
-      createReadableStreamAsyncIterator = __nccwpck_require__(4356);
+      createReadableStreamAsyncIterator = __nccwpck_require__(4868);
     }
     return createReadableStreamAsyncIterator(this);
   };
@@ -41418,7 +41418,7 @@ function endReadableNT(state, stream) {
 if (typeof Symbol === 'function') {
   Readable.from = function (iterable, opts) {
     if (from === undefined) {
-      from = __nccwpck_require__(4163);
+      from = __nccwpck_require__(4659);
     }
     return from(Readable, iterable, opts);
   };
@@ -41432,7 +41432,7 @@ function indexOf(xs, x) {
 
 /***/ }),
 
-/***/ 9377:
+/***/ 2337:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Copyright Joyent, Inc. and other Node contributors.
@@ -41501,13 +41501,13 @@ function indexOf(xs, x) {
 
 
 module.exports = Transform;
-var _require$codes = (__nccwpck_require__(3308)/* .codes */ .F),
+var _require$codes = (__nccwpck_require__(5500)/* .codes */ .F),
   ERR_METHOD_NOT_IMPLEMENTED = _require$codes.ERR_METHOD_NOT_IMPLEMENTED,
   ERR_MULTIPLE_CALLBACK = _require$codes.ERR_MULTIPLE_CALLBACK,
   ERR_TRANSFORM_ALREADY_TRANSFORMING = _require$codes.ERR_TRANSFORM_ALREADY_TRANSFORMING,
   ERR_TRANSFORM_WITH_LENGTH_0 = _require$codes.ERR_TRANSFORM_WITH_LENGTH_0;
-var Duplex = __nccwpck_require__(8879);
-__nccwpck_require__(9054)(Transform, Duplex);
+var Duplex = __nccwpck_require__(2063);
+__nccwpck_require__(9598)(Transform, Duplex);
 function afterTransform(er, data) {
   var ts = this._transformState;
   ts.transforming = false;
@@ -41628,7 +41628,7 @@ function done(stream, er, data) {
 
 /***/ }),
 
-/***/ 109:
+/***/ 8797:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Copyright Joyent, Inc. and other Node contributors.
@@ -41688,12 +41688,12 @@ Writable.WritableState = WritableState;
 
 /*<replacement>*/
 var internalUtil = {
-  deprecate: __nccwpck_require__(3800)
+  deprecate: __nccwpck_require__(4488)
 };
 /*</replacement>*/
 
 /*<replacement>*/
-var Stream = __nccwpck_require__(8819);
+var Stream = __nccwpck_require__(3283);
 /*</replacement>*/
 
 var Buffer = (__nccwpck_require__(181).Buffer);
@@ -41704,10 +41704,10 @@ function _uint8ArrayToBuffer(chunk) {
 function _isUint8Array(obj) {
   return Buffer.isBuffer(obj) || obj instanceof OurUint8Array;
 }
-var destroyImpl = __nccwpck_require__(1697);
-var _require = __nccwpck_require__(7306),
+var destroyImpl = __nccwpck_require__(5089);
+var _require = __nccwpck_require__(4874),
   getHighWaterMark = _require.getHighWaterMark;
-var _require$codes = (__nccwpck_require__(3308)/* .codes */ .F),
+var _require$codes = (__nccwpck_require__(5500)/* .codes */ .F),
   ERR_INVALID_ARG_TYPE = _require$codes.ERR_INVALID_ARG_TYPE,
   ERR_METHOD_NOT_IMPLEMENTED = _require$codes.ERR_METHOD_NOT_IMPLEMENTED,
   ERR_MULTIPLE_CALLBACK = _require$codes.ERR_MULTIPLE_CALLBACK,
@@ -41717,10 +41717,10 @@ var _require$codes = (__nccwpck_require__(3308)/* .codes */ .F),
   ERR_STREAM_WRITE_AFTER_END = _require$codes.ERR_STREAM_WRITE_AFTER_END,
   ERR_UNKNOWN_ENCODING = _require$codes.ERR_UNKNOWN_ENCODING;
 var errorOrDestroy = destroyImpl.errorOrDestroy;
-__nccwpck_require__(9054)(Writable, Stream);
+__nccwpck_require__(9598)(Writable, Stream);
 function nop() {}
 function WritableState(options, stream, isDuplex) {
-  Duplex = Duplex || __nccwpck_require__(8879);
+  Duplex = Duplex || __nccwpck_require__(2063);
   options = options || {};
 
   // Duplex streams are both readable and writable, but share
@@ -41862,7 +41862,7 @@ if (typeof Symbol === 'function' && Symbol.hasInstance && typeof Function.protot
   };
 }
 function Writable(options) {
-  Duplex = Duplex || __nccwpck_require__(8879);
+  Duplex = Duplex || __nccwpck_require__(2063);
 
   // Writable ctor is applied to Duplexes, too.
   // `realHasInstance` is necessary because using plain `instanceof`
@@ -42275,7 +42275,7 @@ Writable.prototype._destroy = function (err, cb) {
 
 /***/ }),
 
-/***/ 4356:
+/***/ 4868:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -42284,7 +42284,7 @@ var _Object$setPrototypeO;
 function _defineProperty(obj, key, value) { key = _toPropertyKey(key); if (key in obj) { Object.defineProperty(obj, key, { value: value, enumerable: true, configurable: true, writable: true }); } else { obj[key] = value; } return obj; }
 function _toPropertyKey(arg) { var key = _toPrimitive(arg, "string"); return typeof key === "symbol" ? key : String(key); }
 function _toPrimitive(input, hint) { if (typeof input !== "object" || input === null) return input; var prim = input[Symbol.toPrimitive]; if (prim !== undefined) { var res = prim.call(input, hint || "default"); if (typeof res !== "object") return res; throw new TypeError("@@toPrimitive must return a primitive value."); } return (hint === "string" ? String : Number)(input); }
-var finished = __nccwpck_require__(607);
+var finished = __nccwpck_require__(6815);
 var kLastResolve = Symbol('lastResolve');
 var kLastReject = Symbol('lastReject');
 var kError = Symbol('error');
@@ -42461,7 +42461,7 @@ module.exports = createReadableStreamAsyncIterator;
 
 /***/ }),
 
-/***/ 7800:
+/***/ 7336:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -42650,7 +42650,7 @@ module.exports = /*#__PURE__*/function () {
 
 /***/ }),
 
-/***/ 1697:
+/***/ 5089:
 /***/ ((module) => {
 
 
@@ -42752,7 +42752,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 607:
+/***/ 6815:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Ported from https://github.com/mafintosh/end-of-stream with
@@ -42760,7 +42760,7 @@ module.exports = {
 
 
 
-var ERR_STREAM_PREMATURE_CLOSE = (__nccwpck_require__(3308)/* .codes */ .F).ERR_STREAM_PREMATURE_CLOSE;
+var ERR_STREAM_PREMATURE_CLOSE = (__nccwpck_require__(5500)/* .codes */ .F).ERR_STREAM_PREMATURE_CLOSE;
 function once(callback) {
   var called = false;
   return function () {
@@ -42844,7 +42844,7 @@ module.exports = eos;
 
 /***/ }),
 
-/***/ 4163:
+/***/ 4659:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -42856,7 +42856,7 @@ function _objectSpread(target) { for (var i = 1; i < arguments.length; i++) { va
 function _defineProperty(obj, key, value) { key = _toPropertyKey(key); if (key in obj) { Object.defineProperty(obj, key, { value: value, enumerable: true, configurable: true, writable: true }); } else { obj[key] = value; } return obj; }
 function _toPropertyKey(arg) { var key = _toPrimitive(arg, "string"); return typeof key === "symbol" ? key : String(key); }
 function _toPrimitive(input, hint) { if (typeof input !== "object" || input === null) return input; var prim = input[Symbol.toPrimitive]; if (prim !== undefined) { var res = prim.call(input, hint || "default"); if (typeof res !== "object") return res; throw new TypeError("@@toPrimitive must return a primitive value."); } return (hint === "string" ? String : Number)(input); }
-var ERR_INVALID_ARG_TYPE = (__nccwpck_require__(3308)/* .codes */ .F).ERR_INVALID_ARG_TYPE;
+var ERR_INVALID_ARG_TYPE = (__nccwpck_require__(5500)/* .codes */ .F).ERR_INVALID_ARG_TYPE;
 function from(Readable, iterable, opts) {
   var iterator;
   if (iterable && typeof iterable.next === 'function') {
@@ -42903,7 +42903,7 @@ module.exports = from;
 
 /***/ }),
 
-/***/ 9389:
+/***/ 6701:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Ported from https://github.com/mafintosh/pump with
@@ -42920,7 +42920,7 @@ function once(callback) {
     callback.apply(void 0, arguments);
   };
 }
-var _require$codes = (__nccwpck_require__(3308)/* .codes */ .F),
+var _require$codes = (__nccwpck_require__(5500)/* .codes */ .F),
   ERR_MISSING_ARGS = _require$codes.ERR_MISSING_ARGS,
   ERR_STREAM_DESTROYED = _require$codes.ERR_STREAM_DESTROYED;
 function noop(err) {
@@ -42936,7 +42936,7 @@ function destroyer(stream, reading, writing, callback) {
   stream.on('close', function () {
     closed = true;
   });
-  if (eos === undefined) eos = __nccwpck_require__(607);
+  if (eos === undefined) eos = __nccwpck_require__(6815);
   eos(stream, {
     readable: reading,
     writable: writing
@@ -42995,12 +42995,12 @@ module.exports = pipeline;
 
 /***/ }),
 
-/***/ 7306:
+/***/ 4874:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-var ERR_INVALID_OPT_VALUE = (__nccwpck_require__(3308)/* .codes */ .F).ERR_INVALID_OPT_VALUE;
+var ERR_INVALID_OPT_VALUE = (__nccwpck_require__(5500)/* .codes */ .F).ERR_INVALID_OPT_VALUE;
 function highWaterMarkFrom(options, isDuplex, duplexKey) {
   return options.highWaterMark != null ? options.highWaterMark : isDuplex ? options[duplexKey] : null;
 }
@@ -43023,7 +43023,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8819:
+/***/ 3283:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 module.exports = __nccwpck_require__(2203);
@@ -43031,7 +43031,7 @@ module.exports = __nccwpck_require__(2203);
 
 /***/ }),
 
-/***/ 3747:
+/***/ 6131:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 var Stream = __nccwpck_require__(2203);
@@ -43040,21 +43040,21 @@ if (process.env.READABLE_STREAM === 'disable' && Stream) {
   Object.assign(module.exports, Stream);
   module.exports.Stream = Stream;
 } else {
-  exports = module.exports = __nccwpck_require__(525);
+  exports = module.exports = __nccwpck_require__(6893);
   exports.Stream = Stream || exports;
   exports.Readable = exports;
-  exports.Writable = __nccwpck_require__(109);
-  exports.Duplex = __nccwpck_require__(8879);
-  exports.Transform = __nccwpck_require__(9377);
-  exports.PassThrough = __nccwpck_require__(1075);
-  exports.finished = __nccwpck_require__(607);
-  exports.pipeline = __nccwpck_require__(9389);
+  exports.Writable = __nccwpck_require__(8797);
+  exports.Duplex = __nccwpck_require__(2063);
+  exports.Transform = __nccwpck_require__(2337);
+  exports.PassThrough = __nccwpck_require__(5283);
+  exports.finished = __nccwpck_require__(6815);
+  exports.pipeline = __nccwpck_require__(6701);
 }
 
 
 /***/ }),
 
-/***/ 2626:
+/***/ 3058:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 /*! safe-buffer. MIT License. Feross Aboukhadijeh <https://feross.org/opensource> */
@@ -43126,7 +43126,7 @@ SafeBuffer.allocUnsafeSlow = function (size) {
 
 /***/ }),
 
-/***/ 227:
+/***/ 2803:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 /* eslint-disable node/no-deprecated-api */
@@ -43210,7 +43210,7 @@ module.exports = safer
 
 /***/ }),
 
-/***/ 8967:
+/***/ 4087:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 var fs = __nccwpck_require__(9896);
@@ -43244,7 +43244,7 @@ module.exports = function (filepath, split, encoding) {
 
 /***/ }),
 
-/***/ 3907:
+/***/ 5683:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -43257,8 +43257,8 @@ const {
 
 const {
   CHANNEL_EXTENDED_DATATYPE: { STDERR },
-} = __nccwpck_require__(8628);
-const { bufferSlice } = __nccwpck_require__(2312);
+} = __nccwpck_require__(4020);
+const { bufferSlice } = __nccwpck_require__(2184);
 
 const PACKET_SIZE = 32 * 1024;
 const MAX_WINDOW = 2 * 1024 * 1024;
@@ -43546,7 +43546,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 313:
+/***/ 3849:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -43557,14 +43557,14 @@ const { resolve } = __nccwpck_require__(6928);
 const { readFile } = __nccwpck_require__(9896);
 const { execFile, spawn } = __nccwpck_require__(5317);
 
-const { isParsedKey, parseKey } = __nccwpck_require__(4141);
+const { isParsedKey, parseKey } = __nccwpck_require__(1789);
 
 const {
   makeBufferParser,
   readUInt32BE,
   writeUInt32BE,
   writeUInt32LE,
-} = __nccwpck_require__(2312);
+} = __nccwpck_require__(2184);
 
 function once(cb) {
   let called = false;
@@ -44676,7 +44676,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 681:
+/***/ 6297:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // TODO:
@@ -44711,11 +44711,11 @@ const {
   SUPPORTED_KEX,
   SUPPORTED_MAC,
   SUPPORTED_SERVER_HOST_KEY,
-} = __nccwpck_require__(8628);
-const { init: cryptoInit } = __nccwpck_require__(1640);
-const Protocol = __nccwpck_require__(1409);
-const { parseKey } = __nccwpck_require__(4141);
-const { SFTP } = __nccwpck_require__(4724);
+} = __nccwpck_require__(4020);
+const { init: cryptoInit } = __nccwpck_require__(2888);
+const Protocol = __nccwpck_require__(7841);
+const { parseKey } = __nccwpck_require__(1789);
+const { SFTP } = __nccwpck_require__(4996);
 const {
   bufferCopy,
   makeBufferParser,
@@ -44723,23 +44723,23 @@ const {
   readUInt32BE,
   sigSSHToASN1,
   writeUInt32BE,
-} = __nccwpck_require__(2312);
+} = __nccwpck_require__(2184);
 
-const { AgentContext, createAgent, isAgent } = __nccwpck_require__(313);
+const { AgentContext, createAgent, isAgent } = __nccwpck_require__(3849);
 const {
   Channel,
   MAX_WINDOW,
   PACKET_SIZE,
   windowAdjust,
   WINDOW_THRESHOLD,
-} = __nccwpck_require__(3907);
+} = __nccwpck_require__(5683);
 const {
   ChannelManager,
   generateAlgorithmList,
   isWritable,
   onChannelOpenFailure,
   onCHANNEL_CLOSE,
-} = __nccwpck_require__(1977);
+} = __nccwpck_require__(2137);
 
 const bufferParser = makeBufferParser();
 const sigParser = makeBufferParser();
@@ -46859,7 +46859,7 @@ module.exports = Client;
 
 /***/ }),
 
-/***/ 3721:
+/***/ 137:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -46886,7 +46886,7 @@ for (const ctor of [HttpAgent, HttpsAgent]) {
       const dstPort = options.port;
 
       if (Client === undefined)
-        Client = __nccwpck_require__(681);
+        Client = __nccwpck_require__(6297);
 
       const client = new Client();
       let triedForward = false;
@@ -46950,7 +46950,7 @@ function decorateStream(stream, ctor, options) {
 
 /***/ }),
 
-/***/ 1936:
+/***/ 5472:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -46962,33 +46962,33 @@ const {
   CygwinAgent,
   OpenSSHAgent,
   PageantAgent,
-} = __nccwpck_require__(313);
+} = __nccwpck_require__(3849);
 const {
   SSHTTPAgent: HTTPAgent,
   SSHTTPSAgent: HTTPSAgent,
-} = __nccwpck_require__(3721);
-const { parseKey } = __nccwpck_require__(4141);
+} = __nccwpck_require__(137);
+const { parseKey } = __nccwpck_require__(1789);
 const {
   flagsToString,
   OPEN_MODE,
   STATUS_CODE,
   stringToFlags,
-} = __nccwpck_require__(4724);
+} = __nccwpck_require__(4996);
 
 module.exports = {
   AgentProtocol,
   BaseAgent,
   createAgent,
-  Client: __nccwpck_require__(681),
+  Client: __nccwpck_require__(6297),
   CygwinAgent,
   HTTPAgent,
   HTTPSAgent,
   OpenSSHAgent,
   PageantAgent,
-  Server: __nccwpck_require__(1661),
+  Server: __nccwpck_require__(2605),
   utils: {
     parseKey,
-    ...__nccwpck_require__(401),
+    ...__nccwpck_require__(3489),
     sftp: {
       flagsToString,
       OPEN_MODE,
@@ -47001,7 +47001,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 401:
+/***/ 3489:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -47014,10 +47014,10 @@ const {
   randomBytes,
 } = __nccwpck_require__(6982);
 
-const { Ber } = __nccwpck_require__(3901);
-const bcrypt_pbkdf = (__nccwpck_require__(2158).pbkdf);
+const { Ber } = __nccwpck_require__(9837);
+const bcrypt_pbkdf = (__nccwpck_require__(686).pbkdf);
 
-const { CIPHER_INFO } = __nccwpck_require__(1640);
+const { CIPHER_INFO } = __nccwpck_require__(2888);
 
 const SALT_LEN = 16;
 const DEFAULT_ROUNDS = 16;
@@ -47590,7 +47590,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1409:
+/***/ 7841:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 /*
@@ -47635,7 +47635,7 @@ module.exports = {
 
 const { inspect } = __nccwpck_require__(9023);
 
-const { bindingAvailable, NullCipher, NullDecipher } = __nccwpck_require__(1640);
+const { bindingAvailable, NullCipher, NullDecipher } = __nccwpck_require__(2888);
 const {
   COMPAT_CHECKS,
   DISCONNECT_REASON,
@@ -47643,18 +47643,18 @@ const {
   MESSAGE,
   SIGNALS,
   TERMINAL_MODE,
-} = __nccwpck_require__(8628);
+} = __nccwpck_require__(4020);
 const {
   DEFAULT_KEXINIT_CLIENT,
   DEFAULT_KEXINIT_SERVER,
   KexInit,
   kexinit,
   onKEXPayload,
-} = __nccwpck_require__(8557);
+} = __nccwpck_require__(4637);
 const {
   parseKey,
-} = __nccwpck_require__(4141);
-const MESSAGE_HANDLERS = __nccwpck_require__(5324);
+} = __nccwpck_require__(1789);
+const MESSAGE_HANDLERS = __nccwpck_require__(9244);
 const {
   bufferCopy,
   bufferFill,
@@ -47662,15 +47662,15 @@ const {
   convertSignature,
   sendPacket,
   writeUInt32BE,
-} = __nccwpck_require__(2312);
+} = __nccwpck_require__(2184);
 const {
   PacketReader,
   PacketWriter,
   ZlibPacketReader,
   ZlibPacketWriter,
-} = __nccwpck_require__(5072);
+} = __nccwpck_require__(4592);
 
-const MODULE_VER = (__nccwpck_require__(5413)/* .version */ .rE);
+const MODULE_VER = (__nccwpck_require__(8342)/* .version */ .rE);
 
 const VALID_DISCONNECT_REASONS = new Map(
   Object.values(DISCONNECT_REASON).map((n) => [n, 1])
@@ -49733,7 +49733,7 @@ module.exports = Protocol;
 
 /***/ }),
 
-/***/ 4724:
+/***/ 4996:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -49754,7 +49754,7 @@ const {
   bufferSlice,
   makeBufferParser,
   writeUInt32BE,
-} = __nccwpck_require__(2312);
+} = __nccwpck_require__(2184);
 
 const ATTR = {
   SIZE: 0x00000001,
@@ -53334,7 +53334,7 @@ const {
   ERR_INVALID_ARG_TYPE,
   ERR_OUT_OF_RANGE,
   validateNumber
-} = __nccwpck_require__(7032);
+} = __nccwpck_require__(3208);
 
 const kMinPoolSpace = 128;
 
@@ -53792,7 +53792,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8628:
+/***/ 4020:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -53801,10 +53801,10 @@ const crypto = __nccwpck_require__(6982);
 
 let cpuInfo;
 try {
-  cpuInfo = __nccwpck_require__(6230)();
+  cpuInfo = __nccwpck_require__(4982)();
 } catch {}
 
-const { bindingAvailable, CIPHER_INFO, MAC_INFO } = __nccwpck_require__(1640);
+const { bindingAvailable, CIPHER_INFO, MAC_INFO } = __nccwpck_require__(2888);
 
 const eddsaSupported = (() => {
   if (typeof crypto.sign === 'function'
@@ -54155,7 +54155,7 @@ module.exports.DISCONNECT_REASON_BY_VALUE =
 
 /***/ }),
 
-/***/ 1640:
+/***/ 2888:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // TODO:
@@ -54170,7 +54170,7 @@ const {
   createCipheriv, createDecipheriv, createHmac, randomFillSync, timingSafeEqual
 } = __nccwpck_require__(6982);
 
-const { readUInt32BE, writeUInt32BE } = __nccwpck_require__(2312);
+const { readUInt32BE, writeUInt32BE } = __nccwpck_require__(2184);
 
 const FastBuffer = Buffer[Symbol.species];
 const MAX_SEQNO = 2 ** 32 - 1;
@@ -54187,7 +54187,7 @@ let AESGCMDecipher;
 let ChaChaPolyDecipher;
 let GenericDecipher;
 try {
-  binding = __nccwpck_require__(1543);
+  binding = __nccwpck_require__(8440);
   ({ AESGCMCipher, ChaChaPolyCipher, GenericCipher,
      AESGCMDecipher, ChaChaPolyDecipher, GenericDecipher } = binding);
 } catch {}
@@ -55741,7 +55741,7 @@ module.exports = {
     // eslint-disable-next-line no-async-promise-executor
     return new Promise(async (resolve, reject) => {
       try {
-        POLY1305_WASM_MODULE = await __nccwpck_require__(8294)();
+        POLY1305_WASM_MODULE = await __nccwpck_require__(7830)();
         POLY1305_RESULT_MALLOC = POLY1305_WASM_MODULE._malloc(16);
         poly1305_auth = POLY1305_WASM_MODULE.cwrap(
           'poly1305_auth',
@@ -55764,7 +55764,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8294:
+/***/ 7830:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -55811,15 +55811,15 @@ else {}
 
 /***/ }),
 
-/***/ 5324:
+/***/ 9244:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const MESSAGE_HANDLERS = new Array(256);
 [
-  (__nccwpck_require__(8557).HANDLERS),
-  __nccwpck_require__(9516),
+  (__nccwpck_require__(4637).HANDLERS),
+  __nccwpck_require__(9964),
 ].forEach((handlers) => {
   // eslint-disable-next-line prefer-const
   for (let [type, handler] of Object.entries(handlers)) {
@@ -55834,7 +55834,7 @@ module.exports = MESSAGE_HANDLERS;
 
 /***/ }),
 
-/***/ 9516:
+/***/ 9964:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -55845,18 +55845,18 @@ const {
   doFatalError,
   sigSSHToASN1,
   writeUInt32BE,
-} = __nccwpck_require__(2312);
+} = __nccwpck_require__(2184);
 
 const {
   CHANNEL_OPEN_FAILURE,
   COMPAT,
   MESSAGE,
   TERMINAL_MODE,
-} = __nccwpck_require__(8628);
+} = __nccwpck_require__(4020);
 
 const {
   parseKey,
-} = __nccwpck_require__(4141);
+} = __nccwpck_require__(1789);
 
 const TERMINAL_MODE_BY_VALUE =
   Array.from(Object.entries(TERMINAL_MODE))
@@ -57126,7 +57126,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8557:
+/***/ 4637:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -57142,7 +57142,7 @@ const {
   randomFillSync,
 } = __nccwpck_require__(6982);
 
-const { Ber } = __nccwpck_require__(3901);
+const { Ber } = __nccwpck_require__(9837);
 
 const {
   COMPAT,
@@ -57154,14 +57154,14 @@ const {
   DEFAULT_COMPRESSION,
   DISCONNECT_REASON,
   MESSAGE,
-} = __nccwpck_require__(8628);
+} = __nccwpck_require__(4020);
 const {
   CIPHER_INFO,
   createCipher,
   createDecipher,
   MAC_INFO,
-} = __nccwpck_require__(1640);
-const { parseDERKey } = __nccwpck_require__(4141);
+} = __nccwpck_require__(2888);
+const { parseDERKey } = __nccwpck_require__(1789);
 const {
   bufferFill,
   bufferParser,
@@ -57170,13 +57170,13 @@ const {
   FastBuffer,
   sigSSHToASN1,
   writeUInt32BE,
-} = __nccwpck_require__(2312);
+} = __nccwpck_require__(2184);
 const {
   PacketReader,
   PacketWriter,
   ZlibPacketReader,
   ZlibPacketWriter,
-} = __nccwpck_require__(5072);
+} = __nccwpck_require__(4592);
 
 let MESSAGE_HANDLERS;
 
@@ -58920,7 +58920,7 @@ function onKEXPayload(state, payload) {
       case MESSAGE.UNIMPLEMENTED:
       case MESSAGE.DEBUG:
         if (!MESSAGE_HANDLERS)
-          MESSAGE_HANDLERS = __nccwpck_require__(5324);
+          MESSAGE_HANDLERS = __nccwpck_require__(9244);
         return MESSAGE_HANDLERS[type](this, payload);
     }
   }
@@ -58928,7 +58928,7 @@ function onKEXPayload(state, payload) {
   switch (type) {
     case MESSAGE.DISCONNECT:
       if (!MESSAGE_HANDLERS)
-        MESSAGE_HANDLERS = __nccwpck_require__(5324);
+        MESSAGE_HANDLERS = __nccwpck_require__(9244);
       return MESSAGE_HANDLERS[type](this, payload);
     case MESSAGE.KEXINIT:
       if (!state.firstPacket) {
@@ -59041,7 +59041,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4141:
+/***/ 1789:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // TODO:
@@ -59063,18 +59063,18 @@ const {
 } = __nccwpck_require__(6982);
 const supportedOpenSSLCiphers = getCiphers();
 
-const { Ber } = __nccwpck_require__(3901);
-const bcrypt_pbkdf = (__nccwpck_require__(2158).pbkdf);
+const { Ber } = __nccwpck_require__(9837);
+const bcrypt_pbkdf = (__nccwpck_require__(686).pbkdf);
 
-const { CIPHER_INFO } = __nccwpck_require__(1640);
-const { eddsaSupported, SUPPORTED_CIPHER } = __nccwpck_require__(8628);
+const { CIPHER_INFO } = __nccwpck_require__(2888);
+const { eddsaSupported, SUPPORTED_CIPHER } = __nccwpck_require__(4020);
 const {
   bufferSlice,
   makeBufferParser,
   readString,
   readUInt32BE,
   writeUInt32BE,
-} = __nccwpck_require__(2312);
+} = __nccwpck_require__(2184);
 
 const SYM_HASH_ALGO = Symbol('Hash Algorithm');
 const SYM_PRIV_PEM = Symbol('Private key PEM');
@@ -60532,7 +60532,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7032:
+/***/ 3208:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -60654,12 +60654,12 @@ exports.validateNumber = function validateNumber(value, name) {
 
 /***/ }),
 
-/***/ 2312:
+/***/ 2184:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const Ber = (__nccwpck_require__(3901).Ber);
+const Ber = (__nccwpck_require__(9837).Ber);
 
 let DISCONNECT_REASON;
 
@@ -60830,7 +60830,7 @@ module.exports = {
   doFatalError: (protocol, msg, level, reason) => {
     let err;
     if (DISCONNECT_REASON === undefined)
-      ({ DISCONNECT_REASON } = __nccwpck_require__(8628));
+      ({ DISCONNECT_REASON } = __nccwpck_require__(4020));
     if (msg instanceof Error) {
       // doFatalError(protocol, err[, reason])
       err = msg;
@@ -61017,7 +61017,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5072:
+/***/ 4592:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -61279,7 +61279,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1661:
+/***/ 2605:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // TODO:
@@ -61307,13 +61307,13 @@ const {
   SUPPORTED_KEX,
   SUPPORTED_MAC,
   SUPPORTED_SERVER_HOST_KEY,
-} = __nccwpck_require__(8628);
-const { init: cryptoInit } = __nccwpck_require__(1640);
-const { KexInit } = __nccwpck_require__(8557);
-const { parseKey } = __nccwpck_require__(4141);
-const Protocol = __nccwpck_require__(1409);
-const { SFTP } = __nccwpck_require__(4724);
-const { writeUInt32BE } = __nccwpck_require__(2312);
+} = __nccwpck_require__(4020);
+const { init: cryptoInit } = __nccwpck_require__(2888);
+const { KexInit } = __nccwpck_require__(4637);
+const { parseKey } = __nccwpck_require__(1789);
+const Protocol = __nccwpck_require__(7841);
+const { SFTP } = __nccwpck_require__(4996);
+const { writeUInt32BE } = __nccwpck_require__(2184);
 
 const {
   Channel,
@@ -61321,7 +61321,7 @@ const {
   PACKET_SIZE,
   windowAdjust,
   WINDOW_THRESHOLD,
-} = __nccwpck_require__(3907);
+} = __nccwpck_require__(5683);
 
 const {
   ChannelManager,
@@ -61329,7 +61329,7 @@ const {
   isWritable,
   onChannelOpenFailure,
   onCHANNEL_CLOSE,
-} = __nccwpck_require__(1977);
+} = __nccwpck_require__(2137);
 
 const MAX_PENDING_AUTHS = 10;
 
@@ -62666,12 +62666,12 @@ module.exports.IncomingClient = Client;
 
 /***/ }),
 
-/***/ 1977:
+/***/ 2137:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { SFTP } = __nccwpck_require__(4724);
+const { SFTP } = __nccwpck_require__(4996);
 
 const MAX_CHANNEL = 2 ** 32 - 1;
 
@@ -63009,7 +63009,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9530:
+/***/ 634:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 // Copyright Joyent, Inc. and other Node contributors.
@@ -63037,7 +63037,7 @@ module.exports = {
 
 /*<replacement>*/
 
-var Buffer = (__nccwpck_require__(2626).Buffer);
+var Buffer = (__nccwpck_require__(3058).Buffer);
 /*</replacement>*/
 
 var isEncoding = Buffer.isEncoding || function (encoding) {
@@ -63311,13 +63311,13 @@ function simpleEnd(buf) {
 
 /***/ }),
 
-/***/ 986:
+/***/ 1450:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 const os = __nccwpck_require__(857);
 const tty = __nccwpck_require__(2018);
-const hasFlag = __nccwpck_require__(2389);
+const hasFlag = __nccwpck_require__(3813);
 
 const {env} = process;
 
@@ -63453,13 +63453,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3485:
+/***/ 5645:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-var chownr = __nccwpck_require__(8008)
-var tar = __nccwpck_require__(5062)
-var pump = __nccwpck_require__(4186)
-var mkdirp = __nccwpck_require__(4944)
+var chownr = __nccwpck_require__(5384)
+var tar = __nccwpck_require__(6118)
+var pump = __nccwpck_require__(7898)
+var mkdirp = __nccwpck_require__(9200)
 var fs = __nccwpck_require__(9896)
 var path = __nccwpck_require__(6928)
 var os = __nccwpck_require__(857)
@@ -63909,15 +63909,15 @@ function inCwd (dst, cwd) {
 
 /***/ }),
 
-/***/ 2835:
+/***/ 5763:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 var util = __nccwpck_require__(9023)
-var bl = __nccwpck_require__(9322)
-var headers = __nccwpck_require__(9484)
+var bl = __nccwpck_require__(794)
+var headers = __nccwpck_require__(8428)
 
-var Writable = (__nccwpck_require__(3747).Writable)
-var PassThrough = (__nccwpck_require__(3747).PassThrough)
+var Writable = (__nccwpck_require__(6131).Writable)
+var PassThrough = (__nccwpck_require__(6131).PassThrough)
 
 var noop = function () {}
 
@@ -64173,7 +64173,7 @@ module.exports = Extract
 
 /***/ }),
 
-/***/ 9484:
+/***/ 8428:
 /***/ ((__unused_webpack_module, exports) => {
 
 var alloc = Buffer.alloc
@@ -64475,28 +64475,28 @@ exports.decode = function (buf, filenameEncoding, allowUnknownFormat) {
 
 /***/ }),
 
-/***/ 5062:
+/***/ 6118:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-exports.extract = __nccwpck_require__(2835)
-exports.pack = __nccwpck_require__(1901)
+exports.extract = __nccwpck_require__(5763)
+exports.pack = __nccwpck_require__(861)
 
 
 /***/ }),
 
-/***/ 1901:
+/***/ 861:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var constants = __nccwpck_require__(8259)
-var eos = __nccwpck_require__(6272)
-var inherits = __nccwpck_require__(9054)
+var constants = __nccwpck_require__(2147)
+var eos = __nccwpck_require__(1424)
+var inherits = __nccwpck_require__(9598)
 var alloc = Buffer.alloc
 
-var Readable = (__nccwpck_require__(3747).Readable)
-var Writable = (__nccwpck_require__(3747).Writable)
+var Readable = (__nccwpck_require__(6131).Readable)
+var Writable = (__nccwpck_require__(6131).Writable)
 var StringDecoder = (__nccwpck_require__(3193).StringDecoder)
 
-var headers = __nccwpck_require__(9484)
+var headers = __nccwpck_require__(8428)
 
 var DMODE = parseInt('755', 8)
 var FMODE = parseInt('644', 8)
@@ -64746,7 +64746,7 @@ module.exports = Pack
 
 /***/ }),
 
-/***/ 7900:
+/***/ 668:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 (function(nacl) {
@@ -67141,7 +67141,7 @@ nacl.setPRNG = function(fn) {
 
 /***/ }),
 
-/***/ 3800:
+/***/ 4488:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -67154,7 +67154,7 @@ module.exports = __nccwpck_require__(9023).deprecate;
 
 /***/ }),
 
-/***/ 2904:
+/***/ 8264:
 /***/ ((module) => {
 
 // Returns a wrapper function that returns a wrapped callback
@@ -67194,12 +67194,12 @@ function wrappy (fn, cb) {
 
 /***/ }),
 
-/***/ 9792:
+/***/ 5581:
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(645);
-/* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7954);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8417);
+/* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
 // containers and temp dirs, and lets it write what it has (marked incomplete).
@@ -67220,7 +67220,7 @@ const onSignal = (signal) => {
 };
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
-const code = await (0,_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .cli */ .x)(process.argv.slice(2), undefined, { signal: controller.signal, cleanups });
+const code = await (0,_doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .cli */ .x)(process.argv.slice(2), undefined, { signal: controller.signal, cleanups });
 // After an interrupt, the run returns as soon as its results are written; the
 // containers it was creating or running may still be going away.
 await cleanups.settled();
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 645:
+/***/ 8417:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -67243,7 +67243,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: USAGE
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/util.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 
 // functions
 function assertEqual(val) {
@@ -68118,7 +68118,7 @@ function constantCatch(value) {
     return fn;
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/core.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/core.js
 var _a;
 
 /** A special constant with type `never` */
@@ -68261,7 +68261,7 @@ function config(newConfig) {
     return globalConfig;
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/memoizer.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/memoizer.js
 
 class $ZodCyclicError extends Error {
     constructor() {
@@ -68574,7 +68574,7 @@ function isBackEdge(ctx, value) {
     return backEdges !== undefined && isRef(value) && backEdges.has(value);
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/regexes.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/regexes.js
 
 /**
  * @deprecated CUID v1 is deprecated by its authors due to information leakage
@@ -68732,7 +68732,7 @@ const sha512_hex = /^[0-9a-fA-F]{128}$/;
 const sha512_base64 = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64(86, "==")));
 const sha512_base64url = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64url(86)));
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/checks.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/checks.js
 // import { $ZodType } from "./schemas.js";
 
 
@@ -69250,7 +69250,7 @@ const $ZodCheckOverwrite = /*@__PURE__*/ $constructor("$ZodCheckOverwrite", (ins
     };
 });
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/doc.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/doc.js
 class Doc {
     constructor(args = [], closed = {}) {
         this.content = [];
@@ -69290,14 +69290,14 @@ class Doc {
     }
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/versions.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/versions.js
 const version = {
     major: 4,
     minor: 6,
     patch: 7,
 };
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/schemas.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/schemas.js
 
 
 
@@ -71935,7 +71935,7 @@ function handleRefineResult(result, payload, input, inst) {
     }
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/registries.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/registries.js
 var registries_a;
 const $output = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodOutput")));
 const $input = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodInput")));
@@ -71988,7 +71988,7 @@ function registry() {
 (registries_a = globalThis).__zod_globalRegistry ?? (registries_a.__zod_globalRegistry = registry());
 const globalRegistry = globalThis.__zod_globalRegistry;
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/api.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/api.js
 
 
 
@@ -73093,7 +73093,7 @@ function _stringFormat(Class, format, fnOrRegex, _params = {}) {
     return inst;
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/to-json-schema.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/to-json-schema.js
 
 
 function assignProps(target, ...sources) {
@@ -73746,7 +73746,7 @@ const createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params)
     return to_json_schema_finalize(ctx, schema);
 };
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/json-schema-processors.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/json-schema-processors.js
 
 
 
@@ -74591,7 +74591,7 @@ function toJSONSchema(input, params) {
     return finalize(ctx, input);
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/locales/en.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/locales/en.js
 
 const error = () => {
     const Sizable = {
@@ -74718,7 +74718,7 @@ const error = () => {
     };
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/errors.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/errors.js
 
 
 /* Computing the message eagerly is expensive (pretty-printed JSON of all
@@ -74987,7 +74987,7 @@ function prettifyError(error) {
     return lines.join("\n");
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/parse.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/parse.js
 
 
 
@@ -75164,7 +75164,7 @@ const _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
 };
 const safeDecodeAsync = /* @__PURE__*/ _safeDecodeAsync($ZodRealError);
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/classic/errors.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/errors.js
 
 
 
@@ -75223,7 +75223,7 @@ const ZodRealError = /*@__PURE__*/ $constructor("ZodError", errors_initializer, 
 // /** @deprecated Use `z.core.$ZodErrorMapCtx` instead. */
 // export type ErrorMapCtx = core.$ZodErrorMapCtx;
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/classic/parse.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/parse.js
 
 
 const classic_parse_parse = /* @__PURE__ */ _parse(ZodRealError);
@@ -75241,7 +75241,7 @@ const parse_safeDecode = /* @__PURE__ */ _safeDecode(ZodRealError);
 const parse_safeEncodeAsync = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
 const parse_safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/classic/schemas.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/schemas.js
 
 
 
@@ -77045,7 +77045,7 @@ const instanceRecordSchema = object({
     oracleDigest: schemas_string().optional(),
     /** True when `error` is an infrastructure failure (INFRASTRUCTURE_ERRORS), not the model's answer. */
     infrastructure: schemas_boolean().optional(),
-    /** World-model kinds: what the instance adds to the study's metrics (src/score/world.ts). */
+    /** World-model kinds: what the instance adds to the study's metrics (src/stages/score/world.ts). */
     world: record(schemas_string(), unknown()).optional(),
 });
 const kindSummarySchema = object({
@@ -77390,7 +77390,7 @@ class InterruptedError extends TracegateError {
     }
 }
 
-;// CONCATENATED MODULE: ./src/backends/auto.ts
+;// CONCATENATED MODULE: ./src/adapters/backends/auto.ts
 
 /**
  * Docker where it can (an engine answers and the environment's image can be
@@ -77453,7 +77453,7 @@ class AutoBackend {
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: ./src/backends/sandbox-policy.ts
+;// CONCATENATED MODULE: ./src/adapters/backends/sandbox-policy.ts
 /** Where the tracer, the plan, the instances and the scratch space appear in a harvest container. */
 const MOUNT = {
     tracer: '/tg/tracer',
@@ -77509,10 +77509,10 @@ function sandboxContainer(image, cmd, hostConfig, labels) {
     };
 }
 
-// EXTERNAL MODULE: ../../work/main/node_modules/dockerode/lib/docker.js
-var lib_docker = __nccwpck_require__(2176);
+// EXTERNAL MODULE: ./node_modules/dockerode/lib/docker.js
+var lib_docker = __nccwpck_require__(9040);
 var docker_default = /*#__PURE__*/__nccwpck_require__.n(lib_docker);
-;// CONCATENATED MODULE: ./src/backends/docker/container-client.ts
+;// CONCATENATED MODULE: ./src/adapters/backends/docker/container-client.ts
 /**
  * The container seam, as testcontainers' `ContainerClient`: the only file
  * that imports dockerode. Everything the Docker backend asks of an engine —
@@ -77651,7 +77651,7 @@ async function engine(call) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/backends/docker/engine.ts
+;// CONCATENATED MODULE: ./src/adapters/backends/docker/engine.ts
 /**
  * The Docker engine's availability: a ping before the first job (and a sweep
  * of what a killed run left behind), and a watch while a container runs.
@@ -77772,7 +77772,7 @@ function sha256(...parts) {
     return hash.digest('hex');
 }
 
-;// CONCATENATED MODULE: ./src/environments/wheels.ts
+;// CONCATENATED MODULE: ./src/adapters/environments/wheels.ts
 
 
 
@@ -77841,7 +77841,7 @@ async function downloadWheels(env, dest, python = 'python3') {
     }
 }
 
-;// CONCATENATED MODULE: ./src/environments/sources.ts
+;// CONCATENATED MODULE: ./src/adapters/environments/sources.ts
 
 
 
@@ -78059,7 +78059,7 @@ function packageRoot() {
 const tracerDir = () => (0,external_node_path_namespaceObject.join)(packageRoot(), 'tracer');
 const bundledInstancesDir = () => (0,external_node_path_namespaceObject.join)(packageRoot(), 'instances');
 
-;// CONCATENATED MODULE: ./src/backends/base-image.ts
+;// CONCATENATED MODULE: ./src/adapters/backends/base-image.ts
 
 
 
@@ -78135,7 +78135,7 @@ async function hasDebootstrap() {
     }
 }
 
-;// CONCATENATED MODULE: ./src/backends/dockerfile.ts
+;// CONCATENATED MODULE: ./src/adapters/backends/dockerfile.ts
 const PIP = '/opt/venv/bin/pip install --quiet --no-index --no-cache-dir --disable-pip-version-check --find-links /tmp/wheels';
 /** Single-quoted for sh. */
 const q = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -78190,7 +78190,7 @@ function dockerfile(base, env, checkout) {
     return lines.join('\n');
 }
 
-;// CONCATENATED MODULE: ./src/backends/docker/images.ts
+;// CONCATENATED MODULE: ./src/adapters/backends/docker/images.ts
 /**
  * The images environments run on: a recipe's prebuilt image (pulled when
  * missing), or `tracegate-env:<digest>` built once on its base image from
@@ -78309,7 +78309,7 @@ async function copyTree(from, to) {
 
 ;// CONCATENATED MODULE: external "node:stream"
 const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
-;// CONCATENATED MODULE: ./src/backends/bounded.ts
+;// CONCATENATED MODULE: ./src/adapters/backends/bounded.ts
 /** Collects a stream's bytes up to a limit; past it, counts and drops. */
 class BoundedText {
     limit;
@@ -78332,7 +78332,7 @@ class BoundedText {
     }
 }
 
-;// CONCATENATED MODULE: ./src/backends/docker/sandbox-run.ts
+;// CONCATENATED MODULE: ./src/adapters/backends/docker/sandbox-run.ts
 /**
  * One harvest job's container: created in the sandbox, its output collected
  * (results from stdout, log lines from stderr), waited for under the job's
@@ -78421,7 +78421,7 @@ function collectOutput(name, log) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/backends/docker/backend.ts
+;// CONCATENATED MODULE: ./src/adapters/backends/docker/backend.ts
 
 
 
@@ -78494,7 +78494,7 @@ function planFor(job) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/backends/local.ts
+;// CONCATENATED MODULE: ./src/adapters/backends/local.ts
 
 
 
@@ -78698,7 +78698,7 @@ class LocalBackend {
     }
 }
 
-;// CONCATENATED MODULE: ./src/harvest/tracer-digest.ts
+;// CONCATENATED MODULE: ./src/stages/harvest/tracer-digest.ts
 
 
 
@@ -78721,7 +78721,7 @@ function tracerDigest(dir) {
     return sha256('tracer/v1', ...tracerSources(dir).flatMap((f) => [(0,external_node_path_namespaceObject.relative)(dir, f), (0,external_node_fs_namespaceObject.readFileSync)(f)]));
 }
 
-;// CONCATENATED MODULE: ./src/model/budget.ts
+;// CONCATENATED MODULE: ./src/adapters/model/budget.ts
 /**
  * A total time budget shared by every request of a run. The clock starts at
  * the first request (harvesting before it does not count).
@@ -78741,7 +78741,273 @@ class TimeBudget {
     }
 }
 
-;// CONCATENATED MODULE: ./src/model/faults.ts
+;// CONCATENATED MODULE: ./src/adapters/heuristic-model/heuristic.ts
+/**
+ * The demo model: a static-analysis heuristic that reads only
+ * the prompt (never an oracle) and guesses what a straight-line reading of
+ * the code suggests. It is the floor a real model must clear, and what the
+ * demo queries when no endpoint is given.
+ */
+const BUILTINS = new Set('len range print isinstance str int float list dict set tuple sorted enumerate zip min max any all getattr setattr hasattr iter next type super repr bool abs sum map filter callable id open format object'.split(' '));
+function parsePrompt(prompt) {
+    const kind = /^Question kind: (\S+)/m.exec(prompt)?.[1];
+    const head = /^## Code under test: (\S+) \(([^)]+)\)\n```python\n([\s\S]*?)\n```/m.exec(prompt);
+    const question = /^## Question\n([\s\S]*?)\n\n## Answer template/m.exec(prompt)?.[1] ?? '';
+    const templateText = /^## Answer template\n(.+)$/m.exec(prompt)?.[1];
+    if (!kind || !head || !templateText)
+        return undefined;
+    let template;
+    try {
+        template = JSON.parse(templateText);
+    }
+    catch {
+        return undefined;
+    }
+    const lines = head[3].split('\n').map((l) => {
+        const m = /^\s*(\d+) {2}(.*)$/.exec(l);
+        return { no: Number(m?.[1] ?? 0), text: m?.[2] ?? '' };
+    });
+    return { kind, file: head[1], func: head[2], lines, question, template };
+}
+/** Statement lines of the body in source order: what runs if every line runs once. */
+function bodyStatementLines(p) {
+    const result = [];
+    let inDocstring = false;
+    let depth = 0;
+    let seenDef = false;
+    for (const { no, text } of p.lines) {
+        const t = text.trim();
+        const continuation = depth > 0;
+        depth += (t.match(/[([{]/g)?.length ?? 0) - (t.match(/[)\]}]/g)?.length ?? 0);
+        if (!seenDef) {
+            if (/^(async\s+)?def\s/.test(t))
+                seenDef = true;
+            continue;
+        }
+        if (continuation || !t || t.startsWith('#'))
+            continue;
+        const quotes = (t.match(/"""|'''/g) ?? []).length;
+        if (inDocstring || (quotes > 0 && /^[rbuRBU]?("""|''')/.test(t))) {
+            if (quotes % 2 === 1)
+                inDocstring = !inDocstring;
+            continue;
+        }
+        if (/^(else|finally)\s*:/.test(t))
+            continue;
+        result.push(no);
+    }
+    return result;
+}
+function sourceText(p) {
+    return p.lines.map((l) => l.text).join('\n');
+}
+function guessFor(key, template, p) {
+    const module = p.func.split('.').slice(0, -1);
+    const cls = module.length > 1 && /^[A-Z_]/.test(module[module.length - 1] ?? '') ? module : undefined;
+    switch (key) {
+        case 'executed_path':
+            return bodyStatementLines(p).map((line) => ({ file: p.file, func: p.func, line }));
+        case 'covered_lines':
+            return bodyStatementLines(p);
+        case 'loop_iteration_count':
+            return 2;
+        case 'caught_exception_kinds':
+            return [
+                ...new Set([...sourceText(p).matchAll(/except\s*\(?([\w., ]+?)\)?\s*(?:as\s+\w+)?:/g)].flatMap((m) => m[1]
+                    .split(',')
+                    .map((s) => s.trim())
+                    .filter(Boolean))),
+            ].sort();
+        // World-model kinds: a guess biased toward "passed", as the study finds models are.
+        case 'outcome':
+            return 'passed';
+        case 'failure_line':
+            return null;
+        case 'peak_bytes':
+            return 1_000_000;
+        case 'wall_ms':
+            return 10;
+        case 'hot_methods_time':
+        case 'hot_methods_alloc':
+            return [p.func];
+        case 'hot_lines_time':
+        case 'hot_lines_alloc':
+            return bodyStatementLines(p)
+                .slice(0, 1)
+                .map((line) => `${p.file}:${line}`);
+        case 'exception_type':
+            if (p.kind === 'W1_Outcome')
+                return null;
+            return /raise\s+([\w.]+)/.exec(sourceText(p))?.[1] ?? 'Exception';
+        case 'exception_message':
+            return /raise\s+[\w.]+\(\s*(?:[fr]?["'])(.*?)["']/.exec(sourceText(p))?.[1] ?? '';
+        case 'function_call_order': {
+            const calls = [];
+            for (const { text } of p.lines.slice(1)) {
+                for (const m of text.matchAll(/(self\.)?([A-Za-z_]\w*)\s*\(/g)) {
+                    const name = m[2];
+                    if (BUILTINS.has(name) || /^(if|while|for|return|not|and|or|in|def|class)$/.test(name))
+                        continue;
+                    const owner = m[1] && cls ? cls.join('.') : module.slice(0, cls ? -1 : undefined).join('.');
+                    calls.push({ file: p.file, func: `${owner}.${name}` });
+                }
+            }
+            return calls;
+        }
+        case 'observed_state': {
+            const names = [...new Set([...p.question.matchAll(/`([A-Za-z_]\w*)`/g)].map((m) => m[1]))];
+            const src = sourceText(p);
+            return names
+                .filter((n) => new RegExp(`\\b${n}\\s*=[^=]`).test(src))
+                .sort()
+                .map((variable) => {
+                const literal = new RegExp(`\\b${variable}\\s*=\\s*([-\\d.]+|None|True|False|'[^']*'|"[^"]*"|\\[\\]|\\{\\}|\\(\\))\\s*$`, 'm').exec(src)?.[1];
+                return { variable, value: literal ?? 'None' };
+            });
+        }
+        default:
+            return defaultFor(template);
+    }
+}
+function defaultFor(template) {
+    if (Array.isArray(template))
+        return [];
+    if (template && typeof template === 'object') {
+        return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, defaultFor(v)]));
+    }
+    return template === 'int' || template === 'float' ? 0 : template === 'bool' ? false : '';
+}
+/** The heuristic's JSON answer for one prompt (an empty template answer when it cannot read it). */
+function heuristicAnswer(prompt) {
+    const parsed = parsePrompt(prompt);
+    if (!parsed)
+        return '{}';
+    const template = parsed.template;
+    const answer = Object.fromEntries(Object.entries(template).map(([k, v]) => [k, guessFor(k, v, parsed)]));
+    return JSON.stringify(answer);
+}
+
+;// CONCATENATED MODULE: external "node:http"
+const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
+;// CONCATENATED MODULE: ./src/adapters/heuristic-model/server.ts
+
+
+
+/** The model name the built-in demo model answers to. */
+const HEURISTIC_MODEL = 'tracegate-demo-heuristic';
+/**
+ * A regressed checkpoint of the demo model, for the demo's gate: the same
+ * heuristic, but three replies in four (chosen by the prompt's hash, so the
+ * same each run) are cut off half-way, as a checkpoint whose generations
+ * stop early would answer. It never reads an oracle either.
+ */
+const HEURISTIC_REGRESSED_MODEL = 'tracegate-demo-heuristic-regressed';
+const MODELS = [HEURISTIC_MODEL, HEURISTIC_REGRESSED_MODEL];
+/** The regressed checkpoint's reply: cut off on three prompts in four. */
+function regressed(prompt, content) {
+    const cut = (0,external_node_crypto_namespaceObject.createHash)('sha256').update(prompt).digest()[0] % 4 !== 0;
+    return cut
+        ? { content: content.slice(0, Math.floor(content.length / 2)), finish: 'length' }
+        : { content, finish: 'stop' };
+}
+/**
+ * The built-in demo model: a real OpenAI-compatible HTTP server on
+ * loopback (POST /v1/chat/completions, GET /v1/models) whose "model" is the
+ * static heuristic. Used by the demo and as a known peer in tests.
+ */
+async function startHeuristicServer(port = 0) {
+    const server = (0,external_node_http_namespaceObject.createServer)((req, res) => {
+        void handle(req).then(({ status, body }) => {
+            res.writeHead(status, { 'content-type': 'application/json' });
+            res.end(JSON.stringify(body));
+        }, (error) => {
+            res.writeHead(400, { 'content-type': 'application/json' });
+            res.end(JSON.stringify({ error: { message: error.message, type: 'invalid_request_error' } }));
+        });
+    });
+    await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+    const { port: bound } = server.address();
+    return {
+        url: `http://127.0.0.1:${bound}/v1`,
+        close: () => new Promise((resolve) => server.close(() => resolve())),
+    };
+}
+async function handle(req) {
+    const path = (req.url ?? '').replace(/\?.*$/, '');
+    if (req.method === 'GET' && path.endsWith('/models')) {
+        return {
+            status: 200,
+            body: { object: 'list', data: MODELS.map((id) => ({ id, object: 'model' })) },
+        };
+    }
+    if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
+        return { status: 404, body: { error: { message: `no route ${req.method} ${path}` } } };
+    }
+    const chunks = [];
+    for await (const chunk of req)
+        chunks.push(chunk);
+    const request = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    if (!MODELS.includes(request.model ?? '')) {
+        return {
+            status: 404,
+            body: {
+                error: {
+                    message: `The model \`${request.model}\` does not exist. Available: ${MODELS.join(', ')}`,
+                },
+            },
+        };
+    }
+    const prompt = request.messages?.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+    const answer = heuristicAnswer(prompt);
+    const { content, finish } = request.model === HEURISTIC_REGRESSED_MODEL
+        ? regressed(prompt, answer)
+        : { content: answer, finish: 'stop' };
+    return {
+        status: 200,
+        body: {
+            id: 'chatcmpl-baseline',
+            object: 'chat.completion',
+            model: request.model,
+            choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: finish }],
+            usage: {
+                prompt_tokens: Math.ceil(prompt.length / 4),
+                completion_tokens: Math.ceil(content.length / 4),
+            },
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/heuristic-model/client.ts
+
+
+/**
+ * The demo model in process: the same answers its HTTP server gives, with no
+ * transport. The generator's screen asks it every candidate (an instance it
+ * gets right is not kept).
+ */
+class HeuristicClient {
+    endpoint = 'in-process:heuristic';
+    identity = {
+        endpoint: this.endpoint,
+        api: 'in-process',
+        model: HEURISTIC_MODEL,
+        settings: { temperature: 0, maxTokens: 2048 },
+    };
+    complete(messages) {
+        const prompt = messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+        return Promise.resolve({
+            text: heuristicAnswer(prompt),
+            finishReason: 'stop',
+            tokensIn: 0,
+            tokensOut: 0,
+            latencyMs: 0,
+            retries: 0,
+        });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/model/faults.ts
 /**
  * Classification of what can go wrong on the wire. Pure functions: they take
  * what fetch threw or what the server sent and say what it was, so retry
@@ -78852,13 +79118,10 @@ function rejectionMessage(status, url, body) {
     return `HTTP ${status} from ${url}: ${message}`;
 }
 
-;// CONCATENATED MODULE: external "node:http"
-const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
-var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
 ;// CONCATENATED MODULE: external "node:https"
 const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
 var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
-;// CONCATENATED MODULE: ./src/model/client.ts
+;// CONCATENATED MODULE: ./src/contracts/model.ts
 /** A request the server rejected for good (4xx other than 408/429): retrying cannot help. */
 class ModelRequestError extends Error {
     status;
@@ -78881,7 +79144,7 @@ class ModelResponseError extends Error {
     }
 }
 
-;// CONCATENATED MODULE: ./src/model/transport.ts
+;// CONCATENATED MODULE: ./src/adapters/model/transport.ts
 
 
 
@@ -79025,7 +79288,7 @@ function interpret(url, status, retryAfter, text) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/model/http-client.ts
+;// CONCATENATED MODULE: ./src/adapters/model/http-client.ts
 
 
 /** A model behind one protocol over HTTP, with the shared transport policy. */
@@ -79092,7 +79355,7 @@ function asReply(raw, secrets) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/model/protocol.ts
+;// CONCATENATED MODULE: ./src/adapters/model/protocol.ts
 /** The seed for sample i: distinct per sample so k samples are not k copies. */
 function sampleSeed(settings, sample) {
     return settings.seed === undefined ? undefined : settings.seed + sample;
@@ -79115,7 +79378,7 @@ function openaiSettings(settings, sample) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/model/anthropic.ts
+;// CONCATENATED MODULE: ./src/adapters/model/anthropic.ts
 
 
 /** Anthropic's API version header; the messages shape used here is stable under it. */
@@ -79167,7 +79430,7 @@ const anthropic = {
     },
 };
 
-;// CONCATENATED MODULE: ./src/model/openai-chat.ts
+;// CONCATENATED MODULE: ./src/adapters/model/openai-chat.ts
 
 
 /**
@@ -79202,7 +79465,7 @@ const openaiChat = {
     },
 };
 
-;// CONCATENATED MODULE: ./src/model/text.ts
+;// CONCATENATED MODULE: ./src/adapters/model/text.ts
 /**
  * The messages as one plain-text prompt for a base checkpoint (no chat
  * template): system text, the user's turn, and a cue that ends where the
@@ -79213,7 +79476,7 @@ function renderAsText(messages) {
     return `${parts.join('\n\n')}\n\nAnswer (one JSON object):\n`;
 }
 
-;// CONCATENATED MODULE: ./src/model/openai-completions.ts
+;// CONCATENATED MODULE: ./src/adapters/model/openai-completions.ts
 
 
 
@@ -79246,7 +79509,7 @@ const openaiCompletions = {
     },
 };
 
-;// CONCATENATED MODULE: ./src/model/protocols.ts
+;// CONCATENATED MODULE: ./src/adapters/model/protocols.ts
 
 
 
@@ -79258,7 +79521,7 @@ const PROTOCOLS = {
 };
 const API_NAMES = Object.keys(PROTOCOLS);
 
-;// CONCATENATED MODULE: ./src/model/factory.ts
+;// CONCATENATED MODULE: ./src/adapters/model/factory.ts
 
 
 /** The client for `config.api`, at an endpoint already checked where the options were parsed. */
@@ -79273,7 +79536,7 @@ function createModelClient(config) {
     }, config.apiKey);
 }
 
-;// CONCATENATED MODULE: ./src/select/select.ts
+;// CONCATENATED MODULE: ./src/stages/select/select.ts
 
 
 
@@ -79335,7 +79598,7 @@ function selectInstances(all, selection) {
     return [...chosen].sort((a, b) => (a.instance.id < b.instance.id ? -1 : 1));
 }
 
-;// CONCATENATED MODULE: ./src/stores/layout.ts
+;// CONCATENATED MODULE: ./src/adapters/stores/layout.ts
 
 function cacheLayout(root) {
     const at = (name) => (0,external_node_path_namespaceObject.join)(root, name);
@@ -79537,7 +79800,7 @@ const contextSchema = strictObject({
 /** A cache entry: the oracle and the code context harvested with it. */
 const cachedOracleSchema = object({ oracle: oracleSchema, context: contextSchema });
 
-;// CONCATENATED MODULE: ./src/stores/atomic.ts
+;// CONCATENATED MODULE: ./src/adapters/stores/atomic.ts
 
 
 
@@ -79606,7 +79869,7 @@ function writeFileAtomic(path, data) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/stores/oracle-cache.ts
+;// CONCATENATED MODULE: ./src/adapters/stores/oracle-cache.ts
 
 
 
@@ -79658,7 +79921,7 @@ class DirOracleCache {
     }
 }
 
-;// CONCATENATED MODULE: ./src/stores/quarantine.ts
+;// CONCATENATED MODULE: ./src/adapters/stores/quarantine.ts
 
 
 /** Nondeterministic instances' answers, one file per instance: `<dir>/<id>.json`. */
@@ -79675,7 +79938,7 @@ class DirQuarantine {
     }
 }
 
-;// CONCATENATED MODULE: ./src/stores/response-cache.ts
+;// CONCATENATED MODULE: ./src/adapters/stores/response-cache.ts
 
 
 
@@ -79718,7 +79981,7 @@ class DirResponseCache {
     }
 }
 
-;// CONCATENATED MODULE: ./src/stores/results-dir.ts
+;// CONCATENATED MODULE: ./src/adapters/stores/results-dir.ts
 
 
 
@@ -79868,7 +80131,7 @@ const environmentSchema = object({
         });
 });
 
-;// CONCATENATED MODULE: ./src/suite/files.ts
+;// CONCATENATED MODULE: ./src/adapters/suite/files.ts
 
 
 /** Which files of a suite make an instance, and an instance's content hash (its oracle key's part). */
@@ -79916,7 +80179,7 @@ function contentHash(files) {
     return sha256(...parts);
 }
 
-;// CONCATENATED MODULE: ./src/suite/reader.ts
+;// CONCATENATED MODULE: ./src/adapters/suite/reader.ts
 
 
 
@@ -79999,7 +80262,7 @@ function suiteRelative(reader, real) {
     return relative(reader.root, real);
 }
 
-;// CONCATENATED MODULE: ./src/suite/swe-flux.ts
+;// CONCATENATED MODULE: ./src/adapters/suite/swe-flux.ts
 
 
 
@@ -80287,7 +80550,7 @@ const QUERY_OPTIONS = {
     },
 };
 
-;// CONCATENATED MODULE: ./src/suite/query-options.ts
+;// CONCATENATED MODULE: ./src/adapters/suite/query-options.ts
 
 const quoted = (values) => values.map((v) => JSON.stringify(v)).join(', ');
 /**
@@ -80318,7 +80581,7 @@ function queryOptionProblem(instance) {
     return undefined;
 }
 
-;// CONCATENATED MODULE: ./src/suite/load.ts
+;// CONCATENATED MODULE: ./src/adapters/suite/load.ts
 
 
 
@@ -80339,9 +80602,10 @@ const ENVIRONMENT_LEVELS = 4;
  */
 function loadSuite(dir) {
     const abs = (0,external_node_path_namespaceObject.resolve)(dir);
-    if (!(0,external_node_fs_namespaceObject.existsSync)(abs) || !(0,external_node_fs_namespaceObject.statSync)(abs).isDirectory()) {
+    if ((0,external_node_fs_namespaceObject.existsSync)(abs) && !(0,external_node_fs_namespaceObject.statSync)(abs).isDirectory())
+        throw new UsageError(`--instances ${dir} is a file: give the suite directory (the folder holding the instance files, with environments/ at or above it)`);
+    if (!(0,external_node_fs_namespaceObject.existsSync)(abs))
         throw new UsageError(`--instances ${dir}: no such directory`);
-    }
     const root = suiteRoot(abs);
     const reader = new reader_FsSuiteReader(root);
     const start = reader.resolve(relativeTo(reader.root, abs));
@@ -80512,7 +80776,7 @@ function findInstanceFiles(reader, dir, rejected, seen = new Set()) {
     return found.sort();
 }
 
-;// CONCATENATED MODULE: ./src/compare/describe.ts
+;// CONCATENATED MODULE: ./src/stages/compare/describe.ts
 /** A change in percentage points, signed: `−3.2 pp`, `+1.0 pp`, `±0.0 pp`. */
 function pp(x) {
     const r = Math.round(x * 1000) / 10;
@@ -80571,7 +80835,7 @@ function describeVerdict(c) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/compare/stats.ts
+;// CONCATENATED MODULE: ./src/stages/compare/stats.ts
 /**
  * Distributions and multiplicity: the normal and Student t CDFs and
  * quantiles the gate's intervals need, and Holm's step-down adjustment.
@@ -80763,7 +81027,7 @@ function holm(pValues) {
     return adjusted;
 }
 
-;// CONCATENATED MODULE: ./src/compare/paired.ts
+;// CONCATENATED MODULE: ./src/stages/compare/paired.ts
 
 function pairedDifference(items) {
     const n = items.length;
@@ -80833,7 +81097,7 @@ function planning(e, alpha, margin) {
     return { mde: z * e.se, needed: Math.max(0, required - e.n) };
 }
 
-;// CONCATENATED MODULE: ./src/compare/pairing.ts
+;// CONCATENATED MODULE: ./src/stages/compare/pairing.ts
 
 
 /** A record's success rate: correct samples of k (repeated measures), or 0/1. */
@@ -80944,7 +81208,7 @@ function pairRuns(candidate, baseline, clusterBy) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/compare/provenance.ts
+;// CONCATENATED MODULE: ./src/stages/compare/provenance.ts
 
 
 /** sha256 over the instances' ids and content hashes, in id order. */
@@ -80984,7 +81248,7 @@ function provenanceNotes(candidate, baseline) {
     return notes;
 }
 
-;// CONCATENATED MODULE: ./src/compare/gate.ts
+;// CONCATENATED MODULE: ./src/stages/compare/gate.ts
 
 
 
@@ -81128,7 +81392,7 @@ unavailable) {
     return { ...comparison, summary: describeVerdict(comparison) };
 }
 
-;// CONCATENATED MODULE: ./src/score/python/numbers.ts
+;// CONCATENATED MODULE: ./src/stages/score/python/numbers.ts
 /** Python's numbers: ints and floats from text, float() of an int, math.isclose, str.strip. */
 /** Decimal digits with Python's optional single underscores between them. */
 const DIGITS = String.raw `\d(?:_?\d)*`;
@@ -81179,7 +81443,7 @@ function pyStrip(s) {
     return s.replace(/^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f\x85]+$/gu, '');
 }
 
-;// CONCATENATED MODULE: ./src/score/python/values.ts
+;// CONCATENATED MODULE: ./src/stages/score/python/values.ts
 /**
  * Python's view of answer values, for scoring as SWE-Flux's Python scorer
  * does: `json.loads` (integers of any size, NaN and Infinity),
@@ -81231,7 +81495,7 @@ function isPyNumber(v) {
     return typeof v === 'number' || typeof v === 'bigint';
 }
 
-;// CONCATENATED MODULE: ./src/score/python/equality.ts
+;// CONCATENATED MODULE: ./src/stages/score/python/equality.ts
 /** Python's `==` and hashability for the values of values.ts. */
 
 
@@ -81288,7 +81552,7 @@ function hashable(v) {
     return true;
 }
 
-;// CONCATENATED MODULE: ./src/score/python/cursor.ts
+;// CONCATENATED MODULE: ./src/stages/score/python/cursor.ts
 /** The position in a text that the json and literal readers share, and how they refuse. */
 /** Thrown where Python would raise; the public readers turn it into undefined. */
 class Refused extends Error {
@@ -81359,7 +81623,7 @@ function readOrUndefined(read) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/score/python/json-reader.ts
+;// CONCATENATED MODULE: ./src/stages/score/python/json-reader.ts
 /** Python's json.loads: integers of any size, NaN and ±Infinity, strict strings. */
 
 
@@ -81485,7 +81749,7 @@ class JsonReader extends Cursor {
     }
 }
 
-;// CONCATENATED MODULE: ./src/score/python/literal-tokens.ts
+;// CONCATENATED MODULE: ./src/stages/score/python/literal-tokens.ts
 
 
 const PY_ESCAPES = {
@@ -81620,7 +81884,7 @@ function literal_tokens_escape(cursor, e) {
     return '\\' + e; // an unknown escape stays as written (Python warns)
 }
 
-;// CONCATENATED MODULE: ./src/score/python/literal-reader.ts
+;// CONCATENATED MODULE: ./src/stages/score/python/literal-reader.ts
 /**
  * Python's ast.literal_eval: quotes of both kinds, tuples (bare at the top
  * level too), lists, sets, dicts with any hashable keys, True/False/None,
@@ -81822,7 +82086,7 @@ function pyRepr(v) {
     return '?';
 }
 
-;// CONCATENATED MODULE: ./src/score/swe-flux.ts
+;// CONCATENATED MODULE: ./src/stages/score/swe-flux.ts
 /**
  * `scoring: swe-flux`: SWE-Flux's `score_answer`, rule for rule, leniencies
  * included, so tracegate's numbers compare with its paper's. Values are
@@ -82059,7 +82323,7 @@ function compareStrings(expected, pred, key) {
         expected.split('|||').some((alt) => compareStringSingle(pyStrip(alt), pred, key)));
 }
 
-;// CONCATENATED MODULE: ./src/score/strict.ts
+;// CONCATENATED MODULE: ./src/stages/score/strict.ts
 /**
  * `scoring: strict` (the default for gating): SWE-Flux's normalisations
  * where they are sound, none of its false accepts. Each difference from
@@ -82234,7 +82498,7 @@ function perfectMatching(expected, pred, same) {
     return expected.every((_, i) => augment(i, new Array(pred.length).fill(false)));
 }
 
-;// CONCATENATED MODULE: ./src/score/scorer.ts
+;// CONCATENATED MODULE: ./src/stages/score/scorer.ts
 
 
 const SCORING_MODES = ['strict', 'swe-flux'];
@@ -82253,7 +82517,7 @@ const SCORERS = {
 const DEFAULT_SCORING = 'strict';
 const DEFAULT_SCORER = SCORERS[DEFAULT_SCORING].id;
 
-;// CONCATENATED MODULE: ./src/score/world.ts
+;// CONCATENATED MODULE: ./src/stages/score/world.ts
 /**
  * The world-model kinds' scoring, as the JetBrains study measures models:
  * a per-instance pass rule for the gate (outcome exact with its exception
@@ -82476,7 +82740,8 @@ function worldRecord(kind, truth, prediction, measurement) {
     return world ? { world: world } : {};
 }
 
-;// CONCATENATED MODULE: ./src/config/assemble.ts
+;// CONCATENATED MODULE: ./src/app/config/assemble.ts
+
 
 
 
@@ -82500,8 +82765,12 @@ function worldRecord(kind, truth, prediction, measurement) {
 
 /** What `run`, `harvest` and the Action select from by default: the whole bundled benchmark. */
 const defaultInstancesDir = () => bundledInstancesDir();
-/** The demo's suite: the hand-written core (13 instances, two packages: fast on a fresh machine). */
-const demoInstancesDir = () => (0,external_node_path_namespaceObject.join)(bundledInstancesDir(), 'core');
+/**
+ * The demo's suite: click's, of which the demo asks the test-outcome items
+ * (36: six tests and their seeded mutants, one environment, about 35 s to
+ * harvest on a fresh machine once the base image exists).
+ */
+const demoInstancesDir = () => (0,external_node_path_namespaceObject.join)(bundledInstancesDir(), 'click');
 /** A suite directory, or a SWE-Flux run directory (its image names mapped by `swe-flux-images`). */
 function loadAnySuite(dir, sweFluxImages) {
     const qaDir = sweFluxDir(dir);
@@ -82523,6 +82792,9 @@ function loadSelection(options, logger) {
         sample: options.sample,
         seed: options.seed,
     });
+    if (options.sample !== undefined && options.sample > selected.length)
+        logger?.warn(`--sample ${options.sample} is more than the ${selected.length} instance(s) the suite` +
+            `${options.categories || options.ids ? ' and the other filters' : ''} hold: all ${selected.length} run.`);
     return { suite, selected };
 }
 /** The gate's policy from its options (the same for `run`, the Action and `compare`). */
@@ -82679,11 +82951,12 @@ baseline, engines = {}) {
                 retries: options.retries,
                 budget: budget === undefined ? undefined : new TimeBudget(budget * 1000),
             }),
+        screen: new HeuristicClient(),
         stores: { ...localStores(options, logger), ...(baseline ? { baseline } : {}) },
     };
 }
 
-;// CONCATENATED MODULE: ./src/model/endpoint.ts
+;// CONCATENATED MODULE: ./src/adapters/model/endpoint.ts
 
 const EXAMPLE = 'http://127.0.0.1:8000/v1';
 const REQUIRED = `--endpoint is required (the API base URL, e.g. ${EXAMPLE})`;
@@ -82720,7 +82993,7 @@ const endpointSchema = schemas_string({ error: REQUIRED })
     return NEVER;
 });
 
-;// CONCATENATED MODULE: ./src/prompt/budget.ts
+;// CONCATENATED MODULE: ./src/stages/prompt/budget.ts
 /** Characters per token of the estimate: deterministic and tokenizer-free, roughly right for code. */
 const CHARS_PER_TOKEN = 4;
 /** Parses `48000`, `48000c`, `48000 chars`, `12000t`, `12000 tokens`; undefined if malformed. */
@@ -82761,7 +83034,7 @@ function truncateLines(text, max) {
     return marker.length <= max ? [...kept, marker].join('\n') : '';
 }
 
-;// CONCATENATED MODULE: ./src/prompt/slice.ts
+;// CONCATENATED MODULE: ./src/stages/prompt/slice.ts
 /**
  * A slice of a Python test module: its preamble (imports, constants, fixtures,
  * helpers: every top-level block that is not a test) plus the tests a node id
@@ -82847,7 +83120,7 @@ function testNamesIn(file, nodeIds) {
     return [...new Set(names)];
 }
 
-;// CONCATENATED MODULE: ./src/prompt/build.ts
+;// CONCATENATED MODULE: ./src/stages/prompt/build.ts
 
 
 /**
@@ -82979,7 +83252,7 @@ function buildPrompt(instance, context, testFiles, options = DEFAULT_PROMPT_OPTI
     ];
 }
 
-;// CONCATENATED MODULE: ./src/config/options.ts
+;// CONCATENATED MODULE: ./src/app/config/options.ts
 
 
 
@@ -83293,222 +83566,7 @@ const RUN_OPTION_NAMES = Object.keys(runOptionsSchema.shape);
 const HARVEST_OPTION_NAMES = Object.keys(harvestOptionsSchema.shape);
 const COMPARE_OPTION_NAMES = Object.keys(compareOptionsSchema.shape);
 
-;// CONCATENATED MODULE: ./src/heuristic-model/heuristic.ts
-/**
- * The demo model: a static-analysis heuristic that reads only
- * the prompt (never an oracle) and guesses what a straight-line reading of
- * the code suggests. It is the floor a real model must clear, and what the
- * demo queries when no endpoint is given.
- */
-const BUILTINS = new Set('len range print isinstance str int float list dict set tuple sorted enumerate zip min max any all getattr setattr hasattr iter next type super repr bool abs sum map filter callable id open format object'.split(' '));
-function parsePrompt(prompt) {
-    const kind = /^Question kind: (\S+)/m.exec(prompt)?.[1];
-    const head = /^## Code under test: (\S+) \(([^)]+)\)\n```python\n([\s\S]*?)\n```/m.exec(prompt);
-    const question = /^## Question\n([\s\S]*?)\n\n## Answer template/m.exec(prompt)?.[1] ?? '';
-    const templateText = /^## Answer template\n(.+)$/m.exec(prompt)?.[1];
-    if (!kind || !head || !templateText)
-        return undefined;
-    let template;
-    try {
-        template = JSON.parse(templateText);
-    }
-    catch {
-        return undefined;
-    }
-    const lines = head[3].split('\n').map((l) => {
-        const m = /^\s*(\d+) {2}(.*)$/.exec(l);
-        return { no: Number(m?.[1] ?? 0), text: m?.[2] ?? '' };
-    });
-    return { kind, file: head[1], func: head[2], lines, question, template };
-}
-/** Statement lines of the body in source order: what runs if every line runs once. */
-function bodyStatementLines(p) {
-    const result = [];
-    let inDocstring = false;
-    let depth = 0;
-    let seenDef = false;
-    for (const { no, text } of p.lines) {
-        const t = text.trim();
-        const continuation = depth > 0;
-        depth += (t.match(/[([{]/g)?.length ?? 0) - (t.match(/[)\]}]/g)?.length ?? 0);
-        if (!seenDef) {
-            if (/^(async\s+)?def\s/.test(t))
-                seenDef = true;
-            continue;
-        }
-        if (continuation || !t || t.startsWith('#'))
-            continue;
-        const quotes = (t.match(/"""|'''/g) ?? []).length;
-        if (inDocstring || (quotes > 0 && /^[rbuRBU]?("""|''')/.test(t))) {
-            if (quotes % 2 === 1)
-                inDocstring = !inDocstring;
-            continue;
-        }
-        if (/^(else|finally)\s*:/.test(t))
-            continue;
-        result.push(no);
-    }
-    return result;
-}
-function sourceText(p) {
-    return p.lines.map((l) => l.text).join('\n');
-}
-function guessFor(key, template, p) {
-    const module = p.func.split('.').slice(0, -1);
-    const cls = module.length > 1 && /^[A-Z_]/.test(module[module.length - 1] ?? '') ? module : undefined;
-    switch (key) {
-        case 'executed_path':
-            return bodyStatementLines(p).map((line) => ({ file: p.file, func: p.func, line }));
-        case 'covered_lines':
-            return bodyStatementLines(p);
-        case 'loop_iteration_count':
-            return 2;
-        case 'caught_exception_kinds':
-            return [
-                ...new Set([...sourceText(p).matchAll(/except\s*\(?([\w., ]+?)\)?\s*(?:as\s+\w+)?:/g)].flatMap((m) => m[1]
-                    .split(',')
-                    .map((s) => s.trim())
-                    .filter(Boolean))),
-            ].sort();
-        // World-model kinds: a guess biased toward "passed", as the study finds models are.
-        case 'outcome':
-            return 'passed';
-        case 'failure_line':
-            return null;
-        case 'peak_bytes':
-            return 1_000_000;
-        case 'wall_ms':
-            return 10;
-        case 'hot_methods_time':
-        case 'hot_methods_alloc':
-            return [p.func];
-        case 'hot_lines_time':
-        case 'hot_lines_alloc':
-            return bodyStatementLines(p)
-                .slice(0, 1)
-                .map((line) => `${p.file}:${line}`);
-        case 'exception_type':
-            if (p.kind === 'W1_Outcome')
-                return null;
-            return /raise\s+([\w.]+)/.exec(sourceText(p))?.[1] ?? 'Exception';
-        case 'exception_message':
-            return /raise\s+[\w.]+\(\s*(?:[fr]?["'])(.*?)["']/.exec(sourceText(p))?.[1] ?? '';
-        case 'function_call_order': {
-            const calls = [];
-            for (const { text } of p.lines.slice(1)) {
-                for (const m of text.matchAll(/(self\.)?([A-Za-z_]\w*)\s*\(/g)) {
-                    const name = m[2];
-                    if (BUILTINS.has(name) || /^(if|while|for|return|not|and|or|in|def|class)$/.test(name))
-                        continue;
-                    const owner = m[1] && cls ? cls.join('.') : module.slice(0, cls ? -1 : undefined).join('.');
-                    calls.push({ file: p.file, func: `${owner}.${name}` });
-                }
-            }
-            return calls;
-        }
-        case 'observed_state': {
-            const names = [...new Set([...p.question.matchAll(/`([A-Za-z_]\w*)`/g)].map((m) => m[1]))];
-            const src = sourceText(p);
-            return names
-                .filter((n) => new RegExp(`\\b${n}\\s*=[^=]`).test(src))
-                .sort()
-                .map((variable) => {
-                const literal = new RegExp(`\\b${variable}\\s*=\\s*([-\\d.]+|None|True|False|'[^']*'|"[^"]*"|\\[\\]|\\{\\}|\\(\\))\\s*$`, 'm').exec(src)?.[1];
-                return { variable, value: literal ?? 'None' };
-            });
-        }
-        default:
-            return defaultFor(template);
-    }
-}
-function defaultFor(template) {
-    if (Array.isArray(template))
-        return [];
-    if (template && typeof template === 'object') {
-        return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, defaultFor(v)]));
-    }
-    return template === 'int' || template === 'float' ? 0 : template === 'bool' ? false : '';
-}
-/** The heuristic's JSON answer for one prompt (an empty template answer when it cannot read it). */
-function heuristicAnswer(prompt) {
-    const parsed = parsePrompt(prompt);
-    if (!parsed)
-        return '{}';
-    const template = parsed.template;
-    const answer = Object.fromEntries(Object.entries(template).map(([k, v]) => [k, guessFor(k, v, parsed)]));
-    return JSON.stringify(answer);
-}
-
-;// CONCATENATED MODULE: ./src/heuristic-model/server.ts
-
-
-/** The model name the built-in demo model answers to. */
-const HEURISTIC_MODEL = 'tracegate-demo-heuristic';
-/**
- * The built-in demo model: a real OpenAI-compatible HTTP server on
- * loopback (POST /v1/chat/completions, GET /v1/models) whose "model" is the
- * static heuristic. Used by the demo and as a known peer in tests.
- */
-async function startHeuristicServer(port = 0) {
-    const server = (0,external_node_http_namespaceObject.createServer)((req, res) => {
-        void handle(req).then(({ status, body }) => {
-            res.writeHead(status, { 'content-type': 'application/json' });
-            res.end(JSON.stringify(body));
-        }, (error) => {
-            res.writeHead(400, { 'content-type': 'application/json' });
-            res.end(JSON.stringify({ error: { message: error.message, type: 'invalid_request_error' } }));
-        });
-    });
-    await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
-    const { port: bound } = server.address();
-    return {
-        url: `http://127.0.0.1:${bound}/v1`,
-        close: () => new Promise((resolve) => server.close(() => resolve())),
-    };
-}
-async function handle(req) {
-    const path = (req.url ?? '').replace(/\?.*$/, '');
-    if (req.method === 'GET' && path.endsWith('/models')) {
-        return {
-            status: 200,
-            body: { object: 'list', data: [{ id: HEURISTIC_MODEL, object: 'model' }] },
-        };
-    }
-    if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
-        return { status: 404, body: { error: { message: `no route ${req.method} ${path}` } } };
-    }
-    const chunks = [];
-    for await (const chunk of req)
-        chunks.push(chunk);
-    const request = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    if (request.model !== HEURISTIC_MODEL) {
-        return {
-            status: 404,
-            body: {
-                error: {
-                    message: `The model \`${request.model}\` does not exist. Available: ${HEURISTIC_MODEL}`,
-                },
-            },
-        };
-    }
-    const prompt = request.messages?.filter((m) => m.role === 'user').at(-1)?.content ?? '';
-    const content = heuristicAnswer(prompt);
-    return {
-        status: 200,
-        body: {
-            id: 'chatcmpl-baseline',
-            object: 'chat.completion',
-            model: HEURISTIC_MODEL,
-            choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-            usage: {
-                prompt_tokens: Math.ceil(prompt.length / 4),
-                completion_tokens: Math.ceil(content.length / 4),
-            },
-        },
-    };
-}
-
-;// CONCATENATED MODULE: ./src/compare/sequential.ts
+;// CONCATENATED MODULE: ./src/stages/compare/sequential.ts
 
 /** The looks of a run: one at α without top-up; α₁ and α − α₁ with it. */
 function plannedLooks(alpha, selected, planned) {
@@ -83536,7 +83594,7 @@ function chooseTopUp(pool, baselineScored, seed, max) {
         .map(({ item }) => item);
 }
 
-;// CONCATENATED MODULE: ./src/query/record.ts
+;// CONCATENATED MODULE: ./src/stages/query/record.ts
 
 /** The gate's clusters of an instance: its first test's file in its environment, and the environment. */
 function record_clusterOf(loaded) {
@@ -83557,14 +83615,14 @@ function finishRecord(loaded, record) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/harvest/key.ts
+;// CONCATENATED MODULE: ./src/stages/harvest/key.ts
 
 /** Content address of an oracle: instance bytes × effective environment × tracer. */
 function oracleKey(instanceHash, envDigest, tracerDigest) {
     return sha256('oracle/v2', instanceHash, envDigest, tracerDigest);
 }
 
-;// CONCATENATED MODULE: ./src/harvest/outcome.ts
+;// CONCATENATED MODULE: ./src/stages/harvest/outcome.ts
 
 const MAX_TEST_SOURCES = 20;
 /**
@@ -83646,7 +83704,7 @@ function entryBelongs(entry, loaded, envDigest) {
         entry.oracle.question_kind === loaded.instance.kind);
 }
 
-;// CONCATENATED MODULE: ./src/harvest/env-groups.ts
+;// CONCATENATED MODULE: ./src/stages/harvest/env-groups.ts
 
 
 
@@ -83685,7 +83743,7 @@ function missesOf(group, env, tracerDigest, deps, hit) {
     return misses;
 }
 
-;// CONCATENATED MODULE: ./src/environments/digest.ts
+;// CONCATENATED MODULE: ./src/stages/harvest/environment-digest.ts
 
 /**
  * Digest of an effective environment: what the code is (every wheel's
@@ -83715,7 +83773,7 @@ function environmentDigest(recipe, source, runtime) {
     return sha256('env/v2', canonicalJson({ python: recipe.python ?? null, code, where }));
 }
 
-;// CONCATENATED MODULE: ./src/harvest/environments.ts
+;// CONCATENATED MODULE: ./src/stages/harvest/environments.ts
 
 
 /**
@@ -83784,7 +83842,7 @@ function unresolvedReason(group, error) {
             : ''));
 }
 
-;// CONCATENATED MODULE: ./src/harvest/job-plan.ts
+;// CONCATENATED MODULE: ./src/stages/harvest/job-plan.ts
 /**
  * The job, and the specs of the plan it last built (the backend builds it
  * with its own paths; the results are read against those specs).
@@ -84042,7 +84100,7 @@ const tracerResultSchema = strictObject({
     measurement: measurementSchema.optional(),
 });
 
-;// CONCATENATED MODULE: ./src/kinds/rules.ts
+;// CONCATENATED MODULE: ./src/stages/kinds/rules.ts
 
 
 /**
@@ -84096,7 +84154,7 @@ function measuredAgree(kind, runs) {
     return false;
 }
 
-;// CONCATENATED MODULE: ./src/harvest/results.ts
+;// CONCATENATED MODULE: ./src/stages/harvest/results.ts
 
 
 
@@ -84142,9 +84200,12 @@ function readResultLines(stdout, specs) {
         else if (parsed.data.instance_hash !== spec.instance_hash ||
             parsed.data.env_digest !== spec.env_digest) {
             results.set(spec.id, 'the tracer result does not belong to this instance (hash or environment differs)');
+            // The line as the tracer wrote it (validated above; the schema has no defaults or
+            // transforms): its keys keep the tracer's order, so the stored oracle's bytes do not
+            // depend on the order the schema declares them in.
         }
         else
-            results.set(spec.id, parsed.data);
+            results.set(spec.id, raw);
     }
     for (const spec of specs)
         if (!results.has(spec.id))
@@ -84191,7 +84252,7 @@ function agreedResult(results, keep, kind) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/harvest/runs.ts
+;// CONCATENATED MODULE: ./src/stages/harvest/runs.ts
 
 
 
@@ -84224,7 +84285,7 @@ async function runJob(backend, env, items, run, deps) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/harvest/settle.ts
+;// CONCATENATED MODULE: ./src/stages/harvest/settle.ts
 
 
 
@@ -84271,7 +84332,7 @@ function reproduced(loaded, outcome, log) {
     return { status: 'invalid', reason };
 }
 
-;// CONCATENATED MODULE: ./src/harvest/tally.ts
+;// CONCATENATED MODULE: ./src/stages/harvest/tally.ts
 class HarvestTally {
     outcomes = new Map();
     environments = [];
@@ -84316,14 +84377,12 @@ class HarvestTally {
     }
 }
 
-;// CONCATENATED MODULE: ./src/harvest/harvest.ts
+;// CONCATENATED MODULE: ./src/stages/harvest/harvest.ts
 
 
 
 
 
-
-/** Every oracle is harvested this many times, in fresh containers, and must agree. */
 
 /**
  * Gold answers for the selected instances. Each environment is resolved once
@@ -84376,7 +84435,7 @@ async function harvestGroup(index, group, { environments, tracerDigest, deps, ta
 /** Resolving an environment, for a stage that needs one outside a harvest. */
 
 
-;// CONCATENATED MODULE: ./src/history/index-merge.ts
+;// CONCATENATED MODULE: ./src/adapters/history/index-merge.ts
 /**
  * The index as a pure value: merging a run's row in, retention, look-ups.
  * Every writer (a directory, the data branch after a lost race) goes
@@ -84456,7 +84515,7 @@ function rowsMatching(rows, name, sha) {
     return [...found.values()];
 }
 
-;// CONCATENATED MODULE: ./src/score/aggregate.ts
+;// CONCATENATED MODULE: ./src/stages/score/aggregate.ts
 
 /** Wilson score interval at 95%: honest for small n and for 0% / 100%. */
 function wilson(correct, total, z = 1.959964) {
@@ -84509,7 +84568,7 @@ function aggregate_round(x, digits = 4) {
     return Math.round(x * f) / f;
 }
 
-;// CONCATENATED MODULE: ./src/query/accounting.ts
+;// CONCATENATED MODULE: ./src/stages/query/accounting.ts
 
 const PARSE_FAILURES = new Set(['empty', 'no_json', 'schema_mismatch', 'truncated', 'refused']);
 /** Totals of the query stage over the records that reached the model. */
@@ -84539,7 +84598,7 @@ function summarizeQuery(records, identity, samples) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/pipeline-results.ts
+;// CONCATENATED MODULE: ./src/app/results.ts
 // What a run writes, pure: the pipeline's state in, the pieces of results.json out
 // (its records' clusters, the merged harvest, the results without their comparison).
 
@@ -84651,7 +84710,7 @@ function reportContext(report, results) {
     return { trend: { ...trend, rows: mergeRow(trend.rows, row) } };
 }
 
-;// CONCATENATED MODULE: ./src/parse/lenient.ts
+;// CONCATENATED MODULE: ./src/stages/parse/lenient.ts
 const lenient_MAX_DEPTH = 64;
 // Sticky: matched at lastIndex without slicing the text.
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
@@ -84852,7 +84911,7 @@ function parseWhole(text) {
     return depthOf(parsed) > lenient_MAX_DEPTH ? undefined : { value: parsed };
 }
 
-;// CONCATENATED MODULE: ./src/parse/reasoning.ts
+;// CONCATENATED MODULE: ./src/stages/parse/reasoning.ts
 /** Paired reasoning delimiters that models emit inline before an answer. */
 const PAIRS = [
     ['<think>', '</think>'],
@@ -84883,7 +84942,7 @@ function stripReasoning(raw) {
     return text.trim();
 }
 
-;// CONCATENATED MODULE: ./src/parse/extract.ts
+;// CONCATENATED MODULE: ./src/stages/parse/extract.ts
 
 
 const FENCE = /(```|~~~)[\w-]*[ \t]*\n?([\s\S]*?)\1/g;
@@ -84950,7 +85009,7 @@ function classifyFailure(candidates, finishReason, mismatch) {
     return { failure: 'no_json', detail: candidates.text.slice(0, 120) };
 }
 
-;// CONCATENATED MODULE: ./src/parse/validate.ts
+;// CONCATENATED MODULE: ./src/stages/parse/validate.ts
 
 
 const numeric = union([
@@ -85034,7 +85093,7 @@ function isObject(v) {
     return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-;// CONCATENATED MODULE: ./src/parse/answer.ts
+;// CONCATENATED MODULE: ./src/stages/parse/answer.ts
 
 
 /**
@@ -85062,7 +85121,7 @@ function parseAnswer(raw, finishReason, template) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/score/verdict.ts
+;// CONCATENATED MODULE: ./src/stages/score/verdict.ts
 
 
 
@@ -85077,7 +85136,7 @@ function passes(kind, truth, prediction, rules = {}) {
         : SCORERS[rules.scoring ?? DEFAULT_SCORING].score(truth, prediction);
 }
 
-;// CONCATENATED MODULE: ./src/query/pool.ts
+;// CONCATENATED MODULE: ./src/stages/query/pool.ts
 /**
  * Runs `task` over `items` with at most `concurrency` in flight. The first
  * error stops new work from starting; work in flight finishes (so its results
@@ -85127,7 +85186,7 @@ class Limiter {
     }
 }
 
-;// CONCATENATED MODULE: ./src/query/vote.ts
+;// CONCATENATED MODULE: ./src/stages/query/vote.ts
 
 /**
  * Majority vote over k samples. Valid answers vote by their canonical JSON;
@@ -85154,7 +85213,7 @@ function majorityVote(samples) {
     return { winner: best.first, ok: key.startsWith('ok:'), correctSamples };
 }
 
-;// CONCATENATED MODULE: ./src/kinds/digest.ts
+;// CONCATENATED MODULE: ./src/stages/kinds/digest.ts
 
 
 /**
@@ -85172,7 +85231,7 @@ function oracleDigest(oracle) {
     }));
 }
 
-;// CONCATENATED MODULE: ./src/query/answer.ts
+;// CONCATENATED MODULE: ./src/stages/query/answer.ts
 
 
 
@@ -85260,82 +85319,9 @@ async function answerInstance(loaded, oracle, client, options = { samples: 1, pr
     });
 }
 
-;// CONCATENATED MODULE: ./src/model/caching-client.ts
-
-/**
- * The cache key: endpoint, model, model revision, protocol, generation
- * settings, prompt version, the prompt's hash and the sample index.
- */
-function responseCacheKey(parts) {
-    return sha256(canonicalJson({
-        v: 1,
-        endpoint: parts.identity.endpoint,
-        model: parts.identity.model,
-        revision: parts.revision,
-        api: parts.identity.api,
-        settings: parts.identity.settings,
-        promptVersion: parts.promptVersion,
-        prompt: sha256(canonicalJson(parts.messages)),
-        sample: parts.sample,
-    }));
-}
-/**
- * A client that answers from the cache when it can and stores every reply it
- * gets. Only replies are stored: failures are never cached.
- */
-class CachingClient {
-    inner;
-    cache;
-    revision;
-    promptVersion;
-    constructor(inner, cache, revision, promptVersion) {
-        this.inner = inner;
-        this.cache = cache;
-        this.revision = revision;
-        this.promptVersion = promptVersion;
-    }
-    get endpoint() {
-        return this.inner.endpoint;
-    }
-    get identity() {
-        return this.inner.identity;
-    }
-    async complete(messages, options = {}) {
-        const key = responseCacheKey({
-            identity: this.inner.identity,
-            revision: this.revision,
-            promptVersion: this.promptVersion,
-            messages,
-            sample: options.sample ?? 0,
-        });
-        const hit = this.cache.get(key);
-        if (hit)
-            return { ...hit, latencyMs: 0, retries: 0, cached: true };
-        const completion = await this.inner.complete(messages, options);
-        this.cache.put(key, completion);
-        return completion;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/query/stage.ts
+;// CONCATENATED MODULE: ./src/stages/query/stage.ts
 
 
-
-
-/**
- * The client answers come from: through the response cache when there is one
- * AND the model revision is known. Without a revision, two checkpoints served
- * under one name would be indistinguishable, so nothing is reused.
- */
-function withResponseCache(client, cache, revision, log) {
-    if (!cache)
-        return client;
-    if (!revision) {
-        log('No --model-revision: the response cache is off (answers could belong to another checkpoint).');
-        return client;
-    }
-    return new CachingClient(client, cache, revision, PROMPT_VERSION);
-}
 /**
  * Answers every item, at most `concurrency` requests in flight, handing each
  * record to `keep` as it completes. The first failure that ends the run stops
@@ -85354,7 +85340,7 @@ async function queryInstances(items, client, config, keep, signal) {
     }, signal);
 }
 
-;// CONCATENATED MODULE: ./src/report/escape.ts
+;// CONCATENATED MODULE: ./src/stages/report/escape.ts
 /**
  * Escapes text that did not come from us (ids, model names, server messages)
  * so it cannot break the table, open HTML, or @-mention anyone.
@@ -85371,7 +85357,7 @@ function codeSpan(text) {
     return `\`${text.replace(/[`\r\n\u0085\u2028\u2029]/g, ' ')}\``;
 }
 
-;// CONCATENATED MODULE: ./src/report/comparison.ts
+;// CONCATENATED MODULE: ./src/stages/report/comparison.ts
 
 
 const STATUS = {
@@ -85468,7 +85454,7 @@ function policyLine(c) {
         `, Holm over overall + kinds; paired clustered difference by ${policy.clusterBy} (CR1, Agresti–Min, t)`);
 }
 
-;// CONCATENATED MODULE: ./src/report/flipped.ts
+;// CONCATENATED MODULE: ./src/stages/report/flipped.ts
 
 /** Items listed per direction; the rest are counted (all of them are in results.json). */
 const SHOWN = 25;
@@ -85531,7 +85517,7 @@ function flippedSection(results, comparison) {
     ];
 }
 
-;// CONCATENATED MODULE: ./src/report/trend.ts
+;// CONCATENATED MODULE: ./src/stages/report/trend.ts
 
 /**
  * A label as mermaid and markdown both take it literally: only letters,
@@ -85596,7 +85582,7 @@ function renderTrend(rows, options) {
     ].join('\n');
 }
 
-;// CONCATENATED MODULE: ./src/report/world.ts
+;// CONCATENATED MODULE: ./src/stages/report/world.ts
 
 const world_num = (x, digits = 2) => x === null || x === undefined ? '—' : x.toFixed(digits);
 /**
@@ -85634,7 +85620,7 @@ function worldSection(results) {
     return lines;
 }
 
-;// CONCATENATED MODULE: ./src/report/markdown.ts
+;// CONCATENATED MODULE: ./src/stages/report/markdown.ts
 
 
 
@@ -85745,36 +85731,7 @@ function renderReport(results, comparison, context = {}) {
     return lines.join('\n');
 }
 
-;// CONCATENATED MODULE: ./src/heuristic-model/client.ts
-
-
-/**
- * The demo model in process: the same answers its HTTP server gives, with no
- * transport. The generator's screen asks it every candidate (an instance it
- * gets right is not kept).
- */
-class HeuristicClient {
-    endpoint = 'in-process:heuristic';
-    identity = {
-        endpoint: this.endpoint,
-        api: 'in-process',
-        model: HEURISTIC_MODEL,
-        settings: { temperature: 0, maxTokens: 2048 },
-    };
-    complete(messages) {
-        const prompt = messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
-        return Promise.resolve({
-            text: heuristicAnswer(prompt),
-            finishReason: 'stop',
-            tokensIn: 0,
-            tokensOut: 0,
-            latencyMs: 0,
-            retries: 0,
-        });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/generate/screen.ts
+;// CONCATENATED MODULE: ./src/stages/screen/screen.ts
 // The screen, pure: harvested candidates in, accepted instances and rejections (each with the rule
 // that rejected it) out. docs/generate.md states every rule; the order here is the order there.
 
@@ -85965,7 +85922,7 @@ function screen(drafted, outcomes, demoRight, options) {
     return { accepted: kept, rejected };
 }
 
-;// CONCATENATED MODULE: ./src/variants/variants.ts
+;// CONCATENATED MODULE: ./src/stages/variants/variants.ts
 // Fresh variants: instances whose test inputs the tracer perturbs (tracer/tracegate_tracer/variant.py),
 // harvested like any instance and kept only if they pass the generator's screen with another oracle.
 
@@ -86071,7 +86028,82 @@ function summarizeVariants(mode, epoch, tried, screened) {
     return { epoch, mode: mode.mode, tried, valid: screened.valid.length, dropped };
 }
 
-;// CONCATENATED MODULE: ./src/pipeline.ts
+;// CONCATENATED MODULE: ./src/adapters/model/caching-client.ts
+
+/**
+ * The cache key: endpoint, model, model revision, protocol, generation
+ * settings, prompt version, the prompt's hash and the sample index.
+ */
+function responseCacheKey(parts) {
+    return sha256(canonicalJson({
+        v: 1,
+        endpoint: parts.identity.endpoint,
+        model: parts.identity.model,
+        revision: parts.revision,
+        api: parts.identity.api,
+        settings: parts.identity.settings,
+        promptVersion: parts.promptVersion,
+        prompt: sha256(canonicalJson(parts.messages)),
+        sample: parts.sample,
+    }));
+}
+/**
+ * A client that answers from the cache when it can and stores every reply it
+ * gets. Only replies are stored: failures are never cached.
+ */
+class CachingClient {
+    inner;
+    cache;
+    revision;
+    promptVersion;
+    constructor(inner, cache, revision, promptVersion) {
+        this.inner = inner;
+        this.cache = cache;
+        this.revision = revision;
+        this.promptVersion = promptVersion;
+    }
+    get endpoint() {
+        return this.inner.endpoint;
+    }
+    get identity() {
+        return this.inner.identity;
+    }
+    async complete(messages, options = {}) {
+        const key = responseCacheKey({
+            identity: this.inner.identity,
+            revision: this.revision,
+            promptVersion: this.promptVersion,
+            messages,
+            sample: options.sample ?? 0,
+        });
+        const hit = this.cache.get(key);
+        if (hit)
+            return { ...hit, latencyMs: 0, retries: 0, cached: true };
+        const completion = await this.inner.complete(messages, options);
+        this.cache.put(key, completion);
+        return completion;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/app/response-cache.ts
+
+
+/**
+ * The client answers come from: through the response cache when there is one
+ * AND the model revision is known. Without a revision, two checkpoints served
+ * under one name would be indistinguishable, so nothing is reused.
+ */
+function withResponseCache(client, cache, revision, log) {
+    if (!cache)
+        return client;
+    if (!revision) {
+        log('No --model-revision: the response cache is off (answers could belong to another checkpoint).');
+        return client;
+    }
+    return new CachingClient(client, cache, revision, PROMPT_VERSION);
+}
+
+;// CONCATENATED MODULE: ./src/app/pipeline.ts
 
 
 
@@ -86222,7 +86254,7 @@ async function runPipeline(input, deps) {
     let asked = selected;
     if (variantsAsked) {
         // A variant is asked only if it passes the screen with an oracle of its own.
-        const screened = await screenVariants(variants, first.outcomes, new HeuristicClient());
+        const screened = await screenVariants(variants, first.outcomes, deps.screen);
         variantSummary = summarizeVariants(variantsAsked.mode, variantsAsked.epoch, new Set(variants.map((v) => v.variant.of)).size, screened);
         for (const v of screened.valid) {
             // The kept attempt answers under the variant's id.
@@ -86283,7 +86315,7 @@ function pipeline_aborted(signal) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/history/errors.ts
+;// CONCATENATED MODULE: ./src/adapters/history/errors.ts
 
 
 /**
@@ -86325,7 +86357,7 @@ class BaselineNotFoundError extends TracegateError {
     }
 }
 
-;// CONCATENATED MODULE: ./src/history/baseline.ts
+;// CONCATENATED MODULE: ./src/adapters/history/baseline.ts
 
 
 
@@ -86542,7 +86574,7 @@ class HistoryBaselineSource {
     }
 }
 
-;// CONCATENATED MODULE: ./src/history/parse.ts
+;// CONCATENATED MODULE: ./src/adapters/history/parse.ts
 
 
 
@@ -86585,6 +86617,19 @@ function schemaOf(value) {
     return typeof schema === 'string' ? JSON.stringify(schema.slice(0, 80)) : 'none';
 }
 /** The rows of an index file; an unreadable file gives no rows and a warning. */
+/**
+ * Why an index file is not a tracegate history index this version can
+ * write to (unreadable JSON, another schema), or undefined when it is;
+ * throws HistoryVersionError when a newer tracegate wrote it.
+ */
+function foreignIndex(text, file) {
+    const { value, warning } = parse_json(text, file);
+    if (warning)
+        return `${file} is not valid JSON`;
+    if (classify(value, file) === 'foreign')
+        return `${file} is not a tracegate history index (schema ${schemaOf(value)})`;
+    return undefined;
+}
 function parseIndex(text, file) {
     const { value, warning } = parse_json(text, file);
     if (warning)
@@ -86648,7 +86693,7 @@ function serializeEntry(entry) {
     return `${JSON.stringify(entry)}\n`;
 }
 
-;// CONCATENATED MODULE: ./src/history/store.ts
+;// CONCATENATED MODULE: ./src/adapters/history/store.ts
 
 
 /** The entry, validated before anything is written (its name and commit become paths). */
@@ -86681,7 +86726,8 @@ function extraFiles(options, rows) {
     return files;
 }
 
-;// CONCATENATED MODULE: ./src/history/dir.ts
+;// CONCATENATED MODULE: ./src/adapters/history/dir.ts
+
 
 
 
@@ -86706,6 +86752,31 @@ class DirHistory {
         this.dir = dir;
         this.warn = warn;
         this.location = `directory ${dir}`;
+    }
+    /**
+     * Opens DIR as a history, checked before any work: a path that is a file,
+     * or an index.json that is not a tracegate history index (someone else's,
+     * or unreadable), is refused and never overwritten; an index written by a
+     * newer tracegate is refused naming its version.
+     */
+    static open(dir, warn) {
+        const kind = (0,external_node_fs_namespaceObject.statSync)(dir, { throwIfNoEntry: false });
+        if (kind && !kind.isDirectory())
+            throw new UsageError(`--history ${dir} is a file: give a directory (it is created if missing)`);
+        const index = (0,external_node_path_namespaceObject.join)(dir, INDEX_PATH);
+        if ((0,external_node_fs_namespaceObject.existsSync)(index)) {
+            let text;
+            try {
+                text = (0,external_node_fs_namespaceObject.readFileSync)(index, 'utf8');
+            }
+            catch (error) {
+                throw new UsageError(`--history ${dir}: cannot read ${index} (${error.message})`);
+            }
+            const foreign = foreignIndex(text, index);
+            if (foreign)
+                throw new UsageError(`--history ${dir}: ${foreign}; refusing to write over it. Give an empty directory or one a tracegate run wrote.`);
+        }
+        return new DirHistory(dir, warn);
     }
     read(path) {
         const file = (0,external_node_path_namespaceObject.join)(this.dir, path);
@@ -86757,7 +86828,7 @@ class DirHistory {
     }
 }
 
-;// CONCATENATED MODULE: ./src/report/dashboard-chart.ts
+;// CONCATENATED MODULE: ./src/stages/report/dashboard-chart.ts
 /**
  * One SVG line chart of accuracy per commit, as a string: the dashboard's
  * building block. Pure; every string that reaches the markup is escaped.
@@ -86821,7 +86892,7 @@ function lineChart(spec) {
     ].join('\n');
 }
 
-;// CONCATENATED MODULE: ./src/report/dashboard.ts
+;// CONCATENATED MODULE: ./src/stages/report/dashboard.ts
 
 
 const dashboard_VERDICTS = new Set(['pass', 'fail', 'inconclusive', 'no-baseline', 'baseline-unavailable']);
@@ -86953,7 +87024,7 @@ ${options.generatedAt ? `<p class="generated">Generated ${escapeHtml(options.gen
 `;
 }
 
-;// CONCATENATED MODULE: ./src/config/history.ts
+;// CONCATENATED MODULE: ./src/app/config/history.ts
 
 
 
@@ -86965,7 +87036,7 @@ ${options.generatedAt ? `<p class="generated">Generated ${escapeHtml(options.gen
 function historyStore(spec, logger, branch) {
     const m = /^branch:(.+)$/.exec(spec);
     if (!m)
-        return new DirHistory(spec, logger.warn);
+        return DirHistory.open(spec, logger.warn);
     if (!branch)
         throw new UsageError(`--history ${spec}: a data branch is written through the GitHub API, by the Action; ` +
             'the CLI takes a directory (--history DIR).');
@@ -87021,7 +87092,7 @@ async function recordRun(history, run, results, logger, accepted) {
             : ''));
 }
 
-;// CONCATENATED MODULE: ./src/stores/cache-keys.ts
+;// CONCATENATED MODULE: ./src/adapters/stores/cache-keys.ts
 
 const PREFIX = 'tracegate-v2-';
 /** Cache keys from the run's scope (tracer, environments, the selected instances) and model revision. */
@@ -87136,7 +87207,7 @@ function run_gate_record(history, request, results, ports) {
     }, results, ports.logger, results.accepted);
 }
 
-;// CONCATENATED MODULE: ./src/history/commit-graph.ts
+;// CONCATENATED MODULE: ./src/adapters/history/commit-graph.ts
 
 
 const statusOf = (error) => error.status;
@@ -87197,7 +87268,8 @@ function gitCommitGraph(cwd) {
             const { code, stdout, stderr } = await git(cwd, ['merge-base', base, head]);
             if (code === 0)
                 return stdout || undefined;
-            if (code === 1 || /not a valid|unknown revision|bad revision/i.test(stderr))
+            if (code === 1 ||
+                /not a valid|unknown revision|bad revision|not a git repository/i.test(stderr))
                 return undefined;
             throw new Error(`git merge-base ${base} ${head} failed: ${stderr}`);
         },
@@ -87212,18 +87284,100 @@ function gitCommitGraph(cwd) {
             ]);
             if (code === 0)
                 return stdout.split(/\s+/).slice(1);
-            if (/not a valid|unknown revision|bad revision|bad object/i.test(stderr))
+            // Outside a clone there is no graph to read: no parents, as for a commit the clone lacks.
+            if (/not a valid|unknown revision|bad revision|bad object|not a git repository/i.test(stderr))
                 return [];
             throw new Error(`git rev-list ${sha} failed: ${stderr}`);
         },
     };
 }
 
-;// CONCATENATED MODULE: ./src/cli/flags.ts
+;// CONCATENATED MODULE: ./src/doors/cli/flags.ts
 
 
-/** `--name value` flags of the given names; anything else is a usage error showing `usage`. */
-function parseFlags(args, names, usage) {
+/** `CMD --help` or `-h`: the command's usage goes to stdout and the exit code is 0. */
+class HelpRequest extends Error {
+    usage;
+    constructor(usage) {
+        super(usage);
+        this.usage = usage;
+        this.name = 'HelpRequest';
+    }
+}
+/**
+ * One command's part of the whole usage text: its synopsis (the lines from
+ * `  tracegate CMD` to the next command) and the option lines of the flags it
+ * takes, under their section titles.
+ */
+function commandUsage(usage, command, names) {
+    const lines = usage.split('\n');
+    const out = [];
+    let keep = false;
+    let section;
+    for (const line of lines) {
+        if (/^ {2}tracegate /.test(line))
+            keep = line.startsWith(`  tracegate ${command}`);
+        else if (/^\S/.test(line)) {
+            keep = false;
+            section = line.endsWith(':') ? line : undefined;
+        }
+        else if (/^ {2}--/.test(line)) {
+            keep = names.includes(/^ {2}--([\w-]+)/.exec(line)[1]);
+            if (keep && section) {
+                out.push('', section);
+                section = undefined;
+            }
+        }
+        else if (!line.trim())
+            keep = false;
+        if (keep)
+            out.push(line);
+    }
+    // A command with a usage text of its own (generate) is shown it whole.
+    if (!out.some((l) => l.startsWith(`  tracegate ${command}`)))
+        return usage;
+    return ['Usage:', ...out].join('\n');
+}
+/** The known name closest to a mistyped one, if it is close (a typo, not another word). */
+function closest(name, names) {
+    let best;
+    for (const candidate of names) {
+        const d = distance(name, candidate);
+        if (!best || d < best.d)
+            best = { name: candidate, d };
+    }
+    return best && best.d <= Math.max(1, Math.floor(name.length / 3)) ? best.name : undefined;
+}
+function distance(a, b) {
+    const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        let previous = row[0];
+        row[0] = i;
+        for (let j = 1; j <= b.length; j++) {
+            const here = row[j];
+            row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+            previous = here;
+        }
+    }
+    return row[b.length];
+}
+/**
+ * `--name value` flags of the given names. `--help` asks for the command's
+ * usage (HelpRequest); an unknown flag is a usage error that names the
+ * closest flag the command takes, and where its options are listed.
+ */
+function parseFlags(args, names, usage, command = 'run') {
+    if (args.includes('--help') || args.includes('-h'))
+        throw new HelpRequest(commandUsage(usage, command, names));
+    for (const arg of args) {
+        const flag = /^--([^=]+)/.exec(arg)?.[1];
+        if (flag === undefined || names.includes(flag))
+            continue;
+        const near = closest(flag, names);
+        throw new UsageError(`unknown option --${flag} for tracegate ${command}` +
+            (near ? ` (did you mean --${near}?)` : '') +
+            `; \`tracegate help ${command}\` lists its options`);
+    }
     const options = Object.fromEntries(names.map((name) => [name, { type: 'string' }]));
     try {
         const { values, positionals } = (0,external_node_util_.parseArgs)({
@@ -87237,7 +87391,9 @@ function parseFlags(args, names, usage) {
         return values;
     }
     catch (error) {
-        throw error instanceof UsageError ? error : new UsageError(`${messageOf(error)}\n\n${usage}`);
+        throw error instanceof UsageError
+            ? error
+            : new UsageError(`${messageOf(error)}; \`tracegate help ${command}\` lists the options of tracegate ${command}`);
     }
 }
 /**
@@ -87264,7 +87420,7 @@ function exitCodeFor(verdict, onInconclusive) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/cli/compare.ts
+;// CONCATENATED MODULE: ./src/doors/cli/compare.ts
 
 
 
@@ -87279,7 +87435,7 @@ function exitCodeFor(verdict, onInconclusive) {
  * writes OUT/comparison.json, exits by the verdict.
  */
 function compareCommand(args, io, usage) {
-    const options = parseCompareOptions(parseFlags(args, COMPARE_OPTION_NAMES, usage));
+    const options = parseCompareOptions(parseFlags(args, COMPARE_OPTION_NAMES, usage, 'compare'));
     const baseline = readResults(options.baseline, '--baseline');
     const candidate = readResults(options.candidate, '--candidate');
     const comparison = compareRuns(candidate, { results: baseline, source: `file ${options.baseline}` }, toGatePolicy(options));
@@ -87334,7 +87490,7 @@ const scoutResultSchema = object({
     skipped: array(object({ target: schemas_string(), reason: schemas_string() })).optional(),
 });
 
-;// CONCATENATED MODULE: ./src/generate/candidates.ts
+;// CONCATENATED MODULE: ./src/stages/screen/candidates.ts
 // Scouted candidates → instance files, pure: which targets of a test file are asked about, the
 // instances' ids and bytes (what the loader will hash), deterministic given the seed.
 
@@ -87434,7 +87590,7 @@ function draft(candidate, prefix, environment, timeoutSeconds) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/generate/generate.ts
+;// CONCATENATED MODULE: ./src/app/generate/generate.ts
 
 
 
@@ -87683,7 +87839,7 @@ async function demoModelRight(loaded, outcomes) {
     return right;
 }
 
-;// CONCATENATED MODULE: ./src/suite/stats.ts
+;// CONCATENATED MODULE: ./src/adapters/suite/stats.ts
 
 const bump = (counts, key) => (counts[key] = (counts[key] ?? 0) + 1);
 const sorted = (counts) => Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : 1)));
@@ -87743,7 +87899,7 @@ function statsTable(stats, style = 'text') {
         .join('\n');
 }
 
-;// CONCATENATED MODULE: ./src/cli/generate.ts
+;// CONCATENATED MODULE: ./src/doors/cli/generate.ts
 
 
 
@@ -87782,7 +87938,7 @@ const GENERATE_USAGE = `tracegate generate (--environment FILE | --repo PATH) --
   --report FILE          kept and rejected candidates, each with its rule (default OUT/SUITE/generate-report.json)
   --cache DIR --backend docker|local|auto --base-image IMAGE   as for harvest`;
 async function generateCommand(args, io, logger, lifecycle) {
-    const options = parseGenerateOptions(parseFlags(args, GENERATE_OPTION_NAMES, GENERATE_USAGE));
+    const options = parseGenerateOptions(parseFlags(args, GENERATE_OPTION_NAMES, GENERATE_USAGE, 'generate'));
     if (!options.environment && !options.repo)
         throw new UsageError(`generate needs --environment FILE or --repo PATH\n\n${GENERATE_USAGE}`);
     (0,external_node_fs_namespaceObject.mkdirSync)(options.out, { recursive: true });
@@ -87940,7 +88096,7 @@ function statsCommand(args, io, logger) {
     return ExitCode.Pass;
 }
 
-;// CONCATENATED MODULE: ./src/cli/score.ts
+;// CONCATENATED MODULE: ./src/doors/cli/score.ts
 
 
 
@@ -88033,7 +88189,98 @@ function scoreCommand(args, io) {
     return ExitCode.Pass;
 }
 
-;// CONCATENATED MODULE: ./src/cli/commands.ts
+;// CONCATENATED MODULE: ./src/doors/cli/demo.ts
+
+
+
+
+
+
+
+
+
+
+/** A commit of the demo's history: a stable sha per label (the demo has no repository). */
+const demoCommit = (label) => (0,external_node_crypto_namespaceObject.createHash)('sha1').update(`tracegate-demo:${label}`).digest('hex');
+/** The demo's three checkpoints, one commit each, recorded in one history. */
+const CHECKPOINTS = [
+    { label: 'baseline', model: HEURISTIC_MODEL, revision: 'demo-checkpoint-1' },
+    {
+        label: 'regressed',
+        model: HEURISTIC_REGRESSED_MODEL,
+        revision: 'demo-checkpoint-2',
+        after: 'baseline',
+    },
+    { label: 'unchanged', model: HEURISTIC_MODEL, revision: 'demo-checkpoint-1', after: 'baseline' },
+];
+/**
+ * `tracegate demo`: the gate at work on a fresh machine. Oracles are
+ * harvested for real (the default: click's test-outcome items, whose tests run
+ * in a container), answered by the built-in demo model (a static heuristic
+ * on loopback that never reads an oracle) at three checkpoints recorded in a
+ * temporary history: a baseline, a regressed checkpoint (its replies cut off
+ * three times in four) that the gate fails with its flipped items and the
+ * trend, and an unchanged checkpoint that passes. Exit 0: the demo shows the
+ * gate; it is not one.
+ */
+async function demoCommand(flags, io, logger, lifecycle, engines) {
+    const server = await startHeuristicServer();
+    logger.log(`Built-in demo model (a static heuristic, not a real model and not the oracle) listening on ${server.url}`);
+    const history = flags.history ?? (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'tracegate-demo-history-'));
+    const out = flags.out ?? 'tracegate-out';
+    try {
+        const verdicts = [];
+        for (const checkpoint of CHECKPOINTS) {
+            logger.log(`\n== Demo: the ${checkpoint.label} checkpoint (${checkpoint.model}) ==`);
+            const options = parseRunOptions({
+                backend: 'auto',
+                ...(flags.instances ? {} : { instances: demoInstancesDir(), categories: 'W1' }),
+                // 36 items can rule out a drop of 10 pp, not of 5 (the gate's default for larger runs).
+                'min-drop': '0.1',
+                ...flags,
+                endpoint: server.url,
+                model: checkpoint.model,
+                'model-revision': checkpoint.revision,
+                history,
+                out: (0,external_node_path_namespaceObject.join)(out, checkpoint.label),
+            });
+            const commit = demoCommit(checkpoint.label);
+            const parent = 'after' in checkpoint ? demoCommit(checkpoint.after) : undefined;
+            const at = { commit, ...(parent ? { parent } : {}) };
+            const request = {
+                options,
+                event: { kind: 'push', sha: commit, ...(parent ? { parent } : {}) },
+                record: at,
+                trend: { last: 10 },
+                howToRecord: 'the demo records its baseline checkpoint first',
+            };
+            const outcome = await runGate(request, {
+                logger,
+                lifecycle,
+                commitGraph: {},
+                ...(engines ? { engines } : {}),
+            });
+            const line = verdictLine(outcome.comparison);
+            verdicts.push(`- the ${checkpoint.label} checkpoint: ${line}`);
+            if (checkpoint.label === 'regressed')
+                io.stdout(outcome.report);
+        }
+        io.stdout([
+            '',
+            '## The demo, checkpoint by checkpoint',
+            '',
+            ...verdicts,
+            '',
+            `History: ${history} (open index.html); each run's results and report under ${out}/.`,
+        ].join('\n'));
+        return ExitCode.Pass;
+    }
+    finally {
+        await server.close();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/doors/cli/commands.ts
 
 
 
@@ -88051,12 +88298,25 @@ function scoreCommand(args, io) {
 
 
 
+const COMMANDS = [
+    'run',
+    'harvest',
+    'demo',
+    'compare',
+    'dashboard',
+    'generate',
+    'stats',
+    'score',
+    'help',
+];
 const USAGE = `tracegate — does the model still predict what the code does when it runs?
 
 Usage:
   tracegate demo [--out DIR] [--cache DIR] [--backend auto|docker|local]
-      Harvest the bundled core suite for real, answer it with the built-in demo model
-      (a static heuristic on loopback, not a real model), score and print the report.
+      The gate at work: harvest click's test-outcome items for real, answer them with the
+      built-in demo model (a static heuristic on loopback, never the oracle) at three
+      checkpoints in a temporary history — a baseline, a regressed one (fail, with its
+      flipped items and the trend) and an unchanged one (pass).
   tracegate run --endpoint URL --model NAME [options]
       Run the gate against a candidate endpoint; writes OUT/results.json and OUT/report.md.
   tracegate harvest [--instances DIR] [--cache DIR] [selection and harvest options]
@@ -88074,7 +88334,7 @@ Usage:
       Score (oracle, prediction) pairs, one JSON object a line (docs/scoring.md).
 
 Selection and harvest (run and harvest):
-  --instances DIR        instances directory (default: the bundled benchmark; the demo: its core suite)
+  --instances DIR        instances directory (default: the bundled benchmark; the demo: click's W1 items)
   --categories K,..      kinds (S1_IntraProceduralCFG), prefixes (S1) or names (Loops)
   --ids ID,..            exact instance ids
   --sample N --seed S    run a seeded sample of N instances
@@ -88137,8 +88397,25 @@ const defaultIo = {
     stderr: (t) => process.stderr.write(t + '\n'),
     env: process.env,
 };
-function commands_parseFlags(args, names = RUN_OPTION_NAMES) {
-    return parseFlags(args, names, USAGE);
+/** The flags each command takes (for its usage and its typo suggestions). */
+const COMMAND_FLAGS = {
+    run: [...RUN_OPTION_NAMES, 'commit', 'parent'],
+    demo: RUN_OPTION_NAMES,
+    harvest: HARVEST_OPTION_NAMES,
+    dashboard: ['history', 'out'],
+    compare: COMPARE_OPTION_NAMES,
+};
+function commands_parseFlags(args, names = RUN_OPTION_NAMES, command = 'run') {
+    return parseFlags(args, names, USAGE, command);
+}
+/** `tracegate help CMD`: that command's usage; the whole text for anything else. */
+function helpFor(command) {
+    const names = command ? COMMAND_FLAGS[command] : undefined;
+    if (command && names)
+        return commandUsage(USAGE, command, names);
+    if (command && /^(generate|stats|score)$/.test(command))
+        return commandUsage(USAGE, command, []);
+    return USAGE;
 }
 /** Runs one CLI invocation and returns its exit code. */
 async function cli(argv, io = defaultIo, lifecycle = {}, 
@@ -88153,7 +88430,7 @@ engines) {
             case 'harvest':
                 return await harvestCommand(rest, io, logger, lifecycle);
             case 'demo':
-                return await demoCommand(rest, io, logger, lifecycle);
+                return await demoCommand(commands_parseFlags(rest, RUN_OPTION_NAMES, 'demo'), io, logger, lifecycle, engines);
             case 'dashboard':
                 return await dashboardCommand(rest, io, logger);
             case 'compare':
@@ -88164,23 +88441,31 @@ engines) {
                 return statsCommand(rest, io, logger);
             case 'score':
                 return scoreCommand(rest, io);
-            case undefined:
             case 'help':
+                io.stdout(helpFor(rest[0]));
+                return ExitCode.Pass;
+            case undefined:
             case '--help':
             case '-h':
                 io.stdout(USAGE);
                 return command === undefined ? ExitCode.Usage : ExitCode.Pass;
             default:
-                throw new UsageError(`unknown command "${command}"\n\n${USAGE}`);
+                throw new UsageError(`unknown command "${command}"` +
+                    (closest(command, COMMANDS) ? ` (did you mean ${closest(command, COMMANDS)}?)` : '') +
+                    '; `tracegate help` lists the commands');
         }
     }
     catch (error) {
+        if (error instanceof HelpRequest) {
+            io.stdout(error.usage);
+            return ExitCode.Pass;
+        }
         io.stderr(`tracegate: ${messageOf(error)}`);
         return exitCodeOf(error);
     }
 }
 async function runCommand(args, io, logger, lifecycle, engines) {
-    const { commit, parent, ...flags } = commands_parseFlags(args, [...RUN_OPTION_NAMES, ...AT_COMMIT]);
+    const { commit, parent, ...flags } = commands_parseFlags(args, [...RUN_OPTION_NAMES, ...AT_COMMIT], 'run');
     const options = parseRunOptions({
         ...flags,
         'api-key': flags['api-key'] ?? io.env.TRACEGATE_API_KEY,
@@ -88214,7 +88499,7 @@ async function runWith(options, io, logger, lifecycle, exitFor, at, engines) {
 /** Commits the trend in report.md shows when a history is given (the Action's default). */
 const CLI_TREND_COMMITS = 10;
 async function dashboardCommand(args, io, logger) {
-    const { history, out } = commands_parseFlags(args, ['history', 'out']);
+    const { history, out } = commands_parseFlags(args, ['history', 'out'], 'dashboard');
     if (!history)
         throw new UsageError('dashboard needs --history DIR (a history directory)');
     const rows = await historyStore(history, logger).index();
@@ -88226,7 +88511,7 @@ async function dashboardCommand(args, io, logger) {
     return ExitCode.Pass;
 }
 async function harvestCommand(args, io, logger, lifecycle) {
-    const options = parseHarvestOptions(commands_parseFlags(args, HARVEST_OPTION_NAMES));
+    const options = parseHarvestOptions(commands_parseFlags(args, HARVEST_OPTION_NAMES, 'harvest'));
     const { suite, selected } = loadSelection(options, logger);
     const summary = await harvestOnly(selected, { tracerDigest: tracerDigest(tracerDir()) }, {
         ...logger,
@@ -88247,29 +88532,11 @@ async function harvestCommand(args, io, logger, lifecycle) {
         io.stdout(`  rejected ${r.reason}`);
     return ExitCode.Pass;
 }
-async function demoCommand(args, io, logger, lifecycle) {
-    const flags = commands_parseFlags(args);
-    const server = await startHeuristicServer();
-    logger.log(`Built-in demo model (a static heuristic, not a real model and not the oracle) listening on ${server.url}`);
-    try {
-        const options = parseRunOptions({
-            backend: 'auto',
-            instances: demoInstancesDir(),
-            ...flags,
-            endpoint: server.url,
-            model: HEURISTIC_MODEL,
-        });
-        return await runWith(options, io, logger, lifecycle, () => ExitCode.Pass);
-    }
-    finally {
-        await server.close();
-    }
-}
 
 
 /***/ }),
 
-/***/ 7954:
+/***/ 1955:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -88356,14 +88623,14 @@ function settle(undo, timeoutMs) {
 
 /***/ }),
 
-/***/ 1104:
+/***/ 5243:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)(__nccwpck_require__.ab + "build/Release/cpufeatures.node")
 
 /***/ }),
 
-/***/ 1543:
+/***/ 8440:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)(__nccwpck_require__.ab + "lib/protocol/crypto/build/Release/sshcrypto.node")
@@ -88433,7 +88700,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("http");
 
 /***/ }),
 
-/***/ 5675:
+/***/ 8056:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("http2");
@@ -88545,7 +88812,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("zlib");
 
 /***/ }),
 
-/***/ 5646:
+/***/ 6390:
 /***/ (function(module, exports) {
 
 // GENERATED FILE. DO NOT EDIT.
@@ -90168,42 +90435,42 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("zlib");
 
 /***/ }),
 
-/***/ 3130:
+/***/ 9943:
 /***/ ((module) => {
 
 module.exports = {"rE":"1.14.7"};
 
 /***/ }),
 
-/***/ 6469:
+/***/ 5434:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"nested":{"google":{"nested":{"protobuf":{"nested":{"Api":{"fields":{"name":{"type":"string","id":1},"methods":{"rule":"repeated","type":"Method","id":2},"options":{"rule":"repeated","type":"Option","id":3},"version":{"type":"string","id":4},"sourceContext":{"type":"SourceContext","id":5},"mixins":{"rule":"repeated","type":"Mixin","id":6},"syntax":{"type":"Syntax","id":7}}},"Method":{"fields":{"name":{"type":"string","id":1},"requestTypeUrl":{"type":"string","id":2},"requestStreaming":{"type":"bool","id":3},"responseTypeUrl":{"type":"string","id":4},"responseStreaming":{"type":"bool","id":5},"options":{"rule":"repeated","type":"Option","id":6},"syntax":{"type":"Syntax","id":7}}},"Mixin":{"fields":{"name":{"type":"string","id":1},"root":{"type":"string","id":2}}},"SourceContext":{"fields":{"fileName":{"type":"string","id":1}}},"Option":{"fields":{"name":{"type":"string","id":1},"value":{"type":"Any","id":2}}},"Syntax":{"values":{"SYNTAX_PROTO2":0,"SYNTAX_PROTO3":1}}}}}}}}');
 
 /***/ }),
 
-/***/ 126:
+/***/ 3951:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"nested":{"google":{"nested":{"protobuf":{"options":{"go_package":"google.golang.org/protobuf/types/descriptorpb","java_package":"com.google.protobuf","java_outer_classname":"DescriptorProtos","csharp_namespace":"Google.Protobuf.Reflection","objc_class_prefix":"GPB","cc_enable_arenas":true,"optimize_for":"SPEED"},"nested":{"FileDescriptorSet":{"edition":"proto2","fields":{"file":{"rule":"repeated","type":"FileDescriptorProto","id":1}},"extensions":[[536000000,536000000]]},"Edition":{"edition":"proto2","values":{"EDITION_UNKNOWN":0,"EDITION_LEGACY":900,"EDITION_PROTO2":998,"EDITION_PROTO3":999,"EDITION_2023":1000,"EDITION_2024":1001,"EDITION_1_TEST_ONLY":1,"EDITION_2_TEST_ONLY":2,"EDITION_99997_TEST_ONLY":99997,"EDITION_99998_TEST_ONLY":99998,"EDITION_99999_TEST_ONLY":99999,"EDITION_MAX":2147483647}},"FileDescriptorProto":{"edition":"proto2","fields":{"name":{"type":"string","id":1},"package":{"type":"string","id":2},"dependency":{"rule":"repeated","type":"string","id":3},"publicDependency":{"rule":"repeated","type":"int32","id":10},"weakDependency":{"rule":"repeated","type":"int32","id":11},"optionDependency":{"rule":"repeated","type":"string","id":15},"messageType":{"rule":"repeated","type":"DescriptorProto","id":4},"enumType":{"rule":"repeated","type":"EnumDescriptorProto","id":5},"service":{"rule":"repeated","type":"ServiceDescriptorProto","id":6},"extension":{"rule":"repeated","type":"FieldDescriptorProto","id":7},"options":{"type":"FileOptions","id":8},"sourceCodeInfo":{"type":"SourceCodeInfo","id":9},"syntax":{"type":"string","id":12},"edition":{"type":"Edition","id":14}}},"DescriptorProto":{"edition":"proto2","fields":{"name":{"type":"string","id":1},"field":{"rule":"repeated","type":"FieldDescriptorProto","id":2},"extension":{"rule":"repeated","type":"FieldDescriptorProto","id":6},"nestedType":{"rule":"repeated","type":"DescriptorProto","id":3},"enumType":{"rule":"repeated","type":"EnumDescriptorProto","id":4},"extensionRange":{"rule":"repeated","type":"ExtensionRange","id":5},"oneofDecl":{"rule":"repeated","type":"OneofDescriptorProto","id":8},"options":{"type":"MessageOptions","id":7},"reservedRange":{"rule":"repeated","type":"ReservedRange","id":9},"reservedName":{"rule":"repeated","type":"string","id":10},"visibility":{"type":"SymbolVisibility","id":11}},"nested":{"ExtensionRange":{"fields":{"start":{"type":"int32","id":1},"end":{"type":"int32","id":2},"options":{"type":"ExtensionRangeOptions","id":3}}},"ReservedRange":{"fields":{"start":{"type":"int32","id":1},"end":{"type":"int32","id":2}}}}},"ExtensionRangeOptions":{"edition":"proto2","fields":{"uninterpretedOption":{"rule":"repeated","type":"UninterpretedOption","id":999},"declaration":{"rule":"repeated","type":"Declaration","id":2,"options":{"retention":"RETENTION_SOURCE"}},"features":{"type":"FeatureSet","id":50},"verification":{"type":"VerificationState","id":3,"options":{"default":"UNVERIFIED","retention":"RETENTION_SOURCE"}}},"extensions":[[1000,536870911]],"nested":{"Declaration":{"fields":{"number":{"type":"int32","id":1},"fullName":{"type":"string","id":2},"type":{"type":"string","id":3},"reserved":{"type":"bool","id":5},"repeated":{"type":"bool","id":6}},"reserved":[[4,4]]},"VerificationState":{"values":{"DECLARATION":0,"UNVERIFIED":1}}}},"FieldDescriptorProto":{"edition":"proto2","fields":{"name":{"type":"string","id":1},"number":{"type":"int32","id":3},"label":{"type":"Label","id":4},"type":{"type":"Type","id":5},"typeName":{"type":"string","id":6},"extendee":{"type":"string","id":2},"defaultValue":{"type":"string","id":7},"oneofIndex":{"type":"int32","id":9},"jsonName":{"type":"string","id":10},"options":{"type":"FieldOptions","id":8},"proto3Optional":{"type":"bool","id":17}},"nested":{"Type":{"values":{"TYPE_DOUBLE":1,"TYPE_FLOAT":2,"TYPE_INT64":3,"TYPE_UINT64":4,"TYPE_INT32":5,"TYPE_FIXED64":6,"TYPE_FIXED32":7,"TYPE_BOOL":8,"TYPE_STRING":9,"TYPE_GROUP":10,"TYPE_MESSAGE":11,"TYPE_BYTES":12,"TYPE_UINT32":13,"TYPE_ENUM":14,"TYPE_SFIXED32":15,"TYPE_SFIXED64":16,"TYPE_SINT32":17,"TYPE_SINT64":18}},"Label":{"values":{"LABEL_OPTIONAL":1,"LABEL_REPEATED":3,"LABEL_REQUIRED":2}}}},"OneofDescriptorProto":{"edition":"proto2","fields":{"name":{"type":"string","id":1},"options":{"type":"OneofOptions","id":2}}},"EnumDescriptorProto":{"edition":"proto2","fields":{"name":{"type":"string","id":1},"value":{"rule":"repeated","type":"EnumValueDescriptorProto","id":2},"options":{"type":"EnumOptions","id":3},"reservedRange":{"rule":"repeated","type":"EnumReservedRange","id":4},"reservedName":{"rule":"repeated","type":"string","id":5},"visibility":{"type":"SymbolVisibility","id":6}},"nested":{"EnumReservedRange":{"fields":{"start":{"type":"int32","id":1},"end":{"type":"int32","id":2}}}}},"EnumValueDescriptorProto":{"edition":"proto2","fields":{"name":{"type":"string","id":1},"number":{"type":"int32","id":2},"options":{"type":"EnumValueOptions","id":3}}},"ServiceDescriptorProto":{"edition":"proto2","fields":{"name":{"type":"string","id":1},"method":{"rule":"repeated","type":"MethodDescriptorProto","id":2},"options":{"type":"ServiceOptions","id":3}}},"MethodDescriptorProto":{"edition":"proto2","fields":{"name":{"type":"string","id":1},"inputType":{"type":"string","id":2},"outputType":{"type":"string","id":3},"options":{"type":"MethodOptions","id":4},"clientStreaming":{"type":"bool","id":5},"serverStreaming":{"type":"bool","id":6}}},"FileOptions":{"edition":"proto2","fields":{"javaPackage":{"type":"string","id":1},"javaOuterClassname":{"type":"string","id":8},"javaMultipleFiles":{"type":"bool","id":10},"javaGenerateEqualsAndHash":{"type":"bool","id":20,"options":{"deprecated":true}},"javaStringCheckUtf8":{"type":"bool","id":27},"optimizeFor":{"type":"OptimizeMode","id":9,"options":{"default":"SPEED"}},"goPackage":{"type":"string","id":11},"ccGenericServices":{"type":"bool","id":16},"javaGenericServices":{"type":"bool","id":17},"pyGenericServices":{"type":"bool","id":18},"deprecated":{"type":"bool","id":23},"ccEnableArenas":{"type":"bool","id":31,"options":{"default":true}},"objcClassPrefix":{"type":"string","id":36},"csharpNamespace":{"type":"string","id":37},"swiftPrefix":{"type":"string","id":39},"phpClassPrefix":{"type":"string","id":40},"phpNamespace":{"type":"string","id":41},"phpMetadataNamespace":{"type":"string","id":44},"rubyPackage":{"type":"string","id":45},"features":{"type":"FeatureSet","id":50},"uninterpretedOption":{"rule":"repeated","type":"UninterpretedOption","id":999}},"extensions":[[1000,536870911]],"reserved":[[42,42],[38,38],"php_generic_services"],"nested":{"OptimizeMode":{"values":{"SPEED":1,"CODE_SIZE":2,"LITE_RUNTIME":3}}}},"MessageOptions":{"edition":"proto2","fields":{"messageSetWireFormat":{"type":"bool","id":1},"noStandardDescriptorAccessor":{"type":"bool","id":2},"deprecated":{"type":"bool","id":3},"mapEntry":{"type":"bool","id":7},"deprecatedLegacyJsonFieldConflicts":{"type":"bool","id":11,"options":{"deprecated":true}},"features":{"type":"FeatureSet","id":12},"uninterpretedOption":{"rule":"repeated","type":"UninterpretedOption","id":999}},"extensions":[[1000,536870911]],"reserved":[[4,4],[5,5],[6,6],[8,8],[9,9]]},"FieldOptions":{"edition":"proto2","fields":{"ctype":{"type":"CType","id":1,"options":{"default":"STRING"}},"packed":{"type":"bool","id":2},"jstype":{"type":"JSType","id":6,"options":{"default":"JS_NORMAL"}},"lazy":{"type":"bool","id":5},"unverifiedLazy":{"type":"bool","id":15},"deprecated":{"type":"bool","id":3},"weak":{"type":"bool","id":10,"options":{"deprecated":true}},"debugRedact":{"type":"bool","id":16},"retention":{"type":"OptionRetention","id":17},"targets":{"rule":"repeated","type":"OptionTargetType","id":19},"editionDefaults":{"rule":"repeated","type":"EditionDefault","id":20},"features":{"type":"FeatureSet","id":21},"featureSupport":{"type":"FeatureSupport","id":22},"uninterpretedOption":{"rule":"repeated","type":"UninterpretedOption","id":999}},"extensions":[[1000,536870911]],"reserved":[[4,4],[18,18]],"nested":{"CType":{"values":{"STRING":0,"CORD":1,"STRING_PIECE":2}},"JSType":{"values":{"JS_NORMAL":0,"JS_STRING":1,"JS_NUMBER":2}},"OptionRetention":{"values":{"RETENTION_UNKNOWN":0,"RETENTION_RUNTIME":1,"RETENTION_SOURCE":2}},"OptionTargetType":{"values":{"TARGET_TYPE_UNKNOWN":0,"TARGET_TYPE_FILE":1,"TARGET_TYPE_EXTENSION_RANGE":2,"TARGET_TYPE_MESSAGE":3,"TARGET_TYPE_FIELD":4,"TARGET_TYPE_ONEOF":5,"TARGET_TYPE_ENUM":6,"TARGET_TYPE_ENUM_ENTRY":7,"TARGET_TYPE_SERVICE":8,"TARGET_TYPE_METHOD":9}},"EditionDefault":{"fields":{"edition":{"type":"Edition","id":3},"value":{"type":"string","id":2}}},"FeatureSupport":{"fields":{"editionIntroduced":{"type":"Edition","id":1},"editionDeprecated":{"type":"Edition","id":2},"deprecationWarning":{"type":"string","id":3},"editionRemoved":{"type":"Edition","id":4}}}}},"OneofOptions":{"edition":"proto2","fields":{"features":{"type":"FeatureSet","id":1},"uninterpretedOption":{"rule":"repeated","type":"UninterpretedOption","id":999}},"extensions":[[1000,536870911]]},"EnumOptions":{"edition":"proto2","fields":{"allowAlias":{"type":"bool","id":2},"deprecated":{"type":"bool","id":3},"deprecatedLegacyJsonFieldConflicts":{"type":"bool","id":6,"options":{"deprecated":true}},"features":{"type":"FeatureSet","id":7},"uninterpretedOption":{"rule":"repeated","type":"UninterpretedOption","id":999}},"extensions":[[1000,536870911]],"reserved":[[5,5]]},"EnumValueOptions":{"edition":"proto2","fields":{"deprecated":{"type":"bool","id":1},"features":{"type":"FeatureSet","id":2},"debugRedact":{"type":"bool","id":3},"featureSupport":{"type":"FieldOptions.FeatureSupport","id":4},"uninterpretedOption":{"rule":"repeated","type":"UninterpretedOption","id":999}},"extensions":[[1000,536870911]]},"ServiceOptions":{"edition":"proto2","fields":{"features":{"type":"FeatureSet","id":34},"deprecated":{"type":"bool","id":33},"uninterpretedOption":{"rule":"repeated","type":"UninterpretedOption","id":999}},"extensions":[[1000,536870911]]},"MethodOptions":{"edition":"proto2","fields":{"deprecated":{"type":"bool","id":33},"idempotencyLevel":{"type":"IdempotencyLevel","id":34,"options":{"default":"IDEMPOTENCY_UNKNOWN"}},"features":{"type":"FeatureSet","id":35},"uninterpretedOption":{"rule":"repeated","type":"UninterpretedOption","id":999}},"extensions":[[1000,536870911]],"nested":{"IdempotencyLevel":{"values":{"IDEMPOTENCY_UNKNOWN":0,"NO_SIDE_EFFECTS":1,"IDEMPOTENT":2}}}},"UninterpretedOption":{"edition":"proto2","fields":{"name":{"rule":"repeated","type":"NamePart","id":2},"identifierValue":{"type":"string","id":3},"positiveIntValue":{"type":"uint64","id":4},"negativeIntValue":{"type":"int64","id":5},"doubleValue":{"type":"double","id":6},"stringValue":{"type":"bytes","id":7},"aggregateValue":{"type":"string","id":8}},"nested":{"NamePart":{"fields":{"namePart":{"rule":"required","type":"string","id":1},"isExtension":{"rule":"required","type":"bool","id":2}}}}},"FeatureSet":{"edition":"proto2","fields":{"fieldPresence":{"type":"FieldPresence","id":1,"options":{"retention":"RETENTION_RUNTIME","targets":"TARGET_TYPE_FILE","feature_support.edition_introduced":"EDITION_2023","edition_defaults.edition":"EDITION_2023","edition_defaults.value":"EXPLICIT"}},"enumType":{"type":"EnumType","id":2,"options":{"retention":"RETENTION_RUNTIME","targets":"TARGET_TYPE_FILE","feature_support.edition_introduced":"EDITION_2023","edition_defaults.edition":"EDITION_PROTO3","edition_defaults.value":"OPEN"}},"repeatedFieldEncoding":{"type":"RepeatedFieldEncoding","id":3,"options":{"retention":"RETENTION_RUNTIME","targets":"TARGET_TYPE_FILE","feature_support.edition_introduced":"EDITION_2023","edition_defaults.edition":"EDITION_PROTO3","edition_defaults.value":"PACKED"}},"utf8Validation":{"type":"Utf8Validation","id":4,"options":{"retention":"RETENTION_RUNTIME","targets":"TARGET_TYPE_FILE","feature_support.edition_introduced":"EDITION_2023","edition_defaults.edition":"EDITION_PROTO3","edition_defaults.value":"VERIFY"}},"messageEncoding":{"type":"MessageEncoding","id":5,"options":{"retention":"RETENTION_RUNTIME","targets":"TARGET_TYPE_FILE","feature_support.edition_introduced":"EDITION_2023","edition_defaults.edition":"EDITION_LEGACY","edition_defaults.value":"LENGTH_PREFIXED"}},"jsonFormat":{"type":"JsonFormat","id":6,"options":{"retention":"RETENTION_RUNTIME","targets":"TARGET_TYPE_FILE","feature_support.edition_introduced":"EDITION_2023","edition_defaults.edition":"EDITION_PROTO3","edition_defaults.value":"ALLOW"}},"enforceNamingStyle":{"type":"EnforceNamingStyle","id":7,"options":{"retention":"RETENTION_SOURCE","targets":"TARGET_TYPE_METHOD","feature_support.edition_introduced":"EDITION_2024","edition_defaults.edition":"EDITION_2024","edition_defaults.value":"STYLE2024"}},"defaultSymbolVisibility":{"type":"VisibilityFeature.DefaultSymbolVisibility","id":8,"options":{"retention":"RETENTION_SOURCE","targets":"TARGET_TYPE_FILE","feature_support.edition_introduced":"EDITION_2024","edition_defaults.edition":"EDITION_2024","edition_defaults.value":"EXPORT_TOP_LEVEL"}}},"extensions":[[1000,9994],[9995,9999],[10000,10000]],"reserved":[[999,999]],"nested":{"FieldPresence":{"values":{"FIELD_PRESENCE_UNKNOWN":0,"EXPLICIT":1,"IMPLICIT":2,"LEGACY_REQUIRED":3}},"EnumType":{"values":{"ENUM_TYPE_UNKNOWN":0,"OPEN":1,"CLOSED":2}},"RepeatedFieldEncoding":{"values":{"REPEATED_FIELD_ENCODING_UNKNOWN":0,"PACKED":1,"EXPANDED":2}},"Utf8Validation":{"values":{"UTF8_VALIDATION_UNKNOWN":0,"VERIFY":2,"NONE":3}},"MessageEncoding":{"values":{"MESSAGE_ENCODING_UNKNOWN":0,"LENGTH_PREFIXED":1,"DELIMITED":2}},"JsonFormat":{"values":{"JSON_FORMAT_UNKNOWN":0,"ALLOW":1,"LEGACY_BEST_EFFORT":2}},"EnforceNamingStyle":{"values":{"ENFORCE_NAMING_STYLE_UNKNOWN":0,"STYLE2024":1,"STYLE_LEGACY":2}},"VisibilityFeature":{"fields":{},"reserved":[[1,536870911]],"nested":{"DefaultSymbolVisibility":{"values":{"DEFAULT_SYMBOL_VISIBILITY_UNKNOWN":0,"EXPORT_ALL":1,"EXPORT_TOP_LEVEL":2,"LOCAL_ALL":3,"STRICT":4}}}}}},"FeatureSetDefaults":{"edition":"proto2","fields":{"defaults":{"rule":"repeated","type":"FeatureSetEditionDefault","id":1},"minimumEdition":{"type":"Edition","id":4},"maximumEdition":{"type":"Edition","id":5}},"nested":{"FeatureSetEditionDefault":{"fields":{"edition":{"type":"Edition","id":3},"overridableFeatures":{"type":"FeatureSet","id":4},"fixedFeatures":{"type":"FeatureSet","id":5}},"reserved":[[1,1],[2,2],"features"]}}},"SourceCodeInfo":{"edition":"proto2","fields":{"location":{"rule":"repeated","type":"Location","id":1}},"extensions":[[536000000,536000000]],"nested":{"Location":{"fields":{"path":{"rule":"repeated","type":"int32","id":1,"options":{"packed":true}},"span":{"rule":"repeated","type":"int32","id":2,"options":{"packed":true}},"leadingComments":{"type":"string","id":3},"trailingComments":{"type":"string","id":4},"leadingDetachedComments":{"rule":"repeated","type":"string","id":6}}}}},"GeneratedCodeInfo":{"edition":"proto2","fields":{"annotation":{"rule":"repeated","type":"Annotation","id":1}},"nested":{"Annotation":{"fields":{"path":{"rule":"repeated","type":"int32","id":1,"options":{"packed":true}},"sourceFile":{"type":"string","id":2},"begin":{"type":"int32","id":3},"end":{"type":"int32","id":4},"semantic":{"type":"Semantic","id":5}},"nested":{"Semantic":{"values":{"NONE":0,"SET":1,"ALIAS":2}}}}}},"SymbolVisibility":{"edition":"proto2","values":{"VISIBILITY_UNSET":0,"VISIBILITY_LOCAL":1,"VISIBILITY_EXPORT":2}}}}}}}}');
 
 /***/ }),
 
-/***/ 294:
+/***/ 2939:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"nested":{"google":{"nested":{"protobuf":{"nested":{"SourceContext":{"fields":{"fileName":{"type":"string","id":1}}}}}}}}}');
 
 /***/ }),
 
-/***/ 5459:
+/***/ 6710:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"nested":{"google":{"nested":{"protobuf":{"nested":{"Type":{"fields":{"name":{"type":"string","id":1},"fields":{"rule":"repeated","type":"Field","id":2},"oneofs":{"rule":"repeated","type":"string","id":3},"options":{"rule":"repeated","type":"Option","id":4},"sourceContext":{"type":"SourceContext","id":5},"syntax":{"type":"Syntax","id":6}}},"Field":{"fields":{"kind":{"type":"Kind","id":1},"cardinality":{"type":"Cardinality","id":2},"number":{"type":"int32","id":3},"name":{"type":"string","id":4},"typeUrl":{"type":"string","id":6},"oneofIndex":{"type":"int32","id":7},"packed":{"type":"bool","id":8},"options":{"rule":"repeated","type":"Option","id":9},"jsonName":{"type":"string","id":10},"defaultValue":{"type":"string","id":11}},"nested":{"Kind":{"values":{"TYPE_UNKNOWN":0,"TYPE_DOUBLE":1,"TYPE_FLOAT":2,"TYPE_INT64":3,"TYPE_UINT64":4,"TYPE_INT32":5,"TYPE_FIXED64":6,"TYPE_FIXED32":7,"TYPE_BOOL":8,"TYPE_STRING":9,"TYPE_GROUP":10,"TYPE_MESSAGE":11,"TYPE_BYTES":12,"TYPE_UINT32":13,"TYPE_ENUM":14,"TYPE_SFIXED32":15,"TYPE_SFIXED64":16,"TYPE_SINT32":17,"TYPE_SINT64":18}},"Cardinality":{"values":{"CARDINALITY_UNKNOWN":0,"CARDINALITY_OPTIONAL":1,"CARDINALITY_REQUIRED":2,"CARDINALITY_REPEATED":3}}}},"Enum":{"fields":{"name":{"type":"string","id":1},"enumvalue":{"rule":"repeated","type":"EnumValue","id":2},"options":{"rule":"repeated","type":"Option","id":3},"sourceContext":{"type":"SourceContext","id":4},"syntax":{"type":"Syntax","id":5}}},"EnumValue":{"fields":{"name":{"type":"string","id":1},"number":{"type":"int32","id":2},"options":{"rule":"repeated","type":"Option","id":3}}},"Option":{"fields":{"name":{"type":"string","id":1},"value":{"type":"Any","id":2}}},"Syntax":{"values":{"SYNTAX_PROTO2":0,"SYNTAX_PROTO3":1}},"Any":{"fields":{"type_url":{"type":"string","id":1},"value":{"type":"bytes","id":2}}},"SourceContext":{"fields":{"fileName":{"type":"string","id":1}}}}}}}}}');
 
 /***/ }),
 
-/***/ 5413:
+/***/ 8342:
 /***/ ((module) => {
 
 module.exports = {"rE":"1.17.0"};
@@ -90390,6 +90657,6 @@ module.exports = {"rE":"1.17.0"};
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(9792);
+/******/ var __webpack_exports__ = __nccwpck_require__(5581);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 
