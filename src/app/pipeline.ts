@@ -5,6 +5,7 @@ import { chooseTopUp, plannedLooks, type Look } from '../stages/compare/sequenti
 import type { CachedOracle } from '../contracts/oracle.js';
 import type { InstanceRecord, Results } from '../contracts/results.js';
 import { finishRecord } from '../stages/query/record.js';
+import { Progress } from '../util/progress.js';
 import {
   BaselineUnavailableError,
   EndpointRejectedError,
@@ -147,8 +148,13 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
           }),
         );
     }
+    const progress = new Progress('Answers', answerable.length, 'instances', deps.log);
+    const answered = (record: InstanceRecord): void => {
+      keep(record);
+      progress.tick();
+    };
     await Promise.race([
-      queryInstances(answerable, client, input.query.config, keep, deps.signal),
+      queryInstances(answerable, client, input.query.config, answered, deps.signal),
       aborted(deps.signal),
     ]);
     if (deps.signal?.aborted) throw interrupted(deps.signal);

@@ -103,7 +103,12 @@ const options = (dir: string) => ({
 
 /** The Action's runner as a fake: inputs, a pull_request event, and what it was told. */
 function fakeActionEnv(inputs: Record<string, string>) {
-  const said = { failed: [] as string[], outputs: {} as Record<string, unknown>, summary: '' };
+  const said = {
+    failed: [] as string[],
+    outputs: {} as Record<string, unknown>,
+    summary: '',
+    log: [] as string[],
+  };
   const env: ActionEnv = {
     context: {
       eventName: 'pull_request',
@@ -118,7 +123,7 @@ function fakeActionEnv(inputs: Record<string, string>) {
     input: (name) => inputs[name] ?? '',
     setSecret: () => {},
     env: {},
-    info: () => {},
+    info: (m) => said.log.push(m),
     warning: () => {},
     notice: () => {},
     setFailed: (m) => said.failed.push(m),
@@ -161,6 +166,7 @@ describe('both doors call one application', () => {
     const cliHistory = join(base, 'history-cli');
     cpSync(history, cliHistory, { recursive: true });
     const lines: string[] = [];
+    const cliLog: string[] = [];
     const code = await cli(
       [
         'run',
@@ -168,7 +174,7 @@ describe('both doors call one application', () => {
         '--min-drop',
         '0.01',
       ],
-      { ...io, stdout: (t) => lines.push(t) },
+      { ...io, stdout: (t) => lines.push(t), stderr: (t) => cliLog.push(t) },
       {},
       candidate,
     );
@@ -204,6 +210,11 @@ describe('both doors call one application', () => {
     expect(['fail', 'pass', 'inconclusive']).toContain(verdict);
     expect(code).toBe(verdict === 'fail' ? 1 : verdict === 'pass' ? 0 : 4);
     expect(said.failed.length > 0).toBe(verdict === 'fail');
+    // Both doors say how far the harvest and the queries are, in the same lines.
+    for (const log of [cliLog, said.log]) {
+      expect(log.filter((l) => l.startsWith('Oracles: 5/5 instances (100%) in '))).toHaveLength(1);
+      expect(log.filter((l) => l.startsWith('Answers: 5/5 instances (100%) in '))).toHaveLength(1);
+    }
     // Only the push-like CLI run (--commit) records; the PR run does not.
     expect(existsSync(cliHistory)).toBe(true);
     writeFileSync(join(base, 'done'), '');

@@ -7,6 +7,7 @@ import { reproduced, settle } from './settle.js';
 import { HarvestTally } from './tally.js';
 import type { LoadedInstance } from '../../contracts/suite.js';
 import type { HarvestDeps, HarvestSummary } from './types.js';
+import { Progress } from '../../util/progress.js';
 
 /**
  * Gold answers for the selected instances. Each environment is resolved once
@@ -25,9 +26,11 @@ export async function harvestOracles(
   const tally = new HarvestTally();
   const groups = groupByEnvironment(selected);
   const environments = new LazyEnvironments(groups, deps);
+  const progress = new Progress('Oracles', selected.length, 'instances', deps.log);
   for (const [index, group] of groups.entries()) {
     if (deps.signal?.aborted) tally.failAll(group.items, 'interrupted');
     else await harvestGroup(index, group, { environments, tracerDigest, deps, tally });
+    progress.tick(group.items.length);
   }
   return tally.summary();
 }
