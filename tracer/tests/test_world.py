@@ -47,7 +47,7 @@ PACKAGE = {
 
 
         def parent():
-            time.sleep(0.2)
+            time.sleep(0.6)  # well above json.dumps below under the profiler, even on a busy machine
             text = json.dumps(["x" * 100] * 120000)
             block = child_alloc()
             return len(text) + len(block) + child_work(300)
