@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8417);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9047);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8417:
+/***/ 9047:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -83615,6 +83615,62 @@ function finishRecord(loaded, record) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/util/progress.ts
+/**
+ * Progress of a long phase as log lines: done/total, the rate and the time
+ * left, at most one line every `everyMs` (CI logs stay readable) and always
+ * the last. The clock is injected so the lines can be tested exactly.
+ */
+class Progress {
+    label;
+    total;
+    unit;
+    emit;
+    now;
+    everyMs;
+    done = 0;
+    started;
+    lastLine = -Infinity;
+    constructor(label, total, unit, emit, now = Date.now, everyMs = 5000) {
+        this.label = label;
+        this.total = total;
+        this.unit = unit;
+        this.emit = emit;
+        this.now = now;
+        this.everyMs = everyMs;
+        this.started = now();
+    }
+    /** `n` more items are finished. */
+    tick(n = 1) {
+        if (!this.total || n <= 0)
+            return;
+        this.done = Math.min(this.total, this.done + n);
+        const at = this.now();
+        if (this.done < this.total && at - this.lastLine < this.everyMs)
+            return;
+        this.lastLine = at;
+        this.emit(this.line(at));
+    }
+    line(at = this.now()) {
+        const seconds = Math.max(0.001, (at - this.started) / 1000);
+        const rate = this.done / seconds;
+        const pct = Math.floor((100 * this.done) / this.total);
+        const head = `${this.label}: ${this.done}/${this.total} ${this.unit} (${pct}%)`;
+        if (this.done === this.total)
+            return `${head} in ${progress_duration(seconds)}`;
+        const left = rate > 0 ? (this.total - this.done) / rate : Infinity;
+        return `${head}, ${rate.toFixed(1)}/s, about ${progress_duration(left)} left`;
+    }
+}
+function progress_duration(seconds) {
+    if (!Number.isFinite(seconds))
+        return 'an unknown time';
+    if (seconds < 60)
+        return `${Math.round(seconds)} s`;
+    const minutes = Math.floor(seconds / 60);
+    return `${minutes} min ${Math.round(seconds - minutes * 60)} s`;
+}
+
 ;// CONCATENATED MODULE: ./src/stages/harvest/key.ts
 
 /** Content address of an oracle: instance bytes × effective environment × tracer. */
@@ -84384,6 +84440,7 @@ class HarvestTally {
 
 
 
+
 /**
  * Gold answers for the selected instances. Each environment is resolved once
  * (its source: wheels, commit, image; its runtime: base image or host
@@ -84397,11 +84454,13 @@ async function harvestOracles(selected, tracerDigest, deps) {
     const tally = new HarvestTally();
     const groups = groupByEnvironment(selected);
     const environments = new LazyEnvironments(groups, deps);
+    const progress = new Progress('Oracles', selected.length, 'instances', deps.log);
     for (const [index, group] of groups.entries()) {
         if (deps.signal?.aborted)
             tally.failAll(group.items, 'interrupted');
         else
             await harvestGroup(index, group, { environments, tracerDigest, deps, tally });
+        progress.tick(group.items.length);
     }
     return tally.summary();
 }
@@ -86118,6 +86177,7 @@ function withResponseCache(client, cache, revision, log) {
 
 
 
+
 /** Harvest only: oracles into the store. */
 function harvestOnly(selected, harvest, deps) {
     return harvestOracles([...selected], harvest.tracerDigest, {
@@ -86211,8 +86271,13 @@ async function runPipeline(input, deps) {
                     retries: 0,
                 }));
         }
+        const progress = new Progress('Answers', answerable.length, 'instances', deps.log);
+        const answered = (record) => {
+            keep(record);
+            progress.tick();
+        };
         await Promise.race([
-            queryInstances(answerable, client, input.query.config, keep, deps.signal),
+            queryInstances(answerable, client, input.query.config, answered, deps.signal),
             pipeline_aborted(deps.signal),
         ]);
         if (deps.signal?.aborted)
