@@ -32,6 +32,29 @@ export const historyEntrySchema = z.object({
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
+/** One kind's counts in an index row. */
+export const kindCountSchema = z.object({ total: z.number().int(), correct: z.number().int() });
+
+/** Flipped items an index row lists at most (regressed first); the entry holds them all. */
+export const FLIPPED_IN_INDEX = 20;
+
+/** A flipped item as the index keeps it: the id and, when the entry's records say, its kind. */
+const flippedItemSchema = z.object({ id: z.string(), kind: z.string().optional() });
+
+/** The comparison's flipped items, capped at FLIPPED_IN_INDEX between the two lists. */
+export const flippedRowSchema = z.object({
+  /** Right in the baseline, wrong now (regressed). */
+  lost: z.array(flippedItemSchema),
+  /** Wrong in the baseline, right now (fixed). */
+  gained: z.array(flippedItemSchema),
+  /** How many flipped each way in all (the lists above may be shorter). */
+  lostTotal: z.number().int(),
+  gainedTotal: z.number().int(),
+  /** The baseline's commit, when the baseline was one. */
+  baseline: z.string().optional(),
+});
+export type FlippedRow = z.infer<typeof flippedRowSchema>;
+
 /** One row of the index: enough to draw a trend and find an entry without reading it. */
 export const indexRowSchema = z.object({
   name: runNameSchema,
@@ -44,6 +67,12 @@ export const indexRowSchema = z.object({
   accuracy: z.number(),
   total: z.number().int(),
   byKind: z.record(z.string(), z.number()),
+  /** Items right overall (with `total`, the interval). Absent from rows written before it was kept. */
+  correct: z.number().int().optional(),
+  /** Per kind: items scored and right (the item count and interval the dashboard draws). */
+  byKindCounts: z.record(z.string(), kindCountSchema).optional(),
+  /** The items that flipped against the run's baseline, capped (the dashboard lists them). */
+  flipped: flippedRowSchema.optional(),
   model: z.string(),
   revision: z.string().optional(),
   /** The entry's prompt version and scorer: a baseline of another one is skipped unread. */
@@ -61,6 +90,7 @@ export type HistoryIndex = z.infer<typeof historyIndexSchema>;
 /** The index row of an entry. */
 export function indexRow(entry: HistoryEntry): IndexRow {
   const { summary, model } = entry.results;
+  const flipped = flippedOf(entry.results);
   return {
     name: entry.name,
     commit: entry.commit,
@@ -72,10 +102,36 @@ export function indexRow(entry: HistoryEntry): IndexRow {
     accuracy: summary.accuracy,
     total: summary.total,
     byKind: Object.fromEntries(Object.entries(summary.byKind).map(([k, s]) => [k, s.accuracy])),
+    correct: summary.correct,
+    byKindCounts: Object.fromEntries(
+      Object.entries(summary.byKind).map(([k, s]) => [k, { total: s.total, correct: s.correct }]),
+    ),
+    ...(flipped ? { flipped } : {}),
     model: model.name,
     ...(model.revision ? { revision: model.revision } : {}),
     promptVersion: entry.results.promptVersion,
     ...(scorerOf(entry.results) ? { scorer: scorerOf(entry.results) } : {}),
+  };
+}
+
+/** The comparison's flipped items with their kinds, regressed first, at most FLIPPED_IN_INDEX. */
+function flippedOf(results: HistoryEntry['results']): FlippedRow | undefined {
+  const flipped = results.comparison?.flipped;
+  if (!flipped) return undefined;
+  const kinds = new Map(results.instances.map((r) => [r.id, r.kind] as const));
+  const item = (id: string) => {
+    const kind = kinds.get(id);
+    return kind ? { id, kind } : { id };
+  };
+  const lost = flipped.lost.slice(0, FLIPPED_IN_INDEX);
+  const gained = flipped.gained.slice(0, FLIPPED_IN_INDEX - lost.length);
+  const baseline = results.comparison?.baseline?.commit;
+  return {
+    lost: lost.map(item),
+    gained: gained.map(item),
+    lostTotal: flipped.lost.length,
+    gainedTotal: flipped.gained.length,
+    ...(baseline ? { baseline } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 /**
- * One SVG line chart of accuracy per commit, as a string: the dashboard's
- * building block. Pure; every string that reaches the markup is escaped.
+ * One SVG line chart of accuracy per commit, with its intervals, as a string:
+ * the dashboard's building block. Pure; every string that reaches the markup
+ * is escaped.
  */
 
 /** Escapes text for HTML and SVG, in element content and in quoted attributes alike. */
@@ -15,6 +16,10 @@ export interface ChartPoint {
   title: string;
   /** Extra class of the point's marker (e.g. `verdict-fail`); already safe. */
   marker?: string;
+  /** The accuracy's interval (0–1): a whisker at the point, inside a band along the line. */
+  interval?: [number, number];
+  /** Where a click on the point leads inside the page (e.g. `#commit-…`, the commit's row). */
+  href?: string;
 }
 
 export interface ChartSpec {
@@ -35,10 +40,17 @@ export interface ChartSpec {
 
 const fixed = (n: number) => n.toFixed(1);
 
+const drawn = (p: ChartPoint): p is ChartPoint & { value: number } =>
+  p.value !== undefined && Number.isFinite(p.value);
+const banded = (p: ChartPoint): p is ChartPoint & { interval: [number, number] } =>
+  drawn(p) && p.interval !== undefined && p.interval.every(Number.isFinite);
+
 /**
- * The chart: gridlines at 0, 25, 50, 75, 100 %, a line through the points
- * that have a value (a gap where a kind was not run), a marker per point
- * with its tooltip, and optionally the commits under the x-axis.
+ * The chart: gridlines at 0, 25, 50, 75, 100 %, a band through the intervals
+ * of consecutive points (broken where a point has none), a whisker per
+ * interval, a line through the points that have a value (a gap where a kind
+ * was not run), a marker per point with its tooltip, and optionally the
+ * commits under the x-axis.
  */
 export function lineChart(spec: ChartSpec): string {
   const { points, width, height } = spec;
@@ -58,7 +70,7 @@ export function lineChart(spec: ChartSpec): string {
   let d = '';
   let pen = false;
   points.forEach((p, i) => {
-    if (p.value === undefined || !Number.isFinite(p.value)) {
+    if (!drawn(p)) {
       pen = false;
       return;
     }
@@ -66,15 +78,37 @@ export function lineChart(spec: ChartSpec): string {
     pen = true;
   });
 
-  const drawn = points.filter((p) => p.value !== undefined && Number.isFinite(p.value));
-  const markers = points
-    .map((p, i) =>
-      p.value === undefined || !Number.isFinite(p.value)
-        ? ''
-        : `<circle class="point${p.marker ? ` ${p.marker}` : ''}" cx="${fixed(x(i))}" cy="${fixed(y(p.value))}" r="3.5">` +
-          `<title>${escapeHtml(p.title)}</title></circle>`,
-    )
-    .filter(Boolean);
+  // A band per run of consecutive points with an interval: upper bounds forward, lower back.
+  const runs: number[][] = [];
+  points.forEach((p, i) => {
+    if (!banded(p)) return;
+    const run = runs[runs.length - 1];
+    if (run && run[run.length - 1] === i - 1) run.push(i);
+    else runs.push([i]);
+  });
+  const bound = (i: number, side: 0 | 1) => fixed(y(points[i]!.interval![side]));
+  const bands = runs
+    .filter((run) => run.length > 1)
+    .map((run) => {
+      const upper = run.map((i, k) => `${k ? 'L' : 'M'}${fixed(x(i))} ${bound(i, 1)}`);
+      const lower = [...run].reverse().map((i) => `L${fixed(x(i))} ${bound(i, 0)}`);
+      return `<path class="band" d="${upper.join('')}${lower.join('')}Z"/>`;
+    });
+  const whiskers = points.flatMap((p, i) =>
+    banded(p)
+      ? [
+          `<line class="whisker" x1="${fixed(x(i))}" x2="${fixed(x(i))}" y1="${bound(i, 1)}" y2="${bound(i, 0)}"/>`,
+        ]
+      : [],
+  );
+
+  const markers = points.flatMap((p, i) => {
+    if (!drawn(p)) return [];
+    const circle =
+      `<circle class="point${p.marker ? ` ${p.marker}` : ''}" cx="${fixed(x(i))}" cy="${fixed(y(p.value))}" r="3.5">` +
+      `<title>${escapeHtml(p.title)}</title></circle>`;
+    return [p.href ? `<a href="${escapeHtml(p.href)}">${circle}</a>` : circle];
+  });
 
   // At most ~40 commit labels: every k-th one when there are more.
   const every = Math.max(1, Math.ceil(n / 40));
@@ -91,8 +125,10 @@ export function lineChart(spec: ChartSpec): string {
     `<svg class="chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" ` +
       `role="img" aria-label="${escapeHtml(spec.label)}" xmlns="http://www.w3.org/2000/svg">`,
     ...grid,
-    `<g class="series" data-series="${escapeHtml(spec.series)}" data-points="${drawn.length}" ` +
-      `style="color:${escapeHtml(spec.colour)}">`,
+    `<g class="series" data-series="${escapeHtml(spec.series)}" data-points="${markers.length}" ` +
+      `data-intervals="${whiskers.length}" style="color:${escapeHtml(spec.colour)}">`,
+    ...bands,
+    ...whiskers,
     ...(d ? [`<path class="line" d="${d}"/>`] : []),
     ...markers,
     '</g>',

@@ -1,13 +1,32 @@
 import type { IndexRow } from '../../contracts/history.js';
 import { QUESTION_KINDS } from '../../contracts/kinds.js';
 import { escapeHtml, lineChart, type ChartPoint } from './dashboard-chart.js';
+import { commitAnchor, commitsTable } from './dashboard-commits.js';
+import {
+  kindMeasure,
+  measureText,
+  overallMeasure,
+  short,
+  type Measure,
+} from './dashboard-measure.js';
+import {
+  kindColour,
+  LEGEND,
+  OVERALL_COLOUR,
+  VERDICT_STYLE,
+  verdictBadge,
+  verdictClass,
+  verdictText,
+} from './dashboard-palette.js';
 
 /**
  * The history as one static HTML page: per run name, a chart of overall
- * accuracy per commit with the gate's verdict on each point, a small chart
- * per kind on the same commits, and the table of runs. Self-contained: inline
- * SVG and CSS, no script, no network (its CSP forbids any fetch). Pure: rows in,
- * a string out; every string from the history is escaped.
+ * accuracy per commit with its interval band and the gate's verdict on each
+ * point, a small chart per kind on the same commits (its own colour, never a
+ * verdict's), and the table of commits with their verdicts, per-kind item
+ * counts and flipped items. Self-contained: inline SVG and CSS, no script, no
+ * network (its CSP forbids any fetch). Pure: rows in, a string out; every
+ * string from the history is escaped.
  */
 
 export interface DashboardOptions {
@@ -19,28 +38,20 @@ export interface DashboardOptions {
   generatedAt?: string;
 }
 
-const VERDICTS = new Set(['pass', 'fail', 'inconclusive', 'no-baseline', 'baseline-unavailable']);
-const COLOURS = ['#0969da', '#8250df', '#bf3989', '#1b7c83', '#9a6700', '#cf222e', '#116329'];
-
-const short = (sha: string) => sha.slice(0, 7);
-const percent = (v: number) => `${(v * 100).toFixed(1)}%`;
-
-/** The marker class of a row's verdict (a class name is never taken from the data). */
-function verdictClass(row: IndexRow): string | undefined {
-  if (row.accepted) return 'verdict-accepted';
-  if (!row.verdict) return undefined;
-  return VERDICTS.has(row.verdict) ? `verdict-${row.verdict}` : 'verdict-other';
-}
-
-function verdictText(row: IndexRow): string {
-  return `${row.verdict ?? 'no verdict'}${row.accepted ? ' (accepted)' : ''}`;
-}
-
-function tooltip(row: IndexRow, value: number, what: string): string {
+function tooltip(row: IndexRow, m: Measure, what: string): string {
   return (
     `${short(row.commit)}${row.branch ? ` on ${row.branch}` : ''} · ${row.recordedAt} · ` +
-    `${what} ${percent(value)} · ${verdictText(row)} · ${row.model}${row.revision ? `@${row.revision}` : ''}`
+    `${what} ${measureText(m)} · ${verdictText(row)} · ${row.model}${row.revision ? `@${row.revision}` : ''}`
   );
+}
+
+/** A chart point of a measure: its value, interval and tooltip. */
+function point(row: IndexRow, m: Measure, what: string): ChartPoint {
+  return {
+    value: m.value,
+    title: tooltip(row, m, what),
+    ...(m.interval ? { interval: m.interval } : {}),
+  };
 }
 
 /** Known kinds in the taxonomy's order, then any other, alphabetically. */
@@ -51,84 +62,82 @@ function kindsOf(rows: readonly IndexRow[]): string[] {
   return [...known, ...other];
 }
 
+/** `6 pass, 1 fail, …`: how many commits had each verdict, in order of first appearance. */
+function verdictCounts(rows: readonly IndexRow[]): string {
+  const counts = new Map<string, number>();
+  for (const r of rows) counts.set(verdictText(r), (counts.get(verdictText(r)) ?? 0) + 1);
+  return [...counts].map(([v, n]) => `${n} ${escapeHtml(v)}`).join(', ');
+}
+
+function kindFigure(name: string, kind: string, i: number, rows: IndexRow[]): string {
+  const measures = rows.map((r) => kindMeasure(r, kind));
+  const points = rows.map((r, k) =>
+    measures[k] ? point(r, measures[k], kind) : { value: undefined, title: '' },
+  );
+  const latest = [...measures].reverse().find((m) => m !== undefined);
+  const colour = kindColour(i);
+  const chart = lineChart({
+    series: kind,
+    points,
+    width: 300,
+    height: 130,
+    margin: [36, 8, 8, 10],
+    colour,
+    label: `${name}: ${kind} accuracy per commit`,
+  });
+  return (
+    `<figure class="kind"><figcaption><i class="swatch" style="background:${colour}"></i>${escapeHtml(kind)}` +
+    `${latest ? ` <span class="latest">${escapeHtml(measureText(latest))}</span>` : ''}</figcaption>${chart}</figure>`
+  );
+}
+
 function runSection(name: string, rows: IndexRow[]): string {
-  const labels = rows.map((r) => short(r.commit));
-  const overall: ChartPoint[] = rows.map((r) => ({
-    value: r.accuracy,
-    title: tooltip(r, r.accuracy, `overall (${r.total} items)`),
-    ...(verdictClass(r) ? { marker: verdictClass(r) } : {}),
-  }));
+  const overall: ChartPoint[] = rows.map((r) => {
+    const marker = verdictClass(r);
+    return {
+      ...point(r, overallMeasure(r), 'overall'),
+      href: `#${commitAnchor(name, r.commit)}`,
+      ...(marker ? { marker } : {}),
+    };
+  });
   const main = lineChart({
     series: 'overall',
     points: overall,
-    labels,
+    labels: rows.map((r) => short(r.commit)),
     width: 960,
     height: 300,
     margin: [44, 16, 12, 64],
-    colour: '#24292f',
+    colour: OVERALL_COLOUR,
     label: `${name}: overall accuracy per commit`,
   });
-  const kinds = kindsOf(rows).map((kind, i) => {
-    const points = rows.map((r) => {
-      const value = r.byKind[kind];
-      return { value, title: value === undefined ? '' : tooltip(r, value, kind) };
-    });
-    const latest = [...points].reverse().find((p) => p.value !== undefined)?.value;
-    const chart = lineChart({
-      series: kind,
-      points,
-      width: 300,
-      height: 130,
-      margin: [36, 8, 8, 10],
-      colour: COLOURS[i % COLOURS.length]!,
-      label: `${name}: ${kind} accuracy per commit`,
-    });
-    return (
-      `<figure class="kind"><figcaption>${escapeHtml(kind)}` +
-      `${latest === undefined ? '' : ` <span class="latest">${percent(latest)}</span>`}</figcaption>${chart}</figure>`
-    );
-  });
+  const kinds = kindsOf(rows);
   const newest = rows[rows.length - 1]!;
-  const table = [...rows]
-    .reverse()
-    .map(
-      (r) =>
-        `<tr><td><code>${escapeHtml(short(r.commit))}</code></td><td>${escapeHtml(r.branch ?? '')}</td>` +
-        `<td>${escapeHtml(r.recordedAt)}</td><td>${escapeHtml(r.model)}${r.revision ? `@${escapeHtml(r.revision)}` : ''}</td>` +
-        `<td class="num">${r.total}</td><td class="num">${percent(r.accuracy)}</td>` +
-        `<td class="${verdictClass(r) ?? ''}">${escapeHtml(verdictText(r))}</td></tr>`,
-    )
-    .join('\n');
   return `<section class="run" data-run="${escapeHtml(name)}">
 <h2>${escapeHtml(name)}</h2>
-<p class="summary">${rows.length} commit(s); latest <code>${escapeHtml(short(newest.commit))}</code>: ${percent(newest.accuracy)} of ${newest.total} items, ${escapeHtml(verdictText(newest))}.</p>
-<figure class="overall"><figcaption>Overall accuracy per commit</figcaption>${main}</figure>
-<div class="kinds">${kinds.join('\n')}</div>
-<details><summary>Runs (newest first)</summary>
-<table><thead><tr><th>commit</th><th>branch</th><th>recorded</th><th>model</th><th>items</th><th>accuracy</th><th>verdict</th></tr></thead>
-<tbody>
-${table}
-</tbody></table></details>
+<p class="summary">${rows.length} commit(s): ${verdictCounts(rows)}. Latest <code>${escapeHtml(short(newest.commit))}</code>: ${escapeHtml(measureText(overallMeasure(newest)))} ${verdictBadge(newest)}</p>
+<figure class="overall"><figcaption>Overall accuracy per commit (click a point for its row)</figcaption>${main}</figure>
+<div class="kinds">${kinds.map((kind, i) => kindFigure(name, kind, i, rows)).join('\n')}</div>
+<h3>Commits (newest first)</h3>
+${commitsTable(name, rows, kinds)}
 </section>`;
 }
 
-const STYLE = `body{font:14px/1.45 -apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:#24292f;margin:24px auto;max-width:1000px;padding:0 16px}
-h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #d0d7de;padding-bottom:4px}
+const STYLE = `body{font:14px/1.45 -apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:#24292f;margin:24px auto;max-width:1200px;padding:0 16px}
+h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #d0d7de;padding-bottom:4px}h3{font-size:15px;margin:16px 0 4px}
 figure{margin:8px 0}figcaption{font-weight:600;font-size:13px}.latest{font-weight:400;color:#57606a}
-.kinds{display:flex;flex-wrap:wrap;gap:8px 16px}
+.kinds{display:flex;flex-wrap:wrap;gap:8px 16px}.swatch{display:inline-block;width:10px;height:10px;margin-right:4px;vertical-align:-1px}
 .chart .grid{stroke:#d0d7de;stroke-width:1}.chart .tick,.chart .commit{font-size:10px;fill:#57606a;font-family:ui-monospace,monospace}
 .series .line{fill:none;stroke:currentColor;stroke-width:2}.series .point{fill:currentColor;stroke:#fff;stroke-width:1}
-.point.verdict-pass{fill:#1a7f37}.point.verdict-fail{fill:#cf222e}.point.verdict-inconclusive{fill:#bf8700}
-.point.verdict-no-baseline,.point.verdict-other{fill:#8c959f}.point.verdict-accepted{fill:#8250df}
-td.verdict-pass{color:#1a7f37}td.verdict-fail{color:#cf222e}td.verdict-accepted{color:#8250df}
-.legend span{margin-right:12px}.legend i{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:4px;vertical-align:-1px}
-table{border-collapse:collapse;font-size:13px}td,th{padding:2px 8px;border-bottom:1px solid #eaeef2;text-align:left}td.num{text-align:right}`;
-
-const LEGEND =
-  '<p class="legend">Verdict of each commit: ' +
-  '<span><i style="background:#1a7f37"></i>pass</span><span><i style="background:#cf222e"></i>fail</span>' +
-  '<span><i style="background:#bf8700"></i>inconclusive</span><span><i style="background:#8c959f"></i>no baseline</span>' +
-  '<span><i style="background:#8250df"></i>regression accepted by label</span></p>';
+.series .band{fill:currentColor;fill-opacity:.13;stroke:none}.series .whisker{stroke:currentColor;stroke-opacity:.45;stroke-width:1.5}
+${VERDICT_STYLE}
+.verdict{white-space:nowrap}.verdict i{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:4px;vertical-align:-1px}
+.legend .verdict{margin-right:12px}
+.scroll{overflow-x:auto}table{border-collapse:collapse;font-size:13px}
+td,th{padding:2px 6px;border-bottom:1px solid #eaeef2;text-align:left;vertical-align:top;overflow-wrap:break-word}
+td.text{overflow-wrap:anywhere;min-width:4em}td.model{min-width:8em}
+td.num{text-align:right;white-space:nowrap}td small{color:#57606a}td.none{color:#8c959f}td.commit{white-space:nowrap}
+tr:target{background:#fff8c5}td.flipped{min-width:15em}td.flipped summary{cursor:pointer;white-space:nowrap}
+td.flipped ul{margin:4px 0;padding-left:16px}td.flipped p{margin:4px 0}td.flipped .kind{color:#57606a}`;
 
 /** The dashboard page for the rows of a history index (any order; several run names). */
 export function renderDashboard(rows: readonly IndexRow[], options: DashboardOptions = {}): string {
