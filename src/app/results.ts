@@ -58,7 +58,8 @@ export function assembleResults(state: {
     .map((l) => records.get(l.instance.id))
     .filter((r): r is InstanceRecord => !!r);
   const missing = attempted.map((l) => l.instance.id).filter((id) => !records.has(id));
-  const summary = summarize(ordered);
+  const { scoring, worldFactor } = input.query.config;
+  const summary = summarize(ordered, { scoring, worldFactor });
   return {
     schema: RESULTS_SCHEMA,
     model: input.query.model,

@@ -80,6 +80,19 @@ export const kindSummarySchema = z.object({
   accuracy: z.number(),
   /** Wilson 95% interval of the accuracy. */
   ci95: z.tuple([z.number(), z.number()]),
+  /**
+   * The kind's floor on this selection: what the best constant answer scores
+   * under the kind's pass rule (src/stages/score/chance.ts) — the answer, and
+   * how many of the items with an oracle it passes.
+   */
+  chance: z
+    .object({
+      correct: z.number().int(),
+      total: z.number().int(),
+      accuracy: z.number(),
+      answer: z.unknown(),
+    })
+    .optional(),
 });
 export type KindSummary = z.infer<typeof kindSummarySchema>;
 

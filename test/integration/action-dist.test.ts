@@ -133,7 +133,7 @@ describe('the bundled Action (dist/index.js) on a pull_request', () => {
     expect(body).toContain('🟡 **inconclusive**');
     expect(body).toContain('**Top-up:** the first look was inconclusive, so 2 paired item(s)');
     expect(body).toMatch(
-      /\| S2_Loops \| 0\.0% \(0\/3\) \| 3 \(1\) \| 100\.0% \| 0\.0% \| −100\.0 pp \| — \| ▫️ too few items \|/,
+      /\| S2_Loops \| 0\.0% \(0\/3\) \| [0-9.]+% \| 3 \(1\) \| 100\.0% \| 0\.0% \| −100\.0 pp \| — \| 🟠 too few to decide \(1 cluster; the gate needs 5\) \|/,
     );
     expect(github.checkRuns).toHaveLength(2);
     expect(github.checkRuns[1]).toMatchObject({ status: 'completed', conclusion: 'failure' });

@@ -42,7 +42,7 @@ describe('tracegate compare', () => {
       /^❌ \*\*fail\*\* — Significant drop of at least 5\.0 pp: overall −15\.0 pp/,
     );
     expect(stdout).toMatch(
-      /\| S2_Loops \| 45\.0% \(90\/200\) \| 200 \(100\) \| 60\.0% \| 45\.0% \| −15\.0 pp \|/,
+      /\| S2_Loops \| 45\.0% \(90\/200\) \| — \| 200 \(100\) \| 60\.0% \| 45\.0% \| −15\.0 pp \| −[0-9.]+ … −[0-9.]+ pp \| 🔴 regressed \|/,
     );
     const written = comparisonSchema.parse(
       JSON.parse(readFileSync(join(dir, 'out', 'comparison.json'), 'utf8')),

@@ -3,6 +3,7 @@ import {
   pairedDifference,
   pDrop,
   pGain,
+  itemsToSignificance,
   planning,
 } from '../../src/stages/compare/paired.js';
 import { chooseTopUp, plannedLooks } from '../../src/stages/compare/sequential.js';
@@ -109,6 +110,18 @@ describe('the clustered paired difference (hand-computed, docs/gate.md)', () => 
     expect(mde).toBeCloseTo(z * e.se, 9);
     // n = ⌈(z·σ/m)²⌉ with σ = se·√10: ⌈890.49⌉ = 891, minus the 10 held.
     expect(needed).toBe(881);
+  });
+
+  it('sizes a large move on too few items: the items at which the gate would call it', () => {
+    const e = pairedDifference(singles);
+    // σ = √(n·se²) = √(10 · 140/3888) = 0.600069; the smallest m with
+    // |Δ|·m/(m+2) ≥ t₁₋α,m−1 · σ/√m (each item its own cluster), checked against scipy:
+    // m = 29: 0.187097 < 1.701131 · 0.111430 = 0.189557; m = 30: 0.1875 ≥ 1.699127 · 0.109557 = 0.186151.
+    expect(itemsToSignificance(e, e.delta, 0.05)).toBe(30);
+    // At α/3 (Holm's strictest step over three rows), and half the change.
+    expect(itemsToSignificance(e, e.delta, 0.05 / 3)).toBe(48);
+    expect(itemsToSignificance(e, e.delta / 2, 0.05)).toBe(104);
+    expect(itemsToSignificance({ n: 1, se: Infinity, clusters: 1 }, -0.5, 0.05)).toBeUndefined();
   });
 });
 

@@ -9,6 +9,10 @@ import {
   type WorldMeasures,
 } from '../../src/stages/score/world.js';
 import { oracleDigest } from '../../src/stages/kinds/digest.js';
+import { summarize } from '../../src/stages/score/aggregate.js';
+import { passes } from '../../src/stages/score/verdict.js';
+import { worldSection } from '../../src/stages/report/world.js';
+import { rec, resultsOf } from '../helpers/records.js';
 
 const PROFILE = {
   hot_methods_time: ['pkg.a', 'pkg.b', 'pkg.c', 'pkg.d', 'pkg.e', 'pkg.f'],
@@ -249,5 +253,73 @@ describe('pairing measured oracles across harvests', () => {
     expect(oracleDigest(oracle('S2_Loops', { loop_iteration_count: 1 }))).not.toBe(
       oracleDigest(oracle('S2_Loops', { loop_iteration_count: 2 })),
     );
+  });
+});
+
+describe('every metric counts the items without a usable answer', () => {
+  const FAILED = { outcome: 'failed', exception_type: 'AssertionError', failure_line: 7 };
+  const PASSED = { outcome: 'passed', exception_type: null, failure_line: null };
+  /** A W1 record as the query stage writes it: measures only when the reply parsed. */
+  const w1 = (id: string, oracle: unknown, parsed: unknown) =>
+    rec(id, 'W1_Outcome', parsed !== undefined && passes('W1_Outcome', oracle, parsed), {
+      oracle,
+      ...(parsed === undefined
+        ? { error: 'no_json' as const }
+        : {
+            parsed,
+            world: worldMeasures('W1_Outcome', oracle, parsed) as Record<string, unknown>,
+          }),
+    });
+
+  // 17 items, 10 failing and 7 passing tests. Every parsed reply is right (11), the
+  // other 6 (3 failing, 3 passing) did not parse: 88% in the baseline, 65% now.
+  const records = [
+    ...Array.from({ length: 10 }, (_, i) => w1(`f${i}`, FAILED, i < 7 ? FAILED : undefined)),
+    ...Array.from({ length: 7 }, (_, i) => w1(`p${i}`, PASSED, i < 4 ? PASSED : undefined)),
+  ];
+
+  it('W1: an unparsed reply is the wrong class, so precision and recall fall with the pass rate', () => {
+    const summary = summarize(records);
+    expect(summary.byKind.W1_Outcome).toMatchObject({ correct: 11, total: 17, accuracy: 0.6471 });
+    // Answered items alone would give 1.00 / 1.00. Counted: TP 7, FN 3 (failing, unparsed),
+    // FP 3 (passing, unparsed: the class it is not), TN 4.
+    expect(summary.world?.outcome).toEqual({
+      n: 17,
+      precision: 0.7,
+      recall: 0.7,
+      f1: 0.7,
+      unanswered: 6,
+    });
+    expect(worldSection(resultsOf(records)).join('\n')).toContain(
+      '| W1 outcome (failure positive) | 17 | precision 0.70, recall 0.70, F1 0.70; ' +
+        '6 unanswered, counted as the wrong class |',
+    );
+  });
+
+  it('W2/W3 say how many had no number; W4 scores an unanswered profile as empty lists', () => {
+    const s = summarizeWorld([
+      {
+        kind: 'W3_WallTime',
+        measures: worldMeasures('W3_WallTime', { wall_ms: 10 }, { wall_ms: 10 }),
+      },
+      { kind: 'W3_WallTime', oracle: { wall_ms: 10 } },
+      { kind: 'W2_PeakMemory', oracle: { peak_bytes: 1e6 } },
+      {
+        kind: 'W4_Profile',
+        measures: worldMeasures('W4_Profile', PROFILE, PROFILE, {
+          functions: PROFILE.hot_methods_time,
+          lines: PROFILE.hot_lines_time,
+        }),
+      },
+      { kind: 'W4_Profile', oracle: PROFILE },
+    ])!;
+    expect(s.time).toMatchObject({ n: 1, mae: 0, unanswered: 1 });
+    expect(s.memory).toMatchObject({ n: 0, unanswered: 1 });
+    expect(s.profile).toMatchObject({ n: 2, unanswered: 1 });
+    // One perfect list and one empty: NDCG@5 and Recall@5 halve (hot_lines_alloc has no truth: 1 both).
+    expect(s.profile!.ndcg5.hot_methods_time).toBe(0.5);
+    expect(s.profile!.recall5.hot_methods_time).toBe(0.5);
+    expect(s.profile!.ndcg5.hot_lines_alloc).toBe(1);
+    expect(s.profile!.executionRate).toBe(1);
   });
 });

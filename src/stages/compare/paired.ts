@@ -110,3 +110,45 @@ export function planning(
   const required = margin > 0 ? Math.ceil(((z * sigma) / margin) ** 2) : Number.MAX_SAFE_INTEGER;
   return { mde: z * e.se, needed: Math.max(0, required - e.n) };
 }
+
+/**
+ * Paired items (in all) at which a change of `delta` would be significant by
+ * the gate's own test at one-sided level `alpha`, if the change and the row's
+ * per-item spread held: the smallest m with
+ *
+ *   |delta| · m/(m + 2) ≥ t₁₋α,G_m−1 · σ/√m,
+ *
+ * σ² = n·se² (the row's per-item variance, discordance and clustering
+ * included), m/(m + 2) the Agresti–Min shrinkage of the centre, G_m = G·m/n
+ * clusters (clusters growing with the items). The left side grows with m and
+ * the quantile shrinks, so the first m that holds is found by bisection.
+ * Undefined without a spread to size it from (one cluster) or a change.
+ */
+export function itemsToSignificance(
+  e: Pick<PairedEstimate, 'n' | 'se' | 'clusters'>,
+  delta: number,
+  alpha: number,
+): number | undefined {
+  const sigma = e.se * Math.sqrt(Math.max(e.n, 1));
+  if (!Number.isFinite(sigma) || delta === 0 || e.n < 1) return undefined;
+  const holds = (m: number) => {
+    const df = Math.max(1, Math.round((e.clusters * m) / e.n) - 1);
+    return (
+      (Math.abs(delta) * m) / (m + 2) >= (studentTQuantile(1 - alpha, df) * sigma) / Math.sqrt(m)
+    );
+  };
+  const LIMIT = 1e9;
+  let high = 1;
+  while (!holds(high)) {
+    if (high >= LIMIT) return undefined;
+    high *= 2;
+  }
+  let low = Math.floor(high / 2);
+  // low fails (or is 0), high holds.
+  while (high - low > 1) {
+    const mid = Math.floor((low + high) / 2);
+    if (holds(mid)) high = mid;
+    else low = mid;
+  }
+  return high;
+}

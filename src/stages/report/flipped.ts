@@ -1,6 +1,7 @@
 import type { Comparison } from '../../contracts/comparison.js';
 import type { InstanceRecord, Results } from '../../contracts/results.js';
 import { codeSpan, escapeMarkdown } from './escape.js';
+import { questionExcerpt } from './excerpt.js';
 
 /** Items listed per direction; the rest are counted (all of them are in results.json). */
 const SHOWN = 25;
@@ -23,11 +24,21 @@ function value(v: unknown): string {
   return codeSpan(cut(text));
 }
 
+/** What the question asks: its target and its asking sentences, not how every question starts. */
+function asks(question: string | undefined): string {
+  if (!question) return '';
+  const q = questionExcerpt(question);
+  const changed = q.changed
+    ? ` (on changed code: line ${q.changed.line} of ${codeSpan(q.changed.file)})`
+    : '';
+  return `${q.target ? ` · ${codeSpan(q.target)}${changed}` : changed} — ${escapeMarkdown(cut(q.ask))}`;
+}
+
 function item(r: InstanceRecord): string[] {
   const answer =
     r.parsed !== undefined ? value(r.parsed) : r.error ? `no answer (${r.error})` : '—';
   return [
-    `- ${codeSpan(r.id)} · ${r.kind}${r.question ? ` — ${escapeMarkdown(cut(r.question))}` : ''}`,
+    `- ${codeSpan(r.id)} · ${r.kind}${asks(r.question)}`,
     `  oracle ${value(r.oracle)} · answer ${answer}`,
   ];
 }
@@ -54,8 +65,8 @@ function section(
 }
 
 /**
- * The paired items that changed since the baseline, collapsed: kind, question,
- * oracle and this run's answer. Every string from a model or an instance goes
+ * The paired items that changed since the baseline, collapsed: kind, what the
+ * question asks (excerpt.ts), oracle and this run's answer. Every string from a model or an instance goes
  * through `escapeMarkdown` or `codeSpan`, so none can mention anyone, open
  * HTML, close the block or forge a marker.
  */

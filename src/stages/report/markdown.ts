@@ -1,9 +1,16 @@
 import { pct } from '../compare/describe.js';
 import type { Comparison } from '../../contracts/comparison.js';
 import type { Results } from '../../contracts/results.js';
-import { comparisonDetails, comparisonTable, policyLine, verdictLine } from './comparison.js';
+import {
+  comparisonDetails,
+  comparisonTable,
+  headline,
+  policyLine,
+  reasonLine,
+} from './comparison.js';
 import { codeSpan, escapeMarkdown } from './escape.js';
 import { flippedSection } from './flipped.js';
+import { movesSection } from './moves.js';
 import { renderTrend, type TrendOptions } from './trend.js';
 import { worldSection } from './world.js';
 import type { IndexRow } from '../../contracts/history.js';
@@ -19,13 +26,6 @@ export { codeSpan, escapeMarkdown };
  * named run keeps its own comment.
  */
 export const COMMENT_MARKER = '<!-- tracegate:report -->';
-
-function baselineLine(c: Comparison): string[] {
-  const b = c.baseline;
-  if (!b) return [];
-  const rev = b.revision ? ` @ ${codeSpan(b.revision)}` : '';
-  return ['', `Compared with ${escapeMarkdown(b.model)}${rev} — ${escapeMarkdown(b.source)}`];
-}
 
 /** What the report shows beyond the run itself. */
 export interface ReportContext {
@@ -57,7 +57,49 @@ function variantsLine(results: Results): string[] {
   ];
 }
 
-/** The report shown in the PR comment, the job summary and report.md. */
+/** The environments the oracles came from, a few by name (all of them are in results.json). */
+function environmentsText(results: Results): string {
+  const all = results.harvest.environments ?? [];
+  const named = all
+    .slice(0, 3)
+    .map(
+      (e) =>
+        `${escapeMarkdown(e.name)} (${escapeMarkdown(e.source)}, ${escapeMarkdown(e.runtime)})`,
+    );
+  if (all.length > named.length) named.push(`${all.length - named.length} more`);
+  return named.length ? ` · environments ${named.join(', ')}` : '';
+}
+
+/** The footer: how the gate decided and how the run was made, each fact once. */
+function footer(results: Results, comparison: Comparison): string {
+  const { summary, harvest } = results;
+  const q = results.query;
+  const asked = q
+    ? ` · ${escapeMarkdown(q.api)}: ${q.answered} answered (${q.cacheHits} cached), ` +
+      `${(q.meanLatencyMs / 1000).toFixed(2)} s mean, ${q.retries} retries`
+    : '';
+  const cost = results.cost
+    ? `, $${results.cost.usd.toFixed(2)} at $${results.cost.price.input}/$${results.cost.price.output} per M`
+    : '';
+  const prompt = results.prompt
+    ? ` (${escapeMarkdown(results.prompt.context)}, ${escapeMarkdown(results.prompt.budget)})`
+    : '';
+  return (
+    `<sub>${policyLine(comparison)} · floor: the best constant answer on these items · ` +
+    `oracles ${harvest.cached} cached, ${harvest.harvested} harvested (${harvest.backend})` +
+    environmentsText(results) +
+    asked +
+    ` · tokens ${summary.tokensIn} in / ${summary.tokensOut} out${cost}` +
+    ` · prompt ${results.promptVersion}${prompt} · scorer ${codeSpan(results.provenance.scorer)}</sub>`
+  );
+}
+
+/**
+ * The report shown in the PR comment, the job summary and report.md: the
+ * headline (verdict, overall change and bounds, paired items, baseline), the
+ * kinds that moved and the large drops too few items can decide, then
+ * everything else collapsed or below, and a short footer.
+ */
 export function renderReport(
   results: Results,
   comparison: Comparison,
@@ -65,17 +107,23 @@ export function renderReport(
 ): string {
   const { summary } = results;
   const trend = context.trend ? renderTrend(context.trend.rows, context.trend) : '';
+  const floors = Object.fromEntries(
+    Object.entries(summary.byKind).map(([kind, s]) => [kind, s.chance?.accuracy]),
+  );
   const lines = [
     COMMENT_MARKER,
     `## tracegate — ${escapeMarkdown(results.model.name)}${results.model.revision ? ` @ ${codeSpan(results.model.revision)}` : ''}`,
     '',
-    verdictLine(comparison),
+    headline(comparison, summary),
+    ...reasonLine(comparison),
     ...acceptedLine(results, comparison),
-    ...baselineLine(comparison),
+    ...movesSection(comparison, floors),
     '',
-    `**This run: ${pct(summary.accuracy)}** (${summary.correct}/${summary.total}, 95% CI ${pct(summary.ci95[0])}–${pct(summary.ci95[1])})`,
+    `<details><summary>All kinds: this run ${pct(summary.accuracy)} (${summary.correct}/${summary.total})</summary>`,
     '',
     ...comparisonTable(comparison, { overall: summary, byKind: summary.byKind }),
+    '',
+    '</details>',
     ...variantsLine(results),
     ...worldSection(results),
     ...comparisonDetails(comparison),
@@ -113,29 +161,6 @@ export function renderReport(
         'the gate compares per-item success rates over the samples)',
     );
   }
-  const asked = q
-    ? `${escapeMarkdown(q.api)}, ${q.answered} answered (${q.cacheHits} from the response cache), ` +
-      `mean latency ${(q.meanLatencyMs / 1000).toFixed(2)} s, ${q.retries} retries · `
-    : '';
-  lines.push(
-    '',
-    `<sub>${policyLine(comparison)} · ` +
-      `oracles: ${results.harvest.cached} cached, ${results.harvest.harvested} harvested (${results.harvest.backend}) · ` +
-      (results.harvest.environments ?? [])
-        .map(
-          (e) =>
-            `environment ${escapeMarkdown(e.name)}: ${escapeMarkdown(e.source)}, ${escapeMarkdown(e.runtime)} · `,
-        )
-        .join('') +
-      asked +
-      `tokens ${summary.tokensIn} in / ${summary.tokensOut} out` +
-      (results.cost
-        ? ` (cost $${results.cost.usd.toFixed(2)} at $${results.cost.price.input}/$${results.cost.price.output} per M tokens)`
-        : '') +
-      ` · prompt ${results.promptVersion}` +
-      `${results.prompt ? ` (${escapeMarkdown(results.prompt.context)}, ${escapeMarkdown(results.prompt.budget)})` : ''}` +
-      ` · scorer ${codeSpan(results.provenance.scorer)}</sub>`,
-    '',
-  );
+  lines.push('', footer(results, comparison), '');
   return lines.join('\n');
 }

@@ -1,4 +1,6 @@
 import type { InstanceRecord, KindSummary, Summary } from '../../contracts/results.js';
+import { chanceLevels } from './chance.js';
+import type { ScoringRules } from './verdict.js';
 import { summarizeWorld, type WorldMeasures } from './world.js';
 
 /** Wilson score interval at 95%: honest for small n and for 0% / 100%. */
@@ -21,18 +23,31 @@ function kindSummary(records: InstanceRecord[]): KindSummary {
   };
 }
 
-/** Per-kind and overall accuracy over scored instances, plus error and token totals. */
-export function summarize(records: InstanceRecord[]): Summary {
+/**
+ * Per-kind and overall accuracy over scored instances, each kind's floor (the
+ * best constant answer under `rules`, the run's scoring rules), plus error and
+ * token totals.
+ */
+export function summarize(records: InstanceRecord[], rules: ScoringRules = {}): Summary {
   const scored = records.filter((r) => r.scored);
+  const chance = chanceLevels(scored, rules);
   const byKind: Record<string, KindSummary> = {};
   for (const kind of [...new Set(scored.map((r) => r.kind))].sort()) {
-    byKind[kind] = kindSummary(scored.filter((r) => r.kind === kind));
+    const level = chance[kind];
+    byKind[kind] = {
+      ...kindSummary(scored.filter((r) => r.kind === kind)),
+      ...(level ? { chance: level } : {}),
+    };
   }
   const errors: Record<string, number> = {};
   for (const r of records) if (r.error) errors[r.error] = (errors[r.error] ?? 0) + 1;
   const overall = kindSummary(scored);
   const world = summarizeWorld(
-    scored.map((r) => ({ kind: r.kind, measures: r.world as WorldMeasures | undefined })),
+    scored.map((r) => ({
+      kind: r.kind,
+      measures: r.world as WorldMeasures | undefined,
+      oracle: r.oracle,
+    })),
   );
   return {
     ...overall,

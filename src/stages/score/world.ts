@@ -55,7 +55,8 @@ function failing(outcome: unknown): boolean {
   return typeof outcome === 'string' && outcome.trim().toLowerCase() !== 'passed';
 }
 
-const VALUE: Partial<Record<WorldKind, { field: string; floor: number }>> = {
+/** The measured kinds' number: its field in the answer, and the floor both sides are raised to. */
+export const VALUE: Partial<Record<WorldKind, { field: string; floor: number }>> = {
   W2_PeakMemory: { field: MEASURED_FIELD.W2_PeakMemory!, floor: FLOOR_BYTES },
   W3_WallTime: { field: MEASURED_FIELD.W3_WallTime!, floor: FLOOR_MS },
 };
@@ -199,12 +200,15 @@ export interface OutcomeMetrics {
   precision: number | null;
   recall: number | null;
   f1: number | null;
+  /** Items without a usable answer, counted wrong (present when there are any). */
+  unanswered?: number;
 }
 
+/** One W1 item for the metrics; `unanswered` items predict the wrong class. */
+type OutcomePair = { failing: boolean; predictedFailing: boolean; unanswered?: boolean };
+
 /** Failure as the positive class; null where a ratio has no denominator. */
-export function outcomeMetrics(
-  pairs: { failing: boolean; predictedFailing: boolean }[],
-): OutcomeMetrics {
+export function outcomeMetrics(pairs: OutcomePair[]): OutcomeMetrics {
   const tp = pairs.filter((p) => p.failing && p.predictedFailing).length;
   const fp = pairs.filter((p) => !p.failing && p.predictedFailing).length;
   const fn = pairs.filter((p) => p.failing && !p.predictedFailing).length;
@@ -216,41 +220,84 @@ export function outcomeMetrics(
         ? (2 * precision * recall) / (precision + recall)
         : 0
       : null;
+  const unanswered = pairs.filter((p) => p.unanswered).length;
   return {
     n: pairs.length,
     precision: precision === null ? null : round(precision),
     recall: recall === null ? null : round(recall),
     f1: f1 === null ? null : round(f1),
+    ...(unanswered ? { unanswered } : {}),
   };
 }
 
 export interface WorldSummary {
   outcome?: OutcomeMetrics;
-  memory?: Calibration;
-  time?: Calibration;
+  /** `unanswered`: items with no number to place (unparsed, refused), beside the `n` calibrated. */
+  memory?: Calibration & { unanswered?: number };
+  time?: Calibration & { unanswered?: number };
   profile?: {
     n: number;
     ndcg5: Partial<Record<RankList, number>>;
     recall5: Partial<Record<RankList, number>>;
     /** Share of predicted names (all lists) that actually ran; null when none was predicted. */
     executionRate: number | null;
+    /** Items without a usable answer, in `n` with NDCG@5 and Recall@5 of an empty list. */
+    unanswered?: number;
   };
 }
 
-/** The study's aggregate metrics over the scored world-model instances' measures. */
-export function summarizeWorld(
-  items: { kind: string; measures?: WorldMeasures }[],
-): WorldSummary | undefined {
-  const of = (kind: string) =>
-    items.filter((i) => i.kind === kind && i.measures).map((i) => i.measures!);
-  const outcomes = of('W1_Outcome').flatMap((m) => (m.outcome ? [m.outcome] : []));
-  const memory = of('W2_PeakMemory').flatMap((m) => (m.log10 ? [m.log10] : []));
-  const time = of('W3_WallTime').flatMap((m) => (m.log10 ? [m.log10] : []));
-  const profiles = of('W4_Profile').flatMap((m) => (m.ranked ? [m.ranked] : []));
+/** An item of a world-model kind: its measures, if its answer gave any, and its oracle answer. */
+export interface WorldItem {
+  kind: string;
+  measures?: WorldMeasures;
+  oracle?: unknown;
+}
+
+/**
+ * A W1 item without a usable answer, as the metrics count it: the class it is
+ * not (a miss when the test fails, a false alarm when it passes), like the
+ * pass rate counts it wrong. Nothing without an oracle to know the class.
+ */
+function unansweredOutcome(oracle: unknown): OutcomePair[] {
+  const truth = asObject(oracle).outcome;
+  if (typeof truth !== 'string') return [];
+  return [{ failing: failing(truth), predictedFailing: !failing(truth), unanswered: true }];
+}
+
+const withUnanswered = <T extends object>(metrics: T, unanswered: number) =>
+  unanswered ? { ...metrics, unanswered } : metrics;
+
+/**
+ * The study's aggregate metrics over the scored world-model instances. Every
+ * metric counts the items without a usable answer (unparsed, refused, never
+ * answered), as the pass rate does: W1 counts them as the wrong class, W4 as
+ * empty lists, W2/W3 say how many had no number beside their calibration.
+ */
+export function summarizeWorld(items: WorldItem[]): WorldSummary | undefined {
+  const of = (kind: string) => items.filter((i) => i.kind === kind);
+  const outcomes = of('W1_Outcome').flatMap((i) =>
+    i.measures?.outcome ? [i.measures.outcome] : unansweredOutcome(i.oracle),
+  );
+  const numbers = (kind: string) => {
+    const all = of(kind);
+    const points = all.flatMap((i) => (i.measures?.log10 ? [i.measures.log10] : []));
+    return { points, unanswered: all.length - points.length };
+  };
+  const memory = numbers('W2_PeakMemory');
+  const time = numbers('W3_WallTime');
+  let profilesUnanswered = 0;
+  const profiles = of('W4_Profile').flatMap((i) => {
+    if (i.measures?.ranked) return [i.measures.ranked];
+    if (i.oracle === undefined) return [];
+    profilesUnanswered++;
+    return [worldMeasures('W4_Profile', i.oracle, {})!.ranked!];
+  });
   const summary: WorldSummary = {};
   if (outcomes.length) summary.outcome = outcomeMetrics(outcomes);
-  if (memory.length) summary.memory = calibration(memory);
-  if (time.length) summary.time = calibration(time);
+  if (memory.points.length || memory.unanswered)
+    summary.memory = withUnanswered(calibration(memory.points), memory.unanswered);
+  if (time.points.length || time.unanswered)
+    summary.time = withUnanswered(calibration(time.points), time.unanswered);
   if (profiles.length) {
     const ndcg5: Partial<Record<RankList, number>> = {};
     const recall5: Partial<Record<RankList, number>> = {};
@@ -264,12 +311,15 @@ export function summarizeWorld(
       predicted += rows.reduce((s, r) => s + r.predicted, 0);
       ran += rows.reduce((s, r) => s + r.ran, 0);
     }
-    summary.profile = {
-      n: profiles.length,
-      ndcg5,
-      recall5,
-      executionRate: predicted ? round(ran / predicted) : null,
-    };
+    summary.profile = withUnanswered(
+      {
+        n: profiles.length,
+        ndcg5,
+        recall5,
+        executionRate: predicted ? round(ran / predicted) : null,
+      },
+      profilesUnanswered,
+    );
   }
   return Object.keys(summary).length ? summary : undefined;
 }
