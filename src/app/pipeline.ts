@@ -116,6 +116,7 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
 
   /** Harvests a batch; the entry point's errors (no engine) propagate before anything is written. */
   const harvestBatch = async (batch: LoadedInstance[]): Promise<HarvestSummary> => {
+    deps.phase?.(toppedUp ? 'Harvest (top-up)' : 'Harvest');
     const summary = await harvestOnly(batch, input.harvest, deps);
     harvest = harvest ? mergeHarvests(harvest, summary) : summary;
     deps.log(
@@ -128,6 +129,7 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
   const answerBatch = async (batch: LoadedInstance[], summary: HarvestSummary): Promise<void> => {
     // Interrupted during the harvest: its failures are the interruption's, not the instances'.
     if (deps.signal?.aborted) throw interrupted(deps.signal);
+    deps.phase?.(toppedUp ? 'Queries (top-up)' : 'Queries');
     const answerable: { loaded: LoadedInstance; entry: CachedOracle }[] = [];
     for (const loaded of batch) {
       const outcome = summary.outcomes.get(loaded.instance.id)!;
@@ -188,6 +190,7 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
     );
 
   const finish = (incomplete?: string): RunOutcome => {
+    deps.phase?.('Compare and report');
     const results = assemble(incomplete);
     const comparison = compare(results);
     results.comparison = comparison;
@@ -202,6 +205,11 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
     };
   };
 
+  // Before any harvest: a dead endpoint, a wrong URL, model or key fails now, in seconds.
+  if (input.query.preflight !== false && deps.client.preflight) {
+    deps.phase?.('Endpoint check');
+    await deps.client.preflight(deps.log);
+  }
   const first = await harvestBatch([...selected, ...variants]);
   let asked = selected;
   if (variantsAsked) {

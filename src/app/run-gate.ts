@@ -4,6 +4,7 @@ import type { RunOptions } from './config/options.js';
 import { messageOf } from '../errors.js';
 import type { BaselineEvent } from '../adapters/history/baseline.js';
 import type { HistoryStore } from '../adapters/history/store.js';
+import { withApiBase } from '../adapters/model/endpoint.js';
 import { runPipeline } from './pipeline.js';
 import { cacheLayout } from '../adapters/stores/layout.js';
 import { cacheKeys } from '../adapters/stores/cache-keys.js';
@@ -38,8 +39,10 @@ export interface GateRequest {
  * outcome to exit codes, outputs and GitHub after.
  */
 export async function runGate(request: GateRequest, ports: GatePorts): Promise<GateOutcome> {
-  const { options } = request;
   const { logger } = ports;
+  logger.phase?.('Selection');
+  // A pasted `…/v1/chat/completions` is cut back to its base before anything keys on it.
+  const options = withApiBase(request.options, logger.warn);
   const { suite, selected } = loadSelection(options, logger);
   logger.log(`Suite ${suite.reader.root}: ${suite.instances.length} instance(s)`);
   const commit = request.record?.commit ?? eventCommit(request.event);

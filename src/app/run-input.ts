@@ -38,6 +38,8 @@ export interface QuerySlice {
   config: QueryConfig;
   /** USD per million input / output tokens: results and the report carry the run's cost. */
   price?: { input: number; output: number };
+  /** false: no endpoint check before the harvest (the client's preflight; on by default). */
+  preflight?: boolean;
 }
 
 /** How the run is judged against its baseline. */
@@ -76,6 +78,8 @@ export interface RunInput {
 export interface RunDeps {
   log: (message: string) => void;
   warn: (message: string) => void;
+  /** A phase of the run begins (Logger.phase): the Action's log groups. */
+  phase?: (name: string) => void;
   harvest: Pick<HarvestDeps, 'backend' | 'sources' | 'shareRuns'>;
   client: ModelClient;
   /**

@@ -48,6 +48,14 @@ export interface ModelClient {
   readonly endpoint: string;
   readonly identity: ClientIdentity;
   complete(messages: ChatMessage[], options?: CompleteOptions): Promise<Completion>;
+  /**
+   * Checks the endpoint before any harvest (its model list where the protocol
+   * has one, then one tiny request the way real queries go), in seconds, and
+   * throws an error that says what to fix: a dead server, a wrong URL, model
+   * or key. `log` gets what it found. Absent on clients with nothing to check
+   * (in-process models, tests' fakes).
+   */
+  preflight?(log: (message: string) => void): Promise<void>;
 }
 
 /** A request the server rejected for good (4xx other than 408/429): retrying cannot help. */

@@ -2,6 +2,7 @@ import { createModelClient, type ClientConfig } from '../../src/adapters/model/f
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ModelClient } from '../../src/contracts/model.js';
+import { PREFLIGHT_PROMPT } from '../../src/adapters/model/preflight.js';
 
 /** A fault to inject instead of a normal reply. */
 export type Fault =
@@ -31,7 +32,7 @@ export interface ServerOptions {
   delayMs?: number;
   /** If set, requests must carry this key (Bearer or x-api-key) or get a 401 echoing it. */
   apiKey?: string;
-  /** If set, other model names get a 404 "does not exist". */
+  /** If set, other model names get a 404 "does not exist", and GET /models lists these. */
   models?: string[];
 }
 
@@ -46,9 +47,13 @@ export interface SeenRequest {
  * OpenAI completions (`/completions`) and Anthropic messages (`/messages`). It
  * answers with `answer(prompt)` and injects faults from a schedule keyed by
  * request number, so retries and classification are exercised over real HTTP.
+ * A run's preflight (GET /models, the PREFLIGHT_PROMPT request) is answered
+ * like any request but counted apart, in `preflights`: it takes no fault, no
+ * request number and no place in `seen`, so schedules keep meaning the queries.
  */
 export class FaultyModelServer {
   requests = 0;
+  preflights = 0;
   readonly seen: SeenRequest[] = [];
   private server?: Server;
   private readonly sockets = new Set<Socket>();
@@ -89,12 +94,16 @@ export class FaultyModelServer {
   }
 
   private respond(req: IncomingMessage, raw: string, res: ServerResponse): void {
-    const n = ++this.requests;
     const path = (req.url ?? '').replace(/\?.*$/, '');
-    const request: SeenRequest = { path, headers: req.headers, body: JSON.parse(raw) };
-    this.seen.push(request);
-    const fault = this.faultFor(n);
-    if (fault) return this.inject(fault, res);
+    const preflight = req.method === 'GET' || raw.includes(PREFLIGHT_PROMPT);
+    const request: SeenRequest = { path, headers: req.headers, body: raw ? JSON.parse(raw) : {} };
+    if (preflight) this.preflights++;
+    else {
+      const n = ++this.requests;
+      this.seen.push(request);
+      const fault = this.faultFor(n);
+      if (fault) return this.inject(fault, res);
+    }
     const json = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
@@ -108,15 +117,22 @@ export class FaultyModelServer {
           error: { message: `Incorrect API key provided: ${given}`, type: 'invalid_request_error' },
         });
     }
+    if (req.method === 'GET')
+      return path.endsWith('/models') && models
+        ? json(200, { object: 'list', data: models.map((id) => ({ id, object: 'model' })) })
+        : json(404, { error: { message: `no route ${path}` } });
     const model = String(request.body.model);
     if (models && !models.includes(model))
       return json(404, {
         error: { message: `The model \`${model}\` does not exist.`, type: 'NotFoundError' },
       });
+    // The preflight's question never reaches `answer` (a test's answer may count its calls).
+    const ask = (prompt: string) =>
+      preflight ? { content: 'ok' } : normalise(this.answer(prompt, request));
     const send = () => {
       if (path.endsWith('/chat/completions') || path.endsWith('/messages')) {
         const messages = request.body.messages as { role: string; content: string }[];
-        const reply = normalise(this.answer(messages.at(-1)?.content ?? '', request));
+        const reply = ask(messages.at(-1)?.content ?? '');
         if (path.endsWith('/messages'))
           return json(200, {
             type: 'message',
@@ -143,7 +159,7 @@ export class FaultyModelServer {
         });
       }
       if (path.endsWith('/completions')) {
-        const reply = normalise(this.answer(String(request.body.prompt), request));
+        const reply = ask(String(request.body.prompt));
         return json(200, {
           choices: [{ index: 0, text: reply.content, finish_reason: reply.finishReason ?? 'stop' }],
           usage: { prompt_tokens: 10, completion_tokens: 5 },

@@ -167,6 +167,9 @@ describe('bad input gets a clear error and the right exit code', () => {
       '1',
       '--timeout',
       '2',
+      // Past the preflight (test/unit/endpoint-preflight.test.ts): a server that dies mid-run.
+      '--preflight',
+      'false',
     ]);
     expect(code).toBe(3);
     expect(stderr).toContain(dead);

@@ -1,4 +1,5 @@
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { ActionEnv } from '../../src/doors/action/env.js';
 import { cli } from '../../src/doors/cli/commands.js';
@@ -127,6 +128,9 @@ function fakeActionEnv(inputs: Record<string, string>) {
     warning: () => {},
     notice: () => {},
     setFailed: (m) => said.failed.push(m),
+    // Groups go into the log as the runner's workflow commands would.
+    startGroup: (name) => said.log.push(`::group::${name}`),
+    endGroup: () => said.log.push('::endgroup::'),
     setOutput: (name, value) => (said.outputs[name] = value),
     summary: async (markdown) => {
       said.summary += markdown;
@@ -221,6 +225,58 @@ describe('both doors call one application', () => {
   });
 });
 
+describe("the Action's log", () => {
+  it('groups each phase, the progress lines inside theirs, and closes each before the next', async () => {
+    const dir = tempDir('tg-groups-');
+    const { env, said } = fakeActionEnv({ ...options(dir), history: '' });
+    await run({}, env, { cacheStore: noCacheStore, engines: engines(() => true) });
+    expect(said.failed).toEqual([]);
+    // The group commands and the progress lines (how many of those depends on the clock: one a run).
+    const shown = said.log
+      .filter((l) => /^(::|Oracles: \d+\/|Answers: \d+\/)/.test(l))
+      .map((l) => (l.startsWith('::') ? l : l.slice(0, l.indexOf(':'))))
+      .filter((l, i, all) => l.startsWith('::') || l !== all[i - 1]);
+    expect(shown).toEqual([
+      '::group::Selection',
+      '::endgroup::',
+      '::group::Harvest',
+      'Oracles',
+      '::endgroup::',
+      '::group::Queries',
+      'Answers',
+      '::endgroup::',
+      '::group::Compare and report',
+      '::endgroup::',
+    ]);
+    // The suite and selection lines are in the first group, the report's path in the last.
+    const at = (prefix: string) => said.log.findIndex((l) => l.startsWith(prefix));
+    expect(at('Suite ')).toBeGreaterThan(at('::group::Selection'));
+    expect(at('Suite ')).toBeLessThan(at('::group::Harvest'));
+    expect(at('Wrote ')).toBeGreaterThan(at('::group::Compare and report'));
+  });
+
+  it('closes the open group before the step fails', async () => {
+    const dir = tempDir('tg-groups-');
+    const { env, said } = fakeActionEnv({ ...options(dir), history: '' });
+    const client = fakeClient(() => true);
+    const setFailed = env.setFailed;
+    env.setFailed = (m) => (said.log.push('::failed::'), setFailed(m));
+    await run({}, env, {
+      cacheStore: noCacheStore,
+      engines: {
+        ...engines(() => true),
+        client: { ...client, complete: () => Promise.reject(new Error('the model fell over')) },
+      },
+    });
+    expect(said.failed).toEqual(['the model fell over']);
+    expect(said.log.filter((l) => l.startsWith('::')).slice(-3)).toEqual([
+      '::group::Compare and report',
+      '::endgroup::',
+      '::failed::',
+    ]);
+  });
+});
+
 describe('each door names its own option in an error about the endpoint', () => {
   /** Both doors on the same options and engines: the CLI's exit code and last line, the Action's failures. */
   async function bothDoors(extra: Record<string, string>, doorEngines: Engines) {
@@ -272,6 +328,27 @@ describe('each door names its own option in an error about the endpoint', () => 
     expect(code).toBe(3);
     expect(cli).toBe(`tracegate: ${said('--endpoint', 'cli')}`);
     expect(action).toEqual([said('input endpoint', 'action')]);
+  });
+
+  it('an endpoint that fails the check before the harvest', async () => {
+    // A port nothing listens on, and the real client (no fake): its preflight runs.
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    await new Promise((r) => server.close(r));
+    let harvests = 0;
+    const { code, cli, action } = await bothDoors(
+      { endpoint: url },
+      { backend: () => (harvests++, fakeBackend()), sources: { resolve: async () => SOURCE } },
+    );
+    const said = (option: string) =>
+      `Model endpoint ${url} is unreachable: connection refused (ECONNREFUSED: nothing listens ` +
+      `there) on GET ${url}/models. Start the server, or give ${option} ${example}. ` +
+      'Checked before any harvest: nothing ran.';
+    expect(code).toBe(3);
+    expect(cli).toBe(`tracegate: ${said('--endpoint')}`);
+    expect(action).toEqual([said('input endpoint')]);
+    expect(harvests).toBe(0);
   });
 
   it('an endpoint that refuses the request', async () => {

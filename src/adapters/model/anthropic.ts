@@ -19,6 +19,8 @@ export const ANTHROPIC_VERSION = '2023-06-01';
 export const anthropic: Protocol = {
   name: 'anthropic',
   path: '/messages',
+  // Paged, 20 to a page by default; 1000 is the most one page holds.
+  modelsPath: '/models?limit=1000',
   authHeaders: (apiKey) => ({ 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION }),
   // Anthropic has no seed parameter: samples differ only through temperature.
   buildBody: (model, messages, settings) => ({

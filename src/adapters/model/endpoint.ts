@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { Protocol } from './protocol.js';
+import { PROTOCOLS } from './protocols.js';
 
 const EXAMPLE = 'http://127.0.0.1:8000/v1';
 const REQUIRED = `--endpoint is required (the API base URL, e.g. ${EXAMPLE})`;
@@ -37,3 +39,29 @@ export const endpointSchema = z
     ctx.addIssue({ code: 'custom', message: `--endpoint "${endpoint}" ${problem}` });
     return z.NEVER;
   });
+
+/**
+ * The routes the protocols append, longest first (`/chat/completions` before
+ * `/completions`): a URL pasted with one of them would be asked at a doubled path.
+ */
+const ROUTES = Object.values(PROTOCOLS)
+  .map((p: Protocol) => p.path)
+  .sort((a, b) => b.length - a.length);
+
+/**
+ * `options` with the endpoint's pasted route (`…/v1/chat/completions`) cut
+ * back to the API base, saying so through `warn`; unchanged otherwise.
+ */
+export function withApiBase<T extends { endpoint: string }>(
+  options: T,
+  warn: (message: string) => void,
+): T {
+  const route = ROUTES.find((r) => options.endpoint.endsWith(r));
+  if (!route) return options;
+  const base = options.endpoint.slice(0, -route.length);
+  warn(
+    `The endpoint ${options.endpoint} ends in the route ${route}, which tracegate adds itself: ` +
+      `using the API base ${base} (give that as the endpoint to silence this notice).`,
+  );
+  return { ...options, endpoint: base };
+}

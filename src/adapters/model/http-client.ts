@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../../contracts/messages.js';
 import { redact } from './faults.js';
+import { preflight } from './preflight.js';
 import type { DecodedReply, Protocol } from './protocol.js';
 import { postJson, type TransportOptions } from './transport.js';
 import type {
@@ -49,6 +50,12 @@ export class HttpModelClient implements ModelClient {
       latencyMs: Math.round(performance.now() - started),
       retries,
     };
+  }
+
+  /** The endpoint checked before any harvest (preflight.ts): the same URL, headers and body. */
+  preflight(log: (message: string) => void): Promise<void> {
+    const { protocol, endpoint, model, settings, transport } = this;
+    return preflight({ protocol, endpoint, model, settings, transport }, log);
   }
 }
 

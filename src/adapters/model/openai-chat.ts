@@ -22,6 +22,7 @@ interface ChatResponse {
 export const openaiChat: Protocol = {
   name: 'openai-chat',
   path: '/chat/completions',
+  modelsPath: '/models',
   authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
   buildBody: (model, messages, settings, sample) => ({
     model,

@@ -15,6 +15,7 @@ interface CompletionsResponse {
 export const openaiCompletions: Protocol = {
   name: 'openai-completions',
   path: '/completions',
+  modelsPath: '/models',
   authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
   buildBody: (model, messages, settings, sample) => ({
     model,

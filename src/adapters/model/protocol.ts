@@ -14,6 +14,11 @@ export interface Protocol {
   readonly name: string;
   /** Appended to the API base URL, e.g. `/chat/completions`. */
   readonly path: string;
+  /**
+   * Where the server lists its models (GET, appended to the base; `data[].id`
+   * per model), for the preflight's check of `--model`; absent: no list.
+   */
+  readonly modelsPath?: string;
   authHeaders(apiKey: string): Record<string, string>;
   buildBody(
     model: string,

@@ -78,8 +78,8 @@ export async function postJson<T>(
           (last ? ` (last failure: ${last.message})` : ''),
       );
     try {
-      const json = await attemptOnce(url, payload, options, Math.min(options.timeoutMs, left));
-      return { value: decode(json), retries: attempt };
+      const raw = await attemptOnce(url, payload, options, Math.min(options.timeoutMs, left));
+      return { value: decode(interpret(url, raw)), retries: attempt };
     } catch (error) {
       if (error instanceof TransientError) last = error;
       else if (error instanceof ModelRequestError)
@@ -101,13 +101,36 @@ const AGENTS = {
   'https:': new https.Agent({ keepAlive: true, maxSockets: Infinity }),
 };
 
-/** One request. The timeout covers connect, headers and the whole body. */
+/** A complete response, not yet judged: its status, Retry-After and body. */
+export interface RawResponse {
+  status: number;
+  retryAfter?: string;
+  text: string;
+}
+
+/**
+ * One request with no retry (the preflight's): POST `body` as JSON, or GET
+ * when there is none, through the same agents, headers and limits as
+ * postJson. Resolves with any complete response, whatever its status;
+ * rejects with TransientError when none came (refused, DNS, reset, timeout)
+ * and ModelResponseError on a body over the size limit.
+ */
+export function sendOnce(
+  url: string,
+  body: unknown,
+  options: TransportOptions,
+): Promise<RawResponse> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return attemptOnce(url, payload, options, options.timeoutMs);
+}
+
+/** One request (GET without a payload). The timeout covers connect, headers and the whole body. */
 function attemptOnce(
   url: string,
-  payload: string,
+  payload: string | undefined,
   options: TransportOptions,
   timeoutMs: number,
-): Promise<unknown> {
+): Promise<RawResponse> {
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const target = new URL(url);
   const secure = target.protocol === 'https:';
@@ -121,11 +144,12 @@ function attemptOnce(
     };
     const fail = (error: Error): void => settle(() => reject(error));
     const request = (secure ? https : http).request(target, {
-      method: 'POST',
+      method: payload === undefined ? 'GET' : 'POST',
       agent: secure ? AGENTS['https:'] : AGENTS['http:'],
       headers: {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(payload),
+        ...(payload === undefined
+          ? {}
+          : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
         ...options.headers,
       },
     });
@@ -161,13 +185,8 @@ function attemptOnce(
       });
       response.on('end', () =>
         settle(() => {
-          try {
-            resolve(
-              interpret(url, status, response.headers['retry-after'], text + decoder.decode()),
-            );
-          } catch (error) {
-            reject(error as Error);
-          }
+          const retryAfter = response.headers['retry-after'];
+          resolve({ status, ...(retryAfter ? { retryAfter } : {}), text: text + decoder.decode() });
         }),
       );
     });
@@ -176,12 +195,7 @@ function attemptOnce(
 }
 
 /** A complete response → its JSON, or the typed error its status calls for. */
-function interpret(
-  url: string,
-  status: number,
-  retryAfter: string | undefined,
-  text: string,
-): unknown {
+function interpret(url: string, { status, retryAfter, text }: RawResponse): unknown {
   if (isTransientStatus(status)) {
     throw new TransientError(
       status === 429 ? 'rate_limited' : 'server_error',

@@ -37,6 +37,12 @@ import type { HarvestDeps } from '../../stages/harvest/types.js';
 export interface Logger {
   log: (message: string) => void;
   warn: (message: string) => void;
+  /**
+   * A phase of the run begins (selection, endpoint check, harvest, queries,
+   * compare and report): the Action opens a log group for it, closing the
+   * previous one; the CLI's log has none.
+   */
+  phase?: (name: string) => void;
 }
 
 /** What an entry point holds to stop a run cleanly: the abort signal and the pending undos. */
@@ -168,6 +174,7 @@ export function toRunInput(
         worldFactor: options['world-factor'],
       },
       ...(options.price ? { price: options.price } : {}),
+      ...(options.preflight ? {} : { preflight: false }),
     },
     gate: {
       policy: toGatePolicy(options),

@@ -195,6 +195,11 @@ export const runOptionsSchema = harvestOptionsSchema.extend({
   retries: int('retries', 0, 20).default(3),
   /** Total seconds all requests of the run may take; unset means no limit. */
   'time-budget': num('time-budget', 1, 7 * 24 * 3600).optional(),
+  /** Check the endpoint before the harvest (model list, one tiny request): a dead one fails in seconds. */
+  preflight: z
+    .enum(['true', 'false'], { message: '--preflight must be true or false' })
+    .default('true')
+    .transform((v) => v === 'true'),
   /** USD per million input / output tokens, e.g. `3/15`: the report shows the run's cost. */
   price: z
     .string()

@@ -2,6 +2,7 @@ import * as core from '@actions/core';
 import * as github from '@actions/github';
 import type { EventContext } from '../../adapters/history/event.js';
 import type { Octokit } from '../../adapters/github/reporter.js';
+import type { Logger } from '../../app/config/assemble.js';
 
 /**
  * Everything the Action reads from and writes to its runner, as one port:
@@ -24,6 +25,10 @@ export interface ActionEnv {
   warning(message: string): void;
   notice(message: string): void;
   setFailed(message: string): void;
+  /** Opens a collapsible group of log lines (`::group::`); groups do not nest. */
+  startGroup(name: string): void;
+  /** Closes the open group (`::endgroup::`). */
+  endGroup(): void;
   setOutput(name: string, value: unknown): void;
   /** Appends markdown to the job summary. */
   summary(markdown: string): Promise<void>;
@@ -41,10 +46,38 @@ export function realActionEnv(): ActionEnv {
     warning: core.warning,
     notice: core.notice,
     setFailed: core.setFailed,
+    startGroup: core.startGroup,
+    endGroup: core.endGroup,
     setOutput: core.setOutput,
     summary: async (markdown) => {
       await core.summary.addRaw(markdown).write();
     },
     octokit: (token) => github.getOctokit(token),
+  };
+}
+
+/**
+ * The run's log as the Action shows it: each phase the application names
+ * (selection, endpoint check, harvest, queries, compare and report) is a log
+ * group, and the next phase closes the one before. `close` ends the last;
+ * the door calls it before its own lines (a failure, the verdict).
+ */
+export function groupedLogger(
+  env: Pick<ActionEnv, 'info' | 'warning' | 'startGroup' | 'endGroup'>,
+): Logger & { close(): void } {
+  let open = false;
+  const close = (): void => {
+    if (open) env.endGroup();
+    open = false;
+  };
+  return {
+    log: (message) => env.info(message),
+    warn: (message) => env.warning(message),
+    phase: (name) => {
+      close();
+      env.startGroup(name);
+      open = true;
+    },
+    close,
   };
 }

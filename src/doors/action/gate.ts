@@ -1,7 +1,7 @@
 import { realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runGate } from '../../app/run-gate.js';
-import type { Engines, Lifecycle, Logger } from '../../app/config/assemble.js';
+import type { Engines, Lifecycle } from '../../app/config/assemble.js';
 import { messageOf, UsageError } from '../../errors.js';
 import { GitHubReporter, type Octokit } from '../../adapters/github/reporter.js';
 import type { RunArtifacts } from '../../adapters/github/artifacts.js';
@@ -10,7 +10,7 @@ import type { BaselineEvent } from '../../adapters/history/baseline.js';
 import { githubCommitGraph } from '../../adapters/history/commit-graph.js';
 import { baselineEventOf, branchOf } from '../../adapters/history/event.js';
 import type { CacheStore } from '../../adapters/stores/cache-store.js';
-import type { ActionEnv } from './env.js';
+import { groupedLogger, type ActionEnv } from './env.js';
 import type { ReportingInputs } from './inputs.js';
 import { readInputs } from './inputs.js';
 import {
@@ -82,7 +82,7 @@ export interface GateDeps {
  */
 export async function gate(reporting: ReportingInputs, deps: GateDeps): Promise<void> {
   const { env } = deps;
-  const logger: Logger = { log: env.info, warn: env.warning };
+  const logger = groupedLogger(env);
   const writes = new GitHubWrites(env.warning);
   let failCheck: ((message: string) => Promise<void>) | undefined;
   try {
@@ -172,9 +172,12 @@ export async function gate(reporting: ReportingInputs, deps: GateDeps): Promise<
       );
     }
 
+    // The verdict's own lines stand outside the last group, where they are seen.
+    logger.close();
     setOutputs(env.setOutput, results, comparison, { out: inputs.run.out });
     decide(env, outcome, inputs.run['on-inconclusive']);
   } catch (error) {
+    logger.close();
     const message = messageOf(error, 'action');
     env.setFailed(message);
     await failCheck?.(message).catch(() => {});

@@ -107,6 +107,8 @@ Model and output (run; the Action's inputs have the same names):
   --timeout SECONDS      per request, whole body included (default 120)
   --retries N            retries of transient failures (default 3; backoff honours Retry-After)
   --time-budget SECONDS  total time for all requests (default: no limit)
+  --preflight true|false  check the endpoint before the harvest: its model list and one
+                         4-token request, so a wrong URL, model or key fails in seconds (default true)
   --price IN/OUT         USD per million input / output tokens (e.g. 3/15): the report shows the cost
   --temperature T --max-tokens N --top-p P
   --generation-seed N    sampling seed sent to the server (sample i gets N+i)

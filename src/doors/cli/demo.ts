@@ -69,6 +69,8 @@ export async function demoCommand(
         'min-drop': '0.1',
         ...flags,
         endpoint: server.url,
+        // The built-in model is this process's own loopback server: nothing to check.
+        preflight: 'false',
         model: checkpoint.model,
         'model-revision': checkpoint.revision,
         history,

@@ -1,0 +1,127 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { ResolvedSource } from '../../src/contracts/environment.js';
+import type { HarvestBackend, HarvestJob } from '../../src/contracts/harvest-backend.js';
+
+/**
+ * A scriptable loopback model endpoint (real HTTP, routes by function) and a
+ * fake harvest backend whose questions it can answer: for runs through a door
+ * with no Docker engine, when what is tried is the endpoint.
+ */
+
+export interface Seen {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body?: { model?: string; messages?: { content: string }[]; max_tokens?: number };
+}
+export type Reply = { status: number; body: unknown } | 'hang';
+
+/** A loopback server answering with `route`; it records every request. */
+export async function endpoint(route: (r: Seen) => Reply) {
+  const seen: Seen[] = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const r: Seen = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        ...(raw ? { body: JSON.parse(raw) as Seen['body'] } : {}),
+      };
+      seen.push(r);
+      const reply = route(r);
+      if (reply === 'hang') return;
+      res.writeHead(reply.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(reply.body));
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const root = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    root,
+    seen,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+/** A port nothing listens on: bound, then released. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+export const chat = (content: string) => ({
+  choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+  usage: { prompt_tokens: 10, completion_tokens: 2 },
+});
+
+/** Right on every question of the fake harvest ("What is n for ID?"). */
+export const answer = (body: Seen['body']) => {
+  const text = body?.messages?.map((m) => m.content).join('\n') ?? '';
+  const id = /What is n for ([\w.-]+)\?/.exec(text)?.[1];
+  return chat(id ? `{"n": ${id.length}}` : 'ok');
+};
+
+/** A vLLM-like server under /v1: lists `models`, answers them, 404s the rest as FastAPI does. */
+export const vllm =
+  (models: string[], chatStatus?: number) =>
+  (r: Seen): Reply => {
+    if (r.method === 'GET' && r.path === '/v1/models')
+      return { status: 200, body: { object: 'list', data: models.map((id) => ({ id })) } };
+    if (r.method === 'POST' && r.path === '/v1/chat/completions') {
+      if (chatStatus) return { status: chatStatus, body: { detail: 'Internal Server Error' } };
+      if (!models.includes(r.body?.model ?? ''))
+        return {
+          status: 404,
+          body: { error: { message: `The model \`${r.body?.model}\` does not exist.` } },
+        };
+      return { status: 200, body: answer(r.body) };
+    }
+    return { status: 404, body: { detail: 'Not Found' } };
+  };
+
+export const SOURCE: ResolvedSource = { kind: 'packages', wheels: [] };
+
+/** Every spec answered ok with n = the length of its id, as the tracer's result lines. */
+export const fakeBackend = (): HarvestBackend => ({
+  name: 'fake',
+  ensureAvailable: async () => {},
+  runtime: async () => ({
+    runtime: { backend: 'local', python: '/usr/bin/python3', version: '3.11.9', note: 'fake' },
+    source: SOURCE,
+  }),
+  run: async (job: HarvestJob) =>
+    job
+      .plan({ instanceDir: (i) => `/i/${i}`, workDir: '/w', isolation: null })
+      .instances.map((spec) =>
+        JSON.stringify({
+          tracegate_result: 1,
+          id: spec.id,
+          instance_hash: 'instance_hash' in spec ? spec.instance_hash : '',
+          env_digest: 'env_digest' in spec ? spec.env_digest : '',
+          status: 'ok',
+          answer: { n: spec.id.length },
+          question: `What is n for ${spec.id}?`,
+          template_answer: { n: 'int' },
+          context: { file: 'f.py', func: 'f', first_line: 1, source: 'def f():\n    pass\n' },
+          python: '3.11.9',
+          tracer_version: 'fake',
+          stats: { events: 1, invocations: 1, pytest_exit_code: 0, seconds: 0.1 },
+        }),
+      )
+      .join('\n'),
+});
