@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9047);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1214);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9047:
+/***/ 1214:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -77054,6 +77054,18 @@ const kindSummarySchema = object({
     accuracy: schemas_number(),
     /** Wilson 95% interval of the accuracy. */
     ci95: tuple([schemas_number(), schemas_number()]),
+    /**
+     * The kind's floor on this selection: what the best constant answer scores
+     * under the kind's pass rule (src/stages/score/chance.ts) — the answer, and
+     * how many of the items with an oracle it passes.
+     */
+    chance: object({
+        correct: schemas_number().int(),
+        total: schemas_number().int(),
+        accuracy: schemas_number(),
+        answer: unknown(),
+    })
+        .optional(),
 });
 const summarySchema = object({
     total: schemas_number().int(),
@@ -77156,6 +77168,15 @@ const resultsSchema = object({
         tried: schemas_number().int(),
         valid: schemas_number().int(),
         dropped: record(schemas_string(), schemas_number().int()),
+        /** The same per kind (absent in results written before 0.2). */
+        byKind: record(schemas_string(), object({
+            tried: schemas_number().int(),
+            valid: schemas_number().int(),
+            dropped: record(schemas_string(), schemas_number().int()),
+        }))
+            .optional(),
+        /** Selected instances that cannot vary, by reason (world-model kinds: measured, not traced). */
+        unvariable: record(schemas_string(), schemas_number().int()).optional(),
     })
         .optional(),
     /** With `--price`: the run's token cost in USD at that price (per million tokens). */
@@ -77194,6 +77215,24 @@ const historyEntrySchema = object({
     accepted: object({ label: schemas_string(), note: schemas_string().optional() }).optional(),
     results: resultsSchema,
 });
+/** One kind's counts in an index row. */
+const kindCountSchema = object({ total: schemas_number().int(), correct: schemas_number().int() });
+/** Flipped items an index row lists at most (regressed first); the entry holds them all. */
+const FLIPPED_IN_INDEX = 20;
+/** A flipped item as the index keeps it: the id and, when the entry's records say, its kind. */
+const flippedItemSchema = object({ id: schemas_string(), kind: schemas_string().optional() });
+/** The comparison's flipped items, capped at FLIPPED_IN_INDEX between the two lists. */
+const flippedRowSchema = object({
+    /** Right in the baseline, wrong now (regressed). */
+    lost: array(flippedItemSchema),
+    /** Wrong in the baseline, right now (fixed). */
+    gained: array(flippedItemSchema),
+    /** How many flipped each way in all (the lists above may be shorter). */
+    lostTotal: schemas_number().int(),
+    gainedTotal: schemas_number().int(),
+    /** The baseline's commit, when the baseline was one. */
+    baseline: schemas_string().optional(),
+});
 /** One row of the index: enough to draw a trend and find an entry without reading it. */
 const indexRowSchema = object({
     name: runNameSchema,
@@ -77206,6 +77245,12 @@ const indexRowSchema = object({
     accuracy: schemas_number(),
     total: schemas_number().int(),
     byKind: record(schemas_string(), schemas_number()),
+    /** Items right overall (with `total`, the interval). Absent from rows written before it was kept. */
+    correct: schemas_number().int().optional(),
+    /** Per kind: items scored and right (the item count and interval the dashboard draws). */
+    byKindCounts: record(schemas_string(), kindCountSchema).optional(),
+    /** The items that flipped against the run's baseline, capped (the dashboard lists them). */
+    flipped: flippedRowSchema.optional(),
     model: schemas_string(),
     revision: schemas_string().optional(),
     /** The entry's prompt version and scorer: a baseline of another one is skipped unread. */
@@ -77219,6 +77264,7 @@ const historyIndexSchema = object({
 /** The index row of an entry. */
 function indexRow(entry) {
     const { summary, model } = entry.results;
+    const flipped = flippedOf(entry.results);
     return {
         name: entry.name,
         commit: entry.commit,
@@ -77230,10 +77276,34 @@ function indexRow(entry) {
         accuracy: summary.accuracy,
         total: summary.total,
         byKind: Object.fromEntries(Object.entries(summary.byKind).map(([k, s]) => [k, s.accuracy])),
+        correct: summary.correct,
+        byKindCounts: Object.fromEntries(Object.entries(summary.byKind).map(([k, s]) => [k, { total: s.total, correct: s.correct }])),
+        ...(flipped ? { flipped } : {}),
         model: model.name,
         ...(model.revision ? { revision: model.revision } : {}),
         promptVersion: entry.results.promptVersion,
         ...(history_scorerOf(entry.results) ? { scorer: history_scorerOf(entry.results) } : {}),
+    };
+}
+/** The comparison's flipped items with their kinds, regressed first, at most FLIPPED_IN_INDEX. */
+function flippedOf(results) {
+    const flipped = results.comparison?.flipped;
+    if (!flipped)
+        return undefined;
+    const kinds = new Map(results.instances.map((r) => [r.id, r.kind]));
+    const item = (id) => {
+        const kind = kinds.get(id);
+        return kind ? { id, kind } : { id };
+    };
+    const lost = flipped.lost.slice(0, FLIPPED_IN_INDEX);
+    const gained = flipped.gained.slice(0, FLIPPED_IN_INDEX - lost.length);
+    const baseline = results.comparison?.baseline?.commit;
+    return {
+        lost: lost.map(item),
+        gained: gained.map(item),
+        lostTotal: flipped.lost.length,
+        gainedTotal: flipped.gained.length,
+        ...(baseline ? { baseline } : {}),
     };
 }
 /** The scorer (`name@version`) a run was scored with, when its results say (read defensively). */
@@ -79118,6 +79188,48 @@ function rejectionMessage(status, url, body) {
     return `HTTP ${status} from ${url}: ${message}`;
 }
 
+;// CONCATENATED MODULE: ./src/adapters/model/preflight-errors.ts
+
+/**
+ * The endpoint failed the preflight, before any harvest: what happened and
+ * what to do, with options named as the door spells them. Exit 3 when the
+ * endpoint is not there or cannot answer; 2 when the configuration is wrong
+ * (the key, the model), as the same mistakes are during a run.
+ */
+class EndpointCheckError extends TracegateError {
+    exitCode;
+    say;
+    constructor(exitCode, say) {
+        super('');
+        this.exitCode = exitCode;
+        this.say = say;
+        this.message = this.messageFor('cli');
+        this.name = 'EndpointCheckError';
+    }
+    messageFor(door) {
+        return `${this.say((name) => optionName(name, door))} Checked before any harvest: nothing ran.`;
+    }
+}
+/** A failure with no reply at all, in words: refused, DNS, timeout, reset. */
+function describeNoReply(error) {
+    const code = error.message.split(' ')[0];
+    switch (error.kind) {
+        case 'refused':
+            return 'connection refused (ECONNREFUSED: nothing listens there)';
+        case 'dns':
+            return `DNS lookup failed (${code}: the host name does not resolve)`;
+        case 'timeout':
+            return error.message.replace('no complete response', 'no answer');
+        default:
+            return `the connection failed (${error.message})`;
+    }
+}
+/** Nothing answered `request` (`GET url`, `POST url`): the server is not there. */
+function unreachable(endpoint, request, error) {
+    return new EndpointCheckError(ExitCode.Infrastructure, (o) => `Model endpoint ${endpoint} is unreachable: ${describeNoReply(error)} on ${request}. ` +
+        `Start the server, or give ${o('endpoint')} its API base URL (e.g. http://127.0.0.1:8000/v1).`);
+}
+
 ;// CONCATENATED MODULE: external "node:https"
 const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
 var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
@@ -79184,8 +79296,8 @@ async function postJson(url, body, options, decode) {
             throw giveUp(`the time budget of ${options.budget.totalMs / 1000}s is spent` +
                 (last ? ` (last failure: ${last.message})` : ''));
         try {
-            const json = await attemptOnce(url, payload, options, Math.min(options.timeoutMs, left));
-            return { value: decode(json), retries: attempt };
+            const raw = await attemptOnce(url, payload, options, Math.min(options.timeoutMs, left));
+            return { value: decode(interpret(url, raw)), retries: attempt };
         }
         catch (error) {
             if (error instanceof TransientError)
@@ -79208,7 +79320,18 @@ const AGENTS = {
     'http:': new (external_node_http_default()).Agent({ keepAlive: true, maxSockets: Infinity }),
     'https:': new (external_node_https_default()).Agent({ keepAlive: true, maxSockets: Infinity }),
 };
-/** One request. The timeout covers connect, headers and the whole body. */
+/**
+ * One request with no retry (the preflight's): POST `body` as JSON, or GET
+ * when there is none, through the same agents, headers and limits as
+ * postJson. Resolves with any complete response, whatever its status;
+ * rejects with TransientError when none came (refused, DNS, reset, timeout)
+ * and ModelResponseError on a body over the size limit.
+ */
+function sendOnce(url, body, options) {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    return attemptOnce(url, payload, options, options.timeoutMs);
+}
+/** One request (GET without a payload). The timeout covers connect, headers and the whole body. */
 function attemptOnce(url, payload, options, timeoutMs) {
     const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     const target = new URL(url);
@@ -79224,11 +79347,12 @@ function attemptOnce(url, payload, options, timeoutMs) {
         };
         const fail = (error) => settle(() => reject(error));
         const request = (secure ? (external_node_https_default()) : (external_node_http_default())).request(target, {
-            method: 'POST',
+            method: payload === undefined ? 'GET' : 'POST',
             agent: secure ? AGENTS['https:'] : AGENTS['http:'],
             headers: {
-                'content-type': 'application/json',
-                'content-length': Buffer.byteLength(payload),
+                ...(payload === undefined
+                    ? {}
+                    : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
                 ...options.headers,
             },
         });
@@ -79261,19 +79385,15 @@ function attemptOnce(url, payload, options, timeoutMs) {
                     fail(new TransientError('reset', 'connection closed mid-response'));
             });
             response.on('end', () => settle(() => {
-                try {
-                    resolve(interpret(url, status, response.headers['retry-after'], text + decoder.decode()));
-                }
-                catch (error) {
-                    reject(error);
-                }
+                const retryAfter = response.headers['retry-after'];
+                resolve({ status, ...(retryAfter ? { retryAfter } : {}), text: text + decoder.decode() });
             }));
         });
         request.end(payload);
     });
 }
 /** A complete response → its JSON, or the typed error its status calls for. */
-function interpret(url, status, retryAfter, text) {
+function interpret(url, { status, retryAfter, text }) {
     if (isTransientStatus(status)) {
         throw new TransientError(status === 429 ? 'rate_limited' : 'server_error', `HTTP ${status} ${snippet(text)}`, retryAfterMs(retryAfter ?? null));
     }
@@ -79288,7 +79408,174 @@ function interpret(url, status, retryAfter, text) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/adapters/model/preflight.ts
+
+
+
+
+/** The preflight's one question: any server answers it within a few tokens. */
+const PREFLIGHT_PROMPT = 'tracegate preflight: reply with the word ok';
+/** The preflight request's max tokens: enough for a reply, too few to cost anything. */
+const PREFLIGHT_MAX_TOKENS = 4;
+/** The model list answers at once or the server is not there. */
+const LIST_TIMEOUT_MS = 10_000;
+/** One tiny request may wait behind a busy server's queue, but not for a run's timeout. */
+const ASK_TIMEOUT_MS = 30_000;
+/** The model names a list reply holds (`data[].id`: OpenAI, vLLM, Ollama, Anthropic), if any. */
+function namesOf(text) {
+    try {
+        const data = JSON.parse(text).data;
+        if (!Array.isArray(data))
+            return undefined;
+        return data
+            .map((m) => m?.id)
+            .filter((id) => typeof id === 'string');
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * GET the protocol's model list: the names, or why there are none (a server
+ * without the route, a proxy). A server that does not answer at all fails
+ * the check here, in seconds.
+ */
+async function listModels(target) {
+    const path = target.protocol.modelsPath;
+    if (!path)
+        return { why: `${target.protocol.name} has no model list` };
+    const url = `${target.endpoint}${path}`;
+    let reply;
+    try {
+        reply = await sendOnce(url, undefined, timeout(target, LIST_TIMEOUT_MS));
+    }
+    catch (error) {
+        if (error instanceof TransientError)
+            throw unreachable(target.endpoint, `GET ${url}`, error);
+        return { why: error.message, url };
+    }
+    if (reply.status !== 200)
+        return { why: `HTTP ${reply.status}`, url, answered: true };
+    const names = namesOf(reply.text);
+    return names
+        ? { names, url, answered: true }
+        : { why: 'a reply with no data[].id', url, answered: true };
+}
+function timeout(target, capMs) {
+    return { ...target.transport, timeoutMs: Math.min(target.transport.timeoutMs, capMs) };
+}
+/**
+ * Checks an endpoint before any harvest: its model list where the protocol
+ * has one, then one request of PREFLIGHT_MAX_TOKENS tokens through the
+ * protocol's URL, headers, body and decoder, one attempt each, with short
+ * timeouts. Throws EndpointCheckError saying what is wrong and what to do;
+ * logs what it found.
+ */
+async function preflight(target, log) {
+    const { protocol, endpoint, model } = target;
+    const listed = await listModels(target);
+    const url = `${endpoint}${protocol.path}`;
+    const messages = [{ role: 'user', content: PREFLIGHT_PROMPT }];
+    const settings = { ...target.settings, maxTokens: PREFLIGHT_MAX_TOKENS };
+    const started = performance.now();
+    let reply;
+    try {
+        reply = await sendOnce(url, protocol.buildBody(model, messages, settings, 0), timeout(target, ASK_TIMEOUT_MS));
+    }
+    catch (error) {
+        // A server that answered the list is up: no reply on the route is the route's failure.
+        if (error instanceof TransientError && !listed.answered)
+            throw unreachable(endpoint, `POST ${url}`, error);
+        const why = error instanceof TransientError ? describeNoReply(error) : error.message;
+        throw failedRoute(target, url, listed.names, why);
+    }
+    const ms = Math.round(performance.now() - started);
+    const said = redact(serverMessage(reply.text), target.transport.secrets ?? []);
+    const inList = listed.names?.includes(model);
+    if (reply.status === 429) {
+        log(`Model endpoint ${endpoint} is up but rate-limited the check (HTTP 429: ${said}); ` +
+            'the run’s requests wait and retry.');
+        return;
+    }
+    if (reply.status >= 200 && reply.status < 300) {
+        try {
+            protocol.decode(JSON.parse(reply.text));
+        }
+        catch (error) {
+            const why = error instanceof SyntaxError ? `invalid JSON: ${said}` : error.message;
+            throw notThisProtocol(target, url, why);
+        }
+        log(`Model endpoint ${endpoint}: a ${PREFLIGHT_MAX_TOKENS}-token request to ${model} ` +
+            `answered in ${ms} ms` +
+            (inList
+                ? ` (${listed.url} lists it).`
+                : listed.names
+                    ? `, though ${listed.url} does not list it (it lists ${names(listed.names)}).`
+                    : ` (no model list: ${listed.why}).`));
+        return;
+    }
+    if (reply.status === 401 || reply.status === 403)
+        throw new EndpointCheckError(ExitCode.Usage, (o) => `Model endpoint ${endpoint} refused the API key (HTTP ${reply.status} from ${url}): ` +
+            `${said.replace(/\.$/, '')}. Check ${o('api-key')}.`);
+    if (isTransientStatus(reply.status))
+        throw failedRoute(target, url, listed.names, `HTTP ${reply.status}: ${said}`);
+    // Another 4xx: the model, the route, or the request itself.
+    if ((listed.names && !inList) || (!listed.names && mentions(said, model)))
+        throw new EndpointCheckError(ExitCode.Usage, (o) => `Model endpoint ${endpoint} does not serve the model "${model}" ` +
+            `(HTTP ${reply.status}: ${said.replace(/\.$/, '')}). ` +
+            (listed.names ? `It serves ${names(listed.names)}. ` : '') +
+            `Check ${o('model')}.`);
+    if (reply.status === 404)
+        throw notFound(target, url, listed, said);
+    throw new EndpointCheckError(ExitCode.Usage, (o) => `Model endpoint ${endpoint} rejected a ${PREFLIGHT_MAX_TOKENS}-token request ` +
+        `(HTTP ${reply.status} from ${url}): ${said.replace(/\.$/, '')}. Check ${o('model')}, ` +
+        `${o('extra-body')} and the generation options; if the server refuses only this tiny ` +
+        `request, ${o('preflight')} false skips the check.`);
+}
+/** The server's message is about this model: it says "model" and the name, as a whole word. */
+function mentions(said, model) {
+    const name = model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return /model/i.test(said) && new RegExp(`(^|[^\\w.:/-])${name}($|[^\\w.:/-])`).test(said);
+}
+/** Served names, at most 10 of them, and how many more. */
+function names(served) {
+    if (!served.length)
+        return 'no model';
+    const shown = served
+        .slice(0, 10)
+        .map((n) => `"${n}"`)
+        .join(', ');
+    return served.length > 10 ? `${shown} and ${served.length - 10} more` : shown;
+}
+/** 404 on the protocol's route: a base without /v1, or a server that speaks another protocol. */
+function notFound(target, url, listed, said) {
+    const { endpoint } = target;
+    const versioned = /\/v\d+[a-z]*$/.test(new URL(endpoint).pathname);
+    if (!versioned && !listed.names)
+        return new EndpointCheckError(ExitCode.Infrastructure, (o) => `Model endpoint ${endpoint} answered HTTP 404 to POST ${url} (${said.replace(/\.$/, '')}): ` +
+            `did you mean ${endpoint}/v1? ${o('endpoint')} is the API base URL, which ends in /v1 ` +
+            'on most servers.');
+    return new EndpointCheckError(ExitCode.Infrastructure, (o) => `Model endpoint ${endpoint} ` +
+        (listed.names ? `lists its models (${listed.url}) but ` : '') +
+        `answered HTTP 404 to POST ${url} (${said.replace(/\.$/, '')}): it does not serve the ` +
+        `${target.protocol.path} route. Check ${o('api')} (openai-chat posts to /chat/completions, ` +
+        `openai-completions to /completions, anthropic to /messages) and ${o('endpoint')}.`);
+}
+/** The route answered, but failed (5xx, a body over the limit). */
+function failedRoute(target, url, listed, why) {
+    return new EndpointCheckError(ExitCode.Infrastructure, () => `Model endpoint ${target.endpoint} ` +
+        (listed ? 'lists its models but its ' : 'is up but its ') +
+        `${target.protocol.path} route failed (POST ${url}: ${why.replace(/\.$/, '')}). ` +
+        'The server is running but cannot answer: look at its log (a model still loading, ' +
+        'out of memory), then run again.');
+}
+function notThisProtocol(target, url, why) {
+    return new EndpointCheckError(ExitCode.Infrastructure, (o) => `Model endpoint ${target.endpoint} answered POST ${url}, but not with an ` +
+        `${target.protocol.name} reply (${why}). Check ${o('api')} and ${o('endpoint')}.`);
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/model/http-client.ts
+
 
 
 /** A model behind one protocol over HTTP, with the shared transport policy. */
@@ -79325,6 +79612,11 @@ class HttpModelClient {
             latencyMs: Math.round(performance.now() - started),
             retries,
         };
+    }
+    /** The endpoint checked before any harvest (preflight.ts): the same URL, headers and body. */
+    preflight(log) {
+        const { protocol, endpoint, model, settings, transport } = this;
+        return preflight({ protocol, endpoint, model, settings, transport }, log);
     }
 }
 /** Text as text, whatever JSON type the server put there; objects are not answers. */
@@ -79391,6 +79683,8 @@ const ANTHROPIC_VERSION = '2023-06-01';
 const anthropic = {
     name: 'anthropic',
     path: '/messages',
+    // Paged, 20 to a page by default; 1000 is the most one page holds.
+    modelsPath: '/models?limit=1000',
     authHeaders: (apiKey) => ({ 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION }),
     // Anthropic has no seed parameter: samples differ only through temperature.
     buildBody: (model, messages, settings) => ({
@@ -79442,6 +79736,7 @@ const anthropic = {
 const openaiChat = {
     name: 'openai-chat',
     path: '/chat/completions',
+    modelsPath: '/models',
     authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
     buildBody: (model, messages, settings, sample) => ({
         model,
@@ -79488,6 +79783,7 @@ function renderAsText(messages) {
 const openaiCompletions = {
     name: 'openai-completions',
     path: '/completions',
+    modelsPath: '/models',
     authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
     buildBody: (model, messages, settings, sample) => ({
         model,
@@ -81096,6 +81392,45 @@ function planning(e, alpha, margin) {
     const required = margin > 0 ? Math.ceil(((z * sigma) / margin) ** 2) : Number.MAX_SAFE_INTEGER;
     return { mde: z * e.se, needed: Math.max(0, required - e.n) };
 }
+/**
+ * Paired items (in all) at which a change of `delta` would be significant by
+ * the gate's own test at one-sided level `alpha`, if the change and the row's
+ * per-item spread held: the smallest m with
+ *
+ *   |delta| · m/(m + 2) ≥ t₁₋α,G_m−1 · σ/√m,
+ *
+ * σ² = n·se² (the row's per-item variance, discordance and clustering
+ * included), m/(m + 2) the Agresti–Min shrinkage of the centre, G_m = G·m/n
+ * clusters (clusters growing with the items). The left side grows with m and
+ * the quantile shrinks, so the first m that holds is found by bisection.
+ * Undefined without a spread to size it from (one cluster) or a change.
+ */
+function itemsToSignificance(e, delta, alpha) {
+    const sigma = e.se * Math.sqrt(Math.max(e.n, 1));
+    if (!Number.isFinite(sigma) || delta === 0 || e.n < 1)
+        return undefined;
+    const holds = (m) => {
+        const df = Math.max(1, Math.round((e.clusters * m) / e.n) - 1);
+        return ((Math.abs(delta) * m) / (m + 2) >= (studentTQuantile(1 - alpha, df) * sigma) / Math.sqrt(m));
+    };
+    const LIMIT = 1e9;
+    let high = 1;
+    while (!holds(high)) {
+        if (high >= LIMIT)
+            return undefined;
+        high *= 2;
+    }
+    let low = Math.floor(high / 2);
+    // low fails (or is 0), high holds.
+    while (high - low > 1) {
+        const mid = Math.floor((low + high) / 2);
+        if (holds(mid))
+            high = mid;
+        else
+            low = mid;
+    }
+    return high;
+}
 
 ;// CONCATENATED MODULE: ./src/stages/compare/pairing.ts
 
@@ -82551,7 +82886,7 @@ function replyNumber(value) {
 function asObject(value) {
     return value && typeof value === 'object' && !Array.isArray(value) ? value : {};
 }
-function names(value) {
+function world_names(value) {
     return Array.isArray(value) ? value.filter((v) => typeof v === 'string') : [];
 }
 /** `UsageError` names `click.exceptions.UsageError` (whole dotted components); null names null. */
@@ -82566,6 +82901,7 @@ function sameException(truth, predicted) {
 function failing(outcome) {
     return typeof outcome === 'string' && outcome.trim().toLowerCase() !== 'passed';
 }
+/** The measured kinds' number: its field in the answer, and the floor both sides are raised to. */
 const VALUE = {
     W2_PeakMemory: { field: MEASURED_FIELD.W2_PeakMemory, floor: FLOOR_BYTES },
     W3_WallTime: { field: MEASURED_FIELD.W3_WallTime, floor: FLOOR_MS },
@@ -82589,8 +82925,8 @@ function passesWorld(kind, oracle, prediction, factor = DEFAULT_WORLD_FACTOR) {
         return Math.max(a / b, b / a) <= factor;
     }
     return RANK_LISTS.every((list) => {
-        const top = names(truth[list])[0];
-        return top === undefined ? true : names(said[list]).slice(0, 5).includes(top);
+        const top = world_names(truth[list])[0];
+        return top === undefined ? true : world_names(said[list]).slice(0, 5).includes(top);
     });
 }
 /**
@@ -82624,8 +82960,8 @@ function worldMeasures(kind, oracle, prediction, executed) {
     }
     const ranked = {};
     for (const list of RANK_LISTS) {
-        const true5 = names(truth[list]).slice(0, 5);
-        const predicted = [...new Set(names(said[list]))];
+        const true5 = world_names(truth[list]).slice(0, 5);
+        const predicted = [...new Set(world_names(said[list]))];
         const ran = new Set(list.startsWith('hot_methods') ? executed?.functions : executed?.lines);
         ranked[list] = {
             ndcg5: ndcgAt5(true5, predicted),
@@ -82634,7 +82970,7 @@ function worldMeasures(kind, oracle, prediction, executed) {
                 : 1,
             predicted: predicted.length,
             ran: executed
-                ? predicted.filter((n) => ran.has(n) || names(truth[list]).includes(n)).length
+                ? predicted.filter((n) => ran.has(n) || world_names(truth[list]).includes(n)).length
                 : 0,
         };
     }
@@ -82681,27 +83017,59 @@ function outcomeMetrics(pairs) {
             ? (2 * precision * recall) / (precision + recall)
             : 0
         : null;
+    const unanswered = pairs.filter((p) => p.unanswered).length;
     return {
         n: pairs.length,
         precision: precision === null ? null : round(precision),
         recall: recall === null ? null : round(recall),
         f1: f1 === null ? null : round(f1),
+        ...(unanswered ? { unanswered } : {}),
     };
 }
-/** The study's aggregate metrics over the scored world-model instances' measures. */
+/**
+ * A W1 item without a usable answer, as the metrics count it: the class it is
+ * not (a miss when the test fails, a false alarm when it passes), like the
+ * pass rate counts it wrong. Nothing without an oracle to know the class.
+ */
+function unansweredOutcome(oracle) {
+    const truth = asObject(oracle).outcome;
+    if (typeof truth !== 'string')
+        return [];
+    return [{ failing: failing(truth), predictedFailing: !failing(truth), unanswered: true }];
+}
+const withUnanswered = (metrics, unanswered) => unanswered ? { ...metrics, unanswered } : metrics;
+/**
+ * The study's aggregate metrics over the scored world-model instances. Every
+ * metric counts the items without a usable answer (unparsed, refused, never
+ * answered), as the pass rate does: W1 counts them as the wrong class, W4 as
+ * empty lists, W2/W3 say how many had no number beside their calibration.
+ */
 function summarizeWorld(items) {
-    const of = (kind) => items.filter((i) => i.kind === kind && i.measures).map((i) => i.measures);
-    const outcomes = of('W1_Outcome').flatMap((m) => (m.outcome ? [m.outcome] : []));
-    const memory = of('W2_PeakMemory').flatMap((m) => (m.log10 ? [m.log10] : []));
-    const time = of('W3_WallTime').flatMap((m) => (m.log10 ? [m.log10] : []));
-    const profiles = of('W4_Profile').flatMap((m) => (m.ranked ? [m.ranked] : []));
+    const of = (kind) => items.filter((i) => i.kind === kind);
+    const outcomes = of('W1_Outcome').flatMap((i) => i.measures?.outcome ? [i.measures.outcome] : unansweredOutcome(i.oracle));
+    const numbers = (kind) => {
+        const all = of(kind);
+        const points = all.flatMap((i) => (i.measures?.log10 ? [i.measures.log10] : []));
+        return { points, unanswered: all.length - points.length };
+    };
+    const memory = numbers('W2_PeakMemory');
+    const time = numbers('W3_WallTime');
+    let profilesUnanswered = 0;
+    const profiles = of('W4_Profile').flatMap((i) => {
+        if (i.measures?.ranked)
+            return [i.measures.ranked];
+        if (i.oracle === undefined)
+            return [];
+        profilesUnanswered++;
+        return [worldMeasures('W4_Profile', i.oracle, {}).ranked];
+    });
     const summary = {};
     if (outcomes.length)
         summary.outcome = outcomeMetrics(outcomes);
-    if (memory.length)
-        summary.memory = calibration(memory);
-    if (time.length)
-        summary.time = calibration(time);
+    if (memory.points.length || memory.unanswered)
+        summary.memory = withUnanswered(calibration(memory.points), memory.unanswered);
+    if (time.points.length || time.unanswered)
+        summary.time = withUnanswered(calibration(time.points), time.unanswered);
     if (profiles.length) {
         const ndcg5 = {};
         const recall5 = {};
@@ -82716,12 +83084,12 @@ function summarizeWorld(items) {
             predicted += rows.reduce((s, r) => s + r.predicted, 0);
             ran += rows.reduce((s, r) => s + r.ran, 0);
         }
-        summary.profile = {
+        summary.profile = withUnanswered({
             n: profiles.length,
             ndcg5,
             recall5,
             executionRate: predicted ? round(ran / predicted) : null,
-        };
+        }, profilesUnanswered);
     }
     return Object.keys(summary).length ? summary : undefined;
 }
@@ -82849,6 +83217,7 @@ function toRunInput(options, selected, commit, rejected, pool = []) {
                 worldFactor: options['world-factor'],
             },
             ...(options.price ? { price: options.price } : {}),
+            ...(options.preflight ? {} : { preflight: false }),
         },
         gate: {
             policy: toGatePolicy(options),
@@ -82958,6 +83327,7 @@ baseline, engines = {}) {
 
 ;// CONCATENATED MODULE: ./src/adapters/model/endpoint.ts
 
+
 const EXAMPLE = 'http://127.0.0.1:8000/v1';
 const REQUIRED = `--endpoint is required (the API base URL, e.g. ${EXAMPLE})`;
 /** Why `endpoint` is not an http(s) base URL, or undefined when it is one. */
@@ -82992,6 +83362,26 @@ const endpointSchema = schemas_string({ error: REQUIRED })
     ctx.addIssue({ code: 'custom', message: `--endpoint "${endpoint}" ${problem}` });
     return NEVER;
 });
+/**
+ * The routes the protocols append, longest first (`/chat/completions` before
+ * `/completions`): a URL pasted with one of them would be asked at a doubled path.
+ */
+const ROUTES = Object.values(PROTOCOLS)
+    .map((p) => p.path)
+    .sort((a, b) => b.length - a.length);
+/**
+ * `options` with the endpoint's pasted route (`…/v1/chat/completions`) cut
+ * back to the API base, saying so through `warn`; unchanged otherwise.
+ */
+function withApiBase(options, warn) {
+    const route = ROUTES.find((r) => options.endpoint.endsWith(r));
+    if (!route)
+        return options;
+    const base = options.endpoint.slice(0, -route.length);
+    warn(`The endpoint ${options.endpoint} ends in the route ${route}, which tracegate adds itself: ` +
+        `using the API base ${base} (give that as the endpoint to silence this notice).`);
+    return { ...options, endpoint: base };
+}
 
 ;// CONCATENATED MODULE: ./src/stages/prompt/budget.ts
 /** Characters per token of the estimate: deterministic and tokenizer-free, roughly right for code. */
@@ -83434,6 +83824,10 @@ const runOptionsSchema = harvestOptionsSchema.extend({
     retries: options_int('retries', 0, 20).default(3),
     /** Total seconds all requests of the run may take; unset means no limit. */
     'time-budget': num('time-budget', 1, 7 * 24 * 3600).optional(),
+    /** Check the endpoint before the harvest (model list, one tiny request): a dead one fails in seconds. */
+    preflight: schemas_enum(['true', 'false'], { message: '--preflight must be true or false' })
+        .default('true')
+        .transform((v) => v === 'true'),
     /** USD per million input / output tokens, e.g. `3/15`: the report shows the run's cost. */
     price: schemas_string()
         .regex(/^\d+(\.\d+)?\/\d+(\.\d+)?$/, '--price must be USD per million input and output tokens, e.g. 3/15')
@@ -83954,8 +84348,7 @@ function planSpec({ instance, contentHash, variant, sweFlux }, env, { instanceDi
         ...(variant
             ? {
                 variant_epoch: variant.epoch,
-                variant_key: variant.of,
-                variant_attempt: variant.attempt,
+                ...(variant.search ? { variant_search: true } : { variant_candidate: variant.candidate }),
             }
             : {}),
         ...(sweFlux ? { swe_flux: { qa: sweFlux.qa, instance: sweFlux.instance } } : {}),
@@ -84011,11 +84404,14 @@ const planSpecSchema = strictObject({
     /** Echoed back in the result, so the host can check whose result it reads. */
     instance_hash: schemas_string().optional(),
     env_digest: schemas_string().optional(),
-    /** A fresh variant: the tracer perturbs the tests' literal inputs (tracer/tracegate_tracer/variant.py). */
+    /**
+     * A fresh variant (tracer/tracegate_tracer/variant.py): the epoch whose pool of one-literal
+     * edits of the tests it draws from, and either the candidate to harvest alone or, with
+     * `variant_search`, the search over the whole pool (tracer/tracegate_tracer/search.py).
+     */
     variant_epoch: schemas_number().int().optional(),
-    variant_key: schemas_string().optional(),
-    /** Which of the tracer's perturbation strategies (variant.py STRATEGIES) this attempt uses. */
-    variant_attempt: schemas_number().int().nonnegative().optional(),
+    variant_candidate: schemas_number().int().nonnegative().optional(),
+    variant_search: schemas_boolean().optional(),
     /** A seeded mutant applied before the tests run (world-model kinds; tracer/tracegate_tracer/measure.py). */
     mutant: mutantSchema.optional(),
     /** A SWE-Flux-format instance: run by its own harness (tracer/tracegate_tracer/swe_flux.py). */
@@ -84574,7 +84970,128 @@ function rowsMatching(rows, name, sha) {
     return [...found.values()];
 }
 
+;// CONCATENATED MODULE: ./src/stages/score/verdict.ts
+
+
+
+/**
+ * The one entry point for scoring an answer: a world-model kind by its own
+ * pass rule (within a factor, the top entry in the top five) in both modes,
+ * any other kind by the chosen scorer's structural comparison.
+ */
+function passes(kind, truth, prediction, rules = {}) {
+    return isWorldKind(kind)
+        ? passesWorld(kind, truth, prediction, rules.worldFactor ?? DEFAULT_WORLD_FACTOR)
+        : SCORERS[rules.scoring ?? DEFAULT_SCORING].score(truth, prediction);
+}
+
+;// CONCATENATED MODULE: ./src/stages/score/chance.ts
+
+
+
+
+/**
+ * Verdicts computed per kind at most (candidates × distinct oracles): a
+ * structural comparison costs microseconds, so a kind of a few hundred
+ * distinct answers is scored whole; past that the most frequent candidates
+ * come first. A measured number's rule is a division: its budget is larger.
+ */
+const COMPARISONS = 50_000;
+const MEASURED_COMPARISONS = 2_000_000;
+/** Just inside a band's edge: the pass rule's `≤ factor` must hold after rounding. */
+const INSIDE = 1 - 1e-12;
+/** Constants beyond the oracle answers that the kind's pass rule makes worth trying. */
+function ruleCandidates(kind, oracles, factor) {
+    const value = isWorldKind(kind) ? VALUE[kind] : undefined;
+    if (value) {
+        return oracles.flatMap((o) => {
+            const t = replyNumber(o?.[value.field]);
+            return t === undefined ? [] : [{ [value.field]: Math.max(t, value.floor) * factor * INSIDE }];
+        });
+    }
+    if (kind === 'W4_Profile') {
+        const profile = {};
+        for (const list of RANK_LISTS) {
+            const counts = new Map();
+            for (const o of oracles) {
+                const top = o?.[list]?.[0];
+                if (typeof top === 'string')
+                    counts.set(top, (counts.get(top) ?? 0) + 1);
+            }
+            profile[list] = [...counts]
+                .sort((a, b) => b[1] - a[1])
+                .slice(0, 5)
+                .map(([name]) => name);
+        }
+        return [profile];
+    }
+    return [];
+}
+/**
+ * The best constant answer for one kind over its items' oracle answers;
+ * undefined without any. Ties go to the more frequent oracle answer, then to
+ * the first seen.
+ */
+function chanceLevel(kind, oracles, rules = {}) {
+    if (!oracles.length)
+        return undefined;
+    // Identical oracles get the same verdict: score each distinct one once, weighted by its count.
+    const distinct = new Map();
+    for (const answer of oracles) {
+        const key = canonicalJson(answer);
+        const seen = distinct.get(key);
+        if (seen)
+            seen.count++;
+        else
+            distinct.set(key, { answer, count: 1 });
+    }
+    const truths = [...distinct.values()];
+    const byRule = ruleCandidates(kind, oracles, rules.worldFactor ?? DEFAULT_WORLD_FACTOR);
+    const measured = isWorldKind(kind) && VALUE[kind] !== undefined;
+    // A measured number's best window starts at a truth: its band edges first.
+    const candidates = [
+        ...(measured ? byRule : []),
+        ...[...truths].sort((a, b) => b.count - a.count).map((t) => t.answer),
+        ...(measured ? [] : byRule),
+    ].slice(0, Math.max(1, Math.floor((measured ? MEASURED_COMPARISONS : COMPARISONS) / truths.length)));
+    let best = { answer: candidates[0], correct: -1 };
+    for (const answer of candidates) {
+        let correct = 0;
+        for (const t of truths)
+            if (passes(kind, t.answer, answer, rules))
+                correct += t.count;
+        if (correct > best.correct)
+            best = { answer, correct };
+    }
+    const total = oracles.length;
+    return {
+        answer: best.answer,
+        correct: best.correct,
+        total,
+        accuracy: Math.round((best.correct / total) * 10_000) / 10_000,
+    };
+}
+/** Every kind's chance level over the scored records that carry their oracle. */
+function chanceLevels(records, rules = {}) {
+    const byKind = new Map();
+    for (const r of records) {
+        if (!r.scored || r.oracle === undefined)
+            continue;
+        const list = byKind.get(r.kind) ?? [];
+        list.push(r.oracle);
+        byKind.set(r.kind, list);
+    }
+    const levels = {};
+    for (const [kind, oracles] of byKind) {
+        const level = chanceLevel(kind, oracles, rules);
+        if (level)
+            levels[kind] = level;
+    }
+    return levels;
+}
+
 ;// CONCATENATED MODULE: ./src/stages/score/aggregate.ts
+
 
 /** Wilson score interval at 95%: honest for small n and for 0% / 100%. */
 function wilson(correct, total, z = 1.959964) {
@@ -84595,19 +85112,32 @@ function kindSummary(records) {
         ci95: wilson(correct, records.length),
     };
 }
-/** Per-kind and overall accuracy over scored instances, plus error and token totals. */
-function summarize(records) {
+/**
+ * Per-kind and overall accuracy over scored instances, each kind's floor (the
+ * best constant answer under `rules`, the run's scoring rules), plus error and
+ * token totals.
+ */
+function summarize(records, rules = {}) {
     const scored = records.filter((r) => r.scored);
+    const chance = chanceLevels(scored, rules);
     const byKind = {};
     for (const kind of [...new Set(scored.map((r) => r.kind))].sort()) {
-        byKind[kind] = kindSummary(scored.filter((r) => r.kind === kind));
+        const level = chance[kind];
+        byKind[kind] = {
+            ...kindSummary(scored.filter((r) => r.kind === kind)),
+            ...(level ? { chance: level } : {}),
+        };
     }
     const errors = {};
     for (const r of records)
         if (r.error)
             errors[r.error] = (errors[r.error] ?? 0) + 1;
     const overall = kindSummary(scored);
-    const world = summarizeWorld(scored.map((r) => ({ kind: r.kind, measures: r.world })));
+    const world = summarizeWorld(scored.map((r) => ({
+        kind: r.kind,
+        measures: r.world,
+        oracle: r.oracle,
+    })));
     return {
         ...overall,
         ...(world ? { world: world } : {}),
@@ -84701,7 +85231,8 @@ function assembleResults(state) {
         .map((l) => records.get(l.instance.id))
         .filter((r) => !!r);
     const missing = attempted.map((l) => l.instance.id).filter((id) => !records.has(id));
-    const summary = summarize(ordered);
+    const { scoring, worldFactor } = input.query.config;
+    const summary = summarize(ordered, { scoring, worldFactor });
     return {
         schema: RESULTS_SCHEMA,
         model: input.query.model,
@@ -85180,21 +85711,6 @@ function parseAnswer(raw, finishReason, template) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/stages/score/verdict.ts
-
-
-
-/**
- * The one entry point for scoring an answer: a world-model kind by its own
- * pass rule (within a factor, the top entry in the top five) in both modes,
- * any other kind by the chosen scorer's structural comparison.
- */
-function passes(kind, truth, prediction, rules = {}) {
-    return isWorldKind(kind)
-        ? passesWorld(kind, truth, prediction, rules.worldFactor ?? DEFAULT_WORLD_FACTOR)
-        : SCORERS[rules.scoring ?? DEFAULT_SCORING].score(truth, prediction);
-}
-
 ;// CONCATENATED MODULE: ./src/stages/query/pool.ts
 /**
  * Runs `task` over `items` with at most `concurrency` in flight. The first
@@ -85416,15 +85932,122 @@ function codeSpan(text) {
     return `\`${text.replace(/[`\r\n\u0085\u2028\u2029]/g, ' ')}\``;
 }
 
+;// CONCATENATED MODULE: ./src/stages/report/moves.ts
+
+
+/**
+ * A move at least this large (and at least `min-drop` / `min-gain`) is never
+ * called "within noise": when the gate cannot call it, too few items can.
+ */
+const LARGE_MOVE = 0.1;
+const ICON = {
+    regressed: '🔴',
+    improved: '🟢',
+    'too few to decide': '🟠',
+    'small, significant': '⚪',
+    'within noise': '⚪',
+    'too few items': '▫️',
+};
+/** The mark as the table shows it (`🔴 regressed`), a large undecided move with what would decide it. */
+function statusText(r, c) {
+    const mark = markOf(r, c);
+    return `${ICON[mark]} ${mark === 'too few to decide' ? undecided(r, c) : mark}`;
+}
+/** Floating-point slack, as the gate's (a 1/10 drop is a 0.1 drop). */
+const moves_EPS = 1e-9;
+/**
+ * The row's mark: `regressed` / `improved` as the gate decided; a move of at
+ * least LARGE_MOVE the gate did not call is `too few to decide`; a significant
+ * move below min-drop / min-gain is `small, significant`; an untested small
+ * row `too few items`; anything else `within noise`.
+ */
+function markOf(r, c) {
+    if (r.status === 'regressed' || r.status === 'improved')
+        return r.status;
+    const large = r.delta <= -Math.max(LARGE_MOVE, c.policy.minDrop) + moves_EPS ||
+        r.delta >= Math.max(LARGE_MOVE, c.policy.minGain) - moves_EPS;
+    if (r.paired && large)
+        return 'too few to decide';
+    if (r.status === 'too few items')
+        return 'too few items';
+    const p = Math.min(r.test?.pDropAdjusted ?? 1, r.test?.pGainAdjusted ?? 1);
+    return p < c.look.alpha ? 'small, significant' : 'within noise';
+}
+/**
+ * How many more paired items would make this row's change significant by the
+ * gate, if the change and its per-item spread held: itemsToSignificance at
+ * α/k (Holm's strictest step, k = the gate's family with this row in it), and
+ * at least the gate's minimum of items and clusters. Undefined without a
+ * spread to size it from (one cluster) or when items are not what is missing.
+ */
+function itemsToDecide(r, c) {
+    if (!r.test)
+        return undefined;
+    const tested = [c.overall, ...c.kinds].filter((x) => x?.test?.pDropAdjusted !== undefined);
+    const family = tested.length + (r.test.pDropAdjusted === undefined ? 1 : 0);
+    const total = itemsToSignificance({ n: r.paired, se: r.test.se, clusters: r.clusters }, r.delta, c.look.alpha / Math.max(family, 1));
+    if (total === undefined)
+        return undefined;
+    // The gate tests a row only with its minimum of items and of clusters (clusters growing with items).
+    const forClusters = Math.ceil((c.policy.minClusters * r.paired) / Math.max(r.clusters, 1));
+    const more = Math.max(total, c.policy.minItems, forClusters) - r.paired;
+    return more > 0 ? more : undefined;
+}
+/** `−84.7 … −40.3 pp`: the row's two one-sided bounds, within −100 … +100 pp. */
+function boundsText(r) {
+    const clamp = (x) => Math.max(-1, Math.min(1, x));
+    const lower = pp(clamp(r.test.lower)).replace(/ pp$/, '');
+    return `${lower} … ${pp(clamp(r.test.upper))}`;
+}
+/** Whether the row's bounds are worth reading (tested, enough items). */
+const hasBounds = (r) => !!r?.test && r.status !== 'too few items';
+/** Why a large move is undecided, and what would decide it. */
+function undecided(r, c) {
+    const more = itemsToDecide(r, c);
+    if (more !== undefined)
+        return `too few to decide; +${more} items would`;
+    if (r.clusters < c.policy.minClusters)
+        return `too few to decide (${r.clusters} cluster${r.clusters === 1 ? '' : 's'}; the gate needs ${c.policy.minClusters})`;
+    return 'too few to decide';
+}
+const items = (n) => `${n} paired item${n === 1 ? '' : 's'}`;
+function moved(k, floor) {
+    const bounds = hasBounds(k) ? ` (${boundsText(k)})` : '';
+    return (`- ${ICON[k.status]} **${k.kind}** ${pp(k.delta)}${bounds} on ${items(k.paired)}: ` +
+        `${pct(k.baseline)} → ${pct(k.candidate)}${floor !== undefined ? `, floor ${pct(floor)}` : ''}`);
+}
+/**
+ * The kinds a reader must see first: those that moved significantly (the
+ * gate's `regressed` and `improved`), worst first; then the large drops on too
+ * few items to decide, worst first, with the items that would decide them.
+ * Every other kind is in the full table.
+ */
+function movesSection(c, floors) {
+    if (!c.overall?.paired)
+        return [];
+    const byDelta = (a, b) => a.delta - b.delta || a.kind.localeCompare(b.kind);
+    const marked = c.kinds.map((k) => ({ k, mark: markOf(k, c) }));
+    const significant = marked
+        .filter((m) => m.mark === 'regressed' || m.mark === 'improved')
+        .map((m) => m.k)
+        .sort(byDelta);
+    const tooFew = marked
+        .filter((m) => m.mark === 'too few to decide' && m.k.delta < 0)
+        .map((m) => m.k)
+        .sort(byDelta);
+    if (!significant.length && !tooFew.length)
+        return ['', `No kind moved significantly or dropped ${pp(LARGE_MOVE).slice(1)} or more.`];
+    return [
+        '',
+        ...significant.map((k) => moved(k, floors[k.kind])),
+        ...tooFew.map((k) => `- ${ICON['too few to decide']} **${k.kind}** ${pp(k.delta)} on ${items(k.paired)}: ${undecided(k, c)}`),
+    ];
+}
+
 ;// CONCATENATED MODULE: ./src/stages/report/comparison.ts
 
 
-const STATUS = {
-    regressed: '🔴 regressed',
-    improved: '🟢 improved',
-    'within noise': '⚪ within noise',
-    'too few items': '▫️ too few items',
-};
+
 const VERDICT = {
     pass: '✅ **pass**',
     fail: '❌ **fail**',
@@ -85436,54 +86059,104 @@ const VERDICT = {
 function verdictLine(c) {
     return `${VERDICT[c.verdict]} — ${escapeMarkdown(c.summary)}`;
 }
+/** The baseline in a few characters: its commit's short sha, else where it came from. */
+function baselineName(c) {
+    const b = c.baseline;
+    if (!b)
+        return 'none';
+    return b.commit ? codeSpan(b.commit.slice(0, 7)) : escapeMarkdown(b.source);
+}
+/**
+ * The report's first line: the verdict, the overall change with its bounds
+ * (the one place the level is stated), the paired items and the baseline.
+ * Without a baseline it says so, with this run's score.
+ */
+function headline(c, summary) {
+    const score = `**${pct(summary.accuracy)}** (${summary.correct}/${summary.total})`;
+    if (c.verdict === 'no-baseline')
+        return `${VERDICT[c.verdict]} — this run ${score}; scores recorded, nothing to compare with.`;
+    if (c.verdict === 'baseline-unavailable')
+        return `${verdictLine(c)} This run: ${score}.`;
+    const o = c.overall;
+    const baseline = `baseline ${baselineName(c)}`;
+    if (!o?.paired)
+        return `${VERDICT[c.verdict]} — no paired items · ${baseline}`;
+    const change = hasBounds(o)
+        ? `overall **${pp(o.delta)}** (${level(c.look.alpha)} bounds ${boundsText(o)})`
+        : `overall **${pp(o.delta)}**, too few items to test`;
+    return `${VERDICT[c.verdict]} — ${change} · ${o.paired} paired · ${baseline}`;
+}
+/** The sentence a fail or an inconclusive verdict rests on (the headline says the rest). */
+function reasonLine(c) {
+    return c.verdict === 'fail' || c.verdict === 'inconclusive'
+        ? ['', escapeMarkdown(c.summary)]
+        : [];
+}
 const score = (s) => s ? `${pct(s.accuracy)} (${s.correct}/${s.total})` : '—';
-/** Bounds shown within the possible range of a change (−100 … +100 pp). */
-const clamp = (x) => Math.max(-1, Math.min(1, x));
+/** The best constant answer's score (summary.byKind[kind].chance), overall summed over kinds. */
+function floors(byKind) {
+    const chances = Object.values(byKind).map((s) => s.chance);
+    const known = chances.every((x) => x !== undefined) && chances.length > 0;
+    const total = chances.reduce((n, x) => n + (x?.total ?? 0), 0);
+    const correct = chances.reduce((n, x) => n + (x?.correct ?? 0), 0);
+    return {
+        ...(known && total ? { overall: correct / total } : {}),
+        of: (k) => {
+            const x = byKind[k]?.chance;
+            return x ? pct(x.accuracy) : '—';
+        },
+    };
+}
 function cells(r) {
     if (!r || !r.paired)
         return ['0', '—', '—', '—', '—'];
-    // A row too small to test has no interval worth reading.
-    const interval = r.test && r.status !== 'too few items'
-        ? `${pp(clamp(r.test.lower))} … ${pp(clamp(r.test.upper))}`
-        : '—';
-    return [`${r.paired} (${r.clusters})`, pct(r.baseline), pct(r.candidate), pp(r.delta), interval];
+    // A row too small to test has no bounds worth reading.
+    const bounds = hasBounds(r) ? boundsText(r) : '—';
+    return [`${r.paired} (${r.clusters})`, pct(r.baseline), pct(r.candidate), pp(r.delta), bounds];
 }
 /**
- * The per-kind table: this run's own score, then on the paired items the
- * baseline's and the candidate's mean, the change, its interval (the two
- * one-sided bounds at this look's level) and the row's status.
+ * The per-kind table: this run's own score and the floor (what the best
+ * constant answer scores on these items), then on the paired items the
+ * baseline's and the candidate's mean, the change, its bounds and the mark
+ * (moves.ts). A large drop the gate could not call says how many items would.
  */
 function comparisonTable(c, scores) {
     const kinds = [...new Set([...Object.keys(scores.byKind), ...c.kinds.map((k) => k.kind)])].sort();
     const byKind = new Map(c.kinds.map((k) => [k.kind, k]));
-    const status = (r) => (r ? STATUS[r.status] : '—');
+    const floor = floors(scores.byKind);
+    const status = (r) => (r ? statusText(r, c) : '—');
     const lines = [
-        `| Kind | Score | Paired (clusters) | Baseline | Candidate | Δ | ${level(2 * c.look.alpha)} interval | Status |`,
-        '|---|---:|---:|---:|---:|---:|---|---|',
-        `| **overall** | ${[score(scores.overall), ...cells(c.overall), status(c.overall)].join(' | ')} |`,
+        '| Kind | Score | Floor | Paired (clusters) | Baseline | Candidate | Δ | Bounds | Status |',
+        '|---|---:|---:|---:|---:|---:|---:|---|---|',
+        `| **overall** | ${[score(scores.overall), floor.overall === undefined ? '—' : pct(floor.overall), ...cells(c.overall), status(c.overall)].join(' | ')} |`,
     ];
     for (const kind of kinds) {
         const r = byKind.get(kind);
-        lines.push(`| ${kind} | ${[score(scores.byKind[kind]), ...cells(r), status(r)].join(' | ')} |`);
+        lines.push(`| ${kind} | ${[score(scores.byKind[kind]), floor.of(kind), ...cells(r), status(r)].join(' | ')} |`);
     }
     return lines;
 }
-/** What the numbers rest on: power, the intersection, exclusions, top-up, notes. */
+/**
+ * What the numbers rest on: the baseline and the items compared, exclusions,
+ * top-up, notes; the power when the verdict is not a fail (a fail needs none).
+ */
 function comparisonDetails(c) {
     const lines = [];
     const o = c.overall;
-    if (o?.test && c.verdict !== 'no-baseline') {
+    if (o?.test && (c.verdict === 'pass' || c.verdict === 'inconclusive')) {
         lines.push('', `**Power:** on ${o.paired} paired items this gate detects a drop of ${pp(o.test.mde).slice(1)} with 80% power` +
             (o.test.needed && c.verdict === 'inconclusive'
                 ? `; about ${o.test.needed} more paired items would give 80% power to rule out a drop of ${pp(c.policy.minDrop).slice(1)} between equal models.`
                 : '.'));
     }
     const p = c.pairing;
-    if (p) {
+    const b = c.baseline;
+    if (p && b) {
         const outside = p.candidateOnly || p.baselineOnly
             ? ` (${p.candidateOnly} only in this run, ${p.baselineOnly} only in the baseline: not compared)`
             : '';
-        lines.push('', `**Compared:** the ${p.intersection} items both runs hold${outside}; ${p.paired} paired, ` +
+        lines.push('', `Compared with ${escapeMarkdown(b.model)}${b.revision ? ` @ ${codeSpan(b.revision)}` : ''} — ${escapeMarkdown(b.source)}: ` +
+            `the ${p.intersection} items both runs hold${outside}; ${p.paired} paired, ` +
             `${p.excluded.length} excluded (${pct(p.excludedShare)}, allowed ${pct(c.policy.maxExcluded)}).` +
             (p.baselineOnlyKinds.length
                 ? ` Kinds only in the baseline, not compared: ${p.baselineOnlyKinds.join(', ')}.`
@@ -85505,15 +86178,48 @@ function comparisonDetails(c) {
         lines.push('', `<sub>Note: ${escapeMarkdown(note)}</sub>`);
     return lines;
 }
-/** The gate's settings, for the footer. */
+/**
+ * The gate's settings and how its bounds are made, for the footer (the level
+ * itself is stated once, in the headline).
+ */
 function policyLine(c) {
     const { policy, look } = c;
-    return (`gate: ${policy.gate}, min drop ${pp(policy.minDrop).slice(1)}, α ${policy.alpha} one-sided` +
+    return (`gate ${policy.gate}, min drop ${pp(policy.minDrop).slice(1)}, α ${policy.alpha}` +
         `${look.of > 1 ? ` (look ${look.index} of ${look.of} at ${look.alpha.toFixed(4)})` : ''}` +
-        `, Holm over overall + kinds; paired clustered difference by ${policy.clusterBy} (CR1, Agresti–Min, t)`);
+        ` with Holm over overall + kinds; bounds one-sided each, paired, clustered by ${policy.clusterBy} (CR1, Agresti–Min, t)`);
+}
+
+;// CONCATENATED MODULE: ./src/stages/report/excerpt.ts
+const RUN_TESTS = /^Run the tests? .*?\((?:a pytest id|pytest ids)\)\.\s+/s;
+const RUN_SWE_FLUX = /^Run `[^`]*`\.\s+/;
+const TARGET = /^The target function is `([^`]+)` \(qualified name `[^`]*`\) in `[^`]*`[^;]*; "the target" below means it\.\s*/;
+const CHANGED = /^The repository's code is changed for this question: on line (\d+) of `([^`]*)`, .*?\(the code shown is the changed code\)\.\s*/s;
+/** Where the asking ends: the definitions, or the answer's shape when there are none. */
+const TAIL = /\s+(?:Definitions: |Answer as JSON of exactly this shape)/;
+function questionExcerpt(question) {
+    let rest = question.trim();
+    const run = RUN_TESTS.exec(rest) ?? RUN_SWE_FLUX.exec(rest);
+    if (run)
+        rest = rest.slice(run[0].length);
+    const target = TARGET.exec(rest);
+    if (target)
+        rest = rest.slice(target[0].length);
+    const changed = CHANGED.exec(rest);
+    if (changed)
+        rest = rest.slice(changed[0].length);
+    const tail = TAIL.exec(rest);
+    if (tail)
+        rest = rest.slice(0, tail.index);
+    return {
+        ...(target ? { target: target[1] } : {}),
+        ...(changed ? { changed: { line: changed[1], file: changed[2] } } : {}),
+        // A question that was all boilerplate keeps its text.
+        ask: rest.trim() || question.trim(),
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/stages/report/flipped.ts
+
 
 /** Items listed per direction; the rest are counted (all of them are in results.json). */
 const SHOWN = 25;
@@ -85535,10 +86241,20 @@ function value(v) {
     }
     return codeSpan(cut(text));
 }
+/** What the question asks: its target and its asking sentences, not how every question starts. */
+function asks(question) {
+    if (!question)
+        return '';
+    const q = questionExcerpt(question);
+    const changed = q.changed
+        ? ` (on changed code: line ${q.changed.line} of ${codeSpan(q.changed.file)})`
+        : '';
+    return `${q.target ? ` · ${codeSpan(q.target)}${changed}` : changed} — ${escapeMarkdown(cut(q.ask))}`;
+}
 function item(r) {
     const answer = r.parsed !== undefined ? value(r.parsed) : r.error ? `no answer (${r.error})` : '—';
     return [
-        `- ${codeSpan(r.id)} · ${r.kind}${r.question ? ` — ${escapeMarkdown(cut(r.question))}` : ''}`,
+        `- ${codeSpan(r.id)} · ${r.kind}${asks(r.question)}`,
         `  oracle ${value(r.oracle)} · answer ${answer}`,
     ];
 }
@@ -85560,8 +86276,8 @@ function section(title, ids, byId) {
     ];
 }
 /**
- * The paired items that changed since the baseline, collapsed: kind, question,
- * oracle and this run's answer. Every string from a model or an instance goes
+ * The paired items that changed since the baseline, collapsed: kind, what the
+ * question asks (excerpt.ts), oracle and this run's answer. Every string from a model or an instance goes
  * through `escapeMarkdown` or `codeSpan`, so none can mention anyone, open
  * HTML, close the block or forge a marker.
  */
@@ -85644,6 +86360,8 @@ function renderTrend(rows, options) {
 ;// CONCATENATED MODULE: ./src/stages/report/world.ts
 
 const world_num = (x, digits = 2) => x === null || x === undefined ? '—' : x.toFixed(digits);
+/** What the figures did with the items that gave no usable answer. */
+const unanswered = (n, how) => (n ? `; ${n} unanswered, ${how}` : '');
 /**
  * The JetBrains study's metrics for the run's world-model instances, beside
  * the pass rates the gate uses (none when the run has none).
@@ -85660,26 +86378,34 @@ function worldSection(results) {
     lines.push('| measure | n | figures |', '| --- | ---: | --- |');
     if (world.outcome) {
         const o = world.outcome;
-        lines.push(`| W1 outcome (failure positive) | ${o.n} | precision ${world_num(o.precision)}, recall ${world_num(o.recall)}, F1 ${world_num(o.f1)} |`);
+        lines.push(`| W1 outcome (failure positive) | ${o.n} | precision ${world_num(o.precision)}, recall ${world_num(o.recall)}, F1 ${world_num(o.f1)}` +
+            `${unanswered(o.unanswered, 'counted as the wrong class')} |`);
     }
     for (const [label, c] of [
         ['W2 peak memory (log10)', world.memory],
         ['W3 wall time (log10)', world.time],
     ]) {
-        if (c)
-            lines.push(`| ${label} | ${c.n} | slope ${world_num(c.slope)}, bias ${world_num(c.bias)}, MAE ${world_num(c.mae)} |`);
+        if (c) {
+            const figures = c.n
+                ? `slope ${world_num(c.slope)}, bias ${world_num(c.bias)}, MAE ${world_num(c.mae)}`
+                : 'no number to calibrate';
+            const n = c.n + (c.unanswered ?? 0);
+            lines.push(`| ${label} | ${n} | ${figures}${unanswered(c.unanswered, `not in the ${c.n} calibrated`)} |`);
+        }
     }
     if (world.profile) {
         const p = world.profile;
         const per = RANK_LISTS.filter((l) => p.ndcg5[l] !== undefined)
             .map((l) => `${l} NDCG@5 ${world_num(p.ndcg5[l])} / Recall@5 ${world_num(p.recall5[l])}`)
             .join('; ');
-        lines.push(`| W4 profile | ${p.n} | ${per}; execution rate ${world_num(p.executionRate)} |`);
+        lines.push(`| W4 profile | ${p.n} | ${per}; execution rate ${world_num(p.executionRate)}` +
+            `${unanswered(p.unanswered, 'scored as empty lists')} |`);
     }
     return lines;
 }
 
 ;// CONCATENATED MODULE: ./src/stages/report/markdown.ts
+
 
 
 
@@ -85696,13 +86422,6 @@ function worldSection(results) {
  * named run keeps its own comment.
  */
 const COMMENT_MARKER = '<!-- tracegate:report -->';
-function baselineLine(c) {
-    const b = c.baseline;
-    if (!b)
-        return [];
-    const rev = b.revision ? ` @ ${codeSpan(b.revision)}` : '';
-    return ['', `Compared with ${escapeMarkdown(b.model)}${rev} — ${escapeMarkdown(b.source)}`];
-}
 function acceptedLine(results, comparison) {
     const a = results.accepted;
     if (!a || comparison.verdict !== 'fail')
@@ -85727,21 +86446,61 @@ function variantsLine(results) {
             'They pair only with runs of the same epoch.',
     ];
 }
-/** The report shown in the PR comment, the job summary and report.md. */
+/** The environments the oracles came from, a few by name (all of them are in results.json). */
+function environmentsText(results) {
+    const all = results.harvest.environments ?? [];
+    const named = all
+        .slice(0, 3)
+        .map((e) => `${escapeMarkdown(e.name)} (${escapeMarkdown(e.source)}, ${escapeMarkdown(e.runtime)})`);
+    if (all.length > named.length)
+        named.push(`${all.length - named.length} more`);
+    return named.length ? ` · environments ${named.join(', ')}` : '';
+}
+/** The footer: how the gate decided and how the run was made, each fact once. */
+function footer(results, comparison) {
+    const { summary, harvest } = results;
+    const q = results.query;
+    const asked = q
+        ? ` · ${escapeMarkdown(q.api)}: ${q.answered} answered (${q.cacheHits} cached), ` +
+            `${(q.meanLatencyMs / 1000).toFixed(2)} s mean, ${q.retries} retries`
+        : '';
+    const cost = results.cost
+        ? `, $${results.cost.usd.toFixed(2)} at $${results.cost.price.input}/$${results.cost.price.output} per M`
+        : '';
+    const prompt = results.prompt
+        ? ` (${escapeMarkdown(results.prompt.context)}, ${escapeMarkdown(results.prompt.budget)})`
+        : '';
+    return (`<sub>${policyLine(comparison)} · floor: the best constant answer on these items · ` +
+        `oracles ${harvest.cached} cached, ${harvest.harvested} harvested (${harvest.backend})` +
+        environmentsText(results) +
+        asked +
+        ` · tokens ${summary.tokensIn} in / ${summary.tokensOut} out${cost}` +
+        ` · prompt ${results.promptVersion}${prompt} · scorer ${codeSpan(results.provenance.scorer)}</sub>`);
+}
+/**
+ * The report shown in the PR comment, the job summary and report.md: the
+ * headline (verdict, overall change and bounds, paired items, baseline), the
+ * kinds that moved and the large drops too few items can decide, then
+ * everything else collapsed or below, and a short footer.
+ */
 function renderReport(results, comparison, context = {}) {
     const { summary } = results;
     const trend = context.trend ? renderTrend(context.trend.rows, context.trend) : '';
+    const floors = Object.fromEntries(Object.entries(summary.byKind).map(([kind, s]) => [kind, s.chance?.accuracy]));
     const lines = [
         COMMENT_MARKER,
         `## tracegate — ${escapeMarkdown(results.model.name)}${results.model.revision ? ` @ ${codeSpan(results.model.revision)}` : ''}`,
         '',
-        verdictLine(comparison),
+        headline(comparison, summary),
+        ...reasonLine(comparison),
         ...acceptedLine(results, comparison),
-        ...baselineLine(comparison),
+        ...movesSection(comparison, floors),
         '',
-        `**This run: ${pct(summary.accuracy)}** (${summary.correct}/${summary.total}, 95% CI ${pct(summary.ci95[0])}–${pct(summary.ci95[1])})`,
+        `<details><summary>All kinds: this run ${pct(summary.accuracy)} (${summary.correct}/${summary.total})</summary>`,
         '',
         ...comparisonTable(comparison, { overall: summary, byKind: summary.byKind }),
+        '',
+        '</details>',
         ...variantsLine(results),
         ...worldSection(results),
         ...comparisonDetails(comparison),
@@ -85770,23 +86529,7 @@ function renderReport(results, comparison, context = {}) {
         lines.push('', `**pass@${q.samples}: ${pct(q.passAtK)}** (the score above is the majority of ${q.samples} samples; ` +
             'the gate compares per-item success rates over the samples)');
     }
-    const asked = q
-        ? `${escapeMarkdown(q.api)}, ${q.answered} answered (${q.cacheHits} from the response cache), ` +
-            `mean latency ${(q.meanLatencyMs / 1000).toFixed(2)} s, ${q.retries} retries · `
-        : '';
-    lines.push('', `<sub>${policyLine(comparison)} · ` +
-        `oracles: ${results.harvest.cached} cached, ${results.harvest.harvested} harvested (${results.harvest.backend}) · ` +
-        (results.harvest.environments ?? [])
-            .map((e) => `environment ${escapeMarkdown(e.name)}: ${escapeMarkdown(e.source)}, ${escapeMarkdown(e.runtime)} · `)
-            .join('') +
-        asked +
-        `tokens ${summary.tokensIn} in / ${summary.tokensOut} out` +
-        (results.cost
-            ? ` (cost $${results.cost.usd.toFixed(2)} at $${results.cost.price.input}/$${results.cost.price.output} per M tokens)`
-            : '') +
-        ` · prompt ${results.promptVersion}` +
-        `${results.prompt ? ` (${escapeMarkdown(results.prompt.context)}, ${escapeMarkdown(results.prompt.budget)})` : ''}` +
-        ` · scorer ${codeSpan(results.provenance.scorer)}</sub>`, '');
+    lines.push('', footer(results, comparison), '');
     return lines.join('\n');
 }
 
@@ -85982,8 +86725,10 @@ function screen(drafted, outcomes, demoRight, options) {
 }
 
 ;// CONCATENATED MODULE: ./src/stages/variants/variants.ts
-// Fresh variants: instances whose test inputs the tracer perturbs (tracer/tracegate_tracer/variant.py),
-// harvested like any instance and kept only if they pass the generator's screen with another oracle.
+// Fresh variants: the search over an epoch's pool of one-literal edits of an instance's tests
+// (tracer/tracegate_tracer/search.py), then the first candidates that change the answer harvested
+// alone like any instance, kept only if they pass the generator's screen with an oracle of their own.
+
 
 
 
@@ -85991,20 +86736,33 @@ function screen(drafted, outcomes, demoRight, options) {
 
 /** A variant's id: the instance's, `@v` and the epoch (no instance id holds `@`: never a clash). */
 const variantId = (id, epoch) => `${id}@v${epoch}`;
-/** Attempts per variant, each by another perturbation strategy (tracer/tracegate_tracer/variant.py). */
-const VARIANT_ATTEMPTS = 4;
+/** The instance a variant id is of, and the epoch (undefined for an instance that is no variant). */
+function variantOf(id) {
+    const at = id.lastIndexOf('@v');
+    if (at < 0 || !/^\d+$/.test(id.slice(at + 2)))
+        return undefined;
+    return { of: id.slice(0, at), epoch: Number(id.slice(at + 2)) };
+}
+/** Candidates harvested alone per instance, in the search's order: the first that passes is kept. */
+const VARIANT_TRIES = 2;
+function unvariable(l) {
+    if (isWorldKind(l.instance.kind))
+        return 'world-model-kind';
+    if (l.instance.cwd !== 'instance')
+        return 'runs-in-checkout';
+    if (l.instance.parser)
+        return 'own-parser';
+    return undefined;
+}
 /**
- * The variants of a selection at `epoch`: of `count` instances (`add`; chosen
- * by a hash of the epoch and id) or of each (`only`). Instances that run in
- * a checkout or bring their own parser have none (their inputs are not the
- * instance's files, or their answer is not the rule's); nor do the
- * world-model kinds (a measured test is not perturbed).
+ * The searches of a selection at `epoch`: of `count` instances (`add`; chosen
+ * by a hash of the epoch and id) or of each (`only`), among those that can
+ * vary (not a world-model kind: a measured test is not perturbed; not run in a
+ * checkout or by their own parser: their inputs are not the instance's files,
+ * or their answer is not the rule's). Each search is a harvest of its own.
  */
-function variantsOf(selected, mode, epoch) {
-    const eligible = selected.filter((l) => l.instance.cwd === 'instance' &&
-        !l.instance.parser &&
-        !l.variant &&
-        !isWorldKind(l.instance.kind));
+function searchesOf(selected, mode, epoch) {
+    const eligible = selected.filter((l) => !l.variant && !unvariable(l));
     const chosen = mode.mode === 'only'
         ? eligible
         : [...eligible]
@@ -86012,31 +86770,64 @@ function variantsOf(selected, mode, epoch) {
             .sort((a, b) => (a.rank < b.rank ? -1 : 1))
             .slice(0, mode.count)
             .map(({ l }) => l);
-    // Every attempt is harvested (they share nothing but the original's files); the first valid is kept.
-    return chosen.flatMap((l) => Array.from({ length: VARIANT_ATTEMPTS }, (_, attempt) => ({
+    return chosen.map((l) => ({
         ...l,
-        instance: { ...l.instance, id: `${variantId(l.instance.id, epoch)}#${attempt}` },
-        contentHash: sha256(l.contentHash, 'variant', String(epoch), String(attempt)),
-        variant: { epoch, of: l.instance.id, attempt },
+        instance: { ...l.instance, id: `${variantId(l.instance.id, epoch)}~search` },
+        contentHash: sha256(l.contentHash, 'variant-search', String(epoch)),
+        variant: { epoch, of: l.instance.id, search: true },
+    }));
+}
+function searchAnswer(outcome) {
+    if (outcome?.status !== 'ok')
+        return undefined;
+    const answer = outcome.entry.oracle.oracle_answer;
+    return Array.isArray(answer?.candidates) ? answer : undefined;
+}
+/** The variants to harvest: the first VARIANT_TRIES candidates of each search, in its order. */
+function candidatesOf(searches, outcomes) {
+    return searches.flatMap((s) => (searchAnswer(outcomes.get(s.instance.id))?.candidates ?? [])
+        .slice(0, VARIANT_TRIES)
+        .map((candidate) => ({
+        ...s,
+        instance: {
+            ...s.instance,
+            id: `${variantId(s.variant.of, s.variant.epoch)}#${candidate}`,
+        },
+        contentHash: sha256(s.contentHash, 'variant', String(s.variant.epoch), String(candidate)),
+        variant: { epoch: s.variant.epoch, of: s.variant.of, candidate },
     })));
 }
 /**
- * Keeps a variant only if it passes the generator's screen (harvested, an
- * answer that says something and fits, not what the demo model answers) and
- * its oracle differs from the original's: a variant that asks the same thing
- * with the same answer is no fresh item.
+ * Keeps, per searched instance, the first candidate that passes the
+ * generator's screen (harvested, an answer that says something and fits, not
+ * what the demo model answers) with an oracle of its own: not the original's,
+ * and not one the original's answer passes under the scorer (a model that
+ * answers a variant with what it memorised of the original is wrong).
  */
-async function screenVariants(attempts, outcomes, demo) {
+async function screenVariants(searches, candidates, outcomes, demo) {
     const valid = [];
     const dropped = [];
-    const byOriginal = new Map();
-    for (const a of attempts)
-        byOriginal.set(a.variant.of, [...(byOriginal.get(a.variant.of) ?? []), a]);
-    for (const [of, tries] of byOriginal) {
-        // The attempts in order; the first that passes is the variant, else the first attempt's rule.
+    for (const s of searches) {
+        const { of, epoch } = s.variant;
+        const id = variantId(of, epoch);
+        const drop = (rule, detail) => dropped.push({ id, kind: s.instance.kind, rule, detail });
+        const searched = outcomes.get(s.instance.id);
+        const found = searchAnswer(searched);
+        if (!found) {
+            const reason = searched?.status === 'ok'
+                ? 'the search gave no candidate list'
+                : (searched?.reason ?? 'not harvested');
+            drop(reason.startsWith('no variant') ? 'no-candidate' : harvestRule(reason), reason);
+            continue;
+        }
+        if (!found.candidates.length) {
+            drop('no-candidate', `none of the ${found.pool} one-literal edits changes the answer (same ${found.same}, ` +
+                `failed ${found.failed}, target not reached ${found.unreached}, no answer ${found.unanswered})`);
+            continue;
+        }
         let first;
         let kept;
-        for (const v of [...tries].sort((a, b) => a.variant.attempt - b.variant.attempt)) {
+        for (const v of candidates.filter((c) => c.variant.of === of)) {
             const problem = await variantProblem(v, outcomes, demo);
             if (!problem) {
                 kept = v;
@@ -86044,11 +86835,10 @@ async function screenVariants(attempts, outcomes, demo) {
             }
             first ??= problem;
         }
-        const id = variantId(of, tries[0].variant.epoch);
         if (kept)
             valid.push({ ...kept, instance: { ...kept.instance, id } });
         else
-            dropped.push({ id, ...first });
+            drop(first.rule, first.detail);
     }
     return { valid, dropped };
 }
@@ -86057,19 +86847,22 @@ async function variantProblem(v, outcomes, demo) {
     const original = outcomes.get(v.variant.of);
     if (!outcome || outcome.status !== 'ok') {
         const reason = outcome?.reason ?? 'not harvested';
-        return {
-            rule: reason.startsWith('no variant') ? 'no-answer' : harvestRule(reason),
-            detail: reason,
-        };
+        return { rule: harvestRule(reason), detail: reason };
     }
     if (!original || original.status !== 'ok')
         return {
             rule: 'original-failed',
             detail: original?.reason ?? 'the original was not harvested',
         };
-    if (oracleDigest(outcome.entry.oracle) === oracleDigest(original.entry.oracle))
-        return { rule: 'same-oracle', detail: 'the perturbed inputs give the original oracle' };
-    const problem = answerProblem(outcome.entry.oracle.oracle_answer);
+    const [mine, theirs] = [outcome.entry.oracle, original.entry.oracle];
+    if (oracleDigest(mine) === oracleDigest(theirs))
+        return { rule: 'same-oracle', detail: 'the changed input gives the original oracle' };
+    if (passes(v.instance.kind, mine.oracle_answer, theirs.oracle_answer))
+        return {
+            rule: 'original-answer-passes',
+            detail: "the original's answer passes the variant under the scorer",
+        };
+    const problem = answerProblem(mine.oracle_answer);
     if (problem)
         return problem;
     if ((await answerInstance(v, outcome.entry, demo)).correct)
@@ -86079,12 +86872,33 @@ async function variantProblem(v, outcomes, demo) {
         };
     return undefined;
 }
-/** The summary results.json records. */
-function summarizeVariants(mode, epoch, tried, screened) {
-    const dropped = {};
-    for (const d of screened.dropped)
-        dropped[d.rule] = (dropped[d.rule] ?? 0) + 1;
-    return { epoch, mode: mode.mode, tried, valid: screened.valid.length, dropped };
+/** The summary results.json records: overall and per kind, and the instances that cannot vary. */
+function summarizeVariants(mode, epoch, selected, searches, screened) {
+    const summary = {
+        epoch,
+        mode: mode.mode,
+        tried: searches.length,
+        valid: screened.valid.length,
+        dropped: {},
+        byKind: {},
+        unvariable: {},
+    };
+    const kindOf = (kind) => (summary.byKind[kind] ??= { tried: 0, valid: 0, dropped: {} });
+    for (const s of searches)
+        kindOf(s.instance.kind).tried++;
+    for (const v of screened.valid)
+        kindOf(v.instance.kind).valid++;
+    for (const d of screened.dropped) {
+        summary.dropped[d.rule] = (summary.dropped[d.rule] ?? 0) + 1;
+        const k = kindOf(d.kind);
+        k.dropped[d.rule] = (k.dropped[d.rule] ?? 0) + 1;
+    }
+    for (const l of selected) {
+        const why = l.variant ? undefined : unvariable(l);
+        if (why)
+            summary.unvariable[why] = (summary.unvariable[why] ?? 0) + 1;
+    }
+    return summary;
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/model/caching-client.ts
@@ -86222,18 +87036,18 @@ async function runPipeline(input, deps) {
     const looks = plannedLooks(input.gate.policy.alpha, selected.length, extra.length);
     let look = looks[0];
     let toppedUp = false;
-    const variants = variantsAsked
-        ? variantsOf(selected, variantsAsked.mode, variantsAsked.epoch)
+    const searches = variantsAsked
+        ? searchesOf(selected, variantsAsked.mode, variantsAsked.epoch)
         : [];
     // What this run asks: the selection (not with variants only) and, once screened, its valid variants.
     const attempted = variantsAsked?.mode.mode === 'only' ? [] : [...selected];
     let variantSummary;
     deps.log(`Selected ${selected.length} instance(s)` +
-        (variants.length
-            ? `, and ${variants.length} variant(s) at epoch ${variantsAsked.epoch}`
+        (searches.length
+            ? `, and a search for a fresh variant of ${searches.length} at epoch ${variantsAsked.epoch}`
             : ''));
     const records = new Map();
-    const loadedById = new Map([...selected, ...variants, ...extra].map((l) => [l.instance.id, l]));
+    const loadedById = new Map([...selected, ...searches, ...extra].map((l) => [l.instance.id, l]));
     const keep = (record) => {
         records.set(record.id, record);
         stores.results.append(record);
@@ -86242,6 +87056,7 @@ async function runPipeline(input, deps) {
     let harvest;
     /** Harvests a batch; the entry point's errors (no engine) propagate before anything is written. */
     const harvestBatch = async (batch) => {
+        deps.phase?.(toppedUp ? 'Harvest (top-up)' : 'Harvest');
         const summary = await harvestOnly(batch, input.harvest, deps);
         harvest = harvest ? mergeHarvests(harvest, summary) : summary;
         deps.log(`Oracles: ${summary.cached} from cache, ${summary.harvested} harvested, ${summary.failed} failed`);
@@ -86252,6 +87067,7 @@ async function runPipeline(input, deps) {
         // Interrupted during the harvest: its failures are the interruption's, not the instances'.
         if (deps.signal?.aborted)
             throw interrupted(deps.signal);
+        deps.phase?.(toppedUp ? 'Queries (top-up)' : 'Queries');
         const answerable = [];
         for (const loaded of batch) {
             const outcome = summary.outcomes.get(loaded.instance.id);
@@ -86301,6 +87117,7 @@ async function runPipeline(input, deps) {
         }
         : undefined, unavailable);
     const finish = (incomplete) => {
+        deps.phase?.('Compare and report');
         const results = assemble(incomplete);
         const comparison = compare(results);
         results.comparison = comparison;
@@ -86315,16 +87132,28 @@ async function runPipeline(input, deps) {
             harvest: harvest ?? NO_HARVEST,
         };
     };
-    const first = await harvestBatch([...selected, ...variants]);
+    // Before any harvest: a dead endpoint, a wrong URL, model or key fails now, in seconds.
+    if (input.query.preflight !== false && deps.client.preflight) {
+        deps.phase?.('Endpoint check');
+        await deps.client.preflight(deps.log);
+    }
+    const first = await harvestBatch([...selected, ...searches]);
     let asked = selected;
     if (variantsAsked) {
-        // A variant is asked only if it passes the screen with an oracle of its own.
-        const screened = await screenVariants(variants, first.outcomes, deps.screen);
-        variantSummary = summarizeVariants(variantsAsked.mode, variantsAsked.epoch, new Set(variants.map((v) => v.variant.of)).size, screened);
+        // The search ranks each instance's one-literal edits; its first candidates are harvested
+        // alone, and a variant is asked only if it passes the screen with an oracle of its own.
+        const candidates = candidatesOf(searches, first.outcomes);
+        if (candidates.length) {
+            const second = await harvestBatch(candidates);
+            for (const [id, outcome] of second.outcomes)
+                first.outcomes.set(id, outcome);
+        }
+        const screened = await screenVariants(searches, candidates, first.outcomes, deps.screen);
+        variantSummary = summarizeVariants(variantsAsked.mode, variantsAsked.epoch, selected, searches, screened);
         for (const v of screened.valid) {
-            // The kept attempt answers under the variant's id.
+            // The kept candidate answers under the variant's id.
             loadedById.set(v.instance.id, v);
-            first.outcomes.set(v.instance.id, first.outcomes.get(`${v.instance.id}#${v.variant.attempt}`));
+            first.outcomes.set(v.instance.id, first.outcomes.get(`${v.instance.id}#${v.variant.candidate}`));
         }
         deps.log(`Variants at epoch ${variantsAsked.epoch}: ${screened.valid.length} of ${variantSummary.tried} valid` +
             (screened.dropped.length
@@ -86895,18 +87724,23 @@ class DirHistory {
 
 ;// CONCATENATED MODULE: ./src/stages/report/dashboard-chart.ts
 /**
- * One SVG line chart of accuracy per commit, as a string: the dashboard's
- * building block. Pure; every string that reaches the markup is escaped.
+ * One SVG line chart of accuracy per commit, with its intervals, as a string:
+ * the dashboard's building block. Pure; every string that reaches the markup
+ * is escaped.
  */
 /** Escapes text for HTML and SVG, in element content and in quoted attributes alike. */
 function escapeHtml(text) {
     return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 const fixed = (n) => n.toFixed(1);
+const drawn = (p) => p.value !== undefined && Number.isFinite(p.value);
+const banded = (p) => drawn(p) && p.interval !== undefined && p.interval.every(Number.isFinite);
 /**
- * The chart: gridlines at 0, 25, 50, 75, 100 %, a line through the points
- * that have a value (a gap where a kind was not run), a marker per point
- * with its tooltip, and optionally the commits under the x-axis.
+ * The chart: gridlines at 0, 25, 50, 75, 100 %, a band through the intervals
+ * of consecutive points (broken where a point has none), a whisker per
+ * interval, a line through the points that have a value (a gap where a kind
+ * was not run), a marker per point with its tooltip, and optionally the
+ * commits under the x-axis.
  */
 function lineChart(spec) {
     const { points, width, height } = spec;
@@ -86921,20 +87755,44 @@ function lineChart(spec) {
     let d = '';
     let pen = false;
     points.forEach((p, i) => {
-        if (p.value === undefined || !Number.isFinite(p.value)) {
+        if (!drawn(p)) {
             pen = false;
             return;
         }
         d += `${pen ? 'L' : 'M'}${fixed(x(i))} ${fixed(y(p.value))}`;
         pen = true;
     });
-    const drawn = points.filter((p) => p.value !== undefined && Number.isFinite(p.value));
-    const markers = points
-        .map((p, i) => p.value === undefined || !Number.isFinite(p.value)
-        ? ''
-        : `<circle class="point${p.marker ? ` ${p.marker}` : ''}" cx="${fixed(x(i))}" cy="${fixed(y(p.value))}" r="3.5">` +
-            `<title>${escapeHtml(p.title)}</title></circle>`)
-        .filter(Boolean);
+    // A band per run of consecutive points with an interval: upper bounds forward, lower back.
+    const runs = [];
+    points.forEach((p, i) => {
+        if (!banded(p))
+            return;
+        const run = runs[runs.length - 1];
+        if (run && run[run.length - 1] === i - 1)
+            run.push(i);
+        else
+            runs.push([i]);
+    });
+    const bound = (i, side) => fixed(y(points[i].interval[side]));
+    const bands = runs
+        .filter((run) => run.length > 1)
+        .map((run) => {
+        const upper = run.map((i, k) => `${k ? 'L' : 'M'}${fixed(x(i))} ${bound(i, 1)}`);
+        const lower = [...run].reverse().map((i) => `L${fixed(x(i))} ${bound(i, 0)}`);
+        return `<path class="band" d="${upper.join('')}${lower.join('')}Z"/>`;
+    });
+    const whiskers = points.flatMap((p, i) => banded(p)
+        ? [
+            `<line class="whisker" x1="${fixed(x(i))}" x2="${fixed(x(i))}" y1="${bound(i, 1)}" y2="${bound(i, 0)}"/>`,
+        ]
+        : []);
+    const markers = points.flatMap((p, i) => {
+        if (!drawn(p))
+            return [];
+        const circle = `<circle class="point${p.marker ? ` ${p.marker}` : ''}" cx="${fixed(x(i))}" cy="${fixed(y(p.value))}" r="3.5">` +
+            `<title>${escapeHtml(p.title)}</title></circle>`;
+        return [p.href ? `<a href="${escapeHtml(p.href)}">${circle}</a>` : circle];
+    });
     // At most ~40 commit labels: every k-th one when there are more.
     const every = Math.max(1, Math.ceil(n / 40));
     const labels = (spec.labels ?? [])
@@ -86947,8 +87805,10 @@ function lineChart(spec) {
         `<svg class="chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" ` +
             `role="img" aria-label="${escapeHtml(spec.label)}" xmlns="http://www.w3.org/2000/svg">`,
         ...grid,
-        `<g class="series" data-series="${escapeHtml(spec.series)}" data-points="${drawn.length}" ` +
-            `style="color:${escapeHtml(spec.colour)}">`,
+        `<g class="series" data-series="${escapeHtml(spec.series)}" data-points="${markers.length}" ` +
+            `data-intervals="${whiskers.length}" style="color:${escapeHtml(spec.colour)}">`,
+        ...bands,
+        ...whiskers,
         ...(d ? [`<path class="line" d="${d}"/>`] : []),
         ...markers,
         '</g>',
@@ -86957,27 +87817,225 @@ function lineChart(spec) {
     ].join('\n');
 }
 
-;// CONCATENATED MODULE: ./src/stages/report/dashboard.ts
+;// CONCATENATED MODULE: ./src/stages/report/dashboard-measure.ts
 
-
-const dashboard_VERDICTS = new Set(['pass', 'fail', 'inconclusive', 'no-baseline', 'baseline-unavailable']);
-const COLOURS = ['#0969da', '#8250df', '#bf3989', '#1b7c83', '#9a6700', '#cf222e', '#116329'];
-const dashboard_short = (sha) => sha.slice(0, 7);
+const dashboard_measure_short = (sha) => sha.slice(0, 7);
 const percent = (v) => `${(v * 100).toFixed(1)}%`;
-/** The marker class of a row's verdict (a class name is never taken from the data). */
+const points = (v) => (v * 100).toFixed(1);
+function measure(value, counts) {
+    if (!counts)
+        return { value };
+    return {
+        value,
+        n: counts.total,
+        correct: counts.correct,
+        ...(counts.total > 0 ? { interval: wilson(counts.correct, counts.total) } : {}),
+    };
+}
+/** The row's overall accuracy (its n is always known; its interval when `correct` is kept). */
+function overallMeasure(row) {
+    return row.correct === undefined
+        ? { value: row.accuracy, n: row.total }
+        : measure(row.accuracy, { total: row.total, correct: row.correct });
+}
+/** A kind's accuracy at the row, or undefined where the kind was not run. */
+function kindMeasure(row, kind) {
+    const value = row.byKind[kind];
+    return value === undefined ? undefined : measure(value, row.byKindCounts?.[kind]);
+}
+/** `[48.1–75.0%]`, or '' without an interval. */
+function intervalText(m) {
+    return m.interval ? `[${points(m.interval[0])}–${points(m.interval[1])}%]` : '';
+}
+/** `62.5% [48.1–75.0%] n=40 (25 right)`: the measure in one line (tooltips). */
+function measureText(m) {
+    return [
+        percent(m.value),
+        intervalText(m),
+        m.n === undefined ? '' : `n=${m.n}${m.correct === undefined ? '' : ` (${m.correct} right)`}`,
+    ]
+        .filter(Boolean)
+        .join(' ');
+}
+
+;// CONCATENATED MODULE: ./src/stages/report/dashboard-palette.ts
+
+/**
+ * The dashboard's two sets of colours, kept apart: a verdict's colour means
+ * pass, fail or neither; a kind's colour only tells one small chart from the
+ * next. No kind is drawn in a verdict's colour or hue, so a kind drawn red
+ * can never read as a failure, and every verdict is also written as a word.
+ */
+/** The gate's verdicts as every GitHub surface colours them (the comment, the check). */
+const VERDICT_COLOURS = {
+    pass: '#1a7f37',
+    fail: '#cf222e',
+    inconclusive: '#bf8700',
+    /** No baseline, baseline unavailable, a verdict this version does not know. */
+    neutral: '#8c959f',
+    /** A failure accepted by the override label. */
+    accepted: '#8250df',
+};
+/**
+ * Kinds: Okabe–Ito's blue, reddish purple and sky blue, a dark cyan and Paul
+ * Tol's purple — colour-blind-safe hues at least 25° from every verdict's
+ * (no red, green, amber or violet; no grey), cycled when there are more kinds.
+ */
+const KIND_COLOURS = ['#0072B2', '#CC79A7', '#008B8B', '#56B4E9', '#AA4499'];
+/** The overall accuracy's line: neither a verdict nor a kind. */
+const OVERALL_COLOUR = '#24292f';
+/** The colour of the i-th kind of a run. */
+const kindColour = (i) => KIND_COLOURS[i % KIND_COLOURS.length];
+/** The verdict classes the stylesheet knows, and the colour each is drawn in. */
+const CLASSES = {
+    pass: VERDICT_COLOURS.pass,
+    fail: VERDICT_COLOURS.fail,
+    inconclusive: VERDICT_COLOURS.inconclusive,
+    'no-baseline': VERDICT_COLOURS.neutral,
+    'baseline-unavailable': VERDICT_COLOURS.neutral,
+    other: VERDICT_COLOURS.neutral,
+    accepted: VERDICT_COLOURS.accepted,
+};
+/** The class of a row's verdict (a class name is never taken from the data). */
 function verdictClass(row) {
     if (row.accepted)
         return 'verdict-accepted';
     if (!row.verdict)
         return undefined;
-    return dashboard_VERDICTS.has(row.verdict) ? `verdict-${row.verdict}` : 'verdict-other';
+    return row.verdict in CLASSES ? `verdict-${row.verdict}` : 'verdict-other';
 }
+/** The verdict as words: the colour is never its only sign. */
 function verdictText(row) {
     return `${row.verdict ?? 'no verdict'}${row.accepted ? ' (accepted)' : ''}`;
 }
-function tooltip(row, value, what) {
-    return (`${dashboard_short(row.commit)}${row.branch ? ` on ${row.branch}` : ''} · ${row.recordedAt} · ` +
-        `${what} ${percent(value)} · ${verdictText(row)} · ${row.model}${row.revision ? `@${row.revision}` : ''}`);
+/** The verdict as a badge: a dot in its colour and its word. */
+function verdictBadge(row) {
+    return `<span class="verdict ${verdictClass(row) ?? 'verdict-none'}"><i></i>${escapeHtml(verdictText(row))}</span>`;
+}
+/** The verdicts' rules: chart markers and badges, from VERDICT_COLOURS alone. */
+const VERDICT_STYLE = Object.entries(CLASSES)
+    .map(([name, colour]) => `.point.verdict-${name},.verdict.verdict-${name} i{fill:${colour};background:${colour}}`)
+    .join('\n');
+/** What the colours and bands mean, once above the runs. */
+const LEGEND = [
+    '<p class="legend">Verdict of each commit: ',
+    ...[
+        ['pass', 'pass'],
+        ['fail', 'fail'],
+        ['inconclusive', 'inconclusive'],
+        ['no-baseline', 'no baseline'],
+        ['accepted', 'regression accepted by label'],
+    ].map(([name, text]) => `<span class="verdict verdict-${name}"><i></i>${text}</span>`),
+    '<br>Shaded bands and whiskers: the 95% (Wilson) interval of each accuracy; ',
+    '<i>n</i>: the items scored. Kinds are drawn in colours no verdict uses.</p>',
+].join('');
+
+;// CONCATENATED MODULE: ./src/stages/report/dashboard-commits.ts
+
+
+
+/**
+ * The table of a run's commits, newest first: per commit its verdict (a
+ * coloured word), overall and per-kind accuracy with the items scored, and
+ * the items that flipped against its baseline in a `<details>` of its row.
+ * Each row's id is the target of the commit's point in the overall chart.
+ */
+/** The id of a commit's row (the overall chart's points link to it). */
+const commitAnchor = (name, commit) => `commit-${name}-${commit}`;
+/** A header that may wrap inside a long kind name: after `_` and between words of camel case. */
+const breakable = (text) => escapeHtml(text)
+    .replace(/_/g, '_<wbr>')
+    .replace(/([a-z])([A-Z])/g, '$1<wbr>$2');
+/** `2026-12-01 02:00 UTC` for an ISO instant (the full one in the title); anything else as it is. */
+function when(recordedAt) {
+    const iso = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)[\d:.]*Z$/.exec(recordedAt);
+    return iso ? `${iso[1]} ${iso[2]} UTC` : recordedAt;
+}
+/** A cell with an accuracy: the value, then its interval and n on a second line. */
+function measureCell(m, withInterval) {
+    if (!m)
+        return '<td class="num none">—</td>';
+    const under = [withInterval ? intervalText(m) : '', m.n === undefined ? '' : `n=${m.n}`]
+        .filter(Boolean)
+        .join(' ');
+    return (`<td class="num" title="${escapeHtml(measureText(m))}">${percent(m.value)}` +
+        `${under ? `<br><small>${escapeHtml(under)}</small>` : ''}</td>`);
+}
+function flippedItems(items, total, how, more) {
+    const lines = items.map((item) => `<li><code>${escapeHtml(item.id)}</code> <span class="kind">${escapeHtml(item.kind ?? 'kind unknown')}</span> ${how}</li>`);
+    if (total > items.length)
+        lines.push(`<li class="more">… and ${total - items.length} more ${more} (the entry's results)</li>`);
+    return lines;
+}
+/** The flipped items' cell: a count, and the items behind a click. */
+function flippedCell(row) {
+    const f = row.flipped;
+    if (!f) {
+        const why = row.verdict === 'no-baseline' ? 'no baseline' : 'not recorded';
+        return `<td class="flipped none">${why}</td>`;
+    }
+    if (f.lostTotal + f.gainedTotal === 0)
+        return '<td class="flipped none">none</td>';
+    const summary = [
+        f.lostTotal ? `${f.lostTotal} regressed` : '',
+        f.gainedTotal ? `${f.gainedTotal} fixed` : '',
+    ]
+        .filter(Boolean)
+        .join(' · ');
+    return [
+        `<td class="flipped"><details><summary>${summary}</summary>`,
+        f.baseline ? `<p>vs baseline <code>${escapeHtml(dashboard_measure_short(f.baseline))}</code></p>` : '',
+        '<ul>',
+        ...flippedItems(f.lost, f.lostTotal, 'right → wrong', 'regressed'),
+        ...flippedItems(f.gained, f.gainedTotal, 'wrong → right', 'fixed'),
+        '</ul></details></td>',
+    ].join('\n');
+}
+/** The commits table of one run (rows oldest first, as drawn; shown newest first). */
+function commitsTable(name, rows, kinds) {
+    const head = ['commit', 'branch', 'model', 'verdict', 'overall', ...kinds, 'flipped vs baseline']
+        .map((h) => `<th>${breakable(h)}</th>`)
+        .join('');
+    const body = [...rows]
+        .reverse()
+        .map((r) => [
+        `<tr id="${escapeHtml(commitAnchor(name, r.commit))}">`,
+        `<td class="commit" title="${escapeHtml(r.recordedAt)}"><code>${escapeHtml(dashboard_measure_short(r.commit))}</code>` +
+            `<br><small>${escapeHtml(when(r.recordedAt))}</small></td>`,
+        `<td class="text">${escapeHtml(r.branch ?? '')}</td>`,
+        `<td class="text model">${escapeHtml(r.model)}${r.revision ? `@${escapeHtml(r.revision)}` : ''}</td>`,
+        `<td>${verdictBadge(r)}</td>`,
+        measureCell(overallMeasure(r), true),
+        ...kinds.map((kind) => measureCell(kindMeasure(r, kind), false)),
+        flippedCell(r),
+        '</tr>',
+    ].join(''));
+    return [
+        '<div class="scroll"><table class="commits">',
+        `<thead><tr>${head}</tr></thead>`,
+        '<tbody>',
+        ...body,
+        '</tbody></table></div>',
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/stages/report/dashboard.ts
+
+
+
+
+
+function tooltip(row, m, what) {
+    return (`${dashboard_measure_short(row.commit)}${row.branch ? ` on ${row.branch}` : ''} · ${row.recordedAt} · ` +
+        `${what} ${measureText(m)} · ${verdictText(row)} · ${row.model}${row.revision ? `@${row.revision}` : ''}`);
+}
+/** A chart point of a measure: its value, interval and tooltip. */
+function point(row, m, what) {
+    return {
+        value: m.value,
+        title: tooltip(row, m, what),
+        ...(m.interval ? { interval: m.interval } : {}),
+    };
 }
 /** Known kinds in the taxonomy's order, then any other, alphabetically. */
 function kindsOf(rows) {
@@ -86986,76 +88044,76 @@ function kindsOf(rows) {
     const other = [...seen].filter((k) => !QUESTION_KINDS.includes(k)).sort();
     return [...known, ...other];
 }
+/** `6 pass, 1 fail, …`: how many commits had each verdict, in order of first appearance. */
+function verdictCounts(rows) {
+    const counts = new Map();
+    for (const r of rows)
+        counts.set(verdictText(r), (counts.get(verdictText(r)) ?? 0) + 1);
+    return [...counts].map(([v, n]) => `${n} ${escapeHtml(v)}`).join(', ');
+}
+function kindFigure(name, kind, i, rows) {
+    const measures = rows.map((r) => kindMeasure(r, kind));
+    const points = rows.map((r, k) => measures[k] ? point(r, measures[k], kind) : { value: undefined, title: '' });
+    const latest = [...measures].reverse().find((m) => m !== undefined);
+    const colour = kindColour(i);
+    const chart = lineChart({
+        series: kind,
+        points,
+        width: 300,
+        height: 130,
+        margin: [36, 8, 8, 10],
+        colour,
+        label: `${name}: ${kind} accuracy per commit`,
+    });
+    return (`<figure class="kind"><figcaption><i class="swatch" style="background:${colour}"></i>${escapeHtml(kind)}` +
+        `${latest ? ` <span class="latest">${escapeHtml(measureText(latest))}</span>` : ''}</figcaption>${chart}</figure>`);
+}
 function runSection(name, rows) {
-    const labels = rows.map((r) => dashboard_short(r.commit));
-    const overall = rows.map((r) => ({
-        value: r.accuracy,
-        title: tooltip(r, r.accuracy, `overall (${r.total} items)`),
-        ...(verdictClass(r) ? { marker: verdictClass(r) } : {}),
-    }));
+    const overall = rows.map((r) => {
+        const marker = verdictClass(r);
+        return {
+            ...point(r, overallMeasure(r), 'overall'),
+            href: `#${commitAnchor(name, r.commit)}`,
+            ...(marker ? { marker } : {}),
+        };
+    });
     const main = lineChart({
         series: 'overall',
         points: overall,
-        labels,
+        labels: rows.map((r) => dashboard_measure_short(r.commit)),
         width: 960,
         height: 300,
         margin: [44, 16, 12, 64],
-        colour: '#24292f',
+        colour: OVERALL_COLOUR,
         label: `${name}: overall accuracy per commit`,
     });
-    const kinds = kindsOf(rows).map((kind, i) => {
-        const points = rows.map((r) => {
-            const value = r.byKind[kind];
-            return { value, title: value === undefined ? '' : tooltip(r, value, kind) };
-        });
-        const latest = [...points].reverse().find((p) => p.value !== undefined)?.value;
-        const chart = lineChart({
-            series: kind,
-            points,
-            width: 300,
-            height: 130,
-            margin: [36, 8, 8, 10],
-            colour: COLOURS[i % COLOURS.length],
-            label: `${name}: ${kind} accuracy per commit`,
-        });
-        return (`<figure class="kind"><figcaption>${escapeHtml(kind)}` +
-            `${latest === undefined ? '' : ` <span class="latest">${percent(latest)}</span>`}</figcaption>${chart}</figure>`);
-    });
+    const kinds = kindsOf(rows);
     const newest = rows[rows.length - 1];
-    const table = [...rows]
-        .reverse()
-        .map((r) => `<tr><td><code>${escapeHtml(dashboard_short(r.commit))}</code></td><td>${escapeHtml(r.branch ?? '')}</td>` +
-        `<td>${escapeHtml(r.recordedAt)}</td><td>${escapeHtml(r.model)}${r.revision ? `@${escapeHtml(r.revision)}` : ''}</td>` +
-        `<td class="num">${r.total}</td><td class="num">${percent(r.accuracy)}</td>` +
-        `<td class="${verdictClass(r) ?? ''}">${escapeHtml(verdictText(r))}</td></tr>`)
-        .join('\n');
     return `<section class="run" data-run="${escapeHtml(name)}">
 <h2>${escapeHtml(name)}</h2>
-<p class="summary">${rows.length} commit(s); latest <code>${escapeHtml(dashboard_short(newest.commit))}</code>: ${percent(newest.accuracy)} of ${newest.total} items, ${escapeHtml(verdictText(newest))}.</p>
-<figure class="overall"><figcaption>Overall accuracy per commit</figcaption>${main}</figure>
-<div class="kinds">${kinds.join('\n')}</div>
-<details><summary>Runs (newest first)</summary>
-<table><thead><tr><th>commit</th><th>branch</th><th>recorded</th><th>model</th><th>items</th><th>accuracy</th><th>verdict</th></tr></thead>
-<tbody>
-${table}
-</tbody></table></details>
+<p class="summary">${rows.length} commit(s): ${verdictCounts(rows)}. Latest <code>${escapeHtml(dashboard_measure_short(newest.commit))}</code>: ${escapeHtml(measureText(overallMeasure(newest)))} ${verdictBadge(newest)}</p>
+<figure class="overall"><figcaption>Overall accuracy per commit (click a point for its row)</figcaption>${main}</figure>
+<div class="kinds">${kinds.map((kind, i) => kindFigure(name, kind, i, rows)).join('\n')}</div>
+<h3>Commits (newest first)</h3>
+${commitsTable(name, rows, kinds)}
 </section>`;
 }
-const STYLE = `body{font:14px/1.45 -apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:#24292f;margin:24px auto;max-width:1000px;padding:0 16px}
-h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #d0d7de;padding-bottom:4px}
+const STYLE = `body{font:14px/1.45 -apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:#24292f;margin:24px auto;max-width:1200px;padding:0 16px}
+h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #d0d7de;padding-bottom:4px}h3{font-size:15px;margin:16px 0 4px}
 figure{margin:8px 0}figcaption{font-weight:600;font-size:13px}.latest{font-weight:400;color:#57606a}
-.kinds{display:flex;flex-wrap:wrap;gap:8px 16px}
+.kinds{display:flex;flex-wrap:wrap;gap:8px 16px}.swatch{display:inline-block;width:10px;height:10px;margin-right:4px;vertical-align:-1px}
 .chart .grid{stroke:#d0d7de;stroke-width:1}.chart .tick,.chart .commit{font-size:10px;fill:#57606a;font-family:ui-monospace,monospace}
 .series .line{fill:none;stroke:currentColor;stroke-width:2}.series .point{fill:currentColor;stroke:#fff;stroke-width:1}
-.point.verdict-pass{fill:#1a7f37}.point.verdict-fail{fill:#cf222e}.point.verdict-inconclusive{fill:#bf8700}
-.point.verdict-no-baseline,.point.verdict-other{fill:#8c959f}.point.verdict-accepted{fill:#8250df}
-td.verdict-pass{color:#1a7f37}td.verdict-fail{color:#cf222e}td.verdict-accepted{color:#8250df}
-.legend span{margin-right:12px}.legend i{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:4px;vertical-align:-1px}
-table{border-collapse:collapse;font-size:13px}td,th{padding:2px 8px;border-bottom:1px solid #eaeef2;text-align:left}td.num{text-align:right}`;
-const LEGEND = '<p class="legend">Verdict of each commit: ' +
-    '<span><i style="background:#1a7f37"></i>pass</span><span><i style="background:#cf222e"></i>fail</span>' +
-    '<span><i style="background:#bf8700"></i>inconclusive</span><span><i style="background:#8c959f"></i>no baseline</span>' +
-    '<span><i style="background:#8250df"></i>regression accepted by label</span></p>';
+.series .band{fill:currentColor;fill-opacity:.13;stroke:none}.series .whisker{stroke:currentColor;stroke-opacity:.45;stroke-width:1.5}
+${VERDICT_STYLE}
+.verdict{white-space:nowrap}.verdict i{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:4px;vertical-align:-1px}
+.legend .verdict{margin-right:12px}
+.scroll{overflow-x:auto}table{border-collapse:collapse;font-size:13px}
+td,th{padding:2px 6px;border-bottom:1px solid #eaeef2;text-align:left;vertical-align:top;overflow-wrap:break-word}
+td.text{overflow-wrap:anywhere;min-width:4em}td.model{min-width:8em}
+td.num{text-align:right;white-space:nowrap}td small{color:#57606a}td.none{color:#8c959f}td.commit{white-space:nowrap}
+tr:target{background:#fff8c5}td.flipped{min-width:15em}td.flipped summary{cursor:pointer;white-space:nowrap}
+td.flipped ul{margin:4px 0;padding-left:16px}td.flipped p{margin:4px 0}td.flipped .kind{color:#57606a}`;
 /** The dashboard page for the rows of a history index (any order; several run names). */
 function renderDashboard(rows, options = {}) {
     const last = Math.max(1, options.last ?? 200);
@@ -87190,6 +88248,7 @@ async function trendRows(history, logger) {
 
 
 
+
 /**
  * The one run both doors call: select once, restore the shared cache for that
  * selection, resolve the baseline, run the pipeline (harvest → … → report,
@@ -87198,8 +88257,10 @@ async function trendRows(history, logger) {
  * outcome to exit codes, outputs and GitHub after.
  */
 async function runGate(request, ports) {
-    const { options } = request;
     const { logger } = ports;
+    logger.phase?.('Selection');
+    // A pasted `…/v1/chat/completions` is cut back to its base before anything keys on it.
+    const options = withApiBase(request.options, logger.warn);
     const { suite, selected } = loadSelection(options, logger);
     logger.log(`Suite ${suite.reader.root}: ${suite.instances.length} instance(s)`);
     const commit = request.record?.commit ?? eventCommit(request.event);
@@ -88304,6 +89365,8 @@ async function demoCommand(flags, io, logger, lifecycle, engines) {
                 'min-drop': '0.1',
                 ...flags,
                 endpoint: server.url,
+                // The built-in model is this process's own loopback server: nothing to check.
+                preflight: 'false',
                 model: checkpoint.model,
                 'model-revision': checkpoint.revision,
                 history,
@@ -88429,6 +89492,8 @@ Model and output (run; the Action's inputs have the same names):
   --timeout SECONDS      per request, whole body included (default 120)
   --retries N            retries of transient failures (default 3; backoff honours Retry-After)
   --time-budget SECONDS  total time for all requests (default: no limit)
+  --preflight true|false  check the endpoint before the harvest: its model list and one
+                         4-token request, so a wrong URL, model or key fails in seconds (default true)
   --price IN/OUT         USD per million input / output tokens (e.g. 3/15): the report shows the cost
   --temperature T --max-tokens N --top-p P
   --generation-seed N    sampling seed sent to the server (sample i gets N+i)

@@ -19,9 +19,10 @@ import { assembleResults, mergeHarvests, NO_HARVEST, reportContext } from './res
 import { queryInstances } from '../stages/query/stage.js';
 import { renderReport } from '../stages/report/markdown.js';
 import {
+  candidatesOf,
   screenVariants,
+  searchesOf,
   summarizeVariants,
-  variantsOf,
   type VariantSummary,
 } from '../stages/variants/variants.js';
 import type { Baseline, Stores } from '../contracts/ports.js';
@@ -85,22 +86,22 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
   const looks = plannedLooks(input.gate.policy.alpha, selected.length, extra.length);
   let look: Look = looks[0];
   let toppedUp = false;
-  const variants = variantsAsked
-    ? variantsOf(selected, variantsAsked.mode, variantsAsked.epoch)
+  const searches = variantsAsked
+    ? searchesOf(selected, variantsAsked.mode, variantsAsked.epoch)
     : [];
   // What this run asks: the selection (not with variants only) and, once screened, its valid variants.
   const attempted: LoadedInstance[] = variantsAsked?.mode.mode === 'only' ? [] : [...selected];
   let variantSummary: VariantSummary | undefined;
   deps.log(
     `Selected ${selected.length} instance(s)` +
-      (variants.length
-        ? `, and ${variants.length} variant(s) at epoch ${variantsAsked!.epoch}`
+      (searches.length
+        ? `, and a search for a fresh variant of ${searches.length} at epoch ${variantsAsked!.epoch}`
         : ''),
   );
 
   const records = new Map<string, InstanceRecord>();
   const loadedById = new Map(
-    [...selected, ...variants, ...extra].map((l) => [l.instance.id, l] as [string, LoadedInstance]),
+    [...selected, ...searches, ...extra].map((l) => [l.instance.id, l] as [string, LoadedInstance]),
   );
   const keep = (record: InstanceRecord): void => {
     records.set(record.id, record);
@@ -210,23 +211,30 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
     deps.phase?.('Endpoint check');
     await deps.client.preflight(deps.log);
   }
-  const first = await harvestBatch([...selected, ...variants]);
+  const first = await harvestBatch([...selected, ...searches]);
   let asked = selected;
   if (variantsAsked) {
-    // A variant is asked only if it passes the screen with an oracle of its own.
-    const screened = await screenVariants(variants, first.outcomes, deps.screen);
+    // The search ranks each instance's one-literal edits; its first candidates are harvested
+    // alone, and a variant is asked only if it passes the screen with an oracle of its own.
+    const candidates = candidatesOf(searches, first.outcomes);
+    if (candidates.length) {
+      const second = await harvestBatch(candidates);
+      for (const [id, outcome] of second.outcomes) first.outcomes.set(id, outcome);
+    }
+    const screened = await screenVariants(searches, candidates, first.outcomes, deps.screen);
     variantSummary = summarizeVariants(
       variantsAsked.mode,
       variantsAsked.epoch,
-      new Set(variants.map((v) => v.variant!.of)).size,
+      selected,
+      searches,
       screened,
     );
     for (const v of screened.valid) {
-      // The kept attempt answers under the variant's id.
+      // The kept candidate answers under the variant's id.
       loadedById.set(v.instance.id, v);
       first.outcomes.set(
         v.instance.id,
-        first.outcomes.get(`${v.instance.id}#${v.variant!.attempt}`)!,
+        first.outcomes.get(`${v.instance.id}#${v.variant!.candidate}`)!,
       );
     }
     deps.log(

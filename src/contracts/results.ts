@@ -210,6 +210,19 @@ export const resultsSchema = z.object({
       tried: z.number().int(),
       valid: z.number().int(),
       dropped: z.record(z.string(), z.number().int()),
+      /** The same per kind (absent in results written before 0.2). */
+      byKind: z
+        .record(
+          z.string(),
+          z.object({
+            tried: z.number().int(),
+            valid: z.number().int(),
+            dropped: z.record(z.string(), z.number().int()),
+          }),
+        )
+        .optional(),
+      /** Selected instances that cannot vary, by reason (world-model kinds: measured, not traced). */
+      unvariable: z.record(z.string(), z.number().int()).optional(),
     })
     .optional(),
   /** With `--price`: the run's token cost in USD at that price (per million tokens). */

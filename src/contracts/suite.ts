@@ -15,8 +15,11 @@ export interface LoadedInstance {
   environment: Environment;
   /** The environments/ folder of the recipe, relative to the suite root (wheel paths start there). */
   environmentDir: string;
-  /** Set on a fresh variant (variants/variants.ts): its epoch and the instance it perturbs. */
-  variant?: { epoch: number; of: string; attempt: number };
+  /**
+   * Set on a fresh variant (stages/variants): its epoch, the instance it changes, and either the
+   * search over the epoch's pool of edits or the one candidate of the pool it is.
+   */
+  variant?: { epoch: number; of: string; search?: true; candidate?: number };
   /** Set on an instance of a SWE-Flux run (suite/swe-flux.ts): it runs by its own harness. */
   sweFlux?: SweFluxHarness;
 }

@@ -50,11 +50,14 @@ export const planSpecSchema = z.strictObject({
   /** Echoed back in the result, so the host can check whose result it reads. */
   instance_hash: z.string().optional(),
   env_digest: z.string().optional(),
-  /** A fresh variant: the tracer perturbs the tests' literal inputs (tracer/tracegate_tracer/variant.py). */
+  /**
+   * A fresh variant (tracer/tracegate_tracer/variant.py): the epoch whose pool of one-literal
+   * edits of the tests it draws from, and either the candidate to harvest alone or, with
+   * `variant_search`, the search over the whole pool (tracer/tracegate_tracer/search.py).
+   */
   variant_epoch: z.number().int().optional(),
-  variant_key: z.string().optional(),
-  /** Which of the tracer's perturbation strategies (variant.py STRATEGIES) this attempt uses. */
-  variant_attempt: z.number().int().nonnegative().optional(),
+  variant_candidate: z.number().int().nonnegative().optional(),
+  variant_search: z.boolean().optional(),
   /** A seeded mutant applied before the tests run (world-model kinds; tracer/tracegate_tracer/measure.py). */
   mutant: mutantSchema.optional(),
   /** A SWE-Flux-format instance: run by its own harness (tracer/tracegate_tracer/swe_flux.py). */

@@ -4,6 +4,8 @@ no-op in processes that tracegate does not trace."""
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 from typing import Any
 
@@ -30,13 +32,48 @@ def _install_deferred() -> None:
 _install_deferred()
 
 
+class TestTimeLimit(BaseException):
+    """A test ran past TRACEGATE_TEST_SECONDS (a variant search: that candidate fails, the run goes on)."""
+
+
+def _limit() -> float:
+    try:
+        return float(os.environ.get("TRACEGATE_TEST_SECONDS") or 0)
+    except ValueError:
+        return 0.0
+
+
+def _in_tracer(frame: Any) -> bool:
+    """Whether `frame` is the recorder's own code (an exception raised there would unhook the tracer)."""
+    package = sys.modules.get("tracegate_tracer")
+    root = os.path.dirname(getattr(package, "__file__", None) or "") or None
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if (root and name.startswith(root + os.sep)) or name == __file__:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _alarm(signum: int, frame: Any) -> None:
+    if _in_tracer(frame):
+        signal.setitimer(signal.ITIMER_REAL, 0.001)  # again as soon as the tests' code runs
+        return
+    raise TestTimeLimit(f"the test ran past {_limit():g}s")
+
+
 def pytest_runtest_logstart(nodeid: str, location: object) -> None:
     active = _recorder()
     if active is not None:
         active.test_id = nodeid
+    if _limit() > 0 and hasattr(signal, "setitimer"):
+        signal.signal(signal.SIGALRM, _alarm)
+        signal.setitimer(signal.ITIMER_REAL, _limit())
 
 
 def pytest_runtest_logfinish(nodeid: str, location: object) -> None:
+    if _limit() > 0 and hasattr(signal, "setitimer"):
+        signal.setitimer(signal.ITIMER_REAL, 0)
     active = _recorder()
     if active is not None:
         active.test_id = "<process>"

@@ -187,8 +187,8 @@ def _sample_plans(root):
     host = {"id": "host", "dir": "/tg/i/0", "tests": ["test_prog.py::test_it"], "kind": "S2_Loops",
             "target": {"file": "pkg/mod.py", "function": "C.f"}, "query": {"invocation": 1, "loop_line": 3},
             "timeout_seconds": 120, "parser": None, "cwd": "/testbed", "expect_failure": False,
-            "instance_hash": "a" * 64, "env_digest": "b" * 64, "variant_epoch": 7, "variant_key": "x",
-            "variant_attempt": 0}
+            "instance_hash": "a" * 64, "env_digest": "b" * 64, "variant_epoch": 7,
+            "variant_candidate": 0, "variant_search": False}
     mutant = {"file": "heavy/mod.py", "line": 40, "original": ">=", "replacement": ">"}
     specs = [
         host,

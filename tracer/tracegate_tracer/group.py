@@ -58,8 +58,8 @@ def run_key(spec: Spec) -> str:
     """Specs that can share one run of their tests: same dir, cwd, tests, backend, timeout and variant; the
     world-model kinds' measured runs (and each mutant) apart from the traced ones."""
     return json.dumps([os.path.abspath(spec["dir"]), spec.get("cwd"), spec["tests"], spec.get("backend"),
-                       spec.get("timeout_seconds"), spec.get("variant_epoch"), spec.get("variant_key"),
-                       spec.get("variant_attempt"), measure.is_world(spec.get("kind")), spec.get("mutant")])
+                       spec.get("timeout_seconds"), spec.get("variant_epoch"), spec.get("variant_candidate"),
+                       bool(spec.get("variant_search")), measure.is_world(spec.get("kind")), spec.get("mutant")])
 
 
 def recording_key(spec: Spec) -> str:
@@ -112,16 +112,19 @@ def harvest_group(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list
         return _all(results, status="invalid", reason=f"cwd must be an absolute directory, got {run_dir!r}")
     epoch = first.get("variant_epoch")
     if epoch is not None:
-        # A fresh variant: the instance's files copied into the sandbox, its test inputs perturbed.
+        # A fresh variant: the instance's files copied into the sandbox, one input changed (variant.py).
         if first.get("cwd") or isinstance(epoch, bool) or not isinstance(epoch, int):
             return _all(results, status="invalid", reason="no variant: variants need cwd instance and an int epoch")
+        if first.get("variant_search"):
+            from . import search
+
+            return search.run(specs, results, instance_dir, epoch, sandbox, tracer_root)
         try:
-            attempt = first.get("variant_attempt") or 0
-            if isinstance(attempt, bool) or not isinstance(attempt, int):
-                raise variant.NoVariant(f"variant_attempt must be an int, got {attempt!r}")
-            instance_dir = run_dir = variant.prepare(instance_dir, first["tests"], epoch,
-                                                     str(first.get("variant_key") or ""), sandbox.path("variant"),
-                                                     attempt)
+            candidate = first.get("variant_candidate")
+            if isinstance(candidate, bool) or not isinstance(candidate, int):
+                raise variant.NoVariant(f"variant_candidate must be an int, got {candidate!r}")
+            instance_dir = run_dir = variant.prepare(instance_dir, first["tests"], epoch, sandbox.path("variant"),
+                                                     candidate)
         except (variant.NoVariant, OSError) as exc:
             return _all(results, status="invalid", reason=f"no variant: {exc}")
     try:

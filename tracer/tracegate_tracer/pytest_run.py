@@ -101,6 +101,7 @@ def environment(tracer_root: str, plugin: str, **settings: str) -> dict[str, str
     env = dict(os.environ)
     env.pop("TRACEGATE_TRACE", None)
     env.pop("TRACEGATE_MEASURE", None)
+    env.pop("TRACEGATE_TEST_SECONDS", None)
     boot = os.path.join(tracer_root, "boot")
     env["PYTHONPATH"] = os.pathsep.join([boot] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     env["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -113,11 +114,15 @@ def environment(tracer_root: str, plugin: str, **settings: str) -> dict[str, str
 
 
 def run(tests: Sequence[str], run_dir: str, tracer_root: str, config_path: str, timeout: float,
-        sandbox: Sandbox) -> Outcome:
+        sandbox: Sandbox, extra_args: Sequence[str] = (), test_seconds: float | None = None) -> Outcome:
+    """pytest over `tests` under the recorder; `test_seconds` stops each test after that long (the plugin's
+    alarm: the test fails, the run goes on)."""
     # -rfE: the summary names each failed or erroring test (`FAILED <nodeid> - …`).
-    command = [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", *tests]
-    return run_command(command, run_dir, environment(tracer_root, PLUGIN, TRACEGATE_TRACE=config_path), timeout,
-                       sandbox)
+    command = [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", *extra_args, *tests]
+    settings = {"TRACEGATE_TRACE": config_path}
+    if test_seconds is not None:
+        settings["TRACEGATE_TEST_SECONDS"] = f"{test_seconds:g}"
+    return run_command(command, run_dir, environment(tracer_root, PLUGIN, **settings), timeout, sandbox)
 
 
 def run_command(command: Sequence[str], cwd: str, env: dict[str, str], timeout: float, sandbox: Sandbox) -> Outcome:

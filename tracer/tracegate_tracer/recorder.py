@@ -48,6 +48,11 @@ class Recorder:
         self.counted = frozenset(config.get("count_calls") or ()) or None
         self._count_names = {}  # code -> its dotted name when counted, else None
         self.max_events = int(config.get("max_events") or DEFAULT_MAX_EVENTS)
+        # A variant search (search.py): a test past this many events loses the rest of its events and is
+        # listed in the trace's `overflowed_tests` (its candidate is dropped), instead of ending the trace.
+        self.max_test_events = int(config.get("max_test_events") or 0)
+        self._test_events = 0
+        self._counting = "<process>"
         self.max_value = int(config.get("max_value_chars") or MAX_REPR)
         self.name_file = frames.FileNamer(config.get("instance_dir") or os.getcwd())
         self.writer = TraceWriter(config["trace_path"], self.target, self.backend)
@@ -74,6 +79,13 @@ class Recorder:
 
     def emit(self, event: list[Any]) -> bool:
         events = self.writer.events
+        if self.max_test_events:
+            if self.test_id != self._counting:
+                self._counting, self._test_events = self.test_id, 0
+            self._test_events += 1
+            if self._test_events > self.max_test_events:
+                self.writer.overflowed_tests.add(self.test_id)
+                return False
         if len(events) >= self.max_events:
             self.stop(f"trace overflow: more than {self.max_events} events")
             return False

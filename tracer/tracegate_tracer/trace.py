@@ -70,6 +70,7 @@ class TraceWriter:
         self.cut_values: set[str] = set()  # rendered values cut at value_cap
         self.call_counts = None  # {dotted name: starts} of the functions a call-count question names
         self.retry_from_start = False  # a deferred start found a target module imported: run again
+        self.overflowed_tests: set[str] = set()  # tests past the recorder's per-test event cap (a search)
 
     def document(self) -> dict[str, Any]:
         return {
@@ -89,6 +90,7 @@ class TraceWriter:
             "cut_values": sorted(self.cut_values),
             **({"call_counts": self.call_counts} if self.call_counts is not None else {}),
             **({"retry_from_start": True} if self.retry_from_start else {}),
+            **({"overflowed_tests": sorted(self.overflowed_tests)} if self.overflowed_tests else {}),
         }
 
     def write(self) -> None:

@@ -1,14 +1,34 @@
-"""Fresh variants: an instance's test file with its literal inputs perturbed, structure unchanged.
+"""Fresh variants: an instance's test files with one literal input changed, structure unchanged.
 
-A variant asks the same question about the same target, over a test whose
-inputs differ: numbers moved by a small step, a letter of a word changed, a
-literal collection one element shorter. The rest of the file is kept byte for
-byte, and its `assert` statements are kept as expressions (`_ = (test, msg)`:
-evaluated, not checked), since the perturbed inputs have other results than
-the ones the test asserts. Deterministic: the same file, epoch and key give
-the same variant. The driver copies the instance directory into the group's
-sandbox and runs the variant there; the host keeps a variant only if it passes
-the same screen as any instance and its oracle differs from the original's.
+A variant asks the same question about the same target over a test whose
+input differs. Which input, and how, is searched rather than guessed:
+
+* the *pool* of an epoch is a list of candidates, each an edit of one
+  literal in the test functions the instance runs (a flag flipped; an int
+  moved across a boundary: ±1, doubled, zero, negated, scaled by 10 or 1000;
+  a string one character shorter or longer, empty, doubled, a letter's case
+  or a digit changed, or another string of the same file; a literal
+  collection one element shorter or longer, reversed or empty), or of the
+  test's calls (a call statement left out, two adjacent ones swapped: which
+  call is the target's n-th, and what it sees, change), then edits of two
+  literals at once. Literals are inputs: not the docstring, not
+  decorators, not the expected side of an assert's comparison, not a
+  `match=` pattern. The order is a hash of the epoch and the files: the same
+  epoch and files give the same pool, another epoch another order.
+* the *search* (`variant_search`, group.py) runs every candidate of the pool
+  in one pytest process, each as a renamed copy of the test files, beside an
+  unchanged copy; the trace is split by test and each question answered per
+  candidate. The candidates whose tests pass, whose run reaches the target and
+  whose answer differs from the unchanged copy's are the search's answer, in
+  pool order.
+* a *variant* (`variant_candidate: k`) is candidate k materialised alone and
+  harvested like any instance, in a fresh process: its oracle is gold, and the
+  host keeps it only if it passes the screen and differs from the original's.
+
+Every file keeps its lines otherwise, except that `assert` statements become
+expressions (`_ = (test, msg)`: evaluated, not checked), since a changed input
+has other results than the test asserts, and `with pytest.raises(E):` becomes
+`with contextlib.suppress(E):` (the input may or may not still raise).
 """
 
 from __future__ import annotations
@@ -20,24 +40,35 @@ import random
 import re
 import shutil
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from .testfiles import test_files
 
-MAX_EDITS = 3
-"""Literals perturbed per test file."""
-ATTEMPTS = 4
-"""Variants tried per instance, each by another strategy (the host keeps the first valid one)."""
-STRATEGIES = ("numbers", "collections", "text", "all")
-"""What attempt k perturbs: numbers (int and float literals, digits inside strings), collections
-(a literal list or tuple one element shorter, a repeated string `s * n` one repeat fewer),
-text (one letter of a word inside a string), all of these."""
+POOL = 40
+"""Candidates per epoch and test set: what one search runs."""
+PAIRED = 12
+"""Of which edits of two literals at once (when the pool has room after the single edits' first round)."""
+SIBLINGS = 3
+"""A string may become one of this many other strings of its file (an option's other value)."""
+COPY_MARK = "__tgv"
+"""A search copy of `test_x.py` is `test_x__tgv<k>.py` (`__tgvo` the unchanged copy)."""
+MAX_LITERAL_CHARS = 200
+"""Longer literals are data, not inputs one edit should move (and their doubling would bloat the file)."""
+
+Edit = tuple[int, int, int, int, str]  # start line, start col (bytes), end line, end col, replacement
 
 
 class NoVariant(ValueError):
-    """The test file offers nothing to perturb, or its variant does not parse."""
+    """The test files offer nothing to change, or a changed file does not parse."""
 
 
-Edit = tuple[int, int, int, int, str]  # start line, start col (bytes), end line, end col, replacement
+@dataclass(frozen=True)
+class Candidate:
+    file: str
+    """The test file the edits are in (as the test ids name it)."""
+    edits: tuple[Edit, ...]
+    what: str
+    """The edit in words, e.g. `line 12: 6 → 7` (logs and tests)."""
 
 
 def _tests_of(tree: ast.Module, names: set[str] | None) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
@@ -48,149 +79,312 @@ def _tests_of(tree: ast.Module, names: set[str] | None) -> Iterator[ast.Function
             yield node
 
 
-def _kind(node: ast.AST) -> str | None:
-    """Which strategy can perturb a node: numbers, collections or text (None: not an input)."""
-    if isinstance(node, ast.Constant) and not isinstance(node.value, bool):
-        value = node.value
-        if isinstance(value, int) and abs(value) >= 2:
-            return "numbers"
-        if isinstance(value, float) and value not in (0.0, 1.0):
-            return "numbers"
-        if isinstance(value, str) and any(c.isdigit() for c in value):
-            return "numbers"
-        if isinstance(value, str) and any(len(w) >= 3 and w.isalpha() for w in value.split()):
-            return "text"
-    if isinstance(node, ast.List | ast.Tuple) and len(node.elts) >= 3 and all(
-            isinstance(e, ast.Constant) for e in node.elts):
-        return "collections"
-    return None
+def _not_inputs(func: ast.AST) -> set[int]:
+    """ids of the nodes under `func` that are not inputs: the expected side of an assert's comparison,
+    `match=` patterns, f-string parts."""
+    skipped: set[int] = set()
+    for node in ast.walk(func):
+        if isinstance(node, ast.Assert) and isinstance(node.test, ast.Compare):
+            for comparator in node.test.comparators:
+                skipped.update(id(n) for n in ast.walk(comparator))
+        if isinstance(node, ast.Assert) and node.msg is not None:
+            skipped.update(id(n) for n in ast.walk(node.msg))
+        if isinstance(node, ast.keyword) and node.arg == "match":
+            skipped.update(id(n) for n in ast.walk(node.value))
+        if isinstance(node, ast.JoinedStr):
+            skipped.update(id(n) for n in ast.walk(node))
+    return skipped
 
 
-def _literals(func: ast.AST, strategy: str) -> Iterator[ast.AST]:
-    """Literal inputs in a test's body (not its decorators, defaults or docstring) that `strategy` perturbs."""
+def _inputs(func: ast.AST) -> Iterator[ast.AST]:
+    """The literal inputs in a test's body (not its decorators, defaults or docstring)."""
     body = list(getattr(func, "body", ()))
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
         body = body[1:]  # the docstring
+    skipped = _not_inputs(func)
     for statement in body:
         for node in ast.walk(statement):
-            kind = _kind(node)
-            if kind is not None and (strategy == "all" or kind == strategy):
+            if id(node) in skipped:
+                continue
+            if _negative(node) is not None:
+                skipped.add(id(node.operand))  # type: ignore[attr-defined]
+                yield node
+            elif isinstance(node, ast.Constant) and isinstance(node.value, int | float | str | bytes):
+                yield node
+            elif isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Dict):
                 yield node
 
 
-def _perturbed(node: ast.AST, rng: random.Random, source_lines: list[bytes]) -> str | None:
-    if isinstance(node, ast.List | ast.Tuple):
-        # One element shorter: the text of the elements kept, as written.
-        kept = node.elts[:-1]
-        texts = [ast.get_source_segment(b"\n".join(source_lines).decode("utf-8"), e) for e in kept]
-        if any(t is None for t in texts):
-            return None
-        inner = ", ".join(texts)  # type: ignore[arg-type]
-        return f"[{inner}]" if isinstance(node, ast.List) else f"({inner},)" if len(kept) == 1 else f"({inner})"
-    value = node.value  # type: ignore[attr-defined]
-    if isinstance(value, int):
-        step = rng.choice((-1, 1, 2, 3))
-        moved = value + step if value > 0 else value - step
-        if moved in (0, 1, -1) or (moved > 0) != (value > 0):
-            moved = value + 2 if value > 0 else value - 2
-        return repr(moved)
-    if isinstance(value, float):
-        return repr(round(value * rng.choice((0.5, 1.5, 2.0)), 6))
-    if isinstance(value, str):
-        digits = [i for i, c in enumerate(value) if c.isdigit()]
-        if digits:
-            i = rng.choice(digits)
-            new = rng.choice([d for d in "23456789" if d != value[i]])
-            return repr(value[:i] + new + value[i + 1:])
-        words = [(m.start(), m.end()) for m in re.finditer(r"[A-Za-z]{3,}", value)]
-        start, end = rng.choice(words)
-        i = rng.randrange(start, end)
-        letters = "abcdefghijklmnopqrstuvwxyz"
-        new = rng.choice([c for c in letters if c != value[i].lower()])
-        new = new.upper() if value[i].isupper() else new
-        return repr(value[:i] + new + value[i + 1:])
+def _negative(node: ast.AST) -> int | float | None:
+    """The value of a negative number literal (`-3`: a minus applied to a constant), else None."""
+    if (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant)
+            and isinstance(node.operand.value, int | float) and not isinstance(node.operand.value, bool)):
+        return -node.operand.value
     return None
 
 
-def _edit_position(node: ast.AST) -> tuple[int, int, int, int]:
+def _segment(source: str, node: ast.AST) -> str | None:
+    return ast.get_source_segment(source, node)
+
+
+def _numbers(value: int | float) -> list[object]:
+    if isinstance(value, bool):
+        return [not value]
+    if isinstance(value, int):
+        moved: list[object] = [value + 1, value - 1, value * 2, 0, -value]
+        if 0 < abs(value) <= 1000:
+            moved.append(value * 10)
+        if 0 < abs(value) <= 100:
+            moved.append(value * 1000)
+        return moved
+    return [value * 2, value / 2, -value, value + 1.0, 0.0]
+
+
+def _texts(value: str | bytes) -> list[object]:
+    if not value:
+        return ["a" if isinstance(value, str) else b"a"]
+    moved: list[object] = [value[:-1], value + value[-1:], value[:0]]
+    if len(value) <= 64:
+        moved.append(value * 2)
+    text = value.decode("latin-1") if isinstance(value, bytes) else value
+    letters = [i for i, c in enumerate(text) if c.isalpha()]
+    digits = [i for i, c in enumerate(text) if c.isdigit()]
+    for changed in (
+        text[:letters[0]] + text[letters[0]].swapcase() + text[letters[0] + 1:] if letters else None,
+        text[:digits[0]] + str((int(text[digits[0]]) + 1) % 10) + text[digits[0] + 1:] if digits else None,
+        text.replace(" ", "  ", 1) if " " in text else None,
+    ):
+        if changed is not None:
+            moved.append(changed.encode("latin-1") if isinstance(value, bytes) else changed)
+    return moved
+
+
+def _collections(node: ast.List | ast.Tuple | ast.Set | ast.Dict, source: str) -> list[str]:
+    """Replacement texts of a literal collection: shorter (last or first dropped), longer (the last
+    repeated), reversed, empty."""
+    if isinstance(node, ast.Dict):
+        if any(k is None for k in node.keys):
+            return []
+        pairs = [(_segment(source, k), _segment(source, v)) for k, v in zip(node.keys, node.values, strict=True)]  # type: ignore[arg-type]
+        if any(k is None or v is None for k, v in pairs):
+            return []
+        texts = [f"{k}: {v}" for k, v in pairs]
+        return [] if not texts else ["{" + ", ".join(texts[:-1]) + "}", "{}"]
+    items = [_segment(source, e) for e in node.elts]
+    if not items or any(t is None or isinstance(e, ast.Starred) for t, e in zip(items, node.elts, strict=True)):
+        return []
+    shapes: list[list[str]] = [items[:-1], items[1:], items + items[-1:]]  # type: ignore[list-item]
+    if len(items) >= 2:
+        shapes.append(list(reversed(items)))  # type: ignore[arg-type]
+    shapes.append([])
+
+    def written(elts: list[str]) -> str:
+        if isinstance(node, ast.List):
+            return "[" + ", ".join(elts) + "]"
+        if isinstance(node, ast.Set):
+            return "{" + ", ".join(elts) + "}" if elts else "set()"
+        return "(" + ", ".join(elts) + ("," if len(elts) == 1 else "") + ")"
+
+    return [written(s) for s in shapes]
+
+
+def _alternatives(node: ast.AST, source: str, siblings: list[str]) -> list[str]:
+    """The replacement texts of one literal input, each another value (none equal to the original);
+    `siblings`: the file's other short strings, in the epoch's order."""
+    if isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Dict):
+        original = _segment(source, node)
+        return [t for t in dict.fromkeys(_collections(node, source)) if t != original]
+    negative = _negative(node)
+    value = negative if negative is not None else node.value  # type: ignore[attr-defined]
+    if isinstance(value, str | bytes) and len(value) > MAX_LITERAL_CHARS:
+        return []
+    moved = _numbers(value) if isinstance(value, int | float) else _texts(value)
+    if isinstance(value, str):
+        moved += [t for t in siblings if t != value][:SIBLINGS]
+    texts: list[str] = []
+    for m in moved:
+        if m == value and type(m) is type(value) or type(m) is not type(value) and not (
+                isinstance(value, float) and isinstance(m, int)):
+            continue
+        text = repr(m)
+        if isinstance(m, int | float) and m < 0:
+            text = f"({text})"  # `x-(-3)`, `-(-3) ** 2`: a negative literal in its own parentheses
+        if text not in texts:
+            texts.append(text)
+    return texts
+
+
+def _position(node: ast.AST) -> tuple[int, int, int, int]:
     return node.lineno, node.col_offset, node.end_lineno or node.lineno, node.end_col_offset or 0  # type: ignore[attr-defined]
 
 
-def perturb(source: str, seed: str, functions: set[str] | None = None, strategy: str = "all") -> str:
-    """The variant of one test file's source, perturbing inputs of the test `functions` that run
-    (all test functions when None) by `strategy`; NoVariant when there is nothing to perturb."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError as exc:
-        raise NoVariant(f"the test file does not parse: {exc}") from None
+def _calls(func: ast.AST, source: str, name: str) -> Iterator[list[Candidate]]:
+    """Edits of a test's calls: each statement that only calls (an expression or an assert holding a call,
+    defining no name) left out (`pass`), and each adjacent pair of them swapped."""
+    def calls(statement: ast.stmt) -> bool:
+        return isinstance(statement, ast.Expr | ast.Assert) and any(
+            isinstance(n, ast.Call) for n in ast.walk(statement)) and not any(
+            isinstance(n, ast.NamedExpr) for n in ast.walk(statement))
+
+    def visit(body: list[ast.stmt]) -> Iterator[list[Candidate]]:
+        for statement in body:
+            for field in ("body", "orelse", "finalbody"):
+                inner = getattr(statement, field, None)
+                if isinstance(inner, list) and not isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef
+                                                              | ast.ClassDef):
+                    yield from visit(inner)
+        for i, statement in enumerate(body):
+            if not calls(statement):
+                continue
+            line, col, end_line, end_col = _position(statement)
+            yield [Candidate(name, ((line, col, end_line, end_col, "pass"),), f"{name} line {line}: call left out")]
+            after = body[i + 1] if i + 1 < len(body) else None
+            if after is not None and calls(after):
+                first, second = _segment(source, statement), _segment(source, after)
+                first, second = _as_expression(first), _as_expression(second)
+                if first and second and first != second:
+                    other = _position(after)
+                    yield [Candidate(name, ((line, col, end_line, end_col, second), (*other, first)),
+                                     f"{name} lines {line}-{other[0]}: calls swapped")]
+
+    body = list(getattr(func, "body", ()))
+    yield from visit(body)
+
+
+def _as_expression(statement: str | None) -> str | None:
+    """An assert statement's text as the expression render() makes of it (`_ = (test, msg)`)."""
+    if statement is None or not statement.startswith("assert"):
+        return statement
+    return "_ = (" + statement[len("assert"):].lstrip() + ")"
+
+
+def _strings(tree: ast.Module) -> list[str]:
+    """The file's distinct short strings (candidate values of another string of it), sorted."""
+    return sorted({n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                   and 0 < len(n.value) <= 40 and "\n" not in n.value})
+
+
+def _overlap(a: Edit, b: Edit) -> bool:
+    return not ((a[2], a[3]) <= (b[0], b[1]) or (b[2], b[3]) <= (a[0], a[1]))
+
+
+def pool(sources: dict[str, str], functions: dict[str, set[str] | None], epoch: int) -> list[Candidate]:
+    """The epoch's candidates for test files `sources` (name → text) running `functions` (name → test
+    function names, None: all): each literal input's alternatives, taken round-robin over the literals
+    (one alternative of each before a second of any) in an order drawn from the epoch and the files, with
+    up to PAIRED edits of two literals of one file after the first round."""
+    digest = hashlib.sha256(str(epoch).encode())
+    for name in sorted(sources):
+        digest.update(b"\0" + name.encode() + b"\0" + sources[name].encode("utf-8"))
+        digest.update(b"\0" + ",".join(sorted(functions.get(name) or ["*"])).encode())
+    rng = random.Random(digest.hexdigest())
+    per_literal: list[list[Candidate]] = []
+    for name in sorted(sources):
+        try:
+            tree = ast.parse(sources[name])
+        except SyntaxError as exc:
+            raise NoVariant(f"the test file {name} does not parse: {exc}") from None
+        siblings = _strings(tree)
+        rng.shuffle(siblings)
+        for func in _tests_of(tree, functions.get(name)):
+            for node in _inputs(func):
+                line, col, end_line, end_col = _position(node)
+                original = _segment(sources[name], node) or ""
+                options = [Candidate(name, ((line, col, end_line, end_col, text),),
+                                     f"{name} line {line}: {_short(original)} → {_short(text)}")
+                           for text in _alternatives(node, sources[name], siblings)]
+                if options:
+                    rng.shuffle(options)
+                    per_literal.append(options)
+            per_literal.extend(_calls(func, sources[name], name))
+    if not per_literal:
+        raise NoVariant("no literal input or call to change in the test functions run")
+    rng.shuffle(per_literal)
+    rounds = [[options[r] for options in per_literal if r < len(options)]
+              for r in range(max(len(o) for o in per_literal))]
+    # Two literals at once: a first-round edit with the next first-round edit of its file that it leaves be.
+    paired: list[Candidate] = []
+    for i, one in enumerate(rounds[0]):
+        partners = [c for c in rounds[0][i + 1:] if c.file == one.file and not any(
+            _overlap(a, b) for a in c.edits for b in one.edits)]
+        if partners and len(paired) < PAIRED:
+            paired.append(Candidate(one.file, tuple(sorted(one.edits + partners[0].edits)),
+                                    f"{one.what}; {partners[0].what}"))
+    head = rounds[0][:POOL - min(PAIRED, len(paired))]
+    rest = [c for r in rounds[1:] for c in r]
+    chosen = head + paired + rest
+    return chosen[:POOL]
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 24 else text[:21] + "..."
+
+
+def render(source: str, changes: tuple[Edit, ...] = ()) -> str:
+    """The test file with `changes` applied (none: unchanged inputs), its asserts kept as expressions and its
+    `pytest.raises` blocks as `contextlib.suppress`; NoVariant if the result does not parse."""
+    tree = ast.parse(source)
     lines = source.encode("utf-8").split(b"\n")
-    rng = random.Random(hashlib.sha256(seed.encode()).hexdigest())
-    candidates = [node for func in _tests_of(tree, functions) for node in _literals(func, strategy)]
-    # Nested candidates (a constant inside a perturbed list) would overlap: keep the outermost.
-    spans = [_edit_position(n) for n in candidates]
-    outer = [n for n, s in zip(candidates, spans, strict=True)
-             if not any(o != s and o[:2] <= s[:2] and s[2:] <= o[2:] for o in spans)]
-    if not outer:
-        raise NoVariant(f"no literal input to perturb ({strategy}) in the test functions")
-    chosen = rng.sample(outer, min(MAX_EDITS, len(outer)))
     edits: list[Edit] = []
-    for node in sorted(chosen, key=_edit_position):
-        text = _perturbed(node, rng, lines)
-        if text is not None:
-            edits.append((*_edit_position(node), text))
-    if not edits:
-        raise NoVariant("no literal input could be perturbed")
     for func in _tests_of(tree, None):
         for node in ast.walk(func):
             if isinstance(node, ast.With | ast.AsyncWith):
-                # `with pytest.raises(E):` (no `as`) becomes `with contextlib.suppress(E):`: the
-                # perturbed input may or may not still raise; either way the test goes on.
                 for item in node.items:
                     call = item.context_expr
                     if (item.optional_vars is None and isinstance(call, ast.Call)
                             and isinstance(call.func, ast.Attribute) and call.func.attr == "raises"
                             and isinstance(call.func.value, ast.Name) and call.func.value.id == "pytest"
                             and call.args and not call.keywords):
-                        line, col, _e, _c = _edit_position(call.func)
+                        line, col, _e, _c = _position(call.func)
                         end_line, end_col = call.func.end_lineno or line, call.func.end_col_offset or col
                         edits.append((line, col, end_line, end_col, '__import__("contextlib").suppress'))
             if isinstance(node, ast.Assert):
-                line, col, end_line, end_col = _edit_position(node)
+                line, col, end_line, end_col = _position(node)
                 keyword = len("assert ") if lines[line - 1][col:col + 7] == b"assert " else len("assert")
                 edits.append((line, col, line, col + keyword, "_ = ("))
                 edits.append((end_line, end_col, end_line, end_col, ")"))
+    # A change that replaces a whole statement (a call left out or swapped) brings its own text.
+    edits = [e for e in edits if not any(_overlap(e, c) or c[:2] <= e[:2] and e[2:4] <= c[2:4]
+                                         for c in changes)] + list(changes)
     for line, col, end_line, end_col, text in sorted(edits, key=lambda e: (e[0], e[1], e[2], e[3]), reverse=True):
         head = lines[line - 1][:col]
         tail = lines[end_line - 1][end_col:]
         lines[line - 1:end_line] = [head + text.encode("utf-8") + tail]
-    variant = b"\n".join(lines).decode("utf-8")
+    rendered = b"\n".join(lines).decode("utf-8")
     try:
-        compile(variant, "<variant>", "exec", dont_inherit=True)
+        compile(rendered, "<variant>", "exec", dont_inherit=True)
     except SyntaxError as exc:
         raise NoVariant(f"the variant does not parse: {exc}") from None
-    return variant
+    return rendered
 
 
-def prepare(instance_dir: str, tests: list[str], epoch: int, key: str, dest: str, attempt: int = 0) -> str:
-    """Copies the instance directory to `dest` with its test files perturbed (attempt k: by
-    STRATEGIES[k]); returns `dest`."""
-    if not 0 <= attempt < ATTEMPTS:
-        raise NoVariant(f"attempt {attempt} out of 0..{ATTEMPTS - 1}")
+def _functions(tests: list[str]) -> dict[str, set[str] | None]:
+    """Per test file, the test functions the ids run (None: the whole file)."""
+    out: dict[str, set[str] | None] = {}
+    for name in test_files(tests):
+        ids = [str(t).split("::") for t in tests if str(t).split("::", 1)[0] == name]
+        out[name] = None if any(len(p) == 1 for p in ids) else {p[-1].split("[", 1)[0] for p in ids}
+    return out
+
+
+def _copy(instance_dir: str, tests: list[str], dest: str) -> dict[str, str]:
+    """Copies the instance directory to `dest`; the test files' sources (name → text), each checked to be a
+    regular file of the copy."""
     if os.path.lexists(dest):
         shutil.rmtree(dest)
     shutil.copytree(instance_dir, dest, symlinks=True)
     root = os.path.realpath(dest)
+    sources: dict[str, str] = {}
     for name in test_files(tests):
-        ids = [str(t).split("::") for t in tests if str(t).split("::", 1)[0] == name]
-        functions = None if any(len(parts) == 1 for parts in ids) else {parts[-1].split("[", 1)[0] for parts in ids}
         path = os.path.join(dest, name)
         if not os.path.realpath(path).startswith(root + os.sep) or os.path.islink(path) or not os.path.isfile(path):
             raise NoVariant(f"test file {name} is not a regular file of the instance")
         with open(path, encoding="utf-8") as handle:
-            source = handle.read()
-        variant = perturb(source, f"{epoch}\0{key}\0{name}\0{attempt}", functions, STRATEGIES[attempt])
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(variant)
+            sources[name] = handle.read()
+    return sources
+
+
+def _settle(dest: str) -> None:
     for root, dirs, files in os.walk(dest):
         os.chmod(root, 0o755)
         for name in files:
@@ -198,4 +392,65 @@ def prepare(instance_dir: str, tests: list[str], epoch: int, key: str, dest: str
             if not os.path.islink(path):
                 os.chmod(path, 0o644)
         dirs.sort()
+
+
+def prepare(instance_dir: str, tests: list[str], epoch: int, dest: str, candidate: int) -> str:
+    """Copies the instance directory to `dest` with candidate `candidate` of the epoch's pool applied
+    (every test file rendered as a variant); returns `dest`."""
+    sources = _copy(instance_dir, tests, dest)
+    candidates = pool(sources, _functions(tests), epoch)
+    if not 0 <= candidate < len(candidates):
+        raise NoVariant(f"candidate {candidate} is outside the epoch's pool of {len(candidates)}")
+    chosen = candidates[candidate]
+    for name, source in sources.items():
+        with open(os.path.join(dest, name), "w", encoding="utf-8") as handle:
+            handle.write(render(source, chosen.edits if chosen.file == name else ()))
+    _settle(dest)
     return dest
+
+
+def copy_name(name: str, mark: str) -> str:
+    """`dir/test_x.py` → `dir/test_x__tgv<mark>.py`."""
+    stem, ext = os.path.splitext(name)
+    return f"{stem}{COPY_MARK}{mark}{ext}"
+
+
+@dataclass(frozen=True)
+class Search:
+    """A search directory: the unchanged copy's test ids, and each candidate's (None: it does not parse)."""
+
+    unchanged: list[str]
+    candidates: list[list[str] | None]
+    described: list[str]
+
+
+def prepare_search(instance_dir: str, tests: list[str], epoch: int, dest: str) -> Search:
+    """Copies the instance directory to `dest` with, beside each test file, its unchanged copy (`__tgvo`)
+    and one copy per candidate of the pool (`__tgv<k>`), every copy rendered as a variant."""
+    sources = _copy(instance_dir, tests, dest)
+    candidates = pool(sources, _functions(tests), epoch)
+
+    def ids(mark: str) -> list[str]:
+        return [copy_name(t.split("::", 1)[0], mark) + t[len(t.split("::", 1)[0]):] for t in tests]
+
+    for name, source in sources.items():
+        with open(os.path.join(dest, copy_name(name, "o")), "w", encoding="utf-8") as handle:
+            handle.write(render(source))
+    runs: list[list[str] | None] = []
+    for k, chosen in enumerate(candidates):
+        try:
+            rendered = {name: render(source, chosen.edits if chosen.file == name else ())
+                        for name, source in sources.items()}
+        except NoVariant:
+            runs.append(None)
+            continue
+        for name, text in rendered.items():
+            with open(os.path.join(dest, copy_name(name, str(k))), "w", encoding="utf-8") as handle:
+                handle.write(text)
+        runs.append(ids(str(k)))
+    _settle(dest)
+    return Search(ids("o"), runs, [c.what for c in candidates])
+
+
+MARK_PATTERN = re.compile(re.escape(COPY_MARK) + r"(o|\d+)")
+"""A copy's mark in any text of its trace (module names, test ids, file paths)."""

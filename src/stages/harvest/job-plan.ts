@@ -69,8 +69,7 @@ function planSpec(
     ...(variant
       ? {
           variant_epoch: variant.epoch,
-          variant_key: variant.of,
-          variant_attempt: variant.attempt,
+          ...(variant.search ? { variant_search: true } : { variant_candidate: variant.candidate }),
         }
       : {}),
     ...(sweFlux ? { swe_flux: { qa: sweFlux.qa, instance: sweFlux.instance } } : {}),

@@ -1,9 +1,11 @@
-// Fresh variants: instances whose test inputs the tracer perturbs (tracer/tracegate_tracer/variant.py),
-// harvested like any instance and kept only if they pass the generator's screen with another oracle.
-import { isWorldKind } from '../../contracts/kinds.js';
+// Fresh variants: the search over an epoch's pool of one-literal edits of an instance's tests
+// (tracer/tracegate_tracer/search.py), then the first candidates that change the answer harvested
+// alone like any instance, kept only if they pass the generator's screen with an oracle of their own.
+import { isWorldKind, type QuestionKind } from '../../contracts/kinds.js';
 import type { HarvestOutcome } from '../../contracts/oracle.js';
 import { answerProblem, harvestRule } from '../screen/screen.js';
 import { answerInstance } from '../query/answer.js';
+import { passes } from '../score/verdict.js';
 import { sha256 } from '../../util/hash.js';
 import type { LoadedInstance } from '../../contracts/suite.js';
 import type { ModelClient } from '../../contracts/model.js';
@@ -11,50 +13,73 @@ import { oracleDigest } from '../kinds/digest.js';
 
 export type VariantMode = { mode: 'add'; count: number } | { mode: 'only' };
 
-/** Why a variant was dropped: the generator's rules, or an oracle equal to the original's. */
+/** Why a variant was dropped: the generator's rules, or what the search and the strictness check found. */
 export type VariantRule =
   | ReturnType<typeof harvestRule>
   | 'empty-answer'
   | 'too-large'
   | 'demo-model-right'
   | 'same-oracle'
+  | 'original-answer-passes'
+  | 'no-candidate'
   | 'original-failed';
 
-/** What results.json records of the variants of a run. */
-export interface VariantSummary {
-  epoch: number;
-  mode: 'add' | 'only';
-  /** Variants harvested, kept, and dropped by rule. */
+/** Why an instance has no variant at all (counted, never searched). */
+export type Unvariable = 'world-model-kind' | 'runs-in-checkout' | 'own-parser';
+
+/** Per kind: instances searched, variants kept, dropped by rule. */
+export interface KindVariants {
   tried: number;
   valid: number;
   dropped: Partial<Record<VariantRule, number>>;
 }
 
+/** What results.json records of the variants of a run. */
+export interface VariantSummary {
+  epoch: number;
+  mode: 'add' | 'only';
+  /** Instances whose variant was searched, variants kept, and dropped by rule. */
+  tried: number;
+  valid: number;
+  dropped: Partial<Record<VariantRule, number>>;
+  byKind: Partial<Record<QuestionKind, KindVariants>>;
+  /** Selected instances that cannot vary, by reason (world-model kinds are measured, not traced). */
+  unvariable: Partial<Record<Unvariable, number>>;
+}
+
 /** A variant's id: the instance's, `@v` and the epoch (no instance id holds `@`: never a clash). */
 export const variantId = (id: string, epoch: number): string => `${id}@v${epoch}`;
 
-/** Attempts per variant, each by another perturbation strategy (tracer/tracegate_tracer/variant.py). */
-export const VARIANT_ATTEMPTS = 4;
+/** The instance a variant id is of, and the epoch (undefined for an instance that is no variant). */
+export function variantOf(id: string): { of: string; epoch: number } | undefined {
+  const at = id.lastIndexOf('@v');
+  if (at < 0 || !/^\d+$/.test(id.slice(at + 2))) return undefined;
+  return { of: id.slice(0, at), epoch: Number(id.slice(at + 2)) };
+}
+
+/** Candidates harvested alone per instance, in the search's order: the first that passes is kept. */
+export const VARIANT_TRIES = 2;
+
+function unvariable(l: LoadedInstance): Unvariable | undefined {
+  if (isWorldKind(l.instance.kind)) return 'world-model-kind';
+  if (l.instance.cwd !== 'instance') return 'runs-in-checkout';
+  if (l.instance.parser) return 'own-parser';
+  return undefined;
+}
 
 /**
- * The variants of a selection at `epoch`: of `count` instances (`add`; chosen
- * by a hash of the epoch and id) or of each (`only`). Instances that run in
- * a checkout or bring their own parser have none (their inputs are not the
- * instance's files, or their answer is not the rule's); nor do the
- * world-model kinds (a measured test is not perturbed).
+ * The searches of a selection at `epoch`: of `count` instances (`add`; chosen
+ * by a hash of the epoch and id) or of each (`only`), among those that can
+ * vary (not a world-model kind: a measured test is not perturbed; not run in a
+ * checkout or by their own parser: their inputs are not the instance's files,
+ * or their answer is not the rule's). Each search is a harvest of its own.
  */
-export function variantsOf(
+export function searchesOf(
   selected: readonly LoadedInstance[],
   mode: VariantMode,
   epoch: number,
 ): LoadedInstance[] {
-  const eligible = selected.filter(
-    (l) =>
-      l.instance.cwd === 'instance' &&
-      !l.instance.parser &&
-      !l.variant &&
-      !isWorldKind(l.instance.kind),
-  );
+  const eligible = selected.filter((l) => !l.variant && !unvariable(l));
   const chosen =
     mode.mode === 'only'
       ? eligible
@@ -63,41 +88,99 @@ export function variantsOf(
           .sort((a, b) => (a.rank < b.rank ? -1 : 1))
           .slice(0, mode.count)
           .map(({ l }) => l);
-  // Every attempt is harvested (they share nothing but the original's files); the first valid is kept.
-  return chosen.flatMap((l) =>
-    Array.from({ length: VARIANT_ATTEMPTS }, (_, attempt) => ({
-      ...l,
-      instance: { ...l.instance, id: `${variantId(l.instance.id, epoch)}#${attempt}` },
-      contentHash: sha256(l.contentHash, 'variant', String(epoch), String(attempt)),
-      variant: { epoch, of: l.instance.id, attempt },
-    })),
+  return chosen.map((l) => ({
+    ...l,
+    instance: { ...l.instance, id: `${variantId(l.instance.id, epoch)}~search` },
+    contentHash: sha256(l.contentHash, 'variant-search', String(epoch)),
+    variant: { epoch, of: l.instance.id, search: true },
+  }));
+}
+
+/** The search's answer: the candidates that change the answer, in pool order, and the others counted. */
+interface SearchAnswer {
+  candidates: number[];
+  pool: number;
+  same: number;
+  failed: number;
+  unreached: number;
+  unanswered: number;
+  unparsed: number;
+}
+
+function searchAnswer(outcome: HarvestOutcome | undefined): SearchAnswer | undefined {
+  if (outcome?.status !== 'ok') return undefined;
+  const answer = outcome.entry.oracle.oracle_answer as Partial<SearchAnswer> | undefined;
+  return Array.isArray(answer?.candidates) ? (answer as SearchAnswer) : undefined;
+}
+
+/** The variants to harvest: the first VARIANT_TRIES candidates of each search, in its order. */
+export function candidatesOf(
+  searches: readonly LoadedInstance[],
+  outcomes: ReadonlyMap<string, HarvestOutcome>,
+): LoadedInstance[] {
+  return searches.flatMap((s) =>
+    (searchAnswer(outcomes.get(s.instance.id))?.candidates ?? [])
+      .slice(0, VARIANT_TRIES)
+      .map((candidate) => ({
+        ...s,
+        instance: {
+          ...s.instance,
+          id: `${variantId(s.variant!.of, s.variant!.epoch)}#${candidate}`,
+        },
+        contentHash: sha256(s.contentHash, 'variant', String(s.variant!.epoch), String(candidate)),
+        variant: { epoch: s.variant!.epoch, of: s.variant!.of, candidate },
+      })),
   );
 }
 
+export interface Dropped {
+  id: string;
+  kind: QuestionKind;
+  rule: VariantRule;
+  detail: string;
+}
+
 /**
- * Keeps a variant only if it passes the generator's screen (harvested, an
- * answer that says something and fits, not what the demo model answers) and
- * its oracle differs from the original's: a variant that asks the same thing
- * with the same answer is no fresh item.
+ * Keeps, per searched instance, the first candidate that passes the
+ * generator's screen (harvested, an answer that says something and fits, not
+ * what the demo model answers) with an oracle of its own: not the original's,
+ * and not one the original's answer passes under the scorer (a model that
+ * answers a variant with what it memorised of the original is wrong).
  */
 export async function screenVariants(
-  attempts: readonly LoadedInstance[],
+  searches: readonly LoadedInstance[],
+  candidates: readonly LoadedInstance[],
   outcomes: ReadonlyMap<string, HarvestOutcome>,
   demo: ModelClient,
-): Promise<{
-  valid: LoadedInstance[];
-  dropped: { id: string; rule: VariantRule; detail: string }[];
-}> {
+): Promise<{ valid: LoadedInstance[]; dropped: Dropped[] }> {
   const valid: LoadedInstance[] = [];
-  const dropped: { id: string; rule: VariantRule; detail: string }[] = [];
-  const byOriginal = new Map<string, LoadedInstance[]>();
-  for (const a of attempts)
-    byOriginal.set(a.variant!.of, [...(byOriginal.get(a.variant!.of) ?? []), a]);
-  for (const [of, tries] of byOriginal) {
-    // The attempts in order; the first that passes is the variant, else the first attempt's rule.
+  const dropped: Dropped[] = [];
+  for (const s of searches) {
+    const { of, epoch } = s.variant!;
+    const id = variantId(of, epoch);
+    const drop = (rule: VariantRule, detail: string) =>
+      dropped.push({ id, kind: s.instance.kind, rule, detail });
+    const searched = outcomes.get(s.instance.id);
+    const found = searchAnswer(searched);
+    if (!found) {
+      const reason =
+        searched?.status === 'ok'
+          ? 'the search gave no candidate list'
+          : (searched?.reason ?? 'not harvested');
+      drop(reason.startsWith('no variant') ? 'no-candidate' : harvestRule(reason), reason);
+      continue;
+    }
+    if (!found.candidates.length) {
+      drop(
+        'no-candidate',
+        `none of the ${found.pool} one-literal edits changes the answer (same ${found.same}, ` +
+          `failed ${found.failed}, target not reached ${found.unreached}, no answer ${found.unanswered})`,
+      );
+      continue;
+    }
     let first: { rule: VariantRule; detail: string } | undefined;
     let kept: LoadedInstance | undefined;
-    for (const v of [...tries].sort((a, b) => a.variant!.attempt - b.variant!.attempt)) {
+    for (const v of candidates.filter((c) => c.variant!.of === of)) {
       const problem = await variantProblem(v, outcomes, demo);
       if (!problem) {
         kept = v;
@@ -105,9 +188,8 @@ export async function screenVariants(
       }
       first ??= problem;
     }
-    const id = variantId(of, tries[0]!.variant!.epoch);
     if (kept) valid.push({ ...kept, instance: { ...kept.instance, id } });
-    else dropped.push({ id, ...first! });
+    else drop(first!.rule, first!.detail);
   }
   return { valid, dropped };
 }
@@ -121,19 +203,22 @@ async function variantProblem(
   const original = outcomes.get(v.variant!.of);
   if (!outcome || outcome.status !== 'ok') {
     const reason = outcome?.reason ?? 'not harvested';
-    return {
-      rule: reason.startsWith('no variant') ? 'no-answer' : harvestRule(reason),
-      detail: reason,
-    };
+    return { rule: harvestRule(reason), detail: reason };
   }
   if (!original || original.status !== 'ok')
     return {
       rule: 'original-failed',
       detail: original?.reason ?? 'the original was not harvested',
     };
-  if (oracleDigest(outcome.entry.oracle) === oracleDigest(original.entry.oracle))
-    return { rule: 'same-oracle', detail: 'the perturbed inputs give the original oracle' };
-  const problem = answerProblem(outcome.entry.oracle.oracle_answer);
+  const [mine, theirs] = [outcome.entry.oracle, original.entry.oracle];
+  if (oracleDigest(mine) === oracleDigest(theirs))
+    return { rule: 'same-oracle', detail: 'the changed input gives the original oracle' };
+  if (passes(v.instance.kind, mine.oracle_answer, theirs.oracle_answer))
+    return {
+      rule: 'original-answer-passes',
+      detail: "the original's answer passes the variant under the scorer",
+    };
+  const problem = answerProblem(mine.oracle_answer);
   if (problem) return problem;
   if ((await answerInstance(v, outcome.entry, demo)).correct)
     return {
@@ -143,14 +228,35 @@ async function variantProblem(
   return undefined;
 }
 
-/** The summary results.json records. */
+/** The summary results.json records: overall and per kind, and the instances that cannot vary. */
 export function summarizeVariants(
   mode: VariantMode,
   epoch: number,
-  tried: number,
-  screened: { valid: readonly unknown[]; dropped: readonly { rule: VariantRule }[] },
+  selected: readonly LoadedInstance[],
+  searches: readonly LoadedInstance[],
+  screened: { valid: readonly LoadedInstance[]; dropped: readonly Dropped[] },
 ): VariantSummary {
-  const dropped: Partial<Record<VariantRule, number>> = {};
-  for (const d of screened.dropped) dropped[d.rule] = (dropped[d.rule] ?? 0) + 1;
-  return { epoch, mode: mode.mode, tried, valid: screened.valid.length, dropped };
+  const summary: VariantSummary = {
+    epoch,
+    mode: mode.mode,
+    tried: searches.length,
+    valid: screened.valid.length,
+    dropped: {},
+    byKind: {},
+    unvariable: {},
+  };
+  const kindOf = (kind: QuestionKind): KindVariants =>
+    (summary.byKind[kind] ??= { tried: 0, valid: 0, dropped: {} });
+  for (const s of searches) kindOf(s.instance.kind).tried++;
+  for (const v of screened.valid) kindOf(v.instance.kind).valid++;
+  for (const d of screened.dropped) {
+    summary.dropped[d.rule] = (summary.dropped[d.rule] ?? 0) + 1;
+    const k = kindOf(d.kind);
+    k.dropped[d.rule] = (k.dropped[d.rule] ?? 0) + 1;
+  }
+  for (const l of selected) {
+    const why = l.variant ? undefined : unvariable(l);
+    if (why) summary.unvariable[why] = (summary.unvariable[why] ?? 0) + 1;
+  }
+  return summary;
 }

@@ -1,0 +1,164 @@
+"""The search for a variant (`variant_search`): every candidate of an epoch's pool in one traced run.
+
+variant.py writes, beside each test file, an unchanged copy and one copy per
+candidate; one pytest process runs them all (a per-test alarm and `--tb=no`
+keep a candidate that hangs or fails from costing the others), recording every
+target the specs ask about. The trace is split by the copy each invocation's
+test belongs to, the copies' marks are taken out of every text (so module
+names and test ids read as the original's), and each spec's question is
+answered for the unchanged copy and for every candidate.
+
+A spec's answer is the candidates that change its answer, in pool order, with
+counts of the others by why they did not (`same`, `failed`, `unreached`,
+`unanswered`, `unparsed`). It is an answer of the run like any oracle: the host
+caches it per epoch and harvests the first candidates alone, in a fresh
+process, to get their gold (a run of many copies shares one interpreter, so a
+cache warmed by one copy may change what the next does: the search ranks, the
+fresh harvest decides).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from . import pytest_run, trace, variant
+from .group import Result, Spec, _all, _answer, _recordings
+from .sandbox import Sandbox
+
+SEARCH_TIMEOUT_FACTOR = 4
+"""The search run may take this many times the instance's timeout (it runs every candidate)."""
+TEST_EVENTS = 100_000
+"""Each test of the search run records at most this many events (past it, its candidate is dropped)."""
+TEST_SECONDS = 20.0
+"""Each test of the search run is stopped (and its candidate dropped) after this long, or after a quarter of
+the instance's timeout if that is shorter."""
+
+
+def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int, sandbox: Sandbox,
+        tracer_root: str) -> list[Result]:
+    first = specs[0]
+    try:
+        search = variant.prepare_search(instance_dir, first["tests"], epoch, sandbox.path("variant"))
+    except (variant.NoVariant, OSError) as exc:
+        return _all(results, status="invalid", reason=f"no variant: {exc}")
+    run_dir = sandbox.path("variant")
+    recordings = _recordings(specs, results, run_dir, run_dir, [], sandbox)
+    if not recordings:
+        return results
+    for recording in recordings:
+        recording.config["max_test_events"] = TEST_EVENTS
+    tests = search.unchanged + [t for ids in search.candidates if ids for t in ids]
+    timeout = float(first.get("timeout_seconds") or 60) * SEARCH_TIMEOUT_FACTOR
+    outcome = None
+    for defer in (True, False):
+        config = {"backend": first.get("backend") or "auto", "recorders": [r.config for r in recordings],
+                  "defer": defer}
+        config_path = sandbox.write_private(f"search-config-{int(defer)}.json", json.dumps(config))
+        outcome = pytest_run.run(tests, run_dir, tracer_root, config_path, timeout, sandbox,
+                                 extra_args=("--tb=no",), test_seconds=min(TEST_SECONDS, timeout / SEARCH_TIMEOUT_FACTOR / 4))
+        if not defer or outcome.timed_out or outcome.problem():
+            break
+        try:
+            retry = trace.load(recordings[0].config["trace_path"]).get("retry_from_start")
+        except (OSError, ValueError):
+            break
+        if not retry:
+            break
+        sandbox.fresh_tmp()
+    assert outcome is not None
+    if outcome.timed_out:
+        return _all(results, status="timeout", reason=f"the search run timed out after {timeout:g}s")
+    problem = outcome.problem()
+    if problem:
+        return _all(results, status="invalid", reason=f"the search run: {problem}")
+    failed = {mark_of(t) for t in outcome.failed_tests()}
+    if "o" in failed:
+        return _all(results, status="invalid", reason="the unchanged copy's tests fail in the search run")
+    for recording in recordings:
+        try:
+            recorded = trace.load(recording.config["trace_path"])
+        except (OSError, ValueError) as exc:
+            for index in recording.members:
+                results[index] = dict(results[index], status="error", reason=f"no search trace: {exc}")
+            continue
+        if recorded.get("status") != "ok":
+            for index in recording.members:
+                results[index] = dict(results[index], status="invalid", reason=recorded.get("reason"))
+            continue
+        parts = split(recorded)
+        overflowed = {mark_of(t) for t in recorded.get("overflowed_tests", ())}
+        for index in recording.members:
+            results[index] = dict(results[index], **_decide(specs[index], parts, search, failed | overflowed,
+                                                            recording.rule_context))
+            results[index]["stats"].update(seconds=outcome.seconds, pytest_exit_code=outcome.exit_code)
+            results[index]["context"] = recording.context  # the target's, no tests: a search is never asked
+    return results
+
+
+def mark_of(test_id: str) -> str | None:
+    """The copy a test id belongs to (`o`, `3`), None for none."""
+    found = variant.MARK_PATTERN.search(test_id.split("::", 1)[0])
+    return found.group(1) if found else None
+
+
+def split(recorded: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The trace of each copy: its invocations (renumbered from 1) and their events, marks taken out."""
+    renumber: dict[str, dict[int, int]] = {}
+    invocations: dict[str, list[dict[str, Any]]] = {}
+    for inv in recorded["invocations"]:
+        mark = mark_of(str(inv.get("test") or ""))
+        if mark is None:
+            continue
+        numbers = renumber.setdefault(mark, {})
+        numbers[inv["inv"]] = len(numbers) + 1
+        invocations.setdefault(mark, []).append(dict(inv, inv=numbers[inv["inv"]]))
+    owner = {old: mark for mark, numbers in renumber.items() for old in numbers}
+    events: dict[str, list[list[Any]]] = {mark: [] for mark in renumber}
+    for event in recorded["events"]:
+        if event[0] == "call":
+            owners = [o for o in event[1] if o[0] in owner]
+            if owners:
+                mark = owner[owners[0][0]]
+                kept = [[renumber[mark][o[0]], o[1]] for o in owners if owner[o[0]] == mark]
+                events[mark].append([event[0], kept, *event[2:]])
+        elif isinstance(event[1], int) and event[1] in owner:
+            mark = owner[event[1]]
+            events[mark].append([event[0], renumber[mark][event[1]], *event[2:]])
+    base = {k: v for k, v in recorded.items() if k not in ("invocations", "events", "_index")}
+    parts = {}
+    for mark in renumber:
+        text = json.dumps(dict(base, invocations=invocations[mark], events=events[mark]))
+        parts[mark] = json.loads(variant.MARK_PATTERN.sub("", text))
+    return parts
+
+
+def _decide(spec: Spec, parts: dict[str, dict[str, Any]], search: variant.Search, failed: set[str | None],
+            ctx: Any) -> dict[str, Any]:
+    """The spec's search answer: the candidates whose answer differs from the unchanged copy's."""
+    unchanged = parts.get("o")
+    if unchanged is None:
+        return {"status": "invalid", "reason": "the unchanged copy does not reach the target in the search run"}
+    original = _answer(spec, unchanged, ctx)
+    if original["status"] != "ok":
+        return {"status": "invalid", "reason": f"the unchanged copy has no answer: {original.get('reason')}"}
+    shown = json.dumps(original["answer"], sort_keys=True)
+    counts = {"same": 0, "failed": 0, "unreached": 0, "unanswered": 0, "unparsed": 0}
+    changed: list[int] = []
+    for k, ids in enumerate(search.candidates):
+        mark = str(k)
+        if ids is None:
+            counts["unparsed"] += 1
+        elif mark in failed:
+            counts["failed"] += 1
+        elif mark not in parts:
+            counts["unreached"] += 1
+        else:
+            answer = _answer(spec, parts[mark], ctx)
+            if answer["status"] != "ok":
+                counts["unanswered"] += 1
+            elif json.dumps(answer["answer"], sort_keys=True) == shown:
+                counts["same"] += 1
+            else:
+                changed.append(k)
+    return {"status": "ok", "answer": {"candidates": changed, "pool": len(search.candidates), **counts}}
