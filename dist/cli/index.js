@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1214);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9272);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1214:
+/***/ 9272:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -76891,6 +76891,8 @@ const pairingSchema = object({
     baselineOnlyKinds: array(schemas_string()),
     /** Kinds both runs hold of which no item could be paired. */
     missingKinds: array(schemas_string()),
+    /** How this run's recorded selection differs from the baseline's, in words (why pairing is partial). */
+    selectionDiffers: array(schemas_string()).optional(),
 });
 /** comparison.json, and `comparison` in results.json. */
 const comparisonSchema = object({
@@ -77177,6 +77179,23 @@ const resultsSchema = object({
             .optional(),
         /** Selected instances that cannot vary, by reason (world-model kinds: measured, not traced). */
         unvariable: record(schemas_string(), schemas_number().int()).optional(),
+    })
+        .optional(),
+    /**
+     * How the run selected its items (absent in results written before 0.2): a run with this
+     * one as its baseline selects the same unless told otherwise, so every item pairs.
+     */
+    selection: object({
+        categories: array(schemas_string()).optional(),
+        ids: array(schemas_string()).optional(),
+        sample: schemas_number().int().optional(),
+        seed: schemas_number().int(),
+        variants: object({
+            mode: schemas_enum(['add', 'only']),
+            count: schemas_number().int().optional(),
+            epoch: schemas_number().int(),
+        })
+            .optional(),
     })
         .optional(),
     /** With `--price`: the run's token cost in USD at that price (per million tokens). */
@@ -79907,7 +79926,8 @@ function cacheLayout(root) {
         git: at('git'),
         checkouts: at('checkouts'),
         venvs: at('venvs'),
-        shared: [at('oracles'), at('responses')],
+        runtimes: at('runtimes'),
+        shared: [at('oracles'), at('responses'), at('runtimes')],
     };
 }
 
@@ -80231,6 +80251,52 @@ class DirQuarantine {
         const file = (0,external_node_path_namespaceObject.join)(this.dir, `${id}.json`);
         writeFileAtomic(file, JSON.stringify({ id, runs }, null, 2) + '\n');
         return file;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/stores/runtime-memo.ts
+
+
+
+/** A memo file larger than this is not one (a runtime and a source are a few KiB). */
+const MAX_MEMO_BYTES = 1 << 20;
+/**
+ * What each environment last resolved to, one file per key: `<dir>/<key>.json`.
+ * Read with O_NOFOLLOW and a size cap (the cache directory may be restored from
+ * elsewhere); anything that is not a memo reads as none, and the environment is
+ * resolved on the engine as if never seen.
+ */
+class DirRuntimeMemo {
+    dir;
+    constructor(dir) {
+        this.dir = dir;
+    }
+    get(key) {
+        let fd;
+        try {
+            fd = (0,external_node_fs_namespaceObject.openSync)((0,external_node_path_namespaceObject.join)(this.dir, `${key}.json`), external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW);
+            const size = (0,external_node_fs_namespaceObject.fstatSync)(fd).size;
+            if (!(0,external_node_fs_namespaceObject.fstatSync)(fd).isFile() || size > MAX_MEMO_BYTES)
+                return undefined;
+            const buffer = Buffer.alloc(size);
+            (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, size, 0);
+            const memo = JSON.parse(buffer.toString('utf8'));
+            const backend = memo.runtime?.backend;
+            const kind = memo.source?.kind;
+            if ((backend !== 'docker' && backend !== 'local') || typeof kind !== 'string')
+                return undefined;
+            return memo;
+        }
+        catch {
+            return undefined;
+        }
+        finally {
+            if (fd !== undefined)
+                (0,external_node_fs_namespaceObject.closeSync)(fd);
+        }
+    }
+    put(key, value) {
+        writeFileAtomic((0,external_node_path_namespaceObject.join)(this.dir, `${key}.json`), JSON.stringify(value, null, 2) + '\n');
     }
 }
 
@@ -81102,6 +81168,22 @@ const CAUSE = {
 const regression = (name, r) => `${name} ${pp(r.delta)} (p = ${p(r.test?.pDropAdjusted)} Holm)`;
 /** One sentence: what the verdict rests on (plain text; kind names are fixed strings). */
 function describeVerdict(c) {
+    return verdictSentence(c) + partialPairing(c);
+}
+/**
+ * When only part of the baseline paired: `Paired 17 of 150 baseline items: seed 0 here, 7 in
+ * the baseline.` (the selections' difference, when both runs recorded theirs).
+ */
+function partialPairing(c) {
+    const pairing = c.pairing;
+    const paired = c.overall?.paired ?? 0;
+    if (!pairing?.baselineOnly)
+        return '';
+    const of = pairing.intersection + pairing.baselineOnly;
+    const why = pairing.selectionDiffers?.length ? `: ${pairing.selectionDiffers.join('; ')}` : '';
+    return ` Paired ${paired} of ${of} baseline items${why}.`;
+}
+function verdictSentence(c) {
     const o = c.overall;
     const minDrop = pp(c.policy.minDrop).slice(1);
     switch (c.verdict) {
@@ -81543,6 +81625,26 @@ function pairRuns(candidate, baseline, clusterBy) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/stages/compare/selection.ts
+/**
+ * Why this run's selection differs from the baseline's, in words (empty:
+ * the same, or one of them recorded none): the verdict line's reason when
+ * only part of the baseline is paired.
+ */
+function selectionDifferences(mine, theirs) {
+    if (!mine || !theirs)
+        return [];
+    const differences = [];
+    const show = (v) => v === undefined ? 'unset' : Array.isArray(v) ? v.join(',') : String(v);
+    for (const key of ['categories', 'ids', 'sample', 'seed'])
+        if (show(mine[key]) !== show(theirs[key]))
+            differences.push(`${key} ${show(mine[key])} here, ${show(theirs[key])} in the baseline`);
+    const [a, b] = [mine.variants?.epoch, theirs.variants?.epoch];
+    if (a !== b)
+        differences.push(`variant epoch ${show(a)} here, ${show(b)} in the baseline`);
+    return differences;
+}
+
 ;// CONCATENATED MODULE: ./src/stages/compare/provenance.ts
 
 
@@ -81584,6 +81686,7 @@ function provenanceNotes(candidate, baseline) {
 }
 
 ;// CONCATENATED MODULE: ./src/stages/compare/gate.ts
+
 
 
 
@@ -81673,7 +81776,9 @@ unavailable) {
     }
     const base = baseline.results;
     assertComparable(candidate.provenance, base.provenance, baseline.source);
-    const { pairs, pairing } = pairRuns({ instances: candidate.instances, missing: candidate.incomplete?.missing, label: 'this run' }, { instances: base.instances, missing: base.incomplete?.missing, label: baseline.source }, policy.clusterBy);
+    const { pairs, pairing: paired } = pairRuns({ instances: candidate.instances, missing: candidate.incomplete?.missing, label: 'this run' }, { instances: base.instances, missing: base.incomplete?.missing, label: baseline.source }, policy.clusterBy);
+    const differs = selectionDifferences(candidate.selection, base.selection);
+    const pairing = differs.length ? { ...paired, selectionDiffers: differs } : paired;
     const alpha = look.alpha;
     const estimatedOverall = estimate(pairs, policy, alpha);
     const kindNames = [...new Set([...pairs.map((p) => p.kind), ...pairing.missingKinds])].sort();
@@ -83108,7 +83213,81 @@ function worldRecord(kind, truth, prediction, measurement) {
     return world ? { world: world } : {};
 }
 
+;// CONCATENATED MODULE: ./src/app/config/selection.ts
+/** The epoch `auto` gives on a date: the ISO year and week, e.g. 202649 (week 49 of 2026). */
+function isoWeekEpoch(date) {
+    const day = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
+    const weekday = day.getUTCDay() || 7;
+    day.setUTCDate(day.getUTCDate() + 4 - weekday); // the Thursday of this ISO week decides its year
+    const year = day.getUTCFullYear();
+    const week = Math.ceil(((day.getTime() - Date.UTC(year, 0, 1)) / 86_400_000 + 1) / 7);
+    return year * 100 + week;
+}
+/** The selection options a run may inherit from its baseline. */
+const INHERITED = ['categories', 'ids', 'sample', 'seed', 'variants', 'variant-epoch'];
+/**
+ * The options with every selection option the user left unset taken from
+ * the baseline's recorded selection (said in the log), so the run pairs with
+ * every baseline item; an option the user set is kept, and the verdict line
+ * names the difference. `variant-epoch: auto` becomes the baseline's epoch,
+ * else (no baseline, or one without variants) the ISO week of `now`.
+ */
+function inheritSelection(options, recorded, logger, now = new Date()) {
+    const out = { ...options };
+    const taken = [];
+    const take = (key, value, said) => {
+        out[key] = value;
+        taken.push(said);
+    };
+    if (recorded) {
+        if (out.categories === undefined && out.ids === undefined) {
+            if (recorded.categories)
+                take('categories', recorded.categories, 'categories');
+            if (recorded.ids)
+                take('ids', recorded.ids, 'ids');
+        }
+        if (out.sample === undefined && recorded.sample !== undefined)
+            take('sample', recorded.sample, `sample ${recorded.sample}`);
+        if (out.seed === undefined && recorded.seed !== 0)
+            take('seed', recorded.seed, `seed ${recorded.seed}`);
+        if (out.variants === undefined && recorded.variants)
+            take('variants', recorded.variants.mode === 'only'
+                ? { mode: 'only' }
+                : { mode: 'add', count: recorded.variants.count ?? 0 }, `variants ${recorded.variants.mode}`);
+        const epoch = out['variant-epoch'];
+        if (out.variants && recorded.variants && (epoch === undefined || epoch === 'auto'))
+            take('variant-epoch', recorded.variants.epoch, `variant epoch ${recorded.variants.epoch}`);
+    }
+    if (out['variant-epoch'] === undefined || out['variant-epoch'] === 'auto')
+        out['variant-epoch'] = options['variant-epoch'] === 'auto' ? isoWeekEpoch(now) : 1;
+    if (taken.length)
+        logger.log(`Selection as the baseline's (${taken.join(', ')}): every baseline item has its pair. ` +
+            `Set ${INHERITED.filter((k) => k !== 'variant-epoch').join('/')} to choose otherwise.`);
+    return out;
+}
+/** What a run records of its selection (after inheritSelection: every value is resolved). */
+function selectionRecord(options) {
+    const epoch = options['variant-epoch'];
+    return {
+        ...(options.categories ? { categories: options.categories } : {}),
+        ...(options.ids ? { ids: options.ids } : {}),
+        ...(options.sample !== undefined ? { sample: options.sample } : {}),
+        seed: options.seed ?? 0,
+        ...(options.variants
+            ? {
+                variants: {
+                    mode: options.variants.mode,
+                    ...(options.variants.mode === 'add' ? { count: options.variants.count } : {}),
+                    epoch: typeof epoch === 'number' ? epoch : 1,
+                },
+            }
+            : {}),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/app/config/assemble.ts
+
+
 
 
 
@@ -83158,7 +83337,7 @@ function loadSelection(options, logger) {
         categories: options.categories,
         ids: options.ids,
         sample: options.sample,
-        seed: options.seed,
+        seed: options.seed ?? 0,
     });
     if (options.sample !== undefined && options.sample > selected.length)
         logger?.warn(`--sample ${options.sample} is more than the ${selected.length} instance(s) the suite` +
@@ -83190,17 +83369,25 @@ function topUpPool(suite, options, selected) {
     });
     return inScope.filter((l) => !chosen.has(l.instance.id));
 }
+/** The scorer a run's answers are scored by; a non-default world-model factor is another rule. */
+function scorerId(options) {
+    return (SCORERS[options.scoring].id +
+        (options['world-factor'] === DEFAULT_WORLD_FACTOR
+            ? ''
+            : `+world-factor=${options['world-factor']}`));
+}
 function toRunInput(options, selected, commit, rejected, pool = []) {
     return {
         selection: {
             selected,
             ...(rejected ? { rejected } : {}),
             ...(options['top-up'] > 0
-                ? { topUp: { pool, max: options['top-up'], seed: options.seed } }
+                ? { topUp: { pool, max: options['top-up'], seed: options.seed ?? 0 } }
                 : {}),
             ...(options.variants
-                ? { variants: { mode: options.variants, epoch: options['variant-epoch'] } }
+                ? { variants: { mode: options.variants, epoch: selectionRecord(options).variants.epoch } }
                 : {}),
+            recorded: selectionRecord(options),
         },
         harvest: { tracerDigest: tracerDigest(tracerDir()) },
         query: {
@@ -83222,10 +83409,7 @@ function toRunInput(options, selected, commit, rejected, pool = []) {
         gate: {
             policy: toGatePolicy(options),
             // A non-default world-model factor is another rule: runs under it are not compared with others.
-            scorer: SCORERS[options.scoring].id +
-                (options['world-factor'] === DEFAULT_WORLD_FACTOR
-                    ? ''
-                    : `+world-factor=${options['world-factor']}`),
+            scorer: scorerId(options),
         },
         report: { ...(commit ? { commit } : {}) },
     };
@@ -83266,6 +83450,8 @@ function harvestDeps(options, logger, suite, lifecycle = {}) {
     return {
         backend: backendFactory(options, logger, lifecycle),
         sources: new HostSources(cacheLayout(options.cache), suite.reader, logger.log),
+        runtimes: new DirRuntimeMemo(cacheLayout(options.cache).runtimes),
+        backendChoice: `${options.backend}|${options['base-image'] ?? 'default-base'}`,
         // A benchmarking knob (docs/benchmarks.md), not an option: the answers are the same either way.
         shareRuns: process.env.TRACEGATE_SHARE_RUNS !== '0',
     };
@@ -83750,7 +83936,8 @@ const harvestOptionsSchema = object({
     categories: list,
     ids: list,
     sample: options_int('sample', 1, 1_000_000).optional(),
-    seed: options_int('seed', 0, 2 ** 31).default(0),
+    /** Unset: the baseline's recorded seed when there is one, else 0 (app/config/selection.ts). */
+    seed: options_int('seed', 0, 2 ** 31).optional(),
     cache: schemas_string().default('.tracegate/cache'),
     backend: schemas_enum(['docker', 'local', 'auto'], { message: '--backend must be docker, local or auto' })
         .default('docker'),
@@ -83871,8 +84058,16 @@ const runOptionsSchema = harvestOptionsSchema.extend({
             ? { mode: 'only' }
             : { mode: 'add', count: Number(v.slice(4)) })
         .optional(),
-    /** The variants' seed: the same epoch gives the same variants; pairs stay within one epoch. */
-    'variant-epoch': options_int('variant-epoch', 0, 2 ** 31).default(1),
+    /**
+     * The variants' seed: the same epoch gives the same variants; pairs stay within one epoch.
+     * `auto`: the baseline's epoch when it has one (a pull request), else the ISO week (e.g.
+     * 202649); unset: the baseline's, else 1.
+     */
+    'variant-epoch': schemas_string()
+        .regex(/^(auto|\d{1,10})$/, '--variant-epoch must be auto or a whole number, e.g. 3')
+        .transform((v) => (v === 'auto' ? 'auto' : Number(v)))
+        .refine((v) => v === 'auto' || v <= 2 ** 31, '--variant-epoch must be at most 2147483648')
+        .optional(),
 });
 /** `tracegate compare`: the gate on two results files. */
 const compareOptionsSchema = gateOptionsSchema.extend({
@@ -84226,6 +84421,11 @@ function environmentDigest(recipe, source, runtime) {
 ;// CONCATENATED MODULE: ./src/stages/harvest/environments.ts
 
 
+
+/** The memo key of an environment: its recipe, its host-resolved source (not where it is checked out), the backend choice. */
+function memoKey(recipe, source, choice) {
+    return sha256(canonicalJson(recipe), canonicalJson(source ? { ...source, checkout: undefined } : null), choice);
+}
 /**
  * An environment resolved once: its source (wheels, commit, image), its
  * runtime (base image or host interpreter), and the digest of both that
@@ -84252,6 +84452,36 @@ class LazyEnvironments {
         this.groups = groups;
         this.deps = deps;
     }
+    sources = new Map();
+    source(i) {
+        let source = this.sources.get(i);
+        if (!source) {
+            const group = this.groups[i];
+            source = this.deps.sources.resolve(group.recipe, group.environmentDir);
+            source.catch(() => undefined); // reported where it is awaited
+            this.sources.set(i, source);
+        }
+        return source;
+    }
+    /**
+     * Group `i`'s environment as it last resolved on an engine (the memo), without
+     * one; undefined when never resolved with this backend choice.
+     */
+    async remembered(i) {
+        const memo = this.deps.runtimes;
+        if (!memo)
+            return undefined;
+        const recipe = this.groups[i].recipe;
+        const hit = memo.get(memoKey(recipe, await this.source(i), this.deps.backendChoice ?? ''));
+        if (!hit)
+            return undefined;
+        return {
+            recipe,
+            source: hit.source,
+            runtime: hit.runtime,
+            digest: environmentDigest(recipe, hit.source, hit.runtime),
+        };
+    }
     async backend() {
         if (!this.made) {
             this.made = this.deps.backend();
@@ -84264,7 +84494,20 @@ class LazyEnvironments {
         let resolution = this.resolutions.get(i);
         if (!resolution) {
             const group = this.groups[i];
-            resolution = this.backend().then((b) => resolveEnvironment(group.recipe, group.environmentDir, this.deps.sources, b));
+            resolution = (async () => {
+                const [backend, source] = await Promise.all([this.backend(), this.source(i)]);
+                const { runtime, source: resolved } = await backend.runtime(group.recipe, source);
+                const env = {
+                    recipe: group.recipe,
+                    source: resolved,
+                    runtime,
+                    digest: '',
+                };
+                env.digest = environmentDigest(group.recipe, resolved, runtime);
+                const key = memoKey(group.recipe, source, this.deps.backendChoice ?? '');
+                this.deps.runtimes?.put(key, { runtime, source: resolved });
+                return env;
+            })();
             resolution.catch(() => undefined); // reported where it is awaited
             this.resolutions.set(i, resolution);
         }
@@ -84862,6 +85105,15 @@ async function harvestOracles(selected, tracerDigest, deps) {
 }
 /** One environment's instances: resolved, answered from the cache, the misses harvested. */
 async function harvestGroup(index, group, { environments, tracerDigest, deps, tally }) {
+    // Every oracle cached under the environment's last resolution: no engine is asked.
+    const remembered = await environments.remembered(index).catch(() => undefined);
+    if (remembered && !missesOf(group, remembered, tracerDigest, deps).length) {
+        tally.environment(remembered);
+        deps.log(`Environment "${remembered.recipe.name}": every oracle of its ${group.items.length} instance(s) ` +
+            `is cached (runtime as last resolved: ${remembered.runtime.note}); no engine needed`);
+        missesOf(group, remembered, tracerDigest, deps, (loaded, entry) => tally.hit(loaded.instance.id, reproduced(loaded, { status: 'ok', entry, fromCache: true }, deps.log)));
+        return;
+    }
     let env;
     try {
         env = await environments.resolved(index);
@@ -85270,6 +85522,7 @@ function assembleResults(state) {
         instances: ordered,
         ...(input.selection.rejected?.length ? { rejected: input.selection.rejected } : {}),
         ...(state.variants ? { variants: state.variants } : {}),
+        ...(input.selection.recorded ? { selection: input.selection.recorded } : {}),
         ...(state.incomplete || missing.length
             ? {
                 incomplete: {
@@ -86067,6 +86320,20 @@ function baselineName(c) {
     return b.commit ? codeSpan(b.commit.slice(0, 7)) : escapeMarkdown(b.source);
 }
 /**
+ * `33 paired`, or when only part of the baseline pairs, `17 of 150 paired (seed 0 here, 7 in the
+ * baseline)`: the selections' difference, when the runs recorded theirs.
+ */
+function pairedOf(c, paired) {
+    const p = c.pairing;
+    if (!p?.baselineOnly)
+        return `${paired} paired`;
+    const of = p.intersection + p.baselineOnly;
+    const why = p.selectionDiffers?.length
+        ? ` (${escapeMarkdown(p.selectionDiffers.join('; '))})`
+        : '';
+    return `${paired} of ${of} baseline items paired${why}`;
+}
+/**
  * The report's first line: the verdict, the overall change with its bounds
  * (the one place the level is stated), the paired items and the baseline.
  * Without a baseline it says so, with this run's score.
@@ -86084,7 +86351,7 @@ function headline(c, summary) {
     const change = hasBounds(o)
         ? `overall **${pp(o.delta)}** (${level(c.look.alpha)} bounds ${boundsText(o)})`
         : `overall **${pp(o.delta)}**, too few items to test`;
-    return `${VERDICT[c.verdict]} — ${change} · ${o.paired} paired · ${baseline}`;
+    return `${VERDICT[c.verdict]} — ${change} · ${pairedOf(c, o.paired)} · ${baseline}`;
 }
 /** The sentence a fail or an inconclusive verdict rests on (the headline says the rest). */
 function reasonLine(c) {
@@ -88249,6 +88516,7 @@ async function trendRows(history, logger) {
 
 
 
+
 /**
  * The one run both doors call: select once, restore the shared cache for that
  * selection, resolve the baseline, run the pipeline (harvest → … → report,
@@ -88260,7 +88528,14 @@ async function runGate(request, ports) {
     const { logger } = ports;
     logger.phase?.('Selection');
     // A pasted `…/v1/chat/completions` is cut back to its base before anything keys on it.
-    const options = withApiBase(request.options, logger.warn);
+    const given = withApiBase(request.options, logger.warn);
+    // The baseline first: its recorded selection is this run's default (pairing by construction).
+    const history = given.history
+        ? historyStore(given.history, logger, ports.branchHistory)
+        : undefined;
+    const baseline = once(baselineSource(given, history, request.event, ports.commitGraph, scorerId(given), logger, request.howToRecord));
+    const prior = await baseline?.resolve().catch(() => undefined); // the pipeline says why
+    const options = inheritSelection(given, prior?.results.selection, logger);
     const { suite, selected } = loadSelection(options, logger);
     logger.log(`Suite ${suite.reader.root}: ${suite.instances.length} instance(s)`);
     const commit = request.record?.commit ?? eventCommit(request.event);
@@ -88278,10 +88553,6 @@ async function runGate(request, ports) {
     try {
         if (shared)
             await shared.store.restore(shared.paths, shared.keys);
-        const history = options.history
-            ? historyStore(options.history, logger, ports.branchHistory)
-            : undefined;
-        const baseline = baselineSource(options, history, request.event, ports.commitGraph, input.gate.scorer, logger, request.howToRecord);
         const trend = history && request.trend.last > 0 ? request.trend : undefined;
         const rows = trend ? await trendRows(history, logger) : [];
         const outcome = await runPipeline({
@@ -88316,6 +88587,13 @@ async function runGate(request, ports) {
         if (shared)
             await shared.store.save(shared.paths, shared.keys);
     }
+}
+/** The source with its lookup done once: the selection and the pipeline read the same baseline. */
+function once(source) {
+    if (!source)
+        return undefined;
+    let looked;
+    return { resolve: () => (looked ??= source.resolve()) };
 }
 function eventCommit(event) {
     if (!event)

@@ -100,6 +100,7 @@ export function assembleResults(state: {
     instances: ordered,
     ...(input.selection.rejected?.length ? { rejected: input.selection.rejected } : {}),
     ...(state.variants ? { variants: state.variants } : {}),
+    ...(input.selection.recorded ? { selection: input.selection.recorded } : {}),
     ...(state.incomplete || missing.length
       ? {
           incomplete: {

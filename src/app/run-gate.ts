@@ -1,4 +1,6 @@
-import { loadSelection, toRunDeps, toRunInput, topUpPool } from './config/assemble.js';
+import { loadSelection, scorerId, toRunDeps, toRunInput, topUpPool } from './config/assemble.js';
+import { inheritSelection } from './config/selection.js';
+import type { Baseline, BaselineSource } from '../contracts/ports.js';
 import { baselineSource, historyStore, recordRun } from './config/history.js';
 import type { RunOptions } from './config/options.js';
 import { messageOf } from '../errors.js';
@@ -42,7 +44,24 @@ export async function runGate(request: GateRequest, ports: GatePorts): Promise<G
   const { logger } = ports;
   logger.phase?.('Selection');
   // A pasted `…/v1/chat/completions` is cut back to its base before anything keys on it.
-  const options = withApiBase(request.options, logger.warn);
+  const given = withApiBase(request.options, logger.warn);
+  // The baseline first: its recorded selection is this run's default (pairing by construction).
+  const history = given.history
+    ? historyStore(given.history, logger, ports.branchHistory)
+    : undefined;
+  const baseline = once(
+    baselineSource(
+      given,
+      history,
+      request.event,
+      ports.commitGraph,
+      scorerId(given),
+      logger,
+      request.howToRecord,
+    ),
+  );
+  const prior = await baseline?.resolve().catch(() => undefined); // the pipeline says why
+  const options = inheritSelection(given, prior?.results.selection, logger);
   const { suite, selected } = loadSelection(options, logger);
   logger.log(`Suite ${suite.reader.root}: ${suite.instances.length} instance(s)`);
   const commit = request.record?.commit ?? eventCommit(request.event);
@@ -69,18 +88,6 @@ export async function runGate(request: GateRequest, ports: GatePorts): Promise<G
   };
   try {
     if (shared) await shared.store.restore(shared.paths, shared.keys);
-    const history = options.history
-      ? historyStore(options.history, logger, ports.branchHistory)
-      : undefined;
-    const baseline = baselineSource(
-      options,
-      history,
-      request.event,
-      ports.commitGraph,
-      input.gate.scorer,
-      logger,
-      request.howToRecord,
-    );
     const trend = history && request.trend.last > 0 ? request.trend : undefined;
     const rows = trend ? await trendRows(history, logger) : [];
     const outcome = await runPipeline(
@@ -117,6 +124,13 @@ export async function runGate(request: GateRequest, ports: GatePorts): Promise<G
     // Also after a failed run, so a re-run does not redo its work.
     if (shared) await shared.store.save(shared.paths, shared.keys);
   }
+}
+
+/** The source with its lookup done once: the selection and the pipeline read the same baseline. */
+function once(source: BaselineSource | undefined): BaselineSource | undefined {
+  if (!source) return undefined;
+  let looked: Promise<Baseline | undefined> | undefined;
+  return { resolve: () => (looked ??= source.resolve()) };
 }
 
 function eventCommit(event: BaselineEvent | undefined): string | undefined {

@@ -7,6 +7,7 @@ import type { Results } from '../contracts/results.js';
 import type { QueryConfig } from '../stages/query/stage.js';
 import type { TrendOptions } from '../stages/report/trend.js';
 import type { VariantMode } from '../stages/variants/variants.js';
+import type { SelectionRecord } from './config/selection.js';
 import type { HarvestDeps, HarvestSummary } from '../stages/harvest/types.js';
 
 /** What to run: the selection in order, and what may be added to it. */
@@ -24,6 +25,8 @@ export interface SelectionSlice {
   topUp?: { pool: LoadedInstance[]; max: number; seed: number };
   /** Fresh variants of the selection (perturbed test inputs), at an epoch. */
   variants?: { mode: VariantMode; epoch: number };
+  /** How the items were selected, as results.json records it (a later run inherits it). */
+  recorded?: SelectionRecord;
 }
 
 /** What keys the harvest's oracles beyond each instance and environment. */

@@ -135,6 +135,8 @@ export const pairingSchema = z.object({
   baselineOnlyKinds: z.array(z.string()),
   /** Kinds both runs hold of which no item could be paired. */
   missingKinds: z.array(z.string()),
+  /** How this run's recorded selection differs from the baseline's, in words (why pairing is partial). */
+  selectionDiffers: z.array(z.string()).optional(),
 });
 export type Pairing = z.infer<typeof pairingSchema>;
 

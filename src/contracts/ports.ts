@@ -1,6 +1,23 @@
 import type { CachedOracle } from './oracle.js';
 import type { InstanceRecord, Results } from './results.js';
 import type { Completion } from './model.js';
+import type { ResolvedSource, Runtime } from './environment.js';
+
+/** What an environment resolved to on an engine: its runtime and its source as the backend saw it. */
+export interface RememberedRuntime {
+  runtime: Runtime;
+  source: ResolvedSource;
+}
+
+/**
+ * Each environment's last resolution, keyed by its recipe, source and backend
+ * choice: with it, a run whose oracles are all cached finds them without an
+ * engine (the runtime is part of the oracles' key).
+ */
+export interface RuntimeMemo {
+  get(key: string): RememberedRuntime | undefined;
+  put(key: string, value: RememberedRuntime): void;
+}
 
 /** Content-addressed oracle store. */
 export interface OracleStore {

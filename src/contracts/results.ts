@@ -225,6 +225,25 @@ export const resultsSchema = z.object({
       unvariable: z.record(z.string(), z.number().int()).optional(),
     })
     .optional(),
+  /**
+   * How the run selected its items (absent in results written before 0.2): a run with this
+   * one as its baseline selects the same unless told otherwise, so every item pairs.
+   */
+  selection: z
+    .object({
+      categories: z.array(z.string()).optional(),
+      ids: z.array(z.string()).optional(),
+      sample: z.number().int().optional(),
+      seed: z.number().int(),
+      variants: z
+        .object({
+          mode: z.enum(['add', 'only']),
+          count: z.number().int().optional(),
+          epoch: z.number().int(),
+        })
+        .optional(),
+    })
+    .optional(),
   /** With `--price`: the run's token cost in USD at that price (per million tokens). */
   cost: z
     .object({

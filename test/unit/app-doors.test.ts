@@ -4,13 +4,20 @@ import { join } from 'node:path';
 import type { ActionEnv } from '../../src/doors/action/env.js';
 import { cli } from '../../src/doors/cli/commands.js';
 import type { Engines } from '../../src/app/config/assemble.js';
-import type { ResolvedSource, Runtime } from '../../src/contracts/environment.js';
-import type { ModelClient } from '../../src/contracts/model.js';
 import { EndpointUnavailableError } from '../../src/errors.js';
-import type { HarvestBackend, HarvestJob } from '../../src/contracts/harvest-backend.js';
 import { run } from '../../src/doors/action/main.js';
 import { noCacheStore } from '../../src/adapters/stores/cache-store.js';
-import { FIXTURE_SUITE, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
+import {
+  engines,
+  fakeBackend,
+  fakeClient,
+  flags,
+  HEAD,
+  options,
+  PREVIOUS,
+  SOURCE,
+} from '../helpers/fake-engines.js';
 import { ModelRequestError } from '../../src/contracts/model.js';
 
 /**
@@ -20,88 +27,6 @@ import { ModelRequestError } from '../../src/contracts/model.js';
  * from a table — and the same baseline and history. Both must write the same
  * report, and it has the trend whenever a history is given.
  */
-const SOURCE: ResolvedSource = { kind: 'packages', wheels: [] };
-const RUNTIME: Runtime = {
-  backend: 'local',
-  python: '/usr/bin/python3',
-  version: '3.11.9',
-  note: 'fake',
-};
-const HEAD = 'b'.repeat(40);
-const PREVIOUS = 'a'.repeat(40);
-
-/** Every spec of a job answered ok with n = the length of its id, as result lines. */
-function fakeBackend(): HarvestBackend {
-  return {
-    name: 'fake',
-    ensureAvailable: async () => {},
-    runtime: async () => ({ runtime: RUNTIME, source: SOURCE }),
-    run: async (job: HarvestJob) => {
-      const plan = job.plan({ instanceDir: (i) => `/i/${i}`, workDir: '/w', isolation: null });
-      return plan.instances
-        .map((spec) =>
-          JSON.stringify({
-            tracegate_result: 1,
-            id: spec.id,
-            instance_hash: 'instance_hash' in spec ? spec.instance_hash : '',
-            env_digest: 'env_digest' in spec ? spec.env_digest : '',
-            status: 'ok',
-            answer: { n: spec.id.length },
-            question: `What is n for ${spec.id}?`,
-            template_answer: { n: 'int' },
-            context: { file: 'f.py', func: 'f', first_line: 1, source: 'def f():\n    pass\n' },
-            python: '3.11.9',
-            tracer_version: 'fake',
-            stats: { events: 1, invocations: 1, pytest_exit_code: 0, seconds: 0.1 },
-          }),
-        )
-        .join('\n');
-    },
-  };
-}
-
-/** Right on ids of even length (the candidate), or on all (the baseline). */
-function fakeClient(rightOn: (id: string) => boolean): ModelClient {
-  const identity = {
-    endpoint: 'http://fake/v1',
-    api: 'openai-chat',
-    model: 'm',
-    settings: { temperature: 0, maxTokens: 64 },
-  };
-  return {
-    endpoint: identity.endpoint,
-    identity,
-    complete: async (messages) => {
-      const text = messages.map((m) => m.content).join('\n');
-      const id = /What is n for ([\w.-]+)\?/.exec(text)![1]!;
-      const n = rightOn(id) ? id.length : id.length + 1;
-      return {
-        text: `{"n": ${n}}`,
-        finishReason: 'stop',
-        tokensIn: 10,
-        tokensOut: 3,
-        latencyMs: 0,
-        retries: 0,
-      };
-    },
-  };
-}
-
-const engines = (rightOn: (id: string) => boolean): Engines => ({
-  backend: fakeBackend,
-  sources: { resolve: async () => SOURCE },
-  client: fakeClient(rightOn),
-});
-
-const options = (dir: string) => ({
-  instances: FIXTURE_SUITE,
-  endpoint: 'http://fake/v1',
-  model: 'm',
-  cache: join(dir, 'cache'),
-  out: join(dir, 'out'),
-  backend: 'local',
-});
-
 /** The Action's runner as a fake: inputs, a pull_request event, and what it was told. */
 function fakeActionEnv(inputs: Record<string, string>) {
   const said = {
@@ -140,10 +65,6 @@ function fakeActionEnv(inputs: Record<string, string>) {
     },
   };
   return { env, said };
-}
-
-function flags(record: Record<string, string>): string[] {
-  return Object.entries(record).flatMap(([k, v]) => [`--${k}`, v]);
 }
 
 /** Lines that name where this run's files are (each door writes to its own directory). */

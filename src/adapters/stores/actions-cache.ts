@@ -14,7 +14,9 @@ export class ActionsCacheStore implements CacheStore {
 
   async restore(paths: string[], keys: CacheKeys): Promise<string | undefined> {
     if (!cache.isFeatureAvailable()) {
-      this.log('Actions cache service not available here; oracles will be harvested.');
+      this.log(
+        'Actions cache service not available here: only the oracles already in the cache directory are reused.',
+      );
       return undefined;
     }
     try {

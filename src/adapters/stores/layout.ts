@@ -23,6 +23,8 @@ export interface CacheLayout {
   checkouts: string;
   /** `<digest>/`: virtualenvs of the local backend. */
   venvs: string;
+  /** `<key>.json`: what each environment last resolved to (a cached run needs no engine). */
+  runtimes: string;
   /** The subdirectories a shared cache (the Actions cache) saves and restores. */
   shared: string[];
 }
@@ -38,6 +40,7 @@ export function cacheLayout(root: string): CacheLayout {
     git: at('git'),
     checkouts: at('checkouts'),
     venvs: at('venvs'),
-    shared: [at('oracles'), at('responses')],
+    runtimes: at('runtimes'),
+    shared: [at('oracles'), at('responses'), at('runtimes')],
   };
 }

@@ -15,6 +15,7 @@ import { cacheLayout } from '../../adapters/stores/layout.js';
 import { DirOracleCache } from '../../adapters/stores/oracle-cache.js';
 import type { BaselineSource, Stores } from '../../contracts/ports.js';
 import { DirQuarantine } from '../../adapters/stores/quarantine.js';
+import { DirRuntimeMemo } from '../../adapters/stores/runtime-memo.js';
 import { DirResponseCache } from '../../adapters/stores/response-cache.js';
 import { ResultsDir } from '../../adapters/stores/results-dir.js';
 import { loadSweFluxSuite, parseImageMap, sweFluxDir } from '../../adapters/suite/swe-flux.js';
@@ -33,6 +34,7 @@ import type { LoadedInstance, RejectedFile, Suite } from '../../contracts/suite.
 import type { RunDeps, RunInput } from '../run-input.js';
 import type { EnvironmentSources } from '../../contracts/environment.js';
 import type { HarvestDeps } from '../../stages/harvest/types.js';
+import { selectionRecord } from './selection.js';
 
 export interface Logger {
   log: (message: string) => void;
@@ -100,7 +102,7 @@ export function loadSelection(
     categories: options.categories,
     ids: options.ids,
     sample: options.sample,
-    seed: options.seed,
+    seed: options.seed ?? 0,
   });
   if (options.sample !== undefined && options.sample > selected.length)
     logger?.warn(
@@ -141,6 +143,16 @@ export function topUpPool(
   return inScope.filter((l) => !chosen.has(l.instance.id));
 }
 
+/** The scorer a run's answers are scored by; a non-default world-model factor is another rule. */
+export function scorerId(options: RunOptions): string {
+  return (
+    SCORERS[options.scoring].id +
+    (options['world-factor'] === DEFAULT_WORLD_FACTOR
+      ? ''
+      : `+world-factor=${options['world-factor']}`)
+  );
+}
+
 export function toRunInput(
   options: RunOptions,
   selected: LoadedInstance[],
@@ -153,11 +165,12 @@ export function toRunInput(
       selected,
       ...(rejected ? { rejected } : {}),
       ...(options['top-up'] > 0
-        ? { topUp: { pool, max: options['top-up'], seed: options.seed } }
+        ? { topUp: { pool, max: options['top-up'], seed: options.seed ?? 0 } }
         : {}),
       ...(options.variants
-        ? { variants: { mode: options.variants, epoch: options['variant-epoch'] } }
+        ? { variants: { mode: options.variants, epoch: selectionRecord(options).variants!.epoch } }
         : {}),
+      recorded: selectionRecord(options),
     },
     harvest: { tracerDigest: tracerDigest(tracerDir()) },
     query: {
@@ -179,11 +192,7 @@ export function toRunInput(
     gate: {
       policy: toGatePolicy(options),
       // A non-default world-model factor is another rule: runs under it are not compared with others.
-      scorer:
-        SCORERS[options.scoring].id +
-        (options['world-factor'] === DEFAULT_WORLD_FACTOR
-          ? ''
-          : `+world-factor=${options['world-factor']}`),
+      scorer: scorerId(options),
     },
     report: { ...(commit ? { commit } : {}) },
   };
@@ -229,10 +238,12 @@ export function harvestDeps(
   logger: Logger,
   suite: Suite,
   lifecycle: Lifecycle = {},
-): Pick<HarvestDeps, 'backend' | 'sources' | 'shareRuns'> {
+): Pick<HarvestDeps, 'backend' | 'sources' | 'shareRuns' | 'runtimes' | 'backendChoice'> {
   return {
     backend: backendFactory(options, logger, lifecycle),
     sources: new HostSources(cacheLayout(options.cache), suite.reader, logger.log),
+    runtimes: new DirRuntimeMemo(cacheLayout(options.cache).runtimes),
+    backendChoice: `${options.backend}|${options['base-image'] ?? 'default-base'}`,
     // A benchmarking knob (docs/benchmarks.md), not an option: the answers are the same either way.
     shareRuns: process.env.TRACEGATE_SHARE_RUNS !== '0',
   };

@@ -111,7 +111,8 @@ export const harvestOptionsSchema = z.object({
   categories: list,
   ids: list,
   sample: int('sample', 1, 1_000_000).optional(),
-  seed: int('seed', 0, 2 ** 31).default(0),
+  /** Unset: the baseline's recorded seed when there is one, else 0 (app/config/selection.ts). */
+  seed: int('seed', 0, 2 ** 31).optional(),
   cache: z.string().default('.tracegate/cache'),
   backend: z
     .enum(['docker', 'local', 'auto'], { message: '--backend must be docker, local or auto' })
@@ -255,8 +256,17 @@ export const runOptionsSchema = harvestOptionsSchema.extend({
           : { mode: 'add' as const, count: Number(v.slice(4)) },
     )
     .optional(),
-  /** The variants' seed: the same epoch gives the same variants; pairs stay within one epoch. */
-  'variant-epoch': int('variant-epoch', 0, 2 ** 31).default(1),
+  /**
+   * The variants' seed: the same epoch gives the same variants; pairs stay within one epoch.
+   * `auto`: the baseline's epoch when it has one (a pull request), else the ISO week (e.g.
+   * 202649); unset: the baseline's, else 1.
+   */
+  'variant-epoch': z
+    .string()
+    .regex(/^(auto|\d{1,10})$/, '--variant-epoch must be auto or a whole number, e.g. 3')
+    .transform((v) => (v === 'auto' ? ('auto' as const) : Number(v)))
+    .refine((v) => v === 'auto' || v <= 2 ** 31, '--variant-epoch must be at most 2147483648')
+    .optional(),
 });
 
 export type RunOptions = z.infer<typeof runOptionsSchema>;

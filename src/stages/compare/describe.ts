@@ -42,6 +42,23 @@ const regression = (name: string, r: Row): string =>
 
 /** One sentence: what the verdict rests on (plain text; kind names are fixed strings). */
 export function describeVerdict(c: Omit<Comparison, 'summary'>): string {
+  return verdictSentence(c) + partialPairing(c);
+}
+
+/**
+ * When only part of the baseline paired: `Paired 17 of 150 baseline items: seed 0 here, 7 in
+ * the baseline.` (the selections' difference, when both runs recorded theirs).
+ */
+function partialPairing(c: Omit<Comparison, 'summary'>): string {
+  const pairing = c.pairing;
+  const paired = c.overall?.paired ?? 0;
+  if (!pairing?.baselineOnly) return '';
+  const of = pairing.intersection + pairing.baselineOnly;
+  const why = pairing.selectionDiffers?.length ? `: ${pairing.selectionDiffers.join('; ')}` : '';
+  return ` Paired ${paired} of ${of} baseline items${why}.`;
+}
+
+function verdictSentence(c: Omit<Comparison, 'summary'>): string {
   const o = c.overall;
   const minDrop = pp(c.policy.minDrop).slice(1);
   switch (c.verdict) {

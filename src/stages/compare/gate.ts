@@ -10,6 +10,7 @@ import type { Results } from '../../contracts/results.js';
 import { describeVerdict } from './describe.js';
 import { bounds, pairedDifference, pDrop, planning } from './paired.js';
 import { pairRuns, type Pair } from './pairing.js';
+import { selectionDifferences } from './selection.js';
 import { assertComparable, provenanceNotes } from './provenance.js';
 import type { Look } from './sequential.js';
 import { holm } from './stats.js';
@@ -21,7 +22,7 @@ export const DEFAULT_MIN_ITEMS = 10;
 export const DEFAULT_MIN_CLUSTERS = 5;
 
 /** The candidate's side: its records and provenance (the baseline's is a whole results file). */
-export type CandidateRun = Pick<Results, 'instances' | 'incomplete' | 'provenance'>;
+export type CandidateRun = Pick<Results, 'instances' | 'incomplete' | 'provenance' | 'selection'>;
 
 /** A baseline to compare with and where it came from (`file base.json`, a history entry…). */
 export interface BaselineRun {
@@ -123,11 +124,13 @@ export function compareRuns(
   }
   const base = baseline.results;
   assertComparable(candidate.provenance, base.provenance, baseline.source);
-  const { pairs, pairing } = pairRuns(
+  const { pairs, pairing: paired } = pairRuns(
     { instances: candidate.instances, missing: candidate.incomplete?.missing, label: 'this run' },
     { instances: base.instances, missing: base.incomplete?.missing, label: baseline.source },
     policy.clusterBy,
   );
+  const differs = selectionDifferences(candidate.selection, base.selection);
+  const pairing = differs.length ? { ...paired, selectionDiffers: differs } : paired;
   const alpha = look.alpha;
   const estimatedOverall = estimate(pairs, policy, alpha);
   const kindNames = [...new Set([...pairs.map((p) => p.kind), ...pairing.missingKinds])].sort();

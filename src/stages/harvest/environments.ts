@@ -5,6 +5,17 @@ import { messageOf } from '../../errors.js';
 import type { HarvestBackend } from '../../contracts/harvest-backend.js';
 import type { EnvGroup } from './env-groups.js';
 import type { HarvestDeps } from './types.js';
+import { canonicalJson, sha256 } from '../../util/hash.js';
+import type { ResolvedSource } from '../../contracts/environment.js';
+
+/** The memo key of an environment: its recipe, its host-resolved source (not where it is checked out), the backend choice. */
+function memoKey(recipe: Environment, source: ResolvedSource | undefined, choice: string): string {
+  return sha256(
+    canonicalJson(recipe),
+    canonicalJson(source ? { ...source, checkout: undefined } : null),
+    choice,
+  );
+}
 
 /**
  * An environment resolved once: its source (wheels, commit, image), its
@@ -35,8 +46,42 @@ export class LazyEnvironments {
 
   constructor(
     private readonly groups: EnvGroup[],
-    private readonly deps: Pick<HarvestDeps, 'backend' | 'sources' | 'signal'>,
+    private readonly deps: Pick<
+      HarvestDeps,
+      'backend' | 'sources' | 'signal' | 'runtimes' | 'backendChoice'
+    >,
   ) {}
+
+  private readonly sources = new Map<number, Promise<ResolvedSource | undefined>>();
+
+  private source(i: number): Promise<ResolvedSource | undefined> {
+    let source = this.sources.get(i);
+    if (!source) {
+      const group = this.groups[i]!;
+      source = this.deps.sources.resolve(group.recipe, group.environmentDir);
+      source.catch(() => undefined); // reported where it is awaited
+      this.sources.set(i, source);
+    }
+    return source;
+  }
+
+  /**
+   * Group `i`'s environment as it last resolved on an engine (the memo), without
+   * one; undefined when never resolved with this backend choice.
+   */
+  async remembered(i: number): Promise<ResolvedEnvironment | undefined> {
+    const memo = this.deps.runtimes;
+    if (!memo) return undefined;
+    const recipe = this.groups[i]!.recipe;
+    const hit = memo.get(memoKey(recipe, await this.source(i), this.deps.backendChoice ?? ''));
+    if (!hit) return undefined;
+    return {
+      recipe,
+      source: hit.source,
+      runtime: hit.runtime,
+      digest: environmentDigest(recipe, hit.source, hit.runtime),
+    };
+  }
 
   async backend(): Promise<HarvestBackend> {
     if (!this.made) {
@@ -51,9 +96,20 @@ export class LazyEnvironments {
     let resolution = this.resolutions.get(i);
     if (!resolution) {
       const group = this.groups[i]!;
-      resolution = this.backend().then((b) =>
-        resolveEnvironment(group.recipe, group.environmentDir, this.deps.sources, b),
-      );
+      resolution = (async () => {
+        const [backend, source] = await Promise.all([this.backend(), this.source(i)]);
+        const { runtime, source: resolved } = await backend.runtime(group.recipe, source);
+        const env: ResolvedEnvironment = {
+          recipe: group.recipe,
+          source: resolved,
+          runtime,
+          digest: '',
+        };
+        env.digest = environmentDigest(group.recipe, resolved, runtime);
+        const key = memoKey(group.recipe, source, this.deps.backendChoice ?? '');
+        this.deps.runtimes?.put(key, { runtime, source: resolved });
+        return env;
+      })();
       resolution.catch(() => undefined); // reported where it is awaited
       this.resolutions.set(i, resolution);
     }

@@ -49,6 +49,22 @@ async function harvestGroup(
   group: EnvGroup,
   { environments, tracerDigest, deps, tally }: HarvestRun,
 ): Promise<void> {
+  // Every oracle cached under the environment's last resolution: no engine is asked.
+  const remembered = await environments.remembered(index).catch(() => undefined);
+  if (remembered && !missesOf(group, remembered, tracerDigest, deps).length) {
+    tally.environment(remembered);
+    deps.log(
+      `Environment "${remembered.recipe.name}": every oracle of its ${group.items.length} instance(s) ` +
+        `is cached (runtime as last resolved: ${remembered.runtime.note}); no engine needed`,
+    );
+    missesOf(group, remembered, tracerDigest, deps, (loaded, entry) =>
+      tally.hit(
+        loaded.instance.id,
+        reproduced(loaded, { status: 'ok', entry, fromCache: true }, deps.log),
+      ),
+    );
+    return;
+  }
   let env: ResolvedEnvironment;
   try {
     env = await environments.resolved(index);

@@ -1,7 +1,7 @@
 import type { HarvestOutcome } from '../../contracts/oracle.js';
 import type { EnvironmentSources } from '../../contracts/environment.js';
 import type { HarvestBackend } from '../../contracts/harvest-backend.js';
-import type { OracleStore, QuarantineStore } from '../../contracts/ports.js';
+import type { OracleStore, QuarantineStore, RuntimeMemo } from '../../contracts/ports.js';
 
 /** What the harvest stage is given: where it resolves, runs, stores. */
 export interface HarvestDeps {
@@ -9,6 +9,10 @@ export interface HarvestDeps {
   backend: () => HarvestBackend;
   sources: EnvironmentSources;
   oracles: OracleStore;
+  /** Each environment's last resolution: a group whose oracles are all cached needs no engine. */
+  runtimes?: RuntimeMemo;
+  /** Which backend and base image resolve runtimes (a memo is only good for the same choice). */
+  backendChoice?: string;
   quarantine?: QuarantineStore;
   log: (message: string) => void;
   warn: (message: string) => void;

@@ -25,6 +25,20 @@ function baselineName(c: Comparison): string {
 }
 
 /**
+ * `33 paired`, or when only part of the baseline pairs, `17 of 150 paired (seed 0 here, 7 in the
+ * baseline)`: the selections' difference, when the runs recorded theirs.
+ */
+function pairedOf(c: Comparison, paired: number): string {
+  const p = c.pairing;
+  if (!p?.baselineOnly) return `${paired} paired`;
+  const of = p.intersection + p.baselineOnly;
+  const why = p.selectionDiffers?.length
+    ? ` (${escapeMarkdown(p.selectionDiffers.join('; '))})`
+    : '';
+  return `${paired} of ${of} baseline items paired${why}`;
+}
+
+/**
  * The report's first line: the verdict, the overall change with its bounds
  * (the one place the level is stated), the paired items and the baseline.
  * Without a baseline it says so, with this run's score.
@@ -43,7 +57,7 @@ export function headline(
   const change = hasBounds(o)
     ? `overall **${pp(o.delta)}** (${level(c.look.alpha)} bounds ${boundsText(o)})`
     : `overall **${pp(o.delta)}**, too few items to test`;
-  return `${VERDICT[c.verdict]} — ${change} · ${o.paired} paired · ${baseline}`;
+  return `${VERDICT[c.verdict]} — ${change} · ${pairedOf(c, o.paired)} · ${baseline}`;
 }
 
 /** The sentence a fail or an inconclusive verdict rests on (the headline says the rest). */
