@@ -7,10 +7,10 @@
 //   node scripts/bench-gate.mjs [--replicates 2000] [--seed 20261201] [--write]
 //
 // --write replaces the table in docs/gate.md (between its bench-gate markers).
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { compileForBench, writeBetweenMarkers } from './compile-helper.mjs';
 import { parseArgs } from 'node:util';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -24,33 +24,8 @@ const { values } = parseArgs({
 const R = Number(values.replicates);
 const seed = Number(values.seed);
 
-const out = join(root, 'node_modules', '.cache', 'tracegate-bench-gate');
-rmSync(out, { recursive: true, force: true });
-mkdirSync(out, { recursive: true });
-execFileSync(
-  process.execPath,
-  [
-    join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
-    '--outDir',
-    out,
-    '--rootDir',
-    root,
-    '--module',
-    'NodeNext',
-    '--moduleResolution',
-    'NodeNext',
-    '--target',
-    'ES2022',
-    '--types',
-    'node',
-    '--skipLibCheck',
-    '--strict',
-    join(root, 'test', 'helpers', 'gate-sim.ts'),
-  ],
-  { stdio: 'inherit' },
-);
 const { simulate, SIM_POLICY } = await import(
-  pathToFileURL(join(out, 'test', 'helpers', 'gate-sim.js')).href
+  compileForBench(root, 'tracegate-bench-gate', 'test/helpers/gate-sim.ts')
 );
 
 const none = { ...SIM_POLICY, clusterBy: 'none' };
@@ -130,12 +105,6 @@ console.log(table);
 
 if (values.write) {
   const file = join(root, 'docs', 'gate.md');
-  const doc = readFileSync(file, 'utf8');
-  const begin = '<!-- bench-gate:begin -->';
-  const end = '<!-- bench-gate:end -->';
-  const [head, rest] = doc.split(begin);
-  if (rest === undefined || !rest.includes(end))
-    throw new Error(`${file} has no ${begin} … ${end}`);
-  writeFileSync(file, `${head}${begin}\n\n${table}\n\n${end}${rest.split(end)[1]}`);
+  writeBetweenMarkers(readFileSync, writeFileSync, file, 'bench-gate', table);
   console.error(`Wrote the table into ${file}`);
 }

@@ -1,6 +1,7 @@
 // What a run writes, pure: the pipeline's state in, the pieces of results.json out
 // (its records' clusters, the merged harvest, the results without their comparison).
 import { environmentsDigest, instanceSetDigest } from '../stages/compare/provenance.js';
+import { memorisationOf } from '../stages/compare/memorisation.js';
 import { HISTORY_SCHEMA, indexRow } from '../contracts/history.js';
 import { RESULTS_SCHEMA, type InstanceRecord, type Results } from '../contracts/results.js';
 import { mergeRow } from '../adapters/history/index-merge.js';
@@ -60,6 +61,9 @@ export function assembleResults(state: {
   const missing = attempted.map((l) => l.instance.id).filter((id) => !records.has(id));
   const { scoring, worldFactor } = input.query.config;
   const summary = summarize(ordered, { scoring, worldFactor });
+  const memorisation = input.selection.variants
+    ? memorisationOf(ordered, input.gate.policy)
+    : undefined;
   return {
     schema: RESULTS_SCHEMA,
     model: input.query.model,
@@ -101,6 +105,7 @@ export function assembleResults(state: {
     ...(input.selection.rejected?.length ? { rejected: input.selection.rejected } : {}),
     ...(state.variants ? { variants: state.variants } : {}),
     ...(input.selection.recorded ? { selection: input.selection.recorded } : {}),
+    ...(memorisation ? { memorisation } : {}),
     ...(state.incomplete || missing.length
       ? {
           incomplete: {

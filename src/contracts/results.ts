@@ -157,6 +157,21 @@ export type Provenance = z.infer<typeof provenanceSchema>;
 export const RESULTS_SCHEMA = 'tracegate/results@2';
 
 /** results.json: everything needed to compare a later run against this one. */
+/** The memorisation signal over some pairs (an original and its variant, both answered). */
+const memorisationRowSchema = z.object({
+  pairs: z.number().int(),
+  clusters: z.number().int(),
+  /** Accuracy on the originals and on their variants, and original − variant. */
+  original: z.number(),
+  variant: z.number(),
+  difference: z.number(),
+  /** One-sided bounds of the difference and the p-value of "originals no better" (when testable). */
+  lower: z.number().optional(),
+  upper: z.number().optional(),
+  p: z.number().optional(),
+  flagged: z.boolean(),
+});
+
 export const resultsSchema = z.object({
   schema: z.literal(RESULTS_SCHEMA, {
     error: (issue) =>
@@ -242,6 +257,17 @@ export const resultsSchema = z.object({
           epoch: z.number().int(),
         })
         .optional(),
+    })
+    .optional(),
+  /**
+   * With variants beside their originals: original − variant accuracy over the pairs this run
+   * answered both of, with the gate's one-sided bounds at `level`; `flagged` when the originals
+   * are significantly better (possible contamination). Per kind too (bounds only where testable).
+   */
+  memorisation: memorisationRowSchema
+    .extend({
+      level: z.number(),
+      byKind: z.record(z.string(), memorisationRowSchema),
     })
     .optional(),
   /** With `--price`: the run's token cost in USD at that price (per million tokens). */

@@ -88,7 +88,7 @@ export function rng(seed: number): () => number {
 }
 
 /** A well-mixed 32-bit seed of each replicate (a murmur3 finalizer). */
-function replicateSeed(seed: number, r: number): number {
+export function replicateSeed(seed: number, r: number): number {
   // Integer arithmetic throughout: a float product would lose the low bits (and repeat seeds).
   let h = (Math.imul(seed | 0, 0x9e3779b1) + r) | 0;
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
@@ -99,7 +99,7 @@ function replicateSeed(seed: number, r: number): number {
 const log = Math.log;
 
 /** Beta(2, 3) as X/(X + Y) with X ~ Gamma(2), Y ~ Gamma(3): −log of products of uniforms. */
-function beta23(random: () => number): number {
+export function beta23(random: () => number): number {
   const x = -log((1 - random()) * (1 - random()));
   const y = -log((1 - random()) * (1 - random()) * (1 - random()));
   return x / (x + y);
@@ -113,7 +113,7 @@ const PROVENANCE: Provenance = {
   scorer: 'sim',
 };
 
-function record(i: number, kinds: number, cluster: number, correct: boolean): InstanceRecord {
+export function record(i: number, kinds: number, cluster: number, correct: boolean): InstanceRecord {
   return {
     id: `i${i}`,
     kind: QUESTION_KINDS[i % kinds]!,

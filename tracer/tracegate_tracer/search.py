@@ -55,8 +55,9 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
         config = {"backend": first.get("backend") or "auto", "recorders": [r.config for r in recordings],
                   "defer": defer}
         config_path = sandbox.write_private(f"search-config-{int(defer)}.json", json.dumps(config))
+        seconds = min(TEST_SECONDS, timeout / SEARCH_TIMEOUT_FACTOR / 4)
         outcome = pytest_run.run(tests, run_dir, tracer_root, config_path, timeout, sandbox,
-                                 extra_args=("--tb=no",), test_seconds=min(TEST_SECONDS, timeout / SEARCH_TIMEOUT_FACTOR / 4))
+                                 extra_args=("--tb=no",), test_seconds=seconds)
         if not defer or outcome.timed_out or outcome.problem():
             break
         try:

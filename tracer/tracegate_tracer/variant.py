@@ -39,233 +39,23 @@ import os
 import random
 import re
 import shutil
-from collections.abc import Iterator
 from dataclasses import dataclass
 
+from . import edits as editing
+from .edits import Candidate, Edit
 from .testfiles import test_files
 
 POOL = 40
 """Candidates per epoch and test set: what one search runs."""
 PAIRED = 12
 """Of which edits of two literals at once (when the pool has room after the single edits' first round)."""
-SIBLINGS = 3
-"""A string may become one of this many other strings of its file (an option's other value)."""
 COPY_MARK = "__tgv"
 """A search copy of `test_x.py` is `test_x__tgv<k>.py` (`__tgvo` the unchanged copy)."""
-MAX_LITERAL_CHARS = 200
-"""Longer literals are data, not inputs one edit should move (and their doubling would bloat the file)."""
 
-Edit = tuple[int, int, int, int, str]  # start line, start col (bytes), end line, end col, replacement
 
 
 class NoVariant(ValueError):
     """The test files offer nothing to change, or a changed file does not parse."""
-
-
-@dataclass(frozen=True)
-class Candidate:
-    file: str
-    """The test file the edits are in (as the test ids name it)."""
-    edits: tuple[Edit, ...]
-    what: str
-    """The edit in words, e.g. `line 12: 6 → 7` (logs and tests)."""
-
-
-def _tests_of(tree: ast.Module, names: set[str] | None) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
-    """The test functions run (`names`, or every test function when None)."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("test") and (
-                names is None or node.name in names):
-            yield node
-
-
-def _not_inputs(func: ast.AST) -> set[int]:
-    """ids of the nodes under `func` that are not inputs: the expected side of an assert's comparison,
-    `match=` patterns, f-string parts."""
-    skipped: set[int] = set()
-    for node in ast.walk(func):
-        if isinstance(node, ast.Assert) and isinstance(node.test, ast.Compare):
-            for comparator in node.test.comparators:
-                skipped.update(id(n) for n in ast.walk(comparator))
-        if isinstance(node, ast.Assert) and node.msg is not None:
-            skipped.update(id(n) for n in ast.walk(node.msg))
-        if isinstance(node, ast.keyword) and node.arg == "match":
-            skipped.update(id(n) for n in ast.walk(node.value))
-        if isinstance(node, ast.JoinedStr):
-            skipped.update(id(n) for n in ast.walk(node))
-    return skipped
-
-
-def _inputs(func: ast.AST) -> Iterator[ast.AST]:
-    """The literal inputs in a test's body (not its decorators, defaults or docstring)."""
-    body = list(getattr(func, "body", ()))
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-        body = body[1:]  # the docstring
-    skipped = _not_inputs(func)
-    for statement in body:
-        for node in ast.walk(statement):
-            if id(node) in skipped:
-                continue
-            if _negative(node) is not None:
-                skipped.add(id(node.operand))  # type: ignore[attr-defined]
-                yield node
-            elif isinstance(node, ast.Constant) and isinstance(node.value, int | float | str | bytes):
-                yield node
-            elif isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Dict):
-                yield node
-
-
-def _negative(node: ast.AST) -> int | float | None:
-    """The value of a negative number literal (`-3`: a minus applied to a constant), else None."""
-    if (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant)
-            and isinstance(node.operand.value, int | float) and not isinstance(node.operand.value, bool)):
-        return -node.operand.value
-    return None
-
-
-def _segment(source: str, node: ast.AST) -> str | None:
-    return ast.get_source_segment(source, node)
-
-
-def _numbers(value: int | float) -> list[object]:
-    if isinstance(value, bool):
-        return [not value]
-    if isinstance(value, int):
-        moved: list[object] = [value + 1, value - 1, value * 2, 0, -value]
-        if 0 < abs(value) <= 1000:
-            moved.append(value * 10)
-        if 0 < abs(value) <= 100:
-            moved.append(value * 1000)
-        return moved
-    return [value * 2, value / 2, -value, value + 1.0, 0.0]
-
-
-def _texts(value: str | bytes) -> list[object]:
-    if not value:
-        return ["a" if isinstance(value, str) else b"a"]
-    moved: list[object] = [value[:-1], value + value[-1:], value[:0]]
-    if len(value) <= 64:
-        moved.append(value * 2)
-    text = value.decode("latin-1") if isinstance(value, bytes) else value
-    letters = [i for i, c in enumerate(text) if c.isalpha()]
-    digits = [i for i, c in enumerate(text) if c.isdigit()]
-    for changed in (
-        text[:letters[0]] + text[letters[0]].swapcase() + text[letters[0] + 1:] if letters else None,
-        text[:digits[0]] + str((int(text[digits[0]]) + 1) % 10) + text[digits[0] + 1:] if digits else None,
-        text.replace(" ", "  ", 1) if " " in text else None,
-    ):
-        if changed is not None:
-            moved.append(changed.encode("latin-1") if isinstance(value, bytes) else changed)
-    return moved
-
-
-def _collections(node: ast.List | ast.Tuple | ast.Set | ast.Dict, source: str) -> list[str]:
-    """Replacement texts of a literal collection: shorter (last or first dropped), longer (the last
-    repeated), reversed, empty."""
-    if isinstance(node, ast.Dict):
-        if any(k is None for k in node.keys):
-            return []
-        pairs = [(_segment(source, k), _segment(source, v)) for k, v in zip(node.keys, node.values, strict=True)]  # type: ignore[arg-type]
-        if any(k is None or v is None for k, v in pairs):
-            return []
-        texts = [f"{k}: {v}" for k, v in pairs]
-        return [] if not texts else ["{" + ", ".join(texts[:-1]) + "}", "{}"]
-    items = [_segment(source, e) for e in node.elts]
-    if not items or any(t is None or isinstance(e, ast.Starred) for t, e in zip(items, node.elts, strict=True)):
-        return []
-    shapes: list[list[str]] = [items[:-1], items[1:], items + items[-1:]]  # type: ignore[list-item]
-    if len(items) >= 2:
-        shapes.append(list(reversed(items)))  # type: ignore[arg-type]
-    shapes.append([])
-
-    def written(elts: list[str]) -> str:
-        if isinstance(node, ast.List):
-            return "[" + ", ".join(elts) + "]"
-        if isinstance(node, ast.Set):
-            return "{" + ", ".join(elts) + "}" if elts else "set()"
-        return "(" + ", ".join(elts) + ("," if len(elts) == 1 else "") + ")"
-
-    return [written(s) for s in shapes]
-
-
-def _alternatives(node: ast.AST, source: str, siblings: list[str]) -> list[str]:
-    """The replacement texts of one literal input, each another value (none equal to the original);
-    `siblings`: the file's other short strings, in the epoch's order."""
-    if isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Dict):
-        original = _segment(source, node)
-        return [t for t in dict.fromkeys(_collections(node, source)) if t != original]
-    negative = _negative(node)
-    value = negative if negative is not None else node.value  # type: ignore[attr-defined]
-    if isinstance(value, str | bytes) and len(value) > MAX_LITERAL_CHARS:
-        return []
-    moved = _numbers(value) if isinstance(value, int | float) else _texts(value)
-    if isinstance(value, str):
-        moved += [t for t in siblings if t != value][:SIBLINGS]
-    texts: list[str] = []
-    for m in moved:
-        if m == value and type(m) is type(value) or type(m) is not type(value) and not (
-                isinstance(value, float) and isinstance(m, int)):
-            continue
-        text = repr(m)
-        if isinstance(m, int | float) and m < 0:
-            text = f"({text})"  # `x-(-3)`, `-(-3) ** 2`: a negative literal in its own parentheses
-        if text not in texts:
-            texts.append(text)
-    return texts
-
-
-def _position(node: ast.AST) -> tuple[int, int, int, int]:
-    return node.lineno, node.col_offset, node.end_lineno or node.lineno, node.end_col_offset or 0  # type: ignore[attr-defined]
-
-
-def _calls(func: ast.AST, source: str, name: str) -> Iterator[list[Candidate]]:
-    """Edits of a test's calls: each statement that only calls (an expression or an assert holding a call,
-    defining no name) left out (`pass`), and each adjacent pair of them swapped."""
-    def calls(statement: ast.stmt) -> bool:
-        return isinstance(statement, ast.Expr | ast.Assert) and any(
-            isinstance(n, ast.Call) for n in ast.walk(statement)) and not any(
-            isinstance(n, ast.NamedExpr) for n in ast.walk(statement))
-
-    def visit(body: list[ast.stmt]) -> Iterator[list[Candidate]]:
-        for statement in body:
-            for field in ("body", "orelse", "finalbody"):
-                inner = getattr(statement, field, None)
-                if isinstance(inner, list) and not isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef
-                                                              | ast.ClassDef):
-                    yield from visit(inner)
-        for i, statement in enumerate(body):
-            if not calls(statement):
-                continue
-            line, col, end_line, end_col = _position(statement)
-            yield [Candidate(name, ((line, col, end_line, end_col, "pass"),), f"{name} line {line}: call left out")]
-            after = body[i + 1] if i + 1 < len(body) else None
-            if after is not None and calls(after):
-                first, second = _segment(source, statement), _segment(source, after)
-                first, second = _as_expression(first), _as_expression(second)
-                if first and second and first != second:
-                    other = _position(after)
-                    yield [Candidate(name, ((line, col, end_line, end_col, second), (*other, first)),
-                                     f"{name} lines {line}-{other[0]}: calls swapped")]
-
-    body = list(getattr(func, "body", ()))
-    yield from visit(body)
-
-
-def _as_expression(statement: str | None) -> str | None:
-    """An assert statement's text as the expression render() makes of it (`_ = (test, msg)`)."""
-    if statement is None or not statement.startswith("assert"):
-        return statement
-    return "_ = (" + statement[len("assert"):].lstrip() + ")"
-
-
-def _strings(tree: ast.Module) -> list[str]:
-    """The file's distinct short strings (candidate values of another string of it), sorted."""
-    return sorted({n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
-                   and 0 < len(n.value) <= 40 and "\n" not in n.value})
-
-
-def _overlap(a: Edit, b: Edit) -> bool:
-    return not ((a[2], a[3]) <= (b[0], b[1]) or (b[2], b[3]) <= (a[0], a[1]))
 
 
 def pool(sources: dict[str, str], functions: dict[str, set[str] | None], epoch: int) -> list[Candidate]:
@@ -284,19 +74,19 @@ def pool(sources: dict[str, str], functions: dict[str, set[str] | None], epoch: 
             tree = ast.parse(sources[name])
         except SyntaxError as exc:
             raise NoVariant(f"the test file {name} does not parse: {exc}") from None
-        siblings = _strings(tree)
+        siblings = editing.strings(tree)
         rng.shuffle(siblings)
-        for func in _tests_of(tree, functions.get(name)):
-            for node in _inputs(func):
-                line, col, end_line, end_col = _position(node)
-                original = _segment(sources[name], node) or ""
+        for func in editing.tests_of(tree, functions.get(name)):
+            for node in editing.inputs(func):
+                line, col, end_line, end_col = editing.position(node)
+                original = editing.segment(sources[name], node) or ""
                 options = [Candidate(name, ((line, col, end_line, end_col, text),),
-                                     f"{name} line {line}: {_short(original)} → {_short(text)}")
-                           for text in _alternatives(node, sources[name], siblings)]
+                                     f"{name} line {line}: {editing.short(original)} → {editing.short(text)}")
+                           for text in editing.alternatives(node, sources[name], siblings)]
                 if options:
                     rng.shuffle(options)
                     per_literal.append(options)
-            per_literal.extend(_calls(func, sources[name], name))
+            per_literal.extend(editing.calls(func, sources[name], name))
     if not per_literal:
         raise NoVariant("no literal input or call to change in the test functions run")
     rng.shuffle(per_literal)
@@ -306,7 +96,7 @@ def pool(sources: dict[str, str], functions: dict[str, set[str] | None], epoch: 
     paired: list[Candidate] = []
     for i, one in enumerate(rounds[0]):
         partners = [c for c in rounds[0][i + 1:] if c.file == one.file and not any(
-            _overlap(a, b) for a in c.edits for b in one.edits)]
+            editing.overlap(a, b) for a in c.edits for b in one.edits)]
         if partners and len(paired) < PAIRED:
             paired.append(Candidate(one.file, tuple(sorted(one.edits + partners[0].edits)),
                                     f"{one.what}; {partners[0].what}"))
@@ -316,17 +106,13 @@ def pool(sources: dict[str, str], functions: dict[str, set[str] | None], epoch: 
     return chosen[:POOL]
 
 
-def _short(text: str) -> str:
-    return text if len(text) <= 24 else text[:21] + "..."
-
-
 def render(source: str, changes: tuple[Edit, ...] = ()) -> str:
     """The test file with `changes` applied (none: unchanged inputs), its asserts kept as expressions and its
     `pytest.raises` blocks as `contextlib.suppress`; NoVariant if the result does not parse."""
     tree = ast.parse(source)
     lines = source.encode("utf-8").split(b"\n")
     edits: list[Edit] = []
-    for func in _tests_of(tree, None):
+    for func in editing.tests_of(tree, None):
         for node in ast.walk(func):
             if isinstance(node, ast.With | ast.AsyncWith):
                 for item in node.items:
@@ -335,16 +121,16 @@ def render(source: str, changes: tuple[Edit, ...] = ()) -> str:
                             and isinstance(call.func, ast.Attribute) and call.func.attr == "raises"
                             and isinstance(call.func.value, ast.Name) and call.func.value.id == "pytest"
                             and call.args and not call.keywords):
-                        line, col, _e, _c = _position(call.func)
+                        line, col, _e, _c = editing.position(call.func)
                         end_line, end_col = call.func.end_lineno or line, call.func.end_col_offset or col
                         edits.append((line, col, end_line, end_col, '__import__("contextlib").suppress'))
             if isinstance(node, ast.Assert):
-                line, col, end_line, end_col = _position(node)
+                line, col, end_line, end_col = editing.position(node)
                 keyword = len("assert ") if lines[line - 1][col:col + 7] == b"assert " else len("assert")
                 edits.append((line, col, line, col + keyword, "_ = ("))
                 edits.append((end_line, end_col, end_line, end_col, ")"))
     # A change that replaces a whole statement (a call left out or swapped) brings its own text.
-    edits = [e for e in edits if not any(_overlap(e, c) or c[:2] <= e[:2] and e[2:4] <= c[2:4]
+    edits = [e for e in edits if not any(editing.overlap(e, c) or c[:2] <= e[:2] and e[2:4] <= c[2:4]
                                          for c in changes)] + list(changes)
     for line, col, end_line, end_col, text in sorted(edits, key=lambda e: (e[0], e[1], e[2], e[3]), reverse=True):
         head = lines[line - 1][:col]

@@ -34,7 +34,7 @@ export function pairable(r: InstanceRecord): boolean {
   return r.scored && !!r.oracleDigest && !isInfrastructure(r);
 }
 
-function clusterOf(r: InstanceRecord, by: ClusterBy): string {
+export function clusterOf(r: InstanceRecord, by: ClusterBy): string {
   if (by === 'none' || !r.cluster) return `item:${r.id}`;
   return by === 'test' ? `test:${r.cluster.test}` : `package:${r.cluster.package}`;
 }

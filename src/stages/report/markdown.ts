@@ -1,4 +1,4 @@
-import { pct } from '../compare/describe.js';
+import { level, pct, pp } from '../compare/describe.js';
 import type { Comparison } from '../../contracts/comparison.js';
 import type { Results } from '../../contracts/results.js';
 import {
@@ -54,6 +54,25 @@ function variantsLine(results: Results): string[] {
     `**Fresh variants** (epoch ${v.epoch}, ${v.mode === 'only' ? 'instead of the instances' : 'beside the instances'}): ` +
       `${v.valid} of ${v.tried} valid and asked${dropped ? `; dropped: ${dropped}` : ''}. ` +
       'They pair only with runs of the same epoch.',
+    ...memorisationLine(results),
+  ];
+}
+
+/** Whether the model answers the published items better than their fresh variants. */
+function memorisationLine(results: Results): string[] {
+  const m = results.memorisation;
+  if (!m) return [];
+  const measured =
+    `originals ${pct(m.original)} vs their variants ${pct(m.variant)} on ${m.pairs} pair(s), ` +
+    `${pp(m.difference)}` +
+    (m.lower !== undefined
+      ? ` (${level(1 - m.level)} lower bound ${pp(m.lower)})`
+      : ', too few to test');
+  return [
+    '',
+    m.flagged
+      ? `⚠️ **Possible contamination: the model answers the published items much better than fresh ones** — ${measured}.`
+      : `**Memorisation:** no sign — ${measured}.`,
   ];
 }
 
