@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9272);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9946);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9272:
+/***/ 9946:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -77123,6 +77123,20 @@ const provenanceSchema = object({
 /** The results format this tracegate reads and writes. */
 const RESULTS_SCHEMA = 'tracegate/results@2';
 /** results.json: everything needed to compare a later run against this one. */
+/** The memorisation signal over some pairs (an original and its variant, both answered). */
+const memorisationRowSchema = object({
+    pairs: schemas_number().int(),
+    clusters: schemas_number().int(),
+    /** Accuracy on the originals and on their variants, and original − variant. */
+    original: schemas_number(),
+    variant: schemas_number(),
+    difference: schemas_number(),
+    /** One-sided bounds of the difference and the p-value of "originals no better" (when testable). */
+    lower: schemas_number().optional(),
+    upper: schemas_number().optional(),
+    p: schemas_number().optional(),
+    flagged: schemas_boolean(),
+});
 const resultsSchema = object({
     schema: literal(RESULTS_SCHEMA, {
         error: (issue) => `this file is ${JSON.stringify(issue.input ?? null)}, written by another version of tracegate; ` +
@@ -77196,6 +77210,17 @@ const resultsSchema = object({
             epoch: schemas_number().int(),
         })
             .optional(),
+    })
+        .optional(),
+    /**
+     * With variants beside their originals: original − variant accuracy over the pairs this run
+     * answered both of, with the gate's one-sided bounds at `level`; `flagged` when the originals
+     * are significantly better (possible contamination). Per kind too (bounds only where testable).
+     */
+    memorisation: memorisationRowSchema
+        .extend({
+        level: schemas_number(),
+        byKind: record(schemas_string(), memorisationRowSchema),
     })
         .optional(),
     /** With `--price`: the run's token cost in USD at that price (per million tokens). */
@@ -81357,7 +81382,7 @@ function regularizedBeta(x, a, b) {
         : 1 - (front * betaFraction(1 - x, b, a)) / b;
 }
 /** Student t CDF with `df` degrees of freedom (normal when df is infinite). */
-function stats_studentTCdf(t, df) {
+function studentTCdf(t, df) {
     if (!Number.isFinite(df))
         return normalCdf(t);
     if (t === 0)
@@ -81380,11 +81405,11 @@ function studentTQuantile(p, df) {
     const target = upper ? p : 1 - p;
     let lo = 0;
     let hi = Math.max(1, normalQuantile(target));
-    while (stats_studentTCdf(hi, df) < target)
+    while (studentTCdf(hi, df) < target)
         hi *= 2;
     for (let i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
         const mid = (lo + hi) / 2;
-        if (stats_studentTCdf(mid, df) < target)
+        if (studentTCdf(mid, df) < target)
             lo = mid;
         else
             hi = mid;
@@ -81454,7 +81479,7 @@ function bounds(e, alpha) {
 }
 /** One-sided p-value of "no drop" (H0: delta ≥ 0) — small when the candidate is worse. */
 function pDrop(e) {
-    return stats_studentTCdf(e.centre / e.se, e.df);
+    return studentTCdf(e.centre / e.se, e.df);
 }
 /** One-sided p-value of "no gain" (H0: delta ≤ 0) — small when the candidate is better. */
 function pGain(e) {
@@ -84254,10 +84279,10 @@ class Progress {
 function progress_duration(seconds) {
     if (!Number.isFinite(seconds))
         return 'an unknown time';
-    if (seconds < 60)
-        return `${Math.round(seconds)} s`;
-    const minutes = Math.floor(seconds / 60);
-    return `${minutes} min ${Math.round(seconds - minutes * 60)} s`;
+    const whole = Math.round(seconds); // 539.6 s is 9 min 0 s, never 8 min 60 s
+    if (whole < 60)
+        return `${whole} s`;
+    return `${Math.floor(whole / 60)} min ${whole % 60} s`;
 }
 
 ;// CONCATENATED MODULE: ./src/stages/harvest/key.ts
@@ -84956,11 +84981,21 @@ const HARVEST_RUNS = 2;
 /**
  * Each run's results by instance id; the runs go side by side (one container
  * each: both cores). None when the harvest was interrupted before they started.
+ * A variant search is no oracle (it ranks candidates; the one kept is
+ * harvested HARVEST_RUNS times alone): each search runs once, in one of the
+ * runs in turn, so the searches share both cores instead of doubling.
  */
 async function runAll(backend, env, items, deps) {
     if (deps.signal?.aborted)
         return [];
-    return Promise.all(Array.from({ length: HARVEST_RUNS }, (_, i) => runJob(backend, env, items, i + 1, deps)));
+    const searches = items.filter((i) => i.variant?.search);
+    const inRun = (run) => items.filter((i) => !i.variant?.search || searches.indexOf(i) % HARVEST_RUNS === run);
+    return Promise.all(Array.from({ length: HARVEST_RUNS }, (_, i) => {
+        const mine = inRun(i);
+        return mine.length
+            ? runJob(backend, env, mine, i + 1, deps)
+            : Promise.resolve(new Map());
+    }));
 }
 /** One tracer run over the instances; a failed job is an error of its instances only. */
 async function runJob(backend, env, items, run, deps) {
@@ -84994,7 +85029,9 @@ function settle_settle({ loaded, key }, runs, env, tracerDigest, deps) {
     const id = loaded.instance.id;
     if (runs.length < HARVEST_RUNS)
         return { status: 'error', reason: 'interrupted' };
-    const agreed = agreedResult(runs.map((r) => r.get(id)), (answers) => {
+    // A variant search ran in one of the runs only (runs.ts): its one result is its answer.
+    const held = loaded.variant?.search ? runs.filter((r) => r.has(id)) : runs;
+    const agreed = agreedResult(held.map((r) => r.get(id)), (answers) => {
         const where = deps.quarantine?.put(id, answers);
         if (where)
             deps.log(`  ${id}: quarantined, every run's answer in ${where}`);
@@ -85141,6 +85178,67 @@ async function harvestGroup(index, group, { environments, tracerDigest, deps, ta
 }
 /** Resolving an environment, for a stage that needs one outside a harvest. */
 
+
+;// CONCATENATED MODULE: ./src/stages/compare/memorisation.ts
+
+
+/** The instance a variant id is of (`<id>@v<epoch>`), undefined for an instance that is no variant. */
+function originalOf(id) {
+    const at = id.lastIndexOf('@v');
+    return at > 0 && /^\d+$/.test(id.slice(at + 2)) ? id.slice(0, at) : undefined;
+}
+const answered = (r) => !!r && r.scored && !isInfrastructure(r);
+function row(pairs, policy) {
+    const e = pairedDifference(pairs);
+    const testable = e.n >= policy.minItems && e.clusters >= policy.minClusters && e.clusters >= 2;
+    const b = testable ? bounds(e, policy.alpha) : undefined;
+    const p = testable ? pGain(e) : undefined;
+    return {
+        pairs: e.n,
+        clusters: e.clusters,
+        original: e.candidate,
+        variant: e.baseline,
+        difference: e.delta,
+        ...(b ? { lower: b.lower, upper: b.upper, p: p } : {}),
+        flagged: p !== undefined && p < policy.alpha && e.delta >= policy.minDrop,
+    };
+}
+/**
+ * Original − variant over the pairs this run answered both of (clustered as
+ * the gate clusters, by the original's test or package), overall and per
+ * kind; `flagged` when the originals are significantly better at the gate's
+ * level and by at least its min-drop (one-sided: a model that does better on
+ * fresh items is not flagged).
+ * Undefined when the run holds no such pair.
+ */
+function memorisationOf(records, policy) {
+    const byId = new Map(records.map((r) => [r.id, r]));
+    const pairs = [];
+    for (const variant of records) {
+        const of = originalOf(variant.id);
+        const original = of === undefined ? undefined : byId.get(of);
+        if (!answered(variant) || !answered(original))
+            continue;
+        pairs.push({
+            id: original.id,
+            kind: original.kind,
+            cluster: clusterOf(original, policy.clusterBy),
+            baseline: successRate(variant),
+            candidate: successRate(original),
+        });
+    }
+    if (!pairs.length)
+        return undefined;
+    const kinds = [...new Set(pairs.map((p) => p.kind))].sort();
+    return {
+        ...row(pairs, policy),
+        level: 1 - policy.alpha,
+        byKind: Object.fromEntries(kinds.map((k) => [
+            k,
+            row(pairs.filter((p) => p.kind === k), policy),
+        ])),
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/adapters/history/index-merge.ts
 /**
@@ -85449,6 +85547,7 @@ function summarizeQuery(records, identity, samples) {
 
 
 
+
 /** Two batches' harvests as one (a top-up harvests its items after the selection's). */
 function mergeHarvests(a, b) {
     const names = new Set(a.environments.map((e) => e.name));
@@ -85485,6 +85584,9 @@ function assembleResults(state) {
     const missing = attempted.map((l) => l.instance.id).filter((id) => !records.has(id));
     const { scoring, worldFactor } = input.query.config;
     const summary = summarize(ordered, { scoring, worldFactor });
+    const memorisation = input.selection.variants
+        ? memorisationOf(ordered, input.gate.policy)
+        : undefined;
     return {
         schema: RESULTS_SCHEMA,
         model: input.query.model,
@@ -85523,6 +85625,7 @@ function assembleResults(state) {
         ...(input.selection.rejected?.length ? { rejected: input.selection.rejected } : {}),
         ...(state.variants ? { variants: state.variants } : {}),
         ...(input.selection.recorded ? { selection: input.selection.recorded } : {}),
+        ...(memorisation ? { memorisation } : {}),
         ...(state.incomplete || missing.length
             ? {
                 incomplete: {
@@ -86711,6 +86814,24 @@ function variantsLine(results) {
         `**Fresh variants** (epoch ${v.epoch}, ${v.mode === 'only' ? 'instead of the instances' : 'beside the instances'}): ` +
             `${v.valid} of ${v.tried} valid and asked${dropped ? `; dropped: ${dropped}` : ''}. ` +
             'They pair only with runs of the same epoch.',
+        ...memorisationLine(results),
+    ];
+}
+/** Whether the model answers the published items better than their fresh variants. */
+function memorisationLine(results) {
+    const m = results.memorisation;
+    if (!m)
+        return [];
+    const measured = `originals ${pct(m.original)} vs their variants ${pct(m.variant)} on ${m.pairs} pair(s), ` +
+        `${pp(m.difference)}` +
+        (m.lower !== undefined
+            ? ` (${level(1 - m.level)} lower bound ${pp(m.lower)})`
+            : ', too few to test');
+    return [
+        '',
+        m.flagged
+            ? `⚠️ **Possible contamination: the model answers the published items much better than fresh ones** — ${measured}.`
+            : `**Memorisation:** no sign — ${measured}.`,
     ];
 }
 /** The environments the oracles came from, a few by name (all of them are in results.json). */
@@ -87085,6 +87206,10 @@ async function screenVariants(searches, candidates, outcomes, demo) {
                 ? 'the search gave no candidate list'
                 : (searched?.reason ?? 'not harvested');
             drop(reason.startsWith('no variant') ? 'no-candidate' : harvestRule(reason), reason);
+            continue;
+        }
+        if (found.search_failed) {
+            drop('no-candidate', `the search could not run: ${found.search_failed}`);
             continue;
         }
         if (!found.candidates.length) {

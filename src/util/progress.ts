@@ -42,7 +42,7 @@ export class Progress {
 
 function duration(seconds: number): string {
   if (!Number.isFinite(seconds)) return 'an unknown time';
-  if (seconds < 60) return `${Math.round(seconds)} s`;
-  const minutes = Math.floor(seconds / 60);
-  return `${minutes} min ${Math.round(seconds - minutes * 60)} s`;
+  const whole = Math.round(seconds); // 539.6 s is 9 min 0 s, never 8 min 60 s
+  if (whole < 60) return `${whole} s`;
+  return `${Math.floor(whole / 60)} min ${whole % 60} s`;
 }

@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import type { Engines } from '../../src/app/config/assemble.js';
 import type { ResolvedSource, Runtime } from '../../src/contracts/environment.js';
 import type { ModelClient } from '../../src/contracts/model.js';
-import type { HarvestBackend, HarvestJob } from '../../src/contracts/harvest-backend.js';
+import type {
+  HarvestBackend,
+  HarvestJob,
+  PlanSpec,
+  ScoutSpec,
+} from '../../src/contracts/harvest-backend.js';
 import { FIXTURE_SUITE } from './cli.js';
 
 export const SOURCE: ResolvedSource = { kind: 'packages', wheels: [] };
@@ -17,8 +22,13 @@ export const RUNTIME: Runtime = {
 export const HEAD = 'b'.repeat(40);
 export const PREVIOUS = 'a'.repeat(40);
 
-/** Every spec of a job answered ok with n = the length of its id, as result lines. */
-export function fakeBackend(): HarvestBackend {
+/** A spec's answer as the fake tracer gives it (default: n = the length of its id). */
+export type FakeAnswer = (spec: PlanSpec | ScoutSpec) => unknown;
+
+/** Every spec of a job answered ok (by `answer`), as result lines. */
+export function fakeBackend(
+  answer: FakeAnswer = (spec) => ({ n: spec.id.length }),
+): HarvestBackend {
   return {
     name: 'fake',
     ensureAvailable: async () => {},
@@ -33,7 +43,7 @@ export function fakeBackend(): HarvestBackend {
             instance_hash: 'instance_hash' in spec ? spec.instance_hash : '',
             env_digest: 'env_digest' in spec ? spec.env_digest : '',
             status: 'ok',
-            answer: { n: spec.id.length },
+            answer: answer(spec),
             question: `What is n for ${spec.id}?`,
             template_answer: { n: 'int' },
             context: { file: 'f.py', func: 'f', first_line: 1, source: 'def f():\n    pass\n' },

@@ -48,4 +48,19 @@ describe('progress lines', () => {
     p.tick(5);
     expect(lines).toEqual(['Oracles: 2/2 instances (100%) in 2 min 5 s']);
   });
+
+  it('rounds the whole duration, so a minute never shows 60 seconds', () => {
+    const lines: string[] = [];
+    let now = 0;
+    const p = new Progress(
+      'Oracles',
+      1,
+      'instances',
+      (l) => lines.push(l),
+      () => now,
+    );
+    now = 539_600;
+    p.tick();
+    expect(lines).toEqual(['Oracles: 1/1 instances (100%) in 9 min 0 s']);
+  });
 });

@@ -154,3 +154,14 @@ def test_a_candidate_outside_the_pool_is_no_variant(harness):
     directory = harness.instance_dir(dict(PROG, **{"test_prog.py": SOURCE}))
     result = harness.run([search_spec(directory, id="v", variant_epoch=1, variant_candidate=999)])["v"]
     assert result["status"] == "invalid" and "outside the epoch's pool" in result["reason"]
+
+
+def test_a_search_that_cannot_run_finds_no_candidate_and_says_why(harness):
+    source = "from prog import count_up\n\n\ndef test_count():\n    n = count_up\n    assert n\n"
+    directory = harness.instance_dir(dict(PROG, **{"test_prog.py": source}))
+    spec = dict(search_spec(directory, id="s", variant_epoch=1, variant_search=True))
+    found = harness.run([spec])["s"]
+    # An answer, not a failure: the host caches it for the epoch instead of searching on every run.
+    assert found["status"] == "ok"
+    assert found["answer"]["candidates"] == []
+    assert "no literal input or call" in found["answer"]["search_failed"]

@@ -118,7 +118,7 @@ def harvest_group(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list
         if first.get("variant_search"):
             from . import search
 
-            return search.run(specs, results, instance_dir, epoch, sandbox, tracer_root)
+            return search.settled(specs, search.run(specs, results, instance_dir, epoch, sandbox, tracer_root))
         try:
             candidate = first.get("variant_candidate")
             if isinstance(candidate, bool) or not isinstance(candidate, int):

@@ -97,6 +97,25 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
     return results
 
 
+def settled(specs: list[Spec], results: list[Result]) -> list[Result]:
+    """Every search as an answer: one that could not run (a hang, a crash, no trace) finds no candidate,
+    with its reason, so the host caches it for the epoch instead of searching again on every run."""
+    out = []
+    for spec, result in zip(specs, results, strict=True):
+        if result.get("status") == "ok":
+            out.append(result)
+            continue
+        target = spec.get("target") or {}
+        context = result.get("context") or {"file": str(target.get("file")), "func": str(target.get("function")),
+                                             "first_line": 1, "source": ""}
+        reason = str(result.get("reason") or result.get("status"))
+        answer = {"candidates": [], "pool": 0, "same": 0, "failed": 0, "unreached": 0, "unanswered": 0,
+                  "unparsed": 0, "search_failed": reason}
+        out.append(dict({k: v for k, v in result.items() if k != "reason"}, status="ok", answer=answer,
+                        context=context))
+    return out
+
+
 def mark_of(test_id: str) -> str | None:
     """The copy a test id belongs to (`o`, `3`), None for none."""
     found = variant.MARK_PATTERN.search(test_id.split("::", 1)[0])

@@ -15,6 +15,9 @@ type RunDeps = Pick<HarvestDeps, 'log' | 'warn' | 'signal' | 'shareRuns'>;
 /**
  * Each run's results by instance id; the runs go side by side (one container
  * each: both cores). None when the harvest was interrupted before they started.
+ * A variant search is no oracle (it ranks candidates; the one kept is
+ * harvested HARVEST_RUNS times alone): each search runs once, in one of the
+ * runs in turn, so the searches share both cores instead of doubling.
  */
 export async function runAll(
   backend: HarvestBackend,
@@ -23,8 +26,16 @@ export async function runAll(
   deps: RunDeps,
 ): Promise<Map<string, ReadResult>[]> {
   if (deps.signal?.aborted) return [];
+  const searches = items.filter((i) => i.variant?.search);
+  const inRun = (run: number) =>
+    items.filter((i) => !i.variant?.search || searches.indexOf(i) % HARVEST_RUNS === run);
   return Promise.all(
-    Array.from({ length: HARVEST_RUNS }, (_, i) => runJob(backend, env, items, i + 1, deps)),
+    Array.from({ length: HARVEST_RUNS }, (_, i) => {
+      const mine = inRun(i);
+      return mine.length
+        ? runJob(backend, env, mine, i + 1, deps)
+        : Promise.resolve(new Map<string, ReadResult>());
+    }),
   );
 }
 

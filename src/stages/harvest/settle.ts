@@ -23,8 +23,10 @@ export function settle(
 ): HarvestOutcome {
   const id = loaded.instance.id;
   if (runs.length < HARVEST_RUNS) return { status: 'error', reason: 'interrupted' };
+  // A variant search ran in one of the runs only (runs.ts): its one result is its answer.
+  const held = loaded.variant?.search ? runs.filter((r) => r.has(id)) : runs;
   const agreed = agreedResult(
-    runs.map((r) => r.get(id)),
+    held.map((r) => r.get(id)),
     (answers) => {
       const where = deps.quarantine?.put(id, answers);
       if (where) deps.log(`  ${id}: quarantined, every run's answer in ${where}`);

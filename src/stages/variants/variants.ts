@@ -105,6 +105,8 @@ interface SearchAnswer {
   unreached: number;
   unanswered: number;
   unparsed: number;
+  /** Why the search itself could not run (a hang, a crash, no trace): no candidate this epoch. */
+  search_failed?: string;
 }
 
 function searchAnswer(outcome: HarvestOutcome | undefined): SearchAnswer | undefined {
@@ -168,6 +170,10 @@ export async function screenVariants(
           ? 'the search gave no candidate list'
           : (searched?.reason ?? 'not harvested');
       drop(reason.startsWith('no variant') ? 'no-candidate' : harvestRule(reason), reason);
+      continue;
+    }
+    if (found.search_failed) {
+      drop('no-candidate', `the search could not run: ${found.search_failed}`);
       continue;
     }
     if (!found.candidates.length) {

@@ -1,0 +1,106 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cli } from '../../src/doors/cli/commands.js';
+import type { Engines } from '../../src/app/config/assemble.js';
+import type { ModelClient } from '../../src/contracts/model.js';
+import type { Results } from '../../src/contracts/results.js';
+import { tempDir } from '../helpers/cli.js';
+import { engines, fakeBackend, flags, options, type FakeAnswer } from '../helpers/fake-engines.js';
+
+/**
+ * The variants' path through the real pipeline (search → candidates harvested
+ * alone → screen → query → score → memorisation), on a fake tracer: the
+ * original's answer is n = 10; the search finds candidates 0, 1, 2 (none for
+ * the suite's collatz instances); candidate k answers n = 10 + k, so
+ * candidate 0 gives the original's oracle and is dropped (same-oracle), and
+ * candidate 1 is the variant (n = 11).
+ */
+const answer: FakeAnswer = (spec) => {
+  if (!('kind' in spec)) return { n: 0 };
+  if (spec.variant_search)
+    return {
+      candidates: spec.id.includes('collatz') ? [] : [0, 1, 2],
+      pool: 3,
+      same: 0,
+      failed: 0,
+      unreached: 0,
+      unanswered: 0,
+      unparsed: 0,
+    };
+  return { n: 10 + (spec.variant_candidate ?? 0) };
+};
+
+/** A model that answers n read off the question: the original's oracle (10), or the variant's. */
+function client(variantAnswer: (k: number) => number): ModelClient {
+  const identity = {
+    endpoint: 'http://fake/v1',
+    api: 'openai-chat',
+    model: 'm',
+    settings: { temperature: 0, maxTokens: 64 },
+  };
+  return {
+    endpoint: identity.endpoint,
+    identity,
+    complete: async (messages) => {
+      const text = messages.map((m) => m.content).join('\n');
+      const k = /What is n for [\w.-]+@v\d+#(\d+)\?/.exec(text)?.[1];
+      const n = k === undefined ? 10 : variantAnswer(Number(k));
+      return {
+        text: `{"n": ${n}}`,
+        finishReason: 'stop',
+        tokensIn: 1,
+        tokensOut: 1,
+        latencyMs: 0,
+        retries: 0,
+      };
+    },
+  };
+}
+
+async function runWith(model: ModelClient): Promise<Results> {
+  const dir = tempDir('tg-variants-');
+  const with_: Engines = {
+    ...engines(() => true),
+    backend: () => fakeBackend(answer),
+    client: model,
+  };
+  const code = await cli(
+    ['run', ...flags({ ...options(dir), variants: 'add 5', 'variant-epoch': '3' })],
+    { stdout: () => {}, stderr: () => {}, env: {} },
+    {},
+    with_,
+  );
+  expect([0, 4]).toContain(code);
+  return JSON.parse(readFileSync(join(dir, 'out', 'results.json'), 'utf8')) as Results;
+}
+
+describe('fresh variants through the pipeline', () => {
+  it('keeps the first candidate with an oracle of its own, counts the rest per kind, and records the epoch', async () => {
+    const results = await runWith(client((k) => 10 + k));
+    const v = results.variants!;
+    expect(v).toMatchObject({ epoch: 3, mode: 'add', tried: 5 });
+    const collatz = results.instances.filter(
+      (r) => r.id.includes('collatz') && !r.id.includes('@'),
+    );
+    expect(v.dropped).toEqual({ 'no-candidate': collatz.length });
+    expect(v.valid).toBe(5 - collatz.length);
+    const kinds = Object.values(v.byKind!);
+    expect(kinds.reduce((n, k) => n + k.tried, 0)).toBe(5);
+    expect(kinds.reduce((n, k) => n + k.valid, 0)).toBe(v.valid);
+    const variants = results.instances.filter((r) => r.id.endsWith('@v3'));
+    expect(variants).toHaveLength(v.valid);
+  });
+
+  it('is harder by construction: answering a variant with its original’s oracle scores 0, echoing it 100%', async () => {
+    const recalled = await runWith(client(() => 10));
+    const onVariants = (r: Results) => r.instances.filter((i) => i.id.endsWith('@v3'));
+    expect(onVariants(recalled).length).toBeGreaterThan(0);
+    expect(onVariants(recalled).filter((i) => i.correct)).toHaveLength(0);
+    // Every original right, every variant wrong: flagged as possible contamination.
+    expect(recalled.memorisation).toMatchObject({ original: 1, variant: 0, difference: 1 });
+
+    const echo = await runWith(client((k) => 10 + k));
+    expect(onVariants(echo).every((i) => i.correct)).toBe(true);
+    expect(echo.memorisation).toMatchObject({ original: 1, variant: 1, flagged: false });
+  });
+});
