@@ -113,13 +113,13 @@ describe('tracegate generate (real harvests in Docker)', () => {
 
   it('asks fresh variants of the generated suite, deterministic per epoch', async () => {
     const server = await startHeuristicServer();
-    const variants = (epoch: string, out: string) =>
+    const variants = (epoch: string, out: string, cache = 'cache1') =>
       runCli([
         'run',
         '--instances',
         join(work, 'out1'),
         '--cache',
-        join(work, 'cache1'),
+        join(work, cache),
         '--endpoint',
         server.url,
         '--model',
@@ -159,6 +159,14 @@ describe('tracegate generate (real harvests in Docker)', () => {
         a.instances.map((r) => [r.id, r.oracleDigest]),
       );
       expect(again.stderr).toMatch(/Oracles: \d+ from cache, 0 harvested/);
+      // From an empty cache: the same search, the same candidates, byte-identical oracles.
+      await variants('3', 'v3c', 'cache-empty');
+      const cold = resultsSchema.parse(
+        JSON.parse(readFileSync(join(work, 'v3c', 'results.json'), 'utf8')),
+      );
+      expect(cold.instances.map((r) => [r.id, r.oracleDigest])).toEqual(
+        a.instances.map((r) => [r.id, r.oracleDigest]),
+      );
       // A variant's oracle is not its original's.
       for (const r of a.instances.filter((x) => x.id.endsWith('@v3')))
         expect(r.oracleDigest).not.toBe(
