@@ -113,7 +113,12 @@ const PROVENANCE: Provenance = {
   scorer: 'sim',
 };
 
-export function record(i: number, kinds: number, cluster: number, correct: boolean): InstanceRecord {
+export function record(
+  i: number,
+  kinds: number,
+  cluster: number,
+  correct: boolean,
+): InstanceRecord {
   return {
     id: `i${i}`,
     kind: QUESTION_KINDS[i % kinds]!,
