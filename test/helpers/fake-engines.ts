@@ -57,8 +57,8 @@ export function fakeBackend(
   };
 }
 
-/** Right on ids of even length (the candidate), or on all (the baseline). */
-export function fakeClient(rightOn: (id: string) => boolean): ModelClient {
+/** A model that replies `{"n": N}` with N read off the prompt's text by `n`. */
+export function replyingClient(n: (prompt: string) => number): ModelClient {
   const identity = {
     endpoint: 'http://fake/v1',
     api: 'openai-chat',
@@ -68,20 +68,23 @@ export function fakeClient(rightOn: (id: string) => boolean): ModelClient {
   return {
     endpoint: identity.endpoint,
     identity,
-    complete: async (messages) => {
-      const text = messages.map((m) => m.content).join('\n');
-      const id = /What is n for ([\w.-]+)\?/.exec(text)![1]!;
-      const n = rightOn(id) ? id.length : id.length + 1;
-      return {
-        text: `{"n": ${n}}`,
-        finishReason: 'stop',
-        tokensIn: 10,
-        tokensOut: 3,
-        latencyMs: 0,
-        retries: 0,
-      };
-    },
+    complete: async (messages) => ({
+      text: `{"n": ${n(messages.map((m) => m.content).join('\n'))}}`,
+      finishReason: 'stop',
+      tokensIn: 10,
+      tokensOut: 3,
+      latencyMs: 0,
+      retries: 0,
+    }),
   };
+}
+
+/** Right on the ids `rightOn` says (n = the id's length), wrong on the others. */
+export function fakeClient(rightOn: (id: string) => boolean): ModelClient {
+  return replyingClient((text) => {
+    const id = /What is n for ([\w.@#-]+)\?/.exec(text)![1]!;
+    return rightOn(id) ? id.length : id.length + 1;
+  });
 }
 
 export const engines = (rightOn: (id: string) => boolean): Engines => ({

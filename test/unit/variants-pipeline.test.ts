@@ -5,7 +5,14 @@ import type { Engines } from '../../src/app/config/assemble.js';
 import type { ModelClient } from '../../src/contracts/model.js';
 import type { Results } from '../../src/contracts/results.js';
 import { tempDir } from '../helpers/cli.js';
-import { engines, fakeBackend, flags, options, type FakeAnswer } from '../helpers/fake-engines.js';
+import {
+  engines,
+  fakeBackend,
+  flags,
+  options,
+  replyingClient,
+  type FakeAnswer,
+} from '../helpers/fake-engines.js';
 
 /**
  * The variants' path through the real pipeline (search → candidates harvested
@@ -30,32 +37,12 @@ const answer: FakeAnswer = (spec) => {
   return { n: 10 + (spec.variant_candidate ?? 0) };
 };
 
-/** A model that answers n read off the question: the original's oracle (10), or the variant's. */
-function client(variantAnswer: (k: number) => number): ModelClient {
-  const identity = {
-    endpoint: 'http://fake/v1',
-    api: 'openai-chat',
-    model: 'm',
-    settings: { temperature: 0, maxTokens: 64 },
-  };
-  return {
-    endpoint: identity.endpoint,
-    identity,
-    complete: async (messages) => {
-      const text = messages.map((m) => m.content).join('\n');
-      const k = /What is n for [\w.-]+@v\d+#(\d+)\?/.exec(text)?.[1];
-      const n = k === undefined ? 10 : variantAnswer(Number(k));
-      return {
-        text: `{"n": ${n}}`,
-        finishReason: 'stop',
-        tokensIn: 1,
-        tokensOut: 1,
-        latencyMs: 0,
-        retries: 0,
-      };
-    },
-  };
-}
+/** A model that answers the original's oracle (10) on originals, and `variantAnswer(k)` on a variant. */
+const client = (variantAnswer: (k: number) => number): ModelClient =>
+  replyingClient((text) => {
+    const k = /What is n for [\w.-]+@v\d+#(\d+)\?/.exec(text)?.[1];
+    return k === undefined ? 10 : variantAnswer(Number(k));
+  });
 
 async function runWith(model: ModelClient): Promise<Results> {
   const dir = tempDir('tg-variants-');
