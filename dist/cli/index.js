@@ -79491,7 +79491,7 @@ async function listModels(target) {
     const url = `${target.endpoint}${path}`;
     let reply;
     try {
-        reply = await sendOnce(url, undefined, timeout(target, LIST_TIMEOUT_MS));
+        reply = await sendChecked(url, undefined, timeout(target, LIST_TIMEOUT_MS));
     }
     catch (error) {
         if (error instanceof TransientError)
@@ -79504,6 +79504,21 @@ async function listModels(target) {
     return names
         ? { names, url, answered: true }
         : { why: 'a reply with no data[].id', url, answered: true };
+}
+/**
+ * One request of the check, sent again once if the connection was reset: a
+ * kept-alive socket the server closed while idle is the client's race, not a
+ * dead server (a refused connection, a DNS failure or a timeout is not retried).
+ */
+async function sendChecked(url, body, options) {
+    try {
+        return await sendOnce(url, body, options);
+    }
+    catch (error) {
+        if (!(error instanceof TransientError && error.kind === 'reset'))
+            throw error;
+        return sendOnce(url, body, options);
+    }
 }
 function timeout(target, capMs) {
     return { ...target.transport, timeoutMs: Math.min(target.transport.timeoutMs, capMs) };
@@ -79524,7 +79539,7 @@ async function preflight(target, log) {
     const started = performance.now();
     let reply;
     try {
-        reply = await sendOnce(url, protocol.buildBody(model, messages, settings, 0), timeout(target, ASK_TIMEOUT_MS));
+        reply = await sendChecked(url, protocol.buildBody(model, messages, settings, 0), timeout(target, ASK_TIMEOUT_MS));
     }
     catch (error) {
         // A server that answered the list is up: no reply on the route is the route's failure.

@@ -15,7 +15,8 @@ export interface Seen {
   headers: IncomingHttpHeaders;
   body?: { model?: string; messages?: { content: string }[]; max_tokens?: number };
 }
-export type Reply = { status: number; body: unknown } | 'hang';
+/** A reply, or no reply: `hang` keeps the request open, `reset` drops the connection. */
+export type Reply = { status: number; body: unknown } | 'hang' | 'reset';
 
 /** A loopback server answering with `route`; it records every request. */
 export async function endpoint(route: (r: Seen) => Reply) {
@@ -35,6 +36,10 @@ export async function endpoint(route: (r: Seen) => Reply) {
       seen.push(r);
       const reply = route(r);
       if (reply === 'hang') return;
+      if (reply === 'reset') {
+        req.socket.destroy();
+        return;
+      }
       res.writeHead(reply.status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(reply.body));
     });

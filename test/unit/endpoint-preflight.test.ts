@@ -106,6 +106,32 @@ describe('the endpoint preflight, before any harvest', () => {
     }
   });
 
+  it('sends a request again once when the connection was reset (a stale kept-alive socket), not more', async () => {
+    let resets = 0;
+    const flaky = vllm(['qwen-7b']);
+    const server = await endpoint((r) =>
+      r.method === 'GET' && resets++ === 0 ? 'reset' : flaky(r),
+    );
+    try {
+      const { code, harvested } = await run(`${server.root}/v1`);
+      expect(code).toBe(0);
+      expect(harvested).toBe(true);
+      expect(server.seen.filter((r) => r.method === 'GET')).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+    const dead = await endpoint(() => 'reset');
+    try {
+      const { code, harvested, last } = await run(`${dead.root}/v1`);
+      expect(code).toBe(3);
+      expect(harvested).toBe(false);
+      expect(last).toMatch(/connection reset/);
+      expect(dead.seen).toHaveLength(2); // the list twice, never the request
+    } finally {
+      await dead.close();
+    }
+  });
+
   it('a dead server fails in seconds, naming the cause (exit 3)', async () => {
     const url = `http://127.0.0.1:${await closedPort()}/v1`;
     const { code, last, ms, harvested } = await run(url);

@@ -52,7 +52,7 @@ async function listModels(
   const url = `${target.endpoint}${path}`;
   let reply: RawResponse;
   try {
-    reply = await sendOnce(url, undefined, timeout(target, LIST_TIMEOUT_MS));
+    reply = await sendChecked(url, undefined, timeout(target, LIST_TIMEOUT_MS));
   } catch (error) {
     if (error instanceof TransientError) throw unreachable(target.endpoint, `GET ${url}`, error);
     return { why: (error as Error).message, url };
@@ -62,6 +62,24 @@ async function listModels(
   return names
     ? { names, url, answered: true }
     : { why: 'a reply with no data[].id', url, answered: true };
+}
+
+/**
+ * One request of the check, sent again once if the connection was reset: a
+ * kept-alive socket the server closed while idle is the client's race, not a
+ * dead server (a refused connection, a DNS failure or a timeout is not retried).
+ */
+async function sendChecked(
+  url: string,
+  body: unknown,
+  options: TransportOptions,
+): Promise<RawResponse> {
+  try {
+    return await sendOnce(url, body, options);
+  } catch (error) {
+    if (!(error instanceof TransientError && error.kind === 'reset')) throw error;
+    return sendOnce(url, body, options);
+  }
 }
 
 function timeout(target: PreflightTarget, capMs: number): TransportOptions {
@@ -87,7 +105,7 @@ export async function preflight(
   const started = performance.now();
   let reply: RawResponse;
   try {
-    reply = await sendOnce(
+    reply = await sendChecked(
       url,
       protocol.buildBody(model, messages, settings, 0),
       timeout(target, ASK_TIMEOUT_MS),
