@@ -79392,7 +79392,7 @@ function attemptOnce(url, payload, options, timeoutMs) {
         const fail = (error) => settle(() => reject(error));
         const request = (secure ? (external_node_https_default()) : (external_node_http_default())).request(target, {
             method: payload === undefined ? 'GET' : 'POST',
-            agent: secure ? AGENTS['https:'] : AGENTS['http:'],
+            agent: options.freshConnection ? false : secure ? AGENTS['https:'] : AGENTS['http:'],
             headers: {
                 ...(payload === undefined
                     ? {}
@@ -79506,9 +79506,10 @@ async function listModels(target) {
         : { why: 'a reply with no data[].id', url, answered: true };
 }
 /**
- * One request of the check, sent again once if the connection was reset: a
- * kept-alive socket the server closed while idle is the client's race, not a
- * dead server (a refused connection, a DNS failure or a timeout is not retried).
+ * One request of the check, on a connection of its own (a kept-alive socket the
+ * server closed while idle would read as a dead server), sent again once if
+ * the connection was reset (a refused connection, a DNS failure or a timeout
+ * is not retried).
  */
 async function sendChecked(url, body, options) {
     try {
@@ -79521,7 +79522,11 @@ async function sendChecked(url, body, options) {
     }
 }
 function timeout(target, capMs) {
-    return { ...target.transport, timeoutMs: Math.min(target.transport.timeoutMs, capMs) };
+    return {
+        ...target.transport,
+        timeoutMs: Math.min(target.transport.timeoutMs, capMs),
+        freshConnection: true,
+    };
 }
 /**
  * Checks an endpoint before any harvest: its model list where the protocol

@@ -65,9 +65,10 @@ async function listModels(
 }
 
 /**
- * One request of the check, sent again once if the connection was reset: a
- * kept-alive socket the server closed while idle is the client's race, not a
- * dead server (a refused connection, a DNS failure or a timeout is not retried).
+ * One request of the check, on a connection of its own (a kept-alive socket the
+ * server closed while idle would read as a dead server), sent again once if
+ * the connection was reset (a refused connection, a DNS failure or a timeout
+ * is not retried).
  */
 async function sendChecked(
   url: string,
@@ -83,7 +84,11 @@ async function sendChecked(
 }
 
 function timeout(target: PreflightTarget, capMs: number): TransportOptions {
-  return { ...target.transport, timeoutMs: Math.min(target.transport.timeoutMs, capMs) };
+  return {
+    ...target.transport,
+    timeoutMs: Math.min(target.transport.timeoutMs, capMs),
+    freshConnection: true,
+  };
 }
 
 /**

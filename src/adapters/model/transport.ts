@@ -30,6 +30,11 @@ export interface TransportOptions {
   headers?: Record<string, string>;
   /** Strings never to print (the API key), in case a server echoes them. */
   secrets?: string[];
+  /**
+   * A new connection, not one kept alive from earlier requests (the preflight: a socket the
+   * server closed while idle must not read as a dead server).
+   */
+  freshConnection?: boolean;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -145,7 +150,7 @@ function attemptOnce(
     const fail = (error: Error): void => settle(() => reject(error));
     const request = (secure ? https : http).request(target, {
       method: payload === undefined ? 'GET' : 'POST',
-      agent: secure ? AGENTS['https:'] : AGENTS['http:'],
+      agent: options.freshConnection ? false : secure ? AGENTS['https:'] : AGENTS['http:'],
       headers: {
         ...(payload === undefined
           ? {}
