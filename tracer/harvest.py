@@ -18,6 +18,7 @@ TRACER_ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, TRACER_ROOT)
 
 from tracegate_tracer import plan as plans  # noqa: E402
+from tracegate_tracer import search  # noqa: E402
 from tracegate_tracer.group import base_result, crash_reason, harvest_group  # noqa: E402
 from tracegate_tracer.output import ResultStream, log  # noqa: E402
 from tracegate_tracer.sandbox import Sandbox  # noqa: E402
@@ -38,7 +39,9 @@ def _run_group(plan: plans.Plan, index: int, specs: list, isolated: bool) -> lis
             return [base_result(spec, reason=f"malformed spec: {problem or 'another spec of its group is'}")
                     for spec, problem in zip(specs, problems, strict=True)]
         sandbox.prepare()
-        results = harvest_group(specs, sandbox, TRACER_ROOT)
+        # A variant search runs every candidate of its pool at once (search.py); any other group, its tests.
+        run_group = search.harvest if specs and specs[0].get("variant_search") else harvest_group
+        results = run_group(specs, sandbox, TRACER_ROOT)
         if len(results) != len(specs):
             raise RuntimeError(f"group {index} gave {len(results)} results for {len(specs)} specs")
     except Exception:  # noqa: BLE001 - one group never sinks the others

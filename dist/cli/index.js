@@ -83277,7 +83277,7 @@ const INHERITED = ['categories', 'ids', 'sample', 'seed', 'variants', 'variant-e
  * names the difference. `variant-epoch: auto` becomes the baseline's epoch,
  * else (no baseline, or one without variants) the ISO week of `now`.
  */
-function inheritSelection(options, recorded, logger, now = new Date()) {
+function inheritSelection(options, recorded, log, now = new Date()) {
     const out = { ...options };
     const taken = [];
     const take = (key, value, said) => {
@@ -83306,7 +83306,7 @@ function inheritSelection(options, recorded, logger, now = new Date()) {
     if (out['variant-epoch'] === undefined || out['variant-epoch'] === 'auto')
         out['variant-epoch'] = options['variant-epoch'] === 'auto' ? isoWeekEpoch(now) : 1;
     if (taken.length)
-        logger.log(`Selection as the baseline's (${taken.join(', ')}): every baseline item has its pair. ` +
+        log(`Selection as the baseline's (${taken.join(', ')}): every baseline item has its pair. ` +
             `Set ${INHERITED.filter((k) => k !== 'variant-epoch').join('/')} to choose otherwise.`);
     return out;
 }
@@ -88680,7 +88680,7 @@ async function runGate(request, ports) {
         : undefined;
     const baseline = once(baselineSource(given, history, request.event, ports.commitGraph, scorerId(given), logger, request.howToRecord));
     const prior = await baseline?.resolve().catch(() => undefined); // the pipeline says why
-    const options = inheritSelection(given, prior?.results.selection, logger);
+    const options = inheritSelection(given, prior?.results.selection, logger.log);
     const { suite, selected } = loadSelection(options, logger);
     logger.log(`Suite ${suite.reader.root}: ${suite.instances.length} instance(s)`);
     const commit = request.record?.commit ?? eventCommit(request.event);

@@ -61,7 +61,7 @@ export async function runGate(request: GateRequest, ports: GatePorts): Promise<G
     ),
   );
   const prior = await baseline?.resolve().catch(() => undefined); // the pipeline says why
-  const options = inheritSelection(given, prior?.results.selection, logger);
+  const options = inheritSelection(given, prior?.results.selection, logger.log);
   const { suite, selected } = loadSelection(options, logger);
   logger.log(`Suite ${suite.reader.root}: ${suite.instances.length} instance(s)`);
   const commit = request.record?.commit ?? eventCommit(request.event);

@@ -7,7 +7,7 @@ import type { Results } from '../contracts/results.js';
 import type { QueryConfig } from '../stages/query/stage.js';
 import type { TrendOptions } from '../stages/report/trend.js';
 import type { VariantMode } from '../stages/variants/variants.js';
-import type { SelectionRecord } from './config/selection.js';
+import type { SelectionRecord } from '../contracts/results.js';
 import type { HarvestDeps, HarvestSummary } from '../stages/harvest/types.js';
 
 /** What to run: the selection in order, and what may be added to it. */

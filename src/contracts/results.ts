@@ -279,3 +279,5 @@ export const resultsSchema = z.object({
     .optional(),
 });
 export type Results = z.infer<typeof resultsSchema>;
+/** How a run selected its items (`selection`): a later run with it as baseline inherits it. */
+export type SelectionRecord = NonNullable<Results['selection']>;

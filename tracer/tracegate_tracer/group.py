@@ -115,10 +115,6 @@ def harvest_group(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list
         # A fresh variant: the instance's files copied into the sandbox, one input changed (variant.py).
         if first.get("cwd") or isinstance(epoch, bool) or not isinstance(epoch, int):
             return _all(results, status="invalid", reason="no variant: variants need cwd instance and an int epoch")
-        if first.get("variant_search"):
-            from . import search
-
-            return search.settled(specs, search.run(specs, results, instance_dir, epoch, sandbox, tracer_root))
         try:
             candidate = first.get("variant_candidate")
             if isinstance(candidate, bool) or not isinstance(candidate, int):

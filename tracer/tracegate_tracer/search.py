@@ -20,10 +20,11 @@ fresh harvest decides).
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 from . import pytest_run, trace, variant
-from .group import Result, Spec, _all, _answer, _recordings
+from .group import Result, Spec, _all, _answer, _recordings, base_result
 from .sandbox import Sandbox
 
 SEARCH_TIMEOUT_FACTOR = 4
@@ -33,6 +34,19 @@ TEST_EVENTS = 100_000
 TEST_SECONDS = 20.0
 """Each test of the search run is stopped (and its candidate dropped) after this long, or after a quarter of
 the instance's timeout if that is shorter."""
+
+
+def harvest(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list[Result]:
+    """A group of `variant_search` specs (harvest.py sends it here, group.harvest_group the others)."""
+    results = [base_result(spec) for spec in specs]
+    for result in results:
+        result["stats"]["group"] = sandbox.index
+    first = specs[0]
+    epoch = first.get("variant_epoch")
+    if first.get("cwd") or isinstance(epoch, bool) or not isinstance(epoch, int):
+        return settled(specs, _all(results, status="invalid",
+                                   reason="no variant: variants need cwd instance and an int epoch"))
+    return settled(specs, run(specs, results, os.path.abspath(first["dir"]), epoch, sandbox, tracer_root))
 
 
 def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int, sandbox: Sandbox,

@@ -1,12 +1,8 @@
 // Pairing by construction: a run with a baseline selects what the baseline selected, unless told
 // otherwise, so every baseline item has its pair; and the variants' epoch rolls with the calendar
 // on push runs while a pull request answers its baseline's epoch.
-import type { Results } from '../../contracts/results.js';
-import type { Logger } from './assemble.js';
+import type { SelectionRecord } from '../../contracts/results.js';
 import type { RunOptions } from './options.js';
-
-/** What results.json records of how a run selected its items (contracts/results.ts `selection`). */
-export type SelectionRecord = NonNullable<Results['selection']>;
 
 /** The epoch `auto` gives on a date: the ISO year and week, e.g. 202649 (week 49 of 2026). */
 export function isoWeekEpoch(date: Date): number {
@@ -31,7 +27,7 @@ const INHERITED = ['categories', 'ids', 'sample', 'seed', 'variants', 'variant-e
 export function inheritSelection(
   options: RunOptions,
   recorded: SelectionRecord | undefined,
-  logger: Logger,
+  log: (message: string) => void,
   now: Date = new Date(),
 ): RunOptions {
   const out: RunOptions = { ...options };
@@ -64,7 +60,7 @@ export function inheritSelection(
   if (out['variant-epoch'] === undefined || out['variant-epoch'] === 'auto')
     out['variant-epoch'] = options['variant-epoch'] === 'auto' ? isoWeekEpoch(now) : 1;
   if (taken.length)
-    logger.log(
+    log(
       `Selection as the baseline's (${taken.join(', ')}): every baseline item has its pair. ` +
         `Set ${INHERITED.filter((k) => k !== 'variant-epoch').join('/')} to choose otherwise.`,
     );

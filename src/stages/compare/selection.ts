@@ -1,7 +1,5 @@
 // Why two runs pair only in part: how their recorded selections differ.
-import type { Results } from '../../contracts/results.js';
-
-type SelectionRecord = NonNullable<Results['selection']>;
+import type { SelectionRecord } from '../../contracts/results.js';
 
 /**
  * Why this run's selection differs from the baseline's, in words (empty:
