@@ -1,7 +1,5 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { ResolvedSource } from '../../src/contracts/environment.js';
-import type { HarvestBackend, HarvestJob } from '../../src/contracts/harvest-backend.js';
 
 /**
  * A scriptable loopback model endpoint (real HTTP, routes by function) and a
@@ -98,35 +96,3 @@ export const vllm =
     }
     return { status: 404, body: { detail: 'Not Found' } };
   };
-
-export const SOURCE: ResolvedSource = { kind: 'packages', wheels: [] };
-
-/** Every spec answered ok with n = the length of its id, as the tracer's result lines. */
-export const fakeBackend = (): HarvestBackend => ({
-  name: 'fake',
-  ensureAvailable: async () => {},
-  runtime: async () => ({
-    runtime: { backend: 'local', python: '/usr/bin/python3', version: '3.11.9', note: 'fake' },
-    source: SOURCE,
-  }),
-  run: async (job: HarvestJob) =>
-    job
-      .plan({ instanceDir: (i) => `/i/${i}`, workDir: '/w', isolation: null })
-      .instances.map((spec) =>
-        JSON.stringify({
-          tracegate_result: 1,
-          id: spec.id,
-          instance_hash: 'instance_hash' in spec ? spec.instance_hash : '',
-          env_digest: 'env_digest' in spec ? spec.env_digest : '',
-          status: 'ok',
-          answer: { n: spec.id.length },
-          question: `What is n for ${spec.id}?`,
-          template_answer: { n: 'int' },
-          context: { file: 'f.py', func: 'f', first_line: 1, source: 'def f():\n    pass\n' },
-          python: '3.11.9',
-          tracer_version: 'fake',
-          stats: { events: 1, invocations: 1, pytest_exit_code: 0, seconds: 0.1 },
-        }),
-      )
-      .join('\n'),
-});

@@ -5,7 +5,8 @@ import type { Engines } from '../../src/app/config/assemble.js';
 import { PREFLIGHT_MAX_TOKENS, PREFLIGHT_PROMPT } from '../../src/adapters/model/preflight.js';
 import { FIXTURE_SUITE, tempDir } from '../helpers/cli.js';
 import { FaultyModelServer } from '../helpers/model-server.js';
-import { closedPort, endpoint, fakeBackend, SOURCE, vllm } from '../helpers/loopback-endpoint.js';
+import { closedPort, endpoint, vllm } from '../helpers/loopback-endpoint.js';
+import { fakeBackend, SOURCE } from '../helpers/fake-engines.js';
 
 /**
  * The endpoint preflight through the CLI door, against real loopback HTTP
