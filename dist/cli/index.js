@@ -84636,7 +84636,9 @@ function planSpec({ instance, contentHash, variant, sweFlux }, env, { instanceDi
         ...(variant
             ? {
                 variant_epoch: variant.epoch,
-                ...(variant.search ? { variant_search: true } : { variant_candidate: variant.candidate }),
+                ...(variant.search
+                    ? { variant_search: true }
+                    : { variant_candidate: variant.candidate, variant_edit: variant.edit }),
             }
             : {}),
         ...(sweFlux ? { swe_flux: { qa: sweFlux.qa, instance: sweFlux.instance } } : {}),
@@ -84693,12 +84695,26 @@ const planSpecSchema = strictObject({
     instance_hash: schemas_string().optional(),
     env_digest: schemas_string().optional(),
     /**
-     * A fresh variant (tracer/tracegate_tracer/variant.py): the epoch whose pool of one-literal
-     * edits of the tests it draws from, and either the candidate to harvest alone or, with
-     * `variant_search`, the search over the whole pool (tracer/tracegate_tracer/search.py).
+     * A fresh variant (tracer/tracegate_tracer/variant.py): the epoch whose pool of edits of the
+     * tests it draws from, and either, with `variant_search`, the search over the whole pool
+     * (tracer/tracegate_tracer/search.py), or one candidate the search answered to harvest alone:
+     * its index in the pool and its edit.
      */
     variant_epoch: schemas_number().int().optional(),
     variant_candidate: schemas_number().int().nonnegative().optional(),
+    variant_edit: strictObject({
+        file: schemas_string(),
+        edits: array(tuple([
+            schemas_number().int(),
+            schemas_number().int(),
+            schemas_number().int(),
+            schemas_number().int(),
+            schemas_string(),
+        ]))
+            .min(1)
+            .max(64),
+    })
+        .optional(),
     variant_search: schemas_boolean().optional(),
     /** A seeded mutant applied before the tests run (world-model kinds; tracer/tracegate_tracer/measure.py). */
     mutant: mutantSchema.optional(),
@@ -85003,19 +85019,41 @@ const HARVEST_RUNS = 2;
  * each: both cores). None when the harvest was interrupted before they started.
  * A variant search is no oracle (it ranks candidates; the one kept is
  * harvested HARVEST_RUNS times alone): each search runs once, in one of the
- * runs in turn, so the searches share both cores instead of doubling.
+ * runs (searchRuns), so the searches share both cores instead of doubling.
  */
 async function runAll(backend, env, items, deps) {
     if (deps.signal?.aborted)
         return [];
-    const searches = items.filter((i) => i.variant?.search);
-    const inRun = (run) => items.filter((i) => !i.variant?.search || searches.indexOf(i) % HARVEST_RUNS === run);
+    const runOf = searchRuns(items.filter((i) => i.variant?.search));
+    const inRun = (run) => items.filter((i) => !i.variant?.search || runOf.get(i) === run);
     return Promise.all(Array.from({ length: HARVEST_RUNS }, (_, i) => {
         const mine = inRun(i);
         return mine.length
             ? runJob(backend, env, mine, i + 1, deps)
             : Promise.resolve(new Map());
     }));
+}
+/**
+ * The run each search goes to: searches over the same tests share one search
+ * run of the tracer (one pool, every target recorded at once), so they go to
+ * the same run; the test sets are spread over the runs largest first, each to
+ * the run with the fewest searches so far.
+ */
+function searchRuns(searches) {
+    const sets = new Map();
+    for (const s of searches) {
+        const key = JSON.stringify([s.dir, s.instance.tests, s.instance.timeout_seconds]);
+        sets.set(key, [...(sets.get(key) ?? []), s]);
+    }
+    const load = Array(HARVEST_RUNS).fill(0);
+    const runOf = new Map();
+    for (const set of [...sets.values()].sort((a, b) => b.length - a.length)) {
+        const run = load.indexOf(Math.min(...load));
+        load[run] = (load[run] ?? 0) + set.length;
+        for (const s of set)
+            runOf.set(s, run);
+    }
+    return runOf;
 }
 /** One tracer run over the instances; a failed job is an error of its instances only. */
 async function runJob(backend, env, items, run, deps) {
@@ -87185,24 +87223,41 @@ function searchesOf(selected, mode, epoch) {
         variant: { epoch, of: l.instance.id, search: true },
     }));
 }
+const isCandidate = (c) => {
+    const x = c;
+    return (typeof x === 'object' &&
+        x !== null &&
+        Number.isInteger(x.index) &&
+        typeof x.file === 'string' &&
+        Array.isArray(x.edits) &&
+        x.edits.length > 0 &&
+        typeof x.what === 'string');
+};
 function searchAnswer(outcome) {
     if (outcome?.status !== 'ok')
         return undefined;
     const answer = outcome.entry.oracle.oracle_answer;
-    return Array.isArray(answer?.candidates) ? answer : undefined;
+    return Array.isArray(answer?.candidates) && answer.candidates.every(isCandidate)
+        ? answer
+        : undefined;
 }
 /** The variants to harvest: the first VARIANT_TRIES candidates of each search, in its order. */
 function candidatesOf(searches, outcomes) {
     return searches.flatMap((s) => (searchAnswer(outcomes.get(s.instance.id))?.candidates ?? [])
         .slice(0, VARIANT_TRIES)
-        .map((candidate) => ({
+        .map(({ index, file, edits }) => ({
         ...s,
         instance: {
             ...s.instance,
-            id: `${variantId(s.variant.of, s.variant.epoch)}#${candidate}`,
+            id: `${variantId(s.variant.of, s.variant.epoch)}#${index}`,
         },
-        contentHash: sha256(s.contentHash, 'variant', String(s.variant.epoch), String(candidate)),
-        variant: { epoch: s.variant.epoch, of: s.variant.of, candidate },
+        contentHash: sha256(s.contentHash, 'variant', String(s.variant.epoch), String(index), JSON.stringify({ file, edits })),
+        variant: {
+            epoch: s.variant.epoch,
+            of: s.variant.of,
+            candidate: index,
+            edit: { file, edits },
+        },
     })));
 }
 /**
@@ -87233,7 +87288,10 @@ async function screenVariants(searches, candidates, outcomes, demo) {
             continue;
         }
         if (!found.candidates.length) {
-            drop('no-candidate', `none of the ${found.pool} one-literal edits changes the answer (same ${found.same}, ` +
+            const aimed = found.targeted
+                ? `${found.targeted} of them aimed at what the target's calls depend on`
+                : 'none aimed: no literal input or call of the tests reaches the target, only blind edits tried';
+            drop('no-candidate', `none of the ${found.pool} edits of the tests changes the answer (${aimed}; same ${found.same}, ` +
                 `failed ${found.failed}, target not reached ${found.unreached}, no answer ${found.unanswered})`);
             continue;
         }

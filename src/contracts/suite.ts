@@ -4,6 +4,13 @@ import type { Instance } from './instance.js';
 /** The data a loaded suite is made of (src/adapters/suite/ loads it; every stage reads it). */
 
 /** An instance as loaded from a suite: validated, with its environment and content hash. */
+/** One candidate of a variant search: edits of one test file (spans as Python's `ast` gives them). */
+export interface VariantEdit {
+  file: string;
+  /** [line, col (UTF-8 bytes), end line, end col, replacement text], sorted, none overlapping. */
+  edits: [number, number, number, number, string][];
+}
+
 export interface LoadedInstance {
   instance: Instance;
   /** Real path of the directory holding instance.json and its test files. */
@@ -17,9 +24,16 @@ export interface LoadedInstance {
   environmentDir: string;
   /**
    * Set on a fresh variant (stages/variants): its epoch, the instance it changes, and either the
-   * search over the epoch's pool of edits or the one candidate of the pool it is.
+   * search over the epoch's pool of edits or the one candidate of the pool it is (its index in the
+   * pool and its edit, as the search answered them).
    */
-  variant?: { epoch: number; of: string; search?: true; candidate?: number };
+  variant?: {
+    epoch: number;
+    of: string;
+    search?: true;
+    candidate?: number;
+    edit?: VariantEdit;
+  };
   /** Set on an instance of a SWE-Flux run (suite/swe-flux.ts): it runs by its own harness. */
   sweFlux?: SweFluxHarness;
 }

@@ -51,12 +51,30 @@ export const planSpecSchema = z.strictObject({
   instance_hash: z.string().optional(),
   env_digest: z.string().optional(),
   /**
-   * A fresh variant (tracer/tracegate_tracer/variant.py): the epoch whose pool of one-literal
-   * edits of the tests it draws from, and either the candidate to harvest alone or, with
-   * `variant_search`, the search over the whole pool (tracer/tracegate_tracer/search.py).
+   * A fresh variant (tracer/tracegate_tracer/variant.py): the epoch whose pool of edits of the
+   * tests it draws from, and either, with `variant_search`, the search over the whole pool
+   * (tracer/tracegate_tracer/search.py), or one candidate the search answered to harvest alone:
+   * its index in the pool and its edit.
    */
   variant_epoch: z.number().int().optional(),
   variant_candidate: z.number().int().nonnegative().optional(),
+  variant_edit: z
+    .strictObject({
+      file: z.string(),
+      edits: z
+        .array(
+          z.tuple([
+            z.number().int(),
+            z.number().int(),
+            z.number().int(),
+            z.number().int(),
+            z.string(),
+          ]),
+        )
+        .min(1)
+        .max(64),
+    })
+    .optional(),
   variant_search: z.boolean().optional(),
   /** A seeded mutant applied before the tests run (world-model kinds; tracer/tracegate_tracer/measure.py). */
   mutant: mutantSchema.optional(),

@@ -26,15 +26,26 @@ const answer: FakeAnswer = (spec) => {
   if (!('kind' in spec)) return { n: 0 };
   if (spec.variant_search)
     return {
-      candidates: spec.id.includes('collatz') ? [] : [0, 1, 2],
+      candidates: spec.id.includes('collatz')
+        ? []
+        : [0, 1, 2].map((index) => ({
+            index,
+            file: 'test_x.py',
+            edits: [[1, 0, 1, 1, String(index)]],
+            what: `test_x.py line 1: x → ${index}`,
+          })),
       pool: 3,
+      targeted: 3,
       same: 0,
       failed: 0,
       unreached: 0,
       unanswered: 0,
       unparsed: 0,
     };
-  return { n: 10 + (spec.variant_candidate ?? 0) };
+  // A candidate is harvested from the edit its search answered (else it answers the original's oracle).
+  const k = spec.variant_candidate;
+  if (k !== undefined && spec.variant_edit?.edits[0]?.[4] !== String(k)) return { n: 10 };
+  return { n: 10 + (k ?? 0) };
 };
 
 /** A model that answers the original's oracle (10) on originals, and `variantAnswer(k)` on a variant. */

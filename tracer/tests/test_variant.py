@@ -103,25 +103,29 @@ def test_the_search_answers_which_candidates_change_the_answer_and_the_chosen_on
     assert original["status"] == "ok" and search["status"] == "ok", search.get("reason")
     assert original["answer"] == {"total_iterations": 6 + 4 + 5 + 6}
     found = search["answer"]
-    candidates = pool({"test_prog.py": SOURCE}, {"test_prog.py": {"test_count"}}, 1)
-    assert found["pool"] == len(candidates)
-    # Every candidate is accounted for; here every edit reaches the loop, and all but the ones that leave the
-    # total as it was (e.g. [4, 5, 6] reversed) change it.
+    # A scout run saw count_up called from lines 6 and 8: the pool opens with edits aimed at them.
+    candidates = pool({"test_prog.py": SOURCE}, {"test_prog.py": {"test_count"}}, 1,
+                      [[("test_prog.py", 6), ("test_prog.py", 8)]])
+    assert found["pool"] == len(candidates) and found["targeted"] == sum(c.targeted for c in candidates) > 0
+    # Every candidate is accounted for; most change the total.
     assert len(found["candidates"]) + sum(found[k] for k in ("same", "failed", "unreached", "unanswered",
                                                               "unparsed")) == len(candidates)
     assert len(found["candidates"]) >= len(candidates) // 2
-    assert found["candidates"] == sorted(found["candidates"])
-    same = [k for k in range(len(candidates)) if k not in found["candidates"]]
-    assert all("[6, 5, 4]" in candidates[k].what or "→ 0" in candidates[k].what or "→ (-" in candidates[k].what
-               or found["failed"] for k in same), [candidates[k].what for k in same]
-    # The first candidate, harvested alone in a fresh process: another answer than the original's, and the
-    # prompt's test file is the variant's.
-    k = found["candidates"][0]
-    alone = harness.run([search_spec(directory, id="variant", variant_epoch=1, variant_candidate=k)])["variant"]
+    indexes = [c["index"] for c in found["candidates"]]
+    assert indexes == sorted(indexes)
+    for c in found["candidates"]:  # each answered with its edit, as the pool has it
+        assert (c["file"], tuple(tuple(e) for e in c["edits"]), c["what"]) == (
+            candidates[c["index"]].file, candidates[c["index"]].edits, candidates[c["index"]].what)
+    assert candidates[indexes[0]].targeted
+    # The first candidate, harvested alone in a fresh process from its edit: another answer than the
+    # original's, and the prompt's test file is the variant's.
+    first = found["candidates"][0]
+    alone = harness.run([search_spec(directory, id="variant", variant_epoch=1, variant_candidate=first["index"],
+                                     variant_edit={"file": first["file"], "edits": first["edits"]})])["variant"]
     assert alone["status"] == "ok", alone.get("reason")
     assert alone["answer"] != original["answer"]
     shown = alone["context"]["tests"][0]["source"]
-    assert shown == render(SOURCE, candidates[k].edits)
+    assert shown == render(SOURCE, candidates[first["index"]].edits)
 
 
 def test_a_candidate_that_fails_or_hangs_costs_only_itself(harness):
@@ -141,19 +145,35 @@ def test_a_candidate_that_fails_or_hangs_costs_only_itself(harness):
             "timeout_seconds": 4}
     found = harness.run([dict(spec, id="s", variant_epoch=1, variant_search=True)])["s"]
     assert found["status"] == "ok", found.get("reason")
-    candidates = pool({"test_prog.py": source}, {"test_prog.py": {"test_spin"}}, 1)
-    described = {k: candidates[k].what for k in found["answer"]["candidates"]}
-    # spin(3), spin(5), spin(-4) never end: stopped by the per-test alarm, counted as failed; len('') makes
-    # 10 // 0 fail; spin(8), spin(0), spin(40), spin(4000) change the loop's count.
+    described = [c["what"] for c in found["answer"]["candidates"]]
+    # spin(3), spin(5), spin(1), spin(-4) never end: stopped by the per-test alarm, counted as failed;
+    # spin(8), spin(0), spin(2), spin(40), spin(4000) change the loop's count, alone or called first.
     assert found["answer"]["failed"] >= 4, found
-    singles = sorted(d.split(": ")[1] for d in described.values() if "line 5" in d and ";" not in d)
-    assert singles == ["4 → 0", "4 → 40", "4 → 4000", "4 → 8"]
+    singles = sorted(d.split(": ")[1] for d in described if "line 5: 4" in d and ";" not in d)
+    assert singles == ["4 → 0", "4 → 2", "4 → 40", "4 → 4000", "4 → 8"], described
+    assert any(d.startswith("test_prog.py line 5: repeated first with 4 → ") for d in described), described
 
 
-def test_a_candidate_outside_the_pool_is_no_variant(harness):
+def test_a_variant_is_harvested_only_from_a_well_formed_edit_of_a_test_file(harness):
     directory = harness.instance_dir(dict(PROG, **{"test_prog.py": SOURCE}))
-    result = harness.run([search_spec(directory, id="v", variant_epoch=1, variant_candidate=999)])["v"]
-    assert result["status"] == "invalid" and "outside the epoch's pool" in result["reason"]
+    bad = {
+        "no edit": None,
+        "another file": {"file": "prog.py", "edits": [[2, 4, 2, 5, "x"]]},
+        "outside": {"file": "test_prog.py", "edits": [[99, 0, 99, 1, "x"]]},
+        "overlap": {"file": "test_prog.py", "edits": [[6, 4, 6, 10, "x"], [6, 8, 6, 12, "y"]]},
+        "not a span": {"file": "test_prog.py", "edits": [[6, 4, "x"]]},
+        "does not parse": {"file": "test_prog.py", "edits": [[6, 4, 6, 10, "def ("]]},
+    }
+    specs = [search_spec(directory, id=name, variant_epoch=1, variant_candidate=0,
+                         **({"variant_edit": edit} if edit is not None else {})) for name, edit in bad.items()]
+    results = harness.run(specs)
+    for name in bad:
+        assert results[name]["status"] == "invalid" and results[name]["reason"].startswith("no variant"), (
+            name, results[name])
+    assert "needs variant_edit" in results["no edit"]["reason"]
+    assert "outside the test file" in results["outside"]["reason"]
+    assert "overlap" in results["overlap"]["reason"]
+    assert "does not parse" in results["does not parse"]["reason"]
 
 
 def test_a_search_that_cannot_run_finds_no_candidate_and_says_why(harness):
@@ -165,3 +185,57 @@ def test_a_search_that_cannot_run_finds_no_candidate_and_says_why(harness):
     assert found["status"] == "ok"
     assert found["answer"]["candidates"] == []
     assert "no literal input or call" in found["answer"]["search_failed"]
+
+
+AIMED = '''\
+import prog
+
+
+class Config:
+    size = prog.count_up(3)
+
+
+def test_one():
+    xs = [1, 2]
+    unrelated = "text"
+    assert prog.count_up(len(xs), step=1) == 2
+    assert prog.count_up(7) == 7
+
+
+def test_two():
+    assert prog.count_up(5) == 5
+    assert prog.count_up(6) == 6
+'''
+
+
+def test_a_scout_run_aims_the_pool_at_what_the_targets_calls_depend_on():
+    sites = [[("t.py", 11), ("t.py", 12), ("t.py", 16), ("t.py", 5)]]
+    candidates = pool({"t.py": AIMED}, {"t.py": None}, 3, sites)
+    aimed = [c for c in candidates if c.targeted]
+    assert candidates[: len(aimed)] == aimed  # the aimed edits lead the pool
+    whats = [c.what for c in aimed]
+    # The literals the calls depend on, through `xs` too, but not the unrelated string.
+    assert any("line 9: [1, 2] →" in w for w in whats) and any("line 12: 7 →" in w for w in whats)
+    assert any("line 5: 3 →" in w for w in whats)  # a call from a class body (module level)
+    assert not any("'text'" in w or '"text"' in w for w in whats)
+    # A call repeated first with another input; a keyword left out; calls left out; the other test emptied.
+    assert any(w.startswith("t.py line 12: repeated first with 7 →") for w in whats), whats
+    assert any("step= left out" in w for w in whats)
+    assert {"t.py line 11: call left out", "t.py line 12: call left out"} <= set(whats)
+    assert "t.py: only line 11 of the calls kept" in whats and "t.py: test_two emptied" in whats
+    for c in aimed:
+        compile(render(AIMED, c.edits), "v", "exec")
+    repeated = next(c for c in aimed if "repeated first with 7 → " in c.what)
+    value = repeated.what.rsplit("→ ", 1)[1]
+    assert f"    _ = prog.count_up({value}) == 7\n    _ = (prog.count_up(7) == 7)" in render(AIMED, repeated.edits)
+    emptied = next(c for c in aimed if c.what == "t.py: test_two emptied")
+    assert render(AIMED, emptied.edits).endswith("def test_two():\n    pass\n")  # both its calls
+    # Without sites, the pool is the blind one; with them, the same epoch gives the same pool.
+    assert not any(c.targeted for c in pool({"t.py": AIMED}, {"t.py": None}, 3))
+    assert candidates == pool({"t.py": AIMED}, {"t.py": None}, 3, sites)
+
+
+def test_a_call_from_a_decorator_of_a_test_is_never_edited():
+    source = "import pytest\n\n\n@pytest.mark.parametrize('n', [1, 2])\ndef test_a(n):\n    assert n + 1\n"
+    candidates = pool({"t.py": source}, {"t.py": None}, 1, [[("t.py", 4)]])
+    assert not any(c.targeted for c in candidates)  # parametrize's values name the tests

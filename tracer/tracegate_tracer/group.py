@@ -59,6 +59,7 @@ def run_key(spec: Spec) -> str:
     world-model kinds' measured runs (and each mutant) apart from the traced ones."""
     return json.dumps([os.path.abspath(spec["dir"]), spec.get("cwd"), spec["tests"], spec.get("backend"),
                        spec.get("timeout_seconds"), spec.get("variant_epoch"), spec.get("variant_candidate"),
+                       spec.get("variant_edit"),
                        bool(spec.get("variant_search")), measure.is_world(spec.get("kind")), spec.get("mutant")])
 
 
@@ -116,11 +117,11 @@ def harvest_group(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list
         if first.get("cwd") or isinstance(epoch, bool) or not isinstance(epoch, int):
             return _all(results, status="invalid", reason="no variant: variants need cwd instance and an int epoch")
         try:
-            candidate = first.get("variant_candidate")
-            if isinstance(candidate, bool) or not isinstance(candidate, int):
-                raise variant.NoVariant(f"variant_candidate must be an int, got {candidate!r}")
-            instance_dir = run_dir = variant.prepare(instance_dir, first["tests"], epoch, sandbox.path("variant"),
-                                                     candidate)
+            edit = first.get("variant_edit")
+            if not isinstance(edit, dict):
+                raise variant.NoVariant("a variant needs variant_edit (the candidate its search answered)")
+            instance_dir = run_dir = variant.prepare(instance_dir, first["tests"], sandbox.path("variant"),
+                                                     edit.get("file"), edit.get("edits"))
         except (variant.NoVariant, OSError) as exc:
             return _all(results, status="invalid", reason=f"no variant: {exc}")
     try:

@@ -52,6 +52,9 @@ class Recorder:
         # listed in the trace's `overflowed_tests` (its candidate is dropped), instead of ending the trace.
         self.max_test_events = int(config.get("max_test_events") or 0)
         self._test_events = 0
+        # A variant search's scout run (search.py): each invocation's call site in the test files, as the
+        # outermost frame of one of them (the test function's statement that led to the target).
+        self.site_files = {str(k): str(v) for k, v in (config.get("site_files") or {}).items()}
         self._counting = "<process>"
         self.max_value = int(config.get("max_value_chars") or MAX_REPR)
         self.name_file = frames.FileNamer(config.get("instance_dir") or os.getcwd())
@@ -115,15 +118,19 @@ class Recorder:
     def begin(self, frame: FrameType, info: CodeInfo) -> Invocation:
         """A target frame starts: a new invocation."""
         inv = next(self._numbers)
-        depth, walker = 0, frame
+        depth, walker, site = 0, frame, None
+        sites = self.site_files
         while walker is not None:
             depth += 1
+            if sites and walker.f_code.co_filename in sites:
+                site = [sites[walker.f_code.co_filename], walker.f_lineno]
             walker = walker.f_back
         self.writer.invocations.append({
             "inv": inv, "test": self.test_id, "depth": depth,
             "thread": threading.current_thread().name,
             "module": frame.f_globals.get("__name__"),
             "path": frame.f_code.co_filename, "outcome": None,
+            **({"site": site} if sites else {}),
         })
         if self.writer.target_path is None:
             self.writer.target_path = frame.f_code.co_filename

@@ -1,7 +1,8 @@
 """The search for a variant (`variant_search`): every candidate of an epoch's pool in one traced run.
 
-variant.py writes, beside each test file, an unchanged copy and one copy per
-candidate; one pytest process runs them all (a per-test alarm and `--tb=no`
+variant.py writes, beside each test file, an unchanged copy; a scout run of it
+records where each target is called from (the pool's targeted edits aim there);
+then one copy per candidate of the pool; one pytest process runs them all (a per-test alarm and `--tb=no`
 keep a candidate that hangs or fails from costing the others), recording every
 target the specs ask about. The trace is split by the copy each invocation's
 test belongs to, the copies' marks are taken out of every text (so module
@@ -52,38 +53,41 @@ def harvest(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list[Resul
 def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int, sandbox: Sandbox,
         tracer_root: str) -> list[Result]:
     first = specs[0]
+    run_dir = sandbox.path("variant")
     try:
-        search = variant.prepare_search(instance_dir, first["tests"], epoch, sandbox.path("variant"))
+        sources = variant.prepare_scout(instance_dir, first["tests"], run_dir)
     except (variant.NoVariant, OSError) as exc:
         return _all(results, status="invalid", reason=f"no variant: {exc}")
-    run_dir = sandbox.path("variant")
     recordings = _recordings(specs, results, run_dir, run_dir, [], sandbox)
     if not recordings:
         return results
+    timeout = float(first.get("timeout_seconds") or 60)
+    backend = str(first.get("backend") or "auto")
+    unchanged = variant.copy_ids(first["tests"], "o")
+    # The scout: the unchanged copy alone, each target invocation's call site in it recorded.
+    copies = {os.path.join(run_dir, variant.copy_name(name, "o")): name for name in sources}
+    scout = [dict(r.config, trace_path=sandbox.path(f"scout-{i}.json"), site_files=copies, record_calls=False,
+                  variables=None, dataflow=None, count_calls=None) for i, r in enumerate(recordings)]
+    outcome = _traced(unchanged, run_dir, tracer_root, scout, timeout, sandbox, "scout", timeout / 2, backend)
+    if outcome.timed_out:
+        return _all(results, status="timeout", reason=f"the unchanged tests timed out after {timeout:g}s")
+    if outcome.problem() or outcome.failed_tests():
+        return _all(results, status="invalid", reason="the unchanged copy's tests fail: "
+                    f"{outcome.problem() or ', '.join(outcome.failed_tests()[:3])}")
+    sites = [_sites(config["trace_path"]) for config in scout]
+    try:
+        search = variant.prepare_search(sources, first["tests"], epoch, run_dir, sites)
+    except (variant.NoVariant, OSError) as exc:
+        return _all(results, status="invalid", reason=f"no variant: {exc}")
+    sandbox.fresh_tmp()
     for recording in recordings:
         recording.config["max_test_events"] = TEST_EVENTS
     tests = search.unchanged + [t for ids in search.candidates if ids for t in ids]
-    timeout = float(first.get("timeout_seconds") or 60) * SEARCH_TIMEOUT_FACTOR
-    outcome = None
-    for defer in (True, False):
-        config = {"backend": first.get("backend") or "auto", "recorders": [r.config for r in recordings],
-                  "defer": defer}
-        config_path = sandbox.write_private(f"search-config-{int(defer)}.json", json.dumps(config))
-        seconds = min(TEST_SECONDS, timeout / SEARCH_TIMEOUT_FACTOR / 4)
-        outcome = pytest_run.run(tests, run_dir, tracer_root, config_path, timeout, sandbox,
-                                 extra_args=("--tb=no",), test_seconds=seconds)
-        if not defer or outcome.timed_out or outcome.problem():
-            break
-        try:
-            retry = trace.load(recordings[0].config["trace_path"]).get("retry_from_start")
-        except (OSError, ValueError):
-            break
-        if not retry:
-            break
-        sandbox.fresh_tmp()
-    assert outcome is not None
+    outcome = _traced(tests, run_dir, tracer_root, [r.config for r in recordings], timeout * SEARCH_TIMEOUT_FACTOR,
+                      sandbox, "search", min(TEST_SECONDS, timeout / 4), backend)
     if outcome.timed_out:
-        return _all(results, status="timeout", reason=f"the search run timed out after {timeout:g}s")
+        return _all(results, status="timeout",
+                    reason=f"the search run timed out after {timeout * SEARCH_TIMEOUT_FACTOR:g}s")
     problem = outcome.problem()
     if problem:
         return _all(results, status="invalid", reason=f"the search run: {problem}")
@@ -111,6 +115,43 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
     return results
 
 
+def _traced(tests: list[str], run_dir: str, tracer_root: str, configs: list[dict[str, Any]], timeout: float,
+            sandbox: Sandbox, name: str, test_seconds: float, backend: str) -> pytest_run.Outcome:
+    """One traced pytest run of `tests` (hooks deferred to our plugin; redone traced from the start if a
+    target's module was imported before it)."""
+    outcome = None
+    for defer in (True, False):
+        config = {"backend": backend, "recorders": configs, "defer": defer}
+        config_path = sandbox.write_private(f"{name}-config-{int(defer)}.json", json.dumps(config))
+        outcome = pytest_run.run(tests, run_dir, tracer_root, config_path, timeout, sandbox,
+                                 extra_args=("--tb=no",), test_seconds=test_seconds)
+        if not defer or outcome.timed_out or outcome.problem():
+            break
+        try:
+            retry = trace.load(configs[0]["trace_path"]).get("retry_from_start")
+        except (OSError, ValueError):
+            break
+        if not retry:
+            break
+        sandbox.fresh_tmp()
+    assert outcome is not None
+    return outcome
+
+
+def _sites(path: str) -> list[tuple[str, int]]:
+    """The call sites a scout trace recorded, in invocation order (none if it cannot be read)."""
+    try:
+        recorded = trace.load(path)
+    except (OSError, ValueError):
+        return []
+    sites = []
+    for inv in recorded.get("invocations") or ():
+        site = inv.get("site")
+        if isinstance(site, list) and len(site) == 2 and isinstance(site[0], str) and isinstance(site[1], int):
+            sites.append((site[0], site[1]))
+    return list(dict.fromkeys(sites))
+
+
 def settled(specs: list[Spec], results: list[Result]) -> list[Result]:
     """Every search as an answer: one that could not run (a hang, a crash, no trace) finds no candidate,
     with its reason, so the host caches it for the epoch instead of searching again on every run."""
@@ -123,8 +164,8 @@ def settled(specs: list[Spec], results: list[Result]) -> list[Result]:
         context = result.get("context") or {"file": str(target.get("file")), "func": str(target.get("function")),
                                              "first_line": 1, "source": ""}
         reason = str(result.get("reason") or result.get("status"))
-        answer = {"candidates": [], "pool": 0, "same": 0, "failed": 0, "unreached": 0, "unanswered": 0,
-                  "unparsed": 0, "search_failed": reason}
+        answer = {"candidates": [], "pool": 0, "targeted": 0, "same": 0, "failed": 0, "unreached": 0,
+                  "unanswered": 0, "unparsed": 0, "search_failed": reason}
         out.append(dict({k: v for k, v in result.items() if k != "reason"}, status="ok", answer=answer,
                         context=context))
     return out
@@ -178,7 +219,7 @@ def _decide(spec: Spec, parts: dict[str, dict[str, Any]], search: variant.Search
         return {"status": "invalid", "reason": f"the unchanged copy has no answer: {original.get('reason')}"}
     shown = json.dumps(original["answer"], sort_keys=True)
     counts = {"same": 0, "failed": 0, "unreached": 0, "unanswered": 0, "unparsed": 0}
-    changed: list[int] = []
+    changed: list[dict[str, Any]] = []
     for k, ids in enumerate(search.candidates):
         mark = str(k)
         if ids is None:
@@ -194,5 +235,8 @@ def _decide(spec: Spec, parts: dict[str, dict[str, Any]], search: variant.Search
             elif json.dumps(answer["answer"], sort_keys=True) == shown:
                 counts["same"] += 1
             else:
-                changed.append(k)
-    return {"status": "ok", "answer": {"candidates": changed, "pool": len(search.candidates), **counts}}
+                chosen = search.pool[k]
+                changed.append({"index": k, "file": chosen.file, "edits": [list(e) for e in chosen.edits],
+                                "what": chosen.what})
+    return {"status": "ok", "answer": {"candidates": changed, "pool": len(search.candidates),
+                                       "targeted": search.targeted, **counts}}

@@ -5,7 +5,7 @@ A trace is one JSON object:
     format, tracer_version, backend ("settrace" | "monitoring"), python,
     target {file, function}, target_path (absolute path of the traced file),
     status ("ok" | "invalid"), reason (why invalid, else null),
-    invocations: [{inv, test, depth, thread, module, path, outcome}],
+    invocations: [{inv, test, depth, thread, module, path, outcome, site?}],
     events: [[kind, ...fields]] in chronological order (see EVENT_FIELDS).
 
 Lines are statement lines (see linemap.py). `inv` numbers invocations from 1

@@ -1,29 +1,36 @@
-"""Fresh variants: an instance's test files with one literal input changed, structure unchanged.
+"""Fresh variants: an instance's test files with an input changed, structure otherwise unchanged.
 
 A variant asks the same question about the same target over a test whose
 input differs. Which input, and how, is searched rather than guessed:
 
-* the *pool* of an epoch is a list of candidates, each an edit of one
-  literal in the test functions the instance runs (a flag flipped; an int
-  moved across a boundary: ±1, doubled, zero, negated, scaled by 10 or 1000;
-  a string one character shorter or longer, empty, doubled, a letter's case
-  or a digit changed, or another string of the same file; a literal
-  collection one element shorter or longer, reversed or empty), or of the
-  test's calls (a call statement left out, two adjacent ones swapped: which
-  call is the target's n-th, and what it sees, change), then edits of two
-  literals at once. Literals are inputs: not the docstring, not
-  decorators, not the expected side of an assert's comparison, not a
+* a *scout* run (search.py) runs the unchanged tests once and records, for each
+  target invocation, its call site: the statement of a test file that led to it.
+* the *pool* of an epoch opens with the edits aimed at those sites (targeted):
+  the alternatives of each literal a call statement depends on (its own, the
+  headers of the blocks around it, the earlier assignments of the names it
+  reads); the statement repeated before itself with one literal changed (the
+  target called first with another input); its calls' keyword arguments left
+  out; the fields of a class it defines left out; each statement reaching the
+  target left out, or all but the first; each other test function reaching it
+  emptied. Then, blind, each literal input of the tests run (a flag flipped; an
+  int moved across a boundary or made small; a string shorter, longer, emptied,
+  doubled, its parts (lines, `;`/`,`-separated items, words) moved, a letter's
+  case or a digit changed, or another string of the file; a collection shorter,
+  longer, reversed or empty) and their calls (left out, adjacent ones swapped),
+  then edits of two literals at once. Literals are inputs: not the docstring,
+  not decorators, not the expected side of an assert's comparison, not a
   `match=` pattern. The order is a hash of the epoch and the files: the same
-  epoch and files give the same pool, another epoch another order.
-* the *search* (`variant_search`, group.py) runs every candidate of the pool
-  in one pytest process, each as a renamed copy of the test files, beside an
+  epoch, files and sites give the same pool, another epoch another order.
+* the *search* (`variant_search`) runs every candidate of the pool in one
+  pytest process, each as a renamed copy of the test files, beside an
   unchanged copy; the trace is split by test and each question answered per
   candidate. The candidates whose tests pass, whose run reaches the target and
   whose answer differs from the unchanged copy's are the search's answer, in
-  pool order.
-* a *variant* (`variant_candidate: k`) is candidate k materialised alone and
-  harvested like any instance, in a fresh process: its oracle is gold, and the
-  host keeps it only if it passes the screen and differs from the original's.
+  pool order, each with its edit.
+* a *variant* (`variant_candidate: k`, `variant_edit`) is such a candidate
+  materialised alone from its edit and harvested like any instance, in a fresh
+  process: its oracle is gold, and the host keeps it only if it passes the
+  screen and differs from the original's.
 
 Every file keeps its lines otherwise, except that `assert` statements become
 expressions (`_ = (test, msg)`: evaluated, not checked), since a changed input
@@ -46,64 +53,187 @@ from .edits import Candidate, Edit
 from .testfiles import test_files
 
 POOL = 40
-"""Candidates per epoch and test set: what one search runs."""
+"""Candidates per epoch and test set when one target is searched: what one search runs."""
+POOL_PER_TARGET = 20
+"""Room for each further target searched over the same tests (they share one search run)."""
+POOL_MAX = 96
 PAIRED = 12
 """Of which edits of two literals at once (when the pool has room after the single edits' first round)."""
+SITES = 4
+"""Per target, the call sites (test statements that reached it, in order of first invocation) whose inputs
+lead the pool."""
 COPY_MARK = "__tgv"
 """A search copy of `test_x.py` is `test_x__tgv<k>.py` (`__tgvo` the unchanged copy)."""
 
+Sites = list[list[tuple[str, int]]]
+"""Per target searched, the call sites a scout run saw (test file as the ids name it, line), in invocation
+order (search.py)."""
 
 
 class NoVariant(ValueError):
     """The test files offer nothing to change, or a changed file does not parse."""
 
 
-def pool(sources: dict[str, str], functions: dict[str, set[str] | None], epoch: int) -> list[Candidate]:
-    """The epoch's candidates for test files `sources` (name → text) running `functions` (name → test
-    function names, None: all): each literal input's alternatives, taken round-robin over the literals
-    (one alternative of each before a second of any) in an order drawn from the epoch and the files, with
-    up to PAIRED edits of two literals of one file after the first round."""
+def _rng(sources: dict[str, str], functions: dict[str, set[str] | None], epoch: int) -> random.Random:
     digest = hashlib.sha256(str(epoch).encode())
     for name in sorted(sources):
         digest.update(b"\0" + name.encode() + b"\0" + sources[name].encode("utf-8"))
         digest.update(b"\0" + ",".join(sorted(functions.get(name) or ["*"])).encode())
-    rng = random.Random(digest.hexdigest())
+    return random.Random(digest.hexdigest())
+
+
+def _options(name: str, source: str, node: ast.AST, siblings: list[str], rng: random.Random,
+             targeted: bool = False) -> list[Candidate]:
+    line, col, end_line, end_col = editing.position(node)
+    original = editing.segment(source, node) or ""
+    options = [Candidate(name, ((line, col, end_line, end_col, text),),
+                         f"{name} line {line}: {editing.short(original)} → {editing.short(text)}", targeted)
+               for text in editing.alternatives(node, source, siblings)]
+    rng.shuffle(options)
+    return options
+
+
+def _rounds(per_literal: list[list[Candidate]]) -> list[list[Candidate]]:
+    """Round-robin: every list's first option, then every list's second, ..."""
+    if not per_literal:
+        return []
+    return [[options[r] for options in per_literal if r < len(options)]
+            for r in range(max(len(o) for o in per_literal))]
+
+
+def _paired(first_round: list[Candidate], limit: int) -> list[Candidate]:
+    """Two literals at once: a first-round edit with the next first-round edit of its file that it leaves be."""
+    paired: list[Candidate] = []
+    for i, one in enumerate(first_round):
+        if len(paired) >= limit:
+            break
+        partners = [c for c in first_round[i + 1:] if c.file == one.file and not any(
+            editing.overlap(a, b) for a in c.edits for b in one.edits)]
+        if partners:
+            paired.append(Candidate(one.file, tuple(sorted(one.edits + partners[0].edits)),
+                                    f"{one.what}; {partners[0].what}", one.targeted))
+    return paired
+
+
+def _targeted(sources: dict[str, str], trees: dict[str, ast.Module], sites: Sites, siblings: dict[str, list[str]],
+              functions: dict[str, set[str] | None], rng: random.Random) -> list[list[Candidate]]:
+    """Per target, the edits aimed at where a scout run saw it called (each list a set of alternatives):
+
+    * the alternatives of each literal its first SITES call statements depend on (the statement, the
+      headers of the blocks around it, the earlier assignments of the names it reads);
+    * each of those statements repeated before itself with one literal of it changed (the target called
+      first with another input);
+    * each statement reaching it left out, and all of them but the first (when another reaches it);
+    * each other test function reaching it emptied, and all of them but the first.
+    """
     per_literal: list[list[Candidate]] = []
+    seen: set[tuple[str, tuple[int, int, int, int]]] = set()
+    for target_sites in sites:
+        statements: list[tuple[str, editing.Scope, ast.stmt]] = []
+        for name, line in target_sites:
+            tree = trees.get(name)
+            if tree is None:
+                continue
+            # A call from module or class level (a decorator, a class body): the module's statements.
+            func = editing.enclosing_function(tree, line) or tree
+            _, statement = editing.site(func, line)
+            if statement is None or any(s is statement for _, _, s in statements):
+                continue
+            statements.append((name, func, statement))
+        repeats: list[list[Candidate]] = []
+        for name, func, statement in statements[:SITES]:
+            source = sources[name]
+            inside = {id(n) for n in ast.walk(statement)}
+            for node in editing.site_inputs(func, statement.lineno):
+                key = (name, editing.position(node))
+                if key in seen:
+                    continue
+                seen.add(key)
+                options = _options(name, source, node, siblings[name], rng, True)
+                if options:
+                    per_literal.append(options)
+                if id(node) in inside:
+                    twice = []
+                    for option in options[:3]:
+                        edit = editing.duplicate(statement, node, option.edits[0][4], source)
+                        if edit is not None:
+                            twice.append(Candidate(name, (edit,), f"{name} line {statement.lineno}: repeated "
+                                                   f"first with {option.what.split(': ', 1)[1]}", True))
+                    if twice:
+                        repeats.append(twice)
+            for edit, what in editing.arguments_left_out(statement, source) + editing.members_left_out(statement):
+                per_literal.append([Candidate(name, (edit,), f"{name} line {statement.lineno}: {what}", True)])
+        per_literal += repeats
+        if len(statements) > 1:
+            removable = [(name, s) for name, _, s in statements if editing.removable(s)]
+            for name, s in removable[:2 * SITES]:
+                per_literal.append([Candidate(name, ((*editing.position(s), "pass"),),
+                                              f"{name} line {s.lineno}: call left out", True)])
+            head_name, _, head = statements[0]
+            others = [s for name, s in removable if s is not head and name == head_name]
+            if others:
+                per_literal.append([Candidate(head_name, tuple(sorted((*editing.position(s), "pass") for s in others)),
+                                              f"{head_name}: only line {head.lineno} of the calls kept", True)])
+        tests: list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]] = []
+        for name, func, _ in statements:
+            run = {f.name for f in editing.tests_of(trees[name], functions.get(name))}
+            if isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef) and func.name in run and not any(
+                    f is func for _, f in tests):
+                tests.append((name, func))
+        if len(tests) > 1:
+            head_name, head_func = tests[0]
+            for name, func in tests[1:SITES + 1]:
+                per_literal.append([Candidate(name, ((*editing.body_span(func), "pass"),),
+                                              f"{name}: {func.name} emptied", True)])
+            others_f = [f for name, f in tests[1:] if name == head_name]
+            if len(others_f) > 1:
+                per_literal.append([Candidate(head_name, tuple(sorted((*editing.body_span(f), "pass")
+                                                                      for f in others_f)),
+                                              f"{head_name}: only {head_func.name} of the tests kept", True)])
+    return per_literal
+
+
+def pool(sources: dict[str, str], functions: dict[str, set[str] | None], epoch: int,
+         sites: Sites = ()) -> list[Candidate]:  # type: ignore[assignment]
+    """The epoch's candidates for test files `sources` (name → text) running `functions` (name → test
+    function names, None: all). First, when a scout run saw where the targets are reached (`sites`), the
+    edits of what those calls depend on (targeted); then each literal input's alternatives, taken
+    round-robin over the literals (one alternative of each before a second of any) in an order drawn from
+    the epoch and the files, with up to PAIRED edits of two literals of one file after the first round."""
+    rng = _rng(sources, functions, epoch)
+    trees: dict[str, ast.Module] = {}
+    siblings: dict[str, list[str]] = {}
     for name in sorted(sources):
         try:
-            tree = ast.parse(sources[name])
+            trees[name] = ast.parse(sources[name])
         except SyntaxError as exc:
             raise NoVariant(f"the test file {name} does not parse: {exc}") from None
-        siblings = editing.strings(tree)
-        rng.shuffle(siblings)
-        for func in editing.tests_of(tree, functions.get(name)):
+        siblings[name] = editing.strings(trees[name])
+        rng.shuffle(siblings[name])
+    per_literal: list[list[Candidate]] = []
+    for name in sorted(sources):
+        for func in editing.tests_of(trees[name], functions.get(name)):
             for node in editing.inputs(func):
-                line, col, end_line, end_col = editing.position(node)
-                original = editing.segment(sources[name], node) or ""
-                options = [Candidate(name, ((line, col, end_line, end_col, text),),
-                                     f"{name} line {line}: {editing.short(original)} → {editing.short(text)}")
-                           for text in editing.alternatives(node, sources[name], siblings)]
+                options = _options(name, sources[name], node, siblings[name], rng)
                 if options:
-                    rng.shuffle(options)
                     per_literal.append(options)
             per_literal.extend(editing.calls(func, sources[name], name))
-    if not per_literal:
+    targeted = _rounds(_targeted(sources, trees, list(sites), siblings, functions, rng))
+    if not per_literal and not targeted:
         raise NoVariant("no literal input or call to change in the test functions run")
     rng.shuffle(per_literal)
-    rounds = [[options[r] for options in per_literal if r < len(options)]
-              for r in range(max(len(o) for o in per_literal))]
-    # Two literals at once: a first-round edit with the next first-round edit of its file that it leaves be.
-    paired: list[Candidate] = []
-    for i, one in enumerate(rounds[0]):
-        partners = [c for c in rounds[0][i + 1:] if c.file == one.file and not any(
-            editing.overlap(a, b) for a in c.edits for b in one.edits)]
-        if partners and len(paired) < PAIRED:
-            paired.append(Candidate(one.file, tuple(sorted(one.edits + partners[0].edits)),
-                                    f"{one.what}; {partners[0].what}"))
-    head = rounds[0][:POOL - min(PAIRED, len(paired))]
-    rest = [c for r in rounds[1:] for c in r]
-    chosen = head + paired + rest
-    return chosen[:POOL]
+    rounds = _rounds(per_literal)
+    size = min(POOL_MAX, POOL + POOL_PER_TARGET * max(0, len(sites) - 1))
+    chosen: list[Candidate] = []
+    if targeted:
+        chosen += targeted[0] + _paired(targeted[0], PAIRED // 2) + [c for r in targeted[1:] for c in r]
+    if rounds:
+        paired = _paired(rounds[0], PAIRED)
+        chosen += rounds[0][:max(0, size - len(chosen) - len(paired))] + paired + [c for r in rounds[1:] for c in r]
+    unique: dict[tuple[str, tuple[Edit, ...]], Candidate] = {}
+    for candidate in chosen:
+        unique.setdefault((candidate.file, candidate.edits), candidate)
+    return list(unique.values())[:size]
 
 
 def render(source: str, changes: tuple[Edit, ...] = ()) -> str:
@@ -180,19 +310,40 @@ def _settle(dest: str) -> None:
         dirs.sort()
 
 
-def prepare(instance_dir: str, tests: list[str], epoch: int, dest: str, candidate: int) -> str:
-    """Copies the instance directory to `dest` with candidate `candidate` of the epoch's pool applied
-    (every test file rendered as a variant); returns `dest`."""
+def prepare(instance_dir: str, tests: list[str], dest: str, file: object, changes: object) -> str:
+    """Copies the instance directory to `dest` with one candidate (`changes` to test file `file`, as a search
+    answered it) applied, every test file rendered as a variant; returns `dest`."""
     sources = _copy(instance_dir, tests, dest)
-    candidates = pool(sources, _functions(tests), epoch)
-    if not 0 <= candidate < len(candidates):
-        raise NoVariant(f"candidate {candidate} is outside the epoch's pool of {len(candidates)}")
-    chosen = candidates[candidate]
+    if not isinstance(file, str) or file not in sources:
+        raise NoVariant(f"the candidate's file {file!r} is not a test file of the instance")
+    edits = _edits(changes, sources[file])
     for name, source in sources.items():
         with open(os.path.join(dest, name), "w", encoding="utf-8") as handle:
-            handle.write(render(source, chosen.edits if chosen.file == name else ()))
+            handle.write(render(source, edits if name == file else ()))
     _settle(dest)
     return dest
+
+
+def _edits(changes: object, source: str) -> tuple[Edit, ...]:
+    """A candidate's edits as a plan carries them, checked: spans of the file, in order, none overlapping."""
+    lines = source.encode("utf-8").split(b"\n")
+    out: list[Edit] = []
+    if not isinstance(changes, list) or not changes or len(changes) > 64:
+        raise NoVariant("a candidate's edits must be a list of 1 to 64 spans")
+    for change in changes:
+        if not (isinstance(change, list) and len(change) == 5 and all(
+                isinstance(v, int) and not isinstance(v, bool) for v in change[:4]) and isinstance(change[4], str)
+                and len(change[4]) <= 4096):
+            raise NoVariant(f"a candidate's edit must be [line, col, end_line, end_col, text], got {change!r:.80}")
+        line, col, end_line, end_col, text = change
+        if not (1 <= line <= end_line <= len(lines) and 0 <= col <= len(lines[line - 1])
+                and 0 <= end_col <= len(lines[end_line - 1]) and (line, col) <= (end_line, end_col)):
+            raise NoVariant(f"a candidate's edit {change[:4]} is outside the test file")
+        out.append((line, col, end_line, end_col, text))
+    out.sort()
+    if any(editing.overlap(a, b) for a, b in zip(out, out[1:], strict=False)):
+        raise NoVariant("a candidate's edits overlap")
+    return tuple(out)
 
 
 def copy_name(name: str, mark: str) -> str:
@@ -201,27 +352,39 @@ def copy_name(name: str, mark: str) -> str:
     return f"{stem}{COPY_MARK}{mark}{ext}"
 
 
+def copy_ids(tests: list[str], mark: str) -> list[str]:
+    """The test ids of the copy `mark` of the instance's tests."""
+    return [copy_name(t.split("::", 1)[0], mark) + t[len(t.split("::", 1)[0]):] for t in tests]
+
+
 @dataclass(frozen=True)
 class Search:
-    """A search directory: the unchanged copy's test ids, and each candidate's (None: it does not parse)."""
+    """A search directory: the unchanged copy's test ids, each candidate's (None: it does not parse), and
+    the candidates."""
 
     unchanged: list[str]
     candidates: list[list[str] | None]
-    described: list[str]
+    pool: list[Candidate]
+    targeted: int
+    """How many of the pool's candidates edit what a call site of a target depends on."""
 
 
-def prepare_search(instance_dir: str, tests: list[str], epoch: int, dest: str) -> Search:
-    """Copies the instance directory to `dest` with, beside each test file, its unchanged copy (`__tgvo`)
-    and one copy per candidate of the pool (`__tgv<k>`), every copy rendered as a variant."""
+def prepare_scout(instance_dir: str, tests: list[str], dest: str) -> dict[str, str]:
+    """Copies the instance directory to `dest` with, beside each test file, its unchanged copy (`__tgvo`,
+    rendered as a variant) for the scout run and the search; returns the test files' sources."""
     sources = _copy(instance_dir, tests, dest)
-    candidates = pool(sources, _functions(tests), epoch)
-
-    def ids(mark: str) -> list[str]:
-        return [copy_name(t.split("::", 1)[0], mark) + t[len(t.split("::", 1)[0]):] for t in tests]
-
     for name, source in sources.items():
         with open(os.path.join(dest, copy_name(name, "o")), "w", encoding="utf-8") as handle:
             handle.write(render(source))
+    _settle(dest)
+    return sources
+
+
+def prepare_search(sources: dict[str, str], tests: list[str], epoch: int, dest: str, sites: Sites) -> Search:
+    """Writes, beside the unchanged copies (prepare_scout), one copy per candidate of the epoch's pool
+    (`__tgv<k>`), every copy rendered as a variant."""
+    functions = _functions(tests)
+    candidates = pool(sources, functions, epoch, sites)
     runs: list[list[str] | None] = []
     for k, chosen in enumerate(candidates):
         try:
@@ -233,9 +396,9 @@ def prepare_search(instance_dir: str, tests: list[str], epoch: int, dest: str) -
         for name, text in rendered.items():
             with open(os.path.join(dest, copy_name(name, str(k))), "w", encoding="utf-8") as handle:
                 handle.write(text)
-        runs.append(ids(str(k)))
+        runs.append(copy_ids(tests, str(k)))
     _settle(dest)
-    return Search(ids("o"), runs, [c.what for c in candidates])
+    return Search(copy_ids(tests, "o"), runs, candidates, sum(c.targeted for c in candidates))
 
 
 MARK_PATTERN = re.compile(re.escape(COPY_MARK) + r"(o|\d+)")

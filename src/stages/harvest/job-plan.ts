@@ -69,7 +69,9 @@ function planSpec(
     ...(variant
       ? {
           variant_epoch: variant.epoch,
-          ...(variant.search ? { variant_search: true } : { variant_candidate: variant.candidate }),
+          ...(variant.search
+            ? { variant_search: true }
+            : { variant_candidate: variant.candidate, variant_edit: variant.edit }),
         }
       : {}),
     ...(sweFlux ? { swe_flux: { qa: sweFlux.qa, instance: sweFlux.instance } } : {}),

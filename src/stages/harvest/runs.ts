@@ -17,7 +17,7 @@ type RunDeps = Pick<HarvestDeps, 'log' | 'warn' | 'signal' | 'shareRuns'>;
  * each: both cores). None when the harvest was interrupted before they started.
  * A variant search is no oracle (it ranks candidates; the one kept is
  * harvested HARVEST_RUNS times alone): each search runs once, in one of the
- * runs in turn, so the searches share both cores instead of doubling.
+ * runs (searchRuns), so the searches share both cores instead of doubling.
  */
 export async function runAll(
   backend: HarvestBackend,
@@ -26,9 +26,8 @@ export async function runAll(
   deps: RunDeps,
 ): Promise<Map<string, ReadResult>[]> {
   if (deps.signal?.aborted) return [];
-  const searches = items.filter((i) => i.variant?.search);
-  const inRun = (run: number) =>
-    items.filter((i) => !i.variant?.search || searches.indexOf(i) % HARVEST_RUNS === run);
+  const runOf = searchRuns(items.filter((i) => i.variant?.search));
+  const inRun = (run: number) => items.filter((i) => !i.variant?.search || runOf.get(i) === run);
   return Promise.all(
     Array.from({ length: HARVEST_RUNS }, (_, i) => {
       const mine = inRun(i);
@@ -37,6 +36,28 @@ export async function runAll(
         : Promise.resolve(new Map<string, ReadResult>());
     }),
   );
+}
+
+/**
+ * The run each search goes to: searches over the same tests share one search
+ * run of the tracer (one pool, every target recorded at once), so they go to
+ * the same run; the test sets are spread over the runs largest first, each to
+ * the run with the fewest searches so far.
+ */
+function searchRuns(searches: readonly LoadedInstance[]): Map<LoadedInstance, number> {
+  const sets = new Map<string, LoadedInstance[]>();
+  for (const s of searches) {
+    const key = JSON.stringify([s.dir, s.instance.tests, s.instance.timeout_seconds]);
+    sets.set(key, [...(sets.get(key) ?? []), s]);
+  }
+  const load = Array<number>(HARVEST_RUNS).fill(0);
+  const runOf = new Map<LoadedInstance, number>();
+  for (const set of [...sets.values()].sort((a, b) => b.length - a.length)) {
+    const run = load.indexOf(Math.min(...load));
+    load[run] = (load[run] ?? 0) + set.length;
+    for (const s of set) runOf.set(s, run);
+  }
+  return runOf;
 }
 
 /** One tracer run over the instances; a failed job is an error of its instances only. */

@@ -7,7 +7,7 @@ import { answerProblem, harvestRule } from '../screen/screen.js';
 import { answerInstance } from '../query/answer.js';
 import { passes } from '../score/verdict.js';
 import { sha256 } from '../../util/hash.js';
-import type { LoadedInstance } from '../../contracts/suite.js';
+import type { LoadedInstance, VariantEdit } from '../../contracts/suite.js';
 import type { ModelClient } from '../../contracts/model.js';
 import { oracleDigest } from '../kinds/digest.js';
 
@@ -96,10 +96,18 @@ export function searchesOf(
   }));
 }
 
+/** One candidate the search found to change the answer: its index in the pool, its edit, in words. */
+interface FoundCandidate extends VariantEdit {
+  index: number;
+  what: string;
+}
+
 /** The search's answer: the candidates that change the answer, in pool order, and the others counted. */
 interface SearchAnswer {
-  candidates: number[];
+  candidates: FoundCandidate[];
   pool: number;
+  /** Of the pool, the candidates that edit what a call site of the target depends on. */
+  targeted: number;
   same: number;
   failed: number;
   unreached: number;
@@ -109,10 +117,25 @@ interface SearchAnswer {
   search_failed?: string;
 }
 
+const isCandidate = (c: unknown): c is FoundCandidate => {
+  const x = c as Partial<FoundCandidate> | null;
+  return (
+    typeof x === 'object' &&
+    x !== null &&
+    Number.isInteger(x.index) &&
+    typeof x.file === 'string' &&
+    Array.isArray(x.edits) &&
+    x.edits.length > 0 &&
+    typeof x.what === 'string'
+  );
+};
+
 function searchAnswer(outcome: HarvestOutcome | undefined): SearchAnswer | undefined {
   if (outcome?.status !== 'ok') return undefined;
   const answer = outcome.entry.oracle.oracle_answer as Partial<SearchAnswer> | undefined;
-  return Array.isArray(answer?.candidates) ? (answer as SearchAnswer) : undefined;
+  return Array.isArray(answer?.candidates) && answer.candidates.every(isCandidate)
+    ? (answer as SearchAnswer)
+    : undefined;
 }
 
 /** The variants to harvest: the first VARIANT_TRIES candidates of each search, in its order. */
@@ -123,14 +146,25 @@ export function candidatesOf(
   return searches.flatMap((s) =>
     (searchAnswer(outcomes.get(s.instance.id))?.candidates ?? [])
       .slice(0, VARIANT_TRIES)
-      .map((candidate) => ({
+      .map(({ index, file, edits }) => ({
         ...s,
         instance: {
           ...s.instance,
-          id: `${variantId(s.variant!.of, s.variant!.epoch)}#${candidate}`,
+          id: `${variantId(s.variant!.of, s.variant!.epoch)}#${index}`,
         },
-        contentHash: sha256(s.contentHash, 'variant', String(s.variant!.epoch), String(candidate)),
-        variant: { epoch: s.variant!.epoch, of: s.variant!.of, candidate },
+        contentHash: sha256(
+          s.contentHash,
+          'variant',
+          String(s.variant!.epoch),
+          String(index),
+          JSON.stringify({ file, edits }),
+        ),
+        variant: {
+          epoch: s.variant!.epoch,
+          of: s.variant!.of,
+          candidate: index,
+          edit: { file, edits },
+        },
       })),
   );
 }
@@ -177,9 +211,12 @@ export async function screenVariants(
       continue;
     }
     if (!found.candidates.length) {
+      const aimed = found.targeted
+        ? `${found.targeted} of them aimed at what the target's calls depend on`
+        : 'none aimed: no literal input or call of the tests reaches the target, only blind edits tried';
       drop(
         'no-candidate',
-        `none of the ${found.pool} one-literal edits changes the answer (same ${found.same}, ` +
+        `none of the ${found.pool} edits of the tests changes the answer (${aimed}; same ${found.same}, ` +
           `failed ${found.failed}, target not reached ${found.unreached}, no answer ${found.unanswered})`,
       );
       continue;
