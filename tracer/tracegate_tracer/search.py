@@ -9,7 +9,8 @@ test belongs to, the copies' marks are taken out of every text (so module
 names and test ids read as the original's), and each spec's question is
 answered for the unchanged copy and for every candidate.
 
-A spec's answer is the candidates that change its answer, in pool order, with
+A spec's answer is the candidates that change its answer, in pool order (those
+whose answer says nothing last: the screen would drop them), with
 counts of the others by why they did not (`same`, `failed`, `unreached`,
 `unanswered`, `unparsed`). It is an answer of the run like any oracle: the host
 caches it per epoch and harvests the first candidates alone, in a fresh
@@ -237,6 +238,18 @@ def _decide(spec: Spec, parts: dict[str, dict[str, Any]], search: variant.Search
             else:
                 chosen = search.pool[k]
                 changed.append({"index": k, "file": chosen.file, "edits": [list(e) for e in chosen.edits],
-                                "what": chosen.what})
+                                "what": chosen.what, "_empty": empty(answer["answer"])})
+    # An answer that says nothing (no exception caught, no pair) fails the screen: those candidates go last.
+    changed.sort(key=lambda c: c.pop("_empty"))
     return {"status": "ok", "answer": {"candidates": changed, "pool": len(search.candidates),
                                        "targeted": search.targeted, **counts}}
+
+
+def empty(answer: Any) -> bool:
+    """An answer that says nothing: every leaf null, 0, "" or an empty list or object (the host's screen
+    drops it as `empty-answer`)."""
+    if isinstance(answer, dict):
+        return all(empty(v) for v in answer.values())
+    if isinstance(answer, list):
+        return all(empty(v) for v in answer)
+    return answer is None or answer == "" or (type(answer) in (int, float) and answer == 0)
