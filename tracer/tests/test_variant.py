@@ -245,3 +245,27 @@ def test_a_candidate_whose_answer_says_nothing_is_ranked_last():
     from tracegate_tracer.search import empty
     assert empty({"caught": [], "escaping": None}) and empty({"total_iterations": 0}) and empty([{"a": ""}])
     assert not empty({"total_iterations": 3}) and not empty({"holds": False}) and not empty({"x": [0, 1]})
+
+
+def test_a_candidate_whose_test_file_no_longer_imports_costs_only_itself(harness):
+    prog = {"prog.py": """
+        def count_up(n):
+            total = 0
+            while total < n:
+                total += 1
+            return total
+
+        def checked(n):
+            if n > 5:
+                raise ValueError("too big")
+            return count_up(n)
+    """}
+    source = "import prog\n\nBASE = prog.checked(3)\n\n\ndef test_count():\n    assert prog.count_up(4) == 4\n"
+    directory = harness.instance_dir(dict(prog, **{"test_prog.py": source}))
+    spec = {"dir": str(directory), "tests": ["test_prog.py::test_count"], "kind": "M2_Loops",
+            "target": {"file": "prog.py", "function": "count_up"}, "query": {"mode": "total", "loop_line": 3},
+            "timeout_seconds": 30}
+    found = harness.run([dict(spec, id="s", variant_epoch=1, variant_search=True)])["s"]
+    assert found["status"] == "ok" and "search_failed" not in found["answer"], found
+    # BASE = prog.checked(6), (30), (3000) raise while the copy imports: those candidates fail, the others run.
+    assert found["answer"]["failed"] >= 3 and found["answer"]["candidates"], found["answer"]

@@ -102,6 +102,7 @@ def environment(tracer_root: str, plugin: str, **settings: str) -> dict[str, str
     env.pop("TRACEGATE_TRACE", None)
     env.pop("TRACEGATE_MEASURE", None)
     env.pop("TRACEGATE_TEST_SECONDS", None)
+    env.pop("TRACEGATE_SELECT", None)
     boot = os.path.join(tracer_root, "boot")
     env["PYTHONPATH"] = os.pathsep.join([boot] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     env["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -114,12 +115,20 @@ def environment(tracer_root: str, plugin: str, **settings: str) -> dict[str, str
 
 
 def run(tests: Sequence[str], run_dir: str, tracer_root: str, config_path: str, timeout: float,
-        sandbox: Sandbox, extra_args: Sequence[str] = (), test_seconds: float | None = None) -> Outcome:
+        sandbox: Sandbox, extra_args: Sequence[str] = (), test_seconds: float | None = None,
+        select_path: str | None = None) -> Outcome:
     """pytest over `tests` under the recorder; `test_seconds` stops each test after that long (the plugin's
-    alarm: the test fails, the run goes on)."""
+    alarm: the test fails, the run goes on). With `select_path` (a file listing `tests`, one per line),
+    pytest is given their files and the plugin keeps only those tests, past any file that fails to
+    import (a variant search: one broken copy costs only its own tests)."""
     # -rfE: the summary names each failed or erroring test (`FAILED <nodeid> - …`).
-    command = [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", *extra_args, *tests]
+    args = list(tests)
+    if select_path is not None:
+        args = ["--continue-on-collection-errors", *dict.fromkeys(t.split("::", 1)[0] for t in tests)]
+    command = [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", *extra_args, *args]
     settings = {"TRACEGATE_TRACE": config_path}
+    if select_path is not None:
+        settings["TRACEGATE_SELECT"] = select_path
     if test_seconds is not None:
         settings["TRACEGATE_TEST_SECONDS"] = f"{test_seconds:g}"
     return run_command(command, run_dir, environment(tracer_root, PLUGIN, **settings), timeout, sandbox)

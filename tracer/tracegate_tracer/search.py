@@ -121,11 +121,14 @@ def _traced(tests: list[str], run_dir: str, tracer_root: str, configs: list[dict
     """One traced pytest run of `tests` (hooks deferred to our plugin; redone traced from the start if a
     target's module was imported before it)."""
     outcome = None
+    # The tests by their ids through the plugin, their files to pytest: a copy that fails to import (an
+    # edit of module-level code) fails its own tests only, instead of ending the run as a usage error.
+    select = sandbox.write_private(f"{name}-tests.txt", "\n".join(tests) + "\n")
     for defer in (True, False):
         config = {"backend": backend, "recorders": configs, "defer": defer}
         config_path = sandbox.write_private(f"{name}-config-{int(defer)}.json", json.dumps(config))
         outcome = pytest_run.run(tests, run_dir, tracer_root, config_path, timeout, sandbox,
-                                 extra_args=("--tb=no",), test_seconds=test_seconds)
+                                 extra_args=("--tb=no",), test_seconds=test_seconds, select_path=select)
         if not defer or outcome.timed_out or outcome.problem():
             break
         try:
