@@ -2,6 +2,7 @@
 
 import pytest
 
+from tracegate_tracer import search as search_module
 from tracegate_tracer import variant
 from tracegate_tracer.variant import POOL, NoVariant, pool, render
 
@@ -109,8 +110,9 @@ def test_the_search_answers_which_candidates_change_the_answer_and_the_chosen_on
     assert found["pool"] == len(candidates) and found["targeted"] == sum(c.targeted for c in candidates) > 0
     # Every candidate is accounted for; most change the total.
     assert len(found["candidates"]) + sum(found[k] for k in ("same", "failed", "unreached", "unanswered",
-                                                              "unparsed")) == len(candidates)
-    assert len(found["candidates"]) >= len(candidates) // 2
+                                                              "unparsed", "unrun")) == len(candidates)
+    # The pool ran in chunks and stopped at the first with enough candidates: the rest never ran.
+    assert len(found["candidates"]) >= 2 and found["unrun"] == len(candidates) - search_module.CHUNK
     indexes = [c["index"] for c in found["candidates"]]
     assert len(set(indexes)) == len(indexes)
     for c in found["candidates"]:  # each answered with its edit, as the pool has it
@@ -145,13 +147,16 @@ def test_a_candidate_that_fails_or_hangs_costs_only_itself(harness):
             "timeout_seconds": 4}
     found = harness.run([dict(spec, id="s", variant_epoch=1, variant_search=True)])["s"]
     assert found["status"] == "ok", found.get("reason")
-    described = [c["what"] for c in found["answer"]["candidates"]]
-    # spin(3), spin(5), spin(1), spin(-4) never end: stopped by the per-test alarm, counted as failed;
-    # spin(8), spin(0), spin(2), spin(40), spin(4000) change the loop's count, alone or called first.
-    assert found["answer"]["failed"] >= 4, found
-    singles = sorted(d.split(": ")[1] for d in described if "line 5: 4" in d and ";" not in d)
-    assert singles == ["4 → 0", "4 → 2", "4 → 40", "4 → 4000", "4 → 8"], described
-    assert any(d.startswith("test_prog.py line 5: repeated first with 4 → ") for d in described), described
+    answer = found["answer"]
+    described = [c["what"] for c in answer["candidates"]]
+    # spin(3), spin(5), spin(1), spin(-4) never end: stopped by the per-test alarm, counted as failed, never
+    # answered; spin(8), spin(0), spin(2), spin(40), spin(4000) change the loop's count, alone or called first.
+    assert answer["failed"] >= 1, answer
+    hangs = {"4 → 3", "4 → 5", "4 → 1", "4 → (-4)"}
+    assert described and not any(d.rsplit(": ", 1)[1].replace("repeated first with ", "") in hangs
+                                 for d in described), described
+    assert len(described) + sum(answer[k] for k in ("same", "failed", "unreached", "unanswered", "unparsed",
+                                                    "unrun")) == answer["pool"]
 
 
 def test_a_variant_is_harvested_only_from_a_well_formed_edit_of_a_test_file(harness):
@@ -267,5 +272,5 @@ def test_a_candidate_whose_test_file_no_longer_imports_costs_only_itself(harness
             "timeout_seconds": 30}
     found = harness.run([dict(spec, id="s", variant_epoch=1, variant_search=True)])["s"]
     assert found["status"] == "ok" and "search_failed" not in found["answer"], found
-    # BASE = prog.checked(6), (30), (3000) raise while the copy imports: those candidates fail, the others run.
-    assert found["answer"]["failed"] >= 3 and found["answer"]["candidates"], found["answer"]
+    # BASE = prog.checked(6), (30) or (3000) raise while the copy imports: those candidates fail, the others run.
+    assert found["answer"]["failed"] >= 1 and found["answer"]["candidates"], found["answer"]

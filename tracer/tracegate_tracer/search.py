@@ -33,6 +33,10 @@ SEARCH_TIMEOUT_FACTOR = 4
 """The search run may take this many times the instance's timeout (it runs every candidate)."""
 TEST_EVENTS = 100_000
 """Each test of the search run records at most this many events (past it, its candidate is dropped)."""
+CHUNK = 16
+"""The pool runs in chunks of this many candidates, one pytest process each, until the search has found enough."""
+WANTED = 2
+"""Candidates per spec that change its answer and say something: enough to stop (the host harvests two)."""
 TEST_SECONDS = 20.0
 """Each test of the search run is stopped (and its candidate dropped) after this long, or after a quarter of
 the instance's timeout if that is shorter."""
@@ -80,38 +84,65 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
         search = variant.prepare_search(sources, first["tests"], epoch, run_dir, sites)
     except (variant.NoVariant, OSError) as exc:
         return _all(results, status="invalid", reason=f"no variant: {exc}")
-    sandbox.fresh_tmp()
-    for recording in recordings:
-        recording.config["max_test_events"] = TEST_EVENTS
-    tests = search.unchanged + [t for ids in search.candidates if ids for t in ids]
-    outcome = _traced(tests, run_dir, tracer_root, [r.config for r in recordings], timeout * SEARCH_TIMEOUT_FACTOR,
-                      sandbox, "search", min(TEST_SECONDS, timeout / 4), backend)
-    if outcome.timed_out:
-        return _all(results, status="timeout",
-                    reason=f"the search run timed out after {timeout * SEARCH_TIMEOUT_FACTOR:g}s")
-    problem = outcome.problem()
-    if problem:
-        return _all(results, status="invalid", reason=f"the search run: {problem}")
-    failed = {mark_of(t) for t in outcome.failed_tests()}
-    if "o" in failed:
-        return _all(results, status="invalid", reason="the unchanged copy's tests fail in the search run")
-    for recording in recordings:
-        try:
-            recorded = trace.load(recording.config["trace_path"])
-        except (OSError, ValueError) as exc:
-            for index in recording.members:
-                results[index] = dict(results[index], status="error", reason=f"no search trace: {exc}")
-            continue
-        if recorded.get("status") != "ok":
-            for index in recording.members:
-                results[index] = dict(results[index], status="invalid", reason=recorded.get("reason"))
-            continue
-        parts = split(recorded)
-        overflowed = {mark_of(t) for t in recorded.get("overflowed_tests", ())}
+    # The pool in chunks, in order: the search stops once every spec has WANTED candidates that change
+    # its answer and say something (aimed edits lead the pool, so most searches end in the first chunk).
+    pending = [k for k, ids in enumerate(search.candidates) if ids]
+    chunks = [pending[i:i + CHUNK] for i in range(0, len(pending), CHUNK)] or [[]]
+    budget = timeout * SEARCH_TIMEOUT_FACTOR
+    parts: list[dict[str, dict[str, Any]]] = [{} for _ in recordings]
+    overflowed: list[set[str | None]] = [set() for _ in recordings]
+    broken: dict[int, dict[str, Any]] = {}  # recording → why its trace cannot be read
+    failed: set[str | None] = set()
+    ran: set[int] = set()
+    spent = 0.0
+    for n, chunk in enumerate(chunks):
+        sandbox.fresh_tmp()
+        tests = (search.unchanged if n == 0 else []) + [t for k in chunk for t in search.candidates[k] or ()]
+        configs = [dict(r.config, trace_path=sandbox.path(f"search-{n}-{i}.json"), max_test_events=TEST_EVENTS)
+                   for i, r in enumerate(recordings)]
+        outcome = _traced(tests, run_dir, tracer_root, configs, budget - spent, sandbox, f"search-{n}",
+                          min(TEST_SECONDS, timeout / 4), backend)
+        spent += outcome.seconds
+        if outcome.timed_out or outcome.problem():
+            if n == 0:
+                return _all(results, status="timeout", reason=f"the search run timed out after {budget:g}s") if (
+                    outcome.timed_out) else _all(results, status="invalid", reason=f"the search run: "
+                                                 f"{outcome.problem()}")
+            break  # the chunks that ran stand; the others are counted as not run
+        failed |= {mark_of(t) for t in outcome.failed_tests()}
+        if n == 0 and "o" in failed:
+            return _all(results, status="invalid", reason="the unchanged copy's tests fail in the search run")
+        for i, config in enumerate(configs):
+            try:
+                recorded = trace.load(config["trace_path"])
+            except (OSError, ValueError) as exc:
+                broken.setdefault(i, {"status": "error", "reason": f"no search trace: {exc}"})
+                continue
+            if recorded.get("status") != "ok":
+                broken.setdefault(i, {"status": "invalid", "reason": recorded.get("reason")})
+                continue
+            parts[i].update(split(recorded))
+            overflowed[i] |= {mark_of(t) for t in recorded.get("overflowed_tests", ())}
+        ran.update(chunk)
+        decided = {index: _decide(specs[index], parts[i], search, failed | overflowed[i], ran,
+                                  recording.rule_context)
+                   for i, recording in enumerate(recordings) if i not in broken for index in recording.members}
+        if spent >= budget or all(sum(not c["empty"] for c in d.get("answer", {}).get("candidates", ())) >= WANTED
+                                  or d["status"] != "ok" for d in decided.values()):
+            break
+    for i, recording in enumerate(recordings):
         for index in recording.members:
-            results[index] = dict(results[index], **_decide(specs[index], parts, search, failed | overflowed,
-                                                            recording.rule_context))
-            results[index]["stats"].update(seconds=outcome.seconds, pytest_exit_code=outcome.exit_code)
+            if i in broken:
+                results[index] = dict(results[index], **broken[i])
+                continue
+            found = _decide(specs[index], parts[i], search, failed | overflowed[i], ran, recording.rule_context)
+            if found["status"] == "ok":
+                # An answer that says nothing fails the screen: those candidates go last.
+                found["answer"]["candidates"].sort(key=lambda c: c["empty"])
+                for c in found["answer"]["candidates"]:
+                    del c["empty"]
+            results[index] = dict(results[index], **found)
+            results[index]["stats"].update(seconds=spent, chunks=len(chunks), chunks_run=n + 1)
             results[index]["context"] = recording.context  # the target's, no tests: a search is never asked
     return results
 
@@ -169,7 +200,7 @@ def settled(specs: list[Spec], results: list[Result]) -> list[Result]:
                                              "first_line": 1, "source": ""}
         reason = str(result.get("reason") or result.get("status"))
         answer = {"candidates": [], "pool": 0, "targeted": 0, "same": 0, "failed": 0, "unreached": 0,
-                  "unanswered": 0, "unparsed": 0, "search_failed": reason}
+                  "unanswered": 0, "unparsed": 0, "unrun": 0, "search_failed": reason}
         out.append(dict({k: v for k, v in result.items() if k != "reason"}, status="ok", answer=answer,
                         context=context))
     return out
@@ -213,7 +244,7 @@ def split(recorded: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 def _decide(spec: Spec, parts: dict[str, dict[str, Any]], search: variant.Search, failed: set[str | None],
-            ctx: Any) -> dict[str, Any]:
+            ran: set[int], ctx: Any) -> dict[str, Any]:
     """The spec's search answer: the candidates whose answer differs from the unchanged copy's."""
     unchanged = parts.get("o")
     if unchanged is None:
@@ -222,12 +253,14 @@ def _decide(spec: Spec, parts: dict[str, dict[str, Any]], search: variant.Search
     if original["status"] != "ok":
         return {"status": "invalid", "reason": f"the unchanged copy has no answer: {original.get('reason')}"}
     shown = json.dumps(original["answer"], sort_keys=True)
-    counts = {"same": 0, "failed": 0, "unreached": 0, "unanswered": 0, "unparsed": 0}
+    counts = {"same": 0, "failed": 0, "unreached": 0, "unanswered": 0, "unparsed": 0, "unrun": 0}
     changed: list[dict[str, Any]] = []
     for k, ids in enumerate(search.candidates):
         mark = str(k)
         if ids is None:
             counts["unparsed"] += 1
+        elif k not in ran:
+            counts["unrun"] += 1
         elif mark in failed:
             counts["failed"] += 1
         elif mark not in parts:
@@ -241,9 +274,7 @@ def _decide(spec: Spec, parts: dict[str, dict[str, Any]], search: variant.Search
             else:
                 chosen = search.pool[k]
                 changed.append({"index": k, "file": chosen.file, "edits": [list(e) for e in chosen.edits],
-                                "what": chosen.what, "_empty": empty(answer["answer"])})
-    # An answer that says nothing (no exception caught, no pair) fails the screen: those candidates go last.
-    changed.sort(key=lambda c: c.pop("_empty"))
+                                "what": chosen.what, "empty": empty(answer["answer"])})
     return {"status": "ok", "answer": {"candidates": changed, "pool": len(search.candidates),
                                        "targeted": search.targeted, **counts}}
 

@@ -59,6 +59,8 @@ POOL_PER_TARGET = 20
 POOL_MAX = 96
 PAIRED = 12
 """Of which edits of two literals at once (when the pool has room after the single edits' first round)."""
+AIMED_ENOUGH = 12
+"""With this many aimed edits, the pool holds no blind ones."""
 SITES = 4
 """Per target, the call sites (test statements that reached it, in order of first invocation) whose inputs
 lead the pool."""
@@ -221,12 +223,14 @@ def pool(sources: dict[str, str], functions: dict[str, set[str] | None], epoch: 
     targeted = _rounds(_targeted(sources, trees, list(sites), siblings, functions, rng))
     if not per_literal and not targeted:
         raise NoVariant("no literal input or call to change in the test functions run")
-    rng.shuffle(per_literal)
+    rng.shuffle(per_literal)  # drawn even when unused: the epoch's order of what follows stays the same
     rounds = _rounds(per_literal)
     size = min(POOL_MAX, POOL + POOL_PER_TARGET * max(0, len(sites) - 1))
     chosen: list[Candidate] = []
     if targeted:
         chosen += targeted[0] + _paired(targeted[0], PAIRED // 2) + [c for r in targeted[1:] for c in r]
+    if len(chosen) >= AIMED_ENOUGH:
+        rounds = []  # blind edits found nothing aimed edits did not (docs/generate.md): not run
     if rounds:
         paired = _paired(rounds[0], PAIRED)
         chosen += rounds[0][:max(0, size - len(chosen) - len(paired))] + paired + [c for r in rounds[1:] for c in r]

@@ -113,6 +113,8 @@ interface SearchAnswer {
   unreached: number;
   unanswered: number;
   unparsed: number;
+  /** Candidates never run: the search stopped at the first chunk of the pool that found enough. */
+  unrun?: number;
   /** Why the search itself could not run (a hang, a crash, no trace): no candidate this epoch. */
   search_failed?: string;
 }
