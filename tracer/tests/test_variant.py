@@ -102,6 +102,9 @@ def test_the_search_answers_which_candidates_change_the_answer_and_the_chosen_on
                            search_spec(directory, id="search", variant_epoch=1, variant_search=True)])
     original, search = results["original"], results["search"]
     assert original["status"] == "ok" and search["status"] == "ok", search.get("reason")
+    # A search's result is a result line like any other: the host reads it through the protocol's schema.
+    from test_protocol import RESULT_SCHEMA, schema_errors
+    assert schema_errors(dict(search, tracegate_result=1), RESULT_SCHEMA) == []
     assert original["answer"] == {"total_iterations": 6 + 4 + 5 + 6}
     found = search["answer"]
     # A scout run saw count_up called from lines 6 and 8: the pool opens with edits aimed at them.

@@ -142,7 +142,7 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
                 for c in found["answer"]["candidates"]:
                     del c["empty"]
             results[index] = dict(results[index], **found)
-            results[index]["stats"].update(seconds=spent, chunks=len(chunks), chunks_run=n + 1)
+            results[index]["stats"].update(seconds=spent)
             results[index]["context"] = recording.context  # the target's, no tests: a search is never asked
     return results
 
