@@ -33,8 +33,10 @@ SEARCH_TIMEOUT_FACTOR = 4
 """The search run may take this many times the instance's timeout (it runs every candidate)."""
 TEST_EVENTS = 100_000
 """Each test of the search run records at most this many events (past it, its candidate is dropped)."""
-CHUNK = 16
-"""The pool runs in chunks of this many candidates, one pytest process each, until the search has found enough."""
+CHUNK = 48
+"""The pool runs in chunks of this many candidates, one pytest process each, until the search has found enough.
+A process costs more than most candidates (pytest's start, the package's import: chunks of 16 made the harvest
+of a 200-instance sample 38% slower than one run, docs/benchmarks.md), so one chunk holds a one-target pool."""
 WANTED = 2
 """Candidates per spec that change its answer and say something: enough to stop (the host harvests two)."""
 TEST_SECONDS = 20.0
