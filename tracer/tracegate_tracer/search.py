@@ -33,6 +33,8 @@ SEARCH_TIMEOUT_FACTOR = 4
 """The search run may take this many times the instance's timeout (it runs every candidate)."""
 TEST_EVENTS = 100_000
 """Each test of the search run records at most this many events (past it, its candidate is dropped)."""
+USAGE_ERROR = 4
+"""pytest's exit code when a test id it was given cannot be collected."""
 CHUNK = 48
 """The pool runs in chunks of this many candidates, one pytest process each, until the search has found enough.
 A process costs more than most candidates (pytest's start, the package's import: chunks of 16 made the harvest
@@ -154,14 +156,20 @@ def _traced(tests: list[str], run_dir: str, tracer_root: str, configs: list[dict
     """One traced pytest run of `tests` (hooks deferred to our plugin; redone traced from the start if a
     target's module was imported before it)."""
     outcome = None
-    # The tests by their ids through the plugin, their files to pytest: a copy that fails to import (an
-    # edit of module-level code) fails its own tests only, instead of ending the run as a usage error.
-    select = sandbox.write_private(f"{name}-tests.txt", "\n".join(tests) + "\n")
-    for defer in (True, False):
+    select = None
+    for attempt, defer in enumerate((True, True, False)):
+        if attempt == 1 and select is None:
+            continue  # no usage error: the next attempt is the run traced from the start, if asked
         config = {"backend": backend, "recorders": configs, "defer": defer}
-        config_path = sandbox.write_private(f"{name}-config-{int(defer)}.json", json.dumps(config))
+        config_path = sandbox.write_private(f"{name}-config-{attempt}.json", json.dumps(config))
         outcome = pytest_run.run(tests, run_dir, tracer_root, config_path, timeout, sandbox,
                                  extra_args=("--tb=no",), test_seconds=test_seconds, select_path=select)
+        if attempt == 0 and outcome.exit_code == USAGE_ERROR and not outcome.timed_out:
+            # A copy that fails to import (an edit of module-level code) makes its ids a usage error: again
+            # with the files given to pytest and the ids kept by the plugin, so it fails its own tests only.
+            select = sandbox.write_private(f"{name}-tests.txt", "\n".join(tests) + "\n")
+            sandbox.fresh_tmp()
+            continue
         if not defer or outcome.timed_out or outcome.problem():
             break
         try:
