@@ -256,13 +256,7 @@ def test_a_candidate_whose_answer_says_nothing_is_ranked_last():
 
 
 def test_a_candidate_whose_test_file_no_longer_imports_costs_only_itself(harness):
-    prog = {"prog.py": """
-        def count_up(n):
-            total = 0
-            while total < n:
-                total += 1
-            return total
-
+    prog = {"prog.py": PROG["prog.py"] + """
         def checked(n):
             if n > 5:
                 raise ValueError("too big")
