@@ -98,6 +98,7 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
     broken: dict[int, dict[str, Any]] = {}  # recording → why its trace cannot be read
     failed: set[str | None] = set()
     ran: set[int] = set()
+    decided: dict[int, dict[str, Any]] = {}  # spec → its answer over the chunks run so far
     spent = 0.0
     for n, chunk in enumerate(chunks):
         sandbox.fresh_tmp()
@@ -139,7 +140,7 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
             if i in broken:
                 results[index] = dict(results[index], **broken[i])
                 continue
-            found = _decide(specs[index], parts[i], search, failed | overflowed[i], ran, recording.rule_context)
+            found = decided[index]  # as the last chunk that ran left it
             if found["status"] == "ok":
                 # An answer that says nothing fails the screen: those candidates go last.
                 found["answer"]["candidates"].sort(key=lambda c: c["empty"])
