@@ -75,7 +75,7 @@ export class ModelRequestError extends Error {
  */
 export class ModelResponseError extends Error {
   constructor(
-    readonly errorClass: 'response_too_large',
+    readonly errorClass: 'response_too_large' | 'malformed_response',
     message: string,
   ) {
     super(message);

@@ -11,6 +11,7 @@ export const ERROR_CLASSES = [
   'refused',
   'request_rejected',
   'response_too_large',
+  'malformed_response',
   'harvest_invalid',
   'harvest_timeout',
   'harvest_error',
@@ -20,14 +21,16 @@ export type ErrorClass = (typeof ERROR_CLASSES)[number];
 /**
  * Failures that are not the model's answer: no oracle (harvest), a request
  * the server rejected for this instance (400/413/422 — e.g. a prompt longer
- * than the served context), a reply too large to read. The gate excludes
- * them from pairing and counts them; an empty, cut, unparsable or refused
- * reply is the model's and scores as wrong. (Transport failures that survive
+ * than the served context), a reply too large to read, a 2xx whose body is
+ * no reply at all on every attempt (`42`: the server's wrapper, not the
+ * model's text). The gate excludes them from pairing and counts them; an
+ * empty, cut, unparsable or refused reply is the model's and scores as wrong. (Transport failures that survive
  * retries end the run: its unanswered instances are `incomplete.missing`.)
  */
 export const INFRASTRUCTURE_ERRORS: ReadonlySet<ErrorClass> = new Set<ErrorClass>([
   'request_rejected',
   'response_too_large',
+  'malformed_response',
   'harvest_invalid',
   'harvest_timeout',
   'harvest_error',

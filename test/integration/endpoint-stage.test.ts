@@ -252,9 +252,9 @@ describe('the query stage against a loopback endpoint', () => {
   });
 
   it('records a per-instance rejection (400) and an oversized reply, and carries on', async () => {
-    const server = new FaultyModelServer(
+    const server: FaultyModelServer = new FaultyModelServer(
       (p) => `{"value": ${Number(/N=(\d+)/.exec(p)?.[1]) ** 2}}`,
-      (n) =>
+      (n): Fault | undefined =>
         n === 2
           ? { kind: 'status', status: 400, body: '{"error":{"message":"prompt is too long"}}' }
           : n === 4
@@ -275,6 +275,27 @@ describe('the query stage against a loopback endpoint', () => {
       ]);
       expect(records[1]!.detail).toMatch(/prompt is too long/);
       expect(summarize(records).errors).toEqual({ request_rejected: 1, response_too_large: 1 });
+    });
+  });
+
+  it('records a 200 whose body is no reply, on every retry, against its instance alone', async () => {
+    // The request for N=3 (and each retry of it) gets `42`: valid JSON, no choices.
+    const server: FaultyModelServer = new FaultyModelServer(
+      (p) => `{"value": ${Number(/N=(\d+)/.exec(p)?.[1]) ** 2}}`,
+      (n): Fault | undefined =>
+        /N=3\b/.test(JSON.stringify(server.seen[n - 1]?.body))
+          ? { kind: 'bytes', body: Buffer.from('42') }
+          : undefined,
+    );
+    await serving(server, async (url) => {
+      const records = await run(
+        items.slice(0, 5),
+        clientFor(url, { timeoutMs: 5000, retries: 2, backoffMs: 1 }),
+        { concurrency: 1 },
+      );
+      expect(records.map((r) => r.error)).toEqual([null, null, null, 'malformed_response', null]);
+      expect(records[3]!.detail).toMatch(/42.*no usable reply, 3 attempt/);
+      expect(records.filter((r) => r.correct)).toHaveLength(4); // the others answered, the run went on
     });
   });
 });

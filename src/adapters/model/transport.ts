@@ -46,7 +46,9 @@ export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
  * backoff and full jitter, honouring Retry-After. Ends in
  * EndpointUnavailableError when retries or the time budget run out, in
  * ModelRequestError (with the server's message) on other 4xx, and in
- * ModelResponseError on a body over the size limit.
+ * ModelResponseError on a body over the size limit or when every attempt
+ * got a 2xx whose body is no reply (`42`, no choices): the server answers,
+ * this request's reply is what is broken, so it costs this item alone.
  */
 export async function postJson<T>(
   url: string,
@@ -59,6 +61,7 @@ export async function postJson<T>(
   const secrets = options.secrets ?? [];
   const payload = JSON.stringify(body);
   let last: TransientError | undefined;
+  let malformed = 0;
   const giveUp = (why: string): EndpointUnavailableError =>
     new EndpointUnavailableError(url, redact(why, secrets));
   for (let attempt = 0; attempt <= options.retries; attempt++) {
@@ -84,15 +87,31 @@ export async function postJson<T>(
       );
     try {
       const raw = await attemptOnce(url, payload, options, Math.min(options.timeoutMs, left));
-      return { value: decode(interpret(url, raw)), retries: attempt };
+      const json = interpret(url, raw);
+      try {
+        return { value: decode(json), retries: attempt };
+      } catch (error) {
+        // Which reply it was: the body's first bytes beside what is missing from it.
+        if (error instanceof MalformedResponseError)
+          throw new MalformedResponseError(`${error.message}: ${snippet(raw.text)}`);
+        throw error;
+      }
     } catch (error) {
-      if (error instanceof TransientError) last = error;
-      else if (error instanceof ModelRequestError)
+      if (error instanceof TransientError) {
+        last = error;
+        if (error instanceof MalformedResponseError) malformed++;
+      } else if (error instanceof ModelRequestError)
         throw new ModelRequestError(error.status, redact(error.message, secrets));
       else throw error;
     }
   }
-  throw giveUp(`${last?.message ?? 'no answer'} (after ${options.retries + 1} attempt(s))`);
+  const attempts = options.retries + 1;
+  if (malformed === attempts)
+    throw new ModelResponseError(
+      'malformed_response',
+      redact(`${last!.message} (a 2xx with no usable reply, ${attempts} attempt(s))`, secrets),
+    );
+  throw giveUp(`${last?.message ?? 'no answer'} (after ${attempts} attempt(s))`);
 }
 
 /**
