@@ -143,6 +143,11 @@ export function scorerOf(results: unknown): string | undefined {
 
 /** Where an entry lives inside the history (a directory or the data branch's tree). */
 export const ENTRIES_DIR = 'entries';
+
+/** A history entry file larger than this is skipped with a warning, never read (one run's records). */
+export const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+/** An index larger than this is refused (a row is a few hundred bytes: set a retention). */
+export const MAX_INDEX_BYTES = 32 * 1024 * 1024;
 export const entryPath = (name: string, commit: string): string =>
   `${ENTRIES_DIR}/${name}/${commit}.json`;
 export const INDEX_PATH = 'index.json';

@@ -125,6 +125,11 @@ export class FakeRepo {
     return this.put({ type: 'commit', tree, parents, message });
   }
 
+  private blobSize(sha: string): number {
+    const blob = this.objects.get(sha);
+    return blob?.type === 'blob' ? blob.content.length : 0;
+  }
+
   private treeEntries(sha: string): TreeEntry[] {
     const object = this.objects.get(sha);
     if (object?.type !== 'tree') throw invalid(`base_tree ${sha} is not a tree`);
@@ -275,7 +280,13 @@ export class FakeRepo {
       if (this.objects.get(root)?.type !== 'tree') return notFound(root);
       const list = (sha: string, prefix: string): object[] =>
         this.treeEntries(sha).flatMap((e) => [
-          { path: `${prefix}${e.name}`, mode: e.mode, type: e.type, sha: e.sha },
+          {
+            path: `${prefix}${e.name}`,
+            mode: e.mode,
+            type: e.type,
+            sha: e.sha,
+            ...(e.type === 'blob' ? { size: this.blobSize(e.sha) } : {}),
+          },
           ...(query.has('recursive') && e.type === 'tree'
             ? list(e.sha, `${prefix}${e.name}/`)
             : []),

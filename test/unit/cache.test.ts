@@ -1,4 +1,4 @@
-import { writeFileSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DirOracleCache } from '../../src/adapters/stores/oracle-cache.js';
 import type { CachedOracle } from '../../src/contracts/oracle.js';
@@ -75,5 +75,45 @@ describe('the oracle cache', () => {
 describe('the oracle cache refuses what is not a key', () => {
   it.each(['../escape', 'k1', '', 'A'.repeat(64)])('%j is never looked up', (key) => {
     expect(new DirOracleCache(tempDir()).get(key)).toBeUndefined();
+  });
+});
+
+describe('the oracle cache reads only its own regular files (a restored cache may hold anything)', () => {
+  const secret = 'root-password-hunter2';
+
+  it('does not follow an oracle.json that is a link: a miss whose warning holds none of the target', () => {
+    const dir = tempDir();
+    const outside = join(dir, 'outside.json');
+    writeFileSync(outside, `{"secret": "${secret}"`);
+    const warnings: string[] = [];
+    const cache = new DirOracleCache(join(dir, 'oracles'), (m) => warnings.push(m));
+    cache.put(K, entry);
+    const slot = join(dir, 'oracles', K, 'oracle.json');
+    rmSync(slot);
+    symlinkSync(outside, slot);
+    expect(cache.get(K)).toBeUndefined();
+    expect(warnings.join('\n')).toMatch(/symbolic link, which is not followed/);
+    expect(warnings.join('\n')).not.toContain(secret);
+    cache.put(K, entry); // the harvest stores the oracle again: the link is replaced, its target kept
+    expect(cache.get(K)).toEqual(entry);
+    expect(readFileSync(outside, 'utf8')).toContain(secret);
+  });
+
+  it('repairs a slot that is a directory, and an entry directory that is a link, instead of failing', () => {
+    const dir = tempDir();
+    const cache = new DirOracleCache(join(dir, 'oracles'), () => {});
+    mkdirSync(join(dir, 'oracles', K, 'oracle.json', 'deep'), { recursive: true });
+    expect(cache.get(K)).toBeUndefined();
+    cache.put(K, entry); // was EISDIR, failing the whole harvest
+    expect(cache.get(K)).toEqual(entry);
+
+    const elsewhere = join(dir, 'elsewhere');
+    mkdirSync(elsewhere);
+    const other = 'c'.repeat(64);
+    symlinkSync(elsewhere, join(dir, 'oracles', other));
+    expect(cache.get(other)).toBeUndefined();
+    cache.put(other, entry);
+    expect(cache.get(other)).toEqual(entry);
+    expect(readdirSync(elsewhere)).toEqual([]); // nothing written through the link
   });
 });

@@ -1,7 +1,16 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  writeFileSync,
+  mkdirSync,
+  symlinkSync,
+  truncateSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DirHistory } from '../../src/adapters/history/dir.js';
+import { MAX_ENTRY_BYTES } from '../../src/contracts/history.js';
 import { HistoryVersionError } from '../../src/adapters/history/errors.js';
 import { UsageError } from '../../src/errors.js';
 import { at, entry, sha, warnings } from '../helpers/history.js';
@@ -87,6 +96,29 @@ describe('DirHistory', () => {
       expect.stringMatching(new RegExp(`^${join(dir, 'index.json')} is not valid JSON`)),
       `${join(dir, 'entries', 'tracegate', `${sha('c1')}.json`)} is not a tracegate history entry (schema none): skipped.`,
     ]);
+  });
+
+  it('never reads an entry over its bound or one that is a link; refuses an index that is a link', async () => {
+    const dir = temp();
+    const { warn, seen } = warnings();
+    const history = new DirHistory(dir, warn);
+    await history.record(entry('c1'));
+    const huge = join(dir, 'entries', 'tracegate', `${sha('c1')}.json`);
+    truncateSync(huge, MAX_ENTRY_BYTES + 1); // sparse: 64 MiB + 1 byte that would be read whole
+    expect(await history.entry('tracegate', sha('c1'))).toBeUndefined();
+    const outside = join(temp(), 'secret.json');
+    writeFileSync(outside, JSON.stringify(entry('c2')));
+    symlinkSync(outside, join(dir, 'entries', 'tracegate', `${sha('c2')}.json`));
+    expect(await history.entry('tracegate', sha('c2'))).toBeUndefined();
+    expect(seen).toEqual([
+      `${huge} is ${MAX_ENTRY_BYTES + 1} bytes, over the ${MAX_ENTRY_BYTES} read at most: skipped.`,
+      `${join(dir, 'entries', 'tracegate', `${sha('c2')}.json`)} is a symbolic link, which is not followed here: skipped.`,
+    ]);
+    const linked = temp();
+    symlinkSync(join(dir, 'index.json'), join(linked, 'index.json'));
+    expect(() => DirHistory.open(linked, () => {})).toThrow(
+      /--history .*: cannot read .*index\.json \(.*symbolic link/,
+    );
   });
 
   it('refuses a directory written by a newer tracegate', async () => {

@@ -1,5 +1,7 @@
 import {
   INDEX_PATH,
+  MAX_ENTRY_BYTES,
+  MAX_INDEX_BYTES,
   entryPath,
   indexRow,
   type HistoryEntry,
@@ -93,6 +95,11 @@ export class BranchHistory implements HistoryStore {
   private async rowsAt(snapshot: Snapshot): Promise<IndexRow[]> {
     const item = await this.git.find(snapshot.tree, INDEX_PATH);
     if (!item || item.type !== 'blob') return [];
+    if ((item.size ?? 0) > MAX_INDEX_BYTES)
+      throw new HistoryAccessError(
+        `${this.where(INDEX_PATH)} is ${item.size} bytes, over the ${MAX_INDEX_BYTES} read at most: ` +
+          'set a retention to keep fewer entries, or give another history branch.',
+      );
     const { rows, warnings } = parseIndex(await this.git.blob(item.sha), this.where(INDEX_PATH));
     warnings.forEach((w) => this.warn(w));
     return rows;
@@ -110,6 +117,12 @@ export class BranchHistory implements HistoryStore {
     const path = entryPath(name, commit);
     const item = await this.git.find(snapshot.tree, path);
     if (!item || item.type !== 'blob') return undefined;
+    if ((item.size ?? 0) > MAX_ENTRY_BYTES) {
+      this.warn(
+        `${this.where(path)} is ${item.size} bytes, over the ${MAX_ENTRY_BYTES} read at most: skipped.`,
+      );
+      return undefined;
+    }
     const { entry, warning } = parseEntry(await this.git.blob(item.sha), this.where(path), {
       name,
       commit,

@@ -1,7 +1,15 @@
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, rmSync, statSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import { join } from 'node:path';
-import { INDEX_PATH, entryPath, indexRow, type HistoryEntry } from '../../contracts/history.js';
+import {
+  INDEX_PATH,
+  MAX_ENTRY_BYTES,
+  MAX_INDEX_BYTES,
+  entryPath,
+  indexRow,
+  type HistoryEntry,
+} from '../../contracts/history.js';
+import { readRegularFile, UnreadableFileError } from '../stores/read-file.js';
 import type { IndexRow } from '../../contracts/history.js';
 import { writeFileAtomic, writing } from '../stores/atomic.js';
 import { applyRetention, mergeRow } from './index-merge.js';
@@ -51,7 +59,7 @@ export class DirHistory implements HistoryStore {
     if (existsSync(index)) {
       let text: string;
       try {
-        text = readFileSync(index, 'utf8');
+        text = readRegularFile(index, { maxBytes: MAX_INDEX_BYTES, follow: false });
       } catch (error) {
         throw new UsageError(
           `--history ${dir}: cannot read ${index} (${(error as Error).message})`,
@@ -66,10 +74,26 @@ export class DirHistory implements HistoryStore {
     return new DirHistory(dir, warn);
   }
 
+  /**
+   * A file of the history, if there: read only when it is a regular file
+   * (a link is not followed) within its bound; an entry that is not is
+   * skipped with a warning, an index that is not is refused (UsageError).
+   */
   private read(path: string): string | undefined {
     const file = join(this.dir, path);
-    if (!existsSync(file)) return undefined;
-    return readFileSync(file, 'utf8');
+    if (!lstatSync(file, { throwIfNoEntry: false })) return undefined;
+    const index = path === INDEX_PATH;
+    try {
+      return readRegularFile(file, {
+        maxBytes: index ? MAX_INDEX_BYTES : MAX_ENTRY_BYTES,
+        follow: false,
+      });
+    } catch (error) {
+      if (!(error instanceof UnreadableFileError)) throw error;
+      if (index) throw new UsageError(`--history ${this.dir}: ${error.message}.`);
+      this.warn(`${error.message}: skipped.`);
+      return undefined;
+    }
   }
 
   private rows(): IndexRow[] {

@@ -15,6 +15,8 @@ export interface TreeItem {
   path: string;
   type: string;
   sha: string;
+  /** A blob's size in bytes, as the listing gives it (read before the blob is). */
+  size?: number;
 }
 
 /** A change to a tree: a blob at `path`, or `sha: null` to delete it. */
@@ -90,7 +92,12 @@ export class GitData {
           throw new HistoryAccessError(
             `A tree of ${this.location} is too large to list (${sha}): set a retention to keep fewer entries.`,
           );
-        return data.tree.map((t) => ({ path: t.path ?? '', type: t.type ?? '', sha: t.sha ?? '' }));
+        return data.tree.map((t) => ({
+          path: t.path ?? '',
+          type: t.type ?? '',
+          sha: t.sha ?? '',
+          ...(typeof t.size === 'number' ? { size: t.size } : {}),
+        }));
       });
       listing.catch(() => this.trees.delete(sha));
       this.trees.set(sha, listing);

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { lstatSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { readRegularFile } from './read-file.js';
 import { cachedOracleSchema, type CachedOracle } from '../../contracts/oracle.js';
 import { writeFileAtomic } from './atomic.js';
 import type { OracleStore } from '../../contracts/ports.js';
@@ -9,7 +10,10 @@ const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 /**
  * Oracles on disk: `<dir>/<key>/oracle.json` (SWE-Flux format) and
  * `context.json`. A corrupt entry is reported through `warn` and treated as a
- * miss, so it is re-harvested rather than trusted or fatal.
+ * miss, so it is re-harvested rather than trusted or fatal. The directory may
+ * be restored from elsewhere (an Actions cache): an entry file is read only
+ * when it is a regular file (a symbolic link is not followed), and a slot
+ * that is not one (a directory, a link) is replaced when the oracle is stored.
  */
 export class DirOracleCache implements OracleStore {
   constructor(
@@ -24,14 +28,14 @@ export class DirOracleCache implements OracleStore {
   get(key: string): CachedOracle | undefined {
     if (!/^[0-9a-f]{64}$/.test(key)) return undefined;
     const dir = this.entryDir(key);
-    if (!existsSync(join(dir, 'oracle.json'))) return undefined;
+    // The slot itself a link (to anywhere): not an entry of this cache.
+    if (!lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) return undefined;
+    if (!lstatSync(join(dir, 'oracle.json'), { throwIfNoEntry: false })) return undefined;
     try {
-      const read = (name: string) => {
-        const text = readFileSync(join(dir, name), 'utf8');
-        if (text.length > MAX_ENTRY_BYTES)
-          throw new Error(`${name} is over ${MAX_ENTRY_BYTES} bytes`);
-        return JSON.parse(text) as unknown;
-      };
+      const read = (name: string) =>
+        JSON.parse(
+          readRegularFile(join(dir, name), { maxBytes: MAX_ENTRY_BYTES, follow: false }),
+        ) as unknown;
       return cachedOracleSchema.parse({
         oracle: read('oracle.json'),
         context: read('context.json'),
@@ -46,6 +50,13 @@ export class DirOracleCache implements OracleStore {
 
   put(key: string, entry: CachedOracle): void {
     const dir = this.entryDir(key);
+    if (lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() === false)
+      rmSync(dir, { recursive: true, force: true }); // a link or a file where the entry goes
+    for (const name of ['context.json', 'oracle.json']) {
+      const slot = join(dir, name);
+      if (lstatSync(slot, { throwIfNoEntry: false })?.isFile() === false)
+        rmSync(slot, { recursive: true, force: true }); // not an entry: what the harvest stores replaces it
+    }
     // context.json first: an entry whose oracle.json exists is complete.
     writeFileAtomic(join(dir, 'context.json'), JSON.stringify(entry.context, null, 2) + '\n');
     writeFileAtomic(join(dir, 'oracle.json'), JSON.stringify(entry.oracle, null, 2) + '\n');

@@ -1,7 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from './atomic.js';
+import { readRegularFile } from './read-file.js';
+
+/** A stored reply larger than this is not one (replies are read up to 8 MiB). */
+const MAX_STORED_BYTES = 16 * 1024 * 1024;
 import type { ResponseCache } from '../../contracts/ports.js';
 import type { Completion } from '../../contracts/model.js';
 
@@ -28,9 +32,10 @@ export class DirResponseCache implements ResponseCache {
 
   get(key: string): Completion | undefined {
     const file = this.file(key);
-    if (!existsSync(file)) return undefined;
+    if (!lstatSync(file, { throwIfNoEntry: false })) return undefined;
     try {
-      return storedSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+      const text = readRegularFile(file, { maxBytes: MAX_STORED_BYTES, follow: false });
+      return storedSchema.parse(JSON.parse(text));
     } catch {
       return undefined;
     }

@@ -1,9 +1,10 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeIssues } from '../../contracts/instance.js';
 import { resultsSchema, type InstanceRecord, type Results } from '../../contracts/results.js';
 import { UsageError } from '../../errors.js';
 import { writeFileAtomic, writing } from './atomic.js';
+import { readRegularFile, UnreadableFileError } from './read-file.js';
 import type { Baseline, BaselineSource, ResultsSink } from '../../contracts/ports.js';
 
 /**
@@ -48,12 +49,27 @@ export class ResultsDir implements ResultsSink {
   }
 }
 
-/** Reads a results.json (e.g. a baseline), naming the file and field when it is malformed. */
+/** A results.json larger than this is not read (one of 10,000 instances is a few tens of MB). */
+export const MAX_RESULTS_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Reads a results.json (e.g. a baseline): a regular file (a device, a pipe or
+ * a directory is refused, never read or waited on) of at most
+ * MAX_RESULTS_BYTES, naming the file and field when it is malformed.
+ */
 export function readResults(file: string, what = '--baseline'): Results {
   if (!existsSync(file)) throw new UsageError(`${what} ${file}: no such file`);
+  let text: string;
+  try {
+    text = readRegularFile(file, { maxBytes: MAX_RESULTS_BYTES, follow: true });
+  } catch (error) {
+    if (error instanceof UnreadableFileError)
+      throw new UsageError(`${what} ${error.message}: give a results.json a tracegate run wrote`);
+    throw new UsageError(`${what} ${file}: cannot read it (${(error as Error).message})`);
+  }
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(text);
   } catch (error) {
     throw new UsageError(`${what} ${file}: not valid JSON (${(error as Error).message})`);
   }

@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { readRegularFile } from '../../adapters/stores/read-file.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { historyStore } from '../../app/config/history.js';
@@ -34,11 +35,13 @@ interface WorkflowRunPayload {
 }
 
 function readBounded(file: string, what: string): string {
-  const size = statSync(file, { throwIfNoEntry: false })?.size;
-  if (size === undefined) throw new UsageError(`${what}: the artifact has no ${file}`);
-  if (size > MAX_FILE_BYTES)
-    throw new UsageError(`${what}: ${file} is ${size} bytes, over the ${MAX_FILE_BYTES} read`);
-  return readFileSync(file, 'utf8');
+  if (!statSync(file, { throwIfNoEntry: false }))
+    throw new UsageError(`${what}: the artifact has no ${file}`);
+  try {
+    return readRegularFile(file, { maxBytes: MAX_FILE_BYTES, follow: false });
+  } catch (error) {
+    throw new UsageError(`${what}: ${(error as Error).message}`);
+  }
 }
 
 /**

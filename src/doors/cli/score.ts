@@ -1,10 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { readRegularFile } from '../../adapters/stores/read-file.js';
 import nodeUtil from 'node:util';
 import { ExitCode, UsageError } from '../../errors.js';
 import { jsonLoads } from '../../stages/score/python/json-reader.js';
 import { hasKey, isDict, type PyValue } from '../../stages/score/python/values.js';
 import { SCORERS, SCORING_MODES, type ScoringMode } from '../../stages/score/scorer.js';
 import type { Io } from './flags.js';
+
+/** Largest predictions file read (a line is a few KiB: tens of thousands of them). */
+const MAX_SCORE_BYTES = 256 * 1024 * 1024;
 
 export const SCORE_USAGE = `tracegate score --scoring strict|swe-flux FILE.jsonl
   Scores (oracle, prediction) pairs: each input line {"id"?: …, "oracle": <oracle_answer>,
@@ -72,9 +75,11 @@ export function scoreCommand(args: string[], io: Io): number {
   const file = parsed.positionals[0]!;
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularFile(file, { maxBytes: MAX_SCORE_BYTES, follow: true });
   } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+    throw new UsageError(
+      `cannot read ${file}: ${(error as Error).message} (give a JSON Lines file of predictions)`,
+    );
   }
   const { lines, bad } = scoreLines(text, mode as ScoringMode);
   if (lines.length) io.stdout(lines.join('\n'));

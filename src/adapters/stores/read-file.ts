@@ -1,0 +1,69 @@
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+
+/** A file the host would not read: what it is instead, or how much too large. */
+export class UnreadableFileError extends Error {
+  constructor(
+    readonly path: string,
+    readonly why: string,
+  ) {
+    super(`${path} ${why}`);
+    this.name = 'UnreadableFileError';
+  }
+}
+
+function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isFIFO()) return 'a named pipe';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+  if (stats.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+export interface ReadOptions {
+  /** Largest size read; a larger file is refused, naming both sizes. */
+  maxBytes: number;
+  /**
+   * Follow a symbolic link at `path` (a path the user typed), or refuse it
+   * (a file of a directory restored from elsewhere: a cache, a history).
+   */
+  follow: boolean;
+}
+
+/**
+ * `path`'s text (UTF-8) if it is a regular file of at most `maxBytes`;
+ * otherwise UnreadableFileError saying what it is. Opened non-blocking (a
+ * named pipe never hangs the run) and checked on the open descriptor (what
+ * is read is what was checked); a file that grows past the bound while read
+ * is refused. ENOENT and other errors of the open propagate as they are.
+ */
+export function readRegularFile(path: string, options: ReadOptions): string {
+  let fd: number;
+  try {
+    fd = openSync(
+      path,
+      constants.O_RDONLY | constants.O_NONBLOCK | (options.follow ? 0 : constants.O_NOFOLLOW),
+    );
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new UnreadableFileError(path, 'is a symbolic link, which is not followed here');
+    throw error;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new UnreadableFileError(path, `is ${kindOf(stats)}`);
+    if (stats.size > options.maxBytes)
+      throw new UnreadableFileError(
+        path,
+        `is ${stats.size} bytes, over the ${options.maxBytes} read at most`,
+      );
+    // One byte more than it holds: reading it means the file grew after it was checked.
+    const buffer = Buffer.alloc(stats.size + 1);
+    let size = 0;
+    for (let n = 1; n > 0 && size < buffer.length; size += n)
+      n = readSync(fd, buffer, size, buffer.length - size, size);
+    if (size > stats.size) throw new UnreadableFileError(path, 'grew while it was read');
+    return buffer.subarray(0, size).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
