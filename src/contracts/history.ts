@@ -33,7 +33,14 @@ export const historyEntrySchema = z.object({
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
 /** One kind's counts in an index row. */
-export const kindCountSchema = z.object({ total: z.number().int(), correct: z.number().int() });
+/** A share of items (accuracy): a number from 0 to 1. */
+const shareSchema = z.number().min(0).max(1);
+/** A count of items: a whole number from 0. */
+const countSchema = z.number().int().nonnegative();
+
+export const kindCountSchema = z
+  .object({ total: countSchema, correct: countSchema })
+  .refine((c) => c.correct <= c.total, 'correct is more than total');
 
 /** Flipped items an index row lists at most (regressed first); the entry holds them all. */
 export const FLIPPED_IN_INDEX = 20;
@@ -48,37 +55,44 @@ export const flippedRowSchema = z.object({
   /** Wrong in the baseline, right now (fixed). */
   gained: z.array(flippedItemSchema),
   /** How many flipped each way in all (the lists above may be shorter). */
-  lostTotal: z.number().int(),
-  gainedTotal: z.number().int(),
+  lostTotal: countSchema,
+  gainedTotal: countSchema,
   /** The baseline's commit, when the baseline was one. */
   baseline: z.string().optional(),
 });
 export type FlippedRow = z.infer<typeof flippedRowSchema>;
 
-/** One row of the index: enough to draw a trend and find an entry without reading it. */
-export const indexRowSchema = z.object({
-  name: runNameSchema,
-  commit: commitShaSchema,
-  parent: z.string().optional(),
-  branch: z.string().optional(),
-  recordedAt: z.string(),
-  verdict: z.string().optional(),
-  accepted: z.boolean().optional(),
-  accuracy: z.number(),
-  total: z.number().int(),
-  byKind: z.record(z.string(), z.number()),
-  /** Items right overall (with `total`, the interval). Absent from rows written before it was kept. */
-  correct: z.number().int().optional(),
-  /** Per kind: items scored and right (the item count and interval the dashboard draws). */
-  byKindCounts: z.record(z.string(), kindCountSchema).optional(),
-  /** The items that flipped against the run's baseline, capped (the dashboard lists them). */
-  flipped: flippedRowSchema.optional(),
-  model: z.string(),
-  revision: z.string().optional(),
-  /** The entry's prompt version and scorer: a baseline of another one is skipped unread. */
-  promptVersion: z.string().optional(),
-  scorer: z.string().optional(),
-});
+/**
+ * One row of the index: enough to draw a trend and find an entry without
+ * reading it. Values are checked where they enter (shares in [0, 1], counts
+ * whole and non-negative, `correct` ≤ `total`): a row out of range is
+ * skipped with a warning, never drawn or averaged.
+ */
+export const indexRowSchema = z
+  .object({
+    name: runNameSchema,
+    commit: commitShaSchema,
+    parent: z.string().optional(),
+    branch: z.string().optional(),
+    recordedAt: z.string(),
+    verdict: z.string().optional(),
+    accepted: z.boolean().optional(),
+    accuracy: shareSchema,
+    total: countSchema,
+    byKind: z.record(z.string(), shareSchema),
+    /** Items right overall (with `total`, the interval). Absent from rows written before it was kept. */
+    correct: countSchema.optional(),
+    /** Per kind: items scored and right (the item count and interval the dashboard draws). */
+    byKindCounts: z.record(z.string(), kindCountSchema).optional(),
+    /** The items that flipped against the run's baseline, capped (the dashboard lists them). */
+    flipped: flippedRowSchema.optional(),
+    model: z.string(),
+    revision: z.string().optional(),
+    /** The entry's prompt version and scorer: a baseline of another one is skipped unread. */
+    promptVersion: z.string().optional(),
+    scorer: z.string().optional(),
+  })
+  .refine((r) => r.correct === undefined || r.correct <= r.total, 'correct is more than total');
 export type IndexRow = z.infer<typeof indexRowSchema>;
 
 export const historyIndexSchema = z.object({

@@ -88,6 +88,26 @@ describe('reading index and entry files', () => {
     });
   });
 
+  it('skips rows whose values are out of range, or a second row of one commit: never drawn', () => {
+    const good = [row('a', 1), row('b', 2)];
+    const text = serializeIndex([
+      ...good,
+      row('c', 3, { accuracy: 1e308 }),
+      row('d', 4, { total: -5 }),
+      row('e', 5, { correct: 9, total: 4 }),
+      row('f', 6, { byKind: { S2_Loops: Infinity } }),
+      row('a', 7),
+    ]).replace('1e+308', '1e308');
+    const { rows, warnings } = parseIndex(text, file);
+    expect(rows).toEqual(good);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^tracegate-data: index\.json: 5 unreadable row\(s\) skipped: /);
+    expect(warnings[0]).toMatch(
+      /row 3 \(accuracy: .*\); row 4 \(total: .*\); row 5 \(.*correct is more than total\)/,
+    );
+    expect(warnings[0]).toContain(`row 7 (a second row of tracegate at ${sha('a')})`);
+  });
+
   it('skips a corrupt file with a warning that names it', () => {
     const { rows, warnings } = parseIndex('{"schema": "tracegate/hist', file);
     expect(rows).toEqual([]);

@@ -112,6 +112,12 @@ describe('the per-instance pass rules', () => {
     expect(replyNumber('')).toBeUndefined();
     expect(replyNumber('9'.repeat(400))).toBeUndefined();
     expect(replyNumber({ valueOf: () => 3 })).toBeUndefined();
+    // Measurements: never negative, never past 10^15 (a 1e308 would move a calibration's mean).
+    for (const bad of [1e308, '1e308', -1, '-0.5', 1e16]) expect(replyNumber(bad)).toBeUndefined();
+    expect(replyNumber(1e15)).toBe(1e15);
+    const truth = { wall_ms: 4 };
+    expect(worldMeasures('W3_WallTime', truth, { wall_ms: 1e308 })).toBeUndefined(); // not calibrated
+    expect(passesWorld('W3_WallTime', truth, { wall_ms: 1e308 })).toBe(false);
   });
 });
 

@@ -76,10 +76,18 @@ export function parseIndex(text: string, file: string): { rows: IndexRow[]; warn
   if (!Array.isArray(raw)) return { rows: [], warnings: [`${file} has no list of rows: skipped.`] };
   const rows: IndexRow[] = [];
   const bad: string[] = [];
+  const seen = new Set<string>();
   raw.forEach((row: unknown, i) => {
     const parsed = indexRowSchema.safeParse(row);
-    if (parsed.success) rows.push(parsed.data);
-    else bad.push(`row ${i + 1} (${firstIssue(parsed.error)})`);
+    if (!parsed.success) return bad.push(`row ${i + 1} (${firstIssue(parsed.error)})`);
+    // One row per run and commit (recording again replaces it): a second is not drawn twice.
+    const key = `${parsed.data.name}\0${parsed.data.commit}`;
+    if (seen.has(key))
+      return bad.push(
+        `row ${i + 1} (a second row of ${parsed.data.name} at ${parsed.data.commit})`,
+      );
+    seen.add(key);
+    rows.push(parsed.data);
   });
   const warnings = bad.length
     ? [

@@ -24,7 +24,18 @@ export type RankList = (typeof RANK_LISTS)[number];
 
 type Answer = Record<string, unknown>;
 
-/** A number from a reply: a finite JSON number or numeric string; anything else is no number. */
+/**
+ * The largest measurement a reply may state: 10^15 (a petabyte of memory, or
+ * 30,000 years in milliseconds). Past it a number is not a measurement: it
+ * would only move a calibration's mean (a time bias of 306.9 from one `1e308`).
+ */
+export const MAX_REPLY_NUMBER = 1e15;
+
+/**
+ * A measurement from a reply: a JSON number or numeric string from 0 to
+ * MAX_REPLY_NUMBER; anything else (negative, infinite, astronomically large,
+ * not a number) is no number.
+ */
 export function replyNumber(value: unknown): number | undefined {
   const n =
     typeof value === 'number'
@@ -32,7 +43,7 @@ export function replyNumber(value: unknown): number | undefined {
       : typeof value === 'string' && value.trim() !== ''
         ? Number(value.trim().replace(/_/g, ''))
         : NaN;
-  return Number.isFinite(n) ? n : undefined;
+  return Number.isFinite(n) && n >= 0 && n <= MAX_REPLY_NUMBER ? n : undefined;
 }
 
 function asObject(value: unknown): Answer {
@@ -79,7 +90,7 @@ export function passesWorld(
   if (value) {
     const t = replyNumber(truth[value.field]);
     const p = replyNumber(said[value.field]);
-    if (t === undefined || p === undefined || p < 0) return false;
+    if (t === undefined || p === undefined) return false;
     const a = Math.max(t, value.floor);
     const b = Math.max(p, value.floor);
     return Math.max(a / b, b / a) <= factor;
@@ -126,7 +137,7 @@ export function worldMeasures(
   if (value) {
     const t = replyNumber(truth[value.field]);
     const p = replyNumber(said[value.field]);
-    if (t === undefined || p === undefined || p < 0) return undefined;
+    if (t === undefined || p === undefined) return undefined;
     return {
       log10: {
         truth: Math.log10(Math.max(t, value.floor)),
