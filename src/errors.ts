@@ -155,10 +155,12 @@ export class BaselineUnavailableError extends TracegateError {
 
 export class InterruptedError extends TracegateError {
   readonly exitCode = ExitCode.Interrupted;
-  constructor(signal: string, resultsAt: string) {
+  /** `kept`: what was kept and what a rerun does, when the caller knows better than "the answers". */
+  constructor(signal: string, resultsAt: string, kept?: string) {
     super(
-      `Interrupted by ${signal}: containers and temporary files were removed; the answers obtained ` +
-        `so far are in ${resultsAt}, marked incomplete with the instances still missing.`,
+      `Interrupted by ${signal}: containers and temporary files were removed; ` +
+        (kept ??
+          `the answers obtained so far are in ${resultsAt}, marked incomplete with the instances still missing.`),
     );
     this.name = 'InterruptedError';
   }

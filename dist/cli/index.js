@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9946);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4737);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9946:
+/***/ 4737:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -76992,6 +76992,7 @@ const ERROR_CLASSES = [
     'refused',
     'request_rejected',
     'response_too_large',
+    'malformed_response',
     'harvest_invalid',
     'harvest_timeout',
     'harvest_error',
@@ -76999,14 +77000,16 @@ const ERROR_CLASSES = [
 /**
  * Failures that are not the model's answer: no oracle (harvest), a request
  * the server rejected for this instance (400/413/422 — e.g. a prompt longer
- * than the served context), a reply too large to read. The gate excludes
- * them from pairing and counts them; an empty, cut, unparsable or refused
- * reply is the model's and scores as wrong. (Transport failures that survive
+ * than the served context), a reply too large to read, a 2xx whose body is
+ * no reply at all on every attempt (`42`: the server's wrapper, not the
+ * model's text). The gate excludes them from pairing and counts them; an
+ * empty, cut, unparsable or refused reply is the model's and scores as wrong. (Transport failures that survive
  * retries end the run: its unanswered instances are `incomplete.missing`.)
  */
 const INFRASTRUCTURE_ERRORS = new Set([
     'request_rejected',
     'response_too_large',
+    'malformed_response',
     'harvest_invalid',
     'harvest_timeout',
     'harvest_error',
@@ -77260,7 +77263,12 @@ const historyEntrySchema = object({
     results: resultsSchema,
 });
 /** One kind's counts in an index row. */
-const kindCountSchema = object({ total: schemas_number().int(), correct: schemas_number().int() });
+/** A share of items (accuracy): a number from 0 to 1. */
+const shareSchema = schemas_number().min(0).max(1);
+/** A count of items: a whole number from 0. */
+const countSchema = schemas_number().int().nonnegative();
+const kindCountSchema = object({ total: countSchema, correct: countSchema })
+    .refine((c) => c.correct <= c.total, 'correct is more than total');
 /** Flipped items an index row lists at most (regressed first); the entry holds them all. */
 const FLIPPED_IN_INDEX = 20;
 /** A flipped item as the index keeps it: the id and, when the entry's records say, its kind. */
@@ -77272,12 +77280,17 @@ const flippedRowSchema = object({
     /** Wrong in the baseline, right now (fixed). */
     gained: array(flippedItemSchema),
     /** How many flipped each way in all (the lists above may be shorter). */
-    lostTotal: schemas_number().int(),
-    gainedTotal: schemas_number().int(),
+    lostTotal: countSchema,
+    gainedTotal: countSchema,
     /** The baseline's commit, when the baseline was one. */
     baseline: schemas_string().optional(),
 });
-/** One row of the index: enough to draw a trend and find an entry without reading it. */
+/**
+ * One row of the index: enough to draw a trend and find an entry without
+ * reading it. Values are checked where they enter (shares in [0, 1], counts
+ * whole and non-negative, `correct` ≤ `total`): a row out of range is
+ * skipped with a warning, never drawn or averaged.
+ */
 const indexRowSchema = object({
     name: runNameSchema,
     commit: commitShaSchema,
@@ -77286,11 +77299,11 @@ const indexRowSchema = object({
     recordedAt: schemas_string(),
     verdict: schemas_string().optional(),
     accepted: schemas_boolean().optional(),
-    accuracy: schemas_number(),
-    total: schemas_number().int(),
-    byKind: record(schemas_string(), schemas_number()),
+    accuracy: shareSchema,
+    total: countSchema,
+    byKind: record(schemas_string(), shareSchema),
     /** Items right overall (with `total`, the interval). Absent from rows written before it was kept. */
-    correct: schemas_number().int().optional(),
+    correct: countSchema.optional(),
     /** Per kind: items scored and right (the item count and interval the dashboard draws). */
     byKindCounts: record(schemas_string(), kindCountSchema).optional(),
     /** The items that flipped against the run's baseline, capped (the dashboard lists them). */
@@ -77300,7 +77313,8 @@ const indexRowSchema = object({
     /** The entry's prompt version and scorer: a baseline of another one is skipped unread. */
     promptVersion: schemas_string().optional(),
     scorer: schemas_string().optional(),
-});
+})
+    .refine((r) => r.correct === undefined || r.correct <= r.total, 'correct is more than total');
 const historyIndexSchema = object({
     schema: literal(HISTORY_SCHEMA),
     rows: array(indexRowSchema),
@@ -77357,6 +77371,10 @@ function history_scorerOf(results) {
 }
 /** Where an entry lives inside the history (a directory or the data branch's tree). */
 const ENTRIES_DIR = 'entries';
+/** A history entry file larger than this is skipped with a warning, never read (one run's records). */
+const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+/** An index larger than this is refused (a row is a few hundred bytes: set a retention). */
+const MAX_INDEX_BYTES = 32 * 1024 * 1024;
 const entryPath = (name, commit) => `${ENTRIES_DIR}/${name}/${commit}.json`;
 const INDEX_PATH = 'index.json';
 
@@ -77497,9 +77515,11 @@ class BaselineUnavailableError extends TracegateError {
 }
 class InterruptedError extends TracegateError {
     exitCode = ExitCode.Interrupted;
-    constructor(signal, resultsAt) {
-        super(`Interrupted by ${signal}: containers and temporary files were removed; the answers obtained ` +
-            `so far are in ${resultsAt}, marked incomplete with the instances still missing.`);
+    /** `kept`: what was kept and what a rerun does, when the caller knows better than "the answers". */
+    constructor(signal, resultsAt, kept) {
+        super(`Interrupted by ${signal}: containers and temporary files were removed; ` +
+            (kept ??
+                `the answers obtained so far are in ${resultsAt}, marked incomplete with the instances still missing.`));
         this.name = 'InterruptedError';
     }
 }
@@ -78423,6 +78443,19 @@ async function copyTree(from, to) {
 
 ;// CONCATENATED MODULE: external "node:stream"
 const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+;// CONCATENATED MODULE: ./src/contracts/harvest-backend.ts
+const partialOutputs = new WeakMap();
+/** `error`, marked with the stdout a failed job had written before it failed (see HarvestBackend.run). */
+function withPartialOutput(error, stdout) {
+    if (error && typeof error === 'object' && stdout)
+        partialOutputs.set(error, stdout);
+    return error;
+}
+/** The stdout a failed job had written before it failed, if its backend kept it. */
+function partialOutputOf(error) {
+    return error && typeof error === 'object' ? partialOutputs.get(error) : undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/backends/bounded.ts
 /** Collects a stream's bytes up to a limit; past it, counts and drops. */
 class BoundedText {
@@ -78457,6 +78490,7 @@ class BoundedText {
 
 
 
+
 /** The most a job's stdout (its result lines) may hold. */
 const MAX_STDOUT_BYTES = 256 * 1024 * 1024;
 /** Runs the job's container to its end; its stdout, or a HarvestError saying why not. */
@@ -78475,6 +78509,10 @@ async function runInSandbox(deps, job) {
         // The attach stream ends after the wait; give it a moment to deliver the tail.
         await Promise.race([attached.ended, new Promise((r) => setTimeout(r, 2000).unref())]);
         return output.results(status);
+    }
+    catch (error) {
+        // Killed, crashed or cut off from its engine: the groups that finished wrote their results.
+        throw withPartialOutput(error, output.written());
     }
     finally {
         stopLiveness();
@@ -78522,6 +78560,8 @@ function collectOutput(name, log) {
     return {
         stdout,
         stderr,
+        /** What the tracer wrote to stdout so far (bounded). */
+        written: () => results.text(),
         /** The results, once the container exited with `status`; a HarvestError if it failed. */
         results(status) {
             if (status !== 0) {
@@ -78609,6 +78649,7 @@ function planFor(job) {
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/backends/local.ts
+
 
 
 
@@ -78726,7 +78767,7 @@ class LocalBackend {
         return new Promise((resolve, reject) => {
             const timer = setTimeout(() => {
                 killGroup();
-                reject(new HarvestError(`local tracer exceeded ${Math.round(job.timeoutMs / 1000)}s`));
+                reject(withPartialOutput(new HarvestError(`local tracer exceeded ${Math.round(job.timeoutMs / 1000)}s`), out.text()));
             }, job.timeoutMs);
             child.on('error', (error) => {
                 clearTimeout(timer);
@@ -78737,7 +78778,7 @@ class LocalBackend {
                 if (code === 0)
                     resolve(out.text());
                 else
-                    reject(new HarvestError(`Tracer failed in local environment "${job.environment.recipe.name}" (exit ${code ?? signal}).`));
+                    reject(withPartialOutput(new HarvestError(`Tracer failed in local environment "${job.environment.recipe.name}" (exit ${code ?? signal}).`), out.text()));
             });
         });
     }
@@ -79314,7 +79355,9 @@ const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
  * backoff and full jitter, honouring Retry-After. Ends in
  * EndpointUnavailableError when retries or the time budget run out, in
  * ModelRequestError (with the server's message) on other 4xx, and in
- * ModelResponseError on a body over the size limit.
+ * ModelResponseError on a body over the size limit or when every attempt
+ * got a 2xx whose body is no reply (`42`, no choices): the server answers,
+ * this request's reply is what is broken, so it costs this item alone.
  */
 async function postJson(url, body, options, decode) {
     const backoff = options.backoffMs ?? 500;
@@ -79322,6 +79365,7 @@ async function postJson(url, body, options, decode) {
     const secrets = options.secrets ?? [];
     const payload = JSON.stringify(body);
     let last;
+    let malformed = 0;
     const giveUp = (why) => new EndpointUnavailableError(url, redact(why, secrets));
     for (let attempt = 0; attempt <= options.retries; attempt++) {
         if (attempt > 0) {
@@ -79341,18 +79385,33 @@ async function postJson(url, body, options, decode) {
                 (last ? ` (last failure: ${last.message})` : ''));
         try {
             const raw = await attemptOnce(url, payload, options, Math.min(options.timeoutMs, left));
-            return { value: decode(interpret(url, raw)), retries: attempt };
+            const json = interpret(url, raw);
+            try {
+                return { value: decode(json), retries: attempt };
+            }
+            catch (error) {
+                // Which reply it was: the body's first bytes beside what is missing from it.
+                if (error instanceof MalformedResponseError)
+                    throw new MalformedResponseError(`${error.message}: ${snippet(raw.text)}`);
+                throw error;
+            }
         }
         catch (error) {
-            if (error instanceof TransientError)
+            if (error instanceof TransientError) {
                 last = error;
+                if (error instanceof MalformedResponseError)
+                    malformed++;
+            }
             else if (error instanceof ModelRequestError)
                 throw new ModelRequestError(error.status, redact(error.message, secrets));
             else
                 throw error;
         }
     }
-    throw giveUp(`${last?.message ?? 'no answer'} (after ${options.retries + 1} attempt(s))`);
+    const attempts = options.retries + 1;
+    if (malformed === attempts)
+        throw new ModelResponseError('malformed_response', redact(`${last.message} (a 2xx with no usable reply, ${attempts} attempt(s))`, secrets));
+    throw giveUp(`${last?.message ?? 'no answer'} (after ${attempts} attempt(s))`);
 }
 /**
  * Keep-alive agents without a socket cap: concurrency is bounded by the pool,
@@ -79976,6 +80035,67 @@ function cacheLayout(root) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/adapters/stores/read-file.ts
+
+/** A file the host would not read: what it is instead, or how much too large. */
+class UnreadableFileError extends Error {
+    path;
+    why;
+    constructor(path, why) {
+        super(`${path} ${why}`);
+        this.path = path;
+        this.why = why;
+        this.name = 'UnreadableFileError';
+    }
+}
+function kindOf(stats) {
+    if (stats.isDirectory())
+        return 'a directory';
+    if (stats.isFIFO())
+        return 'a named pipe';
+    if (stats.isCharacterDevice() || stats.isBlockDevice())
+        return 'a device';
+    if (stats.isSocket())
+        return 'a socket';
+    return 'not a regular file';
+}
+/**
+ * `path`'s text (UTF-8) if it is a regular file of at most `maxBytes`;
+ * otherwise UnreadableFileError saying what it is. Opened non-blocking (a
+ * named pipe never hangs the run) and checked on the open descriptor (what
+ * is read is what was checked); a file that grows past the bound while read
+ * is refused. ENOENT and other errors of the open propagate as they are.
+ */
+function readRegularFile(path, options) {
+    let fd;
+    try {
+        fd = (0,external_node_fs_namespaceObject.openSync)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK | (options.follow ? 0 : external_node_fs_namespaceObject.constants.O_NOFOLLOW));
+    }
+    catch (error) {
+        if (error.code === 'ELOOP')
+            throw new UnreadableFileError(path, 'is a symbolic link, which is not followed here');
+        throw error;
+    }
+    try {
+        const stats = (0,external_node_fs_namespaceObject.fstatSync)(fd);
+        if (!stats.isFile())
+            throw new UnreadableFileError(path, `is ${kindOf(stats)}`);
+        if (stats.size > options.maxBytes)
+            throw new UnreadableFileError(path, `is ${stats.size} bytes, over the ${options.maxBytes} read at most`);
+        // One byte more than it holds: reading it means the file grew after it was checked.
+        const buffer = Buffer.alloc(stats.size + 1);
+        let size = 0;
+        for (let n = 1; n > 0 && size < buffer.length; size += n)
+            n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, size, buffer.length - size, size);
+        if (size > stats.size)
+            throw new UnreadableFileError(path, 'grew while it was read');
+        return buffer.subarray(0, size).toString('utf8');
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/contracts/instance.ts
 
 
@@ -80235,11 +80355,15 @@ function writeFileAtomic(path, data) {
 
 
 
-const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+
+const oracle_cache_MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 /**
  * Oracles on disk: `<dir>/<key>/oracle.json` (SWE-Flux format) and
  * `context.json`. A corrupt entry is reported through `warn` and treated as a
- * miss, so it is re-harvested rather than trusted or fatal.
+ * miss, so it is re-harvested rather than trusted or fatal. The directory may
+ * be restored from elsewhere (an Actions cache): an entry file is read only
+ * when it is a regular file (a symbolic link is not followed), and a slot
+ * that is not one (a directory, a link) is replaced when the oracle is stored.
  */
 class DirOracleCache {
     dir;
@@ -80255,15 +80379,13 @@ class DirOracleCache {
         if (!/^[0-9a-f]{64}$/.test(key))
             return undefined;
         const dir = this.entryDir(key);
-        if (!(0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, 'oracle.json')))
+        // The slot itself a link (to anywhere): not an entry of this cache.
+        if (!(0,external_node_fs_namespaceObject.lstatSync)(dir, { throwIfNoEntry: false })?.isDirectory())
+            return undefined;
+        if (!(0,external_node_fs_namespaceObject.lstatSync)((0,external_node_path_namespaceObject.join)(dir, 'oracle.json'), { throwIfNoEntry: false }))
             return undefined;
         try {
-            const read = (name) => {
-                const text = (0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(dir, name), 'utf8');
-                if (text.length > MAX_ENTRY_BYTES)
-                    throw new Error(`${name} is over ${MAX_ENTRY_BYTES} bytes`);
-                return JSON.parse(text);
-            };
+            const read = (name) => JSON.parse(readRegularFile((0,external_node_path_namespaceObject.join)(dir, name), { maxBytes: oracle_cache_MAX_ENTRY_BYTES, follow: false }));
             return cachedOracleSchema.parse({
                 oracle: read('oracle.json'),
                 context: read('context.json'),
@@ -80276,6 +80398,13 @@ class DirOracleCache {
     }
     put(key, entry) {
         const dir = this.entryDir(key);
+        if ((0,external_node_fs_namespaceObject.lstatSync)(dir, { throwIfNoEntry: false })?.isDirectory() === false)
+            (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true }); // a link or a file where the entry goes
+        for (const name of ['context.json', 'oracle.json']) {
+            const slot = (0,external_node_path_namespaceObject.join)(dir, name);
+            if ((0,external_node_fs_namespaceObject.lstatSync)(slot, { throwIfNoEntry: false })?.isFile() === false)
+                (0,external_node_fs_namespaceObject.rmSync)(slot, { recursive: true, force: true }); // not an entry: what the harvest stores replaces it
+        }
         // context.json first: an entry whose oracle.json exists is complete.
         writeFileAtomic((0,external_node_path_namespaceObject.join)(dir, 'context.json'), JSON.stringify(entry.context, null, 2) + '\n');
         writeFileAtomic((0,external_node_path_namespaceObject.join)(dir, 'oracle.json'), JSON.stringify(entry.oracle, null, 2) + '\n');
@@ -80307,8 +80436,8 @@ class DirQuarantine {
 const MAX_MEMO_BYTES = 1 << 20;
 /**
  * What each environment last resolved to, one file per key: `<dir>/<key>.json`.
- * Read with O_NOFOLLOW and a size cap (the cache directory may be restored from
- * elsewhere); anything that is not a memo reads as none, and the environment is
+ * Read only when it is a regular file (a link is not followed) under a size cap
+ * (the cache directory may be restored from elsewhere); anything that is not a memo reads as none, and the environment is
  * resolved on the engine as if never seen.
  */
 class DirRuntimeMemo {
@@ -80317,15 +80446,12 @@ class DirRuntimeMemo {
         this.dir = dir;
     }
     get(key) {
-        let fd;
         try {
-            fd = (0,external_node_fs_namespaceObject.openSync)((0,external_node_path_namespaceObject.join)(this.dir, `${key}.json`), external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW);
-            const size = (0,external_node_fs_namespaceObject.fstatSync)(fd).size;
-            if (!(0,external_node_fs_namespaceObject.fstatSync)(fd).isFile() || size > MAX_MEMO_BYTES)
-                return undefined;
-            const buffer = Buffer.alloc(size);
-            (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, size, 0);
-            const memo = JSON.parse(buffer.toString('utf8'));
+            const text = readRegularFile((0,external_node_path_namespaceObject.join)(this.dir, `${key}.json`), {
+                maxBytes: MAX_MEMO_BYTES,
+                follow: false,
+            });
+            const memo = JSON.parse(text);
             const backend = memo.runtime?.backend;
             const kind = memo.source?.kind;
             if ((backend !== 'docker' && backend !== 'local') || typeof kind !== 'string')
@@ -80334,10 +80460,6 @@ class DirRuntimeMemo {
         }
         catch {
             return undefined;
-        }
-        finally {
-            if (fd !== undefined)
-                (0,external_node_fs_namespaceObject.closeSync)(fd);
         }
     }
     put(key, value) {
@@ -80350,6 +80472,9 @@ class DirRuntimeMemo {
 
 
 
+
+/** A stored reply larger than this is not one (replies are read up to 8 MiB). */
+const MAX_STORED_BYTES = 16 * 1024 * 1024;
 const storedSchema = object({
     text: schemas_string(),
     reasoning: schemas_string().optional(),
@@ -80373,10 +80498,11 @@ class DirResponseCache {
     }
     get(key) {
         const file = this.file(key);
-        if (!(0,external_node_fs_namespaceObject.existsSync)(file))
+        if (!(0,external_node_fs_namespaceObject.lstatSync)(file, { throwIfNoEntry: false }))
             return undefined;
         try {
-            return storedSchema.parse(JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8')));
+            const text = readRegularFile(file, { maxBytes: MAX_STORED_BYTES, follow: false });
+            return storedSchema.parse(JSON.parse(text));
         }
         catch {
             return undefined;
@@ -80389,6 +80515,7 @@ class DirResponseCache {
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/stores/results-dir.ts
+
 
 
 
@@ -80432,13 +80559,28 @@ class ResultsDir {
         writeFileAtomic((0,external_node_path_namespaceObject.join)(this.dir, 'report.md'), report);
     }
 }
-/** Reads a results.json (e.g. a baseline), naming the file and field when it is malformed. */
+/** A results.json larger than this is not read (one of 10,000 instances is a few tens of MB). */
+const MAX_RESULTS_BYTES = 256 * 1024 * 1024;
+/**
+ * Reads a results.json (e.g. a baseline): a regular file (a device, a pipe or
+ * a directory is refused, never read or waited on) of at most
+ * MAX_RESULTS_BYTES, naming the file and field when it is malformed.
+ */
 function readResults(file, what = '--baseline') {
     if (!(0,external_node_fs_namespaceObject.existsSync)(file))
         throw new UsageError(`${what} ${file}: no such file`);
+    let text;
+    try {
+        text = readRegularFile(file, { maxBytes: MAX_RESULTS_BYTES, follow: true });
+    }
+    catch (error) {
+        if (error instanceof UnreadableFileError)
+            throw new UsageError(`${what} ${error.message}: give a results.json a tracegate run wrote`);
+        throw new UsageError(`${what} ${file}: cannot read it (${error.message})`);
+    }
     let raw;
     try {
-        raw = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'));
+        raw = JSON.parse(text);
     }
     catch (error) {
         throw new UsageError(`${what} ${file}: not valid JSON (${error.message})`);
@@ -83024,14 +83166,24 @@ const RANK_LISTS = [
     'hot_lines_time',
     'hot_lines_alloc',
 ];
-/** A number from a reply: a finite JSON number or numeric string; anything else is no number. */
+/**
+ * The largest measurement a reply may state: 10^15 (a petabyte of memory, or
+ * 30,000 years in milliseconds). Past it a number is not a measurement: it
+ * would only move a calibration's mean (a time bias of 306.9 from one `1e308`).
+ */
+const MAX_REPLY_NUMBER = 1e15;
+/**
+ * A measurement from a reply: a JSON number or numeric string from 0 to
+ * MAX_REPLY_NUMBER; anything else (negative, infinite, astronomically large,
+ * not a number) is no number.
+ */
 function replyNumber(value) {
     const n = typeof value === 'number'
         ? value
         : typeof value === 'string' && value.trim() !== ''
             ? Number(value.trim().replace(/_/g, ''))
             : NaN;
-    return Number.isFinite(n) ? n : undefined;
+    return Number.isFinite(n) && n >= 0 && n <= MAX_REPLY_NUMBER ? n : undefined;
 }
 function asObject(value) {
     return value && typeof value === 'object' && !Array.isArray(value) ? value : {};
@@ -83068,7 +83220,7 @@ function passesWorld(kind, oracle, prediction, factor = DEFAULT_WORLD_FACTOR) {
     if (value) {
         const t = replyNumber(truth[value.field]);
         const p = replyNumber(said[value.field]);
-        if (t === undefined || p === undefined || p < 0)
+        if (t === undefined || p === undefined)
             return false;
         const a = Math.max(t, value.floor);
         const b = Math.max(p, value.floor);
@@ -83099,7 +83251,7 @@ function worldMeasures(kind, oracle, prediction, executed) {
     if (value) {
         const t = replyNumber(truth[value.field]);
         const p = replyNumber(said[value.field]);
-        if (t === undefined || p === undefined || p < 0)
+        if (t === undefined || p === undefined)
             return undefined;
         return {
             log10: {
@@ -85012,26 +85164,32 @@ function agreedResult(results, keep, kind) {
 
 
 
+
 /** Every oracle is harvested this many times, in fresh containers, and must agree. */
 const HARVEST_RUNS = 2;
 /**
  * Each run's results by instance id; the runs go side by side (one container
  * each: both cores). None when the harvest was interrupted before they started.
+ * A run that fails part way keeps the results its tracer wrote before (each
+ * group's as it finished): an interrupt or a lost engine costs only what had
+ * not finished.
  * A variant search is no oracle (it ranks candidates; the one kept is
  * harvested HARVEST_RUNS times alone): each search runs once, in one of the
  * runs (searchRuns), so the searches share both cores instead of doubling.
  */
 async function runAll(backend, env, items, deps) {
     if (deps.signal?.aborted)
-        return [];
+        return { runs: [] };
     const runOf = searchRuns(items.filter((i) => i.variant?.search));
     const inRun = (run) => items.filter((i) => !i.variant?.search || runOf.get(i) === run);
-    return Promise.all(Array.from({ length: HARVEST_RUNS }, (_, i) => {
+    const done = await Promise.all(Array.from({ length: HARVEST_RUNS }, (_, i) => {
         const mine = inRun(i);
         return mine.length
             ? runJob(backend, env, mine, i + 1, deps)
-            : Promise.resolve(new Map());
+            : Promise.resolve({ results: new Map() });
     }));
+    const lost = done.find((d) => d.lost)?.lost;
+    return { runs: done.map((d) => d.results), ...(lost ? { lost } : {}) };
 }
 /**
  * The run each search goes to: searches over the same tests share one search
@@ -85055,21 +85213,34 @@ function searchRuns(searches) {
     }
     return runOf;
 }
-/** One tracer run over the instances; a failed job is an error of its instances only. */
+/**
+ * One tracer run over the instances; a failed job is an error of the
+ * instances it had not finished only (the others keep their results), and a
+ * lost engine is returned beside them for the caller to end the harvest with.
+ */
 async function runJob(backend, env, items, run, deps) {
     deps.log(`Harvesting ${items.length} instance(s) in environment "${env.recipe.name}" ` +
         `(${env.runtime.backend}, run ${run} of ${HARVEST_RUNS}: answers must agree)`);
     const { job, specs } = harvestJob(env, items, `run ${run} of ${HARVEST_RUNS}`, deps.shareRuns);
     try {
         const stdout = await backend.run(job);
-        return readResultLines(stdout, specs());
+        return { results: readResultLines(stdout, specs()) };
     }
     catch (error) {
-        if (error instanceof DockerUnavailableError)
-            throw error;
         const reason = messageOf(error);
-        deps.warn(`Harvest ${job.label} in environment "${env.recipe.name}" failed: ${reason}`);
-        return new Map(items.map((i) => [i.instance.id, reason]));
+        const written = readResultLines(partialOutputOf(error) ?? '', specs());
+        const results = new Map(items.map((i) => {
+            const found = written.get(i.instance.id);
+            return [i.instance.id, typeof found === 'object' ? found : reason];
+        }));
+        const kept = [...results.values()].filter((r) => typeof r === 'object').length;
+        const keptNote = kept ? ` (${kept} of ${items.length} instance(s) had finished: kept)` : '';
+        if (error instanceof DockerUnavailableError) {
+            deps.warn(`Harvest ${job.label} in environment "${env.recipe.name}" lost its engine${keptNote}`);
+            return { results, lost: error };
+        }
+        deps.warn(`Harvest ${job.label} in environment "${env.recipe.name}" failed: ${reason}${keptNote}`);
+        return { results };
     }
 }
 
@@ -85230,9 +85401,13 @@ async function harvestGroup(index, group, { environments, tracerDigest, deps, ta
     tally.usedBackend(env.runtime.backend);
     // The next environment with misses gets its image built while this one's tests run.
     environments.prefetch(index + 1, (next, nextEnv) => missesOf(next, nextEnv, tracerDigest, deps).length > 0);
-    const runs = await runAll(backend, env, misses.map((m) => m.loaded), deps);
+    const { runs, lost } = await runAll(backend, env, misses.map((m) => m.loaded), deps);
+    // Settled (stored when both runs agree) before anything else: an interrupt or a lost engine
+    // keeps every instance that had finished in both runs.
     for (const miss of misses)
         tally.set(miss.loaded.instance.id, settle_settle(miss, runs, env, tracerDigest, deps));
+    if (lost)
+        throw lost;
 }
 /** Resolving an environment, for a stage that needs one outside a harvest. */
 
@@ -88008,12 +88183,17 @@ function parseIndex(text, file) {
         return { rows: [], warnings: [`${file} has no list of rows: skipped.`] };
     const rows = [];
     const bad = [];
+    const seen = new Set();
     raw.forEach((row, i) => {
         const parsed = indexRowSchema.safeParse(row);
-        if (parsed.success)
-            rows.push(parsed.data);
-        else
-            bad.push(`row ${i + 1} (${firstIssue(parsed.error)})`);
+        if (!parsed.success)
+            return bad.push(`row ${i + 1} (${firstIssue(parsed.error)})`);
+        // One row per run and commit (recording again replaces it): a second is not drawn twice.
+        const key = `${parsed.data.name}\0${parsed.data.commit}`;
+        if (seen.has(key))
+            return bad.push(`row ${i + 1} (a second row of ${parsed.data.name} at ${parsed.data.commit})`);
+        seen.add(key);
+        rows.push(parsed.data);
     });
     const warnings = bad.length
         ? [
@@ -88099,6 +88279,7 @@ function extraFiles(options, rows) {
 
 
 
+
 /**
  * History in a local directory (the CLI's `--history DIR`):
  * `DIR/index.json` and `DIR/entries/<name>/<commit>.json`, each written
@@ -88131,7 +88312,7 @@ class DirHistory {
         if ((0,external_node_fs_namespaceObject.existsSync)(index)) {
             let text;
             try {
-                text = (0,external_node_fs_namespaceObject.readFileSync)(index, 'utf8');
+                text = readRegularFile(index, { maxBytes: MAX_INDEX_BYTES, follow: false });
             }
             catch (error) {
                 throw new UsageError(`--history ${dir}: cannot read ${index} (${error.message})`);
@@ -88142,11 +88323,30 @@ class DirHistory {
         }
         return new DirHistory(dir, warn);
     }
+    /**
+     * A file of the history, if there: read only when it is a regular file
+     * (a link is not followed) within its bound; an entry that is not is
+     * skipped with a warning, an index that is not is refused (UsageError).
+     */
     read(path) {
         const file = (0,external_node_path_namespaceObject.join)(this.dir, path);
-        if (!(0,external_node_fs_namespaceObject.existsSync)(file))
+        if (!(0,external_node_fs_namespaceObject.lstatSync)(file, { throwIfNoEntry: false }))
             return undefined;
-        return (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
+        const index = path === INDEX_PATH;
+        try {
+            return readRegularFile(file, {
+                maxBytes: index ? MAX_INDEX_BYTES : MAX_ENTRY_BYTES,
+                follow: false,
+            });
+        }
+        catch (error) {
+            if (!(error instanceof UnreadableFileError))
+                throw error;
+            if (index)
+                throw new UsageError(`--history ${this.dir}: ${error.message}.`);
+            this.warn(`${error.message}: skipped.`);
+            return undefined;
+        }
     }
     rows() {
         const text = this.read(INDEX_PATH);
@@ -89710,6 +89910,8 @@ function statsCommand(args, io, logger) {
 
 
 
+/** Largest predictions file read (a line is a few KiB: tens of thousands of them). */
+const MAX_SCORE_BYTES = 256 * 1024 * 1024;
 const SCORE_USAGE = `tracegate score --scoring strict|swe-flux FILE.jsonl
   Scores (oracle, prediction) pairs: each input line {"id"?: …, "oracle": <oracle_answer>,
   "prediction": <a parsed answer.json value>}; each output line {"id": …, "correct": true|false},
@@ -89779,10 +89981,10 @@ function scoreCommand(args, io) {
     const file = parsed.positionals[0];
     let text;
     try {
-        text = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
+        text = readRegularFile(file, { maxBytes: MAX_SCORE_BYTES, follow: true });
     }
     catch (error) {
-        throw new UsageError(`cannot read ${file}: ${error.message}`);
+        throw new UsageError(`cannot read ${file}: ${error.message} (give a JSON Lines file of predictions)`);
     }
     const { lines, bad } = scoreLines(text, mode);
     if (lines.length)
@@ -90131,7 +90333,9 @@ async function harvestCommand(args, io, logger, lifecycle) {
         stores: oracleStores(options, logger),
     });
     if (lifecycle.signal?.aborted)
-        throw new InterruptedError(String(lifecycle.signal.reason), `the cache ${options.cache}`);
+        throw new InterruptedError(String(lifecycle.signal.reason), `the cache ${options.cache}`, `${summary.harvested} oracle(s) harvested before it are stored in the cache ${options.cache} ` +
+            `(beside ${summary.cached} found there); rerun the same command to harvest only the ` +
+            `${summary.failed} left.`);
     io.stdout(`oracles: ${summary.cached} cached, ${summary.harvested} harvested, ${summary.failed} failed`);
     for (const env of summary.environments)
         io.stdout(`  environment ${env.name}: ${env.source}, ${env.runtime} (${env.digest.slice(0, 12)})`);

@@ -45,11 +45,29 @@ export interface HarvestBackend {
     runtime: Runtime;
     source: ResolvedSource;
   }>;
-  /** Runs one job; returns the tracer's stdout (one result line per instance). */
+  /**
+   * Runs one job; returns the tracer's stdout (one result line per instance).
+   * When the job fails part way (an interrupt, a crash, a lost engine), the
+   * error carries the lines written so far (withPartialOutput): the tracer
+   * writes each group's results as it finishes, and those stand.
+   */
   run(job: HarvestJob): Promise<string>;
   /**
    * Gets an environment ready to run (its image built) ahead of its jobs, while another
    * environment's run: optional; a failure here is run()'s to report, so it is swallowed.
    */
   prepare?(env: ResolvedEnvironment): Promise<void>;
+}
+
+const partialOutputs = new WeakMap<object, string>();
+
+/** `error`, marked with the stdout a failed job had written before it failed (see HarvestBackend.run). */
+export function withPartialOutput<E>(error: E, stdout: string): E {
+  if (error && typeof error === 'object' && stdout) partialOutputs.set(error, stdout);
+  return error;
+}
+
+/** The stdout a failed job had written before it failed, if its backend kept it. */
+export function partialOutputOf(error: unknown): string | undefined {
+  return error && typeof error === 'object' ? partialOutputs.get(error) : undefined;
 }

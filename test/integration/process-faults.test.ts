@@ -100,6 +100,43 @@ describe('process and engine faults', () => {
     expect(results.incomplete?.missing).toHaveLength(5);
   }, 300_000);
 
+  it('an interrupted harvest keeps every oracle finished in both runs; its rerun harvests only the rest', async () => {
+    // Ten instances whose tests take a second each: interrupted once several have finished.
+    const suite = join(tempDir('tg-ten-'), 'suite');
+    cpSync(join(FIXTURE_SUITE, 'environments'), join(suite, 'environments'), { recursive: true });
+    const source = join(FIXTURE_SUITE, 'basic', 'fx-loops-collatz');
+    for (let i = 0; i < 10; i++) {
+      const dir = join(suite, 'ten', `fx-second-${i}`);
+      cpSync(source, dir, { recursive: true });
+      const instance = JSON.parse(readFileSync(join(dir, 'instance.json'), 'utf8')) as object;
+      writeFileSync(
+        join(dir, 'instance.json'),
+        JSON.stringify({ ...instance, id: `fx-second-${i}` }),
+      );
+      writeFileSync(
+        join(dir, 'test_numbers.py'),
+        `import time\nfrom numbers_mod import collatz_steps\n\n\ndef test_six():\n    time.sleep(1)\n` +
+          `    assert collatz_steps(6) == 8\n`,
+      );
+    }
+    const cache = tempDir('tg-ten-cache-');
+    const args = ['harvest', '--instances', suite, '--cache', cache];
+    const first = startCli(args);
+    // Each run's tracer logs `'fx-second-3' ok (…)` as a group finishes: wait for several of both runs.
+    await until(() => (first.stderr().match(/'fx-second-\d' ok \(/g) ?? []).length >= 8);
+    first.child.kill('SIGINT');
+    const { code } = await first.exited;
+    expect(code).toBe(130);
+    const kept = Number(
+      /(\d+) oracle\(s\) harvested before it are stored/.exec(first.stderr())?.[1],
+    );
+    expect(kept).toBeGreaterThanOrEqual(2);
+    expect(kept).toBeLessThan(10);
+    expect(first.stderr()).toMatch(/rerun the same command to harvest only the \d+ left/);
+    const again = execFileSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+    expect(again).toMatch(new RegExp(`oracles: ${kept} cached, ${10 - kept} harvested, 0 failed`));
+  }, 300_000);
+
   it('SIGTERM while the endpoint answers keeps the answers so far and lists the missing', async () => {
     const cache = tempDir('tg-term-');
     const out = join(cache, 'out');

@@ -11,7 +11,11 @@ import type {
 } from '../../contracts/environment.js';
 import { HarvestError } from '../../errors.js';
 import { copyWheels } from '../environments/sources.js';
-import type { HarvestBackend, HarvestJob } from '../../contracts/harvest-backend.js';
+import {
+  withPartialOutput,
+  type HarvestBackend,
+  type HarvestJob,
+} from '../../contracts/harvest-backend.js';
 import type { Cleanups } from '../../util/cleanups.js';
 import { BoundedText } from './bounded.js';
 
@@ -154,7 +158,12 @@ export class LocalBackend implements HarvestBackend {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         killGroup();
-        reject(new HarvestError(`local tracer exceeded ${Math.round(job.timeoutMs / 1000)}s`));
+        reject(
+          withPartialOutput(
+            new HarvestError(`local tracer exceeded ${Math.round(job.timeoutMs / 1000)}s`),
+            out.text(),
+          ),
+        );
       }, job.timeoutMs);
       child.on('error', (error) => {
         clearTimeout(timer);
@@ -165,8 +174,11 @@ export class LocalBackend implements HarvestBackend {
         if (code === 0) resolve(out.text());
         else
           reject(
-            new HarvestError(
-              `Tracer failed in local environment "${job.environment.recipe.name}" (exit ${code ?? signal}).`,
+            withPartialOutput(
+              new HarvestError(
+                `Tracer failed in local environment "${job.environment.recipe.name}" (exit ${code ?? signal}).`,
+              ),
+              out.text(), // the groups that finished before it was killed or crashed
             ),
           );
       });

@@ -324,7 +324,13 @@ async function harvestCommand(
     },
   );
   if (lifecycle.signal?.aborted)
-    throw new InterruptedError(String(lifecycle.signal.reason), `the cache ${options.cache}`);
+    throw new InterruptedError(
+      String(lifecycle.signal.reason),
+      `the cache ${options.cache}`,
+      `${summary.harvested} oracle(s) harvested before it are stored in the cache ${options.cache} ` +
+        `(beside ${summary.cached} found there); rerun the same command to harvest only the ` +
+        `${summary.failed} left.`,
+    );
   io.stdout(
     `oracles: ${summary.cached} cached, ${summary.harvested} harvested, ${summary.failed} failed`,
   );

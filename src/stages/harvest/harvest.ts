@@ -91,14 +91,17 @@ async function harvestGroup(
     index + 1,
     (next, nextEnv) => missesOf(next, nextEnv, tracerDigest, deps).length > 0,
   );
-  const runs = await runAll(
+  const { runs, lost } = await runAll(
     backend,
     env,
     misses.map((m) => m.loaded),
     deps,
   );
+  // Settled (stored when both runs agree) before anything else: an interrupt or a lost engine
+  // keeps every instance that had finished in both runs.
   for (const miss of misses)
     tally.set(miss.loaded.instance.id, settle(miss, runs, env, tracerDigest, deps));
+  if (lost) throw lost;
 }
 
 /** Resolving an environment, for a stage that needs one outside a harvest. */

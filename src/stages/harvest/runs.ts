@@ -2,7 +2,7 @@
 import type { ResolvedEnvironment } from '../../contracts/environment.js';
 import type { LoadedInstance } from '../../contracts/suite.js';
 import { DockerUnavailableError, messageOf } from '../../errors.js';
-import type { HarvestBackend } from '../../contracts/harvest-backend.js';
+import { partialOutputOf, type HarvestBackend } from '../../contracts/harvest-backend.js';
 import { harvestJob } from './job-plan.js';
 import { readResultLines, type ReadResult } from './results.js';
 import type { HarvestDeps } from './types.js';
@@ -12,9 +12,18 @@ export const HARVEST_RUNS = 2;
 
 type RunDeps = Pick<HarvestDeps, 'log' | 'warn' | 'signal' | 'shareRuns'>;
 
+/** Each run's results by instance id, and the engine's loss if one run lost it (what finished stands). */
+export interface Runs {
+  runs: Map<string, ReadResult>[];
+  lost?: DockerUnavailableError;
+}
+
 /**
  * Each run's results by instance id; the runs go side by side (one container
  * each: both cores). None when the harvest was interrupted before they started.
+ * A run that fails part way keeps the results its tracer wrote before (each
+ * group's as it finished): an interrupt or a lost engine costs only what had
+ * not finished.
  * A variant search is no oracle (it ranks candidates; the one kept is
  * harvested HARVEST_RUNS times alone): each search runs once, in one of the
  * runs (searchRuns), so the searches share both cores instead of doubling.
@@ -24,18 +33,20 @@ export async function runAll(
   env: ResolvedEnvironment,
   items: LoadedInstance[],
   deps: RunDeps,
-): Promise<Map<string, ReadResult>[]> {
-  if (deps.signal?.aborted) return [];
+): Promise<Runs> {
+  if (deps.signal?.aborted) return { runs: [] };
   const runOf = searchRuns(items.filter((i) => i.variant?.search));
   const inRun = (run: number) => items.filter((i) => !i.variant?.search || runOf.get(i) === run);
-  return Promise.all(
+  const done = await Promise.all(
     Array.from({ length: HARVEST_RUNS }, (_, i) => {
       const mine = inRun(i);
       return mine.length
         ? runJob(backend, env, mine, i + 1, deps)
-        : Promise.resolve(new Map<string, ReadResult>());
+        : Promise.resolve<JobResults>({ results: new Map() });
     }),
   );
+  const lost = done.find((d) => d.lost)?.lost;
+  return { runs: done.map((d) => d.results), ...(lost ? { lost } : {}) };
 }
 
 /**
@@ -60,14 +71,23 @@ function searchRuns(searches: readonly LoadedInstance[]): Map<LoadedInstance, nu
   return runOf;
 }
 
-/** One tracer run over the instances; a failed job is an error of its instances only. */
+interface JobResults {
+  results: Map<string, ReadResult>;
+  lost?: DockerUnavailableError;
+}
+
+/**
+ * One tracer run over the instances; a failed job is an error of the
+ * instances it had not finished only (the others keep their results), and a
+ * lost engine is returned beside them for the caller to end the harvest with.
+ */
 async function runJob(
   backend: HarvestBackend,
   env: ResolvedEnvironment,
   items: LoadedInstance[],
   run: number,
   deps: RunDeps,
-): Promise<Map<string, ReadResult>> {
+): Promise<JobResults> {
   deps.log(
     `Harvesting ${items.length} instance(s) in environment "${env.recipe.name}" ` +
       `(${env.runtime.backend}, run ${run} of ${HARVEST_RUNS}: answers must agree)`,
@@ -75,11 +95,23 @@ async function runJob(
   const { job, specs } = harvestJob(env, items, `run ${run} of ${HARVEST_RUNS}`, deps.shareRuns);
   try {
     const stdout = await backend.run(job);
-    return readResultLines(stdout, specs());
+    return { results: readResultLines(stdout, specs()) };
   } catch (error) {
-    if (error instanceof DockerUnavailableError) throw error;
     const reason = messageOf(error);
-    deps.warn(`Harvest ${job.label} in environment "${env.recipe.name}" failed: ${reason}`);
-    return new Map(items.map((i) => [i.instance.id, reason]));
+    const written = readResultLines(partialOutputOf(error) ?? '', specs());
+    const results = new Map<string, ReadResult>(
+      items.map((i) => {
+        const found = written.get(i.instance.id);
+        return [i.instance.id, typeof found === 'object' ? found : reason];
+      }),
+    );
+    const kept = [...results.values()].filter((r) => typeof r === 'object').length;
+    const keptNote = kept ? ` (${kept} of ${items.length} instance(s) had finished: kept)` : '';
+    if (error instanceof DockerUnavailableError) {
+      deps.warn(`Harvest ${job.label} in environment "${env.recipe.name}" lost its engine${keptNote}`);
+      return { results, lost: error };
+    }
+    deps.warn(`Harvest ${job.label} in environment "${env.recipe.name}" failed: ${reason}${keptNote}`);
+    return { results };
   }
 }

@@ -5,6 +5,7 @@
  */
 import { PassThrough } from 'node:stream';
 import type { ResolvedEnvironment } from '../../../contracts/environment.js';
+import { withPartialOutput } from '../../../contracts/harvest-backend.js';
 import { HarvestError } from '../../../errors.js';
 import type { Cleanups } from '../../../util/cleanups.js';
 import { BoundedText } from '../bounded.js';
@@ -58,6 +59,9 @@ export async function runInSandbox(deps: SandboxDeps, job: SandboxJob): Promise<
     // The attach stream ends after the wait; give it a moment to deliver the tail.
     await Promise.race([attached.ended, new Promise((r) => setTimeout(r, 2000).unref())]);
     return output.results(status);
+  } catch (error) {
+    // Killed, crashed or cut off from its engine: the groups that finished wrote their results.
+    throw withPartialOutput(error, output.written());
   } finally {
     stopLiveness();
     attached?.detach();
@@ -113,6 +117,8 @@ function collectOutput(name: string, log: (message: string) => void) {
   return {
     stdout,
     stderr,
+    /** What the tracer wrote to stdout so far (bounded). */
+    written: (): string => results.text(),
     /** The results, once the container exited with `status`; a HarvestError if it failed. */
     results(status: number): string {
       if (status !== 0) {
