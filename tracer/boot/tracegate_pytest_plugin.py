@@ -32,6 +32,25 @@ def _install_deferred() -> None:
 _install_deferred()
 
 
+def _cap_memory() -> None:
+    """With TRACEGATE_MEMORY_BYTES (a variant search), the process's address space is capped there: a candidate
+    whose input explodes gets a MemoryError in its own test (it fails, the run goes on) instead of the whole
+    search being killed for memory."""
+    try:
+        wanted = int(os.environ.get("TRACEGATE_MEMORY_BYTES") or 0)
+        import resource
+    except (ValueError, ImportError):
+        return
+    if wanted <= 0:
+        return
+    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+_cap_memory()
+
+
 class TestTimeLimit(BaseException):
     """A test ran past TRACEGATE_TEST_SECONDS (a variant search: that candidate fails, the run goes on)."""
 

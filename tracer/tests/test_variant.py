@@ -162,6 +162,24 @@ def test_a_candidate_that_fails_or_hangs_costs_only_itself(harness):
                                                     "unrun")) == answer["pool"]
 
 
+def test_a_search_process_has_its_memory_capped_so_an_exploding_test_fails_alone(tmp_path):
+    """The search's pytest gets TRACEGATE_MEMORY_BYTES: the plugin caps the address space there, so a candidate
+    whose input explodes (2 GiB here) gets a MemoryError in its own test instead of the search being killed."""
+    import subprocess
+    import sys
+
+    from tracegate_tracer import pytest_run
+    (tmp_path / "test_mem.py").write_text(
+        "def test_big():\n    assert len(bytearray(2 * 1024 ** 3))\n\n\n"
+        "def test_small():\n    assert len(bytearray(1024))\n")
+    root = str(pytest_run.__file__).rsplit("/tracegate_tracer/", 1)[0]
+    env = pytest_run.environment(root, pytest_run.PLUGIN, TRACEGATE_MEMORY_BYTES=str(search_module.MEMORY_BYTES))
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", "test_mem.py"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert "FAILED test_mem.py::test_big - MemoryError" in done.stdout, done.stdout[-2000:]
+    assert "1 failed, 1 passed" in done.stdout
+
+
 def test_a_variant_is_harvested_only_from_a_well_formed_edit_of_a_test_file(harness):
     directory = harness.instance_dir(dict(PROG, **{"test_prog.py": SOURCE}))
     bad = {
@@ -235,7 +253,11 @@ def test_a_scout_run_aims_the_pool_at_what_the_targets_calls_depend_on():
         compile(render(AIMED, c.edits), "v", "exec")
     repeated = next(c for c in aimed if "repeated first with 7 → " in c.what)
     value = repeated.what.rsplit("→ ", 1)[1]
-    assert f"    _ = prog.count_up({value}) == 7\n    _ = (prog.count_up(7) == 7)" in render(AIMED, repeated.edits)
+    assert (f"    with __import__('contextlib').suppress(Exception):\n        _ = prog.count_up({value}) == 7\n"
+            "    _ = (prog.count_up(7) == 7)") in render(AIMED, repeated.edits)
+    # and with a value of another type (a float, a string, None): the path to a type check or a raise.
+    retyped = {c.what.rsplit("→ ", 1)[1] for c in aimed if "repeated first with 7 → " in c.what}
+    assert retyped & {"7.5", "'7'", "None"}, retyped
     emptied = next(c for c in aimed if c.what == "t.py: test_two emptied")
     assert render(AIMED, emptied.edits).endswith("def test_two():\n    pass\n")  # both its calls
     # Without sites, the pool is the blind one; with them, the same epoch gives the same pool.
@@ -271,3 +293,81 @@ def test_a_candidate_whose_test_file_no_longer_imports_costs_only_itself(harness
     assert found["status"] == "ok" and "search_failed" not in found["answer"], found
     # BASE = prog.checked(6), (30) or (3000) raise while the copy imports: those candidates fail, the others run.
     assert found["answer"]["failed"] >= 1 and found["answer"]["candidates"], found["answer"]
+
+
+TRANSPLANT = '''\
+import pytest
+
+import prog
+
+
+def test_asked():
+    """Asked."""
+    assert prog.parity(4) == "even"
+
+
+def test_odd():
+    with pytest.raises(TypeError):
+        prog.parity("x")
+    assert prog.parity(3) == "odd", """an odd
+number"""
+
+
+def test_counts():
+    assert prog.count_up(2) == 2
+
+
+def test_with_fixture(tmp_path):
+    assert prog.parity(5) == "odd"
+
+
+@pytest.mark.slow
+def test_marked():
+    assert prog.parity(7) == "odd"
+'''
+
+
+def test_another_test_of_the_file_runs_first_inside_the_asked_one_those_calling_what_it_calls_first(harness):
+    candidates = pool({"t.py": TRANSPLANT}, {"t.py": {"test_asked"}}, 1, [[("t.py", 8)]])
+    moved = [c for c in candidates if c.what.endswith("run first") and len(c.edits) == 1]
+    # test_odd first (it calls what the site calls), then test_counts; never those with a fixture or a mark.
+    assert [c.what for c in moved] == ["t.py: test_odd run first", "t.py: test_counts run first"]
+    assert candidates[:2] == moved
+    rendered = render(TRANSPLANT, moved[0].edits)
+    assert rendered.split("\n\n\ndef test_odd():")[0].endswith(
+        '    """Asked."""\n'
+        "    def test_odd():\n"
+        "        with __import__('contextlib').suppress(TypeError):\n"
+        "            prog.parity('x')\n"
+        "        _ = (prog.parity(3) == 'odd', 'an odd\\nnumber')\n"
+        "    test_odd()\n"
+        '    _ = (prog.parity(4) == "even")')
+    # Harvested alone, invocation 1 is now test_odd's first call: another path through parity.
+    directory = harness.instance_dir(dict(PROG, **{"test_prog.py": TRANSPLANT.replace("t.py", "test_prog.py")}))
+    spec = {"dir": str(directory), "tests": ["test_prog.py::test_asked"], "kind": "S1_IntraProceduralCFG",
+            "target": {"file": "prog.py", "function": "parity"}, "query": {"mode": "path", "invocation": 1},
+            "timeout_seconds": 30}
+    results = harness.run([dict(spec, id="original"),
+                           dict(spec, id="variant", variant_epoch=1, variant_candidate=0,
+                                variant_edit={"file": "test_prog.py", "edits": [list(e) for e in moved[0].edits]})])
+    original, changed = results["original"], results["variant"]
+    assert original["status"] == "ok" and changed["status"] == "ok", changed.get("reason")
+    assert changed["answer"] != original["answer"]
+
+
+def test_a_call_repeated_first_with_another_type_may_raise_without_failing_the_test(harness):
+    source = 'import prog\n\n\ndef test_asked():\n    assert prog.parity(4) == "even"\n'
+    candidates = pool({"test_prog.py": source}, {"test_prog.py": {"test_asked"}}, 1, [[("test_prog.py", 5)]])
+    raising = next(c for c in candidates if c.what.endswith("repeated first with 4 → '4'"))
+    directory = harness.instance_dir(dict(PROG, **{"test_prog.py": source}))
+    spec = {"dir": str(directory), "tests": ["test_prog.py::test_asked"], "kind": "S1_IntraProceduralCFG",
+            "target": {"file": "prog.py", "function": "parity"}, "query": {"mode": "path", "invocation": 1},
+            "timeout_seconds": 30}
+    results = harness.run([dict(spec, id="original"),
+                           dict(spec, id="variant", variant_epoch=1, variant_candidate=0,
+                                variant_edit={"file": "test_prog.py", "edits": [list(e) for e in raising.edits]})])
+    original, changed = results["original"], results["variant"]
+    assert changed["status"] == "ok", changed.get("reason")  # '4' % 2 raises TypeError: suppressed, test passes
+    lines = [step["line"] for step in changed["answer"]["executed_path"]]
+    assert lines == [8], changed["answer"]  # `if n % 2:` raised: the path ends there
+    assert [step["line"] for step in original["answer"]["executed_path"]] == [8, 10]

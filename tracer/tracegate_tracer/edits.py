@@ -11,7 +11,6 @@ the next one.
 from __future__ import annotations
 
 import ast
-import copy
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -199,6 +198,35 @@ def alternatives(node: ast.AST, source: str, siblings: list[str]) -> list[str]:
     return texts
 
 
+def retyped(node: ast.AST) -> list[str]:
+    """Values of another type for a literal input (what a function's type checks and conversions turn on:
+    a float where an int was, a string, None, a tuple where a list was). A call with one may raise: only the
+    repeated-first copy of a call gets them, inside `contextlib.suppress(Exception)` (aimed.duplicate)."""
+    if isinstance(node, ast.List | ast.Tuple | ast.Set):
+        elts = [ast.unparse(e) for e in node.elts]
+        other = "[" + ", ".join(elts) + "]" if not isinstance(node, ast.List) else "(" + ", ".join(elts) + (
+            "," if len(elts) == 1 else "") + ")"
+        return [other, "None"]
+    if isinstance(node, ast.Dict):
+        return ["None"]
+    negative = negative_value(node)
+    value = negative if negative is not None else getattr(node, "value", None)
+    if isinstance(value, bool):
+        return ["None", repr(int(value))]
+    if isinstance(value, int):
+        return [repr(value + 0.5) if value >= 0 else f"({value + 0.5!r})", repr(str(value)), "None"]
+    if isinstance(value, float):
+        return [repr(int(value)) if value >= 0 else f"({int(value)!r})", repr(str(value)), "None"]
+    if isinstance(value, str) and len(value) <= MAX_LITERAL_CHARS:
+        out = [repr(value.encode("utf-8")), "None"]
+        if value.strip().lstrip("-").isdigit():
+            out.insert(0, value.strip())
+        return out
+    if isinstance(value, bytes) and len(value) <= MAX_LITERAL_CHARS:
+        return [repr(value.decode("latin-1")), "None"]
+    return []
+
+
 def position(node: ast.AST) -> tuple[int, int, int, int]:
     return node.lineno, node.col_offset, node.end_lineno or node.lineno, node.end_col_offset or 0  # type: ignore[attr-defined]
 
@@ -254,192 +282,8 @@ def short(text: str) -> str:
     return text if len(text) <= 24 else text[:21] + "..."
 
 
-# -- where the target is reached: the statements a scout run saw call it (search.py) -------------------
-
-
-def enclosing_function(tree: ast.Module, line: int) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-    """The innermost function of the file whose body holds `line` (a call site's frame)."""
-    found = None
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.body and (
-                node.body[0].lineno <= line <= (node.end_lineno or node.lineno)):
-            if found is None or node.lineno >= found.lineno:
-                found = node
-    return found
-
-
-def chain(body: list[ast.stmt], line: int) -> list[ast.stmt]:
-    """The statements holding `line`, outermost first (a `for` and the statement of its body, ...)."""
-    for statement in body:
-        start = min([statement.lineno, *(d.lineno for d in getattr(statement, "decorator_list", ()))])
-        if start <= line <= (statement.end_lineno or statement.lineno):
-            for field in ("body", "orelse", "finalbody", "handlers"):
-                inner = getattr(statement, field, None)
-                if isinstance(inner, list) and inner and not isinstance(
-                        statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                    deeper = chain(inner, line)  # type: ignore[arg-type]
-                    if deeper:
-                        return [statement, *deeper]
-            return [statement]
-    return []
-
-
-def _header(statement: ast.stmt) -> list[ast.AST]:
-    """What a compound statement evaluates itself (not its bodies): a `for`'s iterable, a `with`'s items, ..."""
-    if isinstance(statement, ast.For | ast.AsyncFor):
-        return [statement.iter]
-    if isinstance(statement, ast.With | ast.AsyncWith):
-        return [item.context_expr for item in statement.items]
-    if isinstance(statement, ast.If | ast.While):
-        return [statement.test]
-    return []
-
-
-def _assigned(statement: ast.stmt) -> set[str]:
-    targets: list[ast.AST] = []
-    if isinstance(statement, ast.Assign):
-        targets = list(statement.targets)
-    elif isinstance(statement, ast.AnnAssign | ast.AugAssign):
-        targets = [statement.target]
-    elif isinstance(statement, ast.With | ast.AsyncWith):
-        targets = [i.optional_vars for i in statement.items if i.optional_vars is not None]
-    elif isinstance(statement, ast.For | ast.AsyncFor):
-        targets = [statement.target]
-    return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-
-
-def _loaded(nodes: list[ast.AST]) -> set[str]:
-    return {n.id for node in nodes for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-
-
-Scope = ast.FunctionDef | ast.AsyncFunctionDef | ast.Module
-"""Where a call site's statement is: a function of a test file, or the module itself (a class body, a decorator)."""
-
-
-def site(func: Scope, line: int) -> tuple[list[ast.AST], ast.stmt | None]:
-    """What a call site at `line` of `func` depends on: the expressions its statements evaluate (the
-    innermost statement whole, the headers of those around it) and, through the names they read, the
-    earlier assignments of the function (their values); and the innermost statement."""
-    statements = chain(list(func.body), line)
-    if not statements or isinstance(statements[-1], ast.FunctionDef | ast.AsyncFunctionDef):
-        return [], None  # a decorator of a test: its literals name the tests (parametrize ids)
-    reached: list[ast.AST] = [*(h for s in statements[:-1] for h in _header(s)), statements[-1]]
-    wanted = _loaded(reached)
-    top = statements[0]
-    earlier = [s for s in func.body if s.end_lineno is not None and s.end_lineno < top.lineno]
-    for _ in range(3):  # names of names: `r = make(xs)` after `xs = [1, 2]`
-        grown = False
-        for statement in reversed(earlier):
-            if statement not in reached and _assigned(statement) & wanted:
-                value = getattr(statement, "value", None) or statement
-                reached.append(value)
-                wanted |= _loaded([value])
-                grown = True
-        if not grown:
-            break
-    return reached, statements[-1]
-
-
-def site_inputs(func: Scope, line: int) -> Iterator[ast.AST]:
-    """The literal inputs a call site at `line` depends on (inputs() restricted to site())."""
-    reached, _ = site(func, line)
-    inside = {id(n) for r in reached for n in ast.walk(r)}
-    seen: set[int] = set()
-    for node in inputs(func):
-        if id(node) in inside and id(node) not in seen:
-            seen.add(id(node))
-            yield node
-
-
 def removable(statement: ast.stmt | None) -> bool:
     """A statement that only calls (an expression or an assert holding a call, defining no name)."""
     return isinstance(statement, ast.Expr | ast.Assert) and any(
         isinstance(n, ast.Call) for n in ast.walk(statement)) and not any(
         isinstance(n, ast.NamedExpr) for n in ast.walk(statement))
-
-
-DUPLICABLE = (ast.Expr, ast.Assert, ast.Assign, ast.AugAssign, ast.AnnAssign)
-"""Statements a variant may repeat, changed, before themselves (a call of the target with another input)."""
-
-
-class _Swap(ast.NodeTransformer):
-    def __init__(self, node: ast.AST, text: str) -> None:
-        self.node, self.replacement = node, ast.parse(text, mode="eval").body
-
-    def generic_visit(self, node: ast.AST) -> ast.AST:
-        return self.replacement if node is self.node else super().generic_visit(node)
-
-
-def duplicate(statement: ast.stmt, node: ast.AST, text: str, source: str) -> Edit | None:
-    """An edit inserting, before `statement`, a copy of it with `node` (a literal in it) replaced by `text`
-    (an assert as the expression render() makes of it): the target is called once more, first, with
-    another input. None when the statement cannot be repeated on its own line."""
-    if not isinstance(statement, DUPLICABLE):
-        return None
-    line, col, _end_line, _end_col = position(statement)
-    prefix = source.encode("utf-8").split(b"\n")[line - 1][:col]
-    if prefix.strip():
-        return None  # `x = 1; f(x)`: not alone on its line
-    changed = copy.deepcopy(statement)
-    twin = {id(a): b for a, b in zip(ast.walk(statement), ast.walk(changed), strict=True)}
-    if id(node) not in twin:
-        return None
-    try:
-        changed = _Swap(twin[id(node)], text).visit(changed)
-    except SyntaxError:
-        return None
-    if isinstance(changed, ast.Assert):
-        elts = [changed.test] + ([changed.msg] if changed.msg is not None else [])
-        changed = ast.Assign(targets=[ast.Name("_", ast.Store())], value=ast.Tuple(elts, ast.Load()) if len(
-            elts) > 1 else elts[0])
-    ast.fix_missing_locations(changed)
-    try:
-        written = ast.unparse(changed)
-    except Exception:  # noqa: BLE001 - an AST unparse cannot write is no candidate
-        return None
-    if "\n" in written:
-        return None
-    return (line, col, line, col, written + "\n" + prefix.decode("utf-8"))
-
-
-def body_span(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int, int, int]:
-    """The span of a function's body (its statements, from the first to the end of the last)."""
-    first, last = func.body[0], func.body[-1]
-    return first.lineno, first.col_offset, last.end_lineno or last.lineno, last.end_col_offset or 0
-
-
-def arguments_left_out(statement: ast.stmt, source: str, limit: int = 8) -> list[tuple[Edit, str]]:
-    """Edits of the calls in `statement`: each keyword argument left out (the callee takes its default),
-    and the last of two or more positional ones; each edit rewrites the call (unparsed) in its span."""
-    out: list[tuple[Edit, str]] = []
-    for call in ast.walk(statement):
-        if not isinstance(call, ast.Call) or len(out) >= limit:
-            continue
-        original = segment(source, call)
-        if original is None:
-            continue
-        shorter: list[tuple[ast.Call, str]] = []
-        for i, keyword in enumerate(call.keywords):
-            if keyword.arg is not None:
-                shorter.append((ast.Call(call.func, call.args, call.keywords[:i] + call.keywords[i + 1:]),
-                                f"{keyword.arg}= left out"))
-        if len(call.args) >= 2 and not any(isinstance(a, ast.Starred) for a in call.args):
-            shorter.append((ast.Call(call.func, call.args[:-1], call.keywords), "last argument left out"))
-        for changed, what in shorter:
-            try:
-                written = ast.unparse(changed)
-            except Exception:  # noqa: BLE001 - what unparse cannot write is no candidate
-                continue
-            out.append(((*position(call), written), f"{short(original)}: {what}"))
-    return out[:limit]
-
-
-def members_left_out(statement: ast.stmt, limit: int = 4) -> list[tuple[Edit, str]]:
-    """A class a test defines (the target runs on its definition: a decorator, a metaclass): each of its
-    field statements (an annotated or plain assignment) left out, when it has another."""
-    if not isinstance(statement, ast.ClassDef):
-        return []
-    fields = [s for s in statement.body if isinstance(s, ast.AnnAssign | ast.Assign)]
-    if len(statement.body) < 2:
-        return []
-    return [((*position(f), "pass"), f"class {statement.name}: line {f.lineno} left out") for f in fields][:limit]

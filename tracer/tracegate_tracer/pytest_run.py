@@ -116,11 +116,12 @@ def environment(tracer_root: str, plugin: str, **settings: str) -> dict[str, str
 
 def run(tests: Sequence[str], run_dir: str, tracer_root: str, config_path: str, timeout: float,
         sandbox: Sandbox, extra_args: Sequence[str] = (), test_seconds: float | None = None,
-        select_path: str | None = None) -> Outcome:
+        select_path: str | None = None, memory_bytes: int | None = None) -> Outcome:
     """pytest over `tests` under the recorder; `test_seconds` stops each test after that long (the plugin's
     alarm: the test fails, the run goes on). With `select_path` (a file listing `tests`, one per line),
     pytest is given their files and the plugin keeps only those tests, past any file that fails to
-    import (a variant search: one broken copy costs only its own tests)."""
+    import (a variant search: one broken copy costs only its own tests). `memory_bytes` caps the process's
+    address space (the plugin's RLIMIT_AS: a test past it gets a MemoryError, the run goes on)."""
     # -rfE: the summary names each failed or erroring test (`FAILED <nodeid> - …`).
     args = list(tests)
     if select_path is not None:
@@ -131,6 +132,8 @@ def run(tests: Sequence[str], run_dir: str, tracer_root: str, config_path: str, 
         settings["TRACEGATE_SELECT"] = select_path
     if test_seconds is not None:
         settings["TRACEGATE_TEST_SECONDS"] = f"{test_seconds:g}"
+    if memory_bytes is not None:
+        settings["TRACEGATE_MEMORY_BYTES"] = str(memory_bytes)
     return run_command(command, run_dir, environment(tracer_root, PLUGIN, **settings), timeout, sandbox)
 
 

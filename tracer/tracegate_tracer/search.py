@@ -41,6 +41,8 @@ A process costs more than most candidates (pytest's start, the package's import:
 of a 200-instance sample 38% slower than one run, docs/benchmarks.md), so one chunk holds a one-target pool."""
 WANTED = 2
 """Candidates per spec that change its answer and say something: enough to stop (the host harvests two)."""
+MEMORY_BYTES = 1536 * 1024 * 1024
+"""The search run's address space (the container holds 2 GiB): a candidate whose input explodes fails alone."""
 TEST_SECONDS = 20.0
 """Each test of the search run is stopped (and its candidate dropped) after this long, or after a quarter of
 the instance's timeout if that is shorter."""
@@ -164,7 +166,8 @@ def _traced(tests: list[str], run_dir: str, tracer_root: str, configs: list[dict
         config = {"backend": backend, "recorders": configs, "defer": defer}
         config_path = sandbox.write_private(f"{name}-config-{attempt}.json", json.dumps(config))
         outcome = pytest_run.run(tests, run_dir, tracer_root, config_path, timeout, sandbox,
-                                 extra_args=("--tb=no",), test_seconds=test_seconds, select_path=select)
+                                 extra_args=("--tb=no",), test_seconds=test_seconds, select_path=select,
+                                 memory_bytes=MEMORY_BYTES)
         if attempt == 0 and outcome.exit_code == USAGE_ERROR and not outcome.timed_out:
             # A copy that fails to import (an edit of module-level code) makes its ids a usage error: again
             # with the files given to pytest and the ids kept by the plugin, so it fails its own tests only.

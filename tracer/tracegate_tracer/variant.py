@@ -47,7 +47,9 @@ import random
 import re
 import shutil
 from dataclasses import dataclass
+from itertools import zip_longest
 
+from . import aimed
 from . import edits as editing
 from .edits import Candidate, Edit
 from .testfiles import test_files
@@ -64,6 +66,8 @@ AIMED_ENOUGH = 12
 SITES = 4
 """Per target, the call sites (test statements that reached it, in order of first invocation) whose inputs
 lead the pool."""
+TRANSPLANTS = 4
+"""Per target, the other tests of the file run first inside the asked one (aimed.transplants)."""
 COPY_MARK = "__tgv"
 """A search copy of `test_x.py` is `test_x__tgv<k>.py` (`__tgvo` the unchanged copy)."""
 
@@ -129,16 +133,17 @@ def _targeted(sources: dict[str, str], trees: dict[str, ast.Module], sites: Site
     * each other test function reaching it emptied, and all of them but the first.
     """
     per_literal: list[list[Candidate]] = []
+    transplanted: list[list[Candidate]] = []
     seen: set[tuple[str, tuple[int, int, int, int]]] = set()
     for target_sites in sites:
-        statements: list[tuple[str, editing.Scope, ast.stmt]] = []
+        statements: list[tuple[str, aimed.Scope, ast.stmt]] = []
         for name, line in target_sites:
             tree = trees.get(name)
             if tree is None:
                 continue
             # A call from module or class level (a decorator, a class body): the module's statements.
-            func = editing.enclosing_function(tree, line) or tree
-            _, statement = editing.site(func, line)
+            func = aimed.enclosing_function(tree, line) or tree
+            _, statement = aimed.site(func, line)
             if statement is None or any(s is statement for _, _, s in statements):
                 continue
             statements.append((name, func, statement))
@@ -146,7 +151,7 @@ def _targeted(sources: dict[str, str], trees: dict[str, ast.Module], sites: Site
         for name, func, statement in statements[:SITES]:
             source = sources[name]
             inside = {id(n) for n in ast.walk(statement)}
-            for node in editing.site_inputs(func, statement.lineno):
+            for node in aimed.site_inputs(func, statement.lineno):
                 key = (name, editing.position(node))
                 if key in seen:
                     continue
@@ -156,16 +161,31 @@ def _targeted(sources: dict[str, str], trees: dict[str, ast.Module], sites: Site
                     per_literal.append(options)
                 if id(node) in inside:
                     twice = []
-                    for option in options[:3]:
-                        edit = editing.duplicate(statement, node, option.edits[0][4], source)
+                    original = editing.short(editing.segment(source, node) or "")
+                    same_type = [o.edits[0][4] for o in options[:3]]
+                    other_type = editing.retyped(node)[:2]
+                    texts = [t for pair in zip_longest(same_type, other_type) for t in pair if t is not None]
+                    for text in texts:
+                        edit = aimed.duplicate(statement, node, text, source)
                         if edit is not None:
                             twice.append(Candidate(name, (edit,), f"{name} line {statement.lineno}: repeated "
-                                                   f"first with {option.what.split(': ', 1)[1]}", True))
+                                                   f"first with {original} → {editing.short(text)}", True))
                     if twice:
                         repeats.append(twice)
-            for edit, what in editing.arguments_left_out(statement, source) + editing.members_left_out(statement):
+            for edit, what in aimed.arguments_left_out(statement, source) + aimed.members_left_out(statement):
                 per_literal.append([Candidate(name, (edit,), f"{name} line {statement.lineno}: {what}", True)])
         per_literal += repeats
+        asked: list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]] = []
+        for name, func, _ in statements:
+            run = {f.name for f in editing.tests_of(trees[name], functions.get(name))}
+            if isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef) and func.name in run and not any(
+                    f is func for _, f in asked):
+                asked.append((name, func))
+        for name, func in asked[:1]:
+            reaching: list[ast.AST] = [s for n, f, s in statements if n == name and f is func]
+            run = {f.name for f in editing.tests_of(trees[name], functions.get(name))}
+            for edit, what in aimed.transplants(trees[name], sources[name], func, run, reaching, TRANSPLANTS, rng):
+                transplanted.append([Candidate(name, (edit,), f"{name}: {what}", True)])
         if len(statements) > 1:
             removable = [(name, s) for name, _, s in statements if editing.removable(s)]
             for name, s in removable[:2 * SITES]:
@@ -176,23 +196,18 @@ def _targeted(sources: dict[str, str], trees: dict[str, ast.Module], sites: Site
             if others:
                 per_literal.append([Candidate(head_name, tuple(sorted((*editing.position(s), "pass") for s in others)),
                                               f"{head_name}: only line {head.lineno} of the calls kept", True)])
-        tests: list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]] = []
-        for name, func, _ in statements:
-            run = {f.name for f in editing.tests_of(trees[name], functions.get(name))}
-            if isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef) and func.name in run and not any(
-                    f is func for _, f in tests):
-                tests.append((name, func))
+        tests = asked
         if len(tests) > 1:
             head_name, head_func = tests[0]
             for name, func in tests[1:SITES + 1]:
-                per_literal.append([Candidate(name, ((*editing.body_span(func), "pass"),),
+                per_literal.append([Candidate(name, ((*aimed.body_span(func), "pass"),),
                                               f"{name}: {func.name} emptied", True)])
             others_f = [f for name, f in tests[1:] if name == head_name]
             if len(others_f) > 1:
-                per_literal.append([Candidate(head_name, tuple(sorted((*editing.body_span(f), "pass")
+                per_literal.append([Candidate(head_name, tuple(sorted((*aimed.body_span(f), "pass")
                                                                       for f in others_f)),
                                               f"{head_name}: only {head_func.name} of the tests kept", True)])
-    return per_literal
+    return transplanted + per_literal
 
 
 def pool(sources: dict[str, str], functions: dict[str, set[str] | None], epoch: int,
