@@ -80783,13 +80783,19 @@ class reader_FsSuiteReader {
     }
     read(rel, maxBytes = MAX_SUITE_FILE_BYTES) {
         const real = this.resolve(rel);
-        const fd = (0,external_node_fs_namespaceObject.openSync)(real, 'r');
+        // Non-blocking: a fifo is refused below, never waited on.
+        const fd = (0,external_node_fs_namespaceObject.openSync)(real, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK);
         try {
             const stat = (0,external_node_fs_namespaceObject.fstatSync)(fd);
             if (stat.isDirectory())
                 throw new SuiteFileError(this.display(rel), 'a directory, not a file');
             if (!stat.isFile())
                 throw new SuiteFileError(this.display(rel), 'a device, fifo or socket');
+            // A file with another name elsewhere may be a host file linked in (its real path is inside the
+            // suite, so resolve() cannot tell): the suite's files are its own.
+            if (stat.nlink > 1)
+                throw new SuiteFileError(this.display(rel), `a file with ${stat.nlink} hard links (another name of it may be outside the suite: ` +
+                    'copy it into the suite instead of linking it)');
             if (stat.size > maxBytes)
                 throw new SuiteFileError(this.display(rel), `${stat.size} bytes, over the ${maxBytes}-byte limit`);
             // Read at most maxBytes + 1 whatever stat said: a file may grow while read.

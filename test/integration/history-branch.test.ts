@@ -175,6 +175,23 @@ describe('BranchHistory on a loopback GitHub', () => {
     expect((await store().history.index()).map((r) => r.commit)).toEqual([sha('m2')]);
   });
 
+  it('skips an entry over its bound by the size the tree lists, never fetching the blob', async () => {
+    const e = entry('m1');
+    await store().history.record(e);
+    const { history, seen } = store({ maxEntryBytes: 100 });
+    const blobsBefore = github.requests.filter((r) => r.path.includes('/git/blobs/')).length;
+    expect(await history.entry('tracegate', e.commit)).toBeUndefined();
+    expect(seen).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `entries/tracegate/${e.commit}\\.json is \\d+ bytes, over the 100 read at most: skipped\\.$`,
+        ),
+      ),
+    ]);
+    expect(github.requests.filter((r) => r.path.includes('/git/blobs/')).length).toBe(blobsBefore);
+    expect(await store().history.entry('tracegate', e.commit)).toEqual(e); // within the default bound
+  });
+
   it('refuses a branch written by a newer tracegate, and writes nothing to it', async () => {
     github.repo.seed(BRANCH, { 'index.json': '{"schema":"tracegate/history@2","rows":[]}' });
     const head = github.repo.refs.get(`heads/${BRANCH}`);

@@ -1,5 +1,6 @@
 import {
   cpSync,
+  linkSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -109,6 +110,11 @@ describe('a hostile instance suite never reaches the host, forges an oracle, or 
       'instance.json': instance('dotdot', '../../../outside/test_x.py::test_six'),
     });
     symlinked('dir-as-test', 'test_dir.py', join(suite, 'cases'));
+    // A host file hard-linked in as the test: its real path is inside the suite.
+    const linked = join(suite, 'cases', 'hard-link');
+    cpSync(COLLATZ, linked, { recursive: true });
+    writeFileSync(join(linked, 'instance.json'), instance('hard-link', 'test_linked.py::test_six'));
+    linkSync(join(suite, '..', 'outside', 'test_x.py'), join(linked, 'test_linked.py'));
     // A device in the instance directory (hashing it would read forever).
     const zero = join(suite, 'cases', 'dev-zero');
     cpSync(COLLATZ, zero, { recursive: true });
@@ -216,6 +222,7 @@ describe('a hostile instance suite never reaches the host, forges an oracle, or 
     expect(rejected['dotdot']).toMatch(/outside the suite|no such file/);
     expect(rejected['dir-as-test']).toMatch(/test_dir\.py.*(directory|outside)/);
     expect(rejected['dev-zero']).toMatch(/blob\.bin.*(device|outside)/);
+    expect(rejected['hard-link']).toMatch(/test_linked\.py.*2 hard links/);
     // Nothing of the host — a root-only file, this process's environment, the key — reached
     // the endpoint, the results, the report or the cache.
     const prompts = JSON.stringify(server.seen.map((s) => s.body));

@@ -34,6 +34,8 @@ export interface BranchHistoryOptions extends RepoRef {
   /** Injected for tests: the wait between attempts and the jitter's source. */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
+  /** Largest entry read (default MAX_ENTRY_BYTES): a larger blob is skipped unfetched. */
+  maxEntryBytes?: number;
 }
 
 /** The branch at one commit: its tree and the index it holds. */
@@ -117,9 +119,10 @@ export class BranchHistory implements HistoryStore {
     const path = entryPath(name, commit);
     const item = await this.git.find(snapshot.tree, path);
     if (!item || item.type !== 'blob') return undefined;
-    if ((item.size ?? 0) > MAX_ENTRY_BYTES) {
+    const most = this.options.maxEntryBytes ?? MAX_ENTRY_BYTES;
+    if ((item.size ?? 0) > most) {
       this.warn(
-        `${this.where(path)} is ${item.size} bytes, over the ${MAX_ENTRY_BYTES} read at most: skipped.`,
+        `${this.where(path)} is ${item.size} bytes, over the ${most} read at most: skipped.`,
       );
       return undefined;
     }

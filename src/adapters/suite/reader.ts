@@ -1,5 +1,6 @@
 import {
   closeSync,
+  constants,
   fstatSync,
   openSync,
   readdirSync,
@@ -70,12 +71,21 @@ export class FsSuiteReader implements SuiteReader {
 
   read(rel: string, maxBytes = MAX_SUITE_FILE_BYTES): Buffer {
     const real = this.resolve(rel);
-    const fd = openSync(real, 'r');
+    // Non-blocking: a fifo is refused below, never waited on.
+    const fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
       const stat = fstatSync(fd);
       if (stat.isDirectory())
         throw new SuiteFileError(this.display(rel), 'a directory, not a file');
       if (!stat.isFile()) throw new SuiteFileError(this.display(rel), 'a device, fifo or socket');
+      // A file with another name elsewhere may be a host file linked in (its real path is inside the
+      // suite, so resolve() cannot tell): the suite's files are its own.
+      if (stat.nlink > 1)
+        throw new SuiteFileError(
+          this.display(rel),
+          `a file with ${stat.nlink} hard links (another name of it may be outside the suite: ` +
+            'copy it into the suite instead of linking it)',
+        );
       if (stat.size > maxBytes)
         throw new SuiteFileError(
           this.display(rel),
