@@ -172,6 +172,29 @@ describe('a hostile instance suite never reaches the host, forges an oracle, or 
       ].join('\n'),
     );
     hostile(suite, 'reads-host', 'print(open("/proc/self/environ").read())');
+    // Residue in what groups of one container share beside /tmp: /dev/shm filled, a SysV segment left.
+    hostile(
+      suite,
+      'ipc-a-leave',
+      [
+        'import ctypes',
+        'libc = ctypes.CDLL(None)',
+        'assert libc.shmget(0, 1 << 20, 0o1600) >= 0  # IPC_PRIVATE, IPC_CREAT | 0600: never removed',
+        'try:',
+        '    with open("/dev/shm/tg-residue", "wb") as f:',
+        '        for _ in range(256): f.write(b"x" * (1 << 20))',
+        'except OSError: pass',
+      ].join('\n'),
+    );
+    hostile(
+      suite,
+      'ipc-b-probe',
+      [
+        'assert open("/proc/sysvipc/shm").read().count("\\n") == 1, "a SysV segment was left"',
+        'assert not os.listdir("/dev/shm"), os.listdir("/dev/shm")',
+        'with open("/dev/shm/probe", "wb") as f: f.write(b"x" * (1 << 20))',
+      ].join('\n'),
+    );
     hostile(suite, 'plan.json', '');
 
     const cache = tempDir('tg-hostile-cache-');
@@ -211,6 +234,8 @@ describe('a hostile instance suite never reaches the host, forges an oracle, or 
       'fill-tmp',
       'reads-host',
       'plan.json',
+      'ipc-a-leave',
+      'ipc-b-probe', // after ipc-a-leave in each run: it passes only if nothing was left
     ])
       expect([id, byId[id]?.oracle]).toEqual([id, { loop_iteration_count: 8 }]);
     // Host-reading instances were rejected on the host, by name and rule.

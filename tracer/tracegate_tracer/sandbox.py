@@ -10,8 +10,11 @@ supplementary groups, in its own session; its directories are owned by that
 uid and closed to every other (0700). After the run, every process of that
 uid is killed (a helper that setuid()s to it and calls kill(-1, SIGKILL)
 reaches daemons that left the process group; then /proc is checked), and
-every file the uid owns in /tmp, the group's dir and its temp dir is deleted,
-so nothing a test left behind can touch a later instance.
+every file the uid owns in /tmp, /dev/shm (POSIX shared memory and
+semaphores) and /dev/mqueue, the group's dir and its temp dir is deleted,
+and every SysV shared memory segment, semaphore set and message queue it
+created or owns is removed (then checked: what is left is logged), so nothing
+a test left behind can touch a later instance.
 
 Not isolated (local backend, or not root): the same directories, TMPDIR in
 the temp dir, the process group killed after the run, the temp dir deleted.
@@ -39,7 +42,22 @@ for _ in range(100):
     except ProcessLookupError:
         break
 """
-SCRUB_ROOTS = ("/tmp",)
+# Runs as the group's uid (a container's root lacks CAP_IPC_OWNER): removes the SysV IPC objects named in argv.
+_IPC_REMOVER = """
+import ctypes, sys
+libc = ctypes.CDLL(None)
+for item in sys.argv[1:]:
+    table, ident = item.split(":")
+    if table == "shm":
+        libc.shmctl(int(ident), 0, None)
+    elif table == "sem":
+        libc.semctl(int(ident), 0, 0)
+    else:
+        libc.msgctl(int(ident), 0, None)
+"""
+SCRUB_ROOTS = ("/tmp", "/dev/shm", "/dev/mqueue")
+SYSV_IPC = (("shm", "shmid"), ("sem", "semid"), ("msg", "msqid"))
+"""/proc/sysvipc tables and their id column."""
 
 
 def _uid_processes(uid: int) -> list[int]:
@@ -93,6 +111,38 @@ def _remove_owned(root: str, uid: int) -> int:
             except OSError:
                 continue
     return removed
+
+
+def _sysv_owned(uid: int) -> list[tuple[str, int]]:
+    """The SysV IPC objects (table, id) that `uid` created or owns, from /proc/sysvipc."""
+    found = []
+    for table, column in SYSV_IPC:
+        try:
+            with open(f"/proc/sysvipc/{table}", encoding="utf-8") as handle:
+                rows = [line.split() for line in handle.read().splitlines()]
+        except OSError:
+            continue
+        if not rows or not {column, "uid", "cuid"} <= set(rows[0]):
+            continue
+        at = {name: rows[0].index(name) for name in (column, "uid", "cuid")}
+        for row in rows[1:]:
+            try:
+                if uid in (int(row[at["uid"]]), int(row[at["cuid"]])):
+                    found.append((table, int(row[at[column]])))
+            except (IndexError, ValueError):
+                continue
+    return found
+
+
+def _remove_sysv(uid: int) -> list[tuple[str, int]]:
+    """Removes `uid`'s SysV shared memory segments, semaphore sets and message queues (as `uid`: their owner
+    may, where a container's root may not); those still there."""
+    owned = _sysv_owned(uid)
+    if owned:
+        subprocess.run([sys.executable, "-I", "-S", "-c", _IPC_REMOVER, *(f"{t}:{i}" for t, i in owned)],
+                       user=uid, group=uid, extra_groups=[], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, timeout=30, check=False)
+    return _sysv_owned(uid)
 
 
 class Sandbox:
@@ -201,6 +251,10 @@ class Sandbox:
         if self.uid is not None:
             for root in SCRUB_ROOTS:
                 _remove_owned(root, self.uid)
+            left = _remove_sysv(self.uid)
+            if left:
+                print(f"tracegate: group {self.index} left SysV IPC objects that could not be removed: "
+                      f"{left[:5]}", file=sys.stderr)
         shutil.rmtree(self.tmp, ignore_errors=True)
         if not keep:
             shutil.rmtree(self.dir, ignore_errors=True)
