@@ -116,12 +116,24 @@ PACKAGE = {
         @pytest.mark.skip(reason="not today")
         def test_skipped():
             pass
+        def _forge(**fields):
+            import json, sys
+            plugin = sys.modules["tracegate_measure_plugin"]  # in the measured process: its file is ours
+            phases = {"setup": "passed", "call": "passed", "teardown": "passed"}
+            line = json.dumps(dict({"event": "end", "phases": phases, "wall_ns": 1000}, **fields)) + "\\n"
+            os.write(plugin._OUT, line.encode())
+        def test_forged_pass():
+            _forge()  # the plugin's own end follows, after the failure
+            assert mod.is_adult(3), "fails, but says it passed"
+        def test_forged_peak():
+            _forge(traced_peak=1e30, rss_peak=1e30)
+            os._exit(0)  # the plugin never writes its own end
         ''',
 }
 
 TARGETS = {"allocate": "allocate", "slow": "slow", "fast": "fast", "parent": "parent", "adult": "is_adult",
            "fails": "is_adult", "errors": "is_adult", "segfault": "is_adult", "oom_killed": "is_adult",
-           "forever": "is_adult", "skipped": "is_adult"}
+           "forever": "is_adult", "skipped": "is_adult", "forged_pass": "is_adult", "forged_peak": "is_adult"}
 
 
 def spec(directory, ident, kind, test, function=None, **extra):
@@ -150,6 +162,8 @@ def measured(tmp_path_factory):
         spec(directory, "outcome-oom", "W1_Outcome", "oom_killed", expect_failure=True),
         spec(directory, "outcome-forever", "W1_Outcome", "forever", timeout_seconds=3),
         spec(directory, "outcome-skipped", "W1_Outcome", "skipped"),
+        spec(directory, "forged-pass", "W1_Outcome", "forged_pass"),
+        spec(directory, "forged-peak", "W2_PeakMemory", "forged_peak"),
         dict(spec(directory, "two-tests", "W1_Outcome", "adult"), tests=["test_heavy.py"]),
         spec(directory, "mutant-flipped", "W1_Outcome", "adult", expect_failure=True,
              mutant={"file": "heavy/mod.py", "line": 40, "original": ">=", "replacement": ">"}),
@@ -242,6 +256,15 @@ def test_bad_runs_are_classified(measured):
     assert measured["outcome-skipped"]["status"] == "invalid" and "skipped" in measured["outcome-skipped"]["reason"]
     two = measured["two-tests"]
     assert two["status"] == "invalid" and "exactly one pytest node id" in two["reason"]
+
+
+def test_what_the_test_writes_into_its_own_measurement_is_checked_against_the_parents_view(measured):
+    # A failing test that appends a passing `end`: two ends, and pytest exited 1. A peak of 1e30 bytes
+    # (then os._exit(0)): beyond the kernel's peak of the process. Neither becomes gold.
+    for ident, why in (("forged-pass", "holds 2 ends"), ("forged-peak", "passes the kernel's")):
+        result = measured[ident]
+        assert result["status"] == "invalid" and why in result["reason"], (ident, result)
+        assert "the test wrote to its own measurement" in result["reason"]
 
 
 def test_a_mutant_runs_in_a_private_copy_and_the_prompt_shows_it(measured):

@@ -74,10 +74,26 @@ def register(selector: selectors.BaseSelector, sinks: dict[int, Bounded]) -> Non
         selector.register(fd, selectors.EVENT_READ)
 
 
+def reap(child: subprocess.Popen[bytes]) -> int | None:
+    """`child`'s exit code once it has exited (None while it runs), reaped with wait4 so that its resource use
+    is kept as `child.rusage`: the parent's view of it, which nothing the child does can write."""
+    if child.returncode is not None:
+        return child.returncode
+    try:
+        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+    except ChildProcessError:
+        return child.poll()
+    if pid == 0:
+        return None
+    child.rusage = usage  # type: ignore[attr-defined]
+    child.returncode = os.waitstatus_to_exitcode(status)
+    return child.returncode
+
+
 def watch(child: subprocess.Popen[bytes], selector: selectors.BaseSelector, sinks: dict[int, Bounded],
           deadline: float, enough: Callable[[], bool] = lambda: False) -> bool:
     """Drains the pipes while `child` runs, until it exits or `enough()`; True if `deadline` came first."""
-    while child.poll() is None and not enough():
+    while reap(child) is None and not enough():
         left = deadline - time.monotonic()
         if left <= 0:
             return True

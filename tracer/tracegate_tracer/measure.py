@@ -199,6 +199,9 @@ def _run_once(mode: str, tests: list[str], run_dir: str, instance_dir: str, scop
     ended = [e for e in events if e.get("event") == "end"]
     if len(started) != 1:
         raise Refused(f"the {mode} run ran {len(started)} tests: the node id must name exactly one test")
+    if len(ended) > 1:
+        raise Refused(f"the {mode} run's measurement holds {len(ended)} ends for one test: "
+                      "the test wrote to its own measurement")
     code = outcome.exit_code
     if not ended:
         killed = signal.Signals(-code).name if isinstance(code, int) and code < 0 else None
@@ -208,9 +211,60 @@ def _run_once(mode: str, tests: list[str], run_dir: str, instance_dir: str, scop
                 "wall_ms": None, "exit_code": code}
     record = ended[0]
     phases = record.get("phases") or {}
-    return {"outcome": _outcome(phases, record.get("exception")), "wall_ms": record["wall_ns"] / 1e6,
-            "exit_code": code, "peak": _peak(record) if mode == "memory" else None,
-            "profile": record.get("profile")}
+    wall_ns = record.get("wall_ns")
+    if not isinstance(phases, dict) or isinstance(wall_ns, bool) or not isinstance(wall_ns, int | float):
+        raise Refused(f"the {mode} run's measurement is malformed (phases {type(phases).__name__}, wall time "
+                      f"{wall_ns!r:.40}): the test wrote to its own measurement")
+    measured = {"outcome": _outcome(phases, record.get("exception")), "wall_ms": wall_ns / 1e6,
+                "exit_code": code, "peak": _peak(record) if mode == "memory" else None,
+                "profile": record.get("profile")}
+    _cross_check(measured, outcome, mode)
+    return measured
+
+
+SLACK_MS = 50.0
+"""The parent's clock and the plugin's differ by the process's start and end: the plugin's wall time may not
+pass the parent's by more than this."""
+SLACK_BYTES = 4 * 1024 * 1024
+
+
+def _cross_check(measured: dict[str, Any], outcome: pytest_run.Outcome, mode: str) -> None:
+    """The plugin runs inside the measured process, so the test could have written what it reports: each
+    figure is checked against the parent's view of that process (pytest's exit status, the parent's clock,
+    the kernel's peak resident size from wait4) and the run refused when they disagree."""
+    kind, code = measured["outcome"]["outcome"], outcome.exit_code
+    if (kind == "passed") != (code == 0):
+        raise Refused(f"the {mode} run's measured outcome ({kind}) disagrees with pytest's exit status {code}: "
+                      "the test wrote to its own measurement")
+    wall_ms = measured["wall_ms"]
+    if not isinstance(wall_ms, int | float) or not 0 <= wall_ms <= outcome.seconds * 1000 + SLACK_MS:
+        raise Refused(f"the {mode} run's measured wall time ({wall_ms} ms) is not within the process's "
+                      f"{outcome.seconds:g} s: the test wrote to its own measurement")
+    peak = measured["peak"]
+    if peak is None:
+        return
+    rss, traced = peak.get("rss"), peak.get("traced")
+    kernel = outcome.max_rss_bytes
+    if kernel is not None and isinstance(rss, int | float) and rss > kernel + SLACK_BYTES:
+        raise Refused(f"the memory run's measured resident peak ({rss:g} bytes) passes the kernel's "
+                      f"({kernel} bytes): the test wrote to its own measurement")
+    ceiling = max(kernel or 0, _memory_ceiling())
+    if not isinstance(traced, int | float) or not 0 <= traced <= ceiling:
+        raise Refused(f"the memory run's traced peak ({traced} bytes) is beyond the machine's memory "
+                      f"({ceiling} bytes): the test wrote to its own measurement")
+
+
+def _memory_ceiling() -> int:
+    """The most memory any allocation here could have had: the machine's memory and swap (/proc/meminfo)."""
+    total = 0
+    try:
+        with open("/proc/meminfo", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith(("MemTotal:", "SwapTotal:")):
+                    total += int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return 1 << 50
+    return total or 1 << 50
 
 
 def _median_profile(runs: list[dict[str, Any]]) -> dict[str, Any]:
