@@ -108,10 +108,14 @@ async function runJob(
     const kept = [...results.values()].filter((r) => typeof r === 'object').length;
     const keptNote = kept ? ` (${kept} of ${items.length} instance(s) had finished: kept)` : '';
     if (error instanceof DockerUnavailableError) {
-      deps.warn(`Harvest ${job.label} in environment "${env.recipe.name}" lost its engine${keptNote}`);
+      deps.warn(
+        `Harvest ${job.label} in environment "${env.recipe.name}" lost its engine${keptNote}`,
+      );
       return { results, lost: error };
     }
-    deps.warn(`Harvest ${job.label} in environment "${env.recipe.name}" failed: ${reason}${keptNote}`);
+    deps.warn(
+      `Harvest ${job.label} in environment "${env.recipe.name}" failed: ${reason}${keptNote}`,
+    );
     return { results };
   }
 }
