@@ -77247,9 +77247,8 @@ const runNameSchema = schemas_string()
  * are built from it (and from the run name), so nothing else is accepted.
  */
 const commitShaSchema = schemas_string().regex(/^[0-9a-f]{7,64}$/, 'a lowercase hex commit sha');
-/** One history entry: a run of `name` at `commit`, with its per-item records. */
-const historyEntrySchema = object({
-    schema: literal(HISTORY_SCHEMA),
+/** What names a recorded run, in an entry and in its index row alike. */
+const runFields = {
     name: runNameSchema,
     commit: commitShaSchema,
     /** The commit's first parent, when known (push events, the CLI's --parent). */
@@ -77257,8 +77256,14 @@ const historyEntrySchema = object({
     /** The branch the commit was recorded on, when known. */
     branch: schemas_string().optional(),
     recordedAt: schemas_string(),
-    /** The gate's verdict for this run, and whether a label accepted a failure. */
+    /** The gate's verdict for this run. */
     verdict: schemas_string().optional(),
+};
+/** One history entry: a run of `name` at `commit`, with its per-item records. */
+const historyEntrySchema = object({
+    schema: literal(HISTORY_SCHEMA),
+    ...runFields,
+    /** Whether a label accepted a failure. */
     accepted: object({ label: schemas_string(), note: schemas_string().optional() }).optional(),
     results: resultsSchema,
 });
@@ -77292,12 +77297,7 @@ const flippedRowSchema = object({
  * skipped with a warning, never drawn or averaged.
  */
 const indexRowSchema = object({
-    name: runNameSchema,
-    commit: commitShaSchema,
-    parent: schemas_string().optional(),
-    branch: schemas_string().optional(),
-    recordedAt: schemas_string(),
-    verdict: schemas_string().optional(),
+    ...runFields,
     accepted: schemas_boolean().optional(),
     accuracy: shareSchema,
     total: countSchema,

@@ -15,9 +15,8 @@ export const runNameSchema = z
  */
 export const commitShaSchema = z.string().regex(/^[0-9a-f]{7,64}$/, 'a lowercase hex commit sha');
 
-/** One history entry: a run of `name` at `commit`, with its per-item records. */
-export const historyEntrySchema = z.object({
-  schema: z.literal(HISTORY_SCHEMA),
+/** What names a recorded run, in an entry and in its index row alike. */
+const runFields = {
   name: runNameSchema,
   commit: commitShaSchema,
   /** The commit's first parent, when known (push events, the CLI's --parent). */
@@ -25,8 +24,15 @@ export const historyEntrySchema = z.object({
   /** The branch the commit was recorded on, when known. */
   branch: z.string().optional(),
   recordedAt: z.string(),
-  /** The gate's verdict for this run, and whether a label accepted a failure. */
+  /** The gate's verdict for this run. */
   verdict: z.string().optional(),
+};
+
+/** One history entry: a run of `name` at `commit`, with its per-item records. */
+export const historyEntrySchema = z.object({
+  schema: z.literal(HISTORY_SCHEMA),
+  ...runFields,
+  /** Whether a label accepted a failure. */
   accepted: z.object({ label: z.string(), note: z.string().optional() }).optional(),
   results: resultsSchema,
 });
@@ -70,12 +76,7 @@ export type FlippedRow = z.infer<typeof flippedRowSchema>;
  */
 export const indexRowSchema = z
   .object({
-    name: runNameSchema,
-    commit: commitShaSchema,
-    parent: z.string().optional(),
-    branch: z.string().optional(),
-    recordedAt: z.string(),
-    verdict: z.string().optional(),
+    ...runFields,
     accepted: z.boolean().optional(),
     accuracy: shareSchema,
     total: countSchema,
