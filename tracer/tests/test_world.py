@@ -313,3 +313,21 @@ def test_mutants_are_one_unambiguous_change_each_of_three_kinds_in_a_seeded_orde
     assert [m["description"] for m in found[:3]] == list(mutants.KINDS)
     assert mutants.propose(MUTABLE, "grade", "other seed", limit=20) != found
     assert mutants.propose(MUTABLE, "missing", "seed") == []
+
+
+def test_the_machine_records_the_containers_memory_limit_not_the_hosts(monkeypatch):
+    import io
+
+    from tracegate_tracer import measure
+    files = {"/proc/meminfo": "MemTotal:       25165824 kB\n", "/sys/fs/cgroup/memory.max": "2147483648\n",
+             "/sys/fs/cgroup/cpu.max": "max 100000\n", "/proc/cpuinfo": "model name\t: a cpu\n"}
+
+    def fake_open(path, *args, **kwargs):
+        if path not in files:
+            raise OSError(path)
+        return io.StringIO(files[path])
+    monkeypatch.setattr(measure, "open", fake_open, raising=False)
+    machine = measure._machine()
+    assert machine["memory_bytes"] == 2147483648 and machine["host_memory_bytes"] == 25165824 * 1024
+    files["/sys/fs/cgroup/memory.max"] = "max\n"  # no limit: the host's memory is what there is
+    assert measure._machine()["memory_bytes"] == 25165824 * 1024 and "host_memory_bytes" not in measure._machine()

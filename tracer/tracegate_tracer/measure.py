@@ -376,4 +376,9 @@ def _machine() -> dict[str, Any]:
                 found[os.path.basename(path).replace(".", "_")] = handle.read().strip()
         except OSError:
             pass
+    # The memory the measured process could have: the container's limit where one is set, not the host's.
+    limit = str(found.get("memory_max") or "")
+    if limit.isdigit() and int(limit) < found.get("memory_bytes", 1 << 62):
+        found["host_memory_bytes"] = found.get("memory_bytes")
+        found["memory_bytes"] = int(limit)
     return found
