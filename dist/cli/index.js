@@ -80035,6 +80035,93 @@ function cacheLayout(root) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/adapters/stores/atomic.ts
+
+
+
+/** A write failed (disk full, read-only, no permission); names the path and the fix. */
+class StoreWriteError extends TracegateError {
+    path;
+    exitCode = ExitCode.Infrastructure;
+    constructor(path, cause) {
+        const why = {
+            ENOSPC: 'the disk is full: free space or point the directory elsewhere',
+            EDQUOT: 'the disk quota is exhausted: free space or point the directory elsewhere',
+            EROFS: 'the file system is read-only: point the directory at a writable place',
+            EACCES: 'permission denied: make it writable or point the directory elsewhere',
+            EPERM: 'permission denied: make it writable or point the directory elsewhere',
+        };
+        super(`Could not write ${path}: ${why[cause.code ?? ''] ?? cause.message}.`);
+        this.path = path;
+        this.name = 'StoreWriteError';
+    }
+}
+/**
+ * The real reason of a failed write: a recursive mkdir on a read-only file
+ * system reports ENOENT, so the nearest existing ancestor is asked too.
+ */
+function diagnose(path, error) {
+    if (error.code !== 'ENOENT')
+        return error;
+    for (let dir = (0,external_node_path_namespaceObject.dirname)(path); dir !== (0,external_node_path_namespaceObject.dirname)(dir); dir = (0,external_node_path_namespaceObject.dirname)(dir)) {
+        if (!(0,external_node_fs_namespaceObject.existsSync)(dir))
+            continue;
+        try {
+            (0,external_node_fs_namespaceObject.accessSync)(dir, external_node_fs_namespaceObject.constants.W_OK);
+        }
+        catch (probe) {
+            return probe;
+        }
+        break;
+    }
+    return error;
+}
+/** Wraps a file-system write so its failure names the path (never a raw ENOSPC). */
+function writing(path, write) {
+    try {
+        return write();
+    }
+    catch (error) {
+        if (error instanceof StoreWriteError)
+            throw error;
+        throw new StoreWriteError(path, diagnose(path, error));
+    }
+}
+let counter = 0;
+/** Write-then-rename: a reader sees the old file or the new one, never half of one. */
+function writeFileAtomic(path, data) {
+    const tmp = `${path}.${process.pid}.${++counter}.tmp`;
+    writing(path, () => {
+        try {
+            (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+            (0,external_node_fs_namespaceObject.writeFileSync)(tmp, data);
+            (0,external_node_fs_namespaceObject.renameSync)(tmp, path);
+        }
+        catch (error) {
+            (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
+            throw error;
+        }
+    });
+}
+/**
+ * Checks before any work that `dir` (created if missing) takes a write: a
+ * full, read-only or forbidden directory fails here with StoreWriteError
+ * naming it and the fix, not later as a tool's message (pip's, ENOENT) with
+ * the work done so far unstorable.
+ */
+function assertWritable(dir) {
+    const probe = (0,external_node_path_namespaceObject.join)(dir, `.tracegate-write-probe-${process.pid}`);
+    writing(dir, () => {
+        (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
+        try {
+            (0,external_node_fs_namespaceObject.writeFileSync)(probe, Buffer.alloc(64 * 1024)); // room for at least an oracle or two
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.rmSync)(probe, { force: true });
+        }
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/stores/read-file.ts
 
 /** A file the host would not read: what it is instead, or how much too large. */
@@ -80280,75 +80367,6 @@ const contextSchema = strictObject({
 });
 /** A cache entry: the oracle and the code context harvested with it. */
 const cachedOracleSchema = object({ oracle: oracleSchema, context: contextSchema });
-
-;// CONCATENATED MODULE: ./src/adapters/stores/atomic.ts
-
-
-
-/** A write failed (disk full, read-only, no permission); names the path and the fix. */
-class StoreWriteError extends TracegateError {
-    path;
-    exitCode = ExitCode.Infrastructure;
-    constructor(path, cause) {
-        const why = {
-            ENOSPC: 'the disk is full: free space or point the directory elsewhere',
-            EDQUOT: 'the disk quota is exhausted: free space or point the directory elsewhere',
-            EROFS: 'the file system is read-only: point the directory at a writable place',
-            EACCES: 'permission denied: make it writable or point the directory elsewhere',
-            EPERM: 'permission denied: make it writable or point the directory elsewhere',
-        };
-        super(`Could not write ${path}: ${why[cause.code ?? ''] ?? cause.message}.`);
-        this.path = path;
-        this.name = 'StoreWriteError';
-    }
-}
-/**
- * The real reason of a failed write: a recursive mkdir on a read-only file
- * system reports ENOENT, so the nearest existing ancestor is asked too.
- */
-function diagnose(path, error) {
-    if (error.code !== 'ENOENT')
-        return error;
-    for (let dir = (0,external_node_path_namespaceObject.dirname)(path); dir !== (0,external_node_path_namespaceObject.dirname)(dir); dir = (0,external_node_path_namespaceObject.dirname)(dir)) {
-        if (!(0,external_node_fs_namespaceObject.existsSync)(dir))
-            continue;
-        try {
-            (0,external_node_fs_namespaceObject.accessSync)(dir, external_node_fs_namespaceObject.constants.W_OK);
-        }
-        catch (probe) {
-            return probe;
-        }
-        break;
-    }
-    return error;
-}
-/** Wraps a file-system write so its failure names the path (never a raw ENOSPC). */
-function writing(path, write) {
-    try {
-        return write();
-    }
-    catch (error) {
-        if (error instanceof StoreWriteError)
-            throw error;
-        throw new StoreWriteError(path, diagnose(path, error));
-    }
-}
-let counter = 0;
-/** Write-then-rename: a reader sees the old file or the new one, never half of one. */
-function writeFileAtomic(path, data) {
-    const tmp = `${path}.${process.pid}.${++counter}.tmp`;
-    writing(path, () => {
-        try {
-            (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-            (0,external_node_fs_namespaceObject.writeFileSync)(tmp, data);
-            (0,external_node_fs_namespaceObject.renameSync)(tmp, path);
-        }
-        catch (error) {
-            (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
-            throw error;
-        }
-    });
-}
 
 ;// CONCATENATED MODULE: ./src/adapters/stores/oracle-cache.ts
 
@@ -83513,6 +83531,7 @@ function selectionRecord(options) {
 
 
 
+
 /** What `run`, `harvest` and the Action select from by default: the whole bundled benchmark. */
 const defaultInstancesDir = () => bundledInstancesDir();
 /**
@@ -83662,6 +83681,7 @@ function harvestDeps(options, logger, suite, lifecycle = {}) {
 /** The cache directory's oracle store and quarantine. */
 function oracleStores(options, logger) {
     const layout = cacheLayout(options.cache);
+    assertWritable(options.cache); // a full or read-only cache fails now, saying so
     return {
         oracles: new DirOracleCache(layout.oracles, logger.warn),
         quarantine: new DirQuarantine(layout.quarantine),

@@ -253,6 +253,20 @@ describe('process and engine faults', () => {
             : /Could not write .*\/full\/out\/.*: the disk is full/,
         );
         expect(run.stderr()).not.toMatch(/Wrote /);
+        // The same place as the cache: refused before any work, naming the cache and the fix.
+        const harvest = startCli([
+          'harvest',
+          '--instances',
+          FIXTURE_SUITE,
+          '--cache',
+          join(dir, 'cache'),
+        ]);
+        expect((await harvest.exited).code).toBe(3);
+        expect(harvest.stderr()).toMatch(
+          name === 'ro'
+            ? /Could not write .*\/ro\/cache: the file system is read-only: point the directory at a writable place/
+            : /Could not write .*\/full\/cache: the disk is full: free space or point the directory elsewhere/,
+        );
       }
     } finally {
       for (const dir of mounts) {

@@ -7,7 +7,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { TracegateError, ExitCode } from '../../errors.js';
 
 /** A write failed (disk full, read-only, no permission); names the path and the fix. */
@@ -70,6 +70,24 @@ export function writeFileAtomic(path: string, data: string | Buffer): void {
     } catch (error) {
       rmSync(tmp, { force: true });
       throw error;
+    }
+  });
+}
+
+/**
+ * Checks before any work that `dir` (created if missing) takes a write: a
+ * full, read-only or forbidden directory fails here with StoreWriteError
+ * naming it and the fix, not later as a tool's message (pip's, ENOENT) with
+ * the work done so far unstorable.
+ */
+export function assertWritable(dir: string): void {
+  const probe = join(dir, `.tracegate-write-probe-${process.pid}`);
+  writing(dir, () => {
+    mkdirSync(dir, { recursive: true });
+    try {
+      writeFileSync(probe, Buffer.alloc(64 * 1024)); // room for at least an oracle or two
+    } finally {
+      rmSync(probe, { force: true });
     }
   });
 }

@@ -12,6 +12,7 @@ import { createModelClient } from '../../adapters/model/factory.js';
 import { bundledInstancesDir, tracerDir } from '../../paths.js';
 import { selectInstances } from '../../stages/select/select.js';
 import { cacheLayout } from '../../adapters/stores/layout.js';
+import { assertWritable } from '../../adapters/stores/atomic.js';
 import { DirOracleCache } from '../../adapters/stores/oracle-cache.js';
 import type { BaselineSource, Stores } from '../../contracts/ports.js';
 import { DirQuarantine } from '../../adapters/stores/quarantine.js';
@@ -255,6 +256,7 @@ export function oracleStores(
   logger: Logger,
 ): Pick<Stores, 'oracles' | 'quarantine'> {
   const layout = cacheLayout(options.cache);
+  assertWritable(options.cache); // a full or read-only cache fails now, saying so
   return {
     oracles: new DirOracleCache(layout.oracles, logger.warn),
     quarantine: new DirQuarantine(layout.quarantine),
