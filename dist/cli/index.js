@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4737);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5287);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4737:
+/***/ 5287:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -77585,8 +77585,6 @@ class AutoBackend {
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: ./src/adapters/backends/sandbox-policy.ts
 /** Where the tracer, the plan, the instances and the scratch space appear in a harvest container. */
 const MOUNT = {
@@ -77785,11 +77783,65 @@ async function engine(call) {
     }
 }
 
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./src/adapters/backends/temp-dirs.ts
+/**
+ * The host temp directories a harvest makes (a plan, a build context, a
+ * local run), named with the process's pid so that a later run can tell
+ * those a killed process left behind (SIGKILL never runs the cleanups) and
+ * remove them: the same rule as the containers' sweep (docker/engine.ts).
+ */
+
+
+
+const KINDS = ['plan', 'build', 'local'];
+const OWNED = new RegExp(`^tracegate-(${KINDS.join('|')})-(\\d+)-`);
+/** A fresh `tracegate-<kind>-<pid>-XXXXXX` directory in the temp dir. */
+function ownedTempDir(kind) {
+    return (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), `tracegate-${kind}-${process.pid}-`));
+}
+/** Whether a process with this pid is running (one of another user counts). */
+function alive(pid) {
+    try {
+        process.kill(pid, 0);
+        return true;
+    }
+    catch (error) {
+        return error.code === 'EPERM';
+    }
+}
+/** Removes the temp directories of tracegate processes that are gone; how many. */
+function sweepTempDirs(dir = (0,external_node_os_namespaceObject.tmpdir)()) {
+    let removed = 0;
+    let names;
+    try {
+        names = (0,external_node_fs_namespaceObject.readdirSync)(dir);
+    }
+    catch {
+        return 0;
+    }
+    for (const name of names) {
+        const pid = Number(OWNED.exec(name)?.[2]);
+        if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || alive(pid))
+            continue;
+        try {
+            (0,external_node_fs_namespaceObject.rmSync)((0,external_node_path_namespaceObject.join)(dir, name), { recursive: true, force: true });
+            removed++;
+        }
+        catch {
+            // another user's, or going away already: not ours to insist on
+        }
+    }
+    return removed;
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/backends/docker/engine.ts
 /**
  * The Docker engine's availability: a ping before the first job (and a sweep
  * of what a killed run left behind), and a watch while a container runs.
  */
+
 
 
 /** Throws DockerUnavailableError unless the engine answers; then removes what killed runs left. */
@@ -77824,6 +77876,9 @@ async function sweep(client, log) {
     }
     if (removed)
         log(`Removed ${removed} container(s) left by an interrupted run`);
+    const dirs = sweepTempDirs();
+    if (dirs)
+        log(`Removed ${dirs} temp director(ies) left by an interrupted run`);
 }
 /** Rejects within ~2 intervals of the engine going away (a wait would hang until its timeout). */
 function watchEngine(client, every) {
@@ -77858,15 +77913,6 @@ function watchEngine(client, every) {
     };
 }
 /** True while a process with this pid exists on this host. */
-function alive(pid) {
-    try {
-        process.kill(pid, 0);
-        return true;
-    }
-    catch (error) {
-        return error.code === 'EPERM';
-    }
-}
 async function withTimeout(promise, ms, message) {
     let timer;
     try {
@@ -78401,7 +78447,7 @@ class EnvironmentImages {
             return tag;
         const base = env.runtime.backend === 'docker' ? env.runtime.image : '';
         this.options.log(`Building ${tag} for environment "${env.recipe.name}" on ${base}`);
-        const context = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'tracegate-build-'));
+        const context = ownedTempDir('build');
         try {
             const src = await buildContext(context, env, env.source, base);
             await this.client.build(context, src, tag).catch((error) => {
@@ -78615,7 +78661,7 @@ class DockerBackend {
     async run(job) {
         const env = job.environment;
         const image = await this.images.ensure(env);
-        const planDir = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'tracegate-plan-'));
+        const planDir = ownedTempDir('plan');
         const forget = this.options.cleanups?.add(() => (0,external_node_fs_namespaceObject.rmSync)(planDir, { recursive: true, force: true }));
         (0,external_node_fs_namespaceObject.chmodSync)(planDir, 0o755);
         try {
@@ -78678,6 +78724,9 @@ class LocalBackend {
     }
     async ensureAvailable() {
         await this.interpreter();
+        const dirs = sweepTempDirs();
+        if (dirs)
+            this.options.log(`Removed ${dirs} temp director(ies) left by an interrupted run`);
     }
     interpreter() {
         this.host ??= local_run(this.python, [
@@ -78712,7 +78761,7 @@ class LocalBackend {
     async run(job) {
         const env = job.environment;
         const python = await this.ensureVenv(env);
-        const work = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'tracegate-local-'));
+        const work = ownedTempDir('local');
         const forget = this.options.cleanups?.add(() => (0,external_node_fs_namespaceObject.rmSync)(work, { recursive: true, force: true }));
         try {
             const checkout = env.source.kind === 'git' ? env.source.checkout : undefined;

@@ -1,6 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type {
@@ -18,6 +17,7 @@ import {
 } from '../../contracts/harvest-backend.js';
 import type { Cleanups } from '../../util/cleanups.js';
 import { BoundedText } from './bounded.js';
+import { ownedTempDir, sweepTempDirs } from './temp-dirs.js';
 
 const run = promisify(execFile);
 const MAX_STDOUT_BYTES = 256 * 1024 * 1024;
@@ -50,6 +50,8 @@ export class LocalBackend implements HarvestBackend {
 
   async ensureAvailable(): Promise<void> {
     await this.interpreter();
+    const dirs = sweepTempDirs();
+    if (dirs) this.options.log(`Removed ${dirs} temp director(ies) left by an interrupted run`);
   }
 
   private interpreter(): Promise<{ python: string; version: string }> {
@@ -99,7 +101,7 @@ export class LocalBackend implements HarvestBackend {
   async run(job: HarvestJob): Promise<string> {
     const env = job.environment;
     const python = await this.ensureVenv(env);
-    const work = mkdtempSync(join(tmpdir(), 'tracegate-local-'));
+    const work = ownedTempDir('local');
     const forget = this.options.cleanups?.add(() => rmSync(work, { recursive: true, force: true }));
     try {
       const checkout = env.source.kind === 'git' ? env.source.checkout : undefined;

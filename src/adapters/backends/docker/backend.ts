@@ -1,5 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
   Environment,
@@ -14,6 +13,7 @@ import { DockerodeClient, type ContainerClient, type Dockerode } from './contain
 import { ensureEngine } from './engine.js';
 import { CHECKOUT, EnvironmentImages } from './images.js';
 import { runInSandbox, type SandboxDeps } from './sandbox-run.js';
+import { ownedTempDir } from '../temp-dirs.js';
 
 export interface DockerBackendOptions {
   /** Base image for every environment (else `python:<python>-slim`, or the recipe's own). */
@@ -68,7 +68,7 @@ export class DockerBackend implements HarvestBackend {
   async run(job: HarvestJob): Promise<string> {
     const env = job.environment;
     const image = await this.images.ensure(env);
-    const planDir = mkdtempSync(join(tmpdir(), 'tracegate-plan-'));
+    const planDir = ownedTempDir('plan');
     const forget = this.options.cleanups?.add(() =>
       rmSync(planDir, { recursive: true, force: true }),
     );

@@ -5,6 +5,7 @@
 import { hostname } from 'node:os';
 import { DockerUnavailableError, HarvestError } from '../../../errors.js';
 import type { ContainerClient } from './container-client.js';
+import { alive, sweepTempDirs } from '../temp-dirs.js';
 
 /** Throws DockerUnavailableError unless the engine answers; then removes what killed runs left. */
 export async function ensureEngine(
@@ -40,6 +41,8 @@ async function sweep(client: ContainerClient, log: (message: string) => void): P
       .catch(() => {});
   }
   if (removed) log(`Removed ${removed} container(s) left by an interrupted run`);
+  const dirs = sweepTempDirs();
+  if (dirs) log(`Removed ${dirs} temp director(ies) left by an interrupted run`);
 }
 
 /** Rejects within ~2 intervals of the engine going away (a wait would hang until its timeout). */
@@ -83,15 +86,6 @@ export function watchEngine(
 }
 
 /** True while a process with this pid exists on this host. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 export async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {

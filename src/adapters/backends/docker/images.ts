@@ -3,8 +3,7 @@
  * missing), or `tracegate-env:<digest>` built once on its base image from
  * wheels resolved on the host.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
   Environment,
@@ -17,6 +16,7 @@ import { copyWheels } from '../../environments/sources.js';
 import { defaultBaseImage, obtainBaseImage } from '../base-image.js';
 import { dockerfile, wheelLayers } from '../dockerfile.js';
 import { ImageBuildError, type ContainerClient } from './container-client.js';
+import { ownedTempDir } from '../temp-dirs.js';
 
 /** Where a git source's checkout sits in an environment image. */
 export const CHECKOUT = '/testbed';
@@ -96,7 +96,7 @@ export class EnvironmentImages {
     if (await this.client.imageExists(tag)) return tag;
     const base = env.runtime.backend === 'docker' ? env.runtime.image : '';
     this.options.log(`Building ${tag} for environment "${env.recipe.name}" on ${base}`);
-    const context = mkdtempSync(join(tmpdir(), 'tracegate-build-'));
+    const context = ownedTempDir('build');
     try {
       const src = await buildContext(context, env, env.source, base);
       await this.client.build(context, src, tag).catch((error: unknown) => {
