@@ -128,12 +128,16 @@ PACKAGE = {
         def test_forged_peak():
             _forge(traced_peak=1e30, rss_peak=1e30)
             os._exit(0)  # the plugin never writes its own end
+        def test_forged_nan():
+            _forge(traced_peak=float("nan"), rss_peak=None)
+            os._exit(0)
         ''',
 }
 
 TARGETS = {"allocate": "allocate", "slow": "slow", "fast": "fast", "parent": "parent", "adult": "is_adult",
            "fails": "is_adult", "errors": "is_adult", "segfault": "is_adult", "oom_killed": "is_adult",
-           "forever": "is_adult", "skipped": "is_adult", "forged_pass": "is_adult", "forged_peak": "is_adult"}
+           "forever": "is_adult", "skipped": "is_adult", "forged_pass": "is_adult", "forged_peak": "is_adult",
+           "forged_nan": "is_adult"}
 
 
 def spec(directory, ident, kind, test, function=None, **extra):
@@ -164,6 +168,7 @@ def measured(tmp_path_factory):
         spec(directory, "outcome-skipped", "W1_Outcome", "skipped"),
         spec(directory, "forged-pass", "W1_Outcome", "forged_pass"),
         spec(directory, "forged-peak", "W2_PeakMemory", "forged_peak"),
+        spec(directory, "forged-nan", "W2_PeakMemory", "forged_nan"),
         dict(spec(directory, "two-tests", "W1_Outcome", "adult"), tests=["test_heavy.py"]),
         spec(directory, "mutant-flipped", "W1_Outcome", "adult", expect_failure=True,
              mutant={"file": "heavy/mod.py", "line": 40, "original": ">=", "replacement": ">"}),
@@ -261,7 +266,8 @@ def test_bad_runs_are_classified(measured):
 def test_what_the_test_writes_into_its_own_measurement_is_checked_against_the_parents_view(measured):
     # A failing test that appends a passing `end`: two ends, and pytest exited 1. A peak of 1e30 bytes
     # (then os._exit(0)): beyond the kernel's peak of the process. Neither becomes gold.
-    for ident, why in (("forged-pass", "holds 2 ends"), ("forged-peak", "passes the kernel's")):
+    for ident, why in (("forged-pass", "holds 2 ends"), ("forged-peak", "passes the kernel's"),
+                       ("forged-nan", "not a number (nan)")):
         result = measured[ident]
         assert result["status"] == "invalid" and why in result["reason"], (ident, result)
         assert "the test wrote to its own measurement" in result["reason"]

@@ -19,6 +19,7 @@ The machine and runtime are recorded with every result (`measurement`).
 from __future__ import annotations
 
 import json
+import math
 import os
 import platform
 import shutil
@@ -297,7 +298,13 @@ def _outcome(phases: dict[str, str], exception: dict[str, Any] | None) -> dict[s
 
 
 def _peak(record: dict[str, Any]) -> dict[str, Any]:
-    traced, rss = int(record.get("traced_peak") or 0), record.get("rss_peak")
+    traced, rss = record.get("traced_peak") or 0, record.get("rss_peak")
+    for value in (traced, rss):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)
+                                  or not math.isfinite(value)):
+            raise Refused(f"the memory run's measured peak is not a number ({value!r:.40}): "
+                          "the test wrote to its own measurement")
+    traced = int(traced)
     return {"bytes": max(traced, int(rss or 0)), "traced": traced, "rss": rss, "rss_method": record.get("rss_method")}
 
 
