@@ -85377,10 +85377,15 @@ class HarvestTally {
     set(id, outcome) {
         this.outcomes.set(id, outcome);
     }
-    /** An outcome from the cache (counted as cached, whatever the outcome). */
+    /**
+     * An outcome from the cache: counted as cached when it is an oracle; one the
+     * cache held but that is kept out (a SWE-Flux re-run that does not reproduce
+     * its published oracle) counts as failed only, so the counts add up.
+     */
     hit(id, outcome) {
         this.outcomes.set(id, outcome);
-        this.cached++;
+        if (outcome.status === 'ok')
+            this.cached++;
     }
     /** The same error for every instance given. */
     failAll(items, reason) {
