@@ -147,10 +147,11 @@ def test_a_candidate_that_fails_or_hangs_costs_only_itself(harness):
     spec = {"dir": str(directory), "tests": ["test_prog.py::test_spin"], "kind": "S2_Loops",
             "target": {"file": "prog.py", "function": "spin"}, "query": {"mode": "count", "invocation": 1,
                                                                       "loop_line": 3},
-            "timeout_seconds": 4}
+            "timeout_seconds": 10}  # the search may take 40 s; each hanging candidate costs 2.5 s
     found = harness.run([dict(spec, id="s", variant_epoch=1, variant_search=True)])["s"]
     assert found["status"] == "ok", found.get("reason")
     answer = found["answer"]
+    assert "search_failed" not in answer, answer["search_failed"]
     described = [c["what"] for c in answer["candidates"]]
     # spin(3), spin(5), spin(1), spin(-4) never end: stopped by the per-test alarm, counted as failed, never
     # answered; spin(8), spin(0), spin(2), spin(40), spin(4000) change the loop's count, alone or called first.
