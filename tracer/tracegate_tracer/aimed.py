@@ -115,6 +115,26 @@ DUPLICABLE = (ast.Expr, ast.Assert, ast.Assign, ast.AugAssign, ast.AnnAssign)
 """Statements a variant may repeat, changed, before themselves (a call of the target with another input)."""
 
 
+class _AsExpressions(ast.NodeTransformer):
+    """A transplanted body as render() makes a test: asserts evaluated, not checked; `pytest.raises(E)` as
+    `contextlib.suppress(E)`."""
+
+    def visit_Assert(self, node: ast.Assert) -> ast.AST:  # noqa: N802 - the visitor's naming
+        elts = [node.test] + ([node.msg] if node.msg is not None else [])
+        value = ast.Tuple(elts, ast.Load()) if len(elts) > 1 else elts[0]
+        return ast.copy_location(ast.Assign(targets=[ast.Name("_", ast.Store())], value=value), node)
+
+    def visit_withitem(self, node: ast.withitem) -> ast.AST:  # noqa: N802
+        call = node.context_expr
+        if (node.optional_vars is None and isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                and call.func.attr == "raises" and isinstance(call.func.value, ast.Name)
+                and call.func.value.id == "pytest" and call.args and not call.keywords):
+            suppress = ast.Attribute(ast.Call(ast.Name("__import__", ast.Load()), [ast.Constant("contextlib")], []),
+                                     "suppress", ast.Load())
+            node.context_expr = ast.Call(suppress, call.args, [])
+        return self.generic_visit(node)
+
+
 class _Swap(ast.NodeTransformer):
     def __init__(self, node: ast.AST, text: str) -> None:
         self.node, self.replacement = node, ast.parse(text, mode="eval").body
@@ -143,11 +163,7 @@ def duplicate(statement: ast.stmt, node: ast.AST, text: str, source: str) -> Edi
         changed = _Swap(twin[id(node)], text).visit(changed)
     except SyntaxError:
         return None
-    if isinstance(changed, ast.Assert):
-        elts = [changed.test] + ([changed.msg] if changed.msg is not None else [])
-        changed = ast.Assign(targets=[ast.Name("_", ast.Store())], value=ast.Tuple(elts, ast.Load()) if len(
-            elts) > 1 else elts[0])
-    ast.fix_missing_locations(changed)
+    changed = ast.fix_missing_locations(_AsExpressions().visit(changed))
     try:
         written = ast.unparse(changed)
     except Exception:  # noqa: BLE001 - an AST unparse cannot write is no candidate
@@ -204,26 +220,6 @@ def members_left_out(statement: ast.stmt, limit: int = 4) -> list[tuple[Edit, st
 
 TRANSPLANT_CHARS = 3000
 """A test body longer than this is not run inside another (an edit carries at most 4096 characters)."""
-
-
-class _AsExpressions(ast.NodeTransformer):
-    """A transplanted body as render() makes a test: asserts evaluated, not checked; `pytest.raises(E)` as
-    `contextlib.suppress(E)`."""
-
-    def visit_Assert(self, node: ast.Assert) -> ast.AST:  # noqa: N802 - the visitor's naming
-        elts = [node.test] + ([node.msg] if node.msg is not None else [])
-        value = ast.Tuple(elts, ast.Load()) if len(elts) > 1 else elts[0]
-        return ast.copy_location(ast.Assign(targets=[ast.Name("_", ast.Store())], value=value), node)
-
-    def visit_withitem(self, node: ast.withitem) -> ast.AST:  # noqa: N802
-        call = node.context_expr
-        if (node.optional_vars is None and isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
-                and call.func.attr == "raises" and isinstance(call.func.value, ast.Name)
-                and call.func.value.id == "pytest" and call.args and not call.keywords):
-            suppress = ast.Attribute(ast.Call(ast.Name("__import__", ast.Load()), [ast.Constant("contextlib")], []),
-                                     "suppress", ast.Load())
-            node.context_expr = ast.Call(suppress, call.args, [])
-        return self.generic_visit(node)
 
 
 def _called(nodes: list[ast.AST]) -> set[str]:

@@ -255,17 +255,25 @@ def _cross_check(measured: dict[str, Any], outcome: pytest_run.Outcome, mode: st
                       f"({ceiling} bytes): the test wrote to its own measurement")
 
 
-def _memory_ceiling() -> int:
-    """The most memory any allocation here could have had: the machine's memory and swap (/proc/meminfo)."""
-    total = 0
+def _meminfo() -> dict[str, int]:
+    """/proc/meminfo's fields in bytes (none if it cannot be read)."""
+    found: dict[str, int] = {}
     try:
         with open("/proc/meminfo", encoding="ascii") as handle:
             for line in handle:
-                if line.startswith(("MemTotal:", "SwapTotal:")):
-                    total += int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        return 1 << 50
-    return total or 1 << 50
+                name, _, rest = line.partition(":")
+                parts = rest.split()
+                if parts and parts[0].isdigit():
+                    found[name] = int(parts[0]) * 1024
+    except OSError:
+        pass
+    return found
+
+
+def _memory_ceiling() -> int:
+    """The most memory any allocation here could have had: the machine's memory and swap."""
+    info = _meminfo()
+    return info.get("MemTotal", 0) + info.get("SwapTotal", 0) or 1 << 50
 
 
 def _median_profile(runs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -372,11 +380,8 @@ def _machine() -> dict[str, Any]:
                     break
     except OSError:
         pass
-    try:
-        with open("/proc/meminfo", encoding="ascii") as handle:
-            found["memory_bytes"] = int(handle.readline().split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
+    if "MemTotal" in (info := _meminfo()):
+        found["memory_bytes"] = info["MemTotal"]
     for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/cpu.max"):
         try:
             with open(path, encoding="ascii") as handle:

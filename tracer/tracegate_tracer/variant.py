@@ -132,6 +132,7 @@ def _targeted(sources: dict[str, str], trees: dict[str, ast.Module], sites: Site
     * each statement reaching it left out, and all of them but the first (when another reaches it);
     * each other test function reaching it emptied, and all of them but the first.
     """
+    run = {name: {f.name for f in editing.tests_of(tree, functions.get(name))} for name, tree in trees.items()}
     per_literal: list[list[Candidate]] = []
     transplanted: list[list[Candidate]] = []
     seen: set[tuple[str, tuple[int, int, int, int]]] = set()
@@ -177,14 +178,13 @@ def _targeted(sources: dict[str, str], trees: dict[str, ast.Module], sites: Site
         per_literal += repeats
         asked: list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]] = []
         for name, func, _ in statements:
-            run = {f.name for f in editing.tests_of(trees[name], functions.get(name))}
-            if isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef) and func.name in run and not any(
+            if isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef) and func.name in run[name] and not any(
                     f is func for _, f in asked):
                 asked.append((name, func))
         for name, func in asked[:1]:
             reaching: list[ast.AST] = [s for n, f, s in statements if n == name and f is func]
-            run = {f.name for f in editing.tests_of(trees[name], functions.get(name))}
-            for edit, what in aimed.transplants(trees[name], sources[name], func, run, reaching, TRANSPLANTS, rng):
+            for edit, what in aimed.transplants(trees[name], sources[name], func, run[name], reaching, TRANSPLANTS,
+                                                rng):
                 transplanted.append([Candidate(name, (edit,), f"{name}: {what}", True)])
         if len(statements) > 1:
             removable = [(name, s) for name, _, s in statements if editing.removable(s)]
