@@ -80203,6 +80203,10 @@ function kindOf(stats) {
  * is refused. ENOENT and other errors of the open propagate as they are.
  */
 function readRegularFile(path, options) {
+    return readRegularBytes(path, options).toString('utf8');
+}
+/** readRegularFile's bytes, undecoded. */
+function readRegularBytes(path, options) {
     let fd;
     try {
         fd = (0,external_node_fs_namespaceObject.openSync)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK | (options.follow ? 0 : external_node_fs_namespaceObject.constants.O_NOFOLLOW));
@@ -80216,6 +80220,8 @@ function readRegularFile(path, options) {
         const stats = (0,external_node_fs_namespaceObject.fstatSync)(fd);
         if (!stats.isFile())
             throw new UnreadableFileError(path, `is ${kindOf(stats)}`);
+        if (options.singleLink && stats.nlink > 1)
+            throw new UnreadableFileError(path, `is a file with ${stats.nlink} hard links (another name of it may be elsewhere: copy it in instead of linking it)`);
         if (stats.size > options.maxBytes)
             throw new UnreadableFileError(path, `is ${stats.size} bytes, over the ${options.maxBytes} read at most`);
         // One byte more than it holds: reading it means the file grew after it was checked.
@@ -80225,7 +80231,7 @@ function readRegularFile(path, options) {
             n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, size, buffer.length - size, size);
         if (size > stats.size)
             throw new UnreadableFileError(path, 'grew while it was read');
-        return buffer.subarray(0, size).toString('utf8');
+        return buffer.subarray(0, size);
     }
     finally {
         (0,external_node_fs_namespaceObject.closeSync)(fd);
@@ -80799,6 +80805,7 @@ function contentHash(files) {
 
 
 
+
 /** Bytes any one suite file may have; an instance directory is text. */
 const MAX_SUITE_FILE_BYTES = 4 * 1024 * 1024;
 /** A suite file broke a reading rule; names the file, the rule and the fix. */
@@ -80850,32 +80857,14 @@ class reader_FsSuiteReader {
     }
     read(rel, maxBytes = MAX_SUITE_FILE_BYTES) {
         const real = this.resolve(rel);
-        // Non-blocking: a fifo is refused below, never waited on.
-        const fd = (0,external_node_fs_namespaceObject.openSync)(real, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK);
         try {
-            const stat = (0,external_node_fs_namespaceObject.fstatSync)(fd);
-            if (stat.isDirectory())
-                throw new SuiteFileError(this.display(rel), 'a directory, not a file');
-            if (!stat.isFile())
-                throw new SuiteFileError(this.display(rel), 'a device, fifo or socket');
-            // A file with another name elsewhere may be a host file linked in (its real path is inside the
-            // suite, so resolve() cannot tell): the suite's files are its own.
-            if (stat.nlink > 1)
-                throw new SuiteFileError(this.display(rel), `a file with ${stat.nlink} hard links (another name of it may be outside the suite: ` +
-                    'copy it into the suite instead of linking it)');
-            if (stat.size > maxBytes)
-                throw new SuiteFileError(this.display(rel), `${stat.size} bytes, over the ${maxBytes}-byte limit`);
-            // Read at most maxBytes + 1 whatever stat said: a file may grow while read.
-            const buffer = Buffer.alloc(Math.min(stat.size, maxBytes) + 1);
-            let length = 0;
-            for (let n = 1; n > 0 && length < buffer.length; length += n)
-                n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, length, buffer.length - length, null);
-            if (length > maxBytes)
-                throw new SuiteFileError(this.display(rel), `over the ${maxBytes}-byte limit`);
-            return buffer.subarray(0, length);
+            // resolve() kept the path inside the suite; a hard link is refused (its bytes may be a host file's).
+            return readRegularBytes(real, { maxBytes, follow: false, singleLink: true });
         }
-        finally {
-            (0,external_node_fs_namespaceObject.closeSync)(fd);
+        catch (error) {
+            if (error instanceof UnreadableFileError)
+                throw new SuiteFileError(this.display(rel), error.why);
+            throw error;
         }
     }
 }

@@ -27,6 +27,11 @@ export interface ReadOptions {
    * (a file of a directory restored from elsewhere: a cache, a history).
    */
   follow: boolean;
+  /**
+   * Refuse a file with another name (a hard link): its real path may be one
+   * place while its bytes are another's (a host file linked into a suite).
+   */
+  singleLink?: boolean;
 }
 
 /**
@@ -37,6 +42,11 @@ export interface ReadOptions {
  * is refused. ENOENT and other errors of the open propagate as they are.
  */
 export function readRegularFile(path: string, options: ReadOptions): string {
+  return readRegularBytes(path, options).toString('utf8');
+}
+
+/** readRegularFile's bytes, undecoded. */
+export function readRegularBytes(path: string, options: ReadOptions): Buffer {
   let fd: number;
   try {
     fd = openSync(
@@ -51,6 +61,11 @@ export function readRegularFile(path: string, options: ReadOptions): string {
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw new UnreadableFileError(path, `is ${kindOf(stats)}`);
+    if (options.singleLink && stats.nlink > 1)
+      throw new UnreadableFileError(
+        path,
+        `is a file with ${stats.nlink} hard links (another name of it may be elsewhere: copy it in instead of linking it)`,
+      );
     if (stats.size > options.maxBytes)
       throw new UnreadableFileError(
         path,
@@ -62,7 +77,7 @@ export function readRegularFile(path: string, options: ReadOptions): string {
     for (let n = 1; n > 0 && size < buffer.length; size += n)
       n = readSync(fd, buffer, size, buffer.length - size, size);
     if (size > stats.size) throw new UnreadableFileError(path, 'grew while it was read');
-    return buffer.subarray(0, size).toString('utf8');
+    return buffer.subarray(0, size);
   } finally {
     closeSync(fd);
   }

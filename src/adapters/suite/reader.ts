@@ -1,16 +1,8 @@
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  openSync,
-  readdirSync,
-  readSync,
-  realpathSync,
-  statSync,
-} from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { SuiteEntry, SuiteReader } from '../../contracts/suite.js';
 import { InstanceError } from '../../errors.js';
+import { readRegularBytes, UnreadableFileError } from '../stores/read-file.js';
 
 /** Bytes any one suite file may have; an instance directory is text. */
 export const MAX_SUITE_FILE_BYTES = 4 * 1024 * 1024;
@@ -71,36 +63,13 @@ export class FsSuiteReader implements SuiteReader {
 
   read(rel: string, maxBytes = MAX_SUITE_FILE_BYTES): Buffer {
     const real = this.resolve(rel);
-    // Non-blocking: a fifo is refused below, never waited on.
-    const fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
-      const stat = fstatSync(fd);
-      if (stat.isDirectory())
-        throw new SuiteFileError(this.display(rel), 'a directory, not a file');
-      if (!stat.isFile()) throw new SuiteFileError(this.display(rel), 'a device, fifo or socket');
-      // A file with another name elsewhere may be a host file linked in (its real path is inside the
-      // suite, so resolve() cannot tell): the suite's files are its own.
-      if (stat.nlink > 1)
-        throw new SuiteFileError(
-          this.display(rel),
-          `a file with ${stat.nlink} hard links (another name of it may be outside the suite: ` +
-            'copy it into the suite instead of linking it)',
-        );
-      if (stat.size > maxBytes)
-        throw new SuiteFileError(
-          this.display(rel),
-          `${stat.size} bytes, over the ${maxBytes}-byte limit`,
-        );
-      // Read at most maxBytes + 1 whatever stat said: a file may grow while read.
-      const buffer = Buffer.alloc(Math.min(stat.size, maxBytes) + 1);
-      let length = 0;
-      for (let n = 1; n > 0 && length < buffer.length; length += n)
-        n = readSync(fd, buffer, length, buffer.length - length, null);
-      if (length > maxBytes)
-        throw new SuiteFileError(this.display(rel), `over the ${maxBytes}-byte limit`);
-      return buffer.subarray(0, length);
-    } finally {
-      closeSync(fd);
+      // resolve() kept the path inside the suite; a hard link is refused (its bytes may be a host file's).
+      return readRegularBytes(real, { maxBytes, follow: false, singleLink: true });
+    } catch (error) {
+      if (error instanceof UnreadableFileError)
+        throw new SuiteFileError(this.display(rel), error.why);
+      throw error;
     }
   }
 }
