@@ -80099,6 +80099,7 @@ class StoreWriteError extends TracegateError {
             EROFS: 'the file system is read-only: point the directory at a writable place',
             EACCES: 'permission denied: make it writable or point the directory elsewhere',
             EPERM: 'permission denied: make it writable or point the directory elsewhere',
+            ENOENT: 'a directory cannot be created there: point the directory elsewhere',
         };
         super(`Could not write ${path}: ${why[cause.code ?? ''] ?? cause.message}.`);
         this.path = path;
@@ -80142,7 +80143,7 @@ function writeFileAtomic(path, data) {
     const tmp = `${path}.${process.pid}.${++counter}.tmp`;
     writing(path, () => {
         try {
-            (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+            makeDirs((0,external_node_path_namespaceObject.dirname)(path));
             (0,external_node_fs_namespaceObject.writeFileSync)(tmp, data);
             (0,external_node_fs_namespaceObject.renameSync)(tmp, path);
         }
@@ -80161,7 +80162,7 @@ function writeFileAtomic(path, data) {
 function assertWritable(dir) {
     const probe = (0,external_node_path_namespaceObject.join)(dir, `.tracegate-write-probe-${process.pid}`);
     writing(dir, () => {
-        (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
+        makeDirs(dir);
         try {
             (0,external_node_fs_namespaceObject.writeFileSync)(probe, Buffer.alloc(64 * 1024)); // room for at least an oracle or two
         }
@@ -80169,6 +80170,25 @@ function assertWritable(dir) {
             (0,external_node_fs_namespaceObject.rmSync)(probe, { force: true });
         }
     });
+}
+/**
+ * `mkdir -p`, one component at a time from the nearest existing ancestor.
+ * Node's recursive mkdirSync never returns for a path under /proc (each
+ * ENOENT sends it back up to an ancestor that exists): this fails instead.
+ */
+function makeDirs(dir) {
+    const missing = [];
+    for (let at = dir; !(0,external_node_fs_namespaceObject.existsSync)(at) && (0,external_node_path_namespaceObject.dirname)(at) !== at; at = (0,external_node_path_namespaceObject.dirname)(at))
+        missing.push(at);
+    for (const each of missing.reverse()) {
+        try {
+            (0,external_node_fs_namespaceObject.mkdirSync)(each);
+        }
+        catch (error) {
+            if (error.code !== 'EEXIST')
+                throw error;
+        }
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/stores/read-file.ts
@@ -80611,7 +80631,7 @@ class ResultsDir {
         if (this.started)
             return;
         writing(this.recordsFile, () => {
-            (0,external_node_fs_namespaceObject.mkdirSync)(this.dir, { recursive: true });
+            makeDirs(this.dir);
             (0,external_node_fs_namespaceObject.writeFileSync)(this.recordsFile, '');
         });
         this.started = true;

@@ -23,6 +23,7 @@ export class StoreWriteError extends TracegateError {
       EROFS: 'the file system is read-only: point the directory at a writable place',
       EACCES: 'permission denied: make it writable or point the directory elsewhere',
       EPERM: 'permission denied: make it writable or point the directory elsewhere',
+      ENOENT: 'a directory cannot be created there: point the directory elsewhere',
     };
     super(`Could not write ${path}: ${why[cause.code ?? ''] ?? cause.message}.`);
     this.name = 'StoreWriteError';
@@ -64,7 +65,7 @@ export function writeFileAtomic(path: string, data: string | Buffer): void {
   const tmp = `${path}.${process.pid}.${++counter}.tmp`;
   writing(path, () => {
     try {
-      mkdirSync(dirname(path), { recursive: true });
+      makeDirs(dirname(path));
       writeFileSync(tmp, data);
       renameSync(tmp, path);
     } catch (error) {
@@ -83,11 +84,28 @@ export function writeFileAtomic(path: string, data: string | Buffer): void {
 export function assertWritable(dir: string): void {
   const probe = join(dir, `.tracegate-write-probe-${process.pid}`);
   writing(dir, () => {
-    mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
     try {
       writeFileSync(probe, Buffer.alloc(64 * 1024)); // room for at least an oracle or two
     } finally {
       rmSync(probe, { force: true });
     }
   });
+}
+
+/**
+ * `mkdir -p`, one component at a time from the nearest existing ancestor.
+ * Node's recursive mkdirSync never returns for a path under /proc (each
+ * ENOENT sends it back up to an ancestor that exists): this fails instead.
+ */
+export function makeDirs(dir: string): void {
+  const missing: string[] = [];
+  for (let at = dir; !existsSync(at) && dirname(at) !== at; at = dirname(at)) missing.push(at);
+  for (const each of missing.reverse()) {
+    try {
+      mkdirSync(each);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
 }

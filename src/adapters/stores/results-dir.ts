@@ -1,9 +1,9 @@
-import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeIssues } from '../../contracts/instance.js';
 import { resultsSchema, type InstanceRecord, type Results } from '../../contracts/results.js';
 import { UsageError } from '../../errors.js';
-import { writeFileAtomic, writing } from './atomic.js';
+import { makeDirs, writeFileAtomic, writing } from './atomic.js';
 import { readRegularFile, UnreadableFileError } from './read-file.js';
 import type { Baseline, BaselineSource, ResultsSink } from '../../contracts/ports.js';
 
@@ -21,7 +21,7 @@ export class ResultsDir implements ResultsSink {
   private start(): void {
     if (this.started) return;
     writing(this.recordsFile, () => {
-      mkdirSync(this.dir, { recursive: true });
+      makeDirs(this.dir);
       writeFileSync(this.recordsFile, '');
     });
     this.started = true;
