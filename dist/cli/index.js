@@ -77788,14 +77788,14 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 ;// CONCATENATED MODULE: ./src/adapters/backends/temp-dirs.ts
 /**
  * The host temp directories a harvest makes (a plan, a build context, a
- * local run), named with the process's pid so that a later run can tell
+ * local run, a SWE-Flux harness view), named with the process's pid so that a later run can tell
  * those a killed process left behind (SIGKILL never runs the cleanups) and
  * remove them: the same rule as the containers' sweep (docker/engine.ts).
  */
 
 
 
-const KINDS = ['plan', 'build', 'local'];
+const KINDS = ['plan', 'build', 'local', 'view'];
 const OWNED = new RegExp(`^tracegate-(${KINDS.join('|')})-(\\d+)-`);
 /** A fresh `tracegate-<kind>-<pid>-XXXXXX` directory in the temp dir. */
 function ownedTempDir(kind) {
@@ -80903,12 +80903,16 @@ function suiteRelative(reader, real) {
 
 
 
+
 /**
  * A SWE-Flux run directory as a suite (docs/swe-flux.md): `instances/<id>/{eval.sh,
  * files/testcase.py, files/parser.py, oracle.json}` beside the run's shared harness
  * files (`shared/files/`: trace plugin and conftest). Each instance runs by its own
  * harness in the run's image (an `image` environment, /testbed); its oracle.json is the
- * published oracle, which the re-run must reproduce to be gated on.
+ * published oracle, which the re-run must reproduce to be gated on. The run is shown a
+ * copy of the QA directory without the published oracles (`harnessView`): the comparison
+ * happens on the host, and a parser that copied the answer it is checked against would
+ * reproduce anything.
  */
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const SHARED = (0,external_node_path_namespaceObject.join)('shared', 'files');
@@ -80969,11 +80973,46 @@ function loadSweFluxSuite(qaDir, images = {}) {
             rejected.push({ file, ...(ID.test(name) ? { id: name } : {}), reason: error.message });
         }
     }
+    if (instances.length) {
+        const view = harnessView(reader, instances.map((i) => i.instance.id));
+        for (const loaded of instances)
+            loaded.dir = view;
+    }
     return {
         reader,
         instances: instances.sort((a, b) => (a.instance.id < b.instance.id ? -1 : 1)),
         rejected,
     };
+}
+/** Harness views this process made, removed when it exits. */
+const views = new Set();
+/**
+ * What the run's harness sees of the QA directory: a host copy of `shared/` and the
+ * directory of each instance in `ids`, every published `oracle.json` left out (read
+ * through the suite reader: regular files inside the run, size-bounded). Removed when
+ * the process exits; one a killed process left is swept by a later harvest.
+ */
+function harnessView(reader, ids) {
+    const view = ownedTempDir('view');
+    if (!views.size)
+        process.once('exit', () => views.forEach((v) => (0,external_node_fs_namespaceObject.rmSync)(v, { recursive: true, force: true })));
+    views.add(view);
+    const copy = (rel, top) => {
+        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.join)(view, rel), { recursive: true });
+        for (const name of reader.names(rel)) {
+            if (SKIPPED(name) || (top && name === 'oracle.json'))
+                continue;
+            const child = (0,external_node_path_namespaceObject.join)(rel, name);
+            if (reader.kind(child) === 'dir')
+                copy(child, false);
+            else
+                (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(view, child), reader.read(child));
+        }
+    };
+    copy(SHARED, false);
+    for (const id of ids)
+        copy(id, true);
+    return view;
 }
 /** The image the run's host runner names (`IMAGE="${IMAGE:-name}"` in run_qa_fromhost.sh), else the QA dir's name. */
 function runImage(reader) {

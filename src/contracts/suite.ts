@@ -3,7 +3,6 @@ import type { Instance } from './instance.js';
 
 /** The data a loaded suite is made of (src/adapters/suite/ loads it; every stage reads it). */
 
-/** An instance as loaded from a suite: validated, with its environment and content hash. */
 /** One candidate of a variant search: edits of one test file (spans as Python's `ast` gives them). */
 export interface VariantEdit {
   file: string;
@@ -11,9 +10,14 @@ export interface VariantEdit {
   edits: [number, number, number, number, string][];
 }
 
+/** An instance as loaded from a suite: validated, with its environment and content hash. */
 export interface LoadedInstance {
   instance: Instance;
-  /** Real path of the directory holding instance.json and its test files. */
+  /**
+   * Real path of the directory holding instance.json and its test files: the directory the
+   * harvest shows the run (for a SWE-Flux instance, its harness view: the QA directory
+   * without the published oracles).
+   */
   dir: string;
   /** The instance file, relative to the suite root (check-run annotations point at it). */
   file: string;

@@ -129,6 +129,53 @@ describe('a SWE-Flux run directory as a suite', () => {
     );
   }, 600_000);
 
+  it("hides the published oracles from the instance's harness and ends what its tests leave running with pytest", async () => {
+    const copy = join(tempDir('tg-swe-flux-hostile-'), 'run');
+    cpSync(RUN, copy, { recursive: true });
+    const dir = (id: string) => join(copy, 'instances', id);
+    // A forged published answer, and a harness that answers with whatever published oracle it can find.
+    const oracleFile = join(dir('core_total_s2_loops'), 'oracle.json');
+    const forged = JSON.parse(readFileSync(oracleFile, 'utf8')) as { oracle_answer: unknown };
+    forged.oracle_answer = { loop_iteration_count: 4242 };
+    writeFileSync(oracleFile, JSON.stringify(forged));
+    const evalSh = join(dir('core_total_s2_loops'), 'eval.sh');
+    const steal = [
+      "stolen=$(find / -path /proc -prune -o -path '*/core_total_s2_loops/oracle.json' -print 2>/dev/null | grep -v /logs/ | head -1 || true)",
+      'if [ -n "$stolen" ]; then cp "$stolen" "$ORACLE_JSON"; exit 0; fi',
+      'python ',
+    ].join('\n');
+    writeFileSync(evalSh, readFileSync(evalSh, 'utf8').replace('python ', steal));
+    // A test that leaves a process holding eval.sh's `| tee` pipe: eval.sh would wait 300 s for it.
+    const testcase = join(dir('core_total_m1_cfg'), 'files', 'testcase.py');
+    writeFileSync(
+      testcase,
+      'import subprocess\n' +
+        readFileSync(testcase, 'utf8').replace(
+          'def test_no_skip(self):',
+          "def test_no_skip(self):\n        subprocess.Popen(['sleep', '300'], start_new_session=True)",
+        ),
+    );
+    const started = Date.now();
+    const harvest = await runCli([
+      'harvest',
+      '--instances',
+      copy,
+      '--ids',
+      'core_total_s2_loops,core_total_m1_cfg,core_classify_s1_cfg',
+      '--cache',
+      tempDir('tg-swe-flux-'),
+      '--swe-flux-images',
+      `${RUN_IMAGE}=${image}`,
+    ]);
+    const seconds = (Date.now() - started) / 1000;
+    expect(harvest.stdout.split('\n')[0]).toBe('oracles: 0 cached, 2 harvested, 1 failed');
+    expect(harvest.stderr).toContain(
+      'core_total_s2_loops: invalid — the re-run does not reproduce the published oracle.json ' +
+        '(published {"loop_iteration_count":4242}, re-run {"loop_iteration_count":9}): kept out of gating',
+    );
+    expect(seconds).toBeLessThan(240); // two runs of the held pipe alone would be 600 s
+  }, 600_000);
+
   it('names the image and the input when the run names an image that is not here', async () => {
     const harvest = await runCli([
       'harvest',

@@ -104,3 +104,28 @@ def test_an_oracle_path_through_a_symlink_is_not_followed(tmp_path):
     result = parse_results(done.stdout)[0]
     assert result["status"] == "invalid", result
     assert result["reason"].startswith("no oracle.json written")
+
+
+def test_the_published_oracle_is_not_in_the_run_and_a_step_failing_after_the_parser_is_named(tmp_path):
+    qa_dir, checkout = _copies(tmp_path)
+    # A parser that answers by copying the published oracle.json beside its instance in the run's root.
+    copier = qa_dir / "core_total_s2_loops" / "eval.sh"
+    steal = 'cp "$ROOT_DIR/calc_qa/core_total_s2_loops/oracle.json" "$ORACLE_JSON" || exit 7\npython '
+    copier.write_text(copier.read_text().replace("python ", steal, 1))
+    # eval.sh fails after its parser wrote oracle.json: the reason says so, not "the parser failed".
+    late = qa_dir / "core_classify_s1_cfg" / "eval.sh"
+    late.write_text(late.read_text() + "\necho 'copy to archive: permission denied' >&2\nexit 3\n")
+    idents = ("core_total_s2_loops", "core_classify_s1_cfg", "core_total_m1_cfg")
+    specs = [_spec(qa_dir, checkout, ident) for ident in idents]
+    done = run_plan(tmp_path, specs, timeout=600)
+    assert done.returncode == 0, done.stderr
+    results = {r["id"]: r for r in parse_results(done.stdout)}
+    assert results["core_total_s2_loops"]["status"] == "invalid"
+    reason = results["core_total_s2_loops"]["reason"]
+    assert reason.startswith("the instance's parser failed: cp: cannot stat '"), reason
+    assert reason.endswith("/calc_qa/core_total_s2_loops/oracle.json': No such file or directory (eval.sh exited 7)")
+    assert results["core_classify_s1_cfg"]["status"] == "invalid"
+    assert results["core_classify_s1_cfg"]["reason"] == (
+        "eval.sh exited 3 after its parser wrote oracle.json (a later step failed: copy to archive: permission denied)")
+    assert results["core_total_m1_cfg"]["status"] == "ok", results["core_total_m1_cfg"].get("reason")
+    assert (qa_dir / "core_total_s2_loops" / "oracle.json").exists()  # the instance's own directory is untouched

@@ -106,7 +106,7 @@ def harvest_group(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list
     if first.get("swe_flux") is not None:
         # A SWE-Flux-format instance: its own harness (eval.sh, trace plugin, parser), not our recorder.
         pairs = enumerate(zip(specs, results, strict=True))
-        return [swe_flux.run(spec, sandbox, result, slot) for slot, (spec, result) in pairs]
+        return [swe_flux.run(spec, sandbox, result, tracer_root, slot) for slot, (spec, result) in pairs]
     instance_dir = os.path.abspath(first["dir"])
     run_dir = first.get("cwd") or instance_dir
     if not isinstance(run_dir, str) or not os.path.isabs(run_dir) or not os.path.isdir(run_dir):

@@ -9,9 +9,12 @@ empty `logs/`; eval.sh gets that root as its ROOT_DIR argument. As the
 harness stages an instance, the run's shared harness files
 (`shared/files/`: the trace plugin and conftest) are copied beside the
 instance's own files, never over them. eval.sh runs as the group's uid
-(its test under its own trace plugin, then its own parser); the driver
-reads the `oracle.json` it wrote, opening each path component without
-following a symlink.
+(its test under its own trace plugin, then its own parser); what its tests
+leave running is killed when pytest ends (the reaper plugin), before the
+parser runs. The driver reads the `oracle.json` it wrote, opening each path
+component without following a symlink. The mounted QA directory is the
+host's harness view: no published oracle.json is in it, so none is in the
+private root either (the host compares the re-run with the published one).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from .sandbox import Sandbox
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 MAX_ORACLE_BYTES = 4 * 1024 * 1024
 MAX_TEST_BYTES = 256 * 1024
+REAPER = "tracegate_reaper_plugin"
 ORACLE_KEYS = ("oracle_answer", "question", "question_kind", "template_answer")
 _PYTEST_SUMMARY = re.compile(r"^=+ (.*\b(passed|failed|errors?|skipped|deselected|xfailed)\b.*) =+$")
 _SKIPPED_NAMES = {"__pycache__", ".pytest_cache"}
@@ -39,7 +43,8 @@ class Refused(Exception):
     """The instance cannot run: the message says why (status invalid)."""
 
 
-def run(spec: dict[str, Any], sandbox: Sandbox, result: dict[str, Any], slot: int = 0) -> dict[str, Any]:
+def run(spec: dict[str, Any], sandbox: Sandbox, result: dict[str, Any], tracer_root: str,
+        slot: int = 0) -> dict[str, Any]:
     """{status, answer?, reason?, question?, template_answer?, context?} of one SWE-Flux instance."""
     try:
         harness = spec.get("swe_flux") or {}
@@ -57,9 +62,7 @@ def run(spec: dict[str, Any], sandbox: Sandbox, result: dict[str, Any], slot: in
     except Refused as exc:
         return dict(result, status="invalid", reason=str(exc))
     timeout = spec.get("timeout_seconds") or 600
-    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED="0", PYTEST_ADDOPTS="-p no:cacheprovider")
-    for name in [n for n in env if n.startswith("TRACEGATE_")]:
-        env.pop(name)
+    env = _environment(tracer_root, sandbox.uid is not None)
     eval_sh = os.path.join(root, qa, instance, "eval.sh")
     outcome = pytest_run.run_command(["bash", eval_sh, root], root, env, timeout, sandbox)
     result["stats"].update(pytest_exit_code=outcome.exit_code, seconds=outcome.seconds)
@@ -69,12 +72,15 @@ def run(spec: dict[str, Any], sandbox: Sandbox, result: dict[str, Any], slot: in
     if outcome.timed_out:
         return dict(result, status="timeout", reason=f"timeout after {timeout}s (eval.sh)", context=context)
     output = outcome.stdout + "\n" + outcome.stderr
-    if outcome.exit_code != 0:
-        return dict(result, status="invalid", reason=_why_failed(output, outcome.exit_code), context=context)
     try:
         oracle = _read_oracle(root, ["logs", qa, instance, "oracle.json"])
     except Refused as exc:
-        return dict(result, status="invalid", reason=str(exc), context=context)
+        oracle, unread = None, str(exc)
+    if outcome.exit_code != 0:
+        reason = _why_failed(output, outcome.exit_code, parser_wrote=oracle is not None)
+        return dict(result, status="invalid", reason=reason, context=context)
+    if oracle is None:
+        return dict(result, status="invalid", reason=unread, context=context)
     if spec.get("kind") is not None and oracle["question_kind"] != spec["kind"]:
         return dict(result, status="invalid", context=context,
                     reason=f"oracle.json says question_kind {oracle['question_kind']!r}, the instance {spec['kind']!r}")
@@ -106,23 +112,41 @@ def _stage(source: str, qa: str, instance: str, checkout: str, root: str, uid: i
     return root
 
 
-def _copy_tree(source: str, target: str) -> None:
-    """Regular files and directories only (no symlink is followed or copied), caches left out."""
+def _copy_tree(source: str, target: str, depth: int = 0) -> None:
+    """Regular files and directories only (no symlink is followed or copied), caches and any published
+    `<instance>/oracle.json` left out (the host's view has none; a directory given directly may)."""
     os.mkdir(target, 0o755)
     for name in sorted(os.listdir(source)):
-        if name in _SKIPPED_NAMES:
+        if name in _SKIPPED_NAMES or (depth == 1 and name == "oracle.json"):
             continue
         here, there = os.path.join(source, name), os.path.join(target, name)
         mode = os.lstat(here).st_mode
         if stat.S_ISDIR(mode):
-            _copy_tree(here, there)
+            _copy_tree(here, there, depth + 1)
         elif stat.S_ISREG(mode):
             shutil.copyfile(here, there)
             os.chmod(there, 0o755 if name.endswith(".sh") else 0o644)
 
 
-def _why_failed(output: str, code: int | None) -> str:
-    """eval.sh stopped: the tests failed (pytest's summary says so), or the instance's parser did."""
+def _environment(tracer_root: str, reap: bool) -> dict[str, str]:
+    """eval.sh's environment: the driver's without its TRACEGATE_ settings, stable hashes, no bytecode or
+    pytest cache written, and (as the group's own uid) the reaper plugin, which kills what the tests left
+    running when pytest ends (boot/tracegate_reaper_plugin.py)."""
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED="0", PYTEST_ADDOPTS="-p no:cacheprovider")
+    for name in [n for n in env if n.startswith("TRACEGATE_")]:
+        env.pop(name)
+    if reap:
+        boot = os.path.join(tracer_root, "boot")
+        env["PYTHONPATH"] = os.pathsep.join([boot] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+        plugins = [p for p in env.get("PYTEST_PLUGINS", "").split(",") if p.strip()]
+        env["PYTEST_PLUGINS"] = ",".join(plugins + [REAPER])
+        env["TRACEGATE_REAP"] = "1"
+    return env
+
+
+def _why_failed(output: str, code: int | None, parser_wrote: bool = False) -> str:
+    """eval.sh stopped: the tests failed (pytest's summary says so), the instance's parser did, or a step after
+    the parser wrote its oracle.json."""
     lines = [line.strip() for line in output.splitlines() if line.strip()]
     summary = None
     for index, line in enumerate(lines):
@@ -135,6 +159,9 @@ def _why_failed(output: str, code: int | None) -> str:
     if re.search(r"\b(failed|errors?)\b", text):
         return f"the instance's tests failed (pytest: {text}); eval.sh exited {code}"
     after = lines[index + 1:]
+    if parser_wrote:
+        last = after[-1] if after else "no output"
+        return f"eval.sh exited {code} after its parser wrote oracle.json (a later step failed: {last})"
     detail = next((line for line in reversed(after) if "Error" in line or line.startswith("ERROR")), None)
     detail = detail or (after[-1] if after else "no output")
     return f"the instance's parser failed: {detail} (eval.sh exited {code})"

@@ -1,6 +1,6 @@
 /**
  * The host temp directories a harvest makes (a plan, a build context, a
- * local run), named with the process's pid so that a later run can tell
+ * local run, a SWE-Flux harness view), named with the process's pid so that a later run can tell
  * those a killed process left behind (SIGKILL never runs the cleanups) and
  * remove them: the same rule as the containers' sweep (docker/engine.ts).
  */
@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const KINDS = ['plan', 'build', 'local'] as const;
+const KINDS = ['plan', 'build', 'local', 'view'] as const;
 const OWNED = new RegExp(`^tracegate-(${KINDS.join('|')})-(\\d+)-`);
 
 /** A fresh `tracegate-<kind>-<pid>-XXXXXX` directory in the temp dir. */

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { environmentSchema, type Environment } from '../../contracts/environment.js';
 import { describeIssues, templateSchema, type Instance } from '../../contracts/instance.js';
@@ -6,15 +6,19 @@ import { QUESTION_KINDS, type QuestionKind } from '../../contracts/kinds.js';
 import { InstanceError, UsageError } from '../../errors.js';
 import { sha256 } from '../../util/hash.js';
 import type { LoadedInstance, RejectedFile, Suite, SuiteReader } from '../../contracts/suite.js';
-import { hashDirectory } from './files.js';
+import { hashDirectory, SKIPPED } from './files.js';
 import { FsSuiteReader } from './reader.js';
+import { ownedTempDir } from '../backends/temp-dirs.js';
 
 /**
  * A SWE-Flux run directory as a suite (docs/swe-flux.md): `instances/<id>/{eval.sh,
  * files/testcase.py, files/parser.py, oracle.json}` beside the run's shared harness
  * files (`shared/files/`: trace plugin and conftest). Each instance runs by its own
  * harness in the run's image (an `image` environment, /testbed); its oracle.json is the
- * published oracle, which the re-run must reproduce to be gated on.
+ * published oracle, which the re-run must reproduce to be gated on. The run is shown a
+ * copy of the QA directory without the published oracles (`harnessView`): the comparison
+ * happens on the host, and a parser that copied the answer it is checked against would
+ * reproduce anything.
  */
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -75,11 +79,46 @@ export function loadSweFluxSuite(qaDir: string, images: Record<string, string> =
       rejected.push({ file, ...(ID.test(name) ? { id: name } : {}), reason: error.message });
     }
   }
+  if (instances.length) {
+    const view = harnessView(
+      reader,
+      instances.map((i) => i.instance.id),
+    );
+    for (const loaded of instances) loaded.dir = view;
+  }
   return {
     reader,
     instances: instances.sort((a, b) => (a.instance.id < b.instance.id ? -1 : 1)),
     rejected,
   };
+}
+
+/** Harness views this process made, removed when it exits. */
+const views = new Set<string>();
+
+/**
+ * What the run's harness sees of the QA directory: a host copy of `shared/` and the
+ * directory of each instance in `ids`, every published `oracle.json` left out (read
+ * through the suite reader: regular files inside the run, size-bounded). Removed when
+ * the process exits; one a killed process left is swept by a later harvest.
+ */
+export function harnessView(reader: SuiteReader, ids: readonly string[]): string {
+  const view = ownedTempDir('view');
+  if (!views.size)
+    process.once('exit', () => views.forEach((v) => rmSync(v, { recursive: true, force: true })));
+  views.add(view);
+  const copy = (rel: string, top: boolean): void => {
+    mkdirSync(join(view, rel), { recursive: true });
+    for (const name of reader.names(rel)) {
+      if (SKIPPED(name) || (top && name === 'oracle.json')) continue;
+      const child = join(rel, name);
+      if (reader.kind(child) === 'dir') copy(child, false);
+      else writeFileSync(join(view, child), reader.read(child));
+    }
+  };
+  copy(SHARED, false);
+  for (const id of ids) copy(id, true);
+  return view;
 }
 
 /** The image the run's host runner names (`IMAGE="${IMAGE:-name}"` in run_qa_fromhost.sh), else the QA dir's name. */
