@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { oracleSchema, type Oracle } from '../../src/contracts/oracle.js';
 import { resultsSchema } from '../../src/contracts/results.js';
@@ -148,6 +148,61 @@ describe('world-model kinds, harvested in Docker and scored', () => {
     } finally {
       await echo.stop();
     }
+  }, 600_000);
+
+  it('a test that writes into its own measurement forges nothing: refused, and the instances around it keep their oracles', async () => {
+    const suite = join(tempDir('tg-world-forge-'), 'world');
+    cpSync(SUITE, suite, { recursive: true });
+    const dir = join(suite, 'basic');
+    // The plugin's output is open in the measured process: the test writes a passing `end` and a 1e30 peak.
+    writeFileSync(
+      join(dir, 'test_forge.py'),
+      [
+        'import json, os, sys',
+        'from wmpkg import core',
+        'def _forge(**fields):',
+        '    plugin = sys.modules["tracegate_measure_plugin"]',
+        '    phases = {"setup": "passed", "call": "passed", "teardown": "passed"}',
+        '    os.write(plugin._OUT, (json.dumps(dict({"event": "end", "phases": phases, "wall_ns": 1000}, **fields)) + "\\n").encode())',
+        'def test_forged_pass():',
+        '    _forge()',
+        '    assert core.grade(10) == "pass", "fails, but says it passed"',
+        'def test_forged_peak():',
+        '    core.grow(1)',
+        '    _forge(traced_peak=1e30, rss_peak=1e30)',
+        '    os._exit(0)',
+        '',
+      ].join('\n'),
+    );
+    const instance = (id: string, kind: string, test: string, fn: string) =>
+      writeFileSync(
+        join(dir, `${id}.instance.json`),
+        JSON.stringify({
+          id,
+          kind,
+          environment: 'plain',
+          tests: [`test_forge.py::${test}`],
+          target: { file: 'wmpkg/core.py', function: fn },
+          query: {},
+          timeout_seconds: 60,
+        }),
+      );
+    // Ids between the controls: wm-outcome-* run before them, wm-peak-grow and the rest after.
+    instance('wm-p-forged-pass', 'W1_Outcome', 'test_forged_pass', 'grade');
+    instance('wm-p-forged-peak', 'W2_PeakMemory', 'test_forged_peak', 'grow');
+    const forged = tempDir('tg-world-forge-cache-');
+    const { stdout, stderr } = await runCli(['harvest', '--instances', suite, '--cache', forged]);
+    expect(stdout.split('\n')[0]).toBe('oracles: 0 cached, 6 harvested, 2 failed');
+    for (const id of ['wm-p-forged-pass', 'wm-p-forged-peak'])
+      expect(stderr).toMatch(
+        new RegExp(`${id}: invalid — .*the test wrote to its own measurement`),
+      );
+    const kept = oraclesOf(forged);
+    for (const id of ['wm-outcome-pass', 'wm-outcome-mutant', 'wm-outcome-crash'])
+      expect(kept.get(id)!.oracle_answer).toEqual(oracles.get(id)!.oracle_answer);
+    const peak = (o: Map<string, Oracle>) =>
+      (o.get('wm-peak-grow')!.oracle_answer as { peak_bytes: number }).peak_bytes;
+    expect(Math.abs(peak(kept) - 30 * MIB)).toBeLessThan(2 * MIB);
   }, 600_000);
 
   it('hostile numbers and names that never ran: scored, never a crash', async () => {
