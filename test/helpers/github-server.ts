@@ -44,10 +44,45 @@ export interface FakeArtifact {
   finalized: boolean;
 }
 
-/** A runtime token as the runner gives a job: a JWT whose scope names the run's results backend ids. */
-export function runtimeToken(runId: number): string {
+/**
+ * A runtime token as the runner gives a job: a JWT whose scope names the run's results backend
+ * ids, and whose `ac` claim lists the cache scopes it may use, as GitHub's does: the run's own
+ * ref (read and write) first, then the refs it may restore from (read), e.g. a PR's base branch.
+ */
+export function runtimeToken(
+  runId: number,
+  ref = 'refs/heads/main',
+  readable: string[] = [],
+): string {
   const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
-  return `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ scp: `Actions.GenericRead Actions.Results:run-${runId}:job-${runId}` })}.sig`;
+  const ac = JSON.stringify([
+    { Scope: ref, Permission: 3 },
+    ...readable.map((scope) => ({ Scope: scope, Permission: 1 })),
+  ]);
+  return `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ scp: `Actions.GenericRead Actions.Results:run-${runId}:job-${runId}`, ac })}.sig`;
+}
+
+/** An entry of the Actions cache service (v2), as a repository's cache holds it. */
+export interface FakeCacheEntry {
+  id: number;
+  key: string;
+  version: string;
+  /** The ref whose run saved it. */
+  scope: string;
+  blob: Buffer;
+  finalized: boolean;
+  /** Creation order: a restore-key prefix matches the newest entry. */
+  created: number;
+}
+
+/** What the cache service does wrong, for the fault tests. */
+export interface CacheFaults {
+  /** Every CacheService call answers this status (429: rate limited, 5xx: down). */
+  status?: number;
+  /** CreateCacheEntry answers ok: false (a reservation refused: another job holds the key). */
+  refuseCreate?: boolean;
+  /** Downloads send only the first half of the archive (with a matching length). */
+  truncate?: boolean;
 }
 
 interface Answer {
@@ -74,6 +109,9 @@ export class FakeGitHub {
   readonly repo = new FakeRepo();
   readonly pulls = new Map<number, FakePull>();
   readonly artifacts: FakeArtifact[] = [];
+  /** The repository's Actions cache (service v2). */
+  readonly cache: FakeCacheEntry[] = [];
+  cacheFaults: CacheFaults = {};
   private readonly blocks = new Map<string, Buffer>();
   private base = '';
   private server?: Server;
@@ -119,12 +157,14 @@ export class FakeGitHub {
         const answer = () => {
           const reply = path.startsWith('/blob/')
             ? this.blob(req.method ?? '', path, new URLSearchParams(query), raw)
-            : this.route(
-                req.method ?? '',
-                path,
-                new URLSearchParams(query),
-                raw.length ? JSON.parse(raw.toString('utf8')) : {},
-              );
+            : path.startsWith('/twirp/github.actions.results.api.v1.CacheService/')
+              ? this.cacheService(path.split('/').pop()!, req.headers.authorization, raw)
+              : this.route(
+                  req.method ?? '',
+                  path,
+                  new URLSearchParams(query),
+                  raw.length ? JSON.parse(raw.toString('utf8')) : {},
+                );
           res.writeHead(reply.status, {
             'content-type': reply.raw ? 'application/octet-stream' : 'application/json',
             ...reply.headers,
@@ -143,15 +183,31 @@ export class FakeGitHub {
     return new Promise((r) => (this.server ? this.server.close(() => r()) : r()));
   }
 
-  /** Azure block-blob uploads (stage blocks, commit the list) and downloads, at a signed URL. */
+  /**
+   * Azure block-blob uploads (stage blocks, commit the list, or one PUT) and downloads, at a
+   * signed URL: `/blob/<id>/…` of an artifact or of a cache entry.
+   */
   private blob(method: string, path: string, query: URLSearchParams, body: Buffer): Answer {
     const id = Number(/^\/blob\/(\d+)/.exec(path)?.[1]);
     const artifact = this.artifacts.find((a) => a.id === id);
-    if (!artifact) return { status: 404, json: { message: 'no such blob' } };
+    const entry = this.cache.find((e) => e.id === id);
+    const holder = artifact
+      ? {
+          bytes: () => artifact.zip,
+          set: (b: Buffer) => (artifact.zip = b),
+          done: artifact.finalized,
+        }
+      : entry
+        ? { bytes: () => entry.blob, set: (b: Buffer) => (entry.blob = b), done: entry.finalized }
+        : undefined;
+    if (!holder) return { status: 404, json: { message: 'no such blob' } };
     const etag = { etag: '"0x1"', 'last-modified': new Date().toUTCString() };
     if (method === 'GET') {
-      if (!artifact.finalized) return { status: 404, json: { message: 'not finalized' } };
-      return { status: 200, raw: artifact.zip, headers: { 'content-type': 'application/zip' } };
+      if (!holder.done) return { status: 404, json: { message: 'not finalized' } };
+      const bytes = holder.bytes();
+      const sent =
+        entry && this.cacheFaults.truncate ? bytes.subarray(0, bytes.length >> 1) : bytes;
+      return { status: 200, raw: sent, headers: { 'content-type': 'application/octet-stream' } };
     }
     if (method !== 'PUT') return { status: 405, json: {} };
     const comp = query.get('comp');
@@ -163,13 +219,92 @@ export class FakeGitHub {
       const ids = [
         ...body.toString('utf8').matchAll(/<(?:Latest|Uncommitted|Committed)>([^<]*)</g),
       ];
-      artifact.zip = Buffer.concat(
-        ids.map((m) => this.blocks.get(`${id}:${m[1]}`) ?? Buffer.alloc(0)),
+      holder.set(
+        Buffer.concat(ids.map((m) => this.blocks.get(`${id}:${m[1]}`) ?? Buffer.alloc(0))),
       );
       return { status: 201, raw: Buffer.alloc(0), headers: etag };
     }
-    artifact.zip = body;
+    holder.set(body);
     return { status: 201, raw: Buffer.alloc(0), headers: etag };
+  }
+
+  /**
+   * The Actions cache service, v2 (Twirp, JSON with proto field names): reserve an entry and get
+   * a signed upload URL, finalize it, and look one up by key then by restore-key prefix (newest
+   * first) in the scopes the runtime token may read, its own ref first: as GitHub scopes caches,
+   * a PR restores from its base branch's entries but never writes them.
+   */
+  private cacheService(method: string, auth: string | undefined, raw: Buffer): Answer {
+    const fault = this.cacheFaults.status;
+    if (fault) return { status: fault, json: { code: 'unavailable', msg: `status ${fault}` } };
+    const body = (raw.length ? JSON.parse(raw.toString('utf8')) : {}) as Record<string, unknown>;
+    const scopes = cacheScopes(auth);
+    if (!scopes.length)
+      return { status: 401, json: { code: 'unauthenticated', msg: 'no cache scopes' } };
+    const key = String(body.key ?? '');
+    const version = String(body.version ?? '');
+    const own = scopes[0]!;
+    if (method === 'CreateCacheEntry') {
+      if (!own.write)
+        return { status: 403, json: { code: 'permission_denied', msg: 'read-only scope' } };
+      const taken = this.cache.some(
+        (e) => e.scope === own.scope && e.key === key && e.version === version,
+      );
+      if (taken || this.cacheFaults.refuseCreate)
+        return {
+          status: 200,
+          json: { ok: false, message: `cache entry ${key} is already reserved` },
+        };
+      const entry: FakeCacheEntry = {
+        id: this.nextId++,
+        key,
+        version,
+        scope: own.scope,
+        blob: Buffer.alloc(0),
+        finalized: false,
+        created: this.nextId,
+      };
+      this.cache.push(entry);
+      return {
+        status: 200,
+        json: { ok: true, signed_upload_url: `${this.base}/blob/${entry.id}/cache.tzst?sig=w` },
+      };
+    }
+    if (method === 'FinalizeCacheEntryUpload') {
+      const entry = this.cache.find(
+        (e) => e.scope === own.scope && e.key === key && e.version === version && !e.finalized,
+      );
+      if (!entry) return { status: 404, json: { code: 'not_found', msg: 'no such entry' } };
+      if (String(entry.blob.length) !== String(body.size_bytes))
+        return { status: 200, json: { ok: false, message: 'size does not match the upload' } };
+      entry.finalized = true;
+      return { status: 200, json: { ok: true, entry_id: String(entry.id) } };
+    }
+    if (method === 'GetCacheEntryDownloadURL') {
+      const restoreKeys = Array.isArray(body.restore_keys) ? body.restore_keys.map(String) : [];
+      const ready = this.cache.filter((e) => e.finalized && e.version === version);
+      const newest = (list: FakeCacheEntry[]) => list.sort((a, b) => b.created - a.created)[0];
+      const found =
+        scopes.map((s) => ready.find((e) => e.scope === s.scope && e.key === key)).find(Boolean) ??
+        restoreKeys
+          .flatMap((prefix) =>
+            scopes.map((s) =>
+              newest(ready.filter((e) => e.scope === s.scope && e.key.startsWith(prefix))),
+            ),
+          )
+          .find(Boolean);
+      if (!found)
+        return { status: 200, json: { ok: false, signed_download_url: '', matched_key: '' } };
+      return {
+        status: 200,
+        json: {
+          ok: true,
+          signed_download_url: `${this.base}/blob/${found.id}/cache.tzst?sig=r`,
+          matched_key: found.key,
+        },
+      };
+    }
+    return { status: 404, json: { code: 'bad_route', msg: `no method ${method}` } };
   }
 
   /** The runner's results service (Twirp, JSON): create and finalize an artifact. */
@@ -340,5 +475,19 @@ export class FakeGitHub {
       labels: p.labels.map((name) => ({ name })),
       merged_at: p.mergeCommit ? new Date().toISOString() : null,
     };
+  }
+}
+
+/** The cache scopes a bearer runtime token grants: its `ac` claim, the run's own ref first. */
+function cacheScopes(auth: string | undefined): { scope: string; write: boolean }[] {
+  const token = /^Bearer (.+)$/.exec(auth ?? '')?.[1];
+  try {
+    const claims = JSON.parse(Buffer.from(token!.split('.')[1]!, 'base64url').toString('utf8')) as {
+      ac?: string;
+    };
+    const ac = JSON.parse(claims.ac ?? '[]') as { Scope: string; Permission: number }[];
+    return ac.map((a) => ({ scope: a.Scope, write: (a.Permission & 2) !== 0 }));
+  } catch {
+    return [];
   }
 }

@@ -20,8 +20,13 @@ export class ActionsCacheStore implements CacheStore {
       return undefined;
     }
     try {
+      // The toolkit turns a service failure into a warning of its own and a miss.
       const hit = await cache.restoreCache(paths, keys.primary, keys.restore);
-      this.log(hit ? `Restored the tracegate cache from ${hit}` : 'No tracegate cache yet');
+      this.log(
+        hit
+          ? `Restored the tracegate cache from ${hit}`
+          : 'No tracegate cache restored (none saved yet for this scope, or the service failed: see any warning above); harvesting what is missing.',
+      );
       return hit;
     } catch (error) {
       this.warn(
@@ -34,7 +39,14 @@ export class ActionsCacheStore implements CacheStore {
   async save(paths: string[], keys: CacheKeys): Promise<void> {
     if (!cache.isFeatureAvailable()) return;
     try {
-      await cache.saveCache(paths, keys.primary);
+      // -1: the toolkit could not reserve, upload or finalize the entry (and said why as a warning).
+      const id = await cache.saveCache(paths, keys.primary);
+      if (id === -1) {
+        this.warn(
+          `The Actions cache did not take the tracegate cache ${keys.primary} (see the message above); the next run redoes its work.`,
+        );
+        return;
+      }
       this.log(`Saved the tracegate cache as ${keys.primary}`);
     } catch (error) {
       this.warn(

@@ -1,0 +1,174 @@
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  HEURISTIC_MODEL,
+  startHeuristicServer,
+  type RunningServer,
+} from '../../src/adapters/heuristic-model/server.js';
+import { runAction, type ActionRun } from '../helpers/action.js';
+import { FIXTURE_SUITE, tempDir } from '../helpers/cli.js';
+import { requireDocker } from '../helpers/docker.js';
+import { FakeGitHub, runtimeToken } from '../helpers/github-server.js';
+
+/**
+ * The oracle cache through @actions/cache's own protocol (cache service v2, Twirp
+ * `CacheService` on a loopback server, archives up and down through signed blob URLs), driven
+ * by the bundled Action and harvested in real Docker: each run is a fresh runner (an empty
+ * cache directory), so whatever it does not harvest came through the service.
+ */
+describe('the oracle cache on a runner: the Actions cache service end to end', () => {
+  const github = new FakeGitHub();
+  let model: RunningServer;
+  let api = '';
+  const workspace = tempDir('tg-actions-cache-');
+  const suite = join(workspace, 'suite');
+  let runs = 0;
+
+  /**
+   * One job on a fresh runner: the workflow's cache directory, empty (the same path on every
+   * runner, as a workflow names it: the path is part of the entry's version), its run id, its
+   * ref's cache scope.
+   */
+  const job = (ref: string, readable: string[] = []): Promise<ActionRun> => {
+    const run = ++runs;
+    rmSync(join(workspace, 'cache'), { recursive: true, force: true });
+    const pull = /^refs\/pull\/(\d+)\//.exec(ref)?.[1];
+    const event = pull
+      ? {
+          pull_request: { number: Number(pull), head: { sha: 'f'.repeat(40), ref: 'feature' } },
+          repository: { name: 'models', owner: { login: 'acme' } },
+        }
+      : {
+          after: String(run).repeat(40).slice(0, 40),
+          repository: { name: 'models', owner: { login: 'acme' } },
+        };
+    return runAction(
+      {
+        endpoint: model.url,
+        model: HEURISTIC_MODEL,
+        instances: suite,
+        cache: join(workspace, 'cache'),
+        out: join(workspace, `out-${run}`),
+        'base-image': 'tracegate/base:bookworm',
+        comment: 'false',
+        'check-run': 'false',
+        history: join(workspace, 'history'),
+      },
+      {
+        GITHUB_API_URL: api,
+        GITHUB_REPOSITORY: 'acme/models',
+        GITHUB_WORKSPACE: workspace,
+        GITHUB_RUN_ID: String(run),
+        GITHUB_EVENT_NAME: pull ? 'pull_request' : 'push',
+        GITHUB_REF: ref,
+        GITHUB_SHA: String(run).repeat(40).slice(0, 40),
+        ACTIONS_RESULTS_URL: `${api}/`,
+        ACTIONS_CACHE_SERVICE_V2: 'true',
+        ACTIONS_RUNTIME_TOKEN: runtimeToken(run, ref, readable),
+      },
+      event,
+    );
+  };
+  /** `Oracles: C from cache, H harvested, F failed` of a run that finished, as numbers. */
+  const oracles = (run: ActionRun) => {
+    if (run.code !== 0) throw new Error(`the run exited ${run.code}:\n${run.stdout}`);
+    const m = /Oracles: (\d+) from cache, (\d+) harvested, (\d+) failed/.exec(run.stdout);
+    if (!m) throw new Error(`no oracle summary in:\n${run.stdout}`);
+    return { cached: Number(m[1]), harvested: Number(m[2]), failed: Number(m[3]) };
+  };
+  const cacheCalls = () =>
+    github.requests
+      .filter((r) => r.path.includes('.CacheService/'))
+      .map((r) => r.path.split('/').pop());
+
+  beforeAll(async () => {
+    await requireDocker();
+    cpSync(FIXTURE_SUITE, suite, { recursive: true });
+    model = await startHeuristicServer();
+    api = await github.start();
+  });
+  afterAll(async () => {
+    await github.stop();
+    await model.close();
+  });
+
+  let total = 0;
+  it('a push saves; the next push on another commit restores it and starts no container', async () => {
+    const first = await job('refs/heads/main');
+    expect(first.code).toBe(0);
+    total = oracles(first).harvested;
+    expect(total).toBeGreaterThan(3);
+    expect(oracles(first).cached).toBe(0);
+    expect(first.stdout).toContain('No tracegate cache restored');
+    expect(first.stdout).toMatch(
+      /Saved the tracegate cache as tracegate-v2-[0-9a-f]+-[0-9a-f]+-1-1/,
+    );
+    expect(github.cache).toHaveLength(1);
+    expect(github.cache[0]).toMatchObject({ scope: 'refs/heads/main', finalized: true });
+    expect(github.cache[0]!.blob.length).toBeGreaterThan(0);
+    expect(cacheCalls()).toEqual([
+      'GetCacheEntryDownloadURL',
+      'CreateCacheEntry',
+      'FinalizeCacheEntryUpload',
+    ]);
+
+    const second = await job('refs/heads/main');
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain(`Restored the tracegate cache from ${github.cache[0]!.key}`);
+    expect(oracles(second)).toEqual({ cached: total, harvested: 0, failed: 0 });
+    expect(second.stdout).not.toContain('Harvesting '); // no container started
+    expect(second.outputs.score).toBe(first.outputs.score);
+  }, 600_000);
+
+  it("a pull request restores from its base branch's entry and saves only in its own scope", async () => {
+    const main = github.cache.filter((e) => e.scope === 'refs/heads/main').length;
+    const pr = await job('refs/pull/7/merge', ['refs/heads/main']);
+    expect(pr.code).toBe(0);
+    expect(oracles(pr)).toEqual({ cached: total, harvested: 0, failed: 0 });
+    const saved = github.cache.filter((e) => e.scope === 'refs/pull/7/merge');
+    expect(saved).toHaveLength(1);
+    expect(github.cache.filter((e) => e.scope === 'refs/heads/main')).toHaveLength(main);
+    // Another PR sees main's entries, never PR 7's: it restores main's newest.
+    const other = await job('refs/pull/8/merge', ['refs/heads/main']);
+    const newestMain = github.cache.filter((e) => e.scope === 'refs/heads/main').at(-1)!;
+    expect(other.stdout).toContain(`Restored the tracegate cache from ${newestMain.key}`);
+  }, 600_000);
+
+  it('a suite that grew restores the older entry and harvests only the new instance', async () => {
+    const from = join(suite, 'basic', 'fx-loops-collatz-7');
+    const to = join(suite, 'basic', 'fx-loops-collatz-7b');
+    cpSync(from, to, { recursive: true });
+    const file = join(to, 'instance.json');
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace('"fx-loops-collatz-7"', '"fx-loops-collatz-7b"'),
+    );
+    const grown = await job('refs/heads/main');
+    expect(grown.code).toBe(0);
+    expect(grown.stdout).toMatch(/Cache hit for restore-key: tracegate-v2-/);
+    expect(oracles(grown)).toEqual({ cached: total, harvested: 1, failed: 0 });
+    total += 1;
+  }, 600_000);
+
+  it('a failing service costs time only, and says so: rate-limited, truncated download, refused reservation', async () => {
+    for (const [faults, says] of [
+      [{ status: 429 }, /Failed to restore: .*429|rate limit/i],
+      [{ truncate: true }, /Failed to restore: .*tar/],
+      [{ refuseCreate: true }, /The Actions cache did not take the tracegate cache/],
+    ] as const) {
+      github.cacheFaults = faults;
+      let run: ActionRun;
+      try {
+        run = await job('refs/heads/main');
+      } finally {
+        github.cacheFaults = {};
+      }
+      expect({ faults, code: run.code }).toEqual({ faults, code: 0 });
+      expect(run.stdout).toMatch(says);
+      const got = oracles(run);
+      expect(got.failed).toBe(0);
+      expect(got.cached + got.harvested).toBe(total);
+      if (!('refuseCreate' in faults)) expect(got.harvested).toBe(total); // nothing restored
+    }
+  }, 900_000);
+});
