@@ -1,4 +1,5 @@
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   HEURISTIC_MODEL,
@@ -148,6 +149,34 @@ describe('the oracle cache on a runner: the Actions cache service end to end', (
     expect(grown.stdout).toMatch(/Cache hit for restore-key: tracegate-v2-/);
     expect(oracles(grown)).toEqual({ cached: total, harvested: 1, failed: 0 });
     total += 1;
+  }, 600_000);
+
+  it('a tampered entry is validated on restore: a link is not followed, a copied oracle does not belong; both re-harvested', async () => {
+    const entry = github.cache.filter((e) => e.scope === 'refs/heads/main').at(-1)!;
+    const unpacked = tempDir('tg-actions-cache-tamper-');
+    execFileSync('tar', ['-x', '--use-compress-program', 'unzstd', '-P', '-C', unpacked], {
+      input: entry.blob,
+    });
+    const slots = join(unpacked, 'cache', 'oracles');
+    const [a, b, c] = readdirSync(slots).sort();
+    rmSync(join(slots, a!, 'oracle.json'));
+    symlinkSync('/etc/hostname', join(slots, a!, 'oracle.json'));
+    cpSync(join(slots, b!), join(slots, c!), { recursive: true, force: true });
+    entry.blob = execFileSync('tar', [
+      '--posix',
+      '-c',
+      '--use-compress-program',
+      'zstd',
+      '-P',
+      '-C',
+      unpacked,
+      'cache',
+    ]);
+    const run = await job('refs/heads/main');
+    expect(run.stdout).toContain(`Restored the tracegate cache from ${entry.key}`);
+    expect(oracles(run)).toEqual({ cached: total - 2, harvested: 2, failed: 0 });
+    expect(run.stdout).toMatch(/does not belong to [\w-]+; re-harvesting it/);
+    expect(run.stdout).not.toContain(readFileSync('/etc/hostname', 'utf8').trim() + '"');
   }, 600_000);
 
   it('a failing service costs time only, and says so: rate-limited, truncated download, refused reservation', async () => {
