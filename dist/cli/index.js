@@ -78021,7 +78021,75 @@ async function downloadWheels(env, dest, python = 'python3') {
     }
 }
 
+;// CONCATENATED MODULE: ./src/adapters/stores/read-file.ts
+
+/** A file the host would not read: what it is instead, or how much too large. */
+class UnreadableFileError extends Error {
+    path;
+    why;
+    constructor(path, why) {
+        super(`${path} ${why}`);
+        this.path = path;
+        this.why = why;
+        this.name = 'UnreadableFileError';
+    }
+}
+function kindOf(stats) {
+    if (stats.isDirectory())
+        return 'a directory';
+    if (stats.isFIFO())
+        return 'a named pipe';
+    if (stats.isCharacterDevice() || stats.isBlockDevice())
+        return 'a device';
+    if (stats.isSocket())
+        return 'a socket';
+    return 'not a regular file';
+}
+/**
+ * `path`'s text (UTF-8) if it is a regular file of at most `maxBytes`;
+ * otherwise UnreadableFileError saying what it is. Opened non-blocking (a
+ * named pipe never hangs the run) and checked on the open descriptor (what
+ * is read is what was checked); a file that grows past the bound while read
+ * is refused. ENOENT and other errors of the open propagate as they are.
+ */
+function readRegularFile(path, options) {
+    return readRegularBytes(path, options).toString('utf8');
+}
+/** readRegularFile's bytes, undecoded. */
+function readRegularBytes(path, options) {
+    let fd;
+    try {
+        fd = (0,external_node_fs_namespaceObject.openSync)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK | (options.follow ? 0 : external_node_fs_namespaceObject.constants.O_NOFOLLOW));
+    }
+    catch (error) {
+        if (error.code === 'ELOOP')
+            throw new UnreadableFileError(path, 'is a symbolic link, which is not followed here');
+        throw error;
+    }
+    try {
+        const stats = (0,external_node_fs_namespaceObject.fstatSync)(fd);
+        if (!stats.isFile())
+            throw new UnreadableFileError(path, `is ${kindOf(stats)}`);
+        if (options.singleLink && stats.nlink > 1)
+            throw new UnreadableFileError(path, `is a file with ${stats.nlink} hard links (another name of it may be elsewhere: copy it in instead of linking it)`);
+        if (stats.size > options.maxBytes)
+            throw new UnreadableFileError(path, `is ${stats.size} bytes, over the ${options.maxBytes} read at most`);
+        // One byte more than it holds: reading it means the file grew after it was checked.
+        const buffer = Buffer.alloc(stats.size + 1);
+        let size = 0;
+        for (let n = 1; n > 0 && size < buffer.length; size += n)
+            n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, size, buffer.length - size, size);
+        if (size > stats.size)
+            throw new UnreadableFileError(path, 'grew while it was read');
+        return buffer.subarray(0, size);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/environments/sources.ts
+
 
 
 
@@ -78097,7 +78165,14 @@ class HostSources {
         const files = recipe.packages.filter(isPathRef);
         const dir = (0,external_node_path_namespaceObject.join)(this.layout.wheels, sha256('wheels/v1', canonicalJson({ python, pinned, arch: process.arch })).slice(0, 24));
         const lockFile = (0,external_node_path_namespaceObject.join)(dir, 'lock.json');
+        const sharedLock = (0,external_node_path_namespaceObject.join)(this.layout.locks, `${(0,external_node_path_namespaceObject.basename)(dir)}.json`);
         let index = readLock(lockFile, dir);
+        // A lock restored with the shared cache names the wheels without their files: enough for the
+        // environment's digest (so a run whose oracles are all cached downloads nothing); the files
+        // are fetched, and checked against it, only when an image or a virtualenv is built.
+        const restored = index ? undefined : readSharedLock(sharedLock, dir);
+        if (restored)
+            return [...restored, ...(await this.localWheels(files, dir, environmentDir))];
         if (!index) {
             (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true });
             const tmp = `${dir}.${process.pid}.tmp`;
@@ -78111,6 +78186,14 @@ class HostSources {
             (0,external_node_fs_namespaceObject.renameSync)(tmp, dir);
             index = readLock(lockFile, dir);
         }
+        if (pinned.length) {
+            (0,external_node_fs_namespaceObject.mkdirSync)(this.layout.locks, { recursive: true });
+            (0,external_node_fs_namespaceObject.writeFileSync)(sharedLock, JSON.stringify(index.map(({ name, sha256 }) => ({ name, sha256 }))));
+        }
+        return [...index, ...(await this.localWheels(files, dir, environmentDir))];
+    }
+    /** Wheel files named by path: read through the suite reader and hashed on every run. */
+    async localWheels(files, dir, environmentDir) {
         const local = [];
         if (files.length) {
             const localDir = (0,external_node_path_namespaceObject.join)(dir, 'local', `${process.pid}`);
@@ -78123,7 +78206,7 @@ class HostSources {
                 local.push({ name, sha256: (0,external_node_crypto_namespaceObject.createHash)('sha256').update(bytes).digest('hex'), path });
             }
         }
-        return [...index, ...local];
+        return local;
     }
     async checkout(recipe) {
         const source = recipe.git;
@@ -78207,6 +78290,56 @@ function readLock(file, dir) {
         // an unreadable lock is re-resolved
     }
     return undefined;
+}
+/** A lock restored with the shared cache (names and sha256 only), its files expected in `dir`. */
+function readSharedLock(file, dir) {
+    try {
+        const lock = JSON.parse(readRegularFile(file, { maxBytes: 1024 * 1024, follow: false }));
+        if (!Array.isArray(lock) ||
+            !lock.length ||
+            !lock.every((w) => typeof w?.name === 'string' &&
+                /^[\w.+-]+\.whl$/.test(w.name) &&
+                typeof w.sha256 === 'string' &&
+                /^[0-9a-f]{64}$/.test(w.sha256)))
+            return undefined;
+        return lock.map(({ name, sha256 }) => ({
+            name,
+            sha256,
+            path: (0,external_node_path_namespaceObject.join)(dir, name),
+        }));
+    }
+    catch {
+        return undefined; // none, or unreadable: resolved by downloading
+    }
+}
+/**
+ * The files of resolved wheels, present and as their lock says: wheels resolved from a restored
+ * lock are downloaded now (the recipe's pins, as when resolving) and each checked against it.
+ */
+async function ensureWheelFiles(recipe, wheels, python = 'python3') {
+    const missing = wheels.filter((w) => !(0,external_node_fs_namespaceObject.existsSync)(w.path) || fileSha(w.path) !== w.sha256);
+    if (!missing.length)
+        return;
+    const dir = (0,external_node_path_namespaceObject.dirname)(missing[0].path);
+    const tmp = `${dir}.${process.pid}.fetch`;
+    (0,external_node_fs_namespaceObject.rmSync)(tmp, { recursive: true, force: true });
+    (0,external_node_fs_namespaceObject.mkdirSync)(tmp, { recursive: true });
+    try {
+        const pinned = recipe.packages.filter((p) => !isPathRef(p));
+        await downloadWheels({ name: recipe.name, python: recipe.python, packages: pinned }, tmp, python);
+        (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
+        for (const wheel of missing) {
+            const got = (0,external_node_path_namespaceObject.join)(tmp, wheel.name);
+            if (!(0,external_node_fs_namespaceObject.existsSync)(got) || fileSha(got) !== wheel.sha256)
+                throw new HarvestError(`Environment "${recipe.name}": the index no longer serves ${wheel.name} as the cached lock ` +
+                    `pins it (sha256 ${wheel.sha256.slice(0, 12)}…). Delete ${(0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(dir), '..', 'locks')} ` +
+                    'from the cache (or the cache) to resolve the environment afresh.');
+            (0,external_node_fs_namespaceObject.renameSync)(got, wheel.path);
+        }
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.rmSync)(tmp, { recursive: true, force: true });
+    }
 }
 /** Copies resolved wheels into a build context or a local install directory. */
 function copyWheels(wheels, dest) {
@@ -78464,6 +78597,7 @@ class EnvironmentImages {
 }
 /** Writes the build context (Dockerfile, wheels, checkout) into `context`; the entries to send. */
 async function buildContext(context, env, source, base) {
+    await ensureWheelFiles(env.recipe, source.wheels);
     const { runner, own } = wheelLayers(source.wheels);
     copyWheels(own, (0,external_node_path_namespaceObject.join)(context, 'wheels'));
     (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.join)(context, 'wheels'), { recursive: true });
@@ -78855,6 +78989,7 @@ class LocalBackend {
             const source = env.source;
             if (source.kind === 'image')
                 throw new HarvestError('image environments need Docker');
+            await ensureWheelFiles(env.recipe, source.wheels, this.python);
             copyWheels(source.wheels, wheels);
             await local_run(this.python, ['-m', 'venv', dir]);
             const pip = [
@@ -80080,7 +80215,8 @@ function cacheLayout(root) {
         checkouts: at('checkouts'),
         venvs: at('venvs'),
         runtimes: at('runtimes'),
-        shared: [at('oracles'), at('responses'), at('runtimes')],
+        locks: at('locks'),
+        shared: [at('oracles'), at('responses'), at('runtimes'), at('locks')],
     };
 }
 
@@ -80188,73 +80324,6 @@ function makeDirs(dir) {
             if (error.code !== 'EEXIST')
                 throw error;
         }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/stores/read-file.ts
-
-/** A file the host would not read: what it is instead, or how much too large. */
-class UnreadableFileError extends Error {
-    path;
-    why;
-    constructor(path, why) {
-        super(`${path} ${why}`);
-        this.path = path;
-        this.why = why;
-        this.name = 'UnreadableFileError';
-    }
-}
-function kindOf(stats) {
-    if (stats.isDirectory())
-        return 'a directory';
-    if (stats.isFIFO())
-        return 'a named pipe';
-    if (stats.isCharacterDevice() || stats.isBlockDevice())
-        return 'a device';
-    if (stats.isSocket())
-        return 'a socket';
-    return 'not a regular file';
-}
-/**
- * `path`'s text (UTF-8) if it is a regular file of at most `maxBytes`;
- * otherwise UnreadableFileError saying what it is. Opened non-blocking (a
- * named pipe never hangs the run) and checked on the open descriptor (what
- * is read is what was checked); a file that grows past the bound while read
- * is refused. ENOENT and other errors of the open propagate as they are.
- */
-function readRegularFile(path, options) {
-    return readRegularBytes(path, options).toString('utf8');
-}
-/** readRegularFile's bytes, undecoded. */
-function readRegularBytes(path, options) {
-    let fd;
-    try {
-        fd = (0,external_node_fs_namespaceObject.openSync)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK | (options.follow ? 0 : external_node_fs_namespaceObject.constants.O_NOFOLLOW));
-    }
-    catch (error) {
-        if (error.code === 'ELOOP')
-            throw new UnreadableFileError(path, 'is a symbolic link, which is not followed here');
-        throw error;
-    }
-    try {
-        const stats = (0,external_node_fs_namespaceObject.fstatSync)(fd);
-        if (!stats.isFile())
-            throw new UnreadableFileError(path, `is ${kindOf(stats)}`);
-        if (options.singleLink && stats.nlink > 1)
-            throw new UnreadableFileError(path, `is a file with ${stats.nlink} hard links (another name of it may be elsewhere: copy it in instead of linking it)`);
-        if (stats.size > options.maxBytes)
-            throw new UnreadableFileError(path, `is ${stats.size} bytes, over the ${options.maxBytes} read at most`);
-        // One byte more than it holds: reading it means the file grew after it was checked.
-        const buffer = Buffer.alloc(stats.size + 1);
-        let size = 0;
-        for (let n = 1; n > 0 && size < buffer.length; size += n)
-            n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, size, buffer.length - size, size);
-        if (size > stats.size)
-            throw new UnreadableFileError(path, 'grew while it was read');
-        return buffer.subarray(0, size);
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
     }
 }
 

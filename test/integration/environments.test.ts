@@ -7,7 +7,7 @@ import { resultsSchema } from '../../src/contracts/results.js';
 import type { ResolvedSource } from '../../src/contracts/environment.js';
 import { environmentDigest } from '../../src/stages/harvest/environment-digest.js';
 import { downloadWheels } from '../../src/adapters/environments/wheels.js';
-import { HostSources } from '../../src/adapters/environments/sources.js';
+import { ensureWheelFiles, HostSources } from '../../src/adapters/environments/sources.js';
 import {
   HEURISTIC_MODEL,
   startHeuristicServer,
@@ -18,7 +18,7 @@ import { FsSuiteReader } from '../../src/adapters/suite/reader.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { requireDocker } from '../helpers/docker.js';
 import { buildWheel, gitRepo, PYTEST, writeTree } from '../helpers/sources.js';
-import { readFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 
 /** calc.turns(n) loops n times in v1 and 2n times in v2: the oracle tells which code ran. */
 const calc = (factor: number) => ({
@@ -185,6 +185,49 @@ describe('packages: the digest follows the wheel bytes', () => {
     expect(await digestNow()).toBe(first);
     buildWheel(join(suite, 'environments', 'wheels'), 'tiny', '1.0', { 'tiny.py': 'X = 2\n' });
     expect(await digestNow()).not.toBe(first);
+  });
+
+  it('a lock restored with the shared cache resolves without a download; the files come, checked, when an image is built', async () => {
+    const suite = tempDir('tg-lock-suite-');
+    const recipe = { name: 'pinned', python: '3.11', packages: PYTEST };
+    const runtime = { backend: 'docker' as const, image: 'python:3.11-slim', note: '' };
+    const first = cacheLayout(tempDir('tg-lock-a-'));
+    const resolved = (await new HostSources(first, new FsSuiteReader(suite), () => {}).resolve(
+      recipe,
+      'environments',
+    )) as Extract<ResolvedSource, { kind: 'packages' }>;
+    expect(readdirSync(first.locks)).toHaveLength(1);
+
+    // A fresh runner: only the shared paths restored. `false` as its python: any download fails.
+    const fresh = cacheLayout(tempDir('tg-lock-b-'));
+    cpSync(first.locks, fresh.locks, { recursive: true });
+    const offline = new HostSources(fresh, new FsSuiteReader(suite), () => {}, 'false');
+    const again = (await offline.resolve(recipe, 'environments')) as typeof resolved;
+    expect(environmentDigest(recipe, again, runtime)).toBe(
+      environmentDigest(recipe, resolved, runtime),
+    );
+    expect(again.wheels.some((w) => existsSync(w.path))).toBe(false);
+    await ensureWheelFiles(recipe, again.wheels);
+    expect(again.wheels.every((w) => existsSync(w.path))).toBe(true);
+
+    // A lock whose pin the index does not serve: the build says so, never builds on other bytes.
+    const forged = cacheLayout(tempDir('tg-lock-c-'));
+    cpSync(first.locks, forged.locks, { recursive: true });
+    const file = join(forged.locks, readdirSync(forged.locks)[0]!);
+    const lock = JSON.parse(readFileSync(file, 'utf8')) as { name: string; sha256: string }[];
+    lock[0]!.sha256 = 'f'.repeat(64);
+    writeFileSync(file, JSON.stringify(lock));
+    const wrong = (await new HostSources(
+      forged,
+      new FsSuiteReader(suite),
+      () => {},
+      'false',
+    ).resolve(recipe, 'environments')) as typeof resolved;
+    await expect(ensureWheelFiles(recipe, wrong.wheels)).rejects.toThrow(
+      new RegExp(
+        `the index no longer serves ${lock[0]!.name.replace(/[.+]/g, '\\$&')} as the cached lock pins it`,
+      ),
+    );
   });
 
   it('a wheel path that leaves the suite is refused, naming it', async () => {

@@ -9,7 +9,7 @@ import type {
   Runtime,
 } from '../../contracts/environment.js';
 import { HarvestError } from '../../errors.js';
-import { copyWheels } from '../environments/sources.js';
+import { copyWheels, ensureWheelFiles } from '../environments/sources.js';
 import {
   withPartialOutput,
   type HarvestBackend,
@@ -211,6 +211,7 @@ export class LocalBackend implements HarvestBackend {
     try {
       const source = env.source;
       if (source.kind === 'image') throw new HarvestError('image environments need Docker');
+      await ensureWheelFiles(env.recipe, source.wheels, this.python);
       copyWheels(source.wheels, wheels);
       await run(this.python, ['-m', 'venv', dir]);
       const pip = [

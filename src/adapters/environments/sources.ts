@@ -17,6 +17,7 @@ import { HarvestError } from '../../errors.js';
 import type { CacheLayout } from '../stores/layout.js';
 import { canonicalJson, sha256 } from '../../util/hash.js';
 import { downloadWheels } from './wheels.js';
+import { readRegularFile } from '../stores/read-file.js';
 import type { SuiteReader } from '../../contracts/suite.js';
 import type { EnvironmentSources } from '../../contracts/environment.js';
 
@@ -92,7 +93,13 @@ export class HostSources implements EnvironmentSources {
       sha256('wheels/v1', canonicalJson({ python, pinned, arch: process.arch })).slice(0, 24),
     );
     const lockFile = join(dir, 'lock.json');
+    const sharedLock = join(this.layout.locks, `${basename(dir)}.json`);
     let index = readLock(lockFile, dir);
+    // A lock restored with the shared cache names the wheels without their files: enough for the
+    // environment's digest (so a run whose oracles are all cached downloads nothing); the files
+    // are fetched, and checked against it, only when an image or a virtualenv is built.
+    const restored = index ? undefined : readSharedLock(sharedLock, dir);
+    if (restored) return [...restored, ...(await this.localWheels(files, dir, environmentDir))];
     if (!index) {
       rmSync(dir, { recursive: true, force: true });
       const tmp = `${dir}.${process.pid}.tmp`;
@@ -109,6 +116,22 @@ export class HostSources implements EnvironmentSources {
       renameSync(tmp, dir);
       index = readLock(lockFile, dir)!;
     }
+    if (pinned.length) {
+      mkdirSync(this.layout.locks, { recursive: true });
+      writeFileSync(
+        sharedLock,
+        JSON.stringify(index.map(({ name, sha256 }) => ({ name, sha256 }))),
+      );
+    }
+    return [...index, ...(await this.localWheels(files, dir, environmentDir))];
+  }
+
+  /** Wheel files named by path: read through the suite reader and hashed on every run. */
+  private async localWheels(
+    files: string[],
+    dir: string,
+    environmentDir: string,
+  ): Promise<ResolvedWheel[]> {
     const local: ResolvedWheel[] = [];
     if (files.length) {
       const localDir = join(dir, 'local', `${process.pid}`);
@@ -121,7 +144,7 @@ export class HostSources implements EnvironmentSources {
         local.push({ name, sha256: createHash('sha256').update(bytes).digest('hex'), path });
       }
     }
-    return [...index, ...local];
+    return local;
   }
 
   private async checkout(
@@ -215,6 +238,72 @@ function readLock(file: string, dir: string): ResolvedWheel[] | undefined {
     // an unreadable lock is re-resolved
   }
   return undefined;
+}
+
+/** A lock restored with the shared cache (names and sha256 only), its files expected in `dir`. */
+function readSharedLock(file: string, dir: string): ResolvedWheel[] | undefined {
+  try {
+    const lock = JSON.parse(
+      readRegularFile(file, { maxBytes: 1024 * 1024, follow: false }),
+    ) as unknown;
+    if (
+      !Array.isArray(lock) ||
+      !lock.length ||
+      !lock.every(
+        (w: { name?: unknown; sha256?: unknown }) =>
+          typeof w?.name === 'string' &&
+          /^[\w.+-]+\.whl$/.test(w.name) &&
+          typeof w.sha256 === 'string' &&
+          /^[0-9a-f]{64}$/.test(w.sha256),
+      )
+    )
+      return undefined;
+    return (lock as { name: string; sha256: string }[]).map(({ name, sha256 }) => ({
+      name,
+      sha256,
+      path: join(dir, name),
+    }));
+  } catch {
+    return undefined; // none, or unreadable: resolved by downloading
+  }
+}
+
+/**
+ * The files of resolved wheels, present and as their lock says: wheels resolved from a restored
+ * lock are downloaded now (the recipe's pins, as when resolving) and each checked against it.
+ */
+export async function ensureWheelFiles(
+  recipe: Environment,
+  wheels: ResolvedWheel[],
+  python = 'python3',
+): Promise<void> {
+  const missing = wheels.filter((w) => !existsSync(w.path) || fileSha(w.path) !== w.sha256);
+  if (!missing.length) return;
+  const dir = dirname(missing[0]!.path);
+  const tmp = `${dir}.${process.pid}.fetch`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  try {
+    const pinned = recipe.packages.filter((p) => !isPathRef(p));
+    await downloadWheels(
+      { name: recipe.name, python: recipe.python!, packages: pinned },
+      tmp,
+      python,
+    );
+    mkdirSync(dir, { recursive: true });
+    for (const wheel of missing) {
+      const got = join(tmp, wheel.name);
+      if (!existsSync(got) || fileSha(got) !== wheel.sha256)
+        throw new HarvestError(
+          `Environment "${recipe.name}": the index no longer serves ${wheel.name} as the cached lock ` +
+            `pins it (sha256 ${wheel.sha256.slice(0, 12)}…). Delete ${join(dirname(dir), '..', 'locks')} ` +
+            'from the cache (or the cache) to resolve the environment afresh.',
+        );
+      renameSync(got, wheel.path);
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 }
 
 /** Copies resolved wheels into a build context or a local install directory. */

@@ -3,9 +3,11 @@ import { join } from 'node:path';
 /**
  * The cache directory's layout, in one place. Everything under `oracles/`
  * and `responses/` is content-addressed and safe to share between runs and
- * machines: those two are what the Actions cache saves. The rest is local to
- * this machine (virtualenvs hold absolute paths; wheels and checkouts are
- * re-resolved cheaply) and is never saved.
+ * machines: those are what the Actions cache saves, with `runtimes/` and
+ * `locks/` (what each environment last resolved to, so that a run whose
+ * oracles are all cached needs neither an engine nor a download). The rest is
+ * local to this machine (virtualenvs hold absolute paths; wheels and checkouts
+ * are re-resolved) and is never saved.
  */
 export interface CacheLayout {
   root: string;
@@ -25,6 +27,8 @@ export interface CacheLayout {
   venvs: string;
   /** `<key>.json`: what each environment last resolved to (a cached run needs no engine). */
   runtimes: string;
+  /** `<recipe>.json`: the wheels (names, sha256) a recipe resolved to, without their files. */
+  locks: string;
   /** The subdirectories a shared cache (the Actions cache) saves and restores. */
   shared: string[];
 }
@@ -41,6 +45,7 @@ export function cacheLayout(root: string): CacheLayout {
     checkouts: at('checkouts'),
     venvs: at('venvs'),
     runtimes: at('runtimes'),
-    shared: [at('oracles'), at('responses'), at('runtimes')],
+    locks: at('locks'),
+    shared: [at('oracles'), at('responses'), at('runtimes'), at('locks')],
   };
 }

@@ -12,7 +12,7 @@ import type {
   Runtime,
 } from '../../../contracts/environment.js';
 import { HarvestError } from '../../../errors.js';
-import { copyWheels } from '../../environments/sources.js';
+import { copyWheels, ensureWheelFiles } from '../../environments/sources.js';
 import { defaultBaseImage, obtainBaseImage } from '../base-image.js';
 import { dockerfile, wheelLayers } from '../dockerfile.js';
 import { ImageBuildError, type ContainerClient } from './container-client.js';
@@ -119,6 +119,7 @@ async function buildContext(
   source: Exclude<ResolvedSource, { kind: 'image' }>,
   base: string,
 ): Promise<string[]> {
+  await ensureWheelFiles(env.recipe, source.wheels);
   const { runner, own } = wheelLayers(source.wheels);
   copyWheels(own, join(context, 'wheels'));
   mkdirSync(join(context, 'wheels'), { recursive: true });
