@@ -78088,7 +78088,115 @@ function readRegularBytes(path, options) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/adapters/stores/atomic.ts
+
+
+
+/** A write failed (disk full, read-only, no permission); names the path and the fix. */
+class StoreWriteError extends TracegateError {
+    path;
+    exitCode = ExitCode.Infrastructure;
+    constructor(path, cause) {
+        const why = {
+            ENOSPC: 'the disk is full: free space or point the directory elsewhere',
+            EDQUOT: 'the disk quota is exhausted: free space or point the directory elsewhere',
+            EROFS: 'the file system is read-only: point the directory at a writable place',
+            EACCES: 'permission denied: make it writable or point the directory elsewhere',
+            EPERM: 'permission denied: make it writable or point the directory elsewhere',
+            ENOENT: 'a directory cannot be created there: point the directory elsewhere',
+        };
+        super(`Could not write ${path}: ${why[cause.code ?? ''] ?? cause.message}.`);
+        this.path = path;
+        this.name = 'StoreWriteError';
+    }
+}
+/**
+ * The real reason of a failed write: a recursive mkdir on a read-only file
+ * system reports ENOENT, so the nearest existing ancestor is asked too.
+ */
+function diagnose(path, error) {
+    if (error.code !== 'ENOENT')
+        return error;
+    for (let dir = (0,external_node_path_namespaceObject.dirname)(path); dir !== (0,external_node_path_namespaceObject.dirname)(dir); dir = (0,external_node_path_namespaceObject.dirname)(dir)) {
+        if (!(0,external_node_fs_namespaceObject.existsSync)(dir))
+            continue;
+        try {
+            (0,external_node_fs_namespaceObject.accessSync)(dir, external_node_fs_namespaceObject.constants.W_OK);
+        }
+        catch (probe) {
+            return probe;
+        }
+        break;
+    }
+    return error;
+}
+/** Wraps a file-system write so its failure names the path (never a raw ENOSPC). */
+function writing(path, write) {
+    try {
+        return write();
+    }
+    catch (error) {
+        if (error instanceof StoreWriteError)
+            throw error;
+        throw new StoreWriteError(path, diagnose(path, error));
+    }
+}
+let counter = 0;
+/** Write-then-rename: a reader sees the old file or the new one, never half of one. */
+function writeFileAtomic(path, data) {
+    const tmp = `${path}.${process.pid}.${++counter}.tmp`;
+    writing(path, () => {
+        try {
+            makeDirs((0,external_node_path_namespaceObject.dirname)(path));
+            (0,external_node_fs_namespaceObject.writeFileSync)(tmp, data);
+            (0,external_node_fs_namespaceObject.renameSync)(tmp, path);
+        }
+        catch (error) {
+            (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
+            throw error;
+        }
+    });
+}
+/**
+ * Checks before any work that `dir` (created if missing) takes a write: a
+ * full, read-only or forbidden directory fails here with StoreWriteError
+ * naming it and the fix, not later as a tool's message (pip's, ENOENT) with
+ * the work done so far unstorable.
+ */
+function assertWritable(dir) {
+    const probe = (0,external_node_path_namespaceObject.join)(dir, `.tracegate-write-probe-${process.pid}`);
+    writing(dir, () => {
+        makeDirs(dir);
+        try {
+            (0,external_node_fs_namespaceObject.writeFileSync)(probe, Buffer.alloc(64 * 1024)); // room for at least an oracle or two
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.rmSync)(probe, { force: true });
+        }
+    });
+}
+/**
+ * `mkdir -p`, one component at a time from the nearest existing ancestor.
+ * Node's recursive mkdirSync never returns for a path under /proc (each
+ * ENOENT sends it back up to an ancestor that exists): this fails instead.
+ */
+function makeDirs(dir) {
+    const missing = [];
+    for (let at = dir; !(0,external_node_fs_namespaceObject.existsSync)(at) && (0,external_node_path_namespaceObject.dirname)(at) !== at; at = (0,external_node_path_namespaceObject.dirname)(at))
+        missing.push(at);
+    for (const each of missing.reverse()) {
+        try {
+            (0,external_node_fs_namespaceObject.mkdirSync)(each);
+        }
+        catch (error) {
+            if (error.code !== 'EEXIST')
+                throw error;
+        }
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/environments/sources.ts
+
 
 
 
@@ -78188,7 +78296,7 @@ class HostSources {
         }
         if (pinned.length) {
             (0,external_node_fs_namespaceObject.mkdirSync)(this.layout.locks, { recursive: true });
-            (0,external_node_fs_namespaceObject.writeFileSync)(sharedLock, JSON.stringify(index.map(({ name, sha256 }) => ({ name, sha256 }))));
+            writeFileAtomic(sharedLock, JSON.stringify(index.map(({ name, sha256 }) => ({ name, sha256 }))));
         }
         return [...index, ...(await this.localWheels(files, dir, environmentDir))];
     }
@@ -78321,9 +78429,8 @@ async function ensureWheelFiles(recipe, wheels, python = 'python3') {
     if (!missing.length)
         return;
     const dir = (0,external_node_path_namespaceObject.dirname)(missing[0].path);
-    const tmp = `${dir}.${process.pid}.fetch`;
-    (0,external_node_fs_namespaceObject.rmSync)(tmp, { recursive: true, force: true });
-    (0,external_node_fs_namespaceObject.mkdirSync)(tmp, { recursive: true });
+    (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(dir), { recursive: true });
+    const tmp = (0,external_node_fs_namespaceObject.mkdtempSync)(`${dir}.fetch-`); // two builds of one recipe fetch side by side
     try {
         const pinned = recipe.packages.filter((p) => !isPathRef(p));
         await downloadWheels({ name: recipe.name, python: recipe.python, packages: pinned }, tmp, python);
@@ -78336,6 +78443,9 @@ async function ensureWheelFiles(recipe, wheels, python = 'python3') {
                     'from the cache (or the cache) to resolve the environment afresh.');
             (0,external_node_fs_namespaceObject.renameSync)(got, wheel.path);
         }
+        // The directory's own lock again: the next resolution here reads the files, not the shared lock.
+        const own = wheels.filter((w) => (0,external_node_path_namespaceObject.dirname)(w.path) === dir);
+        writeFileAtomic((0,external_node_path_namespaceObject.join)(dir, 'lock.json'), JSON.stringify(own.map(({ name, sha256 }) => ({ name, sha256 }))));
     }
     finally {
         (0,external_node_fs_namespaceObject.rmSync)(tmp, { recursive: true, force: true });
@@ -80218,113 +80328,6 @@ function cacheLayout(root) {
         locks: at('locks'),
         shared: [at('oracles'), at('responses'), at('runtimes'), at('locks')],
     };
-}
-
-;// CONCATENATED MODULE: ./src/adapters/stores/atomic.ts
-
-
-
-/** A write failed (disk full, read-only, no permission); names the path and the fix. */
-class StoreWriteError extends TracegateError {
-    path;
-    exitCode = ExitCode.Infrastructure;
-    constructor(path, cause) {
-        const why = {
-            ENOSPC: 'the disk is full: free space or point the directory elsewhere',
-            EDQUOT: 'the disk quota is exhausted: free space or point the directory elsewhere',
-            EROFS: 'the file system is read-only: point the directory at a writable place',
-            EACCES: 'permission denied: make it writable or point the directory elsewhere',
-            EPERM: 'permission denied: make it writable or point the directory elsewhere',
-            ENOENT: 'a directory cannot be created there: point the directory elsewhere',
-        };
-        super(`Could not write ${path}: ${why[cause.code ?? ''] ?? cause.message}.`);
-        this.path = path;
-        this.name = 'StoreWriteError';
-    }
-}
-/**
- * The real reason of a failed write: a recursive mkdir on a read-only file
- * system reports ENOENT, so the nearest existing ancestor is asked too.
- */
-function diagnose(path, error) {
-    if (error.code !== 'ENOENT')
-        return error;
-    for (let dir = (0,external_node_path_namespaceObject.dirname)(path); dir !== (0,external_node_path_namespaceObject.dirname)(dir); dir = (0,external_node_path_namespaceObject.dirname)(dir)) {
-        if (!(0,external_node_fs_namespaceObject.existsSync)(dir))
-            continue;
-        try {
-            (0,external_node_fs_namespaceObject.accessSync)(dir, external_node_fs_namespaceObject.constants.W_OK);
-        }
-        catch (probe) {
-            return probe;
-        }
-        break;
-    }
-    return error;
-}
-/** Wraps a file-system write so its failure names the path (never a raw ENOSPC). */
-function writing(path, write) {
-    try {
-        return write();
-    }
-    catch (error) {
-        if (error instanceof StoreWriteError)
-            throw error;
-        throw new StoreWriteError(path, diagnose(path, error));
-    }
-}
-let counter = 0;
-/** Write-then-rename: a reader sees the old file or the new one, never half of one. */
-function writeFileAtomic(path, data) {
-    const tmp = `${path}.${process.pid}.${++counter}.tmp`;
-    writing(path, () => {
-        try {
-            makeDirs((0,external_node_path_namespaceObject.dirname)(path));
-            (0,external_node_fs_namespaceObject.writeFileSync)(tmp, data);
-            (0,external_node_fs_namespaceObject.renameSync)(tmp, path);
-        }
-        catch (error) {
-            (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
-            throw error;
-        }
-    });
-}
-/**
- * Checks before any work that `dir` (created if missing) takes a write: a
- * full, read-only or forbidden directory fails here with StoreWriteError
- * naming it and the fix, not later as a tool's message (pip's, ENOENT) with
- * the work done so far unstorable.
- */
-function assertWritable(dir) {
-    const probe = (0,external_node_path_namespaceObject.join)(dir, `.tracegate-write-probe-${process.pid}`);
-    writing(dir, () => {
-        makeDirs(dir);
-        try {
-            (0,external_node_fs_namespaceObject.writeFileSync)(probe, Buffer.alloc(64 * 1024)); // room for at least an oracle or two
-        }
-        finally {
-            (0,external_node_fs_namespaceObject.rmSync)(probe, { force: true });
-        }
-    });
-}
-/**
- * `mkdir -p`, one component at a time from the nearest existing ancestor.
- * Node's recursive mkdirSync never returns for a path under /proc (each
- * ENOENT sends it back up to an ancestor that exists): this fails instead.
- */
-function makeDirs(dir) {
-    const missing = [];
-    for (let at = dir; !(0,external_node_fs_namespaceObject.existsSync)(at) && (0,external_node_path_namespaceObject.dirname)(at) !== at; at = (0,external_node_path_namespaceObject.dirname)(at))
-        missing.push(at);
-    for (const each of missing.reverse()) {
-        try {
-            (0,external_node_fs_namespaceObject.mkdirSync)(each);
-        }
-        catch (error) {
-            if (error.code !== 'EEXIST')
-                throw error;
-        }
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/contracts/instance.ts

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type Docker from 'dockerode';
 import { resultsSchema } from '../../src/contracts/results.js';
 import type { ResolvedSource } from '../../src/contracts/environment.js';
@@ -209,6 +209,10 @@ describe('packages: the digest follows the wheel bytes', () => {
     expect(again.wheels.some((w) => existsSync(w.path))).toBe(false);
     await ensureWheelFiles(recipe, again.wheels);
     expect(again.wheels.every((w) => existsSync(w.path))).toBe(true);
+    // Fetched once: the next resolution on this runner reads the files through their own lock.
+    const later = (await offline.resolve(recipe, 'environments')) as typeof resolved;
+    expect(later.wheels).toEqual(again.wheels);
+    expect(existsSync(join(dirname(again.wheels[0]!.path), 'lock.json'))).toBe(true);
 
     // A lock whose pin the index does not serve: the build says so, never builds on other bytes.
     const forged = cacheLayout(tempDir('tg-lock-c-'));

@@ -4,6 +4,7 @@ import {
   copyFileSync,
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -18,6 +19,7 @@ import type { CacheLayout } from '../stores/layout.js';
 import { canonicalJson, sha256 } from '../../util/hash.js';
 import { downloadWheels } from './wheels.js';
 import { readRegularFile } from '../stores/read-file.js';
+import { writeFileAtomic } from '../stores/atomic.js';
 import type { SuiteReader } from '../../contracts/suite.js';
 import type { EnvironmentSources } from '../../contracts/environment.js';
 
@@ -118,7 +120,7 @@ export class HostSources implements EnvironmentSources {
     }
     if (pinned.length) {
       mkdirSync(this.layout.locks, { recursive: true });
-      writeFileSync(
+      writeFileAtomic(
         sharedLock,
         JSON.stringify(index.map(({ name, sha256 }) => ({ name, sha256 }))),
       );
@@ -280,9 +282,8 @@ export async function ensureWheelFiles(
   const missing = wheels.filter((w) => !existsSync(w.path) || fileSha(w.path) !== w.sha256);
   if (!missing.length) return;
   const dir = dirname(missing[0]!.path);
-  const tmp = `${dir}.${process.pid}.fetch`;
-  rmSync(tmp, { recursive: true, force: true });
-  mkdirSync(tmp, { recursive: true });
+  mkdirSync(dirname(dir), { recursive: true });
+  const tmp = mkdtempSync(`${dir}.fetch-`); // two builds of one recipe fetch side by side
   try {
     const pinned = recipe.packages.filter((p) => !isPathRef(p));
     await downloadWheels(
@@ -301,6 +302,12 @@ export async function ensureWheelFiles(
         );
       renameSync(got, wheel.path);
     }
+    // The directory's own lock again: the next resolution here reads the files, not the shared lock.
+    const own = wheels.filter((w) => dirname(w.path) === dir);
+    writeFileAtomic(
+      join(dir, 'lock.json'),
+      JSON.stringify(own.map(({ name, sha256 }) => ({ name, sha256 }))),
+    );
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
