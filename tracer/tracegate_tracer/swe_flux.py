@@ -132,14 +132,12 @@ def _environment(tracer_root: str, reap: bool) -> dict[str, str]:
     """eval.sh's environment: the driver's without its TRACEGATE_ settings, stable hashes, no bytecode or
     pytest cache written, and (as the group's own uid) the reaper plugin, which kills what the tests left
     running when pytest ends (boot/tracegate_reaper_plugin.py)."""
-    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED="0", PYTEST_ADDOPTS="-p no:cacheprovider")
+    # As tracegate's own runs load their plugin (boot/ on PYTHONPATH, the plugin in PYTEST_PLUGINS).
+    env = pytest_run.environment(tracer_root, REAPER) if reap else dict(os.environ)
     for name in [n for n in env if n.startswith("TRACEGATE_")]:
         env.pop(name)
+    env.update(PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED="0", PYTEST_ADDOPTS="-p no:cacheprovider")
     if reap:
-        boot = os.path.join(tracer_root, "boot")
-        env["PYTHONPATH"] = os.pathsep.join([boot] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
-        plugins = [p for p in env.get("PYTEST_PLUGINS", "").split(",") if p.strip()]
-        env["PYTEST_PLUGINS"] = ",".join(plugins + [REAPER])
         env["TRACEGATE_REAP"] = "1"
     return env
 
