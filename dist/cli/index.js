@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5287);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4002);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5287:
+/***/ 4002:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -77644,6 +77644,8 @@ function sandboxContainer(image, cmd, hostConfig, labels) {
 // EXTERNAL MODULE: ./node_modules/dockerode/lib/docker.js
 var lib_docker = __nccwpck_require__(9040);
 var docker_default = /*#__PURE__*/__nccwpck_require__.n(lib_docker);
+;// CONCATENATED MODULE: external "node:stream/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
 ;// CONCATENATED MODULE: ./src/adapters/backends/docker/container-client.ts
 /**
  * The container seam, as testcontainers' `ContainerClient`: the only file
@@ -77651,6 +77653,8 @@ var docker_default = /*#__PURE__*/__nccwpck_require__.n(lib_docker);
  * ping, containers (create, attach, start, wait, kill, remove, list) and
  * images (inspect, pull, build) — goes through `ContainerClient`.
  */
+
+
 
 
 /** The engine ran a build and it failed (a step's error, with the engine's message). */
@@ -77730,6 +77734,30 @@ class DockerodeClient {
             });
         });
     }
+    async imageLayers(ref) {
+        const { RootFS } = await this.docker.getImage(ref).inspect();
+        return RootFS?.Layers ?? [];
+    }
+    async saveImage(ref, file) {
+        const stream = await this.docker.getImage(ref).get();
+        await (0,promises_namespaceObject.pipeline)(stream, (0,external_node_fs_namespaceObject.createWriteStream)(file));
+    }
+    async loadImage(file) {
+        const stream = await this.docker.loadImage((0,external_node_fs_namespaceObject.createReadStream)(file), { quiet: true });
+        await followed(this.docker, stream);
+    }
+}
+/** Waits for an engine's progress stream; rejects with the first error it reports. */
+function followed(docker, stream) {
+    return new Promise((resolve, reject) => {
+        docker.modem.followProgress(stream, (error, output) => {
+            const failed = output?.find((o) => o.error);
+            if (error || failed)
+                reject(new Error(String(error?.message ?? failed?.errorDetail?.message ?? failed?.error)));
+            else
+                resolve();
+        });
+    });
 }
 class DockerodeContainer {
     container;
@@ -77928,6 +77956,8 @@ async function withTimeout(promise, ms, message) {
     }
 }
 
+;// CONCATENATED MODULE: external "node:zlib"
+const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __nccwpck_require__(1421);
 ;// CONCATENATED MODULE: external "node:crypto"
@@ -78613,12 +78643,219 @@ function dockerfile(base, env, checkout) {
     return lines.join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/adapters/backends/docker/image-archive.ts
+/**
+ * Image archives as `docker save` writes them, read and trimmed without an
+ * engine: what an archive would tag when loaded (checked before it is), and
+ * an environment image's archive without the layers of its base (the base is
+ * on the runner already, and the engine skips a layer it has).
+ */
+
+const BLOCK = 512;
+class ImageArchiveError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'ImageArchiveError';
+    }
+}
+/** Walks the tar file's headers (content skipped by offset). */
+function entries(fd) {
+    const out = [];
+    const header = Buffer.alloc(BLOCK);
+    let at = 0;
+    let start = 0;
+    let longName;
+    for (;;) {
+        if ((0,external_node_fs_namespaceObject.readSync)(fd, header, 0, BLOCK, at) < BLOCK)
+            throw new ImageArchiveError('truncated');
+        if (header.every((b) => b === 0))
+            return out;
+        const size = octal(header.subarray(124, 136));
+        const type = String.fromCharCode(header[156]) || '0';
+        const data = at + BLOCK;
+        const end = data + Math.ceil(size / BLOCK) * BLOCK;
+        if (type === 'x' || type === 'L') {
+            const body = Buffer.alloc(size);
+            (0,external_node_fs_namespaceObject.readSync)(fd, body, 0, size, data);
+            longName = type === 'L' ? cString(body) : (paxPath(body.toString('utf8')) ?? longName);
+        }
+        else if (type !== 'g') {
+            const prefix = header.subarray(257, 262).toString() === 'ustar' ? cString(header.subarray(345, 500)) : '';
+            const own = cString(header.subarray(0, 100));
+            const name = longName ?? (prefix ? `${prefix}/${own}` : own);
+            out.push({ name: normal(name), type: type === '\0' ? '0' : type, start, data, size, end });
+            longName = undefined;
+            start = end;
+        }
+        if (type === 'g')
+            start = end;
+        at = end;
+    }
+}
+function octal(field) {
+    if (field[0] & 0x80) {
+        let n = 0;
+        for (const b of field.subarray(1))
+            n = n * 256 + b;
+        return n;
+    }
+    const text = cString(field).trim();
+    return text ? parseInt(text, 8) : 0;
+}
+function cString(bytes) {
+    const nul = bytes.indexOf(0);
+    return bytes.subarray(0, nul < 0 ? bytes.length : nul).toString('utf8');
+}
+function paxPath(records) {
+    let path;
+    for (const record of records.split('\n')) {
+        const m = /^\d+ path=(.*)$/.exec(record);
+        if (m)
+            path = m[1];
+    }
+    return path;
+}
+/** As the engine resolves an archive's file names: `./a//b/` is `a/b`. */
+function normal(name) {
+    return name
+        .split('/')
+        .filter((part) => part && part !== '.')
+        .join('/');
+}
+function readJson(fd, entry) {
+    const body = Buffer.alloc(entry.size);
+    (0,external_node_fs_namespaceObject.readSync)(fd, body, 0, entry.size, entry.data);
+    try {
+        return JSON.parse(body.toString('utf8'));
+    }
+    catch {
+        throw new ImageArchiveError(`${entry.name} is not JSON`);
+    }
+}
+/** The files of an archive that decide what loading it tags: each at most once, a regular file. */
+const CONTROL = ['manifest.json', 'repositories', 'index.json'];
+function controlFiles(all) {
+    const found = new Map();
+    for (const entry of all) {
+        if (!CONTROL.includes(entry.name))
+            continue;
+        if (found.has(entry.name))
+            throw new ImageArchiveError(`${entry.name} appears twice`);
+        if (entry.type !== '0')
+            throw new ImageArchiveError(`${entry.name} is not a regular file`);
+        found.set(entry.name, entry);
+    }
+    return found;
+}
+/**
+ * Throws unless loading the archive tags exactly `tag` and nothing else:
+ * one image in manifest.json, tagged `tag`; a legacy `repositories` and an
+ * OCI index (when present) naming no other. An archive from elsewhere could
+ * otherwise retag the base image, or another environment's.
+ */
+function checkImageArchive(file, tag) {
+    const fd = (0,external_node_fs_namespaceObject.openSync)(file, 'r');
+    try {
+        const control = controlFiles(entries(fd));
+        const manifest = control.get('manifest.json');
+        if (!manifest)
+            throw new ImageArchiveError('it has no manifest.json');
+        const items = readJson(fd, manifest);
+        if (!Array.isArray(items) || items.length !== 1)
+            throw new ImageArchiveError('its manifest.json does not list exactly one image');
+        const tags = items[0].RepoTags;
+        if (!Array.isArray(tags) || tags.length !== 1 || tags[0] !== tag)
+            throw new ImageArchiveError(`it tags ${JSON.stringify(tags)}, not ${JSON.stringify([tag])}`);
+        const [repo, version] = splitTag(tag);
+        const repositories = control.get('repositories');
+        if (repositories) {
+            const named = readJson(fd, repositories);
+            const pairs = Object.entries(named ?? {}).flatMap(([r, byTag]) => Object.keys(byTag ?? {}).map((t) => `${r}:${t}`));
+            if (pairs.some((p) => p !== `${repo}:${version}`))
+                throw new ImageArchiveError(`its repositories file tags ${pairs.join(', ')}`);
+        }
+        const index = control.get('index.json');
+        if (index) {
+            const { manifests } = readJson(fd, index);
+            for (const m of manifests ?? []) {
+                const name = m.annotations?.['io.containerd.image.name'];
+                const ref = m.annotations?.['org.opencontainers.image.ref.name'];
+                if ((name !== undefined && name !== tag && name !== `docker.io/library/${tag}`) ||
+                    (ref !== undefined && ref !== version && ref !== tag))
+                    throw new ImageArchiveError(`its index.json names ${name ?? ref}`);
+            }
+        }
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+function splitTag(tag) {
+    const colon = tag.lastIndexOf(':');
+    return colon > tag.lastIndexOf('/')
+        ? [tag.slice(0, colon), tag.slice(colon + 1)]
+        : [tag, 'latest'];
+}
+/**
+ * Copies the archive `from` to `to` without the layer files of `baseDiffIds`
+ * (the base's layers, bottom first) when the image's own layers start with
+ * them; returns how many layers were left out (0: the image is not on that base).
+ */
+function withoutBaseLayers(from, to, baseDiffIds) {
+    const fd = (0,external_node_fs_namespaceObject.openSync)(from, 'r');
+    try {
+        const all = entries(fd);
+        const manifest = controlFiles(all).get('manifest.json');
+        if (!manifest)
+            throw new ImageArchiveError('it has no manifest.json');
+        const [item] = readJson(fd, manifest);
+        const config = all.find((e) => e.name === normal(String(item?.Config)));
+        const layers = Array.isArray(item?.Layers) ? item.Layers.map(normal) : [];
+        const diffIds = config
+            ? (readJson(fd, config).rootfs?.diff_ids ?? [])
+            : [];
+        const onBase = baseDiffIds.length > 0 &&
+            baseDiffIds.length < layers.length &&
+            baseDiffIds.every((id, i) => diffIds[i] === id);
+        const drop = new Set(onBase ? layers.slice(0, baseDiffIds.length) : []);
+        // A layer the image lists twice (an empty one above the base) stays in.
+        for (const name of layers.slice(baseDiffIds.length))
+            drop.delete(name);
+        const out = (0,external_node_fs_namespaceObject.openSync)(to, 'w');
+        try {
+            const buffer = Buffer.alloc(1 << 20);
+            for (const entry of all) {
+                if (drop.has(entry.name))
+                    continue;
+                for (let at = entry.start; at < entry.end;) {
+                    const n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, Math.min(buffer.length, entry.end - at), at);
+                    if (n <= 0)
+                        throw new ImageArchiveError('truncated');
+                    (0,external_node_fs_namespaceObject.writeSync)(out, buffer, 0, n);
+                    at += n;
+                }
+            }
+            (0,external_node_fs_namespaceObject.writeSync)(out, Buffer.alloc(BLOCK * 2));
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.closeSync)(out);
+        }
+        return onBase ? drop.size : 0;
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/backends/docker/images.ts
 /**
  * The images environments run on: a recipe's prebuilt image (pulled when
  * missing), or `tracegate-env:<digest>` built once on its base image from
  * wheels resolved on the host.
  */
+
+
+
 
 
 
@@ -78689,6 +78926,10 @@ class EnvironmentImages {
         if (await this.client.imageExists(tag))
             return tag;
         const base = env.runtime.backend === 'docker' ? env.runtime.image : '';
+        const { shelf } = this.options;
+        const key = shelf && (await this.shelfKey(env, base));
+        if (shelf && key && (await this.load(shelf, key, tag, env)))
+            return tag;
         this.options.log(`Building ${tag} for environment "${env.recipe.name}" on ${base}`);
         const context = ownedTempDir('build');
         try {
@@ -78702,7 +78943,70 @@ class EnvironmentImages {
         finally {
             (0,external_node_fs_namespaceObject.rmSync)(context, { recursive: true, force: true });
         }
+        if (shelf && key)
+            await this.keep(shelf, key, tag, base, env);
         return tag;
+    }
+    /**
+     * An image's key on the shelf: what it is built from (its digest) and the
+     * exact base it was built on (a base pulled anew since is another key).
+     */
+    async shelfKey(env, base) {
+        const id = await this.client.imageId(base).catch(() => undefined);
+        if (!id)
+            return undefined;
+        return `tracegate-image-v1-${env.digest.slice(0, 16)}-${id.replace(/^sha256:/, '').slice(0, 12)}`;
+    }
+    /**
+     * Loads the shelved archive of `tag`, checked first: loading it must tag
+     * `tag` and nothing else (the engine checks each layer against the
+     * image's config). Whether it did; any failure means a build, said so.
+     */
+    async load(shelf, key, tag, env) {
+        const started = Date.now();
+        const scratch = ownedTempDir('build');
+        try {
+            if (!(await shelf.take(key)))
+                return false;
+            const size = (0,external_node_fs_namespaceObject.statSync)(shelf.fileOf(key)).size;
+            const tar = (0,external_node_path_namespaceObject.join)(scratch, 'image.tar');
+            await (0,promises_namespaceObject.pipeline)((0,external_node_fs_namespaceObject.createReadStream)(shelf.fileOf(key)), (0,external_node_zlib_namespaceObject.createGunzip)(), (0,external_node_fs_namespaceObject.createWriteStream)(tar));
+            checkImageArchive(tar, tag);
+            await this.client.loadImage(tar);
+            if (!(await this.client.imageExists(tag)))
+                throw new Error(`the engine did not tag ${tag}`);
+            this.options.log(`Loaded ${tag} for environment "${env.recipe.name}" from the Actions cache ` +
+                `(${(size / 1048576).toFixed(0)} MB, ${((Date.now() - started) / 1000).toFixed(1)} s) instead of building it`);
+            return true;
+        }
+        catch (error) {
+            this.options.log(`The cached image of environment "${env.recipe.name}" was not used (${messageOf(error)}); building it instead.`);
+            return false;
+        }
+        finally {
+            shelf.release(key);
+            (0,external_node_fs_namespaceObject.rmSync)(scratch, { recursive: true, force: true });
+        }
+    }
+    /** Shelves the built image without its base's layers (the runner has the base), compressed. */
+    async keep(shelf, key, tag, base, env) {
+        const scratch = ownedTempDir('build');
+        try {
+            const whole = (0,external_node_path_namespaceObject.join)(scratch, 'whole.tar');
+            const own = (0,external_node_path_namespaceObject.join)(scratch, 'own.tar');
+            await this.client.saveImage(tag, whole);
+            withoutBaseLayers(whole, own, await this.client.imageLayers(base));
+            (0,external_node_fs_namespaceObject.rmSync)(whole);
+            await (0,promises_namespaceObject.pipeline)((0,external_node_fs_namespaceObject.createReadStream)(own), (0,external_node_zlib_namespaceObject.createGzip)(), (0,external_node_fs_namespaceObject.createWriteStream)(shelf.fileOf(key)));
+            await shelf.put(key, `environment "${env.recipe.name}"`);
+        }
+        catch (error) {
+            this.options.log(`The image of environment "${env.recipe.name}" was not cached (${messageOf(error)}); the next fresh runner builds it again.`);
+        }
+        finally {
+            shelf.release(key);
+            (0,external_node_fs_namespaceObject.rmSync)(scratch, { recursive: true, force: true });
+        }
     }
 }
 /** Writes the build context (Dockerfile, wheels, checkout) into `context`; the entries to send. */
@@ -80326,6 +80630,7 @@ function cacheLayout(root) {
         venvs: at('venvs'),
         runtimes: at('runtimes'),
         locks: at('locks'),
+        images: at('images'),
         shared: [at('oracles'), at('responses'), at('runtimes'), at('locks')],
     };
 }
@@ -83809,7 +84114,7 @@ function toRunInput(options, selected, commit, rejected, pool = []) {
  * The harvest backend, created on first use. `auto` prefers Docker and falls
  * back to a local virtualenv, saying so.
  */
-function backendFactory(options, logger, lifecycle = {}) {
+function backendFactory(options, logger, lifecycle = {}, shelf) {
     let backend;
     const layout = cacheLayout(options.cache);
     const docker = () => new DockerBackend({
@@ -83817,6 +84122,7 @@ function backendFactory(options, logger, lifecycle = {}) {
         tracerDir: tracerDir(),
         log: logger.log,
         cleanups: lifecycle.cleanups,
+        ...(shelf ? { shelf } : {}),
     });
     const local = () => new LocalBackend({
         tracerDir: tracerDir(),
@@ -83837,9 +84143,9 @@ function backendFactory(options, logger, lifecycle = {}) {
     };
 }
 /** Where environments resolve and run, for a suite. */
-function harvestDeps(options, logger, suite, lifecycle = {}) {
+function harvestDeps(options, logger, suite, lifecycle = {}, shelf) {
     return {
-        backend: backendFactory(options, logger, lifecycle),
+        backend: backendFactory(options, logger, lifecycle, shelf),
         sources: new HostSources(cacheLayout(options.cache), suite.reader, logger.log),
         runtimes: new DirRuntimeMemo(cacheLayout(options.cache).runtimes),
         backendChoice: `${options.backend}|${options['base-image'] ?? 'default-base'}`,
@@ -83871,7 +84177,7 @@ function toRunDeps(options, logger, suite, lifecycle = {},
 /** Where the baseline comes from: a file or the history (config/history.ts baselineSource). */
 baseline, engines = {}) {
     const budget = options['time-budget'];
-    const harvest = harvestDeps(options, logger, suite, lifecycle);
+    const harvest = harvestDeps(options, logger, suite, lifecycle, engines.images);
     return {
         ...logger,
         signal: lifecycle.signal,
@@ -89098,6 +89404,65 @@ function cacheKeys(scopeParts, revision, runId) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/adapters/stores/image-shelf.ts
+
+
+const MB = 1024 * 1024;
+/**
+ * Environment images through a shared cache store: each archive its own
+ * entry, keyed by what the image is built from (immutable, so never saved
+ * twice), up to `budget` bytes saved per run: the repository's cache is
+ * finite (10 GB on GitHub, least recently used evicted first), and an image
+ * that does not fit is rebuilt on the next fresh machine instead.
+ */
+class CacheImageShelf {
+    store;
+    dir;
+    budget;
+    log;
+    spent = 0;
+    constructor(store, 
+    /** `<cache>/images`: the same path on every runner (it is part of an entry's version). */
+    dir, budget, log) {
+        this.store = store;
+        this.dir = dir;
+        this.budget = budget;
+        this.log = log;
+    }
+    fileOf(key) {
+        const file = (0,external_node_path_namespaceObject.join)(this.dir, key, 'image.tar.gz');
+        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(file), { recursive: true });
+        return file;
+    }
+    async take(key) {
+        const file = this.fileOf(key);
+        const hit = await this.store.restore([(0,external_node_path_namespaceObject.dirname)(file)], { primary: key, restore: [] }, `image ${key}`);
+        try {
+            return hit === key && (0,external_node_fs_namespaceObject.statSync)(file).isFile();
+        }
+        catch {
+            return false;
+        }
+    }
+    async put(key, label) {
+        const size = (0,external_node_fs_namespaceObject.statSync)(this.fileOf(key)).size;
+        if (this.spent + size > this.budget) {
+            this.log(`Not caching the image of ${label} (${mb(size)}): this run's image-cache budget is ${mb(this.budget)}` +
+                (this.spent ? `, ${mb(this.spent)} of it used` : '') +
+                '. The next fresh runner builds it again; raise image-cache to keep it.');
+            return;
+        }
+        this.spent += size;
+        await this.store.save([(0,external_node_path_namespaceObject.dirname)(this.fileOf(key))], { primary: key, restore: [] }, `image ${key}`);
+    }
+    release(key) {
+        (0,external_node_fs_namespaceObject.rmSync)((0,external_node_path_namespaceObject.join)(this.dir, key), { recursive: true, force: true });
+    }
+}
+function mb(bytes) {
+    return `${(bytes / MB).toFixed(bytes < 10 * MB ? 1 : 0)} MB`;
+}
+
 ;// CONCATENATED MODULE: ./src/app/trend.ts
 
 /** The history's rows for the trend; a history that cannot be read only costs the chart. */
@@ -89111,6 +89476,7 @@ async function trendRows(history, logger) {
 }
 
 ;// CONCATENATED MODULE: ./src/app/run-gate.ts
+
 
 
 
@@ -89174,7 +89540,14 @@ async function runGate(request, ports) {
                     }
                     : {}),
             },
-        }, toRunDeps(options, logger, suite, ports.lifecycle, baseline, ports.engines));
+        }, toRunDeps(options, logger, suite, ports.lifecycle, baseline, {
+            ...(shared && ports.sharedCache?.imageBudget
+                ? {
+                    images: new CacheImageShelf(shared.store, cacheLayout(options.cache).images, ports.sharedCache.imageBudget, logger.log),
+                }
+                : {}),
+            ...ports.engines,
+        }));
         if (history && request.record)
             await run_gate_record(history, request, outcome.results, ports).catch((error) => {
                 if (!request.recordBestEffort)

@@ -12,8 +12,12 @@ export interface GatePorts {
   commitGraph: CommitGraph;
   /** Opens a `branch:NAME` history (the Action's data branch); the CLI has none. */
   branchHistory?: (branch: string) => HistoryStore;
-  /** A cache shared between runs (the Actions cache): restored before the run, saved after. */
-  sharedCache?: { store: CacheStore; runId: string };
+  /**
+   * A cache shared between runs (the Actions cache): restored before the run,
+   * saved after; with `imageBudget` (bytes one run may save), it also keeps
+   * the environment images the run builds, for the next fresh machine.
+   */
+  sharedCache?: { store: CacheStore; runId: string; imageBudget?: number };
   engines?: Engines;
 }
 

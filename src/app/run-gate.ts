@@ -10,6 +10,7 @@ import { withApiBase } from '../adapters/model/endpoint.js';
 import { runPipeline } from './pipeline.js';
 import { cacheLayout } from '../adapters/stores/layout.js';
 import { cacheKeys } from '../adapters/stores/cache-keys.js';
+import { CacheImageShelf } from '../adapters/stores/image-shelf.js';
 import type { GatePorts, GateOutcome } from './ports.js';
 import { trendRows } from './trend.js';
 
@@ -108,7 +109,19 @@ export async function runGate(request: GateRequest, ports: GatePorts): Promise<G
             : {}),
         },
       },
-      toRunDeps(options, logger, suite, ports.lifecycle, baseline, ports.engines),
+      toRunDeps(options, logger, suite, ports.lifecycle, baseline, {
+        ...(shared && ports.sharedCache?.imageBudget
+          ? {
+              images: new CacheImageShelf(
+                shared.store,
+                cacheLayout(options.cache).images,
+                ports.sharedCache.imageBudget,
+                logger.log,
+              ),
+            }
+          : {}),
+        ...ports.engines,
+      }),
     );
     if (history && request.record)
       await record(history, request, outcome.results, ports).catch((error: unknown) => {

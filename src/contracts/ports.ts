@@ -67,3 +67,21 @@ export interface Stores {
   /** Used only when the model revision is known. */
   responses?: ResponseCache;
 }
+
+/**
+ * Where built environment images are kept for the next fresh machine (the
+ * Actions cache, when no registry is given): one archive file per key.
+ */
+export interface ImageShelf {
+  /** The archive's file for `key` (its directory is created; a restore fills it, a save reads it). */
+  fileOf(key: string): string;
+  /** Restores the archive of `key`; whether it is now at fileOf(key). A miss only costs time. */
+  take(key: string): Promise<boolean>;
+  /**
+   * Saves fileOf(key) under `key` unless it would overrun what one run may
+   * save (says so, with the sizes); never fails the run.
+   */
+  put(key: string, label: string): Promise<void>;
+  /** Removes the local archive of `key`. */
+  release(key: string): void;
+}

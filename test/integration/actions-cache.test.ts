@@ -1,5 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import {
   HEURISTIC_MODEL,
@@ -30,7 +38,11 @@ describe('the oracle cache on a runner: the Actions cache service end to end', (
    * runner, as a workflow names it: the path is part of the entry's version), its run id, its
    * ref's cache scope.
    */
-  const job = (ref: string, readable: string[] = []): Promise<ActionRun> => {
+  const job = (
+    ref: string,
+    readable: string[] = [],
+    inputs: Record<string, string> = {},
+  ): Promise<ActionRun> => {
     const run = ++runs;
     rmSync(join(workspace, 'cache'), { recursive: true, force: true });
     const pull = /^refs\/pull\/(\d+)\//.exec(ref)?.[1];
@@ -50,10 +62,12 @@ describe('the oracle cache on a runner: the Actions cache service end to end', (
         instances: suite,
         cache: join(workspace, 'cache'),
         out: join(workspace, `out-${run}`),
-        'base-image': 'tracegate/base:bookworm',
+        // A base of this file's own name: its environment's image is built here, by the first run.
+        'base-image': BASE,
         comment: 'false',
         'check-run': 'false',
         history: join(workspace, 'history'),
+        ...inputs,
       },
       {
         GITHUB_API_URL: api,
@@ -81,9 +95,20 @@ describe('the oracle cache on a runner: the Actions cache service end to end', (
     github.requests
       .filter((r) => r.path.includes('.CacheService/'))
       .map((r) => r.path.split('/').pop());
+  const oracleEntries = () => github.cache.filter((e) => e.key.startsWith('tracegate-v2-'));
+  const imageEntries = () => github.cache.filter((e) => e.key.startsWith('tracegate-image-'));
+  /** Keeps only the image entries: the next run must harvest, and so needs its image. */
+  const dropOracleEntries = () => {
+    for (const e of oracleEntries()) github.cache.splice(github.cache.indexOf(e), 1);
+  };
+  const docker = (...args: string[]) => execFileSync('docker', args, { encoding: 'utf8' }).trim();
+  const BASE = `tracegate-test-actions-cache-base:${process.pid}`;
+  /** The environment image the first run built (`tracegate-env:…`). */
+  let envImage = '';
 
   beforeAll(async () => {
     await requireDocker();
+    docker('tag', 'tracegate/base:bookworm', BASE);
     cpSync(FIXTURE_SUITE, suite, { recursive: true });
     model = await startHeuristicServer();
     api = await github.start();
@@ -91,7 +116,10 @@ describe('the oracle cache on a runner: the Actions cache service end to end', (
   afterAll(async () => {
     await github.stop();
     await model.close();
+    for (const image of [envImage, BASE, VICTIM])
+      if (image) execFileSync('docker', ['rmi', '-f', image], { stdio: 'ignore' });
   });
+  const VICTIM = `tracegate-test-actions-cache-victim:${process.pid}`;
 
   let total = 0;
   it('a push saves; the next push on another commit restores it and starts no container', async () => {
@@ -104,18 +132,26 @@ describe('the oracle cache on a runner: the Actions cache service end to end', (
     expect(first.stdout).toMatch(
       /Saved the tracegate cache as tracegate-v2-[0-9a-f]+-[0-9a-f]+-1-1/,
     );
-    expect(github.cache).toHaveLength(1);
-    expect(github.cache[0]).toMatchObject({ scope: 'refs/heads/main', finalized: true });
-    expect(github.cache[0]!.blob.length).toBeGreaterThan(0);
+    envImage = /Building (tracegate-env:[0-9a-f]+) for environment/.exec(first.stdout)?.[1] ?? '';
+    expect(envImage).not.toBe('');
+    expect(oracleEntries()).toHaveLength(1);
+    expect(oracleEntries()[0]).toMatchObject({ scope: 'refs/heads/main', finalized: true });
+    expect(oracleEntries()[0]!.blob.length).toBeGreaterThan(0);
+    // The image it built went in too, as its own entry: restore looked first, then save.
+    expect(imageEntries()).toHaveLength(1);
+    expect(first.stdout).toContain(`Saved image ${imageEntries()[0]!.key} as`);
     expect(cacheCalls()).toEqual([
-      'GetCacheEntryDownloadURL',
+      'GetCacheEntryDownloadURL', // the oracles
+      'GetCacheEntryDownloadURL', // the image, before building it
+      'CreateCacheEntry',
+      'FinalizeCacheEntryUpload',
       'CreateCacheEntry',
       'FinalizeCacheEntryUpload',
     ]);
 
     const second = await job('refs/heads/main');
     expect(second.code).toBe(0);
-    expect(second.stdout).toContain(`Restored the tracegate cache from ${github.cache[0]!.key}`);
+    expect(second.stdout).toContain(`Restored the tracegate cache from ${oracleEntries()[0]!.key}`);
     expect(oracles(second)).toEqual({ cached: total, harvested: 0, failed: 0 });
     expect(second.stdout).not.toContain('Harvesting '); // no container started
     expect(second.outputs.score).toBe(first.outputs.score);
@@ -131,7 +167,9 @@ describe('the oracle cache on a runner: the Actions cache service end to end', (
     expect(github.cache.filter((e) => e.scope === 'refs/heads/main')).toHaveLength(main);
     // Another PR sees main's entries, never PR 7's: it restores main's newest.
     const other = await job('refs/pull/8/merge', ['refs/heads/main']);
-    const newestMain = github.cache.filter((e) => e.scope === 'refs/heads/main').at(-1)!;
+    const newestMain = oracleEntries()
+      .filter((e) => e.scope === 'refs/heads/main')
+      .at(-1)!;
     expect(other.stdout).toContain(`Restored the tracegate cache from ${newestMain.key}`);
   }, 600_000);
 
@@ -152,7 +190,9 @@ describe('the oracle cache on a runner: the Actions cache service end to end', (
   }, 600_000);
 
   it('a tampered entry is validated on restore: a link is not followed, a copied oracle does not belong; both re-harvested', async () => {
-    const entry = github.cache.filter((e) => e.scope === 'refs/heads/main').at(-1)!;
+    const entry = oracleEntries()
+      .filter((e) => e.scope === 'refs/heads/main')
+      .at(-1)!;
     const unpacked = tempDir('tg-actions-cache-tamper-');
     execFileSync('tar', ['-x', '--use-compress-program', 'unzstd', '-P', '-C', unpacked], {
       input: entry.blob,
@@ -182,6 +222,7 @@ describe('the oracle cache on a runner: the Actions cache service end to end', (
   it('a failing service costs time only, and says so: rate-limited, truncated download, refused reservation', async () => {
     for (const [faults, says] of [
       [{ status: 429 }, /Failed to restore: .*429|rate limit/i],
+      [{ status: 503 }, /Failed to restore: .*503|unavailable/i],
       [{ truncate: true }, /Failed to restore: .*tar/],
       [{ refuseCreate: true }, /The Actions cache did not take the tracegate cache/],
     ] as const) {
@@ -200,4 +241,70 @@ describe('the oracle cache on a runner: the Actions cache service end to end', (
       if (!('refuseCreate' in faults)) expect(got.harvested).toBe(total); // nothing restored
     }
   }, 900_000);
+
+  /** The image entry as a runner restores it: `<cache>/images/<key>/image.tar.gz`, in a zstd tar. */
+  const repackImage = (forged: Buffer) => {
+    const entry = imageEntries()[0]!;
+    const unpacked = tempDir('tg-actions-cache-image-');
+    execFileSync('tar', ['-x', '--use-compress-program', 'unzstd', '-P', '-C', unpacked], {
+      input: entry.blob,
+    });
+    const file = join(unpacked, 'cache', 'images', entry.key, 'image.tar.gz');
+    expect(statSync(file).size).toBeGreaterThan(0);
+    writeFileSync(file, forged);
+    entry.blob = execFileSync(
+      'tar',
+      ['--posix', '-c', '--use-compress-program', 'zstd', '-P', '-C', unpacked, 'cache'],
+      { maxBuffer: 1 << 30 },
+    );
+  };
+
+  it('a fresh runner loads the environment image from the cache instead of building it', async () => {
+    docker('rmi', envImage);
+    dropOracleEntries();
+    const run = await job('refs/heads/main');
+    expect(oracles(run)).toEqual({ cached: 0, harvested: total, failed: 0 });
+    expect(run.stdout).toMatch(
+      new RegExp(`Loaded ${envImage} for environment "[^"]+" from the Actions cache \\(\\d+ MB`),
+    );
+    expect(run.stdout).not.toContain('Building tracegate-env');
+    // Saved without its base's layers: the entry is a fraction of the image.
+    const [entry] = imageEntries();
+    const imageBytes = Number(docker('image', 'inspect', envImage, '--format', '{{.Size}}'));
+    expect(entry!.blob.length).toBeLessThan(imageBytes / 3);
+    expect(imageEntries()).toHaveLength(1); // loaded, not saved again
+  }, 600_000);
+
+  it('a shelved archive that would tag another image is refused before loading: the image is built', async () => {
+    // The environment's own image, saved under another name: loading it would move that name.
+    docker('tag', envImage, VICTIM);
+    const forged = execFileSync('bash', ['-c', `docker save ${VICTIM} | gzip -1`], {
+      maxBuffer: 1 << 30,
+    });
+    docker('tag', BASE, VICTIM);
+    const victimBefore = docker('image', 'inspect', VICTIM, '--format', '{{.Id}}');
+    repackImage(forged);
+    docker('rmi', envImage);
+    dropOracleEntries();
+    const run = await job('refs/heads/main');
+    expect(oracles(run)).toEqual({ cached: 0, harvested: total, failed: 0 });
+    expect(run.stdout).toMatch(
+      new RegExp(`cached image of environment "[^"]+" was not used \\(it tags \\["${VICTIM}"\\]`),
+    );
+    expect(run.stdout).toContain(`Building ${envImage}`);
+    expect(docker('image', 'inspect', VICTIM, '--format', '{{.Id}}')).toBe(victimBefore);
+  }, 600_000);
+
+  it("an image over the run's budget is not saved, and the run says how big it was", async () => {
+    docker('rmi', envImage);
+    dropOracleEntries();
+    for (const e of imageEntries()) github.cache.splice(github.cache.indexOf(e), 1);
+    const run = await job('refs/heads/main', [], { 'image-cache': '1MB' });
+    expect(oracles(run).failed).toBe(0);
+    expect(run.stdout).toMatch(
+      /Not caching the image of environment "[^"]+" \(\d+ MB\): this run's image-cache budget is 1\.0 MB/,
+    );
+    expect(imageEntries()).toHaveLength(0);
+    expect(oracleEntries()).toHaveLength(1);
+  }, 600_000);
 });

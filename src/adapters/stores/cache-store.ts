@@ -13,9 +13,12 @@ export interface CacheKeys {
 /** A cache shared between runs (as actions/cache puts state behind a provider). */
 export interface CacheStore {
   readonly name: string;
-  /** Restores `paths`; returns the key that matched, if any. A miss only costs time. */
-  restore(paths: string[], keys: CacheKeys): Promise<string | undefined>;
-  save(paths: string[], keys: CacheKeys): Promise<void>;
+  /**
+   * Restores `paths`; returns the key that matched, if any. A miss only costs
+   * time. `what` names the entry in messages (default: the tracegate cache).
+   */
+  restore(paths: string[], keys: CacheKeys, what?: string): Promise<string | undefined>;
+  save(paths: string[], keys: CacheKeys, what?: string): Promise<void>;
 }
 
 /** No shared cache: the local cache directory is all there is. */

@@ -29,6 +29,8 @@ export interface CacheLayout {
   runtimes: string;
   /** `<recipe>.json`: the wheels (names, sha256) a recipe resolved to, without their files. */
   locks: string;
+  /** `<key>/image.tar.gz`: an environment image on its way to or from the Actions cache (removed after). */
+  images: string;
   /** The subdirectories a shared cache (the Actions cache) saves and restores. */
   shared: string[];
 }
@@ -46,6 +48,7 @@ export function cacheLayout(root: string): CacheLayout {
     venvs: at('venvs'),
     runtimes: at('runtimes'),
     locks: at('locks'),
+    images: at('images'),
     shared: [at('oracles'), at('responses'), at('runtimes'), at('locks')],
   };
 }

@@ -14,7 +14,7 @@ import { selectInstances } from '../../stages/select/select.js';
 import { cacheLayout } from '../../adapters/stores/layout.js';
 import { assertWritable } from '../../adapters/stores/atomic.js';
 import { DirOracleCache } from '../../adapters/stores/oracle-cache.js';
-import type { BaselineSource, Stores } from '../../contracts/ports.js';
+import type { BaselineSource, ImageShelf, Stores } from '../../contracts/ports.js';
 import { DirQuarantine } from '../../adapters/stores/quarantine.js';
 import { DirRuntimeMemo } from '../../adapters/stores/runtime-memo.js';
 import { DirResponseCache } from '../../adapters/stores/response-cache.js';
@@ -64,6 +64,8 @@ export interface Engines {
   /** Where environments' packages come from (default: the cache directory, pip's wheelhouse). */
   sources?: EnvironmentSources;
   client?: ModelClient;
+  /** Where built environment images are kept between fresh machines (the Action: the Actions cache). */
+  images?: ImageShelf;
 }
 
 /** What `run`, `harvest` and the Action select from by default: the whole bundled benchmark. */
@@ -207,6 +209,7 @@ export function backendFactory(
   options: HarvestOptions,
   logger: Logger,
   lifecycle: Lifecycle = {},
+  shelf?: ImageShelf,
 ): () => HarvestBackend {
   let backend: HarvestBackend | undefined;
   const layout = cacheLayout(options.cache);
@@ -216,6 +219,7 @@ export function backendFactory(
       tracerDir: tracerDir(),
       log: logger.log,
       cleanups: lifecycle.cleanups,
+      ...(shelf ? { shelf } : {}),
     });
   const local = () =>
     new LocalBackend({
@@ -239,9 +243,10 @@ export function harvestDeps(
   logger: Logger,
   suite: Suite,
   lifecycle: Lifecycle = {},
+  shelf?: ImageShelf,
 ): Pick<HarvestDeps, 'backend' | 'sources' | 'shareRuns' | 'runtimes' | 'backendChoice'> {
   return {
-    backend: backendFactory(options, logger, lifecycle),
+    backend: backendFactory(options, logger, lifecycle, shelf),
     sources: new HostSources(cacheLayout(options.cache), suite.reader, logger.log),
     runtimes: new DirRuntimeMemo(cacheLayout(options.cache).runtimes),
     backendChoice: `${options.backend}|${options['base-image'] ?? 'default-base'}`,
@@ -285,7 +290,7 @@ export function toRunDeps(
   engines: Engines = {},
 ): RunDeps {
   const budget = options['time-budget'];
-  const harvest = harvestDeps(options, logger, suite, lifecycle);
+  const harvest = harvestDeps(options, logger, suite, lifecycle, engines.images);
   return {
     ...logger,
     signal: lifecycle.signal,

@@ -134,6 +134,7 @@ export async function gate(reporting: ReportingInputs, deps: GateDeps): Promise<
         sharedCache: {
           store: deps.cacheStore,
           runId: `${context.runId}-${env.env.GITHUB_RUN_ATTEMPT ?? '1'}`,
+          imageBudget: reporting['image-cache'],
         },
         ...(deps.engines ? { engines: deps.engines } : {}),
       },

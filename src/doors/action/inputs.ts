@@ -31,6 +31,18 @@ const reportingSchema = z.object({
   name: runNameSchema.default('tracegate'),
   history: z.string().default('branch:tracegate-data'),
   'on-inconclusive': z.enum(ON_INCONCLUSIVE).default('neutral'),
+  /** Bytes of environment images one run saves to the Actions cache (0: none). */
+  'image-cache': z
+    .string()
+    .regex(
+      /^(off|\d+(\.\d+)?\s*[MG]B)$/i,
+      'input image-cache must be a size such as 2GB or 500MB, or off',
+    )
+    .default('2GB')
+    .transform((v) => {
+      const m = /^([\d.]+)\s*([MG])B$/i.exec(v);
+      return m ? Math.round(Number(m[1]) * 1024 ** (m[2]!.toUpperCase() === 'G' ? 3 : 2)) : 0;
+    }),
 });
 export type ReportingInputs = z.infer<typeof reportingSchema>;
 

@@ -7,6 +7,7 @@ import type {
   Runtime,
 } from '../../../contracts/environment.js';
 import type { HarvestBackend, HarvestJob } from '../../../contracts/harvest-backend.js';
+import type { ImageShelf } from '../../../contracts/ports.js';
 import type { Cleanups } from '../../../util/cleanups.js';
 import { MOUNT, TEST_UID_BASE, type SandboxLimits } from '../sandbox-policy.js';
 import { DockerodeClient, type ContainerClient, type Dockerode } from './container-client.js';
@@ -28,6 +29,8 @@ export interface DockerBackendOptions {
   livenessMs?: number;
   /** Where containers and temp dirs are registered for removal on an interrupt. */
   cleanups?: Cleanups;
+  /** Where built images are kept for the next fresh machine (none: each machine builds its own). */
+  shelf?: ImageShelf;
 }
 
 const VENV_PYTHON = '/opt/venv/bin/python';

@@ -5,7 +5,9 @@
  * images (inspect, pull, build) — goes through `ContainerClient`.
  */
 import Docker from 'dockerode';
+import { createReadStream, createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { DockerUnavailableError } from '../../../errors.js';
 
 /** A dockerode client, for a caller that brings its own engine connection. */
@@ -71,6 +73,12 @@ export interface ContainerClient {
    * network; an ImageBuildError when the build itself fails.
    */
   build(context: string, src: string[], tag: string): Promise<void>;
+  /** The image's layers as diff ids, bottom first. */
+  imageLayers(ref: string): Promise<string[]>;
+  /** Writes the image's archive (`docker save`) to `file`. */
+  saveImage(ref: string, file: string): Promise<void>;
+  /** Loads an image archive (`docker load`); rejects with the engine's message. */
+  loadImage(file: string): Promise<void>;
 }
 
 /** The engine at DOCKER_HOST or the local socket (or the dockerode client given). */
@@ -160,6 +168,38 @@ export class DockerodeClient implements ContainerClient {
       );
     });
   }
+
+  async imageLayers(ref: string): Promise<string[]> {
+    const { RootFS } = await this.docker.getImage(ref).inspect();
+    return RootFS?.Layers ?? [];
+  }
+
+  async saveImage(ref: string, file: string): Promise<void> {
+    const stream = await this.docker.getImage(ref).get();
+    await pipeline(stream, createWriteStream(file));
+  }
+
+  async loadImage(file: string): Promise<void> {
+    const stream = await this.docker.loadImage(createReadStream(file), { quiet: true });
+    await followed(this.docker, stream);
+  }
+}
+
+/** Waits for an engine's progress stream; rejects with the first error it reports. */
+function followed(docker: Docker, stream: NodeJS.ReadableStream): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    docker.modem.followProgress(
+      stream,
+      (error: Error | null, output: { error?: string; errorDetail?: { message?: string } }[]) => {
+        const failed = output?.find((o) => o.error);
+        if (error || failed)
+          reject(
+            new Error(String(error?.message ?? failed?.errorDetail?.message ?? failed?.error)),
+          );
+        else resolve();
+      },
+    );
+  });
 }
 
 class DockerodeContainer implements ContainerHandle {

@@ -3,19 +3,30 @@
  * missing), or `tracegate-env:<digest>` built once on its base image from
  * wheels resolved on the host.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  createReadStream,
+  createWriteStream,
+  mkdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip, createGzip } from 'node:zlib';
 import type {
   Environment,
   ResolvedEnvironment,
   ResolvedSource,
   Runtime,
 } from '../../../contracts/environment.js';
-import { HarvestError } from '../../../errors.js';
+import type { ImageShelf } from '../../../contracts/ports.js';
+import { HarvestError, messageOf } from '../../../errors.js';
 import { copyWheels, ensureWheelFiles } from '../../environments/sources.js';
 import { defaultBaseImage, obtainBaseImage } from '../base-image.js';
 import { dockerfile, wheelLayers } from '../dockerfile.js';
 import { ImageBuildError, type ContainerClient } from './container-client.js';
+import { checkImageArchive, withoutBaseLayers } from './image-archive.js';
 import { ownedTempDir } from '../temp-dirs.js';
 
 /** Where a git source's checkout sits in an environment image. */
@@ -25,6 +36,8 @@ export interface EnvironmentImagesOptions {
   /** Base image for every environment (else `python:<python>-slim`, or the recipe's own). */
   baseImage?: string;
   log: (message: string) => void;
+  /** Where built images are kept for the next fresh machine (none: each machine builds its own). */
+  shelf?: ImageShelf;
 }
 
 /** Each base image obtained, and each environment image built, once per run. */
@@ -95,6 +108,9 @@ export class EnvironmentImages {
     const tag = `tracegate-env:${env.digest.slice(0, 16)}`;
     if (await this.client.imageExists(tag)) return tag;
     const base = env.runtime.backend === 'docker' ? env.runtime.image : '';
+    const { shelf } = this.options;
+    const key = shelf && (await this.shelfKey(env, base));
+    if (shelf && key && (await this.load(shelf, key, tag, env))) return tag;
     this.options.log(`Building ${tag} for environment "${env.recipe.name}" on ${base}`);
     const context = ownedTempDir('build');
     try {
@@ -108,7 +124,82 @@ export class EnvironmentImages {
     } finally {
       rmSync(context, { recursive: true, force: true });
     }
+    if (shelf && key) await this.keep(shelf, key, tag, base, env);
     return tag;
+  }
+
+  /**
+   * An image's key on the shelf: what it is built from (its digest) and the
+   * exact base it was built on (a base pulled anew since is another key).
+   */
+  private async shelfKey(env: ResolvedEnvironment, base: string): Promise<string | undefined> {
+    const id = await this.client.imageId(base).catch(() => undefined);
+    if (!id) return undefined;
+    return `tracegate-image-v1-${env.digest.slice(0, 16)}-${id.replace(/^sha256:/, '').slice(0, 12)}`;
+  }
+
+  /**
+   * Loads the shelved archive of `tag`, checked first: loading it must tag
+   * `tag` and nothing else (the engine checks each layer against the
+   * image's config). Whether it did; any failure means a build, said so.
+   */
+  private async load(
+    shelf: ImageShelf,
+    key: string,
+    tag: string,
+    env: ResolvedEnvironment,
+  ): Promise<boolean> {
+    const started = Date.now();
+    const scratch = ownedTempDir('build');
+    try {
+      if (!(await shelf.take(key))) return false;
+      const size = statSync(shelf.fileOf(key)).size;
+      const tar = join(scratch, 'image.tar');
+      await pipeline(createReadStream(shelf.fileOf(key)), createGunzip(), createWriteStream(tar));
+      checkImageArchive(tar, tag);
+      await this.client.loadImage(tar);
+      if (!(await this.client.imageExists(tag))) throw new Error(`the engine did not tag ${tag}`);
+      this.options.log(
+        `Loaded ${tag} for environment "${env.recipe.name}" from the Actions cache ` +
+          `(${(size / 1048576).toFixed(0)} MB, ${((Date.now() - started) / 1000).toFixed(1)} s) instead of building it`,
+      );
+      return true;
+    } catch (error) {
+      this.options.log(
+        `The cached image of environment "${env.recipe.name}" was not used (${messageOf(error)}); building it instead.`,
+      );
+      return false;
+    } finally {
+      shelf.release(key);
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }
+
+  /** Shelves the built image without its base's layers (the runner has the base), compressed. */
+  private async keep(
+    shelf: ImageShelf,
+    key: string,
+    tag: string,
+    base: string,
+    env: ResolvedEnvironment,
+  ): Promise<void> {
+    const scratch = ownedTempDir('build');
+    try {
+      const whole = join(scratch, 'whole.tar');
+      const own = join(scratch, 'own.tar');
+      await this.client.saveImage(tag, whole);
+      withoutBaseLayers(whole, own, await this.client.imageLayers(base));
+      rmSync(whole);
+      await pipeline(createReadStream(own), createGzip(), createWriteStream(shelf.fileOf(key)));
+      await shelf.put(key, `environment "${env.recipe.name}"`);
+    } catch (error) {
+      this.options.log(
+        `The image of environment "${env.recipe.name}" was not cached (${messageOf(error)}); the next fresh runner builds it again.`,
+      );
+    } finally {
+      shelf.release(key);
+      rmSync(scratch, { recursive: true, force: true });
+    }
   }
 }
 
