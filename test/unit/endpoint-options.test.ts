@@ -44,14 +44,14 @@ describe('endpoint options: one name for the CLI flag and the Action input', () 
       worldFactor: 2,
     });
     expect(input.gate.scorer).toBe('swe-flux-compat@1');
-    expect(toRunInput(parseRunOptions(required), []).gate.scorer).toBe('tracegate-strict@2');
+    expect(toRunInput(parseRunOptions(required), []).gate.scorer).toBe('tracegate-strict@3');
     expect(() => parseRunOptions({ ...required, scoring: 'lenient' })).toThrow(
       '--scoring must be one of strict, swe-flux',
     );
     // Another world-model factor is another rule: it is part of the scorer's identity.
     const wide = toRunInput(parseRunOptions({ ...required, 'world-factor': '3' }), []);
     expect({ scorer: wide.gate.scorer, factor: wide.query.config.worldFactor }).toEqual({
-      scorer: 'tracegate-strict@2+world-factor=3',
+      scorer: 'tracegate-strict@3+world-factor=3',
       factor: 3,
     });
     expect(() => parseRunOptions({ ...required, 'world-factor': '0.5' })).toThrow(/world-factor/);

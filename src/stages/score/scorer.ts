@@ -22,7 +22,7 @@ export interface Scorer {
 export const SCORERS: Readonly<Record<ScoringMode, Scorer>> = {
   strict: {
     mode: 'strict',
-    id: 'tracegate-strict@2',
+    id: 'tracegate-strict@3',
     score: (o, p) => scoreStrict(o as PyValue, p as PyValue),
   },
   'swe-flux': {

@@ -14,7 +14,9 @@
  *  6. no `.`→`/` rewriting, `.py` toggling or path clean-up outside keys that
  *     name files and modules;
  *  7. set-valued lists are matched optimally (a maximum bipartite matching),
- *     not greedily.
+ *     not greedily;
+ *  8. a test id (under keys naming tests) is the same test with its file's
+ *     path spelled with a leading `./` or repeated `/`; nothing else of it is loosened.
  */
 import { integral, isClose, pyStrip, toFloat } from './python/numbers.js';
 import { hasKey, isDict, isPyNumber, type PyValue } from './python/values.js';
@@ -120,10 +122,26 @@ function sameString(expected: string, pred: string, key: string): boolean {
 function sameSingle(expected: string, pred: string, key: string): boolean {
   if (expected === pred) return true;
   const k = key.toLowerCase();
+  if (isTestKey(k)) return testId(expected) === testId(pred);
   if (k === 'condition') return sameCondition(expected, pred);
   if (IDENTIFIER_KEYS.has(k) || isPathKey(k)) return sameIdentifier(expected, pred, isPathKey(k));
   if (k === 'type' || k === 'status') return enumName(expected) === enumName(pred);
   return pyStrip(expected) === pyStrip(pred);
+}
+
+/** Keys whose strings are test ids (`tests/test_a.py::TestB::test_c`). */
+function isTestKey(k: string): boolean {
+  return k === 'test' || k === 'tests' || k.endsWith('_tests') || k === 'nodeid';
+}
+
+/** Rule 8: the file part of a test id with `./` prefixes and repeated `/` undone; the rest as given. */
+function testId(s: string): string {
+  const t = pyStrip(s);
+  const at = t.indexOf('::');
+  let file = at < 0 ? t : t.slice(0, at);
+  file = file.replace(/\/{2,}/g, '/');
+  while (file.startsWith('./')) file = file.slice(2);
+  return at < 0 ? file : file + t.slice(at);
 }
 
 /** Rule 5: `if x:` ≡ `if x` ≡ `x`, but `while x:` ≢ `if x:`. */
