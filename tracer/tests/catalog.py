@@ -656,6 +656,17 @@ program("words", '''
      Invalid("predicate calls int.split, which is not allowed")),
     ("dunder", "M7_Invariants", "words", {"mode": "counts", "predicate": "p.__class__ == str", "line": 5},
      Invalid("predicate reads attribute '__class__': only method calls are allowed")),
+    # Every method that leaves a literal as it is (expandtabs, removeprefix, …), not one that changes it.
+    ("methods-any-unchanging", "M7_Invariants", "words",
+     {"mode": "counts", "predicate": "p.expandtabs(4) == p and p.removeprefix('c') != 'x'", "line": 5},
+     {"is_invariant_always_held": True, "total_iterations_observed": 5, "violating_iteration_count": 0}),
+    ("method-mutates", "M7_Invariants", "words", {"mode": "counts", "predicate": "[p].append(1) is None", "line": 5},
+     Invalid("predicate calls append(): it may only call")),
+    ("method-format", "M7_Invariants", "words", {"mode": "counts", "predicate": "'{0}'.format(p) == p", "line": 5},
+     Invalid("predicate calls format(): it may only call")),
+    ("method-grows", "M7_Invariants", "words", {"mode": "counts", "predicate": "len(p.center(10 ** 9)) > 0",
+                                               "line": 5},
+     Invalid("predicate calls str.center for a result of up to 1000000000 items (at most 1000000)")),
 ])
 
 # 21d SWE-Flux's conventions: physical lines in def-use pairs, tuples of variables, a handler-line filter

@@ -87,3 +87,28 @@ def test_question_is_present_when_the_run_is_not_ok(harness):
         assert results[ident]["status"] == "invalid"
         assert "`test_prog.py`" in results[ident]["question"]
         assert results[ident]["template_answer"] == {"loop_iteration_count": "int"}
+
+
+def test_predicates_may_call_every_method_that_leaves_a_literal_unchanged():
+    """Enumerated from this interpreter: each public method of each literal type is callable by a
+    predicate unless it changes the value (as the collections ABCs define mutation, and the
+    type's own *_update/sort) or is str.format/format_map; mutators are never callable."""
+    from collections import abc
+
+    from tracegate_tracer.queries import invariants
+
+    mutable = {list: (abc.MutableSequence, abc.Sequence), dict: (abc.MutableMapping, abc.Mapping),
+               set: (abc.MutableSet, abc.Set)}
+    for cls, (mutable_abc, frozen_abc) in mutable.items():
+        by_abc = {n for n in set(dir(mutable_abc)) - set(dir(frozen_abc)) if not n.startswith("_")}
+        own = {n for n in dir(cls) if n.endswith("_update") or n == "sort"}
+        assert by_abc | own <= invariants.MUTATORS[cls], cls
+    for cls in invariants.LITERAL_TYPES:
+        public = {n for n in dir(cls) if not n.startswith("_") and callable(getattr(cls, n))}
+        allowed = invariants._METHODS[cls]
+        excluded = invariants.MUTATORS.get(cls, frozenset()) | invariants.NOT_CALLABLE_BY_PREDICATES
+        assert allowed == public - excluded, cls
+        assert not allowed & invariants.MUTATORS.get(cls, frozenset())
+    assert {"expandtabs", "removeprefix", "translate", "zfill", "casefold"} <= invariants._METHODS[str]
+    assert {"copy", "fromkeys", "get", "items"} <= invariants._METHODS[dict]
+    assert "format" not in invariants._METHODS[str]

@@ -41,20 +41,55 @@ _COMPARE: dict[type, Callable[[Any, Any], bool]] = {
     ast.Is: lambda a, b: a is b, ast.IsNot: lambda a, b: a is not b,
 }
 # Methods of literal values a predicate may call (SWE-Flux's convention, e.g. `text.split()`): the values are
-# ast.literal_eval results, never user objects, and none of these methods grows its input without bound.
-_STR_METHODS = frozenset({
-    "split", "rsplit", "strip", "lstrip", "rstrip", "startswith", "endswith", "lower", "upper", "casefold",
-    "count", "find", "rfind", "index", "rindex", "isdigit", "isalpha", "isalnum", "isspace", "islower", "isupper",
-    "isidentifier", "isnumeric", "isdecimal", "partition", "rpartition", "splitlines", "title", "capitalize",
-})
-_METHODS: dict[type, frozenset[str]] = {
-    str: _STR_METHODS, bytes: _STR_METHODS - {"casefold", "isidentifier", "isnumeric", "isdecimal"},
-    list: frozenset({"count", "index"}), tuple: frozenset({"count", "index"}),
-    dict: frozenset({"get", "keys", "values", "items"}),
-    set: frozenset({"issubset", "issuperset", "isdisjoint", "union", "intersection", "difference"}),
-    frozenset: frozenset({"issubset", "issuperset", "isdisjoint", "union", "intersection", "difference"}),
-    int: frozenset({"bit_length"}), float: frozenset({"is_integer"}),
+# ast.literal_eval results, never user objects, so every method of theirs that leaves them as they are may be
+# called: all of this interpreter's public methods of each literal type but the ones that change the value, and
+# `format`/`format_map` (a mini-language of attribute and item lookups). Methods whose result can outgrow their
+# input (a width, a tab size, a replacement) are checked before the call (`_bounded`).
+MUTATORS: dict[type, frozenset[str]] = {
+    list: frozenset({"append", "clear", "extend", "insert", "pop", "remove", "reverse", "sort"}),
+    dict: frozenset({"clear", "pop", "popitem", "setdefault", "update"}),
+    set: frozenset({"add", "clear", "difference_update", "discard", "intersection_update", "pop", "remove",
+                    "symmetric_difference_update", "update"}),
 }
+NOT_CALLABLE_BY_PREDICATES = frozenset({"format", "format_map"})
+LITERAL_TYPES = (str, bytes, tuple, list, dict, set, frozenset, int, float, complex, bool)
+
+
+def _callable_methods(cls: type) -> frozenset[str]:
+    return frozenset(name for name in dir(cls)
+                     if not name.startswith("_") and callable(getattr(cls, name))
+                     and name not in MUTATORS.get(cls, frozenset()) and name not in NOT_CALLABLE_BY_PREDICATES)
+
+
+_METHODS: dict[type, frozenset[str]] = {cls: _callable_methods(cls) for cls in LITERAL_TYPES}
+# A result of at most this many items or characters, from a method that could make a larger one.
+_GROWTH_LIMIT = 1_000_000
+
+
+def _bounded(target: Any, method: str, args: list[Any]) -> None:
+    """Refuses a call whose result could exceed _GROWTH_LIMIT (a width, a tab size, a replacement, a length)."""
+    if not args:
+        return
+    first = args[0]
+    grows = 0
+    if isinstance(target, int) and method == "to_bytes" and isinstance(first, int):
+        grows = first
+    elif isinstance(target, (str, bytes)):
+        size = len(target)
+        if method in ("center", "ljust", "rjust", "zfill") and isinstance(first, int):
+            grows = first
+        elif method == "expandtabs" and isinstance(first, int):
+            grows = size * max(first, 1)
+        elif method == "replace" and len(args) >= 2 and isinstance(args[1], (str, bytes)):
+            grows = (size + 1) * max(len(args[1]), 1)
+        elif method == "translate" and isinstance(first, dict):
+            longest = max((len(v) for v in first.values() if isinstance(v, (str, bytes))), default=1)
+            grows = size * max(longest, 1)
+    if grows > _GROWTH_LIMIT:
+        raise Invalid(f"predicate calls {type(target).__name__}.{method} for a result of up to {grows} items "
+                      f"(at most {_GROWTH_LIMIT})")
+
+
 _METHOD_NAMES = frozenset().union(*_METHODS.values())
 _ALLOWED = (ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.BinOp, ast.UnaryOp, ast.Not, ast.USub, ast.UAdd,
             ast.Compare, ast.Name, ast.Load, ast.Constant, ast.Tuple, ast.List, ast.Subscript, ast.Slice, ast.Call,
@@ -86,8 +121,10 @@ class _Predicate:
             if isinstance(node, ast.Call) and not (
                     (isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS)
                     or (isinstance(node.func, ast.Attribute) and node.func.attr in _METHOD_NAMES)):
-                raise Invalid("predicate may only call {} and methods of literal values ({})".format(
-                    ", ".join(sorted(_FUNCTIONS)), ", ".join(sorted(_METHOD_NAMES))))
+                called = node.func.attr if isinstance(node.func, ast.Attribute) else ast.unparse(node.func)
+                raise Invalid("predicate calls {}(): it may only call {} and the methods of literal values that "
+                              "leave them unchanged (not format or format_map)".format(
+                                  called, ", ".join(sorted(_FUNCTIONS))))
             if isinstance(node, ast.Attribute) and not any(
                     isinstance(call, ast.Call) and call.func is node for call in ast.walk(self.tree)):
                 raise Invalid(f"predicate reads attribute {node.attr!r}: only method calls are allowed")
@@ -143,7 +180,9 @@ class _Predicate:
                 target = ev(node.func.value)
                 if node.func.attr not in _METHODS.get(type(target), ()):
                     raise Invalid(f"predicate calls {type(target).__name__}.{node.func.attr}, which is not allowed")
-                return getattr(target, node.func.attr)(*[ev(a) for a in node.args])
+                args = [ev(a) for a in node.args]
+                _bounded(target, node.func.attr, args)
+                return getattr(target, node.func.attr)(*args)
             return ev(node.func)(*[ev(a) for a in node.args])
         raise Invalid(f"predicate uses unsupported syntax: {type(node).__name__}")
 
