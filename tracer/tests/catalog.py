@@ -79,6 +79,9 @@ program("fact", '''
      {"function_call_count": 2}),
     ("covered", "M6_InterProceduralCFG", "fact", {"mode": "covered", "include": ["prog."]},
      {"covered_functions": [{"file": "prog.py", "func": "prog.fact"}]}),
+    # Recursion: the test's one call, then the two recursive calls; no invocation counted twice.
+    ("order-all-recursive", "S6_InterProceduralCFG", "fact", {"invocation": "all", "include": ["prog."]},
+     {"function_call_order": [{"file": "prog.py", "func": "prog.fact"}] * 3}),
 ])
 
 # 3 generator method under a decorator ------------------------------------------
@@ -621,7 +624,11 @@ program("early", '''
      Invalid('query key unreached must be "skip" or "zero", got \'none\'')),
     ("order-one", "S6_InterProceduralCFG", "scan", {"invocation": 1, "include": ["prog."]},
      {"function_call_order": [{"file": "prog.py", "func": "prog.helper"}] * 2}),
+    # invocation "all": each call of the target too, before the calls under it (scan([]) calls nothing).
     ("order-all", "S6_InterProceduralCFG", "scan", {"invocation": "all", "include": ["prog."]},
+     {"function_call_order": [{"file": "prog.py", "func": f"prog.{f}"}
+                              for f in ("scan", "helper", "helper", "scan", "scan", "helper")]}),
+    ("order-all-other-prefix", "S6_InterProceduralCFG", "scan", {"invocation": "all", "include": ["prog.help"]},
      {"function_call_order": [{"file": "prog.py", "func": "prog.helper"}] * 3}),
     # Each invocation's first hit of line 9 (SWE-Flux's S3 shape): scan([]) never gets there.
     ("first-hits", "S3_ProgramState", "scan", {"mode": "first_hits", "line": 9, "variables": ["n", "x"]},

@@ -118,15 +118,17 @@ class Recorder:
     def begin(self, frame: FrameType, info: CodeInfo) -> Invocation:
         """A target frame starts: a new invocation."""
         inv = next(self._numbers)
-        depth, walker, site = 0, frame, None
+        depth, walker, site, nested = 0, frame, None, False
         sites = self.site_files
         while walker is not None:
             depth += 1
             if sites and walker.f_code.co_filename in sites:
                 site = [sites[walker.f_code.co_filename], walker.f_lineno]
+            nested = nested or (walker is not frame and walker in self._active)
             walker = walker.f_back
         self.writer.invocations.append({
             "inv": inv, "test": self.test_id, "depth": depth,
+            **({"nested": True} if nested else {}),  # started while another invocation ran (recursion)
             "thread": threading.current_thread().name,
             "module": frame.f_globals.get("__name__"),
             "path": frame.f_code.co_filename, "outcome": None,

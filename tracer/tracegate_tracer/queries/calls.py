@@ -68,16 +68,44 @@ def _scope(query: Query) -> str:
 
 
 def s6_call_order(trace: Trace, query: Query, ctx: Context) -> Answer:
-    # invocation "all" (SWE-Flux's convention): one sequence over every invocation, each call once.
-    k = None if query.get("invocation") == "all" and trace["invocations"] else invocation(trace, query)
+    if query.get("invocation") == "all" and trace["invocations"]:
+        return {"function_call_order": _all_calls(trace, query, ctx)}
+    k = invocation(trace, query)
     return {"function_call_order": [{"file": e[2], "func": e[3]} for e, _d in _calls(trace, query, k)]}
 
 
+def _all_calls(trace: Trace, query: Query, ctx: Context) -> list[dict[str, str]]:
+    """invocation "all" (SWE-Flux's convention): one sequence over the whole run, each call once, the
+    target's own calls included: a row for each invocation not already a call (not recursion) before
+    the calls made under it."""
+    include = tuple(query.get("include") or ())
+    own = {"file": ctx.file, "func": ctx.func} if not include or ctx.func.startswith(include) else None
+    outermost = [record["inv"] for record in trace["invocations"] if not record.get("nested")]
+    rows: list[dict[str, str]] = []
+    started = 0
+    for event, _depth in _calls(trace, query):
+        under = min(inv for inv, _d in event[1])
+        while started < len(outermost) and outermost[started] <= under:
+            started += 1
+            if own:
+                rows.append(own)
+        rows.append({"file": event[2], "func": event[3]})
+    if own:
+        rows.extend(own for _ in outermost[started:])
+    return rows
+
+
 def _ask_order(q: Query) -> Ask:
-    who = ("the target, over all its invocations together," if q.get("invocation") == "all"
-           else "invocation {}".format(q.get("invocation")))
+    if q.get("invocation") == "all":
+        return (
+            "Which functions are called, in call order, repeats kept, over the whole run: each call of the "
+            "target itself, and the calls made while it is on the stack? A recursive call of the target is one "
+            f"call. {_include(q)} {_scope(q)}",
+            [CALL, DEPTH, INVOCATION, NAMES],
+        )
     return (
-        f"Which functions does {who} call, in call order, repeats kept? {_include(q)} {_scope(q)}",
+        "Which functions does invocation {} call, in call order, repeats kept? {} {}".format(
+            q.get("invocation"), _include(q), _scope(q)),
         [CALL, DEPTH, INVOCATION, NAMES],
     )
 
