@@ -42,9 +42,11 @@ describe('the oracle cache on a runner: the Actions cache service end to end', (
     ref: string,
     readable: string[] = [],
     inputs: Record<string, string> = {},
+    /** A runner that keeps its workspace (self-hosted): the cache directory is not emptied. */
+    keepCache = false,
   ): Promise<ActionRun> => {
     const run = ++runs;
-    rmSync(join(workspace, 'cache'), { recursive: true, force: true });
+    if (!keepCache) rmSync(join(workspace, 'cache'), { recursive: true, force: true });
     const pull = /^refs\/pull\/(\d+)\//.exec(ref)?.[1];
     const event = pull
       ? {
@@ -217,6 +219,21 @@ describe('the oracle cache on a runner: the Actions cache service end to end', (
     expect(oracles(run)).toEqual({ cached: total - 2, harvested: 2, failed: 0 });
     expect(run.stdout).toMatch(/does not belong to [\w-]+; re-harvesting it/);
     expect(run.stdout).not.toContain(readFileSync('/etc/hostname', 'utf8').trim() + '"');
+  }, 600_000);
+
+  it('a restore into a cache directory that already holds files keeps them, and validates what it lands', async () => {
+    await job('refs/heads/main'); // leaves the cache directory full
+    const slots = join(workspace, 'cache', 'oracles');
+    const [first] = readdirSync(slots).sort();
+    writeFileSync(join(slots, first!, 'oracle.json'), '{"not": "an oracle"');
+    writeFileSync(join(slots, 'left-by-a-person.txt'), 'kept');
+    const run = await job('refs/heads/main', [], {}, true);
+    expect(run.stdout).toMatch(/Restored the tracegate cache from tracegate-v2-/);
+    const got = oracles(run);
+    expect(got.failed).toBe(0);
+    expect(got.cached + got.harvested).toBe(total);
+    expect(got.harvested).toBeLessThanOrEqual(1); // the edited one, if the restore did not replace it
+    expect(readFileSync(join(slots, 'left-by-a-person.txt'), 'utf8')).toBe('kept');
   }, 600_000);
 
   it('a failing service costs time only, and says so: rate-limited, truncated download, refused reservation', async () => {

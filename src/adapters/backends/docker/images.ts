@@ -112,6 +112,7 @@ export class EnvironmentImages {
     const key = shelf && (await this.shelfKey(env, base));
     if (shelf && key && (await this.load(shelf, key, tag, env))) return tag;
     this.options.log(`Building ${tag} for environment "${env.recipe.name}" on ${base}`);
+    const started = Date.now();
     const context = ownedTempDir('build');
     try {
       const src = await buildContext(context, env, env.source, base);
@@ -124,6 +125,7 @@ export class EnvironmentImages {
     } finally {
       rmSync(context, { recursive: true, force: true });
     }
+    this.options.log(`Built ${tag} in ${seconds(started)} s`);
     if (shelf && key) await this.keep(shelf, key, tag, base, env);
     return tag;
   }
@@ -161,7 +163,7 @@ export class EnvironmentImages {
       if (!(await this.client.imageExists(tag))) throw new Error(`the engine did not tag ${tag}`);
       this.options.log(
         `Loaded ${tag} for environment "${env.recipe.name}" from the Actions cache ` +
-          `(${(size / 1048576).toFixed(0)} MB, ${((Date.now() - started) / 1000).toFixed(1)} s) instead of building it`,
+          `(${(size / 1048576).toFixed(0)} MB, ${seconds(started)} s) instead of building it`,
       );
       return true;
     } catch (error) {
@@ -202,6 +204,8 @@ export class EnvironmentImages {
     }
   }
 }
+
+const seconds = (since: number): string => ((Date.now() - since) / 1000).toFixed(1);
 
 /** Writes the build context (Dockerfile, wheels, checkout) into `context`; the entries to send. */
 async function buildContext(
