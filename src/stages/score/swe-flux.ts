@@ -8,7 +8,7 @@
 import { pyEquals } from './python/equality.js';
 import { jsonLoads } from './python/json-reader.js';
 import { literalEval } from './python/literal-reader.js';
-import { intOf, isClose, pyFloat, pyStrip, toFloat } from './python/numbers.js';
+import { isClose, isSignedDigits, pyFloat, pyInt, pyStrip, toFloat } from './python/numbers.js';
 import { hasKey, isDict, isPyNumber, type PyValue } from './python/values.js';
 
 export const SWE_FLUX_TOLERANCE = 1e-6;
@@ -140,7 +140,11 @@ export function coerceScalarString(s: string): { ok: true; value: PyValue } | { 
   if (low === 'true') return { ok: true, value: true };
   if (low === 'false') return { ok: true, value: false };
   if (low === 'null' || low === 'none') return { ok: true, value: null };
-  if (/^[+-]?\d+$/.test(t)) return { ok: true, value: intOf(t.replace(/^\+/, '')) };
+  if (isSignedDigits(t)) {
+    // SWE-Flux tries int() alone here: a digit string int() refuses (beyond its digit limit) is not retried as a float.
+    const n = pyInt(t);
+    return n === undefined ? { ok: false } : { ok: true, value: n };
+  }
   const f = pyFloat(t);
   return f === undefined ? { ok: false } : { ok: true, value: f };
 }
