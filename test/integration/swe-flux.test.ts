@@ -88,7 +88,7 @@ describe('a SWE-Flux run directory as a suite', () => {
           JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')),
         );
         expect(results.provenance.scorer).toBe(
-          scoring === 'strict' ? 'tracegate-strict@3' : 'swe-flux-compat@1',
+          scoring === 'strict' ? 'tracegate-strict@3' : 'swe-flux-compat@2',
         );
         expect(results.instances.map((r) => [r.id, r.correct])).toEqual(
           IDS.map((id) => [id, true]),

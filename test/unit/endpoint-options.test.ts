@@ -43,7 +43,7 @@ describe('endpoint options: one name for the CLI flag and the Action input', () 
       scoring: 'swe-flux',
       worldFactor: 2,
     });
-    expect(input.gate.scorer).toBe('swe-flux-compat@1');
+    expect(input.gate.scorer).toBe('swe-flux-compat@2');
     expect(toRunInput(parseRunOptions(required), []).gate.scorer).toBe('tracegate-strict@3');
     expect(() => parseRunOptions({ ...required, scoring: 'lenient' })).toThrow(
       '--scoring must be one of strict, swe-flux',

@@ -27,7 +27,7 @@ export const SCORERS: Readonly<Record<ScoringMode, Scorer>> = {
   },
   'swe-flux': {
     mode: 'swe-flux',
-    id: 'swe-flux-compat@1',
+    id: 'swe-flux-compat@2',
     score: (o, p) => scoreSweFlux(o as PyValue, p as PyValue),
   },
 };
