@@ -292,7 +292,7 @@ describe('the oracle cache on a runner: the Actions cache service end to end', (
     expect(imageEntries()).toHaveLength(1); // loaded, not saved again
   }, 600_000);
 
-  it('a shelved archive that would tag another image is refused before loading: the image is built', async () => {
+  it('a shelved archive that would tag another image, or fill the disk, is refused before loading: the image is built', async () => {
     // The environment's own image, saved under another name: loading it would move that name.
     docker('tag', envImage, VICTIM);
     const forged = execFileSync('bash', ['-c', `docker save ${VICTIM} | gzip -1`], {
@@ -310,7 +310,19 @@ describe('the oracle cache on a runner: the Actions cache service end to end', (
     );
     expect(run.stdout).toContain(`Building ${envImage}`);
     expect(docker('image', 'inspect', VICTIM, '--format', '{{.Id}}')).toBe(victimBefore);
-  }, 600_000);
+
+    // An archive that would fill the disk when unpacked: stopped at its bound, the image built.
+    const bomb = execFileSync('bash', ['-c', 'head -c 300M /dev/zero | gzip -1'], {
+      maxBuffer: 1 << 30,
+    });
+    repackImage(bomb);
+    docker('rmi', envImage);
+    dropOracleEntries();
+    const bombed = await job('refs/heads/main');
+    expect(oracles(bombed)).toEqual({ cached: 0, harvested: total, failed: 0 });
+    expect(bombed.stdout).toMatch(/was not used \(it unpacks to more than 64 MB\)/);
+    expect(bombed.stdout).toContain(`Building ${envImage}`);
+  }, 900_000);
 
   it("an image over the run's budget is not saved, and the run says how big it was", async () => {
     docker('rmi', envImage);

@@ -12,6 +12,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import type {
@@ -157,7 +158,12 @@ export class EnvironmentImages {
       if (!(await shelf.take(key))) return false;
       const size = statSync(shelf.fileOf(key)).size;
       const tar = join(scratch, 'image.tar');
-      await pipeline(createReadStream(shelf.fileOf(key)), createGunzip(), createWriteStream(tar));
+      await pipeline(
+        createReadStream(shelf.fileOf(key)),
+        createGunzip(),
+        atMost(unpackedLimit(size)),
+        createWriteStream(tar),
+      );
       checkImageArchive(tar, tag);
       await this.client.loadImage(tar);
       if (!(await this.client.imageExists(tag))) throw new Error(`the engine did not tag ${tag}`);
@@ -206,6 +212,27 @@ export class EnvironmentImages {
 }
 
 const seconds = (since: number): string => ((Date.now() - since) / 1000).toFixed(1);
+
+/**
+ * How large a shelved archive may grow when unpacked: image layers compress
+ * three to five times, so far more means a crafted archive filling the disk.
+ */
+function unpackedLimit(compressed: number): number {
+  return Math.min(Math.max(64 * 1048576, compressed * 20), 10 * 1024 ** 3);
+}
+
+/** Passes bytes through until more than `limit` have passed, then fails the stream. */
+function atMost(limit: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (seen > limit)
+        done(new Error(`it unpacks to more than ${(limit / 1048576).toFixed(0)} MB`));
+      else done(null, chunk);
+    },
+  });
+}
 
 /** Writes the build context (Dockerfile, wheels, checkout) into `context`; the entries to send. */
 async function buildContext(
