@@ -62,7 +62,8 @@ let runs = 0;
 async function job(extra = {}, action = root) {
   const run = ++runs;
   rmSync(join(work, 'cache'), { recursive: true, force: true });
-  const sha = String(run % 10).repeat(40);
+  // A commit of its own per job: a repeated sha would restore that commit's older entry first.
+  const sha = run.toString(16).padStart(40, '0');
   const event = join(work, `event-${run}.json`);
   writeFileSync(
     event,
@@ -196,11 +197,13 @@ function copies() {
 /** Five new instances: copies of existing ones under new ids (a suite that grew). */
 function addInstances(suite) {
   const group = join(suite, 'click', 'test_click_parsing');
-  const ids = readdirSync(group).slice(0, 5);
-  for (const id of ids) {
-    cpSync(join(group, id), join(group, `${id}-added`), { recursive: true });
-    const file = join(group, `${id}-added`, 'instance.json');
-    writeFileSync(file, readFileSync(file, 'utf8').replace(`"${id}"`, `"${id}-added"`));
+  const files = readdirSync(group)
+    .filter((name) => name.endsWith('.instance.json'))
+    .slice(0, 5);
+  for (const name of files) {
+    const id = name.replace(/\.instance\.json$/, '');
+    const text = readFileSync(join(group, name), 'utf8').replace(`"${id}"`, `"${id}-added"`);
+    writeFileSync(join(group, `${id}-added.instance.json`), text);
   }
 }
 
@@ -256,24 +259,32 @@ async function imagesMode() {
   }
 }
 
+/** A history job, with the size of the oracle entry it saved. */
+async function push(inputs, action) {
+  const r = await job(inputs, action);
+  return { ...r, entryBytes: entries('tracegate-v2-').at(-1)?.blob.length ?? 0 };
+}
+
 async function historyMode() {
   const { action, suite } = copies();
   const base = ownBase();
   const inputs = { instances: suite, 'base-image': base, sample: '' };
   const rows = [];
   try {
-    rows.push(['1: cold (the service empty)', await job(inputs, action)]);
+    rows.push(['1: cold (the service empty)', await push(inputs, action)]);
     builtTags.push(...rows[0][1].built);
-    for (let i = 2; i <= 11; i++) rows.push([`${i}: nothing changed`, await job(inputs, action)]);
+    for (let i = 2; i <= 11; i++) rows.push([`${i}: nothing changed`, await push(inputs, action)]);
     addInstances(suite);
-    rows.push(['12: five instances added', await job(inputs, action)]);
+    rows.push(['12: five instances added', await push(inputs, action)]);
     appendFileSync(join(action, 'tracer', 'harvest.py'), '\n# a tracer change\n');
-    rows.push(['13: the tracer changed', await job(inputs, action)]);
-    console.log(`| push | restored | oracles from cache / harvested | containers | wall |`);
-    console.log(`|---|---|---:|---:|---:|`);
+    rows.push(['13: the tracer changed', await push(inputs, action)]);
+    console.log(
+      `| push | restored | oracles from cache / harvested | containers | wall | entry saved |`,
+    );
+    console.log(`|---|---|---:|---:|---:|---:|`);
     for (const [what, r] of rows)
       console.log(
-        `| ${what} | ${r.restored ? 'yes' : 'no'} | ${r.cached} / ${r.harvested} | ${r.containers} | ${r.seconds.toFixed(1)} s |`,
+        `| ${what} | ${r.restored ? 'yes' : 'no'} | ${r.cached} / ${r.harvested} | ${r.containers} | ${r.seconds.toFixed(1)} s | ${mb(r.entryBytes)} |`,
       );
     const oracle = entries('tracegate-v2-');
     console.log(

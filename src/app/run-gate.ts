@@ -11,6 +11,7 @@ import { runPipeline } from './pipeline.js';
 import { cacheLayout } from '../adapters/stores/layout.js';
 import { cacheKeys } from '../adapters/stores/cache-keys.js';
 import { CacheImageShelf } from '../adapters/stores/image-shelf.js';
+import { pruneUnused } from '../adapters/stores/response-cache.js';
 import type { GatePorts, GateOutcome } from './ports.js';
 import { trendRows } from './trend.js';
 
@@ -87,6 +88,7 @@ export async function runGate(request: GateRequest, ports: GatePorts): Promise<G
       ports.sharedCache.runId,
     ),
   };
+  const started = Date.now();
   try {
     if (shared) await shared.store.restore(shared.paths, shared.keys);
     const trend = history && request.trend.last > 0 ? request.trend : undefined;
@@ -135,7 +137,14 @@ export async function runGate(request: GateRequest, ports: GatePorts): Promise<G
     return { ...outcome, suiteRoot: suite.reader.root };
   } finally {
     // Also after a failed run, so a re-run does not redo its work.
-    if (shared) await shared.store.save(shared.paths, shared.keys);
+    if (shared) {
+      const pruned = pruneUnused(cacheLayout(options.cache).responses, started);
+      if (pruned)
+        logger.log(
+          `Left ${pruned} reply(ies) of other runs out of the shared cache (none was read).`,
+        );
+      await shared.store.save(shared.paths, shared.keys);
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import { lstatSync } from 'node:fs';
+import { lstatSync, readdirSync, unlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from './atomic.js';
@@ -35,7 +35,9 @@ export class DirResponseCache implements ResponseCache {
     if (!lstatSync(file, { throwIfNoEntry: false })) return undefined;
     try {
       const text = readRegularFile(file, { maxBytes: MAX_STORED_BYTES, follow: false });
-      return storedSchema.parse(JSON.parse(text));
+      const completion = storedSchema.parse(JSON.parse(text));
+      touch(file); // used this run: kept when the shared cache is pruned (pruneUnused)
+      return completion;
     } catch {
       return undefined;
     }
@@ -45,4 +47,38 @@ export class DirResponseCache implements ResponseCache {
     const file = this.file(key);
     writeFileAtomic(file, JSON.stringify({ ...completion, cached: undefined }));
   }
+}
+
+function touch(file: string): void {
+  try {
+    const now = new Date();
+    utimesSync(file, now, now);
+  } catch {
+    // A read-only cache still answers; it is only not pruned as precisely.
+  }
+}
+
+/**
+ * Removes the replies no one read or wrote since `since` (ms): before a
+ * shared cache is saved, so that its entry holds this run's replies and not
+ * every earlier model revision's, which no later run asks again (each
+ * commit is a revision of its own). Returns how many it removed.
+ */
+export function pruneUnused(dir: string, since: number): number {
+  let removed = 0;
+  if (!lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) return 0;
+  for (const shard of readdirSync(dir, { withFileTypes: true })) {
+    if (!shard.isDirectory()) continue;
+    const at = join(dir, shard.name);
+    for (const name of readdirSync(at)) {
+      const file = join(at, name);
+      const stat = lstatSync(file, { throwIfNoEntry: false });
+      // A second of slack: some filesystems keep whole-second times.
+      if (stat && (!stat.isFile() || stat.mtimeMs < since - 1000)) {
+        unlinkSync(file);
+        removed++;
+      }
+    }
+  }
+  return removed;
 }
