@@ -77956,6 +77956,8 @@ async function withTimeout(promise, ms, message) {
     }
 }
 
+;// CONCATENATED MODULE: external "node:stream"
+const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
 ;// CONCATENATED MODULE: external "node:zlib"
 const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 // EXTERNAL MODULE: external "node:child_process"
@@ -78864,6 +78866,7 @@ function withoutBaseLayers(from, to, baseDiffIds) {
 
 
 
+
 /** Where a git source's checkout sits in an environment image. */
 const CHECKOUT = '/testbed';
 /** Each base image obtained, and each environment image built, once per run. */
@@ -78931,6 +78934,7 @@ class EnvironmentImages {
         if (shelf && key && (await this.load(shelf, key, tag, env)))
             return tag;
         this.options.log(`Building ${tag} for environment "${env.recipe.name}" on ${base}`);
+        const started = Date.now();
         const context = ownedTempDir('build');
         try {
             const src = await buildContext(context, env, env.source, base);
@@ -78943,6 +78947,7 @@ class EnvironmentImages {
         finally {
             (0,external_node_fs_namespaceObject.rmSync)(context, { recursive: true, force: true });
         }
+        this.options.log(`Built ${tag} in ${seconds(started)} s`);
         if (shelf && key)
             await this.keep(shelf, key, tag, base, env);
         return tag;
@@ -78970,13 +78975,13 @@ class EnvironmentImages {
                 return false;
             const size = (0,external_node_fs_namespaceObject.statSync)(shelf.fileOf(key)).size;
             const tar = (0,external_node_path_namespaceObject.join)(scratch, 'image.tar');
-            await (0,promises_namespaceObject.pipeline)((0,external_node_fs_namespaceObject.createReadStream)(shelf.fileOf(key)), (0,external_node_zlib_namespaceObject.createGunzip)(), (0,external_node_fs_namespaceObject.createWriteStream)(tar));
+            await (0,promises_namespaceObject.pipeline)((0,external_node_fs_namespaceObject.createReadStream)(shelf.fileOf(key)), (0,external_node_zlib_namespaceObject.createGunzip)(), atMost(unpackedLimit(size)), (0,external_node_fs_namespaceObject.createWriteStream)(tar));
             checkImageArchive(tar, tag);
             await this.client.loadImage(tar);
             if (!(await this.client.imageExists(tag)))
                 throw new Error(`the engine did not tag ${tag}`);
             this.options.log(`Loaded ${tag} for environment "${env.recipe.name}" from the Actions cache ` +
-                `(${(size / 1048576).toFixed(0)} MB, ${((Date.now() - started) / 1000).toFixed(1)} s) instead of building it`);
+                `(${(size / 1048576).toFixed(0)} MB, ${seconds(started)} s) instead of building it`);
             return true;
         }
         catch (error) {
@@ -79009,6 +79014,27 @@ class EnvironmentImages {
         }
     }
 }
+const seconds = (since) => ((Date.now() - since) / 1000).toFixed(1);
+/**
+ * How large a shelved archive may grow when unpacked: image layers compress
+ * three to five times, so far more means a crafted archive filling the disk.
+ */
+function unpackedLimit(compressed) {
+    return Math.min(Math.max(64 * 1048576, compressed * 20), 10 * 1024 ** 3);
+}
+/** Passes bytes through until more than `limit` have passed, then fails the stream. */
+function atMost(limit) {
+    let seen = 0;
+    return new external_node_stream_namespaceObject.Transform({
+        transform(chunk, _encoding, done) {
+            seen += chunk.length;
+            if (seen > limit)
+                done(new Error(`it unpacks to more than ${(limit / 1048576).toFixed(0)} MB`));
+            else
+                done(null, chunk);
+        },
+    });
+}
 /** Writes the build context (Dockerfile, wheels, checkout) into `context`; the entries to send. */
 async function buildContext(context, env, source, base) {
     await ensureWheelFiles(env.recipe, source.wheels);
@@ -79035,8 +79061,6 @@ async function copyTree(from, to) {
     await promisify(execFile)('cp', ['-a', `${from}/.`, to]);
 }
 
-;// CONCATENATED MODULE: external "node:stream"
-const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
 ;// CONCATENATED MODULE: ./src/contracts/harvest-backend.ts
 const partialOutputs = new WeakMap();
 /** `error`, marked with the stdout a failed job had written before it failed (see HarvestBackend.run). */
@@ -80972,7 +80996,9 @@ class DirResponseCache {
             return undefined;
         try {
             const text = readRegularFile(file, { maxBytes: MAX_STORED_BYTES, follow: false });
-            return storedSchema.parse(JSON.parse(text));
+            const completion = storedSchema.parse(JSON.parse(text));
+            touch(file); // used this run: kept when the shared cache is pruned (pruneUnused)
+            return completion;
         }
         catch {
             return undefined;
@@ -80982,6 +81008,41 @@ class DirResponseCache {
         const file = this.file(key);
         writeFileAtomic(file, JSON.stringify({ ...completion, cached: undefined }));
     }
+}
+function touch(file) {
+    try {
+        const now = new Date();
+        (0,external_node_fs_namespaceObject.utimesSync)(file, now, now);
+    }
+    catch {
+        // A read-only cache still answers; it is only not pruned as precisely.
+    }
+}
+/**
+ * Removes the replies no one read or wrote since `since` (ms): before a
+ * shared cache is saved, so that its entry holds this run's replies and not
+ * every earlier model revision's, which no later run asks again (each
+ * commit is a revision of its own). Returns how many it removed.
+ */
+function pruneUnused(dir, since) {
+    let removed = 0;
+    if (!(0,external_node_fs_namespaceObject.lstatSync)(dir, { throwIfNoEntry: false })?.isDirectory())
+        return 0;
+    for (const shard of (0,external_node_fs_namespaceObject.readdirSync)(dir, { withFileTypes: true })) {
+        if (!shard.isDirectory())
+            continue;
+        const at = (0,external_node_path_namespaceObject.join)(dir, shard.name);
+        for (const name of (0,external_node_fs_namespaceObject.readdirSync)(at)) {
+            const file = (0,external_node_path_namespaceObject.join)(at, name);
+            const stat = (0,external_node_fs_namespaceObject.lstatSync)(file, { throwIfNoEntry: false });
+            // A second of slack: some filesystems keep whole-second times.
+            if (stat && (!stat.isFile() || stat.mtimeMs < since - 1000)) {
+                (0,external_node_fs_namespaceObject.unlinkSync)(file);
+                removed++;
+            }
+        }
+    }
+    return removed;
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/stores/results-dir.ts
@@ -82518,10 +82579,37 @@ unavailable) {
 }
 
 ;// CONCATENATED MODULE: ./src/stages/score/python/numbers.ts
-/** Python's numbers: ints and floats from text, float() of an int, math.isclose, str.strip. */
-/** Decimal digits with Python's optional single underscores between them. */
+/** Python's numbers: int() and float() of a str, float() of an int, math.isclose, str.strip. */
+/** Digits as a Python literal spells them (ASCII only, unlike int() of a str), single underscores between them allowed. */
 const DIGITS = String.raw `\d(?:_?\d)*`;
-const FLOAT_TEXT = new RegExp(String.raw `^[+-]?(?:(?:${DIGITS}(?:\.(?:${DIGITS})?)?|\.${DIGITS})(?:[eE][+-]?${DIGITS})?|inf(?:inity)?|nan)$`, 'i');
+/**
+ * The zero of every run of ten decimal digits (Unicode category Nd), which
+ * int() and float() read as 0-9. Python's Unicode (14.0.0 in 3.11), not this
+ * engine's, so a digit added to Unicode since is refused as Python refuses it.
+ * Printed by `python3 scripts/python-number-table.py --digit-zeros`.
+ */
+const DIGIT_ZEROS = [
+    0x30, 0x660, 0x6f0, 0x7c0, 0x966, 0x9e6, 0xa66, 0xae6, 0xb66, 0xbe6, 0xc66, 0xce6, 0xd66, 0xde6,
+    0xe50, 0xed0, 0xf20, 0x1040, 0x1090, 0x17e0, 0x1810, 0x1946, 0x19d0, 0x1a80, 0x1a90, 0x1b50,
+    0x1bb0, 0x1c40, 0x1c50, 0xa620, 0xa8d0, 0xa900, 0xa9d0, 0xa9f0, 0xaa50, 0xabf0, 0xff10, 0x104a0,
+    0x10d30, 0x11066, 0x110f0, 0x11136, 0x111d0, 0x112f0, 0x11450, 0x114d0, 0x11650, 0x116c0, 0x11730,
+    0x118e0, 0x11950, 0x11c50, 0x11d50, 0x11da0, 0x16a60, 0x16ac0, 0x16b50, 0x1d7ce, 0x1d7d8, 0x1d7e2,
+    0x1d7ec, 0x1d7f6, 0x1e140, 0x1e2f0, 0x1e950, 0x1fbf0,
+];
+const DIGIT_VALUES = new Map(DIGIT_ZEROS.flatMap((zero) => Array.from({ length: 10 }, (_, d) => [zero + d, d])));
+/** What str.isspace() calls whitespace: what str.strip() removes. */
+// eslint-disable-next-line no-control-regex -- Python's whitespace includes the separators \x1c-\x1f
+const PY_SPACE = /[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
+/**
+ * What int() and float() strip: they turn non-ASCII whitespace into a space,
+ * then strip C's ASCII whitespace, which leaves out the separators \x1c-\x1f.
+ */
+const C_SPACE = /[\t-\r ]/;
+/** CPython's default sys.get_int_max_str_digits(): int() of a longer digit string raises ValueError. */
+const INT_MAX_STR_DIGITS = 4300;
+const INT_TEXT = /^[+-]?[0-9]+$/;
+// No nested or adjacent unbounded repeats, so a long string that fails late fails in linear time.
+const FLOAT_TEXT = /^[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[+-]?[0-9]+)?|inf|infinity|nan)$/i;
 /** An int (bigint, or a number that is integral), as Python would hold it after `json.loads` of an integer. */
 function integral(v) {
     if (typeof v === 'bigint')
@@ -82548,24 +82636,70 @@ function isClose(a, b, rel, abs) {
     const diff = Math.abs(b - a);
     return diff <= Math.abs(rel * b) || diff <= Math.abs(rel * a) || diff <= abs;
 }
-/** Python's float(s) of a string (whitespace around it allowed); undefined where Python raises ValueError. */
-function pyFloat(s) {
-    const t = pyStrip(s);
-    if (!FLOAT_TEXT.test(t))
+/** Python's int(s) of a str, base 10; undefined where Python raises ValueError (the digit limit included). */
+function pyInt(s) {
+    const text = numberText(s);
+    if (text === undefined || !INT_TEXT.test(text))
         return undefined;
-    const lower = t.toLowerCase().replace(/_/g, '');
-    const sign = lower.startsWith('-') ? -1 : 1;
-    const body = lower.replace(/^[+-]/, '');
-    if (body.startsWith('inf'))
-        return sign * Infinity;
-    if (body === 'nan')
-        return NaN;
-    return Number(lower);
+    const digits = text.replace(/^[+-]/, '');
+    if (digits.length > INT_MAX_STR_DIGITS)
+        return undefined;
+    return intOf(text.startsWith('-') ? `-${digits}` : digits);
 }
-/** Python's str.strip() with no argument (whitespace as str.isspace() knows it). */
+/** Python's float(s) of a str; undefined where Python raises ValueError. */
+function pyFloat(s) {
+    const text = numberText(s);
+    if (text === undefined || !FLOAT_TEXT.test(text))
+        return undefined;
+    const word = text.replace(/^[+-]/, '').toLowerCase();
+    if (word === 'nan')
+        return NaN;
+    if (word.startsWith('inf'))
+        return text.startsWith('-') ? -Infinity : Infinity;
+    return Number(text);
+}
+/** Whether Python's `re.fullmatch(r"[+-]?\d+", s)` matches: its \d is any decimal digit, not only 0-9. */
+function isSignedDigits(s) {
+    const digits = s.replace(/^[+-]/, '');
+    return digits !== '' && [...digits].every((ch) => DIGIT_VALUES.has(ch.codePointAt(0)));
+}
+/** Python's str.strip() with no argument. */
 function pyStrip(s) {
-    // eslint-disable-next-line no-control-regex -- Python's whitespace includes the separators \x1c-\x1f
-    return s.replace(/^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f\x85]+$/gu, '');
+    return strip(s, PY_SPACE);
+}
+/**
+ * The text int() and float() parse, as CPython makes it: decimal digits of
+ * any script as ASCII digits, whitespace stripped, underscores checked and
+ * dropped; undefined where any other character makes Python raise ValueError.
+ */
+function numberText(s) {
+    let ascii = '';
+    for (const ch of s) {
+        const code = ch.codePointAt(0);
+        if (code < 0x80)
+            ascii += ch;
+        else if (DIGIT_VALUES.has(code))
+            ascii += DIGIT_VALUES.get(code);
+        else if (PY_SPACE.test(ch))
+            ascii += ' ';
+        else
+            return undefined;
+    }
+    const text = strip(ascii, C_SPACE);
+    // An underscore only between two digits, in any part of the number.
+    if (/(?:^|[^0-9])_|_(?![0-9])/.test(text))
+        return undefined;
+    return text.replace(/_/g, '');
+}
+/** A loop, not a regex: a regex anchored at the end goes quadratic on a long run of spaces. */
+function strip(s, space) {
+    let start = 0;
+    let end = s.length;
+    while (start < end && space.test(s[start]))
+        start++;
+    while (end > start && space.test(s[end - 1]))
+        end--;
+    return s.slice(start, end);
 }
 
 ;// CONCATENATED MODULE: ./src/stages/score/python/values.ts
@@ -83358,8 +83492,11 @@ function coerceScalarString(s) {
         return { ok: true, value: false };
     if (low === 'null' || low === 'none')
         return { ok: true, value: null };
-    if (/^[+-]?\d+$/.test(t))
-        return { ok: true, value: intOf(t.replace(/^\+/, '')) };
+    if (isSignedDigits(t)) {
+        // SWE-Flux tries int() alone here: a digit string int() refuses (beyond its digit limit) is not retried as a float.
+        const n = pyInt(t);
+        return n === undefined ? { ok: false } : { ok: true, value: n };
+    }
     const f = pyFloat(t);
     return f === undefined ? { ok: false } : { ok: true, value: f };
 }
@@ -83465,7 +83602,9 @@ function compareStrings(expected, pred, key) {
  *  6. no `.`→`/` rewriting, `.py` toggling or path clean-up outside keys that
  *     name files and modules;
  *  7. set-valued lists are matched optimally (a maximum bipartite matching),
- *     not greedily.
+ *     not greedily;
+ *  8. a test id (under keys naming tests) is the same test with its file's
+ *     path spelled with a leading `./` or repeated `/`; nothing else of it is loosened.
  */
 
 
@@ -83548,6 +83687,8 @@ function sameSingle(expected, pred, key) {
     if (expected === pred)
         return true;
     const k = key.toLowerCase();
+    if (isTestKey(k))
+        return testId(expected) === testId(pred);
     if (k === 'condition')
         return sameCondition(expected, pred);
     if (IDENTIFIER_KEYS.has(k) || isPathKey(k))
@@ -83555,6 +83696,20 @@ function sameSingle(expected, pred, key) {
     if (k === 'type' || k === 'status')
         return enumName(expected) === enumName(pred);
     return pyStrip(expected) === pyStrip(pred);
+}
+/** Keys whose strings are test ids (`tests/test_a.py::TestB::test_c`). */
+function isTestKey(k) {
+    return k === 'test' || k === 'tests' || k.endsWith('_tests') || k === 'nodeid';
+}
+/** Rule 8: the file part of a test id with `./` prefixes and repeated `/` undone; the rest as given. */
+function testId(s) {
+    const t = pyStrip(s);
+    const at = t.indexOf('::');
+    let file = at < 0 ? t : t.slice(0, at);
+    file = file.replace(/\/{2,}/g, '/');
+    while (file.startsWith('./'))
+        file = file.slice(2);
+    return at < 0 ? file : file + t.slice(at);
 }
 /** Rule 5: `if x:` ≡ `if x` ≡ `x`, but `while x:` ≢ `if x:`. */
 function sameCondition(expected, pred) {
@@ -83630,12 +83785,12 @@ const SCORING_MODES = ['strict', 'swe-flux'];
 const SCORERS = {
     strict: {
         mode: 'strict',
-        id: 'tracegate-strict@2',
+        id: 'tracegate-strict@3',
         score: (o, p) => scoreStrict(o, p),
     },
     'swe-flux': {
         mode: 'swe-flux',
-        id: 'swe-flux-compat@1',
+        id: 'swe-flux-compat@2',
         score: (o, p) => scoreSweFlux(o, p),
     },
 };
@@ -89394,12 +89549,16 @@ async function recordRun(history, run, results, logger, accepted) {
 ;// CONCATENATED MODULE: ./src/adapters/stores/cache-keys.ts
 
 const PREFIX = 'tracegate-v2-';
+/** The cache service refuses a key over 512 characters or with a comma. */
+const MAX_KEY = 512;
 /** Cache keys from the run's scope (tracer, environments, the selected instances) and model revision. */
 function cacheKeys(scopeParts, revision, runId) {
     const scope = sha256(...[...scopeParts].sort()).slice(0, 16);
     const rev = sha256(revision ?? 'none').slice(0, 12);
+    // The run id is the runner's (digits and a dash); anything else is hashed, so a key always fits.
+    const run = /^[\w.-]{1,64}$/.test(runId) ? runId : sha256(runId).slice(0, 16);
     return {
-        primary: `${PREFIX}${scope}-${rev}-${runId}`,
+        primary: `${PREFIX}${scope}-${rev}-${run}`,
         restore: [`${PREFIX}${scope}-${rev}-`, `${PREFIX}${scope}-`, PREFIX],
     };
 }
@@ -89486,6 +89645,7 @@ async function trendRows(history, logger) {
 
 
 
+
 /**
  * The one run both doors call: select once, restore the shared cache for that
  * selection, resolve the baseline, run the pipeline (harvest → … → report,
@@ -89519,6 +89679,7 @@ async function runGate(request, ports) {
             ...selected.map((s) => s.contentHash),
         ], input.query.model.revision, ports.sharedCache.runId),
     };
+    const started = Date.now();
     try {
         if (shared)
             await shared.store.restore(shared.paths, shared.keys);
@@ -89560,8 +89721,12 @@ async function runGate(request, ports) {
     }
     finally {
         // Also after a failed run, so a re-run does not redo its work.
-        if (shared)
+        if (shared) {
+            const pruned = pruneUnused(cacheLayout(options.cache).responses, started);
+            if (pruned)
+                logger.log(`Left ${pruned} reply(ies) of other runs out of the shared cache (none was read).`);
             await shared.store.save(shared.paths, shared.keys);
+        }
     }
 }
 /** The source with its lookup done once: the selection and the pipeline read the same baseline. */
