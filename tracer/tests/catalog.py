@@ -4,6 +4,7 @@ the first line). `test_catalog.py` records each program once per backend
 (all questions over the same tests share one recording) and checks every
 answer; on 3.12+ `test_backends.py` checks that both backends agree."""
 
+import sys
 import textwrap
 from dataclasses import dataclass
 
@@ -790,6 +791,13 @@ program("tally", '''
                                {"count": 0, "func": "prog.unused"}]}),
     ("call-counts-none", "M6_InterProceduralCFG", "total", {"mode": "call_counts", "functions": []},
      Invalid("query needs 'functions': a list of dotted function names")),
+    # A comprehension's own frame: once per evaluation where 3.11 creates it; refused where 3.12+ inlines it.
+    ("call-counts-comprehension", "M6_InterProceduralCFG", "total",
+     {"mode": "call_counts", "functions": ["prog.total.<locals>.<listcomp>", "prog.total.<locals>.<genexpr>"]},
+     {"function_call_counts": [{"count": 1, "func": "prog.total.<locals>.<genexpr>"},
+                               {"count": 1, "func": "prog.total.<locals>.<listcomp>"}]}
+     if sys.version_info < (3, 12) else
+     Invalid("prog.total.<locals>.<listcomp>: Python 3.")),
 ])
 
 # 22 an invariant that breaks -------------------------------------------------------------------

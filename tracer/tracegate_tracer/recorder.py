@@ -173,11 +173,12 @@ class Recorder:
 
     def count_start(self, frame: FrameType, code: CodeType) -> bool:
         """A frame of `code` starts (not a resumption), anywhere in the run: counted when its function
-        is asked about. True when `code` is counted. Comprehension frames (3.11 only) are never counted."""
+        is asked about. True when `code` is counted. A comprehension's frame (3.11; 3.12+ runs them
+        inline) is counted when asked by its name (`mod.f.<locals>.<listcomp>`), as SWE-Flux counts it."""
         try:
             name = self._count_names[code]
         except KeyError:
-            dotted = None if code.co_name in frames.COMPREHENSIONS else frames.dotted_name(frame)
+            dotted = frames.dotted_name(frame)
             name = self._count_names[code] = dotted if dotted in self.counted else None
         if name is None:
             return False
