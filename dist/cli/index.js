@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4002);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4092);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4002:
+/***/ 4092:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -84972,6 +84972,15 @@ const generateOptionsSchema = harvestOptionsSchema
     timeout: options_int('timeout', 1, 3600).default(60),
     /** Where the report of kept and rejected candidates goes (default OUT/SUITE/generate-report.json). */
     report: schemas_string().optional(),
+    /**
+     * The variant screen's epoch (keep only instances a run finds a fresh variant of), or off.
+     * Default 0: no run's epoch unless asked (runs default to 1; `auto` gives the ISO week).
+     */
+    'variant-screen': schemas_string()
+        .regex(/^(off|\d{1,10})$/, '--variant-screen must be off or an epoch (a whole number), e.g. 0')
+        .default('0')
+        .transform((v) => (v === 'off' ? undefined : Number(v)))
+        .refine((v) => v === undefined || v <= 2 ** 31, '--variant-screen must be at most 2147483648'),
 });
 const GENERATE_OPTION_NAMES = Object.keys(generateOptionsSchema.shape);
 function parseGenerateOptions(raw) {
@@ -87831,8 +87840,9 @@ const SCREEN_RULES = [
     'too-large',
     'demo-model-right',
     'duplicate-question',
-    'common-answer',
+    'no-variant',
     'target-cap',
+    'common-answer',
     'package-cap',
 ];
 /** Largest answer (canonical JSON) an instance may have: it has to be written out by the model. */
@@ -87909,7 +87919,8 @@ const rank = (seed, id) => (0,external_node_crypto_namespaceObject.createHash)('
  * candidate: the harvest must have given an oracle (the test passed, the
  * target ran, the double harvest agreed byte for byte, no value was cut),
  * the answer must say something and fit a prompt, and the demo model must
- * not get it right. Then over the survivors: one instance per question; at
+ * not get it right. Then over the survivors: one instance per question; none
+ * the variant screen found no fresh variant for (`noVariant`); at
  * most PER_TARGET_KIND per (target, kind); per kind, no answer more common
  * than MAX_COMMON_SHARE (a constant guess scores no more than that); and at
  * most `maxTotal`, taken round robin over kinds so a cap keeps the mix.
@@ -87948,6 +87959,12 @@ function screen(drafted, outcomes, demoRight, options) {
         }
         questions.set(key, s.drafted.instance.id);
         return true;
+    });
+    kept = kept.filter((s) => {
+        const why = options.noVariant?.get(s.drafted.instance.id);
+        if (why !== undefined)
+            reject(s.drafted, 'no-variant', why);
+        return why === undefined;
     });
     const byRank = (a, b) => {
         const x = rank(options.seed, a.drafted.instance.id);
@@ -88025,8 +88042,11 @@ function variantOf(id) {
         return undefined;
     return { of: id.slice(0, at), epoch: Number(id.slice(at + 2)) };
 }
-/** Candidates harvested alone per instance, in the search's order: the first that passes is kept. */
+/** Candidates harvested alone per instance and round, in the search's order: the first that passes is kept. */
 const VARIANT_TRIES = 2;
+/** Rounds of candidates: a search whose first VARIANT_TRIES all fail the screen gets its next ones. */
+const VARIANT_ROUNDS = 2;
+/** Why an instance cannot vary, or undefined when it can. */
 function unvariable(l) {
     if (isWorldKind(l.instance.kind))
         return 'world-model-kind';
@@ -88077,10 +88097,14 @@ function searchAnswer(outcome) {
         ? answer
         : undefined;
 }
-/** The variants to harvest: the first VARIANT_TRIES candidates of each search, in its order. */
-function candidatesOf(searches, outcomes) {
+/** How many candidates a search found (0 when it gave no list). */
+function foundCount(search, outcomes) {
+    return searchAnswer(outcomes.get(search.instance.id))?.candidates.length ?? 0;
+}
+/** The variants to harvest: the first `upTo` candidates of each search, in its order. */
+function candidatesOf(searches, outcomes, upTo = VARIANT_TRIES) {
     return searches.flatMap((s) => (searchAnswer(outcomes.get(s.instance.id))?.candidates ?? [])
-        .slice(0, VARIANT_TRIES)
+        .slice(0, upTo)
         .map(({ index, file, edits }) => ({
         ...s,
         instance: {
@@ -88207,6 +88231,48 @@ function summarizeVariants(mode, epoch, selected, searches, screened) {
     return summary;
 }
 
+;// CONCATENATED MODULE: ./src/app/variants.ts
+
+/** A search's drop that a later candidate may still avoid (not "the search found nothing"). */
+const candidateRule = (d) => d.rule !== 'no-candidate';
+/**
+ * After the searches are harvested (their outcomes in `outcomes`): harvests
+ * the first VARIANT_TRIES candidates of each search alone and screens them;
+ * a search whose candidates all failed the screen and that found more gets
+ * its next VARIANT_TRIES, up to VARIANT_ROUNDS rounds. Candidates' outcomes
+ * are added to `outcomes`. Deterministic: the same searches and outcomes give
+ * the same variants.
+ */
+async function findVariants(searches, outcomes, harvest, demo) {
+    let harvested = [];
+    let pending = [...searches];
+    let screened = { valid: [], dropped: [] };
+    for (let round = 1; round <= VARIANT_ROUNDS && pending.length; round++) {
+        const fresh = candidatesOf(pending, outcomes, round * VARIANT_TRIES).filter((c) => !outcomes.has(c.instance.id));
+        if (!fresh.length)
+            break;
+        for (const [id, outcome] of await harvest(fresh))
+            outcomes.set(id, outcome);
+        harvested = [...harvested, ...fresh];
+        // In each search's order: candidatesOf lists a search's candidates in pool order.
+        const order = new Map(candidatesOf(searches, outcomes, VARIANT_ROUNDS * VARIANT_TRIES).map((c, i) => [
+            c.instance.id,
+            i,
+        ]));
+        harvested.sort((a, b) => order.get(a.instance.id) - order.get(b.instance.id));
+        screened = await screenVariants(searches, harvested, outcomes, demo);
+        const retry = new Set(screened.dropped
+            .filter(candidateRule)
+            .map((d) => d.id)
+            .filter(Boolean));
+        pending = searches.filter((s) => retry.has(s.instance.id.replace(/~search$/, '')) &&
+            foundCount(s, outcomes) > round * VARIANT_TRIES);
+    }
+    if (!harvested.length)
+        screened = await screenVariants(searches, [], outcomes, demo);
+    return { ...screened, candidates: harvested };
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/model/caching-client.ts
 
 /**
@@ -88283,6 +88349,7 @@ function withResponseCache(client, cache, revision, log) {
 }
 
 ;// CONCATENATED MODULE: ./src/app/pipeline.ts
+
 
 
 
@@ -88446,15 +88513,9 @@ async function runPipeline(input, deps) {
     const first = await harvestBatch([...selected, ...searches]);
     let asked = selected;
     if (variantsAsked) {
-        // The search ranks each instance's one-literal edits; its first candidates are harvested
-        // alone, and a variant is asked only if it passes the screen with an oracle of its own.
-        const candidates = candidatesOf(searches, first.outcomes);
-        if (candidates.length) {
-            const second = await harvestBatch(candidates);
-            for (const [id, outcome] of second.outcomes)
-                first.outcomes.set(id, outcome);
-        }
-        const screened = await screenVariants(searches, candidates, first.outcomes, deps.screen);
+        // The search ranks each instance's edits; its first candidates are harvested alone (the next
+        // ones when those fail), and a variant is asked only if it passes the screen with an oracle of its own.
+        const screened = await findVariants(searches, first.outcomes, async (batch) => (await harvestBatch(batch)).outcomes, deps.screen);
         variantSummary = summarizeVariants(variantsAsked.mode, variantsAsked.epoch, selected, searches, screened);
         for (const v of screened.valid) {
             // The kept candidate answers under the variant's id.
@@ -90146,6 +90207,9 @@ function draft(candidate, prefix, environment, timeoutSeconds) {
 
 
 
+
+
+
 const SCOUT_TIMEOUT_SECONDS = 300;
 /** The tracer's bound for a test file it reads (tracer/tracegate_tracer/testfiles.py). */
 const MAX_TEST_FILE_BYTES = 256 * 1024;
@@ -90167,6 +90231,16 @@ function testFiles(dir) {
     if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, 'conftest.py')))
         throw new UsageError(`--tests ${dir} has a conftest.py: each test file must be self-contained (it is copied alone, with its questions).`);
     return files;
+}
+/** True for an instance file of a world-model kind (never written or removed by generate). */
+function worldFile(file) {
+    try {
+        const kind = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8')).kind;
+        return typeof kind === 'string' && isWorldKind(kind);
+    }
+    catch {
+        return false;
+    }
 }
 /** Writes `bytes` unless the file already holds them (regenerating leaves unchanged files untouched). */
 function writeIfChanged(file, bytes) {
@@ -90256,6 +90330,7 @@ async function generate(request, deps) {
         environment: recipe.name,
         packages: request.packages,
         seed: request.seed,
+        ...(request.variantScreen !== undefined ? { variantScreen: request.variantScreen } : {}),
         files: [],
         candidates: 0,
         accepted: 0,
@@ -90320,32 +90395,40 @@ async function generate(request, deps) {
     report.candidates = drafted.length;
     if (!drafted.length)
         throw new UsageError(`No candidates: no test file of ${request.tests} could be scouted (each file's reason is above).`);
-    const harvest = await harvestOracles(loaded, deps.tracerDigest, {
+    const harvestDeps = {
         ...deps.harvest,
         log: deps.log,
         warn: deps.warn,
         signal: deps.signal,
-    });
+    };
+    const harvest = await harvestOracles(loaded, deps.tracerDigest, harvestDeps);
     const demoRight = await demoModelRight(loaded, harvest.outcomes);
-    const screened = screen(drafted, harvest.outcomes, demoRight, {
-        seed: request.seed,
-        maxTotal: request.maxInstances,
-    });
+    const options = { seed: request.seed, maxTotal: request.maxInstances };
+    const screened = request.variantScreen === undefined
+        ? screen(drafted, harvest.outcomes, demoRight, options)
+        : await variantScreen(drafted, loaded, harvest.outcomes, demoRight, options, {
+            epoch: request.variantScreen,
+            harvest: async (batch) => (await harvestOracles(batch, deps.tracerDigest, harvestDeps)).outcomes,
+            log: deps.log,
+        });
     // Write the kept instances; remove what an earlier generation left that is no longer kept.
     const keep = new Map();
     for (const s of screened.accepted) {
         const dir = loaded.find((l) => l.instance.id === s.drafted.instance.id).dir;
         keep.set(dir, [...(keep.get(dir) ?? []), s.drafted]);
     }
+    // World-model instances (scripts/generate-world.py writes them beside these) are not the generator's.
     for (const d of dirs) {
         const kept = keep.get(d.dir) ?? [];
-        if (!kept.length) {
+        const names = new Set(kept.map((k) => k.fileName));
+        const others = (0,external_node_fs_namespaceObject.readdirSync)(d.dir).filter((name) => isInstanceFile(name) && !names.has(name));
+        const world = others.filter((name) => worldFile((0,external_node_path_namespaceObject.join)(d.dir, name)));
+        if (!kept.length && !world.length) {
             (0,external_node_fs_namespaceObject.rmSync)(d.dir, { recursive: true, force: true });
             continue;
         }
-        const names = new Set(kept.map((k) => k.fileName));
-        for (const name of (0,external_node_fs_namespaceObject.readdirSync)(d.dir))
-            if (isInstanceFile(name) && !names.has(name))
+        for (const name of others)
+            if (!world.includes(name))
                 (0,external_node_fs_namespaceObject.rmSync)((0,external_node_path_namespaceObject.join)(d.dir, name));
         for (const k of kept)
             writeIfChanged((0,external_node_path_namespaceObject.join)(d.dir, k.fileName), k.bytes);
@@ -90368,6 +90451,45 @@ async function generate(request, deps) {
             .map(([rule, n]) => `${rule} ×${n}`)
             .join(', ') || 'none'));
     return report;
+}
+/** Rounds of the variant screen: each searches the instances the caps newly let in. */
+const VARIANT_SCREEN_ROUNDS = 6;
+/**
+ * The screen, with the variant screen: the kept instances are searched for a
+ * fresh variant at `epoch` exactly as a run searches them (findVariants); an
+ * instance without one is rejected as `no-variant` and the screen runs again,
+ * so the caps fill its place with the next candidates, which are searched in
+ * turn. Instances a round's caps let in that could not be searched within
+ * VARIANT_SCREEN_ROUNDS are rejected too: every kept instance has a variant.
+ */
+async function variantScreen(drafted, loaded, outcomes, demoRight, options, screenDeps) {
+    const byId = new Map(loaded.map((l) => [l.instance.id, l]));
+    const noVariant = new Map();
+    const searched = new Set();
+    const demo = new HeuristicClient();
+    for (let round = 1;; round++) {
+        const screened = screen(drafted, outcomes, demoRight, { ...options, noVariant });
+        const fresh = screened.accepted
+            .map((s) => byId.get(s.drafted.instance.id))
+            .filter((l) => !searched.has(l.instance.id) && !unvariable(l));
+        if (!fresh.length)
+            return screened;
+        if (round > VARIANT_SCREEN_ROUNDS) {
+            for (const l of fresh)
+                noVariant.set(l.instance.id, `not searched within ${VARIANT_SCREEN_ROUNDS} rounds`);
+            continue;
+        }
+        screenDeps.log(`Variant screen, round ${round}: searching ${fresh.length} instance(s) at epoch ${screenDeps.epoch}`);
+        const searches = searchesOf(fresh, { mode: 'only' }, screenDeps.epoch);
+        for (const [id, outcome] of await screenDeps.harvest(searches))
+            outcomes.set(id, outcome);
+        const found = await findVariants(searches, outcomes, screenDeps.harvest, demo);
+        for (const l of fresh)
+            searched.add(l.instance.id);
+        for (const d of found.dropped)
+            noVariant.set(variantOf(d.id).of, `${d.rule} at epoch ${screenDeps.epoch}: ${d.detail}`);
+        screenDeps.log(`  ${found.valid.length} of ${fresh.length} have a variant; ${found.dropped.length} rejected as no-variant`);
+    }
 }
 /** The ids the demo model answers right (asked in process, with the prompt a run would send). */
 async function demoModelRight(loaded, outcomes) {
@@ -90481,6 +90603,8 @@ const GENERATE_USAGE = `tracegate generate (--environment FILE | --repo PATH) --
   --max N                instances kept at most, round robin over kinds
   --timeout SECONDS      per instance's harvest (default 60)
   --report FILE          kept and rejected candidates, each with its rule (default OUT/SUITE/generate-report.json)
+  --variant-screen E|off keep only instances a run at epoch E finds a fresh variant of (default 0;
+                         off: no screen, faster, but items that cannot vary can be memorised)
   --cache DIR --backend docker|local|auto --base-image IMAGE   as for harvest`;
 async function generateCommand(args, io, logger, lifecycle) {
     const options = parseGenerateOptions(parseFlags(args, GENERATE_OPTION_NAMES, GENERATE_USAGE, 'generate'));
@@ -90506,6 +90630,9 @@ async function generateCommand(args, io, logger, lifecycle) {
         ...(options.max ? { maxInstances: options.max } : {}),
         timeoutSeconds: options.timeout,
         ...(options.report ? { report: options.report } : {}),
+        ...(options['variant-screen'] !== undefined
+            ? { variantScreen: options['variant-screen'] }
+            : {}),
     }, {
         harvest: {
             backend: backendFactory(options, logger, lifecycle),

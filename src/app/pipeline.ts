@@ -18,13 +18,8 @@ import { PROMPT_VERSION } from '../stages/prompt/build.js';
 import { assembleResults, mergeHarvests, NO_HARVEST, reportContext } from './results.js';
 import { queryInstances } from '../stages/query/stage.js';
 import { renderReport } from '../stages/report/markdown.js';
-import {
-  candidatesOf,
-  screenVariants,
-  searchesOf,
-  summarizeVariants,
-  type VariantSummary,
-} from '../stages/variants/variants.js';
+import { findVariants } from './variants.js';
+import { searchesOf, summarizeVariants, type VariantSummary } from '../stages/variants/variants.js';
 import type { Baseline, Stores } from '../contracts/ports.js';
 import type { RunDeps, RunInput, RunOutcome } from './run-input.js';
 import type { LoadedInstance } from '../contracts/suite.js';
@@ -214,14 +209,14 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
   const first = await harvestBatch([...selected, ...searches]);
   let asked = selected;
   if (variantsAsked) {
-    // The search ranks each instance's one-literal edits; its first candidates are harvested
-    // alone, and a variant is asked only if it passes the screen with an oracle of its own.
-    const candidates = candidatesOf(searches, first.outcomes);
-    if (candidates.length) {
-      const second = await harvestBatch(candidates);
-      for (const [id, outcome] of second.outcomes) first.outcomes.set(id, outcome);
-    }
-    const screened = await screenVariants(searches, candidates, first.outcomes, deps.screen);
+    // The search ranks each instance's edits; its first candidates are harvested alone (the next
+    // ones when those fail), and a variant is asked only if it passes the screen with an oracle of its own.
+    const screened = await findVariants(
+      searches,
+      first.outcomes,
+      async (batch) => (await harvestBatch(batch)).outcomes,
+      deps.screen,
+    );
     variantSummary = summarizeVariants(
       variantsAsked.mode,
       variantsAsked.epoch,

@@ -182,4 +182,28 @@ describe('the generator, pure parts', () => {
       expect(accepted.filter((s) => s.drafted.instance.kind === kind)).toHaveLength(3);
     expect(rejected.every((r) => r.rule === 'package-cap')).toBe(true);
   });
+
+  it('rejects what the variant screen found no variant for before the caps, so the cap refills', () => {
+    const drafted = Array.from({ length: 6 }, (_, i) =>
+      draft(candidate('S2_Loops', { mode: 'count', invocation: i }, `g${i}`), 'pkg', 'pkg', 60),
+    );
+    const outcomes = new Map(
+      drafted.map((d, i) => [d.instance.id, ok({ n: i + 1 }, `q${i}`)] as const),
+    );
+    const before = screen(drafted, outcomes, new Set(), { seed: 2, maxTotal: 3 });
+    const gone = before.accepted[0]!.drafted.instance.id;
+    const after = screen(drafted, outcomes, new Set(), {
+      seed: 2,
+      maxTotal: 3,
+      noVariant: new Map([[gone, 'no-candidate at epoch 0: none of the 40 edits changes it']]),
+    });
+    expect(after.accepted).toHaveLength(3);
+    expect(after.accepted.map((s) => s.drafted.instance.id)).not.toContain(gone);
+    expect(after.rejected.find((r) => r.id === gone)).toMatchObject({
+      rule: 'no-variant',
+      detail: 'no-candidate at epoch 0: none of the 40 edits changes it',
+    });
+    // The two kept before are kept still; the third place goes to the next in the cap's order.
+    for (const s of before.accepted.slice(1)) expect(after.accepted).toContainEqual(s);
+  });
 });

@@ -22,31 +22,34 @@ import {
  * candidate 0 gives the original's oracle and is dropped (same-oracle), and
  * candidate 1 is the variant (n = 11).
  */
-const answer: FakeAnswer = (spec) => {
-  if (!('kind' in spec)) return { n: 0 };
-  if (spec.variant_search)
-    return {
-      candidates: spec.id.includes('collatz')
-        ? []
-        : [0, 1, 2].map((index) => ({
-            index,
-            file: 'test_x.py',
-            edits: [[1, 0, 1, 1, String(index)]],
-            what: `test_x.py line 1: x → ${index}`,
-          })),
-      pool: 3,
-      targeted: 3,
-      same: 0,
-      failed: 0,
-      unreached: 0,
-      unanswered: 0,
-      unparsed: 0,
-    };
-  // A candidate is harvested from the edit its search answered (else it answers the original's oracle).
-  const k = spec.variant_candidate;
-  if (k !== undefined && spec.variant_edit?.edits[0]?.[4] !== String(k)) return { n: 10 };
-  return { n: 10 + (k ?? 0) };
-};
+const answerWith =
+  (sameUpTo: number, found = 3): FakeAnswer =>
+  (spec) => {
+    if (!('kind' in spec)) return { n: 0 };
+    if (spec.variant_search)
+      return {
+        candidates: spec.id.includes('collatz')
+          ? []
+          : Array.from({ length: found }, (_, index) => ({
+              index,
+              file: 'test_x.py',
+              edits: [[1, 0, 1, 1, String(index)]],
+              what: `test_x.py line 1: x → ${index}`,
+            })),
+        pool: found,
+        targeted: found,
+        same: 0,
+        failed: 0,
+        unreached: 0,
+        unanswered: 0,
+        unparsed: 0,
+      };
+    // A candidate is harvested from the edit its search answered (else it answers the original's oracle).
+    const k = spec.variant_candidate;
+    if (k !== undefined && spec.variant_edit?.edits[0]?.[4] !== String(k)) return { n: 10 };
+    return { n: k === undefined || k < sameUpTo ? 10 : 10 + k };
+  };
+const answer = answerWith(1);
 
 /** A model that answers the original's oracle (10) on originals, and `variantAnswer(k)` on a variant. */
 const client = (variantAnswer: (k: number) => number): ModelClient =>
@@ -55,11 +58,11 @@ const client = (variantAnswer: (k: number) => number): ModelClient =>
     return k === undefined ? 10 : variantAnswer(Number(k));
   });
 
-async function runWith(model: ModelClient): Promise<Results> {
+async function runWith(model: ModelClient, fake = answer): Promise<Results> {
   const dir = tempDir('tg-variants-');
   const with_: Engines = {
     ...engines(() => true),
-    backend: () => fakeBackend(answer),
+    backend: () => fakeBackend(fake),
     client: model,
   };
   const code = await cli(
@@ -100,5 +103,24 @@ describe('fresh variants through the pipeline', () => {
     const echo = await runWith(client((k) => 10 + k));
     expect(onVariants(echo).every((i) => i.correct)).toBe(true);
     expect(echo.memorisation).toMatchObject({ original: 1, variant: 1, flagged: false });
+  });
+
+  it('harvests the next candidates when the first ones all fail the screen, up to two rounds', async () => {
+    const asked: number[] = [];
+    const echo = client((k) => (asked.push(k), 10 + k));
+    // Candidates 0 and 1 give the original's oracle: the second round's candidate 2 is the variant.
+    const second = await runWith(echo, answerWith(2, 5));
+    const found = second.variants!;
+    const collatz = second.instances.filter((r) => r.id.includes('collatz') && !r.id.includes('@'));
+    expect(found.valid).toBe(5 - collatz.length);
+    expect(found.valid).toBeGreaterThan(0);
+    expect(new Set(asked)).toEqual(new Set([2]));
+    // Candidates 0–3 all give it: four tried, the fifth never harvested: dropped by the first one's rule.
+    const none = await runWith(echo, answerWith(4, 5));
+    expect(none.variants!.valid).toBe(0);
+    expect(none.variants!.dropped).toEqual({
+      'no-candidate': collatz.length,
+      'original-answer-passes': 5 - collatz.length,
+    });
   });
 });

@@ -339,6 +339,22 @@ export const generateOptionsSchema = harvestOptionsSchema
     timeout: int('timeout', 1, 3600).default(60),
     /** Where the report of kept and rejected candidates goes (default OUT/SUITE/generate-report.json). */
     report: z.string().optional(),
+    /**
+     * The variant screen's epoch (keep only instances a run finds a fresh variant of), or off.
+     * Default 0: no run's epoch unless asked (runs default to 1; `auto` gives the ISO week).
+     */
+    'variant-screen': z
+      .string()
+      .regex(
+        /^(off|\d{1,10})$/,
+        '--variant-screen must be off or an epoch (a whole number), e.g. 0',
+      )
+      .default('0')
+      .transform((v) => (v === 'off' ? undefined : Number(v)))
+      .refine(
+        (v) => v === undefined || v <= 2 ** 31,
+        '--variant-screen must be at most 2147483648',
+      ),
   });
 export type GenerateOptions = z.infer<typeof generateOptionsSchema>;
 export type GenerateOptionName = keyof z.input<typeof generateOptionsSchema>;

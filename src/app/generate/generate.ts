@@ -10,6 +10,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Environment } from '../../contracts/environment.js';
+import { isWorldKind, type QuestionKind } from '../../contracts/kinds.js';
 import type { HarvestOutcome } from '../../contracts/oracle.js';
 import { scoutResultSchema, type Candidate, type ScoutResult } from '../../contracts/scout.js';
 import { UsageError } from '../../errors.js';
@@ -27,6 +28,8 @@ import {
 import type { LoadedInstance } from '../../contracts/suite.js';
 import { contentHash, isInstanceFile } from '../../adapters/suite/files.js';
 import type { HarvestDeps } from '../../stages/harvest/types.js';
+import { searchesOf, unvariable, variantOf } from '../../stages/variants/variants.js';
+import { findVariants, type HarvestBatch } from '../variants.js';
 
 /** What `tracegate generate` is asked. */
 export interface GenerateRequest {
@@ -49,6 +52,11 @@ export interface GenerateRequest {
   timeoutSeconds: number;
   /** The report file (default OUT/SUITE/generate-report.json). */
   report?: string;
+  /**
+   * The epoch of the variant screen: an instance is kept only if a run at this
+   * epoch finds it a fresh variant (docs/generate.md); undefined: no screen.
+   */
+  variantScreen?: number;
 }
 
 export interface GenerateDeps {
@@ -66,6 +74,8 @@ export interface GenerateReport {
   environment: string;
   packages: string[];
   seed: number;
+  /** The variant screen's epoch, when screened. */
+  variantScreen?: number;
   files: {
     test: string;
     status: string;
@@ -106,6 +116,16 @@ function testFiles(dir: string): string[] {
       `--tests ${dir} has a conftest.py: each test file must be self-contained (it is copied alone, with its questions).`,
     );
   return files;
+}
+
+/** True for an instance file of a world-model kind (never written or removed by generate). */
+function worldFile(file: string): boolean {
+  try {
+    const kind = (JSON.parse(readFileSync(file, 'utf8')) as { kind?: unknown }).kind;
+    return typeof kind === 'string' && isWorldKind(kind as QuestionKind);
+  } catch {
+    return false;
+  }
 }
 
 /** Writes `bytes` unless the file already holds them (regenerating leaves unchanged files untouched). */
@@ -209,6 +229,7 @@ export async function generate(
     environment: recipe.name,
     packages: request.packages,
     seed: request.seed,
+    ...(request.variantScreen !== undefined ? { variantScreen: request.variantScreen } : {}),
     files: [],
     candidates: 0,
     accepted: 0,
@@ -276,17 +297,24 @@ export async function generate(
       `No candidates: no test file of ${request.tests} could be scouted (each file's reason is above).`,
     );
 
-  const harvest = await harvestOracles(loaded, deps.tracerDigest, {
+  const harvestDeps = {
     ...deps.harvest,
     log: deps.log,
     warn: deps.warn,
     signal: deps.signal,
-  });
+  };
+  const harvest = await harvestOracles(loaded, deps.tracerDigest, harvestDeps);
   const demoRight = await demoModelRight(loaded, harvest.outcomes);
-  const screened = screen(drafted, harvest.outcomes, demoRight, {
-    seed: request.seed,
-    maxTotal: request.maxInstances,
-  });
+  const options = { seed: request.seed, maxTotal: request.maxInstances };
+  const screened =
+    request.variantScreen === undefined
+      ? screen(drafted, harvest.outcomes, demoRight, options)
+      : await variantScreen(drafted, loaded, harvest.outcomes, demoRight, options, {
+          epoch: request.variantScreen,
+          harvest: async (batch) =>
+            (await harvestOracles(batch, deps.tracerDigest, harvestDeps)).outcomes,
+          log: deps.log,
+        });
 
   // Write the kept instances; remove what an earlier generation left that is no longer kept.
   const keep = new Map<string, Drafted[]>();
@@ -294,15 +322,17 @@ export async function generate(
     const dir = loaded.find((l) => l.instance.id === s.drafted.instance.id)!.dir;
     keep.set(dir, [...(keep.get(dir) ?? []), s.drafted]);
   }
+  // World-model instances (scripts/generate-world.py writes them beside these) are not the generator's.
   for (const d of dirs) {
     const kept = keep.get(d.dir) ?? [];
-    if (!kept.length) {
+    const names = new Set(kept.map((k) => k.fileName));
+    const others = readdirSync(d.dir).filter((name) => isInstanceFile(name) && !names.has(name));
+    const world = others.filter((name) => worldFile(join(d.dir, name)));
+    if (!kept.length && !world.length) {
       rmSync(d.dir, { recursive: true, force: true });
       continue;
     }
-    const names = new Set(kept.map((k) => k.fileName));
-    for (const name of readdirSync(d.dir))
-      if (isInstanceFile(name) && !names.has(name)) rmSync(join(d.dir, name));
+    for (const name of others) if (!world.includes(name)) rmSync(join(d.dir, name));
     for (const k of kept) writeIfChanged(join(d.dir, k.fileName), k.bytes);
   }
 
@@ -325,6 +355,55 @@ export async function generate(
         .join(', ') || 'none'),
   );
   return report;
+}
+
+/** Rounds of the variant screen: each searches the instances the caps newly let in. */
+const VARIANT_SCREEN_ROUNDS = 6;
+
+/**
+ * The screen, with the variant screen: the kept instances are searched for a
+ * fresh variant at `epoch` exactly as a run searches them (findVariants); an
+ * instance without one is rejected as `no-variant` and the screen runs again,
+ * so the caps fill its place with the next candidates, which are searched in
+ * turn. Instances a round's caps let in that could not be searched within
+ * VARIANT_SCREEN_ROUNDS are rejected too: every kept instance has a variant.
+ */
+async function variantScreen(
+  drafted: readonly Drafted[],
+  loaded: readonly LoadedInstance[],
+  outcomes: Map<string, HarvestOutcome>,
+  demoRight: ReadonlySet<string>,
+  options: { seed: number; maxTotal?: number },
+  screenDeps: { epoch: number; harvest: HarvestBatch; log: (message: string) => void },
+): Promise<ReturnType<typeof screen>> {
+  const byId = new Map(loaded.map((l) => [l.instance.id, l]));
+  const noVariant = new Map<string, string>();
+  const searched = new Set<string>();
+  const demo = new HeuristicClient();
+  for (let round = 1; ; round++) {
+    const screened = screen(drafted, outcomes, demoRight, { ...options, noVariant });
+    const fresh = screened.accepted
+      .map((s) => byId.get(s.drafted.instance.id)!)
+      .filter((l) => !searched.has(l.instance.id) && !unvariable(l));
+    if (!fresh.length) return screened;
+    if (round > VARIANT_SCREEN_ROUNDS) {
+      for (const l of fresh)
+        noVariant.set(l.instance.id, `not searched within ${VARIANT_SCREEN_ROUNDS} rounds`);
+      continue;
+    }
+    screenDeps.log(
+      `Variant screen, round ${round}: searching ${fresh.length} instance(s) at epoch ${screenDeps.epoch}`,
+    );
+    const searches = searchesOf(fresh, { mode: 'only' }, screenDeps.epoch);
+    for (const [id, outcome] of await screenDeps.harvest(searches)) outcomes.set(id, outcome);
+    const found = await findVariants(searches, outcomes, screenDeps.harvest, demo);
+    for (const l of fresh) searched.add(l.instance.id);
+    for (const d of found.dropped)
+      noVariant.set(variantOf(d.id)!.of, `${d.rule} at epoch ${screenDeps.epoch}: ${d.detail}`);
+    screenDeps.log(
+      `  ${found.valid.length} of ${fresh.length} have a variant; ${found.dropped.length} rejected as no-variant`,
+    );
+  }
 }
 
 /** The ids the demo model answers right (asked in process, with the prompt a run would send). */

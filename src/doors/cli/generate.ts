@@ -41,6 +41,8 @@ export const GENERATE_USAGE = `tracegate generate (--environment FILE | --repo P
   --max N                instances kept at most, round robin over kinds
   --timeout SECONDS      per instance's harvest (default 60)
   --report FILE          kept and rejected candidates, each with its rule (default OUT/SUITE/generate-report.json)
+  --variant-screen E|off keep only instances a run at epoch E finds a fresh variant of (default 0;
+                         off: no screen, faster, but items that cannot vary can be memorised)
   --cache DIR --backend docker|local|auto --base-image IMAGE   as for harvest`;
 
 export async function generateCommand(
@@ -76,6 +78,9 @@ export async function generateCommand(
       ...(options.max ? { maxInstances: options.max } : {}),
       timeoutSeconds: options.timeout,
       ...(options.report ? { report: options.report } : {}),
+      ...(options['variant-screen'] !== undefined
+        ? { variantScreen: options['variant-screen'] }
+        : {}),
     },
     {
       harvest: {

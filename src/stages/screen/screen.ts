@@ -16,8 +16,9 @@ export const SCREEN_RULES = [
   'too-large',
   'demo-model-right',
   'duplicate-question',
-  'common-answer',
+  'no-variant',
   'target-cap',
+  'common-answer',
   'package-cap',
 ] as const;
 export type ScreenRule = (typeof SCREEN_RULES)[number];
@@ -126,7 +127,8 @@ const rank = (seed: number, id: string): string =>
  * candidate: the harvest must have given an oracle (the test passed, the
  * target ran, the double harvest agreed byte for byte, no value was cut),
  * the answer must say something and fit a prompt, and the demo model must
- * not get it right. Then over the survivors: one instance per question; at
+ * not get it right. Then over the survivors: one instance per question; none
+ * the variant screen found no fresh variant for (`noVariant`); at
  * most PER_TARGET_KIND per (target, kind); per kind, no answer more common
  * than MAX_COMMON_SHARE (a constant guess scores no more than that); and at
  * most `maxTotal`, taken round robin over kinds so a cap keeps the mix.
@@ -136,7 +138,12 @@ export function screen(
   drafted: readonly Drafted[],
   outcomes: ReadonlyMap<string, HarvestOutcome>,
   demoRight: ReadonlySet<string>,
-  options: { seed: number; maxTotal?: number },
+  options: {
+    seed: number;
+    maxTotal?: number;
+    /** Instances with no fresh variant at the screen's epoch, and why (the variant screen). */
+    noVariant?: ReadonlyMap<string, string>;
+  },
 ): ScreenResult {
   const rejected: Rejection[] = [];
   const reject = (d: Drafted, rule: ScreenRule, detail: string) =>
@@ -173,6 +180,11 @@ export function screen(
     }
     questions.set(key, s.drafted.instance.id);
     return true;
+  });
+  kept = kept.filter((s) => {
+    const why = options.noVariant?.get(s.drafted.instance.id);
+    if (why !== undefined) reject(s.drafted, 'no-variant', why);
+    return why === undefined;
   });
 
   const byRank = (a: Screened, b: Screened) => {

@@ -57,10 +57,13 @@ export function variantOf(id: string): { of: string; epoch: number } | undefined
   return { of: id.slice(0, at), epoch: Number(id.slice(at + 2)) };
 }
 
-/** Candidates harvested alone per instance, in the search's order: the first that passes is kept. */
+/** Candidates harvested alone per instance and round, in the search's order: the first that passes is kept. */
 export const VARIANT_TRIES = 2;
+/** Rounds of candidates: a search whose first VARIANT_TRIES all fail the screen gets its next ones. */
+export const VARIANT_ROUNDS = 2;
 
-function unvariable(l: LoadedInstance): Unvariable | undefined {
+/** Why an instance cannot vary, or undefined when it can. */
+export function unvariable(l: LoadedInstance): Unvariable | undefined {
   if (isWorldKind(l.instance.kind)) return 'world-model-kind';
   if (l.instance.cwd !== 'instance') return 'runs-in-checkout';
   if (l.instance.parser) return 'own-parser';
@@ -140,14 +143,23 @@ function searchAnswer(outcome: HarvestOutcome | undefined): SearchAnswer | undef
     : undefined;
 }
 
-/** The variants to harvest: the first VARIANT_TRIES candidates of each search, in its order. */
+/** How many candidates a search found (0 when it gave no list). */
+export function foundCount(
+  search: LoadedInstance,
+  outcomes: ReadonlyMap<string, HarvestOutcome>,
+): number {
+  return searchAnswer(outcomes.get(search.instance.id))?.candidates.length ?? 0;
+}
+
+/** The variants to harvest: the first `upTo` candidates of each search, in its order. */
 export function candidatesOf(
   searches: readonly LoadedInstance[],
   outcomes: ReadonlyMap<string, HarvestOutcome>,
+  upTo = VARIANT_TRIES,
 ): LoadedInstance[] {
   return searches.flatMap((s) =>
     (searchAnswer(outcomes.get(s.instance.id))?.candidates ?? [])
-      .slice(0, VARIANT_TRIES)
+      .slice(0, upTo)
       .map(({ index, file, edits }) => ({
         ...s,
         instance: {
