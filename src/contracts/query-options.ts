@@ -18,7 +18,7 @@ export const QUERY_OPTIONS: Readonly<Record<QuestionKind, KindOptions>> = {
     "default": "covered",
     "modes": {
       "covered": {"mode": ["covered", "line_counts"], "max_value_chars": null},
-      "line_counts": {"mode": ["covered", "line_counts"], "max_value_chars": null},
+      "line_counts": {"mode": ["covered", "line_counts"], "lines": ["statement", "physical"], "rows": ["executed", "body"], "max_value_chars": null},
     },
   },
   "M2_Loops": {

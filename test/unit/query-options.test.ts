@@ -51,7 +51,7 @@ describe('query options at load', () => {
         id: 'typo',
         reason:
           `${join(dir, 'typo', 'instance.json')}: query.bogus: unknown option for ` +
-          'M1_IntraProceduralCFG mode "line_counts" in instance "typo" (options: mode, max_value_chars)',
+          'M1_IntraProceduralCFG mode "line_counts" in instance "typo" (options: mode, lines, rows, max_value_chars)',
       },
     ]);
   });

@@ -598,6 +598,47 @@ program("find", '''
                                 {"line": 9, "count": 1}]}),
 ])
 
+# 21a SWE-Flux's M1 shape: every body line with zero rows, raw line events ----------------------
+program("shape", '''
+    def shape(a, b):
+        """Doc."""
+        total = combine(
+            a,
+            b * 2,
+        )
+        # a comment
+        if total > 100:
+            return -1
+
+        return total
+
+    def combine(x, y):
+        return x + y
+    ''', '''
+    from prog import shape
+    def test_it():
+        assert shape(1, 2) == 5
+        assert shape(3, 4) == 11
+    ''', [
+    # Statement steps: the call statement is one step at line 3; nothing else changes.
+    ("line-counts-statement", "M1_IntraProceduralCFG", "shape", {"mode": "line_counts"},
+     {"line_execution_counts": [{"line": 3, "count": 2}, {"line": 8, "count": 2}, {"line": 11, "count": 2}]}),
+    # Every body line (2, the docstring, through 11), zero rows for the lines that never ran.
+    ("line-counts-body", "M1_IntraProceduralCFG", "shape", {"mode": "line_counts", "rows": "body"},
+     {"line_execution_counts": [{"line": n, "count": {3: 2, 8: 2, 11: 2}.get(n, 0)} for n in range(2, 12)]}),
+    # Raw events: line 3 (the callee's name), 4 and 5 (the arguments), then 3 again (the call itself), per
+    # invocation, on 3.11 and 3.13 alike.
+    ("line-counts-physical", "M1_IntraProceduralCFG", "shape", {"mode": "line_counts", "lines": "physical"},
+     {"line_execution_counts": [{"line": 3, "count": 4}, {"line": 4, "count": 2}, {"line": 5, "count": 2},
+                                {"line": 8, "count": 2}, {"line": 11, "count": 2}]}),
+    ("line-counts-physical-body", "M1_IntraProceduralCFG", "shape",
+     {"mode": "line_counts", "lines": "physical", "rows": "body"},
+     {"line_execution_counts": [{"line": n, "count": {3: 4, 4: 2, 5: 2, 8: 2, 11: 2}.get(n, 0)}
+                                for n in range(2, 12)]}),
+    ("line-counts-bad-rows", "M1_IntraProceduralCFG", "shape", {"mode": "line_counts", "rows": "all"},
+     Invalid("query key rows must be one of 'executed', 'body', got 'all'")),
+])
+
 # 21b an early return before the loop (SWE-Flux's conventions: unreached loops, calls over all invocations)
 program("early", '''
     def helper(x):

@@ -75,12 +75,12 @@ def _all(results: list[Result], **fields: Any) -> list[Result]:
 
 
 def _needs(specs: list[Spec]) -> dict[str, Any]:
-    needs: dict[str, Any] = {"record_calls": False, "dataflow_nested": False, "variables": set(), "dataflow": set(),
-                             "count_calls": set()}
+    needs: dict[str, Any] = {"record_calls": False, "dataflow_nested": False, "raw_lines": False,
+                             "variables": set(), "dataflow": set(), "count_calls": set()}
     for spec in specs:
         part = queries.recording_needs(spec["kind"], spec.get("query") or {})
-        needs["record_calls"] |= bool(part["record_calls"])
-        needs["dataflow_nested"] |= bool(part["dataflow_nested"])
+        for flag in ("record_calls", "dataflow_nested", "raw_lines"):
+            needs[flag] |= bool(part[flag])
         for key in ("variables", "dataflow", "count_calls"):
             needs[key] |= set(part[key] or ())
     return needs
@@ -169,7 +169,7 @@ class _Recording:
                  parsed: bool) -> None:
         self.members, self.target, self.config, self.context = members, target, config, context
         self.parsed = parsed  # a spec's own parser reads the trace: keep the text it gets
-        self.rule_context = queries.Context(target.file, target.func, target.linemap)
+        self.rule_context = queries.Context(target.file, target.func, target.linemap, target.node)
         self.trace: dict[str, Any] | None = None
         self.trace_text = b""
         self.failed: str | None = None  # why the trace could not be read
@@ -207,7 +207,8 @@ def _recordings(specs: list[Spec], results: list[Result], run_dir: str, instance
             config = dict(target=head["target"], trace_path=sandbox.path(trace_name), instance_dir=run_dir,
                           record_calls=needs["record_calls"], variables=sorted(needs["variables"]) or None,
                           dataflow=sorted(needs["dataflow"]) or None, dataflow_nested=needs["dataflow_nested"],
-                          count_calls=sorted(needs["count_calls"]) or None, max_events=head.get("max_events"),
+                          count_calls=sorted(needs["count_calls"]) or None, raw_lines=needs["raw_lines"],
+                          max_events=head.get("max_events"),
                           max_value_chars=cap)
             parsed = any(specs[i].get("parser") for i in members)
             recordings.append(_Recording(members, target, config, dict(target.context, tests=tests), parsed))

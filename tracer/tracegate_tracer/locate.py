@@ -61,6 +61,7 @@ class Target:
             raise missing
         first = min([node.lineno] + [d.lineno for d in node.decorator_list])
         lines = self.text.splitlines(keepends=True)
+        self.node = node
         self.qualname = qualname
         self.file = rel_file.replace("\\", "/")
         self.func = f"{module_name(self.file)}.{qualname}"

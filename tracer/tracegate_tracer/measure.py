@@ -118,7 +118,8 @@ def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root:
         target, query = targets[index], spec.get("query") or {}
         try:
             rule = queries.rule_for(spec.get("kind"), query)
-            answer = rule.answer(measurement, query, queries.Context(target.file, target.func, target.linemap))
+            context = queries.Context(target.file, target.func, target.linemap, target.node)
+            answer = rule.answer(measurement, query, context)
         except queries.Invalid as exc:
             results[index] = dict(result, status="invalid", reason=str(exc))
             continue

@@ -46,6 +46,8 @@ class Recorder:
         self.nested = bool(config.get("dataflow_nested")) and self.tracked is not None
         self.nested_infos = {}
         self.counted = frozenset(config.get("count_calls") or ()) or None
+        # Every line event as the interpreter reports it, `["raw", inv, physical line]` (M1 `lines: "physical"`).
+        self.raw_lines = bool(config.get("raw_lines"))
         self._count_names = {}  # code -> its dotted name when counted, else None
         self.max_events = int(config.get("max_events") or DEFAULT_MAX_EVENTS)
         # A variant search (search.py): a test past this many events loses the rest of its events and is
@@ -380,13 +382,15 @@ class Invocation:
         """A line event at physical line `phys`, instruction `lasti`."""
         if lasti in self.info.skip:
             return  # inside an inlined comprehension (3.12+)
+        rec = self.rec
+        if rec.raw_lines:
+            rec.emit(["raw", self.inv, phys])
         stmt = self.info.linemap.stmt_line(phys)
         if stmt == self.last_line and phys != self.last_phys and lasti > self.last_lasti:
             # Same statement, a later physical line, execution moved forward: one step.
             self.last_phys, self.last_lasti = phys, lasti
             return
         self.last_line, self.last_phys, self.last_lasti = stmt, phys, lasti
-        rec = self.rec
         rec.emit(["line", self.inv, stmt, rec.snapshot(frame)])
 
     def access(self, offset: int, info: CodeInfo | NestedInfo | None = None) -> None:

@@ -29,8 +29,9 @@ class Invalid(Exception):
 class Context:
     """What the rules need besides the trace: names and the target's LineMap."""
 
-    def __init__(self, file: str, func: str, linemap: Any) -> None:
+    def __init__(self, file: str, func: str, linemap: Any, node: Any = None) -> None:
         self.file, self.func, self.linemap = file, func, linemap
+        self.node = node  # the target's def node (ast), when located from source
 
 
 def _no_needs(query: Query) -> Needs:
