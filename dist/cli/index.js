@@ -81534,7 +81534,7 @@ const QUERY_OPTIONS = {
         "default": "covered",
         "modes": {
             "covered": { "mode": ["covered", "line_counts"], "max_value_chars": null },
-            "line_counts": { "mode": ["covered", "line_counts"], "max_value_chars": null },
+            "line_counts": { "mode": ["covered", "line_counts"], "lines": ["statement", "physical"], "rows": ["executed", "body"], "max_value_chars": null },
         },
     },
     "M2_Loops": {
@@ -90455,30 +90455,38 @@ async function generate(request, deps) {
 /** Rounds of the variant screen: each searches the instances the caps newly let in. */
 const VARIANT_SCREEN_ROUNDS = 6;
 /**
- * The screen, with the variant screen: the kept instances are searched for a
- * fresh variant at `epoch` exactly as a run searches them (findVariants); an
- * instance without one is rejected as `no-variant` and the screen runs again,
- * so the caps fill its place with the next candidates, which are searched in
- * turn. Instances a round's caps let in that could not be searched within
- * VARIANT_SCREEN_ROUNDS are rejected too: every kept instance has a variant.
+ * Each round searches as many instances as a cap this many times larger would keep, so a kind
+ * whose questions rarely vary is refilled from searched reserves instead of one round at a time.
+ */
+const VARIANT_SCREEN_LOOKAHEAD = 2;
+/**
+ * The screen, with the variant screen: the instances the caps would keep (and as many again, in
+ * the caps' order) are searched for a fresh variant at `epoch` exactly as a run searches them
+ * (findVariants); an instance without one is rejected as `no-variant` and the screen runs again,
+ * so the caps fill its place with the next candidates, which are searched in turn. Instances the
+ * caps let in that could not be searched within VARIANT_SCREEN_ROUNDS are rejected too: every
+ * kept instance has a variant.
  */
 async function variantScreen(drafted, loaded, outcomes, demoRight, options, screenDeps) {
     const byId = new Map(loaded.map((l) => [l.instance.id, l]));
     const noVariant = new Map();
     const searched = new Set();
     const demo = new HeuristicClient();
+    const unsearched = (result) => result.accepted
+        .map((s) => byId.get(s.drafted.instance.id))
+        .filter((l) => !searched.has(l.instance.id) && !unvariable(l));
+    const wide = options.maxTotal === undefined ? undefined : options.maxTotal * VARIANT_SCREEN_LOOKAHEAD;
     for (let round = 1;; round++) {
         const screened = screen(drafted, outcomes, demoRight, { ...options, noVariant });
-        const fresh = screened.accepted
-            .map((s) => byId.get(s.drafted.instance.id))
-            .filter((l) => !searched.has(l.instance.id) && !unvariable(l));
-        if (!fresh.length)
+        const missing = unsearched(screened);
+        if (!missing.length)
             return screened;
         if (round > VARIANT_SCREEN_ROUNDS) {
-            for (const l of fresh)
+            for (const l of missing)
                 noVariant.set(l.instance.id, `not searched within ${VARIANT_SCREEN_ROUNDS} rounds`);
             continue;
         }
+        const fresh = unsearched(screen(drafted, outcomes, demoRight, { ...options, maxTotal: wide, noVariant }));
         screenDeps.log(`Variant screen, round ${round}: searching ${fresh.length} instance(s) at epoch ${screenDeps.epoch}`);
         const searches = searchesOf(fresh, { mode: 'only' }, screenDeps.epoch);
         for (const [id, outcome] of await screenDeps.harvest(searches))

@@ -359,14 +359,19 @@ export async function generate(
 
 /** Rounds of the variant screen: each searches the instances the caps newly let in. */
 const VARIANT_SCREEN_ROUNDS = 6;
+/**
+ * Each round searches as many instances as a cap this many times larger would keep, so a kind
+ * whose questions rarely vary is refilled from searched reserves instead of one round at a time.
+ */
+const VARIANT_SCREEN_LOOKAHEAD = 2;
 
 /**
- * The screen, with the variant screen: the kept instances are searched for a
- * fresh variant at `epoch` exactly as a run searches them (findVariants); an
- * instance without one is rejected as `no-variant` and the screen runs again,
- * so the caps fill its place with the next candidates, which are searched in
- * turn. Instances a round's caps let in that could not be searched within
- * VARIANT_SCREEN_ROUNDS are rejected too: every kept instance has a variant.
+ * The screen, with the variant screen: the instances the caps would keep (and as many again, in
+ * the caps' order) are searched for a fresh variant at `epoch` exactly as a run searches them
+ * (findVariants); an instance without one is rejected as `no-variant` and the screen runs again,
+ * so the caps fill its place with the next candidates, which are searched in turn. Instances the
+ * caps let in that could not be searched within VARIANT_SCREEN_ROUNDS are rejected too: every
+ * kept instance has a variant.
  */
 async function variantScreen(
   drafted: readonly Drafted[],
@@ -380,17 +385,24 @@ async function variantScreen(
   const noVariant = new Map<string, string>();
   const searched = new Set<string>();
   const demo = new HeuristicClient();
-  for (let round = 1; ; round++) {
-    const screened = screen(drafted, outcomes, demoRight, { ...options, noVariant });
-    const fresh = screened.accepted
+  const unsearched = (result: ReturnType<typeof screen>): LoadedInstance[] =>
+    result.accepted
       .map((s) => byId.get(s.drafted.instance.id)!)
       .filter((l) => !searched.has(l.instance.id) && !unvariable(l));
-    if (!fresh.length) return screened;
+  const wide =
+    options.maxTotal === undefined ? undefined : options.maxTotal * VARIANT_SCREEN_LOOKAHEAD;
+  for (let round = 1; ; round++) {
+    const screened = screen(drafted, outcomes, demoRight, { ...options, noVariant });
+    const missing = unsearched(screened);
+    if (!missing.length) return screened;
     if (round > VARIANT_SCREEN_ROUNDS) {
-      for (const l of fresh)
+      for (const l of missing)
         noVariant.set(l.instance.id, `not searched within ${VARIANT_SCREEN_ROUNDS} rounds`);
       continue;
     }
+    const fresh = unsearched(
+      screen(drafted, outcomes, demoRight, { ...options, maxTotal: wide, noVariant }),
+    );
     screenDeps.log(
       `Variant screen, round ${round}: searching ${fresh.length} instance(s) at epoch ${screenDeps.epoch}`,
     );
