@@ -45,6 +45,12 @@ export const planSpecSchema = z.strictObject({
   parser: z.string().nullable().optional(),
   /** Where pytest runs; absent: `dir`. */
   cwd: z.string().optional(),
+  /**
+   * The environment's repository checkout (git and image sources): `file` fields of code under it
+   * (not installed into site-packages) are named relative to it, as SWE-Flux names them, and a
+   * target file may be given relative to it.
+   */
+  repo_root: z.string().optional(),
   /** A failing test may still be an oracle (world-model kinds ask about failures). */
   expect_failure: z.boolean().optional(),
   /** Echoed back in the result, so the host can check whose result it reads. */

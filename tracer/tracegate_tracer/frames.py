@@ -62,11 +62,15 @@ def dotted_name(frame: FrameType) -> str:
 
 
 class FileNamer:
-    """Names a source file relative to site-packages, the instance dir or the stdlib."""
+    """Names a source file relative to site-packages, the instance dir, the repository or the stdlib."""
 
-    def __init__(self, instance_dir: str) -> None:
+    def __init__(self, instance_dir: str, repo_root: str | None = None) -> None:
         self.instance_dir = os.path.abspath(instance_dir) + os.sep
         self.stdlib = os.path.abspath(sysconfig.get_paths()["stdlib"]) + os.sep
+        # The environment's checkout: code installed from it in place (editable, or on sys.path) is named
+        # relative to it (`src/click/types.py`), as SWE-Flux names it. Never the filesystem root.
+        repo = os.path.abspath(repo_root) if repo_root else None
+        self.repo_root = repo + os.sep if repo and repo != os.sep else None
         self._cache = {}
 
     def __call__(self, path: str) -> str:
@@ -81,7 +85,7 @@ class FileNamer:
             if marker in normal:
                 return normal.rsplit(marker, 1)[1]
         absolute = os.path.abspath(path)
-        for root in (self.instance_dir, self.stdlib):
-            if absolute.startswith(root):
+        for root in (self.instance_dir, self.repo_root, self.stdlib):
+            if root and absolute.startswith(root):
                 return os.path.relpath(absolute, root).replace("\\", "/")
         return normal

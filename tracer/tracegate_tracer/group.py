@@ -183,6 +183,8 @@ class _Recording:
 def _recordings(specs: list[Spec], results: list[Result], run_dir: str, instance_dir: str, tests: Any,
                 sandbox: Sandbox) -> list[_Recording]:
     """The run's recordings, one per target and limits; a spec whose target cannot be found is decided here."""
+    repo_root = specs[0].get("repo_root")
+    repo = [repo_root] if isinstance(repo_root, str) and os.path.isabs(repo_root) and os.path.isdir(repo_root) else []
     by_key: dict[str, list[int]] = {}
     for index, spec in enumerate(specs):
         by_key.setdefault(recording_key(spec), []).append(index)
@@ -191,7 +193,7 @@ def _recordings(specs: list[Spec], results: list[Result], run_dir: str, instance
         head = specs[members[0]]
         status = "invalid"
         try:
-            target = Target(head["target"]["file"], head["target"]["function"], [run_dir, instance_dir])
+            target = Target(head["target"]["file"], head["target"]["function"], [run_dir, instance_dir, *repo])
             cap = value_cap(head.get("query") or {})
         except TargetNotFound as exc:
             reason = str(exc)
@@ -208,6 +210,7 @@ def _recordings(specs: list[Spec], results: list[Result], run_dir: str, instance
                           record_calls=needs["record_calls"], variables=sorted(needs["variables"]) or None,
                           dataflow=sorted(needs["dataflow"]) or None, dataflow_nested=needs["dataflow_nested"],
                           count_calls=sorted(needs["count_calls"]) or None, raw_lines=needs["raw_lines"],
+                          repo_root=repo[0] if repo else None,
                           max_events=head.get("max_events"),
                           max_value_chars=cap)
             parsed = any(specs[i].get("parser") for i in members)

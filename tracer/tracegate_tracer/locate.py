@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import importlib.util
 import os
 import sys
 from collections.abc import Sequence
@@ -16,13 +17,36 @@ class TargetNotFound(Exception):
 
 
 def find_file(rel_file: str, dirs: Sequence[str], search_path: Sequence[str] | None = None) -> str | None:
-    """The target file as the tests will import it: the test dir, the instance dir, then sys.path."""
+    """The target file as the tests will import it: the test dir, the instance dir (and the checkout), then
+    sys.path, then where the import system finds its top-level package (an editable install by a finder or
+    a `.pth` hook puts no entry on sys.path)."""
     roots = list(dirs) + list(sys.path if search_path is None else search_path)
     for root in roots:
         candidate = os.path.join(root or ".", rel_file)
         if os.path.isfile(candidate):
             return os.path.abspath(candidate)
+    if search_path is None:
+        for root in _import_roots(rel_file):
+            candidate = os.path.join(root, rel_file)
+            if os.path.isfile(candidate):
+                return os.path.abspath(candidate)
     return None
+
+
+def _import_roots(rel_file: str) -> list[str]:
+    """Directories holding the top-level package (or module) of `rel_file` as `importlib.util.find_spec`
+    finds it: the meta path's finders are asked for the top-level name only, so no package code runs."""
+    top = rel_file.replace("\\", "/").lstrip("/").split("/", 1)[0].removesuffix(".py")
+    if not top.isidentifier() or top in sys.modules:
+        return []
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return []
+    if spec is None:
+        return []
+    places = list(spec.submodule_search_locations or ()) or ([spec.origin] if spec.origin else [])
+    return [os.path.dirname(os.path.normpath(place)) for place in places if os.path.isabs(place)]
 
 
 def package_scope(target_path: str, rel_file: str, instance_dir: str) -> str:

@@ -24,7 +24,7 @@ ISOLATION_KEYS = frozenset({"uid_base"})
 SPEC_KEYS = frozenset({
     "id", "dir", "tests", "kind", "target", "query", "timeout_seconds", "parser", "cwd", "expect_failure",
     "instance_hash", "env_digest", "variant_epoch", "variant_candidate", "variant_edit", "variant_search", "mutant",
-    "swe_flux",
+    "swe_flux", "repo_root",
     "backend", "max_events",
 })
 """A question's spec (group.py and the modules it runs: measure.py, swe_flux.py, variant.py)."""

@@ -59,7 +59,7 @@ class Recorder:
         self.site_files = {str(k): str(v) for k, v in (config.get("site_files") or {}).items()}
         self._counting = "<process>"
         self.max_value = int(config.get("max_value_chars") or MAX_REPR)
-        self.name_file = frames.FileNamer(config.get("instance_dir") or os.getcwd())
+        self.name_file = frames.FileNamer(config.get("instance_dir") or os.getcwd(), config.get("repo_root"))
         self.writer = TraceWriter(config["trace_path"], self.target, self.backend)
         self.writer.value_cap = self.max_value
         self.test_id = "<process>"

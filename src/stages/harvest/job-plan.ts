@@ -53,6 +53,7 @@ function planSpec(
     timeout_seconds: instance.timeout_seconds,
     parser: instance.parser ?? null,
     ...(instance.cwd === 'checkout' && checkout ? { cwd: checkout } : {}),
+    ...(checkout ? { repo_root: checkout } : {}),
     expect_failure: instance.expect_failure,
     ...(instance.mutant
       ? {

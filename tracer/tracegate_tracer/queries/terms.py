@@ -5,7 +5,8 @@ word for word, so a question never defines a term differently from the rules.
 """
 
 NAMES = ("`file` is the target file's path relative to site-packages (or to the test directory for a "
-         "module that lives there); `func` is the dotted name `module.qualname`, e.g. `pkg.mod.Class.method`.")
+         "module that lives there, or to the repository for code installed in place from its checkout); `func` "
+         "is the dotted name `module.qualname`, e.g. `pkg.mod.Class.method`.")
 LINES = ("Lines are absolute 1-based physical lines of the target file; a statement that spans several "
          "lines is reported at its first line, a compound statement's header (`if`/`elif`/`while`/`for`/"
          "`with`/`try`/`match`, up to the line before its first body statement) at the header's first line, "
