@@ -24,6 +24,11 @@ export interface HarvestJob {
   timeoutMs: number;
   /** Names the job in logs, e.g. `run 1 of 2`. */
   label: string;
+  /**
+   * The tracer stages in the environment's checkout (SWE-Flux instances, as their runner does):
+   * the backend gives the job its own writable copy of it, discarded with the job.
+   */
+  writableCheckout?: boolean;
 }
 
 /**

@@ -16,20 +16,31 @@ const IDS = [
   'core_accumulator_m6_calls',
   'core_accumulator_s6_calls',
   'core_classify_s1_cfg',
+  // Its parser refuses a traced file outside its working directory, as SWE-Flux's do.
+  'core_classify_s1_paths',
   'core_divide_s5_exceptions',
   'core_total_m1_cfg',
   'core_total_s2_loops',
 ];
 
-/** A SWE-Flux-style image of the fixture repository: a venv with pytest on PATH, the repository at /testbed. */
+/**
+ * A SWE-Flux-style image of the fixture repository: a venv with pytest on PATH, the repository at
+ * /testbed, installed in place as an editable install does it (a .pth line: `calc` imports from
+ * /testbed, whatever the working directory).
+ */
 function fixtureImage(docker: Docker): Promise<string> {
   const core = readFileSync(join(SWE_FLUX, 'testbed', 'calc', 'core.py'));
+  const lines = [
+    'ENV PATH=/opt/venv/bin:$PATH',
+    'WORKDIR /testbed',
+    'RUN echo /testbed > /opt/venv/lib/python3.11/site-packages/calc-editable.pth',
+  ];
   return pytestImage(docker, {
-    tag: `tracegate-test-swe-flux:${sha256(core, ...PYTEST).slice(0, 12)}`,
+    tag: `tracegate-test-swe-flux:${sha256(core, ...PYTEST, ...lines).slice(0, 12)}`,
     base: 'tracegate/base:bookworm',
     python: '3.11',
     copy: [join(SWE_FLUX, 'testbed')],
-    lines: ['ENV PATH=/opt/venv/bin:$PATH', 'WORKDIR /testbed'],
+    lines,
   });
 }
 

@@ -12,6 +12,8 @@ import os
 import shutil
 import sys
 
+import pytest
+
 from conftest import parse_results, run_plan
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "test", "fixtures", "swe-flux")
@@ -33,10 +35,18 @@ def _spec(qa_dir, checkout, ident, **extra):
 
 
 def _copies(tmp_path):
+    """The QA directory and the checkout, `calc` importable from the checkout as an install puts it (a path on
+    sys.path, like an editable install's; the image's venv has a .pth line for it)."""
     qa_dir, checkout = tmp_path / "qa", tmp_path / "testbed"
     shutil.copytree(INSTANCES, qa_dir, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(os.path.join(FIXTURES, "testbed"), checkout, ignore=shutil.ignore_patterns("__pycache__"))
     return qa_dir, checkout
+
+
+@pytest.fixture(autouse=True)
+def _calc_installed(tmp_path, monkeypatch):
+    """`calc` importable from the checkout `_copies` makes, as an install puts it on sys.path."""
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "testbed"))
 
 
 def _published(ident):
@@ -49,7 +59,7 @@ def test_each_instance_reproduces_its_published_oracle(tmp_path):
     done = run_plan(tmp_path, [_spec(qa_dir, checkout, ident) for ident in IDS], timeout=600)
     assert done.returncode == 0, done.stderr
     results = {r["id"]: r for r in parse_results(done.stdout)}
-    assert len(IDS) == 6 and len({_published(i)["question_kind"] for i in IDS}) == 6
+    assert len(IDS) == 7 and len({_published(i)["question_kind"] for i in IDS}) == 6
     for ident in IDS:
         result, published = results[ident], _published(ident)
         assert result["status"] == "ok", (ident, result.get("reason"))
@@ -59,6 +69,10 @@ def test_each_instance_reproduces_its_published_oracle(tmp_path):
         assert result["context"]["tests"][0]["source"].startswith("import"), ident
     # Known by construction (calc/core.py): classify(7) runs lines 2, 4, 6, 7; total's loop turns 5 + 4 times.
     assert results["core_classify_s1_cfg"]["answer"] == {"executed_lines": [2, 4, 6, 7]}
+    # Its parser refuses a traced file outside its working directory: staged in the checkout, it is inside.
+    assert results["core_classify_s1_paths"]["answer"] == {"executed_lines": [2, 4, 6, 7]}
+    # Nothing of the staging is left in the checkout.
+    assert sorted(os.listdir(checkout)) == ["calc", "pyproject.toml"]
     assert results["core_total_s2_loops"]["answer"] == {"loop_iteration_count": 9}
     assert results["core_divide_s5_exceptions"]["answer"] == {"exception_lines": [22, 24], "raising_invocations": 1}
     assert "def total(values, skip=None):" in results["core_total_s2_loops"]["context"]["source"]  # for the prompt
@@ -129,3 +143,18 @@ def test_the_published_oracle_is_not_in_the_run_and_a_step_failing_after_the_par
         "eval.sh exited 3 after its parser wrote oracle.json (a later step failed: copy to archive: permission denied)")
     assert results["core_total_m1_cfg"]["status"] == "ok", results["core_total_m1_cfg"].get("reason")
     assert (qa_dir / "core_total_s2_loops" / "oracle.json").exists()  # the instance's own directory is untouched
+
+
+def test_a_checkout_that_cannot_take_the_staging_gets_a_private_root(tmp_path):
+    """The former staging (a root of links to the checkout's entries), which SWE-Flux's path-checking parsers
+    refuse: the traced code is imported from the checkout, outside that root."""
+    qa_dir, checkout = _copies(tmp_path)
+    (checkout / "logs").write_text("not a directory")
+    ids = ["core_classify_s1_cfg", "core_classify_s1_paths"]
+    done = run_plan(tmp_path, [_spec(qa_dir, checkout, ident) for ident in ids], timeout=600)
+    assert done.returncode == 0, done.stderr
+    results = {r["id"]: r for r in parse_results(done.stdout)}
+    assert results["core_classify_s1_cfg"]["status"] == "ok", results["core_classify_s1_cfg"].get("reason")
+    paths = results["core_classify_s1_paths"]
+    assert paths["status"] == "invalid"
+    assert "tracked file is outside repository: " + str(checkout / "calc" / "core.py") in paths["reason"]

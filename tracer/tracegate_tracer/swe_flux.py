@@ -1,20 +1,25 @@
 """A SWE-Flux-format instance, run by its own harness as its `eval.sh` would run it.
 
 The spec names the run's QA directory (mounted read-only at `dir`), the
-instance in it, and the image's checkout (`cwd`, e.g. /testbed). The
-image's root filesystem is read-only, and eval.sh writes beside the
-checkout (`logs/`, the QA directory), so the group gets a private root: a
-symlink for every entry of the checkout, a copy of the QA directory, an
-empty `logs/`; eval.sh gets that root as its ROOT_DIR argument. As the
-harness stages an instance, the run's shared harness files
-(`shared/files/`: the trace plugin and conftest) are copied beside the
-instance's own files, never over them. eval.sh runs as the group's uid
-(its test under its own trace plugin, then its own parser); what its tests
-leave running is killed when pytest ends (the reaper plugin), before the
-parser runs. The driver reads the `oracle.json` it wrote, opening each path
-component without following a symlink. The mounted QA directory is the
-host's harness view: no published oracle.json is in it, so none is in the
-private root either (the host compares the re-run with the published one).
+instance in it, and the image's checkout (`cwd`, e.g. /testbed). SWE-Flux's
+runner copies the QA directory into the checkout (`/testbed/<qa>`) and runs
+`eval.sh` with ROOT_DIR=/testbed, so a parser that checks a traced file lies
+inside its working directory works; tracegate stages the same way. The host
+gives a SWE-Flux job a writable copy of the checkout (a fresh volume at its
+path, written by the driver only); in it, `<qa>` and `logs/<qa>` are links to
+the group's own copies in the sandbox (a bounded scratch space the group's uid
+owns), so the tests write nowhere in the checkout itself. A checkout that
+cannot be written (another host) gets the former staging: a private root of a
+symlink for every entry of the checkout beside those copies. As the harness
+stages an instance, the run's shared harness files (`shared/files/`: the trace
+plugin and conftest) are copied beside the instance's own files, never over
+them. eval.sh runs as the group's uid (its test under its own trace plugin,
+then its own parser); what its tests leave running is killed when pytest ends
+(the reaper plugin), before the parser runs. The driver reads the
+`oracle.json` it wrote from the group's copy, opening each path component
+without following a symlink. The mounted QA directory is the host's harness
+view: no published oracle.json is in it, so none is in the copies either (the
+host compares the re-run with the published one).
 """
 
 from __future__ import annotations
@@ -58,13 +63,20 @@ def run(spec: dict[str, Any], sandbox: Sandbox, result: dict[str, Any], tracer_r
         source = os.path.abspath(spec["dir"])
         if not os.path.isfile(os.path.join(source, instance, "eval.sh")):
             raise Refused(f"{instance}/eval.sh is missing")
-        root = _stage(source, qa, instance, checkout, sandbox.path(f"root-{slot}"), sandbox.uid)
+        copies = _copies(source, qa, instance, sandbox.path(f"root-{slot}"), sandbox.uid)
+        root, staged = _stage_in_checkout(checkout, qa, copies)
+        if root is None:
+            root = _private_root(checkout, qa, copies)
     except Refused as exc:
         return dict(result, status="invalid", reason=str(exc))
-    timeout = spec.get("timeout_seconds") or 600
-    env = _environment(tracer_root, sandbox.uid is not None)
-    eval_sh = os.path.join(root, qa, instance, "eval.sh")
-    outcome = pytest_run.run_command(["bash", eval_sh, root], root, env, timeout, sandbox)
+    try:
+        timeout = spec.get("timeout_seconds") or 600
+        env = _environment(tracer_root, sandbox.uid is not None)
+        eval_sh = os.path.join(root, qa, instance, "eval.sh")
+        outcome = pytest_run.run_command(["bash", eval_sh, root], root, env, timeout, sandbox)
+    finally:
+        for link in reversed(staged):
+            _unlink(link)
     result["stats"].update(pytest_exit_code=outcome.exit_code, seconds=outcome.seconds)
     if outcome.notes:
         result["stats"]["notes"] = outcome.notes
@@ -73,7 +85,7 @@ def run(spec: dict[str, Any], sandbox: Sandbox, result: dict[str, Any], tracer_r
         return dict(result, status="timeout", reason=f"timeout after {timeout}s (eval.sh)", context=context)
     output = outcome.stdout + "\n" + outcome.stderr
     try:
-        oracle = _read_oracle(root, ["logs", qa, instance, "oracle.json"])
+        oracle = _read_oracle(copies, ["logs", qa, instance, "oracle.json"])
     except Refused as exc:
         oracle, unread = None, str(exc)
     if outcome.exit_code != 0:
@@ -88,12 +100,11 @@ def run(spec: dict[str, Any], sandbox: Sandbox, result: dict[str, Any], tracer_r
                 template_answer=oracle["template_answer"], context=context)
 
 
-def _stage(source: str, qa: str, instance: str, checkout: str, root: str, uid: int | None) -> str:
-    os.mkdir(root, 0o755)
-    for name in sorted(os.listdir(checkout)):
-        if name not in (qa, "logs"):
-            os.symlink(os.path.join(checkout, name), os.path.join(root, name))
-    target = os.path.join(root, qa)
+def _copies(source: str, qa: str, instance: str, copies: str, uid: int | None) -> str:
+    """The group's copies, in the sandbox: `<copies>/<qa>` (the QA directory, the shared harness files beside
+    the instance's own) and an empty `<copies>/logs/<qa>`, owned by the group's uid."""
+    os.mkdir(copies, 0o755)
+    target = os.path.join(copies, qa)
     _copy_tree(source, target)
     shared = os.path.join(target, "shared", "files")
     files = os.path.join(target, instance, "files")
@@ -103,13 +114,54 @@ def _stage(source: str, qa: str, instance: str, checkout: str, root: str, uid: i
             here = os.path.join(shared, name)
             if os.path.isfile(here) and not os.path.exists(os.path.join(files, name)):
                 shutil.copyfile(here, os.path.join(files, name))
-    os.mkdir(os.path.join(root, "logs"))
+    os.makedirs(os.path.join(copies, "logs", qa))
     if uid is not None:
-        for directory, dirs, names in os.walk(root):
+        for directory, dirs, names in os.walk(copies):
             os.chown(directory, uid, uid)
             for name in dirs + names:
                 os.lchown(os.path.join(directory, name), uid, uid)
-    return root
+    return copies
+
+
+def _stage_in_checkout(checkout: str, qa: str, copies: str) -> tuple[str | None, list[str]]:
+    """Stages in the checkout, as SWE-Flux's runner does: `<checkout>/<qa>` and `<checkout>/logs/<qa>` link to
+    the copies. (checkout, the links made), or (None, []) when the checkout cannot be written."""
+    made: list[str] = []
+    logs = os.path.join(checkout, "logs")
+    if os.path.lexists(os.path.join(checkout, qa)) or (os.path.lexists(logs) and (
+            os.path.islink(logs) or not os.path.isdir(logs) or os.path.lexists(os.path.join(logs, qa)))):
+        return None, []  # the image has its own there: the private root leaves it out
+    try:
+        if not os.path.lexists(logs):
+            os.mkdir(logs, 0o755)
+            made.append(logs)
+        for link, target in ((os.path.join(checkout, qa), os.path.join(copies, qa)),
+                             (os.path.join(logs, qa), os.path.join(copies, "logs", qa))):
+            os.symlink(target, link)
+            made.append(link)
+    except OSError:  # a read-only checkout
+        for link in reversed(made):
+            _unlink(link)
+        return None, []
+    return checkout, made
+
+
+def _unlink(path: str) -> None:
+    try:
+        if os.path.islink(path):
+            os.unlink(path)
+        else:
+            os.rmdir(path)  # only the logs directory this staging made, and only while empty
+    except OSError:
+        pass
+
+
+def _private_root(checkout: str, qa: str, copies: str) -> str:
+    """A checkout that cannot be written: beside the copies, a symlink for every entry of the checkout."""
+    for name in sorted(os.listdir(checkout)):
+        if name not in (qa, "logs") and not os.path.lexists(os.path.join(copies, name)):
+            os.symlink(os.path.join(checkout, name), os.path.join(copies, name))
+    return copies
 
 
 def _copy_tree(source: str, target: str, depth: int = 0) -> None:

@@ -35,9 +35,19 @@ export const DEFAULT_LIMITS: SandboxLimits = {
 export function sandboxHostConfig(
   binds: string[],
   limits: SandboxLimits = DEFAULT_LIMITS,
+  volumes: readonly string[] = [],
 ): HostConfig {
   return {
     Binds: binds,
+    ...(volumes.length
+      ? {
+          Mounts: volumes.map((target) => ({
+            Type: 'volume' as const,
+            Source: '',
+            Target: target,
+          })),
+        }
+      : {}),
     NetworkMode: 'none',
     CapDrop: ['ALL'],
     CapAdd: ['SETUID', 'SETGID', 'CHOWN', 'FOWNER', 'DAC_OVERRIDE', 'KILL'],

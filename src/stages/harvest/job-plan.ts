@@ -23,6 +23,8 @@ export function harvestJob(
     instanceDirs: dirs,
     timeoutMs: (items.reduce((sum, i) => sum + i.instance.timeout_seconds, 0) + 120) * 1000,
     label,
+    // SWE-Flux's runner stages its QA directory in the checkout: the job gets a writable copy of it.
+    ...(items.some((i) => i.sweFlux) ? { writableCheckout: true } : {}),
     plan: (paths) => {
       specs = items.map((loaded) => planSpec(loaded, env, paths, dirIndex.get(loaded.dir)!));
       return {

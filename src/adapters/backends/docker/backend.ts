@@ -81,10 +81,14 @@ export class DockerBackend implements HarvestBackend {
       job.instanceDirs.forEach((dir, i) => binds.push(`${dir}:${MOUNT.instances}/${i}:ro`));
       writeFileSync(join(planDir, 'plan.json'), JSON.stringify(planFor(job)));
       const python = env.recipe.image ? env.recipe.image.python : VENV_PYTHON;
+      const checkout = checkoutOf(job);
       return await runInSandbox(this.sandbox, {
         image,
         cmd: [python, `${MOUNT.tracer}/harvest.py`, `${MOUNT.plan}/plan.json`],
         binds,
+        // A fresh anonymous volume at the checkout's path holds a copy of the image's checkout,
+        // writable by the driver (root) only, and is removed with the container.
+        ...(job.writableCheckout && checkout ? { volumes: [checkout] } : {}),
         environment: env,
         timeoutMs: job.timeoutMs,
       });
@@ -95,12 +99,17 @@ export class DockerBackend implements HarvestBackend {
   }
 }
 
+/** Where the environment's checkout is in its image (git and image sources). */
+function checkoutOf(job: HarvestJob): string | undefined {
+  const recipe = job.environment.recipe;
+  return recipe.image ? recipe.image.workdir : recipe.git ? CHECKOUT : undefined;
+}
+
 /** The job's plan, with the paths its container sees. */
 function planFor(job: HarvestJob) {
-  const recipe = job.environment.recipe;
   return job.plan({
     instanceDir: (i) => `${MOUNT.instances}/${i}`,
-    checkout: recipe.image ? recipe.image.workdir : recipe.git ? CHECKOUT : undefined,
+    checkout: checkoutOf(job),
     workDir: MOUNT.work,
     isolation: { uid_base: TEST_UID_BASE },
   });

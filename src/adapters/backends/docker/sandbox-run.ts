@@ -35,6 +35,8 @@ export interface SandboxJob {
   image: string;
   cmd: string[];
   binds: string[];
+  /** Paths given a fresh anonymous volume (a copy of the image's content there), removed with the container. */
+  volumes?: string[];
   environment: ResolvedEnvironment;
   timeoutMs: number;
 }
@@ -85,7 +87,7 @@ async function createTracked(
       sandboxContainer(
         job.image,
         job.cmd,
-        sandboxHostConfig(job.binds, deps.limits ?? DEFAULT_LIMITS),
+        sandboxHostConfig(job.binds, deps.limits ?? DEFAULT_LIMITS, job.volumes),
         { 'tracegate.job': job.environment.digest.slice(0, 16), ...ownerLabels() },
       ),
     )
