@@ -105,10 +105,10 @@ describe('fresh variants through the pipeline', () => {
     expect(echo.memorisation).toMatchObject({ original: 1, variant: 1, flagged: false });
   });
 
-  it('harvests the next candidates when the first ones all fail the screen, up to two rounds', async () => {
+  it('harvests the next candidate when one fails the screen, up to four candidates', async () => {
     const asked: number[] = [];
     const echo = client((k) => (asked.push(k), 10 + k));
-    // Candidates 0 and 1 give the original's oracle: the second round's candidate 2 is the variant.
+    // Candidates 0 and 1 give the original's oracle: the third round's candidate 2 is the variant.
     const second = await runWith(echo, answerWith(2, 5));
     const found = second.variants!;
     const collatz = second.instances.filter((r) => r.id.includes('collatz') && !r.id.includes('@'));

@@ -57,10 +57,14 @@ export function variantOf(id: string): { of: string; epoch: number } | undefined
   return { of: id.slice(0, at), epoch: Number(id.slice(at + 2)) };
 }
 
-/** Candidates harvested alone per instance and round, in the search's order: the first that passes is kept. */
-export const VARIANT_TRIES = 2;
-/** Rounds of candidates: a search whose first VARIANT_TRIES all fail the screen gets its next ones. */
-export const VARIANT_ROUNDS = 2;
+/**
+ * Candidates harvested alone per instance and round, in the search's order: the first that passes
+ * is kept. One: the first candidate of a search passes most often, and each harvest is two fresh
+ * pytest runs; a search whose candidate failed gets its next one in the next round.
+ */
+export const VARIANT_TRIES = 1;
+/** Rounds of candidates: at most VARIANT_TRIES × VARIANT_ROUNDS candidates of a search are harvested. */
+export const VARIANT_ROUNDS = 4;
 
 /** Why an instance cannot vary, or undefined when it can. */
 export function unvariable(l: LoadedInstance): Unvariable | undefined {
