@@ -614,11 +614,15 @@ program("shape", '''
 
     def combine(x, y):
         return x + y
+
+    def numbers():
+        yield 1
     ''', '''
-    from prog import shape
+    from prog import numbers, shape
     def test_it():
         assert shape(1, 2) == 5
         assert shape(3, 4) == 11
+        numbers().close()  # a generator made and closed: its body never runs
     ''', [
     # Statement steps: the call statement is one step at line 3; nothing else changes.
     ("line-counts-statement", "M1_IntraProceduralCFG", "shape", {"mode": "line_counts"},
@@ -637,6 +641,12 @@ program("shape", '''
                                 for n in range(2, 12)]}),
     ("line-counts-bad-rows", "M1_IntraProceduralCFG", "shape", {"mode": "line_counts", "rows": "all"},
      Invalid("query key rows must be one of 'executed', 'body', got 'all'")),
+    # Closing a generator that never started runs its frame on 3.11 (a call, GeneratorExit at the def line) but
+    # no line of its body: no answer of zeros, the question is refused (as SWE-Flux's parser fails); 3.12+ does
+    # not run the frame at all.
+    ("line-counts-body-never-ran", "M1_IntraProceduralCFG", "numbers", {"mode": "line_counts", "rows": "body"},
+     Invalid("no line of the target's body ran in its 1 invocation(s)") if sys.version_info < (3, 12) else
+     Invalid("target not executed")),
 ])
 
 # 21b an early return before the loop (SWE-Flux's conventions: unreached loops, calls over all invocations)

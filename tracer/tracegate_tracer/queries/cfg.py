@@ -72,6 +72,9 @@ def m1_line_counts(trace: Trace, query: Query, ctx: Context) -> Answer:
     counts = Counter(event[2] for event in events_of(trace, ("raw",))) if physical else Counter(lines(trace))
     if body:
         span = body_lines(ctx)
+        if not any(counts[line] for line in span):
+            # As SWE-Flux's parser fails ("zero body line events"): a row of zeros per line is no answer.
+            raise Invalid(f"no line of the target's body ran in its {len(trace['invocations'])} invocation(s)")
         return {"line_execution_counts": [{"line": line, "count": counts[line]} for line in span]}
     return {"line_execution_counts": [{"line": line, "count": counts[line]} for line in sorted(counts)]}
 
