@@ -32,7 +32,7 @@ export function harvestOnly(
   selected: readonly LoadedInstance[],
   harvest: RunInput['harvest'],
   deps: Pick<RunDeps, 'log' | 'warn' | 'harvest' | 'signal'> & {
-    stores: Pick<Stores, 'oracles' | 'quarantine'>;
+    stores: Pick<Stores, 'oracles' | 'quarantine' | 'failures'>;
   },
 ): Promise<HarvestSummary> {
   return harvestOracles([...selected], harvest.tracerDigest, {
@@ -40,6 +40,7 @@ export function harvestOnly(
     signal: deps.signal,
     oracles: deps.stores.oracles,
     quarantine: deps.stores.quarantine,
+    failures: deps.stores.failures,
     log: deps.log,
     warn: deps.warn,
   });
@@ -116,7 +117,8 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
     const summary = await harvestOnly(batch, input.harvest, deps);
     harvest = harvest ? mergeHarvests(harvest, summary) : summary;
     deps.log(
-      `Oracles: ${summary.cached} from cache, ${summary.harvested} harvested, ${summary.failed} failed`,
+      `Oracles: ${summary.cached} from cache, ${summary.harvested} harvested, ${summary.failed} failed` +
+        (summary.remembered ? ` (${summary.remembered} remembered from an earlier run)` : ''),
     );
     return summary;
   };

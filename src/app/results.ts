@@ -23,6 +23,9 @@ export function mergeHarvests(a: HarvestSummary, b: HarvestSummary): HarvestSumm
     cached: a.cached + b.cached,
     harvested: a.harvested + b.harvested,
     failed: a.failed + b.failed,
+    ...((a.remembered ?? 0) + (b.remembered ?? 0)
+      ? { remembered: (a.remembered ?? 0) + (b.remembered ?? 0) }
+      : {}),
     backend: backends.size ? [...backends].sort().join('+') : 'cache',
     environments: [...a.environments, ...b.environments.filter((e) => !names.has(e.name))],
   };
@@ -77,6 +80,7 @@ export function assembleResults(state: {
       cached: harvest.cached,
       harvested: harvest.harvested,
       failed: harvest.failed,
+      ...(harvest.remembered ? { remembered: harvest.remembered } : {}),
       backend: harvest.backend,
       environments: harvest.environments,
     },

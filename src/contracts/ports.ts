@@ -25,6 +25,21 @@ export interface OracleStore {
   put(key: string, entry: CachedOracle): void;
 }
 
+/** An instance's harvest failure, remembered under its oracle key (the tracer, environment and instance). */
+export interface RememberedFailure {
+  status: 'invalid' | 'timeout' | 'error';
+  reason: string;
+  /** Runs that took it from here instead of harvesting the instance again. */
+  reused: number;
+}
+
+/** Harvest failures by oracle key: a warm run does not harvest a failing instance again. */
+export interface FailureStore {
+  get(key: string): RememberedFailure | undefined;
+  put(key: string, failure: RememberedFailure): void;
+  delete(key: string): void;
+}
+
 /** Where every run's answer of a nondeterministic instance is kept; returns where. */
 export interface QuarantineStore {
   put(id: string, runs: unknown[]): string;
@@ -62,6 +77,7 @@ export interface BaselineSource {
 export interface Stores {
   oracles: OracleStore;
   quarantine?: QuarantineStore;
+  failures?: FailureStore;
   results: ResultsSink;
   baseline?: BaselineSource;
   /** Used only when the model revision is known. */

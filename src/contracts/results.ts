@@ -193,6 +193,8 @@ export const resultsSchema = z.object({
     cached: z.number(),
     harvested: z.number(),
     failed: z.number(),
+    /** Of the failed, remembered from an earlier run with the same tracer and environment (not harvested again). */
+    remembered: z.number().optional(),
     backend: z.string(),
     /** Each effective environment: digest, source kind and where it ran. */
     environments: z

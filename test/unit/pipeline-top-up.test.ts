@@ -55,7 +55,11 @@ function oracleOf(loaded: LoadedInstance, envDigest: string): CachedOracle {
 function setup(baseline: Results | undefined, topUp: number) {
   const suite = loadSuite(FIXTURE_SUITE);
   const selected = selectInstances(suite.instances, { sample: 3, seed: 0 });
-  const pool = topUpPool(suite, { seed: 0, cache: '', backend: 'local' }, selected);
+  const pool = topUpPool(
+    suite,
+    { seed: 0, cache: '', backend: 'local', 'retry-failed': false },
+    selected,
+  );
   const oracles = new Map<string, CachedOracle>();
   for (const loaded of suite.instances) {
     const env = environmentDigest(loaded.environment as Environment, SOURCE, RUNTIME);

@@ -17,6 +17,8 @@ export interface CacheLayout {
   responses: string;
   /** `<id>.json`: every run's answer of an instance whose runs disagreed. */
   quarantine: string;
+  /** `<key>.json`: an instance's harvest failure, by oracle key (not harvested again on every run). */
+  failures: string;
   /** `<recipe>/`: wheels resolved for a recipe, with their lock.json. */
   wheels: string;
   /** `<url hash>.git`: bare clones of remote repositories. */
@@ -42,6 +44,7 @@ export function cacheLayout(root: string): CacheLayout {
     oracles: at('oracles'),
     responses: at('responses'),
     quarantine: at('quarantine'),
+    failures: at('failures'),
     wheels: at('wheels'),
     git: at('git'),
     checkouts: at('checkouts'),
@@ -49,6 +52,6 @@ export function cacheLayout(root: string): CacheLayout {
     runtimes: at('runtimes'),
     locks: at('locks'),
     images: at('images'),
-    shared: [at('oracles'), at('responses'), at('runtimes'), at('locks')],
+    shared: [at('oracles'), at('responses'), at('runtimes'), at('locks'), at('failures')],
   };
 }

@@ -15,6 +15,7 @@ import { cacheLayout } from '../../adapters/stores/layout.js';
 import { assertWritable } from '../../adapters/stores/atomic.js';
 import { DirOracleCache } from '../../adapters/stores/oracle-cache.js';
 import type { BaselineSource, ImageShelf, Stores } from '../../contracts/ports.js';
+import { DirFailures } from '../../adapters/stores/failures.js';
 import { DirQuarantine } from '../../adapters/stores/quarantine.js';
 import { DirRuntimeMemo } from '../../adapters/stores/runtime-memo.js';
 import { DirResponseCache } from '../../adapters/stores/response-cache.js';
@@ -244,9 +245,13 @@ export function harvestDeps(
   suite: Suite,
   lifecycle: Lifecycle = {},
   shelf?: ImageShelf,
-): Pick<HarvestDeps, 'backend' | 'sources' | 'shareRuns' | 'runtimes' | 'backendChoice'> {
+): Pick<
+  HarvestDeps,
+  'backend' | 'sources' | 'shareRuns' | 'runtimes' | 'backendChoice' | 'retryFailed'
+> {
   return {
     backend: backendFactory(options, logger, lifecycle, shelf),
+    retryFailed: options['retry-failed'],
     sources: new HostSources(cacheLayout(options.cache), suite.reader, logger.log),
     runtimes: new DirRuntimeMemo(cacheLayout(options.cache).runtimes),
     backendChoice: `${options.backend}|${options['base-image'] ?? 'default-base'}`,
@@ -259,12 +264,13 @@ export function harvestDeps(
 export function oracleStores(
   options: HarvestOptions,
   logger: Logger,
-): Pick<Stores, 'oracles' | 'quarantine'> {
+): Pick<Stores, 'oracles' | 'quarantine' | 'failures'> {
   const layout = cacheLayout(options.cache);
   assertWritable(options.cache); // a full or read-only cache fails now, saying so
   return {
     oracles: new DirOracleCache(layout.oracles, logger.warn),
     quarantine: new DirQuarantine(layout.quarantine),
+    failures: new DirFailures(layout.failures),
   };
 }
 

@@ -121,6 +121,14 @@ export const harvestOptionsSchema = z.object({
   'base-image': z.string().optional(),
   /** A SWE-Flux run's image names mapped to local images: `NAME=IMAGE,…` (docs/swe-flux.md). */
   'swe-flux-images': z.string().optional(),
+  /**
+   * Harvest again the instances that failed for this tracer and environment in an earlier run
+   * (else remembered for RETRY_FAILED_AFTER runs: a warm run starts no container for them).
+   */
+  'retry-failed': z
+    .enum(['true', 'false'], { message: '--retry-failed must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true'),
 });
 
 /**
@@ -307,7 +315,7 @@ export function parseCompareOptions(
 
 /** `tracegate generate`: an environment, a directory of test files, where the suite goes. */
 export const generateOptionsSchema = harvestOptionsSchema
-  .pick({ cache: true, backend: true, 'base-image': true })
+  .pick({ cache: true, backend: true, 'base-image': true, 'retry-failed': true })
   .extend({
     /** An environment recipe file (any source: packages, git, image); with --repo, its packages and python. */
     environment: z.string().optional(),

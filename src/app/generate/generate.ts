@@ -60,7 +60,10 @@ export interface GenerateRequest {
 }
 
 export interface GenerateDeps {
-  harvest: Pick<HarvestDeps, 'backend' | 'sources' | 'oracles' | 'quarantine'>;
+  harvest: Pick<
+    HarvestDeps,
+    'backend' | 'sources' | 'oracles' | 'quarantine' | 'failures' | 'retryFailed'
+  >;
   tracerDigest: string;
   log: (message: string) => void;
   warn: (message: string) => void;

@@ -88,6 +88,8 @@ Selection and harvest (run and harvest):
                          pulled, else the locally built Debian stand-in)
   --swe-flux-images NAME=IMAGE,..  with --instances a SWE-Flux run directory: the local image
                          for each image name the run uses (default: the name itself)
+  --retry-failed true    harvest again the instances that failed for this tracer and environment
+                         (default false: a failure is remembered in the cache for 10 runs)
 
 Model and output (run; the Action's inputs have the same names):
   --endpoint URL         API base URL, e.g. http://127.0.0.1:8000/v1
@@ -332,7 +334,8 @@ async function harvestCommand(
         `${summary.failed} left.`,
     );
   io.stdout(
-    `oracles: ${summary.cached} cached, ${summary.harvested} harvested, ${summary.failed} failed`,
+    `oracles: ${summary.cached} cached, ${summary.harvested} harvested, ${summary.failed} failed` +
+      (summary.remembered ? ` (${summary.remembered} remembered from an earlier run)` : ''),
   );
   for (const env of summary.environments)
     io.stdout(

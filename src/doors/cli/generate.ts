@@ -91,6 +91,7 @@ export async function generateCommand(
           logger.log,
         ),
         ...oracleStores(options, logger),
+        retryFailed: options['retry-failed'],
       },
       tracerDigest: tracerDigest(tracerDir()),
       log: logger.log,

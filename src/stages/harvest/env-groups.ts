@@ -5,6 +5,7 @@ import type { LoadedInstance } from '../../contracts/suite.js';
 import { canonicalJson } from '../../util/hash.js';
 import { oracleKey } from './key.js';
 import { entryBelongs } from './outcome.js';
+import type { RememberedFailure } from '../../contracts/ports.js';
 import type { HarvestDeps } from './types.js';
 
 /** The instances of one environment recipe (as written, in its directory). */
@@ -60,4 +61,27 @@ export function missesOf(
     misses.push({ loaded, key });
   }
   return misses;
+}
+
+/** Runs a failure is remembered for before the instance is harvested again (docs/caching.md). */
+export const RETRY_FAILED_AFTER = 10;
+
+/**
+ * The misses that need a harvest: not those that failed for the same tracer,
+ * environment and instance in one of the last RETRY_FAILED_AFTER runs (unless
+ * `retryFailed`). `remembered` gets each one left out (only the harvest loop
+ * passes it: it counts the reuse).
+ */
+export function toHarvest(
+  misses: Miss[],
+  deps: Pick<HarvestDeps, 'failures' | 'retryFailed'>,
+  remembered?: (miss: Miss, failure: RememberedFailure) => void,
+): Miss[] {
+  if (!deps.failures || deps.retryFailed) return misses;
+  return misses.filter((miss) => {
+    const failure = deps.failures!.get(miss.key);
+    if (!failure || failure.reused >= RETRY_FAILED_AFTER) return true;
+    remembered?.(miss, failure);
+    return false;
+  });
 }

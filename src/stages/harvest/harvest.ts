@@ -1,6 +1,14 @@
 import type { ResolvedEnvironment } from '../../contracts/environment.js';
 import { DockerUnavailableError } from '../../errors.js';
-import { groupByEnvironment, missesOf, type EnvGroup } from './env-groups.js';
+import {
+  groupByEnvironment,
+  missesOf,
+  RETRY_FAILED_AFTER,
+  toHarvest,
+  type EnvGroup,
+  type Miss,
+} from './env-groups.js';
+import type { RememberedFailure } from '../../contracts/ports.js';
 import { LazyEnvironments, unresolvedReason } from './environments.js';
 import { runAll } from './runs.js';
 import { reproduced, settle } from './settle.js';
@@ -49,20 +57,37 @@ async function harvestGroup(
   group: EnvGroup,
   { environments, tracerDigest, deps, tally }: HarvestRun,
 ): Promise<void> {
-  // Every oracle cached under the environment's last resolution: no engine is asked.
+  // A failure remembered keeps its reason as harvested (the same outcome, not harvested again).
+  const harvestable = (misses: Miss[]): Miss[] => {
+    let reused = 0;
+    const left = toHarvest(misses, deps, (miss, failure: RememberedFailure) => {
+      deps.failures!.put(miss.key, { ...failure, reused: failure.reused + 1 });
+      tally.remember(miss.loaded.instance.id, { status: failure.status, reason: failure.reason });
+      reused++;
+    });
+    if (reused)
+      deps.log(
+        `Environment "${group.recipe.name}": ${reused} instance(s) failed in an earlier run with this ` +
+          `tracer and environment; not harvested again (each for ${RETRY_FAILED_AFTER} runs; ` +
+          '--retry-failed true harvests them now)',
+      );
+    return left;
+  };
+  // Every oracle cached (or its failure remembered) under the environment's last resolution: no engine is asked.
   const remembered = await environments.remembered(index).catch(() => undefined);
-  if (remembered && !missesOf(group, remembered, tracerDigest, deps).length) {
+  if (remembered && !toHarvest(missesOf(group, remembered, tracerDigest, deps), deps).length) {
     tally.environment(remembered);
     deps.log(
       `Environment "${remembered.recipe.name}": every oracle of its ${group.items.length} instance(s) ` +
         `is cached (runtime as last resolved: ${remembered.runtime.note}); no engine needed`,
     );
-    missesOf(group, remembered, tracerDigest, deps, (loaded, entry) =>
+    const misses = missesOf(group, remembered, tracerDigest, deps, (loaded, entry) =>
       tally.hit(
         loaded.instance.id,
         reproduced(loaded, { status: 'ok', entry, fromCache: true }, deps.log),
       ),
     );
+    harvestable(misses);
     return;
   }
   let env: ResolvedEnvironment;
@@ -77,10 +102,12 @@ async function harvestGroup(
   }
   tally.environment(env);
   deps.log(`Environment "${env.recipe.name}": ${env.source.kind}, ${env.runtime.note}`);
-  const misses = missesOf(group, env, tracerDigest, deps, (loaded, entry) =>
-    tally.hit(
-      loaded.instance.id,
-      reproduced(loaded, { status: 'ok', entry, fromCache: true }, deps.log),
+  const misses = harvestable(
+    missesOf(group, env, tracerDigest, deps, (loaded, entry) =>
+      tally.hit(
+        loaded.instance.id,
+        reproduced(loaded, { status: 'ok', entry, fromCache: true }, deps.log),
+      ),
     ),
   );
   if (!misses.length) return;
@@ -89,7 +116,7 @@ async function harvestGroup(
   // The next environment with misses gets its image built while this one's tests run.
   environments.prefetch(
     index + 1,
-    (next, nextEnv) => missesOf(next, nextEnv, tracerDigest, deps).length > 0,
+    (next, nextEnv) => toHarvest(missesOf(next, nextEnv, tracerDigest, deps), deps).length > 0,
   );
   const { runs, lost } = await runAll(
     backend,

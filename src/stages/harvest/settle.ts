@@ -19,12 +19,15 @@ export function settle(
   runs: Map<string, ReadResult>[],
   env: ResolvedEnvironment,
   tracerDigest: string,
-  deps: Pick<HarvestDeps, 'oracles' | 'quarantine' | 'log'>,
+  deps: Pick<HarvestDeps, 'oracles' | 'quarantine' | 'failures' | 'log'>,
 ): HarvestOutcome {
   const id = loaded.instance.id;
   if (runs.length < HARVEST_RUNS) return { status: 'error', reason: 'interrupted' };
   // A variant search ran in one of the runs only (runs.ts): its one result is its answer.
   const held = loaded.variant?.search ? runs.filter((r) => r.has(id)) : runs;
+  // The tracer's own verdict in every run (not a job that failed around it: a lost engine, a timeout
+  // of the whole container, an interrupt): a failure then is the instance's, and is remembered.
+  const verdicts = held.length > 0 && held.every((r) => typeof r.get(id) === 'object');
   const agreed = agreedResult(
     held.map((r) => r.get(id)),
     (answers) => {
@@ -34,8 +37,14 @@ export function settle(
     loaded.instance.kind,
   );
   const outcome = toOutcome(loaded, agreed, env, tracerDigest);
-  if (outcome.status === 'ok') deps.oracles.put(key, outcome.entry);
-  else deps.log(`  ${id}: ${outcome.status} — ${outcome.reason}`);
+  if (outcome.status === 'ok') {
+    deps.oracles.put(key, outcome.entry);
+    deps.failures?.delete(key);
+  } else {
+    deps.log(`  ${id}: ${outcome.status} — ${outcome.reason}`);
+    if (verdicts)
+      deps.failures?.put(key, { status: outcome.status, reason: outcome.reason, reused: 0 });
+  }
   return reproduced(loaded, outcome, deps.log);
 }
 

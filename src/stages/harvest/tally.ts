@@ -9,6 +9,7 @@ export class HarvestTally {
   private readonly environments: HarvestSummary['environments'] = [];
   private readonly used = new Set<string>();
   private cached = 0;
+  private remembered = 0;
 
   set(id: string, outcome: HarvestOutcome): void {
     this.outcomes.set(id, outcome);
@@ -22,6 +23,12 @@ export class HarvestTally {
   hit(id: string, outcome: HarvestOutcome): void {
     this.outcomes.set(id, outcome);
     if (outcome.status === 'ok') this.cached++;
+  }
+
+  /** A failure remembered from an earlier run (not harvested again): failed, and counted apart. */
+  remember(id: string, outcome: HarvestOutcome): void {
+    this.outcomes.set(id, outcome);
+    this.remembered++;
   }
 
   /** The same error for every instance given. */
@@ -51,6 +58,7 @@ export class HarvestTally {
       cached: this.cached,
       harvested: this.outcomes.size - this.cached - failed,
       failed,
+      ...(this.remembered ? { remembered: this.remembered } : {}),
       backend: this.used.size ? [...this.used].sort().join('+') : 'cache',
       environments: this.environments,
     };

@@ -1,7 +1,12 @@
 import type { HarvestOutcome } from '../../contracts/oracle.js';
 import type { EnvironmentSources } from '../../contracts/environment.js';
 import type { HarvestBackend } from '../../contracts/harvest-backend.js';
-import type { OracleStore, QuarantineStore, RuntimeMemo } from '../../contracts/ports.js';
+import type {
+  FailureStore,
+  OracleStore,
+  QuarantineStore,
+  RuntimeMemo,
+} from '../../contracts/ports.js';
 
 /** What the harvest stage is given: where it resolves, runs, stores. */
 export interface HarvestDeps {
@@ -14,6 +19,13 @@ export interface HarvestDeps {
   /** Which backend and base image resolve runtimes (a memo is only good for the same choice). */
   backendChoice?: string;
   quarantine?: QuarantineStore;
+  /**
+   * Instances that failed (or were quarantined) for this tracer, environment and instance:
+   * not harvested again for RETRY_FAILED_AFTER runs (or until `retryFailed`).
+   */
+  failures?: FailureStore;
+  /** Harvest the remembered failures again (`--retry-failed`). */
+  retryFailed?: boolean;
   log: (message: string) => void;
   warn: (message: string) => void;
   /** Aborted on an interrupt: no further job starts; unharvested instances get `interrupted`. */
@@ -30,6 +42,8 @@ export interface HarvestSummary {
   cached: number;
   harvested: number;
   failed: number;
+  /** Of the failed, remembered from an earlier run rather than harvested again. */
+  remembered?: number;
   /** Where misses were harvested: backend names, or "cache" when nothing was missing. */
   backend: string;
   /** Each effective environment: its digest and how it was obtained. */
