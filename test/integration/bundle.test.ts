@@ -51,14 +51,16 @@ describe(`the bundled benchmark (${ALL ? 'all of it' : `a sample of ${SAMPLE}, s
   });
   afterAll(() => demo.close());
 
-  it('holds at least 1,000 instances over 12 packages, every kind with 40, none over 15%; 150 world-model instances over 6 packages', () => {
+  it('holds at least 1,000 instances over 12 packages, every traced kind with 35, none over 15%; 150 world-model instances over 6 packages', () => {
     const loaded = loadSuite(BUNDLE).instances;
     const stats = suiteStats(loaded);
     expect(stats.total).toBeGreaterThanOrEqual(1000);
     expect(Object.keys(stats.by_package).length).toBeGreaterThanOrEqual(12);
     expect(Object.keys(stats.by_kind).sort()).toEqual([...QUESTION_KINDS].sort());
     const traced = Object.entries(stats.by_kind).filter(([kind]) => !isWorldKind(kind));
-    for (const [, n] of traced) expect(n).toBeGreaterThanOrEqual(40);
+    // 35, not 40: every traced instance must vary (the variant screen, docs/generate.md), and
+    // exception questions (S5) seldom do — 39 of them pass it, from 72 before the screen.
+    for (const [, n] of traced) expect(n).toBeGreaterThanOrEqual(35);
     // The world-model kinds (#13's measure): 150 or more over 6 packages or more, each kind well present.
     const world = loaded.filter((l) => isWorldKind(l.instance.kind));
     expect(world.length).toBeGreaterThanOrEqual(150);
