@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4092);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(927);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4092:
+/***/ 927:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -77157,6 +77157,8 @@ const resultsSchema = object({
         cached: schemas_number(),
         harvested: schemas_number(),
         failed: schemas_number(),
+        /** Of the failed, remembered from an earlier run with the same tracer and environment (not harvested again). */
+        remembered: schemas_number().optional(),
         backend: schemas_string(),
         /** Each effective environment: digest, source kind and where it ran. */
         environments: array(object({ name: schemas_string(), digest: schemas_string(), source: schemas_string(), runtime: schemas_string() }))
@@ -77608,9 +77610,18 @@ const DEFAULT_LIMITS = {
  * privileges; memory, pids and scratch space bounded. The tests themselves
  * run unprivileged (uid ≥ TEST_UID_BASE) with no capabilities at all.
  */
-function sandboxHostConfig(binds, limits = DEFAULT_LIMITS) {
+function sandboxHostConfig(binds, limits = DEFAULT_LIMITS, volumes = []) {
     return {
         Binds: binds,
+        ...(volumes.length
+            ? {
+                Mounts: volumes.map((target) => ({
+                    Type: 'volume',
+                    Source: '',
+                    Target: target,
+                })),
+            }
+            : {}),
         NetworkMode: 'none',
         CapDrop: ['ALL'],
         CapAdd: ['SETUID', 'SETGID', 'CHOWN', 'FOWNER', 'DAC_OVERRIDE', 'KILL'],
@@ -79148,7 +79159,7 @@ async function createTracked(deps, job) {
     let forget;
     // Tracked: a create in flight when an interrupt lands is waited for and its container removed.
     const creating = deps.client
-        .create(sandboxContainer(job.image, job.cmd, sandboxHostConfig(job.binds, deps.limits ?? DEFAULT_LIMITS), { 'tracegate.job': job.environment.digest.slice(0, 16), ...ownerLabels() }))
+        .create(sandboxContainer(job.image, job.cmd, sandboxHostConfig(job.binds, deps.limits ?? DEFAULT_LIMITS, job.volumes), { 'tracegate.job': job.environment.digest.slice(0, 16), ...ownerLabels() }))
         .then((created) => {
         forget = cleanups?.add(() => created.remove());
         return created;
@@ -79241,10 +79252,14 @@ class DockerBackend {
             job.instanceDirs.forEach((dir, i) => binds.push(`${dir}:${MOUNT.instances}/${i}:ro`));
             (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(planDir, 'plan.json'), JSON.stringify(planFor(job)));
             const python = env.recipe.image ? env.recipe.image.python : VENV_PYTHON;
+            const checkout = checkoutOf(job);
             return await runInSandbox(this.sandbox, {
                 image,
                 cmd: [python, `${MOUNT.tracer}/harvest.py`, `${MOUNT.plan}/plan.json`],
                 binds,
+                // A fresh anonymous volume at the checkout's path holds a copy of the image's checkout,
+                // writable by the driver (root) only, and is removed with the container.
+                ...(job.writableCheckout && checkout ? { volumes: [checkout] } : {}),
                 environment: env,
                 timeoutMs: job.timeoutMs,
             });
@@ -79255,12 +79270,16 @@ class DockerBackend {
         }
     }
 }
+/** Where the environment's checkout is in its image (git and image sources). */
+function checkoutOf(job) {
+    const recipe = job.environment.recipe;
+    return recipe.image ? recipe.image.workdir : recipe.git ? CHECKOUT : undefined;
+}
 /** The job's plan, with the paths its container sees. */
 function planFor(job) {
-    const recipe = job.environment.recipe;
     return job.plan({
         instanceDir: (i) => `${MOUNT.instances}/${i}`,
-        checkout: recipe.image ? recipe.image.workdir : recipe.git ? CHECKOUT : undefined,
+        checkout: checkoutOf(job),
         workDir: MOUNT.work,
         isolation: { uid_base: TEST_UID_BASE },
     });
@@ -80648,6 +80667,7 @@ function cacheLayout(root) {
         oracles: at('oracles'),
         responses: at('responses'),
         quarantine: at('quarantine'),
+        failures: at('failures'),
         wheels: at('wheels'),
         git: at('git'),
         checkouts: at('checkouts'),
@@ -80655,7 +80675,7 @@ function cacheLayout(root) {
         runtimes: at('runtimes'),
         locks: at('locks'),
         images: at('images'),
-        shared: [at('oracles'), at('responses'), at('runtimes'), at('locks')],
+        shared: [at('oracles'), at('responses'), at('runtimes'), at('locks'), at('failures')],
     };
 }
 
@@ -80902,6 +80922,54 @@ class DirOracleCache {
         // context.json first: an entry whose oracle.json exists is complete.
         writeFileAtomic((0,external_node_path_namespaceObject.join)(dir, 'context.json'), JSON.stringify(entry.context, null, 2) + '\n');
         writeFileAtomic((0,external_node_path_namespaceObject.join)(dir, 'oracle.json'), JSON.stringify(entry.oracle, null, 2) + '\n');
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/stores/failures.ts
+
+
+
+
+/** A failure file larger than this is not one (a status, a reason of at most a few KiB, a count). */
+const MAX_FAILURE_BYTES = 64 * 1024;
+const STATUSES = new Set(['invalid', 'timeout', 'error']);
+/**
+ * Harvest failures by oracle key, one file per key: `<dir>/<key>.json`. Read only
+ * when it is a regular file (a link is not followed) under a size cap, with a
+ * status, a reason and a count (the directory may be restored from elsewhere);
+ * anything else reads as none, and the instance is harvested as if never seen.
+ */
+class DirFailures {
+    dir;
+    constructor(dir) {
+        this.dir = dir;
+    }
+    get(key) {
+        try {
+            const failure = JSON.parse(readRegularFile(this.file(key), { maxBytes: MAX_FAILURE_BYTES, follow: false }));
+            if (typeof failure.status !== 'string' ||
+                !STATUSES.has(failure.status) ||
+                typeof failure.reason !== 'string' ||
+                !Number.isSafeInteger(failure.reused) ||
+                failure.reused < 0)
+                return undefined;
+            return { status: failure.status, reason: failure.reason, reused: failure.reused };
+        }
+        catch {
+            return undefined;
+        }
+    }
+    put(key, failure) {
+        writeFileAtomic(this.file(key), JSON.stringify(failure, null, 2) + '\n');
+    }
+    delete(key) {
+        (0,external_node_fs_namespaceObject.rmSync)(this.file(key), { force: true });
+    }
+    file(key) {
+        // Keys are hex digests (stages/harvest/key.ts): one is one file name.
+        if (!/^[0-9a-f]{16,128}$/.test(key))
+            throw new Error(`not an oracle key: ${key}`);
+        return (0,external_node_path_namespaceObject.join)(this.dir, `${key}.json`);
     }
 }
 
@@ -84161,6 +84229,7 @@ function selectionRecord(options) {
 
 
 
+
 /** What `run`, `harvest` and the Action select from by default: the whole bundled benchmark. */
 const defaultInstancesDir = () => bundledInstancesDir();
 /**
@@ -84301,6 +84370,7 @@ function backendFactory(options, logger, lifecycle = {}, shelf) {
 function harvestDeps(options, logger, suite, lifecycle = {}, shelf) {
     return {
         backend: backendFactory(options, logger, lifecycle, shelf),
+        retryFailed: options['retry-failed'],
         sources: new HostSources(cacheLayout(options.cache), suite.reader, logger.log),
         runtimes: new DirRuntimeMemo(cacheLayout(options.cache).runtimes),
         backendChoice: `${options.backend}|${options['base-image'] ?? 'default-base'}`,
@@ -84315,6 +84385,7 @@ function oracleStores(options, logger) {
     return {
         oracles: new DirOracleCache(layout.oracles, logger.warn),
         quarantine: new DirQuarantine(layout.quarantine),
+        failures: new DirFailures(layout.failures),
     };
 }
 /** The local stores: the cache directory's oracles, quarantine and responses; the output directory. */
@@ -84798,6 +84869,13 @@ const harvestOptionsSchema = object({
     'base-image': schemas_string().optional(),
     /** A SWE-Flux run's image names mapped to local images: `NAME=IMAGE,…` (docs/swe-flux.md). */
     'swe-flux-images': schemas_string().optional(),
+    /**
+     * Harvest again the instances that failed for this tracer and environment in an earlier run
+     * (else remembered for RETRY_FAILED_AFTER runs: a warm run starts no container for them).
+     */
+    'retry-failed': schemas_enum(['true', 'false'], { message: '--retry-failed must be true or false' })
+        .default('false')
+        .transform((v) => v === 'true'),
 });
 /**
  * The gate's settings (docs/gate.md): `run`, the Action and `compare` share them.
@@ -84943,7 +85021,7 @@ function parseCompareOptions(raw) {
 }
 /** `tracegate generate`: an environment, a directory of test files, where the suite goes. */
 const generateOptionsSchema = harvestOptionsSchema
-    .pick({ cache: true, backend: true, 'base-image': true })
+    .pick({ cache: true, backend: true, 'base-image': true, 'retry-failed': true })
     .extend({
     /** An environment recipe file (any source: packages, git, image); with --repo, its packages and python. */
     environment: schemas_string().optional(),
@@ -85249,6 +85327,25 @@ function missesOf(group, env, tracerDigest, deps, hit) {
     }
     return misses;
 }
+/** Runs a failure is remembered for before the instance is harvested again (docs/caching.md). */
+const RETRY_FAILED_AFTER = 10;
+/**
+ * The misses that need a harvest: not those that failed for the same tracer,
+ * environment and instance in one of the last RETRY_FAILED_AFTER runs (unless
+ * `retryFailed`). `remembered` gets each one left out (only the harvest loop
+ * passes it: it counts the reuse).
+ */
+function toHarvest(misses, deps, remembered) {
+    if (!deps.failures || deps.retryFailed)
+        return misses;
+    return misses.filter((miss) => {
+        const failure = deps.failures.get(miss.key);
+        if (!failure || failure.reused >= RETRY_FAILED_AFTER)
+            return true;
+        remembered?.(miss, failure);
+        return false;
+    });
+}
 
 ;// CONCATENATED MODULE: ./src/stages/harvest/environment-digest.ts
 
@@ -85413,6 +85510,8 @@ function harvestJob(env, items, label, shareRuns) {
         instanceDirs: dirs,
         timeoutMs: (items.reduce((sum, i) => sum + i.instance.timeout_seconds, 0) + 120) * 1000,
         label,
+        // SWE-Flux's runner stages its QA directory in the checkout: the job gets a writable copy of it.
+        ...(items.some((i) => i.sweFlux) ? { writableCheckout: true } : {}),
         plan: (paths) => {
             specs = items.map((loaded) => planSpec(loaded, env, paths, dirIndex.get(loaded.dir)));
             return {
@@ -85437,6 +85536,7 @@ function planSpec({ instance, contentHash, variant, sweFlux }, env, { instanceDi
         timeout_seconds: instance.timeout_seconds,
         parser: instance.parser ?? null,
         ...(instance.cwd === 'checkout' && checkout ? { cwd: checkout } : {}),
+        ...(checkout ? { repo_root: checkout } : {}),
         expect_failure: instance.expect_failure,
         ...(instance.mutant
             ? {
@@ -85506,6 +85606,12 @@ const planSpecSchema = strictObject({
     parser: schemas_string().nullable().optional(),
     /** Where pytest runs; absent: `dir`. */
     cwd: schemas_string().optional(),
+    /**
+     * The environment's repository checkout (git and image sources): `file` fields of code under it
+     * (not installed into site-packages) are named relative to it, as SWE-Flux names them, and a
+     * target file may be given relative to it.
+     */
+    repo_root: schemas_string().optional(),
     /** A failing test may still be an oracle (world-model kinds ask about failures). */
     expect_failure: schemas_boolean().optional(),
     /** Echoed back in the result, so the host can check whose result it reads. */
@@ -85925,16 +86031,24 @@ function settle_settle({ loaded, key }, runs, env, tracerDigest, deps) {
         return { status: 'error', reason: 'interrupted' };
     // A variant search ran in one of the runs only (runs.ts): its one result is its answer.
     const held = loaded.variant?.search ? runs.filter((r) => r.has(id)) : runs;
+    // The tracer's own verdict in every run (not a job that failed around it: a lost engine, a timeout
+    // of the whole container, an interrupt): a failure then is the instance's, and is remembered.
+    const verdicts = held.length > 0 && held.every((r) => typeof r.get(id) === 'object');
     const agreed = agreedResult(held.map((r) => r.get(id)), (answers) => {
         const where = deps.quarantine?.put(id, answers);
         if (where)
             deps.log(`  ${id}: quarantined, every run's answer in ${where}`);
     }, loaded.instance.kind);
     const outcome = toOutcome(loaded, agreed, env, tracerDigest);
-    if (outcome.status === 'ok')
+    if (outcome.status === 'ok') {
         deps.oracles.put(key, outcome.entry);
-    else
+        deps.failures?.delete(key);
+    }
+    else {
         deps.log(`  ${id}: ${outcome.status} — ${outcome.reason}`);
+        if (verdicts)
+            deps.failures?.put(key, { status: outcome.status, reason: outcome.reason, reused: 0 });
+    }
     return reproduced(loaded, outcome, deps.log);
 }
 /**
@@ -85964,6 +86078,7 @@ class HarvestTally {
     environments = [];
     used = new Set();
     cached = 0;
+    remembered = 0;
     set(id, outcome) {
         this.outcomes.set(id, outcome);
     }
@@ -85976,6 +86091,11 @@ class HarvestTally {
         this.outcomes.set(id, outcome);
         if (outcome.status === 'ok')
             this.cached++;
+    }
+    /** A failure remembered from an earlier run (not harvested again): failed, and counted apart. */
+    remember(id, outcome) {
+        this.outcomes.set(id, outcome);
+        this.remembered++;
     }
     /** The same error for every instance given. */
     failAll(items, reason) {
@@ -86002,6 +86122,7 @@ class HarvestTally {
             cached: this.cached,
             harvested: this.outcomes.size - this.cached - failed,
             failed,
+            ...(this.remembered ? { remembered: this.remembered } : {}),
             backend: this.used.size ? [...this.used].sort().join('+') : 'cache',
             environments: this.environments,
         };
@@ -86041,13 +86162,28 @@ async function harvestOracles(selected, tracerDigest, deps) {
 }
 /** One environment's instances: resolved, answered from the cache, the misses harvested. */
 async function harvestGroup(index, group, { environments, tracerDigest, deps, tally }) {
-    // Every oracle cached under the environment's last resolution: no engine is asked.
+    // A failure remembered keeps its reason as harvested (the same outcome, not harvested again).
+    const harvestable = (misses) => {
+        let reused = 0;
+        const left = toHarvest(misses, deps, (miss, failure) => {
+            deps.failures.put(miss.key, { ...failure, reused: failure.reused + 1 });
+            tally.remember(miss.loaded.instance.id, { status: failure.status, reason: failure.reason });
+            reused++;
+        });
+        if (reused)
+            deps.log(`Environment "${group.recipe.name}": ${reused} instance(s) failed in an earlier run with this ` +
+                `tracer and environment; not harvested again (each for ${RETRY_FAILED_AFTER} runs; ` +
+                '--retry-failed true harvests them now)');
+        return left;
+    };
+    // Every oracle cached (or its failure remembered) under the environment's last resolution: no engine is asked.
     const remembered = await environments.remembered(index).catch(() => undefined);
-    if (remembered && !missesOf(group, remembered, tracerDigest, deps).length) {
+    if (remembered && !toHarvest(missesOf(group, remembered, tracerDigest, deps), deps).length) {
         tally.environment(remembered);
         deps.log(`Environment "${remembered.recipe.name}": every oracle of its ${group.items.length} instance(s) ` +
             `is cached (runtime as last resolved: ${remembered.runtime.note}); no engine needed`);
-        missesOf(group, remembered, tracerDigest, deps, (loaded, entry) => tally.hit(loaded.instance.id, reproduced(loaded, { status: 'ok', entry, fromCache: true }, deps.log)));
+        const misses = missesOf(group, remembered, tracerDigest, deps, (loaded, entry) => tally.hit(loaded.instance.id, reproduced(loaded, { status: 'ok', entry, fromCache: true }, deps.log)));
+        harvestable(misses);
         return;
     }
     let env;
@@ -86064,13 +86200,13 @@ async function harvestGroup(index, group, { environments, tracerDigest, deps, ta
     }
     tally.environment(env);
     deps.log(`Environment "${env.recipe.name}": ${env.source.kind}, ${env.runtime.note}`);
-    const misses = missesOf(group, env, tracerDigest, deps, (loaded, entry) => tally.hit(loaded.instance.id, reproduced(loaded, { status: 'ok', entry, fromCache: true }, deps.log)));
+    const misses = harvestable(missesOf(group, env, tracerDigest, deps, (loaded, entry) => tally.hit(loaded.instance.id, reproduced(loaded, { status: 'ok', entry, fromCache: true }, deps.log))));
     if (!misses.length)
         return;
     const backend = await environments.backend();
     tally.usedBackend(env.runtime.backend);
     // The next environment with misses gets its image built while this one's tests run.
-    environments.prefetch(index + 1, (next, nextEnv) => missesOf(next, nextEnv, tracerDigest, deps).length > 0);
+    environments.prefetch(index + 1, (next, nextEnv) => toHarvest(missesOf(next, nextEnv, tracerDigest, deps), deps).length > 0);
     const { runs, lost } = await runAll(backend, env, misses.map((m) => m.loaded), deps);
     // Settled (stored when both runs agree) before anything else: an interrupt or a lost engine
     // keeps every instance that had finished in both runs.
@@ -86460,6 +86596,9 @@ function mergeHarvests(a, b) {
         cached: a.cached + b.cached,
         harvested: a.harvested + b.harvested,
         failed: a.failed + b.failed,
+        ...((a.remembered ?? 0) + (b.remembered ?? 0)
+            ? { remembered: (a.remembered ?? 0) + (b.remembered ?? 0) }
+            : {}),
         backend: backends.size ? [...backends].sort().join('+') : 'cache',
         environments: [...a.environments, ...b.environments.filter((e) => !names.has(e.name))],
     };
@@ -86503,6 +86642,7 @@ function assembleResults(state) {
             cached: harvest.cached,
             harvested: harvest.harvested,
             failed: harvest.failed,
+            ...(harvest.remembered ? { remembered: harvest.remembered } : {}),
             backend: harvest.backend,
             environments: harvest.environments,
         },
@@ -88042,10 +88182,14 @@ function variantOf(id) {
         return undefined;
     return { of: id.slice(0, at), epoch: Number(id.slice(at + 2)) };
 }
-/** Candidates harvested alone per instance and round, in the search's order: the first that passes is kept. */
-const VARIANT_TRIES = 2;
-/** Rounds of candidates: a search whose first VARIANT_TRIES all fail the screen gets its next ones. */
-const VARIANT_ROUNDS = 2;
+/**
+ * Candidates harvested alone per instance and round, in the search's order: the first that passes
+ * is kept. One: the first candidate of a search passes most often, and each harvest is two fresh
+ * pytest runs; a search whose candidate failed gets its next one in the next round.
+ */
+const VARIANT_TRIES = 1;
+/** Rounds of candidates: at most VARIANT_TRIES × VARIANT_ROUNDS candidates of a search are harvested. */
+const VARIANT_ROUNDS = 4;
 /** Why an instance cannot vary, or undefined when it can. */
 function unvariable(l) {
     if (isWorldKind(l.instance.kind))
@@ -88372,6 +88516,7 @@ function harvestOnly(selected, harvest, deps) {
         signal: deps.signal,
         oracles: deps.stores.oracles,
         quarantine: deps.stores.quarantine,
+        failures: deps.stores.failures,
         log: deps.log,
         warn: deps.warn,
     });
@@ -88432,7 +88577,8 @@ async function runPipeline(input, deps) {
         deps.phase?.(toppedUp ? 'Harvest (top-up)' : 'Harvest');
         const summary = await harvestOnly(batch, input.harvest, deps);
         harvest = harvest ? mergeHarvests(harvest, summary) : summary;
-        deps.log(`Oracles: ${summary.cached} from cache, ${summary.harvested} harvested, ${summary.failed} failed`);
+        deps.log(`Oracles: ${summary.cached} from cache, ${summary.harvested} harvested, ${summary.failed} failed` +
+            (summary.remembered ? ` (${summary.remembered} remembered from an earlier run)` : ''));
         return summary;
     };
     /** Answers a harvested batch; throws InterruptedError when the signal fired. */
@@ -90646,6 +90792,7 @@ async function generateCommand(args, io, logger, lifecycle) {
             backend: backendFactory(options, logger, lifecycle),
             sources: new HostSources(cacheLayout(options.cache), new reader_FsSuiteReader(options.out), logger.log),
             ...oracleStores(options, logger),
+            retryFailed: options['retry-failed'],
         },
         tracerDigest: tracerDigest(tracerDir()),
         log: logger.log,
@@ -91029,6 +91176,8 @@ Selection and harvest (run and harvest):
                          pulled, else the locally built Debian stand-in)
   --swe-flux-images NAME=IMAGE,..  with --instances a SWE-Flux run directory: the local image
                          for each image name the run uses (default: the name itself)
+  --retry-failed true    harvest again the instances that failed for this tracer and environment
+                         (default false: a failure is remembered in the cache for 10 runs)
 
 Model and output (run; the Action's inputs have the same names):
   --endpoint URL         API base URL, e.g. http://127.0.0.1:8000/v1
@@ -91209,7 +91358,8 @@ async function harvestCommand(args, io, logger, lifecycle) {
         throw new InterruptedError(String(lifecycle.signal.reason), `the cache ${options.cache}`, `${summary.harvested} oracle(s) harvested before it are stored in the cache ${options.cache} ` +
             `(beside ${summary.cached} found there); rerun the same command to harvest only the ` +
             `${summary.failed} left.`);
-    io.stdout(`oracles: ${summary.cached} cached, ${summary.harvested} harvested, ${summary.failed} failed`);
+    io.stdout(`oracles: ${summary.cached} cached, ${summary.harvested} harvested, ${summary.failed} failed` +
+        (summary.remembered ? ` (${summary.remembered} remembered from an earlier run)` : ''));
     for (const env of summary.environments)
         io.stdout(`  environment ${env.name}: ${env.source}, ${env.runtime} (${env.digest.slice(0, 12)})`);
     for (const [id, outcome] of summary.outcomes) {
