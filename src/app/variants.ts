@@ -44,22 +44,12 @@ export async function findVariants(
     );
     if (!fresh.length) break;
     for (const [id, outcome] of await harvest(fresh)) outcomes.set(id, outcome);
-    harvested = [...harvested, ...fresh];
-    // In each search's order: candidatesOf lists a search's candidates in pool order.
-    const order = new Map(
-      candidatesOf(searches, outcomes, VARIANT_ROUNDS * VARIANT_TRIES).map((c, i) => [
-        c.instance.id,
-        i,
-      ]),
+    // Every candidate harvested so far, in each search's order (candidatesOf lists them in pool order).
+    harvested = candidatesOf(searches, outcomes, VARIANT_ROUNDS * VARIANT_TRIES).filter((c) =>
+      outcomes.has(c.instance.id),
     );
-    harvested.sort((a, b) => order.get(a.instance.id)! - order.get(b.instance.id)!);
     screened = await screenVariants(searches, harvested, outcomes, demo);
-    const retry = new Set(
-      screened.dropped
-        .filter(candidateRule)
-        .map((d) => d.id)
-        .filter(Boolean),
-    );
+    const retry = new Set(screened.dropped.filter(candidateRule).map((d) => d.id));
     pending = searches.filter(
       (s) =>
         retry.has(s.instance.id.replace(/~search$/, '')) &&
