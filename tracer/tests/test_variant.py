@@ -115,7 +115,7 @@ def test_the_search_answers_which_candidates_change_the_answer_and_the_chosen_on
     assert len(found["candidates"]) + sum(found[k] for k in ("same", "failed", "unreached", "unanswered",
                                                               "unparsed", "unrun")) == len(candidates)
     # The pool runs in chunks and stops at the first with enough candidates: the rest never runs.
-    assert len(found["candidates"]) >= 2 and found["unrun"] == max(0, len(candidates) - search_module.CHUNK)
+    assert len(found["candidates"]) >= 2 and found["unrun"] == max(0, len(candidates) - search_module.FIRST_CHUNK)
     indexes = [c["index"] for c in found["candidates"]]
     assert len(set(indexes)) == len(indexes)
     for c in found["candidates"]:  # each answered with its edit, as the pool has it
@@ -131,6 +131,26 @@ def test_the_search_answers_which_candidates_change_the_answer_and_the_chosen_on
     assert alone["answer"] != original["answer"]
     shown = alone["context"]["tests"][0]["source"]
     assert shown == render(SOURCE, candidates[first["index"]].edits)
+
+
+def test_a_whole_run_call_count_is_answered_per_copy_so_the_search_sees_which_inputs_change_it(harness):
+    # M6 call_counts counts over the whole run: in a search run of many copies each copy counts its own tests'
+    # starts, else every candidate would read the run's total, the same as the unchanged copy's.
+    directory = harness.instance_dir(dict(PROG, **{"test_prog.py": SOURCE}))
+    spec = dict(search_spec(directory), kind="M6_InterProceduralCFG",
+                query={"mode": "call_counts", "functions": ["prog.count_up", "prog.parity"]})
+    results = harness.run([dict(spec, id="original"), dict(spec, id="search", variant_epoch=1, variant_search=True)])
+    original, search = results["original"], results["search"]
+    assert original["status"] == "ok" and search["status"] == "ok", search.get("reason")
+    assert original["answer"] == {"function_call_counts": [{"func": "prog.count_up", "count": 4},
+                                                           {"func": "prog.parity", "count": 0}]}
+    found = search["answer"]["candidates"]
+    assert found, search["answer"]  # a call left out, a shorter list: another count
+    chosen = dict(spec, id="variant", variant_epoch=1, variant_candidate=found[0]["index"],
+                  variant_edit={"file": found[0]["file"], "edits": found[0]["edits"]})
+    variant_result = harness.run([chosen])["variant"]
+    assert variant_result["status"] == "ok", variant_result.get("reason")
+    assert variant_result["answer"] != original["answer"]
 
 
 def test_a_candidate_that_fails_or_hangs_costs_only_itself(harness):

@@ -186,6 +186,8 @@ class Recorder:
             return False
         if not self.stopped:
             self.writer.call_counts[name] += 1
+            per_test = self.writer.call_counts_by_test.setdefault(self.test_id, {})
+            per_test[name] = per_test.get(name, 0) + 1
         return True
 
     def record_call(self, frame: FrameType) -> None:

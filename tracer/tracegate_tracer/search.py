@@ -35,12 +35,16 @@ TEST_EVENTS = 100_000
 """Each test of the search run records at most this many events (past it, its candidate is dropped)."""
 USAGE_ERROR = 4
 """pytest's exit code when a test id it was given cannot be collected."""
+FIRST_CHUNK = 12
+"""The pool's first chunk: its aimed edits, which find a candidate for most searches (docs/benchmarks.md)."""
 CHUNK = 48
-"""The pool runs in chunks of this many candidates, one pytest process each, until the search has found enough.
-A process costs more than most candidates (pytest's start, the package's import: chunks of 16 made the harvest
-of a 200-instance sample 38% slower than one run, docs/benchmarks.md), so one chunk holds a one-target pool."""
-WANTED = 2
-"""Candidates per spec that change its answer and say something: enough to stop (the host harvests two)."""
+"""The rest of the pool runs in chunks of this many candidates, one pytest process each, until the search has
+found enough. A process costs more than most candidates (pytest's start, the package's import: chunks of 16
+all through made the harvest of a 200-instance sample 38% slower than one run), so one chunk holds the rest of
+a one-target pool."""
+WANTED = 1
+"""Candidates per spec that change its answer and say something: enough to stop (the host harvests the first
+alone; the others found by the chunks run are its next tries)."""
 MEMORY_BYTES = 1536 * 1024 * 1024
 """The search run's address space (the container holds 2 GiB): a candidate whose input explodes fails alone."""
 TEST_SECONDS = 20.0
@@ -93,7 +97,7 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
     # The pool in chunks, in order: the search stops once every spec has WANTED candidates that change
     # its answer and say something (aimed edits lead the pool, so most searches end in the first chunk).
     pending = [k for k, ids in enumerate(search.candidates) if ids]
-    chunks = [pending[i:i + CHUNK] for i in range(0, len(pending), CHUNK)] or [[]]
+    chunks = [pending[:FIRST_CHUNK]] + [pending[i:i + CHUNK] for i in range(FIRST_CHUNK, len(pending), CHUNK)]
     budget = timeout * SEARCH_TIMEOUT_FACTOR
     parts: list[dict[str, dict[str, Any]]] = [{} for _ in recordings]
     overflowed: list[set[str | None]] = [set() for _ in recordings]
@@ -249,10 +253,17 @@ def split(recorded: dict[str, Any]) -> dict[str, dict[str, Any]]:
         elif isinstance(event[1], int) and event[1] in owner:
             mark = owner[event[1]]
             events[mark].append([event[0], renumber[mark][event[1]], *event[2:]])
-    base = {k: v for k, v in recorded.items() if k not in ("invocations", "events", "_index")}
+    base = {k: v for k, v in recorded.items() if k not in ("invocations", "events", "_index", "call_counts_by_test")}
     parts = {}
     for mark in renumber:
-        text = json.dumps(dict(base, invocations=invocations[mark], events=events[mark]))
+        own = dict(base, invocations=invocations[mark], events=events[mark])
+        if "call_counts" in base:  # the run's counts are every copy's: each copy counts its own tests'
+            own["call_counts"] = dict.fromkeys(base["call_counts"], 0)
+            for test, counts in (recorded.get("call_counts_by_test") or {}).items():
+                if mark_of(test) == mark:
+                    for name, n in counts.items():
+                        own["call_counts"][name] = own["call_counts"].get(name, 0) + n
+        text = json.dumps(own)
         parts[mark] = json.loads(variant.MARK_PATTERN.sub("", text))
     return parts
 

@@ -20,7 +20,10 @@ message; `cut_values` lists, sorted, each distinct text that was cut at it
 (a cut text is never an answer: see queries.shared.ensure_uncut).
 `call_counts` (only when a question counts calls) maps each dotted function
 name asked about to the number of its frames that started anywhere in the
-run, under the target or not (resumptions and comprehension frames excluded).
+run, under the target or not (resumptions and comprehension frames excluded);
+`call_counts_by_test` the same per test id that counted any (`<process>`
+before the first test), so a run of many copies (a variant search) answers
+each copy by its own tests.
 """
 
 from __future__ import annotations
@@ -69,6 +72,7 @@ class TraceWriter:
         self.value_cap = 0
         self.cut_values: set[str] = set()  # rendered values cut at value_cap
         self.call_counts = None  # {dotted name: starts} of the functions a call-count question names
+        self.call_counts_by_test: dict[str, dict[str, int]] = {}  # the same per test id, the counted ones only
         self.retry_from_start = False  # a deferred start found a target module imported: run again
         self.overflowed_tests: set[str] = set()  # tests past the recorder's per-test event cap (a search)
 
@@ -88,7 +92,8 @@ class TraceWriter:
             "executed": self.executed,
             "value_cap": self.value_cap,
             "cut_values": sorted(self.cut_values),
-            **({"call_counts": self.call_counts} if self.call_counts is not None else {}),
+            **({"call_counts": self.call_counts, "call_counts_by_test": self.call_counts_by_test}
+               if self.call_counts is not None else {}),
             **({"retry_from_start": True} if self.retry_from_start else {}),
             **({"overflowed_tests": sorted(self.overflowed_tests)} if self.overflowed_tests else {}),
         }
