@@ -18,7 +18,7 @@ TRACER_ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, TRACER_ROOT)
 
 from tracegate_tracer import plan as plans  # noqa: E402
-from tracegate_tracer import search  # noqa: E402
+from tracegate_tracer import search, sites  # noqa: E402
 from tracegate_tracer.group import base_result, crash_reason, harvest_group  # noqa: E402
 from tracegate_tracer.output import ResultStream, log  # noqa: E402
 from tracegate_tracer.sandbox import Sandbox  # noqa: E402
@@ -72,6 +72,7 @@ def main(argv: list[str]) -> int:
     if plan.uid_base is not None and not isolated:
         log("tracegate: isolation asked for but the driver is not root: running without")
     os.makedirs(plan.work_dir, mode=0o711, exist_ok=True)
+    sites.want(plan.instances)  # an original's run records where the targets its search needs are called
     for index, members in enumerate(plans.groups(plan.instances, plan.share_runs)):
         specs = [plan.instances[i] for i in members]
         started = time.monotonic()

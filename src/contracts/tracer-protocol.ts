@@ -172,6 +172,8 @@ const statsSchema = z.strictObject({
   backend: z.enum(['settrace', 'monitoring']).optional(),
   /** World-model kinds: the clean runs measured. */
   runs: z.number().int().positive().optional(),
+  /** A variant search: where its call sites came from (the original's run in the plan, or its own scout). */
+  sites_from: z.enum(['original', 'scout']).optional(),
 });
 
 /** World-model kinds: where the measurement came from (measure.py `_meta`). */
@@ -180,6 +182,10 @@ const measurementSchema = z.strictObject({
   machine: z.record(z.string(), z.unknown()),
   runtime: z.strictObject({ python: z.string(), implementation: z.string(), platform: z.string() }),
   clean_runs: z.number().int().positive(),
+  /** The machine's 1-minute load average before and after the clean runs (null where unreadable). */
+  load: z
+    .strictObject({ before: z.number().nullable(), after: z.number().nullable().optional() })
+    .optional(),
   /** Each clean run's wall time and their spread (only with more than one run). */
   wall_ms: z
     .strictObject({

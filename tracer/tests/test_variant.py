@@ -102,6 +102,10 @@ def test_the_search_answers_which_candidates_change_the_answer_and_the_chosen_on
                            search_spec(directory, id="search", variant_epoch=1, variant_search=True)])
     original, search = results["original"], results["search"]
     assert original["status"] == "ok" and search["status"] == "ok", search.get("reason")
+    # The call sites came from the original's run in the same plan; a search alone scouts its own, the same.
+    alone = harness.run([search_spec(directory, id="search", variant_epoch=1, variant_search=True)])["search"]
+    assert (search["stats"]["sites_from"], alone["stats"]["sites_from"]) == ("original", "scout")
+    assert alone["answer"] == search["answer"]
     # A search's result is a result line like any other: the host reads it through the protocol's schema.
     from test_protocol import RESULT_SCHEMA, schema_errors
     assert schema_errors(dict(search, tracegate_result=1), RESULT_SCHEMA) == []

@@ -16,7 +16,7 @@ import sys
 import traceback
 from typing import Any
 
-from . import VERSION, instance_parser, measure, pytest_run, queries, questions, swe_flux, trace, variant
+from . import VERSION, instance_parser, measure, pytest_run, queries, questions, sites, swe_flux, trace, variant
 from .locate import Target, TargetNotFound, build_slice
 from .sandbox import Sandbox
 from .testfiles import TestFileRefused, read_tests
@@ -159,6 +159,8 @@ def harvest_group(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list
                 results[index] = _decide(specs[index], results[index], recording, run, instance_dir, timeout, sandbox)
             except Exception:  # noqa: BLE001 - one spec's crash never costs the others
                 results[index] = dict(results[index], status="error", reason=crash_reason())
+        if recording.config.get("site_files") and not run.timed_out and not run.problem():
+            sites.put(specs[recording.members[0]], recording.trace)  # for this target's search (sites.py)
     return results
 
 
@@ -212,7 +214,8 @@ def _recordings(specs: list[Spec], results: list[Result], run_dir: str, instance
                           count_calls=sorted(needs["count_calls"]) or None, raw_lines=needs["raw_lines"],
                           repo_root=repo[0] if repo else None,
                           max_events=head.get("max_events"),
-                          max_value_chars=cap)
+                          max_value_chars=cap,
+                          **({"site_files": where} if (where := sites.files(head, run_dir)) else {}))
             parsed = any(specs[i].get("parser") for i in members)
             recordings.append(_Recording(members, target, config, dict(target.context, tests=tests), parsed))
             for index in members:

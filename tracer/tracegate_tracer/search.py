@@ -1,7 +1,8 @@
 """The search for a variant (`variant_search`): every candidate of an epoch's pool in one traced run.
 
-variant.py writes, beside each test file, an unchanged copy; a scout run of it
-records where each target is called from (the pool's targeted edits aim there);
+variant.py writes, beside each test file, an unchanged copy; where each target
+is called from (the pool's targeted edits aim there) comes from the original's
+run in the same plan (sites.py), else from a scout run of that copy;
 then one copy per candidate of the pool; one pytest process runs them all (a per-test alarm and `--tb=no`
 keep a candidate that hangs or fails from costing the others), recording every
 target the specs ask about. The trace is split by the copy each invocation's
@@ -26,6 +27,7 @@ import os
 from typing import Any
 
 from . import pytest_run, trace, variant
+from . import sites as call_sites
 from .group import Result, Spec, _all, _answer, _recordings, base_result
 from .sandbox import Sandbox
 
@@ -79,17 +81,24 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
     timeout = float(first.get("timeout_seconds") or 60)
     backend = str(first.get("backend") or "auto")
     unchanged = variant.copy_ids(first["tests"], "o")
-    # The scout: the unchanged copy alone, each target invocation's call site in it recorded.
-    copies = {os.path.join(run_dir, variant.copy_name(name, "o")): name for name in sources}
-    scout = [dict(r.config, trace_path=sandbox.path(f"scout-{i}.json"), site_files=copies, record_calls=False,
-                  variables=None, dataflow=None, count_calls=None) for i, r in enumerate(recordings)]
-    outcome = _traced(unchanged, run_dir, tracer_root, scout, timeout, sandbox, "scout", timeout / 2, backend)
-    if outcome.timed_out:
-        return _all(results, status="timeout", reason=f"the unchanged tests timed out after {timeout:g}s")
-    if outcome.problem() or outcome.failed_tests():
-        return _all(results, status="invalid", reason="the unchanged copy's tests fail: "
-                    f"{outcome.problem() or ', '.join(outcome.failed_tests()[:3])}")
-    sites = [_sites(config["trace_path"]) for config in scout]
+    recorded = [call_sites.get(specs[r.members[0]]) for r in recordings]
+    sites_from = "original" if all(found is not None for found in recorded) else "scout"
+    for result in results:
+        result["stats"]["sites_from"] = sites_from
+    if sites_from == "original":
+        sites = [found or [] for found in recorded]  # the original's run in this plan recorded them: no scout
+    else:
+        # The scout: the unchanged copy alone, each target invocation's call site in it recorded.
+        copies = {os.path.join(run_dir, variant.copy_name(name, "o")): name for name in sources}
+        scout = [dict(r.config, trace_path=sandbox.path(f"scout-{i}.json"), site_files=copies, record_calls=False,
+                      variables=None, dataflow=None, count_calls=None) for i, r in enumerate(recordings)]
+        outcome = _traced(unchanged, run_dir, tracer_root, scout, timeout, sandbox, "scout", timeout / 2, backend)
+        if outcome.timed_out:
+            return _all(results, status="timeout", reason=f"the unchanged tests timed out after {timeout:g}s")
+        if outcome.problem() or outcome.failed_tests():
+            return _all(results, status="invalid", reason="the unchanged copy's tests fail: "
+                        f"{outcome.problem() or ', '.join(outcome.failed_tests()[:3])}")
+        sites = [_sites(config["trace_path"]) for config in scout]
     try:
         search = variant.prepare_search(sources, first["tests"], epoch, run_dir, sites)
     except (variant.NoVariant, OSError) as exc:
