@@ -9,6 +9,7 @@
 // how hard its variants are (scripts/variant-hardness.mjs: answered with the originals' oracles).
 //
 //   node scripts/bench-variants.mjs [--sample 200] [--seed 1] [--epoch 1] [--pairs 1] [--keep DIR]
+//                                   [--no-warm-up]   (the environment images are built already)
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,7 @@ const { values } = parseArgs({
     epoch: { type: 'string', default: '1' },
     pairs: { type: 'string', default: '1' },
     keep: { type: 'string' },
+    'no-warm-up': { type: 'boolean', default: false },
   },
 });
 const cli = join(root, 'dist', 'cli', 'index.js');
@@ -67,7 +69,7 @@ const withVariants = (i) => [
   fresh(`out-b${i}`),
 ];
 
-timed('warm-up (environment images)', originals('-warm'));
+if (!values['no-warm-up']) timed('warm-up (environment images)', originals('-warm'));
 const rows = [];
 for (let i = 0; i < Number(values.pairs); i++) {
   const pair = {};
