@@ -81,7 +81,7 @@ def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root:
     if mutant_root:
         copy = {"root": mutant_root,
                 "top": first["mutant"]["file"].replace("\\", "/").lstrip("/").split("/")[0].removesuffix(".py")}
-    measurement: dict[str, Any] = {}
+    measurement: dict[str, Any] = {"load": {"before": _load()}}
     runs = CLEAN_RUNS if "W3_WallTime" in kinds else 1
     try:
         clean = [_run_once("clean", tests, run_dir, instance_dir, scope, env, timeout, sandbox, i, copy)
@@ -92,6 +92,7 @@ def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root:
         measurement["outcome"] = clean[0]["outcome"]
         walls = [c["wall_ms"] for c in clean if c["wall_ms"] is not None]
         measurement["wall_ms"] = walls if len(walls) == len(clean) else None
+        measurement["load"]["after"] = _load()
         if "W2_PeakMemory" in kinds:
             measurement["peak"] = _run_once("memory", tests, run_dir, instance_dir, scope, env, timeout, sandbox,
                                             0, copy)["peak"]
@@ -349,6 +350,8 @@ def _meta(measurement: dict[str, Any], mutant: Any, scope: str) -> dict[str, Any
         "runtime": {"python": platform.python_version(), "implementation": platform.python_implementation(),
                     "platform": platform.platform()},
         "clean_runs": len(walls) or 1,
+        # The machine's load around the clean runs (the host's: a container shares its kernel's figure).
+        "load": measurement.get("load"),
     }
     if len(walls) > 1:
         meta["wall_ms"] = {"runs": [round(w, 3) for w in walls], "median": round(statistics.median(walls), 3),
@@ -371,8 +374,18 @@ def _meta(measurement: dict[str, Any], mutant: Any, scope: str) -> dict[str, Any
     return meta
 
 
+def _load() -> float | None:
+    """The 1-minute load average of the machine, or None where it cannot be read."""
+    try:
+        return round(os.getloadavg()[0], 2)
+    except OSError:
+        return None
+
+
 def _machine() -> dict[str, Any]:
     found: dict[str, Any] = {"arch": platform.machine(), "cpus": os.cpu_count()}
+    if hasattr(os, "sched_getaffinity"):
+        found["cpus_allowed"] = sorted(os.sched_getaffinity(0))  # the one a pinned (measured) job has
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as handle:
             for line in handle:

@@ -10,7 +10,8 @@ import {
 } from './env-groups.js';
 import type { RememberedFailure } from '../../contracts/ports.js';
 import { LazyEnvironments, unresolvedReason } from './environments.js';
-import { runAll } from './runs.js';
+import { runAll, runMeasured } from './runs.js';
+import { isWorldKind, MEASURED_FIELD } from '../../contracts/kinds.js';
 import { reproduced, settle } from './settle.js';
 import { HarvestTally } from './tally.js';
 import type { LoadedInstance } from '../../contracts/suite.js';
@@ -24,7 +25,9 @@ import { Progress } from '../../util/progress.js';
  * store (and only if they say they belong to the instance), misses are
  * harvested HARVEST_RUNS times per environment and must agree. A failure of
  * one environment or instance is an outcome of those instances only; a lost
- * engine ends the harvest (finished oracles are stored already).
+ * engine ends the harvest (finished oracles are stored already). Measured
+ * instances (wall time, peak memory) go last, when nothing else of the harvest
+ * runs (runMeasured), so their clean runs never compete with other work.
  */
 export async function harvestOracles(
   selected: LoadedInstance[],
@@ -35,10 +38,23 @@ export async function harvestOracles(
   const groups = groupByEnvironment(selected);
   const environments = new LazyEnvironments(groups, deps);
   const progress = new Progress('Oracles', selected.length, 'instances', deps.log);
+  const deferred: Deferred[] = [];
+  const run = { environments, tracerDigest, deps, tally, deferred };
   for (const [index, group] of groups.entries()) {
+    const waiting = deferred.length;
     if (deps.signal?.aborted) tally.failAll(group.items, 'interrupted');
-    else await harvestGroup(index, group, { environments, tracerDigest, deps, tally });
-    progress.tick(group.items.length);
+    else await harvestGroup(index, group, run);
+    const later = deferred.slice(waiting).reduce((n, d) => n + d.misses.length, 0);
+    progress.tick(group.items.length - later); // the measured ones tick when they are done
+  }
+  for (const { env, misses } of deferred) {
+    if (deps.signal?.aborted)
+      tally.failAll(
+        misses.map((m) => m.loaded),
+        'interrupted',
+      );
+    else await harvestMisses(env, misses, run, runMeasured);
+    progress.tick(misses.length);
   }
   return tally.summary();
 }
@@ -49,13 +65,39 @@ interface HarvestRun {
   tracerDigest: string;
   deps: HarvestDeps;
   tally: HarvestTally;
+  /** Measured misses of each environment, harvested after every other (harvestOracles). */
+  deferred: Deferred[];
+}
+
+interface Deferred {
+  env: ResolvedEnvironment;
+  misses: Miss[];
+}
+
+/**
+ * The misses a measurement answers (wall time, peak memory), with the other world-model items of the
+ * same test and no mutant: the tracer measures one test's questions in one group of runs.
+ */
+export function measuredMisses(misses: readonly Miss[]): Set<Miss> {
+  const testOf = (m: Miss) => JSON.stringify([m.loaded.dir, m.loaded.instance.tests]);
+  const measured = (m: Miss): boolean => {
+    const kind = m.loaded.instance.kind;
+    return isWorldKind(kind) && MEASURED_FIELD[kind] !== undefined;
+  };
+  const timed = new Set(misses.filter(measured).map(testOf));
+  return new Set(
+    misses.filter(
+      (m) =>
+        isWorldKind(m.loaded.instance.kind) && !m.loaded.instance.mutant && timed.has(testOf(m)),
+    ),
+  );
 }
 
 /** One environment's instances: resolved, answered from the cache, the misses harvested. */
 async function harvestGroup(
   index: number,
   group: EnvGroup,
-  { environments, tracerDigest, deps, tally }: HarvestRun,
+  { environments, tracerDigest, deps, tally, deferred }: HarvestRun,
 ): Promise<void> {
   // A failure remembered keeps its reason as harvested (the same outcome, not harvested again).
   const harvestable = (misses: Miss[]): Miss[] => {
@@ -111,24 +153,37 @@ async function harvestGroup(
     ),
   );
   if (!misses.length) return;
-  const backend = await environments.backend();
-  tally.usedBackend(env.runtime.backend);
+  const measured = measuredMisses(misses);
+  if (measured.size) deferred.push({ env, misses: [...measured] });
+  const now = misses.filter((m) => !measured.has(m));
+  if (!now.length) return;
   // The next environment with misses gets its image built while this one's tests run.
   environments.prefetch(
     index + 1,
     (next, nextEnv) => toHarvest(missesOf(next, nextEnv, tracerDigest, deps), deps).length > 0,
   );
-  const { runs, lost } = await runAll(
+  await harvestMisses(env, now, { environments, tracerDigest, deps, tally, deferred }, runAll);
+}
+
+/** The misses' runs, settled (stored when both runs agree) before anything else. */
+async function harvestMisses(
+  env: ResolvedEnvironment,
+  misses: Miss[],
+  { environments, tracerDigest, deps, tally }: HarvestRun,
+  runs: typeof runAll,
+): Promise<void> {
+  const backend = await environments.backend();
+  tally.usedBackend(env.runtime.backend);
+  const done = await runs(
     backend,
     env,
     misses.map((m) => m.loaded),
     deps,
   );
-  // Settled (stored when both runs agree) before anything else: an interrupt or a lost engine
-  // keeps every instance that had finished in both runs.
+  // An interrupt or a lost engine keeps every instance that had finished in both runs.
   for (const miss of misses)
-    tally.set(miss.loaded.instance.id, settle(miss, runs, env, tracerDigest, deps));
-  if (lost) throw lost;
+    tally.set(miss.loaded.instance.id, settle(miss, done.runs, env, tracerDigest, deps));
+  if (done.lost) throw done.lost;
 }
 
 /** Resolving an environment, for a stage that needs one outside a harvest. */

@@ -45,6 +45,31 @@ export async function runAll(
         : Promise.resolve<JobResults>({ results: new Map() });
     }),
   );
+  return collected(done);
+}
+
+/**
+ * The runs of measured instances (wall time, peak memory), one after the other, when nothing else
+ * of the harvest runs: a clean run's timing never competes with another harvest's work. (Pinning
+ * the two runs to a core each was tried: the driver's memory sampler then shares the test's core,
+ * and wall times and profiles disagreed between the runs more often than side by side.)
+ */
+export async function runMeasured(
+  backend: HarvestBackend,
+  env: ResolvedEnvironment,
+  items: LoadedInstance[],
+  deps: RunDeps,
+): Promise<Runs> {
+  const done: JobResults[] = [];
+  for (let i = 0; i < HARVEST_RUNS && !deps.signal?.aborted; i++) {
+    const result = await runJob(backend, env, items, i + 1, deps);
+    done.push(result);
+    if (result.lost) break;
+  }
+  return collected(done);
+}
+
+function collected(done: JobResults[]): Runs {
   const lost = done.find((d) => d.lost)?.lost;
   return { runs: done.map((d) => d.results), ...(lost ? { lost } : {}) };
 }
