@@ -48,7 +48,8 @@ export interface QuarantineStore {
 /** Stored model replies, by request key. */
 export interface ResponseCache {
   get(key: string): Completion | undefined;
-  put(key: string, completion: Completion): void;
+  /** Stores a reply; may finish later (a write off the event loop), and rejects when it cannot. */
+  put(key: string, completion: Completion): void | Promise<void>;
 }
 
 /**

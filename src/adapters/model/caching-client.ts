@@ -68,7 +68,7 @@ export class CachingClient implements ModelClient {
     const hit = this.cache.get(key);
     if (hit) return { ...hit, latencyMs: 0, retries: 0, cached: true };
     const completion = await this.inner.complete(messages, options);
-    this.cache.put(key, completion);
+    await this.cache.put(key, completion);
     return completion;
   }
 }

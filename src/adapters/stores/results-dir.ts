@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeIssues } from '../../contracts/instance.js';
 import { resultsSchema, type InstanceRecord, type Results } from '../../contracts/results.js';
@@ -14,6 +14,8 @@ import type { Baseline, BaselineSource, ResultsSink } from '../../contracts/port
  */
 export class ResultsDir implements ResultsSink {
   private started = false;
+  /** records.jsonl, open for appending while the run writes it (one write per record, not an open each). */
+  private records?: number;
 
   constructor(readonly dir: string) {}
 
@@ -37,13 +39,16 @@ export class ResultsDir implements ResultsSink {
 
   append(record: InstanceRecord): void {
     this.start();
-    writing(this.recordsFile, () =>
-      appendFileSync(this.recordsFile, JSON.stringify(record) + '\n'),
-    );
+    writing(this.recordsFile, () => {
+      this.records ??= openSync(this.recordsFile, 'a');
+      writeSync(this.records, JSON.stringify(record) + '\n');
+    });
   }
 
   finish(results: Results, report: string): void {
     this.start();
+    if (this.records !== undefined) closeSync(this.records);
+    this.records = undefined;
     writeFileAtomic(join(this.dir, 'results.json'), JSON.stringify(results, null, 2) + '\n');
     writeFileAtomic(join(this.dir, 'report.md'), report);
   }
