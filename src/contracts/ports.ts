@@ -48,8 +48,7 @@ export interface QuarantineStore {
 /** Stored model replies, by request key. */
 export interface ResponseCache {
   get(key: string): Completion | undefined;
-  /** Stores a reply; may finish later (a write off the event loop), and rejects when it cannot. */
-  put(key: string, completion: Completion): void | Promise<void>;
+  put(key: string, completion: Completion): void;
 }
 
 /**

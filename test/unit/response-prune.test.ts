@@ -12,10 +12,10 @@ const reply = (text: string) => ({
 });
 
 describe("the shared cache keeps this run's replies only", () => {
-  it('removes replies neither read nor written since the run began; keeps the ones it read or wrote', async () => {
+  it('removes replies neither read nor written since the run began; keeps the ones it read or wrote', () => {
     const dir = tempDir('tg-prune-');
     const cache = new DirResponseCache(dir);
-    for (const key of ['aa01', 'aa02', 'bb01']) await cache.put(key, reply(key));
+    for (const key of ['aa01', 'aa02', 'bb01']) cache.put(key, reply(key));
     // As restored from an older entry: tar gives the files their old times.
     const old = new Date(Date.now() - 3_600_000);
     for (const [shard, key] of [
@@ -26,7 +26,7 @@ describe("the shared cache keeps this run's replies only", () => {
       utimesSync(join(dir, shard, `${key}.json`), old, old);
     const started = Date.now();
     expect(cache.get('aa02')?.text).toBe('aa02'); // read this run
-    await cache.put('cc01', reply('cc01')); // written this run
+    cache.put('cc01', reply('cc01')); // written this run
     expect(pruneUnused(dir, started)).toBe(2);
     expect(cache.get('aa01')).toBeUndefined();
     expect(cache.get('bb01')).toBeUndefined();

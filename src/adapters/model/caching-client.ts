@@ -68,7 +68,7 @@ export class CachingClient implements ModelClient {
     const hit = this.cache.get(key);
     if (hit) return { ...hit, latencyMs: 0, retries: 0, cached: true };
     const completion = await this.inner.complete(messages, options);
-    await this.cache.put(key, completion);
+    this.cache.put(key, completion);
     return completion;
   }
 }

@@ -7,7 +7,6 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { TracegateError, ExitCode } from '../../errors.js';
 
@@ -74,27 +73,6 @@ export function writeFileAtomic(path: string, data: string | Buffer): void {
       throw error;
     }
   });
-}
-
-const made = new Set<string>();
-
-/** writeFileAtomic with the write and the rename off the event loop (the directory made once, here). */
-export async function writeFileAtomicAsync(path: string, data: string | Buffer): Promise<void> {
-  const tmp = `${path}.${process.pid}.${++counter}.tmp`;
-  const dir = dirname(path);
-  try {
-    if (!made.has(dir)) {
-      writing(path, () => makeDirs(dir));
-      made.add(dir);
-    }
-    await writeFile(tmp, data);
-    await rename(tmp, path);
-  } catch (error) {
-    await rm(tmp, { force: true });
-    if (error instanceof StoreWriteError) throw error;
-    made.delete(dir); // removed under us: made again next time
-    throw new StoreWriteError(path, diagnose(path, error as NodeJS.ErrnoException));
-  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync, unlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomicAsync } from './atomic.js';
+import { writeFileAtomic } from './atomic.js';
 import { readRegularFile } from './read-file.js';
 
 /** A stored reply larger than this is not one (replies are read up to 8 MiB). */
@@ -43,10 +43,9 @@ export class DirResponseCache implements ResponseCache {
     }
   }
 
-  /** Written off the event loop (with 256 requests in flight, a blocking write per reply is paid on every one). */
-  async put(key: string, completion: Completion): Promise<void> {
+  put(key: string, completion: Completion): void {
     const file = this.file(key);
-    await writeFileAtomicAsync(file, JSON.stringify({ ...completion, cached: undefined }));
+    writeFileAtomic(file, JSON.stringify({ ...completion, cached: undefined }));
   }
 }
 
