@@ -16,6 +16,14 @@ files they ask about (instances/<package>/<test file>/); a package's earlier
 world-model instances are replaced. A report per package goes to
 benchmark/world/<package>.json.
 
+The measured kinds (W2 peak memory, W3 wall time) also get the package's
+workloads (benchmark/<package>/workloads: its functions at three sizes, each
+test keeping what it built, so times and peaks span orders of magnitude), and
+after every package, a constant screen over the bundle: while one constant
+answer would pass more than a quarter of its W2 (W3) instances under the
+factor-2 rule, one of those it passes is dropped (seeded); the figures go to
+benchmark/world/measured.json.
+
 Usage: python3 scripts/generate-world.py [PACKAGE ...] [--tests N] [--mutants M] [--seed S]
 """
 
@@ -40,6 +48,12 @@ from tracegate_tracer import mutants
 
 DEFAULT_PACKAGES = ["click", "jinja2", "rich", "humanize", "sqlparse", "more-itertools", "natsort", "boltons"]
 KINDS = {"W1_Outcome": "w1-outcome", "W2_PeakMemory": "w2-peak", "W3_WallTime": "w3-wall", "W4_Profile": "w4-profile"}
+MEASURED = {"W2_PeakMemory": ("peak_bytes", 10_000), "W3_WallTime": ("wall_ms", 0.01)}
+"""The kinds answered by a number, passed within FACTOR of it: (the answer's field, the scorer's floor)."""
+FACTOR = 2.0
+"""The default pass rule of W2/W3 (`world-factor`)."""
+CONSTANT_SHARE = 0.25
+"""At most this share of the bundle's W2 (W3) instances may be passed by one constant answer."""
 CLI = os.path.join(ROOT, "dist", "cli", "index.js")
 
 
@@ -76,6 +90,26 @@ def picked_tests(package: str, count: int, seed: int) -> list[dict]:
     return chosen[:count]
 
 
+def workload_tests(package: str) -> list[dict]:
+    """(dir, test, target, kinds) of the package's workloads (benchmark/<package>/workloads): its own tests of
+    one package function each at three sizes, asked only W2 and W3 (they all pass: no outcome to ask). Their test
+    file is copied into the suite's own directory for it (instances/<package>/<test file stem>/)."""
+    folder = os.path.join(ROOT, "benchmark", package, "workloads")
+    manifest_path = os.path.join(folder, "workloads.json")
+    if not os.path.isfile(manifest_path):
+        return []
+    with open(manifest_path, encoding="utf-8") as handle:
+        manifest = json.load(handle)
+    with open(os.path.join(ROOT, "instances", "environments", package + ".json"), encoding="utf-8") as handle:
+        environment = json.load(handle)["name"]
+    test_dir = os.path.join(ROOT, "instances", package, manifest["file"].removesuffix(".py"))
+    os.makedirs(test_dir, exist_ok=True)
+    shutil.copyfile(os.path.join(folder, manifest["file"]), os.path.join(test_dir, manifest["file"]))
+    return [{"dir": test_dir, "test": f"{manifest['file']}::test_{name}_{size}", "target": target,
+             "environment": environment, "kinds": MEASURED}
+            for name, target in manifest["targets"].items() for size in manifest["sizes"]]
+
+
 def wheel_sources(environment: str, cache: str) -> list[str]:
     """The environment's wheels (its pinned packages but pytest's), downloaded once."""
     with open(os.path.join(ROOT, "instances", "environments", environment + ".json"), encoding="utf-8") as handle:
@@ -105,8 +139,12 @@ def candidates(package: str, tests: list[dict], per_test: int, seed: int, wheel_
                 "timeout_seconds": 120}
         name = slug(t["test"].split("::", 1)[1])
         for kind, short in KINDS.items():
+            if kind not in t.get("kinds", KINDS):
+                continue
             ident = f"{package}-{short}-{name}-{digest(kind, t['test'])[:8]}"
             found.append({"dir": t["dir"], "instance": dict(base, id=ident, kind=kind)})
+        if "W1_Outcome" not in t.get("kinds", KINDS):
+            continue  # a workload: measured, never mutated
         source = target_source(wheel_sources(t["environment"], wheel_cache), t["target"]["file"])
         if source is None:
             continue
@@ -176,13 +214,82 @@ def balance(found: list[dict], kept: dict[str, dict], seed: int, share: float = 
     return thinned
 
 
+def best_constant(values: list[float], floor: float, factor: float = FACTOR) -> tuple[float, int]:
+    """The constant answer passing most of `values` under the pass rule (max(a/b, b/a) <= factor, both floored),
+    and how many it passes: a window [c/factor, c*factor] of the sorted values, at its fullest."""
+    xs = sorted(max(v, floor) for v in values)
+    best, count, j = (xs[0] * factor if xs else 0.0), 0, 0
+    for i, low in enumerate(xs):
+        while j < len(xs) and xs[j] <= low * factor * factor * (1 + 1e-12):
+            j += 1
+        if j - i > count:
+            best, count = low * factor, j - i
+    return best, count
+
+
+def constant_screen(seed: int) -> dict:
+    """Over every package's kept W2 (W3) instances (their reports' `oracles`), the ones dropped (seeded) from where
+    one constant answer passes most of them, until it passes at most CONSTANT_SHARE of what is left: their instance
+    files removed, their reports told why. Returns the figures before and after (benchmark/world/measured.json)."""
+    reports = {}
+    for path in sorted(glob.glob(os.path.join(ROOT, "benchmark", "world", "*.json"))):
+        if not path.endswith("measured.json"):
+            with open(path, encoding="utf-8") as handle:
+                reports[path] = json.load(handle)
+    figures: dict[str, dict] = {}
+    for kind, (field, floor) in MEASURED.items():
+        value = {i: max(float(answer[field]), floor) for report in reports.values()
+                 for i, answer in (report.get("oracles") or {}).get(kind, {}).items()}
+        ids = sorted(value)
+        before = best_constant(list(value.values()), floor)
+        dropped: list[str] = []
+        while ids:
+            constant, count = best_constant([value[i] for i in ids], floor)
+            if count <= CONSTANT_SHARE * len(ids):
+                break
+            inside = [i for i in ids if max(value[i] / constant, constant / value[i]) <= FACTOR]
+            drop = min(inside, key=lambda i: digest(seed, "constant", i))
+            ids.remove(drop)
+            dropped.append(drop)
+            why = f"constant: {constant:.4g} within a factor {FACTOR:g} of {count} of {len(ids) + 1} {kind} of the bundle"
+            for path, report in reports.items():
+                if drop in (report.get("oracles") or {}).get(kind, {}):
+                    del report["oracles"][kind][drop]
+                    report["dropped"][drop] = why
+                    report["kept"] -= 1
+                    report["by_kind"][kind] -= 1
+            for old in glob.glob(os.path.join(ROOT, "instances", "*", "*", f"{drop}.instance.json")):
+                os.remove(old)
+        after = best_constant([value[i] for i in ids], floor)
+        figures[kind] = {"before": {"n": len(value), "constant": before[0], "passes": before[1]},
+                         "after": {"n": len(ids), "constant": after[0], "passes": after[1],
+                                   "share": round(after[1] / len(ids), 4) if ids else None},
+                         "spread": round(max(value[i] for i in ids) / min(value[i] for i in ids), 1) if ids else None,
+                         "dropped": len(dropped)}
+    for path, report in reports.items():
+        report["dropped"] = dict(sorted(report["dropped"].items()))
+        with open(path, "w", encoding="utf-8") as out:
+            json.dump(report, out, indent=2)
+            out.write("\n")
+    result = {"schema": "tracegate/world-measured@1", "seed": seed, "factor": FACTOR, "share": CONSTANT_SHARE,
+              "kinds": figures}
+    with open(os.path.join(ROOT, "benchmark", "world", "measured.json"), "w", encoding="utf-8") as out:
+        json.dump(result, out, indent=2)
+        out.write("\n")
+    return result
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("packages", nargs="*", default=DEFAULT_PACKAGES)
     parser.add_argument("--tests", type=int, default=6, help="tests per package (default 6)")
     parser.add_argument("--mutants", type=int, default=6, help="mutants proposed per test (default 6)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--screen-only", action="store_true",
+                        help="only the bundle's constant screen, over the reports already in benchmark/world")
     args = parser.parse_args()
+    if args.screen_only:
+        args.packages = []
     if not os.path.isfile(CLI):
         sys.exit(f"generate-world: {CLI} is missing: run npm run bundle")
     wheel_cache = tempfile.mkdtemp(prefix="tg-world-wheels-")
@@ -190,6 +297,7 @@ def main() -> int:
         tests = picked_tests(package, args.tests, args.seed)
         if not tests:
             sys.exit(f"generate-world: no single-test instances in instances/{package}")
+        tests += workload_tests(package)
         found = candidates(package, tests, args.mutants, args.seed, wheel_cache)
         work = tempfile.mkdtemp(prefix=f"tg-world-{package}-")
         kept, dropped = screen(package, found, work)
@@ -212,6 +320,8 @@ def main() -> int:
             "by_kind": {k: sum(1 for c in found if c["instance"]["kind"] == k and c["instance"]["id"] in kept)
                         for k in KINDS},
             "w1_not_passing": sum(1 for i in w1 if kept[i]["outcome"] != "passed"), "w1": len(w1),
+            "oracles": {k: {i: kept[i] for i in sorted(kept) if i.startswith(f"{package}-{KINDS[k]}-")}
+                        for k in MEASURED},
             "dropped": dict(sorted(dropped.items())),
         }
         with open(os.path.join(ROOT, "benchmark", "world", f"{package}.json"), "w", encoding="utf-8") as out:
@@ -220,6 +330,11 @@ def main() -> int:
         print(f"generate-world: {package}: {len(kept)} of {len(found)} kept ({report['by_kind']}); "
               f"W1 not passing {report['w1_not_passing']}/{report['w1']}", flush=True)
         shutil.rmtree(work, ignore_errors=True)
+    screened = constant_screen(args.seed)
+    for kind, f in screened["kinds"].items():
+        print(f"generate-world: {kind}: a constant passed {f['before']['passes']} of {f['before']['n']}; "
+              f"{f['dropped']} dropped, now {f['after']['passes']} of {f['after']['n']}, spread {f['spread']}x",
+              flush=True)
     return 0
 
 
