@@ -81129,6 +81129,8 @@ function pruneUnused(dir, since) {
 class ResultsDir {
     dir;
     started = false;
+    /** records.jsonl, open for appending while the run writes it (one write per record, not an open each). */
+    records;
     constructor(dir) {
         this.dir = dir;
     }
@@ -81150,10 +81152,16 @@ class ResultsDir {
     }
     append(record) {
         this.start();
-        writing(this.recordsFile, () => (0,external_node_fs_namespaceObject.appendFileSync)(this.recordsFile, JSON.stringify(record) + '\n'));
+        writing(this.recordsFile, () => {
+            this.records ??= (0,external_node_fs_namespaceObject.openSync)(this.recordsFile, 'a');
+            (0,external_node_fs_namespaceObject.writeSync)(this.records, JSON.stringify(record) + '\n');
+        });
     }
     finish(results, report) {
         this.start();
+        if (this.records !== undefined)
+            (0,external_node_fs_namespaceObject.closeSync)(this.records);
+        this.records = undefined;
         writeFileAtomic((0,external_node_path_namespaceObject.join)(this.dir, 'results.json'), JSON.stringify(results, null, 2) + '\n');
         writeFileAtomic((0,external_node_path_namespaceObject.join)(this.dir, 'report.md'), report);
     }
@@ -85725,6 +85733,8 @@ const statsSchema = strictObject({
     backend: schemas_enum(['settrace', 'monitoring']).optional(),
     /** World-model kinds: the clean runs measured. */
     runs: schemas_number().int().positive().optional(),
+    /** A variant search: where its call sites came from (the original's run in the plan, or its own scout). */
+    sites_from: schemas_enum(['original', 'scout']).optional(),
 });
 /** World-model kinds: where the measurement came from (measure.py `_meta`). */
 const measurementSchema = strictObject({
@@ -85732,6 +85742,9 @@ const measurementSchema = strictObject({
     machine: record(schemas_string(), unknown()),
     runtime: strictObject({ python: schemas_string(), implementation: schemas_string(), platform: schemas_string() }),
     clean_runs: schemas_number().int().positive(),
+    /** The machine's 1-minute load average before and after the clean runs (null where unreadable). */
+    load: strictObject({ before: schemas_number().nullable(), after: schemas_number().nullable().optional() })
+        .optional(),
     /** Each clean run's wall time and their spread (only with more than one run). */
     wall_ms: strictObject({
         runs: array(schemas_number()),
@@ -85959,6 +85972,25 @@ async function runAll(backend, env, items, deps) {
             ? runJob(backend, env, mine, i + 1, deps)
             : Promise.resolve({ results: new Map() });
     }));
+    return collected(done);
+}
+/**
+ * The runs of measured instances (wall time, peak memory), one after the other, when nothing else
+ * of the harvest runs: a clean run's timing never competes with another harvest's work. (Pinning
+ * the two runs to a core each was tried: the driver's memory sampler then shares the test's core,
+ * and wall times and profiles disagreed between the runs more often than side by side.)
+ */
+async function runMeasured(backend, env, items, deps) {
+    const done = [];
+    for (let i = 0; i < HARVEST_RUNS && !deps.signal?.aborted; i++) {
+        const result = await runJob(backend, env, items, i + 1, deps);
+        done.push(result);
+        if (result.lost)
+            break;
+    }
+    return collected(done);
+}
+function collected(done) {
     const lost = done.find((d) => d.lost)?.lost;
     return { runs: done.map((d) => d.results), ...(lost ? { lost } : {}) };
 }
@@ -86137,6 +86169,7 @@ class HarvestTally {
 
 
 
+
 /**
  * Gold answers for the selected instances. Each environment is resolved once
  * (its source: wheels, commit, image; its runtime: base image or host
@@ -86144,24 +86177,50 @@ class HarvestTally {
  * store (and only if they say they belong to the instance), misses are
  * harvested HARVEST_RUNS times per environment and must agree. A failure of
  * one environment or instance is an outcome of those instances only; a lost
- * engine ends the harvest (finished oracles are stored already).
+ * engine ends the harvest (finished oracles are stored already). Measured
+ * instances (wall time, peak memory) go last, when nothing else of the harvest
+ * runs (runMeasured), so their clean runs never compete with other work.
  */
 async function harvestOracles(selected, tracerDigest, deps) {
     const tally = new HarvestTally();
     const groups = groupByEnvironment(selected);
     const environments = new LazyEnvironments(groups, deps);
     const progress = new Progress('Oracles', selected.length, 'instances', deps.log);
+    const deferred = [];
+    const run = { environments, tracerDigest, deps, tally, deferred };
     for (const [index, group] of groups.entries()) {
+        const waiting = deferred.length;
         if (deps.signal?.aborted)
             tally.failAll(group.items, 'interrupted');
         else
-            await harvestGroup(index, group, { environments, tracerDigest, deps, tally });
-        progress.tick(group.items.length);
+            await harvestGroup(index, group, run);
+        const later = deferred.slice(waiting).reduce((n, d) => n + d.misses.length, 0);
+        progress.tick(group.items.length - later); // the measured ones tick when they are done
+    }
+    for (const { env, misses } of deferred) {
+        if (deps.signal?.aborted)
+            tally.failAll(misses.map((m) => m.loaded), 'interrupted');
+        else
+            await harvestMisses(env, misses, run, runMeasured);
+        progress.tick(misses.length);
     }
     return tally.summary();
 }
+/**
+ * The misses a measurement answers (wall time, peak memory), with the other world-model items of the
+ * same test and no mutant: the tracer measures one test's questions in one group of runs.
+ */
+function measuredMisses(misses) {
+    const testOf = (m) => JSON.stringify([m.loaded.dir, m.loaded.instance.tests]);
+    const measured = (m) => {
+        const kind = m.loaded.instance.kind;
+        return isWorldKind(kind) && MEASURED_FIELD[kind] !== undefined;
+    };
+    const timed = new Set(misses.filter(measured).map(testOf));
+    return new Set(misses.filter((m) => isWorldKind(m.loaded.instance.kind) && !m.loaded.instance.mutant && timed.has(testOf(m))));
+}
 /** One environment's instances: resolved, answered from the cache, the misses harvested. */
-async function harvestGroup(index, group, { environments, tracerDigest, deps, tally }) {
+async function harvestGroup(index, group, { environments, tracerDigest, deps, tally, deferred }) {
     // A failure remembered keeps its reason as harvested (the same outcome, not harvested again).
     const harvestable = (misses) => {
         let reused = 0;
@@ -86203,17 +86262,26 @@ async function harvestGroup(index, group, { environments, tracerDigest, deps, ta
     const misses = harvestable(missesOf(group, env, tracerDigest, deps, (loaded, entry) => tally.hit(loaded.instance.id, reproduced(loaded, { status: 'ok', entry, fromCache: true }, deps.log))));
     if (!misses.length)
         return;
-    const backend = await environments.backend();
-    tally.usedBackend(env.runtime.backend);
+    const measured = measuredMisses(misses);
+    if (measured.size)
+        deferred.push({ env, misses: [...measured] });
+    const now = misses.filter((m) => !measured.has(m));
+    if (!now.length)
+        return;
     // The next environment with misses gets its image built while this one's tests run.
     environments.prefetch(index + 1, (next, nextEnv) => toHarvest(missesOf(next, nextEnv, tracerDigest, deps), deps).length > 0);
-    const { runs, lost } = await runAll(backend, env, misses.map((m) => m.loaded), deps);
-    // Settled (stored when both runs agree) before anything else: an interrupt or a lost engine
-    // keeps every instance that had finished in both runs.
+    await harvestMisses(env, now, { environments, tracerDigest, deps, tally, deferred }, runAll);
+}
+/** The misses' runs, settled (stored when both runs agree) before anything else. */
+async function harvestMisses(env, misses, { environments, tracerDigest, deps, tally }, runs) {
+    const backend = await environments.backend();
+    tally.usedBackend(env.runtime.backend);
+    const done = await runs(backend, env, misses.map((m) => m.loaded), deps);
+    // An interrupt or a lost engine keeps every instance that had finished in both runs.
     for (const miss of misses)
-        tally.set(miss.loaded.instance.id, settle_settle(miss, runs, env, tracerDigest, deps));
-    if (lost)
-        throw lost;
+        tally.set(miss.loaded.instance.id, settle_settle(miss, done.runs, env, tracerDigest, deps));
+    if (done.lost)
+        throw done.lost;
 }
 /** Resolving an environment, for a stage that needs one outside a harvest. */
 
