@@ -1,9 +1,19 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { resultsSchema } from '../../src/contracts/results.js';
 import { FIXTURE_SUITE, runCli, tempDir } from '../helpers/cli.js';
 import { requireDocker } from '../helpers/docker.js';
 import { LOCAL_BASES } from '../../src/adapters/backends/base-image.js';
+
+/** click's test-outcome items in the bundle: what the demo asks (counted from the files, not written down). */
+function clickOutcomeItems(): number {
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'instances', 'click');
+  return readdirSync(root, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .flatMap((d) => readdirSync(join(root, d.name)).filter((f) => f.endsWith('.instance.json')))
+    .filter((f) => /^click-w1-/.test(f)).length;
+}
 
 describe('tracegate demo', () => {
   it('shows the gate: a baseline, a regressed checkpoint that fails, an unchanged one that passes', async () => {
@@ -19,9 +29,11 @@ describe('tracegate demo', () => {
       join(dir, 'history'),
     ]);
     expect(code).toBe(0);
-    // Real oracles: click's 36 test-outcome items, harvested in Docker (twice, as every oracle).
-    expect(stderr).toMatch(
-      /Harvesting 36 instance\(s\) in environment "click" \(docker, run 1 of 2/,
+    // Real oracles: click's test-outcome items, harvested in Docker (twice, as every oracle).
+    const items = clickOutcomeItems();
+    expect(items).toBeGreaterThanOrEqual(30);
+    expect(stderr).toContain(
+      `Harvesting ${items} instance(s) in environment "click" (docker, run 1 of 2`,
     );
     // The regressed checkpoint's report: a fail, its flipped items, the trend of the three commits.
     expect(stdout).toContain('## tracegate — tracegate-demo-heuristic-regressed');
@@ -41,8 +53,8 @@ describe('tracegate demo', () => {
         JSON.parse(readFileSync(join(dir, 'out', label, 'results.json'), 'utf8')),
       );
     const [baseline, regressed, unchanged] = ['baseline', 'regressed', 'unchanged'].map(read);
-    expect(baseline!.harvest).toMatchObject({ harvested: 36, failed: 0 });
-    expect(unchanged!.harvest).toMatchObject({ cached: 36, harvested: 0 });
+    expect(baseline!.harvest).toMatchObject({ harvested: items, failed: 0 });
+    expect(unchanged!.harvest).toMatchObject({ cached: items, harvested: 0 });
     // The regression is real: items the baseline got right that the regressed one lost, listed.
     expect(regressed!.comparison?.flipped?.lost.length).toBeGreaterThan(5);
     expect(regressed!.summary.correct).toBeLessThan(baseline!.summary.correct);
