@@ -17,6 +17,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
+import { clearInterval, setInterval } from 'node:timers';
 import { compileForBench } from './compile-helper.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
