@@ -18,7 +18,7 @@ TRACER_ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, TRACER_ROOT)
 
 from tracegate_tracer import plan as plans  # noqa: E402
-from tracegate_tracer import search, sites  # noqa: E402
+from tracegate_tracer import comet, search, sites  # noqa: E402
 from tracegate_tracer.group import base_result, crash_reason, harvest_group  # noqa: E402
 from tracegate_tracer.output import ResultStream, log  # noqa: E402
 from tracegate_tracer.sandbox import Sandbox  # noqa: E402
@@ -40,8 +40,12 @@ def _run_group(plan: plans.Plan, index: int, specs: list, isolated: bool) -> lis
                     for spec, problem in zip(specs, problems, strict=True)]
         sandbox.prepare()
         # A variant search runs every candidate of its pool at once (search.py); any other group, its tests.
-        run_group = search.harvest if specs and specs[0].get("variant_search") else harvest_group
-        results = run_group(specs, sandbox, TRACER_ROOT)
+        if specs[0].get("verify") is not None:
+            # A reply of B1/B2 to verify: run against both versions (comet.py); always a group of one.
+            results = [comet.run_verify(specs[0], base_result(specs[0]), sandbox, TRACER_ROOT)]
+        else:
+            run_group = search.harvest if specs[0].get("variant_search") else harvest_group
+            results = run_group(specs, sandbox, TRACER_ROOT)
         if len(results) != len(specs):
             raise RuntimeError(f"group {index} gave {len(results)} results for {len(specs)} specs")
     except Exception:  # noqa: BLE001 - one group never sinks the others

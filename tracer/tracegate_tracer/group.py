@@ -16,7 +16,7 @@ import sys
 import traceback
 from typing import Any
 
-from . import VERSION, instance_parser, measure, pytest_run, queries, questions, sites, swe_flux, trace, variant
+from . import VERSION, comet, instance_parser, measure, pytest_run, queries, questions, sites, swe_flux, trace, variant
 from .locate import Target, TargetNotFound, build_slice
 from .sandbox import Sandbox
 from .testfiles import TestFileRefused, read_tests
@@ -60,7 +60,9 @@ def run_key(spec: Spec) -> str:
     return json.dumps([os.path.abspath(spec["dir"]), spec.get("cwd"), spec["tests"], spec.get("backend"),
                        spec.get("timeout_seconds"), spec.get("variant_epoch"), spec.get("variant_candidate"),
                        spec.get("variant_edit"),
-                       bool(spec.get("variant_search")), measure.is_world(spec.get("kind")), spec.get("mutant")])
+                       bool(spec.get("variant_search")), measure.is_world(spec.get("kind")), spec.get("mutant"),
+                       # B1/B2: each instance verifies its reference alone (its own versions, its own uid).
+                       spec.get("id") if comet.is_comet(spec.get("kind")) else None])
 
 
 def recording_key(spec: Spec) -> str:
@@ -103,6 +105,9 @@ def harvest_group(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list
     if measure.is_world(first.get("kind")):
         # World-model kinds: the test measured in clean runs, not traced (measure.py).
         return measure.run(specs, results, sandbox, tracer_root)
+    if comet.is_comet(first.get("kind")):
+        # Comet's kinds: the reference input run against the buggy and the correct version (comet.py).
+        return comet.harvest(specs, results, sandbox, tracer_root)
     if first.get("swe_flux") is not None:
         # A SWE-Flux-format instance: its own harness (eval.sh, trace plugin, parser), not our recorder.
         pairs = enumerate(zip(specs, results, strict=True))

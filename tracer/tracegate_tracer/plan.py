@@ -25,16 +25,19 @@ SPEC_KEYS = frozenset({
     "id", "dir", "tests", "kind", "target", "query", "timeout_seconds", "parser", "cwd", "expect_failure",
     "instance_hash", "env_digest", "variant_epoch", "variant_candidate", "variant_edit", "variant_search", "mutant",
     "swe_flux", "repo_root",
-    "backend", "max_events",
+    "backend", "max_events", "unmasked_for_tests",
 })
 """A question's spec (group.py and the modules it runs: measure.py, swe_flux.py, variant.py)."""
 SCOUT_KEYS = frozenset({"id", "scout", "dir", "tests", "timeout_seconds", "cwd"})
 """A scouting spec (scout.py): it has a `scout` key."""
+VERIFY_KEYS = frozenset({"id", "verify", "timeout_seconds", "instance_hash", "env_digest", "unmasked_for_tests"})
+"""A reply to verify (comet.py, B1/B2): it has a `verify` key."""
 NESTED_KEYS = {
     "target": frozenset({"file", "function"}),
     "mutant": frozenset({"file", "line", "original", "replacement"}),
     "swe_flux": frozenset({"qa", "instance"}),
     "scout": frozenset({"packages"}),
+    "verify": frozenset({"kind", "target", "mutant", "reply"}),
 }
 """The keys of a spec's objects."""
 
@@ -105,7 +108,8 @@ def spec_problem(spec: Any) -> str | None:
     """
     if not isinstance(spec, dict):
         return "the spec is not a JSON object"
-    known = SCOUT_KEYS if spec.get("scout") is not None else SPEC_KEYS
+    known = SCOUT_KEYS if spec.get("scout") is not None else VERIFY_KEYS if spec.get("verify") is not None \
+        else SPEC_KEYS
     unknown = _unknown(spec, known)
     if unknown:
         return f"spec key {unknown} is not part of the protocol (spec keys: {', '.join(sorted(known))})"
@@ -128,7 +132,7 @@ def groups(instances: list[Any], share_runs: bool = True) -> list[list[int]]:
     found: dict[str, list[int]] = {}
     for index, spec in enumerate(instances):
         try:
-            key = f"#{index}" if spec_problem(spec) else key_of(spec)
+            key = f"#{index}" if spec_problem(spec) or spec.get("verify") is not None else key_of(spec)
         except Exception:  # noqa: BLE001 - a malformed spec runs alone and fails alone
             key = f"#{index}"
         found.setdefault(key, []).append(index)

@@ -62,13 +62,15 @@ def render(kind: str | None, query: dict[str, Any] | None, target: dict[str, str
     ask, terms = rule.ask(query)
     terms = [_values(query) if term is VALUES else term for term in terms]
     template = rule.template
+    comet = kind in ("B1_BuggyIO", "B2_RegressionTest")
     parts = [
-        _tests(tests),
+        # B1/B2 show the buggy function only: neither the tests that found the bug nor what the mutant changed.
+        *([] if comet else [_tests(tests)]),
         f"The target function is {code(func)} (qualified name {code(function)}) in {code(file)}; "
         '"the target" below means it.',
-        *_mutant(mutant),
+        *([] if comet else _mutant(mutant)),
         ask,
-        "Definitions: " + " ".join(terms + [LINES]),
+        "Definitions: " + " ".join(terms + ([] if comet else [LINES])),
         "Answer as JSON of exactly this shape, where \"int\", \"float\", \"str\" and \"bool\" name each "
         "value's type and a one-element list stands for a list of any length: "
         + json.dumps(template, separators=(", ", ": ")),

@@ -17,18 +17,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import calls, cfg, dataflow, exceptions, invariants, loops, state, world
+from . import calls, cfg, comet, dataflow, exceptions, invariants, loops, state, world
 from .shared import Answer, Context, Invalid, Needs, Options, Query, Rule, Trace, ensure_uncut, leaves
 
 __all__ = ["RULES", "DEFAULT_MODES", "Context", "Invalid", "Rule", "answer", "ensure_uncut", "leaves", "options",
            "option_table", "recording_needs", "rule_for"]
 
 RULES: dict[str, dict[str, Rule]] = {}
-for _module in (cfg, loops, state, dataflow, exceptions, calls, invariants, world):
+for _module in (cfg, loops, state, dataflow, exceptions, calls, invariants, world, comet):
     for _rule in _module.RULES:
         RULES.setdefault(_rule.kind, {})[_rule.mode] = _rule
 DEFAULT_MODES = {kind: next(iter(modes)) for kind, modes in RULES.items()}
-MEASURED_KINDS = frozenset(rule.kind for rule in world.RULES)
+MEASURED_KINDS = frozenset(rule.kind for rule in world.RULES + comet.RULES)
 """Kinds answered from measurements, not a trace: no recorded value, so no `max_value_chars`."""
 
 

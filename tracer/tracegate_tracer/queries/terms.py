@@ -65,5 +65,14 @@ EXCLUSIVE = ("Exclusive attribution: time and allocations are credited to the re
              "growth of memory allocated through Python's allocators while the code runs (frees are not "
              "subtracted). The repository's code is the target's top-level package; tests are not part of it.")
 
+BUGGY_IO = ("An input exposes the bug when the buggy and the correct version behave differently on it: another "
+            "outcome, return value (its `repr()`, memory addresses written `0x…`), standard output or exception "
+            "class. The outcome is `ok` when the call returns, `crash` when it raises (the exception class: the "
+            "bare `__name__` for builtins, else `module.qualname`) and `timeout` when it runs past 2 seconds.")
+REGRESSION = ("A regression test is fail-to-pass when pytest fails it on the buggy version and passes it on the "
+              "correct one, and gives the same two verdicts on a respelling of each version (renamed locals, "
+              "reformatted, each file showing the other version's text): a test must tell the versions apart "
+              "by what they do, not by reading their source.")
 QUOTED = (NAMES, LINES, INVOCATION, STEP, ITERATION, OBSERVATION, VALUES, COVERED, BREAK, DEFINITION, USE,
-          PAIR, ENTERS, CAUGHT, EXC_NAMES, CRASH, CALL, DEPTH, PREDICATE, OUTCOME, PEAK, WALL, EXCLUSIVE)
+          PAIR, ENTERS, CAUGHT, EXC_NAMES, CRASH, CALL, DEPTH, PREDICATE, OUTCOME, PEAK, WALL, EXCLUSIVE, BUGGY_IO,
+          REGRESSION)

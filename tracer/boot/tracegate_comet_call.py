@@ -1,0 +1,167 @@
+"""One B1 call: `python -P -s tracegate_comet_call.py CONFIG`, run by comet.py as the group's uid.
+
+CONFIG is {module, qualname, input, call_seconds, out, cap}. The input is the
+reply's, as data: a JSON object {args, kwargs}, a JSON array (the positional
+arguments), or a string holding the call's arguments as Python literals, as
+written between the call's parentheses (`'abc', 3, width=10`). Nothing in it
+is executed: each argument is `ast.literal_eval`'d.
+
+Writes one JSON object to `out`:
+
+* {"refused": why} — the input is not JSON or literals, or does not fit the
+  function's signature, or the module does not import: the reply's fault (or
+  the instance's), never a behaviour of the program;
+* {"outcome": "ok", "return": repr, "stdout": text} — the call returned;
+* {"outcome": "crash", "exception": name, "message": text, "stdout": text};
+* {"outcome": "timeout"} — the call ran past `call_seconds`.
+
+Standalone on purpose: the package under test is the only code imported
+besides the standard library (no tracegate module, no sitecustomize).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import contextlib
+import hashlib
+import importlib
+import inspect
+import io
+import json
+import re
+import signal
+import sys
+from typing import Any
+
+ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+class _CallTimeout(BaseException):
+    """Raised by the alarm in the middle of the call (a BaseException: `except Exception` does not swallow it)."""
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise _CallTimeout
+
+
+def _shown(text: str, cap: int) -> str:
+    """`text` with addresses masked, capped: a longer one keeps its head and names its length and digest."""
+    text = ADDRESS.sub(" at 0x…", text)
+    if len(text) <= cap:
+        return text
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return f"{text[:cap]}…[{len(text)} chars, sha256 {digest}]"
+
+
+def exception_name(error: BaseException) -> str:
+    kind = type(error)
+    if kind.__module__ == "builtins" and getattr(builtins, kind.__name__, None) is kind:
+        return kind.__name__
+    return f"{kind.__module__}.{kind.__qualname__}"
+
+
+def arguments(given: Any) -> tuple[list[Any], dict[str, Any]]:
+    """(args, kwargs) of the reply's input; ValueError (why) when it is neither JSON arguments nor literals."""
+    if isinstance(given, list):
+        return list(given), {}
+    if isinstance(given, dict):
+        unknown = sorted(set(given) - {"args", "kwargs"})
+        if unknown:
+            raise ValueError(f"an input object has `args` and `kwargs` only, not {unknown[0]!r}")
+        args, kwargs = given.get("args", []), given.get("kwargs", {})
+        if not isinstance(args, list) or not isinstance(kwargs, dict):
+            raise ValueError("`args` must be a list and `kwargs` an object")
+        return list(args), dict(kwargs)
+    if not isinstance(given, str):
+        raise ValueError(f"the input must be an object {{args, kwargs}}, a list or a string, not {type(given).__name__}")
+    try:
+        call = ast.parse(f"f({given}\n)", mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        raise ValueError(f"the input is not a call's arguments as Python literals ({type(exc).__name__})") from None
+    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name) or call.func.id != "f":
+        raise ValueError("the input is not a call's arguments as Python literals")
+    try:
+        args = []
+        for node in call.args:
+            if isinstance(node, ast.Starred):
+                raise ValueError("a starred argument is not a literal")
+            args.append(ast.literal_eval(node))
+        kwargs = {}
+        for keyword in call.keywords:
+            if keyword.arg is None:
+                raise ValueError("`**` is not a literal")
+            kwargs[keyword.arg] = ast.literal_eval(keyword.value)
+    except ValueError as exc:
+        raise ValueError(f"an argument is not a Python literal ({exc})") from None
+    except (TypeError, SyntaxError, RecursionError, MemoryError) as exc:
+        raise ValueError(f"an argument is not a Python literal ({type(exc).__name__})") from None
+    return args, kwargs
+
+
+def resolve(module_name: str, qualname: str) -> Any:
+    found: Any = importlib.import_module(module_name)
+    for part in qualname.split("."):
+        found = getattr(found, part)
+    if not callable(found):
+        raise TypeError(f"{module_name}.{qualname} is not callable")
+    return found
+
+
+def call(config: dict[str, Any]) -> dict[str, Any]:
+    cap = int(config.get("cap") or 4096)
+    try:
+        args, kwargs = arguments(config.get("input"))
+    except ValueError as exc:
+        return {"refused": f"bad input: {exc}"}
+    try:
+        function = resolve(config["module"], config["qualname"])
+    except Exception as exc:  # noqa: BLE001 - the program's failure to import is the instance's, not a behaviour
+        return {"refused": f"the target does not import: {exception_name(exc)}: {str(exc)[:200]}"}
+    try:
+        inspect.signature(function).bind(*args, **kwargs)
+    except TypeError as exc:
+        return {"refused": f"the input does not fit the signature {config['qualname']}"
+                           f"{_signature(function)}: {str(exc)[:200]}"}
+    except ValueError:
+        pass  # no signature to check against (a builtin): the call itself says
+    stdout = io.StringIO()
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, float(config.get("call_seconds") or 2.0))
+    try:
+        with contextlib.redirect_stdout(stdout):
+            value = function(*args, **kwargs)
+            text = repr(value)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        return {"outcome": "ok", "return": _shown(text, cap), "stdout": _shown(stdout.getvalue(), cap)}
+    except _CallTimeout:
+        return {"outcome": "timeout"}
+    except BaseException as exc:  # noqa: BLE001 - every way the call ends is a behaviour
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        try:
+            message = _shown(str(exc), 200)
+        except BaseException:  # noqa: BLE001 - an exception whose str() fails
+            message = ""
+        return {"outcome": "crash", "exception": exception_name(exc), "message": message,
+                "stdout": _shown(stdout.getvalue(), cap)}
+
+
+def _signature(function: Any) -> str:
+    try:
+        return str(inspect.signature(function))
+    except (TypeError, ValueError):
+        return "(…)"
+
+
+def main(argv: list[str]) -> int:
+    with open(argv[1], encoding="utf-8") as handle:
+        config = json.load(handle)
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
+    result = call(config)
+    with open(config["out"], "w", encoding="utf-8") as handle:
+        json.dump(result, handle)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

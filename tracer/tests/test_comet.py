@@ -1,0 +1,209 @@
+"""B1/B2 (comet.py) on a package whose bugs are known by construction: the reference harvest, replies that expose
+the bug or not, fail-to-pass tests, tests that read source instead of behaviour, and bad replies.
+
+On the host the package's place is not a mount of its own, so these specs set `unmasked_for_tests` (the driver
+refuses without it: see test_refuses_without_its_own_mount); the Docker backend's masking is tested in
+test/integration/comet.test.ts.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from conftest import HARVEST, parse_results, plan_of
+
+from tracegate_tracer import comet
+
+PACKAGE = {
+    "bugpkg/__init__.py": "",
+    "bugpkg/mod.py": '''
+        def clamp(x, lo=0, hi=10):
+            if x < lo:
+                return lo
+            if x > hi:
+                return hi
+            return x
+
+
+        def count_down(n):
+            out = []
+            while n > 0:
+                out.append(n)
+                n -= 1
+            return out
+
+
+        def parse(text):
+            value = int(text)
+            print("parsed", value)
+            return value
+        ''',
+}
+CLAMP = {"file": "bugpkg/mod.py", "line": 4, "original": "x > hi", "replacement": "x < hi"}
+LOOP = {"file": "bugpkg/mod.py", "line": 13, "original": "n -= 1", "replacement": "n -= 0"}
+PARSE = {"file": "bugpkg/mod.py", "line": 18, "original": "int(text)", "replacement": "int(text[1:])"}
+
+
+@pytest.fixture
+def package(tmp_path):
+    root = tmp_path / "site"
+    for rel, source in PACKAGE.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(source).lstrip("\n"))
+    return root
+
+
+def run(tmp_path, root, specs):
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps(plan_of(tmp_path, specs)))
+    env = dict(os.environ, PYTHONPATH=str(root))
+    done = subprocess.run([sys.executable, HARVEST, str(plan)], capture_output=True, text=True, timeout=600, env=env)
+    assert done.returncode == 0, done.stderr
+    return {r["id"]: r for r in parse_results(done.stdout)}
+
+
+def verify_spec(ident, kind, function, mutant, reply, **extra):
+    return dict({"id": ident, "verify": {"kind": kind, "target": {"file": "bugpkg/mod.py", "function": function},
+                                         "mutant": mutant, "reply": reply}, "unmasked_for_tests": True}, **extra)
+
+
+def test_b1_outcomes_of_all_three_classes(tmp_path, package):
+    found = run(tmp_path, package, [
+        verify_spec("ok", "B1_BuggyIO", "clamp", CLAMP, {"input": {"args": [5]}}),
+        verify_spec("same", "B1_BuggyIO", "clamp", CLAMP, {"input": "-1"}),
+        verify_spec("crash", "B1_BuggyIO", "parse", PARSE, {"input": ["7"]}),
+        verify_spec("timeout", "B1_BuggyIO", "count_down", LOOP, {"input": "2"}),
+    ])
+    runs = {k: v["verification"]["runs"] for k, v in found.items()}
+    assert runs["ok"]["buggy"]["outcome"] == "ok" and runs["ok"]["buggy"]["return"] == "10"
+    assert runs["ok"]["correct"]["return"] == "5"
+    assert comet.exposes(found["ok"]["verification"])
+    assert runs["same"]["buggy"]["return"] == runs["same"]["correct"]["return"] == "0"
+    assert not comet.exposes(found["same"]["verification"])
+    assert runs["crash"]["buggy"] == dict(runs["crash"]["buggy"], outcome="crash", exception="ValueError")
+    assert runs["crash"]["correct"]["stdout"] == "parsed 7\n"
+    assert runs["timeout"]["buggy"]["outcome"] == "timeout"
+    assert runs["timeout"]["correct"]["return"] == "[2, 1]"
+    assert all(comet.exposes(found[k]["verification"]) for k in ("crash", "timeout"))
+
+
+@pytest.mark.parametrize("given, reason", [
+    ("5, 6, 7, 8", "does not fit the signature"),
+    ("__import__('os').system('id')", "not a Python literal"),
+    ("1)(2", "not a call's arguments"),
+    ({"args": [1], "extra": 2}, "`args` and `kwargs` only"),
+    ("9" * 5000, "Python literal"),
+    ("[" * 60000, "not a call's arguments"),
+    ("[" * 70000, "over 65536 characters"),
+], ids=["arity", "code", "two-calls", "extra-key", "huge-int", "deep", "long"])
+def test_b1_bad_inputs_are_refused_with_their_reason(tmp_path, package, given, reason):
+    found = run(tmp_path, package, [verify_spec("bad", "B1_BuggyIO", "clamp", CLAMP, {"input": given})])["bad"]
+    assert found["status"] == "ok"
+    assert reason in found["verification"]["refused"]
+
+
+KILLING_TEST = '''
+from bugpkg.mod import clamp
+
+
+def test_clamps_in_range():
+    assert clamp(5) == 5
+'''
+PASSES_BOTH = '''
+from bugpkg.mod import clamp
+
+
+def test_below():
+    assert clamp(-1) == 0
+'''
+READS_SOURCE = '''
+import inspect
+
+from bugpkg import mod
+
+
+def test_reads_the_code():
+    assert "x > hi" in inspect.getsource(mod.clamp)
+'''
+READS_BYTES = '''
+import hashlib
+
+from bugpkg import mod
+
+
+def test_hash():
+    with open(mod.__file__, "rb") as handle:
+        assert hashlib.sha256(handle.read()).hexdigest() == "%s"
+'''
+SYNTAX_ERROR = "def test_x(:\n    pass\n"
+MISSING_MODULE = "import no_such_module_anywhere\n\n\ndef test_x():\n    assert True\n"
+
+
+def test_b2_verdicts(tmp_path, package):
+    correct_text = (package / "bugpkg" / "mod.py").read_bytes()
+    import hashlib
+
+    digest = hashlib.sha256(correct_text).hexdigest()
+    replies = {"kills": KILLING_TEST, "both": PASSES_BOTH, "source": READS_SOURCE, "bytes": READS_BYTES % digest,
+               "syntax": SYNTAX_ERROR, "missing": MISSING_MODULE}
+    found = run(tmp_path, package, [verify_spec(k, "B2_RegressionTest", "clamp", CLAMP, {"test": v})
+                                    for k, v in replies.items()])
+    verdicts = {k: {n: r["verdict"] for n, r in v["verification"]["runs"].items()} for k, v in found.items()}
+    assert verdicts["kills"] == {"buggy": "fail", "correct": "pass", "buggy_respelled": "fail",
+                                 "correct_respelled": "pass"}
+    assert comet.fail_to_pass(found["kills"]["verification"])
+    assert verdicts["both"] == {"buggy": "pass", "correct": "pass"}
+    # Reading the text: right on the plain versions, wrong on the respelled ones (each shows the other's text).
+    assert verdicts["source"]["buggy"] == "fail" and verdicts["source"]["correct"] == "pass"
+    assert verdicts["source"]["buggy_respelled"] == "pass" or verdicts["source"]["correct_respelled"] == "fail"
+    assert verdicts["bytes"]["correct_respelled"] == "fail"
+    assert not any(comet.fail_to_pass(found[k]["verification"]) for k in ("both", "source", "bytes"))
+    assert verdicts["syntax"] == {"buggy": "error", "correct": "error"}
+    assert "SyntaxError" in found["syntax"]["verification"]["runs"]["buggy"]["reason"]
+    assert "no_such_module_anywhere" in found["missing"]["verification"]["runs"]["correct"]["reason"]
+    # The package is back as it was.
+    assert (package / "bugpkg" / "mod.py").read_bytes() == correct_text
+
+
+def test_reference_harvest_gives_the_gold_and_the_prompt_context(tmp_path, package):
+    spec = {"id": "b1", "dir": str(tmp_path), "tests": ["test_x.py"], "kind": "B1_BuggyIO",
+            "target": {"file": "bugpkg/mod.py", "function": "parse"}, "mutant": PARSE,
+            "query": {"input": {"args": ["7"]}, "examples": [{"args": ["00"]}]}, "unmasked_for_tests": True}
+    b2 = dict(spec, id="b2", kind="B2_RegressionTest")
+    loop = dict(spec, id="loop", kind="B2_RegressionTest", target={"file": "bugpkg/mod.py", "function": "count_down"},
+                mutant=LOOP, query={"input": "3"})
+    dull = dict(spec, id="dull", query={"input": {"args": ["00"]}})
+    found = run(tmp_path, package, [spec, b2, loop, dull])
+    assert found["b1"]["status"] == "ok", found["b1"].get("reason")
+    assert found["b1"]["answer"] == {"input": {"args": ["7"]}, "outcome": "crash", "return": None, "stdout": None,
+                                     "exception": "ValueError"}
+    context = found["b1"]["context"]
+    assert "int(text[1:])" in context["source"] and "int(text)" not in context["source"]
+    assert context["calls"] == [{"input": {"args": ["00"]}, "outcome": "ok", "return": "0", "stdout": "parsed 0\n"}]
+    assert "text[1:]" not in found["b1"]["question"] and "test_x.py" not in found["b1"]["question"]
+    assert found["b2"]["status"] == "ok", found["b2"].get("reason")
+    assert comet.fail_to_pass(found["b2"]["verification"])
+    assert "from bugpkg.mod import parse" in found["b2"]["answer"]["test"]
+    assert found["loop"]["status"] == "ok", found["loop"].get("reason")
+    assert found["loop"]["verification"]["runs"]["buggy"]["verdict"] == "fail"
+    assert found["dull"]["status"] == "invalid" and "does not expose" in found["dull"]["reason"]
+
+
+def test_refuses_without_its_own_mount(tmp_path, package):
+    spec = verify_spec("one", "B1_BuggyIO", "clamp", CLAMP, {"input": "5"})
+    del spec["unmasked_for_tests"]
+    found = run(tmp_path, package, [spec])["one"]
+    assert found["status"] == "invalid" and "not a mount of its own" in found["reason"]
+
+
+def test_respell_keeps_behaviour_and_changes_text():
+    source = textwrap.dedent(PACKAGE["bugpkg/mod.py"])
+    text = comet.respell(source, "count_down")
+    assert text != source and "_tg_v1" in text
+    spaces: dict = {}
+    exec(compile(text, "respelled", "exec"), spaces)  # noqa: S102 - our own fixture
+    assert spaces["count_down"](3) == [3, 2, 1] and spaces["clamp"](11) == 10

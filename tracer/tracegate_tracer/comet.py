@@ -1,0 +1,539 @@
+"""Comet's program-state kinds: a reply run against the buggy and the correct version, in the sandbox.
+
+B1_BuggyIO and B2_RegressionTest ask about a function with a seeded mutant (a
+hidden correct version exists). Their answers are not read off a trace: the
+reply itself is run, once against each version, and the host scores what
+happened (src/stages/score/comet.ts). The same run gives the harvest its
+oracle: the instance's reference input (`query.input`, the input that killed
+the mutant when the instance was made) must expose the mutant here too.
+
+* B1: the reply's input (data: JSON or Python literals, never code) is given
+  to the function in a fresh process per version (tracer/boot/tracegate_comet_call.py):
+  `ok` with the return value's repr and the standard output, `crash` with the
+  exception class, or `timeout` past CALL_SECONDS.
+* B2: the reply's pytest file runs in a fresh pytest process per version, and
+  again against a respelling of each (respell(): renamed locals, the module
+  reformatted) whose file shows the *other* version's text while the
+  interpreter runs its own (an unchecked hash-based .pyc): a test that reads
+  source text or file bytes instead of behaviour gets different verdicts there.
+
+Where the versions live (Versions): the package's own directory must be a
+mount of its own (the Docker backend puts an anonymous volume there: a copy
+of the image's package, writable by the driver only). The driver keeps both
+versions in a directory only root can read, and installs one at a time at
+the package's place before each run, without `__pycache__`; the reply's code
+runs as the group's uid with no capabilities, so during a buggy run nothing
+it can read holds the correct version. Without that mount (the local
+backend) verification is refused, never run with the correct version lying
+about. Every run is bounded (RLIMITS: address space, processes, file size; a
+wall-clock limit), its processes killed and its files scrubbed before the
+next, so state cannot pass from one version's run to the other's.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import json
+import os
+import py_compile
+import re
+import resource
+import shutil
+import sys
+from typing import Any
+
+from . import pytest_run, queries
+from .linemap import find_function, module_name
+from .sandbox import Sandbox
+
+COMET_KINDS = ("B1_BuggyIO", "B2_RegressionTest")
+CALL_SECONDS = 2.0
+"""A B1 call that runs longer is a `timeout` (the function's own time: the import is not counted)."""
+CALL_PROCESS_SECONDS = 15.0
+"""A B1 process, import included: past this it is killed (a call stuck where the alarm cannot reach)."""
+TEST_SECONDS = 20.0
+"""A B2 pytest run past this is a `timeout`."""
+REFERENCE_SECONDS = 5
+"""A reference test stops its call after this long (a buggy version that hangs fails it)."""
+MEMORY_BYTES = 1 << 30
+"""Address space of each run: an allocation past it is a MemoryError inside the run."""
+PROCESSES = 64
+"""Processes (and threads) the run's uid may have at once: a fork bomb stops here."""
+FILE_BYTES = 64 << 20
+"""Largest file a run may write."""
+CAP = 4096
+"""Characters of a return value's repr and of standard output kept (a longer one keeps its head, length and
+digest, so two different long values still differ)."""
+MAX_INPUT_CHARS = 65536
+MAX_TEST_CHARS = 262144
+
+
+class Refused(ValueError):
+    """The instance cannot be verified here (its reason is the result's)."""
+
+
+def is_comet(kind: object) -> bool:
+    return kind in COMET_KINDS
+
+
+# -- the versions -------------------------------------------------------------
+
+
+def _copy(source: str, dest: str) -> None:
+    shutil.copytree(source, dest, symlinks=False, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+
+
+def _public(root: str) -> None:
+    for directory, _dirs, files in os.walk(root):
+        os.chmod(directory, 0o755)
+        for name in files:
+            os.chmod(os.path.join(directory, name), 0o644)
+
+
+class Versions:
+    """The buggy and correct versions of the mutated package (and their respellings), one installed at a time."""
+
+    def __init__(self, mutant: dict[str, Any], store: str, unmasked_ok: bool = False) -> None:
+        rel = str(mutant.get("file", "")).replace("\\", "/").lstrip("/")
+        parts = rel.split("/")
+        if len(parts) < 2 or ".." in parts or not rel.endswith(".py") or not parts[0].isidentifier():
+            raise Refused(f"mutant file must be a .py file inside a package, got {mutant.get('file')!r}")
+        self.top, self.inner = parts[0], "/".join(parts[1:])
+        spec = importlib.util.find_spec(self.top)
+        if spec is None or not spec.submodule_search_locations:
+            raise Refused(f"package {self.top} is not installed as a package in this environment")
+        self.place = os.path.realpath(list(spec.submodule_search_locations)[0])
+        self.root = os.path.dirname(self.place)
+        if not unmasked_ok and not os.path.ismount(self.place):
+            raise Refused(f"{self.place} is not a mount of its own, so the correct version would stay readable "
+                          "to the reply's code: B1/B2 are verified only in the Docker backend")
+        self.mutant = mutant
+        self.rel = rel
+        self.store = store
+        shutil.rmtree(store, ignore_errors=True)
+        os.makedirs(store, mode=0o700)
+        os.chmod(store, 0o700)
+        _copy(self.place, self.path("correct"))
+        self.correct_text = self._read("correct")
+        self.buggy_text = apply_mutant(self.correct_text, mutant, rel)
+        _copy(self.path("correct"), self.path("buggy"))
+        self._write("buggy", self.buggy_text)
+        self.installed: str | None = None
+
+    def path(self, name: str) -> str:
+        return os.path.join(self.store, name)
+
+    def _read(self, name: str) -> str:
+        with open(os.path.join(self.path(name), self.inner), encoding="utf-8") as handle:
+            return handle.read()
+
+    def _write(self, name: str, text: str) -> None:
+        with open(os.path.join(self.path(name), self.inner), "w", encoding="utf-8") as handle:
+            handle.write(text)
+
+    def respelled(self, qualname: str) -> None:
+        """Prepares `buggy_respelled` and `correct_respelled`: each runs the respelling of its version and shows
+        the respelling of the other's text (an unchecked hash-based .pyc beside the other's source)."""
+        texts = {"buggy": respell(self.buggy_text, qualname), "correct": respell(self.correct_text, qualname)}
+        other = {"buggy": "correct", "correct": "buggy"}
+        for name, text in texts.items():
+            dest = self.path(f"{name}_respelled")
+            _copy(self.path("correct"), dest)
+            source = os.path.join(dest, self.inner)
+            with open(source, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            cache = importlib.util.cache_from_source(source)
+            py_compile.compile(source, cfile=cache, doraise=True,
+                               invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+            with open(source, "w", encoding="utf-8") as handle:
+                handle.write(texts[other[name]])
+
+    def install(self, name: str) -> None:
+        """Puts version `name` at the package's place (and nothing else: no other version, no stale .pyc)."""
+        for entry in os.listdir(self.place):
+            path = os.path.join(self.place, entry)
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path)
+            else:
+                os.unlink(path)
+        source = self.path(name)
+        for entry in os.listdir(source):
+            src, dst = os.path.join(source, entry), os.path.join(self.place, entry)
+            if os.path.isdir(src):
+                shutil.copytree(src, dst, symlinks=False)
+            else:
+                shutil.copy2(src, dst)
+        _public(self.place)
+        self.installed = name
+
+    def close(self) -> None:
+        """The correct version back in place (the container's volume goes with it; a host test's package stays)."""
+        if self.installed not in (None, "correct"):
+            self.install("correct")
+        shutil.rmtree(self.store, ignore_errors=True)
+
+
+def apply_mutant(text: str, mutant: dict[str, Any], rel: str) -> str:
+    lines = text.splitlines(keepends=True)
+    line, original, replacement = mutant.get("line"), mutant.get("original"), mutant.get("replacement")
+    if isinstance(line, bool) or not isinstance(line, int) or not isinstance(original, str) or not original \
+            or not isinstance(replacement, str):
+        raise Refused("mutant must be {file, line, original, replacement}")
+    if not 1 <= line <= len(lines) or lines[line - 1].count(original) != 1:
+        raise Refused(f"mutant does not apply: line {line} of {rel} does not contain {original!r} exactly once "
+                      "(the package changed?)")
+    lines[line - 1] = lines[line - 1].replace(original, replacement)
+    return "".join(lines)
+
+
+# -- the respelling -------------------------------------------------------------
+
+
+class _Renamer(ast.NodeTransformer):
+    def __init__(self, names: dict[str, str]) -> None:
+        self.names = names
+
+    def visit_Name(self, node: ast.Name) -> ast.Name:
+        if node.id in self.names:
+            node.id = self.names[node.id]
+        return node
+
+
+def _renamable(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    """Locals of `fn` that can be renamed without changing what it does: assigned plainly in its own body, not a
+    parameter, not declared global or nonlocal, and not bound again by a nested scope; none at all when the
+    function can see its own names (locals(), vars(), eval, exec, an f-string's `=`)."""
+    params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
+    params |= {a.arg for a in (fn.args.vararg, fn.args.kwarg) if a is not None}
+    declared: set[str] = set()
+    stored: set[str] = set()
+    nested_bound: set[str] = set()
+    for node in ast.walk(fn):
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            declared.update(node.names)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id in ("locals", "vars", "eval", "exec", "dir"):
+            return []
+        elif isinstance(node, ast.JoinedStr):
+            return []  # `f"{x=}"` prints the name
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)) and node is not fn:
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.arg):
+                    nested_bound.add(inner.arg)
+                elif isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store):
+                    nested_bound.add(inner.id)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                nested_bound.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            stored.add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            nested_bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+    return sorted(stored - params - declared - nested_bound)
+
+
+def respell(source: str, qualname: str) -> str:
+    """The same module spelled otherwise: the target's plain locals renamed (`_tg_v1`, …, in sorted order) and
+    every statement re-rendered (`ast.unparse`: comments gone, spacing, quotes and parentheses its own)."""
+    tree = ast.parse(source)
+    fn = find_function(tree, qualname)
+    if fn is not None:
+        names = {name: f"_tg_v{i}" for i, name in enumerate(_renamable(fn), start=1)}
+        if names:
+            taken = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+            if not taken & set(names.values()):
+                for statement in fn.body:
+                    _Renamer(names).visit(statement)
+    text = ast.unparse(ast.fix_missing_locations(tree)) + "\n"
+    compile(text, "<respelled>", "exec")
+    return text
+
+
+# -- one run ---------------------------------------------------------------------
+
+
+def _limits() -> None:
+    """In the child, after it became the group's uid: its bounds."""
+    for limit, value in ((resource.RLIMIT_AS, MEMORY_BYTES), (resource.RLIMIT_NPROC, PROCESSES),
+                         (resource.RLIMIT_FSIZE, FILE_BYTES), (resource.RLIMIT_CORE, 0)):
+        try:
+            resource.setrlimit(limit, (value, value))
+        except (ValueError, OSError):
+            pass
+
+
+class _Bounded:
+    """The group's sandbox with each child's limits and a clean environment (nothing of the driver's)."""
+
+    def __init__(self, sandbox: Sandbox) -> None:
+        self.sandbox = sandbox
+
+    def popen_options(self) -> dict[str, Any]:
+        return dict(self.sandbox.popen_options(), preexec_fn=_limits)
+
+    def environment(self, env: dict[str, str]) -> dict[str, str]:
+        return self.sandbox.environment(env)
+
+    def kill_processes(self, child: Any) -> int:
+        return self.sandbox.kill_processes(child)
+
+
+def _clean_env(root: str) -> dict[str, str]:
+    """Nothing of the driver's environment: the path, the package's root (already on sys.path in an environment
+    image; a host test's package is not), stable hashes, no bytecode written."""
+    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
+            "PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8", "PYTHONPATH": root}
+
+
+def _between(sandbox: Sandbox) -> None:
+    """What one run left (its files anywhere, IPC objects, temp dir) gone before the next."""
+    sandbox.cleanup()
+    sandbox.prepare()
+
+
+def call_once(config: dict[str, Any], root: str, sandbox: Sandbox, tracer_root: str) -> dict[str, Any]:
+    """One B1 call in a fresh process: {outcome, return, stdout, exception, seconds} or {refused}."""
+    out = sandbox.path("call-result.json")
+    path = sandbox.write_private("call.json", json.dumps(dict(config, out=out, cap=CAP, call_seconds=CALL_SECONDS)))
+    runner = os.path.join(tracer_root, "boot", "tracegate_comet_call.py")
+    command = [sys.executable, "-P", "-s", runner, path]
+    run = pytest_run.run_command(command, sandbox.tmp, _clean_env(root), CALL_PROCESS_SECONDS, _Bounded(sandbox))
+    found: dict[str, Any] = {"seconds": run.seconds}
+    if run.timed_out:
+        found.update(outcome="timeout")
+    else:
+        try:
+            with open(out, encoding="utf-8") as handle:
+                written = json.load(handle)
+        except (OSError, ValueError):
+            written = None
+        if isinstance(written, dict) and run.exit_code == 0 and (
+                written.get("refused") or written.get("outcome") in ("ok", "crash", "timeout")):
+            found.update({k: v for k, v in written.items() if k in ("outcome", "return", "stdout", "exception",
+                                                                    "message", "refused")})
+        elif isinstance(run.exit_code, int) and run.exit_code < 0:
+            import signal
+
+            found.update(outcome="crash", exception=signal.Signals(-run.exit_code).name,
+                         message="the process was killed by a signal")
+        else:
+            found.update(outcome="crash", exception="SystemExit",
+                         message=f"the process ended (exit {run.exit_code}) before the call returned")
+    _between(sandbox)
+    return found
+
+
+def run_test_file(test_text: str, root: str, sandbox: Sandbox) -> dict[str, Any]:
+    """One B2 run of the reply's test file in a fresh pytest process: {verdict, exit_code, seconds, reason?}."""
+    folder = sandbox.path("regression")
+    os.mkdir(folder, 0o700)
+    if sandbox.uid is not None:
+        os.chown(folder, sandbox.uid, sandbox.uid)
+    name = os.path.join(folder, "test_regression.py")
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(test_text)
+    command = [sys.executable, "-P", "-s", "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider",
+               "-o", "addopts=", "test_regression.py"]
+    run = pytest_run.run_command(command, folder, _clean_env(root), TEST_SECONDS, _Bounded(sandbox))
+    found: dict[str, Any] = {"exit_code": run.exit_code, "seconds": run.seconds}
+    if run.timed_out:
+        found.update(verdict="timeout", reason=f"the test ran past {TEST_SECONDS:g}s")
+    elif run.exit_code == 0:
+        found.update(verdict="pass")
+    elif run.exit_code == 1:
+        found.update(verdict="fail")
+    else:
+        import signal
+
+        if isinstance(run.exit_code, int) and run.exit_code < 0:
+            reason = f"the test process was killed by {signal.Signals(-run.exit_code).name}"
+        else:
+            reason = run.problem() or f"pytest exit {run.exit_code}"
+        found.update(verdict="error", reason=reason[:300])
+    _between(sandbox)
+    return found
+
+
+# -- a spec ---------------------------------------------------------------------
+
+
+def _target(target: Any) -> tuple[str, str]:
+    if not isinstance(target, dict) or not isinstance(target.get("file"), str) \
+            or not isinstance(target.get("function"), str):
+        raise Refused("target must be {file, function}")
+    return module_name(target["file"]), target["function"]
+
+
+def verify(kind: str, target: Any, mutant: Any, reply: Any, sandbox: Sandbox, tracer_root: str,
+           unmasked_ok: bool = False) -> dict[str, Any]:
+    """What the reply does against each version: the `verification` of the result line."""
+    if not isinstance(mutant, dict):
+        raise Refused("B1/B2 need the instance's mutant")
+    module, qualname = _target(target)
+    if not isinstance(reply, dict):
+        raise Refused("the reply to verify must be an object")
+    versions = Versions(mutant, os.path.join(sandbox.work_dir, f"comet-{sandbox.index}"), unmasked_ok)
+    try:
+        if kind == "B1_BuggyIO":
+            given = reply.get("input")
+            if len(json.dumps(given)) > MAX_INPUT_CHARS:
+                return {"kind": kind, "refused": f"the input is over {MAX_INPUT_CHARS} characters"}
+            runs = {}
+            for name in ("buggy", "correct"):
+                versions.install(name)
+                runs[name] = call_once({"module": module, "qualname": qualname, "input": given},
+                                       versions.root, sandbox, tracer_root)
+                if runs[name].get("refused"):
+                    return {"kind": kind, "refused": runs[name]["refused"]}
+            return {"kind": kind, "runs": runs}
+        test = reply.get("test")
+        if not isinstance(test, str) or not test.strip():
+            return {"kind": kind, "refused": "the reply has no test file"}
+        if len(test) > MAX_TEST_CHARS:
+            return {"kind": kind, "refused": f"the test file is over {MAX_TEST_CHARS} characters"}
+        runs = {}
+        for name in ("buggy", "correct"):
+            versions.install(name)
+            runs[name] = run_test_file(test, versions.root, sandbox)
+        if runs["buggy"]["verdict"] in ("fail", "timeout") and runs["correct"]["verdict"] == "pass":
+            # Only a test that tells the versions apart is run against their respellings.
+            versions.respelled(qualname)
+            for name in ("buggy_respelled", "correct_respelled"):
+                versions.install(name)
+                runs[name] = run_test_file(test, versions.root, sandbox)
+        return {"kind": kind, "runs": runs}
+    finally:
+        versions.close()
+
+
+def exposes(verification: dict[str, Any]) -> bool:
+    """B1: the two versions behave differently on the input (outcome, return value, output or exception)."""
+    runs = verification.get("runs") or {}
+    keys = ("outcome", "return", "stdout", "exception")
+    buggy, correct = runs.get("buggy") or {}, runs.get("correct") or {}
+    return bool(buggy and correct) and any(buggy.get(k) != correct.get(k) for k in keys)
+
+
+def fail_to_pass(verification: dict[str, Any]) -> bool:
+    runs = verification.get("runs") or {}
+    verdict = {name: (run or {}).get("verdict") for name, run in runs.items()}
+    return verdict.get("buggy") in ("fail", "timeout") and verdict.get("correct") == "pass" \
+        and verdict.get("buggy_respelled") in ("fail", "timeout") and verdict.get("correct_respelled") == "pass"
+
+
+IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def reference_test(module: str, qualname: str, reply_input: Any, correct: dict[str, Any]) -> str:
+    """A fail-to-pass test from a killing input and the correct version's behaviour on it (B2's reference): the
+    call (stopped after REFERENCE_SECONDS, so a buggy version that hangs fails it) must behave as the correct
+    version did."""
+    head = qualname.split(".")[0]
+    rest = qualname[len(head):]
+    if isinstance(reply_input, str):
+        call = [f"    return {head}{rest}({reply_input})"]
+    else:
+        call = [f"    given = json.loads({json.dumps(reply_input)!r})",
+                "    if isinstance(given, list):",
+                "        given = {'args': given, 'kwargs': {}}",
+                f"    return {head}{rest}(*given.get('args', []), **given.get('kwargs', {{}}))"]
+    lines = ["import contextlib", "import io", "import json", "import re", "import signal", "",
+             f"from {module} import {head}", "", "",
+             "def _stop(signum, frame):", f"    raise TimeoutError('over {REFERENCE_SECONDS:g}s')", "", "",
+             "def _call():", *call, "", "",
+             "def _shown(text):", "    return re.sub(r' at 0x[0-9a-fA-F]+', ' at 0x…', text)", "", "",
+             "def test_regression():", "    signal.signal(signal.SIGALRM, _stop)",
+             f"    signal.alarm({REFERENCE_SECONDS})", "    out = io.StringIO()"]
+    if correct.get("outcome") == "crash":
+        name = str(correct.get("exception"))
+        lines += ["    try:", "        with contextlib.redirect_stdout(out):", "            _call()",
+                  "    except TimeoutError:", "        raise",
+                  "    except BaseException as exc:", "        kind = type(exc)",
+                  "        found = kind.__name__ if kind.__module__ == 'builtins' else "
+                  "f'{kind.__module__}.{kind.__qualname__}'",
+                  f"        assert found == {name!r}", "    else:",
+                  f"        raise AssertionError({'expected ' + name!r})"]
+    else:
+        lines += ["    with contextlib.redirect_stdout(out):", "        value = _call()",
+                  f"    assert _shown(repr(value)) == {correct.get('return')!r}",
+                  f"    assert _shown(out.getvalue()) == {correct.get('stdout')!r}"]
+    return "\n".join(lines) + "\n"
+
+
+def harvest(specs: list[dict[str, Any]], results: list[dict[str, Any]], sandbox: Sandbox,
+            tracer_root: str) -> list[dict[str, Any]]:
+    """B1/B2 instances: the reference input verified here (it must still expose the mutant), the gold answer
+    built from the buggy version's behaviour on it, and the prompt's context (the buggy function, example calls
+    on which both versions agree)."""
+    from .locate import Target, TargetNotFound
+
+    out = []
+    for spec, result in zip(specs, results, strict=True):
+        try:
+            out.append(_harvest_one(spec, result, sandbox, tracer_root, Target, TargetNotFound))
+        except Refused as exc:
+            out.append(dict(result, status="invalid", reason=str(exc)))
+    return out
+
+
+def _harvest_one(spec: dict[str, Any], result: dict[str, Any], sandbox: Sandbox, tracer_root: str,
+                 target_class: Any, not_found: Any) -> dict[str, Any]:
+    kind, query, mutant = spec.get("kind"), spec.get("query") or {}, spec.get("mutant")
+    module, qualname = _target(spec.get("target"))
+    unmasked = bool(spec.get("unmasked_for_tests"))
+    if "input" not in query:
+        raise Refused("B1/B2 instances need `query.input`: the input that exposes the mutant")
+    b1 = verify("B1_BuggyIO", spec["target"], mutant, {"input": query["input"]}, sandbox, tracer_root, unmasked)
+    if b1.get("refused"):
+        raise Refused(f"the reference input cannot run: {b1['refused']}")
+    if not exposes(b1):
+        raise Refused("the reference input does not expose the mutant here (both versions behave the same)")
+    buggy, correct = b1["runs"]["buggy"], b1["runs"]["correct"]
+    if correct.get("outcome") == "timeout":
+        raise Refused("the correct version times out on the reference input")
+    examples = []
+    for given in query.get("examples") or []:
+        seen = verify("B1_BuggyIO", spec["target"], mutant, {"input": given}, sandbox, tracer_root, unmasked)
+        if seen.get("refused") or exposes(seen):
+            raise Refused(f"example {json.dumps(given)[:80]} " + ("cannot run" if seen.get("refused")
+                                                                   else "exposes the mutant: not an example"))
+        shown = seen["runs"]["buggy"]
+        examples.append({"input": given, **{k: shown[k] for k in ("outcome", "return", "stdout", "exception")
+                                            if k in shown}})
+    versions = Versions(mutant, os.path.join(sandbox.work_dir, f"comet-{sandbox.index}"), unmasked)
+    try:
+        versions.install("buggy")
+        try:
+            located = target_class(spec["target"]["file"], qualname, [versions.root])
+        except (not_found, SyntaxError, OSError) as exc:
+            raise Refused(str(exc) or type(exc).__name__) from None
+    finally:
+        versions.close()
+    context = dict(located.context, calls=examples)
+    rule = queries.rule_for(kind, query)
+    measured: dict[str, Any] = {"input": query["input"], "buggy": buggy, "test": None}
+    verification = b1
+    if kind == "B2_RegressionTest":
+        measured["test"] = reference_test(module, qualname, query["input"], correct)
+        verification = verify(kind, spec["target"], mutant, {"test": measured["test"]}, sandbox, tracer_root,
+                              unmasked)
+        if not fail_to_pass(verification):
+            runs = {k: v.get("verdict") for k, v in (verification.get("runs") or {}).items()}
+            raise Refused(f"the reference test is not fail-to-pass here ({runs})")
+    answer = rule.answer(measured, query, None)
+    return dict(result, status="ok", answer=answer, context=context, verification=verification)
+
+
+def run_verify(spec: dict[str, Any], result: dict[str, Any], sandbox: Sandbox, tracer_root: str) -> dict[str, Any]:
+    """A verify spec ({id, verify: {kind, target, mutant, reply}}): the reply run against both versions."""
+    order = spec.get("verify")
+    if not isinstance(order, dict) or not is_comet(order.get("kind")):
+        return dict(result, status="invalid", reason="verify needs {kind: B1_BuggyIO | B2_RegressionTest, target, "
+                                                     "mutant, reply}")
+    try:
+        verification = verify(order["kind"], order.get("target"), order.get("mutant"), order.get("reply"), sandbox,
+                              tracer_root, bool(spec.get("unmasked_for_tests")))
+    except Refused as exc:
+        return dict(result, status="invalid", reason=str(exc))
+    return dict(result, status="ok", verification=verification)
