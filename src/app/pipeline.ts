@@ -25,6 +25,8 @@ import type { RunDeps, RunInput, RunOutcome } from './run-input.js';
 import type { LoadedInstance } from '../contracts/suite.js';
 import { ModelRequestError } from '../contracts/model.js';
 import { withResponseCache } from './response-cache.js';
+import { createVerifier } from './verify.js';
+import { isCometKind } from '../contracts/kinds.js';
 import type { HarvestSummary } from '../stages/harvest/types.js';
 
 /** Harvest only: oracles into the store. */
@@ -110,6 +112,15 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
     deps.log,
   );
   let harvest: HarvestSummary | undefined;
+  // B1/B2 replies run in the sandbox (app/verify.ts); made only when the selection has some.
+  const verifier = [...selected, ...extra].some((l) => isCometKind(l.instance.kind))
+    ? createVerifier({
+        harvest: { ...deps.harvest, signal: deps.signal },
+        tracerDigest: input.harvest.tracerDigest,
+        store: stores.verifications,
+        log: deps.log,
+      })
+    : undefined;
 
   /** Harvests a batch; the entry point's errors (no engine) propagate before anything is written. */
   const harvestBatch = async (batch: LoadedInstance[]): Promise<HarvestSummary> => {
@@ -154,7 +165,7 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
       progress.tick();
     };
     await Promise.race([
-      queryInstances(answerable, client, input.query.config, answered, deps.signal),
+      queryInstances(answerable, client, input.query.config, answered, deps.signal, verifier),
       aborted(deps.signal),
     ]);
     if (deps.signal?.aborted) throw interrupted(deps.signal);

@@ -2,7 +2,7 @@ import type { Environment, ResolvedEnvironment, ResolvedSource, Runtime } from '
 import type { TracerPlan } from './tracer-protocol.js';
 
 // The plan's types are the protocol's (one schema, src/contracts/tracer-protocol.ts), named here for the backends.
-export type { PlanSpec, ScoutSpec, TracerPlan } from './tracer-protocol.js';
+export type { PlanSpec, ScoutSpec, TracerPlan, VerifySpec } from './tracer-protocol.js';
 
 /** How a backend places an instance's files: where its directory and the checkout appear. */
 export interface PlanPaths {
@@ -29,6 +29,12 @@ export interface HarvestJob {
    * the backend gives the job its own writable copy of it, discarded with the job.
    */
   writableCheckout?: boolean;
+  /**
+   * B1/B2 (tracer/tracegate_tracer/comet.py): top-level packages the backend gives a mount of
+   * their own at their installed place (a fresh copy, writable by the driver only), so the
+   * driver can install one version at a time and no other copy stays readable to the reply.
+   */
+  privatePackages?: string[];
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isWorldKind, QUESTION_KINDS } from './kinds.js';
+import { isCometKind, isWorldKind, QUESTION_KINDS } from './kinds.js';
 
 /** A template answer: the answer's shape with type names ("str", "int", …) as leaves. */
 export type Template = string | Template[] | { [key: string]: Template };
@@ -86,11 +86,37 @@ export const instanceSchema = z
           message:
             'world-model kinds ask about one test: give exactly one pytest node id (file::test)',
         });
+    } else if (isCometKind(instance.kind)) {
+      // B1/B2 ask about a mutant whose killing input the instance records (tracer/README.md, "Comet's kinds").
+      if (!instance.mutant)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['mutant'],
+          message: 'B1/B2 ask about a bug: give the mutant {file, line, original, replacement}',
+        });
+      else if (!/^[A-Za-z_]\w*\//.test(instance.mutant.file))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['mutant', 'file'],
+          message: 'B1/B2 mutate a module inside a package (`pkg/module.py`)',
+        });
+      if (!('input' in instance.query))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['query', 'input'],
+          message: 'B1/B2 need the input that exposes the mutant (`query.input`)',
+        });
+      if (instance.mutant && instance.mutant.file !== instance.target.file)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['mutant', 'file'],
+          message: "B1/B2 mutate the target function's own file",
+        });
     } else if (instance.mutant) {
       ctx.addIssue({
         code: 'custom',
         path: ['mutant'],
-        message: 'only world-model kinds (W1-W4) take a mutant',
+        message: 'only world-model kinds (W1-W4) and B1/B2 take a mutant',
       });
     }
     if (instance.mutant?.file.split('/').includes('..'))

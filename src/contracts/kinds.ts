@@ -17,9 +17,21 @@ export function isWorldKind(kind: string): kind is WorldKind {
 }
 
 /**
+ * Comet's program-state kinds (Li, Garg, Huang, 2026): a function with a bug whose correct version
+ * is hidden; the reply is run against both versions in the sandbox (tracer/tracegate_tracer/comet.py)
+ * and scored on what happened (docs/comet.md).
+ */
+export const COMET_KINDS = ['B1_BuggyIO', 'B2_RegressionTest'] as const;
+export type CometKind = (typeof COMET_KINDS)[number];
+
+export function isCometKind(kind: string): kind is CometKind {
+  return (COMET_KINDS as readonly string[]).includes(kind);
+}
+
+/**
  * Question kinds, with SWE-Flux's exact `question_kind` strings: single-test
  * (S) and suite (M) variants of the seven execution-reasoning categories,
- * then the world-model kinds.
+ * then the world-model kinds and Comet's.
  */
 export const QUESTION_KINDS = [
   'S1_IntraProceduralCFG',
@@ -37,6 +49,7 @@ export const QUESTION_KINDS = [
   'M6_InterProceduralCFG',
   'M7_Invariants',
   ...WORLD_KINDS,
+  ...COMET_KINDS,
 ] as const;
 
 export type QuestionKind = (typeof QUESTION_KINDS)[number];

@@ -31,6 +31,8 @@ export const oracleSchema = z.object({
      * every harvest's answer (`harvests`). tracer/README.md, "World-model kinds".
      */
     measurement: z.record(z.string(), z.unknown()).optional(),
+    /** B1/B2: what the reference reply did against each version (contracts/comet.ts). */
+    verification: z.record(z.string(), z.unknown()).optional(),
   }),
 });
 export type Oracle = z.infer<typeof oracleSchema>;
@@ -72,6 +74,21 @@ export const contextSchema = z.strictObject({
   slice: sliceSchema.optional(),
   /** The test files the instance runs, as the tracer read them in the sandbox. */
   tests: z.array(z.strictObject({ name: z.string(), source: z.string() })).optional(),
+  /**
+   * B1/B2: example calls on which the buggy and the correct version agree, with what the
+   * buggy version does (how the function is called; never the input that exposes the bug).
+   */
+  calls: z
+    .array(
+      z.strictObject({
+        input: z.unknown(),
+        outcome: z.enum(['ok', 'crash', 'timeout']),
+        return: z.string().optional(),
+        stdout: z.string().optional(),
+        exception: z.string().optional(),
+      }),
+    )
+    .optional(),
 });
 export type CodeContext = z.infer<typeof contextSchema>;
 

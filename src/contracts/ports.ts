@@ -1,4 +1,5 @@
 import type { CachedOracle } from './oracle.js';
+import type { Verification } from './comet.js';
 import type { InstanceRecord, Results } from './results.js';
 import type { Completion } from './model.js';
 import type { ResolvedSource, Runtime } from './environment.js';
@@ -38,6 +39,15 @@ export interface FailureStore {
   get(key: string): RememberedFailure | undefined;
   put(key: string, failure: RememberedFailure): void;
   delete(key: string): void;
+}
+
+/**
+ * What B1/B2 replies did against both versions (contracts/comet.ts), by instance, environment,
+ * tracer and reply: re-scoring a cached reply starts no container.
+ */
+export interface VerificationStore {
+  get(key: string): Verification | undefined;
+  put(key: string, verification: Verification): void;
 }
 
 /** Where every run's answer of a nondeterministic instance is kept; returns where. */
@@ -82,6 +92,8 @@ export interface Stores {
   baseline?: BaselineSource;
   /** Used only when the model revision is known. */
   responses?: ResponseCache;
+  /** B1/B2 replies' verifications (none: every reply is run again). */
+  verifications?: VerificationStore;
 }
 
 /**

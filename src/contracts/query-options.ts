@@ -14,6 +14,18 @@ export interface KindOptions {
 
 /** The query options the tracer's rule for each kind and mode reads; any other is refused at load. */
 export const QUERY_OPTIONS: Readonly<Record<QuestionKind, KindOptions>> = {
+  "B1_BuggyIO": {
+    "default": "buggy_io",
+    "modes": {
+      "buggy_io": {"mode": ["buggy_io"], "input": null, "examples": null},
+    },
+  },
+  "B2_RegressionTest": {
+    "default": "regression",
+    "modes": {
+      "regression": {"mode": ["regression"], "input": null, "examples": null},
+    },
+  },
   "M1_IntraProceduralCFG": {
     "default": "covered",
     "modes": {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { comparisonSchema } from './comparison.js';
 import { QUESTION_KINDS } from './kinds.js';
+import { cometRecordSchema } from './comet.js';
 
 /** Why an instance did not score as correct, when it is not simply a wrong answer. */
 export const ERROR_CLASSES = [
@@ -15,6 +16,7 @@ export const ERROR_CLASSES = [
   'harvest_invalid',
   'harvest_timeout',
   'harvest_error',
+  'verification_error',
 ] as const;
 export type ErrorClass = (typeof ERROR_CLASSES)[number];
 
@@ -23,7 +25,8 @@ export type ErrorClass = (typeof ERROR_CLASSES)[number];
  * the server rejected for this instance (400/413/422 — e.g. a prompt longer
  * than the served context), a reply too large to read, a 2xx whose body is
  * no reply at all on every attempt (`42`: the server's wrapper, not the
- * model's text). The gate excludes them from pairing and counts them; an
+ * model's text), a B1/B2 reply that could not be run (no engine, the environment changed:
+ * `verification_error`). The gate excludes them from pairing and counts them; an
  * empty, cut, unparsable or refused reply is the model's and scores as wrong. (Transport failures that survive
  * retries end the run: its unanswered instances are `incomplete.missing`.)
  */
@@ -34,6 +37,7 @@ export const INFRASTRUCTURE_ERRORS: ReadonlySet<ErrorClass> = new Set<ErrorClass
   'harvest_invalid',
   'harvest_timeout',
   'harvest_error',
+  'verification_error',
 ]);
 
 /** One instance's outcome. Written as it completes (records.jsonl) and into results.json. */
@@ -74,6 +78,8 @@ export const instanceRecordSchema = z.object({
   infrastructure: z.boolean().optional(),
   /** World-model kinds: what the instance adds to the study's metrics (src/stages/score/world.ts). */
   world: z.record(z.string(), z.unknown()).optional(),
+  /** B1/B2: the verification's parts (exposure, outcome, verdicts, why not) and B2's text parts. */
+  comet: cometRecordSchema.optional(),
 });
 export type InstanceRecord = z.infer<typeof instanceRecordSchema>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { templateSchema } from './instance.js';
 import { QUESTION_KINDS } from './kinds.js';
 import { contextSchema } from './oracle.js';
+import { verificationSchema } from './comet.js';
 
 /**
  * The protocol between the host and tracer/harvest.py (tracer/README.md,
@@ -90,8 +91,33 @@ export const planSpecSchema = z.strictObject({
   backend: z.enum(['auto', 'settrace', 'monitoring']).optional(),
   /** Tests only: a lower event cap, to reach a trace overflow cheaply. */
   max_events: z.number().int().positive().optional(),
+  /**
+   * Tracer tests only (the host never sends it): B1/B2 run without the package's own mount, on
+   * a host where none can be made. Without a mount the correct version stays readable.
+   */
+  unmasked_for_tests: z.boolean().optional(),
 });
 export type PlanSpec = z.infer<typeof planSpecSchema>;
+
+/**
+ * A reply of B1/B2 to run against the buggy and the correct version (tracer/tracegate_tracer/comet.py):
+ * its instance's target and mutant, and the reply (B1 `{input}`, B2 `{test}`). Always a group of its own.
+ */
+export const verifySpecSchema = z.strictObject({
+  id: z.string(),
+  verify: z.strictObject({
+    kind: z.enum(['B1_BuggyIO', 'B2_RegressionTest']),
+    target: tracerTargetSchema,
+    mutant: mutantSchema,
+    reply: z.record(z.string(), z.unknown()),
+  }),
+  timeout_seconds: z.number().positive().optional(),
+  instance_hash: z.string().optional(),
+  env_digest: z.string().optional(),
+  /** Tracer tests only, as in a plan spec. */
+  unmasked_for_tests: z.boolean().optional(),
+});
+export type VerifySpec = z.infer<typeof verifySpecSchema>;
 
 /** A scouting spec (tracer/tracegate_tracer/scout.py): what a test file runs of the packages. */
 export const scoutSpecSchema = z.strictObject({
@@ -112,7 +138,7 @@ export const tracerPlanSchema = z.strictObject({
   work_dir: z.string().min(1),
   /** Per-group uids for the tests (the driver runs as root in the container); null on the host. */
   isolation: z.strictObject({ uid_base: z.number().int().positive() }).nullable(),
-  instances: z.array(z.union([planSpecSchema, scoutSpecSchema])),
+  instances: z.array(z.union([planSpecSchema, scoutSpecSchema, verifySpecSchema])),
   /** Default true: one test run records every target its specs name. */
   share_runs: z.boolean().optional(),
   /** Tests and debugging only: keep each group's traces in work_dir. */
@@ -235,5 +261,7 @@ export const tracerResultSchema = z.strictObject({
   stats: statsSchema,
   /** World-model kinds: the measurement's provenance (machine, runs, band, …). */
   measurement: measurementSchema.optional(),
+  /** B1/B2: what the reply (or, in a harvest, the reference) did against each version. */
+  verification: verificationSchema.optional(),
 });
 export type TracerResult = z.infer<typeof tracerResultSchema>;

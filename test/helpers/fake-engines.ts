@@ -9,6 +9,7 @@ import type {
   HarvestJob,
   PlanSpec,
   ScoutSpec,
+  VerifySpec,
 } from '../../src/contracts/harvest-backend.js';
 import { FIXTURE_SUITE } from './cli.js';
 
@@ -23,7 +24,7 @@ export const HEAD = 'b'.repeat(40);
 export const PREVIOUS = 'a'.repeat(40);
 
 /** A spec's answer as the fake tracer gives it (default: n = the length of its id). */
-export type FakeAnswer = (spec: PlanSpec | ScoutSpec) => unknown;
+export type FakeAnswer = (spec: PlanSpec | ScoutSpec | VerifySpec) => unknown;
 
 /** Every spec of a job answered ok (by `answer`), as result lines. */
 export function fakeBackend(

@@ -51,7 +51,7 @@ describe('the instance schema', () => {
       'tests: world-model kinds ask about one test: give exactly one pytest node id (file::test)',
     );
     expect(issues({ ...base, mutant })).toBe(
-      'mutant: only world-model kinds (W1-W4) take a mutant',
+      'mutant: only world-model kinds (W1-W4) and B1/B2 take a mutant',
     );
     expect(issues({ ...world, mutant: { ...mutant, file: '../../etc/passwd.py' } })).toBe(
       'mutant.file: a path inside the environment (no `..`)',

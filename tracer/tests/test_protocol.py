@@ -146,11 +146,16 @@ def test_the_validator_can_fail():
 # -- the plan ---------------------------------------------------------------------------------------------
 
 def _spec_schemas():
-    """The plan's two kinds of spec: (question spec, scout spec)."""
+    """The plan's kinds of spec: (question spec, scout spec); verify specs: _verify_schema()."""
     options = PLAN_SCHEMA["properties"]["instances"]["items"]["anyOf"]
     question = next(s for s in options if "kind" in s["properties"])
     scout = next(s for s in options if "scout" in s["properties"])
     return question, scout
+
+
+def _verify_schema():
+    options = PLAN_SCHEMA["properties"]["instances"]["items"]["anyOf"]
+    return next(s for s in options if "verify" in s["properties"])
 
 
 def _keys(schema):
@@ -168,10 +173,12 @@ def test_plan_py_accepts_exactly_the_keys_of_the_schema():
     assert plans.ISOLATION_KEYS == _keys(_object(PLAN_SCHEMA["properties"]["isolation"]))
     assert plans.SPEC_KEYS == _keys(question)
     assert plans.SCOUT_KEYS == _keys(scout)
+    verify = _verify_schema()
+    assert plans.VERIFY_KEYS == _keys(verify)
     for key, keys in plans.NESTED_KEYS.items():
-        where = scout if key == "scout" else question
+        where = scout if key == "scout" else verify if key == "verify" else question
         assert keys == _keys(_object(where["properties"][key])), key
-    for schema in (PLAN_SCHEMA, question, scout):
+    for schema in (PLAN_SCHEMA, question, scout, verify):
         assert schema["additionalProperties"] is False
 
 

@@ -19,6 +19,8 @@ export interface CacheLayout {
   quarantine: string;
   /** `<key>.json`: an instance's harvest failure, by oracle key (not harvested again on every run). */
   failures: string;
+  /** `<k[0:2]>/<k>.json`: what a B1/B2 reply did against both versions, by instance, environment, tracer and reply. */
+  verifications: string;
   /** `<recipe>/`: wheels resolved for a recipe, with their lock.json. */
   wheels: string;
   /** `<url hash>.git`: bare clones of remote repositories. */
@@ -45,6 +47,7 @@ export function cacheLayout(root: string): CacheLayout {
     responses: at('responses'),
     quarantine: at('quarantine'),
     failures: at('failures'),
+    verifications: at('verifications'),
     wheels: at('wheels'),
     git: at('git'),
     checkouts: at('checkouts'),
@@ -52,6 +55,13 @@ export function cacheLayout(root: string): CacheLayout {
     runtimes: at('runtimes'),
     locks: at('locks'),
     images: at('images'),
-    shared: [at('oracles'), at('responses'), at('runtimes'), at('locks'), at('failures')],
+    shared: [
+      at('oracles'),
+      at('responses'),
+      at('runtimes'),
+      at('locks'),
+      at('failures'),
+      at('verifications'),
+    ],
   };
 }

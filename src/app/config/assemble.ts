@@ -15,6 +15,7 @@ import { cacheLayout } from '../../adapters/stores/layout.js';
 import { assertWritable } from '../../adapters/stores/atomic.js';
 import { DirOracleCache } from '../../adapters/stores/oracle-cache.js';
 import type { BaselineSource, ImageShelf, Stores } from '../../contracts/ports.js';
+import { DirVerifications } from '../../adapters/stores/verifications.js';
 import { DirFailures } from '../../adapters/stores/failures.js';
 import { DirQuarantine } from '../../adapters/stores/quarantine.js';
 import { DirRuntimeMemo } from '../../adapters/stores/runtime-memo.js';
@@ -283,6 +284,7 @@ export function localStores(options: RunOptions, logger: Logger): Stores {
     // The baseline source is the entry point's (a file, or the history: config/history.ts).
     // Replies live beside the oracles, so one cache directory restores both.
     responses: new DirResponseCache(layout.responses),
+    verifications: new DirVerifications(layout.verifications),
   };
 }
 

@@ -2,6 +2,15 @@
 import type { ResolvedEnvironment } from '../../contracts/environment.js';
 import type { LoadedInstance } from '../../contracts/suite.js';
 import type { HarvestJob, PlanPaths, PlanSpec } from '../../contracts/harvest-backend.js';
+import { isCometKind } from '../../contracts/kinds.js';
+
+/** The top-level packages B1/B2 instances mutate: each gets a mount of its own (HarvestJob.privatePackages). */
+export function privatePackagesOf(
+  mutants: readonly ({ file: string } | undefined)[],
+): string[] | undefined {
+  const tops = [...new Set(mutants.flatMap((m) => (m ? [m.file.split('/')[0]!] : [])))].sort();
+  return tops.length ? tops : undefined;
+}
 
 /**
  * The job, and the specs of the plan it last built (the backend builds it
@@ -25,6 +34,11 @@ export function harvestJob(
     label,
     // SWE-Flux's runner stages its QA directory in the checkout: the job gets a writable copy of it.
     ...(items.some((i) => i.sweFlux) ? { writableCheckout: true } : {}),
+    ...withPrivate(
+      privatePackagesOf(
+        items.filter((i) => isCometKind(i.instance.kind)).map((i) => i.instance.mutant),
+      ),
+    ),
     plan: (paths) => {
       specs = items.map((loaded) => planSpec(loaded, env, paths, dirIndex.get(loaded.dir)!));
       return {
@@ -79,4 +93,8 @@ function planSpec(
       : {}),
     ...(sweFlux ? { swe_flux: { qa: sweFlux.qa, instance: sweFlux.instance } } : {}),
   };
+}
+
+function withPrivate(tops: string[] | undefined): Pick<HarvestJob, 'privatePackages'> {
+  return tops ? { privatePackages: tops } : {};
 }

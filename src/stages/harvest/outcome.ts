@@ -55,6 +55,7 @@ export function toOutcome(
         pytest_exit_code: result.stats.pytest_exit_code,
         environment: { source: describeSource(env), runtime: env.runtime.note },
         ...(result.measurement ? { measurement: result.measurement } : {}),
+        ...(result.verification ? { verification: result.verification } : {}),
       },
     },
     context: { ...context, ...(tests?.length ? { tests: tests.slice(0, MAX_TEST_SOURCES) } : {}) },

@@ -25,7 +25,10 @@ export type ReadResult = TracerResult | string;
  * Anything else is an error of that instance alone (or ignored, if it names
  * none), never trusted.
  */
-export function readResultLines(stdout: string, specs: PlanSpec[]): Map<string, ReadResult> {
+export function readResultLines(
+  stdout: string,
+  specs: readonly Pick<PlanSpec, 'id' | 'instance_hash' | 'env_digest'>[],
+): Map<string, ReadResult> {
   const wanted = new Map(specs.map((s) => [s.id, s]));
   const results = new Map<string, ReadResult>();
   for (const line of stdout.split('\n')) {

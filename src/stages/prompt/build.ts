@@ -94,6 +94,18 @@ function executedSections(slice: CodeSlice): CodeSection[] {
   return sections;
 }
 
+/** One example call of a B1/B2 prompt: its input as a reply would give it, then what it did. */
+function describeCall(call: NonNullable<CodeContext['calls']>[number]): string {
+  const printed = call.stdout ? `, printing ${JSON.stringify(call.stdout)}` : '';
+  const result =
+    call.outcome === 'ok'
+      ? `returns ${call.return ?? ''}${printed}`
+      : call.outcome === 'crash'
+        ? `raises ${call.exception ?? 'an exception'}${printed}`
+        : 'runs past the time limit';
+  return `input ${JSON.stringify(call.input)}: ${result}`;
+}
+
 function codeSections(
   instance: Pick<Instance, 'tests'>,
   context: CodeContext,
@@ -110,6 +122,12 @@ function codeSections(
       serve: 0,
     },
   ];
+  if (context.calls?.length)
+    sections.push({
+      heading: '## How it is called (inputs on which the bug does not show)',
+      body: context.calls.map(describeCall).join('\n'),
+      serve: 0,
+    });
   if (mode === 'slice' && context.slice) sections.push(...executedSections(context.slice));
   for (const test of testFiles) {
     const names = mode === 'slice' ? testNamesIn(test.name, instance.tests) : [];

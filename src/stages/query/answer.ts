@@ -11,7 +11,9 @@ import type { ErrorClass, InstanceRecord } from '../../contracts/results.js';
 import type { ScoringMode } from '../score/scorer.js';
 import { passes } from '../score/verdict.js';
 import { worldRecord } from '../score/world.js';
-import { isWorldKind } from '../../contracts/kinds.js';
+import { isCometKind, isWorldKind, type CometKind } from '../../contracts/kinds.js';
+import type { CometRecord, Verifier } from '../../contracts/comet.js';
+import { cometVerdict, replyToRun } from '../score/comet.js';
 import { Limiter } from './pool.js';
 import { finishRecord } from './record.js';
 import { majorityVote, type SampleOutcome } from './vote.js';
@@ -36,6 +38,8 @@ export interface AnswerOptions {
   scoring?: ScoringMode;
   /** World-model kinds: how far a predicted number may be from the truth and pass (default 2×). */
   worldFactor?: number;
+  /** B1/B2: runs each reply against both versions (none: their replies are `verification_error`). */
+  verifier?: Verifier;
 }
 
 interface Sample {
@@ -43,6 +47,35 @@ interface Sample {
   completion?: Completion;
   detail?: string;
   parsed?: unknown;
+  comet?: CometRecord;
+}
+
+/** A B1/B2 sample's verdict: its reply run in the sandbox, then scored on what it did. */
+async function verifySample(
+  kind: CometKind,
+  loaded: LoadedInstance,
+  oracle: CachedOracle,
+  parsed: unknown,
+  verifier: Verifier | undefined,
+): Promise<Pick<Sample, 'outcome' | 'detail' | 'comet'>> {
+  const toRun = replyToRun(kind, parsed);
+  if ('refused' in toRun) {
+    const comet: CometRecord = { reason: `refused: ${toRun.refused}` };
+    return { outcome: { ok: true, value: parsed, correct: false }, comet };
+  }
+  if (!verifier)
+    return {
+      outcome: { ok: false, failure: 'verification_error' },
+      detail: 'no sandbox to verify B1/B2 replies in',
+    };
+  const verified = await verifier.verify(loaded, oracle, toRun.reply);
+  if (verified.status !== 'ok')
+    return { outcome: { ok: false, failure: 'verification_error' }, detail: verified.reason };
+  const { correct, record } = cometVerdict(kind, parsed, verified.verification);
+  return {
+    outcome: { ok: true, value: parsed, correct },
+    comet: { ...record, ...(verified.cached ? { cached: true } : {}) },
+  };
 }
 
 async function askOnce(
@@ -101,9 +134,15 @@ export async function answerInstance(
   const kind = oracle.oracle.question_kind;
   const truth = oracle.oracle.oracle_answer;
   const verdict = (p: unknown) => passes(kind, truth, p, options);
+  const verify = isCometKind(kind)
+    ? (p: unknown) => verifySample(kind, loaded, oracle, p, options.verifier)
+    : undefined;
+  // A B1/B2 reply runs in the sandbox after its request, outside the request limiter.
   const samples = await Promise.all(
     Array.from({ length: options.samples }, (_, i) =>
-      limiter.run(() => askOnce(client, messages, i, oracle, template_answer, verdict)),
+      limiter
+        .run(() => askOnce(client, messages, i, oracle, template_answer, verdict))
+        .then(async (s) => (verify && s.outcome.ok ? { ...s, ...(await verify(s.parsed)) } : s)),
     ),
   );
   const vote = majorityVote(samples.map((s) => s.outcome));
@@ -125,6 +164,7 @@ export async function answerInstance(
       ? { prediction: winner.completion.text.slice(0, MAX_PREDICTION_CHARS) }
       : {}),
     ...(winner.parsed !== undefined ? { parsed: winner.parsed } : {}),
+    ...(winner.comet ? { comet: winner.comet } : {}),
     ...(isWorldKind(kind) && winner.outcome.ok
       ? worldRecord(kind, truth, winner.outcome.value, oracle.oracle.meta.measurement)
       : {}),

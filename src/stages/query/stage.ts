@@ -6,6 +6,7 @@ import { Limiter, runPool } from './pool.js';
 import type { ScoringMode } from '../score/scorer.js';
 import type { LoadedInstance } from '../../contracts/suite.js';
 import type { ModelClient } from '../../contracts/model.js';
+import type { Verifier } from '../../contracts/comet.js';
 
 /** How the query stage asks: prompt, samples per instance, requests in flight. */
 export interface QueryConfig {
@@ -29,6 +30,8 @@ export async function queryInstances(
   config: QueryConfig,
   keep: (record: InstanceRecord) => void,
   signal?: AbortSignal,
+  /** B1/B2: where their replies run (contracts/comet.ts). */
+  verifier?: Verifier,
 ): Promise<void> {
   const limiter = new Limiter(config.concurrency);
   await runPool(
@@ -42,6 +45,7 @@ export async function queryInstances(
           limiter,
           ...(config.scoring ? { scoring: config.scoring } : {}),
           ...(config.worldFactor ? { worldFactor: config.worldFactor } : {}),
+          ...(verifier ? { verifier } : {}),
         }),
       );
     },

@@ -55,7 +55,7 @@ function names(value: unknown): string[] {
 }
 
 /** `UsageError` names `click.exceptions.UsageError` (whole dotted components); null names null. */
-function sameException(truth: unknown, predicted: unknown): boolean {
+export function sameException(truth: unknown, predicted: unknown): boolean {
   if (truth === null || truth === undefined) return predicted === null || predicted === undefined;
   if (typeof truth !== 'string' || typeof predicted !== 'string') return false;
   const p = predicted.trim();

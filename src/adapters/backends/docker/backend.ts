@@ -79,7 +79,8 @@ export class DockerBackend implements HarvestBackend {
     try {
       const binds = [`${this.options.tracerDir}:${MOUNT.tracer}:ro`, `${planDir}:${MOUNT.plan}:ro`];
       job.instanceDirs.forEach((dir, i) => binds.push(`${dir}:${MOUNT.instances}/${i}:ro`));
-      writeFileSync(join(planDir, 'plan.json'), JSON.stringify(planFor(job)));
+      // Root-only: the plan names every instance's mutant and every reply (the driver reads it as root).
+      writeFileSync(join(planDir, 'plan.json'), JSON.stringify(planFor(job)), { mode: 0o600 });
       const python = env.recipe.image ? env.recipe.image.python : VENV_PYTHON;
       const checkout = checkoutOf(job);
       return await runInSandbox(this.sandbox, {
@@ -88,7 +89,7 @@ export class DockerBackend implements HarvestBackend {
         binds,
         // A fresh anonymous volume at the checkout's path holds a copy of the image's checkout,
         // writable by the driver (root) only, and is removed with the container.
-        ...(job.writableCheckout && checkout ? { volumes: [checkout] } : {}),
+        ...volumesOf(job, checkout),
         environment: env,
         timeoutMs: job.timeoutMs,
       });
@@ -97,6 +98,24 @@ export class DockerBackend implements HarvestBackend {
       forget?.();
     }
   }
+}
+
+/**
+ * Fresh anonymous volumes, each a copy of what the image holds at its path, writable by the driver
+ * only and removed with the container: the checkout a SWE-Flux runner stages in, and the packages
+ * B1/B2 install one version at a time (tracer/tracegate_tracer/comet.py). A prebuilt image has no
+ * venv of ours: its packages get none, and the tracer refuses to verify there.
+ */
+function volumesOf(job: HarvestJob, checkout: string | undefined): { volumes?: string[] } {
+  const volumes = [
+    ...(job.writableCheckout && checkout ? [checkout] : []),
+    ...(job.privatePackages && job.environment.recipe.python && !job.environment.recipe.image
+      ? job.privatePackages.map(
+          (top) => `/opt/venv/lib/python${job.environment.recipe.python}/site-packages/${top}`,
+        )
+      : []),
+  ];
+  return volumes.length ? { volumes } : {};
 }
 
 /** Where the environment's checkout is in its image (git and image sources). */

@@ -1,0 +1,137 @@
+/**
+ * Comet's kinds scored on what the reply did when it ran (contracts/comet.ts;
+ * tracer/tracegate_tracer/comet.py runs it). Pure: a reply and its
+ * verification in, a verdict and its parts out. Replies are text from
+ * outside: whatever shape they have, the answer is a verdict with a reason,
+ * never a throw.
+ *
+ * - B1 passes when the input exposes the bug (the two versions behave
+ *   differently: outcome, return repr, standard output or exception class)
+ *   and the predicted outcome is what the buggy version did (ok: return and
+ *   standard output exact; crash: the exception class, a bare name naming its
+ *   dotted class; timeout: the limit hit).
+ * - B2 passes when its test fails (or times out) on the buggy version, passes
+ *   on the correct one, and gives the same verdicts on their respellings.
+ */
+import type { CometRecord, CometReply, Verification } from '../../contracts/comet.js';
+import type { CometKind } from '../../contracts/kinds.js';
+import { sameException } from './world.js';
+
+/** Largest test file a B2 reply may send to be run (the tracer refuses longer ones too). */
+export const MAX_TEST_CHARS = 262_144;
+/** Largest B1 input, as JSON text. */
+export const MAX_INPUT_CHARS = 65_536;
+
+export interface CometVerdict {
+  correct: boolean;
+  record: CometRecord;
+}
+
+type Reply = Record<string, unknown>;
+
+const asReply = (value: unknown): Reply =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Reply) : {};
+
+/** What of a parsed reply is run, or why nothing can be (a reply with no test, one too large). */
+export function replyToRun(
+  kind: CometKind,
+  parsed: unknown,
+): { reply: CometReply } | { refused: string } {
+  const reply = asReply(parsed);
+  if (kind === 'B1_BuggyIO') {
+    const input = reply.input;
+    if (input === undefined || input === null) return { refused: 'the reply gives no input' };
+    const text = JSON.stringify(input);
+    if (text.length > MAX_INPUT_CHARS)
+      return { refused: `the input is over ${MAX_INPUT_CHARS} characters (${text.length})` };
+    return { reply: { input } };
+  }
+  const test = reply.test;
+  if (typeof test !== 'string' || !test.trim()) return { refused: 'the reply gives no test file' };
+  if (test.length > MAX_TEST_CHARS)
+    return { refused: `the test file is over ${MAX_TEST_CHARS} characters (${test.length})` };
+  return { reply: { test } };
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** The verdict on a reply from its verification (refused: the reply could not run at all). */
+export function cometVerdict(
+  kind: CometKind,
+  parsed: unknown,
+  verification: Verification,
+): CometVerdict {
+  const reply = asReply(parsed);
+  if (kind === 'B2_RegressionTest') {
+    const record: CometRecord = {
+      text: {
+        precondition: text(reply.precondition).slice(0, 2000),
+        postcondition: text(reply.postcondition).slice(0, 2000),
+        explanation: text(reply.explanation).slice(0, 2000),
+      },
+    };
+    if (verification.kind !== 'B2_RegressionTest' || verification.refused || !verification.runs)
+      return {
+        correct: false,
+        record: { ...record, reason: `refused: ${verification.refused ?? 'no runs'}` },
+      };
+    const runs = verification.runs;
+    const verdicts = Object.fromEntries(
+      Object.entries(runs).flatMap(([name, run]) => (run ? [[name, run.verdict]] : [])),
+    );
+    const failing = (v: string | undefined) => v === 'fail' || v === 'timeout';
+    let reason: string | undefined;
+    if (runs.buggy.verdict === 'error' || runs.correct.verdict === 'error')
+      reason = `the test does not run: ${runs.buggy.reason ?? runs.correct.reason ?? 'error'}`;
+    else if (runs.buggy.verdict === 'pass' && runs.correct.verdict === 'pass')
+      reason = 'passes on both versions';
+    else if (failing(runs.buggy.verdict) && failing(runs.correct.verdict))
+      reason = 'fails on both versions';
+    else if (runs.buggy.verdict === 'pass') reason = 'passes on the buggy version';
+    else if (!failing(runs.buggy_respelled?.verdict) || runs.correct_respelled?.verdict !== 'pass')
+      reason =
+        'reads the code, not its behaviour: other verdicts on the respelled versions ' +
+        `(${runs.buggy_respelled?.verdict ?? '-'}, ${runs.correct_respelled?.verdict ?? '-'})`;
+    return {
+      correct: reason === undefined,
+      record: { ...record, verdicts, ...(reason ? { reason } : {}) },
+    };
+  }
+  if (verification.kind !== 'B1_BuggyIO' || verification.refused || !verification.runs)
+    return {
+      correct: false,
+      record: {
+        exposed: false,
+        outcomeMatched: false,
+        reason: `refused: ${verification.refused ?? 'no runs'}`,
+      },
+    };
+  const { buggy, correct } = verification.runs;
+  const exposed =
+    buggy.outcome !== correct.outcome ||
+    (buggy.return ?? null) !== (correct.return ?? null) ||
+    (buggy.stdout ?? null) !== (correct.stdout ?? null) ||
+    (buggy.exception ?? null) !== (correct.exception ?? null);
+  const predicted = text(reply.outcome).trim().toLowerCase();
+  let outcomeMatched = predicted === buggy.outcome;
+  if (outcomeMatched && buggy.outcome === 'ok')
+    outcomeMatched =
+      text(reply.return) === (buggy.return ?? '') && text(reply.stdout) === (buggy.stdout ?? '');
+  if (outcomeMatched && buggy.outcome === 'crash')
+    outcomeMatched = sameException(buggy.exception ?? null, reply.exception);
+  const reason = !exposed
+    ? 'no exposure: both versions behave the same on the input'
+    : !outcomeMatched
+      ? `the buggy version's outcome is ${describe(buggy)}`
+      : undefined;
+  return {
+    correct: exposed && outcomeMatched,
+    record: { exposed, outcomeMatched, ...(reason ? { reason } : {}) },
+  };
+}
+
+function describe(run: { outcome: string; return?: string; exception?: string }): string {
+  if (run.outcome === 'ok') return `ok (returns ${(run.return ?? '').slice(0, 80)})`;
+  if (run.outcome === 'crash') return `crash (${run.exception ?? '?'})`;
+  return run.outcome;
+}
