@@ -123,6 +123,11 @@ export const summarySchema = z.object({
    * memory and time (slope, bias, MAE), NDCG@5, Recall@5, execution rate.
    */
   world: z.record(z.string(), z.unknown()).optional(),
+  /**
+   * B1/B2: beside each pass rate, B1's exposure rate and outcome accuracy, and why replies
+   * did not pass, by class (src/stages/score/comet.ts).
+   */
+  comet: z.record(z.string(), z.unknown()).optional(),
 });
 export type Summary = z.infer<typeof summarySchema>;
 

@@ -30,6 +30,9 @@ _FLIP = {ast.Lt: "<=", ast.LtE: "<", ast.Gt: ">=", ast.GtE: ">", ast.Eq: "!=", a
 _TOKEN = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=",
           ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}
 KINDS = ("flipped comparison", "off by one", "wrong default")
+MORE_KINDS = ("dropped branch", "swapped arguments")
+"""Two more, for B1/B2's bugs: an `if` whose condition becomes `False`, a call's first two positional
+arguments swapped. (W1's instances keep the first three, so their seeded choice is unchanged.)"""
 
 
 def _segment(lines: list[str], node: ast.AST) -> str | None:
@@ -120,7 +123,46 @@ def _wrong_defaults(fn: ast.FunctionDef, lines: list[str], parents: dict) -> lis
     return found
 
 
-def propose(source: str, qualname: str, seed: str, limit: int = 3) -> list[dict[str, Any]]:
+def _dropped_branches(fn: ast.AST, lines: list[str], parents: dict) -> list[dict[str, Any]]:
+    found = []
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.If) or node.test.lineno != node.test.end_lineno:
+            continue
+        test = node.test
+        if isinstance(test, ast.Constant):
+            continue
+        change = _unique(lines, parents, test, test.col_offset, test.end_col_offset, "False")
+        if change and change[0] == _segment(lines, test):
+            found.append({"line": test.lineno, "original": change[0], "replacement": change[1],
+                          "description": "dropped branch"})
+    return found
+
+
+def _swapped_arguments(fn: ast.AST, lines: list[str], parents: dict) -> list[dict[str, Any]]:
+    found = []
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.Call) or node.lineno != node.end_lineno or len(node.args) < 2:
+            continue
+        first, second = node.args[0], node.args[1]
+        if isinstance(first, ast.Starred) or isinstance(second, ast.Starred):
+            continue
+        a, b = _segment(lines, first), _segment(lines, second)
+        whole = _segment(lines, node)
+        if not a or not b or a == b or whole is None or lines[node.lineno - 1].count(whole) != 1:
+            continue
+        raw = lines[node.lineno - 1].encode()
+        start, end = node.col_offset, node.end_col_offset
+        piece = raw[start:end]
+        a0, a1 = first.col_offset - start, first.end_col_offset - start
+        b0, b1 = second.col_offset - start, second.end_col_offset - start
+        swapped = piece[:a0] + b.encode() + piece[a1:b0] + a.encode() + piece[b1:]
+        found.append({"line": node.lineno, "original": whole, "replacement": swapped.decode(),
+                      "description": "swapped arguments"})
+    return found
+
+
+def propose(source: str, qualname: str, seed: str, limit: int = 3,
+            kinds: tuple[str, ...] = KINDS) -> list[dict[str, Any]]:
     """Up to `limit` mutants of `qualname` in `source` (a whole file): [{line, original, replacement,
     description}], the kinds interleaved, each kind in a seeded order."""
     tree = ast.parse(source)
@@ -136,11 +178,15 @@ def propose(source: str, qualname: str, seed: str, limit: int = 3) -> list[dict[
         "off by one": _off_by_one(body, lines, parents, defaults),
         "wrong default": _wrong_defaults(fn, lines, parents),
     }
+    if "dropped branch" in kinds:
+        by_kind["dropped branch"] = _dropped_branches(body, lines, parents)
+    if "swapped arguments" in kinds:
+        by_kind["swapped arguments"] = _swapped_arguments(body, lines, parents)
 
     def order(m: dict[str, Any]) -> str:
         return hashlib.sha256(f"{seed}\0{m['line']}\0{m['original']}\0{m['replacement']}".encode()).hexdigest()
 
-    queues = [sorted(by_kind[kind], key=order) for kind in KINDS]
+    queues = [sorted(by_kind[kind], key=order) for kind in kinds]
     chosen: list[dict[str, Any]] = []
     while len(chosen) < limit and any(queues):
         for queue in queues:

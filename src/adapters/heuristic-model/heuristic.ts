@@ -154,10 +154,49 @@ function defaultFor(template: unknown): unknown {
   return template === 'int' || template === 'float' ? 0 : template === 'bool' ? false : '';
 }
 
+/**
+ * B1/B2: the first example call the prompt shows (one on which the bug does not show, so this
+ * exposes nothing: the demo model answers these badly, as a floor should), predicted to do what
+ * the example did; B2's test asserts that same behaviour (it passes on both versions).
+ */
+function bugAnswer(p: ParsedPrompt, prompt: string): Record<string, unknown> {
+  const example =
+    /^input (.*?): (returns (.*?)(?:, printing .*)?|raises (\S+).*|runs past .*)$/m.exec(prompt);
+  let input: unknown = '';
+  try {
+    input = example ? JSON.parse(example[1]!) : '';
+  } catch {
+    input = '';
+  }
+  const returned = example?.[3];
+  const raised = example?.[4];
+  if (p.kind === 'B1_BuggyIO')
+    return {
+      input,
+      outcome: raised ? 'crash' : 'ok',
+      return: raised ? null : (returned ?? 'None'),
+      stdout: raised ? null : '',
+      exception: raised ?? null,
+    };
+  const [module, name] = [p.func.split('.').slice(0, -1).join('.'), p.func.split('.').at(-1)!];
+  const call =
+    typeof input === 'string'
+      ? `${name}(${input})`
+      : `${name}(*${JSON.stringify((input as { args?: unknown[] })?.args ?? input)})`;
+  return {
+    precondition: 'an input like the examples',
+    postcondition: 'the function returns what the examples show',
+    explanation: 'read from the example calls',
+    test: `from ${module} import ${name}\n\n\ndef test_example():\n    assert repr(${call}) == ${JSON.stringify(returned ?? 'None')}\n`,
+  };
+}
+
 /** The heuristic's JSON answer for one prompt (an empty template answer when it cannot read it). */
 export function heuristicAnswer(prompt: string): string {
   const parsed = parsePrompt(prompt);
   if (!parsed) return '{}';
+  if (parsed.kind === 'B1_BuggyIO' || parsed.kind === 'B2_RegressionTest')
+    return JSON.stringify(bugAnswer(parsed, prompt));
   const template = parsed.template as Record<string, unknown>;
   const answer = Object.fromEntries(
     Object.entries(template).map(([k, v]) => [k, guessFor(k, v, parsed)]),

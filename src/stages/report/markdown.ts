@@ -13,6 +13,7 @@ import { flippedSection } from './flipped.js';
 import { movesSection } from './moves.js';
 import { renderTrend, type TrendOptions } from './trend.js';
 import { worldSection } from './world.js';
+import { cometSection } from './comet.js';
 import type { IndexRow } from '../../contracts/history.js';
 
 export { codeSpan, escapeMarkdown };
@@ -145,6 +146,7 @@ export function renderReport(
     '</details>',
     ...variantsLine(results),
     ...worldSection(results),
+    ...cometSection(results),
     ...comparisonDetails(comparison),
     ...flippedSection(results, comparison),
     ...(trend ? ['', '**Trend**', '', trend] : []),

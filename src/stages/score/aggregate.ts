@@ -2,6 +2,7 @@ import type { InstanceRecord, KindSummary, Summary } from '../../contracts/resul
 import { chanceLevels } from './chance.js';
 import type { ScoringRules } from './verdict.js';
 import { summarizeWorld, type WorldMeasures } from './world.js';
+import { summarizeComet } from './comet.js';
 
 /** Wilson score interval at 95%: honest for small n and for 0% / 100%. */
 export function wilson(correct: number, total: number, z = 1.959964): [number, number] {
@@ -49,9 +50,11 @@ export function summarize(records: InstanceRecord[], rules: ScoringRules = {}): 
       oracle: r.oracle,
     })),
   );
+  const comet = summarizeComet(scored);
   return {
     ...overall,
     ...(world ? { world: world as Record<string, unknown> } : {}),
+    ...(comet ? { comet } : {}),
     byKind,
     unscored: records.length - scored.length,
     errors,

@@ -16,7 +16,7 @@
  * (COMPARISONS): then the floor is what the best of those scores.
  */
 import type { InstanceRecord } from '../../contracts/results.js';
-import { isWorldKind } from '../../contracts/kinds.js';
+import { isCometKind, isWorldKind } from '../../contracts/kinds.js';
 import { canonicalJson } from '../../util/hash.js';
 import { passes, type ScoringRules } from './verdict.js';
 import { DEFAULT_WORLD_FACTOR, RANK_LISTS, VALUE, replyNumber } from './world.js';
@@ -121,7 +121,8 @@ export function chanceLevels(
 ): Record<string, ChanceLevel> {
   const byKind = new Map<string, unknown[]>();
   for (const r of records) {
-    if (!r.scored || r.oracle === undefined) continue;
+    // B1/B2 have no constant floor: a reply is scored by running it, not by comparing it.
+    if (!r.scored || r.oracle === undefined || isCometKind(r.kind)) continue;
     const list = byKind.get(r.kind) ?? [];
     list.push(r.oracle);
     byKind.set(r.kind, list);

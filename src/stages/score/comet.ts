@@ -135,3 +135,52 @@ function describe(run: { outcome: string; return?: string; exception?: string })
   if (run.outcome === 'crash') return `crash (${run.exception ?? '?'})`;
   return run.outcome;
 }
+
+/** A B1/B2 record's reason, reduced to its class for counting (`refused: …` → `refused`). */
+function reasonClass(reason: string | undefined): string {
+  if (!reason) return 'passed';
+  if (reason.startsWith('refused')) return 'refused';
+  if (reason.startsWith('no exposure')) return 'no exposure';
+  if (reason.startsWith("the buggy version's outcome")) return 'wrong outcome';
+  if (reason.startsWith('the test does not run')) return 'does not run';
+  if (reason.startsWith('reads the code')) return 'reads the code';
+  return reason;
+}
+
+export interface CometSummary {
+  /** Replies run (records with a verification's parts). */
+  n: number;
+  passed: number;
+  /** B1: inputs on which the versions behaved differently, and predicted outcomes that were right. */
+  exposed?: number;
+  exposureRate?: number;
+  outcomeMatched?: number;
+  outcomeAccuracy?: number;
+  /** Why replies did not pass, by class (`no exposure`, `passes on both versions`, `refused`, …). */
+  reasons: Record<string, number>;
+}
+
+/** Per Comet kind: the sub-scores beside the pass rate (exposure and outcome accuracy for B1; B2's reasons). */
+export function summarizeComet(
+  records: readonly { kind: string; comet?: CometRecord; correct: boolean }[],
+): Record<string, CometSummary> | undefined {
+  const out: Record<string, CometSummary> = {};
+  for (const r of records) {
+    if (!r.comet || (r.kind !== 'B1_BuggyIO' && r.kind !== 'B2_RegressionTest')) continue;
+    const s = (out[r.kind] ??= { n: 0, passed: 0, reasons: {} });
+    s.n++;
+    if (r.correct) s.passed++;
+    const why = reasonClass(r.comet.reason);
+    if (why !== 'passed') s.reasons[why] = (s.reasons[why] ?? 0) + 1;
+    if (r.kind === 'B1_BuggyIO') {
+      s.exposed = (s.exposed ?? 0) + (r.comet.exposed ? 1 : 0);
+      s.outcomeMatched = (s.outcomeMatched ?? 0) + (r.comet.outcomeMatched ? 1 : 0);
+    }
+  }
+  for (const s of Object.values(out))
+    if (s.exposed !== undefined) {
+      s.exposureRate = Math.round((s.exposed / s.n) * 10_000) / 10_000;
+      s.outcomeAccuracy = Math.round(((s.outcomeMatched ?? 0) / s.n) * 10_000) / 10_000;
+    }
+  return Object.keys(out).length ? out : undefined;
+}

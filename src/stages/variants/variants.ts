@@ -1,7 +1,7 @@
 // Fresh variants: the search over an epoch's pool of one-literal edits of an instance's tests
 // (tracer/tracegate_tracer/search.py), then the first candidates that change the answer harvested
 // alone like any instance, kept only if they pass the generator's screen with an oracle of their own.
-import { isWorldKind, type QuestionKind } from '../../contracts/kinds.js';
+import { isCometKind, isWorldKind, type QuestionKind } from '../../contracts/kinds.js';
 import type { HarvestOutcome } from '../../contracts/oracle.js';
 import { answerProblem, harvestRule } from '../screen/screen.js';
 import { answerInstance } from '../query/answer.js';
@@ -25,7 +25,7 @@ export type VariantRule =
   | 'original-failed';
 
 /** Why an instance has no variant at all (counted, never searched). */
-export type Unvariable = 'world-model-kind' | 'runs-in-checkout' | 'own-parser';
+export type Unvariable = 'world-model-kind' | 'bug-kind' | 'runs-in-checkout' | 'own-parser';
 
 /** Per kind: instances searched, variants kept, dropped by rule. */
 export interface KindVariants {
@@ -69,6 +69,9 @@ export const VARIANT_ROUNDS = 4;
 /** Why an instance cannot vary, or undefined when it can. */
 export function unvariable(l: LoadedInstance): Unvariable | undefined {
   if (isWorldKind(l.instance.kind)) return 'world-model-kind';
+  // B1/B2's question is its bug: a fresh item is a fresh mutant with its own killing input
+  // (scripts/generate-comet.py), not an edit of a test.
+  if (isCometKind(l.instance.kind)) return 'bug-kind';
   if (l.instance.cwd !== 'instance') return 'runs-in-checkout';
   if (l.instance.parser) return 'own-parser';
   return undefined;
