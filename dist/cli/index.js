@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(927);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7282);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 927:
+/***/ 7282:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -76945,9 +76945,18 @@ function isWorldKind(kind) {
     return WORLD_KINDS.includes(kind);
 }
 /**
+ * Comet's program-state kinds (Li, Garg, Huang, 2026): a function with a bug whose correct version
+ * is hidden; the reply is run against both versions in the sandbox (tracer/tracegate_tracer/comet.py)
+ * and scored on what happened (docs/comet.md).
+ */
+const COMET_KINDS = ['B1_BuggyIO', 'B2_RegressionTest'];
+function isCometKind(kind) {
+    return COMET_KINDS.includes(kind);
+}
+/**
  * Question kinds, with SWE-Flux's exact `question_kind` strings: single-test
  * (S) and suite (M) variants of the seven execution-reasoning categories,
- * then the world-model kinds.
+ * then the world-model kinds and Comet's.
  */
 const QUESTION_KINDS = [
     'S1_IntraProceduralCFG',
@@ -76965,6 +76974,7 @@ const QUESTION_KINDS = [
     'M6_InterProceduralCFG',
     'M7_Invariants',
     ...WORLD_KINDS,
+    ...COMET_KINDS,
 ];
 /**
  * Resolves a category filter token to kinds: an exact kind, a short prefix
@@ -76979,7 +76989,74 @@ function kindsMatching(token) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/contracts/comet.ts
+
+/**
+ * Comet's kinds (B1_BuggyIO, B2_RegressionTest): what a reply did when the
+ * tracer ran it against the buggy and the correct version
+ * (tracer/tracegate_tracer/comet.py). The tracer writes it; the host scores it
+ * (stages/score/comet.ts) and caches it by instance, environment, tracer and
+ * reply (ports: VerificationStore).
+ */
+/** One B1 call: how it ended, what it returned or raised, what it printed. */
+const callRunSchema = strictObject({
+    outcome: schemas_enum(['ok', 'crash', 'timeout']),
+    /** The return value's repr (addresses masked, capped with its length and digest). */
+    return: schemas_string().optional(),
+    stdout: schemas_string().optional(),
+    /** The exception class: the bare name for builtins, else module.qualname (or a signal's name). */
+    exception: schemas_string().optional(),
+    message: schemas_string().optional(),
+    seconds: schemas_number().nonnegative(),
+});
+/** One B2 run of the reply's test file under pytest. */
+const testRunSchema = strictObject({
+    verdict: schemas_enum(['pass', 'fail', 'error', 'timeout']),
+    exit_code: schemas_number().int().nullable(),
+    seconds: schemas_number().nonnegative(),
+    /** Why an `error` or `timeout` (pytest's own line: a collection error, a missing module). */
+    reason: schemas_string().optional(),
+});
+/** The result line's `verification`: the reply refused (why), or its runs against each version. */
+const verificationSchema = union([
+    strictObject({
+        kind: literal('B1_BuggyIO'),
+        /** The input could not run at all: not JSON or literals, the wrong arity, too large. */
+        refused: schemas_string().optional(),
+        runs: strictObject({ buggy: callRunSchema, correct: callRunSchema }).optional(),
+    }),
+    strictObject({
+        kind: literal('B2_RegressionTest'),
+        refused: schemas_string().optional(),
+        /** The respelled runs only when the plain ones tell the versions apart. */
+        runs: strictObject({
+            buggy: testRunSchema,
+            correct: testRunSchema,
+            buggy_respelled: testRunSchema.optional(),
+            correct_respelled: testRunSchema.optional(),
+        })
+            .optional(),
+    }),
+]);
+/** What a scored B1/B2 record carries beside `correct` (results.json, the report). */
+const cometRecordSchema = strictObject({
+    /** B1: the two versions behaved differently on the input. */
+    exposed: schemas_boolean().optional(),
+    /** B1: the predicted outcome (and return, output or exception) is what the buggy version did. */
+    outcomeMatched: schemas_boolean().optional(),
+    /** B2: each run's verdict (buggy, correct, and their respellings when run). */
+    verdicts: record(schemas_string(), schemas_string()).optional(),
+    /** Why the reply did not pass, in words (`no exposure`, `passes on both`, `reads the source`, …). */
+    reason: schemas_string().optional(),
+    /** B2: the reply's precondition, postcondition and explanation (shown, never scored). */
+    text: strictObject({ precondition: schemas_string(), postcondition: schemas_string(), explanation: schemas_string() })
+        .optional(),
+    /** The verification came from the cache (no container ran). */
+    cached: schemas_boolean().optional(),
+});
+
 ;// CONCATENATED MODULE: ./src/contracts/results.ts
+
 
 
 
@@ -76996,13 +77073,15 @@ const ERROR_CLASSES = [
     'harvest_invalid',
     'harvest_timeout',
     'harvest_error',
+    'verification_error',
 ];
 /**
  * Failures that are not the model's answer: no oracle (harvest), a request
  * the server rejected for this instance (400/413/422 — e.g. a prompt longer
  * than the served context), a reply too large to read, a 2xx whose body is
  * no reply at all on every attempt (`42`: the server's wrapper, not the
- * model's text). The gate excludes them from pairing and counts them; an
+ * model's text), a B1/B2 reply that could not be run (no engine, the environment changed:
+ * `verification_error`). The gate excludes them from pairing and counts them; an
  * empty, cut, unparsable or refused reply is the model's and scores as wrong. (Transport failures that survive
  * retries end the run: its unanswered instances are `incomplete.missing`.)
  */
@@ -77013,6 +77092,7 @@ const INFRASTRUCTURE_ERRORS = new Set([
     'harvest_invalid',
     'harvest_timeout',
     'harvest_error',
+    'verification_error',
 ]);
 /** One instance's outcome. Written as it completes (records.jsonl) and into results.json. */
 const instanceRecordSchema = object({
@@ -77052,6 +77132,8 @@ const instanceRecordSchema = object({
     infrastructure: schemas_boolean().optional(),
     /** World-model kinds: what the instance adds to the study's metrics (src/stages/score/world.ts). */
     world: record(schemas_string(), unknown()).optional(),
+    /** B1/B2: the verification's parts (exposure, outcome, verdicts, why not) and B2's text parts. */
+    comet: cometRecordSchema.optional(),
 });
 const kindSummarySchema = object({
     total: schemas_number().int(),
@@ -79250,7 +79332,8 @@ class DockerBackend {
         try {
             const binds = [`${this.options.tracerDir}:${MOUNT.tracer}:ro`, `${planDir}:${MOUNT.plan}:ro`];
             job.instanceDirs.forEach((dir, i) => binds.push(`${dir}:${MOUNT.instances}/${i}:ro`));
-            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(planDir, 'plan.json'), JSON.stringify(planFor(job)));
+            // Root-only: the plan names every instance's mutant and every reply (the driver reads it as root).
+            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(planDir, 'plan.json'), JSON.stringify(planFor(job)), { mode: 0o600 });
             const python = env.recipe.image ? env.recipe.image.python : VENV_PYTHON;
             const checkout = checkoutOf(job);
             return await runInSandbox(this.sandbox, {
@@ -79259,7 +79342,7 @@ class DockerBackend {
                 binds,
                 // A fresh anonymous volume at the checkout's path holds a copy of the image's checkout,
                 // writable by the driver (root) only, and is removed with the container.
-                ...(job.writableCheckout && checkout ? { volumes: [checkout] } : {}),
+                ...volumesOf(job, checkout),
                 environment: env,
                 timeoutMs: job.timeoutMs,
             });
@@ -79269,6 +79352,21 @@ class DockerBackend {
             forget?.();
         }
     }
+}
+/**
+ * Fresh anonymous volumes, each a copy of what the image holds at its path, writable by the driver
+ * only and removed with the container: the checkout a SWE-Flux runner stages in, and the packages
+ * B1/B2 install one version at a time (tracer/tracegate_tracer/comet.py). A prebuilt image has no
+ * venv of ours: its packages get none, and the tracer refuses to verify there.
+ */
+function volumesOf(job, checkout) {
+    const volumes = [
+        ...(job.writableCheckout && checkout ? [checkout] : []),
+        ...(job.privatePackages && job.environment.recipe.python && !job.environment.recipe.image
+            ? job.privatePackages.map((top) => `/opt/venv/lib/python${job.environment.recipe.python}/site-packages/${top}`)
+            : []),
+    ];
+    return volumes.length ? { volumes } : {};
 }
 /** Where the environment's checkout is in its image (git and image sources). */
 function checkoutOf(job) {
@@ -80668,6 +80766,7 @@ function cacheLayout(root) {
         responses: at('responses'),
         quarantine: at('quarantine'),
         failures: at('failures'),
+        verifications: at('verifications'),
         wheels: at('wheels'),
         git: at('git'),
         checkouts: at('checkouts'),
@@ -80675,7 +80774,14 @@ function cacheLayout(root) {
         runtimes: at('runtimes'),
         locks: at('locks'),
         images: at('images'),
-        shared: [at('oracles'), at('responses'), at('runtimes'), at('locks'), at('failures')],
+        shared: [
+            at('oracles'),
+            at('responses'),
+            at('runtimes'),
+            at('locks'),
+            at('failures'),
+            at('verifications'),
+        ],
     };
 }
 
@@ -80758,11 +80864,38 @@ const instanceSchema = object({
                 message: 'world-model kinds ask about one test: give exactly one pytest node id (file::test)',
             });
     }
+    else if (isCometKind(instance.kind)) {
+        // B1/B2 ask about a mutant whose killing input the instance records (tracer/README.md, "Comet's kinds").
+        if (!instance.mutant)
+            ctx.addIssue({
+                code: 'custom',
+                path: ['mutant'],
+                message: 'B1/B2 ask about a bug: give the mutant {file, line, original, replacement}',
+            });
+        else if (!/^[A-Za-z_]\w*\//.test(instance.mutant.file))
+            ctx.addIssue({
+                code: 'custom',
+                path: ['mutant', 'file'],
+                message: 'B1/B2 mutate a module inside a package (`pkg/module.py`)',
+            });
+        if (!('input' in instance.query))
+            ctx.addIssue({
+                code: 'custom',
+                path: ['query', 'input'],
+                message: 'B1/B2 need the input that exposes the mutant (`query.input`)',
+            });
+        if (instance.mutant && instance.mutant.file !== instance.target.file)
+            ctx.addIssue({
+                code: 'custom',
+                path: ['mutant', 'file'],
+                message: "B1/B2 mutate the target function's own file",
+            });
+    }
     else if (instance.mutant) {
         ctx.addIssue({
             code: 'custom',
             path: ['mutant'],
-            message: 'only world-model kinds (W1-W4) take a mutant',
+            message: 'only world-model kinds (W1-W4) and B1/B2 take a mutant',
         });
     }
     if (instance.mutant?.file.split('/').includes('..'))
@@ -80824,6 +80957,8 @@ const oracleSchema = object({
          * every harvest's answer (`harvests`). tracer/README.md, "World-model kinds".
          */
         measurement: record(schemas_string(), unknown()).optional(),
+        /** B1/B2: what the reference reply did against each version (contracts/comet.ts). */
+        verification: record(schemas_string(), unknown()).optional(),
     }),
 });
 /** A block of a source file: its exact text and the line it starts at. */
@@ -80860,6 +80995,18 @@ const contextSchema = strictObject({
     slice: sliceSchema.optional(),
     /** The test files the instance runs, as the tracer read them in the sandbox. */
     tests: array(strictObject({ name: schemas_string(), source: schemas_string() })).optional(),
+    /**
+     * B1/B2: example calls on which the buggy and the correct version agree, with what the
+     * buggy version does (how the function is called; never the input that exposes the bug).
+     */
+    calls: array(strictObject({
+        input: unknown(),
+        outcome: schemas_enum(['ok', 'crash', 'timeout']),
+        return: schemas_string().optional(),
+        stdout: schemas_string().optional(),
+        exception: schemas_string().optional(),
+    }))
+        .optional(),
 });
 /** A cache entry: the oracle and the code context harvested with it. */
 const cachedOracleSchema = object({ oracle: oracleSchema, context: contextSchema });
@@ -80922,6 +81069,47 @@ class DirOracleCache {
         // context.json first: an entry whose oracle.json exists is complete.
         writeFileAtomic((0,external_node_path_namespaceObject.join)(dir, 'context.json'), JSON.stringify(entry.context, null, 2) + '\n');
         writeFileAtomic((0,external_node_path_namespaceObject.join)(dir, 'oracle.json'), JSON.stringify(entry.oracle, null, 2) + '\n');
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/stores/verifications.ts
+
+
+
+
+/** A verification larger than this is not one (two runs' outcomes, each capped by the tracer). */
+const MAX_VERIFICATION_BYTES = 256 * 1024;
+/**
+ * B1/B2 verifications by key, one file per key: `<dir>/<k[0:2]>/<k>.json`.
+ * Read only when it is a regular file (a link is not followed) under a size
+ * cap that the verification schema accepts (the directory may be restored
+ * from elsewhere): anything else reads as none, and the reply is run again.
+ */
+class DirVerifications {
+    dir;
+    constructor(dir) {
+        this.dir = dir;
+    }
+    get(key) {
+        try {
+            const text = readRegularFile(this.file(key), {
+                maxBytes: MAX_VERIFICATION_BYTES,
+                follow: false,
+            });
+            const read = verificationSchema.safeParse(JSON.parse(text));
+            return read.success ? read.data : undefined;
+        }
+        catch {
+            return undefined;
+        }
+    }
+    put(key, verification) {
+        writeFileAtomic(this.file(key), JSON.stringify(verification) + '\n');
+    }
+    file(key) {
+        if (!/^[0-9a-f]{64}$/.test(key))
+            throw new Error(`not a verification key: ${key}`);
+        return (0,external_node_path_namespaceObject.join)(this.dir, key.slice(0, 2), `${key}.json`);
     }
 }
 
@@ -81606,6 +81794,18 @@ function loadInstance(reader, name, environment, shared, image) {
 ;// CONCATENATED MODULE: ./src/contracts/query-options.ts
 /** The query options the tracer's rule for each kind and mode reads; any other is refused at load. */
 const QUERY_OPTIONS = {
+    "B1_BuggyIO": {
+        "default": "buggy_io",
+        "modes": {
+            "buggy_io": { "mode": ["buggy_io"], "input": null, "examples": null },
+        },
+    },
+    "B2_RegressionTest": {
+        "default": "regression",
+        "modes": {
+            "regression": { "mode": ["regression"], "input": null, "examples": null },
+        },
+    },
     "M1_IntraProceduralCFG": {
         "default": "covered",
         "modes": {
@@ -84238,6 +84438,7 @@ function selectionRecord(options) {
 
 
 
+
 /** What `run`, `harvest` and the Action select from by default: the whole bundled benchmark. */
 const defaultInstancesDir = () => bundledInstancesDir();
 /**
@@ -84405,6 +84606,7 @@ function localStores(options, logger) {
         // The baseline source is the entry point's (a file, or the history: config/history.ts).
         // Replies live beside the oracles, so one cache directory restores both.
         responses: new DirResponseCache(layout.responses),
+        verifications: new DirVerifications(layout.verifications),
     };
 }
 function toRunDeps(options, logger, suite, lifecycle = {}, 
@@ -84693,6 +84895,16 @@ function executedSections(slice) {
     });
     return sections;
 }
+/** One example call of a B1/B2 prompt: its input as a reply would give it, then what it did. */
+function describeCall(call) {
+    const printed = call.stdout ? `, printing ${JSON.stringify(call.stdout)}` : '';
+    const result = call.outcome === 'ok'
+        ? `returns ${call.return ?? ''}${printed}`
+        : call.outcome === 'crash'
+            ? `raises ${call.exception ?? 'an exception'}${printed}`
+            : 'runs past the time limit';
+    return `input ${JSON.stringify(call.input)}: ${result}`;
+}
 function codeSections(instance, context, testFiles, mode) {
     if (mode === 'none')
         return [];
@@ -84705,6 +84917,12 @@ function codeSections(instance, context, testFiles, mode) {
             serve: 0,
         },
     ];
+    if (context.calls?.length)
+        sections.push({
+            heading: '## How it is called (inputs on which the bug does not show)',
+            body: context.calls.map(describeCall).join('\n'),
+            serve: 0,
+        });
     if (mode === 'slice' && context.slice)
         sections.push(...executedSections(context.slice));
     for (const test of testFiles) {
@@ -85259,6 +85477,7 @@ function toOutcome(loaded, result, env, tracerDigest) {
                 pytest_exit_code: result.stats.pytest_exit_code,
                 environment: { source: describeSource(env), runtime: env.runtime.note },
                 ...(result.measurement ? { measurement: result.measurement } : {}),
+                ...(result.verification ? { verification: result.verification } : {}),
             },
         },
         context: { ...context, ...(tests?.length ? { tests: tests.slice(0, MAX_TEST_SOURCES) } : {}) },
@@ -85503,6 +85722,12 @@ function unresolvedReason(group, error) {
 }
 
 ;// CONCATENATED MODULE: ./src/stages/harvest/job-plan.ts
+
+/** The top-level packages B1/B2 instances mutate: each gets a mount of its own (HarvestJob.privatePackages). */
+function privatePackagesOf(mutants) {
+    const tops = [...new Set(mutants.flatMap((m) => (m ? [m.file.split('/')[0]] : [])))].sort();
+    return tops.length ? tops : undefined;
+}
 /**
  * The job, and the specs of the plan it last built (the backend builds it
  * with its own paths; the results are read against those specs).
@@ -85520,6 +85745,7 @@ function harvestJob(env, items, label, shareRuns) {
         label,
         // SWE-Flux's runner stages its QA directory in the checkout: the job gets a writable copy of it.
         ...(items.some((i) => i.sweFlux) ? { writableCheckout: true } : {}),
+        ...withPrivate(privatePackagesOf(items.filter((i) => isCometKind(i.instance.kind)).map((i) => i.instance.mutant))),
         plan: (paths) => {
             specs = items.map((loaded) => planSpec(loaded, env, paths, dirIndex.get(loaded.dir)));
             return {
@@ -85569,8 +85795,12 @@ function planSpec({ instance, contentHash, variant, sweFlux }, env, { instanceDi
         ...(sweFlux ? { swe_flux: { qa: sweFlux.qa, instance: sweFlux.instance } } : {}),
     };
 }
+function withPrivate(tops) {
+    return tops ? { privatePackages: tops } : {};
+}
 
 ;// CONCATENATED MODULE: ./src/contracts/tracer-protocol.ts
+
 
 
 
@@ -85655,6 +85885,29 @@ const planSpecSchema = strictObject({
     backend: schemas_enum(['auto', 'settrace', 'monitoring']).optional(),
     /** Tests only: a lower event cap, to reach a trace overflow cheaply. */
     max_events: schemas_number().int().positive().optional(),
+    /**
+     * Tracer tests only (the host never sends it): B1/B2 run without the package's own mount, on
+     * a host where none can be made. Without a mount the correct version stays readable.
+     */
+    unmasked_for_tests: schemas_boolean().optional(),
+});
+/**
+ * A reply of B1/B2 to run against the buggy and the correct version (tracer/tracegate_tracer/comet.py):
+ * its instance's target and mutant, and the reply (B1 `{input}`, B2 `{test}`). Always a group of its own.
+ */
+const verifySpecSchema = strictObject({
+    id: schemas_string(),
+    verify: strictObject({
+        kind: schemas_enum(['B1_BuggyIO', 'B2_RegressionTest']),
+        target: tracerTargetSchema,
+        mutant: mutantSchema,
+        reply: record(schemas_string(), unknown()),
+    }),
+    timeout_seconds: schemas_number().positive().optional(),
+    instance_hash: schemas_string().optional(),
+    env_digest: schemas_string().optional(),
+    /** Tracer tests only, as in a plan spec. */
+    unmasked_for_tests: schemas_boolean().optional(),
 });
 /** A scouting spec (tracer/tracegate_tracer/scout.py): what a test file runs of the packages. */
 const scoutSpecSchema = strictObject({
@@ -85673,7 +85926,7 @@ const tracerPlanSchema = strictObject({
     work_dir: schemas_string().min(1),
     /** Per-group uids for the tests (the driver runs as root in the container); null on the host. */
     isolation: strictObject({ uid_base: schemas_number().int().positive() }).nullable(),
-    instances: array(union([planSpecSchema, scoutSpecSchema])),
+    instances: array(union([planSpecSchema, scoutSpecSchema, verifySpecSchema])),
     /** Default true: one test run records every target its specs name. */
     share_runs: schemas_boolean().optional(),
     /** Tests and debugging only: keep each group's traces in work_dir. */
@@ -85790,6 +86043,8 @@ const tracerResultSchema = strictObject({
     stats: statsSchema,
     /** World-model kinds: the measurement's provenance (machine, runs, band, …). */
     measurement: measurementSchema.optional(),
+    /** B1/B2: what the reply (or, in a harvest, the reference) did against each version. */
+    verification: verificationSchema.optional(),
 });
 
 ;// CONCATENATED MODULE: ./src/stages/kinds/rules.ts
@@ -87178,6 +87433,109 @@ function parseAnswer(raw, finishReason, template) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/stages/score/comet.ts
+
+/** Largest test file a B2 reply may send to be run (the tracer refuses longer ones too). */
+const MAX_TEST_CHARS = 262_144;
+/** Largest B1 input, as JSON text. */
+const MAX_INPUT_CHARS = 65_536;
+const comet_asReply = (value) => value && typeof value === 'object' && !Array.isArray(value) ? value : {};
+/** What of a parsed reply is run, or why nothing can be (a reply with no test, one too large). */
+function replyToRun(kind, parsed) {
+    const reply = comet_asReply(parsed);
+    if (kind === 'B1_BuggyIO') {
+        const input = reply.input;
+        if (input === undefined || input === null)
+            return { refused: 'the reply gives no input' };
+        const text = JSON.stringify(input);
+        if (text.length > MAX_INPUT_CHARS)
+            return { refused: `the input is over ${MAX_INPUT_CHARS} characters (${text.length})` };
+        return { reply: { input } };
+    }
+    const test = reply.test;
+    if (typeof test !== 'string' || !test.trim())
+        return { refused: 'the reply gives no test file' };
+    if (test.length > MAX_TEST_CHARS)
+        return { refused: `the test file is over ${MAX_TEST_CHARS} characters (${test.length})` };
+    return { reply: { test } };
+}
+const comet_text = (value) => (typeof value === 'string' ? value : '');
+/** The verdict on a reply from its verification (refused: the reply could not run at all). */
+function cometVerdict(kind, parsed, verification) {
+    const reply = comet_asReply(parsed);
+    if (kind === 'B2_RegressionTest') {
+        const record = {
+            text: {
+                precondition: comet_text(reply.precondition).slice(0, 2000),
+                postcondition: comet_text(reply.postcondition).slice(0, 2000),
+                explanation: comet_text(reply.explanation).slice(0, 2000),
+            },
+        };
+        if (verification.kind !== 'B2_RegressionTest' || verification.refused || !verification.runs)
+            return {
+                correct: false,
+                record: { ...record, reason: `refused: ${verification.refused ?? 'no runs'}` },
+            };
+        const runs = verification.runs;
+        const verdicts = Object.fromEntries(Object.entries(runs).flatMap(([name, run]) => (run ? [[name, run.verdict]] : [])));
+        const failing = (v) => v === 'fail' || v === 'timeout';
+        let reason;
+        if (runs.buggy.verdict === 'error' || runs.correct.verdict === 'error')
+            reason = `the test does not run: ${runs.buggy.reason ?? runs.correct.reason ?? 'error'}`;
+        else if (runs.buggy.verdict === 'pass' && runs.correct.verdict === 'pass')
+            reason = 'passes on both versions';
+        else if (failing(runs.buggy.verdict) && failing(runs.correct.verdict))
+            reason = 'fails on both versions';
+        else if (runs.buggy.verdict === 'pass')
+            reason = 'passes on the buggy version';
+        else if (!failing(runs.buggy_respelled?.verdict) || runs.correct_respelled?.verdict !== 'pass')
+            reason =
+                'reads the code, not its behaviour: other verdicts on the respelled versions ' +
+                    `(${runs.buggy_respelled?.verdict ?? '-'}, ${runs.correct_respelled?.verdict ?? '-'})`;
+        return {
+            correct: reason === undefined,
+            record: { ...record, verdicts, ...(reason ? { reason } : {}) },
+        };
+    }
+    if (verification.kind !== 'B1_BuggyIO' || verification.refused || !verification.runs)
+        return {
+            correct: false,
+            record: {
+                exposed: false,
+                outcomeMatched: false,
+                reason: `refused: ${verification.refused ?? 'no runs'}`,
+            },
+        };
+    const { buggy, correct } = verification.runs;
+    const exposed = buggy.outcome !== correct.outcome ||
+        (buggy.return ?? null) !== (correct.return ?? null) ||
+        (buggy.stdout ?? null) !== (correct.stdout ?? null) ||
+        (buggy.exception ?? null) !== (correct.exception ?? null);
+    const predicted = comet_text(reply.outcome).trim().toLowerCase();
+    let outcomeMatched = predicted === buggy.outcome;
+    if (outcomeMatched && buggy.outcome === 'ok')
+        outcomeMatched =
+            comet_text(reply.return) === (buggy.return ?? '') && comet_text(reply.stdout) === (buggy.stdout ?? '');
+    if (outcomeMatched && buggy.outcome === 'crash')
+        outcomeMatched = sameException(buggy.exception ?? null, reply.exception);
+    const reason = !exposed
+        ? 'no exposure: both versions behave the same on the input'
+        : !outcomeMatched
+            ? `the buggy version's outcome is ${comet_describe(buggy)}`
+            : undefined;
+    return {
+        correct: exposed && outcomeMatched,
+        record: { exposed, outcomeMatched, ...(reason ? { reason } : {}) },
+    };
+}
+function comet_describe(run) {
+    if (run.outcome === 'ok')
+        return `ok (returns ${(run.return ?? '').slice(0, 80)})`;
+    if (run.outcome === 'crash')
+        return `crash (${run.exception ?? '?'})`;
+    return run.outcome;
+}
+
 ;// CONCATENATED MODULE: ./src/stages/query/pool.ts
 /**
  * Runs `task` over `items` with at most `concurrency` in flight. The first
@@ -87284,10 +87642,32 @@ function oracleDigest(oracle) {
 
 
 
+
 const MAX_PREDICTION_CHARS = 4096;
 const MAX_QUESTION_CHARS = 1000;
 /** 4xx statuses that concern this request alone (too long, invalid for this prompt). */
 const PER_REQUEST_REJECTIONS = new Set([400, 413, 422]);
+/** A B1/B2 sample's verdict: its reply run in the sandbox, then scored on what it did. */
+async function verifySample(kind, loaded, oracle, parsed, verifier) {
+    const toRun = replyToRun(kind, parsed);
+    if ('refused' in toRun) {
+        const comet = { reason: `refused: ${toRun.refused}` };
+        return { outcome: { ok: true, value: parsed, correct: false }, comet };
+    }
+    if (!verifier)
+        return {
+            outcome: { ok: false, failure: 'verification_error' },
+            detail: 'no sandbox to verify B1/B2 replies in',
+        };
+    const verified = await verifier.verify(loaded, oracle, toRun.reply);
+    if (verified.status !== 'ok')
+        return { outcome: { ok: false, failure: 'verification_error' }, detail: verified.reason };
+    const { correct, record } = cometVerdict(kind, parsed, verified.verification);
+    return {
+        outcome: { ok: true, value: parsed, correct },
+        comet: { ...record, ...(verified.cached ? { cached: true } : {}) },
+    };
+}
 async function askOnce(client, messages, sample, oracle, template, verdict) {
     let completion;
     try {
@@ -87327,7 +87707,13 @@ async function answerInstance(loaded, oracle, client, options = { samples: 1, pr
     const kind = oracle.oracle.question_kind;
     const truth = oracle.oracle.oracle_answer;
     const verdict = (p) => passes(kind, truth, p, options);
-    const samples = await Promise.all(Array.from({ length: options.samples }, (_, i) => limiter.run(() => askOnce(client, messages, i, oracle, template_answer, verdict))));
+    const verify = isCometKind(kind)
+        ? (p) => verifySample(kind, loaded, oracle, p, options.verifier)
+        : undefined;
+    // A B1/B2 reply runs in the sandbox after its request, outside the request limiter.
+    const samples = await Promise.all(Array.from({ length: options.samples }, (_, i) => limiter
+        .run(() => askOnce(client, messages, i, oracle, template_answer, verdict))
+        .then(async (s) => (verify && s.outcome.ok ? { ...s, ...(await verify(s.parsed)) } : s))));
     const vote = majorityVote(samples.map((s) => s.outcome));
     const winner = samples[vote.winner];
     const completions = samples.flatMap((s) => (s.completion ? [s.completion] : []));
@@ -87347,6 +87733,7 @@ async function answerInstance(loaded, oracle, client, options = { samples: 1, pr
             ? { prediction: winner.completion.text.slice(0, MAX_PREDICTION_CHARS) }
             : {}),
         ...(winner.parsed !== undefined ? { parsed: winner.parsed } : {}),
+        ...(winner.comet ? { comet: winner.comet } : {}),
         ...(isWorldKind(kind) && winner.outcome.ok
             ? worldRecord(kind, truth, winner.outcome.value, oracle.oracle.meta.measurement)
             : {}),
@@ -87369,7 +87756,9 @@ async function answerInstance(loaded, oracle, client, options = { samples: 1, pr
  * record to `keep` as it completes. The first failure that ends the run stops
  * new work; answers in flight are still kept; then it propagates.
  */
-async function queryInstances(items, client, config, keep, signal) {
+async function queryInstances(items, client, config, keep, signal, 
+/** B1/B2: where their replies run (contracts/comet.ts). */
+verifier) {
     const limiter = new Limiter(config.concurrency);
     await runPool(items, config.concurrency, async ({ loaded, entry }) => {
         keep(await answerInstance(loaded, entry, client, {
@@ -87378,6 +87767,7 @@ async function queryInstances(items, client, config, keep, signal) {
             limiter,
             ...(config.scoring ? { scoring: config.scoring } : {}),
             ...(config.worldFactor ? { worldFactor: config.worldFactor } : {}),
+            ...(verifier ? { verifier } : {}),
         }));
     }, signal);
 }
@@ -88552,7 +88942,200 @@ function withResponseCache(client, cache, revision, log) {
     return new CachingClient(client, cache, revision, PROMPT_VERSION);
 }
 
+;// CONCATENATED MODULE: ./src/stages/harvest/verify.ts
+/**
+ * B1/B2 replies run against both versions in the sandbox (tracer/tracegate_tracer/comet.py):
+ * one tracer job of verify specs per environment, one run (a verification is an execution of
+ * the reply, not an oracle two runs must agree on), read as strictly as a harvest's results.
+ */
+
+
+
+
+
+
+
+/** Seconds a job may take per reply (B2: four pytest runs of up to 20 s each, and the versions' copies). */
+const SECONDS_PER_REPLY = 100;
+/**
+ * Where a reply's verification is stored: the instance (its content), the environment its
+ * oracle was harvested in, the tracer, and the reply itself.
+ */
+function verificationKey(loaded, envDigest, tracerDigest, reply) {
+    return sha256(canonicalJson([
+        'verification@1',
+        loaded.contentHash,
+        envDigest,
+        tracerDigest,
+        loaded.instance.kind,
+        reply,
+    ]));
+}
+/** The job verifying `items` (all of environment `env`), and its specs for reading the results. */
+function verifyJob(env, items) {
+    const specs = items.map(({ loaded, reply }, i) => {
+        const { instance } = loaded;
+        if (!isCometKind(instance.kind) || !instance.mutant)
+            throw new Error(`${instance.id} is not a B1/B2 instance with a mutant`);
+        const { file, line, original, replacement } = instance.mutant;
+        return {
+            id: `verify-${i}`,
+            verify: {
+                kind: instance.kind,
+                target: instance.target,
+                mutant: { file, line, original, replacement },
+                reply: reply,
+            },
+            instance_hash: loaded.contentHash,
+            env_digest: env.digest,
+        };
+    });
+    const tops = privatePackagesOf(items.map((i) => i.loaded.instance.mutant));
+    return {
+        job: {
+            environment: env,
+            // The replies need nothing of the suite: no instance directory is mounted.
+            instanceDirs: [],
+            timeoutMs: (items.length * SECONDS_PER_REPLY + 120) * 1000,
+            label: `verification of ${items.length} repl${items.length === 1 ? 'y' : 'ies'}`,
+            ...(tops ? { privatePackages: tops } : {}),
+            plan: (paths) => ({ work_dir: paths.workDir, isolation: paths.isolation, instances: specs }),
+        },
+        specs,
+    };
+}
+/**
+ * Runs the job and reads each reply's verification; a job that fails part way keeps the
+ * verifications its tracer wrote before, and the rest get the failure as their reason.
+ */
+async function runVerifications(backend, env, items) {
+    const { job, specs } = verifyJob(env, items);
+    let stdout;
+    let failure;
+    try {
+        stdout = await backend.run(job);
+    }
+    catch (error) {
+        stdout = partialOutputOf(error) ?? '';
+        failure = messageOf(error);
+    }
+    const read = readResultLines(stdout, specs);
+    return specs.map((spec) => {
+        const result = read.get(spec.id);
+        if (result === undefined || typeof result === 'string')
+            return { status: 'error', reason: failure ?? result ?? 'no result' };
+        if (result.status !== 'ok')
+            return { status: 'error', reason: `verification ${result.status}: ${result.reason ?? ''}` };
+        const verification = verificationSchema.safeParse(result.verification);
+        if (!verification.success || verification.data.kind !== spec.verify.kind)
+            return { status: 'error', reason: 'the tracer returned no readable verification' };
+        return { status: 'ok', verification: verification.data, cached: false };
+    });
+}
+
+;// CONCATENATED MODULE: ./src/app/verify.ts
+
+
+
+
+
+/** Replies sent in one job at most; a batch also goes BATCH_WAIT_MS after its first reply came. */
+const BATCH = 16;
+const BATCH_WAIT_MS = 300;
+function createVerifier(deps) {
+    const lanes = new Map();
+    let verified = 0;
+    const laneOf = (loaded) => {
+        const id = canonicalJson([loaded.environment, loaded.environmentDir]);
+        let lane = lanes.get(id);
+        if (!lane) {
+            const groups = groupByEnvironment([loaded]);
+            lane = {
+                environments: new LazyEnvironments(groups, deps.harvest),
+                pending: [],
+                chain: Promise.resolve(),
+            };
+            lanes.set(id, lane);
+        }
+        return lane;
+    };
+    const flush = (lane) => {
+        if (lane.timer)
+            clearTimeout(lane.timer);
+        lane.timer = undefined;
+        const batch = lane.pending.splice(0, lane.pending.length);
+        if (!batch.length)
+            return;
+        lane.chain = lane.chain.then(() => runBatch(lane, batch));
+    };
+    const runBatch = async (lane, batch) => {
+        const settle = (item, outcome) => {
+            if (outcome.status === 'ok')
+                deps.store?.put(item.key, outcome.verification);
+            item.resolve(outcome);
+        };
+        try {
+            if (deps.harvest.signal?.aborted)
+                throw new Error('interrupted');
+            const env = await lane.environments.resolved(0);
+            const fresh = batch.filter((item) => item.envDigest === env.digest);
+            for (const item of batch)
+                if (item.envDigest !== env.digest)
+                    item.resolve({
+                        status: 'error',
+                        reason: 'the environment changed since the oracle was harvested: harvest again before scoring',
+                    });
+            if (!fresh.length)
+                return;
+            const backend = await lane.environments.backend();
+            deps.log(`Verifying ${fresh.length} B1/B2 repl${fresh.length === 1 ? 'y' : 'ies'} in environment ` +
+                `"${env.recipe.name}" (each against the buggy and the correct version)`);
+            const outcomes = await runVerifications(backend, env, fresh);
+            fresh.forEach((item, i) => settle(item, outcomes[i]));
+            verified += fresh.length;
+        }
+        catch (error) {
+            const reason = error instanceof DockerUnavailableError
+                ? `no engine to verify on: ${error.message}`
+                : messageOf(error);
+            for (const item of batch)
+                item.resolve({ status: 'error', reason });
+        }
+    };
+    return {
+        verify(loaded, oracle, reply) {
+            const envDigest = oracle.oracle.meta.environment_digest;
+            const key = verificationKey(loaded, envDigest, deps.tracerDigest, reply);
+            const cached = deps.store?.get(key);
+            if (cached && cached.kind === loaded.instance.kind)
+                return Promise.resolve({
+                    status: 'ok',
+                    verification: cached,
+                    cached: true,
+                });
+            return new Promise((resolve) => {
+                const lane = laneOf(loaded);
+                lane.pending.push({ key, loaded, reply, envDigest, resolve });
+                if (lane.pending.length >= BATCH)
+                    flush(lane);
+                else if (!lane.timer)
+                    lane.timer = setTimeout(() => flush(lane), BATCH_WAIT_MS);
+            });
+        },
+        /** Every batch sent so far has finished (for logs and tests). */
+        async settled() {
+            for (const lane of lanes.values())
+                flush(lane);
+            await Promise.all([...lanes.values()].map((l) => l.chain));
+            if (verified)
+                deps.log(`Verified ${verified} B1/B2 repl${verified === 1 ? 'y' : 'ies'}`);
+        },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/app/pipeline.ts
+
+
 
 
 
@@ -88632,6 +89215,15 @@ async function runPipeline(input, deps) {
     };
     const client = withResponseCache(deps.client, stores.responses, input.query.model.revision, deps.log);
     let harvest;
+    // B1/B2 replies run in the sandbox (app/verify.ts); made only when the selection has some.
+    const verifier = [...selected, ...extra].some((l) => isCometKind(l.instance.kind))
+        ? createVerifier({
+            harvest: { ...deps.harvest, signal: deps.signal },
+            tracerDigest: input.harvest.tracerDigest,
+            store: stores.verifications,
+            log: deps.log,
+        })
+        : undefined;
     /** Harvests a batch; the entry point's errors (no engine) propagate before anything is written. */
     const harvestBatch = async (batch) => {
         deps.phase?.(toppedUp ? 'Harvest (top-up)' : 'Harvest');
@@ -88672,7 +89264,7 @@ async function runPipeline(input, deps) {
             progress.tick();
         };
         await Promise.race([
-            queryInstances(answerable, client, input.query.config, answered, deps.signal),
+            queryInstances(answerable, client, input.query.config, answered, deps.signal, verifier),
             pipeline_aborted(deps.signal),
         ]);
         if (deps.signal?.aborted)

@@ -162,7 +162,7 @@ function defaultFor(template: unknown): unknown {
 function bugAnswer(p: ParsedPrompt, prompt: string): Record<string, unknown> {
   const example =
     /^input (.*?): (returns (.*?)(?:, printing .*)?|raises (\S+).*|runs past .*)$/m.exec(prompt);
-  let input: unknown = '';
+  let input: unknown;
   try {
     input = example ? JSON.parse(example[1]!) : '';
   } catch {
