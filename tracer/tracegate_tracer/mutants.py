@@ -30,9 +30,10 @@ _FLIP = {ast.Lt: "<=", ast.LtE: "<", ast.Gt: ">=", ast.GtE: ">", ast.Eq: "!=", a
 _TOKEN = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=",
           ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}
 KINDS = ("flipped comparison", "off by one", "wrong default")
-MORE_KINDS = ("dropped branch", "swapped arguments")
-"""Two more, for B1/B2's bugs: an `if` whose condition becomes `False`, a call's first two positional
-arguments swapped. (W1's instances keep the first three, so their seeded choice is unchanged.)"""
+MORE_KINDS = ("dropped branch", "swapped arguments", "flipped step")
+"""Three more, for B1/B2's bugs: an `if` whose condition becomes `False`, a call's first two positional
+arguments swapped, and a loop's step turned around (`i += 1` ↔ `i -= 1` in a `while` body: a loop that may
+never end). (W1's instances keep the first three, so their seeded choice is unchanged.)"""
 
 
 def _segment(lines: list[str], node: ast.AST) -> str | None:
@@ -161,6 +162,25 @@ def _swapped_arguments(fn: ast.AST, lines: list[str], parents: dict) -> list[dic
     return found
 
 
+def _flipped_steps(fn: ast.AST, lines: list[str], parents: dict) -> list[dict[str, Any]]:
+    found = []
+    for loop in ast.walk(fn):
+        if not isinstance(loop, ast.While):
+            continue
+        for node in ast.walk(loop):
+            if not isinstance(node, ast.AugAssign) or type(node.op) not in (ast.Add, ast.Sub) \
+                    or not _int(node.value) or node.lineno != node.end_lineno:
+                continue
+            text = _segment(lines, node)
+            token = "+=" if isinstance(node.op, ast.Add) else "-="
+            if text is None or text.count(token) != 1 or lines[node.lineno - 1].count(text) != 1:
+                continue
+            flipped = text.replace(token, "-=" if token == "+=" else "+=")
+            found.append({"line": node.lineno, "original": text, "replacement": flipped,
+                          "description": "flipped step"})
+    return found
+
+
 def propose(source: str, qualname: str, seed: str, limit: int = 3,
             kinds: tuple[str, ...] = KINDS) -> list[dict[str, Any]]:
     """Up to `limit` mutants of `qualname` in `source` (a whole file): [{line, original, replacement,
@@ -182,6 +202,8 @@ def propose(source: str, qualname: str, seed: str, limit: int = 3,
         by_kind["dropped branch"] = _dropped_branches(body, lines, parents)
     if "swapped arguments" in kinds:
         by_kind["swapped arguments"] = _swapped_arguments(body, lines, parents)
+    if "flipped step" in kinds:
+        by_kind["flipped step"] = _flipped_steps(body, lines, parents)
 
     def order(m: dict[str, Any]) -> str:
         return hashlib.sha256(f"{seed}\0{m['line']}\0{m['original']}\0{m['replacement']}".encode()).hexdigest()
