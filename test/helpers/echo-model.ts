@@ -23,15 +23,61 @@ export function cachedOracles(cache: string): Map<string, unknown> {
   return oracles;
 }
 
+/** Every oracle of a cache directory with the code its prompt shows (its context's source). */
+export function cachedOracleEntries(cache: string): OracleEntry[] {
+  const root = join(cache, 'oracles');
+  return readdirSync(root).flatMap((key) => {
+    try {
+      const read = (name: string) =>
+        JSON.parse(readFileSync(join(root, key, name), 'utf8')) as Record<string, unknown>;
+      const oracle = read('oracle.json');
+      return [
+        {
+          question: oracle.question as string,
+          answer: oracle.oracle_answer,
+          source: read('context.json').source as string,
+        },
+      ];
+    } catch {
+      return [];
+    }
+  });
+}
+
+export interface OracleEntry {
+  question: string;
+  answer: unknown;
+  source: string;
+}
+
+/** The entry a prompt asks about: its question, and (two bugs of one function ask the same) its code. */
+function entryFor(entries: OracleEntry[], question: string, prompt: string): unknown {
+  const asked = entries.filter((e) => e.question === question);
+  if (asked.length <= 1) return asked[0]?.answer;
+  return asked.find((e) =>
+    e.source
+      .split('\n')
+      .filter((line) => line.trim())
+      .every((line) => prompt.includes(line)),
+  )?.answer;
+}
+
 /**
  * A model that answers every question with its oracle (found by the
- * question's text): what a perfect model would say. A run against it must
- * score 100%; anything less is a scorer, prompt or oracle defect.
+ * question's text, and by the code shown where two oracles ask the same
+ * question of different code: B1/B2's bugs): what a perfect model would
+ * say. A run against it must score 100%; anything less is a scorer, prompt
+ * or oracle defect.
  */
-export function oracleEchoServer(oracles: Map<string, unknown>): FaultyModelServer {
+export function oracleEchoServer(oracles: Map<string, unknown> | OracleEntry[]): FaultyModelServer {
   return new FaultyModelServer((prompt) => {
     const question = QUESTION.exec(prompt)?.[1];
-    const answer = question === undefined ? undefined : oracles.get(question);
+    const answer =
+      question === undefined
+        ? undefined
+        : Array.isArray(oracles)
+          ? entryFor(oracles, question, prompt)
+          : oracles.get(question);
     return answer === undefined
       ? 'I do not know.'
       : `\`\`\`json\n${JSON.stringify(answer)}\n\`\`\``;

@@ -13,7 +13,7 @@ import { loadSuite } from '../../src/adapters/suite/load.js';
 import { suiteStats } from '../../src/adapters/suite/stats.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { requireDocker } from '../helpers/docker.js';
-import { cachedOracles, oracleEchoServer } from '../helpers/echo-model.js';
+import { cachedOracleEntries, oracleEchoServer } from '../helpers/echo-model.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BUNDLE = join(ROOT, 'instances');
@@ -145,7 +145,7 @@ describe(`the bundled benchmark (${ALL ? 'all of it' : `a sample of ${SAMPLE}, s
       new RegExp(`oracles: 0 cached, \\d+ harvested, ${quarantined.length} failed`),
     );
 
-    const echo = oracleEchoServer(cachedOracles(cache));
+    const echo = oracleEchoServer(cachedOracleEntries(cache));
     const url = `${await echo.start()}/v1`;
     try {
       const run = await runCli([

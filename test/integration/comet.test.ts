@@ -1,10 +1,14 @@
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
+import {
+  HEURISTIC_MODEL,
+  startHeuristicServer,
+} from '../../src/adapters/heuristic-model/server.js';
 import { resultsSchema, type Results } from '../../src/contracts/results.js';
 import { runCli, tempDir, FIXTURES } from '../helpers/cli.js';
 import { harvestContainerStarts, requireDocker } from '../helpers/docker.js';
-import { cachedOracles } from '../helpers/echo-model.js';
+import { cachedOracleEntries, cachedOracles, oracleEchoServer } from '../helpers/echo-model.js';
 import { FaultyModelServer } from '../helpers/model-server.js';
 
 /**
@@ -28,7 +32,14 @@ function results(out: string): Results {
   return resultsSchema.parse(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')));
 }
 
-async function run(suite: string, cache: string, url: string, out: string, extra: string[] = []) {
+async function run(
+  suite: string,
+  cache: string,
+  url: string,
+  out: string,
+  extra: string[] = [],
+  model = 'm',
+) {
   const done = await runCli([
     'run',
     '--instances',
@@ -38,7 +49,7 @@ async function run(suite: string, cache: string, url: string, out: string, extra
     '--endpoint',
     url,
     '--model',
-    'm',
+    model,
     '--out',
     out,
     ...extra,
@@ -65,22 +76,6 @@ function oraclesOf(cache: string): { kind: string; answer: unknown; source: stri
       answer: read('oracle.json').oracle_answer,
       source: read('context.json').source as string,
     };
-  });
-}
-
-/** A reference model: each prompt answered with its own instance's gold (found by kind and code). */
-function referenceServer(cache: string): FaultyModelServer {
-  const oracles = oraclesOf(cache);
-  return new FaultyModelServer((prompt) => {
-    const found = oracles.find(
-      (o) =>
-        prompt.includes(`Question kind: ${o.kind}`) &&
-        o.source
-          .split('\n')
-          .filter((line) => line.trim())
-          .every((line) => prompt.includes(line)),
-    );
-    return found ? fenced(found.answer) : 'I do not know.';
   });
 }
 
@@ -137,7 +132,7 @@ describe("Comet's kinds, verified in Docker", () => {
   });
 
   it('a reference endpoint passes 100%; re-scoring its cached replies starts no container', async () => {
-    const echo = referenceServer(cache);
+    const echo = oracleEchoServer(cachedOracleEntries(cache));
     const url = await echo.start();
     try {
       const first = await run(SUITE, cache, url, join(cache, 'out-ref'));
@@ -188,6 +183,29 @@ describe("Comet's kinds, verified in Docker", () => {
       expect(r.instances.every((i) => i.comet?.exposed !== true)).toBe(true);
     } finally {
       await server.stop();
+    }
+  }, 600_000);
+
+  it('the demo model answers them, badly: from the example calls, which expose nothing', async () => {
+    const demo = await startHeuristicServer();
+    try {
+      const { results: r } = await run(
+        SUITE,
+        cache,
+        demo.url,
+        join(cache, 'out-demo'),
+        [],
+        HEURISTIC_MODEL,
+      );
+      expect(r.instances.map((i) => [i.id, i.scored, i.error])).toEqual(
+        r.instances.map((i) => [i.id, true, null]),
+      );
+      expect(r.summary.comet).toMatchObject({
+        B1_BuggyIO: { n: 2, passed: 0, exposureRate: 0, reasons: { 'no exposure': 2 } },
+        B2_RegressionTest: { n: 2, passed: 0, reasons: { 'passes on both versions': 2 } },
+      });
+    } finally {
+      await demo.close();
     }
   }, 600_000);
 
