@@ -168,6 +168,7 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
       queryInstances(answerable, client, input.query.config, answered, deps.signal, verifier),
       aborted(deps.signal),
     ]);
+    await verifier?.settled();
     if (deps.signal?.aborted) throw interrupted(deps.signal);
   };
 

@@ -42,6 +42,7 @@ export interface VerifierDeps {
 export function createVerifier(deps: VerifierDeps): Verifier & { settled(): Promise<void> } {
   const lanes = new Map<string, Lane>();
   let verified = 0;
+  let containerSeconds = 0;
 
   const laneOf = (loaded: LoadedInstance): Lane => {
     const id = canonicalJson([loaded.environment, loaded.environmentDir]);
@@ -88,9 +89,16 @@ export function createVerifier(deps: VerifierDeps): Verifier & { settled(): Prom
         `Verifying ${fresh.length} B1/B2 repl${fresh.length === 1 ? 'y' : 'ies'} in environment ` +
           `"${env.recipe.name}" (each against the buggy and the correct version)`,
       );
+      const started = Date.now();
       const outcomes = await runVerifications(backend, env, fresh);
+      const seconds = (Date.now() - started) / 1000;
       fresh.forEach((item, i) => settle(item, outcomes[i]!));
       verified += fresh.length;
+      containerSeconds += seconds;
+      deps.log(
+        `Verified ${fresh.length} repl${fresh.length === 1 ? 'y' : 'ies'} in "${env.recipe.name}" ` +
+          `in ${seconds.toFixed(1)} s (${(seconds / fresh.length).toFixed(2)} s each, one container)`,
+      );
     } catch (error) {
       const reason =
         error instanceof DockerUnavailableError
@@ -122,7 +130,10 @@ export function createVerifier(deps: VerifierDeps): Verifier & { settled(): Prom
     async settled() {
       for (const lane of lanes.values()) flush(lane);
       await Promise.all([...lanes.values()].map((l) => l.chain));
-      if (verified) deps.log(`Verified ${verified} B1/B2 repl${verified === 1 ? 'y' : 'ies'}`);
+      if (verified)
+        deps.log(
+          `Verified ${verified} B1/B2 repl${verified === 1 ? 'y' : 'ies'} in ${containerSeconds.toFixed(1)} s of containers`,
+        );
     },
   };
 }

@@ -253,6 +253,7 @@ describe("Comet's kinds, verified in Docker", () => {
       daemon:
         'import subprocess\n\ndef test_daemon():\n    subprocess.Popen(["sleep", "1000"], start_new_session=True)\n',
       syntax: 'def test_x(:\n    pass\n',
+      huge: `def test_huge():\n    pass\n${'#'.repeat(1024 * 1024)}\n`,
       missing: 'import no_such_module_here\n\ndef test_x():\n    pass\n',
     };
     const B1: Record<string, unknown> = {
@@ -260,6 +261,7 @@ describe("Comet's kinds, verified in Docker", () => {
       arity: { ...NONE, input: '13, "male", 3, 4', outcome: 'ok' },
       'no-class': { ...NONE, input: '13', outcome: 'crash', exception: 'NoSuchError' },
       'not-json': 'this is not an answer at all',
+      '10mb': `{"input": "${'1'.repeat(10 * 1024 * 1024)}"}`,
     };
     const tags = [
       ...Object.keys(B2).map((k) => `b2-${k}`),
@@ -328,6 +330,10 @@ describe("Comet's kinds, verified in Docker", () => {
       expect(reason('b1-arity')).toMatch(/^refused: the input does not fit the signature/);
       expect(reason('b1-no-class')).toMatch(/^the buggy version's outcome is ok/);
       expect(by['b1-not-json']).toMatchObject({ correct: false, error: 'no_json' });
+      // Bounded on the host: a test file over 256 KiB is refused before any container; a 10 MiB
+      // reply is not read at all (the endpoint's fault, not the model's answer: infrastructure).
+      expect(reason('b2-huge')).toMatch(/^refused: the test file is over 262144 characters/);
+      expect(by['b1-10mb']).toMatchObject({ correct: false, error: 'response_too_large' });
     } finally {
       await server.stop();
     }
