@@ -87,9 +87,10 @@ def top_of(package: str, site: str) -> str:
     raise SystemExit(f"{package}: no top-level package among {names}")
 
 
-def run_json(args: list[str], env: dict[str, str], timeout: float) -> object | None:
+def run_json(args: list[str], env: dict[str, str], timeout: float, cwd: str) -> object | None:
     try:
-        done = subprocess.run(args, capture_output=True, text=True, timeout=timeout, env=env, check=False)
+        done = subprocess.run(args, capture_output=True, text=True, timeout=timeout, env=env, check=False,
+                              cwd=cwd)
     except subprocess.TimeoutExpired:
         return None
     lines = [line for line in done.stdout.splitlines() if line.startswith("[")]
@@ -104,8 +105,11 @@ def behave(site: str, module: str, qualname: str, inputs: list[str], work: str) 
     with open(config, "w", encoding="utf-8") as handle:
         json.dump({"module": module, "qualname": qualname, "inputs": inputs}, handle)
     env = dict(os.environ, PYTHONPATH=site, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
+    # In a scratch directory: what a mutated function writes where it runs stays there.
+    scratch = os.path.join(work, "cwd")
+    os.makedirs(scratch, exist_ok=True)
     found = run_json([sys.executable, "-P", "-s", os.path.join(HERE, "behave.py"), config], env,
-                     timeout=10 + 2.5 * len(inputs))
+                     timeout=10 + 2.5 * len(inputs), cwd=scratch)
     return found if isinstance(found, list) and len(found) == len(inputs) else None
 
 
