@@ -34,7 +34,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TRACER = os.path.join(ROOT, "tracer")
 sys.path.insert(0, TRACER)
-from tracegate_tracer import queries  # noqa: E402
+from tracegate_tracer import queries
 
 NAIVE = '''
 import sys, threading
@@ -120,7 +120,8 @@ def long_specs(work):
     specs = []
     for name, (files, kind, target, query) in LONG.items():
         package = target["file"].split("/")[0] if "/" in target["file"] else None
-        if package and subprocess.run([sys.executable, "-c", "import " + package], capture_output=True).returncode:
+        if package and subprocess.run([sys.executable, "-c", "import " + package], capture_output=True,
+                                      check=False).returncode:
             continue
         directory = os.path.join(work, "long", name)
         os.makedirs(directory)
@@ -141,7 +142,7 @@ def load_specs(root):
         with open(path) as handle:
             spec = json.load(handle)
         package = spec["target"]["file"].split("/")[0]
-        probe = subprocess.run([sys.executable, "-c", "import " + package], capture_output=True)
+        probe = subprocess.run([sys.executable, "-c", "import " + package], capture_output=True, check=False)
         if probe.returncode == 0:
             specs.append(dict(spec, dir=os.path.join(root, name)))
     return specs

@@ -98,8 +98,16 @@ def workload_tests(package: str) -> list[dict]:
     manifest_path = os.path.join(folder, "workloads.json")
     if not os.path.isfile(manifest_path):
         return []
-    with open(manifest_path, encoding="utf-8") as handle:
-        manifest = json.load(handle)
+    try:
+        with open(manifest_path, encoding="utf-8") as handle:
+            manifest = json.load(handle)
+        missing = [key for key in ("file", "targets", "sizes") if key not in manifest]
+        if missing:
+            raise KeyError(missing[0])
+    except (ValueError, KeyError, TypeError) as exc:
+        raise SystemExit(f"{manifest_path}: not a workloads manifest ({type(exc).__name__}: {exc}); it is JSON "
+                         '{"file": "test_<package>_workloads.py", "targets": {name: {file, function}}, '
+                         '"sizes": [...]}: fix it and run again') from None
     with open(os.path.join(ROOT, "instances", "environments", package + ".json"), encoding="utf-8") as handle:
         environment = json.load(handle)["name"]
     test_dir = os.path.join(ROOT, "instances", package, manifest["file"].removesuffix(".py"))

@@ -17,8 +17,8 @@ from types import FrameType
 TRACER_ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, TRACER_ROOT)
 
-from tracegate_tracer import plan as plans  # noqa: E402
 from tracegate_tracer import comet, search, sites  # noqa: E402
+from tracegate_tracer import plan as plans  # noqa: E402
 from tracegate_tracer.group import base_result, crash_reason, harvest_group  # noqa: E402
 from tracegate_tracer.output import ResultStream, log  # noqa: E402
 from tracegate_tracer.sandbox import Sandbox  # noqa: E402

@@ -14,7 +14,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tracer", "boot"))
 
-from tracegate_comet_call import call  # noqa: E402
+from tracegate_comet_call import call
 
 
 def main(argv: list[str]) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import json
+import math
 import os
 import sys
 
@@ -25,7 +26,7 @@ def plain(value: object, depth: int = 0) -> bool:
     if depth > 3:
         return False
     if isinstance(value, bool) or type(value) in PLAIN:
-        return not (isinstance(value, float) and value != value)
+        return not (isinstance(value, float) and math.isnan(value))
     if type(value) in (list, tuple, set, frozenset):
         return len(value) <= 20 and all(plain(v, depth + 1) for v in value)
     if type(value) is dict:
@@ -54,7 +55,7 @@ class Capture:
         self.test_dir = ""
         self.test_file = ""
 
-    def hook(self, frame, event, arg):  # noqa: ANN001
+    def hook(self, frame, event, arg):
         if event != "call":
             return
         code = frame.f_code
@@ -87,7 +88,7 @@ def main(argv: list[str]) -> int:
 
     class Plugin:
         @pytest.hookimpl(hookwrapper=True)
-        def pytest_runtest_call(self, item):  # noqa: ANN001
+        def pytest_runtest_call(self, item):
             sys.setprofile(capture.hook)
             try:
                 yield

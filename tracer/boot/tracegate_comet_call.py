@@ -74,7 +74,8 @@ def arguments(given: Any) -> tuple[list[Any], dict[str, Any]]:
             raise ValueError("`args` must be a list and `kwargs` an object")
         return list(args), dict(kwargs)
     if not isinstance(given, str):
-        raise ValueError(f"the input must be an object {{args, kwargs}}, a list or a string, not {type(given).__name__}")
+        raise ValueError("the input must be an object {args, kwargs}, a list or a string, "
+                         f"not {type(given).__name__}")
     try:
         call = ast.parse(f"f({given}\n)", mode="eval").body
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:

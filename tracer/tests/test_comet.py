@@ -13,9 +13,10 @@ import sys
 import textwrap
 
 import pytest
-from conftest import HARVEST, parse_results, plan_of
 
 from tracegate_tracer import comet
+
+from conftest import HARVEST, parse_results, plan_of
 
 PACKAGE = {
     "bugpkg/__init__.py": "",

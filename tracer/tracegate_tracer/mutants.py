@@ -176,8 +176,9 @@ def _flipped_steps(fn: ast.AST, lines: list[str], parents: dict) -> list[dict[st
             if text is None or text.count(token) != 1 or lines[node.lineno - 1].count(text) != 1:
                 continue
             flipped = text.replace(token, "-=" if token == "+=" else "+=")
-            found.append({"line": node.lineno, "original": text, "replacement": flipped,
-                          "description": "flipped step"})
+            mutant = {"line": node.lineno, "original": text, "replacement": flipped, "description": "flipped step"}
+            if mutant not in found:  # a nested loop's step is walked from each loop around it
+                found.append(mutant)
     return found
 
 
