@@ -1,6 +1,7 @@
 """One B1 call: `python -P -s tracegate_comet_call.py CONFIG`, run by comet.py as the group's uid.
 
-CONFIG is {module, qualname, input, call_seconds, out, cap}. The input is the
+CONFIG is {module, qualname, input, call_seconds, out, cap} (or `inputs`, a list: one call each, in this
+process, and a list written). The input is the
 reply's, as data: a JSON object {args, kwargs}, a JSON array (the positional
 arguments), or a string holding the call's arguments as Python literals, as
 written between the call's parentheses (`'abc', 3, width=10`). Nothing in it
@@ -158,7 +159,9 @@ def main(argv: list[str]) -> int:
     with open(argv[1], encoding="utf-8") as handle:
         config = json.load(handle)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
-    result = call(config)
+    # `inputs`: several calls in this one process (the prompt's example calls; never a reply's).
+    result = [call(dict(config, input=given)) for given in config["inputs"]] if "inputs" in config \
+        else call(config)
     with open(config["out"], "w", encoding="utf-8") as handle:
         json.dump(result, handle)
     return 0

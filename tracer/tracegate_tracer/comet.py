@@ -461,6 +461,47 @@ def reference_test(module: str, qualname: str, reply_input: Any, correct: dict[s
     return "\n".join(lines) + "\n"
 
 
+def call_batch(config: dict[str, Any], root: str, sandbox: Sandbox, tracer_root: str) -> list[dict[str, Any]]:
+    """Several calls in one fresh process (the prompt's examples: they describe, they are not verified)."""
+    out = sandbox.path("calls-result.json")
+    count = len(config["inputs"])
+    path = sandbox.write_private("calls.json", json.dumps(dict(config, out=out, cap=CAP, call_seconds=CALL_SECONDS)))
+    runner = os.path.join(tracer_root, "boot", "tracegate_comet_call.py")
+    run = pytest_run.run_command([sys.executable, "-P", "-s", runner, path], sandbox.tmp, _clean_env(root),
+                                 CALL_PROCESS_SECONDS + CALL_SECONDS * count, _Bounded(sandbox))
+    try:
+        with open(out, encoding="utf-8") as handle:
+            written = json.load(handle)
+    except (OSError, ValueError):
+        written = None
+    _between(sandbox)
+    if run.timed_out or run.exit_code != 0 or not isinstance(written, list) or len(written) != count:
+        raise Refused(f"the example calls did not run (exit {run.exit_code}{', timed out' if run.timed_out else ''})")
+    return written
+
+
+def _examples(inputs: list[Any], module: str, qualname: str, versions: Versions, sandbox: Sandbox,
+              tracer_root: str) -> list[dict[str, Any]]:
+    """The prompt's example calls with what the buggy version does; each must not expose the mutant."""
+    if not inputs:
+        return []
+    seen = {}
+    for name in ("buggy", "correct"):
+        versions.install(name)
+        seen[name] = call_batch({"module": module, "qualname": qualname, "inputs": inputs}, versions.root,
+                                sandbox, tracer_root)
+    examples = []
+    for given, buggy, correct in zip(inputs, seen["buggy"], seen["correct"], strict=True):
+        if buggy.get("refused") or correct.get("refused"):
+            why = buggy.get("refused") or correct.get("refused")
+            raise Refused(f"example {json.dumps(given)[:80]} cannot run: {why}")
+        if exposes({"runs": {"buggy": buggy, "correct": correct}}):
+            raise Refused(f"example {json.dumps(given)[:80]} exposes the mutant: not an example")
+        examples.append({"input": given, **{k: buggy[k] for k in ("outcome", "return", "stdout", "exception")
+                                            if k in buggy}})
+    return examples
+
+
 def harvest(specs: list[dict[str, Any]], results: list[dict[str, Any]], sandbox: Sandbox,
             tracer_root: str) -> list[dict[str, Any]]:
     """B1/B2 instances: the reference input verified here (it must still expose the mutant), the gold answer
@@ -492,17 +533,9 @@ def _harvest_one(spec: dict[str, Any], result: dict[str, Any], sandbox: Sandbox,
     buggy, correct = b1["runs"]["buggy"], b1["runs"]["correct"]
     if correct.get("outcome") == "timeout":
         raise Refused("the correct version times out on the reference input")
-    examples = []
-    for given in query.get("examples") or []:
-        seen = verify("B1_BuggyIO", spec["target"], mutant, {"input": given}, sandbox, tracer_root, unmasked)
-        if seen.get("refused") or exposes(seen):
-            raise Refused(f"example {json.dumps(given)[:80]} " + ("cannot run" if seen.get("refused")
-                                                                   else "exposes the mutant: not an example"))
-        shown = seen["runs"]["buggy"]
-        examples.append({"input": given, **{k: shown[k] for k in ("outcome", "return", "stdout", "exception")
-                                            if k in shown}})
     versions = Versions(mutant, os.path.join(sandbox.work_dir, f"comet-{sandbox.index}"), unmasked)
     try:
+        examples = _examples(query.get("examples") or [], module, qualname, versions, sandbox, tracer_root)
         versions.install("buggy")
         try:
             located = target_class(spec["target"]["file"], qualname, [versions.root])
