@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7282);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(364);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7282:
+/***/ 364:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -77172,6 +77172,11 @@ const summarySchema = object({
      * memory and time (slope, bias, MAE), NDCG@5, Recall@5, execution rate.
      */
     world: record(schemas_string(), unknown()).optional(),
+    /**
+     * B1/B2: beside each pass rate, B1's exposure rate and outcome accuracy, and why replies
+     * did not pass, by class (src/stages/score/comet.ts).
+     */
+    comet: record(schemas_string(), unknown()).optional(),
 });
 /** How the model was asked, and what it cost: totals over the run's answered instances. */
 const querySummarySchema = object({
@@ -79771,11 +79776,48 @@ function defaultFor(template) {
     }
     return template === 'int' || template === 'float' ? 0 : template === 'bool' ? false : '';
 }
+/**
+ * B1/B2: the first example call the prompt shows (one on which the bug does not show, so this
+ * exposes nothing: the demo model answers these badly, as a floor should), predicted to do what
+ * the example did; B2's test asserts that same behaviour (it passes on both versions).
+ */
+function bugAnswer(p, prompt) {
+    const example = /^input (.*?): (returns (.*?)(?:, printing .*)?|raises (\S+).*|runs past .*)$/m.exec(prompt);
+    let input;
+    try {
+        input = example ? JSON.parse(example[1]) : '';
+    }
+    catch {
+        input = '';
+    }
+    const returned = example?.[3];
+    const raised = example?.[4];
+    if (p.kind === 'B1_BuggyIO')
+        return {
+            input,
+            outcome: raised ? 'crash' : 'ok',
+            return: raised ? null : (returned ?? 'None'),
+            stdout: raised ? null : '',
+            exception: raised ?? null,
+        };
+    const [module, name] = [p.func.split('.').slice(0, -1).join('.'), p.func.split('.').at(-1)];
+    const call = typeof input === 'string'
+        ? `${name}(${input})`
+        : `${name}(*${JSON.stringify(input?.args ?? input)})`;
+    return {
+        precondition: 'an input like the examples',
+        postcondition: 'the function returns what the examples show',
+        explanation: 'read from the example calls',
+        test: `from ${module} import ${name}\n\n\ndef test_example():\n    assert repr(${call}) == ${JSON.stringify(returned ?? 'None')}\n`,
+    };
+}
 /** The heuristic's JSON answer for one prompt (an empty template answer when it cannot read it). */
 function heuristicAnswer(prompt) {
     const parsed = parsePrompt(prompt);
     if (!parsed)
         return '{}';
+    if (parsed.kind === 'B1_BuggyIO' || parsed.kind === 'B2_RegressionTest')
+        return JSON.stringify(bugAnswer(parsed, prompt));
     const template = parsed.template;
     const answer = Object.fromEntries(Object.entries(template).map(([k, v]) => [k, guessFor(k, v, parsed)]));
     return JSON.stringify(answer);
@@ -86787,7 +86829,8 @@ function chanceLevel(kind, oracles, rules = {}) {
 function chanceLevels(records, rules = {}) {
     const byKind = new Map();
     for (const r of records) {
-        if (!r.scored || r.oracle === undefined)
+        // B1/B2 have no constant floor: a reply is scored by running it, not by comparing it.
+        if (!r.scored || r.oracle === undefined || isCometKind(r.kind))
             continue;
         const list = byKind.get(r.kind) ?? [];
         list.push(r.oracle);
@@ -86802,7 +86845,152 @@ function chanceLevels(records, rules = {}) {
     return levels;
 }
 
+;// CONCATENATED MODULE: ./src/stages/score/comet.ts
+
+/** Largest test file a B2 reply may send to be run (the tracer refuses longer ones too). */
+const MAX_TEST_CHARS = 262_144;
+/** Largest B1 input, as JSON text. */
+const MAX_INPUT_CHARS = 65_536;
+const comet_asReply = (value) => value && typeof value === 'object' && !Array.isArray(value) ? value : {};
+/** What of a parsed reply is run, or why nothing can be (a reply with no test, one too large). */
+function replyToRun(kind, parsed) {
+    const reply = comet_asReply(parsed);
+    if (kind === 'B1_BuggyIO') {
+        const input = reply.input;
+        if (input === undefined || input === null)
+            return { refused: 'the reply gives no input' };
+        const text = JSON.stringify(input);
+        if (text.length > MAX_INPUT_CHARS)
+            return { refused: `the input is over ${MAX_INPUT_CHARS} characters (${text.length})` };
+        return { reply: { input } };
+    }
+    const test = reply.test;
+    if (typeof test !== 'string' || !test.trim())
+        return { refused: 'the reply gives no test file' };
+    if (test.length > MAX_TEST_CHARS)
+        return { refused: `the test file is over ${MAX_TEST_CHARS} characters (${test.length})` };
+    return { reply: { test } };
+}
+const comet_text = (value) => (typeof value === 'string' ? value : '');
+/** The verdict on a reply from its verification (refused: the reply could not run at all). */
+function cometVerdict(kind, parsed, verification) {
+    const reply = comet_asReply(parsed);
+    if (kind === 'B2_RegressionTest') {
+        const record = {
+            text: {
+                precondition: comet_text(reply.precondition).slice(0, 2000),
+                postcondition: comet_text(reply.postcondition).slice(0, 2000),
+                explanation: comet_text(reply.explanation).slice(0, 2000),
+            },
+        };
+        if (verification.kind !== 'B2_RegressionTest' || verification.refused || !verification.runs)
+            return {
+                correct: false,
+                record: { ...record, reason: `refused: ${verification.refused ?? 'no runs'}` },
+            };
+        const runs = verification.runs;
+        const verdicts = Object.fromEntries(Object.entries(runs).flatMap(([name, run]) => (run ? [[name, run.verdict]] : [])));
+        const failing = (v) => v === 'fail' || v === 'timeout';
+        let reason;
+        if (runs.buggy.verdict === 'error' || runs.correct.verdict === 'error')
+            reason = `the test does not run: ${runs.buggy.reason ?? runs.correct.reason ?? 'error'}`;
+        else if (runs.buggy.verdict === 'pass' && runs.correct.verdict === 'pass')
+            reason = 'passes on both versions';
+        else if (failing(runs.buggy.verdict) && failing(runs.correct.verdict))
+            reason = 'fails on both versions';
+        else if (runs.buggy.verdict === 'pass')
+            reason = 'passes on the buggy version';
+        else if (!failing(runs.buggy_respelled?.verdict) || runs.correct_respelled?.verdict !== 'pass')
+            reason =
+                'reads the code, not its behaviour: other verdicts on the respelled versions ' +
+                    `(${runs.buggy_respelled?.verdict ?? '-'}, ${runs.correct_respelled?.verdict ?? '-'})`;
+        return {
+            correct: reason === undefined,
+            record: { ...record, verdicts, ...(reason ? { reason } : {}) },
+        };
+    }
+    if (verification.kind !== 'B1_BuggyIO' || verification.refused || !verification.runs)
+        return {
+            correct: false,
+            record: {
+                exposed: false,
+                outcomeMatched: false,
+                reason: `refused: ${verification.refused ?? 'no runs'}`,
+            },
+        };
+    const { buggy, correct } = verification.runs;
+    const exposed = buggy.outcome !== correct.outcome ||
+        (buggy.return ?? null) !== (correct.return ?? null) ||
+        (buggy.stdout ?? null) !== (correct.stdout ?? null) ||
+        (buggy.exception ?? null) !== (correct.exception ?? null);
+    const predicted = comet_text(reply.outcome).trim().toLowerCase();
+    let outcomeMatched = predicted === buggy.outcome;
+    if (outcomeMatched && buggy.outcome === 'ok')
+        outcomeMatched =
+            comet_text(reply.return) === (buggy.return ?? '') && comet_text(reply.stdout) === (buggy.stdout ?? '');
+    if (outcomeMatched && buggy.outcome === 'crash')
+        outcomeMatched = sameException(buggy.exception ?? null, reply.exception);
+    const reason = !exposed
+        ? 'no exposure: both versions behave the same on the input'
+        : !outcomeMatched
+            ? `the buggy version's outcome is ${comet_describe(buggy)}`
+            : undefined;
+    return {
+        correct: exposed && outcomeMatched,
+        record: { exposed, outcomeMatched, ...(reason ? { reason } : {}) },
+    };
+}
+function comet_describe(run) {
+    if (run.outcome === 'ok')
+        return `ok (returns ${(run.return ?? '').slice(0, 80)})`;
+    if (run.outcome === 'crash')
+        return `crash (${run.exception ?? '?'})`;
+    return run.outcome;
+}
+/** A B1/B2 record's reason, reduced to its class for counting (`refused: …` → `refused`). */
+function reasonClass(reason) {
+    if (!reason)
+        return 'passed';
+    if (reason.startsWith('refused'))
+        return 'refused';
+    if (reason.startsWith('no exposure'))
+        return 'no exposure';
+    if (reason.startsWith("the buggy version's outcome"))
+        return 'wrong outcome';
+    if (reason.startsWith('the test does not run'))
+        return 'does not run';
+    if (reason.startsWith('reads the code'))
+        return 'reads the code';
+    return reason;
+}
+/** Per Comet kind: the sub-scores beside the pass rate (exposure and outcome accuracy for B1; B2's reasons). */
+function summarizeComet(records) {
+    const out = {};
+    for (const r of records) {
+        if (!r.comet || (r.kind !== 'B1_BuggyIO' && r.kind !== 'B2_RegressionTest'))
+            continue;
+        const s = (out[r.kind] ??= { n: 0, passed: 0, reasons: {} });
+        s.n++;
+        if (r.correct)
+            s.passed++;
+        const why = reasonClass(r.comet.reason);
+        if (why !== 'passed')
+            s.reasons[why] = (s.reasons[why] ?? 0) + 1;
+        if (r.kind === 'B1_BuggyIO') {
+            s.exposed = (s.exposed ?? 0) + (r.comet.exposed ? 1 : 0);
+            s.outcomeMatched = (s.outcomeMatched ?? 0) + (r.comet.outcomeMatched ? 1 : 0);
+        }
+    }
+    for (const s of Object.values(out))
+        if (s.exposed !== undefined) {
+            s.exposureRate = Math.round((s.exposed / s.n) * 10_000) / 10_000;
+            s.outcomeAccuracy = Math.round(((s.outcomeMatched ?? 0) / s.n) * 10_000) / 10_000;
+        }
+    return Object.keys(out).length ? out : undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/stages/score/aggregate.ts
+
 
 
 /** Wilson score interval at 95%: honest for small n and for 0% / 100%. */
@@ -86850,9 +87038,11 @@ function summarize(records, rules = {}) {
         measures: r.world,
         oracle: r.oracle,
     })));
+    const comet = summarizeComet(scored);
     return {
         ...overall,
         ...(world ? { world: world } : {}),
+        ...(comet ? { comet } : {}),
         byKind,
         unscored: records.length - scored.length,
         errors,
@@ -87431,109 +87621,6 @@ function parseAnswer(raw, finishReason, template) {
         ...classifyFailure(candidates, finishReason, mismatch),
         value: candidates.values.at(-1),
     };
-}
-
-;// CONCATENATED MODULE: ./src/stages/score/comet.ts
-
-/** Largest test file a B2 reply may send to be run (the tracer refuses longer ones too). */
-const MAX_TEST_CHARS = 262_144;
-/** Largest B1 input, as JSON text. */
-const MAX_INPUT_CHARS = 65_536;
-const comet_asReply = (value) => value && typeof value === 'object' && !Array.isArray(value) ? value : {};
-/** What of a parsed reply is run, or why nothing can be (a reply with no test, one too large). */
-function replyToRun(kind, parsed) {
-    const reply = comet_asReply(parsed);
-    if (kind === 'B1_BuggyIO') {
-        const input = reply.input;
-        if (input === undefined || input === null)
-            return { refused: 'the reply gives no input' };
-        const text = JSON.stringify(input);
-        if (text.length > MAX_INPUT_CHARS)
-            return { refused: `the input is over ${MAX_INPUT_CHARS} characters (${text.length})` };
-        return { reply: { input } };
-    }
-    const test = reply.test;
-    if (typeof test !== 'string' || !test.trim())
-        return { refused: 'the reply gives no test file' };
-    if (test.length > MAX_TEST_CHARS)
-        return { refused: `the test file is over ${MAX_TEST_CHARS} characters (${test.length})` };
-    return { reply: { test } };
-}
-const comet_text = (value) => (typeof value === 'string' ? value : '');
-/** The verdict on a reply from its verification (refused: the reply could not run at all). */
-function cometVerdict(kind, parsed, verification) {
-    const reply = comet_asReply(parsed);
-    if (kind === 'B2_RegressionTest') {
-        const record = {
-            text: {
-                precondition: comet_text(reply.precondition).slice(0, 2000),
-                postcondition: comet_text(reply.postcondition).slice(0, 2000),
-                explanation: comet_text(reply.explanation).slice(0, 2000),
-            },
-        };
-        if (verification.kind !== 'B2_RegressionTest' || verification.refused || !verification.runs)
-            return {
-                correct: false,
-                record: { ...record, reason: `refused: ${verification.refused ?? 'no runs'}` },
-            };
-        const runs = verification.runs;
-        const verdicts = Object.fromEntries(Object.entries(runs).flatMap(([name, run]) => (run ? [[name, run.verdict]] : [])));
-        const failing = (v) => v === 'fail' || v === 'timeout';
-        let reason;
-        if (runs.buggy.verdict === 'error' || runs.correct.verdict === 'error')
-            reason = `the test does not run: ${runs.buggy.reason ?? runs.correct.reason ?? 'error'}`;
-        else if (runs.buggy.verdict === 'pass' && runs.correct.verdict === 'pass')
-            reason = 'passes on both versions';
-        else if (failing(runs.buggy.verdict) && failing(runs.correct.verdict))
-            reason = 'fails on both versions';
-        else if (runs.buggy.verdict === 'pass')
-            reason = 'passes on the buggy version';
-        else if (!failing(runs.buggy_respelled?.verdict) || runs.correct_respelled?.verdict !== 'pass')
-            reason =
-                'reads the code, not its behaviour: other verdicts on the respelled versions ' +
-                    `(${runs.buggy_respelled?.verdict ?? '-'}, ${runs.correct_respelled?.verdict ?? '-'})`;
-        return {
-            correct: reason === undefined,
-            record: { ...record, verdicts, ...(reason ? { reason } : {}) },
-        };
-    }
-    if (verification.kind !== 'B1_BuggyIO' || verification.refused || !verification.runs)
-        return {
-            correct: false,
-            record: {
-                exposed: false,
-                outcomeMatched: false,
-                reason: `refused: ${verification.refused ?? 'no runs'}`,
-            },
-        };
-    const { buggy, correct } = verification.runs;
-    const exposed = buggy.outcome !== correct.outcome ||
-        (buggy.return ?? null) !== (correct.return ?? null) ||
-        (buggy.stdout ?? null) !== (correct.stdout ?? null) ||
-        (buggy.exception ?? null) !== (correct.exception ?? null);
-    const predicted = comet_text(reply.outcome).trim().toLowerCase();
-    let outcomeMatched = predicted === buggy.outcome;
-    if (outcomeMatched && buggy.outcome === 'ok')
-        outcomeMatched =
-            comet_text(reply.return) === (buggy.return ?? '') && comet_text(reply.stdout) === (buggy.stdout ?? '');
-    if (outcomeMatched && buggy.outcome === 'crash')
-        outcomeMatched = sameException(buggy.exception ?? null, reply.exception);
-    const reason = !exposed
-        ? 'no exposure: both versions behave the same on the input'
-        : !outcomeMatched
-            ? `the buggy version's outcome is ${comet_describe(buggy)}`
-            : undefined;
-    return {
-        correct: exposed && outcomeMatched,
-        record: { exposed, outcomeMatched, ...(reason ? { reason } : {}) },
-    };
-}
-function comet_describe(run) {
-    if (run.outcome === 'ok')
-        return `ok (returns ${(run.return ?? '').slice(0, 80)})`;
-    if (run.outcome === 'crash')
-        return `crash (${run.exception ?? '?'})`;
-    return run.outcome;
 }
 
 ;// CONCATENATED MODULE: ./src/stages/query/pool.ts
@@ -88275,7 +88362,52 @@ function worldSection(results) {
     return lines;
 }
 
+;// CONCATENATED MODULE: ./src/stages/report/comet.ts
+
+const comet_pct = (x) => (x === undefined ? '—' : `${(x * 100).toFixed(1)}%`);
+/** B2 replies whose text parts the report shows (the first ones, in record order). */
+const SHOWN_TEXTS = 5;
+const TEXT_CHARS = 300;
+/**
+ * Comet's kinds beside their pass rates: B1's exposure rate and outcome
+ * accuracy, why replies did not pass, and B2's precondition, postcondition
+ * and explanation as the model wrote them (shown, never scored).
+ */
+function cometSection(results) {
+    const comet = results.summary.comet;
+    if (!comet)
+        return [];
+    const lines = [
+        '',
+        "**Bug reasoning (Comet's kinds)**: each reply was run against the buggy and the correct version",
+        '',
+        '| kind | replies run | passed | exposure | outcome accuracy | why not |',
+        '| --- | ---: | ---: | ---: | ---: | --- |',
+    ];
+    for (const [kind, s] of Object.entries(comet).sort()) {
+        const why = Object.entries(s.reasons)
+            .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+            .map(([reason, n]) => `${reason} ×${n}`)
+            .join(', ');
+        lines.push(`| ${kind} | ${s.n} | ${s.passed} | ${comet_pct(s.exposureRate)} | ${comet_pct(s.outcomeAccuracy)} | ${escapeMarkdown(why || '—')} |`);
+    }
+    const texts = results.instances.filter((r) => r.comet?.text).slice(0, SHOWN_TEXTS);
+    if (texts.length) {
+        lines.push('', '<details><summary>B2: what the model said of the bug (not scored)</summary>', '');
+        for (const r of texts) {
+            const t = r.comet.text;
+            const cut = (s) => escapeMarkdown(s.length > TEXT_CHARS ? s.slice(0, TEXT_CHARS) + '…' : s);
+            lines.push(`- ${codeSpan(r.id)} (${r.correct ? 'passed' : escapeMarkdown(r.comet.reason ?? 'not passed')}): ` +
+                `precondition: ${cut(t.precondition) || '—'}; postcondition: ${cut(t.postcondition) || '—'}; ` +
+                `why: ${cut(t.explanation) || '—'}`);
+        }
+        lines.push('', '</details>');
+    }
+    return lines;
+}
+
 ;// CONCATENATED MODULE: ./src/stages/report/markdown.ts
+
 
 
 
@@ -88392,6 +88524,7 @@ function renderReport(results, comparison, context = {}) {
         '</details>',
         ...variantsLine(results),
         ...worldSection(results),
+        ...cometSection(results),
         ...comparisonDetails(comparison),
         ...flippedSection(results, comparison),
         ...(trend ? ['', '**Trend**', '', trend] : []),
@@ -88652,6 +88785,10 @@ const VARIANT_ROUNDS = 4;
 function unvariable(l) {
     if (isWorldKind(l.instance.kind))
         return 'world-model-kind';
+    // B1/B2's question is its bug: a fresh item is a fresh mutant with its own killing input
+    // (scripts/generate-comet.py), not an edit of a test.
+    if (isCometKind(l.instance.kind))
+        return 'bug-kind';
     if (l.instance.cwd !== 'instance')
         return 'runs-in-checkout';
     if (l.instance.parser)
@@ -89045,6 +89182,7 @@ const BATCH_WAIT_MS = 300;
 function createVerifier(deps) {
     const lanes = new Map();
     let verified = 0;
+    let containerSeconds = 0;
     const laneOf = (loaded) => {
         const id = canonicalJson([loaded.environment, loaded.environmentDir]);
         let lane = lanes.get(id);
@@ -89090,9 +89228,14 @@ function createVerifier(deps) {
             const backend = await lane.environments.backend();
             deps.log(`Verifying ${fresh.length} B1/B2 repl${fresh.length === 1 ? 'y' : 'ies'} in environment ` +
                 `"${env.recipe.name}" (each against the buggy and the correct version)`);
+            const started = Date.now();
             const outcomes = await runVerifications(backend, env, fresh);
+            const seconds = (Date.now() - started) / 1000;
             fresh.forEach((item, i) => settle(item, outcomes[i]));
             verified += fresh.length;
+            containerSeconds += seconds;
+            deps.log(`Verified ${fresh.length} repl${fresh.length === 1 ? 'y' : 'ies'} in "${env.recipe.name}" ` +
+                `in ${seconds.toFixed(1)} s (${(seconds / fresh.length).toFixed(2)} s each, one container)`);
         }
         catch (error) {
             const reason = error instanceof DockerUnavailableError
@@ -89128,7 +89271,7 @@ function createVerifier(deps) {
                 flush(lane);
             await Promise.all([...lanes.values()].map((l) => l.chain));
             if (verified)
-                deps.log(`Verified ${verified} B1/B2 repl${verified === 1 ? 'y' : 'ies'}`);
+                deps.log(`Verified ${verified} B1/B2 repl${verified === 1 ? 'y' : 'ies'} in ${containerSeconds.toFixed(1)} s of containers`);
         },
     };
 }
@@ -89267,6 +89410,7 @@ async function runPipeline(input, deps) {
             queryInstances(answerable, client, input.query.config, answered, deps.signal, verifier),
             pipeline_aborted(deps.signal),
         ]);
+        await verifier?.settled();
         if (deps.signal?.aborted)
             throw interrupted(deps.signal);
     };
