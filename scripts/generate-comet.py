@@ -288,13 +288,44 @@ def write(package: str, found: list[dict], kept: dict[str, dict]) -> int:
     return written
 
 
+def fill_outcomes(packages: list[str], cache: str) -> int:
+    """Each report's `b1_outcomes` (B1 id -> the buggy version's outcome) from a harvest of the bundle."""
+    found: dict[str, str] = {}
+    for path in glob.glob(os.path.join(cache, "oracles", "*", "oracle.json")):
+        with open(path, encoding="utf-8") as handle:
+            oracle = json.load(handle)
+        if oracle["question_kind"] == "B1_BuggyIO":
+            found[oracle["meta"]["instance_id"]] = oracle["oracle_answer"]["outcome"]
+    for package in packages:
+        path = os.path.join(ROOT, "benchmark", "comet", f"{package}.json")
+        if not os.path.isfile(path):
+            continue
+        with open(path, encoding="utf-8") as handle:
+            report = json.load(handle)
+        ids = sorted(os.path.basename(f).removesuffix(".instance.json") for f in
+                     glob.glob(os.path.join(ROOT, "instances", package, "*", f"{package}-b1-*.instance.json")))
+        missing = [i for i in ids if i not in found]
+        if missing:
+            raise SystemExit(f"{cache} has no B1 oracle of {missing[0]} (and {len(missing) - 1} more): harvest "
+                             "the bundle's B1 instances into it first")
+        report["b1_outcomes"] = {i: found[i] for i in ids}
+        with open(path, "w", encoding="utf-8") as handle:
+            json.dump(report, handle, indent=2, sort_keys=True)
+            handle.write("\n")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("packages", nargs="*", default=DEFAULT_PACKAGES)
     parser.add_argument("--per-package", type=int, default=24)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-screen", action="store_true", help="write the candidates without harvesting them")
+    parser.add_argument("--outcomes-from", metavar="CACHE",
+                        help="only fill each report's b1_outcomes from a harvest cache of the bundle's B1 instances")
     args = parser.parse_args()
+    if args.outcomes_from:
+        return fill_outcomes(args.packages, args.outcomes_from)
     work = tempfile.mkdtemp(prefix="tracegate-comet-")
 
     def log(message: str) -> None:
@@ -322,9 +353,12 @@ def main() -> int:
             kept, dropped = screen(package, candidates, os.path.join(work, package))
         written = write(package, candidates, kept)
         classes = {c: sum(1 for b in chosen if b["outcome"] == c) for c in ("ok", "crash", "timeout")}
+        outcomes = {ident: answer.get("outcome") for ident, answer in sorted(kept.items())
+                    if isinstance(answer, dict) and "outcome" in answer}
         report = {"schema": "tracegate/generate-comet-report@1", "package": package, "seed": args.seed,
                   "functions": len(captured), "bugs_found": len(found), "bugs_chosen": len(chosen),
                   "classes": classes, "candidates": len(candidates), "written": written,
+                  "b1_outcomes": outcomes,
                   "dropped": dict(sorted(dropped.items()))}
         with open(os.path.join(ROOT, "benchmark", "comet", f"{package}.json"), "w", encoding="utf-8") as handle:
             json.dump(report, handle, indent=2, sort_keys=True)

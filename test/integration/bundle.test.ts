@@ -2,7 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isWorldKind, QUESTION_KINDS, WORLD_KINDS } from '../../src/contracts/kinds.js';
+import {
+  COMET_KINDS,
+  isCometKind,
+  isWorldKind,
+  QUESTION_KINDS,
+  WORLD_KINDS,
+} from '../../src/contracts/kinds.js';
 import { resultsSchema } from '../../src/contracts/results.js';
 import {
   HEURISTIC_MODEL,
@@ -111,6 +117,31 @@ describe(`the bundled benchmark (${ALL ? 'all of it' : `a sample of ${SAMPLE}, s
       }
       expect(best / values.length).toBeLessThanOrEqual(0.25);
     }
+    // Comet's kinds (docs/comet.md): 150 or more of each over 6 packages or more, and B1's buggy
+    // outcomes of all three classes, as the harvest recorded them (the generator's reports).
+    const bugs = loaded.filter((l) => isCometKind(l.instance.kind));
+    for (const kind of COMET_KINDS) expect(stats.by_kind[kind]).toBeGreaterThanOrEqual(150);
+    expect(new Set(bugs.map((l) => l.instance.environment)).size).toBeGreaterThanOrEqual(6);
+    const outcomes = readdirSync(join(ROOT, 'benchmark', 'comet')).flatMap((f) =>
+      Object.entries(
+        (
+          JSON.parse(readFileSync(join(ROOT, 'benchmark', 'comet', f), 'utf8')) as {
+            b1_outcomes: Record<string, string>;
+          }
+        ).b1_outcomes,
+      ),
+    );
+    expect(outcomes.map(([id]) => id).sort()).toEqual(
+      bugs
+        .filter((l) => l.instance.kind === 'B1_BuggyIO')
+        .map((l) => l.instance.id)
+        .sort(),
+    );
+    expect([...new Set(outcomes.map(([, outcome]) => outcome))].sort()).toEqual([
+      'crash',
+      'ok',
+      'timeout',
+    ]);
     for (const n of Object.values(stats.by_package))
       expect(n / stats.total).toBeLessThanOrEqual(0.15);
     expect(Object.keys(stats.by_python).sort()).toEqual(['3.11', '3.13']);

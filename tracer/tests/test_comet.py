@@ -187,6 +187,8 @@ def test_reference_harvest_gives_the_gold_and_the_prompt_context(tmp_path, packa
     assert context["calls"] == [{"input": {"args": ["00"]}, "outcome": "ok", "return": "0", "stdout": "parsed 0\n"}]
     assert "text[1:]" not in found["b1"]["question"] and "test_x.py" not in found["b1"]["question"]
     assert found["b2"]["status"] == "ok", found["b2"].get("reason")
+    # One bug's B1 and B2 verify its reference once, in one group.
+    assert found["b1"]["stats"]["group"] == found["b2"]["stats"]["group"] != found["loop"]["stats"]["group"]
     assert comet.fail_to_pass(found["b2"]["verification"])
     assert "from bugpkg.mod import parse" in found["b2"]["answer"]["test"]
     assert found["loop"]["status"] == "ok", found["loop"].get("reason")

@@ -504,23 +504,28 @@ def _examples(inputs: list[Any], module: str, qualname: str, versions: Versions,
 
 def harvest(specs: list[dict[str, Any]], results: list[dict[str, Any]], sandbox: Sandbox,
             tracer_root: str) -> list[dict[str, Any]]:
-    """B1/B2 instances: the reference input verified here (it must still expose the mutant), the gold answer
-    built from the buggy version's behaviour on it, and the prompt's context (the buggy function, example calls
-    on which both versions agree)."""
-    from .locate import Target, TargetNotFound
-
+    """B1/B2 instances of one bug (the same target, mutant and query: group.py runs them together): the
+    reference input verified once (it must still expose the mutant), the prompt's context once (the buggy
+    function, example calls on which both versions agree), then each spec's gold: B1 the buggy version's
+    behaviour on the reference input, B2 a fail-to-pass test built from it (verified too)."""
+    try:
+        shared = _reference(specs[0], sandbox, tracer_root)
+    except Refused as exc:
+        return [dict(result, status="invalid", reason=str(exc)) for result in results]
     out = []
     for spec, result in zip(specs, results, strict=True):
         try:
-            out.append(_harvest_one(spec, result, sandbox, tracer_root, Target, TargetNotFound))
+            out.append(_gold(spec, result, shared, sandbox, tracer_root))
         except Refused as exc:
             out.append(dict(result, status="invalid", reason=str(exc)))
     return out
 
 
-def _harvest_one(spec: dict[str, Any], result: dict[str, Any], sandbox: Sandbox, tracer_root: str,
-                 target_class: Any, not_found: Any) -> dict[str, Any]:
-    kind, query, mutant = spec.get("kind"), spec.get("query") or {}, spec.get("mutant")
+def _reference(spec: dict[str, Any], sandbox: Sandbox, tracer_root: str) -> dict[str, Any]:
+    """What every spec of one bug shares: the reference input's verification and the prompt's context."""
+    from .locate import Target, TargetNotFound
+
+    query, mutant = spec.get("query") or {}, spec.get("mutant")
     module, qualname = _target(spec.get("target"))
     unmasked = bool(spec.get("unmasked_for_tests"))
     if "input" not in query:
@@ -530,32 +535,38 @@ def _harvest_one(spec: dict[str, Any], result: dict[str, Any], sandbox: Sandbox,
         raise Refused(f"the reference input cannot run: {b1['refused']}")
     if not exposes(b1):
         raise Refused("the reference input does not expose the mutant here (both versions behave the same)")
-    buggy, correct = b1["runs"]["buggy"], b1["runs"]["correct"]
-    if correct.get("outcome") == "timeout":
+    if b1["runs"]["correct"].get("outcome") == "timeout":
         raise Refused("the correct version times out on the reference input")
     versions = Versions(mutant, os.path.join(sandbox.work_dir, f"comet-{sandbox.index}"), unmasked)
     try:
         examples = _examples(query.get("examples") or [], module, qualname, versions, sandbox, tracer_root)
         versions.install("buggy")
         try:
-            located = target_class(spec["target"]["file"], qualname, [versions.root])
-        except (not_found, SyntaxError, OSError) as exc:
+            located = Target(spec["target"]["file"], qualname, [versions.root])
+        except (TargetNotFound, SyntaxError, OSError) as exc:
             raise Refused(str(exc) or type(exc).__name__) from None
     finally:
         versions.close()
-    context = dict(located.context, calls=examples)
-    rule = queries.rule_for(kind, query)
+    return {"b1": b1, "context": dict(located.context, calls=examples), "module": module, "qualname": qualname,
+            "unmasked": unmasked}
+
+
+def _gold(spec: dict[str, Any], result: dict[str, Any], shared: dict[str, Any], sandbox: Sandbox,
+          tracer_root: str) -> dict[str, Any]:
+    kind, query = spec.get("kind"), spec.get("query") or {}
+    b1 = shared["b1"]
+    buggy, correct = b1["runs"]["buggy"], b1["runs"]["correct"]
     measured: dict[str, Any] = {"input": query["input"], "buggy": buggy, "test": None}
     verification = b1
     if kind == "B2_RegressionTest":
-        measured["test"] = reference_test(module, qualname, query["input"], correct)
-        verification = verify(kind, spec["target"], mutant, {"test": measured["test"]}, sandbox, tracer_root,
-                              unmasked)
+        measured["test"] = reference_test(shared["module"], shared["qualname"], query["input"], correct)
+        verification = verify(kind, spec["target"], spec.get("mutant"), {"test": measured["test"]}, sandbox,
+                              tracer_root, shared["unmasked"])
         if not fail_to_pass(verification):
             runs = {k: v.get("verdict") for k, v in (verification.get("runs") or {}).items()}
             raise Refused(f"the reference test is not fail-to-pass here ({runs})")
-    answer = rule.answer(measured, query, None)
-    return dict(result, status="ok", answer=answer, context=context, verification=verification)
+    answer = queries.rule_for(kind, query).answer(measured, query, None)
+    return dict(result, status="ok", answer=answer, context=shared["context"], verification=verification)
 
 
 def run_verify(spec: dict[str, Any], result: dict[str, Any], sandbox: Sandbox, tracer_root: str) -> dict[str, Any]:

@@ -61,8 +61,8 @@ def run_key(spec: Spec) -> str:
                        spec.get("timeout_seconds"), spec.get("variant_epoch"), spec.get("variant_candidate"),
                        spec.get("variant_edit"),
                        bool(spec.get("variant_search")), measure.is_world(spec.get("kind")), spec.get("mutant"),
-                       # B1/B2: each instance verifies its reference alone (its own versions, its own uid).
-                       spec.get("id") if comet.is_comet(spec.get("kind")) else None])
+                       # B1/B2: the specs of one bug (target, mutant, reference) verify its reference once.
+                       [spec.get("target"), spec.get("query")] if comet.is_comet(spec.get("kind")) else None])
 
 
 def recording_key(spec: Spec) -> str:
