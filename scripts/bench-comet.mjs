@@ -8,7 +8,7 @@
 // containers' seconds per reply (the verifier's own log), replies verified per minute and B / A.
 //
 //   node scripts/bench-comet.mjs [--pairs 1] [--keep DIR] [--concurrency 8]
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -30,19 +30,23 @@ mkdirSync(work, { recursive: true });
 const cache = join(work, 'cache');
 const selection = ['--instances', join(root, 'instances'), '--categories', 'B1,B2'];
 
+/** A tracegate command in a child process (async: the reference model serves from this process). */
 function cliRun(args) {
   const started = process.hrtime.bigint();
-  const run = spawnSync(process.execPath, [cli, ...args], {
-    cwd: root,
-    encoding: 'utf8',
-    maxBuffer: 256 * 1024 * 1024,
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], { cwd: root });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      if (code !== 0) {
+        process.stderr.write(out.slice(-4000));
+        reject(new Error(`tracegate ${args[0]} exited ${code}`));
+      } else resolve({ seconds, log: out });
+    });
   });
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (run.status !== 0) {
-    process.stderr.write(run.stderr.slice(-4000));
-    throw new Error(`tracegate ${args[0]} exited ${run.status}`);
-  }
-  return { seconds, log: run.stdout + run.stderr };
 }
 
 /** Each oracle with the code its prompt shows: two bugs of one function ask the same question. */
@@ -131,13 +135,15 @@ function figures(log) {
   return { replies, seconds, batches: each.length };
 }
 
-console.log(`harvest: ${cliRun(['harvest', ...selection, '--cache', cache]).seconds.toFixed(1)} s`);
+console.log(
+  `harvest: ${(await cliRun(['harvest', ...selection, '--cache', cache])).seconds.toFixed(1)} s`,
+);
 const model = await referenceModel();
 try {
   for (let pair = 1; pair <= Number(values.pairs); pair++) {
     rmSync(join(cache, 'verifications'), { recursive: true, force: true });
-    const a = answer(model.url, `a${pair}`);
-    const b = answer(model.url, `b${pair}`);
+    const a = await answer(model.url, `a${pair}`);
+    const b = await answer(model.url, `b${pair}`);
     const fa = figures(a.log);
     const fb = figures(b.log);
     const results = JSON.parse(readFileSync(join(work, `a${pair}`, 'results.json'), 'utf8'));
