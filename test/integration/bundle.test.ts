@@ -57,7 +57,7 @@ describe(`the bundled benchmark (${ALL ? 'all of it' : `a sample of ${SAMPLE}, s
   });
   afterAll(() => demo.close());
 
-  it('holds at least 1,000 instances over 12 packages, every traced kind with 35, none over 15%; 150 world-model instances over 6 packages', () => {
+  it('holds at least 1,000 instances over 12 packages, every traced kind with 35, none over 15%; 150 world-model instances over 6 packages; 150 of B1 and of B2 over 6', () => {
     const loaded = loadSuite(BUNDLE).instances;
     const stats = suiteStats(loaded);
     expect(stats.total).toBeGreaterThanOrEqual(1000);
