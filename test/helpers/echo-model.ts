@@ -23,7 +23,7 @@ export function cachedOracles(cache: string): Map<string, unknown> {
   return oracles;
 }
 
-/** Every oracle of a cache directory with the code its prompt shows (its context's source). */
+/** Every oracle of a cache directory with the code its prompt shows (its context's source and first line). */
 export function cachedOracleEntries(cache: string): OracleEntry[] {
   const root = join(cache, 'oracles');
   return readdirSync(root).flatMap((key) => {
@@ -31,11 +31,13 @@ export function cachedOracleEntries(cache: string): OracleEntry[] {
       const read = (name: string) =>
         JSON.parse(readFileSync(join(root, key, name), 'utf8')) as Record<string, unknown>;
       const oracle = read('oracle.json');
+      const context = read('context.json');
       return [
         {
           question: oracle.question as string,
           answer: oracle.oracle_answer,
-          source: read('context.json').source as string,
+          source: context.source as string,
+          firstLine: context.first_line as number,
         },
       ];
     } catch {
@@ -48,18 +50,26 @@ export interface OracleEntry {
   question: string;
   answer: unknown;
   source: string;
+  firstLine: number;
 }
 
-/** The entry a prompt asks about: its question, and (two bugs of one function ask the same) its code. */
+/** How many of an entry's numbered source lines the prompt shows (prompt/build.ts numbers them so). */
+function shown(entry: OracleEntry, prompt: string): number {
+  return entry.source
+    .replace(/\n$/, '')
+    .split('\n')
+    .filter((line, i) => prompt.includes(`${String(entry.firstLine + i).padStart(5)}  ${line}\n`))
+    .length;
+}
+
+/**
+ * The entry a prompt asks about: its question, and where two oracles ask the same question of
+ * different code (B1/B2's bugs of one function), the one whose numbered lines the prompt shows most.
+ */
 function entryFor(entries: OracleEntry[], question: string, prompt: string): unknown {
   const asked = entries.filter((e) => e.question === question);
   if (asked.length <= 1) return asked[0]?.answer;
-  return asked.find((e) =>
-    e.source
-      .split('\n')
-      .filter((line) => line.trim())
-      .every((line) => prompt.includes(line)),
-  )?.answer;
+  return asked.reduce((best, e) => (shown(e, prompt) > shown(best, prompt) ? e : best)).answer;
 }
 
 /**
