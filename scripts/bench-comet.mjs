@@ -54,10 +54,12 @@ function oracles() {
   return readdirSync(join(cache, 'oracles')).map((key) => {
     const read = (name) => JSON.parse(readFileSync(join(cache, 'oracles', key, name), 'utf8'));
     const oracle = read('oracle.json');
+    const context = read('context.json');
     return {
       question: oracle.question,
       answer: oracle.oracle_answer,
-      source: read('context.json').source,
+      source: context.source,
+      firstLine: context.first_line,
     };
   });
 }
