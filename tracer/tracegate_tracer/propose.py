@@ -369,6 +369,7 @@ def candidates(facts: Facts, tests_file: list[str], packages: list[str],
 
 def unproposed() -> list[tuple[str, str]]:
     """Rules without a proposer (tests keep this empty). The world-model kinds ask about a test, not a
-    function: scripts/generate-world.py proposes them per test, not here."""
+    function: scripts/generate-world.py proposes them per test, not here; B1/B2 ask about a seeded bug and
+    its killing input, which scripts/generate-comet.py searches for."""
     return [(kind, mode) for kind, modes in RULES.items() for mode in modes
-            if (kind, mode) not in PROPOSERS and not kind.startswith("W")]
+            if (kind, mode) not in PROPOSERS and not kind.startswith(("W", "B"))]
