@@ -45,6 +45,9 @@ sys.path.insert(0, os.path.join(ROOT, "tracer"))
 from tracegate_tracer import mutants
 from tracegate_tracer.linemap import module_name
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from screen_harvest import harvest_candidates
+
 DEFAULT_PACKAGES = ["humanize", "boltons", "more-itertools", "natsort", "sqlparse", "click", "markdown",
                     "python-dateutil", "jinja2"]
 CLI = os.path.join(ROOT, "dist", "cli", "index.js")
@@ -245,29 +248,8 @@ def instances_of(package: str, environment: str, bug: dict) -> list[dict]:
 
 def screen(package: str, found: list[dict], work: str) -> tuple[dict[str, dict], dict[str, str]]:
     """Harvests the candidates in a scratch copy of the suite; (kept id -> oracle answer, dropped id -> why)."""
-    suite = os.path.join(work, "suite")
-    shutil.rmtree(suite, ignore_errors=True)
-    os.makedirs(os.path.join(suite, package))
-    shutil.copytree(os.path.join(ROOT, "instances", "environments"), os.path.join(suite, "environments"))
-    for c in found:
-        target_dir = os.path.join(suite, package, os.path.basename(c["dir"]))
-        if not os.path.isdir(target_dir):
-            shutil.copytree(c["dir"], target_dir, ignore=shutil.ignore_patterns("*.instance.json"))
-        with open(os.path.join(target_dir, c["instance"]["id"] + ".instance.json"), "w", encoding="utf-8") as out:
-            json.dump(c["instance"], out, indent=2)
-            out.write("\n")
-    cache = os.path.join(work, "cache")
-    run = subprocess.run(["node", CLI, "harvest", "--instances", suite, "--cache", cache],
-                         capture_output=True, text=True, check=False)
-    kept, dropped = {}, {}
-    for path in glob.glob(os.path.join(cache, "oracles", "*", "oracle.json")):
-        with open(path, encoding="utf-8") as handle:
-            oracle = json.load(handle)
-        kept[oracle["meta"]["instance_id"]] = oracle["oracle_answer"]
-    for line in run.stderr.splitlines():
-        match = re.match(r"^\s+(\S+): (invalid|error|timeout) — (.*)$", line)
-        if match and match.group(1) not in kept:
-            dropped[match.group(1)] = f"{match.group(2)}: {match.group(3)[:300]}"
+    oracles, dropped, _said = harvest_candidates(package, found, work)
+    kept = {ident: oracle["oracle_answer"] for ident, oracle in oracles.items()}
     for c in found:
         if c["instance"]["id"] not in kept:
             dropped.setdefault(c["instance"]["id"], "no oracle")

@@ -46,6 +46,9 @@ sys.path.insert(0, os.path.join(ROOT, "tracer"))
 
 from tracegate_tracer import mutants
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from screen_harvest import harvest_candidates
+
 DEFAULT_PACKAGES = ["click", "jinja2", "rich", "humanize", "sqlparse", "more-itertools", "natsort", "boltons"]
 KINDS = {"W1_Outcome": "w1-outcome", "W2_PeakMemory": "w2-peak", "W3_WallTime": "w3-wall", "W4_Profile": "w4-profile"}
 MEASURED = {"W2_PeakMemory": ("peak_bytes", 10_000), "W3_WallTime": ("wall_ms", 0.01)}
@@ -166,26 +169,10 @@ def candidates(package: str, tests: list[dict], per_test: int, seed: int, wheel_
 
 def screen(package: str, found: list[dict], work: str) -> tuple[dict[str, dict], dict[str, str]]:
     """Harvests the candidates in a scratch copy of the suite; (kept id -> oracle answer, dropped id -> why)."""
-    suite = os.path.join(work, "suite")
-    shutil.rmtree(suite, ignore_errors=True)
-    os.makedirs(os.path.join(suite, package))
-    shutil.copytree(os.path.join(ROOT, "instances", "environments"), os.path.join(suite, "environments"))
-    for c in found:
-        target_dir = os.path.join(suite, package, os.path.basename(c["dir"]))
-        if not os.path.isdir(target_dir):
-            shutil.copytree(c["dir"], target_dir, ignore=shutil.ignore_patterns("*.instance.json"))
-        with open(os.path.join(target_dir, c["instance"]["id"] + ".instance.json"), "w", encoding="utf-8") as out:
-            json.dump(c["instance"], out, indent=2)
-            out.write("\n")
-    cache = os.path.join(work, "cache")
-    run = subprocess.run(["node", CLI, "harvest", "--instances", suite, "--cache", cache],
-                         capture_output=True, text=True, check=False)
-    sys.stderr.write(run.stdout.splitlines()[0] + "\n" if run.stdout else run.stderr[-2000:])
-    kept, dropped = {}, {}
-    for path in glob.glob(os.path.join(cache, "oracles", "*", "oracle.json")):
-        with open(path, encoding="utf-8") as handle:
-            oracle = json.load(handle)
-        ident = oracle["meta"]["instance_id"]
+    oracles, dropped, said = harvest_candidates(package, found, work)
+    sys.stderr.write(said)
+    kept = {}
+    for ident, oracle in oracles.items():
         wall = (oracle["meta"].get("measurement") or {}).get("wall_ms")
         band = (oracle["meta"].get("measurement") or {}).get("band") or {}
         if wall and wall["max"] > max(wall["min"] * band.get("ratio", 2), wall["min"] + band.get("floor", 0)):
@@ -193,10 +180,6 @@ def screen(package: str, found: list[dict], work: str) -> tuple[dict[str, dict],
             dropped[ident] = f"unstable: clean runs {wall['min']}-{wall['max']} ms, beyond the band"
             continue
         kept[ident] = oracle["oracle_answer"]
-    for line in run.stderr.splitlines():
-        match = re.match(r"^\s+(\S+): (invalid|error|timeout) — (.*)$", line)
-        if match and match.group(1) not in kept:
-            dropped[match.group(1)] = f"{match.group(2)}: {match.group(3)[:300]}"
     for c in found:
         dropped.setdefault(c["instance"]["id"], "no oracle") if c["instance"]["id"] not in kept else None
     return kept, dropped
