@@ -139,6 +139,7 @@ class Versions:
         other = {"buggy": "correct", "correct": "buggy"}
         for name, text in texts.items():
             dest = self.path(f"{name}_respelled")
+            shutil.rmtree(dest, ignore_errors=True)
             _copy(self.path("correct"), dest)
             source = os.path.join(dest, self.inner)
             with open(source, "w", encoding="utf-8") as handle:
@@ -366,14 +367,17 @@ def _target(target: Any) -> tuple[str, str]:
 
 
 def verify(kind: str, target: Any, mutant: Any, reply: Any, sandbox: Sandbox, tracer_root: str,
-           unmasked_ok: bool = False) -> dict[str, Any]:
-    """What the reply does against each version: the `verification` of the result line."""
+           unmasked_ok: bool = False, versions: Versions | None = None) -> dict[str, Any]:
+    """What the reply does against each version: the `verification` of the result line. With `versions`
+    (a harvest's, shared by one bug's specs) they are used and left open; else made here and closed."""
     if not isinstance(mutant, dict):
         raise Refused("B1/B2 need the instance's mutant")
     module, qualname = _target(target)
     if not isinstance(reply, dict):
         raise Refused("the reply to verify must be an object")
-    versions = Versions(mutant, os.path.join(sandbox.work_dir, f"comet-{sandbox.index}"), unmasked_ok)
+    own = versions is None
+    if versions is None:
+        versions = Versions(mutant, os.path.join(sandbox.work_dir, f"comet-{sandbox.index}"), unmasked_ok)
     try:
         if kind == "B1_BuggyIO":
             given = reply.get("input")
@@ -404,7 +408,8 @@ def verify(kind: str, target: Any, mutant: Any, reply: Any, sandbox: Sandbox, tr
                 runs[name] = run_test_file(test, versions.root, sandbox)
         return {"kind": kind, "runs": runs}
     finally:
-        versions.close()
+        if own:
+            versions.close()
 
 
 def exposes(verification: dict[str, Any]) -> bool:
@@ -508,20 +513,32 @@ def harvest(specs: list[dict[str, Any]], results: list[dict[str, Any]], sandbox:
     reference input verified once (it must still expose the mutant), the prompt's context once (the buggy
     function, example calls on which both versions agree), then each spec's gold: B1 the buggy version's
     behaviour on the reference input, B2 a fail-to-pass test built from it (verified too)."""
+    first = specs[0]
     try:
-        shared = _reference(specs[0], sandbox, tracer_root)
+        if not isinstance(first.get("mutant"), dict):
+            raise Refused("B1/B2 need the instance's mutant")
+        # One copy of both versions for the group: every spec of the bug uses it.
+        versions = Versions(first["mutant"], os.path.join(sandbox.work_dir, f"comet-{sandbox.index}"),
+                            bool(first.get("unmasked_for_tests")))
     except Refused as exc:
         return [dict(result, status="invalid", reason=str(exc)) for result in results]
-    out = []
-    for spec, result in zip(specs, results, strict=True):
+    try:
         try:
-            out.append(_gold(spec, result, shared, sandbox, tracer_root))
+            shared = _reference(first, versions, sandbox, tracer_root)
         except Refused as exc:
-            out.append(dict(result, status="invalid", reason=str(exc)))
-    return out
+            return [dict(result, status="invalid", reason=str(exc)) for result in results]
+        out = []
+        for spec, result in zip(specs, results, strict=True):
+            try:
+                out.append(_gold(spec, result, shared, versions, sandbox, tracer_root))
+            except Refused as exc:
+                out.append(dict(result, status="invalid", reason=str(exc)))
+        return out
+    finally:
+        versions.close()
 
 
-def _reference(spec: dict[str, Any], sandbox: Sandbox, tracer_root: str) -> dict[str, Any]:
+def _reference(spec: dict[str, Any], versions: Versions, sandbox: Sandbox, tracer_root: str) -> dict[str, Any]:
     """What every spec of one bug shares: the reference input's verification and the prompt's context."""
     from .locate import Target, TargetNotFound
 
@@ -530,29 +547,26 @@ def _reference(spec: dict[str, Any], sandbox: Sandbox, tracer_root: str) -> dict
     unmasked = bool(spec.get("unmasked_for_tests"))
     if "input" not in query:
         raise Refused("B1/B2 instances need `query.input`: the input that exposes the mutant")
-    b1 = verify("B1_BuggyIO", spec["target"], mutant, {"input": query["input"]}, sandbox, tracer_root, unmasked)
+    b1 = verify("B1_BuggyIO", spec["target"], mutant, {"input": query["input"]}, sandbox, tracer_root, unmasked,
+                versions)
     if b1.get("refused"):
         raise Refused(f"the reference input cannot run: {b1['refused']}")
     if not exposes(b1):
         raise Refused("the reference input does not expose the mutant here (both versions behave the same)")
     if b1["runs"]["correct"].get("outcome") == "timeout":
         raise Refused("the correct version times out on the reference input")
-    versions = Versions(mutant, os.path.join(sandbox.work_dir, f"comet-{sandbox.index}"), unmasked)
+    examples = _examples(query.get("examples") or [], module, qualname, versions, sandbox, tracer_root)
+    versions.install("buggy")
     try:
-        examples = _examples(query.get("examples") or [], module, qualname, versions, sandbox, tracer_root)
-        versions.install("buggy")
-        try:
-            located = Target(spec["target"]["file"], qualname, [versions.root])
-        except (TargetNotFound, SyntaxError, OSError) as exc:
-            raise Refused(str(exc) or type(exc).__name__) from None
-    finally:
-        versions.close()
+        located = Target(spec["target"]["file"], qualname, [versions.root])
+    except (TargetNotFound, SyntaxError, OSError) as exc:
+        raise Refused(str(exc) or type(exc).__name__) from None
     return {"b1": b1, "context": dict(located.context, calls=examples), "module": module, "qualname": qualname,
             "unmasked": unmasked}
 
 
-def _gold(spec: dict[str, Any], result: dict[str, Any], shared: dict[str, Any], sandbox: Sandbox,
-          tracer_root: str) -> dict[str, Any]:
+def _gold(spec: dict[str, Any], result: dict[str, Any], shared: dict[str, Any], versions: Versions,
+          sandbox: Sandbox, tracer_root: str) -> dict[str, Any]:
     kind, query = spec.get("kind"), spec.get("query") or {}
     b1 = shared["b1"]
     buggy, correct = b1["runs"]["buggy"], b1["runs"]["correct"]
@@ -561,7 +575,7 @@ def _gold(spec: dict[str, Any], result: dict[str, Any], shared: dict[str, Any], 
     if kind == "B2_RegressionTest":
         measured["test"] = reference_test(shared["module"], shared["qualname"], query["input"], correct)
         verification = verify(kind, spec["target"], spec.get("mutant"), {"test": measured["test"]}, sandbox,
-                              tracer_root, shared["unmasked"])
+                              tracer_root, shared["unmasked"], versions)
         if not fail_to_pass(verification):
             runs = {k: v.get("verdict") for k, v in (verification.get("runs") or {}).items()}
             raise Refused(f"the reference test is not fail-to-pass here ({runs})")
