@@ -86254,15 +86254,16 @@ const HARVEST_RUNS = 2;
  * A run that fails part way keeps the results its tracer wrote before (each
  * group's as it finished): an interrupt or a lost engine costs only what had
  * not finished.
- * A variant search is no oracle (it ranks candidates; the one kept is
- * harvested HARVEST_RUNS times alone): each search runs once, in one of the
- * runs (searchRuns), so the searches share both cores instead of doubling.
+ * A variant search is no oracle (it ranks candidates), and a candidate the
+ * search answered has that answer as its second harvest (settle.ts): each
+ * runs once, in one of the runs (onceRuns), so they share both cores instead
+ * of doubling.
  */
 async function runAll(backend, env, items, deps) {
     if (deps.signal?.aborted)
         return { runs: [] };
-    const runOf = searchRuns(items.filter((i) => i.variant?.search));
-    const inRun = (run) => items.filter((i) => !i.variant?.search || runOf.get(i) === run);
+    const runOf = onceRuns(items.filter(runsOnce));
+    const inRun = (run) => items.filter((i) => !runsOnce(i) || runOf.get(i) === run);
     const done = await Promise.all(Array.from({ length: HARVEST_RUNS }, (_, i) => {
         const mine = inRun(i);
         return mine.length
@@ -86291,16 +86292,20 @@ function collected(done) {
     const lost = done.find((d) => d.lost)?.lost;
     return { runs: done.map((d) => d.results), ...(lost ? { lost } : {}) };
 }
+/** An item harvested in one run only: a variant search, or a candidate the search answered. */
+const runsOnce = (l) => Boolean(l.variant?.search || l.variant?.searched);
 /**
- * The run each search goes to: searches over the same tests share one search
- * run of the tracer (one pool, every target recorded at once), so they go to
- * the same run; the test sets are spread over the runs largest first, each to
- * the run with the fewest searches so far.
+ * The run each once-run item goes to: searches over the same tests share one
+ * search run of the tracer (one pool, every target recorded at once), so they
+ * go to the same run; a candidate is a set of its own. The sets are spread
+ * over the runs largest first, each to the run with the fewest items so far.
  */
-function searchRuns(searches) {
+function onceRuns(items) {
     const sets = new Map();
-    for (const s of searches) {
-        const key = JSON.stringify([s.dir, s.instance.tests, s.instance.timeout_seconds]);
+    for (const s of items) {
+        const key = s.variant?.search
+            ? JSON.stringify([s.dir, s.instance.tests, s.instance.timeout_seconds])
+            : s.instance.id;
         sets.set(key, [...(sets.get(key) ?? []), s]);
     }
     const load = Array(HARVEST_RUNS).fill(0);
@@ -86358,12 +86363,12 @@ function settle_settle({ loaded, key }, runs, env, tracerDigest, deps) {
     const id = loaded.instance.id;
     if (runs.length < HARVEST_RUNS)
         return { status: 'error', reason: 'interrupted' };
-    // A variant search ran in one of the runs only (runs.ts): its one result is its answer.
-    const held = loaded.variant?.search ? runs.filter((r) => r.has(id)) : runs;
+    // A variant search, or a candidate the search answered, ran in one of the runs only (runs.ts).
+    const held = runsOnce(loaded) ? runs.filter((r) => r.has(id)) : runs;
     // The tracer's own verdict in every run (not a job that failed around it: a lost engine, a timeout
     // of the whole container, an interrupt): a failure then is the instance's, and is remembered.
     const verdicts = held.length > 0 && held.every((r) => typeof r.get(id) === 'object');
-    const agreed = agreedResult(held.map((r) => r.get(id)), (answers) => {
+    const agreed = agreedResult(withSearched(loaded, held.map((r) => r.get(id))), (answers) => {
         const where = deps.quarantine?.put(id, answers);
         if (where)
             deps.log(`  ${id}: quarantined, every run's answer in ${where}`);
@@ -86379,6 +86384,20 @@ function settle_settle({ loaded, key }, runs, env, tracerDigest, deps) {
             deps.failures?.put(key, { status: outcome.status, reason: outcome.reason, reused: 0 });
     }
     return reproduced(loaded, outcome, deps.log);
+}
+/**
+ * A candidate's fresh harvest and, when it answered, the search's answer for it beside as the
+ * second run the fresh one must agree with (a variant whose answer depends on what other copies
+ * of the search did before it in one interpreter is not kept). A fresh harvest that did not
+ * answer stands alone: its own reason (the test fails, the target is not reached) is the drop's.
+ */
+function withSearched(loaded, results) {
+    const searched = loaded.variant?.searched;
+    const [fresh] = results;
+    if (!searched || results.length !== 1 || typeof fresh !== 'object' || fresh.status !== 'ok')
+        return results;
+    const second = { ...fresh, answer: searched.answer };
+    return [fresh, second];
 }
 /**
  * A SWE-Flux instance is gated on only when the re-run reproduces its published
@@ -88775,8 +88794,9 @@ function variantOf(id) {
 }
 /**
  * Candidates harvested alone per instance and round, in the search's order: the first that passes
- * is kept. One: the first candidate of a search passes most often, and each harvest is two fresh
- * pytest runs; a search whose candidate failed gets its next one in the next round.
+ * is kept. One: the first candidate of a search passes most often, and each harvest is a fresh
+ * pytest run (checked against the search's answer); a search whose candidate failed gets its next
+ * one in the next round.
  */
 const VARIANT_TRIES = 1;
 /** Rounds of candidates: at most VARIANT_TRIES × VARIANT_ROUNDS candidates of a search are harvested. */
@@ -88844,7 +88864,7 @@ function foundCount(search, outcomes) {
 function candidatesOf(searches, outcomes, upTo = VARIANT_TRIES) {
     return searches.flatMap((s) => (searchAnswer(outcomes.get(s.instance.id))?.candidates ?? [])
         .slice(0, upTo)
-        .map(({ index, file, edits }) => ({
+        .map(({ index, file, edits, ...found }) => ({
         ...s,
         instance: {
             ...s.instance,
@@ -88856,6 +88876,7 @@ function candidatesOf(searches, outcomes, upTo = VARIANT_TRIES) {
             of: s.variant.of,
             candidate: index,
             edit: { file, edits },
+            ...('answer' in found ? { searched: { answer: found.answer } } : {}),
         },
     })));
 }

@@ -37,6 +37,11 @@ export interface LoadedInstance {
     search?: true;
     candidate?: number;
     edit?: VariantEdit;
+    /**
+     * The answer the search's run gave this candidate: the candidate is harvested once, alone, in
+     * a fresh process, and that harvest must agree with this one (stages/harvest/settle.ts).
+     */
+    searched?: { answer: unknown };
   };
   /** Set on an instance of a SWE-Flux run (suite/swe-flux.ts): it runs by its own harness. */
   sweFlux?: SweFluxHarness;

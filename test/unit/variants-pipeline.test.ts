@@ -4,6 +4,7 @@ import { cli } from '../../src/doors/cli/commands.js';
 import type { Engines } from '../../src/app/config/assemble.js';
 import type { ModelClient } from '../../src/contracts/model.js';
 import type { Results } from '../../src/contracts/results.js';
+import type { HarvestBackend, HarvestJob } from '../../src/contracts/harvest-backend.js';
 import { tempDir } from '../helpers/cli.js';
 import {
   engines,
@@ -23,7 +24,7 @@ import {
  * candidate 1 is the variant (n = 11).
  */
 const answerWith =
-  (sameUpTo: number, found = 3): FakeAnswer =>
+  (sameUpTo: number, found = 3, searched?: (k: number) => unknown): FakeAnswer =>
   (spec) => {
     if (!('kind' in spec)) return { n: 0 };
     if (spec.variant_search)
@@ -35,6 +36,7 @@ const answerWith =
               file: 'test_x.py',
               edits: [[1, 0, 1, 1, String(index)]],
               what: `test_x.py line 1: x → ${index}`,
+              ...(searched ? { answer: searched(index) } : {}),
             })),
         pool: found,
         targeted: found,
@@ -58,11 +60,26 @@ const client = (variantAnswer: (k: number) => number): ModelClient =>
     return k === undefined ? 10 : variantAnswer(Number(k));
   });
 
+/** Every spec id the fake backend was asked to run, one entry per job it was in. */
+let ran: string[] = [];
+
 async function runWith(model: ModelClient, fake = answer): Promise<Results> {
   const dir = tempDir('tg-variants-');
+  ran = [];
+  const backend = (): HarvestBackend => {
+    const inner = fakeBackend(fake);
+    return {
+      ...inner,
+      run: async (job: HarvestJob) => {
+        const plan = job.plan({ instanceDir: (i) => `/i/${i}`, workDir: '/w', isolation: null });
+        ran.push(...plan.instances.map((spec) => spec.id));
+        return inner.run(job);
+      },
+    };
+  };
   const with_: Engines = {
     ...engines(() => true),
-    backend: () => fakeBackend(fake),
+    backend,
     client: model,
   };
   const code = await cli(
@@ -122,5 +139,37 @@ describe('fresh variants through the pipeline', () => {
       'no-candidate': collatz.length,
       'original-answer-passes': 5 - collatz.length,
     });
+  });
+
+  it('harvests a candidate the search answered once, and keeps it only when that harvest agrees with the search', async () => {
+    const echo = client((k) => 10 + k);
+    // The search's answers are the fresh harvests' (n = 10 + k): one run per candidate, kept.
+    const agreed = await runWith(
+      echo,
+      answerWith(1, 3, (k) => ({ n: k < 1 ? 10 : 10 + k })),
+    );
+    const valid = agreed.variants!.valid;
+    expect(valid).toBeGreaterThan(0);
+    const candidateRuns = ran.filter((id) => /#\d+$/.test(id));
+    expect(candidateRuns.length).toBeGreaterThan(0);
+    expect(new Set(candidateRuns).size).toBe(candidateRuns.length);
+    const originalRuns = ran.filter((id) => !id.includes('@'));
+    expect(originalRuns.length).toBe(2 * new Set(originalRuns).size);
+    // The search answered candidate 1 with n = 99: its fresh harvest (n = 11) disagrees, so it is
+    // not kept; candidate 2, in the next round, agrees and is the variant.
+    const asked: number[] = [];
+    const disagreed = await runWith(
+      client((k) => (asked.push(k), 10 + k)),
+      answerWith(1, 3, (k) => ({ n: k === 1 ? 99 : 10 + k })),
+    );
+    expect(disagreed.variants!.valid).toBe(valid);
+    expect(new Set(asked)).toEqual(new Set([2]));
+    // Only candidate 2 agreeing: when it disagrees too, the drop is the first candidate's rule.
+    const none = await runWith(
+      echo,
+      answerWith(0, 2, () => ({ n: 99 })),
+    );
+    expect(none.variants!.valid).toBe(0);
+    expect(Object.keys(none.variants!.dropped).sort()).toEqual(['no-candidate', 'not-byte-stable']);
   });
 });

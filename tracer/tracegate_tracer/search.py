@@ -13,11 +13,12 @@ answered for the unchanged copy and for every candidate.
 A spec's answer is the candidates that change its answer, in pool order (those
 whose answer says nothing last: the screen would drop them), with
 counts of the others by why they did not (`same`, `failed`, `unreached`,
-`unanswered`, `unparsed`). It is an answer of the run like any oracle: the host
-caches it per epoch and harvests the first candidates alone, in a fresh
-process, to get their gold (a run of many copies shares one interpreter, so a
-cache warmed by one copy may change what the next does: the search ranks, the
-fresh harvest decides).
+`unanswered`, `unparsed`), each candidate with the answer this run gave it. It is an
+answer of the run like any oracle: the host caches it per epoch and harvests the
+first candidates alone, once, in a fresh process, to get their gold; the search's
+answer is the second harvest that one must agree with (a run of many copies shares
+one interpreter, so a cache warmed by one copy may change what the next does: a
+candidate whose answer depends on it is not kept).
 """
 
 from __future__ import annotations
@@ -308,7 +309,7 @@ def _decide(spec: Spec, parts: dict[str, dict[str, Any]], search: variant.Search
             else:
                 chosen = search.pool[k]
                 changed.append({"index": k, "file": chosen.file, "edits": [list(e) for e in chosen.edits],
-                                "what": chosen.what, "empty": empty(answer["answer"])})
+                                "what": chosen.what, "empty": empty(answer["answer"]), "answer": answer["answer"]})
     return {"status": "ok", "answer": {"candidates": changed, "pool": len(search.candidates),
                                        "targeted": search.targeted, **counts}}
 

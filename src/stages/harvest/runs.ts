@@ -24,9 +24,10 @@ export interface Runs {
  * A run that fails part way keeps the results its tracer wrote before (each
  * group's as it finished): an interrupt or a lost engine costs only what had
  * not finished.
- * A variant search is no oracle (it ranks candidates; the one kept is
- * harvested HARVEST_RUNS times alone): each search runs once, in one of the
- * runs (searchRuns), so the searches share both cores instead of doubling.
+ * A variant search is no oracle (it ranks candidates), and a candidate the
+ * search answered has that answer as its second harvest (settle.ts): each
+ * runs once, in one of the runs (onceRuns), so they share both cores instead
+ * of doubling.
  */
 export async function runAll(
   backend: HarvestBackend,
@@ -35,8 +36,8 @@ export async function runAll(
   deps: RunDeps,
 ): Promise<Runs> {
   if (deps.signal?.aborted) return { runs: [] };
-  const runOf = searchRuns(items.filter((i) => i.variant?.search));
-  const inRun = (run: number) => items.filter((i) => !i.variant?.search || runOf.get(i) === run);
+  const runOf = onceRuns(items.filter(runsOnce));
+  const inRun = (run: number) => items.filter((i) => !runsOnce(i) || runOf.get(i) === run);
   const done = await Promise.all(
     Array.from({ length: HARVEST_RUNS }, (_, i) => {
       const mine = inRun(i);
@@ -74,16 +75,22 @@ function collected(done: JobResults[]): Runs {
   return { runs: done.map((d) => d.results), ...(lost ? { lost } : {}) };
 }
 
+/** An item harvested in one run only: a variant search, or a candidate the search answered. */
+export const runsOnce = (l: LoadedInstance): boolean =>
+  Boolean(l.variant?.search || l.variant?.searched);
+
 /**
- * The run each search goes to: searches over the same tests share one search
- * run of the tracer (one pool, every target recorded at once), so they go to
- * the same run; the test sets are spread over the runs largest first, each to
- * the run with the fewest searches so far.
+ * The run each once-run item goes to: searches over the same tests share one
+ * search run of the tracer (one pool, every target recorded at once), so they
+ * go to the same run; a candidate is a set of its own. The sets are spread
+ * over the runs largest first, each to the run with the fewest items so far.
  */
-function searchRuns(searches: readonly LoadedInstance[]): Map<LoadedInstance, number> {
+function onceRuns(items: readonly LoadedInstance[]): Map<LoadedInstance, number> {
   const sets = new Map<string, LoadedInstance[]>();
-  for (const s of searches) {
-    const key = JSON.stringify([s.dir, s.instance.tests, s.instance.timeout_seconds]);
+  for (const s of items) {
+    const key = s.variant?.search
+      ? JSON.stringify([s.dir, s.instance.tests, s.instance.timeout_seconds])
+      : s.instance.id;
     sets.set(key, [...(sets.get(key) ?? []), s]);
   }
   const load = Array<number>(HARVEST_RUNS).fill(0);

@@ -5,8 +5,8 @@ import type { LoadedInstance } from '../../contracts/suite.js';
 import { canonicalJson } from '../../util/hash.js';
 import type { Miss } from './env-groups.js';
 import { toOutcome } from './outcome.js';
-import { agreedResult, type ReadResult } from './results.js';
-import { HARVEST_RUNS } from './runs.js';
+import { agreedResult, type ReadResult, type TracerResult } from './results.js';
+import { HARVEST_RUNS, runsOnce } from './runs.js';
 import type { HarvestDeps } from './types.js';
 
 /**
@@ -23,13 +23,16 @@ export function settle(
 ): HarvestOutcome {
   const id = loaded.instance.id;
   if (runs.length < HARVEST_RUNS) return { status: 'error', reason: 'interrupted' };
-  // A variant search ran in one of the runs only (runs.ts): its one result is its answer.
-  const held = loaded.variant?.search ? runs.filter((r) => r.has(id)) : runs;
+  // A variant search, or a candidate the search answered, ran in one of the runs only (runs.ts).
+  const held = runsOnce(loaded) ? runs.filter((r) => r.has(id)) : runs;
   // The tracer's own verdict in every run (not a job that failed around it: a lost engine, a timeout
   // of the whole container, an interrupt): a failure then is the instance's, and is remembered.
   const verdicts = held.length > 0 && held.every((r) => typeof r.get(id) === 'object');
   const agreed = agreedResult(
-    held.map((r) => r.get(id)),
+    withSearched(
+      loaded,
+      held.map((r) => r.get(id)),
+    ),
     (answers) => {
       const where = deps.quarantine?.put(id, answers);
       if (where) deps.log(`  ${id}: quarantined, every run's answer in ${where}`);
@@ -46,6 +49,21 @@ export function settle(
       deps.failures?.put(key, { status: outcome.status, reason: outcome.reason, reused: 0 });
   }
   return reproduced(loaded, outcome, deps.log);
+}
+
+/**
+ * A candidate's fresh harvest and, when it answered, the search's answer for it beside as the
+ * second run the fresh one must agree with (a variant whose answer depends on what other copies
+ * of the search did before it in one interpreter is not kept). A fresh harvest that did not
+ * answer stands alone: its own reason (the test fails, the target is not reached) is the drop's.
+ */
+function withSearched(loaded: LoadedInstance, results: (ReadResult | undefined)[]) {
+  const searched = loaded.variant?.searched;
+  const [fresh] = results;
+  if (!searched || results.length !== 1 || typeof fresh !== 'object' || fresh.status !== 'ok')
+    return results;
+  const second: TracerResult = { ...fresh, answer: searched.answer };
+  return [fresh, second];
 }
 
 /**

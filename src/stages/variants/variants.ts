@@ -59,8 +59,9 @@ export function variantOf(id: string): { of: string; epoch: number } | undefined
 
 /**
  * Candidates harvested alone per instance and round, in the search's order: the first that passes
- * is kept. One: the first candidate of a search passes most often, and each harvest is two fresh
- * pytest runs; a search whose candidate failed gets its next one in the next round.
+ * is kept. One: the first candidate of a search passes most often, and each harvest is a fresh
+ * pytest run (checked against the search's answer); a search whose candidate failed gets its next
+ * one in the next round.
  */
 export const VARIANT_TRIES = 1;
 /** Rounds of candidates: at most VARIANT_TRIES × VARIANT_ROUNDS candidates of a search are harvested. */
@@ -106,10 +107,14 @@ export function searchesOf(
   }));
 }
 
-/** One candidate the search found to change the answer: its index in the pool, its edit, in words. */
+/**
+ * One candidate the search found to change the answer: its index in the pool, its edit, in words,
+ * and the answer the search's run gave it.
+ */
 interface FoundCandidate extends VariantEdit {
   index: number;
   what: string;
+  answer?: unknown;
 }
 
 /** The search's answer: the candidates that change the answer, in pool order, and the others counted. */
@@ -167,7 +172,7 @@ export function candidatesOf(
   return searches.flatMap((s) =>
     (searchAnswer(outcomes.get(s.instance.id))?.candidates ?? [])
       .slice(0, upTo)
-      .map(({ index, file, edits }) => ({
+      .map(({ index, file, edits, ...found }) => ({
         ...s,
         instance: {
           ...s.instance,
@@ -185,6 +190,7 @@ export function candidatesOf(
           of: s.variant!.of,
           candidate: index,
           edit: { file, edits },
+          ...('answer' in found ? { searched: { answer: found.answer } } : {}),
         },
       })),
   );
