@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(364);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9622);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 364:
+/***/ 9622:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -76826,6 +76826,7 @@ const INCONCLUSIVE_CAUSES = [
     'kind missing',
     'kind too few items',
     'drop not excluded',
+    'shard missing',
 ];
 /** The gate's settings, as the comparison used them. */
 const gatePolicySchema = object({
@@ -76909,6 +76910,8 @@ const comparisonSchema = object({
     /** Set when a top-up ran: how many paired items were planned and added, and which. */
     topUp: object({ planned: schemas_number().int(), added: schemas_number().int(), ids: array(schemas_string()) })
         .optional(),
+    /** A merged run (`merge`): how many shards were planned, and which gave no results (1-based). */
+    shards: object({ count: schemas_number().int(), missing: array(schemas_number().int()) }).optional(),
     /**
      * The paired items that changed, in this run's order: `lost` were better in
      * the baseline (regressions: the report lists them, the check annotates their
@@ -77210,6 +77213,17 @@ const provenanceSchema = object({
     /** The scorer, `name@version`: runs of different scorers are not compared. */
     scorer: schemas_string(),
 });
+/**
+ * How a selection is split over a matrix (stages/select/shard.ts): the digest of the whole
+ * selection, its ids in order, the part (1-based) of each, and each part's expected cost.
+ */
+const shardPlanSchema = object({
+    count: schemas_number().int().min(1),
+    selection: schemas_string(),
+    ids: array(schemas_string()),
+    part: array(schemas_number().int().min(1)),
+    expected: array(schemas_number()),
+});
 /** The results format this tracegate reads and writes. */
 const RESULTS_SCHEMA = 'tracegate/results@2';
 /** results.json: everything needed to compare a later run against this one. */
@@ -77315,6 +77329,19 @@ const resultsSchema = object({
         byKind: record(schemas_string(), memorisationRowSchema),
     })
         .optional(),
+    /**
+     * A shard's results (`shard: i/n`): which part of which plan, and the items it attempted (the
+     * part's and their variants) with their content hashes, so the merge can check the parts
+     * belong together and rebuild the whole run's provenance. No verdict: the merge gives it.
+     */
+    shard: shardPlanSchema
+        .extend({
+        index: schemas_number().int().min(1),
+        attempted: array(tuple([schemas_string(), schemas_string()])),
+    })
+        .optional(),
+    /** The results of `merge`: how many shards were planned, and which were missing (1-based). */
+    merged: object({ count: schemas_number().int(), missing: array(schemas_number().int()) }).optional(),
     /** With `--price`: the run's token cost in USD at that price (per million tokens). */
     cost: object({
         usd: schemas_number(),
@@ -82223,6 +82250,8 @@ const CAUSE = {
         .filter((k) => k.status === 'too few items')
         .map((k) => k.kind)
         .join(', ')} have too few items`,
+    'shard missing': (c) => `shard${(c.shards?.missing.length ?? 0) > 1 ? 's' : ''} ${(c.shards?.missing ?? []).join(', ')} of ` +
+        `${c.shards?.count ?? '?'} gave no results: their items are not answered (re-run the failed matrix job, then the merge)`,
     'drop not excluded': (c) => {
         const o = c.overall;
         const bound = o?.test ? `, ${level(c.look.alpha)} lower bound ${pp(o.test.lower)}` : '';
@@ -82871,6 +82900,10 @@ unavailable) {
         if (undecided)
             causes.push('drop not excluded');
     }
+    // A merge missing a shard is at best inconclusive, however well the shards it has did.
+    const missingShards = candidate.merged?.missing ?? [];
+    if (!failed && missingShards.length)
+        causes.push('shard missing');
     const verdict = failed ? 'fail' : causes.length ? 'inconclusive' : 'pass';
     const comparison = {
         verdict,
@@ -82881,6 +82914,9 @@ unavailable) {
         kinds,
         pairing,
         ...(topUp ? { topUp } : {}),
+        ...(candidate.merged
+            ? { shards: { count: candidate.merged.count, missing: missingShards } }
+            : {}),
         flipped: {
             lost: pairs.filter((p) => p.candidate < p.baseline).map((p) => p.id),
             gained: pairs.filter((p) => p.candidate > p.baseline).map((p) => p.id),
@@ -85020,7 +85056,96 @@ function buildPrompt(instance, context, testFiles, options = DEFAULT_PROMPT_OPTI
     ];
 }
 
+;// CONCATENATED MODULE: ./src/stages/query/record.ts
+
+/** The gate's clusters of an instance: its first test's file in its environment, and the environment. */
+function record_clusterOf(loaded) {
+    const { environment, tests } = loaded.instance;
+    return { test: `${environment}:${tests[0].split('::')[0]}`, package: environment };
+}
+/**
+ * A record as results.json keeps it, finished where it is built: what
+ * happened to the instance, plus where its file is, its clusters, and
+ * whether its failure is the infrastructure's rather than the model's.
+ */
+function finishRecord(loaded, record) {
+    return {
+        ...record,
+        file: loaded.file,
+        cluster: record_clusterOf(loaded),
+        ...(record.error && INFRASTRUCTURE_ERRORS.has(record.error) ? { infrastructure: true } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/stages/select/shard.ts
+
+
+
+/** A matrix holds at most 256 jobs (GitHub Actions): more shards than that cannot all run. */
+const MAX_SHARDS = 256;
+/**
+ * What an item is expected to cost, in the units of a traced item's harvest: the measured seconds
+ * where known (the baseline's request latency), the kind's share of the whole-bundle harvest
+ * otherwise (docs/benchmarks.md: a world-model item ~4 traced ones, a B1/B2 item ~8).
+ */
+function expectedCost(kind, latencyMs) {
+    const harvest = isWorldKind(kind) ? 4 : isCometKind(kind) ? 8 : 1;
+    return harvest + (latencyMs ?? 0) / 1000 / TRACED_ITEM_SECONDS;
+}
+/** A traced item's share of a cold harvest on two cores (docs/benchmarks.md: 240 s / 1,608). */
+const TRACED_ITEM_SECONDS = 0.15;
+/** The cluster a shard keeps whole: the gate's (`package`: the environment), else the test's. */
+function shardCluster(l, by) {
+    const c = record_clusterOf(l);
+    return by === 'package' ? c.package : c.test;
+}
+/** The digest every shard of one selection shares: its ids and content, in order. */
+function selectionDigest(selected) {
+    return sha256(canonicalJson(selected.map((l) => [l.instance.id, l.contentHash])));
+}
+/**
+ * The selection in `count` parts: clusters whole, largest expected cost first, each to the part
+ * with the least cost so far (ties: the lower part), so the parts are balanced and the same
+ * selection, costs and count always give the same parts. Each part keeps the selection's order.
+ */
+function planShards(selected, count, by, cost) {
+    const clusters = new Map();
+    for (const l of selected) {
+        const key = shardCluster(l, by);
+        const c = clusters.get(key) ?? { ids: new Set(), cost: 0 };
+        c.ids.add(l.instance.id);
+        c.cost += cost(l);
+        clusters.set(key, c);
+    }
+    const load = Array(count).fill(0);
+    const partOf = new Map();
+    const ordered = [...clusters.entries()].sort(([ka, a], [kb, b]) => b.cost - a.cost || (ka < kb ? -1 : 1));
+    for (const [, c] of ordered) {
+        const part = load.indexOf(Math.min(...load));
+        load[part] = load[part] + c.cost;
+        for (const id of c.ids)
+            partOf.set(id, part);
+    }
+    return {
+        count,
+        selection: selectionDigest(selected),
+        ids: selected.map((l) => l.instance.id),
+        part: selected.map((l) => partOf.get(l.instance.id) + 1),
+        expected: load.map((x) => Math.round(x * 10) / 10),
+    };
+}
+/** The ids of part `index` (1-based) of the plan, in the selection's order. */
+function partIds(plan, index) {
+    return plan.ids.filter((_, i) => plan.part[i] === index);
+}
+/** The instances of part `index` (1-based) of the plan, in the selection's order. */
+function shardPart(selected, plan, index) {
+    const mine = new Set(partIds(plan, index));
+    return selected.filter((l) => mine.has(l.instance.id));
+}
+
 ;// CONCATENATED MODULE: ./src/app/config/options.ts
+
 
 
 
@@ -85267,6 +85392,24 @@ const runOptionsSchema = harvestOptionsSchema.extend({
         .transform((v) => (v === 'auto' ? 'auto' : Number(v)))
         .refine((v) => v === 'auto' || v <= 2 ** 31, '--variant-epoch must be at most 2147483648')
         .optional(),
+    /**
+     * `i/n`: this run answers part i of the selection split into n (a matrix job); the parts are
+     * combined by `merge`, which gives the verdict. Unset: the whole selection, one verdict.
+     */
+    shard: schemas_string()
+        .transform((s, ctx) => {
+        const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(s);
+        const [index, count] = m ? [Number(m[1]), Number(m[2])] : [NaN, NaN];
+        if (m && index >= 1 && index <= count && count <= MAX_SHARDS)
+            return { index, count };
+        ctx.addIssue({
+            code: 'custom',
+            message: `--shard must be i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS} (e.g. 2/4: the second of four ` +
+                `matrix jobs), got "${s}"`,
+        });
+        return NEVER;
+    })
+        .optional(),
 });
 /** `tracegate compare`: the gate on two results files. */
 const compareOptionsSchema = gateOptionsSchema.extend({
@@ -85362,6 +85505,7 @@ function parseWith(schema, raw, door = 'cli') {
 const RUN_OPTION_NAMES = Object.keys(runOptionsSchema.shape);
 const HARVEST_OPTION_NAMES = Object.keys(harvestOptionsSchema.shape);
 const COMPARE_OPTION_NAMES = Object.keys(compareOptionsSchema.shape);
+const GATE_OPTION_NAMES = Object.keys(gateOptionsSchema.shape);
 
 ;// CONCATENATED MODULE: ./src/stages/compare/sequential.ts
 
@@ -85389,27 +85533,6 @@ function chooseTopUp(pool, baselineScored, seed, max) {
         .sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0))
         .slice(0, Math.max(0, max))
         .map(({ item }) => item);
-}
-
-;// CONCATENATED MODULE: ./src/stages/query/record.ts
-
-/** The gate's clusters of an instance: its first test's file in its environment, and the environment. */
-function record_clusterOf(loaded) {
-    const { environment, tests } = loaded.instance;
-    return { test: `${environment}:${tests[0].split('::')[0]}`, package: environment };
-}
-/**
- * A record as results.json keeps it, finished where it is built: what
- * happened to the instance, plus where its file is, its clusters, and
- * whether its failure is the infrastructure's rather than the model's.
- */
-function finishRecord(loaded, record) {
-    return {
-        ...record,
-        file: loaded.file,
-        cluster: record_clusterOf(loaded),
-        ...(record.error && INFRASTRUCTURE_ERRORS.has(record.error) ? { infrastructure: true } : {}),
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/util/progress.ts
@@ -86365,6 +86488,11 @@ function settle_settle({ loaded, key }, runs, env, tracerDigest, deps) {
         return { status: 'error', reason: 'interrupted' };
     // A variant search, or a candidate the search answered, ran in one of the runs only (runs.ts).
     const held = runsOnce(loaded) ? runs.filter((r) => r.has(id)) : runs;
+    const differs = searchDiffers(loaded, held.map((r) => r.get(id)));
+    if (differs) {
+        deps.log(`  ${id}: ${differs}`);
+        return { status: 'invalid', reason: differs }; // neither stored nor remembered: harvested again
+    }
     // The tracer's own verdict in every run (not a job that failed around it: a lost engine, a timeout
     // of the whole container, an interrupt): a failure then is the instance's, and is remembered.
     const verdicts = held.length > 0 && held.every((r) => typeof r.get(id) === 'object');
@@ -86385,11 +86513,26 @@ function settle_settle({ loaded, key }, runs, env, tracerDigest, deps) {
     }
     return reproduced(loaded, outcome, deps.log);
 }
+/** The start of the reason of a candidate whose fresh harvest and search answered differently. */
+const SEARCH_DIFFERS = 'the search answered otherwise';
 /**
- * A candidate's fresh harvest and, when it answered, the search's answer for it beside as the
- * second run the fresh one must agree with (a variant whose answer depends on what other copies
- * of the search did before it in one interpreter is not kept). A fresh harvest that did not
- * answer stands alone: its own reason (the test fails, the target is not reached) is the drop's.
+ * Why a candidate harvested once must be harvested again (twice, fresh): its fresh answer is not
+ * the one the search gave it. The search runs every candidate in one interpreter, so a cache
+ * another copy warmed (a compiled grammar, a memoised name) can change what this one does.
+ */
+function searchDiffers(loaded, results) {
+    const searched = loaded.variant?.searched;
+    const [fresh] = results;
+    if (!searched || results.length !== 1 || typeof fresh !== 'object' || fresh.status !== 'ok')
+        return undefined;
+    if (canonicalJson(fresh.answer) === canonicalJson(searched.answer))
+        return undefined;
+    return `${SEARCH_DIFFERS} (its interpreter is shared with the other candidates): harvested again, twice, fresh`;
+}
+/**
+ * A candidate's fresh harvest and, when it answered as the search did, the search's answer beside
+ * as the second run it agrees with (runs_agreed 2). A fresh harvest that did not answer stands
+ * alone: its own reason (the test fails, the target is not reached) is the drop's.
  */
 function withSearched(loaded, results) {
     const searched = loaded.variant?.searched;
@@ -87201,6 +87344,15 @@ function assembleResults(state) {
         ...(state.variants ? { variants: state.variants } : {}),
         ...(input.selection.recorded ? { selection: input.selection.recorded } : {}),
         ...(memorisation ? { memorisation } : {}),
+        ...(input.selection.shard
+            ? {
+                shard: {
+                    ...input.selection.shard.plan,
+                    index: input.selection.shard.index,
+                    attempted: attempted.map((l) => [l.instance.id, l.contentHash]),
+                },
+            }
+            : {}),
         ...(state.incomplete || missing.length
             ? {
                 incomplete: {
@@ -88574,6 +88726,37 @@ function renderReport(results, comparison, context = {}) {
     return lines.join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/stages/report/shard.ts
+
+
+/** The report of one shard (`shard: i/n`): its part's accuracy by kind; no comparison. */
+function renderShardReport(results) {
+    const shard = results.shard;
+    const { summary } = results;
+    const part = shard.part.filter((p) => p === shard.index).length;
+    const variants = results.instances.filter((r) => r.id.includes('@v')).length;
+    const kinds = Object.entries(summary.byKind).sort(([a], [b]) => (a < b ? -1 : 1));
+    return [
+        `## tracegate — ${escapeMarkdown(results.model.name)}${results.model.revision ? ` @ ${codeSpan(results.model.revision)}` : ''} — shard ${shard.index} of ${shard.count}`,
+        '',
+        `Part ${shard.index} of ${shard.count}: ${part} of the selection's ${shard.ids.length} item(s)` +
+            (variants ? ` and ${variants} fresh variant(s)` : '') +
+            `; ${pct(summary.accuracy)} correct (${summary.correct}/${summary.total}).` +
+            ' A part is never compared alone: the verdict is the merge of every part (`tracegate merge`).',
+        ...(results.incomplete
+            ? [
+                '',
+                `Incomplete: ${escapeMarkdown(results.incomplete.reason)} (${results.incomplete.missing.length} missing).`,
+            ]
+            : []),
+        '',
+        '| kind | items | correct | accuracy |',
+        '|---|---:|---:|---:|',
+        ...kinds.map(([kind, k]) => `| ${kind} | ${k.total} | ${k.correct} | ${pct(k.accuracy)} |`),
+        '',
+    ].join('\n');
+}
+
 ;// CONCATENATED MODULE: ./src/stages/screen/screen.ts
 // The screen, pure: harvested candidates in, accepted instances and rejections (each with the rule
 // that rejected it) out. docs/generate.md states every rule; the order here is the order there.
@@ -88815,23 +88998,30 @@ function unvariable(l) {
         return 'own-parser';
     return undefined;
 }
+/** Where an instance's variant stands among a run's (`add`): a hash of the epoch and its id. */
+const variantRank = (id, epoch) => sha256(String(epoch), 'variant', id);
 /**
  * The searches of a selection at `epoch`: of `count` instances (`add`; chosen
  * by a hash of the epoch and id) or of each (`only`), among those that can
  * vary (not a world-model kind: a measured test is not perturbed; not run in a
  * checkout or by their own parser: their inputs are not the instance's files,
  * or their answer is not the rule's). Each search is a harvest of its own.
+ * A shard chooses `among` the whole selection and keeps its own part's, so the
+ * shards together search exactly what one run of the whole would.
  */
-function searchesOf(selected, mode, epoch) {
-    const eligible = selected.filter((l) => !l.variant && !unvariable(l));
+function searchesOf(selected, mode, epoch, among = selected) {
+    const eligible = among.filter((l) => !l.variant && !unvariable(l));
+    const mine = new Set(selected.map((l) => l.instance.id));
     const chosen = mode.mode === 'only'
         ? eligible
         : [...eligible]
-            .map((l) => ({ l, rank: sha256(String(epoch), 'variant', l.instance.id) }))
+            .map((l) => ({ l, rank: variantRank(l.instance.id, epoch) }))
             .sort((a, b) => (a.rank < b.rank ? -1 : 1))
             .slice(0, mode.count)
             .map(({ l }) => l);
-    return chosen.map((l) => ({
+    return chosen
+        .filter((l) => mine.has(l.instance.id))
+        .map((l) => ({
         ...l,
         instance: { ...l.instance, id: `${variantId(l.instance.id, epoch)}~search` },
         contentHash: sha256(l.contentHash, 'variant-search', String(epoch)),
@@ -88993,6 +89183,7 @@ function summarizeVariants(mode, epoch, selected, searches, screened) {
 
 ;// CONCATENATED MODULE: ./src/app/variants.ts
 
+
 /** A search's drop that a later candidate may still avoid (not "the search found nothing"). */
 const candidateRule = (d) => d.rule !== 'no-candidate';
 /**
@@ -89013,6 +89204,16 @@ async function findVariants(searches, outcomes, harvest, demo) {
             break;
         for (const [id, outcome] of await harvest(fresh))
             outcomes.set(id, outcome);
+        // A candidate whose fresh answer is not the search's is harvested again, twice, like any item.
+        const again = fresh
+            .filter((c) => {
+            const outcome = outcomes.get(c.instance.id);
+            return outcome?.status !== 'ok' && outcome?.reason.startsWith(SEARCH_DIFFERS);
+        })
+            .map((c) => ({ ...c, variant: { ...c.variant, searched: undefined } }));
+        if (again.length)
+            for (const [id, outcome] of await harvest(again))
+                outcomes.set(id, outcome);
         // Every candidate harvested so far, in each search's order (candidatesOf lists them in pool order).
         harvested = candidatesOf(searches, outcomes, VARIANT_ROUNDS * VARIANT_TRIES).filter((c) => outcomes.has(c.instance.id));
         screened = await screenVariants(searches, harvested, outcomes, demo);
@@ -89316,6 +89517,7 @@ function createVerifier(deps) {
 
 
 
+
 /** Harvest only: oracles into the store. */
 function harvestOnly(selected, harvest, deps) {
     return harvestOracles([...selected], harvest.tracerDigest, {
@@ -89361,8 +89563,9 @@ async function runPipeline(input, deps) {
     const looks = plannedLooks(input.gate.policy.alpha, selected.length, extra.length);
     let look = looks[0];
     let toppedUp = false;
+    const shard = input.selection.shard;
     const searches = variantsAsked
-        ? searchesOf(selected, variantsAsked.mode, variantsAsked.epoch)
+        ? searchesOf(selected, variantsAsked.mode, variantsAsked.epoch, shard?.whole)
         : [];
     // What this run asks: the selection (not with variants only) and, once screened, its valid variants.
     const attempted = variantsAsked?.mode.mode === 'only' ? [] : [...selected];
@@ -89445,7 +89648,9 @@ async function runPipeline(input, deps) {
         incomplete,
         variants: variantSummary,
     });
-    const compare = (results) => compareRuns(results, baseline, input.gate.policy, look, toppedUp
+    // A shard is compared by the merge of every part, never alone (its part is no selection of its own).
+    const compare = (results) => shard ? compareRuns(results, undefined, input.gate.policy) : compareWithBaseline(results);
+    const compareWithBaseline = (results) => compareRuns(results, baseline, input.gate.policy, look, toppedUp
         ? {
             planned: extra.length,
             added: extra.filter((l) => records.has(l.instance.id)).length,
@@ -89456,10 +89661,13 @@ async function runPipeline(input, deps) {
         deps.phase?.('Compare and report');
         const results = assemble(incomplete);
         const comparison = compare(results);
-        results.comparison = comparison;
+        if (!shard)
+            results.comparison = comparison;
         if (comparison.verdict === 'fail' && input.gate.accept)
             results.accepted = input.gate.accept;
-        const report = renderReport(results, comparison, reportContext(input.report, results));
+        const report = shard
+            ? renderShardReport(results)
+            : renderReport(results, comparison, reportContext(input.report, results));
         stores.results.finish(results, report);
         return {
             results,
@@ -90570,6 +90778,215 @@ async function recordRun(history, run, results, logger, accepted) {
             : ''));
 }
 
+;// CONCATENATED MODULE: ./src/app/shards.ts
+
+
+
+
+
+
+
+
+/**
+ * This job's part of the selection: the plan (clusters whole, balanced by expected cost: the
+ * baseline's request latency where it answered the item, the kind's share of a harvest
+ * otherwise), the part's index, and the whole selection it was split from.
+ */
+function shardSelection(options, whole, baseline, logger) {
+    const { index, count } = options.shard;
+    const latency = new Map(baseline?.instances.map((r) => [r.id, r.latencyMs]));
+    const plan = planShards(whole, count, options['cluster-by'], (l) => expectedCost(l.instance.kind, latency.get(l.instance.id)));
+    const mine = partIds(plan, index).length;
+    logger.log(`Shard ${index} of ${count}: ${mine} of the selection's ${whole.length} instance(s), ` +
+        `expected cost ${plan.expected[index - 1]} of ${plan.expected.join(' / ')} (clusters kept whole)`);
+    return { index, plan, whole };
+}
+/** What every shard of one run must share, with the words an error names it by. */
+const shards_SHARED = [
+    ['the plan (selection, count, parts)', (r) => planOf(r.shard)],
+    ['the model', (r) => r.model],
+    ['the prompt', (r) => [r.promptVersion, r.prompt]],
+    ['the scorer', (r) => r.provenance.scorer],
+    ['the tracer', (r) => r.provenance.tracer],
+    ['the selection', (r) => r.selection],
+    ['the variants epoch', (r) => r.variants && [r.variants.epoch, r.variants.mode]],
+    ['the commit', (r) => r.commit],
+    ['the generation settings', (r) => r.query && [r.query.api, r.query.settings, r.query.samples]],
+];
+const planOf = (s) => [s.count, s.selection, s.ids, s.part];
+/**
+ * The shards as the one run they are parts of: checked to belong together (one plan, model,
+ * prompt, scorer, tracer, selection and epoch; each part at most once), records in the order an
+ * unsharded run writes them (the selection's, then the variants'), and everything computed from
+ * records computed again over all of them. A missing part's items are `incomplete.missing` and
+ * `merged.missing` names the part: the gate is then at best inconclusive.
+ */
+function mergeShards(shards, rules) {
+    if (!shards.length)
+        throw new UsageError('merge: no shard results were given (each shard writes results.json)');
+    for (const s of shards)
+        if (!s.results.shard)
+            throw new UsageError(`merge: ${s.source} is not a shard's results (it has no "shard" field): ` +
+                'run each matrix job with shard: i/n and merge what they wrote');
+    const [first, ...rest] = shards;
+    for (const s of rest)
+        for (const [what, of] of shards_SHARED)
+            if (canonicalJson(of(s.results) ?? null) !== canonicalJson(of(first.results) ?? null))
+                throw new UsageError(`merge: ${first.source} (shard ${first.results.shard.index}) and ${s.source} ` +
+                    `(shard ${s.results.shard.index}) differ in ${what}: they are not parts of one run. ` +
+                    'Every matrix job must run the same inputs with its own shard: i/n.');
+    const head = first.results;
+    const plan = head.shard;
+    if (head.provenance.scorer !== rules.scorer)
+        throw new UsageError(`merge: the shards were scored by ${head.provenance.scorer}, this merge by ${rules.scorer}: ` +
+            'give the merge the same scoring and world-factor as the shards');
+    const byIndex = new Map();
+    for (const s of shards) {
+        const index = s.results.shard.index;
+        const seen = byIndex.get(index);
+        if (seen)
+            throw new UsageError(`merge: shard ${index} of ${plan.count} is given twice (${seen.source} and ${s.source}): give each shard once`);
+        byIndex.set(index, s);
+    }
+    const missingParts = Array.from({ length: plan.count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
+    const present = [...byIndex.entries()].sort(([a], [b]) => a - b).map(([, s]) => s.results);
+    const records = new Map();
+    for (const r of present)
+        for (const record of r.instances)
+            records.set(record.id, record);
+    const ordered = orderedRecords(plan, records, head.variants);
+    const missing = [
+        ...present.flatMap((r) => r.incomplete?.missing ?? []),
+        ...missingParts.flatMap((i) => partIds(plan, i)),
+    ];
+    const reasons = [
+        ...(missingParts.length
+            ? [
+                `shard${missingParts.length > 1 ? 's' : ''} ${missingParts.join(', ')} of ${plan.count} gave no results`,
+            ]
+            : []),
+        ...present
+            .filter((r) => r.incomplete)
+            .map((r) => `shard ${r.shard.index}: ${r.incomplete.reason}`),
+    ];
+    const environments = mergedEnvironments(present, shards);
+    const summary = summarize(ordered, rules);
+    const memorisation = head.variants ? memorisationOf(ordered, rules.policy) : undefined;
+    const usd = present.reduce((n, r) => n + (r.cost?.usd ?? 0), 0);
+    const harvested = (f) => present.reduce((n, r) => n + (f(r.harvest) ?? 0), 0);
+    const remembered = harvested((h) => h.remembered);
+    const backends = new Set(present.map((r) => r.harvest.backend).filter((b) => b !== 'cache'));
+    // What every shard shares; what is one shard's alone (its part, its lack of a verdict) is not.
+    const common = { ...head };
+    delete common.shard;
+    delete common.comparison;
+    delete common.accepted;
+    return {
+        ...common,
+        ...(head.query
+            ? {
+                query: summarizeQuery(ordered, {
+                    api: head.query.api,
+                    settings: head.query.settings,
+                    endpoint: head.model.endpoint,
+                    model: head.model.name,
+                }, head.query.samples),
+            }
+            : {}),
+        startedAt: present.map((r) => r.startedAt).sort()[0],
+        finishedAt: present
+            .map((r) => r.finishedAt)
+            .sort()
+            .at(-1),
+        harvest: {
+            cached: harvested((h) => h.cached),
+            harvested: harvested((h) => h.harvested),
+            failed: harvested((h) => h.failed),
+            ...(remembered ? { remembered } : {}),
+            backend: backends.size ? [...backends].sort().join('+') : 'cache',
+            environments,
+        },
+        summary,
+        ...(head.cost ? { cost: { usd, price: head.cost.price } } : {}),
+        provenance: {
+            ...head.provenance,
+            instances: instanceSetDigest(present.flatMap((r) => r.shard.attempted.map(([id, contentHash]) => ({ id, contentHash })))),
+            environments: environmentsDigest(environments),
+        },
+        instances: ordered,
+        ...(head.variants ? { variants: mergedVariants(present) } : {}),
+        ...(memorisation ? { memorisation } : {}),
+        merged: { count: plan.count, missing: missingParts },
+        ...(reasons.length || missing.length
+            ? {
+                incomplete: {
+                    reason: reasons.join('; ') || 'not every selected instance was answered',
+                    missing,
+                },
+            }
+            : {}),
+    };
+}
+/**
+ * Records in the order one run of the whole selection writes them: the selection's, then the
+ * variants' (`add`: by their rank at the epoch, as the run chose them; `only`: their originals').
+ */
+function orderedRecords(plan, records, variants) {
+    const position = new Map(plan.ids.map((id, i) => [id, i]));
+    const originals = plan.ids.flatMap((id) => records.get(id) ?? []);
+    const fresh = [...records.values()].filter((r) => variantOf(r.id) && !position.has(r.id));
+    const key = (r) => {
+        const { of, epoch } = variantOf(r.id);
+        return variants?.mode === 'only' ? (position.get(of) ?? Infinity) : variantRank(of, epoch);
+    };
+    fresh.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+    return [...originals, ...fresh];
+}
+/** The environments of every shard, once each; one name with two digests is no single run. */
+function mergedEnvironments(present, shards) {
+    const byName = new Map();
+    for (const r of present)
+        for (const e of r.harvest.environments ?? []) {
+            const seen = byName.get(e.name);
+            if (seen && seen.digest !== e.digest)
+                throw new UsageError(`merge: environment "${e.name}" has digest ${seen.digest} in one shard and ${e.digest} in another ` +
+                    `(${shards.map((s) => s.source).join(', ')}): the shards ran different recipes or base images`);
+            byName.set(e.name, seen ?? e);
+        }
+    return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+/** The shards' variant summaries added up (each search ran in exactly one shard). */
+function mergedVariants(present) {
+    const add = (into, from) => {
+        for (const [k, n] of Object.entries(from ?? {}))
+            into[k] = (into[k] ?? 0) + n;
+    };
+    const head = present[0].variants;
+    const out = {
+        epoch: head.epoch,
+        mode: head.mode,
+        tried: 0,
+        valid: 0,
+        dropped: {},
+        byKind: {},
+        unvariable: {},
+    };
+    for (const r of present) {
+        const v = r.variants;
+        out.tried += v.tried;
+        out.valid += v.valid;
+        add(out.dropped, v.dropped);
+        add(out.unvariable, v.unvariable);
+        for (const [kind, k] of Object.entries(v.byKind ?? {})) {
+            const into = (out.byKind[kind] ??= { tried: 0, valid: 0, dropped: {} });
+            into.tried += k.tried;
+            into.valid += k.valid;
+            add(into.dropped, k.dropped);
+        }
+    }
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/stores/cache-keys.ts
 
 const PREFIX = 'tracegate-v2-';
@@ -90670,6 +91087,17 @@ async function trendRows(history, logger) {
 
 
 
+
+
+
+
+
+
+
+
+
+
+
 /**
  * The one run both doors call: select once, restore the shared cache for that
  * selection, resolve the baseline, run the pipeline (harvest → … → report,
@@ -90689,10 +91117,15 @@ async function runGate(request, ports) {
     const baseline = once(baselineSource(given, history, request.event, ports.commitGraph, scorerId(given), logger, request.howToRecord));
     const prior = await baseline?.resolve().catch(() => undefined); // the pipeline says why
     const options = inheritSelection(given, prior?.results.selection, logger.log);
-    const { suite, selected } = loadSelection(options, logger);
+    const loaded = loadSelection(options, logger);
+    const { suite } = loaded;
     logger.log(`Suite ${suite.reader.root}: ${suite.instances.length} instance(s)`);
+    // A shard answers its part of the selection (clusters whole); the merge compares and records.
+    const shard = options.shard && shardSelection(options, loaded.selected, prior?.results, logger);
+    const selected = shard ? shardPart(loaded.selected, shard.plan, shard.index) : loaded.selected;
     const commit = request.record?.commit ?? eventCommit(request.event);
-    const input = toRunInput(options, selected, commit, suite.rejected, topUpPool(suite, options, selected));
+    const planned = toRunInput(shard ? { ...options, 'top-up': 0 } : options, selected, commit, suite.rejected, topUpPool(suite, options, selected));
+    const input = shard ? { ...planned, selection: { ...planned.selection, shard } } : planned;
     const shared = ports.sharedCache && {
         store: ports.sharedCache.store,
         paths: cacheLayout(options.cache).shared,
@@ -90707,7 +91140,7 @@ async function runGate(request, ports) {
     try {
         if (shared)
             await shared.store.restore(shared.paths, shared.keys);
-        const trend = history && request.trend.last > 0 ? request.trend : undefined;
+        const trend = history && request.trend.last > 0 && !shard ? request.trend : undefined;
         const rows = trend ? await trendRows(history, logger) : [];
         const outcome = await runPipeline({
             ...input,
@@ -90733,7 +91166,10 @@ async function runGate(request, ports) {
                 : {}),
             ...ports.engines,
         }));
-        if (history && request.record)
+        if (shard)
+            logger.log(`Shard ${shard.index} of ${shard.plan.count}: not compared or recorded alone; ` +
+                '`tracegate merge` of every shard gives the verdict and records the run.');
+        else if (history && request.record)
             await run_gate_record(history, request, outcome.results, ports).catch((error) => {
                 if (!request.recordBestEffort)
                     throw error;
@@ -90752,6 +91188,103 @@ async function runGate(request, ports) {
             await shared.store.save(shared.paths, shared.keys);
         }
     }
+}
+/**
+ * The gate over a sharded run: the shards' results merged into the one run they are parts of
+ * (app/shards.ts), then compared with the baseline, reported, written to `out` and recorded in
+ * the history once, exactly as an unsharded run would be. No harvest and no model request.
+ */
+async function mergeGate(request, ports) {
+    const { logger } = ports;
+    logger.phase?.('Merge');
+    const options = withApiBase(request.options, logger.warn);
+    const shards = readShards(request.dirs);
+    const results = mergeShards(shards, {
+        scoring: options.scoring,
+        worldFactor: options['world-factor'],
+        policy: toGatePolicy(options),
+        scorer: scorerId(options),
+    });
+    const merged = results.merged;
+    logger.log(`Merged ${shards.length} of ${merged.count} shard(s): ${results.instances.length} record(s)` +
+        (merged.missing.length ? `; missing shard(s) ${merged.missing.join(', ')}` : ''));
+    const history = options.history
+        ? historyStore(options.history, logger, ports.branchHistory)
+        : undefined;
+    const source = baselineSource(options, history, request.event, ports.commitGraph, scorerId(options), logger, request.howToRecord);
+    logger.phase?.('Compare and report');
+    let unavailable;
+    const baseline = await source?.resolve().catch((error) => {
+        if (!(error instanceof BaselineUnavailableError))
+            throw error;
+        unavailable = error.detail;
+        logger.warn(`tracegate: ${error.message}; the verdict is baseline-unavailable (never a pass).`);
+        return undefined;
+    });
+    const policy = toGatePolicy(options);
+    const comparison = compareRuns(results, baseline, policy, plannedLooks(policy.alpha, results.instances.length, 0)[0], undefined, unavailable);
+    results.comparison = comparison;
+    if (comparison.verdict === 'fail' && request.accept)
+        results.accepted = request.accept;
+    const trend = history && request.trend.last > 0 ? request.trend : undefined;
+    const rows = trend ? await trendRows(history, logger) : [];
+    const report = renderReport(results, comparison, reportContext({
+        ...(results.commit ? { commit: results.commit } : {}),
+        ...(trend
+            ? {
+                trend: {
+                    rows,
+                    name: options.name,
+                    last: trend.last,
+                    ...(trend.branch ? { branch: trend.branch } : {}),
+                },
+            }
+            : {}),
+    }, results));
+    const sink = new ResultsDir(options.out);
+    for (const record of results.instances)
+        sink.append(record);
+    sink.finish(results, report);
+    logger.log(`Wrote ${sink.location} and its report`);
+    if (history && request.record)
+        await run_gate_record(history, request, results, ports).catch((error) => {
+            if (!request.recordBestEffort)
+                throw error;
+            logger.warn(`tracegate could not record this run in the history: ${messageOf(error)}`);
+        });
+    return {
+        results,
+        comparison,
+        report,
+        harvest: NO_HARVEST,
+        suiteRoot: (0,external_node_fs_namespaceObject.realpathSync)(options.instances ?? defaultInstancesDir()),
+    };
+}
+/**
+ * The shards' results under `dirs`: each directory's results.json, or, for a directory without
+ * one (where a matrix's artifacts were downloaded), each of its subdirectories' (in name order).
+ */
+function readShards(dirs) {
+    const found = [];
+    for (const dir of dirs) {
+        const own = (0,external_node_path_namespaceObject.join)(dir, 'results.json');
+        if ((0,external_node_fs_namespaceObject.existsSync)(own)) {
+            found.push({ results: readResults(own, 'merge:'), source: own });
+            continue;
+        }
+        if (!(0,external_node_fs_namespaceObject.existsSync)(dir) || !(0,external_node_fs_namespaceObject.statSync)(dir).isDirectory())
+            throw new UsageError(`merge: ${dir} is not a directory (give each shard's output directory)`);
+        const inner = (0,external_node_fs_namespaceObject.readdirSync)(dir)
+            .sort()
+            .map((name) => (0,external_node_path_namespaceObject.join)(dir, name, 'results.json'))
+            .filter((file) => (0,external_node_fs_namespaceObject.existsSync)(file));
+        if (!inner.length)
+            throw new UsageError(`merge: ${dir} holds no results.json, nor do its subdirectories: give the shards' output ` +
+                'directories, or the directory their artifacts were downloaded to');
+        for (const file of inner)
+            found.push({ results: readResults(file, 'merge:'), source: file });
+    }
+    return found;
 }
 /** The source with its lookup done once: the selection and the pipeline read the same baseline. */
 function once(source) {
@@ -90936,6 +91469,13 @@ function distance(a, b) {
  * closest flag the command takes, and where its options are listed.
  */
 function parseFlags(args, names, usage, command = 'run') {
+    const { values, positionals } = parseFlagsAndArgs(args, names, usage, command);
+    if (positionals.length)
+        throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    return values;
+}
+/** parseFlags for a command that also takes arguments (`merge DIR…`): the flags and the rest. */
+function parseFlagsAndArgs(args, names, usage, command) {
     if (args.includes('--help') || args.includes('-h'))
         throw new HelpRequest(commandUsage(usage, command, names));
     for (const arg of args) {
@@ -90955,9 +91495,7 @@ function parseFlags(args, names, usage, command = 'run') {
             allowPositionals: true,
             strict: true,
         });
-        if (positionals.length)
-            throw new UsageError(`unexpected argument "${positionals[0]}"`);
-        return values;
+        return { values: values, positionals };
     }
     catch (error) {
         throw error instanceof UsageError
@@ -91955,6 +92493,7 @@ const COMMANDS = [
     'generate',
     'stats',
     'score',
+    'merge',
     'help',
 ];
 const USAGE = `tracegate — does the model still predict what the code does when it runs?
@@ -91967,6 +92506,12 @@ Usage:
       flipped items and the trend) and an unchanged one (pass).
   tracegate run --endpoint URL --model NAME [options]
       Run the gate against a candidate endpoint; writes OUT/results.json and OUT/report.md.
+  tracegate run --shard i/n ...
+      Answer part i of the selection split into n (a matrix job; clusters kept whole): its
+      results carry the plan; no verdict, no history entry (the merge gives both).
+  tracegate merge DIR... [--out DIR] [--history DIR --commit SHA --parent SHA] [gate options]
+      Merge the shards' output directories (or a directory holding them) into the one run
+      they are parts of; then compare, report and record once, as an unsharded run would.
   tracegate harvest [--instances DIR] [--cache DIR] [selection and harvest options]
       Harvest oracles only (into the cache).
   tracegate compare --baseline FILE --candidate FILE [gate options] [--out DIR]
@@ -92027,6 +92572,7 @@ Model and output (run; the Action's inputs have the same names):
                          score_answer, leniencies included (docs/scoring.md)
   --variants off|only|"add N"  fresh variants (perturbed test inputs, screened, per epoch)
   --variant-epoch E      the variants' seed (default 1); pairs stay within one epoch
+  --shard i/n            answer part i of n of the selection (a matrix job; merge them)
   --context MODE         slice (default), files or none: how much code the prompt shows
   --world-factor F       W2/W3 predictions pass within this factor of the measurement (2)
   --context-budget N     prompt limit in chars (48000) or tokens (12000t; default 16000t)
@@ -92049,6 +92595,18 @@ const defaultIo = {
     stderr: (t) => process.stderr.write(t + '\n'),
     env: process.env,
 };
+/** What `merge` takes: where the run goes and how it is judged (the model is the shards'). */
+const MERGE_FLAGS = [
+    'out',
+    'history',
+    'baseline',
+    'name',
+    'retention',
+    'instances',
+    'scoring',
+    'world-factor',
+    ...GATE_OPTION_NAMES,
+];
 /** The flags each command takes (for its usage and its typo suggestions). */
 const COMMAND_FLAGS = {
     run: [...RUN_OPTION_NAMES, 'commit', 'parent'],
@@ -92056,6 +92614,7 @@ const COMMAND_FLAGS = {
     harvest: HARVEST_OPTION_NAMES,
     dashboard: ['history', 'out'],
     compare: COMPARE_OPTION_NAMES,
+    merge: [...MERGE_FLAGS, 'commit', 'parent'],
 };
 function commands_parseFlags(args, names = RUN_OPTION_NAMES, command = 'run') {
     return parseFlags(args, names, USAGE, command);
@@ -92083,6 +92642,8 @@ engines) {
                 return await harvestCommand(rest, io, logger, lifecycle);
             case 'demo':
                 return await demoCommand(commands_parseFlags(rest, RUN_OPTION_NAMES, 'demo'), io, logger, lifecycle, engines);
+            case 'merge':
+                return await mergeCommand(rest, io, logger);
             case 'dashboard':
                 return await dashboardCommand(rest, io, logger);
             case 'compare':
@@ -92146,7 +92707,26 @@ async function runWith(options, io, logger, lifecycle, exitFor, at, engines) {
         howToRecord: 'a run with --history DIR --commit SHA records one',
     }, { logger, lifecycle, commitGraph: gitCommitGraph(process.cwd()), engines });
     io.stdout(outcome.report);
-    return exitFor(outcome.comparison.verdict);
+    // A shard has no verdict of its own: it succeeds when its part was answered (the merge gates).
+    return options.shard ? ExitCode.Pass : exitFor(outcome.comparison.verdict);
+}
+async function mergeCommand(args, io, logger) {
+    const { values, positionals } = parseFlagsAndArgs(args, [...MERGE_FLAGS, ...AT_COMMIT], USAGE, 'merge');
+    if (!positionals.length)
+        throw new UsageError("merge needs the shards' output directories: tracegate merge DIR... (or one directory holding them)");
+    const { commit, parent, ...flags } = values;
+    // The model and endpoint are the shards' (results.json holds them): none is asked here.
+    const options = parseRunOptions({ ...flags, endpoint: 'http://shards.invalid', model: 'shards' });
+    const at = atCommit(commit, parent);
+    const outcome = await mergeGate({
+        options,
+        dirs: positionals,
+        ...(at ? { event: { kind: 'push', ...at, sha: at.commit }, record: at } : {}),
+        trend: { last: CLI_TREND_COMMITS },
+        howToRecord: 'a merge with --history DIR --commit SHA records one',
+    }, { logger, commitGraph: gitCommitGraph(process.cwd()) });
+    io.stdout(outcome.report);
+    return exitCodeFor(outcome.comparison.verdict, options['on-inconclusive']);
 }
 /** Commits the trend in report.md shows when a history is given (the Action's default). */
 const CLI_TREND_COMMITS = 10;

@@ -4,6 +4,7 @@
 import type { HarvestOutcome } from '../contracts/oracle.js';
 import type { ModelClient } from '../contracts/model.js';
 import type { LoadedInstance } from '../contracts/suite.js';
+import { SEARCH_DIFFERS } from '../stages/harvest/settle.js';
 import {
   candidatesOf,
   foundCount,
@@ -44,6 +45,14 @@ export async function findVariants(
     );
     if (!fresh.length) break;
     for (const [id, outcome] of await harvest(fresh)) outcomes.set(id, outcome);
+    // A candidate whose fresh answer is not the search's is harvested again, twice, like any item.
+    const again = fresh
+      .filter((c) => {
+        const outcome = outcomes.get(c.instance.id);
+        return outcome?.status !== 'ok' && outcome?.reason.startsWith(SEARCH_DIFFERS);
+      })
+      .map((c) => ({ ...c, variant: { ...c.variant!, searched: undefined } }));
+    if (again.length) for (const [id, outcome] of await harvest(again)) outcomes.set(id, outcome);
     // Every candidate harvested so far, in each search's order (candidatesOf lists them in pool order).
     harvested = candidatesOf(searches, outcomes, VARIANT_ROUNDS * VARIANT_TRIES).filter((c) =>
       outcomes.has(c.instance.id),

@@ -25,6 +25,14 @@ export function settle(
   if (runs.length < HARVEST_RUNS) return { status: 'error', reason: 'interrupted' };
   // A variant search, or a candidate the search answered, ran in one of the runs only (runs.ts).
   const held = runsOnce(loaded) ? runs.filter((r) => r.has(id)) : runs;
+  const differs = searchDiffers(
+    loaded,
+    held.map((r) => r.get(id)),
+  );
+  if (differs) {
+    deps.log(`  ${id}: ${differs}`);
+    return { status: 'invalid', reason: differs }; // neither stored nor remembered: harvested again
+  }
   // The tracer's own verdict in every run (not a job that failed around it: a lost engine, a timeout
   // of the whole container, an interrupt): a failure then is the instance's, and is remembered.
   const verdicts = held.length > 0 && held.every((r) => typeof r.get(id) === 'object');
@@ -51,11 +59,30 @@ export function settle(
   return reproduced(loaded, outcome, deps.log);
 }
 
+/** The start of the reason of a candidate whose fresh harvest and search answered differently. */
+export const SEARCH_DIFFERS = 'the search answered otherwise';
+
 /**
- * A candidate's fresh harvest and, when it answered, the search's answer for it beside as the
- * second run the fresh one must agree with (a variant whose answer depends on what other copies
- * of the search did before it in one interpreter is not kept). A fresh harvest that did not
- * answer stands alone: its own reason (the test fails, the target is not reached) is the drop's.
+ * Why a candidate harvested once must be harvested again (twice, fresh): its fresh answer is not
+ * the one the search gave it. The search runs every candidate in one interpreter, so a cache
+ * another copy warmed (a compiled grammar, a memoised name) can change what this one does.
+ */
+function searchDiffers(
+  loaded: LoadedInstance,
+  results: (ReadResult | undefined)[],
+): string | undefined {
+  const searched = loaded.variant?.searched;
+  const [fresh] = results;
+  if (!searched || results.length !== 1 || typeof fresh !== 'object' || fresh.status !== 'ok')
+    return undefined;
+  if (canonicalJson(fresh.answer) === canonicalJson(searched.answer)) return undefined;
+  return `${SEARCH_DIFFERS} (its interpreter is shared with the other candidates): harvested again, twice, fresh`;
+}
+
+/**
+ * A candidate's fresh harvest and, when it answered as the search did, the search's answer beside
+ * as the second run it agrees with (runs_agreed 2). A fresh harvest that did not answer stands
+ * alone: its own reason (the test fails, the target is not reached) is the drop's.
  */
 function withSearched(loaded: LoadedInstance, results: (ReadResult | undefined)[]) {
   const searched = loaded.variant?.searched;
