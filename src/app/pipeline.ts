@@ -18,6 +18,7 @@ import { PROMPT_VERSION } from '../stages/prompt/build.js';
 import { assembleResults, mergeHarvests, NO_HARVEST, reportContext } from './results.js';
 import { queryInstances } from '../stages/query/stage.js';
 import { renderReport } from '../stages/report/markdown.js';
+import { renderShardReport } from '../stages/report/shard.js';
 import { findVariants } from './variants.js';
 import { searchesOf, summarizeVariants, type VariantSummary } from '../stages/variants/variants.js';
 import type { Baseline, Stores } from '../contracts/ports.js';
@@ -84,8 +85,9 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
   const looks = plannedLooks(input.gate.policy.alpha, selected.length, extra.length);
   let look: Look = looks[0];
   let toppedUp = false;
+  const shard = input.selection.shard;
   const searches = variantsAsked
-    ? searchesOf(selected, variantsAsked.mode, variantsAsked.epoch)
+    ? searchesOf(selected, variantsAsked.mode, variantsAsked.epoch, shard?.whole)
     : [];
   // What this run asks: the selection (not with variants only) and, once screened, its valid variants.
   const attempted: LoadedInstance[] = variantsAsked?.mode.mode === 'only' ? [] : [...selected];
@@ -183,7 +185,10 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
       incomplete,
       variants: variantSummary,
     });
+  // A shard is compared by the merge of every part, never alone (its part is no selection of its own).
   const compare = (results: Results): Comparison =>
+    shard ? compareRuns(results, undefined, input.gate.policy) : compareWithBaseline(results);
+  const compareWithBaseline = (results: Results): Comparison =>
     compareRuns(
       results,
       baseline,
@@ -203,9 +208,11 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
     deps.phase?.('Compare and report');
     const results = assemble(incomplete);
     const comparison = compare(results);
-    results.comparison = comparison;
+    if (!shard) results.comparison = comparison;
     if (comparison.verdict === 'fail' && input.gate.accept) results.accepted = input.gate.accept;
-    const report = renderReport(results, comparison, reportContext(input.report, results));
+    const report = shard
+      ? renderShardReport(results)
+      : renderReport(results, comparison, reportContext(input.report, results));
     stores.results.finish(results, report);
     return {
       results,

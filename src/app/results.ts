@@ -110,6 +110,15 @@ export function assembleResults(state: {
     ...(state.variants ? { variants: state.variants } : {}),
     ...(input.selection.recorded ? { selection: input.selection.recorded } : {}),
     ...(memorisation ? { memorisation } : {}),
+    ...(input.selection.shard
+      ? {
+          shard: {
+            ...input.selection.shard.plan,
+            index: input.selection.shard.index,
+            attempted: attempted.map((l): [string, string] => [l.instance.id, l.contentHash]),
+          },
+        }
+      : {}),
     ...(state.incomplete || missing.length
       ? {
           incomplete: {

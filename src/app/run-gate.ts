@@ -1,4 +1,21 @@
-import { loadSelection, scorerId, toRunDeps, toRunInput, topUpPool } from './config/assemble.js';
+import {
+  defaultInstancesDir,
+  loadSelection,
+  scorerId,
+  toGatePolicy,
+  toRunDeps,
+  toRunInput,
+  topUpPool,
+} from './config/assemble.js';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { BaselineUnavailableError, UsageError } from '../errors.js';
+import { compareRuns } from '../stages/compare/gate.js';
+import { plannedLooks } from '../stages/compare/sequential.js';
+import { renderReport } from '../stages/report/markdown.js';
+import { NO_HARVEST, reportContext } from './results.js';
+import { readResults, ResultsDir } from '../adapters/stores/results-dir.js';
+import { mergeShards, type ShardResults } from './shards.js';
 import { inheritSelection } from './config/selection.js';
 import type { Baseline, BaselineSource } from '../contracts/ports.js';
 import { baselineSource, historyStore, recordRun } from './config/history.js';
@@ -14,6 +31,8 @@ import { CacheImageShelf } from '../adapters/stores/image-shelf.js';
 import { pruneUnused } from '../adapters/stores/response-cache.js';
 import type { GatePorts, GateOutcome } from './ports.js';
 import { trendRows } from './trend.js';
+import { shardSelection } from './shards.js';
+import { shardPart } from '../stages/select/shard.js';
 
 /** What a door asks of the application: one gate run, already parsed. */
 export interface GateRequest {
@@ -64,16 +83,21 @@ export async function runGate(request: GateRequest, ports: GatePorts): Promise<G
   );
   const prior = await baseline?.resolve().catch(() => undefined); // the pipeline says why
   const options = inheritSelection(given, prior?.results.selection, logger.log);
-  const { suite, selected } = loadSelection(options, logger);
+  const loaded = loadSelection(options, logger);
+  const { suite } = loaded;
   logger.log(`Suite ${suite.reader.root}: ${suite.instances.length} instance(s)`);
+  // A shard answers its part of the selection (clusters whole); the merge compares and records.
+  const shard = options.shard && shardSelection(options, loaded.selected, prior?.results, logger);
+  const selected = shard ? shardPart(loaded.selected, shard.plan, shard.index) : loaded.selected;
   const commit = request.record?.commit ?? eventCommit(request.event);
-  const input = toRunInput(
-    options,
+  const planned = toRunInput(
+    shard ? { ...options, 'top-up': 0 } : options,
     selected,
     commit,
     suite.rejected,
     topUpPool(suite, options, selected),
   );
+  const input = shard ? { ...planned, selection: { ...planned.selection, shard } } : planned;
   const shared = ports.sharedCache && {
     store: ports.sharedCache.store,
     paths: cacheLayout(options.cache).shared,
@@ -91,7 +115,7 @@ export async function runGate(request: GateRequest, ports: GatePorts): Promise<G
   const started = Date.now();
   try {
     if (shared) await shared.store.restore(shared.paths, shared.keys);
-    const trend = history && request.trend.last > 0 ? request.trend : undefined;
+    const trend = history && request.trend.last > 0 && !shard ? request.trend : undefined;
     const rows = trend ? await trendRows(history, logger) : [];
     const outcome = await runPipeline(
       {
@@ -125,7 +149,12 @@ export async function runGate(request: GateRequest, ports: GatePorts): Promise<G
         ...ports.engines,
       }),
     );
-    if (history && request.record)
+    if (shard)
+      logger.log(
+        `Shard ${shard.index} of ${shard.plan.count}: not compared or recorded alone; ` +
+          '`tracegate merge` of every shard gives the verdict and records the run.',
+      );
+    else if (history && request.record)
       await record(history, request, outcome.results, ports).catch((error: unknown) => {
         if (!request.recordBestEffort) throw error;
         logger.warn(`tracegate could not record this run in the history: ${messageOf(error)}`);
@@ -148,6 +177,135 @@ export async function runGate(request: GateRequest, ports: GatePorts): Promise<G
   }
 }
 
+/** What a door asks of the merge: the gate request's, and where the shards' results are. */
+export interface MergeRequest extends GateRequest {
+  /** Each a shard's output directory, or a directory holding them (downloaded artifacts). */
+  dirs: string[];
+}
+
+/**
+ * The gate over a sharded run: the shards' results merged into the one run they are parts of
+ * (app/shards.ts), then compared with the baseline, reported, written to `out` and recorded in
+ * the history once, exactly as an unsharded run would be. No harvest and no model request.
+ */
+export async function mergeGate(
+  request: MergeRequest,
+  ports: Pick<GatePorts, 'logger' | 'commitGraph' | 'branchHistory'>,
+): Promise<GateOutcome> {
+  const { logger } = ports;
+  logger.phase?.('Merge');
+  const options = withApiBase(request.options, logger.warn);
+  const shards = readShards(request.dirs);
+  const results = mergeShards(shards, {
+    scoring: options.scoring,
+    worldFactor: options['world-factor'],
+    policy: toGatePolicy(options),
+    scorer: scorerId(options),
+  });
+  const merged = results.merged!;
+  logger.log(
+    `Merged ${shards.length} of ${merged.count} shard(s): ${results.instances.length} record(s)` +
+      (merged.missing.length ? `; missing shard(s) ${merged.missing.join(', ')}` : ''),
+  );
+  const history = options.history
+    ? historyStore(options.history, logger, ports.branchHistory)
+    : undefined;
+  const source = baselineSource(
+    options,
+    history,
+    request.event,
+    ports.commitGraph,
+    scorerId(options),
+    logger,
+    request.howToRecord,
+  );
+  logger.phase?.('Compare and report');
+  let unavailable: string | undefined;
+  const baseline = await source?.resolve().catch((error: unknown) => {
+    if (!(error instanceof BaselineUnavailableError)) throw error;
+    unavailable = error.detail;
+    logger.warn(`tracegate: ${error.message}; the verdict is baseline-unavailable (never a pass).`);
+    return undefined;
+  });
+  const policy = toGatePolicy(options);
+  const comparison = compareRuns(
+    results,
+    baseline,
+    policy,
+    plannedLooks(policy.alpha, results.instances.length, 0)[0],
+    undefined,
+    unavailable,
+  );
+  results.comparison = comparison;
+  if (comparison.verdict === 'fail' && request.accept) results.accepted = request.accept;
+  const trend = history && request.trend.last > 0 ? request.trend : undefined;
+  const rows = trend ? await trendRows(history, logger) : [];
+  const report = renderReport(
+    results,
+    comparison,
+    reportContext(
+      {
+        ...(results.commit ? { commit: results.commit } : {}),
+        ...(trend
+          ? {
+              trend: {
+                rows,
+                name: options.name,
+                last: trend.last,
+                ...(trend.branch ? { branch: trend.branch } : {}),
+              },
+            }
+          : {}),
+      },
+      results,
+    ),
+  );
+  const sink = new ResultsDir(options.out);
+  for (const record of results.instances) sink.append(record);
+  sink.finish(results, report);
+  logger.log(`Wrote ${sink.location} and its report`);
+  if (history && request.record)
+    await record(history, request, results, ports).catch((error: unknown) => {
+      if (!request.recordBestEffort) throw error;
+      logger.warn(`tracegate could not record this run in the history: ${messageOf(error)}`);
+    });
+  return {
+    results,
+    comparison,
+    report,
+    harvest: NO_HARVEST,
+    suiteRoot: realpathSync(options.instances ?? defaultInstancesDir()),
+  };
+}
+
+/**
+ * The shards' results under `dirs`: each directory's results.json, or, for a directory without
+ * one (where a matrix's artifacts were downloaded), each of its subdirectories' (in name order).
+ */
+function readShards(dirs: readonly string[]): ShardResults[] {
+  const found: ShardResults[] = [];
+  for (const dir of dirs) {
+    const own = join(dir, 'results.json');
+    if (existsSync(own)) {
+      found.push({ results: readResults(own, 'merge:'), source: own });
+      continue;
+    }
+    if (!existsSync(dir) || !statSync(dir).isDirectory())
+      throw new UsageError(`merge: ${dir} is not a directory (give each shard's output directory)`);
+    const inner = readdirSync(dir)
+      .sort()
+      .map((name) => join(dir, name, 'results.json'))
+      .filter((file) => existsSync(file));
+    if (!inner.length)
+      throw new UsageError(
+        `merge: ${dir} holds no results.json, nor do its subdirectories: give the shards' output ` +
+          'directories, or the directory their artifacts were downloaded to',
+      );
+    for (const file of inner) found.push({ results: readResults(file, 'merge:'), source: file });
+  }
+  return found;
+}
+
 /** The source with its lookup done once: the selection and the pipeline read the same baseline. */
 function once(source: BaselineSource | undefined): BaselineSource | undefined {
   if (!source) return undefined;
@@ -164,7 +322,7 @@ function record(
   history: HistoryStore,
   request: GateRequest,
   results: GateOutcome['results'],
-  ports: GatePorts,
+  ports: Pick<GatePorts, 'logger'>,
 ): Promise<void> {
   const at = request.record!;
   return recordRun(

@@ -7,7 +7,7 @@ import type { Results } from '../contracts/results.js';
 import type { QueryConfig } from '../stages/query/stage.js';
 import type { TrendOptions } from '../stages/report/trend.js';
 import type { VariantMode } from '../stages/variants/variants.js';
-import type { SelectionRecord } from '../contracts/results.js';
+import type { SelectionRecord, ShardPlan } from '../contracts/results.js';
 import type { HarvestDeps, HarvestSummary } from '../stages/harvest/types.js';
 
 /** What to run: the selection in order, and what may be added to it. */
@@ -27,6 +27,12 @@ export interface SelectionSlice {
   variants?: { mode: VariantMode; epoch: number };
   /** How the items were selected, as results.json records it (a later run inherits it). */
   recorded?: SelectionRecord;
+  /**
+   * With `shard: i/n`: `selected` is part `index` of `plan`, split from `whole` (variants are
+   * chosen over the whole, so the shards together search what one run would). No top-up, no
+   * comparison: the merge of every part gives the verdict (app/merge.ts).
+   */
+  shard?: { index: number; plan: ShardPlan; whole: LoadedInstance[] };
 }
 
 /** What keys the harvest's oracles beyond each instance and environment. */
@@ -97,6 +103,7 @@ export interface RunDeps {
 
 export interface RunOutcome {
   results: Results;
+  /** The gate's comparison; a shard's is `no-baseline`, unset in its results (the merge compares). */
   comparison: Comparison;
   report: string;
   harvest: HarvestSummary;

@@ -60,6 +60,7 @@ export const INCONCLUSIVE_CAUSES = [
   'kind missing',
   'kind too few items',
   'drop not excluded',
+  'shard missing',
 ] as const;
 export type InconclusiveCause = (typeof INCONCLUSIVE_CAUSES)[number];
 
@@ -156,6 +157,8 @@ export const comparisonSchema = z.object({
   topUp: z
     .object({ planned: z.number().int(), added: z.number().int(), ids: z.array(z.string()) })
     .optional(),
+  /** A merged run (`merge`): how many shards were planned, and which gave no results (1-based). */
+  shards: z.object({ count: z.number().int(), missing: z.array(z.number().int()) }).optional(),
   /**
    * The paired items that changed, in this run's order: `lost` were better in
    * the baseline (regressions: the report lists them, the check annotates their

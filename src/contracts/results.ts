@@ -167,6 +167,19 @@ export const provenanceSchema = z.object({
 });
 export type Provenance = z.infer<typeof provenanceSchema>;
 
+/**
+ * How a selection is split over a matrix (stages/select/shard.ts): the digest of the whole
+ * selection, its ids in order, the part (1-based) of each, and each part's expected cost.
+ */
+export const shardPlanSchema = z.object({
+  count: z.number().int().min(1),
+  selection: z.string(),
+  ids: z.array(z.string()),
+  part: z.array(z.number().int().min(1)),
+  expected: z.array(z.number()),
+});
+export type ShardPlan = z.infer<typeof shardPlanSchema>;
+
 /** The results format this tracegate reads and writes. */
 export const RESULTS_SCHEMA = 'tracegate/results@2';
 
@@ -286,6 +299,19 @@ export const resultsSchema = z.object({
       byKind: z.record(z.string(), memorisationRowSchema),
     })
     .optional(),
+  /**
+   * A shard's results (`shard: i/n`): which part of which plan, and the items it attempted (the
+   * part's and their variants) with their content hashes, so the merge can check the parts
+   * belong together and rebuild the whole run's provenance. No verdict: the merge gives it.
+   */
+  shard: shardPlanSchema
+    .extend({
+      index: z.number().int().min(1),
+      attempted: z.array(z.tuple([z.string(), z.string()])),
+    })
+    .optional(),
+  /** The results of `merge`: how many shards were planned, and which were missing (1-based). */
+  merged: z.object({ count: z.number().int(), missing: z.array(z.number().int()) }).optional(),
   /** With `--price`: the run's token cost in USD at that price (per million tokens). */
   cost: z
     .object({

@@ -7,6 +7,7 @@ import { endpointSchema } from '../../adapters/model/endpoint.js';
 import { parseBudget } from '../../stages/prompt/budget.js';
 import { CONTEXT_MODES } from '../../stages/prompt/build.js';
 import { API_NAMES } from '../../adapters/model/protocols.js';
+import { MAX_SHARDS } from '../../stages/select/shard.js';
 
 const list = z
   .string()
@@ -275,6 +276,25 @@ export const runOptionsSchema = harvestOptionsSchema.extend({
     .transform((v) => (v === 'auto' ? ('auto' as const) : Number(v)))
     .refine((v) => v === 'auto' || v <= 2 ** 31, '--variant-epoch must be at most 2147483648')
     .optional(),
+  /**
+   * `i/n`: this run answers part i of the selection split into n (a matrix job); the parts are
+   * combined by `merge`, which gives the verdict. Unset: the whole selection, one verdict.
+   */
+  shard: z
+    .string()
+    .transform((s, ctx) => {
+      const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(s);
+      const [index, count] = m ? [Number(m[1]), Number(m[2])] : [NaN, NaN];
+      if (m && index >= 1 && index <= count && count <= MAX_SHARDS) return { index, count };
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          `--shard must be i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS} (e.g. 2/4: the second of four ` +
+          `matrix jobs), got "${s}"`,
+      });
+      return z.NEVER;
+    })
+    .optional(),
 });
 
 export type RunOptions = z.infer<typeof runOptionsSchema>;
@@ -416,3 +436,6 @@ function parseWith<S extends z.ZodType>(
 export const RUN_OPTION_NAMES = Object.keys(runOptionsSchema.shape) as RunOptionName[];
 export const HARVEST_OPTION_NAMES = Object.keys(harvestOptionsSchema.shape) as HarvestOptionName[];
 export const COMPARE_OPTION_NAMES = Object.keys(compareOptionsSchema.shape) as CompareOptionName[];
+export const GATE_OPTION_NAMES = Object.keys(gateOptionsSchema.shape) as (keyof z.input<
+  typeof gateOptionsSchema
+>)[];

@@ -9,6 +9,7 @@ import {
 } from '../../app/config/assemble.js';
 import {
   COMPARE_OPTION_NAMES,
+  GATE_OPTION_NAMES,
   HARVEST_OPTION_NAMES,
   parseHarvestOptions,
   parseRunOptions,
@@ -21,7 +22,7 @@ import { tracerDigest } from '../../stages/harvest/tracer-digest.js';
 import { tracerDir } from '../../paths.js';
 import { harvestOnly } from '../../app/pipeline.js';
 import { historyStore } from '../../app/config/history.js';
-import { runGate } from '../../app/run-gate.js';
+import { mergeGate, runGate } from '../../app/run-gate.js';
 import { gitCommitGraph } from '../../adapters/history/commit-graph.js';
 import { renderDashboard } from '../../stages/report/dashboard.js';
 import { writeFileAtomic } from '../../adapters/stores/atomic.js';
@@ -35,6 +36,7 @@ import {
   exitCodeFor,
   HelpRequest,
   parseFlags as parseNamedFlags,
+  parseFlagsAndArgs,
   type Io,
 } from './flags.js';
 
@@ -47,6 +49,7 @@ const COMMANDS = [
   'generate',
   'stats',
   'score',
+  'merge',
   'help',
 ];
 
@@ -62,6 +65,12 @@ Usage:
       flipped items and the trend) and an unchanged one (pass).
   tracegate run --endpoint URL --model NAME [options]
       Run the gate against a candidate endpoint; writes OUT/results.json and OUT/report.md.
+  tracegate run --shard i/n ...
+      Answer part i of the selection split into n (a matrix job; clusters kept whole): its
+      results carry the plan; no verdict, no history entry (the merge gives both).
+  tracegate merge DIR... [--out DIR] [--history DIR --commit SHA --parent SHA] [gate options]
+      Merge the shards' output directories (or a directory holding them) into the one run
+      they are parts of; then compare, report and record once, as an unsharded run would.
   tracegate harvest [--instances DIR] [--cache DIR] [selection and harvest options]
       Harvest oracles only (into the cache).
   tracegate compare --baseline FILE --candidate FILE [gate options] [--out DIR]
@@ -122,6 +131,7 @@ Model and output (run; the Action's inputs have the same names):
                          score_answer, leniencies included (docs/scoring.md)
   --variants off|only|"add N"  fresh variants (perturbed test inputs, screened, per epoch)
   --variant-epoch E      the variants' seed (default 1); pairs stay within one epoch
+  --shard i/n            answer part i of n of the selection (a matrix job; merge them)
   --context MODE         slice (default), files or none: how much code the prompt shows
   --world-factor F       W2/W3 predictions pass within this factor of the measurement (2)
   --context-budget N     prompt limit in chars (48000) or tokens (12000t; default 16000t)
@@ -146,6 +156,19 @@ const defaultIo: Io = {
   env: process.env,
 };
 
+/** What `merge` takes: where the run goes and how it is judged (the model is the shards'). */
+const MERGE_FLAGS = [
+  'out',
+  'history',
+  'baseline',
+  'name',
+  'retention',
+  'instances',
+  'scoring',
+  'world-factor',
+  ...GATE_OPTION_NAMES,
+] as const;
+
 /** The flags each command takes (for its usage and its typo suggestions). */
 const COMMAND_FLAGS: Record<string, readonly string[]> = {
   run: [...RUN_OPTION_NAMES, 'commit', 'parent'],
@@ -153,6 +176,7 @@ const COMMAND_FLAGS: Record<string, readonly string[]> = {
   harvest: HARVEST_OPTION_NAMES,
   dashboard: ['history', 'out'],
   compare: COMPARE_OPTION_NAMES,
+  merge: [...MERGE_FLAGS, 'commit', 'parent'],
 };
 
 function parseFlags<N extends string>(
@@ -195,6 +219,8 @@ export async function cli(
           lifecycle,
           engines,
         );
+      case 'merge':
+        return await mergeCommand(rest, io, logger);
       case 'dashboard':
         return await dashboardCommand(rest, io, logger);
       case 'compare':
@@ -290,7 +316,37 @@ async function runWith(
     { logger, lifecycle, commitGraph: gitCommitGraph(process.cwd()), engines },
   );
   io.stdout(outcome.report);
-  return exitFor(outcome.comparison.verdict);
+  // A shard has no verdict of its own: it succeeds when its part was answered (the merge gates).
+  return options.shard ? ExitCode.Pass : exitFor(outcome.comparison.verdict);
+}
+
+async function mergeCommand(args: string[], io: Io, logger: Logger): Promise<number> {
+  const { values, positionals } = parseFlagsAndArgs(
+    args,
+    [...MERGE_FLAGS, ...AT_COMMIT],
+    USAGE,
+    'merge',
+  );
+  if (!positionals.length)
+    throw new UsageError(
+      "merge needs the shards' output directories: tracegate merge DIR... (or one directory holding them)",
+    );
+  const { commit, parent, ...flags } = values;
+  // The model and endpoint are the shards' (results.json holds them): none is asked here.
+  const options = parseRunOptions({ ...flags, endpoint: 'http://shards.invalid', model: 'shards' });
+  const at = atCommit(commit, parent);
+  const outcome = await mergeGate(
+    {
+      options,
+      dirs: positionals,
+      ...(at ? { event: { kind: 'push' as const, ...at, sha: at.commit }, record: at } : {}),
+      trend: { last: CLI_TREND_COMMITS },
+      howToRecord: 'a merge with --history DIR --commit SHA records one',
+    },
+    { logger, commitGraph: gitCommitGraph(process.cwd()) },
+  );
+  io.stdout(outcome.report);
+  return exitCodeFor(outcome.comparison.verdict, options['on-inconclusive']);
 }
 
 /** Commits the trend in report.md shows when a history is given (the Action's default). */

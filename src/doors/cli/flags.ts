@@ -81,6 +81,18 @@ export function parseFlags<N extends string>(
   usage: string,
   command = 'run',
 ): Partial<Record<N, string>> {
+  const { values, positionals } = parseFlagsAndArgs(args, names, usage, command);
+  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  return values;
+}
+
+/** parseFlags for a command that also takes arguments (`merge DIR…`): the flags and the rest. */
+export function parseFlagsAndArgs<N extends string>(
+  args: string[],
+  names: readonly N[],
+  usage: string,
+  command: string,
+): { values: Partial<Record<N, string>>; positionals: string[] } {
   if (args.includes('--help') || args.includes('-h'))
     throw new HelpRequest(commandUsage(usage, command, names));
   for (const arg of args) {
@@ -101,8 +113,7 @@ export function parseFlags<N extends string>(
       allowPositionals: true,
       strict: true,
     });
-    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    return values as Partial<Record<N, string>>;
+    return { values: values as Partial<Record<N, string>>, positionals };
   } catch (error) {
     throw error instanceof UsageError
       ? error

@@ -30,6 +30,9 @@ const CAUSE: Record<InconclusiveCause, (c: Omit<Comparison, 'summary'>) => strin
       .filter((k) => k.status === 'too few items')
       .map((k) => k.kind)
       .join(', ')} have too few items`,
+  'shard missing': (c) =>
+    `shard${(c.shards?.missing.length ?? 0) > 1 ? 's' : ''} ${(c.shards?.missing ?? []).join(', ')} of ` +
+    `${c.shards?.count ?? '?'} gave no results: their items are not answered (re-run the failed matrix job, then the merge)`,
   'drop not excluded': (c) => {
     const o = c.overall;
     const bound = o?.test ? `, ${level(c.look.alpha)} lower bound ${pp(o.test.lower)}` : '';

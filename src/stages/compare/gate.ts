@@ -22,7 +22,8 @@ export const DEFAULT_MIN_ITEMS = 10;
 export const DEFAULT_MIN_CLUSTERS = 5;
 
 /** The candidate's side: its records and provenance (the baseline's is a whole results file). */
-export type CandidateRun = Pick<Results, 'instances' | 'incomplete' | 'provenance' | 'selection'>;
+export type CandidateRun = Pick<Results, 'instances' | 'incomplete' | 'provenance' | 'selection'> &
+  Partial<Pick<Results, 'merged'>>;
 
 /** A baseline to compare with and where it came from (`file base.json`, a history entry…). */
 export interface BaselineRun {
@@ -165,6 +166,9 @@ export function compareRuns(
         kinds.some((k) => k.status !== 'too few items' && !excludesDrop(k, policy)));
     if (undecided) causes.push('drop not excluded');
   }
+  // A merge missing a shard is at best inconclusive, however well the shards it has did.
+  const missingShards = candidate.merged?.missing ?? [];
+  if (!failed && missingShards.length) causes.push('shard missing');
   const verdict = failed ? 'fail' : causes.length ? 'inconclusive' : 'pass';
   const comparison: Omit<Comparison, 'summary'> = {
     verdict,
@@ -175,6 +179,9 @@ export function compareRuns(
     kinds,
     pairing,
     ...(topUp ? { topUp } : {}),
+    ...(candidate.merged
+      ? { shards: { count: candidate.merged.count, missing: missingShards } }
+      : {}),
     flipped: {
       lost: pairs.filter((p) => p.candidate < p.baseline).map((p) => p.id),
       gained: pairs.filter((p) => p.candidate > p.baseline).map((p) => p.id),

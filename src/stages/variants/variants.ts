@@ -78,33 +78,43 @@ export function unvariable(l: LoadedInstance): Unvariable | undefined {
   return undefined;
 }
 
+/** Where an instance's variant stands among a run's (`add`): a hash of the epoch and its id. */
+export const variantRank = (id: string, epoch: number): string =>
+  sha256(String(epoch), 'variant', id);
+
 /**
  * The searches of a selection at `epoch`: of `count` instances (`add`; chosen
  * by a hash of the epoch and id) or of each (`only`), among those that can
  * vary (not a world-model kind: a measured test is not perturbed; not run in a
  * checkout or by their own parser: their inputs are not the instance's files,
  * or their answer is not the rule's). Each search is a harvest of its own.
+ * A shard chooses `among` the whole selection and keeps its own part's, so the
+ * shards together search exactly what one run of the whole would.
  */
 export function searchesOf(
   selected: readonly LoadedInstance[],
   mode: VariantMode,
   epoch: number,
+  among: readonly LoadedInstance[] = selected,
 ): LoadedInstance[] {
-  const eligible = selected.filter((l) => !l.variant && !unvariable(l));
+  const eligible = among.filter((l) => !l.variant && !unvariable(l));
+  const mine = new Set(selected.map((l) => l.instance.id));
   const chosen =
     mode.mode === 'only'
       ? eligible
       : [...eligible]
-          .map((l) => ({ l, rank: sha256(String(epoch), 'variant', l.instance.id) }))
+          .map((l) => ({ l, rank: variantRank(l.instance.id, epoch) }))
           .sort((a, b) => (a.rank < b.rank ? -1 : 1))
           .slice(0, mode.count)
           .map(({ l }) => l);
-  return chosen.map((l) => ({
-    ...l,
-    instance: { ...l.instance, id: `${variantId(l.instance.id, epoch)}~search` },
-    contentHash: sha256(l.contentHash, 'variant-search', String(epoch)),
-    variant: { epoch, of: l.instance.id, search: true },
-  }));
+  return chosen
+    .filter((l) => mine.has(l.instance.id))
+    .map((l) => ({
+      ...l,
+      instance: { ...l.instance, id: `${variantId(l.instance.id, epoch)}~search` },
+      contentHash: sha256(l.contentHash, 'variant-search', String(epoch)),
+      variant: { epoch, of: l.instance.id, search: true },
+    }));
 }
 
 /**
