@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9622);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7205);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9622:
+/***/ 7205:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -77789,6 +77789,13 @@ class ImageBuildError extends Error {
         this.name = 'ImageBuildError';
     }
 }
+/** A `repository:tag` split at the tag's colon (a registry's port colon is not a tag). */
+function splitName(name) {
+    const at = name.lastIndexOf(':');
+    return at > name.lastIndexOf('/')
+        ? { repo: name.slice(0, at), tag: name.slice(at + 1) }
+        : { repo: name, tag: 'latest' };
+}
 /** The engine at DOCKER_HOST or the local socket (or the dockerode client given). */
 class DockerodeClient {
     docker;
@@ -77823,9 +77830,28 @@ class DockerodeClient {
             return false;
         }
     }
-    async pull(ref, timeoutMs = 120_000) {
+    async tag(ref, name) {
+        await this.docker.getImage(ref).tag(splitName(name));
+    }
+    async push(name, auth) {
+        const { repo, tag } = splitName(name);
+        const stream = await this.docker
+            .getImage(repo)
+            .push({ tag, ...(auth ? { authconfig: auth } : {}) });
+        await new Promise((resolve, reject) => {
+            this.docker.modem.followProgress(stream, (error, output) => {
+                // A refused push is a progress message with `error`, not a failed stream.
+                const refused = (output ?? []).find((m) => typeof m?.error === 'string');
+                if (error || refused)
+                    reject(error ?? new Error(refused.error));
+                else
+                    resolve();
+            });
+        });
+    }
+    async pull(ref, timeoutMs = 120_000, auth) {
         try {
-            const stream = await this.docker.pull(ref);
+            const stream = await this.docker.pull(ref, auth ? { authconfig: auth } : {});
             await new Promise((resolve, reject) => {
                 const timer = setTimeout(() => reject(new Error(`no answer in ${timeoutMs / 1000}s`)), timeoutMs);
                 this.docker.modem.followProgress(stream, (error) => {
@@ -79054,7 +79080,10 @@ class EnvironmentImages {
         if (await this.client.imageExists(tag))
             return tag;
         const base = env.runtime.backend === 'docker' ? env.runtime.image : '';
-        const { shelf } = this.options;
+        const { shelf, registry } = this.options;
+        const named = registry && (await this.registryName(registry, env, base));
+        if (registry && named && (await this.pulled(registry, named, tag, env)))
+            return tag;
         const key = shelf && (await this.shelfKey(env, base));
         if (shelf && key && (await this.load(shelf, key, tag, env)))
             return tag;
@@ -79073,9 +79102,49 @@ class EnvironmentImages {
             (0,external_node_fs_namespaceObject.rmSync)(context, { recursive: true, force: true });
         }
         this.options.log(`Built ${tag} in ${seconds(started)} s`);
+        if (registry?.push && named)
+            await this.pushed(registry, named, tag, env);
         if (shelf && key)
             await this.keep(shelf, key, tag, base, env);
         return tag;
+    }
+    /**
+     * The image's name in the registry: its tag is what the image is built from (the environment's
+     * digest, which keys its oracles) and the exact base it is built on, so a changed recipe, wheel
+     * or base is another tag and a stale image is never pulled.
+     */
+    async registryName(registry, env, base) {
+        const id = await this.client.imageId(base).catch(() => undefined);
+        if (!id)
+            return undefined;
+        return `${registry.repository}:${env.digest.slice(0, 16)}-${id.replace(/^sha256:/, '').slice(0, 12)}`;
+    }
+    /** Pulls the environment's image from the registry and tags it; whether that worked (else a build). */
+    async pulled(registry, name, tag, env) {
+        const started = Date.now();
+        const pulled = await this.client.pull(name, 300_000, registry.auth);
+        if (!pulled.ok) {
+            this.options.log(`Environment "${env.recipe.name}": ${name} is not in the registry (${pulled.reason}); building it` +
+                (registry.push ? ', then pushing it' : ''));
+            return false;
+        }
+        await this.client.tag(name, tag);
+        this.options.log(`Pulled ${name} for environment "${env.recipe.name}" (${seconds(started)} s) instead of building it`);
+        return true;
+    }
+    /** Pushes a built image to the registry; a refusal is said, never fails the run. */
+    async pushed(registry, name, tag, env) {
+        const started = Date.now();
+        try {
+            await this.client.tag(tag, name);
+            await this.client.push(name, registry.auth);
+            this.options.log(`Pushed ${name} for environment "${env.recipe.name}" (${seconds(started)} s)`);
+        }
+        catch (error) {
+            this.options.log(`The image of environment "${env.recipe.name}" was not pushed to ${registry.repository} ` +
+                `(${messageOf(error)}); the next runner builds it again. A push needs write access ` +
+                '(packages: write for ghcr.io) and never runs on a pull request.');
+        }
     }
     /**
      * An image's key on the shelf: what it is built from (its digest) and the
@@ -79413,6 +79482,46 @@ function planFor(job) {
         workDir: MOUNT.work,
         isolation: { uid_base: TEST_UID_BASE },
     });
+}
+
+;// CONCATENATED MODULE: ./src/adapters/backends/docker/registry-auth.ts
+// Credentials for the environment-image registry, found where the Docker CLI keeps them.
+
+
+
+/**
+ * The credentials for `repository`'s registry: the `auths` entry of Docker's config
+ * (`$DOCKER_CONFIG/config.json`, else `~/.docker/config.json`, as `docker login` and
+ * docker/login-action write it), else TRACEGATE_REGISTRY_USERNAME / TRACEGATE_REGISTRY_PASSWORD
+ * (the Action sets them from github-token for ghcr.io). None: the registry is asked anonymously.
+ * Credential helpers (`credsStore`) are not run.
+ */
+function registryAuth(repository, env = process.env) {
+    const host = repository.split('/')[0];
+    const file = (0,external_node_path_namespaceObject.join)(env.DOCKER_CONFIG ?? (0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.homedir)(), '.docker'), 'config.json');
+    let auths = {};
+    try {
+        const config = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'));
+        auths = config.auths ?? {};
+    }
+    catch {
+        // no config, or not JSON: no stored credentials
+    }
+    const entry = auths[host] ?? auths[`https://${host}`] ?? auths[`https://${host}/v1/`];
+    if (entry?.auth) {
+        const decoded = Buffer.from(entry.auth, 'base64').toString('utf8');
+        const colon = decoded.indexOf(':');
+        if (colon > 0)
+            return {
+                username: decoded.slice(0, colon),
+                password: decoded.slice(colon + 1),
+                serveraddress: host,
+            };
+    }
+    if (entry?.username && entry.password)
+        return { username: entry.username, password: entry.password, serveraddress: host };
+    const { TRACEGATE_REGISTRY_USERNAME: username, TRACEGATE_REGISTRY_PASSWORD: password } = env;
+    return username && password ? { username, password, serveraddress: host } : undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/backends/local.ts
@@ -84517,6 +84626,7 @@ function selectionRecord(options) {
 
 
 
+
 /** What `run`, `harvest` and the Action select from by default: the whole bundled benchmark. */
 const defaultInstancesDir = () => bundledInstancesDir();
 /**
@@ -84628,12 +84738,23 @@ function toRunInput(options, selected, commit, rejected, pool = []) {
 function backendFactory(options, logger, lifecycle = {}, shelf) {
     let backend;
     const layout = cacheLayout(options.cache);
+    const repository = options['image-registry'];
     const docker = () => new DockerBackend({
         baseImage: options['base-image'],
         tracerDir: tracerDir(),
         log: logger.log,
         cleanups: lifecycle.cleanups,
         ...(shelf ? { shelf } : {}),
+        ...(repository
+            ? {
+                registry: {
+                    repository,
+                    // `auto` is a push here; the Action makes it false on pull requests (never from a fork).
+                    push: options['image-registry-push'] !== 'false',
+                    auth: registryAuth(repository),
+                },
+            }
+            : {}),
     });
     const local = () => new LocalBackend({
         tracerDir: tracerDir(),
@@ -85269,6 +85390,18 @@ const harvestOptionsSchema = object({
     'retry-failed': schemas_enum(['true', 'false'], { message: '--retry-failed must be true or false' })
         .default('false')
         .transform((v) => v === 'true'),
+    /**
+     * A registry repository for environment images (`ghcr.io/OWNER/tracegate-env`): pulled under
+     * their content tag before a build, pushed after one (see image-registry-push).
+     */
+    'image-registry': schemas_string()
+        .regex(/^[a-z0-9.-]+(:\d+)?(\/[a-z0-9._-]+)+$/, '--image-registry must be a repository without a tag, e.g. ghcr.io/owner/tracegate-env')
+        .optional(),
+    /** Push built images to image-registry: auto (the CLI: yes; the Action: on push runs only), true, false. */
+    'image-registry-push': schemas_enum(['auto', 'true', 'false'], {
+        message: '--image-registry-push must be auto, true or false',
+    })
+        .default('auto'),
 });
 /**
  * The gate's settings (docs/gate.md): `run`, the Action and `compare` share them.
@@ -85432,7 +85565,14 @@ function parseCompareOptions(raw) {
 }
 /** `tracegate generate`: an environment, a directory of test files, where the suite goes. */
 const generateOptionsSchema = harvestOptionsSchema
-    .pick({ cache: true, backend: true, 'base-image': true, 'retry-failed': true })
+    .pick({
+    cache: true,
+    backend: true,
+    'base-image': true,
+    'retry-failed': true,
+    'image-registry': true,
+    'image-registry-push': true,
+})
     .extend({
     /** An environment recipe file (any source: packages, git, image); with --repo, its packages and python. */
     environment: schemas_string().optional(),
@@ -92538,6 +92678,9 @@ Selection and harvest (run and harvest):
                          pulled, else the locally built Debian stand-in)
   --swe-flux-images NAME=IMAGE,..  with --instances a SWE-Flux run directory: the local image
                          for each image name the run uses (default: the name itself)
+  --image-registry REPO  pull environment images from REPO (e.g. localhost:5000/tracegate-env)
+                         under their content tag before building; push what is built
+  --image-registry-push auto|true|false  push built images (default auto: yes on the CLI)
   --retry-failed true    harvest again the instances that failed for this tracer and environment
                          (default false: a failure is remembered in the cache for 10 runs)
 

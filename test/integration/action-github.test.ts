@@ -399,6 +399,77 @@ describe('the Action against GitHub (a loopback server speaking its REST API)', 
     );
   }, 300_000);
 
+  it('a matrix of three shards uploads its parts; the merge job gates once, and without a shard is inconclusive naming it', async () => {
+    const G = sha('9');
+    github.repo.addCommits([{ sha: G, parents: [B] }]);
+    github.pulls.set(9, { number: 9, head: G, base: 'main', labels: [] });
+    const checks = github.checkRuns.length;
+    const runEnv = (run: number) => ({
+      GITHUB_RUN_ID: String(run),
+      ACTIONS_RUNTIME_TOKEN: runtimeToken(run),
+      ACTIONS_RESULTS_URL: `${api}/`,
+    });
+    const matrix = async (run: number, model: 'heuristic' | 'echo') => {
+      for (const i of [1, 2, 3]) {
+        const shard = await pullRequest(9, G, model, { shard: `${i}/3` }, [], runEnv(run));
+        expect(shard.stdout).not.toMatch(/::error::/);
+        expect(shard.code).toBe(0); // a part never gates
+        expect(shard.outputs['shard-artifact']).toBe(`tracegate-tracegate-shard-${i}-of-3`);
+        expect(shard.outputs.verdict).toBeUndefined();
+      }
+    };
+    const merge = (run: number, extra: Record<string, string> = {}) =>
+      pullRequest(
+        9,
+        G,
+        'heuristic',
+        { mode: 'merge', endpoint: '', model: '', ...extra },
+        [],
+        runEnv(run),
+      );
+
+    await matrix(77, 'heuristic');
+    // The parts post nothing: no comment, no check.
+    expect(github.comments.get(9)).toBeUndefined();
+    expect(github.checkRuns.length).toBe(checks);
+    expect(
+      github.artifacts
+        .filter((a) => a.runId === 77 && a.finalized)
+        .map((a) => a.name)
+        .sort(),
+    ).toEqual([
+      'tracegate-tracegate-shard-1-of-3',
+      'tracegate-tracegate-shard-2-of-3',
+      'tracegate-tracegate-shard-3-of-3',
+    ]);
+    const merged = await merge(77);
+    expect(merged.stdout).toContain('Downloaded 3 shard artifact(s)');
+    expect(merged.code).toBe(1);
+    expect(merged.outputs.verdict).toBe('fail');
+    expect(merged.outputs['baseline-sha']).toBe(B);
+    const results = resultsSchema.parse(JSON.parse(readFileSync(merged.outputs.results!, 'utf8')));
+    expect(results.instances).toHaveLength(ITEMS);
+    expect(results.merged).toEqual({ count: 3, missing: [] });
+    expect(github.comments.get(9)).toHaveLength(1);
+    expect(github.checkRuns.length).toBe(checks + 1);
+    expect(github.checkRuns.at(-1)).toMatchObject({ head_sha: G, conclusion: 'failure' });
+
+    // The echo model's parts, shard 2's job lost: the merge of what is there is never a pass.
+    await matrix(78, 'echo');
+    github.artifacts.splice(
+      github.artifacts.findIndex((a) => a.runId === 78 && a.name.endsWith('-2-of-3')),
+      1,
+    );
+    const partial = await merge(78);
+    expect(partial.outputs.verdict).toBe('inconclusive');
+    expect(partial.stdout).toMatch(
+      /::warning::tracegate: inconclusive — .*shard 2 of 3 gave no results/,
+    );
+    expect(github.comments.get(9)).toHaveLength(1); // the same sticky comment, updated
+    expect(github.comments.get(9)![0]!.body).toMatch(/shard 2 of 3 gave no results/);
+    expect(github.checkRuns.at(-1)).toMatchObject({ head_sha: G, conclusion: 'neutral' });
+  }, 600_000);
+
   // Last: its entries (on main and on a new branch) would show in the other tests' trends.
   it('never fails open: with the commit graph unreadable, a push falls back to its previous head, else is baseline-unavailable', async () => {
     github.failCommitReads = 500;

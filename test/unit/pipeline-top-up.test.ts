@@ -57,7 +57,7 @@ function setup(baseline: Results | undefined, topUp: number) {
   const selected = selectInstances(suite.instances, { sample: 3, seed: 0 });
   const pool = topUpPool(
     suite,
-    { seed: 0, cache: '', backend: 'local', 'retry-failed': false },
+    { seed: 0, cache: '', backend: 'local', 'retry-failed': false, 'image-registry-push': 'auto' },
     selected,
   );
   const oracles = new Map<string, CachedOracle>();

@@ -1,11 +1,12 @@
-import { cpSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli } from '../../src/doors/cli/commands.js';
 import type { Engines } from '../../src/app/config/assemble.js';
 import type { Results } from '../../src/contracts/results.js';
 import type { LoadedInstance } from '../../src/contracts/suite.js';
 import { planShards, partIds, shardCluster } from '../../src/stages/select/shard.js';
-import { FIXTURE_SUITE, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
+import { bigSuite } from '../helpers/big-suite.js';
 import {
   engines,
   fakeBackend,
@@ -20,31 +21,6 @@ import {
  * (clusters), the merge of n shards writes the verdict, per-kind table, flipped items, results
  * and history entry of one unsharded run, for n = 1, 3 and 7, with and without variants.
  */
-
-/** The fixture suite's five instances copied into 96 numbered ones over 16 test files (clusters). */
-function bigSuite(): string {
-  const root = tempDir('tg-shard-suite-');
-  cpSync(join(FIXTURE_SUITE, 'environments'), join(root, 'environments'), { recursive: true });
-  const basic = join(FIXTURE_SUITE, 'basic');
-  const sources = readdirSync(basic).sort();
-  for (let k = 0; k < 96; k++) {
-    const from = sources[k % sources.length]!;
-    const id = `${from}-${String(k).padStart(2, '0')}`;
-    const dir = join(root, 'basic', id);
-    cpSync(join(basic, from), dir, { recursive: true });
-    const instance = JSON.parse(readFileSync(join(dir, 'instance.json'), 'utf8')) as {
-      id: string;
-      tests: string[];
-    };
-    const [file, test] = instance.tests[0]!.split('::') as [string, string];
-    const renamed = `${file.replace(/\.py$/, '')}_${k % 16}.py`;
-    renameSync(join(dir, file), join(dir, renamed));
-    instance.id = id;
-    instance.tests = [`${renamed}::${test}`];
-    writeFileSync(join(dir, 'instance.json'), JSON.stringify(instance, null, 2));
-  }
-  return root;
-}
 
 /** The fake tracer: n = the id's length; a search finds two candidates, candidate k answering n + 1 + k. */
 const answer: FakeAnswer = (spec) => {

@@ -10,6 +10,8 @@ export interface RunArtifacts {
   upload(name: string, root: string, files: string[], retentionDays?: number): Promise<number>;
   /** Downloads artifact `name` of workflow run `runId` into `into`; false when the run has none. */
   download(name: string, runId: number, into: string): Promise<boolean>;
+  /** The names of workflow run `runId`'s artifacts that start with `prefix`, sorted. */
+  list(runId: number, prefix: string): Promise<string[]>;
 }
 
 /** The toolkit's artifact client: the runner's results service to upload, the REST API to download. */
@@ -34,13 +36,28 @@ export class ActionsArtifacts implements RunArtifacts {
     return id;
   }
 
-  async download(name: string, runId: number, into: string): Promise<boolean> {
-    const findBy = {
+  private findBy(runId: number) {
+    return {
       token: this.token,
       workflowRunId: runId,
       repositoryOwner: this.repo.owner,
       repositoryName: this.repo.repo,
     };
+  }
+
+  async list(runId: number, prefix: string): Promise<string[]> {
+    const { artifacts } = await this.client.listArtifacts({
+      findBy: this.findBy(runId),
+      latest: true,
+    });
+    return artifacts
+      .map((a) => a.name)
+      .filter((n) => n.startsWith(prefix))
+      .sort();
+  }
+
+  async download(name: string, runId: number, into: string): Promise<boolean> {
+    const findBy = this.findBy(runId);
     let id: number;
     try {
       id = (await this.client.getArtifact(name, { findBy })).artifact.id;

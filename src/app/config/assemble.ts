@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { AutoBackend } from '../../adapters/backends/auto.js';
 import { DockerBackend } from '../../adapters/backends/docker/backend.js';
+import { registryAuth } from '../../adapters/backends/docker/registry-auth.js';
 import { LocalBackend } from '../../adapters/backends/local.js';
 import { HostSources } from '../../adapters/environments/sources.js';
 import type { HarvestBackend } from '../../contracts/harvest-backend.js';
@@ -215,6 +216,7 @@ export function backendFactory(
 ): () => HarvestBackend {
   let backend: HarvestBackend | undefined;
   const layout = cacheLayout(options.cache);
+  const repository = options['image-registry'];
   const docker = () =>
     new DockerBackend({
       baseImage: options['base-image'],
@@ -222,6 +224,16 @@ export function backendFactory(
       log: logger.log,
       cleanups: lifecycle.cleanups,
       ...(shelf ? { shelf } : {}),
+      ...(repository
+        ? {
+            registry: {
+              repository,
+              // `auto` is a push here; the Action makes it false on pull requests (never from a fork).
+              push: options['image-registry-push'] !== 'false',
+              auth: registryAuth(repository),
+            },
+          }
+        : {}),
     });
   const local = () =>
     new LocalBackend({

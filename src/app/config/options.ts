@@ -130,6 +130,23 @@ export const harvestOptionsSchema = z.object({
     .enum(['true', 'false'], { message: '--retry-failed must be true or false' })
     .default('false')
     .transform((v) => v === 'true'),
+  /**
+   * A registry repository for environment images (`ghcr.io/OWNER/tracegate-env`): pulled under
+   * their content tag before a build, pushed after one (see image-registry-push).
+   */
+  'image-registry': z
+    .string()
+    .regex(
+      /^[a-z0-9.-]+(:\d+)?(\/[a-z0-9._-]+)+$/,
+      '--image-registry must be a repository without a tag, e.g. ghcr.io/owner/tracegate-env',
+    )
+    .optional(),
+  /** Push built images to image-registry: auto (the CLI: yes; the Action: on push runs only), true, false. */
+  'image-registry-push': z
+    .enum(['auto', 'true', 'false'], {
+      message: '--image-registry-push must be auto, true or false',
+    })
+    .default('auto'),
 });
 
 /**
@@ -335,7 +352,14 @@ export function parseCompareOptions(
 
 /** `tracegate generate`: an environment, a directory of test files, where the suite goes. */
 export const generateOptionsSchema = harvestOptionsSchema
-  .pick({ cache: true, backend: true, 'base-image': true, 'retry-failed': true })
+  .pick({
+    cache: true,
+    backend: true,
+    'base-image': true,
+    'retry-failed': true,
+    'image-registry': true,
+    'image-registry-push': true,
+  })
   .extend({
     /** An environment recipe file (any source: packages, git, image); with --repo, its packages and python. */
     environment: z.string().optional(),

@@ -1,6 +1,7 @@
-import { realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runGate } from '../../app/run-gate.js';
+import { mergeGate, runGate } from '../../app/run-gate.js';
 import type { Engines, Lifecycle } from '../../app/config/assemble.js';
 import { messageOf, UsageError } from '../../errors.js';
 import { GitHubReporter, type Octokit } from '../../adapters/github/reporter.js';
@@ -16,6 +17,8 @@ import { readInputs } from './inputs.js';
 import {
   artifactName,
   checkOf,
+  shardArtifactName,
+  shardArtifactPrefix,
   publish,
   PULL_REQUEST_FILE,
   PULL_REQUEST_SCHEMA,
@@ -88,13 +91,16 @@ export async function gate(reporting: ReportingInputs, deps: GateDeps): Promise<
   try {
     const inputs = readInputs(env, reporting);
     const { context } = env;
+    registryAccess(inputs.run, context.eventName, reporting['github-token'], env);
     const pr = context.payload.pull_request as PullPayload | undefined;
     const headSha = pr?.head.sha ?? context.sha;
     const token = reporting['github-token'];
     const octokit = token ? env.octokit(token) : undefined;
     const reporter = octokit ? new GitHubReporter(octokit, context.repo) : undefined;
+    // A shard posts nothing: the merge job posts the one comment and check of the run.
+    const shard = inputs.run.shard;
     const checkId =
-      reporter && reporting['check-run']
+      reporter && reporting['check-run'] && !shard
         ? await writes.attempt('create a check run', () =>
             reporter.startCheck(reporting['check-name'], headSha),
           )
@@ -104,44 +110,57 @@ export async function gate(reporting: ReportingInputs, deps: GateDeps): Promise<
         reporter.completeCheck(checkId, 'failure', 'tracegate could not finish', message);
 
     const event = baselineEventOf(context);
-    const outcome = await runGate(
-      {
-        options: inputs.run,
-        event,
-        ...(event.kind === 'push' && !pr
-          ? {
-              record: {
-                commit: event.sha,
-                ...(event.parent ? { parent: event.parent } : {}),
-                ...(branchOf(context) ? { branch: branchOf(context)! } : {}),
-              },
-            }
-          : {}),
-        trend: {
-          last: reporting.trend,
-          ...(event.kind === 'pull_request' ? { branch: event.baseRef } : {}),
-          ...(event.kind === 'push' && event.branch ? { branch: event.branch } : {}),
-        },
-        accept: await acceptance(reporting['accept-label'], pr, event, reporter, env),
-        howToRecord: 'a push run of this workflow on the base branch records one',
-        recordBestEffort: true,
+    const request = {
+      options: inputs.run,
+      event,
+      ...(event.kind === 'push' && !pr
+        ? {
+            record: {
+              commit: event.sha,
+              ...(event.parent ? { parent: event.parent } : {}),
+              ...(branchOf(context) ? { branch: branchOf(context)! } : {}),
+            },
+          }
+        : {}),
+      trend: {
+        last: reporting.trend,
+        ...(event.kind === 'pull_request' ? { branch: event.baseRef } : {}),
+        ...(event.kind === 'push' && event.branch ? { branch: event.branch } : {}),
       },
-      {
-        logger,
-        lifecycle: deps.lifecycle,
-        commitGraph: octokit ? githubCommitGraph(octokit, context.repo) : {},
-        branchHistory: (branch) => branchHistory(env, octokit, inputs.run.history!, branch),
-        sharedCache: {
-          store: deps.cacheStore,
-          runId: `${context.runId}-${env.env.GITHUB_RUN_ATTEMPT ?? '1'}`,
-          imageBudget: reporting['image-cache'],
-        },
-        ...(deps.engines ? { engines: deps.engines } : {}),
+      accept: await acceptance(reporting['accept-label'], pr, event, reporter, env),
+      howToRecord: 'a push run of this workflow on the base branch records one',
+      recordBestEffort: true,
+    };
+    const ports = {
+      logger,
+      lifecycle: deps.lifecycle,
+      commitGraph: octokit ? githubCommitGraph(octokit, context.repo) : {},
+      branchHistory: (branch: string) => branchHistory(env, octokit, inputs.run.history!, branch),
+      sharedCache: {
+        store: deps.cacheStore,
+        runId: `${context.runId}-${env.env.GITHUB_RUN_ATTEMPT ?? '1'}`,
+        imageBudget: reporting['image-cache'],
       },
-    );
+      ...(deps.engines ? { engines: deps.engines } : {}),
+    };
+    const outcome =
+      reporting.mode === 'merge'
+        ? await mergeGate(
+            { ...request, dirs: [await shardsDir(reporting, inputs.run.name, deps, env)] },
+            ports,
+          )
+        : await runGate(request, ports);
     const { results, comparison, report } = outcome;
 
     await env.summary(report);
+    if (shard) {
+      logger.close();
+      await uploadShard(env, deps.artifacts, inputs.run.name, inputs.run.out, shard);
+      env.setOutput('score', results.summary.accuracy);
+      env.setOutput('results', join(inputs.run.out, 'results.json'));
+      env.setOutput('report', join(inputs.run.out, 'report.md'));
+      return;
+    }
     const suiteInWorkspace = workspacePath(outcome.suiteRoot, realWorkspace(env));
     if (reporter) {
       await publish(writes, reporter, {
@@ -262,5 +281,88 @@ async function leaveArtifact(
   } catch (error) {
     env.notice(`${why}. The report is in the job summary.`);
     env.warning(`tracegate could not upload artifact ${artifact}: ${messageOf(error)}`);
+  }
+}
+
+/**
+ * A shard's part goes up as artifact `tracegate-NAME-shard-I-of-N` for the merge job; without
+ * the artifact service (no token) the workflow uploads `out` itself (output shard-artifact).
+ */
+async function uploadShard(
+  env: ActionEnv,
+  artifacts: RunArtifacts | undefined,
+  name: string,
+  out: string,
+  shard: { index: number; count: number },
+): Promise<void> {
+  const artifact = shardArtifactName(name, shard.index, shard.count);
+  env.setOutput('shard-artifact', artifact);
+  if (!artifacts) {
+    env.notice(
+      `tracegate: shard ${shard.index} of ${shard.count} is in ${out}; without github-token it is not ` +
+        `uploaded: upload ${out} as artifact ${artifact} for the merge job (README: sharded runs).`,
+    );
+    return;
+  }
+  const files = ['results.json', 'report.md', 'records.jsonl']
+    .map((f) => join(out, f))
+    .filter((f) => existsSync(f));
+  const id = await artifacts.upload(artifact, out, files, 7);
+  env.info(`Uploaded shard ${shard.index} of ${shard.count} as artifact ${artifact} (id ${id})`);
+}
+
+/**
+ * mode: merge — where the shards' results are: the input `shards` (a directory the workflow
+ * downloaded them to), else this workflow run's artifacts `tracegate-NAME-shard-*`, downloaded
+ * here (one directory each).
+ */
+async function shardsDir(
+  reporting: ReportingInputs,
+  name: string,
+  deps: Pick<GateDeps, 'artifacts'>,
+  env: ActionEnv,
+): Promise<string> {
+  if (reporting.shards) return reporting.shards;
+  if (!deps.artifacts)
+    throw new UsageError(
+      "mode: merge downloads the shards' artifacts with github-token (actions: read); " +
+        'or download them yourself and give their directory as input shards',
+    );
+  const runId = env.context.runId;
+  const names = await deps.artifacts.list(runId, shardArtifactPrefix(name));
+  if (!names.length)
+    throw new UsageError(
+      `mode: merge found no artifact ${shardArtifactPrefix(name)}* in workflow run ${runId}: ` +
+        'did the matrix jobs run with shard: i/n and the same name (and needs: them)?',
+    );
+  const into = mkdtempSync(join(tmpdir(), 'tracegate-shards-'));
+  for (const artifact of names)
+    await deps.artifacts.download(artifact, runId, join(into, artifact));
+  env.info(`Downloaded ${names.length} shard artifact(s): ${names.join(', ')}`);
+  return into;
+}
+
+/**
+ * The environment-image registry from the Action: `auto` pushes on push runs only (a pull
+ * request's code, a fork's above all, never writes the images other runs pull), and ghcr.io is
+ * reached with github-token (`packages: write` to push) unless Docker's config has credentials.
+ */
+function registryAccess(
+  run: { 'image-registry'?: string; 'image-registry-push': 'auto' | 'true' | 'false' },
+  eventName: string,
+  token: string,
+  env: ActionEnv,
+): void {
+  if (!run['image-registry']) return;
+  if (run['image-registry-push'] === 'auto')
+    run['image-registry-push'] = eventName === 'push' ? 'true' : 'false';
+  if (eventName.startsWith('pull_request')) run['image-registry-push'] = 'false';
+  if (
+    run['image-registry'].startsWith('ghcr.io/') &&
+    token &&
+    !process.env.TRACEGATE_REGISTRY_PASSWORD
+  ) {
+    process.env.TRACEGATE_REGISTRY_USERNAME ??= env.env.GITHUB_ACTOR ?? 'x-access-token';
+    process.env.TRACEGATE_REGISTRY_PASSWORD = token;
   }
 }

@@ -13,8 +13,15 @@ const bool = (name: string) =>
 
 /** Inputs that only the Action has (reporting to GitHub), read in both modes. */
 const reportingSchema = z.object({
-  /** gate: run and decide; report: post a fork PR's results from its artifact (workflow_run). */
-  mode: z.enum(['gate', 'report'], { error: 'input mode must be gate or report' }).default('gate'),
+  /**
+   * gate: run and decide (with `shard: i/n`, answer one part and upload it); merge: the shards'
+   * artifacts merged, then decide; report: post a fork PR's results from its artifact (workflow_run).
+   */
+  mode: z
+    .enum(['gate', 'merge', 'report'], { error: 'input mode must be gate, merge or report' })
+    .default('gate'),
+  /** mode: merge — a directory holding the shards' results (default: this run's shard artifacts). */
+  shards: z.string().default(''),
   'github-token': z.string().default(''),
   comment: bool('comment'),
   'check-run': bool('check-run'),
@@ -77,6 +84,13 @@ export function readReportingInputs(env: Runner): ReportingInputs {
 /** Every input of mode: gate once, into one typed object; errors name the input and value. */
 export function readInputs(env: Runner, reporting: ReportingInputs): ActionInputs {
   const raw = Object.fromEntries(RUN_OPTION_NAMES.map((name) => [name, given(env, name)]));
+  if (reporting.mode === 'merge') {
+    // The merge asks no model: the model and endpoint are the shards' (their results hold them).
+    raw.endpoint ??= 'http://shards.invalid';
+    raw.model ??= 'shards';
+    if (raw.shard)
+      throw new UsageError('input shard is for the matrix jobs; mode: merge merges every shard');
+  }
   const apiKey = raw['api-key'];
   if (apiKey) env.setSecret(apiKey);
   return { run: parseRunOptions(raw, 'action'), reporting };

@@ -8,8 +8,10 @@ import { ActionsArtifacts, type RunArtifacts } from '../../adapters/github/artif
 import { ActionsCacheStore } from '../../adapters/stores/actions-cache.js';
 
 /**
- * The Action: `mode: gate` (default) runs and decides; `mode: report` posts
- * a fork PR's results from its artifact in a `workflow_run` workflow. The
+ * The Action: `mode: gate` (default) runs and decides (with `shard: i/n`, one
+ * part of a matrix); `mode: merge` merges the matrix's parts and decides;
+ * `mode: report` posts a fork PR's results from its artifact in a
+ * `workflow_run` workflow. The
  * runner's side (inputs, event, log, outputs, GitHub) is one port, `env`.
  */
 export async function run(

@@ -10,6 +10,10 @@ import type { GitHubWrites } from './writes.js';
 
 /** The artifact a run that could not post leaves for `mode: report`. */
 export const artifactName = (name: string): string => `tracegate-${name}`;
+/** The artifact a shard's results go up as: `tracegate-NAME-shard-I-of-N` (the merge finds them). */
+export const shardArtifactName = (name: string, index: number, count: number): string =>
+  `${shardArtifactPrefix(name)}${index}-of-${count}`;
+export const shardArtifactPrefix = (name: string): string => `tracegate-${name}-shard-`;
 
 /** The file of that artifact that says which PR and commit the results are for. */
 export const PULL_REQUEST_FILE = 'pull-request.json';

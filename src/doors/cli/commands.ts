@@ -97,6 +97,9 @@ Selection and harvest (run and harvest):
                          pulled, else the locally built Debian stand-in)
   --swe-flux-images NAME=IMAGE,..  with --instances a SWE-Flux run directory: the local image
                          for each image name the run uses (default: the name itself)
+  --image-registry REPO  pull environment images from REPO (e.g. localhost:5000/tracegate-env)
+                         under their content tag before building; push what is built
+  --image-registry-push auto|true|false  push built images (default auto: yes on the CLI)
   --retry-failed true    harvest again the instances that failed for this tracer and environment
                          (default false: a failure is remembered in the cache for 10 runs)
 

@@ -12,7 +12,7 @@ import type { Cleanups } from '../../../util/cleanups.js';
 import { MOUNT, TEST_UID_BASE, type SandboxLimits } from '../sandbox-policy.js';
 import { DockerodeClient, type ContainerClient, type Dockerode } from './container-client.js';
 import { ensureEngine } from './engine.js';
-import { CHECKOUT, EnvironmentImages } from './images.js';
+import { CHECKOUT, EnvironmentImages, type ImageRegistry } from './images.js';
 import { runInSandbox, type SandboxDeps } from './sandbox-run.js';
 import { ownedTempDir } from '../temp-dirs.js';
 
@@ -31,6 +31,8 @@ export interface DockerBackendOptions {
   cleanups?: Cleanups;
   /** Where built images are kept for the next fresh machine (none: each machine builds its own). */
   shelf?: ImageShelf;
+  /** A registry environment images are pulled from (and pushed to) before (after) a build. */
+  registry?: ImageRegistry;
 }
 
 const VENV_PYTHON = '/opt/venv/bin/python';

@@ -56,6 +56,21 @@ export class ImageBuildError extends Error {
 
 export type PullResult = { ok: true } | { ok: false; reason: string };
 
+/** Credentials for a registry, as the engine takes them (from Docker's config or a token). */
+export interface RegistryAuth {
+  username: string;
+  password: string;
+  serveraddress: string;
+}
+
+/** A `repository:tag` split at the tag's colon (a registry's port colon is not a tag). */
+export function splitName(name: string): { repo: string; tag: string } {
+  const at = name.lastIndexOf(':');
+  return at > name.lastIndexOf('/')
+    ? { repo: name.slice(0, at), tag: name.slice(at + 1) }
+    : { repo: name, tag: 'latest' };
+}
+
 export interface ContainerClient {
   ping(): Promise<void>;
   create(spec: ContainerSpec): Promise<ContainerHandle>;
@@ -67,7 +82,11 @@ export interface ContainerClient {
   imageId(ref: string): Promise<string>;
   imageExists(ref: string): Promise<boolean>;
   /** Pulls an image; not ok (with the reason) when no registry answers. */
-  pull(ref: string, timeoutMs?: number): Promise<PullResult>;
+  pull(ref: string, timeoutMs?: number, auth?: RegistryAuth): Promise<PullResult>;
+  /** Gives image `ref` the name `name` (`repository:tag`). */
+  tag(ref: string, name: string): Promise<void>;
+  /** Pushes `name` (`repository:tag`) to its registry; rejects with the engine's message. */
+  push(name: string, auth?: RegistryAuth): Promise<void>;
   /**
    * Builds `tag` from the files `src` of the directory `context`, without
    * network; an ImageBuildError when the build itself fails.
@@ -122,9 +141,30 @@ export class DockerodeClient implements ContainerClient {
     }
   }
 
-  async pull(ref: string, timeoutMs = 120_000): Promise<PullResult> {
+  async tag(ref: string, name: string): Promise<void> {
+    await this.docker.getImage(ref).tag(splitName(name));
+  }
+
+  async push(name: string, auth?: RegistryAuth): Promise<void> {
+    const { repo, tag } = splitName(name);
+    const stream = await this.docker
+      .getImage(repo)
+      .push({ tag, ...(auth ? { authconfig: auth } : {}) });
+    await new Promise<void>((resolve, reject) => {
+      this.docker.modem.followProgress(stream, (error: Error | null, output: unknown[]) => {
+        // A refused push is a progress message with `error`, not a failed stream.
+        const refused = (output ?? []).find(
+          (m): m is { error: string } => typeof (m as { error?: unknown })?.error === 'string',
+        );
+        if (error || refused) reject(error ?? new Error(refused!.error));
+        else resolve();
+      });
+    });
+  }
+
+  async pull(ref: string, timeoutMs = 120_000, auth?: RegistryAuth): Promise<PullResult> {
     try {
-      const stream = await this.docker.pull(ref);
+      const stream = await this.docker.pull(ref, auth ? { authconfig: auth } : {});
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(
           () => reject(new Error(`no answer in ${timeoutMs / 1000}s`)),

@@ -26,7 +26,7 @@ import { HarvestError, messageOf } from '../../../errors.js';
 import { copyWheels, ensureWheelFiles } from '../../environments/sources.js';
 import { defaultBaseImage, obtainBaseImage } from '../base-image.js';
 import { dockerfile, wheelLayers } from '../dockerfile.js';
-import { ImageBuildError, type ContainerClient } from './container-client.js';
+import { ImageBuildError, type ContainerClient, type RegistryAuth } from './container-client.js';
 import { checkImageArchive, withoutBaseLayers } from './image-archive.js';
 import { ownedTempDir } from '../temp-dirs.js';
 
@@ -39,6 +39,18 @@ export interface EnvironmentImagesOptions {
   log: (message: string) => void;
   /** Where built images are kept for the next fresh machine (none: each machine builds its own). */
   shelf?: ImageShelf;
+  /**
+   * A registry repository (`host[:port]/path`) holding environment images under content tags:
+   * pulled before a build, pushed after one when `push` (a push run that may write packages).
+   */
+  registry?: ImageRegistry;
+}
+
+/** Where environment images are pulled from and pushed to, and with which credentials. */
+export interface ImageRegistry {
+  repository: string;
+  push: boolean;
+  auth?: RegistryAuth;
 }
 
 /** Each base image obtained, and each environment image built, once per run. */
@@ -109,7 +121,9 @@ export class EnvironmentImages {
     const tag = `tracegate-env:${env.digest.slice(0, 16)}`;
     if (await this.client.imageExists(tag)) return tag;
     const base = env.runtime.backend === 'docker' ? env.runtime.image : '';
-    const { shelf } = this.options;
+    const { shelf, registry } = this.options;
+    const named = registry && (await this.registryName(registry, env, base));
+    if (registry && named && (await this.pulled(registry, named, tag, env))) return tag;
     const key = shelf && (await this.shelfKey(env, base));
     if (shelf && key && (await this.load(shelf, key, tag, env))) return tag;
     this.options.log(`Building ${tag} for environment "${env.recipe.name}" on ${base}`);
@@ -127,8 +141,70 @@ export class EnvironmentImages {
       rmSync(context, { recursive: true, force: true });
     }
     this.options.log(`Built ${tag} in ${seconds(started)} s`);
+    if (registry?.push && named) await this.pushed(registry, named, tag, env);
     if (shelf && key) await this.keep(shelf, key, tag, base, env);
     return tag;
+  }
+
+  /**
+   * The image's name in the registry: its tag is what the image is built from (the environment's
+   * digest, which keys its oracles) and the exact base it is built on, so a changed recipe, wheel
+   * or base is another tag and a stale image is never pulled.
+   */
+  private async registryName(
+    registry: ImageRegistry,
+    env: ResolvedEnvironment,
+    base: string,
+  ): Promise<string | undefined> {
+    const id = await this.client.imageId(base).catch(() => undefined);
+    if (!id) return undefined;
+    return `${registry.repository}:${env.digest.slice(0, 16)}-${id.replace(/^sha256:/, '').slice(0, 12)}`;
+  }
+
+  /** Pulls the environment's image from the registry and tags it; whether that worked (else a build). */
+  private async pulled(
+    registry: ImageRegistry,
+    name: string,
+    tag: string,
+    env: ResolvedEnvironment,
+  ): Promise<boolean> {
+    const started = Date.now();
+    const pulled = await this.client.pull(name, 300_000, registry.auth);
+    if (!pulled.ok) {
+      this.options.log(
+        `Environment "${env.recipe.name}": ${name} is not in the registry (${pulled.reason}); building it` +
+          (registry.push ? ', then pushing it' : ''),
+      );
+      return false;
+    }
+    await this.client.tag(name, tag);
+    this.options.log(
+      `Pulled ${name} for environment "${env.recipe.name}" (${seconds(started)} s) instead of building it`,
+    );
+    return true;
+  }
+
+  /** Pushes a built image to the registry; a refusal is said, never fails the run. */
+  private async pushed(
+    registry: ImageRegistry,
+    name: string,
+    tag: string,
+    env: ResolvedEnvironment,
+  ): Promise<void> {
+    const started = Date.now();
+    try {
+      await this.client.tag(tag, name);
+      await this.client.push(name, registry.auth);
+      this.options.log(
+        `Pushed ${name} for environment "${env.recipe.name}" (${seconds(started)} s)`,
+      );
+    } catch (error) {
+      this.options.log(
+        `The image of environment "${env.recipe.name}" was not pushed to ${registry.repository} ` +
+          `(${messageOf(error)}); the next runner builds it again. A push needs write access ` +
+          '(packages: write for ghcr.io) and never runs on a pull request.',
+      );
+    }
   }
 
   /**
