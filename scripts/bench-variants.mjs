@@ -9,6 +9,7 @@
 // how hard its variants are (scripts/variant-hardness.mjs: answered with the originals' oracles).
 //
 //   node scripts/bench-variants.mjs [--sample 200] [--seed 1] [--epoch 1] [--pairs 1] [--keep DIR]
+//                                   [--categories S,M]   (the traced kinds only: every item can vary)
 //                                   [--no-warm-up]   (the environment images are built already)
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -21,6 +22,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
   options: {
     sample: { type: 'string', default: '200' },
+    categories: { type: 'string' },
     seed: { type: 'string', default: '1' },
     epoch: { type: 'string', default: '1' },
     pairs: { type: 'string', default: '1' },
@@ -32,6 +34,7 @@ const cli = join(root, 'dist', 'cli', 'index.js');
 const work = values.keep ?? mkdtempSync(join(tmpdir(), 'tg-bench-variants-'));
 mkdirSync(work, { recursive: true });
 const selection = ['--instances', join(root, 'instances'), '--sample', values.sample];
+if (values.categories) selection.push('--categories', values.categories);
 selection.push('--seed', values.seed);
 
 function timed(label, args) {
