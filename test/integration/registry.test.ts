@@ -56,6 +56,13 @@ describe('environment images from a registry on loopback', () => {
   }, 60_000);
   afterAll(() => {
     registry?.kill();
+    // Nothing of this registry stays in the engine (its port is gone with it).
+    const left = execFileSync('docker', ['images', '--format', '{{.Repository}}:{{.Tag}}'], {
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .filter((name) => repository && name.startsWith(`${repository}:`));
+    for (const name of left) execFileSync('docker', ['rmi', '-f', name], { stdio: 'ignore' });
   });
 
   const harvest = (cache: string) =>
