@@ -91287,16 +91287,7 @@ async function runGate(request, ports) {
             gate: { ...input.gate, ...(request.accept ? { accept: request.accept } : {}) },
             report: {
                 ...input.report,
-                ...(trend
-                    ? {
-                        trend: {
-                            rows,
-                            name: options.name,
-                            last: trend.last,
-                            ...(trend.branch ? { branch: trend.branch } : {}),
-                        },
-                    }
-                    : {}),
+                ...trendOf(trend, rows, options.name),
             },
         }, toRunDeps(options, logger, suite, ports.lifecycle, baseline, {
             ...(shared && ports.sharedCache?.imageBudget
@@ -91370,16 +91361,7 @@ async function mergeGate(request, ports) {
     const rows = trend ? await trendRows(history, logger) : [];
     const report = renderReport(results, comparison, reportContext({
         ...(results.commit ? { commit: results.commit } : {}),
-        ...(trend
-            ? {
-                trend: {
-                    rows,
-                    name: options.name,
-                    last: trend.last,
-                    ...(trend.branch ? { branch: trend.branch } : {}),
-                },
-            }
-            : {}),
+        ...trendOf(trend, rows, options.name),
     }, results));
     const sink = new ResultsDir(options.out);
     for (const record of results.instances)
@@ -91425,6 +91407,14 @@ function readShards(dirs) {
             found.push({ results: readResults(file, 'merge:'), source: file });
     }
     return found;
+}
+/** The report's trend: the history's rows under this run's name, when a trend is asked for. */
+function trendOf(trend, rows, name) {
+    if (!trend)
+        return {};
+    return {
+        trend: { rows, name, last: trend.last, ...(trend.branch ? { branch: trend.branch } : {}) },
+    };
 }
 /** The source with its lookup done once: the selection and the pipeline read the same baseline. */
 function once(source) {

@@ -16,6 +16,7 @@ import { renderReport } from '../stages/report/markdown.js';
 import { NO_HARVEST, reportContext } from './results.js';
 import { readResults, ResultsDir } from '../adapters/stores/results-dir.js';
 import { mergeShards, type ShardResults } from './shards.js';
+import type { RunInput } from './run-input.js';
 import { inheritSelection } from './config/selection.js';
 import type { Baseline, BaselineSource } from '../contracts/ports.js';
 import { baselineSource, historyStore, recordRun } from './config/history.js';
@@ -123,16 +124,7 @@ export async function runGate(request: GateRequest, ports: GatePorts): Promise<G
         gate: { ...input.gate, ...(request.accept ? { accept: request.accept } : {}) },
         report: {
           ...input.report,
-          ...(trend
-            ? {
-                trend: {
-                  rows,
-                  name: options.name,
-                  last: trend.last,
-                  ...(trend.branch ? { branch: trend.branch } : {}),
-                },
-              }
-            : {}),
+          ...trendOf(trend, rows, options.name),
         },
       },
       toRunDeps(options, logger, suite, ports.lifecycle, baseline, {
@@ -246,16 +238,7 @@ export async function mergeGate(
     reportContext(
       {
         ...(results.commit ? { commit: results.commit } : {}),
-        ...(trend
-          ? {
-              trend: {
-                rows,
-                name: options.name,
-                last: trend.last,
-                ...(trend.branch ? { branch: trend.branch } : {}),
-              },
-            }
-          : {}),
+        ...trendOf(trend, rows, options.name),
       },
       results,
     ),
@@ -304,6 +287,18 @@ function readShards(dirs: readonly string[]): ShardResults[] {
     for (const file of inner) found.push({ results: readResults(file, 'merge:'), source: file });
   }
   return found;
+}
+
+/** The report's trend: the history's rows under this run's name, when a trend is asked for. */
+function trendOf(
+  trend: GateRequest['trend'] | undefined,
+  rows: Awaited<ReturnType<typeof trendRows>>,
+  name: string,
+): Pick<RunInput['report'], 'trend'> {
+  if (!trend) return {};
+  return {
+    trend: { rows, name, last: trend.last, ...(trend.branch ? { branch: trend.branch } : {}) },
+  };
 }
 
 /** The source with its lookup done once: the selection and the pipeline read the same baseline. */
