@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7205);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8122);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7205:
+/***/ 8122:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -67242,6 +67242,3535 @@ __nccwpck_require__.d(__webpack_exports__, {
 });
 
 // UNUSED EXPORTS: USAGE
+
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/errors.ts
+/**
+ * Typed errors, decided at the edge. Every error a user can cause or fix
+ * carries the exit code the CLI returns for it and says what to do.
+ *
+ * Exit codes: 0 pass, 1 gate failed, 2 bad usage/config/instance,
+ * 3 infrastructure unavailable (Docker engine, model endpoint), 4 inconclusive
+ * (with `--on-inconclusive neutral`, the default).
+ */
+const ExitCode = {
+    Pass: 0,
+    GateFailed: 1,
+    Usage: 2,
+    Infrastructure: 3,
+    /** The gate could not decide (too few items, too much missing, a drop not ruled out). */
+    Inconclusive: 4,
+    /** Interrupted by SIGINT/SIGTERM: what was obtained is kept, marked incomplete. */
+    Interrupted: 130,
+};
+/** An option as `door` spells it in an error: `--endpoint` (CLI) or `input endpoint` (Action). */
+function optionName(name, door) {
+    return door === 'cli' ? `--${name}` : `input ${name}`;
+}
+/** Base class: a message for humans and the exit code it maps to. */
+class TracegateError extends Error {
+    /** The message with its options named as `door` spells them; `message` is the CLI's. */
+    messageFor(_door) {
+        return this.message;
+    }
+}
+/** Bad flags, inputs or configuration. */
+class UsageError extends TracegateError {
+    exitCode = ExitCode.Usage;
+    constructor(message) {
+        super(message);
+        this.name = 'UsageError';
+    }
+}
+/** A malformed instance or environment file; names the file and the field. */
+class InstanceError extends TracegateError {
+    file;
+    exitCode = ExitCode.Usage;
+    constructor(file, message) {
+        super(`${file}: ${message}`);
+        this.file = file;
+        this.name = 'InstanceError';
+    }
+}
+/** No Docker engine reachable (and no cached oracle to fall back on). */
+class DockerUnavailableError extends TracegateError {
+    exitCode = ExitCode.Infrastructure;
+    constructor(detail) {
+        super(`No Docker engine reachable (${detail}). Start one (e.g. \`sudo systemctl start docker\`, ` +
+            'or run scripts/ensure-docker.sh), point DOCKER_HOST at it, or pass --backend local ' +
+            'to harvest in a virtualenv on this host.');
+        this.name = 'DockerUnavailableError';
+    }
+}
+/** A harvest step failed for infrastructure reasons (image build, container). */
+class HarvestError extends TracegateError {
+    exitCode = ExitCode.Infrastructure;
+    constructor(message) {
+        super(message);
+        this.name = 'HarvestError';
+    }
+}
+/** The model endpoint could not be reached or kept failing after retries. */
+class EndpointUnavailableError extends TracegateError {
+    endpoint;
+    detail;
+    resultsAt;
+    exitCode = ExitCode.Infrastructure;
+    constructor(endpoint, detail, resultsAt = 'the results file') {
+        super('');
+        this.endpoint = endpoint;
+        this.detail = detail;
+        this.resultsAt = resultsAt;
+        this.message = this.messageFor('cli');
+        this.name = 'EndpointUnavailableError';
+    }
+    messageFor(door) {
+        return (`Model endpoint ${this.endpoint} is unavailable: ${this.detail}. Check that the server is running ` +
+            `and that ${optionName('endpoint', door)} is its API base URL (e.g. http://127.0.0.1:8000/v1). ` +
+            `Answers obtained so far were kept in ${this.resultsAt}.`);
+    }
+}
+/** Exit code for any thrown value: ours carry one, anything else is a bug (2 would lie). */
+function exitCodeOf(error) {
+    return error instanceof TracegateError ? error.exitCode : ExitCode.Infrastructure;
+}
+/** What to tell the user of `door` about any thrown value. */
+function messageOf(error, door = 'cli') {
+    if (error instanceof TracegateError)
+        return error.messageFor(door);
+    return error instanceof Error ? error.message : String(error);
+}
+/** The endpoint answered but refused the request itself (unknown model, bad key): fix the config. */
+class EndpointRejectedError extends TracegateError {
+    endpoint;
+    serverMessage;
+    resultsAt;
+    exitCode = ExitCode.Usage;
+    constructor(endpoint, serverMessage, resultsAt = 'the results file') {
+        super('');
+        this.endpoint = endpoint;
+        this.serverMessage = serverMessage;
+        this.resultsAt = resultsAt;
+        this.message = this.messageFor('cli');
+        this.name = 'EndpointRejectedError';
+    }
+    messageFor(door) {
+        return (
+        // The server's own sentence usually ends with its full stop already.
+        `Model endpoint ${this.endpoint} rejected the request: ${this.serverMessage.replace(/\.$/, '')}. ` +
+            `Check ${optionName('model', door)} and the API key. ` +
+            `Answers obtained so far were kept in ${this.resultsAt}.`);
+    }
+}
+/** The run was interrupted (Ctrl-C, SIGTERM); its results say they are incomplete. */
+/**
+ * A baseline should exist but could not be looked up: the commit graph or
+ * the history could not be read (an API error, the network). The gate's
+ * verdict is then `baseline-unavailable`, never a pass.
+ */
+class BaselineUnavailableError extends TracegateError {
+    detail;
+    exitCode = ExitCode.Infrastructure;
+    constructor(detail) {
+        super(`the baseline could not be looked up: ${detail}`);
+        this.detail = detail;
+        this.name = 'BaselineUnavailableError';
+    }
+}
+class InterruptedError extends TracegateError {
+    exitCode = ExitCode.Interrupted;
+    /** `kept`: what was kept and what a rerun does, when the caller knows better than "the answers". */
+    constructor(signal, resultsAt, kept) {
+        super(`Interrupted by ${signal}: containers and temporary files were removed; ` +
+            (kept ??
+                `the answers obtained so far are in ${resultsAt}, marked incomplete with the instances still missing.`));
+        this.name = 'InterruptedError';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/backends/auto.ts
+
+/**
+ * Docker where it can (an engine answers and the environment's image can be
+ * had), else the local backend for that environment, with a loud notice.
+ */
+class AutoBackend {
+    docker;
+    makeLocal;
+    warn;
+    name = 'auto';
+    dockerUp;
+    localBackend;
+    constructor(docker, makeLocal, warn) {
+        this.docker = docker;
+        this.makeLocal = makeLocal;
+        this.warn = warn;
+    }
+    get local() {
+        this.localBackend ??= this.makeLocal();
+        return this.localBackend;
+    }
+    async ensureAvailable() {
+        try {
+            await this.docker.ensureAvailable();
+            this.dockerUp = true;
+        }
+        catch (error) {
+            this.dockerUp = false;
+            this.warn(`${messageOf(error).split('.')[0]}. Harvesting in a local virtualenv instead: ` +
+                "the instances' tests run on this host WITHOUT container isolation.");
+            await this.local.ensureAvailable();
+        }
+    }
+    async runtime(recipe, source) {
+        if (this.dockerUp) {
+            try {
+                return await this.docker.runtime(recipe, source);
+            }
+            catch (error) {
+                if (recipe.image)
+                    throw error;
+                this.warn(`Environment "${recipe.name}": ${messageOf(error)} Harvesting it in a local virtualenv instead: ` +
+                    'its tests run on this host WITHOUT container isolation.');
+            }
+        }
+        return this.local.runtime(recipe, source);
+    }
+    async prepare(env) {
+        const backend = env.runtime.backend === 'docker' ? this.docker : this.local;
+        await backend.prepare?.(env);
+    }
+    run(job) {
+        return job.environment.runtime.backend === 'docker'
+            ? this.docker.run(job)
+            : this.local.run(job);
+    }
+}
+
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: ./src/adapters/backends/sandbox-policy.ts
+/** Where the tracer, the plan, the instances and the scratch space appear in a harvest container. */
+const MOUNT = {
+    tracer: '/tg/tracer',
+    plan: '/tg/plan',
+    instances: '/tg/instances',
+    work: '/tg/work',
+};
+/** First uid of the per-group test users (the driver setuid()s each group's tests to its own). */
+const TEST_UID_BASE = 20000;
+const DEFAULT_LIMITS = {
+    memoryBytes: 2 * 1024 ** 3,
+    pids: 512,
+    tmpfsSize: '512m',
+};
+/**
+ * The sandbox every harvest container runs in (and the tracer's own
+ * container tests use): no network, a read-only root, every capability
+ * dropped except what the driver needs to run each group's tests as their
+ * own uid, clean up after them and kill what they leave behind; no new
+ * privileges; memory, pids and scratch space bounded. The tests themselves
+ * run unprivileged (uid ≥ TEST_UID_BASE) with no capabilities at all.
+ */
+function sandboxHostConfig(binds, limits = DEFAULT_LIMITS, volumes = []) {
+    return {
+        Binds: binds,
+        ...(volumes.length
+            ? {
+                Mounts: volumes.map((target) => ({
+                    Type: 'volume',
+                    Source: '',
+                    Target: target,
+                })),
+            }
+            : {}),
+        NetworkMode: 'none',
+        CapDrop: ['ALL'],
+        CapAdd: ['SETUID', 'SETGID', 'CHOWN', 'FOWNER', 'DAC_OVERRIDE', 'KILL'],
+        SecurityOpt: ['no-new-privileges'],
+        ReadonlyRootfs: true,
+        Tmpfs: {
+            '/tmp': `rw,exec,nosuid,nodev,size=${limits.tmpfsSize}`,
+            [MOUNT.work]: `rw,exec,nosuid,nodev,size=${limits.tmpfsSize}`,
+        },
+        Memory: limits.memoryBytes,
+        MemorySwap: limits.memoryBytes,
+        PidsLimit: limits.pids,
+    };
+}
+/** The container settings around the host config: root driver, no network, no TTY. */
+function sandboxContainer(image, cmd, hostConfig, labels) {
+    return {
+        Image: image,
+        Cmd: cmd,
+        User: '0:0',
+        WorkingDir: '/tmp',
+        Env: ['PYTHONDONTWRITEBYTECODE=1', 'HOME=/tmp', 'PYTHONHASHSEED=0', 'LANG=C.UTF-8'],
+        Tty: false,
+        OpenStdin: false,
+        Labels: labels,
+        NetworkDisabled: true,
+        HostConfig: hostConfig,
+    };
+}
+
+// EXTERNAL MODULE: ./node_modules/dockerode/lib/docker.js
+var lib_docker = __nccwpck_require__(9040);
+var docker_default = /*#__PURE__*/__nccwpck_require__.n(lib_docker);
+;// CONCATENATED MODULE: external "node:stream/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
+;// CONCATENATED MODULE: ./src/adapters/backends/docker/container-client.ts
+/**
+ * The container seam, as testcontainers' `ContainerClient`: the only file
+ * that imports dockerode. Everything the Docker backend asks of an engine —
+ * ping, containers (create, attach, start, wait, kill, remove, list) and
+ * images (inspect, pull, build) — goes through `ContainerClient`.
+ */
+
+
+
+
+/** The engine ran a build and it failed (a step's error, with the engine's message). */
+class ImageBuildError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'ImageBuildError';
+    }
+}
+/** A `repository:tag` split at the tag's colon (a registry's port colon is not a tag). */
+function splitName(name) {
+    const at = name.lastIndexOf(':');
+    return at > name.lastIndexOf('/')
+        ? { repo: name.slice(0, at), tag: name.slice(at + 1) }
+        : { repo: name, tag: 'latest' };
+}
+/** The engine at DOCKER_HOST or the local socket (or the dockerode client given). */
+class DockerodeClient {
+    docker;
+    constructor(docker) {
+        this.docker = docker ?? new (docker_default())();
+    }
+    async ping() {
+        await this.docker.ping();
+    }
+    async create(spec) {
+        return new DockerodeContainer(await engine(() => this.docker.createContainer(spec)));
+    }
+    async listByLabel(label) {
+        const listed = await this.docker
+            .listContainers({ all: true, filters: { label: [label] } })
+            .catch(() => []);
+        return listed.map((info) => ({ id: info.Id, labels: info.Labels ?? {} }));
+    }
+    async remove(id) {
+        await this.docker.getContainer(id).remove({ force: true, v: true });
+    }
+    async imageId(ref) {
+        const { Id } = await this.docker.getImage(ref).inspect();
+        return Id;
+    }
+    async imageExists(ref) {
+        try {
+            await this.docker.getImage(ref).inspect();
+            return true;
+        }
+        catch {
+            return false;
+        }
+    }
+    async tag(ref, name) {
+        await this.docker.getImage(ref).tag(splitName(name));
+    }
+    async push(name, auth) {
+        const { repo, tag } = splitName(name);
+        const stream = await this.docker
+            .getImage(repo)
+            .push({ tag, ...(auth ? { authconfig: auth } : {}) });
+        await new Promise((resolve, reject) => {
+            this.docker.modem.followProgress(stream, (error, output) => {
+                // A refused push is a progress message with `error`, not a failed stream.
+                const refused = (output ?? []).find((m) => typeof m?.error === 'string');
+                if (error || refused)
+                    reject(error ?? new Error(refused.error));
+                else
+                    resolve();
+            });
+        });
+    }
+    async pull(ref, timeoutMs = 120_000, auth) {
+        try {
+            const stream = await this.docker.pull(ref, auth ? { authconfig: auth } : {});
+            await new Promise((resolve, reject) => {
+                const timer = setTimeout(() => reject(new Error(`no answer in ${timeoutMs / 1000}s`)), timeoutMs);
+                this.docker.modem.followProgress(stream, (error) => {
+                    clearTimeout(timer);
+                    if (error)
+                        reject(error);
+                    else
+                        resolve();
+                });
+            });
+            return { ok: true };
+        }
+        catch (error) {
+            // The engine's message ends with the cause ("…: no such host"); the URL before it is noise.
+            const message = error.message
+                .split('\n')[0]
+                .replace(/^\(HTTP code \d+\) [\w ]+ - /, '')
+                .trim();
+            return { ok: false, reason: message.split(': ').at(-1) || message };
+        }
+    }
+    async build(context, src, tag) {
+        const stream = await this.docker.buildImage({ context, src }, { t: tag, networkmode: 'none', rm: true, forcerm: true });
+        await new Promise((resolve, reject) => {
+            this.docker.modem.followProgress(stream, (error, output) => {
+                const failed = output?.find((o) => o.error);
+                if (error || failed)
+                    reject(new ImageBuildError(String(error?.message ?? failed?.errorDetail?.message ?? failed?.error)));
+                else
+                    resolve();
+            });
+        });
+    }
+    async imageLayers(ref) {
+        const { RootFS } = await this.docker.getImage(ref).inspect();
+        return RootFS?.Layers ?? [];
+    }
+    async saveImage(ref, file) {
+        const stream = await this.docker.getImage(ref).get();
+        await (0,promises_namespaceObject.pipeline)(stream, (0,external_node_fs_namespaceObject.createWriteStream)(file));
+    }
+    async loadImage(file) {
+        const stream = await this.docker.loadImage((0,external_node_fs_namespaceObject.createReadStream)(file), { quiet: true });
+        await followed(this.docker, stream);
+    }
+}
+/** Waits for an engine's progress stream; rejects with the first error it reports. */
+function followed(docker, stream) {
+    return new Promise((resolve, reject) => {
+        docker.modem.followProgress(stream, (error, output) => {
+            const failed = output?.find((o) => o.error);
+            if (error || failed)
+                reject(new Error(String(error?.message ?? failed?.errorDetail?.message ?? failed?.error)));
+            else
+                resolve();
+        });
+    });
+}
+class DockerodeContainer {
+    container;
+    constructor(container) {
+        this.container = container;
+    }
+    async attach(stdout, stderr) {
+        const stream = await engine(() => this.container.attach({ stream: true, stdout: true, stderr: true }));
+        this.container.modem.demuxStream(stream, stdout, stderr);
+        return {
+            ended: new Promise((resolve) => stream.on('end', resolve)),
+            detach: () => stream.destroy?.(),
+        };
+    }
+    async start() {
+        await engine(() => this.container.start());
+    }
+    async wait(timeoutMs, onTimeout, lost) {
+        // One timer, cleared whichever way the race ends (a pending timer would keep
+        // the process alive after a lost engine).
+        let timer;
+        const timeout = new Promise((_, reject) => {
+            timer = setTimeout(() => reject(onTimeout()), timeoutMs);
+        });
+        try {
+            const result = (await Promise.race([engine(() => this.container.wait()), timeout, lost]));
+            return result.StatusCode;
+        }
+        finally {
+            clearTimeout(timer);
+        }
+    }
+    async kill() {
+        await this.container.kill().catch(() => { });
+    }
+    async remove() {
+        await this.container.remove({ force: true, v: true }).catch(() => { });
+    }
+}
+const ENGINE_GONE = /ECONNREFUSED|ENOENT|EPIPE|ECONNRESET|socket hang up|connect E/i;
+/** An engine call; a lost connection becomes DockerUnavailableError, not a raw socket error. */
+async function engine(call) {
+    try {
+        return await call();
+    }
+    catch (error) {
+        const message = error.message ?? String(error);
+        if (ENGINE_GONE.test(message) || ENGINE_GONE.test(String(error.code)))
+            throw new DockerUnavailableError(`lost the connection to the Docker engine (${message})`);
+        throw error;
+    }
+}
+
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./src/adapters/backends/temp-dirs.ts
+/**
+ * The host temp directories a harvest makes (a plan, a build context, a
+ * local run, a SWE-Flux harness view), named with the process's pid so that a later run can tell
+ * those a killed process left behind (SIGKILL never runs the cleanups) and
+ * remove them: the same rule as the containers' sweep (docker/engine.ts).
+ */
+
+
+
+const KINDS = ['plan', 'build', 'local', 'view'];
+const OWNED = new RegExp(`^tracegate-(${KINDS.join('|')})-(\\d+)-`);
+/** A fresh `tracegate-<kind>-<pid>-XXXXXX` directory in the temp dir. */
+function ownedTempDir(kind) {
+    return (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), `tracegate-${kind}-${process.pid}-`));
+}
+/** Whether a process with this pid is running (one of another user counts). */
+function alive(pid) {
+    try {
+        process.kill(pid, 0);
+        return true;
+    }
+    catch (error) {
+        return error.code === 'EPERM';
+    }
+}
+/** Removes the temp directories of tracegate processes that are gone; how many. */
+function sweepTempDirs(dir = (0,external_node_os_namespaceObject.tmpdir)()) {
+    let removed = 0;
+    let names;
+    try {
+        names = (0,external_node_fs_namespaceObject.readdirSync)(dir);
+    }
+    catch {
+        return 0;
+    }
+    for (const name of names) {
+        const pid = Number(OWNED.exec(name)?.[2]);
+        if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || alive(pid))
+            continue;
+        try {
+            (0,external_node_fs_namespaceObject.rmSync)((0,external_node_path_namespaceObject.join)(dir, name), { recursive: true, force: true });
+            removed++;
+        }
+        catch {
+            // another user's, or going away already: not ours to insist on
+        }
+    }
+    return removed;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/backends/docker/engine.ts
+/**
+ * The Docker engine's availability: a ping before the first job (and a sweep
+ * of what a killed run left behind), and a watch while a container runs.
+ */
+
+
+
+/** Throws DockerUnavailableError unless the engine answers; then removes what killed runs left. */
+async function ensureEngine(client, log) {
+    try {
+        await withTimeout(client.ping(), 10_000, 'ping timed out');
+    }
+    catch (error) {
+        throw new DockerUnavailableError(error.message);
+    }
+    await sweep(client, log);
+}
+/** The labels that let a later run know a container as this process's. */
+function ownerLabels() {
+    return { 'tracegate.host': (0,external_node_os_namespaceObject.hostname)(), 'tracegate.pid': String(process.pid) };
+}
+/**
+ * Removes containers a killed tracegate process left behind (SIGKILL,
+ * a lost engine): those labelled with this host whose process is gone.
+ */
+async function sweep(client, log) {
+    const left = await client.listByLabel(`tracegate.host=${(0,external_node_os_namespaceObject.hostname)()}`);
+    let removed = 0;
+    for (const info of left) {
+        const pid = Number(info.labels['tracegate.pid']);
+        if (!Number.isInteger(pid) || pid <= 0 || alive(pid))
+            continue;
+        await client
+            .remove(info.id)
+            .then(() => removed++)
+            .catch(() => { });
+    }
+    if (removed)
+        log(`Removed ${removed} container(s) left by an interrupted run`);
+    const dirs = sweepTempDirs();
+    if (dirs)
+        log(`Removed ${dirs} temp director(ies) left by an interrupted run`);
+}
+/** Rejects within ~2 intervals of the engine going away (a wait would hang until its timeout). */
+function watchEngine(client, every) {
+    let misses = 0;
+    let timer;
+    let stopped = false;
+    const lost = new Promise((_, reject) => {
+        const tick = () => {
+            if (stopped)
+                return;
+            withTimeout(client.ping(), every, 'no answer').then(() => {
+                misses = 0;
+                timer = setTimeout(tick, every);
+            }, (error) => {
+                if (stopped)
+                    return;
+                if (++misses >= 2)
+                    reject(new DockerUnavailableError(`lost the connection to the Docker engine while a harvest container ran: ${error.message}`));
+                else
+                    timer = setTimeout(tick, every);
+            });
+        };
+        timer = setTimeout(tick, every);
+    });
+    lost.catch(() => { });
+    return {
+        lost,
+        stop: () => {
+            stopped = true;
+            clearTimeout(timer);
+        },
+    };
+}
+/** True while a process with this pid exists on this host. */
+async function withTimeout(promise, ms, message) {
+    let timer;
+    try {
+        return await Promise.race([
+            promise,
+            new Promise((_, reject) => {
+                timer = setTimeout(() => reject(new HarvestError(message)), ms);
+            }),
+        ]);
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+
+;// CONCATENATED MODULE: external "node:stream"
+const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+;// CONCATENATED MODULE: external "node:zlib"
+const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __nccwpck_require__(1421);
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
+var external_node_util_default = /*#__PURE__*/__nccwpck_require__.n(external_node_util_);
+;// CONCATENATED MODULE: ./src/util/hash.ts
+
+/** JSON with object keys sorted at every level: the canonical form we hash. */
+function canonicalJson(value) {
+    return JSON.stringify(value, (_key, v) => v && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
+        : v);
+}
+function sha256(...parts) {
+    const hash = (0,external_node_crypto_namespaceObject.createHash)('sha256');
+    for (const part of parts) {
+        hash.update(part);
+        hash.update('\0');
+    }
+    return hash.digest('hex');
+}
+
+;// CONCATENATED MODULE: ./src/adapters/environments/wheels.ts
+
+
+
+const run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
+/** Linux wheel platforms a Debian bookworm/trixie image accepts, newest first. */
+function platformArgs() {
+    const arch = process.arch === 'arm64' ? 'aarch64' : 'x86_64';
+    const tags = [
+        'manylinux_2_36',
+        'manylinux_2_34',
+        'manylinux_2_31',
+        'manylinux_2_28',
+        'manylinux2014',
+        'manylinux_2_17',
+    ];
+    return tags.flatMap((tag) => ['--platform', `${tag}_${arch}`]);
+}
+/**
+ * Downloads pinned wheels on the host (which reaches the package index) so
+ * that nothing is fetched from inside a container. The recipe is complete by
+ * contract, hence --no-deps; binary wheels only, for the recipe's
+ * interpreter, so the image never compiles anything. `--retries 0`: an index
+ * that does not answer is skipped at once for the next configured one
+ * (pip's default backs off for seconds per package).
+ */
+async function downloadWheels(env, dest, python = 'python3') {
+    if (!env.packages.length)
+        return;
+    const version = env.python.replace('.', '');
+    const args = [
+        '-m',
+        'pip',
+        'download',
+        '--quiet',
+        '--retries',
+        '0',
+        '--disable-pip-version-check',
+        '--no-deps',
+        '--only-binary=:all:',
+        '--python-version',
+        env.python,
+        '--implementation',
+        'cp',
+        '--abi',
+        `cp${version}`,
+        '--abi',
+        'abi3',
+        '--abi',
+        'none',
+        ...platformArgs(),
+        '--dest',
+        dest,
+        ...env.packages,
+    ];
+    try {
+        await run(python, args, { maxBuffer: 16 * 1024 * 1024 });
+    }
+    catch (error) {
+        const stderr = String(error.stderr ?? '')
+            .split('\n')
+            .filter((line) => line.startsWith('ERROR'))
+            .join(' ');
+        throw new HarvestError(`Environment "${env.name}": could not download its wheels with pip (${stderr || error.message}). ` +
+            'Check that every package is pinned to a version your package index has, with a wheel for ' +
+            `Python ${env.python}.`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/stores/read-file.ts
+
+/** A file the host would not read: what it is instead, or how much too large. */
+class UnreadableFileError extends Error {
+    path;
+    why;
+    constructor(path, why) {
+        super(`${path} ${why}`);
+        this.path = path;
+        this.why = why;
+        this.name = 'UnreadableFileError';
+    }
+}
+function kindOf(stats) {
+    if (stats.isDirectory())
+        return 'a directory';
+    if (stats.isFIFO())
+        return 'a named pipe';
+    if (stats.isCharacterDevice() || stats.isBlockDevice())
+        return 'a device';
+    if (stats.isSocket())
+        return 'a socket';
+    return 'not a regular file';
+}
+/**
+ * `path`'s text (UTF-8) if it is a regular file of at most `maxBytes`;
+ * otherwise UnreadableFileError saying what it is. Opened non-blocking (a
+ * named pipe never hangs the run) and checked on the open descriptor (what
+ * is read is what was checked); a file that grows past the bound while read
+ * is refused. ENOENT and other errors of the open propagate as they are.
+ */
+function readRegularFile(path, options) {
+    return readRegularBytes(path, options).toString('utf8');
+}
+/** readRegularFile's bytes, undecoded. */
+function readRegularBytes(path, options) {
+    let fd;
+    try {
+        fd = (0,external_node_fs_namespaceObject.openSync)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK | (options.follow ? 0 : external_node_fs_namespaceObject.constants.O_NOFOLLOW));
+    }
+    catch (error) {
+        if (error.code === 'ELOOP')
+            throw new UnreadableFileError(path, 'is a symbolic link, which is not followed here');
+        throw error;
+    }
+    try {
+        const stats = (0,external_node_fs_namespaceObject.fstatSync)(fd);
+        if (!stats.isFile())
+            throw new UnreadableFileError(path, `is ${kindOf(stats)}`);
+        if (options.singleLink && stats.nlink > 1)
+            throw new UnreadableFileError(path, `is a file with ${stats.nlink} hard links (another name of it may be elsewhere: copy it in instead of linking it)`);
+        if (stats.size > options.maxBytes)
+            throw new UnreadableFileError(path, `is ${stats.size} bytes, over the ${options.maxBytes} read at most`);
+        // One byte more than it holds: reading it means the file grew after it was checked.
+        const buffer = Buffer.alloc(stats.size + 1);
+        let size = 0;
+        for (let n = 1; n > 0 && size < buffer.length; size += n)
+            n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, size, buffer.length - size, size);
+        if (size > stats.size)
+            throw new UnreadableFileError(path, 'grew while it was read');
+        return buffer.subarray(0, size);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/stores/atomic.ts
+
+
+
+/** A write failed (disk full, read-only, no permission); names the path and the fix. */
+class StoreWriteError extends TracegateError {
+    path;
+    exitCode = ExitCode.Infrastructure;
+    constructor(path, cause) {
+        const why = {
+            ENOSPC: 'the disk is full: free space or point the directory elsewhere',
+            EDQUOT: 'the disk quota is exhausted: free space or point the directory elsewhere',
+            EROFS: 'the file system is read-only: point the directory at a writable place',
+            EACCES: 'permission denied: make it writable or point the directory elsewhere',
+            EPERM: 'permission denied: make it writable or point the directory elsewhere',
+            ENOENT: 'a directory cannot be created there: point the directory elsewhere',
+        };
+        super(`Could not write ${path}: ${why[cause.code ?? ''] ?? cause.message}.`);
+        this.path = path;
+        this.name = 'StoreWriteError';
+    }
+}
+/**
+ * The real reason of a failed write: a recursive mkdir on a read-only file
+ * system reports ENOENT, so the nearest existing ancestor is asked too.
+ */
+function diagnose(path, error) {
+    if (error.code !== 'ENOENT')
+        return error;
+    for (let dir = (0,external_node_path_namespaceObject.dirname)(path); dir !== (0,external_node_path_namespaceObject.dirname)(dir); dir = (0,external_node_path_namespaceObject.dirname)(dir)) {
+        if (!(0,external_node_fs_namespaceObject.existsSync)(dir))
+            continue;
+        try {
+            (0,external_node_fs_namespaceObject.accessSync)(dir, external_node_fs_namespaceObject.constants.W_OK);
+        }
+        catch (probe) {
+            return probe;
+        }
+        break;
+    }
+    return error;
+}
+/** Wraps a file-system write so its failure names the path (never a raw ENOSPC). */
+function writing(path, write) {
+    try {
+        return write();
+    }
+    catch (error) {
+        if (error instanceof StoreWriteError)
+            throw error;
+        throw new StoreWriteError(path, diagnose(path, error));
+    }
+}
+let counter = 0;
+/** Write-then-rename: a reader sees the old file or the new one, never half of one. */
+function writeFileAtomic(path, data) {
+    const tmp = `${path}.${process.pid}.${++counter}.tmp`;
+    writing(path, () => {
+        try {
+            makeDirs((0,external_node_path_namespaceObject.dirname)(path));
+            (0,external_node_fs_namespaceObject.writeFileSync)(tmp, data);
+            (0,external_node_fs_namespaceObject.renameSync)(tmp, path);
+        }
+        catch (error) {
+            (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
+            throw error;
+        }
+    });
+}
+/**
+ * Checks before any work that `dir` (created if missing) takes a write: a
+ * full, read-only or forbidden directory fails here with StoreWriteError
+ * naming it and the fix, not later as a tool's message (pip's, ENOENT) with
+ * the work done so far unstorable.
+ */
+function assertWritable(dir) {
+    const probe = (0,external_node_path_namespaceObject.join)(dir, `.tracegate-write-probe-${process.pid}`);
+    writing(dir, () => {
+        makeDirs(dir);
+        try {
+            (0,external_node_fs_namespaceObject.writeFileSync)(probe, Buffer.alloc(64 * 1024)); // room for at least an oracle or two
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.rmSync)(probe, { force: true });
+        }
+    });
+}
+/**
+ * `mkdir -p`, one component at a time from the nearest existing ancestor.
+ * Node's recursive mkdirSync never returns for a path under /proc (each
+ * ENOENT sends it back up to an ancestor that exists): this fails instead.
+ */
+function makeDirs(dir) {
+    const missing = [];
+    for (let at = dir; !(0,external_node_fs_namespaceObject.existsSync)(at) && (0,external_node_path_namespaceObject.dirname)(at) !== at; at = (0,external_node_path_namespaceObject.dirname)(at))
+        missing.push(at);
+    for (const each of missing.reverse()) {
+        try {
+            (0,external_node_fs_namespaceObject.mkdirSync)(each);
+        }
+        catch (error) {
+            if (error.code !== 'EEXIST')
+                throw error;
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/environments/sources.ts
+
+
+
+
+
+
+
+
+
+
+const sources_run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
+const fileSha = (path) => (0,external_node_crypto_namespaceObject.createHash)('sha256').update((0,external_node_fs_namespaceObject.readFileSync)(path)).digest('hex');
+const isPathRef = (ref) => ref.endsWith('.whl') && !ref.includes('==');
+const MAX_WHEEL_BYTES = 512 * 1024 * 1024;
+/** Git with repository-controlled hooks and commands switched off, as root over any owner. */
+const GIT = [
+    '-c',
+    'core.hooksPath=/dev/null',
+    '-c',
+    'core.fsmonitor=false',
+    '-c',
+    'safe.directory=*',
+];
+const gitEnv = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    GIT_CONFIG_NOSYSTEM: '1',
+    HOME: '/nonexistent',
+};
+const REMOTE = /^(?:https?|ssh|git):\/\/|^[\w.-]+@[\w.-]+:/i;
+/**
+ * `git.repo: "self"`: the git repository the suite itself lives in (the
+ * nearest directory above the suite root holding `.git`). How a team's
+ * private suite, kept in its own repository, names that repository's code.
+ */
+const SELF_REPO = 'self';
+/** The repository holding `root` (root itself, or the nearest ancestor with a `.git`). */
+function enclosingRepository(root, environment) {
+    for (let dir = root;; dir = (0,external_node_path_namespaceObject.dirname)(dir)) {
+        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, '.git')))
+            return dir;
+        if ((0,external_node_path_namespaceObject.dirname)(dir) === dir)
+            throw new HarvestError(`Environment "${environment}": git.repo "self" names the repository holding the suite, but ${root} ` +
+                'is in none (keep the suite inside the repository, or give git.repo a URL).');
+    }
+}
+class HostSources {
+    layout;
+    reader;
+    log;
+    python;
+    constructor(layout, reader, log, python = 'python3') {
+        this.layout = layout;
+        this.reader = reader;
+        this.log = log;
+        this.python = python;
+    }
+    async resolve(recipe, environmentDir) {
+        if (recipe.image)
+            return undefined;
+        const wheels = await this.wheels(recipe, environmentDir);
+        if (!recipe.git)
+            return { kind: 'packages', wheels };
+        const { repo, commit, checkout } = await this.checkout(recipe);
+        return { kind: 'git', repo, commit, wheels, checkout };
+    }
+    /**
+     * Index wheels are downloaded once per recipe into wheels/<recipe>/ and
+     * pinned by a lock of their sha256 (re-downloaded when a file no longer
+     * matches it); wheel files named by path are read through the suite reader
+     * and hashed on every run, so a rebuilt wheel always gets a new digest.
+     */
+    async wheels(recipe, environmentDir) {
+        const python = recipe.python;
+        const pinned = recipe.packages.filter((p) => !isPathRef(p));
+        const files = recipe.packages.filter(isPathRef);
+        const dir = (0,external_node_path_namespaceObject.join)(this.layout.wheels, sha256('wheels/v1', canonicalJson({ python, pinned, arch: process.arch })).slice(0, 24));
+        const lockFile = (0,external_node_path_namespaceObject.join)(dir, 'lock.json');
+        const sharedLock = (0,external_node_path_namespaceObject.join)(this.layout.locks, `${(0,external_node_path_namespaceObject.basename)(dir)}.json`);
+        let index = readLock(lockFile, dir);
+        // A lock restored with the shared cache names the wheels without their files: enough for the
+        // environment's digest (so a run whose oracles are all cached downloads nothing); the files
+        // are fetched, and checked against it, only when an image or a virtualenv is built.
+        const restored = index ? undefined : readSharedLock(sharedLock, dir);
+        if (restored)
+            return [...restored, ...(await this.localWheels(files, dir, environmentDir))];
+        if (!index) {
+            (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true });
+            const tmp = `${dir}.${process.pid}.tmp`;
+            (0,external_node_fs_namespaceObject.rmSync)(tmp, { recursive: true, force: true });
+            (0,external_node_fs_namespaceObject.mkdirSync)(tmp, { recursive: true });
+            await downloadWheels({ name: recipe.name, python, packages: pinned }, tmp, this.python);
+            const names = (0,external_node_fs_namespaceObject.readdirSync)(tmp)
+                .filter((n) => n.endsWith('.whl'))
+                .sort();
+            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(tmp, 'lock.json'), JSON.stringify(names.map((name) => ({ name, sha256: fileSha((0,external_node_path_namespaceObject.join)(tmp, name)) }))));
+            (0,external_node_fs_namespaceObject.renameSync)(tmp, dir);
+            index = readLock(lockFile, dir);
+        }
+        if (pinned.length) {
+            (0,external_node_fs_namespaceObject.mkdirSync)(this.layout.locks, { recursive: true });
+            writeFileAtomic(sharedLock, JSON.stringify(index.map(({ name, sha256 }) => ({ name, sha256 }))));
+        }
+        return [...index, ...(await this.localWheels(files, dir, environmentDir))];
+    }
+    /** Wheel files named by path: read through the suite reader and hashed on every run. */
+    async localWheels(files, dir, environmentDir) {
+        const local = [];
+        if (files.length) {
+            const localDir = (0,external_node_path_namespaceObject.join)(dir, 'local', `${process.pid}`);
+            (0,external_node_fs_namespaceObject.mkdirSync)(localDir, { recursive: true });
+            for (const ref of files) {
+                const bytes = this.reader.read((0,external_node_path_namespaceObject.join)(environmentDir, ref), MAX_WHEEL_BYTES);
+                const name = (0,external_node_path_namespaceObject.basename)(ref);
+                const path = (0,external_node_path_namespaceObject.join)(localDir, name);
+                (0,external_node_fs_namespaceObject.writeFileSync)(path, bytes);
+                local.push({ name, sha256: (0,external_node_crypto_namespaceObject.createHash)('sha256').update(bytes).digest('hex'), path });
+            }
+        }
+        return local;
+    }
+    async checkout(recipe) {
+        const source = recipe.git;
+        let repoDir;
+        if (REMOTE.test(source.repo)) {
+            repoDir = (0,external_node_path_namespaceObject.join)(this.layout.git, `${sha256(source.repo).slice(0, 16)}.git`);
+            if (!(0,external_node_fs_namespaceObject.existsSync)(repoDir)) {
+                this.log(`Cloning ${source.repo} for environment "${recipe.name}"`);
+                (0,external_node_fs_namespaceObject.mkdirSync)(this.layout.git, { recursive: true });
+                await this.git(['clone', '--bare', '--quiet', source.repo, repoDir], recipe);
+            }
+            else if (!(await this.revParse(repoDir, source.commit))) {
+                await this.git(['-C', repoDir, 'fetch', '--quiet', 'origin', '+refs/*:refs/*'], recipe);
+            }
+        }
+        else if (source.repo === SELF_REPO) {
+            repoDir = enclosingRepository(this.reader.root, recipe.name);
+        }
+        else {
+            // A local repository must be part of the suite: a suite names no host path.
+            try {
+                repoDir = this.reader.resolve(source.repo.replace(/^file:\/\//, ''));
+            }
+            catch (error) {
+                throw new HarvestError(`Environment "${recipe.name}": git.repo ${source.repo} is not a repository inside the suite ` +
+                    `(${error.message.split('.')[0]}). A local repository must lie inside the suite ` +
+                    'directory; elsewhere, give its URL (https://, ssh://, git@…).');
+            }
+        }
+        const commit = await this.revParse(repoDir, source.commit);
+        if (!commit) {
+            throw new HarvestError(`Environment "${recipe.name}": commit "${source.commit}" is not in ${source.repo}. ` +
+                'Check the sha (or fetch it into the repository).');
+        }
+        const checkout = (0,external_node_path_namespaceObject.join)(this.layout.checkouts, commit);
+        if (!(0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(checkout, '.tracegate-ready'))) {
+            const tmp = `${checkout}.${process.pid}.tmp`;
+            (0,external_node_fs_namespaceObject.rmSync)(tmp, { recursive: true, force: true });
+            (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.join)(tmp, 'tree'), { recursive: true });
+            await this.git(['-C', repoDir, 'archive', '--format=tar', '-o', (0,external_node_path_namespaceObject.join)(tmp, 'tree.tar'), commit], recipe);
+            await sources_run('tar', ['-x', '-f', (0,external_node_path_namespaceObject.join)(tmp, 'tree.tar'), '-C', (0,external_node_path_namespaceObject.join)(tmp, 'tree')]);
+            (0,external_node_fs_namespaceObject.rmSync)((0,external_node_path_namespaceObject.join)(tmp, 'tree.tar'));
+            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(tmp, '.tracegate-ready'), commit);
+            (0,external_node_fs_namespaceObject.rmSync)(checkout, { recursive: true, force: true });
+            (0,external_node_fs_namespaceObject.renameSync)(tmp, checkout);
+        }
+        return { repo: source.repo, commit, checkout: (0,external_node_path_namespaceObject.join)(checkout, 'tree') };
+    }
+    async revParse(repoDir, ref) {
+        try {
+            const { stdout } = await sources_run('git', [...GIT, '-C', repoDir, 'rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { env: gitEnv });
+            const sha = stdout.trim();
+            return /^[0-9a-f]{40,64}$/.test(sha) ? sha : undefined;
+        }
+        catch {
+            return undefined;
+        }
+    }
+    async git(args, recipe) {
+        try {
+            await sources_run('git', [...GIT, ...args], { env: gitEnv, maxBuffer: 64 * 1024 * 1024 });
+        }
+        catch (error) {
+            const stderr = String(error.stderr ?? '').trim();
+            throw new HarvestError(`Environment "${recipe.name}": git ${args.find((a) => !a.startsWith('-') && a !== recipe.git?.repo) ?? ''} failed ` +
+                `(${stderr.split('\n').at(-1) || error.message}). Check the repository URL or path and the commit.`);
+        }
+    }
+}
+function readLock(file, dir) {
+    if (!(0,external_node_fs_namespaceObject.existsSync)(file))
+        return undefined;
+    try {
+        const lock = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'));
+        const wheels = lock.map((w) => ({ ...w, path: (0,external_node_path_namespaceObject.join)(dir, w.name) }));
+        // A file changed under the lock is re-resolved, never trusted.
+        if (wheels.every((w) => (0,external_node_fs_namespaceObject.existsSync)(w.path) && fileSha(w.path) === w.sha256))
+            return wheels;
+    }
+    catch {
+        // an unreadable lock is re-resolved
+    }
+    return undefined;
+}
+/** A lock restored with the shared cache (names and sha256 only), its files expected in `dir`. */
+function readSharedLock(file, dir) {
+    try {
+        const lock = JSON.parse(readRegularFile(file, { maxBytes: 1024 * 1024, follow: false }));
+        if (!Array.isArray(lock) ||
+            !lock.length ||
+            !lock.every((w) => typeof w?.name === 'string' &&
+                /^[\w.+-]+\.whl$/.test(w.name) &&
+                typeof w.sha256 === 'string' &&
+                /^[0-9a-f]{64}$/.test(w.sha256)))
+            return undefined;
+        return lock.map(({ name, sha256 }) => ({
+            name,
+            sha256,
+            path: (0,external_node_path_namespaceObject.join)(dir, name),
+        }));
+    }
+    catch {
+        return undefined; // none, or unreadable: resolved by downloading
+    }
+}
+/**
+ * The files of resolved wheels, present and as their lock says: wheels resolved from a restored
+ * lock are downloaded now (the recipe's pins, as when resolving) and each checked against it.
+ */
+async function ensureWheelFiles(recipe, wheels, python = 'python3') {
+    const missing = wheels.filter((w) => !(0,external_node_fs_namespaceObject.existsSync)(w.path) || fileSha(w.path) !== w.sha256);
+    if (!missing.length)
+        return;
+    const dir = (0,external_node_path_namespaceObject.dirname)(missing[0].path);
+    (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(dir), { recursive: true });
+    const tmp = (0,external_node_fs_namespaceObject.mkdtempSync)(`${dir}.fetch-`); // two builds of one recipe fetch side by side
+    try {
+        const pinned = recipe.packages.filter((p) => !isPathRef(p));
+        await downloadWheels({ name: recipe.name, python: recipe.python, packages: pinned }, tmp, python);
+        (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
+        for (const wheel of missing) {
+            const got = (0,external_node_path_namespaceObject.join)(tmp, wheel.name);
+            if (!(0,external_node_fs_namespaceObject.existsSync)(got) || fileSha(got) !== wheel.sha256)
+                throw new HarvestError(`Environment "${recipe.name}": the index no longer serves ${wheel.name} as the cached lock ` +
+                    `pins it (sha256 ${wheel.sha256.slice(0, 12)}…). Delete ${(0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(dir), '..', 'locks')} ` +
+                    'from the cache (or the cache) to resolve the environment afresh.');
+            (0,external_node_fs_namespaceObject.renameSync)(got, wheel.path);
+        }
+        // The directory's own lock again: the next resolution here reads the files, not the shared lock.
+        const own = wheels.filter((w) => (0,external_node_path_namespaceObject.dirname)(w.path) === dir);
+        writeFileAtomic((0,external_node_path_namespaceObject.join)(dir, 'lock.json'), JSON.stringify(own.map(({ name, sha256 }) => ({ name, sha256 }))));
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.rmSync)(tmp, { recursive: true, force: true });
+    }
+}
+/** Copies resolved wheels into a build context or a local install directory. */
+function copyWheels(wheels, dest) {
+    (0,external_node_fs_namespaceObject.mkdirSync)(dest, { recursive: true });
+    for (const wheel of wheels)
+        (0,external_node_fs_namespaceObject.copyFileSync)(wheel.path, (0,external_node_path_namespaceObject.join)(dest, wheel.name));
+}
+
+;// CONCATENATED MODULE: external "node:url"
+const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+;// CONCATENATED MODULE: ./src/paths.ts
+
+
+
+/**
+ * The tracegate package root (holding tracer/ and instances/), found by
+ * walking up from this module: works from src/ under jest and from the
+ * bundles in dist/ and dist/cli/ alike.
+ */
+function packageRoot() {
+    let dir = (0,external_node_path_namespaceObject.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
+    for (let i = 0; i < 6; i++) {
+        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, 'tracer', 'harvest.py')) && (0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, 'package.json')))
+            return dir;
+        dir = (0,external_node_path_namespaceObject.dirname)(dir);
+    }
+    throw new Error('tracegate: cannot find its package root (tracer/harvest.py) above ' +
+        (0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
+}
+const tracerDir = () => (0,external_node_path_namespaceObject.join)(packageRoot(), 'tracer');
+const bundledInstancesDir = () => (0,external_node_path_namespaceObject.join)(packageRoot(), 'instances');
+
+;// CONCATENATED MODULE: ./src/adapters/backends/base-image.ts
+
+
+
+
+
+
+const base_image_run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
+/** The default base image: the official Python image of the environment's interpreter. */
+const defaultBaseImage = (python) => `python:${python}-slim`;
+/**
+ * Local stand-ins for the official images where no registry answers: Debian
+ * releases whose python3 has the same minor version, built by
+ * scripts/build-base-image.sh with debootstrap from Debian's packages.
+ */
+const LOCAL_BASES = {
+    '3.11': { image: 'tracegate/base:bookworm', suite: 'bookworm' },
+    '3.13': { image: 'tracegate/base:trixie', suite: 'trixie' },
+};
+/**
+ * The base image an environment builds on, obtained once per run: the
+ * requested image when present; else pulled; else — only for the default
+ * official image — the local Debian stand-in, built with debootstrap when
+ * missing and possible. Says which, in `note`.
+ */
+async function obtainBaseImage(images, requested, python, isDefault, log) {
+    if (await images.imageExists(requested))
+        return { image: requested, note: `${requested} (present)` };
+    log(`Base image ${requested} is not present; pulling it`);
+    const pulled = await images.pull(requested);
+    if (pulled.ok)
+        return { image: requested, note: `${requested} (pulled)` };
+    const local = LOCAL_BASES[python];
+    if (!isDefault || !local) {
+        throw new HarvestError(`Base image "${requested}" is not present and could not be pulled (${pulled.reason}). ` +
+            `Pull or build it, or pass --base-image with an image the engine has` +
+            (local
+                ? ` (scripts/build-base-image.sh ${local.suite} ${local.image} builds a local one).`
+                : '.'));
+    }
+    const why = `${requested} could not be pulled (${pulled.reason})`;
+    if (await images.imageExists(local.image))
+        return {
+            image: local.image,
+            note: `${why}; using the local ${local.image} (Python ${python})`,
+        };
+    const script = (0,external_node_path_namespaceObject.join)(packageRoot(), 'scripts', 'build-base-image.sh');
+    if (!(0,external_node_fs_namespaceObject.existsSync)(script) || !(await hasDebootstrap())) {
+        throw new HarvestError(`${why}, and the local stand-in ${local.image} is missing and cannot be built here ` +
+            '(it needs debootstrap and root). Pull the image on a machine with a registry, or run ' +
+            `scripts/build-base-image.sh ${local.suite} ${local.image}.`);
+    }
+    log(`${why}; building the local ${local.image} with debootstrap (about a minute)`);
+    try {
+        await base_image_run('bash', [script, local.suite, local.image], { maxBuffer: 64 * 1024 * 1024 });
+    }
+    catch (error) {
+        throw new HarvestError(`${why}, and building ${local.image} failed: ${String(error.stderr ?? error.message)
+            .trim()
+            .split('\n')
+            .at(-1)}`);
+    }
+    return { image: local.image, note: `${why}; built the local ${local.image} (Python ${python})` };
+}
+async function hasDebootstrap() {
+    if (process.getuid?.() !== 0)
+        return false;
+    try {
+        await base_image_run('sh', ['-c', 'command -v debootstrap']);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/backends/dockerfile.ts
+const PIP = '/opt/venv/bin/pip install --quiet --no-index --no-cache-dir --disable-pip-version-check --find-links /tmp/wheels';
+/** Single-quoted for sh. */
+const q = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
+/** The test runner's distributions: most environments pin the same ones, so their layer is shared. */
+const RUNNER = new Set(['pytest', 'iniconfig', 'packaging', 'pluggy', 'pygments']);
+/** `Pytest-9.1.1-py3-none-any.whl` → `pytest`. */
+const distribution = (wheel) => wheel.split('-')[0].toLowerCase().replace(/[._]/g, '-');
+/** The wheels of the runner layer (the test runner's) and of the environment's own layer. */
+function wheelLayers(wheels) {
+    const runner = wheels.filter((w) => RUNNER.has(distribution(w.name)));
+    return { runner, own: wheels.filter((w) => !runner.includes(w)) };
+}
+/**
+ * The image of a `packages` or `git` environment: a venv with the resolved
+ * wheels (no index, no network), and for git the checkout at `checkout`
+ * installed as the recipe says (on sys.path by a .pth file, or by pip).
+ *
+ * Layers, so that environments share what they have in common: the venv and
+ * the test runner's wheels first (the same files give the same layer: the
+ * engine's cache builds it once for every environment pinning that runner),
+ * then the environment's own wheels and checkout, and its labels last.
+ */
+function dockerfile(base, env, checkout) {
+    const wheels = env.source.kind === 'image' ? [] : env.source.wheels;
+    const { runner, own } = wheelLayers(wheels);
+    const lines = [`FROM ${base}`];
+    const venv = ['python3 -m venv /opt/venv'];
+    if (runner.length) {
+        lines.push('COPY runner-wheels /tmp/runner-wheels');
+        venv.push(`${PIP.replace('/tmp/wheels', '/tmp/runner-wheels')} ${runner.map((w) => q(`/tmp/runner-wheels/${w.name}`)).join(' ')}`, 'rm -rf /tmp/runner-wheels');
+    }
+    lines.push(`RUN ${venv.join(' \\\n  && ')}`, 'COPY wheels /tmp/wheels');
+    const steps = [];
+    if (own.length)
+        steps.push(`${PIP} ${own.map((w) => q(`/tmp/wheels/${w.name}`)).join(' ')}`);
+    const git = env.recipe.git;
+    if (env.source.kind === 'git' && git) {
+        lines.push(`COPY checkout ${checkout}`);
+        if (git.install === 'path') {
+            const paths = git.paths.map((p) => `${checkout}/${p}`.replace(/\/\.$/, ''));
+            steps.push(`printf '%s\\n' ${paths.map(q).join(' ')} > "$(/opt/venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/tracegate-checkout.pth"`);
+        }
+        else {
+            steps.push(`${PIP} --no-build-isolation ${git.install === 'editable' ? '-e ' : ''}${checkout}`);
+        }
+        if (git.command)
+            steps.push(`cd ${checkout} && ${git.command}`);
+        steps.push(`chmod -R a+rX ${checkout}`);
+    }
+    steps.push('rm -rf /tmp/wheels');
+    lines.push(`RUN ${steps.join(' \\\n  && ')}`, `LABEL tracegate.environment=${JSON.stringify(env.recipe.name)} tracegate.digest="${env.digest}"`, '');
+    return lines.join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/adapters/backends/docker/image-archive.ts
+/**
+ * Image archives as `docker save` writes them, read and trimmed without an
+ * engine: what an archive would tag when loaded (checked before it is), and
+ * an environment image's archive without the layers of its base (the base is
+ * on the runner already, and the engine skips a layer it has).
+ */
+
+const BLOCK = 512;
+class ImageArchiveError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'ImageArchiveError';
+    }
+}
+/** Walks the tar file's headers (content skipped by offset). */
+function entries(fd) {
+    const out = [];
+    const header = Buffer.alloc(BLOCK);
+    let at = 0;
+    let start = 0;
+    let longName;
+    for (;;) {
+        if ((0,external_node_fs_namespaceObject.readSync)(fd, header, 0, BLOCK, at) < BLOCK)
+            throw new ImageArchiveError('truncated');
+        if (header.every((b) => b === 0))
+            return out;
+        const size = octal(header.subarray(124, 136));
+        const type = String.fromCharCode(header[156]) || '0';
+        const data = at + BLOCK;
+        const end = data + Math.ceil(size / BLOCK) * BLOCK;
+        if (type === 'x' || type === 'L') {
+            const body = Buffer.alloc(size);
+            (0,external_node_fs_namespaceObject.readSync)(fd, body, 0, size, data);
+            longName = type === 'L' ? cString(body) : (paxPath(body.toString('utf8')) ?? longName);
+        }
+        else if (type !== 'g') {
+            const prefix = header.subarray(257, 262).toString() === 'ustar' ? cString(header.subarray(345, 500)) : '';
+            const own = cString(header.subarray(0, 100));
+            const name = longName ?? (prefix ? `${prefix}/${own}` : own);
+            out.push({ name: normal(name), type: type === '\0' ? '0' : type, start, data, size, end });
+            longName = undefined;
+            start = end;
+        }
+        if (type === 'g')
+            start = end;
+        at = end;
+    }
+}
+function octal(field) {
+    if (field[0] & 0x80) {
+        let n = 0;
+        for (const b of field.subarray(1))
+            n = n * 256 + b;
+        return n;
+    }
+    const text = cString(field).trim();
+    return text ? parseInt(text, 8) : 0;
+}
+function cString(bytes) {
+    const nul = bytes.indexOf(0);
+    return bytes.subarray(0, nul < 0 ? bytes.length : nul).toString('utf8');
+}
+function paxPath(records) {
+    let path;
+    for (const record of records.split('\n')) {
+        const m = /^\d+ path=(.*)$/.exec(record);
+        if (m)
+            path = m[1];
+    }
+    return path;
+}
+/** As the engine resolves an archive's file names: `./a//b/` is `a/b`. */
+function normal(name) {
+    return name
+        .split('/')
+        .filter((part) => part && part !== '.')
+        .join('/');
+}
+function readJson(fd, entry) {
+    const body = Buffer.alloc(entry.size);
+    (0,external_node_fs_namespaceObject.readSync)(fd, body, 0, entry.size, entry.data);
+    try {
+        return JSON.parse(body.toString('utf8'));
+    }
+    catch {
+        throw new ImageArchiveError(`${entry.name} is not JSON`);
+    }
+}
+/** The files of an archive that decide what loading it tags: each at most once, a regular file. */
+const CONTROL = ['manifest.json', 'repositories', 'index.json'];
+function controlFiles(all) {
+    const found = new Map();
+    for (const entry of all) {
+        if (!CONTROL.includes(entry.name))
+            continue;
+        if (found.has(entry.name))
+            throw new ImageArchiveError(`${entry.name} appears twice`);
+        if (entry.type !== '0')
+            throw new ImageArchiveError(`${entry.name} is not a regular file`);
+        found.set(entry.name, entry);
+    }
+    return found;
+}
+/**
+ * Throws unless loading the archive tags exactly `tag` and nothing else:
+ * one image in manifest.json, tagged `tag`; a legacy `repositories` and an
+ * OCI index (when present) naming no other. An archive from elsewhere could
+ * otherwise retag the base image, or another environment's.
+ */
+function checkImageArchive(file, tag) {
+    const fd = (0,external_node_fs_namespaceObject.openSync)(file, 'r');
+    try {
+        const control = controlFiles(entries(fd));
+        const manifest = control.get('manifest.json');
+        if (!manifest)
+            throw new ImageArchiveError('it has no manifest.json');
+        const items = readJson(fd, manifest);
+        if (!Array.isArray(items) || items.length !== 1)
+            throw new ImageArchiveError('its manifest.json does not list exactly one image');
+        const tags = items[0].RepoTags;
+        if (!Array.isArray(tags) || tags.length !== 1 || tags[0] !== tag)
+            throw new ImageArchiveError(`it tags ${JSON.stringify(tags)}, not ${JSON.stringify([tag])}`);
+        const [repo, version] = splitTag(tag);
+        const repositories = control.get('repositories');
+        if (repositories) {
+            const named = readJson(fd, repositories);
+            const pairs = Object.entries(named ?? {}).flatMap(([r, byTag]) => Object.keys(byTag ?? {}).map((t) => `${r}:${t}`));
+            if (pairs.some((p) => p !== `${repo}:${version}`))
+                throw new ImageArchiveError(`its repositories file tags ${pairs.join(', ')}`);
+        }
+        const index = control.get('index.json');
+        if (index) {
+            const { manifests } = readJson(fd, index);
+            for (const m of manifests ?? []) {
+                const name = m.annotations?.['io.containerd.image.name'];
+                const ref = m.annotations?.['org.opencontainers.image.ref.name'];
+                if ((name !== undefined && name !== tag && name !== `docker.io/library/${tag}`) ||
+                    (ref !== undefined && ref !== version && ref !== tag))
+                    throw new ImageArchiveError(`its index.json names ${name ?? ref}`);
+            }
+        }
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+function splitTag(tag) {
+    const colon = tag.lastIndexOf(':');
+    return colon > tag.lastIndexOf('/')
+        ? [tag.slice(0, colon), tag.slice(colon + 1)]
+        : [tag, 'latest'];
+}
+/**
+ * Copies the archive `from` to `to` without the layer files of `baseDiffIds`
+ * (the base's layers, bottom first) when the image's own layers start with
+ * them; returns how many layers were left out (0: the image is not on that base).
+ */
+function withoutBaseLayers(from, to, baseDiffIds) {
+    const fd = (0,external_node_fs_namespaceObject.openSync)(from, 'r');
+    try {
+        const all = entries(fd);
+        const manifest = controlFiles(all).get('manifest.json');
+        if (!manifest)
+            throw new ImageArchiveError('it has no manifest.json');
+        const [item] = readJson(fd, manifest);
+        const config = all.find((e) => e.name === normal(String(item?.Config)));
+        const layers = Array.isArray(item?.Layers) ? item.Layers.map(normal) : [];
+        const diffIds = config
+            ? (readJson(fd, config).rootfs?.diff_ids ?? [])
+            : [];
+        const onBase = baseDiffIds.length > 0 &&
+            baseDiffIds.length < layers.length &&
+            baseDiffIds.every((id, i) => diffIds[i] === id);
+        const drop = new Set(onBase ? layers.slice(0, baseDiffIds.length) : []);
+        // A layer the image lists twice (an empty one above the base) stays in.
+        for (const name of layers.slice(baseDiffIds.length))
+            drop.delete(name);
+        const out = (0,external_node_fs_namespaceObject.openSync)(to, 'w');
+        try {
+            const buffer = Buffer.alloc(1 << 20);
+            for (const entry of all) {
+                if (drop.has(entry.name))
+                    continue;
+                for (let at = entry.start; at < entry.end;) {
+                    const n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, Math.min(buffer.length, entry.end - at), at);
+                    if (n <= 0)
+                        throw new ImageArchiveError('truncated');
+                    (0,external_node_fs_namespaceObject.writeSync)(out, buffer, 0, n);
+                    at += n;
+                }
+            }
+            (0,external_node_fs_namespaceObject.writeSync)(out, Buffer.alloc(BLOCK * 2));
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.closeSync)(out);
+        }
+        return onBase ? drop.size : 0;
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/backends/docker/images.ts
+/**
+ * The images environments run on: a recipe's prebuilt image (pulled when
+ * missing), or `tracegate-env:<digest>` built once on its base image from
+ * wheels resolved on the host.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+/** Where a git source's checkout sits in an environment image. */
+const CHECKOUT = '/testbed';
+/** Each base image obtained, and each environment image built, once per run. */
+class EnvironmentImages {
+    client;
+    options;
+    bases = new Map();
+    images = new Map();
+    constructor(client, options) {
+        this.client = client;
+        this.options = options;
+    }
+    /** The image an environment runs on: its own prebuilt one, or the base its image builds on. */
+    async runtime(recipe, source) {
+        if (recipe.image)
+            return this.prebuilt(recipe, recipe.image.ref);
+        const python = recipe.python;
+        const requested = recipe.base_image ?? this.options.baseImage ?? defaultBaseImage(python);
+        const isDefault = !recipe.base_image && !this.options.baseImage;
+        let base = this.bases.get(requested);
+        if (!base) {
+            base = obtainBaseImage(this.client, requested, python, isDefault, this.options.log);
+            this.bases.set(requested, base);
+        }
+        const { image, note } = await base;
+        return { source: source, runtime: { backend: 'docker', image, note } };
+    }
+    async prebuilt(recipe, ref) {
+        if (!(await this.client.imageExists(ref))) {
+            const pulled = await this.client.pull(ref);
+            if (!pulled.ok)
+                throw new HarvestError(`Environment "${recipe.name}": image "${ref}" is not present and could not be pulled (${pulled.reason}). ` +
+                    "Pull or load it (docker load), or change the environment's image.ref.");
+        }
+        const id = await this.client.imageId(ref);
+        return {
+            source: { kind: 'image', ref, imageId: id },
+            runtime: {
+                backend: 'docker',
+                image: ref,
+                note: `prebuilt image ${ref} (${id.slice(0, 19)})`,
+            },
+        };
+    }
+    /** The environment's image, built once however many jobs ask for it at the same time. */
+    ensure(env) {
+        let image = this.images.get(env.digest);
+        if (!image) {
+            image = this.build(env);
+            this.images.set(env.digest, image);
+            image.catch(() => this.images.delete(env.digest));
+        }
+        return image;
+    }
+    /** Builds `tracegate-env:<digest>` unless it exists (or uses a prebuilt image); never touches the network. */
+    async build(env) {
+        if (env.source.kind === 'image')
+            return env.source.imageId;
+        const tag = `tracegate-env:${env.digest.slice(0, 16)}`;
+        if (await this.client.imageExists(tag))
+            return tag;
+        const base = env.runtime.backend === 'docker' ? env.runtime.image : '';
+        const { shelf, registry } = this.options;
+        const named = registry && (await this.registryName(registry, env, base));
+        if (registry && named && (await this.pulled(registry, named, tag, env)))
+            return tag;
+        const key = shelf && (await this.shelfKey(env, base));
+        if (shelf && key && (await this.load(shelf, key, tag, env)))
+            return tag;
+        this.options.log(`Building ${tag} for environment "${env.recipe.name}" on ${base}`);
+        const started = Date.now();
+        const context = ownedTempDir('build');
+        try {
+            const src = await buildContext(context, env, env.source, base);
+            await this.client.build(context, src, tag).catch((error) => {
+                if (!(error instanceof ImageBuildError))
+                    throw error;
+                throw new HarvestError(`Building the image for environment "${env.recipe.name}" failed: ${error.message}`);
+            });
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.rmSync)(context, { recursive: true, force: true });
+        }
+        this.options.log(`Built ${tag} in ${seconds(started)} s`);
+        if (registry?.push && named)
+            await this.pushed(registry, named, tag, env);
+        if (shelf && key)
+            await this.keep(shelf, key, tag, base, env);
+        return tag;
+    }
+    /**
+     * The image's name in the registry: its tag is what the image is built from (the environment's
+     * digest, which keys its oracles) and the exact base it is built on, so a changed recipe, wheel
+     * or base is another tag and a stale image is never pulled.
+     */
+    async registryName(registry, env, base) {
+        const id = await this.client.imageId(base).catch(() => undefined);
+        if (!id)
+            return undefined;
+        return `${registry.repository}:${env.digest.slice(0, 16)}-${id.replace(/^sha256:/, '').slice(0, 12)}`;
+    }
+    /** Pulls the environment's image from the registry and tags it; whether that worked (else a build). */
+    async pulled(registry, name, tag, env) {
+        const started = Date.now();
+        const pulled = await this.client.pull(name, 300_000, registry.auth);
+        if (!pulled.ok) {
+            this.options.log(`Environment "${env.recipe.name}": ${name} is not in the registry (${pulled.reason}); building it` +
+                (registry.push ? ', then pushing it' : ''));
+            return false;
+        }
+        await this.client.tag(name, tag);
+        this.options.log(`Pulled ${name} for environment "${env.recipe.name}" (${seconds(started)} s) instead of building it`);
+        return true;
+    }
+    /** Pushes a built image to the registry; a refusal is said, never fails the run. */
+    async pushed(registry, name, tag, env) {
+        const started = Date.now();
+        try {
+            await this.client.tag(tag, name);
+            await this.client.push(name, registry.auth);
+            this.options.log(`Pushed ${name} for environment "${env.recipe.name}" (${seconds(started)} s)`);
+        }
+        catch (error) {
+            this.options.log(`The image of environment "${env.recipe.name}" was not pushed to ${registry.repository} ` +
+                `(${messageOf(error)}); the next runner builds it again. A push needs write access ` +
+                '(packages: write for ghcr.io) and never runs on a pull request.');
+        }
+    }
+    /**
+     * An image's key on the shelf: what it is built from (its digest) and the
+     * exact base it was built on (a base pulled anew since is another key).
+     */
+    async shelfKey(env, base) {
+        const id = await this.client.imageId(base).catch(() => undefined);
+        if (!id)
+            return undefined;
+        return `tracegate-image-v1-${env.digest.slice(0, 16)}-${id.replace(/^sha256:/, '').slice(0, 12)}`;
+    }
+    /**
+     * Loads the shelved archive of `tag`, checked first: loading it must tag
+     * `tag` and nothing else (the engine checks each layer against the
+     * image's config). Whether it did; any failure means a build, said so.
+     */
+    async load(shelf, key, tag, env) {
+        const started = Date.now();
+        const scratch = ownedTempDir('build');
+        try {
+            if (!(await shelf.take(key)))
+                return false;
+            const size = (0,external_node_fs_namespaceObject.statSync)(shelf.fileOf(key)).size;
+            const tar = (0,external_node_path_namespaceObject.join)(scratch, 'image.tar');
+            await (0,promises_namespaceObject.pipeline)((0,external_node_fs_namespaceObject.createReadStream)(shelf.fileOf(key)), (0,external_node_zlib_namespaceObject.createGunzip)(), atMost(unpackedLimit(size)), (0,external_node_fs_namespaceObject.createWriteStream)(tar));
+            checkImageArchive(tar, tag);
+            await this.client.loadImage(tar);
+            if (!(await this.client.imageExists(tag)))
+                throw new Error(`the engine did not tag ${tag}`);
+            this.options.log(`Loaded ${tag} for environment "${env.recipe.name}" from the Actions cache ` +
+                `(${(size / 1048576).toFixed(0)} MB, ${seconds(started)} s) instead of building it`);
+            return true;
+        }
+        catch (error) {
+            this.options.log(`The cached image of environment "${env.recipe.name}" was not used (${messageOf(error)}); building it instead.`);
+            return false;
+        }
+        finally {
+            shelf.release(key);
+            (0,external_node_fs_namespaceObject.rmSync)(scratch, { recursive: true, force: true });
+        }
+    }
+    /** Shelves the built image without its base's layers (the runner has the base), compressed. */
+    async keep(shelf, key, tag, base, env) {
+        const scratch = ownedTempDir('build');
+        try {
+            const whole = (0,external_node_path_namespaceObject.join)(scratch, 'whole.tar');
+            const own = (0,external_node_path_namespaceObject.join)(scratch, 'own.tar');
+            await this.client.saveImage(tag, whole);
+            withoutBaseLayers(whole, own, await this.client.imageLayers(base));
+            (0,external_node_fs_namespaceObject.rmSync)(whole);
+            await (0,promises_namespaceObject.pipeline)((0,external_node_fs_namespaceObject.createReadStream)(own), (0,external_node_zlib_namespaceObject.createGzip)(), (0,external_node_fs_namespaceObject.createWriteStream)(shelf.fileOf(key)));
+            await shelf.put(key, `environment "${env.recipe.name}"`);
+        }
+        catch (error) {
+            this.options.log(`The image of environment "${env.recipe.name}" was not cached (${messageOf(error)}); the next fresh runner builds it again.`);
+        }
+        finally {
+            shelf.release(key);
+            (0,external_node_fs_namespaceObject.rmSync)(scratch, { recursive: true, force: true });
+        }
+    }
+}
+const seconds = (since) => ((Date.now() - since) / 1000).toFixed(1);
+/**
+ * How large a shelved archive may grow when unpacked: image layers compress
+ * three to five times, so far more means a crafted archive filling the disk.
+ */
+function unpackedLimit(compressed) {
+    return Math.min(Math.max(64 * 1048576, compressed * 20), 10 * 1024 ** 3);
+}
+/** Passes bytes through until more than `limit` have passed, then fails the stream. */
+function atMost(limit) {
+    let seen = 0;
+    return new external_node_stream_namespaceObject.Transform({
+        transform(chunk, _encoding, done) {
+            seen += chunk.length;
+            if (seen > limit)
+                done(new Error(`it unpacks to more than ${(limit / 1048576).toFixed(0)} MB`));
+            else
+                done(null, chunk);
+        },
+    });
+}
+/** Writes the build context (Dockerfile, wheels, checkout) into `context`; the entries to send. */
+async function buildContext(context, env, source, base) {
+    await ensureWheelFiles(env.recipe, source.wheels);
+    const { runner, own } = wheelLayers(source.wheels);
+    copyWheels(own, (0,external_node_path_namespaceObject.join)(context, 'wheels'));
+    (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.join)(context, 'wheels'), { recursive: true });
+    const src = ['Dockerfile', 'wheels'];
+    if (runner.length) {
+        copyWheels(runner, (0,external_node_path_namespaceObject.join)(context, 'runner-wheels'));
+        src.push('runner-wheels');
+    }
+    if (source.kind === 'git') {
+        // The exported tree of the commit, copied as it is (symlinks stay links).
+        await copyTree(source.checkout, (0,external_node_path_namespaceObject.join)(context, 'checkout'));
+        src.push('checkout');
+    }
+    (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(context, 'Dockerfile'), dockerfile(base, env, CHECKOUT));
+    return src;
+}
+async function copyTree(from, to) {
+    const { execFile } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1421, 23));
+    const { promisify } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 7975, 23));
+    (0,external_node_fs_namespaceObject.mkdirSync)(to, { recursive: true });
+    await promisify(execFile)('cp', ['-a', `${from}/.`, to]);
+}
+
+;// CONCATENATED MODULE: ./src/contracts/harvest-backend.ts
+const partialOutputs = new WeakMap();
+/** `error`, marked with the stdout a failed job had written before it failed (see HarvestBackend.run). */
+function withPartialOutput(error, stdout) {
+    if (error && typeof error === 'object' && stdout)
+        partialOutputs.set(error, stdout);
+    return error;
+}
+/** The stdout a failed job had written before it failed, if its backend kept it. */
+function partialOutputOf(error) {
+    return error && typeof error === 'object' ? partialOutputs.get(error) : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/backends/bounded.ts
+/** Collects a stream's bytes up to a limit; past it, counts and drops. */
+class BoundedText {
+    limit;
+    chunks = [];
+    size = 0;
+    overflowed = false;
+    constructor(limit) {
+        this.limit = limit;
+    }
+    push(chunk) {
+        if (this.size + chunk.length > this.limit) {
+            this.overflowed = true;
+            return;
+        }
+        this.chunks.push(chunk);
+        this.size += chunk.length;
+    }
+    text() {
+        return Buffer.concat(this.chunks).toString('utf8');
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/backends/docker/sandbox-run.ts
+/**
+ * One harvest job's container: created in the sandbox, its output collected
+ * (results from stdout, log lines from stderr), waited for under the job's
+ * timeout and the engine's watch, then killed and removed whatever happened.
+ */
+
+
+
+
+
+
+/** The most a job's stdout (its result lines) may hold. */
+const MAX_STDOUT_BYTES = 256 * 1024 * 1024;
+/** Runs the job's container to its end; its stdout, or a HarvestError saying why not. */
+async function runInSandbox(deps, job) {
+    const name = job.environment.recipe.name;
+    const { container, forget } = await createTracked(deps, job);
+    const output = collectOutput(name, deps.log);
+    let stopLiveness = () => { };
+    let attached;
+    try {
+        attached = await container.attach(output.stdout, output.stderr);
+        await container.start();
+        const liveness = watchEngine(deps.client, deps.livenessMs ?? 2000);
+        stopLiveness = liveness.stop;
+        const status = await container.wait(job.timeoutMs, () => new HarvestError(`harvest container exceeded ${Math.round(job.timeoutMs / 1000)}s`), liveness.lost);
+        // The attach stream ends after the wait; give it a moment to deliver the tail.
+        await Promise.race([attached.ended, new Promise((r) => setTimeout(r, 2000).unref())]);
+        return output.results(status);
+    }
+    catch (error) {
+        // Killed, crashed or cut off from its engine: the groups that finished wrote their results.
+        throw withPartialOutput(error, output.written());
+    }
+    finally {
+        stopLiveness();
+        attached?.detach();
+        await container.kill();
+        await container.remove();
+        forget?.();
+    }
+}
+/** Creates the container with its removal registered before anyone else sees it. */
+async function createTracked(deps, job) {
+    const cleanups = deps.cleanups;
+    if (cleanups?.closed)
+        throw new HarvestError('interrupted before the container was created');
+    let forget;
+    // Tracked: a create in flight when an interrupt lands is waited for and its container removed.
+    const creating = deps.client
+        .create(sandboxContainer(job.image, job.cmd, sandboxHostConfig(job.binds, deps.limits ?? DEFAULT_LIMITS, job.volumes), { 'tracegate.job': job.environment.digest.slice(0, 16), ...ownerLabels() }))
+        .then((created) => {
+        forget = cleanups?.add(() => created.remove());
+        return created;
+    });
+    const container = await (cleanups ? cleanups.track(creating) : creating);
+    return { container, forget };
+}
+/** The container's two streams: stdout kept (bounded) as the results, stderr logged line by line. */
+function collectOutput(name, log) {
+    const stdout = new external_node_stream_namespaceObject.PassThrough();
+    const stderr = new external_node_stream_namespaceObject.PassThrough();
+    const results = new BoundedText(MAX_STDOUT_BYTES);
+    const logs = [];
+    let partial = '';
+    stdout.on('data', (chunk) => results.push(chunk));
+    stderr.on('data', (chunk) => {
+        const lines = (partial + chunk.toString('utf8')).split('\n');
+        partial = lines.pop() ?? '';
+        for (const line of lines.filter(Boolean)) {
+            if (logs.length < 10_000)
+                log(`  [${name}] ${line.slice(0, 2000)}`);
+            logs.push(line.slice(0, 2000));
+            if (logs.length > 50)
+                logs.shift();
+        }
+    });
+    return {
+        stdout,
+        stderr,
+        /** What the tracer wrote to stdout so far (bounded). */
+        written: () => results.text(),
+        /** The results, once the container exited with `status`; a HarvestError if it failed. */
+        results(status) {
+            if (status !== 0) {
+                throw new HarvestError(`Tracer exited with code ${status} in environment "${name}": ` +
+                    (logs.slice(-5).join(' | ') || 'no output'));
+            }
+            if (results.overflowed)
+                throw new HarvestError(`The tracer's results in environment "${name}" exceeded ${MAX_STDOUT_BYTES} bytes`);
+            return results.text();
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/backends/docker/backend.ts
+
+
+
+
+
+
+
+
+const VENV_PYTHON = '/opt/venv/bin/python';
+/**
+ * Harvest in containers: one image per effective environment (tagged by its
+ * digest, built once from wheels resolved on the host), one container per
+ * job, in the sandbox of sandbox-policy.ts.
+ */
+class DockerBackend {
+    options;
+    name = 'docker';
+    client;
+    images;
+    sandbox;
+    constructor(options) {
+        this.options = options;
+        this.client = new DockerodeClient(options.docker);
+        this.images = new EnvironmentImages(this.client, options);
+        const { log, limits, livenessMs, cleanups } = options;
+        this.sandbox = { client: this.client, log, limits, livenessMs, cleanups };
+    }
+    async ensureAvailable() {
+        await ensureEngine(this.client, this.options.log);
+    }
+    runtime(recipe, source) {
+        return this.images.runtime(recipe, source);
+    }
+    async prepare(env) {
+        await this.images.ensure(env).catch(() => undefined);
+    }
+    async run(job) {
+        const env = job.environment;
+        const image = await this.images.ensure(env);
+        const planDir = ownedTempDir('plan');
+        const forget = this.options.cleanups?.add(() => (0,external_node_fs_namespaceObject.rmSync)(planDir, { recursive: true, force: true }));
+        (0,external_node_fs_namespaceObject.chmodSync)(planDir, 0o755);
+        try {
+            const binds = [`${this.options.tracerDir}:${MOUNT.tracer}:ro`, `${planDir}:${MOUNT.plan}:ro`];
+            job.instanceDirs.forEach((dir, i) => binds.push(`${dir}:${MOUNT.instances}/${i}:ro`));
+            // Root-only: the plan names every instance's mutant and every reply (the driver reads it as root).
+            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(planDir, 'plan.json'), JSON.stringify(planFor(job)), { mode: 0o600 });
+            const python = env.recipe.image ? env.recipe.image.python : VENV_PYTHON;
+            const checkout = checkoutOf(job);
+            return await runInSandbox(this.sandbox, {
+                image,
+                cmd: [python, `${MOUNT.tracer}/harvest.py`, `${MOUNT.plan}/plan.json`],
+                binds,
+                // A fresh anonymous volume at the checkout's path holds a copy of the image's checkout,
+                // writable by the driver (root) only, and is removed with the container.
+                ...volumesOf(job, checkout),
+                environment: env,
+                timeoutMs: job.timeoutMs,
+            });
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.rmSync)(planDir, { recursive: true, force: true });
+            forget?.();
+        }
+    }
+}
+/**
+ * Fresh anonymous volumes, each a copy of what the image holds at its path, writable by the driver
+ * only and removed with the container: the checkout a SWE-Flux runner stages in, and the packages
+ * B1/B2 install one version at a time (tracer/tracegate_tracer/comet.py). A prebuilt image has no
+ * venv of ours: its packages get none, and the tracer refuses to verify there.
+ */
+function volumesOf(job, checkout) {
+    const volumes = [
+        ...(job.writableCheckout && checkout ? [checkout] : []),
+        ...(job.privatePackages && job.environment.recipe.python && !job.environment.recipe.image
+            ? job.privatePackages.map((top) => `/opt/venv/lib/python${job.environment.recipe.python}/site-packages/${top}`)
+            : []),
+    ];
+    return volumes.length ? { volumes } : {};
+}
+/** Where the environment's checkout is in its image (git and image sources). */
+function checkoutOf(job) {
+    const recipe = job.environment.recipe;
+    return recipe.image ? recipe.image.workdir : recipe.git ? CHECKOUT : undefined;
+}
+/** The job's plan, with the paths its container sees. */
+function planFor(job) {
+    return job.plan({
+        instanceDir: (i) => `${MOUNT.instances}/${i}`,
+        checkout: checkoutOf(job),
+        workDir: MOUNT.work,
+        isolation: { uid_base: TEST_UID_BASE },
+    });
+}
+
+;// CONCATENATED MODULE: ./src/adapters/backends/docker/registry-auth.ts
+// Credentials for the environment-image registry, found where the Docker CLI keeps them.
+
+
+
+/**
+ * The credentials for `repository`'s registry: the `auths` entry of Docker's config
+ * (`$DOCKER_CONFIG/config.json`, else `~/.docker/config.json`, as `docker login` and
+ * docker/login-action write it), else TRACEGATE_REGISTRY_USERNAME / TRACEGATE_REGISTRY_PASSWORD
+ * (the Action sets them from github-token for ghcr.io). None: the registry is asked anonymously.
+ * Credential helpers (`credsStore`) are not run.
+ */
+function registryAuth(repository, env = process.env) {
+    const host = repository.split('/')[0];
+    const file = (0,external_node_path_namespaceObject.join)(env.DOCKER_CONFIG ?? (0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.homedir)(), '.docker'), 'config.json');
+    let auths = {};
+    try {
+        const config = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'));
+        auths = config.auths ?? {};
+    }
+    catch {
+        // no config, or not JSON: no stored credentials
+    }
+    const entry = auths[host] ?? auths[`https://${host}`] ?? auths[`https://${host}/v1/`];
+    if (entry?.auth) {
+        const decoded = Buffer.from(entry.auth, 'base64').toString('utf8');
+        const colon = decoded.indexOf(':');
+        if (colon > 0)
+            return {
+                username: decoded.slice(0, colon),
+                password: decoded.slice(colon + 1),
+                serveraddress: host,
+            };
+    }
+    if (entry?.username && entry.password)
+        return { username: entry.username, password: entry.password, serveraddress: host };
+    const { TRACEGATE_REGISTRY_USERNAME: username, TRACEGATE_REGISTRY_PASSWORD: password } = env;
+    return username && password ? { username, password, serveraddress: host } : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/backends/local.ts
+
+
+
+
+
+
+
+
+
+const local_run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
+const local_MAX_STDOUT_BYTES = 256 * 1024 * 1024;
+/**
+ * Harvest without Docker: a virtualenv per environment on this host. No
+ * isolation — the demo's fallback where no engine is reachable, said loudly.
+ * The tracer gets a scrubbed environment: nothing of this process's own
+ * (API keys, tokens) reaches the tests.
+ */
+class LocalBackend {
+    options;
+    name = 'local';
+    host;
+    constructor(options) {
+        this.options = options;
+    }
+    get python() {
+        return this.options.python ?? 'python3';
+    }
+    async ensureAvailable() {
+        await this.interpreter();
+        const dirs = sweepTempDirs();
+        if (dirs)
+            this.options.log(`Removed ${dirs} temp director(ies) left by an interrupted run`);
+    }
+    interpreter() {
+        this.host ??= local_run(this.python, [
+            '-c',
+            'import sys, venv, ensurepip; print(sys.executable); print(sys.version.split()[0])',
+        ]).then(({ stdout }) => {
+            const [python, version] = stdout.trim().split('\n');
+            return { python: python, version: version };
+        }, (error) => {
+            throw new HarvestError(`The local backend needs python3 with venv and ensurepip on this host (${error.message}).`);
+        });
+        return this.host;
+    }
+    async runtime(recipe, source) {
+        if (recipe.image || !source)
+            throw new HarvestError(`Environment "${recipe.name}" is a prebuilt image: it needs a Docker engine (--backend docker).`);
+        const host = await this.interpreter();
+        const minor = host.version.split('.').slice(0, 2).join('.');
+        if (minor !== recipe.python)
+            throw new HarvestError(`Environment "${recipe.name}" wants Python ${recipe.python}; this host's ${this.python} is ${host.version}. ` +
+                'Harvest it with Docker (--backend docker), or point the local backend at a matching interpreter.');
+        return {
+            source,
+            runtime: {
+                backend: 'local',
+                python: host.python,
+                version: host.version,
+                note: `local virtualenv on ${host.python} ${host.version} (no container isolation)`,
+            },
+        };
+    }
+    async run(job) {
+        const env = job.environment;
+        const python = await this.ensureVenv(env);
+        const work = ownedTempDir('local');
+        const forget = this.options.cleanups?.add(() => (0,external_node_fs_namespaceObject.rmSync)(work, { recursive: true, force: true }));
+        try {
+            const checkout = env.source.kind === 'git' ? env.source.checkout : undefined;
+            const plan = job.plan({
+                instanceDir: (i) => job.instanceDirs[i],
+                checkout,
+                workDir: (0,external_node_path_namespaceObject.join)(work, 'work'),
+                isolation: null,
+            });
+            const planFile = (0,external_node_path_namespaceObject.join)(work, 'plan.json');
+            (0,external_node_fs_namespaceObject.writeFileSync)(planFile, JSON.stringify(plan));
+            return await this.spawnTracer(python, planFile, job, (0,external_node_path_namespaceObject.join)(work, 'home'));
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.rmSync)(work, { recursive: true, force: true });
+            forget?.();
+        }
+    }
+    spawnTracer(python, planFile, job, home) {
+        (0,external_node_fs_namespaceObject.mkdirSync)(home, { recursive: true });
+        const child = (0,external_node_child_process_.spawn)(python, [(0,external_node_path_namespaceObject.join)(this.options.tracerDir, 'harvest.py'), planFile], {
+            env: {
+                PATH: process.env.PATH ?? '/usr/bin:/bin',
+                HOME: home,
+                TMPDIR: home,
+                LANG: 'C.UTF-8',
+                PYTHONDONTWRITEBYTECODE: '1',
+                PYTHONHASHSEED: '0',
+            },
+            stdio: ['ignore', 'pipe', 'pipe'],
+            detached: true,
+        });
+        const killGroup = () => {
+            try {
+                process.kill(-child.pid, 'SIGKILL');
+            }
+            catch {
+                child.kill('SIGKILL');
+            }
+        };
+        const forget = this.options.cleanups?.add(killGroup);
+        child.on('close', () => forget?.());
+        const out = new BoundedText(local_MAX_STDOUT_BYTES);
+        child.stdout.on('data', (chunk) => out.push(chunk));
+        let partial = '';
+        child.stderr.on('data', (chunk) => {
+            const lines = (partial + chunk.toString('utf8')).split('\n');
+            partial = lines.pop() ?? '';
+            for (const line of lines.filter(Boolean))
+                this.options.log(`  [${job.environment.recipe.name}] ${line.slice(0, 2000)}`);
+        });
+        return new Promise((resolve, reject) => {
+            const timer = setTimeout(() => {
+                killGroup();
+                reject(withPartialOutput(new HarvestError(`local tracer exceeded ${Math.round(job.timeoutMs / 1000)}s`), out.text()));
+            }, job.timeoutMs);
+            child.on('error', (error) => {
+                clearTimeout(timer);
+                reject(new HarvestError(`Could not start the local tracer: ${error.message}`));
+            });
+            child.on('close', (code, signal) => {
+                clearTimeout(timer);
+                if (code === 0)
+                    resolve(out.text());
+                else
+                    reject(withPartialOutput(new HarvestError(`Tracer failed in local environment "${job.environment.recipe.name}" (exit ${code ?? signal}).`), out.text()));
+            });
+        });
+    }
+    venvs = new Map();
+    /** The environment's virtualenv, created once however many jobs ask for it at the same time. */
+    ensureVenv(env) {
+        let venv = this.venvs.get(env.digest);
+        if (!venv) {
+            venv = this.createVenv(env);
+            this.venvs.set(env.digest, venv);
+            venv.catch(() => this.venvs.delete(env.digest));
+        }
+        return venv;
+    }
+    async createVenv(env) {
+        const dir = (0,external_node_path_namespaceObject.join)(this.options.venvRoot, env.digest.slice(0, 16));
+        const python = (0,external_node_path_namespaceObject.join)(dir, 'bin', 'python');
+        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, '.tracegate-ready')))
+            return python;
+        this.options.log(`Creating virtualenv for environment "${env.recipe.name}" in ${dir}`);
+        (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true });
+        (0,external_node_fs_namespaceObject.mkdirSync)(this.options.venvRoot, { recursive: true });
+        const wheels = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)(this.options.venvRoot, 'wheels-'));
+        try {
+            const source = env.source;
+            if (source.kind === 'image')
+                throw new HarvestError('image environments need Docker');
+            await ensureWheelFiles(env.recipe, source.wheels, this.python);
+            copyWheels(source.wheels, wheels);
+            await local_run(this.python, ['-m', 'venv', dir]);
+            const pip = [
+                python,
+                '-m',
+                'pip',
+                'install',
+                '--quiet',
+                '--no-index',
+                '--disable-pip-version-check',
+                '--find-links',
+                wheels,
+            ];
+            if (source.wheels.length)
+                await local_run(pip[0], [...pip.slice(1), ...source.wheels.map((w) => (0,external_node_path_namespaceObject.join)(wheels, w.name))]);
+            if (source.kind === 'git') {
+                const git = env.recipe.git;
+                if (git.install === 'path') {
+                    const { stdout } = await local_run(python, [
+                        '-c',
+                        'import sysconfig; print(sysconfig.get_paths()["purelib"])',
+                    ]);
+                    (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(stdout.trim(), 'tracegate-checkout.pth'), git.paths.map((p) => (0,external_node_path_namespaceObject.join)(source.checkout, p)).join('\n') + '\n');
+                }
+                else {
+                    await local_run(pip[0], [
+                        ...pip.slice(1),
+                        '--no-build-isolation',
+                        ...(git.install === 'editable' ? ['-e'] : []),
+                        source.checkout,
+                    ]);
+                }
+                if (git.command)
+                    await local_run('sh', ['-c', git.command], { cwd: source.checkout });
+            }
+            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(dir, '.tracegate-ready'), env.digest);
+        }
+        catch (error) {
+            throw new HarvestError(`Could not create the virtualenv for "${env.recipe.name}": ${error.message}`);
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.rmSync)(wheels, { recursive: true, force: true });
+        }
+        return python;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/stages/harvest/tracer-digest.ts
+
+
+
+/** Tracer sources that decide an oracle; tests and docs do not. */
+function tracerSources(dir, root = dir) {
+    const files = [];
+    for (const entry of (0,external_node_fs_namespaceObject.readdirSync)(dir, { withFileTypes: true })) {
+        if (['tests', '__pycache__', '.pytest_cache'].includes(entry.name))
+            continue;
+        const path = (0,external_node_path_namespaceObject.join)(dir, entry.name);
+        if (entry.isDirectory())
+            files.push(...tracerSources(path, root));
+        else if (entry.name.endsWith('.py'))
+            files.push(path);
+    }
+    return files.sort((a, b) => ((0,external_node_path_namespaceObject.relative)(root, a) < (0,external_node_path_namespaceObject.relative)(root, b) ? -1 : 1));
+}
+/** Digest of the tracer's code: a tracer change invalidates every cached oracle. */
+function tracerDigest(dir) {
+    return sha256('tracer/v1', ...tracerSources(dir).flatMap((f) => [(0,external_node_path_namespaceObject.relative)(dir, f), (0,external_node_fs_namespaceObject.readFileSync)(f)]));
+}
+
+;// CONCATENATED MODULE: ./src/adapters/model/budget.ts
+/**
+ * A total time budget shared by every request of a run. The clock starts at
+ * the first request (harvesting before it does not count).
+ */
+class TimeBudget {
+    totalMs;
+    now;
+    startedAt;
+    constructor(totalMs, now = Date.now) {
+        this.totalMs = totalMs;
+        this.now = now;
+    }
+    /** Milliseconds left; starts the clock on first use. */
+    remainingMs() {
+        this.startedAt ??= this.now();
+        return this.totalMs - (this.now() - this.startedAt);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/heuristic-model/heuristic.ts
+/**
+ * The demo model: a static-analysis heuristic that reads only
+ * the prompt (never an oracle) and guesses what a straight-line reading of
+ * the code suggests. It is the floor a real model must clear, and what the
+ * demo queries when no endpoint is given.
+ */
+const BUILTINS = new Set('len range print isinstance str int float list dict set tuple sorted enumerate zip min max any all getattr setattr hasattr iter next type super repr bool abs sum map filter callable id open format object'.split(' '));
+function parsePrompt(prompt) {
+    const kind = /^Question kind: (\S+)/m.exec(prompt)?.[1];
+    const head = /^## Code under test: (\S+) \(([^)]+)\)\n```python\n([\s\S]*?)\n```/m.exec(prompt);
+    const question = /^## Question\n([\s\S]*?)\n\n## Answer template/m.exec(prompt)?.[1] ?? '';
+    const templateText = /^## Answer template\n(.+)$/m.exec(prompt)?.[1];
+    if (!kind || !head || !templateText)
+        return undefined;
+    let template;
+    try {
+        template = JSON.parse(templateText);
+    }
+    catch {
+        return undefined;
+    }
+    const lines = head[3].split('\n').map((l) => {
+        const m = /^\s*(\d+) {2}(.*)$/.exec(l);
+        return { no: Number(m?.[1] ?? 0), text: m?.[2] ?? '' };
+    });
+    return { kind, file: head[1], func: head[2], lines, question, template };
+}
+/** Statement lines of the body in source order: what runs if every line runs once. */
+function bodyStatementLines(p) {
+    const result = [];
+    let inDocstring = false;
+    let depth = 0;
+    let seenDef = false;
+    for (const { no, text } of p.lines) {
+        const t = text.trim();
+        const continuation = depth > 0;
+        depth += (t.match(/[([{]/g)?.length ?? 0) - (t.match(/[)\]}]/g)?.length ?? 0);
+        if (!seenDef) {
+            if (/^(async\s+)?def\s/.test(t))
+                seenDef = true;
+            continue;
+        }
+        if (continuation || !t || t.startsWith('#'))
+            continue;
+        const quotes = (t.match(/"""|'''/g) ?? []).length;
+        if (inDocstring || (quotes > 0 && /^[rbuRBU]?("""|''')/.test(t))) {
+            if (quotes % 2 === 1)
+                inDocstring = !inDocstring;
+            continue;
+        }
+        if (/^(else|finally)\s*:/.test(t))
+            continue;
+        result.push(no);
+    }
+    return result;
+}
+function sourceText(p) {
+    return p.lines.map((l) => l.text).join('\n');
+}
+function guessFor(key, template, p) {
+    const module = p.func.split('.').slice(0, -1);
+    const cls = module.length > 1 && /^[A-Z_]/.test(module[module.length - 1] ?? '') ? module : undefined;
+    switch (key) {
+        case 'executed_path':
+            return bodyStatementLines(p).map((line) => ({ file: p.file, func: p.func, line }));
+        case 'covered_lines':
+            return bodyStatementLines(p);
+        case 'loop_iteration_count':
+            return 2;
+        case 'caught_exception_kinds':
+            return [
+                ...new Set([...sourceText(p).matchAll(/except\s*\(?([\w., ]+?)\)?\s*(?:as\s+\w+)?:/g)].flatMap((m) => m[1]
+                    .split(',')
+                    .map((s) => s.trim())
+                    .filter(Boolean))),
+            ].sort();
+        // World-model kinds: a guess biased toward "passed", as the study finds models are.
+        case 'outcome':
+            return 'passed';
+        case 'failure_line':
+            return null;
+        case 'peak_bytes':
+            return 1_000_000;
+        case 'wall_ms':
+            return 10;
+        case 'hot_methods_time':
+        case 'hot_methods_alloc':
+            return [p.func];
+        case 'hot_lines_time':
+        case 'hot_lines_alloc':
+            return bodyStatementLines(p)
+                .slice(0, 1)
+                .map((line) => `${p.file}:${line}`);
+        case 'exception_type':
+            if (p.kind === 'W1_Outcome')
+                return null;
+            return /raise\s+([\w.]+)/.exec(sourceText(p))?.[1] ?? 'Exception';
+        case 'exception_message':
+            return /raise\s+[\w.]+\(\s*(?:[fr]?["'])(.*?)["']/.exec(sourceText(p))?.[1] ?? '';
+        case 'function_call_order': {
+            const calls = [];
+            for (const { text } of p.lines.slice(1)) {
+                for (const m of text.matchAll(/(self\.)?([A-Za-z_]\w*)\s*\(/g)) {
+                    const name = m[2];
+                    if (BUILTINS.has(name) || /^(if|while|for|return|not|and|or|in|def|class)$/.test(name))
+                        continue;
+                    const owner = m[1] && cls ? cls.join('.') : module.slice(0, cls ? -1 : undefined).join('.');
+                    calls.push({ file: p.file, func: `${owner}.${name}` });
+                }
+            }
+            return calls;
+        }
+        case 'observed_state': {
+            const names = [...new Set([...p.question.matchAll(/`([A-Za-z_]\w*)`/g)].map((m) => m[1]))];
+            const src = sourceText(p);
+            return names
+                .filter((n) => new RegExp(`\\b${n}\\s*=[^=]`).test(src))
+                .sort()
+                .map((variable) => {
+                const literal = new RegExp(`\\b${variable}\\s*=\\s*([-\\d.]+|None|True|False|'[^']*'|"[^"]*"|\\[\\]|\\{\\}|\\(\\))\\s*$`, 'm').exec(src)?.[1];
+                return { variable, value: literal ?? 'None' };
+            });
+        }
+        default:
+            return defaultFor(template);
+    }
+}
+function defaultFor(template) {
+    if (Array.isArray(template))
+        return [];
+    if (template && typeof template === 'object') {
+        return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, defaultFor(v)]));
+    }
+    return template === 'int' || template === 'float' ? 0 : template === 'bool' ? false : '';
+}
+/**
+ * B1/B2: the first example call the prompt shows (one on which the bug does not show, so this
+ * exposes nothing: the demo model answers these badly, as a floor should), predicted to do what
+ * the example did; B2's test asserts that same behaviour (it passes on both versions).
+ */
+function bugAnswer(p, prompt) {
+    const example = /^input (.*?): (returns (.*?)(?:, printing .*)?|raises (\S+).*|runs past .*)$/m.exec(prompt);
+    let input;
+    try {
+        input = example ? JSON.parse(example[1]) : '';
+    }
+    catch {
+        input = '';
+    }
+    const returned = example?.[3];
+    const raised = example?.[4];
+    if (p.kind === 'B1_BuggyIO')
+        return {
+            input,
+            outcome: raised ? 'crash' : 'ok',
+            return: raised ? null : (returned ?? 'None'),
+            stdout: raised ? null : '',
+            exception: raised ?? null,
+        };
+    const [module, name] = [p.func.split('.').slice(0, -1).join('.'), p.func.split('.').at(-1)];
+    const call = typeof input === 'string'
+        ? `${name}(${input})`
+        : `${name}(*${JSON.stringify(input?.args ?? input)})`;
+    return {
+        precondition: 'an input like the examples',
+        postcondition: 'the function returns what the examples show',
+        explanation: 'read from the example calls',
+        test: `from ${module} import ${name}\n\n\ndef test_example():\n    assert repr(${call}) == ${JSON.stringify(returned ?? 'None')}\n`,
+    };
+}
+/** The heuristic's JSON answer for one prompt (an empty template answer when it cannot read it). */
+function heuristicAnswer(prompt) {
+    const parsed = parsePrompt(prompt);
+    if (!parsed)
+        return '{}';
+    if (parsed.kind === 'B1_BuggyIO' || parsed.kind === 'B2_RegressionTest')
+        return JSON.stringify(bugAnswer(parsed, prompt));
+    const template = parsed.template;
+    const answer = Object.fromEntries(Object.entries(template).map(([k, v]) => [k, guessFor(k, v, parsed)]));
+    return JSON.stringify(answer);
+}
+
+;// CONCATENATED MODULE: external "node:http"
+const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
+;// CONCATENATED MODULE: ./src/adapters/heuristic-model/server.ts
+
+
+
+/** The model name the built-in demo model answers to. */
+const HEURISTIC_MODEL = 'tracegate-demo-heuristic';
+/**
+ * A regressed checkpoint of the demo model, for the demo's gate: the same
+ * heuristic, but three replies in four (chosen by the prompt's hash, so the
+ * same each run) are cut off half-way, as a checkpoint whose generations
+ * stop early would answer. It never reads an oracle either.
+ */
+const HEURISTIC_REGRESSED_MODEL = 'tracegate-demo-heuristic-regressed';
+const MODELS = [HEURISTIC_MODEL, HEURISTIC_REGRESSED_MODEL];
+/** The regressed checkpoint's reply: cut off on three prompts in four. */
+function regressed(prompt, content) {
+    const cut = (0,external_node_crypto_namespaceObject.createHash)('sha256').update(prompt).digest()[0] % 4 !== 0;
+    return cut
+        ? { content: content.slice(0, Math.floor(content.length / 2)), finish: 'length' }
+        : { content, finish: 'stop' };
+}
+/**
+ * The built-in demo model: a real OpenAI-compatible HTTP server on
+ * loopback (POST /v1/chat/completions, GET /v1/models) whose "model" is the
+ * static heuristic. Used by the demo and as a known peer in tests.
+ */
+async function startHeuristicServer(port = 0) {
+    const server = (0,external_node_http_namespaceObject.createServer)((req, res) => {
+        void handle(req).then(({ status, body }) => {
+            res.writeHead(status, { 'content-type': 'application/json' });
+            res.end(JSON.stringify(body));
+        }, (error) => {
+            res.writeHead(400, { 'content-type': 'application/json' });
+            res.end(JSON.stringify({ error: { message: error.message, type: 'invalid_request_error' } }));
+        });
+    });
+    await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+    const { port: bound } = server.address();
+    return {
+        url: `http://127.0.0.1:${bound}/v1`,
+        close: () => new Promise((resolve) => server.close(() => resolve())),
+    };
+}
+async function handle(req) {
+    const path = (req.url ?? '').replace(/\?.*$/, '');
+    if (req.method === 'GET' && path.endsWith('/models')) {
+        return {
+            status: 200,
+            body: { object: 'list', data: MODELS.map((id) => ({ id, object: 'model' })) },
+        };
+    }
+    if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
+        return { status: 404, body: { error: { message: `no route ${req.method} ${path}` } } };
+    }
+    const chunks = [];
+    for await (const chunk of req)
+        chunks.push(chunk);
+    const request = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    if (!MODELS.includes(request.model ?? '')) {
+        return {
+            status: 404,
+            body: {
+                error: {
+                    message: `The model \`${request.model}\` does not exist. Available: ${MODELS.join(', ')}`,
+                },
+            },
+        };
+    }
+    const prompt = request.messages?.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+    const answer = heuristicAnswer(prompt);
+    const { content, finish } = request.model === HEURISTIC_REGRESSED_MODEL
+        ? regressed(prompt, answer)
+        : { content: answer, finish: 'stop' };
+    return {
+        status: 200,
+        body: {
+            id: 'chatcmpl-baseline',
+            object: 'chat.completion',
+            model: request.model,
+            choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: finish }],
+            usage: {
+                prompt_tokens: Math.ceil(prompt.length / 4),
+                completion_tokens: Math.ceil(content.length / 4),
+            },
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/heuristic-model/client.ts
+
+
+/**
+ * The demo model in process: the same answers its HTTP server gives, with no
+ * transport. The generator's screen asks it every candidate (an instance it
+ * gets right is not kept).
+ */
+class HeuristicClient {
+    endpoint = 'in-process:heuristic';
+    identity = {
+        endpoint: this.endpoint,
+        api: 'in-process',
+        model: HEURISTIC_MODEL,
+        settings: { temperature: 0, maxTokens: 2048 },
+    };
+    complete(messages) {
+        const prompt = messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+        return Promise.resolve({
+            text: heuristicAnswer(prompt),
+            finishReason: 'stop',
+            tokensIn: 0,
+            tokensOut: 0,
+            latencyMs: 0,
+            retries: 0,
+        });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/model/faults.ts
+/**
+ * Classification of what can go wrong on the wire. Pure functions: they take
+ * what fetch threw or what the server sent and say what it was, so retry
+ * policy and messages are decided in one place and tested without a network.
+ */
+/** A failure worth retrying: the connection, a timeout, 408/429, 5xx or a garbled body. */
+class TransientError extends Error {
+    kind;
+    retryAfterMs;
+    constructor(kind, message, retryAfterMs) {
+        super(message);
+        this.kind = kind;
+        this.retryAfterMs = retryAfterMs;
+        this.name = 'TransientError';
+    }
+}
+/**
+ * A 200 whose body is not a usable reply (HTML from a proxy, no choices):
+ * thrown by a protocol's decoder, retried like any transient failure.
+ */
+class MalformedResponseError extends TransientError {
+    constructor(message) {
+        super('bad_body', message);
+        this.name = 'MalformedResponseError';
+    }
+}
+const RESET_CODES = new Set([
+    'ECONNRESET',
+    'EPIPE',
+    'UND_ERR_SOCKET',
+    'UND_ERR_CLOSED',
+    'ECONNABORTED',
+    'ERR_STREAM_PREMATURE_CLOSE',
+]);
+/** Classifies an error thrown by fetch or while reading a body. */
+function classifyNetworkError(error, timeoutMs) {
+    const e = error;
+    if (e.name === 'TimeoutError' || e.name === 'AbortError' || e.cause?.name === 'TimeoutError')
+        return new TransientError('timeout', `no complete response within ${timeoutMs / 1000}s`);
+    const code = e.cause?.code ?? e.code;
+    if (code === 'ECONNREFUSED')
+        return new TransientError('refused', 'ECONNREFUSED (nothing listening)');
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+        return new TransientError('dns', `${code} (host name does not resolve)`);
+    if (code && RESET_CODES.has(code))
+        return new TransientError('reset', `${code} (connection reset)`);
+    if (/terminated|other side closed|socket hang up/i.test(`${e.message} ${e.cause?.message}`))
+        return new TransientError('reset', `connection closed mid-response (${e.message})`);
+    return new TransientError('reset', code ?? e.cause?.message ?? e.message ?? String(error));
+}
+/** Statuses retried: request timeout, rate limit and every 5xx (529 is Anthropic's overload). */
+function isTransientStatus(status) {
+    return status === 408 || status === 429 || status >= 500;
+}
+/** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined if absent or garbled. */
+function retryAfterMs(header, now = Date.now()) {
+    if (!header)
+        return undefined;
+    const trimmed = header.trim();
+    if (/^\d+(\.\d+)?$/.test(trimmed))
+        return Number(trimmed) * 1000;
+    const date = Date.parse(trimmed);
+    return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
+}
+/**
+ * The server's own error message, verbatim when it sent one in a known shape
+ * (OpenAI/vLLM `error.message`, Ollama/TGI `error`, Anthropic `error.message`,
+ * FastAPI `detail`), else a flattened snippet of the body.
+ */
+function serverMessage(body) {
+    try {
+        const json = JSON.parse(body);
+        const error = json.error;
+        if (typeof error === 'string')
+            return error;
+        if (error && typeof error.message === 'string')
+            return error.message;
+        if (typeof json.message === 'string')
+            return json.message;
+        if (typeof json.detail === 'string')
+            return json.detail;
+    }
+    catch {
+        // not JSON: fall through to the snippet
+    }
+    return snippet(body);
+}
+/** A body flattened to one line and cut at 300 characters. */
+function snippet(text) {
+    const flat = text.replace(/\s+/g, ' ').trim();
+    if (!flat)
+        return '(empty body)';
+    return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
+}
+/** Replaces every occurrence of each secret (e.g. the API key a server echoes back) with ***. */
+function redact(text, secrets) {
+    let out = text;
+    for (const secret of secrets)
+        if (secret.length >= 4)
+            out = out.split(secret).join('***');
+    return out;
+}
+/** The message for a 4xx that retrying cannot fix; 401/403 say it is the key. */
+function rejectionMessage(status, url, body) {
+    const message = serverMessage(body);
+    if (status === 401 || status === 403)
+        return `the server refused the API key (HTTP ${status} from ${url}): ${message}`;
+    return `HTTP ${status} from ${url}: ${message}`;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/model/preflight-errors.ts
+
+/**
+ * The endpoint failed the preflight, before any harvest: what happened and
+ * what to do, with options named as the door spells them. Exit 3 when the
+ * endpoint is not there or cannot answer; 2 when the configuration is wrong
+ * (the key, the model), as the same mistakes are during a run.
+ */
+class EndpointCheckError extends TracegateError {
+    exitCode;
+    say;
+    constructor(exitCode, say) {
+        super('');
+        this.exitCode = exitCode;
+        this.say = say;
+        this.message = this.messageFor('cli');
+        this.name = 'EndpointCheckError';
+    }
+    messageFor(door) {
+        return `${this.say((name) => optionName(name, door))} Checked before any harvest: nothing ran.`;
+    }
+}
+/** A failure with no reply at all, in words: refused, DNS, timeout, reset. */
+function describeNoReply(error) {
+    const code = error.message.split(' ')[0];
+    switch (error.kind) {
+        case 'refused':
+            return 'connection refused (ECONNREFUSED: nothing listens there)';
+        case 'dns':
+            return `DNS lookup failed (${code}: the host name does not resolve)`;
+        case 'timeout':
+            return error.message.replace('no complete response', 'no answer');
+        default:
+            return `the connection failed (${error.message})`;
+    }
+}
+/** Nothing answered `request` (`GET url`, `POST url`): the server is not there. */
+function unreachable(endpoint, request, error) {
+    return new EndpointCheckError(ExitCode.Infrastructure, (o) => `Model endpoint ${endpoint} is unreachable: ${describeNoReply(error)} on ${request}. ` +
+        `Start the server, or give ${o('endpoint')} its API base URL (e.g. http://127.0.0.1:8000/v1).`);
+}
+
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
+;// CONCATENATED MODULE: ./src/contracts/model.ts
+/** A request the server rejected for good (4xx other than 408/429): retrying cannot help. */
+class ModelRequestError extends Error {
+    status;
+    constructor(status, message) {
+        super(message);
+        this.status = status;
+        this.name = 'ModelRequestError';
+    }
+}
+/**
+ * The reply to this one request is unusable and asking again would not help
+ * (e.g. a body over the size limit). Recorded against the instance; the run goes on.
+ */
+class ModelResponseError extends Error {
+    errorClass;
+    constructor(errorClass, message) {
+        super(message);
+        this.errorClass = errorClass;
+        this.name = 'ModelResponseError';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/model/transport.ts
+
+
+
+
+
+const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+/**
+ * POSTs JSON and returns `decode(parsed body)`, retrying transient failures
+ * (connection refused or reset, timeouts, 408/429/5xx, garbled bodies and
+ * whatever `decode` rejects as MalformedResponseError) with exponential
+ * backoff and full jitter, honouring Retry-After. Ends in
+ * EndpointUnavailableError when retries or the time budget run out, in
+ * ModelRequestError (with the server's message) on other 4xx, and in
+ * ModelResponseError on a body over the size limit or when every attempt
+ * got a 2xx whose body is no reply (`42`, no choices): the server answers,
+ * this request's reply is what is broken, so it costs this item alone.
+ */
+async function postJson(url, body, options, decode) {
+    const backoff = options.backoffMs ?? 500;
+    const maxWait = options.maxWaitMs ?? 30_000;
+    const secrets = options.secrets ?? [];
+    const payload = JSON.stringify(body);
+    let last;
+    let malformed = 0;
+    const giveUp = (why) => new EndpointUnavailableError(url, redact(why, secrets));
+    for (let attempt = 0; attempt <= options.retries; attempt++) {
+        if (attempt > 0) {
+            const exp = Math.min(maxWait, backoff * 2 ** (attempt - 1));
+            const wait = last?.retryAfterMs !== undefined
+                ? Math.min(maxWait, last.retryAfterMs)
+                : Math.random() * exp;
+            const left = options.budget?.remainingMs() ?? Infinity;
+            if (wait >= left)
+                throw giveUp(`the time budget of ${options.budget.totalMs / 1000}s ends before the next retry ` +
+                    `(last failure: ${last?.message ?? 'none'})`);
+            await new Promise((r) => setTimeout(r, wait));
+        }
+        const left = options.budget?.remainingMs() ?? Infinity;
+        if (left <= 0)
+            throw giveUp(`the time budget of ${options.budget.totalMs / 1000}s is spent` +
+                (last ? ` (last failure: ${last.message})` : ''));
+        try {
+            const raw = await attemptOnce(url, payload, options, Math.min(options.timeoutMs, left));
+            const json = interpret(url, raw);
+            try {
+                return { value: decode(json), retries: attempt };
+            }
+            catch (error) {
+                // Which reply it was: the body's first bytes beside what is missing from it.
+                if (error instanceof MalformedResponseError)
+                    throw new MalformedResponseError(`${error.message}: ${snippet(raw.text)}`);
+                throw error;
+            }
+        }
+        catch (error) {
+            if (error instanceof TransientError) {
+                last = error;
+                if (error instanceof MalformedResponseError)
+                    malformed++;
+            }
+            else if (error instanceof ModelRequestError)
+                throw new ModelRequestError(error.status, redact(error.message, secrets));
+            else
+                throw error;
+        }
+    }
+    const attempts = options.retries + 1;
+    if (malformed === attempts)
+        throw new ModelResponseError('malformed_response', redact(`${last.message} (a 2xx with no usable reply, ${attempts} attempt(s))`, secrets));
+    throw giveUp(`${last?.message ?? 'no answer'} (after ${attempts} attempt(s))`);
+}
+/**
+ * Keep-alive agents without a socket cap: concurrency is bounded by the pool,
+ * not here. node:http rather than fetch: on a 2-core runner fetch's
+ * per-request overhead cost ~8% of throughput at 64 in flight
+ * (scripts/bench-endpoint.mjs).
+ */
+const AGENTS = {
+    'http:': new (external_node_http_default()).Agent({ keepAlive: true, maxSockets: Infinity }),
+    'https:': new (external_node_https_default()).Agent({ keepAlive: true, maxSockets: Infinity }),
+};
+/**
+ * One request with no retry (the preflight's): POST `body` as JSON, or GET
+ * when there is none, through the same agents, headers and limits as
+ * postJson. Resolves with any complete response, whatever its status;
+ * rejects with TransientError when none came (refused, DNS, reset, timeout)
+ * and ModelResponseError on a body over the size limit.
+ */
+function sendOnce(url, body, options) {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    return attemptOnce(url, payload, options, options.timeoutMs);
+}
+/** One request (GET without a payload). The timeout covers connect, headers and the whole body. */
+function attemptOnce(url, payload, options, timeoutMs) {
+    const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const target = new URL(url);
+    const secure = target.protocol === 'https:';
+    return new Promise((resolve, reject) => {
+        let settled = false;
+        const settle = (f) => {
+            if (settled)
+                return;
+            settled = true;
+            clearTimeout(timer);
+            f();
+        };
+        const fail = (error) => settle(() => reject(error));
+        const request = (secure ? (external_node_https_default()) : (external_node_http_default())).request(target, {
+            method: payload === undefined ? 'GET' : 'POST',
+            agent: options.freshConnection ? false : secure ? AGENTS['https:'] : AGENTS['http:'],
+            headers: {
+                ...(payload === undefined
+                    ? {}
+                    : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+                ...options.headers,
+            },
+        });
+        const timer = setTimeout(() => {
+            fail(new TransientError('timeout', `no complete response within ${timeoutMs / 1000}s`));
+            request.destroy();
+        }, timeoutMs);
+        request.on('error', (error) => fail(classifyNetworkError(error, timeoutMs)));
+        request.on('response', (response) => {
+            const status = response.statusCode ?? 0;
+            const tooLarge = () => {
+                fail(new ModelResponseError('response_too_large', `response body larger than ${limit} bytes (HTTP ${status})`));
+                request.destroy();
+            };
+            if (Number(response.headers['content-length']) > limit)
+                return tooLarge();
+            // Lenient UTF-8: invalid bytes become U+FFFD rather than failing the reply.
+            const decoder = new TextDecoder('utf-8');
+            let size = 0;
+            let text = '';
+            response.on('data', (chunk) => {
+                size += chunk.byteLength;
+                if (size > limit)
+                    return tooLarge();
+                text += decoder.decode(chunk, { stream: true });
+            });
+            response.on('error', (error) => fail(classifyNetworkError(error, timeoutMs)));
+            response.on('close', () => {
+                if (!response.complete)
+                    fail(new TransientError('reset', 'connection closed mid-response'));
+            });
+            response.on('end', () => settle(() => {
+                const retryAfter = response.headers['retry-after'];
+                resolve({ status, ...(retryAfter ? { retryAfter } : {}), text: text + decoder.decode() });
+            }));
+        });
+        request.end(payload);
+    });
+}
+/** A complete response → its JSON, or the typed error its status calls for. */
+function interpret(url, { status, retryAfter, text }) {
+    if (isTransientStatus(status)) {
+        throw new TransientError(status === 429 ? 'rate_limited' : 'server_error', `HTTP ${status} ${snippet(text)}`, retryAfterMs(retryAfter ?? null));
+    }
+    if (status < 200 || status >= 300)
+        throw new ModelRequestError(status, rejectionMessage(status, url, text));
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        // A proxy's HTML error page or a body cut short: transient more often than not.
+        throw new MalformedResponseError(`invalid JSON body (${snippet(text)})`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/model/preflight.ts
+
+
+
+
+/** The preflight's one question: any server answers it within a few tokens. */
+const PREFLIGHT_PROMPT = 'tracegate preflight: reply with the word ok';
+/** The preflight request's max tokens: enough for a reply, too few to cost anything. */
+const PREFLIGHT_MAX_TOKENS = 4;
+/** The model list answers at once or the server is not there. */
+const LIST_TIMEOUT_MS = 10_000;
+/** One tiny request may wait behind a busy server's queue, but not for a run's timeout. */
+const ASK_TIMEOUT_MS = 30_000;
+/** The model names a list reply holds (`data[].id`: OpenAI, vLLM, Ollama, Anthropic), if any. */
+function namesOf(text) {
+    try {
+        const data = JSON.parse(text).data;
+        if (!Array.isArray(data))
+            return undefined;
+        return data
+            .map((m) => m?.id)
+            .filter((id) => typeof id === 'string');
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * GET the protocol's model list: the names, or why there are none (a server
+ * without the route, a proxy). A server that does not answer at all fails
+ * the check here, in seconds.
+ */
+async function listModels(target) {
+    const path = target.protocol.modelsPath;
+    if (!path)
+        return { why: `${target.protocol.name} has no model list` };
+    const url = `${target.endpoint}${path}`;
+    let reply;
+    try {
+        reply = await sendChecked(url, undefined, timeout(target, LIST_TIMEOUT_MS));
+    }
+    catch (error) {
+        if (error instanceof TransientError)
+            throw unreachable(target.endpoint, `GET ${url}`, error);
+        return { why: error.message, url };
+    }
+    if (reply.status !== 200)
+        return { why: `HTTP ${reply.status}`, url, answered: true };
+    const names = namesOf(reply.text);
+    return names
+        ? { names, url, answered: true }
+        : { why: 'a reply with no data[].id', url, answered: true };
+}
+/**
+ * One request of the check, on a connection of its own (a kept-alive socket the
+ * server closed while idle would read as a dead server), sent again once if
+ * the connection was reset (a refused connection, a DNS failure or a timeout
+ * is not retried).
+ */
+async function sendChecked(url, body, options) {
+    try {
+        return await sendOnce(url, body, options);
+    }
+    catch (error) {
+        if (!(error instanceof TransientError && error.kind === 'reset'))
+            throw error;
+        return sendOnce(url, body, options);
+    }
+}
+function timeout(target, capMs) {
+    return {
+        ...target.transport,
+        timeoutMs: Math.min(target.transport.timeoutMs, capMs),
+        freshConnection: true,
+    };
+}
+/**
+ * Checks an endpoint before any harvest: its model list where the protocol
+ * has one, then one request of PREFLIGHT_MAX_TOKENS tokens through the
+ * protocol's URL, headers, body and decoder, one attempt each, with short
+ * timeouts. Throws EndpointCheckError saying what is wrong and what to do;
+ * logs what it found.
+ */
+async function preflight(target, log) {
+    const { protocol, endpoint, model } = target;
+    const listed = await listModels(target);
+    const url = `${endpoint}${protocol.path}`;
+    const messages = [{ role: 'user', content: PREFLIGHT_PROMPT }];
+    const settings = { ...target.settings, maxTokens: PREFLIGHT_MAX_TOKENS };
+    const started = performance.now();
+    let reply;
+    try {
+        reply = await sendChecked(url, protocol.buildBody(model, messages, settings, 0), timeout(target, ASK_TIMEOUT_MS));
+    }
+    catch (error) {
+        // A server that answered the list is up: no reply on the route is the route's failure.
+        if (error instanceof TransientError && !listed.answered)
+            throw unreachable(endpoint, `POST ${url}`, error);
+        const why = error instanceof TransientError ? describeNoReply(error) : error.message;
+        throw failedRoute(target, url, listed.names, why);
+    }
+    const ms = Math.round(performance.now() - started);
+    const said = redact(serverMessage(reply.text), target.transport.secrets ?? []);
+    const inList = listed.names?.includes(model);
+    if (reply.status === 429) {
+        log(`Model endpoint ${endpoint} is up but rate-limited the check (HTTP 429: ${said}); ` +
+            'the run’s requests wait and retry.');
+        return;
+    }
+    if (reply.status >= 200 && reply.status < 300) {
+        try {
+            protocol.decode(JSON.parse(reply.text));
+        }
+        catch (error) {
+            const why = error instanceof SyntaxError ? `invalid JSON: ${said}` : error.message;
+            throw notThisProtocol(target, url, why);
+        }
+        log(`Model endpoint ${endpoint}: a ${PREFLIGHT_MAX_TOKENS}-token request to ${model} ` +
+            `answered in ${ms} ms` +
+            (inList
+                ? ` (${listed.url} lists it).`
+                : listed.names
+                    ? `, though ${listed.url} does not list it (it lists ${names(listed.names)}).`
+                    : ` (no model list: ${listed.why}).`));
+        return;
+    }
+    if (reply.status === 401 || reply.status === 403)
+        throw new EndpointCheckError(ExitCode.Usage, (o) => `Model endpoint ${endpoint} refused the API key (HTTP ${reply.status} from ${url}): ` +
+            `${said.replace(/\.$/, '')}. Check ${o('api-key')}.`);
+    if (isTransientStatus(reply.status))
+        throw failedRoute(target, url, listed.names, `HTTP ${reply.status}: ${said}`);
+    // Another 4xx: the model, the route, or the request itself.
+    if ((listed.names && !inList) || (!listed.names && mentions(said, model)))
+        throw new EndpointCheckError(ExitCode.Usage, (o) => `Model endpoint ${endpoint} does not serve the model "${model}" ` +
+            `(HTTP ${reply.status}: ${said.replace(/\.$/, '')}). ` +
+            (listed.names ? `It serves ${names(listed.names)}. ` : '') +
+            `Check ${o('model')}.`);
+    if (reply.status === 404)
+        throw notFound(target, url, listed, said);
+    throw new EndpointCheckError(ExitCode.Usage, (o) => `Model endpoint ${endpoint} rejected a ${PREFLIGHT_MAX_TOKENS}-token request ` +
+        `(HTTP ${reply.status} from ${url}): ${said.replace(/\.$/, '')}. Check ${o('model')}, ` +
+        `${o('extra-body')} and the generation options; if the server refuses only this tiny ` +
+        `request, ${o('preflight')} false skips the check.`);
+}
+/** The server's message is about this model: it says "model" and the name, as a whole word. */
+function mentions(said, model) {
+    const name = model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return /model/i.test(said) && new RegExp(`(^|[^\\w.:/-])${name}($|[^\\w.:/-])`).test(said);
+}
+/** Served names, at most 10 of them, and how many more. */
+function names(served) {
+    if (!served.length)
+        return 'no model';
+    const shown = served
+        .slice(0, 10)
+        .map((n) => `"${n}"`)
+        .join(', ');
+    return served.length > 10 ? `${shown} and ${served.length - 10} more` : shown;
+}
+/** 404 on the protocol's route: a base without /v1, or a server that speaks another protocol. */
+function notFound(target, url, listed, said) {
+    const { endpoint } = target;
+    const versioned = /\/v\d+[a-z]*$/.test(new URL(endpoint).pathname);
+    if (!versioned && !listed.names)
+        return new EndpointCheckError(ExitCode.Infrastructure, (o) => `Model endpoint ${endpoint} answered HTTP 404 to POST ${url} (${said.replace(/\.$/, '')}): ` +
+            `did you mean ${endpoint}/v1? ${o('endpoint')} is the API base URL, which ends in /v1 ` +
+            'on most servers.');
+    return new EndpointCheckError(ExitCode.Infrastructure, (o) => `Model endpoint ${endpoint} ` +
+        (listed.names ? `lists its models (${listed.url}) but ` : '') +
+        `answered HTTP 404 to POST ${url} (${said.replace(/\.$/, '')}): it does not serve the ` +
+        `${target.protocol.path} route. Check ${o('api')} (openai-chat posts to /chat/completions, ` +
+        `openai-completions to /completions, anthropic to /messages) and ${o('endpoint')}.`);
+}
+/** The route answered, but failed (5xx, a body over the limit). */
+function failedRoute(target, url, listed, why) {
+    return new EndpointCheckError(ExitCode.Infrastructure, () => `Model endpoint ${target.endpoint} ` +
+        (listed ? 'lists its models but its ' : 'is up but its ') +
+        `${target.protocol.path} route failed (POST ${url}: ${why.replace(/\.$/, '')}). ` +
+        'The server is running but cannot answer: look at its log (a model still loading, ' +
+        'out of memory), then run again.');
+}
+function notThisProtocol(target, url, why) {
+    return new EndpointCheckError(ExitCode.Infrastructure, (o) => `Model endpoint ${target.endpoint} answered POST ${url}, but not with an ` +
+        `${target.protocol.name} reply (${why}). Check ${o('api')} and ${o('endpoint')}.`);
+}
+
+;// CONCATENATED MODULE: ./src/adapters/model/http-client.ts
+
+
+
+/** A model behind one protocol over HTTP, with the shared transport policy. */
+class HttpModelClient {
+    protocol;
+    endpoint;
+    model;
+    settings;
+    identity;
+    transport;
+    secrets;
+    constructor(protocol, 
+    /** The API base URL as the options parsed it (model/endpoint.ts): http(s), no trailing slash. */
+    endpoint, model, settings, transport, apiKey) {
+        this.protocol = protocol;
+        this.endpoint = endpoint;
+        this.model = model;
+        this.settings = settings;
+        this.identity = { endpoint: this.endpoint, api: protocol.name, model, settings };
+        this.secrets = apiKey ? [apiKey] : [];
+        this.transport = apiKey
+            ? {
+                ...transport,
+                headers: { ...transport.headers, ...protocol.authHeaders(apiKey) },
+                secrets: [...(transport.secrets ?? []), apiKey],
+            }
+            : transport;
+    }
+    async complete(messages, options = {}) {
+        const started = performance.now();
+        const { value, retries } = await postJson(`${this.endpoint}${this.protocol.path}`, this.protocol.buildBody(this.model, messages, this.settings, options.sample ?? 0), this.transport, (json) => this.protocol.decode(json));
+        return {
+            ...asReply(value, this.secrets),
+            latencyMs: Math.round(performance.now() - started),
+            retries,
+        };
+    }
+    /** The endpoint checked before any harvest (preflight.ts): the same URL, headers and body. */
+    preflight(log) {
+        const { protocol, endpoint, model, settings, transport } = this;
+        return preflight({ protocol, endpoint, model, settings, transport }, log);
+    }
+}
+/** Text as text, whatever JSON type the server put there; objects are not answers. */
+function asText(value) {
+    if (typeof value === 'string')
+        return value;
+    if (typeof value === 'number' || typeof value === 'boolean')
+        return String(value);
+    return undefined;
+}
+const count = (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.round(value) : 0;
+/**
+ * A decoded reply as the rest of tracegate may assume it: strings where
+ * strings belong (a number or an object in `content` is the server's
+ * mistake, recorded as an empty or stringified answer, never a crash),
+ * finite token counts, and the API key removed wherever the server echoed it.
+ */
+function asReply(raw, secrets) {
+    const text = asText(raw.text) ?? '';
+    const reasoning = asText(raw.reasoning);
+    const finishReason = asText(raw.finishReason);
+    return {
+        text: redact(text, secrets),
+        ...(reasoning ? { reasoning: redact(reasoning, secrets) } : {}),
+        ...(finishReason ? { finishReason } : {}),
+        tokensIn: count(raw.tokensIn),
+        tokensOut: count(raw.tokensOut),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/model/protocol.ts
+/** The seed for sample i: distinct per sample so k samples are not k copies. */
+function sampleSeed(settings, sample) {
+    return settings.seed === undefined ? undefined : settings.seed + sample;
+}
+/** Drops undefined fields so servers that reject unknown nulls see only what was set. */
+function defined(body) {
+    return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+}
+/**
+ * The generation settings as both OpenAI protocols spell them (chat and
+ * legacy completions differ only in `messages` vs `prompt`); undefined ones dropped.
+ */
+function openaiSettings(settings, sample) {
+    return defined({
+        temperature: settings.temperature,
+        max_tokens: settings.maxTokens,
+        top_p: settings.topP,
+        seed: sampleSeed(settings, sample),
+        stop: settings.stop?.length ? settings.stop : undefined,
+    });
+}
+
+;// CONCATENATED MODULE: ./src/adapters/model/anthropic.ts
+
+
+/** Anthropic's API version header; the messages shape used here is stable under it. */
+const ANTHROPIC_VERSION = '2023-06-01';
+/**
+ * Anthropic messages: the system prompt is a top-level field, the key goes in
+ * `x-api-key`, the answer is the text blocks and extended thinking arrives in
+ * `thinking` blocks (kept apart). `max_tokens` as stop reason means truncated.
+ */
+const anthropic = {
+    name: 'anthropic',
+    path: '/messages',
+    // Paged, 20 to a page by default; 1000 is the most one page holds.
+    modelsPath: '/models?limit=1000',
+    authHeaders: (apiKey) => ({ 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION }),
+    // Anthropic has no seed parameter: samples differ only through temperature.
+    buildBody: (model, messages, settings) => ({
+        ...defined({
+            model,
+            system: messages
+                .filter((m) => m.role === 'system')
+                .map((m) => m.content)
+                .join('\n\n') || undefined,
+            messages: messages.filter((m) => m.role !== 'system'),
+            temperature: settings.temperature,
+            max_tokens: settings.maxTokens,
+            top_p: settings.topP,
+            stop_sequences: settings.stop?.length ? settings.stop : undefined,
+        }),
+        ...settings.extraBody,
+    }),
+    decode: (json) => {
+        const response = json;
+        if (!Array.isArray(response?.content))
+            throw new MalformedResponseError('reply has no content blocks');
+        const text = response.content
+            .filter((b) => b.type === 'text')
+            .map((b) => b.text ?? '')
+            .join('');
+        const thinking = response.content
+            .filter((b) => b.type === 'thinking')
+            .map((b) => b.thinking ?? '')
+            .join('\n');
+        return {
+            text,
+            reasoning: thinking || undefined,
+            finishReason: response.stop_reason === 'max_tokens' ? 'length' : (response.stop_reason ?? undefined),
+            tokensIn: response.usage?.input_tokens ?? 0,
+            tokensOut: response.usage?.output_tokens ?? 0,
+        };
+    },
+};
+
+;// CONCATENATED MODULE: ./src/adapters/model/openai-chat.ts
+
+
+/**
+ * OpenAI-compatible chat completions (vLLM, SGLang, TGI, llama.cpp, Ollama,
+ * hosted APIs). Reasoning servers put the chain of thought in
+ * `reasoning_content` (vLLM, SGLang, DeepSeek) or `reasoning`; it is kept apart
+ * from the answer.
+ */
+const openaiChat = {
+    name: 'openai-chat',
+    path: '/chat/completions',
+    modelsPath: '/models',
+    authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
+    buildBody: (model, messages, settings, sample) => ({
+        model,
+        messages,
+        ...openaiSettings(settings, sample),
+        ...settings.extraBody,
+    }),
+    decode: (json) => {
+        const response = json;
+        const choice = response?.choices?.[0];
+        if (!choice)
+            throw new MalformedResponseError('reply has no choices');
+        const reasoning = choice.message?.reasoning_content ?? choice.message?.reasoning ?? undefined;
+        return {
+            text: choice.message?.content ?? '',
+            reasoning: reasoning || undefined,
+            finishReason: choice.finish_reason ?? undefined,
+            tokensIn: response.usage?.prompt_tokens ?? 0,
+            tokensOut: response.usage?.completion_tokens ?? 0,
+        };
+    },
+};
+
+;// CONCATENATED MODULE: ./src/adapters/model/text.ts
+/**
+ * The messages as one plain-text prompt for a base checkpoint (no chat
+ * template): system text, the user's turn, and a cue that ends where the
+ * JSON answer should begin.
+ */
+function renderAsText(messages) {
+    const parts = messages.map((m) => (m.role === 'assistant' ? `Answer:\n${m.content}` : m.content));
+    return `${parts.join('\n\n')}\n\nAnswer (one JSON object):\n`;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/model/openai-completions.ts
+
+
+
+/**
+ * OpenAI (legacy) completions, for base checkpoints served without a chat
+ * template: the messages are rendered as one plain-text prompt that ends
+ * where the answer should begin.
+ */
+const openaiCompletions = {
+    name: 'openai-completions',
+    path: '/completions',
+    modelsPath: '/models',
+    authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
+    buildBody: (model, messages, settings, sample) => ({
+        model,
+        prompt: renderAsText(messages),
+        ...openaiSettings(settings, sample),
+        ...settings.extraBody,
+    }),
+    decode: (json) => {
+        const response = json;
+        const choice = response?.choices?.[0];
+        if (!choice)
+            throw new MalformedResponseError('reply has no choices');
+        return {
+            text: choice.text ?? '',
+            finishReason: choice.finish_reason ?? undefined,
+            tokensIn: response.usage?.prompt_tokens ?? 0,
+            tokensOut: response.usage?.completion_tokens ?? 0,
+        };
+    },
+};
+
+;// CONCATENATED MODULE: ./src/adapters/model/protocols.ts
+
+
+
+/** Every protocol, by its `--api` name. */
+const PROTOCOLS = {
+    'openai-chat': openaiChat,
+    'openai-completions': openaiCompletions,
+    anthropic: anthropic,
+};
+const API_NAMES = Object.keys(PROTOCOLS);
+
+;// CONCATENATED MODULE: ./src/adapters/model/factory.ts
+
+
+/** The client for `config.api`, at an endpoint already checked where the options were parsed. */
+function createModelClient(config) {
+    return new HttpModelClient(PROTOCOLS[config.api], config.endpoint, config.model, config.settings, {
+        timeoutMs: config.timeoutMs,
+        retries: config.retries,
+        backoffMs: config.backoffMs,
+        maxWaitMs: config.maxWaitMs,
+        maxBodyBytes: config.maxBodyBytes,
+        budget: config.budget,
+    }, config.apiKey);
+}
+
+;// CONCATENATED MODULE: ./src/contracts/kinds.ts
+/**
+ * The software world-model kinds of the JetBrains study: what one test does
+ * as a whole (outcome, peak memory, wall time, hot spots), measured in clean
+ * runs rather than traced (tracer/README.md, "World-model kinds").
+ */
+const WORLD_KINDS = ['W1_Outcome', 'W2_PeakMemory', 'W3_WallTime', 'W4_Profile'];
+/** Where a measured number is in the answer of the kinds that measure one (W2, W3). */
+const MEASURED_FIELD = {
+    W2_PeakMemory: 'peak_bytes',
+    W3_WallTime: 'wall_ms',
+};
+function isWorldKind(kind) {
+    return WORLD_KINDS.includes(kind);
+}
+/**
+ * Comet's program-state kinds (Li, Garg, Huang, 2026): a function with a bug whose correct version
+ * is hidden; the reply is run against both versions in the sandbox (tracer/tracegate_tracer/comet.py)
+ * and scored on what happened (docs/comet.md).
+ */
+const COMET_KINDS = ['B1_BuggyIO', 'B2_RegressionTest'];
+function isCometKind(kind) {
+    return COMET_KINDS.includes(kind);
+}
+/**
+ * Question kinds, with SWE-Flux's exact `question_kind` strings: single-test
+ * (S) and suite (M) variants of the seven execution-reasoning categories,
+ * then the world-model kinds and Comet's.
+ */
+const QUESTION_KINDS = [
+    'S1_IntraProceduralCFG',
+    'S2_Loops',
+    'S3_ProgramState',
+    'S4_DataFlow',
+    'S5_Exceptions',
+    'S6_InterProceduralCFG',
+    'S7_Invariants',
+    'M1_IntraProceduralCFG',
+    'M2_Loops',
+    'M3_ProgramState',
+    'M4_DataFlow',
+    'M5_Exceptions',
+    'M6_InterProceduralCFG',
+    'M7_Invariants',
+    ...WORLD_KINDS,
+    ...COMET_KINDS,
+];
+/**
+ * Resolves a category filter token to kinds: an exact kind, a short prefix
+ * (`S1`, `M1`, `W2`) or a category name (`Loops` matches S2_Loops and M2_Loops).
+ */
+function kindsMatching(token) {
+    const t = token.trim().toLowerCase();
+    return QUESTION_KINDS.filter((kind) => {
+        const k = kind.toLowerCase();
+        const [prefix, name] = k.split('_');
+        return k === t || prefix === t || name === t;
+    });
+}
+
+;// CONCATENATED MODULE: ./src/stages/select/select.ts
+
+
+
+/**
+ * A seeded sample of `n`, stratified by kind × environment (the package):
+ * each stratum gets its share of `n` (largest remainders, ties by a seeded
+ * hash), and within a stratum the items of lowest sha256(seed, id) rank are
+ * taken — so a 200-item sample of the bundle keeps its mix of kinds and
+ * packages, and a stratum's sample is stable when other instances are added.
+ */
+function stratifiedSample(items, n, seed) {
+    const strata = new Map();
+    for (const item of items) {
+        const key = `${item.instance.kind}|${item.instance.environment ?? ''}`;
+        strata.set(key, [...(strata.get(key) ?? []), item]);
+    }
+    const keys = [...strata.keys()].sort();
+    const exact = keys.map((k) => (n * strata.get(k).length) / items.length);
+    const quota = exact.map(Math.floor);
+    const order = keys
+        .map((k, i) => ({ i, rest: exact[i] - quota[i], tie: sha256(String(seed), k) }))
+        .sort((a, b) => b.rest - a.rest || (a.tie < b.tie ? -1 : 1));
+    for (let left = n - quota.reduce((a, b) => a + b, 0), j = 0; left > 0; left--, j++)
+        quota[order[j % order.length].i]++;
+    return keys.flatMap((k, i) => strata
+        .get(k)
+        .map((item) => ({ item, rank: sha256(String(seed), item.instance.id) }))
+        .sort((a, b) => (a.rank < b.rank ? -1 : 1))
+        .slice(0, quota[i])
+        .map(({ item }) => item));
+}
+/**
+ * Filters by category and id, then samples (stratifiedSample: by kind ×
+ * package, seeded, stable when other instances are added).
+ * Result order is by id. Throws UsageError on an empty selection or an unknown token.
+ */
+function selectInstances(all, selection) {
+    let chosen = all;
+    if (selection.categories?.length) {
+        const kinds = new Set();
+        for (const token of selection.categories) {
+            const matched = kindsMatching(token);
+            if (!matched.length)
+                throw new UsageError(`--categories: "${token}" names no question kind`);
+            matched.forEach((k) => kinds.add(k));
+        }
+        chosen = chosen.filter((item) => kinds.has(item.instance.kind));
+    }
+    if (selection.ids?.length) {
+        const ids = new Set(selection.ids);
+        chosen = chosen.filter((item) => ids.has(item.instance.id));
+    }
+    if (selection.sample !== undefined && selection.sample < chosen.length)
+        chosen = stratifiedSample(chosen, selection.sample, selection.seed ?? 0);
+    if (!chosen.length) {
+        throw new UsageError(`The selection is empty: ${all.length} instance(s) loaded, none matched ` +
+            `${JSON.stringify(selection)}. Widen --categories / --ids or raise --sample.`);
+    }
+    return [...chosen].sort((a, b) => (a.instance.id < b.instance.id ? -1 : 1));
+}
+
+;// CONCATENATED MODULE: ./src/adapters/stores/layout.ts
+
+function cacheLayout(root) {
+    const at = (name) => (0,external_node_path_namespaceObject.join)(root, name);
+    return {
+        root,
+        oracles: at('oracles'),
+        responses: at('responses'),
+        quarantine: at('quarantine'),
+        failures: at('failures'),
+        verifications: at('verifications'),
+        wheels: at('wheels'),
+        git: at('git'),
+        checkouts: at('checkouts'),
+        venvs: at('venvs'),
+        runtimes: at('runtimes'),
+        locks: at('locks'),
+        images: at('images'),
+        shared: [
+            at('oracles'),
+            at('responses'),
+            at('runtimes'),
+            at('locks'),
+            at('failures'),
+            at('verifications'),
+        ],
+    };
+}
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 
@@ -76778,6 +80307,588 @@ function preprocess(fn, schema) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/contracts/instance.ts
+
+
+const templateSchema = lazy(() => union([schemas_string(), array(templateSchema), record(schemas_string(), templateSchema)]));
+/** Where the question points: a file (relative to site-packages or the instance dir) and a qualname. */
+const targetSchema = object({
+    /** Path of the target's source file relative to site-packages, e.g. `click/parser.py`. */
+    file: schemas_string().min(1),
+    /** The function's `__qualname__`, e.g. `_OptionParser._process_opts`. */
+    function: schemas_string().min(1),
+});
+/** One benchmark instance (instances/<suite>/<id>/instance.json). */
+const instanceSchema = object({
+    /** Editors' schema reference; ignored. */
+    $schema: schemas_string().optional(),
+    /** Unique, stable id; also the directory name. */
+    id: schemas_string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, . _ - only'),
+    /** SWE-Flux question kind. */
+    kind: schemas_enum(QUESTION_KINDS),
+    /** Name of an environment recipe in instances/environments/. */
+    environment: schemas_string().min(1),
+    /** pytest node ids relative to the instance directory. */
+    tests: array(schemas_string().min(1)).min(1),
+    target: targetSchema,
+    /** The declarative query the tracer answers, with the kind's parameters. */
+    query: record(schemas_string(), unknown()),
+    /**
+     * A Python file in the instance directory defining `answer(trace, query)`,
+     * for a question no standard query covers. Only then are `question` and
+     * `template_answer` written by hand; otherwise the tracer generates both
+     * from `query`, so wording and answer cannot drift.
+     */
+    parser: schemas_string()
+        .regex(/^[\w.-]+\.py$/, 'a .py file in the instance directory')
+        .optional(),
+    /** The question text shown to the model (only with `parser`). */
+    question: schemas_string().min(1).optional(),
+    /** The answer's shape, also the reply's parse schema (only with `parser`). */
+    template_answer: templateSchema.optional(),
+    /** Per-instance wall-clock limit for running its tests under the tracer. */
+    timeout_seconds: schemas_number().int().positive().max(3600).default(120),
+    /**
+     * Where pytest runs and `tests` are relative to: the instance directory
+     * (default), or the environment's checkout (`git` and `image` sources),
+     * so a repository's own tests run with its own pytest configuration.
+     */
+    cwd: schemas_enum(['instance', 'checkout']).default('instance'),
+    /**
+     * The tests are expected to fail (world-model kinds ask about failures).
+     * Otherwise a failing run never becomes an oracle.
+     */
+    expect_failure: schemas_boolean().default(false),
+    /**
+     * A seeded mutant of the package's code (world-model kinds): `original`
+     * replaced once by `replacement` on `line` of `file`, in a private copy of
+     * its package that the tests import instead (tracer/README.md).
+     */
+    mutant: object({
+        file: schemas_string().regex(/^[\w./-]+\.py$/, 'a .py path relative to site-packages'),
+        line: schemas_number().int().positive(),
+        original: schemas_string().min(1),
+        replacement: schemas_string(),
+        /** What the mutation does, in words (`flipped comparison`, `off by one`, `wrong default`). */
+        description: schemas_string().optional(),
+    })
+        .strict()
+        .optional(),
+})
+    .strict()
+    .superRefine((instance, ctx) => {
+    // World-model kinds measure one test as the runner runs it (tracer/README.md).
+    if (isWorldKind(instance.kind)) {
+        if (instance.tests.length !== 1 || !instance.tests[0].includes('::'))
+            ctx.addIssue({
+                code: 'custom',
+                path: ['tests'],
+                message: 'world-model kinds ask about one test: give exactly one pytest node id (file::test)',
+            });
+    }
+    else if (isCometKind(instance.kind)) {
+        // B1/B2 ask about a mutant whose killing input the instance records (tracer/README.md, "Comet's kinds").
+        if (!instance.mutant)
+            ctx.addIssue({
+                code: 'custom',
+                path: ['mutant'],
+                message: 'B1/B2 ask about a bug: give the mutant {file, line, original, replacement}',
+            });
+        else if (!/^[A-Za-z_]\w*\//.test(instance.mutant.file))
+            ctx.addIssue({
+                code: 'custom',
+                path: ['mutant', 'file'],
+                message: 'B1/B2 mutate a module inside a package (`pkg/module.py`)',
+            });
+        if (!('input' in instance.query))
+            ctx.addIssue({
+                code: 'custom',
+                path: ['query', 'input'],
+                message: 'B1/B2 need the input that exposes the mutant (`query.input`)',
+            });
+        if (instance.mutant && instance.mutant.file !== instance.target.file)
+            ctx.addIssue({
+                code: 'custom',
+                path: ['mutant', 'file'],
+                message: "B1/B2 mutate the target function's own file",
+            });
+    }
+    else if (instance.mutant) {
+        ctx.addIssue({
+            code: 'custom',
+            path: ['mutant'],
+            message: 'only world-model kinds (W1-W4) and B1/B2 take a mutant',
+        });
+    }
+    if (instance.mutant?.file.split('/').includes('..'))
+        ctx.addIssue({
+            code: 'custom',
+            path: ['mutant', 'file'],
+            message: 'a path inside the environment (no `..`)',
+        });
+    for (const field of ['question', 'template_answer']) {
+        if (instance.parser && instance[field] === undefined) {
+            ctx.addIssue({ code: 'custom', path: [field], message: `required with a custom parser` });
+        }
+        if (!instance.parser && instance[field] !== undefined) {
+            ctx.addIssue({
+                code: 'custom',
+                path: [field],
+                message: 'generated by the tracer from `query`; remove it (or add a `parser` for a custom question)',
+            });
+        }
+    }
+});
+/** Formats zod issues as `field: message` lines, naming the exact path. */
+function describeIssues(error) {
+    return error.issues
+        .map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
+        .join('; ');
+}
+
+;// CONCATENATED MODULE: ./src/contracts/oracle.ts
+
+
+
+/**
+ * oracle.json — SWE-Flux's interchange format (its four keys, unchanged) plus
+ * a `meta` block of ours recording where the answer came from.
+ */
+const oracleSchema = object({
+    question_kind: schemas_enum(QUESTION_KINDS),
+    question: schemas_string(),
+    template_answer: templateSchema,
+    oracle_answer: unknown().refine((v) => v !== undefined, 'oracle_answer is required'),
+    meta: object({
+        instance_id: schemas_string(),
+        instance_hash: schemas_string(),
+        environment_digest: schemas_string(),
+        /** Exact interpreter version the oracle was harvested on (sys.version). */
+        python: schemas_string(),
+        tracer_version: schemas_string(),
+        /** How many independent harvest runs agreed on this answer. */
+        runs_agreed: schemas_number().int().positive(),
+        harvested_at: schemas_string(),
+        /** pytest's exit code in the run the answer came from (0, or 1 for expected failures). */
+        pytest_exit_code: schemas_number().int().nullable().optional(),
+        /** The environment's source (packages, git, image) and where it ran, in words. */
+        environment: object({ source: schemas_string(), runtime: schemas_string() }).optional(),
+        /**
+         * World-model kinds: where the measurement came from (machine, runtime,
+         * runs and their spread, tolerance band, mutant, signal, what ran) and
+         * every harvest's answer (`harvests`). tracer/README.md, "World-model kinds".
+         */
+        measurement: record(schemas_string(), unknown()).optional(),
+        /** B1/B2: what the reference reply did against each version (contracts/comet.ts). */
+        verification: record(schemas_string(), unknown()).optional(),
+    }),
+});
+/** A block of a source file: its exact text and the line it starts at. */
+const sourceBlockSchema = strictObject({
+    first_line: schemas_number().int().positive(),
+    source: schemas_string(),
+});
+/**
+ * The prompt's slice, as the tracer records it (tracer/README.md, `context.slice`):
+ * the functions of the target's package that ran while a target frame was on
+ * the stack (order of first execution, capped: `truncated`), and the target
+ * module's preamble (top-level imports and simple constants).
+ */
+const sliceSchema = strictObject({
+    functions: array(sourceBlockSchema.extend({ file: schemas_string(), func: schemas_string() })),
+    preamble: strictObject({
+        file: schemas_string(),
+        blocks: array(sourceBlockSchema),
+        truncated: schemas_boolean().optional(),
+    }),
+    truncated: schemas_boolean(),
+});
+/**
+ * What the prompt builder may show of the executed code: the target's source,
+ * and (oracles harvested by tracers that record it) the executed slice. The
+ * tracer's result line carries exactly this (contracts/tracer-protocol.ts), so
+ * what the cold path accepts is what the cache reads back.
+ */
+const contextSchema = strictObject({
+    file: schemas_string(),
+    func: schemas_string(),
+    first_line: schemas_number().int().positive(),
+    source: schemas_string(),
+    slice: sliceSchema.optional(),
+    /** The test files the instance runs, as the tracer read them in the sandbox. */
+    tests: array(strictObject({ name: schemas_string(), source: schemas_string() })).optional(),
+    /**
+     * B1/B2: example calls on which the buggy and the correct version agree, with what the
+     * buggy version does (how the function is called; never the input that exposes the bug).
+     */
+    calls: array(strictObject({
+        input: unknown(),
+        outcome: schemas_enum(['ok', 'crash', 'timeout']),
+        return: schemas_string().optional(),
+        stdout: schemas_string().optional(),
+        exception: schemas_string().optional(),
+    }))
+        .optional(),
+});
+/** A cache entry: the oracle and the code context harvested with it. */
+const cachedOracleSchema = object({ oracle: oracleSchema, context: contextSchema });
+
+;// CONCATENATED MODULE: ./src/adapters/stores/oracle-cache.ts
+
+
+
+
+
+const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+/**
+ * Oracles on disk: `<dir>/<key>/oracle.json` (SWE-Flux format) and
+ * `context.json`. A corrupt entry is reported through `warn` and treated as a
+ * miss, so it is re-harvested rather than trusted or fatal. The directory may
+ * be restored from elsewhere (an Actions cache): an entry file is read only
+ * when it is a regular file (a symbolic link is not followed), and a slot
+ * that is not one (a directory, a link) is replaced when the oracle is stored.
+ */
+class DirOracleCache {
+    dir;
+    warn;
+    constructor(dir, warn = () => { }) {
+        this.dir = dir;
+        this.warn = warn;
+    }
+    entryDir(key) {
+        return (0,external_node_path_namespaceObject.join)(this.dir, key);
+    }
+    get(key) {
+        if (!/^[0-9a-f]{64}$/.test(key))
+            return undefined;
+        const dir = this.entryDir(key);
+        // The slot itself a link (to anywhere): not an entry of this cache.
+        if (!(0,external_node_fs_namespaceObject.lstatSync)(dir, { throwIfNoEntry: false })?.isDirectory())
+            return undefined;
+        if (!(0,external_node_fs_namespaceObject.lstatSync)((0,external_node_path_namespaceObject.join)(dir, 'oracle.json'), { throwIfNoEntry: false }))
+            return undefined;
+        try {
+            const read = (name) => JSON.parse(readRegularFile((0,external_node_path_namespaceObject.join)(dir, name), { maxBytes: MAX_ENTRY_BYTES, follow: false }));
+            return cachedOracleSchema.parse({
+                oracle: read('oracle.json'),
+                context: read('context.json'),
+            });
+        }
+        catch (error) {
+            this.warn(`Ignoring corrupt cache entry ${dir} (${error.message.split('\n')[0]}); it will be re-harvested.`);
+            return undefined;
+        }
+    }
+    put(key, entry) {
+        const dir = this.entryDir(key);
+        if ((0,external_node_fs_namespaceObject.lstatSync)(dir, { throwIfNoEntry: false })?.isDirectory() === false)
+            (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true }); // a link or a file where the entry goes
+        for (const name of ['context.json', 'oracle.json']) {
+            const slot = (0,external_node_path_namespaceObject.join)(dir, name);
+            if ((0,external_node_fs_namespaceObject.lstatSync)(slot, { throwIfNoEntry: false })?.isFile() === false)
+                (0,external_node_fs_namespaceObject.rmSync)(slot, { recursive: true, force: true }); // not an entry: what the harvest stores replaces it
+        }
+        // context.json first: an entry whose oracle.json exists is complete.
+        writeFileAtomic((0,external_node_path_namespaceObject.join)(dir, 'context.json'), JSON.stringify(entry.context, null, 2) + '\n');
+        writeFileAtomic((0,external_node_path_namespaceObject.join)(dir, 'oracle.json'), JSON.stringify(entry.oracle, null, 2) + '\n');
+    }
+}
+
+;// CONCATENATED MODULE: ./src/contracts/comet.ts
+
+/**
+ * Comet's kinds (B1_BuggyIO, B2_RegressionTest): what a reply did when the
+ * tracer ran it against the buggy and the correct version
+ * (tracer/tracegate_tracer/comet.py). The tracer writes it; the host scores it
+ * (stages/score/comet.ts) and caches it by instance, environment, tracer and
+ * reply (ports: VerificationStore).
+ */
+/** One B1 call: how it ended, what it returned or raised, what it printed. */
+const callRunSchema = strictObject({
+    outcome: schemas_enum(['ok', 'crash', 'timeout']),
+    /** The return value's repr (addresses masked, capped with its length and digest). */
+    return: schemas_string().optional(),
+    stdout: schemas_string().optional(),
+    /** The exception class: the bare name for builtins, else module.qualname (or a signal's name). */
+    exception: schemas_string().optional(),
+    message: schemas_string().optional(),
+    seconds: schemas_number().nonnegative(),
+});
+/** One B2 run of the reply's test file under pytest. */
+const testRunSchema = strictObject({
+    verdict: schemas_enum(['pass', 'fail', 'error', 'timeout']),
+    exit_code: schemas_number().int().nullable(),
+    seconds: schemas_number().nonnegative(),
+    /** Why an `error` or `timeout` (pytest's own line: a collection error, a missing module). */
+    reason: schemas_string().optional(),
+});
+/** The result line's `verification`: the reply refused (why), or its runs against each version. */
+const verificationSchema = union([
+    strictObject({
+        kind: literal('B1_BuggyIO'),
+        /** The input could not run at all: not JSON or literals, the wrong arity, too large. */
+        refused: schemas_string().optional(),
+        runs: strictObject({ buggy: callRunSchema, correct: callRunSchema }).optional(),
+    }),
+    strictObject({
+        kind: literal('B2_RegressionTest'),
+        refused: schemas_string().optional(),
+        /** The respelled runs only when the plain ones tell the versions apart. */
+        runs: strictObject({
+            buggy: testRunSchema,
+            correct: testRunSchema,
+            buggy_respelled: testRunSchema.optional(),
+            correct_respelled: testRunSchema.optional(),
+        })
+            .optional(),
+    }),
+]);
+/** What a scored B1/B2 record carries beside `correct` (results.json, the report). */
+const cometRecordSchema = strictObject({
+    /** B1: the two versions behaved differently on the input. */
+    exposed: schemas_boolean().optional(),
+    /** B1: the predicted outcome (and return, output or exception) is what the buggy version did. */
+    outcomeMatched: schemas_boolean().optional(),
+    /** B2: each run's verdict (buggy, correct, and their respellings when run). */
+    verdicts: record(schemas_string(), schemas_string()).optional(),
+    /** Why the reply did not pass, in words (`no exposure`, `passes on both`, `reads the source`, …). */
+    reason: schemas_string().optional(),
+    /** B2: the reply's precondition, postcondition and explanation (shown, never scored). */
+    text: strictObject({ precondition: schemas_string(), postcondition: schemas_string(), explanation: schemas_string() })
+        .optional(),
+    /** The verification came from the cache (no container ran). */
+    cached: schemas_boolean().optional(),
+});
+
+;// CONCATENATED MODULE: ./src/adapters/stores/verifications.ts
+
+
+
+
+/** A verification larger than this is not one (two runs' outcomes, each capped by the tracer). */
+const MAX_VERIFICATION_BYTES = 256 * 1024;
+/**
+ * B1/B2 verifications by key, one file per key: `<dir>/<k[0:2]>/<k>.json`.
+ * Read only when it is a regular file (a link is not followed) under a size
+ * cap that the verification schema accepts (the directory may be restored
+ * from elsewhere): anything else reads as none, and the reply is run again.
+ */
+class DirVerifications {
+    dir;
+    constructor(dir) {
+        this.dir = dir;
+    }
+    get(key) {
+        try {
+            const text = readRegularFile(this.file(key), {
+                maxBytes: MAX_VERIFICATION_BYTES,
+                follow: false,
+            });
+            const read = verificationSchema.safeParse(JSON.parse(text));
+            return read.success ? read.data : undefined;
+        }
+        catch {
+            return undefined;
+        }
+    }
+    put(key, verification) {
+        writeFileAtomic(this.file(key), JSON.stringify(verification) + '\n');
+    }
+    file(key) {
+        if (!/^[0-9a-f]{64}$/.test(key))
+            throw new Error(`not a verification key: ${key}`);
+        return (0,external_node_path_namespaceObject.join)(this.dir, key.slice(0, 2), `${key}.json`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/stores/failures.ts
+
+
+
+
+/** A failure file larger than this is not one (a status, a reason of at most a few KiB, a count). */
+const MAX_FAILURE_BYTES = 64 * 1024;
+const STATUSES = new Set(['invalid', 'timeout', 'error']);
+/**
+ * Harvest failures by oracle key, one file per key: `<dir>/<key>.json`. Read only
+ * when it is a regular file (a link is not followed) under a size cap, with a
+ * status, a reason and a count (the directory may be restored from elsewhere);
+ * anything else reads as none, and the instance is harvested as if never seen.
+ */
+class DirFailures {
+    dir;
+    constructor(dir) {
+        this.dir = dir;
+    }
+    get(key) {
+        try {
+            const failure = JSON.parse(readRegularFile(this.file(key), { maxBytes: MAX_FAILURE_BYTES, follow: false }));
+            if (typeof failure.status !== 'string' ||
+                !STATUSES.has(failure.status) ||
+                typeof failure.reason !== 'string' ||
+                !Number.isSafeInteger(failure.reused) ||
+                failure.reused < 0)
+                return undefined;
+            return { status: failure.status, reason: failure.reason, reused: failure.reused };
+        }
+        catch {
+            return undefined;
+        }
+    }
+    put(key, failure) {
+        writeFileAtomic(this.file(key), JSON.stringify(failure, null, 2) + '\n');
+    }
+    delete(key) {
+        (0,external_node_fs_namespaceObject.rmSync)(this.file(key), { force: true });
+    }
+    file(key) {
+        // Keys are hex digests (stages/harvest/key.ts): one is one file name.
+        if (!/^[0-9a-f]{16,128}$/.test(key))
+            throw new Error(`not an oracle key: ${key}`);
+        return (0,external_node_path_namespaceObject.join)(this.dir, `${key}.json`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/stores/quarantine.ts
+
+
+/** Nondeterministic instances' answers, one file per instance: `<dir>/<id>.json`. */
+class DirQuarantine {
+    dir;
+    constructor(dir) {
+        this.dir = dir;
+    }
+    put(id, runs) {
+        // Ids are validated ([A-Za-z0-9._-], not starting with a dot), so one is one file name.
+        const file = (0,external_node_path_namespaceObject.join)(this.dir, `${id}.json`);
+        writeFileAtomic(file, JSON.stringify({ id, runs }, null, 2) + '\n');
+        return file;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/stores/runtime-memo.ts
+
+
+
+/** A memo file larger than this is not one (a runtime and a source are a few KiB). */
+const MAX_MEMO_BYTES = 1 << 20;
+/**
+ * What each environment last resolved to, one file per key: `<dir>/<key>.json`.
+ * Read only when it is a regular file (a link is not followed) under a size cap
+ * (the cache directory may be restored from elsewhere); anything that is not a memo reads as none, and the environment is
+ * resolved on the engine as if never seen.
+ */
+class DirRuntimeMemo {
+    dir;
+    constructor(dir) {
+        this.dir = dir;
+    }
+    get(key) {
+        try {
+            const text = readRegularFile((0,external_node_path_namespaceObject.join)(this.dir, `${key}.json`), {
+                maxBytes: MAX_MEMO_BYTES,
+                follow: false,
+            });
+            const memo = JSON.parse(text);
+            const backend = memo.runtime?.backend;
+            const kind = memo.source?.kind;
+            if ((backend !== 'docker' && backend !== 'local') || typeof kind !== 'string')
+                return undefined;
+            return memo;
+        }
+        catch {
+            return undefined;
+        }
+    }
+    put(key, value) {
+        writeFileAtomic((0,external_node_path_namespaceObject.join)(this.dir, `${key}.json`), JSON.stringify(value, null, 2) + '\n');
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/stores/response-cache.ts
+
+
+
+
+
+/** A stored reply larger than this is not one (replies are read up to 8 MiB). */
+const MAX_STORED_BYTES = 16 * 1024 * 1024;
+const storedSchema = object({
+    text: schemas_string(),
+    reasoning: schemas_string().optional(),
+    finishReason: schemas_string().optional(),
+    tokensIn: schemas_number(),
+    tokensOut: schemas_number(),
+    latencyMs: schemas_number(),
+    retries: schemas_number(),
+});
+/**
+ * Replies on disk under `<cache>/responses/<k[0:2]>/<k>.json`, written then
+ * renamed. A corrupt entry is a miss (asked again), never trusted or fatal.
+ */
+class DirResponseCache {
+    dir;
+    constructor(dir) {
+        this.dir = dir;
+    }
+    file(key) {
+        return (0,external_node_path_namespaceObject.join)(this.dir, key.slice(0, 2), `${key}.json`);
+    }
+    get(key) {
+        const file = this.file(key);
+        if (!(0,external_node_fs_namespaceObject.lstatSync)(file, { throwIfNoEntry: false }))
+            return undefined;
+        try {
+            const text = readRegularFile(file, { maxBytes: MAX_STORED_BYTES, follow: false });
+            const completion = storedSchema.parse(JSON.parse(text));
+            touch(file); // used this run: kept when the shared cache is pruned (pruneUnused)
+            return completion;
+        }
+        catch {
+            return undefined;
+        }
+    }
+    put(key, completion) {
+        const file = this.file(key);
+        writeFileAtomic(file, JSON.stringify({ ...completion, cached: undefined }));
+    }
+}
+function touch(file) {
+    try {
+        const now = new Date();
+        (0,external_node_fs_namespaceObject.utimesSync)(file, now, now);
+    }
+    catch {
+        // A read-only cache still answers; it is only not pruned as precisely.
+    }
+}
+/**
+ * Removes the replies no one read or wrote since `since` (ms): before a
+ * shared cache is saved, so that its entry holds this run's replies and not
+ * every earlier model revision's, which no later run asks again (each
+ * commit is a revision of its own). Returns how many it removed.
+ */
+function pruneUnused(dir, since) {
+    let removed = 0;
+    if (!(0,external_node_fs_namespaceObject.lstatSync)(dir, { throwIfNoEntry: false })?.isDirectory())
+        return 0;
+    for (const shard of (0,external_node_fs_namespaceObject.readdirSync)(dir, { withFileTypes: true })) {
+        if (!shard.isDirectory())
+            continue;
+        const at = (0,external_node_path_namespaceObject.join)(dir, shard.name);
+        for (const name of (0,external_node_fs_namespaceObject.readdirSync)(at)) {
+            const file = (0,external_node_path_namespaceObject.join)(at, name);
+            const stat = (0,external_node_fs_namespaceObject.lstatSync)(file, { throwIfNoEntry: false });
+            // A second of slack: some filesystems keep whole-second times.
+            if (stat && (!stat.isFile() || stat.mtimeMs < since - 1000)) {
+                (0,external_node_fs_namespaceObject.unlinkSync)(file);
+                removed++;
+            }
+        }
+    }
+    return removed;
+}
+
 ;// CONCATENATED MODULE: ./src/contracts/comparison.ts
 
 /** The gate's answer (docs/gate.md states each rule). */
@@ -76930,132 +81041,6 @@ const comparisonSchema = object({
         commit: schemas_string().optional(),
     })
         .optional(),
-});
-
-;// CONCATENATED MODULE: ./src/contracts/kinds.ts
-/**
- * The software world-model kinds of the JetBrains study: what one test does
- * as a whole (outcome, peak memory, wall time, hot spots), measured in clean
- * runs rather than traced (tracer/README.md, "World-model kinds").
- */
-const WORLD_KINDS = ['W1_Outcome', 'W2_PeakMemory', 'W3_WallTime', 'W4_Profile'];
-/** Where a measured number is in the answer of the kinds that measure one (W2, W3). */
-const MEASURED_FIELD = {
-    W2_PeakMemory: 'peak_bytes',
-    W3_WallTime: 'wall_ms',
-};
-function isWorldKind(kind) {
-    return WORLD_KINDS.includes(kind);
-}
-/**
- * Comet's program-state kinds (Li, Garg, Huang, 2026): a function with a bug whose correct version
- * is hidden; the reply is run against both versions in the sandbox (tracer/tracegate_tracer/comet.py)
- * and scored on what happened (docs/comet.md).
- */
-const COMET_KINDS = ['B1_BuggyIO', 'B2_RegressionTest'];
-function isCometKind(kind) {
-    return COMET_KINDS.includes(kind);
-}
-/**
- * Question kinds, with SWE-Flux's exact `question_kind` strings: single-test
- * (S) and suite (M) variants of the seven execution-reasoning categories,
- * then the world-model kinds and Comet's.
- */
-const QUESTION_KINDS = [
-    'S1_IntraProceduralCFG',
-    'S2_Loops',
-    'S3_ProgramState',
-    'S4_DataFlow',
-    'S5_Exceptions',
-    'S6_InterProceduralCFG',
-    'S7_Invariants',
-    'M1_IntraProceduralCFG',
-    'M2_Loops',
-    'M3_ProgramState',
-    'M4_DataFlow',
-    'M5_Exceptions',
-    'M6_InterProceduralCFG',
-    'M7_Invariants',
-    ...WORLD_KINDS,
-    ...COMET_KINDS,
-];
-/**
- * Resolves a category filter token to kinds: an exact kind, a short prefix
- * (`S1`, `M1`, `W2`) or a category name (`Loops` matches S2_Loops and M2_Loops).
- */
-function kindsMatching(token) {
-    const t = token.trim().toLowerCase();
-    return QUESTION_KINDS.filter((kind) => {
-        const k = kind.toLowerCase();
-        const [prefix, name] = k.split('_');
-        return k === t || prefix === t || name === t;
-    });
-}
-
-;// CONCATENATED MODULE: ./src/contracts/comet.ts
-
-/**
- * Comet's kinds (B1_BuggyIO, B2_RegressionTest): what a reply did when the
- * tracer ran it against the buggy and the correct version
- * (tracer/tracegate_tracer/comet.py). The tracer writes it; the host scores it
- * (stages/score/comet.ts) and caches it by instance, environment, tracer and
- * reply (ports: VerificationStore).
- */
-/** One B1 call: how it ended, what it returned or raised, what it printed. */
-const callRunSchema = strictObject({
-    outcome: schemas_enum(['ok', 'crash', 'timeout']),
-    /** The return value's repr (addresses masked, capped with its length and digest). */
-    return: schemas_string().optional(),
-    stdout: schemas_string().optional(),
-    /** The exception class: the bare name for builtins, else module.qualname (or a signal's name). */
-    exception: schemas_string().optional(),
-    message: schemas_string().optional(),
-    seconds: schemas_number().nonnegative(),
-});
-/** One B2 run of the reply's test file under pytest. */
-const testRunSchema = strictObject({
-    verdict: schemas_enum(['pass', 'fail', 'error', 'timeout']),
-    exit_code: schemas_number().int().nullable(),
-    seconds: schemas_number().nonnegative(),
-    /** Why an `error` or `timeout` (pytest's own line: a collection error, a missing module). */
-    reason: schemas_string().optional(),
-});
-/** The result line's `verification`: the reply refused (why), or its runs against each version. */
-const verificationSchema = union([
-    strictObject({
-        kind: literal('B1_BuggyIO'),
-        /** The input could not run at all: not JSON or literals, the wrong arity, too large. */
-        refused: schemas_string().optional(),
-        runs: strictObject({ buggy: callRunSchema, correct: callRunSchema }).optional(),
-    }),
-    strictObject({
-        kind: literal('B2_RegressionTest'),
-        refused: schemas_string().optional(),
-        /** The respelled runs only when the plain ones tell the versions apart. */
-        runs: strictObject({
-            buggy: testRunSchema,
-            correct: testRunSchema,
-            buggy_respelled: testRunSchema.optional(),
-            correct_respelled: testRunSchema.optional(),
-        })
-            .optional(),
-    }),
-]);
-/** What a scored B1/B2 record carries beside `correct` (results.json, the report). */
-const cometRecordSchema = strictObject({
-    /** B1: the two versions behaved differently on the input. */
-    exposed: schemas_boolean().optional(),
-    /** B1: the predicted outcome (and return, output or exception) is what the buggy version did. */
-    outcomeMatched: schemas_boolean().optional(),
-    /** B2: each run's verdict (buggy, correct, and their respellings when run). */
-    verdicts: record(schemas_string(), schemas_string()).optional(),
-    /** Why the reply did not pass, in words (`no exposure`, `passes on both`, `reads the source`, …). */
-    reason: schemas_string().optional(),
-    /** B2: the reply's precondition, postcondition and explanation (shown, never scored). */
-    text: strictObject({ precondition: schemas_string(), postcondition: schemas_string(), explanation: schemas_string() })
-        .optional(),
-    /** The verification came from the cache (no container ran). */
-    cached: schemas_boolean().optional(),
 });
 
 ;// CONCATENATED MODULE: ./src/contracts/results.ts
@@ -77349,4135 +81334,6 @@ const resultsSchema = object({
     })
         .optional(),
 });
-
-;// CONCATENATED MODULE: ./src/contracts/history.ts
-
-
-/** Version of the history format; a newer writer's data is refused with a clear error. */
-const HISTORY_SCHEMA = 'tracegate/history@1';
-/** A run name: one history series (and one sticky comment) per name. */
-const runNameSchema = schemas_string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, . _ - (at most 64)');
-/**
- * A commit sha as history stores it: lowercase hex, 7–64 characters. Paths
- * are built from it (and from the run name), so nothing else is accepted.
- */
-const commitShaSchema = schemas_string().regex(/^[0-9a-f]{7,64}$/, 'a lowercase hex commit sha');
-/** What names a recorded run, in an entry and in its index row alike. */
-const runFields = {
-    name: runNameSchema,
-    commit: commitShaSchema,
-    /** The commit's first parent, when known (push events, the CLI's --parent). */
-    parent: schemas_string().optional(),
-    /** The branch the commit was recorded on, when known. */
-    branch: schemas_string().optional(),
-    recordedAt: schemas_string(),
-    /** The gate's verdict for this run. */
-    verdict: schemas_string().optional(),
-};
-/** One history entry: a run of `name` at `commit`, with its per-item records. */
-const historyEntrySchema = object({
-    schema: literal(HISTORY_SCHEMA),
-    ...runFields,
-    /** Whether a label accepted a failure. */
-    accepted: object({ label: schemas_string(), note: schemas_string().optional() }).optional(),
-    results: resultsSchema,
-});
-/** One kind's counts in an index row. */
-/** A share of items (accuracy): a number from 0 to 1. */
-const shareSchema = schemas_number().min(0).max(1);
-/** A count of items: a whole number from 0. */
-const countSchema = schemas_number().int().nonnegative();
-const kindCountSchema = object({ total: countSchema, correct: countSchema })
-    .refine((c) => c.correct <= c.total, 'correct is more than total');
-/** Flipped items an index row lists at most (regressed first); the entry holds them all. */
-const FLIPPED_IN_INDEX = 20;
-/** A flipped item as the index keeps it: the id and, when the entry's records say, its kind. */
-const flippedItemSchema = object({ id: schemas_string(), kind: schemas_string().optional() });
-/** The comparison's flipped items, capped at FLIPPED_IN_INDEX between the two lists. */
-const flippedRowSchema = object({
-    /** Right in the baseline, wrong now (regressed). */
-    lost: array(flippedItemSchema),
-    /** Wrong in the baseline, right now (fixed). */
-    gained: array(flippedItemSchema),
-    /** How many flipped each way in all (the lists above may be shorter). */
-    lostTotal: countSchema,
-    gainedTotal: countSchema,
-    /** The baseline's commit, when the baseline was one. */
-    baseline: schemas_string().optional(),
-});
-/**
- * One row of the index: enough to draw a trend and find an entry without
- * reading it. Values are checked where they enter (shares in [0, 1], counts
- * whole and non-negative, `correct` ≤ `total`): a row out of range is
- * skipped with a warning, never drawn or averaged.
- */
-const indexRowSchema = object({
-    ...runFields,
-    accepted: schemas_boolean().optional(),
-    accuracy: shareSchema,
-    total: countSchema,
-    byKind: record(schemas_string(), shareSchema),
-    /** Items right overall (with `total`, the interval). Absent from rows written before it was kept. */
-    correct: countSchema.optional(),
-    /** Per kind: items scored and right (the item count and interval the dashboard draws). */
-    byKindCounts: record(schemas_string(), kindCountSchema).optional(),
-    /** The items that flipped against the run's baseline, capped (the dashboard lists them). */
-    flipped: flippedRowSchema.optional(),
-    model: schemas_string(),
-    revision: schemas_string().optional(),
-    /** The entry's prompt version and scorer: a baseline of another one is skipped unread. */
-    promptVersion: schemas_string().optional(),
-    scorer: schemas_string().optional(),
-})
-    .refine((r) => r.correct === undefined || r.correct <= r.total, 'correct is more than total');
-const historyIndexSchema = object({
-    schema: literal(HISTORY_SCHEMA),
-    rows: array(indexRowSchema),
-});
-/** The index row of an entry. */
-function indexRow(entry) {
-    const { summary, model } = entry.results;
-    const flipped = flippedOf(entry.results);
-    return {
-        name: entry.name,
-        commit: entry.commit,
-        ...(entry.parent ? { parent: entry.parent } : {}),
-        ...(entry.branch ? { branch: entry.branch } : {}),
-        recordedAt: entry.recordedAt,
-        ...(entry.verdict ? { verdict: entry.verdict } : {}),
-        ...(entry.accepted ? { accepted: true } : {}),
-        accuracy: summary.accuracy,
-        total: summary.total,
-        byKind: Object.fromEntries(Object.entries(summary.byKind).map(([k, s]) => [k, s.accuracy])),
-        correct: summary.correct,
-        byKindCounts: Object.fromEntries(Object.entries(summary.byKind).map(([k, s]) => [k, { total: s.total, correct: s.correct }])),
-        ...(flipped ? { flipped } : {}),
-        model: model.name,
-        ...(model.revision ? { revision: model.revision } : {}),
-        promptVersion: entry.results.promptVersion,
-        ...(history_scorerOf(entry.results) ? { scorer: history_scorerOf(entry.results) } : {}),
-    };
-}
-/** The comparison's flipped items with their kinds, regressed first, at most FLIPPED_IN_INDEX. */
-function flippedOf(results) {
-    const flipped = results.comparison?.flipped;
-    if (!flipped)
-        return undefined;
-    const kinds = new Map(results.instances.map((r) => [r.id, r.kind]));
-    const item = (id) => {
-        const kind = kinds.get(id);
-        return kind ? { id, kind } : { id };
-    };
-    const lost = flipped.lost.slice(0, FLIPPED_IN_INDEX);
-    const gained = flipped.gained.slice(0, FLIPPED_IN_INDEX - lost.length);
-    const baseline = results.comparison?.baseline?.commit;
-    return {
-        lost: lost.map(item),
-        gained: gained.map(item),
-        lostTotal: flipped.lost.length,
-        gainedTotal: flipped.gained.length,
-        ...(baseline ? { baseline } : {}),
-    };
-}
-/** The scorer (`name@version`) a run was scored with, when its results say (read defensively). */
-function history_scorerOf(results) {
-    const scorer = results.provenance?.scorer;
-    return typeof scorer === 'string' ? scorer : undefined;
-}
-/** Where an entry lives inside the history (a directory or the data branch's tree). */
-const ENTRIES_DIR = 'entries';
-/** A history entry file larger than this is skipped with a warning, never read (one run's records). */
-const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
-/** An index larger than this is refused (a row is a few hundred bytes: set a retention). */
-const MAX_INDEX_BYTES = 32 * 1024 * 1024;
-const entryPath = (name, commit) => `${ENTRIES_DIR}/${name}/${commit}.json`;
-const INDEX_PATH = 'index.json';
-
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: ./src/errors.ts
-/**
- * Typed errors, decided at the edge. Every error a user can cause or fix
- * carries the exit code the CLI returns for it and says what to do.
- *
- * Exit codes: 0 pass, 1 gate failed, 2 bad usage/config/instance,
- * 3 infrastructure unavailable (Docker engine, model endpoint), 4 inconclusive
- * (with `--on-inconclusive neutral`, the default).
- */
-const ExitCode = {
-    Pass: 0,
-    GateFailed: 1,
-    Usage: 2,
-    Infrastructure: 3,
-    /** The gate could not decide (too few items, too much missing, a drop not ruled out). */
-    Inconclusive: 4,
-    /** Interrupted by SIGINT/SIGTERM: what was obtained is kept, marked incomplete. */
-    Interrupted: 130,
-};
-/** An option as `door` spells it in an error: `--endpoint` (CLI) or `input endpoint` (Action). */
-function optionName(name, door) {
-    return door === 'cli' ? `--${name}` : `input ${name}`;
-}
-/** Base class: a message for humans and the exit code it maps to. */
-class TracegateError extends Error {
-    /** The message with its options named as `door` spells them; `message` is the CLI's. */
-    messageFor(_door) {
-        return this.message;
-    }
-}
-/** Bad flags, inputs or configuration. */
-class UsageError extends TracegateError {
-    exitCode = ExitCode.Usage;
-    constructor(message) {
-        super(message);
-        this.name = 'UsageError';
-    }
-}
-/** A malformed instance or environment file; names the file and the field. */
-class InstanceError extends TracegateError {
-    file;
-    exitCode = ExitCode.Usage;
-    constructor(file, message) {
-        super(`${file}: ${message}`);
-        this.file = file;
-        this.name = 'InstanceError';
-    }
-}
-/** No Docker engine reachable (and no cached oracle to fall back on). */
-class DockerUnavailableError extends TracegateError {
-    exitCode = ExitCode.Infrastructure;
-    constructor(detail) {
-        super(`No Docker engine reachable (${detail}). Start one (e.g. \`sudo systemctl start docker\`, ` +
-            'or run scripts/ensure-docker.sh), point DOCKER_HOST at it, or pass --backend local ' +
-            'to harvest in a virtualenv on this host.');
-        this.name = 'DockerUnavailableError';
-    }
-}
-/** A harvest step failed for infrastructure reasons (image build, container). */
-class HarvestError extends TracegateError {
-    exitCode = ExitCode.Infrastructure;
-    constructor(message) {
-        super(message);
-        this.name = 'HarvestError';
-    }
-}
-/** The model endpoint could not be reached or kept failing after retries. */
-class EndpointUnavailableError extends TracegateError {
-    endpoint;
-    detail;
-    resultsAt;
-    exitCode = ExitCode.Infrastructure;
-    constructor(endpoint, detail, resultsAt = 'the results file') {
-        super('');
-        this.endpoint = endpoint;
-        this.detail = detail;
-        this.resultsAt = resultsAt;
-        this.message = this.messageFor('cli');
-        this.name = 'EndpointUnavailableError';
-    }
-    messageFor(door) {
-        return (`Model endpoint ${this.endpoint} is unavailable: ${this.detail}. Check that the server is running ` +
-            `and that ${optionName('endpoint', door)} is its API base URL (e.g. http://127.0.0.1:8000/v1). ` +
-            `Answers obtained so far were kept in ${this.resultsAt}.`);
-    }
-}
-/** Exit code for any thrown value: ours carry one, anything else is a bug (2 would lie). */
-function exitCodeOf(error) {
-    return error instanceof TracegateError ? error.exitCode : ExitCode.Infrastructure;
-}
-/** What to tell the user of `door` about any thrown value. */
-function messageOf(error, door = 'cli') {
-    if (error instanceof TracegateError)
-        return error.messageFor(door);
-    return error instanceof Error ? error.message : String(error);
-}
-/** The endpoint answered but refused the request itself (unknown model, bad key): fix the config. */
-class EndpointRejectedError extends TracegateError {
-    endpoint;
-    serverMessage;
-    resultsAt;
-    exitCode = ExitCode.Usage;
-    constructor(endpoint, serverMessage, resultsAt = 'the results file') {
-        super('');
-        this.endpoint = endpoint;
-        this.serverMessage = serverMessage;
-        this.resultsAt = resultsAt;
-        this.message = this.messageFor('cli');
-        this.name = 'EndpointRejectedError';
-    }
-    messageFor(door) {
-        return (
-        // The server's own sentence usually ends with its full stop already.
-        `Model endpoint ${this.endpoint} rejected the request: ${this.serverMessage.replace(/\.$/, '')}. ` +
-            `Check ${optionName('model', door)} and the API key. ` +
-            `Answers obtained so far were kept in ${this.resultsAt}.`);
-    }
-}
-/** The run was interrupted (Ctrl-C, SIGTERM); its results say they are incomplete. */
-/**
- * A baseline should exist but could not be looked up: the commit graph or
- * the history could not be read (an API error, the network). The gate's
- * verdict is then `baseline-unavailable`, never a pass.
- */
-class BaselineUnavailableError extends TracegateError {
-    detail;
-    exitCode = ExitCode.Infrastructure;
-    constructor(detail) {
-        super(`the baseline could not be looked up: ${detail}`);
-        this.detail = detail;
-        this.name = 'BaselineUnavailableError';
-    }
-}
-class InterruptedError extends TracegateError {
-    exitCode = ExitCode.Interrupted;
-    /** `kept`: what was kept and what a rerun does, when the caller knows better than "the answers". */
-    constructor(signal, resultsAt, kept) {
-        super(`Interrupted by ${signal}: containers and temporary files were removed; ` +
-            (kept ??
-                `the answers obtained so far are in ${resultsAt}, marked incomplete with the instances still missing.`));
-        this.name = 'InterruptedError';
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/backends/auto.ts
-
-/**
- * Docker where it can (an engine answers and the environment's image can be
- * had), else the local backend for that environment, with a loud notice.
- */
-class AutoBackend {
-    docker;
-    makeLocal;
-    warn;
-    name = 'auto';
-    dockerUp;
-    localBackend;
-    constructor(docker, makeLocal, warn) {
-        this.docker = docker;
-        this.makeLocal = makeLocal;
-        this.warn = warn;
-    }
-    get local() {
-        this.localBackend ??= this.makeLocal();
-        return this.localBackend;
-    }
-    async ensureAvailable() {
-        try {
-            await this.docker.ensureAvailable();
-            this.dockerUp = true;
-        }
-        catch (error) {
-            this.dockerUp = false;
-            this.warn(`${messageOf(error).split('.')[0]}. Harvesting in a local virtualenv instead: ` +
-                "the instances' tests run on this host WITHOUT container isolation.");
-            await this.local.ensureAvailable();
-        }
-    }
-    async runtime(recipe, source) {
-        if (this.dockerUp) {
-            try {
-                return await this.docker.runtime(recipe, source);
-            }
-            catch (error) {
-                if (recipe.image)
-                    throw error;
-                this.warn(`Environment "${recipe.name}": ${messageOf(error)} Harvesting it in a local virtualenv instead: ` +
-                    'its tests run on this host WITHOUT container isolation.');
-            }
-        }
-        return this.local.runtime(recipe, source);
-    }
-    async prepare(env) {
-        const backend = env.runtime.backend === 'docker' ? this.docker : this.local;
-        await backend.prepare?.(env);
-    }
-    run(job) {
-        return job.environment.runtime.backend === 'docker'
-            ? this.docker.run(job)
-            : this.local.run(job);
-    }
-}
-
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: ./src/adapters/backends/sandbox-policy.ts
-/** Where the tracer, the plan, the instances and the scratch space appear in a harvest container. */
-const MOUNT = {
-    tracer: '/tg/tracer',
-    plan: '/tg/plan',
-    instances: '/tg/instances',
-    work: '/tg/work',
-};
-/** First uid of the per-group test users (the driver setuid()s each group's tests to its own). */
-const TEST_UID_BASE = 20000;
-const DEFAULT_LIMITS = {
-    memoryBytes: 2 * 1024 ** 3,
-    pids: 512,
-    tmpfsSize: '512m',
-};
-/**
- * The sandbox every harvest container runs in (and the tracer's own
- * container tests use): no network, a read-only root, every capability
- * dropped except what the driver needs to run each group's tests as their
- * own uid, clean up after them and kill what they leave behind; no new
- * privileges; memory, pids and scratch space bounded. The tests themselves
- * run unprivileged (uid ≥ TEST_UID_BASE) with no capabilities at all.
- */
-function sandboxHostConfig(binds, limits = DEFAULT_LIMITS, volumes = []) {
-    return {
-        Binds: binds,
-        ...(volumes.length
-            ? {
-                Mounts: volumes.map((target) => ({
-                    Type: 'volume',
-                    Source: '',
-                    Target: target,
-                })),
-            }
-            : {}),
-        NetworkMode: 'none',
-        CapDrop: ['ALL'],
-        CapAdd: ['SETUID', 'SETGID', 'CHOWN', 'FOWNER', 'DAC_OVERRIDE', 'KILL'],
-        SecurityOpt: ['no-new-privileges'],
-        ReadonlyRootfs: true,
-        Tmpfs: {
-            '/tmp': `rw,exec,nosuid,nodev,size=${limits.tmpfsSize}`,
-            [MOUNT.work]: `rw,exec,nosuid,nodev,size=${limits.tmpfsSize}`,
-        },
-        Memory: limits.memoryBytes,
-        MemorySwap: limits.memoryBytes,
-        PidsLimit: limits.pids,
-    };
-}
-/** The container settings around the host config: root driver, no network, no TTY. */
-function sandboxContainer(image, cmd, hostConfig, labels) {
-    return {
-        Image: image,
-        Cmd: cmd,
-        User: '0:0',
-        WorkingDir: '/tmp',
-        Env: ['PYTHONDONTWRITEBYTECODE=1', 'HOME=/tmp', 'PYTHONHASHSEED=0', 'LANG=C.UTF-8'],
-        Tty: false,
-        OpenStdin: false,
-        Labels: labels,
-        NetworkDisabled: true,
-        HostConfig: hostConfig,
-    };
-}
-
-// EXTERNAL MODULE: ./node_modules/dockerode/lib/docker.js
-var lib_docker = __nccwpck_require__(9040);
-var docker_default = /*#__PURE__*/__nccwpck_require__.n(lib_docker);
-;// CONCATENATED MODULE: external "node:stream/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
-;// CONCATENATED MODULE: ./src/adapters/backends/docker/container-client.ts
-/**
- * The container seam, as testcontainers' `ContainerClient`: the only file
- * that imports dockerode. Everything the Docker backend asks of an engine —
- * ping, containers (create, attach, start, wait, kill, remove, list) and
- * images (inspect, pull, build) — goes through `ContainerClient`.
- */
-
-
-
-
-/** The engine ran a build and it failed (a step's error, with the engine's message). */
-class ImageBuildError extends Error {
-    constructor(message) {
-        super(message);
-        this.name = 'ImageBuildError';
-    }
-}
-/** A `repository:tag` split at the tag's colon (a registry's port colon is not a tag). */
-function splitName(name) {
-    const at = name.lastIndexOf(':');
-    return at > name.lastIndexOf('/')
-        ? { repo: name.slice(0, at), tag: name.slice(at + 1) }
-        : { repo: name, tag: 'latest' };
-}
-/** The engine at DOCKER_HOST or the local socket (or the dockerode client given). */
-class DockerodeClient {
-    docker;
-    constructor(docker) {
-        this.docker = docker ?? new (docker_default())();
-    }
-    async ping() {
-        await this.docker.ping();
-    }
-    async create(spec) {
-        return new DockerodeContainer(await engine(() => this.docker.createContainer(spec)));
-    }
-    async listByLabel(label) {
-        const listed = await this.docker
-            .listContainers({ all: true, filters: { label: [label] } })
-            .catch(() => []);
-        return listed.map((info) => ({ id: info.Id, labels: info.Labels ?? {} }));
-    }
-    async remove(id) {
-        await this.docker.getContainer(id).remove({ force: true, v: true });
-    }
-    async imageId(ref) {
-        const { Id } = await this.docker.getImage(ref).inspect();
-        return Id;
-    }
-    async imageExists(ref) {
-        try {
-            await this.docker.getImage(ref).inspect();
-            return true;
-        }
-        catch {
-            return false;
-        }
-    }
-    async tag(ref, name) {
-        await this.docker.getImage(ref).tag(splitName(name));
-    }
-    async push(name, auth) {
-        const { repo, tag } = splitName(name);
-        const stream = await this.docker
-            .getImage(repo)
-            .push({ tag, ...(auth ? { authconfig: auth } : {}) });
-        await new Promise((resolve, reject) => {
-            this.docker.modem.followProgress(stream, (error, output) => {
-                // A refused push is a progress message with `error`, not a failed stream.
-                const refused = (output ?? []).find((m) => typeof m?.error === 'string');
-                if (error || refused)
-                    reject(error ?? new Error(refused.error));
-                else
-                    resolve();
-            });
-        });
-    }
-    async pull(ref, timeoutMs = 120_000, auth) {
-        try {
-            const stream = await this.docker.pull(ref, auth ? { authconfig: auth } : {});
-            await new Promise((resolve, reject) => {
-                const timer = setTimeout(() => reject(new Error(`no answer in ${timeoutMs / 1000}s`)), timeoutMs);
-                this.docker.modem.followProgress(stream, (error) => {
-                    clearTimeout(timer);
-                    if (error)
-                        reject(error);
-                    else
-                        resolve();
-                });
-            });
-            return { ok: true };
-        }
-        catch (error) {
-            // The engine's message ends with the cause ("…: no such host"); the URL before it is noise.
-            const message = error.message
-                .split('\n')[0]
-                .replace(/^\(HTTP code \d+\) [\w ]+ - /, '')
-                .trim();
-            return { ok: false, reason: message.split(': ').at(-1) || message };
-        }
-    }
-    async build(context, src, tag) {
-        const stream = await this.docker.buildImage({ context, src }, { t: tag, networkmode: 'none', rm: true, forcerm: true });
-        await new Promise((resolve, reject) => {
-            this.docker.modem.followProgress(stream, (error, output) => {
-                const failed = output?.find((o) => o.error);
-                if (error || failed)
-                    reject(new ImageBuildError(String(error?.message ?? failed?.errorDetail?.message ?? failed?.error)));
-                else
-                    resolve();
-            });
-        });
-    }
-    async imageLayers(ref) {
-        const { RootFS } = await this.docker.getImage(ref).inspect();
-        return RootFS?.Layers ?? [];
-    }
-    async saveImage(ref, file) {
-        const stream = await this.docker.getImage(ref).get();
-        await (0,promises_namespaceObject.pipeline)(stream, (0,external_node_fs_namespaceObject.createWriteStream)(file));
-    }
-    async loadImage(file) {
-        const stream = await this.docker.loadImage((0,external_node_fs_namespaceObject.createReadStream)(file), { quiet: true });
-        await followed(this.docker, stream);
-    }
-}
-/** Waits for an engine's progress stream; rejects with the first error it reports. */
-function followed(docker, stream) {
-    return new Promise((resolve, reject) => {
-        docker.modem.followProgress(stream, (error, output) => {
-            const failed = output?.find((o) => o.error);
-            if (error || failed)
-                reject(new Error(String(error?.message ?? failed?.errorDetail?.message ?? failed?.error)));
-            else
-                resolve();
-        });
-    });
-}
-class DockerodeContainer {
-    container;
-    constructor(container) {
-        this.container = container;
-    }
-    async attach(stdout, stderr) {
-        const stream = await engine(() => this.container.attach({ stream: true, stdout: true, stderr: true }));
-        this.container.modem.demuxStream(stream, stdout, stderr);
-        return {
-            ended: new Promise((resolve) => stream.on('end', resolve)),
-            detach: () => stream.destroy?.(),
-        };
-    }
-    async start() {
-        await engine(() => this.container.start());
-    }
-    async wait(timeoutMs, onTimeout, lost) {
-        // One timer, cleared whichever way the race ends (a pending timer would keep
-        // the process alive after a lost engine).
-        let timer;
-        const timeout = new Promise((_, reject) => {
-            timer = setTimeout(() => reject(onTimeout()), timeoutMs);
-        });
-        try {
-            const result = (await Promise.race([engine(() => this.container.wait()), timeout, lost]));
-            return result.StatusCode;
-        }
-        finally {
-            clearTimeout(timer);
-        }
-    }
-    async kill() {
-        await this.container.kill().catch(() => { });
-    }
-    async remove() {
-        await this.container.remove({ force: true, v: true }).catch(() => { });
-    }
-}
-const ENGINE_GONE = /ECONNREFUSED|ENOENT|EPIPE|ECONNRESET|socket hang up|connect E/i;
-/** An engine call; a lost connection becomes DockerUnavailableError, not a raw socket error. */
-async function engine(call) {
-    try {
-        return await call();
-    }
-    catch (error) {
-        const message = error.message ?? String(error);
-        if (ENGINE_GONE.test(message) || ENGINE_GONE.test(String(error.code)))
-            throw new DockerUnavailableError(`lost the connection to the Docker engine (${message})`);
-        throw error;
-    }
-}
-
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: ./src/adapters/backends/temp-dirs.ts
-/**
- * The host temp directories a harvest makes (a plan, a build context, a
- * local run, a SWE-Flux harness view), named with the process's pid so that a later run can tell
- * those a killed process left behind (SIGKILL never runs the cleanups) and
- * remove them: the same rule as the containers' sweep (docker/engine.ts).
- */
-
-
-
-const KINDS = ['plan', 'build', 'local', 'view'];
-const OWNED = new RegExp(`^tracegate-(${KINDS.join('|')})-(\\d+)-`);
-/** A fresh `tracegate-<kind>-<pid>-XXXXXX` directory in the temp dir. */
-function ownedTempDir(kind) {
-    return (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), `tracegate-${kind}-${process.pid}-`));
-}
-/** Whether a process with this pid is running (one of another user counts). */
-function alive(pid) {
-    try {
-        process.kill(pid, 0);
-        return true;
-    }
-    catch (error) {
-        return error.code === 'EPERM';
-    }
-}
-/** Removes the temp directories of tracegate processes that are gone; how many. */
-function sweepTempDirs(dir = (0,external_node_os_namespaceObject.tmpdir)()) {
-    let removed = 0;
-    let names;
-    try {
-        names = (0,external_node_fs_namespaceObject.readdirSync)(dir);
-    }
-    catch {
-        return 0;
-    }
-    for (const name of names) {
-        const pid = Number(OWNED.exec(name)?.[2]);
-        if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || alive(pid))
-            continue;
-        try {
-            (0,external_node_fs_namespaceObject.rmSync)((0,external_node_path_namespaceObject.join)(dir, name), { recursive: true, force: true });
-            removed++;
-        }
-        catch {
-            // another user's, or going away already: not ours to insist on
-        }
-    }
-    return removed;
-}
-
-;// CONCATENATED MODULE: ./src/adapters/backends/docker/engine.ts
-/**
- * The Docker engine's availability: a ping before the first job (and a sweep
- * of what a killed run left behind), and a watch while a container runs.
- */
-
-
-
-/** Throws DockerUnavailableError unless the engine answers; then removes what killed runs left. */
-async function ensureEngine(client, log) {
-    try {
-        await withTimeout(client.ping(), 10_000, 'ping timed out');
-    }
-    catch (error) {
-        throw new DockerUnavailableError(error.message);
-    }
-    await sweep(client, log);
-}
-/** The labels that let a later run know a container as this process's. */
-function ownerLabels() {
-    return { 'tracegate.host': (0,external_node_os_namespaceObject.hostname)(), 'tracegate.pid': String(process.pid) };
-}
-/**
- * Removes containers a killed tracegate process left behind (SIGKILL,
- * a lost engine): those labelled with this host whose process is gone.
- */
-async function sweep(client, log) {
-    const left = await client.listByLabel(`tracegate.host=${(0,external_node_os_namespaceObject.hostname)()}`);
-    let removed = 0;
-    for (const info of left) {
-        const pid = Number(info.labels['tracegate.pid']);
-        if (!Number.isInteger(pid) || pid <= 0 || alive(pid))
-            continue;
-        await client
-            .remove(info.id)
-            .then(() => removed++)
-            .catch(() => { });
-    }
-    if (removed)
-        log(`Removed ${removed} container(s) left by an interrupted run`);
-    const dirs = sweepTempDirs();
-    if (dirs)
-        log(`Removed ${dirs} temp director(ies) left by an interrupted run`);
-}
-/** Rejects within ~2 intervals of the engine going away (a wait would hang until its timeout). */
-function watchEngine(client, every) {
-    let misses = 0;
-    let timer;
-    let stopped = false;
-    const lost = new Promise((_, reject) => {
-        const tick = () => {
-            if (stopped)
-                return;
-            withTimeout(client.ping(), every, 'no answer').then(() => {
-                misses = 0;
-                timer = setTimeout(tick, every);
-            }, (error) => {
-                if (stopped)
-                    return;
-                if (++misses >= 2)
-                    reject(new DockerUnavailableError(`lost the connection to the Docker engine while a harvest container ran: ${error.message}`));
-                else
-                    timer = setTimeout(tick, every);
-            });
-        };
-        timer = setTimeout(tick, every);
-    });
-    lost.catch(() => { });
-    return {
-        lost,
-        stop: () => {
-            stopped = true;
-            clearTimeout(timer);
-        },
-    };
-}
-/** True while a process with this pid exists on this host. */
-async function withTimeout(promise, ms, message) {
-    let timer;
-    try {
-        return await Promise.race([
-            promise,
-            new Promise((_, reject) => {
-                timer = setTimeout(() => reject(new HarvestError(message)), ms);
-            }),
-        ]);
-    }
-    finally {
-        clearTimeout(timer);
-    }
-}
-
-;// CONCATENATED MODULE: external "node:stream"
-const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
-;// CONCATENATED MODULE: external "node:zlib"
-const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
-// EXTERNAL MODULE: external "node:child_process"
-var external_node_child_process_ = __nccwpck_require__(1421);
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
-var external_node_util_default = /*#__PURE__*/__nccwpck_require__.n(external_node_util_);
-;// CONCATENATED MODULE: ./src/util/hash.ts
-
-/** JSON with object keys sorted at every level: the canonical form we hash. */
-function canonicalJson(value) {
-    return JSON.stringify(value, (_key, v) => v && typeof v === 'object' && !Array.isArray(v)
-        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
-        : v);
-}
-function sha256(...parts) {
-    const hash = (0,external_node_crypto_namespaceObject.createHash)('sha256');
-    for (const part of parts) {
-        hash.update(part);
-        hash.update('\0');
-    }
-    return hash.digest('hex');
-}
-
-;// CONCATENATED MODULE: ./src/adapters/environments/wheels.ts
-
-
-
-const run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
-/** Linux wheel platforms a Debian bookworm/trixie image accepts, newest first. */
-function platformArgs() {
-    const arch = process.arch === 'arm64' ? 'aarch64' : 'x86_64';
-    const tags = [
-        'manylinux_2_36',
-        'manylinux_2_34',
-        'manylinux_2_31',
-        'manylinux_2_28',
-        'manylinux2014',
-        'manylinux_2_17',
-    ];
-    return tags.flatMap((tag) => ['--platform', `${tag}_${arch}`]);
-}
-/**
- * Downloads pinned wheels on the host (which reaches the package index) so
- * that nothing is fetched from inside a container. The recipe is complete by
- * contract, hence --no-deps; binary wheels only, for the recipe's
- * interpreter, so the image never compiles anything. `--retries 0`: an index
- * that does not answer is skipped at once for the next configured one
- * (pip's default backs off for seconds per package).
- */
-async function downloadWheels(env, dest, python = 'python3') {
-    if (!env.packages.length)
-        return;
-    const version = env.python.replace('.', '');
-    const args = [
-        '-m',
-        'pip',
-        'download',
-        '--quiet',
-        '--retries',
-        '0',
-        '--disable-pip-version-check',
-        '--no-deps',
-        '--only-binary=:all:',
-        '--python-version',
-        env.python,
-        '--implementation',
-        'cp',
-        '--abi',
-        `cp${version}`,
-        '--abi',
-        'abi3',
-        '--abi',
-        'none',
-        ...platformArgs(),
-        '--dest',
-        dest,
-        ...env.packages,
-    ];
-    try {
-        await run(python, args, { maxBuffer: 16 * 1024 * 1024 });
-    }
-    catch (error) {
-        const stderr = String(error.stderr ?? '')
-            .split('\n')
-            .filter((line) => line.startsWith('ERROR'))
-            .join(' ');
-        throw new HarvestError(`Environment "${env.name}": could not download its wheels with pip (${stderr || error.message}). ` +
-            'Check that every package is pinned to a version your package index has, with a wheel for ' +
-            `Python ${env.python}.`);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/stores/read-file.ts
-
-/** A file the host would not read: what it is instead, or how much too large. */
-class UnreadableFileError extends Error {
-    path;
-    why;
-    constructor(path, why) {
-        super(`${path} ${why}`);
-        this.path = path;
-        this.why = why;
-        this.name = 'UnreadableFileError';
-    }
-}
-function kindOf(stats) {
-    if (stats.isDirectory())
-        return 'a directory';
-    if (stats.isFIFO())
-        return 'a named pipe';
-    if (stats.isCharacterDevice() || stats.isBlockDevice())
-        return 'a device';
-    if (stats.isSocket())
-        return 'a socket';
-    return 'not a regular file';
-}
-/**
- * `path`'s text (UTF-8) if it is a regular file of at most `maxBytes`;
- * otherwise UnreadableFileError saying what it is. Opened non-blocking (a
- * named pipe never hangs the run) and checked on the open descriptor (what
- * is read is what was checked); a file that grows past the bound while read
- * is refused. ENOENT and other errors of the open propagate as they are.
- */
-function readRegularFile(path, options) {
-    return readRegularBytes(path, options).toString('utf8');
-}
-/** readRegularFile's bytes, undecoded. */
-function readRegularBytes(path, options) {
-    let fd;
-    try {
-        fd = (0,external_node_fs_namespaceObject.openSync)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK | (options.follow ? 0 : external_node_fs_namespaceObject.constants.O_NOFOLLOW));
-    }
-    catch (error) {
-        if (error.code === 'ELOOP')
-            throw new UnreadableFileError(path, 'is a symbolic link, which is not followed here');
-        throw error;
-    }
-    try {
-        const stats = (0,external_node_fs_namespaceObject.fstatSync)(fd);
-        if (!stats.isFile())
-            throw new UnreadableFileError(path, `is ${kindOf(stats)}`);
-        if (options.singleLink && stats.nlink > 1)
-            throw new UnreadableFileError(path, `is a file with ${stats.nlink} hard links (another name of it may be elsewhere: copy it in instead of linking it)`);
-        if (stats.size > options.maxBytes)
-            throw new UnreadableFileError(path, `is ${stats.size} bytes, over the ${options.maxBytes} read at most`);
-        // One byte more than it holds: reading it means the file grew after it was checked.
-        const buffer = Buffer.alloc(stats.size + 1);
-        let size = 0;
-        for (let n = 1; n > 0 && size < buffer.length; size += n)
-            n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, size, buffer.length - size, size);
-        if (size > stats.size)
-            throw new UnreadableFileError(path, 'grew while it was read');
-        return buffer.subarray(0, size);
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/stores/atomic.ts
-
-
-
-/** A write failed (disk full, read-only, no permission); names the path and the fix. */
-class StoreWriteError extends TracegateError {
-    path;
-    exitCode = ExitCode.Infrastructure;
-    constructor(path, cause) {
-        const why = {
-            ENOSPC: 'the disk is full: free space or point the directory elsewhere',
-            EDQUOT: 'the disk quota is exhausted: free space or point the directory elsewhere',
-            EROFS: 'the file system is read-only: point the directory at a writable place',
-            EACCES: 'permission denied: make it writable or point the directory elsewhere',
-            EPERM: 'permission denied: make it writable or point the directory elsewhere',
-            ENOENT: 'a directory cannot be created there: point the directory elsewhere',
-        };
-        super(`Could not write ${path}: ${why[cause.code ?? ''] ?? cause.message}.`);
-        this.path = path;
-        this.name = 'StoreWriteError';
-    }
-}
-/**
- * The real reason of a failed write: a recursive mkdir on a read-only file
- * system reports ENOENT, so the nearest existing ancestor is asked too.
- */
-function diagnose(path, error) {
-    if (error.code !== 'ENOENT')
-        return error;
-    for (let dir = (0,external_node_path_namespaceObject.dirname)(path); dir !== (0,external_node_path_namespaceObject.dirname)(dir); dir = (0,external_node_path_namespaceObject.dirname)(dir)) {
-        if (!(0,external_node_fs_namespaceObject.existsSync)(dir))
-            continue;
-        try {
-            (0,external_node_fs_namespaceObject.accessSync)(dir, external_node_fs_namespaceObject.constants.W_OK);
-        }
-        catch (probe) {
-            return probe;
-        }
-        break;
-    }
-    return error;
-}
-/** Wraps a file-system write so its failure names the path (never a raw ENOSPC). */
-function writing(path, write) {
-    try {
-        return write();
-    }
-    catch (error) {
-        if (error instanceof StoreWriteError)
-            throw error;
-        throw new StoreWriteError(path, diagnose(path, error));
-    }
-}
-let counter = 0;
-/** Write-then-rename: a reader sees the old file or the new one, never half of one. */
-function writeFileAtomic(path, data) {
-    const tmp = `${path}.${process.pid}.${++counter}.tmp`;
-    writing(path, () => {
-        try {
-            makeDirs((0,external_node_path_namespaceObject.dirname)(path));
-            (0,external_node_fs_namespaceObject.writeFileSync)(tmp, data);
-            (0,external_node_fs_namespaceObject.renameSync)(tmp, path);
-        }
-        catch (error) {
-            (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
-            throw error;
-        }
-    });
-}
-/**
- * Checks before any work that `dir` (created if missing) takes a write: a
- * full, read-only or forbidden directory fails here with StoreWriteError
- * naming it and the fix, not later as a tool's message (pip's, ENOENT) with
- * the work done so far unstorable.
- */
-function assertWritable(dir) {
-    const probe = (0,external_node_path_namespaceObject.join)(dir, `.tracegate-write-probe-${process.pid}`);
-    writing(dir, () => {
-        makeDirs(dir);
-        try {
-            (0,external_node_fs_namespaceObject.writeFileSync)(probe, Buffer.alloc(64 * 1024)); // room for at least an oracle or two
-        }
-        finally {
-            (0,external_node_fs_namespaceObject.rmSync)(probe, { force: true });
-        }
-    });
-}
-/**
- * `mkdir -p`, one component at a time from the nearest existing ancestor.
- * Node's recursive mkdirSync never returns for a path under /proc (each
- * ENOENT sends it back up to an ancestor that exists): this fails instead.
- */
-function makeDirs(dir) {
-    const missing = [];
-    for (let at = dir; !(0,external_node_fs_namespaceObject.existsSync)(at) && (0,external_node_path_namespaceObject.dirname)(at) !== at; at = (0,external_node_path_namespaceObject.dirname)(at))
-        missing.push(at);
-    for (const each of missing.reverse()) {
-        try {
-            (0,external_node_fs_namespaceObject.mkdirSync)(each);
-        }
-        catch (error) {
-            if (error.code !== 'EEXIST')
-                throw error;
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/environments/sources.ts
-
-
-
-
-
-
-
-
-
-
-const sources_run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
-const fileSha = (path) => (0,external_node_crypto_namespaceObject.createHash)('sha256').update((0,external_node_fs_namespaceObject.readFileSync)(path)).digest('hex');
-const isPathRef = (ref) => ref.endsWith('.whl') && !ref.includes('==');
-const MAX_WHEEL_BYTES = 512 * 1024 * 1024;
-/** Git with repository-controlled hooks and commands switched off, as root over any owner. */
-const GIT = [
-    '-c',
-    'core.hooksPath=/dev/null',
-    '-c',
-    'core.fsmonitor=false',
-    '-c',
-    'safe.directory=*',
-];
-const gitEnv = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    GIT_CONFIG_NOSYSTEM: '1',
-    HOME: '/nonexistent',
-};
-const REMOTE = /^(?:https?|ssh|git):\/\/|^[\w.-]+@[\w.-]+:/i;
-/**
- * `git.repo: "self"`: the git repository the suite itself lives in (the
- * nearest directory above the suite root holding `.git`). How a team's
- * private suite, kept in its own repository, names that repository's code.
- */
-const SELF_REPO = 'self';
-/** The repository holding `root` (root itself, or the nearest ancestor with a `.git`). */
-function enclosingRepository(root, environment) {
-    for (let dir = root;; dir = (0,external_node_path_namespaceObject.dirname)(dir)) {
-        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, '.git')))
-            return dir;
-        if ((0,external_node_path_namespaceObject.dirname)(dir) === dir)
-            throw new HarvestError(`Environment "${environment}": git.repo "self" names the repository holding the suite, but ${root} ` +
-                'is in none (keep the suite inside the repository, or give git.repo a URL).');
-    }
-}
-class HostSources {
-    layout;
-    reader;
-    log;
-    python;
-    constructor(layout, reader, log, python = 'python3') {
-        this.layout = layout;
-        this.reader = reader;
-        this.log = log;
-        this.python = python;
-    }
-    async resolve(recipe, environmentDir) {
-        if (recipe.image)
-            return undefined;
-        const wheels = await this.wheels(recipe, environmentDir);
-        if (!recipe.git)
-            return { kind: 'packages', wheels };
-        const { repo, commit, checkout } = await this.checkout(recipe);
-        return { kind: 'git', repo, commit, wheels, checkout };
-    }
-    /**
-     * Index wheels are downloaded once per recipe into wheels/<recipe>/ and
-     * pinned by a lock of their sha256 (re-downloaded when a file no longer
-     * matches it); wheel files named by path are read through the suite reader
-     * and hashed on every run, so a rebuilt wheel always gets a new digest.
-     */
-    async wheels(recipe, environmentDir) {
-        const python = recipe.python;
-        const pinned = recipe.packages.filter((p) => !isPathRef(p));
-        const files = recipe.packages.filter(isPathRef);
-        const dir = (0,external_node_path_namespaceObject.join)(this.layout.wheels, sha256('wheels/v1', canonicalJson({ python, pinned, arch: process.arch })).slice(0, 24));
-        const lockFile = (0,external_node_path_namespaceObject.join)(dir, 'lock.json');
-        const sharedLock = (0,external_node_path_namespaceObject.join)(this.layout.locks, `${(0,external_node_path_namespaceObject.basename)(dir)}.json`);
-        let index = readLock(lockFile, dir);
-        // A lock restored with the shared cache names the wheels without their files: enough for the
-        // environment's digest (so a run whose oracles are all cached downloads nothing); the files
-        // are fetched, and checked against it, only when an image or a virtualenv is built.
-        const restored = index ? undefined : readSharedLock(sharedLock, dir);
-        if (restored)
-            return [...restored, ...(await this.localWheels(files, dir, environmentDir))];
-        if (!index) {
-            (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true });
-            const tmp = `${dir}.${process.pid}.tmp`;
-            (0,external_node_fs_namespaceObject.rmSync)(tmp, { recursive: true, force: true });
-            (0,external_node_fs_namespaceObject.mkdirSync)(tmp, { recursive: true });
-            await downloadWheels({ name: recipe.name, python, packages: pinned }, tmp, this.python);
-            const names = (0,external_node_fs_namespaceObject.readdirSync)(tmp)
-                .filter((n) => n.endsWith('.whl'))
-                .sort();
-            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(tmp, 'lock.json'), JSON.stringify(names.map((name) => ({ name, sha256: fileSha((0,external_node_path_namespaceObject.join)(tmp, name)) }))));
-            (0,external_node_fs_namespaceObject.renameSync)(tmp, dir);
-            index = readLock(lockFile, dir);
-        }
-        if (pinned.length) {
-            (0,external_node_fs_namespaceObject.mkdirSync)(this.layout.locks, { recursive: true });
-            writeFileAtomic(sharedLock, JSON.stringify(index.map(({ name, sha256 }) => ({ name, sha256 }))));
-        }
-        return [...index, ...(await this.localWheels(files, dir, environmentDir))];
-    }
-    /** Wheel files named by path: read through the suite reader and hashed on every run. */
-    async localWheels(files, dir, environmentDir) {
-        const local = [];
-        if (files.length) {
-            const localDir = (0,external_node_path_namespaceObject.join)(dir, 'local', `${process.pid}`);
-            (0,external_node_fs_namespaceObject.mkdirSync)(localDir, { recursive: true });
-            for (const ref of files) {
-                const bytes = this.reader.read((0,external_node_path_namespaceObject.join)(environmentDir, ref), MAX_WHEEL_BYTES);
-                const name = (0,external_node_path_namespaceObject.basename)(ref);
-                const path = (0,external_node_path_namespaceObject.join)(localDir, name);
-                (0,external_node_fs_namespaceObject.writeFileSync)(path, bytes);
-                local.push({ name, sha256: (0,external_node_crypto_namespaceObject.createHash)('sha256').update(bytes).digest('hex'), path });
-            }
-        }
-        return local;
-    }
-    async checkout(recipe) {
-        const source = recipe.git;
-        let repoDir;
-        if (REMOTE.test(source.repo)) {
-            repoDir = (0,external_node_path_namespaceObject.join)(this.layout.git, `${sha256(source.repo).slice(0, 16)}.git`);
-            if (!(0,external_node_fs_namespaceObject.existsSync)(repoDir)) {
-                this.log(`Cloning ${source.repo} for environment "${recipe.name}"`);
-                (0,external_node_fs_namespaceObject.mkdirSync)(this.layout.git, { recursive: true });
-                await this.git(['clone', '--bare', '--quiet', source.repo, repoDir], recipe);
-            }
-            else if (!(await this.revParse(repoDir, source.commit))) {
-                await this.git(['-C', repoDir, 'fetch', '--quiet', 'origin', '+refs/*:refs/*'], recipe);
-            }
-        }
-        else if (source.repo === SELF_REPO) {
-            repoDir = enclosingRepository(this.reader.root, recipe.name);
-        }
-        else {
-            // A local repository must be part of the suite: a suite names no host path.
-            try {
-                repoDir = this.reader.resolve(source.repo.replace(/^file:\/\//, ''));
-            }
-            catch (error) {
-                throw new HarvestError(`Environment "${recipe.name}": git.repo ${source.repo} is not a repository inside the suite ` +
-                    `(${error.message.split('.')[0]}). A local repository must lie inside the suite ` +
-                    'directory; elsewhere, give its URL (https://, ssh://, git@…).');
-            }
-        }
-        const commit = await this.revParse(repoDir, source.commit);
-        if (!commit) {
-            throw new HarvestError(`Environment "${recipe.name}": commit "${source.commit}" is not in ${source.repo}. ` +
-                'Check the sha (or fetch it into the repository).');
-        }
-        const checkout = (0,external_node_path_namespaceObject.join)(this.layout.checkouts, commit);
-        if (!(0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(checkout, '.tracegate-ready'))) {
-            const tmp = `${checkout}.${process.pid}.tmp`;
-            (0,external_node_fs_namespaceObject.rmSync)(tmp, { recursive: true, force: true });
-            (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.join)(tmp, 'tree'), { recursive: true });
-            await this.git(['-C', repoDir, 'archive', '--format=tar', '-o', (0,external_node_path_namespaceObject.join)(tmp, 'tree.tar'), commit], recipe);
-            await sources_run('tar', ['-x', '-f', (0,external_node_path_namespaceObject.join)(tmp, 'tree.tar'), '-C', (0,external_node_path_namespaceObject.join)(tmp, 'tree')]);
-            (0,external_node_fs_namespaceObject.rmSync)((0,external_node_path_namespaceObject.join)(tmp, 'tree.tar'));
-            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(tmp, '.tracegate-ready'), commit);
-            (0,external_node_fs_namespaceObject.rmSync)(checkout, { recursive: true, force: true });
-            (0,external_node_fs_namespaceObject.renameSync)(tmp, checkout);
-        }
-        return { repo: source.repo, commit, checkout: (0,external_node_path_namespaceObject.join)(checkout, 'tree') };
-    }
-    async revParse(repoDir, ref) {
-        try {
-            const { stdout } = await sources_run('git', [...GIT, '-C', repoDir, 'rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { env: gitEnv });
-            const sha = stdout.trim();
-            return /^[0-9a-f]{40,64}$/.test(sha) ? sha : undefined;
-        }
-        catch {
-            return undefined;
-        }
-    }
-    async git(args, recipe) {
-        try {
-            await sources_run('git', [...GIT, ...args], { env: gitEnv, maxBuffer: 64 * 1024 * 1024 });
-        }
-        catch (error) {
-            const stderr = String(error.stderr ?? '').trim();
-            throw new HarvestError(`Environment "${recipe.name}": git ${args.find((a) => !a.startsWith('-') && a !== recipe.git?.repo) ?? ''} failed ` +
-                `(${stderr.split('\n').at(-1) || error.message}). Check the repository URL or path and the commit.`);
-        }
-    }
-}
-function readLock(file, dir) {
-    if (!(0,external_node_fs_namespaceObject.existsSync)(file))
-        return undefined;
-    try {
-        const lock = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'));
-        const wheels = lock.map((w) => ({ ...w, path: (0,external_node_path_namespaceObject.join)(dir, w.name) }));
-        // A file changed under the lock is re-resolved, never trusted.
-        if (wheels.every((w) => (0,external_node_fs_namespaceObject.existsSync)(w.path) && fileSha(w.path) === w.sha256))
-            return wheels;
-    }
-    catch {
-        // an unreadable lock is re-resolved
-    }
-    return undefined;
-}
-/** A lock restored with the shared cache (names and sha256 only), its files expected in `dir`. */
-function readSharedLock(file, dir) {
-    try {
-        const lock = JSON.parse(readRegularFile(file, { maxBytes: 1024 * 1024, follow: false }));
-        if (!Array.isArray(lock) ||
-            !lock.length ||
-            !lock.every((w) => typeof w?.name === 'string' &&
-                /^[\w.+-]+\.whl$/.test(w.name) &&
-                typeof w.sha256 === 'string' &&
-                /^[0-9a-f]{64}$/.test(w.sha256)))
-            return undefined;
-        return lock.map(({ name, sha256 }) => ({
-            name,
-            sha256,
-            path: (0,external_node_path_namespaceObject.join)(dir, name),
-        }));
-    }
-    catch {
-        return undefined; // none, or unreadable: resolved by downloading
-    }
-}
-/**
- * The files of resolved wheels, present and as their lock says: wheels resolved from a restored
- * lock are downloaded now (the recipe's pins, as when resolving) and each checked against it.
- */
-async function ensureWheelFiles(recipe, wheels, python = 'python3') {
-    const missing = wheels.filter((w) => !(0,external_node_fs_namespaceObject.existsSync)(w.path) || fileSha(w.path) !== w.sha256);
-    if (!missing.length)
-        return;
-    const dir = (0,external_node_path_namespaceObject.dirname)(missing[0].path);
-    (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(dir), { recursive: true });
-    const tmp = (0,external_node_fs_namespaceObject.mkdtempSync)(`${dir}.fetch-`); // two builds of one recipe fetch side by side
-    try {
-        const pinned = recipe.packages.filter((p) => !isPathRef(p));
-        await downloadWheels({ name: recipe.name, python: recipe.python, packages: pinned }, tmp, python);
-        (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
-        for (const wheel of missing) {
-            const got = (0,external_node_path_namespaceObject.join)(tmp, wheel.name);
-            if (!(0,external_node_fs_namespaceObject.existsSync)(got) || fileSha(got) !== wheel.sha256)
-                throw new HarvestError(`Environment "${recipe.name}": the index no longer serves ${wheel.name} as the cached lock ` +
-                    `pins it (sha256 ${wheel.sha256.slice(0, 12)}…). Delete ${(0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(dir), '..', 'locks')} ` +
-                    'from the cache (or the cache) to resolve the environment afresh.');
-            (0,external_node_fs_namespaceObject.renameSync)(got, wheel.path);
-        }
-        // The directory's own lock again: the next resolution here reads the files, not the shared lock.
-        const own = wheels.filter((w) => (0,external_node_path_namespaceObject.dirname)(w.path) === dir);
-        writeFileAtomic((0,external_node_path_namespaceObject.join)(dir, 'lock.json'), JSON.stringify(own.map(({ name, sha256 }) => ({ name, sha256 }))));
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.rmSync)(tmp, { recursive: true, force: true });
-    }
-}
-/** Copies resolved wheels into a build context or a local install directory. */
-function copyWheels(wheels, dest) {
-    (0,external_node_fs_namespaceObject.mkdirSync)(dest, { recursive: true });
-    for (const wheel of wheels)
-        (0,external_node_fs_namespaceObject.copyFileSync)(wheel.path, (0,external_node_path_namespaceObject.join)(dest, wheel.name));
-}
-
-;// CONCATENATED MODULE: external "node:url"
-const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
-;// CONCATENATED MODULE: ./src/paths.ts
-
-
-
-/**
- * The tracegate package root (holding tracer/ and instances/), found by
- * walking up from this module: works from src/ under jest and from the
- * bundles in dist/ and dist/cli/ alike.
- */
-function packageRoot() {
-    let dir = (0,external_node_path_namespaceObject.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
-    for (let i = 0; i < 6; i++) {
-        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, 'tracer', 'harvest.py')) && (0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, 'package.json')))
-            return dir;
-        dir = (0,external_node_path_namespaceObject.dirname)(dir);
-    }
-    throw new Error('tracegate: cannot find its package root (tracer/harvest.py) above ' +
-        (0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
-}
-const tracerDir = () => (0,external_node_path_namespaceObject.join)(packageRoot(), 'tracer');
-const bundledInstancesDir = () => (0,external_node_path_namespaceObject.join)(packageRoot(), 'instances');
-
-;// CONCATENATED MODULE: ./src/adapters/backends/base-image.ts
-
-
-
-
-
-
-const base_image_run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
-/** The default base image: the official Python image of the environment's interpreter. */
-const defaultBaseImage = (python) => `python:${python}-slim`;
-/**
- * Local stand-ins for the official images where no registry answers: Debian
- * releases whose python3 has the same minor version, built by
- * scripts/build-base-image.sh with debootstrap from Debian's packages.
- */
-const LOCAL_BASES = {
-    '3.11': { image: 'tracegate/base:bookworm', suite: 'bookworm' },
-    '3.13': { image: 'tracegate/base:trixie', suite: 'trixie' },
-};
-/**
- * The base image an environment builds on, obtained once per run: the
- * requested image when present; else pulled; else — only for the default
- * official image — the local Debian stand-in, built with debootstrap when
- * missing and possible. Says which, in `note`.
- */
-async function obtainBaseImage(images, requested, python, isDefault, log) {
-    if (await images.imageExists(requested))
-        return { image: requested, note: `${requested} (present)` };
-    log(`Base image ${requested} is not present; pulling it`);
-    const pulled = await images.pull(requested);
-    if (pulled.ok)
-        return { image: requested, note: `${requested} (pulled)` };
-    const local = LOCAL_BASES[python];
-    if (!isDefault || !local) {
-        throw new HarvestError(`Base image "${requested}" is not present and could not be pulled (${pulled.reason}). ` +
-            `Pull or build it, or pass --base-image with an image the engine has` +
-            (local
-                ? ` (scripts/build-base-image.sh ${local.suite} ${local.image} builds a local one).`
-                : '.'));
-    }
-    const why = `${requested} could not be pulled (${pulled.reason})`;
-    if (await images.imageExists(local.image))
-        return {
-            image: local.image,
-            note: `${why}; using the local ${local.image} (Python ${python})`,
-        };
-    const script = (0,external_node_path_namespaceObject.join)(packageRoot(), 'scripts', 'build-base-image.sh');
-    if (!(0,external_node_fs_namespaceObject.existsSync)(script) || !(await hasDebootstrap())) {
-        throw new HarvestError(`${why}, and the local stand-in ${local.image} is missing and cannot be built here ` +
-            '(it needs debootstrap and root). Pull the image on a machine with a registry, or run ' +
-            `scripts/build-base-image.sh ${local.suite} ${local.image}.`);
-    }
-    log(`${why}; building the local ${local.image} with debootstrap (about a minute)`);
-    try {
-        await base_image_run('bash', [script, local.suite, local.image], { maxBuffer: 64 * 1024 * 1024 });
-    }
-    catch (error) {
-        throw new HarvestError(`${why}, and building ${local.image} failed: ${String(error.stderr ?? error.message)
-            .trim()
-            .split('\n')
-            .at(-1)}`);
-    }
-    return { image: local.image, note: `${why}; built the local ${local.image} (Python ${python})` };
-}
-async function hasDebootstrap() {
-    if (process.getuid?.() !== 0)
-        return false;
-    try {
-        await base_image_run('sh', ['-c', 'command -v debootstrap']);
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/backends/dockerfile.ts
-const PIP = '/opt/venv/bin/pip install --quiet --no-index --no-cache-dir --disable-pip-version-check --find-links /tmp/wheels';
-/** Single-quoted for sh. */
-const q = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
-/** The test runner's distributions: most environments pin the same ones, so their layer is shared. */
-const RUNNER = new Set(['pytest', 'iniconfig', 'packaging', 'pluggy', 'pygments']);
-/** `Pytest-9.1.1-py3-none-any.whl` → `pytest`. */
-const distribution = (wheel) => wheel.split('-')[0].toLowerCase().replace(/[._]/g, '-');
-/** The wheels of the runner layer (the test runner's) and of the environment's own layer. */
-function wheelLayers(wheels) {
-    const runner = wheels.filter((w) => RUNNER.has(distribution(w.name)));
-    return { runner, own: wheels.filter((w) => !runner.includes(w)) };
-}
-/**
- * The image of a `packages` or `git` environment: a venv with the resolved
- * wheels (no index, no network), and for git the checkout at `checkout`
- * installed as the recipe says (on sys.path by a .pth file, or by pip).
- *
- * Layers, so that environments share what they have in common: the venv and
- * the test runner's wheels first (the same files give the same layer: the
- * engine's cache builds it once for every environment pinning that runner),
- * then the environment's own wheels and checkout, and its labels last.
- */
-function dockerfile(base, env, checkout) {
-    const wheels = env.source.kind === 'image' ? [] : env.source.wheels;
-    const { runner, own } = wheelLayers(wheels);
-    const lines = [`FROM ${base}`];
-    const venv = ['python3 -m venv /opt/venv'];
-    if (runner.length) {
-        lines.push('COPY runner-wheels /tmp/runner-wheels');
-        venv.push(`${PIP.replace('/tmp/wheels', '/tmp/runner-wheels')} ${runner.map((w) => q(`/tmp/runner-wheels/${w.name}`)).join(' ')}`, 'rm -rf /tmp/runner-wheels');
-    }
-    lines.push(`RUN ${venv.join(' \\\n  && ')}`, 'COPY wheels /tmp/wheels');
-    const steps = [];
-    if (own.length)
-        steps.push(`${PIP} ${own.map((w) => q(`/tmp/wheels/${w.name}`)).join(' ')}`);
-    const git = env.recipe.git;
-    if (env.source.kind === 'git' && git) {
-        lines.push(`COPY checkout ${checkout}`);
-        if (git.install === 'path') {
-            const paths = git.paths.map((p) => `${checkout}/${p}`.replace(/\/\.$/, ''));
-            steps.push(`printf '%s\\n' ${paths.map(q).join(' ')} > "$(/opt/venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/tracegate-checkout.pth"`);
-        }
-        else {
-            steps.push(`${PIP} --no-build-isolation ${git.install === 'editable' ? '-e ' : ''}${checkout}`);
-        }
-        if (git.command)
-            steps.push(`cd ${checkout} && ${git.command}`);
-        steps.push(`chmod -R a+rX ${checkout}`);
-    }
-    steps.push('rm -rf /tmp/wheels');
-    lines.push(`RUN ${steps.join(' \\\n  && ')}`, `LABEL tracegate.environment=${JSON.stringify(env.recipe.name)} tracegate.digest="${env.digest}"`, '');
-    return lines.join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/adapters/backends/docker/image-archive.ts
-/**
- * Image archives as `docker save` writes them, read and trimmed without an
- * engine: what an archive would tag when loaded (checked before it is), and
- * an environment image's archive without the layers of its base (the base is
- * on the runner already, and the engine skips a layer it has).
- */
-
-const BLOCK = 512;
-class ImageArchiveError extends Error {
-    constructor(message) {
-        super(message);
-        this.name = 'ImageArchiveError';
-    }
-}
-/** Walks the tar file's headers (content skipped by offset). */
-function entries(fd) {
-    const out = [];
-    const header = Buffer.alloc(BLOCK);
-    let at = 0;
-    let start = 0;
-    let longName;
-    for (;;) {
-        if ((0,external_node_fs_namespaceObject.readSync)(fd, header, 0, BLOCK, at) < BLOCK)
-            throw new ImageArchiveError('truncated');
-        if (header.every((b) => b === 0))
-            return out;
-        const size = octal(header.subarray(124, 136));
-        const type = String.fromCharCode(header[156]) || '0';
-        const data = at + BLOCK;
-        const end = data + Math.ceil(size / BLOCK) * BLOCK;
-        if (type === 'x' || type === 'L') {
-            const body = Buffer.alloc(size);
-            (0,external_node_fs_namespaceObject.readSync)(fd, body, 0, size, data);
-            longName = type === 'L' ? cString(body) : (paxPath(body.toString('utf8')) ?? longName);
-        }
-        else if (type !== 'g') {
-            const prefix = header.subarray(257, 262).toString() === 'ustar' ? cString(header.subarray(345, 500)) : '';
-            const own = cString(header.subarray(0, 100));
-            const name = longName ?? (prefix ? `${prefix}/${own}` : own);
-            out.push({ name: normal(name), type: type === '\0' ? '0' : type, start, data, size, end });
-            longName = undefined;
-            start = end;
-        }
-        if (type === 'g')
-            start = end;
-        at = end;
-    }
-}
-function octal(field) {
-    if (field[0] & 0x80) {
-        let n = 0;
-        for (const b of field.subarray(1))
-            n = n * 256 + b;
-        return n;
-    }
-    const text = cString(field).trim();
-    return text ? parseInt(text, 8) : 0;
-}
-function cString(bytes) {
-    const nul = bytes.indexOf(0);
-    return bytes.subarray(0, nul < 0 ? bytes.length : nul).toString('utf8');
-}
-function paxPath(records) {
-    let path;
-    for (const record of records.split('\n')) {
-        const m = /^\d+ path=(.*)$/.exec(record);
-        if (m)
-            path = m[1];
-    }
-    return path;
-}
-/** As the engine resolves an archive's file names: `./a//b/` is `a/b`. */
-function normal(name) {
-    return name
-        .split('/')
-        .filter((part) => part && part !== '.')
-        .join('/');
-}
-function readJson(fd, entry) {
-    const body = Buffer.alloc(entry.size);
-    (0,external_node_fs_namespaceObject.readSync)(fd, body, 0, entry.size, entry.data);
-    try {
-        return JSON.parse(body.toString('utf8'));
-    }
-    catch {
-        throw new ImageArchiveError(`${entry.name} is not JSON`);
-    }
-}
-/** The files of an archive that decide what loading it tags: each at most once, a regular file. */
-const CONTROL = ['manifest.json', 'repositories', 'index.json'];
-function controlFiles(all) {
-    const found = new Map();
-    for (const entry of all) {
-        if (!CONTROL.includes(entry.name))
-            continue;
-        if (found.has(entry.name))
-            throw new ImageArchiveError(`${entry.name} appears twice`);
-        if (entry.type !== '0')
-            throw new ImageArchiveError(`${entry.name} is not a regular file`);
-        found.set(entry.name, entry);
-    }
-    return found;
-}
-/**
- * Throws unless loading the archive tags exactly `tag` and nothing else:
- * one image in manifest.json, tagged `tag`; a legacy `repositories` and an
- * OCI index (when present) naming no other. An archive from elsewhere could
- * otherwise retag the base image, or another environment's.
- */
-function checkImageArchive(file, tag) {
-    const fd = (0,external_node_fs_namespaceObject.openSync)(file, 'r');
-    try {
-        const control = controlFiles(entries(fd));
-        const manifest = control.get('manifest.json');
-        if (!manifest)
-            throw new ImageArchiveError('it has no manifest.json');
-        const items = readJson(fd, manifest);
-        if (!Array.isArray(items) || items.length !== 1)
-            throw new ImageArchiveError('its manifest.json does not list exactly one image');
-        const tags = items[0].RepoTags;
-        if (!Array.isArray(tags) || tags.length !== 1 || tags[0] !== tag)
-            throw new ImageArchiveError(`it tags ${JSON.stringify(tags)}, not ${JSON.stringify([tag])}`);
-        const [repo, version] = splitTag(tag);
-        const repositories = control.get('repositories');
-        if (repositories) {
-            const named = readJson(fd, repositories);
-            const pairs = Object.entries(named ?? {}).flatMap(([r, byTag]) => Object.keys(byTag ?? {}).map((t) => `${r}:${t}`));
-            if (pairs.some((p) => p !== `${repo}:${version}`))
-                throw new ImageArchiveError(`its repositories file tags ${pairs.join(', ')}`);
-        }
-        const index = control.get('index.json');
-        if (index) {
-            const { manifests } = readJson(fd, index);
-            for (const m of manifests ?? []) {
-                const name = m.annotations?.['io.containerd.image.name'];
-                const ref = m.annotations?.['org.opencontainers.image.ref.name'];
-                if ((name !== undefined && name !== tag && name !== `docker.io/library/${tag}`) ||
-                    (ref !== undefined && ref !== version && ref !== tag))
-                    throw new ImageArchiveError(`its index.json names ${name ?? ref}`);
-            }
-        }
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
-}
-function splitTag(tag) {
-    const colon = tag.lastIndexOf(':');
-    return colon > tag.lastIndexOf('/')
-        ? [tag.slice(0, colon), tag.slice(colon + 1)]
-        : [tag, 'latest'];
-}
-/**
- * Copies the archive `from` to `to` without the layer files of `baseDiffIds`
- * (the base's layers, bottom first) when the image's own layers start with
- * them; returns how many layers were left out (0: the image is not on that base).
- */
-function withoutBaseLayers(from, to, baseDiffIds) {
-    const fd = (0,external_node_fs_namespaceObject.openSync)(from, 'r');
-    try {
-        const all = entries(fd);
-        const manifest = controlFiles(all).get('manifest.json');
-        if (!manifest)
-            throw new ImageArchiveError('it has no manifest.json');
-        const [item] = readJson(fd, manifest);
-        const config = all.find((e) => e.name === normal(String(item?.Config)));
-        const layers = Array.isArray(item?.Layers) ? item.Layers.map(normal) : [];
-        const diffIds = config
-            ? (readJson(fd, config).rootfs?.diff_ids ?? [])
-            : [];
-        const onBase = baseDiffIds.length > 0 &&
-            baseDiffIds.length < layers.length &&
-            baseDiffIds.every((id, i) => diffIds[i] === id);
-        const drop = new Set(onBase ? layers.slice(0, baseDiffIds.length) : []);
-        // A layer the image lists twice (an empty one above the base) stays in.
-        for (const name of layers.slice(baseDiffIds.length))
-            drop.delete(name);
-        const out = (0,external_node_fs_namespaceObject.openSync)(to, 'w');
-        try {
-            const buffer = Buffer.alloc(1 << 20);
-            for (const entry of all) {
-                if (drop.has(entry.name))
-                    continue;
-                for (let at = entry.start; at < entry.end;) {
-                    const n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, Math.min(buffer.length, entry.end - at), at);
-                    if (n <= 0)
-                        throw new ImageArchiveError('truncated');
-                    (0,external_node_fs_namespaceObject.writeSync)(out, buffer, 0, n);
-                    at += n;
-                }
-            }
-            (0,external_node_fs_namespaceObject.writeSync)(out, Buffer.alloc(BLOCK * 2));
-        }
-        finally {
-            (0,external_node_fs_namespaceObject.closeSync)(out);
-        }
-        return onBase ? drop.size : 0;
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/backends/docker/images.ts
-/**
- * The images environments run on: a recipe's prebuilt image (pulled when
- * missing), or `tracegate-env:<digest>` built once on its base image from
- * wheels resolved on the host.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-/** Where a git source's checkout sits in an environment image. */
-const CHECKOUT = '/testbed';
-/** Each base image obtained, and each environment image built, once per run. */
-class EnvironmentImages {
-    client;
-    options;
-    bases = new Map();
-    images = new Map();
-    constructor(client, options) {
-        this.client = client;
-        this.options = options;
-    }
-    /** The image an environment runs on: its own prebuilt one, or the base its image builds on. */
-    async runtime(recipe, source) {
-        if (recipe.image)
-            return this.prebuilt(recipe, recipe.image.ref);
-        const python = recipe.python;
-        const requested = recipe.base_image ?? this.options.baseImage ?? defaultBaseImage(python);
-        const isDefault = !recipe.base_image && !this.options.baseImage;
-        let base = this.bases.get(requested);
-        if (!base) {
-            base = obtainBaseImage(this.client, requested, python, isDefault, this.options.log);
-            this.bases.set(requested, base);
-        }
-        const { image, note } = await base;
-        return { source: source, runtime: { backend: 'docker', image, note } };
-    }
-    async prebuilt(recipe, ref) {
-        if (!(await this.client.imageExists(ref))) {
-            const pulled = await this.client.pull(ref);
-            if (!pulled.ok)
-                throw new HarvestError(`Environment "${recipe.name}": image "${ref}" is not present and could not be pulled (${pulled.reason}). ` +
-                    "Pull or load it (docker load), or change the environment's image.ref.");
-        }
-        const id = await this.client.imageId(ref);
-        return {
-            source: { kind: 'image', ref, imageId: id },
-            runtime: {
-                backend: 'docker',
-                image: ref,
-                note: `prebuilt image ${ref} (${id.slice(0, 19)})`,
-            },
-        };
-    }
-    /** The environment's image, built once however many jobs ask for it at the same time. */
-    ensure(env) {
-        let image = this.images.get(env.digest);
-        if (!image) {
-            image = this.build(env);
-            this.images.set(env.digest, image);
-            image.catch(() => this.images.delete(env.digest));
-        }
-        return image;
-    }
-    /** Builds `tracegate-env:<digest>` unless it exists (or uses a prebuilt image); never touches the network. */
-    async build(env) {
-        if (env.source.kind === 'image')
-            return env.source.imageId;
-        const tag = `tracegate-env:${env.digest.slice(0, 16)}`;
-        if (await this.client.imageExists(tag))
-            return tag;
-        const base = env.runtime.backend === 'docker' ? env.runtime.image : '';
-        const { shelf, registry } = this.options;
-        const named = registry && (await this.registryName(registry, env, base));
-        if (registry && named && (await this.pulled(registry, named, tag, env)))
-            return tag;
-        const key = shelf && (await this.shelfKey(env, base));
-        if (shelf && key && (await this.load(shelf, key, tag, env)))
-            return tag;
-        this.options.log(`Building ${tag} for environment "${env.recipe.name}" on ${base}`);
-        const started = Date.now();
-        const context = ownedTempDir('build');
-        try {
-            const src = await buildContext(context, env, env.source, base);
-            await this.client.build(context, src, tag).catch((error) => {
-                if (!(error instanceof ImageBuildError))
-                    throw error;
-                throw new HarvestError(`Building the image for environment "${env.recipe.name}" failed: ${error.message}`);
-            });
-        }
-        finally {
-            (0,external_node_fs_namespaceObject.rmSync)(context, { recursive: true, force: true });
-        }
-        this.options.log(`Built ${tag} in ${seconds(started)} s`);
-        if (registry?.push && named)
-            await this.pushed(registry, named, tag, env);
-        if (shelf && key)
-            await this.keep(shelf, key, tag, base, env);
-        return tag;
-    }
-    /**
-     * The image's name in the registry: its tag is what the image is built from (the environment's
-     * digest, which keys its oracles) and the exact base it is built on, so a changed recipe, wheel
-     * or base is another tag and a stale image is never pulled.
-     */
-    async registryName(registry, env, base) {
-        const id = await this.client.imageId(base).catch(() => undefined);
-        if (!id)
-            return undefined;
-        return `${registry.repository}:${env.digest.slice(0, 16)}-${id.replace(/^sha256:/, '').slice(0, 12)}`;
-    }
-    /** Pulls the environment's image from the registry and tags it; whether that worked (else a build). */
-    async pulled(registry, name, tag, env) {
-        const started = Date.now();
-        const pulled = await this.client.pull(name, 300_000, registry.auth);
-        if (!pulled.ok) {
-            this.options.log(`Environment "${env.recipe.name}": ${name} is not in the registry (${pulled.reason}); building it` +
-                (registry.push ? ', then pushing it' : ''));
-            return false;
-        }
-        await this.client.tag(name, tag);
-        this.options.log(`Pulled ${name} for environment "${env.recipe.name}" (${seconds(started)} s) instead of building it`);
-        return true;
-    }
-    /** Pushes a built image to the registry; a refusal is said, never fails the run. */
-    async pushed(registry, name, tag, env) {
-        const started = Date.now();
-        try {
-            await this.client.tag(tag, name);
-            await this.client.push(name, registry.auth);
-            this.options.log(`Pushed ${name} for environment "${env.recipe.name}" (${seconds(started)} s)`);
-        }
-        catch (error) {
-            this.options.log(`The image of environment "${env.recipe.name}" was not pushed to ${registry.repository} ` +
-                `(${messageOf(error)}); the next runner builds it again. A push needs write access ` +
-                '(packages: write for ghcr.io) and never runs on a pull request.');
-        }
-    }
-    /**
-     * An image's key on the shelf: what it is built from (its digest) and the
-     * exact base it was built on (a base pulled anew since is another key).
-     */
-    async shelfKey(env, base) {
-        const id = await this.client.imageId(base).catch(() => undefined);
-        if (!id)
-            return undefined;
-        return `tracegate-image-v1-${env.digest.slice(0, 16)}-${id.replace(/^sha256:/, '').slice(0, 12)}`;
-    }
-    /**
-     * Loads the shelved archive of `tag`, checked first: loading it must tag
-     * `tag` and nothing else (the engine checks each layer against the
-     * image's config). Whether it did; any failure means a build, said so.
-     */
-    async load(shelf, key, tag, env) {
-        const started = Date.now();
-        const scratch = ownedTempDir('build');
-        try {
-            if (!(await shelf.take(key)))
-                return false;
-            const size = (0,external_node_fs_namespaceObject.statSync)(shelf.fileOf(key)).size;
-            const tar = (0,external_node_path_namespaceObject.join)(scratch, 'image.tar');
-            await (0,promises_namespaceObject.pipeline)((0,external_node_fs_namespaceObject.createReadStream)(shelf.fileOf(key)), (0,external_node_zlib_namespaceObject.createGunzip)(), atMost(unpackedLimit(size)), (0,external_node_fs_namespaceObject.createWriteStream)(tar));
-            checkImageArchive(tar, tag);
-            await this.client.loadImage(tar);
-            if (!(await this.client.imageExists(tag)))
-                throw new Error(`the engine did not tag ${tag}`);
-            this.options.log(`Loaded ${tag} for environment "${env.recipe.name}" from the Actions cache ` +
-                `(${(size / 1048576).toFixed(0)} MB, ${seconds(started)} s) instead of building it`);
-            return true;
-        }
-        catch (error) {
-            this.options.log(`The cached image of environment "${env.recipe.name}" was not used (${messageOf(error)}); building it instead.`);
-            return false;
-        }
-        finally {
-            shelf.release(key);
-            (0,external_node_fs_namespaceObject.rmSync)(scratch, { recursive: true, force: true });
-        }
-    }
-    /** Shelves the built image without its base's layers (the runner has the base), compressed. */
-    async keep(shelf, key, tag, base, env) {
-        const scratch = ownedTempDir('build');
-        try {
-            const whole = (0,external_node_path_namespaceObject.join)(scratch, 'whole.tar');
-            const own = (0,external_node_path_namespaceObject.join)(scratch, 'own.tar');
-            await this.client.saveImage(tag, whole);
-            withoutBaseLayers(whole, own, await this.client.imageLayers(base));
-            (0,external_node_fs_namespaceObject.rmSync)(whole);
-            await (0,promises_namespaceObject.pipeline)((0,external_node_fs_namespaceObject.createReadStream)(own), (0,external_node_zlib_namespaceObject.createGzip)(), (0,external_node_fs_namespaceObject.createWriteStream)(shelf.fileOf(key)));
-            await shelf.put(key, `environment "${env.recipe.name}"`);
-        }
-        catch (error) {
-            this.options.log(`The image of environment "${env.recipe.name}" was not cached (${messageOf(error)}); the next fresh runner builds it again.`);
-        }
-        finally {
-            shelf.release(key);
-            (0,external_node_fs_namespaceObject.rmSync)(scratch, { recursive: true, force: true });
-        }
-    }
-}
-const seconds = (since) => ((Date.now() - since) / 1000).toFixed(1);
-/**
- * How large a shelved archive may grow when unpacked: image layers compress
- * three to five times, so far more means a crafted archive filling the disk.
- */
-function unpackedLimit(compressed) {
-    return Math.min(Math.max(64 * 1048576, compressed * 20), 10 * 1024 ** 3);
-}
-/** Passes bytes through until more than `limit` have passed, then fails the stream. */
-function atMost(limit) {
-    let seen = 0;
-    return new external_node_stream_namespaceObject.Transform({
-        transform(chunk, _encoding, done) {
-            seen += chunk.length;
-            if (seen > limit)
-                done(new Error(`it unpacks to more than ${(limit / 1048576).toFixed(0)} MB`));
-            else
-                done(null, chunk);
-        },
-    });
-}
-/** Writes the build context (Dockerfile, wheels, checkout) into `context`; the entries to send. */
-async function buildContext(context, env, source, base) {
-    await ensureWheelFiles(env.recipe, source.wheels);
-    const { runner, own } = wheelLayers(source.wheels);
-    copyWheels(own, (0,external_node_path_namespaceObject.join)(context, 'wheels'));
-    (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.join)(context, 'wheels'), { recursive: true });
-    const src = ['Dockerfile', 'wheels'];
-    if (runner.length) {
-        copyWheels(runner, (0,external_node_path_namespaceObject.join)(context, 'runner-wheels'));
-        src.push('runner-wheels');
-    }
-    if (source.kind === 'git') {
-        // The exported tree of the commit, copied as it is (symlinks stay links).
-        await copyTree(source.checkout, (0,external_node_path_namespaceObject.join)(context, 'checkout'));
-        src.push('checkout');
-    }
-    (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(context, 'Dockerfile'), dockerfile(base, env, CHECKOUT));
-    return src;
-}
-async function copyTree(from, to) {
-    const { execFile } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1421, 23));
-    const { promisify } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 7975, 23));
-    (0,external_node_fs_namespaceObject.mkdirSync)(to, { recursive: true });
-    await promisify(execFile)('cp', ['-a', `${from}/.`, to]);
-}
-
-;// CONCATENATED MODULE: ./src/contracts/harvest-backend.ts
-const partialOutputs = new WeakMap();
-/** `error`, marked with the stdout a failed job had written before it failed (see HarvestBackend.run). */
-function withPartialOutput(error, stdout) {
-    if (error && typeof error === 'object' && stdout)
-        partialOutputs.set(error, stdout);
-    return error;
-}
-/** The stdout a failed job had written before it failed, if its backend kept it. */
-function partialOutputOf(error) {
-    return error && typeof error === 'object' ? partialOutputs.get(error) : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/adapters/backends/bounded.ts
-/** Collects a stream's bytes up to a limit; past it, counts and drops. */
-class BoundedText {
-    limit;
-    chunks = [];
-    size = 0;
-    overflowed = false;
-    constructor(limit) {
-        this.limit = limit;
-    }
-    push(chunk) {
-        if (this.size + chunk.length > this.limit) {
-            this.overflowed = true;
-            return;
-        }
-        this.chunks.push(chunk);
-        this.size += chunk.length;
-    }
-    text() {
-        return Buffer.concat(this.chunks).toString('utf8');
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/backends/docker/sandbox-run.ts
-/**
- * One harvest job's container: created in the sandbox, its output collected
- * (results from stdout, log lines from stderr), waited for under the job's
- * timeout and the engine's watch, then killed and removed whatever happened.
- */
-
-
-
-
-
-
-/** The most a job's stdout (its result lines) may hold. */
-const MAX_STDOUT_BYTES = 256 * 1024 * 1024;
-/** Runs the job's container to its end; its stdout, or a HarvestError saying why not. */
-async function runInSandbox(deps, job) {
-    const name = job.environment.recipe.name;
-    const { container, forget } = await createTracked(deps, job);
-    const output = collectOutput(name, deps.log);
-    let stopLiveness = () => { };
-    let attached;
-    try {
-        attached = await container.attach(output.stdout, output.stderr);
-        await container.start();
-        const liveness = watchEngine(deps.client, deps.livenessMs ?? 2000);
-        stopLiveness = liveness.stop;
-        const status = await container.wait(job.timeoutMs, () => new HarvestError(`harvest container exceeded ${Math.round(job.timeoutMs / 1000)}s`), liveness.lost);
-        // The attach stream ends after the wait; give it a moment to deliver the tail.
-        await Promise.race([attached.ended, new Promise((r) => setTimeout(r, 2000).unref())]);
-        return output.results(status);
-    }
-    catch (error) {
-        // Killed, crashed or cut off from its engine: the groups that finished wrote their results.
-        throw withPartialOutput(error, output.written());
-    }
-    finally {
-        stopLiveness();
-        attached?.detach();
-        await container.kill();
-        await container.remove();
-        forget?.();
-    }
-}
-/** Creates the container with its removal registered before anyone else sees it. */
-async function createTracked(deps, job) {
-    const cleanups = deps.cleanups;
-    if (cleanups?.closed)
-        throw new HarvestError('interrupted before the container was created');
-    let forget;
-    // Tracked: a create in flight when an interrupt lands is waited for and its container removed.
-    const creating = deps.client
-        .create(sandboxContainer(job.image, job.cmd, sandboxHostConfig(job.binds, deps.limits ?? DEFAULT_LIMITS, job.volumes), { 'tracegate.job': job.environment.digest.slice(0, 16), ...ownerLabels() }))
-        .then((created) => {
-        forget = cleanups?.add(() => created.remove());
-        return created;
-    });
-    const container = await (cleanups ? cleanups.track(creating) : creating);
-    return { container, forget };
-}
-/** The container's two streams: stdout kept (bounded) as the results, stderr logged line by line. */
-function collectOutput(name, log) {
-    const stdout = new external_node_stream_namespaceObject.PassThrough();
-    const stderr = new external_node_stream_namespaceObject.PassThrough();
-    const results = new BoundedText(MAX_STDOUT_BYTES);
-    const logs = [];
-    let partial = '';
-    stdout.on('data', (chunk) => results.push(chunk));
-    stderr.on('data', (chunk) => {
-        const lines = (partial + chunk.toString('utf8')).split('\n');
-        partial = lines.pop() ?? '';
-        for (const line of lines.filter(Boolean)) {
-            if (logs.length < 10_000)
-                log(`  [${name}] ${line.slice(0, 2000)}`);
-            logs.push(line.slice(0, 2000));
-            if (logs.length > 50)
-                logs.shift();
-        }
-    });
-    return {
-        stdout,
-        stderr,
-        /** What the tracer wrote to stdout so far (bounded). */
-        written: () => results.text(),
-        /** The results, once the container exited with `status`; a HarvestError if it failed. */
-        results(status) {
-            if (status !== 0) {
-                throw new HarvestError(`Tracer exited with code ${status} in environment "${name}": ` +
-                    (logs.slice(-5).join(' | ') || 'no output'));
-            }
-            if (results.overflowed)
-                throw new HarvestError(`The tracer's results in environment "${name}" exceeded ${MAX_STDOUT_BYTES} bytes`);
-            return results.text();
-        },
-    };
-}
-
-;// CONCATENATED MODULE: ./src/adapters/backends/docker/backend.ts
-
-
-
-
-
-
-
-
-const VENV_PYTHON = '/opt/venv/bin/python';
-/**
- * Harvest in containers: one image per effective environment (tagged by its
- * digest, built once from wheels resolved on the host), one container per
- * job, in the sandbox of sandbox-policy.ts.
- */
-class DockerBackend {
-    options;
-    name = 'docker';
-    client;
-    images;
-    sandbox;
-    constructor(options) {
-        this.options = options;
-        this.client = new DockerodeClient(options.docker);
-        this.images = new EnvironmentImages(this.client, options);
-        const { log, limits, livenessMs, cleanups } = options;
-        this.sandbox = { client: this.client, log, limits, livenessMs, cleanups };
-    }
-    async ensureAvailable() {
-        await ensureEngine(this.client, this.options.log);
-    }
-    runtime(recipe, source) {
-        return this.images.runtime(recipe, source);
-    }
-    async prepare(env) {
-        await this.images.ensure(env).catch(() => undefined);
-    }
-    async run(job) {
-        const env = job.environment;
-        const image = await this.images.ensure(env);
-        const planDir = ownedTempDir('plan');
-        const forget = this.options.cleanups?.add(() => (0,external_node_fs_namespaceObject.rmSync)(planDir, { recursive: true, force: true }));
-        (0,external_node_fs_namespaceObject.chmodSync)(planDir, 0o755);
-        try {
-            const binds = [`${this.options.tracerDir}:${MOUNT.tracer}:ro`, `${planDir}:${MOUNT.plan}:ro`];
-            job.instanceDirs.forEach((dir, i) => binds.push(`${dir}:${MOUNT.instances}/${i}:ro`));
-            // Root-only: the plan names every instance's mutant and every reply (the driver reads it as root).
-            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(planDir, 'plan.json'), JSON.stringify(planFor(job)), { mode: 0o600 });
-            const python = env.recipe.image ? env.recipe.image.python : VENV_PYTHON;
-            const checkout = checkoutOf(job);
-            return await runInSandbox(this.sandbox, {
-                image,
-                cmd: [python, `${MOUNT.tracer}/harvest.py`, `${MOUNT.plan}/plan.json`],
-                binds,
-                // A fresh anonymous volume at the checkout's path holds a copy of the image's checkout,
-                // writable by the driver (root) only, and is removed with the container.
-                ...volumesOf(job, checkout),
-                environment: env,
-                timeoutMs: job.timeoutMs,
-            });
-        }
-        finally {
-            (0,external_node_fs_namespaceObject.rmSync)(planDir, { recursive: true, force: true });
-            forget?.();
-        }
-    }
-}
-/**
- * Fresh anonymous volumes, each a copy of what the image holds at its path, writable by the driver
- * only and removed with the container: the checkout a SWE-Flux runner stages in, and the packages
- * B1/B2 install one version at a time (tracer/tracegate_tracer/comet.py). A prebuilt image has no
- * venv of ours: its packages get none, and the tracer refuses to verify there.
- */
-function volumesOf(job, checkout) {
-    const volumes = [
-        ...(job.writableCheckout && checkout ? [checkout] : []),
-        ...(job.privatePackages && job.environment.recipe.python && !job.environment.recipe.image
-            ? job.privatePackages.map((top) => `/opt/venv/lib/python${job.environment.recipe.python}/site-packages/${top}`)
-            : []),
-    ];
-    return volumes.length ? { volumes } : {};
-}
-/** Where the environment's checkout is in its image (git and image sources). */
-function checkoutOf(job) {
-    const recipe = job.environment.recipe;
-    return recipe.image ? recipe.image.workdir : recipe.git ? CHECKOUT : undefined;
-}
-/** The job's plan, with the paths its container sees. */
-function planFor(job) {
-    return job.plan({
-        instanceDir: (i) => `${MOUNT.instances}/${i}`,
-        checkout: checkoutOf(job),
-        workDir: MOUNT.work,
-        isolation: { uid_base: TEST_UID_BASE },
-    });
-}
-
-;// CONCATENATED MODULE: ./src/adapters/backends/docker/registry-auth.ts
-// Credentials for the environment-image registry, found where the Docker CLI keeps them.
-
-
-
-/**
- * The credentials for `repository`'s registry: the `auths` entry of Docker's config
- * (`$DOCKER_CONFIG/config.json`, else `~/.docker/config.json`, as `docker login` and
- * docker/login-action write it), else TRACEGATE_REGISTRY_USERNAME / TRACEGATE_REGISTRY_PASSWORD
- * (the Action sets them from github-token for ghcr.io). None: the registry is asked anonymously.
- * Credential helpers (`credsStore`) are not run.
- */
-function registryAuth(repository, env = process.env) {
-    const host = repository.split('/')[0];
-    const file = (0,external_node_path_namespaceObject.join)(env.DOCKER_CONFIG ?? (0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.homedir)(), '.docker'), 'config.json');
-    let auths = {};
-    try {
-        const config = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'));
-        auths = config.auths ?? {};
-    }
-    catch {
-        // no config, or not JSON: no stored credentials
-    }
-    const entry = auths[host] ?? auths[`https://${host}`] ?? auths[`https://${host}/v1/`];
-    if (entry?.auth) {
-        const decoded = Buffer.from(entry.auth, 'base64').toString('utf8');
-        const colon = decoded.indexOf(':');
-        if (colon > 0)
-            return {
-                username: decoded.slice(0, colon),
-                password: decoded.slice(colon + 1),
-                serveraddress: host,
-            };
-    }
-    if (entry?.username && entry.password)
-        return { username: entry.username, password: entry.password, serveraddress: host };
-    const { TRACEGATE_REGISTRY_USERNAME: username, TRACEGATE_REGISTRY_PASSWORD: password } = env;
-    return username && password ? { username, password, serveraddress: host } : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/adapters/backends/local.ts
-
-
-
-
-
-
-
-
-
-const local_run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
-const local_MAX_STDOUT_BYTES = 256 * 1024 * 1024;
-/**
- * Harvest without Docker: a virtualenv per environment on this host. No
- * isolation — the demo's fallback where no engine is reachable, said loudly.
- * The tracer gets a scrubbed environment: nothing of this process's own
- * (API keys, tokens) reaches the tests.
- */
-class LocalBackend {
-    options;
-    name = 'local';
-    host;
-    constructor(options) {
-        this.options = options;
-    }
-    get python() {
-        return this.options.python ?? 'python3';
-    }
-    async ensureAvailable() {
-        await this.interpreter();
-        const dirs = sweepTempDirs();
-        if (dirs)
-            this.options.log(`Removed ${dirs} temp director(ies) left by an interrupted run`);
-    }
-    interpreter() {
-        this.host ??= local_run(this.python, [
-            '-c',
-            'import sys, venv, ensurepip; print(sys.executable); print(sys.version.split()[0])',
-        ]).then(({ stdout }) => {
-            const [python, version] = stdout.trim().split('\n');
-            return { python: python, version: version };
-        }, (error) => {
-            throw new HarvestError(`The local backend needs python3 with venv and ensurepip on this host (${error.message}).`);
-        });
-        return this.host;
-    }
-    async runtime(recipe, source) {
-        if (recipe.image || !source)
-            throw new HarvestError(`Environment "${recipe.name}" is a prebuilt image: it needs a Docker engine (--backend docker).`);
-        const host = await this.interpreter();
-        const minor = host.version.split('.').slice(0, 2).join('.');
-        if (minor !== recipe.python)
-            throw new HarvestError(`Environment "${recipe.name}" wants Python ${recipe.python}; this host's ${this.python} is ${host.version}. ` +
-                'Harvest it with Docker (--backend docker), or point the local backend at a matching interpreter.');
-        return {
-            source,
-            runtime: {
-                backend: 'local',
-                python: host.python,
-                version: host.version,
-                note: `local virtualenv on ${host.python} ${host.version} (no container isolation)`,
-            },
-        };
-    }
-    async run(job) {
-        const env = job.environment;
-        const python = await this.ensureVenv(env);
-        const work = ownedTempDir('local');
-        const forget = this.options.cleanups?.add(() => (0,external_node_fs_namespaceObject.rmSync)(work, { recursive: true, force: true }));
-        try {
-            const checkout = env.source.kind === 'git' ? env.source.checkout : undefined;
-            const plan = job.plan({
-                instanceDir: (i) => job.instanceDirs[i],
-                checkout,
-                workDir: (0,external_node_path_namespaceObject.join)(work, 'work'),
-                isolation: null,
-            });
-            const planFile = (0,external_node_path_namespaceObject.join)(work, 'plan.json');
-            (0,external_node_fs_namespaceObject.writeFileSync)(planFile, JSON.stringify(plan));
-            return await this.spawnTracer(python, planFile, job, (0,external_node_path_namespaceObject.join)(work, 'home'));
-        }
-        finally {
-            (0,external_node_fs_namespaceObject.rmSync)(work, { recursive: true, force: true });
-            forget?.();
-        }
-    }
-    spawnTracer(python, planFile, job, home) {
-        (0,external_node_fs_namespaceObject.mkdirSync)(home, { recursive: true });
-        const child = (0,external_node_child_process_.spawn)(python, [(0,external_node_path_namespaceObject.join)(this.options.tracerDir, 'harvest.py'), planFile], {
-            env: {
-                PATH: process.env.PATH ?? '/usr/bin:/bin',
-                HOME: home,
-                TMPDIR: home,
-                LANG: 'C.UTF-8',
-                PYTHONDONTWRITEBYTECODE: '1',
-                PYTHONHASHSEED: '0',
-            },
-            stdio: ['ignore', 'pipe', 'pipe'],
-            detached: true,
-        });
-        const killGroup = () => {
-            try {
-                process.kill(-child.pid, 'SIGKILL');
-            }
-            catch {
-                child.kill('SIGKILL');
-            }
-        };
-        const forget = this.options.cleanups?.add(killGroup);
-        child.on('close', () => forget?.());
-        const out = new BoundedText(local_MAX_STDOUT_BYTES);
-        child.stdout.on('data', (chunk) => out.push(chunk));
-        let partial = '';
-        child.stderr.on('data', (chunk) => {
-            const lines = (partial + chunk.toString('utf8')).split('\n');
-            partial = lines.pop() ?? '';
-            for (const line of lines.filter(Boolean))
-                this.options.log(`  [${job.environment.recipe.name}] ${line.slice(0, 2000)}`);
-        });
-        return new Promise((resolve, reject) => {
-            const timer = setTimeout(() => {
-                killGroup();
-                reject(withPartialOutput(new HarvestError(`local tracer exceeded ${Math.round(job.timeoutMs / 1000)}s`), out.text()));
-            }, job.timeoutMs);
-            child.on('error', (error) => {
-                clearTimeout(timer);
-                reject(new HarvestError(`Could not start the local tracer: ${error.message}`));
-            });
-            child.on('close', (code, signal) => {
-                clearTimeout(timer);
-                if (code === 0)
-                    resolve(out.text());
-                else
-                    reject(withPartialOutput(new HarvestError(`Tracer failed in local environment "${job.environment.recipe.name}" (exit ${code ?? signal}).`), out.text()));
-            });
-        });
-    }
-    venvs = new Map();
-    /** The environment's virtualenv, created once however many jobs ask for it at the same time. */
-    ensureVenv(env) {
-        let venv = this.venvs.get(env.digest);
-        if (!venv) {
-            venv = this.createVenv(env);
-            this.venvs.set(env.digest, venv);
-            venv.catch(() => this.venvs.delete(env.digest));
-        }
-        return venv;
-    }
-    async createVenv(env) {
-        const dir = (0,external_node_path_namespaceObject.join)(this.options.venvRoot, env.digest.slice(0, 16));
-        const python = (0,external_node_path_namespaceObject.join)(dir, 'bin', 'python');
-        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, '.tracegate-ready')))
-            return python;
-        this.options.log(`Creating virtualenv for environment "${env.recipe.name}" in ${dir}`);
-        (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true });
-        (0,external_node_fs_namespaceObject.mkdirSync)(this.options.venvRoot, { recursive: true });
-        const wheels = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)(this.options.venvRoot, 'wheels-'));
-        try {
-            const source = env.source;
-            if (source.kind === 'image')
-                throw new HarvestError('image environments need Docker');
-            await ensureWheelFiles(env.recipe, source.wheels, this.python);
-            copyWheels(source.wheels, wheels);
-            await local_run(this.python, ['-m', 'venv', dir]);
-            const pip = [
-                python,
-                '-m',
-                'pip',
-                'install',
-                '--quiet',
-                '--no-index',
-                '--disable-pip-version-check',
-                '--find-links',
-                wheels,
-            ];
-            if (source.wheels.length)
-                await local_run(pip[0], [...pip.slice(1), ...source.wheels.map((w) => (0,external_node_path_namespaceObject.join)(wheels, w.name))]);
-            if (source.kind === 'git') {
-                const git = env.recipe.git;
-                if (git.install === 'path') {
-                    const { stdout } = await local_run(python, [
-                        '-c',
-                        'import sysconfig; print(sysconfig.get_paths()["purelib"])',
-                    ]);
-                    (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(stdout.trim(), 'tracegate-checkout.pth'), git.paths.map((p) => (0,external_node_path_namespaceObject.join)(source.checkout, p)).join('\n') + '\n');
-                }
-                else {
-                    await local_run(pip[0], [
-                        ...pip.slice(1),
-                        '--no-build-isolation',
-                        ...(git.install === 'editable' ? ['-e'] : []),
-                        source.checkout,
-                    ]);
-                }
-                if (git.command)
-                    await local_run('sh', ['-c', git.command], { cwd: source.checkout });
-            }
-            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(dir, '.tracegate-ready'), env.digest);
-        }
-        catch (error) {
-            throw new HarvestError(`Could not create the virtualenv for "${env.recipe.name}": ${error.message}`);
-        }
-        finally {
-            (0,external_node_fs_namespaceObject.rmSync)(wheels, { recursive: true, force: true });
-        }
-        return python;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/stages/harvest/tracer-digest.ts
-
-
-
-/** Tracer sources that decide an oracle; tests and docs do not. */
-function tracerSources(dir, root = dir) {
-    const files = [];
-    for (const entry of (0,external_node_fs_namespaceObject.readdirSync)(dir, { withFileTypes: true })) {
-        if (['tests', '__pycache__', '.pytest_cache'].includes(entry.name))
-            continue;
-        const path = (0,external_node_path_namespaceObject.join)(dir, entry.name);
-        if (entry.isDirectory())
-            files.push(...tracerSources(path, root));
-        else if (entry.name.endsWith('.py'))
-            files.push(path);
-    }
-    return files.sort((a, b) => ((0,external_node_path_namespaceObject.relative)(root, a) < (0,external_node_path_namespaceObject.relative)(root, b) ? -1 : 1));
-}
-/** Digest of the tracer's code: a tracer change invalidates every cached oracle. */
-function tracerDigest(dir) {
-    return sha256('tracer/v1', ...tracerSources(dir).flatMap((f) => [(0,external_node_path_namespaceObject.relative)(dir, f), (0,external_node_fs_namespaceObject.readFileSync)(f)]));
-}
-
-;// CONCATENATED MODULE: ./src/adapters/model/budget.ts
-/**
- * A total time budget shared by every request of a run. The clock starts at
- * the first request (harvesting before it does not count).
- */
-class TimeBudget {
-    totalMs;
-    now;
-    startedAt;
-    constructor(totalMs, now = Date.now) {
-        this.totalMs = totalMs;
-        this.now = now;
-    }
-    /** Milliseconds left; starts the clock on first use. */
-    remainingMs() {
-        this.startedAt ??= this.now();
-        return this.totalMs - (this.now() - this.startedAt);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/heuristic-model/heuristic.ts
-/**
- * The demo model: a static-analysis heuristic that reads only
- * the prompt (never an oracle) and guesses what a straight-line reading of
- * the code suggests. It is the floor a real model must clear, and what the
- * demo queries when no endpoint is given.
- */
-const BUILTINS = new Set('len range print isinstance str int float list dict set tuple sorted enumerate zip min max any all getattr setattr hasattr iter next type super repr bool abs sum map filter callable id open format object'.split(' '));
-function parsePrompt(prompt) {
-    const kind = /^Question kind: (\S+)/m.exec(prompt)?.[1];
-    const head = /^## Code under test: (\S+) \(([^)]+)\)\n```python\n([\s\S]*?)\n```/m.exec(prompt);
-    const question = /^## Question\n([\s\S]*?)\n\n## Answer template/m.exec(prompt)?.[1] ?? '';
-    const templateText = /^## Answer template\n(.+)$/m.exec(prompt)?.[1];
-    if (!kind || !head || !templateText)
-        return undefined;
-    let template;
-    try {
-        template = JSON.parse(templateText);
-    }
-    catch {
-        return undefined;
-    }
-    const lines = head[3].split('\n').map((l) => {
-        const m = /^\s*(\d+) {2}(.*)$/.exec(l);
-        return { no: Number(m?.[1] ?? 0), text: m?.[2] ?? '' };
-    });
-    return { kind, file: head[1], func: head[2], lines, question, template };
-}
-/** Statement lines of the body in source order: what runs if every line runs once. */
-function bodyStatementLines(p) {
-    const result = [];
-    let inDocstring = false;
-    let depth = 0;
-    let seenDef = false;
-    for (const { no, text } of p.lines) {
-        const t = text.trim();
-        const continuation = depth > 0;
-        depth += (t.match(/[([{]/g)?.length ?? 0) - (t.match(/[)\]}]/g)?.length ?? 0);
-        if (!seenDef) {
-            if (/^(async\s+)?def\s/.test(t))
-                seenDef = true;
-            continue;
-        }
-        if (continuation || !t || t.startsWith('#'))
-            continue;
-        const quotes = (t.match(/"""|'''/g) ?? []).length;
-        if (inDocstring || (quotes > 0 && /^[rbuRBU]?("""|''')/.test(t))) {
-            if (quotes % 2 === 1)
-                inDocstring = !inDocstring;
-            continue;
-        }
-        if (/^(else|finally)\s*:/.test(t))
-            continue;
-        result.push(no);
-    }
-    return result;
-}
-function sourceText(p) {
-    return p.lines.map((l) => l.text).join('\n');
-}
-function guessFor(key, template, p) {
-    const module = p.func.split('.').slice(0, -1);
-    const cls = module.length > 1 && /^[A-Z_]/.test(module[module.length - 1] ?? '') ? module : undefined;
-    switch (key) {
-        case 'executed_path':
-            return bodyStatementLines(p).map((line) => ({ file: p.file, func: p.func, line }));
-        case 'covered_lines':
-            return bodyStatementLines(p);
-        case 'loop_iteration_count':
-            return 2;
-        case 'caught_exception_kinds':
-            return [
-                ...new Set([...sourceText(p).matchAll(/except\s*\(?([\w., ]+?)\)?\s*(?:as\s+\w+)?:/g)].flatMap((m) => m[1]
-                    .split(',')
-                    .map((s) => s.trim())
-                    .filter(Boolean))),
-            ].sort();
-        // World-model kinds: a guess biased toward "passed", as the study finds models are.
-        case 'outcome':
-            return 'passed';
-        case 'failure_line':
-            return null;
-        case 'peak_bytes':
-            return 1_000_000;
-        case 'wall_ms':
-            return 10;
-        case 'hot_methods_time':
-        case 'hot_methods_alloc':
-            return [p.func];
-        case 'hot_lines_time':
-        case 'hot_lines_alloc':
-            return bodyStatementLines(p)
-                .slice(0, 1)
-                .map((line) => `${p.file}:${line}`);
-        case 'exception_type':
-            if (p.kind === 'W1_Outcome')
-                return null;
-            return /raise\s+([\w.]+)/.exec(sourceText(p))?.[1] ?? 'Exception';
-        case 'exception_message':
-            return /raise\s+[\w.]+\(\s*(?:[fr]?["'])(.*?)["']/.exec(sourceText(p))?.[1] ?? '';
-        case 'function_call_order': {
-            const calls = [];
-            for (const { text } of p.lines.slice(1)) {
-                for (const m of text.matchAll(/(self\.)?([A-Za-z_]\w*)\s*\(/g)) {
-                    const name = m[2];
-                    if (BUILTINS.has(name) || /^(if|while|for|return|not|and|or|in|def|class)$/.test(name))
-                        continue;
-                    const owner = m[1] && cls ? cls.join('.') : module.slice(0, cls ? -1 : undefined).join('.');
-                    calls.push({ file: p.file, func: `${owner}.${name}` });
-                }
-            }
-            return calls;
-        }
-        case 'observed_state': {
-            const names = [...new Set([...p.question.matchAll(/`([A-Za-z_]\w*)`/g)].map((m) => m[1]))];
-            const src = sourceText(p);
-            return names
-                .filter((n) => new RegExp(`\\b${n}\\s*=[^=]`).test(src))
-                .sort()
-                .map((variable) => {
-                const literal = new RegExp(`\\b${variable}\\s*=\\s*([-\\d.]+|None|True|False|'[^']*'|"[^"]*"|\\[\\]|\\{\\}|\\(\\))\\s*$`, 'm').exec(src)?.[1];
-                return { variable, value: literal ?? 'None' };
-            });
-        }
-        default:
-            return defaultFor(template);
-    }
-}
-function defaultFor(template) {
-    if (Array.isArray(template))
-        return [];
-    if (template && typeof template === 'object') {
-        return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, defaultFor(v)]));
-    }
-    return template === 'int' || template === 'float' ? 0 : template === 'bool' ? false : '';
-}
-/**
- * B1/B2: the first example call the prompt shows (one on which the bug does not show, so this
- * exposes nothing: the demo model answers these badly, as a floor should), predicted to do what
- * the example did; B2's test asserts that same behaviour (it passes on both versions).
- */
-function bugAnswer(p, prompt) {
-    const example = /^input (.*?): (returns (.*?)(?:, printing .*)?|raises (\S+).*|runs past .*)$/m.exec(prompt);
-    let input;
-    try {
-        input = example ? JSON.parse(example[1]) : '';
-    }
-    catch {
-        input = '';
-    }
-    const returned = example?.[3];
-    const raised = example?.[4];
-    if (p.kind === 'B1_BuggyIO')
-        return {
-            input,
-            outcome: raised ? 'crash' : 'ok',
-            return: raised ? null : (returned ?? 'None'),
-            stdout: raised ? null : '',
-            exception: raised ?? null,
-        };
-    const [module, name] = [p.func.split('.').slice(0, -1).join('.'), p.func.split('.').at(-1)];
-    const call = typeof input === 'string'
-        ? `${name}(${input})`
-        : `${name}(*${JSON.stringify(input?.args ?? input)})`;
-    return {
-        precondition: 'an input like the examples',
-        postcondition: 'the function returns what the examples show',
-        explanation: 'read from the example calls',
-        test: `from ${module} import ${name}\n\n\ndef test_example():\n    assert repr(${call}) == ${JSON.stringify(returned ?? 'None')}\n`,
-    };
-}
-/** The heuristic's JSON answer for one prompt (an empty template answer when it cannot read it). */
-function heuristicAnswer(prompt) {
-    const parsed = parsePrompt(prompt);
-    if (!parsed)
-        return '{}';
-    if (parsed.kind === 'B1_BuggyIO' || parsed.kind === 'B2_RegressionTest')
-        return JSON.stringify(bugAnswer(parsed, prompt));
-    const template = parsed.template;
-    const answer = Object.fromEntries(Object.entries(template).map(([k, v]) => [k, guessFor(k, v, parsed)]));
-    return JSON.stringify(answer);
-}
-
-;// CONCATENATED MODULE: external "node:http"
-const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
-var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
-;// CONCATENATED MODULE: ./src/adapters/heuristic-model/server.ts
-
-
-
-/** The model name the built-in demo model answers to. */
-const HEURISTIC_MODEL = 'tracegate-demo-heuristic';
-/**
- * A regressed checkpoint of the demo model, for the demo's gate: the same
- * heuristic, but three replies in four (chosen by the prompt's hash, so the
- * same each run) are cut off half-way, as a checkpoint whose generations
- * stop early would answer. It never reads an oracle either.
- */
-const HEURISTIC_REGRESSED_MODEL = 'tracegate-demo-heuristic-regressed';
-const MODELS = [HEURISTIC_MODEL, HEURISTIC_REGRESSED_MODEL];
-/** The regressed checkpoint's reply: cut off on three prompts in four. */
-function regressed(prompt, content) {
-    const cut = (0,external_node_crypto_namespaceObject.createHash)('sha256').update(prompt).digest()[0] % 4 !== 0;
-    return cut
-        ? { content: content.slice(0, Math.floor(content.length / 2)), finish: 'length' }
-        : { content, finish: 'stop' };
-}
-/**
- * The built-in demo model: a real OpenAI-compatible HTTP server on
- * loopback (POST /v1/chat/completions, GET /v1/models) whose "model" is the
- * static heuristic. Used by the demo and as a known peer in tests.
- */
-async function startHeuristicServer(port = 0) {
-    const server = (0,external_node_http_namespaceObject.createServer)((req, res) => {
-        void handle(req).then(({ status, body }) => {
-            res.writeHead(status, { 'content-type': 'application/json' });
-            res.end(JSON.stringify(body));
-        }, (error) => {
-            res.writeHead(400, { 'content-type': 'application/json' });
-            res.end(JSON.stringify({ error: { message: error.message, type: 'invalid_request_error' } }));
-        });
-    });
-    await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
-    const { port: bound } = server.address();
-    return {
-        url: `http://127.0.0.1:${bound}/v1`,
-        close: () => new Promise((resolve) => server.close(() => resolve())),
-    };
-}
-async function handle(req) {
-    const path = (req.url ?? '').replace(/\?.*$/, '');
-    if (req.method === 'GET' && path.endsWith('/models')) {
-        return {
-            status: 200,
-            body: { object: 'list', data: MODELS.map((id) => ({ id, object: 'model' })) },
-        };
-    }
-    if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
-        return { status: 404, body: { error: { message: `no route ${req.method} ${path}` } } };
-    }
-    const chunks = [];
-    for await (const chunk of req)
-        chunks.push(chunk);
-    const request = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    if (!MODELS.includes(request.model ?? '')) {
-        return {
-            status: 404,
-            body: {
-                error: {
-                    message: `The model \`${request.model}\` does not exist. Available: ${MODELS.join(', ')}`,
-                },
-            },
-        };
-    }
-    const prompt = request.messages?.filter((m) => m.role === 'user').at(-1)?.content ?? '';
-    const answer = heuristicAnswer(prompt);
-    const { content, finish } = request.model === HEURISTIC_REGRESSED_MODEL
-        ? regressed(prompt, answer)
-        : { content: answer, finish: 'stop' };
-    return {
-        status: 200,
-        body: {
-            id: 'chatcmpl-baseline',
-            object: 'chat.completion',
-            model: request.model,
-            choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: finish }],
-            usage: {
-                prompt_tokens: Math.ceil(prompt.length / 4),
-                completion_tokens: Math.ceil(content.length / 4),
-            },
-        },
-    };
-}
-
-;// CONCATENATED MODULE: ./src/adapters/heuristic-model/client.ts
-
-
-/**
- * The demo model in process: the same answers its HTTP server gives, with no
- * transport. The generator's screen asks it every candidate (an instance it
- * gets right is not kept).
- */
-class HeuristicClient {
-    endpoint = 'in-process:heuristic';
-    identity = {
-        endpoint: this.endpoint,
-        api: 'in-process',
-        model: HEURISTIC_MODEL,
-        settings: { temperature: 0, maxTokens: 2048 },
-    };
-    complete(messages) {
-        const prompt = messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
-        return Promise.resolve({
-            text: heuristicAnswer(prompt),
-            finishReason: 'stop',
-            tokensIn: 0,
-            tokensOut: 0,
-            latencyMs: 0,
-            retries: 0,
-        });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/model/faults.ts
-/**
- * Classification of what can go wrong on the wire. Pure functions: they take
- * what fetch threw or what the server sent and say what it was, so retry
- * policy and messages are decided in one place and tested without a network.
- */
-/** A failure worth retrying: the connection, a timeout, 408/429, 5xx or a garbled body. */
-class TransientError extends Error {
-    kind;
-    retryAfterMs;
-    constructor(kind, message, retryAfterMs) {
-        super(message);
-        this.kind = kind;
-        this.retryAfterMs = retryAfterMs;
-        this.name = 'TransientError';
-    }
-}
-/**
- * A 200 whose body is not a usable reply (HTML from a proxy, no choices):
- * thrown by a protocol's decoder, retried like any transient failure.
- */
-class MalformedResponseError extends TransientError {
-    constructor(message) {
-        super('bad_body', message);
-        this.name = 'MalformedResponseError';
-    }
-}
-const RESET_CODES = new Set([
-    'ECONNRESET',
-    'EPIPE',
-    'UND_ERR_SOCKET',
-    'UND_ERR_CLOSED',
-    'ECONNABORTED',
-    'ERR_STREAM_PREMATURE_CLOSE',
-]);
-/** Classifies an error thrown by fetch or while reading a body. */
-function classifyNetworkError(error, timeoutMs) {
-    const e = error;
-    if (e.name === 'TimeoutError' || e.name === 'AbortError' || e.cause?.name === 'TimeoutError')
-        return new TransientError('timeout', `no complete response within ${timeoutMs / 1000}s`);
-    const code = e.cause?.code ?? e.code;
-    if (code === 'ECONNREFUSED')
-        return new TransientError('refused', 'ECONNREFUSED (nothing listening)');
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
-        return new TransientError('dns', `${code} (host name does not resolve)`);
-    if (code && RESET_CODES.has(code))
-        return new TransientError('reset', `${code} (connection reset)`);
-    if (/terminated|other side closed|socket hang up/i.test(`${e.message} ${e.cause?.message}`))
-        return new TransientError('reset', `connection closed mid-response (${e.message})`);
-    return new TransientError('reset', code ?? e.cause?.message ?? e.message ?? String(error));
-}
-/** Statuses retried: request timeout, rate limit and every 5xx (529 is Anthropic's overload). */
-function isTransientStatus(status) {
-    return status === 408 || status === 429 || status >= 500;
-}
-/** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined if absent or garbled. */
-function retryAfterMs(header, now = Date.now()) {
-    if (!header)
-        return undefined;
-    const trimmed = header.trim();
-    if (/^\d+(\.\d+)?$/.test(trimmed))
-        return Number(trimmed) * 1000;
-    const date = Date.parse(trimmed);
-    return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
-}
-/**
- * The server's own error message, verbatim when it sent one in a known shape
- * (OpenAI/vLLM `error.message`, Ollama/TGI `error`, Anthropic `error.message`,
- * FastAPI `detail`), else a flattened snippet of the body.
- */
-function serverMessage(body) {
-    try {
-        const json = JSON.parse(body);
-        const error = json.error;
-        if (typeof error === 'string')
-            return error;
-        if (error && typeof error.message === 'string')
-            return error.message;
-        if (typeof json.message === 'string')
-            return json.message;
-        if (typeof json.detail === 'string')
-            return json.detail;
-    }
-    catch {
-        // not JSON: fall through to the snippet
-    }
-    return snippet(body);
-}
-/** A body flattened to one line and cut at 300 characters. */
-function snippet(text) {
-    const flat = text.replace(/\s+/g, ' ').trim();
-    if (!flat)
-        return '(empty body)';
-    return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
-}
-/** Replaces every occurrence of each secret (e.g. the API key a server echoes back) with ***. */
-function redact(text, secrets) {
-    let out = text;
-    for (const secret of secrets)
-        if (secret.length >= 4)
-            out = out.split(secret).join('***');
-    return out;
-}
-/** The message for a 4xx that retrying cannot fix; 401/403 say it is the key. */
-function rejectionMessage(status, url, body) {
-    const message = serverMessage(body);
-    if (status === 401 || status === 403)
-        return `the server refused the API key (HTTP ${status} from ${url}): ${message}`;
-    return `HTTP ${status} from ${url}: ${message}`;
-}
-
-;// CONCATENATED MODULE: ./src/adapters/model/preflight-errors.ts
-
-/**
- * The endpoint failed the preflight, before any harvest: what happened and
- * what to do, with options named as the door spells them. Exit 3 when the
- * endpoint is not there or cannot answer; 2 when the configuration is wrong
- * (the key, the model), as the same mistakes are during a run.
- */
-class EndpointCheckError extends TracegateError {
-    exitCode;
-    say;
-    constructor(exitCode, say) {
-        super('');
-        this.exitCode = exitCode;
-        this.say = say;
-        this.message = this.messageFor('cli');
-        this.name = 'EndpointCheckError';
-    }
-    messageFor(door) {
-        return `${this.say((name) => optionName(name, door))} Checked before any harvest: nothing ran.`;
-    }
-}
-/** A failure with no reply at all, in words: refused, DNS, timeout, reset. */
-function describeNoReply(error) {
-    const code = error.message.split(' ')[0];
-    switch (error.kind) {
-        case 'refused':
-            return 'connection refused (ECONNREFUSED: nothing listens there)';
-        case 'dns':
-            return `DNS lookup failed (${code}: the host name does not resolve)`;
-        case 'timeout':
-            return error.message.replace('no complete response', 'no answer');
-        default:
-            return `the connection failed (${error.message})`;
-    }
-}
-/** Nothing answered `request` (`GET url`, `POST url`): the server is not there. */
-function unreachable(endpoint, request, error) {
-    return new EndpointCheckError(ExitCode.Infrastructure, (o) => `Model endpoint ${endpoint} is unreachable: ${describeNoReply(error)} on ${request}. ` +
-        `Start the server, or give ${o('endpoint')} its API base URL (e.g. http://127.0.0.1:8000/v1).`);
-}
-
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
-;// CONCATENATED MODULE: ./src/contracts/model.ts
-/** A request the server rejected for good (4xx other than 408/429): retrying cannot help. */
-class ModelRequestError extends Error {
-    status;
-    constructor(status, message) {
-        super(message);
-        this.status = status;
-        this.name = 'ModelRequestError';
-    }
-}
-/**
- * The reply to this one request is unusable and asking again would not help
- * (e.g. a body over the size limit). Recorded against the instance; the run goes on.
- */
-class ModelResponseError extends Error {
-    errorClass;
-    constructor(errorClass, message) {
-        super(message);
-        this.errorClass = errorClass;
-        this.name = 'ModelResponseError';
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/model/transport.ts
-
-
-
-
-
-const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
-/**
- * POSTs JSON and returns `decode(parsed body)`, retrying transient failures
- * (connection refused or reset, timeouts, 408/429/5xx, garbled bodies and
- * whatever `decode` rejects as MalformedResponseError) with exponential
- * backoff and full jitter, honouring Retry-After. Ends in
- * EndpointUnavailableError when retries or the time budget run out, in
- * ModelRequestError (with the server's message) on other 4xx, and in
- * ModelResponseError on a body over the size limit or when every attempt
- * got a 2xx whose body is no reply (`42`, no choices): the server answers,
- * this request's reply is what is broken, so it costs this item alone.
- */
-async function postJson(url, body, options, decode) {
-    const backoff = options.backoffMs ?? 500;
-    const maxWait = options.maxWaitMs ?? 30_000;
-    const secrets = options.secrets ?? [];
-    const payload = JSON.stringify(body);
-    let last;
-    let malformed = 0;
-    const giveUp = (why) => new EndpointUnavailableError(url, redact(why, secrets));
-    for (let attempt = 0; attempt <= options.retries; attempt++) {
-        if (attempt > 0) {
-            const exp = Math.min(maxWait, backoff * 2 ** (attempt - 1));
-            const wait = last?.retryAfterMs !== undefined
-                ? Math.min(maxWait, last.retryAfterMs)
-                : Math.random() * exp;
-            const left = options.budget?.remainingMs() ?? Infinity;
-            if (wait >= left)
-                throw giveUp(`the time budget of ${options.budget.totalMs / 1000}s ends before the next retry ` +
-                    `(last failure: ${last?.message ?? 'none'})`);
-            await new Promise((r) => setTimeout(r, wait));
-        }
-        const left = options.budget?.remainingMs() ?? Infinity;
-        if (left <= 0)
-            throw giveUp(`the time budget of ${options.budget.totalMs / 1000}s is spent` +
-                (last ? ` (last failure: ${last.message})` : ''));
-        try {
-            const raw = await attemptOnce(url, payload, options, Math.min(options.timeoutMs, left));
-            const json = interpret(url, raw);
-            try {
-                return { value: decode(json), retries: attempt };
-            }
-            catch (error) {
-                // Which reply it was: the body's first bytes beside what is missing from it.
-                if (error instanceof MalformedResponseError)
-                    throw new MalformedResponseError(`${error.message}: ${snippet(raw.text)}`);
-                throw error;
-            }
-        }
-        catch (error) {
-            if (error instanceof TransientError) {
-                last = error;
-                if (error instanceof MalformedResponseError)
-                    malformed++;
-            }
-            else if (error instanceof ModelRequestError)
-                throw new ModelRequestError(error.status, redact(error.message, secrets));
-            else
-                throw error;
-        }
-    }
-    const attempts = options.retries + 1;
-    if (malformed === attempts)
-        throw new ModelResponseError('malformed_response', redact(`${last.message} (a 2xx with no usable reply, ${attempts} attempt(s))`, secrets));
-    throw giveUp(`${last?.message ?? 'no answer'} (after ${attempts} attempt(s))`);
-}
-/**
- * Keep-alive agents without a socket cap: concurrency is bounded by the pool,
- * not here. node:http rather than fetch: on a 2-core runner fetch's
- * per-request overhead cost ~8% of throughput at 64 in flight
- * (scripts/bench-endpoint.mjs).
- */
-const AGENTS = {
-    'http:': new (external_node_http_default()).Agent({ keepAlive: true, maxSockets: Infinity }),
-    'https:': new (external_node_https_default()).Agent({ keepAlive: true, maxSockets: Infinity }),
-};
-/**
- * One request with no retry (the preflight's): POST `body` as JSON, or GET
- * when there is none, through the same agents, headers and limits as
- * postJson. Resolves with any complete response, whatever its status;
- * rejects with TransientError when none came (refused, DNS, reset, timeout)
- * and ModelResponseError on a body over the size limit.
- */
-function sendOnce(url, body, options) {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    return attemptOnce(url, payload, options, options.timeoutMs);
-}
-/** One request (GET without a payload). The timeout covers connect, headers and the whole body. */
-function attemptOnce(url, payload, options, timeoutMs) {
-    const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    const target = new URL(url);
-    const secure = target.protocol === 'https:';
-    return new Promise((resolve, reject) => {
-        let settled = false;
-        const settle = (f) => {
-            if (settled)
-                return;
-            settled = true;
-            clearTimeout(timer);
-            f();
-        };
-        const fail = (error) => settle(() => reject(error));
-        const request = (secure ? (external_node_https_default()) : (external_node_http_default())).request(target, {
-            method: payload === undefined ? 'GET' : 'POST',
-            agent: options.freshConnection ? false : secure ? AGENTS['https:'] : AGENTS['http:'],
-            headers: {
-                ...(payload === undefined
-                    ? {}
-                    : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
-                ...options.headers,
-            },
-        });
-        const timer = setTimeout(() => {
-            fail(new TransientError('timeout', `no complete response within ${timeoutMs / 1000}s`));
-            request.destroy();
-        }, timeoutMs);
-        request.on('error', (error) => fail(classifyNetworkError(error, timeoutMs)));
-        request.on('response', (response) => {
-            const status = response.statusCode ?? 0;
-            const tooLarge = () => {
-                fail(new ModelResponseError('response_too_large', `response body larger than ${limit} bytes (HTTP ${status})`));
-                request.destroy();
-            };
-            if (Number(response.headers['content-length']) > limit)
-                return tooLarge();
-            // Lenient UTF-8: invalid bytes become U+FFFD rather than failing the reply.
-            const decoder = new TextDecoder('utf-8');
-            let size = 0;
-            let text = '';
-            response.on('data', (chunk) => {
-                size += chunk.byteLength;
-                if (size > limit)
-                    return tooLarge();
-                text += decoder.decode(chunk, { stream: true });
-            });
-            response.on('error', (error) => fail(classifyNetworkError(error, timeoutMs)));
-            response.on('close', () => {
-                if (!response.complete)
-                    fail(new TransientError('reset', 'connection closed mid-response'));
-            });
-            response.on('end', () => settle(() => {
-                const retryAfter = response.headers['retry-after'];
-                resolve({ status, ...(retryAfter ? { retryAfter } : {}), text: text + decoder.decode() });
-            }));
-        });
-        request.end(payload);
-    });
-}
-/** A complete response → its JSON, or the typed error its status calls for. */
-function interpret(url, { status, retryAfter, text }) {
-    if (isTransientStatus(status)) {
-        throw new TransientError(status === 429 ? 'rate_limited' : 'server_error', `HTTP ${status} ${snippet(text)}`, retryAfterMs(retryAfter ?? null));
-    }
-    if (status < 200 || status >= 300)
-        throw new ModelRequestError(status, rejectionMessage(status, url, text));
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        // A proxy's HTML error page or a body cut short: transient more often than not.
-        throw new MalformedResponseError(`invalid JSON body (${snippet(text)})`);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/model/preflight.ts
-
-
-
-
-/** The preflight's one question: any server answers it within a few tokens. */
-const PREFLIGHT_PROMPT = 'tracegate preflight: reply with the word ok';
-/** The preflight request's max tokens: enough for a reply, too few to cost anything. */
-const PREFLIGHT_MAX_TOKENS = 4;
-/** The model list answers at once or the server is not there. */
-const LIST_TIMEOUT_MS = 10_000;
-/** One tiny request may wait behind a busy server's queue, but not for a run's timeout. */
-const ASK_TIMEOUT_MS = 30_000;
-/** The model names a list reply holds (`data[].id`: OpenAI, vLLM, Ollama, Anthropic), if any. */
-function namesOf(text) {
-    try {
-        const data = JSON.parse(text).data;
-        if (!Array.isArray(data))
-            return undefined;
-        return data
-            .map((m) => m?.id)
-            .filter((id) => typeof id === 'string');
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * GET the protocol's model list: the names, or why there are none (a server
- * without the route, a proxy). A server that does not answer at all fails
- * the check here, in seconds.
- */
-async function listModels(target) {
-    const path = target.protocol.modelsPath;
-    if (!path)
-        return { why: `${target.protocol.name} has no model list` };
-    const url = `${target.endpoint}${path}`;
-    let reply;
-    try {
-        reply = await sendChecked(url, undefined, timeout(target, LIST_TIMEOUT_MS));
-    }
-    catch (error) {
-        if (error instanceof TransientError)
-            throw unreachable(target.endpoint, `GET ${url}`, error);
-        return { why: error.message, url };
-    }
-    if (reply.status !== 200)
-        return { why: `HTTP ${reply.status}`, url, answered: true };
-    const names = namesOf(reply.text);
-    return names
-        ? { names, url, answered: true }
-        : { why: 'a reply with no data[].id', url, answered: true };
-}
-/**
- * One request of the check, on a connection of its own (a kept-alive socket the
- * server closed while idle would read as a dead server), sent again once if
- * the connection was reset (a refused connection, a DNS failure or a timeout
- * is not retried).
- */
-async function sendChecked(url, body, options) {
-    try {
-        return await sendOnce(url, body, options);
-    }
-    catch (error) {
-        if (!(error instanceof TransientError && error.kind === 'reset'))
-            throw error;
-        return sendOnce(url, body, options);
-    }
-}
-function timeout(target, capMs) {
-    return {
-        ...target.transport,
-        timeoutMs: Math.min(target.transport.timeoutMs, capMs),
-        freshConnection: true,
-    };
-}
-/**
- * Checks an endpoint before any harvest: its model list where the protocol
- * has one, then one request of PREFLIGHT_MAX_TOKENS tokens through the
- * protocol's URL, headers, body and decoder, one attempt each, with short
- * timeouts. Throws EndpointCheckError saying what is wrong and what to do;
- * logs what it found.
- */
-async function preflight(target, log) {
-    const { protocol, endpoint, model } = target;
-    const listed = await listModels(target);
-    const url = `${endpoint}${protocol.path}`;
-    const messages = [{ role: 'user', content: PREFLIGHT_PROMPT }];
-    const settings = { ...target.settings, maxTokens: PREFLIGHT_MAX_TOKENS };
-    const started = performance.now();
-    let reply;
-    try {
-        reply = await sendChecked(url, protocol.buildBody(model, messages, settings, 0), timeout(target, ASK_TIMEOUT_MS));
-    }
-    catch (error) {
-        // A server that answered the list is up: no reply on the route is the route's failure.
-        if (error instanceof TransientError && !listed.answered)
-            throw unreachable(endpoint, `POST ${url}`, error);
-        const why = error instanceof TransientError ? describeNoReply(error) : error.message;
-        throw failedRoute(target, url, listed.names, why);
-    }
-    const ms = Math.round(performance.now() - started);
-    const said = redact(serverMessage(reply.text), target.transport.secrets ?? []);
-    const inList = listed.names?.includes(model);
-    if (reply.status === 429) {
-        log(`Model endpoint ${endpoint} is up but rate-limited the check (HTTP 429: ${said}); ` +
-            'the run’s requests wait and retry.');
-        return;
-    }
-    if (reply.status >= 200 && reply.status < 300) {
-        try {
-            protocol.decode(JSON.parse(reply.text));
-        }
-        catch (error) {
-            const why = error instanceof SyntaxError ? `invalid JSON: ${said}` : error.message;
-            throw notThisProtocol(target, url, why);
-        }
-        log(`Model endpoint ${endpoint}: a ${PREFLIGHT_MAX_TOKENS}-token request to ${model} ` +
-            `answered in ${ms} ms` +
-            (inList
-                ? ` (${listed.url} lists it).`
-                : listed.names
-                    ? `, though ${listed.url} does not list it (it lists ${names(listed.names)}).`
-                    : ` (no model list: ${listed.why}).`));
-        return;
-    }
-    if (reply.status === 401 || reply.status === 403)
-        throw new EndpointCheckError(ExitCode.Usage, (o) => `Model endpoint ${endpoint} refused the API key (HTTP ${reply.status} from ${url}): ` +
-            `${said.replace(/\.$/, '')}. Check ${o('api-key')}.`);
-    if (isTransientStatus(reply.status))
-        throw failedRoute(target, url, listed.names, `HTTP ${reply.status}: ${said}`);
-    // Another 4xx: the model, the route, or the request itself.
-    if ((listed.names && !inList) || (!listed.names && mentions(said, model)))
-        throw new EndpointCheckError(ExitCode.Usage, (o) => `Model endpoint ${endpoint} does not serve the model "${model}" ` +
-            `(HTTP ${reply.status}: ${said.replace(/\.$/, '')}). ` +
-            (listed.names ? `It serves ${names(listed.names)}. ` : '') +
-            `Check ${o('model')}.`);
-    if (reply.status === 404)
-        throw notFound(target, url, listed, said);
-    throw new EndpointCheckError(ExitCode.Usage, (o) => `Model endpoint ${endpoint} rejected a ${PREFLIGHT_MAX_TOKENS}-token request ` +
-        `(HTTP ${reply.status} from ${url}): ${said.replace(/\.$/, '')}. Check ${o('model')}, ` +
-        `${o('extra-body')} and the generation options; if the server refuses only this tiny ` +
-        `request, ${o('preflight')} false skips the check.`);
-}
-/** The server's message is about this model: it says "model" and the name, as a whole word. */
-function mentions(said, model) {
-    const name = model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    return /model/i.test(said) && new RegExp(`(^|[^\\w.:/-])${name}($|[^\\w.:/-])`).test(said);
-}
-/** Served names, at most 10 of them, and how many more. */
-function names(served) {
-    if (!served.length)
-        return 'no model';
-    const shown = served
-        .slice(0, 10)
-        .map((n) => `"${n}"`)
-        .join(', ');
-    return served.length > 10 ? `${shown} and ${served.length - 10} more` : shown;
-}
-/** 404 on the protocol's route: a base without /v1, or a server that speaks another protocol. */
-function notFound(target, url, listed, said) {
-    const { endpoint } = target;
-    const versioned = /\/v\d+[a-z]*$/.test(new URL(endpoint).pathname);
-    if (!versioned && !listed.names)
-        return new EndpointCheckError(ExitCode.Infrastructure, (o) => `Model endpoint ${endpoint} answered HTTP 404 to POST ${url} (${said.replace(/\.$/, '')}): ` +
-            `did you mean ${endpoint}/v1? ${o('endpoint')} is the API base URL, which ends in /v1 ` +
-            'on most servers.');
-    return new EndpointCheckError(ExitCode.Infrastructure, (o) => `Model endpoint ${endpoint} ` +
-        (listed.names ? `lists its models (${listed.url}) but ` : '') +
-        `answered HTTP 404 to POST ${url} (${said.replace(/\.$/, '')}): it does not serve the ` +
-        `${target.protocol.path} route. Check ${o('api')} (openai-chat posts to /chat/completions, ` +
-        `openai-completions to /completions, anthropic to /messages) and ${o('endpoint')}.`);
-}
-/** The route answered, but failed (5xx, a body over the limit). */
-function failedRoute(target, url, listed, why) {
-    return new EndpointCheckError(ExitCode.Infrastructure, () => `Model endpoint ${target.endpoint} ` +
-        (listed ? 'lists its models but its ' : 'is up but its ') +
-        `${target.protocol.path} route failed (POST ${url}: ${why.replace(/\.$/, '')}). ` +
-        'The server is running but cannot answer: look at its log (a model still loading, ' +
-        'out of memory), then run again.');
-}
-function notThisProtocol(target, url, why) {
-    return new EndpointCheckError(ExitCode.Infrastructure, (o) => `Model endpoint ${target.endpoint} answered POST ${url}, but not with an ` +
-        `${target.protocol.name} reply (${why}). Check ${o('api')} and ${o('endpoint')}.`);
-}
-
-;// CONCATENATED MODULE: ./src/adapters/model/http-client.ts
-
-
-
-/** A model behind one protocol over HTTP, with the shared transport policy. */
-class HttpModelClient {
-    protocol;
-    endpoint;
-    model;
-    settings;
-    identity;
-    transport;
-    secrets;
-    constructor(protocol, 
-    /** The API base URL as the options parsed it (model/endpoint.ts): http(s), no trailing slash. */
-    endpoint, model, settings, transport, apiKey) {
-        this.protocol = protocol;
-        this.endpoint = endpoint;
-        this.model = model;
-        this.settings = settings;
-        this.identity = { endpoint: this.endpoint, api: protocol.name, model, settings };
-        this.secrets = apiKey ? [apiKey] : [];
-        this.transport = apiKey
-            ? {
-                ...transport,
-                headers: { ...transport.headers, ...protocol.authHeaders(apiKey) },
-                secrets: [...(transport.secrets ?? []), apiKey],
-            }
-            : transport;
-    }
-    async complete(messages, options = {}) {
-        const started = performance.now();
-        const { value, retries } = await postJson(`${this.endpoint}${this.protocol.path}`, this.protocol.buildBody(this.model, messages, this.settings, options.sample ?? 0), this.transport, (json) => this.protocol.decode(json));
-        return {
-            ...asReply(value, this.secrets),
-            latencyMs: Math.round(performance.now() - started),
-            retries,
-        };
-    }
-    /** The endpoint checked before any harvest (preflight.ts): the same URL, headers and body. */
-    preflight(log) {
-        const { protocol, endpoint, model, settings, transport } = this;
-        return preflight({ protocol, endpoint, model, settings, transport }, log);
-    }
-}
-/** Text as text, whatever JSON type the server put there; objects are not answers. */
-function asText(value) {
-    if (typeof value === 'string')
-        return value;
-    if (typeof value === 'number' || typeof value === 'boolean')
-        return String(value);
-    return undefined;
-}
-const count = (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.round(value) : 0;
-/**
- * A decoded reply as the rest of tracegate may assume it: strings where
- * strings belong (a number or an object in `content` is the server's
- * mistake, recorded as an empty or stringified answer, never a crash),
- * finite token counts, and the API key removed wherever the server echoed it.
- */
-function asReply(raw, secrets) {
-    const text = asText(raw.text) ?? '';
-    const reasoning = asText(raw.reasoning);
-    const finishReason = asText(raw.finishReason);
-    return {
-        text: redact(text, secrets),
-        ...(reasoning ? { reasoning: redact(reasoning, secrets) } : {}),
-        ...(finishReason ? { finishReason } : {}),
-        tokensIn: count(raw.tokensIn),
-        tokensOut: count(raw.tokensOut),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/adapters/model/protocol.ts
-/** The seed for sample i: distinct per sample so k samples are not k copies. */
-function sampleSeed(settings, sample) {
-    return settings.seed === undefined ? undefined : settings.seed + sample;
-}
-/** Drops undefined fields so servers that reject unknown nulls see only what was set. */
-function defined(body) {
-    return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
-}
-/**
- * The generation settings as both OpenAI protocols spell them (chat and
- * legacy completions differ only in `messages` vs `prompt`); undefined ones dropped.
- */
-function openaiSettings(settings, sample) {
-    return defined({
-        temperature: settings.temperature,
-        max_tokens: settings.maxTokens,
-        top_p: settings.topP,
-        seed: sampleSeed(settings, sample),
-        stop: settings.stop?.length ? settings.stop : undefined,
-    });
-}
-
-;// CONCATENATED MODULE: ./src/adapters/model/anthropic.ts
-
-
-/** Anthropic's API version header; the messages shape used here is stable under it. */
-const ANTHROPIC_VERSION = '2023-06-01';
-/**
- * Anthropic messages: the system prompt is a top-level field, the key goes in
- * `x-api-key`, the answer is the text blocks and extended thinking arrives in
- * `thinking` blocks (kept apart). `max_tokens` as stop reason means truncated.
- */
-const anthropic = {
-    name: 'anthropic',
-    path: '/messages',
-    // Paged, 20 to a page by default; 1000 is the most one page holds.
-    modelsPath: '/models?limit=1000',
-    authHeaders: (apiKey) => ({ 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION }),
-    // Anthropic has no seed parameter: samples differ only through temperature.
-    buildBody: (model, messages, settings) => ({
-        ...defined({
-            model,
-            system: messages
-                .filter((m) => m.role === 'system')
-                .map((m) => m.content)
-                .join('\n\n') || undefined,
-            messages: messages.filter((m) => m.role !== 'system'),
-            temperature: settings.temperature,
-            max_tokens: settings.maxTokens,
-            top_p: settings.topP,
-            stop_sequences: settings.stop?.length ? settings.stop : undefined,
-        }),
-        ...settings.extraBody,
-    }),
-    decode: (json) => {
-        const response = json;
-        if (!Array.isArray(response?.content))
-            throw new MalformedResponseError('reply has no content blocks');
-        const text = response.content
-            .filter((b) => b.type === 'text')
-            .map((b) => b.text ?? '')
-            .join('');
-        const thinking = response.content
-            .filter((b) => b.type === 'thinking')
-            .map((b) => b.thinking ?? '')
-            .join('\n');
-        return {
-            text,
-            reasoning: thinking || undefined,
-            finishReason: response.stop_reason === 'max_tokens' ? 'length' : (response.stop_reason ?? undefined),
-            tokensIn: response.usage?.input_tokens ?? 0,
-            tokensOut: response.usage?.output_tokens ?? 0,
-        };
-    },
-};
-
-;// CONCATENATED MODULE: ./src/adapters/model/openai-chat.ts
-
-
-/**
- * OpenAI-compatible chat completions (vLLM, SGLang, TGI, llama.cpp, Ollama,
- * hosted APIs). Reasoning servers put the chain of thought in
- * `reasoning_content` (vLLM, SGLang, DeepSeek) or `reasoning`; it is kept apart
- * from the answer.
- */
-const openaiChat = {
-    name: 'openai-chat',
-    path: '/chat/completions',
-    modelsPath: '/models',
-    authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
-    buildBody: (model, messages, settings, sample) => ({
-        model,
-        messages,
-        ...openaiSettings(settings, sample),
-        ...settings.extraBody,
-    }),
-    decode: (json) => {
-        const response = json;
-        const choice = response?.choices?.[0];
-        if (!choice)
-            throw new MalformedResponseError('reply has no choices');
-        const reasoning = choice.message?.reasoning_content ?? choice.message?.reasoning ?? undefined;
-        return {
-            text: choice.message?.content ?? '',
-            reasoning: reasoning || undefined,
-            finishReason: choice.finish_reason ?? undefined,
-            tokensIn: response.usage?.prompt_tokens ?? 0,
-            tokensOut: response.usage?.completion_tokens ?? 0,
-        };
-    },
-};
-
-;// CONCATENATED MODULE: ./src/adapters/model/text.ts
-/**
- * The messages as one plain-text prompt for a base checkpoint (no chat
- * template): system text, the user's turn, and a cue that ends where the
- * JSON answer should begin.
- */
-function renderAsText(messages) {
-    const parts = messages.map((m) => (m.role === 'assistant' ? `Answer:\n${m.content}` : m.content));
-    return `${parts.join('\n\n')}\n\nAnswer (one JSON object):\n`;
-}
-
-;// CONCATENATED MODULE: ./src/adapters/model/openai-completions.ts
-
-
-
-/**
- * OpenAI (legacy) completions, for base checkpoints served without a chat
- * template: the messages are rendered as one plain-text prompt that ends
- * where the answer should begin.
- */
-const openaiCompletions = {
-    name: 'openai-completions',
-    path: '/completions',
-    modelsPath: '/models',
-    authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
-    buildBody: (model, messages, settings, sample) => ({
-        model,
-        prompt: renderAsText(messages),
-        ...openaiSettings(settings, sample),
-        ...settings.extraBody,
-    }),
-    decode: (json) => {
-        const response = json;
-        const choice = response?.choices?.[0];
-        if (!choice)
-            throw new MalformedResponseError('reply has no choices');
-        return {
-            text: choice.text ?? '',
-            finishReason: choice.finish_reason ?? undefined,
-            tokensIn: response.usage?.prompt_tokens ?? 0,
-            tokensOut: response.usage?.completion_tokens ?? 0,
-        };
-    },
-};
-
-;// CONCATENATED MODULE: ./src/adapters/model/protocols.ts
-
-
-
-/** Every protocol, by its `--api` name. */
-const PROTOCOLS = {
-    'openai-chat': openaiChat,
-    'openai-completions': openaiCompletions,
-    anthropic: anthropic,
-};
-const API_NAMES = Object.keys(PROTOCOLS);
-
-;// CONCATENATED MODULE: ./src/adapters/model/factory.ts
-
-
-/** The client for `config.api`, at an endpoint already checked where the options were parsed. */
-function createModelClient(config) {
-    return new HttpModelClient(PROTOCOLS[config.api], config.endpoint, config.model, config.settings, {
-        timeoutMs: config.timeoutMs,
-        retries: config.retries,
-        backoffMs: config.backoffMs,
-        maxWaitMs: config.maxWaitMs,
-        maxBodyBytes: config.maxBodyBytes,
-        budget: config.budget,
-    }, config.apiKey);
-}
-
-;// CONCATENATED MODULE: ./src/stages/select/select.ts
-
-
-
-/**
- * A seeded sample of `n`, stratified by kind × environment (the package):
- * each stratum gets its share of `n` (largest remainders, ties by a seeded
- * hash), and within a stratum the items of lowest sha256(seed, id) rank are
- * taken — so a 200-item sample of the bundle keeps its mix of kinds and
- * packages, and a stratum's sample is stable when other instances are added.
- */
-function stratifiedSample(items, n, seed) {
-    const strata = new Map();
-    for (const item of items) {
-        const key = `${item.instance.kind}|${item.instance.environment ?? ''}`;
-        strata.set(key, [...(strata.get(key) ?? []), item]);
-    }
-    const keys = [...strata.keys()].sort();
-    const exact = keys.map((k) => (n * strata.get(k).length) / items.length);
-    const quota = exact.map(Math.floor);
-    const order = keys
-        .map((k, i) => ({ i, rest: exact[i] - quota[i], tie: sha256(String(seed), k) }))
-        .sort((a, b) => b.rest - a.rest || (a.tie < b.tie ? -1 : 1));
-    for (let left = n - quota.reduce((a, b) => a + b, 0), j = 0; left > 0; left--, j++)
-        quota[order[j % order.length].i]++;
-    return keys.flatMap((k, i) => strata
-        .get(k)
-        .map((item) => ({ item, rank: sha256(String(seed), item.instance.id) }))
-        .sort((a, b) => (a.rank < b.rank ? -1 : 1))
-        .slice(0, quota[i])
-        .map(({ item }) => item));
-}
-/**
- * Filters by category and id, then samples (stratifiedSample: by kind ×
- * package, seeded, stable when other instances are added).
- * Result order is by id. Throws UsageError on an empty selection or an unknown token.
- */
-function selectInstances(all, selection) {
-    let chosen = all;
-    if (selection.categories?.length) {
-        const kinds = new Set();
-        for (const token of selection.categories) {
-            const matched = kindsMatching(token);
-            if (!matched.length)
-                throw new UsageError(`--categories: "${token}" names no question kind`);
-            matched.forEach((k) => kinds.add(k));
-        }
-        chosen = chosen.filter((item) => kinds.has(item.instance.kind));
-    }
-    if (selection.ids?.length) {
-        const ids = new Set(selection.ids);
-        chosen = chosen.filter((item) => ids.has(item.instance.id));
-    }
-    if (selection.sample !== undefined && selection.sample < chosen.length)
-        chosen = stratifiedSample(chosen, selection.sample, selection.seed ?? 0);
-    if (!chosen.length) {
-        throw new UsageError(`The selection is empty: ${all.length} instance(s) loaded, none matched ` +
-            `${JSON.stringify(selection)}. Widen --categories / --ids or raise --sample.`);
-    }
-    return [...chosen].sort((a, b) => (a.instance.id < b.instance.id ? -1 : 1));
-}
-
-;// CONCATENATED MODULE: ./src/adapters/stores/layout.ts
-
-function cacheLayout(root) {
-    const at = (name) => (0,external_node_path_namespaceObject.join)(root, name);
-    return {
-        root,
-        oracles: at('oracles'),
-        responses: at('responses'),
-        quarantine: at('quarantine'),
-        failures: at('failures'),
-        verifications: at('verifications'),
-        wheels: at('wheels'),
-        git: at('git'),
-        checkouts: at('checkouts'),
-        venvs: at('venvs'),
-        runtimes: at('runtimes'),
-        locks: at('locks'),
-        images: at('images'),
-        shared: [
-            at('oracles'),
-            at('responses'),
-            at('runtimes'),
-            at('locks'),
-            at('failures'),
-            at('verifications'),
-        ],
-    };
-}
-
-;// CONCATENATED MODULE: ./src/contracts/instance.ts
-
-
-const templateSchema = lazy(() => union([schemas_string(), array(templateSchema), record(schemas_string(), templateSchema)]));
-/** Where the question points: a file (relative to site-packages or the instance dir) and a qualname. */
-const targetSchema = object({
-    /** Path of the target's source file relative to site-packages, e.g. `click/parser.py`. */
-    file: schemas_string().min(1),
-    /** The function's `__qualname__`, e.g. `_OptionParser._process_opts`. */
-    function: schemas_string().min(1),
-});
-/** One benchmark instance (instances/<suite>/<id>/instance.json). */
-const instanceSchema = object({
-    /** Editors' schema reference; ignored. */
-    $schema: schemas_string().optional(),
-    /** Unique, stable id; also the directory name. */
-    id: schemas_string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, . _ - only'),
-    /** SWE-Flux question kind. */
-    kind: schemas_enum(QUESTION_KINDS),
-    /** Name of an environment recipe in instances/environments/. */
-    environment: schemas_string().min(1),
-    /** pytest node ids relative to the instance directory. */
-    tests: array(schemas_string().min(1)).min(1),
-    target: targetSchema,
-    /** The declarative query the tracer answers, with the kind's parameters. */
-    query: record(schemas_string(), unknown()),
-    /**
-     * A Python file in the instance directory defining `answer(trace, query)`,
-     * for a question no standard query covers. Only then are `question` and
-     * `template_answer` written by hand; otherwise the tracer generates both
-     * from `query`, so wording and answer cannot drift.
-     */
-    parser: schemas_string()
-        .regex(/^[\w.-]+\.py$/, 'a .py file in the instance directory')
-        .optional(),
-    /** The question text shown to the model (only with `parser`). */
-    question: schemas_string().min(1).optional(),
-    /** The answer's shape, also the reply's parse schema (only with `parser`). */
-    template_answer: templateSchema.optional(),
-    /** Per-instance wall-clock limit for running its tests under the tracer. */
-    timeout_seconds: schemas_number().int().positive().max(3600).default(120),
-    /**
-     * Where pytest runs and `tests` are relative to: the instance directory
-     * (default), or the environment's checkout (`git` and `image` sources),
-     * so a repository's own tests run with its own pytest configuration.
-     */
-    cwd: schemas_enum(['instance', 'checkout']).default('instance'),
-    /**
-     * The tests are expected to fail (world-model kinds ask about failures).
-     * Otherwise a failing run never becomes an oracle.
-     */
-    expect_failure: schemas_boolean().default(false),
-    /**
-     * A seeded mutant of the package's code (world-model kinds): `original`
-     * replaced once by `replacement` on `line` of `file`, in a private copy of
-     * its package that the tests import instead (tracer/README.md).
-     */
-    mutant: object({
-        file: schemas_string().regex(/^[\w./-]+\.py$/, 'a .py path relative to site-packages'),
-        line: schemas_number().int().positive(),
-        original: schemas_string().min(1),
-        replacement: schemas_string(),
-        /** What the mutation does, in words (`flipped comparison`, `off by one`, `wrong default`). */
-        description: schemas_string().optional(),
-    })
-        .strict()
-        .optional(),
-})
-    .strict()
-    .superRefine((instance, ctx) => {
-    // World-model kinds measure one test as the runner runs it (tracer/README.md).
-    if (isWorldKind(instance.kind)) {
-        if (instance.tests.length !== 1 || !instance.tests[0].includes('::'))
-            ctx.addIssue({
-                code: 'custom',
-                path: ['tests'],
-                message: 'world-model kinds ask about one test: give exactly one pytest node id (file::test)',
-            });
-    }
-    else if (isCometKind(instance.kind)) {
-        // B1/B2 ask about a mutant whose killing input the instance records (tracer/README.md, "Comet's kinds").
-        if (!instance.mutant)
-            ctx.addIssue({
-                code: 'custom',
-                path: ['mutant'],
-                message: 'B1/B2 ask about a bug: give the mutant {file, line, original, replacement}',
-            });
-        else if (!/^[A-Za-z_]\w*\//.test(instance.mutant.file))
-            ctx.addIssue({
-                code: 'custom',
-                path: ['mutant', 'file'],
-                message: 'B1/B2 mutate a module inside a package (`pkg/module.py`)',
-            });
-        if (!('input' in instance.query))
-            ctx.addIssue({
-                code: 'custom',
-                path: ['query', 'input'],
-                message: 'B1/B2 need the input that exposes the mutant (`query.input`)',
-            });
-        if (instance.mutant && instance.mutant.file !== instance.target.file)
-            ctx.addIssue({
-                code: 'custom',
-                path: ['mutant', 'file'],
-                message: "B1/B2 mutate the target function's own file",
-            });
-    }
-    else if (instance.mutant) {
-        ctx.addIssue({
-            code: 'custom',
-            path: ['mutant'],
-            message: 'only world-model kinds (W1-W4) and B1/B2 take a mutant',
-        });
-    }
-    if (instance.mutant?.file.split('/').includes('..'))
-        ctx.addIssue({
-            code: 'custom',
-            path: ['mutant', 'file'],
-            message: 'a path inside the environment (no `..`)',
-        });
-    for (const field of ['question', 'template_answer']) {
-        if (instance.parser && instance[field] === undefined) {
-            ctx.addIssue({ code: 'custom', path: [field], message: `required with a custom parser` });
-        }
-        if (!instance.parser && instance[field] !== undefined) {
-            ctx.addIssue({
-                code: 'custom',
-                path: [field],
-                message: 'generated by the tracer from `query`; remove it (or add a `parser` for a custom question)',
-            });
-        }
-    }
-});
-/** Formats zod issues as `field: message` lines, naming the exact path. */
-function describeIssues(error) {
-    return error.issues
-        .map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
-        .join('; ');
-}
-
-;// CONCATENATED MODULE: ./src/contracts/oracle.ts
-
-
-
-/**
- * oracle.json — SWE-Flux's interchange format (its four keys, unchanged) plus
- * a `meta` block of ours recording where the answer came from.
- */
-const oracleSchema = object({
-    question_kind: schemas_enum(QUESTION_KINDS),
-    question: schemas_string(),
-    template_answer: templateSchema,
-    oracle_answer: unknown().refine((v) => v !== undefined, 'oracle_answer is required'),
-    meta: object({
-        instance_id: schemas_string(),
-        instance_hash: schemas_string(),
-        environment_digest: schemas_string(),
-        /** Exact interpreter version the oracle was harvested on (sys.version). */
-        python: schemas_string(),
-        tracer_version: schemas_string(),
-        /** How many independent harvest runs agreed on this answer. */
-        runs_agreed: schemas_number().int().positive(),
-        harvested_at: schemas_string(),
-        /** pytest's exit code in the run the answer came from (0, or 1 for expected failures). */
-        pytest_exit_code: schemas_number().int().nullable().optional(),
-        /** The environment's source (packages, git, image) and where it ran, in words. */
-        environment: object({ source: schemas_string(), runtime: schemas_string() }).optional(),
-        /**
-         * World-model kinds: where the measurement came from (machine, runtime,
-         * runs and their spread, tolerance band, mutant, signal, what ran) and
-         * every harvest's answer (`harvests`). tracer/README.md, "World-model kinds".
-         */
-        measurement: record(schemas_string(), unknown()).optional(),
-        /** B1/B2: what the reference reply did against each version (contracts/comet.ts). */
-        verification: record(schemas_string(), unknown()).optional(),
-    }),
-});
-/** A block of a source file: its exact text and the line it starts at. */
-const sourceBlockSchema = strictObject({
-    first_line: schemas_number().int().positive(),
-    source: schemas_string(),
-});
-/**
- * The prompt's slice, as the tracer records it (tracer/README.md, `context.slice`):
- * the functions of the target's package that ran while a target frame was on
- * the stack (order of first execution, capped: `truncated`), and the target
- * module's preamble (top-level imports and simple constants).
- */
-const sliceSchema = strictObject({
-    functions: array(sourceBlockSchema.extend({ file: schemas_string(), func: schemas_string() })),
-    preamble: strictObject({
-        file: schemas_string(),
-        blocks: array(sourceBlockSchema),
-        truncated: schemas_boolean().optional(),
-    }),
-    truncated: schemas_boolean(),
-});
-/**
- * What the prompt builder may show of the executed code: the target's source,
- * and (oracles harvested by tracers that record it) the executed slice. The
- * tracer's result line carries exactly this (contracts/tracer-protocol.ts), so
- * what the cold path accepts is what the cache reads back.
- */
-const contextSchema = strictObject({
-    file: schemas_string(),
-    func: schemas_string(),
-    first_line: schemas_number().int().positive(),
-    source: schemas_string(),
-    slice: sliceSchema.optional(),
-    /** The test files the instance runs, as the tracer read them in the sandbox. */
-    tests: array(strictObject({ name: schemas_string(), source: schemas_string() })).optional(),
-    /**
-     * B1/B2: example calls on which the buggy and the correct version agree, with what the
-     * buggy version does (how the function is called; never the input that exposes the bug).
-     */
-    calls: array(strictObject({
-        input: unknown(),
-        outcome: schemas_enum(['ok', 'crash', 'timeout']),
-        return: schemas_string().optional(),
-        stdout: schemas_string().optional(),
-        exception: schemas_string().optional(),
-    }))
-        .optional(),
-});
-/** A cache entry: the oracle and the code context harvested with it. */
-const cachedOracleSchema = object({ oracle: oracleSchema, context: contextSchema });
-
-;// CONCATENATED MODULE: ./src/adapters/stores/oracle-cache.ts
-
-
-
-
-
-const oracle_cache_MAX_ENTRY_BYTES = 64 * 1024 * 1024;
-/**
- * Oracles on disk: `<dir>/<key>/oracle.json` (SWE-Flux format) and
- * `context.json`. A corrupt entry is reported through `warn` and treated as a
- * miss, so it is re-harvested rather than trusted or fatal. The directory may
- * be restored from elsewhere (an Actions cache): an entry file is read only
- * when it is a regular file (a symbolic link is not followed), and a slot
- * that is not one (a directory, a link) is replaced when the oracle is stored.
- */
-class DirOracleCache {
-    dir;
-    warn;
-    constructor(dir, warn = () => { }) {
-        this.dir = dir;
-        this.warn = warn;
-    }
-    entryDir(key) {
-        return (0,external_node_path_namespaceObject.join)(this.dir, key);
-    }
-    get(key) {
-        if (!/^[0-9a-f]{64}$/.test(key))
-            return undefined;
-        const dir = this.entryDir(key);
-        // The slot itself a link (to anywhere): not an entry of this cache.
-        if (!(0,external_node_fs_namespaceObject.lstatSync)(dir, { throwIfNoEntry: false })?.isDirectory())
-            return undefined;
-        if (!(0,external_node_fs_namespaceObject.lstatSync)((0,external_node_path_namespaceObject.join)(dir, 'oracle.json'), { throwIfNoEntry: false }))
-            return undefined;
-        try {
-            const read = (name) => JSON.parse(readRegularFile((0,external_node_path_namespaceObject.join)(dir, name), { maxBytes: oracle_cache_MAX_ENTRY_BYTES, follow: false }));
-            return cachedOracleSchema.parse({
-                oracle: read('oracle.json'),
-                context: read('context.json'),
-            });
-        }
-        catch (error) {
-            this.warn(`Ignoring corrupt cache entry ${dir} (${error.message.split('\n')[0]}); it will be re-harvested.`);
-            return undefined;
-        }
-    }
-    put(key, entry) {
-        const dir = this.entryDir(key);
-        if ((0,external_node_fs_namespaceObject.lstatSync)(dir, { throwIfNoEntry: false })?.isDirectory() === false)
-            (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true }); // a link or a file where the entry goes
-        for (const name of ['context.json', 'oracle.json']) {
-            const slot = (0,external_node_path_namespaceObject.join)(dir, name);
-            if ((0,external_node_fs_namespaceObject.lstatSync)(slot, { throwIfNoEntry: false })?.isFile() === false)
-                (0,external_node_fs_namespaceObject.rmSync)(slot, { recursive: true, force: true }); // not an entry: what the harvest stores replaces it
-        }
-        // context.json first: an entry whose oracle.json exists is complete.
-        writeFileAtomic((0,external_node_path_namespaceObject.join)(dir, 'context.json'), JSON.stringify(entry.context, null, 2) + '\n');
-        writeFileAtomic((0,external_node_path_namespaceObject.join)(dir, 'oracle.json'), JSON.stringify(entry.oracle, null, 2) + '\n');
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/stores/verifications.ts
-
-
-
-
-/** A verification larger than this is not one (two runs' outcomes, each capped by the tracer). */
-const MAX_VERIFICATION_BYTES = 256 * 1024;
-/**
- * B1/B2 verifications by key, one file per key: `<dir>/<k[0:2]>/<k>.json`.
- * Read only when it is a regular file (a link is not followed) under a size
- * cap that the verification schema accepts (the directory may be restored
- * from elsewhere): anything else reads as none, and the reply is run again.
- */
-class DirVerifications {
-    dir;
-    constructor(dir) {
-        this.dir = dir;
-    }
-    get(key) {
-        try {
-            const text = readRegularFile(this.file(key), {
-                maxBytes: MAX_VERIFICATION_BYTES,
-                follow: false,
-            });
-            const read = verificationSchema.safeParse(JSON.parse(text));
-            return read.success ? read.data : undefined;
-        }
-        catch {
-            return undefined;
-        }
-    }
-    put(key, verification) {
-        writeFileAtomic(this.file(key), JSON.stringify(verification) + '\n');
-    }
-    file(key) {
-        if (!/^[0-9a-f]{64}$/.test(key))
-            throw new Error(`not a verification key: ${key}`);
-        return (0,external_node_path_namespaceObject.join)(this.dir, key.slice(0, 2), `${key}.json`);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/stores/failures.ts
-
-
-
-
-/** A failure file larger than this is not one (a status, a reason of at most a few KiB, a count). */
-const MAX_FAILURE_BYTES = 64 * 1024;
-const STATUSES = new Set(['invalid', 'timeout', 'error']);
-/**
- * Harvest failures by oracle key, one file per key: `<dir>/<key>.json`. Read only
- * when it is a regular file (a link is not followed) under a size cap, with a
- * status, a reason and a count (the directory may be restored from elsewhere);
- * anything else reads as none, and the instance is harvested as if never seen.
- */
-class DirFailures {
-    dir;
-    constructor(dir) {
-        this.dir = dir;
-    }
-    get(key) {
-        try {
-            const failure = JSON.parse(readRegularFile(this.file(key), { maxBytes: MAX_FAILURE_BYTES, follow: false }));
-            if (typeof failure.status !== 'string' ||
-                !STATUSES.has(failure.status) ||
-                typeof failure.reason !== 'string' ||
-                !Number.isSafeInteger(failure.reused) ||
-                failure.reused < 0)
-                return undefined;
-            return { status: failure.status, reason: failure.reason, reused: failure.reused };
-        }
-        catch {
-            return undefined;
-        }
-    }
-    put(key, failure) {
-        writeFileAtomic(this.file(key), JSON.stringify(failure, null, 2) + '\n');
-    }
-    delete(key) {
-        (0,external_node_fs_namespaceObject.rmSync)(this.file(key), { force: true });
-    }
-    file(key) {
-        // Keys are hex digests (stages/harvest/key.ts): one is one file name.
-        if (!/^[0-9a-f]{16,128}$/.test(key))
-            throw new Error(`not an oracle key: ${key}`);
-        return (0,external_node_path_namespaceObject.join)(this.dir, `${key}.json`);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/stores/quarantine.ts
-
-
-/** Nondeterministic instances' answers, one file per instance: `<dir>/<id>.json`. */
-class DirQuarantine {
-    dir;
-    constructor(dir) {
-        this.dir = dir;
-    }
-    put(id, runs) {
-        // Ids are validated ([A-Za-z0-9._-], not starting with a dot), so one is one file name.
-        const file = (0,external_node_path_namespaceObject.join)(this.dir, `${id}.json`);
-        writeFileAtomic(file, JSON.stringify({ id, runs }, null, 2) + '\n');
-        return file;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/stores/runtime-memo.ts
-
-
-
-/** A memo file larger than this is not one (a runtime and a source are a few KiB). */
-const MAX_MEMO_BYTES = 1 << 20;
-/**
- * What each environment last resolved to, one file per key: `<dir>/<key>.json`.
- * Read only when it is a regular file (a link is not followed) under a size cap
- * (the cache directory may be restored from elsewhere); anything that is not a memo reads as none, and the environment is
- * resolved on the engine as if never seen.
- */
-class DirRuntimeMemo {
-    dir;
-    constructor(dir) {
-        this.dir = dir;
-    }
-    get(key) {
-        try {
-            const text = readRegularFile((0,external_node_path_namespaceObject.join)(this.dir, `${key}.json`), {
-                maxBytes: MAX_MEMO_BYTES,
-                follow: false,
-            });
-            const memo = JSON.parse(text);
-            const backend = memo.runtime?.backend;
-            const kind = memo.source?.kind;
-            if ((backend !== 'docker' && backend !== 'local') || typeof kind !== 'string')
-                return undefined;
-            return memo;
-        }
-        catch {
-            return undefined;
-        }
-    }
-    put(key, value) {
-        writeFileAtomic((0,external_node_path_namespaceObject.join)(this.dir, `${key}.json`), JSON.stringify(value, null, 2) + '\n');
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/stores/response-cache.ts
-
-
-
-
-
-/** A stored reply larger than this is not one (replies are read up to 8 MiB). */
-const MAX_STORED_BYTES = 16 * 1024 * 1024;
-const storedSchema = object({
-    text: schemas_string(),
-    reasoning: schemas_string().optional(),
-    finishReason: schemas_string().optional(),
-    tokensIn: schemas_number(),
-    tokensOut: schemas_number(),
-    latencyMs: schemas_number(),
-    retries: schemas_number(),
-});
-/**
- * Replies on disk under `<cache>/responses/<k[0:2]>/<k>.json`, written then
- * renamed. A corrupt entry is a miss (asked again), never trusted or fatal.
- */
-class DirResponseCache {
-    dir;
-    constructor(dir) {
-        this.dir = dir;
-    }
-    file(key) {
-        return (0,external_node_path_namespaceObject.join)(this.dir, key.slice(0, 2), `${key}.json`);
-    }
-    get(key) {
-        const file = this.file(key);
-        if (!(0,external_node_fs_namespaceObject.lstatSync)(file, { throwIfNoEntry: false }))
-            return undefined;
-        try {
-            const text = readRegularFile(file, { maxBytes: MAX_STORED_BYTES, follow: false });
-            const completion = storedSchema.parse(JSON.parse(text));
-            touch(file); // used this run: kept when the shared cache is pruned (pruneUnused)
-            return completion;
-        }
-        catch {
-            return undefined;
-        }
-    }
-    put(key, completion) {
-        const file = this.file(key);
-        writeFileAtomic(file, JSON.stringify({ ...completion, cached: undefined }));
-    }
-}
-function touch(file) {
-    try {
-        const now = new Date();
-        (0,external_node_fs_namespaceObject.utimesSync)(file, now, now);
-    }
-    catch {
-        // A read-only cache still answers; it is only not pruned as precisely.
-    }
-}
-/**
- * Removes the replies no one read or wrote since `since` (ms): before a
- * shared cache is saved, so that its entry holds this run's replies and not
- * every earlier model revision's, which no later run asks again (each
- * commit is a revision of its own). Returns how many it removed.
- */
-function pruneUnused(dir, since) {
-    let removed = 0;
-    if (!(0,external_node_fs_namespaceObject.lstatSync)(dir, { throwIfNoEntry: false })?.isDirectory())
-        return 0;
-    for (const shard of (0,external_node_fs_namespaceObject.readdirSync)(dir, { withFileTypes: true })) {
-        if (!shard.isDirectory())
-            continue;
-        const at = (0,external_node_path_namespaceObject.join)(dir, shard.name);
-        for (const name of (0,external_node_fs_namespaceObject.readdirSync)(at)) {
-            const file = (0,external_node_path_namespaceObject.join)(at, name);
-            const stat = (0,external_node_fs_namespaceObject.lstatSync)(file, { throwIfNoEntry: false });
-            // A second of slack: some filesystems keep whole-second times.
-            if (stat && (!stat.isFile() || stat.mtimeMs < since - 1000)) {
-                (0,external_node_fs_namespaceObject.unlinkSync)(file);
-                removed++;
-            }
-        }
-    }
-    return removed;
-}
 
 ;// CONCATENATED MODULE: ./src/adapters/stores/results-dir.ts
 
@@ -85563,58 +85419,6 @@ function parseRunOptions(raw, door = 'cli') {
 function parseCompareOptions(raw) {
     return parseWith(compareOptionsSchema, raw);
 }
-/** `tracegate generate`: an environment, a directory of test files, where the suite goes. */
-const generateOptionsSchema = harvestOptionsSchema
-    .pick({
-    cache: true,
-    backend: true,
-    'base-image': true,
-    'retry-failed': true,
-    'image-registry': true,
-    'image-registry-push': true,
-})
-    .extend({
-    /** An environment recipe file (any source: packages, git, image); with --repo, its packages and python. */
-    environment: schemas_string().optional(),
-    /** A git checkout: the suite's environment is that repository at its HEAD commit. */
-    repo: schemas_string().optional(),
-    /** The interpreter of a --repo environment without --environment. */
-    python: schemas_string()
-        .regex(/^3\.\d+$/, '--python must be a version like 3.11')
-        .default('3.11'),
-    /** Directory of self-contained test files (test_*.py). */
-    tests: schemas_string({ error: '--tests DIR is required (a directory of test_*.py files)' }),
-    /** Suite root written into. */
-    out: schemas_string({ error: '--out DIR is required (the suite to write into)' }),
-    /** Import names whose code is asked about (default: the environment's name). */
-    packages: schemas_string()
-        .regex(/^[A-Za-z_][\w.]*(,[A-Za-z_][\w.]*)*$/, '--packages: import names, comma-separated')
-        .transform((v) => v.split(','))
-        .optional(),
-    /** The folder under --out and the id prefix (default: the environment's name). */
-    suite: schemas_string()
-        .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, '--suite: lowercase letters, digits and -')
-        .optional(),
-    seed: options_int('seed', 0, 2 ** 31).default(0),
-    'targets-per-file': options_int('targets-per-file', 1, 500).default(12),
-    max: options_int('max', 1, 100_000).optional(),
-    timeout: options_int('timeout', 1, 3600).default(60),
-    /** Where the report of kept and rejected candidates goes (default OUT/SUITE/generate-report.json). */
-    report: schemas_string().optional(),
-    /**
-     * The variant screen's epoch (keep only instances a run finds a fresh variant of), or off.
-     * Default 0: no run's epoch unless asked (runs default to 1; `auto` gives the ISO week).
-     */
-    'variant-screen': schemas_string()
-        .regex(/^(off|\d{1,10})$/, '--variant-screen must be off or an epoch (a whole number), e.g. 0')
-        .default('0')
-        .transform((v) => (v === 'off' ? undefined : Number(v)))
-        .refine((v) => v === undefined || v <= 2 ** 31, '--variant-screen must be at most 2147483648'),
-});
-const GENERATE_OPTION_NAMES = Object.keys(generateOptionsSchema.shape);
-function parseGenerateOptions(raw) {
-    return parseWith(generateOptionsSchema, raw);
-}
 function parseHarvestOptions(raw) {
     return parseWith(harvestOptionsSchema, raw);
 }
@@ -86945,6 +86749,150 @@ function memorisationOf(records, policy) {
         ])),
     };
 }
+
+;// CONCATENATED MODULE: ./src/contracts/history.ts
+
+
+/** Version of the history format; a newer writer's data is refused with a clear error. */
+const HISTORY_SCHEMA = 'tracegate/history@1';
+/** A run name: one history series (and one sticky comment) per name. */
+const runNameSchema = schemas_string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, . _ - (at most 64)');
+/**
+ * A commit sha as history stores it: lowercase hex, 7–64 characters. Paths
+ * are built from it (and from the run name), so nothing else is accepted.
+ */
+const commitShaSchema = schemas_string().regex(/^[0-9a-f]{7,64}$/, 'a lowercase hex commit sha');
+/** What names a recorded run, in an entry and in its index row alike. */
+const runFields = {
+    name: runNameSchema,
+    commit: commitShaSchema,
+    /** The commit's first parent, when known (push events, the CLI's --parent). */
+    parent: schemas_string().optional(),
+    /** The branch the commit was recorded on, when known. */
+    branch: schemas_string().optional(),
+    recordedAt: schemas_string(),
+    /** The gate's verdict for this run. */
+    verdict: schemas_string().optional(),
+};
+/** One history entry: a run of `name` at `commit`, with its per-item records. */
+const historyEntrySchema = object({
+    schema: literal(HISTORY_SCHEMA),
+    ...runFields,
+    /** Whether a label accepted a failure. */
+    accepted: object({ label: schemas_string(), note: schemas_string().optional() }).optional(),
+    results: resultsSchema,
+});
+/** One kind's counts in an index row. */
+/** A share of items (accuracy): a number from 0 to 1. */
+const shareSchema = schemas_number().min(0).max(1);
+/** A count of items: a whole number from 0. */
+const countSchema = schemas_number().int().nonnegative();
+const kindCountSchema = object({ total: countSchema, correct: countSchema })
+    .refine((c) => c.correct <= c.total, 'correct is more than total');
+/** Flipped items an index row lists at most (regressed first); the entry holds them all. */
+const FLIPPED_IN_INDEX = 20;
+/** A flipped item as the index keeps it: the id and, when the entry's records say, its kind. */
+const flippedItemSchema = object({ id: schemas_string(), kind: schemas_string().optional() });
+/** The comparison's flipped items, capped at FLIPPED_IN_INDEX between the two lists. */
+const flippedRowSchema = object({
+    /** Right in the baseline, wrong now (regressed). */
+    lost: array(flippedItemSchema),
+    /** Wrong in the baseline, right now (fixed). */
+    gained: array(flippedItemSchema),
+    /** How many flipped each way in all (the lists above may be shorter). */
+    lostTotal: countSchema,
+    gainedTotal: countSchema,
+    /** The baseline's commit, when the baseline was one. */
+    baseline: schemas_string().optional(),
+});
+/**
+ * One row of the index: enough to draw a trend and find an entry without
+ * reading it. Values are checked where they enter (shares in [0, 1], counts
+ * whole and non-negative, `correct` ≤ `total`): a row out of range is
+ * skipped with a warning, never drawn or averaged.
+ */
+const indexRowSchema = object({
+    ...runFields,
+    accepted: schemas_boolean().optional(),
+    accuracy: shareSchema,
+    total: countSchema,
+    byKind: record(schemas_string(), shareSchema),
+    /** Items right overall (with `total`, the interval). Absent from rows written before it was kept. */
+    correct: countSchema.optional(),
+    /** Per kind: items scored and right (the item count and interval the dashboard draws). */
+    byKindCounts: record(schemas_string(), kindCountSchema).optional(),
+    /** The items that flipped against the run's baseline, capped (the dashboard lists them). */
+    flipped: flippedRowSchema.optional(),
+    model: schemas_string(),
+    revision: schemas_string().optional(),
+    /** The entry's prompt version and scorer: a baseline of another one is skipped unread. */
+    promptVersion: schemas_string().optional(),
+    scorer: schemas_string().optional(),
+})
+    .refine((r) => r.correct === undefined || r.correct <= r.total, 'correct is more than total');
+const historyIndexSchema = object({
+    schema: literal(HISTORY_SCHEMA),
+    rows: array(indexRowSchema),
+});
+/** The index row of an entry. */
+function indexRow(entry) {
+    const { summary, model } = entry.results;
+    const flipped = flippedOf(entry.results);
+    return {
+        name: entry.name,
+        commit: entry.commit,
+        ...(entry.parent ? { parent: entry.parent } : {}),
+        ...(entry.branch ? { branch: entry.branch } : {}),
+        recordedAt: entry.recordedAt,
+        ...(entry.verdict ? { verdict: entry.verdict } : {}),
+        ...(entry.accepted ? { accepted: true } : {}),
+        accuracy: summary.accuracy,
+        total: summary.total,
+        byKind: Object.fromEntries(Object.entries(summary.byKind).map(([k, s]) => [k, s.accuracy])),
+        correct: summary.correct,
+        byKindCounts: Object.fromEntries(Object.entries(summary.byKind).map(([k, s]) => [k, { total: s.total, correct: s.correct }])),
+        ...(flipped ? { flipped } : {}),
+        model: model.name,
+        ...(model.revision ? { revision: model.revision } : {}),
+        promptVersion: entry.results.promptVersion,
+        ...(history_scorerOf(entry.results) ? { scorer: history_scorerOf(entry.results) } : {}),
+    };
+}
+/** The comparison's flipped items with their kinds, regressed first, at most FLIPPED_IN_INDEX. */
+function flippedOf(results) {
+    const flipped = results.comparison?.flipped;
+    if (!flipped)
+        return undefined;
+    const kinds = new Map(results.instances.map((r) => [r.id, r.kind]));
+    const item = (id) => {
+        const kind = kinds.get(id);
+        return kind ? { id, kind } : { id };
+    };
+    const lost = flipped.lost.slice(0, FLIPPED_IN_INDEX);
+    const gained = flipped.gained.slice(0, FLIPPED_IN_INDEX - lost.length);
+    const baseline = results.comparison?.baseline?.commit;
+    return {
+        lost: lost.map(item),
+        gained: gained.map(item),
+        lostTotal: flipped.lost.length,
+        gainedTotal: flipped.gained.length,
+        ...(baseline ? { baseline } : {}),
+    };
+}
+/** The scorer (`name@version`) a run was scored with, when its results say (read defensively). */
+function history_scorerOf(results) {
+    const scorer = results.provenance?.scorer;
+    return typeof scorer === 'string' ? scorer : undefined;
+}
+/** Where an entry lives inside the history (a directory or the data branch's tree). */
+const ENTRIES_DIR = 'entries';
+/** A history entry file larger than this is skipped with a warning, never read (one run's records). */
+const history_MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+/** An index larger than this is refused (a row is a few hundred bytes: set a retention). */
+const MAX_INDEX_BYTES = 32 * 1024 * 1024;
+const entryPath = (name, commit) => `${ENTRIES_DIR}/${name}/${commit}.json`;
+const INDEX_PATH = 'index.json';
 
 ;// CONCATENATED MODULE: ./src/adapters/history/index-merge.ts
 /**
@@ -90368,7 +90316,7 @@ class DirHistory {
         const index = path === INDEX_PATH;
         try {
             return readRegularFile(file, {
-                maxBytes: index ? MAX_INDEX_BYTES : MAX_ENTRY_BYTES,
+                maxBytes: index ? MAX_INDEX_BYTES : history_MAX_ENTRY_BYTES,
                 follow: false,
             });
         }
@@ -91527,6 +91475,7 @@ function gitCommitGraph(cwd) {
 ;// CONCATENATED MODULE: ./src/doors/cli/flags.ts
 
 
+
 /** `CMD --help` or `-h`: the command's usage goes to stdout and the exit code is 0. */
 class HelpRequest extends Error {
     usage;
@@ -91656,6 +91605,21 @@ function exitCodeFor(verdict, onInconclusive) {
                     : ExitCode.Inconclusive;
     }
 }
+/** CLI-only flags: the commit a run is recorded at (the Action takes it from the event). */
+const AT_COMMIT = ['commit', 'parent'];
+function atCommit(commit, parent) {
+    for (const [flag, value] of [
+        ['--commit', commit],
+        ['--parent', parent],
+    ])
+        if (value !== undefined && !commitShaSchema.safeParse(value).success)
+            throw new UsageError(`${flag} must be a lowercase commit sha, got "${value}"`);
+    if (parent && !commit)
+        throw new UsageError('--parent needs --commit (the commit of this run)');
+    return commit ? { commit, ...(parent ? { parent } : {}) } : undefined;
+}
+/** Commits the trend in report.md shows when a history is given (the Action's default). */
+const CLI_TREND_COMMITS = 10;
 
 ;// CONCATENATED MODULE: ./src/doors/cli/compare.ts
 
@@ -91689,6 +91653,100 @@ function compareCommand(args, io, usage) {
     ].join('\n'));
     io.stderr(`Wrote ${file}`);
     return exitCodeFor(comparison.verdict, options['on-inconclusive']);
+}
+
+;// CONCATENATED MODULE: ./src/doors/cli/merge.ts
+
+
+
+
+
+/** What `merge` takes: where the run goes and how it is judged (the model is the shards'). */
+const MERGE_FLAGS = [
+    'out',
+    'history',
+    'baseline',
+    'name',
+    'retention',
+    'instances',
+    'scoring',
+    'world-factor',
+    ...GATE_OPTION_NAMES,
+];
+async function mergeCommand(args, io, logger, usage) {
+    const { values, positionals } = parseFlagsAndArgs(args, [...MERGE_FLAGS, ...AT_COMMIT], usage, 'merge');
+    if (!positionals.length)
+        throw new UsageError("merge needs the shards' output directories: tracegate merge DIR... (or one directory holding them)");
+    const { commit, parent, ...flags } = values;
+    // The model and endpoint are the shards' (results.json holds them): none is asked here.
+    const options = parseRunOptions({ ...flags, endpoint: 'http://shards.invalid', model: 'shards' });
+    const at = atCommit(commit, parent);
+    const outcome = await mergeGate({
+        options,
+        dirs: positionals,
+        ...(at ? { event: { kind: 'push', ...at, sha: at.commit }, record: at } : {}),
+        trend: { last: CLI_TREND_COMMITS },
+        howToRecord: 'a merge with --history DIR --commit SHA records one',
+    }, { logger, commitGraph: gitCommitGraph(process.cwd()) });
+    io.stdout(outcome.report);
+    return exitCodeFor(outcome.comparison.verdict, options['on-inconclusive']);
+}
+
+;// CONCATENATED MODULE: ./src/app/config/generate-options.ts
+// `tracegate generate`'s options: an environment, a directory of test files, where the suite goes.
+
+
+/** `tracegate generate`: an environment, a directory of test files, where the suite goes. */
+const generateOptionsSchema = harvestOptionsSchema
+    .pick({
+    cache: true,
+    backend: true,
+    'base-image': true,
+    'retry-failed': true,
+    'image-registry': true,
+    'image-registry-push': true,
+})
+    .extend({
+    /** An environment recipe file (any source: packages, git, image); with --repo, its packages and python. */
+    environment: schemas_string().optional(),
+    /** A git checkout: the suite's environment is that repository at its HEAD commit. */
+    repo: schemas_string().optional(),
+    /** The interpreter of a --repo environment without --environment. */
+    python: schemas_string()
+        .regex(/^3\.\d+$/, '--python must be a version like 3.11')
+        .default('3.11'),
+    /** Directory of self-contained test files (test_*.py). */
+    tests: schemas_string({ error: '--tests DIR is required (a directory of test_*.py files)' }),
+    /** Suite root written into. */
+    out: schemas_string({ error: '--out DIR is required (the suite to write into)' }),
+    /** Import names whose code is asked about (default: the environment's name). */
+    packages: schemas_string()
+        .regex(/^[A-Za-z_][\w.]*(,[A-Za-z_][\w.]*)*$/, '--packages: import names, comma-separated')
+        .transform((v) => v.split(','))
+        .optional(),
+    /** The folder under --out and the id prefix (default: the environment's name). */
+    suite: schemas_string()
+        .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, '--suite: lowercase letters, digits and -')
+        .optional(),
+    seed: options_int('seed', 0, 2 ** 31).default(0),
+    'targets-per-file': options_int('targets-per-file', 1, 500).default(12),
+    max: options_int('max', 1, 100_000).optional(),
+    timeout: options_int('timeout', 1, 3600).default(60),
+    /** Where the report of kept and rejected candidates goes (default OUT/SUITE/generate-report.json). */
+    report: schemas_string().optional(),
+    /**
+     * The variant screen's epoch (keep only instances a run finds a fresh variant of), or off.
+     * Default 0: no run's epoch unless asked (runs default to 1; `auto` gives the ISO week).
+     */
+    'variant-screen': schemas_string()
+        .regex(/^(off|\d{1,10})$/, '--variant-screen must be off or an epoch (a whole number), e.g. 0')
+        .default('0')
+        .transform((v) => (v === 'off' ? undefined : Number(v)))
+        .refine((v) => v === undefined || v <= 2 ** 31, '--variant-screen must be at most 2147483648'),
+});
+const GENERATE_OPTION_NAMES = Object.keys(generateOptionsSchema.shape);
+function parseGenerateOptions(raw) {
+    return parseWith(generateOptionsSchema, raw);
 }
 
 ;// CONCATENATED MODULE: ./src/contracts/scout.ts
@@ -92728,18 +92786,6 @@ const defaultIo = {
     stderr: (t) => process.stderr.write(t + '\n'),
     env: process.env,
 };
-/** What `merge` takes: where the run goes and how it is judged (the model is the shards'). */
-const MERGE_FLAGS = [
-    'out',
-    'history',
-    'baseline',
-    'name',
-    'retention',
-    'instances',
-    'scoring',
-    'world-factor',
-    ...GATE_OPTION_NAMES,
-];
 /** The flags each command takes (for its usage and its typo suggestions). */
 const COMMAND_FLAGS = {
     run: [...RUN_OPTION_NAMES, 'commit', 'parent'],
@@ -92776,7 +92822,7 @@ engines) {
             case 'demo':
                 return await demoCommand(commands_parseFlags(rest, RUN_OPTION_NAMES, 'demo'), io, logger, lifecycle, engines);
             case 'merge':
-                return await mergeCommand(rest, io, logger);
+                return await mergeCommand(rest, io, logger, USAGE);
             case 'dashboard':
                 return await dashboardCommand(rest, io, logger);
             case 'compare':
@@ -92818,19 +92864,6 @@ async function runCommand(args, io, logger, lifecycle, engines) {
     });
     return runWith(options, io, logger, lifecycle, (verdict) => exitCodeFor(verdict, options['on-inconclusive']), atCommit(commit, parent), engines);
 }
-/** CLI-only flags: the commit a run is recorded at (the Action takes it from the event). */
-const AT_COMMIT = ['commit', 'parent'];
-function atCommit(commit, parent) {
-    for (const [flag, value] of [
-        ['--commit', commit],
-        ['--parent', parent],
-    ])
-        if (value !== undefined && !commitShaSchema.safeParse(value).success)
-            throw new UsageError(`${flag} must be a lowercase commit sha, got "${value}"`);
-    if (parent && !commit)
-        throw new UsageError('--parent needs --commit (the commit of this run)');
-    return commit ? { commit, ...(parent ? { parent } : {}) } : undefined;
-}
 /** The gate run (the application both doors call), its report on stdout. */
 async function runWith(options, io, logger, lifecycle, exitFor, at, engines) {
     const outcome = await runGate({
@@ -92843,26 +92876,6 @@ async function runWith(options, io, logger, lifecycle, exitFor, at, engines) {
     // A shard has no verdict of its own: it succeeds when its part was answered (the merge gates).
     return options.shard ? ExitCode.Pass : exitFor(outcome.comparison.verdict);
 }
-async function mergeCommand(args, io, logger) {
-    const { values, positionals } = parseFlagsAndArgs(args, [...MERGE_FLAGS, ...AT_COMMIT], USAGE, 'merge');
-    if (!positionals.length)
-        throw new UsageError("merge needs the shards' output directories: tracegate merge DIR... (or one directory holding them)");
-    const { commit, parent, ...flags } = values;
-    // The model and endpoint are the shards' (results.json holds them): none is asked here.
-    const options = parseRunOptions({ ...flags, endpoint: 'http://shards.invalid', model: 'shards' });
-    const at = atCommit(commit, parent);
-    const outcome = await mergeGate({
-        options,
-        dirs: positionals,
-        ...(at ? { event: { kind: 'push', ...at, sha: at.commit }, record: at } : {}),
-        trend: { last: CLI_TREND_COMMITS },
-        howToRecord: 'a merge with --history DIR --commit SHA records one',
-    }, { logger, commitGraph: gitCommitGraph(process.cwd()) });
-    io.stdout(outcome.report);
-    return exitCodeFor(outcome.comparison.verdict, options['on-inconclusive']);
-}
-/** Commits the trend in report.md shows when a history is given (the Action's default). */
-const CLI_TREND_COMMITS = 10;
 async function dashboardCommand(args, io, logger) {
     const { history, out } = commands_parseFlags(args, ['history', 'out'], 'dashboard');
     if (!history)

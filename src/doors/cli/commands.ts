@@ -1,4 +1,3 @@
-import { commitShaSchema } from '../../contracts/history.js';
 import {
   harvestDeps,
   loadSelection,
@@ -9,7 +8,6 @@ import {
 } from '../../app/config/assemble.js';
 import {
   COMPARE_OPTION_NAMES,
-  GATE_OPTION_NAMES,
   HARVEST_OPTION_NAMES,
   parseHarvestOptions,
   parseRunOptions,
@@ -22,11 +20,12 @@ import { tracerDigest } from '../../stages/harvest/tracer-digest.js';
 import { tracerDir } from '../../paths.js';
 import { harvestOnly } from '../../app/pipeline.js';
 import { historyStore } from '../../app/config/history.js';
-import { mergeGate, runGate } from '../../app/run-gate.js';
+import { runGate } from '../../app/run-gate.js';
 import { gitCommitGraph } from '../../adapters/history/commit-graph.js';
 import { renderDashboard } from '../../stages/report/dashboard.js';
 import { writeFileAtomic } from '../../adapters/stores/atomic.js';
 import { compareCommand } from './compare.js';
+import { MERGE_FLAGS, mergeCommand } from './merge.js';
 import { generateCommand, statsCommand } from './generate.js';
 import { scoreCommand } from './score.js';
 import { demoCommand } from './demo.js';
@@ -36,7 +35,9 @@ import {
   exitCodeFor,
   HelpRequest,
   parseFlags as parseNamedFlags,
-  parseFlagsAndArgs,
+  AT_COMMIT,
+  atCommit,
+  CLI_TREND_COMMITS,
   type Io,
 } from './flags.js';
 
@@ -159,19 +160,6 @@ const defaultIo: Io = {
   env: process.env,
 };
 
-/** What `merge` takes: where the run goes and how it is judged (the model is the shards'). */
-const MERGE_FLAGS = [
-  'out',
-  'history',
-  'baseline',
-  'name',
-  'retention',
-  'instances',
-  'scoring',
-  'world-factor',
-  ...GATE_OPTION_NAMES,
-] as const;
-
 /** The flags each command takes (for its usage and its typo suggestions). */
 const COMMAND_FLAGS: Record<string, readonly string[]> = {
   run: [...RUN_OPTION_NAMES, 'commit', 'parent'],
@@ -223,7 +211,7 @@ export async function cli(
           engines,
         );
       case 'merge':
-        return await mergeCommand(rest, io, logger);
+        return await mergeCommand(rest, io, logger, USAGE);
       case 'dashboard':
         return await dashboardCommand(rest, io, logger);
       case 'compare':
@@ -282,23 +270,6 @@ async function runCommand(
   );
 }
 
-/** CLI-only flags: the commit a run is recorded at (the Action takes it from the event). */
-const AT_COMMIT = ['commit', 'parent'] as const;
-
-function atCommit(
-  commit?: string,
-  parent?: string,
-): { commit: string; parent?: string } | undefined {
-  for (const [flag, value] of [
-    ['--commit', commit],
-    ['--parent', parent],
-  ] as const)
-    if (value !== undefined && !commitShaSchema.safeParse(value).success)
-      throw new UsageError(`${flag} must be a lowercase commit sha, got "${value}"`);
-  if (parent && !commit) throw new UsageError('--parent needs --commit (the commit of this run)');
-  return commit ? { commit, ...(parent ? { parent } : {}) } : undefined;
-}
-
 /** The gate run (the application both doors call), its report on stdout. */
 async function runWith(
   options: RunOptions,
@@ -322,38 +293,6 @@ async function runWith(
   // A shard has no verdict of its own: it succeeds when its part was answered (the merge gates).
   return options.shard ? ExitCode.Pass : exitFor(outcome.comparison.verdict);
 }
-
-async function mergeCommand(args: string[], io: Io, logger: Logger): Promise<number> {
-  const { values, positionals } = parseFlagsAndArgs(
-    args,
-    [...MERGE_FLAGS, ...AT_COMMIT],
-    USAGE,
-    'merge',
-  );
-  if (!positionals.length)
-    throw new UsageError(
-      "merge needs the shards' output directories: tracegate merge DIR... (or one directory holding them)",
-    );
-  const { commit, parent, ...flags } = values;
-  // The model and endpoint are the shards' (results.json holds them): none is asked here.
-  const options = parseRunOptions({ ...flags, endpoint: 'http://shards.invalid', model: 'shards' });
-  const at = atCommit(commit, parent);
-  const outcome = await mergeGate(
-    {
-      options,
-      dirs: positionals,
-      ...(at ? { event: { kind: 'push' as const, ...at, sha: at.commit }, record: at } : {}),
-      trend: { last: CLI_TREND_COMMITS },
-      howToRecord: 'a merge with --history DIR --commit SHA records one',
-    },
-    { logger, commitGraph: gitCommitGraph(process.cwd()) },
-  );
-  io.stdout(outcome.report);
-  return exitCodeFor(outcome.comparison.verdict, options['on-inconclusive']);
-}
-
-/** Commits the trend in report.md shows when a history is given (the Action's default). */
-const CLI_TREND_COMMITS = 10;
 
 async function dashboardCommand(args: string[], io: Io, logger: Logger): Promise<number> {
   const { history, out } = parseFlags(args, ['history', 'out'] as const, 'dashboard');

@@ -1,3 +1,4 @@
+import { commitShaSchema } from '../../contracts/history.js';
 import { parseArgs } from 'node:util';
 import type { OnInconclusive, Verdict } from '../../contracts/comparison.js';
 import { ExitCode, messageOf, UsageError } from '../../errors.js';
@@ -146,3 +147,23 @@ export function exitCodeFor(verdict: Verdict, onInconclusive: OnInconclusive): n
           : ExitCode.Inconclusive;
   }
 }
+
+/** CLI-only flags: the commit a run is recorded at (the Action takes it from the event). */
+export const AT_COMMIT = ['commit', 'parent'] as const;
+
+export function atCommit(
+  commit?: string,
+  parent?: string,
+): { commit: string; parent?: string } | undefined {
+  for (const [flag, value] of [
+    ['--commit', commit],
+    ['--parent', parent],
+  ] as const)
+    if (value !== undefined && !commitShaSchema.safeParse(value).success)
+      throw new UsageError(`${flag} must be a lowercase commit sha, got "${value}"`);
+  if (parent && !commit) throw new UsageError('--parent needs --commit (the commit of this run)');
+  return commit ? { commit, ...(parent ? { parent } : {}) } : undefined;
+}
+
+/** Commits the trend in report.md shows when a history is given (the Action's default). */
+export const CLI_TREND_COMMITS = 10;

@@ -9,7 +9,7 @@ import {
   type Lifecycle,
   type Logger,
 } from '../../app/config/assemble.js';
-import { GENERATE_OPTION_NAMES, parseGenerateOptions } from '../../app/config/options.js';
+import { GENERATE_OPTION_NAMES, parseGenerateOptions } from '../../app/config/generate-options.js';
 import { environmentSchema, type Environment } from '../../contracts/environment.js';
 import { describeIssues } from '../../contracts/instance.js';
 import { ExitCode, UsageError } from '../../errors.js';
