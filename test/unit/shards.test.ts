@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli } from '../../src/doors/cli/commands.js';
 import type { Engines } from '../../src/app/config/assemble.js';
@@ -294,8 +294,39 @@ describe('sharded runs merged', () => {
     expect(plain.said).toMatch(/not a shard's results/);
     const none = await merge(join(dir, 'nowhere'));
     expect(none.said).toMatch(/not a directory/);
+    // A truncated or hostile part is read like any results file, and refused by name.
+    const cut = join(dir, 'cut');
+    cpSync(join(dir, 'a2'), cut, { recursive: true });
+    const text = readFileSync(join(cut, 'results.json'), 'utf8');
+    writeFileSync(join(cut, 'results.json'), text.slice(0, text.length / 2));
+    const truncated = await merge(join(dir, 'a1'), cut);
+    expect(truncated.code).toBe(2);
+    expect(truncated.said).toContain(`${join(cut, 'results.json')}: not valid JSON`);
+    writeFileSync(
+      join(cut, 'results.json'),
+      JSON.stringify({ ...JSON.parse(text), instances: [{ id: 1 }] }),
+    );
+    const hostile = await merge(join(dir, 'a1'), cut);
+    expect(hostile.code).toBe(2);
+    expect(hostile.said).toContain(`${join(cut, 'results.json')}: not a tracegate results file`);
     const ok = await merge(join(dir, 'a1'), join(dir, 'a2'));
     expect(ok.code).toBe(0);
+  });
+
+  it('refuses a shard that is not i/n with 1 ≤ i ≤ n ≤ 256, naming the flag', async () => {
+    const dir = tempDir('tg-shards-flag-');
+    for (const bad of ['0/4', '5/4', 'a/b', '1/257', '2']) {
+      const said: string[] = [];
+      const code = await cli(
+        ['run', ...flags({ ...common(dir), out: join(dir, 'o'), shard: bad })],
+        { ...quiet, stderr: (t) => said.push(t) },
+        {},
+        model(() => false),
+      );
+      expect(code).toBe(2);
+      expect(said.join('\n')).toContain(`--shard must be i/n with 1 ≤ i ≤ n ≤ 256`);
+      expect(said.join('\n')).toContain(`got "${bad}"`);
+    }
   });
 });
 
