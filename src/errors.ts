@@ -64,11 +64,20 @@ export class InstanceError extends TracegateError {
 /** No Docker engine reachable (and no cached oracle to fall back on). */
 export class DockerUnavailableError extends TracegateError {
   readonly exitCode = ExitCode.Infrastructure;
-  constructor(detail: string) {
+  constructor(detail: string, remote?: { host: string; tls: boolean }) {
     super(
-      `No Docker engine reachable (${detail}). Start one (e.g. \`sudo systemctl start docker\`, ` +
-        'or run scripts/ensure-docker.sh), point DOCKER_HOST at it, or pass --backend local ' +
-        'to harvest in a virtualenv on this host.',
+      remote
+        ? `The Docker engine at DOCKER_HOST=${remote.host} did not answer (${detail}). Check that the ` +
+            'engine listens there and this machine can reach it' +
+            (remote.tls
+              ? "; with TLS, that DOCKER_CERT_PATH holds ca.pem (the CA that signed the engine's " +
+                "certificate, issued for this address) and this client's cert.pem and key.pem, " +
+                'signed by the CA the engine trusts (--tlscacert)'
+              : '; a TLS engine needs DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH') +
+            '. Or unset DOCKER_HOST to use the local engine.'
+        : `No Docker engine reachable (${detail}). Start one (e.g. \`sudo systemctl start docker\`, ` +
+            'or run scripts/ensure-docker.sh), point DOCKER_HOST at it, or pass --backend local ' +
+            'to harvest in a virtualenv on this host.',
     );
     this.name = 'DockerUnavailableError';
   }

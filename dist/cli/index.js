@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8122);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6955);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8122:
+/***/ 6955:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -67296,10 +67296,19 @@ class InstanceError extends TracegateError {
 /** No Docker engine reachable (and no cached oracle to fall back on). */
 class DockerUnavailableError extends TracegateError {
     exitCode = ExitCode.Infrastructure;
-    constructor(detail) {
-        super(`No Docker engine reachable (${detail}). Start one (e.g. \`sudo systemctl start docker\`, ` +
-            'or run scripts/ensure-docker.sh), point DOCKER_HOST at it, or pass --backend local ' +
-            'to harvest in a virtualenv on this host.');
+    constructor(detail, remote) {
+        super(remote
+            ? `The Docker engine at DOCKER_HOST=${remote.host} did not answer (${detail}). Check that the ` +
+                'engine listens there and this machine can reach it' +
+                (remote.tls
+                    ? "; with TLS, that DOCKER_CERT_PATH holds ca.pem (the CA that signed the engine's " +
+                        "certificate, issued for this address) and this client's cert.pem and key.pem, " +
+                        'signed by the CA the engine trusts (--tlscacert)'
+                    : '; a TLS engine needs DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH') +
+                '. Or unset DOCKER_HOST to use the local engine.'
+            : `No Docker engine reachable (${detail}). Start one (e.g. \`sudo systemctl start docker\`, ` +
+                'or run scripts/ensure-docker.sh), point DOCKER_HOST at it, or pass --backend local ' +
+                'to harvest in a virtualenv on this host.');
         this.name = 'DockerUnavailableError';
     }
 }
@@ -67448,8 +67457,6 @@ class AutoBackend {
     }
 }
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: ./src/adapters/backends/sandbox-policy.ts
 /** Where the tracer, the plan, the instances and the scratch space appear in a harvest container. */
 const MOUNT = {
@@ -67473,7 +67480,9 @@ const DEFAULT_LIMITS = {
  * privileges; memory, pids and scratch space bounded. The tests themselves
  * run unprivileged (uid ≥ TEST_UID_BASE) with no capabilities at all.
  */
-function sandboxHostConfig(binds, limits = DEFAULT_LIMITS, volumes = []) {
+function sandboxHostConfig(
+/** Host paths bound in: none for a harvest (its files come through the API); the tracer's own tests use them. */
+binds, limits = DEFAULT_LIMITS, volumes = []) {
     return {
         Binds: binds,
         ...(volumes.length
@@ -67518,6 +67527,8 @@ function sandboxContainer(image, cmd, hostConfig, labels) {
 // EXTERNAL MODULE: ./node_modules/dockerode/lib/docker.js
 var lib_docker = __nccwpck_require__(9040);
 var docker_default = /*#__PURE__*/__nccwpck_require__.n(lib_docker);
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:stream/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
 ;// CONCATENATED MODULE: ./src/adapters/backends/docker/container-client.ts
@@ -67664,6 +67675,9 @@ class DockerodeContainer {
     constructor(container) {
         this.container = container;
     }
+    async putArchive(tar, path) {
+        await engine(() => this.container.putArchive(tar, { path }));
+    }
     async attach(stdout, stderr) {
         const stream = await engine(() => this.container.attach({ stream: true, stdout: true, stderr: true }));
         this.container.modem.demuxStream(stream, stdout, stderr);
@@ -67778,7 +67792,7 @@ async function ensureEngine(client, log) {
         await withTimeout(client.ping(), 10_000, 'ping timed out');
     }
     catch (error) {
-        throw new DockerUnavailableError(error.message);
+        throw new DockerUnavailableError(error.message, remoteHost());
     }
     await sweep(client, log);
 }
@@ -67854,6 +67868,13 @@ async function withTimeout(promise, ms, message) {
     finally {
         clearTimeout(timer);
     }
+}
+/** The remote engine DOCKER_HOST names (tcp:// or ssh://), if any: its failures say what to check. */
+function remoteHost() {
+    const host = process.env.DOCKER_HOST;
+    if (!host || /^(unix|npipe):/.test(host))
+        return undefined;
+    return { host, tls: process.env.DOCKER_TLS_VERIFY === '1' || !!process.env.DOCKER_CERT_PATH };
 }
 
 ;// CONCATENATED MODULE: external "node:stream"
@@ -69062,6 +69083,8 @@ async function runInSandbox(deps, job) {
     let stopLiveness = () => { };
     let attached;
     try {
+        for (const { target, tar } of job.files)
+            await container.putArchive(tar, target);
         attached = await container.attach(output.stdout, output.stderr);
         await container.start();
         const liveness = watchEngine(deps.client, deps.livenessMs ?? 2000);
@@ -69091,7 +69114,10 @@ async function createTracked(deps, job) {
     let forget;
     // Tracked: a create in flight when an interrupt lands is waited for and its container removed.
     const creating = deps.client
-        .create(sandboxContainer(job.image, job.cmd, sandboxHostConfig(job.binds, deps.limits ?? DEFAULT_LIMITS, job.volumes), { 'tracegate.job': job.environment.digest.slice(0, 16), ...ownerLabels() }))
+        .create(sandboxContainer(job.image, job.cmd, sandboxHostConfig([], deps.limits ?? DEFAULT_LIMITS, [
+        ...job.files.map((f) => f.target),
+        ...(job.volumes ?? []),
+    ]), { 'tracegate.job': job.environment.digest.slice(0, 16), ...ownerLabels() }))
         .then((created) => {
         forget = cleanups?.add(() => created.remove());
         return created;
@@ -69136,9 +69162,99 @@ function collectOutput(name, log) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/adapters/backends/docker/tar.ts
+// The files a harvest container needs (tracer, plan, instance directories), as a tar archive the
+// engine unpacks into the container through its API: no path of this machine is mounted, so a
+// remote engine gets them the same way as the local one. Every entry is root's, writable by root
+// only (the tests run as other uids and can read, never change, what they are given).
+
+
+/** Names skipped when a directory is read: bytecode the container compiles itself. */
+const SKIPPED = new Set(['__pycache__', '.pytest_cache']);
+/**
+ * The entries of directory `root` under `prefix` (its subdirectories first-level order by name),
+ * group and other write bits cleared; symbolic links kept as links (they resolve inside the
+ * container, as they did through a bind mount).
+ */
+function dirEntries(root, prefix) {
+    const out = [{ path: prefix, mode: 0o755, kind: 'dir' }];
+    for (const name of (0,external_node_fs_namespaceObject.readdirSync)(root).sort()) {
+        if (SKIPPED.has(name))
+            continue;
+        const full = (0,external_node_path_namespaceObject.join)(root, name);
+        const path = `${prefix}/${name}`;
+        const stat = (0,external_node_fs_namespaceObject.lstatSync)(full);
+        const mode = stat.mode & 0o755;
+        if (stat.isSymbolicLink())
+            out.push({ path, mode: 0o777, kind: 'link', target: (0,external_node_fs_namespaceObject.readlinkSync)(full) });
+        else if (stat.isDirectory())
+            out.push(...dirEntries(full, path));
+        else if (stat.isFile())
+            out.push({ path, mode, kind: 'file', data: (0,external_node_fs_namespaceObject.readFileSync)(full) });
+    }
+    return out;
+}
+/** A POSIX ustar archive of the entries, owned by root (uid and gid 0), in their order. */
+function tarOf(entries) {
+    const blocks = [];
+    for (const e of entries) {
+        const data = e.kind === 'file' ? (e.data ?? Buffer.alloc(0)) : Buffer.alloc(0);
+        blocks.push(header(e, data.length));
+        if (data.length) {
+            blocks.push(data);
+            const pad = (512 - (data.length % 512)) % 512;
+            if (pad)
+                blocks.push(Buffer.alloc(pad));
+        }
+    }
+    blocks.push(Buffer.alloc(1024));
+    return Buffer.concat(blocks);
+}
+function header(e, size) {
+    const h = Buffer.alloc(512);
+    const path = e.kind === 'dir' ? `${e.path.replace(/\/+$/, '')}/` : e.path;
+    const { name, prefix } = splitPath(path);
+    h.write(name, 0, 100, 'utf8');
+    tar_octal(h, e.mode, 100, 8);
+    tar_octal(h, 0, 108, 8); // uid
+    tar_octal(h, 0, 116, 8); // gid
+    tar_octal(h, size, 124, 12);
+    tar_octal(h, 0, 136, 12); // mtime: a fixed time, so the same files give the same archive
+    h.fill(' ', 148, 156); // checksum field counts as spaces while summed
+    h.write(e.kind === 'dir' ? '5' : e.kind === 'link' ? '2' : '0', 156, 1, 'ascii');
+    if (e.kind === 'link') {
+        if (Buffer.byteLength(e.target) > 100)
+            throw new Error(`the link ${e.path} points at a path longer than 100 bytes`);
+        h.write(e.target, 157, 100, 'utf8');
+    }
+    h.write('ustar\u0000', 257, 6, 'ascii');
+    h.write('00', 263, 2, 'ascii');
+    h.write('root', 265, 32, 'ascii');
+    h.write('root', 297, 32, 'ascii');
+    h.write(prefix, 345, 155, 'utf8');
+    let sum = 0;
+    for (const byte of h)
+        sum += byte;
+    h.write(`${sum.toString(8).padStart(6, '0')}\u0000 `, 148, 8, 'ascii');
+    return h;
+}
+/** ustar's 100-byte name and 155-byte prefix, split at a slash; a longer path is refused. */
+function splitPath(path) {
+    if (Buffer.byteLength(path) <= 100)
+        return { name: path, prefix: '' };
+    for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) {
+        const prefix = path.slice(0, i);
+        const name = path.slice(i + 1);
+        if (Buffer.byteLength(prefix) <= 155 && Buffer.byteLength(name) <= 100 && name)
+            return { name, prefix };
+    }
+    throw new Error(`the path ${path} is too long for the archive (at most 255 bytes)`);
+}
+function tar_octal(h, value, at, width) {
+    h.write(`${value.toString(8).padStart(width - 1, '0')}\u0000`, at, width, 'ascii');
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/backends/docker/backend.ts
-
-
 
 
 
@@ -69176,31 +69292,23 @@ class DockerBackend {
     async run(job) {
         const env = job.environment;
         const image = await this.images.ensure(env);
-        const planDir = ownedTempDir('plan');
-        const forget = this.options.cleanups?.add(() => (0,external_node_fs_namespaceObject.rmSync)(planDir, { recursive: true, force: true }));
-        (0,external_node_fs_namespaceObject.chmodSync)(planDir, 0o755);
-        try {
-            const binds = [`${this.options.tracerDir}:${MOUNT.tracer}:ro`, `${planDir}:${MOUNT.plan}:ro`];
-            job.instanceDirs.forEach((dir, i) => binds.push(`${dir}:${MOUNT.instances}/${i}:ro`));
-            // Root-only: the plan names every instance's mutant and every reply (the driver reads it as root).
-            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(planDir, 'plan.json'), JSON.stringify(planFor(job)), { mode: 0o600 });
-            const python = env.recipe.image ? env.recipe.image.python : VENV_PYTHON;
-            const checkout = checkoutOf(job);
-            return await runInSandbox(this.sandbox, {
-                image,
-                cmd: [python, `${MOUNT.tracer}/harvest.py`, `${MOUNT.plan}/plan.json`],
-                binds,
-                // A fresh anonymous volume at the checkout's path holds a copy of the image's checkout,
-                // writable by the driver (root) only, and is removed with the container.
-                ...volumesOf(job, checkout),
-                environment: env,
-                timeoutMs: job.timeoutMs,
-            });
-        }
-        finally {
-            (0,external_node_fs_namespaceObject.rmSync)(planDir, { recursive: true, force: true });
-            forget?.();
-        }
+        const python = env.recipe.image ? env.recipe.image.python : VENV_PYTHON;
+        const checkout = checkoutOf(job);
+        return runInSandbox(this.sandbox, {
+            image,
+            cmd: [python, `${MOUNT.tracer}/harvest.py`, `${MOUNT.plan}/plan.json`],
+            files: filesOf(job, this.tracer()),
+            // A fresh anonymous volume at the checkout's path holds a copy of the image's checkout,
+            // writable by the driver (root) only, and is removed with the container.
+            ...volumesOf(job, checkout),
+            environment: env,
+            timeoutMs: job.timeoutMs,
+        });
+    }
+    /** The tracer's archive, read once (its files do not change during a run: they key every oracle). */
+    tracerTar;
+    tracer() {
+        return (this.tracerTar ??= tarOf(dirEntries(this.options.tracerDir, '.')));
     }
 }
 /**
@@ -69217,6 +69325,31 @@ function volumesOf(job, checkout) {
             : []),
     ];
     return volumes.length ? { volumes } : {};
+}
+/**
+ * What the container is given, through the engine's API: the tracer, the plan (root-only: it
+ * names every instance's mutant and every reply; the driver reads it as root) and each instance
+ * directory, every file root's and read-only to the tests.
+ */
+function filesOf(job, tracer) {
+    const plan = Buffer.from(JSON.stringify(planFor(job)));
+    return [
+        { target: MOUNT.tracer, tar: tracer },
+        {
+            target: MOUNT.plan,
+            tar: tarOf([
+                { path: '.', mode: 0o755, kind: 'dir' },
+                { path: './plan.json', mode: 0o600, kind: 'file', data: plan },
+            ]),
+        },
+        {
+            target: MOUNT.instances,
+            tar: tarOf([
+                { path: '.', mode: 0o755, kind: 'dir' },
+                ...job.instanceDirs.flatMap((dir, i) => dirEntries(dir, `./${i}`)),
+            ]),
+        },
+    ];
 }
 /** Where the environment's checkout is in its image (git and image sources). */
 function checkoutOf(job) {
@@ -81520,7 +81653,7 @@ const INSTANCE_SUFFIX = '.instance.json';
 const isInstanceFile = (name) => name === files_INSTANCE_FILE ||
     (name.endsWith(INSTANCE_SUFFIX) && name.length > INSTANCE_SUFFIX.length);
 /** Hidden files and bytecode caches are no part of an instance. */
-const SKIPPED = (name) => name.startsWith('.') || name === '__pycache__';
+const files_SKIPPED = (name) => name.startsWith('.') || name === '__pycache__';
 function listFiles(reader, dir, seen) {
     const real = reader.resolve(dir);
     if (seen.has(real))
@@ -81528,7 +81661,7 @@ function listFiles(reader, dir, seen) {
     seen.add(real);
     const files = [];
     for (const name of reader.names(dir)) {
-        if (SKIPPED(name))
+        if (files_SKIPPED(name))
             continue;
         const rel = (0,external_node_path_namespaceObject.join)(dir, name);
         if (reader.kind(rel) === 'dir')
@@ -81736,7 +81869,7 @@ function harnessView(reader, ids) {
     const copy = (rel, top) => {
         (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.join)(view, rel), { recursive: true });
         for (const name of reader.names(rel)) {
-            if (SKIPPED(name) || (top && name === 'oracle.json'))
+            if (files_SKIPPED(name) || (top && name === 'oracle.json'))
                 continue;
             const child = (0,external_node_path_namespaceObject.join)(rel, name);
             if (reader.kind(child) === 'dir')
@@ -82173,7 +82306,7 @@ function findInstanceFiles(reader, dir, rejected, seen = new Set()) {
     seen.add(real);
     const found = [];
     for (const name of reader.names(dir)) {
-        if (SKIPPED(name) || name === ENVIRONMENTS)
+        if (files_SKIPPED(name) || name === ENVIRONMENTS)
             continue;
         const rel = (0,external_node_path_namespaceObject.join)(dir, name);
         let kind;

@@ -4,6 +4,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { FIXTURE_SUITE, runCli, tempDir } from '../helpers/cli.js';
 import { requireDocker } from '../helpers/docker.js';
+import { cachedOracles } from '../helpers/cached-oracles.js';
 
 /** A free loopback port (closed again before the registry takes it). */
 async function freePort(): Promise<number> {
@@ -19,7 +20,7 @@ async function freePort(): Promise<number> {
  * test. The first harvest builds the environment's image and pushes it under its content tag; a
  * second harvest on an engine without the image (and an empty cache) pulls it instead of
  * building, and harvests the same oracles; a changed environment is another tag, built and
- * pushed anew.
+ * pushed anew; a registry that answers nothing is said and the harvest goes on.
  */
 describe('environment images from a registry on loopback', () => {
   let registry: ChildProcess | undefined;
@@ -88,12 +89,8 @@ describe('environment images from a registry on loopback', () => {
       .filter((name) => /tracegate-env:/.test(name) && name.split(':').at(-1)!.startsWith(digest!));
     for (const name of names) execFileSync('docker', ['rmi', '-f', name], { stdio: 'ignore' });
   };
-  const oracleFiles = (cache: string) =>
-    execFileSync('find', [join(work, cache, 'oracles'), '-name', '*.json'], { encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean)
-      .map((f) => readFileSync(f, 'utf8'))
-      .map((text) => (JSON.parse(text) as { oracle: unknown }).oracle);
+
+  const oracles = (cache: string) => cachedOracles(join(work, cache));
 
   it('pushes what it builds, pulls it on a cleared engine instead of building, and tags a changed environment anew', async () => {
     // A clean start: the environment's image may exist from another test.
@@ -118,7 +115,8 @@ describe('environment images from a registry on loopback', () => {
     expect(second.code).toBe(0);
     expect(second.stderr).toContain(`Pulled ${pushed} for environment "plain"`);
     expect(second.stderr).not.toMatch(/Building tracegate-env/);
-    expect(oracleFiles('c2')).toEqual(oracleFiles('c1'));
+    expect(oracles('c1')).toHaveLength(1);
+    expect(oracles('c2')).toEqual(oracles('c1'));
 
     // Another package in the recipe: another digest, another tag, built and pushed.
     const recipe = join(suite, 'environments', 'plain.json');
@@ -134,5 +132,28 @@ describe('environment images from a registry on loopback', () => {
     expect(again).toBeDefined();
     expect(again).not.toBe(pushed);
     forget(changed);
+
+    // A registry that answers nothing: said twice (no pull, no push), and the harvest goes on.
+    const closed = `127.0.0.1:${await freePort()}/tracegate-env`;
+    const refused = await runCli([
+      'harvest',
+      '--instances',
+      suite,
+      '--ids',
+      'fx-loops-collatz',
+      '--cache',
+      join(work, 'c4'),
+      '--image-registry',
+      closed,
+    ]);
+    expect(refused.code).toBe(0);
+    expect(refused.stderr).toMatch(/is not in the registry \(.+\); building it, then pushing it/);
+    expect(refused.stderr).toMatch(
+      new RegExp(
+        `was not pushed to ${closed.replace(/[.]/g, '\\.')} \\(.+\\); the next runner builds it again`,
+      ),
+    );
+    expect(oracles('c4')).toEqual(oracles('c3'));
+    forget(refused);
   }, 600_000);
 });

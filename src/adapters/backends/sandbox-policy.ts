@@ -33,6 +33,7 @@ export const DEFAULT_LIMITS: SandboxLimits = {
  * run unprivileged (uid ≥ TEST_UID_BASE) with no capabilities at all.
  */
 export function sandboxHostConfig(
+  /** Host paths bound in: none for a harvest (its files come through the API); the tracer's own tests use them. */
   binds: string[],
   limits: SandboxLimits = DEFAULT_LIMITS,
   volumes: readonly string[] = [],

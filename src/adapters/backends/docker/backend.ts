@@ -1,5 +1,3 @@
-import { chmodSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type {
   Environment,
   ResolvedEnvironment,
@@ -14,7 +12,7 @@ import { DockerodeClient, type ContainerClient, type Dockerode } from './contain
 import { ensureEngine } from './engine.js';
 import { CHECKOUT, EnvironmentImages, type ImageRegistry } from './images.js';
 import { runInSandbox, type SandboxDeps } from './sandbox-run.js';
-import { ownedTempDir } from '../temp-dirs.js';
+import { dirEntries, tarOf } from './tar.js';
 
 export interface DockerBackendOptions {
   /** Base image for every environment (else `python:<python>-slim`, or the recipe's own). */
@@ -73,32 +71,24 @@ export class DockerBackend implements HarvestBackend {
   async run(job: HarvestJob): Promise<string> {
     const env = job.environment;
     const image = await this.images.ensure(env);
-    const planDir = ownedTempDir('plan');
-    const forget = this.options.cleanups?.add(() =>
-      rmSync(planDir, { recursive: true, force: true }),
-    );
-    chmodSync(planDir, 0o755);
-    try {
-      const binds = [`${this.options.tracerDir}:${MOUNT.tracer}:ro`, `${planDir}:${MOUNT.plan}:ro`];
-      job.instanceDirs.forEach((dir, i) => binds.push(`${dir}:${MOUNT.instances}/${i}:ro`));
-      // Root-only: the plan names every instance's mutant and every reply (the driver reads it as root).
-      writeFileSync(join(planDir, 'plan.json'), JSON.stringify(planFor(job)), { mode: 0o600 });
-      const python = env.recipe.image ? env.recipe.image.python : VENV_PYTHON;
-      const checkout = checkoutOf(job);
-      return await runInSandbox(this.sandbox, {
-        image,
-        cmd: [python, `${MOUNT.tracer}/harvest.py`, `${MOUNT.plan}/plan.json`],
-        binds,
-        // A fresh anonymous volume at the checkout's path holds a copy of the image's checkout,
-        // writable by the driver (root) only, and is removed with the container.
-        ...volumesOf(job, checkout),
-        environment: env,
-        timeoutMs: job.timeoutMs,
-      });
-    } finally {
-      rmSync(planDir, { recursive: true, force: true });
-      forget?.();
-    }
+    const python = env.recipe.image ? env.recipe.image.python : VENV_PYTHON;
+    const checkout = checkoutOf(job);
+    return runInSandbox(this.sandbox, {
+      image,
+      cmd: [python, `${MOUNT.tracer}/harvest.py`, `${MOUNT.plan}/plan.json`],
+      files: filesOf(job, this.tracer()),
+      // A fresh anonymous volume at the checkout's path holds a copy of the image's checkout,
+      // writable by the driver (root) only, and is removed with the container.
+      ...volumesOf(job, checkout),
+      environment: env,
+      timeoutMs: job.timeoutMs,
+    });
+  }
+
+  /** The tracer's archive, read once (its files do not change during a run: they key every oracle). */
+  private tracerTar?: Buffer;
+  private tracer(): Buffer {
+    return (this.tracerTar ??= tarOf(dirEntries(this.options.tracerDir, '.')));
   }
 }
 
@@ -118,6 +108,32 @@ function volumesOf(job: HarvestJob, checkout: string | undefined): { volumes?: s
       : []),
   ];
   return volumes.length ? { volumes } : {};
+}
+
+/**
+ * What the container is given, through the engine's API: the tracer, the plan (root-only: it
+ * names every instance's mutant and every reply; the driver reads it as root) and each instance
+ * directory, every file root's and read-only to the tests.
+ */
+function filesOf(job: HarvestJob, tracer: Buffer): { target: string; tar: Buffer }[] {
+  const plan = Buffer.from(JSON.stringify(planFor(job)));
+  return [
+    { target: MOUNT.tracer, tar: tracer },
+    {
+      target: MOUNT.plan,
+      tar: tarOf([
+        { path: '.', mode: 0o755, kind: 'dir' },
+        { path: './plan.json', mode: 0o600, kind: 'file', data: plan },
+      ]),
+    },
+    {
+      target: MOUNT.instances,
+      tar: tarOf([
+        { path: '.', mode: 0o755, kind: 'dir' },
+        ...job.instanceDirs.flatMap((dir, i) => dirEntries(dir, `./${i}`)),
+      ]),
+    },
+  ];
 }
 
 /** Where the environment's checkout is in its image (git and image sources). */

@@ -19,6 +19,8 @@ export type HostConfig = Docker.HostConfig;
 
 /** One created container. */
 export interface ContainerHandle {
+  /** Unpacks a tar archive at `path` (a volume's mount: the root filesystem is read-only). */
+  putArchive(tar: Buffer, path: string): Promise<void>;
   /** Attaches stdout and stderr (no TTY: demultiplexed into the two streams). */
   attach(stdout: Writable, stderr: Writable): Promise<AttachedStreams>;
   start(): Promise<void>;
@@ -244,6 +246,10 @@ function followed(docker: Docker, stream: NodeJS.ReadableStream): Promise<void> 
 
 class DockerodeContainer implements ContainerHandle {
   constructor(private readonly container: Docker.Container) {}
+
+  async putArchive(tar: Buffer, path: string): Promise<void> {
+    await engine(() => this.container.putArchive(tar, { path }));
+  }
 
   async attach(stdout: Writable, stderr: Writable): Promise<AttachedStreams> {
     const stream = await engine(() =>

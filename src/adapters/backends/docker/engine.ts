@@ -15,7 +15,7 @@ export async function ensureEngine(
   try {
     await withTimeout(client.ping(), 10_000, 'ping timed out');
   } catch (error) {
-    throw new DockerUnavailableError((error as Error).message);
+    throw new DockerUnavailableError((error as Error).message, remoteHost());
   }
   await sweep(client, log);
 }
@@ -98,4 +98,11 @@ export async function withTimeout<T>(promise: Promise<T>, ms: number, message: s
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The remote engine DOCKER_HOST names (tcp:// or ssh://), if any: its failures say what to check. */
+function remoteHost(): { host: string; tls: boolean } | undefined {
+  const host = process.env.DOCKER_HOST;
+  if (!host || /^(unix|npipe):/.test(host)) return undefined;
+  return { host, tls: process.env.DOCKER_TLS_VERIFY === '1' || !!process.env.DOCKER_CERT_PATH };
 }

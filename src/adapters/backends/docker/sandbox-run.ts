@@ -34,7 +34,12 @@ export interface SandboxDeps {
 export interface SandboxJob {
   image: string;
   cmd: string[];
-  binds: string[];
+  /**
+   * What the container is given, each a fresh anonymous volume at `target` filled with `tar`
+   * through the engine's API before the container starts (never a bind of this machine's paths:
+   * a remote engine cannot see them).
+   */
+  files: { target: string; tar: Buffer }[];
   /** Paths given a fresh anonymous volume (a copy of the image's content there), removed with the container. */
   volumes?: string[];
   environment: ResolvedEnvironment;
@@ -49,6 +54,7 @@ export async function runInSandbox(deps: SandboxDeps, job: SandboxJob): Promise<
   let stopLiveness = () => {};
   let attached: AttachedStreams | undefined;
   try {
+    for (const { target, tar } of job.files) await container.putArchive(tar, target);
     attached = await container.attach(output.stdout, output.stderr);
     await container.start();
     const liveness = watchEngine(deps.client, deps.livenessMs ?? 2000);
@@ -87,7 +93,10 @@ async function createTracked(
       sandboxContainer(
         job.image,
         job.cmd,
-        sandboxHostConfig(job.binds, deps.limits ?? DEFAULT_LIMITS, job.volumes),
+        sandboxHostConfig([], deps.limits ?? DEFAULT_LIMITS, [
+          ...job.files.map((f) => f.target),
+          ...(job.volumes ?? []),
+        ]),
         { 'tracegate.job': job.environment.digest.slice(0, 16), ...ownerLabels() },
       ),
     )
