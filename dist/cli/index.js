@@ -67786,13 +67786,16 @@ function sweepTempDirs(dir = (0,external_node_os_namespaceObject.tmpdir)()) {
 
 
 
+
 /** Throws DockerUnavailableError unless the engine answers; then removes what killed runs left. */
-async function ensureEngine(client, log) {
+async function ensureEngine(client, log, 
+/** The engine the `docker-host` option names (else DOCKER_HOST's, or the local socket). */
+host) {
     try {
         await withTimeout(client.ping(), 10_000, 'ping timed out');
     }
     catch (error) {
-        throw new DockerUnavailableError(error.message, remoteHost());
+        throw new DockerUnavailableError(error.message, remoteHost(host));
     }
     await sweep(client, log);
 }
@@ -67869,9 +67872,26 @@ async function withTimeout(promise, ms, message) {
         clearTimeout(timer);
     }
 }
+/**
+ * A client of the engine at `host` (the `docker-host` option), read as DOCKER_HOST would be, with
+ * TLS material from DOCKER_TLS_VERIFY / DOCKER_CERT_PATH; its failures name it.
+ */
+function dockerAt(host) {
+    const saved = process.env.DOCKER_HOST;
+    process.env.DOCKER_HOST = host;
+    try {
+        return new (docker_default())();
+    }
+    finally {
+        if (saved === undefined)
+            delete process.env.DOCKER_HOST;
+        else
+            process.env.DOCKER_HOST = saved;
+    }
+}
 /** The remote engine DOCKER_HOST names (tcp:// or ssh://), if any: its failures say what to check. */
-function remoteHost() {
-    const host = process.env.DOCKER_HOST;
+function remoteHost(named) {
+    const host = named ?? process.env.DOCKER_HOST;
     if (!host || /^(unix|npipe):/.test(host))
         return undefined;
     return { host, tls: process.env.DOCKER_TLS_VERIFY === '1' || !!process.env.DOCKER_CERT_PATH };
@@ -69275,13 +69295,13 @@ class DockerBackend {
     sandbox;
     constructor(options) {
         this.options = options;
-        this.client = new DockerodeClient(options.docker);
+        this.client = new DockerodeClient(options.docker ?? (options.host ? dockerAt(options.host) : undefined));
         this.images = new EnvironmentImages(this.client, options);
         const { log, limits, livenessMs, cleanups } = options;
         this.sandbox = { client: this.client, log, limits, livenessMs, cleanups };
     }
     async ensureAvailable() {
-        await ensureEngine(this.client, this.options.log);
+        await ensureEngine(this.client, this.options.log, this.options.host);
     }
     runtime(recipe, source) {
         return this.images.runtime(recipe, source);
@@ -84729,6 +84749,7 @@ function backendFactory(options, logger, lifecycle = {}, shelf) {
     const layout = cacheLayout(options.cache);
     const repository = options['image-registry'];
     const docker = () => new DockerBackend({
+        ...(options['docker-host'] ? { host: options['docker-host'] } : {}),
         baseImage: options['base-image'],
         tracerDir: tracerDir(),
         log: logger.log,
@@ -85385,6 +85406,13 @@ const harvestOptionsSchema = object({
      */
     'image-registry': schemas_string()
         .regex(/^[a-z0-9.-]+(:\d+)?(\/[a-z0-9._-]+)+$/, '--image-registry must be a repository without a tag, e.g. ghcr.io/owner/tracegate-env')
+        .optional(),
+    /**
+     * The Docker engine to harvest on (`tcp://host:2376`, `ssh://user@host`, `unix:///path`); unset:
+     * DOCKER_HOST, else the local socket. TLS material from DOCKER_TLS_VERIFY / DOCKER_CERT_PATH.
+     */
+    'docker-host': schemas_string()
+        .regex(/^(tcp|ssh|unix):\/\/\S+$/, '--docker-host must be tcp://HOST:PORT, ssh://USER@HOST or unix:///PATH')
         .optional(),
     /** Push built images to image-registry: auto (the CLI: yes; the Action: on push runs only), true, false. */
     'image-registry-push': schemas_enum(['auto', 'true', 'false'], {
@@ -92859,6 +92887,8 @@ Selection and harvest (run and harvest):
                          pulled, else the locally built Debian stand-in)
   --swe-flux-images NAME=IMAGE,..  with --instances a SWE-Flux run directory: the local image
                          for each image name the run uses (default: the name itself)
+  --docker-host URL      the engine to harvest on: tcp://HOST:PORT (TLS from DOCKER_TLS_VERIFY,
+                         DOCKER_CERT_PATH), ssh://USER@HOST (default: DOCKER_HOST, the local socket)
   --image-registry REPO  pull environment images from REPO (e.g. localhost:5000/tracegate-env)
                          under their content tag before building; push what is built
   --image-registry-push auto|true|false  push built images (default auto: yes on the CLI)

@@ -190,6 +190,27 @@ describe('a remote engine over TLS', () => {
     expect(oracles('remote')).toEqual(oracles('local'));
     // The environment image was built on the remote engine, not copied from the local one.
     expect(remote.stderr).toMatch(/Building tracegate-env:/);
+    // The same engine named by the option instead of DOCKER_HOST (TLS material still from the
+    // environment, as the Docker CLI reads it).
+    process.env = {
+      ...saved,
+      DOCKER_HOST: 'unix:///nonexistent.sock',
+      DOCKER_TLS_VERIFY: '1',
+      DOCKER_CERT_PATH: join(work, 'client'),
+    };
+    const byOption = await runCli([
+      'harvest',
+      '--instances',
+      FIXTURE_SUITE,
+      '--ids',
+      'fx-loops-collatz,fx-cfg-classify',
+      '--cache',
+      join(work, 'option'),
+      '--docker-host',
+      host,
+    ]).finally(() => (process.env = saved));
+    expect(byOption.code).toBe(0);
+    expect(oracles('option')).toEqual(oracles('local'));
 
     // A client certificate of another CA: the engine refuses the connection, and the error says
     // which engine and what to check.

@@ -219,6 +219,7 @@ export function backendFactory(
   const repository = options['image-registry'];
   const docker = () =>
     new DockerBackend({
+      ...(options['docker-host'] ? { host: options['docker-host'] } : {}),
       baseImage: options['base-image'],
       tracerDir: tracerDir(),
       log: logger.log,

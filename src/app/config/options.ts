@@ -141,6 +141,17 @@ export const harvestOptionsSchema = z.object({
       '--image-registry must be a repository without a tag, e.g. ghcr.io/owner/tracegate-env',
     )
     .optional(),
+  /**
+   * The Docker engine to harvest on (`tcp://host:2376`, `ssh://user@host`, `unix:///path`); unset:
+   * DOCKER_HOST, else the local socket. TLS material from DOCKER_TLS_VERIFY / DOCKER_CERT_PATH.
+   */
+  'docker-host': z
+    .string()
+    .regex(
+      /^(tcp|ssh|unix):\/\/\S+$/,
+      '--docker-host must be tcp://HOST:PORT, ssh://USER@HOST or unix:///PATH',
+    )
+    .optional(),
   /** Push built images to image-registry: auto (the CLI: yes; the Action: on push runs only), true, false. */
   'image-registry-push': z
     .enum(['auto', 'true', 'false'], {

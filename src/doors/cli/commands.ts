@@ -98,6 +98,8 @@ Selection and harvest (run and harvest):
                          pulled, else the locally built Debian stand-in)
   --swe-flux-images NAME=IMAGE,..  with --instances a SWE-Flux run directory: the local image
                          for each image name the run uses (default: the name itself)
+  --docker-host URL      the engine to harvest on: tcp://HOST:PORT (TLS from DOCKER_TLS_VERIFY,
+                         DOCKER_CERT_PATH), ssh://USER@HOST (default: DOCKER_HOST, the local socket)
   --image-registry REPO  pull environment images from REPO (e.g. localhost:5000/tracegate-env)
                          under their content tag before building; push what is built
   --image-registry-push auto|true|false  push built images (default auto: yes on the CLI)

@@ -9,7 +9,7 @@ import type { ImageShelf } from '../../../contracts/ports.js';
 import type { Cleanups } from '../../../util/cleanups.js';
 import { MOUNT, TEST_UID_BASE, type SandboxLimits } from '../sandbox-policy.js';
 import { DockerodeClient, type ContainerClient, type Dockerode } from './container-client.js';
-import { ensureEngine } from './engine.js';
+import { dockerAt, ensureEngine } from './engine.js';
 import { CHECKOUT, EnvironmentImages, type ImageRegistry } from './images.js';
 import { runInSandbox, type SandboxDeps } from './sandbox-run.js';
 import { dirEntries, tarOf } from './tar.js';
@@ -20,8 +20,10 @@ export interface DockerBackendOptions {
   /** Host directory of the tracer (mounted read-only). */
   tracerDir: string;
   log: (message: string) => void;
-  /** A dockerode client; defaults to DOCKER_HOST or the local socket. */
+  /** A dockerode client; defaults to `host`'s, else DOCKER_HOST's or the local socket's. */
   docker?: Dockerode;
+  /** The engine to harvest on (the `docker-host` option), read as DOCKER_HOST would be. */
+  host?: string;
   limits?: SandboxLimits;
   /** How often the engine is pinged while a container runs; two misses = lost. */
   livenessMs?: number;
@@ -47,14 +49,16 @@ export class DockerBackend implements HarvestBackend {
   private readonly sandbox: SandboxDeps;
 
   constructor(private readonly options: DockerBackendOptions) {
-    this.client = new DockerodeClient(options.docker);
+    this.client = new DockerodeClient(
+      options.docker ?? (options.host ? dockerAt(options.host) : undefined),
+    );
     this.images = new EnvironmentImages(this.client, options);
     const { log, limits, livenessMs, cleanups } = options;
     this.sandbox = { client: this.client, log, limits, livenessMs, cleanups };
   }
 
   async ensureAvailable(): Promise<void> {
-    await ensureEngine(this.client, this.options.log);
+    await ensureEngine(this.client, this.options.log, this.options.host);
   }
 
   runtime(

@@ -3,6 +3,7 @@
  * of what a killed run left behind), and a watch while a container runs.
  */
 import { hostname } from 'node:os';
+import Docker from 'dockerode';
 import { DockerUnavailableError, HarvestError } from '../../../errors.js';
 import type { ContainerClient } from './container-client.js';
 import { alive, sweepTempDirs } from '../temp-dirs.js';
@@ -11,11 +12,13 @@ import { alive, sweepTempDirs } from '../temp-dirs.js';
 export async function ensureEngine(
   client: ContainerClient,
   log: (message: string) => void,
+  /** The engine the `docker-host` option names (else DOCKER_HOST's, or the local socket). */
+  host?: string,
 ): Promise<void> {
   try {
     await withTimeout(client.ping(), 10_000, 'ping timed out');
   } catch (error) {
-    throw new DockerUnavailableError((error as Error).message, remoteHost());
+    throw new DockerUnavailableError((error as Error).message, remoteHost(host));
   }
   await sweep(client, log);
 }
@@ -100,9 +103,24 @@ export async function withTimeout<T>(promise: Promise<T>, ms: number, message: s
   }
 }
 
+/**
+ * A client of the engine at `host` (the `docker-host` option), read as DOCKER_HOST would be, with
+ * TLS material from DOCKER_TLS_VERIFY / DOCKER_CERT_PATH; its failures name it.
+ */
+export function dockerAt(host: string): Docker {
+  const saved = process.env.DOCKER_HOST;
+  process.env.DOCKER_HOST = host;
+  try {
+    return new Docker();
+  } finally {
+    if (saved === undefined) delete process.env.DOCKER_HOST;
+    else process.env.DOCKER_HOST = saved;
+  }
+}
+
 /** The remote engine DOCKER_HOST names (tcp:// or ssh://), if any: its failures say what to check. */
-function remoteHost(): { host: string; tls: boolean } | undefined {
-  const host = process.env.DOCKER_HOST;
+function remoteHost(named?: string): { host: string; tls: boolean } | undefined {
+  const host = named ?? process.env.DOCKER_HOST;
   if (!host || /^(unix|npipe):/.test(host)) return undefined;
   return { host, tls: process.env.DOCKER_TLS_VERIFY === '1' || !!process.env.DOCKER_CERT_PATH };
 }
