@@ -81548,12 +81548,14 @@ const MAX_RESULTS_BYTES = 256 * 1024 * 1024;
  * a directory is refused, never read or waited on) of at most
  * MAX_RESULTS_BYTES, naming the file and field when it is malformed.
  */
-function readResults(file, what = '--baseline') {
+function readResults(file, what = '--baseline', 
+/** false: a symbolic link is refused, never read through (a shard's files: merge). */
+follow = true) {
     if (!(0,external_node_fs_namespaceObject.existsSync)(file))
         throw new UsageError(`${what} ${file}: no such file`);
     let text;
     try {
-        text = readRegularFile(file, { maxBytes: MAX_RESULTS_BYTES, follow: true });
+        text = readRegularFile(file, { maxBytes: MAX_RESULTS_BYTES, follow });
     }
     catch (error) {
         if (error instanceof UnreadableFileError)
@@ -91500,7 +91502,7 @@ function readShards(dirs) {
     for (const dir of dirs) {
         const own = (0,external_node_path_namespaceObject.join)(dir, 'results.json');
         if ((0,external_node_fs_namespaceObject.existsSync)(own)) {
-            found.push({ results: readResults(own, 'merge:'), source: own });
+            found.push({ results: readResults(own, 'merge:', false), source: own });
             continue;
         }
         if (!(0,external_node_fs_namespaceObject.existsSync)(dir) || !(0,external_node_fs_namespaceObject.statSync)(dir).isDirectory())
@@ -91513,7 +91515,7 @@ function readShards(dirs) {
             throw new UsageError(`merge: ${dir} holds no results.json, nor do its subdirectories: give the shards' output ` +
                 'directories, or the directory their artifacts were downloaded to');
         for (const file of inner)
-            found.push({ results: readResults(file, 'merge:'), source: file });
+            found.push({ results: readResults(file, 'merge:', false), source: file });
     }
     return found;
 }

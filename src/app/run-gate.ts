@@ -270,7 +270,7 @@ function readShards(dirs: readonly string[]): ShardResults[] {
   for (const dir of dirs) {
     const own = join(dir, 'results.json');
     if (existsSync(own)) {
-      found.push({ results: readResults(own, 'merge:'), source: own });
+      found.push({ results: readResults(own, 'merge:', false), source: own });
       continue;
     }
     if (!existsSync(dir) || !statSync(dir).isDirectory())
@@ -284,7 +284,8 @@ function readShards(dirs: readonly string[]): ShardResults[] {
         `merge: ${dir} holds no results.json, nor do its subdirectories: give the shards' output ` +
           'directories, or the directory their artifacts were downloaded to',
       );
-    for (const file of inner) found.push({ results: readResults(file, 'merge:'), source: file });
+    for (const file of inner)
+      found.push({ results: readResults(file, 'merge:', false), source: file });
   }
   return found;
 }

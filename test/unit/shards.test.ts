@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli } from '../../src/doors/cli/commands.js';
 import type { Engines } from '../../src/app/config/assemble.js';
@@ -309,6 +309,13 @@ describe('sharded runs merged', () => {
     const hostile = await merge(join(dir, 'a1'), cut);
     expect(hostile.code).toBe(2);
     expect(hostile.said).toContain(`${join(cut, 'results.json')}: not a tracegate results file`);
+    // A part whose results.json links out of it is refused, never read through.
+    const linked = join(dir, 'linked');
+    mkdirSync(linked, { recursive: true });
+    symlinkSync('/etc/passwd', join(linked, 'results.json'));
+    const escape = await merge(join(dir, 'a1'), linked);
+    expect(escape.code).toBe(2);
+    expect(escape.said).not.toContain('root:');
     const ok = await merge(join(dir, 'a1'), join(dir, 'a2'));
     expect(ok.code).toBe(0);
   });

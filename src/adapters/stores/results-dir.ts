@@ -62,11 +62,16 @@ export const MAX_RESULTS_BYTES = 256 * 1024 * 1024;
  * a directory is refused, never read or waited on) of at most
  * MAX_RESULTS_BYTES, naming the file and field when it is malformed.
  */
-export function readResults(file: string, what = '--baseline'): Results {
+export function readResults(
+  file: string,
+  what = '--baseline',
+  /** false: a symbolic link is refused, never read through (a shard's files: merge). */
+  follow = true,
+): Results {
   if (!existsSync(file)) throw new UsageError(`${what} ${file}: no such file`);
   let text: string;
   try {
-    text = readRegularFile(file, { maxBytes: MAX_RESULTS_BYTES, follow: true });
+    text = readRegularFile(file, { maxBytes: MAX_RESULTS_BYTES, follow });
   } catch (error) {
     if (error instanceof UnreadableFileError)
       throw new UsageError(`${what} ${error.message}: give a results.json a tracegate run wrote`);
