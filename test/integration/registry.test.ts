@@ -1,19 +1,10 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { FIXTURE_SUITE, runCli, tempDir } from '../helpers/cli.js';
 import { requireDocker } from '../helpers/docker.js';
+import { freePort } from '../helpers/free-port.js';
 import { cachedOracles } from '../helpers/cached-oracles.js';
-
-/** A free loopback port (closed again before the registry takes it). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 /**
  * Environment images from a registry: Debian's docker-registry, started on loopback by the
@@ -66,7 +57,8 @@ describe('environment images from a registry on loopback', () => {
     for (const name of left) execFileSync('docker', ['rmi', '-f', name], { stdio: 'ignore' });
   });
 
-  const harvest = (cache: string) =>
+  /** A harvest of one instance through the registry `into` ('': no registry at all). */
+  const harvest = (cache: string, into = repository) =>
     runCli([
       'harvest',
       '--instances',
@@ -75,8 +67,7 @@ describe('environment images from a registry on loopback', () => {
       'fx-loops-collatz',
       '--cache',
       join(work, cache),
-      '--image-registry',
-      repository,
+      ...(into ? ['--image-registry', into] : []),
     ]);
   /** Removes the environment's image from the engine, under every name it has (its digest's tags). */
   const forget = (run: { stdout: string }) => {
@@ -94,7 +85,8 @@ describe('environment images from a registry on loopback', () => {
 
   it('pushes what it builds, pulls it on a cleared engine instead of building, and tags a changed environment anew', async () => {
     // A clean start: the environment's image may exist from another test.
-    const warm = await harvest('c0');
+    // (Without the registry: on an engine without the image it would build and push it first.)
+    const warm = await harvest('c0', '');
     forget(warm);
 
     const first = await harvest('c1');
@@ -135,17 +127,7 @@ describe('environment images from a registry on loopback', () => {
 
     // A registry that answers nothing: said twice (no pull, no push), and the harvest goes on.
     const closed = `127.0.0.1:${await freePort()}/tracegate-env`;
-    const refused = await runCli([
-      'harvest',
-      '--instances',
-      suite,
-      '--ids',
-      'fx-loops-collatz',
-      '--cache',
-      join(work, 'c4'),
-      '--image-registry',
-      closed,
-    ]);
+    const refused = await harvest('c4', closed);
     expect(refused.code).toBe(0);
     expect(refused.stderr).toMatch(/is not in the registry \(.+\); building it, then pushing it/);
     expect(refused.stderr).toMatch(

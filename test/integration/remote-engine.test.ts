@@ -1,9 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { FIXTURE_SUITE, runCli, tempDir } from '../helpers/cli.js';
 import { requireDocker } from '../helpers/docker.js';
+import { freePort } from '../helpers/free-port.js';
 import { cachedOracles } from '../helpers/cached-oracles.js';
 
 const openssl = (dir: string, ...args: string[]) =>
@@ -75,14 +75,6 @@ function clientDir(from: string, to: string, ca = from): string {
   writeFileSync(join(to, 'cert.pem'), readFileSync(join(from, 'client-cert.pem')));
   writeFileSync(join(to, 'key.pem'), readFileSync(join(from, 'client-key.pem')));
   return to;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
 }
 
 /**
@@ -161,7 +153,7 @@ describe('a remote engine over TLS', () => {
     daemon?.kill('SIGTERM');
   });
 
-  const harvest = (cache: string, env: Record<string, string | undefined>) => {
+  const harvest = (cache: string, env: Record<string, string | undefined>, ...extra: string[]) => {
     process.env = { ...saved, ...env };
     return runCli([
       'harvest',
@@ -171,6 +163,7 @@ describe('a remote engine over TLS', () => {
       'fx-loops-collatz,fx-cfg-classify',
       '--cache',
       join(work, cache),
+      ...extra,
     ]).finally(() => (process.env = saved));
   };
 
@@ -192,23 +185,16 @@ describe('a remote engine over TLS', () => {
     expect(remote.stderr).toMatch(/Building tracegate-env:/);
     // The same engine named by the option instead of DOCKER_HOST (TLS material still from the
     // environment, as the Docker CLI reads it).
-    process.env = {
-      ...saved,
-      DOCKER_HOST: 'unix:///nonexistent.sock',
-      DOCKER_TLS_VERIFY: '1',
-      DOCKER_CERT_PATH: join(work, 'client'),
-    };
-    const byOption = await runCli([
-      'harvest',
-      '--instances',
-      FIXTURE_SUITE,
-      '--ids',
-      'fx-loops-collatz,fx-cfg-classify',
-      '--cache',
-      join(work, 'option'),
+    const byOption = await harvest(
+      'option',
+      {
+        DOCKER_HOST: 'unix:///nonexistent.sock',
+        DOCKER_TLS_VERIFY: '1',
+        DOCKER_CERT_PATH: join(work, 'client'),
+      },
       '--docker-host',
       host,
-    ]).finally(() => (process.env = saved));
+    );
     expect(byOption.code).toBe(0);
     expect(oracles('option')).toEqual(oracles('local'));
 
