@@ -86487,20 +86487,43 @@ const HARVEST_RUNS = 2;
  * A variant search is no oracle (it ranks candidates), and a candidate the
  * search answered has that answer as its second harvest (settle.ts): each
  * runs once, in one of the runs (onceRuns), so they share both cores instead
- * of doubling.
+ * of doubling. So does an original harvested beside its search: the search
+ * runs its unchanged tests in a process of its own, which is the original's
+ * second run (the same run holds both, so the search takes its call sites
+ * from the original's).
  */
 async function runAll(backend, env, items, deps) {
     if (deps.signal?.aborted)
         return { runs: [] };
-    const runOf = onceRuns(items.filter(runsOnce));
-    const inRun = (run) => items.filter((i) => !runsOnce(i) || runOf.get(i) === run);
+    const paired = pairedOriginals(items);
+    const runOf = onceRuns(items.filter(runsOnce), paired);
+    const once = (i) => runsOnce(i) || paired.has(i);
+    const inRun = (run) => items.filter((i) => !once(i) || runOf.get(i) === run);
     const done = await Promise.all(Array.from({ length: HARVEST_RUNS }, (_, i) => {
         const mine = inRun(i);
         return mine.length
             ? runJob(backend, env, mine, i + 1, deps)
             : Promise.resolve({ results: new Map() });
     }));
-    return collected(done);
+    return {
+        ...collected(done),
+        ...(paired.size
+            ? {
+                paired: new Map([...paired].map(([original, search]) => [original.instance.id, search.instance.id])),
+            }
+            : {}),
+    };
+}
+/** The originals among `items` whose variant search is among them too (original → its search). */
+function pairedOriginals(items) {
+    const searchOf = new Map(items.filter((i) => i.variant?.search).map((s) => [s.variant.of, s]));
+    const paired = new Map();
+    for (const item of items) {
+        const search = item.variant ? undefined : searchOf.get(item.instance.id);
+        if (search)
+            paired.set(item, search);
+    }
+    return paired;
 }
 /**
  * The runs of measured instances (wall time, peak memory), one after the other, when nothing else
@@ -86528,9 +86551,10 @@ const runsOnce = (l) => Boolean(l.variant?.search || l.variant?.searched);
  * The run each once-run item goes to: searches over the same tests share one
  * search run of the tracer (one pool, every target recorded at once), so they
  * go to the same run; a candidate is a set of its own. The sets are spread
- * over the runs largest first, each to the run with the fewest items so far.
+ * over the runs largest first, each to the run with the fewest items so far;
+ * an original paired with its search goes where the search goes.
  */
-function onceRuns(items) {
+function onceRuns(items, paired = new Map()) {
     const sets = new Map();
     for (const s of items) {
         const key = s.variant?.search
@@ -86540,12 +86564,16 @@ function onceRuns(items) {
     }
     const load = Array(HARVEST_RUNS).fill(0);
     const runOf = new Map();
-    for (const set of [...sets.values()].sort((a, b) => b.length - a.length)) {
+    const originals = new Map([...paired].map(([original, search]) => [search, original]));
+    const weight = (set) => set.length + set.filter((s) => originals.has(s)).length;
+    for (const set of [...sets.values()].sort((a, b) => weight(b) - weight(a))) {
         const run = load.indexOf(Math.min(...load));
-        load[run] = (load[run] ?? 0) + set.length;
+        load[run] = (load[run] ?? 0) + weight(set);
         for (const s of set)
             runOf.set(s, run);
     }
+    for (const [original, search] of paired)
+        runOf.set(original, runOf.get(search));
     return runOf;
 }
 /**
@@ -86589,13 +86617,17 @@ async function runJob(backend, env, items, run, deps) {
  * answer quarantined when they disagree), stored when it is an oracle;
  * `interrupted` when the runs did not all happen.
  */
-function settle_settle({ loaded, key }, runs, env, tracerDigest, deps) {
+function settle_settle({ loaded, key }, runs, env, tracerDigest, deps, pairedSearch) {
     const id = loaded.instance.id;
     if (runs.length < HARVEST_RUNS)
         return { status: 'error', reason: 'interrupted' };
-    // A variant search, or a candidate the search answered, ran in one of the runs only (runs.ts).
-    const held = runsOnce(loaded) ? runs.filter((r) => r.has(id)) : runs;
-    const differs = searchDiffers(loaded, held.map((r) => r.get(id)));
+    // A variant search, a candidate the search answered, or an original beside its search ran in
+    // one of the runs only (runs.ts).
+    const held = runsOnce(loaded) || pairedSearch ? runs.filter((r) => r.has(id)) : runs;
+    const searched = pairedSearch ? unchangedRun(runs, pairedSearch) : loaded.variant?.searched;
+    const differs = pairedSearch
+        ? pairDiffers(held.map((r) => r.get(id)), searched)
+        : searchDiffers(searched, held.map((r) => r.get(id)));
     if (differs) {
         deps.log(`  ${id}: ${differs}`);
         return { status: 'invalid', reason: differs }; // neither stored nor remembered: harvested again
@@ -86603,7 +86635,7 @@ function settle_settle({ loaded, key }, runs, env, tracerDigest, deps) {
     // The tracer's own verdict in every run (not a job that failed around it: a lost engine, a timeout
     // of the whole container, an interrupt): a failure then is the instance's, and is remembered.
     const verdicts = held.length > 0 && held.every((r) => typeof r.get(id) === 'object');
-    const agreed = agreedResult(withSearched(loaded, held.map((r) => r.get(id))), (answers) => {
+    const agreed = agreedResult(withSearched(searched, held.map((r) => r.get(id))), (answers) => {
         const where = deps.quarantine?.put(id, answers);
         if (where)
             deps.log(`  ${id}: quarantined, every run's answer in ${where}`);
@@ -86622,13 +86654,47 @@ function settle_settle({ loaded, key }, runs, env, tracerDigest, deps) {
 }
 /** The start of the reason of a candidate whose fresh harvest and search answered differently. */
 const SEARCH_DIFFERS = 'the search answered otherwise';
+/** The start of the reason of an original harvested beside its search that must be harvested again. */
+const PAIR_UNSETTLED = 'its run beside the search did not settle';
+/**
+ * The answer a paired original's search gave its unchanged tests (`unchanged` in the search's
+ * answer), if the search answered.
+ */
+function unchangedRun(runs, searchId) {
+    for (const run of runs) {
+        const found = run.get(searchId);
+        if (typeof found !== 'object' || found.status !== 'ok')
+            continue;
+        const answer = found.answer;
+        if (typeof answer === 'object' && answer !== null && answer.unchanged !== undefined)
+            return { answer: answer.unchanged };
+    }
+    return undefined;
+}
+/**
+ * Why an original harvested once beside its search must be harvested again, twice, as any item:
+ * its run did not answer (a failure is judged on two fresh runs), the search gave no answer for
+ * its unchanged tests, or gave another one (the search's interpreter also imported the
+ * candidates' copies).
+ */
+function pairDiffers(results, searched) {
+    const [fresh] = results;
+    if (results.length !== 1 || typeof fresh !== 'object')
+        return undefined; // interrupted: as any item
+    if (fresh.status !== 'ok')
+        return `${PAIR_UNSETTLED} (${fresh.status}): harvested again, twice, fresh`;
+    if (!searched)
+        return `${PAIR_UNSETTLED} (the search gave no answer for its tests): harvested again, twice, fresh`;
+    if (canonicalJson(fresh.answer) === canonicalJson(searched.answer))
+        return undefined;
+    return `${PAIR_UNSETTLED} (the search's run of its tests answered otherwise): harvested again, twice, fresh`;
+}
 /**
  * Why a candidate harvested once must be harvested again (twice, fresh): its fresh answer is not
  * the one the search gave it. The search runs every candidate in one interpreter, so a cache
  * another copy warmed (a compiled grammar, a memoised name) can change what this one does.
  */
-function searchDiffers(loaded, results) {
-    const searched = loaded.variant?.searched;
+function searchDiffers(searched, results) {
     const [fresh] = results;
     if (!searched || results.length !== 1 || typeof fresh !== 'object' || fresh.status !== 'ok')
         return undefined;
@@ -86637,12 +86703,12 @@ function searchDiffers(loaded, results) {
     return `${SEARCH_DIFFERS} (its interpreter is shared with the other candidates): harvested again, twice, fresh`;
 }
 /**
- * A candidate's fresh harvest and, when it answered as the search did, the search's answer beside
+ * A candidate's (or a paired original's) fresh harvest and, when it answered as the search did,
+ * the search's answer beside
  * as the second run it agrees with (runs_agreed 2). A fresh harvest that did not answer stands
  * alone: its own reason (the test fails, the target is not reached) is the drop's.
  */
-function withSearched(loaded, results) {
-    const searched = loaded.variant?.searched;
+function withSearched(searched, results) {
     const [fresh] = results;
     if (!searched || results.length !== 1 || typeof fresh !== 'object' || fresh.status !== 'ok')
         return results;
@@ -86844,10 +86910,28 @@ async function harvestMisses(env, misses, { environments, tracerDigest, deps, ta
     tally.usedBackend(env.runtime.backend);
     const done = await runs(backend, env, misses.map((m) => m.loaded), deps);
     // An interrupt or a lost engine keeps every instance that had finished in both runs.
-    for (const miss of misses)
-        tally.set(miss.loaded.instance.id, settle_settle(miss, done.runs, env, tracerDigest, deps));
-    if (done.lost)
+    const again = [];
+    for (const miss of misses) {
+        const id = miss.loaded.instance.id;
+        const outcome = settle_settle(miss, done.runs, env, tracerDigest, deps, done.paired?.get(id));
+        if (outcome.status !== 'ok' && outcome.reason.startsWith(PAIR_UNSETTLED))
+            again.push(miss);
+        else
+            tally.set(id, outcome);
+    }
+    if (done.lost) {
+        for (const miss of again)
+            tally.set(miss.loaded.instance.id, { status: 'error', reason: 'interrupted' });
         throw done.lost;
+    }
+    if (!again.length)
+        return;
+    // An original whose run beside its search did not settle: two fresh runs, as any item.
+    const redo = await runs(backend, env, again.map((m) => m.loaded), deps);
+    for (const miss of again)
+        tally.set(miss.loaded.instance.id, settle_settle(miss, redo.runs, env, tracerDigest, deps));
+    if (redo.lost)
+        throw redo.lost;
 }
 /** Resolving an environment, for a stage that needs one outside a harvest. */
 

@@ -24,7 +24,12 @@ import {
  * candidate 1 is the variant (n = 11).
  */
 const answerWith =
-  (sameUpTo: number, found = 3, searched?: (k: number) => unknown): FakeAnswer =>
+  (
+    sameUpTo: number,
+    found = 3,
+    searched?: (k: number) => unknown,
+    unchanged: unknown = { n: 10 },
+  ): FakeAnswer =>
   (spec) => {
     if (!('kind' in spec)) return { n: 0 };
     if (spec.variant_search)
@@ -45,6 +50,7 @@ const answerWith =
         unreached: 0,
         unanswered: 0,
         unparsed: 0,
+        ...(unchanged === null ? {} : { unchanged }), // null: the search gave none
       };
     // A candidate is harvested from the edit its search answered (else it answers the original's oracle).
     const k = spec.variant_candidate;
@@ -91,6 +97,21 @@ async function runWith(model: ModelClient, fake = answer): Promise<Results> {
   expect([0, 4]).toContain(code);
   return JSON.parse(readFileSync(join(dir, 'out', 'results.json'), 'utf8')) as Results;
 }
+
+/**
+ * How many runs each original had (`paired`: the runs expected of an original harvested beside its
+ * search: the search's run of its unchanged tests is its second; the others run twice).
+ */
+const originalRuns = (ids: string[], paired?: number): Record<string, number> => {
+  const originals = [...new Set(ids.filter((id) => !id.includes('@')))].sort();
+  const searched = (id: string) => ids.some((s) => s.startsWith(`${id}@`) && s.endsWith('~search'));
+  return Object.fromEntries(
+    originals.map((id) => [
+      id,
+      paired === undefined ? ids.filter((r) => r === id).length : searched(id) ? paired : 2,
+    ]),
+  );
+};
 
 describe('fresh variants through the pipeline', () => {
   it('keeps the first candidate with an oracle of its own, counts the rest per kind, and records the epoch', async () => {
@@ -153,8 +174,7 @@ describe('fresh variants through the pipeline', () => {
     const candidateRuns = ran.filter((id) => /#\d+$/.test(id));
     expect(candidateRuns.length).toBeGreaterThan(0);
     expect(new Set(candidateRuns).size).toBe(candidateRuns.length);
-    const originalRuns = ran.filter((id) => !id.includes('@'));
-    expect(originalRuns.length).toBe(2 * new Set(originalRuns).size);
+    expect(originalRuns(ran)).toEqual(originalRuns(ran, 1));
     // The search answered candidate 1 with n = 99 (its interpreter was shared with other copies):
     // the fresh harvest (n = 11) differs, so candidate 1 is harvested again, twice, fresh, and
     // kept on those two runs' answer.
@@ -169,5 +189,29 @@ describe('fresh variants through the pipeline', () => {
     expect(runsOf(1).length).toBe(3 * new Set(runsOf(1)).size);
     expect(runsOf(0).length).toBe(new Set(runsOf(0)).size);
     expect(differed.variants!.dropped).toEqual(agreed.variants!.dropped);
+  });
+
+  it('takes the search’s run of an original’s unchanged tests as its second run, and runs it twice more when they differ', async () => {
+    const echo = client((k) => 10 + k);
+    const paired = await runWith(echo);
+    const searched = Object.entries(originalRuns(ran)).filter(([id]) =>
+      ran.includes(`${id}@v3~search`),
+    );
+    expect(searched.length).toBe(5);
+    expect(originalRuns(ran)).toEqual(originalRuns(ran, 1));
+    // The search's run of the unchanged tests answered n = 7, the original's own run n = 10: the
+    // original is harvested again, twice, fresh, and kept on those runs' answer (n = 10).
+    const differed = await runWith(echo, answerWith(1, 3, undefined, { n: 7 }));
+    expect(originalRuns(ran)).toEqual(originalRuns(ran, 3));
+    // A search that gives no answer for them (an older tracer, a search that failed): the same.
+    const silent = await runWith(echo, answerWith(1, 3, undefined, null));
+    expect(originalRuns(ran)).toEqual(originalRuns(ran, 3));
+    for (const results of [differed, silent]) {
+      expect(results.variants!.valid).toBe(paired.variants!.valid);
+      expect(results.instances.filter((r) => !r.id.includes('@')).map((r) => r.correct)).toEqual(
+        paired.instances.filter((r) => !r.id.includes('@')).map((r) => r.correct),
+      );
+      expect(results.summary).toEqual(paired.summary);
+    }
   });
 });

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import time
 from typing import Any
 
 
@@ -55,11 +56,36 @@ class TestTimeLimit(BaseException):
     """A test ran past TRACEGATE_TEST_SECONDS (a variant search: that candidate fails, the run goes on)."""
 
 
-def _limit() -> float:
+def _seconds(name: str) -> float:
     try:
-        return float(os.environ.get("TRACEGATE_TEST_SECONDS") or 0)
+        return float(os.environ.get(name) or 0)
     except ValueError:
         return 0.0
+
+
+RELATIVE_FACTOR = 10.0
+"""With TRACEGATE_TEST_REFERENCE (a variant search: the unchanged copy's mark), a test that is not a reference
+test is stopped after this many times the slowest reference test (known from TRACEGATE_TEST_SLOWEST, or
+measured in this run), within TRACEGATE_TEST_SECONDS: a candidate whose input makes its test crawl costs a few
+times the original's time, not the whole allowance."""
+RELATIVE_FLOOR = 2.0
+"""The relative limit is never below this many seconds (a fast test's candidate may import or compile more)."""
+_slowest = [_seconds("TRACEGATE_TEST_SLOWEST")]
+_started = [0.0]
+_current = [0.0]
+
+
+def _is_reference(nodeid: str) -> bool:
+    marker = os.environ.get("TRACEGATE_TEST_REFERENCE")
+    return bool(marker) and marker in nodeid
+
+
+def _limit(nodeid: str) -> float:
+    """How long test `nodeid` may run (0: no limit)."""
+    hard = _seconds("TRACEGATE_TEST_SECONDS")
+    if hard <= 0 or _slowest[0] <= 0 or not os.environ.get("TRACEGATE_TEST_REFERENCE") or _is_reference(nodeid):
+        return hard
+    return min(hard, max(RELATIVE_FLOOR, RELATIVE_FACTOR * _slowest[0]))
 
 
 def _in_tracer(frame: Any) -> bool:
@@ -78,22 +104,28 @@ def _alarm(signum: int, frame: Any) -> None:
     if _in_tracer(frame):
         signal.setitimer(signal.ITIMER_REAL, 0.001)  # again as soon as the tests' code runs
         return
-    raise TestTimeLimit(f"the test ran past {_limit():g}s")
+    raise TestTimeLimit(f"the test ran past {_current[0]:g}s")
 
 
 def pytest_runtest_logstart(nodeid: str, location: object) -> None:
     active = _recorder()
     if active is not None:
         active.test_id = nodeid
-    if _limit() > 0 and hasattr(signal, "setitimer"):
+    _current[0] = _limit(nodeid)
+    _started[0] = time.monotonic()
+    if _current[0] > 0 and hasattr(signal, "setitimer"):
         signal.signal(signal.SIGALRM, _alarm)
-        signal.setitimer(signal.ITIMER_REAL, _limit())
+        signal.setitimer(signal.ITIMER_REAL, _current[0])
 
 
 def pytest_runtest_logfinish(nodeid: str, location: object) -> None:
-    if _limit() > 0 and hasattr(signal, "setitimer"):
+    if _current[0] > 0 and hasattr(signal, "setitimer"):
         signal.setitimer(signal.ITIMER_REAL, 0)
     active = _recorder()
+    if _is_reference(nodeid):
+        _slowest[0] = max(_slowest[0], time.monotonic() - _started[0])
+        for member in getattr(active, "members", ()):
+            member.writer.reference_seconds = _slowest[0]
     if active is not None:
         active.test_id = "<process>"
         active.check_tracer()

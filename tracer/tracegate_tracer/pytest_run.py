@@ -103,7 +103,8 @@ def environment(tracer_root: str, plugin: str, **settings: str) -> dict[str, str
     env = dict(os.environ)
     env.pop("TRACEGATE_TRACE", None)
     env.pop("TRACEGATE_MEASURE", None)
-    env.pop("TRACEGATE_TEST_SECONDS", None)
+    for name in ("TRACEGATE_TEST_SECONDS", "TRACEGATE_TEST_REFERENCE", "TRACEGATE_TEST_SLOWEST"):
+        env.pop(name, None)
     env.pop("TRACEGATE_SELECT", None)
     boot = os.path.join(tracer_root, "boot")
     env["PYTHONPATH"] = os.pathsep.join([boot] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
@@ -118,12 +119,15 @@ def environment(tracer_root: str, plugin: str, **settings: str) -> dict[str, str
 
 def run(tests: Sequence[str], run_dir: str, tracer_root: str, config_path: str, timeout: float,
         sandbox: Sandbox, extra_args: Sequence[str] = (), test_seconds: float | None = None,
-        select_path: str | None = None, memory_bytes: int | None = None) -> Outcome:
+        select_path: str | None = None, memory_bytes: int | None = None,
+        reference: tuple[str, float] | None = None) -> Outcome:
     """pytest over `tests` under the recorder; `test_seconds` stops each test after that long (the plugin's
     alarm: the test fails, the run goes on). With `select_path` (a file listing `tests`, one per line),
     pytest is given their files and the plugin keeps only those tests, past any file that fails to
     import (a variant search: one broken copy costs only its own tests). `memory_bytes` caps the process's
-    address space (the plugin's RLIMIT_AS: a test past it gets a MemoryError, the run goes on)."""
+    address space (the plugin's RLIMIT_AS: a test past it gets a MemoryError, the run goes on). `reference`
+    (a mark of test ids, the slowest such test's seconds if known) limits each other test to a multiple of
+    the slowest one's time, within `test_seconds` (the plugin's RELATIVE_FACTOR)."""
     # -rfE: the summary names each failed or erroring test (`FAILED <nodeid> - …`).
     args = list(tests)
     if select_path is not None:
@@ -136,6 +140,8 @@ def run(tests: Sequence[str], run_dir: str, tracer_root: str, config_path: str, 
         settings["TRACEGATE_TEST_SECONDS"] = f"{test_seconds:g}"
     if memory_bytes is not None:
         settings["TRACEGATE_MEMORY_BYTES"] = str(memory_bytes)
+    if reference is not None:
+        settings["TRACEGATE_TEST_REFERENCE"], settings["TRACEGATE_TEST_SLOWEST"] = reference[0], f"{reference[1]:g}"
     return run_command(command, run_dir, environment(tracer_root, PLUGIN, **settings), timeout, sandbox)
 
 

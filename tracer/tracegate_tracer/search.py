@@ -3,17 +3,22 @@
 variant.py writes, beside each test file, an unchanged copy; where each target
 is called from (the pool's targeted edits aim there) comes from the original's
 run in the same plan (sites.py), else from a scout run of that copy;
-then one copy per candidate of the pool; one pytest process runs them all (a per-test alarm and `--tb=no`
-keep a candidate that hangs or fails from costing the others), recording every
-target the specs ask about. The trace is split by the copy each invocation's
-test belongs to, the copies' marks are taken out of every text (so module
-names and test ids read as the original's), and each spec's question is
-answered for the unchanged copy and for every candidate.
+then one copy per candidate of the pool, which runs only the tests its edit can
+change (variant.touched); one pytest process runs them all (a per-test alarm,
+relative to the unchanged copy's slowest test, and `--tb=no` keep a candidate
+that hangs or fails from costing the others), recording every target the specs
+ask about. The trace is split by the copy each invocation's test belongs to, the
+copies' marks are taken out of every text (so module names and test ids read as
+the original's), a candidate's trace is completed with the unchanged copy's for
+the tests it did not run (spliced), and each spec's question is answered for the
+unchanged copy and for every candidate.
 
 A spec's answer is the candidates that change its answer, in pool order (those
 whose answer says nothing last: the screen would drop them), with
 counts of the others by why they did not (`same`, `failed`, `unreached`,
-`unanswered`, `unparsed`), each candidate with the answer this run gave it. It is an
+`unanswered`, `unparsed`), each candidate with the answer this run gave it, and
+the unchanged copy's own answer (`unchanged`: the host takes it as the
+original's second run when the original is harvested beside its search). It is an
 answer of the run like any oracle: the host caches it per epoch and harvests the
 first candidates alone, once, in a fresh process, to get their gold; the search's
 answer is the second harvest that one must agree with (a run of many copies shares
@@ -52,7 +57,10 @@ MEMORY_BYTES = 1536 * 1024 * 1024
 """The search run's address space (the container holds 2 GiB): a candidate whose input explodes fails alone."""
 TEST_SECONDS = 20.0
 """Each test of the search run is stopped (and its candidate dropped) after this long, or after a quarter of
-the instance's timeout if that is shorter."""
+the instance's timeout if that is shorter; a candidate's test, after ten times the unchanged copy's slowest
+(at least 2 s: the plugin's RELATIVE_FACTOR and RELATIVE_FLOOR)."""
+REFERENCE = variant.copy_name("", "o")
+"""The unchanged copy's mark in its test ids: its tests are the reference of the candidates' time limit."""
 
 
 def harvest(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list[Result]:
@@ -116,13 +124,14 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
     ran: set[int] = set()
     decided: dict[int, dict[str, Any]] = {}  # spec → its answer over the chunks run so far
     spent = 0.0
+    slowest = 0.0  # the unchanged copy's slowest test in chunk 0: the later chunks' tests are limited by it
     for n, chunk in enumerate(chunks):
         sandbox.fresh_tmp()
         tests = (search.unchanged if n == 0 else []) + [t for k in chunk for t in search.candidates[k] or ()]
         configs = [dict(r.config, trace_path=sandbox.path(f"search-{n}-{i}.json"), max_test_events=TEST_EVENTS)
                    for i, r in enumerate(recordings)]
         outcome = _traced(tests, run_dir, tracer_root, configs, budget - spent, sandbox, f"search-{n}",
-                          min(TEST_SECONDS, timeout / 4), backend)
+                          min(TEST_SECONDS, timeout / 4), backend, (REFERENCE, slowest))
         spent += outcome.seconds
         if outcome.timed_out or outcome.problem():
             if n == 0:
@@ -142,6 +151,7 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
             if recorded.get("status") != "ok":
                 broken.setdefault(i, {"status": "invalid", "reason": recorded.get("reason")})
                 continue
+            slowest = max(slowest, float(recorded.get("reference_seconds") or 0))
             parts[i].update(split(recorded))
             overflowed[i] |= {mark_of(t) for t in recorded.get("overflowed_tests", ())}
         ran.update(chunk)
@@ -169,7 +179,8 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
 
 
 def _traced(tests: list[str], run_dir: str, tracer_root: str, configs: list[dict[str, Any]], timeout: float,
-            sandbox: Sandbox, name: str, test_seconds: float, backend: str) -> pytest_run.Outcome:
+            sandbox: Sandbox, name: str, test_seconds: float, backend: str,
+            reference: tuple[str, float] | None = None) -> pytest_run.Outcome:
     """One traced pytest run of `tests` (hooks deferred to our plugin; redone traced from the start if a
     target's module was imported before it)."""
     outcome = None
@@ -181,7 +192,7 @@ def _traced(tests: list[str], run_dir: str, tracer_root: str, configs: list[dict
         config_path = sandbox.write_private(f"{name}-config-{attempt}.json", json.dumps(config))
         outcome = pytest_run.run(tests, run_dir, tracer_root, config_path, timeout, sandbox,
                                  extra_args=("--tb=no",), test_seconds=test_seconds, select_path=select,
-                                 memory_bytes=MEMORY_BYTES)
+                                 memory_bytes=MEMORY_BYTES, reference=reference)
         if attempt == 0 and outcome.exit_code == USAGE_ERROR and not outcome.timed_out:
             # A copy that fails to import (an edit of module-level code) makes its ids a usage error: again
             # with the files given to pytest and the ids kept by the plugin, so it fails its own tests only.
@@ -252,7 +263,12 @@ def split(recorded: dict[str, Any]) -> dict[str, dict[str, Any]]:
         numbers[inv["inv"]] = len(numbers) + 1
         invocations.setdefault(mark, []).append(dict(inv, inv=numbers[inv["inv"]]))
     owner = {old: mark for mark, numbers in renumber.items() for old in numbers}
-    events: dict[str, list[list[Any]]] = {mark: [] for mark in renumber}
+    by_test: dict[str, dict[str, dict[str, int]]] = {}
+    for test, counts in (recorded.get("call_counts_by_test") or {}).items():
+        mark = mark_of(test)
+        if mark is not None:
+            by_test.setdefault(mark, {})[test] = counts
+    events: dict[str, list[list[Any]]] = {mark: [] for mark in [*renumber, *by_test]}
     for event in recorded["events"]:
         if event[0] == "call":
             owners = [o for o in event[1] if o[0] in owner]
@@ -265,17 +281,76 @@ def split(recorded: dict[str, Any]) -> dict[str, dict[str, Any]]:
             events[mark].append([event[0], renumber[mark][event[1]], *event[2:]])
     base = {k: v for k, v in recorded.items() if k not in ("invocations", "events", "_index", "call_counts_by_test")}
     parts = {}
-    for mark in renumber:
-        own = dict(base, invocations=invocations[mark], events=events[mark])
+    for mark in events:
+        own = dict(base, invocations=invocations.get(mark, []), events=events[mark])
         if "call_counts" in base:  # the run's counts are every copy's: each copy counts its own tests'
-            own["call_counts"] = dict.fromkeys(base["call_counts"], 0)
-            for test, counts in (recorded.get("call_counts_by_test") or {}).items():
-                if mark_of(test) == mark:
-                    for name, n in counts.items():
-                        own["call_counts"][name] = own["call_counts"].get(name, 0) + n
+            own["call_counts_by_test"] = by_test.get(mark, {})
+            own["call_counts"] = _counted(base["call_counts"], own["call_counts_by_test"].values())
         text = json.dumps(own)
         parts[mark] = json.loads(variant.MARK_PATTERN.sub("", text))
     return parts
+
+
+def _counted(names: dict[str, int], per_test: Any) -> dict[str, int]:
+    """The call counts of `names` summed over tests' counts."""
+    total = dict.fromkeys(names, 0)
+    for counts in per_test:
+        for name, n in counts.items():
+            total[name] = total.get(name, 0) + n
+    return total
+
+
+def spliced(unchanged: dict[str, Any], own: dict[str, Any] | None, tests: tuple[str, ...],
+            changed: frozenset[int]) -> dict[str, Any]:
+    """A candidate's trace as a copy of every test would have given it, from a copy that ran only the tests
+    its edits change (`changed`, indices of `tests`): per entry of `tests` in their order, its own
+    invocations and events for the entries it changes, the unchanged copy's for the others; invocations
+    renumbered from 1, call counts summed the same way. (The interpreter is shared either way; a candidate
+    whose fresh harvest answers otherwise is harvested again: settle.ts.)"""
+
+    def entry(test: str) -> int:
+        for j, named in enumerate(tests):
+            if test == named or test.startswith((named + "::", named + "[")):
+                return j
+        return len(tests)  # no entry names it: the unchanged copy's, last
+
+    blocks: list[list[tuple[bool, dict[str, Any]]]] = [[] for _ in range(len(tests) + 1)]
+    events: list[list[tuple[bool, list[Any]]]] = [[] for _ in range(len(tests) + 1)]
+    where: dict[tuple[bool, int], int] = {}
+    for is_own, part in ((False, unchanged), (True, own)):
+        if part is None:
+            continue
+        for inv in part["invocations"]:
+            j = entry(str(inv.get("test") or ""))
+            if (j in changed) == is_own:
+                where[(is_own, inv["inv"])] = j
+                blocks[j].append((is_own, inv))
+        for event in part["events"]:
+            first = event[1][0][0] if event[0] == "call" and event[1] else event[1]
+            j = where.get((is_own, first)) if isinstance(first, int) else None
+            if j is not None:
+                events[j].append((is_own, event))
+    number: dict[tuple[bool, int], int] = {}
+    invocations = []
+    for block in blocks:
+        for is_own, inv in block:
+            number[(is_own, inv["inv"])] = len(number) + 1
+            invocations.append(dict(inv, inv=number[(is_own, inv["inv"])]))
+    out_events: list[list[Any]] = []
+    for block in events:
+        for is_own, event in block:
+            if event[0] == "call":
+                owners = [[number[(is_own, o[0])], o[1]] for o in event[1] if (is_own, o[0]) in number]
+                out_events.append([event[0], owners, *event[2:]])
+            else:
+                out_events.append([event[0], number[(is_own, event[1])], *event[2:]])
+    trace = {k: v for k, v in unchanged.items() if k not in ("_index", "call_counts_by_test")}
+    trace.update(invocations=invocations, events=out_events)
+    if "call_counts" in unchanged:
+        trace["call_counts"] = _counted(unchanged["call_counts"], [
+            counts for is_own, part in ((False, unchanged), (True, own)) if part is not None
+            for test, counts in part.get("call_counts_by_test", {}).items() if (entry(test) in changed) == is_own])
+    return trace
 
 
 def _decide(spec: Spec, parts: dict[str, dict[str, Any]], search: variant.Search, failed: set[str | None],
@@ -298,10 +373,10 @@ def _decide(spec: Spec, parts: dict[str, dict[str, Any]], search: variant.Search
             counts["unrun"] += 1
         elif mark in failed:
             counts["failed"] += 1
-        elif mark not in parts:
+        elif not (trace := _candidate_trace(parts, mark, search, k)) or not trace["invocations"]:
             counts["unreached"] += 1
         else:
-            answer = _answer(spec, parts[mark], ctx)
+            answer = _answer(spec, trace, ctx)
             if answer["status"] != "ok":
                 counts["unanswered"] += 1
             elif json.dumps(answer["answer"], sort_keys=True) == shown:
@@ -311,7 +386,14 @@ def _decide(spec: Spec, parts: dict[str, dict[str, Any]], search: variant.Search
                 changed.append({"index": k, "file": chosen.file, "edits": [list(e) for e in chosen.edits],
                                 "what": chosen.what, "empty": empty(answer["answer"]), "answer": answer["answer"]})
     return {"status": "ok", "answer": {"candidates": changed, "pool": len(search.candidates),
-                                       "targeted": search.targeted, **counts}}
+                                       "targeted": search.targeted, **counts, "unchanged": original["answer"]}}
+
+
+def _candidate_trace(parts: dict[str, dict[str, Any]], mark: str, search: variant.Search,
+                     k: int) -> dict[str, Any] | None:
+    """Candidate k's trace: its copy's part, spliced with the unchanged copy's when it ran only some tests."""
+    changed = search.touched[k] if k < len(search.touched) else None
+    return parts.get(mark) if changed is None else spliced(parts["o"], parts.get(mark), search.tests, changed)
 
 
 def empty(answer: Any) -> bool:

@@ -75,6 +75,7 @@ class TraceWriter:
         self.call_counts_by_test: dict[str, dict[str, int]] = {}  # the same per test id, the counted ones only
         self.retry_from_start = False  # a deferred start found a target module imported: run again
         self.overflowed_tests: set[str] = set()  # tests past the recorder's per-test event cap (a search)
+        self.reference_seconds: float | None = None  # the slowest reference test's seconds (a search's chunk 0)
 
     def document(self) -> dict[str, Any]:
         return {
@@ -96,6 +97,7 @@ class TraceWriter:
                if self.call_counts is not None else {}),
             **({"retry_from_start": True} if self.retry_from_start else {}),
             **({"overflowed_tests": sorted(self.overflowed_tests)} if self.overflowed_tests else {}),
+            **({"reference_seconds": self.reference_seconds} if self.reference_seconds is not None else {}),
         }
 
     def write(self) -> None:

@@ -383,9 +383,48 @@ class Search:
 
     unchanged: list[str]
     candidates: list[list[str] | None]
+    """The test ids each candidate's copy runs: the entries of `tests` its edits can change (`touched`)."""
     pool: list[Candidate]
     targeted: int
     """How many of the pool's candidates edit what a call site of a target depends on."""
+    tests: tuple[str, ...] = ()
+    """The instance's test ids, in the order they run."""
+    touched: tuple[frozenset[int] | None, ...] = ()
+    """Per candidate, the indices of `tests` its copy runs (None: all of them); the others it shares with
+    the unchanged copy (search.spliced)."""
+
+
+def touched(tests: list[str], tree: ast.Module, chosen: Candidate) -> frozenset[int] | None:
+    """The entries of `tests` a candidate's edits can change: those naming the test functions whose bodies
+    hold every edit. None (every entry) when an edit is elsewhere (module level, a helper, a fixture, a
+    decorator: what it changes may reach any test of the file), or when an entry runs more than named
+    functions (a whole file or class)."""
+    functions: list[tuple[str | None, ast.FunctionDef | ast.AsyncFunctionDef]] = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            functions.append((None, node))
+        elif isinstance(node, ast.ClassDef):
+            functions += [(node.name, item) for item in node.body
+                          if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)]
+    names: set[tuple[str | None, str]] = set()
+    for line, _, end_line, _, _ in chosen.edits:
+        holder = [(cls, f.name) for cls, f in functions if f.name.startswith("test")
+                  and f.body and f.body[0].lineno <= line and end_line <= (f.end_lineno or 0)]
+        if not holder:
+            return None
+        names.add(holder[0])
+    found: set[int] = set()
+    for j, test in enumerate(tests):
+        name, *rest = str(test).split("::")
+        if name != chosen.file:
+            continue
+        parts = [p.split("[", 1)[0] for p in rest]
+        named = (None, parts[0]) if len(parts) == 1 else (parts[0], parts[1]) if parts else None
+        if named in names:
+            found.add(j)
+        elif not parts or (len(parts) == 1 and any(cls == parts[0] for cls, _ in names)):
+            return None  # the whole file, or a whole class holding an edited test
+    return frozenset(found) or None
 
 
 def prepare_scout(instance_dir: str, tests: list[str], dest: str) -> dict[str, str]:
@@ -404,20 +443,26 @@ def prepare_search(sources: dict[str, str], tests: list[str], epoch: int, dest: 
     (`__tgv<k>`), every copy rendered as a variant."""
     functions = _functions(tests)
     candidates = pool(sources, functions, epoch, sites)
+    trees = {name: ast.parse(source) for name, source in sources.items()}  # pool() parsed each already
     runs: list[list[str] | None] = []
+    spans: list[frozenset[int] | None] = []
     for k, chosen in enumerate(candidates):
+        changed = touched(tests, trees[chosen.file], chosen)
         try:
             rendered = {name: render(source, chosen.edits if chosen.file == name else ())
-                        for name, source in sources.items()}
+                        for name, source in sources.items() if changed is None or name == chosen.file}
         except NoVariant:
             runs.append(None)
+            spans.append(None)
             continue
         for name, text in rendered.items():
             with open(os.path.join(dest, copy_name(name, str(k))), "w", encoding="utf-8") as handle:
                 handle.write(text)
-        runs.append(copy_ids(tests, str(k)))
+        runs.append(copy_ids(tests if changed is None else [tests[j] for j in sorted(changed)], str(k)))
+        spans.append(changed)
     _settle(dest)
-    return Search(copy_ids(tests, "o"), runs, candidates, sum(c.targeted for c in candidates))
+    return Search(copy_ids(tests, "o"), runs, candidates, sum(c.targeted for c in candidates), tuple(tests),
+                  tuple(spans))
 
 
 MARK_PATTERN = re.compile(re.escape(COPY_MARK) + r"(o|\d+)")

@@ -12,7 +12,7 @@ import type { RememberedFailure } from '../../contracts/ports.js';
 import { LazyEnvironments, unresolvedReason } from './environments.js';
 import { runAll, runMeasured } from './runs.js';
 import { isWorldKind, MEASURED_FIELD } from '../../contracts/kinds.js';
-import { reproduced, settle } from './settle.js';
+import { PAIR_UNSETTLED, reproduced, settle } from './settle.js';
 import { HarvestTally } from './tally.js';
 import type { LoadedInstance } from '../../contracts/suite.js';
 import type { HarvestDeps, HarvestSummary } from './types.js';
@@ -181,9 +181,29 @@ async function harvestMisses(
     deps,
   );
   // An interrupt or a lost engine keeps every instance that had finished in both runs.
-  for (const miss of misses)
-    tally.set(miss.loaded.instance.id, settle(miss, done.runs, env, tracerDigest, deps));
-  if (done.lost) throw done.lost;
+  const again: Miss[] = [];
+  for (const miss of misses) {
+    const id = miss.loaded.instance.id;
+    const outcome = settle(miss, done.runs, env, tracerDigest, deps, done.paired?.get(id));
+    if (outcome.status !== 'ok' && outcome.reason.startsWith(PAIR_UNSETTLED)) again.push(miss);
+    else tally.set(id, outcome);
+  }
+  if (done.lost) {
+    for (const miss of again)
+      tally.set(miss.loaded.instance.id, { status: 'error', reason: 'interrupted' });
+    throw done.lost;
+  }
+  if (!again.length) return;
+  // An original whose run beside its search did not settle: two fresh runs, as any item.
+  const redo = await runs(
+    backend,
+    env,
+    again.map((m) => m.loaded),
+    deps,
+  );
+  for (const miss of again)
+    tally.set(miss.loaded.instance.id, settle(miss, redo.runs, env, tracerDigest, deps));
+  if (redo.lost) throw redo.lost;
 }
 
 /** Resolving an environment, for a stage that needs one outside a harvest. */

@@ -16,6 +16,11 @@ type RunDeps = Pick<HarvestDeps, 'log' | 'warn' | 'signal' | 'shareRuns'>;
 export interface Runs {
   runs: Map<string, ReadResult>[];
   lost?: DockerUnavailableError;
+  /**
+   * Originals that ran once, beside their variant search (id → the search's id): the search's run
+   * of their unchanged tests is their second run (settle.ts).
+   */
+  paired?: Map<string, string>;
 }
 
 /**
@@ -27,7 +32,10 @@ export interface Runs {
  * A variant search is no oracle (it ranks candidates), and a candidate the
  * search answered has that answer as its second harvest (settle.ts): each
  * runs once, in one of the runs (onceRuns), so they share both cores instead
- * of doubling.
+ * of doubling. So does an original harvested beside its search: the search
+ * runs its unchanged tests in a process of its own, which is the original's
+ * second run (the same run holds both, so the search takes its call sites
+ * from the original's).
  */
 export async function runAll(
   backend: HarvestBackend,
@@ -36,8 +44,10 @@ export async function runAll(
   deps: RunDeps,
 ): Promise<Runs> {
   if (deps.signal?.aborted) return { runs: [] };
-  const runOf = onceRuns(items.filter(runsOnce));
-  const inRun = (run: number) => items.filter((i) => !runsOnce(i) || runOf.get(i) === run);
+  const paired = pairedOriginals(items);
+  const runOf = onceRuns(items.filter(runsOnce), paired);
+  const once = (i: LoadedInstance) => runsOnce(i) || paired.has(i);
+  const inRun = (run: number) => items.filter((i) => !once(i) || runOf.get(i) === run);
   const done = await Promise.all(
     Array.from({ length: HARVEST_RUNS }, (_, i) => {
       const mine = inRun(i);
@@ -46,7 +56,29 @@ export async function runAll(
         : Promise.resolve<JobResults>({ results: new Map() });
     }),
   );
-  return collected(done);
+  return {
+    ...collected(done),
+    ...(paired.size
+      ? {
+          paired: new Map(
+            [...paired].map(([original, search]) => [original.instance.id, search.instance.id]),
+          ),
+        }
+      : {}),
+  };
+}
+
+/** The originals among `items` whose variant search is among them too (original → its search). */
+function pairedOriginals(items: readonly LoadedInstance[]): Map<LoadedInstance, LoadedInstance> {
+  const searchOf = new Map(
+    items.filter((i) => i.variant?.search).map((s) => [s.variant!.of, s] as const),
+  );
+  const paired = new Map<LoadedInstance, LoadedInstance>();
+  for (const item of items) {
+    const search = item.variant ? undefined : searchOf.get(item.instance.id);
+    if (search) paired.set(item, search);
+  }
+  return paired;
 }
 
 /**
@@ -83,9 +115,13 @@ export const runsOnce = (l: LoadedInstance): boolean =>
  * The run each once-run item goes to: searches over the same tests share one
  * search run of the tracer (one pool, every target recorded at once), so they
  * go to the same run; a candidate is a set of its own. The sets are spread
- * over the runs largest first, each to the run with the fewest items so far.
+ * over the runs largest first, each to the run with the fewest items so far;
+ * an original paired with its search goes where the search goes.
  */
-function onceRuns(items: readonly LoadedInstance[]): Map<LoadedInstance, number> {
+function onceRuns(
+  items: readonly LoadedInstance[],
+  paired: ReadonlyMap<LoadedInstance, LoadedInstance> = new Map(),
+): Map<LoadedInstance, number> {
   const sets = new Map<string, LoadedInstance[]>();
   for (const s of items) {
     const key = s.variant?.search
@@ -95,11 +131,14 @@ function onceRuns(items: readonly LoadedInstance[]): Map<LoadedInstance, number>
   }
   const load = Array<number>(HARVEST_RUNS).fill(0);
   const runOf = new Map<LoadedInstance, number>();
-  for (const set of [...sets.values()].sort((a, b) => b.length - a.length)) {
+  const originals = new Map([...paired].map(([original, search]) => [search, original] as const));
+  const weight = (set: LoadedInstance[]) => set.length + set.filter((s) => originals.has(s)).length;
+  for (const set of [...sets.values()].sort((a, b) => weight(b) - weight(a))) {
     const run = load.indexOf(Math.min(...load));
-    load[run] = (load[run] ?? 0) + set.length;
+    load[run] = (load[run] ?? 0) + weight(set);
     for (const s of set) runOf.set(s, run);
   }
+  for (const [original, search] of paired) runOf.set(original, runOf.get(search)!);
   return runOf;
 }
 

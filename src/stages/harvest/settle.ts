@@ -20,15 +20,23 @@ export function settle(
   env: ResolvedEnvironment,
   tracerDigest: string,
   deps: Pick<HarvestDeps, 'oracles' | 'quarantine' | 'failures' | 'log'>,
+  pairedSearch?: string,
 ): HarvestOutcome {
   const id = loaded.instance.id;
   if (runs.length < HARVEST_RUNS) return { status: 'error', reason: 'interrupted' };
-  // A variant search, or a candidate the search answered, ran in one of the runs only (runs.ts).
-  const held = runsOnce(loaded) ? runs.filter((r) => r.has(id)) : runs;
-  const differs = searchDiffers(
-    loaded,
-    held.map((r) => r.get(id)),
-  );
+  // A variant search, a candidate the search answered, or an original beside its search ran in
+  // one of the runs only (runs.ts).
+  const held = runsOnce(loaded) || pairedSearch ? runs.filter((r) => r.has(id)) : runs;
+  const searched = pairedSearch ? unchangedRun(runs, pairedSearch) : loaded.variant?.searched;
+  const differs = pairedSearch
+    ? pairDiffers(
+        held.map((r) => r.get(id)),
+        searched,
+      )
+    : searchDiffers(
+        searched,
+        held.map((r) => r.get(id)),
+      );
   if (differs) {
     deps.log(`  ${id}: ${differs}`);
     return { status: 'invalid', reason: differs }; // neither stored nor remembered: harvested again
@@ -38,7 +46,7 @@ export function settle(
   const verdicts = held.length > 0 && held.every((r) => typeof r.get(id) === 'object');
   const agreed = agreedResult(
     withSearched(
-      loaded,
+      searched,
       held.map((r) => r.get(id)),
     ),
     (answers) => {
@@ -62,16 +70,56 @@ export function settle(
 /** The start of the reason of a candidate whose fresh harvest and search answered differently. */
 export const SEARCH_DIFFERS = 'the search answered otherwise';
 
+/** The start of the reason of an original harvested beside its search that must be harvested again. */
+export const PAIR_UNSETTLED = 'its run beside the search did not settle';
+
+/**
+ * The answer a paired original's search gave its unchanged tests (`unchanged` in the search's
+ * answer), if the search answered.
+ */
+function unchangedRun(
+  runs: Map<string, ReadResult>[],
+  searchId: string,
+): { answer: unknown } | undefined {
+  for (const run of runs) {
+    const found = run.get(searchId);
+    if (typeof found !== 'object' || found.status !== 'ok') continue;
+    const answer = found.answer as { unchanged?: unknown } | null;
+    if (typeof answer === 'object' && answer !== null && answer.unchanged !== undefined)
+      return { answer: answer.unchanged };
+  }
+  return undefined;
+}
+
+/**
+ * Why an original harvested once beside its search must be harvested again, twice, as any item:
+ * its run did not answer (a failure is judged on two fresh runs), the search gave no answer for
+ * its unchanged tests, or gave another one (the search's interpreter also imported the
+ * candidates' copies).
+ */
+function pairDiffers(
+  results: (ReadResult | undefined)[],
+  searched: { answer: unknown } | undefined,
+): string | undefined {
+  const [fresh] = results;
+  if (results.length !== 1 || typeof fresh !== 'object') return undefined; // interrupted: as any item
+  if (fresh.status !== 'ok')
+    return `${PAIR_UNSETTLED} (${fresh.status}): harvested again, twice, fresh`;
+  if (!searched)
+    return `${PAIR_UNSETTLED} (the search gave no answer for its tests): harvested again, twice, fresh`;
+  if (canonicalJson(fresh.answer) === canonicalJson(searched.answer)) return undefined;
+  return `${PAIR_UNSETTLED} (the search's run of its tests answered otherwise): harvested again, twice, fresh`;
+}
+
 /**
  * Why a candidate harvested once must be harvested again (twice, fresh): its fresh answer is not
  * the one the search gave it. The search runs every candidate in one interpreter, so a cache
  * another copy warmed (a compiled grammar, a memoised name) can change what this one does.
  */
 function searchDiffers(
-  loaded: LoadedInstance,
+  searched: { answer: unknown } | undefined,
   results: (ReadResult | undefined)[],
 ): string | undefined {
-  const searched = loaded.variant?.searched;
   const [fresh] = results;
   if (!searched || results.length !== 1 || typeof fresh !== 'object' || fresh.status !== 'ok')
     return undefined;
@@ -80,12 +128,15 @@ function searchDiffers(
 }
 
 /**
- * A candidate's fresh harvest and, when it answered as the search did, the search's answer beside
+ * A candidate's (or a paired original's) fresh harvest and, when it answered as the search did,
+ * the search's answer beside
  * as the second run it agrees with (runs_agreed 2). A fresh harvest that did not answer stands
  * alone: its own reason (the test fails, the target is not reached) is the drop's.
  */
-function withSearched(loaded: LoadedInstance, results: (ReadResult | undefined)[]) {
-  const searched = loaded.variant?.searched;
+function withSearched(
+  searched: { answer: unknown } | undefined,
+  results: (ReadResult | undefined)[],
+) {
   const [fresh] = results;
   if (!searched || results.length !== 1 || typeof fresh !== 'object' || fresh.status !== 'ok')
     return results;

@@ -1,0 +1,160 @@
+"""A search's candidate runs only the tests its edit can change (variant.touched); the others' part of its
+answer is the unchanged copy's (search.spliced), and what it answers is what a fresh harvest answers."""
+
+import ast
+import subprocess
+import sys
+import time
+
+from tracegate_tracer import pytest_run
+from tracegate_tracer.edits import Candidate
+from tracegate_tracer.search import spliced
+from tracegate_tracer.variant import prepare_scout, prepare_search, touched
+
+TESTS = '''\
+import pytest
+
+from prog import count_up
+
+LIMIT = 3
+
+
+def test_count():
+    assert count_up(6) == 6
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_param(n):
+    assert count_up(n + 1) == n + 1
+
+
+class TestGroup:
+    size = 2
+
+    def test_member(self):
+        assert count_up(4) == 4
+
+    def test_other(self):
+        assert count_up(LIMIT) == 3
+
+
+def test_last():
+    assert count_up(2) == 2
+'''
+LINE = {text.strip(): i + 1 for i, text in enumerate(TESTS.splitlines())}
+TREE = ast.parse(TESTS)
+IDS = ["t.py::test_count", "t.py::test_param[1]", "t.py::test_param[2]", "t.py::TestGroup::test_member",
+       "t.py::TestGroup::test_other", "t.py::test_last"]
+
+
+def edit_at(*lines):
+    return Candidate("t.py", tuple((line, 4, line, 8, "x") for line in lines), "edit")
+
+
+def test_an_edit_in_a_test_body_touches_that_tests_entries_only():
+    assert touched(IDS, TREE, edit_at(LINE["assert count_up(6) == 6"])) == {0}
+    assert touched(IDS, TREE, edit_at(LINE["assert count_up(n + 1) == n + 1"])) == {1, 2}  # each parameter
+    assert touched(IDS, TREE, edit_at(LINE["assert count_up(4) == 4"])) == {3}  # a method: by its class
+    # Edits in two tests (one emptied, say): both.
+    assert touched(IDS, TREE, edit_at(LINE["assert count_up(6) == 6"], LINE["assert count_up(2) == 2"])) == {0, 5}
+
+
+def test_an_edit_that_may_reach_other_tests_touches_every_entry():
+    for where in ("LIMIT = 3", "size = 2", '@pytest.mark.parametrize("n", [1, 2])', "def test_count():"):
+        assert touched(IDS, TREE, edit_at(LINE[where])) is None, where  # module, class body, decorator, header
+    # An entry that runs more than the edited test (its whole file, its whole class) cannot be split.
+    assert touched(["t.py"], TREE, edit_at(LINE["assert count_up(6) == 6"])) is None
+    assert touched(["t.py::TestGroup"], TREE, edit_at(LINE["assert count_up(4) == 4"])) is None
+    # A class entry of another class, or entries of other files, do not hold the edit.
+    assert touched(["t.py::test_count", "u.py::test_count"], TREE, edit_at(LINE["assert count_up(6) == 6"])) == {0}
+
+
+def test_a_candidates_copy_runs_only_its_touched_tests(tmp_path):
+    instance = tmp_path / "inst"
+    instance.mkdir()
+    (instance / "t.py").write_text(TESTS)
+    (instance / "u.py").write_text("from prog import count_up\n\n\ndef test_u():\n    assert count_up(7) == 7\n")
+    tests = [*IDS, "u.py::test_u"]
+    run_dir = str(tmp_path / "run")
+    sources = prepare_scout(str(instance), tests, run_dir)
+    search = prepare_search(sources, tests, 1, run_dir, [])
+    assert search.tests == tuple(tests) and len(search.touched) == len(search.pool)
+    split = [k for k, t in enumerate(search.touched) if t is not None]
+    assert split, [c.what for c in search.pool]
+    for k in split:
+        ids = search.candidates[k]
+        assert ids is not None and len(ids) == len(search.touched[k]) < len(tests)
+        assert all(i.startswith(f"{search.pool[k].file[:-3]}__tgv{k}.py::") for i in ids), ids
+    # The unchanged copy runs every test.
+    assert len(search.unchanged) == len(tests)
+
+
+def part(invocations, events, counts=None):
+    return {"format": 1, "target": {}, "invocations": invocations, "events": events, "executed": [],
+            "call_counts": {"prog.f": 0}, "call_counts_by_test": counts or {}, "_index": {"stale": []}}
+
+
+def test_a_spliced_trace_is_the_unchanged_copys_with_the_touched_tests_replaced_in_order():
+    tests = ("t.py::a", "t.py::b", "t.py::c")
+    unchanged = part(
+        [{"inv": 1, "test": "t.py::a"}, {"inv": 2, "test": "t.py::b"}, {"inv": 3, "test": "t.py::b"},
+         {"inv": 4, "test": "t.py::c"}],
+        [["call", [[1, 1]], "f", "x", "a", 1], ["line", 1, 5, None], ["call", [[2, 1]], "f", "x", "b", 1],
+         ["call", [[3, 1], [2, 2]], "f", "x", "b", 2], ["line", 3, 6, None], ["line", 2, 7, None],
+         ["call", [[4, 1]], "f", "x", "c", 1], ["return", 4, 8, 1, None]],
+        {"t.py::a": {"prog.f": 1}, "t.py::b": {"prog.f": 2}, "t.py::c": {"prog.f": 1}})
+    own = part([{"inv": 1, "test": "t.py::b"}],
+               [["call", [[1, 1]], "f", "x", "b", 9], ["line", 1, 99, None]], {"t.py::b": {"prog.f": 1}})
+    trace = spliced(unchanged, own, tests, frozenset({1}))
+    assert [(i["inv"], i["test"]) for i in trace["invocations"]] == [(1, "t.py::a"), (2, "t.py::b"), (3, "t.py::c")]
+    assert trace["events"] == [["call", [[1, 1]], "f", "x", "a", 1], ["line", 1, 5, None],
+                               ["call", [[2, 1]], "f", "x", "b", 9], ["line", 2, 99, None],
+                               ["call", [[3, 1]], "f", "x", "c", 1], ["return", 3, 8, 1, None]]
+    assert trace["call_counts"] == {"prog.f": 3} and "_index" not in trace and "call_counts_by_test" not in trace
+    # A candidate whose touched test no longer reaches the target: the others' invocations only.
+    assert [i["test"] for i in spliced(unchanged, None, tests, frozenset({1}))["invocations"]] == [
+        "t.py::a", "t.py::c"]
+    # Parametrised ids belong to the entry naming their function.
+    assert [i["test"] for i in spliced(
+        part([{"inv": 1, "test": "t.py::a"}], []), part([{"inv": 1, "test": "t.py::b[2]"}], []),
+        ("t.py::a", "t.py::b"), frozenset({1}))["invocations"]] == ["t.py::a", "t.py::b[2]"]
+
+
+def test_two_tests_search_answers_agree_with_each_candidates_fresh_harvest(harness):
+    prog = {"prog.py": """
+        def count_up(n):
+            total = 0
+            while total < n:
+                total += 1
+            return total
+    """}
+    source = ("from prog import count_up\n\n\ndef test_first():\n    assert count_up(3) == 3\n\n\n"
+              "def test_second():\n    assert count_up(5) == 5\n    assert count_up(2) == 2\n")
+    directory = harness.instance_dir(dict(prog, **{"test_prog.py": source}))
+    spec = {"dir": str(directory), "tests": ["test_prog.py::test_first", "test_prog.py::test_second"],
+            "kind": "M2_Loops", "target": {"file": "prog.py", "function": "count_up"},
+            "query": {"mode": "total", "loop_line": 3}, "timeout_seconds": 60}
+    found = harness.run([dict(spec, id="s", variant_epoch=1, variant_search=True)])["s"]
+    assert found["status"] == "ok" and found["answer"]["candidates"], found
+    candidates = found["answer"]["candidates"]
+    fresh = harness.run([dict(spec, id=f"v{c['index']}", variant_epoch=1, variant_candidate=c["index"],
+                              variant_edit={"file": c["file"], "edits": c["edits"]}) for c in candidates])
+    for c in candidates:  # the spliced answer is what the whole edited file answers when run alone
+        assert fresh[f"v{c['index']}"]["answer"] == c["answer"], c["what"]
+    # Edits of either test are among them (the other test's share of the total comes from the unchanged copy).
+    assert {c["edits"][0][0] for c in candidates} & {5} and {c["edits"][0][0] for c in candidates} & {9, 10}
+
+
+def test_a_candidate_test_is_stopped_at_a_multiple_of_the_slowest_reference_test(tmp_path):
+    (tmp_path / "test_a__ref.py").write_text("def test_fast():\n    assert True\n")
+    (tmp_path / "test_b.py").write_text("import time\n\n\ndef test_slow():\n    time.sleep(30)\n")
+    root = str(pytest_run.__file__).rsplit("/tracegate_tracer/", 1)[0]
+    env = pytest_run.environment(root, pytest_run.PLUGIN, TRACEGATE_TEST_SECONDS="20",
+                                 TRACEGATE_TEST_REFERENCE="__ref", TRACEGATE_TEST_SLOWEST="0")
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider",
+                           "test_a__ref.py", "test_b.py"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=60)
+    seconds = time.monotonic() - started
+    assert "FAILED test_b.py::test_slow - tracegate_pytest_plugin.TestTimeLimit" in done.stdout, done.stdout[-2000:]
+    assert "ran past 2s" in done.stdout and seconds < 15, seconds  # the floor, not the 20 s allowance
