@@ -398,3 +398,19 @@ def test_a_call_repeated_first_with_another_type_may_raise_without_failing_the_t
     lines = [step["line"] for step in changed["answer"]["executed_path"]]
     assert lines == [8], changed["answer"]  # `if n % 2:` raised: the path ends there
     assert [step["line"] for step in original["answer"]["executed_path"]] == [8, 10]
+
+
+def test_a_texts_parts_split_on_bars_and_aimed_edits_past_the_pool_follow_it():
+    from tracegate_tracer.edits import segments
+    assert segments("{{ a }}|{{ b }}|{{ c }}") == ["{{ b }}|{{ c }}", "{{ a }}|{{ b }}", "{{ b }}|{{ a }}|{{ c }}"]
+    source = ('from jinja2 import Environment\n\n\ndef test_lookup():\n'
+              '    template = Environment().from_string("{{ u.name }}|{{ u.age }}|{{ c.real }}|{{ c.size }}")\n'
+              '    assert template.render(u={"name": "Ann"}, c=7) == "Ann||7|"\n')
+    sites = [[("t.py", 6)]]
+    candidates = pool({"t.py": source}, {"t.py": None}, 1, sites)
+    size = variant.pool_size(sites)
+    # Every edit is aimed; the pool runs its first `size` and, only when they found nothing, the rest.
+    assert size < len(candidates) <= size + variant.MORE_AIMED and all(c.targeted for c in candidates)
+    last_part_left_out = "'{{ u.name }}|{{ u.age }}|{{ c.real }}'"
+    assert any(e[4] == last_part_left_out for c in candidates for e in c.edits)
+    assert candidates == pool({"t.py": source}, {"t.py": None}, 1, sites)  # deterministic

@@ -124,11 +124,11 @@ def text_alternatives(value: str | bytes) -> list[object]:
     return moved
 
 
-SEPARATORS = ("\n", ";", ",", " ")
+SEPARATORS = ("\n", ";", ",", "|", " ")
 
 
 def segments(text: str) -> list[str]:
-    """A text of parts (lines, `;`- or `,`-separated statements or items, words) with its parts moved: the
+    """A text of parts (lines, `;`-, `,`- or `|`-separated statements or items, words) with its parts moved: the
     first left out, the last left out, the first two swapped (which part comes first, and how many, are
     what a parser or a formatter turns on)."""
     for separator in SEPARATORS:

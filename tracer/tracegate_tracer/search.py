@@ -115,7 +115,10 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
     # The pool in chunks, in order: the search stops once every spec has WANTED candidates that change
     # its answer and say something (aimed edits lead the pool, so most searches end in the first chunk).
     pending = [k for k, ids in enumerate(search.candidates) if ids]
-    chunks = [pending[:FIRST_CHUNK]] + [pending[i:i + CHUNK] for i in range(FIRST_CHUNK, len(pending), CHUNK)]
+    size = variant.pool_size(sites)  # the aimed edits past it run last, apart (variant.MORE_AIMED)
+    chunks = [pending[:FIRST_CHUNK]]
+    for part in ([k for k in pending[FIRST_CHUNK:] if k < size], [k for k in pending[FIRST_CHUNK:] if k >= size]):
+        chunks += [part[i:i + CHUNK] for i in range(0, len(part), CHUNK)]
     budget = timeout * SEARCH_TIMEOUT_FACTOR
     parts: list[dict[str, dict[str, Any]]] = [{} for _ in recordings]
     overflowed: list[set[str | None]] = [set() for _ in recordings]

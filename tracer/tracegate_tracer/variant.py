@@ -63,6 +63,10 @@ PAIRED = 12
 """Of which edits of two literals at once (when the pool has room after the single edits' first round)."""
 AIMED_ENOUGH = 12
 """With this many aimed edits, the pool holds no blind ones."""
+MORE_AIMED = 48
+"""Aimed edits past the pool's size, run only by a search whose pool found no candidate that says something
+(the edits of one literal are taken round-robin with the others', so a long test's later alternatives —
+a template's last part left out — fall past the first 40)."""
 SITES = 4
 """Per target, the call sites (test statements that reached it, in order of first invocation) whose inputs
 lead the pool."""
@@ -240,19 +244,31 @@ def pool(sources: dict[str, str], functions: dict[str, set[str] | None], epoch: 
         raise NoVariant("no literal input or call to change in the test functions run")
     rng.shuffle(per_literal)  # drawn even when unused: the epoch's order of what follows stays the same
     rounds = _rounds(per_literal)
-    size = min(POOL_MAX, POOL + POOL_PER_TARGET * max(0, len(sites) - 1))
+    size = pool_size(sites)
     chosen: list[Candidate] = []
     if targeted:
         chosen += targeted[0] + _paired(targeted[0], PAIRED // 2) + [c for r in targeted[1:] for c in r]
     if len(chosen) >= AIMED_ENOUGH:
-        rounds = []  # blind edits found nothing aimed edits did not (docs/generate.md): not run
+        # Blind edits found nothing aimed edits did not (docs/generate.md): not run. The aimed edits past
+        # the pool's size follow it, run only by a search the pool left without a candidate (search.py).
+        return _unique(chosen)[:size + MORE_AIMED]
     if rounds:
         paired = _paired(rounds[0], PAIRED)
         chosen += rounds[0][:max(0, size - len(chosen) - len(paired))] + paired + [c for r in rounds[1:] for c in r]
+    return _unique(chosen)[:size]
+
+
+def pool_size(sites: Sites) -> int:
+    """How many candidates the pool runs first (an aimed pool's further ones follow: MORE_AIMED)."""
+    return min(POOL_MAX, POOL + POOL_PER_TARGET * max(0, len(sites) - 1))
+
+
+def _unique(candidates: list[Candidate]) -> list[Candidate]:
+    """The candidates in order, each edit once."""
     unique: dict[tuple[str, tuple[Edit, ...]], Candidate] = {}
-    for candidate in chosen:
+    for candidate in candidates:
         unique.setdefault((candidate.file, candidate.edits), candidate)
-    return list(unique.values())[:size]
+    return list(unique.values())
 
 
 def render(source: str, changes: tuple[Edit, ...] = ()) -> str:
