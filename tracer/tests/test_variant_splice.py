@@ -158,3 +158,34 @@ def test_a_candidate_test_is_stopped_at_a_multiple_of_the_slowest_reference_test
     seconds = time.monotonic() - started
     assert "FAILED test_b.py::test_slow - tracegate_pytest_plugin.TestTimeLimit" in done.stdout, done.stdout[-2000:]
     assert "ran past 2s" in done.stdout and seconds < 15, seconds  # the floor, not the 20 s allowance
+
+
+def test_what_a_test_module_does_when_imported_belongs_to_its_copy(harness):
+    # The target runs while the test module is imported (at collection, before any test): the original's
+    # run counts those calls; each copy of the search must count its own import's, so the unchanged copy
+    # answers what the original does (its answer is the original's second run) and a candidate what its
+    # fresh harvest does.
+    prog = {"prog.py": """
+        def count_up(n):
+            total = 0
+            while total < n:
+                total += 1
+            return total
+    """}
+    source = ("from prog import count_up\n\nBASE = count_up(2)\n\n\n"
+              "def test_first():\n    assert count_up(3) == 3\n\n\n"
+              "def test_second():\n    assert count_up(5) == 5\n")
+    directory = harness.instance_dir(dict(prog, **{"test_prog.py": source}))
+    spec = {"dir": str(directory), "tests": ["test_prog.py::test_first", "test_prog.py::test_second"],
+            "kind": "M2_Loops", "target": {"file": "prog.py", "function": "count_up"},
+            "query": {"mode": "total", "loop_line": 3}, "timeout_seconds": 60}
+    results = harness.run([dict(spec, id="o"), dict(spec, id="s", variant_epoch=1, variant_search=True)])
+    original, found = results["o"], results["s"]
+    assert original["answer"] == {"total_iterations": 2 + 3 + 5}
+    assert found["status"] == "ok" and found["answer"]["unchanged"] == original["answer"], found["answer"]
+    candidates = found["answer"]["candidates"]
+    assert any(c["edits"][0][0] == 3 for c in candidates)  # the import's own input moves the total too
+    fresh = harness.run([dict(spec, id=f"v{c['index']}", variant_epoch=1, variant_candidate=c["index"],
+                              variant_edit={"file": c["file"], "edits": c["edits"]}) for c in candidates])
+    for c in candidates:
+        assert fresh[f"v{c['index']}"]["answer"] == c["answer"], c["what"]

@@ -57,6 +57,9 @@ class Recorder:
         # A variant search's scout run (search.py): each invocation's call site in the test files, as the
         # outermost frame of one of them (the test function's statement that led to the target).
         self.site_files = {str(k): str(v) for k, v in (config.get("site_files") or {}).items()}
+        # A variant search's run (search.py): what runs before the first test (a test module's import, at
+        # collection) is noted with the file of the copy whose code led to it, so each copy gets its own.
+        self.copy_marker = str(config.get("copy_marker") or "") or None
         self._counting = "<process>"
         self.max_value = int(config.get("max_value_chars") or MAX_REPR)
         self.name_file = frames.FileNamer(config.get("instance_dir") or os.getcwd(), config.get("repo_root"))
@@ -128,8 +131,10 @@ class Recorder:
                 site = [sites[walker.f_code.co_filename], walker.f_lineno]
             nested = nested or (walker is not frame and walker in self._active)
             walker = walker.f_back
+        copy = self._copy_of(frame) if self.copy_marker and self.test_id == "<process>" else None
         self.writer.invocations.append({
             "inv": inv, "test": self.test_id, "depth": depth,
+            **({"copy": copy} if copy else {}),  # a search's copy whose import led here (search.split)
             **({"nested": True} if nested else {}),  # started while another invocation ran (recursion)
             "thread": threading.current_thread().name,
             "module": frame.f_globals.get("__name__"),
@@ -146,6 +151,17 @@ class Recorder:
                 if name in self.tracked:
                     self.emit(["store", inv, info.def_line, name, info.def_line])
         return invocation
+
+    def _copy_of(self, frame: FrameType) -> str | None:
+        """The innermost file on the stack that is a search's copy (its name holds the copy marker)."""
+        marker = self.copy_marker
+        walker = frame
+        while walker is not None:
+            name = walker.f_code.co_filename
+            if marker in name:
+                return name
+            walker = walker.f_back
+        return None
 
     def resume(self, frame: FrameType) -> Invocation | None:
         """A suspended target generator continues; None if it was not suspended."""
@@ -186,7 +202,11 @@ class Recorder:
             return False
         if not self.stopped:
             self.writer.call_counts[name] += 1
-            per_test = self.writer.call_counts_by_test.setdefault(self.test_id, {})
+            test = self.test_id
+            if self.copy_marker and test == "<process>":
+                copy = self._copy_of(frame)
+                test = f"<process>@{copy}" if copy else test  # search.split reads the copy's mark in it
+            per_test = self.writer.call_counts_by_test.setdefault(test, {})
             per_test[name] = per_test.get(name, 0) + 1
         return True
 

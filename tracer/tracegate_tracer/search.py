@@ -131,8 +131,8 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
     for n, chunk in enumerate(chunks):
         sandbox.fresh_tmp()
         tests = (search.unchanged if n == 0 else []) + [t for k in chunk for t in search.candidates[k] or ()]
-        configs = [dict(r.config, trace_path=sandbox.path(f"search-{n}-{i}.json"), max_test_events=TEST_EVENTS)
-                   for i, r in enumerate(recordings)]
+        configs = [dict(r.config, trace_path=sandbox.path(f"search-{n}-{i}.json"), max_test_events=TEST_EVENTS,
+                        copy_marker=variant.COPY_MARK) for i, r in enumerate(recordings)]
         outcome = _traced(tests, run_dir, tracer_root, configs, budget - spent, sandbox, f"search-{n}",
                           min(TEST_SECONDS, timeout / 4), backend, (REFERENCE, slowest))
         spent += outcome.seconds
@@ -259,12 +259,14 @@ def split(recorded: dict[str, Any]) -> dict[str, dict[str, Any]]:
     renumber: dict[str, dict[int, int]] = {}
     invocations: dict[str, list[dict[str, Any]]] = {}
     for inv in recorded["invocations"]:
-        mark = mark_of(str(inv.get("test") or ""))
+        # A test's, or (before the first test) that of the copy whose import led to it (the recorder's `copy`).
+        mark = mark_of(str(inv.get("test") or "")) or mark_of(str(inv.get("copy") or ""))
         if mark is None:
             continue
         numbers = renumber.setdefault(mark, {})
         numbers[inv["inv"]] = len(numbers) + 1
-        invocations.setdefault(mark, []).append(dict(inv, inv=numbers[inv["inv"]]))
+        invocations.setdefault(mark, []).append(dict({k: v for k, v in inv.items() if k != "copy"},
+                                                     inv=numbers[inv["inv"]]))
     owner = {old: mark for mark, numbers in renumber.items() for old in numbers}
     by_test: dict[str, dict[str, dict[str, int]]] = {}
     for test, counts in (recorded.get("call_counts_by_test") or {}).items():
@@ -312,13 +314,15 @@ def spliced(unchanged: dict[str, Any], own: dict[str, Any] | None, tests: tuple[
     whose fresh harvest answers otherwise is harvested again: settle.ts.)"""
 
     def entry(test: str) -> int:
+        if test.startswith("<process>"):
+            return -1  # before the first test (the copy's import): the unchanged copy's, first
         for j, named in enumerate(tests):
             if test == named or test.startswith((named + "::", named + "[")):
                 return j
         return len(tests)  # no entry names it: the unchanged copy's, last
 
-    blocks: list[list[tuple[bool, dict[str, Any]]]] = [[] for _ in range(len(tests) + 1)]
-    events: list[list[tuple[bool, list[Any]]]] = [[] for _ in range(len(tests) + 1)]
+    blocks: list[list[tuple[bool, dict[str, Any]]]] = [[] for _ in range(len(tests) + 2)]
+    events: list[list[tuple[bool, list[Any]]]] = [[] for _ in range(len(tests) + 2)]
     where: dict[tuple[bool, int], int] = {}
     for is_own, part in ((False, unchanged), (True, own)):
         if part is None:
@@ -326,8 +330,8 @@ def spliced(unchanged: dict[str, Any], own: dict[str, Any] | None, tests: tuple[
         for inv in part["invocations"]:
             j = entry(str(inv.get("test") or ""))
             if (j in changed) == is_own:
-                where[(is_own, inv["inv"])] = j
-                blocks[j].append((is_own, inv))
+                where[(is_own, inv["inv"])] = j + 1
+                blocks[j + 1].append((is_own, inv))
         for event in part["events"]:
             first = event[1][0][0] if event[0] == "call" and event[1] else event[1]
             j = where.get((is_own, first)) if isinstance(first, int) else None
