@@ -153,13 +153,16 @@ class Recorder:
         return invocation
 
     def _copy_of(self, frame: FrameType) -> str | None:
-        """The innermost file on the stack that is a search's copy (its name holds the copy marker)."""
+        """The innermost file on the stack that is a search's copy (its name holds the copy marker); None
+        when an import lies between (a package the copy imports runs its own code once, for every copy)."""
         marker = self.copy_marker
         walker = frame
         while walker is not None:
             name = walker.f_code.co_filename
             if marker in name:
                 return name
+            if name.startswith("<frozen importlib"):
+                return None
             walker = walker.f_back
         return None
 

@@ -256,34 +256,45 @@ def mark_of(test_id: str) -> str | None:
 
 def split(recorded: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The trace of each copy: its invocations (renumbered from 1) and their events, marks taken out."""
-    renumber: dict[str, dict[int, int]] = {}
-    invocations: dict[str, list[dict[str, Any]]] = {}
-    for inv in recorded["invocations"]:
-        # A test's, or (before the first test) that of the copy whose import led to it (the recorder's `copy`).
-        mark = mark_of(str(inv.get("test") or "")) or mark_of(str(inv.get("copy") or ""))
-        if mark is None:
-            continue
-        numbers = renumber.setdefault(mark, {})
-        numbers[inv["inv"]] = len(numbers) + 1
-        invocations.setdefault(mark, []).append(dict({k: v for k, v in inv.items() if k != "copy"},
-                                                     inv=numbers[inv["inv"]]))
-    owner = {old: mark for mark, numbers in renumber.items() for old in numbers}
-    by_test: dict[str, dict[str, dict[str, int]]] = {}
+    # Each invocation's copy: its test's, or (before the first test) that of the copy whose import led to
+    # it (the recorder's `copy`); one outside every test and copy (a package's import, a session's end)
+    # belongs to every copy, as it would to each one's own run.
+    def mark_of_inv(inv: dict[str, Any]) -> str | None:
+        return mark_of(str(inv.get("test") or "")) or mark_of(str(inv.get("copy") or ""))
+
+    marks = list(dict.fromkeys(m for inv in recorded["invocations"] if (m := mark_of_inv(inv)) is not None))
+    counted: dict[str, dict[str, dict[str, int]]] = {}
+    common_counts: dict[str, dict[str, int]] = {}
     for test, counts in (recorded.get("call_counts_by_test") or {}).items():
         mark = mark_of(test)
         if mark is not None:
-            by_test.setdefault(mark, {})[test] = counts
-    events: dict[str, list[list[Any]]] = {mark: [] for mark in [*renumber, *by_test]}
+            counted.setdefault(mark, {})[test] = counts
+        elif test.startswith("<process>"):
+            common_counts[test] = counts
+    marks += [m for m in counted if m not in marks]
+    renumber: dict[str, dict[int, int]] = {mark: {} for mark in marks}
+    invocations: dict[str, list[dict[str, Any]]] = {mark: [] for mark in marks}
+    owners_of: dict[int, list[str]] = {}
+    for inv in recorded["invocations"]:
+        mark = mark_of_inv(inv)
+        if mark is None and not str(inv.get("test") or "").startswith("<process>"):
+            continue
+        owners_of[inv["inv"]] = [mark] if mark is not None else marks
+        for m in owners_of[inv["inv"]]:
+            numbers = renumber[m]
+            numbers[inv["inv"]] = len(numbers) + 1
+            invocations[m].append(dict({k: v for k, v in inv.items() if k != "copy"}, inv=numbers[inv["inv"]]))
+    events: dict[str, list[list[Any]]] = {mark: [] for mark in marks}
     for event in recorded["events"]:
         if event[0] == "call":
-            owners = [o for o in event[1] if o[0] in owner]
-            if owners:
-                mark = owner[owners[0][0]]
-                kept = [[renumber[mark][o[0]], o[1]] for o in owners if owner[o[0]] == mark]
+            owners = [o for o in event[1] if o[0] in owners_of]
+            for mark in owners_of[owners[0][0]] if owners else ():
+                kept = [[renumber[mark][o[0]], o[1]] for o in owners if o[0] in renumber[mark]]
                 events[mark].append([event[0], kept, *event[2:]])
-        elif isinstance(event[1], int) and event[1] in owner:
-            mark = owner[event[1]]
-            events[mark].append([event[0], renumber[mark][event[1]], *event[2:]])
+        elif isinstance(event[1], int) and event[1] in owners_of:
+            for mark in owners_of[event[1]]:
+                events[mark].append([event[0], renumber[mark][event[1]], *event[2:]])
+    by_test = {mark: dict(common_counts, **counted.get(mark, {})) for mark in marks}
     base = {k: v for k, v in recorded.items() if k not in ("invocations", "events", "_index", "call_counts_by_test")}
     parts = {}
     for mark in events:
