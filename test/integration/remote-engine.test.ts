@@ -84,6 +84,17 @@ function clientDir(from: string, to: string, ca = from): string {
  * this machine is mounted), and the oracles are the local engine's; a client certificate from
  * another CA is refused with a message that says what to check.
  */
+/** Docker's TLS flags for the server's or the client's certificate, both signed by certs/ca.pem. */
+const tls = (certs: string, side: 'server' | 'client'): string[] => [
+  '--tlsverify',
+  '--tlscacert',
+  join(certs, 'ca.pem'),
+  '--tlscert',
+  join(certs, `${side}-cert.pem`),
+  '--tlskey',
+  join(certs, `${side}-key.pem`),
+];
+
 describe('a remote engine over TLS', () => {
   const work = tempDir('tg-remote-');
   const certs = join(work, 'certs');
@@ -110,27 +121,11 @@ describe('a remote engine over TLS', () => {
         '--bridge=none',
         '-H',
         host,
-        '--tlsverify',
-        '--tlscacert',
-        join(certs, 'ca.pem'),
-        '--tlscert',
-        join(certs, 'server-cert.pem'),
-        '--tlskey',
-        join(certs, 'server-key.pem'),
+        ...tls(certs, 'server'),
       ],
       { stdio: 'ignore' },
     );
-    const cli = [
-      '-H',
-      host,
-      '--tlsverify',
-      '--tlscacert',
-      join(certs, 'ca.pem'),
-      '--tlscert',
-      join(certs, 'client-cert.pem'),
-      '--tlskey',
-      join(certs, 'client-key.pem'),
-    ];
+    const cli = ['-H', host, ...tls(certs, 'client')];
     for (let i = 0; i < 150; i++) {
       try {
         execFileSync('docker', [...cli, 'version'], { stdio: 'ignore' });

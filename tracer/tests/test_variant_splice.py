@@ -120,27 +120,40 @@ def test_a_spliced_trace_is_the_unchanged_copys_with_the_touched_tests_replaced_
         ("t.py::a", "t.py::b"), frozenset({1}))["invocations"]] == ["t.py::a", "t.py::b[2]"]
 
 
-def test_two_tests_search_answers_agree_with_each_candidates_fresh_harvest(harness):
-    prog = {"prog.py": """
-        def count_up(n):
-            total = 0
-            while total < n:
-                total += 1
-            return total
-    """}
-    source = ("from prog import count_up\n\n\ndef test_first():\n    assert count_up(3) == 3\n\n\n"
-              "def test_second():\n    assert count_up(5) == 5\n    assert count_up(2) == 2\n")
-    directory = harness.instance_dir(dict(prog, **{"test_prog.py": source}))
-    spec = {"dir": str(directory), "tests": ["test_prog.py::test_first", "test_prog.py::test_second"],
+COUNT_UP = """
+    def count_up(n):
+        total = 0
+        while total < n:
+            total += 1
+        return total
+"""
+
+
+def count_up_spec(harness, source, prog=COUNT_UP):
+    """An M2 total over count_up's loop, run by test_first and test_second of `source`."""
+    directory = harness.instance_dir({"prog.py": prog, "test_prog.py": source})
+    return {"dir": str(directory), "tests": ["test_prog.py::test_first", "test_prog.py::test_second"],
             "kind": "M2_Loops", "target": {"file": "prog.py", "function": "count_up"},
             "query": {"mode": "total", "loop_line": 3}, "timeout_seconds": 60}
+
+
+def assert_fresh_harvests_agree(harness, spec, candidates):
+    """Each candidate harvested alone, in a fresh process, answers what the search answered for it."""
+    fresh = harness.run([dict(spec, id=f"v{c['index']}", variant_epoch=1, variant_candidate=c["index"],
+                              variant_edit={"file": c["file"], "edits": c["edits"]}) for c in candidates])
+    for c in candidates:
+        assert fresh[f"v{c['index']}"]["answer"] == c["answer"], c["what"]
+
+
+def test_two_tests_search_answers_agree_with_each_candidates_fresh_harvest(harness):
+    source = ("from prog import count_up\n\n\ndef test_first():\n    assert count_up(3) == 3\n\n\n"
+              "def test_second():\n    assert count_up(5) == 5\n    assert count_up(2) == 2\n")
+    spec = count_up_spec(harness, source)
     found = harness.run([dict(spec, id="s", variant_epoch=1, variant_search=True)])["s"]
     assert found["status"] == "ok" and found["answer"]["candidates"], found
     candidates = found["answer"]["candidates"]
-    fresh = harness.run([dict(spec, id=f"v{c['index']}", variant_epoch=1, variant_candidate=c["index"],
-                              variant_edit={"file": c["file"], "edits": c["edits"]}) for c in candidates])
-    for c in candidates:  # the spliced answer is what the whole edited file answers when run alone
-        assert fresh[f"v{c['index']}"]["answer"] == c["answer"], c["what"]
+    # The spliced answer is what the whole edited file answers when run alone.
+    assert_fresh_harvests_agree(harness, spec, candidates)
     # Edits of either test are among them (the other test's share of the total comes from the unchanged copy).
     assert {c["edits"][0][0] for c in candidates} & {5} and {c["edits"][0][0] for c in candidates} & {9, 10}
 
@@ -165,22 +178,12 @@ def test_what_a_test_module_does_when_imported_belongs_to_its_copy(harness):
     # run counts those calls; each copy of the search must count its own import's, so the unchanged copy
     # answers what the original does (its answer is the original's second run) and a candidate what its
     # fresh harvest does.
-    prog = {"prog.py": """
-        def count_up(n):
-            total = 0
-            while total < n:
-                total += 1
-            return total
-
-        WARM = count_up(1)  # while the package is imported: once, by whichever copy imports it first
-    """}
+    # WARM: while the package is imported, once, by whichever copy imports it first.
+    prog = COUNT_UP + "\n    WARM = count_up(1)\n"
     source = ("from prog import count_up\n\nBASE = count_up(2)\n\n\n"
               "def test_first():\n    assert count_up(3) == 3\n\n\n"
               "def test_second():\n    assert count_up(5) == 5\n")
-    directory = harness.instance_dir(dict(prog, **{"test_prog.py": source}))
-    spec = {"dir": str(directory), "tests": ["test_prog.py::test_first", "test_prog.py::test_second"],
-            "kind": "M2_Loops", "target": {"file": "prog.py", "function": "count_up"},
-            "query": {"mode": "total", "loop_line": 3}, "timeout_seconds": 60}
+    spec = count_up_spec(harness, source, prog)
     results = harness.run([dict(spec, id="o"), dict(spec, id="s", variant_epoch=1, variant_search=True)])
     original, found = results["o"], results["s"]
     assert original["answer"] == {"total_iterations": 1 + 2 + 3 + 5}
@@ -188,7 +191,4 @@ def test_what_a_test_module_does_when_imported_belongs_to_its_copy(harness):
     candidates = found["answer"]["candidates"]
     assert any(c["edits"][0][0] == 3 for c in candidates)  # the import's own input moves the total too
     assert all(c["answer"]["total_iterations"] != 1 + 2 + 3 + 5 for c in candidates)
-    fresh = harness.run([dict(spec, id=f"v{c['index']}", variant_epoch=1, variant_candidate=c["index"],
-                              variant_edit={"file": c["file"], "edits": c["edits"]}) for c in candidates])
-    for c in candidates:
-        assert fresh[f"v{c['index']}"]["answer"] == c["answer"], c["what"]
+    assert_fresh_harvests_agree(harness, spec, candidates)
