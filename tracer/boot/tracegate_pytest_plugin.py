@@ -70,20 +70,23 @@ measured in this run), within TRACEGATE_TEST_SECONDS: a candidate whose input ma
 times the original's time, not the whole allowance."""
 RELATIVE_FLOOR = 2.0
 """The relative limit is never below this many seconds (a fast test's candidate may import or compile more)."""
+# Read once, as the plugin loads (before any test module is imported): a test that rewrites os.environ
+# does not switch its own limit off.
+_ALLOWANCE = _seconds("TRACEGATE_TEST_SECONDS")
+_REFERENCE = os.environ.get("TRACEGATE_TEST_REFERENCE") or ""
 _slowest = [_seconds("TRACEGATE_TEST_SLOWEST")]
 _started = [0.0]
 _current = [0.0]
 
 
 def _is_reference(nodeid: str) -> bool:
-    marker = os.environ.get("TRACEGATE_TEST_REFERENCE")
-    return bool(marker) and marker in nodeid
+    return bool(_REFERENCE) and _REFERENCE in nodeid
 
 
 def _limit(nodeid: str) -> float:
     """How long test `nodeid` may run (0: no limit)."""
-    hard = _seconds("TRACEGATE_TEST_SECONDS")
-    if hard <= 0 or _slowest[0] <= 0 or not os.environ.get("TRACEGATE_TEST_REFERENCE") or _is_reference(nodeid):
+    hard = _ALLOWANCE
+    if hard <= 0 or _slowest[0] <= 0 or not _REFERENCE or _is_reference(nodeid):
         return hard
     return min(hard, max(RELATIVE_FLOOR, RELATIVE_FACTOR * _slowest[0]))
 
