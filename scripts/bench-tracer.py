@@ -10,8 +10,11 @@ untraced, under each tracegate backend (recording what its query needs) and
 under a naive tracer (sys.settrace with a local tracer on every frame: line
 events everywhere), in an order that alternates round by round. Per mode it
 sums the wall time over instances in each round and reports the median over
-rounds of traced/untraced. Run it with the interpreter to measure (3.11:
-settrace; 3.12+: both backends).
+rounds of traced/untraced, by wall time (`ratios`) and by the child's CPU time
+(`cpu_ratios`: user + system, less moved by other load on a shared machine).
+Run it with the interpreter to measure (3.11: settrace; 3.12+: both backends).
+Each tracer tree is byte-compiled first, as the harvest driver does
+(harvest.py), so no traced run pays for compiling the tracer.
 
 Besides the bundled instances (tiny tests: start-up dominates), two
 longer-running workloads are written to a temporary directory so that
@@ -23,8 +26,10 @@ tracegate should pay nothing). Their ratios are reported apart.
 """
 
 import argparse
+import compileall
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -52,7 +57,7 @@ def pytest_command(tests):
 
 
 def run_once(spec, mode, work, baseline=None):
-    """Wall time of one pytest run; mode "untraced", "naive", "<backend>" or "<backend>@base"."""
+    """(wall, CPU) seconds of one pytest run; mode "untraced", "naive", "<backend>" or "<backend>@base"."""
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED="0")
     if mode == "naive":
         env["PYTHONPATH"] = os.path.join(work, "naive")
@@ -66,10 +71,11 @@ def run_once(spec, mode, work, baseline=None):
             json.dump(config, handle)
         env.update(PYTHONPATH=os.path.join(tracer, "boot"), TRACEGATE_TRACE=path,
                    PYTEST_PLUGINS="tracegate_pytest_plugin")
-    started = time.perf_counter()
+    before, started = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
     subprocess.run(pytest_command(spec["tests"]), cwd=spec["dir"], env=env, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL, check=False)
-    return time.perf_counter() - started
+    wall, after = time.perf_counter() - started, resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
 LONG = {
@@ -165,36 +171,45 @@ def main():
     os.makedirs(os.path.join(work, "naive"))
     with open(os.path.join(work, "naive", "sitecustomize.py"), "w") as handle:
         handle.write(NAIVE)
+    for tree in filter(None, (TRACER, args.baseline_tracer)):
+        for folder in ("tracegate_tracer", "boot"):
+            compileall.compile_dir(os.path.join(tree, folder), quiet=2)
     groups = {"bundled": specs, "long": long_specs(work)}
-    totals = {group: {mode: [] for mode in modes} for group in groups}
-    each = {spec["id"]: {mode: [] for mode in modes} for spec in groups["long"]}
+    # Per group, mode and measure (0 wall, 1 CPU): each round's sum over the group's instances.
+    totals = {group: {mode: ([], []) for mode in modes} for group in groups}
+    each = {spec["id"]: {mode: ([], []) for mode in modes} for spec in groups["long"]}
     for round_ in range(args.runs):
         order = modes if round_ % 2 == 0 else list(reversed(modes))
         for group, members in groups.items():
-            spent = {mode: 0.0 for mode in modes}
+            spent = {mode: [0.0, 0.0] for mode in modes}
             for spec in members:
                 for mode in order:
-                    seconds = run_once(spec, mode, work, args.baseline_tracer)
-                    spent[mode] += seconds
-                    if spec["id"] in each:
-                        each[spec["id"]][mode].append(seconds)
+                    measured = run_once(spec, mode, work, args.baseline_tracer)
+                    for measure, value in enumerate(measured):
+                        spent[mode][measure] += value
+                        if spec["id"] in each:
+                            each[spec["id"]][mode][measure].append(value)
             for mode in modes:
-                totals[group][mode].append(spent[mode])
+                for measure in (0, 1):
+                    totals[group][mode][measure].append(spent[mode][measure])
+
+    def ratios(seconds, measure):
+        base = seconds["untraced"][measure]
+        return {mode: round(statistics.median(t / u for t, u in zip(seconds[mode][measure], base)), 3)
+                for mode in modes[1:]}
+
     report = {"python": sys.version.split()[0], "runs": args.runs}
     for group, members in groups.items():
         if not members:
             continue
         seconds = totals[group]
-        ratios = {mode: statistics.median(t / u for t, u in zip(seconds[mode], seconds["untraced"]))
-                  for mode in modes[1:]}
         report[group] = {"instances": [spec["id"] for spec in members],
-                         "untraced_seconds_median": round(statistics.median(seconds["untraced"]), 3),
-                         "ratios": {mode: round(r, 3) for mode, r in ratios.items()}}
+                         "untraced_seconds_median": round(statistics.median(seconds["untraced"][0]), 3),
+                         "ratios": ratios(seconds, 0), "cpu_ratios": ratios(seconds, 1)}
     if each:  # per long workload: where per-event costs show
         report["long"]["per_instance"] = {
-            ident: {"untraced_seconds_median": round(statistics.median(t["untraced"]), 3),
-                    "ratios": {mode: round(statistics.median(a / b for a, b in zip(t[mode], t["untraced"])), 3)
-                               for mode in modes[1:]}}
+            ident: {"untraced_seconds_median": round(statistics.median(t["untraced"][0]), 3),
+                    "ratios": ratios(t, 0), "cpu_ratios": ratios(t, 1)}
             for ident, t in each.items()}
     print(json.dumps(report, indent=2))
 

@@ -17,6 +17,19 @@ from types import FrameType
 TRACER_ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, TRACER_ROOT)
 
+
+def _compile_tracer() -> None:
+    """Byte-code of the tracer's modules, written beside them once per driver. Every test process imports
+    them with PYTHONDONTWRITEBYTECODE set, so without it each one compiled them again (~15 ms a process).
+    Where the tracer is read-only (a mounted checkout) nothing is written and nothing changes."""
+    import compileall
+
+    for folder in ("tracegate_tracer", "boot"):
+        compileall.compile_dir(os.path.join(TRACER_ROOT, folder), quiet=2)
+
+
+_compile_tracer()
+
 from tracegate_tracer import comet, search, sites  # noqa: E402
 from tracegate_tracer import plan as plans  # noqa: E402
 from tracegate_tracer.group import base_result, crash_reason, harvest_group  # noqa: E402

@@ -78,13 +78,16 @@ def _all(results: list[Result], **fields: Any) -> list[Result]:
 
 def _needs(specs: list[Spec]) -> dict[str, Any]:
     needs: dict[str, Any] = {"record_calls": False, "dataflow_nested": False, "raw_lines": False,
-                             "variables": set(), "dataflow": set(), "count_calls": set()}
+                             "variables": set(), "dataflow": set(), "count_calls": set(), "events_through": 0}
     for spec in specs:
         part = queries.recording_needs(spec["kind"], spec.get("query") or {})
         for flag in ("record_calls", "dataflow_nested", "raw_lines"):
             needs[flag] |= bool(part[flag])
         for key in ("variables", "dataflow", "count_calls"):
             needs[key] |= set(part[key] or ())
+        # Every spec must read only the invocations it names (an instance's own parser reads the whole trace).
+        through = None if spec.get("parser") or needs["events_through"] is None else part["events_through"]
+        needs["events_through"] = None if through is None else max(needs["events_through"], through)
     return needs
 
 
@@ -217,6 +220,7 @@ def _recordings(specs: list[Spec], results: list[Result], run_dir: str, instance
                           record_calls=needs["record_calls"], variables=sorted(needs["variables"]) or None,
                           dataflow=sorted(needs["dataflow"]) or None, dataflow_nested=needs["dataflow_nested"],
                           count_calls=sorted(needs["count_calls"]) or None, raw_lines=needs["raw_lines"],
+                          events_through=needs["events_through"],
                           repo_root=repo[0] if repo else None,
                           max_events=head.get("max_events"),
                           max_value_chars=cap,

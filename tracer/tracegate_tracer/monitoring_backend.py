@@ -58,7 +58,7 @@ class MonitoringRecorder(Recorder):
 
     def _calls(self) -> None:
         if self.group is not None:
-            self.group.calls_changed()
+            self.group.events_changed()
 
     def any_start(self, frame: FrameType, code: CodeType) -> object:
         if self.stopped:
@@ -90,8 +90,7 @@ class MonitoringRecorder(Recorder):
 
     def leave(self, frame: FrameType, invocation: Invocation, kind: str) -> None:
         super().leave(frame, invocation, kind)
-        if not self._active:
-            self._calls()
+        self._calls()
 
     # -- target frames and control flow --------------------------------------
 
@@ -99,12 +98,12 @@ class MonitoringRecorder(Recorder):
         if self.stopped:
             return
         info = self._infos[code]
-        if code not in self._instrumented:
+        if code not in self._instrumented and not self.quiet:
             E = M.events
             events = E.LINE | E.JUMP | E.PY_RETURN | E.PY_YIELD | E.PY_RESUME
             if info.accesses:
                 events |= E.INSTRUCTION
-            self.group.instrument(code, events)
+            self.group.instrument(code, self, events)
             self._instrumented.add(code)
             for child in self.nested_infos:
                 if child not in self._instrumented:  # nested scopes reading the target's variables
@@ -113,6 +112,12 @@ class MonitoringRecorder(Recorder):
         if self._active and self.record_calls:
             self.record_call(frame)
         self.begin(frame, info)
+
+    def quieted(self) -> None:
+        # Later invocations are only listed (their starts are the global PY_START): no local event is needed.
+        for code in self._instrumented:
+            self.group.instrument(code, self, 0)
+        self._calls()
 
     def resumed(self, frame: FrameType) -> None:
         if not self.stopped:
@@ -184,15 +189,20 @@ class MonitoringGroup(RecorderGroup):
         super().__init__(members)
         self.tool = None
         self.calls_tool = None
-        self._calls_on = False
         # Changing a tool's global events re-instruments code and drops the
         # local INSTRUCTION events dataflow needs (CPython 3.12/3.13): with
-        # names tracked the second tool's PY_START stays on for the whole run.
-        self._calls_always = any(member.tracked for member in members)
+        # names tracked, the global events stay as installed for the whole run.
+        self._fixed = any(member.tracked for member in members)
         self._owners: dict[CodeType, tuple[MonitoringRecorder, ...]] = {}  # code -> recorders targeting it
-        self._local: dict[CodeType, int] = {}  # code -> local events enabled
+        self._local: dict[CodeType, dict[MonitoringRecorder, int]] = {}  # code -> local events each recorder wants
         self._nested: dict[CodeType, tuple[MonitoringRecorder, ...]] = {}  # nested scope -> recorders reading it
         self._counting = tuple(member for member in members if member.counted is not None)
+        # Targets are found as their module runs (the `exec` audit event) and get a local PY_START; a global
+        # one would instrument and call back once for every code object of the run. Counted calls need it.
+        self._discover = not self._counting
+        self._armed: set[CodeType] = set()
+        self._suffixes = tuple({member._suffix for member in members})
+        self._events = (0, 0)  # the global events set: (this tool's, the second tool's)
         for member in members:
             member.group = self
 
@@ -211,13 +221,13 @@ class MonitoringGroup(RecorderGroup):
         register(E.LINE, self._on_line)
         register(E.JUMP, self._on_jump)
         register(E.INSTRUCTION, self._on_instruction)
-        M.set_events(self.tool, E.PY_START | E.RAISE | E.PY_UNWIND | E.PY_THROW)
         # Calls questions and the prompt's slice (functions executed under an invocation).
         self.calls_tool = _free_tool_id(taken=(self.tool,))
         M.use_tool_id(self.calls_tool, TOOL_NAME + "-calls")
         M.register_callback(self.calls_tool, E.PY_START, self._on_any_start)
-        if self._calls_always:
-            M.set_events(self.calls_tool, E.PY_START)
+        if self._discover:
+            sys.addaudithook(self._on_audit)  # for the process's life: it does nothing once uninstalled
+        self.events_changed()
 
     def uninstall(self) -> None:
         for tool in (self.tool, self.calls_tool):
@@ -231,23 +241,55 @@ class MonitoringGroup(RecorderGroup):
             return f"sys.monitoring tool {self.tool} is {self.tool is not None and M.get_tool(self.tool)!r}"
         return None
 
-    def instrument(self, code: CodeType, events: int) -> None:
-        """Local events for a target code object (the union, should two recorders target it)."""
-        events |= self._local.get(code, 0)
-        self._local[code] = events
-        M.set_local_events(self.tool, code, events)
+    def instrument(self, code: CodeType, member: MonitoringRecorder, events: int) -> None:
+        """The local events `member` wants of a code object (it gets the union, should two recorders want it)."""
+        wanted = self._local.setdefault(code, {})
+        wanted[member] = events
+        union = M.events.PY_START if code in self._armed else 0
+        for each in wanted.values():
+            union |= each
+        M.set_local_events(self.tool, code, union)
 
     def instrument_nested(self, code: CodeType, member: MonitoringRecorder) -> None:
         """INSTRUCTION events for a scope nested in `member`'s target (reads of the target's variables)."""
         self._nested[code] = self._nested.get(code, ()) + (member,)
-        self.instrument(code, M.events.INSTRUCTION)
+        self.instrument(code, member, M.events.INSTRUCTION)
 
-    def calls_changed(self) -> None:
-        """The second tool reports starts while any recorder has an invocation running."""
-        wanted = any(member._active for member in self.members)
-        if self.calls_tool is not None and not self._calls_always and wanted != self._calls_on:
-            self._calls_on = wanted
-            M.set_events(self.calls_tool, M.events.PY_START if wanted else 0)
+    def events_changed(self) -> None:
+        """The global events follow the recorders' state. Exceptions (RAISE, PY_UNWIND, PY_THROW: global
+        only) matter while a recorded invocation runs or is suspended; the second tool reports starts while
+        one runs; this tool's PY_START is global only when calls are counted."""
+        if self.tool is None:
+            return
+        E = M.events
+        running = any(member._active for member in self.members)
+        exceptions = self._fixed or running or any(member._suspended for member in self.members)
+        wanted = ((0 if self._discover else E.PY_START) | (E.RAISE | E.PY_UNWIND | E.PY_THROW if exceptions else 0),
+                  E.PY_START if self._fixed or running else 0)
+        if wanted != self._events:
+            if wanted[0] != self._events[0]:
+                M.set_events(self.tool, wanted[0])
+            if wanted[1] != self._events[1]:
+                M.set_events(self.calls_tool, wanted[1])
+            self._events = wanted
+
+    def _on_audit(self, event: str, args: tuple[Any, ...]) -> None:
+        """A module's code object about to run (`exec`): its target functions get a local PY_START."""
+        if event != "exec" or self.tool is None or not args:
+            return
+        code = args[0]
+        if not isinstance(code, CodeType) or not code.co_filename.replace("\\", "/").endswith(self._suffixes):
+            return
+        pending = [code]
+        while pending:
+            code = pending.pop()
+            pending.extend(const for const in code.co_consts if isinstance(const, CodeType))
+            owners = tuple(member for member in self.members if member.info(code) is not None)
+            if owners and code not in self._armed:
+                self._owners[code] = owners
+                self._armed.add(code)
+                self._local.setdefault(code, {})
+                M.set_local_events(self.tool, code, M.get_local_events(self.tool, code) | M.events.PY_START)
 
     # -- callbacks: find the frame once, ask the recorders concerned ----------
 

@@ -50,6 +50,14 @@ class Recorder:
         self.raw_lines = bool(config.get("raw_lines"))
         self._count_names = {}  # code -> its dotted name when counted, else None
         self.max_events = int(config.get("max_events") or DEFAULT_MAX_EVENTS)
+        # The last invocation whose events a question reads (queries: a rule that reads only the invocation
+        # its query names). Once invocations 1..N have all finished, the recording goes quiet: each later
+        # invocation is listed (its `outcome` null), counted as one event against `max_events`, and nothing
+        # else of it is recorded, nor what runs under it (a target run 6,000 times pays for the one asked
+        # about; the prompt's slice is what ran under the invocations recorded).
+        self.events_through = int(config.get("events_through") or 0) or None
+        self.quiet = False
+        self._quiet_count = 0
         # A variant search (search.py): a test past this many events loses the rest of its events and is
         # listed in the trace's `overflowed_tests` (its candidate is dropped), instead of ending the trace.
         self.max_test_events = int(config.get("max_test_events") or 0)
@@ -65,6 +73,7 @@ class Recorder:
         self.name_file = frames.FileNamer(config.get("instance_dir") or os.getcwd(), config.get("repo_root"))
         self.writer = TraceWriter(config["trace_path"], self.target, self.backend)
         self.writer.value_cap = self.max_value
+        self.writer.events_through = self.events_through
         self.test_id = "<process>"
         self.stopped = False
         self._infos = {}  # code -> CodeInfo, or None when not a target
@@ -86,6 +95,8 @@ class Recorder:
         self.stopped = True
 
     def emit(self, event: list[Any]) -> bool:
+        if self.quiet:
+            return False
         events = self.writer.events
         if self.max_test_events:
             if self.test_id != self._counting:
@@ -120,8 +131,8 @@ class Recorder:
         self._infos[code] = info
         return info
 
-    def begin(self, frame: FrameType, info: CodeInfo) -> Invocation:
-        """A target frame starts: a new invocation."""
+    def begin(self, frame: FrameType, info: CodeInfo) -> Invocation | None:
+        """A target frame starts: a new invocation (listed only, None, once the recording is quiet)."""
         inv = next(self._numbers)
         depth, walker, site, nested = 0, frame, None, False
         sites = self.site_files
@@ -144,6 +155,11 @@ class Recorder:
         if self.writer.target_path is None:
             self.writer.target_path = frame.f_code.co_filename
             self._scope = self._slice_scope(frame.f_code.co_filename)
+        if self.quiet:
+            self._quiet_count += 1
+            if len(self.writer.events) + self._quiet_count > self.max_events:
+                self.stop(f"trace overflow: more than {self.max_events} events")
+            return None
         invocation = Invocation(self, inv, info)
         self._active[frame] = invocation
         if self.tracked:
@@ -191,6 +207,17 @@ class Recorder:
             self._suspended[frame] = invocation
         else:
             self.writer.invocations[invocation.inv - 1]["outcome"] = kind
+            if self.events_through and not self.quiet and invocation.inv <= self.events_through:
+                listed = self.writer.invocations
+                if len(listed) >= self.events_through and all(
+                        record["outcome"] is not None for record in listed[:self.events_through]):
+                    self.quiet = True
+                    self._active.clear()  # later invocations running now (another thread, a suspended
+                    self._suspended.clear()  # generator) are not recorded further either
+                    self.quieted()
+
+    def quieted(self) -> None:
+        """The recording has gone quiet (`events_through`): a backend turns off what it no longer needs."""
 
     def count_start(self, frame: FrameType, code: CodeType) -> bool:
         """A frame of `code` starts (not a resumption), anywhere in the run: counted when its function
@@ -220,7 +247,7 @@ class Recorder:
         of depth: from 3.12 they are inlined, and answers must not differ.
         """
         comprehensions = frames.COMPREHENSIONS
-        if frame.f_code.co_name in comprehensions:
+        if self.quiet or frame.f_code.co_name in comprehensions:
             return
         caller = frame.f_back
         while caller is not None and caller.f_code.co_name in comprehensions:
@@ -405,9 +432,9 @@ class Invocation:
 
     def line(self, frame: FrameType, phys: int, lasti: int) -> None:
         """A line event at physical line `phys`, instruction `lasti`."""
-        if lasti in self.info.skip:
-            return  # inside an inlined comprehension (3.12+)
         rec = self.rec
+        if lasti in self.info.skip or rec.quiet:
+            return  # inside an inlined comprehension (3.12+), or nothing more is recorded
         if rec.raw_lines:
             rec.emit(["raw", self.inv, phys])
         stmt = self.info.linemap.stmt_line(phys)
@@ -426,6 +453,8 @@ class Invocation:
                 self.rec.emit([kind, self.inv, line, name, phys])
 
     def exception(self, phys: int, exc: BaseException) -> None:
+        if self.rec.quiet:
+            return
         record = ["exception", self.inv, self.info.linemap.stmt_line(phys), type_name(type(exc)),
                   safe_str(exc, self.rec.max_value, self.rec.writer.cut_values), None]
         if self.rec.emit(record):
@@ -435,6 +464,9 @@ class Invocation:
     def exit(self, frame: FrameType, kind: str, phys: int, value: object = None) -> None:
         """The frame returns, yields or unwinds."""
         rec = self.rec
+        if rec.quiet:
+            rec.leave(frame, self, kind)
+            return
         line = self.info.linemap.stmt_line(phys)
         if kind == "unwind":
             rec.emit(["unwind", self.inv, line, rec.snapshot(frame)])

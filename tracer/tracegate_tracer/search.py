@@ -100,7 +100,8 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
         # The scout: the unchanged copy alone, each target invocation's call site in it recorded.
         copies = {os.path.join(run_dir, variant.copy_name(name, "o")): name for name in sources}
         scout = [dict(r.config, trace_path=sandbox.path(f"scout-{i}.json"), site_files=copies, record_calls=False,
-                      variables=None, dataflow=None, count_calls=None) for i, r in enumerate(recordings)]
+                      variables=None, dataflow=None, count_calls=None, events_through=None)
+                 for i, r in enumerate(recordings)]
         outcome = _traced(unchanged, run_dir, tracer_root, scout, timeout, sandbox, "scout", timeout / 2, backend)
         if outcome.timed_out:
             return _all(results, status="timeout", reason=f"the unchanged tests timed out after {timeout:g}s")
@@ -131,8 +132,9 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
     for n, chunk in enumerate(chunks):
         sandbox.fresh_tmp()
         tests = (search.unchanged if n == 0 else []) + [t for k in chunk for t in search.candidates[k] or ()]
+        # Every invocation's events: one run holds many copies, each numbering its own invocations from 1.
         configs = [dict(r.config, trace_path=sandbox.path(f"search-{n}-{i}.json"), max_test_events=TEST_EVENTS,
-                        copy_marker=variant.COPY_MARK) for i, r in enumerate(recordings)]
+                        copy_marker=variant.COPY_MARK, events_through=None) for i, r in enumerate(recordings)]
         outcome = _traced(tests, run_dir, tracer_root, configs, budget - spent, sandbox, f"search-{n}",
                           min(TEST_SECONDS, timeout / 4), backend, (REFERENCE, slowest))
         spent += outcome.seconds

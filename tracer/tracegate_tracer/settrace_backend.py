@@ -48,6 +48,8 @@ class SettraceRecorder(Recorder):
             if frames.is_resumption(frame):
                 return None  # a generator started before tracing began
             invocation = self.begin(frame, info)
+            if invocation is None:
+                return None  # listed only: the recording is quiet (Recorder.events_through)
         tracer = LocalTracer(self, invocation)
         if info.accesses:
             # 3.12+ turns opcode events on only for a frame that already has its tracer.

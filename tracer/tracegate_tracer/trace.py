@@ -10,9 +10,11 @@ A trace is one JSON object:
 
 Lines are statement lines (see linemap.py). `inv` numbers invocations from 1
 in the order of their call events. `outcome` is "return", "unwind" or null
-(still running or suspended when the process ended).
+(still running or suspended when the process ended; or not recorded: an
+invocation past `events_through`, present only when the questions read the
+events of invocations 1..N alone, is listed but nothing else of it is).
 `executed` lists, in order of first start, the functions of the target's
-top-level package that started while an invocation was on the stack (the
+top-level package that started while a recorded invocation was on the stack (the
 prompt's slice; not a question's answer): [{file, func, qualname,
 first_line, path}].
 `value_cap` is the cap (characters) of every rendered value and exception
@@ -76,6 +78,7 @@ class TraceWriter:
         self.retry_from_start = False  # a deferred start found a target module imported: run again
         self.overflowed_tests: set[str] = set()  # tests past the recorder's per-test event cap (a search)
         self.reference_seconds: float | None = None  # the slowest reference test's seconds (a search's chunk 0)
+        self.events_through: int | None = None  # events recorded for invocations 1..N only (Recorder)
 
     def document(self) -> dict[str, Any]:
         return {
@@ -98,6 +101,7 @@ class TraceWriter:
             **({"retry_from_start": True} if self.retry_from_start else {}),
             **({"overflowed_tests": sorted(self.overflowed_tests)} if self.overflowed_tests else {}),
             **({"reference_seconds": self.reference_seconds} if self.reference_seconds is not None else {}),
+            **({"events_through": self.events_through} if self.events_through else {}),
         }
 
     def write(self) -> None:

@@ -45,7 +45,7 @@ def rule_for(kind: str | None, query: Query | None) -> Rule:
 def recording_needs(kind: str | None, query: Query | None) -> Needs:
     """What the recorder must capture beyond lines and exceptions."""
     needs: Needs = {"record_calls": False, "variables": None, "dataflow": None, "dataflow_nested": False,
-                    "count_calls": None, "raw_lines": False}
+                    "count_calls": None, "raw_lines": False, "events_through": None}
     try:
         needs.update(rule_for(kind, query or {}).needs(query or {}))
     except Invalid:

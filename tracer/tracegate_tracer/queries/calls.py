@@ -22,6 +22,7 @@ from .shared import (
     code,
     code_names,
     invocation,
+    named_only,
 )
 from .terms import CALL, DEPTH, INVOCATION, NAMES
 
@@ -211,11 +212,12 @@ def _ask_call_counts(q: Query) -> Ask:
 
 RULES = [
     Rule("S6_InterProceduralCFG", "order", {"function_call_order": _FILE_FUNC}, s6_call_order, _ask_order,
-         _calls_needs, options=_SCOPED),
-    Rule("S6_InterProceduralCFG", "count", {"function_call_count": "int"}, s6_call_count, _ask_count, _calls_needs,
+         named_only(_calls_needs), options=_SCOPED),
+    Rule("S6_InterProceduralCFG", "count", {"function_call_count": "int"}, s6_call_count, _ask_count,
+         named_only(_calls_needs),
          options=dict(_SCOPED, func=None)),
     Rule("S6_InterProceduralCFG", "max_depth", {"maximum_call_stack_depth": "int"}, s6_max_depth, _ask_max_depth,
-         _calls_needs, options=dict(INVOCATION_OPTION, **_INCLUDE)),
+         named_only(_calls_needs), options=dict(INVOCATION_OPTION, **_INCLUDE)),
     Rule("M6_InterProceduralCFG", "covered", {"covered_functions": _FILE_FUNC}, m6_covered, _ask_covered,
          _calls_needs, options=_INCLUDE),
     Rule("M6_InterProceduralCFG", "edges",

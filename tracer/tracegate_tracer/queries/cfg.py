@@ -18,6 +18,7 @@ from .shared import (
     events_of,
     invocation,
     lines,
+    named_only,
 )
 from .terms import COVERED, INVOCATION, NAMES, STEP
 
@@ -101,7 +102,7 @@ def _ask_line_counts(q: Query) -> Ask:
 
 RULES = [
     Rule("S1_IntraProceduralCFG", "path", {"executed_path": [{"file": "str", "func": "str", "line": "int"}]},
-         s1_executed_path, _ask_path, options=INVOCATION_OPTION),
+         s1_executed_path, _ask_path, named_only(), options=INVOCATION_OPTION),
     Rule("M1_IntraProceduralCFG", "covered", {"covered_lines": ["int"]}, m1_covered_lines, _ask_covered),
     Rule("M1_IntraProceduralCFG", "line_counts", {"line_execution_counts": [{"line": "int", "count": "int"}]},
          m1_line_counts, _ask_line_counts, needs=_line_counts_needs, options=LINE_COUNTS),

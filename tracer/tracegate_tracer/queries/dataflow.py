@@ -15,6 +15,7 @@ from .shared import (
     Trace,
     code_names,
     invocation,
+    named_only,
     names,
 )
 from .terms import DEFINITION, INVOCATION, PAIR, USE
@@ -142,7 +143,8 @@ def _ask_m4_counts(q: Query) -> Ask:
 
 
 RULES = [
-    Rule("S4_DataFlow", "pairs", {"observed_def_use_pairs": _PAIRS}, s4_def_use, _ask_s4_pairs, _flow_needs,
+    Rule("S4_DataFlow", "pairs", {"observed_def_use_pairs": _PAIRS}, s4_def_use, _ask_s4_pairs,
+         named_only(_flow_needs),
          options=dict(INVOCATION_OPTION, **_FLOW)),
     Rule("M4_DataFlow", "pairs", {"observed_def_use_pairs": _PAIRS}, m4_def_use, _ask_m4_pairs,
          _flow_needs, options=_FLOW),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..trace import events_of
-from .shared import INVOCATION_OPTION, Answer, Ask, Context, Invalid, Query, Rule, Trace, invocation
+from .shared import INVOCATION_OPTION, Answer, Ask, Context, Invalid, Query, Rule, Trace, invocation, named_only
 from .terms import CAUGHT, CRASH, ENTERS, EXC_NAMES, INVOCATION
 
 
@@ -122,9 +122,9 @@ def _ask_crashing_tests(q: Query) -> Ask:
 
 RULES = [
     Rule("S5_Exceptions", "caught_kinds", {"caught_exception_kinds": ["str"]}, s5_caught_kinds, _ask_caught_kinds,
-         options=dict(INVOCATION_OPTION, handler_line=None)),
+         named_only(), options=dict(INVOCATION_OPTION, handler_line=None)),
     Rule("S5_Exceptions", "escaping", {"exception_type": "str", "exception_message": "str"}, s5_escaping,
-         _ask_escaping, options=INVOCATION_OPTION),
+         _ask_escaping, named_only(), options=INVOCATION_OPTION),
     Rule("M5_Exceptions", "types", {"exception_types": ["str"]}, m5_types, _ask_types),
     Rule("M5_Exceptions", "counts", {"exception_type_counts": [{"exception_type": "str", "count": "int"}]},
          m5_counts, _ask_counts),

@@ -16,6 +16,7 @@ from .shared import (
     code,
     invocation,
     lines,
+    named_only,
     variable,
     variable_needs,
 )
@@ -147,10 +148,10 @@ def _ask_breaks(q: Query) -> Ask:
 
 
 RULES = [
-    Rule("S2_Loops", "count", {"loop_iteration_count": "int"}, s2_loop_iterations, _ask_count,
+    Rule("S2_Loops", "count", {"loop_iteration_count": "int"}, s2_loop_iterations, _ask_count, named_only(),
          options=dict(INVOCATION_OPTION, **LOOP)),
     Rule("S2_Loops", "nth_value", {"nth_iteration": "int", "variable": "str", "value": "str"},
-         s2_nth_iteration_value, _ask_nth_value, variable_needs,
+         s2_nth_iteration_value, _ask_nth_value, named_only(variable_needs),
          options=dict(INVOCATION_OPTION, **LOOP, nth_iteration=None, variable=None)),
     Rule("M2_Loops", "extremes", {"max_iterations": "int", "min_iterations": "int"}, m2_extremes, _ask_extremes,
          options=PER_INVOCATION),

@@ -70,6 +70,20 @@ def invocation(trace: Trace, query: Query) -> int:
     return k
 
 
+def named_only(needs: Callable[[Query], Needs] = _no_needs) -> Callable[[Query], Needs]:
+    """`needs`, and `events_through` the invocation the query names: for a rule that reads the events of
+    that invocation alone, so the recorder may list the later ones without their events (recorder.py)."""
+
+    def with_named(query: Query) -> Needs:
+        found = dict(needs(query))
+        k = query.get("invocation")
+        if isinstance(k, int) and not isinstance(k, bool) and k >= 1:
+            found["events_through"] = k
+        return found
+
+    return with_named
+
+
 def names(query: Query, key: str = "variables") -> list[str]:
     found = query.get(key)
     if isinstance(found, str):
