@@ -65,9 +65,21 @@ if (jestRan === 0) {
 let pytestStatus = 0;
 if (!extra.length) {
   const python = process.env.PYTHON ?? 'python3';
+  // Two workers when pytest-xdist is there (.ci/run installs it): a file's tests stay in one worker,
+  // so the catalog each file records once is not recorded twice within it.
+  const xdist = spawnSync(python, ['-c', 'import xdist'], { stdio: 'ignore' }).status === 0;
   const pytest = spawnSync(
     python,
-    ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', `--junitxml=${junit}`, 'tracer/tests'],
+    [
+      '-m',
+      'pytest',
+      '-q',
+      '-p',
+      'no:cacheprovider',
+      ...(xdist ? ['-n', '2', '--dist', 'loadfile'] : []),
+      `--junitxml=${junit}`,
+      'tracer/tests',
+    ],
     {
       stdio: 'inherit',
     },
