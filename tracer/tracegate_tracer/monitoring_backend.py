@@ -243,10 +243,12 @@ class MonitoringGroup(RecorderGroup):
 
     def instrument(self, code: CodeType, member: MonitoringRecorder, events: int) -> None:
         """The local events `member` wants of a code object (it gets the union, should two recorders want it)."""
-        wanted = self._local.setdefault(code, {})
-        wanted[member] = events
+        self._local.setdefault(code, {})[member] = events
+        self._set_local(code)
+
+    def _set_local(self, code: CodeType) -> None:
         union = M.events.PY_START if code in self._armed else 0
-        for each in wanted.values():
+        for each in self._local.get(code, {}).values():
             union |= each
         M.set_local_events(self.tool, code, union)
 
@@ -288,8 +290,7 @@ class MonitoringGroup(RecorderGroup):
             if owners and code not in self._armed:
                 self._owners[code] = owners
                 self._armed.add(code)
-                self._local.setdefault(code, {})
-                M.set_local_events(self.tool, code, M.get_local_events(self.tool, code) | M.events.PY_START)
+                self._set_local(code)
 
     # -- callbacks: find the frame once, ask the recorders concerned ----------
 

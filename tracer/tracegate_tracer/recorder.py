@@ -247,7 +247,7 @@ class Recorder:
         of depth: from 3.12 they are inlined, and answers must not differ.
         """
         comprehensions = frames.COMPREHENSIONS
-        if self.quiet or frame.f_code.co_name in comprehensions:
+        if frame.f_code.co_name in comprehensions:
             return
         caller = frame.f_back
         while caller is not None and caller.f_code.co_name in comprehensions:
