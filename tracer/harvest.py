@@ -30,7 +30,7 @@ def _compile_tracer() -> None:
 
 _compile_tracer()
 
-from tracegate_tracer import comet, search, sites  # noqa: E402
+from tracegate_tracer import comet, forkserver, search, sites  # noqa: E402
 from tracegate_tracer import plan as plans  # noqa: E402
 from tracegate_tracer.group import base_result, crash_reason, harvest_group  # noqa: E402
 from tracegate_tracer.output import ResultStream, log  # noqa: E402
@@ -90,16 +90,19 @@ def main(argv: list[str]) -> int:
         log("tracegate: isolation asked for but the driver is not root: running without")
     os.makedirs(plan.work_dir, mode=0o711, exist_ok=True)
     sites.want(plan.instances)  # an original's run records where the targets its search needs are called
-    for index, members in enumerate(plans.groups(plan.instances, plan.share_runs)):
-        specs = [plan.instances[i] for i in members]
-        started = time.monotonic()
-        results = _run_group(plan, index, specs, isolated)
-        seconds = round(time.monotonic() - started, 3)
-        for result in results:
-            result["stats"]["seconds"] = seconds
-            stream.write(result)
-            note = "" if result["status"] == "ok" else ": " + str(result.get("reason"))
-            log(f"tracegate: {result.get('id')!r} {result['status']} ({seconds:.1f}s){note}")
+    try:
+        for index, members in enumerate(plans.groups(plan.instances, plan.share_runs)):
+            specs = [plan.instances[i] for i in members]
+            started = time.monotonic()
+            results = _run_group(plan, index, specs, isolated)
+            seconds = round(time.monotonic() - started, 3)
+            for result in results:
+                result["stats"]["seconds"] = seconds
+                stream.write(result)
+                note = "" if result["status"] == "ok" else ": " + str(result.get("reason"))
+                log(f"tracegate: {result.get('id')!r} {result['status']} ({seconds:.1f}s){note}")
+    finally:
+        forkserver.close_all()  # the fork servers (warm starts) end with the driver
     return 0
 
 

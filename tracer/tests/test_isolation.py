@@ -121,12 +121,12 @@ def _run(world, instances, name):
 
 
 PROG = """
-def who(uid, gid, groups, home, tmp, refused):
+def who(uid, gid, groups, home, tmp, refused, warm=None, dumpable=None):
     seen = 1
     return seen
 """
 WHO = """
-import os, signal
+import os, signal, sys
 from prog import who
 
 def test_who():
@@ -135,7 +135,14 @@ def test_who():
         refused = "sent"
     except PermissionError:
         refused = "refused"
-    who(os.getuid(), os.getgid(), os.getgroups(), os.environ["HOME"], os.environ["TMPDIR"], refused)
+    warm = any("tracegate_forkserver" in arg for arg in sys.orig_argv)  # forked by a fork server
+    try:
+        with open("/proc/self/clear_refs", "w") as handle:  # its own /proc, as after an exec
+            handle.write("5")
+        dumpable = True
+    except OSError:
+        dumpable = False
+    who(os.getuid(), os.getgid(), os.getgroups(), os.environ["HOME"], os.environ["TMPDIR"], refused, warm, dumpable)
 """
 LITTER = """
 import os, time
@@ -182,13 +189,14 @@ def _state(result):
 
 def test_each_group_runs_as_its_own_uid_and_cannot_signal_the_driver(world):
     directory = _instance(world[0], "who", {"prog.py": PROG, "test_who.py": WHO})
-    variables = ["uid", "gid", "groups", "home", "tmp", "refused"]
+    variables = ["uid", "gid", "groups", "home", "tmp", "refused", "warm", "dumpable"]
     results, done = _run(world, [_spec(directory, "first", "test_who.py", variables),
                                  _spec(directory, "second", "test_who.py", variables, timeout=61)], "who")
     first, second = _state(results["first"]), _state(results["second"])
     assert (first["uid"], first["gid"], first["groups"]) == (str(UID_BASE), str(UID_BASE), "[]")
     assert (second["uid"], second["gid"]) == (str(UID_BASE + 1), str(UID_BASE + 1))
     assert first["refused"] == "'refused'" and "ignored SIGINT" not in done.stderr
+    assert (first["warm"], first["dumpable"]) == ("True", "True")  # a warm start, a fresh process all the same
     assert first["home"] == first["tmp"] and first["tmp"].endswith("/g0/tmp'")
     assert results["first"]["stats"]["uid"] == UID_BASE and results["second"]["stats"]["uid"] == UID_BASE + 1
 

@@ -79,6 +79,8 @@ def reap(child: subprocess.Popen[bytes]) -> int | None:
     is kept as `child.rusage`: the parent's view of it, which nothing the child does can write."""
     if child.returncode is not None:
         return child.returncode
+    if not isinstance(child, subprocess.Popen):
+        return child.poll()  # a warm start (forkserver.ForkedChild): its server reaps it and says so
     try:
         pid, status, usage = os.wait4(child.pid, os.WNOHANG)
     except ChildProcessError:
@@ -99,6 +101,8 @@ def watch(child: subprocess.Popen[bytes], selector: selectors.BaseSelector, sink
             return True
         if selector.get_map():
             drain(selector, sinks, min(left, 0.2))
+        elif hasattr(child, "idle"):
+            child.idle(min(left, 0.05))
         else:
             time.sleep(min(left, 0.05))
     return False

@@ -21,7 +21,9 @@ Where the versions live (Versions): the package's own directory must be a
 mount of its own (the Docker backend puts an anonymous volume there: a copy
 of the image's package, writable by the driver only). The driver keeps both
 versions in a directory only root can read, and installs one at a time at
-the package's place before each run, without `__pycache__`; the reply's code
+the package's place before each run, with only its own byte-code (compiled
+once per version, checked against the source's hash at each import, so no
+other version's .pyc can be run); the reply's code
 runs as the group's uid with no capabilities, so during a buggy run nothing
 it can read holds the correct version. Without that mount (the local
 backend) verification is refused, never run with the correct version lying
@@ -33,6 +35,7 @@ next, so state cannot pass from one version's run to the other's.
 from __future__ import annotations
 
 import ast
+import compileall
 import importlib.util
 import json
 import os
@@ -41,6 +44,7 @@ import re
 import resource
 import shutil
 import sys
+from collections.abc import Collection
 from typing import Any
 
 from . import pytest_run, queries
@@ -84,6 +88,13 @@ def _copy(source: str, dest: str) -> None:
     shutil.copytree(source, dest, symlinks=False, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 
 
+def _compiled(root: str) -> None:
+    """Byte-code beside every module of a version, written once and checked against its source's hash at each
+    import (CHECKED_HASH: a .pyc never stands in for other text), so that the runs of a bug (up to eight, each a
+    fresh process) do not each compile the package from source again."""
+    compileall.compile_dir(root, quiet=2, invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
+
+
 def _public(root: str) -> None:
     for directory, _dirs, files in os.walk(root):
         os.chmod(directory, 0o755)
@@ -119,6 +130,8 @@ class Versions:
         self.buggy_text = apply_mutant(self.correct_text, mutant, rel)
         _copy(self.path("correct"), self.path("buggy"))
         self._write("buggy", self.buggy_text)
+        for name in ("correct", "buggy"):
+            _compiled(self.path(name))
         self.installed: str | None = None
 
     def path(self, name: str) -> str:
@@ -140,7 +153,7 @@ class Versions:
         for name, text in texts.items():
             dest = self.path(f"{name}_respelled")
             shutil.rmtree(dest, ignore_errors=True)
-            _copy(self.path("correct"), dest)
+            shutil.copytree(self.path("correct"), dest, symlinks=False)  # its byte-code too (_compiled)
             source = os.path.join(dest, self.inner)
             with open(source, "w", encoding="utf-8") as handle:
                 handle.write(text)
@@ -253,14 +266,9 @@ def respell(source: str, qualname: str) -> str:
 # -- one run ---------------------------------------------------------------------
 
 
-def _limits() -> None:
-    """In the child, after it became the group's uid: its bounds."""
-    for limit, value in ((resource.RLIMIT_AS, MEMORY_BYTES), (resource.RLIMIT_NPROC, PROCESSES),
-                         (resource.RLIMIT_FSIZE, FILE_BYTES), (resource.RLIMIT_CORE, 0)):
-        try:
-            resource.setrlimit(limit, (value, value))
-        except (ValueError, OSError):
-            pass
+RLIMITS = ((resource.RLIMIT_AS, MEMORY_BYTES, MEMORY_BYTES), (resource.RLIMIT_NPROC, PROCESSES, PROCESSES),
+           (resource.RLIMIT_FSIZE, FILE_BYTES, FILE_BYTES), (resource.RLIMIT_CORE, 0, 0))
+"""Each run's bounds, set in the child after it became the group's uid."""
 
 
 class _Bounded:
@@ -270,13 +278,21 @@ class _Bounded:
         self.sandbox = sandbox
 
     def popen_options(self) -> dict[str, Any]:
-        return dict(self.sandbox.popen_options(), preexec_fn=_limits)
+        return self.sandbox.popen_options()
+
+    def rlimits(self) -> tuple[tuple[int, int, int], ...]:
+        return RLIMITS
 
     def environment(self, env: dict[str, str]) -> dict[str, str]:
         return self.sandbox.environment(env)
 
     def kill_processes(self, child: Any) -> int:
         return self.sandbox.kill_processes(child)
+
+
+def _fresh(config: dict[str, Any], fresh: Collection[str]) -> set[str]:
+    """What a call's process must import itself: the package asked for, and the called module's top."""
+    return set(fresh) | {str(config.get("module", "")).split(".")[0]}
 
 
 def _clean_env(root: str) -> dict[str, str]:
@@ -292,13 +308,16 @@ def _between(sandbox: Sandbox) -> None:
     sandbox.prepare()
 
 
-def call_once(config: dict[str, Any], root: str, sandbox: Sandbox, tracer_root: str) -> dict[str, Any]:
-    """One B1 call in a fresh process: {outcome, return, stdout, exception, seconds} or {refused}."""
+def call_once(config: dict[str, Any], root: str, sandbox: Sandbox, tracer_root: str,
+              fresh: Collection[str] = ()) -> dict[str, Any]:
+    """One B1 call in a fresh process: {outcome, return, stdout, exception, seconds} or {refused}. `fresh`:
+    the mutated package (a warm start's server must not have imported it: pytest_run.run_command)."""
     out = sandbox.path("call-result.json")
     path = sandbox.write_private("call.json", json.dumps(dict(config, out=out, cap=CAP, call_seconds=CALL_SECONDS)))
     runner = os.path.join(tracer_root, "boot", "tracegate_comet_call.py")
     command = [sys.executable, "-P", "-s", runner, path]
-    run = pytest_run.run_command(command, sandbox.tmp, _clean_env(root), CALL_PROCESS_SECONDS, _Bounded(sandbox))
+    run = pytest_run.run_command(command, sandbox.tmp, _clean_env(root), CALL_PROCESS_SECONDS, _Bounded(sandbox),
+                                 fresh=_fresh(config, fresh))
     found: dict[str, Any] = {"seconds": run.seconds}
     if run.timed_out:
         found.update(outcome="timeout")
@@ -324,7 +343,7 @@ def call_once(config: dict[str, Any], root: str, sandbox: Sandbox, tracer_root: 
     return found
 
 
-def run_test_file(test_text: str, root: str, sandbox: Sandbox) -> dict[str, Any]:
+def run_test_file(test_text: str, root: str, sandbox: Sandbox, fresh: Collection[str] = ()) -> dict[str, Any]:
     """One B2 run of the reply's test file in a fresh pytest process: {verdict, exit_code, seconds, reason?}."""
     folder = sandbox.path("regression")
     os.mkdir(folder, 0o700)
@@ -336,7 +355,7 @@ def run_test_file(test_text: str, root: str, sandbox: Sandbox) -> dict[str, Any]
         handle.write(test_text)
     command = [sys.executable, "-P", "-s", "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider",
                "-o", "addopts=", "test_regression.py"]
-    run = pytest_run.run_command(command, folder, _clean_env(root), TEST_SECONDS, _Bounded(sandbox))
+    run = pytest_run.run_command(command, folder, _clean_env(root), TEST_SECONDS, _Bounded(sandbox), fresh=fresh)
     found: dict[str, Any] = {"exit_code": run.exit_code, "seconds": run.seconds}
     if run.timed_out:
         found.update(verdict="timeout", reason=f"the test ran past {TEST_SECONDS:g}s")
@@ -387,7 +406,7 @@ def verify(kind: str, target: Any, mutant: Any, reply: Any, sandbox: Sandbox, tr
             for name in ("buggy", "correct"):
                 versions.install(name)
                 runs[name] = call_once({"module": module, "qualname": qualname, "input": given},
-                                       versions.root, sandbox, tracer_root)
+                                       versions.root, sandbox, tracer_root, {versions.top})
                 if runs[name].get("refused"):
                     return {"kind": kind, "refused": runs[name]["refused"]}
             return {"kind": kind, "runs": runs}
@@ -399,13 +418,13 @@ def verify(kind: str, target: Any, mutant: Any, reply: Any, sandbox: Sandbox, tr
         runs = {}
         for name in ("buggy", "correct"):
             versions.install(name)
-            runs[name] = run_test_file(test, versions.root, sandbox)
+            runs[name] = run_test_file(test, versions.root, sandbox, {versions.top})
         if runs["buggy"]["verdict"] in ("fail", "timeout") and runs["correct"]["verdict"] == "pass":
             # Only a test that tells the versions apart is run against their respellings.
             versions.respelled(qualname)
             for name in ("buggy_respelled", "correct_respelled"):
                 versions.install(name)
-                runs[name] = run_test_file(test, versions.root, sandbox)
+                runs[name] = run_test_file(test, versions.root, sandbox, {versions.top})
         return {"kind": kind, "runs": runs}
     finally:
         if own:
@@ -466,14 +485,16 @@ def reference_test(module: str, qualname: str, reply_input: Any, correct: dict[s
     return "\n".join(lines) + "\n"
 
 
-def call_batch(config: dict[str, Any], root: str, sandbox: Sandbox, tracer_root: str) -> list[dict[str, Any]]:
+def call_batch(config: dict[str, Any], root: str, sandbox: Sandbox, tracer_root: str,
+               fresh: Collection[str] = ()) -> list[dict[str, Any]]:
     """Several calls in one fresh process (the prompt's examples: they describe, they are not verified)."""
     out = sandbox.path("calls-result.json")
     count = len(config["inputs"])
     path = sandbox.write_private("calls.json", json.dumps(dict(config, out=out, cap=CAP, call_seconds=CALL_SECONDS)))
     runner = os.path.join(tracer_root, "boot", "tracegate_comet_call.py")
     run = pytest_run.run_command([sys.executable, "-P", "-s", runner, path], sandbox.tmp, _clean_env(root),
-                                 CALL_PROCESS_SECONDS + CALL_SECONDS * count, _Bounded(sandbox))
+                                 CALL_PROCESS_SECONDS + CALL_SECONDS * count, _Bounded(sandbox),
+                                 fresh=_fresh(config, fresh))
     try:
         with open(out, encoding="utf-8") as handle:
             written = json.load(handle)
@@ -494,7 +515,7 @@ def _examples(inputs: list[Any], module: str, qualname: str, versions: Versions,
     for name in ("buggy", "correct"):
         versions.install(name)
         seen[name] = call_batch({"module": module, "qualname": qualname, "inputs": inputs}, versions.root,
-                                sandbox, tracer_root)
+                                sandbox, tracer_root, {versions.top})
     examples = []
     for given, buggy, correct in zip(inputs, seen["buggy"], seen["correct"], strict=True):
         if buggy.get("refused") or correct.get("refused"):

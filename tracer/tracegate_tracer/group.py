@@ -16,7 +16,20 @@ import sys
 import traceback
 from typing import Any
 
-from . import VERSION, comet, instance_parser, measure, pytest_run, queries, questions, sites, swe_flux, trace, variant
+from . import (
+    VERSION,
+    comet,
+    forkserver,
+    instance_parser,
+    measure,
+    pytest_run,
+    queries,
+    questions,
+    sites,
+    swe_flux,
+    trace,
+    variant,
+)
 from .locate import Target, TargetNotFound, build_slice
 from .sandbox import Sandbox
 from .testfiles import TestFileRefused, read_tests
@@ -150,7 +163,9 @@ def harvest_group(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list
         config = {"backend": backend, "recorders": [r.config for r in recordings], "defer": defer}
         name = "trace-config.json" if defer else "trace-config-from-start.json"
         config_path = sandbox.write_private(name, json.dumps(config, indent=2))
-        run = pytest_run.run(first["tests"], run_dir, tracer_root, config_path, timeout, sandbox)
+        # Deferred hooks may start warm (pytest imported by a fork server); traced from the start, fresh.
+        fresh = forkserver.fresh_for(specs) if defer else None
+        run = pytest_run.run(first["tests"], run_dir, tracer_root, config_path, timeout, sandbox, fresh=fresh)
         if not defer or run.timed_out or run.problem():
             break
         _load(recordings[0], run)

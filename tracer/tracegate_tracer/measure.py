@@ -29,7 +29,7 @@ import statistics
 import sys
 from typing import Any
 
-from . import pytest_run, queries
+from . import forkserver, pytest_run, queries
 from .locate import Target, TargetNotFound, find_file, package_scope
 from .queries.world import BANDS
 from .sandbox import Sandbox
@@ -83,8 +83,9 @@ def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root:
                 "top": first["mutant"]["file"].replace("\\", "/").lstrip("/").split("/")[0].removesuffix(".py")}
     measurement: dict[str, Any] = {"load": {"before": _load()}}
     runs = CLEAN_RUNS if "W3_WallTime" in kinds else 1
+    fresh = forkserver.fresh_for(specs)  # each run a fresh process, pytest's import from a fork server
     try:
-        clean = [_run_once("clean", tests, run_dir, instance_dir, scope, env, timeout, sandbox, i, copy)
+        clean = [_run_once("clean", tests, run_dir, instance_dir, scope, env, timeout, sandbox, i, copy, fresh)
                  for i in range(runs)]
         outcomes = {json.dumps(c["outcome"], sort_keys=True) for c in clean}
         if len(outcomes) > 1:
@@ -95,10 +96,11 @@ def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root:
         measurement["load"]["after"] = _load()
         if "W2_PeakMemory" in kinds:
             measurement["peak"] = _run_once("memory", tests, run_dir, instance_dir, scope, env, timeout, sandbox,
-                                            0, copy)["peak"]
+                                            0, copy, fresh)["peak"]
         if "W4_Profile" in kinds:
             measurement["profile"] = _median_profile([
-                _run_once("profile", tests, run_dir, instance_dir, scope, env, timeout, sandbox, i, copy)["profile"]
+                _run_once("profile", tests, run_dir, instance_dir, scope, env, timeout, sandbox, i, copy,
+                          fresh)["profile"]
                 for i in range(PROFILE_RUNS)])
     except TimeoutError as exc:
         return [r if r.get("status") == "invalid" else dict(r, status="timeout", reason=str(exc)) for r in results]
@@ -183,14 +185,16 @@ def _apply_mutant(mutant: Any, dirs: list[str], sandbox: Sandbox) -> str:
 
 
 def _run_once(mode: str, tests: list[str], run_dir: str, instance_dir: str, scope: str, env: dict[str, str],
-              timeout: float, sandbox: Sandbox, index: int, copy: dict[str, str] | None) -> dict[str, Any]:
+              timeout: float, sandbox: Sandbox, index: int, copy: dict[str, str] | None,
+              fresh: set[str] | None = None) -> dict[str, Any]:
     """One measuring process: what it measured of the one test it ran."""
     name = f"measure-{mode}-{index}"
     out = sandbox.path(name + ".jsonl")
     config = sandbox.write_private(name + ".json", json.dumps(
         {"mode": mode, "out": out, "scope": scope, "instance_dir": instance_dir, "mutant": copy}))
     command = [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", *tests]
-    outcome = pytest_run.run_command(command, run_dir, dict(env, TRACEGATE_MEASURE=config), timeout, sandbox)
+    outcome = pytest_run.run_command(command, run_dir, dict(env, TRACEGATE_MEASURE=config), timeout, sandbox,
+                                     fresh=fresh)
     sandbox.fresh_tmp()
     if outcome.timed_out:
         raise TimeoutError(f"timeout after {timeout}s ({mode} run)")

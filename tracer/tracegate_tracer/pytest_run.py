@@ -17,9 +17,10 @@ import selectors
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, Protocol
 
+from . import forkserver
 from .capture import Bounded, linger, register, watch
 
 PLUGIN = "tracegate_pytest_plugin"
@@ -40,6 +41,25 @@ class Sandbox(Protocol):
     def environment(self, env: dict[str, str]) -> dict[str, str]: ...
 
     def kill_processes(self, child: subprocess.Popen[bytes]) -> int: ...
+
+
+def _rlimits(sandbox: Sandbox) -> list[tuple[int, int, int]]:
+    """The resource limits a sandbox sets in each child after it became the group's uid (none by default)."""
+    found = getattr(sandbox, "rlimits", None)
+    return list(found()) if found is not None else []
+
+
+def _setting(rlimits: list[tuple[int, int, int]]) -> Any:
+    def preexec() -> None:
+        import resource
+
+        for which, soft, hard in rlimits:
+            try:
+                resource.setrlimit(which, (soft, hard))
+            except (ValueError, OSError):
+                pass
+
+    return preexec
 
 
 class Outcome:
@@ -120,14 +140,14 @@ def environment(tracer_root: str, plugin: str, **settings: str) -> dict[str, str
 def run(tests: Sequence[str], run_dir: str, tracer_root: str, config_path: str, timeout: float,
         sandbox: Sandbox, extra_args: Sequence[str] = (), test_seconds: float | None = None,
         select_path: str | None = None, memory_bytes: int | None = None,
-        reference: tuple[str, float] | None = None) -> Outcome:
+        reference: tuple[str, float] | None = None, fresh: Collection[str] | None = None) -> Outcome:
     """pytest over `tests` under the recorder; `test_seconds` stops each test after that long (the plugin's
     alarm: the test fails, the run goes on). With `select_path` (a file listing `tests`, one per line),
     pytest is given their files and the plugin keeps only those tests, past any file that fails to
     import (a variant search: one broken copy costs only its own tests). `memory_bytes` caps the process's
     address space (the plugin's RLIMIT_AS: a test past it gets a MemoryError, the run goes on). `reference`
     (a mark of test ids, the slowest such test's seconds if known) limits each other test to a multiple of
-    the slowest one's time, within `test_seconds` (the plugin's RELATIVE_FACTOR)."""
+    the slowest one's time, within `test_seconds` (the plugin's RELATIVE_FACTOR). `fresh`: run_command's."""
     # -rfE: the summary names each failed or erroring test (`FAILED <nodeid> - …`).
     args = list(tests)
     if select_path is not None:
@@ -142,17 +162,27 @@ def run(tests: Sequence[str], run_dir: str, tracer_root: str, config_path: str, 
         settings["TRACEGATE_MEMORY_BYTES"] = str(memory_bytes)
     if reference is not None:
         settings["TRACEGATE_TEST_REFERENCE"], settings["TRACEGATE_TEST_SLOWEST"] = reference[0], f"{reference[1]:g}"
-    return run_command(command, run_dir, environment(tracer_root, PLUGIN, **settings), timeout, sandbox)
+    return run_command(command, run_dir, environment(tracer_root, PLUGIN, **settings), timeout, sandbox, fresh)
 
 
-def run_command(command: Sequence[str], cwd: str, env: dict[str, str], timeout: float, sandbox: Sandbox) -> Outcome:
-    """Runs `command` in `cwd` as the sandbox's child: bounded output, the timeout, what it left killed."""
+def run_command(command: Sequence[str], cwd: str, env: dict[str, str], timeout: float, sandbox: Sandbox,
+                fresh: Collection[str] | None = None) -> Outcome:
+    """Runs `command` in `cwd` as the sandbox's child: bounded output, the timeout, what it left killed.
+    With `fresh` (top-level modules the run must import itself) a Python command may start warm, forked
+    from a server that imported what it imports first (forkserver.py); None: a fresh process always."""
     env = sandbox.environment(env)
+    options, rlimits = sandbox.popen_options(), _rlimits(sandbox)
     started = time.monotonic()
-    child = subprocess.Popen(
-        list(command), cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, start_new_session=True, close_fds=True, **sandbox.popen_options(),
-    )
+    child: Any = None
+    if fresh is not None:
+        child = forkserver.spawn(command, cwd, env, options, rlimits, fresh)
+    if child is None:
+        if rlimits:
+            options = dict(options, preexec_fn=_setting(rlimits))
+        child = subprocess.Popen(
+            list(command), cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, start_new_session=True, close_fds=True, **options,
+        )
     assert child.stdout is not None and child.stderr is not None
     out, err = Bounded(), Bounded()
     sinks = {child.stdout.fileno(): out, child.stderr.fileno(): err}

@@ -261,7 +261,8 @@ def run(spec: dict[str, Any], sandbox: Sandbox, tracer_root: str) -> dict[str, A
     config = {"scout": {"packages": packages}, "trace_path": sandbox.path("scout.json")}
     config_path = sandbox.write_private("trace-config.json", json.dumps(config))
     timeout = spec.get("timeout_seconds") or 120
-    outcome = pytest_run.run(spec["tests"], run_dir, tracer_root, config_path, timeout, sandbox)
+    outcome = pytest_run.run(spec["tests"], run_dir, tracer_root, config_path, timeout, sandbox,
+                             fresh=set(packages))
     result["stats"] = {"pytest_exit_code": outcome.exit_code, "seconds": outcome.seconds}
     if outcome.timed_out:
         return dict(result, status="timeout", reason=f"timeout after {timeout}s")

@@ -32,7 +32,7 @@ import json
 import os
 from typing import Any
 
-from . import pytest_run, trace, variant
+from . import forkserver, pytest_run, trace, variant
 from . import sites as call_sites
 from .group import Result, Spec, _all, _answer, _recordings, base_result
 from .sandbox import Sandbox
@@ -197,7 +197,8 @@ def _traced(tests: list[str], run_dir: str, tracer_root: str, configs: list[dict
         config_path = sandbox.write_private(f"{name}-config-{attempt}.json", json.dumps(config))
         outcome = pytest_run.run(tests, run_dir, tracer_root, config_path, timeout, sandbox,
                                  extra_args=("--tb=no",), test_seconds=test_seconds, select_path=select,
-                                 memory_bytes=MEMORY_BYTES, reference=reference)
+                                 memory_bytes=MEMORY_BYTES, reference=reference,
+                                 fresh=forkserver.fresh_for(configs) if defer else None)
         if attempt == 0 and outcome.exit_code == USAGE_ERROR and not outcome.timed_out:
             # A copy that fails to import (an edit of module-level code) makes its ids a usage error: again
             # with the files given to pytest and the ids kept by the plugin, so it fails its own tests only.

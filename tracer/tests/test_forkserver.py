@@ -1,0 +1,170 @@
+"""Warm starts (forkserver.py): a run forked from a fork server behaves as the fresh process it stands in for.
+
+Each test runs the same command through pytest_run.run_command twice, fresh (no `fresh` set given) and warm,
+and compares what the run saw and what the driver got back; the warm one must really have been forked (the
+server's script is in its `sys.orig_argv`), so a fallback to a fresh process cannot pass for a warm start.
+"""
+
+import json
+import os
+import signal
+import sys
+import textwrap
+import time
+
+import pytest
+
+from tracegate_tracer import forkserver, pytest_run
+from tracegate_tracer.sandbox import Sandbox
+
+SEEN = """
+import atexit, json, os, sys, tempfile, threading, time
+
+def _kind(link):
+    return "file" if link.startswith("/") else link.split(":")[0]
+
+
+def test_seen():
+    seen = {
+        "cwd": os.getcwd(), "path0": sys.path[0], "argv0": os.path.basename(sys.argv[0]),
+        "env": os.environ.get("TG_PROBE"), "trace": os.environ.get("TRACEGATE_TRACE"),
+        "tmp": tempfile.gettempdir(), "hashseed": os.environ.get("PYTHONHASHSEED"),
+        "hash": hash("tracegate"), "warm": any("tracegate_forkserver" in a for a in sys.orig_argv),
+        "session": os.getsid(0) == os.getpid(), "main": sys.modules["__main__"].__name__,
+        "modules": sorted(sys.modules),
+        "fds": sorted(_kind(os.readlink(f"/proc/self/fd/{fd}")) for fd in os.listdir("/proc/self/fd")
+                      if fd not in ("0", "1", "2") and os.path.exists(f"/proc/self/fd/{fd}")),
+    }
+    with open(os.environ["TG_OUT"], "w") as handle:
+        json.dump(seen, handle)
+    def late():
+        time.sleep(0.2)
+        with open(os.environ["TG_OUT"] + ".thread", "w") as handle:
+            handle.write("joined")
+    threading.Thread(target=late).start()  # not a daemon: the interpreter's exit waits for it
+    atexit.register(lambda: open(os.environ["TG_OUT"] + ".atexit", "w").write("ran"))
+"""
+
+
+RUNPY_PATH = {"runpy", "pkgutil", "importlib.machinery"}
+"""What runpy.run_path (the stand-in for `python SCRIPT`) needs beyond a fresh interpreter's start."""
+
+
+@pytest.fixture
+def place(tmp_path):
+    folder = tmp_path / "run"
+    folder.mkdir()
+    (folder / "test_seen.py").write_text(textwrap.dedent(SEEN))
+    yield folder
+    forkserver.close_all()
+
+
+def _env(out):
+    env = pytest_run.environment(os.path.dirname(os.path.dirname(os.path.abspath(forkserver.__file__))),
+                                 "tracegate_measure_plugin")
+    env.pop("PYTEST_PLUGINS", None)
+    return dict(env, TG_PROBE="probe", TG_OUT=str(out), PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
+
+
+def _run(place, name, fresh, command=None, timeout=60.0, env_extra=None):
+    sandbox = Sandbox(str(place.parent / f"work-{name}"), 0, None)
+    os.makedirs(sandbox.work_dir, exist_ok=True)
+    sandbox.prepare()
+    out = place.parent / f"{name}.json"
+    command = command or [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_seen.py"]
+    outcome = pytest_run.run_command(command, str(place), dict(_env(out), **(env_extra or {})), timeout, sandbox,
+                                     fresh=fresh)
+    return outcome, out
+
+
+def test_a_warm_run_sees_what_a_fresh_one_sees(place):
+    cold, cold_out = _run(place, "cold", None)
+    warm, warm_out = _run(place, "warm", set())
+    assert cold.exit_code == warm.exit_code == 0, (cold.stdout, warm.stdout, warm.stderr)
+    seen = {name: json.loads(path.read_text()) for name, path in (("cold", cold_out), ("warm", warm_out))}
+    assert seen["cold"]["warm"] is False and seen["warm"]["warm"] is True
+    for key in ("cwd", "path0", "argv0", "env", "trace", "hashseed", "hash", "session", "main", "fds", "modules"):
+        assert seen["warm"][key] == seen["cold"][key], key
+    assert seen["warm"]["tmp"].endswith("/tmp") and seen["warm"]["tmp"] != seen["cold"]["tmp"]  # each its TMPDIR
+    assert "socket" not in seen["warm"]["fds"]  # nothing of the server's
+    for path in (warm_out, cold_out):
+        assert open(f"{path}.thread").read() == "joined"
+        assert open(f"{path}.atexit").read() == "ran"
+    assert warm.max_rss_bytes and warm.max_rss_bytes > 1 << 20  # the server's wait4 of the child
+    assert "1 passed" in warm.stdout
+
+
+def test_exit_codes_and_errors_come_back_as_from_a_fresh_process(place):
+    (place / "fail.py").write_text("import sys\nprint('out'); print('err', file=sys.stderr)\nraise KeyError('x')\n")
+    (place / "code.py").write_text("import sys\nsys.exit(7)\n")
+    for script, code in (("fail.py", 1), ("code.py", 7)):
+        command = [sys.executable, "-P", "-s", str(place / script)]
+        cold, _ = _run(place, "cold", None, command)
+        warm, _ = _run(place, "warm", set(), command)
+        assert cold.exit_code == warm.exit_code == code
+        assert cold.stdout == warm.stdout
+        if script == "fail.py":
+            assert "KeyError: 'x'" in warm.stderr and "err" in warm.stderr and warm.stdout.strip() == "out"
+
+
+def test_a_preloaded_package_named_fresh_runs_in_a_fresh_process(place):
+    warm, out = _run(place, "warm", set())
+    assert json.loads(out.read_text())["warm"] is True
+    # `pytest` (or anything the server imported) must be imported by the run itself: no warm start then.
+    again, out = _run(place, "again", {"pytest"})
+    assert again.exit_code == 0 and json.loads(out.read_text())["warm"] is False
+
+
+def test_a_timeout_kills_a_warm_run_and_the_server_serves_the_next(place):
+    (place / "test_slow.py").write_text("import time\n\ndef test_slow():\n    time.sleep(60)\n")
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_slow.py"]
+    started = time.monotonic()
+    slow, _ = _run(place, "slow", set(), command, timeout=3.0)
+    assert slow.timed_out and time.monotonic() - started < 30
+    after, out = _run(place, "after", set())
+    assert after.exit_code == 0 and json.loads(out.read_text())["warm"] is True
+
+
+def test_a_server_killed_under_a_run_costs_that_run_only(place):
+    (place / "test_wait.py").write_text("import time\n\ndef test_wait():\n    time.sleep(5)\n")
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_wait.py"]
+    _run(place, "first", set())  # the server is up
+    (server,) = forkserver._SERVERS.values()
+
+    def kill_server(*_):
+        os.kill(server.process.pid, signal.SIGKILL)
+
+    signal.signal(signal.SIGALRM, kill_server)
+    signal.setitimer(signal.ITIMER_REAL, 1.0)
+    try:
+        lost, _ = _run(place, "lost", set(), command, timeout=30.0)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    assert lost.exit_code == -9  # counted as killed, never as passed
+    after, out = _run(place, "after", set())  # a new server
+    assert after.exit_code == 0 and json.loads(out.read_text())["warm"] is True
+
+
+def test_warm_starts_can_be_turned_off(place, monkeypatch):
+    monkeypatch.setenv("TRACEGATE_WARM", "0")
+    run, out = _run(place, "off", set())
+    assert run.exit_code == 0 and json.loads(out.read_text())["warm"] is False
+
+
+def test_the_packages_a_spec_names_are_what_its_runs_import_fresh():
+    specs = [{"target": {"file": "click/core.py", "function": "f"}},
+             {"target": {"file": "src/pkg/mod.py", "function": "g"}, "mutant": {"file": "lib2/x.py"}},
+             {"target": "not an object"}, "not a spec"]
+    assert forkserver.fresh_for(specs) == {"click", "src", "pkg", "lib2"}
+
+
+def test_a_warm_script_finds_the_modules_a_fresh_interpreter_has(place):
+    (place / "mods.py").write_text("import sys\nprint(' '.join(sorted(sys.modules)))\n")
+    command = [sys.executable, "-P", "-s", str(place / "mods.py")]
+    cold, _ = _run(place, "cold", None, command)
+    warm, _ = _run(place, "warm", set(), command)
+    assert forkserver._SERVERS, "the script ran warm"
+    differ = set(warm.stdout.split()) ^ set(cold.stdout.split())
+    assert differ <= RUNPY_PATH, differ
+    assert len(cold.stdout.split()) > 20
