@@ -92,3 +92,34 @@ def test_crash_in_one_instance_still_writes_result(harness):
                            spec(directory, "crash", "test_good.py", target=None)])
     assert results["bad-kind"]["status"] == "invalid" and "not implemented" in results["bad-kind"]["reason"]
     assert results["crash"]["status"] == "error" and results["crash"]["reason"].startswith("tracer crash: TypeError")
+
+
+RELOADED = "def work(x):\n    if x > 1:\n        return x * 2\n    return x + 1\n"
+RELOAD_TEST = """
+import importlib, subprocess, sys, threading
+import prog
+
+def test_reload():
+    assert prog.work(1) == 2
+    importlib.reload(prog)  # the module runs again: its code objects are new (and equal to the old ones)
+    assert prog.work(2) == 4
+    child = subprocess.run([sys.executable, "-c", "import prog; print(prog.work(5))"], capture_output=True,
+                           text=True, timeout=60)
+    assert child.stdout.strip() == "10"  # a subprocess runs, untraced
+    thread = threading.Thread(target=prog.work, args=(3,))
+    thread.start()
+    thread.join()
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_module_reloaded_mid_run_is_recorded_again(harness, backend):
+    """After importlib.reload the target's code is a new object: it is recorded as the old one was (under
+    sys.monitoring each code object has its own local events, and equal ones are not the same object)."""
+    directory = harness.instance_dir({"prog.py": RELOADED, "test_prog.py": RELOAD_TEST})
+    specs = [spec(directory, f"inv{k}", "test_prog.py", backend=backend, query={"invocation": k}) for k in (1, 2, 3)]
+    results = harness.run(specs)
+    path = lambda *lines: {"executed_path": [{"file": "prog.py", "func": "prog.work", "line": n} for n in lines]}  # noqa: E731
+    assert results["inv1"]["answer"] == path(2, 4), results["inv1"].get("reason")
+    assert results["inv2"]["answer"] == path(2, 3), results["inv2"].get("reason")  # the reloaded code
+    assert results["inv3"]["answer"] == path(2, 3), results["inv3"].get("reason")  # in a thread

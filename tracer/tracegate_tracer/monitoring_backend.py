@@ -26,6 +26,7 @@ recorder. A callback returns DISABLE only when every recorder it asked would.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from types import CodeType, FrameType
 from typing import Any
 
@@ -44,6 +45,34 @@ def _free_tool_id(taken: tuple[int, ...] = ()) -> int:
     raise RuntimeError("no free sys.monitoring tool id")
 
 
+class CodeObjects:
+    """Code objects by identity. Code objects compare equal by value, and a module run again (a reload)
+    compiles equal ones: each gets its own local events, sys.monitoring's being per object. Each is held,
+    so no id is reused while it is in here."""
+
+    __slots__ = ("_by_id",)
+
+    def __init__(self) -> None:
+        self._by_id: dict[int, CodeType] = {}
+
+    def add(self, code: CodeType) -> None:
+        self._by_id[id(code)] = code
+
+    def __contains__(self, code: object) -> bool:
+        return self._by_id.get(id(code)) is code
+
+    def __iter__(self) -> Iterator[CodeType]:
+        return iter(tuple(self._by_id.values()))
+
+
+def _nested_in(code: CodeType) -> Iterator[CodeType]:
+    """The code objects nested in `code`, at any depth."""
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            yield const
+            yield from _nested_in(const)
+
+
 class MonitoringRecorder(Recorder):
     """One target's recording; its group calls the methods below with the event's frame."""
 
@@ -52,7 +81,7 @@ class MonitoringRecorder(Recorder):
     def __init__(self, config: dict[str, Any]) -> None:
         super().__init__(config)
         self.group: MonitoringGroup | None = None
-        self._instrumented = set()
+        self._instrumented = CodeObjects()
 
     # -- calls while an invocation runs (the group's second tool) ------------
 
@@ -105,8 +134,10 @@ class MonitoringRecorder(Recorder):
                 events |= E.INSTRUCTION
             self.group.instrument(code, self, events)
             self._instrumented.add(code)
-            for child in self.nested_infos:
-                if child not in self._instrumented:  # nested scopes reading the target's variables
+            for child in _nested_in(code):
+                # Nested scopes reading the target's variables (found in this code object: a reloaded
+                # module's are new objects, equal to the ones nested_infos was built from).
+                if child in self.nested_infos and child not in self._instrumented:
                     self.group.instrument_nested(child, self)
                     self._instrumented.add(child)
         if self._active and self.record_calls:
@@ -200,7 +231,7 @@ class MonitoringGroup(RecorderGroup):
         # Targets are found as their module runs (the `exec` audit event) and get a local PY_START; a global
         # one would instrument and call back once for every code object of the run. Counted calls need it.
         self._discover = not self._counting
-        self._armed: set[CodeType] = set()
+        self._armed = CodeObjects()
         self._suffixes = tuple({member._suffix for member in members})
         self._events = (0, 0)  # the global events set: (this tool's, the second tool's)
         for member in members:
@@ -254,7 +285,9 @@ class MonitoringGroup(RecorderGroup):
 
     def instrument_nested(self, code: CodeType, member: MonitoringRecorder) -> None:
         """INSTRUCTION events for a scope nested in `member`'s target (reads of the target's variables)."""
-        self._nested[code] = self._nested.get(code, ()) + (member,)
+        readers = self._nested.get(code, ())
+        if member not in readers:
+            self._nested[code] = readers + (member,)
         self.instrument(code, member, M.events.INSTRUCTION)
 
     def events_changed(self) -> None:
