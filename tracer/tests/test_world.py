@@ -337,3 +337,22 @@ def test_the_machine_records_the_containers_memory_limit_not_the_hosts(monkeypat
     assert machine["memory_bytes"] == 2147483648 and machine["host_memory_bytes"] == 25165824 * 1024
     files["/sys/fs/cgroup/memory.max"] = "max\n"  # no limit: the host's memory is what there is
     assert measure._machine()["memory_bytes"] == 25165824 * 1024 and "host_memory_bytes" not in measure._machine()
+
+
+def test_a_profile_lists_near_ties_by_name_so_its_top_holds_between_harvests():
+    from tracegate_tracer import measure
+
+    # b and a are 5% apart: one group, listed by name, whichever is hotter in this harvest.
+    assert [n for n, _v in measure.ranked({"a": 95.0, "b": 100.0, "c": 50.0, "d": 49.0, "e": 10.0})] == \
+        ["a", "b", "c", "d", "e"]
+    assert [n for n, _v in measure.ranked({"a": 100.0, "b": 95.0, "c": 50.0})] == ["a", "b", "c"]
+    # Apart by more than TIE: hottest first, as measured.
+    assert [n for n, _v in measure.ranked({"a": 80.0, "b": 100.0})] == ["b", "a"]
+    # A group is measured from its hottest entry: 100, 91 tie; 83 is 17% below the leader, so a group of its own.
+    assert [n for n, _v in measure.ranked({"z": 100.0, "y": 91.0, "x": 83.0})] == ["y", "z", "x"]
+    merged = measure._median_profile([
+        {"time_func": [["f", 100], ["g", 97]], "time_line": [], "alloc_func": [], "alloc_line": []},
+        {"time_func": [["g", 100], ["f", 96]], "time_line": [], "alloc_func": [], "alloc_line": []},
+        {"time_func": [["f", 99], ["g", 98]], "time_line": [], "alloc_func": [], "alloc_line": []},
+    ])
+    assert [n for n, _v in merged["time_func"]] == ["f", "g"]

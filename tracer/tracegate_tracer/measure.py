@@ -7,7 +7,8 @@ a fresh pytest process with tracegate's measuring plugin and no tracing:
   outcome, which every run must agree on, and the wall time of each;
 * one memory run (tracemalloc and the resident peak) when a spec asks W2;
 * PROFILE_RUNS profile runs (settrace, profile.py) when a spec asks W4:
-  each name's median over them is ranked.
+  each name's median over them is ranked, entries within TIE of each other
+  listed by name (ranked()).
 
 A mutant (`{file, line, original, replacement}`, recorded in the instance)
 is applied to a private copy of its file's top-level package, which the
@@ -292,8 +293,30 @@ def _median_profile(runs: list[dict[str, Any]]) -> dict[str, Any]:
             for name, value in run[key]:
                 values.setdefault(name, []).append(value)
         medians = {name: statistics.median(v + [0] * (len(runs) - len(v))) for name, v in values.items()}
-        merged[key] = [[name, value] for name, value in sorted(medians.items(), key=lambda kv: (-kv[1], kv[0]))]
+        merged[key] = [[name, value] for name, value in ranked(medians)]
     return merged
+
+
+TIE = 0.10
+"""Entries of a profile within this share of the hottest of their group count as tied (listed by name)."""
+
+
+def ranked(values: dict[str, float]) -> list[tuple[str, float]]:
+    """Hottest first, in tie groups: from the hottest entry not yet placed, every entry within TIE of it forms
+    a group, listed by name. Two entries a few percent apart swap places between harvests (the scheduler's
+    noise, even over the median of PROFILE_RUNS runs), and a profile's top entry is what its pass rule reads:
+    in a group they are placed by name, the same in every harvest."""
+    by_value = sorted(values.items(), key=lambda kv: (-kv[1], kv[0]))
+    placed: list[tuple[str, float]] = []
+    start = 0
+    while start < len(by_value):
+        floor = by_value[start][1] * (1 - TIE)
+        end = start + 1
+        while end < len(by_value) and by_value[end][1] >= floor:
+            end += 1
+        placed.extend(sorted(by_value[start:end]))
+        start = end
+    return placed
 
 
 def _outcome(phases: dict[str, str], exception: dict[str, Any] | None) -> dict[str, Any]:
