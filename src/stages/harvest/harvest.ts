@@ -11,6 +11,7 @@ import {
 import type { RememberedFailure } from '../../contracts/ports.js';
 import { LazyEnvironments, unresolvedReason } from './environments.js';
 import { runAll, runMeasured } from './runs.js';
+import { isWorldKind, MEASURED_FIELD } from '../../contracts/kinds.js';
 import { PAIR_UNSETTLED, reproduced, settle } from './settle.js';
 import { HarvestTally } from './tally.js';
 import type { LoadedInstance } from '../../contracts/suite.js';
@@ -24,9 +25,9 @@ import { Progress } from '../../util/progress.js';
  * store (and only if they say they belong to the instance), misses are
  * harvested HARVEST_RUNS times per environment and must agree. A failure of
  * one environment or instance is an outcome of those instances only; a lost
- * engine ends the harvest (finished oracles are stored already). Wall-time
- * instances (W3) go last, when nothing else of the harvest runs (runMeasured),
- * so their clean runs never compete with other work.
+ * engine ends the harvest (finished oracles are stored already). Measured
+ * instances (wall time, peak memory) go last, when nothing else of the harvest
+ * runs (runMeasured), so their clean runs never compete with other work.
  */
 export async function harvestOracles(
   selected: LoadedInstance[],
@@ -74,14 +75,21 @@ interface Deferred {
 }
 
 /**
- * The misses whose answer is a wall time (W3): their clean runs go last, alone (harvestOracles), in a
- * group of runs of their own. Every other world-model question of the test runs with the rest of the
- * harvest, side by side: an outcome, a tracemalloc or resident peak do not move with the machine's
- * load, and a profile lists its near ties by name (tracer: measure.ranked).
+ * The misses a measurement answers (wall time, peak memory), with the other world-model items of the
+ * same test and no mutant: the tracer measures one test's questions in one group of runs.
  */
 export function measuredMisses(misses: readonly Miss[]): Set<Miss> {
+  const testOf = (m: Miss) => JSON.stringify([m.loaded.dir, m.loaded.instance.tests]);
+  const measured = (m: Miss): boolean => {
+    const kind = m.loaded.instance.kind;
+    return isWorldKind(kind) && MEASURED_FIELD[kind] !== undefined;
+  };
+  const timed = new Set(misses.filter(measured).map(testOf));
   return new Set(
-    misses.filter((m) => m.loaded.instance.kind === 'W3_WallTime' && !m.loaded.instance.mutant),
+    misses.filter(
+      (m) =>
+        isWorldKind(m.loaded.instance.kind) && !m.loaded.instance.mutant && timed.has(testOf(m)),
+    ),
   );
 }
 

@@ -82,7 +82,7 @@ function pairedOriginals(items: readonly LoadedInstance[]): Map<LoadedInstance, 
 }
 
 /**
- * The runs of wall-time instances (W3), one after the other, when nothing else
+ * The runs of measured instances (wall time, peak memory), one after the other, when nothing else
  * of the harvest runs: a clean run's timing never competes with another harvest's work. (Pinning
  * the two runs to a core each was tried: the driver's memory sampler then shares the test's core,
  * and wall times and profiles disagreed between the runs more often than side by side.)
