@@ -28,7 +28,6 @@ Nothing of a request outlives its child in the server's memory.
 
 import sys
 
-_AT_START = frozenset(sys.modules)  # the interpreter's own start: site, sitecustomize
 for _name in filter(None, (sys.argv[2] if len(sys.argv) > 2 else "").split(",")):
     __import__(_name)  # PRELOAD first, so that what it imports is told apart from the server's own modules
 _KEEP = frozenset(sys.modules)
