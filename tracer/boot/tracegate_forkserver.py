@@ -97,7 +97,7 @@ class Job:
             runpy.run_module(request["module"], run_name="__main__", alter_sys=True)
         else:
             sys.argv = [request["script"], *request["args"]]
-            runpy.run_path(request["script"], run_name="__main__")
+            _run_script(request["script"])
 
     def _become(self) -> None:
         """The run's process: session, identity, limits, streams, folder, environment, path, recorder."""
@@ -142,6 +142,19 @@ class Job:
         boot = sys.modules.get("sitecustomize")
         if boot is not None and os.path.dirname(os.path.abspath(getattr(boot, "__file__", "") or "")) == _SCRIPT_DIR:
             boot._start_recorder()  # tracegate's: started as it would have been at the interpreter's start
+
+
+def _run_script(path: str) -> None:
+    """`python SCRIPT` without runpy (whose run_path would import pkgutil and the rest, which a fresh
+    interpreter running a script has not): the script's code run as a new `__main__`."""
+    loader = sys.modules["_frozen_importlib_external"].SourceFileLoader("__main__", path)
+    main = type(sys)("__main__")
+    main.__dict__.update(__file__=path, __cached__=None, __loader__=loader, __spec__=None,
+                         __builtins__=sys.modules["builtins"])
+    sys.modules["__main__"] = main
+    with open(path, "rb") as handle:
+        code = compile(handle.read(), path, "exec", dont_inherit=True)
+    exec(code, main.__dict__)
 
 
 def _serve(sock: socket.socket, dumpable: object) -> Job | None:

@@ -46,10 +46,6 @@ def test_seen():
 """
 
 
-RUNPY_PATH = {"runpy", "pkgutil", "importlib.machinery"}
-"""What runpy.run_path (the stand-in for `python SCRIPT`) needs beyond a fresh interpreter's start."""
-
-
 @pytest.fixture
 def place(tmp_path):
     folder = tmp_path / "run"
@@ -160,11 +156,12 @@ def test_the_packages_a_spec_names_are_what_its_runs_import_fresh():
 
 
 def test_a_warm_script_finds_the_modules_a_fresh_interpreter_has(place):
-    (place / "mods.py").write_text("import sys\nprint(' '.join(sorted(sys.modules)))\n")
+    (place / "mods.py").write_text("import sys\nprint(__file__, __name__, sys.path[0] == __file__.rsplit('/', 1)[0])\n"
+                                   "print(' '.join(sorted(sys.modules)))\n")
     command = [sys.executable, "-P", "-s", str(place / "mods.py")]
     cold, _ = _run(place, "cold", None, command)
     warm, _ = _run(place, "warm", set(), command)
     assert forkserver._SERVERS, "the script ran warm"
-    differ = set(warm.stdout.split()) ^ set(cold.stdout.split())
-    assert differ <= RUNPY_PATH, differ
+    assert warm.stdout.splitlines()[0] == cold.stdout.splitlines()[0]  # __file__, __name__, sys.path[0]
+    assert sorted(warm.stdout.split()) == sorted(cold.stdout.split())
     assert len(cold.stdout.split()) > 20

@@ -57,7 +57,7 @@ def _shape(command: Sequence[str]) -> tuple[tuple[str, ...], dict[str, Any]] | N
     if len(rest) >= 2 and rest[0] == "-m" and rest[1] in PRELOAD:
         return tuple(flags), {"module": rest[1], "args": rest[2:]}
     if rest and not rest[0].startswith("-") and rest[0].endswith(".py"):
-        return tuple(flags), {"script": os.path.realpath(rest[0]), "args": rest[1:]}
+        return tuple(flags), {"script": rest[0], "args": rest[1:]}
     return None
 
 
@@ -226,7 +226,8 @@ def spawn(command: Sequence[str], cwd: str, env: dict[str, str], options: dict[s
             return None
     if server.busy or server.modules & set(fresh):
         return None
-    path0 = cwd if "module" in request else os.path.dirname(request["script"])
+    # sys.path[0] as the interpreter puts it: `-m`, the working directory; a script, its real folder.
+    path0 = cwd if "module" in request else os.path.dirname(os.path.realpath(os.path.join(cwd, request["script"])))
     request.update(cwd=cwd, env=env, path0=os.path.abspath(path0), uid=options.get("user"),
                    gid=options.get("group"), umask=options.get("umask"), rlimits=[list(r) for r in rlimits])
     stdin = os.open(os.devnull, os.O_RDONLY)
