@@ -64,7 +64,8 @@ def _shape(command: Sequence[str]) -> tuple[tuple[str, ...], dict[str, Any]] | N
 class Server:
     """One fork server: its process, its socket, and what it imported."""
 
-    def __init__(self, flags: tuple[str, ...], env: dict[str, str], preload: str) -> None:
+    def __init__(self, key: tuple[Any, ...], flags: tuple[str, ...], env: dict[str, str], preload: str) -> None:
+        self.key = key
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         env = dict(_startup_env(env), PATH=os.environ.get("PATH", "/usr/bin:/bin"), HOME="/nonexistent")
         try:
@@ -161,7 +162,7 @@ class ForkedChild:
 
     def _lost(self) -> int:
         """The server ended under the run (it was killed): the run counts as killed, and no server is reused."""
-        _SERVERS.pop(_key_of(self.server), None)
+        _SERVERS.pop(self.server.key, None)
         self.returncode = -9
         self.rusage = None
         return self.returncode
@@ -194,10 +195,6 @@ _SERVERS: dict[tuple[Any, ...], Server] = {}
 _REFUSED: set[tuple[Any, ...]] = set()
 
 
-def _key_of(server: Server) -> tuple[Any, ...] | None:
-    return next((key for key, found in _SERVERS.items() if found is server), None)
-
-
 def spawn(command: Sequence[str], cwd: str, env: dict[str, str], options: dict[str, Any],
           rlimits: Sequence[tuple[int, int, int]], fresh: Collection[str]) -> ForkedChild | None:
     """`command` forked warm, as Popen(command, cwd, env, stdin=DEVNULL, stdout=PIPE, stderr=PIPE,
@@ -219,7 +216,7 @@ def spawn(command: Sequence[str], cwd: str, env: dict[str, str], options: dict[s
         server = None
     if server is None:
         try:
-            server = _SERVERS[key] = Server(flags, env, preload)
+            server = _SERVERS[key] = Server(key, flags, env, preload)
         except (OSError, EOFError, ValueError) as exc:
             _REFUSED.add(key)
             log(f"tracegate: warm starts off for {' '.join(flags) or 'no flags'} {preload or '(script)'}: {exc}")

@@ -102,11 +102,10 @@ def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root:
         measurement["load"]["after"] = _load()
         if "W2_PeakMemory" in kinds:
             measurement["peak"] = _run_once("memory", tests, run_dir, instance_dir, scope, env, timeout, sandbox,
-                                            0, copy, fresh)["peak"]
+                                            0, copy)["peak"]
         if "W4_Profile" in kinds:
             measurement["profile"] = _median_profile([
-                _run_once("profile", tests, run_dir, instance_dir, scope, env, timeout, sandbox, i, copy,
-                          fresh)["profile"]
+                _run_once("profile", tests, run_dir, instance_dir, scope, env, timeout, sandbox, i, copy)["profile"]
                 for i in range(PROFILE_RUNS)])
     except TimeoutError as exc:
         return [r if r.get("status") == "invalid" else dict(r, status="timeout", reason=str(exc)) for r in results]
