@@ -84271,17 +84271,112 @@ const SCORERS = {
 const DEFAULT_SCORING = 'strict';
 const DEFAULT_SCORER = SCORERS[DEFAULT_SCORING].id;
 
+;// CONCATENATED MODULE: ./src/stages/kinds/rules.ts
+
+/**
+ * What a question kind's answers are compared on, stated once for every
+ * stage that compares them: the harvest (do two runs agree?) and the
+ * pairing (do two runs' oracles ask the same thing?). Traced kinds compare
+ * whole answers; a measured number (W2, W3) is never byte-stable and agrees
+ * within its band; a profile (W4) is its top entry of every list, which is
+ * what its pass rule reads.
+ */
+/**
+ * W4: where an oracle names the tops of its ranked lists when its harvests disagreed which of
+ * near-equal names leads (profileTops): per list, every name that led a harvest. The pass rule
+ * asks for each of them in the predicted top five.
+ */
+const TIED_TOPS = 'tied_tops';
+/** A profile's top of every ranked list (its tied tops where the oracle has them), lists in name order. */
+function topEntries(answer) {
+    const lists = answer && typeof answer === 'object' ? answer : {};
+    const tied = (lists[TIED_TOPS] ?? {});
+    return Object.fromEntries(Object.keys(lists)
+        .filter((list) => list !== TIED_TOPS)
+        .sort()
+        .map((list) => {
+        const names = lists[list];
+        const tops = Array.isArray(tied[list]) ? tied[list] : undefined;
+        return [list, tops ?? (Array.isArray(names) ? (names[0] ?? null) : null)];
+    }));
+}
+/** The part of an oracle's answer two runs must share to be paired (the rest may be re-measured). */
+function pairedAnswer(kind, answer) {
+    if (isWorldKind(kind) && MEASURED_FIELD[kind])
+        return 'measured';
+    if (kind === 'W4_Profile' && answer && typeof answer === 'object')
+        return topEntries(answer);
+    return answer;
+}
+/**
+ * W4: the top of every ranked list that independent harvest runs agree on, or undefined when they
+ * disagree. A list's top is its leader when every run has the same one; when the leaders differ, and
+ * each run measured every other run's leader within a quarter of its own top (`near_top`: the
+ * scheduler's noise decides between near-equal wall times), the list's tops are all the leaders, by
+ * name. A leader far from another run's top is a disagreement, as any other.
+ */
+function profileTops(runs) {
+    const answers = runs.map((r) => (r.answer ?? {}));
+    const lists = [...new Set(answers.flatMap((a) => Object.keys(a)))].filter((l) => l !== TIED_TOPS);
+    const tops = {};
+    for (const list of lists.sort()) {
+        const leaders = answers.map((a) => {
+            const names = a[list];
+            return Array.isArray(names) && typeof names[0] === 'string' ? names[0] : null;
+        });
+        const distinct = [...new Set(leaders)];
+        const [only] = distinct;
+        if (distinct.length === 1) {
+            if (typeof only === 'string')
+                tops[list] = [only];
+            continue;
+        }
+        const near = (run, name) => {
+            const names = run.nearTop?.[list];
+            return name !== null && Array.isArray(names) && names.includes(name);
+        };
+        if (!runs.every((run) => leaders.every((leader) => near(run, leader))))
+            return undefined;
+        tops[list] = distinct.sort();
+    }
+    return tops;
+}
+/**
+ * Whether independent harvest runs of a measured kind agree: the numbers
+ * within the first run's band (W2, W3), or the same top entries (W4).
+ * Traced kinds agree only on identical answers (the caller compares those).
+ */
+function measuredAgree(kind, runs) {
+    const field = MEASURED_FIELD[kind];
+    if (field) {
+        const band = runs[0]?.band;
+        const ratio = typeof band?.ratio === 'number' ? band.ratio : 1;
+        const floor = typeof band?.floor === 'number' ? band.floor : 0;
+        const values = runs.map((r) => r.answer?.[field]);
+        if (!values.every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0))
+            return false;
+        const low = Math.min(...values);
+        const high = Math.max(...values);
+        return high - low <= floor || high <= low * ratio;
+    }
+    if (kind === 'W4_Profile')
+        return profileTops(runs) !== undefined;
+    return false;
+}
+
 ;// CONCATENATED MODULE: ./src/stages/score/world.ts
 /**
  * The world-model kinds' scoring, as the JetBrains study measures models:
  * a per-instance pass rule for the gate (outcome exact with its exception
- * type; a number within a factor of the truth; the true hottest entry among
- * the predicted top five), and the study's aggregate metrics beside it
+ * type; a number within a factor of the truth; the true hottest entry — each
+ * of them, where harvests disagreed among near-equal ones — among the
+ * predicted top five), and the study's aggregate metrics beside it
  * (outcome precision/recall/F1 with failure as positive; log10 calibration
  * slope, bias and MAE; NDCG@5, Recall@5 and execution rate of ranked lists).
  * Pure: answers in, numbers out. Predictions are replies from outside:
  * strings, negatives, zeros and huge numbers are parsed or refused, never thrown.
  */
+
 
 const DEFAULT_WORLD_FACTOR = 2;
 /** Zero (and smaller) predictions and truths are floored before taking logs, as the study does. */
@@ -84354,9 +84449,20 @@ function passesWorld(kind, oracle, prediction, factor = DEFAULT_WORLD_FACTOR) {
         return Math.max(a / b, b / a) <= factor;
     }
     return RANK_LISTS.every((list) => {
-        const top = world_names(truth[list])[0];
-        return top === undefined ? true : world_names(said[list]).slice(0, 5).includes(top);
+        const top5 = world_names(said[list]).slice(0, 5);
+        return topsOf(truth, list).every((top) => top5.includes(top));
     });
+}
+/**
+ * The names a list's pass rule asks for in the predicted top five: its true top entry, or, where the
+ * harvests disagreed which of near-equal names leads (kinds/rules.ts, profileTops), every leader.
+ */
+function topsOf(truth, list) {
+    const tied = world_names(asObject(truth[TIED_TOPS])[list]);
+    if (tied.length)
+        return tied;
+    const top = world_names(truth[list])[0];
+    return top === undefined ? [] : [top];
 }
 /**
  * The instance's contribution to the metrics, from its oracle answer, the
@@ -86287,6 +86393,11 @@ const measurementSchema = strictObject({
     /** Every name that ran in the profile runs (the execution rate of predicted names). */
     executed: strictObject({ time_func: array(schemas_string()), time_line: array(schemas_string()) })
         .optional(),
+    /**
+     * W4: per ranked list of the answer, the names within a quarter of its hottest value: two harvests
+     * whose leaders differ agree only when each leader is near the top of the other's profile.
+     */
+    near_top: record(schemas_string(), array(schemas_string())).optional(),
     /** The top-level package counted as the repository's code. */
     scope: schemas_string(),
     /** How far two harvests of the measured number may differ and still agree. */
@@ -86318,60 +86429,6 @@ const tracerResultSchema = strictObject({
     /** B1/B2: what the reply (or, in a harvest, the reference) did against each version. */
     verification: verificationSchema.optional(),
 });
-
-;// CONCATENATED MODULE: ./src/stages/kinds/rules.ts
-
-
-/**
- * What a question kind's answers are compared on, stated once for every
- * stage that compares them: the harvest (do two runs agree?) and the
- * pairing (do two runs' oracles ask the same thing?). Traced kinds compare
- * whole answers; a measured number (W2, W3) is never byte-stable and agrees
- * within its band; a profile (W4) is its top entry of every list, which is
- * what its pass rule reads.
- */
-/** A profile's top entry of every ranked list, lists in name order. */
-function topEntries(answer) {
-    const lists = answer && typeof answer === 'object' ? answer : {};
-    return Object.fromEntries(Object.keys(lists)
-        .sort()
-        .map((list) => {
-        const names = lists[list];
-        return [list, Array.isArray(names) ? (names[0] ?? null) : null];
-    }));
-}
-/** The part of an oracle's answer two runs must share to be paired (the rest may be re-measured). */
-function pairedAnswer(kind, answer) {
-    if (isWorldKind(kind) && MEASURED_FIELD[kind])
-        return 'measured';
-    if (kind === 'W4_Profile' && answer && typeof answer === 'object')
-        return topEntries(answer);
-    return answer;
-}
-/**
- * Whether independent harvest runs of a measured kind agree: the numbers
- * within the first run's band (W2, W3), or the same top entries (W4).
- * Traced kinds agree only on identical answers (the caller compares those).
- */
-function measuredAgree(kind, runs) {
-    const field = MEASURED_FIELD[kind];
-    if (field) {
-        const band = runs[0]?.band;
-        const ratio = typeof band?.ratio === 'number' ? band.ratio : 1;
-        const floor = typeof band?.floor === 'number' ? band.floor : 0;
-        const values = runs.map((r) => r.answer?.[field]);
-        if (!values.every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0))
-            return false;
-        const low = Math.min(...values);
-        const high = Math.max(...values);
-        return high - low <= floor || high <= low * ratio;
-    }
-    if (kind === 'W4_Profile') {
-        const tops = runs.map((r) => canonicalJson(topEntries(r.answer)));
-        return tops.every((t) => t === tops[0]);
-    }
-    return false;
-}
 
 ;// CONCATENATED MODULE: ./src/stages/harvest/results.ts
 
@@ -86449,11 +86506,16 @@ function agreedResult(results, keep, kind) {
     const prints = results.map(fingerprint);
     const oks = results.filter((r) => typeof r === 'object' && r.status === 'ok');
     const measured = kind !== undefined && isWorldKind(kind) && oks.length === results.length && oks.length > 1;
-    if (measured &&
-        measuredAgree(kind, oks.map((r) => ({ answer: r.answer, band: r.measurement?.band })))) {
+    const runs = oks.map((r) => ({
+        answer: r.answer,
+        band: r.measurement?.band,
+        nearTop: r.measurement?.near_top,
+    }));
+    if (measured && measuredAgree(kind, runs)) {
         const harvests = oks.map((r) => r.answer);
         return {
             ...first,
+            answer: kind === 'W4_Profile' ? withTiedTops(first.answer, profileTops(runs)) : first.answer,
             runs_agreed: results.length,
             measurement: { ...first.measurement, harvests },
         };
@@ -86469,6 +86531,11 @@ function agreedResult(results, keep, kind) {
         answer: undefined,
         reason: `nondeterministic: ${shown.join(' | ')}`,
     };
+}
+/** A profile's answer with the lists whose harvests' leaders differed (profileTops) naming all of them. */
+function withTiedTops(answer, tops) {
+    const tied = Object.fromEntries(Object.entries(tops).filter(([, names]) => names.length > 1));
+    return Object.keys(tied).length ? { ...answer, [TIED_TOPS]: tied } : answer;
 }
 
 ;// CONCATENATED MODULE: ./src/stages/harvest/runs.ts
@@ -86839,14 +86906,16 @@ async function harvestOracles(selected, tracerDigest, deps) {
     return tally.summary();
 }
 /**
- * The misses a measurement answers (wall time, peak memory), with the other world-model items of the
- * same test and no mutant: the tracer measures one test's questions in one group of runs.
+ * The misses a measurement answers (wall time, peak memory, a profile's wall-clock exclusive times),
+ * with the other world-model items of the same test and no mutant: the tracer measures one test's
+ * questions in one group of runs. A profile is measured alone too: harvested beside other work, its
+ * time lists' leaders swapped between the two harvests (a boltons test's, at a load of 3.25).
  */
 function measuredMisses(misses) {
     const testOf = (m) => JSON.stringify([m.loaded.dir, m.loaded.instance.tests]);
     const measured = (m) => {
         const kind = m.loaded.instance.kind;
-        return isWorldKind(kind) && MEASURED_FIELD[kind] !== undefined;
+        return isWorldKind(kind) && (MEASURED_FIELD[kind] !== undefined || kind === 'W4_Profile');
     };
     const timed = new Set(misses.filter(measured).map(testOf));
     return new Set(misses.filter((m) => isWorldKind(m.loaded.instance.kind) && !m.loaded.instance.mutant && timed.has(testOf(m))));
@@ -87251,6 +87320,9 @@ const COMPARISONS = 50_000;
 const MEASURED_COMPARISONS = 2_000_000;
 /** Just inside a band's edge: the pass rule's `≤ factor` must hold after rounding. */
 const INSIDE = 1 - 1e-12;
+const asRecord = (value) => value && typeof value === 'object' && !Array.isArray(value)
+    ? value
+    : {};
 /** Constants beyond the oracle answers that the kind's pass rule makes worth trying. */
 function ruleCandidates(kind, oracles, factor) {
     const value = isWorldKind(kind) ? VALUE[kind] : undefined;
@@ -87264,11 +87336,9 @@ function ruleCandidates(kind, oracles, factor) {
         const profile = {};
         for (const list of RANK_LISTS) {
             const counts = new Map();
-            for (const o of oracles) {
-                const top = o?.[list]?.[0];
-                if (typeof top === 'string')
+            for (const o of oracles)
+                for (const top of topsOf(asRecord(o), list))
                     counts.set(top, (counts.get(top) ?? 0) + 1);
-            }
             profile[list] = [...counts]
                 .sort((a, b) => b[1] - a[1])
                 .slice(0, 5)

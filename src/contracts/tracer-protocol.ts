@@ -231,6 +231,11 @@ const measurementSchema = z.strictObject({
   executed: z
     .strictObject({ time_func: z.array(z.string()), time_line: z.array(z.string()) })
     .optional(),
+  /**
+   * W4: per ranked list of the answer, the names within a quarter of its hottest value: two harvests
+   * whose leaders differ agree only when each leader is near the top of the other's profile.
+   */
+  near_top: z.record(z.string(), z.array(z.string())).optional(),
   /** The top-level package counted as the repository's code. */
   scope: z.string(),
   /** How far two harvests of the measured number may differ and still agree. */

@@ -62,7 +62,7 @@ function watched() {
 const deps = { log: () => {}, warn: () => {} };
 
 describe('measured instances are harvested last, one run at a time', () => {
-  it('picks the wall-time and peak items and the other world items of their test, never a mutant', () => {
+  it('picks the wall-time, peak and profile items and the other world items of their test, never a mutant', () => {
     const misses = [
       loaded('w2', 'W2_PeakMemory', 'test_grow'),
       loaded('w1', 'W1_Outcome', 'test_grow'),
@@ -71,9 +71,12 @@ describe('measured instances are harvested last, one run at a time', () => {
       loaded('w1-other', 'W1_Outcome', 'test_other'),
       loaded('w3', 'W3_WallTime', 'test_pause'),
       loaded('s2', 'S2_Loops', 'test_pause'),
+      // A profile alone is measured too (its time lists are wall-clock), with its test's outcome.
+      loaded('w4-alone', 'W4_Profile', 'test_hot'),
+      loaded('w1-hot', 'W1_Outcome', 'test_hot'),
     ].map((l) => ({ loaded: l, key: l.instance.id }));
     const picked = [...measuredMisses(misses)].map((m) => m.loaded.instance.id).sort();
-    expect(picked).toEqual(['w1', 'w2', 'w3', 'w4']);
+    expect(picked).toEqual(['w1', 'w1-hot', 'w2', 'w3', 'w4', 'w4-alone']);
   });
 
   it('one run after the other, each a job of its own, every run answering every item', async () => {

@@ -13,6 +13,8 @@ import { summarize } from '../../src/stages/score/aggregate.js';
 import { passes } from '../../src/stages/score/verdict.js';
 import { worldSection } from '../../src/stages/report/world.js';
 import { rec, resultsOf } from '../helpers/records.js';
+import { agreedResult, type TracerResult } from '../../src/stages/harvest/results.js';
+import { topEntries } from '../../src/stages/kinds/rules.js';
 
 const PROFILE = {
   hot_methods_time: ['pkg.a', 'pkg.b', 'pkg.c', 'pkg.d', 'pkg.e', 'pkg.f'],
@@ -259,6 +261,77 @@ describe('pairing measured oracles across harvests', () => {
     expect(oracleDigest(oracle('S2_Loops', { loop_iteration_count: 1 }))).not.toBe(
       oracleDigest(oracle('S2_Loops', { loop_iteration_count: 2 })),
     );
+  });
+});
+
+describe('two harvests of a profile', () => {
+  /** One harvest's W4 result line as the tracer writes it. */
+  const harvest = (answer: typeof PROFILE, nearTop: Record<string, string[]>): TracerResult =>
+    ({
+      tracegate_result: 1,
+      id: 'w4',
+      status: 'ok',
+      answer,
+      question: 'q',
+      template_answer: null,
+      python: '3.11',
+      tracer_version: 't',
+      measurement: { scope: 'pkg', near_top: nearTop },
+    }) as unknown as TracerResult;
+  const swapped = { ...PROFILE, hot_methods_time: ['pkg.b', 'pkg.a', 'pkg.c'] };
+  const near = { hot_methods_time: ['pkg.a', 'pkg.b'] };
+
+  it('agree on the same leaders, and the oracle names no ties', () => {
+    const agreed = agreedResult(
+      [harvest(PROFILE, near), harvest(PROFILE, {})],
+      () => {},
+      'W4_Profile',
+    );
+    expect(agreed).toMatchObject({ status: 'ok', runs_agreed: 2, answer: PROFILE });
+  });
+
+  it('whose leaders swapped, each near the top of the other, agree on both as the tops', () => {
+    const agreed = agreedResult(
+      [harvest(PROFILE, near), harvest(swapped, near)],
+      () => {},
+      'W4_Profile',
+    ) as TracerResult;
+    expect(agreed.status).toBe('ok');
+    const answer = agreed.answer as Record<string, unknown>;
+    expect(answer.tied_tops).toEqual({ hot_methods_time: ['pkg.a', 'pkg.b'] });
+    expect(answer.hot_methods_time).toEqual(PROFILE.hot_methods_time); // the first harvest's ranking
+    expect(topEntries(answer).hot_methods_time).toEqual(['pkg.a', 'pkg.b']);
+    // The pass rule asks for every tied top in the predicted top five.
+    const rest = {
+      hot_methods_alloc: ['pkg.b'],
+      hot_lines_time: ['pkg/m.py:3'],
+      hot_lines_alloc: [],
+    };
+    expect(
+      passesWorld('W4_Profile', answer, { ...rest, hot_methods_time: ['pkg.b', 'pkg.a'] }),
+    ).toBe(true);
+    expect(
+      passesWorld('W4_Profile', answer, { ...rest, hot_methods_time: ['pkg.a', 'pkg.c'] }),
+    ).toBe(false);
+    expect(
+      passesWorld('W4_Profile', PROFILE, { ...rest, hot_methods_time: ['pkg.a', 'pkg.c'] }),
+    ).toBe(true);
+  });
+
+  it("whose leaders differ, one far from the other harvest's top, disagree", () => {
+    const kept: unknown[] = [];
+    const agreed = agreedResult(
+      [harvest(PROFILE, near), harvest(swapped, { hot_methods_time: ['pkg.b'] })],
+      (runs) => kept.push(...runs),
+      'W4_Profile',
+    ) as TracerResult;
+    expect(agreed.status).toBe('invalid');
+    expect(agreed.reason).toMatch(/^nondeterministic: /);
+    expect(kept).toHaveLength(2);
+    // A run without near_top (an older tracer) never explains a swap either.
+    expect(
+      agreedResult([harvest(PROFILE, {}), harvest(swapped, {})], () => {}, 'W4_Profile')?.valueOf(),
+    ).toMatchObject({ status: 'invalid' });
   });
 });
 

@@ -1,7 +1,8 @@
 """One B1 call: `python -P -s tracegate_comet_call.py CONFIG`, run by comet.py as the group's uid.
 
 CONFIG is {module, qualname, input, call_seconds, out, cap} (or `inputs`, a list: one call each, in this
-process, and a list written). The input is the
+process, and a list written; with `first` too, an object {first, calls} written, `first` called before
+them in a child forked after the import: first_call()). The input is the
 reply's, as data: a JSON object {args, kwargs}, a JSON array (the positional
 arguments), or a string holding the call's arguments as Python literals, as
 written between the call's parentheses (`'abc', 3, width=10`). Nothing in it
@@ -30,9 +31,12 @@ import importlib
 import inspect
 import io
 import json
+import os
 import re
 import signal
 import sys
+import threading
+import time
 from typing import Any
 
 ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
@@ -155,13 +159,66 @@ def _signature(function: Any) -> str:
         return "(…)"
 
 
+def first_call(config: dict[str, Any]) -> dict[str, Any] | None:
+    """`config["first"]` called in a child forked once the module is imported: the state a fresh process's
+    call meets (nothing has run but the import), at a fork's cost instead of a process's, and this process
+    left as it was for the calls after it. Ends as call_once's process would: a signal or an exit before the
+    result is a crash, past `first_seconds` a timeout. None when the import started threads (a fork keeps
+    only this one, and a lock another held would never be released): the caller runs it in a process."""
+    try:
+        resolve(config["module"], config["qualname"])
+    except Exception:  # noqa: BLE001 - call() in the child says why, as a fresh process's would
+        pass
+    if threading.active_count() > 1:
+        return None
+    out = config["out"] + ".first"
+    started = time.monotonic()
+    pid = os.fork()
+    if pid == 0:  # the child: one call, its result, and out without the interpreter's exit
+        code = 0
+        try:
+            result = json.dumps(call(dict(config, input=config["first"])))
+            with open(out, "w", encoding="utf-8") as handle:
+                handle.write(result)
+        except BaseException:  # noqa: BLE001 - a result that cannot be written is no result
+            code = 70
+        os._exit(code)
+    deadline = started + float(config.get("first_seconds") or 15.0)
+    status = None
+    while status is None:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        status = None
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            return {"outcome": "timeout", "seconds": round(time.monotonic() - started, 3)}
+        time.sleep(0.001)
+    seconds = round(time.monotonic() - started, 3)
+    if os.WIFSIGNALED(status):
+        return {"outcome": "crash", "exception": signal.Signals(os.WTERMSIG(status)).name,
+                "message": "the process was killed by a signal", "seconds": seconds}
+    try:
+        with open(out, encoding="utf-8") as handle:
+            return dict(json.load(handle), seconds=seconds)
+    except (OSError, ValueError):
+        return {"outcome": "crash", "exception": "SystemExit", "seconds": seconds,
+                "message": f"the process ended (exit {os.WEXITSTATUS(status)}) before the call returned"}
+
+
 def main(argv: list[str]) -> int:
     with open(argv[1], encoding="utf-8") as handle:
         config = json.load(handle)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
     # `inputs`: several calls in this one process (the prompt's example calls; never a reply's).
-    result = [call(dict(config, input=given)) for given in config["inputs"]] if "inputs" in config \
-        else call(config)
+    if "first" in config:
+        first = first_call(config)
+        result: Any = {"first": first, "calls": [call(dict(config, input=given)) for given in config["inputs"]]}
+    elif "inputs" in config:
+        result = [call(dict(config, input=given)) for given in config["inputs"]]
+    else:
+        result = call(config)
     with open(config["out"], "w", encoding="utf-8") as handle:
         json.dump(result, handle)
     return 0

@@ -210,3 +210,66 @@ def test_respell_keeps_behaviour_and_changes_text():
     spaces: dict = {}
     exec(compile(text, "respelled", "exec"), spaces)  # noqa: S102 - our own fixture
     assert spaces["count_down"](3) == [3, 2, 1] and spaces["clamp"](11) == 10
+
+
+STATEFUL = '''
+    import os
+    import signal
+
+    seen = []
+
+
+    def bump(by=1):
+        seen.append(by)
+        print("seen", len(seen))
+        return len(seen)
+
+
+    def boom():
+        raise KeyError("x")
+
+
+    def die():
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+    def leave():
+        os._exit(3)
+
+
+    def spin():
+        while True:
+            pass
+    '''
+
+
+def test_a_reference_called_in_a_forked_child_behaves_as_in_a_process_of_its_own(tmp_path):
+    from tracegate_tracer.sandbox import Sandbox
+
+    root = tmp_path / "site"
+    (root / "statepkg").mkdir(parents=True)
+    (root / "statepkg" / "__init__.py").write_text("")
+    (root / "statepkg" / "mod.py").write_text(textwrap.dedent(STATEFUL).lstrip("\n"))
+    (root / "statepkg" / "threaded.py").write_text(
+        "import threading\nimport time\nthreading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n\n\n"
+        "def same(x):\n    return x\n")
+    tracer_root = os.path.dirname(os.path.dirname(os.path.abspath(comet.__file__)))
+    sandbox = Sandbox(str(tmp_path / "work"), 0, None)
+    os.makedirs(sandbox.work_dir)
+    sandbox.prepare()
+    shown = ("outcome", "return", "stdout", "exception", "message", "refused")
+    for qualname, given in (("bump", {"args": [2]}), ("boom", []), ("die", []), ("leave", []), ("spin", []),
+                            ("bump", {"args": [1, 2, 3]})):
+        config = {"module": "statepkg.mod", "qualname": qualname}
+        alone = comet.call_once(dict(config, input=given), str(root), sandbox, tracer_root)
+        # The examples after it run in the parent, which the child's call left as it was: `seen` is empty there.
+        inputs = [[], []] if qualname == "bump" else []
+        first, calls = comet.call_batch(dict(config, inputs=inputs, first=given), str(root), sandbox, tracer_root)
+        assert first is not None, qualname
+        assert {k: first[k] for k in shown if k in first} == {k: alone[k] for k in shown if k in alone}, qualname
+        assert [c["return"] for c in calls] == (["1", "2"] if qualname == "bump" else []), qualname
+    assert first["refused"].startswith("the input does not fit the signature bump")
+    # An import that started a thread: no fork (its lock could be held for ever), the caller's process instead.
+    first, calls = comet.call_batch({"module": "statepkg.threaded", "qualname": "same", "inputs": [[1]],
+                                     "first": [2]}, str(root), sandbox, tracer_root)
+    assert first is None and calls[0]["return"] == "1"

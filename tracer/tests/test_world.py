@@ -356,3 +356,13 @@ def test_a_profile_lists_near_ties_by_name_so_its_top_holds_between_harvests():
         {"time_func": [["f", 99], ["g", 98]], "time_line": [], "alloc_func": [], "alloc_line": []},
     ])
     assert [n for n, _v in merged["time_func"]] == ["f", "g"]
+
+
+def test_a_profile_names_what_is_near_each_lists_top_for_the_harvests_to_compare():
+    from tracegate_tracer.queries.world import NEAR, near_top
+
+    profile = {"time_func": [["a", 95.0], ["b", 100.0], ["c", 76.0], ["d", 74.0], ["z", 0]],
+               "time_line": [["m.py:3", 10]], "alloc_func": [], "alloc_line": [["m.py:4", 0]]}
+    assert NEAR == 0.25
+    # Within a quarter of the hottest value (100): a, b and c (76), not d (74); a zero never leads.
+    assert near_top(profile) == {"hot_methods_time": ["a", "b", "c"], "hot_lines_time": ["m.py:3"]}

@@ -486,14 +486,19 @@ def reference_test(module: str, qualname: str, reply_input: Any, correct: dict[s
 
 
 def call_batch(config: dict[str, Any], root: str, sandbox: Sandbox, tracer_root: str,
-               fresh: Collection[str] = ()) -> list[dict[str, Any]]:
-    """Several calls in one fresh process (the prompt's examples: they describe, they are not verified)."""
+               fresh: Collection[str] = ()) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """Several calls in one fresh process (the prompt's examples: they describe, they are not verified), after
+    `config["first"]` if given (the reference input: called in a child forked after the import, the state a
+    fresh process's call meets, so the harvest's reference costs no process of its own). (first's result,
+    or None when it was not called or the import started threads — then it needs call_once; the calls')."""
     out = sandbox.path("calls-result.json")
     count = len(config["inputs"])
-    path = sandbox.write_private("calls.json", json.dumps(dict(config, out=out, cap=CAP, call_seconds=CALL_SECONDS)))
+    first = "first" in config
+    config = dict(config, out=out, cap=CAP, call_seconds=CALL_SECONDS, first_seconds=CALL_PROCESS_SECONDS)
+    path = sandbox.write_private("calls.json", json.dumps(config))
     runner = os.path.join(tracer_root, "boot", "tracegate_comet_call.py")
     run = pytest_run.run_command([sys.executable, "-P", "-s", runner, path], sandbox.tmp, _clean_env(root),
-                                 CALL_PROCESS_SECONDS + CALL_SECONDS * count, _Bounded(sandbox),
+                                 CALL_PROCESS_SECONDS * (1 + first) + CALL_SECONDS * count, _Bounded(sandbox),
                                  fresh=_fresh(config, fresh))
     try:
         with open(out, encoding="utf-8") as handle:
@@ -501,21 +506,50 @@ def call_batch(config: dict[str, Any], root: str, sandbox: Sandbox, tracer_root:
     except (OSError, ValueError):
         written = None
     _between(sandbox)
+    if first and isinstance(written, dict):
+        called, written = written.get("first"), written.get("calls")
+        if not isinstance(called, dict | None):
+            written = None
+    else:
+        called = None
     if run.timed_out or run.exit_code != 0 or not isinstance(written, list) or len(written) != count:
         raise Refused(f"the example calls did not run (exit {run.exit_code}{', timed out' if run.timed_out else ''})")
-    return written
+    return called, written
 
 
-def _examples(inputs: list[Any], module: str, qualname: str, versions: Versions, sandbox: Sandbox,
-              tracer_root: str) -> list[dict[str, Any]]:
+def _reference_calls(given: Any, inputs: list[Any], module: str, qualname: str, versions: Versions,
+                     sandbox: Sandbox, tracer_root: str) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
+    """The reference input's B1 verification (as verify() makes it; `seconds` the call's, without the import)
+    and what each version does on the prompt's examples (None: they did not run): one process per version,
+    the reference called first in a forked child (call_batch), in a process of its own only when it could
+    not be."""
+    if len(json.dumps(given)) > MAX_INPUT_CHARS:
+        raise Refused(f"the reference input cannot run: the input is over {MAX_INPUT_CHARS} characters")
+    runs: dict[str, Any] = {}
+    seen: dict[str, Any] = {}
+    for name in ("buggy", "correct"):
+        versions.install(name)
+        config = {"module": module, "qualname": qualname, "inputs": inputs, "first": given}
+        try:
+            called, seen[name] = call_batch(config, versions.root, sandbox, tracer_root, {versions.top})
+        except Refused:
+            called, seen[name] = None, None
+        if called is None:
+            runs[name] = call_once({"module": module, "qualname": qualname, "input": given}, versions.root,
+                                   sandbox, tracer_root, {versions.top})
+        else:
+            runs[name] = {"seconds": called.get("seconds"), **{k: v for k, v in called.items() if k != "seconds"}}
+        if runs[name].get("refused"):
+            raise Refused(f"the reference input cannot run: {runs[name]['refused']}")
+    return {"kind": "B1_BuggyIO", "runs": runs}, seen
+
+
+def _examples(inputs: list[Any], seen: dict[str, Any]) -> list[dict[str, Any]]:
     """The prompt's example calls with what the buggy version does; each must not expose the mutant."""
     if not inputs:
         return []
-    seen = {}
-    for name in ("buggy", "correct"):
-        versions.install(name)
-        seen[name] = call_batch({"module": module, "qualname": qualname, "inputs": inputs}, versions.root,
-                                sandbox, tracer_root, {versions.top})
+    if not isinstance(seen.get("buggy"), list) or not isinstance(seen.get("correct"), list):
+        raise Refused("the example calls did not run")
     examples = []
     for given, buggy, correct in zip(inputs, seen["buggy"], seen["correct"], strict=True):
         if buggy.get("refused") or correct.get("refused"):
@@ -568,15 +602,15 @@ def _reference(spec: dict[str, Any], versions: Versions, sandbox: Sandbox, trace
     unmasked = bool(spec.get("unmasked_for_tests"))
     if "input" not in query:
         raise Refused("B1/B2 instances need `query.input`: the input that exposes the mutant")
-    b1 = verify("B1_BuggyIO", spec["target"], mutant, {"input": query["input"]}, sandbox, tracer_root, unmasked,
-                versions)
-    if b1.get("refused"):
-        raise Refused(f"the reference input cannot run: {b1['refused']}")
+    if not isinstance(mutant, dict):
+        raise Refused("B1/B2 need the instance's mutant")
+    inputs = list(query.get("examples") or [])
+    b1, seen = _reference_calls(query["input"], inputs, module, qualname, versions, sandbox, tracer_root)
     if not exposes(b1):
         raise Refused("the reference input does not expose the mutant here (both versions behave the same)")
     if b1["runs"]["correct"].get("outcome") == "timeout":
         raise Refused("the correct version times out on the reference input")
-    examples = _examples(query.get("examples") or [], module, qualname, versions, sandbox, tracer_root)
+    examples = _examples(inputs, seen)
     versions.install("buggy")
     try:
         located = Target(spec["target"]["file"], qualname, [versions.root])

@@ -35,7 +35,8 @@ SERVER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 FLAGS = frozenset({"-P", "-s"})
 """Interpreter flags a warm start reproduces (the server is started with them)."""
 PRELOAD = {"pytest": "pytest",
-           "tracegate_comet_call.py": "ast,builtins,contextlib,hashlib,importlib,inspect,io,json,re,signal"}
+           "tracegate_comet_call.py": "ast,builtins,contextlib,hashlib,importlib,inspect,io,json,re,signal,"
+                                      "threading,time"}
 """What a server imports for a module run or a script, by module or script name: what the run imports first
 (`-m pytest`: pytest itself; B1's call runner: its standard-library imports, its first lines)."""
 START_SECONDS = 60.0

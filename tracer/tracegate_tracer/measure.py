@@ -32,7 +32,7 @@ from typing import Any
 
 from . import forkserver, pytest_run, queries
 from .locate import Target, TargetNotFound, find_file, package_scope
-from .queries.world import BANDS
+from .queries.world import BANDS, near_top
 from .sandbox import Sandbox
 from .testfiles import TestFileRefused, read_tests
 
@@ -401,6 +401,7 @@ def _meta(measurement: dict[str, Any], mutant: Any, scope: str) -> dict[str, Any
         # Every name that ran, for the execution rate of predicted names (not an answer).
         meta["executed"] = {key: [name for name, _v in profile[key]] for key in
                             ("time_func", "time_line")}
+        meta["near_top"] = near_top(profile)
     meta["scope"] = os.path.basename(scope.rstrip(os.sep)) or scope
     return meta
 

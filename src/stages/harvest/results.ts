@@ -5,14 +5,14 @@ import {
 } from '../../contracts/tracer-protocol.js';
 import { canonicalJson } from '../../util/hash.js';
 import { isWorldKind } from '../../contracts/kinds.js';
-import { measuredAgree, type MeasuredRun } from '../kinds/rules.js';
+import { measuredAgree, profileTops, TIED_TOPS, type MeasuredRun } from '../kinds/rules.js';
 
 /** A tracer result as the host keeps it: the line, and what the host adds (never the tracer). */
 export type TracerResult = TracerLine & {
   /** How many independent runs gave this same result. */
   runs_agreed?: number;
   /** World-model kinds: every run's answer beside the measurement's provenance. */
-  measurement?: { harvests?: unknown[] };
+  measurement?: { harvests?: unknown[]; near_top?: unknown; band?: unknown };
 };
 
 /** A result the host could not accept, as the reason that instance failed. */
@@ -98,16 +98,16 @@ export function agreedResult(
   const oks = results.filter((r): r is TracerResult => typeof r === 'object' && r.status === 'ok');
   const measured =
     kind !== undefined && isWorldKind(kind) && oks.length === results.length && oks.length > 1;
-  if (
-    measured &&
-    measuredAgree(
-      kind,
-      oks.map((r) => ({ answer: r.answer, band: r.measurement?.band as MeasuredRun['band'] })),
-    )
-  ) {
+  const runs: MeasuredRun[] = oks.map((r) => ({
+    answer: r.answer,
+    band: r.measurement?.band as MeasuredRun['band'],
+    nearTop: r.measurement?.near_top as MeasuredRun['nearTop'],
+  }));
+  if (measured && measuredAgree(kind, runs)) {
     const harvests = oks.map((r) => r.answer);
     return {
       ...first,
+      answer: kind === 'W4_Profile' ? withTiedTops(first.answer, profileTops(runs)!) : first.answer,
       runs_agreed: results.length,
       measurement: { ...first.measurement, harvests },
     } as TracerResult;
@@ -123,4 +123,10 @@ export function agreedResult(
     answer: undefined,
     reason: `nondeterministic: ${shown.join(' | ')}`,
   };
+}
+
+/** A profile's answer with the lists whose harvests' leaders differed (profileTops) naming all of them. */
+function withTiedTops(answer: unknown, tops: Record<string, string[]>): unknown {
+  const tied = Object.fromEntries(Object.entries(tops).filter(([, names]) => names.length > 1));
+  return Object.keys(tied).length ? { ...(answer as object), [TIED_TOPS]: tied } : answer;
 }

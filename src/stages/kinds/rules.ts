@@ -1,5 +1,4 @@
 import { isWorldKind, MEASURED_FIELD, type WorldKind } from '../../contracts/kinds.js';
-import { canonicalJson } from '../../util/hash.js';
 
 /**
  * What a question kind's answers are compared on, stated once for every
@@ -10,15 +9,25 @@ import { canonicalJson } from '../../util/hash.js';
  * what its pass rule reads.
  */
 
-/** A profile's top entry of every ranked list, lists in name order. */
+/**
+ * W4: where an oracle names the tops of its ranked lists when its harvests disagreed which of
+ * near-equal names leads (profileTops): per list, every name that led a harvest. The pass rule
+ * asks for each of them in the predicted top five.
+ */
+export const TIED_TOPS = 'tied_tops';
+
+/** A profile's top of every ranked list (its tied tops where the oracle has them), lists in name order. */
 export function topEntries(answer: unknown): Record<string, unknown> {
   const lists = answer && typeof answer === 'object' ? (answer as Record<string, unknown>) : {};
+  const tied = (lists[TIED_TOPS] ?? {}) as Record<string, unknown>;
   return Object.fromEntries(
     Object.keys(lists)
+      .filter((list) => list !== TIED_TOPS)
       .sort()
       .map((list) => {
         const names = lists[list];
-        return [list, Array.isArray(names) ? (names[0] ?? null) : null];
+        const tops = Array.isArray(tied[list]) ? tied[list] : undefined;
+        return [list, tops ?? (Array.isArray(names) ? (names[0] ?? null) : null)];
       }),
   );
 }
@@ -30,10 +39,43 @@ export function pairedAnswer(kind: string, answer: unknown): unknown {
   return answer;
 }
 
-/** One harvest run's measurement: its answer and the band its tracer recorded. */
+/** One harvest run's measurement: its answer, the band its tracer recorded, (W4) its names near each top. */
 export interface MeasuredRun {
   answer: unknown;
   band?: { ratio?: unknown; floor?: unknown };
+  nearTop?: Record<string, unknown>;
+}
+
+/**
+ * W4: the top of every ranked list that independent harvest runs agree on, or undefined when they
+ * disagree. A list's top is its leader when every run has the same one; when the leaders differ, and
+ * each run measured every other run's leader within a quarter of its own top (`near_top`: the
+ * scheduler's noise decides between near-equal wall times), the list's tops are all the leaders, by
+ * name. A leader far from another run's top is a disagreement, as any other.
+ */
+export function profileTops(runs: readonly MeasuredRun[]): Record<string, string[]> | undefined {
+  const answers = runs.map((r) => (r.answer ?? {}) as Record<string, unknown>);
+  const lists = [...new Set(answers.flatMap((a) => Object.keys(a)))].filter((l) => l !== TIED_TOPS);
+  const tops: Record<string, string[]> = {};
+  for (const list of lists.sort()) {
+    const leaders = answers.map((a) => {
+      const names = a[list];
+      return Array.isArray(names) && typeof names[0] === 'string' ? names[0] : null;
+    });
+    const distinct = [...new Set(leaders)];
+    const [only] = distinct;
+    if (distinct.length === 1) {
+      if (typeof only === 'string') tops[list] = [only];
+      continue;
+    }
+    const near = (run: MeasuredRun, name: string | null) => {
+      const names = run.nearTop?.[list];
+      return name !== null && Array.isArray(names) && names.includes(name);
+    };
+    if (!runs.every((run) => leaders.every((leader) => near(run, leader)))) return undefined;
+    tops[list] = (distinct as string[]).sort();
+  }
+  return tops;
 }
 
 /**
@@ -54,9 +96,6 @@ export function measuredAgree(kind: WorldKind, runs: readonly MeasuredRun[]): bo
     const high = Math.max(...values);
     return high - low <= floor || high <= low * ratio;
   }
-  if (kind === 'W4_Profile') {
-    const tops = runs.map((r) => canonicalJson(topEntries(r.answer)));
-    return tops.every((t) => t === tops[0]);
-  }
+  if (kind === 'W4_Profile') return profileTops(runs) !== undefined;
   return false;
 }

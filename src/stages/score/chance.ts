@@ -9,7 +9,7 @@
  * scored against every item; for a measured number (W2, W3) also each oracle
  * number at the top of its pass band (a constant c passes truths within the
  * factor of it, so the best window starts at some truth t: c = t·factor); for
- * a profile (W4) also the five most frequent top entries of each list. The
+ * a profile (W4) also the five most frequent top entries (tied tops too) of each list. The
  * constant is chosen on the items it is scored on: the floor is optimistic,
  * never below what a constant chosen in advance could score on them. On a
  * kind with very many distinct answers only the most frequent are tried
@@ -19,7 +19,7 @@ import type { InstanceRecord } from '../../contracts/results.js';
 import { isCometKind, isWorldKind } from '../../contracts/kinds.js';
 import { canonicalJson } from '../../util/hash.js';
 import { passes, type ScoringRules } from './verdict.js';
-import { DEFAULT_WORLD_FACTOR, RANK_LISTS, VALUE, replyNumber } from './world.js';
+import { DEFAULT_WORLD_FACTOR, RANK_LISTS, VALUE, replyNumber, topsOf } from './world.js';
 
 /** The best constant answer of a kind and what it scores. */
 export interface ChanceLevel {
@@ -41,6 +41,11 @@ const MEASURED_COMPARISONS = 2_000_000;
 /** Just inside a band's edge: the pass rule's `≤ factor` must hold after rounding. */
 const INSIDE = 1 - 1e-12;
 
+const asRecord = (value: unknown): Record<string, unknown> =>
+  value && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+
 /** Constants beyond the oracle answers that the kind's pass rule makes worth trying. */
 function ruleCandidates(kind: string, oracles: readonly unknown[], factor: number): unknown[] {
   const value = isWorldKind(kind) ? VALUE[kind] : undefined;
@@ -54,10 +59,8 @@ function ruleCandidates(kind: string, oracles: readonly unknown[], factor: numbe
     const profile: Record<string, string[]> = {};
     for (const list of RANK_LISTS) {
       const counts = new Map<string, number>();
-      for (const o of oracles) {
-        const top = ((o as Record<string, unknown> | null)?.[list] as unknown[] | undefined)?.[0];
-        if (typeof top === 'string') counts.set(top, (counts.get(top) ?? 0) + 1);
-      }
+      for (const o of oracles)
+        for (const top of topsOf(asRecord(o), list)) counts.set(top, (counts.get(top) ?? 0) + 1);
       profile[list] = [...counts]
         .sort((a, b) => b[1] - a[1])
         .slice(0, 5)

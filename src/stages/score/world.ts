@@ -1,14 +1,16 @@
 /**
  * The world-model kinds' scoring, as the JetBrains study measures models:
  * a per-instance pass rule for the gate (outcome exact with its exception
- * type; a number within a factor of the truth; the true hottest entry among
- * the predicted top five), and the study's aggregate metrics beside it
+ * type; a number within a factor of the truth; the true hottest entry — each
+ * of them, where harvests disagreed among near-equal ones — among the
+ * predicted top five), and the study's aggregate metrics beside it
  * (outcome precision/recall/F1 with failure as positive; log10 calibration
  * slope, bias and MAE; NDCG@5, Recall@5 and execution rate of ranked lists).
  * Pure: answers in, numbers out. Predictions are replies from outside:
  * strings, negatives, zeros and huge numbers are parsed or refused, never thrown.
  */
 import { MEASURED_FIELD, type WorldKind } from '../../contracts/kinds.js';
+import { TIED_TOPS } from '../kinds/rules.js';
 
 export const DEFAULT_WORLD_FACTOR = 2;
 /** Zero (and smaller) predictions and truths are floored before taking logs, as the study does. */
@@ -96,9 +98,20 @@ export function passesWorld(
     return Math.max(a / b, b / a) <= factor;
   }
   return RANK_LISTS.every((list) => {
-    const top = names(truth[list])[0];
-    return top === undefined ? true : names(said[list]).slice(0, 5).includes(top);
+    const top5 = names(said[list]).slice(0, 5);
+    return topsOf(truth, list).every((top) => top5.includes(top));
   });
+}
+
+/**
+ * The names a list's pass rule asks for in the predicted top five: its true top entry, or, where the
+ * harvests disagreed which of near-equal names leads (kinds/rules.ts, profileTops), every leader.
+ */
+export function topsOf(truth: Answer, list: RankList): string[] {
+  const tied = names(asObject(truth[TIED_TOPS])[list]);
+  if (tied.length) return tied;
+  const top = names(truth[list])[0];
+  return top === undefined ? [] : [top];
 }
 
 /** What one scored world-model instance adds to the aggregate metrics (recorded per instance). */

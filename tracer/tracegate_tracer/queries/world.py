@@ -73,14 +73,30 @@ def _names(ranked: list[list[object]]) -> list[str]:
     return [str(name) for name, value in ranked[:TOP] if isinstance(value, (int, float)) and value > 0]
 
 
+LISTS = {"hot_methods_time": "time_func", "hot_methods_alloc": "alloc_func", "hot_lines_time": "time_line",
+         "hot_lines_alloc": "alloc_line"}
+"""Each ranked list of the W4 answer and the profile's list it is read from."""
+NEAR = 0.25
+"""A name within this share of a list's hottest value could have led it in another harvest (near_top)."""
+
+
+def near_top(profile: Trace) -> dict[str, list[str]]:
+    """Per answer list, the names within NEAR of its hottest value (by name): the harvest step accepts two
+    harvests whose leaders differ only when each leader is near the top of the other harvest's profile, and
+    then the oracle asks for both (the scheduler's noise decides between near-equal wall times)."""
+    found = {}
+    for list_name, key in LISTS.items():
+        entries = [(str(name), value) for name, value in profile.get(key, [])[:TOP]
+                   if isinstance(value, (int, float)) and value > 0]
+        if entries:
+            floor = max(value for _name, value in entries) * (1 - NEAR)
+            found[list_name] = sorted(name for name, value in entries if value >= floor)
+    return found
+
+
 def w4_profile(measurement: Trace, query: Query, ctx: Context) -> Answer:
     profile = _measured(measurement, "profile")
-    answer = {
-        "hot_methods_time": _names(profile["time_func"]),
-        "hot_methods_alloc": _names(profile["alloc_func"]),
-        "hot_lines_time": _names(profile["time_line"]),
-        "hot_lines_alloc": _names(profile["alloc_line"]),
-    }
+    answer = {list_name: _names(profile[key]) for list_name, key in LISTS.items()}
     if not answer["hot_methods_time"]:
         raise Invalid("no repository code ran in the test (nothing to rank)")
     return answer
