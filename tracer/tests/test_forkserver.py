@@ -165,3 +165,33 @@ def test_a_warm_script_finds_the_modules_a_fresh_interpreter_has(place):
     assert warm.stdout.splitlines()[0] == cold.stdout.splitlines()[0]  # __file__, __name__, sys.path[0]
     assert sorted(warm.stdout.split()) == sorted(cold.stdout.split())
     assert len(cold.stdout.split()) > 20
+
+
+ROLLUP = """
+import os
+
+
+def test_rollup():
+    with open("/proc/self/smaps_rollup") as handle:
+        fields = dict(line.split(":", 1) for line in handle.read().splitlines()[1:])
+    with open(os.environ["TG_OUT"], "w") as out:
+        out.write(str(int(fields["Shared_Dirty"].split()[0])))
+"""
+
+
+def test_a_measured_warm_run_owns_its_pages_before_it_starts(place):
+    # A forked child shares the server's dirty pages until it writes them, and would pay a copy-on-write fault
+    # for each inside the measured test; populated (a measurement), it owns them before the run starts.
+    (place / "test_rollup.py").write_text(textwrap.dedent(ROLLUP))
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_rollup.py"]
+    shared = {}
+    for populate in (False, True):
+        sandbox = Sandbox(str(place.parent / f"work-rollup-{populate}"), 0, None)
+        os.makedirs(sandbox.work_dir, exist_ok=True)
+        sandbox.prepare()
+        out = place.parent / f"rollup-{populate}.txt"
+        outcome = pytest_run.run_command(command, str(place), _env(out), 60.0, sandbox, fresh=set(),
+                                         populate=populate)
+        assert outcome.exit_code == 0, outcome.stdout
+        shared[populate] = int(out.read_text())  # KiB
+    assert shared[False] > 2048 and shared[True] < 1024, shared

@@ -197,10 +197,12 @@ _REFUSED: set[tuple[Any, ...]] = set()
 
 
 def spawn(command: Sequence[str], cwd: str, env: dict[str, str], options: dict[str, Any],
-          rlimits: Sequence[tuple[int, int, int]], fresh: Collection[str]) -> ForkedChild | None:
+          rlimits: Sequence[tuple[int, int, int]], fresh: Collection[str],
+          populate: bool = False) -> ForkedChild | None:
     """`command` forked warm, as Popen(command, cwd, env, stdin=DEVNULL, stdout=PIPE, stderr=PIPE,
     start_new_session=True, close_fds=True, **options) with `rlimits` set in the child; None when it cannot
-    be (the caller starts it fresh)."""
+    be (the caller starts it fresh). `populate`: a measured run, whose child owns and maps every page before
+    it starts (the server's Libc.populate)."""
     if os.environ.get("TRACEGATE_WARM") == "0" or not hasattr(socket, "send_fds"):
         return None
     shape = _shape(command)
@@ -227,7 +229,8 @@ def spawn(command: Sequence[str], cwd: str, env: dict[str, str], options: dict[s
     # sys.path[0] as the interpreter puts it: `-m`, the working directory; a script, its real folder.
     path0 = cwd if "module" in request else os.path.dirname(os.path.realpath(os.path.join(cwd, request["script"])))
     request.update(cwd=cwd, env=env, path0=os.path.abspath(path0), uid=options.get("user"),
-                   gid=options.get("group"), umask=options.get("umask"), rlimits=[list(r) for r in rlimits])
+                   gid=options.get("group"), umask=options.get("umask"), rlimits=[list(r) for r in rlimits],
+                   populate=populate)
     stdin = os.open(os.devnull, os.O_RDONLY)
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()

@@ -89,10 +89,13 @@ def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root:
     # (libpython, extension modules) mapped lazily — which a fresh process paid during its imports: measured
     # over the bundle, warm wall times were 1.13x fresh at the median (p90 1.95x), and a humanize test's
     # resident peak 250-320 KB warm against 128 KB fresh.
-    fresh = forkserver.fresh_for(specs) if kinds <= {"W1_Outcome"} else None
+    outcome_only = kinds <= {"W1_Outcome"}
+    warm = outcome_only or os.environ.get("TRACEGATE_WARM_MEASURE") == "1"
+    fresh = forkserver.fresh_for(specs) if warm else None
+    populate = not outcome_only
     try:
-        clean = [_run_once("clean", tests, run_dir, instance_dir, scope, env, timeout, sandbox, i, copy, fresh)
-                 for i in range(runs)]
+        clean = [_run_once("clean", tests, run_dir, instance_dir, scope, env, timeout, sandbox, i, copy, fresh,
+                           populate) for i in range(runs)]
         outcomes = {json.dumps(c["outcome"], sort_keys=True) for c in clean}
         if len(outcomes) > 1:
             raise Refused(f"the test's outcome differs between clean runs ({' vs '.join(sorted(outcomes))})")
@@ -102,10 +105,11 @@ def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root:
         measurement["load"]["after"] = _load()
         if "W2_PeakMemory" in kinds:
             measurement["peak"] = _run_once("memory", tests, run_dir, instance_dir, scope, env, timeout, sandbox,
-                                            0, copy)["peak"]
+                                            0, copy, fresh, populate)["peak"]
         if "W4_Profile" in kinds:
             measurement["profile"] = _median_profile([
-                _run_once("profile", tests, run_dir, instance_dir, scope, env, timeout, sandbox, i, copy)["profile"]
+                _run_once("profile", tests, run_dir, instance_dir, scope, env, timeout, sandbox, i, copy,
+                          fresh, populate)["profile"]
                 for i in range(PROFILE_RUNS)])
     except TimeoutError as exc:
         return [r if r.get("status") == "invalid" else dict(r, status="timeout", reason=str(exc)) for r in results]
@@ -191,15 +195,15 @@ def _apply_mutant(mutant: Any, dirs: list[str], sandbox: Sandbox) -> str:
 
 def _run_once(mode: str, tests: list[str], run_dir: str, instance_dir: str, scope: str, env: dict[str, str],
               timeout: float, sandbox: Sandbox, index: int, copy: dict[str, str] | None,
-              fresh: set[str] | None = None) -> dict[str, Any]:
-    """One measuring process: what it measured of the one test it ran."""
+              fresh: set[str] | None = None, populate: bool = False) -> dict[str, Any]:
+    """One measuring process: what it measured of the one test it ran (`fresh`, `populate`: run_command's)."""
     name = f"measure-{mode}-{index}"
     out = sandbox.path(name + ".jsonl")
     config = sandbox.write_private(name + ".json", json.dumps(
         {"mode": mode, "out": out, "scope": scope, "instance_dir": instance_dir, "mutant": copy}))
     command = [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", *tests]
     outcome = pytest_run.run_command(command, run_dir, dict(env, TRACEGATE_MEASURE=config), timeout, sandbox,
-                                     fresh=fresh)
+                                     fresh=fresh, populate=populate)
     sandbox.fresh_tmp()
     if outcome.timed_out:
         raise TimeoutError(f"timeout after {timeout}s ({mode} run)")

@@ -166,16 +166,17 @@ def run(tests: Sequence[str], run_dir: str, tracer_root: str, config_path: str, 
 
 
 def run_command(command: Sequence[str], cwd: str, env: dict[str, str], timeout: float, sandbox: Sandbox,
-                fresh: Collection[str] | None = None) -> Outcome:
+                fresh: Collection[str] | None = None, populate: bool = False) -> Outcome:
     """Runs `command` in `cwd` as the sandbox's child: bounded output, the timeout, what it left killed.
     With `fresh` (top-level modules the run must import itself) a Python command may start warm, forked
-    from a server that imported what it imports first (forkserver.py); None: a fresh process always."""
+    from a server that imported what it imports first (forkserver.py); None: a fresh process always.
+    `populate`: a warm start for a measurement (forkserver.spawn)."""
     env = sandbox.environment(env)
     options, rlimits = sandbox.popen_options(), _rlimits(sandbox)
     started = time.monotonic()
     child: Any = None
     if fresh is not None:
-        child = forkserver.spawn(command, cwd, env, options, rlimits, fresh)
+        child = forkserver.spawn(command, cwd, env, options, rlimits, fresh, populate)
     if child is None:
         if rlimits:
             options = dict(options, preexec_fn=_setting(rlimits))
