@@ -11,6 +11,7 @@
 // The stack is the real one from src/ (test/helpers/endpoint-stack.ts), compiled with tsc
 // (the bundle in dist/ may lag behind src/). The server is a child process, so the RSS is the client's.
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -77,30 +78,63 @@ const messages = () => [
   { role: 'user', content: `${asked++} `.padEnd(4000, 'x') },
 ];
 
-// 3. Measure.
-const rows = [];
-for (const concurrency of levels) {
+// The machine's own ceiling, measured beside the stack at each level: a bare node:http client on a
+// keep-alive agent, the same prompts, the body parsed and nothing else (no retries, no decoding, no
+// cache, no records). What the stack loses against it is tracegate's; what it loses against the
+// ideal is the machine's (two cores shared with the server).
+const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+const rawAsk = (msgs) =>
+  new Promise((resolve, reject) => {
+    const payload = JSON.stringify({ model: 'bench', messages: msgs, temperature: 0 });
+    const request = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/v1/chat/completions',
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+        },
+      },
+      (response) => {
+        const chunks = [];
+        response.on('data', (chunk) => chunks.push(chunk));
+        response.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString())));
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
+  });
+
+/** Requests/s of `one` at `concurrency` over `rounds` rounds (after a warm-up round), and the peak RSS. */
+async function level(concurrency, one) {
   const n = concurrency * rounds;
-  // warm-up: open the connections
-  await runPool(Array.from({ length: concurrency }), concurrency, () =>
-    ask(messages(), `w${asked}`),
-  );
+  await runPool(Array.from({ length: concurrency }), concurrency, one); // warm-up: open the connections
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
   const started = performance.now();
-  await runPool(Array.from({ length: n }), concurrency, () => ask(messages(), `i${asked}`));
+  await runPool(Array.from({ length: n }), concurrency, one);
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
-  const achieved = n / seconds;
+  return { requests: n, seconds, achieved: n / seconds, peak };
+}
+
+// 3. Measure: at each level the bare client, then the stack.
+const rows = [];
+for (const concurrency of levels) {
+  const raw = await level(concurrency, () => rawAsk(messages()));
+  const stack = await level(concurrency, () => ask(messages(), `i${asked}`));
   const ideal = concurrency / (delayMs / 1000);
   rows.push({
     concurrency,
-    requests: n,
-    seconds,
-    achieved,
+    ...stack,
     ideal,
-    fraction: achieved / ideal,
-    peak,
+    fraction: stack.achieved / ideal,
+    rawFraction: raw.achieved / ideal,
+    ofRaw: stack.achieved / raw.achieved,
   });
 }
 server.kill();
@@ -113,12 +147,13 @@ console.log(
       : 'HTTP client + response cache on disk + records.jsonl\n'),
 );
 console.log(
-  '| concurrency | requests | seconds | achieved req/s | ideal req/s | fraction of ideal | peak RSS |',
+  '| concurrency | requests | seconds | achieved req/s | ideal req/s | fraction of ideal | bare node:http, of ideal | stack / bare | peak RSS |',
 );
-console.log('|---:|---:|---:|---:|---:|---:|---:|');
+console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+const pct = (x) => `${(x * 100).toFixed(1)}%`;
 for (const r of rows)
   console.log(
-    `| ${r.concurrency} | ${r.requests} | ${r.seconds.toFixed(2)} | ${r.achieved.toFixed(1)} | ${r.ideal.toFixed(1)} | ${(r.fraction * 100).toFixed(1)}% | ${(r.peak / 2 ** 20).toFixed(0)} MiB |`,
+    `| ${r.concurrency} | ${r.requests} | ${r.seconds.toFixed(2)} | ${r.achieved.toFixed(1)} | ${r.ideal.toFixed(1)} | ${pct(r.fraction)} | ${pct(r.rawFraction)} | ${r.ofRaw.toFixed(3)} | ${(r.peak / 2 ** 20).toFixed(0)} MiB |`,
   );
 // The goal is at 256 in flight; past it (1,024) two cores cannot reach the ideal rate: its row is the memory.
 const gated = rows.filter((r) => r.concurrency >= 64 && r.concurrency <= 256).at(-1);
