@@ -80964,8 +80964,15 @@ class DirRuntimeMemo {
 
 
 
+
 /** A stored reply larger than this is not one (replies are read up to 8 MiB). */
 const MAX_STORED_BYTES = 16 * 1024 * 1024;
+/** A log larger than this is not read (its replies are asked again). */
+const MAX_LOG_BYTES = 1024 * 1024 * 1024;
+/** A log's name: `<ms, base 36>-<pid>-<nonce>.jsonl`, so that names sort by when they were begun. */
+const LOG_NAME = /^[0-9a-z]{9}-\d+-[0-9a-f]{12}\.jsonl$/;
+/** The start of a log line, `["<key>",`: the key is read off it without parsing the reply. */
+const LINE_KEY = /^\["([0-9a-f]{2,128})",/;
 const storedSchema = object({
     text: schemas_string(),
     reasoning: schemas_string().optional(),
@@ -80976,25 +80983,47 @@ const storedSchema = object({
     retries: schemas_number(),
 });
 /**
- * Replies on disk under `<cache>/responses/<k[0:2]>/<k>.json`, written then
- * renamed. A corrupt entry is a miss (asked again), never trusted or fatal.
+ * Replies on disk, by request key, in append-only logs under `<cache>/responses/log/`: one line
+ * `["<key>", <reply>]` per reply, each process appending to a log of its own, begun at its first
+ * reply. Creating a file costs 0.15-0.25 ms of synchronous work on a slow disk, which at 256
+ * replies in flight is a few per cent of the throughput (docs/bench-endpoint.md); an append costs
+ * microseconds, and the shared cache saves a few files instead of one per reply.
+ *
+ * The logs are indexed at the first `get` or `put` (the key read off each line's start; the
+ * reply parsed and checked only when asked for), a later line of a key winning. Replies of the
+ * layout before the logs, `<k[0:2]>/<k>.json`, are still read. Anything malformed (a line torn by
+ * a kill, a forged key, a reply of the wrong shape) is a miss, asked again, never trusted or fatal.
  */
 class DirResponseCache {
     dir;
+    index;
+    own;
+    /** The keys read or written by this object: what `prune` keeps. */
+    used = new Set();
     constructor(dir) {
         this.dir = dir;
+    }
+    get logs() {
+        return (0,external_node_path_namespaceObject.join)(this.dir, 'log');
     }
     file(key) {
         return (0,external_node_path_namespaceObject.join)(this.dir, key.slice(0, 2), `${key}.json`);
     }
     get(key) {
+        const at = this.indexed().get(key);
+        const logged = at && readLine(at, key);
+        if (logged) {
+            this.used.add(key);
+            return logged;
+        }
         const file = this.file(key);
         if (!(0,external_node_fs_namespaceObject.lstatSync)(file, { throwIfNoEntry: false }))
             return undefined;
         try {
             const text = readRegularFile(file, { maxBytes: MAX_STORED_BYTES, follow: false });
             const completion = storedSchema.parse(JSON.parse(text));
-            touch(file); // used this run: kept when the shared cache is pruned (pruneUnused)
+            touch(file); // used this run: kept when the shared cache is pruned
+            this.used.add(key);
             return completion;
         }
         catch {
@@ -81002,9 +81031,142 @@ class DirResponseCache {
         }
     }
     put(key, completion) {
-        const file = this.file(key);
-        writeFileAtomic(file, JSON.stringify({ ...completion, cached: undefined }));
+        const index = this.indexed();
+        const own = this.ownLog();
+        const line = Buffer.from(`[${JSON.stringify(key)},${JSON.stringify({ ...completion, cached: undefined })}]\n`);
+        writing(own.path, () => writeAll(own.fd, line));
+        index.set(key, { log: own.path, offset: own.size, length: line.length - 1 });
+        own.size += line.length;
+        this.used.add(key);
     }
+    /**
+     * Keeps only the replies this object read or wrote (and the older layout's files read or
+     * written since `since`, ms), before a shared cache is saved: its entry then holds this run's
+     * replies, not every earlier model revision's, which no later run asks again (each commit is a
+     * revision of its own). The logs are rewritten as one. Returns how many replies it removed.
+     */
+    prune(since) {
+        let removed = pruneFiles(this.dir, since);
+        const index = this.indexed();
+        const logs = listLogs(this.logs);
+        const kept = [...this.used].filter((key) => index.has(key));
+        if (kept.length === index.size && logs.length <= 1)
+            return removed;
+        removed += index.size - kept.length;
+        const lines = [];
+        for (const key of kept) {
+            const line = readBytes(index.get(key));
+            if (line && readLine(index.get(key), key))
+                lines.push(line, Buffer.from('\n'));
+        }
+        this.closeOwn();
+        const compacted = (0,external_node_path_namespaceObject.join)(this.logs, logName());
+        if (lines.length)
+            writeFileAtomic(compacted, Buffer.concat(lines));
+        for (const name of logs)
+            (0,external_node_fs_namespaceObject.unlinkSync)((0,external_node_path_namespaceObject.join)(this.logs, name));
+        this.index = undefined;
+        return removed;
+    }
+    indexed() {
+        if (this.index)
+            return this.index;
+        const index = new Map();
+        for (const name of listLogs(this.logs)) {
+            const log = (0,external_node_path_namespaceObject.join)(this.logs, name);
+            let bytes;
+            try {
+                bytes = readRegularBytes(log, { maxBytes: MAX_LOG_BYTES, follow: false });
+            }
+            catch {
+                continue; // an unreadable log costs its replies (asked again), never the run
+            }
+            for (let offset = 0; offset < bytes.length;) {
+                const end = bytes.indexOf(0x0a, offset);
+                if (end < 0)
+                    break; // a torn last line
+                const key = LINE_KEY.exec(bytes.subarray(offset, offset + 140).toString('latin1'))?.[1];
+                if (key)
+                    index.set(key, { log, offset, length: end - offset });
+                offset = end + 1;
+            }
+        }
+        this.index = index;
+        return index;
+    }
+    ownLog() {
+        if (this.own)
+            return this.own;
+        const path = (0,external_node_path_namespaceObject.join)(this.logs, logName());
+        const fd = writing(path, () => {
+            makeDirs(this.logs);
+            return (0,external_node_fs_namespaceObject.openSync)(path, 'a');
+        });
+        this.own = { fd, path, size: 0 };
+        return this.own;
+    }
+    closeOwn() {
+        if (!this.own)
+            return;
+        (0,external_node_fs_namespaceObject.closeSync)(this.own.fd);
+        this.own = undefined;
+    }
+}
+function logName() {
+    const stamp = Date.now().toString(36).padStart(9, '0');
+    return `${stamp}-${process.pid}-${(0,external_node_crypto_namespaceObject.randomBytes)(6).toString('hex')}.jsonl`;
+}
+/** The logs' names, oldest first (a later line of a key wins); anything else there is left alone. */
+function listLogs(dir) {
+    let names;
+    try {
+        names = (0,external_node_fs_namespaceObject.readdirSync)(dir);
+    }
+    catch {
+        return [];
+    }
+    return names.filter((name) => LOG_NAME.test(name)).sort();
+}
+/** The line's bytes, read where the index says; undefined when the log is gone or short. */
+function readBytes(at) {
+    let fd;
+    try {
+        fd = (0,external_node_fs_namespaceObject.openSync)(at.log, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW);
+    }
+    catch {
+        return undefined;
+    }
+    try {
+        if (!(0,external_node_fs_namespaceObject.fstatSync)(fd).isFile() || at.length > MAX_STORED_BYTES)
+            return undefined;
+        const buffer = Buffer.alloc(at.length);
+        let size = 0;
+        for (let n = 1; n > 0 && size < at.length; size += n)
+            n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, size, at.length - size, at.offset + size);
+        return size === at.length ? buffer : undefined;
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+/** The reply on the line at `at`, if the line is `["<key>", <a reply>]` for this key. */
+function readLine(at, key) {
+    const bytes = readBytes(at);
+    if (!bytes)
+        return undefined;
+    try {
+        const [lineKey, reply] = JSON.parse(bytes.toString('utf8'));
+        if (lineKey !== key)
+            return undefined;
+        return storedSchema.parse(reply);
+    }
+    catch {
+        return undefined;
+    }
+}
+function writeAll(fd, bytes) {
+    for (let written = 0; written < bytes.length;)
+        written += (0,external_node_fs_namespaceObject.writeSync)(fd, bytes, written, bytes.length - written);
 }
 function touch(file) {
     try {
@@ -81015,18 +81177,13 @@ function touch(file) {
         // A read-only cache still answers; it is only not pruned as precisely.
     }
 }
-/**
- * Removes the replies no one read or wrote since `since` (ms): before a
- * shared cache is saved, so that its entry holds this run's replies and not
- * every earlier model revision's, which no later run asks again (each
- * commit is a revision of its own). Returns how many it removed.
- */
-function pruneUnused(dir, since) {
+/** The older layout's replies (`<k[0:2]>/<k>.json`) not read or written since `since`, removed. */
+function pruneFiles(dir, since) {
     let removed = 0;
     if (!(0,external_node_fs_namespaceObject.lstatSync)(dir, { throwIfNoEntry: false })?.isDirectory())
         return 0;
     for (const shard of (0,external_node_fs_namespaceObject.readdirSync)(dir, { withFileTypes: true })) {
-        if (!shard.isDirectory())
+        if (!shard.isDirectory() || shard.name === 'log')
             continue;
         const at = (0,external_node_path_namespaceObject.join)(dir, shard.name);
         for (const name of (0,external_node_fs_namespaceObject.readdirSync)(at)) {
@@ -91502,7 +91659,6 @@ async function trendRows(history, logger) {
 
 
 
-
 /**
  * The one run both doors call: select once, restore the shared cache for that
  * selection, resolve the baseline, run the pipeline (harvest → … → report,
@@ -91542,11 +91698,21 @@ async function runGate(request, ports) {
         ], input.query.model.revision, ports.sharedCache.runId),
     };
     const started = Date.now();
+    let responses;
     try {
         if (shared)
             await shared.store.restore(shared.paths, shared.keys);
         const trend = history && request.trend.last > 0 && !shard ? request.trend : undefined;
         const rows = trend ? await trendRows(history, logger) : [];
+        const deps = toRunDeps(options, logger, suite, ports.lifecycle, baseline, {
+            ...(shared && ports.sharedCache?.imageBudget
+                ? {
+                    images: new CacheImageShelf(shared.store, cacheLayout(options.cache).images, ports.sharedCache.imageBudget, logger.log),
+                }
+                : {}),
+            ...ports.engines,
+        });
+        responses = deps.stores.responses;
         const outcome = await runPipeline({
             ...input,
             gate: { ...input.gate, ...(request.accept ? { accept: request.accept } : {}) },
@@ -91554,14 +91720,7 @@ async function runGate(request, ports) {
                 ...input.report,
                 ...trendOf(trend, rows, options.name),
             },
-        }, toRunDeps(options, logger, suite, ports.lifecycle, baseline, {
-            ...(shared && ports.sharedCache?.imageBudget
-                ? {
-                    images: new CacheImageShelf(shared.store, cacheLayout(options.cache).images, ports.sharedCache.imageBudget, logger.log),
-                }
-                : {}),
-            ...ports.engines,
-        }));
+        }, deps);
         if (shard)
             logger.log(`Shard ${shard.index} of ${shard.plan.count}: not compared or recorded alone; ` +
                 '`tracegate merge` of every shard gives the verdict and records the run.');
@@ -91578,7 +91737,7 @@ async function runGate(request, ports) {
     finally {
         // Also after a failed run, so a re-run does not redo its work.
         if (shared) {
-            const pruned = pruneUnused(cacheLayout(options.cache).responses, started);
+            const pruned = responses?.prune?.(started) ?? 0;
             if (pruned)
                 logger.log(`Left ${pruned} reply(ies) of other runs out of the shared cache (none was read).`);
             await shared.store.save(shared.paths, shared.keys);

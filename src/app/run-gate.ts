@@ -18,7 +18,7 @@ import { readResults, ResultsDir } from '../adapters/stores/results-dir.js';
 import { mergeShards, type ShardResults } from './shards.js';
 import type { RunInput } from './run-input.js';
 import { inheritSelection } from './config/selection.js';
-import type { Baseline, BaselineSource } from '../contracts/ports.js';
+import type { Baseline, BaselineSource, ResponseCache } from '../contracts/ports.js';
 import { baselineSource, historyStore, recordRun } from './config/history.js';
 import type { RunOptions } from './config/options.js';
 import { messageOf } from '../errors.js';
@@ -29,7 +29,6 @@ import { runPipeline } from './pipeline.js';
 import { cacheLayout } from '../adapters/stores/layout.js';
 import { cacheKeys } from '../adapters/stores/cache-keys.js';
 import { CacheImageShelf } from '../adapters/stores/image-shelf.js';
-import { pruneUnused } from '../adapters/stores/response-cache.js';
 import type { GatePorts, GateOutcome } from './ports.js';
 import { trendRows } from './trend.js';
 import { shardSelection } from './shards.js';
@@ -114,10 +113,25 @@ export async function runGate(request: GateRequest, ports: GatePorts): Promise<G
     ),
   };
   const started = Date.now();
+  let responses: ResponseCache | undefined;
   try {
     if (shared) await shared.store.restore(shared.paths, shared.keys);
     const trend = history && request.trend.last > 0 && !shard ? request.trend : undefined;
     const rows = trend ? await trendRows(history, logger) : [];
+    const deps = toRunDeps(options, logger, suite, ports.lifecycle, baseline, {
+      ...(shared && ports.sharedCache?.imageBudget
+        ? {
+            images: new CacheImageShelf(
+              shared.store,
+              cacheLayout(options.cache).images,
+              ports.sharedCache.imageBudget,
+              logger.log,
+            ),
+          }
+        : {}),
+      ...ports.engines,
+    });
+    responses = deps.stores.responses;
     const outcome = await runPipeline(
       {
         ...input,
@@ -127,19 +141,7 @@ export async function runGate(request: GateRequest, ports: GatePorts): Promise<G
           ...trendOf(trend, rows, options.name),
         },
       },
-      toRunDeps(options, logger, suite, ports.lifecycle, baseline, {
-        ...(shared && ports.sharedCache?.imageBudget
-          ? {
-              images: new CacheImageShelf(
-                shared.store,
-                cacheLayout(options.cache).images,
-                ports.sharedCache.imageBudget,
-                logger.log,
-              ),
-            }
-          : {}),
-        ...ports.engines,
-      }),
+      deps,
     );
     if (shard)
       logger.log(
@@ -159,7 +161,7 @@ export async function runGate(request: GateRequest, ports: GatePorts): Promise<G
   } finally {
     // Also after a failed run, so a re-run does not redo its work.
     if (shared) {
-      const pruned = pruneUnused(cacheLayout(options.cache).responses, started);
+      const pruned = responses?.prune?.(started) ?? 0;
       if (pruned)
         logger.log(
           `Left ${pruned} reply(ies) of other runs out of the shared cache (none was read).`,

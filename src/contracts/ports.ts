@@ -59,6 +59,11 @@ export interface QuarantineStore {
 export interface ResponseCache {
   get(key: string): Completion | undefined;
   put(key: string, completion: Completion): void;
+  /**
+   * Keeps only the replies this run read or wrote (before a shared cache is saved, so that its
+   * entry holds no earlier revision's replies); returns how many it removed.
+   */
+  prune?(since: number): number;
 }
 
 /**

@@ -157,6 +157,12 @@ describe('the oracle cache on a runner: the Actions cache service end to end', (
     expect(oracles(second)).toEqual({ cached: total, harvested: 0, failed: 0 });
     expect(second.stdout).not.toContain('Harvesting '); // no container started
     expect(second.outputs.score).toBe(first.outputs.score);
+    // The model's revision is the commit: the first push's replies (restored, never read: another
+    // revision) are left out of the entry the second saves; the first had nothing of others'.
+    expect(first.stdout).not.toContain('of other runs out of the shared cache');
+    expect(second.stdout).toContain(
+      `Left ${total} reply(ies) of other runs out of the shared cache (none was read).`,
+    );
   }, 600_000);
 
   it("a pull request restores from its base branch's entry and saves only in its own scope", async () => {

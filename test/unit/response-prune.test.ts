@@ -1,6 +1,6 @@
-import { existsSync, utimesSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DirResponseCache, pruneUnused } from '../../src/adapters/stores/response-cache.js';
+import { DirResponseCache } from '../../src/adapters/stores/response-cache.js';
 import { tempDir } from '../helpers/cli.js';
 
 const reply = (text: string) => ({
@@ -10,33 +10,48 @@ const reply = (text: string) => ({
   latencyMs: 1,
   retries: 0,
 });
+const key = (n: number) => n.toString(16).padStart(64, 'a');
 
 describe("the shared cache keeps this run's replies only", () => {
-  it('removes replies neither read nor written since the run began; keeps the ones it read or wrote', () => {
+  it('removes replies neither read nor written by this run; keeps the ones it read or wrote', () => {
     const dir = tempDir('tg-prune-');
-    const cache = new DirResponseCache(dir);
-    for (const key of ['aa01', 'aa02', 'bb01']) cache.put(key, reply(key));
-    // As restored from an older entry: tar gives the files their old times.
-    const old = new Date(Date.now() - 3_600_000);
-    for (const [shard, key] of [
-      ['aa', 'aa01'],
-      ['aa', 'aa02'],
-      ['bb', 'bb01'],
-    ] as const)
-      utimesSync(join(dir, shard, `${key}.json`), old, old);
+    // An earlier run's replies, as restored from an older entry.
+    const earlier = new DirResponseCache(dir);
+    for (const n of [1, 2, 3]) earlier.put(key(n), reply(`r${n}`));
     const started = Date.now();
-    expect(cache.get('aa02')?.text).toBe('aa02'); // read this run
-    cache.put('cc01', reply('cc01')); // written this run
-    expect(pruneUnused(dir, started)).toBe(2);
-    expect(cache.get('aa01')).toBeUndefined();
-    expect(cache.get('bb01')).toBeUndefined();
-    expect(cache.get('aa02')?.text).toBe('aa02');
-    expect(cache.get('cc01')?.text).toBe('cc01');
+    const cache = new DirResponseCache(dir);
+    expect(cache.get(key(2))?.text).toBe('r2'); // read this run
+    cache.put(key(4), reply('r4')); // written this run
+    expect(cache.prune(started)).toBe(2);
+    // The next run (the saved entry restored) finds what this run used, and nothing else.
+    const next = new DirResponseCache(dir);
+    expect(next.get(key(1))).toBeUndefined();
+    expect(next.get(key(3))).toBeUndefined();
+    expect(next.get(key(2))?.text).toBe('r2');
+    expect(next.get(key(4))?.text).toBe('r4');
+    expect(readdirSync(join(dir, 'log'))).toHaveLength(1); // the logs rewritten as one
+  });
+
+  it("prunes the older layout's files by when they were last read or written", () => {
+    const dir = tempDir('tg-prune-files-');
+    const file = (n: number) => join(dir, key(n).slice(0, 2), `${key(n)}.json`);
+    mkdirSync(join(dir, key(1).slice(0, 2)), { recursive: true });
+    const old = new Date(Date.now() - 3_600_000); // tar gives restored files their old times
+    for (const n of [1, 2]) {
+      writeFileSync(file(n), JSON.stringify(reply(`f${n}`)));
+      utimesSync(file(n), old, old);
+    }
+    const started = Date.now();
+    const cache = new DirResponseCache(dir);
+    expect(cache.get(key(2))?.text).toBe('f2'); // read: its file touched
+    expect(cache.prune(started)).toBe(1);
+    expect(existsSync(file(1))).toBe(false);
+    expect(new DirResponseCache(dir).get(key(2))?.text).toBe('f2');
   });
 
   it('is a no-op on a cache without replies', () => {
     const dir = tempDir('tg-prune-empty-');
-    expect(pruneUnused(join(dir, 'responses'), Date.now())).toBe(0);
+    expect(new DirResponseCache(join(dir, 'responses')).prune(Date.now())).toBe(0);
     expect(existsSync(join(dir, 'responses'))).toBe(false);
   });
 });

@@ -13,7 +13,7 @@ export interface CacheLayout {
   root: string;
   /** `<key>/oracle.json` + `context.json`. */
   oracles: string;
-  /** `<k[0:2]>/<k>.json`: model replies by request key. */
+  /** `log/<begun>-<pid>-<nonce>.jsonl`: model replies by request key, one append-only log per writer (`<k[0:2]>/<k>.json` before). */
   responses: string;
   /** `<id>.json`: every run's answer of an instance whose runs disagreed. */
   quarantine: string;

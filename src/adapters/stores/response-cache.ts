@@ -1,13 +1,31 @@
-import { lstatSync, readdirSync, unlinkSync, utimesSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  unlinkSync,
+  utimesSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from './atomic.js';
-import { readRegularFile } from './read-file.js';
+import { makeDirs, writeFileAtomic, writing } from './atomic.js';
+import { readRegularBytes, readRegularFile } from './read-file.js';
+import type { ResponseCache } from '../../contracts/ports.js';
+import type { Completion } from '../../contracts/model.js';
 
 /** A stored reply larger than this is not one (replies are read up to 8 MiB). */
 const MAX_STORED_BYTES = 16 * 1024 * 1024;
-import type { ResponseCache } from '../../contracts/ports.js';
-import type { Completion } from '../../contracts/model.js';
+/** A log larger than this is not read (its replies are asked again). */
+const MAX_LOG_BYTES = 1024 * 1024 * 1024;
+/** A log's name: `<ms, base 36>-<pid>-<nonce>.jsonl`, so that names sort by when they were begun. */
+const LOG_NAME = /^[0-9a-z]{9}-\d+-[0-9a-f]{12}\.jsonl$/;
+/** The start of a log line, `["<key>",`: the key is read off it without parsing the reply. */
+const LINE_KEY = /^\["([0-9a-f]{2,128})",/;
 
 const storedSchema = z.object({
   text: z.string(),
@@ -19,24 +37,55 @@ const storedSchema = z.object({
   retries: z.number(),
 });
 
+/** Where a reply's line is in the logs. */
+interface At {
+  log: string;
+  offset: number;
+  length: number;
+}
+
 /**
- * Replies on disk under `<cache>/responses/<k[0:2]>/<k>.json`, written then
- * renamed. A corrupt entry is a miss (asked again), never trusted or fatal.
+ * Replies on disk, by request key, in append-only logs under `<cache>/responses/log/`: one line
+ * `["<key>", <reply>]` per reply, each process appending to a log of its own, begun at its first
+ * reply. Creating a file costs 0.15-0.25 ms of synchronous work on a slow disk, which at 256
+ * replies in flight is a few per cent of the throughput (docs/bench-endpoint.md); an append costs
+ * microseconds, and the shared cache saves a few files instead of one per reply.
+ *
+ * The logs are indexed at the first `get` or `put` (the key read off each line's start; the
+ * reply parsed and checked only when asked for), a later line of a key winning. Replies of the
+ * layout before the logs, `<k[0:2]>/<k>.json`, are still read. Anything malformed (a line torn by
+ * a kill, a forged key, a reply of the wrong shape) is a miss, asked again, never trusted or fatal.
  */
 export class DirResponseCache implements ResponseCache {
+  private index?: Map<string, At>;
+  private own?: { fd: number; path: string; size: number };
+  /** The keys read or written by this object: what `prune` keeps. */
+  private readonly used = new Set<string>();
+
   constructor(readonly dir: string) {}
+
+  private get logs(): string {
+    return join(this.dir, 'log');
+  }
 
   private file(key: string): string {
     return join(this.dir, key.slice(0, 2), `${key}.json`);
   }
 
   get(key: string): Completion | undefined {
+    const at = this.indexed().get(key);
+    const logged = at && readLine(at, key);
+    if (logged) {
+      this.used.add(key);
+      return logged;
+    }
     const file = this.file(key);
     if (!lstatSync(file, { throwIfNoEntry: false })) return undefined;
     try {
       const text = readRegularFile(file, { maxBytes: MAX_STORED_BYTES, follow: false });
       const completion = storedSchema.parse(JSON.parse(text));
-      touch(file); // used this run: kept when the shared cache is pruned (pruneUnused)
+      touch(file); // used this run: kept when the shared cache is pruned
+      this.used.add(key);
       return completion;
     } catch {
       return undefined;
@@ -44,9 +93,136 @@ export class DirResponseCache implements ResponseCache {
   }
 
   put(key: string, completion: Completion): void {
-    const file = this.file(key);
-    writeFileAtomic(file, JSON.stringify({ ...completion, cached: undefined }));
+    const index = this.indexed();
+    const own = this.ownLog();
+    const line = Buffer.from(
+      `[${JSON.stringify(key)},${JSON.stringify({ ...completion, cached: undefined })}]\n`,
+    );
+    writing(own.path, () => writeAll(own.fd, line));
+    index.set(key, { log: own.path, offset: own.size, length: line.length - 1 });
+    own.size += line.length;
+    this.used.add(key);
   }
+
+  /**
+   * Keeps only the replies this object read or wrote (and the older layout's files read or
+   * written since `since`, ms), before a shared cache is saved: its entry then holds this run's
+   * replies, not every earlier model revision's, which no later run asks again (each commit is a
+   * revision of its own). The logs are rewritten as one. Returns how many replies it removed.
+   */
+  prune(since: number): number {
+    let removed = pruneFiles(this.dir, since);
+    const index = this.indexed();
+    const logs = listLogs(this.logs);
+    const kept = [...this.used].filter((key) => index.has(key));
+    if (kept.length === index.size && logs.length <= 1) return removed;
+    removed += index.size - kept.length;
+    const lines: Buffer[] = [];
+    for (const key of kept) {
+      const line = readBytes(index.get(key)!);
+      if (line && readLine(index.get(key)!, key)) lines.push(line, Buffer.from('\n'));
+    }
+    this.closeOwn();
+    const compacted = join(this.logs, logName());
+    if (lines.length) writeFileAtomic(compacted, Buffer.concat(lines));
+    for (const name of logs) unlinkSync(join(this.logs, name));
+    this.index = undefined;
+    return removed;
+  }
+
+  private indexed(): Map<string, At> {
+    if (this.index) return this.index;
+    const index = new Map<string, At>();
+    for (const name of listLogs(this.logs)) {
+      const log = join(this.logs, name);
+      let bytes: Buffer;
+      try {
+        bytes = readRegularBytes(log, { maxBytes: MAX_LOG_BYTES, follow: false });
+      } catch {
+        continue; // an unreadable log costs its replies (asked again), never the run
+      }
+      for (let offset = 0; offset < bytes.length;) {
+        const end = bytes.indexOf(0x0a, offset);
+        if (end < 0) break; // a torn last line
+        const key = LINE_KEY.exec(bytes.subarray(offset, offset + 140).toString('latin1'))?.[1];
+        if (key) index.set(key, { log, offset, length: end - offset });
+        offset = end + 1;
+      }
+    }
+    this.index = index;
+    return index;
+  }
+
+  private ownLog(): { fd: number; path: string; size: number } {
+    if (this.own) return this.own;
+    const path = join(this.logs, logName());
+    const fd = writing(path, () => {
+      makeDirs(this.logs);
+      return openSync(path, 'a');
+    });
+    this.own = { fd, path, size: 0 };
+    return this.own;
+  }
+
+  private closeOwn(): void {
+    if (!this.own) return;
+    closeSync(this.own.fd);
+    this.own = undefined;
+  }
+}
+
+function logName(): string {
+  const stamp = Date.now().toString(36).padStart(9, '0');
+  return `${stamp}-${process.pid}-${randomBytes(6).toString('hex')}.jsonl`;
+}
+
+/** The logs' names, oldest first (a later line of a key wins); anything else there is left alone. */
+function listLogs(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.filter((name) => LOG_NAME.test(name)).sort();
+}
+
+/** The line's bytes, read where the index says; undefined when the log is gone or short. */
+function readBytes(at: At): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(at.log, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch {
+    return undefined;
+  }
+  try {
+    if (!fstatSync(fd).isFile() || at.length > MAX_STORED_BYTES) return undefined;
+    const buffer = Buffer.alloc(at.length);
+    let size = 0;
+    for (let n = 1; n > 0 && size < at.length; size += n)
+      n = readSync(fd, buffer, size, at.length - size, at.offset + size);
+    return size === at.length ? buffer : undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The reply on the line at `at`, if the line is `["<key>", <a reply>]` for this key. */
+function readLine(at: At, key: string): Completion | undefined {
+  const bytes = readBytes(at);
+  if (!bytes) return undefined;
+  try {
+    const [lineKey, reply] = JSON.parse(bytes.toString('utf8')) as unknown[];
+    if (lineKey !== key) return undefined;
+    return storedSchema.parse(reply);
+  } catch {
+    return undefined;
+  }
+}
+
+function writeAll(fd: number, bytes: Buffer): void {
+  for (let written = 0; written < bytes.length;)
+    written += writeSync(fd, bytes, written, bytes.length - written);
 }
 
 function touch(file: string): void {
@@ -58,17 +234,12 @@ function touch(file: string): void {
   }
 }
 
-/**
- * Removes the replies no one read or wrote since `since` (ms): before a
- * shared cache is saved, so that its entry holds this run's replies and not
- * every earlier model revision's, which no later run asks again (each
- * commit is a revision of its own). Returns how many it removed.
- */
-export function pruneUnused(dir: string, since: number): number {
+/** The older layout's replies (`<k[0:2]>/<k>.json`) not read or written since `since`, removed. */
+function pruneFiles(dir: string, since: number): number {
   let removed = 0;
   if (!lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) return 0;
   for (const shard of readdirSync(dir, { withFileTypes: true })) {
-    if (!shard.isDirectory()) continue;
+    if (!shard.isDirectory() || shard.name === 'log') continue;
     const at = join(dir, shard.name);
     for (const name of readdirSync(at)) {
       const file = join(at, name);

@@ -1,0 +1,91 @@
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DirResponseCache } from '../../src/adapters/stores/response-cache.js';
+import { tempDir } from '../helpers/cli.js';
+
+const reply = (text: string) => ({ text, tokensIn: 3, tokensOut: 2, latencyMs: 5, retries: 0 });
+const A = 'ab'.repeat(32);
+const B = 'cd'.repeat(32);
+const logsOf = (dir: string) => readdirSync(join(dir, 'log')).map((n) => join(dir, 'log', n));
+
+describe('replies in append-only logs', () => {
+  it('answers a reply put by this object or by an earlier one, from one log per writer', () => {
+    const dir = tempDir('tg-log-');
+    const first = new DirResponseCache(dir);
+    first.put(A, reply('one'));
+    first.put(B, reply('two'));
+    expect(first.get(A)?.text).toBe('one');
+    expect(logsOf(dir)).toHaveLength(1);
+    expect(readdirSync(dir)).toEqual(['log']); // no file per reply
+    const second = new DirResponseCache(dir);
+    expect(second.get(B)).toEqual(reply('two'));
+    second.put(A, reply('newer'));
+    expect(logsOf(dir)).toHaveLength(2);
+    expect(new DirResponseCache(dir).get(A)?.text).toBe('newer'); // a later line wins
+  });
+
+  it("keeps every reply a killed writer's log had finished, and skips its torn line", () => {
+    const dir = tempDir('tg-log-killed-');
+    // Two replies put, then the writer killed in the middle of a third line.
+    const cache = new DirResponseCache(dir);
+    cache.put(A, reply('kept'));
+    cache.put(B, reply('also kept'));
+    const log = logsOf(dir)[0]!;
+    appendFileSync(log, '["' + 'ef'.repeat(32) + '",{"text":"to'); // torn by the kill
+    const next = new DirResponseCache(dir);
+    expect(next.get(A)?.text).toBe('kept');
+    expect(next.get(B)?.text).toBe('also kept');
+    expect(next.get('ef'.repeat(32))).toBeUndefined();
+    // The next writer's lines are its own log's: the torn line costs nothing more.
+    next.put('ef'.repeat(32), reply('asked again'));
+    expect(new DirResponseCache(dir).get('ef'.repeat(32))?.text).toBe('asked again');
+  });
+
+  it('refuses what a forged log holds: another key, a path for a key, a reply of the wrong shape', () => {
+    const dir = tempDir('tg-log-forged-');
+    mkdirSync(join(dir, 'log'), { recursive: true });
+    const lines = [
+      JSON.stringify(['../../../etc/passwd', reply('a path')]),
+      JSON.stringify([A, { text: 42 }]),
+      JSON.stringify([B, reply('fine')]),
+      'not json at all',
+    ];
+    writeFileSync(join(dir, 'log', `00000000a-1-${'0'.repeat(12)}.jsonl`), lines.join('\n') + '\n');
+    // A name that is no log of ours is never read.
+    writeFileSync(join(dir, 'log', 'other.jsonl'), JSON.stringify([A, reply('unnamed')]) + '\n');
+    const cache = new DirResponseCache(dir);
+    expect(cache.get(A)).toBeUndefined();
+    expect(cache.get(B)?.text).toBe('fine');
+    expect(cache.get('../../../etc/passwd')).toBeUndefined();
+  });
+
+  it('a line indexed under one key never answers another (the index points at the wrong line)', () => {
+    const dir = tempDir('tg-log-mismatch-');
+    const cache = new DirResponseCache(dir);
+    cache.put(A, reply('for A'));
+    const log = logsOf(dir)[0]!;
+    // Rewritten under the cache: same length, another key.
+    const text = readFileSync(log, 'utf8').replace(A, B);
+    writeFileSync(log, text);
+    expect(cache.get(A)).toBeUndefined();
+  });
+
+  it('holds a reply written by another process', () => {
+    const dir = tempDir('tg-log-process-');
+    const line = JSON.stringify([A, reply('from a child')]) + '\n';
+    const child = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `const fs=require('fs');fs.mkdirSync(process.argv[1]+'/log',{recursive:true});` +
+          `fs.appendFileSync(process.argv[1]+'/log/'+Date.now().toString(36).padStart(9,'0')+'-'+process.pid+'-0123456789ab.jsonl',process.argv[2]);`,
+        dir,
+        line,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(child.status).toBe(0);
+    expect(new DirResponseCache(dir).get(A)?.text).toBe('from a child');
+  });
+});
