@@ -195,3 +195,11 @@ def test_a_measured_warm_run_owns_its_pages_before_it_starts(place):
         assert outcome.exit_code == 0, outcome.stdout
         shared[populate] = int(out.read_text())  # KiB
     assert shared[False] > 2048 and shared[True] < 1024, shared
+
+
+def test_a_measurement_starts_warm_only_where_the_kernel_can_populate_its_pages():
+    assert forkserver.can_populate("6.18.44-fc-v1252")
+    assert forkserver.can_populate("5.14.0-362.el9.x86_64")
+    assert not forkserver.can_populate("5.10.0-28-amd64")
+    assert not forkserver.can_populate("4.19.0")
+    assert not forkserver.can_populate("unknown")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import selectors
 import socket
 import subprocess
@@ -190,6 +191,13 @@ def fresh_for(specs: Collection[Any]) -> set[str]:
             if isinstance(value, dict):
                 files.append(value.get("file"))
     return tops_of(files)
+
+
+def can_populate(release: str | None = None) -> bool:
+    """Whether this kernel populates a mapping on request (madvise MADV_POPULATE_*, Linux 5.14): without it a
+    warm child's first touches would fall inside its measured test, so a measurement starts fresh."""
+    numbers = re.match(r"(\d+)\.(\d+)", release if release is not None else os.uname().release)
+    return bool(numbers) and (int(numbers[1]), int(numbers[2])) >= (5, 14)
 
 
 _SERVERS: dict[tuple[Any, ...], Server] = {}

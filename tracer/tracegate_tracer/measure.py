@@ -84,13 +84,16 @@ def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root:
                 "top": first["mutant"]["file"].replace("\\", "/").lstrip("/").split("/")[0].removesuffix(".py")}
     measurement: dict[str, Any] = {"load": {"before": _load()}}
     runs = CLEAN_RUNS if "W3_WallTime" in kinds else 1
-    # An outcome (W1 alone) may start warm (forkserver.py); a measurement never does. A forked child pays
-    # first-touch costs in the test — copy-on-write faults on its parent's objects, its parent's file pages
-    # (libpython, extension modules) mapped lazily — which a fresh process paid during its imports: measured
-    # over the bundle, warm wall times were 1.13x fresh at the median (p90 1.95x), and a humanize test's
-    # resident peak 250-320 KB warm against 128 KB fresh.
+    # Clean and profile runs start warm (forkserver.py), the child first making every page of its writable
+    # mappings its own and reading in its file pages (`populate`): a forked child otherwise pays first-touch
+    # costs in the test — copy-on-write faults on its parent's objects, its parent's file pages mapped
+    # lazily — which a fresh process paid during its imports (warm wall times were 1.13x fresh at the median,
+    # p90 1.95x, unpopulated; populated, 1.00x, p90 1.32x, as between two fresh harvests). The memory run
+    # always starts fresh: a populated child's arenas hold room a fresh process would have had to map, and
+    # small peaks read low (a humanize test's 26 KB warm against 128 KB fresh). TRACEGATE_WARM_MEASURE=0, or a
+    # kernel that cannot populate (before Linux 5.14), starts every measuring run fresh.
     outcome_only = kinds <= {"W1_Outcome"}
-    warm = outcome_only or os.environ.get("TRACEGATE_WARM_MEASURE") == "1"
+    warm = outcome_only or (os.environ.get("TRACEGATE_WARM_MEASURE", "1") != "0" and forkserver.can_populate())
     fresh = forkserver.fresh_for(specs) if warm else None
     populate = not outcome_only
     try:
@@ -105,7 +108,7 @@ def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root:
         measurement["load"]["after"] = _load()
         if "W2_PeakMemory" in kinds:
             measurement["peak"] = _run_once("memory", tests, run_dir, instance_dir, scope, env, timeout, sandbox,
-                                            0, copy, fresh, populate)["peak"]
+                                            0, copy)["peak"]
         if "W4_Profile" in kinds:
             measurement["profile"] = _median_profile([
                 _run_once("profile", tests, run_dir, instance_dir, scope, env, timeout, sandbox, i, copy,
