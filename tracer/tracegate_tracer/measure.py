@@ -84,16 +84,17 @@ def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root:
                 "top": first["mutant"]["file"].replace("\\", "/").lstrip("/").split("/")[0].removesuffix(".py")}
     measurement: dict[str, Any] = {"load": {"before": _load()}}
     runs = CLEAN_RUNS if "W3_WallTime" in kinds else 1
-    # Clean and profile runs start warm (forkserver.py), the child first making every page of its writable
-    # mappings its own and reading in its file pages (`populate`): a forked child otherwise pays first-touch
-    # costs in the test — copy-on-write faults on its parent's objects, its parent's file pages mapped
-    # lazily — which a fresh process paid during its imports (warm wall times were 1.13x fresh at the median,
-    # p90 1.95x, unpopulated; populated, 1.00x, p90 1.32x, as between two fresh harvests). The memory run
-    # always starts fresh: a populated child's arenas hold room a fresh process would have had to map, and
-    # small peaks read low (a humanize test's 26 KB warm against 128 KB fresh). TRACEGATE_WARM_MEASURE=0, or a
-    # kernel that cannot populate (before Linux 5.14), starts every measuring run fresh.
+    # An outcome (W1 alone) starts warm (forkserver.py); a measurement starts fresh. A forked child pays
+    # first-touch costs in the test — copy-on-write faults on its parent's objects, its parent's file pages
+    # mapped lazily — which a fresh process paid during its imports: warm wall times were 1.13x fresh at the
+    # median (p90 1.95x). TRACEGATE_WARM_MEASURE=1 starts the clean and profile runs warm, the child first
+    # making every page of its writable mappings its own (`populate`, Linux 5.14): the world-model harvest
+    # took 19% less time, but against fresh harvests its wall times were 1.05x at the median (p90 1.20x,
+    # where two fresh harvests are 0.99x, p90 1.04x) and 4% of its profiles' leaders differed (0.6% between
+    # two fresh ones): the speed would be bought with the answers. The memory run is always fresh: a
+    # populated child's arenas hold room a fresh process would have had to map, and small peaks read low.
     outcome_only = kinds <= {"W1_Outcome"}
-    warm = outcome_only or (os.environ.get("TRACEGATE_WARM_MEASURE", "1") != "0" and forkserver.can_populate())
+    warm = outcome_only or (os.environ.get("TRACEGATE_WARM_MEASURE") == "1" and forkserver.can_populate())
     fresh = forkserver.fresh_for(specs) if warm else None
     populate = not outcome_only
     try:
