@@ -74,7 +74,8 @@ export class DirResponseCache implements ResponseCache {
 
   get(key: string): Completion | undefined {
     const at = this.indexed().get(key);
-    const logged = at && readLine(at, key);
+    const line = at && readBytes(at);
+    const logged = line && replyOf(line, key);
     if (logged) {
       this.used.add(key);
       return logged;
@@ -120,7 +121,7 @@ export class DirResponseCache implements ResponseCache {
     const lines: Buffer[] = [];
     for (const key of kept) {
       const line = readBytes(index.get(key)!);
-      if (line && readLine(index.get(key)!, key)) lines.push(line, Buffer.from('\n'));
+      if (line && replyOf(line, key)) lines.push(line, Buffer.from('\n'));
     }
     this.closeOwn();
     const compacted = join(this.logs, logName());
@@ -207,12 +208,10 @@ function readBytes(at: At): Buffer | undefined {
   }
 }
 
-/** The reply on the line at `at`, if the line is `["<key>", <a reply>]` for this key. */
-function readLine(at: At, key: string): Completion | undefined {
-  const bytes = readBytes(at);
-  if (!bytes) return undefined;
+/** The reply a log line holds, if the line is `["<key>", <a reply>]` for this key. */
+function replyOf(line: Buffer, key: string): Completion | undefined {
   try {
-    const [lineKey, reply] = JSON.parse(bytes.toString('utf8')) as unknown[];
+    const [lineKey, reply] = JSON.parse(line.toString('utf8')) as unknown[];
     if (lineKey !== key) return undefined;
     return storedSchema.parse(reply);
   } catch {
