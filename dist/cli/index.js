@@ -81011,7 +81011,8 @@ class DirResponseCache {
     }
     get(key) {
         const at = this.indexed().get(key);
-        const logged = at && readLine(at, key);
+        const line = at && readBytes(at);
+        const logged = line && replyOf(line, key);
         if (logged) {
             this.used.add(key);
             return logged;
@@ -81056,15 +81057,16 @@ class DirResponseCache {
         const lines = [];
         for (const key of kept) {
             const line = readBytes(index.get(key));
-            if (line && readLine(index.get(key), key))
+            if (line && replyOf(line, key))
                 lines.push(line, Buffer.from('\n'));
         }
         this.closeOwn();
         const compacted = (0,external_node_path_namespaceObject.join)(this.logs, logName());
         if (lines.length)
             writeFileAtomic(compacted, Buffer.concat(lines));
+        // A link is removed, not followed; a directory given a log's name (a restored cache is not ours) too.
         for (const name of logs)
-            (0,external_node_fs_namespaceObject.unlinkSync)((0,external_node_path_namespaceObject.join)(this.logs, name));
+            (0,external_node_fs_namespaceObject.rmSync)((0,external_node_path_namespaceObject.join)(this.logs, name), { recursive: true, force: true });
         this.index = undefined;
         return removed;
     }
@@ -81149,13 +81151,10 @@ function readBytes(at) {
         (0,external_node_fs_namespaceObject.closeSync)(fd);
     }
 }
-/** The reply on the line at `at`, if the line is `["<key>", <a reply>]` for this key. */
-function readLine(at, key) {
-    const bytes = readBytes(at);
-    if (!bytes)
-        return undefined;
+/** The reply a log line holds, if the line is `["<key>", <a reply>]` for this key. */
+function replyOf(line, key) {
     try {
-        const [lineKey, reply] = JSON.parse(bytes.toString('utf8'));
+        const [lineKey, reply] = JSON.parse(line.toString('utf8'));
         if (lineKey !== key)
             return undefined;
         return storedSchema.parse(reply);

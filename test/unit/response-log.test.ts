@@ -1,5 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { DirResponseCache } from '../../src/adapters/stores/response-cache.js';
 import { tempDir } from '../helpers/cli.js';
@@ -87,5 +94,23 @@ describe('replies in append-only logs', () => {
     );
     expect(child.status).toBe(0);
     expect(new DirResponseCache(dir).get(A)?.text).toBe('from a child');
+  });
+});
+
+describe('a hostile cache directory (restored from elsewhere)', () => {
+  it('never follows a log that is a link, and prunes a directory or a link named like a log', () => {
+    const dir = tempDir('tg-log-hostile-');
+    const outside = join(tempDir('tg-log-outside-'), 'secret.jsonl');
+    writeFileSync(outside, JSON.stringify([A, reply('from outside the cache')]) + '\n');
+    mkdirSync(join(dir, 'log'), { recursive: true });
+    symlinkSync(outside, join(dir, 'log', `00000000a-1-${'1'.repeat(12)}.jsonl`));
+    mkdirSync(join(dir, 'log', `00000000b-1-${'2'.repeat(12)}.jsonl`));
+    const cache = new DirResponseCache(dir);
+    expect(cache.get(A)).toBeUndefined(); // the link is not read
+    cache.put(B, reply('this run'));
+    expect(() => cache.prune(Date.now())).not.toThrow();
+    expect(readdirSync(join(dir, 'log'))).toHaveLength(1); // only this run's replies are left
+    expect(readFileSync(outside, 'utf8')).toContain('from outside the cache'); // the target untouched
+    expect(new DirResponseCache(dir).get(B)?.text).toBe('this run');
   });
 });

@@ -7,6 +7,7 @@ import {
   openSync,
   readdirSync,
   readSync,
+  rmSync,
   unlinkSync,
   utimesSync,
   writeSync,
@@ -126,7 +127,8 @@ export class DirResponseCache implements ResponseCache {
     this.closeOwn();
     const compacted = join(this.logs, logName());
     if (lines.length) writeFileAtomic(compacted, Buffer.concat(lines));
-    for (const name of logs) unlinkSync(join(this.logs, name));
+    // A link is removed, not followed; a directory given a log's name (a restored cache is not ours) too.
+    for (const name of logs) rmSync(join(this.logs, name), { recursive: true, force: true });
     this.index = undefined;
     return removed;
   }
