@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Warm starts vs fresh processes, side by side: one isolated pytest run of one short test, started fresh
-(subprocess) and warm (forked by the fork server, tracer/tracegate_tracer/forkserver.py), alternated.
+(subprocess), forked by a fork server that imported pytest alone, and forked by one that imported pytest's
+default plugins too (tracer/tracegate_tracer/forkserver.py, as shipped), alternated.
 
 Usage: python3 scripts/bench-warm.py [--image IMAGE] [--package NAME] [--runs N]
 
@@ -20,6 +21,8 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MODES = ("fresh", "warm-pytest", "warm")
+"""A fresh process; forked by a server that imported pytest alone; forked by one that imported its plugins too."""
 
 
 def _image_of(package: str) -> str:
@@ -45,9 +48,10 @@ def outside(args: argparse.Namespace) -> None:
         sys.exit(done.stderr[-2000:])
     found = json.loads(done.stdout.strip().splitlines()[-1])
     print(f"image {image} ({args.package}), {args.runs} runs each, alternated")
-    for mode in ("fresh", "warm"):
-        print(f"  {mode:5}  median {found[mode]['median']:.3f} s  min {found[mode]['min']:.3f} s")
+    for mode in MODES:
+        print(f"  {mode:11}  median {found[mode]['median']:.3f} s  min {found[mode]['min']:.3f} s")
     print(f"  fresh / warm (medians): {found['fresh']['median'] / found['warm']['median']:.2f}x")
+    print(f"  warm-pytest / warm (medians): {found['warm-pytest']['median'] / found['warm']['median']:.2f}x")
 
 
 def inside(args: argparse.Namespace) -> None:
@@ -63,10 +67,13 @@ def inside(args: argparse.Namespace) -> None:
     os.chmod("/bench/run/test_one.py", 0o644)
     env = pytest_run.environment("/tracer", "tracegate_measure_plugin")
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_one.py"]
-    seconds: dict[str, list[float]] = {"fresh": [], "warm": []}
+    seconds: dict[str, list[float]] = {mode: [] for mode in MODES}
+    with_plugins = forkserver._pytest_preload
     for index in range(args.runs):
-        for mode, fresh in (("fresh", None), ("warm", {args.package})) if index % 2 == 0 else \
-                (("warm", {args.package}), ("fresh", None)):
+        for mode in MODES if index % 2 == 0 else MODES[::-1]:
+            fresh = None if mode == "fresh" else {args.package}
+            # `warm-pytest`: the server imports pytest alone, its plugins left to each run (the tree before).
+            forkserver._pytest_preload = (lambda preload, _args: preload) if mode == "warm-pytest" else with_plugins
             sandbox = Sandbox("/bench/work", index, 30000 + index)
             os.makedirs(sandbox.work_dir, exist_ok=True)
             sandbox.prepare()

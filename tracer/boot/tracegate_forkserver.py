@@ -5,7 +5,8 @@ pytest's own import (0.28 s of a 0.38 s run of one trivial test, measured in an
 environment image). This server is started once per driver and interpreter
 setting (the flags and every variable the interpreter reads at start: the
 driver keys servers by them, tracegate_tracer/forkserver.py), imports PRELOAD
-(`pytest`, or a script's first imports, comma-separated) — exactly what every such run imports first — and then
+(`pytest` and its default plugins, or a script's first imports, comma-separated) — exactly what every such run
+imports first — and then
 forks one child per run. A child is a fresh process as far as the run can
 tell: its own session, the run's uid and gid with no supplementary groups and
 dumpable again (so /proc/self is its own, as after exec), its umask and
@@ -29,8 +30,26 @@ Nothing of a request outlives its child in the server's memory.
 
 import sys
 
-for _name in filter(None, (sys.argv[2] if len(sys.argv) > 2 else "").split(",")):
-    __import__(_name)  # PRELOAD first, so that what it imports is told apart from the server's own modules
+
+def _preload(names: list) -> None:
+    """PRELOAD's modules in order; `pytest:plugins` is pytest's default plugins (`_pytest.<name>`), less the
+    names given as `!NAME`: a pytest run imports them at its configuration, before anything of its own."""
+    for name in names:
+        if name == "pytest:plugins":
+            try:
+                from _pytest.config import default_plugins
+            except ImportError:  # a pytest without the list: pytest alone
+                continue
+            skipped = {n[1:] for n in names if n.startswith("!")}
+            for plugin in default_plugins:
+                if plugin not in skipped:
+                    __import__(f"_pytest.{plugin}")
+        elif not name.startswith("!"):
+            __import__(name)
+
+
+_preload(list(filter(None, (sys.argv[2] if len(sys.argv) > 2 else "").split(","))))
+# PRELOAD first, so that what it imports is told apart from the server's own modules.
 _KEEP = frozenset(sys.modules)
 """What a run's process may find imported: the interpreter's start and PRELOAD; the rest is the server's."""
 

@@ -73,9 +73,15 @@ def _run(place, name, fresh, command=None, timeout=60.0, env_extra=None):
     return outcome, out
 
 
-def test_a_warm_run_sees_what_a_fresh_one_sees(place):
-    cold, cold_out = _run(place, "cold", None)
-    warm, warm_out = _run(place, "warm", set())
+PYTEST = [sys.executable, "-m", "pytest", "-q"]
+
+
+@pytest.mark.parametrize("blocking", [["-p", "no:cacheprovider"], ["-pno:cacheprovider", "-p", "no:doctest"]])
+def test_a_warm_run_sees_what_a_fresh_one_sees(place, blocking):
+    # `modules` too: the server preloads pytest's default plugins, less those the command blocks.
+    command = [*PYTEST, *blocking, "test_seen.py"]
+    cold, cold_out = _run(place, "cold", None, command)
+    warm, warm_out = _run(place, "warm", set(), command)
     assert cold.exit_code == warm.exit_code == 0, (cold.stdout, warm.stdout, warm.stderr)
     seen = {name: json.loads(path.read_text()) for name, path in (("cold", cold_out), ("warm", warm_out))}
     assert seen["cold"]["warm"] is False and seen["warm"]["warm"] is True
@@ -88,6 +94,13 @@ def test_a_warm_run_sees_what_a_fresh_one_sees(place):
         assert open(f"{path}.atexit").read() == "ran"
     assert warm.max_rss_bytes and warm.max_rss_bytes > 1 << 20  # the server's wait4 of the child
     assert "1 passed" in warm.stdout
+
+
+def test_a_pytest_preload_leaves_out_the_plugins_a_run_blocks():
+    preload = forkserver._pytest_preload("pytest", ["-q", "-p", "no:doctest", "-pno:cacheprovider", "-p", "xdist",
+                                                    "--", "-p", "no:junitxml"])
+    assert preload == "pytest,pytest:plugins,!cacheprovider,!doctest,!stepwise"
+    assert forkserver._pytest_preload("pytest", ["test_x.py"]) == "pytest,pytest:plugins"
 
 
 def test_exit_codes_and_errors_come_back_as_from_a_fresh_process(place):
