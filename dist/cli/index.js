@@ -68030,9 +68030,54 @@ function readRegularFile(path, options) {
 }
 /** readRegularFile's bytes, undecoded. */
 function readRegularBytes(path, options) {
+    const { fd, stats } = openRegular(path, options.follow);
+    try {
+        if (options.singleLink && stats.nlink > 1)
+            throw new UnreadableFileError(path, `is a file with ${stats.nlink} hard links (another name of it may be elsewhere: copy it in instead of linking it)`);
+        if (stats.size > options.maxBytes)
+            throw new UnreadableFileError(path, `is ${stats.size} bytes, over the ${options.maxBytes} read at most`);
+        // One byte more than it holds: reading it means the file grew after it was checked.
+        const buffer = Buffer.alloc(stats.size + 1);
+        const size = readAt(fd, buffer, 0);
+        if (size > stats.size)
+            throw new UnreadableFileError(path, 'grew while it was read');
+        return buffer.subarray(0, size);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+/**
+ * The `length` bytes at `offset` of `path` (a line of a log, where an index
+ * says it is), opened and checked as readRegularBytes does, a link never
+ * followed; undefined when the file is gone, is not a regular file, or ends
+ * before them.
+ */
+function readRegularRange(path, offset, length) {
     let fd;
     try {
-        fd = (0,external_node_fs_namespaceObject.openSync)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK | (options.follow ? 0 : external_node_fs_namespaceObject.constants.O_NOFOLLOW));
+        ({ fd } = openRegular(path, false));
+    }
+    catch {
+        return undefined;
+    }
+    try {
+        const buffer = Buffer.alloc(length);
+        return readAt(fd, buffer, offset) === length ? buffer : undefined;
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+/**
+ * `path` opened for reading, non-blocking (a named pipe never hangs the run),
+ * if it is a regular file (checked on the descriptor: what is read is what
+ * was checked); else UnreadableFileError saying what it is.
+ */
+function openRegular(path, follow) {
+    let fd;
+    try {
+        fd = (0,external_node_fs_namespaceObject.openSync)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK | (follow ? 0 : external_node_fs_namespaceObject.constants.O_NOFOLLOW));
     }
     catch (error) {
         if (error.code === 'ELOOP')
@@ -68041,24 +68086,21 @@ function readRegularBytes(path, options) {
     }
     try {
         const stats = (0,external_node_fs_namespaceObject.fstatSync)(fd);
-        if (!stats.isFile())
-            throw new UnreadableFileError(path, `is ${kindOf(stats)}`);
-        if (options.singleLink && stats.nlink > 1)
-            throw new UnreadableFileError(path, `is a file with ${stats.nlink} hard links (another name of it may be elsewhere: copy it in instead of linking it)`);
-        if (stats.size > options.maxBytes)
-            throw new UnreadableFileError(path, `is ${stats.size} bytes, over the ${options.maxBytes} read at most`);
-        // One byte more than it holds: reading it means the file grew after it was checked.
-        const buffer = Buffer.alloc(stats.size + 1);
-        let size = 0;
-        for (let n = 1; n > 0 && size < buffer.length; size += n)
-            n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, size, buffer.length - size, size);
-        if (size > stats.size)
-            throw new UnreadableFileError(path, 'grew while it was read');
-        return buffer.subarray(0, size);
+        if (stats.isFile())
+            return { fd, stats };
+        throw new UnreadableFileError(path, `is ${kindOf(stats)}`);
     }
-    finally {
+    catch (error) {
         (0,external_node_fs_namespaceObject.closeSync)(fd);
+        throw error;
     }
+}
+/** Fills `buffer` from `offset` of the open file, up to its end; the bytes read. */
+function readAt(fd, buffer, offset) {
+    let size = 0;
+    for (let n = 1; n > 0 && size < buffer.length; size += n)
+        n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, size, buffer.length - size, offset + size);
+    return size;
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/stores/atomic.ts
@@ -81131,25 +81173,7 @@ function listLogs(dir) {
 }
 /** The line's bytes, read where the index says; undefined when the log is gone or short. */
 function readBytes(at) {
-    let fd;
-    try {
-        fd = (0,external_node_fs_namespaceObject.openSync)(at.log, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW);
-    }
-    catch {
-        return undefined;
-    }
-    try {
-        if (!(0,external_node_fs_namespaceObject.fstatSync)(fd).isFile() || at.length > MAX_STORED_BYTES)
-            return undefined;
-        const buffer = Buffer.alloc(at.length);
-        let size = 0;
-        for (let n = 1; n > 0 && size < at.length; size += n)
-            n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, size, at.length - size, at.offset + size);
-        return size === at.length ? buffer : undefined;
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
+    return at.length > MAX_STORED_BYTES ? undefined : readRegularRange(at.log, at.offset, at.length);
 }
 /** The reply a log line holds, if the line is `["<key>", <a reply>]` for this key. */
 function replyOf(line, key) {
@@ -91736,12 +91760,30 @@ async function runGate(request, ports) {
     finally {
         // Also after a failed run, so a re-run does not redo its work.
         if (shared) {
-            const pruned = responses?.prune?.(started) ?? 0;
-            if (pruned)
-                logger.log(`Left ${pruned} reply(ies) of other runs out of the shared cache (none was read).`);
+            pruneReplies(responses, started, logger);
             await shared.store.save(shared.paths, shared.keys);
         }
     }
+}
+/**
+ * The replies of other runs left out of the shared cache before it is saved
+ * (those this run neither read nor wrote since `since`). A prune that fails
+ * (a file it may not remove) costs a larger entry only: warned, never the
+ * run's outcome, and the entry is still saved.
+ */
+function pruneReplies(responses, since, logger) {
+    let pruned;
+    try {
+        pruned = responses?.prune?.(since) ?? 0;
+    }
+    catch (error) {
+        logger.warn(`Could not leave other runs' replies out of the shared cache (${messageOf(error)}); ` +
+            'the entry is saved with them: larger, still correct. Make the cache directory writable ' +
+            "(--cache) to keep it to this run's replies.");
+        return;
+    }
+    if (pruned)
+        logger.log(`Left ${pruned} reply(ies) of other runs out of the shared cache (none was read).`);
 }
 /**
  * The gate over a sharded run: the shards' results merged into the one run they are parts of

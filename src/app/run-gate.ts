@@ -30,6 +30,7 @@ import { cacheLayout } from '../adapters/stores/layout.js';
 import { cacheKeys } from '../adapters/stores/cache-keys.js';
 import { CacheImageShelf } from '../adapters/stores/image-shelf.js';
 import type { GatePorts, GateOutcome } from './ports.js';
+import type { Logger } from './config/assemble.js';
 import { trendRows } from './trend.js';
 import { shardSelection } from './shards.js';
 import { shardPart } from '../stages/select/shard.js';
@@ -161,14 +162,36 @@ export async function runGate(request: GateRequest, ports: GatePorts): Promise<G
   } finally {
     // Also after a failed run, so a re-run does not redo its work.
     if (shared) {
-      const pruned = responses?.prune?.(started) ?? 0;
-      if (pruned)
-        logger.log(
-          `Left ${pruned} reply(ies) of other runs out of the shared cache (none was read).`,
-        );
+      pruneReplies(responses, started, logger);
       await shared.store.save(shared.paths, shared.keys);
     }
   }
+}
+
+/**
+ * The replies of other runs left out of the shared cache before it is saved
+ * (those this run neither read nor wrote since `since`). A prune that fails
+ * (a file it may not remove) costs a larger entry only: warned, never the
+ * run's outcome, and the entry is still saved.
+ */
+export function pruneReplies(
+  responses: ResponseCache | undefined,
+  since: number,
+  logger: Pick<Logger, 'log' | 'warn'>,
+): void {
+  let pruned: number;
+  try {
+    pruned = responses?.prune?.(since) ?? 0;
+  } catch (error) {
+    logger.warn(
+      `Could not leave other runs' replies out of the shared cache (${messageOf(error)}); ` +
+        'the entry is saved with them: larger, still correct. Make the cache directory writable ' +
+        "(--cache) to keep it to this run's replies.",
+    );
+    return;
+  }
+  if (pruned)
+    logger.log(`Left ${pruned} reply(ies) of other runs out of the shared cache (none was read).`);
 }
 
 /** What a door asks of the merge: the gate request's, and where the shards' results are. */

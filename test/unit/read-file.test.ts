@@ -1,7 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readRegularFile, UnreadableFileError } from '../../src/adapters/stores/read-file.js';
+import {
+  readRegularFile,
+  readRegularRange,
+  UnreadableFileError,
+} from '../../src/adapters/stores/read-file.js';
 import { readResults } from '../../src/adapters/stores/results-dir.js';
 import { UsageError } from '../../src/errors.js';
 import { tempDir } from '../helpers/cli.js';
@@ -46,6 +50,14 @@ describe('the host reads only the regular files it meant, within a bound', () =>
     expect(refusal(() => readRegularFile(file, { maxBytes: 4, follow: false }))).toMatch(
       /is 8 bytes, over the 4 read at most/,
     );
+  });
+
+  it('reads a range of a regular file only: never a link, a pipe, a device, or past its end', () => {
+    expect(readRegularRange(file, 1, 3)?.toString()).toBe('"a"');
+    expect(readRegularRange(file, 0, 8)?.toString()).toBe('{"a": 1}');
+    expect(readRegularRange(file, 4, 5)).toBeUndefined(); // ends one byte short
+    for (const path of [link, fifo, '/dev/zero', join(dir, 'sub'), join(dir, 'gone')])
+      expect(readRegularRange(path, 0, 1)).toBeUndefined();
   });
 
   it('compare --candidate on a device or a pipe is a usage error that says what to give', () => {

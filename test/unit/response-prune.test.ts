@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DirResponseCache } from '../../src/adapters/stores/response-cache.js';
+import { pruneReplies } from '../../src/app/run-gate.js';
 import { tempDir } from '../helpers/cli.js';
 
 const reply = (text: string) => ({
@@ -53,5 +54,40 @@ describe("the shared cache keeps this run's replies only", () => {
     const dir = tempDir('tg-prune-empty-');
     expect(new DirResponseCache(join(dir, 'responses')).prune(Date.now())).toBe(0);
     expect(existsSync(join(dir, 'responses'))).toBe(false);
+  });
+
+  it("a prune that fails is a warning: the run's outcome and the entry's save go on", () => {
+    const said: string[] = [];
+    const logger = {
+      log: (m: string) => said.push(`log ${m}`),
+      warn: (m: string) => said.push(`warn ${m}`),
+    };
+    const failing = {
+      get: () => undefined,
+      put: () => undefined,
+      prune: () => {
+        throw Object.assign(
+          new Error("EACCES: permission denied, unlink 'responses/log/x.jsonl'"),
+          {
+            code: 'EACCES',
+          },
+        );
+      },
+    };
+    expect(() => pruneReplies(failing, Date.now(), logger)).not.toThrow();
+    expect(said).toEqual([
+      expect.stringMatching(
+        /^warn Could not leave other runs' replies out of the shared cache \(EACCES: permission denied.*\); the entry is saved with them.*Make the cache directory writable/,
+      ),
+    ]);
+    said.length = 0;
+    const dir = tempDir('tg-prune-ok-');
+    new DirResponseCache(dir).put(key(1), reply('r1'));
+    pruneReplies(new DirResponseCache(dir), Date.now(), logger); // read nothing: prunes the one reply
+    expect(said).toEqual([
+      'log Left 1 reply(ies) of other runs out of the shared cache (none was read).',
+    ]);
+    pruneReplies(undefined, Date.now(), logger);
+    expect(said).toHaveLength(1);
   });
 });

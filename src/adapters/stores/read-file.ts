@@ -47,20 +47,8 @@ export function readRegularFile(path: string, options: ReadOptions): string {
 
 /** readRegularFile's bytes, undecoded. */
 export function readRegularBytes(path: string, options: ReadOptions): Buffer {
-  let fd: number;
+  const { fd, stats } = openRegular(path, options.follow);
   try {
-    fd = openSync(
-      path,
-      constants.O_RDONLY | constants.O_NONBLOCK | (options.follow ? 0 : constants.O_NOFOLLOW),
-    );
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOOP')
-      throw new UnreadableFileError(path, 'is a symbolic link, which is not followed here');
-    throw error;
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) throw new UnreadableFileError(path, `is ${kindOf(stats)}`);
     if (options.singleLink && stats.nlink > 1)
       throw new UnreadableFileError(
         path,
@@ -73,12 +61,66 @@ export function readRegularBytes(path: string, options: ReadOptions): Buffer {
       );
     // One byte more than it holds: reading it means the file grew after it was checked.
     const buffer = Buffer.alloc(stats.size + 1);
-    let size = 0;
-    for (let n = 1; n > 0 && size < buffer.length; size += n)
-      n = readSync(fd, buffer, size, buffer.length - size, size);
+    const size = readAt(fd, buffer, 0);
     if (size > stats.size) throw new UnreadableFileError(path, 'grew while it was read');
     return buffer.subarray(0, size);
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The `length` bytes at `offset` of `path` (a line of a log, where an index
+ * says it is), opened and checked as readRegularBytes does, a link never
+ * followed; undefined when the file is gone, is not a regular file, or ends
+ * before them.
+ */
+export function readRegularRange(path: string, offset: number, length: number): Buffer | undefined {
+  let fd: number;
+  try {
+    ({ fd } = openRegular(path, false));
+  } catch {
+    return undefined;
+  }
+  try {
+    const buffer = Buffer.alloc(length);
+    return readAt(fd, buffer, offset) === length ? buffer : undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * `path` opened for reading, non-blocking (a named pipe never hangs the run),
+ * if it is a regular file (checked on the descriptor: what is read is what
+ * was checked); else UnreadableFileError saying what it is.
+ */
+function openRegular(path: string, follow: boolean): { fd: number; stats: Stats } {
+  let fd: number;
+  try {
+    fd = openSync(
+      path,
+      constants.O_RDONLY | constants.O_NONBLOCK | (follow ? 0 : constants.O_NOFOLLOW),
+    );
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new UnreadableFileError(path, 'is a symbolic link, which is not followed here');
+    throw error;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (stats.isFile()) return { fd, stats };
+    throw new UnreadableFileError(path, `is ${kindOf(stats)}`);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
+
+/** Fills `buffer` from `offset` of the open file, up to its end; the bytes read. */
+function readAt(fd: number, buffer: Buffer, offset: number): number {
+  let size = 0;
+  for (let n = 1; n > 0 && size < buffer.length; size += n)
+    n = readSync(fd, buffer, size, buffer.length - size, offset + size);
+  return size;
 }

@@ -1,12 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,
-  constants,
-  fstatSync,
   lstatSync,
   openSync,
   readdirSync,
-  readSync,
   rmSync,
   unlinkSync,
   utimesSync,
@@ -15,7 +12,7 @@ import {
 import { join } from 'node:path';
 import { z } from 'zod';
 import { makeDirs, writeFileAtomic, writing } from './atomic.js';
-import { readRegularBytes, readRegularFile } from './read-file.js';
+import { readRegularBytes, readRegularFile, readRegularRange } from './read-file.js';
 import type { ResponseCache } from '../../contracts/ports.js';
 import type { Completion } from '../../contracts/model.js';
 
@@ -192,22 +189,7 @@ function listLogs(dir: string): string[] {
 
 /** The line's bytes, read where the index says; undefined when the log is gone or short. */
 function readBytes(at: At): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = openSync(at.log, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch {
-    return undefined;
-  }
-  try {
-    if (!fstatSync(fd).isFile() || at.length > MAX_STORED_BYTES) return undefined;
-    const buffer = Buffer.alloc(at.length);
-    let size = 0;
-    for (let n = 1; n > 0 && size < at.length; size += n)
-      n = readSync(fd, buffer, size, at.length - size, at.offset + size);
-    return size === at.length ? buffer : undefined;
-  } finally {
-    closeSync(fd);
-  }
+  return at.length > MAX_STORED_BYTES ? undefined : readRegularRange(at.log, at.offset, at.length);
 }
 
 /** The reply a log line holds, if the line is `["<key>", <a reply>]` for this key. */
