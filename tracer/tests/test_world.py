@@ -1,6 +1,7 @@
 """World-model kinds (W1-W4): outcomes, peak memory, wall time and hot spots known by construction."""
 
 import json
+import os
 import signal
 
 import pytest
@@ -366,3 +367,38 @@ def test_a_profile_names_what_is_near_each_lists_top_for_the_harvests_to_compare
     assert NEAR == 0.25
     # Within a quarter of the hottest value (100): a, b and c (76), not d (74); a zero never leads.
     assert near_top(profile) == {"hot_methods_time": ["a", "b", "c"], "hot_lines_time": ["m.py:3"]}
+
+
+def test_only_a_clean_run_that_times_nothing_starts_warm(tmp_path, monkeypatch):
+    """A group asked no wall time (W3) starts its one clean run warm (it gives the outcome only); a timed
+    clean run, the memory run and the profile runs are fresh processes."""
+    from tracegate_tracer import measure, pytest_run
+    from tracegate_tracer.sandbox import Sandbox
+
+    from conftest import TRACER_ROOT, Harness
+
+    directory = Harness(tmp_path).instance_dir(PACKAGE)
+    started = []
+    real = pytest_run.run_command
+
+    def spy(command, cwd, env, timeout, sandbox, fresh=None, populate=False):
+        with open(env["TRACEGATE_MEASURE"], encoding="utf-8") as handle:
+            started.append((json.load(handle)["mode"], fresh is not None, populate))
+        return real(command, cwd, env, timeout, sandbox, fresh, populate)
+
+    monkeypatch.setattr(pytest_run, "run_command", spy)
+    monkeypatch.delenv("TRACEGATE_WARM_MEASURE", raising=False)
+
+    def run(specs):
+        sandbox = Sandbox(str(tmp_path / f"work-{specs[0]['id']}"), 0, None)
+        os.makedirs(sandbox.work_dir)
+        sandbox.prepare()
+        results = measure.run(specs, [{"id": s["id"], "stats": {}} for s in specs], sandbox, TRACER_ROOT)
+        assert [r["status"] for r in results] == ["ok"] * len(specs), results
+        return list(started)
+
+    untimed = run([spec(directory, f"u-{k}", k, "adult") for k in ("W1_Outcome", "W2_PeakMemory", "W4_Profile")])
+    assert untimed == [("clean", True, False), ("memory", False, False)] + [("profile", False, True)] * 3
+    started.clear()
+    timed = run([spec(directory, "t-wall", "W3_WallTime", "fast"), spec(directory, "t-out", "W1_Outcome", "fast")])
+    assert timed == [("clean", False, True)] * 5

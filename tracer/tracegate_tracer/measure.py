@@ -84,7 +84,7 @@ def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root:
                 "top": first["mutant"]["file"].replace("\\", "/").lstrip("/").split("/")[0].removesuffix(".py")}
     measurement: dict[str, Any] = {"load": {"before": _load()}}
     runs = CLEAN_RUNS if "W3_WallTime" in kinds else 1
-    # An outcome (W1 alone) starts warm (forkserver.py); a measurement starts fresh. A forked child pays
+    # An outcome starts warm (forkserver.py); a measurement starts fresh. A forked child pays
     # first-touch costs in the test — copy-on-write faults on its parent's objects, its parent's file pages
     # mapped lazily — which a fresh process paid during its imports: warm wall times were 1.13x fresh at the
     # median (p90 1.95x). TRACEGATE_WARM_MEASURE=1 starts the clean and profile runs warm, the child first
@@ -93,13 +93,15 @@ def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root:
     # where two fresh harvests are 0.99x, p90 1.04x) and 4% of its profiles' leaders differed (0.6% between
     # two fresh ones): the speed would be bought with the answers. The memory run is always fresh: a
     # populated child's arenas hold room a fresh process would have had to map, and small peaks read low.
-    outcome_only = kinds <= {"W1_Outcome"}
-    warm = outcome_only or (os.environ.get("TRACEGATE_WARM_MEASURE") == "1" and forkserver.can_populate())
-    fresh = forkserver.fresh_for(specs) if warm else None
-    populate = not outcome_only
+    # A clean run that times nothing (no W3 asked: its outcome is all it gives) starts warm too.
+    timed = "W3_WallTime" in kinds
+    warm_measure = os.environ.get("TRACEGATE_WARM_MEASURE") == "1" and forkserver.can_populate()
+    warm = forkserver.fresh_for(specs)
+    clean_fresh = warm if warm_measure or not timed else None
+    measure_fresh = warm if warm_measure else None
     try:
-        clean = [_run_once("clean", tests, run_dir, instance_dir, scope, env, timeout, sandbox, i, copy, fresh,
-                           populate) for i in range(runs)]
+        clean = [_run_once("clean", tests, run_dir, instance_dir, scope, env, timeout, sandbox, i, copy,
+                           clean_fresh, timed) for i in range(runs)]
         outcomes = {json.dumps(c["outcome"], sort_keys=True) for c in clean}
         if len(outcomes) > 1:
             raise Refused(f"the test's outcome differs between clean runs ({' vs '.join(sorted(outcomes))})")
@@ -113,7 +115,7 @@ def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root:
         if "W4_Profile" in kinds:
             measurement["profile"] = _median_profile([
                 _run_once("profile", tests, run_dir, instance_dir, scope, env, timeout, sandbox, i, copy,
-                          fresh, populate)["profile"]
+                          measure_fresh, True)["profile"]
                 for i in range(PROFILE_RUNS)])
     except TimeoutError as exc:
         return [r if r.get("status") == "invalid" else dict(r, status="timeout", reason=str(exc)) for r in results]
