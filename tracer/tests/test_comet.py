@@ -6,8 +6,10 @@ refuses without it: see test_refuses_without_its_own_mount); the Docker backend'
 test/integration/comet.test.ts.
 """
 
+import importlib.util
 import json
 import os
+import stat
 import subprocess
 import sys
 import textwrap
@@ -273,3 +275,29 @@ def test_a_reference_called_in_a_forked_child_behaves_as_in_a_process_of_its_own
     first, calls = comet.call_batch({"module": "statepkg.threaded", "qualname": "same", "inputs": [[1]],
                                      "first": [2]}, str(root), sandbox, tracer_root)
     assert first is None and calls[0]["return"] == "1"
+
+
+def test_each_bug_starts_from_one_compiled_copy_no_run_can_read(tmp_path, package):
+    work = tmp_path / "work"
+    work.mkdir()
+    comet._PRISTINE.clear()
+    sys.path.insert(0, str(package))
+    importlib.invalidate_caches()
+    try:
+        versions = [comet.Versions(m, str(work / f"comet-{i}"), unmasked_ok=True) for i, m in enumerate((CLAMP, LOOP))]
+    finally:
+        sys.path.remove(str(package))
+        sys.modules.pop("bugpkg", None)
+    folder = work / "comet-pristine"
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700  # the correct version, never readable to a run
+    assert len(list(folder.iterdir())) == 1  # copied and compiled once for both bugs
+    for version in versions:
+        for name, text in (("correct", version.correct_text), ("buggy", version.buggy_text)):
+            source = os.path.join(version.path(name), "mod.py")
+            assert open(source, encoding="utf-8").read() == text
+            with open(importlib.util.cache_from_source(source), "rb") as handle:
+                header = handle.read(16)
+            # checked against its own source's hash at import: never the other version's byte-code
+            assert header[4:8] == (3).to_bytes(4, "little")
+            assert header[8:16] == importlib.util.source_hash(text.encode())
+        version.close()

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import ast
 import compileall
+import hashlib
 import importlib.util
 import json
 import os
@@ -90,9 +91,31 @@ def _copy(source: str, dest: str) -> None:
 
 def _compiled(root: str) -> None:
     """Byte-code beside every module of a version, written once and checked against its source's hash at each
-    import (CHECKED_HASH: a .pyc never stands in for other text), so that the runs of a bug (up to eight, each a
-    fresh process) do not each compile the package from source again."""
+    import (CHECKED_HASH: a .pyc never stands in for other text), so that the runs of a bug (six, each a fresh
+    process) do not each compile the package from source again."""
     compileall.compile_dir(root, quiet=2, invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
+
+
+_PRISTINE: dict[str, str] = {}
+"""The correct version of each package (its place -> a copy), copied and compiled once per driver: each bug of
+the package starts from this copy instead of copying and compiling the whole package again."""
+
+
+def _pristine(place: str, work_dir: str) -> str:
+    """The compiled copy of the package at `place`, made at the first bug of a driver (the place then holds the
+    correct version, as every Versions.close leaves it), in a folder only the driver can read."""
+    found = _PRISTINE.get(place)
+    if found is not None and os.path.isdir(found):
+        return found
+    folder = os.path.join(work_dir, "comet-pristine")
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    os.chmod(folder, 0o700)  # the correct version is never readable to a run
+    dest = os.path.join(folder, hashlib.sha256(place.encode()).hexdigest()[:16])
+    shutil.rmtree(dest, ignore_errors=True)
+    _copy(place, dest)
+    _compiled(dest)
+    _PRISTINE[place] = dest
+    return dest
 
 
 def _public(root: str) -> None:
@@ -125,13 +148,17 @@ class Versions:
         shutil.rmtree(store, ignore_errors=True)
         os.makedirs(store, mode=0o700)
         os.chmod(store, 0o700)
-        _copy(self.place, self.path("correct"))
+        shutil.copytree(_pristine(self.place, os.path.dirname(store)), self.path("correct"), symlinks=False)
         self.correct_text = self._read("correct")
         self.buggy_text = apply_mutant(self.correct_text, mutant, rel)
-        _copy(self.path("correct"), self.path("buggy"))
+        shutil.copytree(self.path("correct"), self.path("buggy"), symlinks=False)
         self._write("buggy", self.buggy_text)
-        for name in ("correct", "buggy"):
-            _compiled(self.path(name))
+        source = os.path.join(self.path("buggy"), self.inner)
+        try:  # the mutated module's byte-code; the rest is the correct version's
+            py_compile.compile(source, cfile=importlib.util.cache_from_source(source), doraise=True,
+                               invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
+        except py_compile.PyCompileError:
+            pass  # its import compiles it from source and fails there, as a fresh process's would
         self.installed: str | None = None
 
     def path(self, name: str) -> str:
