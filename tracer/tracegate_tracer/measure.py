@@ -83,7 +83,8 @@ def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root:
         copy = {"root": mutant_root,
                 "top": first["mutant"]["file"].replace("\\", "/").lstrip("/").split("/")[0].removesuffix(".py")}
     measurement: dict[str, Any] = {"load": {"before": _load()}}
-    runs = CLEAN_RUNS if "W3_WallTime" in kinds else 1
+    timed = "W3_WallTime" in kinds
+    runs = CLEAN_RUNS if timed else 1
     # An outcome starts warm (forkserver.py); a measurement starts fresh. A forked child pays
     # first-touch costs in the test — copy-on-write faults on its parent's objects, its parent's file pages
     # mapped lazily — which a fresh process paid during its imports: warm wall times were 1.13x fresh at the
@@ -94,11 +95,10 @@ def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root:
     # two fresh ones): the speed would be bought with the answers. The memory run is always fresh: a
     # populated child's arenas hold room a fresh process would have had to map, and small peaks read low.
     # A clean run that times nothing (no W3 asked: its outcome is all it gives) starts warm too.
-    timed = "W3_WallTime" in kinds
     warm_measure = os.environ.get("TRACEGATE_WARM_MEASURE") == "1" and forkserver.can_populate()
-    warm = forkserver.fresh_for(specs)
-    clean_fresh = warm if warm_measure or not timed else None
-    measure_fresh = warm if warm_measure else None
+    own = forkserver.fresh_for(specs)  # what a warm run must still import itself
+    clean_fresh = own if warm_measure or not timed else None
+    measure_fresh = own if warm_measure else None
     try:
         clean = [_run_once("clean", tests, run_dir, instance_dir, scope, env, timeout, sandbox, i, copy,
                            clean_fresh, timed) for i in range(runs)]
