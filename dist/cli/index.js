@@ -81106,9 +81106,8 @@ class DirResponseCache {
         const compacted = (0,external_node_path_namespaceObject.join)(this.logs, logName());
         if (lines.length)
             writeFileAtomic(compacted, Buffer.concat(lines));
-        // A link is removed, not followed; a directory given a log's name (a restored cache is not ours) too.
         for (const name of logs)
-            (0,external_node_fs_namespaceObject.rmSync)((0,external_node_path_namespaceObject.join)(this.logs, name), { recursive: true, force: true });
+            removeLog((0,external_node_path_namespaceObject.join)(this.logs, name));
         this.index = undefined;
         return removed;
     }
@@ -81170,6 +81169,23 @@ function listLogs(dir) {
         return [];
     }
     return names.filter((name) => LOG_NAME.test(name)).sort();
+}
+/**
+ * A log gone: a link removed, not followed; a directory given a log's name
+ * (a restored cache is not ours) removed whole. A file removed as a file, so
+ * that a failure names what failed (unlink, not a directory walk).
+ */
+function removeLog(path) {
+    try {
+        if ((0,external_node_fs_namespaceObject.lstatSync)(path).isDirectory())
+            (0,external_node_fs_namespaceObject.rmSync)(path, { recursive: true, force: true });
+        else
+            (0,external_node_fs_namespaceObject.unlinkSync)(path);
+    }
+    catch (error) {
+        if (error.code !== 'ENOENT')
+            throw error;
+    }
 }
 /** The line's bytes, read where the index says; undefined when the log is gone or short. */
 function readBytes(at) {

@@ -124,8 +124,7 @@ export class DirResponseCache implements ResponseCache {
     this.closeOwn();
     const compacted = join(this.logs, logName());
     if (lines.length) writeFileAtomic(compacted, Buffer.concat(lines));
-    // A link is removed, not followed; a directory given a log's name (a restored cache is not ours) too.
-    for (const name of logs) rmSync(join(this.logs, name), { recursive: true, force: true });
+    for (const name of logs) removeLog(join(this.logs, name));
     this.index = undefined;
     return removed;
   }
@@ -185,6 +184,20 @@ function listLogs(dir: string): string[] {
     return [];
   }
   return names.filter((name) => LOG_NAME.test(name)).sort();
+}
+
+/**
+ * A log gone: a link removed, not followed; a directory given a log's name
+ * (a restored cache is not ours) removed whole. A file removed as a file, so
+ * that a failure names what failed (unlink, not a directory walk).
+ */
+function removeLog(path: string): void {
+  try {
+    if (lstatSync(path).isDirectory()) rmSync(path, { recursive: true, force: true });
+    else unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
 
 /** The line's bytes, read where the index says; undefined when the log is gone or short. */
