@@ -10,7 +10,11 @@ import type { LoadedInstance } from './suite.js';
  * reply (ports: VerificationStore).
  */
 
-/** One B1 call: how it ended, what it returned or raised, what it printed. */
+/**
+ * One B1 call: how it ended, what it returned or raised, what it printed. A call
+ * that does not finish within its bounds is a `timeout` whichever bound it
+ * reached (past its time, or out of memory: docs/comet.md, "Bounds").
+ */
 export const callRunSchema = z.strictObject({
   outcome: z.enum(['ok', 'crash', 'timeout']),
   /** The return value's repr (addresses masked, capped with its length and digest). */
@@ -23,12 +27,19 @@ export const callRunSchema = z.strictObject({
 });
 export type CallRun = z.infer<typeof callRunSchema>;
 
-/** One B2 run of the reply's test file under pytest. */
+/**
+ * One B2 run of the reply's test file under pytest, judged by one rule whichever
+ * bound a runaway reaches first (docs/comet.md, "Bounds"): `pass` when pytest
+ * said every test passed, `fail` when a test started and the run did not pass
+ * (a failure, or the run ended otherwise once tests ran: out of memory, past
+ * its time, killed), `error` when no test started.
+ */
 export const testRunSchema = z.strictObject({
-  verdict: z.enum(['pass', 'fail', 'error', 'timeout']),
+  verdict: z.enum(['pass', 'fail', 'error']),
   exit_code: z.number().int().nullable(),
   seconds: z.number().nonnegative(),
-  /** Why an `error` or `timeout` (pytest's own line: a collection error, a missing module). */
+  /** Why an `error` (pytest's own line: a collection error, a missing module), or how a `fail` ended
+   * when it was not pytest's own (out of memory, past its time, killed). */
   reason: z.string().optional(),
 });
 export type TestRun = z.infer<typeof testRunSchema>;

@@ -15,7 +15,9 @@ Writes one JSON object to `out`:
   the instance's), never a behaviour of the program;
 * {"outcome": "ok", "return": repr, "stdout": text} — the call returned;
 * {"outcome": "crash", "exception": name, "message": text, "stdout": text};
-* {"outcome": "timeout"} — the call ran past `call_seconds`.
+* {"outcome": "timeout", "message": why} — the call did not finish within its bounds: it ran past
+  `call_seconds`, or a MemoryError ended it (the run's address space is bounded; which bound a runaway reaches
+  first depends on the machine's speed, so both are one outcome).
 
 Standalone on purpose: the package under test is the only code imported
 besides the standard library (no tracegate module, no sitecustomize).
@@ -37,6 +39,7 @@ import signal
 import sys
 import threading
 import time
+import traceback
 from typing import Any
 
 ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
@@ -141,7 +144,15 @@ def call(config: dict[str, Any]) -> dict[str, Any]:
         signal.setitimer(signal.ITIMER_REAL, 0)
         return {"outcome": "ok", "return": _shown(text, cap), "stdout": _shown(stdout.getvalue(), cap)}
     except _CallTimeout:
-        return {"outcome": "timeout"}
+        return {"outcome": "timeout", "message": f"ran past {float(config.get('call_seconds') or 2.0):g}s"}
+    except MemoryError as exc:
+        # Out of memory is out of a bound, like the alarm: a runaway reaches one or the other first depending
+        # on the machine's speed, so both are `timeout` (docs/comet.md, "Bounds"). The frames go first: they
+        # hold what the call allocated, and nothing below could allocate while they do.
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        traceback.clear_frames(exc.__traceback__)
+        del exc
+        return {"outcome": "timeout", "message": "ran out of memory"}
     except BaseException as exc:  # noqa: BLE001 - every way the call ends is a behaviour
         signal.setitimer(signal.ITIMER_REAL, 0)
         try:

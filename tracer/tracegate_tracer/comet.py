@@ -44,8 +44,9 @@ import py_compile
 import re
 import resource
 import shutil
+import stat
 import sys
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any
 
 from . import pytest_run, queries
@@ -53,16 +54,31 @@ from .linemap import find_function, module_name
 from .sandbox import Sandbox
 
 COMET_KINDS = ("B1_BuggyIO", "B2_RegressionTest")
-CALL_SECONDS = 2.0
+
+
+def _bound(name: str, default: float) -> float:
+    """A bound as TRACEGATE_COMET_BOUNDS sets it (a JSON object in the driver's environment, never forwarded into
+    a container: the tracer's tests scale the bounds to stand in for a much faster or slower machine), else
+    `default`. The rule that judges a run does not depend on them (docs/comet.md, "Bounds")."""
+    try:
+        value = json.loads(os.environ.get("TRACEGATE_COMET_BOUNDS") or "{}").get(name)
+    except (ValueError, AttributeError):
+        value = None
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) and value > 0 else default
+
+
+CALL_SECONDS = _bound("call_seconds", 2.0)
 """A B1 call that runs longer is a `timeout` (the function's own time: the import is not counted)."""
-CALL_PROCESS_SECONDS = 15.0
+CALL_PROCESS_SECONDS = _bound("call_process_seconds", 15.0)
 """A B1 process, import included: past this it is killed (a call stuck where the alarm cannot reach)."""
-TEST_SECONDS = 20.0
-"""A B2 pytest run past this is a `timeout`."""
-REFERENCE_SECONDS = 5
+TEST_SECONDS = _bound("test_seconds", 20.0)
+"""A B2 pytest run past this is stopped: a `fail` once a test has started, an `error` before."""
+REFERENCE_SECONDS = int(_bound("reference_seconds", 5))
 """A reference test stops its call after this long (a buggy version that hangs fails it)."""
-MEMORY_BYTES = 1 << 30
-"""Address space of each run: an allocation past it is a MemoryError inside the run."""
+MEMORY_BYTES = int(_bound("memory_bytes", 1 << 30))
+"""Address space of each run: an allocation past it is a MemoryError inside the run. Which of this bound and a
+time bound a runaway reaches first depends on the machine's speed, so a run is judged the same either way: B1's
+call is a `timeout` (tracegate_comet_call.py), B2's test a `fail` (judge_test_run)."""
 PROCESSES = 64
 """Processes (and threads) the run's uid may have at once: a fork bomb stops here."""
 FILE_BYTES = 64 << 20
@@ -370,7 +386,12 @@ def call_once(config: dict[str, Any], root: str, sandbox: Sandbox, tracer_root: 
     return found
 
 
-def run_test_file(test_text: str, root: str, sandbox: Sandbox, fresh: Collection[str] = ()) -> dict[str, Any]:
+B2_PLUGIN = "tracegate_b2_plugin"
+"""tracer/boot/b2/: tells the driver how far a B2 run got (a test started, a MemoryError, pytest's status)."""
+
+
+def run_test_file(test_text: str, root: str, sandbox: Sandbox, tracer_root: str,
+                  fresh: Collection[str] = ()) -> dict[str, Any]:
     """One B2 run of the reply's test file in a fresh pytest process: {verdict, exit_code, seconds, reason?}."""
     folder = sandbox.path("regression")
     os.mkdir(folder, 0o700)
@@ -380,26 +401,67 @@ def run_test_file(test_text: str, root: str, sandbox: Sandbox, fresh: Collection
     fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(test_text)
+    progress = os.path.join(folder, ".tracegate-progress")
+    env = dict(_clean_env(root), TRACEGATE_B2_PROGRESS=progress)
+    env["PYTHONPATH"] = os.pathsep.join([env["PYTHONPATH"], os.path.join(tracer_root, "boot", "b2")])
     command = [sys.executable, "-P", "-s", "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider",
-               "-o", "addopts=", "test_regression.py"]
-    run = pytest_run.run_command(command, folder, _clean_env(root), TEST_SECONDS, _Bounded(sandbox), fresh=fresh)
-    found: dict[str, Any] = {"exit_code": run.exit_code, "seconds": run.seconds}
-    if run.timed_out:
-        found.update(verdict="timeout", reason=f"the test ran past {TEST_SECONDS:g}s")
-    elif run.exit_code == 0:
-        found.update(verdict="pass")
-    elif run.exit_code == 1:
-        found.update(verdict="fail")
-    else:
-        import signal
-
-        if isinstance(run.exit_code, int) and run.exit_code < 0:
-            reason = f"the test process was killed by {signal.Signals(-run.exit_code).name}"
-        else:
-            reason = run.problem() or f"pytest exit {run.exit_code}"
-        found.update(verdict="error", reason=reason[:300])
+               "-p", B2_PLUGIN, "-o", "addopts=", "test_regression.py"]
+    run = pytest_run.run_command(command, folder, env, TEST_SECONDS, _Bounded(sandbox), fresh=fresh)
+    found = judge_test_run(run.exit_code, run.timed_out, _progress(progress), run.problem)
+    found.update(exit_code=run.exit_code, seconds=run.seconds)
     _between(sandbox)
     return found
+
+
+def _progress(path: str) -> list[str]:
+    """The plugin's lines (a few bytes each), read without following a link the test may have put there."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return []
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return []
+        data = os.read(fd, 4096)
+    finally:
+        os.close(fd)
+    return data.decode("ascii", "replace").split()[:64] if data else []
+
+
+def judge_test_run(exit_code: int | None, timed_out: bool, progress: list[str],
+                   problem: Callable[[], str | None] = lambda: None) -> dict[str, Any]:
+    """A B2 run's verdict by one rule, whichever bound a runaway reaches first and wherever the exhaustion
+    surfaces (docs/comet.md, "Bounds"):
+
+    * `pass` — pytest's own verdict was that every test passed (its session ended with status 0, and so did
+      the process);
+    * `fail` — a test started and the run did not pass: a test failed, or the run ended otherwise once tests
+      were running (out of memory, past TEST_SECONDS, killed, the interpreter crashed);
+    * `error` — no test started: the file did not collect, held no test, or the run ended before a test began.
+
+    `progress` is what tracegate_b2_plugin wrote (`start`, `memory`, `finish N`)."""
+    import signal
+
+    started = "start" in progress
+    statuses = [progress[i + 1] for i, word in enumerate(progress[:-1]) if word == "finish"]
+    finished = int(statuses[-1]) if statuses and statuses[-1].lstrip("-").isdigit() else None
+    if not timed_out and exit_code == 0 and finished == 0:
+        return {"verdict": "pass"}
+    if timed_out:
+        why = f"the test ran past {TEST_SECONDS:g}s"
+    elif "memory" in progress:
+        why = f"the test ran out of memory (MemoryError past the run's {MEMORY_BYTES >> 20} MiB)"
+    elif isinstance(exit_code, int) and exit_code < 0:
+        why = f"the test process was killed by {signal.Signals(-exit_code).name}"
+    elif finished is None or finished != exit_code:
+        why = f"the test process ended (exit {exit_code}) without pytest's verdict"
+    else:
+        why = None
+    if started:
+        return {"verdict": "fail", **({"reason": why[:300]} if why else {})}
+    if why is None or finished is not None:
+        why = problem() or f"pytest exit {exit_code}"
+    return {"verdict": "error", "reason": f"no test started: {why}"[:300]}
 
 
 # -- a spec ---------------------------------------------------------------------
@@ -445,13 +507,13 @@ def verify(kind: str, target: Any, mutant: Any, reply: Any, sandbox: Sandbox, tr
         runs = {}
         for name in ("buggy", "correct"):
             versions.install(name)
-            runs[name] = run_test_file(test, versions.root, sandbox, {versions.top})
-        if runs["buggy"]["verdict"] in ("fail", "timeout") and runs["correct"]["verdict"] == "pass":
+            runs[name] = run_test_file(test, versions.root, sandbox, tracer_root, {versions.top})
+        if runs["buggy"]["verdict"] == "fail" and runs["correct"]["verdict"] == "pass":
             # Only a test that tells the versions apart is run against their respellings.
             versions.respelled(qualname)
             for name in ("buggy_respelled", "correct_respelled"):
                 versions.install(name)
-                runs[name] = run_test_file(test, versions.root, sandbox, {versions.top})
+                runs[name] = run_test_file(test, versions.root, sandbox, tracer_root, {versions.top})
         return {"kind": kind, "runs": runs}
     finally:
         if own:
@@ -469,8 +531,8 @@ def exposes(verification: dict[str, Any]) -> bool:
 def fail_to_pass(verification: dict[str, Any]) -> bool:
     runs = verification.get("runs") or {}
     verdict = {name: (run or {}).get("verdict") for name, run in runs.items()}
-    return verdict.get("buggy") in ("fail", "timeout") and verdict.get("correct") == "pass" \
-        and verdict.get("buggy_respelled") in ("fail", "timeout") and verdict.get("correct_respelled") == "pass"
+    return verdict.get("buggy") == "fail" and verdict.get("correct") == "pass" \
+        and verdict.get("buggy_respelled") == "fail" and verdict.get("correct_respelled") == "pass"
 
 
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -478,8 +540,8 @@ IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 def reference_test(module: str, qualname: str, reply_input: Any, correct: dict[str, Any]) -> str:
     """A fail-to-pass test from a killing input and the correct version's behaviour on it (B2's reference): the
-    call (stopped after REFERENCE_SECONDS, so a buggy version that hangs fails it) must behave as the correct
-    version did."""
+    call (stopped after REFERENCE_SECONDS, so a buggy version that hangs fails it; the alarm is cancelled as the
+    call ends, so it never fires in pytest's own work after the test) must behave as the correct version did."""
     head = qualname.split(".")[0]
     rest = qualname[len(head):]
     if isinstance(reply_input, str):
@@ -492,10 +554,11 @@ def reference_test(module: str, qualname: str, reply_input: Any, correct: dict[s
     lines = ["import contextlib", "import io", "import json", "import re", "import signal", "",
              f"from {module} import {head}", "", "",
              "def _stop(signum, frame):", f"    raise TimeoutError('over {REFERENCE_SECONDS:g}s')", "", "",
-             "def _call():", *call, "", "",
+             "def _target():", *call, "", "",
+             "def _call():", "    signal.signal(signal.SIGALRM, _stop)", f"    signal.alarm({REFERENCE_SECONDS})",
+             "    try:", "        return _target()", "    finally:", "        signal.alarm(0)", "", "",
              "def _shown(text):", "    return re.sub(r' at 0x[0-9a-fA-F]+', ' at 0x…', text)", "", "",
-             "def test_regression():", "    signal.signal(signal.SIGALRM, _stop)",
-             f"    signal.alarm({REFERENCE_SECONDS})", "    out = io.StringIO()"]
+             "def test_regression():", "    out = io.StringIO()"]
     if correct.get("outcome") == "crash":
         name = str(correct.get("exception"))
         lines += ["    try:", "        with contextlib.redirect_stdout(out):", "            _call()",

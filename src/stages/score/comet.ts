@@ -9,9 +9,10 @@
  *   differently: outcome, return repr, standard output or exception class)
  *   and the predicted outcome is what the buggy version did (ok: return and
  *   standard output exact; crash: the exception class, a bare name naming its
- *   dotted class; timeout: the limit hit).
- * - B2 passes when its test fails (or times out) on the buggy version, passes
- *   on the correct one, and gives the same verdicts on their respellings.
+ *   dotted class; timeout: a bound hit, time or memory).
+ * - B2 passes when its test fails on the buggy version (a bound hit once a
+ *   test runs is a failure), passes on the correct one, and gives the same
+ *   verdicts on their respellings.
  */
 import type { CometRecord, CometReply, Verification } from '../../contracts/comet.js';
 import type { CometKind } from '../../contracts/kinds.js';
@@ -79,7 +80,7 @@ export function cometVerdict(
     const verdicts = Object.fromEntries(
       Object.entries(runs).flatMap(([name, run]) => (run ? [[name, run.verdict]] : [])),
     );
-    const failing = (v: string | undefined) => v === 'fail' || v === 'timeout';
+    const failing = (v: string | undefined) => v === 'fail';
     let reason: string | undefined;
     if (runs.buggy.verdict === 'error' || runs.correct.verdict === 'error')
       reason = `the test does not run: ${runs.buggy.reason ?? runs.correct.reason ?? 'error'}`;

@@ -68,11 +68,14 @@ EXCLUSIVE = ("Exclusive attribution: time and allocations are credited to the re
 BUGGY_IO = ("An input exposes the bug when the buggy and the correct version behave differently on it: another "
             "outcome, return value (its `repr()`, memory addresses written `0x…`), standard output or exception "
             "class. The outcome is `ok` when the call returns, `crash` when it raises (the exception class: the "
-            "bare `__name__` for builtins, else `module.qualname`) and `timeout` when it runs past 2 seconds.")
+            "bare `__name__` for builtins, else `module.qualname`) and `timeout` when it does not finish within its "
+            "bounds: it runs past 2 seconds, or runs out of memory (1 GiB of address space: a `MemoryError` that "
+            "ends the call is a `timeout` too).")
 REGRESSION = ("A regression test is fail-to-pass when pytest fails it on the buggy version and passes it on the "
               "correct one, and gives the same two verdicts on a respelling of each version (renamed locals, "
               "reformatted, each file showing the other version's text): a test must tell the versions apart "
-              "by what they do, not by reading their source.")
+              "by what they do, not by reading their source. A test that runs past 20 seconds or out of memory "
+              "(1 GiB) fails; a file that does not collect is an error, never a failure.")
 QUOTED = (NAMES, LINES, INVOCATION, STEP, ITERATION, OBSERVATION, VALUES, COVERED, BREAK, DEFINITION, USE,
           PAIR, ENTERS, CAUGHT, EXC_NAMES, CRASH, CALL, DEPTH, PREDICATE, OUTCOME, PEAK, WALL, EXCLUSIVE, BUGGY_IO,
           REGRESSION)
