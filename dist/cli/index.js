@@ -67825,6 +67825,30 @@ async function sweep(client, log) {
     if (dirs)
         log(`Removed ${dirs} temp director(ies) left by an interrupted run`);
 }
+/**
+ * The engine's ping within `ms`, measured in time the process could listen: when the event loop was
+ * busy past `ms` (a long synchronous step on a loaded machine), the reply may be waiting unread as the
+ * timer fires, so the poll phase gets one turn (setImmediate runs after it) before the ping is called
+ * unanswered. A dead engine still fails at once (ENOENT, ECONNREFUSED).
+ */
+async function pingWithin(client, ms) {
+    let settled = false;
+    const ping = client.ping().finally(() => (settled = true));
+    ping.catch(() => { });
+    let timer;
+    const late = new Promise((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
+    try {
+        if ((await Promise.race([ping, late])) !== 'late')
+            return;
+    }
+    finally {
+        clearTimeout(timer);
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    if (!settled)
+        throw new HarvestError('no answer');
+    await ping;
+}
 /** Rejects within ~2 intervals of the engine going away (a wait would hang until its timeout). */
 function watchEngine(client, every) {
     let misses = 0;
@@ -67834,7 +67858,7 @@ function watchEngine(client, every) {
         const tick = () => {
             if (stopped)
                 return;
-            withTimeout(client.ping(), every, 'no answer').then(() => {
+            pingWithin(client, every).then(() => {
                 misses = 0;
                 timer = setTimeout(tick, every);
             }, (error) => {
@@ -80798,7 +80822,11 @@ class DirOracleCache {
  * (stages/score/comet.ts) and caches it by instance, environment, tracer and
  * reply (ports: VerificationStore).
  */
-/** One B1 call: how it ended, what it returned or raised, what it printed. */
+/**
+ * One B1 call: how it ended, what it returned or raised, what it printed. A call
+ * that does not finish within its bounds is a `timeout` whichever bound it
+ * reached (past its time, or out of memory: docs/comet.md, "Bounds").
+ */
 const callRunSchema = strictObject({
     outcome: schemas_enum(['ok', 'crash', 'timeout']),
     /** The return value's repr (addresses masked, capped with its length and digest). */
@@ -80809,12 +80837,19 @@ const callRunSchema = strictObject({
     message: schemas_string().optional(),
     seconds: schemas_number().nonnegative(),
 });
-/** One B2 run of the reply's test file under pytest. */
+/**
+ * One B2 run of the reply's test file under pytest, judged by one rule whichever
+ * bound a runaway reaches first (docs/comet.md, "Bounds"): `pass` when pytest
+ * said every test passed, `fail` when a test started and the run did not pass
+ * (a failure, or the run ended otherwise once tests ran: out of memory, past
+ * its time, killed), `error` when no test started.
+ */
 const testRunSchema = strictObject({
-    verdict: schemas_enum(['pass', 'fail', 'error', 'timeout']),
+    verdict: schemas_enum(['pass', 'fail', 'error']),
     exit_code: schemas_number().int().nullable(),
     seconds: schemas_number().nonnegative(),
-    /** Why an `error` or `timeout` (pytest's own line: a collection error, a missing module). */
+    /** Why an `error` (pytest's own line: a collection error, a missing module), or how a `fail` ended
+     * when it was not pytest's own (out of memory, past its time, killed). */
     reason: schemas_string().optional(),
 });
 /** The result line's `verification`: the reply refused (why), or its runs against each version. */
@@ -87653,7 +87688,7 @@ function cometVerdict(kind, parsed, verification) {
             };
         const runs = verification.runs;
         const verdicts = Object.fromEntries(Object.entries(runs).flatMap(([name, run]) => (run ? [[name, run.verdict]] : [])));
-        const failing = (v) => v === 'fail' || v === 'timeout';
+        const failing = (v) => v === 'fail';
         let reason;
         if (runs.buggy.verdict === 'error' || runs.correct.verdict === 'error')
             reason = `the test does not run: ${runs.buggy.reason ?? runs.correct.reason ?? 'error'}`;
@@ -90231,10 +90266,13 @@ async function runPipeline(input, deps) {
             keep(record);
             progress.tick();
         };
-        await Promise.race([
-            queryInstances(answerable, client, input.query.config, answered, deps.signal, verifier),
-            pipeline_aborted(deps.signal),
-        ]);
+        const querying = queryInstances(answerable, client, input.query.config, answered, deps.signal, verifier);
+        await Promise.race([querying, pipeline_aborted(deps.signal)]);
+        // Stopped: no request starts any more; the ones in flight are paid for, so they get a short
+        // while to land (and be cached and recorded) before the run returns, and none is left running
+        // behind it. What is still out after that is asked again by the next run.
+        if (deps.signal?.aborted)
+            await settledWithin(querying, IN_FLIGHT_GRACE_MS);
         await verifier?.settled();
         if (deps.signal?.aborted)
             throw interrupted(deps.signal);
@@ -90335,6 +90373,17 @@ async function runPipeline(input, deps) {
     }
     deps.log(`Wrote ${stores.results.location} and its report`);
     return outcome;
+}
+/** How long a stopped run waits for the requests already in flight. */
+const IN_FLIGHT_GRACE_MS = 10_000;
+/** Settles when `work` settles (either way) or after `ms`, whichever is first. */
+async function settledWithin(work, ms) {
+    let timer;
+    await Promise.race([
+        work.catch(() => { }),
+        new Promise((resolve) => (timer = setTimeout(resolve, ms))),
+    ]);
+    clearTimeout(timer);
 }
 /** Settles (never rejects) when the signal aborts; never settles without one. */
 function pipeline_aborted(signal) {

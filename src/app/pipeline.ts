@@ -166,10 +166,19 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
       keep(record);
       progress.tick();
     };
-    await Promise.race([
-      queryInstances(answerable, client, input.query.config, answered, deps.signal, verifier),
-      aborted(deps.signal),
-    ]);
+    const querying = queryInstances(
+      answerable,
+      client,
+      input.query.config,
+      answered,
+      deps.signal,
+      verifier,
+    );
+    await Promise.race([querying, aborted(deps.signal)]);
+    // Stopped: no request starts any more; the ones in flight are paid for, so they get a short
+    // while to land (and be cached and recorded) before the run returns, and none is left running
+    // behind it. What is still out after that is asked again by the next run.
+    if (deps.signal?.aborted) await settledWithin(querying, IN_FLIGHT_GRACE_MS);
     await verifier?.settled();
     if (deps.signal?.aborted) throw interrupted(deps.signal);
   };
@@ -300,6 +309,19 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
   }
   deps.log(`Wrote ${stores.results.location} and its report`);
   return outcome;
+}
+
+/** How long a stopped run waits for the requests already in flight. */
+const IN_FLIGHT_GRACE_MS = 10_000;
+
+/** Settles when `work` settles (either way) or after `ms`, whichever is first. */
+async function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    work.catch(() => {}),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+  ]);
+  clearTimeout(timer);
 }
 
 /** Settles (never rejects) when the signal aborts; never settles without one. */

@@ -24,11 +24,17 @@ export async function harvestContainerStarts(
   sinceSec: number,
   untilSec: number,
 ): Promise<number> {
+  // The CLI runs in this process: only its containers (tracegate.pid), never another run's on the
+  // engine; the window in milliseconds (the engine takes `seconds.fraction`).
   const stream = (await docker.getEvents({
-    since: sinceSec,
-    until: untilSec,
-    filters: { type: ['container'], event: ['start'], label: ['tracegate.job'] },
-  })) as unknown as NodeJS.ReadableStream;
+    since: sinceSec.toFixed(3),
+    until: untilSec.toFixed(3),
+    filters: {
+      type: ['container'],
+      event: ['start'],
+      label: ['tracegate.job', `tracegate.pid=${process.pid}`],
+    },
+  } as unknown as Parameters<Docker['getEvents']>[0])) as unknown as NodeJS.ReadableStream;
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
   return Buffer.concat(chunks)

@@ -159,14 +159,21 @@ describe(`the bundled benchmark (${ALL ? 'all of it' : `a sample of ${SAMPLE}, s
     expect(harvest.code).toBe(0);
     // Every selected instance harvested again, twice, agreeing with itself: none failed — but a
     // profile (W4) is an instrumented run's timing, and one whose top entries differ between the
-    // two runs is quarantined, by design (docs/world-model.md, "Stability": 4 of 33 in each harvest there).
+    // two runs is quarantined, by design (docs/world-model.md, "Stability": 4 of 33 in each harvest
+    // there). A peak or a wall time (W2, W3) measured outside its band in one of the two runs is
+    // quarantined the same way when the machine's load changed between them: excused too, at most
+    // two of them (more is a measurement that moves, not a machine that did).
     const failed = [...harvest.stderr.matchAll(/^ {2}(\S+): (invalid|error|timeout) — (.*)$/gm)];
-    const quarantined = failed
-      .filter(
-        ([, id, status, reason]) =>
-          /-w4-profile-/.test(id!) && status === 'invalid' && /^nondeterministic/.test(reason!),
-      )
-      .map(([, id]) => id!);
+    const nondeterministic = (kinds: RegExp) =>
+      failed
+        .filter(
+          ([, id, status, reason]) =>
+            kinds.test(id!) && status === 'invalid' && /^nondeterministic/.test(reason!),
+        )
+        .map(([, id]) => id!);
+    const measured = nondeterministic(/-w[23]-/);
+    expect(measured.length).toBeLessThanOrEqual(2);
+    const quarantined = [...nondeterministic(/-w4-profile-/), ...measured];
     expect(
       failed
         .map(([line]) => line.slice(0, 300))

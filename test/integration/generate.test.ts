@@ -67,7 +67,9 @@ describe('tracegate generate (real harvests in Docker)', () => {
     );
   });
 
-  it('writes a suite that loads, and the same seed gives byte-identical files (separate caches)', async () => {
+  // Three generate runs, one test each: each limit guards its own run against a hang (about 100 s
+  // here each), none adds up the others' time.
+  it('writes a suite that loads, its oracles cached under the written keys', async () => {
     const first = await generate(join(work, 'out1'), join(work, 'cache1'));
     expect(first.stderr).not.toMatch(/^tracegate: /m);
     expect(first.code).toBe(0);
@@ -101,15 +103,19 @@ describe('tracegate generate (real harvests in Docker)', () => {
     expect(harvest.stdout).toContain(
       `oracles: ${suite.instances.length} cached, 0 harvested, 0 failed`,
     );
+  }, 600_000);
 
+  it('gives byte-identical files for the same seed (separate caches)', async () => {
     const second = await generate(join(work, 'out2'), join(work, 'cache2'));
     expect(second.code).toBe(0);
     const a = tree(join(work, 'out1'));
     const b = tree(join(work, 'out2'));
     expect([...b.keys()]).toEqual([...a.keys()]);
     for (const [path, bytes] of a) expect(b.get(path)?.equals(bytes)).toBe(true);
+  }, 600_000);
 
-    // Another seed chooses differently among equals.
+  it('chooses differently among equals with another seed', async () => {
+    const a = tree(join(work, 'out1'));
     const other = await generate(
       join(work, 'out3'),
       join(work, 'cache1'),

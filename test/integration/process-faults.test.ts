@@ -122,8 +122,15 @@ describe('process and engine faults', () => {
     const cache = tempDir('tg-ten-cache-');
     const args = ['harvest', '--instances', suite, '--cache', cache];
     const first = startCli(args);
-    // Each run's tracer logs `'fx-second-3' ok (…)` as a group finishes: wait for several of both runs.
-    await until(() => (first.stderr().match(/'fx-second-\d' ok \(/g) ?? []).length >= 8);
+    // Each run's tracer logs `'fx-second-3' ok (…)` as a group finishes: wait until at least two
+    // instances finished in both runs (an id logged twice), the condition the test asserts below.
+    const doneTwice = () => {
+      const seen = new Map<string, number>();
+      for (const [, id] of first.stderr().matchAll(/'(fx-second-\d)' ok \(/g))
+        seen.set(id!, (seen.get(id!) ?? 0) + 1);
+      return [...seen.values()].filter((n) => n >= 2).length;
+    };
+    await until(() => doneTwice() >= 2);
     first.child.kill('SIGINT');
     const { code } = await first.exited;
     expect(code).toBe(130);

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli } from '../../src/doors/cli/commands.js';
 import type { Engines } from '../../src/app/config/assemble.js';
@@ -55,6 +55,14 @@ describe('a stopped run, run again', () => {
     );
     return { code, said: said.join('\n') };
   };
+  /** Replies in a run's response cache: one line each in its append-only logs. */
+  const replies = (dir: string): number => {
+    const logs = join(dir, 'cache', 'responses', 'log');
+    if (!existsSync(logs)) return 0;
+    return readdirSync(logs)
+      .map((f) => readFileSync(join(logs, f), 'utf8').split('\n').filter(Boolean).length)
+      .reduce((a, b) => a + b, 0);
+  };
   const read = (dir: string): Results =>
     JSON.parse(readFileSync(join(dir, 'out', 'results.json'), 'utf8')) as Results;
   const answers = (r: Results) =>
@@ -80,9 +88,10 @@ describe('a stopped run, run again', () => {
     const kept = stopped.instances.filter((r) => r.scored).length;
     expect(kept).toBeGreaterThanOrEqual(11);
     expect(kept).toBeLessThan(24);
-    // The request in flight when the run stopped may still reach the server: let it land first.
-    await new Promise((r) => setTimeout(r, 300));
+    // The request in flight when the run stopped landed before the run returned (it waits for what
+    // it paid for): every request the server got has its reply in the cache, with no wait here.
     const askedBefore = server.requests;
+    expect(replies(dir)).toBe(askedBefore);
 
     server.requests = 0;
     const again = await run(dir);

@@ -10,6 +10,7 @@ import os
 import signal
 import sys
 import textwrap
+import threading
 import time
 
 import pytest
@@ -135,21 +136,27 @@ def test_a_timeout_kills_a_warm_run_and_the_server_serves_the_next(place):
 
 
 def test_a_server_killed_under_a_run_costs_that_run_only(place):
-    (place / "test_wait.py").write_text("import time\n\ndef test_wait():\n    time.sleep(5)\n")
+    started = place / "started"
+    (place / "test_wait.py").write_text(f"import pathlib\nimport time\n\ndef test_wait():\n"
+                                        f"    pathlib.Path({str(started)!r}).touch()\n    time.sleep(5)\n")
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_wait.py"]
     _run(place, "first", set())  # the server is up
     (server,) = forkserver._SERVERS.values()
 
-    def kill_server(*_):
+    def kill_server() -> None:
+        # The server dies once the run is under way (its test has started), however long the start took.
+        deadline = time.monotonic() + 30
+        while not started.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
         os.kill(server.process.pid, signal.SIGKILL)
 
-    signal.signal(signal.SIGALRM, kill_server)
-    signal.setitimer(signal.ITIMER_REAL, 1.0)
+    killer = threading.Thread(target=kill_server)
+    killer.start()
     try:
         lost, _ = _run(place, "lost", set(), command, timeout=30.0)
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        killer.join()
+    assert started.exists()
     assert lost.exit_code == -9  # counted as killed, never as passed
     after, out = _run(place, "after", set())  # a new server
     assert after.exit_code == 0 and json.loads(out.read_text())["warm"] is True

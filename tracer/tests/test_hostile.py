@@ -136,7 +136,9 @@ def test_a_hostile_test_costs_only_its_own_instance(harness, tmp_path, name):
     elif name == "daemon":
         assert pidfile.exists(), "the daemon never started"
         assert any("pipes still open" in note for note in notes), notes
-        assert elapsed < 15, f"the plan took {elapsed:.1f}s"
+        # Not waited for: far less than the daemon's own sleep (300 s), on any machine. The note above already
+        # says its pipes were closed after the grace period; this bound is the daemon's, not the machine's.
+        assert elapsed < 150, f"the plan took {elapsed:.1f}s: the driver waited for the daemon"
     elif name == "flood":
         flood = [n for n in notes if n.startswith("test output exceeded the capture limit (stdout: ")]
         assert flood and int(flood[0].split("stdout: ")[1].split()[0]) >= 200 << 20, notes

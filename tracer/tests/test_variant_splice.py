@@ -170,7 +170,8 @@ def test_a_candidate_test_is_stopped_at_a_multiple_of_the_slowest_reference_test
                           timeout=60)
     seconds = time.monotonic() - started
     assert "FAILED test_b.py::test_slow - tracegate_pytest_plugin.TestTimeLimit" in done.stdout, done.stdout[-2000:]
-    assert "ran past 2s" in done.stdout and seconds < 15, seconds  # the floor, not the 20 s allowance
+    # The floor, not the 20 s allowance: the limit the test was stopped at says so, whatever the machine's speed.
+    assert "ran past 2s" in done.stdout and seconds < 20, seconds
 
 
 def test_what_a_test_module_does_when_imported_belongs_to_its_copy(harness):

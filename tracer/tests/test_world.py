@@ -210,11 +210,13 @@ def test_a_freed_50_mib_buffer_is_the_peak(measured):
     assert meta["machine"]["cpus"] >= 1 and meta["runtime"]["python"]
 
 
-def test_a_50_ms_sleep_takes_ten_times_a_5_ms_one(measured):
+def test_a_50_ms_sleep_takes_at_least_50_ms_and_longer_than_a_5_ms_one(measured):
+    # Lower bounds only, and the order: a sleep never ends early on any machine, while what the runner adds
+    # around it grows with the machine's load (the upper bounds are hang guards, not speeds).
     slow, fast = ok(measured, "wall-slow"), ok(measured, "wall-fast")
-    assert 50 <= slow["answer"]["wall_ms"] < 120
-    assert 5 <= fast["answer"]["wall_ms"] < 60
-    assert slow["answer"]["wall_ms"] > 3 * fast["answer"]["wall_ms"]
+    assert 50 <= slow["answer"]["wall_ms"] < 1000
+    assert 5 <= fast["answer"]["wall_ms"] < 1000
+    assert slow["answer"]["wall_ms"] > fast["answer"]["wall_ms"]
     runs = slow["measurement"]["wall_ms"]["runs"]
     assert len(runs) == 5 and slow["measurement"]["clean_runs"] == 5 and all(r >= 50 for r in runs)
     assert slow["stats"]["runs"] == 5

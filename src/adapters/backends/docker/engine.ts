@@ -48,6 +48,28 @@ async function sweep(client: ContainerClient, log: (message: string) => void): P
   if (dirs) log(`Removed ${dirs} temp director(ies) left by an interrupted run`);
 }
 
+/**
+ * The engine's ping within `ms`, measured in time the process could listen: when the event loop was
+ * busy past `ms` (a long synchronous step on a loaded machine), the reply may be waiting unread as the
+ * timer fires, so the poll phase gets one turn (setImmediate runs after it) before the ping is called
+ * unanswered. A dead engine still fails at once (ENOENT, ECONNREFUSED).
+ */
+export async function pingWithin(client: ContainerClient, ms: number): Promise<void> {
+  let settled = false;
+  const ping = client.ping().finally(() => (settled = true));
+  ping.catch(() => {});
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
+  try {
+    if ((await Promise.race([ping, late])) !== 'late') return;
+  } finally {
+    clearTimeout(timer);
+  }
+  await new Promise((resolve) => setImmediate(resolve));
+  if (!settled) throw new HarvestError('no answer');
+  await ping;
+}
+
 /** Rejects within ~2 intervals of the engine going away (a wait would hang until its timeout). */
 export function watchEngine(
   client: ContainerClient,
@@ -59,7 +81,7 @@ export function watchEngine(
   const lost = new Promise<never>((_, reject) => {
     const tick = () => {
       if (stopped) return;
-      withTimeout(client.ping(), every, 'no answer').then(
+      pingWithin(client, every).then(
         () => {
           misses = 0;
           timer = setTimeout(tick, every);
