@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6955);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1479);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6955:
+/***/ 1479:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -80708,10 +80708,13 @@ const sourceBlockSchema = strictObject({
     source: schemas_string(),
 });
 /**
- * The prompt's slice, as the tracer records it (tracer/README.md, `context.slice`):
- * the functions of the target's package that ran while a target frame was on
- * the stack (order of first execution, capped: `truncated`), and the target
- * module's preamble (top-level imports and simple constants).
+ * The prompt's slice, as the tracer makes it before anything runs, from the
+ * package's source alone (tracer/tracegate_tracer/callees.py; never the
+ * trace): the functions of the target's package the target may reach by
+ * static resolution, two calls deep, in source order (closest first within
+ * the cap: `truncated`, the rest `named`), the calls that could not be
+ * resolved, and the target module's preamble (top-level imports and simple
+ * constants).
  */
 const sliceSchema = strictObject({
     functions: array(sourceBlockSchema.extend({ file: schemas_string(), func: schemas_string() })),
@@ -80721,6 +80724,10 @@ const sliceSchema = strictObject({
         truncated: schemas_boolean().optional(),
     }),
     truncated: schemas_boolean(),
+    /** Reachable functions past the cap: named, not shown. */
+    named: array(schemas_string()),
+    /** Call sites of the target that may reach the package but resolve only at run time (`handler(…)`). */
+    unresolved: array(schemas_string()),
 });
 /**
  * What the prompt builder may show of the executed code: the target's source,
@@ -80734,6 +80741,12 @@ const contextSchema = strictObject({
     first_line: schemas_number().int().positive(),
     source: schemas_string(),
     slice: sliceSchema.optional(),
+    /**
+     * What an answer may depend on besides the code: the interpreter's version and the
+     * target package's distribution with its version, read from the environment (never a run).
+     */
+    environment: strictObject({ python: schemas_string(), packages: record(schemas_string(), schemas_string()) })
+        .optional(),
     /** The test files the instance runs, as the tracer read them in the sandbox. */
     tests: array(strictObject({ name: schemas_string(), source: schemas_string() })).optional(),
     /**
@@ -85292,13 +85305,18 @@ function truncateLines(text, max) {
     return marker.length <= max ? [...kept, marker].join('\n') : '';
 }
 
+;// CONCATENATED MODULE: ./src/stages/prompt/number-lines.ts
+/** Source lines prefixed by their absolute 1-based line numbers, as the answers use them. */
+function numberLines(source, firstLine) {
+    return source
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((line, i) => `${String(firstLine + i).padStart(5)}  ${line}`)
+        .join('\n');
+}
+
 ;// CONCATENATED MODULE: ./src/stages/prompt/slice.ts
-/**
- * A slice of a Python test module: its preamble (imports, constants, fixtures,
- * helpers: every top-level block that is not a test) plus the tests a node id
- * names, with the other tests left out. Text-level, indentation-based: it needs
- * no interpreter and is deterministic.
- */
+
 const DEF = /^(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)/;
 /** Splits a module into top-level blocks (statements, or definitions with their decorators). */
 function topLevelBlocks(source) {
@@ -85332,37 +85350,53 @@ function bracketDelta(line) {
 const isTest = (name) => !!name && (name.startsWith('test') || name.startsWith('Test'));
 /**
  * The slice of `source` for the given test names (the first `::` segment after
- * the file: a function or a class). With no names, the whole source.
- * Omitted tests are marked by a one-line comment so the model knows.
+ * the file: a function or a class), every line numbered as in the file (an
+ * answer may name a test file's line: the numbers must be true). With no
+ * names, the whole source. Each run of omitted tests is one line that says
+ * which lines it stands for, so the numbering stays true around it.
  */
 function sliceTestModule(source, names) {
-    if (!names.length)
-        return source.replace(/\n$/, '');
-    const wanted = new Set(names);
     const { lines, blocks } = topLevelBlocks(source);
+    if (!names.length)
+        return numberLines(lines.join('\n'), 1);
+    const wanted = new Set(names);
     const out = [];
-    let omitted = 0;
-    const flush = () => {
+    let omitted;
+    let kept;
+    const flushKept = () => {
+        if (kept)
+            out.push(numberLines(kept.lines.join('\n'), kept.from));
+        kept = undefined;
+    };
+    const flushOmitted = () => {
         if (omitted)
-            out.push(`# … ${omitted} other test(s) omitted`, '');
-        omitted = 0;
+            out.push(`      …  lines ${omitted.from}–${omitted.to}: ${omitted.tests} other test(s) omitted`);
+        omitted = undefined;
     };
     let cursor = 0;
     for (const block of blocks) {
         const keep = !isTest(block.name) || wanted.has(block.name);
         if (keep) {
-            flush();
-            out.push(...lines.slice(cursor, block.end + 1));
+            flushOmitted();
+            kept ??= { from: cursor + 1, lines: [] };
+            kept.lines.push(...lines.slice(cursor, block.end + 1));
         }
-        else
-            omitted++;
+        else {
+            flushKept();
+            omitted ??= { from: cursor + 1, to: block.end + 1, tests: 0 };
+            omitted.to = block.end + 1;
+            omitted.tests++;
+        }
         cursor = block.end + 1;
     }
-    flush();
-    return out
-        .join('\n')
-        .replace(/\n{3,}/g, '\n\n')
-        .trim();
+    if (cursor < lines.length) {
+        flushOmitted();
+        kept ??= { from: cursor + 1, lines: [] };
+        kept.lines.push(...lines.slice(cursor));
+    }
+    flushKept();
+    flushOmitted();
+    return out.join('\n');
 }
 /** The test names a list of pytest node ids selects in `file` (parametrisation dropped). */
 function testNamesIn(file, nodeIds) {
@@ -85381,19 +85415,23 @@ function testNamesIn(file, nodeIds) {
 ;// CONCATENATED MODULE: ./src/stages/prompt/build.ts
 
 
+
 /**
  * Bumped whenever prompt wording or layout changes; goes into results and
  * response-cache keys. p2: context modes and a budget. p3: `slice` shows the
- * target module's preamble and the functions executed under the target.
+ * target module's preamble and the functions executed under the target. p4:
+ * `slice` shows the functions the target may reach, found by reading source
+ * (never what ran), in source order.
  */
-const PROMPT_VERSION = 'p3';
+const PROMPT_VERSION = 'p4';
 /**
  * How much code the prompt shows.
- * - `slice`: the executed target function (numbered), the target module's
- *   preamble (imports, constants) and the functions of its package that ran
- *   under it (numbered, `## Executed: FILE (FUNC)`, order of first execution;
- *   when the oracle recorded them), + the executed tests and their module's
- *   preamble (imports, fixtures, helpers), other tests omitted.
+ * - `slice`: the target function (numbered), the target module's preamble
+ *   (imports, constants) and the functions of its package the target may
+ *   reach by static resolution (numbered, `## May be called: FILE (FUNC)`,
+ *   source order, whether or not they run in this test; the tracer finds them
+ *   before anything runs), + the executed tests and their module's preamble
+ *   (imports, fixtures, helpers), other tests omitted.
  * - `files`: the target + the whole test files.
  * - `none`: the question and template only.
  */
@@ -85409,20 +85447,13 @@ function describePrompt(options) {
 const SYSTEM_PROMPT = 'You predict what Python code does when it actually runs. Read the code and the test, answer ' +
     'the question, and reply with exactly one JSON object that matches the answer template: same keys, ' +
     'values of the stated types. No prose, no markdown.';
-/** Source lines prefixed by their absolute 1-based line numbers, as the answers use them. */
-function numberLines(source, firstLine) {
-    return source
-        .replace(/\n$/, '')
-        .split('\n')
-        .map((line, i) => `${String(firstLine + i).padStart(5)}  ${line}`)
-        .join('\n');
-}
+
 /** The preamble's blocks, numbered, with an elision line between non-adjacent blocks. */
 function numberBlocks(blocks) {
     return blocks.map((b) => numberLines(b.source, b.first_line)).join('\n      …\n');
 }
-/** The executed functions and module preamble of `slice` mode (target excluded). */
-function executedSections(slice) {
+/** The reachable functions and module preamble of `slice` mode (target excluded). */
+function sliceSections(slice) {
     const sections = [];
     if (slice.preamble.blocks.length) {
         const more = slice.preamble.truncated ? '\n# … rest of the preamble omitted' : '';
@@ -85432,16 +85463,32 @@ function executedSections(slice) {
             serve: 2,
         });
     }
-    slice.functions.forEach((fn, i) => {
-        const last = i === slice.functions.length - 1;
-        const more = last && slice.truncated ? '\n# … further executed functions omitted' : '';
+    slice.functions.forEach((fn) => {
         sections.push({
-            heading: `## Executed: ${fn.file} (${fn.func})`,
-            body: numberLines(fn.source, fn.first_line) + more,
+            heading: `## May be called: ${fn.file} (${fn.func})`,
+            body: numberLines(fn.source, fn.first_line),
             serve: 1,
         });
     });
+    const notes = [
+        ...(slice.named.length
+            ? [`# Also reachable, not shown (over the budget): ${slice.named.join(', ')}`]
+            : []),
+        ...(slice.unresolved.length
+            ? [`# Calls resolved only at run time (not followed): ${slice.unresolved.join(', ')}`]
+            : []),
+    ];
+    if (notes.length)
+        sections.push({ heading: '## Not shown', body: notes.join('\n'), serve: 1 });
     return sections;
+}
+/** The environment an answer may depend on, in one line (`Environment: Python 3.11.2; click 8.1.7`). */
+function environmentLine(context) {
+    const env = context.environment;
+    if (!env)
+        return [];
+    const packages = Object.entries(env.packages).map(([name, version]) => `${name} ${version}`);
+    return [`Environment: Python ${env.python}${packages.length ? `; ${packages.join(', ')}` : ''}`];
 }
 /** One example call of a B1/B2 prompt: its input as a reply would give it, then what it did. */
 function describeCall(call) {
@@ -85472,7 +85519,7 @@ function codeSections(instance, context, testFiles, mode) {
             serve: 0,
         });
     if (mode === 'slice' && context.slice)
-        sections.push(...executedSections(context.slice));
+        sections.push(...sliceSections(context.slice));
     for (const test of testFiles) {
         const names = mode === 'slice' ? testNamesIn(test.name, instance.tests) : [];
         sections.push({
@@ -85487,13 +85534,13 @@ function codeSections(instance, context, testFiles, mode) {
  * The messages for one instance: code context per `options.mode`, the
  * question and the answer template, within `options.budget` (the system
  * prompt, question and template are never cut; code is cut at line
- * boundaries, served in order: the target, the executed functions (in order),
- * the module preamble, then the tests). Pure: test file
+ * boundaries, served in order: the target, the reachable functions (in source
+ * order) and what was not shown, the module preamble, then the tests). Pure: test file
  * contents are passed in.
  */
 function buildPrompt(instance, context, testFiles, options = DEFAULT_PROMPT_OPTIONS) {
     const sections = codeSections(instance, context, testFiles, options.mode);
-    const head = [`Question kind: ${instance.kind}`];
+    const head = [`Question kind: ${instance.kind}`, ...environmentLine(context)];
     const tail = [
         '',
         '## Question',
@@ -89393,9 +89440,62 @@ function renderShardReport(results) {
     ].join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/stages/screen/answerable.ts
+/**
+ * Whether an answer can be derived from what the model is given: an oracle
+ * that holds something of the harvest machine (its paths, user names,
+ * temporary directories, memory addresses) or a name no question defines
+ * (`<process>`) measures luck, not execution reasoning. Pure: an answer in,
+ * the first offending string and the rule it breaks out.
+ *
+ * Used by the generator's screen and the variant screen (such an item is
+ * never written). The harvest is to refuse an outside suite's oracle that
+ * breaks it, by name, once the bundle's own items that do are regenerated
+ * (issue 43); docs/generate.md lists the rule.
+ */
+const RULES = [
+    // The sandbox's own directories and pytest's per-user temporary root.
+    { rule: 'machine-path', pattern: /(?<=^|[\s'"(=:])\/tg\/[^\s'"]*/ },
+    { rule: 'machine-path', pattern: /pytest-of-[\w.-]+/ },
+    { rule: 'machine-path', pattern: /(?<=^|[\s'"(=:])\/(?:tmp|var\/tmp|dev\/shm)\/[^\s'"]+/ },
+    { rule: 'machine-user', pattern: /\btracegate\d{3,}\b/ },
+    // A live address (masked ones are written `0x…`).
+    { rule: 'address', pattern: /\bat 0x[0-9a-fA-F]{4,}\b/ },
+    { rule: 'undefined-name', pattern: /<process>/ },
+];
+function strings(value, out = []) {
+    if (typeof value === 'string')
+        out.push(value);
+    else if (Array.isArray(value))
+        for (const v of value)
+            strings(v, out);
+    else if (value && typeof value === 'object')
+        for (const [k, v] of Object.entries(value)) {
+            out.push(k);
+            strings(v, out);
+        }
+    return out;
+}
+/** The first thing in `answer` no model could know from its prompt, or undefined when there is none. */
+function unanswerable(answer) {
+    for (const text of strings(answer))
+        for (const { rule, pattern } of RULES) {
+            const match = pattern.exec(text);
+            if (match)
+                return { rule, found: match[0].trim().slice(0, 120) };
+        }
+    return undefined;
+}
+/** The sentence a refusal gives: what was found, the rule, and what to do. */
+function describeUnanswerable(u) {
+    return (`the oracle holds ${JSON.stringify(u.found)}, which no prompt can show (answerability rule ` +
+        `${u.rule}): regenerate the item so its answer does not depend on the harvest machine, or drop it`);
+}
+
 ;// CONCATENATED MODULE: ./src/stages/screen/screen.ts
 // The screen, pure: harvested candidates in, accepted instances and rejections (each with the rule
 // that rejected it) out. docs/generate.md states every rule; the order here is the order there.
+
 
 
 /** Why a candidate was not kept. */
@@ -89407,6 +89507,7 @@ const SCREEN_RULES = [
     'no-answer',
     'empty-answer',
     'too-large',
+    'unanswerable',
     'demo-model-right',
     'duplicate-question',
     'no-variant',
@@ -89470,12 +89571,18 @@ function sizeProblem(answer) {
         return `answer holds a list of ${list} items (max ${MAX_LIST})`;
     return undefined;
 }
-/** The answer rules every kept item passes (an instance, a variant): it says something, and it fits. */
+/**
+ * The answer rules every kept item passes (an instance, a variant): it says something, it fits, and
+ * nothing in it comes from the harvest machine or names what no question defines (answerable.ts).
+ */
 function answerProblem(answer) {
     if (isEmptyAnswer(answer))
         return { rule: 'empty-answer', detail: canonicalJson(answer) };
     const large = sizeProblem(answer);
-    return large ? { rule: 'too-large', detail: large } : undefined;
+    if (large)
+        return { rule: 'too-large', detail: large };
+    const machine = unanswerable(answer);
+    return machine ? { rule: 'unanswerable', detail: describeUnanswerable(machine) } : undefined;
 }
 /** Answers of at most three possible values: the share cap for them is MAX_COMMON_SHARE_BINARY. */
 function binary(answers) {

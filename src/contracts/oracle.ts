@@ -44,10 +44,13 @@ const sourceBlockSchema = z.strictObject({
 });
 
 /**
- * The prompt's slice, as the tracer records it (tracer/README.md, `context.slice`):
- * the functions of the target's package that ran while a target frame was on
- * the stack (order of first execution, capped: `truncated`), and the target
- * module's preamble (top-level imports and simple constants).
+ * The prompt's slice, as the tracer makes it before anything runs, from the
+ * package's source alone (tracer/tracegate_tracer/callees.py; never the
+ * trace): the functions of the target's package the target may reach by
+ * static resolution, two calls deep, in source order (closest first within
+ * the cap: `truncated`, the rest `named`), the calls that could not be
+ * resolved, and the target module's preamble (top-level imports and simple
+ * constants).
  */
 export const sliceSchema = z.strictObject({
   functions: z.array(sourceBlockSchema.extend({ file: z.string(), func: z.string() })),
@@ -57,6 +60,10 @@ export const sliceSchema = z.strictObject({
     truncated: z.boolean().optional(),
   }),
   truncated: z.boolean(),
+  /** Reachable functions past the cap: named, not shown. */
+  named: z.array(z.string()),
+  /** Call sites of the target that may reach the package but resolve only at run time (`handler(…)`). */
+  unresolved: z.array(z.string()),
 });
 export type CodeSlice = z.infer<typeof sliceSchema>;
 
@@ -72,6 +79,13 @@ export const contextSchema = z.strictObject({
   first_line: z.number().int().positive(),
   source: z.string(),
   slice: sliceSchema.optional(),
+  /**
+   * What an answer may depend on besides the code: the interpreter's version and the
+   * target package's distribution with its version, read from the environment (never a run).
+   */
+  environment: z
+    .strictObject({ python: z.string(), packages: z.record(z.string(), z.string()) })
+    .optional(),
   /** The test files the instance runs, as the tracer read them in the sandbox. */
   tests: z.array(z.strictObject({ name: z.string(), source: z.string() })).optional(),
   /**

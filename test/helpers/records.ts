@@ -1,12 +1,13 @@
 import type { InstanceRecord, Provenance, Results } from '../../src/contracts/results.js';
 import { RESULTS_SCHEMA } from '../../src/contracts/results.js';
 import { summarize } from '../../src/stages/score/aggregate.js';
+import { PROMPT_VERSION } from '../../src/stages/prompt/build.js';
 
 export const PROVENANCE: Provenance = {
   instances: 'i'.repeat(64),
   environments: 'e'.repeat(64),
   tracer: 't'.repeat(64),
-  prompt: 'p3',
+  prompt: PROMPT_VERSION,
   scorer: 'tracegate-strict@1',
 };
 
@@ -54,7 +55,7 @@ export function resultsOf(instances: InstanceRecord[], extra: Partial<Results> =
   return {
     schema: RESULTS_SCHEMA,
     model: { endpoint: 'http://127.0.0.1:8000/v1', name: 'acme-coder', revision: 'ckpt-1' },
-    promptVersion: 'p3',
+    promptVersion: PROMPT_VERSION,
     startedAt: '2026-11-30T00:00:00.000Z',
     finishedAt: '2026-11-30T00:01:00.000Z',
     harvest: { cached: instances.length, harvested: 0, failed: 0, backend: 'cache' },

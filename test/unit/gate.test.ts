@@ -212,9 +212,9 @@ describe('bad input', () => {
     expect(() => compareRuns(other, base(records), policy)).toThrow(
       /file base\.json cannot be compared with this run: scorer tracegate-strict@1 \(baseline\) vs swe-flux@1 \(this run\)/,
     );
-    const prompt = { ...run(records), provenance: { ...PROVENANCE, prompt: 'p4' } };
+    const prompt = { ...run(records), provenance: { ...PROVENANCE, prompt: 'p0' } };
     expect(() => compareRuns(prompt, base(records), policy)).toThrow(
-      /prompt version p3 \(baseline\) vs p4 \(this run\)/,
+      `prompt version ${PROVENANCE.prompt} (baseline) vs p0 (this run)`,
     );
   });
 

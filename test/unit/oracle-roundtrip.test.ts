@@ -166,6 +166,8 @@ function generator(seed: number) {
     })),
     preamble: { file: 'pkg/m.py', blocks: [block()], ...(chance(0.5) ? { truncated: false } : {}) },
     ...(chance(0.95) ? { truncated: chance(0.5) } : {}),
+    ...(chance(0.95) ? { named: chance(0.8) ? [] : ['pkg.m.h'] } : {}),
+    ...(chance(0.95) ? { unresolved: chance(0.8) ? [] : ['handler(…)'] } : {}),
   });
   const context = () => ({
     file: 'pkg/m.py',

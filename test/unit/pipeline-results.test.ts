@@ -69,7 +69,7 @@ describe('what a run writes', () => {
     expect(results.provenance).toMatchObject({
       tracer: 'tracer-digest',
       scorer: 'tracegate-strict@1',
-      prompt: 'p3',
+      prompt: 'p4',
     });
     expect(results.provenance.instances).toMatch(/^[0-9a-f]{64}$/);
   });

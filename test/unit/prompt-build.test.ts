@@ -58,17 +58,31 @@ const user = (options: PromptOptions, inst = instance) =>
 const big: PromptOptions['budget'] = { amount: 100_000, unit: 'chars' };
 
 describe('test-module slices', () => {
-  it('keeps the preamble, fixtures, helpers and the named test; omits the other tests', () => {
+  it('keeps the preamble, fixtures, helpers and the named test, numbered as in the file', () => {
     const slice = sliceTestModule(TEST_MODULE, ['test_six']);
-    expect(slice).toContain('import pytest');
-    expect(slice).toContain('LIMIT = 100');
-    expect(slice).toContain('@pytest.fixture\ndef seed():');
-    expect(slice).toContain('def helper(n):');
-    expect(slice).toContain('def test_six(seed):\n    assert helper(seed) == 8');
+    expect(slice).toContain('    1  import pytest');
+    expect(slice).toContain('    4  LIMIT = 100');
+    expect(slice).toContain('    7  @pytest.fixture\n    8  def seed():');
+    expect(slice).toContain('   12  def helper(n):');
+    expect(slice).toContain('   16  def test_six(seed):\n   17      assert helper(seed) == 8');
     expect(slice).not.toContain('test_small');
     expect(slice).not.toContain('parametrize');
     expect(slice).not.toContain('TestBig');
-    expect(slice).toContain('# … 2 other test(s) omitted');
+    // One line stands for the omitted tests and says which lines: the numbers after it stay true.
+    expect(slice.endsWith('      …  lines 18–27: 2 other test(s) omitted')).toBe(true);
+    const numbered = slice.split('\n').flatMap((l) => (/^ {0,4}\d+ {2}/.test(l) ? [l] : []));
+    for (const line of numbered) {
+      const no = Number(line.slice(0, 5));
+      expect(line.slice(7)).toBe(TEST_MODULE.split('\n')[no - 1]);
+    }
+  });
+
+  it('numbers a whole file from line 1, and an omitted test between kept blocks by its lines', () => {
+    expect(sliceTestModule(TEST_MODULE, []).split('\n')).toHaveLength(27);
+    const slice = sliceTestModule(TEST_MODULE, ['TestBig']);
+    expect(slice).toContain(
+      '      …  lines 14–22: 2 other test(s) omitted\n   23  \n   24  \n   25  class TestBig:',
+    );
   });
 
   it('maps node ids to names: parametrisation dropped, classes kept whole, bare files whole', () => {
@@ -77,7 +91,7 @@ describe('test-module slices', () => {
     ).toEqual(['test_small', 'TestBig']);
     expect(testNamesIn('t.py', ['t.py'])).toEqual([]);
     const slice = sliceTestModule(TEST_MODULE, ['TestBig']);
-    expect(slice).toContain('class TestBig:\n    def test_27(self):');
+    expect(slice).toContain('   25  class TestBig:\n   26      def test_27(self):');
     expect(slice).not.toContain('def test_six');
   });
 });
@@ -143,20 +157,42 @@ const sliced: CodeContext = {
       truncated: false,
     },
     truncated: false,
+    named: [],
+    unresolved: [],
   },
 };
 
-describe('slice mode with executed functions', () => {
+describe('the environment', () => {
+  it("states the Python version and the target package's version in every mode", () => {
+    const env = {
+      ...context,
+      environment: { python: '3.11.2', packages: { click: '8.1.7' } },
+    };
+    for (const mode of ['slice', 'files', 'none'] as const) {
+      const t = buildPrompt(instance, env, tests, { mode, budget: big })[1]!.content;
+      expect(t.split('\n').slice(0, 2)).toEqual([
+        'Question kind: S2_Loops',
+        'Environment: Python 3.11.2; click 8.1.7',
+      ]);
+    }
+    const bare = { ...context, environment: { python: '3.13.1', packages: {} } };
+    expect(buildPrompt(instance, bare, tests)[1]!.content).toContain(
+      'Environment: Python 3.13.1\n',
+    );
+  });
+});
+
+describe('slice mode with the reachable functions', () => {
   const text = (options: PromptOptions) =>
     buildPrompt(instance, sliced, tests, options)[1]!.content;
 
-  it('renders target, preamble, executed functions (in order), then tests', () => {
+  it('renders target, preamble, reachable functions (source order), then tests', () => {
     const t = text({ mode: 'slice', budget: big });
     const order = [
       '## Code under test: pkg/numbers_mod.py (pkg.numbers_mod.collatz_steps)',
       '## Module preamble: pkg/numbers_mod.py',
-      '## Executed: pkg/util.py (pkg.util.halve)',
-      '## Executed: pkg/util.py (pkg.util.triple)',
+      '## May be called: pkg/util.py (pkg.util.halve)',
+      '## May be called: pkg/util.py (pkg.util.triple)',
       '## Test file: test_numbers.py',
     ].map((h) => t.indexOf(h));
     expect(order.every((i) => i >= 0)).toBe(true);
@@ -179,19 +215,32 @@ describe('slice mode with executed functions', () => {
     expect(parsed?.lines).toHaveLength(6);
   });
 
-  it('says when the tracer cut the slice', () => {
-    const cut = { ...sliced, slice: { ...sliced.slice!, truncated: true } };
+  it('names what the tracer left out and the calls it could not resolve, in one line each', () => {
+    const cut = {
+      ...sliced,
+      slice: {
+        ...sliced.slice!,
+        truncated: true,
+        named: ['pkg.util.far', 'pkg.util.farther'],
+        unresolved: ['handler(…)'],
+      },
+    };
     const t = buildPrompt(instance, cut, tests, { mode: 'slice', budget: big })[1]!.content;
-    expect(t).toContain('# … further executed functions omitted\n```\n\n## Test file');
+    expect(t).toContain(
+      '## Not shown\n```python\n' +
+        '# Also reachable, not shown (over the budget): pkg.util.far, pkg.util.farther\n' +
+        '# Calls resolved only at run time (not followed): handler(…)\n```',
+    );
+    expect(text({ mode: 'slice', budget: big })).not.toContain('## Not shown');
   });
 
   it('files and none modes ignore the slice', () => {
-    expect(text({ mode: 'files', budget: big })).not.toContain('## Executed');
+    expect(text({ mode: 'files', budget: big })).not.toContain('## May be called');
     expect(text({ mode: 'files', budget: big })).not.toContain('## Module preamble');
     expect(text({ mode: 'none', budget: big })).not.toContain('```python');
   });
 
-  it('serves the budget in order: target, executed functions, preamble, tests', () => {
+  it('serves the budget in order: target, reachable functions, preamble, tests', () => {
     const full = buildPrompt(instance, sliced, tests, { mode: 'slice', budget: big });
     const fullSize = full[0]!.content.length + full[1]!.content.length;
     const at = (amount: number) => text({ mode: 'slice', budget: { amount, unit: 'chars' } });

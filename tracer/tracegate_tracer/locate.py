@@ -9,7 +9,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .linemap import LineMap, _child_statements, find_function, module_name
+from . import callees, versions
+from .linemap import LineMap, find_function, module_name
 
 
 class TargetNotFound(Exception):
@@ -88,116 +89,26 @@ class Target:
         self.node = node
         self.qualname = qualname
         self.file = rel_file.replace("\\", "/")
+        self.root = self.path[: len(self.path) - len(self.file)].rstrip("/") or "/"
         self.func = f"{module_name(self.file)}.{qualname}"
         self.context = {
             "file": self.file,
             "func": self.func,
             "first_line": first,
             "source": "".join(lines[first - 1 : node.end_lineno]),
+            "environment": versions.of(self.file.split("/")[0].removesuffix(".py")),
         }
 
 
-# -- the prompt's slice: executed functions and the target module's preamble --
+# -- the prompt's slice: the target module's preamble (its callees: callees.py) --
 
-MAX_SLICE_FUNCTIONS = 12
-MAX_SLICE_LINES = 400
 MAX_PREAMBLE_LINES = 120
 MAX_PREAMBLE_STATEMENT_LINES = 10
-_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 # What a "simple" module-level assignment's value may contain: literals, names,
 # attributes, subscripts, operators, containers — no calls, lambdas, comprehensions.
 _SIMPLE = (ast.Constant, ast.Name, ast.Attribute, ast.Subscript, ast.Slice, ast.Tuple, ast.List, ast.Set,
            ast.Dict, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.JoinedStr, ast.FormattedValue,
            ast.Load, ast.Store, ast.operator, ast.unaryop, ast.boolop, ast.cmpop, ast.Starred)
-
-
-def _defs(tree: ast.Module) -> dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]]:
-    """{qualname: [def nodes]} of every function in a module, nested ones included."""
-    found = {}
-
-    def walk(body: list[ast.AST], prefix: str) -> None:
-        for node in body:
-            if isinstance(node, _FUNCS):
-                name = prefix + node.name
-                found.setdefault(name, []).append(node)
-                walk(node.body, name + ".<locals>.")
-            elif isinstance(node, ast.ClassDef):
-                walk(node.body, prefix + node.name + ".")
-            else:
-                walk(list(_child_statements(node)), prefix)
-
-    walk(tree.body, "")
-    return found
-
-
-def _first(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
-    return min([node.lineno] + [d.lineno for d in node.decorator_list])
-
-
-class _Sources:
-    """Parsed source files, read lazily and once each."""
-
-    def __init__(self) -> None:
-        self._files = {}
-
-    def get(self, path: str) -> tuple[list[str], dict[str, list[Any]]] | None:
-        if path not in self._files:
-            try:
-                with open(path, encoding="utf-8") as handle:
-                    text = handle.read()
-                tree = ast.parse(text, path)
-                self._files[path] = (text.splitlines(keepends=True), _defs(tree))
-            except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
-                self._files[path] = None
-        return self._files[path]
-
-
-def function_source(sources: _Sources, path: str, qualname: str, first_line: int) -> tuple[int, str] | None:
-    """(first line, source incl. decorators) of the def that compiled to this code, or None."""
-    parsed = sources.get(path)
-    if parsed is None:
-        return None
-    lines, defs = parsed
-    nodes = defs.get(qualname) or []
-    node = next((n for n in nodes if first_line in (n.lineno, _first(n))), nodes[0] if len(nodes) == 1 else None)
-    if node is None:
-        return None
-    first = _first(node)
-    return first, "".join(lines[first - 1 : node.end_lineno])
-
-
-def executed_functions(target: Target, executed: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
-    """The slice's functions: [{file, func, first_line, source}] and whether some were cut.
-
-    `executed` is the trace's list (order of first start). Dropped: the target
-    and functions nested in it (their source is the target's), functions
-    nested in one already listed, code whose def cannot be found. Then the
-    first MAX_SLICE_FUNCTIONS that fit in MAX_SLICE_LINES lines in total; the
-    first that does not fit ends the list (`truncated`).
-    """
-    sources = _Sources()
-    functions, truncated, total = [], False, 0
-    own = target.qualname + ".<locals>."
-    for record in executed:
-        qualname, file = record["qualname"], record["file"]
-        if file == target.file and (qualname == target.qualname or qualname.startswith(own)):
-            continue
-        if any(f["file"] == file and qualname.startswith(f["_qualname"] + ".<locals>.") for f in functions):
-            continue
-        found = function_source(sources, record["path"], qualname, record["first_line"])
-        if found is None:
-            continue
-        first, source = found
-        size = source.count("\n") + (0 if source.endswith("\n") else 1)
-        if len(functions) >= MAX_SLICE_FUNCTIONS or total + size > MAX_SLICE_LINES:
-            truncated = True
-            break
-        total += size
-        functions.append({"file": file, "func": record["func"], "first_line": first, "source": source,
-                          "_qualname": qualname})
-    for function in functions:
-        del function["_qualname"]
-    return functions, truncated
 
 
 def _simple_assignment(node: ast.AST) -> bool:
@@ -245,7 +156,9 @@ def preamble(target: Target) -> dict[str, Any]:
     return {"file": target.file, "blocks": blocks, "truncated": truncated}
 
 
-def build_slice(target: Target, executed: list[dict[str, Any]] | None) -> dict[str, Any]:
-    """A result line's `context.slice`: {functions, preamble, truncated}."""
-    functions, truncated = executed_functions(target, executed or [])
-    return {"functions": functions, "preamble": preamble(target), "truncated": truncated}
+def build_slice(target: Target) -> dict[str, Any]:
+    """A result line's `context.slice`, from the package's source only (never the trace: callees.py):
+    {functions, preamble, truncated, named, unresolved}."""
+    reached = callees.reach(target.root, target.file, target.qualname, target.node)
+    return {"functions": reached.functions, "preamble": preamble(target), "truncated": reached.truncated,
+            "named": reached.named, "unresolved": reached.unresolved}

@@ -63,6 +63,9 @@ def render(kind: str | None, query: dict[str, Any] | None, target: dict[str, str
     terms = [_values(query) if term is VALUES else term for term in terms]
     template = rule.template
     comet = kind in ("B1_BuggyIO", "B2_RegressionTest")
+    # The target file's line conventions only where an answer names lines of it: the traced kinds (a world-model
+    # answer names a test file's line, or a file:line of a profile, each defined by its own term).
+    lines = bool(kind) and kind[0] in "SM" and ("line" in json.dumps(template) or "line" in ask)
     parts = [
         # B1/B2 show the buggy function only: neither the tests that found the bug nor what the mutant changed.
         *([] if comet else [_tests(tests)]),
@@ -70,7 +73,7 @@ def render(kind: str | None, query: dict[str, Any] | None, target: dict[str, str
         '"the target" below means it.',
         *([] if comet else _mutant(mutant)),
         ask,
-        "Definitions: " + " ".join(terms + ([] if comet else [LINES])),
+        "Definitions: " + " ".join(terms + ([LINES] if lines else [])),
         "Answer as JSON of exactly this shape, where \"int\", \"float\", \"str\" and \"bool\" name each "
         "value's type and a one-element list stands for a list of any length: "
         + json.dumps(template, separators=(", ", ": ")),

@@ -2,24 +2,28 @@ import type { CodeContext, CodeSlice } from '../../contracts/oracle.js';
 import type { Instance, Template } from '../../contracts/instance.js';
 import type { ChatMessage } from '../../contracts/messages.js';
 import { budgetChars, formatBudget, truncateLines, type PromptBudget } from './budget.js';
+import { numberLines } from './number-lines.js';
 import { sliceTestModule, testNamesIn } from './slice.js';
 
 /**
  * Bumped whenever prompt wording or layout changes; goes into results and
  * response-cache keys. p2: context modes and a budget. p3: `slice` shows the
- * target module's preamble and the functions executed under the target.
+ * target module's preamble and the functions executed under the target. p4:
+ * `slice` shows the functions the target may reach, found by reading source
+ * (never what ran), in source order.
  */
-export const PROMPT_VERSION = 'p3';
+export const PROMPT_VERSION = 'p4';
 
 export type { ChatMessage };
 
 /**
  * How much code the prompt shows.
- * - `slice`: the executed target function (numbered), the target module's
- *   preamble (imports, constants) and the functions of its package that ran
- *   under it (numbered, `## Executed: FILE (FUNC)`, order of first execution;
- *   when the oracle recorded them), + the executed tests and their module's
- *   preamble (imports, fixtures, helpers), other tests omitted.
+ * - `slice`: the target function (numbered), the target module's preamble
+ *   (imports, constants) and the functions of its package the target may
+ *   reach by static resolution (numbered, `## May be called: FILE (FUNC)`,
+ *   source order, whether or not they run in this test; the tracer finds them
+ *   before anything runs), + the executed tests and their module's preamble
+ *   (imports, fixtures, helpers), other tests omitted.
  * - `files`: the target + the whole test files.
  * - `none`: the question and template only.
  */
@@ -50,14 +54,7 @@ export const SYSTEM_PROMPT =
   'the question, and reply with exactly one JSON object that matches the answer template: same keys, ' +
   'values of the stated types. No prose, no markdown.';
 
-/** Source lines prefixed by their absolute 1-based line numbers, as the answers use them. */
-export function numberLines(source: string, firstLine: number): string {
-  return source
-    .replace(/\n$/, '')
-    .split('\n')
-    .map((line, i) => `${String(firstLine + i).padStart(5)}  ${line}`)
-    .join('\n');
-}
+export { numberLines };
 
 interface CodeSection {
   heading: string;
@@ -71,8 +68,8 @@ function numberBlocks(blocks: readonly { first_line: number; source: string }[])
   return blocks.map((b) => numberLines(b.source, b.first_line)).join('\n      …\n');
 }
 
-/** The executed functions and module preamble of `slice` mode (target excluded). */
-function executedSections(slice: CodeSlice): CodeSection[] {
+/** The reachable functions and module preamble of `slice` mode (target excluded). */
+function sliceSections(slice: CodeSlice): CodeSection[] {
   const sections: CodeSection[] = [];
   if (slice.preamble.blocks.length) {
     const more = slice.preamble.truncated ? '\n# … rest of the preamble omitted' : '';
@@ -82,16 +79,31 @@ function executedSections(slice: CodeSlice): CodeSection[] {
       serve: 2,
     });
   }
-  slice.functions.forEach((fn, i) => {
-    const last = i === slice.functions.length - 1;
-    const more = last && slice.truncated ? '\n# … further executed functions omitted' : '';
+  slice.functions.forEach((fn) => {
     sections.push({
-      heading: `## Executed: ${fn.file} (${fn.func})`,
-      body: numberLines(fn.source, fn.first_line) + more,
+      heading: `## May be called: ${fn.file} (${fn.func})`,
+      body: numberLines(fn.source, fn.first_line),
       serve: 1,
     });
   });
+  const notes = [
+    ...(slice.named.length
+      ? [`# Also reachable, not shown (over the budget): ${slice.named.join(', ')}`]
+      : []),
+    ...(slice.unresolved.length
+      ? [`# Calls resolved only at run time (not followed): ${slice.unresolved.join(', ')}`]
+      : []),
+  ];
+  if (notes.length) sections.push({ heading: '## Not shown', body: notes.join('\n'), serve: 1 });
   return sections;
+}
+
+/** The environment an answer may depend on, in one line (`Environment: Python 3.11.2; click 8.1.7`). */
+function environmentLine(context: CodeContext): string[] {
+  const env = context.environment;
+  if (!env) return [];
+  const packages = Object.entries(env.packages).map(([name, version]) => `${name} ${version}`);
+  return [`Environment: Python ${env.python}${packages.length ? `; ${packages.join(', ')}` : ''}`];
 }
 
 /** One example call of a B1/B2 prompt: its input as a reply would give it, then what it did. */
@@ -128,7 +140,7 @@ function codeSections(
       body: context.calls.map(describeCall).join('\n'),
       serve: 0,
     });
-  if (mode === 'slice' && context.slice) sections.push(...executedSections(context.slice));
+  if (mode === 'slice' && context.slice) sections.push(...sliceSections(context.slice));
   for (const test of testFiles) {
     const names = mode === 'slice' ? testNamesIn(test.name, instance.tests) : [];
     sections.push({
@@ -154,8 +166,8 @@ export type PromptInstance = Pick<Instance, 'kind' | 'tests'> & {
  * The messages for one instance: code context per `options.mode`, the
  * question and the answer template, within `options.budget` (the system
  * prompt, question and template are never cut; code is cut at line
- * boundaries, served in order: the target, the executed functions (in order),
- * the module preamble, then the tests). Pure: test file
+ * boundaries, served in order: the target, the reachable functions (in source
+ * order) and what was not shown, the module preamble, then the tests). Pure: test file
  * contents are passed in.
  */
 export function buildPrompt(
@@ -165,7 +177,7 @@ export function buildPrompt(
   options: PromptOptions = DEFAULT_PROMPT_OPTIONS,
 ): ChatMessage[] {
   const sections = codeSections(instance, context, testFiles, options.mode);
-  const head = [`Question kind: ${instance.kind}`];
+  const head = [`Question kind: ${instance.kind}`, ...environmentLine(context)];
   const tail = [
     '',
     '## Question',

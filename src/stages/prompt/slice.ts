@@ -1,3 +1,5 @@
+import { numberLines } from './number-lines.js';
+
 /**
  * A slice of a Python test module: its preamble (imports, constants, fixtures,
  * helpers: every top-level block that is not a test) plus the tests a node id
@@ -49,33 +51,52 @@ const isTest = (name: string | undefined): boolean =>
 
 /**
  * The slice of `source` for the given test names (the first `::` segment after
- * the file: a function or a class). With no names, the whole source.
- * Omitted tests are marked by a one-line comment so the model knows.
+ * the file: a function or a class), every line numbered as in the file (an
+ * answer may name a test file's line: the numbers must be true). With no
+ * names, the whole source. Each run of omitted tests is one line that says
+ * which lines it stands for, so the numbering stays true around it.
  */
 export function sliceTestModule(source: string, names: readonly string[]): string {
-  if (!names.length) return source.replace(/\n$/, '');
-  const wanted = new Set(names);
   const { lines, blocks } = topLevelBlocks(source);
+  if (!names.length) return numberLines(lines.join('\n'), 1);
+  const wanted = new Set(names);
   const out: string[] = [];
-  let omitted = 0;
-  const flush = () => {
-    if (omitted) out.push(`# … ${omitted} other test(s) omitted`, '');
-    omitted = 0;
+  let omitted: { from: number; to: number; tests: number } | undefined;
+  let kept: { from: number; lines: string[] } | undefined;
+  const flushKept = () => {
+    if (kept) out.push(numberLines(kept.lines.join('\n'), kept.from));
+    kept = undefined;
+  };
+  const flushOmitted = () => {
+    if (omitted)
+      out.push(
+        `      …  lines ${omitted.from}–${omitted.to}: ${omitted.tests} other test(s) omitted`,
+      );
+    omitted = undefined;
   };
   let cursor = 0;
   for (const block of blocks) {
     const keep = !isTest(block.name) || wanted.has(block.name!);
     if (keep) {
-      flush();
-      out.push(...lines.slice(cursor, block.end + 1));
-    } else omitted++;
+      flushOmitted();
+      kept ??= { from: cursor + 1, lines: [] };
+      kept.lines.push(...lines.slice(cursor, block.end + 1));
+    } else {
+      flushKept();
+      omitted ??= { from: cursor + 1, to: block.end + 1, tests: 0 };
+      omitted.to = block.end + 1;
+      omitted.tests++;
+    }
     cursor = block.end + 1;
   }
-  flush();
-  return out
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  if (cursor < lines.length) {
+    flushOmitted();
+    kept ??= { from: cursor + 1, lines: [] };
+    kept.lines.push(...lines.slice(cursor));
+  }
+  flushKept();
+  flushOmitted();
+  return out.join('\n');
 }
 
 /** The test names a list of pytest node ids selects in `file` (parametrisation dropped). */

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { HarvestOutcome } from '../../contracts/oracle.js';
 import { canonicalJson } from '../../util/hash.js';
+import { describeUnanswerable, unanswerable } from './answerable.js';
 import type { Drafted } from './candidates.js';
 
 /** Why a candidate was not kept. */
@@ -14,6 +15,7 @@ export const SCREEN_RULES = [
   'no-answer',
   'empty-answer',
   'too-large',
+  'unanswerable',
   'demo-model-right',
   'duplicate-question',
   'no-variant',
@@ -102,13 +104,18 @@ export function sizeProblem(answer: unknown): string | undefined {
   return undefined;
 }
 
-/** The answer rules every kept item passes (an instance, a variant): it says something, and it fits. */
+/**
+ * The answer rules every kept item passes (an instance, a variant): it says something, it fits, and
+ * nothing in it comes from the harvest machine or names what no question defines (answerable.ts).
+ */
 export function answerProblem(
   answer: unknown,
-): { rule: 'empty-answer' | 'too-large'; detail: string } | undefined {
+): { rule: 'empty-answer' | 'too-large' | 'unanswerable'; detail: string } | undefined {
   if (isEmptyAnswer(answer)) return { rule: 'empty-answer', detail: canonicalJson(answer) };
   const large = sizeProblem(answer);
-  return large ? { rule: 'too-large', detail: large } : undefined;
+  if (large) return { rule: 'too-large', detail: large };
+  const machine = unanswerable(answer);
+  return machine ? { rule: 'unanswerable', detail: describeUnanswerable(machine) } : undefined;
 }
 
 /** Answers of at most three possible values: the share cap for them is MAX_COMMON_SHARE_BINARY. */
