@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1479);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4648);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1479:
+/***/ 4648:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -80811,6 +80811,20 @@ class DirOracleCache {
             return undefined;
         }
     }
+    /** The keys of the entries present (slots named like a key and holding a directory). */
+    keys() {
+        let names;
+        try {
+            names = (0,external_node_fs_namespaceObject.readdirSync)(this.dir);
+        }
+        catch {
+            return [];
+        }
+        return names
+            .filter((n) => /^[0-9a-f]{64}$/.test(n))
+            .filter((n) => (0,external_node_fs_namespaceObject.lstatSync)(this.entryDir(n), { throwIfNoEntry: false })?.isDirectory())
+            .sort();
+    }
     put(key, entry) {
         const dir = this.entryDir(key);
         if ((0,external_node_fs_namespaceObject.lstatSync)(dir, { throwIfNoEntry: false })?.isDirectory() === false)
@@ -86089,7 +86103,82 @@ function oracleKey(instanceHash, envDigest, tracerDigest) {
     return sha256('oracle/v2', instanceHash, envDigest, tracerDigest);
 }
 
+;// CONCATENATED MODULE: ./src/stages/kinds/answerable.ts
+/**
+ * Whether an answer can be derived from what the model is given: an oracle
+ * that holds something of the harvest machine (its paths, user names,
+ * temporary directories, memory addresses) or a name no question defines
+ * (`<process>`) measures luck, not execution reasoning. Pure: an answer in,
+ * the first offending string and the rule it breaks out.
+ *
+ * A string the model is shown is answerable wherever it came from: a test
+ * that writes to `/tmp/out.txt` by name, a B1 input holding a path. So a
+ * match that occurs in `shown` (the instance and the prompt's context, as
+ * text) is kept.
+ *
+ * The harvest applies it to every oracle (an outside suite's included: the
+ * oracle is refused by name with the rule it breaks, never kept); the
+ * generator's screen and the variant screen see the refusal as the rule
+ * `unanswerable` (docs/generate.md).
+ */
+const RULES = [
+    // The sandbox's own directories and pytest's per-user temporary root.
+    { rule: 'machine-path', pattern: /(?<=^|[\s'"(=:])\/tg\/[^\s'"]*/ },
+    { rule: 'machine-path', pattern: /pytest-of-[\w.-]+/ },
+    { rule: 'machine-path', pattern: /(?<=^|[\s'"(=:])\/(?:tmp|var\/tmp|dev\/shm)\/[^\s'"]+/ },
+    { rule: 'machine-user', pattern: /\btracegate\d{3,}\b/ },
+    // A live address (masked ones are written `0x…`).
+    { rule: 'address', pattern: /\bat 0x[0-9a-fA-F]{4,}\b/ },
+    { rule: 'undefined-name', pattern: /<process>/ },
+];
+function strings(value, out = []) {
+    if (typeof value === 'string')
+        out.push(value);
+    else if (Array.isArray(value))
+        for (const v of value)
+            strings(v, out);
+    else if (value && typeof value === 'object')
+        for (const [k, v] of Object.entries(value)) {
+            out.push(k);
+            strings(v, out);
+        }
+    return out;
+}
+/**
+ * The first thing in `answer` no model could know from its prompt, or
+ * undefined when there is none. `shown`: what the model is given, as text; a
+ * match found in it is answerable.
+ */
+function unanswerable(answer, shown = '') {
+    for (const text of strings(answer))
+        for (const { rule, pattern } of RULES) {
+            const global = new RegExp(pattern.source, 'g');
+            for (const match of text.matchAll(global)) {
+                const found = match[0].trim();
+                if (!shown.includes(found))
+                    return { rule, found: found.slice(0, 120) };
+            }
+        }
+    return undefined;
+}
+/** The sentence a refusal gives: what was found, the rule, and what to do. */
+function describeUnanswerable(u) {
+    return (`the oracle holds ${JSON.stringify(u.found)}, which no prompt can show (answerability rule ` +
+        `${u.rule}): regenerate the item so its answer does not depend on the harvest machine, or drop it`);
+}
+/**
+ * What a model is given that an answer may quote, as one text: the instance
+ * (its query, tests, mutant) and the prompt's context (code, slice, test
+ * files, example calls). A superset of any one prompt (the budget may cut it).
+ */
+function shownText(instance, context) {
+    return `${JSON.stringify(instance)}\n${JSON.stringify(context)}`;
+}
+/** Whether a harvest reason is an answerability refusal (describeUnanswerable's sentence). */
+const isUnanswerableReason = (reason) => /\(answerability rule [a-z-]+\)/.test(reason);
+
 ;// CONCATENATED MODULE: ./src/stages/harvest/outcome.ts
+
 
 const MAX_TEST_SOURCES = 20;
 /**
@@ -86114,6 +86203,11 @@ function toOutcome(loaded, result, env, tracerDigest) {
     if (!question || !template) {
         return { status: 'error', reason: 'the tracer generated no question text or answer template' };
     }
+    // An answer that holds the harvest machine's paths or names no question defines measures luck:
+    // refused by name with its rule, for every suite (docs/benchmark-validity.md).
+    const machine = unanswerable(result.answer, shownText(instance, result.context));
+    if (machine)
+        return { status: 'invalid', reason: describeUnanswerable(machine) };
     // The result's context is the cache's context schema already (contracts/tracer-protocol.ts).
     const { tests, ...context } = result.context;
     return asStored({
@@ -88633,6 +88727,18 @@ async function askOnce(client, messages, sample, oracle, template, verdict) {
     return { outcome: { ok: true, value: parsed.value, correct }, completion, parsed: parsed.value };
 }
 /**
+ * The messages an instance's model is asked with: built from the instance
+ * and its harvested entry's question, template and context (the code and the
+ * test files as the tracer read them inside the sandbox: the host reads none
+ * itself). The oracle's answer is never read.
+ */
+function promptFor(instance, 
+// Only the question, the template and the context: nothing the run measured or traced.
+entry, options = DEFAULT_PROMPT_OPTIONS) {
+    const { question, template_answer } = entry.oracle;
+    return buildPrompt({ kind: instance.kind, tests: instance.tests, question, template_answer }, entry.context, entry.context.tests ?? [], options);
+}
+/**
  * prompt → query (k samples) → parse → vote → score for one instance with an
  * oracle. Transport failures that survive retries propagate (they end the
  * run); a request the server rejects for this instance alone is recorded as
@@ -88640,10 +88746,8 @@ async function askOnce(client, messages, sample, oracle, template, verdict) {
  */
 async function answerInstance(loaded, oracle, client, options = { samples: 1, prompt: DEFAULT_PROMPT_OPTIONS }) {
     const { instance } = loaded;
-    // The test files as the tracer read them inside the sandbox: the host reads none itself.
-    const testFiles = oracle.context.tests ?? [];
-    const { question, template_answer } = oracle.oracle;
-    const messages = buildPrompt({ kind: instance.kind, tests: instance.tests, question, template_answer }, oracle.context, testFiles, options.prompt);
+    const { template_answer } = oracle.oracle;
+    const messages = promptFor(instance, oracle, options.prompt);
     const limiter = options.limiter ?? new Limiter(options.samples);
     const kind = oracle.oracle.question_kind;
     const truth = oracle.oracle.oracle_answer;
@@ -89440,58 +89544,6 @@ function renderShardReport(results) {
     ].join('\n');
 }
 
-;// CONCATENATED MODULE: ./src/stages/screen/answerable.ts
-/**
- * Whether an answer can be derived from what the model is given: an oracle
- * that holds something of the harvest machine (its paths, user names,
- * temporary directories, memory addresses) or a name no question defines
- * (`<process>`) measures luck, not execution reasoning. Pure: an answer in,
- * the first offending string and the rule it breaks out.
- *
- * Used by the generator's screen and the variant screen (such an item is
- * never written). The harvest is to refuse an outside suite's oracle that
- * breaks it, by name, once the bundle's own items that do are regenerated
- * (issue 43); docs/generate.md lists the rule.
- */
-const RULES = [
-    // The sandbox's own directories and pytest's per-user temporary root.
-    { rule: 'machine-path', pattern: /(?<=^|[\s'"(=:])\/tg\/[^\s'"]*/ },
-    { rule: 'machine-path', pattern: /pytest-of-[\w.-]+/ },
-    { rule: 'machine-path', pattern: /(?<=^|[\s'"(=:])\/(?:tmp|var\/tmp|dev\/shm)\/[^\s'"]+/ },
-    { rule: 'machine-user', pattern: /\btracegate\d{3,}\b/ },
-    // A live address (masked ones are written `0x…`).
-    { rule: 'address', pattern: /\bat 0x[0-9a-fA-F]{4,}\b/ },
-    { rule: 'undefined-name', pattern: /<process>/ },
-];
-function strings(value, out = []) {
-    if (typeof value === 'string')
-        out.push(value);
-    else if (Array.isArray(value))
-        for (const v of value)
-            strings(v, out);
-    else if (value && typeof value === 'object')
-        for (const [k, v] of Object.entries(value)) {
-            out.push(k);
-            strings(v, out);
-        }
-    return out;
-}
-/** The first thing in `answer` no model could know from its prompt, or undefined when there is none. */
-function unanswerable(answer) {
-    for (const text of strings(answer))
-        for (const { rule, pattern } of RULES) {
-            const match = pattern.exec(text);
-            if (match)
-                return { rule, found: match[0].trim().slice(0, 120) };
-        }
-    return undefined;
-}
-/** The sentence a refusal gives: what was found, the rule, and what to do. */
-function describeUnanswerable(u) {
-    return (`the oracle holds ${JSON.stringify(u.found)}, which no prompt can show (answerability rule ` +
-        `${u.rule}): regenerate the item so its answer does not depend on the harvest machine, or drop it`);
-}
-
 ;// CONCATENATED MODULE: ./src/stages/screen/screen.ts
 // The screen, pure: harvested candidates in, accepted instances and rejections (each with the rule
 // that rejected it) out. docs/generate.md states every rule; the order here is the order there.
@@ -89535,6 +89587,8 @@ function harvestRule(reason) {
         return 'not-byte-stable';
     if (/was cut at/.test(reason))
         return 'value-truncated';
+    if (isUnanswerableReason(reason))
+        return 'unanswerable';
     return 'no-answer';
 }
 function leaves(value) {
@@ -89575,13 +89629,13 @@ function sizeProblem(answer) {
  * The answer rules every kept item passes (an instance, a variant): it says something, it fits, and
  * nothing in it comes from the harvest machine or names what no question defines (answerable.ts).
  */
-function answerProblem(answer) {
+function answerProblem(answer, shown = '') {
     if (isEmptyAnswer(answer))
         return { rule: 'empty-answer', detail: canonicalJson(answer) };
     const large = sizeProblem(answer);
     if (large)
         return { rule: 'too-large', detail: large };
-    const machine = unanswerable(answer);
+    const machine = unanswerable(answer, shown);
     return machine ? { rule: 'unanswerable', detail: describeUnanswerable(machine) } : undefined;
 }
 /** Answers of at most three possible values: the share cap for them is MAX_COMMON_SHARE_BINARY. */
@@ -89614,7 +89668,7 @@ function screen(drafted, outcomes, demoRight, options) {
             continue;
         }
         const answer = outcome.entry.oracle.oracle_answer;
-        const problem = answerProblem(answer);
+        const problem = answerProblem(answer, shownText(d.instance, outcome.entry.context));
         if (problem) {
             reject(d, problem.rule, problem.detail);
             continue;
@@ -89703,6 +89757,7 @@ function screen(drafted, outcomes, demoRight, options) {
 // Fresh variants: the search over an epoch's pool of one-literal edits of an instance's tests
 // (tracer/tracegate_tracer/search.py), then the first candidates that change the answer harvested
 // alone like any instance, kept only if they pass the generator's screen with an oracle of their own.
+
 
 
 
@@ -89885,7 +89940,7 @@ async function variantProblem(v, outcomes, demo) {
             rule: 'original-answer-passes',
             detail: "the original's answer passes the variant under the scorer",
         };
-    const problem = answerProblem(mine.oracle_answer);
+    const problem = answerProblem(mine.oracle_answer, shownText(v.instance, outcome.entry.context));
     if (problem)
         return problem;
     if ((await answerInstance(v, outcome.entry, demo)).correct)
@@ -92381,6 +92436,282 @@ async function mergeCommand(args, io, logger, usage) {
     return exitCodeFor(outcome.comparison.verdict, options['on-inconclusive']);
 }
 
+;// CONCATENATED MODULE: ./src/stages/audit/adversaries.ts
+const HEADING = /^## ([^:\n]+): (\S+) \(([^)]+)\)\n```python\n\s*(\d+)/gm;
+const NOT_SHOWN = /^# (?:Also reachable, not shown[^:]*|Calls resolved only at run time[^:]*): (.+)$/gm;
+const TEST_FILE = /^## Test file: (\S+)\n```python\n([\s\S]*?)\n```/gm;
+const TEST_DEF = /^\s*(\d+) {2}(?:async\s+)?def (test\w*)\s*\(/gm;
+/** The functions and tests the prompt names, in prompt order (first mention kept). */
+function namedInPrompt(prompt) {
+    const functions = [];
+    const seen = new Set();
+    const add = (n) => {
+        const key = `${n.file}\0${n.func}`;
+        if (seen.has(key))
+            return;
+        seen.add(key);
+        functions.push(n);
+    };
+    for (const m of prompt.matchAll(HEADING))
+        add({
+            file: m[2],
+            func: m[3],
+            line: Number(m[4]),
+            ...(m[1] === 'Code under test' ? { target: true } : {}),
+        });
+    for (const m of prompt.matchAll(NOT_SHOWN))
+        for (const name of m[1].split(/,\s*/)) {
+            const split = /^(?:(\S+?)::)?(.+)$/.exec(name.trim());
+            add({ file: split[1] ?? '', func: split[2], line: 0 });
+        }
+    const tests = [];
+    for (const file of prompt.matchAll(TEST_FILE))
+        for (const def of file[2].matchAll(TEST_DEF))
+            tests.push({ file: file[1], func: def[2], line: Number(def[1]) });
+    return { functions, tests };
+}
+/** What a template field of names gets from the copier, or undefined when it holds no names. */
+function copyField(key, shape, named) {
+    if (!Array.isArray(shape))
+        return undefined;
+    const element = shape[0];
+    if (element && typeof element === 'object' && !Array.isArray(element)) {
+        const fields = Object.keys(element);
+        if (fields.includes('test'))
+            return named.tests.map((t) => ({ test: `${t.file}::${t.func}`, exception_type: '' }));
+        if (!fields.some((f) => ['func', 'callee'].includes(f)))
+            return undefined;
+        const caller = named.functions.find((n) => n.target)?.func ?? '';
+        const calls = /call/.test(key) || fields.includes('callee');
+        return named.functions
+            .filter((n) => !(calls && n.target))
+            .map((n) => Object.fromEntries(fields.map((f) => [
+            f,
+            f === 'file'
+                ? n.file
+                : f === 'func' || f === 'callee'
+                    ? n.func
+                    : f === 'caller'
+                        ? caller
+                        : f === 'line'
+                            ? n.line
+                            : f === 'count'
+                                ? 1
+                                : '',
+        ])));
+    }
+    if (element !== 'str')
+        return undefined;
+    if (/lines/.test(key))
+        return named.functions.map((n) => `${n.file}:${n.line}`);
+    if (/tests/.test(key))
+        return named.tests.map((t) => `${t.file}::${t.func}`);
+    if (/method/.test(key))
+        return named.functions.map((n) => n.func);
+    if (/chain|function|call/.test(key))
+        return named.functions.filter((n) => !(/call/.test(key) && n.target)).map((n) => n.func);
+    return undefined;
+}
+function sortNamed(named) {
+    const by = (a, b) => a.file === b.file ? (a.func < b.func ? -1 : a.func > b.func ? 1 : 0) : a.file < b.file ? -1 : 1;
+    return { functions: [...named.functions].sort(by), tests: [...named.tests].sort(by) };
+}
+/**
+ * The copier's answer: `constant` (the kind's best constant, or `{}`) with
+ * every field of names replaced by what the prompt names.
+ */
+function copyAnswer(prompt, template, constant, order) {
+    const found = namedInPrompt(prompt);
+    const named = order === 'sorted' ? sortNamed(found) : found;
+    const base = constant && typeof constant === 'object' && !Array.isArray(constant)
+        ? { ...constant }
+        : {};
+    if (!template || typeof template !== 'object' || Array.isArray(template))
+        return base;
+    for (const [key, shape] of Object.entries(template)) {
+        const copied = copyField(key, shape, named);
+        if (copied !== undefined)
+            base[key] = copied;
+    }
+    return base;
+}
+
+;// CONCATENATED MODULE: ./src/stages/audit/audit.ts
+
+
+
+
+
+/** The built-in adversaries; a caller adds others (the demo heuristic lives in an adapter). */
+const COPIERS = {
+    'copy (prompt order)': (item, constant) => copyAnswer(item.prompt, item.template, constant, 'prompt'),
+    'copy (sorted)': (item, constant) => copyAnswer(item.prompt, item.template, constant, 'sorted'),
+};
+const DEFAULT_MARGIN = 0.05;
+const share = (n, of) => Math.round((n / of) * 10_000) / 10_000;
+/** The nearest-rank percentile `q` of the prompts' estimated tokens. */
+function tokens(items, q) {
+    const sizes = items
+        .map((i) => Math.ceil(i.prompt.length / CHARS_PER_TOKEN))
+        .sort((a, b) => a - b);
+    return sizes[Math.max(0, Math.ceil(q * sizes.length) - 1)] ?? 0;
+}
+/** Per kind (in the kinds' order), the floor and every adversary's score. */
+function auditItems(items, adversaries, margin = DEFAULT_MARGIN) {
+    const rows = [];
+    for (const kind of QUESTION_KINDS) {
+        if (isCometKind(kind))
+            continue;
+        const mine = items.filter((i) => i.kind === kind);
+        if (!mine.length)
+            continue;
+        const floor = chanceLevel(kind, mine.map((i) => i.oracle));
+        const scores = {};
+        for (const [name, answer] of Object.entries(adversaries)) {
+            let correct = 0;
+            for (const item of mine) {
+                let prediction;
+                try {
+                    prediction = answer(item, floor.answer);
+                }
+                catch {
+                    prediction = undefined; // an adversary that cannot read a prompt scores nothing on it
+                }
+                if (prediction !== undefined && passes(kind, item.oracle, prediction))
+                    correct++;
+            }
+            scores[name] = share(correct, mine.length);
+        }
+        const leaks = Object.entries(scores)
+            .filter(([, s]) => s > floor.accuracy + margin + 1e-9)
+            .map(([name]) => name);
+        rows.push({
+            kind,
+            items: mine.length,
+            floor: floor.accuracy,
+            scores,
+            leaks,
+            tokens: { median: tokens(mine, 0.5), p90: tokens(mine, 0.9) },
+        });
+    }
+    return rows;
+}
+const audit_pct = (x) => `${(x * 100).toFixed(1)}%`;
+/** The audit as a Markdown table: kind, items, floor, each adversary (a leak marked). */
+function auditTable(rows) {
+    const names = [...new Set(rows.flatMap((r) => Object.keys(r.scores)))];
+    const head = `| kind | items | floor | ${names.join(' | ')} | prompt tokens (median, p90) |`;
+    const rule = `| --- | ---: | ---: | ${names.map(() => '---:').join(' | ')} | ---: |`;
+    const body = rows.map((r) => `| ${r.kind} | ${r.items} | ${audit_pct(r.floor)} | ${names
+        .map((n) => {
+        const s = r.scores[n];
+        return s === undefined ? '' : `${audit_pct(s)}${r.leaks.includes(n) ? ' **leak**' : ''}`;
+    })
+        .join(' | ')} | ${r.tokens.median}, ${r.tokens.p90} |`);
+    return [head, rule, ...body].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/app/audit.ts
+
+
+
+/**
+ * The audit items of `instances` found in `entries`: an entry counts for the
+ * instance it names with the same content hash (the newest harvest when
+ * several environments' entries are cached).
+ */
+function harvestedItems(instances, entries, prompt = DEFAULT_PROMPT_OPTIONS) {
+    const byId = new Map(instances.map((l) => [l.instance.id, l]));
+    const newest = new Map();
+    for (const key of entries.keys()) {
+        const entry = entries.get(key);
+        const meta = entry?.oracle.meta;
+        const loaded = meta && byId.get(meta.instance_id);
+        if (!entry || !loaded || meta.instance_hash !== loaded.contentHash)
+            continue;
+        const seen = newest.get(meta.instance_id);
+        if (!seen || seen.oracle.meta.harvested_at < meta.harvested_at)
+            newest.set(meta.instance_id, entry);
+    }
+    return instances.flatMap((loaded) => {
+        const entry = newest.get(loaded.instance.id);
+        if (!entry)
+            return [];
+        const messages = promptFor(loaded.instance, entry, prompt);
+        return [
+            {
+                id: loaded.instance.id,
+                kind: entry.oracle.question_kind,
+                prompt: messages
+                    .filter((m) => m.role === 'user')
+                    .map((m) => m.content)
+                    .join('\n'),
+                template: entry.oracle.template_answer,
+                oracle: entry.oracle.oracle_answer,
+            },
+        ];
+    });
+}
+/**
+ * The audit of `items` by the copiers and `more` (a caller's adversaries:
+ * the demo heuristic is an adapter, passed in by the door).
+ */
+function runAudit(items, more = {}) {
+    return auditItems(items, { ...COPIERS, ...more });
+}
+
+;// CONCATENATED MODULE: ./src/doors/cli/audit.ts
+
+
+
+
+
+
+
+
+
+const AUDIT_USAGE = `Usage: tracegate audit [--instances DIR] [--cache DIR] [--json]
+  The leak audit of harvested items (harvest them first): prompt-only adversaries (one copying
+  every function and test the prompt names into the template, in prompt order and sorted; the
+  demo heuristic) answer each item from its prompt alone; per kind, their scores beside the
+  floor (the best constant answer). Exit 1 when one beats a kind's floor by more than 5 points.`;
+/** `tracegate audit`: reads the suite and the oracle cache; harvests and asks nothing. */
+function auditCommand(args, io, logger) {
+    let values;
+    try {
+        ({ values } = external_node_util_.parseArgs({
+            args,
+            options: {
+                instances: { type: 'string' },
+                cache: { type: 'string' },
+                json: { type: 'boolean' },
+            },
+            strict: true,
+        }));
+    }
+    catch (error) {
+        throw new UsageError(`${error.message}\n\n${AUDIT_USAGE}`);
+    }
+    const suite = loadAnySuite(values.instances ?? bundledInstancesDir());
+    for (const r of suite.rejected)
+        logger.warn(`Skipping ${r.reason}`);
+    const cacheDir = values.cache ?? '.tracegate/cache';
+    const entries = new DirOracleCache(cacheLayout(cacheDir).oracles, logger.warn);
+    const items = harvestedItems(suite.instances, entries);
+    if (!items.length)
+        throw new UsageError(`no harvested oracle of the selected instances in ${cacheDir}: run \`tracegate harvest --cache ${cacheDir}\` first`);
+    const rows = runAudit(items, {
+        'demo heuristic': (item) => JSON.parse(heuristicAnswer(item.prompt)),
+    });
+    io.stdout(values.json ? JSON.stringify(rows, null, 2) : auditTable(rows));
+    const leaks = rows.filter((r) => r.leaks.length);
+    logger.log(`audit: ${items.length} of ${suite.instances.length} instance(s) harvested; ` +
+        (leaks.length
+            ? `${leaks.length} kind(s) leak: ${leaks.map((r) => `${r.kind} (${r.leaks.join(', ')})`).join('; ')}`
+            : 'no adversary beats a floor by more than 5 points'));
+    return leaks.length ? ExitCode.GateFailed : ExitCode.Pass;
+}
+
 ;// CONCATENATED MODULE: ./src/app/config/generate-options.ts
 // `tracegate generate`'s options: an environment, a directory of test files, where the suite goes.
 
@@ -93361,6 +93692,7 @@ async function demoCommand(flags, io, logger, lifecycle, engines) {
 
 
 
+
 const COMMANDS = [
     'run',
     'harvest',
@@ -93369,6 +93701,7 @@ const COMMANDS = [
     'dashboard',
     'generate',
     'stats',
+    'audit',
     'score',
     'merge',
     'help',
@@ -93400,6 +93733,9 @@ Usage:
       Write a suite from test files: scout, propose every kind, harvest, screen (docs/generate.md).
   tracegate stats [--instances DIR] [--json] [--markdown]
       The kind × package table of a suite (default: the bundled benchmark).
+  tracegate audit [--instances DIR] [--cache DIR] [--json]
+      The leak audit of harvested items: prompt-only adversaries against each kind's floor;
+      exit 1 when one beats it by more than 5 points (docs/benchmark-validity.md).
   tracegate score --scoring strict|swe-flux FILE.jsonl
       Score (oracle, prediction) pairs, one JSON object a line (docs/scoring.md).
 
@@ -93494,7 +93830,7 @@ function helpFor(command) {
     const names = command ? COMMAND_FLAGS[command] : undefined;
     if (command && names)
         return commandUsage(USAGE, command, names);
-    if (command && /^(generate|stats|score)$/.test(command))
+    if (command && /^(generate|stats|audit|score)$/.test(command))
         return commandUsage(USAGE, command, []);
     return USAGE;
 }
@@ -93522,6 +93858,8 @@ engines) {
                 return await generateCommand(rest, io, logger, lifecycle);
             case 'stats':
                 return statsCommand(rest, io, logger);
+            case 'audit':
+                return auditCommand(rest, io, logger);
             case 'score':
                 return scoreCommand(rest, io);
             case 'help':

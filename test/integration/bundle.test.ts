@@ -17,7 +17,16 @@ import {
 } from '../../src/adapters/heuristic-model/server.js';
 import { loadSuite } from '../../src/adapters/suite/load.js';
 import { suiteStats } from '../../src/adapters/suite/stats.js';
+import {
+  describeUnanswerable,
+  isUnanswerableReason,
+  shownText,
+  unanswerable,
+} from '../../src/stages/kinds/answerable.js';
+import { DirOracleCache } from '../../src/adapters/stores/oracle-cache.js';
+import { promptFor } from '../../src/stages/query/answer.js';
 import { runCli, tempDir } from '../helpers/cli.js';
+import { withoutTrace } from '../helpers/without-trace.js';
 import { requireDocker } from '../helpers/docker.js';
 import { cachedOracleEntries, oracleEchoServer } from '../helpers/echo-model.js';
 
@@ -182,6 +191,34 @@ describe(`the bundled benchmark (${ALL ? 'all of it' : `a sample of ${SAMPLE}, s
     expect(harvest.stdout).toMatch(
       new RegExp(`oracles: 0 cached, \\d+ harvested, ${quarantined.length} failed`),
     );
+    // Answerability (docs/benchmark-validity.md): no oracle holds the harvest machine's paths, user
+    // names or addresses, or a name no question defines — none refused by the harvest, and none in
+    // the cache (read back raw, beside the instance it answers).
+    expect(failed.filter(([, , , reason]) => isUnanswerableReason(reason!))).toEqual([]);
+    const byId = new Map(loadSuite(BUNDLE).instances.map((l) => [l.instance.id, l.instance]));
+    const oracles = join(cache, 'oracles');
+    const unanswerableOracles = readdirSync(oracles).flatMap((key) => {
+      const read = (name: string) =>
+        JSON.parse(readFileSync(join(oracles, key, name), 'utf8')) as Record<string, unknown>;
+      const oracle = read('oracle.json') as {
+        oracle_answer: unknown;
+        meta: { instance_id: string };
+      };
+      const found = unanswerable(
+        oracle.oracle_answer,
+        shownText(byId.get(oracle.meta.instance_id), read('context.json')),
+      );
+      return found ? [`${oracle.meta.instance_id}: ${describeUnanswerable(found)}`] : [];
+    });
+    expect(unanswerableOracles).toEqual([]);
+    // Every harvested prompt is made before any run: the same bytes with the trace removed.
+    const changed = readdirSync(oracles).flatMap((key) => {
+      const entry = new DirOracleCache(oracles).get(key)!;
+      const instance = byId.get(entry.oracle.meta.instance_id)!;
+      const full = JSON.stringify(promptFor(instance, entry));
+      return JSON.stringify(promptFor(instance, withoutTrace(entry))) === full ? [] : [instance.id];
+    });
+    expect(changed).toEqual([]);
 
     const echo = oracleEchoServer(cachedOracleEntries(cache));
     const url = `${await echo.start()}/v1`;

@@ -24,6 +24,14 @@ def test_default_reprs_lose_their_address_and_nothing_else_does():
     assert safe_str(ValueError("bad <Plain object at 0x7f3a>")) == "bad <Plain object at 0x…>"
 
 
+def test_the_tests_temporary_directory_is_written_tmp_path_wherever_the_harvest_put_it(tmp_path):
+    missing = tmp_path / "absent.json"
+    assert safe_str(FileNotFoundError(2, "No such file or directory", str(missing))) == (
+        "[Errno 2] No such file or directory: '<tmp_path>/absent.json'")
+    machine = "/tg/work/g26/tmp/pytest-of-tracegate20026/pytest-0/test_from_pyfile0/missing.py"
+    assert render([machine, "/data/pytest-of-x.txt"]) == "['<tmp_path>/missing.py', '/data/pytest-of-x.txt']"
+
+
 def test_sets_are_sorted_and_long_values_are_cut_and_reported():
     assert render({3, 1, 2}) == "{1, 2, 3}"
     assert render([frozenset({"b", "a"})]) == "[frozenset({'a', 'b'})]"

@@ -158,6 +158,7 @@ def measured(tmp_path_factory):
         spec(directory, "wall-slow", "W3_WallTime", "slow"),
         spec(directory, "wall-fast", "W3_WallTime", "fast"),
         spec(directory, "profile-parent", "W4_Profile", "parent"),
+        spec(directory, "profile-child", "W4_Profile", "parent", function="child_work"),
         spec(directory, "outcome-passes", "W1_Outcome", "adult"),
         spec(directory, "outcome-fails", "W1_Outcome", "fails", expect_failure=True),
         spec(directory, "outcome-fails-unexpected", "W1_Outcome", "fails"),
@@ -232,6 +233,21 @@ def test_exclusive_attribution_credits_stdlib_to_the_caller_and_children_to_them
     assert answer["hot_methods_alloc"][:2] == ["heavy.mod.parent", "heavy.mod.child_alloc"]
     assert answer["hot_lines_alloc"][0] == "heavy/mod.py:34"
     assert not any(name.startswith(("json", "test_heavy")) for name in answer["hot_methods_time"])
+
+
+def test_a_profile_asks_only_about_the_code_its_prompt_shows(measured):
+    """The same run, asked about `child_work` (which calls nothing of the package): `parent`, the test's hot
+    spot, is not shown in its prompt and not in its answer; the lines are child_work's own."""
+    parent, child = ok(measured, "profile-parent"), ok(measured, "profile-child")
+    shown = {parent["context"]["func"], *(f["func"] for f in parent["context"]["slice"]["functions"])}
+    assert shown == {"heavy.mod.parent", "heavy.mod.child_alloc", "heavy.mod.child_work"}
+    assert set(parent["answer"]["hot_methods_time"]) <= shown
+    assert [f["func"] for f in child["context"]["slice"]["functions"]] == []
+    assert child["answer"]["hot_methods_time"] == ["heavy.mod.child_work"]
+    first = child["context"]["first_line"]
+    assert all(first <= int(line.split(":")[1]) < first + 5 for line in child["answer"]["hot_lines_time"])
+    # What ran is still recorded, whole, beside the answer.
+    assert "heavy.mod.parent" in child["measurement"]["executed"]["time_func"]
 
 
 def test_outcomes(measured):

@@ -30,8 +30,9 @@ from . import (
     trace,
     variant,
 )
-from .locate import Target, TargetNotFound, build_slice
+from .locate import Target, TargetNotFound
 from .sandbox import Sandbox
+from .shown import prompt_slice
 from .testfiles import TestFileRefused, read_tests
 from .values import value_cap
 
@@ -205,17 +206,6 @@ class _Recording:
         self.trace, self.trace_text, self.failed, self.context = None, b"", None, self._context
 
 
-def _slice(target: Target) -> dict[str, Any]:
-    """The prompt's slice, made before anything runs and from the package's source alone (build_slice): the
-    prompt cannot show what ran. Empty when the source cannot be read: a slice never costs an oracle."""
-    try:
-        return {"slice": build_slice(target)}
-    except Exception as exc:  # noqa: BLE001 - the prompt's slice never costs an oracle
-        sys.stderr.write(f"tracegate: {target.file}::{target.qualname}: no prompt slice "
-                         f"({type(exc).__name__}: {exc})\n")
-        return {}
-
-
 def _recordings(specs: list[Spec], results: list[Result], run_dir: str, instance_dir: str, tests: Any,
                 sandbox: Sandbox) -> list[_Recording]:
     """The run's recordings, one per target and limits; a spec whose target cannot be found is decided here."""
@@ -252,7 +242,7 @@ def _recordings(specs: list[Spec], results: list[Result], run_dir: str, instance
                           max_value_chars=cap,
                           **({"site_files": where} if (where := sites.files(head, run_dir)) else {}))
             parsed = any(specs[i].get("parser") for i in members)
-            context = dict(target.context, tests=tests, **_slice(target))
+            context = dict(target.context, tests=tests, **prompt_slice(target))
             recordings.append(_Recording(members, target, config, context, parsed))
             for index in members:
                 results[index]["stats"]["trace"] = trace_name

@@ -34,6 +34,7 @@ from . import forkserver, pytest_run, queries
 from .locate import Target, TargetNotFound, find_file, package_scope
 from .queries.world import BANDS, near_top
 from .sandbox import Sandbox
+from .shown import Shown, prompt_slice
 from .testfiles import TestFileRefused, read_tests
 
 CLEAN_RUNS = 5
@@ -67,7 +68,7 @@ def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root:
     for spec, result in zip(specs, results, strict=True):
         try:
             target = Target(spec["target"]["file"], spec["target"]["function"], roots)
-            result["context"] = dict(target.context, tests=test_sources)
+            result["context"] = dict(target.context, tests=test_sources, **prompt_slice(target))
             targets.append(target)
         except (TargetNotFound, SyntaxError, OSError, KeyError, TypeError) as exc:
             result.update(status="invalid", reason=str(exc) or type(exc).__name__)
@@ -137,11 +138,15 @@ def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root:
         try:
             rule = queries.rule_for(spec.get("kind"), query)
             context = queries.Context(target.file, target.func, target.linemap, target.node)
-            answer = rule.answer(measurement, query, context)
+            asked, kind_meta = measurement, dict(meta)
+            if measurement.get("profile"):
+                # A profile is asked only about the code its prompt shows (shown.py); `executed` keeps all that ran.
+                asked = dict(measurement, profile=Shown(result["context"]).only(measurement["profile"]))
+                kind_meta["near_top"] = near_top(asked["profile"])
+            answer = rule.answer(asked, query, context)
         except queries.Invalid as exc:
             results[index] = dict(result, status="invalid", reason=str(exc))
             continue
-        kind_meta = dict(meta)
         if spec.get("kind") in BANDS:
             kind_meta["band"] = BANDS[spec["kind"]]
         results[index] = dict(result, status="ok", answer=answer, measurement=kind_meta)
@@ -409,8 +414,7 @@ def _meta(measurement: dict[str, Any], mutant: Any, scope: str) -> dict[str, Any
     profile = measurement.get("profile")
     if profile:
         # Every name that ran, for the execution rate of predicted names (not an answer).
-        meta["executed"] = {key: [name for name, _v in profile[key]] for key in
-                            ("time_func", "time_line")}
+        meta["executed"] = {key: [name for name, _v in profile[key]] for key in ("time_func", "time_line")}
         meta["near_top"] = near_top(profile)
     meta["scope"] = os.path.basename(scope.rstrip(os.sep)) or scope
     return meta

@@ -9,6 +9,12 @@ an ` at 0x<hex>` inside `<…>`) become `at 0x…`, while any other hex text
 `limit` characters. Builtin containers are walked so that a set nested in a
 list is sorted too; any other object is its own `repr()`.
 
+A path under the test's temporary directory (pytest's `tmp_path`, rooted in
+the harvest machine's `pytest-of-<user>/pytest-<n>/<test>N`, under xdist with a
+`popen-gw<k>/` between) is written
+`<tmp_path>`: the model knows the test asked for `tmp_path`, never where the
+harvest machine put it (docs/benchmark-validity.md).
+
 A text cut at the cap (or a container whose elements were cut short) is added
 to the caller's `cut` set: a cut value must never become an answer.
 """
@@ -22,6 +28,7 @@ MAX_REPR_LIMIT = 20_000  # the most an instance may ask for (query key `max_valu
 _DEFAULT_REPR = re.compile(r"<[^<>]*>")
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 _CONTAINERS = (list, tuple, dict, set, frozenset)
+_TMP_PATH = re.compile(r"[^\s'\"]*/pytest-of-[^/\s'\"]+/pytest-\d+/(?:popen-gw\d+/)?[^/\s'\"]+")
 
 
 def _mask(match: re.Match[str]) -> str:
@@ -29,6 +36,8 @@ def _mask(match: re.Match[str]) -> str:
 
 
 def _cap(text: str, limit: int, cut: list[bool]) -> str:
+    if "pytest-of-" in text:
+        text = _TMP_PATH.sub("<tmp_path>", text)
     if " at 0x" in text:
         text = _DEFAULT_REPR.sub(_mask, text)
     if len(text) > limit:

@@ -1,4 +1,4 @@
-import { lstatSync, rmSync } from 'node:fs';
+import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { readRegularFile } from './read-file.js';
 import { cachedOracleSchema, type CachedOracle } from '../../contracts/oracle.js';
@@ -46,6 +46,20 @@ export class DirOracleCache implements OracleStore {
       );
       return undefined;
     }
+  }
+
+  /** The keys of the entries present (slots named like a key and holding a directory). */
+  keys(): string[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return [];
+    }
+    return names
+      .filter((n) => /^[0-9a-f]{64}$/.test(n))
+      .filter((n) => lstatSync(this.entryDir(n), { throwIfNoEntry: false })?.isDirectory())
+      .sort();
   }
 
   put(key: string, entry: CachedOracle): void {

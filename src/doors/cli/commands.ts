@@ -26,6 +26,7 @@ import { renderDashboard } from '../../stages/report/dashboard.js';
 import { writeFileAtomic } from '../../adapters/stores/atomic.js';
 import { compareCommand } from './compare.js';
 import { MERGE_FLAGS, mergeCommand } from './merge.js';
+import { auditCommand } from './audit.js';
 import { generateCommand, statsCommand } from './generate.js';
 import { scoreCommand } from './score.js';
 import { demoCommand } from './demo.js';
@@ -49,6 +50,7 @@ const COMMANDS = [
   'dashboard',
   'generate',
   'stats',
+  'audit',
   'score',
   'merge',
   'help',
@@ -83,6 +85,9 @@ Usage:
       Write a suite from test files: scout, propose every kind, harvest, screen (docs/generate.md).
   tracegate stats [--instances DIR] [--json] [--markdown]
       The kind × package table of a suite (default: the bundled benchmark).
+  tracegate audit [--instances DIR] [--cache DIR] [--json]
+      The leak audit of harvested items: prompt-only adversaries against each kind's floor;
+      exit 1 when one beats it by more than 5 points (docs/benchmark-validity.md).
   tracegate score --scoring strict|swe-flux FILE.jsonl
       Score (oracle, prediction) pairs, one JSON object a line (docs/scoring.md).
 
@@ -184,7 +189,8 @@ function parseFlags<N extends string>(
 function helpFor(command: string | undefined): string {
   const names = command ? COMMAND_FLAGS[command] : undefined;
   if (command && names) return commandUsage(USAGE, command, names);
-  if (command && /^(generate|stats|score)$/.test(command)) return commandUsage(USAGE, command, []);
+  if (command && /^(generate|stats|audit|score)$/.test(command))
+    return commandUsage(USAGE, command, []);
   return USAGE;
 }
 
@@ -222,6 +228,8 @@ export async function cli(
         return await generateCommand(rest, io, logger, lifecycle);
       case 'stats':
         return statsCommand(rest, io, logger);
+      case 'audit':
+        return auditCommand(rest, io, logger);
       case 'score':
         return scoreCommand(rest, io);
       case 'help':

@@ -4,6 +4,7 @@ import {
   type CachedOracle,
   type HarvestOutcome,
 } from '../../contracts/oracle.js';
+import { describeUnanswerable, shownText, unanswerable } from '../kinds/answerable.js';
 import type { ReadResult } from './results.js';
 import type { LoadedInstance } from '../../contracts/suite.js';
 
@@ -36,6 +37,10 @@ export function toOutcome(
   if (!question || !template) {
     return { status: 'error', reason: 'the tracer generated no question text or answer template' };
   }
+  // An answer that holds the harvest machine's paths or names no question defines measures luck:
+  // refused by name with its rule, for every suite (docs/benchmark-validity.md).
+  const machine = unanswerable(result.answer, shownText(instance, result.context));
+  if (machine) return { status: 'invalid', reason: describeUnanswerable(machine) };
   // The result's context is the cache's context schema already (contracts/tracer-protocol.ts).
   const { tests, ...context } = result.context;
   return asStored({

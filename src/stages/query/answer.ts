@@ -109,6 +109,30 @@ async function askOnce(
 }
 
 /**
+ * The messages an instance's model is asked with: built from the instance
+ * and its harvested entry's question, template and context (the code and the
+ * test files as the tracer read them inside the sandbox: the host reads none
+ * itself). The oracle's answer is never read.
+ */
+export function promptFor(
+  instance: Pick<LoadedInstance['instance'], 'kind' | 'tests'>,
+  // Only the question, the template and the context: nothing the run measured or traced.
+  entry: {
+    oracle: Pick<CachedOracle['oracle'], 'question' | 'template_answer'>;
+    context: CachedOracle['context'];
+  },
+  options: PromptOptions = DEFAULT_PROMPT_OPTIONS,
+): ChatMessage[] {
+  const { question, template_answer } = entry.oracle;
+  return buildPrompt(
+    { kind: instance.kind, tests: instance.tests, question, template_answer },
+    entry.context,
+    entry.context.tests ?? [],
+    options,
+  );
+}
+
+/**
  * prompt → query (k samples) → parse → vote → score for one instance with an
  * oracle. Transport failures that survive retries propagate (they end the
  * run); a request the server rejects for this instance alone is recorded as
@@ -121,15 +145,8 @@ export async function answerInstance(
   options: AnswerOptions = { samples: 1, prompt: DEFAULT_PROMPT_OPTIONS },
 ): Promise<InstanceRecord> {
   const { instance } = loaded;
-  // The test files as the tracer read them inside the sandbox: the host reads none itself.
-  const testFiles = oracle.context.tests ?? [];
-  const { question, template_answer } = oracle.oracle;
-  const messages = buildPrompt(
-    { kind: instance.kind, tests: instance.tests, question, template_answer },
-    oracle.context,
-    testFiles,
-    options.prompt,
-  );
+  const { template_answer } = oracle.oracle;
+  const messages = promptFor(instance, oracle, options.prompt);
   const limiter = options.limiter ?? new Limiter(options.samples);
   const kind = oracle.oracle.question_kind;
   const truth = oracle.oracle.oracle_answer;

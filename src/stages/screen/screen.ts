@@ -3,7 +3,12 @@
 import { createHash } from 'node:crypto';
 import type { HarvestOutcome } from '../../contracts/oracle.js';
 import { canonicalJson } from '../../util/hash.js';
-import { describeUnanswerable, unanswerable } from './answerable.js';
+import {
+  describeUnanswerable,
+  isUnanswerableReason,
+  shownText,
+  unanswerable,
+} from '../kinds/answerable.js';
 import type { Drafted } from './candidates.js';
 
 /** Why a candidate was not kept. */
@@ -63,6 +68,7 @@ export function harvestRule(reason: string): ScreenRule {
   if (/target not executed/.test(reason)) return 'target-not-executed';
   if (/^nondeterministic/.test(reason)) return 'not-byte-stable';
   if (/was cut at/.test(reason)) return 'value-truncated';
+  if (isUnanswerableReason(reason)) return 'unanswerable';
   return 'no-answer';
 }
 
@@ -110,11 +116,12 @@ export function sizeProblem(answer: unknown): string | undefined {
  */
 export function answerProblem(
   answer: unknown,
+  shown = '',
 ): { rule: 'empty-answer' | 'too-large' | 'unanswerable'; detail: string } | undefined {
   if (isEmptyAnswer(answer)) return { rule: 'empty-answer', detail: canonicalJson(answer) };
   const large = sizeProblem(answer);
   if (large) return { rule: 'too-large', detail: large };
-  const machine = unanswerable(answer);
+  const machine = unanswerable(answer, shown);
   return machine ? { rule: 'unanswerable', detail: describeUnanswerable(machine) } : undefined;
 }
 
@@ -165,7 +172,7 @@ export function screen(
       continue;
     }
     const answer = outcome.entry.oracle.oracle_answer;
-    const problem = answerProblem(answer);
+    const problem = answerProblem(answer, shownText(d.instance, outcome.entry.context));
     if (problem) {
       reject(d, problem.rule, problem.detail);
       continue;

@@ -10,6 +10,7 @@ import { sha256 } from '../../util/hash.js';
 import type { LoadedInstance, VariantEdit } from '../../contracts/suite.js';
 import type { ModelClient } from '../../contracts/model.js';
 import { oracleDigest } from '../kinds/digest.js';
+import { shownText } from '../kinds/answerable.js';
 
 export type VariantMode = { mode: 'add'; count: number } | { mode: 'only' };
 
@@ -298,7 +299,7 @@ async function variantProblem(
       rule: 'original-answer-passes',
       detail: "the original's answer passes the variant under the scorer",
     };
-  const problem = answerProblem(mine.oracle_answer);
+  const problem = answerProblem(mine.oracle_answer, shownText(v.instance, outcome.entry.context));
   if (problem) return problem;
   if ((await answerInstance(v, outcome.entry, demo)).correct)
     return {

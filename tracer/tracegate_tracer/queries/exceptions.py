@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..trace import events_of
 from .shared import INVOCATION_OPTION, Answer, Ask, Context, Invalid, Query, Rule, Trace, invocation, named_only
-from .terms import CAUGHT, CRASH, ENTERS, EXC_NAMES, INVOCATION
+from .terms import CAUGHT, CRASH, ENTERS, EXC_NAMES, INVOCATION, TMP_PATH
 
 
 def _handler_line(events: list, index: int, handlers: set[int]) -> int | None:
@@ -72,7 +72,7 @@ def _ask_escaping(q: Query) -> Ask:
     return (
         "Invocation {} ends by an exception: which one propagated out of it (the last one that entered "
         "its frame before it unwound)? Give its type and its message, `str(e)`.".format(q.get("invocation")),
-        [ENTERS, CAUGHT, EXC_NAMES, INVOCATION],
+        [ENTERS, CAUGHT, EXC_NAMES, TMP_PATH, INVOCATION],
     )
 
 

@@ -20,7 +20,8 @@ ITERATION = ("An iteration of the loop whose header is at line L is one passage 
              "next step being the first statement of its body; `continue`, inner loops and `else:` add none.")
 OBSERVATION = ("An observation is a step of any invocation, seeing the locals before that line runs.")
 VALUES = ("Values are `repr()` texts with memory addresses written `0x…`, the elements of sets and "
-          "frozensets in sorted order, capped at 500 characters.")
+          "frozensets in sorted order, capped at 500 characters; a path under the test's temporary directory "
+          "(pytest's `tmp_path`) is written from `<tmp_path>`.")
 COVERED = "A line is covered when at least one step of any invocation in any selected test is at it."
 BREAK = ("A test terminates at break when, in some invocation made during that test, a `break` statement "
          "of that loop (not of a loop nested in it) executes.")
@@ -38,6 +39,8 @@ ENTERS = ("An exception enters a target frame when it is raised there or propaga
 CAUGHT = ("It is caught there unless that frame is left by unwinding with that same exception object (a "
           "bare `raise`, a `finally` that re-raises, `raise e` of the same object are not catches; raising "
           "a different exception in the handler means the first was caught).")
+TMP_PATH = ("A path under the test's temporary directory (pytest's `tmp_path`) is written from `<tmp_path>`: "
+            "`<tmp_path>/data.json`.")
 EXC_NAMES = "Exception names are the bare `__name__` for builtins, else `module.qualname`."
 CRASH = ("A test crashes when an exception propagated out of an invocation it made (the first such "
          "exception's type); a test that ran the target otherwise is safe.")
@@ -77,5 +80,5 @@ REGRESSION = ("A regression test is fail-to-pass when pytest fails it on the bug
               "by what they do, not by reading their source. A test that runs past 20 seconds or out of memory "
               "(1 GiB) fails; a file that does not collect is an error, never a failure.")
 QUOTED = (NAMES, LINES, INVOCATION, STEP, ITERATION, OBSERVATION, VALUES, COVERED, BREAK, DEFINITION, USE,
-          PAIR, ENTERS, CAUGHT, EXC_NAMES, CRASH, CALL, DEPTH, PREDICATE, OUTCOME, PEAK, WALL, EXCLUSIVE, BUGGY_IO,
-          REGRESSION)
+          PAIR, ENTERS, CAUGHT, TMP_PATH, EXC_NAMES, CRASH, CALL, DEPTH, PREDICATE, OUTCOME, PEAK, WALL,
+          EXCLUSIVE, BUGGY_IO, REGRESSION)

@@ -98,16 +98,18 @@ def w4_profile(measurement: Trace, query: Query, ctx: Context) -> Answer:
     profile = _measured(measurement, "profile")
     answer = {list_name: _names(profile[key]) for list_name, key in LISTS.items()}
     if not answer["hot_methods_time"]:
-        raise Invalid("no repository code ran in the test (nothing to rank)")
+        raise Invalid("none of the code the prompt shows ran in the test (nothing to rank)")
     return answer
 
 
 def _ask_profile(q: Query) -> Ask:
-    return (f"Which of the repository's functions and lines are hottest in this test? Rank up to {TOP} functions "
-            "by exclusive time (`hot_methods_time`) and by exclusive allocation (`hot_methods_alloc`), and up to "
-            f"{TOP} lines the same two ways (`hot_lines_time`, `hot_lines_alloc`), hottest first. Name a "
-            "function by its dotted name `module.qualname` and a line as `file:line` (the file's path relative "
-            "to site-packages).", [EXCLUSIVE])
+    return (f"Of the functions this prompt shows (the code under test and the functions it may call), which are "
+            f"hottest in this test, and which of their lines? Rank up to {TOP} of those functions by exclusive "
+            "time (`hot_methods_time`) and by exclusive allocation (`hot_methods_alloc`), and up to "
+            f"{TOP} of their lines the same two ways (`hot_lines_time`, `hot_lines_alloc`), hottest first; "
+            "leave out what got none. Name a function as its heading does (`module.qualname`; a function "
+            "defined inside it as `module.qualname.<locals>.name`) and a line as `file:line`, with the file as "
+            "the heading writes it.", [EXCLUSIVE])
 
 
 RULES = [

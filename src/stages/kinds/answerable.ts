@@ -5,10 +5,15 @@
  * (`<process>`) measures luck, not execution reasoning. Pure: an answer in,
  * the first offending string and the rule it breaks out.
  *
- * Used by the generator's screen and the variant screen (such an item is
- * never written). The harvest is to refuse an outside suite's oracle that
- * breaks it, by name, once the bundle's own items that do are regenerated
- * (issue 43); docs/generate.md lists the rule.
+ * A string the model is shown is answerable wherever it came from: a test
+ * that writes to `/tmp/out.txt` by name, a B1 input holding a path. So a
+ * match that occurs in `shown` (the instance and the prompt's context, as
+ * text) is kept.
+ *
+ * The harvest applies it to every oracle (an outside suite's included: the
+ * oracle is refused by name with the rule it breaks, never kept); the
+ * generator's screen and the variant screen see the refusal as the rule
+ * `unanswerable` (docs/generate.md).
  */
 
 export interface Unanswerable {
@@ -40,12 +45,19 @@ function strings(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
-/** The first thing in `answer` no model could know from its prompt, or undefined when there is none. */
-export function unanswerable(answer: unknown): Unanswerable | undefined {
+/**
+ * The first thing in `answer` no model could know from its prompt, or
+ * undefined when there is none. `shown`: what the model is given, as text; a
+ * match found in it is answerable.
+ */
+export function unanswerable(answer: unknown, shown = ''): Unanswerable | undefined {
   for (const text of strings(answer))
     for (const { rule, pattern } of RULES) {
-      const match = pattern.exec(text);
-      if (match) return { rule, found: match[0].trim().slice(0, 120) };
+      const global = new RegExp(pattern.source, 'g');
+      for (const match of text.matchAll(global)) {
+        const found = match[0].trim();
+        if (!shown.includes(found)) return { rule, found: found.slice(0, 120) };
+      }
     }
   return undefined;
 }
@@ -57,3 +69,16 @@ export function describeUnanswerable(u: Unanswerable): string {
     `${u.rule}): regenerate the item so its answer does not depend on the harvest machine, or drop it`
   );
 }
+
+/**
+ * What a model is given that an answer may quote, as one text: the instance
+ * (its query, tests, mutant) and the prompt's context (code, slice, test
+ * files, example calls). A superset of any one prompt (the budget may cut it).
+ */
+export function shownText(instance: unknown, context: unknown): string {
+  return `${JSON.stringify(instance)}\n${JSON.stringify(context)}`;
+}
+
+/** Whether a harvest reason is an answerability refusal (describeUnanswerable's sentence). */
+export const isUnanswerableReason = (reason: string): boolean =>
+  /\(answerability rule [a-z-]+\)/.test(reason);
