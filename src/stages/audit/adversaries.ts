@@ -6,10 +6,10 @@
  *
  * The copier takes every function the prompt names in a heading
  * (`## Code under test: FILE (FUNC)`, `## May be called: FILE (FUNC)`, any
- * `## LABEL: FILE (FUNC)`, the names of `## Not shown`) and every test it shows (`FILE::test_x`), with
- * the line each starts at, and writes them into every field of the template
- * that holds names (a call order, covered functions, hot methods and lines,
- * safe tests), in prompt order or sorted. Every other field keeps the
+ * `## LABEL: FILE (FUNC)`, the names of `## Not shown`) and every test it
+ * shows (`FILE::test_x`), with the line each starts at, and writes them into
+ * every field of the template that holds names (a call order, covered
+ * functions, hot methods and lines, safe tests), in prompt order or sorted. Every other field keeps the
  * kind's best constant, so the copier scores at least the floor wherever
  * copying does not hurt and what it adds over the floor is what the prompt
  * gave away. Pure: prompt text and template in, an answer out.
