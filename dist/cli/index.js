@@ -67931,7 +67931,6 @@ var external_node_child_process_ = __nccwpck_require__(1421);
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
-var external_node_util_default = /*#__PURE__*/__nccwpck_require__.n(external_node_util_);
 ;// CONCATENATED MODULE: ./src/util/hash.ts
 
 /** JSON with object keys sorted at every level: the canonical form we hash. */
@@ -92364,6 +92363,18 @@ function atCommit(commit, parent) {
 }
 /** Commits the trend in report.md shows when a history is given (the Action's default). */
 const CLI_TREND_COMMITS = 10;
+/**
+ * A small command's flags (stats, audit, score): node's strict parser, its
+ * complaint turned into a usage error that ends with the command's usage.
+ */
+function parseCommandArgs(config, usage) {
+    try {
+        return (0,external_node_util_.parseArgs)(config);
+    }
+    catch (error) {
+        throw new UsageError(`${error.message}\n\n${usage}`);
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/doors/cli/compare.ts
 
@@ -92677,21 +92688,15 @@ const AUDIT_USAGE = `Usage: tracegate audit [--instances DIR] [--cache DIR] [--j
   floor (the best constant answer). Exit 1 when one beats a kind's floor by more than 5 points.`;
 /** `tracegate audit`: reads the suite and the oracle cache; harvests and asks nothing. */
 function auditCommand(args, io, logger) {
-    let values;
-    try {
-        ({ values } = external_node_util_.parseArgs({
-            args,
-            options: {
-                instances: { type: 'string' },
-                cache: { type: 'string' },
-                json: { type: 'boolean' },
-            },
-            strict: true,
-        }));
-    }
-    catch (error) {
-        throw new UsageError(`${error.message}\n\n${AUDIT_USAGE}`);
-    }
+    const { values } = parseCommandArgs({
+        args,
+        options: {
+            instances: { type: 'string' },
+            cache: { type: 'string' },
+            json: { type: 'boolean' },
+        },
+        strict: true,
+    }, AUDIT_USAGE);
     const suite = loadAnySuite(values.instances ?? bundledInstancesDir());
     for (const r of suite.rejected)
         logger.warn(`Skipping ${r.reason}`);
@@ -93300,7 +93305,6 @@ function statsTable(stats, style = 'text') {
 
 
 
-
 const GENERATE_USAGE = `tracegate generate (--environment FILE | --repo PATH) --tests DIR --out DIR [options]
   Scouts what each test file runs of the package, asks every applicable kind on its
   richest functions, harvests the candidates twice in the environment, screens them
@@ -93459,22 +93463,15 @@ function repoPackages(repoPath, recipe) {
 const STATS_USAGE = `tracegate stats [--instances DIR] [--json] [--markdown]
   The kind × package table of a suite (default: the bundled benchmark).`;
 function statsCommand(args, io, logger) {
-    const { parseArgs } = external_node_util_;
-    let values;
-    try {
-        ({ values } = parseArgs({
-            args,
-            options: {
-                instances: { type: 'string' },
-                json: { type: 'boolean' },
-                markdown: { type: 'boolean' },
-            },
-            strict: true,
-        }));
-    }
-    catch (error) {
-        throw new UsageError(`${error.message}\n\n${STATS_USAGE}`);
-    }
+    const { values } = parseCommandArgs({
+        args,
+        options: {
+            instances: { type: 'string' },
+            json: { type: 'boolean' },
+            markdown: { type: 'boolean' },
+        },
+        strict: true,
+    }, STATS_USAGE);
     const suite = loadAnySuite(values.instances ?? bundledInstancesDir());
     for (const r of suite.rejected)
         logger.warn(`Skipping ${r.reason}`);
@@ -93544,18 +93541,12 @@ function toJson(v) {
     return JSON.stringify(v) ?? 'null';
 }
 function scoreCommand(args, io) {
-    let parsed;
-    try {
-        parsed = external_node_util_default().parseArgs({
-            args,
-            options: { scoring: { type: 'string' } },
-            allowPositionals: true,
-            strict: true,
-        });
-    }
-    catch (error) {
-        throw new UsageError(`${error.message}\n\n${SCORE_USAGE}`);
-    }
+    const parsed = parseCommandArgs({
+        args,
+        options: { scoring: { type: 'string' } },
+        allowPositionals: true,
+        strict: true,
+    }, SCORE_USAGE);
     const mode = parsed.values.scoring ?? 'strict';
     if (!SCORING_MODES.includes(mode))
         throw new UsageError(`--scoring must be one of ${SCORING_MODES.join(', ')}, got "${mode}"\n\n${SCORE_USAGE}`);

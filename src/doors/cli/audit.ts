@@ -1,4 +1,3 @@
-import * as nodeUtil from 'node:util';
 import { loadAnySuite, type Logger } from '../../app/config/assemble.js';
 import { harvestedItems, runAudit } from '../../app/audit.js';
 import { heuristicAnswer } from '../../adapters/heuristic-model/heuristic.js';
@@ -7,7 +6,7 @@ import { cacheLayout } from '../../adapters/stores/layout.js';
 import { auditTable } from '../../stages/audit/audit.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { bundledInstancesDir } from '../../paths.js';
-import type { Io } from './flags.js';
+import { parseCommandArgs, type Io } from './flags.js';
 
 export const AUDIT_USAGE = `Usage: tracegate audit [--instances DIR] [--cache DIR] [--json]
   The leak audit of harvested items (harvest them first): prompt-only adversaries (one copying
@@ -17,9 +16,8 @@ export const AUDIT_USAGE = `Usage: tracegate audit [--instances DIR] [--cache DI
 
 /** `tracegate audit`: reads the suite and the oracle cache; harvests and asks nothing. */
 export function auditCommand(args: string[], io: Io, logger: Logger): number {
-  let values: { instances?: string; cache?: string; json?: boolean };
-  try {
-    ({ values } = nodeUtil.parseArgs({
+  const { values } = parseCommandArgs(
+    {
       args,
       options: {
         instances: { type: 'string' },
@@ -27,10 +25,9 @@ export function auditCommand(args: string[], io: Io, logger: Logger): number {
         json: { type: 'boolean' },
       },
       strict: true,
-    }));
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${AUDIT_USAGE}`);
-  }
+    },
+    AUDIT_USAGE,
+  );
   const suite = loadAnySuite(values.instances ?? bundledInstancesDir());
   for (const r of suite.rejected) logger.warn(`Skipping ${r.reason}`);
   const cacheDir = values.cache ?? '.tracegate/cache';

@@ -1,5 +1,5 @@
 import { commitShaSchema } from '../../contracts/history.js';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { OnInconclusive, Verdict } from '../../contracts/comparison.js';
 import { ExitCode, messageOf, UsageError } from '../../errors.js';
 
@@ -167,3 +167,18 @@ export function atCommit(
 
 /** Commits the trend in report.md shows when a history is given (the Action's default). */
 export const CLI_TREND_COMMITS = 10;
+
+/**
+ * A small command's flags (stats, audit, score): node's strict parser, its
+ * complaint turned into a usage error that ends with the command's usage.
+ */
+export function parseCommandArgs<const T extends ParseArgsConfig>(
+  config: T,
+  usage: string,
+): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n\n${usage}`);
+  }
+}

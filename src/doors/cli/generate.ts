@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, join, sep } from 'node:path';
-import * as nodeUtil from 'node:util';
 import {
   backendFactory,
   loadAnySuite,
@@ -20,7 +19,7 @@ import { bundledInstancesDir, tracerDir } from '../../paths.js';
 import { cacheLayout } from '../../adapters/stores/layout.js';
 import { FsSuiteReader } from '../../adapters/suite/reader.js';
 import { statsTable, suiteStats } from '../../adapters/suite/stats.js';
-import { parseFlags, type Io } from './flags.js';
+import { parseCommandArgs, parseFlags, type Io } from './flags.js';
 
 export const GENERATE_USAGE = `tracegate generate (--environment FILE | --repo PATH) --tests DIR --out DIR [options]
   Scouts what each test file runs of the package, asks every applicable kind on its
@@ -217,10 +216,8 @@ export const STATS_USAGE = `tracegate stats [--instances DIR] [--json] [--markdo
   The kind × package table of a suite (default: the bundled benchmark).`;
 
 export function statsCommand(args: string[], io: Io, logger: Logger): number {
-  const { parseArgs } = nodeUtil;
-  let values: { instances?: string; json?: boolean; markdown?: boolean };
-  try {
-    ({ values } = parseArgs({
+  const { values } = parseCommandArgs(
+    {
       args,
       options: {
         instances: { type: 'string' },
@@ -228,10 +225,9 @@ export function statsCommand(args: string[], io: Io, logger: Logger): number {
         markdown: { type: 'boolean' },
       },
       strict: true,
-    }));
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${STATS_USAGE}`);
-  }
+    },
+    STATS_USAGE,
+  );
   const suite = loadAnySuite(values.instances ?? bundledInstancesDir());
   for (const r of suite.rejected) logger.warn(`Skipping ${r.reason}`);
   const stats = suiteStats(suite.instances);

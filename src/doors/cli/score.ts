@@ -1,10 +1,9 @@
 import { readRegularFile } from '../../adapters/stores/read-file.js';
-import nodeUtil from 'node:util';
 import { ExitCode, UsageError } from '../../errors.js';
 import { jsonLoads } from '../../stages/score/python/json-reader.js';
 import { hasKey, isDict, type PyValue } from '../../stages/score/python/values.js';
 import { SCORERS, SCORING_MODES, type ScoringMode } from '../../stages/score/scorer.js';
-import type { Io } from './flags.js';
+import { parseCommandArgs, type Io } from './flags.js';
 
 /** Largest predictions file read (a line is a few KiB: tens of thousands of them). */
 const MAX_SCORE_BYTES = 256 * 1024 * 1024;
@@ -54,17 +53,15 @@ function toJson(v: PyValue): string {
 }
 
 export function scoreCommand(args: string[], io: Io): number {
-  let parsed: { values: { scoring?: string }; positionals: string[] };
-  try {
-    parsed = nodeUtil.parseArgs({
+  const parsed = parseCommandArgs(
+    {
       args,
       options: { scoring: { type: 'string' } },
       allowPositionals: true,
       strict: true,
-    });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${SCORE_USAGE}`);
-  }
+    },
+    SCORE_USAGE,
+  );
   const mode = parsed.values.scoring ?? 'strict';
   if (!(SCORING_MODES as readonly string[]).includes(mode))
     throw new UsageError(
