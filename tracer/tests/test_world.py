@@ -343,7 +343,7 @@ def test_mutants_are_one_unambiguous_change_each_of_three_kinds_in_a_seeded_orde
 def test_the_machine_records_the_containers_memory_limit_not_the_hosts(monkeypatch):
     import io
 
-    from tracegate_tracer import measure
+    from tracegate_tracer import provenance
     files = {"/proc/meminfo": "MemTotal:       25165824 kB\n", "/sys/fs/cgroup/memory.max": "2147483648\n",
              "/sys/fs/cgroup/cpu.max": "max 100000\n", "/proc/cpuinfo": "model name\t: a cpu\n"}
 
@@ -351,11 +351,11 @@ def test_the_machine_records_the_containers_memory_limit_not_the_hosts(monkeypat
         if path not in files:
             raise OSError(path)
         return io.StringIO(files[path])
-    monkeypatch.setattr(measure, "open", fake_open, raising=False)
-    machine = measure._machine()
+    monkeypatch.setattr(provenance, "open", fake_open, raising=False)
+    machine = provenance.machine()
     assert machine["memory_bytes"] == 2147483648 and machine["host_memory_bytes"] == 25165824 * 1024
     files["/sys/fs/cgroup/memory.max"] = "max\n"  # no limit: the host's memory is what there is
-    assert measure._machine()["memory_bytes"] == 25165824 * 1024 and "host_memory_bytes" not in measure._machine()
+    assert provenance.machine()["memory_bytes"] == 25165824 * 1024 and "host_memory_bytes" not in provenance.machine()
 
 
 def test_a_profile_lists_near_ties_by_name_so_its_top_holds_between_harvests():

@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import platform
 import shutil
 import signal
 import stat
@@ -30,7 +29,7 @@ import statistics
 import sys
 from typing import Any
 
-from . import forkserver, pytest_run, queries
+from . import forkserver, provenance, pytest_run, queries
 from .locate import Target, TargetNotFound, find_file, package_scope
 from .queries.world import BANDS, near_top
 from .sandbox import Sandbox
@@ -83,7 +82,7 @@ def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root:
     if mutant_root:
         copy = {"root": mutant_root,
                 "top": first["mutant"]["file"].replace("\\", "/").lstrip("/").split("/")[0].removesuffix(".py")}
-    measurement: dict[str, Any] = {"load": {"before": _load()}}
+    measurement: dict[str, Any] = {"load": {"before": provenance.load()}}
     timed = "W3_WallTime" in kinds
     runs = CLEAN_RUNS if timed else 1
     # An outcome starts warm (forkserver.py); a measurement starts fresh. A forked child pays
@@ -109,7 +108,7 @@ def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root:
         measurement["outcome"] = clean[0]["outcome"]
         walls = [c["wall_ms"] for c in clean if c["wall_ms"] is not None]
         measurement["wall_ms"] = walls if len(walls) == len(clean) else None
-        measurement["load"]["after"] = _load()
+        measurement["load"]["after"] = provenance.load()
         if "W2_PeakMemory" in kinds:
             measurement["peak"] = _run_once("memory", tests, run_dir, instance_dir, scope, env, timeout, sandbox,
                                             0, copy)["peak"]
@@ -122,7 +121,7 @@ def run(specs: list[Spec], results: list[Result], sandbox: Sandbox, tracer_root:
         return [r if r.get("status") == "invalid" else dict(r, status="timeout", reason=str(exc)) for r in results]
     except Refused as exc:
         return [r if r.get("status") == "invalid" else dict(r, status="invalid", reason=str(exc)) for r in results]
-    meta = _meta(measurement, first.get("mutant"), scope)
+    meta = provenance.meta(measurement, first.get("mutant"), scope)
     for index, (spec, result) in enumerate(zip(specs, results, strict=True)):
         if targets[index] is None:
             continue
@@ -281,24 +280,9 @@ def _cross_check(measured: dict[str, Any], outcome: pytest_run.Outcome, mode: st
                       f"({ceiling} bytes): the test wrote to its own measurement")
 
 
-def _meminfo() -> dict[str, int]:
-    """/proc/meminfo's fields in bytes (none if it cannot be read)."""
-    found: dict[str, int] = {}
-    try:
-        with open("/proc/meminfo", encoding="ascii") as handle:
-            for line in handle:
-                name, _, rest = line.partition(":")
-                parts = rest.split()
-                if parts and parts[0].isdigit():
-                    found[name] = int(parts[0]) * 1024
-    except OSError:
-        pass
-    return found
-
-
 def _memory_ceiling() -> int:
     """The most memory any allocation here could have had: the machine's memory and swap."""
-    info = _meminfo()
+    info = provenance.meminfo()
     return info.get("MemTotal", 0) + info.get("SwapTotal", 0) or 1 << 50
 
 
@@ -386,71 +370,3 @@ def _read_events(path: str) -> list[dict[str, Any]]:
         if isinstance(event, dict):
             events.append(event)
     return events
-
-
-def _meta(measurement: dict[str, Any], mutant: Any, scope: str) -> dict[str, Any]:
-    """Where the gold came from: the machine, the runtime, the runs' spread, the mutant."""
-    walls = measurement.get("wall_ms") or []
-    meta: dict[str, Any] = {
-        "machine": _machine(),
-        "runtime": {"python": platform.python_version(), "implementation": platform.python_implementation(),
-                    "platform": platform.platform()},
-        "clean_runs": len(walls) or 1,
-        # The machine's load around the clean runs (the host's: a container shares its kernel's figure).
-        "load": measurement.get("load"),
-    }
-    if len(walls) > 1:
-        meta["wall_ms"] = {"runs": [round(w, 3) for w in walls], "median": round(statistics.median(walls), 3),
-                           "min": round(min(walls), 3), "max": round(max(walls), 3),
-                           "spread": round((max(walls) - min(walls)) / max(statistics.median(walls), 1e-9), 4)}
-    peak = measurement.get("peak")
-    if peak:
-        meta["peak"] = peak
-    outcome = measurement.get("outcome") or {}
-    if outcome.get("signal"):
-        meta["signal"] = outcome["signal"]
-    if mutant:
-        meta["mutant"] = mutant
-    profile = measurement.get("profile")
-    if profile:
-        # Every name that ran, for the execution rate of predicted names (not an answer).
-        meta["executed"] = {key: [name for name, _v in profile[key]] for key in ("time_func", "time_line")}
-        meta["near_top"] = near_top(profile)
-    meta["scope"] = os.path.basename(scope.rstrip(os.sep)) or scope
-    return meta
-
-
-def _load() -> float | None:
-    """The 1-minute load average of the machine, or None where it cannot be read."""
-    try:
-        return round(os.getloadavg()[0], 2)
-    except OSError:
-        return None
-
-
-def _machine() -> dict[str, Any]:
-    found: dict[str, Any] = {"arch": platform.machine(), "cpus": os.cpu_count()}
-    if hasattr(os, "sched_getaffinity"):
-        found["cpus_allowed"] = sorted(os.sched_getaffinity(0))  # the one a pinned (measured) job has
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as handle:
-            for line in handle:
-                if line.startswith("model name"):
-                    found["cpu"] = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    if "MemTotal" in (info := _meminfo()):
-        found["memory_bytes"] = info["MemTotal"]
-    for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/cpu.max"):
-        try:
-            with open(path, encoding="ascii") as handle:
-                found[os.path.basename(path).replace(".", "_")] = handle.read().strip()
-        except OSError:
-            pass
-    # The memory the measured process could have: the container's limit where one is set, not the host's.
-    limit = str(found.get("memory_max") or "")
-    if limit.isdigit() and int(limit) < found.get("memory_bytes", 1 << 62):
-        found["host_memory_bytes"] = found.get("memory_bytes")
-        found["memory_bytes"] = int(limit)
-    return found
