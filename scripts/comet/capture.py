@@ -3,7 +3,8 @@
 `python3 capture.py OUT TOP TEST_DIR...` (PYTHONPATH holds the package's wheels, unpacked): runs each test
 directory's test files under pytest with a profile hook, and writes OUT: {"<file>::<qualname>": {file,
 qualname, test_dir, test_file, inputs: [<the call's arguments as Python literals>]}}. An argument counts only
-when its repr reads back (ast.literal_eval) as an equal value of a plain type, and is short. Generation only
+when its repr reads back (ast.literal_eval) as an equal value of a plain type, is short, and names no path of
+this machine's temporary directory (a test's `tmp_path`: it does not exist where the item is asked). Generation only
 (scripts/generate-comet.py): the bundle's own tests, on the host.
 """
 
@@ -14,12 +15,15 @@ import json
 import math
 import os
 import sys
+import tempfile
 
 import pytest
 
 PLAIN = (str, int, float, bool, type(None), bytes)
 MAX_REPR = 160
 MAX_INPUTS = 40
+MACHINE = (tempfile.gettempdir().rstrip(os.sep) + os.sep, "pytest-of-")
+"""Text that names where the generator ran, never where an item is asked."""
 
 
 def plain(value: object, depth: int = 0) -> bool:
@@ -38,7 +42,7 @@ def literal(value: object) -> str | None:
     if not plain(value):
         return None
     text = repr(value)
-    if len(text) > MAX_REPR:
+    if len(text) > MAX_REPR or any(mark in text for mark in MACHINE):
         return None
     try:
         back = ast.literal_eval(text)

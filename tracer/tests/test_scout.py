@@ -97,6 +97,11 @@ def test_proposals_are_answered_by_the_harvest(harness):
     assert len(answered) >= 0.7 * len(specs), [r.get("reason") for r in results.values() if r["status"] != "ok"]
     first = results[f"c{candidates.index(loop)}"]
     assert first["answer"] == {"loop_iteration_count": 4}
+    # checkout first raises in the second test that calls it: the escaping question runs that test.
+    escaping = next(c for c in candidates if c["kind"] == "S5_Exceptions" and c["query"]["mode"] == "escaping")
+    assert escaping["target"]["function"] == "checkout"
+    assert escaping["tests"] == ["test_shop.py::test_empty"] and escaping["query"]["invocation"] == 1
+    assert "ValueError" in str(results[f"c{candidates.index(escaping)}"]["answer"])
 
 
 def test_a_failing_test_file_is_not_scouted(harness):

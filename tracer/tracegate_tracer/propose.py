@@ -54,8 +54,9 @@ class Function:
         # Single-test kinds (S) run the first test that invoked the function, its invocations
         # numbered within that test; suite kinds (M) run every test that invoked it, in order (the
         # whole file when they are many). The candidates of one function share those two runs.
+        self.order = order
         self.first_test = order[0] if order else None
-        self.single = [d for d in described if d[0] == self.first_test]
+        self.single = self.invocations_in(self.first_test)
         complete = facts["invocations"] == len(described)
         self.suite = order if complete and 0 < len(order) <= MAX_SUITE_TESTS else list(tests_file)
         self.include = [f"{p}." for p in packages]
@@ -65,6 +66,10 @@ class Function:
         self.variables = {name: v for name, v in facts["variables"].items()
                           if not name.startswith("_") and name not in ("self", "cls")}
         self.line_names = {int(k): [n for n in v if n in self.variables] for k, v in facts["line_names"].items()}
+
+    def invocations_in(self, test: str | None) -> list[list[Any]]:
+        """The described invocations of one test, in order: an invocation's number is its place here."""
+        return [d for d in self.facts["described"] if d[0] == test]
 
     def varying(self, kinds: tuple[str, ...] = ("int", "float", "str", "bool", "NoneType")) -> list[str]:
         """Variables of simple types whose sampled values changed, in name order."""
@@ -76,7 +81,8 @@ class Function:
 
 
 Proposer = Callable[[Function], Iterator[tuple[Query, str]]]
-"""Yields (query, "single" | "suite"): a question about one invocation, or about the whole run."""
+"""Yields (query, which): "single", a question about one invocation of the first test that invoked the
+function; "suite", one about the whole run; or a test id, one about an invocation of that test."""
 
 
 def _s1_path(f: Function) -> Iterator[tuple[Query, str]]:
@@ -171,10 +177,13 @@ def _s5_caught(f: Function) -> Iterator[tuple[Query, str]]:
 
 
 def _s5_escaping(f: Function) -> Iterator[tuple[Query, str]]:
-    for k, (_test, _steps, escaped) in enumerate(f.single, 1):
-        if escaped:
-            yield {"invocation": k}, "single"
-            return
+    """The first invocation that raised out of the function, in the first test where one did: a test
+    that checks an error is seldom the first to call the function it checks."""
+    for test in f.order:
+        for k, (_test, _steps, escaped) in enumerate(f.invocations_in(test), 1):
+            if escaped:
+                yield {"invocation": k}, "single" if test == f.first_test else test
+                return
 
 
 def _m5_types(f: Function) -> Iterator[tuple[Query, str]]:
@@ -360,7 +369,7 @@ def candidates(facts: Facts, tests_file: list[str], packages: list[str],
             for queue in queues:
                 if queue and made < PER_FUNCTION:
                     kind, mode, query, which = queue.pop(0)
-                    tests = [f.first_test] if which == "single" else f.suite
+                    tests = [f.first_test] if which == "single" else f.suite if which == "suite" else [which]
                     found.append({"kind": kind, "query": dict(query, mode=mode),
                                   "target": {"file": f.file, "function": fn["qualname"]}, "tests": tests})
                     made += 1
