@@ -23,7 +23,7 @@ const { values } = parseArgs({
 });
 const cli = join(root, 'dist', 'cli', 'index.js');
 const factor = Number(values.factor);
-// The scorer's floors (src/stages/score/world.ts) and answer fields.
+// The scorer's floors (src/families/world/score.ts) and answer fields.
 const KINDS = {
   W2_PeakMemory: { field: 'peak_bytes', floor: 10_000, unit: 'bytes' },
   W3_WallTime: { field: 'wall_ms', floor: 0.01, unit: 'ms' },

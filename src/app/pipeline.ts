@@ -27,7 +27,7 @@ import type { LoadedInstance } from '../contracts/suite.js';
 import { ModelRequestError } from '../contracts/model.js';
 import { withResponseCache } from './response-cache.js';
 import { createVerifier } from './verify.js';
-import { isCometKind } from '../contracts/kinds.js';
+import { familyOf } from '../families/registry.js';
 import type { HarvestSummary } from '../stages/harvest/types.js';
 
 /** Harvest only: oracles into the store. */
@@ -115,7 +115,7 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
   );
   let harvest: HarvestSummary | undefined;
   // B1/B2 replies run in the sandbox (app/verify.ts); made only when the selection has some.
-  const verifier = [...selected, ...extra].some((l) => isCometKind(l.instance.kind))
+  const verifier = [...selected, ...extra].some((l) => familyOf(l.instance.kind).runsReplies)
     ? createVerifier({
         harvest: { ...deps.harvest, signal: deps.signal },
         tracerDigest: input.harvest.tracerDigest,

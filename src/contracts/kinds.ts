@@ -28,12 +28,8 @@ export function isCometKind(kind: string): kind is CometKind {
   return (COMET_KINDS as readonly string[]).includes(kind);
 }
 
-/**
- * Question kinds, with SWE-Flux's exact `question_kind` strings: single-test
- * (S) and suite (M) variants of the seven execution-reasoning categories,
- * then the world-model kinds and Comet's.
- */
-export const QUESTION_KINDS = [
+/** SWE-Flux's execution-reasoning kinds: single-test (S) and suite (M) variants of its seven categories. */
+export const TRACED_KINDS = [
   'S1_IntraProceduralCFG',
   'S2_Loops',
   'S3_ProgramState',
@@ -48,9 +44,14 @@ export const QUESTION_KINDS = [
   'M5_Exceptions',
   'M6_InterProceduralCFG',
   'M7_Invariants',
-  ...WORLD_KINDS,
-  ...COMET_KINDS,
 ] as const;
+
+/**
+ * Question kinds, with SWE-Flux's exact `question_kind` strings: the traced
+ * kinds, then the world-model kinds and Comet's. Each is claimed by one
+ * family (src/families/registry.ts).
+ */
+export const QUESTION_KINDS = [...TRACED_KINDS, ...WORLD_KINDS, ...COMET_KINDS] as const;
 
 export type QuestionKind = (typeof QUESTION_KINDS)[number];
 

@@ -76,7 +76,7 @@ export const instanceRecordSchema = z.object({
   oracleDigest: z.string().optional(),
   /** True when `error` is an infrastructure failure (INFRASTRUCTURE_ERRORS), not the model's answer. */
   infrastructure: z.boolean().optional(),
-  /** World-model kinds: what the instance adds to the study's metrics (src/stages/score/world.ts). */
+  /** World-model kinds: what the instance adds to the study's metrics (src/families/world/score.ts). */
   world: z.record(z.string(), z.unknown()).optional(),
   /** B1/B2: the verification's parts (exposure, outcome, verdicts, why not) and B2's text parts. */
   comet: cometRecordSchema.optional(),
@@ -125,7 +125,7 @@ export const summarySchema = z.object({
   world: z.record(z.string(), z.unknown()).optional(),
   /**
    * B1/B2: beside each pass rate, B1's exposure rate and outcome accuracy, and why replies
-   * did not pass, by class (src/stages/score/comet.ts).
+   * did not pass, by class (src/families/comet/score.ts).
    */
   comet: z.record(z.string(), z.unknown()).optional(),
 });

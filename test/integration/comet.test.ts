@@ -335,7 +335,7 @@ describe("Comet's kinds, verified in Docker", () => {
       expect(reason('b1-no-class')).toMatch(/^the buggy version's outcome is ok/);
       expect(by['b1-not-json']).toMatchObject({ correct: false, error: 'no_json' });
       // Bounded on the host: a reply past the parser's 200,000 characters holds no answer (so a
-      // test file of 1 MiB is never run; stages/score/comet.ts refuses one over 256 KiB besides);
+      // test file of 1 MiB is never run; families/comet/score.ts refuses one over 256 KiB besides);
       // a 10 MiB reply is not read at all (the endpoint's fault, not the model's answer).
       expect(by['b2-huge']).toMatchObject({ correct: false, error: 'no_json' });
       expect(by['b1-10mb']).toMatchObject({ correct: false, error: 'response_too_large' });

@@ -112,7 +112,21 @@ describe('tracegate generate (real harvests in Docker)', () => {
     const b = tree(join(work, 'out2'));
     expect([...b.keys()]).toEqual([...a.keys()]);
     for (const [path, bytes] of a) expect(b.get(path)?.equals(bytes)).toBe(true);
-  }, 600_000);
+
+    // Regenerating over a suite keeps what other generators wrote beside it (world-model and bug
+    // kinds) and removes what an earlier generation left that is no longer kept.
+    const dir = join(work, 'out2', 'more-itertools', 'test_more_itertools_windows');
+    const plant = (name: string, kind: string) =>
+      writeFileSync(join(dir, name), JSON.stringify({ id: name, kind }));
+    plant('w1.instance.json', 'W1_Outcome');
+    plant('b1.instance.json', 'B1_BuggyIO');
+    plant('stale.instance.json', 'S2_Loops');
+    const again = await generate(join(work, 'out2'), join(work, 'cache2'));
+    expect(again.code).toBe(0);
+    const left = readdirSync(dir);
+    expect(left).toEqual(expect.arrayContaining(['w1.instance.json', 'b1.instance.json']));
+    expect(left).not.toContain('stale.instance.json');
+  }, 900_000);
 
   it('chooses differently among equals with another seed', async () => {
     const a = tree(join(work, 'out1'));

@@ -1,5 +1,5 @@
 import type { Verification } from '../../src/contracts/comet.js';
-import { cometVerdict, replyToRun, summarizeComet } from '../../src/stages/score/comet.js';
+import { cometVerdict, replyToRun, summarizeComet } from '../../src/families/comet/score.js';
 
 const call = (outcome: 'ok' | 'crash' | 'timeout', extra: Record<string, string> = {}) => ({
   outcome,

@@ -7,14 +7,14 @@ import {
   summarizeWorld,
   worldMeasures,
   type WorldMeasures,
-} from '../../src/stages/score/world.js';
+} from '../../src/families/world/score.js';
 import { oracleDigest } from '../../src/stages/kinds/digest.js';
 import { summarize } from '../../src/stages/score/aggregate.js';
 import { passes } from '../../src/stages/score/verdict.js';
 import { worldSection } from '../../src/stages/report/world.js';
 import { rec, resultsOf } from '../helpers/records.js';
 import { agreedResult, type TracerResult } from '../../src/stages/harvest/results.js';
-import { topEntries } from '../../src/stages/kinds/rules.js';
+import { topEntries } from '../../src/families/world/agreement.js';
 
 const PROFILE = {
   hot_methods_time: ['pkg.a', 'pkg.b', 'pkg.c', 'pkg.d', 'pkg.e', 'pkg.f'],

@@ -3,7 +3,7 @@
 B1_BuggyIO and B2_RegressionTest ask about a function with a seeded mutant (a
 hidden correct version exists). Their answers are not read off a trace: the
 reply itself is run, once against each version, and the host scores what
-happened (src/stages/score/comet.ts). The same run gives the harvest its
+happened (src/families/comet/score.ts). The same run gives the harvest its
 oracle: the instance's reference input (`query.input`, the input that killed
 the mutant when the instance was made) must expose the mutant here too.
 

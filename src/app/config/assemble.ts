@@ -32,7 +32,7 @@ import {
   type GatePolicy,
 } from '../../stages/compare/gate.js';
 import { SCORERS } from '../../stages/score/scorer.js';
-import { DEFAULT_WORLD_FACTOR } from '../../stages/score/world.js';
+import { DEFAULT_WORLD_FACTOR } from '../../families/world/score.js';
 import type { GateOptions, HarvestOptions, RunOptions } from './options.js';
 import type { LoadedInstance, RejectedFile, Suite } from '../../contracts/suite.js';
 import type { RunDeps, RunInput } from '../run-input.js';

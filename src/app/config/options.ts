@@ -1,5 +1,5 @@
 import { DEFAULT_SCORING, SCORING_MODES } from '../../stages/score/scorer.js';
-import { DEFAULT_WORLD_FACTOR } from '../../stages/score/world.js';
+import { DEFAULT_WORLD_FACTOR } from '../../families/world/score.js';
 import { z } from 'zod';
 import { CLUSTER_BY, GATE_SCOPES, ON_INCONCLUSIVE } from '../../contracts/comparison.js';
 import { optionName, UsageError, type Door } from '../../errors.js';

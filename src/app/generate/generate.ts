@@ -10,7 +10,8 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Environment } from '../../contracts/environment.js';
-import { isWorldKind, type QuestionKind } from '../../contracts/kinds.js';
+import { familyOf } from '../../families/registry.js';
+import { traced } from '../../families/traced/index.js';
 import type { HarvestOutcome } from '../../contracts/oracle.js';
 import { scoutResultSchema, type Candidate, type ScoutResult } from '../../contracts/scout.js';
 import { UsageError } from '../../errors.js';
@@ -122,10 +123,14 @@ function testFiles(dir: string): string[] {
 }
 
 /** True for an instance file of a world-model kind (never written or removed by generate). */
-function worldFile(file: string): boolean {
+/**
+ * Whether an instance file is another generator's: the world-model kinds (scripts/generate-world.py)
+ * and the bug kinds (scripts/generate-comet.py) are written beside this generator's, and kept by it.
+ */
+function anotherGenerators(file: string): boolean {
   try {
     const kind = (JSON.parse(readFileSync(file, 'utf8')) as { kind?: unknown }).kind;
-    return typeof kind === 'string' && isWorldKind(kind as QuestionKind);
+    return typeof kind === 'string' && familyOf(kind).generator !== traced.generator;
   } catch {
     return false;
   }
@@ -325,17 +330,17 @@ export async function generate(
     const dir = loaded.find((l) => l.instance.id === s.drafted.instance.id)!.dir;
     keep.set(dir, [...(keep.get(dir) ?? []), s.drafted]);
   }
-  // World-model instances (scripts/generate-world.py writes them beside these) are not the generator's.
+  // World-model and bug-kind instances, written beside these by their own generators, are not this one's.
   for (const d of dirs) {
     const kept = keep.get(d.dir) ?? [];
     const names = new Set(kept.map((k) => k.fileName));
     const others = readdirSync(d.dir).filter((name) => isInstanceFile(name) && !names.has(name));
-    const world = others.filter((name) => worldFile(join(d.dir, name)));
-    if (!kept.length && !world.length) {
+    const theirs = others.filter((name) => anotherGenerators(join(d.dir, name)));
+    if (!kept.length && !theirs.length) {
       rmSync(d.dir, { recursive: true, force: true });
       continue;
     }
-    for (const name of others) if (!world.includes(name)) rmSync(join(d.dir, name));
+    for (const name of others) if (!theirs.includes(name)) rmSync(join(d.dir, name));
     for (const k of kept) writeIfChanged(join(d.dir, k.fileName), k.bytes);
   }
 

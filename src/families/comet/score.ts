@@ -16,7 +16,7 @@
  */
 import type { CometRecord, CometReply, Verification } from '../../contracts/comet.js';
 import type { CometKind } from '../../contracts/kinds.js';
-import { sameException } from './world.js';
+import { sameException } from '../world/score.js';
 
 /** Largest test file a B2 reply may send to be run (the tracer refuses longer ones too). */
 export const MAX_TEST_CHARS = 262_144;

@@ -1,12 +1,13 @@
-import { isWorldKind, MEASURED_FIELD, type WorldKind } from '../../contracts/kinds.js';
+import { MEASURED_FIELD, type QuestionKind, type WorldKind } from '../../contracts/kinds.js';
+import type { MeasuredRun } from '../family.js';
 
 /**
- * What a question kind's answers are compared on, stated once for every
- * stage that compares them: the harvest (do two runs agree?) and the
- * pairing (do two runs' oracles ask the same thing?). Traced kinds compare
- * whole answers; a measured number (W2, W3) is never byte-stable and agrees
- * within its band; a profile (W4) is its top entry of every list, which is
- * what its pass rule reads.
+ * What the world-model kinds' answers are compared on, for every stage that
+ * compares them: the harvest (do two runs agree?) and the pairing (do two
+ * runs' oracles ask the same thing?). A measured number (W2, W3) is never
+ * byte-stable and agrees within its band; a profile (W4) is its top entry of
+ * every list, which is what its pass rule reads; an outcome (W1) is compared
+ * whole, as the traced kinds' answers are.
  */
 
 /**
@@ -33,17 +34,10 @@ export function topEntries(answer: unknown): Record<string, unknown> {
 }
 
 /** The part of an oracle's answer two runs must share to be paired (the rest may be re-measured). */
-export function pairedAnswer(kind: string, answer: unknown): unknown {
-  if (isWorldKind(kind) && MEASURED_FIELD[kind]) return 'measured';
+export function pairedAnswer(kind: QuestionKind, answer: unknown): unknown {
+  if (MEASURED_FIELD[kind as WorldKind]) return 'measured';
   if (kind === 'W4_Profile' && answer && typeof answer === 'object') return topEntries(answer);
   return answer;
-}
-
-/** One harvest run's measurement: its answer, the band its tracer recorded, (W4) its names near each top. */
-export interface MeasuredRun {
-  answer: unknown;
-  band?: { ratio?: unknown; floor?: unknown };
-  nearTop?: Record<string, unknown>;
 }
 
 /**
@@ -98,4 +92,23 @@ export function measuredAgree(kind: WorldKind, runs: readonly MeasuredRun[]): bo
   }
   if (kind === 'W4_Profile') return profileTops(runs) !== undefined;
   return false;
+}
+
+/**
+ * The answer independent harvest runs of a world-model kind agree on (the first run's; a profile's
+ * with its tied tops), or undefined when they do not agree (measuredAgree).
+ */
+export function agreedAnswer(
+  kind: QuestionKind,
+  runs: readonly MeasuredRun[],
+): { answer: unknown } | undefined {
+  if (!measuredAgree(kind as WorldKind, runs)) return undefined;
+  const first = runs[0]?.answer;
+  return { answer: kind === 'W4_Profile' ? withTiedTops(first, profileTops(runs)!) : first };
+}
+
+/** A profile's answer with the lists whose harvests' leaders differed (profileTops) naming all of them. */
+function withTiedTops(answer: unknown, tops: Record<string, string[]>): unknown {
+  const tied = Object.fromEntries(Object.entries(tops).filter(([, names]) => names.length > 1));
+  return Object.keys(tied).length ? { ...(answer as object), [TIED_TOPS]: tied } : answer;
 }

@@ -10,7 +10,7 @@
  * strings, negatives, zeros and huge numbers are parsed or refused, never thrown.
  */
 import { MEASURED_FIELD, type WorldKind } from '../../contracts/kinds.js';
-import { TIED_TOPS } from '../kinds/rules.js';
+import { TIED_TOPS } from './agreement.js';
 
 export const DEFAULT_WORLD_FACTOR = 2;
 /** Zero (and smaller) predictions and truths are floored before taking logs, as the study does. */
@@ -105,7 +105,7 @@ export function passesWorld(
 
 /**
  * The names a list's pass rule asks for in the predicted top five: its true top entry, or, where the
- * harvests disagreed which of near-equal names leads (kinds/rules.ts, profileTops), every leader.
+ * harvests disagreed which of near-equal names leads (agreement.ts, profileTops), every leader.
  */
 export function topsOf(truth: Answer, list: RankList): string[] {
   const tied = names(asObject(truth[TIED_TOPS])[list]);

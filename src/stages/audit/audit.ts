@@ -12,7 +12,8 @@
  * answerers in, a table out.
  */
 import type { Template } from '../../contracts/instance.js';
-import { isCometKind, QUESTION_KINDS } from '../../contracts/kinds.js';
+import { QUESTION_KINDS } from '../../contracts/kinds.js';
+import { familyOf } from '../../families/registry.js';
 import { chanceLevel } from '../score/chance.js';
 import { passes } from '../score/verdict.js';
 import { CHARS_PER_TOKEN } from '../prompt/budget.js';
@@ -70,7 +71,7 @@ export function auditItems(
 ): AuditRow[] {
   const rows: AuditRow[] = [];
   for (const kind of QUESTION_KINDS) {
-    if (isCometKind(kind)) continue;
+    if (!familyOf(kind).constantFloor) continue;
     const mine = items.filter((i) => i.kind === kind);
     if (!mine.length) continue;
     const floor = chanceLevel(

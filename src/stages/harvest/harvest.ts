@@ -11,7 +11,7 @@ import {
 import type { RememberedFailure } from '../../contracts/ports.js';
 import { LazyEnvironments, unresolvedReason } from './environments.js';
 import { runAll, runMeasured } from './runs.js';
-import { isWorldKind, MEASURED_FIELD } from '../../contracts/kinds.js';
+import { familyOf } from '../../families/registry.js';
 import { PAIR_UNSETTLED, reproduced, settle } from './settle.js';
 import { HarvestTally } from './tally.js';
 import type { LoadedInstance } from '../../contracts/suite.js';
@@ -75,23 +75,18 @@ interface Deferred {
 }
 
 /**
- * The misses a measurement answers (wall time, peak memory, a profile's wall-clock exclusive times),
- * with the other world-model items of the same test and no mutant: the tracer measures one test's
+ * The misses a measurement answers (their family's `timedKinds`: wall time, peak memory, a profile's
+ * wall-clock exclusive times), with the other items of that family of the same test and no mutant: the tracer measures one test's
  * questions in one group of runs. A profile is measured alone too: harvested beside other work, its
  * time lists' leaders swapped between the two harvests (a boltons test's, at a load of 3.25).
  */
 export function measuredMisses(misses: readonly Miss[]): Set<Miss> {
   const testOf = (m: Miss) => JSON.stringify([m.loaded.dir, m.loaded.instance.tests]);
-  const measured = (m: Miss): boolean => {
-    const kind = m.loaded.instance.kind;
-    return isWorldKind(kind) && (MEASURED_FIELD[kind] !== undefined || kind === 'W4_Profile');
-  };
+  const timedKinds = (m: Miss) => familyOf(m.loaded.instance.kind).timedKinds;
+  const measured = (m: Miss): boolean => !!timedKinds(m)?.includes(m.loaded.instance.kind);
   const timed = new Set(misses.filter(measured).map(testOf));
   return new Set(
-    misses.filter(
-      (m) =>
-        isWorldKind(m.loaded.instance.kind) && !m.loaded.instance.mutant && timed.has(testOf(m)),
-    ),
+    misses.filter((m) => !!timedKinds(m) && !m.loaded.instance.mutant && timed.has(testOf(m))),
   );
 }
 

@@ -2,7 +2,7 @@
 import type { ResolvedEnvironment } from '../../contracts/environment.js';
 import type { LoadedInstance } from '../../contracts/suite.js';
 import type { HarvestJob, PlanPaths, PlanSpec } from '../../contracts/harvest-backend.js';
-import { isCometKind } from '../../contracts/kinds.js';
+import { familyOf } from '../../families/registry.js';
 
 /** The top-level packages B1/B2 instances mutate: each gets a mount of its own (HarvestJob.privatePackages). */
 export function privatePackagesOf(
@@ -36,7 +36,7 @@ export function harvestJob(
     ...(items.some((i) => i.sweFlux) ? { writableCheckout: true } : {}),
     ...withPrivate(
       privatePackagesOf(
-        items.filter((i) => isCometKind(i.instance.kind)).map((i) => i.instance.mutant),
+        items.filter((i) => familyOf(i.instance.kind).runsReplies).map((i) => i.instance.mutant),
       ),
     ),
     plan: (paths) => {

@@ -4,8 +4,9 @@ import {
   type TracerResult as TracerLine,
 } from '../../contracts/tracer-protocol.js';
 import { canonicalJson } from '../../util/hash.js';
-import { isWorldKind } from '../../contracts/kinds.js';
-import { measuredAgree, profileTops, TIED_TOPS, type MeasuredRun } from '../kinds/rules.js';
+import type { QuestionKind } from '../../contracts/kinds.js';
+import type { MeasuredRun } from '../../families/family.js';
+import { familyOf } from '../../families/registry.js';
 
 /** A tracer result as the host keeps it: the line, and what the host adds (never the tracer). */
 export type TracerResult = TracerLine & {
@@ -96,18 +97,21 @@ export function agreedResult(
       : `${r.status}: ${canonicalJson(r.answer)}`;
   const prints = results.map(fingerprint);
   const oks = results.filter((r): r is TracerResult => typeof r === 'object' && r.status === 'ok');
-  const measured =
-    kind !== undefined && isWorldKind(kind) && oks.length === results.length && oks.length > 1;
+  const agree = kind !== undefined ? familyOf(kind).agreedAnswer : undefined;
   const runs: MeasuredRun[] = oks.map((r) => ({
     answer: r.answer,
     band: r.measurement?.band as MeasuredRun['band'],
     nearTop: r.measurement?.near_top as MeasuredRun['nearTop'],
   }));
-  if (measured && measuredAgree(kind, runs)) {
+  const agreed =
+    agree && oks.length === results.length && oks.length > 1
+      ? agree(kind as QuestionKind, runs)
+      : undefined;
+  if (agreed) {
     const harvests = oks.map((r) => r.answer);
     return {
       ...first,
-      answer: kind === 'W4_Profile' ? withTiedTops(first.answer, profileTops(runs)!) : first.answer,
+      answer: agreed.answer,
       runs_agreed: results.length,
       measurement: { ...first.measurement, harvests },
     } as TracerResult;
@@ -123,10 +127,4 @@ export function agreedResult(
     answer: undefined,
     reason: `nondeterministic: ${shown.join(' | ')}`,
   };
-}
-
-/** A profile's answer with the lists whose harvests' leaders differed (profileTops) naming all of them. */
-function withTiedTops(answer: unknown, tops: Record<string, string[]>): unknown {
-  const tied = Object.fromEntries(Object.entries(tops).filter(([, names]) => names.length > 1));
-  return Object.keys(tied).length ? { ...(answer as object), [TIED_TOPS]: tied } : answer;
 }

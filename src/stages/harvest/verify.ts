@@ -11,9 +11,10 @@ import {
   type HarvestJob,
   type VerifySpec,
 } from '../../contracts/harvest-backend.js';
-import { isCometKind } from '../../contracts/kinds.js';
+import type { CometKind } from '../../contracts/kinds.js';
 import type { LoadedInstance } from '../../contracts/suite.js';
 import { messageOf } from '../../errors.js';
+import { familyOf } from '../../families/registry.js';
 import { canonicalJson, sha256 } from '../../util/hash.js';
 import { privatePackagesOf } from './job-plan.js';
 import { readResultLines } from './results.js';
@@ -57,13 +58,13 @@ export function verifyJob(
 ): { job: HarvestJob; specs: VerifySpec[] } {
   const specs = items.map(({ loaded, reply }, i): VerifySpec => {
     const { instance } = loaded;
-    if (!isCometKind(instance.kind) || !instance.mutant)
+    if (!familyOf(instance.kind).runsReplies || !instance.mutant)
       throw new Error(`${instance.id} is not a B1/B2 instance with a mutant`);
     const { file, line, original, replacement } = instance.mutant;
     return {
       id: `verify-${i}`,
       verify: {
-        kind: instance.kind,
+        kind: instance.kind as CometKind,
         target: instance.target,
         mutant: { file, line, original, replacement },
         reply: reply as Record<string, unknown>,

@@ -10,10 +10,10 @@ import {
 import type { ErrorClass, InstanceRecord } from '../../contracts/results.js';
 import type { ScoringMode } from '../score/scorer.js';
 import { passes } from '../score/verdict.js';
-import { worldRecord } from '../score/world.js';
-import { isCometKind, isWorldKind, type CometKind } from '../../contracts/kinds.js';
+import type { CometKind, QuestionKind } from '../../contracts/kinds.js';
+import { familyOf } from '../../families/registry.js';
 import type { CometRecord, Verifier } from '../../contracts/comet.js';
-import { cometVerdict, replyToRun } from '../score/comet.js';
+import { cometVerdict, replyToRun } from '../../families/comet/score.js';
 import { Limiter } from './pool.js';
 import { finishRecord } from './record.js';
 import { majorityVote, type SampleOutcome } from './vote.js';
@@ -151,8 +151,9 @@ export async function answerInstance(
   const kind = oracle.oracle.question_kind;
   const truth = oracle.oracle.oracle_answer;
   const verdict = (p: unknown) => passes(kind, truth, p, options);
-  const verify = isCometKind(kind)
-    ? (p: unknown) => verifySample(kind, loaded, oracle, p, options.verifier)
+  const family = familyOf(kind);
+  const verify = family.runsReplies
+    ? (p: unknown) => verifySample(kind as CometKind, loaded, oracle, p, options.verifier)
     : undefined;
   // A B1/B2 reply runs in the sandbox after its request, outside the request limiter.
   const samples = await Promise.all(
@@ -182,8 +183,13 @@ export async function answerInstance(
       : {}),
     ...(winner.parsed !== undefined ? { parsed: winner.parsed } : {}),
     ...(winner.comet ? { comet: winner.comet } : {}),
-    ...(isWorldKind(kind) && winner.outcome.ok
-      ? worldRecord(kind, truth, winner.outcome.value, oracle.oracle.meta.measurement)
+    ...(family.recordExtras && winner.outcome.ok
+      ? family.recordExtras(
+          kind as QuestionKind,
+          truth,
+          winner.outcome.value,
+          oracle.oracle.meta.measurement,
+        )
       : {}),
     tokensIn: total((c) => c.tokensIn),
     tokensOut: total((c) => c.tokensOut),

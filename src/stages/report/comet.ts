@@ -1,5 +1,5 @@
 import type { Results } from '../../contracts/results.js';
-import type { CometSummary } from '../score/comet.js';
+import type { CometSummary } from '../../families/comet/score.js';
 import { codeSpan, escapeMarkdown } from './escape.js';
 
 const pct = (x: number | undefined) => (x === undefined ? '—' : `${(x * 100).toFixed(1)}%`);

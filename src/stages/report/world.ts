@@ -1,5 +1,5 @@
 import type { Results } from '../../contracts/results.js';
-import { RANK_LISTS, type WorldSummary } from '../score/world.js';
+import { RANK_LISTS, type WorldSummary } from '../../families/world/score.js';
 
 const num = (x: number | null | undefined, digits = 2) =>
   x === null || x === undefined ? '—' : x.toFixed(digits);

@@ -1,8 +1,7 @@
 import type { InstanceRecord, KindSummary, Summary } from '../../contracts/results.js';
 import { chanceLevels } from './chance.js';
 import type { ScoringRules } from './verdict.js';
-import { summarizeWorld, type WorldMeasures } from './world.js';
-import { summarizeComet } from './comet.js';
+import { FAMILIES } from '../../families/registry.js';
 
 /** Wilson score interval at 95%: honest for small n and for 0% / 100%. */
 export function wilson(correct: number, total: number, z = 1.959964): [number, number] {
@@ -43,18 +42,15 @@ export function summarize(records: InstanceRecord[], rules: ScoringRules = {}): 
   const errors: Record<string, number> = {};
   for (const r of records) if (r.error) errors[r.error] = (errors[r.error] ?? 0) + 1;
   const overall = kindSummary(scored);
-  const world = summarizeWorld(
-    scored.map((r) => ({
-      kind: r.kind,
-      measures: r.world as WorldMeasures | undefined,
-      oracle: r.oracle,
-    })),
-  );
-  const comet = summarizeComet(scored);
+  // Each family's own metrics beside the pass rate (the world-model study's; Comet's sub-scores).
+  const families: Record<string, Record<string, unknown>> = {};
+  for (const family of FAMILIES) {
+    const metrics = family.summaryKey && family.summarize?.(scored);
+    if (metrics) families[family.summaryKey!] = metrics as Record<string, unknown>;
+  }
   return {
     ...overall,
-    ...(world ? { world: world as Record<string, unknown> } : {}),
-    ...(comet ? { comet } : {}),
+    ...families,
     byKind,
     unscored: records.length - scored.length,
     errors,

@@ -16,10 +16,11 @@
  * (COMPARISONS): then the floor is what the best of those scores.
  */
 import type { InstanceRecord } from '../../contracts/results.js';
-import { isCometKind, isWorldKind } from '../../contracts/kinds.js';
+import type { QuestionKind } from '../../contracts/kinds.js';
+import { familyOf } from '../../families/registry.js';
+import { DEFAULT_WORLD_FACTOR } from '../../families/world/score.js';
 import { canonicalJson } from '../../util/hash.js';
 import { passes, type ScoringRules } from './verdict.js';
-import { DEFAULT_WORLD_FACTOR, RANK_LISTS, VALUE, replyNumber, topsOf } from './world.js';
 
 /** The best constant answer of a kind and what it scores. */
 export interface ChanceLevel {
@@ -37,39 +38,6 @@ export interface ChanceLevel {
  */
 const COMPARISONS = 50_000;
 const MEASURED_COMPARISONS = 2_000_000;
-
-/** Just inside a band's edge: the pass rule's `≤ factor` must hold after rounding. */
-const INSIDE = 1 - 1e-12;
-
-const asRecord = (value: unknown): Record<string, unknown> =>
-  value && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
-
-/** Constants beyond the oracle answers that the kind's pass rule makes worth trying. */
-function ruleCandidates(kind: string, oracles: readonly unknown[], factor: number): unknown[] {
-  const value = isWorldKind(kind) ? VALUE[kind] : undefined;
-  if (value) {
-    return oracles.flatMap((o) => {
-      const t = replyNumber((o as Record<string, unknown> | null)?.[value.field]);
-      return t === undefined ? [] : [{ [value.field]: Math.max(t, value.floor) * factor * INSIDE }];
-    });
-  }
-  if (kind === 'W4_Profile') {
-    const profile: Record<string, string[]> = {};
-    for (const list of RANK_LISTS) {
-      const counts = new Map<string, number>();
-      for (const o of oracles)
-        for (const top of topsOf(asRecord(o), list)) counts.set(top, (counts.get(top) ?? 0) + 1);
-      profile[list] = [...counts]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, 5)
-        .map(([name]) => name);
-    }
-    return [profile];
-  }
-  return [];
-}
 
 /**
  * The best constant answer for one kind over its items' oracle answers;
@@ -91,13 +59,18 @@ export function chanceLevel(
     else distinct.set(key, { answer, count: 1 });
   }
   const truths = [...distinct.values()];
-  const byRule = ruleCandidates(kind, oracles, rules.worldFactor ?? DEFAULT_WORLD_FACTOR);
-  const measured = isWorldKind(kind) && VALUE[kind] !== undefined;
-  // A measured number's best window starts at a truth: its band edges first.
+  // The constants the family's pass rule makes worth trying (a measured number's best window
+  // starts at a truth: its band edges come first).
+  const byRule = familyOf(kind).constants?.(
+    kind as QuestionKind,
+    oracles,
+    rules.worldFactor ?? DEFAULT_WORLD_FACTOR,
+  ) ?? { first: [], last: [], measured: false };
+  const measured = byRule.measured;
   const candidates = [
-    ...(measured ? byRule : []),
+    ...byRule.first,
     ...[...truths].sort((a, b) => b.count - a.count).map((t) => t.answer),
-    ...(measured ? [] : byRule),
+    ...byRule.last,
   ].slice(
     0,
     Math.max(1, Math.floor((measured ? MEASURED_COMPARISONS : COMPARISONS) / truths.length)),
@@ -124,8 +97,8 @@ export function chanceLevels(
 ): Record<string, ChanceLevel> {
   const byKind = new Map<string, unknown[]>();
   for (const r of records) {
-    // B1/B2 have no constant floor: a reply is scored by running it, not by comparing it.
-    if (!r.scored || r.oracle === undefined || isCometKind(r.kind)) continue;
+    // A family without a constant floor (B1/B2: a reply is scored by running it) has no chance level.
+    if (!r.scored || r.oracle === undefined || !familyOf(r.kind).constantFloor) continue;
     const list = byKind.get(r.kind) ?? [];
     list.push(r.oracle);
     byKind.set(r.kind, list);

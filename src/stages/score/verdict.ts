@@ -1,6 +1,7 @@
-import { isWorldKind } from '../../contracts/kinds.js';
+import type { QuestionKind } from '../../contracts/kinds.js';
+import { familyOf } from '../../families/registry.js';
+import { DEFAULT_WORLD_FACTOR } from '../../families/world/score.js';
 import { DEFAULT_SCORING, SCORERS, type ScoringMode } from './scorer.js';
-import { DEFAULT_WORLD_FACTOR, passesWorld } from './world.js';
 
 /** Which rules decide an answer: the scorer's mode, and the world-model kinds' factor. */
 export interface ScoringRules {
@@ -11,9 +12,10 @@ export interface ScoringRules {
 }
 
 /**
- * The one entry point for scoring an answer: a world-model kind by its own
- * pass rule (within a factor, the top entry in the top five) in both modes,
- * any other kind by the chosen scorer's structural comparison.
+ * The one entry point for scoring an answer: a family with its own pass rule
+ * (the world-model kinds: within a factor, the top entry in the top five) by
+ * that rule in both modes, any other kind by the chosen scorer's structural
+ * comparison.
  */
 export function passes(
   kind: string,
@@ -21,7 +23,8 @@ export function passes(
   prediction: unknown,
   rules: ScoringRules = {},
 ): boolean {
-  return isWorldKind(kind)
-    ? passesWorld(kind, truth, prediction, rules.worldFactor ?? DEFAULT_WORLD_FACTOR)
+  const own = familyOf(kind).passes;
+  return own
+    ? own(kind as QuestionKind, truth, prediction, rules.worldFactor ?? DEFAULT_WORLD_FACTOR)
     : SCORERS[rules.scoring ?? DEFAULT_SCORING].score(truth, prediction);
 }

@@ -2,7 +2,8 @@
 // statistics and the baseline's pairing stay valid), balanced by what each item is expected to cost.
 import type { ShardPlan } from '../../contracts/results.js';
 import type { ClusterBy } from '../../contracts/comparison.js';
-import { isCometKind, isWorldKind, type QuestionKind } from '../../contracts/kinds.js';
+import type { QuestionKind } from '../../contracts/kinds.js';
+import { familyOf } from '../../families/registry.js';
 import type { LoadedInstance } from '../../contracts/suite.js';
 import { canonicalJson, sha256 } from '../../util/hash.js';
 import { clusterOf } from '../query/record.js';
@@ -12,12 +13,11 @@ export const MAX_SHARDS = 256;
 
 /**
  * What an item is expected to cost, in the units of a traced item's harvest: the measured seconds
- * where known (the baseline's request latency), the kind's share of the whole-bundle harvest
- * otherwise (docs/benchmarks.md: a world-model item ~4 traced ones, a B1/B2 item ~8).
+ * where known (the baseline's request latency), the kind's family's share of the whole-bundle
+ * harvest otherwise (its `harvestCost`: a world-model item ~4 traced ones, a B1/B2 item ~8).
  */
 export function expectedCost(kind: QuestionKind, latencyMs?: number): number {
-  const harvest = isWorldKind(kind) ? 4 : isCometKind(kind) ? 8 : 1;
-  return harvest + (latencyMs ?? 0) / 1000 / TRACED_ITEM_SECONDS;
+  return familyOf(kind).harvestCost + (latencyMs ?? 0) / 1000 / TRACED_ITEM_SECONDS;
 }
 /** A traced item's share of a cold harvest on two cores (docs/benchmarks.md: 240 s / 1,608). */
 const TRACED_ITEM_SECONDS = 0.15;

@@ -1,7 +1,8 @@
 // Fresh variants: the search over an epoch's pool of one-literal edits of an instance's tests
 // (tracer/tracegate_tracer/search.py), then the first candidates that change the answer harvested
 // alone like any instance, kept only if they pass the generator's screen with an oracle of their own.
-import { isCometKind, isWorldKind, type QuestionKind } from '../../contracts/kinds.js';
+import type { QuestionKind } from '../../contracts/kinds.js';
+import { familyOf } from '../../families/registry.js';
 import type { HarvestOutcome } from '../../contracts/oracle.js';
 import { answerProblem, harvestRule } from '../screen/screen.js';
 import { answerInstance } from '../query/answer.js';
@@ -70,10 +71,8 @@ export const VARIANT_ROUNDS = 4;
 
 /** Why an instance cannot vary, or undefined when it can. */
 export function unvariable(l: LoadedInstance): Unvariable | undefined {
-  if (isWorldKind(l.instance.kind)) return 'world-model-kind';
-  // B1/B2's question is its bug: a fresh item is a fresh mutant with its own killing input
-  // (scripts/generate-comet.py), not an edit of a test.
-  if (isCometKind(l.instance.kind)) return 'bug-kind';
+  const fixed = familyOf(l.instance.kind).fixed;
+  if (fixed) return fixed;
   if (l.instance.cwd !== 'instance') return 'runs-in-checkout';
   if (l.instance.parser) return 'own-parser';
   return undefined;

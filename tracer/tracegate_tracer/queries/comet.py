@@ -8,7 +8,7 @@ the buggy and the correct version and hands each rule
 
 (`test`: the fail-to-pass test built from that input, B2). A reply is not
 scored against the gold: it is run the same way (the host's scorer reads the
-two versions' behaviour, src/stages/score/comet.ts); the gold is what a
+two versions' behaviour, src/families/comet/score.ts); the gold is what a
 reference model answers and what pairs two runs.
 """
 
