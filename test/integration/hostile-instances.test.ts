@@ -195,6 +195,36 @@ describe('a hostile instance suite never reaches the host, forges an oracle, or 
         'with open("/dev/shm/probe", "wb") as f: f.write(b"x" * (1 << 20))',
       ].join('\n'),
     );
+    // A directory chain 1,500 deep in /tmp, the group's TMPDIR and /dev/shm: a recursive cleanup
+    // (Python 3.11's os.walk and shutil.rmtree) hit the recursion limit there and left them, and
+    // every later group of the container. Three probes after it must find them gone.
+    hostile(
+      suite,
+      'deep-a-tree',
+      [
+        'def chain(top):',
+        '    os.mkdir(top)',
+        '    fd = os.open(top, os.O_RDONLY)',
+        '    for _ in range(1500):',
+        '        os.mkdir("d", dir_fd=fd)',
+        '        child = os.open("d", os.O_RDONLY, dir_fd=fd)',
+        '        os.close(fd)',
+        '        fd = child',
+        '    os.close(fd)',
+        'for root in ("/tmp", os.environ["TMPDIR"], "/dev/shm"):',
+        '    chain(os.path.join(root, "tg-deep"))',
+      ].join('\n'),
+    );
+    for (const n of [1, 2, 3])
+      hostile(
+        suite,
+        `deep-b-probe${n}`,
+        [
+          'for root in ("/tmp", "/dev/shm"):',
+          '    assert not os.path.exists(os.path.join(root, "tg-deep")), root + " kept the deep tree"',
+          'with open("/tmp/probe", "wb") as f: f.write(b"x" * (1 << 20))',
+        ].join('\n'),
+      );
     hostile(suite, 'plan.json', '');
 
     const cache = tempDir('tg-hostile-cache-');
@@ -236,6 +266,10 @@ describe('a hostile instance suite never reaches the host, forges an oracle, or 
       'plan.json',
       'ipc-a-leave',
       'ipc-b-probe', // after ipc-a-leave in each run: it passes only if nothing was left
+      'deep-a-tree',
+      'deep-b-probe1', // after deep-a-tree: each passes only if its tree was removed
+      'deep-b-probe2',
+      'deep-b-probe3',
     ])
       expect([id, byId[id]?.oracle]).toEqual([id, { loop_iteration_count: 8 }]);
     // Host-reading instances were rejected on the host, by name and rule.

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { QUESTION_KINDS } from '../../src/contracts/kinds.js';
+import { QUESTION_KINDS, type QuestionKind } from '../../src/contracts/kinds.js';
 import type { KindFamily } from '../../src/families/family.js';
 import { FAMILIES, familyOf, familyTable } from '../../src/families/registry.js';
 import { passes } from '../../src/stages/score/verdict.js';
@@ -83,15 +83,15 @@ describe('kind families', () => {
     expect(passes('W3_WallTime', { wall_ms: 10 }, { wall_ms: 19.9 })).toBe(true);
     expect(passes('W3_WallTime', { wall_ms: 10 }, { wall_ms: 20.1 })).toBe(false);
     expect(passes('S2_Loops', { n: 1 }, { n: 1 })).toBe(true);
-    const oracle = (answer: unknown) => ({
-      question_kind: 'W3_WallTime',
+    const oracle = (answer: object) => ({
+      question_kind: 'W3_WallTime' as QuestionKind,
       question: 'q',
       template_answer: {},
       oracle_answer: answer,
     });
     expect(oracleDigest(oracle({ wall_ms: 3 }))).toBe(oracleDigest(oracle({ wall_ms: 9 })));
-    expect(oracleDigest({ ...oracle({ n: 3 }), question_kind: 'S2_Loops' })).not.toBe(
-      oracleDigest({ ...oracle({ n: 9 }), question_kind: 'S2_Loops' }),
+    expect(oracleDigest({ ...oracle({ n: 3 }), question_kind: 'S2_Loops' as const })).not.toBe(
+      oracleDigest({ ...oracle({ n: 9 }), question_kind: 'S2_Loops' as const }),
     );
     expect(
       chanceLevel('W3_WallTime', [{ wall_ms: 1 }, { wall_ms: 1.5 }, { wall_ms: 100 }]),

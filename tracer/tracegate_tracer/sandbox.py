@@ -22,15 +22,17 @@ the temp dir, the process group killed after the run, the temp dir deleted.
 
 from __future__ import annotations
 
+import errno
 import fnmatch
+import itertools
 import os
-import shutil
 import signal
 import stat
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from typing import IO, Any
 
 # Runs as the group's uid: kill(-1) reaches every process of that uid but not itself.
@@ -89,27 +91,146 @@ def reap_orphans() -> None:
             return
 
 
-def _remove_owned(root: str, uid: int) -> int:
-    """Deletes every file and directory under `root` (not `root` itself) owned by `uid`; the count."""
-    removed = 0
+FD_DEPTH = 64
+"""Directories `remove_tree` holds open at once; a deeper one is first moved up into the tree's top."""
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+
+
+def remove_tree(path: str) -> bool:
+    """Deletes `path` and everything under it, whatever its depth; whether it is gone.
+
+    What a test leaves is hostile: a chain of directories thousands deep takes a
+    recursive walk (os.walk, shutil.rmtree on 3.11) past the recursion limit, and its
+    paths past PATH_MAX. So no recursion and no long paths: directories are opened
+    relative to their parent, never through a symbolic link, at most FD_DEPTH at a
+    time; a directory deeper than that is renamed up into the top one and emptied
+    from there in a later round. What cannot be removed stays (the caller checks).
+    """
     try:
-        walker = list(os.walk(root, topdown=False))
+        if not stat.S_ISDIR(os.lstat(path).st_mode):
+            os.unlink(path)
+            return True
+        top = os.open(path, _DIR_FLAGS)
+    except FileNotFoundError:
+        return True
     except OSError:
-        return 0
-    for directory, dirs, files in walker:
-        for name in files + dirs:
-            path = os.path.join(directory, name)
+        return False
+    try:
+        # Each directory is moved up at most once (it is then at depth 1), so the rounds end.
+        names = itertools.count()
+        while _empty(top, names):
+            pass
+    finally:
+        os.close(top)
+    try:
+        os.rmdir(path)
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return False
+    return True
+
+
+def _empty(top: int, names: Iterator[int]) -> int:
+    """Deletes what it can under the open directory `top`; the count of directories it moved up into
+    `top` instead of opening (deeper than FD_DEPTH), which the next round empties."""
+    moved = 0
+    stack: list[tuple[int, Any, str]] = []  # (directory fd, its open listing, its name in the parent)
+    fd, listing, name = top, os.scandir(top), ""
+    try:
+        while True:
+            entry = next(listing, None)
+            if entry is None:
+                listing.close()
+                if not stack:
+                    return moved
+                parent, parent_listing, parent_name = stack.pop()
+                os.close(fd)
+                try:
+                    os.rmdir(name, dir_fd=parent)
+                except OSError:
+                    pass
+                fd, listing, name = parent, parent_listing, parent_name
+                continue
             try:
-                info = os.lstat(path)
-                if info.st_uid != uid:
-                    continue
-                if stat.S_ISDIR(info.st_mode):
-                    shutil.rmtree(path, ignore_errors=True)
-                else:
-                    os.unlink(path)
-                removed += 1
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                is_dir = False
+            if not is_dir:
+                try:
+                    os.unlink(entry.name, dir_fd=fd)
+                except OSError:
+                    pass
+                continue
+            if len(stack) + 1 >= FD_DEPTH:
+                moved += _move_up(entry.name, fd, top, names)
+                continue
+            try:
+                child = os.open(entry.name, _DIR_FLAGS, dir_fd=fd)
             except OSError:
                 continue
+            try:
+                child_listing = os.scandir(child)
+            except OSError:
+                os.close(child)
+                continue
+            stack.append((fd, listing, name))
+            fd, listing, name = child, child_listing, entry.name
+    finally:
+        listing.close()
+        if fd != top:
+            os.close(fd)
+        for held, held_listing, _name in stack:
+            held_listing.close()
+            if held != top:
+                os.close(held)
+
+
+def _move_up(name: str, fd: int, top: int, names: Iterator[int]) -> int:
+    """Renames directory `name` (in `fd`) into `top` under a fresh name; 1 when it moved."""
+    for number in itertools.islice(names, 100):
+        try:
+            os.rename(name, f".tracegate-deep-{number}", src_dir_fd=fd, dst_dir_fd=top)
+            return 1
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            if exc.errno == errno.ENOTEMPTY:
+                continue  # a directory of that name is there already: the next name
+            return 0
+    return 0
+
+
+def _remove_owned(root: str, uid: int) -> int:
+    """Deletes every file and directory under `root` (not `root` itself) owned by `uid`; the count.
+
+    Iterative: a directory owned by `uid` is removed whole (remove_tree, any depth); one owned by
+    another is searched, since the uid may have written into it (a world-writable directory)."""
+    removed = 0
+    pending = [root]
+    while pending:
+        directory = pending.pop()
+        try:
+            with os.scandir(directory) as listing:
+                entries = list(listing)
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                info = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if info.st_uid == uid:
+                if stat.S_ISDIR(info.st_mode):
+                    remove_tree(entry.path)
+                else:
+                    try:
+                        os.unlink(entry.path)
+                    except OSError:
+                        continue
+                removed += 1
+            elif stat.S_ISDIR(info.st_mode):
+                pending.append(entry.path)
     return removed
 
 
@@ -157,7 +278,7 @@ class Sandbox:
 
     def prepare(self) -> None:
         """Fresh, empty directories for the group (owned by its uid when isolated)."""
-        shutil.rmtree(self.dir, ignore_errors=True)
+        remove_tree(self.dir)
         os.makedirs(self.tmp, mode=0o700)
         if self.uid is not None:
             for path in (self.dir, self.tmp):
@@ -172,7 +293,7 @@ class Sandbox:
             os.chmod(self.dir, 0o700)
         if os.path.islink(self.tmp) or (os.path.lexists(self.tmp) and not os.path.isdir(self.tmp)):
             os.unlink(self.tmp)
-        shutil.rmtree(self.tmp, ignore_errors=True)
+        remove_tree(self.tmp)
         os.mkdir(self.tmp, 0o700)
         if self.uid is not None:
             os.chown(self.tmp, self.uid, self.uid)
@@ -255,14 +376,14 @@ class Sandbox:
             if left:
                 print(f"tracegate: group {self.index} left SysV IPC objects that could not be removed: "
                       f"{left[:5]}", file=sys.stderr)
-        shutil.rmtree(self.tmp, ignore_errors=True)
+        remove_tree(self.tmp)
         if not keep:
-            shutil.rmtree(self.dir, ignore_errors=True)
+            remove_tree(self.dir)
             return
         for name in os.listdir(self.dir) if os.path.isdir(self.dir) else ():
             if not any(fnmatch.fnmatchcase(name, pattern) for pattern in keep):
                 path = self.path(name)
                 if os.path.isdir(path) and not os.path.islink(path):
-                    shutil.rmtree(path, ignore_errors=True)
+                    remove_tree(path)
                 else:
                     os.unlink(path)
