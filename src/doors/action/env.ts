@@ -3,6 +3,7 @@ import * as github from '@actions/github';
 import type { EventContext } from '../../adapters/history/event.js';
 import type { Octokit } from '../../adapters/github/reporter.js';
 import type { Logger } from '../../app/config/assemble.js';
+import { inertLog } from '../../util/inert-log.js';
 
 /**
  * Everything the Action reads from and writes to its runner, as one port:
@@ -42,7 +43,7 @@ export function realActionEnv(): ActionEnv {
     input: (name) => core.getInput(name),
     setSecret: core.setSecret,
     env: process.env,
-    info: core.info,
+    info: (message) => core.info(inertLog(message)),
     warning: core.warning,
     notice: core.notice,
     setFailed: core.setFailed,
@@ -71,7 +72,8 @@ export function groupedLogger(
     open = false;
   };
   return {
-    log: (message) => env.info(message),
+    // Every line of the run's log is inert: a suite's or a reply's text cannot command the runner.
+    log: (message) => env.info(inertLog(message)),
     warn: (message) => env.warning(message),
     phase: (name) => {
       close();

@@ -29,6 +29,7 @@ import { MERGE_FLAGS, mergeCommand } from './merge.js';
 import { auditCommand } from './audit.js';
 import { generateCommand, statsCommand } from './generate.js';
 import { scoreCommand } from './score.js';
+import { inertLog } from '../../util/inert-log.js';
 import { demoCommand } from './demo.js';
 import {
   closest,
@@ -203,7 +204,11 @@ export async function cli(
   engines?: Engines,
 ): Promise<number> {
   const [command, ...rest] = argv;
-  const logger: Logger = { log: (m) => io.stderr(m), warn: (m) => io.stderr(`warning: ${m}`) };
+  // The log (and the error line) of a CLI run inside a workflow is read by the runner too: inert.
+  const logger: Logger = {
+    log: (m) => io.stderr(inertLog(m)),
+    warn: (m) => io.stderr(inertLog(`warning: ${m}`)),
+  };
   try {
     switch (command) {
       case 'run':
@@ -252,7 +257,7 @@ export async function cli(
       io.stdout(error.usage);
       return ExitCode.Pass;
     }
-    io.stderr(`tracegate: ${messageOf(error)}`);
+    io.stderr(inertLog(`tracegate: ${messageOf(error)}`));
     return exitCodeOf(error);
   }
 }
