@@ -187,9 +187,11 @@ class Job:
         boot = sys.modules.get("sitecustomize")
         if boot is not None and os.path.dirname(os.path.abspath(getattr(boot, "__file__", "") or "")) == _SCRIPT_DIR:
             boot._start_recorder()  # tracegate's: started as it would have been at the interpreter's start
+        # The collector as a fresh interpreter's: nothing frozen (a test could read gc.get_freeze_count() and
+        # answer differently warm and fresh), and a collection walks what a fresh one would.
+        gc.unfreeze()
         if request.get("populate"):
-            # A measured run: the collector walks what a fresh interpreter's would, and no page is shared.
-            gc.unfreeze()
+            # A measured run: no page is shared with the server either.
             self.libc.populate()
 
 

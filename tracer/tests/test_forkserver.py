@@ -19,7 +19,7 @@ from tracegate_tracer import forkserver, pytest_run
 from tracegate_tracer.sandbox import Sandbox
 
 SEEN = """
-import atexit, json, os, sys, tempfile, threading, time
+import atexit, gc, json, os, sys, tempfile, threading, time
 
 def _kind(link):
     return "file" if link.startswith("/") else link.split(":")[0]
@@ -33,6 +33,7 @@ def test_seen():
         "hash": hash("tracegate"), "warm": any("tracegate_forkserver" in a for a in sys.orig_argv),
         "session": os.getsid(0) == os.getpid(), "main": sys.modules["__main__"].__name__,
         "modules": sorted(sys.modules),
+        "gc": [gc.get_freeze_count(), gc.isenabled(), list(gc.get_threshold())],
         "fds": sorted(_kind(os.readlink(f"/proc/self/fd/{fd}")) for fd in os.listdir("/proc/self/fd")
                       if fd not in ("0", "1", "2") and os.path.exists(f"/proc/self/fd/{fd}")),
     }
@@ -86,7 +87,8 @@ def test_a_warm_run_sees_what_a_fresh_one_sees(place, blocking):
     assert cold.exit_code == warm.exit_code == 0, (cold.stdout, warm.stdout, warm.stderr)
     seen = {name: json.loads(path.read_text()) for name, path in (("cold", cold_out), ("warm", warm_out))}
     assert seen["cold"]["warm"] is False and seen["warm"]["warm"] is True
-    for key in ("cwd", "path0", "argv0", "env", "trace", "hashseed", "hash", "session", "main", "fds", "modules"):
+    for key in ("cwd", "path0", "argv0", "env", "trace", "hashseed", "hash", "session", "main", "fds", "modules",
+                "gc"):
         assert seen["warm"][key] == seen["cold"][key], key
     assert seen["warm"]["tmp"].endswith("/tmp") and seen["warm"]["tmp"] != seen["cold"]["tmp"]  # each its TMPDIR
     assert "socket" not in seen["warm"]["fds"]  # nothing of the server's
