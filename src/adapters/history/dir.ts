@@ -1,4 +1,5 @@
 import { existsSync, lstatSync, rmSync, statSync } from 'node:fs';
+import { realDir } from '../stores/real-dir.js';
 import { UsageError } from '../../errors.js';
 import { join } from 'node:path';
 import {
@@ -80,7 +81,7 @@ export class DirHistory implements HistoryStore {
    * skipped with a warning, an index that is not is refused (UsageError).
    */
   private read(path: string): string | undefined {
-    const file = join(this.dir, path);
+    const file = this.inside(path);
     if (!lstatSync(file, { throwIfNoEntry: false })) return undefined;
     const index = path === INDEX_PATH;
     try {
@@ -94,6 +95,14 @@ export class DirHistory implements HistoryStore {
       this.warn(`${error.message}: skipped.`);
       return undefined;
     }
+  }
+
+  /** A file of the history, its folders below DIR checked: a link among them is refused by name. */
+  private inside(path: string): string {
+    let at = this.dir;
+    const parts = path.split('/');
+    for (const part of parts.slice(0, -1)) at = realDir(join(at, part), 'A history folder');
+    return join(at, parts.at(-1)!);
   }
 
   private rows(): IndexRow[] {
@@ -124,7 +133,7 @@ export class DirHistory implements HistoryStore {
     return Promise.resolve().then(() => {
       const entry = checkedEntry(input);
       const path = entryPath(entry.name, entry.commit);
-      writeFileAtomic(join(this.dir, path), serializeEntry(entry));
+      writeFileAtomic(this.inside(path), serializeEntry(entry));
       const merged = mergeRow(this.rows(), indexRow(entry));
       const { kept, dropped } = applyRetention(
         merged,
@@ -134,10 +143,10 @@ export class DirHistory implements HistoryStore {
         options?.now,
       );
       for (const [file, text] of extraFiles(options, kept))
-        writeFileAtomic(join(this.dir, file), text);
+        writeFileAtomic(this.inside(file), text);
       writeFileAtomic(join(this.dir, INDEX_PATH), serializeIndex(kept));
       for (const row of dropped) {
-        const file = join(this.dir, entryPath(row.name, row.commit));
+        const file = this.inside(entryPath(row.name, row.commit));
         writing(file, () => rmSync(file, { force: true }));
       }
       return { location: `${this.location}: ${path}`, rows: kept, dropped, attempts: 1 };

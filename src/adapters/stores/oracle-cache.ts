@@ -1,4 +1,5 @@
 import { lstatSync, readdirSync, rmSync } from 'node:fs';
+import { realDir } from './real-dir.js';
 import { join } from 'node:path';
 import { readRegularFile } from './read-file.js';
 import { cachedOracleSchema, type CachedOracle } from '../../contracts/oracle.js';
@@ -22,7 +23,7 @@ export class DirOracleCache implements OracleStore {
   ) {}
 
   private entryDir(key: string): string {
-    return join(this.dir, key);
+    return join(realDir(this.dir, 'The oracle cache'), key);
   }
 
   get(key: string): CachedOracle | undefined {
@@ -51,8 +52,9 @@ export class DirOracleCache implements OracleStore {
   /** The keys of the entries present (slots named like a key and holding a directory). */
   keys(): string[] {
     let names: string[];
+    const dir = realDir(this.dir, 'The oracle cache');
     try {
-      names = readdirSync(this.dir);
+      names = readdirSync(dir);
     } catch {
       return [];
     }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { realDir } from './real-dir.js';
 import {
   closeSync,
   lstatSync,
@@ -63,7 +64,10 @@ export class DirResponseCache implements ResponseCache {
   constructor(readonly dir: string) {}
 
   private get logs(): string {
-    return join(this.dir, 'log');
+    return realDir(
+      join(realDir(this.dir, 'The reply cache'), 'log'),
+      "The reply cache's log folder",
+    );
   }
 
   private file(key: string): string {
