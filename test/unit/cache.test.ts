@@ -117,3 +117,40 @@ describe('the oracle cache reads only its own regular files (a restored cache ma
     expect(readdirSync(elsewhere)).toEqual([]); // nothing written through the link
   });
 });
+
+describe('a restored entry nested far too deep (issue 45: 100,000 levels ended every run)', () => {
+  const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+
+  it('is a corrupt oracle entry: a miss, said, re-harvested', () => {
+    const dir = tempDir();
+    const cache = new DirOracleCache(join(dir, 'oracles'));
+    cache.put(K, entry);
+    const file = join(dir, 'oracles', K, 'oracle.json');
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    writeFileSync(
+      file,
+      JSON.stringify(stored).replace('{"loop_iteration_count":8}', deep(100_000)),
+    );
+    const warned: string[] = [];
+    const reading = new DirOracleCache(join(dir, 'oracles'), (m) => warned.push(m));
+    expect(reading.get(K)).toBeUndefined();
+    expect(warned.join('\n')).toMatch(
+      /Ignoring corrupt cache entry .*nested deeper than 64 levels/,
+    );
+    cache.put(K, entry); // the re-harvested entry replaces it
+    expect(reading.get(K)).toEqual(entry);
+  });
+
+  it('is a skipped history entry, said by name', async () => {
+    const { DirHistory } = await import('../../src/adapters/history/dir.js');
+    const { entry: historyEntry } = await import('../helpers/history.js');
+    const dir = tempDir();
+    const warned: string[] = [];
+    const history = new DirHistory(dir, (m) => warned.push(m));
+    const e = historyEntry('c1', { branch: 'main', verdict: 'pass' });
+    await history.record(e);
+    writeFileSync(join(dir, 'entries', e.name, `${e.commit}.json`), deep(100_000));
+    expect(await history.entry(e.name, e.commit)).toBeUndefined();
+    expect(warned.join('\n')).toMatch(/not valid JSON \(nested deeper than 128 levels\)/);
+  });
+});

@@ -1,3 +1,4 @@
+import { parseStoredJson, RECORD_DEPTH } from '../../util/json.js';
 import type { z } from 'zod';
 import {
   HISTORY_SCHEMA,
@@ -39,7 +40,7 @@ function classify(value: unknown, file: string): Kind {
 
 function json(text: string, file: string): { value?: unknown; warning?: string } {
   try {
-    return { value: JSON.parse(text) };
+    return { value: parseStoredJson(text, RECORD_DEPTH) };
   } catch (error) {
     return { warning: `${file} is not valid JSON (${(error as Error).message}): skipped.` };
   }

@@ -1,3 +1,4 @@
+import { parseStoredJson } from '../../util/json.js';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic.js';
@@ -19,7 +20,7 @@ export class DirFailures implements FailureStore {
 
   get(key: string): RememberedFailure | undefined {
     try {
-      const failure = JSON.parse(
+      const failure = parseStoredJson(
         readRegularFile(this.file(key), { maxBytes: MAX_FAILURE_BYTES, follow: false }),
       ) as Partial<RememberedFailure>;
       if (

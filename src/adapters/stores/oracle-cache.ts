@@ -1,3 +1,4 @@
+import { parseStoredJson } from '../../util/json.js';
 import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { realDir } from './real-dir.js';
 import { join } from 'node:path';
@@ -34,7 +35,7 @@ export class DirOracleCache implements OracleStore {
     if (!lstatSync(join(dir, 'oracle.json'), { throwIfNoEntry: false })) return undefined;
     try {
       const read = (name: string) =>
-        JSON.parse(
+        parseStoredJson(
           readRegularFile(join(dir, name), { maxBytes: MAX_ENTRY_BYTES, follow: false }),
         ) as unknown;
       return cachedOracleSchema.parse({

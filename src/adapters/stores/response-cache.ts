@@ -1,3 +1,4 @@
+import { parseStoredJson } from '../../util/json.js';
 import { randomBytes } from 'node:crypto';
 import { realDir } from './real-dir.js';
 import {
@@ -86,7 +87,7 @@ export class DirResponseCache implements ResponseCache {
     if (!lstatSync(file, { throwIfNoEntry: false })) return undefined;
     try {
       const text = readRegularFile(file, { maxBytes: MAX_STORED_BYTES, follow: false });
-      const completion = storedSchema.parse(JSON.parse(text));
+      const completion = storedSchema.parse(parseStoredJson(text));
       touch(file); // used this run: kept when the shared cache is pruned
       this.used.add(key);
       return completion;
@@ -212,7 +213,7 @@ function readBytes(at: At): Buffer | undefined {
 /** The reply a log line holds, if the line is `["<key>", <a reply>]` for this key. */
 function replyOf(line: Buffer, key: string): Completion | undefined {
   try {
-    const [lineKey, reply] = JSON.parse(line.toString('utf8')) as unknown[];
+    const [lineKey, reply] = parseStoredJson(line.toString('utf8')) as unknown[];
     if (lineKey !== key) return undefined;
     return storedSchema.parse(reply);
   } catch {

@@ -1,3 +1,4 @@
+import { parseStoredJson, RECORD_DEPTH } from '../../util/json.js';
 import { closeSync, existsSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeIssues } from '../../contracts/instance.js';
@@ -79,7 +80,7 @@ export function readResults(
   }
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseStoredJson(text, RECORD_DEPTH);
   } catch (error) {
     throw new UsageError(`${what} ${file}: not valid JSON (${(error as Error).message})`);
   }

@@ -1,3 +1,4 @@
+import { parseStoredJson } from '../../util/json.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic.js';
 import { readRegularFile } from './read-file.js';
@@ -21,7 +22,7 @@ export class DirRuntimeMemo implements RuntimeMemo {
         maxBytes: MAX_MEMO_BYTES,
         follow: false,
       });
-      const memo = JSON.parse(text) as Partial<RememberedRuntime>;
+      const memo = parseStoredJson(text) as Partial<RememberedRuntime>;
       const backend = (memo.runtime as { backend?: unknown } | undefined)?.backend;
       const kind = (memo.source as { kind?: unknown } | undefined)?.kind;
       if ((backend !== 'docker' && backend !== 'local') || typeof kind !== 'string')

@@ -1,3 +1,4 @@
+import { parseStoredJson } from '../../util/json.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic.js';
 import { readRegularFile } from './read-file.js';
@@ -22,7 +23,7 @@ export class DirVerifications implements VerificationStore {
         maxBytes: MAX_VERIFICATION_BYTES,
         follow: false,
       });
-      const read = verificationSchema.safeParse(JSON.parse(text));
+      const read = verificationSchema.safeParse(parseStoredJson(text));
       return read.success ? read.data : undefined;
     } catch {
       return undefined;

@@ -1,3 +1,4 @@
+import { depthOf, MAX_JSON_DEPTH } from '../../util/json.js';
 /**
  * A forgiving JSON reader for model output: strict JSON plus the slips models
  * make that leave the meaning unambiguous — single-quoted strings (Python
@@ -8,7 +9,7 @@
 export type LenientResult =
   { ok: true; value: unknown; end: number } | { ok: false; eof: boolean; at: number };
 
-const MAX_DEPTH = 64;
+const MAX_DEPTH = MAX_JSON_DEPTH;
 // Sticky: matched at lastIndex without slicing the text.
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const WORD = /[A-Za-z_]\w{0,15}/y;
@@ -150,23 +151,6 @@ export function parseLenientAt(text: string, start = 0): LenientResult {
     if (error instanceof Stop) return { ok: false, eof: error.eof, at: error.at };
     throw error;
   }
-}
-
-/**
- * Nesting depth of a parsed value, walked without recursion (a reply nested
- * 10,000 deep must not overflow the stack of whatever reads it next).
- */
-export function depthOf(value: unknown, limit = MAX_DEPTH): number {
-  let deepest = 0;
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length) {
-    const [v, d] = stack.pop()!;
-    if (d > deepest) deepest = d;
-    if (deepest > limit) return deepest;
-    if (v && typeof v === 'object')
-      for (const child of Object.values(v as Record<string, unknown>)) stack.push([child, d + 1]);
-  }
-  return deepest;
 }
 
 /**
