@@ -42,9 +42,11 @@ def _ignore(signum: int, frame: FrameType | None) -> None:
     log(f"tracegate: ignored {signal.Signals(signum).name} (the driver stops only when its plan is done)")
 
 
-def _run_group(plan: plans.Plan, index: int, specs: list, isolated: bool) -> list[dict]:
+def _run_group(plan: plans.Plan, index: int, specs: list, isolated: bool) -> tuple[list[dict], str | None]:
+    """The group's results, and why its cleanup failed (None when it did not)."""
     uid = plan.uid_base + index if isolated and plan.uid_base is not None else None
     sandbox = Sandbox(plan.work_dir, index, uid)
+    failed = None
     try:
         problems = [plans.spec_problem(spec) for spec in specs]
         if any(problems):
@@ -67,9 +69,19 @@ def _run_group(plan: plans.Plan, index: int, specs: list, isolated: bool) -> lis
         try:
             sandbox.cleanup(keep=("trace-*.json",) if plan.keep_traces else ())
         except Exception as exc:  # noqa: BLE001
-            log(f"tracegate: group {index}: cleanup failed ({type(exc).__name__}: {exc})")
+            failed = f"group {index}'s cleanup failed ({type(exc).__name__}: {str(exc)[:300]})"
+            log(f"tracegate: {failed}")
     for result in results:
         result["stats"]["uid"] = uid
+    return results, failed
+
+
+def _not_run(specs: list, why: str) -> list[dict]:
+    """Results of a group left unrun: what an earlier group left may still be in this container."""
+    reason = f"not run: {why}; this container's later groups are harvested again in a fresh one"
+    results = [base_result(spec, reason=reason) for spec in specs]
+    for result in results:
+        result["stats"]["not_run"] = why
     return results
 
 
@@ -90,11 +102,15 @@ def main(argv: list[str]) -> int:
         log("tracegate: isolation asked for but the driver is not root: running without")
     os.makedirs(plan.work_dir, mode=0o711, exist_ok=True)
     sites.want(plan.instances)  # an original's run records where the targets its search needs are called
+    tainted = None  # why this container is no longer clean (a group's cleanup failed)
     try:
         for index, members in enumerate(plans.groups(plan.instances, plan.share_runs)):
             specs = [plan.instances[i] for i in members]
             started = time.monotonic()
-            results = _run_group(plan, index, specs, isolated)
+            if tainted is None:
+                results, tainted = _run_group(plan, index, specs, isolated)
+            else:
+                results = _not_run(specs, tainted)
             seconds = round(time.monotonic() - started, 3)
             for result in results:
                 result["stats"]["seconds"] = seconds

@@ -200,6 +200,11 @@ const statsSchema = z.strictObject({
   runs: z.number().int().positive().optional(),
   /** A variant search: where its call sites came from (the original's run in the plan, or its own scout). */
   sites_from: z.enum(['original', 'scout']).optional(),
+  /**
+   * The group did not run, and why: an earlier group's cleanup failed, so the container may hold what
+   * that group left. Not the instance's failure: never remembered, harvested again.
+   */
+  not_run: z.string().min(1).max(2000).optional(),
 });
 
 /** World-model kinds: where the measurement came from (measure.py `_meta`). */

@@ -1,4 +1,11 @@
-import { mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { cli } from '../../src/doors/cli/commands.js';
 import type { Engines } from '../../src/app/config/assemble.js';
@@ -110,6 +117,51 @@ describe('a failed instance is remembered, not harvested on every run', () => {
     expect(first).toBeGreaterThan(0);
     await run();
     expect(runs).toBe(2 * first); // asked again: nothing was remembered
+  });
+
+  it('runs again, and never remembers, what an unclean container did not run (an earlier cleanup failed)', async () => {
+    const dir = tempDir('tg-failures-not-run-');
+    let jobs = 0;
+    const asked: string[] = [];
+    const ok = fakeBackend();
+    // The first job's container is left unclean after its first group: the driver runs no later
+    // group there and says so (harvest.py `not_run`); every later job is clean.
+    const unclean: HarvestBackend = {
+      ...ok,
+      run: async (job: HarvestJob) => {
+        const first = jobs++ === 0;
+        const lines = (await ok.run(job)).split('\n');
+        return lines
+          .map((line, i) => {
+            const result = JSON.parse(line) as Record<string, unknown>;
+            asked.push(String(result.id));
+            if (!first || i === 0) return line;
+            const why =
+              "group 0's cleanup failed (RecursionError: maximum recursion depth exceeded)";
+            return JSON.stringify({
+              ...result,
+              status: 'error',
+              reason: `not run: ${why}`,
+              answer: undefined,
+              stats: { ...(result.stats as object), not_run: why },
+            });
+          })
+          .join('\n');
+      },
+    };
+    let stderr = '';
+    const code = await cli(
+      ['run', ...flags(options(dir))],
+      { stdout: () => {}, stderr: (s) => (stderr += `${s}\n`), env: {} },
+      {},
+      { ...engines(() => true), backend: () => unclean },
+    );
+    expect([0, 4]).toContain(code);
+    expect(stderr).toMatch(/ 0 failed/);
+    expect(jobs).toBeGreaterThan(2); // the two runs, then the left-out items' two fresh runs
+    // Nothing remembered: the failures folder holds no memo (or was never made).
+    const memos = existsSync(join(dir, 'failures')) ? readdirSync(join(dir, 'failures')) : [];
+    expect(memos).toEqual([]);
   });
 
   it('reads only a well-formed memo: a link, a wrong status or a bad count is none', () => {

@@ -12,7 +12,7 @@ import type { RememberedFailure } from '../../contracts/ports.js';
 import { LazyEnvironments, unresolvedReason } from './environments.js';
 import { runAll, runMeasured } from './runs.js';
 import { familyOf } from '../../families/registry.js';
-import { PAIR_UNSETTLED, reproduced, settle } from './settle.js';
+import { NOT_RUN, PAIR_UNSETTLED, reproduced, settle } from './settle.js';
 import { HarvestTally } from './tally.js';
 import type { LoadedInstance } from '../../contracts/suite.js';
 import type { HarvestDeps, HarvestSummary } from './types.js';
@@ -182,7 +182,10 @@ async function harvestMisses(
   for (const miss of misses) {
     const id = miss.loaded.instance.id;
     const outcome = settle(miss, done.runs, env, tracerDigest, deps, done.paired?.get(id));
-    if (outcome.status !== 'ok' && outcome.reason.startsWith(PAIR_UNSETTLED)) again.push(miss);
+    const redone =
+      outcome.status !== 'ok' &&
+      [PAIR_UNSETTLED, NOT_RUN].some((why) => outcome.reason.startsWith(why));
+    if (redone) again.push(miss);
     else tally.set(id, outcome);
   }
   if (done.lost) {
@@ -191,7 +194,8 @@ async function harvestMisses(
     throw done.lost;
   }
   if (!again.length) return;
-  // An original whose run beside its search did not settle: two fresh runs, as any item.
+  // An original whose run beside its search did not settle, an item whose group an unclean container
+  // did not run: two fresh runs (fresh containers), as any item.
   const redo = await runs(
     backend,
     env,

@@ -41,6 +41,12 @@ export function settle(
     deps.log(`  ${id}: ${differs}`);
     return { status: 'invalid', reason: differs }; // neither stored nor remembered: harvested again
   }
+  // A run that did not happen because an earlier group left its container unclean: not the
+  // instance's failure (neither stored, quarantined nor remembered); run again in a fresh container.
+  const notRun = held
+    .map((r) => r.get(id))
+    .find((r): r is TracerResult => typeof r === 'object' && !!r.stats?.not_run);
+  if (notRun) return { status: 'error', reason: `${NOT_RUN}: ${notRun.stats.not_run}` };
   // The tracer's own verdict in every run (not a job that failed around it: a lost engine, a timeout
   // of the whole container, an interrupt): a failure then is the instance's, and is remembered.
   const verdicts = held.length > 0 && held.every((r) => typeof r.get(id) === 'object');
@@ -66,6 +72,9 @@ export function settle(
   }
   return reproduced(loaded, outcome, deps.log);
 }
+
+/** The start of the reason of an instance whose group was not run (an earlier group's cleanup failed). */
+export const NOT_RUN = 'not run in a clean container';
 
 /** The start of the reason of a candidate whose fresh harvest and search answered differently. */
 export const SEARCH_DIFFERS = 'the search answered otherwise';
