@@ -67,6 +67,24 @@ describe('replies in append-only logs', () => {
     expect(cache.get('../../../etc/passwd')).toBeUndefined();
   });
 
+  it('refuses counts no reply had: infinite, negative, fractional or past 1e9 (issue 45)', () => {
+    const dir = tempDir('tg-log-counts-');
+    mkdirSync(join(dir, 'log'), { recursive: true });
+    const keys = ['01', '23', '45', '67', '89'].map((k) => k.repeat(32));
+    const bad = [
+      '{"text":"x","tokensIn":1e999,"tokensOut":1,"latencyMs":1,"retries":0}',
+      '{"text":"x","tokensIn":-5,"tokensOut":1,"latencyMs":1,"retries":0}',
+      '{"text":"x","tokensIn":1.5,"tokensOut":1,"latencyMs":1,"retries":0}',
+      '{"text":"x","tokensIn":1,"tokensOut":1e12,"latencyMs":1,"retries":0}',
+    ];
+    const lines = bad.map((r, i) => `["${keys[i]}",${r}]`);
+    lines.push(`["${keys[4]}",${JSON.stringify(reply('fine'))}]`);
+    writeFileSync(join(dir, 'log', `00000000a-1-${'0'.repeat(12)}.jsonl`), lines.join('\n') + '\n');
+    const cache = new DirResponseCache(dir);
+    for (const key of keys.slice(0, 4)) expect(cache.get(key)).toBeUndefined();
+    expect(cache.get(keys[4]!)?.text).toBe('fine');
+  });
+
   it('a line indexed under one key never answers another (the index points at the wrong line)', () => {
     const dir = tempDir('tg-log-mismatch-');
     const cache = new DirResponseCache(dir);

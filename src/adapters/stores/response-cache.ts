@@ -27,14 +27,17 @@ const LOG_NAME = /^[0-9a-z]{9}-\d+-[0-9a-f]{12}\.jsonl$/;
 /** The start of a log line, `["<key>",`: the key is read off it without parsing the reply. */
 const LINE_KEY = /^\["([0-9a-f]{2,128})",/;
 
+/** The counts a stored reply may carry: a count past these was not measured (a forged or corrupt log). */
+const count = z.number().int().nonnegative().max(1e9);
+/** A stored reply, checked as a reply is when it arrives: counts whole and in range, or it is a miss. */
 const storedSchema = z.object({
   text: z.string(),
   reasoning: z.string().optional(),
   finishReason: z.string().optional(),
-  tokensIn: z.number(),
-  tokensOut: z.number(),
-  latencyMs: z.number(),
-  retries: z.number(),
+  tokensIn: count,
+  tokensOut: count,
+  latencyMs: z.number().nonnegative().max(864e5),
+  retries: count,
 });
 
 /** Where a reply's line is in the logs. */
