@@ -13,6 +13,9 @@ const MAX_VERIFICATION_BYTES = 256 * 1024;
  * Read only when it is a regular file (a link is not followed) under a size
  * cap that the verification schema accepts (the directory may be restored
  * from elsewhere): anything else reads as none, and the reply is run again.
+ * Each file names the key it was written for (the instance, environment,
+ * tracer and reply it verified): a verification copied over another reply's
+ * file is not that reply's, and reads as none.
  */
 export class DirVerifications implements VerificationStore {
   constructor(private readonly dir: string) {}
@@ -23,7 +26,9 @@ export class DirVerifications implements VerificationStore {
         maxBytes: MAX_VERIFICATION_BYTES,
         follow: false,
       });
-      const read = verificationSchema.safeParse(parseStoredJson(text));
+      const stored = parseStoredJson(text) as { key?: unknown; verification?: unknown } | null;
+      if (stored?.key !== key) return undefined;
+      const read = verificationSchema.safeParse(stored.verification);
       return read.success ? read.data : undefined;
     } catch {
       return undefined;
@@ -31,7 +36,7 @@ export class DirVerifications implements VerificationStore {
   }
 
   put(key: string, verification: Verification): void {
-    writeFileAtomic(this.file(key), JSON.stringify(verification) + '\n');
+    writeFileAtomic(this.file(key), JSON.stringify({ key, verification }) + '\n');
   }
 
   private file(key: string): string {
