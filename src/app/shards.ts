@@ -12,7 +12,8 @@ import { environmentsDigest, instanceSetDigest } from '../stages/compare/provena
 import { memorisationOf } from '../stages/compare/memorisation.js';
 import { summarizeQuery } from '../stages/query/accounting.js';
 import { summarize } from '../stages/score/aggregate.js';
-import type { ScoringRules } from '../stages/score/verdict.js';
+import { passes, type ScoringRules } from '../stages/score/verdict.js';
+import { familyOf } from '../families/registry.js';
 import type { GenerationSettings } from '../contracts/model.js';
 import { expectedCost, partIds, planShards } from '../stages/select/shard.js';
 import { variantOf, variantRank } from '../stages/variants/variants.js';
@@ -120,10 +121,16 @@ export function mergeShards(shards: readonly ShardResults[], rules: MergeRules):
   const present = [...byIndex.entries()].sort(([a], [b]) => a - b).map(([, s]) => s.results);
 
   const records = new Map<string, InstanceRecord>();
-  for (const r of present) for (const record of r.instances) records.set(record.id, record);
+  const unanswered: string[] = [];
+  for (const [index, s] of [...byIndex.entries()].sort(([a], [b]) => a - b)) {
+    const part = checkedPart(s, plan, index, rules, records);
+    for (const record of part.records) records.set(record.id, record);
+    unanswered.push(...part.unanswered);
+  }
   const ordered = orderedRecords(plan, records, head.variants);
   const missing = [
     ...present.flatMap((r) => r.incomplete?.missing ?? []),
+    ...unanswered,
     ...missingParts.flatMap((i) => partIds(plan, i)),
   ];
   const reasons = [
@@ -135,6 +142,11 @@ export function mergeShards(shards: readonly ShardResults[], rules: MergeRules):
     ...present
       .filter((r) => r.incomplete)
       .map((r) => `shard ${r.shard!.index}: ${r.incomplete!.reason}`),
+    ...(unanswered.length
+      ? [
+          `${unanswered.length} item(s) of the shards' parts have no record (${unanswered.slice(0, 5).join(', ')})`,
+        ]
+      : []),
   ];
   const environments = mergedEnvironments(present, shards);
   const summary = summarize(ordered, rules);
@@ -202,6 +214,70 @@ export function mergeShards(shards: readonly ShardResults[], rules: MergeRules):
         }
       : {}),
   };
+}
+
+/**
+ * One part checked against the plan before anything of it is trusted: its index within the plan,
+ * its records exactly its part's items (and their variants, in a run with variants), each once in
+ * the whole merge, each verdict what its parsed answer scores against its oracle under the merge's
+ * rules, and its counts whole and in range. What it should hold and does not is returned as
+ * unanswered (the merge is then incomplete), never invented.
+ */
+function checkedPart(
+  s: ShardResults,
+  plan: Shard,
+  index: number,
+  rules: MergeRules,
+  seen: ReadonlyMap<string, InstanceRecord>,
+): { records: InstanceRecord[]; unanswered: string[] } {
+  const refuse = (what: string) =>
+    new UsageError(
+      `merge: ${s.source} (shard ${index} of ${plan.count}) ${what}: ` +
+        "a part's results.json is as its job wrote it; merge what the matrix jobs wrote",
+    );
+  if (!Number.isSafeInteger(plan.count) || index > plan.count)
+    throw refuse(`names a part past the plan's ${plan.count}`);
+  const mine = new Set(partIds(plan, index));
+  const own = new Set<string>();
+  for (const record of s.results.instances) {
+    const variant = variantOf(record.id);
+    const belongs = variant ? !!s.results.variants && mine.has(variant.of) : mine.has(record.id);
+    if (!belongs) throw refuse(`holds ${record.id}, which is not an item of its part`);
+    if (own.has(record.id) || seen.has(record.id))
+      throw refuse(`holds ${record.id} twice (or another part does too)`);
+    own.add(record.id);
+    const again = rescored(record, rules);
+    if (again !== undefined && again !== record.correct)
+      throw refuse(
+        `says ${record.id} is ${record.correct ? 'correct' : 'wrong'}, but its parsed answer ` +
+          `${again ? 'passes' : 'does not pass'} against its oracle`,
+      );
+  }
+  const counts = [
+    ...['cached', 'harvested', 'failed', 'remembered'].map(
+      (k) => (s.results.harvest as Record<string, unknown>)[k],
+    ),
+    ...(s.results.variants ? [s.results.variants.tried, s.results.variants.valid] : []),
+  ];
+  if (counts.some((n) => n !== undefined && !(Number.isSafeInteger(n) && (n as number) >= 0)))
+    throw refuse('has a count that is not a whole number from 0 (harvest or variants)');
+  const usd = s.results.cost?.usd;
+  if (usd !== undefined && !(Number.isFinite(usd) && usd >= 0 && usd < 1e9))
+    throw refuse(`has a cost of ${usd} USD`);
+  const declared = new Set(s.results.incomplete?.missing ?? []);
+  const unanswered = [...mine].filter((id) => !own.has(id) && !declared.has(id));
+  return { records: s.results.instances, unanswered };
+}
+
+/**
+ * A record's verdict again from its parsed answer and its oracle, where one can be computed here
+ * (a B1/B2 reply is scored by running it: undefined); a record without a parsed answer is wrong.
+ */
+function rescored(record: InstanceRecord, rules: ScoringRules): boolean | undefined {
+  if (!record.scored || record.oracle === undefined || familyOf(record.kind).runsReplies)
+    return undefined;
+  if (record.parsed === undefined || record.error) return false;
+  return passes(record.kind, record.oracle, record.parsed, rules);
 }
 
 /**

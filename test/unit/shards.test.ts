@@ -318,6 +318,40 @@ describe('sharded runs merged', () => {
     expect(escape.said).not.toContain('root:');
     const ok = await merge(join(dir, 'a1'), join(dir, 'a2'));
     expect(ok.code).toBe(0);
+
+    // A part is checked against the plan, and its verdicts against its oracles (issue 45: a part
+    // could carry another part's item, a record twice, a flipped verdict, an index past the count,
+    // negative or enormous counts; a part missing a record of its own merged as complete).
+    const whole = JSON.parse(readFileSync(join(dir, 'a2', 'results.json'), 'utf8')) as Results;
+    const first = JSON.parse(readFileSync(join(dir, 'a1', 'results.json'), 'utf8')) as Results;
+    const tampered = async (name: string, change: (r: Results) => void) => {
+      const at = join(dir, `t-${name}`);
+      mkdirSync(at, { recursive: true });
+      const copy = structuredClone(whole);
+      change(copy);
+      writeFileSync(join(at, 'results.json'), JSON.stringify(copy));
+      return merge(join(dir, 'a1'), at);
+    };
+    const foreign = await tampered('foreign', (r) => r.instances.push(first.instances[0]!));
+    expect(foreign.said).toMatch(/holds \S+, which is not an item of its part/);
+    const doubled = await tampered('doubled', (r) => r.instances.push(r.instances[0]!));
+    expect(doubled.said).toMatch(/holds \S+ twice/);
+    const flipped = await tampered('flipped', (r) => {
+      const record = r.instances.find((i) => i.parsed !== undefined)!;
+      record.correct = !record.correct;
+    });
+    expect(flipped.said).toMatch(/says \S+ is (correct|wrong), but its parsed answer/);
+    const past = await tampered('past', (r) => (r.shard!.index = 3));
+    expect(past.code).toBe(2);
+    const negative = await tampered('negative', (r) => (r.harvest.cached = -5));
+    expect(negative.said).toMatch(/count that is not a whole number/);
+    const huge = await tampered('huge', (r) => (r.harvest.failed = 1e308));
+    expect(huge.said).toMatch(/count that is not a whole number/);
+    for (const refused of [foreign, doubled, flipped, negative, huge]) expect(refused.code).toBe(2);
+    // A part short of one of its records: merged, as incomplete, that item named missing.
+    let dropped = '';
+    await tampered('short', (r) => (dropped = r.instances.pop()!.id));
+    expect(read(join(dir, 'm')).incomplete?.missing).toEqual([dropped]);
   });
 
   it('refuses a shard that is not i/n with 1 ≤ i ≤ n ≤ 256, naming the flag', async () => {
