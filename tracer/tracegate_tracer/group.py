@@ -105,6 +105,16 @@ def _needs(specs: list[Spec]) -> dict[str, Any]:
     return needs
 
 
+FAMILIES = (
+    # World-model kinds: the test measured in clean runs, not traced (measure.py).
+    (measure.is_world, measure.run),
+    # Comet's kinds: the reference input run against the buggy and the correct version (comet.py).
+    (comet.is_comet, comet.harvest),
+)
+"""The kind families harvested otherwise than by tracing (the host's src/families): (claims a kind, harvests a
+group of its specs). Every other kind is traced below."""
+
+
 def harvest_group(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list[Result]:
     """Runs the tests of `specs` once in `sandbox`, recording every target they name; their results, in order.
 
@@ -119,12 +129,9 @@ def harvest_group(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list
     results = [base_result(spec) for spec in specs]
     for result in results:
         result["stats"]["group"] = sandbox.index
-    if measure.is_world(first.get("kind")):
-        # World-model kinds: the test measured in clean runs, not traced (measure.py).
-        return measure.run(specs, results, sandbox, tracer_root)
-    if comet.is_comet(first.get("kind")):
-        # Comet's kinds: the reference input run against the buggy and the correct version (comet.py).
-        return comet.harvest(specs, results, sandbox, tracer_root)
+    for claims, harvest in FAMILIES:
+        if claims(first.get("kind")):
+            return harvest(specs, results, sandbox, tracer_root)
     if first.get("swe_flux") is not None:
         # A SWE-Flux-format instance: its own harness (eval.sh, trace plugin, parser), not our recorder.
         pairs = enumerate(zip(specs, results, strict=True))
