@@ -6,7 +6,7 @@ import { LocalBackend } from '../../adapters/backends/local.js';
 import { HostSources } from '../../adapters/environments/sources.js';
 import type { HarvestBackend } from '../../contracts/harvest-backend.js';
 import type { ModelClient } from '../../contracts/model.js';
-import { tracerDigest } from '../../stages/harvest/tracer-digest.js';
+import { tracerDigest } from '../../adapters/tracer/digest.js';
 import { TimeBudget } from '../../adapters/model/budget.js';
 import { HeuristicClient } from '../../adapters/heuristic-model/client.js';
 import { createModelClient } from '../../adapters/model/factory.js';

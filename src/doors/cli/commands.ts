@@ -16,7 +16,7 @@ import {
 } from '../../app/config/options.js';
 import type { Verdict } from '../../contracts/comparison.js';
 import { ExitCode, exitCodeOf, InterruptedError, messageOf, UsageError } from '../../errors.js';
-import { tracerDigest } from '../../stages/harvest/tracer-digest.js';
+import { tracerDigest } from '../../adapters/tracer/digest.js';
 import { tracerDir } from '../../paths.js';
 import { harvestOnly } from '../../app/pipeline.js';
 import { historyStore } from '../../app/config/history.js';

@@ -14,7 +14,7 @@ import { describeIssues } from '../../contracts/instance.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { HostSources, SELF_REPO } from '../../adapters/environments/sources.js';
 import { generate } from '../../app/generate/generate.js';
-import { tracerDigest } from '../../stages/harvest/tracer-digest.js';
+import { tracerDigest } from '../../adapters/tracer/digest.js';
 import { bundledInstancesDir, tracerDir } from '../../paths.js';
 import { cacheLayout } from '../../adapters/stores/layout.js';
 import { FsSuiteReader } from '../../adapters/suite/reader.js';
