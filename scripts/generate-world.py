@@ -49,7 +49,8 @@ from tracegate_tracer import mutants
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from screen_harvest import harvest_candidates
 
-DEFAULT_PACKAGES = ["click", "jinja2", "rich", "humanize", "sqlparse", "more-itertools", "natsort", "boltons"]
+DEFAULT_PACKAGES = ["click", "jinja2", "rich", "humanize", "sqlparse", "more-itertools", "natsort", "boltons",
+                    "sortedcontainers", "networkx"]
 KINDS = {"W1_Outcome": "w1-outcome", "W2_PeakMemory": "w2-peak", "W3_WallTime": "w3-wall", "W4_Profile": "w4-profile"}
 MEASURED = {"W2_PeakMemory": ("peak_bytes", 10_000), "W3_WallTime": ("wall_ms", 0.01)}
 """The kinds answered by a number, passed within FACTOR of it: (the answer's field, the scorer's floor)."""

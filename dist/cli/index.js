@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4648);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7043);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4648:
+/***/ 7043:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -69700,7 +69700,7 @@ class LocalBackend {
     }
 }
 
-;// CONCATENATED MODULE: ./src/stages/harvest/tracer-digest.ts
+;// CONCATENATED MODULE: ./src/adapters/tracer/digest.ts
 
 
 
@@ -70863,12 +70863,8 @@ const COMET_KINDS = ['B1_BuggyIO', 'B2_RegressionTest'];
 function isCometKind(kind) {
     return COMET_KINDS.includes(kind);
 }
-/**
- * Question kinds, with SWE-Flux's exact `question_kind` strings: single-test
- * (S) and suite (M) variants of the seven execution-reasoning categories,
- * then the world-model kinds and Comet's.
- */
-const QUESTION_KINDS = [
+/** SWE-Flux's execution-reasoning kinds: single-test (S) and suite (M) variants of its seven categories. */
+const TRACED_KINDS = [
     'S1_IntraProceduralCFG',
     'S2_Loops',
     'S3_ProgramState',
@@ -70883,9 +70879,13 @@ const QUESTION_KINDS = [
     'M5_Exceptions',
     'M6_InterProceduralCFG',
     'M7_Invariants',
-    ...WORLD_KINDS,
-    ...COMET_KINDS,
 ];
+/**
+ * Question kinds, with SWE-Flux's exact `question_kind` strings: the traced
+ * kinds, then the world-model kinds and Comet's. Each is claimed by one
+ * family (src/families/registry.ts).
+ */
+const QUESTION_KINDS = [...TRACED_KINDS, ...WORLD_KINDS, ...COMET_KINDS];
 /**
  * Resolves a category filter token to kinds: an exact kind, a short prefix
  * (`S1`, `M1`, `W2`) or a category name (`Loops` matches S2_Loops and M2_Loops).
@@ -70988,6 +70988,62 @@ function cacheLayout(root) {
             at('verifications'),
         ],
     };
+}
+
+;// CONCATENATED MODULE: ./src/util/json.ts
+/** Deepest nesting any stored or replied value of tracegate has (answer templates, oracles, records). */
+const MAX_JSON_DEPTH = 64;
+/** A results file's or a history entry's records: a reply's parsed value (≤ 64) inside its record. */
+const RECORD_DEPTH = MAX_JSON_DEPTH * 2;
+/**
+ * Nesting depth of a parsed value, walked without recursion (a value nested
+ * 100,000 deep must not overflow the stack of whatever reads it next:
+ * JSON.parse takes it, JSON.stringify and every recursive walk do not).
+ * Stops counting once past `limit`.
+ */
+function depthOf(value, limit = MAX_JSON_DEPTH) {
+    let deepest = 0;
+    const stack = [[value, 0]];
+    while (stack.length) {
+        const [v, d] = stack.pop();
+        if (d > deepest)
+            deepest = d;
+        if (deepest > limit)
+            return deepest;
+        if (v && typeof v === 'object')
+            for (const child of Object.values(v))
+                stack.push([child, d + 1]);
+    }
+    return deepest;
+}
+/**
+ * JSON.parse for text read back from disk (a restored cache, a history, a
+ * results file): a value nested deeper than `limit` is refused as a parse
+ * error, so its reader treats it as the corrupt entry it is.
+ */
+function parseStoredJson(text, limit = MAX_JSON_DEPTH) {
+    const value = JSON.parse(text);
+    if (depthOf(value, limit) > limit)
+        throw new SyntaxError(`nested deeper than ${limit} levels`);
+    return value;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/stores/real-dir.ts
+
+
+/**
+ * `path`, when it is a real directory or absent (its store creates it); refused by name when it is a
+ * symbolic link or anything but a directory. A cache restored from the Actions cache, or a history
+ * directory, is data from outside: a link in it would make tracegate read its entries from, and
+ * write new ones into, wherever the link points on this machine.
+ */
+function realDir(path, what) {
+    const found = (0,external_node_fs_namespaceObject.lstatSync)(path, { throwIfNoEntry: false });
+    if (found && !found.isDirectory())
+        throw new UsageError(`${what} ${path} is ${found.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}: tracegate ` +
+            'never reads or writes a cache or a history through one (it could point anywhere on this ' +
+            'machine). Remove it (a run creates the directory), or give another directory.');
+    return path;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
@@ -80770,6 +80826,8 @@ const cachedOracleSchema = object({ oracle: oracleSchema, context: contextSchema
 
 
 
+
+
 const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 /**
  * Oracles on disk: `<dir>/<key>/oracle.json` (SWE-Flux format) and
@@ -80787,7 +80845,7 @@ class DirOracleCache {
         this.warn = warn;
     }
     entryDir(key) {
-        return (0,external_node_path_namespaceObject.join)(this.dir, key);
+        return (0,external_node_path_namespaceObject.join)(realDir(this.dir, 'The oracle cache'), key);
     }
     get(key) {
         if (!/^[0-9a-f]{64}$/.test(key))
@@ -80799,7 +80857,7 @@ class DirOracleCache {
         if (!(0,external_node_fs_namespaceObject.lstatSync)((0,external_node_path_namespaceObject.join)(dir, 'oracle.json'), { throwIfNoEntry: false }))
             return undefined;
         try {
-            const read = (name) => JSON.parse(readRegularFile((0,external_node_path_namespaceObject.join)(dir, name), { maxBytes: MAX_ENTRY_BYTES, follow: false }));
+            const read = (name) => parseStoredJson(readRegularFile((0,external_node_path_namespaceObject.join)(dir, name), { maxBytes: MAX_ENTRY_BYTES, follow: false }));
             return cachedOracleSchema.parse({
                 oracle: read('oracle.json'),
                 context: read('context.json'),
@@ -80813,8 +80871,9 @@ class DirOracleCache {
     /** The keys of the entries present (slots named like a key and holding a directory). */
     keys() {
         let names;
+        const dir = realDir(this.dir, 'The oracle cache');
         try {
-            names = (0,external_node_fs_namespaceObject.readdirSync)(this.dir);
+            names = (0,external_node_fs_namespaceObject.readdirSync)(dir);
         }
         catch {
             return [];
@@ -80845,7 +80904,7 @@ class DirOracleCache {
  * Comet's kinds (B1_BuggyIO, B2_RegressionTest): what a reply did when the
  * tracer ran it against the buggy and the correct version
  * (tracer/tracegate_tracer/comet.py). The tracer writes it; the host scores it
- * (stages/score/comet.ts) and caches it by instance, environment, tracer and
+ * (families/comet/score.ts) and caches it by instance, environment, tracer and
  * reply (ports: VerificationStore).
  */
 /**
@@ -80921,6 +80980,7 @@ const cometRecordSchema = strictObject({
 
 
 
+
 /** A verification larger than this is not one (two runs' outcomes, each capped by the tracer). */
 const MAX_VERIFICATION_BYTES = 256 * 1024;
 /**
@@ -80928,6 +80988,9 @@ const MAX_VERIFICATION_BYTES = 256 * 1024;
  * Read only when it is a regular file (a link is not followed) under a size
  * cap that the verification schema accepts (the directory may be restored
  * from elsewhere): anything else reads as none, and the reply is run again.
+ * Each file names the key it was written for (the instance, environment,
+ * tracer and reply it verified): a verification copied over another reply's
+ * file is not that reply's, and reads as none.
  */
 class DirVerifications {
     dir;
@@ -80940,7 +81003,10 @@ class DirVerifications {
                 maxBytes: MAX_VERIFICATION_BYTES,
                 follow: false,
             });
-            const read = verificationSchema.safeParse(JSON.parse(text));
+            const stored = parseStoredJson(text);
+            if (stored?.key !== key)
+                return undefined;
+            const read = verificationSchema.safeParse(stored.verification);
             return read.success ? read.data : undefined;
         }
         catch {
@@ -80948,7 +81014,7 @@ class DirVerifications {
         }
     }
     put(key, verification) {
-        writeFileAtomic(this.file(key), JSON.stringify(verification) + '\n');
+        writeFileAtomic(this.file(key), JSON.stringify({ key, verification }) + '\n');
     }
     file(key) {
         if (!/^[0-9a-f]{64}$/.test(key))
@@ -80958,6 +81024,7 @@ class DirVerifications {
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/stores/failures.ts
+
 
 
 
@@ -80978,7 +81045,7 @@ class DirFailures {
     }
     get(key) {
         try {
-            const failure = JSON.parse(readRegularFile(this.file(key), { maxBytes: MAX_FAILURE_BYTES, follow: false }));
+            const failure = parseStoredJson(readRegularFile(this.file(key), { maxBytes: MAX_FAILURE_BYTES, follow: false }));
             if (typeof failure.status !== 'string' ||
                 !STATUSES.has(failure.status) ||
                 typeof failure.reason !== 'string' ||
@@ -81026,6 +81093,7 @@ class DirQuarantine {
 
 
 
+
 /** A memo file larger than this is not one (a runtime and a source are a few KiB). */
 const MAX_MEMO_BYTES = 1 << 20;
 /**
@@ -81045,7 +81113,7 @@ class DirRuntimeMemo {
                 maxBytes: MAX_MEMO_BYTES,
                 follow: false,
             });
-            const memo = JSON.parse(text);
+            const memo = parseStoredJson(text);
             const backend = memo.runtime?.backend;
             const kind = memo.source?.kind;
             if ((backend !== 'docker' && backend !== 'local') || typeof kind !== 'string')
@@ -81068,6 +81136,8 @@ class DirRuntimeMemo {
 
 
 
+
+
 /** A stored reply larger than this is not one (replies are read up to 8 MiB). */
 const MAX_STORED_BYTES = 16 * 1024 * 1024;
 /** A log larger than this is not read (its replies are asked again). */
@@ -81076,14 +81146,17 @@ const MAX_LOG_BYTES = 1024 * 1024 * 1024;
 const LOG_NAME = /^[0-9a-z]{9}-\d+-[0-9a-f]{12}\.jsonl$/;
 /** The start of a log line, `["<key>",`: the key is read off it without parsing the reply. */
 const LINE_KEY = /^\["([0-9a-f]{2,128})",/;
+/** The counts a stored reply may carry: a count past these was not measured (a forged or corrupt log). */
+const response_cache_count = schemas_number().int().nonnegative().max(1e9);
+/** A stored reply, checked as a reply is when it arrives: counts whole and in range, or it is a miss. */
 const storedSchema = object({
     text: schemas_string(),
     reasoning: schemas_string().optional(),
     finishReason: schemas_string().optional(),
-    tokensIn: schemas_number(),
-    tokensOut: schemas_number(),
-    latencyMs: schemas_number(),
-    retries: schemas_number(),
+    tokensIn: response_cache_count,
+    tokensOut: response_cache_count,
+    latencyMs: schemas_number().nonnegative().max(864e5),
+    retries: response_cache_count,
 });
 /**
  * Replies on disk, by request key, in append-only logs under `<cache>/responses/log/`: one line
@@ -81107,7 +81180,7 @@ class DirResponseCache {
         this.dir = dir;
     }
     get logs() {
-        return (0,external_node_path_namespaceObject.join)(this.dir, 'log');
+        return realDir((0,external_node_path_namespaceObject.join)(realDir(this.dir, 'The reply cache'), 'log'), "The reply cache's log folder");
     }
     file(key) {
         return (0,external_node_path_namespaceObject.join)(this.dir, key.slice(0, 2), `${key}.json`);
@@ -81125,7 +81198,7 @@ class DirResponseCache {
             return undefined;
         try {
             const text = readRegularFile(file, { maxBytes: MAX_STORED_BYTES, follow: false });
-            const completion = storedSchema.parse(JSON.parse(text));
+            const completion = storedSchema.parse(parseStoredJson(text));
             touch(file); // used this run: kept when the shared cache is pruned
             this.used.add(key);
             return completion;
@@ -81255,7 +81328,7 @@ function readBytes(at) {
 /** The reply a log line holds, if the line is `["<key>", <a reply>]` for this key. */
 function replyOf(line, key) {
     try {
-        const [lineKey, reply] = JSON.parse(line.toString('utf8'));
+        const [lineKey, reply] = parseStoredJson(line.toString('utf8'));
         if (lineKey !== key)
             return undefined;
         return storedSchema.parse(reply);
@@ -81528,7 +81601,7 @@ const instanceRecordSchema = object({
     oracleDigest: schemas_string().optional(),
     /** True when `error` is an infrastructure failure (INFRASTRUCTURE_ERRORS), not the model's answer. */
     infrastructure: schemas_boolean().optional(),
-    /** World-model kinds: what the instance adds to the study's metrics (src/stages/score/world.ts). */
+    /** World-model kinds: what the instance adds to the study's metrics (src/families/world/score.ts). */
     world: record(schemas_string(), unknown()).optional(),
     /** B1/B2: the verification's parts (exposure, outcome, verdicts, why not) and B2's text parts. */
     comet: cometRecordSchema.optional(),
@@ -81572,7 +81645,7 @@ const summarySchema = object({
     world: record(schemas_string(), unknown()).optional(),
     /**
      * B1/B2: beside each pass rate, B1's exposure rate and outcome accuracy, and why replies
-     * did not pass, by class (src/stages/score/comet.ts).
+     * did not pass, by class (src/families/comet/score.ts).
      */
     comet: record(schemas_string(), unknown()).optional(),
 });
@@ -81753,6 +81826,7 @@ const resultsSchema = object({
 
 
 
+
 /**
  * The run's output directory: records.jsonl grows one line per finished
  * instance (so an interrupted run keeps every answer it got), results.json and
@@ -81821,7 +81895,7 @@ follow = true) {
     }
     let raw;
     try {
-        raw = JSON.parse(text);
+        raw = parseStoredJson(text, RECORD_DEPTH);
     }
     catch (error) {
         throw new UsageError(`${what} ${file}: not valid JSON (${error.message})`);
@@ -84528,15 +84602,15 @@ const SCORERS = {
 const DEFAULT_SCORING = 'strict';
 const DEFAULT_SCORER = SCORERS[DEFAULT_SCORING].id;
 
-;// CONCATENATED MODULE: ./src/stages/kinds/rules.ts
+;// CONCATENATED MODULE: ./src/families/world/agreement.ts
 
 /**
- * What a question kind's answers are compared on, stated once for every
- * stage that compares them: the harvest (do two runs agree?) and the
- * pairing (do two runs' oracles ask the same thing?). Traced kinds compare
- * whole answers; a measured number (W2, W3) is never byte-stable and agrees
- * within its band; a profile (W4) is its top entry of every list, which is
- * what its pass rule reads.
+ * What the world-model kinds' answers are compared on, for every stage that
+ * compares them: the harvest (do two runs agree?) and the pairing (do two
+ * runs' oracles ask the same thing?). A measured number (W2, W3) is never
+ * byte-stable and agrees within its band; a profile (W4) is its top entry of
+ * every list, which is what its pass rule reads; an outcome (W1) is compared
+ * whole, as the traced kinds' answers are.
  */
 /**
  * W4: where an oracle names the tops of its ranked lists when its harvests disagreed which of
@@ -84559,7 +84633,7 @@ function topEntries(answer) {
 }
 /** The part of an oracle's answer two runs must share to be paired (the rest may be re-measured). */
 function pairedAnswer(kind, answer) {
-    if (isWorldKind(kind) && MEASURED_FIELD[kind])
+    if (MEASURED_FIELD[kind])
         return 'measured';
     if (kind === 'W4_Profile' && answer && typeof answer === 'object')
         return topEntries(answer);
@@ -84620,8 +84694,23 @@ function measuredAgree(kind, runs) {
         return profileTops(runs) !== undefined;
     return false;
 }
+/**
+ * The answer independent harvest runs of a world-model kind agree on (the first run's; a profile's
+ * with its tied tops), or undefined when they do not agree (measuredAgree).
+ */
+function agreedAnswer(kind, runs) {
+    if (!measuredAgree(kind, runs))
+        return undefined;
+    const first = runs[0]?.answer;
+    return { answer: kind === 'W4_Profile' ? withTiedTops(first, profileTops(runs)) : first };
+}
+/** A profile's answer with the lists whose harvests' leaders differed (profileTops) naming all of them. */
+function withTiedTops(answer, tops) {
+    const tied = Object.fromEntries(Object.entries(tops).filter(([, names]) => names.length > 1));
+    return Object.keys(tied).length ? { ...answer, [TIED_TOPS]: tied } : answer;
+}
 
-;// CONCATENATED MODULE: ./src/stages/score/world.ts
+;// CONCATENATED MODULE: ./src/families/world/score.ts
 /**
  * The world-model kinds' scoring, as the JetBrains study measures models:
  * a per-instance pass rule for the gate (outcome exact with its exception
@@ -84667,7 +84756,7 @@ function replyNumber(value) {
 function asObject(value) {
     return value && typeof value === 'object' && !Array.isArray(value) ? value : {};
 }
-function world_names(value) {
+function score_names(value) {
     return Array.isArray(value) ? value.filter((v) => typeof v === 'string') : [];
 }
 /** `UsageError` names `click.exceptions.UsageError` (whole dotted components); null names null. */
@@ -84706,19 +84795,19 @@ function passesWorld(kind, oracle, prediction, factor = DEFAULT_WORLD_FACTOR) {
         return Math.max(a / b, b / a) <= factor;
     }
     return RANK_LISTS.every((list) => {
-        const top5 = world_names(said[list]).slice(0, 5);
+        const top5 = score_names(said[list]).slice(0, 5);
         return topsOf(truth, list).every((top) => top5.includes(top));
     });
 }
 /**
  * The names a list's pass rule asks for in the predicted top five: its true top entry, or, where the
- * harvests disagreed which of near-equal names leads (kinds/rules.ts, profileTops), every leader.
+ * harvests disagreed which of near-equal names leads (agreement.ts, profileTops), every leader.
  */
 function topsOf(truth, list) {
-    const tied = world_names(asObject(truth[TIED_TOPS])[list]);
+    const tied = score_names(asObject(truth[TIED_TOPS])[list]);
     if (tied.length)
         return tied;
-    const top = world_names(truth[list])[0];
+    const top = score_names(truth[list])[0];
     return top === undefined ? [] : [top];
 }
 /**
@@ -84752,8 +84841,8 @@ function worldMeasures(kind, oracle, prediction, executed) {
     }
     const ranked = {};
     for (const list of RANK_LISTS) {
-        const true5 = world_names(truth[list]).slice(0, 5);
-        const predicted = [...new Set(world_names(said[list]))];
+        const true5 = score_names(truth[list]).slice(0, 5);
+        const predicted = [...new Set(score_names(said[list]))];
         const ran = new Set(list.startsWith('hot_methods') ? executed?.functions : executed?.lines);
         ranked[list] = {
             ndcg5: ndcgAt5(true5, predicted),
@@ -84762,7 +84851,7 @@ function worldMeasures(kind, oracle, prediction, executed) {
                 : 1,
             predicted: predicted.length,
             ran: executed
-                ? predicted.filter((n) => ran.has(n) || world_names(truth[list]).includes(n)).length
+                ? predicted.filter((n) => ran.has(n) || score_names(truth[list]).includes(n)).length
                 : 0,
         };
     }
@@ -85586,6 +85675,295 @@ function buildPrompt(instance, context, testFiles, options = DEFAULT_PROMPT_OPTI
     ];
 }
 
+;// CONCATENATED MODULE: ./src/families/comet/score.ts
+
+/** Largest test file a B2 reply may send to be run (the tracer refuses longer ones too). */
+const MAX_TEST_CHARS = 262_144;
+/** Largest B1 input, as JSON text. */
+const MAX_INPUT_CHARS = 65_536;
+const score_asReply = (value) => value && typeof value === 'object' && !Array.isArray(value) ? value : {};
+/** What of a parsed reply is run, or why nothing can be (a reply with no test, one too large). */
+function replyToRun(kind, parsed) {
+    const reply = score_asReply(parsed);
+    if (kind === 'B1_BuggyIO') {
+        const input = reply.input;
+        if (input === undefined || input === null)
+            return { refused: 'the reply gives no input' };
+        const text = JSON.stringify(input);
+        if (text.length > MAX_INPUT_CHARS)
+            return { refused: `the input is over ${MAX_INPUT_CHARS} characters (${text.length})` };
+        return { reply: { input } };
+    }
+    const test = reply.test;
+    if (typeof test !== 'string' || !test.trim())
+        return { refused: 'the reply gives no test file' };
+    if (test.length > MAX_TEST_CHARS)
+        return { refused: `the test file is over ${MAX_TEST_CHARS} characters (${test.length})` };
+    return { reply: { test } };
+}
+const score_text = (value) => (typeof value === 'string' ? value : '');
+/** The verdict on a reply from its verification (refused: the reply could not run at all). */
+function cometVerdict(kind, parsed, verification) {
+    const reply = score_asReply(parsed);
+    if (kind === 'B2_RegressionTest') {
+        const record = {
+            text: {
+                precondition: score_text(reply.precondition).slice(0, 2000),
+                postcondition: score_text(reply.postcondition).slice(0, 2000),
+                explanation: score_text(reply.explanation).slice(0, 2000),
+            },
+        };
+        if (verification.kind !== 'B2_RegressionTest' || verification.refused || !verification.runs)
+            return {
+                correct: false,
+                record: { ...record, reason: `refused: ${verification.refused ?? 'no runs'}` },
+            };
+        const runs = verification.runs;
+        const verdicts = Object.fromEntries(Object.entries(runs).flatMap(([name, run]) => (run ? [[name, run.verdict]] : [])));
+        const failing = (v) => v === 'fail';
+        let reason;
+        if (runs.buggy.verdict === 'error' || runs.correct.verdict === 'error')
+            reason = `the test does not run: ${runs.buggy.reason ?? runs.correct.reason ?? 'error'}`;
+        else if (runs.buggy.verdict === 'pass' && runs.correct.verdict === 'pass')
+            reason = 'passes on both versions';
+        else if (failing(runs.buggy.verdict) && failing(runs.correct.verdict))
+            reason = 'fails on both versions';
+        else if (runs.buggy.verdict === 'pass')
+            reason = 'passes on the buggy version';
+        else if (!failing(runs.buggy_respelled?.verdict) || runs.correct_respelled?.verdict !== 'pass')
+            reason =
+                'reads the code, not its behaviour: other verdicts on the respelled versions ' +
+                    `(${runs.buggy_respelled?.verdict ?? '-'}, ${runs.correct_respelled?.verdict ?? '-'})`;
+        return {
+            correct: reason === undefined,
+            record: { ...record, verdicts, ...(reason ? { reason } : {}) },
+        };
+    }
+    if (verification.kind !== 'B1_BuggyIO' || verification.refused || !verification.runs)
+        return {
+            correct: false,
+            record: {
+                exposed: false,
+                outcomeMatched: false,
+                reason: `refused: ${verification.refused ?? 'no runs'}`,
+            },
+        };
+    const { buggy, correct } = verification.runs;
+    const exposed = buggy.outcome !== correct.outcome ||
+        (buggy.return ?? null) !== (correct.return ?? null) ||
+        (buggy.stdout ?? null) !== (correct.stdout ?? null) ||
+        (buggy.exception ?? null) !== (correct.exception ?? null);
+    const predicted = score_text(reply.outcome).trim().toLowerCase();
+    let outcomeMatched = predicted === buggy.outcome;
+    if (outcomeMatched && buggy.outcome === 'ok')
+        outcomeMatched =
+            score_text(reply.return) === (buggy.return ?? '') && score_text(reply.stdout) === (buggy.stdout ?? '');
+    if (outcomeMatched && buggy.outcome === 'crash')
+        outcomeMatched = sameException(buggy.exception ?? null, reply.exception);
+    const reason = !exposed
+        ? 'no exposure: both versions behave the same on the input'
+        : !outcomeMatched
+            ? `the buggy version's outcome is ${score_describe(buggy)}`
+            : undefined;
+    return {
+        correct: exposed && outcomeMatched,
+        record: { exposed, outcomeMatched, ...(reason ? { reason } : {}) },
+    };
+}
+function score_describe(run) {
+    if (run.outcome === 'ok')
+        return `ok (returns ${(run.return ?? '').slice(0, 80)})`;
+    if (run.outcome === 'crash')
+        return `crash (${run.exception ?? '?'})`;
+    return run.outcome;
+}
+/** A B1/B2 record's reason, reduced to its class for counting (`refused: …` → `refused`). */
+function reasonClass(reason) {
+    if (!reason)
+        return 'passed';
+    if (reason.startsWith('refused'))
+        return 'refused';
+    if (reason.startsWith('no exposure'))
+        return 'no exposure';
+    if (reason.startsWith("the buggy version's outcome"))
+        return 'wrong outcome';
+    if (reason.startsWith('the test does not run'))
+        return 'does not run';
+    if (reason.startsWith('reads the code'))
+        return 'reads the code';
+    return reason;
+}
+/** Per Comet kind: the sub-scores beside the pass rate (exposure and outcome accuracy for B1; B2's reasons). */
+function summarizeComet(records) {
+    const out = {};
+    for (const r of records) {
+        if (!r.comet || (r.kind !== 'B1_BuggyIO' && r.kind !== 'B2_RegressionTest'))
+            continue;
+        const s = (out[r.kind] ??= { n: 0, passed: 0, reasons: {} });
+        s.n++;
+        if (r.correct)
+            s.passed++;
+        const why = reasonClass(r.comet.reason);
+        if (why !== 'passed')
+            s.reasons[why] = (s.reasons[why] ?? 0) + 1;
+        if (r.kind === 'B1_BuggyIO') {
+            s.exposed = (s.exposed ?? 0) + (r.comet.exposed ? 1 : 0);
+            s.outcomeMatched = (s.outcomeMatched ?? 0) + (r.comet.outcomeMatched ? 1 : 0);
+        }
+    }
+    for (const s of Object.values(out))
+        if (s.exposed !== undefined) {
+            s.exposureRate = Math.round((s.exposed / s.n) * 10_000) / 10_000;
+            s.outcomeAccuracy = Math.round(((s.outcomeMatched ?? 0) / s.n) * 10_000) / 10_000;
+        }
+    return Object.keys(out).length ? out : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/families/comet/index.ts
+
+
+/**
+ * Comet's program-state kinds (B1 buggy input/output, B2 regression test): a function with a bug
+ * whose correct version is hidden; the reply is run in the sandbox against both versions
+ * (tracer/tracegate_tracer/comet.py) and scored on what happened (docs/comet.md).
+ */
+const comet = {
+    name: 'comet',
+    kinds: COMET_KINDS,
+    generator: 'scripts/generate-comet.py',
+    harvestCost: 8,
+    // Its question is its bug: a fresh item is a fresh mutant with its own killing input, not an
+    // edit of a test.
+    fixed: 'bug-kind',
+    runsReplies: true,
+    // A reply is scored by running it, not by comparing it: no constant answer to measure.
+    constantFloor: false,
+    summaryKey: 'comet',
+    summarize: (records) => summarizeComet(records),
+};
+
+;// CONCATENATED MODULE: ./src/families/traced/index.ts
+
+/**
+ * SWE-Flux's execution-reasoning kinds, single-test (S1–S7) and suite (M1–M7): answered by the tracer
+ * from recorded runs (tracer/README.md); two runs agree on identical answers; a prediction is scored
+ * by the run's structural scorer (strict, or SWE-Flux's own).
+ */
+const traced = {
+    name: 'traced',
+    kinds: TRACED_KINDS,
+    generator: 'tracegate generate',
+    harvestCost: 1,
+    runsReplies: false,
+    constantFloor: true,
+};
+
+;// CONCATENATED MODULE: ./src/families/world/chance.ts
+
+/** Just inside a band's edge: the pass rule's `≤ factor` must hold after rounding. */
+const INSIDE = 1 - 1e-12;
+const asRecord = (value) => value && typeof value === 'object' && !Array.isArray(value)
+    ? value
+    : {};
+/**
+ * The constants beyond the oracle answers that the world-model pass rule makes worth trying: for a
+ * measured number (W2, W3) each oracle number at the top of its pass band (a constant c passes
+ * truths within the factor of it, so the best window starts at some truth t: c = t·factor), tried
+ * first; for a profile (W4) the five most frequent top entries (tied tops too) of each list.
+ */
+function worldConstants(kind, oracles, factor) {
+    const value = VALUE[kind];
+    if (value) {
+        const edges = oracles.flatMap((o) => {
+            const t = replyNumber(o?.[value.field]);
+            return t === undefined ? [] : [{ [value.field]: Math.max(t, value.floor) * factor * INSIDE }];
+        });
+        return { first: edges, last: [], measured: true };
+    }
+    if (kind === 'W4_Profile') {
+        const profile = {};
+        for (const list of RANK_LISTS) {
+            const counts = new Map();
+            for (const o of oracles)
+                for (const top of topsOf(asRecord(o), list))
+                    counts.set(top, (counts.get(top) ?? 0) + 1);
+            profile[list] = [...counts]
+                .sort((a, b) => b[1] - a[1])
+                .slice(0, 5)
+                .map(([name]) => name);
+        }
+        return { first: [], last: [profile], measured: false };
+    }
+    return { first: [], last: [], measured: false };
+}
+
+;// CONCATENATED MODULE: ./src/families/world/index.ts
+
+
+
+
+/**
+ * The software world-model kinds of the JetBrains study (W1 outcome, W2 peak memory, W3 wall time,
+ * W4 profile): what one test does as a whole, measured in clean runs (tracer/README.md,
+ * "World-model kinds"; docs/world-model.md).
+ */
+const world = {
+    name: 'world',
+    kinds: WORLD_KINDS,
+    generator: 'scripts/generate-world.py',
+    harvestCost: 4,
+    fixed: 'world-model-kind',
+    runsReplies: false,
+    constantFloor: true,
+    timedKinds: ['W2_PeakMemory', 'W3_WallTime', 'W4_Profile'],
+    pairedAnswer: pairedAnswer,
+    agreedAnswer: agreedAnswer,
+    passes: (kind, truth, prediction, factor) => passesWorld(kind, truth, prediction, factor),
+    constants: worldConstants,
+    recordExtras: (kind, truth, prediction, measurement) => worldRecord(kind, truth, prediction, measurement),
+    summaryKey: 'world',
+    summarize: (records) => summarizeWorld(records.map((r) => ({
+        kind: r.kind,
+        measures: r.world,
+        oracle: r.oracle,
+    }))),
+};
+
+;// CONCATENATED MODULE: ./src/families/registry.ts
+
+
+
+
+/** Every kind family, in the order their summaries appear in a run's results. */
+const FAMILIES = [traced, world, comet];
+/**
+ * The kind → family table of `families`, refused when a kind is claimed twice or a known kind by
+ * none: a family's decisions would otherwise depend on which one a lookup met first.
+ */
+function familyTable(families, known = QUESTION_KINDS) {
+    const table = new Map();
+    for (const family of families)
+        for (const kind of family.kinds) {
+            const other = table.get(kind);
+            if (other)
+                throw new Error(`kind ${kind} is claimed by two families (${other.name} and ${family.name}): ` +
+                    'each kind belongs to exactly one (src/families/registry.ts)');
+            table.set(kind, family);
+        }
+    const unclaimed = known.filter((kind) => !table.has(kind));
+    if (unclaimed.length)
+        throw new Error(`kind(s) ${unclaimed.join(', ')} claimed by no family: add them to one (src/families/registry.ts)`);
+    return table;
+}
+const TABLE = familyTable(FAMILIES);
+/** The family a kind belongs to; an unknown kind is refused by name (the suite loader refuses it first). */
+function familyOf(kind) {
+    const family = TABLE.get(kind);
+    if (!family)
+        throw new Error(`unknown question kind ${kind}: no family claims it`);
+    return family;
+}
+
 ;// CONCATENATED MODULE: ./src/stages/query/record.ts
 
 /** The gate's clusters of an instance: its first test's file in its environment, and the environment. */
@@ -85615,12 +85993,11 @@ function finishRecord(loaded, record) {
 const MAX_SHARDS = 256;
 /**
  * What an item is expected to cost, in the units of a traced item's harvest: the measured seconds
- * where known (the baseline's request latency), the kind's share of the whole-bundle harvest
- * otherwise (docs/benchmarks.md: a world-model item ~4 traced ones, a B1/B2 item ~8).
+ * where known (the baseline's request latency), the kind's family's share of the whole-bundle
+ * harvest otherwise (its `harvestCost`: a world-model item ~4 traced ones, a B1/B2 item ~8).
  */
 function expectedCost(kind, latencyMs) {
-    const harvest = isWorldKind(kind) ? 4 : isCometKind(kind) ? 8 : 1;
-    return harvest + (latencyMs ?? 0) / 1000 / TRACED_ITEM_SECONDS;
+    return familyOf(kind).harvestCost + (latencyMs ?? 0) / 1000 / TRACED_ITEM_SECONDS;
 }
 /** A traced item's share of a cold harvest on two cores (docs/benchmarks.md: 240 s / 1,608). */
 const TRACED_ITEM_SECONDS = 0.15;
@@ -86494,7 +86871,7 @@ function harvestJob(env, items, label, shareRuns) {
         label,
         // SWE-Flux's runner stages its QA directory in the checkout: the job gets a writable copy of it.
         ...(items.some((i) => i.sweFlux) ? { writableCheckout: true } : {}),
-        ...withPrivate(privatePackagesOf(items.filter((i) => isCometKind(i.instance.kind)).map((i) => i.instance.mutant))),
+        ...withPrivate(privatePackagesOf(items.filter((i) => familyOf(i.instance.kind).runsReplies).map((i) => i.instance.mutant))),
         plan: (paths) => {
             specs = items.map((loaded) => planSpec(loaded, env, paths, dirIndex.get(loaded.dir)));
             return {
@@ -86737,6 +87114,11 @@ const statsSchema = strictObject({
     runs: schemas_number().int().positive().optional(),
     /** A variant search: where its call sites came from (the original's run in the plan, or its own scout). */
     sites_from: schemas_enum(['original', 'scout']).optional(),
+    /**
+     * The group did not run, and why: an earlier group's cleanup failed, so the container may hold what
+     * that group left. Not the instance's failure: never remembered, harvested again.
+     */
+    not_run: schemas_string().min(1).max(2000).optional(),
 });
 /** World-model kinds: where the measurement came from (measure.py `_meta`). */
 const measurementSchema = strictObject({
@@ -86802,7 +87184,6 @@ const tracerResultSchema = strictObject({
 });
 
 ;// CONCATENATED MODULE: ./src/stages/harvest/results.ts
-
 
 
 
@@ -86876,17 +87257,20 @@ function agreedResult(results, keep, kind) {
         : `${r.status}: ${canonicalJson(r.answer)}`;
     const prints = results.map(fingerprint);
     const oks = results.filter((r) => typeof r === 'object' && r.status === 'ok');
-    const measured = kind !== undefined && isWorldKind(kind) && oks.length === results.length && oks.length > 1;
+    const agree = kind !== undefined ? familyOf(kind).agreedAnswer : undefined;
     const runs = oks.map((r) => ({
         answer: r.answer,
         band: r.measurement?.band,
         nearTop: r.measurement?.near_top,
     }));
-    if (measured && measuredAgree(kind, runs)) {
+    const agreed = agree && oks.length === results.length && oks.length > 1
+        ? agree(kind, runs)
+        : undefined;
+    if (agreed) {
         const harvests = oks.map((r) => r.answer);
         return {
             ...first,
-            answer: kind === 'W4_Profile' ? withTiedTops(first.answer, profileTops(runs)) : first.answer,
+            answer: agreed.answer,
             runs_agreed: results.length,
             measurement: { ...first.measurement, harvests },
         };
@@ -86902,11 +87286,6 @@ function agreedResult(results, keep, kind) {
         answer: undefined,
         reason: `nondeterministic: ${shown.join(' | ')}`,
     };
-}
-/** A profile's answer with the lists whose harvests' leaders differed (profileTops) naming all of them. */
-function withTiedTops(answer, tops) {
-    const tied = Object.fromEntries(Object.entries(tops).filter(([, names]) => names.length > 1));
-    return Object.keys(tied).length ? { ...answer, [TIED_TOPS]: tied } : answer;
 }
 
 ;// CONCATENATED MODULE: ./src/stages/harvest/runs.ts
@@ -87070,6 +87449,13 @@ function settle_settle({ loaded, key }, runs, env, tracerDigest, deps, pairedSea
         deps.log(`  ${id}: ${differs}`);
         return { status: 'invalid', reason: differs }; // neither stored nor remembered: harvested again
     }
+    // A run that did not happen because an earlier group left its container unclean: not the
+    // instance's failure (neither stored, quarantined nor remembered); run again in a fresh container.
+    const notRun = held
+        .map((r) => r.get(id))
+        .find((r) => typeof r === 'object' && !!r.stats?.not_run);
+    if (notRun)
+        return { status: 'error', reason: `${NOT_RUN}: ${notRun.stats.not_run}` };
     // The tracer's own verdict in every run (not a job that failed around it: a lost engine, a timeout
     // of the whole container, an interrupt): a failure then is the instance's, and is remembered.
     const verdicts = held.length > 0 && held.every((r) => typeof r.get(id) === 'object');
@@ -87090,6 +87476,8 @@ function settle_settle({ loaded, key }, runs, env, tracerDigest, deps, pairedSea
     }
     return reproduced(loaded, outcome, deps.log);
 }
+/** The start of the reason of an instance whose group was not run (an earlier group's cleanup failed). */
+const NOT_RUN = 'not run in a clean container';
 /** The start of the reason of a candidate whose fresh harvest and search answered differently. */
 const SEARCH_DIFFERS = 'the search answered otherwise';
 /** The start of the reason of an original harvested beside its search that must be harvested again. */
@@ -87277,19 +87665,17 @@ async function harvestOracles(selected, tracerDigest, deps) {
     return tally.summary();
 }
 /**
- * The misses a measurement answers (wall time, peak memory, a profile's wall-clock exclusive times),
- * with the other world-model items of the same test and no mutant: the tracer measures one test's
+ * The misses a measurement answers (their family's `timedKinds`: wall time, peak memory, a profile's
+ * wall-clock exclusive times), with the other items of that family of the same test and no mutant: the tracer measures one test's
  * questions in one group of runs. A profile is measured alone too: harvested beside other work, its
  * time lists' leaders swapped between the two harvests (a boltons test's, at a load of 3.25).
  */
 function measuredMisses(misses) {
     const testOf = (m) => JSON.stringify([m.loaded.dir, m.loaded.instance.tests]);
-    const measured = (m) => {
-        const kind = m.loaded.instance.kind;
-        return isWorldKind(kind) && (MEASURED_FIELD[kind] !== undefined || kind === 'W4_Profile');
-    };
+    const timedKinds = (m) => familyOf(m.loaded.instance.kind).timedKinds;
+    const measured = (m) => !!timedKinds(m)?.includes(m.loaded.instance.kind);
     const timed = new Set(misses.filter(measured).map(testOf));
-    return new Set(misses.filter((m) => isWorldKind(m.loaded.instance.kind) && !m.loaded.instance.mutant && timed.has(testOf(m))));
+    return new Set(misses.filter((m) => !!timedKinds(m) && !m.loaded.instance.mutant && timed.has(testOf(m))));
 }
 /** One environment's instances: resolved, answered from the cache, the misses harvested. */
 async function harvestGroup(index, group, { environments, tracerDigest, deps, tally, deferred }) {
@@ -87354,7 +87740,9 @@ async function harvestMisses(env, misses, { environments, tracerDigest, deps, ta
     for (const miss of misses) {
         const id = miss.loaded.instance.id;
         const outcome = settle_settle(miss, done.runs, env, tracerDigest, deps, done.paired?.get(id));
-        if (outcome.status !== 'ok' && outcome.reason.startsWith(PAIR_UNSETTLED))
+        const redone = outcome.status !== 'ok' &&
+            [PAIR_UNSETTLED, NOT_RUN].some((why) => outcome.reason.startsWith(why));
+        if (redone)
             again.push(miss);
         else
             tally.set(id, outcome);
@@ -87366,7 +87754,8 @@ async function harvestMisses(env, misses, { environments, tracerDigest, deps, ta
     }
     if (!again.length)
         return;
-    // An original whose run beside its search did not settle: two fresh runs, as any item.
+    // An original whose run beside its search did not settle, an item whose group an unclean container
+    // did not run: two fresh runs (fresh containers), as any item.
     const redo = await runs(backend, env, again.map((m) => m.loaded), deps);
     for (const miss of again)
         tally.set(miss.loaded.instance.id, settle_settle(miss, redo.runs, env, tracerDigest, deps));
@@ -87666,13 +88055,15 @@ function rowsMatching(rows, name, sha) {
 
 
 /**
- * The one entry point for scoring an answer: a world-model kind by its own
- * pass rule (within a factor, the top entry in the top five) in both modes,
- * any other kind by the chosen scorer's structural comparison.
+ * The one entry point for scoring an answer: a family with its own pass rule
+ * (the world-model kinds: within a factor, the top entry in the top five) by
+ * that rule in both modes, any other kind by the chosen scorer's structural
+ * comparison.
  */
 function passes(kind, truth, prediction, rules = {}) {
-    return isWorldKind(kind)
-        ? passesWorld(kind, truth, prediction, rules.worldFactor ?? DEFAULT_WORLD_FACTOR)
+    const own = familyOf(kind).passes;
+    return own
+        ? own(kind, truth, prediction, rules.worldFactor ?? DEFAULT_WORLD_FACTOR)
         : SCORERS[rules.scoring ?? DEFAULT_SCORING].score(truth, prediction);
 }
 
@@ -87689,36 +88080,6 @@ function passes(kind, truth, prediction, rules = {}) {
  */
 const COMPARISONS = 50_000;
 const MEASURED_COMPARISONS = 2_000_000;
-/** Just inside a band's edge: the pass rule's `≤ factor` must hold after rounding. */
-const INSIDE = 1 - 1e-12;
-const asRecord = (value) => value && typeof value === 'object' && !Array.isArray(value)
-    ? value
-    : {};
-/** Constants beyond the oracle answers that the kind's pass rule makes worth trying. */
-function ruleCandidates(kind, oracles, factor) {
-    const value = isWorldKind(kind) ? VALUE[kind] : undefined;
-    if (value) {
-        return oracles.flatMap((o) => {
-            const t = replyNumber(o?.[value.field]);
-            return t === undefined ? [] : [{ [value.field]: Math.max(t, value.floor) * factor * INSIDE }];
-        });
-    }
-    if (kind === 'W4_Profile') {
-        const profile = {};
-        for (const list of RANK_LISTS) {
-            const counts = new Map();
-            for (const o of oracles)
-                for (const top of topsOf(asRecord(o), list))
-                    counts.set(top, (counts.get(top) ?? 0) + 1);
-            profile[list] = [...counts]
-                .sort((a, b) => b[1] - a[1])
-                .slice(0, 5)
-                .map(([name]) => name);
-        }
-        return [profile];
-    }
-    return [];
-}
 /**
  * The best constant answer for one kind over its items' oracle answers;
  * undefined without any. Ties go to the more frequent oracle answer, then to
@@ -87738,13 +88099,14 @@ function chanceLevel(kind, oracles, rules = {}) {
             distinct.set(key, { answer, count: 1 });
     }
     const truths = [...distinct.values()];
-    const byRule = ruleCandidates(kind, oracles, rules.worldFactor ?? DEFAULT_WORLD_FACTOR);
-    const measured = isWorldKind(kind) && VALUE[kind] !== undefined;
-    // A measured number's best window starts at a truth: its band edges first.
+    // The constants the family's pass rule makes worth trying (a measured number's best window
+    // starts at a truth: its band edges come first).
+    const byRule = familyOf(kind).constants?.(kind, oracles, rules.worldFactor ?? DEFAULT_WORLD_FACTOR) ?? { first: [], last: [], measured: false };
+    const measured = byRule.measured;
     const candidates = [
-        ...(measured ? byRule : []),
+        ...byRule.first,
         ...[...truths].sort((a, b) => b.count - a.count).map((t) => t.answer),
-        ...(measured ? [] : byRule),
+        ...byRule.last,
     ].slice(0, Math.max(1, Math.floor((measured ? MEASURED_COMPARISONS : COMPARISONS) / truths.length)));
     let best = { answer: candidates[0], correct: -1 };
     for (const answer of candidates) {
@@ -87767,8 +88129,8 @@ function chanceLevel(kind, oracles, rules = {}) {
 function chanceLevels(records, rules = {}) {
     const byKind = new Map();
     for (const r of records) {
-        // B1/B2 have no constant floor: a reply is scored by running it, not by comparing it.
-        if (!r.scored || r.oracle === undefined || isCometKind(r.kind))
+        // A family without a constant floor (B1/B2: a reply is scored by running it) has no chance level.
+        if (!r.scored || r.oracle === undefined || !familyOf(r.kind).constantFloor)
             continue;
         const list = byKind.get(r.kind) ?? [];
         list.push(r.oracle);
@@ -87783,152 +88145,7 @@ function chanceLevels(records, rules = {}) {
     return levels;
 }
 
-;// CONCATENATED MODULE: ./src/stages/score/comet.ts
-
-/** Largest test file a B2 reply may send to be run (the tracer refuses longer ones too). */
-const MAX_TEST_CHARS = 262_144;
-/** Largest B1 input, as JSON text. */
-const MAX_INPUT_CHARS = 65_536;
-const comet_asReply = (value) => value && typeof value === 'object' && !Array.isArray(value) ? value : {};
-/** What of a parsed reply is run, or why nothing can be (a reply with no test, one too large). */
-function replyToRun(kind, parsed) {
-    const reply = comet_asReply(parsed);
-    if (kind === 'B1_BuggyIO') {
-        const input = reply.input;
-        if (input === undefined || input === null)
-            return { refused: 'the reply gives no input' };
-        const text = JSON.stringify(input);
-        if (text.length > MAX_INPUT_CHARS)
-            return { refused: `the input is over ${MAX_INPUT_CHARS} characters (${text.length})` };
-        return { reply: { input } };
-    }
-    const test = reply.test;
-    if (typeof test !== 'string' || !test.trim())
-        return { refused: 'the reply gives no test file' };
-    if (test.length > MAX_TEST_CHARS)
-        return { refused: `the test file is over ${MAX_TEST_CHARS} characters (${test.length})` };
-    return { reply: { test } };
-}
-const comet_text = (value) => (typeof value === 'string' ? value : '');
-/** The verdict on a reply from its verification (refused: the reply could not run at all). */
-function cometVerdict(kind, parsed, verification) {
-    const reply = comet_asReply(parsed);
-    if (kind === 'B2_RegressionTest') {
-        const record = {
-            text: {
-                precondition: comet_text(reply.precondition).slice(0, 2000),
-                postcondition: comet_text(reply.postcondition).slice(0, 2000),
-                explanation: comet_text(reply.explanation).slice(0, 2000),
-            },
-        };
-        if (verification.kind !== 'B2_RegressionTest' || verification.refused || !verification.runs)
-            return {
-                correct: false,
-                record: { ...record, reason: `refused: ${verification.refused ?? 'no runs'}` },
-            };
-        const runs = verification.runs;
-        const verdicts = Object.fromEntries(Object.entries(runs).flatMap(([name, run]) => (run ? [[name, run.verdict]] : [])));
-        const failing = (v) => v === 'fail';
-        let reason;
-        if (runs.buggy.verdict === 'error' || runs.correct.verdict === 'error')
-            reason = `the test does not run: ${runs.buggy.reason ?? runs.correct.reason ?? 'error'}`;
-        else if (runs.buggy.verdict === 'pass' && runs.correct.verdict === 'pass')
-            reason = 'passes on both versions';
-        else if (failing(runs.buggy.verdict) && failing(runs.correct.verdict))
-            reason = 'fails on both versions';
-        else if (runs.buggy.verdict === 'pass')
-            reason = 'passes on the buggy version';
-        else if (!failing(runs.buggy_respelled?.verdict) || runs.correct_respelled?.verdict !== 'pass')
-            reason =
-                'reads the code, not its behaviour: other verdicts on the respelled versions ' +
-                    `(${runs.buggy_respelled?.verdict ?? '-'}, ${runs.correct_respelled?.verdict ?? '-'})`;
-        return {
-            correct: reason === undefined,
-            record: { ...record, verdicts, ...(reason ? { reason } : {}) },
-        };
-    }
-    if (verification.kind !== 'B1_BuggyIO' || verification.refused || !verification.runs)
-        return {
-            correct: false,
-            record: {
-                exposed: false,
-                outcomeMatched: false,
-                reason: `refused: ${verification.refused ?? 'no runs'}`,
-            },
-        };
-    const { buggy, correct } = verification.runs;
-    const exposed = buggy.outcome !== correct.outcome ||
-        (buggy.return ?? null) !== (correct.return ?? null) ||
-        (buggy.stdout ?? null) !== (correct.stdout ?? null) ||
-        (buggy.exception ?? null) !== (correct.exception ?? null);
-    const predicted = comet_text(reply.outcome).trim().toLowerCase();
-    let outcomeMatched = predicted === buggy.outcome;
-    if (outcomeMatched && buggy.outcome === 'ok')
-        outcomeMatched =
-            comet_text(reply.return) === (buggy.return ?? '') && comet_text(reply.stdout) === (buggy.stdout ?? '');
-    if (outcomeMatched && buggy.outcome === 'crash')
-        outcomeMatched = sameException(buggy.exception ?? null, reply.exception);
-    const reason = !exposed
-        ? 'no exposure: both versions behave the same on the input'
-        : !outcomeMatched
-            ? `the buggy version's outcome is ${comet_describe(buggy)}`
-            : undefined;
-    return {
-        correct: exposed && outcomeMatched,
-        record: { exposed, outcomeMatched, ...(reason ? { reason } : {}) },
-    };
-}
-function comet_describe(run) {
-    if (run.outcome === 'ok')
-        return `ok (returns ${(run.return ?? '').slice(0, 80)})`;
-    if (run.outcome === 'crash')
-        return `crash (${run.exception ?? '?'})`;
-    return run.outcome;
-}
-/** A B1/B2 record's reason, reduced to its class for counting (`refused: …` → `refused`). */
-function reasonClass(reason) {
-    if (!reason)
-        return 'passed';
-    if (reason.startsWith('refused'))
-        return 'refused';
-    if (reason.startsWith('no exposure'))
-        return 'no exposure';
-    if (reason.startsWith("the buggy version's outcome"))
-        return 'wrong outcome';
-    if (reason.startsWith('the test does not run'))
-        return 'does not run';
-    if (reason.startsWith('reads the code'))
-        return 'reads the code';
-    return reason;
-}
-/** Per Comet kind: the sub-scores beside the pass rate (exposure and outcome accuracy for B1; B2's reasons). */
-function summarizeComet(records) {
-    const out = {};
-    for (const r of records) {
-        if (!r.comet || (r.kind !== 'B1_BuggyIO' && r.kind !== 'B2_RegressionTest'))
-            continue;
-        const s = (out[r.kind] ??= { n: 0, passed: 0, reasons: {} });
-        s.n++;
-        if (r.correct)
-            s.passed++;
-        const why = reasonClass(r.comet.reason);
-        if (why !== 'passed')
-            s.reasons[why] = (s.reasons[why] ?? 0) + 1;
-        if (r.kind === 'B1_BuggyIO') {
-            s.exposed = (s.exposed ?? 0) + (r.comet.exposed ? 1 : 0);
-            s.outcomeMatched = (s.outcomeMatched ?? 0) + (r.comet.outcomeMatched ? 1 : 0);
-        }
-    }
-    for (const s of Object.values(out))
-        if (s.exposed !== undefined) {
-            s.exposureRate = Math.round((s.exposed / s.n) * 10_000) / 10_000;
-            s.outcomeAccuracy = Math.round(((s.outcomeMatched ?? 0) / s.n) * 10_000) / 10_000;
-        }
-    return Object.keys(out).length ? out : undefined;
-}
-
 ;// CONCATENATED MODULE: ./src/stages/score/aggregate.ts
-
 
 
 /** Wilson score interval at 95%: honest for small n and for 0% / 100%. */
@@ -87971,16 +88188,16 @@ function summarize(records, rules = {}) {
         if (r.error)
             errors[r.error] = (errors[r.error] ?? 0) + 1;
     const overall = kindSummary(scored);
-    const world = summarizeWorld(scored.map((r) => ({
-        kind: r.kind,
-        measures: r.world,
-        oracle: r.oracle,
-    })));
-    const comet = summarizeComet(scored);
+    // Each family's own metrics beside the pass rate (the world-model study's; Comet's sub-scores).
+    const families = {};
+    for (const family of FAMILIES) {
+        const metrics = family.summaryKey && family.summarize?.(scored);
+        if (metrics)
+            families[family.summaryKey] = metrics;
+    }
     return {
         ...overall,
-        ...(world ? { world: world } : {}),
-        ...(comet ? { comet } : {}),
+        ...families,
         byKind,
         unscored: records.length - scored.length,
         errors,
@@ -88160,7 +88377,8 @@ function reportContext(report, results) {
 }
 
 ;// CONCATENATED MODULE: ./src/stages/parse/lenient.ts
-const lenient_MAX_DEPTH = 64;
+
+const lenient_MAX_DEPTH = MAX_JSON_DEPTH;
 // Sticky: matched at lastIndex without slicing the text.
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const WORD = /[A-Za-z_]\w{0,15}/y;
@@ -88324,25 +88542,6 @@ function parseLenientAt(text, start = 0) {
             return { ok: false, eof: error.eof, at: error.at };
         throw error;
     }
-}
-/**
- * Nesting depth of a parsed value, walked without recursion (a reply nested
- * 10,000 deep must not overflow the stack of whatever reads it next).
- */
-function depthOf(value, limit = lenient_MAX_DEPTH) {
-    let deepest = 0;
-    const stack = [[value, 0]];
-    while (stack.length) {
-        const [v, d] = stack.pop();
-        if (d > deepest)
-            deepest = d;
-        if (deepest > limit)
-            return deepest;
-        if (v && typeof v === 'object')
-            for (const child of Object.values(v))
-                stack.push([child, d + 1]);
-    }
-    return deepest;
 }
 /**
  * The whole text as one value (strict JSON first, then lenient); undefined if
@@ -88652,7 +88851,7 @@ function majorityVote(samples) {
 
 /**
  * The digest an item pairs on: the oracle's kind, question, template and
- * answer as its kind compares it (rules.ts pairedAnswer). Two runs whose
+ * answer as its family compares it (`pairedAnswer`). Two runs whose
  * oracles differ here asked (or answered) a different question, so the item
  * is not paired. The query stage stamps it on each record; the gate pairs on it.
  */
@@ -88661,12 +88860,16 @@ function oracleDigest(oracle) {
         question_kind: oracle.question_kind,
         question: oracle.question,
         template_answer: oracle.template_answer,
-        oracle_answer: pairedAnswer(oracle.question_kind, oracle.oracle_answer),
+        oracle_answer: paired(oracle.question_kind, oracle.oracle_answer),
     }));
+}
+/** The part of an answer two runs must share to be paired: the family's, else the whole answer. */
+function paired(kind, answer) {
+    const own = familyOf(kind).pairedAnswer;
+    return own ? own(kind, answer) : answer;
 }
 
 ;// CONCATENATED MODULE: ./src/stages/query/answer.ts
-
 
 
 
@@ -88751,7 +88954,8 @@ async function answerInstance(loaded, oracle, client, options = { samples: 1, pr
     const kind = oracle.oracle.question_kind;
     const truth = oracle.oracle.oracle_answer;
     const verdict = (p) => passes(kind, truth, p, options);
-    const verify = isCometKind(kind)
+    const family = familyOf(kind);
+    const verify = family.runsReplies
         ? (p) => verifySample(kind, loaded, oracle, p, options.verifier)
         : undefined;
     // A B1/B2 reply runs in the sandbox after its request, outside the request limiter.
@@ -88778,8 +88982,8 @@ async function answerInstance(loaded, oracle, client, options = { samples: 1, pr
             : {}),
         ...(winner.parsed !== undefined ? { parsed: winner.parsed } : {}),
         ...(winner.comet ? { comet: winner.comet } : {}),
-        ...(isWorldKind(kind) && winner.outcome.ok
-            ? worldRecord(kind, truth, winner.outcome.value, oracle.oracle.meta.measurement)
+        ...(family.recordExtras && winner.outcome.ok
+            ? family.recordExtras(kind, truth, winner.outcome.value, oracle.oracle.meta.measurement)
             : {}),
         tokensIn: total((c) => c.tokensIn),
         tokensOut: total((c) => c.tokensOut),
@@ -89753,9 +89957,6 @@ function screen(drafted, outcomes, demoRight, options) {
 }
 
 ;// CONCATENATED MODULE: ./src/stages/variants/variants.ts
-// Fresh variants: the search over an epoch's pool of one-literal edits of an instance's tests
-// (tracer/tracegate_tracer/search.py), then the first candidates that change the answer harvested
-// alone like any instance, kept only if they pass the generator's screen with an oracle of their own.
 
 
 
@@ -89783,12 +89984,9 @@ const VARIANT_TRIES = 1;
 const VARIANT_ROUNDS = 4;
 /** Why an instance cannot vary, or undefined when it can. */
 function unvariable(l) {
-    if (isWorldKind(l.instance.kind))
-        return 'world-model-kind';
-    // B1/B2's question is its bug: a fresh item is a fresh mutant with its own killing input
-    // (scripts/generate-comet.py), not an edit of a test.
-    if (isCometKind(l.instance.kind))
-        return 'bug-kind';
+    const fixed = familyOf(l.instance.kind).fixed;
+    if (fixed)
+        return fixed;
     if (l.instance.cwd !== 'instance')
         return 'runs-in-checkout';
     if (l.instance.parser)
@@ -90131,7 +90329,7 @@ function verificationKey(loaded, envDigest, tracerDigest, reply) {
 function verifyJob(env, items) {
     const specs = items.map(({ loaded, reply }, i) => {
         const { instance } = loaded;
-        if (!isCometKind(instance.kind) || !instance.mutant)
+        if (!familyOf(instance.kind).runsReplies || !instance.mutant)
             throw new Error(`${instance.id} is not a B1/B2 instance with a mutant`);
         const { file, line, original, replacement } = instance.mutant;
         return {
@@ -90380,7 +90578,7 @@ async function runPipeline(input, deps) {
     const client = withResponseCache(deps.client, stores.responses, input.query.model.revision, deps.log);
     let harvest;
     // B1/B2 replies run in the sandbox (app/verify.ts); made only when the selection has some.
-    const verifier = [...selected, ...extra].some((l) => isCometKind(l.instance.kind))
+    const verifier = [...selected, ...extra].some((l) => familyOf(l.instance.kind).runsReplies)
         ? createVerifier({
             harvest: { ...deps.harvest, signal: deps.signal },
             tracerDigest: input.harvest.tracerDigest,
@@ -90821,6 +91019,7 @@ class HistoryBaselineSource {
 
 
 
+
 /**
  * Reading what a history holds: our files, a newer tracegate's (an error:
  * upgrade), and anything else — corrupt JSON, another tool's file, a row or
@@ -90849,7 +91048,7 @@ function classify(value, file) {
 }
 function parse_json(text, file) {
     try {
-        return { value: JSON.parse(text) };
+        return { value: parseStoredJson(text, RECORD_DEPTH) };
     }
     catch (error) {
         return { warning: `${file} is not valid JSON (${error.message}): skipped.` };
@@ -90984,6 +91183,7 @@ function extraFiles(options, rows) {
 
 
 
+
 /**
  * History in a local directory (the CLI's `--history DIR`):
  * `DIR/index.json` and `DIR/entries/<name>/<commit>.json`, each written
@@ -91033,7 +91233,7 @@ class DirHistory {
      * skipped with a warning, an index that is not is refused (UsageError).
      */
     read(path) {
-        const file = (0,external_node_path_namespaceObject.join)(this.dir, path);
+        const file = this.inside(path);
         if (!(0,external_node_fs_namespaceObject.lstatSync)(file, { throwIfNoEntry: false }))
             return undefined;
         const index = path === INDEX_PATH;
@@ -91051,6 +91251,14 @@ class DirHistory {
             this.warn(`${error.message}: skipped.`);
             return undefined;
         }
+    }
+    /** A file of the history, its folders below DIR checked: a link among them is refused by name. */
+    inside(path) {
+        let at = this.dir;
+        const parts = path.split('/');
+        for (const part of parts.slice(0, -1))
+            at = realDir((0,external_node_path_namespaceObject.join)(at, part), 'A history folder');
+        return (0,external_node_path_namespaceObject.join)(at, parts.at(-1));
     }
     rows() {
         const text = this.read(INDEX_PATH);
@@ -91081,14 +91289,14 @@ class DirHistory {
         return Promise.resolve().then(() => {
             const entry = checkedEntry(input);
             const path = entryPath(entry.name, entry.commit);
-            writeFileAtomic((0,external_node_path_namespaceObject.join)(this.dir, path), serializeEntry(entry));
+            writeFileAtomic(this.inside(path), serializeEntry(entry));
             const merged = mergeRow(this.rows(), indexRow(entry));
             const { kept, dropped } = applyRetention(merged, entry.name, options?.retention, entry, options?.now);
             for (const [file, text] of extraFiles(options, kept))
-                writeFileAtomic((0,external_node_path_namespaceObject.join)(this.dir, file), text);
+                writeFileAtomic(this.inside(file), text);
             writeFileAtomic((0,external_node_path_namespaceObject.join)(this.dir, INDEX_PATH), serializeIndex(kept));
             for (const row of dropped) {
-                const file = (0,external_node_path_namespaceObject.join)(this.dir, entryPath(row.name, row.commit));
+                const file = this.inside(entryPath(row.name, row.commit));
                 writing(file, () => (0,external_node_fs_namespaceObject.rmSync)(file, { force: true }));
             }
             return { location: `${this.location}: ${path}`, rows: kept, dropped, attempts: 1 };
@@ -91598,6 +91806,8 @@ async function recordRun(history, run, results, logger, accepted) {
 
 
 
+
+
 /**
  * This job's part of the selection: the plan (clusters whole, balanced by expected cost: the
  * baseline's request latency where it answered the item, the kind's share of a harvest
@@ -91662,12 +91872,17 @@ function mergeShards(shards, rules) {
     const missingParts = Array.from({ length: plan.count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
     const present = [...byIndex.entries()].sort(([a], [b]) => a - b).map(([, s]) => s.results);
     const records = new Map();
-    for (const r of present)
-        for (const record of r.instances)
+    const unanswered = [];
+    for (const [index, s] of [...byIndex.entries()].sort(([a], [b]) => a - b)) {
+        const part = checkedPart(s, plan, index, rules, records);
+        for (const record of part.records)
             records.set(record.id, record);
+        unanswered.push(...part.unanswered);
+    }
     const ordered = orderedRecords(plan, records, head.variants);
     const missing = [
         ...present.flatMap((r) => r.incomplete?.missing ?? []),
+        ...unanswered,
         ...missingParts.flatMap((i) => partIds(plan, i)),
     ];
     const reasons = [
@@ -91679,6 +91894,11 @@ function mergeShards(shards, rules) {
         ...present
             .filter((r) => r.incomplete)
             .map((r) => `shard ${r.shard.index}: ${r.incomplete.reason}`),
+        ...(unanswered.length
+            ? [
+                `${unanswered.length} item(s) of the shards' parts have no record (${unanswered.slice(0, 5).join(', ')})`,
+            ]
+            : []),
     ];
     const environments = mergedEnvironments(present, shards);
     const summary = summarize(ordered, rules);
@@ -91737,6 +91957,57 @@ function mergeShards(shards, rules) {
             }
             : {}),
     };
+}
+/**
+ * One part checked against the plan before anything of it is trusted: its index within the plan,
+ * its records exactly its part's items (and their variants, in a run with variants), each once in
+ * the whole merge, each verdict what its parsed answer scores against its oracle under the merge's
+ * rules, and its counts whole and in range. What it should hold and does not is returned as
+ * unanswered (the merge is then incomplete), never invented.
+ */
+function checkedPart(s, plan, index, rules, seen) {
+    const refuse = (what) => new UsageError(`merge: ${s.source} (shard ${index} of ${plan.count}) ${what}: ` +
+        "a part's results.json is as its job wrote it; merge what the matrix jobs wrote");
+    if (!Number.isSafeInteger(plan.count) || index > plan.count)
+        throw refuse(`names a part past the plan's ${plan.count}`);
+    const mine = new Set(partIds(plan, index));
+    const own = new Set();
+    for (const record of s.results.instances) {
+        const variant = variantOf(record.id);
+        const belongs = variant ? !!s.results.variants && mine.has(variant.of) : mine.has(record.id);
+        if (!belongs)
+            throw refuse(`holds ${record.id}, which is not an item of its part`);
+        if (own.has(record.id) || seen.has(record.id))
+            throw refuse(`holds ${record.id} twice (or another part does too)`);
+        own.add(record.id);
+        const again = rescored(record, rules);
+        if (again !== undefined && again !== record.correct)
+            throw refuse(`says ${record.id} is ${record.correct ? 'correct' : 'wrong'}, but its parsed answer ` +
+                `${again ? 'passes' : 'does not pass'} against its oracle`);
+    }
+    const counts = [
+        ...['cached', 'harvested', 'failed', 'remembered'].map((k) => s.results.harvest[k]),
+        ...(s.results.variants ? [s.results.variants.tried, s.results.variants.valid] : []),
+    ];
+    if (counts.some((n) => n !== undefined && !(Number.isSafeInteger(n) && n >= 0)))
+        throw refuse('has a count that is not a whole number from 0 (harvest or variants)');
+    const usd = s.results.cost?.usd;
+    if (usd !== undefined && !(Number.isFinite(usd) && usd >= 0 && usd < 1e9))
+        throw refuse(`has a cost of ${usd} USD`);
+    const declared = new Set(s.results.incomplete?.missing ?? []);
+    const unanswered = [...mine].filter((id) => !own.has(id) && !declared.has(id));
+    return { records: s.results.instances, unanswered };
+}
+/**
+ * A record's verdict again from its parsed answer and its oracle, where one can be computed here
+ * (a B1/B2 reply is scored by running it: undefined); a record without a parsed answer is wrong.
+ */
+function rescored(record, rules) {
+    if (!record.scored || record.oracle === undefined || familyOf(record.kind).runsReplies)
+        return undefined;
+    if (record.parsed === undefined || record.error)
+        return false;
+    return passes(record.kind, record.oracle, record.parsed, rules);
 }
 /**
  * Records in the order one run of the whole selection writes them: the selection's, then the
@@ -92553,6 +92824,7 @@ function copyAnswer(prompt, template, constant, order) {
 
 
 
+
 /** The built-in adversaries; a caller adds others (the demo heuristic lives in an adapter). */
 const COPIERS = {
     'copy (prompt order)': (item, constant) => copyAnswer(item.prompt, item.template, constant, 'prompt'),
@@ -92571,7 +92843,7 @@ function tokens(items, q) {
 function auditItems(items, adversaries, margin = DEFAULT_MARGIN) {
     const rows = [];
     for (const kind of QUESTION_KINDS) {
-        if (isCometKind(kind))
+        if (!familyOf(kind).constantFloor)
             continue;
         const mine = items.filter((i) => i.kind === kind);
         if (!mine.length)
@@ -92924,6 +93196,7 @@ function draft(candidate, prefix, environment, timeoutSeconds) {
 
 
 
+
 const SCOUT_TIMEOUT_SECONDS = 300;
 /** The tracer's bound for a test file it reads (tracer/tracegate_tracer/testfiles.py). */
 const MAX_TEST_FILE_BYTES = 256 * 1024;
@@ -92947,10 +93220,14 @@ function testFiles(dir) {
     return files;
 }
 /** True for an instance file of a world-model kind (never written or removed by generate). */
-function worldFile(file) {
+/**
+ * Whether an instance file is another generator's: the world-model kinds (scripts/generate-world.py)
+ * and the bug kinds (scripts/generate-comet.py) are written beside this generator's, and kept by it.
+ */
+function anotherGenerators(file) {
     try {
         const kind = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8')).kind;
-        return typeof kind === 'string' && isWorldKind(kind);
+        return typeof kind === 'string' && familyOf(kind).generator !== traced.generator;
     }
     catch {
         return false;
@@ -93131,18 +93408,18 @@ async function generate(request, deps) {
         const dir = loaded.find((l) => l.instance.id === s.drafted.instance.id).dir;
         keep.set(dir, [...(keep.get(dir) ?? []), s.drafted]);
     }
-    // World-model instances (scripts/generate-world.py writes them beside these) are not the generator's.
+    // World-model and bug-kind instances, written beside these by their own generators, are not this one's.
     for (const d of dirs) {
         const kept = keep.get(d.dir) ?? [];
         const names = new Set(kept.map((k) => k.fileName));
         const others = (0,external_node_fs_namespaceObject.readdirSync)(d.dir).filter((name) => isInstanceFile(name) && !names.has(name));
-        const world = others.filter((name) => worldFile((0,external_node_path_namespaceObject.join)(d.dir, name)));
-        if (!kept.length && !world.length) {
+        const theirs = others.filter((name) => anotherGenerators((0,external_node_path_namespaceObject.join)(d.dir, name)));
+        if (!kept.length && !theirs.length) {
             (0,external_node_fs_namespaceObject.rmSync)(d.dir, { recursive: true, force: true });
             continue;
         }
         for (const name of others)
-            if (!world.includes(name))
+            if (!theirs.includes(name))
                 (0,external_node_fs_namespaceObject.rmSync)((0,external_node_path_namespaceObject.join)(d.dir, name));
         for (const k of kept)
             writeIfChanged((0,external_node_path_namespaceObject.join)(d.dir, k.fileName), k.bytes);
@@ -93572,6 +93849,27 @@ function scoreCommand(args, io) {
     return ExitCode.Pass;
 }
 
+;// CONCATENATED MODULE: ./src/util/inert-log.ts
+/**
+ * Text for a log that a CI runner cannot take for a command. GitHub's runner
+ * reads a log line that starts with `::` (`::add-mask::`, `::warning::`,
+ * `::stop-commands::`, `::set-output`) or `##[` as a workflow command, on
+ * standard output and standard error alike; a suite's environment name or a
+ * reply's text printed in a message could put one at the start of a line.
+ * Each line that would start one gets a zero-width space inside its marker:
+ * it reads the same and commands nothing. Carriage returns become line
+ * breaks first (a runner splits on either).
+ */
+function inertLog(text) {
+    if (!/::|##\[/.test(text))
+        return text;
+    return text
+        .replace(/\r\n?/g, '\n')
+        .split('\n')
+        .map((line) => line.replace(/^(\s*)(::|##\[)/, (_all, space, mark) => mark === '::' ? `${space}:\u200b:` : `${space}#\u200b#[`))
+        .join('\n');
+}
+
 ;// CONCATENATED MODULE: ./src/doors/cli/demo.ts
 
 
@@ -93666,6 +93964,7 @@ async function demoCommand(flags, io, logger, lifecycle, engines) {
 }
 
 ;// CONCATENATED MODULE: ./src/doors/cli/commands.ts
+
 
 
 
@@ -93830,7 +94129,11 @@ async function cli(argv, io = defaultIo, lifecycle = {},
 /** Where tests run and who answers, for tests (default: built from the options). */
 engines) {
     const [command, ...rest] = argv;
-    const logger = { log: (m) => io.stderr(m), warn: (m) => io.stderr(`warning: ${m}`) };
+    // The log (and the error line) of a CLI run inside a workflow is read by the runner too: inert.
+    const logger = {
+        log: (m) => io.stderr(inertLog(m)),
+        warn: (m) => io.stderr(inertLog(`warning: ${m}`)),
+    };
     try {
         switch (command) {
             case 'run':
@@ -93872,7 +94175,7 @@ engines) {
             io.stdout(error.usage);
             return ExitCode.Pass;
         }
-        io.stderr(`tracegate: ${messageOf(error)}`);
+        io.stderr(inertLog(`tracegate: ${messageOf(error)}`));
         return exitCodeOf(error);
     }
 }
