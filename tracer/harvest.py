@@ -52,7 +52,7 @@ def _run_group(plan: plans.Plan, index: int, specs: list, isolated: bool) -> tup
         if any(problems):
             # A spec the protocol does not define runs alone (plans.groups) and fails alone.
             return [base_result(spec, reason=f"malformed spec: {problem or 'another spec of its group is'}")
-                    for spec, problem in zip(specs, problems, strict=True)]
+                    for spec, problem in zip(specs, problems, strict=True)], None
         sandbox.prepare()
         # A variant search runs every candidate of its pool at once (search.py); any other group, its tests.
         if specs[0].get("verify") is not None:
