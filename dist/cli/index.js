@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7043);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(796);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7043:
+/***/ 796:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -93182,44 +93182,13 @@ function draft(candidate, prefix, environment, timeoutSeconds) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/app/generate/generate.ts
+;// CONCATENATED MODULE: ./src/app/generate/write.ts
 
 
 
 
 
 
-
-
-
-
-
-
-
-
-const SCOUT_TIMEOUT_SECONDS = 300;
-/** The tracer's bound for a test file it reads (tracer/tracegate_tracer/testfiles.py). */
-const MAX_TEST_FILE_BYTES = 256 * 1024;
-function testFiles(dir) {
-    if (!(0,external_node_fs_namespaceObject.existsSync)(dir))
-        throw new UsageError(`--tests ${dir}: no such directory`);
-    const files = (0,external_node_fs_namespaceObject.readdirSync)(dir)
-        .filter((name) => /^test_.*\.py$/.test(name))
-        .sort();
-    if (!files.length)
-        throw new UsageError(`--tests ${dir} holds no test files (test_*.py): nothing to scout.`);
-    for (const name of files) {
-        // Copied into the suite and shown to models: a link out of the directory is never followed.
-        const stat = (0,external_node_fs_namespaceObject.lstatSync)((0,external_node_path_namespaceObject.join)(dir, name));
-        if (!stat.isFile() || stat.size > MAX_TEST_FILE_BYTES)
-            throw new UsageError(`--tests ${dir}: ${name} is ${stat.isSymbolicLink() ? 'a symbolic link' : stat.isFile() ? `${stat.size} bytes` : 'not a regular file'}; ` +
-                `test files must be regular files of at most ${MAX_TEST_FILE_BYTES} bytes (copy the file itself).`);
-    }
-    if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, 'conftest.py')))
-        throw new UsageError(`--tests ${dir} has a conftest.py: each test file must be self-contained (it is copied alone, with its questions).`);
-    return files;
-}
-/** True for an instance file of a world-model kind (never written or removed by generate). */
 /**
  * Whether an instance file is another generator's: the world-model kinds (scripts/generate-world.py)
  * and the bug kinds (scripts/generate-comet.py) are written beside this generator's, and kept by it.
@@ -93239,6 +93208,65 @@ function writeIfChanged(file, bytes) {
         return;
     (0,external_node_fs_namespaceObject.writeFileSync)(file, bytes);
 }
+/**
+ * One test file's directory of a generated suite: its kept instances written (unchanged files left
+ * untouched), what an earlier generation left that is no longer kept removed, and what other
+ * generators wrote beside it (world-model and bug-kind instances) kept; a directory left with
+ * nothing is removed.
+ */
+function writeSuiteDir(dir, kept) {
+    const names = new Set(kept.map((k) => k.fileName));
+    const others = (0,external_node_fs_namespaceObject.readdirSync)(dir).filter((name) => isInstanceFile(name) && !names.has(name));
+    const theirs = others.filter((name) => anotherGenerators((0,external_node_path_namespaceObject.join)(dir, name)));
+    if (!kept.length && !theirs.length) {
+        (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true });
+        return;
+    }
+    for (const name of others)
+        if (!theirs.includes(name))
+            (0,external_node_fs_namespaceObject.rmSync)((0,external_node_path_namespaceObject.join)(dir, name));
+    for (const k of kept)
+        writeIfChanged((0,external_node_path_namespaceObject.join)(dir, k.fileName), k.bytes);
+}
+/** The tracer's bound for a test file it reads (tracer/tracegate_tracer/testfiles.py). */
+const MAX_TEST_FILE_BYTES = 256 * 1024;
+/** The test files of `--tests DIR` a generation scouts and copies: checked, in name order. */
+function testFiles(dir) {
+    if (!(0,external_node_fs_namespaceObject.existsSync)(dir))
+        throw new UsageError(`--tests ${dir}: no such directory`);
+    const files = (0,external_node_fs_namespaceObject.readdirSync)(dir)
+        .filter((name) => /^test_.*\.py$/.test(name))
+        .sort();
+    if (!files.length)
+        throw new UsageError(`--tests ${dir} holds no test files (test_*.py): nothing to scout.`);
+    for (const name of files) {
+        // Copied into the suite and shown to models: a link out of the directory is never followed.
+        const stat = (0,external_node_fs_namespaceObject.lstatSync)((0,external_node_path_namespaceObject.join)(dir, name));
+        if (!stat.isFile() || stat.size > MAX_TEST_FILE_BYTES)
+            throw new UsageError(`--tests ${dir}: ${name} is ${stat.isSymbolicLink() ? 'a symbolic link' : stat.isFile() ? `${stat.size} bytes` : 'not a regular file'}; ` +
+                `test files must be regular files of at most ${MAX_TEST_FILE_BYTES} bytes (copy the file itself).`);
+    }
+    if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, 'conftest.py')))
+        throw new UsageError(`--tests ${dir} has a conftest.py: each test file must be self-contained (it is copied alone, with its questions).`);
+    return files;
+}
+
+;// CONCATENATED MODULE: ./src/app/generate/generate.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+const SCOUT_TIMEOUT_SECONDS = 300;
+/** True for an instance file of a world-model kind (never written or removed by generate). */
 async function scout(backend, env, dirs, packages) {
     let specs = [];
     const job = {
@@ -93408,22 +93436,8 @@ async function generate(request, deps) {
         const dir = loaded.find((l) => l.instance.id === s.drafted.instance.id).dir;
         keep.set(dir, [...(keep.get(dir) ?? []), s.drafted]);
     }
-    // World-model and bug-kind instances, written beside these by their own generators, are not this one's.
-    for (const d of dirs) {
-        const kept = keep.get(d.dir) ?? [];
-        const names = new Set(kept.map((k) => k.fileName));
-        const others = (0,external_node_fs_namespaceObject.readdirSync)(d.dir).filter((name) => isInstanceFile(name) && !names.has(name));
-        const theirs = others.filter((name) => anotherGenerators((0,external_node_path_namespaceObject.join)(d.dir, name)));
-        if (!kept.length && !theirs.length) {
-            (0,external_node_fs_namespaceObject.rmSync)(d.dir, { recursive: true, force: true });
-            continue;
-        }
-        for (const name of others)
-            if (!theirs.includes(name))
-                (0,external_node_fs_namespaceObject.rmSync)((0,external_node_path_namespaceObject.join)(d.dir, name));
-        for (const k of kept)
-            writeIfChanged((0,external_node_path_namespaceObject.join)(d.dir, k.fileName), k.bytes);
-    }
+    for (const d of dirs)
+        writeSuiteDir(d.dir, keep.get(d.dir) ?? []);
     report.accepted = screened.accepted.length;
     for (const s of screened.accepted)
         report.byKind[s.drafted.instance.kind] = (report.byKind[s.drafted.instance.kind] ?? 0) + 1;

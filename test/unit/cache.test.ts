@@ -2,29 +2,13 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { join } from 'node:path';
 import { DirOracleCache } from '../../src/adapters/stores/oracle-cache.js';
 import type { CachedOracle } from '../../src/contracts/oracle.js';
+import { ORACLE_ENTRY } from '../helpers/oracle-entry.js';
 import { tempDir } from '../helpers/cli.js';
 
 /** Keys are sha256 digests; anything else is never a key. */
 const K = 'a'.repeat(64);
 
-const entry: CachedOracle = {
-  oracle: {
-    question_kind: 'S2_Loops',
-    question: 'How many?',
-    template_answer: { loop_iteration_count: 'int' },
-    oracle_answer: { loop_iteration_count: 8 },
-    meta: {
-      instance_id: 'x',
-      instance_hash: 'h',
-      environment_digest: 'e',
-      python: '3.11.2',
-      tracer_version: '0.1.0',
-      runs_agreed: 1,
-      harvested_at: '2026-11-30T00:00:00Z',
-    },
-  },
-  context: { file: 'm.py', func: 'm.f', first_line: 1, source: 'def f(): pass\n' },
-};
+const entry: CachedOracle = ORACLE_ENTRY;
 
 describe('the oracle cache', () => {
   it('round-trips an entry as SWE-Flux oracle.json plus context.json', () => {

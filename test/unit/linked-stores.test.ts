@@ -4,29 +4,13 @@ import { DirHistory } from '../../src/adapters/history/dir.js';
 import { DirOracleCache } from '../../src/adapters/stores/oracle-cache.js';
 import { DirResponseCache } from '../../src/adapters/stores/response-cache.js';
 import type { CachedOracle } from '../../src/contracts/oracle.js';
+import { ORACLE_ENTRY } from '../helpers/oracle-entry.js';
 import { UsageError } from '../../src/errors.js';
 import { tempDir } from '../helpers/cli.js';
 import { entry as historyEntry } from '../helpers/history.js';
 
 const K = 'b'.repeat(64);
-const oracle: CachedOracle = {
-  oracle: {
-    question_kind: 'S2_Loops',
-    question: 'How many?',
-    template_answer: { loop_iteration_count: 'int' },
-    oracle_answer: { loop_iteration_count: 8 },
-    meta: {
-      instance_id: 'x',
-      instance_hash: 'h',
-      environment_digest: 'e',
-      python: '3.11.2',
-      tracer_version: '0.1.0',
-      runs_agreed: 1,
-      harvested_at: '2026-11-30T00:00:00Z',
-    },
-  },
-  context: { file: 'm.py', func: 'm.f', first_line: 1, source: 'def f(): pass\n' },
-};
+const oracle: CachedOracle = ORACLE_ENTRY;
 
 /**
  * A restored cache or a history directory is data from outside: a store's own folder that is a

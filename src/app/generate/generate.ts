@@ -1,17 +1,6 @@
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Environment } from '../../contracts/environment.js';
-import { familyOf } from '../../families/registry.js';
-import { traced } from '../../families/traced/index.js';
 import type { HarvestOutcome } from '../../contracts/oracle.js';
 import { scoutResultSchema, type Candidate, type ScoutResult } from '../../contracts/scout.js';
 import { UsageError } from '../../errors.js';
@@ -27,10 +16,11 @@ import {
   type ScreenRule,
 } from '../../stages/screen/screen.js';
 import type { LoadedInstance } from '../../contracts/suite.js';
-import { contentHash, isInstanceFile } from '../../adapters/suite/files.js';
+import { contentHash } from '../../adapters/suite/files.js';
 import type { HarvestDeps } from '../../stages/harvest/types.js';
 import { searchesOf, unvariable, variantOf } from '../../stages/variants/variants.js';
 import { findVariants, type HarvestBatch } from '../variants.js';
+import { testFiles, writeIfChanged, writeSuiteDir } from './write.js';
 
 /** What `tracegate generate` is asked. */
 export interface GenerateRequest {
@@ -96,52 +86,7 @@ export interface GenerateReport {
 }
 
 const SCOUT_TIMEOUT_SECONDS = 300;
-/** The tracer's bound for a test file it reads (tracer/tracegate_tracer/testfiles.py). */
-const MAX_TEST_FILE_BYTES = 256 * 1024;
-
-function testFiles(dir: string): string[] {
-  if (!existsSync(dir)) throw new UsageError(`--tests ${dir}: no such directory`);
-  const files = readdirSync(dir)
-    .filter((name) => /^test_.*\.py$/.test(name))
-    .sort();
-  if (!files.length)
-    throw new UsageError(`--tests ${dir} holds no test files (test_*.py): nothing to scout.`);
-  for (const name of files) {
-    // Copied into the suite and shown to models: a link out of the directory is never followed.
-    const stat = lstatSync(join(dir, name));
-    if (!stat.isFile() || stat.size > MAX_TEST_FILE_BYTES)
-      throw new UsageError(
-        `--tests ${dir}: ${name} is ${stat.isSymbolicLink() ? 'a symbolic link' : stat.isFile() ? `${stat.size} bytes` : 'not a regular file'}; ` +
-          `test files must be regular files of at most ${MAX_TEST_FILE_BYTES} bytes (copy the file itself).`,
-      );
-  }
-  if (existsSync(join(dir, 'conftest.py')))
-    throw new UsageError(
-      `--tests ${dir} has a conftest.py: each test file must be self-contained (it is copied alone, with its questions).`,
-    );
-  return files;
-}
-
 /** True for an instance file of a world-model kind (never written or removed by generate). */
-/**
- * Whether an instance file is another generator's: the world-model kinds (scripts/generate-world.py)
- * and the bug kinds (scripts/generate-comet.py) are written beside this generator's, and kept by it.
- */
-function anotherGenerators(file: string): boolean {
-  try {
-    const kind = (JSON.parse(readFileSync(file, 'utf8')) as { kind?: unknown }).kind;
-    return typeof kind === 'string' && familyOf(kind).generator !== traced.generator;
-  } catch {
-    return false;
-  }
-}
-
-/** Writes `bytes` unless the file already holds them (regenerating leaves unchanged files untouched). */
-function writeIfChanged(file: string, bytes: Buffer): void {
-  if (existsSync(file) && readFileSync(file).equals(bytes)) return;
-  writeFileSync(file, bytes);
-}
-
 async function scout(
   backend: HarvestBackend,
   env: Awaited<ReturnType<typeof resolveEnvironment>>,
@@ -208,7 +153,6 @@ export async function generate(
       `${envFile} exists with other content: give the environment another name, or update that file first.`,
     );
   writeIfChanged(envFile, request.recipeBytes);
-
   const files = testFiles(request.tests);
   const suiteDir = join(out, suite);
   const dirs = files.map((test) => {
@@ -222,7 +166,6 @@ export async function generate(
       test,
     };
   });
-
   const backend = deps.harvest.backend();
   await backend.ensureAvailable();
   const env = await resolveEnvironment(recipe, 'environments', deps.harvest.sources, backend);
@@ -230,7 +173,6 @@ export async function generate(
     `Scouting ${files.length} test file(s) in environment "${recipe.name}" (${env.runtime.note})`,
   );
   const scouted = await scout(backend, env, dirs, request.packages);
-
   const report: GenerateReport = {
     schema: 'tracegate/generate-report@1',
     suite,
@@ -304,7 +246,6 @@ export async function generate(
     throw new UsageError(
       `No candidates: no test file of ${request.tests} could be scouted (each file's reason is above).`,
     );
-
   const harvestDeps = {
     ...deps.harvest,
     log: deps.log,
@@ -323,27 +264,13 @@ export async function generate(
             (await harvestOracles(batch, deps.tracerDigest, harvestDeps)).outcomes,
           log: deps.log,
         });
-
   // Write the kept instances; remove what an earlier generation left that is no longer kept.
   const keep = new Map<string, Drafted[]>();
   for (const s of screened.accepted) {
     const dir = loaded.find((l) => l.instance.id === s.drafted.instance.id)!.dir;
     keep.set(dir, [...(keep.get(dir) ?? []), s.drafted]);
   }
-  // World-model and bug-kind instances, written beside these by their own generators, are not this one's.
-  for (const d of dirs) {
-    const kept = keep.get(d.dir) ?? [];
-    const names = new Set(kept.map((k) => k.fileName));
-    const others = readdirSync(d.dir).filter((name) => isInstanceFile(name) && !names.has(name));
-    const theirs = others.filter((name) => anotherGenerators(join(d.dir, name)));
-    if (!kept.length && !theirs.length) {
-      rmSync(d.dir, { recursive: true, force: true });
-      continue;
-    }
-    for (const name of others) if (!theirs.includes(name)) rmSync(join(d.dir, name));
-    for (const k of kept) writeIfChanged(join(d.dir, k.fileName), k.bytes);
-  }
-
+  for (const d of dirs) writeSuiteDir(d.dir, keep.get(d.dir) ?? []);
   report.accepted = screened.accepted.length;
   for (const s of screened.accepted)
     report.byKind[s.drafted.instance.kind] = (report.byKind[s.drafted.instance.kind] ?? 0) + 1;
