@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(796);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4824);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 796:
+/***/ 4824:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -67243,3601 +67243,1224 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: USAGE
 
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: ./src/errors.ts
+;// CONCATENATED MODULE: ./src/stages/score/python/numbers.ts
+/** Python's numbers: int() and float() of a str, float() of an int, math.isclose, str.strip. */
+/** Digits as a Python literal spells them (ASCII only, unlike int() of a str), single underscores between them allowed. */
+const DIGITS = String.raw `\d(?:_?\d)*`;
 /**
- * Typed errors, decided at the edge. Every error a user can cause or fix
- * carries the exit code the CLI returns for it and says what to do.
+ * The zero of every run of ten decimal digits (Unicode category Nd), which
+ * int() and float() read as 0-9. Python's Unicode (14.0.0 in 3.11), not this
+ * engine's, so a digit added to Unicode since is refused as Python refuses it.
+ * Printed by `python3 scripts/python-number-table.py --digit-zeros`.
+ */
+const DIGIT_ZEROS = [
+    0x30, 0x660, 0x6f0, 0x7c0, 0x966, 0x9e6, 0xa66, 0xae6, 0xb66, 0xbe6, 0xc66, 0xce6, 0xd66, 0xde6,
+    0xe50, 0xed0, 0xf20, 0x1040, 0x1090, 0x17e0, 0x1810, 0x1946, 0x19d0, 0x1a80, 0x1a90, 0x1b50,
+    0x1bb0, 0x1c40, 0x1c50, 0xa620, 0xa8d0, 0xa900, 0xa9d0, 0xa9f0, 0xaa50, 0xabf0, 0xff10, 0x104a0,
+    0x10d30, 0x11066, 0x110f0, 0x11136, 0x111d0, 0x112f0, 0x11450, 0x114d0, 0x11650, 0x116c0, 0x11730,
+    0x118e0, 0x11950, 0x11c50, 0x11d50, 0x11da0, 0x16a60, 0x16ac0, 0x16b50, 0x1d7ce, 0x1d7d8, 0x1d7e2,
+    0x1d7ec, 0x1d7f6, 0x1e140, 0x1e2f0, 0x1e950, 0x1fbf0,
+];
+const DIGIT_VALUES = new Map(DIGIT_ZEROS.flatMap((zero) => Array.from({ length: 10 }, (_, d) => [zero + d, d])));
+/** What str.isspace() calls whitespace: what str.strip() removes. */
+// eslint-disable-next-line no-control-regex -- Python's whitespace includes the separators \x1c-\x1f
+const PY_SPACE = /[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
+/**
+ * What int() and float() strip: they turn non-ASCII whitespace into a space,
+ * then strip C's ASCII whitespace, which leaves out the separators \x1c-\x1f.
+ */
+const C_SPACE = /[\t-\r ]/;
+/** CPython's default sys.get_int_max_str_digits(): int() of a longer digit string raises ValueError. */
+const INT_MAX_STR_DIGITS = 4300;
+const INT_TEXT = /^[+-]?[0-9]+$/;
+// No nested or adjacent unbounded repeats, so a long string that fails late fails in linear time.
+const FLOAT_TEXT = /^[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[+-]?[0-9]+)?|inf|infinity|nan)$/i;
+/** An int (bigint, or a number that is integral), as Python would hold it after `json.loads` of an integer. */
+function integral(v) {
+    if (typeof v === 'bigint')
+        return v;
+    return Number.isInteger(v) ? BigInt(v) : undefined;
+}
+/** An int from its digits: a number when it is exactly representable, else a bigint. */
+function intOf(digits) {
+    const big = BigInt(digits);
+    const n = Number(big);
+    return Number.isSafeInteger(n) ? n : big;
+}
+/** Python's float(x) of a number; undefined where Python raises OverflowError. */
+function toFloat(v) {
+    const f = Number(v);
+    return typeof v === 'bigint' && !Number.isFinite(f) ? undefined : f;
+}
+/** math.isclose(a, b, rel_tol=rel, abs_tol=abs) on two floats. */
+function isClose(a, b, rel, abs) {
+    if (a === b)
+        return true;
+    if (!Number.isFinite(a) || !Number.isFinite(b))
+        return false;
+    const diff = Math.abs(b - a);
+    return diff <= Math.abs(rel * b) || diff <= Math.abs(rel * a) || diff <= abs;
+}
+/** Python's int(s) of a str, base 10; undefined where Python raises ValueError (the digit limit included). */
+function pyInt(s) {
+    const text = numberText(s);
+    if (text === undefined || !INT_TEXT.test(text))
+        return undefined;
+    const digits = text.replace(/^[+-]/, '');
+    if (digits.length > INT_MAX_STR_DIGITS)
+        return undefined;
+    return intOf(text.startsWith('-') ? `-${digits}` : digits);
+}
+/** Python's float(s) of a str; undefined where Python raises ValueError. */
+function pyFloat(s) {
+    const text = numberText(s);
+    if (text === undefined || !FLOAT_TEXT.test(text))
+        return undefined;
+    const word = text.replace(/^[+-]/, '').toLowerCase();
+    if (word === 'nan')
+        return NaN;
+    if (word.startsWith('inf'))
+        return text.startsWith('-') ? -Infinity : Infinity;
+    return Number(text);
+}
+/** Whether Python's `re.fullmatch(r"[+-]?\d+", s)` matches: its \d is any decimal digit, not only 0-9. */
+function isSignedDigits(s) {
+    const digits = s.replace(/^[+-]/, '');
+    return digits !== '' && [...digits].every((ch) => DIGIT_VALUES.has(ch.codePointAt(0)));
+}
+/** Python's str.strip() with no argument. */
+function pyStrip(s) {
+    return strip(s, PY_SPACE);
+}
+/**
+ * The text int() and float() parse, as CPython makes it: decimal digits of
+ * any script as ASCII digits, whitespace stripped, underscores checked and
+ * dropped; undefined where any other character makes Python raise ValueError.
+ */
+function numberText(s) {
+    let ascii = '';
+    for (const ch of s) {
+        const code = ch.codePointAt(0);
+        if (code < 0x80)
+            ascii += ch;
+        else if (DIGIT_VALUES.has(code))
+            ascii += DIGIT_VALUES.get(code);
+        else if (PY_SPACE.test(ch))
+            ascii += ' ';
+        else
+            return undefined;
+    }
+    const text = strip(ascii, C_SPACE);
+    // An underscore only between two digits, in any part of the number.
+    if (/(?:^|[^0-9])_|_(?![0-9])/.test(text))
+        return undefined;
+    return text.replace(/_/g, '');
+}
+/** A loop, not a regex: a regex anchored at the end goes quadratic on a long run of spaces. */
+function strip(s, space) {
+    let start = 0;
+    let end = s.length;
+    while (start < end && space.test(s[start]))
+        start++;
+    while (end > start && space.test(s[end - 1]))
+        end--;
+    return s.slice(start, end);
+}
+
+;// CONCATENATED MODULE: ./src/stages/score/python/values.ts
+/**
+ * Python's view of answer values, for scoring as SWE-Flux's Python scorer
+ * does: `json.loads` (integers of any size, NaN and Infinity),
+ * `ast.literal_eval` (quotes of both kinds, tuples, sets, True/False/None),
+ * `float()` and `int()` of a string, `math.isclose` and `==`.
  *
- * Exit codes: 0 pass, 1 gate failed, 2 bad usage/config/instance,
- * 3 infrastructure unavailable (Docker engine, model endpoint), 4 inconclusive
- * (with `--on-inconclusive neutral`, the default).
+ * Values: null, boolean, number (a float, or an int that fits one exactly),
+ * bigint (an int that does not), string, arrays (lists), PyTuple, PySet,
+ * PyOpaque (bytes, complex, Ellipsis: equal only to themselves) and
+ * dictionaries as plain objects with own keys; a key that is not a string
+ * becomes `\u0000py:<repr>`, which no JSON key can equal.
  */
-const ExitCode = {
-    Pass: 0,
-    GateFailed: 1,
-    Usage: 2,
-    Infrastructure: 3,
-    /** The gate could not decide (too few items, too much missing, a drop not ruled out). */
-    Inconclusive: 4,
-    /** Interrupted by SIGINT/SIGTERM: what was obtained is kept, marked incomplete. */
-    Interrupted: 130,
-};
-/** An option as `door` spells it in an error: `--endpoint` (CLI) or `input endpoint` (Action). */
-function optionName(name, door) {
-    return door === 'cli' ? `--${name}` : `input ${name}`;
-}
-/** Base class: a message for humans and the exit code it maps to. */
-class TracegateError extends Error {
-    /** The message with its options named as `door` spells them; `message` is the CLI's. */
-    messageFor(_door) {
-        return this.message;
+class PyTuple {
+    items;
+    constructor(items) {
+        this.items = items;
     }
 }
-/** Bad flags, inputs or configuration. */
-class UsageError extends TracegateError {
-    exitCode = ExitCode.Usage;
-    constructor(message) {
-        super(message);
-        this.name = 'UsageError';
+class PySet {
+    items;
+    constructor(items) {
+        this.items = items;
     }
 }
-/** A malformed instance or environment file; names the file and the field. */
-class InstanceError extends TracegateError {
-    file;
-    exitCode = ExitCode.Usage;
-    constructor(file, message) {
-        super(`${file}: ${message}`);
-        this.file = file;
-        this.name = 'InstanceError';
+class PyOpaque {
+    repr;
+    constructor(repr) {
+        this.repr = repr;
     }
 }
-/** No Docker engine reachable (and no cached oracle to fall back on). */
-class DockerUnavailableError extends TracegateError {
-    exitCode = ExitCode.Infrastructure;
-    constructor(detail, remote) {
-        super(remote
-            ? `The Docker engine at DOCKER_HOST=${remote.host} did not answer (${detail}). Check that the ` +
-                'engine listens there and this machine can reach it' +
-                (remote.tls
-                    ? "; with TLS, that DOCKER_CERT_PATH holds ca.pem (the CA that signed the engine's " +
-                        "certificate, issued for this address) and this client's cert.pem and key.pem, " +
-                        'signed by the CA the engine trusts (--tlscacert)'
-                    : '; a TLS engine needs DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH') +
-                '. Or unset DOCKER_HOST to use the local engine.'
-            : `No Docker engine reachable (${detail}). Start one (e.g. \`sudo systemctl start docker\`, ` +
-                'or run scripts/ensure-docker.sh), point DOCKER_HOST at it, or pass --backend local ' +
-                'to harvest in a virtualenv on this host.');
-        this.name = 'DockerUnavailableError';
-    }
+function isDict(v) {
+    return (typeof v === 'object' &&
+        v !== null &&
+        !Array.isArray(v) &&
+        !(v instanceof PyTuple) &&
+        !(v instanceof PySet) &&
+        !(v instanceof PyOpaque));
 }
-/** A harvest step failed for infrastructure reasons (image build, container). */
-class HarvestError extends TracegateError {
-    exitCode = ExitCode.Infrastructure;
-    constructor(message) {
-        super(message);
-        this.name = 'HarvestError';
-    }
+function hasKey(dict, key) {
+    return Object.prototype.hasOwnProperty.call(dict, key);
 }
-/** The model endpoint could not be reached or kept failing after retries. */
-class EndpointUnavailableError extends TracegateError {
-    endpoint;
-    detail;
-    resultsAt;
-    exitCode = ExitCode.Infrastructure;
-    constructor(endpoint, detail, resultsAt = 'the results file') {
-        super('');
-        this.endpoint = endpoint;
-        this.detail = detail;
-        this.resultsAt = resultsAt;
-        this.message = this.messageFor('cli');
-        this.name = 'EndpointUnavailableError';
-    }
-    messageFor(door) {
-        return (`Model endpoint ${this.endpoint} is unavailable: ${this.detail}. Check that the server is running ` +
-            `and that ${optionName('endpoint', door)} is its API base URL (e.g. http://127.0.0.1:8000/v1). ` +
-            `Answers obtained so far were kept in ${this.resultsAt}.`);
-    }
+/** Sets a dict entry as an own property. */
+function setKey(dict, key, value) {
+    // defineProperty: a key named __proto__ is a key like any other.
+    Object.defineProperty(dict, key, { value, enumerable: true, writable: true, configurable: true });
 }
-/** Exit code for any thrown value: ours carry one, anything else is a bug (2 would lie). */
-function exitCodeOf(error) {
-    return error instanceof TracegateError ? error.exitCode : ExitCode.Infrastructure;
-}
-/** What to tell the user of `door` about any thrown value. */
-function messageOf(error, door = 'cli') {
-    if (error instanceof TracegateError)
-        return error.messageFor(door);
-    return error instanceof Error ? error.message : String(error);
-}
-/** The endpoint answered but refused the request itself (unknown model, bad key): fix the config. */
-class EndpointRejectedError extends TracegateError {
-    endpoint;
-    serverMessage;
-    resultsAt;
-    exitCode = ExitCode.Usage;
-    constructor(endpoint, serverMessage, resultsAt = 'the results file') {
-        super('');
-        this.endpoint = endpoint;
-        this.serverMessage = serverMessage;
-        this.resultsAt = resultsAt;
-        this.message = this.messageFor('cli');
-        this.name = 'EndpointRejectedError';
-    }
-    messageFor(door) {
-        return (
-        // The server's own sentence usually ends with its full stop already.
-        `Model endpoint ${this.endpoint} rejected the request: ${this.serverMessage.replace(/\.$/, '')}. ` +
-            `Check ${optionName('model', door)} and the API key. ` +
-            `Answers obtained so far were kept in ${this.resultsAt}.`);
-    }
-}
-/** The run was interrupted (Ctrl-C, SIGTERM); its results say they are incomplete. */
-/**
- * A baseline should exist but could not be looked up: the commit graph or
- * the history could not be read (an API error, the network). The gate's
- * verdict is then `baseline-unavailable`, never a pass.
- */
-class BaselineUnavailableError extends TracegateError {
-    detail;
-    exitCode = ExitCode.Infrastructure;
-    constructor(detail) {
-        super(`the baseline could not be looked up: ${detail}`);
-        this.detail = detail;
-        this.name = 'BaselineUnavailableError';
-    }
-}
-class InterruptedError extends TracegateError {
-    exitCode = ExitCode.Interrupted;
-    /** `kept`: what was kept and what a rerun does, when the caller knows better than "the answers". */
-    constructor(signal, resultsAt, kept) {
-        super(`Interrupted by ${signal}: containers and temporary files were removed; ` +
-            (kept ??
-                `the answers obtained so far are in ${resultsAt}, marked incomplete with the instances still missing.`));
-        this.name = 'InterruptedError';
-    }
+/** Python's `isinstance(x, (int, float)) and not isinstance(x, bool)`. */
+function isPyNumber(v) {
+    return typeof v === 'number' || typeof v === 'bigint';
 }
 
-;// CONCATENATED MODULE: ./src/adapters/backends/auto.ts
+;// CONCATENATED MODULE: ./src/stages/score/python/equality.ts
+/** Python's `==` and hashability for the values of values.ts. */
 
-/**
- * Docker where it can (an engine answers and the environment's image can be
- * had), else the local backend for that environment, with a loud notice.
- */
-class AutoBackend {
-    docker;
-    makeLocal;
-    warn;
-    name = 'auto';
-    dockerUp;
-    localBackend;
-    constructor(docker, makeLocal, warn) {
-        this.docker = docker;
-        this.makeLocal = makeLocal;
-        this.warn = warn;
+
+function numericPair(a, b) {
+    const num = (v) => typeof v === 'boolean' ? (v ? 1 : 0) : isPyNumber(v) ? v : undefined;
+    const [x, y] = [num(a), num(b)];
+    return x === undefined || y === undefined ? undefined : [x, y];
+}
+/** Python's `a == b` for these values (True == 1 == 1.0; ints and floats compared exactly). */
+function pyEquals(a, b) {
+    const numbers = numericPair(a, b);
+    if (numbers) {
+        const [x, y] = numbers;
+        if (typeof x === 'number' && typeof y === 'number')
+            return x === y;
+        const [ix, iy] = [integral(x), integral(y)];
+        return ix !== undefined && iy !== undefined && ix === iy;
     }
-    get local() {
-        this.localBackend ??= this.makeLocal();
-        return this.localBackend;
+    if (a === null || b === null)
+        return a === b;
+    if (typeof a === 'string' || typeof b === 'string')
+        return a === b;
+    if (Array.isArray(a) || Array.isArray(b)) {
+        return Array.isArray(a) && Array.isArray(b) && sameItems(a, b);
     }
-    async ensureAvailable() {
-        try {
-            await this.docker.ensureAvailable();
-            this.dockerUp = true;
-        }
-        catch (error) {
-            this.dockerUp = false;
-            this.warn(`${messageOf(error).split('.')[0]}. Harvesting in a local virtualenv instead: ` +
-                "the instances' tests run on this host WITHOUT container isolation.");
-            await this.local.ensureAvailable();
+    if (a instanceof PyTuple || b instanceof PyTuple) {
+        return a instanceof PyTuple && b instanceof PyTuple && sameItems(a.items, b.items);
+    }
+    if (a instanceof PySet || b instanceof PySet) {
+        return a instanceof PySet && b instanceof PySet && sameMembers(a.items, b.items);
+    }
+    if (a instanceof PyOpaque || b instanceof PyOpaque) {
+        return a instanceof PyOpaque && b instanceof PyOpaque && a.repr === b.repr;
+    }
+    if (isDict(a) && isDict(b)) {
+        const keys = Object.keys(a);
+        return (keys.length === Object.keys(b).length &&
+            keys.every((k) => hasKey(b, k) && pyEquals(a[k], b[k])));
+    }
+    return false;
+}
+function sameItems(a, b) {
+    return a.length === b.length && a.every((x, i) => pyEquals(x, b[i]));
+}
+function sameMembers(a, b) {
+    return a.length === b.length && a.every((x) => b.some((y) => pyEquals(x, y)));
+}
+/** Whether Python could hash the value (a set member, a dict key): no lists, sets or dicts inside. */
+function hashable(v) {
+    if (Array.isArray(v) || v instanceof PySet || isDict(v))
+        return false;
+    if (v instanceof PyTuple)
+        return v.items.every(hashable);
+    return true;
+}
+
+;// CONCATENATED MODULE: ./src/stages/score/python/cursor.ts
+/** The position in a text that the json and literal readers share, and how they refuse. */
+/** Thrown where Python would raise; the public readers turn it into undefined. */
+class Refused extends Error {
+}
+/** How deeply containers may nest before a reader refuses (Python's own limit is recursion). */
+const MAX_DEPTH = 64;
+class Cursor {
+    text;
+    mode;
+    i = 0;
+    constructor(text, mode) {
+        this.text = text;
+        this.mode = mode;
+    }
+    fail() {
+        throw new Refused();
+    }
+    /** Skips whitespace; in python mode also line continuations and comments. */
+    ws() {
+        const t = this.text;
+        for (;;) {
+            while (this.i < t.length && /[ \t\n\r\f\v]/.test(t[this.i]))
+                this.i++;
+            if (this.mode === 'python' && t[this.i] === '\\' && t[this.i + 1] === '\n')
+                this.i += 2;
+            else if (this.mode === 'python' && t[this.i] === '#') {
+                while (this.i < t.length && t[this.i] !== '\n')
+                    this.i++;
+            }
+            else
+                return;
         }
     }
-    async runtime(recipe, source) {
-        if (this.dockerUp) {
-            try {
-                return await this.docker.runtime(recipe, source);
-            }
-            catch (error) {
-                if (recipe.image)
-                    throw error;
-                this.warn(`Environment "${recipe.name}": ${messageOf(error)} Harvesting it in a local virtualenv instead: ` +
-                    'its tests run on this host WITHOUT container isolation.');
-            }
-        }
-        return this.local.runtime(recipe, source);
+    end() {
+        this.ws();
+        if (this.i !== this.text.length)
+            this.fail();
     }
-    async prepare(env) {
-        const backend = env.runtime.backend === 'docker' ? this.docker : this.local;
-        await backend.prepare?.(env);
-    }
-    run(job) {
-        return job.environment.runtime.backend === 'docker'
-            ? this.docker.run(job)
-            : this.local.run(job);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/backends/sandbox-policy.ts
-/** Where the tracer, the plan, the instances and the scratch space appear in a harvest container. */
-const MOUNT = {
-    tracer: '/tg/tracer',
-    plan: '/tg/plan',
-    instances: '/tg/instances',
-    work: '/tg/work',
-};
-/** First uid of the per-group test users (the driver setuid()s each group's tests to its own). */
-const TEST_UID_BASE = 20000;
-const DEFAULT_LIMITS = {
-    memoryBytes: 2 * 1024 ** 3,
-    pids: 512,
-    tmpfsSize: '512m',
-};
-/**
- * The sandbox every harvest container runs in (and the tracer's own
- * container tests use): no network, a read-only root, every capability
- * dropped except what the driver needs to run each group's tests as their
- * own uid, clean up after them and kill what they leave behind; no new
- * privileges; memory, pids and scratch space bounded. The tests themselves
- * run unprivileged (uid ≥ TEST_UID_BASE) with no capabilities at all.
- */
-function sandboxHostConfig(
-/** Host paths bound in: none for a harvest (its files come through the API); the tracer's own tests use them. */
-binds, limits = DEFAULT_LIMITS, volumes = []) {
-    return {
-        Binds: binds,
-        ...(volumes.length
-            ? {
-                Mounts: volumes.map((target) => ({
-                    Type: 'volume',
-                    Source: '',
-                    Target: target,
-                })),
-            }
-            : {}),
-        NetworkMode: 'none',
-        CapDrop: ['ALL'],
-        CapAdd: ['SETUID', 'SETGID', 'CHOWN', 'FOWNER', 'DAC_OVERRIDE', 'KILL'],
-        SecurityOpt: ['no-new-privileges'],
-        ReadonlyRootfs: true,
-        Tmpfs: {
-            '/tmp': `rw,exec,nosuid,nodev,size=${limits.tmpfsSize}`,
-            [MOUNT.work]: `rw,exec,nosuid,nodev,size=${limits.tmpfsSize}`,
-        },
-        Memory: limits.memoryBytes,
-        MemorySwap: limits.memoryBytes,
-        PidsLimit: limits.pids,
-    };
-}
-/** The container settings around the host config: root driver, no network, no TTY. */
-function sandboxContainer(image, cmd, hostConfig, labels) {
-    return {
-        Image: image,
-        Cmd: cmd,
-        User: '0:0',
-        WorkingDir: '/tmp',
-        Env: ['PYTHONDONTWRITEBYTECODE=1', 'HOME=/tmp', 'PYTHONHASHSEED=0', 'LANG=C.UTF-8'],
-        Tty: false,
-        OpenStdin: false,
-        Labels: labels,
-        NetworkDisabled: true,
-        HostConfig: hostConfig,
-    };
-}
-
-// EXTERNAL MODULE: ./node_modules/dockerode/lib/docker.js
-var lib_docker = __nccwpck_require__(9040);
-var docker_default = /*#__PURE__*/__nccwpck_require__.n(lib_docker);
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: external "node:stream/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
-;// CONCATENATED MODULE: ./src/adapters/backends/docker/container-client.ts
-/**
- * The container seam, as testcontainers' `ContainerClient`: the only file
- * that imports dockerode. Everything the Docker backend asks of an engine —
- * ping, containers (create, attach, start, wait, kill, remove, list) and
- * images (inspect, pull, build) — goes through `ContainerClient`.
- */
-
-
-
-
-/** The engine ran a build and it failed (a step's error, with the engine's message). */
-class ImageBuildError extends Error {
-    constructor(message) {
-        super(message);
-        this.name = 'ImageBuildError';
-    }
-}
-/** A `repository:tag` split at the tag's colon (a registry's port colon is not a tag). */
-function splitName(name) {
-    const at = name.lastIndexOf(':');
-    return at > name.lastIndexOf('/')
-        ? { repo: name.slice(0, at), tag: name.slice(at + 1) }
-        : { repo: name, tag: 'latest' };
-}
-/** The engine at DOCKER_HOST or the local socket (or the dockerode client given). */
-class DockerodeClient {
-    docker;
-    constructor(docker) {
-        this.docker = docker ?? new (docker_default())();
-    }
-    async ping() {
-        await this.docker.ping();
-    }
-    async create(spec) {
-        return new DockerodeContainer(await engine(() => this.docker.createContainer(spec)));
-    }
-    async listByLabel(label) {
-        const listed = await this.docker
-            .listContainers({ all: true, filters: { label: [label] } })
-            .catch(() => []);
-        return listed.map((info) => ({ id: info.Id, labels: info.Labels ?? {} }));
-    }
-    async remove(id) {
-        await this.docker.getContainer(id).remove({ force: true, v: true });
-    }
-    async imageId(ref) {
-        const { Id } = await this.docker.getImage(ref).inspect();
-        return Id;
-    }
-    async imageExists(ref) {
-        try {
-            await this.docker.getImage(ref).inspect();
+    eat(s) {
+        this.ws();
+        if (this.text.startsWith(s, this.i)) {
+            this.i += s.length;
             return true;
         }
-        catch {
-            return false;
+        return false;
+    }
+    /** Consumes the first of `words` at the cursor (one not followed by a word character when `whole`). */
+    word(words, whole) {
+        const t = this.text;
+        for (const [word, value] of words) {
+            if (t.startsWith(word, this.i) && !(whole && /\w/.test(t[this.i + word.length] ?? ''))) {
+                this.i += word.length;
+                return { value };
+            }
         }
-    }
-    async tag(ref, name) {
-        await this.docker.getImage(ref).tag(splitName(name));
-    }
-    async push(name, auth) {
-        const { repo, tag } = splitName(name);
-        const stream = await this.docker
-            .getImage(repo)
-            .push({ tag, ...(auth ? { authconfig: auth } : {}) });
-        await new Promise((resolve, reject) => {
-            this.docker.modem.followProgress(stream, (error, output) => {
-                // A refused push is a progress message with `error`, not a failed stream.
-                const refused = (output ?? []).find((m) => typeof m?.error === 'string');
-                if (error || refused)
-                    reject(error ?? new Error(refused.error));
-                else
-                    resolve();
-            });
-        });
-    }
-    async pull(ref, timeoutMs = 120_000, auth) {
-        try {
-            const stream = await this.docker.pull(ref, auth ? { authconfig: auth } : {});
-            await new Promise((resolve, reject) => {
-                const timer = setTimeout(() => reject(new Error(`no answer in ${timeoutMs / 1000}s`)), timeoutMs);
-                this.docker.modem.followProgress(stream, (error) => {
-                    clearTimeout(timer);
-                    if (error)
-                        reject(error);
-                    else
-                        resolve();
-                });
-            });
-            return { ok: true };
-        }
-        catch (error) {
-            // The engine's message ends with the cause ("…: no such host"); the URL before it is noise.
-            const message = error.message
-                .split('\n')[0]
-                .replace(/^\(HTTP code \d+\) [\w ]+ - /, '')
-                .trim();
-            return { ok: false, reason: message.split(': ').at(-1) || message };
-        }
-    }
-    async build(context, src, tag) {
-        const stream = await this.docker.buildImage({ context, src }, { t: tag, networkmode: 'none', rm: true, forcerm: true });
-        await new Promise((resolve, reject) => {
-            this.docker.modem.followProgress(stream, (error, output) => {
-                const failed = output?.find((o) => o.error);
-                if (error || failed)
-                    reject(new ImageBuildError(String(error?.message ?? failed?.errorDetail?.message ?? failed?.error)));
-                else
-                    resolve();
-            });
-        });
-    }
-    async imageLayers(ref) {
-        const { RootFS } = await this.docker.getImage(ref).inspect();
-        return RootFS?.Layers ?? [];
-    }
-    async saveImage(ref, file) {
-        const stream = await this.docker.getImage(ref).get();
-        await (0,promises_namespaceObject.pipeline)(stream, (0,external_node_fs_namespaceObject.createWriteStream)(file));
-    }
-    async loadImage(file) {
-        const stream = await this.docker.loadImage((0,external_node_fs_namespaceObject.createReadStream)(file), { quiet: true });
-        await followed(this.docker, stream);
-    }
-}
-/** Waits for an engine's progress stream; rejects with the first error it reports. */
-function followed(docker, stream) {
-    return new Promise((resolve, reject) => {
-        docker.modem.followProgress(stream, (error, output) => {
-            const failed = output?.find((o) => o.error);
-            if (error || failed)
-                reject(new Error(String(error?.message ?? failed?.errorDetail?.message ?? failed?.error)));
-            else
-                resolve();
-        });
-    });
-}
-class DockerodeContainer {
-    container;
-    constructor(container) {
-        this.container = container;
-    }
-    async putArchive(tar, path) {
-        await engine(() => this.container.putArchive(tar, { path }));
-    }
-    async attach(stdout, stderr) {
-        const stream = await engine(() => this.container.attach({ stream: true, stdout: true, stderr: true }));
-        this.container.modem.demuxStream(stream, stdout, stderr);
-        return {
-            ended: new Promise((resolve) => stream.on('end', resolve)),
-            detach: () => stream.destroy?.(),
-        };
-    }
-    async start() {
-        await engine(() => this.container.start());
-    }
-    async wait(timeoutMs, onTimeout, lost) {
-        // One timer, cleared whichever way the race ends (a pending timer would keep
-        // the process alive after a lost engine).
-        let timer;
-        const timeout = new Promise((_, reject) => {
-            timer = setTimeout(() => reject(onTimeout()), timeoutMs);
-        });
-        try {
-            const result = (await Promise.race([engine(() => this.container.wait()), timeout, lost]));
-            return result.StatusCode;
-        }
-        finally {
-            clearTimeout(timer);
-        }
-    }
-    async kill() {
-        await this.container.kill().catch(() => { });
-    }
-    async remove() {
-        await this.container.remove({ force: true, v: true }).catch(() => { });
-    }
-}
-const ENGINE_GONE = /ECONNREFUSED|ENOENT|EPIPE|ECONNRESET|socket hang up|connect E/i;
-/** An engine call; a lost connection becomes DockerUnavailableError, not a raw socket error. */
-async function engine(call) {
-    try {
-        return await call();
-    }
-    catch (error) {
-        const message = error.message ?? String(error);
-        if (ENGINE_GONE.test(message) || ENGINE_GONE.test(String(error.code)))
-            throw new DockerUnavailableError(`lost the connection to the Docker engine (${message})`);
-        throw error;
-    }
-}
-
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: ./src/adapters/backends/temp-dirs.ts
-/**
- * The host temp directories a harvest makes (a plan, a build context, a
- * local run, a SWE-Flux harness view), named with the process's pid so that a later run can tell
- * those a killed process left behind (SIGKILL never runs the cleanups) and
- * remove them: the same rule as the containers' sweep (docker/engine.ts).
- */
-
-
-
-const KINDS = ['plan', 'build', 'local', 'view'];
-const OWNED = new RegExp(`^tracegate-(${KINDS.join('|')})-(\\d+)-`);
-/** A fresh `tracegate-<kind>-<pid>-XXXXXX` directory in the temp dir. */
-function ownedTempDir(kind) {
-    return (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), `tracegate-${kind}-${process.pid}-`));
-}
-/** Whether a process with this pid is running (one of another user counts). */
-function alive(pid) {
-    try {
-        process.kill(pid, 0);
-        return true;
-    }
-    catch (error) {
-        return error.code === 'EPERM';
-    }
-}
-/** Removes the temp directories of tracegate processes that are gone; how many. */
-function sweepTempDirs(dir = (0,external_node_os_namespaceObject.tmpdir)()) {
-    let removed = 0;
-    let names;
-    try {
-        names = (0,external_node_fs_namespaceObject.readdirSync)(dir);
-    }
-    catch {
-        return 0;
-    }
-    for (const name of names) {
-        const pid = Number(OWNED.exec(name)?.[2]);
-        if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || alive(pid))
-            continue;
-        try {
-            (0,external_node_fs_namespaceObject.rmSync)((0,external_node_path_namespaceObject.join)(dir, name), { recursive: true, force: true });
-            removed++;
-        }
-        catch {
-            // another user's, or going away already: not ours to insist on
-        }
-    }
-    return removed;
-}
-
-;// CONCATENATED MODULE: ./src/adapters/backends/docker/engine.ts
-/**
- * The Docker engine's availability: a ping before the first job (and a sweep
- * of what a killed run left behind), and a watch while a container runs.
- */
-
-
-
-
-/** Throws DockerUnavailableError unless the engine answers; then removes what killed runs left. */
-async function ensureEngine(client, log, 
-/** The engine the `docker-host` option names (else DOCKER_HOST's, or the local socket). */
-host) {
-    try {
-        await withTimeout(client.ping(), 10_000, 'ping timed out');
-    }
-    catch (error) {
-        throw new DockerUnavailableError(error.message, remoteHost(host));
-    }
-    await sweep(client, log);
-}
-/** The labels that let a later run know a container as this process's. */
-function ownerLabels() {
-    return { 'tracegate.host': (0,external_node_os_namespaceObject.hostname)(), 'tracegate.pid': String(process.pid) };
-}
-/**
- * Removes containers a killed tracegate process left behind (SIGKILL,
- * a lost engine): those labelled with this host whose process is gone.
- */
-async function sweep(client, log) {
-    const left = await client.listByLabel(`tracegate.host=${(0,external_node_os_namespaceObject.hostname)()}`);
-    let removed = 0;
-    for (const info of left) {
-        const pid = Number(info.labels['tracegate.pid']);
-        if (!Number.isInteger(pid) || pid <= 0 || alive(pid))
-            continue;
-        await client
-            .remove(info.id)
-            .then(() => removed++)
-            .catch(() => { });
-    }
-    if (removed)
-        log(`Removed ${removed} container(s) left by an interrupted run`);
-    const dirs = sweepTempDirs();
-    if (dirs)
-        log(`Removed ${dirs} temp director(ies) left by an interrupted run`);
-}
-/**
- * The engine's ping within `ms`, measured in time the process could listen: when the event loop was
- * busy past `ms` (a long synchronous step on a loaded machine), the reply may be waiting unread as the
- * timer fires, so the poll phase gets one turn (setImmediate runs after it) before the ping is called
- * unanswered. A dead engine still fails at once (ENOENT, ECONNREFUSED).
- */
-async function pingWithin(client, ms) {
-    let settled = false;
-    const ping = client.ping().finally(() => (settled = true));
-    ping.catch(() => { });
-    let timer;
-    const late = new Promise((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
-    try {
-        if ((await Promise.race([ping, late])) !== 'late')
-            return;
-    }
-    finally {
-        clearTimeout(timer);
-    }
-    await new Promise((resolve) => setImmediate(resolve));
-    if (!settled)
-        throw new HarvestError('no answer');
-    await ping;
-}
-/** Rejects within ~2 intervals of the engine going away (a wait would hang until its timeout). */
-function watchEngine(client, every) {
-    let misses = 0;
-    let timer;
-    let stopped = false;
-    const lost = new Promise((_, reject) => {
-        const tick = () => {
-            if (stopped)
-                return;
-            pingWithin(client, every).then(() => {
-                misses = 0;
-                timer = setTimeout(tick, every);
-            }, (error) => {
-                if (stopped)
-                    return;
-                if (++misses >= 2)
-                    reject(new DockerUnavailableError(`lost the connection to the Docker engine while a harvest container ran: ${error.message}`));
-                else
-                    timer = setTimeout(tick, every);
-            });
-        };
-        timer = setTimeout(tick, every);
-    });
-    lost.catch(() => { });
-    return {
-        lost,
-        stop: () => {
-            stopped = true;
-            clearTimeout(timer);
-        },
-    };
-}
-/** True while a process with this pid exists on this host. */
-async function withTimeout(promise, ms, message) {
-    let timer;
-    try {
-        return await Promise.race([
-            promise,
-            new Promise((_, reject) => {
-                timer = setTimeout(() => reject(new HarvestError(message)), ms);
-            }),
-        ]);
-    }
-    finally {
-        clearTimeout(timer);
-    }
-}
-/**
- * A client of the engine at `host` (the `docker-host` option), read as DOCKER_HOST would be, with
- * TLS material from DOCKER_TLS_VERIFY / DOCKER_CERT_PATH; its failures name it.
- */
-function dockerAt(host) {
-    const saved = process.env.DOCKER_HOST;
-    process.env.DOCKER_HOST = host;
-    try {
-        return new (docker_default())();
-    }
-    finally {
-        if (saved === undefined)
-            delete process.env.DOCKER_HOST;
-        else
-            process.env.DOCKER_HOST = saved;
-    }
-}
-/** The remote engine DOCKER_HOST names (tcp:// or ssh://), if any: its failures say what to check. */
-function remoteHost(named) {
-    const host = named ?? process.env.DOCKER_HOST;
-    if (!host || /^(unix|npipe):/.test(host))
-        return undefined;
-    return { host, tls: process.env.DOCKER_TLS_VERIFY === '1' || !!process.env.DOCKER_CERT_PATH };
-}
-
-;// CONCATENATED MODULE: external "node:stream"
-const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
-;// CONCATENATED MODULE: external "node:zlib"
-const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
-// EXTERNAL MODULE: external "node:child_process"
-var external_node_child_process_ = __nccwpck_require__(1421);
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
-;// CONCATENATED MODULE: ./src/util/hash.ts
-
-/** JSON with object keys sorted at every level: the canonical form we hash. */
-function canonicalJson(value) {
-    return JSON.stringify(value, (_key, v) => v && typeof v === 'object' && !Array.isArray(v)
-        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
-        : v);
-}
-function sha256(...parts) {
-    const hash = (0,external_node_crypto_namespaceObject.createHash)('sha256');
-    for (const part of parts) {
-        hash.update(part);
-        hash.update('\0');
-    }
-    return hash.digest('hex');
-}
-
-;// CONCATENATED MODULE: ./src/adapters/environments/wheels.ts
-
-
-
-const run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
-/** Linux wheel platforms a Debian bookworm/trixie image accepts, newest first. */
-function platformArgs() {
-    const arch = process.arch === 'arm64' ? 'aarch64' : 'x86_64';
-    const tags = [
-        'manylinux_2_36',
-        'manylinux_2_34',
-        'manylinux_2_31',
-        'manylinux_2_28',
-        'manylinux2014',
-        'manylinux_2_17',
-    ];
-    return tags.flatMap((tag) => ['--platform', `${tag}_${arch}`]);
-}
-/**
- * Downloads pinned wheels on the host (which reaches the package index) so
- * that nothing is fetched from inside a container. The recipe is complete by
- * contract, hence --no-deps; binary wheels only, for the recipe's
- * interpreter, so the image never compiles anything. `--retries 0`: an index
- * that does not answer is skipped at once for the next configured one
- * (pip's default backs off for seconds per package).
- */
-async function downloadWheels(env, dest, python = 'python3') {
-    if (!env.packages.length)
-        return;
-    const version = env.python.replace('.', '');
-    const args = [
-        '-m',
-        'pip',
-        'download',
-        '--quiet',
-        '--retries',
-        '0',
-        '--disable-pip-version-check',
-        '--no-deps',
-        '--only-binary=:all:',
-        '--python-version',
-        env.python,
-        '--implementation',
-        'cp',
-        '--abi',
-        `cp${version}`,
-        '--abi',
-        'abi3',
-        '--abi',
-        'none',
-        ...platformArgs(),
-        '--dest',
-        dest,
-        ...env.packages,
-    ];
-    try {
-        await run(python, args, { maxBuffer: 16 * 1024 * 1024 });
-    }
-    catch (error) {
-        const stderr = String(error.stderr ?? '')
-            .split('\n')
-            .filter((line) => line.startsWith('ERROR'))
-            .join(' ');
-        throw new HarvestError(`Environment "${env.name}": could not download its wheels with pip (${stderr || error.message}). ` +
-            'Check that every package is pinned to a version your package index has, with a wheel for ' +
-            `Python ${env.python}.`);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/stores/read-file.ts
-
-/** A file the host would not read: what it is instead, or how much too large. */
-class UnreadableFileError extends Error {
-    path;
-    why;
-    constructor(path, why) {
-        super(`${path} ${why}`);
-        this.path = path;
-        this.why = why;
-        this.name = 'UnreadableFileError';
-    }
-}
-function kindOf(stats) {
-    if (stats.isDirectory())
-        return 'a directory';
-    if (stats.isFIFO())
-        return 'a named pipe';
-    if (stats.isCharacterDevice() || stats.isBlockDevice())
-        return 'a device';
-    if (stats.isSocket())
-        return 'a socket';
-    return 'not a regular file';
-}
-/**
- * `path`'s text (UTF-8) if it is a regular file of at most `maxBytes`;
- * otherwise UnreadableFileError saying what it is. Opened non-blocking (a
- * named pipe never hangs the run) and checked on the open descriptor (what
- * is read is what was checked); a file that grows past the bound while read
- * is refused. ENOENT and other errors of the open propagate as they are.
- */
-function readRegularFile(path, options) {
-    return readRegularBytes(path, options).toString('utf8');
-}
-/** readRegularFile's bytes, undecoded. */
-function readRegularBytes(path, options) {
-    const { fd, stats } = openRegular(path, options.follow);
-    try {
-        if (options.singleLink && stats.nlink > 1)
-            throw new UnreadableFileError(path, `is a file with ${stats.nlink} hard links (another name of it may be elsewhere: copy it in instead of linking it)`);
-        if (stats.size > options.maxBytes)
-            throw new UnreadableFileError(path, `is ${stats.size} bytes, over the ${options.maxBytes} read at most`);
-        // One byte more than it holds: reading it means the file grew after it was checked.
-        const buffer = Buffer.alloc(stats.size + 1);
-        const size = readAt(fd, buffer, 0);
-        if (size > stats.size)
-            throw new UnreadableFileError(path, 'grew while it was read');
-        return buffer.subarray(0, size);
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
-}
-/**
- * The `length` bytes at `offset` of `path` (a line of a log, where an index
- * says it is), opened and checked as readRegularBytes does, a link never
- * followed; undefined when the file is gone, is not a regular file, or ends
- * before them.
- */
-function readRegularRange(path, offset, length) {
-    let fd;
-    try {
-        ({ fd } = openRegular(path, false));
-    }
-    catch {
         return undefined;
     }
-    try {
-        const buffer = Buffer.alloc(length);
-        return readAt(fd, buffer, offset) === length ? buffer : undefined;
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
 }
-/**
- * `path` opened for reading, non-blocking (a named pipe never hangs the run),
- * if it is a regular file (checked on the descriptor: what is read is what
- * was checked); else UnreadableFileError saying what it is.
- */
-function openRegular(path, follow) {
-    let fd;
+/** The read value, or undefined where the reader refused (or a number was out of range). */
+function readOrUndefined(read) {
     try {
-        fd = (0,external_node_fs_namespaceObject.openSync)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK | (follow ? 0 : external_node_fs_namespaceObject.constants.O_NOFOLLOW));
+        return read();
     }
     catch (error) {
-        if (error.code === 'ELOOP')
-            throw new UnreadableFileError(path, 'is a symbolic link, which is not followed here');
-        throw error;
-    }
-    try {
-        const stats = (0,external_node_fs_namespaceObject.fstatSync)(fd);
-        if (stats.isFile())
-            return { fd, stats };
-        throw new UnreadableFileError(path, `is ${kindOf(stats)}`);
-    }
-    catch (error) {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-        throw error;
-    }
-}
-/** Fills `buffer` from `offset` of the open file, up to its end; the bytes read. */
-function readAt(fd, buffer, offset) {
-    let size = 0;
-    for (let n = 1; n > 0 && size < buffer.length; size += n)
-        n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, size, buffer.length - size, offset + size);
-    return size;
-}
-
-;// CONCATENATED MODULE: ./src/adapters/stores/atomic.ts
-
-
-
-/** A write failed (disk full, read-only, no permission); names the path and the fix. */
-class StoreWriteError extends TracegateError {
-    path;
-    exitCode = ExitCode.Infrastructure;
-    constructor(path, cause) {
-        const why = {
-            ENOSPC: 'the disk is full: free space or point the directory elsewhere',
-            EDQUOT: 'the disk quota is exhausted: free space or point the directory elsewhere',
-            EROFS: 'the file system is read-only: point the directory at a writable place',
-            EACCES: 'permission denied: make it writable or point the directory elsewhere',
-            EPERM: 'permission denied: make it writable or point the directory elsewhere',
-            ENOENT: 'a directory cannot be created there: point the directory elsewhere',
-        };
-        super(`Could not write ${path}: ${why[cause.code ?? ''] ?? cause.message}.`);
-        this.path = path;
-        this.name = 'StoreWriteError';
-    }
-}
-/**
- * The real reason of a failed write: a recursive mkdir on a read-only file
- * system reports ENOENT, so the nearest existing ancestor is asked too.
- */
-function diagnose(path, error) {
-    if (error.code !== 'ENOENT')
-        return error;
-    for (let dir = (0,external_node_path_namespaceObject.dirname)(path); dir !== (0,external_node_path_namespaceObject.dirname)(dir); dir = (0,external_node_path_namespaceObject.dirname)(dir)) {
-        if (!(0,external_node_fs_namespaceObject.existsSync)(dir))
-            continue;
-        try {
-            (0,external_node_fs_namespaceObject.accessSync)(dir, external_node_fs_namespaceObject.constants.W_OK);
-        }
-        catch (probe) {
-            return probe;
-        }
-        break;
-    }
-    return error;
-}
-/** Wraps a file-system write so its failure names the path (never a raw ENOSPC). */
-function writing(path, write) {
-    try {
-        return write();
-    }
-    catch (error) {
-        if (error instanceof StoreWriteError)
-            throw error;
-        throw new StoreWriteError(path, diagnose(path, error));
-    }
-}
-let counter = 0;
-/** Write-then-rename: a reader sees the old file or the new one, never half of one. */
-function writeFileAtomic(path, data) {
-    const tmp = `${path}.${process.pid}.${++counter}.tmp`;
-    writing(path, () => {
-        try {
-            makeDirs((0,external_node_path_namespaceObject.dirname)(path));
-            (0,external_node_fs_namespaceObject.writeFileSync)(tmp, data);
-            (0,external_node_fs_namespaceObject.renameSync)(tmp, path);
-        }
-        catch (error) {
-            (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
-            throw error;
-        }
-    });
-}
-/**
- * Checks before any work that `dir` (created if missing) takes a write: a
- * full, read-only or forbidden directory fails here with StoreWriteError
- * naming it and the fix, not later as a tool's message (pip's, ENOENT) with
- * the work done so far unstorable.
- */
-function assertWritable(dir) {
-    const probe = (0,external_node_path_namespaceObject.join)(dir, `.tracegate-write-probe-${process.pid}`);
-    writing(dir, () => {
-        makeDirs(dir);
-        try {
-            (0,external_node_fs_namespaceObject.writeFileSync)(probe, Buffer.alloc(64 * 1024)); // room for at least an oracle or two
-        }
-        finally {
-            (0,external_node_fs_namespaceObject.rmSync)(probe, { force: true });
-        }
-    });
-}
-/**
- * `mkdir -p`, one component at a time from the nearest existing ancestor.
- * Node's recursive mkdirSync never returns for a path under /proc (each
- * ENOENT sends it back up to an ancestor that exists): this fails instead.
- */
-function makeDirs(dir) {
-    const missing = [];
-    for (let at = dir; !(0,external_node_fs_namespaceObject.existsSync)(at) && (0,external_node_path_namespaceObject.dirname)(at) !== at; at = (0,external_node_path_namespaceObject.dirname)(at))
-        missing.push(at);
-    for (const each of missing.reverse()) {
-        try {
-            (0,external_node_fs_namespaceObject.mkdirSync)(each);
-        }
-        catch (error) {
-            if (error.code !== 'EEXIST')
-                throw error;
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/environments/sources.ts
-
-
-
-
-
-
-
-
-
-
-const sources_run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
-const fileSha = (path) => (0,external_node_crypto_namespaceObject.createHash)('sha256').update((0,external_node_fs_namespaceObject.readFileSync)(path)).digest('hex');
-const isPathRef = (ref) => ref.endsWith('.whl') && !ref.includes('==');
-const MAX_WHEEL_BYTES = 512 * 1024 * 1024;
-/** Git with repository-controlled hooks and commands switched off, as root over any owner. */
-const GIT = [
-    '-c',
-    'core.hooksPath=/dev/null',
-    '-c',
-    'core.fsmonitor=false',
-    '-c',
-    'safe.directory=*',
-];
-const gitEnv = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    GIT_CONFIG_NOSYSTEM: '1',
-    HOME: '/nonexistent',
-};
-const REMOTE = /^(?:https?|ssh|git):\/\/|^[\w.-]+@[\w.-]+:/i;
-/**
- * `git.repo: "self"`: the git repository the suite itself lives in (the
- * nearest directory above the suite root holding `.git`). How a team's
- * private suite, kept in its own repository, names that repository's code.
- */
-const SELF_REPO = 'self';
-/** The repository holding `root` (root itself, or the nearest ancestor with a `.git`). */
-function enclosingRepository(root, environment) {
-    for (let dir = root;; dir = (0,external_node_path_namespaceObject.dirname)(dir)) {
-        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, '.git')))
-            return dir;
-        if ((0,external_node_path_namespaceObject.dirname)(dir) === dir)
-            throw new HarvestError(`Environment "${environment}": git.repo "self" names the repository holding the suite, but ${root} ` +
-                'is in none (keep the suite inside the repository, or give git.repo a URL).');
-    }
-}
-class HostSources {
-    layout;
-    reader;
-    log;
-    python;
-    constructor(layout, reader, log, python = 'python3') {
-        this.layout = layout;
-        this.reader = reader;
-        this.log = log;
-        this.python = python;
-    }
-    async resolve(recipe, environmentDir) {
-        if (recipe.image)
+        if (error instanceof Refused || error instanceof RangeError)
             return undefined;
-        const wheels = await this.wheels(recipe, environmentDir);
-        if (!recipe.git)
-            return { kind: 'packages', wheels };
-        const { repo, commit, checkout } = await this.checkout(recipe);
-        return { kind: 'git', repo, commit, wheels, checkout };
+        throw error;
     }
-    /**
-     * Index wheels are downloaded once per recipe into wheels/<recipe>/ and
-     * pinned by a lock of their sha256 (re-downloaded when a file no longer
-     * matches it); wheel files named by path are read through the suite reader
-     * and hashed on every run, so a rebuilt wheel always gets a new digest.
-     */
-    async wheels(recipe, environmentDir) {
-        const python = recipe.python;
-        const pinned = recipe.packages.filter((p) => !isPathRef(p));
-        const files = recipe.packages.filter(isPathRef);
-        const dir = (0,external_node_path_namespaceObject.join)(this.layout.wheels, sha256('wheels/v1', canonicalJson({ python, pinned, arch: process.arch })).slice(0, 24));
-        const lockFile = (0,external_node_path_namespaceObject.join)(dir, 'lock.json');
-        const sharedLock = (0,external_node_path_namespaceObject.join)(this.layout.locks, `${(0,external_node_path_namespaceObject.basename)(dir)}.json`);
-        let index = readLock(lockFile, dir);
-        // A lock restored with the shared cache names the wheels without their files: enough for the
-        // environment's digest (so a run whose oracles are all cached downloads nothing); the files
-        // are fetched, and checked against it, only when an image or a virtualenv is built.
-        const restored = index ? undefined : readSharedLock(sharedLock, dir);
-        if (restored)
-            return [...restored, ...(await this.localWheels(files, dir, environmentDir))];
-        if (!index) {
-            (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true });
-            const tmp = `${dir}.${process.pid}.tmp`;
-            (0,external_node_fs_namespaceObject.rmSync)(tmp, { recursive: true, force: true });
-            (0,external_node_fs_namespaceObject.mkdirSync)(tmp, { recursive: true });
-            await downloadWheels({ name: recipe.name, python, packages: pinned }, tmp, this.python);
-            const names = (0,external_node_fs_namespaceObject.readdirSync)(tmp)
-                .filter((n) => n.endsWith('.whl'))
-                .sort();
-            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(tmp, 'lock.json'), JSON.stringify(names.map((name) => ({ name, sha256: fileSha((0,external_node_path_namespaceObject.join)(tmp, name)) }))));
-            (0,external_node_fs_namespaceObject.renameSync)(tmp, dir);
-            index = readLock(lockFile, dir);
-        }
-        if (pinned.length) {
-            (0,external_node_fs_namespaceObject.mkdirSync)(this.layout.locks, { recursive: true });
-            writeFileAtomic(sharedLock, JSON.stringify(index.map(({ name, sha256 }) => ({ name, sha256 }))));
-        }
-        return [...index, ...(await this.localWheels(files, dir, environmentDir))];
+}
+
+;// CONCATENATED MODULE: ./src/stages/score/python/json-reader.ts
+/** Python's json.loads: integers of any size, NaN and ±Infinity, strict strings. */
+
+
+
+/** Python's json.loads(text): undefined where it raises. */
+function jsonLoads(text) {
+    return readOrUndefined(() => {
+        const reader = new JsonReader(text);
+        const value = reader.value(0);
+        reader.end();
+        return value;
+    });
+}
+const JSON_ESCAPES = {
+    '"': '"',
+    '\\': '\\',
+    '/': '/',
+    b: '\b',
+    f: '\f',
+    n: '\n',
+    r: '\r',
+    t: '\t',
+};
+const JSON_WORDS = [
+    ['true', true],
+    ['false', false],
+    ['null', null],
+    ['NaN', NaN],
+    ['Infinity', Infinity],
+    ['-Infinity', -Infinity],
+];
+class JsonReader extends Cursor {
+    constructor(text) {
+        super(text, 'json');
     }
-    /** Wheel files named by path: read through the suite reader and hashed on every run. */
-    async localWheels(files, dir, environmentDir) {
-        const local = [];
-        if (files.length) {
-            const localDir = (0,external_node_path_namespaceObject.join)(dir, 'local', `${process.pid}`);
-            (0,external_node_fs_namespaceObject.mkdirSync)(localDir, { recursive: true });
-            for (const ref of files) {
-                const bytes = this.reader.read((0,external_node_path_namespaceObject.join)(environmentDir, ref), MAX_WHEEL_BYTES);
-                const name = (0,external_node_path_namespaceObject.basename)(ref);
-                const path = (0,external_node_path_namespaceObject.join)(localDir, name);
-                (0,external_node_fs_namespaceObject.writeFileSync)(path, bytes);
-                local.push({ name, sha256: (0,external_node_crypto_namespaceObject.createHash)('sha256').update(bytes).digest('hex'), path });
-            }
-        }
-        return local;
+    /** One value. */
+    value(depth) {
+        if (depth > MAX_DEPTH)
+            this.fail();
+        this.ws();
+        const c = this.text[this.i];
+        if (c === '{')
+            return this.object(depth);
+        if (c === '[')
+            return this.array(depth);
+        if (c === '"')
+            return this.string();
+        const word = this.word(JSON_WORDS, false);
+        if (word)
+            return word.value;
+        return this.number();
     }
-    async checkout(recipe) {
-        const source = recipe.git;
-        let repoDir;
-        if (REMOTE.test(source.repo)) {
-            repoDir = (0,external_node_path_namespaceObject.join)(this.layout.git, `${sha256(source.repo).slice(0, 16)}.git`);
-            if (!(0,external_node_fs_namespaceObject.existsSync)(repoDir)) {
-                this.log(`Cloning ${source.repo} for environment "${recipe.name}"`);
-                (0,external_node_fs_namespaceObject.mkdirSync)(this.layout.git, { recursive: true });
-                await this.git(['clone', '--bare', '--quiet', source.repo, repoDir], recipe);
-            }
-            else if (!(await this.revParse(repoDir, source.commit))) {
-                await this.git(['-C', repoDir, 'fetch', '--quiet', 'origin', '+refs/*:refs/*'], recipe);
-            }
+    object(depth) {
+        this.i++;
+        const dict = {};
+        if (this.eat('}'))
+            return dict;
+        do {
+            this.ws();
+            if (this.text[this.i] !== '"')
+                this.fail();
+            const key = this.string();
+            if (!this.eat(':'))
+                this.fail();
+            setKey(dict, key, this.value(depth + 1));
+        } while (this.eat(','));
+        if (!this.eat('}'))
+            this.fail();
+        return dict;
+    }
+    array(depth) {
+        this.i++;
+        const list = [];
+        if (this.eat(']'))
+            return list;
+        do
+            list.push(this.value(depth + 1));
+        while (this.eat(','));
+        if (!this.eat(']'))
+            this.fail();
+        return list;
+    }
+    number() {
+        const m = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+        m.lastIndex = this.i;
+        const found = m.exec(this.text);
+        if (!found)
+            this.fail();
+        this.i += found[0].length;
+        return found[1] === undefined && found[2] === undefined ? intOf(found[0]) : Number(found[0]);
+    }
+    string() {
+        const t = this.text;
+        this.i++;
+        let out = '';
+        for (;;) {
+            const c = t[this.i++];
+            if (c === undefined)
+                this.fail();
+            if (c === '"')
+                return out;
+            if (c < ' ')
+                this.fail(); // json.loads is strict about control characters
+            out += c === '\\' ? this.escape() : c;
         }
-        else if (source.repo === SELF_REPO) {
-            repoDir = enclosingRepository(this.reader.root, recipe.name);
+    }
+    /** The character a backslash escape stands for (the backslash already read). */
+    escape() {
+        const t = this.text;
+        const e = t[this.i++];
+        if (e === undefined)
+            this.fail();
+        if (e === 'u') {
+            const hex = t.slice(this.i, this.i + 4);
+            if (!/^[0-9a-fA-F]{4}$/.test(hex))
+                this.fail();
+            this.i += 4;
+            return String.fromCharCode(parseInt(hex, 16));
+        }
+        if (e in JSON_ESCAPES)
+            return JSON_ESCAPES[e];
+        this.fail();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/stages/score/python/literal-tokens.ts
+
+
+const PY_ESCAPES = {
+    '\\': '\\',
+    "'": "'",
+    '"': '"',
+    a: '\x07',
+    b: '\b',
+    f: '\f',
+    n: '\n',
+    r: '\r',
+    t: '\t',
+    v: '\v',
+};
+const RADIX_INTS = [
+    /0[xX](?:_?[0-9a-fA-F])+(?![\w.])/y,
+    /0[oO](?:_?[0-7])+(?![\w.])/y,
+    /0[bB](?:_?[01])+(?![\w.])/y,
+];
+const DECIMAL = new RegExp(String.raw `(?:${DIGITS}(?:\.(?:${DIGITS})?)?|\.${DIGITS})(?:[eE][+-]?${DIGITS})?([jJ])?`, 'y');
+const STRING_START = /([rRuUbBfF]{0,2})('''|"""|'|")/y;
+/** A number literal without its sign: an int, a float, or an imaginary (opaque). */
+function readNumber(cursor) {
+    cursor.ws();
+    const t = cursor.text;
+    for (const re of RADIX_INTS) {
+        re.lastIndex = cursor.i;
+        const m = re.exec(t);
+        if (m) {
+            cursor.i += m[0].length;
+            return intOf(String(BigInt(m[0].replace(/_/g, ''))));
+        }
+    }
+    DECIMAL.lastIndex = cursor.i;
+    const m = DECIMAL.exec(t);
+    if (!m || /\w/.test(t[cursor.i + m[0].length] ?? ''))
+        cursor.fail();
+    cursor.i += m[0].length;
+    const text = m[0].replace(/_/g, '');
+    if (m[1])
+        return new PyOpaque(text.toLowerCase());
+    if (/^\d+$/.test(text)) {
+        if (/^0\d/.test(text) && !/^0+$/.test(text))
+            cursor.fail(); // 007 is a SyntaxError
+        return intOf(text);
+    }
+    return Number(text);
+}
+/** Adjacent string literals, concatenated; bytes and f-strings refused or opaque; undefined if none here. */
+function readStrings(cursor) {
+    let out;
+    let bytes;
+    for (;;) {
+        cursor.ws();
+        STRING_START.lastIndex = cursor.i;
+        const found = STRING_START.exec(cursor.text);
+        if (!found)
+            break;
+        const prefix = found[1].toLowerCase();
+        if (!/^(|r|u|b|br|rb|f|fr|rf)$/.test(prefix))
+            cursor.fail();
+        if (prefix.includes('f'))
+            cursor.fail(); // an f-string is not a literal
+        cursor.i += found[0].length;
+        const body = stringBody(cursor, found[2], prefix.includes('r'));
+        if (prefix.includes('b')) {
+            if (out !== undefined)
+                cursor.fail(); // bytes and str do not concatenate
+            bytes = (bytes ?? '') + body;
         }
         else {
-            // A local repository must be part of the suite: a suite names no host path.
+            if (bytes !== undefined)
+                cursor.fail();
+            out = (out ?? '') + body;
+        }
+    }
+    if (bytes !== undefined)
+        return new PyOpaque(`b${JSON.stringify(bytes)}`);
+    return out;
+}
+/** One literal's characters up to its closing `quote` (the opening one already read). */
+function stringBody(cursor, quote, raw) {
+    const t = cursor.text;
+    let out = '';
+    for (;;) {
+        if (cursor.i >= t.length)
+            cursor.fail();
+        if (t.startsWith(quote, cursor.i)) {
+            cursor.i += quote.length;
+            return out;
+        }
+        const c = t[cursor.i++];
+        if (c === '\n' && quote.length === 1)
+            cursor.fail();
+        if (c !== '\\') {
+            out += c;
+            continue;
+        }
+        const e = t[cursor.i++];
+        if (e === undefined)
+            cursor.fail();
+        out += raw ? '\\' + e : literal_tokens_escape(cursor, e);
+    }
+}
+/** What the escape `\e` stands for (the backslash and `e` already read). */
+function literal_tokens_escape(cursor, e) {
+    const t = cursor.text;
+    if (e === '\n')
+        return '';
+    if (e in PY_ESCAPES)
+        return PY_ESCAPES[e];
+    if (e === 'x' || e === 'u' || e === 'U') {
+        const width = e === 'x' ? 2 : e === 'u' ? 4 : 8;
+        const hex = t.slice(cursor.i, cursor.i + width);
+        if (!new RegExp(`^[0-9a-fA-F]{${width}}$`).test(hex))
+            cursor.fail();
+        const code = parseInt(hex, 16);
+        if (code > 0x10ffff)
+            cursor.fail();
+        cursor.i += width;
+        return String.fromCodePoint(code);
+    }
+    if (/[0-7]/.test(e)) {
+        const m = /[0-7]{0,2}/y;
+        m.lastIndex = cursor.i;
+        const more = m.exec(t)[0];
+        cursor.i += more.length;
+        return String.fromCodePoint(parseInt(e + more, 8));
+    }
+    if (e === 'N')
+        cursor.fail(); // \N{name}: not supported here
+    return '\\' + e; // an unknown escape stays as written (Python warns)
+}
+
+;// CONCATENATED MODULE: ./src/stages/score/python/literal-reader.ts
+/**
+ * Python's ast.literal_eval: quotes of both kinds, tuples (bare at the top
+ * level too), lists, sets, dicts with any hashable keys, True/False/None,
+ * signed numbers; bytes, complex and Ellipsis as opaque values.
+ */
+
+
+
+
+
+/** Python's ast.literal_eval(text) (leading spaces and tabs stripped as it does): undefined where it raises. */
+function literalEval(text) {
+    return readOrUndefined(() => {
+        const reader = new LiteralReader(text.replace(/^[ \t]+/, ''));
+        const value = reader.expression();
+        reader.end();
+        return value;
+    });
+}
+const PY_WORDS = [
+    ['True', true],
+    ['False', false],
+    ['None', null],
+];
+class LiteralReader extends Cursor {
+    constructor(text) {
+        super(text, 'python');
+    }
+    /** A top-level expression (`1, 2` is a tuple). */
+    expression() {
+        const first = this.value(0);
+        if (!this.eat(','))
+            return first;
+        const items = [first];
+        this.ws();
+        while (this.i < this.text.length) {
+            items.push(this.value(0));
+            if (!this.eat(','))
+                break;
+            this.ws();
+        }
+        return new PyTuple(items);
+    }
+    value(depth) {
+        if (depth > MAX_DEPTH)
+            this.fail();
+        this.ws();
+        const c = this.text[this.i];
+        if (c === '[') {
+            this.i++;
+            return this.items(']', depth).items;
+        }
+        if (c === '(')
+            return this.parenthesised(depth);
+        if (c === '{')
+            return this.braced(depth);
+        if (c === '+' || c === '-')
+            return this.signed(c);
+        if (c === "'" || c === '"' || /[rRuUbBfF]/.test(c ?? '')) {
+            const s = readStrings(this);
+            if (s !== undefined)
+                return s;
+        }
+        const word = this.word(PY_WORDS, true);
+        if (word)
+            return word.value;
+        if (this.eat('...'))
+            return new PyOpaque('Ellipsis');
+        if (this.eat('set()'))
+            return new PySet([]);
+        return this.numberOrComplex();
+    }
+    /** `a, b, c` up to `close` (trailing comma allowed); whether a comma was seen. */
+    items(close, depth) {
+        const items = [];
+        let comma = false;
+        while (!this.eat(close)) {
+            items.push(this.value(depth + 1));
+            if (this.eat(','))
+                comma = true;
+            else if (!this.eat(close))
+                this.fail();
+            else
+                break;
+        }
+        return { items, comma };
+    }
+    /** `(x)` is x; `()`, `(x,)` and `(x, y)` are tuples. */
+    parenthesised(depth) {
+        this.i++;
+        const { items, comma } = this.items(')', depth);
+        if (items.length === 1 && !comma)
+            return items[0];
+        return new PyTuple(items);
+    }
+    /** `{}` and `{k: v, …}` are dicts, `{a, …}` a set. */
+    braced(depth) {
+        this.i++;
+        if (this.eat('}'))
+            return {};
+        const first = this.value(depth + 1);
+        return this.eat(':') ? this.dictFrom(first, depth) : this.setFrom(first, depth);
+    }
+    /** The rest of a dict whose first key (and its colon) was read. */
+    dictFrom(first, depth) {
+        const dict = {};
+        let key = first;
+        for (;;) {
+            setKey(dict, dictKey(key), this.value(depth + 1));
+            if (this.eat('}'))
+                return dict;
+            if (!this.eat(','))
+                this.fail();
+            if (this.eat('}'))
+                return dict;
+            key = this.value(depth + 1);
+            if (!this.eat(':'))
+                this.fail();
+        }
+    }
+    /** The rest of a set whose first member was read. */
+    setFrom(first, depth) {
+        const items = [first];
+        while (this.eat(',')) {
+            if (this.eat('}'))
+                return set(items);
+            items.push(this.value(depth + 1));
+        }
+        if (!this.eat('}'))
+            this.fail();
+        return set(items);
+    }
+    /** A unary `+` or `-` before a number. */
+    signed(sign) {
+        this.i++;
+        const operand = readNumber(this);
+        if (operand instanceof PyOpaque)
+            return new PyOpaque(sign + operand.repr);
+        if (typeof operand === 'bigint')
+            return sign === '-' ? intOf(String(-operand)) : operand;
+        return sign === '-' ? -operand : operand;
+    }
+    /** A number, or a complex literal written as a sum: 1+2j. */
+    numberOrComplex() {
+        const t = this.text;
+        const n = readNumber(this);
+        this.ws();
+        if ((t[this.i] === '+' || t[this.i] === '-') && !(n instanceof PyOpaque)) {
+            const save = this.i;
+            this.i++;
             try {
-                repoDir = this.reader.resolve(source.repo.replace(/^file:\/\//, ''));
+                const imaginary = readNumber(this);
+                if (imaginary instanceof PyOpaque)
+                    return new PyOpaque(`(${String(n)}${t[save]}${imaginary.repr})`);
             }
             catch (error) {
-                throw new HarvestError(`Environment "${recipe.name}": git.repo ${source.repo} is not a repository inside the suite ` +
-                    `(${error.message.split('.')[0]}). A local repository must lie inside the suite ` +
-                    'directory; elsewhere, give its URL (https://, ssh://, git@…).');
+                if (!(error instanceof Refused))
+                    throw error;
             }
+            this.i = save;
         }
-        const commit = await this.revParse(repoDir, source.commit);
-        if (!commit) {
-            throw new HarvestError(`Environment "${recipe.name}": commit "${source.commit}" is not in ${source.repo}. ` +
-                'Check the sha (or fetch it into the repository).');
-        }
-        const checkout = (0,external_node_path_namespaceObject.join)(this.layout.checkouts, commit);
-        if (!(0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(checkout, '.tracegate-ready'))) {
-            const tmp = `${checkout}.${process.pid}.tmp`;
-            (0,external_node_fs_namespaceObject.rmSync)(tmp, { recursive: true, force: true });
-            (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.join)(tmp, 'tree'), { recursive: true });
-            await this.git(['-C', repoDir, 'archive', '--format=tar', '-o', (0,external_node_path_namespaceObject.join)(tmp, 'tree.tar'), commit], recipe);
-            await sources_run('tar', ['-x', '-f', (0,external_node_path_namespaceObject.join)(tmp, 'tree.tar'), '-C', (0,external_node_path_namespaceObject.join)(tmp, 'tree')]);
-            (0,external_node_fs_namespaceObject.rmSync)((0,external_node_path_namespaceObject.join)(tmp, 'tree.tar'));
-            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(tmp, '.tracegate-ready'), commit);
-            (0,external_node_fs_namespaceObject.rmSync)(checkout, { recursive: true, force: true });
-            (0,external_node_fs_namespaceObject.renameSync)(tmp, checkout);
-        }
-        return { repo: source.repo, commit, checkout: (0,external_node_path_namespaceObject.join)(checkout, 'tree') };
-    }
-    async revParse(repoDir, ref) {
-        try {
-            const { stdout } = await sources_run('git', [...GIT, '-C', repoDir, 'rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { env: gitEnv });
-            const sha = stdout.trim();
-            return /^[0-9a-f]{40,64}$/.test(sha) ? sha : undefined;
-        }
-        catch {
-            return undefined;
-        }
-    }
-    async git(args, recipe) {
-        try {
-            await sources_run('git', [...GIT, ...args], { env: gitEnv, maxBuffer: 64 * 1024 * 1024 });
-        }
-        catch (error) {
-            const stderr = String(error.stderr ?? '').trim();
-            throw new HarvestError(`Environment "${recipe.name}": git ${args.find((a) => !a.startsWith('-') && a !== recipe.git?.repo) ?? ''} failed ` +
-                `(${stderr.split('\n').at(-1) || error.message}). Check the repository URL or path and the commit.`);
-        }
-    }
-}
-function readLock(file, dir) {
-    if (!(0,external_node_fs_namespaceObject.existsSync)(file))
-        return undefined;
-    try {
-        const lock = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'));
-        const wheels = lock.map((w) => ({ ...w, path: (0,external_node_path_namespaceObject.join)(dir, w.name) }));
-        // A file changed under the lock is re-resolved, never trusted.
-        if (wheels.every((w) => (0,external_node_fs_namespaceObject.existsSync)(w.path) && fileSha(w.path) === w.sha256))
-            return wheels;
-    }
-    catch {
-        // an unreadable lock is re-resolved
-    }
-    return undefined;
-}
-/** A lock restored with the shared cache (names and sha256 only), its files expected in `dir`. */
-function readSharedLock(file, dir) {
-    try {
-        const lock = JSON.parse(readRegularFile(file, { maxBytes: 1024 * 1024, follow: false }));
-        if (!Array.isArray(lock) ||
-            !lock.length ||
-            !lock.every((w) => typeof w?.name === 'string' &&
-                /^[\w.+-]+\.whl$/.test(w.name) &&
-                typeof w.sha256 === 'string' &&
-                /^[0-9a-f]{64}$/.test(w.sha256)))
-            return undefined;
-        return lock.map(({ name, sha256 }) => ({
-            name,
-            sha256,
-            path: (0,external_node_path_namespaceObject.join)(dir, name),
-        }));
-    }
-    catch {
-        return undefined; // none, or unreadable: resolved by downloading
-    }
-}
-/**
- * The files of resolved wheels, present and as their lock says: wheels resolved from a restored
- * lock are downloaded now (the recipe's pins, as when resolving) and each checked against it.
- */
-async function ensureWheelFiles(recipe, wheels, python = 'python3') {
-    const missing = wheels.filter((w) => !(0,external_node_fs_namespaceObject.existsSync)(w.path) || fileSha(w.path) !== w.sha256);
-    if (!missing.length)
-        return;
-    const dir = (0,external_node_path_namespaceObject.dirname)(missing[0].path);
-    (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(dir), { recursive: true });
-    const tmp = (0,external_node_fs_namespaceObject.mkdtempSync)(`${dir}.fetch-`); // two builds of one recipe fetch side by side
-    try {
-        const pinned = recipe.packages.filter((p) => !isPathRef(p));
-        await downloadWheels({ name: recipe.name, python: recipe.python, packages: pinned }, tmp, python);
-        (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
-        for (const wheel of missing) {
-            const got = (0,external_node_path_namespaceObject.join)(tmp, wheel.name);
-            if (!(0,external_node_fs_namespaceObject.existsSync)(got) || fileSha(got) !== wheel.sha256)
-                throw new HarvestError(`Environment "${recipe.name}": the index no longer serves ${wheel.name} as the cached lock ` +
-                    `pins it (sha256 ${wheel.sha256.slice(0, 12)}…). Delete ${(0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(dir), '..', 'locks')} ` +
-                    'from the cache (or the cache) to resolve the environment afresh.');
-            (0,external_node_fs_namespaceObject.renameSync)(got, wheel.path);
-        }
-        // The directory's own lock again: the next resolution here reads the files, not the shared lock.
-        const own = wheels.filter((w) => (0,external_node_path_namespaceObject.dirname)(w.path) === dir);
-        writeFileAtomic((0,external_node_path_namespaceObject.join)(dir, 'lock.json'), JSON.stringify(own.map(({ name, sha256 }) => ({ name, sha256 }))));
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.rmSync)(tmp, { recursive: true, force: true });
-    }
-}
-/** Copies resolved wheels into a build context or a local install directory. */
-function copyWheels(wheels, dest) {
-    (0,external_node_fs_namespaceObject.mkdirSync)(dest, { recursive: true });
-    for (const wheel of wheels)
-        (0,external_node_fs_namespaceObject.copyFileSync)(wheel.path, (0,external_node_path_namespaceObject.join)(dest, wheel.name));
-}
-
-;// CONCATENATED MODULE: external "node:url"
-const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
-;// CONCATENATED MODULE: ./src/paths.ts
-
-
-
-/**
- * The tracegate package root (holding tracer/ and instances/), found by
- * walking up from this module: works from src/ under jest and from the
- * bundles in dist/ and dist/cli/ alike.
- */
-function packageRoot() {
-    let dir = (0,external_node_path_namespaceObject.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
-    for (let i = 0; i < 6; i++) {
-        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, 'tracer', 'harvest.py')) && (0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, 'package.json')))
-            return dir;
-        dir = (0,external_node_path_namespaceObject.dirname)(dir);
-    }
-    throw new Error('tracegate: cannot find its package root (tracer/harvest.py) above ' +
-        (0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
-}
-const tracerDir = () => (0,external_node_path_namespaceObject.join)(packageRoot(), 'tracer');
-const bundledInstancesDir = () => (0,external_node_path_namespaceObject.join)(packageRoot(), 'instances');
-
-;// CONCATENATED MODULE: ./src/adapters/backends/base-image.ts
-
-
-
-
-
-
-const base_image_run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
-/** The default base image: the official Python image of the environment's interpreter. */
-const defaultBaseImage = (python) => `python:${python}-slim`;
-/**
- * Local stand-ins for the official images where no registry answers: Debian
- * releases whose python3 has the same minor version, built by
- * scripts/build-base-image.sh with debootstrap from Debian's packages.
- */
-const LOCAL_BASES = {
-    '3.11': { image: 'tracegate/base:bookworm', suite: 'bookworm' },
-    '3.13': { image: 'tracegate/base:trixie', suite: 'trixie' },
-};
-/**
- * The base image an environment builds on, obtained once per run: the
- * requested image when present; else pulled; else — only for the default
- * official image — the local Debian stand-in, built with debootstrap when
- * missing and possible. Says which, in `note`.
- */
-async function obtainBaseImage(images, requested, python, isDefault, log) {
-    if (await images.imageExists(requested))
-        return { image: requested, note: `${requested} (present)` };
-    log(`Base image ${requested} is not present; pulling it`);
-    const pulled = await images.pull(requested);
-    if (pulled.ok)
-        return { image: requested, note: `${requested} (pulled)` };
-    const local = LOCAL_BASES[python];
-    if (!isDefault || !local) {
-        throw new HarvestError(`Base image "${requested}" is not present and could not be pulled (${pulled.reason}). ` +
-            `Pull or build it, or pass --base-image with an image the engine has` +
-            (local
-                ? ` (scripts/build-base-image.sh ${local.suite} ${local.image} builds a local one).`
-                : '.'));
-    }
-    const why = `${requested} could not be pulled (${pulled.reason})`;
-    if (await images.imageExists(local.image))
-        return {
-            image: local.image,
-            note: `${why}; using the local ${local.image} (Python ${python})`,
-        };
-    const script = (0,external_node_path_namespaceObject.join)(packageRoot(), 'scripts', 'build-base-image.sh');
-    if (!(0,external_node_fs_namespaceObject.existsSync)(script) || !(await hasDebootstrap())) {
-        throw new HarvestError(`${why}, and the local stand-in ${local.image} is missing and cannot be built here ` +
-            '(it needs debootstrap and root). Pull the image on a machine with a registry, or run ' +
-            `scripts/build-base-image.sh ${local.suite} ${local.image}.`);
-    }
-    log(`${why}; building the local ${local.image} with debootstrap (about a minute)`);
-    try {
-        await base_image_run('bash', [script, local.suite, local.image], { maxBuffer: 64 * 1024 * 1024 });
-    }
-    catch (error) {
-        throw new HarvestError(`${why}, and building ${local.image} failed: ${String(error.stderr ?? error.message)
-            .trim()
-            .split('\n')
-            .at(-1)}`);
-    }
-    return { image: local.image, note: `${why}; built the local ${local.image} (Python ${python})` };
-}
-async function hasDebootstrap() {
-    if (process.getuid?.() !== 0)
-        return false;
-    try {
-        await base_image_run('sh', ['-c', 'command -v debootstrap']);
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/backends/dockerfile.ts
-const PIP = '/opt/venv/bin/pip install --quiet --no-index --no-cache-dir --disable-pip-version-check --find-links /tmp/wheels';
-/** Single-quoted for sh. */
-const q = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
-/** The test runner's distributions: most environments pin the same ones, so their layer is shared. */
-const RUNNER = new Set(['pytest', 'iniconfig', 'packaging', 'pluggy', 'pygments']);
-/** `Pytest-9.1.1-py3-none-any.whl` → `pytest`. */
-const distribution = (wheel) => wheel.split('-')[0].toLowerCase().replace(/[._]/g, '-');
-/** The wheels of the runner layer (the test runner's) and of the environment's own layer. */
-function wheelLayers(wheels) {
-    const runner = wheels.filter((w) => RUNNER.has(distribution(w.name)));
-    return { runner, own: wheels.filter((w) => !runner.includes(w)) };
-}
-/**
- * The image of a `packages` or `git` environment: a venv with the resolved
- * wheels (no index, no network), and for git the checkout at `checkout`
- * installed as the recipe says (on sys.path by a .pth file, or by pip).
- *
- * Layers, so that environments share what they have in common: the venv and
- * the test runner's wheels first (the same files give the same layer: the
- * engine's cache builds it once for every environment pinning that runner),
- * then the environment's own wheels and checkout, and its labels last.
- */
-function dockerfile(base, env, checkout) {
-    const wheels = env.source.kind === 'image' ? [] : env.source.wheels;
-    const { runner, own } = wheelLayers(wheels);
-    const lines = [`FROM ${base}`];
-    const venv = ['python3 -m venv /opt/venv'];
-    if (runner.length) {
-        lines.push('COPY runner-wheels /tmp/runner-wheels');
-        venv.push(`${PIP.replace('/tmp/wheels', '/tmp/runner-wheels')} ${runner.map((w) => q(`/tmp/runner-wheels/${w.name}`)).join(' ')}`, 'rm -rf /tmp/runner-wheels');
-    }
-    lines.push(`RUN ${venv.join(' \\\n  && ')}`, 'COPY wheels /tmp/wheels');
-    const steps = [];
-    if (own.length)
-        steps.push(`${PIP} ${own.map((w) => q(`/tmp/wheels/${w.name}`)).join(' ')}`);
-    const git = env.recipe.git;
-    if (env.source.kind === 'git' && git) {
-        lines.push(`COPY checkout ${checkout}`);
-        if (git.install === 'path') {
-            const paths = git.paths.map((p) => `${checkout}/${p}`.replace(/\/\.$/, ''));
-            steps.push(`printf '%s\\n' ${paths.map(q).join(' ')} > "$(/opt/venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/tracegate-checkout.pth"`);
-        }
-        else {
-            steps.push(`${PIP} --no-build-isolation ${git.install === 'editable' ? '-e ' : ''}${checkout}`);
-        }
-        if (git.command)
-            steps.push(`cd ${checkout} && ${git.command}`);
-        steps.push(`chmod -R a+rX ${checkout}`);
-    }
-    steps.push('rm -rf /tmp/wheels');
-    lines.push(`RUN ${steps.join(' \\\n  && ')}`, `LABEL tracegate.environment=${JSON.stringify(env.recipe.name)} tracegate.digest="${env.digest}"`, '');
-    return lines.join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/adapters/backends/docker/image-archive.ts
-/**
- * Image archives as `docker save` writes them, read and trimmed without an
- * engine: what an archive would tag when loaded (checked before it is), and
- * an environment image's archive without the layers of its base (the base is
- * on the runner already, and the engine skips a layer it has).
- */
-
-const BLOCK = 512;
-class ImageArchiveError extends Error {
-    constructor(message) {
-        super(message);
-        this.name = 'ImageArchiveError';
-    }
-}
-/** Walks the tar file's headers (content skipped by offset). */
-function entries(fd) {
-    const out = [];
-    const header = Buffer.alloc(BLOCK);
-    let at = 0;
-    let start = 0;
-    let longName;
-    for (;;) {
-        if ((0,external_node_fs_namespaceObject.readSync)(fd, header, 0, BLOCK, at) < BLOCK)
-            throw new ImageArchiveError('truncated');
-        if (header.every((b) => b === 0))
-            return out;
-        const size = octal(header.subarray(124, 136));
-        const type = String.fromCharCode(header[156]) || '0';
-        const data = at + BLOCK;
-        const end = data + Math.ceil(size / BLOCK) * BLOCK;
-        if (type === 'x' || type === 'L') {
-            const body = Buffer.alloc(size);
-            (0,external_node_fs_namespaceObject.readSync)(fd, body, 0, size, data);
-            longName = type === 'L' ? cString(body) : (paxPath(body.toString('utf8')) ?? longName);
-        }
-        else if (type !== 'g') {
-            const prefix = header.subarray(257, 262).toString() === 'ustar' ? cString(header.subarray(345, 500)) : '';
-            const own = cString(header.subarray(0, 100));
-            const name = longName ?? (prefix ? `${prefix}/${own}` : own);
-            out.push({ name: normal(name), type: type === '\0' ? '0' : type, start, data, size, end });
-            longName = undefined;
-            start = end;
-        }
-        if (type === 'g')
-            start = end;
-        at = end;
-    }
-}
-function octal(field) {
-    if (field[0] & 0x80) {
-        let n = 0;
-        for (const b of field.subarray(1))
-            n = n * 256 + b;
         return n;
     }
-    const text = cString(field).trim();
-    return text ? parseInt(text, 8) : 0;
 }
-function cString(bytes) {
-    const nul = bytes.indexOf(0);
-    return bytes.subarray(0, nul < 0 ? bytes.length : nul).toString('utf8');
+/** A set of the distinct members; refused when one is unhashable. */
+function set(items) {
+    const unique = [];
+    for (const item of items) {
+        if (!hashable(item))
+            throw new Refused();
+        if (!unique.some((u) => pyEquals(u, item)))
+            unique.push(item);
+    }
+    return new PySet(unique);
 }
-function paxPath(records) {
-    let path;
-    for (const record of records.split('\n')) {
-        const m = /^\d+ path=(.*)$/.exec(record);
-        if (m)
-            path = m[1];
-    }
-    return path;
+/** A dict key as an own-property name: strings as they are, other hashables tagged. */
+function dictKey(key) {
+    if (typeof key === 'string')
+        return key;
+    if (!hashable(key))
+        throw new Refused();
+    return `\u0000py:${pyRepr(key)}`;
 }
-/** As the engine resolves an archive's file names: `./a//b/` is `a/b`. */
-function normal(name) {
-    return name
-        .split('/')
-        .filter((part) => part && part !== '.')
-        .join('/');
-}
-function readJson(fd, entry) {
-    const body = Buffer.alloc(entry.size);
-    (0,external_node_fs_namespaceObject.readSync)(fd, body, 0, entry.size, entry.data);
-    try {
-        return JSON.parse(body.toString('utf8'));
-    }
-    catch {
-        throw new ImageArchiveError(`${entry.name} is not JSON`);
-    }
-}
-/** The files of an archive that decide what loading it tags: each at most once, a regular file. */
-const CONTROL = ['manifest.json', 'repositories', 'index.json'];
-function controlFiles(all) {
-    const found = new Map();
-    for (const entry of all) {
-        if (!CONTROL.includes(entry.name))
-            continue;
-        if (found.has(entry.name))
-            throw new ImageArchiveError(`${entry.name} appears twice`);
-        if (entry.type !== '0')
-            throw new ImageArchiveError(`${entry.name} is not a regular file`);
-        found.set(entry.name, entry);
-    }
-    return found;
-}
-/**
- * Throws unless loading the archive tags exactly `tag` and nothing else:
- * one image in manifest.json, tagged `tag`; a legacy `repositories` and an
- * OCI index (when present) naming no other. An archive from elsewhere could
- * otherwise retag the base image, or another environment's.
- */
-function checkImageArchive(file, tag) {
-    const fd = (0,external_node_fs_namespaceObject.openSync)(file, 'r');
-    try {
-        const control = controlFiles(entries(fd));
-        const manifest = control.get('manifest.json');
-        if (!manifest)
-            throw new ImageArchiveError('it has no manifest.json');
-        const items = readJson(fd, manifest);
-        if (!Array.isArray(items) || items.length !== 1)
-            throw new ImageArchiveError('its manifest.json does not list exactly one image');
-        const tags = items[0].RepoTags;
-        if (!Array.isArray(tags) || tags.length !== 1 || tags[0] !== tag)
-            throw new ImageArchiveError(`it tags ${JSON.stringify(tags)}, not ${JSON.stringify([tag])}`);
-        const [repo, version] = splitTag(tag);
-        const repositories = control.get('repositories');
-        if (repositories) {
-            const named = readJson(fd, repositories);
-            const pairs = Object.entries(named ?? {}).flatMap(([r, byTag]) => Object.keys(byTag ?? {}).map((t) => `${r}:${t}`));
-            if (pairs.some((p) => p !== `${repo}:${version}`))
-                throw new ImageArchiveError(`its repositories file tags ${pairs.join(', ')}`);
-        }
-        const index = control.get('index.json');
-        if (index) {
-            const { manifests } = readJson(fd, index);
-            for (const m of manifests ?? []) {
-                const name = m.annotations?.['io.containerd.image.name'];
-                const ref = m.annotations?.['org.opencontainers.image.ref.name'];
-                if ((name !== undefined && name !== tag && name !== `docker.io/library/${tag}`) ||
-                    (ref !== undefined && ref !== version && ref !== tag))
-                    throw new ImageArchiveError(`its index.json names ${name ?? ref}`);
-            }
-        }
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
-}
-function splitTag(tag) {
-    const colon = tag.lastIndexOf(':');
-    return colon > tag.lastIndexOf('/')
-        ? [tag.slice(0, colon), tag.slice(colon + 1)]
-        : [tag, 'latest'];
-}
-/**
- * Copies the archive `from` to `to` without the layer files of `baseDiffIds`
- * (the base's layers, bottom first) when the image's own layers start with
- * them; returns how many layers were left out (0: the image is not on that base).
- */
-function withoutBaseLayers(from, to, baseDiffIds) {
-    const fd = (0,external_node_fs_namespaceObject.openSync)(from, 'r');
-    try {
-        const all = entries(fd);
-        const manifest = controlFiles(all).get('manifest.json');
-        if (!manifest)
-            throw new ImageArchiveError('it has no manifest.json');
-        const [item] = readJson(fd, manifest);
-        const config = all.find((e) => e.name === normal(String(item?.Config)));
-        const layers = Array.isArray(item?.Layers) ? item.Layers.map(normal) : [];
-        const diffIds = config
-            ? (readJson(fd, config).rootfs?.diff_ids ?? [])
-            : [];
-        const onBase = baseDiffIds.length > 0 &&
-            baseDiffIds.length < layers.length &&
-            baseDiffIds.every((id, i) => diffIds[i] === id);
-        const drop = new Set(onBase ? layers.slice(0, baseDiffIds.length) : []);
-        // A layer the image lists twice (an empty one above the base) stays in.
-        for (const name of layers.slice(baseDiffIds.length))
-            drop.delete(name);
-        const out = (0,external_node_fs_namespaceObject.openSync)(to, 'w');
-        try {
-            const buffer = Buffer.alloc(1 << 20);
-            for (const entry of all) {
-                if (drop.has(entry.name))
-                    continue;
-                for (let at = entry.start; at < entry.end;) {
-                    const n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, Math.min(buffer.length, entry.end - at), at);
-                    if (n <= 0)
-                        throw new ImageArchiveError('truncated');
-                    (0,external_node_fs_namespaceObject.writeSync)(out, buffer, 0, n);
-                    at += n;
-                }
-            }
-            (0,external_node_fs_namespaceObject.writeSync)(out, Buffer.alloc(BLOCK * 2));
-        }
-        finally {
-            (0,external_node_fs_namespaceObject.closeSync)(out);
-        }
-        return onBase ? drop.size : 0;
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
+function pyRepr(v) {
+    if (v === null)
+        return 'None';
+    if (v === true)
+        return 'True';
+    if (v === false)
+        return 'False';
+    if (typeof v === 'number' || typeof v === 'bigint')
+        return String(v);
+    if (typeof v === 'string')
+        return JSON.stringify(v);
+    if (v instanceof PyOpaque)
+        return v.repr;
+    if (v instanceof PyTuple)
+        return `(${v.items.map(pyRepr).join(', ')})`;
+    return '?';
 }
 
-;// CONCATENATED MODULE: ./src/adapters/backends/docker/images.ts
+;// CONCATENATED MODULE: ./src/stages/score/swe-flux.ts
 /**
- * The images environments run on: a recipe's prebuilt image (pulled when
- * missing), or `tracegate-env:<digest>` built once on its base image from
- * wheels resolved on the host.
+ * `scoring: swe-flux`: SWE-Flux's `score_answer`, rule for rule, leniencies
+ * included, so tracegate's numbers compare with its paper's. Values are
+ * Python's (score/python/): json.loads, ast.literal_eval, float(), ==.
+ * Where SWE-Flux's scorer raises (float() of an int beyond a float's range),
+ * the answer counts as incorrect. docs/scoring.md lists every rule.
  */
 
 
 
 
 
-
-
-
-
-
-
-
-/** Where a git source's checkout sits in an environment image. */
-const CHECKOUT = '/testbed';
-/** Each base image obtained, and each environment image built, once per run. */
-class EnvironmentImages {
-    client;
-    options;
-    bases = new Map();
-    images = new Map();
-    constructor(client, options) {
-        this.client = client;
-        this.options = options;
-    }
-    /** The image an environment runs on: its own prebuilt one, or the base its image builds on. */
-    async runtime(recipe, source) {
-        if (recipe.image)
-            return this.prebuilt(recipe, recipe.image.ref);
-        const python = recipe.python;
-        const requested = recipe.base_image ?? this.options.baseImage ?? defaultBaseImage(python);
-        const isDefault = !recipe.base_image && !this.options.baseImage;
-        let base = this.bases.get(requested);
-        if (!base) {
-            base = obtainBaseImage(this.client, requested, python, isDefault, this.options.log);
-            this.bases.set(requested, base);
-        }
-        const { image, note } = await base;
-        return { source: source, runtime: { backend: 'docker', image, note } };
-    }
-    async prebuilt(recipe, ref) {
-        if (!(await this.client.imageExists(ref))) {
-            const pulled = await this.client.pull(ref);
-            if (!pulled.ok)
-                throw new HarvestError(`Environment "${recipe.name}": image "${ref}" is not present and could not be pulled (${pulled.reason}). ` +
-                    "Pull or load it (docker load), or change the environment's image.ref.");
-        }
-        const id = await this.client.imageId(ref);
-        return {
-            source: { kind: 'image', ref, imageId: id },
-            runtime: {
-                backend: 'docker',
-                image: ref,
-                note: `prebuilt image ${ref} (${id.slice(0, 19)})`,
-            },
-        };
-    }
-    /** The environment's image, built once however many jobs ask for it at the same time. */
-    ensure(env) {
-        let image = this.images.get(env.digest);
-        if (!image) {
-            image = this.build(env);
-            this.images.set(env.digest, image);
-            image.catch(() => this.images.delete(env.digest));
-        }
-        return image;
-    }
-    /** Builds `tracegate-env:<digest>` unless it exists (or uses a prebuilt image); never touches the network. */
-    async build(env) {
-        if (env.source.kind === 'image')
-            return env.source.imageId;
-        const tag = `tracegate-env:${env.digest.slice(0, 16)}`;
-        if (await this.client.imageExists(tag))
-            return tag;
-        const base = env.runtime.backend === 'docker' ? env.runtime.image : '';
-        const { shelf, registry } = this.options;
-        const named = registry && (await this.registryName(registry, env, base));
-        if (registry && named && (await this.pulled(registry, named, tag, env)))
-            return tag;
-        const key = shelf && (await this.shelfKey(env, base));
-        if (shelf && key && (await this.load(shelf, key, tag, env)))
-            return tag;
-        this.options.log(`Building ${tag} for environment "${env.recipe.name}" on ${base}`);
-        const started = Date.now();
-        const context = ownedTempDir('build');
-        try {
-            const src = await buildContext(context, env, env.source, base);
-            await this.client.build(context, src, tag).catch((error) => {
-                if (!(error instanceof ImageBuildError))
-                    throw error;
-                throw new HarvestError(`Building the image for environment "${env.recipe.name}" failed: ${error.message}`);
-            });
-        }
-        finally {
-            (0,external_node_fs_namespaceObject.rmSync)(context, { recursive: true, force: true });
-        }
-        this.options.log(`Built ${tag} in ${seconds(started)} s`);
-        if (registry?.push && named)
-            await this.pushed(registry, named, tag, env);
-        if (shelf && key)
-            await this.keep(shelf, key, tag, base, env);
-        return tag;
-    }
-    /**
-     * The image's name in the registry: its tag is what the image is built from (the environment's
-     * digest, which keys its oracles) and the exact base it is built on, so a changed recipe, wheel
-     * or base is another tag and a stale image is never pulled.
-     */
-    async registryName(registry, env, base) {
-        const id = await this.client.imageId(base).catch(() => undefined);
-        if (!id)
-            return undefined;
-        return `${registry.repository}:${env.digest.slice(0, 16)}-${id.replace(/^sha256:/, '').slice(0, 12)}`;
-    }
-    /** Pulls the environment's image from the registry and tags it; whether that worked (else a build). */
-    async pulled(registry, name, tag, env) {
-        const started = Date.now();
-        const pulled = await this.client.pull(name, 300_000, registry.auth);
-        if (!pulled.ok) {
-            this.options.log(`Environment "${env.recipe.name}": ${name} is not in the registry (${pulled.reason}); building it` +
-                (registry.push ? ', then pushing it' : ''));
-            return false;
-        }
-        await this.client.tag(name, tag);
-        this.options.log(`Pulled ${name} for environment "${env.recipe.name}" (${seconds(started)} s) instead of building it`);
-        return true;
-    }
-    /** Pushes a built image to the registry; a refusal is said, never fails the run. */
-    async pushed(registry, name, tag, env) {
-        const started = Date.now();
-        try {
-            await this.client.tag(tag, name);
-            await this.client.push(name, registry.auth);
-            this.options.log(`Pushed ${name} for environment "${env.recipe.name}" (${seconds(started)} s)`);
-        }
-        catch (error) {
-            this.options.log(`The image of environment "${env.recipe.name}" was not pushed to ${registry.repository} ` +
-                `(${messageOf(error)}); the next runner builds it again. A push needs write access ` +
-                '(packages: write for ghcr.io) and never runs on a pull request.');
-        }
-    }
-    /**
-     * An image's key on the shelf: what it is built from (its digest) and the
-     * exact base it was built on (a base pulled anew since is another key).
-     */
-    async shelfKey(env, base) {
-        const id = await this.client.imageId(base).catch(() => undefined);
-        if (!id)
-            return undefined;
-        return `tracegate-image-v1-${env.digest.slice(0, 16)}-${id.replace(/^sha256:/, '').slice(0, 12)}`;
-    }
-    /**
-     * Loads the shelved archive of `tag`, checked first: loading it must tag
-     * `tag` and nothing else (the engine checks each layer against the
-     * image's config). Whether it did; any failure means a build, said so.
-     */
-    async load(shelf, key, tag, env) {
-        const started = Date.now();
-        const scratch = ownedTempDir('build');
-        try {
-            if (!(await shelf.take(key)))
-                return false;
-            const size = (0,external_node_fs_namespaceObject.statSync)(shelf.fileOf(key)).size;
-            const tar = (0,external_node_path_namespaceObject.join)(scratch, 'image.tar');
-            await (0,promises_namespaceObject.pipeline)((0,external_node_fs_namespaceObject.createReadStream)(shelf.fileOf(key)), (0,external_node_zlib_namespaceObject.createGunzip)(), atMost(unpackedLimit(size)), (0,external_node_fs_namespaceObject.createWriteStream)(tar));
-            checkImageArchive(tar, tag);
-            await this.client.loadImage(tar);
-            if (!(await this.client.imageExists(tag)))
-                throw new Error(`the engine did not tag ${tag}`);
-            this.options.log(`Loaded ${tag} for environment "${env.recipe.name}" from the Actions cache ` +
-                `(${(size / 1048576).toFixed(0)} MB, ${seconds(started)} s) instead of building it`);
-            return true;
-        }
-        catch (error) {
-            this.options.log(`The cached image of environment "${env.recipe.name}" was not used (${messageOf(error)}); building it instead.`);
-            return false;
-        }
-        finally {
-            shelf.release(key);
-            (0,external_node_fs_namespaceObject.rmSync)(scratch, { recursive: true, force: true });
-        }
-    }
-    /** Shelves the built image without its base's layers (the runner has the base), compressed. */
-    async keep(shelf, key, tag, base, env) {
-        const scratch = ownedTempDir('build');
-        try {
-            const whole = (0,external_node_path_namespaceObject.join)(scratch, 'whole.tar');
-            const own = (0,external_node_path_namespaceObject.join)(scratch, 'own.tar');
-            await this.client.saveImage(tag, whole);
-            withoutBaseLayers(whole, own, await this.client.imageLayers(base));
-            (0,external_node_fs_namespaceObject.rmSync)(whole);
-            await (0,promises_namespaceObject.pipeline)((0,external_node_fs_namespaceObject.createReadStream)(own), (0,external_node_zlib_namespaceObject.createGzip)(), (0,external_node_fs_namespaceObject.createWriteStream)(shelf.fileOf(key)));
-            await shelf.put(key, `environment "${env.recipe.name}"`);
-        }
-        catch (error) {
-            this.options.log(`The image of environment "${env.recipe.name}" was not cached (${messageOf(error)}); the next fresh runner builds it again.`);
-        }
-        finally {
-            shelf.release(key);
-            (0,external_node_fs_namespaceObject.rmSync)(scratch, { recursive: true, force: true });
-        }
-    }
-}
-const seconds = (since) => ((Date.now() - since) / 1000).toFixed(1);
-/**
- * How large a shelved archive may grow when unpacked: image layers compress
- * three to five times, so far more means a crafted archive filling the disk.
- */
-function unpackedLimit(compressed) {
-    return Math.min(Math.max(64 * 1048576, compressed * 20), 10 * 1024 ** 3);
-}
-/** Passes bytes through until more than `limit` have passed, then fails the stream. */
-function atMost(limit) {
-    let seen = 0;
-    return new external_node_stream_namespaceObject.Transform({
-        transform(chunk, _encoding, done) {
-            seen += chunk.length;
-            if (seen > limit)
-                done(new Error(`it unpacks to more than ${(limit / 1048576).toFixed(0)} MB`));
-            else
-                done(null, chunk);
-        },
-    });
-}
-/** Writes the build context (Dockerfile, wheels, checkout) into `context`; the entries to send. */
-async function buildContext(context, env, source, base) {
-    await ensureWheelFiles(env.recipe, source.wheels);
-    const { runner, own } = wheelLayers(source.wheels);
-    copyWheels(own, (0,external_node_path_namespaceObject.join)(context, 'wheels'));
-    (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.join)(context, 'wheels'), { recursive: true });
-    const src = ['Dockerfile', 'wheels'];
-    if (runner.length) {
-        copyWheels(runner, (0,external_node_path_namespaceObject.join)(context, 'runner-wheels'));
-        src.push('runner-wheels');
-    }
-    if (source.kind === 'git') {
-        // The exported tree of the commit, copied as it is (symlinks stay links).
-        await copyTree(source.checkout, (0,external_node_path_namespaceObject.join)(context, 'checkout'));
-        src.push('checkout');
-    }
-    (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(context, 'Dockerfile'), dockerfile(base, env, CHECKOUT));
-    return src;
-}
-async function copyTree(from, to) {
-    const { execFile } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1421, 23));
-    const { promisify } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 7975, 23));
-    (0,external_node_fs_namespaceObject.mkdirSync)(to, { recursive: true });
-    await promisify(execFile)('cp', ['-a', `${from}/.`, to]);
-}
-
-;// CONCATENATED MODULE: ./src/contracts/harvest-backend.ts
-const partialOutputs = new WeakMap();
-/** `error`, marked with the stdout a failed job had written before it failed (see HarvestBackend.run). */
-function withPartialOutput(error, stdout) {
-    if (error && typeof error === 'object' && stdout)
-        partialOutputs.set(error, stdout);
-    return error;
-}
-/** The stdout a failed job had written before it failed, if its backend kept it. */
-function partialOutputOf(error) {
-    return error && typeof error === 'object' ? partialOutputs.get(error) : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/adapters/backends/bounded.ts
-/** Collects a stream's bytes up to a limit; past it, counts and drops. */
-class BoundedText {
-    limit;
-    chunks = [];
-    size = 0;
-    overflowed = false;
-    constructor(limit) {
-        this.limit = limit;
-    }
-    push(chunk) {
-        if (this.size + chunk.length > this.limit) {
-            this.overflowed = true;
-            return;
-        }
-        this.chunks.push(chunk);
-        this.size += chunk.length;
-    }
-    text() {
-        return Buffer.concat(this.chunks).toString('utf8');
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/backends/docker/sandbox-run.ts
-/**
- * One harvest job's container: created in the sandbox, its output collected
- * (results from stdout, log lines from stderr), waited for under the job's
- * timeout and the engine's watch, then killed and removed whatever happened.
- */
-
-
-
-
-
-
-/** The most a job's stdout (its result lines) may hold. */
-const MAX_STDOUT_BYTES = 256 * 1024 * 1024;
-/** Runs the job's container to its end; its stdout, or a HarvestError saying why not. */
-async function runInSandbox(deps, job) {
-    const name = job.environment.recipe.name;
-    const { container, forget } = await createTracked(deps, job);
-    const output = collectOutput(name, deps.log);
-    let stopLiveness = () => { };
-    let attached;
-    try {
-        for (const { target, tar } of job.files)
-            await container.putArchive(tar, target);
-        attached = await container.attach(output.stdout, output.stderr);
-        await container.start();
-        const liveness = watchEngine(deps.client, deps.livenessMs ?? 2000);
-        stopLiveness = liveness.stop;
-        const status = await container.wait(job.timeoutMs, () => new HarvestError(`harvest container exceeded ${Math.round(job.timeoutMs / 1000)}s`), liveness.lost);
-        // The attach stream ends after the wait; give it a moment to deliver the tail.
-        await Promise.race([attached.ended, new Promise((r) => setTimeout(r, 2000).unref())]);
-        return output.results(status);
-    }
-    catch (error) {
-        // Killed, crashed or cut off from its engine: the groups that finished wrote their results.
-        throw withPartialOutput(error, output.written());
-    }
-    finally {
-        stopLiveness();
-        attached?.detach();
-        await container.kill();
-        await container.remove();
-        forget?.();
-    }
-}
-/** Creates the container with its removal registered before anyone else sees it. */
-async function createTracked(deps, job) {
-    const cleanups = deps.cleanups;
-    if (cleanups?.closed)
-        throw new HarvestError('interrupted before the container was created');
-    let forget;
-    // Tracked: a create in flight when an interrupt lands is waited for and its container removed.
-    const creating = deps.client
-        .create(sandboxContainer(job.image, job.cmd, sandboxHostConfig([], deps.limits ?? DEFAULT_LIMITS, [
-        ...job.files.map((f) => f.target),
-        ...(job.volumes ?? []),
-    ]), { 'tracegate.job': job.environment.digest.slice(0, 16), ...ownerLabels() }))
-        .then((created) => {
-        forget = cleanups?.add(() => created.remove());
-        return created;
-    });
-    const container = await (cleanups ? cleanups.track(creating) : creating);
-    return { container, forget };
-}
-/** The container's two streams: stdout kept (bounded) as the results, stderr logged line by line. */
-function collectOutput(name, log) {
-    const stdout = new external_node_stream_namespaceObject.PassThrough();
-    const stderr = new external_node_stream_namespaceObject.PassThrough();
-    const results = new BoundedText(MAX_STDOUT_BYTES);
-    const logs = [];
-    let partial = '';
-    stdout.on('data', (chunk) => results.push(chunk));
-    stderr.on('data', (chunk) => {
-        const lines = (partial + chunk.toString('utf8')).split('\n');
-        partial = lines.pop() ?? '';
-        for (const line of lines.filter(Boolean)) {
-            if (logs.length < 10_000)
-                log(`  [${name}] ${line.slice(0, 2000)}`);
-            logs.push(line.slice(0, 2000));
-            if (logs.length > 50)
-                logs.shift();
-        }
-    });
-    return {
-        stdout,
-        stderr,
-        /** What the tracer wrote to stdout so far (bounded). */
-        written: () => results.text(),
-        /** The results, once the container exited with `status`; a HarvestError if it failed. */
-        results(status) {
-            if (status !== 0) {
-                throw new HarvestError(`Tracer exited with code ${status} in environment "${name}": ` +
-                    (logs.slice(-5).join(' | ') || 'no output'));
-            }
-            if (results.overflowed)
-                throw new HarvestError(`The tracer's results in environment "${name}" exceeded ${MAX_STDOUT_BYTES} bytes`);
-            return results.text();
-        },
-    };
-}
-
-;// CONCATENATED MODULE: ./src/adapters/backends/docker/tar.ts
-// The files a harvest container needs (tracer, plan, instance directories), as a tar archive the
-// engine unpacks into the container through its API: no path of this machine is mounted, so a
-// remote engine gets them the same way as the local one. Every entry is root's, writable by root
-// only (the tests run as other uids and can read, never change, what they are given).
-
-
-/** Names skipped when a directory is read: bytecode the container compiles itself. */
-const SKIPPED = new Set(['__pycache__', '.pytest_cache']);
-/**
- * The entries of directory `root` under `prefix` (its subdirectories first-level order by name),
- * group and other write bits cleared; symbolic links kept as links (they resolve inside the
- * container, as they did through a bind mount).
- */
-function dirEntries(root, prefix) {
-    const out = [{ path: prefix, mode: 0o755, kind: 'dir' }];
-    for (const name of (0,external_node_fs_namespaceObject.readdirSync)(root).sort()) {
-        if (SKIPPED.has(name))
-            continue;
-        const full = (0,external_node_path_namespaceObject.join)(root, name);
-        const path = `${prefix}/${name}`;
-        const stat = (0,external_node_fs_namespaceObject.lstatSync)(full);
-        const mode = stat.mode & 0o755;
-        if (stat.isSymbolicLink())
-            out.push({ path, mode: 0o777, kind: 'link', target: (0,external_node_fs_namespaceObject.readlinkSync)(full) });
-        else if (stat.isDirectory())
-            out.push(...dirEntries(full, path));
-        else if (stat.isFile())
-            out.push({ path, mode, kind: 'file', data: (0,external_node_fs_namespaceObject.readFileSync)(full) });
-    }
-    return out;
-}
-/** A POSIX ustar archive of the entries, owned by root (uid and gid 0), in their order. */
-function tarOf(entries) {
-    const blocks = [];
-    for (const e of entries) {
-        const data = e.kind === 'file' ? (e.data ?? Buffer.alloc(0)) : Buffer.alloc(0);
-        blocks.push(header(e, data.length));
-        if (data.length) {
-            blocks.push(data);
-            const pad = (512 - (data.length % 512)) % 512;
-            if (pad)
-                blocks.push(Buffer.alloc(pad));
-        }
-    }
-    blocks.push(Buffer.alloc(1024));
-    return Buffer.concat(blocks);
-}
-function header(e, size) {
-    const h = Buffer.alloc(512);
-    const path = e.kind === 'dir' ? `${e.path.replace(/\/+$/, '')}/` : e.path;
-    const { name, prefix } = splitPath(path);
-    h.write(name, 0, 100, 'utf8');
-    tar_octal(h, e.mode, 100, 8);
-    tar_octal(h, 0, 108, 8); // uid
-    tar_octal(h, 0, 116, 8); // gid
-    tar_octal(h, size, 124, 12);
-    tar_octal(h, 0, 136, 12); // mtime: a fixed time, so the same files give the same archive
-    h.fill(' ', 148, 156); // checksum field counts as spaces while summed
-    h.write(e.kind === 'dir' ? '5' : e.kind === 'link' ? '2' : '0', 156, 1, 'ascii');
-    if (e.kind === 'link') {
-        if (Buffer.byteLength(e.target) > 100)
-            throw new Error(`the link ${e.path} points at a path longer than 100 bytes`);
-        h.write(e.target, 157, 100, 'utf8');
-    }
-    h.write('ustar\u0000', 257, 6, 'ascii');
-    h.write('00', 263, 2, 'ascii');
-    h.write('root', 265, 32, 'ascii');
-    h.write('root', 297, 32, 'ascii');
-    h.write(prefix, 345, 155, 'utf8');
-    let sum = 0;
-    for (const byte of h)
-        sum += byte;
-    h.write(`${sum.toString(8).padStart(6, '0')}\u0000 `, 148, 8, 'ascii');
-    return h;
-}
-/** ustar's 100-byte name and 155-byte prefix, split at a slash; a longer path is refused. */
-function splitPath(path) {
-    if (Buffer.byteLength(path) <= 100)
-        return { name: path, prefix: '' };
-    for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) {
-        const prefix = path.slice(0, i);
-        const name = path.slice(i + 1);
-        if (Buffer.byteLength(prefix) <= 155 && Buffer.byteLength(name) <= 100 && name)
-            return { name, prefix };
-    }
-    throw new Error(`the path ${path} is too long for the archive (at most 255 bytes)`);
-}
-function tar_octal(h, value, at, width) {
-    h.write(`${value.toString(8).padStart(width - 1, '0')}\u0000`, at, width, 'ascii');
-}
-
-;// CONCATENATED MODULE: ./src/adapters/backends/docker/backend.ts
-
-
-
-
-
-
-const VENV_PYTHON = '/opt/venv/bin/python';
-/**
- * Harvest in containers: one image per effective environment (tagged by its
- * digest, built once from wheels resolved on the host), one container per
- * job, in the sandbox of sandbox-policy.ts.
- */
-class DockerBackend {
-    options;
-    name = 'docker';
-    client;
-    images;
-    sandbox;
-    constructor(options) {
-        this.options = options;
-        this.client = new DockerodeClient(options.docker ?? (options.host ? dockerAt(options.host) : undefined));
-        this.images = new EnvironmentImages(this.client, options);
-        const { log, limits, livenessMs, cleanups } = options;
-        this.sandbox = { client: this.client, log, limits, livenessMs, cleanups };
-    }
-    async ensureAvailable() {
-        await ensureEngine(this.client, this.options.log, this.options.host);
-    }
-    runtime(recipe, source) {
-        return this.images.runtime(recipe, source);
-    }
-    async prepare(env) {
-        await this.images.ensure(env).catch(() => undefined);
-    }
-    async run(job) {
-        const env = job.environment;
-        const image = await this.images.ensure(env);
-        const python = env.recipe.image ? env.recipe.image.python : VENV_PYTHON;
-        const checkout = checkoutOf(job);
-        return runInSandbox(this.sandbox, {
-            image,
-            cmd: [python, `${MOUNT.tracer}/harvest.py`, `${MOUNT.plan}/plan.json`],
-            files: filesOf(job, this.tracer()),
-            // A fresh anonymous volume at the checkout's path holds a copy of the image's checkout,
-            // writable by the driver (root) only, and is removed with the container.
-            ...volumesOf(job, checkout),
-            environment: env,
-            timeoutMs: job.timeoutMs,
-        });
-    }
-    /** The tracer's archive, read once (its files do not change during a run: they key every oracle). */
-    tracerTar;
-    tracer() {
-        return (this.tracerTar ??= tarOf(dirEntries(this.options.tracerDir, '.')));
-    }
-}
-/**
- * Fresh anonymous volumes, each a copy of what the image holds at its path, writable by the driver
- * only and removed with the container: the checkout a SWE-Flux runner stages in, and the packages
- * B1/B2 install one version at a time (tracer/tracegate_tracer/comet.py). A prebuilt image has no
- * venv of ours: its packages get none, and the tracer refuses to verify there.
- */
-function volumesOf(job, checkout) {
-    const volumes = [
-        ...(job.writableCheckout && checkout ? [checkout] : []),
-        ...(job.privatePackages && job.environment.recipe.python && !job.environment.recipe.image
-            ? job.privatePackages.map((top) => `/opt/venv/lib/python${job.environment.recipe.python}/site-packages/${top}`)
-            : []),
-    ];
-    return volumes.length ? { volumes } : {};
-}
-/**
- * What the container is given, through the engine's API: the tracer, the plan (root-only: it
- * names every instance's mutant and every reply; the driver reads it as root) and each instance
- * directory, every file root's and read-only to the tests.
- */
-function filesOf(job, tracer) {
-    const plan = Buffer.from(JSON.stringify(planFor(job)));
-    return [
-        { target: MOUNT.tracer, tar: tracer },
-        {
-            target: MOUNT.plan,
-            tar: tarOf([
-                { path: '.', mode: 0o755, kind: 'dir' },
-                { path: './plan.json', mode: 0o600, kind: 'file', data: plan },
-            ]),
-        },
-        {
-            target: MOUNT.instances,
-            tar: tarOf([
-                { path: '.', mode: 0o755, kind: 'dir' },
-                ...job.instanceDirs.flatMap((dir, i) => dirEntries(dir, `./${i}`)),
-            ]),
-        },
-    ];
-}
-/** Where the environment's checkout is in its image (git and image sources). */
-function checkoutOf(job) {
-    const recipe = job.environment.recipe;
-    return recipe.image ? recipe.image.workdir : recipe.git ? CHECKOUT : undefined;
-}
-/** The job's plan, with the paths its container sees. */
-function planFor(job) {
-    return job.plan({
-        instanceDir: (i) => `${MOUNT.instances}/${i}`,
-        checkout: checkoutOf(job),
-        workDir: MOUNT.work,
-        isolation: { uid_base: TEST_UID_BASE },
-    });
-}
-
-;// CONCATENATED MODULE: ./src/adapters/backends/docker/registry-auth.ts
-// Credentials for the environment-image registry, found where the Docker CLI keeps them.
-
-
-
-/**
- * The credentials for `repository`'s registry: the `auths` entry of Docker's config
- * (`$DOCKER_CONFIG/config.json`, else `~/.docker/config.json`, as `docker login` and
- * docker/login-action write it), else TRACEGATE_REGISTRY_USERNAME / TRACEGATE_REGISTRY_PASSWORD
- * (the Action sets them from github-token for ghcr.io). None: the registry is asked anonymously.
- * Credential helpers (`credsStore`) are not run.
- */
-function registryAuth(repository, env = process.env) {
-    const host = repository.split('/')[0];
-    const file = (0,external_node_path_namespaceObject.join)(env.DOCKER_CONFIG ?? (0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.homedir)(), '.docker'), 'config.json');
-    let auths = {};
-    try {
-        const config = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'));
-        auths = config.auths ?? {};
-    }
-    catch {
-        // no config, or not JSON: no stored credentials
-    }
-    const entry = auths[host] ?? auths[`https://${host}`] ?? auths[`https://${host}/v1/`];
-    if (entry?.auth) {
-        const decoded = Buffer.from(entry.auth, 'base64').toString('utf8');
-        const colon = decoded.indexOf(':');
-        if (colon > 0)
-            return {
-                username: decoded.slice(0, colon),
-                password: decoded.slice(colon + 1),
-                serveraddress: host,
-            };
-    }
-    if (entry?.username && entry.password)
-        return { username: entry.username, password: entry.password, serveraddress: host };
-    const { TRACEGATE_REGISTRY_USERNAME: username, TRACEGATE_REGISTRY_PASSWORD: password } = env;
-    return username && password ? { username, password, serveraddress: host } : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/adapters/backends/local.ts
-
-
-
-
-
-
-
-
-
-const local_run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
-const local_MAX_STDOUT_BYTES = 256 * 1024 * 1024;
-/**
- * Harvest without Docker: a virtualenv per environment on this host. No
- * isolation — the demo's fallback where no engine is reachable, said loudly.
- * The tracer gets a scrubbed environment: nothing of this process's own
- * (API keys, tokens) reaches the tests.
- */
-class LocalBackend {
-    options;
-    name = 'local';
-    host;
-    constructor(options) {
-        this.options = options;
-    }
-    get python() {
-        return this.options.python ?? 'python3';
-    }
-    async ensureAvailable() {
-        await this.interpreter();
-        const dirs = sweepTempDirs();
-        if (dirs)
-            this.options.log(`Removed ${dirs} temp director(ies) left by an interrupted run`);
-    }
-    interpreter() {
-        this.host ??= local_run(this.python, [
-            '-c',
-            'import sys, venv, ensurepip; print(sys.executable); print(sys.version.split()[0])',
-        ]).then(({ stdout }) => {
-            const [python, version] = stdout.trim().split('\n');
-            return { python: python, version: version };
-        }, (error) => {
-            throw new HarvestError(`The local backend needs python3 with venv and ensurepip on this host (${error.message}).`);
-        });
-        return this.host;
-    }
-    async runtime(recipe, source) {
-        if (recipe.image || !source)
-            throw new HarvestError(`Environment "${recipe.name}" is a prebuilt image: it needs a Docker engine (--backend docker).`);
-        const host = await this.interpreter();
-        const minor = host.version.split('.').slice(0, 2).join('.');
-        if (minor !== recipe.python)
-            throw new HarvestError(`Environment "${recipe.name}" wants Python ${recipe.python}; this host's ${this.python} is ${host.version}. ` +
-                'Harvest it with Docker (--backend docker), or point the local backend at a matching interpreter.');
-        return {
-            source,
-            runtime: {
-                backend: 'local',
-                python: host.python,
-                version: host.version,
-                note: `local virtualenv on ${host.python} ${host.version} (no container isolation)`,
-            },
-        };
-    }
-    async run(job) {
-        const env = job.environment;
-        const python = await this.ensureVenv(env);
-        const work = ownedTempDir('local');
-        const forget = this.options.cleanups?.add(() => (0,external_node_fs_namespaceObject.rmSync)(work, { recursive: true, force: true }));
-        try {
-            const checkout = env.source.kind === 'git' ? env.source.checkout : undefined;
-            const plan = job.plan({
-                instanceDir: (i) => job.instanceDirs[i],
-                checkout,
-                workDir: (0,external_node_path_namespaceObject.join)(work, 'work'),
-                isolation: null,
-            });
-            const planFile = (0,external_node_path_namespaceObject.join)(work, 'plan.json');
-            (0,external_node_fs_namespaceObject.writeFileSync)(planFile, JSON.stringify(plan));
-            return await this.spawnTracer(python, planFile, job, (0,external_node_path_namespaceObject.join)(work, 'home'));
-        }
-        finally {
-            (0,external_node_fs_namespaceObject.rmSync)(work, { recursive: true, force: true });
-            forget?.();
-        }
-    }
-    spawnTracer(python, planFile, job, home) {
-        (0,external_node_fs_namespaceObject.mkdirSync)(home, { recursive: true });
-        const child = (0,external_node_child_process_.spawn)(python, [(0,external_node_path_namespaceObject.join)(this.options.tracerDir, 'harvest.py'), planFile], {
-            env: {
-                PATH: process.env.PATH ?? '/usr/bin:/bin',
-                HOME: home,
-                TMPDIR: home,
-                LANG: 'C.UTF-8',
-                PYTHONDONTWRITEBYTECODE: '1',
-                PYTHONHASHSEED: '0',
-            },
-            stdio: ['ignore', 'pipe', 'pipe'],
-            detached: true,
-        });
-        const killGroup = () => {
-            try {
-                process.kill(-child.pid, 'SIGKILL');
-            }
-            catch {
-                child.kill('SIGKILL');
-            }
-        };
-        const forget = this.options.cleanups?.add(killGroup);
-        child.on('close', () => forget?.());
-        const out = new BoundedText(local_MAX_STDOUT_BYTES);
-        child.stdout.on('data', (chunk) => out.push(chunk));
-        let partial = '';
-        child.stderr.on('data', (chunk) => {
-            const lines = (partial + chunk.toString('utf8')).split('\n');
-            partial = lines.pop() ?? '';
-            for (const line of lines.filter(Boolean))
-                this.options.log(`  [${job.environment.recipe.name}] ${line.slice(0, 2000)}`);
-        });
-        return new Promise((resolve, reject) => {
-            const timer = setTimeout(() => {
-                killGroup();
-                reject(withPartialOutput(new HarvestError(`local tracer exceeded ${Math.round(job.timeoutMs / 1000)}s`), out.text()));
-            }, job.timeoutMs);
-            child.on('error', (error) => {
-                clearTimeout(timer);
-                reject(new HarvestError(`Could not start the local tracer: ${error.message}`));
-            });
-            child.on('close', (code, signal) => {
-                clearTimeout(timer);
-                if (code === 0)
-                    resolve(out.text());
-                else
-                    reject(withPartialOutput(new HarvestError(`Tracer failed in local environment "${job.environment.recipe.name}" (exit ${code ?? signal}).`), out.text()));
-            });
-        });
-    }
-    venvs = new Map();
-    /** The environment's virtualenv, created once however many jobs ask for it at the same time. */
-    ensureVenv(env) {
-        let venv = this.venvs.get(env.digest);
-        if (!venv) {
-            venv = this.createVenv(env);
-            this.venvs.set(env.digest, venv);
-            venv.catch(() => this.venvs.delete(env.digest));
-        }
-        return venv;
-    }
-    async createVenv(env) {
-        const dir = (0,external_node_path_namespaceObject.join)(this.options.venvRoot, env.digest.slice(0, 16));
-        const python = (0,external_node_path_namespaceObject.join)(dir, 'bin', 'python');
-        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, '.tracegate-ready')))
-            return python;
-        this.options.log(`Creating virtualenv for environment "${env.recipe.name}" in ${dir}`);
-        (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true });
-        (0,external_node_fs_namespaceObject.mkdirSync)(this.options.venvRoot, { recursive: true });
-        const wheels = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)(this.options.venvRoot, 'wheels-'));
-        try {
-            const source = env.source;
-            if (source.kind === 'image')
-                throw new HarvestError('image environments need Docker');
-            await ensureWheelFiles(env.recipe, source.wheels, this.python);
-            copyWheels(source.wheels, wheels);
-            await local_run(this.python, ['-m', 'venv', dir]);
-            const pip = [
-                python,
-                '-m',
-                'pip',
-                'install',
-                '--quiet',
-                '--no-index',
-                '--disable-pip-version-check',
-                '--find-links',
-                wheels,
-            ];
-            if (source.wheels.length)
-                await local_run(pip[0], [...pip.slice(1), ...source.wheels.map((w) => (0,external_node_path_namespaceObject.join)(wheels, w.name))]);
-            if (source.kind === 'git') {
-                const git = env.recipe.git;
-                if (git.install === 'path') {
-                    const { stdout } = await local_run(python, [
-                        '-c',
-                        'import sysconfig; print(sysconfig.get_paths()["purelib"])',
-                    ]);
-                    (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(stdout.trim(), 'tracegate-checkout.pth'), git.paths.map((p) => (0,external_node_path_namespaceObject.join)(source.checkout, p)).join('\n') + '\n');
-                }
-                else {
-                    await local_run(pip[0], [
-                        ...pip.slice(1),
-                        '--no-build-isolation',
-                        ...(git.install === 'editable' ? ['-e'] : []),
-                        source.checkout,
-                    ]);
-                }
-                if (git.command)
-                    await local_run('sh', ['-c', git.command], { cwd: source.checkout });
-            }
-            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(dir, '.tracegate-ready'), env.digest);
-        }
-        catch (error) {
-            throw new HarvestError(`Could not create the virtualenv for "${env.recipe.name}": ${error.message}`);
-        }
-        finally {
-            (0,external_node_fs_namespaceObject.rmSync)(wheels, { recursive: true, force: true });
-        }
-        return python;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/tracer/digest.ts
-
-
-
-/** Tracer sources that decide an oracle; tests and docs do not. */
-function tracerSources(dir, root = dir) {
-    const files = [];
-    for (const entry of (0,external_node_fs_namespaceObject.readdirSync)(dir, { withFileTypes: true })) {
-        if (['tests', '__pycache__', '.pytest_cache'].includes(entry.name))
-            continue;
-        const path = (0,external_node_path_namespaceObject.join)(dir, entry.name);
-        if (entry.isDirectory())
-            files.push(...tracerSources(path, root));
-        else if (entry.name.endsWith('.py'))
-            files.push(path);
-    }
-    return files.sort((a, b) => ((0,external_node_path_namespaceObject.relative)(root, a) < (0,external_node_path_namespaceObject.relative)(root, b) ? -1 : 1));
-}
-/** Digest of the tracer's code: a tracer change invalidates every cached oracle. */
-function tracerDigest(dir) {
-    return sha256('tracer/v1', ...tracerSources(dir).flatMap((f) => [(0,external_node_path_namespaceObject.relative)(dir, f), (0,external_node_fs_namespaceObject.readFileSync)(f)]));
-}
-
-;// CONCATENATED MODULE: ./src/adapters/model/budget.ts
-/**
- * A total time budget shared by every request of a run. The clock starts at
- * the first request (harvesting before it does not count).
- */
-class TimeBudget {
-    totalMs;
-    now;
-    startedAt;
-    constructor(totalMs, now = Date.now) {
-        this.totalMs = totalMs;
-        this.now = now;
-    }
-    /** Milliseconds left; starts the clock on first use. */
-    remainingMs() {
-        this.startedAt ??= this.now();
-        return this.totalMs - (this.now() - this.startedAt);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/heuristic-model/heuristic.ts
-/**
- * The demo model: a static-analysis heuristic that reads only
- * the prompt (never an oracle) and guesses what a straight-line reading of
- * the code suggests. It is the floor a real model must clear, and what the
- * demo queries when no endpoint is given.
- */
-const BUILTINS = new Set('len range print isinstance str int float list dict set tuple sorted enumerate zip min max any all getattr setattr hasattr iter next type super repr bool abs sum map filter callable id open format object'.split(' '));
-function parsePrompt(prompt) {
-    const kind = /^Question kind: (\S+)/m.exec(prompt)?.[1];
-    const head = /^## Code under test: (\S+) \(([^)]+)\)\n```python\n([\s\S]*?)\n```/m.exec(prompt);
-    const question = /^## Question\n([\s\S]*?)\n\n## Answer template/m.exec(prompt)?.[1] ?? '';
-    const templateText = /^## Answer template\n(.+)$/m.exec(prompt)?.[1];
-    if (!kind || !head || !templateText)
-        return undefined;
-    let template;
-    try {
-        template = JSON.parse(templateText);
-    }
-    catch {
-        return undefined;
-    }
-    const lines = head[3].split('\n').map((l) => {
-        const m = /^\s*(\d+) {2}(.*)$/.exec(l);
-        return { no: Number(m?.[1] ?? 0), text: m?.[2] ?? '' };
-    });
-    return { kind, file: head[1], func: head[2], lines, question, template };
-}
-/** Statement lines of the body in source order: what runs if every line runs once. */
-function bodyStatementLines(p) {
-    const result = [];
-    let inDocstring = false;
-    let depth = 0;
-    let seenDef = false;
-    for (const { no, text } of p.lines) {
-        const t = text.trim();
-        const continuation = depth > 0;
-        depth += (t.match(/[([{]/g)?.length ?? 0) - (t.match(/[)\]}]/g)?.length ?? 0);
-        if (!seenDef) {
-            if (/^(async\s+)?def\s/.test(t))
-                seenDef = true;
-            continue;
-        }
-        if (continuation || !t || t.startsWith('#'))
-            continue;
-        const quotes = (t.match(/"""|'''/g) ?? []).length;
-        if (inDocstring || (quotes > 0 && /^[rbuRBU]?("""|''')/.test(t))) {
-            if (quotes % 2 === 1)
-                inDocstring = !inDocstring;
-            continue;
-        }
-        if (/^(else|finally)\s*:/.test(t))
-            continue;
-        result.push(no);
-    }
-    return result;
-}
-function sourceText(p) {
-    return p.lines.map((l) => l.text).join('\n');
-}
-function guessFor(key, template, p) {
-    const module = p.func.split('.').slice(0, -1);
-    const cls = module.length > 1 && /^[A-Z_]/.test(module[module.length - 1] ?? '') ? module : undefined;
-    switch (key) {
-        case 'executed_path':
-            return bodyStatementLines(p).map((line) => ({ file: p.file, func: p.func, line }));
-        case 'covered_lines':
-            return bodyStatementLines(p);
-        case 'loop_iteration_count':
-            return 2;
-        case 'caught_exception_kinds':
-            return [
-                ...new Set([...sourceText(p).matchAll(/except\s*\(?([\w., ]+?)\)?\s*(?:as\s+\w+)?:/g)].flatMap((m) => m[1]
-                    .split(',')
-                    .map((s) => s.trim())
-                    .filter(Boolean))),
-            ].sort();
-        // World-model kinds: a guess biased toward "passed", as the study finds models are.
-        case 'outcome':
-            return 'passed';
-        case 'failure_line':
-            return null;
-        case 'peak_bytes':
-            return 1_000_000;
-        case 'wall_ms':
-            return 10;
-        case 'hot_methods_time':
-        case 'hot_methods_alloc':
-            return [p.func];
-        case 'hot_lines_time':
-        case 'hot_lines_alloc':
-            return bodyStatementLines(p)
-                .slice(0, 1)
-                .map((line) => `${p.file}:${line}`);
-        case 'exception_type':
-            if (p.kind === 'W1_Outcome')
-                return null;
-            return /raise\s+([\w.]+)/.exec(sourceText(p))?.[1] ?? 'Exception';
-        case 'exception_message':
-            return /raise\s+[\w.]+\(\s*(?:[fr]?["'])(.*?)["']/.exec(sourceText(p))?.[1] ?? '';
-        case 'function_call_order': {
-            const calls = [];
-            for (const { text } of p.lines.slice(1)) {
-                for (const m of text.matchAll(/(self\.)?([A-Za-z_]\w*)\s*\(/g)) {
-                    const name = m[2];
-                    if (BUILTINS.has(name) || /^(if|while|for|return|not|and|or|in|def|class)$/.test(name))
-                        continue;
-                    const owner = m[1] && cls ? cls.join('.') : module.slice(0, cls ? -1 : undefined).join('.');
-                    calls.push({ file: p.file, func: `${owner}.${name}` });
-                }
-            }
-            return calls;
-        }
-        case 'observed_state': {
-            const names = [...new Set([...p.question.matchAll(/`([A-Za-z_]\w*)`/g)].map((m) => m[1]))];
-            const src = sourceText(p);
-            return names
-                .filter((n) => new RegExp(`\\b${n}\\s*=[^=]`).test(src))
-                .sort()
-                .map((variable) => {
-                const literal = new RegExp(`\\b${variable}\\s*=\\s*([-\\d.]+|None|True|False|'[^']*'|"[^"]*"|\\[\\]|\\{\\}|\\(\\))\\s*$`, 'm').exec(src)?.[1];
-                return { variable, value: literal ?? 'None' };
-            });
-        }
-        default:
-            return defaultFor(template);
-    }
-}
-function defaultFor(template) {
-    if (Array.isArray(template))
-        return [];
-    if (template && typeof template === 'object') {
-        return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, defaultFor(v)]));
-    }
-    return template === 'int' || template === 'float' ? 0 : template === 'bool' ? false : '';
-}
-/**
- * B1/B2: the first example call the prompt shows (one on which the bug does not show, so this
- * exposes nothing: the demo model answers these badly, as a floor should), predicted to do what
- * the example did; B2's test asserts that same behaviour (it passes on both versions).
- */
-function bugAnswer(p, prompt) {
-    const example = /^input (.*?): (returns (.*?)(?:, printing .*)?|raises (\S+).*|runs past .*)$/m.exec(prompt);
-    let input;
-    try {
-        input = example ? JSON.parse(example[1]) : '';
-    }
-    catch {
-        input = '';
-    }
-    const returned = example?.[3];
-    const raised = example?.[4];
-    if (p.kind === 'B1_BuggyIO')
-        return {
-            input,
-            outcome: raised ? 'crash' : 'ok',
-            return: raised ? null : (returned ?? 'None'),
-            stdout: raised ? null : '',
-            exception: raised ?? null,
-        };
-    const [module, name] = [p.func.split('.').slice(0, -1).join('.'), p.func.split('.').at(-1)];
-    const call = typeof input === 'string'
-        ? `${name}(${input})`
-        : `${name}(*${JSON.stringify(input?.args ?? input)})`;
-    return {
-        precondition: 'an input like the examples',
-        postcondition: 'the function returns what the examples show',
-        explanation: 'read from the example calls',
-        test: `from ${module} import ${name}\n\n\ndef test_example():\n    assert repr(${call}) == ${JSON.stringify(returned ?? 'None')}\n`,
-    };
-}
-/** The heuristic's JSON answer for one prompt (an empty template answer when it cannot read it). */
-function heuristicAnswer(prompt) {
-    const parsed = parsePrompt(prompt);
-    if (!parsed)
-        return '{}';
-    if (parsed.kind === 'B1_BuggyIO' || parsed.kind === 'B2_RegressionTest')
-        return JSON.stringify(bugAnswer(parsed, prompt));
-    const template = parsed.template;
-    const answer = Object.fromEntries(Object.entries(template).map(([k, v]) => [k, guessFor(k, v, parsed)]));
-    return JSON.stringify(answer);
-}
-
-;// CONCATENATED MODULE: external "node:http"
-const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
-var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
-;// CONCATENATED MODULE: ./src/adapters/heuristic-model/server.ts
-
-
-
-/** The model name the built-in demo model answers to. */
-const HEURISTIC_MODEL = 'tracegate-demo-heuristic';
-/**
- * A regressed checkpoint of the demo model, for the demo's gate: the same
- * heuristic, but three replies in four (chosen by the prompt's hash, so the
- * same each run) are cut off half-way, as a checkpoint whose generations
- * stop early would answer. It never reads an oracle either.
- */
-const HEURISTIC_REGRESSED_MODEL = 'tracegate-demo-heuristic-regressed';
-const MODELS = [HEURISTIC_MODEL, HEURISTIC_REGRESSED_MODEL];
-/** The regressed checkpoint's reply: cut off on three prompts in four. */
-function regressed(prompt, content) {
-    const cut = (0,external_node_crypto_namespaceObject.createHash)('sha256').update(prompt).digest()[0] % 4 !== 0;
-    return cut
-        ? { content: content.slice(0, Math.floor(content.length / 2)), finish: 'length' }
-        : { content, finish: 'stop' };
-}
-/**
- * The built-in demo model: a real OpenAI-compatible HTTP server on
- * loopback (POST /v1/chat/completions, GET /v1/models) whose "model" is the
- * static heuristic. Used by the demo and as a known peer in tests.
- */
-async function startHeuristicServer(port = 0) {
-    const server = (0,external_node_http_namespaceObject.createServer)((req, res) => {
-        void handle(req).then(({ status, body }) => {
-            res.writeHead(status, { 'content-type': 'application/json' });
-            res.end(JSON.stringify(body));
-        }, (error) => {
-            res.writeHead(400, { 'content-type': 'application/json' });
-            res.end(JSON.stringify({ error: { message: error.message, type: 'invalid_request_error' } }));
-        });
-    });
-    await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
-    const { port: bound } = server.address();
-    return {
-        url: `http://127.0.0.1:${bound}/v1`,
-        close: () => new Promise((resolve) => server.close(() => resolve())),
-    };
-}
-async function handle(req) {
-    const path = (req.url ?? '').replace(/\?.*$/, '');
-    if (req.method === 'GET' && path.endsWith('/models')) {
-        return {
-            status: 200,
-            body: { object: 'list', data: MODELS.map((id) => ({ id, object: 'model' })) },
-        };
-    }
-    if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
-        return { status: 404, body: { error: { message: `no route ${req.method} ${path}` } } };
-    }
-    const chunks = [];
-    for await (const chunk of req)
-        chunks.push(chunk);
-    const request = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    if (!MODELS.includes(request.model ?? '')) {
-        return {
-            status: 404,
-            body: {
-                error: {
-                    message: `The model \`${request.model}\` does not exist. Available: ${MODELS.join(', ')}`,
-                },
-            },
-        };
-    }
-    const prompt = request.messages?.filter((m) => m.role === 'user').at(-1)?.content ?? '';
-    const answer = heuristicAnswer(prompt);
-    const { content, finish } = request.model === HEURISTIC_REGRESSED_MODEL
-        ? regressed(prompt, answer)
-        : { content: answer, finish: 'stop' };
-    return {
-        status: 200,
-        body: {
-            id: 'chatcmpl-baseline',
-            object: 'chat.completion',
-            model: request.model,
-            choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: finish }],
-            usage: {
-                prompt_tokens: Math.ceil(prompt.length / 4),
-                completion_tokens: Math.ceil(content.length / 4),
-            },
-        },
-    };
-}
-
-;// CONCATENATED MODULE: ./src/adapters/heuristic-model/client.ts
-
-
-/**
- * The demo model in process: the same answers its HTTP server gives, with no
- * transport. The generator's screen asks it every candidate (an instance it
- * gets right is not kept).
- */
-class HeuristicClient {
-    endpoint = 'in-process:heuristic';
-    identity = {
-        endpoint: this.endpoint,
-        api: 'in-process',
-        model: HEURISTIC_MODEL,
-        settings: { temperature: 0, maxTokens: 2048 },
-    };
-    complete(messages) {
-        const prompt = messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
-        return Promise.resolve({
-            text: heuristicAnswer(prompt),
-            finishReason: 'stop',
-            tokensIn: 0,
-            tokensOut: 0,
-            latencyMs: 0,
-            retries: 0,
-        });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/model/faults.ts
-/**
- * Classification of what can go wrong on the wire. Pure functions: they take
- * what fetch threw or what the server sent and say what it was, so retry
- * policy and messages are decided in one place and tested without a network.
- */
-/** A failure worth retrying: the connection, a timeout, 408/429, 5xx or a garbled body. */
-class TransientError extends Error {
-    kind;
-    retryAfterMs;
-    constructor(kind, message, retryAfterMs) {
-        super(message);
-        this.kind = kind;
-        this.retryAfterMs = retryAfterMs;
-        this.name = 'TransientError';
-    }
-}
-/**
- * A 200 whose body is not a usable reply (HTML from a proxy, no choices):
- * thrown by a protocol's decoder, retried like any transient failure.
- */
-class MalformedResponseError extends TransientError {
-    constructor(message) {
-        super('bad_body', message);
-        this.name = 'MalformedResponseError';
-    }
-}
-const RESET_CODES = new Set([
-    'ECONNRESET',
-    'EPIPE',
-    'UND_ERR_SOCKET',
-    'UND_ERR_CLOSED',
-    'ECONNABORTED',
-    'ERR_STREAM_PREMATURE_CLOSE',
+const SWE_FLUX_TOLERANCE = 1e-6;
+/** Keys whose lists are sets in SWE-Flux's scorer (matched greedily, as a multiset). */
+const SWE_FLUX_SET_KEYS = new Set([
+    'observed_def_use_pairs',
+    'covered_def_use_pairs',
+    'covered_du_pairs',
+    'uncovered_du_pairs_list',
+    'covered_lines',
+    'covered_functions',
+    'union_lines_sorted',
+    'intersection_lines_sorted',
+    'lines_covered_by_only_one_test',
+    'exception_types',
+    'unique_values',
+    'subtype_value_set',
+    'guess_value_set',
+    'safe_tests',
+    'crashing_tests',
 ]);
-/** Classifies an error thrown by fetch or while reading a body. */
-function classifyNetworkError(error, timeoutMs) {
-    const e = error;
-    if (e.name === 'TimeoutError' || e.name === 'AbortError' || e.cause?.name === 'TimeoutError')
-        return new TransientError('timeout', `no complete response within ${timeoutMs / 1000}s`);
-    const code = e.cause?.code ?? e.code;
-    if (code === 'ECONNREFUSED')
-        return new TransientError('refused', 'ECONNREFUSED (nothing listening)');
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
-        return new TransientError('dns', `${code} (host name does not resolve)`);
-    if (code && RESET_CODES.has(code))
-        return new TransientError('reset', `${code} (connection reset)`);
-    if (/terminated|other side closed|socket hang up/i.test(`${e.message} ${e.cause?.message}`))
-        return new TransientError('reset', `connection closed mid-response (${e.message})`);
-    return new TransientError('reset', code ?? e.cause?.message ?? e.message ?? String(error));
-}
-/** Statuses retried: request timeout, rate limit and every 5xx (529 is Anthropic's overload). */
-function isTransientStatus(status) {
-    return status === 408 || status === 429 || status >= 500;
-}
-/** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined if absent or garbled. */
-function retryAfterMs(header, now = Date.now()) {
-    if (!header)
-        return undefined;
-    const trimmed = header.trim();
-    if (/^\d+(\.\d+)?$/.test(trimmed))
-        return Number(trimmed) * 1000;
-    const date = Date.parse(trimmed);
-    return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
-}
-/**
- * The server's own error message, verbatim when it sent one in a known shape
- * (OpenAI/vLLM `error.message`, Ollama/TGI `error`, Anthropic `error.message`,
- * FastAPI `detail`), else a flattened snippet of the body.
- */
-function serverMessage(body) {
-    try {
-        const json = JSON.parse(body);
-        const error = json.error;
-        if (typeof error === 'string')
-            return error;
-        if (error && typeof error.message === 'string')
-            return error.message;
-        if (typeof json.message === 'string')
-            return json.message;
-        if (typeof json.detail === 'string')
-            return json.detail;
+/** Keys whose strings name code: paths, functions, classes. */
+const IDENTIFIER_KEYS = new Set([
+    'file',
+    'func',
+    'cls',
+    'class',
+    'concrete_class',
+    'dispatched_file',
+    'dispatched_function',
+    'dispatched_class',
+]);
+/** `{"oracle_answer": X}` or `{"answer": X}` → X, once (SWE-Flux's pick_answer_payload). */
+function pickAnswerPayload(value) {
+    if (isDict(value)) {
+        if (hasKey(value, 'oracle_answer'))
+            return value.oracle_answer;
+        if (hasKey(value, 'answer'))
+            return value.answer;
     }
-    catch {
-        // not JSON: fall through to the snippet
+    return value;
+}
+function scoreSweFlux(oracleAnswer, prediction) {
+    return sweFluxCompare(oracleAnswer, pickAnswerPayload(prediction), 'root', SWE_FLUX_TOLERANCE);
+}
+/** SWE-Flux's compare_values. */
+function sweFluxCompare(expected, pred, key, tol) {
+    expected = specialValue(expected);
+    pred = specialValue(pred);
+    if (isPyNumber(expected) && isPyNumber(pred))
+        return closeNumbers(expected, pred, tol);
+    if (typeof expected === 'string' && typeof pred === 'string')
+        return compareStrings(expected, pred, key);
+    if (Array.isArray(expected)) {
+        const list = typeof pred === 'string' ? (parseContainer(pred) ?? pred) : pred;
+        if (!Array.isArray(list) || list.length !== expected.length)
+            return false;
+        if (SWE_FLUX_SET_KEYS.has(key))
+            return greedyMultiset(expected, list, key, tol);
+        return expected.every((e, i) => sweFluxCompare(e, list[i], key, tol));
     }
-    return snippet(body);
-}
-/** A body flattened to one line and cut at 300 characters. */
-function snippet(text) {
-    const flat = text.replace(/\s+/g, ' ').trim();
-    if (!flat)
-        return '(empty body)';
-    return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
-}
-/** Replaces every occurrence of each secret (e.g. the API key a server echoes back) with ***. */
-function redact(text, secrets) {
-    let out = text;
-    for (const secret of secrets)
-        if (secret.length >= 4)
-            out = out.split(secret).join('***');
-    return out;
-}
-/** The message for a 4xx that retrying cannot fix; 401/403 say it is the key. */
-function rejectionMessage(status, url, body) {
-    const message = serverMessage(body);
-    if (status === 401 || status === 403)
-        return `the server refused the API key (HTTP ${status} from ${url}): ${message}`;
-    return `HTTP ${status} from ${url}: ${message}`;
-}
-
-;// CONCATENATED MODULE: ./src/adapters/model/preflight-errors.ts
-
-/**
- * The endpoint failed the preflight, before any harvest: what happened and
- * what to do, with options named as the door spells them. Exit 3 when the
- * endpoint is not there or cannot answer; 2 when the configuration is wrong
- * (the key, the model), as the same mistakes are during a run.
- */
-class EndpointCheckError extends TracegateError {
-    exitCode;
-    say;
-    constructor(exitCode, say) {
-        super('');
-        this.exitCode = exitCode;
-        this.say = say;
-        this.message = this.messageFor('cli');
-        this.name = 'EndpointCheckError';
+    if (isDict(expected)) {
+        const dict = typeof pred === 'string' ? (parseContainer(pred) ?? pred) : pred;
+        if (!isDict(dict))
+            return false;
+        const keys = Object.keys(expected);
+        if (keys.some((k) => !hasKey(dict, k)))
+            return false;
+        return keys.every((k) => sweFluxCompare(expected[k], dict[k], k, tol));
     }
-    messageFor(door) {
-        return `${this.say((name) => optionName(name, door))} Checked before any harvest: nothing ran.`;
-    }
-}
-/** A failure with no reply at all, in words: refused, DNS, timeout, reset. */
-function describeNoReply(error) {
-    const code = error.message.split(' ')[0];
-    switch (error.kind) {
-        case 'refused':
-            return 'connection refused (ECONNREFUSED: nothing listens there)';
-        case 'dns':
-            return `DNS lookup failed (${code}: the host name does not resolve)`;
-        case 'timeout':
-            return error.message.replace('no complete response', 'no answer');
-        default:
-            return `the connection failed (${error.message})`;
-    }
-}
-/** Nothing answered `request` (`GET url`, `POST url`): the server is not there. */
-function unreachable(endpoint, request, error) {
-    return new EndpointCheckError(ExitCode.Infrastructure, (o) => `Model endpoint ${endpoint} is unreachable: ${describeNoReply(error)} on ${request}. ` +
-        `Start the server, or give ${o('endpoint')} its API base URL (e.g. http://127.0.0.1:8000/v1).`);
-}
-
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
-;// CONCATENATED MODULE: ./src/contracts/model.ts
-/** A request the server rejected for good (4xx other than 408/429): retrying cannot help. */
-class ModelRequestError extends Error {
-    status;
-    constructor(status, message) {
-        super(message);
-        this.status = status;
-        this.name = 'ModelRequestError';
-    }
-}
-/**
- * The reply to this one request is unusable and asking again would not help
- * (e.g. a body over the size limit). Recorded against the instance; the run goes on.
- */
-class ModelResponseError extends Error {
-    errorClass;
-    constructor(errorClass, message) {
-        super(message);
-        this.errorClass = errorClass;
-        this.name = 'ModelResponseError';
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/model/transport.ts
-
-
-
-
-
-const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
-/**
- * POSTs JSON and returns `decode(parsed body)`, retrying transient failures
- * (connection refused or reset, timeouts, 408/429/5xx, garbled bodies and
- * whatever `decode` rejects as MalformedResponseError) with exponential
- * backoff and full jitter, honouring Retry-After. Ends in
- * EndpointUnavailableError when retries or the time budget run out, in
- * ModelRequestError (with the server's message) on other 4xx, and in
- * ModelResponseError on a body over the size limit or when every attempt
- * got a 2xx whose body is no reply (`42`, no choices): the server answers,
- * this request's reply is what is broken, so it costs this item alone.
- */
-async function postJson(url, body, options, decode) {
-    const backoff = options.backoffMs ?? 500;
-    const maxWait = options.maxWaitMs ?? 30_000;
-    const secrets = options.secrets ?? [];
-    const payload = JSON.stringify(body);
-    let last;
-    let malformed = 0;
-    const giveUp = (why) => new EndpointUnavailableError(url, redact(why, secrets));
-    for (let attempt = 0; attempt <= options.retries; attempt++) {
-        if (attempt > 0) {
-            const exp = Math.min(maxWait, backoff * 2 ** (attempt - 1));
-            const wait = last?.retryAfterMs !== undefined
-                ? Math.min(maxWait, last.retryAfterMs)
-                : Math.random() * exp;
-            const left = options.budget?.remainingMs() ?? Infinity;
-            if (wait >= left)
-                throw giveUp(`the time budget of ${options.budget.totalMs / 1000}s ends before the next retry ` +
-                    `(last failure: ${last?.message ?? 'none'})`);
-            await new Promise((r) => setTimeout(r, wait));
-        }
-        const left = options.budget?.remainingMs() ?? Infinity;
-        if (left <= 0)
-            throw giveUp(`the time budget of ${options.budget.totalMs / 1000}s is spent` +
-                (last ? ` (last failure: ${last.message})` : ''));
-        try {
-            const raw = await attemptOnce(url, payload, options, Math.min(options.timeoutMs, left));
-            const json = interpret(url, raw);
-            try {
-                return { value: decode(json), retries: attempt };
+    if (typeof pred === 'string' && typeof expected !== 'string') {
+        const coerced = coerceScalarString(pred);
+        if (coerced.ok) {
+            const cv = coerced.value;
+            if (typeof expected === 'boolean') {
+                if (typeof cv === 'boolean' && cv === expected)
+                    return true;
             }
-            catch (error) {
-                // Which reply it was: the body's first bytes beside what is missing from it.
-                if (error instanceof MalformedResponseError)
-                    throw new MalformedResponseError(`${error.message}: ${snippet(raw.text)}`);
-                throw error;
+            else if (expected === null) {
+                if (cv === null)
+                    return true;
+            }
+            else if (isPyNumber(expected) && isPyNumber(cv)) {
+                if (closeNumbers(expected, cv, tol))
+                    return true;
             }
         }
-        catch (error) {
-            if (error instanceof TransientError) {
-                last = error;
-                if (error instanceof MalformedResponseError)
-                    malformed++;
-            }
-            else if (error instanceof ModelRequestError)
-                throw new ModelRequestError(error.status, redact(error.message, secrets));
-            else
-                throw error;
-        }
     }
-    const attempts = options.retries + 1;
-    if (malformed === attempts)
-        throw new ModelResponseError('malformed_response', redact(`${last.message} (a 2xx with no usable reply, ${attempts} attempt(s))`, secrets));
-    throw giveUp(`${last?.message ?? 'no answer'} (after ${attempts} attempt(s))`);
+    return pyEquals(expected, pred);
 }
-/**
- * Keep-alive agents without a socket cap: concurrency is bounded by the pool,
- * not here. node:http rather than fetch: on a 2-core runner fetch's
- * per-request overhead cost ~8% of throughput at 64 in flight
- * (scripts/bench-endpoint.mjs).
- */
-const AGENTS = {
-    'http:': new (external_node_http_default()).Agent({ keepAlive: true, maxSockets: Infinity }),
-    'https:': new (external_node_https_default()).Agent({ keepAlive: true, maxSockets: Infinity }),
-};
-/**
- * One request with no retry (the preflight's): POST `body` as JSON, or GET
- * when there is none, through the same agents, headers and limits as
- * postJson. Resolves with any complete response, whatever its status;
- * rejects with TransientError when none came (refused, DNS, reset, timeout)
- * and ModelResponseError on a body over the size limit.
- */
-function sendOnce(url, body, options) {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    return attemptOnce(url, payload, options, options.timeoutMs);
+function closeNumbers(a, b, tol) {
+    const [x, y] = [toFloat(a), toFloat(b)];
+    return x !== undefined && y !== undefined && isClose(x, y, tol, tol);
 }
-/** One request (GET without a payload). The timeout covers connect, headers and the whole body. */
-function attemptOnce(url, payload, options, timeoutMs) {
-    const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    const target = new URL(url);
-    const secure = target.protocol === 'https:';
-    return new Promise((resolve, reject) => {
-        let settled = false;
-        const settle = (f) => {
-            if (settled)
-                return;
-            settled = true;
-            clearTimeout(timer);
-            f();
-        };
-        const fail = (error) => settle(() => reject(error));
-        const request = (secure ? (external_node_https_default()) : (external_node_http_default())).request(target, {
-            method: payload === undefined ? 'GET' : 'POST',
-            agent: options.freshConnection ? false : secure ? AGENTS['https:'] : AGENTS['http:'],
-            headers: {
-                ...(payload === undefined
-                    ? {}
-                    : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
-                ...options.headers,
-            },
-        });
-        const timer = setTimeout(() => {
-            fail(new TransientError('timeout', `no complete response within ${timeoutMs / 1000}s`));
-            request.destroy();
-        }, timeoutMs);
-        request.on('error', (error) => fail(classifyNetworkError(error, timeoutMs)));
-        request.on('response', (response) => {
-            const status = response.statusCode ?? 0;
-            const tooLarge = () => {
-                fail(new ModelResponseError('response_too_large', `response body larger than ${limit} bytes (HTTP ${status})`));
-                request.destroy();
-            };
-            if (Number(response.headers['content-length']) > limit)
-                return tooLarge();
-            // Lenient UTF-8: invalid bytes become U+FFFD rather than failing the reply.
-            const decoder = new TextDecoder('utf-8');
-            let size = 0;
-            let text = '';
-            response.on('data', (chunk) => {
-                size += chunk.byteLength;
-                if (size > limit)
-                    return tooLarge();
-                text += decoder.decode(chunk, { stream: true });
-            });
-            response.on('error', (error) => fail(classifyNetworkError(error, timeoutMs)));
-            response.on('close', () => {
-                if (!response.complete)
-                    fail(new TransientError('reset', 'connection closed mid-response'));
-            });
-            response.on('end', () => settle(() => {
-                const retryAfter = response.headers['retry-after'];
-                resolve({ status, ...(retryAfter ? { retryAfter } : {}), text: text + decoder.decode() });
-            }));
-        });
-        request.end(payload);
+function greedyMultiset(expected, pred, key, tol) {
+    const used = new Array(pred.length).fill(false);
+    return expected.every((e) => {
+        const j = pred.findIndex((p, k) => !used[k] && sweFluxCompare(e, p, key, tol));
+        if (j < 0)
+            return false;
+        used[j] = true;
+        return true;
     });
 }
-/** A complete response → its JSON, or the typed error its status calls for. */
-function interpret(url, { status, retryAfter, text }) {
-    if (isTransientStatus(status)) {
-        throw new TransientError(status === 429 ? 'rate_limited' : 'server_error', `HTTP ${status} ${snippet(text)}`, retryAfterMs(retryAfter ?? null));
-    }
-    if (status < 200 || status >= 300)
-        throw new ModelRequestError(status, rejectionMessage(status, url, text));
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        // A proxy's HTML error page or a body cut short: transient more often than not.
-        throw new MalformedResponseError(`invalid JSON body (${snippet(text)})`);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/model/preflight.ts
-
-
-
-
-/** The preflight's one question: any server answers it within a few tokens. */
-const PREFLIGHT_PROMPT = 'tracegate preflight: reply with the word ok';
-/** The preflight request's max tokens: enough for a reply, too few to cost anything. */
-const PREFLIGHT_MAX_TOKENS = 4;
-/** The model list answers at once or the server is not there. */
-const LIST_TIMEOUT_MS = 10_000;
-/** One tiny request may wait behind a busy server's queue, but not for a run's timeout. */
-const ASK_TIMEOUT_MS = 30_000;
-/** The model names a list reply holds (`data[].id`: OpenAI, vLLM, Ollama, Anthropic), if any. */
-function namesOf(text) {
-    try {
-        const data = JSON.parse(text).data;
-        if (!Array.isArray(data))
-            return undefined;
-        return data
-            .map((m) => m?.id)
-            .filter((id) => typeof id === 'string');
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * GET the protocol's model list: the names, or why there are none (a server
- * without the route, a proxy). A server that does not answer at all fails
- * the check here, in seconds.
- */
-async function listModels(target) {
-    const path = target.protocol.modelsPath;
-    if (!path)
-        return { why: `${target.protocol.name} has no model list` };
-    const url = `${target.endpoint}${path}`;
-    let reply;
-    try {
-        reply = await sendChecked(url, undefined, timeout(target, LIST_TIMEOUT_MS));
-    }
-    catch (error) {
-        if (error instanceof TransientError)
-            throw unreachable(target.endpoint, `GET ${url}`, error);
-        return { why: error.message, url };
-    }
-    if (reply.status !== 200)
-        return { why: `HTTP ${reply.status}`, url, answered: true };
-    const names = namesOf(reply.text);
-    return names
-        ? { names, url, answered: true }
-        : { why: 'a reply with no data[].id', url, answered: true };
-}
-/**
- * One request of the check, on a connection of its own (a kept-alive socket the
- * server closed while idle would read as a dead server), sent again once if
- * the connection was reset (a refused connection, a DNS failure or a timeout
- * is not retried).
- */
-async function sendChecked(url, body, options) {
-    try {
-        return await sendOnce(url, body, options);
-    }
-    catch (error) {
-        if (!(error instanceof TransientError && error.kind === 'reset'))
-            throw error;
-        return sendOnce(url, body, options);
-    }
-}
-function timeout(target, capMs) {
-    return {
-        ...target.transport,
-        timeoutMs: Math.min(target.transport.timeoutMs, capMs),
-        freshConnection: true,
-    };
-}
-/**
- * Checks an endpoint before any harvest: its model list where the protocol
- * has one, then one request of PREFLIGHT_MAX_TOKENS tokens through the
- * protocol's URL, headers, body and decoder, one attempt each, with short
- * timeouts. Throws EndpointCheckError saying what is wrong and what to do;
- * logs what it found.
- */
-async function preflight(target, log) {
-    const { protocol, endpoint, model } = target;
-    const listed = await listModels(target);
-    const url = `${endpoint}${protocol.path}`;
-    const messages = [{ role: 'user', content: PREFLIGHT_PROMPT }];
-    const settings = { ...target.settings, maxTokens: PREFLIGHT_MAX_TOKENS };
-    const started = performance.now();
-    let reply;
-    try {
-        reply = await sendChecked(url, protocol.buildBody(model, messages, settings, 0), timeout(target, ASK_TIMEOUT_MS));
-    }
-    catch (error) {
-        // A server that answered the list is up: no reply on the route is the route's failure.
-        if (error instanceof TransientError && !listed.answered)
-            throw unreachable(endpoint, `POST ${url}`, error);
-        const why = error instanceof TransientError ? describeNoReply(error) : error.message;
-        throw failedRoute(target, url, listed.names, why);
-    }
-    const ms = Math.round(performance.now() - started);
-    const said = redact(serverMessage(reply.text), target.transport.secrets ?? []);
-    const inList = listed.names?.includes(model);
-    if (reply.status === 429) {
-        log(`Model endpoint ${endpoint} is up but rate-limited the check (HTTP 429: ${said}); ` +
-            'the run’s requests wait and retry.');
-        return;
-    }
-    if (reply.status >= 200 && reply.status < 300) {
-        try {
-            protocol.decode(JSON.parse(reply.text));
-        }
-        catch (error) {
-            const why = error instanceof SyntaxError ? `invalid JSON: ${said}` : error.message;
-            throw notThisProtocol(target, url, why);
-        }
-        log(`Model endpoint ${endpoint}: a ${PREFLIGHT_MAX_TOKENS}-token request to ${model} ` +
-            `answered in ${ms} ms` +
-            (inList
-                ? ` (${listed.url} lists it).`
-                : listed.names
-                    ? `, though ${listed.url} does not list it (it lists ${names(listed.names)}).`
-                    : ` (no model list: ${listed.why}).`));
-        return;
-    }
-    if (reply.status === 401 || reply.status === 403)
-        throw new EndpointCheckError(ExitCode.Usage, (o) => `Model endpoint ${endpoint} refused the API key (HTTP ${reply.status} from ${url}): ` +
-            `${said.replace(/\.$/, '')}. Check ${o('api-key')}.`);
-    if (isTransientStatus(reply.status))
-        throw failedRoute(target, url, listed.names, `HTTP ${reply.status}: ${said}`);
-    // Another 4xx: the model, the route, or the request itself.
-    if ((listed.names && !inList) || (!listed.names && mentions(said, model)))
-        throw new EndpointCheckError(ExitCode.Usage, (o) => `Model endpoint ${endpoint} does not serve the model "${model}" ` +
-            `(HTTP ${reply.status}: ${said.replace(/\.$/, '')}). ` +
-            (listed.names ? `It serves ${names(listed.names)}. ` : '') +
-            `Check ${o('model')}.`);
-    if (reply.status === 404)
-        throw notFound(target, url, listed, said);
-    throw new EndpointCheckError(ExitCode.Usage, (o) => `Model endpoint ${endpoint} rejected a ${PREFLIGHT_MAX_TOKENS}-token request ` +
-        `(HTTP ${reply.status} from ${url}): ${said.replace(/\.$/, '')}. Check ${o('model')}, ` +
-        `${o('extra-body')} and the generation options; if the server refuses only this tiny ` +
-        `request, ${o('preflight')} false skips the check.`);
-}
-/** The server's message is about this model: it says "model" and the name, as a whole word. */
-function mentions(said, model) {
-    const name = model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    return /model/i.test(said) && new RegExp(`(^|[^\\w.:/-])${name}($|[^\\w.:/-])`).test(said);
-}
-/** Served names, at most 10 of them, and how many more. */
-function names(served) {
-    if (!served.length)
-        return 'no model';
-    const shown = served
-        .slice(0, 10)
-        .map((n) => `"${n}"`)
-        .join(', ');
-    return served.length > 10 ? `${shown} and ${served.length - 10} more` : shown;
-}
-/** 404 on the protocol's route: a base without /v1, or a server that speaks another protocol. */
-function notFound(target, url, listed, said) {
-    const { endpoint } = target;
-    const versioned = /\/v\d+[a-z]*$/.test(new URL(endpoint).pathname);
-    if (!versioned && !listed.names)
-        return new EndpointCheckError(ExitCode.Infrastructure, (o) => `Model endpoint ${endpoint} answered HTTP 404 to POST ${url} (${said.replace(/\.$/, '')}): ` +
-            `did you mean ${endpoint}/v1? ${o('endpoint')} is the API base URL, which ends in /v1 ` +
-            'on most servers.');
-    return new EndpointCheckError(ExitCode.Infrastructure, (o) => `Model endpoint ${endpoint} ` +
-        (listed.names ? `lists its models (${listed.url}) but ` : '') +
-        `answered HTTP 404 to POST ${url} (${said.replace(/\.$/, '')}): it does not serve the ` +
-        `${target.protocol.path} route. Check ${o('api')} (openai-chat posts to /chat/completions, ` +
-        `openai-completions to /completions, anthropic to /messages) and ${o('endpoint')}.`);
-}
-/** The route answered, but failed (5xx, a body over the limit). */
-function failedRoute(target, url, listed, why) {
-    return new EndpointCheckError(ExitCode.Infrastructure, () => `Model endpoint ${target.endpoint} ` +
-        (listed ? 'lists its models but its ' : 'is up but its ') +
-        `${target.protocol.path} route failed (POST ${url}: ${why.replace(/\.$/, '')}). ` +
-        'The server is running but cannot answer: look at its log (a model still loading, ' +
-        'out of memory), then run again.');
-}
-function notThisProtocol(target, url, why) {
-    return new EndpointCheckError(ExitCode.Infrastructure, (o) => `Model endpoint ${target.endpoint} answered POST ${url}, but not with an ` +
-        `${target.protocol.name} reply (${why}). Check ${o('api')} and ${o('endpoint')}.`);
-}
-
-;// CONCATENATED MODULE: ./src/adapters/model/http-client.ts
-
-
-
-/** A model behind one protocol over HTTP, with the shared transport policy. */
-class HttpModelClient {
-    protocol;
-    endpoint;
-    model;
-    settings;
-    identity;
-    transport;
-    secrets;
-    constructor(protocol, 
-    /** The API base URL as the options parsed it (model/endpoint.ts): http(s), no trailing slash. */
-    endpoint, model, settings, transport, apiKey) {
-        this.protocol = protocol;
-        this.endpoint = endpoint;
-        this.model = model;
-        this.settings = settings;
-        this.identity = { endpoint: this.endpoint, api: protocol.name, model, settings };
-        this.secrets = apiKey ? [apiKey] : [];
-        this.transport = apiKey
-            ? {
-                ...transport,
-                headers: { ...transport.headers, ...protocol.authHeaders(apiKey) },
-                secrets: [...(transport.secrets ?? []), apiKey],
-            }
-            : transport;
-    }
-    async complete(messages, options = {}) {
-        const started = performance.now();
-        const { value, retries } = await postJson(`${this.endpoint}${this.protocol.path}`, this.protocol.buildBody(this.model, messages, this.settings, options.sample ?? 0), this.transport, (json) => this.protocol.decode(json));
-        return {
-            ...asReply(value, this.secrets),
-            latencyMs: Math.round(performance.now() - started),
-            retries,
-        };
-    }
-    /** The endpoint checked before any harvest (preflight.ts): the same URL, headers and body. */
-    preflight(log) {
-        const { protocol, endpoint, model, settings, transport } = this;
-        return preflight({ protocol, endpoint, model, settings, transport }, log);
-    }
-}
-/** Text as text, whatever JSON type the server put there; objects are not answers. */
-function asText(value) {
-    if (typeof value === 'string')
+/** `mappingproxy({...})` → the dict it shows (SWE-Flux's normalize_special_value). */
+function specialValue(value) {
+    if (typeof value !== 'string')
         return value;
-    if (typeof value === 'number' || typeof value === 'boolean')
-        return String(value);
+    const m = /^mappingproxy\(([\s\S]*)\)$/.exec(pyStrip(value));
+    if (!m)
+        return value;
+    const parsed = literalEval(pyStrip(m[1]));
+    return parsed !== undefined && isDict(parsed) ? parsed : value;
+}
+/** A list or dict the model sent as its text: json.loads, else ast.literal_eval; only lists and dicts count. */
+function parseContainer(s) {
+    const t = pyStrip(s);
+    if (!t || !'[{'.includes(t[0]))
+        return undefined;
+    for (const parse of [jsonLoads, literalEval]) {
+        const v = parse(t);
+        if (v !== undefined && (Array.isArray(v) || isDict(v)))
+            return v;
+    }
     return undefined;
 }
-const count = (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.round(value) : 0;
+/** '282', 'true', 'null', '8.0' → the scalar (SWE-Flux's _coerce_scalar_string). */
+function coerceScalarString(s) {
+    const t = pyStrip(s);
+    const low = t.toLowerCase();
+    if (low === 'true')
+        return { ok: true, value: true };
+    if (low === 'false')
+        return { ok: true, value: false };
+    if (low === 'null' || low === 'none')
+        return { ok: true, value: null };
+    if (isSignedDigits(t)) {
+        // SWE-Flux tries int() alone here: a digit string int() refuses (beyond its digit limit) is not retried as a float.
+        const n = pyInt(t);
+        return n === undefined ? { ok: false } : { ok: true, value: n };
+    }
+    const f = pyFloat(t);
+    return f === undefined ? { ok: false } : { ok: true, value: f };
+}
+// -- strings -----------------------------------------------------------------
+function normalizePath(s) {
+    let out = pyStrip(s).replace(/\\/g, '/');
+    while (out.includes('//'))
+        out = out.replace(/\/\//g, '/');
+    if (out.startsWith('./'))
+        out = out.slice(2);
+    if (out.endsWith('/') && out.length > 1)
+        out = out.slice(0, -1);
+    return out;
+}
+function dottedToPath(s) {
+    if (s.includes('/') || s.includes('\\'))
+        return normalizePath(s);
+    if (s.includes('.'))
+        return normalizePath(s.replace(/\./g, '/'));
+    return s;
+}
+function identifierVariants(s, key) {
+    const raw = pyStrip(s);
+    const variants = new Set([raw, normalizePath(raw), dottedToPath(raw)]);
+    if (key.toLowerCase().includes('file')) {
+        for (const v of [...variants])
+            variants.add(v.endsWith('.py') ? v.slice(0, -3) : `${v}.py`);
+    }
+    return variants;
+}
+function isAltString(s) {
+    if (!s.includes('|||'))
+        return false;
+    const parts = s.split('|||').map(pyStrip);
+    return parts.length >= 2 && parts.every((p) => p !== '');
+}
+function enumCanonical(s) {
+    let token = pyStrip(s);
+    if (token.startsWith('<') && token.endsWith('>') && token.length > 2)
+        token = pyStrip(token.slice(1, -1));
+    if (token.includes('.'))
+        token = token.split('.').pop();
+    return token.toUpperCase();
+}
+function stripClassRepr(s) {
+    const m = /^<class\s+'([^']+)'>$/.exec(pyStrip(s));
+    return m ? m[1] : pyStrip(s);
+}
+function stripCondition(s) {
+    let t = pyStrip(s).replace(/^(if|elif|while|for|assert)\b\s*/, '');
+    if (t.endsWith(':'))
+        t = t.slice(0, -1);
+    return pyStrip(t);
+}
+function componentSuffixMatch(a, b) {
+    const split = (s) => pyStrip(s).split(/[./]/).filter(Boolean);
+    const [x, y] = [split(a), split(b)];
+    if (!x.length || !y.length)
+        return false;
+    const [short, long] = x.length <= y.length ? [x, y] : [y, x];
+    return short.every((part, i) => part === long[long.length - short.length + i]);
+}
+function compareStringSingle(expected, pred, key) {
+    if (expected === pred)
+        return true;
+    const k = key.toLowerCase();
+    if (k === 'condition' && stripCondition(expected) === stripCondition(pred))
+        return true;
+    if (IDENTIFIER_KEYS.has(k)) {
+        const [e, p] = [stripClassRepr(expected), stripClassRepr(pred)];
+        if (e === p || componentSuffixMatch(e, p))
+            return true;
+    }
+    const left = identifierVariants(expected, key);
+    const right = identifierVariants(pred, key);
+    if ([...left].some((v) => right.has(v)))
+        return true;
+    if (k === 'type' || k === 'status')
+        return enumCanonical(expected) === enumCanonical(pred);
+    return false;
+}
+function compareStrings(expected, pred, key) {
+    if (compareStringSingle(expected, pred, key))
+        return true;
+    return (isAltString(expected) &&
+        expected.split('|||').some((alt) => compareStringSingle(pyStrip(alt), pred, key)));
+}
+
+;// CONCATENATED MODULE: ./src/stages/score/strict.ts
 /**
- * A decoded reply as the rest of tracegate may assume it: strings where
- * strings belong (a number or an object in `content` is the server's
- * mistake, recorded as an empty or stringified answer, never a crash),
- * finite token counts, and the API key removed wherever the server echoed it.
+ * `scoring: strict` (the default for gating): SWE-Flux's normalisations
+ * where they are sound, none of its false accepts. Each difference from
+ * swe-flux.ts is a numbered rule in docs/scoring.md, with an example:
+ *
+ *  1. the `{"answer": X}` wrapper is unwrapped only when the oracle is not
+ *     itself an object with that key;
+ *  2. integers compare exactly at any size; a tolerance only where a float is involved;
+ *  3. booleans are never numbers (true ≠ 1), in either direction;
+ *  4. identifier suffixes match on whole components (`.py` is not one), so
+ *     `"py"` names no file;
+ *  5. a condition's keyword is significant (`while x:` ≠ `if x:`); a bare
+ *     expression still matches the keyword form;
+ *  6. no `.`→`/` rewriting, `.py` toggling or path clean-up outside keys that
+ *     name files and modules;
+ *  7. set-valued lists are matched optimally (a maximum bipartite matching),
+ *     not greedily;
+ *  8. a test id (under keys naming tests) is the same test with its file's
+ *     path spelled with a leading `./` or repeated `/`; nothing else of it is loosened.
  */
-function asReply(raw, secrets) {
-    const text = asText(raw.text) ?? '';
-    const reasoning = asText(raw.reasoning);
-    const finishReason = asText(raw.finishReason);
-    return {
-        text: redact(text, secrets),
-        ...(reasoning ? { reasoning: redact(reasoning, secrets) } : {}),
-        ...(finishReason ? { finishReason } : {}),
-        tokensIn: count(raw.tokensIn),
-        tokensOut: count(raw.tokensOut),
+
+
+
+function scoreStrict(oracleAnswer, prediction, options = {}) {
+    const tol = options.tolerance ?? SWE_FLUX_TOLERANCE;
+    const sets = options.setKeys ?? SWE_FLUX_SET_KEYS;
+    return strictCompare(oracleAnswer, unwrap(oracleAnswer, prediction), 'root', tol, sets);
+}
+/** Rule 1: a wrapper the oracle does not have is dropped, once. */
+function unwrap(oracle, prediction) {
+    if (!isDict(prediction))
+        return prediction;
+    for (const key of ['oracle_answer', 'answer']) {
+        if (hasKey(prediction, key)) {
+            return isDict(oracle) && hasKey(oracle, key) ? prediction : prediction[key];
+        }
+    }
+    return prediction;
+}
+function strictCompare(expected, pred, key, tol, sets) {
+    expected = specialValue(expected);
+    pred = specialValue(pred);
+    if (isPyNumber(expected) && isPyNumber(pred))
+        return sameNumber(expected, pred, tol);
+    if (typeof expected === 'string' && typeof pred === 'string')
+        return sameString(expected, pred, key);
+    if (Array.isArray(expected)) {
+        const list = typeof pred === 'string' ? (parseContainer(pred) ?? pred) : pred;
+        if (!Array.isArray(list) || list.length !== expected.length)
+            return false;
+        const same = (e, p) => strictCompare(e, p, key, tol, sets);
+        if (sets.has(key))
+            return perfectMatching(expected, list, same);
+        return expected.every((e, i) => same(e, list[i]));
+    }
+    if (isDict(expected)) {
+        const dict = typeof pred === 'string' ? (parseContainer(pred) ?? pred) : pred;
+        if (!isDict(dict))
+            return false;
+        return Object.keys(expected).every((k) => hasKey(dict, k) && strictCompare(expected[k], dict[k], k, tol, sets));
+    }
+    if (typeof pred === 'string') {
+        // A scalar sent as text: '282', 'true', 'null' — of the oracle's own type (rule 3).
+        const coerced = coerceScalarString(pred);
+        if (!coerced.ok)
+            return false;
+        return strictCompare(expected, coerced.value, key, tol, sets);
+    }
+    if (typeof expected === 'boolean' || typeof pred === 'boolean')
+        return expected === pred;
+    if (expected === null || pred === null)
+        return expected === pred;
+    return false;
+}
+/** Rule 2: integers exactly; floats within the tolerance. */
+function sameNumber(a, b, tol) {
+    const [x, y] = [integral(a), integral(b)];
+    if (x !== undefined && y !== undefined)
+        return x === y;
+    const [fa, fb] = [toFloat(a), toFloat(b)];
+    return fa !== undefined && fb !== undefined && isClose(fa, fb, tol, tol);
+}
+/** Keys that name files or modules: the only ones whose strings are paths (rule 6). */
+function isPathKey(key) {
+    const k = key.toLowerCase();
+    return k.includes('file') || k.includes('module');
+}
+function sameString(expected, pred, key) {
+    if (sameSingle(expected, pred, key))
+        return true;
+    if (!expected.includes('|||'))
+        return false;
+    const alternatives = expected.split('|||').map(pyStrip);
+    return (alternatives.length >= 2 &&
+        alternatives.every((a) => a !== '') &&
+        alternatives.some((a) => sameSingle(a, pred, key)));
+}
+function sameSingle(expected, pred, key) {
+    if (expected === pred)
+        return true;
+    const k = key.toLowerCase();
+    if (isTestKey(k))
+        return testId(expected) === testId(pred);
+    if (k === 'condition')
+        return sameCondition(expected, pred);
+    if (IDENTIFIER_KEYS.has(k) || isPathKey(k))
+        return sameIdentifier(expected, pred, isPathKey(k));
+    if (k === 'type' || k === 'status')
+        return enumName(expected) === enumName(pred);
+    return pyStrip(expected) === pyStrip(pred);
+}
+/** Keys whose strings are test ids (`tests/test_a.py::TestB::test_c`). */
+function isTestKey(k) {
+    return k === 'test' || k === 'tests' || k.endsWith('_tests') || k === 'nodeid';
+}
+/** Rule 8: the file part of a test id with `./` prefixes and repeated `/` undone; the rest as given. */
+function testId(s) {
+    const t = pyStrip(s);
+    const at = t.indexOf('::');
+    let file = at < 0 ? t : t.slice(0, at);
+    file = file.replace(/\/{2,}/g, '/');
+    while (file.startsWith('./'))
+        file = file.slice(2);
+    return at < 0 ? file : file + t.slice(at);
+}
+/** Rule 5: `if x:` ≡ `if x` ≡ `x`, but `while x:` ≢ `if x:`. */
+function sameCondition(expected, pred) {
+    const parse = (s) => {
+        let t = pyStrip(s);
+        if (t.endsWith(':'))
+            t = pyStrip(t.slice(0, -1));
+        const m = /^(if|elif|while|for|assert)\b\s*([\s\S]*)$/.exec(t);
+        return m ? { keyword: m[1], body: pyStrip(m[2]) } : { keyword: undefined, body: t };
     };
-}
-
-;// CONCATENATED MODULE: ./src/adapters/model/protocol.ts
-/** The seed for sample i: distinct per sample so k samples are not k copies. */
-function sampleSeed(settings, sample) {
-    return settings.seed === undefined ? undefined : settings.seed + sample;
-}
-/** Drops undefined fields so servers that reject unknown nulls see only what was set. */
-function defined(body) {
-    return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+    const [e, p] = [parse(expected), parse(pred)];
+    if (e.body !== p.body)
+        return false;
+    return e.keyword === p.keyword || e.keyword === undefined || p.keyword === undefined;
 }
 /**
- * The generation settings as both OpenAI protocols spell them (chat and
- * legacy completions differ only in `messages` vs `prompt`); undefined ones dropped.
+ * Rule 4: the components of a name — a path's parts with a final `.py` dropped, or a
+ * dotted name's parts — and a match when one list is a tail of the other.
  */
-function openaiSettings(settings, sample) {
-    return defined({
-        temperature: settings.temperature,
-        max_tokens: settings.maxTokens,
-        top_p: settings.topP,
-        seed: sampleSeed(settings, sample),
-        stop: settings.stop?.length ? settings.stop : undefined,
-    });
+function sameIdentifier(expected, pred, pathKey) {
+    const [e, p] = [components(expected, pathKey), components(pred, pathKey)];
+    if (!e.length || !p.length)
+        return false;
+    const [short, long] = e.length <= p.length ? [e, p] : [p, e];
+    return short.every((part, i) => part === long[long.length - short.length + i]);
+}
+function components(s, pathKey) {
+    let t = pyStrip(s);
+    const m = /^<class\s+'([^']+)'>$/.exec(t);
+    if (m)
+        t = m[1];
+    if (pathKey || t.includes('/') || t.includes('\\')) {
+        t = normalizePath(t);
+        if (t.endsWith('.py'))
+            return t.slice(0, -3).split('/').filter(Boolean);
+        if (t.includes('/'))
+            return t.split('/').filter(Boolean);
+    }
+    return t.split('.').filter(Boolean);
+}
+function enumName(s) {
+    let token = pyStrip(s);
+    if (token.startsWith('<') && token.endsWith('>') && token.length > 2)
+        token = pyStrip(token.slice(1, -1));
+    const m = /^class\s+'([^']+)'$/.exec(token);
+    if (m)
+        token = m[1];
+    return (token.split('.').pop() ?? '').toUpperCase();
+}
+/** Rule 7: every expected element paired with a distinct predicted one, if any pairing exists (Kuhn's algorithm). */
+function perfectMatching(expected, pred, same) {
+    const edges = expected.map((e) => pred.map((p, j) => (same(e, p) ? j : -1)).filter((j) => j >= 0));
+    const owner = new Array(pred.length).fill(-1);
+    const augment = (i, seen) => {
+        for (const j of edges[i]) {
+            if (seen[j])
+                continue;
+            seen[j] = true;
+            if (owner[j] < 0 || augment(owner[j], seen)) {
+                owner[j] = i;
+                return true;
+            }
+        }
+        return false;
+    };
+    return expected.every((_, i) => augment(i, new Array(pred.length).fill(false)));
 }
 
-;// CONCATENATED MODULE: ./src/adapters/model/anthropic.ts
+;// CONCATENATED MODULE: ./src/stages/score/scorer.ts
 
 
-/** Anthropic's API version header; the messages shape used here is stable under it. */
-const ANTHROPIC_VERSION = '2023-06-01';
-/**
- * Anthropic messages: the system prompt is a top-level field, the key goes in
- * `x-api-key`, the answer is the text blocks and extended thinking arrives in
- * `thinking` blocks (kept apart). `max_tokens` as stop reason means truncated.
- */
-const anthropic = {
-    name: 'anthropic',
-    path: '/messages',
-    // Paged, 20 to a page by default; 1000 is the most one page holds.
-    modelsPath: '/models?limit=1000',
-    authHeaders: (apiKey) => ({ 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION }),
-    // Anthropic has no seed parameter: samples differ only through temperature.
-    buildBody: (model, messages, settings) => ({
-        ...defined({
-            model,
-            system: messages
-                .filter((m) => m.role === 'system')
-                .map((m) => m.content)
-                .join('\n\n') || undefined,
-            messages: messages.filter((m) => m.role !== 'system'),
-            temperature: settings.temperature,
-            max_tokens: settings.maxTokens,
-            top_p: settings.topP,
-            stop_sequences: settings.stop?.length ? settings.stop : undefined,
-        }),
-        ...settings.extraBody,
-    }),
-    decode: (json) => {
-        const response = json;
-        if (!Array.isArray(response?.content))
-            throw new MalformedResponseError('reply has no content blocks');
-        const text = response.content
-            .filter((b) => b.type === 'text')
-            .map((b) => b.text ?? '')
-            .join('');
-        const thinking = response.content
-            .filter((b) => b.type === 'thinking')
-            .map((b) => b.thinking ?? '')
-            .join('\n');
-        return {
-            text,
-            reasoning: thinking || undefined,
-            finishReason: response.stop_reason === 'max_tokens' ? 'length' : (response.stop_reason ?? undefined),
-            tokensIn: response.usage?.input_tokens ?? 0,
-            tokensOut: response.usage?.output_tokens ?? 0,
-        };
+const SCORING_MODES = ['strict', 'swe-flux'];
+const SCORERS = {
+    strict: {
+        mode: 'strict',
+        id: 'tracegate-strict@3',
+        score: (o, p) => scoreStrict(o, p),
+    },
+    'swe-flux': {
+        mode: 'swe-flux',
+        id: 'swe-flux-compat@2',
+        score: (o, p) => scoreSweFlux(o, p),
     },
 };
-
-;// CONCATENATED MODULE: ./src/adapters/model/openai-chat.ts
-
-
-/**
- * OpenAI-compatible chat completions (vLLM, SGLang, TGI, llama.cpp, Ollama,
- * hosted APIs). Reasoning servers put the chain of thought in
- * `reasoning_content` (vLLM, SGLang, DeepSeek) or `reasoning`; it is kept apart
- * from the answer.
- */
-const openaiChat = {
-    name: 'openai-chat',
-    path: '/chat/completions',
-    modelsPath: '/models',
-    authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
-    buildBody: (model, messages, settings, sample) => ({
-        model,
-        messages,
-        ...openaiSettings(settings, sample),
-        ...settings.extraBody,
-    }),
-    decode: (json) => {
-        const response = json;
-        const choice = response?.choices?.[0];
-        if (!choice)
-            throw new MalformedResponseError('reply has no choices');
-        const reasoning = choice.message?.reasoning_content ?? choice.message?.reasoning ?? undefined;
-        return {
-            text: choice.message?.content ?? '',
-            reasoning: reasoning || undefined,
-            finishReason: choice.finish_reason ?? undefined,
-            tokensIn: response.usage?.prompt_tokens ?? 0,
-            tokensOut: response.usage?.completion_tokens ?? 0,
-        };
-    },
-};
-
-;// CONCATENATED MODULE: ./src/adapters/model/text.ts
-/**
- * The messages as one plain-text prompt for a base checkpoint (no chat
- * template): system text, the user's turn, and a cue that ends where the
- * JSON answer should begin.
- */
-function renderAsText(messages) {
-    const parts = messages.map((m) => (m.role === 'assistant' ? `Answer:\n${m.content}` : m.content));
-    return `${parts.join('\n\n')}\n\nAnswer (one JSON object):\n`;
-}
-
-;// CONCATENATED MODULE: ./src/adapters/model/openai-completions.ts
-
-
-
-/**
- * OpenAI (legacy) completions, for base checkpoints served without a chat
- * template: the messages are rendered as one plain-text prompt that ends
- * where the answer should begin.
- */
-const openaiCompletions = {
-    name: 'openai-completions',
-    path: '/completions',
-    modelsPath: '/models',
-    authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
-    buildBody: (model, messages, settings, sample) => ({
-        model,
-        prompt: renderAsText(messages),
-        ...openaiSettings(settings, sample),
-        ...settings.extraBody,
-    }),
-    decode: (json) => {
-        const response = json;
-        const choice = response?.choices?.[0];
-        if (!choice)
-            throw new MalformedResponseError('reply has no choices');
-        return {
-            text: choice.text ?? '',
-            finishReason: choice.finish_reason ?? undefined,
-            tokensIn: response.usage?.prompt_tokens ?? 0,
-            tokensOut: response.usage?.completion_tokens ?? 0,
-        };
-    },
-};
-
-;// CONCATENATED MODULE: ./src/adapters/model/protocols.ts
-
-
-
-/** Every protocol, by its `--api` name. */
-const PROTOCOLS = {
-    'openai-chat': openaiChat,
-    'openai-completions': openaiCompletions,
-    anthropic: anthropic,
-};
-const API_NAMES = Object.keys(PROTOCOLS);
-
-;// CONCATENATED MODULE: ./src/adapters/model/factory.ts
-
-
-/** The client for `config.api`, at an endpoint already checked where the options were parsed. */
-function createModelClient(config) {
-    return new HttpModelClient(PROTOCOLS[config.api], config.endpoint, config.model, config.settings, {
-        timeoutMs: config.timeoutMs,
-        retries: config.retries,
-        backoffMs: config.backoffMs,
-        maxWaitMs: config.maxWaitMs,
-        maxBodyBytes: config.maxBodyBytes,
-        budget: config.budget,
-    }, config.apiKey);
-}
+const DEFAULT_SCORING = 'strict';
+const DEFAULT_SCORER = SCORERS[DEFAULT_SCORING].id;
 
 ;// CONCATENATED MODULE: ./src/contracts/kinds.ts
 /**
@@ -70899,151 +68522,391 @@ function kindsMatching(token) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/stages/select/select.ts
-
-
+;// CONCATENATED MODULE: ./src/families/world/agreement.ts
 
 /**
- * A seeded sample of `n`, stratified by kind × environment (the package):
- * each stratum gets its share of `n` (largest remainders, ties by a seeded
- * hash), and within a stratum the items of lowest sha256(seed, id) rank are
- * taken — so a 200-item sample of the bundle keeps its mix of kinds and
- * packages, and a stratum's sample is stable when other instances are added.
+ * What the world-model kinds' answers are compared on, for every stage that
+ * compares them: the harvest (do two runs agree?) and the pairing (do two
+ * runs' oracles ask the same thing?). A measured number (W2, W3) is never
+ * byte-stable and agrees within its band; a profile (W4) is its top entry of
+ * every list, which is what its pass rule reads; an outcome (W1) is compared
+ * whole, as the traced kinds' answers are.
  */
-function stratifiedSample(items, n, seed) {
-    const strata = new Map();
-    for (const item of items) {
-        const key = `${item.instance.kind}|${item.instance.environment ?? ''}`;
-        strata.set(key, [...(strata.get(key) ?? []), item]);
-    }
-    const keys = [...strata.keys()].sort();
-    const exact = keys.map((k) => (n * strata.get(k).length) / items.length);
-    const quota = exact.map(Math.floor);
-    const order = keys
-        .map((k, i) => ({ i, rest: exact[i] - quota[i], tie: sha256(String(seed), k) }))
-        .sort((a, b) => b.rest - a.rest || (a.tie < b.tie ? -1 : 1));
-    for (let left = n - quota.reduce((a, b) => a + b, 0), j = 0; left > 0; left--, j++)
-        quota[order[j % order.length].i]++;
-    return keys.flatMap((k, i) => strata
-        .get(k)
-        .map((item) => ({ item, rank: sha256(String(seed), item.instance.id) }))
-        .sort((a, b) => (a.rank < b.rank ? -1 : 1))
-        .slice(0, quota[i])
-        .map(({ item }) => item));
+/**
+ * W4: where an oracle names the tops of its ranked lists when its harvests disagreed which of
+ * near-equal names leads (profileTops): per list, every name that led a harvest. The pass rule
+ * asks for each of them in the predicted top five.
+ */
+const TIED_TOPS = 'tied_tops';
+/** A profile's top of every ranked list (its tied tops where the oracle has them), lists in name order. */
+function topEntries(answer) {
+    const lists = answer && typeof answer === 'object' ? answer : {};
+    const tied = (lists[TIED_TOPS] ?? {});
+    return Object.fromEntries(Object.keys(lists)
+        .filter((list) => list !== TIED_TOPS)
+        .sort()
+        .map((list) => {
+        const names = lists[list];
+        const tops = Array.isArray(tied[list]) ? tied[list] : undefined;
+        return [list, tops ?? (Array.isArray(names) ? (names[0] ?? null) : null)];
+    }));
+}
+/** The part of an oracle's answer two runs must share to be paired (the rest may be re-measured). */
+function pairedAnswer(kind, answer) {
+    if (MEASURED_FIELD[kind])
+        return 'measured';
+    if (kind === 'W4_Profile' && answer && typeof answer === 'object')
+        return topEntries(answer);
+    return answer;
 }
 /**
- * Filters by category and id, then samples (stratifiedSample: by kind ×
- * package, seeded, stable when other instances are added).
- * Result order is by id. Throws UsageError on an empty selection or an unknown token.
+ * W4: the top of every ranked list that independent harvest runs agree on, or undefined when they
+ * disagree. A list's top is its leader when every run has the same one; when the leaders differ, and
+ * each run measured every other run's leader within a quarter of its own top (`near_top`: the
+ * scheduler's noise decides between near-equal wall times), the list's tops are all the leaders, by
+ * name. A leader far from another run's top is a disagreement, as any other.
  */
-function selectInstances(all, selection) {
-    let chosen = all;
-    if (selection.categories?.length) {
-        const kinds = new Set();
-        for (const token of selection.categories) {
-            const matched = kindsMatching(token);
-            if (!matched.length)
-                throw new UsageError(`--categories: "${token}" names no question kind`);
-            matched.forEach((k) => kinds.add(k));
+function profileTops(runs) {
+    const answers = runs.map((r) => (r.answer ?? {}));
+    const lists = [...new Set(answers.flatMap((a) => Object.keys(a)))].filter((l) => l !== TIED_TOPS);
+    const tops = {};
+    for (const list of lists.sort()) {
+        const leaders = answers.map((a) => {
+            const names = a[list];
+            return Array.isArray(names) && typeof names[0] === 'string' ? names[0] : null;
+        });
+        const distinct = [...new Set(leaders)];
+        const [only] = distinct;
+        if (distinct.length === 1) {
+            if (typeof only === 'string')
+                tops[list] = [only];
+            continue;
         }
-        chosen = chosen.filter((item) => kinds.has(item.instance.kind));
+        const near = (run, name) => {
+            const names = run.nearTop?.[list];
+            return name !== null && Array.isArray(names) && names.includes(name);
+        };
+        if (!runs.every((run) => leaders.every((leader) => near(run, leader))))
+            return undefined;
+        tops[list] = distinct.sort();
     }
-    if (selection.ids?.length) {
-        const ids = new Set(selection.ids);
-        chosen = chosen.filter((item) => ids.has(item.instance.id));
+    return tops;
+}
+/**
+ * Whether independent harvest runs of a measured kind agree: the numbers
+ * within the first run's band (W2, W3), or the same top entries (W4).
+ * Traced kinds agree only on identical answers (the caller compares those).
+ */
+function measuredAgree(kind, runs) {
+    const field = MEASURED_FIELD[kind];
+    if (field) {
+        const band = runs[0]?.band;
+        const ratio = typeof band?.ratio === 'number' ? band.ratio : 1;
+        const floor = typeof band?.floor === 'number' ? band.floor : 0;
+        const values = runs.map((r) => r.answer?.[field]);
+        if (!values.every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0))
+            return false;
+        const low = Math.min(...values);
+        const high = Math.max(...values);
+        return high - low <= floor || high <= low * ratio;
     }
-    if (selection.sample !== undefined && selection.sample < chosen.length)
-        chosen = stratifiedSample(chosen, selection.sample, selection.seed ?? 0);
-    if (!chosen.length) {
-        throw new UsageError(`The selection is empty: ${all.length} instance(s) loaded, none matched ` +
-            `${JSON.stringify(selection)}. Widen --categories / --ids or raise --sample.`);
-    }
-    return [...chosen].sort((a, b) => (a.instance.id < b.instance.id ? -1 : 1));
+    if (kind === 'W4_Profile')
+        return profileTops(runs) !== undefined;
+    return false;
+}
+/**
+ * The answer independent harvest runs of a world-model kind agree on (the first run's; a profile's
+ * with its tied tops), or undefined when they do not agree (measuredAgree).
+ */
+function agreedAnswer(kind, runs) {
+    if (!measuredAgree(kind, runs))
+        return undefined;
+    const first = runs[0]?.answer;
+    return { answer: kind === 'W4_Profile' ? withTiedTops(first, profileTops(runs)) : first };
+}
+/** A profile's answer with the lists whose harvests' leaders differed (profileTops) naming all of them. */
+function withTiedTops(answer, tops) {
+    const tied = Object.fromEntries(Object.entries(tops).filter(([, names]) => names.length > 1));
+    return Object.keys(tied).length ? { ...answer, [TIED_TOPS]: tied } : answer;
 }
 
-;// CONCATENATED MODULE: ./src/adapters/stores/layout.ts
+;// CONCATENATED MODULE: ./src/families/world/score.ts
+/**
+ * The world-model kinds' scoring, as the JetBrains study measures models:
+ * a per-instance pass rule for the gate (outcome exact with its exception
+ * type; a number within a factor of the truth; the true hottest entry — each
+ * of them, where harvests disagreed among near-equal ones — among the
+ * predicted top five), and the study's aggregate metrics beside it
+ * (outcome precision/recall/F1 with failure as positive; log10 calibration
+ * slope, bias and MAE; NDCG@5, Recall@5 and execution rate of ranked lists).
+ * Pure: answers in, numbers out. Predictions are replies from outside:
+ * strings, negatives, zeros and huge numbers are parsed or refused, never thrown.
+ */
 
-function cacheLayout(root) {
-    const at = (name) => (0,external_node_path_namespaceObject.join)(root, name);
+
+const DEFAULT_WORLD_FACTOR = 2;
+/** Zero (and smaller) predictions and truths are floored before taking logs, as the study does. */
+const FLOOR_MS = 0.01;
+const FLOOR_BYTES = 10_000;
+const RANK_LISTS = [
+    'hot_methods_time',
+    'hot_methods_alloc',
+    'hot_lines_time',
+    'hot_lines_alloc',
+];
+/**
+ * The largest measurement a reply may state: 10^15 (a petabyte of memory, or
+ * 30,000 years in milliseconds). Past it a number is not a measurement: it
+ * would only move a calibration's mean (a time bias of 306.9 from one `1e308`).
+ */
+const MAX_REPLY_NUMBER = 1e15;
+/**
+ * A measurement from a reply: a JSON number or numeric string from 0 to
+ * MAX_REPLY_NUMBER; anything else (negative, infinite, astronomically large,
+ * not a number) is no number.
+ */
+function replyNumber(value) {
+    const n = typeof value === 'number'
+        ? value
+        : typeof value === 'string' && value.trim() !== ''
+            ? Number(value.trim().replace(/_/g, ''))
+            : NaN;
+    return Number.isFinite(n) && n >= 0 && n <= MAX_REPLY_NUMBER ? n : undefined;
+}
+function asObject(value) {
+    return value && typeof value === 'object' && !Array.isArray(value) ? value : {};
+}
+function names(value) {
+    return Array.isArray(value) ? value.filter((v) => typeof v === 'string') : [];
+}
+/** `UsageError` names `click.exceptions.UsageError` (whole dotted components); null names null. */
+function sameException(truth, predicted) {
+    if (truth === null || truth === undefined)
+        return predicted === null || predicted === undefined;
+    if (typeof truth !== 'string' || typeof predicted !== 'string')
+        return false;
+    const p = predicted.trim();
+    return p === truth || (p.length > 0 && truth.endsWith('.' + p));
+}
+function failing(outcome) {
+    return typeof outcome === 'string' && outcome.trim().toLowerCase() !== 'passed';
+}
+/** The measured kinds' number: its field in the answer, and the floor both sides are raised to. */
+const VALUE = {
+    W2_PeakMemory: { field: MEASURED_FIELD.W2_PeakMemory, floor: FLOOR_BYTES },
+    W3_WallTime: { field: MEASURED_FIELD.W3_WallTime, floor: FLOOR_MS },
+};
+/** Whether the prediction passes the kind's per-instance rule (the gate's verdict). */
+function passesWorld(kind, oracle, prediction, factor = DEFAULT_WORLD_FACTOR) {
+    const truth = asObject(oracle);
+    const said = asObject(prediction);
+    if (kind === 'W1_Outcome') {
+        const outcome = typeof said.outcome === 'string' ? said.outcome.trim().toLowerCase() : undefined;
+        return outcome === truth.outcome && sameException(truth.exception_type, said.exception_type);
+    }
+    const value = VALUE[kind];
+    if (value) {
+        const t = replyNumber(truth[value.field]);
+        const p = replyNumber(said[value.field]);
+        if (t === undefined || p === undefined)
+            return false;
+        const a = Math.max(t, value.floor);
+        const b = Math.max(p, value.floor);
+        return Math.max(a / b, b / a) <= factor;
+    }
+    return RANK_LISTS.every((list) => {
+        const top5 = names(said[list]).slice(0, 5);
+        return topsOf(truth, list).every((top) => top5.includes(top));
+    });
+}
+/**
+ * The names a list's pass rule asks for in the predicted top five: its true top entry, or, where the
+ * harvests disagreed which of near-equal names leads (agreement.ts, profileTops), every leader.
+ */
+function topsOf(truth, list) {
+    const tied = names(asObject(truth[TIED_TOPS])[list]);
+    if (tied.length)
+        return tied;
+    const top = names(truth[list])[0];
+    return top === undefined ? [] : [top];
+}
+/**
+ * The instance's contribution to the metrics, from its oracle answer, the
+ * parsed prediction and (W4) the names that ran at all (`executed`: every
+ * function and every line the profile saw); undefined when the prediction
+ * gives nothing to measure (a refused number: the pass rule already failed it).
+ */
+function worldMeasures(kind, oracle, prediction, executed) {
+    const truth = asObject(oracle);
+    const said = asObject(prediction);
+    if (kind === 'W1_Outcome') {
+        if (typeof said.outcome !== 'string')
+            return undefined;
+        return {
+            outcome: { failing: failing(truth.outcome), predictedFailing: failing(said.outcome) },
+        };
+    }
+    const value = VALUE[kind];
+    if (value) {
+        const t = replyNumber(truth[value.field]);
+        const p = replyNumber(said[value.field]);
+        if (t === undefined || p === undefined)
+            return undefined;
+        return {
+            log10: {
+                truth: Math.log10(Math.max(t, value.floor)),
+                predicted: Math.log10(Math.max(p, value.floor)),
+            },
+        };
+    }
+    const ranked = {};
+    for (const list of RANK_LISTS) {
+        const true5 = names(truth[list]).slice(0, 5);
+        const predicted = [...new Set(names(said[list]))];
+        const ran = new Set(list.startsWith('hot_methods') ? executed?.functions : executed?.lines);
+        ranked[list] = {
+            ndcg5: ndcgAt5(true5, predicted),
+            recall5: true5.length
+                ? predicted.slice(0, 5).filter((n) => true5.includes(n)).length / true5.length
+                : 1,
+            predicted: predicted.length,
+            ran: executed
+                ? predicted.filter((n) => ran.has(n) || names(truth[list]).includes(n)).length
+                : 0,
+        };
+    }
+    return { ranked };
+}
+/**
+ * NDCG@5 with graded relevance from the true ranking: the true top entry is
+ * worth 5, the fifth 1, anything else 0; gains 2^rel − 1, discount log2(i + 2).
+ */
+function ndcgAt5(true5, predicted) {
+    const rel = (name) => {
+        const i = true5.indexOf(name);
+        return i < 0 ? 0 : 5 - i;
+    };
+    const dcg = (list) => list.slice(0, 5).reduce((sum, name, i) => sum + (2 ** rel(name) - 1) / Math.log2(i + 2), 0);
+    const ideal = dcg(true5);
+    return ideal === 0 ? 1 : dcg(predicted) / ideal;
+}
+function calibration(points) {
+    const n = points.length;
+    if (!n)
+        return { n: 0, slope: null, bias: 0, mae: 0 };
+    const mean = (f) => points.reduce((s, p) => s + f(p), 0) / n;
+    const mx = mean((p) => p.truth);
+    const my = mean((p) => p.predicted);
+    const sxx = points.reduce((s, p) => s + (p.truth - mx) ** 2, 0);
+    const sxy = points.reduce((s, p) => s + (p.truth - mx) * (p.predicted - my), 0);
     return {
-        root,
-        oracles: at('oracles'),
-        responses: at('responses'),
-        quarantine: at('quarantine'),
-        failures: at('failures'),
-        verifications: at('verifications'),
-        wheels: at('wheels'),
-        git: at('git'),
-        checkouts: at('checkouts'),
-        venvs: at('venvs'),
-        runtimes: at('runtimes'),
-        locks: at('locks'),
-        images: at('images'),
-        shared: [
-            at('oracles'),
-            at('responses'),
-            at('runtimes'),
-            at('locks'),
-            at('failures'),
-            at('verifications'),
-        ],
+        n,
+        slope: sxx > 1e-12 ? round(sxy / sxx) : null,
+        bias: round(mean((p) => p.predicted - p.truth)),
+        mae: round(mean((p) => Math.abs(p.predicted - p.truth))),
     };
 }
-
-;// CONCATENATED MODULE: ./src/util/json.ts
-/** Deepest nesting any stored or replied value of tracegate has (answer templates, oracles, records). */
-const MAX_JSON_DEPTH = 64;
-/** A results file's or a history entry's records: a reply's parsed value (≤ 64) inside its record. */
-const RECORD_DEPTH = MAX_JSON_DEPTH * 2;
+/** Failure as the positive class; null where a ratio has no denominator. */
+function outcomeMetrics(pairs) {
+    const tp = pairs.filter((p) => p.failing && p.predictedFailing).length;
+    const fp = pairs.filter((p) => !p.failing && p.predictedFailing).length;
+    const fn = pairs.filter((p) => p.failing && !p.predictedFailing).length;
+    const precision = tp + fp ? tp / (tp + fp) : null;
+    const recall = tp + fn ? tp / (tp + fn) : null;
+    const f1 = precision !== null && recall !== null
+        ? precision + recall
+            ? (2 * precision * recall) / (precision + recall)
+            : 0
+        : null;
+    const unanswered = pairs.filter((p) => p.unanswered).length;
+    return {
+        n: pairs.length,
+        precision: precision === null ? null : round(precision),
+        recall: recall === null ? null : round(recall),
+        f1: f1 === null ? null : round(f1),
+        ...(unanswered ? { unanswered } : {}),
+    };
+}
 /**
- * Nesting depth of a parsed value, walked without recursion (a value nested
- * 100,000 deep must not overflow the stack of whatever reads it next:
- * JSON.parse takes it, JSON.stringify and every recursive walk do not).
- * Stops counting once past `limit`.
+ * A W1 item without a usable answer, as the metrics count it: the class it is
+ * not (a miss when the test fails, a false alarm when it passes), like the
+ * pass rate counts it wrong. Nothing without an oracle to know the class.
  */
-function depthOf(value, limit = MAX_JSON_DEPTH) {
-    let deepest = 0;
-    const stack = [[value, 0]];
-    while (stack.length) {
-        const [v, d] = stack.pop();
-        if (d > deepest)
-            deepest = d;
-        if (deepest > limit)
-            return deepest;
-        if (v && typeof v === 'object')
-            for (const child of Object.values(v))
-                stack.push([child, d + 1]);
+function unansweredOutcome(oracle) {
+    const truth = asObject(oracle).outcome;
+    if (typeof truth !== 'string')
+        return [];
+    return [{ failing: failing(truth), predictedFailing: !failing(truth), unanswered: true }];
+}
+const withUnanswered = (metrics, unanswered) => unanswered ? { ...metrics, unanswered } : metrics;
+/**
+ * The study's aggregate metrics over the scored world-model instances. Every
+ * metric counts the items without a usable answer (unparsed, refused, never
+ * answered), as the pass rate does: W1 counts them as the wrong class, W4 as
+ * empty lists, W2/W3 say how many had no number beside their calibration.
+ */
+function summarizeWorld(items) {
+    const of = (kind) => items.filter((i) => i.kind === kind);
+    const outcomes = of('W1_Outcome').flatMap((i) => i.measures?.outcome ? [i.measures.outcome] : unansweredOutcome(i.oracle));
+    const numbers = (kind) => {
+        const all = of(kind);
+        const points = all.flatMap((i) => (i.measures?.log10 ? [i.measures.log10] : []));
+        return { points, unanswered: all.length - points.length };
+    };
+    const memory = numbers('W2_PeakMemory');
+    const time = numbers('W3_WallTime');
+    let profilesUnanswered = 0;
+    const profiles = of('W4_Profile').flatMap((i) => {
+        if (i.measures?.ranked)
+            return [i.measures.ranked];
+        if (i.oracle === undefined)
+            return [];
+        profilesUnanswered++;
+        return [worldMeasures('W4_Profile', i.oracle, {}).ranked];
+    });
+    const summary = {};
+    if (outcomes.length)
+        summary.outcome = outcomeMetrics(outcomes);
+    if (memory.points.length || memory.unanswered)
+        summary.memory = withUnanswered(calibration(memory.points), memory.unanswered);
+    if (time.points.length || time.unanswered)
+        summary.time = withUnanswered(calibration(time.points), time.unanswered);
+    if (profiles.length) {
+        const ndcg5 = {};
+        const recall5 = {};
+        let predicted = 0;
+        let ran = 0;
+        for (const list of RANK_LISTS) {
+            const rows = profiles.flatMap((p) => (p[list] ? [p[list]] : []));
+            if (!rows.length)
+                continue;
+            ndcg5[list] = round(rows.reduce((s, r) => s + r.ndcg5, 0) / rows.length);
+            recall5[list] = round(rows.reduce((s, r) => s + r.recall5, 0) / rows.length);
+            predicted += rows.reduce((s, r) => s + r.predicted, 0);
+            ran += rows.reduce((s, r) => s + r.ran, 0);
+        }
+        summary.profile = withUnanswered({
+            n: profiles.length,
+            ndcg5,
+            recall5,
+            executionRate: predicted ? round(ran / predicted) : null,
+        }, profilesUnanswered);
     }
-    return deepest;
+    return Object.keys(summary).length ? summary : undefined;
 }
-/**
- * JSON.parse for text read back from disk (a restored cache, a history, a
- * results file): a value nested deeper than `limit` is refused as a parse
- * error, so its reader treats it as the corrupt entry it is.
- */
-function parseStoredJson(text, limit = MAX_JSON_DEPTH) {
-    const value = JSON.parse(text);
-    if (depthOf(value, limit) > limit)
-        throw new SyntaxError(`nested deeper than ${limit} levels`);
-    return value;
+function round(x, digits = 4) {
+    const f = 10 ** digits;
+    return Math.round(x * f) / f;
 }
-
-;// CONCATENATED MODULE: ./src/adapters/stores/real-dir.ts
-
-
-/**
- * `path`, when it is a real directory or absent (its store creates it); refused by name when it is a
- * symbolic link or anything but a directory. A cache restored from the Actions cache, or a history
- * directory, is data from outside: a link in it would make tracegate read its entries from, and
- * write new ones into, wherever the link points on this machine.
- */
-function realDir(path, what) {
-    const found = (0,external_node_fs_namespaceObject.lstatSync)(path, { throwIfNoEntry: false });
-    if (found && !found.isDirectory())
-        throw new UsageError(`${what} ${path} is ${found.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}: tracegate ` +
-            'never reads or writes a cache or a history through one (it could point anywhere on this ' +
-            'machine). Remove it (a run creates the directory), or give another directory.');
-    return path;
+/** A world-model instance's contribution to the study's metrics (summarized in results). */
+function worldRecord(kind, truth, prediction, measurement) {
+    const ran = (measurement?.executed ?? {});
+    const list = (v) => Array.isArray(v) ? v.filter((n) => typeof n === 'string') : [];
+    const executed = kind === 'W4_Profile'
+        ? { functions: list(ran.time_func), lines: list(ran.time_line) }
+        : undefined;
+    const world = worldMeasures(kind, truth, prediction, executed);
+    return world ? { world: world } : {};
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
@@ -80133,7 +77996,7 @@ const ZodSet = /*@__PURE__*/ (/* unused pure expression or super */ null && (cor
     inst.max = (...args) => inst.check(core._maxSize(...args));
     inst.size = (...args) => inst.check(core._size(...args));
 })));
-function set(valueType, params) {
+function schemas_set(valueType, params) {
     return new ZodSet({
         type: "set",
         valueType: valueType,
@@ -80581,6 +78444,5398 @@ function preprocess(fn, schema) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/contracts/comparison.ts
+
+/** The gate's answer (docs/gate.md states each rule). */
+const VERDICTS = [
+    'pass',
+    'fail',
+    'inconclusive',
+    'no-baseline',
+    'baseline-unavailable',
+];
+/** What the gate says of one kind (and of the overall row). */
+const ROW_STATUSES = ['regressed', 'improved', 'within noise', 'too few items'];
+/** How items are grouped into clusters that are not independent. */
+const CLUSTER_BY = ['test', 'package', 'none'];
+/** `overall`: the overall interval decides a pass; `per-kind`: every kind's must too. */
+const GATE_SCOPES = ['overall', 'per-kind'];
+/** What the candidate decides on an inconclusive verdict (the check conclusion, the exit code). */
+const ON_INCONCLUSIVE = ['neutral', 'pass', 'fail'];
+/**
+ * What a run decides when its baseline should exist but could not be looked
+ * up (the API or the network failed): neutral by default, or fail. Never pass:
+ * missing data is never a pass.
+ */
+const ON_BASELINE_UNAVAILABLE = (/* unused pure expression or super */ null && (['neutral', 'fail']));
+/**
+ * Why an item of both runs is not paired. Harvest failures and infrastructure
+ * failures (a request the server rejected, a reply too large to read, no
+ * answer because the run stopped) are not the model's answers: excluded and
+ * counted, never scored as wrong and never silently dropped.
+ */
+const EXCLUSION_REASONS = [
+    'harvest failed in this run',
+    'harvest failed in the baseline',
+    'no answer in this run (infrastructure)',
+    'no answer in the baseline (infrastructure)',
+    'not answered: this run is incomplete',
+    'not answered: the baseline is incomplete',
+    'oracle changed',
+    'oracle digest missing',
+];
+/** Why a verdict is inconclusive, when it is. */
+const INCONCLUSIVE_CAUSES = [
+    'no overlap',
+    'too few items',
+    'too many excluded',
+    'kind missing',
+    'kind too few items',
+    'drop not excluded',
+    'shard missing',
+];
+/** The gate's settings, as the comparison used them. */
+const gatePolicySchema = object({
+    /** A drop (0..1) smaller than this never fails; a pass must exclude a drop this large. */
+    minDrop: schemas_number(),
+    /** A significant gain at least this large is reported `improved`. */
+    minGain: schemas_number(),
+    /** Family-wise one-sided error rate over overall + kinds (and across looks with top-up). */
+    alpha: schemas_number(),
+    clusterBy: schemas_enum(CLUSTER_BY),
+    gate: schemas_enum(GATE_SCOPES),
+    /** Above this share of excluded items (of those both runs hold) the verdict is at best inconclusive. */
+    maxExcluded: schemas_number(),
+    /** A row with fewer paired items, or fewer clusters, is `too few items` (not tested). */
+    minItems: schemas_number().int(),
+    minClusters: schemas_number().int(),
+});
+/** The statistics of one row, present when it has at least two clusters. */
+const rowTestSchema = object({
+    /** The Agresti–Min-adjusted change the interval is centred on. */
+    centre: schemas_number(),
+    /** Cluster-robust standard error (CR1) and its degrees of freedom (clusters − 1). */
+    se: schemas_number(),
+    df: schemas_number(),
+    /** One-sided bounds at this look's level: the change is ≥ lower, and ≤ upper. */
+    lower: schemas_number(),
+    upper: schemas_number(),
+    pDrop: schemas_number(),
+    pGain: schemas_number(),
+    /** Holm-adjusted over the tested rows (absent when the row was too small to test). */
+    pDropAdjusted: schemas_number().optional(),
+    pGainAdjusted: schemas_number().optional(),
+    /** Smallest drop this sample detects with 80% power, at this look's level. */
+    mde: schemas_number(),
+    /** Paired items to add for 80% power to exclude `minDrop` if the models are truly equal. */
+    needed: schemas_number().int(),
+});
+/** One row of the comparison: overall, or a kind, on its paired items. */
+const rowSchema = object({
+    paired: schemas_number().int(),
+    clusters: schemas_number().int(),
+    /** Mean success rate on the paired items (per-item rate over k samples). */
+    baseline: schemas_number(),
+    candidate: schemas_number(),
+    delta: schemas_number(),
+    lost: schemas_number().int(),
+    gained: schemas_number().int(),
+    status: schemas_enum(ROW_STATUSES),
+    test: rowTestSchema.optional(),
+});
+const kindRowSchema = rowSchema.extend({ kind: schemas_string() });
+/** Which items were compared, and which were not and why. */
+const pairingSchema = object({
+    /** Items both runs hold (a record, or a place in `incomplete.missing`). */
+    intersection: schemas_number().int(),
+    paired: schemas_number().int(),
+    excluded: array(object({ id: schemas_string(), kind: schemas_string().optional(), reason: schemas_enum(EXCLUSION_REASONS) })),
+    excludedShare: schemas_number(),
+    /** Items only this run holds (not in the baseline), and only the baseline. */
+    candidateOnly: schemas_number().int(),
+    baselineOnly: schemas_number().int(),
+    /** Kinds only the baseline holds: not compared (outside this run's selection). */
+    baselineOnlyKinds: array(schemas_string()),
+    /** Kinds both runs hold of which no item could be paired. */
+    missingKinds: array(schemas_string()),
+    /** How this run's recorded selection differs from the baseline's, in words (why pairing is partial). */
+    selectionDiffers: array(schemas_string()).optional(),
+});
+/** comparison.json, and `comparison` in results.json. */
+const comparisonSchema = object({
+    verdict: schemas_enum(VERDICTS),
+    /** One sentence: what the verdict rests on. */
+    summary: schemas_string(),
+    causes: array(schemas_enum(INCONCLUSIVE_CAUSES)),
+    policy: gatePolicySchema,
+    /** Which look decided, of how many, at which level (top-up: two looks). */
+    look: object({ index: schemas_number().int(), of: schemas_number().int(), alpha: schemas_number() }),
+    overall: rowSchema.optional(),
+    kinds: array(kindRowSchema),
+    pairing: pairingSchema.optional(),
+    /** Set when a top-up ran: how many paired items were planned and added, and which. */
+    topUp: object({ planned: schemas_number().int(), added: schemas_number().int(), ids: array(schemas_string()) })
+        .optional(),
+    /** A merged run (`merge`): how many shards were planned, and which gave no results (1-based). */
+    shards: object({ count: schemas_number().int(), missing: array(schemas_number().int()) }).optional(),
+    /**
+     * The paired items that changed, in this run's order: `lost` were better in
+     * the baseline (regressions: the report lists them, the check annotates their
+     * files), `gained` better in this run.
+     */
+    flipped: object({ lost: array(schemas_string()), gained: array(schemas_string()) }).optional(),
+    /** What differs between the runs without making them incomparable (tracer, environments…). */
+    notes: array(schemas_string()),
+    /** `baseline-unavailable`: what failed while looking the baseline up. */
+    unavailable: schemas_string().optional(),
+    /** The baseline: where it came from and which model it scored. */
+    baseline: object({
+        source: schemas_string(),
+        model: schemas_string(),
+        revision: schemas_string().optional(),
+        commit: schemas_string().optional(),
+    })
+        .optional(),
+});
+
+;// CONCATENATED MODULE: ./src/errors.ts
+/**
+ * Typed errors, decided at the edge. Every error a user can cause or fix
+ * carries the exit code the CLI returns for it and says what to do.
+ *
+ * Exit codes: 0 pass, 1 gate failed, 2 bad usage/config/instance,
+ * 3 infrastructure unavailable (Docker engine, model endpoint), 4 inconclusive
+ * (with `--on-inconclusive neutral`, the default).
+ */
+const ExitCode = {
+    Pass: 0,
+    GateFailed: 1,
+    Usage: 2,
+    Infrastructure: 3,
+    /** The gate could not decide (too few items, too much missing, a drop not ruled out). */
+    Inconclusive: 4,
+    /** Interrupted by SIGINT/SIGTERM: what was obtained is kept, marked incomplete. */
+    Interrupted: 130,
+};
+/** An option as `door` spells it in an error: `--endpoint` (CLI) or `input endpoint` (Action). */
+function optionName(name, door) {
+    return door === 'cli' ? `--${name}` : `input ${name}`;
+}
+/** Base class: a message for humans and the exit code it maps to. */
+class TracegateError extends Error {
+    /** The message with its options named as `door` spells them; `message` is the CLI's. */
+    messageFor(_door) {
+        return this.message;
+    }
+}
+/** Bad flags, inputs or configuration. */
+class UsageError extends TracegateError {
+    exitCode = ExitCode.Usage;
+    constructor(message) {
+        super(message);
+        this.name = 'UsageError';
+    }
+}
+/** A malformed instance or environment file; names the file and the field. */
+class InstanceError extends TracegateError {
+    file;
+    exitCode = ExitCode.Usage;
+    constructor(file, message) {
+        super(`${file}: ${message}`);
+        this.file = file;
+        this.name = 'InstanceError';
+    }
+}
+/** No Docker engine reachable (and no cached oracle to fall back on). */
+class DockerUnavailableError extends TracegateError {
+    exitCode = ExitCode.Infrastructure;
+    constructor(detail, remote) {
+        super(remote
+            ? `The Docker engine at DOCKER_HOST=${remote.host} did not answer (${detail}). Check that the ` +
+                'engine listens there and this machine can reach it' +
+                (remote.tls
+                    ? "; with TLS, that DOCKER_CERT_PATH holds ca.pem (the CA that signed the engine's " +
+                        "certificate, issued for this address) and this client's cert.pem and key.pem, " +
+                        'signed by the CA the engine trusts (--tlscacert)'
+                    : '; a TLS engine needs DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH') +
+                '. Or unset DOCKER_HOST to use the local engine.'
+            : `No Docker engine reachable (${detail}). Start one (e.g. \`sudo systemctl start docker\`, ` +
+                'or run scripts/ensure-docker.sh), point DOCKER_HOST at it, or pass --backend local ' +
+                'to harvest in a virtualenv on this host.');
+        this.name = 'DockerUnavailableError';
+    }
+}
+/** A harvest step failed for infrastructure reasons (image build, container). */
+class HarvestError extends TracegateError {
+    exitCode = ExitCode.Infrastructure;
+    constructor(message) {
+        super(message);
+        this.name = 'HarvestError';
+    }
+}
+/** The model endpoint could not be reached or kept failing after retries. */
+class EndpointUnavailableError extends TracegateError {
+    endpoint;
+    detail;
+    resultsAt;
+    exitCode = ExitCode.Infrastructure;
+    constructor(endpoint, detail, resultsAt = 'the results file') {
+        super('');
+        this.endpoint = endpoint;
+        this.detail = detail;
+        this.resultsAt = resultsAt;
+        this.message = this.messageFor('cli');
+        this.name = 'EndpointUnavailableError';
+    }
+    messageFor(door) {
+        return (`Model endpoint ${this.endpoint} is unavailable: ${this.detail}. Check that the server is running ` +
+            `and that ${optionName('endpoint', door)} is its API base URL (e.g. http://127.0.0.1:8000/v1). ` +
+            `Answers obtained so far were kept in ${this.resultsAt}.`);
+    }
+}
+/** Exit code for any thrown value: ours carry one, anything else is a bug (2 would lie). */
+function exitCodeOf(error) {
+    return error instanceof TracegateError ? error.exitCode : ExitCode.Infrastructure;
+}
+/** What to tell the user of `door` about any thrown value. */
+function messageOf(error, door = 'cli') {
+    if (error instanceof TracegateError)
+        return error.messageFor(door);
+    return error instanceof Error ? error.message : String(error);
+}
+/** The endpoint answered but refused the request itself (unknown model, bad key): fix the config. */
+class EndpointRejectedError extends TracegateError {
+    endpoint;
+    serverMessage;
+    resultsAt;
+    exitCode = ExitCode.Usage;
+    constructor(endpoint, serverMessage, resultsAt = 'the results file') {
+        super('');
+        this.endpoint = endpoint;
+        this.serverMessage = serverMessage;
+        this.resultsAt = resultsAt;
+        this.message = this.messageFor('cli');
+        this.name = 'EndpointRejectedError';
+    }
+    messageFor(door) {
+        return (
+        // The server's own sentence usually ends with its full stop already.
+        `Model endpoint ${this.endpoint} rejected the request: ${this.serverMessage.replace(/\.$/, '')}. ` +
+            `Check ${optionName('model', door)} and the API key. ` +
+            `Answers obtained so far were kept in ${this.resultsAt}.`);
+    }
+}
+/** The run was interrupted (Ctrl-C, SIGTERM); its results say they are incomplete. */
+/**
+ * A baseline should exist but could not be looked up: the commit graph or
+ * the history could not be read (an API error, the network). The gate's
+ * verdict is then `baseline-unavailable`, never a pass.
+ */
+class BaselineUnavailableError extends TracegateError {
+    detail;
+    exitCode = ExitCode.Infrastructure;
+    constructor(detail) {
+        super(`the baseline could not be looked up: ${detail}`);
+        this.detail = detail;
+        this.name = 'BaselineUnavailableError';
+    }
+}
+class InterruptedError extends TracegateError {
+    exitCode = ExitCode.Interrupted;
+    /** `kept`: what was kept and what a rerun does, when the caller knows better than "the answers". */
+    constructor(signal, resultsAt, kept) {
+        super(`Interrupted by ${signal}: containers and temporary files were removed; ` +
+            (kept ??
+                `the answers obtained so far are in ${resultsAt}, marked incomplete with the instances still missing.`));
+        this.name = 'InterruptedError';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/model/faults.ts
+/**
+ * Classification of what can go wrong on the wire. Pure functions: they take
+ * what fetch threw or what the server sent and say what it was, so retry
+ * policy and messages are decided in one place and tested without a network.
+ */
+/** A failure worth retrying: the connection, a timeout, 408/429, 5xx or a garbled body. */
+class TransientError extends Error {
+    kind;
+    retryAfterMs;
+    constructor(kind, message, retryAfterMs) {
+        super(message);
+        this.kind = kind;
+        this.retryAfterMs = retryAfterMs;
+        this.name = 'TransientError';
+    }
+}
+/**
+ * A 200 whose body is not a usable reply (HTML from a proxy, no choices):
+ * thrown by a protocol's decoder, retried like any transient failure.
+ */
+class MalformedResponseError extends TransientError {
+    constructor(message) {
+        super('bad_body', message);
+        this.name = 'MalformedResponseError';
+    }
+}
+const RESET_CODES = new Set([
+    'ECONNRESET',
+    'EPIPE',
+    'UND_ERR_SOCKET',
+    'UND_ERR_CLOSED',
+    'ECONNABORTED',
+    'ERR_STREAM_PREMATURE_CLOSE',
+]);
+/** Classifies an error thrown by fetch or while reading a body. */
+function classifyNetworkError(error, timeoutMs) {
+    const e = error;
+    if (e.name === 'TimeoutError' || e.name === 'AbortError' || e.cause?.name === 'TimeoutError')
+        return new TransientError('timeout', `no complete response within ${timeoutMs / 1000}s`);
+    const code = e.cause?.code ?? e.code;
+    if (code === 'ECONNREFUSED')
+        return new TransientError('refused', 'ECONNREFUSED (nothing listening)');
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+        return new TransientError('dns', `${code} (host name does not resolve)`);
+    if (code && RESET_CODES.has(code))
+        return new TransientError('reset', `${code} (connection reset)`);
+    if (/terminated|other side closed|socket hang up/i.test(`${e.message} ${e.cause?.message}`))
+        return new TransientError('reset', `connection closed mid-response (${e.message})`);
+    return new TransientError('reset', code ?? e.cause?.message ?? e.message ?? String(error));
+}
+/** Statuses retried: request timeout, rate limit and every 5xx (529 is Anthropic's overload). */
+function isTransientStatus(status) {
+    return status === 408 || status === 429 || status >= 500;
+}
+/** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined if absent or garbled. */
+function retryAfterMs(header, now = Date.now()) {
+    if (!header)
+        return undefined;
+    const trimmed = header.trim();
+    if (/^\d+(\.\d+)?$/.test(trimmed))
+        return Number(trimmed) * 1000;
+    const date = Date.parse(trimmed);
+    return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
+}
+/**
+ * The server's own error message, verbatim when it sent one in a known shape
+ * (OpenAI/vLLM `error.message`, Ollama/TGI `error`, Anthropic `error.message`,
+ * FastAPI `detail`), else a flattened snippet of the body.
+ */
+function serverMessage(body) {
+    try {
+        const json = JSON.parse(body);
+        const error = json.error;
+        if (typeof error === 'string')
+            return error;
+        if (error && typeof error.message === 'string')
+            return error.message;
+        if (typeof json.message === 'string')
+            return json.message;
+        if (typeof json.detail === 'string')
+            return json.detail;
+    }
+    catch {
+        // not JSON: fall through to the snippet
+    }
+    return snippet(body);
+}
+/** A body flattened to one line and cut at 300 characters. */
+function snippet(text) {
+    const flat = text.replace(/\s+/g, ' ').trim();
+    if (!flat)
+        return '(empty body)';
+    return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
+}
+/** Replaces every occurrence of each secret (e.g. the API key a server echoes back) with ***. */
+function redact(text, secrets) {
+    let out = text;
+    for (const secret of secrets)
+        if (secret.length >= 4)
+            out = out.split(secret).join('***');
+    return out;
+}
+/** The message for a 4xx that retrying cannot fix; 401/403 say it is the key. */
+function rejectionMessage(status, url, body) {
+    const message = serverMessage(body);
+    if (status === 401 || status === 403)
+        return `the server refused the API key (HTTP ${status} from ${url}): ${message}`;
+    return `HTTP ${status} from ${url}: ${message}`;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/model/protocol.ts
+/** The seed for sample i: distinct per sample so k samples are not k copies. */
+function sampleSeed(settings, sample) {
+    return settings.seed === undefined ? undefined : settings.seed + sample;
+}
+/** Drops undefined fields so servers that reject unknown nulls see only what was set. */
+function defined(body) {
+    return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+}
+/**
+ * The generation settings as both OpenAI protocols spell them (chat and
+ * legacy completions differ only in `messages` vs `prompt`); undefined ones dropped.
+ */
+function openaiSettings(settings, sample) {
+    return defined({
+        temperature: settings.temperature,
+        max_tokens: settings.maxTokens,
+        top_p: settings.topP,
+        seed: sampleSeed(settings, sample),
+        stop: settings.stop?.length ? settings.stop : undefined,
+    });
+}
+
+;// CONCATENATED MODULE: ./src/adapters/model/anthropic.ts
+
+
+/** Anthropic's API version header; the messages shape used here is stable under it. */
+const ANTHROPIC_VERSION = '2023-06-01';
+/**
+ * Anthropic messages: the system prompt is a top-level field, the key goes in
+ * `x-api-key`, the answer is the text blocks and extended thinking arrives in
+ * `thinking` blocks (kept apart). `max_tokens` as stop reason means truncated.
+ */
+const anthropic = {
+    name: 'anthropic',
+    path: '/messages',
+    // Paged, 20 to a page by default; 1000 is the most one page holds.
+    modelsPath: '/models?limit=1000',
+    authHeaders: (apiKey) => ({ 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION }),
+    // Anthropic has no seed parameter: samples differ only through temperature.
+    buildBody: (model, messages, settings) => ({
+        ...defined({
+            model,
+            system: messages
+                .filter((m) => m.role === 'system')
+                .map((m) => m.content)
+                .join('\n\n') || undefined,
+            messages: messages.filter((m) => m.role !== 'system'),
+            temperature: settings.temperature,
+            max_tokens: settings.maxTokens,
+            top_p: settings.topP,
+            stop_sequences: settings.stop?.length ? settings.stop : undefined,
+        }),
+        ...settings.extraBody,
+    }),
+    decode: (json) => {
+        const response = json;
+        if (!Array.isArray(response?.content))
+            throw new MalformedResponseError('reply has no content blocks');
+        const text = response.content
+            .filter((b) => b.type === 'text')
+            .map((b) => b.text ?? '')
+            .join('');
+        const thinking = response.content
+            .filter((b) => b.type === 'thinking')
+            .map((b) => b.thinking ?? '')
+            .join('\n');
+        return {
+            text,
+            reasoning: thinking || undefined,
+            finishReason: response.stop_reason === 'max_tokens' ? 'length' : (response.stop_reason ?? undefined),
+            tokensIn: response.usage?.input_tokens ?? 0,
+            tokensOut: response.usage?.output_tokens ?? 0,
+        };
+    },
+};
+
+;// CONCATENATED MODULE: ./src/adapters/model/openai-chat.ts
+
+
+/**
+ * OpenAI-compatible chat completions (vLLM, SGLang, TGI, llama.cpp, Ollama,
+ * hosted APIs). Reasoning servers put the chain of thought in
+ * `reasoning_content` (vLLM, SGLang, DeepSeek) or `reasoning`; it is kept apart
+ * from the answer.
+ */
+const openaiChat = {
+    name: 'openai-chat',
+    path: '/chat/completions',
+    modelsPath: '/models',
+    authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
+    buildBody: (model, messages, settings, sample) => ({
+        model,
+        messages,
+        ...openaiSettings(settings, sample),
+        ...settings.extraBody,
+    }),
+    decode: (json) => {
+        const response = json;
+        const choice = response?.choices?.[0];
+        if (!choice)
+            throw new MalformedResponseError('reply has no choices');
+        const reasoning = choice.message?.reasoning_content ?? choice.message?.reasoning ?? undefined;
+        return {
+            text: choice.message?.content ?? '',
+            reasoning: reasoning || undefined,
+            finishReason: choice.finish_reason ?? undefined,
+            tokensIn: response.usage?.prompt_tokens ?? 0,
+            tokensOut: response.usage?.completion_tokens ?? 0,
+        };
+    },
+};
+
+;// CONCATENATED MODULE: ./src/adapters/model/text.ts
+/**
+ * The messages as one plain-text prompt for a base checkpoint (no chat
+ * template): system text, the user's turn, and a cue that ends where the
+ * JSON answer should begin.
+ */
+function renderAsText(messages) {
+    const parts = messages.map((m) => (m.role === 'assistant' ? `Answer:\n${m.content}` : m.content));
+    return `${parts.join('\n\n')}\n\nAnswer (one JSON object):\n`;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/model/openai-completions.ts
+
+
+
+/**
+ * OpenAI (legacy) completions, for base checkpoints served without a chat
+ * template: the messages are rendered as one plain-text prompt that ends
+ * where the answer should begin.
+ */
+const openaiCompletions = {
+    name: 'openai-completions',
+    path: '/completions',
+    modelsPath: '/models',
+    authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
+    buildBody: (model, messages, settings, sample) => ({
+        model,
+        prompt: renderAsText(messages),
+        ...openaiSettings(settings, sample),
+        ...settings.extraBody,
+    }),
+    decode: (json) => {
+        const response = json;
+        const choice = response?.choices?.[0];
+        if (!choice)
+            throw new MalformedResponseError('reply has no choices');
+        return {
+            text: choice.text ?? '',
+            finishReason: choice.finish_reason ?? undefined,
+            tokensIn: response.usage?.prompt_tokens ?? 0,
+            tokensOut: response.usage?.completion_tokens ?? 0,
+        };
+    },
+};
+
+;// CONCATENATED MODULE: ./src/adapters/model/protocols.ts
+
+
+
+/** Every protocol, by its `--api` name. */
+const PROTOCOLS = {
+    'openai-chat': openaiChat,
+    'openai-completions': openaiCompletions,
+    anthropic: anthropic,
+};
+const API_NAMES = Object.keys(PROTOCOLS);
+
+;// CONCATENATED MODULE: ./src/adapters/model/endpoint.ts
+
+
+const EXAMPLE = 'http://127.0.0.1:8000/v1';
+const REQUIRED = `--endpoint is required (the API base URL, e.g. ${EXAMPLE})`;
+/** Why `endpoint` is not an http(s) base URL, or undefined when it is one. */
+function endpointProblem(endpoint) {
+    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(endpoint))
+        return ('has no scheme: it must start with http:// or https://, ' +
+            `e.g. http://${endpoint.replace(/^\/+/, '')}`);
+    let url;
+    try {
+        url = new URL(endpoint);
+    }
+    catch {
+        return `is not a URL; give the API base URL, e.g. ${EXAMPLE}`;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        return `must start with http:// or https://, e.g. ${EXAMPLE}`;
+    return undefined;
+}
+/**
+ * The candidate's API base URL (e.g. `http://127.0.0.1:8000/v1`), checked and
+ * normalised once, when the options are parsed: http or https, no trailing
+ * slash. The client, the results' model and the response-cache keys take it
+ * as parsed. Messages name the CLI's flag, as every option's do;
+ * config/options.ts words them for the Action's door.
+ */
+const endpointSchema = schemas_string({ error: REQUIRED })
+    .min(1, REQUIRED)
+    .transform((endpoint, ctx) => {
+    const problem = endpointProblem(endpoint);
+    if (problem === undefined)
+        return endpoint.replace(/\/+$/, '');
+    ctx.addIssue({ code: 'custom', message: `--endpoint "${endpoint}" ${problem}` });
+    return NEVER;
+});
+/**
+ * The routes the protocols append, longest first (`/chat/completions` before
+ * `/completions`): a URL pasted with one of them would be asked at a doubled path.
+ */
+const ROUTES = Object.values(PROTOCOLS)
+    .map((p) => p.path)
+    .sort((a, b) => b.length - a.length);
+/**
+ * `options` with the endpoint's pasted route (`…/v1/chat/completions`) cut
+ * back to the API base, saying so through `warn`; unchanged otherwise.
+ */
+function withApiBase(options, warn) {
+    const route = ROUTES.find((r) => options.endpoint.endsWith(r));
+    if (!route)
+        return options;
+    const base = options.endpoint.slice(0, -route.length);
+    warn(`The endpoint ${options.endpoint} ends in the route ${route}, which tracegate adds itself: ` +
+        `using the API base ${base} (give that as the endpoint to silence this notice).`);
+    return { ...options, endpoint: base };
+}
+
+;// CONCATENATED MODULE: ./src/stages/prompt/budget.ts
+/** Characters per token of the estimate: deterministic and tokenizer-free, roughly right for code. */
+const CHARS_PER_TOKEN = 4;
+/** Parses `48000`, `48000c`, `48000 chars`, `12000t`, `12000 tokens`; undefined if malformed. */
+function parseBudget(text) {
+    const m = /^\s*(\d+)\s*(c|chars?|characters|t|tokens?)?\s*$/i.exec(text);
+    if (!m)
+        return undefined;
+    const amount = Number(m[1]);
+    if (!Number.isSafeInteger(amount) || amount <= 0)
+        return undefined;
+    return { amount, unit: m[2]?.toLowerCase().startsWith('t') ? 'tokens' : 'chars' };
+}
+function budgetChars(budget) {
+    return budget.unit === 'tokens' ? budget.amount * CHARS_PER_TOKEN : budget.amount;
+}
+function formatBudget(budget) {
+    return `${budget.amount} ${budget.unit}`;
+}
+/**
+ * Cuts `text` to at most `max` characters at a line boundary, keeping the
+ * head and saying how many lines were dropped. Deterministic.
+ */
+function truncateLines(text, max) {
+    if (text.length <= max)
+        return text;
+    const lines = text.split('\n');
+    const kept = [];
+    let size = 0;
+    for (const line of lines) {
+        const marker = `# … truncated: ${lines.length - kept.length} more line(s)`;
+        if (size + line.length + 1 + marker.length > max)
+            break;
+        kept.push(line);
+        size += line.length + 1;
+    }
+    const dropped = lines.length - kept.length;
+    const marker = `# … truncated: ${dropped} more line(s)`;
+    return marker.length <= max ? [...kept, marker].join('\n') : '';
+}
+
+;// CONCATENATED MODULE: ./src/stages/prompt/number-lines.ts
+/** Source lines prefixed by their absolute 1-based line numbers, as the answers use them. */
+function numberLines(source, firstLine) {
+    return source
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((line, i) => `${String(firstLine + i).padStart(5)}  ${line}`)
+        .join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/stages/prompt/slice.ts
+
+const DEF = /^(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)/;
+/** Splits a module into top-level blocks (statements, or definitions with their decorators). */
+function topLevelBlocks(source) {
+    const lines = source.replace(/\n$/, '').split('\n');
+    const blocks = [];
+    let pendingDecorator;
+    let depth = 0; // open brackets: a top-level statement continues while > 0
+    for (let i = 0; i < lines.length; i++) {
+        const line = lines[i];
+        const topLevel = depth === 0 && /^\S/.test(line) && !line.startsWith('#');
+        if (topLevel) {
+            if (line.startsWith('@'))
+                pendingDecorator ??= i;
+            else {
+                const name = DEF.exec(line)?.[1];
+                blocks.push({ start: pendingDecorator ?? i, end: i, name });
+                pendingDecorator = undefined;
+            }
+        }
+        else if (blocks.length && pendingDecorator === undefined && line.trim()) {
+            blocks[blocks.length - 1].end = i;
+        }
+        depth = Math.max(0, depth + bracketDelta(line));
+    }
+    return { lines, blocks };
+}
+function bracketDelta(line) {
+    const code = line.replace(/(['"])(?:\\.|(?!\1).)*\1/g, '').replace(/#.*$/, '');
+    return (code.match(/[([{]/g)?.length ?? 0) - (code.match(/[)\]}]/g)?.length ?? 0);
+}
+const isTest = (name) => !!name && (name.startsWith('test') || name.startsWith('Test'));
+/**
+ * The slice of `source` for the given test names (the first `::` segment after
+ * the file: a function or a class), every line numbered as in the file (an
+ * answer may name a test file's line: the numbers must be true). With no
+ * names, the whole source. Each run of omitted tests is one line that says
+ * which lines it stands for, so the numbering stays true around it.
+ */
+function sliceTestModule(source, names) {
+    const { lines, blocks } = topLevelBlocks(source);
+    if (!names.length)
+        return numberLines(lines.join('\n'), 1);
+    const wanted = new Set(names);
+    const out = [];
+    let omitted;
+    let kept;
+    const flushKept = () => {
+        if (kept)
+            out.push(numberLines(kept.lines.join('\n'), kept.from));
+        kept = undefined;
+    };
+    const flushOmitted = () => {
+        if (omitted)
+            out.push(`      …  lines ${omitted.from}–${omitted.to}: ${omitted.tests} other test(s) omitted`);
+        omitted = undefined;
+    };
+    let cursor = 0;
+    for (const block of blocks) {
+        const keep = !isTest(block.name) || wanted.has(block.name);
+        if (keep) {
+            flushOmitted();
+            kept ??= { from: cursor + 1, lines: [] };
+            kept.lines.push(...lines.slice(cursor, block.end + 1));
+        }
+        else {
+            flushKept();
+            omitted ??= { from: cursor + 1, to: block.end + 1, tests: 0 };
+            omitted.to = block.end + 1;
+            omitted.tests++;
+        }
+        cursor = block.end + 1;
+    }
+    if (cursor < lines.length) {
+        flushOmitted();
+        kept ??= { from: cursor + 1, lines: [] };
+        kept.lines.push(...lines.slice(cursor));
+    }
+    flushKept();
+    flushOmitted();
+    return out.join('\n');
+}
+/** The test names a list of pytest node ids selects in `file` (parametrisation dropped). */
+function testNamesIn(file, nodeIds) {
+    const names = [];
+    for (const id of nodeIds) {
+        const [path, first] = id.split('::');
+        if (path !== file)
+            continue;
+        if (!first)
+            return []; // the whole file runs
+        names.push(first.replace(/\[.*$/, ''));
+    }
+    return [...new Set(names)];
+}
+
+;// CONCATENATED MODULE: ./src/stages/prompt/build.ts
+
+
+
+/**
+ * Bumped whenever prompt wording or layout changes; goes into results and
+ * response-cache keys. p2: context modes and a budget. p3: `slice` shows the
+ * target module's preamble and the functions executed under the target. p4:
+ * `slice` shows the functions the target may reach, found by reading source
+ * (never what ran), in source order.
+ */
+const PROMPT_VERSION = 'p4';
+/**
+ * How much code the prompt shows.
+ * - `slice`: the target function (numbered), the target module's preamble
+ *   (imports, constants) and the functions of its package the target may
+ *   reach by static resolution (numbered, `## May be called: FILE (FUNC)`,
+ *   source order, whether or not they run in this test; the tracer finds them
+ *   before anything runs), + the executed tests and their module's preamble
+ *   (imports, fixtures, helpers), other tests omitted.
+ * - `files`: the target + the whole test files.
+ * - `none`: the question and template only.
+ */
+const CONTEXT_MODES = ['slice', 'files', 'none'];
+const DEFAULT_PROMPT_OPTIONS = {
+    mode: 'slice',
+    budget: { amount: 16000, unit: 'tokens' },
+};
+/** How results name the prompt: version, mode and budget. */
+function describePrompt(options) {
+    return { version: PROMPT_VERSION, context: options.mode, budget: formatBudget(options.budget) };
+}
+const SYSTEM_PROMPT = 'You predict what Python code does when it actually runs. Read the code and the test, answer ' +
+    'the question, and reply with exactly one JSON object that matches the answer template: same keys, ' +
+    'values of the stated types. No prose, no markdown.';
+
+/** The preamble's blocks, numbered, with an elision line between non-adjacent blocks. */
+function numberBlocks(blocks) {
+    return blocks.map((b) => numberLines(b.source, b.first_line)).join('\n      …\n');
+}
+/** The reachable functions and module preamble of `slice` mode (target excluded). */
+function sliceSections(slice) {
+    const sections = [];
+    if (slice.preamble.blocks.length) {
+        const more = slice.preamble.truncated ? '\n# … rest of the preamble omitted' : '';
+        sections.push({
+            heading: `## Module preamble: ${slice.preamble.file}`,
+            body: numberBlocks(slice.preamble.blocks) + more,
+            serve: 2,
+        });
+    }
+    slice.functions.forEach((fn) => {
+        sections.push({
+            heading: `## May be called: ${fn.file} (${fn.func})`,
+            body: numberLines(fn.source, fn.first_line),
+            serve: 1,
+        });
+    });
+    const notes = [
+        ...(slice.named.length
+            ? [`# Also reachable, not shown (over the budget): ${slice.named.join(', ')}`]
+            : []),
+        ...(slice.unresolved.length
+            ? [`# Calls resolved only at run time (not followed): ${slice.unresolved.join(', ')}`]
+            : []),
+    ];
+    if (notes.length)
+        sections.push({ heading: '## Not shown', body: notes.join('\n'), serve: 1 });
+    return sections;
+}
+/** The environment an answer may depend on, in one line (`Environment: Python 3.11.2; click 8.1.7`). */
+function environmentLine(context) {
+    const env = context.environment;
+    if (!env)
+        return [];
+    const packages = Object.entries(env.packages).map(([name, version]) => `${name} ${version}`);
+    return [`Environment: Python ${env.python}${packages.length ? `; ${packages.join(', ')}` : ''}`];
+}
+/** One example call of a B1/B2 prompt: its input as a reply would give it, then what it did. */
+function describeCall(call) {
+    const printed = call.stdout ? `, printing ${JSON.stringify(call.stdout)}` : '';
+    const result = call.outcome === 'ok'
+        ? `returns ${call.return ?? ''}${printed}`
+        : call.outcome === 'crash'
+            ? `raises ${call.exception ?? 'an exception'}${printed}`
+            : 'runs past the time limit';
+    return `input ${JSON.stringify(call.input)}: ${result}`;
+}
+function codeSections(instance, context, testFiles, mode) {
+    if (mode === 'none')
+        return [];
+    // The harvested context holds the target function and (newer oracles) the
+    // executed slice; `files` shows the target function (not its whole module).
+    const sections = [
+        {
+            heading: `## Code under test: ${context.file} (${context.func})`,
+            body: numberLines(context.source, context.first_line),
+            serve: 0,
+        },
+    ];
+    if (context.calls?.length)
+        sections.push({
+            heading: '## How it is called (inputs on which the bug does not show)',
+            body: context.calls.map(describeCall).join('\n'),
+            serve: 0,
+        });
+    if (mode === 'slice' && context.slice)
+        sections.push(...sliceSections(context.slice));
+    for (const test of testFiles) {
+        const names = mode === 'slice' ? testNamesIn(test.name, instance.tests) : [];
+        sections.push({
+            heading: `## Test file: ${test.name}`,
+            body: sliceTestModule(test.source, names),
+            serve: 3,
+        });
+    }
+    return sections;
+}
+/**
+ * The messages for one instance: code context per `options.mode`, the
+ * question and the answer template, within `options.budget` (the system
+ * prompt, question and template are never cut; code is cut at line
+ * boundaries, served in order: the target, the reachable functions (in source
+ * order) and what was not shown, the module preamble, then the tests). Pure: test file
+ * contents are passed in.
+ */
+function buildPrompt(instance, context, testFiles, options = DEFAULT_PROMPT_OPTIONS) {
+    const sections = codeSections(instance, context, testFiles, options.mode);
+    const head = [`Question kind: ${instance.kind}`, ...environmentLine(context)];
+    const tail = [
+        '',
+        '## Question',
+        instance.question,
+        '',
+        '## Answer template',
+        JSON.stringify(instance.template_answer),
+        '',
+        'Reply with only the JSON object.',
+    ];
+    const frame = (s, body) => ['', s.heading, '```python', body, '```'];
+    const fixed = SYSTEM_PROMPT.length +
+        [...head, ...tail].join('\n').length +
+        sections.reduce((n, s) => n + frame(s, '').join('\n').length + 1, 0);
+    let left = Math.max(0, budgetChars(options.budget) - fixed);
+    // Served in budget order (stable: layout order within a rank), laid out in section order.
+    const bodies = new Map();
+    for (const section of [...sections].sort((a, b) => a.serve - b.serve)) {
+        const body = truncateLines(section.body, left);
+        left -= body.length;
+        bodies.set(section, body);
+    }
+    const parts = [...head];
+    for (const section of sections)
+        parts.push(...frame(section, bodies.get(section)));
+    parts.push(...tail);
+    return [
+        { role: 'system', content: SYSTEM_PROMPT },
+        { role: 'user', content: parts.join('\n') },
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/families/comet/score.ts
+
+/** Largest test file a B2 reply may send to be run (the tracer refuses longer ones too). */
+const MAX_TEST_CHARS = 262_144;
+/** Largest B1 input, as JSON text. */
+const MAX_INPUT_CHARS = 65_536;
+const asReply = (value) => value && typeof value === 'object' && !Array.isArray(value) ? value : {};
+/** What of a parsed reply is run, or why nothing can be (a reply with no test, one too large). */
+function replyToRun(kind, parsed) {
+    const reply = asReply(parsed);
+    if (kind === 'B1_BuggyIO') {
+        const input = reply.input;
+        if (input === undefined || input === null)
+            return { refused: 'the reply gives no input' };
+        const text = JSON.stringify(input);
+        if (text.length > MAX_INPUT_CHARS)
+            return { refused: `the input is over ${MAX_INPUT_CHARS} characters (${text.length})` };
+        return { reply: { input } };
+    }
+    const test = reply.test;
+    if (typeof test !== 'string' || !test.trim())
+        return { refused: 'the reply gives no test file' };
+    if (test.length > MAX_TEST_CHARS)
+        return { refused: `the test file is over ${MAX_TEST_CHARS} characters (${test.length})` };
+    return { reply: { test } };
+}
+const score_text = (value) => (typeof value === 'string' ? value : '');
+/** The verdict on a reply from its verification (refused: the reply could not run at all). */
+function cometVerdict(kind, parsed, verification) {
+    const reply = asReply(parsed);
+    if (kind === 'B2_RegressionTest') {
+        const record = {
+            text: {
+                precondition: score_text(reply.precondition).slice(0, 2000),
+                postcondition: score_text(reply.postcondition).slice(0, 2000),
+                explanation: score_text(reply.explanation).slice(0, 2000),
+            },
+        };
+        if (verification.kind !== 'B2_RegressionTest' || verification.refused || !verification.runs)
+            return {
+                correct: false,
+                record: { ...record, reason: `refused: ${verification.refused ?? 'no runs'}` },
+            };
+        const runs = verification.runs;
+        const verdicts = Object.fromEntries(Object.entries(runs).flatMap(([name, run]) => (run ? [[name, run.verdict]] : [])));
+        const failing = (v) => v === 'fail';
+        let reason;
+        if (runs.buggy.verdict === 'error' || runs.correct.verdict === 'error')
+            reason = `the test does not run: ${runs.buggy.reason ?? runs.correct.reason ?? 'error'}`;
+        else if (runs.buggy.verdict === 'pass' && runs.correct.verdict === 'pass')
+            reason = 'passes on both versions';
+        else if (failing(runs.buggy.verdict) && failing(runs.correct.verdict))
+            reason = 'fails on both versions';
+        else if (runs.buggy.verdict === 'pass')
+            reason = 'passes on the buggy version';
+        else if (!failing(runs.buggy_respelled?.verdict) || runs.correct_respelled?.verdict !== 'pass')
+            reason =
+                'reads the code, not its behaviour: other verdicts on the respelled versions ' +
+                    `(${runs.buggy_respelled?.verdict ?? '-'}, ${runs.correct_respelled?.verdict ?? '-'})`;
+        return {
+            correct: reason === undefined,
+            record: { ...record, verdicts, ...(reason ? { reason } : {}) },
+        };
+    }
+    if (verification.kind !== 'B1_BuggyIO' || verification.refused || !verification.runs)
+        return {
+            correct: false,
+            record: {
+                exposed: false,
+                outcomeMatched: false,
+                reason: `refused: ${verification.refused ?? 'no runs'}`,
+            },
+        };
+    const { buggy, correct } = verification.runs;
+    const exposed = buggy.outcome !== correct.outcome ||
+        (buggy.return ?? null) !== (correct.return ?? null) ||
+        (buggy.stdout ?? null) !== (correct.stdout ?? null) ||
+        (buggy.exception ?? null) !== (correct.exception ?? null);
+    const predicted = score_text(reply.outcome).trim().toLowerCase();
+    let outcomeMatched = predicted === buggy.outcome;
+    if (outcomeMatched && buggy.outcome === 'ok')
+        outcomeMatched =
+            score_text(reply.return) === (buggy.return ?? '') && score_text(reply.stdout) === (buggy.stdout ?? '');
+    if (outcomeMatched && buggy.outcome === 'crash')
+        outcomeMatched = sameException(buggy.exception ?? null, reply.exception);
+    const reason = !exposed
+        ? 'no exposure: both versions behave the same on the input'
+        : !outcomeMatched
+            ? `the buggy version's outcome is ${score_describe(buggy)}`
+            : undefined;
+    return {
+        correct: exposed && outcomeMatched,
+        record: { exposed, outcomeMatched, ...(reason ? { reason } : {}) },
+    };
+}
+function score_describe(run) {
+    if (run.outcome === 'ok')
+        return `ok (returns ${(run.return ?? '').slice(0, 80)})`;
+    if (run.outcome === 'crash')
+        return `crash (${run.exception ?? '?'})`;
+    return run.outcome;
+}
+/** A B1/B2 record's reason, reduced to its class for counting (`refused: …` → `refused`). */
+function reasonClass(reason) {
+    if (!reason)
+        return 'passed';
+    if (reason.startsWith('refused'))
+        return 'refused';
+    if (reason.startsWith('no exposure'))
+        return 'no exposure';
+    if (reason.startsWith("the buggy version's outcome"))
+        return 'wrong outcome';
+    if (reason.startsWith('the test does not run'))
+        return 'does not run';
+    if (reason.startsWith('reads the code'))
+        return 'reads the code';
+    return reason;
+}
+/** Per Comet kind: the sub-scores beside the pass rate (exposure and outcome accuracy for B1; B2's reasons). */
+function summarizeComet(records) {
+    const out = {};
+    for (const r of records) {
+        if (!r.comet || (r.kind !== 'B1_BuggyIO' && r.kind !== 'B2_RegressionTest'))
+            continue;
+        const s = (out[r.kind] ??= { n: 0, passed: 0, reasons: {} });
+        s.n++;
+        if (r.correct)
+            s.passed++;
+        const why = reasonClass(r.comet.reason);
+        if (why !== 'passed')
+            s.reasons[why] = (s.reasons[why] ?? 0) + 1;
+        if (r.kind === 'B1_BuggyIO') {
+            s.exposed = (s.exposed ?? 0) + (r.comet.exposed ? 1 : 0);
+            s.outcomeMatched = (s.outcomeMatched ?? 0) + (r.comet.outcomeMatched ? 1 : 0);
+        }
+    }
+    for (const s of Object.values(out))
+        if (s.exposed !== undefined) {
+            s.exposureRate = Math.round((s.exposed / s.n) * 10_000) / 10_000;
+            s.outcomeAccuracy = Math.round(((s.outcomeMatched ?? 0) / s.n) * 10_000) / 10_000;
+        }
+    return Object.keys(out).length ? out : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/families/comet/index.ts
+
+
+/**
+ * Comet's program-state kinds (B1 buggy input/output, B2 regression test): a function with a bug
+ * whose correct version is hidden; the reply is run in the sandbox against both versions
+ * (tracer/tracegate_tracer/comet.py) and scored on what happened (docs/comet.md).
+ */
+const comet = {
+    name: 'comet',
+    kinds: COMET_KINDS,
+    generator: 'scripts/generate-comet.py',
+    harvestCost: 8,
+    // Its question is its bug: a fresh item is a fresh mutant with its own killing input, not an
+    // edit of a test.
+    fixed: 'bug-kind',
+    runsReplies: true,
+    // A reply is scored by running it, not by comparing it: no constant answer to measure.
+    constantFloor: false,
+    summaryKey: 'comet',
+    summarize: (records) => summarizeComet(records),
+};
+
+;// CONCATENATED MODULE: ./src/families/traced/index.ts
+
+/**
+ * SWE-Flux's execution-reasoning kinds, single-test (S1–S7) and suite (M1–M7): answered by the tracer
+ * from recorded runs (tracer/README.md); two runs agree on identical answers; a prediction is scored
+ * by the run's structural scorer (strict, or SWE-Flux's own).
+ */
+const traced = {
+    name: 'traced',
+    kinds: TRACED_KINDS,
+    generator: 'tracegate generate',
+    harvestCost: 1,
+    runsReplies: false,
+    constantFloor: true,
+};
+
+;// CONCATENATED MODULE: ./src/families/world/chance.ts
+
+/** Just inside a band's edge: the pass rule's `≤ factor` must hold after rounding. */
+const INSIDE = 1 - 1e-12;
+const asRecord = (value) => value && typeof value === 'object' && !Array.isArray(value)
+    ? value
+    : {};
+/**
+ * The constants beyond the oracle answers that the world-model pass rule makes worth trying: for a
+ * measured number (W2, W3) each oracle number at the top of its pass band (a constant c passes
+ * truths within the factor of it, so the best window starts at some truth t: c = t·factor), tried
+ * first; for a profile (W4) the five most frequent top entries (tied tops too) of each list.
+ */
+function worldConstants(kind, oracles, factor) {
+    const value = VALUE[kind];
+    if (value) {
+        const edges = oracles.flatMap((o) => {
+            const t = replyNumber(o?.[value.field]);
+            return t === undefined ? [] : [{ [value.field]: Math.max(t, value.floor) * factor * INSIDE }];
+        });
+        return { first: edges, last: [], measured: true };
+    }
+    if (kind === 'W4_Profile') {
+        const profile = {};
+        for (const list of RANK_LISTS) {
+            const counts = new Map();
+            for (const o of oracles)
+                for (const top of topsOf(asRecord(o), list))
+                    counts.set(top, (counts.get(top) ?? 0) + 1);
+            profile[list] = [...counts]
+                .sort((a, b) => b[1] - a[1])
+                .slice(0, 5)
+                .map(([name]) => name);
+        }
+        return { first: [], last: [profile], measured: false };
+    }
+    return { first: [], last: [], measured: false };
+}
+
+;// CONCATENATED MODULE: ./src/families/world/index.ts
+
+
+
+
+/**
+ * The software world-model kinds of the JetBrains study (W1 outcome, W2 peak memory, W3 wall time,
+ * W4 profile): what one test does as a whole, measured in clean runs (tracer/README.md,
+ * "World-model kinds"; docs/world-model.md).
+ */
+const world = {
+    name: 'world',
+    kinds: WORLD_KINDS,
+    generator: 'scripts/generate-world.py',
+    harvestCost: 4,
+    fixed: 'world-model-kind',
+    runsReplies: false,
+    constantFloor: true,
+    timedKinds: ['W2_PeakMemory', 'W3_WallTime', 'W4_Profile'],
+    pairedAnswer: pairedAnswer,
+    agreedAnswer: agreedAnswer,
+    passes: (kind, truth, prediction, factor) => passesWorld(kind, truth, prediction, factor),
+    constants: worldConstants,
+    recordExtras: (kind, truth, prediction, measurement) => worldRecord(kind, truth, prediction, measurement),
+    summaryKey: 'world',
+    summarize: (records) => summarizeWorld(records.map((r) => ({
+        kind: r.kind,
+        measures: r.world,
+        oracle: r.oracle,
+    }))),
+};
+
+;// CONCATENATED MODULE: ./src/families/registry.ts
+
+
+
+
+/** Every kind family, in the order their summaries appear in a run's results. */
+const FAMILIES = [traced, world, comet];
+/**
+ * The kind → family table of `families`, refused when a kind is claimed twice or a known kind by
+ * none: a family's decisions would otherwise depend on which one a lookup met first.
+ */
+function familyTable(families, known = QUESTION_KINDS) {
+    const table = new Map();
+    for (const family of families)
+        for (const kind of family.kinds) {
+            const other = table.get(kind);
+            if (other)
+                throw new Error(`kind ${kind} is claimed by two families (${other.name} and ${family.name}): ` +
+                    'each kind belongs to exactly one (src/families/registry.ts)');
+            table.set(kind, family);
+        }
+    const unclaimed = known.filter((kind) => !table.has(kind));
+    if (unclaimed.length)
+        throw new Error(`kind(s) ${unclaimed.join(', ')} claimed by no family: add them to one (src/families/registry.ts)`);
+    return table;
+}
+const TABLE = familyTable(FAMILIES);
+/** The family a kind belongs to; an unknown kind is refused by name (the suite loader refuses it first). */
+function familyOf(kind) {
+    const family = TABLE.get(kind);
+    if (!family)
+        throw new Error(`unknown question kind ${kind}: no family claims it`);
+    return family;
+}
+
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+;// CONCATENATED MODULE: ./src/util/hash.ts
+
+/** JSON with object keys sorted at every level: the canonical form we hash. */
+function canonicalJson(value) {
+    return JSON.stringify(value, (_key, v) => v && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
+        : v);
+}
+function sha256(...parts) {
+    const hash = (0,external_node_crypto_namespaceObject.createHash)('sha256');
+    for (const part of parts) {
+        hash.update(part);
+        hash.update('\0');
+    }
+    return hash.digest('hex');
+}
+
+;// CONCATENATED MODULE: ./src/contracts/comet.ts
+
+/**
+ * Comet's kinds (B1_BuggyIO, B2_RegressionTest): what a reply did when the
+ * tracer ran it against the buggy and the correct version
+ * (tracer/tracegate_tracer/comet.py). The tracer writes it; the host scores it
+ * (families/comet/score.ts) and caches it by instance, environment, tracer and
+ * reply (ports: VerificationStore).
+ */
+/**
+ * One B1 call: how it ended, what it returned or raised, what it printed. A call
+ * that does not finish within its bounds is a `timeout` whichever bound it
+ * reached (past its time, or out of memory: docs/comet.md, "Bounds").
+ */
+const callRunSchema = strictObject({
+    outcome: schemas_enum(['ok', 'crash', 'timeout']),
+    /** The return value's repr (addresses masked, capped with its length and digest). */
+    return: schemas_string().optional(),
+    stdout: schemas_string().optional(),
+    /** The exception class: the bare name for builtins, else module.qualname (or a signal's name). */
+    exception: schemas_string().optional(),
+    message: schemas_string().optional(),
+    seconds: schemas_number().nonnegative(),
+});
+/**
+ * One B2 run of the reply's test file under pytest, judged by one rule whichever
+ * bound a runaway reaches first (docs/comet.md, "Bounds"): `pass` when pytest
+ * said every test passed, `fail` when a test started and the run did not pass
+ * (a failure, or the run ended otherwise once tests ran: out of memory, past
+ * its time, killed), `error` when no test started.
+ */
+const testRunSchema = strictObject({
+    verdict: schemas_enum(['pass', 'fail', 'error']),
+    exit_code: schemas_number().int().nullable(),
+    seconds: schemas_number().nonnegative(),
+    /** Why an `error` (pytest's own line: a collection error, a missing module), or how a `fail` ended
+     * when it was not pytest's own (out of memory, past its time, killed). */
+    reason: schemas_string().optional(),
+});
+/** The result line's `verification`: the reply refused (why), or its runs against each version. */
+const verificationSchema = union([
+    strictObject({
+        kind: literal('B1_BuggyIO'),
+        /** The input could not run at all: not JSON or literals, the wrong arity, too large. */
+        refused: schemas_string().optional(),
+        runs: strictObject({ buggy: callRunSchema, correct: callRunSchema }).optional(),
+    }),
+    strictObject({
+        kind: literal('B2_RegressionTest'),
+        refused: schemas_string().optional(),
+        /** The respelled runs only when the plain ones tell the versions apart. */
+        runs: strictObject({
+            buggy: testRunSchema,
+            correct: testRunSchema,
+            buggy_respelled: testRunSchema.optional(),
+            correct_respelled: testRunSchema.optional(),
+        })
+            .optional(),
+    }),
+]);
+/** What a scored B1/B2 record carries beside `correct` (results.json, the report). */
+const cometRecordSchema = strictObject({
+    /** B1: the two versions behaved differently on the input. */
+    exposed: schemas_boolean().optional(),
+    /** B1: the predicted outcome (and return, output or exception) is what the buggy version did. */
+    outcomeMatched: schemas_boolean().optional(),
+    /** B2: each run's verdict (buggy, correct, and their respellings when run). */
+    verdicts: record(schemas_string(), schemas_string()).optional(),
+    /** Why the reply did not pass, in words (`no exposure`, `passes on both`, `reads the source`, …). */
+    reason: schemas_string().optional(),
+    /** B2: the reply's precondition, postcondition and explanation (shown, never scored). */
+    text: strictObject({ precondition: schemas_string(), postcondition: schemas_string(), explanation: schemas_string() })
+        .optional(),
+    /** The verification came from the cache (no container ran). */
+    cached: schemas_boolean().optional(),
+});
+
+;// CONCATENATED MODULE: ./src/contracts/results.ts
+
+
+
+
+/** Why an instance did not score as correct, when it is not simply a wrong answer. */
+const ERROR_CLASSES = [
+    'empty',
+    'no_json',
+    'schema_mismatch',
+    'truncated',
+    'refused',
+    'request_rejected',
+    'response_too_large',
+    'malformed_response',
+    'harvest_invalid',
+    'harvest_timeout',
+    'harvest_error',
+    'verification_error',
+];
+/**
+ * Failures that are not the model's answer: no oracle (harvest), a request
+ * the server rejected for this instance (400/413/422 — e.g. a prompt longer
+ * than the served context), a reply too large to read, a 2xx whose body is
+ * no reply at all on every attempt (`42`: the server's wrapper, not the
+ * model's text), a B1/B2 reply that could not be run (no engine, the environment changed:
+ * `verification_error`). The gate excludes them from pairing and counts them; an
+ * empty, cut, unparsable or refused reply is the model's and scores as wrong. (Transport failures that survive
+ * retries end the run: its unanswered instances are `incomplete.missing`.)
+ */
+const INFRASTRUCTURE_ERRORS = new Set([
+    'request_rejected',
+    'response_too_large',
+    'malformed_response',
+    'harvest_invalid',
+    'harvest_timeout',
+    'harvest_error',
+    'verification_error',
+]);
+/** One instance's outcome. Written as it completes (records.jsonl) and into results.json. */
+const instanceRecordSchema = object({
+    id: schemas_string(),
+    kind: schemas_enum(QUESTION_KINDS),
+    /** False when no oracle could be harvested: then it is not in any accuracy. */
+    scored: schemas_boolean(),
+    correct: schemas_boolean(),
+    error: schemas_enum(ERROR_CLASSES).nullable(),
+    detail: schemas_string().optional(),
+    /** The question asked (cut at 1,000 characters), for the report's flipped items. */
+    question: schemas_string().optional(),
+    /** The instance file, relative to the suite root (check-run annotations point at it). */
+    file: schemas_string().optional(),
+    /** The model's raw reply (truncated to 4 KB). */
+    prediction: schemas_string().optional(),
+    parsed: unknown().optional(),
+    oracle: unknown().optional(),
+    tokensIn: schemas_number().default(0),
+    tokensOut: schemas_number().default(0),
+    latencyMs: schemas_number().default(0),
+    retries: schemas_number().default(0),
+    /** Answered from the response cache (same endpoint, model, revision, settings, prompt). */
+    cached: schemas_boolean().optional(),
+    /** With `--samples k` > 1: k, how many samples were correct, and pass@k (any correct). */
+    samples: schemas_number().int().optional(),
+    samplesCorrect: schemas_number().int().optional(),
+    passAtK: schemas_boolean().optional(),
+    /**
+     * Whom the item shares a run with: `test` = environment + the first test's file,
+     * `package` = the environment. The gate's clusters (items of one cluster are not independent).
+     */
+    cluster: object({ test: schemas_string(), package: schemas_string() }).optional(),
+    /** sha256 of the oracle's kind, question, template and answer: items pair only when equal. */
+    oracleDigest: schemas_string().optional(),
+    /** True when `error` is an infrastructure failure (INFRASTRUCTURE_ERRORS), not the model's answer. */
+    infrastructure: schemas_boolean().optional(),
+    /** World-model kinds: what the instance adds to the study's metrics (src/families/world/score.ts). */
+    world: record(schemas_string(), unknown()).optional(),
+    /** B1/B2: the verification's parts (exposure, outcome, verdicts, why not) and B2's text parts. */
+    comet: cometRecordSchema.optional(),
+});
+const kindSummarySchema = object({
+    total: schemas_number().int(),
+    correct: schemas_number().int(),
+    accuracy: schemas_number(),
+    /** Wilson 95% interval of the accuracy. */
+    ci95: tuple([schemas_number(), schemas_number()]),
+    /**
+     * The kind's floor on this selection: what the best constant answer scores
+     * under the kind's pass rule (src/stages/score/chance.ts) — the answer, and
+     * how many of the items with an oracle it passes.
+     */
+    chance: object({
+        correct: schemas_number().int(),
+        total: schemas_number().int(),
+        accuracy: schemas_number(),
+        answer: unknown(),
+    })
+        .optional(),
+});
+const summarySchema = object({
+    total: schemas_number().int(),
+    correct: schemas_number().int(),
+    accuracy: schemas_number(),
+    ci95: tuple([schemas_number(), schemas_number()]),
+    byKind: record(schemas_string(), kindSummarySchema),
+    /** Selected instances without an oracle (harvest failed); not in `total`. */
+    unscored: schemas_number().int(),
+    errors: record(schemas_string(), schemas_number().int()),
+    tokensIn: schemas_number(),
+    tokensOut: schemas_number(),
+    retries: schemas_number(),
+    /**
+     * World-model kinds: the JetBrains study's metrics beside the pass rates —
+     * outcome precision/recall/F1 (failure positive), log10 calibration of
+     * memory and time (slope, bias, MAE), NDCG@5, Recall@5, execution rate.
+     */
+    world: record(schemas_string(), unknown()).optional(),
+    /**
+     * B1/B2: beside each pass rate, B1's exposure rate and outcome accuracy, and why replies
+     * did not pass, by class (src/families/comet/score.ts).
+     */
+    comet: record(schemas_string(), unknown()).optional(),
+});
+/** How the model was asked, and what it cost: totals over the run's answered instances. */
+const querySummarySchema = object({
+    /** Protocol (`openai-chat`, `openai-completions`, `anthropic`). */
+    api: schemas_string(),
+    samples: schemas_number().int(),
+    /** Generation settings sent with every request. */
+    settings: record(schemas_string(), unknown()),
+    answered: schemas_number().int(),
+    cacheHits: schemas_number().int(),
+    tokensIn: schemas_number(),
+    tokensOut: schemas_number(),
+    retries: schemas_number(),
+    latencyMs: schemas_number(),
+    meanLatencyMs: schemas_number(),
+    /** Replies that scored wrong because no answer could be parsed, by class. */
+    parseFailures: record(schemas_string(), schemas_number().int()),
+    /** With samples > 1: fraction of scored instances with at least one correct sample. */
+    passAtK: schemas_number().optional(),
+});
+/** What makes two runs comparable: digests of everything the scores depend on. */
+const provenanceSchema = object({
+    /** sha256 over the selected instances' ids and content hashes. */
+    instances: schemas_string(),
+    /** sha256 over the effective environments' names and digests. */
+    environments: schemas_string(),
+    /** Digest of the tracer's code (it keys every oracle). */
+    tracer: schemas_string(),
+    /** The prompt's version: runs of different versions are not compared. */
+    prompt: schemas_string(),
+    /** The scorer, `name@version`: runs of different scorers are not compared. */
+    scorer: schemas_string(),
+});
+/**
+ * How a selection is split over a matrix (stages/select/shard.ts): the digest of the whole
+ * selection, its ids in order, the part (1-based) of each, and each part's expected cost.
+ */
+const shardPlanSchema = object({
+    count: schemas_number().int().min(1),
+    selection: schemas_string(),
+    ids: array(schemas_string()),
+    part: array(schemas_number().int().min(1)),
+    expected: array(schemas_number()),
+});
+/** The results format this tracegate reads and writes. */
+const RESULTS_SCHEMA = 'tracegate/results@2';
+/** results.json: everything needed to compare a later run against this one. */
+/** The memorisation signal over some pairs (an original and its variant, both answered). */
+const memorisationRowSchema = object({
+    pairs: schemas_number().int(),
+    clusters: schemas_number().int(),
+    /** Accuracy on the originals and on their variants, and original − variant. */
+    original: schemas_number(),
+    variant: schemas_number(),
+    difference: schemas_number(),
+    /** One-sided bounds of the difference and the p-value of "originals no better" (when testable). */
+    lower: schemas_number().optional(),
+    upper: schemas_number().optional(),
+    p: schemas_number().optional(),
+    flagged: schemas_boolean(),
+});
+const resultsSchema = object({
+    schema: literal(RESULTS_SCHEMA, {
+        error: (issue) => `this file is ${JSON.stringify(issue.input ?? null)}, written by another version of tracegate; ` +
+            `this one reads ${RESULTS_SCHEMA} (re-run it with this version)`,
+    }),
+    model: object({ endpoint: schemas_string(), name: schemas_string(), revision: schemas_string().optional() }),
+    promptVersion: schemas_string(),
+    /** Prompt version, context mode and budget. */
+    prompt: object({ version: schemas_string(), context: schemas_string(), budget: schemas_string() }).optional(),
+    query: querySummarySchema.optional(),
+    commit: schemas_string().optional(),
+    startedAt: schemas_string(),
+    finishedAt: schemas_string(),
+    harvest: object({
+        cached: schemas_number(),
+        harvested: schemas_number(),
+        failed: schemas_number(),
+        /** Of the failed, remembered from an earlier run with the same tracer and environment (not harvested again). */
+        remembered: schemas_number().optional(),
+        backend: schemas_string(),
+        /** Each effective environment: digest, source kind and where it ran. */
+        environments: array(object({ name: schemas_string(), digest: schemas_string(), source: schemas_string(), runtime: schemas_string() }))
+            .optional(),
+    }),
+    summary: summarySchema,
+    provenance: provenanceSchema,
+    instances: array(instanceRecordSchema),
+    /** Set when the run was interrupted: why, and the selected instances without a record. */
+    incomplete: object({ reason: schemas_string(), missing: array(schemas_string()) }).optional(),
+    /** Suite files that could not be used (each names the file and the rule or field). */
+    rejected: array(object({ file: schemas_string(), id: schemas_string().optional(), reason: schemas_string() }))
+        .optional(),
+    /** The gate's comparison with the baseline (also written alone as comparison.json by `compare`). */
+    comparison: comparisonSchema.optional(),
+    /**
+     * Set when a failing verdict was accepted by the override label: the check is
+     * neutral, the job passes, the comment and the history say so.
+     */
+    accepted: object({ label: schemas_string(), note: schemas_string().optional() }).optional(),
+    /**
+     * With `--variants`: the epoch (variants pair only within one), how many were
+     * harvested, how many passed the screen (and were asked), and why the rest were dropped.
+     */
+    variants: object({
+        epoch: schemas_number().int(),
+        mode: schemas_enum(['add', 'only']),
+        tried: schemas_number().int(),
+        valid: schemas_number().int(),
+        dropped: record(schemas_string(), schemas_number().int()),
+        /** The same per kind (absent in results written before 0.2). */
+        byKind: record(schemas_string(), object({
+            tried: schemas_number().int(),
+            valid: schemas_number().int(),
+            dropped: record(schemas_string(), schemas_number().int()),
+        }))
+            .optional(),
+        /** Selected instances that cannot vary, by reason (world-model kinds: measured, not traced). */
+        unvariable: record(schemas_string(), schemas_number().int()).optional(),
+    })
+        .optional(),
+    /**
+     * How the run selected its items (absent in results written before 0.2): a run with this
+     * one as its baseline selects the same unless told otherwise, so every item pairs.
+     */
+    selection: object({
+        categories: array(schemas_string()).optional(),
+        ids: array(schemas_string()).optional(),
+        sample: schemas_number().int().optional(),
+        seed: schemas_number().int(),
+        variants: object({
+            mode: schemas_enum(['add', 'only']),
+            count: schemas_number().int().optional(),
+            epoch: schemas_number().int(),
+        })
+            .optional(),
+    })
+        .optional(),
+    /**
+     * With variants beside their originals: original − variant accuracy over the pairs this run
+     * answered both of, with the gate's one-sided bounds at `level`; `flagged` when the originals
+     * are significantly better (possible contamination). Per kind too (bounds only where testable).
+     */
+    memorisation: memorisationRowSchema
+        .extend({
+        level: schemas_number(),
+        byKind: record(schemas_string(), memorisationRowSchema),
+    })
+        .optional(),
+    /**
+     * A shard's results (`shard: i/n`): which part of which plan, and the items it attempted (the
+     * part's and their variants) with their content hashes, so the merge can check the parts
+     * belong together and rebuild the whole run's provenance. No verdict: the merge gives it.
+     */
+    shard: shardPlanSchema
+        .extend({
+        index: schemas_number().int().min(1),
+        attempted: array(tuple([schemas_string(), schemas_string()])),
+    })
+        .optional(),
+    /** The results of `merge`: how many shards were planned, and which were missing (1-based). */
+    merged: object({ count: schemas_number().int(), missing: array(schemas_number().int()) }).optional(),
+    /** With `--price`: the run's token cost in USD at that price (per million tokens). */
+    cost: object({
+        usd: schemas_number(),
+        price: object({ input: schemas_number(), output: schemas_number() }),
+    })
+        .optional(),
+});
+
+;// CONCATENATED MODULE: ./src/stages/query/record.ts
+
+/** The gate's clusters of an instance: its first test's file in its environment, and the environment. */
+function clusterOf(loaded) {
+    const { environment, tests } = loaded.instance;
+    return { test: `${environment}:${tests[0].split('::')[0]}`, package: environment };
+}
+/**
+ * A record as results.json keeps it, finished where it is built: what
+ * happened to the instance, plus where its file is, its clusters, and
+ * whether its failure is the infrastructure's rather than the model's.
+ */
+function finishRecord(loaded, record) {
+    return {
+        ...record,
+        file: loaded.file,
+        cluster: clusterOf(loaded),
+        ...(record.error && INFRASTRUCTURE_ERRORS.has(record.error) ? { infrastructure: true } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/stages/select/shard.ts
+
+
+
+/** A matrix holds at most 256 jobs (GitHub Actions): more shards than that cannot all run. */
+const MAX_SHARDS = 256;
+/**
+ * What an item is expected to cost, in the units of a traced item's harvest: the measured seconds
+ * where known (the baseline's request latency), the kind's family's share of the whole-bundle
+ * harvest otherwise (its `harvestCost`: a world-model item ~4 traced ones, a B1/B2 item ~8).
+ */
+function expectedCost(kind, latencyMs) {
+    return familyOf(kind).harvestCost + (latencyMs ?? 0) / 1000 / TRACED_ITEM_SECONDS;
+}
+/** A traced item's share of a cold harvest on two cores (docs/benchmarks.md: 240 s / 1,608). */
+const TRACED_ITEM_SECONDS = 0.15;
+/** The cluster a shard keeps whole: the gate's (`package`: the environment), else the test's. */
+function shardCluster(l, by) {
+    const c = clusterOf(l);
+    return by === 'package' ? c.package : c.test;
+}
+/** The digest every shard of one selection shares: its ids and content, in order. */
+function selectionDigest(selected) {
+    return sha256(canonicalJson(selected.map((l) => [l.instance.id, l.contentHash])));
+}
+/**
+ * The selection in `count` parts: clusters whole, largest expected cost first, each to the part
+ * with the least cost so far (ties: the lower part), so the parts are balanced and the same
+ * selection, costs and count always give the same parts. Each part keeps the selection's order.
+ */
+function planShards(selected, count, by, cost) {
+    const clusters = new Map();
+    for (const l of selected) {
+        const key = shardCluster(l, by);
+        const c = clusters.get(key) ?? { ids: new Set(), cost: 0 };
+        c.ids.add(l.instance.id);
+        c.cost += cost(l);
+        clusters.set(key, c);
+    }
+    const load = Array(count).fill(0);
+    const partOf = new Map();
+    const ordered = [...clusters.entries()].sort(([ka, a], [kb, b]) => b.cost - a.cost || (ka < kb ? -1 : 1));
+    for (const [, c] of ordered) {
+        const part = load.indexOf(Math.min(...load));
+        load[part] = load[part] + c.cost;
+        for (const id of c.ids)
+            partOf.set(id, part);
+    }
+    return {
+        count,
+        selection: selectionDigest(selected),
+        ids: selected.map((l) => l.instance.id),
+        part: selected.map((l) => partOf.get(l.instance.id) + 1),
+        expected: load.map((x) => Math.round(x * 10) / 10),
+    };
+}
+/** The ids of part `index` (1-based) of the plan, in the selection's order. */
+function partIds(plan, index) {
+    return plan.ids.filter((_, i) => plan.part[i] === index);
+}
+/** The instances of part `index` (1-based) of the plan, in the selection's order. */
+function shardPart(selected, plan, index) {
+    const mine = new Set(partIds(plan, index));
+    return selected.filter((l) => mine.has(l.instance.id));
+}
+
+;// CONCATENATED MODULE: ./src/app/config/options.ts
+
+
+
+
+
+
+
+
+
+
+const list = schemas_string()
+    .transform((s) => s
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean))
+    .optional();
+function options_int(name, min, max) {
+    return schemas_string().transform((s, ctx) => {
+        const n = Number(s);
+        if (!Number.isInteger(n) || n < min || n > max) {
+            ctx.addIssue({
+                code: 'custom',
+                message: `--${name} must be an integer in ${min}..${max}, got "${s}"`,
+            });
+            return NEVER;
+        }
+        return n;
+    });
+}
+function num(name, min, max) {
+    return schemas_string().transform((s, ctx) => {
+        const n = Number(s);
+        if (s.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
+            ctx.addIssue({
+                code: 'custom',
+                message: `--${name} must be a number in ${min}..${max}, got "${s}"`,
+            });
+            return NEVER;
+        }
+        return n;
+    });
+}
+/** A number in (0, max]: zero is not a level or a margin (nothing could ever pass or fail). */
+function positive(name, max) {
+    return schemas_string().transform((s, ctx) => {
+        const n = Number(s);
+        if (s.trim() === '' || !Number.isFinite(n) || n <= 0 || n > max) {
+            ctx.addIssue({
+                code: 'custom',
+                message: `--${name} must be a number above 0 and at most ${max}, got "${s}"`,
+            });
+            return NEVER;
+        }
+        return n;
+    });
+}
+/** A JSON object (server-specific request fields). */
+const jsonObject = schemas_string().transform((s, ctx) => {
+    try {
+        const value = JSON.parse(s);
+        if (value && typeof value === 'object' && !Array.isArray(value))
+            return value;
+    }
+    catch {
+        // reported below
+    }
+    ctx.addIssue({
+        code: 'custom',
+        message: `--extra-body must be a JSON object, e.g. {"top_k": 20}, got ${JSON.stringify(s)}`,
+    });
+    return NEVER;
+});
+/** Stop sequences: a JSON array of strings, or one plain string. */
+const stopList = schemas_string().transform((s, ctx) => {
+    if (!s.trimStart().startsWith('['))
+        return [s];
+    try {
+        const value = JSON.parse(s);
+        if (Array.isArray(value) && value.every((v) => typeof v === 'string'))
+            return value;
+    }
+    catch {
+        // reported below
+    }
+    ctx.addIssue({
+        code: 'custom',
+        message: `--stop must be a string or a JSON array of strings, got ${JSON.stringify(s)}`,
+    });
+    return NEVER;
+});
+const budget = schemas_string().transform((s, ctx) => {
+    const parsed = parseBudget(s);
+    if (parsed)
+        return parsed;
+    ctx.addIssue({
+        code: 'custom',
+        message: `--context-budget must be a positive count of chars or tokens, e.g. 48000 or 12000t, got "${s}"`,
+    });
+    return NEVER;
+});
+/** What to harvest and where: the options `harvest` and `run` share. */
+const harvestOptionsSchema = object({
+    /** Directory of instances (a suite or the instances root). Default: the bundled suite. */
+    instances: schemas_string().optional(),
+    /** Comma-separated kinds, prefixes (S1) or names (Loops). */
+    categories: list,
+    ids: list,
+    sample: options_int('sample', 1, 1_000_000).optional(),
+    /** Unset: the baseline's recorded seed when there is one, else 0 (app/config/selection.ts). */
+    seed: options_int('seed', 0, 2 ** 31).optional(),
+    cache: schemas_string().default('.tracegate/cache'),
+    backend: schemas_enum(['docker', 'local', 'auto'], { message: '--backend must be docker, local or auto' })
+        .default('docker'),
+    /** Base image of every environment; default: python:<python>-slim (pulled, or a local stand-in). */
+    'base-image': schemas_string().optional(),
+    /** A SWE-Flux run's image names mapped to local images: `NAME=IMAGE,…` (docs/swe-flux.md). */
+    'swe-flux-images': schemas_string().optional(),
+    /**
+     * Harvest again the instances that failed for this tracer and environment in an earlier run
+     * (else remembered for RETRY_FAILED_AFTER runs: a warm run starts no container for them).
+     */
+    'retry-failed': schemas_enum(['true', 'false'], { message: '--retry-failed must be true or false' })
+        .default('false')
+        .transform((v) => v === 'true'),
+    /**
+     * A registry repository for environment images (`ghcr.io/OWNER/tracegate-env`): pulled under
+     * their content tag before a build, pushed after one (see image-registry-push).
+     */
+    'image-registry': schemas_string()
+        .regex(/^[a-z0-9.-]+(:\d+)?(\/[a-z0-9._-]+)+$/, '--image-registry must be a repository without a tag, e.g. ghcr.io/owner/tracegate-env')
+        .optional(),
+    /**
+     * The Docker engine to harvest on (`tcp://host:2376`, `ssh://user@host`, `unix:///path`); unset:
+     * DOCKER_HOST, else the local socket. TLS material from DOCKER_TLS_VERIFY / DOCKER_CERT_PATH.
+     */
+    'docker-host': schemas_string()
+        .regex(/^(tcp|ssh|unix):\/\/\S+$/, '--docker-host must be tcp://HOST:PORT, ssh://USER@HOST or unix:///PATH')
+        .optional(),
+    /** Push built images to image-registry: auto (the CLI: yes; the Action: on push runs only), true, false. */
+    'image-registry-push': schemas_enum(['auto', 'true', 'false'], {
+        message: '--image-registry-push must be auto, true or false',
+    })
+        .default('auto'),
+});
+/**
+ * The gate's settings (docs/gate.md): `run`, the Action and `compare` share them.
+ * Defaults are the ones a team gating on a few hundred items would pick.
+ */
+const gateOptionsSchema = object({
+    /** Smallest drop (0..1) that can fail the gate; a pass must rule out a drop this large. */
+    'min-drop': positive('min-drop', 1).default(0.05),
+    /** Smallest significant gain a kind reports as `improved`. */
+    'min-gain': positive('min-gain', 1).default(0.05),
+    /** Family-wise one-sided error rate over overall + kinds (and across the two looks of a top-up). */
+    alpha: positive('alpha', 0.5).default(0.05),
+    /** Clusters of items that are not independent: test (default), package or none. */
+    'cluster-by': schemas_enum(CLUSTER_BY, { message: `--cluster-by must be one of ${CLUSTER_BY.join(', ')}` })
+        .default('test'),
+    /** Whose interval decides a pass: overall (default), or per-kind (every kind's too). */
+    gate: schemas_enum(GATE_SCOPES, { message: `--gate must be one of ${GATE_SCOPES.join(', ')}` })
+        .default('overall'),
+    /** Above this share of excluded items (of those both runs hold), at best inconclusive. */
+    'max-excluded': num('max-excluded', 0, 1).default(0.05),
+    /** What an inconclusive verdict does: neutral (check neutral, exit 4), pass or fail. */
+    'on-inconclusive': schemas_enum(ON_INCONCLUSIVE, {
+        message: `--on-inconclusive must be one of ${ON_INCONCLUSIVE.join(', ')}`,
+    })
+        .default('neutral'),
+});
+/**
+ * Every option of a run, by the name it has both as a CLI flag (`--name`)
+ * and as an Action input (`name`). Values arrive as strings from either door
+ * and are parsed here once.
+ */
+const runOptionsSchema = harvestOptionsSchema.extend({
+    /** API base URL of the candidate, e.g. http://127.0.0.1:8000/v1; parsed without trailing slashes. */
+    endpoint: endpointSchema,
+    /** Model name as the server knows it. */
+    model: schemas_string({ error: '--model is required (the model name the server serves)' })
+        .min(1, '--model is required (the model name the server serves)'),
+    /** Checkpoint digest or commit; recorded in results and keys answers. */
+    'model-revision': schemas_string().optional(),
+    'api-key': schemas_string().optional(),
+    /**
+     * What to compare with: `auto` (default with a history: the merge base's entry for a
+     * pull request, the first parent's for a push), a commit sha in the history, or a
+     * results.json file.
+     */
+    baseline: schemas_string().optional(),
+    /** The run's name: one history series and one sticky comment per name. */
+    name: schemas_string()
+        .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, '--name: letters, digits, . _ - (at most 64)')
+        .default('tracegate'),
+    /** Where scores are tracked per commit: a directory, or `branch:NAME` (a data branch). */
+    history: schemas_string().optional(),
+    /** Entries kept per name in the history (older ones are dropped on write). */
+    retention: options_int('retention', 1, 1_000_000).default(500),
+    out: schemas_string().default('tracegate-out'),
+    /** Protocol of the endpoint: OpenAI chat, OpenAI (legacy) completions for base checkpoints, Anthropic. */
+    api: schemas_enum(API_NAMES, { message: `--api must be one of ${API_NAMES.join(', ')}` })
+        .default('openai-chat'),
+    /** Requests in flight. */
+    concurrency: options_int('concurrency', 1, 256).default(4),
+    /** Per-request timeout in seconds (the whole body included). */
+    timeout: num('timeout', 1, 3600).default(120),
+    /** Retries of transient failures (connection, timeout, 408/429/5xx, garbled body). */
+    retries: options_int('retries', 0, 20).default(3),
+    /** Total seconds all requests of the run may take; unset means no limit. */
+    'time-budget': num('time-budget', 1, 7 * 24 * 3600).optional(),
+    /** Check the endpoint before the harvest (model list, one tiny request): a dead one fails in seconds. */
+    preflight: schemas_enum(['true', 'false'], { message: '--preflight must be true or false' })
+        .default('true')
+        .transform((v) => v === 'true'),
+    /** USD per million input / output tokens, e.g. `3/15`: the report shows the run's cost. */
+    price: schemas_string()
+        .regex(/^\d+(\.\d+)?\/\d+(\.\d+)?$/, '--price must be USD per million input and output tokens, e.g. 3/15')
+        .transform((v) => {
+        const [input, output] = v.split('/').map(Number);
+        return { input, output };
+    })
+        .optional(),
+    temperature: num('temperature', 0, 2).default(0),
+    'max-tokens': options_int('max-tokens', 1, 1_000_000).default(2048),
+    'top-p': num('top-p', 0, 1).optional(),
+    /** Sampling seed sent to the server (sample i gets seed + i); not the selection `seed`. */
+    'generation-seed': options_int('generation-seed', 0, 2 ** 31).optional(),
+    stop: stopList.optional(),
+    /** JSON object merged into every request body (server-specific knobs). */
+    'extra-body': jsonObject.optional(),
+    /** Answers per instance: the majority is scored, pass@k reported beside it. */
+    samples: options_int('samples', 1, 100).default(1),
+    /** strict (sound; the default for gating) or swe-flux (SWE-Flux's score_answer, for comparable numbers). */
+    scoring: schemas_enum(SCORING_MODES, { message: `--scoring must be one of ${SCORING_MODES.join(', ')}` })
+        .default(DEFAULT_SCORING),
+    /** World-model kinds: a predicted peak or wall time passes within this factor of the truth. */
+    'world-factor': num('world-factor', 1, 1000).default(DEFAULT_WORLD_FACTOR),
+    /** How much code the prompt shows: slice, files or none. */
+    context: schemas_enum(CONTEXT_MODES, { message: `--context must be one of ${CONTEXT_MODES.join(', ')}` })
+        .default('slice'),
+    /** Prompt size limit: characters (48000) or tokens (12000t, estimated at 4 chars each). */
+    'context-budget': budget.default({ amount: 16000, unit: 'tokens' }),
+    ...gateOptionsSchema.shape,
+    /** When inconclusive, add up to this many paired items and decide again (0: off). */
+    'top-up': options_int('top-up', 0, 100_000).default(0),
+    /**
+     * Fresh variants (perturbed test inputs, re-harvested): off, `add N` (N variants beside the
+     * selection) or only (a variant of each selected instance, instead of it).
+     */
+    variants: schemas_string()
+        .regex(/^(off|only|add [1-9]\d{0,5})$/, '--variants must be off, only, or add N (e.g. "add 50")')
+        .transform((v) => v === 'off'
+        ? undefined
+        : v === 'only'
+            ? { mode: 'only' }
+            : { mode: 'add', count: Number(v.slice(4)) })
+        .optional(),
+    /**
+     * The variants' seed: the same epoch gives the same variants; pairs stay within one epoch.
+     * `auto`: the baseline's epoch when it has one (a pull request), else the ISO week (e.g.
+     * 202649); unset: the baseline's, else 1.
+     */
+    'variant-epoch': schemas_string()
+        .regex(/^(auto|\d{1,10})$/, '--variant-epoch must be auto or a whole number, e.g. 3')
+        .transform((v) => (v === 'auto' ? 'auto' : Number(v)))
+        .refine((v) => v === 'auto' || v <= 2 ** 31, '--variant-epoch must be at most 2147483648')
+        .optional(),
+    /**
+     * `i/n`: this run answers part i of the selection split into n (a matrix job); the parts are
+     * combined by `merge`, which gives the verdict. Unset: the whole selection, one verdict.
+     */
+    shard: schemas_string()
+        .transform((s, ctx) => {
+        const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(s);
+        const [index, count] = m ? [Number(m[1]), Number(m[2])] : [NaN, NaN];
+        if (m && index >= 1 && index <= count && count <= MAX_SHARDS)
+            return { index, count };
+        ctx.addIssue({
+            code: 'custom',
+            message: `--shard must be i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS} (e.g. 2/4: the second of four ` +
+                `matrix jobs), got "${s}"`,
+        });
+        return NEVER;
+    })
+        .optional(),
+});
+/** `tracegate compare`: the gate on two results files. */
+const compareOptionsSchema = gateOptionsSchema.extend({
+    baseline: schemas_string({ error: '--baseline is required (the baseline results.json)' })
+        .min(1, '--baseline is required (the baseline results.json)'),
+    candidate: schemas_string({ error: '--candidate is required (the candidate results.json)' })
+        .min(1, '--candidate is required (the candidate results.json)'),
+    /** Where comparison.json is written. */
+    out: schemas_string().default('tracegate-out'),
+});
+/**
+ * Parses raw string options; unset ('' or undefined) means "use the default".
+ * Errors name each option as `door` spells it: `--samples` or `input samples`.
+ */
+function parseRunOptions(raw, door = 'cli') {
+    return parseWith(runOptionsSchema, raw, door);
+}
+function parseCompareOptions(raw) {
+    return parseWith(compareOptionsSchema, raw);
+}
+function parseHarvestOptions(raw) {
+    return parseWith(harvestOptionsSchema, raw);
+}
+/**
+ * An issue's message with its option named as `door` spells it. The schemas
+ * word their messages the CLI's way (`--name must be …`); one without a name
+ * gets its option's in front.
+ */
+function issueMessage(issue, door) {
+    const name = issue.path.map(String).join('.');
+    const flag = `--${name}`;
+    const rest = issue.message.slice(flag.length);
+    if (issue.message.startsWith(flag) && !/^[\w-]/.test(rest))
+        return optionName(name, door) + rest;
+    return issue.message.startsWith('--')
+        ? issue.message
+        : `${optionName(name, door)}: ${issue.message}`;
+}
+function parseWith(schema, raw, door = 'cli') {
+    const present = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== ''));
+    const parsed = schema.safeParse(present);
+    if (!parsed.success) {
+        throw new UsageError(parsed.error.issues.map((i) => issueMessage(i, door)).join('; '));
+    }
+    return parsed.data;
+}
+/** Names of all run options, for the CLI parser and the Action's input reader. */
+const RUN_OPTION_NAMES = Object.keys(runOptionsSchema.shape);
+const HARVEST_OPTION_NAMES = Object.keys(harvestOptionsSchema.shape);
+const COMPARE_OPTION_NAMES = Object.keys(compareOptionsSchema.shape);
+const GATE_OPTION_NAMES = Object.keys(gateOptionsSchema.shape);
+
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/adapters/backends/auto.ts
+
+/**
+ * Docker where it can (an engine answers and the environment's image can be
+ * had), else the local backend for that environment, with a loud notice.
+ */
+class AutoBackend {
+    docker;
+    makeLocal;
+    warn;
+    name = 'auto';
+    dockerUp;
+    localBackend;
+    constructor(docker, makeLocal, warn) {
+        this.docker = docker;
+        this.makeLocal = makeLocal;
+        this.warn = warn;
+    }
+    get local() {
+        this.localBackend ??= this.makeLocal();
+        return this.localBackend;
+    }
+    async ensureAvailable() {
+        try {
+            await this.docker.ensureAvailable();
+            this.dockerUp = true;
+        }
+        catch (error) {
+            this.dockerUp = false;
+            this.warn(`${messageOf(error).split('.')[0]}. Harvesting in a local virtualenv instead: ` +
+                "the instances' tests run on this host WITHOUT container isolation.");
+            await this.local.ensureAvailable();
+        }
+    }
+    async runtime(recipe, source) {
+        if (this.dockerUp) {
+            try {
+                return await this.docker.runtime(recipe, source);
+            }
+            catch (error) {
+                if (recipe.image)
+                    throw error;
+                this.warn(`Environment "${recipe.name}": ${messageOf(error)} Harvesting it in a local virtualenv instead: ` +
+                    'its tests run on this host WITHOUT container isolation.');
+            }
+        }
+        return this.local.runtime(recipe, source);
+    }
+    async prepare(env) {
+        const backend = env.runtime.backend === 'docker' ? this.docker : this.local;
+        await backend.prepare?.(env);
+    }
+    run(job) {
+        return job.environment.runtime.backend === 'docker'
+            ? this.docker.run(job)
+            : this.local.run(job);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/backends/sandbox-policy.ts
+/** Where the tracer, the plan, the instances and the scratch space appear in a harvest container. */
+const MOUNT = {
+    tracer: '/tg/tracer',
+    plan: '/tg/plan',
+    instances: '/tg/instances',
+    work: '/tg/work',
+};
+/** First uid of the per-group test users (the driver setuid()s each group's tests to its own). */
+const TEST_UID_BASE = 20000;
+const DEFAULT_LIMITS = {
+    memoryBytes: 2 * 1024 ** 3,
+    pids: 512,
+    tmpfsSize: '512m',
+};
+/**
+ * The sandbox every harvest container runs in (and the tracer's own
+ * container tests use): no network, a read-only root, every capability
+ * dropped except what the driver needs to run each group's tests as their
+ * own uid, clean up after them and kill what they leave behind; no new
+ * privileges; memory, pids and scratch space bounded. The tests themselves
+ * run unprivileged (uid ≥ TEST_UID_BASE) with no capabilities at all.
+ */
+function sandboxHostConfig(
+/** Host paths bound in: none for a harvest (its files come through the API); the tracer's own tests use them. */
+binds, limits = DEFAULT_LIMITS, volumes = []) {
+    return {
+        Binds: binds,
+        ...(volumes.length
+            ? {
+                Mounts: volumes.map((target) => ({
+                    Type: 'volume',
+                    Source: '',
+                    Target: target,
+                })),
+            }
+            : {}),
+        NetworkMode: 'none',
+        CapDrop: ['ALL'],
+        CapAdd: ['SETUID', 'SETGID', 'CHOWN', 'FOWNER', 'DAC_OVERRIDE', 'KILL'],
+        SecurityOpt: ['no-new-privileges'],
+        ReadonlyRootfs: true,
+        Tmpfs: {
+            '/tmp': `rw,exec,nosuid,nodev,size=${limits.tmpfsSize}`,
+            [MOUNT.work]: `rw,exec,nosuid,nodev,size=${limits.tmpfsSize}`,
+        },
+        Memory: limits.memoryBytes,
+        MemorySwap: limits.memoryBytes,
+        PidsLimit: limits.pids,
+    };
+}
+/** The container settings around the host config: root driver, no network, no TTY. */
+function sandboxContainer(image, cmd, hostConfig, labels) {
+    return {
+        Image: image,
+        Cmd: cmd,
+        User: '0:0',
+        WorkingDir: '/tmp',
+        Env: ['PYTHONDONTWRITEBYTECODE=1', 'HOME=/tmp', 'PYTHONHASHSEED=0', 'LANG=C.UTF-8'],
+        Tty: false,
+        OpenStdin: false,
+        Labels: labels,
+        NetworkDisabled: true,
+        HostConfig: hostConfig,
+    };
+}
+
+// EXTERNAL MODULE: ./node_modules/dockerode/lib/docker.js
+var lib_docker = __nccwpck_require__(9040);
+var docker_default = /*#__PURE__*/__nccwpck_require__.n(lib_docker);
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:stream/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
+;// CONCATENATED MODULE: ./src/adapters/backends/docker/container-client.ts
+/**
+ * The container seam, as testcontainers' `ContainerClient`: the only file
+ * that imports dockerode. Everything the Docker backend asks of an engine —
+ * ping, containers (create, attach, start, wait, kill, remove, list) and
+ * images (inspect, pull, build) — goes through `ContainerClient`.
+ */
+
+
+
+
+/** The engine ran a build and it failed (a step's error, with the engine's message). */
+class ImageBuildError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'ImageBuildError';
+    }
+}
+/** A `repository:tag` split at the tag's colon (a registry's port colon is not a tag). */
+function splitName(name) {
+    const at = name.lastIndexOf(':');
+    return at > name.lastIndexOf('/')
+        ? { repo: name.slice(0, at), tag: name.slice(at + 1) }
+        : { repo: name, tag: 'latest' };
+}
+/** The engine at DOCKER_HOST or the local socket (or the dockerode client given). */
+class DockerodeClient {
+    docker;
+    constructor(docker) {
+        this.docker = docker ?? new (docker_default())();
+    }
+    async ping() {
+        await this.docker.ping();
+    }
+    async create(spec) {
+        return new DockerodeContainer(await engine(() => this.docker.createContainer(spec)));
+    }
+    async listByLabel(label) {
+        const listed = await this.docker
+            .listContainers({ all: true, filters: { label: [label] } })
+            .catch(() => []);
+        return listed.map((info) => ({ id: info.Id, labels: info.Labels ?? {} }));
+    }
+    async remove(id) {
+        await this.docker.getContainer(id).remove({ force: true, v: true });
+    }
+    async imageId(ref) {
+        const { Id } = await this.docker.getImage(ref).inspect();
+        return Id;
+    }
+    async imageExists(ref) {
+        try {
+            await this.docker.getImage(ref).inspect();
+            return true;
+        }
+        catch {
+            return false;
+        }
+    }
+    async tag(ref, name) {
+        await this.docker.getImage(ref).tag(splitName(name));
+    }
+    async push(name, auth) {
+        const { repo, tag } = splitName(name);
+        const stream = await this.docker
+            .getImage(repo)
+            .push({ tag, ...(auth ? { authconfig: auth } : {}) });
+        await new Promise((resolve, reject) => {
+            this.docker.modem.followProgress(stream, (error, output) => {
+                // A refused push is a progress message with `error`, not a failed stream.
+                const refused = (output ?? []).find((m) => typeof m?.error === 'string');
+                if (error || refused)
+                    reject(error ?? new Error(refused.error));
+                else
+                    resolve();
+            });
+        });
+    }
+    async pull(ref, timeoutMs = 120_000, auth) {
+        try {
+            const stream = await this.docker.pull(ref, auth ? { authconfig: auth } : {});
+            await new Promise((resolve, reject) => {
+                const timer = setTimeout(() => reject(new Error(`no answer in ${timeoutMs / 1000}s`)), timeoutMs);
+                this.docker.modem.followProgress(stream, (error) => {
+                    clearTimeout(timer);
+                    if (error)
+                        reject(error);
+                    else
+                        resolve();
+                });
+            });
+            return { ok: true };
+        }
+        catch (error) {
+            // The engine's message ends with the cause ("…: no such host"); the URL before it is noise.
+            const message = error.message
+                .split('\n')[0]
+                .replace(/^\(HTTP code \d+\) [\w ]+ - /, '')
+                .trim();
+            return { ok: false, reason: message.split(': ').at(-1) || message };
+        }
+    }
+    async build(context, src, tag) {
+        const stream = await this.docker.buildImage({ context, src }, { t: tag, networkmode: 'none', rm: true, forcerm: true });
+        await new Promise((resolve, reject) => {
+            this.docker.modem.followProgress(stream, (error, output) => {
+                const failed = output?.find((o) => o.error);
+                if (error || failed)
+                    reject(new ImageBuildError(String(error?.message ?? failed?.errorDetail?.message ?? failed?.error)));
+                else
+                    resolve();
+            });
+        });
+    }
+    async imageLayers(ref) {
+        const { RootFS } = await this.docker.getImage(ref).inspect();
+        return RootFS?.Layers ?? [];
+    }
+    async saveImage(ref, file) {
+        const stream = await this.docker.getImage(ref).get();
+        await (0,promises_namespaceObject.pipeline)(stream, (0,external_node_fs_namespaceObject.createWriteStream)(file));
+    }
+    async loadImage(file) {
+        const stream = await this.docker.loadImage((0,external_node_fs_namespaceObject.createReadStream)(file), { quiet: true });
+        await followed(this.docker, stream);
+    }
+}
+/** Waits for an engine's progress stream; rejects with the first error it reports. */
+function followed(docker, stream) {
+    return new Promise((resolve, reject) => {
+        docker.modem.followProgress(stream, (error, output) => {
+            const failed = output?.find((o) => o.error);
+            if (error || failed)
+                reject(new Error(String(error?.message ?? failed?.errorDetail?.message ?? failed?.error)));
+            else
+                resolve();
+        });
+    });
+}
+class DockerodeContainer {
+    container;
+    constructor(container) {
+        this.container = container;
+    }
+    async putArchive(tar, path) {
+        await engine(() => this.container.putArchive(tar, { path }));
+    }
+    async attach(stdout, stderr) {
+        const stream = await engine(() => this.container.attach({ stream: true, stdout: true, stderr: true }));
+        this.container.modem.demuxStream(stream, stdout, stderr);
+        return {
+            ended: new Promise((resolve) => stream.on('end', resolve)),
+            detach: () => stream.destroy?.(),
+        };
+    }
+    async start() {
+        await engine(() => this.container.start());
+    }
+    async wait(timeoutMs, onTimeout, lost) {
+        // One timer, cleared whichever way the race ends (a pending timer would keep
+        // the process alive after a lost engine).
+        let timer;
+        const timeout = new Promise((_, reject) => {
+            timer = setTimeout(() => reject(onTimeout()), timeoutMs);
+        });
+        try {
+            const result = (await Promise.race([engine(() => this.container.wait()), timeout, lost]));
+            return result.StatusCode;
+        }
+        finally {
+            clearTimeout(timer);
+        }
+    }
+    async kill() {
+        await this.container.kill().catch(() => { });
+    }
+    async remove() {
+        await this.container.remove({ force: true, v: true }).catch(() => { });
+    }
+}
+const ENGINE_GONE = /ECONNREFUSED|ENOENT|EPIPE|ECONNRESET|socket hang up|connect E/i;
+/** An engine call; a lost connection becomes DockerUnavailableError, not a raw socket error. */
+async function engine(call) {
+    try {
+        return await call();
+    }
+    catch (error) {
+        const message = error.message ?? String(error);
+        if (ENGINE_GONE.test(message) || ENGINE_GONE.test(String(error.code)))
+            throw new DockerUnavailableError(`lost the connection to the Docker engine (${message})`);
+        throw error;
+    }
+}
+
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./src/adapters/backends/temp-dirs.ts
+/**
+ * The host temp directories a harvest makes (a plan, a build context, a
+ * local run, a SWE-Flux harness view), named with the process's pid so that a later run can tell
+ * those a killed process left behind (SIGKILL never runs the cleanups) and
+ * remove them: the same rule as the containers' sweep (docker/engine.ts).
+ */
+
+
+
+const KINDS = ['plan', 'build', 'local', 'view'];
+const OWNED = new RegExp(`^tracegate-(${KINDS.join('|')})-(\\d+)-`);
+/** A fresh `tracegate-<kind>-<pid>-XXXXXX` directory in the temp dir. */
+function ownedTempDir(kind) {
+    return (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), `tracegate-${kind}-${process.pid}-`));
+}
+/** Whether a process with this pid is running (one of another user counts). */
+function alive(pid) {
+    try {
+        process.kill(pid, 0);
+        return true;
+    }
+    catch (error) {
+        return error.code === 'EPERM';
+    }
+}
+/** Removes the temp directories of tracegate processes that are gone; how many. */
+function sweepTempDirs(dir = (0,external_node_os_namespaceObject.tmpdir)()) {
+    let removed = 0;
+    let names;
+    try {
+        names = (0,external_node_fs_namespaceObject.readdirSync)(dir);
+    }
+    catch {
+        return 0;
+    }
+    for (const name of names) {
+        const pid = Number(OWNED.exec(name)?.[2]);
+        if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || alive(pid))
+            continue;
+        try {
+            (0,external_node_fs_namespaceObject.rmSync)((0,external_node_path_namespaceObject.join)(dir, name), { recursive: true, force: true });
+            removed++;
+        }
+        catch {
+            // another user's, or going away already: not ours to insist on
+        }
+    }
+    return removed;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/backends/docker/engine.ts
+/**
+ * The Docker engine's availability: a ping before the first job (and a sweep
+ * of what a killed run left behind), and a watch while a container runs.
+ */
+
+
+
+
+/** Throws DockerUnavailableError unless the engine answers; then removes what killed runs left. */
+async function ensureEngine(client, log, 
+/** The engine the `docker-host` option names (else DOCKER_HOST's, or the local socket). */
+host) {
+    try {
+        await withTimeout(client.ping(), 10_000, 'ping timed out');
+    }
+    catch (error) {
+        throw new DockerUnavailableError(error.message, remoteHost(host));
+    }
+    await sweep(client, log);
+}
+/** The labels that let a later run know a container as this process's. */
+function ownerLabels() {
+    return { 'tracegate.host': (0,external_node_os_namespaceObject.hostname)(), 'tracegate.pid': String(process.pid) };
+}
+/**
+ * Removes containers a killed tracegate process left behind (SIGKILL,
+ * a lost engine): those labelled with this host whose process is gone.
+ */
+async function sweep(client, log) {
+    const left = await client.listByLabel(`tracegate.host=${(0,external_node_os_namespaceObject.hostname)()}`);
+    let removed = 0;
+    for (const info of left) {
+        const pid = Number(info.labels['tracegate.pid']);
+        if (!Number.isInteger(pid) || pid <= 0 || alive(pid))
+            continue;
+        await client
+            .remove(info.id)
+            .then(() => removed++)
+            .catch(() => { });
+    }
+    if (removed)
+        log(`Removed ${removed} container(s) left by an interrupted run`);
+    const dirs = sweepTempDirs();
+    if (dirs)
+        log(`Removed ${dirs} temp director(ies) left by an interrupted run`);
+}
+/**
+ * The engine's ping within `ms`, measured in time the process could listen: when the event loop was
+ * busy past `ms` (a long synchronous step on a loaded machine), the reply may be waiting unread as the
+ * timer fires, so the poll phase gets one turn (setImmediate runs after it) before the ping is called
+ * unanswered. A dead engine still fails at once (ENOENT, ECONNREFUSED).
+ */
+async function pingWithin(client, ms) {
+    let settled = false;
+    const ping = client.ping().finally(() => (settled = true));
+    ping.catch(() => { });
+    let timer;
+    const late = new Promise((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
+    try {
+        if ((await Promise.race([ping, late])) !== 'late')
+            return;
+    }
+    finally {
+        clearTimeout(timer);
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    if (!settled)
+        throw new HarvestError('no answer');
+    await ping;
+}
+/** Rejects within ~2 intervals of the engine going away (a wait would hang until its timeout). */
+function watchEngine(client, every) {
+    let misses = 0;
+    let timer;
+    let stopped = false;
+    const lost = new Promise((_, reject) => {
+        const tick = () => {
+            if (stopped)
+                return;
+            pingWithin(client, every).then(() => {
+                misses = 0;
+                timer = setTimeout(tick, every);
+            }, (error) => {
+                if (stopped)
+                    return;
+                if (++misses >= 2)
+                    reject(new DockerUnavailableError(`lost the connection to the Docker engine while a harvest container ran: ${error.message}`));
+                else
+                    timer = setTimeout(tick, every);
+            });
+        };
+        timer = setTimeout(tick, every);
+    });
+    lost.catch(() => { });
+    return {
+        lost,
+        stop: () => {
+            stopped = true;
+            clearTimeout(timer);
+        },
+    };
+}
+/** True while a process with this pid exists on this host. */
+async function withTimeout(promise, ms, message) {
+    let timer;
+    try {
+        return await Promise.race([
+            promise,
+            new Promise((_, reject) => {
+                timer = setTimeout(() => reject(new HarvestError(message)), ms);
+            }),
+        ]);
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+/**
+ * A client of the engine at `host` (the `docker-host` option), read as DOCKER_HOST would be, with
+ * TLS material from DOCKER_TLS_VERIFY / DOCKER_CERT_PATH; its failures name it.
+ */
+function dockerAt(host) {
+    const saved = process.env.DOCKER_HOST;
+    process.env.DOCKER_HOST = host;
+    try {
+        return new (docker_default())();
+    }
+    finally {
+        if (saved === undefined)
+            delete process.env.DOCKER_HOST;
+        else
+            process.env.DOCKER_HOST = saved;
+    }
+}
+/** The remote engine DOCKER_HOST names (tcp:// or ssh://), if any: its failures say what to check. */
+function remoteHost(named) {
+    const host = named ?? process.env.DOCKER_HOST;
+    if (!host || /^(unix|npipe):/.test(host))
+        return undefined;
+    return { host, tls: process.env.DOCKER_TLS_VERIFY === '1' || !!process.env.DOCKER_CERT_PATH };
+}
+
+;// CONCATENATED MODULE: external "node:stream"
+const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+;// CONCATENATED MODULE: external "node:zlib"
+const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __nccwpck_require__(1421);
+;// CONCATENATED MODULE: ./src/adapters/git/exec.ts
+// Every git process tracegate starts goes through here (as actions/checkout's execGit): the
+// commit graph of a local clone, environment sources' fetch and archive, generate's --repo.
+
+/**
+ * Runs `git ARGS`: resolves with its status and trimmed output whatever the status; rejects
+ * only when git could not run at all (not installed, output over `maxBuffer`), saying so.
+ */
+function git(args, options = {}) {
+    return new Promise((resolve, reject) => {
+        (0,external_node_child_process_.execFile)('git', args, { cwd: options.cwd, env: options.env, maxBuffer: options.maxBuffer ?? 1 << 20 }, (error, stdout, stderr) => {
+            const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+            if (error && code === -1)
+                reject(new Error(`git ${args[0]} could not run (${error.message}): is git installed?`));
+            else
+                resolve({ code, stdout: String(stdout).trim(), stderr: String(stderr).trim() });
+        });
+    });
+}
+/** `git ARGS` waited for: its trimmed stdout, or undefined when it failed or could not run. */
+function gitOutput(args, options = {}) {
+    try {
+        return (0,external_node_child_process_.execFileSync)('git', args, {
+            cwd: options.cwd,
+            env: options.env,
+            encoding: 'utf8',
+            stdio: ['ignore', 'pipe', 'ignore'],
+            maxBuffer: options.maxBuffer ?? 1 << 20,
+        }).trim();
+    }
+    catch {
+        return undefined;
+    }
+}
+
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: ./src/adapters/environments/wheels.ts
+
+
+
+const run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
+/** Linux wheel platforms a Debian bookworm/trixie image accepts, newest first. */
+function platformArgs() {
+    const arch = process.arch === 'arm64' ? 'aarch64' : 'x86_64';
+    const tags = [
+        'manylinux_2_36',
+        'manylinux_2_34',
+        'manylinux_2_31',
+        'manylinux_2_28',
+        'manylinux2014',
+        'manylinux_2_17',
+    ];
+    return tags.flatMap((tag) => ['--platform', `${tag}_${arch}`]);
+}
+/**
+ * Downloads pinned wheels on the host (which reaches the package index) so
+ * that nothing is fetched from inside a container. The recipe is complete by
+ * contract, hence --no-deps; binary wheels only, for the recipe's
+ * interpreter, so the image never compiles anything. `--retries 0`: an index
+ * that does not answer is skipped at once for the next configured one
+ * (pip's default backs off for seconds per package).
+ */
+async function downloadWheels(env, dest, python = 'python3') {
+    if (!env.packages.length)
+        return;
+    const version = env.python.replace('.', '');
+    const args = [
+        '-m',
+        'pip',
+        'download',
+        '--quiet',
+        '--retries',
+        '0',
+        '--disable-pip-version-check',
+        '--no-deps',
+        '--only-binary=:all:',
+        '--python-version',
+        env.python,
+        '--implementation',
+        'cp',
+        '--abi',
+        `cp${version}`,
+        '--abi',
+        'abi3',
+        '--abi',
+        'none',
+        ...platformArgs(),
+        '--dest',
+        dest,
+        ...env.packages,
+    ];
+    try {
+        await run(python, args, { maxBuffer: 16 * 1024 * 1024 });
+    }
+    catch (error) {
+        const stderr = String(error.stderr ?? '')
+            .split('\n')
+            .filter((line) => line.startsWith('ERROR'))
+            .join(' ');
+        throw new HarvestError(`Environment "${env.name}": could not download its wheels with pip (${stderr || error.message}). ` +
+            'Check that every package is pinned to a version your package index has, with a wheel for ' +
+            `Python ${env.python}.`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/stores/read-file.ts
+
+/** A file the host would not read: what it is instead, or how much too large. */
+class UnreadableFileError extends Error {
+    path;
+    why;
+    constructor(path, why) {
+        super(`${path} ${why}`);
+        this.path = path;
+        this.why = why;
+        this.name = 'UnreadableFileError';
+    }
+}
+function kindOf(stats) {
+    if (stats.isDirectory())
+        return 'a directory';
+    if (stats.isFIFO())
+        return 'a named pipe';
+    if (stats.isCharacterDevice() || stats.isBlockDevice())
+        return 'a device';
+    if (stats.isSocket())
+        return 'a socket';
+    return 'not a regular file';
+}
+/**
+ * `path`'s text (UTF-8) if it is a regular file of at most `maxBytes`;
+ * otherwise UnreadableFileError saying what it is. Opened non-blocking (a
+ * named pipe never hangs the run) and checked on the open descriptor (what
+ * is read is what was checked); a file that grows past the bound while read
+ * is refused. ENOENT and other errors of the open propagate as they are.
+ */
+function readRegularFile(path, options) {
+    return readRegularBytes(path, options).toString('utf8');
+}
+/** readRegularFile's bytes, undecoded. */
+function readRegularBytes(path, options) {
+    const { fd, stats } = openRegular(path, options.follow);
+    try {
+        if (options.singleLink && stats.nlink > 1)
+            throw new UnreadableFileError(path, `is a file with ${stats.nlink} hard links (another name of it may be elsewhere: copy it in instead of linking it)`);
+        if (stats.size > options.maxBytes)
+            throw new UnreadableFileError(path, `is ${stats.size} bytes, over the ${options.maxBytes} read at most`);
+        // One byte more than it holds: reading it means the file grew after it was checked.
+        const buffer = Buffer.alloc(stats.size + 1);
+        const size = readAt(fd, buffer, 0);
+        if (size > stats.size)
+            throw new UnreadableFileError(path, 'grew while it was read');
+        return buffer.subarray(0, size);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+/**
+ * The `length` bytes at `offset` of `path` (a line of a log, where an index
+ * says it is), opened and checked as readRegularBytes does, a link never
+ * followed; undefined when the file is gone, is not a regular file, or ends
+ * before them.
+ */
+function readRegularRange(path, offset, length) {
+    let fd;
+    try {
+        ({ fd } = openRegular(path, false));
+    }
+    catch {
+        return undefined;
+    }
+    try {
+        const buffer = Buffer.alloc(length);
+        return readAt(fd, buffer, offset) === length ? buffer : undefined;
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+/**
+ * `path` opened for reading, non-blocking (a named pipe never hangs the run),
+ * if it is a regular file (checked on the descriptor: what is read is what
+ * was checked); else UnreadableFileError saying what it is.
+ */
+function openRegular(path, follow) {
+    let fd;
+    try {
+        fd = (0,external_node_fs_namespaceObject.openSync)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK | (follow ? 0 : external_node_fs_namespaceObject.constants.O_NOFOLLOW));
+    }
+    catch (error) {
+        if (error.code === 'ELOOP')
+            throw new UnreadableFileError(path, 'is a symbolic link, which is not followed here');
+        throw error;
+    }
+    try {
+        const stats = (0,external_node_fs_namespaceObject.fstatSync)(fd);
+        if (stats.isFile())
+            return { fd, stats };
+        throw new UnreadableFileError(path, `is ${kindOf(stats)}`);
+    }
+    catch (error) {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+        throw error;
+    }
+}
+/** Fills `buffer` from `offset` of the open file, up to its end; the bytes read. */
+function readAt(fd, buffer, offset) {
+    let size = 0;
+    for (let n = 1; n > 0 && size < buffer.length; size += n)
+        n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, size, buffer.length - size, offset + size);
+    return size;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/stores/atomic.ts
+
+
+
+/** A write failed (disk full, read-only, no permission); names the path and the fix. */
+class StoreWriteError extends TracegateError {
+    path;
+    exitCode = ExitCode.Infrastructure;
+    constructor(path, cause) {
+        const why = {
+            ENOSPC: 'the disk is full: free space or point the directory elsewhere',
+            EDQUOT: 'the disk quota is exhausted: free space or point the directory elsewhere',
+            EROFS: 'the file system is read-only: point the directory at a writable place',
+            EACCES: 'permission denied: make it writable or point the directory elsewhere',
+            EPERM: 'permission denied: make it writable or point the directory elsewhere',
+            ENOENT: 'a directory cannot be created there: point the directory elsewhere',
+        };
+        super(`Could not write ${path}: ${why[cause.code ?? ''] ?? cause.message}.`);
+        this.path = path;
+        this.name = 'StoreWriteError';
+    }
+}
+/**
+ * The real reason of a failed write: a recursive mkdir on a read-only file
+ * system reports ENOENT, so the nearest existing ancestor is asked too.
+ */
+function diagnose(path, error) {
+    if (error.code !== 'ENOENT')
+        return error;
+    for (let dir = (0,external_node_path_namespaceObject.dirname)(path); dir !== (0,external_node_path_namespaceObject.dirname)(dir); dir = (0,external_node_path_namespaceObject.dirname)(dir)) {
+        if (!(0,external_node_fs_namespaceObject.existsSync)(dir))
+            continue;
+        try {
+            (0,external_node_fs_namespaceObject.accessSync)(dir, external_node_fs_namespaceObject.constants.W_OK);
+        }
+        catch (probe) {
+            return probe;
+        }
+        break;
+    }
+    return error;
+}
+/** Wraps a file-system write so its failure names the path (never a raw ENOSPC). */
+function writing(path, write) {
+    try {
+        return write();
+    }
+    catch (error) {
+        if (error instanceof StoreWriteError)
+            throw error;
+        throw new StoreWriteError(path, diagnose(path, error));
+    }
+}
+let counter = 0;
+/** Write-then-rename: a reader sees the old file or the new one, never half of one. */
+function writeFileAtomic(path, data) {
+    const tmp = `${path}.${process.pid}.${++counter}.tmp`;
+    writing(path, () => {
+        try {
+            makeDirs((0,external_node_path_namespaceObject.dirname)(path));
+            (0,external_node_fs_namespaceObject.writeFileSync)(tmp, data);
+            (0,external_node_fs_namespaceObject.renameSync)(tmp, path);
+        }
+        catch (error) {
+            (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
+            throw error;
+        }
+    });
+}
+/**
+ * Checks before any work that `dir` (created if missing) takes a write: a
+ * full, read-only or forbidden directory fails here with StoreWriteError
+ * naming it and the fix, not later as a tool's message (pip's, ENOENT) with
+ * the work done so far unstorable.
+ */
+function assertWritable(dir) {
+    const probe = (0,external_node_path_namespaceObject.join)(dir, `.tracegate-write-probe-${process.pid}`);
+    writing(dir, () => {
+        makeDirs(dir);
+        try {
+            (0,external_node_fs_namespaceObject.writeFileSync)(probe, Buffer.alloc(64 * 1024)); // room for at least an oracle or two
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.rmSync)(probe, { force: true });
+        }
+    });
+}
+/**
+ * `mkdir -p`, one component at a time from the nearest existing ancestor.
+ * Node's recursive mkdirSync never returns for a path under /proc (each
+ * ENOENT sends it back up to an ancestor that exists): this fails instead.
+ */
+function makeDirs(dir) {
+    const missing = [];
+    for (let at = dir; !(0,external_node_fs_namespaceObject.existsSync)(at) && (0,external_node_path_namespaceObject.dirname)(at) !== at; at = (0,external_node_path_namespaceObject.dirname)(at))
+        missing.push(at);
+    for (const each of missing.reverse()) {
+        try {
+            (0,external_node_fs_namespaceObject.mkdirSync)(each);
+        }
+        catch (error) {
+            if (error.code !== 'EEXIST')
+                throw error;
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/environments/sources.ts
+
+
+
+
+
+
+
+
+
+
+
+const sources_run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
+const fileSha = (path) => (0,external_node_crypto_namespaceObject.createHash)('sha256').update((0,external_node_fs_namespaceObject.readFileSync)(path)).digest('hex');
+const isPathRef = (ref) => ref.endsWith('.whl') && !ref.includes('==');
+const MAX_WHEEL_BYTES = 512 * 1024 * 1024;
+/** Git with repository-controlled hooks and commands switched off, as root over any owner. */
+const GIT = [
+    '-c',
+    'core.hooksPath=/dev/null',
+    '-c',
+    'core.fsmonitor=false',
+    '-c',
+    'safe.directory=*',
+];
+const gitEnv = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    GIT_CONFIG_NOSYSTEM: '1',
+    HOME: '/nonexistent',
+};
+const REMOTE = /^(?:https?|ssh|git):\/\/|^[\w.-]+@[\w.-]+:/i;
+/**
+ * `git.repo: "self"`: the git repository the suite itself lives in (the
+ * nearest directory above the suite root holding `.git`). How a team's
+ * private suite, kept in its own repository, names that repository's code.
+ */
+const SELF_REPO = 'self';
+/** The repository holding `root` (root itself, or the nearest ancestor with a `.git`). */
+function enclosingRepository(root, environment) {
+    for (let dir = root;; dir = (0,external_node_path_namespaceObject.dirname)(dir)) {
+        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, '.git')))
+            return dir;
+        if ((0,external_node_path_namespaceObject.dirname)(dir) === dir)
+            throw new HarvestError(`Environment "${environment}": git.repo "self" names the repository holding the suite, but ${root} ` +
+                'is in none (keep the suite inside the repository, or give git.repo a URL).');
+    }
+}
+class HostSources {
+    layout;
+    reader;
+    log;
+    python;
+    constructor(layout, reader, log, python = 'python3') {
+        this.layout = layout;
+        this.reader = reader;
+        this.log = log;
+        this.python = python;
+    }
+    async resolve(recipe, environmentDir) {
+        if (recipe.image)
+            return undefined;
+        const wheels = await this.wheels(recipe, environmentDir);
+        if (!recipe.git)
+            return { kind: 'packages', wheels };
+        const { repo, commit, checkout } = await this.checkout(recipe);
+        return { kind: 'git', repo, commit, wheels, checkout };
+    }
+    /**
+     * Index wheels are downloaded once per recipe into wheels/<recipe>/ and
+     * pinned by a lock of their sha256 (re-downloaded when a file no longer
+     * matches it); wheel files named by path are read through the suite reader
+     * and hashed on every run, so a rebuilt wheel always gets a new digest.
+     */
+    async wheels(recipe, environmentDir) {
+        const python = recipe.python;
+        const pinned = recipe.packages.filter((p) => !isPathRef(p));
+        const files = recipe.packages.filter(isPathRef);
+        const dir = (0,external_node_path_namespaceObject.join)(this.layout.wheels, sha256('wheels/v1', canonicalJson({ python, pinned, arch: process.arch })).slice(0, 24));
+        const lockFile = (0,external_node_path_namespaceObject.join)(dir, 'lock.json');
+        const sharedLock = (0,external_node_path_namespaceObject.join)(this.layout.locks, `${(0,external_node_path_namespaceObject.basename)(dir)}.json`);
+        let index = readLock(lockFile, dir);
+        // A lock restored with the shared cache names the wheels without their files: enough for the
+        // environment's digest (so a run whose oracles are all cached downloads nothing); the files
+        // are fetched, and checked against it, only when an image or a virtualenv is built.
+        const restored = index ? undefined : readSharedLock(sharedLock, dir);
+        if (restored)
+            return [...restored, ...(await this.localWheels(files, dir, environmentDir))];
+        if (!index) {
+            (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true });
+            const tmp = `${dir}.${process.pid}.tmp`;
+            (0,external_node_fs_namespaceObject.rmSync)(tmp, { recursive: true, force: true });
+            (0,external_node_fs_namespaceObject.mkdirSync)(tmp, { recursive: true });
+            await downloadWheels({ name: recipe.name, python, packages: pinned }, tmp, this.python);
+            const names = (0,external_node_fs_namespaceObject.readdirSync)(tmp)
+                .filter((n) => n.endsWith('.whl'))
+                .sort();
+            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(tmp, 'lock.json'), JSON.stringify(names.map((name) => ({ name, sha256: fileSha((0,external_node_path_namespaceObject.join)(tmp, name)) }))));
+            (0,external_node_fs_namespaceObject.renameSync)(tmp, dir);
+            index = readLock(lockFile, dir);
+        }
+        if (pinned.length) {
+            (0,external_node_fs_namespaceObject.mkdirSync)(this.layout.locks, { recursive: true });
+            writeFileAtomic(sharedLock, JSON.stringify(index.map(({ name, sha256 }) => ({ name, sha256 }))));
+        }
+        return [...index, ...(await this.localWheels(files, dir, environmentDir))];
+    }
+    /** Wheel files named by path: read through the suite reader and hashed on every run. */
+    async localWheels(files, dir, environmentDir) {
+        const local = [];
+        if (files.length) {
+            const localDir = (0,external_node_path_namespaceObject.join)(dir, 'local', `${process.pid}`);
+            (0,external_node_fs_namespaceObject.mkdirSync)(localDir, { recursive: true });
+            for (const ref of files) {
+                const bytes = this.reader.read((0,external_node_path_namespaceObject.join)(environmentDir, ref), MAX_WHEEL_BYTES);
+                const name = (0,external_node_path_namespaceObject.basename)(ref);
+                const path = (0,external_node_path_namespaceObject.join)(localDir, name);
+                (0,external_node_fs_namespaceObject.writeFileSync)(path, bytes);
+                local.push({ name, sha256: (0,external_node_crypto_namespaceObject.createHash)('sha256').update(bytes).digest('hex'), path });
+            }
+        }
+        return local;
+    }
+    async checkout(recipe) {
+        const source = recipe.git;
+        let repoDir;
+        if (REMOTE.test(source.repo)) {
+            repoDir = (0,external_node_path_namespaceObject.join)(this.layout.git, `${sha256(source.repo).slice(0, 16)}.git`);
+            if (!(0,external_node_fs_namespaceObject.existsSync)(repoDir)) {
+                this.log(`Cloning ${source.repo} for environment "${recipe.name}"`);
+                (0,external_node_fs_namespaceObject.mkdirSync)(this.layout.git, { recursive: true });
+                await this.git(['clone', '--bare', '--quiet', source.repo, repoDir], recipe);
+            }
+            else if (!(await this.revParse(repoDir, source.commit))) {
+                await this.git(['-C', repoDir, 'fetch', '--quiet', 'origin', '+refs/*:refs/*'], recipe);
+            }
+        }
+        else if (source.repo === SELF_REPO) {
+            repoDir = enclosingRepository(this.reader.root, recipe.name);
+        }
+        else {
+            // A local repository must be part of the suite: a suite names no host path.
+            try {
+                repoDir = this.reader.resolve(source.repo.replace(/^file:\/\//, ''));
+            }
+            catch (error) {
+                throw new HarvestError(`Environment "${recipe.name}": git.repo ${source.repo} is not a repository inside the suite ` +
+                    `(${error.message.split('.')[0]}). A local repository must lie inside the suite ` +
+                    'directory; elsewhere, give its URL (https://, ssh://, git@…).');
+            }
+        }
+        const commit = await this.revParse(repoDir, source.commit);
+        if (!commit) {
+            throw new HarvestError(`Environment "${recipe.name}": commit "${source.commit}" is not in ${source.repo}. ` +
+                'Check the sha (or fetch it into the repository).');
+        }
+        const checkout = (0,external_node_path_namespaceObject.join)(this.layout.checkouts, commit);
+        if (!(0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(checkout, '.tracegate-ready'))) {
+            const tmp = `${checkout}.${process.pid}.tmp`;
+            (0,external_node_fs_namespaceObject.rmSync)(tmp, { recursive: true, force: true });
+            (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.join)(tmp, 'tree'), { recursive: true });
+            await this.git(['-C', repoDir, 'archive', '--format=tar', '-o', (0,external_node_path_namespaceObject.join)(tmp, 'tree.tar'), commit], recipe);
+            await sources_run('tar', ['-x', '-f', (0,external_node_path_namespaceObject.join)(tmp, 'tree.tar'), '-C', (0,external_node_path_namespaceObject.join)(tmp, 'tree')]);
+            (0,external_node_fs_namespaceObject.rmSync)((0,external_node_path_namespaceObject.join)(tmp, 'tree.tar'));
+            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(tmp, '.tracegate-ready'), commit);
+            (0,external_node_fs_namespaceObject.rmSync)(checkout, { recursive: true, force: true });
+            (0,external_node_fs_namespaceObject.renameSync)(tmp, checkout);
+        }
+        return { repo: source.repo, commit, checkout: (0,external_node_path_namespaceObject.join)(checkout, 'tree') };
+    }
+    async revParse(repoDir, ref) {
+        try {
+            const { code, stdout } = await git([...GIT, '-C', repoDir, 'rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { env: gitEnv });
+            const sha = code === 0 ? stdout : '';
+            return /^[0-9a-f]{40,64}$/.test(sha) ? sha : undefined;
+        }
+        catch {
+            return undefined;
+        }
+    }
+    async git(args, recipe) {
+        let failure;
+        try {
+            const { code, stderr } = await git([...GIT, ...args], {
+                env: gitEnv,
+                maxBuffer: 64 * 1024 * 1024,
+            });
+            if (code !== 0)
+                failure = stderr.split('\n').at(-1) || `exit status ${code}`;
+        }
+        catch (error) {
+            failure = error.message;
+        }
+        if (failure !== undefined)
+            throw new HarvestError(`Environment "${recipe.name}": git ${args.find((a) => !a.startsWith('-') && a !== recipe.git?.repo) ?? ''} failed ` +
+                `(${failure}). Check the repository URL or path and the commit.`);
+    }
+}
+function readLock(file, dir) {
+    if (!(0,external_node_fs_namespaceObject.existsSync)(file))
+        return undefined;
+    try {
+        const lock = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'));
+        const wheels = lock.map((w) => ({ ...w, path: (0,external_node_path_namespaceObject.join)(dir, w.name) }));
+        // A file changed under the lock is re-resolved, never trusted.
+        if (wheels.every((w) => (0,external_node_fs_namespaceObject.existsSync)(w.path) && fileSha(w.path) === w.sha256))
+            return wheels;
+    }
+    catch {
+        // an unreadable lock is re-resolved
+    }
+    return undefined;
+}
+/** A lock restored with the shared cache (names and sha256 only), its files expected in `dir`. */
+function readSharedLock(file, dir) {
+    try {
+        const lock = JSON.parse(readRegularFile(file, { maxBytes: 1024 * 1024, follow: false }));
+        if (!Array.isArray(lock) ||
+            !lock.length ||
+            !lock.every((w) => typeof w?.name === 'string' &&
+                /^[\w.+-]+\.whl$/.test(w.name) &&
+                typeof w.sha256 === 'string' &&
+                /^[0-9a-f]{64}$/.test(w.sha256)))
+            return undefined;
+        return lock.map(({ name, sha256 }) => ({
+            name,
+            sha256,
+            path: (0,external_node_path_namespaceObject.join)(dir, name),
+        }));
+    }
+    catch {
+        return undefined; // none, or unreadable: resolved by downloading
+    }
+}
+/**
+ * The files of resolved wheels, present and as their lock says: wheels resolved from a restored
+ * lock are downloaded now (the recipe's pins, as when resolving) and each checked against it.
+ */
+async function ensureWheelFiles(recipe, wheels, python = 'python3') {
+    const missing = wheels.filter((w) => !(0,external_node_fs_namespaceObject.existsSync)(w.path) || fileSha(w.path) !== w.sha256);
+    if (!missing.length)
+        return;
+    const dir = (0,external_node_path_namespaceObject.dirname)(missing[0].path);
+    (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(dir), { recursive: true });
+    const tmp = (0,external_node_fs_namespaceObject.mkdtempSync)(`${dir}.fetch-`); // two builds of one recipe fetch side by side
+    try {
+        const pinned = recipe.packages.filter((p) => !isPathRef(p));
+        await downloadWheels({ name: recipe.name, python: recipe.python, packages: pinned }, tmp, python);
+        (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
+        for (const wheel of missing) {
+            const got = (0,external_node_path_namespaceObject.join)(tmp, wheel.name);
+            if (!(0,external_node_fs_namespaceObject.existsSync)(got) || fileSha(got) !== wheel.sha256)
+                throw new HarvestError(`Environment "${recipe.name}": the index no longer serves ${wheel.name} as the cached lock ` +
+                    `pins it (sha256 ${wheel.sha256.slice(0, 12)}…). Delete ${(0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(dir), '..', 'locks')} ` +
+                    'from the cache (or the cache) to resolve the environment afresh.');
+            (0,external_node_fs_namespaceObject.renameSync)(got, wheel.path);
+        }
+        // The directory's own lock again: the next resolution here reads the files, not the shared lock.
+        const own = wheels.filter((w) => (0,external_node_path_namespaceObject.dirname)(w.path) === dir);
+        writeFileAtomic((0,external_node_path_namespaceObject.join)(dir, 'lock.json'), JSON.stringify(own.map(({ name, sha256 }) => ({ name, sha256 }))));
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.rmSync)(tmp, { recursive: true, force: true });
+    }
+}
+/** Copies resolved wheels into a build context or a local install directory. */
+function copyWheels(wheels, dest) {
+    (0,external_node_fs_namespaceObject.mkdirSync)(dest, { recursive: true });
+    for (const wheel of wheels)
+        (0,external_node_fs_namespaceObject.copyFileSync)(wheel.path, (0,external_node_path_namespaceObject.join)(dest, wheel.name));
+}
+
+;// CONCATENATED MODULE: external "node:url"
+const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+;// CONCATENATED MODULE: ./src/paths.ts
+
+
+
+/**
+ * The tracegate package root (holding tracer/ and instances/), found by
+ * walking up from this module: works from src/ under jest and from the
+ * bundles in dist/ and dist/cli/ alike.
+ */
+function packageRoot() {
+    let dir = (0,external_node_path_namespaceObject.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
+    for (let i = 0; i < 6; i++) {
+        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, 'tracer', 'harvest.py')) && (0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, 'package.json')))
+            return dir;
+        dir = (0,external_node_path_namespaceObject.dirname)(dir);
+    }
+    throw new Error('tracegate: cannot find its package root (tracer/harvest.py) above ' +
+        (0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
+}
+const tracerDir = () => (0,external_node_path_namespaceObject.join)(packageRoot(), 'tracer');
+const bundledInstancesDir = () => (0,external_node_path_namespaceObject.join)(packageRoot(), 'instances');
+
+;// CONCATENATED MODULE: ./src/adapters/backends/base-image.ts
+
+
+
+
+
+
+const base_image_run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
+/** The default base image: the official Python image of the environment's interpreter. */
+const defaultBaseImage = (python) => `python:${python}-slim`;
+/**
+ * Local stand-ins for the official images where no registry answers: Debian
+ * releases whose python3 has the same minor version, built by
+ * scripts/build-base-image.sh with debootstrap from Debian's packages.
+ */
+const LOCAL_BASES = {
+    '3.11': { image: 'tracegate/base:bookworm', suite: 'bookworm' },
+    '3.13': { image: 'tracegate/base:trixie', suite: 'trixie' },
+};
+/**
+ * The base image an environment builds on, obtained once per run: the
+ * requested image when present; else pulled; else — only for the default
+ * official image — the local Debian stand-in, built with debootstrap when
+ * missing and possible. Says which, in `note`.
+ */
+async function obtainBaseImage(images, requested, python, isDefault, log) {
+    if (await images.imageExists(requested))
+        return { image: requested, note: `${requested} (present)` };
+    log(`Base image ${requested} is not present; pulling it`);
+    const pulled = await images.pull(requested);
+    if (pulled.ok)
+        return { image: requested, note: `${requested} (pulled)` };
+    const local = LOCAL_BASES[python];
+    if (!isDefault || !local) {
+        throw new HarvestError(`Base image "${requested}" is not present and could not be pulled (${pulled.reason}). ` +
+            `Pull or build it, or pass --base-image with an image the engine has` +
+            (local
+                ? ` (scripts/build-base-image.sh ${local.suite} ${local.image} builds a local one).`
+                : '.'));
+    }
+    const why = `${requested} could not be pulled (${pulled.reason})`;
+    if (await images.imageExists(local.image))
+        return {
+            image: local.image,
+            note: `${why}; using the local ${local.image} (Python ${python})`,
+        };
+    const script = (0,external_node_path_namespaceObject.join)(packageRoot(), 'scripts', 'build-base-image.sh');
+    if (!(0,external_node_fs_namespaceObject.existsSync)(script) || !(await hasDebootstrap())) {
+        throw new HarvestError(`${why}, and the local stand-in ${local.image} is missing and cannot be built here ` +
+            '(it needs debootstrap and root). Pull the image on a machine with a registry, or run ' +
+            `scripts/build-base-image.sh ${local.suite} ${local.image}.`);
+    }
+    log(`${why}; building the local ${local.image} with debootstrap (about a minute)`);
+    try {
+        await base_image_run('bash', [script, local.suite, local.image], { maxBuffer: 64 * 1024 * 1024 });
+    }
+    catch (error) {
+        throw new HarvestError(`${why}, and building ${local.image} failed: ${String(error.stderr ?? error.message)
+            .trim()
+            .split('\n')
+            .at(-1)}`);
+    }
+    return { image: local.image, note: `${why}; built the local ${local.image} (Python ${python})` };
+}
+async function hasDebootstrap() {
+    if (process.getuid?.() !== 0)
+        return false;
+    try {
+        await base_image_run('sh', ['-c', 'command -v debootstrap']);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/backends/dockerfile.ts
+const PIP = '/opt/venv/bin/pip install --quiet --no-index --no-cache-dir --disable-pip-version-check --find-links /tmp/wheels';
+/** Single-quoted for sh. */
+const q = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
+/** The test runner's distributions: most environments pin the same ones, so their layer is shared. */
+const RUNNER = new Set(['pytest', 'iniconfig', 'packaging', 'pluggy', 'pygments']);
+/** `Pytest-9.1.1-py3-none-any.whl` → `pytest`. */
+const distribution = (wheel) => wheel.split('-')[0].toLowerCase().replace(/[._]/g, '-');
+/** The wheels of the runner layer (the test runner's) and of the environment's own layer. */
+function wheelLayers(wheels) {
+    const runner = wheels.filter((w) => RUNNER.has(distribution(w.name)));
+    return { runner, own: wheels.filter((w) => !runner.includes(w)) };
+}
+/**
+ * The image of a `packages` or `git` environment: a venv with the resolved
+ * wheels (no index, no network), and for git the checkout at `checkout`
+ * installed as the recipe says (on sys.path by a .pth file, or by pip).
+ *
+ * Layers, so that environments share what they have in common: the venv and
+ * the test runner's wheels first (the same files give the same layer: the
+ * engine's cache builds it once for every environment pinning that runner),
+ * then the environment's own wheels and checkout, and its labels last.
+ */
+function dockerfile(base, env, checkout) {
+    const wheels = env.source.kind === 'image' ? [] : env.source.wheels;
+    const { runner, own } = wheelLayers(wheels);
+    const lines = [`FROM ${base}`];
+    const venv = ['python3 -m venv /opt/venv'];
+    if (runner.length) {
+        lines.push('COPY runner-wheels /tmp/runner-wheels');
+        venv.push(`${PIP.replace('/tmp/wheels', '/tmp/runner-wheels')} ${runner.map((w) => q(`/tmp/runner-wheels/${w.name}`)).join(' ')}`, 'rm -rf /tmp/runner-wheels');
+    }
+    lines.push(`RUN ${venv.join(' \\\n  && ')}`, 'COPY wheels /tmp/wheels');
+    const steps = [];
+    if (own.length)
+        steps.push(`${PIP} ${own.map((w) => q(`/tmp/wheels/${w.name}`)).join(' ')}`);
+    const git = env.recipe.git;
+    if (env.source.kind === 'git' && git) {
+        lines.push(`COPY checkout ${checkout}`);
+        if (git.install === 'path') {
+            const paths = git.paths.map((p) => `${checkout}/${p}`.replace(/\/\.$/, ''));
+            steps.push(`printf '%s\\n' ${paths.map(q).join(' ')} > "$(/opt/venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/tracegate-checkout.pth"`);
+        }
+        else {
+            steps.push(`${PIP} --no-build-isolation ${git.install === 'editable' ? '-e ' : ''}${checkout}`);
+        }
+        if (git.command)
+            steps.push(`cd ${checkout} && ${git.command}`);
+        steps.push(`chmod -R a+rX ${checkout}`);
+    }
+    steps.push('rm -rf /tmp/wheels');
+    lines.push(`RUN ${steps.join(' \\\n  && ')}`, `LABEL tracegate.environment=${JSON.stringify(env.recipe.name)} tracegate.digest="${env.digest}"`, '');
+    return lines.join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/adapters/backends/docker/image-archive.ts
+/**
+ * Image archives as `docker save` writes them, read and trimmed without an
+ * engine: what an archive would tag when loaded (checked before it is), and
+ * an environment image's archive without the layers of its base (the base is
+ * on the runner already, and the engine skips a layer it has).
+ */
+
+const BLOCK = 512;
+class ImageArchiveError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'ImageArchiveError';
+    }
+}
+/** Walks the tar file's headers (content skipped by offset). */
+function entries(fd) {
+    const out = [];
+    const header = Buffer.alloc(BLOCK);
+    let at = 0;
+    let start = 0;
+    let longName;
+    for (;;) {
+        if ((0,external_node_fs_namespaceObject.readSync)(fd, header, 0, BLOCK, at) < BLOCK)
+            throw new ImageArchiveError('truncated');
+        if (header.every((b) => b === 0))
+            return out;
+        const size = octal(header.subarray(124, 136));
+        const type = String.fromCharCode(header[156]) || '0';
+        const data = at + BLOCK;
+        const end = data + Math.ceil(size / BLOCK) * BLOCK;
+        if (type === 'x' || type === 'L') {
+            const body = Buffer.alloc(size);
+            (0,external_node_fs_namespaceObject.readSync)(fd, body, 0, size, data);
+            longName = type === 'L' ? cString(body) : (paxPath(body.toString('utf8')) ?? longName);
+        }
+        else if (type !== 'g') {
+            const prefix = header.subarray(257, 262).toString() === 'ustar' ? cString(header.subarray(345, 500)) : '';
+            const own = cString(header.subarray(0, 100));
+            const name = longName ?? (prefix ? `${prefix}/${own}` : own);
+            out.push({ name: normal(name), type: type === '\0' ? '0' : type, start, data, size, end });
+            longName = undefined;
+            start = end;
+        }
+        if (type === 'g')
+            start = end;
+        at = end;
+    }
+}
+function octal(field) {
+    if (field[0] & 0x80) {
+        let n = 0;
+        for (const b of field.subarray(1))
+            n = n * 256 + b;
+        return n;
+    }
+    const text = cString(field).trim();
+    return text ? parseInt(text, 8) : 0;
+}
+function cString(bytes) {
+    const nul = bytes.indexOf(0);
+    return bytes.subarray(0, nul < 0 ? bytes.length : nul).toString('utf8');
+}
+function paxPath(records) {
+    let path;
+    for (const record of records.split('\n')) {
+        const m = /^\d+ path=(.*)$/.exec(record);
+        if (m)
+            path = m[1];
+    }
+    return path;
+}
+/** As the engine resolves an archive's file names: `./a//b/` is `a/b`. */
+function normal(name) {
+    return name
+        .split('/')
+        .filter((part) => part && part !== '.')
+        .join('/');
+}
+function readJson(fd, entry) {
+    const body = Buffer.alloc(entry.size);
+    (0,external_node_fs_namespaceObject.readSync)(fd, body, 0, entry.size, entry.data);
+    try {
+        return JSON.parse(body.toString('utf8'));
+    }
+    catch {
+        throw new ImageArchiveError(`${entry.name} is not JSON`);
+    }
+}
+/** The files of an archive that decide what loading it tags: each at most once, a regular file. */
+const CONTROL = ['manifest.json', 'repositories', 'index.json'];
+function controlFiles(all) {
+    const found = new Map();
+    for (const entry of all) {
+        if (!CONTROL.includes(entry.name))
+            continue;
+        if (found.has(entry.name))
+            throw new ImageArchiveError(`${entry.name} appears twice`);
+        if (entry.type !== '0')
+            throw new ImageArchiveError(`${entry.name} is not a regular file`);
+        found.set(entry.name, entry);
+    }
+    return found;
+}
+/**
+ * Throws unless loading the archive tags exactly `tag` and nothing else:
+ * one image in manifest.json, tagged `tag`; a legacy `repositories` and an
+ * OCI index (when present) naming no other. An archive from elsewhere could
+ * otherwise retag the base image, or another environment's.
+ */
+function checkImageArchive(file, tag) {
+    const fd = (0,external_node_fs_namespaceObject.openSync)(file, 'r');
+    try {
+        const control = controlFiles(entries(fd));
+        const manifest = control.get('manifest.json');
+        if (!manifest)
+            throw new ImageArchiveError('it has no manifest.json');
+        const items = readJson(fd, manifest);
+        if (!Array.isArray(items) || items.length !== 1)
+            throw new ImageArchiveError('its manifest.json does not list exactly one image');
+        const tags = items[0].RepoTags;
+        if (!Array.isArray(tags) || tags.length !== 1 || tags[0] !== tag)
+            throw new ImageArchiveError(`it tags ${JSON.stringify(tags)}, not ${JSON.stringify([tag])}`);
+        const [repo, version] = splitTag(tag);
+        const repositories = control.get('repositories');
+        if (repositories) {
+            const named = readJson(fd, repositories);
+            const pairs = Object.entries(named ?? {}).flatMap(([r, byTag]) => Object.keys(byTag ?? {}).map((t) => `${r}:${t}`));
+            if (pairs.some((p) => p !== `${repo}:${version}`))
+                throw new ImageArchiveError(`its repositories file tags ${pairs.join(', ')}`);
+        }
+        const index = control.get('index.json');
+        if (index) {
+            const { manifests } = readJson(fd, index);
+            for (const m of manifests ?? []) {
+                const name = m.annotations?.['io.containerd.image.name'];
+                const ref = m.annotations?.['org.opencontainers.image.ref.name'];
+                if ((name !== undefined && name !== tag && name !== `docker.io/library/${tag}`) ||
+                    (ref !== undefined && ref !== version && ref !== tag))
+                    throw new ImageArchiveError(`its index.json names ${name ?? ref}`);
+            }
+        }
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+function splitTag(tag) {
+    const colon = tag.lastIndexOf(':');
+    return colon > tag.lastIndexOf('/')
+        ? [tag.slice(0, colon), tag.slice(colon + 1)]
+        : [tag, 'latest'];
+}
+/**
+ * Copies the archive `from` to `to` without the layer files of `baseDiffIds`
+ * (the base's layers, bottom first) when the image's own layers start with
+ * them; returns how many layers were left out (0: the image is not on that base).
+ */
+function withoutBaseLayers(from, to, baseDiffIds) {
+    const fd = (0,external_node_fs_namespaceObject.openSync)(from, 'r');
+    try {
+        const all = entries(fd);
+        const manifest = controlFiles(all).get('manifest.json');
+        if (!manifest)
+            throw new ImageArchiveError('it has no manifest.json');
+        const [item] = readJson(fd, manifest);
+        const config = all.find((e) => e.name === normal(String(item?.Config)));
+        const layers = Array.isArray(item?.Layers) ? item.Layers.map(normal) : [];
+        const diffIds = config
+            ? (readJson(fd, config).rootfs?.diff_ids ?? [])
+            : [];
+        const onBase = baseDiffIds.length > 0 &&
+            baseDiffIds.length < layers.length &&
+            baseDiffIds.every((id, i) => diffIds[i] === id);
+        const drop = new Set(onBase ? layers.slice(0, baseDiffIds.length) : []);
+        // A layer the image lists twice (an empty one above the base) stays in.
+        for (const name of layers.slice(baseDiffIds.length))
+            drop.delete(name);
+        const out = (0,external_node_fs_namespaceObject.openSync)(to, 'w');
+        try {
+            const buffer = Buffer.alloc(1 << 20);
+            for (const entry of all) {
+                if (drop.has(entry.name))
+                    continue;
+                for (let at = entry.start; at < entry.end;) {
+                    const n = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, Math.min(buffer.length, entry.end - at), at);
+                    if (n <= 0)
+                        throw new ImageArchiveError('truncated');
+                    (0,external_node_fs_namespaceObject.writeSync)(out, buffer, 0, n);
+                    at += n;
+                }
+            }
+            (0,external_node_fs_namespaceObject.writeSync)(out, Buffer.alloc(BLOCK * 2));
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.closeSync)(out);
+        }
+        return onBase ? drop.size : 0;
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/backends/docker/images.ts
+/**
+ * The images environments run on: a recipe's prebuilt image (pulled when
+ * missing), or `tracegate-env:<digest>` built once on its base image from
+ * wheels resolved on the host.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+/** Where a git source's checkout sits in an environment image. */
+const CHECKOUT = '/testbed';
+/** Each base image obtained, and each environment image built, once per run. */
+class EnvironmentImages {
+    client;
+    options;
+    bases = new Map();
+    images = new Map();
+    constructor(client, options) {
+        this.client = client;
+        this.options = options;
+    }
+    /** The image an environment runs on: its own prebuilt one, or the base its image builds on. */
+    async runtime(recipe, source) {
+        if (recipe.image)
+            return this.prebuilt(recipe, recipe.image.ref);
+        const python = recipe.python;
+        const requested = recipe.base_image ?? this.options.baseImage ?? defaultBaseImage(python);
+        const isDefault = !recipe.base_image && !this.options.baseImage;
+        let base = this.bases.get(requested);
+        if (!base) {
+            base = obtainBaseImage(this.client, requested, python, isDefault, this.options.log);
+            this.bases.set(requested, base);
+        }
+        const { image, note } = await base;
+        return { source: source, runtime: { backend: 'docker', image, note } };
+    }
+    async prebuilt(recipe, ref) {
+        if (!(await this.client.imageExists(ref))) {
+            const pulled = await this.client.pull(ref);
+            if (!pulled.ok)
+                throw new HarvestError(`Environment "${recipe.name}": image "${ref}" is not present and could not be pulled (${pulled.reason}). ` +
+                    "Pull or load it (docker load), or change the environment's image.ref.");
+        }
+        const id = await this.client.imageId(ref);
+        return {
+            source: { kind: 'image', ref, imageId: id },
+            runtime: {
+                backend: 'docker',
+                image: ref,
+                note: `prebuilt image ${ref} (${id.slice(0, 19)})`,
+            },
+        };
+    }
+    /** The environment's image, built once however many jobs ask for it at the same time. */
+    ensure(env) {
+        let image = this.images.get(env.digest);
+        if (!image) {
+            image = this.build(env);
+            this.images.set(env.digest, image);
+            image.catch(() => this.images.delete(env.digest));
+        }
+        return image;
+    }
+    /** Builds `tracegate-env:<digest>` unless it exists (or uses a prebuilt image); never touches the network. */
+    async build(env) {
+        if (env.source.kind === 'image')
+            return env.source.imageId;
+        const tag = `tracegate-env:${env.digest.slice(0, 16)}`;
+        if (await this.client.imageExists(tag))
+            return tag;
+        const base = env.runtime.backend === 'docker' ? env.runtime.image : '';
+        const { shelf, registry } = this.options;
+        const named = registry && (await this.registryName(registry, env, base));
+        if (registry && named && (await this.pulled(registry, named, tag, env)))
+            return tag;
+        const key = shelf && (await this.shelfKey(env, base));
+        if (shelf && key && (await this.load(shelf, key, tag, env)))
+            return tag;
+        this.options.log(`Building ${tag} for environment "${env.recipe.name}" on ${base}`);
+        const started = Date.now();
+        const context = ownedTempDir('build');
+        try {
+            const src = await buildContext(context, env, env.source, base);
+            await this.client.build(context, src, tag).catch((error) => {
+                if (!(error instanceof ImageBuildError))
+                    throw error;
+                throw new HarvestError(`Building the image for environment "${env.recipe.name}" failed: ${error.message}`);
+            });
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.rmSync)(context, { recursive: true, force: true });
+        }
+        this.options.log(`Built ${tag} in ${seconds(started)} s`);
+        if (registry?.push && named)
+            await this.pushed(registry, named, tag, env);
+        if (shelf && key)
+            await this.keep(shelf, key, tag, base, env);
+        return tag;
+    }
+    /**
+     * The image's name in the registry: its tag is what the image is built from (the environment's
+     * digest, which keys its oracles) and the exact base it is built on, so a changed recipe, wheel
+     * or base is another tag and a stale image is never pulled.
+     */
+    async registryName(registry, env, base) {
+        const id = await this.client.imageId(base).catch(() => undefined);
+        if (!id)
+            return undefined;
+        return `${registry.repository}:${env.digest.slice(0, 16)}-${id.replace(/^sha256:/, '').slice(0, 12)}`;
+    }
+    /** Pulls the environment's image from the registry and tags it; whether that worked (else a build). */
+    async pulled(registry, name, tag, env) {
+        const started = Date.now();
+        const pulled = await this.client.pull(name, 300_000, registry.auth);
+        if (!pulled.ok) {
+            this.options.log(`Environment "${env.recipe.name}": ${name} is not in the registry (${pulled.reason}); building it` +
+                (registry.push ? ', then pushing it' : ''));
+            return false;
+        }
+        await this.client.tag(name, tag);
+        this.options.log(`Pulled ${name} for environment "${env.recipe.name}" (${seconds(started)} s) instead of building it`);
+        return true;
+    }
+    /** Pushes a built image to the registry; a refusal is said, never fails the run. */
+    async pushed(registry, name, tag, env) {
+        const started = Date.now();
+        try {
+            await this.client.tag(tag, name);
+            await this.client.push(name, registry.auth);
+            this.options.log(`Pushed ${name} for environment "${env.recipe.name}" (${seconds(started)} s)`);
+        }
+        catch (error) {
+            this.options.log(`The image of environment "${env.recipe.name}" was not pushed to ${registry.repository} ` +
+                `(${messageOf(error)}); the next runner builds it again. A push needs write access ` +
+                '(packages: write for ghcr.io) and never runs on a pull request.');
+        }
+    }
+    /**
+     * An image's key on the shelf: what it is built from (its digest) and the
+     * exact base it was built on (a base pulled anew since is another key).
+     */
+    async shelfKey(env, base) {
+        const id = await this.client.imageId(base).catch(() => undefined);
+        if (!id)
+            return undefined;
+        return `tracegate-image-v1-${env.digest.slice(0, 16)}-${id.replace(/^sha256:/, '').slice(0, 12)}`;
+    }
+    /**
+     * Loads the shelved archive of `tag`, checked first: loading it must tag
+     * `tag` and nothing else (the engine checks each layer against the
+     * image's config). Whether it did; any failure means a build, said so.
+     */
+    async load(shelf, key, tag, env) {
+        const started = Date.now();
+        const scratch = ownedTempDir('build');
+        try {
+            if (!(await shelf.take(key)))
+                return false;
+            const size = (0,external_node_fs_namespaceObject.statSync)(shelf.fileOf(key)).size;
+            const tar = (0,external_node_path_namespaceObject.join)(scratch, 'image.tar');
+            await (0,promises_namespaceObject.pipeline)((0,external_node_fs_namespaceObject.createReadStream)(shelf.fileOf(key)), (0,external_node_zlib_namespaceObject.createGunzip)(), atMost(unpackedLimit(size)), (0,external_node_fs_namespaceObject.createWriteStream)(tar));
+            checkImageArchive(tar, tag);
+            await this.client.loadImage(tar);
+            if (!(await this.client.imageExists(tag)))
+                throw new Error(`the engine did not tag ${tag}`);
+            this.options.log(`Loaded ${tag} for environment "${env.recipe.name}" from the Actions cache ` +
+                `(${(size / 1048576).toFixed(0)} MB, ${seconds(started)} s) instead of building it`);
+            return true;
+        }
+        catch (error) {
+            this.options.log(`The cached image of environment "${env.recipe.name}" was not used (${messageOf(error)}); building it instead.`);
+            return false;
+        }
+        finally {
+            shelf.release(key);
+            (0,external_node_fs_namespaceObject.rmSync)(scratch, { recursive: true, force: true });
+        }
+    }
+    /** Shelves the built image without its base's layers (the runner has the base), compressed. */
+    async keep(shelf, key, tag, base, env) {
+        const scratch = ownedTempDir('build');
+        try {
+            const whole = (0,external_node_path_namespaceObject.join)(scratch, 'whole.tar');
+            const own = (0,external_node_path_namespaceObject.join)(scratch, 'own.tar');
+            await this.client.saveImage(tag, whole);
+            withoutBaseLayers(whole, own, await this.client.imageLayers(base));
+            (0,external_node_fs_namespaceObject.rmSync)(whole);
+            await (0,promises_namespaceObject.pipeline)((0,external_node_fs_namespaceObject.createReadStream)(own), (0,external_node_zlib_namespaceObject.createGzip)(), (0,external_node_fs_namespaceObject.createWriteStream)(shelf.fileOf(key)));
+            await shelf.put(key, `environment "${env.recipe.name}"`);
+        }
+        catch (error) {
+            this.options.log(`The image of environment "${env.recipe.name}" was not cached (${messageOf(error)}); the next fresh runner builds it again.`);
+        }
+        finally {
+            shelf.release(key);
+            (0,external_node_fs_namespaceObject.rmSync)(scratch, { recursive: true, force: true });
+        }
+    }
+}
+const seconds = (since) => ((Date.now() - since) / 1000).toFixed(1);
+/**
+ * How large a shelved archive may grow when unpacked: image layers compress
+ * three to five times, so far more means a crafted archive filling the disk.
+ */
+function unpackedLimit(compressed) {
+    return Math.min(Math.max(64 * 1048576, compressed * 20), 10 * 1024 ** 3);
+}
+/** Passes bytes through until more than `limit` have passed, then fails the stream. */
+function atMost(limit) {
+    let seen = 0;
+    return new external_node_stream_namespaceObject.Transform({
+        transform(chunk, _encoding, done) {
+            seen += chunk.length;
+            if (seen > limit)
+                done(new Error(`it unpacks to more than ${(limit / 1048576).toFixed(0)} MB`));
+            else
+                done(null, chunk);
+        },
+    });
+}
+/** Writes the build context (Dockerfile, wheels, checkout) into `context`; the entries to send. */
+async function buildContext(context, env, source, base) {
+    await ensureWheelFiles(env.recipe, source.wheels);
+    const { runner, own } = wheelLayers(source.wheels);
+    copyWheels(own, (0,external_node_path_namespaceObject.join)(context, 'wheels'));
+    (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.join)(context, 'wheels'), { recursive: true });
+    const src = ['Dockerfile', 'wheels'];
+    if (runner.length) {
+        copyWheels(runner, (0,external_node_path_namespaceObject.join)(context, 'runner-wheels'));
+        src.push('runner-wheels');
+    }
+    if (source.kind === 'git') {
+        // The exported tree of the commit, copied as it is (symlinks stay links).
+        await copyTree(source.checkout, (0,external_node_path_namespaceObject.join)(context, 'checkout'));
+        src.push('checkout');
+    }
+    (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(context, 'Dockerfile'), dockerfile(base, env, CHECKOUT));
+    return src;
+}
+async function copyTree(from, to) {
+    const { execFile } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1421, 23));
+    const { promisify } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 7975, 23));
+    (0,external_node_fs_namespaceObject.mkdirSync)(to, { recursive: true });
+    await promisify(execFile)('cp', ['-a', `${from}/.`, to]);
+}
+
+;// CONCATENATED MODULE: ./src/contracts/harvest-backend.ts
+const partialOutputs = new WeakMap();
+/** `error`, marked with the stdout a failed job had written before it failed (see HarvestBackend.run). */
+function withPartialOutput(error, stdout) {
+    if (error && typeof error === 'object' && stdout)
+        partialOutputs.set(error, stdout);
+    return error;
+}
+/** The stdout a failed job had written before it failed, if its backend kept it. */
+function partialOutputOf(error) {
+    return error && typeof error === 'object' ? partialOutputs.get(error) : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/backends/bounded.ts
+/** Collects a stream's bytes up to a limit; past it, counts and drops. */
+class BoundedText {
+    limit;
+    chunks = [];
+    size = 0;
+    overflowed = false;
+    constructor(limit) {
+        this.limit = limit;
+    }
+    push(chunk) {
+        if (this.size + chunk.length > this.limit) {
+            this.overflowed = true;
+            return;
+        }
+        this.chunks.push(chunk);
+        this.size += chunk.length;
+    }
+    text() {
+        return Buffer.concat(this.chunks).toString('utf8');
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/backends/docker/sandbox-run.ts
+/**
+ * One harvest job's container: created in the sandbox, its output collected
+ * (results from stdout, log lines from stderr), waited for under the job's
+ * timeout and the engine's watch, then killed and removed whatever happened.
+ */
+
+
+
+
+
+
+/** The most a job's stdout (its result lines) may hold. */
+const MAX_STDOUT_BYTES = 256 * 1024 * 1024;
+/** Runs the job's container to its end; its stdout, or a HarvestError saying why not. */
+async function runInSandbox(deps, job) {
+    const name = job.environment.recipe.name;
+    const { container, forget } = await createTracked(deps, job);
+    const output = collectOutput(name, deps.log);
+    let stopLiveness = () => { };
+    let attached;
+    try {
+        for (const { target, tar } of job.files)
+            await container.putArchive(tar, target);
+        attached = await container.attach(output.stdout, output.stderr);
+        await container.start();
+        const liveness = watchEngine(deps.client, deps.livenessMs ?? 2000);
+        stopLiveness = liveness.stop;
+        const status = await container.wait(job.timeoutMs, () => new HarvestError(`harvest container exceeded ${Math.round(job.timeoutMs / 1000)}s`), liveness.lost);
+        // The attach stream ends after the wait; give it a moment to deliver the tail.
+        await Promise.race([attached.ended, new Promise((r) => setTimeout(r, 2000).unref())]);
+        return output.results(status);
+    }
+    catch (error) {
+        // Killed, crashed or cut off from its engine: the groups that finished wrote their results.
+        throw withPartialOutput(error, output.written());
+    }
+    finally {
+        stopLiveness();
+        attached?.detach();
+        await container.kill();
+        await container.remove();
+        forget?.();
+    }
+}
+/** Creates the container with its removal registered before anyone else sees it. */
+async function createTracked(deps, job) {
+    const cleanups = deps.cleanups;
+    if (cleanups?.closed)
+        throw new HarvestError('interrupted before the container was created');
+    let forget;
+    // Tracked: a create in flight when an interrupt lands is waited for and its container removed.
+    const creating = deps.client
+        .create(sandboxContainer(job.image, job.cmd, sandboxHostConfig([], deps.limits ?? DEFAULT_LIMITS, [
+        ...job.files.map((f) => f.target),
+        ...(job.volumes ?? []),
+    ]), { 'tracegate.job': job.environment.digest.slice(0, 16), ...ownerLabels() }))
+        .then((created) => {
+        forget = cleanups?.add(() => created.remove());
+        return created;
+    });
+    const container = await (cleanups ? cleanups.track(creating) : creating);
+    return { container, forget };
+}
+/** The container's two streams: stdout kept (bounded) as the results, stderr logged line by line. */
+function collectOutput(name, log) {
+    const stdout = new external_node_stream_namespaceObject.PassThrough();
+    const stderr = new external_node_stream_namespaceObject.PassThrough();
+    const results = new BoundedText(MAX_STDOUT_BYTES);
+    const logs = [];
+    let partial = '';
+    stdout.on('data', (chunk) => results.push(chunk));
+    stderr.on('data', (chunk) => {
+        const lines = (partial + chunk.toString('utf8')).split('\n');
+        partial = lines.pop() ?? '';
+        for (const line of lines.filter(Boolean)) {
+            if (logs.length < 10_000)
+                log(`  [${name}] ${line.slice(0, 2000)}`);
+            logs.push(line.slice(0, 2000));
+            if (logs.length > 50)
+                logs.shift();
+        }
+    });
+    return {
+        stdout,
+        stderr,
+        /** What the tracer wrote to stdout so far (bounded). */
+        written: () => results.text(),
+        /** The results, once the container exited with `status`; a HarvestError if it failed. */
+        results(status) {
+            if (status !== 0) {
+                throw new HarvestError(`Tracer exited with code ${status} in environment "${name}": ` +
+                    (logs.slice(-5).join(' | ') || 'no output'));
+            }
+            if (results.overflowed)
+                throw new HarvestError(`The tracer's results in environment "${name}" exceeded ${MAX_STDOUT_BYTES} bytes`);
+            return results.text();
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/backends/docker/tar.ts
+// The files a harvest container needs (tracer, plan, instance directories), as a tar archive the
+// engine unpacks into the container through its API: no path of this machine is mounted, so a
+// remote engine gets them the same way as the local one. Every entry is root's, writable by root
+// only (the tests run as other uids and can read, never change, what they are given).
+
+
+/** Names skipped when a directory is read: bytecode the container compiles itself. */
+const SKIPPED = new Set(['__pycache__', '.pytest_cache']);
+/**
+ * The entries of directory `root` under `prefix` (its subdirectories first-level order by name),
+ * group and other write bits cleared; symbolic links kept as links (they resolve inside the
+ * container, as they did through a bind mount).
+ */
+function dirEntries(root, prefix) {
+    const out = [{ path: prefix, mode: 0o755, kind: 'dir' }];
+    for (const name of (0,external_node_fs_namespaceObject.readdirSync)(root).sort()) {
+        if (SKIPPED.has(name))
+            continue;
+        const full = (0,external_node_path_namespaceObject.join)(root, name);
+        const path = `${prefix}/${name}`;
+        const stat = (0,external_node_fs_namespaceObject.lstatSync)(full);
+        const mode = stat.mode & 0o755;
+        if (stat.isSymbolicLink())
+            out.push({ path, mode: 0o777, kind: 'link', target: (0,external_node_fs_namespaceObject.readlinkSync)(full) });
+        else if (stat.isDirectory())
+            out.push(...dirEntries(full, path));
+        else if (stat.isFile())
+            out.push({ path, mode, kind: 'file', data: (0,external_node_fs_namespaceObject.readFileSync)(full) });
+    }
+    return out;
+}
+/** A POSIX ustar archive of the entries, owned by root (uid and gid 0), in their order. */
+function tarOf(entries) {
+    const blocks = [];
+    for (const e of entries) {
+        const data = e.kind === 'file' ? (e.data ?? Buffer.alloc(0)) : Buffer.alloc(0);
+        blocks.push(header(e, data.length));
+        if (data.length) {
+            blocks.push(data);
+            const pad = (512 - (data.length % 512)) % 512;
+            if (pad)
+                blocks.push(Buffer.alloc(pad));
+        }
+    }
+    blocks.push(Buffer.alloc(1024));
+    return Buffer.concat(blocks);
+}
+function header(e, size) {
+    const h = Buffer.alloc(512);
+    const path = e.kind === 'dir' ? `${e.path.replace(/\/+$/, '')}/` : e.path;
+    const { name, prefix } = splitPath(path);
+    h.write(name, 0, 100, 'utf8');
+    tar_octal(h, e.mode, 100, 8);
+    tar_octal(h, 0, 108, 8); // uid
+    tar_octal(h, 0, 116, 8); // gid
+    tar_octal(h, size, 124, 12);
+    tar_octal(h, 0, 136, 12); // mtime: a fixed time, so the same files give the same archive
+    h.fill(' ', 148, 156); // checksum field counts as spaces while summed
+    h.write(e.kind === 'dir' ? '5' : e.kind === 'link' ? '2' : '0', 156, 1, 'ascii');
+    if (e.kind === 'link') {
+        if (Buffer.byteLength(e.target) > 100)
+            throw new Error(`the link ${e.path} points at a path longer than 100 bytes`);
+        h.write(e.target, 157, 100, 'utf8');
+    }
+    h.write('ustar\u0000', 257, 6, 'ascii');
+    h.write('00', 263, 2, 'ascii');
+    h.write('root', 265, 32, 'ascii');
+    h.write('root', 297, 32, 'ascii');
+    h.write(prefix, 345, 155, 'utf8');
+    let sum = 0;
+    for (const byte of h)
+        sum += byte;
+    h.write(`${sum.toString(8).padStart(6, '0')}\u0000 `, 148, 8, 'ascii');
+    return h;
+}
+/** ustar's 100-byte name and 155-byte prefix, split at a slash; a longer path is refused. */
+function splitPath(path) {
+    if (Buffer.byteLength(path) <= 100)
+        return { name: path, prefix: '' };
+    for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) {
+        const prefix = path.slice(0, i);
+        const name = path.slice(i + 1);
+        if (Buffer.byteLength(prefix) <= 155 && Buffer.byteLength(name) <= 100 && name)
+            return { name, prefix };
+    }
+    throw new Error(`the path ${path} is too long for the archive (at most 255 bytes)`);
+}
+function tar_octal(h, value, at, width) {
+    h.write(`${value.toString(8).padStart(width - 1, '0')}\u0000`, at, width, 'ascii');
+}
+
+;// CONCATENATED MODULE: ./src/adapters/backends/docker/backend.ts
+
+
+
+
+
+
+const VENV_PYTHON = '/opt/venv/bin/python';
+/**
+ * Harvest in containers: one image per effective environment (tagged by its
+ * digest, built once from wheels resolved on the host), one container per
+ * job, in the sandbox of sandbox-policy.ts.
+ */
+class DockerBackend {
+    options;
+    name = 'docker';
+    client;
+    images;
+    sandbox;
+    constructor(options) {
+        this.options = options;
+        this.client = new DockerodeClient(options.docker ?? (options.host ? dockerAt(options.host) : undefined));
+        this.images = new EnvironmentImages(this.client, options);
+        const { log, limits, livenessMs, cleanups } = options;
+        this.sandbox = { client: this.client, log, limits, livenessMs, cleanups };
+    }
+    async ensureAvailable() {
+        await ensureEngine(this.client, this.options.log, this.options.host);
+    }
+    runtime(recipe, source) {
+        return this.images.runtime(recipe, source);
+    }
+    async prepare(env) {
+        await this.images.ensure(env).catch(() => undefined);
+    }
+    async run(job) {
+        const env = job.environment;
+        const image = await this.images.ensure(env);
+        const python = env.recipe.image ? env.recipe.image.python : VENV_PYTHON;
+        const checkout = checkoutOf(job);
+        return runInSandbox(this.sandbox, {
+            image,
+            cmd: [python, `${MOUNT.tracer}/harvest.py`, `${MOUNT.plan}/plan.json`],
+            files: filesOf(job, this.tracer()),
+            // A fresh anonymous volume at the checkout's path holds a copy of the image's checkout,
+            // writable by the driver (root) only, and is removed with the container.
+            ...volumesOf(job, checkout),
+            environment: env,
+            timeoutMs: job.timeoutMs,
+        });
+    }
+    /** The tracer's archive, read once (its files do not change during a run: they key every oracle). */
+    tracerTar;
+    tracer() {
+        return (this.tracerTar ??= tarOf(dirEntries(this.options.tracerDir, '.')));
+    }
+}
+/**
+ * Fresh anonymous volumes, each a copy of what the image holds at its path, writable by the driver
+ * only and removed with the container: the checkout a SWE-Flux runner stages in, and the packages
+ * B1/B2 install one version at a time (tracer/tracegate_tracer/comet.py). A prebuilt image has no
+ * venv of ours: its packages get none, and the tracer refuses to verify there.
+ */
+function volumesOf(job, checkout) {
+    const volumes = [
+        ...(job.writableCheckout && checkout ? [checkout] : []),
+        ...(job.privatePackages && job.environment.recipe.python && !job.environment.recipe.image
+            ? job.privatePackages.map((top) => `/opt/venv/lib/python${job.environment.recipe.python}/site-packages/${top}`)
+            : []),
+    ];
+    return volumes.length ? { volumes } : {};
+}
+/**
+ * What the container is given, through the engine's API: the tracer, the plan (root-only: it
+ * names every instance's mutant and every reply; the driver reads it as root) and each instance
+ * directory, every file root's and read-only to the tests.
+ */
+function filesOf(job, tracer) {
+    const plan = Buffer.from(JSON.stringify(planFor(job)));
+    return [
+        { target: MOUNT.tracer, tar: tracer },
+        {
+            target: MOUNT.plan,
+            tar: tarOf([
+                { path: '.', mode: 0o755, kind: 'dir' },
+                { path: './plan.json', mode: 0o600, kind: 'file', data: plan },
+            ]),
+        },
+        {
+            target: MOUNT.instances,
+            tar: tarOf([
+                { path: '.', mode: 0o755, kind: 'dir' },
+                ...job.instanceDirs.flatMap((dir, i) => dirEntries(dir, `./${i}`)),
+            ]),
+        },
+    ];
+}
+/** Where the environment's checkout is in its image (git and image sources). */
+function checkoutOf(job) {
+    const recipe = job.environment.recipe;
+    return recipe.image ? recipe.image.workdir : recipe.git ? CHECKOUT : undefined;
+}
+/** The job's plan, with the paths its container sees. */
+function planFor(job) {
+    return job.plan({
+        instanceDir: (i) => `${MOUNT.instances}/${i}`,
+        checkout: checkoutOf(job),
+        workDir: MOUNT.work,
+        isolation: { uid_base: TEST_UID_BASE },
+    });
+}
+
+;// CONCATENATED MODULE: ./src/adapters/backends/docker/registry-auth.ts
+// Credentials for the environment-image registry, found where the Docker CLI keeps them.
+
+
+
+/**
+ * The credentials for `repository`'s registry: the `auths` entry of Docker's config
+ * (`$DOCKER_CONFIG/config.json`, else `~/.docker/config.json`, as `docker login` and
+ * docker/login-action write it), else the credentials the caller passes (the Action: github-token
+ * for ghcr.io), else TRACEGATE_REGISTRY_USERNAME / TRACEGATE_REGISTRY_PASSWORD (a CLI user's).
+ * None: the registry is asked anonymously.
+ * Credential helpers (`credsStore`) are not run.
+ */
+function registryAuth(repository, env = process.env, given) {
+    const host = repository.split('/')[0];
+    const file = (0,external_node_path_namespaceObject.join)(env.DOCKER_CONFIG ?? (0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.homedir)(), '.docker'), 'config.json');
+    let auths = {};
+    try {
+        const config = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'));
+        auths = config.auths ?? {};
+    }
+    catch {
+        // no config, or not JSON: no stored credentials
+    }
+    const entry = auths[host] ?? auths[`https://${host}`] ?? auths[`https://${host}/v1/`];
+    if (entry?.auth) {
+        const decoded = Buffer.from(entry.auth, 'base64').toString('utf8');
+        const colon = decoded.indexOf(':');
+        if (colon > 0)
+            return {
+                username: decoded.slice(0, colon),
+                password: decoded.slice(colon + 1),
+                serveraddress: host,
+            };
+    }
+    if (entry?.username && entry.password)
+        return { username: entry.username, password: entry.password, serveraddress: host };
+    if (given)
+        return { ...given, serveraddress: host };
+    const { TRACEGATE_REGISTRY_USERNAME: username, TRACEGATE_REGISTRY_PASSWORD: password } = env;
+    return username && password ? { username, password, serveraddress: host } : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/backends/local.ts
+
+
+
+
+
+
+
+
+
+const local_run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
+const local_MAX_STDOUT_BYTES = 256 * 1024 * 1024;
+/**
+ * Harvest without Docker: a virtualenv per environment on this host. No
+ * isolation — the demo's fallback where no engine is reachable, said loudly.
+ * The tracer gets a scrubbed environment: nothing of this process's own
+ * (API keys, tokens) reaches the tests.
+ */
+class LocalBackend {
+    options;
+    name = 'local';
+    host;
+    constructor(options) {
+        this.options = options;
+    }
+    get python() {
+        return this.options.python ?? 'python3';
+    }
+    async ensureAvailable() {
+        await this.interpreter();
+        const dirs = sweepTempDirs();
+        if (dirs)
+            this.options.log(`Removed ${dirs} temp director(ies) left by an interrupted run`);
+    }
+    interpreter() {
+        this.host ??= local_run(this.python, [
+            '-c',
+            'import sys, venv, ensurepip; print(sys.executable); print(sys.version.split()[0])',
+        ]).then(({ stdout }) => {
+            const [python, version] = stdout.trim().split('\n');
+            return { python: python, version: version };
+        }, (error) => {
+            throw new HarvestError(`The local backend needs python3 with venv and ensurepip on this host (${error.message}).`);
+        });
+        return this.host;
+    }
+    async runtime(recipe, source) {
+        if (recipe.image || !source)
+            throw new HarvestError(`Environment "${recipe.name}" is a prebuilt image: it needs a Docker engine (--backend docker).`);
+        const host = await this.interpreter();
+        const minor = host.version.split('.').slice(0, 2).join('.');
+        if (minor !== recipe.python)
+            throw new HarvestError(`Environment "${recipe.name}" wants Python ${recipe.python}; this host's ${this.python} is ${host.version}. ` +
+                'Harvest it with Docker (--backend docker), or point the local backend at a matching interpreter.');
+        return {
+            source,
+            runtime: {
+                backend: 'local',
+                python: host.python,
+                version: host.version,
+                note: `local virtualenv on ${host.python} ${host.version} (no container isolation)`,
+            },
+        };
+    }
+    async run(job) {
+        const env = job.environment;
+        const python = await this.ensureVenv(env);
+        const work = ownedTempDir('local');
+        const forget = this.options.cleanups?.add(() => (0,external_node_fs_namespaceObject.rmSync)(work, { recursive: true, force: true }));
+        try {
+            const checkout = env.source.kind === 'git' ? env.source.checkout : undefined;
+            const plan = job.plan({
+                instanceDir: (i) => job.instanceDirs[i],
+                checkout,
+                workDir: (0,external_node_path_namespaceObject.join)(work, 'work'),
+                isolation: null,
+            });
+            const planFile = (0,external_node_path_namespaceObject.join)(work, 'plan.json');
+            (0,external_node_fs_namespaceObject.writeFileSync)(planFile, JSON.stringify(plan));
+            return await this.spawnTracer(python, planFile, job, (0,external_node_path_namespaceObject.join)(work, 'home'));
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.rmSync)(work, { recursive: true, force: true });
+            forget?.();
+        }
+    }
+    spawnTracer(python, planFile, job, home) {
+        (0,external_node_fs_namespaceObject.mkdirSync)(home, { recursive: true });
+        const child = (0,external_node_child_process_.spawn)(python, [(0,external_node_path_namespaceObject.join)(this.options.tracerDir, 'harvest.py'), planFile], {
+            env: {
+                PATH: process.env.PATH ?? '/usr/bin:/bin',
+                HOME: home,
+                TMPDIR: home,
+                LANG: 'C.UTF-8',
+                PYTHONDONTWRITEBYTECODE: '1',
+                PYTHONHASHSEED: '0',
+            },
+            stdio: ['ignore', 'pipe', 'pipe'],
+            detached: true,
+        });
+        const killGroup = () => {
+            try {
+                process.kill(-child.pid, 'SIGKILL');
+            }
+            catch {
+                child.kill('SIGKILL');
+            }
+        };
+        const forget = this.options.cleanups?.add(killGroup);
+        child.on('close', () => forget?.());
+        const out = new BoundedText(local_MAX_STDOUT_BYTES);
+        child.stdout.on('data', (chunk) => out.push(chunk));
+        let partial = '';
+        child.stderr.on('data', (chunk) => {
+            const lines = (partial + chunk.toString('utf8')).split('\n');
+            partial = lines.pop() ?? '';
+            for (const line of lines.filter(Boolean))
+                this.options.log(`  [${job.environment.recipe.name}] ${line.slice(0, 2000)}`);
+        });
+        return new Promise((resolve, reject) => {
+            const timer = setTimeout(() => {
+                killGroup();
+                reject(withPartialOutput(new HarvestError(`local tracer exceeded ${Math.round(job.timeoutMs / 1000)}s`), out.text()));
+            }, job.timeoutMs);
+            child.on('error', (error) => {
+                clearTimeout(timer);
+                reject(new HarvestError(`Could not start the local tracer: ${error.message}`));
+            });
+            child.on('close', (code, signal) => {
+                clearTimeout(timer);
+                if (code === 0)
+                    resolve(out.text());
+                else
+                    reject(withPartialOutput(new HarvestError(`Tracer failed in local environment "${job.environment.recipe.name}" (exit ${code ?? signal}).`), out.text()));
+            });
+        });
+    }
+    venvs = new Map();
+    /** The environment's virtualenv, created once however many jobs ask for it at the same time. */
+    ensureVenv(env) {
+        let venv = this.venvs.get(env.digest);
+        if (!venv) {
+            venv = this.createVenv(env);
+            this.venvs.set(env.digest, venv);
+            venv.catch(() => this.venvs.delete(env.digest));
+        }
+        return venv;
+    }
+    async createVenv(env) {
+        const dir = (0,external_node_path_namespaceObject.join)(this.options.venvRoot, env.digest.slice(0, 16));
+        const python = (0,external_node_path_namespaceObject.join)(dir, 'bin', 'python');
+        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, '.tracegate-ready')))
+            return python;
+        this.options.log(`Creating virtualenv for environment "${env.recipe.name}" in ${dir}`);
+        (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true });
+        (0,external_node_fs_namespaceObject.mkdirSync)(this.options.venvRoot, { recursive: true });
+        const wheels = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)(this.options.venvRoot, 'wheels-'));
+        try {
+            const source = env.source;
+            if (source.kind === 'image')
+                throw new HarvestError('image environments need Docker');
+            await ensureWheelFiles(env.recipe, source.wheels, this.python);
+            copyWheels(source.wheels, wheels);
+            await local_run(this.python, ['-m', 'venv', dir]);
+            const pip = [
+                python,
+                '-m',
+                'pip',
+                'install',
+                '--quiet',
+                '--no-index',
+                '--disable-pip-version-check',
+                '--find-links',
+                wheels,
+            ];
+            if (source.wheels.length)
+                await local_run(pip[0], [...pip.slice(1), ...source.wheels.map((w) => (0,external_node_path_namespaceObject.join)(wheels, w.name))]);
+            if (source.kind === 'git') {
+                const git = env.recipe.git;
+                if (git.install === 'path') {
+                    const { stdout } = await local_run(python, [
+                        '-c',
+                        'import sysconfig; print(sysconfig.get_paths()["purelib"])',
+                    ]);
+                    (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(stdout.trim(), 'tracegate-checkout.pth'), git.paths.map((p) => (0,external_node_path_namespaceObject.join)(source.checkout, p)).join('\n') + '\n');
+                }
+                else {
+                    await local_run(pip[0], [
+                        ...pip.slice(1),
+                        '--no-build-isolation',
+                        ...(git.install === 'editable' ? ['-e'] : []),
+                        source.checkout,
+                    ]);
+                }
+                if (git.command)
+                    await local_run('sh', ['-c', git.command], { cwd: source.checkout });
+            }
+            (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(dir, '.tracegate-ready'), env.digest);
+        }
+        catch (error) {
+            throw new HarvestError(`Could not create the virtualenv for "${env.recipe.name}": ${error.message}`);
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.rmSync)(wheels, { recursive: true, force: true });
+        }
+        return python;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/tracer/digest.ts
+
+
+
+/** Tracer sources that decide an oracle; tests and docs do not. */
+function tracerSources(dir, root = dir) {
+    const files = [];
+    for (const entry of (0,external_node_fs_namespaceObject.readdirSync)(dir, { withFileTypes: true })) {
+        if (['tests', '__pycache__', '.pytest_cache'].includes(entry.name))
+            continue;
+        const path = (0,external_node_path_namespaceObject.join)(dir, entry.name);
+        if (entry.isDirectory())
+            files.push(...tracerSources(path, root));
+        else if (entry.name.endsWith('.py'))
+            files.push(path);
+    }
+    return files.sort((a, b) => ((0,external_node_path_namespaceObject.relative)(root, a) < (0,external_node_path_namespaceObject.relative)(root, b) ? -1 : 1));
+}
+/** Digest of the tracer's code: a tracer change invalidates every cached oracle. */
+function tracerDigest(dir) {
+    return sha256('tracer/v1', ...tracerSources(dir).flatMap((f) => [(0,external_node_path_namespaceObject.relative)(dir, f), (0,external_node_fs_namespaceObject.readFileSync)(f)]));
+}
+
+;// CONCATENATED MODULE: ./src/adapters/model/budget.ts
+/**
+ * A total time budget shared by every request of a run. The clock starts at
+ * the first request (harvesting before it does not count).
+ */
+class TimeBudget {
+    totalMs;
+    now;
+    startedAt;
+    constructor(totalMs, now = Date.now) {
+        this.totalMs = totalMs;
+        this.now = now;
+    }
+    /** Milliseconds left; starts the clock on first use. */
+    remainingMs() {
+        this.startedAt ??= this.now();
+        return this.totalMs - (this.now() - this.startedAt);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/heuristic-model/heuristic.ts
+/**
+ * The demo model: a static-analysis heuristic that reads only
+ * the prompt (never an oracle) and guesses what a straight-line reading of
+ * the code suggests. It is the floor a real model must clear, and what the
+ * demo queries when no endpoint is given.
+ */
+const BUILTINS = new Set('len range print isinstance str int float list dict set tuple sorted enumerate zip min max any all getattr setattr hasattr iter next type super repr bool abs sum map filter callable id open format object'.split(' '));
+function parsePrompt(prompt) {
+    const kind = /^Question kind: (\S+)/m.exec(prompt)?.[1];
+    const head = /^## Code under test: (\S+) \(([^)]+)\)\n```python\n([\s\S]*?)\n```/m.exec(prompt);
+    const question = /^## Question\n([\s\S]*?)\n\n## Answer template/m.exec(prompt)?.[1] ?? '';
+    const templateText = /^## Answer template\n(.+)$/m.exec(prompt)?.[1];
+    if (!kind || !head || !templateText)
+        return undefined;
+    let template;
+    try {
+        template = JSON.parse(templateText);
+    }
+    catch {
+        return undefined;
+    }
+    const lines = head[3].split('\n').map((l) => {
+        const m = /^\s*(\d+) {2}(.*)$/.exec(l);
+        return { no: Number(m?.[1] ?? 0), text: m?.[2] ?? '' };
+    });
+    return { kind, file: head[1], func: head[2], lines, question, template };
+}
+/** Statement lines of the body in source order: what runs if every line runs once. */
+function bodyStatementLines(p) {
+    const result = [];
+    let inDocstring = false;
+    let depth = 0;
+    let seenDef = false;
+    for (const { no, text } of p.lines) {
+        const t = text.trim();
+        const continuation = depth > 0;
+        depth += (t.match(/[([{]/g)?.length ?? 0) - (t.match(/[)\]}]/g)?.length ?? 0);
+        if (!seenDef) {
+            if (/^(async\s+)?def\s/.test(t))
+                seenDef = true;
+            continue;
+        }
+        if (continuation || !t || t.startsWith('#'))
+            continue;
+        const quotes = (t.match(/"""|'''/g) ?? []).length;
+        if (inDocstring || (quotes > 0 && /^[rbuRBU]?("""|''')/.test(t))) {
+            if (quotes % 2 === 1)
+                inDocstring = !inDocstring;
+            continue;
+        }
+        if (/^(else|finally)\s*:/.test(t))
+            continue;
+        result.push(no);
+    }
+    return result;
+}
+function sourceText(p) {
+    return p.lines.map((l) => l.text).join('\n');
+}
+function guessFor(key, template, p) {
+    const module = p.func.split('.').slice(0, -1);
+    const cls = module.length > 1 && /^[A-Z_]/.test(module[module.length - 1] ?? '') ? module : undefined;
+    switch (key) {
+        case 'executed_path':
+            return bodyStatementLines(p).map((line) => ({ file: p.file, func: p.func, line }));
+        case 'covered_lines':
+            return bodyStatementLines(p);
+        case 'loop_iteration_count':
+            return 2;
+        case 'caught_exception_kinds':
+            return [
+                ...new Set([...sourceText(p).matchAll(/except\s*\(?([\w., ]+?)\)?\s*(?:as\s+\w+)?:/g)].flatMap((m) => m[1]
+                    .split(',')
+                    .map((s) => s.trim())
+                    .filter(Boolean))),
+            ].sort();
+        // World-model kinds: a guess biased toward "passed", as the study finds models are.
+        case 'outcome':
+            return 'passed';
+        case 'failure_line':
+            return null;
+        case 'peak_bytes':
+            return 1_000_000;
+        case 'wall_ms':
+            return 10;
+        case 'hot_methods_time':
+        case 'hot_methods_alloc':
+            return [p.func];
+        case 'hot_lines_time':
+        case 'hot_lines_alloc':
+            return bodyStatementLines(p)
+                .slice(0, 1)
+                .map((line) => `${p.file}:${line}`);
+        case 'exception_type':
+            if (p.kind === 'W1_Outcome')
+                return null;
+            return /raise\s+([\w.]+)/.exec(sourceText(p))?.[1] ?? 'Exception';
+        case 'exception_message':
+            return /raise\s+[\w.]+\(\s*(?:[fr]?["'])(.*?)["']/.exec(sourceText(p))?.[1] ?? '';
+        case 'function_call_order': {
+            const calls = [];
+            for (const { text } of p.lines.slice(1)) {
+                for (const m of text.matchAll(/(self\.)?([A-Za-z_]\w*)\s*\(/g)) {
+                    const name = m[2];
+                    if (BUILTINS.has(name) || /^(if|while|for|return|not|and|or|in|def|class)$/.test(name))
+                        continue;
+                    const owner = m[1] && cls ? cls.join('.') : module.slice(0, cls ? -1 : undefined).join('.');
+                    calls.push({ file: p.file, func: `${owner}.${name}` });
+                }
+            }
+            return calls;
+        }
+        case 'observed_state': {
+            const names = [...new Set([...p.question.matchAll(/`([A-Za-z_]\w*)`/g)].map((m) => m[1]))];
+            const src = sourceText(p);
+            return names
+                .filter((n) => new RegExp(`\\b${n}\\s*=[^=]`).test(src))
+                .sort()
+                .map((variable) => {
+                const literal = new RegExp(`\\b${variable}\\s*=\\s*([-\\d.]+|None|True|False|'[^']*'|"[^"]*"|\\[\\]|\\{\\}|\\(\\))\\s*$`, 'm').exec(src)?.[1];
+                return { variable, value: literal ?? 'None' };
+            });
+        }
+        default:
+            return defaultFor(template);
+    }
+}
+function defaultFor(template) {
+    if (Array.isArray(template))
+        return [];
+    if (template && typeof template === 'object') {
+        return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, defaultFor(v)]));
+    }
+    return template === 'int' || template === 'float' ? 0 : template === 'bool' ? false : '';
+}
+/**
+ * B1/B2: the first example call the prompt shows (one on which the bug does not show, so this
+ * exposes nothing: the demo model answers these badly, as a floor should), predicted to do what
+ * the example did; B2's test asserts that same behaviour (it passes on both versions).
+ */
+function bugAnswer(p, prompt) {
+    const example = /^input (.*?): (returns (.*?)(?:, printing .*)?|raises (\S+).*|runs past .*)$/m.exec(prompt);
+    let input;
+    try {
+        input = example ? JSON.parse(example[1]) : '';
+    }
+    catch {
+        input = '';
+    }
+    const returned = example?.[3];
+    const raised = example?.[4];
+    if (p.kind === 'B1_BuggyIO')
+        return {
+            input,
+            outcome: raised ? 'crash' : 'ok',
+            return: raised ? null : (returned ?? 'None'),
+            stdout: raised ? null : '',
+            exception: raised ?? null,
+        };
+    const [module, name] = [p.func.split('.').slice(0, -1).join('.'), p.func.split('.').at(-1)];
+    const call = typeof input === 'string'
+        ? `${name}(${input})`
+        : `${name}(*${JSON.stringify(input?.args ?? input)})`;
+    return {
+        precondition: 'an input like the examples',
+        postcondition: 'the function returns what the examples show',
+        explanation: 'read from the example calls',
+        test: `from ${module} import ${name}\n\n\ndef test_example():\n    assert repr(${call}) == ${JSON.stringify(returned ?? 'None')}\n`,
+    };
+}
+/** The heuristic's JSON answer for one prompt (an empty template answer when it cannot read it). */
+function heuristicAnswer(prompt) {
+    const parsed = parsePrompt(prompt);
+    if (!parsed)
+        return '{}';
+    if (parsed.kind === 'B1_BuggyIO' || parsed.kind === 'B2_RegressionTest')
+        return JSON.stringify(bugAnswer(parsed, prompt));
+    const template = parsed.template;
+    const answer = Object.fromEntries(Object.entries(template).map(([k, v]) => [k, guessFor(k, v, parsed)]));
+    return JSON.stringify(answer);
+}
+
+;// CONCATENATED MODULE: external "node:http"
+const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
+;// CONCATENATED MODULE: ./src/adapters/heuristic-model/server.ts
+
+
+
+/** The model name the built-in demo model answers to. */
+const HEURISTIC_MODEL = 'tracegate-demo-heuristic';
+/**
+ * A regressed checkpoint of the demo model, for the demo's gate: the same
+ * heuristic, but three replies in four (chosen by the prompt's hash, so the
+ * same each run) are cut off half-way, as a checkpoint whose generations
+ * stop early would answer. It never reads an oracle either.
+ */
+const HEURISTIC_REGRESSED_MODEL = 'tracegate-demo-heuristic-regressed';
+const MODELS = [HEURISTIC_MODEL, HEURISTIC_REGRESSED_MODEL];
+/** The regressed checkpoint's reply: cut off on three prompts in four. */
+function regressed(prompt, content) {
+    const cut = (0,external_node_crypto_namespaceObject.createHash)('sha256').update(prompt).digest()[0] % 4 !== 0;
+    return cut
+        ? { content: content.slice(0, Math.floor(content.length / 2)), finish: 'length' }
+        : { content, finish: 'stop' };
+}
+/**
+ * The built-in demo model: a real OpenAI-compatible HTTP server on
+ * loopback (POST /v1/chat/completions, GET /v1/models) whose "model" is the
+ * static heuristic. Used by the demo and as a known peer in tests.
+ */
+async function startHeuristicServer(port = 0) {
+    const server = (0,external_node_http_namespaceObject.createServer)((req, res) => {
+        void handle(req).then(({ status, body }) => {
+            res.writeHead(status, { 'content-type': 'application/json' });
+            res.end(JSON.stringify(body));
+        }, (error) => {
+            res.writeHead(400, { 'content-type': 'application/json' });
+            res.end(JSON.stringify({ error: { message: error.message, type: 'invalid_request_error' } }));
+        });
+    });
+    await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+    const { port: bound } = server.address();
+    return {
+        url: `http://127.0.0.1:${bound}/v1`,
+        close: () => new Promise((resolve) => server.close(() => resolve())),
+    };
+}
+async function handle(req) {
+    const path = (req.url ?? '').replace(/\?.*$/, '');
+    if (req.method === 'GET' && path.endsWith('/models')) {
+        return {
+            status: 200,
+            body: { object: 'list', data: MODELS.map((id) => ({ id, object: 'model' })) },
+        };
+    }
+    if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
+        return { status: 404, body: { error: { message: `no route ${req.method} ${path}` } } };
+    }
+    const chunks = [];
+    for await (const chunk of req)
+        chunks.push(chunk);
+    const request = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    if (!MODELS.includes(request.model ?? '')) {
+        return {
+            status: 404,
+            body: {
+                error: {
+                    message: `The model \`${request.model}\` does not exist. Available: ${MODELS.join(', ')}`,
+                },
+            },
+        };
+    }
+    const prompt = request.messages?.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+    const answer = heuristicAnswer(prompt);
+    const { content, finish } = request.model === HEURISTIC_REGRESSED_MODEL
+        ? regressed(prompt, answer)
+        : { content: answer, finish: 'stop' };
+    return {
+        status: 200,
+        body: {
+            id: 'chatcmpl-baseline',
+            object: 'chat.completion',
+            model: request.model,
+            choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: finish }],
+            usage: {
+                prompt_tokens: Math.ceil(prompt.length / 4),
+                completion_tokens: Math.ceil(content.length / 4),
+            },
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/heuristic-model/client.ts
+
+
+/**
+ * The demo model in process: the same answers its HTTP server gives, with no
+ * transport. The generator's screen asks it every candidate (an instance it
+ * gets right is not kept).
+ */
+class HeuristicClient {
+    endpoint = 'in-process:heuristic';
+    identity = {
+        endpoint: this.endpoint,
+        api: 'in-process',
+        model: HEURISTIC_MODEL,
+        settings: { temperature: 0, maxTokens: 2048 },
+    };
+    complete(messages) {
+        const prompt = messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+        return Promise.resolve({
+            text: heuristicAnswer(prompt),
+            finishReason: 'stop',
+            tokensIn: 0,
+            tokensOut: 0,
+            latencyMs: 0,
+            retries: 0,
+        });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/model/preflight-errors.ts
+
+/**
+ * The endpoint failed the preflight, before any harvest: what happened and
+ * what to do, with options named as the door spells them. Exit 3 when the
+ * endpoint is not there or cannot answer; 2 when the configuration is wrong
+ * (the key, the model), as the same mistakes are during a run.
+ */
+class EndpointCheckError extends TracegateError {
+    exitCode;
+    say;
+    constructor(exitCode, say) {
+        super('');
+        this.exitCode = exitCode;
+        this.say = say;
+        this.message = this.messageFor('cli');
+        this.name = 'EndpointCheckError';
+    }
+    messageFor(door) {
+        return `${this.say((name) => optionName(name, door))} Checked before any harvest: nothing ran.`;
+    }
+}
+/** A failure with no reply at all, in words: refused, DNS, timeout, reset. */
+function describeNoReply(error) {
+    const code = error.message.split(' ')[0];
+    switch (error.kind) {
+        case 'refused':
+            return 'connection refused (ECONNREFUSED: nothing listens there)';
+        case 'dns':
+            return `DNS lookup failed (${code}: the host name does not resolve)`;
+        case 'timeout':
+            return error.message.replace('no complete response', 'no answer');
+        default:
+            return `the connection failed (${error.message})`;
+    }
+}
+/** Nothing answered `request` (`GET url`, `POST url`): the server is not there. */
+function unreachable(endpoint, request, error) {
+    return new EndpointCheckError(ExitCode.Infrastructure, (o) => `Model endpoint ${endpoint} is unreachable: ${describeNoReply(error)} on ${request}. ` +
+        `Start the server, or give ${o('endpoint')} its API base URL (e.g. http://127.0.0.1:8000/v1).`);
+}
+
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
+;// CONCATENATED MODULE: ./src/contracts/model.ts
+/** A request the server rejected for good (4xx other than 408/429): retrying cannot help. */
+class ModelRequestError extends Error {
+    status;
+    constructor(status, message) {
+        super(message);
+        this.status = status;
+        this.name = 'ModelRequestError';
+    }
+}
+/**
+ * The reply to this one request is unusable and asking again would not help
+ * (e.g. a body over the size limit). Recorded against the instance; the run goes on.
+ */
+class ModelResponseError extends Error {
+    errorClass;
+    constructor(errorClass, message) {
+        super(message);
+        this.errorClass = errorClass;
+        this.name = 'ModelResponseError';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/model/transport.ts
+
+
+
+
+
+const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+/**
+ * POSTs JSON and returns `decode(parsed body)`, retrying transient failures
+ * (connection refused or reset, timeouts, 408/429/5xx, garbled bodies and
+ * whatever `decode` rejects as MalformedResponseError) with exponential
+ * backoff and full jitter, honouring Retry-After. Ends in
+ * EndpointUnavailableError when retries or the time budget run out, in
+ * ModelRequestError (with the server's message) on other 4xx, and in
+ * ModelResponseError on a body over the size limit or when every attempt
+ * got a 2xx whose body is no reply (`42`, no choices): the server answers,
+ * this request's reply is what is broken, so it costs this item alone.
+ */
+async function postJson(url, body, options, decode) {
+    const backoff = options.backoffMs ?? 500;
+    const maxWait = options.maxWaitMs ?? 30_000;
+    const secrets = options.secrets ?? [];
+    const payload = JSON.stringify(body);
+    let last;
+    let malformed = 0;
+    const giveUp = (why) => new EndpointUnavailableError(url, redact(why, secrets));
+    for (let attempt = 0; attempt <= options.retries; attempt++) {
+        if (attempt > 0) {
+            const exp = Math.min(maxWait, backoff * 2 ** (attempt - 1));
+            const wait = last?.retryAfterMs !== undefined
+                ? Math.min(maxWait, last.retryAfterMs)
+                : Math.random() * exp;
+            const left = options.budget?.remainingMs() ?? Infinity;
+            if (wait >= left)
+                throw giveUp(`the time budget of ${options.budget.totalMs / 1000}s ends before the next retry ` +
+                    `(last failure: ${last?.message ?? 'none'})`);
+            await new Promise((r) => setTimeout(r, wait));
+        }
+        const left = options.budget?.remainingMs() ?? Infinity;
+        if (left <= 0)
+            throw giveUp(`the time budget of ${options.budget.totalMs / 1000}s is spent` +
+                (last ? ` (last failure: ${last.message})` : ''));
+        try {
+            const raw = await attemptOnce(url, payload, options, Math.min(options.timeoutMs, left));
+            const json = interpret(url, raw);
+            try {
+                return { value: decode(json), retries: attempt };
+            }
+            catch (error) {
+                // Which reply it was: the body's first bytes beside what is missing from it.
+                if (error instanceof MalformedResponseError)
+                    throw new MalformedResponseError(`${error.message}: ${snippet(raw.text)}`);
+                throw error;
+            }
+        }
+        catch (error) {
+            if (error instanceof TransientError) {
+                last = error;
+                if (error instanceof MalformedResponseError)
+                    malformed++;
+            }
+            else if (error instanceof ModelRequestError)
+                throw new ModelRequestError(error.status, redact(error.message, secrets));
+            else
+                throw error;
+        }
+    }
+    const attempts = options.retries + 1;
+    if (malformed === attempts)
+        throw new ModelResponseError('malformed_response', redact(`${last.message} (a 2xx with no usable reply, ${attempts} attempt(s))`, secrets));
+    throw giveUp(`${last?.message ?? 'no answer'} (after ${attempts} attempt(s))`);
+}
+/**
+ * Keep-alive agents without a socket cap: concurrency is bounded by the pool,
+ * not here. node:http rather than fetch: on a 2-core runner fetch's
+ * per-request overhead cost ~8% of throughput at 64 in flight
+ * (scripts/bench-endpoint.mjs).
+ */
+const AGENTS = {
+    'http:': new (external_node_http_default()).Agent({ keepAlive: true, maxSockets: Infinity }),
+    'https:': new (external_node_https_default()).Agent({ keepAlive: true, maxSockets: Infinity }),
+};
+/**
+ * One request with no retry (the preflight's): POST `body` as JSON, or GET
+ * when there is none, through the same agents, headers and limits as
+ * postJson. Resolves with any complete response, whatever its status;
+ * rejects with TransientError when none came (refused, DNS, reset, timeout)
+ * and ModelResponseError on a body over the size limit.
+ */
+function sendOnce(url, body, options) {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    return attemptOnce(url, payload, options, options.timeoutMs);
+}
+/** One request (GET without a payload). The timeout covers connect, headers and the whole body. */
+function attemptOnce(url, payload, options, timeoutMs) {
+    const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const target = new URL(url);
+    const secure = target.protocol === 'https:';
+    return new Promise((resolve, reject) => {
+        let settled = false;
+        const settle = (f) => {
+            if (settled)
+                return;
+            settled = true;
+            clearTimeout(timer);
+            f();
+        };
+        const fail = (error) => settle(() => reject(error));
+        const request = (secure ? (external_node_https_default()) : (external_node_http_default())).request(target, {
+            method: payload === undefined ? 'GET' : 'POST',
+            agent: options.freshConnection ? false : secure ? AGENTS['https:'] : AGENTS['http:'],
+            headers: {
+                ...(payload === undefined
+                    ? {}
+                    : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+                ...options.headers,
+            },
+        });
+        const timer = setTimeout(() => {
+            fail(new TransientError('timeout', `no complete response within ${timeoutMs / 1000}s`));
+            request.destroy();
+        }, timeoutMs);
+        request.on('error', (error) => fail(classifyNetworkError(error, timeoutMs)));
+        request.on('response', (response) => {
+            const status = response.statusCode ?? 0;
+            const tooLarge = () => {
+                fail(new ModelResponseError('response_too_large', `response body larger than ${limit} bytes (HTTP ${status})`));
+                request.destroy();
+            };
+            if (Number(response.headers['content-length']) > limit)
+                return tooLarge();
+            // Lenient UTF-8: invalid bytes become U+FFFD rather than failing the reply.
+            const decoder = new TextDecoder('utf-8');
+            let size = 0;
+            let text = '';
+            response.on('data', (chunk) => {
+                size += chunk.byteLength;
+                if (size > limit)
+                    return tooLarge();
+                text += decoder.decode(chunk, { stream: true });
+            });
+            response.on('error', (error) => fail(classifyNetworkError(error, timeoutMs)));
+            response.on('close', () => {
+                if (!response.complete)
+                    fail(new TransientError('reset', 'connection closed mid-response'));
+            });
+            response.on('end', () => settle(() => {
+                const retryAfter = response.headers['retry-after'];
+                resolve({ status, ...(retryAfter ? { retryAfter } : {}), text: text + decoder.decode() });
+            }));
+        });
+        request.end(payload);
+    });
+}
+/** A complete response → its JSON, or the typed error its status calls for. */
+function interpret(url, { status, retryAfter, text }) {
+    if (isTransientStatus(status)) {
+        throw new TransientError(status === 429 ? 'rate_limited' : 'server_error', `HTTP ${status} ${snippet(text)}`, retryAfterMs(retryAfter ?? null));
+    }
+    if (status < 200 || status >= 300)
+        throw new ModelRequestError(status, rejectionMessage(status, url, text));
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        // A proxy's HTML error page or a body cut short: transient more often than not.
+        throw new MalformedResponseError(`invalid JSON body (${snippet(text)})`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/model/preflight.ts
+
+
+
+
+/** The preflight's one question: any server answers it within a few tokens. */
+const PREFLIGHT_PROMPT = 'tracegate preflight: reply with the word ok';
+/** The preflight request's max tokens: enough for a reply, too few to cost anything. */
+const PREFLIGHT_MAX_TOKENS = 4;
+/** The model list answers at once or the server is not there. */
+const LIST_TIMEOUT_MS = 10_000;
+/** One tiny request may wait behind a busy server's queue, but not for a run's timeout. */
+const ASK_TIMEOUT_MS = 30_000;
+/** The model names a list reply holds (`data[].id`: OpenAI, vLLM, Ollama, Anthropic), if any. */
+function namesOf(text) {
+    try {
+        const data = JSON.parse(text).data;
+        if (!Array.isArray(data))
+            return undefined;
+        return data
+            .map((m) => m?.id)
+            .filter((id) => typeof id === 'string');
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * GET the protocol's model list: the names, or why there are none (a server
+ * without the route, a proxy). A server that does not answer at all fails
+ * the check here, in seconds.
+ */
+async function listModels(target) {
+    const path = target.protocol.modelsPath;
+    if (!path)
+        return { why: `${target.protocol.name} has no model list` };
+    const url = `${target.endpoint}${path}`;
+    let reply;
+    try {
+        reply = await sendChecked(url, undefined, timeout(target, LIST_TIMEOUT_MS));
+    }
+    catch (error) {
+        if (error instanceof TransientError)
+            throw unreachable(target.endpoint, `GET ${url}`, error);
+        return { why: error.message, url };
+    }
+    if (reply.status !== 200)
+        return { why: `HTTP ${reply.status}`, url, answered: true };
+    const names = namesOf(reply.text);
+    return names
+        ? { names, url, answered: true }
+        : { why: 'a reply with no data[].id', url, answered: true };
+}
+/**
+ * One request of the check, on a connection of its own (a kept-alive socket the
+ * server closed while idle would read as a dead server), sent again once if
+ * the connection was reset (a refused connection, a DNS failure or a timeout
+ * is not retried).
+ */
+async function sendChecked(url, body, options) {
+    try {
+        return await sendOnce(url, body, options);
+    }
+    catch (error) {
+        if (!(error instanceof TransientError && error.kind === 'reset'))
+            throw error;
+        return sendOnce(url, body, options);
+    }
+}
+function timeout(target, capMs) {
+    return {
+        ...target.transport,
+        timeoutMs: Math.min(target.transport.timeoutMs, capMs),
+        freshConnection: true,
+    };
+}
+/**
+ * Checks an endpoint before any harvest: its model list where the protocol
+ * has one, then one request of PREFLIGHT_MAX_TOKENS tokens through the
+ * protocol's URL, headers, body and decoder, one attempt each, with short
+ * timeouts. Throws EndpointCheckError saying what is wrong and what to do;
+ * logs what it found.
+ */
+async function preflight(target, log) {
+    const { protocol, endpoint, model } = target;
+    const listed = await listModels(target);
+    const url = `${endpoint}${protocol.path}`;
+    const messages = [{ role: 'user', content: PREFLIGHT_PROMPT }];
+    const settings = { ...target.settings, maxTokens: PREFLIGHT_MAX_TOKENS };
+    const started = performance.now();
+    let reply;
+    try {
+        reply = await sendChecked(url, protocol.buildBody(model, messages, settings, 0), timeout(target, ASK_TIMEOUT_MS));
+    }
+    catch (error) {
+        // A server that answered the list is up: no reply on the route is the route's failure.
+        if (error instanceof TransientError && !listed.answered)
+            throw unreachable(endpoint, `POST ${url}`, error);
+        const why = error instanceof TransientError ? describeNoReply(error) : error.message;
+        throw failedRoute(target, url, listed.names, why);
+    }
+    const ms = Math.round(performance.now() - started);
+    const said = redact(serverMessage(reply.text), target.transport.secrets ?? []);
+    const inList = listed.names?.includes(model);
+    if (reply.status === 429) {
+        log(`Model endpoint ${endpoint} is up but rate-limited the check (HTTP 429: ${said}); ` +
+            'the run’s requests wait and retry.');
+        return;
+    }
+    if (reply.status >= 200 && reply.status < 300) {
+        try {
+            protocol.decode(JSON.parse(reply.text));
+        }
+        catch (error) {
+            const why = error instanceof SyntaxError ? `invalid JSON: ${said}` : error.message;
+            throw notThisProtocol(target, url, why);
+        }
+        log(`Model endpoint ${endpoint}: a ${PREFLIGHT_MAX_TOKENS}-token request to ${model} ` +
+            `answered in ${ms} ms` +
+            (inList
+                ? ` (${listed.url} lists it).`
+                : listed.names
+                    ? `, though ${listed.url} does not list it (it lists ${preflight_names(listed.names)}).`
+                    : ` (no model list: ${listed.why}).`));
+        return;
+    }
+    if (reply.status === 401 || reply.status === 403)
+        throw new EndpointCheckError(ExitCode.Usage, (o) => `Model endpoint ${endpoint} refused the API key (HTTP ${reply.status} from ${url}): ` +
+            `${said.replace(/\.$/, '')}. Check ${o('api-key')}.`);
+    if (isTransientStatus(reply.status))
+        throw failedRoute(target, url, listed.names, `HTTP ${reply.status}: ${said}`);
+    // Another 4xx: the model, the route, or the request itself.
+    if ((listed.names && !inList) || (!listed.names && mentions(said, model)))
+        throw new EndpointCheckError(ExitCode.Usage, (o) => `Model endpoint ${endpoint} does not serve the model "${model}" ` +
+            `(HTTP ${reply.status}: ${said.replace(/\.$/, '')}). ` +
+            (listed.names ? `It serves ${preflight_names(listed.names)}. ` : '') +
+            `Check ${o('model')}.`);
+    if (reply.status === 404)
+        throw notFound(target, url, listed, said);
+    throw new EndpointCheckError(ExitCode.Usage, (o) => `Model endpoint ${endpoint} rejected a ${PREFLIGHT_MAX_TOKENS}-token request ` +
+        `(HTTP ${reply.status} from ${url}): ${said.replace(/\.$/, '')}. Check ${o('model')}, ` +
+        `${o('extra-body')} and the generation options; if the server refuses only this tiny ` +
+        `request, ${o('preflight')} false skips the check.`);
+}
+/** The server's message is about this model: it says "model" and the name, as a whole word. */
+function mentions(said, model) {
+    const name = model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return /model/i.test(said) && new RegExp(`(^|[^\\w.:/-])${name}($|[^\\w.:/-])`).test(said);
+}
+/** Served names, at most 10 of them, and how many more. */
+function preflight_names(served) {
+    if (!served.length)
+        return 'no model';
+    const shown = served
+        .slice(0, 10)
+        .map((n) => `"${n}"`)
+        .join(', ');
+    return served.length > 10 ? `${shown} and ${served.length - 10} more` : shown;
+}
+/** 404 on the protocol's route: a base without /v1, or a server that speaks another protocol. */
+function notFound(target, url, listed, said) {
+    const { endpoint } = target;
+    const versioned = /\/v\d+[a-z]*$/.test(new URL(endpoint).pathname);
+    if (!versioned && !listed.names)
+        return new EndpointCheckError(ExitCode.Infrastructure, (o) => `Model endpoint ${endpoint} answered HTTP 404 to POST ${url} (${said.replace(/\.$/, '')}): ` +
+            `did you mean ${endpoint}/v1? ${o('endpoint')} is the API base URL, which ends in /v1 ` +
+            'on most servers.');
+    return new EndpointCheckError(ExitCode.Infrastructure, (o) => `Model endpoint ${endpoint} ` +
+        (listed.names ? `lists its models (${listed.url}) but ` : '') +
+        `answered HTTP 404 to POST ${url} (${said.replace(/\.$/, '')}): it does not serve the ` +
+        `${target.protocol.path} route. Check ${o('api')} (openai-chat posts to /chat/completions, ` +
+        `openai-completions to /completions, anthropic to /messages) and ${o('endpoint')}.`);
+}
+/** The route answered, but failed (5xx, a body over the limit). */
+function failedRoute(target, url, listed, why) {
+    return new EndpointCheckError(ExitCode.Infrastructure, () => `Model endpoint ${target.endpoint} ` +
+        (listed ? 'lists its models but its ' : 'is up but its ') +
+        `${target.protocol.path} route failed (POST ${url}: ${why.replace(/\.$/, '')}). ` +
+        'The server is running but cannot answer: look at its log (a model still loading, ' +
+        'out of memory), then run again.');
+}
+function notThisProtocol(target, url, why) {
+    return new EndpointCheckError(ExitCode.Infrastructure, (o) => `Model endpoint ${target.endpoint} answered POST ${url}, but not with an ` +
+        `${target.protocol.name} reply (${why}). Check ${o('api')} and ${o('endpoint')}.`);
+}
+
+;// CONCATENATED MODULE: ./src/adapters/model/http-client.ts
+
+
+
+/** A model behind one protocol over HTTP, with the shared transport policy. */
+class HttpModelClient {
+    protocol;
+    endpoint;
+    model;
+    settings;
+    identity;
+    transport;
+    secrets;
+    constructor(protocol, 
+    /** The API base URL as the options parsed it (model/endpoint.ts): http(s), no trailing slash. */
+    endpoint, model, settings, transport, apiKey) {
+        this.protocol = protocol;
+        this.endpoint = endpoint;
+        this.model = model;
+        this.settings = settings;
+        this.identity = { endpoint: this.endpoint, api: protocol.name, model, settings };
+        this.secrets = apiKey ? [apiKey] : [];
+        this.transport = apiKey
+            ? {
+                ...transport,
+                headers: { ...transport.headers, ...protocol.authHeaders(apiKey) },
+                secrets: [...(transport.secrets ?? []), apiKey],
+            }
+            : transport;
+    }
+    async complete(messages, options = {}) {
+        const started = performance.now();
+        const { value, retries } = await postJson(`${this.endpoint}${this.protocol.path}`, this.protocol.buildBody(this.model, messages, this.settings, options.sample ?? 0), this.transport, (json) => this.protocol.decode(json));
+        return {
+            ...http_client_asReply(value, this.secrets),
+            latencyMs: Math.round(performance.now() - started),
+            retries,
+        };
+    }
+    /** The endpoint checked before any harvest (preflight.ts): the same URL, headers and body. */
+    preflight(log) {
+        const { protocol, endpoint, model, settings, transport } = this;
+        return preflight({ protocol, endpoint, model, settings, transport }, log);
+    }
+}
+/** Text as text, whatever JSON type the server put there; objects are not answers. */
+function asText(value) {
+    if (typeof value === 'string')
+        return value;
+    if (typeof value === 'number' || typeof value === 'boolean')
+        return String(value);
+    return undefined;
+}
+const count = (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.round(value) : 0;
+/**
+ * A decoded reply as the rest of tracegate may assume it: strings where
+ * strings belong (a number or an object in `content` is the server's
+ * mistake, recorded as an empty or stringified answer, never a crash),
+ * finite token counts, and the API key removed wherever the server echoed it.
+ */
+function http_client_asReply(raw, secrets) {
+    const text = asText(raw.text) ?? '';
+    const reasoning = asText(raw.reasoning);
+    const finishReason = asText(raw.finishReason);
+    return {
+        text: redact(text, secrets),
+        ...(reasoning ? { reasoning: redact(reasoning, secrets) } : {}),
+        ...(finishReason ? { finishReason } : {}),
+        tokensIn: count(raw.tokensIn),
+        tokensOut: count(raw.tokensOut),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/model/factory.ts
+
+
+/** The client for `config.api`, at an endpoint already checked where the options were parsed. */
+function createModelClient(config) {
+    return new HttpModelClient(PROTOCOLS[config.api], config.endpoint, config.model, config.settings, {
+        timeoutMs: config.timeoutMs,
+        retries: config.retries,
+        backoffMs: config.backoffMs,
+        maxWaitMs: config.maxWaitMs,
+        maxBodyBytes: config.maxBodyBytes,
+        budget: config.budget,
+    }, config.apiKey);
+}
+
+;// CONCATENATED MODULE: ./src/stages/select/select.ts
+
+
+
+/**
+ * A seeded sample of `n`, stratified by kind × environment (the package):
+ * each stratum gets its share of `n` (largest remainders, ties by a seeded
+ * hash), and within a stratum the items of lowest sha256(seed, id) rank are
+ * taken — so a 200-item sample of the bundle keeps its mix of kinds and
+ * packages, and a stratum's sample is stable when other instances are added.
+ */
+function stratifiedSample(items, n, seed) {
+    const strata = new Map();
+    for (const item of items) {
+        const key = `${item.instance.kind}|${item.instance.environment ?? ''}`;
+        strata.set(key, [...(strata.get(key) ?? []), item]);
+    }
+    const keys = [...strata.keys()].sort();
+    const exact = keys.map((k) => (n * strata.get(k).length) / items.length);
+    const quota = exact.map(Math.floor);
+    const order = keys
+        .map((k, i) => ({ i, rest: exact[i] - quota[i], tie: sha256(String(seed), k) }))
+        .sort((a, b) => b.rest - a.rest || (a.tie < b.tie ? -1 : 1));
+    for (let left = n - quota.reduce((a, b) => a + b, 0), j = 0; left > 0; left--, j++)
+        quota[order[j % order.length].i]++;
+    return keys.flatMap((k, i) => strata
+        .get(k)
+        .map((item) => ({ item, rank: sha256(String(seed), item.instance.id) }))
+        .sort((a, b) => (a.rank < b.rank ? -1 : 1))
+        .slice(0, quota[i])
+        .map(({ item }) => item));
+}
+/**
+ * Filters by category and id, then samples (stratifiedSample: by kind ×
+ * package, seeded, stable when other instances are added).
+ * Result order is by id. Throws UsageError on an empty selection or an unknown token.
+ */
+function selectInstances(all, selection) {
+    let chosen = all;
+    if (selection.categories?.length) {
+        const kinds = new Set();
+        for (const token of selection.categories) {
+            const matched = kindsMatching(token);
+            if (!matched.length)
+                throw new UsageError(`--categories: "${token}" names no question kind`);
+            matched.forEach((k) => kinds.add(k));
+        }
+        chosen = chosen.filter((item) => kinds.has(item.instance.kind));
+    }
+    if (selection.ids?.length) {
+        const ids = new Set(selection.ids);
+        chosen = chosen.filter((item) => ids.has(item.instance.id));
+    }
+    if (selection.sample !== undefined && selection.sample < chosen.length)
+        chosen = stratifiedSample(chosen, selection.sample, selection.seed ?? 0);
+    if (!chosen.length) {
+        throw new UsageError(`The selection is empty: ${all.length} instance(s) loaded, none matched ` +
+            `${JSON.stringify(selection)}. Widen --categories / --ids or raise --sample.`);
+    }
+    return [...chosen].sort((a, b) => (a.instance.id < b.instance.id ? -1 : 1));
+}
+
+;// CONCATENATED MODULE: ./src/adapters/stores/layout.ts
+
+function cacheLayout(root) {
+    const at = (name) => (0,external_node_path_namespaceObject.join)(root, name);
+    return {
+        root,
+        oracles: at('oracles'),
+        responses: at('responses'),
+        quarantine: at('quarantine'),
+        failures: at('failures'),
+        verifications: at('verifications'),
+        wheels: at('wheels'),
+        git: at('git'),
+        checkouts: at('checkouts'),
+        venvs: at('venvs'),
+        runtimes: at('runtimes'),
+        locks: at('locks'),
+        images: at('images'),
+        shared: [
+            at('oracles'),
+            at('responses'),
+            at('runtimes'),
+            at('locks'),
+            at('failures'),
+            at('verifications'),
+        ],
+    };
+}
+
+;// CONCATENATED MODULE: ./src/util/json.ts
+/** Deepest nesting any stored or replied value of tracegate has (answer templates, oracles, records). */
+const MAX_JSON_DEPTH = 64;
+/** A results file's or a history entry's records: a reply's parsed value (≤ 64) inside its record. */
+const RECORD_DEPTH = MAX_JSON_DEPTH * 2;
+/**
+ * Nesting depth of a parsed value, walked without recursion (a value nested
+ * 100,000 deep must not overflow the stack of whatever reads it next:
+ * JSON.parse takes it, JSON.stringify and every recursive walk do not).
+ * Stops counting once past `limit`.
+ */
+function depthOf(value, limit = MAX_JSON_DEPTH) {
+    let deepest = 0;
+    const stack = [[value, 0]];
+    while (stack.length) {
+        const [v, d] = stack.pop();
+        if (d > deepest)
+            deepest = d;
+        if (deepest > limit)
+            return deepest;
+        if (v && typeof v === 'object')
+            for (const child of Object.values(v))
+                stack.push([child, d + 1]);
+    }
+    return deepest;
+}
+/**
+ * JSON.parse for text read back from disk (a restored cache, a history, a
+ * results file): a value nested deeper than `limit` is refused as a parse
+ * error, so its reader treats it as the corrupt entry it is.
+ */
+function parseStoredJson(text, limit = MAX_JSON_DEPTH) {
+    const value = JSON.parse(text);
+    if (depthOf(value, limit) > limit)
+        throw new SyntaxError(`nested deeper than ${limit} levels`);
+    return value;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/stores/real-dir.ts
+
+
+/**
+ * `path`, when it is a real directory or absent (its store creates it); refused by name when it is a
+ * symbolic link or anything but a directory. A cache restored from the Actions cache, or a history
+ * directory, is data from outside: a link in it would make tracegate read its entries from, and
+ * write new ones into, wherever the link points on this machine.
+ */
+function realDir(path, what) {
+    const found = (0,external_node_fs_namespaceObject.lstatSync)(path, { throwIfNoEntry: false });
+    if (found && !found.isDirectory())
+        throw new UsageError(`${what} ${path} is ${found.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}: tracegate ` +
+            'never reads or writes a cache or a history through one (it could point anywhere on this ' +
+            'machine). Remove it (a run creates the directory), or give another directory.');
+    return path;
+}
+
 ;// CONCATENATED MODULE: ./src/contracts/instance.ts
 
 
@@ -80897,83 +84152,6 @@ class DirOracleCache {
         writeFileAtomic((0,external_node_path_namespaceObject.join)(dir, 'oracle.json'), JSON.stringify(entry.oracle, null, 2) + '\n');
     }
 }
-
-;// CONCATENATED MODULE: ./src/contracts/comet.ts
-
-/**
- * Comet's kinds (B1_BuggyIO, B2_RegressionTest): what a reply did when the
- * tracer ran it against the buggy and the correct version
- * (tracer/tracegate_tracer/comet.py). The tracer writes it; the host scores it
- * (families/comet/score.ts) and caches it by instance, environment, tracer and
- * reply (ports: VerificationStore).
- */
-/**
- * One B1 call: how it ended, what it returned or raised, what it printed. A call
- * that does not finish within its bounds is a `timeout` whichever bound it
- * reached (past its time, or out of memory: docs/comet.md, "Bounds").
- */
-const callRunSchema = strictObject({
-    outcome: schemas_enum(['ok', 'crash', 'timeout']),
-    /** The return value's repr (addresses masked, capped with its length and digest). */
-    return: schemas_string().optional(),
-    stdout: schemas_string().optional(),
-    /** The exception class: the bare name for builtins, else module.qualname (or a signal's name). */
-    exception: schemas_string().optional(),
-    message: schemas_string().optional(),
-    seconds: schemas_number().nonnegative(),
-});
-/**
- * One B2 run of the reply's test file under pytest, judged by one rule whichever
- * bound a runaway reaches first (docs/comet.md, "Bounds"): `pass` when pytest
- * said every test passed, `fail` when a test started and the run did not pass
- * (a failure, or the run ended otherwise once tests ran: out of memory, past
- * its time, killed), `error` when no test started.
- */
-const testRunSchema = strictObject({
-    verdict: schemas_enum(['pass', 'fail', 'error']),
-    exit_code: schemas_number().int().nullable(),
-    seconds: schemas_number().nonnegative(),
-    /** Why an `error` (pytest's own line: a collection error, a missing module), or how a `fail` ended
-     * when it was not pytest's own (out of memory, past its time, killed). */
-    reason: schemas_string().optional(),
-});
-/** The result line's `verification`: the reply refused (why), or its runs against each version. */
-const verificationSchema = union([
-    strictObject({
-        kind: literal('B1_BuggyIO'),
-        /** The input could not run at all: not JSON or literals, the wrong arity, too large. */
-        refused: schemas_string().optional(),
-        runs: strictObject({ buggy: callRunSchema, correct: callRunSchema }).optional(),
-    }),
-    strictObject({
-        kind: literal('B2_RegressionTest'),
-        refused: schemas_string().optional(),
-        /** The respelled runs only when the plain ones tell the versions apart. */
-        runs: strictObject({
-            buggy: testRunSchema,
-            correct: testRunSchema,
-            buggy_respelled: testRunSchema.optional(),
-            correct_respelled: testRunSchema.optional(),
-        })
-            .optional(),
-    }),
-]);
-/** What a scored B1/B2 record carries beside `correct` (results.json, the report). */
-const cometRecordSchema = strictObject({
-    /** B1: the two versions behaved differently on the input. */
-    exposed: schemas_boolean().optional(),
-    /** B1: the predicted outcome (and return, output or exception) is what the buggy version did. */
-    outcomeMatched: schemas_boolean().optional(),
-    /** B2: each run's verdict (buggy, correct, and their respellings when run). */
-    verdicts: record(schemas_string(), schemas_string()).optional(),
-    /** Why the reply did not pass, in words (`no exposure`, `passes on both`, `reads the source`, …). */
-    reason: schemas_string().optional(),
-    /** B2: the reply's precondition, postcondition and explanation (shown, never scored). */
-    text: strictObject({ precondition: schemas_string(), postcondition: schemas_string(), explanation: schemas_string() })
-        .optional(),
-    /** The verification came from the cache (no container ran). */
-    cached: schemas_boolean().optional(),
-});
 
 ;// CONCATENATED MODULE: ./src/adapters/stores/verifications.ts
 
@@ -81371,452 +84549,6 @@ function pruneFiles(dir, since) {
     }
     return removed;
 }
-
-;// CONCATENATED MODULE: ./src/contracts/comparison.ts
-
-/** The gate's answer (docs/gate.md states each rule). */
-const VERDICTS = [
-    'pass',
-    'fail',
-    'inconclusive',
-    'no-baseline',
-    'baseline-unavailable',
-];
-/** What the gate says of one kind (and of the overall row). */
-const ROW_STATUSES = ['regressed', 'improved', 'within noise', 'too few items'];
-/** How items are grouped into clusters that are not independent. */
-const CLUSTER_BY = ['test', 'package', 'none'];
-/** `overall`: the overall interval decides a pass; `per-kind`: every kind's must too. */
-const GATE_SCOPES = ['overall', 'per-kind'];
-/** What the candidate decides on an inconclusive verdict (the check conclusion, the exit code). */
-const ON_INCONCLUSIVE = ['neutral', 'pass', 'fail'];
-/**
- * What a run decides when its baseline should exist but could not be looked
- * up (the API or the network failed): neutral by default, or fail. Never pass:
- * missing data is never a pass.
- */
-const ON_BASELINE_UNAVAILABLE = (/* unused pure expression or super */ null && (['neutral', 'fail']));
-/**
- * Why an item of both runs is not paired. Harvest failures and infrastructure
- * failures (a request the server rejected, a reply too large to read, no
- * answer because the run stopped) are not the model's answers: excluded and
- * counted, never scored as wrong and never silently dropped.
- */
-const EXCLUSION_REASONS = [
-    'harvest failed in this run',
-    'harvest failed in the baseline',
-    'no answer in this run (infrastructure)',
-    'no answer in the baseline (infrastructure)',
-    'not answered: this run is incomplete',
-    'not answered: the baseline is incomplete',
-    'oracle changed',
-    'oracle digest missing',
-];
-/** Why a verdict is inconclusive, when it is. */
-const INCONCLUSIVE_CAUSES = [
-    'no overlap',
-    'too few items',
-    'too many excluded',
-    'kind missing',
-    'kind too few items',
-    'drop not excluded',
-    'shard missing',
-];
-/** The gate's settings, as the comparison used them. */
-const gatePolicySchema = object({
-    /** A drop (0..1) smaller than this never fails; a pass must exclude a drop this large. */
-    minDrop: schemas_number(),
-    /** A significant gain at least this large is reported `improved`. */
-    minGain: schemas_number(),
-    /** Family-wise one-sided error rate over overall + kinds (and across looks with top-up). */
-    alpha: schemas_number(),
-    clusterBy: schemas_enum(CLUSTER_BY),
-    gate: schemas_enum(GATE_SCOPES),
-    /** Above this share of excluded items (of those both runs hold) the verdict is at best inconclusive. */
-    maxExcluded: schemas_number(),
-    /** A row with fewer paired items, or fewer clusters, is `too few items` (not tested). */
-    minItems: schemas_number().int(),
-    minClusters: schemas_number().int(),
-});
-/** The statistics of one row, present when it has at least two clusters. */
-const rowTestSchema = object({
-    /** The Agresti–Min-adjusted change the interval is centred on. */
-    centre: schemas_number(),
-    /** Cluster-robust standard error (CR1) and its degrees of freedom (clusters − 1). */
-    se: schemas_number(),
-    df: schemas_number(),
-    /** One-sided bounds at this look's level: the change is ≥ lower, and ≤ upper. */
-    lower: schemas_number(),
-    upper: schemas_number(),
-    pDrop: schemas_number(),
-    pGain: schemas_number(),
-    /** Holm-adjusted over the tested rows (absent when the row was too small to test). */
-    pDropAdjusted: schemas_number().optional(),
-    pGainAdjusted: schemas_number().optional(),
-    /** Smallest drop this sample detects with 80% power, at this look's level. */
-    mde: schemas_number(),
-    /** Paired items to add for 80% power to exclude `minDrop` if the models are truly equal. */
-    needed: schemas_number().int(),
-});
-/** One row of the comparison: overall, or a kind, on its paired items. */
-const rowSchema = object({
-    paired: schemas_number().int(),
-    clusters: schemas_number().int(),
-    /** Mean success rate on the paired items (per-item rate over k samples). */
-    baseline: schemas_number(),
-    candidate: schemas_number(),
-    delta: schemas_number(),
-    lost: schemas_number().int(),
-    gained: schemas_number().int(),
-    status: schemas_enum(ROW_STATUSES),
-    test: rowTestSchema.optional(),
-});
-const kindRowSchema = rowSchema.extend({ kind: schemas_string() });
-/** Which items were compared, and which were not and why. */
-const pairingSchema = object({
-    /** Items both runs hold (a record, or a place in `incomplete.missing`). */
-    intersection: schemas_number().int(),
-    paired: schemas_number().int(),
-    excluded: array(object({ id: schemas_string(), kind: schemas_string().optional(), reason: schemas_enum(EXCLUSION_REASONS) })),
-    excludedShare: schemas_number(),
-    /** Items only this run holds (not in the baseline), and only the baseline. */
-    candidateOnly: schemas_number().int(),
-    baselineOnly: schemas_number().int(),
-    /** Kinds only the baseline holds: not compared (outside this run's selection). */
-    baselineOnlyKinds: array(schemas_string()),
-    /** Kinds both runs hold of which no item could be paired. */
-    missingKinds: array(schemas_string()),
-    /** How this run's recorded selection differs from the baseline's, in words (why pairing is partial). */
-    selectionDiffers: array(schemas_string()).optional(),
-});
-/** comparison.json, and `comparison` in results.json. */
-const comparisonSchema = object({
-    verdict: schemas_enum(VERDICTS),
-    /** One sentence: what the verdict rests on. */
-    summary: schemas_string(),
-    causes: array(schemas_enum(INCONCLUSIVE_CAUSES)),
-    policy: gatePolicySchema,
-    /** Which look decided, of how many, at which level (top-up: two looks). */
-    look: object({ index: schemas_number().int(), of: schemas_number().int(), alpha: schemas_number() }),
-    overall: rowSchema.optional(),
-    kinds: array(kindRowSchema),
-    pairing: pairingSchema.optional(),
-    /** Set when a top-up ran: how many paired items were planned and added, and which. */
-    topUp: object({ planned: schemas_number().int(), added: schemas_number().int(), ids: array(schemas_string()) })
-        .optional(),
-    /** A merged run (`merge`): how many shards were planned, and which gave no results (1-based). */
-    shards: object({ count: schemas_number().int(), missing: array(schemas_number().int()) }).optional(),
-    /**
-     * The paired items that changed, in this run's order: `lost` were better in
-     * the baseline (regressions: the report lists them, the check annotates their
-     * files), `gained` better in this run.
-     */
-    flipped: object({ lost: array(schemas_string()), gained: array(schemas_string()) }).optional(),
-    /** What differs between the runs without making them incomparable (tracer, environments…). */
-    notes: array(schemas_string()),
-    /** `baseline-unavailable`: what failed while looking the baseline up. */
-    unavailable: schemas_string().optional(),
-    /** The baseline: where it came from and which model it scored. */
-    baseline: object({
-        source: schemas_string(),
-        model: schemas_string(),
-        revision: schemas_string().optional(),
-        commit: schemas_string().optional(),
-    })
-        .optional(),
-});
-
-;// CONCATENATED MODULE: ./src/contracts/results.ts
-
-
-
-
-/** Why an instance did not score as correct, when it is not simply a wrong answer. */
-const ERROR_CLASSES = [
-    'empty',
-    'no_json',
-    'schema_mismatch',
-    'truncated',
-    'refused',
-    'request_rejected',
-    'response_too_large',
-    'malformed_response',
-    'harvest_invalid',
-    'harvest_timeout',
-    'harvest_error',
-    'verification_error',
-];
-/**
- * Failures that are not the model's answer: no oracle (harvest), a request
- * the server rejected for this instance (400/413/422 — e.g. a prompt longer
- * than the served context), a reply too large to read, a 2xx whose body is
- * no reply at all on every attempt (`42`: the server's wrapper, not the
- * model's text), a B1/B2 reply that could not be run (no engine, the environment changed:
- * `verification_error`). The gate excludes them from pairing and counts them; an
- * empty, cut, unparsable or refused reply is the model's and scores as wrong. (Transport failures that survive
- * retries end the run: its unanswered instances are `incomplete.missing`.)
- */
-const INFRASTRUCTURE_ERRORS = new Set([
-    'request_rejected',
-    'response_too_large',
-    'malformed_response',
-    'harvest_invalid',
-    'harvest_timeout',
-    'harvest_error',
-    'verification_error',
-]);
-/** One instance's outcome. Written as it completes (records.jsonl) and into results.json. */
-const instanceRecordSchema = object({
-    id: schemas_string(),
-    kind: schemas_enum(QUESTION_KINDS),
-    /** False when no oracle could be harvested: then it is not in any accuracy. */
-    scored: schemas_boolean(),
-    correct: schemas_boolean(),
-    error: schemas_enum(ERROR_CLASSES).nullable(),
-    detail: schemas_string().optional(),
-    /** The question asked (cut at 1,000 characters), for the report's flipped items. */
-    question: schemas_string().optional(),
-    /** The instance file, relative to the suite root (check-run annotations point at it). */
-    file: schemas_string().optional(),
-    /** The model's raw reply (truncated to 4 KB). */
-    prediction: schemas_string().optional(),
-    parsed: unknown().optional(),
-    oracle: unknown().optional(),
-    tokensIn: schemas_number().default(0),
-    tokensOut: schemas_number().default(0),
-    latencyMs: schemas_number().default(0),
-    retries: schemas_number().default(0),
-    /** Answered from the response cache (same endpoint, model, revision, settings, prompt). */
-    cached: schemas_boolean().optional(),
-    /** With `--samples k` > 1: k, how many samples were correct, and pass@k (any correct). */
-    samples: schemas_number().int().optional(),
-    samplesCorrect: schemas_number().int().optional(),
-    passAtK: schemas_boolean().optional(),
-    /**
-     * Whom the item shares a run with: `test` = environment + the first test's file,
-     * `package` = the environment. The gate's clusters (items of one cluster are not independent).
-     */
-    cluster: object({ test: schemas_string(), package: schemas_string() }).optional(),
-    /** sha256 of the oracle's kind, question, template and answer: items pair only when equal. */
-    oracleDigest: schemas_string().optional(),
-    /** True when `error` is an infrastructure failure (INFRASTRUCTURE_ERRORS), not the model's answer. */
-    infrastructure: schemas_boolean().optional(),
-    /** World-model kinds: what the instance adds to the study's metrics (src/families/world/score.ts). */
-    world: record(schemas_string(), unknown()).optional(),
-    /** B1/B2: the verification's parts (exposure, outcome, verdicts, why not) and B2's text parts. */
-    comet: cometRecordSchema.optional(),
-});
-const kindSummarySchema = object({
-    total: schemas_number().int(),
-    correct: schemas_number().int(),
-    accuracy: schemas_number(),
-    /** Wilson 95% interval of the accuracy. */
-    ci95: tuple([schemas_number(), schemas_number()]),
-    /**
-     * The kind's floor on this selection: what the best constant answer scores
-     * under the kind's pass rule (src/stages/score/chance.ts) — the answer, and
-     * how many of the items with an oracle it passes.
-     */
-    chance: object({
-        correct: schemas_number().int(),
-        total: schemas_number().int(),
-        accuracy: schemas_number(),
-        answer: unknown(),
-    })
-        .optional(),
-});
-const summarySchema = object({
-    total: schemas_number().int(),
-    correct: schemas_number().int(),
-    accuracy: schemas_number(),
-    ci95: tuple([schemas_number(), schemas_number()]),
-    byKind: record(schemas_string(), kindSummarySchema),
-    /** Selected instances without an oracle (harvest failed); not in `total`. */
-    unscored: schemas_number().int(),
-    errors: record(schemas_string(), schemas_number().int()),
-    tokensIn: schemas_number(),
-    tokensOut: schemas_number(),
-    retries: schemas_number(),
-    /**
-     * World-model kinds: the JetBrains study's metrics beside the pass rates —
-     * outcome precision/recall/F1 (failure positive), log10 calibration of
-     * memory and time (slope, bias, MAE), NDCG@5, Recall@5, execution rate.
-     */
-    world: record(schemas_string(), unknown()).optional(),
-    /**
-     * B1/B2: beside each pass rate, B1's exposure rate and outcome accuracy, and why replies
-     * did not pass, by class (src/families/comet/score.ts).
-     */
-    comet: record(schemas_string(), unknown()).optional(),
-});
-/** How the model was asked, and what it cost: totals over the run's answered instances. */
-const querySummarySchema = object({
-    /** Protocol (`openai-chat`, `openai-completions`, `anthropic`). */
-    api: schemas_string(),
-    samples: schemas_number().int(),
-    /** Generation settings sent with every request. */
-    settings: record(schemas_string(), unknown()),
-    answered: schemas_number().int(),
-    cacheHits: schemas_number().int(),
-    tokensIn: schemas_number(),
-    tokensOut: schemas_number(),
-    retries: schemas_number(),
-    latencyMs: schemas_number(),
-    meanLatencyMs: schemas_number(),
-    /** Replies that scored wrong because no answer could be parsed, by class. */
-    parseFailures: record(schemas_string(), schemas_number().int()),
-    /** With samples > 1: fraction of scored instances with at least one correct sample. */
-    passAtK: schemas_number().optional(),
-});
-/** What makes two runs comparable: digests of everything the scores depend on. */
-const provenanceSchema = object({
-    /** sha256 over the selected instances' ids and content hashes. */
-    instances: schemas_string(),
-    /** sha256 over the effective environments' names and digests. */
-    environments: schemas_string(),
-    /** Digest of the tracer's code (it keys every oracle). */
-    tracer: schemas_string(),
-    /** The prompt's version: runs of different versions are not compared. */
-    prompt: schemas_string(),
-    /** The scorer, `name@version`: runs of different scorers are not compared. */
-    scorer: schemas_string(),
-});
-/**
- * How a selection is split over a matrix (stages/select/shard.ts): the digest of the whole
- * selection, its ids in order, the part (1-based) of each, and each part's expected cost.
- */
-const shardPlanSchema = object({
-    count: schemas_number().int().min(1),
-    selection: schemas_string(),
-    ids: array(schemas_string()),
-    part: array(schemas_number().int().min(1)),
-    expected: array(schemas_number()),
-});
-/** The results format this tracegate reads and writes. */
-const RESULTS_SCHEMA = 'tracegate/results@2';
-/** results.json: everything needed to compare a later run against this one. */
-/** The memorisation signal over some pairs (an original and its variant, both answered). */
-const memorisationRowSchema = object({
-    pairs: schemas_number().int(),
-    clusters: schemas_number().int(),
-    /** Accuracy on the originals and on their variants, and original − variant. */
-    original: schemas_number(),
-    variant: schemas_number(),
-    difference: schemas_number(),
-    /** One-sided bounds of the difference and the p-value of "originals no better" (when testable). */
-    lower: schemas_number().optional(),
-    upper: schemas_number().optional(),
-    p: schemas_number().optional(),
-    flagged: schemas_boolean(),
-});
-const resultsSchema = object({
-    schema: literal(RESULTS_SCHEMA, {
-        error: (issue) => `this file is ${JSON.stringify(issue.input ?? null)}, written by another version of tracegate; ` +
-            `this one reads ${RESULTS_SCHEMA} (re-run it with this version)`,
-    }),
-    model: object({ endpoint: schemas_string(), name: schemas_string(), revision: schemas_string().optional() }),
-    promptVersion: schemas_string(),
-    /** Prompt version, context mode and budget. */
-    prompt: object({ version: schemas_string(), context: schemas_string(), budget: schemas_string() }).optional(),
-    query: querySummarySchema.optional(),
-    commit: schemas_string().optional(),
-    startedAt: schemas_string(),
-    finishedAt: schemas_string(),
-    harvest: object({
-        cached: schemas_number(),
-        harvested: schemas_number(),
-        failed: schemas_number(),
-        /** Of the failed, remembered from an earlier run with the same tracer and environment (not harvested again). */
-        remembered: schemas_number().optional(),
-        backend: schemas_string(),
-        /** Each effective environment: digest, source kind and where it ran. */
-        environments: array(object({ name: schemas_string(), digest: schemas_string(), source: schemas_string(), runtime: schemas_string() }))
-            .optional(),
-    }),
-    summary: summarySchema,
-    provenance: provenanceSchema,
-    instances: array(instanceRecordSchema),
-    /** Set when the run was interrupted: why, and the selected instances without a record. */
-    incomplete: object({ reason: schemas_string(), missing: array(schemas_string()) }).optional(),
-    /** Suite files that could not be used (each names the file and the rule or field). */
-    rejected: array(object({ file: schemas_string(), id: schemas_string().optional(), reason: schemas_string() }))
-        .optional(),
-    /** The gate's comparison with the baseline (also written alone as comparison.json by `compare`). */
-    comparison: comparisonSchema.optional(),
-    /**
-     * Set when a failing verdict was accepted by the override label: the check is
-     * neutral, the job passes, the comment and the history say so.
-     */
-    accepted: object({ label: schemas_string(), note: schemas_string().optional() }).optional(),
-    /**
-     * With `--variants`: the epoch (variants pair only within one), how many were
-     * harvested, how many passed the screen (and were asked), and why the rest were dropped.
-     */
-    variants: object({
-        epoch: schemas_number().int(),
-        mode: schemas_enum(['add', 'only']),
-        tried: schemas_number().int(),
-        valid: schemas_number().int(),
-        dropped: record(schemas_string(), schemas_number().int()),
-        /** The same per kind (absent in results written before 0.2). */
-        byKind: record(schemas_string(), object({
-            tried: schemas_number().int(),
-            valid: schemas_number().int(),
-            dropped: record(schemas_string(), schemas_number().int()),
-        }))
-            .optional(),
-        /** Selected instances that cannot vary, by reason (world-model kinds: measured, not traced). */
-        unvariable: record(schemas_string(), schemas_number().int()).optional(),
-    })
-        .optional(),
-    /**
-     * How the run selected its items (absent in results written before 0.2): a run with this
-     * one as its baseline selects the same unless told otherwise, so every item pairs.
-     */
-    selection: object({
-        categories: array(schemas_string()).optional(),
-        ids: array(schemas_string()).optional(),
-        sample: schemas_number().int().optional(),
-        seed: schemas_number().int(),
-        variants: object({
-            mode: schemas_enum(['add', 'only']),
-            count: schemas_number().int().optional(),
-            epoch: schemas_number().int(),
-        })
-            .optional(),
-    })
-        .optional(),
-    /**
-     * With variants beside their originals: original − variant accuracy over the pairs this run
-     * answered both of, with the gate's one-sided bounds at `level`; `flagged` when the originals
-     * are significantly better (possible contamination). Per kind too (bounds only where testable).
-     */
-    memorisation: memorisationRowSchema
-        .extend({
-        level: schemas_number(),
-        byKind: record(schemas_string(), memorisationRowSchema),
-    })
-        .optional(),
-    /**
-     * A shard's results (`shard: i/n`): which part of which plan, and the items it attempted (the
-     * part's and their variants) with their content hashes, so the merge can check the parts
-     * belong together and rebuild the whole run's provenance. No verdict: the merge gives it.
-     */
-    shard: shardPlanSchema
-        .extend({
-        index: schemas_number().int().min(1),
-        attempted: array(tuple([schemas_string(), schemas_string()])),
-    })
-        .optional(),
-    /** The results of `merge`: how many shards were planned, and which were missing (1-based). */
-    merged: object({ count: schemas_number().int(), missing: array(schemas_number().int()) }).optional(),
-    /** With `--price`: the run's token cost in USD at that price (per million tokens). */
-    cost: object({
-        usd: schemas_number(),
-        price: object({ input: schemas_number(), output: schemas_number() }),
-    })
-        .optional(),
-});
 
 ;// CONCATENATED MODULE: ./src/adapters/stores/results-dir.ts
 
@@ -83075,7 +85807,7 @@ function isInfrastructure(r) {
 function pairable(r) {
     return r.scored && !!r.oracleDigest && !isInfrastructure(r);
 }
-function clusterOf(r, by) {
+function pairing_clusterOf(r, by) {
     if (by === 'none' || !r.cluster)
         return `item:${r.id}`;
     return by === 'test' ? `test:${r.cluster.test}` : `package:${r.cluster.package}`;
@@ -83138,7 +85870,7 @@ function pairRuns(candidate, baseline, clusterBy) {
             pairs.push({
                 id,
                 kind: c.kind,
-                cluster: clusterOf(c.cluster ? c : b, clusterBy),
+                cluster: pairing_clusterOf(c.cluster ? c : b, clusterBy),
                 baseline: successRate(b),
                 candidate: successRate(c),
             });
@@ -83383,1612 +86115,6 @@ unavailable) {
     return { ...comparison, summary: describeVerdict(comparison) };
 }
 
-;// CONCATENATED MODULE: ./src/stages/score/python/numbers.ts
-/** Python's numbers: int() and float() of a str, float() of an int, math.isclose, str.strip. */
-/** Digits as a Python literal spells them (ASCII only, unlike int() of a str), single underscores between them allowed. */
-const DIGITS = String.raw `\d(?:_?\d)*`;
-/**
- * The zero of every run of ten decimal digits (Unicode category Nd), which
- * int() and float() read as 0-9. Python's Unicode (14.0.0 in 3.11), not this
- * engine's, so a digit added to Unicode since is refused as Python refuses it.
- * Printed by `python3 scripts/python-number-table.py --digit-zeros`.
- */
-const DIGIT_ZEROS = [
-    0x30, 0x660, 0x6f0, 0x7c0, 0x966, 0x9e6, 0xa66, 0xae6, 0xb66, 0xbe6, 0xc66, 0xce6, 0xd66, 0xde6,
-    0xe50, 0xed0, 0xf20, 0x1040, 0x1090, 0x17e0, 0x1810, 0x1946, 0x19d0, 0x1a80, 0x1a90, 0x1b50,
-    0x1bb0, 0x1c40, 0x1c50, 0xa620, 0xa8d0, 0xa900, 0xa9d0, 0xa9f0, 0xaa50, 0xabf0, 0xff10, 0x104a0,
-    0x10d30, 0x11066, 0x110f0, 0x11136, 0x111d0, 0x112f0, 0x11450, 0x114d0, 0x11650, 0x116c0, 0x11730,
-    0x118e0, 0x11950, 0x11c50, 0x11d50, 0x11da0, 0x16a60, 0x16ac0, 0x16b50, 0x1d7ce, 0x1d7d8, 0x1d7e2,
-    0x1d7ec, 0x1d7f6, 0x1e140, 0x1e2f0, 0x1e950, 0x1fbf0,
-];
-const DIGIT_VALUES = new Map(DIGIT_ZEROS.flatMap((zero) => Array.from({ length: 10 }, (_, d) => [zero + d, d])));
-/** What str.isspace() calls whitespace: what str.strip() removes. */
-// eslint-disable-next-line no-control-regex -- Python's whitespace includes the separators \x1c-\x1f
-const PY_SPACE = /[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
-/**
- * What int() and float() strip: they turn non-ASCII whitespace into a space,
- * then strip C's ASCII whitespace, which leaves out the separators \x1c-\x1f.
- */
-const C_SPACE = /[\t-\r ]/;
-/** CPython's default sys.get_int_max_str_digits(): int() of a longer digit string raises ValueError. */
-const INT_MAX_STR_DIGITS = 4300;
-const INT_TEXT = /^[+-]?[0-9]+$/;
-// No nested or adjacent unbounded repeats, so a long string that fails late fails in linear time.
-const FLOAT_TEXT = /^[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[+-]?[0-9]+)?|inf|infinity|nan)$/i;
-/** An int (bigint, or a number that is integral), as Python would hold it after `json.loads` of an integer. */
-function integral(v) {
-    if (typeof v === 'bigint')
-        return v;
-    return Number.isInteger(v) ? BigInt(v) : undefined;
-}
-/** An int from its digits: a number when it is exactly representable, else a bigint. */
-function intOf(digits) {
-    const big = BigInt(digits);
-    const n = Number(big);
-    return Number.isSafeInteger(n) ? n : big;
-}
-/** Python's float(x) of a number; undefined where Python raises OverflowError. */
-function toFloat(v) {
-    const f = Number(v);
-    return typeof v === 'bigint' && !Number.isFinite(f) ? undefined : f;
-}
-/** math.isclose(a, b, rel_tol=rel, abs_tol=abs) on two floats. */
-function isClose(a, b, rel, abs) {
-    if (a === b)
-        return true;
-    if (!Number.isFinite(a) || !Number.isFinite(b))
-        return false;
-    const diff = Math.abs(b - a);
-    return diff <= Math.abs(rel * b) || diff <= Math.abs(rel * a) || diff <= abs;
-}
-/** Python's int(s) of a str, base 10; undefined where Python raises ValueError (the digit limit included). */
-function pyInt(s) {
-    const text = numberText(s);
-    if (text === undefined || !INT_TEXT.test(text))
-        return undefined;
-    const digits = text.replace(/^[+-]/, '');
-    if (digits.length > INT_MAX_STR_DIGITS)
-        return undefined;
-    return intOf(text.startsWith('-') ? `-${digits}` : digits);
-}
-/** Python's float(s) of a str; undefined where Python raises ValueError. */
-function pyFloat(s) {
-    const text = numberText(s);
-    if (text === undefined || !FLOAT_TEXT.test(text))
-        return undefined;
-    const word = text.replace(/^[+-]/, '').toLowerCase();
-    if (word === 'nan')
-        return NaN;
-    if (word.startsWith('inf'))
-        return text.startsWith('-') ? -Infinity : Infinity;
-    return Number(text);
-}
-/** Whether Python's `re.fullmatch(r"[+-]?\d+", s)` matches: its \d is any decimal digit, not only 0-9. */
-function isSignedDigits(s) {
-    const digits = s.replace(/^[+-]/, '');
-    return digits !== '' && [...digits].every((ch) => DIGIT_VALUES.has(ch.codePointAt(0)));
-}
-/** Python's str.strip() with no argument. */
-function pyStrip(s) {
-    return strip(s, PY_SPACE);
-}
-/**
- * The text int() and float() parse, as CPython makes it: decimal digits of
- * any script as ASCII digits, whitespace stripped, underscores checked and
- * dropped; undefined where any other character makes Python raise ValueError.
- */
-function numberText(s) {
-    let ascii = '';
-    for (const ch of s) {
-        const code = ch.codePointAt(0);
-        if (code < 0x80)
-            ascii += ch;
-        else if (DIGIT_VALUES.has(code))
-            ascii += DIGIT_VALUES.get(code);
-        else if (PY_SPACE.test(ch))
-            ascii += ' ';
-        else
-            return undefined;
-    }
-    const text = strip(ascii, C_SPACE);
-    // An underscore only between two digits, in any part of the number.
-    if (/(?:^|[^0-9])_|_(?![0-9])/.test(text))
-        return undefined;
-    return text.replace(/_/g, '');
-}
-/** A loop, not a regex: a regex anchored at the end goes quadratic on a long run of spaces. */
-function strip(s, space) {
-    let start = 0;
-    let end = s.length;
-    while (start < end && space.test(s[start]))
-        start++;
-    while (end > start && space.test(s[end - 1]))
-        end--;
-    return s.slice(start, end);
-}
-
-;// CONCATENATED MODULE: ./src/stages/score/python/values.ts
-/**
- * Python's view of answer values, for scoring as SWE-Flux's Python scorer
- * does: `json.loads` (integers of any size, NaN and Infinity),
- * `ast.literal_eval` (quotes of both kinds, tuples, sets, True/False/None),
- * `float()` and `int()` of a string, `math.isclose` and `==`.
- *
- * Values: null, boolean, number (a float, or an int that fits one exactly),
- * bigint (an int that does not), string, arrays (lists), PyTuple, PySet,
- * PyOpaque (bytes, complex, Ellipsis: equal only to themselves) and
- * dictionaries as plain objects with own keys; a key that is not a string
- * becomes `\u0000py:<repr>`, which no JSON key can equal.
- */
-class PyTuple {
-    items;
-    constructor(items) {
-        this.items = items;
-    }
-}
-class PySet {
-    items;
-    constructor(items) {
-        this.items = items;
-    }
-}
-class PyOpaque {
-    repr;
-    constructor(repr) {
-        this.repr = repr;
-    }
-}
-function isDict(v) {
-    return (typeof v === 'object' &&
-        v !== null &&
-        !Array.isArray(v) &&
-        !(v instanceof PyTuple) &&
-        !(v instanceof PySet) &&
-        !(v instanceof PyOpaque));
-}
-function hasKey(dict, key) {
-    return Object.prototype.hasOwnProperty.call(dict, key);
-}
-/** Sets a dict entry as an own property. */
-function setKey(dict, key, value) {
-    // defineProperty: a key named __proto__ is a key like any other.
-    Object.defineProperty(dict, key, { value, enumerable: true, writable: true, configurable: true });
-}
-/** Python's `isinstance(x, (int, float)) and not isinstance(x, bool)`. */
-function isPyNumber(v) {
-    return typeof v === 'number' || typeof v === 'bigint';
-}
-
-;// CONCATENATED MODULE: ./src/stages/score/python/equality.ts
-/** Python's `==` and hashability for the values of values.ts. */
-
-
-function numericPair(a, b) {
-    const num = (v) => typeof v === 'boolean' ? (v ? 1 : 0) : isPyNumber(v) ? v : undefined;
-    const [x, y] = [num(a), num(b)];
-    return x === undefined || y === undefined ? undefined : [x, y];
-}
-/** Python's `a == b` for these values (True == 1 == 1.0; ints and floats compared exactly). */
-function pyEquals(a, b) {
-    const numbers = numericPair(a, b);
-    if (numbers) {
-        const [x, y] = numbers;
-        if (typeof x === 'number' && typeof y === 'number')
-            return x === y;
-        const [ix, iy] = [integral(x), integral(y)];
-        return ix !== undefined && iy !== undefined && ix === iy;
-    }
-    if (a === null || b === null)
-        return a === b;
-    if (typeof a === 'string' || typeof b === 'string')
-        return a === b;
-    if (Array.isArray(a) || Array.isArray(b)) {
-        return Array.isArray(a) && Array.isArray(b) && sameItems(a, b);
-    }
-    if (a instanceof PyTuple || b instanceof PyTuple) {
-        return a instanceof PyTuple && b instanceof PyTuple && sameItems(a.items, b.items);
-    }
-    if (a instanceof PySet || b instanceof PySet) {
-        return a instanceof PySet && b instanceof PySet && sameMembers(a.items, b.items);
-    }
-    if (a instanceof PyOpaque || b instanceof PyOpaque) {
-        return a instanceof PyOpaque && b instanceof PyOpaque && a.repr === b.repr;
-    }
-    if (isDict(a) && isDict(b)) {
-        const keys = Object.keys(a);
-        return (keys.length === Object.keys(b).length &&
-            keys.every((k) => hasKey(b, k) && pyEquals(a[k], b[k])));
-    }
-    return false;
-}
-function sameItems(a, b) {
-    return a.length === b.length && a.every((x, i) => pyEquals(x, b[i]));
-}
-function sameMembers(a, b) {
-    return a.length === b.length && a.every((x) => b.some((y) => pyEquals(x, y)));
-}
-/** Whether Python could hash the value (a set member, a dict key): no lists, sets or dicts inside. */
-function hashable(v) {
-    if (Array.isArray(v) || v instanceof PySet || isDict(v))
-        return false;
-    if (v instanceof PyTuple)
-        return v.items.every(hashable);
-    return true;
-}
-
-;// CONCATENATED MODULE: ./src/stages/score/python/cursor.ts
-/** The position in a text that the json and literal readers share, and how they refuse. */
-/** Thrown where Python would raise; the public readers turn it into undefined. */
-class Refused extends Error {
-}
-/** How deeply containers may nest before a reader refuses (Python's own limit is recursion). */
-const MAX_DEPTH = 64;
-class Cursor {
-    text;
-    mode;
-    i = 0;
-    constructor(text, mode) {
-        this.text = text;
-        this.mode = mode;
-    }
-    fail() {
-        throw new Refused();
-    }
-    /** Skips whitespace; in python mode also line continuations and comments. */
-    ws() {
-        const t = this.text;
-        for (;;) {
-            while (this.i < t.length && /[ \t\n\r\f\v]/.test(t[this.i]))
-                this.i++;
-            if (this.mode === 'python' && t[this.i] === '\\' && t[this.i + 1] === '\n')
-                this.i += 2;
-            else if (this.mode === 'python' && t[this.i] === '#') {
-                while (this.i < t.length && t[this.i] !== '\n')
-                    this.i++;
-            }
-            else
-                return;
-        }
-    }
-    end() {
-        this.ws();
-        if (this.i !== this.text.length)
-            this.fail();
-    }
-    eat(s) {
-        this.ws();
-        if (this.text.startsWith(s, this.i)) {
-            this.i += s.length;
-            return true;
-        }
-        return false;
-    }
-    /** Consumes the first of `words` at the cursor (one not followed by a word character when `whole`). */
-    word(words, whole) {
-        const t = this.text;
-        for (const [word, value] of words) {
-            if (t.startsWith(word, this.i) && !(whole && /\w/.test(t[this.i + word.length] ?? ''))) {
-                this.i += word.length;
-                return { value };
-            }
-        }
-        return undefined;
-    }
-}
-/** The read value, or undefined where the reader refused (or a number was out of range). */
-function readOrUndefined(read) {
-    try {
-        return read();
-    }
-    catch (error) {
-        if (error instanceof Refused || error instanceof RangeError)
-            return undefined;
-        throw error;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/stages/score/python/json-reader.ts
-/** Python's json.loads: integers of any size, NaN and ±Infinity, strict strings. */
-
-
-
-/** Python's json.loads(text): undefined where it raises. */
-function jsonLoads(text) {
-    return readOrUndefined(() => {
-        const reader = new JsonReader(text);
-        const value = reader.value(0);
-        reader.end();
-        return value;
-    });
-}
-const JSON_ESCAPES = {
-    '"': '"',
-    '\\': '\\',
-    '/': '/',
-    b: '\b',
-    f: '\f',
-    n: '\n',
-    r: '\r',
-    t: '\t',
-};
-const JSON_WORDS = [
-    ['true', true],
-    ['false', false],
-    ['null', null],
-    ['NaN', NaN],
-    ['Infinity', Infinity],
-    ['-Infinity', -Infinity],
-];
-class JsonReader extends Cursor {
-    constructor(text) {
-        super(text, 'json');
-    }
-    /** One value. */
-    value(depth) {
-        if (depth > MAX_DEPTH)
-            this.fail();
-        this.ws();
-        const c = this.text[this.i];
-        if (c === '{')
-            return this.object(depth);
-        if (c === '[')
-            return this.array(depth);
-        if (c === '"')
-            return this.string();
-        const word = this.word(JSON_WORDS, false);
-        if (word)
-            return word.value;
-        return this.number();
-    }
-    object(depth) {
-        this.i++;
-        const dict = {};
-        if (this.eat('}'))
-            return dict;
-        do {
-            this.ws();
-            if (this.text[this.i] !== '"')
-                this.fail();
-            const key = this.string();
-            if (!this.eat(':'))
-                this.fail();
-            setKey(dict, key, this.value(depth + 1));
-        } while (this.eat(','));
-        if (!this.eat('}'))
-            this.fail();
-        return dict;
-    }
-    array(depth) {
-        this.i++;
-        const list = [];
-        if (this.eat(']'))
-            return list;
-        do
-            list.push(this.value(depth + 1));
-        while (this.eat(','));
-        if (!this.eat(']'))
-            this.fail();
-        return list;
-    }
-    number() {
-        const m = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
-        m.lastIndex = this.i;
-        const found = m.exec(this.text);
-        if (!found)
-            this.fail();
-        this.i += found[0].length;
-        return found[1] === undefined && found[2] === undefined ? intOf(found[0]) : Number(found[0]);
-    }
-    string() {
-        const t = this.text;
-        this.i++;
-        let out = '';
-        for (;;) {
-            const c = t[this.i++];
-            if (c === undefined)
-                this.fail();
-            if (c === '"')
-                return out;
-            if (c < ' ')
-                this.fail(); // json.loads is strict about control characters
-            out += c === '\\' ? this.escape() : c;
-        }
-    }
-    /** The character a backslash escape stands for (the backslash already read). */
-    escape() {
-        const t = this.text;
-        const e = t[this.i++];
-        if (e === undefined)
-            this.fail();
-        if (e === 'u') {
-            const hex = t.slice(this.i, this.i + 4);
-            if (!/^[0-9a-fA-F]{4}$/.test(hex))
-                this.fail();
-            this.i += 4;
-            return String.fromCharCode(parseInt(hex, 16));
-        }
-        if (e in JSON_ESCAPES)
-            return JSON_ESCAPES[e];
-        this.fail();
-    }
-}
-
-;// CONCATENATED MODULE: ./src/stages/score/python/literal-tokens.ts
-
-
-const PY_ESCAPES = {
-    '\\': '\\',
-    "'": "'",
-    '"': '"',
-    a: '\x07',
-    b: '\b',
-    f: '\f',
-    n: '\n',
-    r: '\r',
-    t: '\t',
-    v: '\v',
-};
-const RADIX_INTS = [
-    /0[xX](?:_?[0-9a-fA-F])+(?![\w.])/y,
-    /0[oO](?:_?[0-7])+(?![\w.])/y,
-    /0[bB](?:_?[01])+(?![\w.])/y,
-];
-const DECIMAL = new RegExp(String.raw `(?:${DIGITS}(?:\.(?:${DIGITS})?)?|\.${DIGITS})(?:[eE][+-]?${DIGITS})?([jJ])?`, 'y');
-const STRING_START = /([rRuUbBfF]{0,2})('''|"""|'|")/y;
-/** A number literal without its sign: an int, a float, or an imaginary (opaque). */
-function readNumber(cursor) {
-    cursor.ws();
-    const t = cursor.text;
-    for (const re of RADIX_INTS) {
-        re.lastIndex = cursor.i;
-        const m = re.exec(t);
-        if (m) {
-            cursor.i += m[0].length;
-            return intOf(String(BigInt(m[0].replace(/_/g, ''))));
-        }
-    }
-    DECIMAL.lastIndex = cursor.i;
-    const m = DECIMAL.exec(t);
-    if (!m || /\w/.test(t[cursor.i + m[0].length] ?? ''))
-        cursor.fail();
-    cursor.i += m[0].length;
-    const text = m[0].replace(/_/g, '');
-    if (m[1])
-        return new PyOpaque(text.toLowerCase());
-    if (/^\d+$/.test(text)) {
-        if (/^0\d/.test(text) && !/^0+$/.test(text))
-            cursor.fail(); // 007 is a SyntaxError
-        return intOf(text);
-    }
-    return Number(text);
-}
-/** Adjacent string literals, concatenated; bytes and f-strings refused or opaque; undefined if none here. */
-function readStrings(cursor) {
-    let out;
-    let bytes;
-    for (;;) {
-        cursor.ws();
-        STRING_START.lastIndex = cursor.i;
-        const found = STRING_START.exec(cursor.text);
-        if (!found)
-            break;
-        const prefix = found[1].toLowerCase();
-        if (!/^(|r|u|b|br|rb|f|fr|rf)$/.test(prefix))
-            cursor.fail();
-        if (prefix.includes('f'))
-            cursor.fail(); // an f-string is not a literal
-        cursor.i += found[0].length;
-        const body = stringBody(cursor, found[2], prefix.includes('r'));
-        if (prefix.includes('b')) {
-            if (out !== undefined)
-                cursor.fail(); // bytes and str do not concatenate
-            bytes = (bytes ?? '') + body;
-        }
-        else {
-            if (bytes !== undefined)
-                cursor.fail();
-            out = (out ?? '') + body;
-        }
-    }
-    if (bytes !== undefined)
-        return new PyOpaque(`b${JSON.stringify(bytes)}`);
-    return out;
-}
-/** One literal's characters up to its closing `quote` (the opening one already read). */
-function stringBody(cursor, quote, raw) {
-    const t = cursor.text;
-    let out = '';
-    for (;;) {
-        if (cursor.i >= t.length)
-            cursor.fail();
-        if (t.startsWith(quote, cursor.i)) {
-            cursor.i += quote.length;
-            return out;
-        }
-        const c = t[cursor.i++];
-        if (c === '\n' && quote.length === 1)
-            cursor.fail();
-        if (c !== '\\') {
-            out += c;
-            continue;
-        }
-        const e = t[cursor.i++];
-        if (e === undefined)
-            cursor.fail();
-        out += raw ? '\\' + e : literal_tokens_escape(cursor, e);
-    }
-}
-/** What the escape `\e` stands for (the backslash and `e` already read). */
-function literal_tokens_escape(cursor, e) {
-    const t = cursor.text;
-    if (e === '\n')
-        return '';
-    if (e in PY_ESCAPES)
-        return PY_ESCAPES[e];
-    if (e === 'x' || e === 'u' || e === 'U') {
-        const width = e === 'x' ? 2 : e === 'u' ? 4 : 8;
-        const hex = t.slice(cursor.i, cursor.i + width);
-        if (!new RegExp(`^[0-9a-fA-F]{${width}}$`).test(hex))
-            cursor.fail();
-        const code = parseInt(hex, 16);
-        if (code > 0x10ffff)
-            cursor.fail();
-        cursor.i += width;
-        return String.fromCodePoint(code);
-    }
-    if (/[0-7]/.test(e)) {
-        const m = /[0-7]{0,2}/y;
-        m.lastIndex = cursor.i;
-        const more = m.exec(t)[0];
-        cursor.i += more.length;
-        return String.fromCodePoint(parseInt(e + more, 8));
-    }
-    if (e === 'N')
-        cursor.fail(); // \N{name}: not supported here
-    return '\\' + e; // an unknown escape stays as written (Python warns)
-}
-
-;// CONCATENATED MODULE: ./src/stages/score/python/literal-reader.ts
-/**
- * Python's ast.literal_eval: quotes of both kinds, tuples (bare at the top
- * level too), lists, sets, dicts with any hashable keys, True/False/None,
- * signed numbers; bytes, complex and Ellipsis as opaque values.
- */
-
-
-
-
-
-/** Python's ast.literal_eval(text) (leading spaces and tabs stripped as it does): undefined where it raises. */
-function literalEval(text) {
-    return readOrUndefined(() => {
-        const reader = new LiteralReader(text.replace(/^[ \t]+/, ''));
-        const value = reader.expression();
-        reader.end();
-        return value;
-    });
-}
-const PY_WORDS = [
-    ['True', true],
-    ['False', false],
-    ['None', null],
-];
-class LiteralReader extends Cursor {
-    constructor(text) {
-        super(text, 'python');
-    }
-    /** A top-level expression (`1, 2` is a tuple). */
-    expression() {
-        const first = this.value(0);
-        if (!this.eat(','))
-            return first;
-        const items = [first];
-        this.ws();
-        while (this.i < this.text.length) {
-            items.push(this.value(0));
-            if (!this.eat(','))
-                break;
-            this.ws();
-        }
-        return new PyTuple(items);
-    }
-    value(depth) {
-        if (depth > MAX_DEPTH)
-            this.fail();
-        this.ws();
-        const c = this.text[this.i];
-        if (c === '[') {
-            this.i++;
-            return this.items(']', depth).items;
-        }
-        if (c === '(')
-            return this.parenthesised(depth);
-        if (c === '{')
-            return this.braced(depth);
-        if (c === '+' || c === '-')
-            return this.signed(c);
-        if (c === "'" || c === '"' || /[rRuUbBfF]/.test(c ?? '')) {
-            const s = readStrings(this);
-            if (s !== undefined)
-                return s;
-        }
-        const word = this.word(PY_WORDS, true);
-        if (word)
-            return word.value;
-        if (this.eat('...'))
-            return new PyOpaque('Ellipsis');
-        if (this.eat('set()'))
-            return new PySet([]);
-        return this.numberOrComplex();
-    }
-    /** `a, b, c` up to `close` (trailing comma allowed); whether a comma was seen. */
-    items(close, depth) {
-        const items = [];
-        let comma = false;
-        while (!this.eat(close)) {
-            items.push(this.value(depth + 1));
-            if (this.eat(','))
-                comma = true;
-            else if (!this.eat(close))
-                this.fail();
-            else
-                break;
-        }
-        return { items, comma };
-    }
-    /** `(x)` is x; `()`, `(x,)` and `(x, y)` are tuples. */
-    parenthesised(depth) {
-        this.i++;
-        const { items, comma } = this.items(')', depth);
-        if (items.length === 1 && !comma)
-            return items[0];
-        return new PyTuple(items);
-    }
-    /** `{}` and `{k: v, …}` are dicts, `{a, …}` a set. */
-    braced(depth) {
-        this.i++;
-        if (this.eat('}'))
-            return {};
-        const first = this.value(depth + 1);
-        return this.eat(':') ? this.dictFrom(first, depth) : this.setFrom(first, depth);
-    }
-    /** The rest of a dict whose first key (and its colon) was read. */
-    dictFrom(first, depth) {
-        const dict = {};
-        let key = first;
-        for (;;) {
-            setKey(dict, dictKey(key), this.value(depth + 1));
-            if (this.eat('}'))
-                return dict;
-            if (!this.eat(','))
-                this.fail();
-            if (this.eat('}'))
-                return dict;
-            key = this.value(depth + 1);
-            if (!this.eat(':'))
-                this.fail();
-        }
-    }
-    /** The rest of a set whose first member was read. */
-    setFrom(first, depth) {
-        const items = [first];
-        while (this.eat(',')) {
-            if (this.eat('}'))
-                return literal_reader_set(items);
-            items.push(this.value(depth + 1));
-        }
-        if (!this.eat('}'))
-            this.fail();
-        return literal_reader_set(items);
-    }
-    /** A unary `+` or `-` before a number. */
-    signed(sign) {
-        this.i++;
-        const operand = readNumber(this);
-        if (operand instanceof PyOpaque)
-            return new PyOpaque(sign + operand.repr);
-        if (typeof operand === 'bigint')
-            return sign === '-' ? intOf(String(-operand)) : operand;
-        return sign === '-' ? -operand : operand;
-    }
-    /** A number, or a complex literal written as a sum: 1+2j. */
-    numberOrComplex() {
-        const t = this.text;
-        const n = readNumber(this);
-        this.ws();
-        if ((t[this.i] === '+' || t[this.i] === '-') && !(n instanceof PyOpaque)) {
-            const save = this.i;
-            this.i++;
-            try {
-                const imaginary = readNumber(this);
-                if (imaginary instanceof PyOpaque)
-                    return new PyOpaque(`(${String(n)}${t[save]}${imaginary.repr})`);
-            }
-            catch (error) {
-                if (!(error instanceof Refused))
-                    throw error;
-            }
-            this.i = save;
-        }
-        return n;
-    }
-}
-/** A set of the distinct members; refused when one is unhashable. */
-function literal_reader_set(items) {
-    const unique = [];
-    for (const item of items) {
-        if (!hashable(item))
-            throw new Refused();
-        if (!unique.some((u) => pyEquals(u, item)))
-            unique.push(item);
-    }
-    return new PySet(unique);
-}
-/** A dict key as an own-property name: strings as they are, other hashables tagged. */
-function dictKey(key) {
-    if (typeof key === 'string')
-        return key;
-    if (!hashable(key))
-        throw new Refused();
-    return `\u0000py:${pyRepr(key)}`;
-}
-function pyRepr(v) {
-    if (v === null)
-        return 'None';
-    if (v === true)
-        return 'True';
-    if (v === false)
-        return 'False';
-    if (typeof v === 'number' || typeof v === 'bigint')
-        return String(v);
-    if (typeof v === 'string')
-        return JSON.stringify(v);
-    if (v instanceof PyOpaque)
-        return v.repr;
-    if (v instanceof PyTuple)
-        return `(${v.items.map(pyRepr).join(', ')})`;
-    return '?';
-}
-
-;// CONCATENATED MODULE: ./src/stages/score/swe-flux.ts
-/**
- * `scoring: swe-flux`: SWE-Flux's `score_answer`, rule for rule, leniencies
- * included, so tracegate's numbers compare with its paper's. Values are
- * Python's (score/python/): json.loads, ast.literal_eval, float(), ==.
- * Where SWE-Flux's scorer raises (float() of an int beyond a float's range),
- * the answer counts as incorrect. docs/scoring.md lists every rule.
- */
-
-
-
-
-
-const SWE_FLUX_TOLERANCE = 1e-6;
-/** Keys whose lists are sets in SWE-Flux's scorer (matched greedily, as a multiset). */
-const SWE_FLUX_SET_KEYS = new Set([
-    'observed_def_use_pairs',
-    'covered_def_use_pairs',
-    'covered_du_pairs',
-    'uncovered_du_pairs_list',
-    'covered_lines',
-    'covered_functions',
-    'union_lines_sorted',
-    'intersection_lines_sorted',
-    'lines_covered_by_only_one_test',
-    'exception_types',
-    'unique_values',
-    'subtype_value_set',
-    'guess_value_set',
-    'safe_tests',
-    'crashing_tests',
-]);
-/** Keys whose strings name code: paths, functions, classes. */
-const IDENTIFIER_KEYS = new Set([
-    'file',
-    'func',
-    'cls',
-    'class',
-    'concrete_class',
-    'dispatched_file',
-    'dispatched_function',
-    'dispatched_class',
-]);
-/** `{"oracle_answer": X}` or `{"answer": X}` → X, once (SWE-Flux's pick_answer_payload). */
-function pickAnswerPayload(value) {
-    if (isDict(value)) {
-        if (hasKey(value, 'oracle_answer'))
-            return value.oracle_answer;
-        if (hasKey(value, 'answer'))
-            return value.answer;
-    }
-    return value;
-}
-function scoreSweFlux(oracleAnswer, prediction) {
-    return sweFluxCompare(oracleAnswer, pickAnswerPayload(prediction), 'root', SWE_FLUX_TOLERANCE);
-}
-/** SWE-Flux's compare_values. */
-function sweFluxCompare(expected, pred, key, tol) {
-    expected = specialValue(expected);
-    pred = specialValue(pred);
-    if (isPyNumber(expected) && isPyNumber(pred))
-        return closeNumbers(expected, pred, tol);
-    if (typeof expected === 'string' && typeof pred === 'string')
-        return compareStrings(expected, pred, key);
-    if (Array.isArray(expected)) {
-        const list = typeof pred === 'string' ? (parseContainer(pred) ?? pred) : pred;
-        if (!Array.isArray(list) || list.length !== expected.length)
-            return false;
-        if (SWE_FLUX_SET_KEYS.has(key))
-            return greedyMultiset(expected, list, key, tol);
-        return expected.every((e, i) => sweFluxCompare(e, list[i], key, tol));
-    }
-    if (isDict(expected)) {
-        const dict = typeof pred === 'string' ? (parseContainer(pred) ?? pred) : pred;
-        if (!isDict(dict))
-            return false;
-        const keys = Object.keys(expected);
-        if (keys.some((k) => !hasKey(dict, k)))
-            return false;
-        return keys.every((k) => sweFluxCompare(expected[k], dict[k], k, tol));
-    }
-    if (typeof pred === 'string' && typeof expected !== 'string') {
-        const coerced = coerceScalarString(pred);
-        if (coerced.ok) {
-            const cv = coerced.value;
-            if (typeof expected === 'boolean') {
-                if (typeof cv === 'boolean' && cv === expected)
-                    return true;
-            }
-            else if (expected === null) {
-                if (cv === null)
-                    return true;
-            }
-            else if (isPyNumber(expected) && isPyNumber(cv)) {
-                if (closeNumbers(expected, cv, tol))
-                    return true;
-            }
-        }
-    }
-    return pyEquals(expected, pred);
-}
-function closeNumbers(a, b, tol) {
-    const [x, y] = [toFloat(a), toFloat(b)];
-    return x !== undefined && y !== undefined && isClose(x, y, tol, tol);
-}
-function greedyMultiset(expected, pred, key, tol) {
-    const used = new Array(pred.length).fill(false);
-    return expected.every((e) => {
-        const j = pred.findIndex((p, k) => !used[k] && sweFluxCompare(e, p, key, tol));
-        if (j < 0)
-            return false;
-        used[j] = true;
-        return true;
-    });
-}
-/** `mappingproxy({...})` → the dict it shows (SWE-Flux's normalize_special_value). */
-function specialValue(value) {
-    if (typeof value !== 'string')
-        return value;
-    const m = /^mappingproxy\(([\s\S]*)\)$/.exec(pyStrip(value));
-    if (!m)
-        return value;
-    const parsed = literalEval(pyStrip(m[1]));
-    return parsed !== undefined && isDict(parsed) ? parsed : value;
-}
-/** A list or dict the model sent as its text: json.loads, else ast.literal_eval; only lists and dicts count. */
-function parseContainer(s) {
-    const t = pyStrip(s);
-    if (!t || !'[{'.includes(t[0]))
-        return undefined;
-    for (const parse of [jsonLoads, literalEval]) {
-        const v = parse(t);
-        if (v !== undefined && (Array.isArray(v) || isDict(v)))
-            return v;
-    }
-    return undefined;
-}
-/** '282', 'true', 'null', '8.0' → the scalar (SWE-Flux's _coerce_scalar_string). */
-function coerceScalarString(s) {
-    const t = pyStrip(s);
-    const low = t.toLowerCase();
-    if (low === 'true')
-        return { ok: true, value: true };
-    if (low === 'false')
-        return { ok: true, value: false };
-    if (low === 'null' || low === 'none')
-        return { ok: true, value: null };
-    if (isSignedDigits(t)) {
-        // SWE-Flux tries int() alone here: a digit string int() refuses (beyond its digit limit) is not retried as a float.
-        const n = pyInt(t);
-        return n === undefined ? { ok: false } : { ok: true, value: n };
-    }
-    const f = pyFloat(t);
-    return f === undefined ? { ok: false } : { ok: true, value: f };
-}
-// -- strings -----------------------------------------------------------------
-function normalizePath(s) {
-    let out = pyStrip(s).replace(/\\/g, '/');
-    while (out.includes('//'))
-        out = out.replace(/\/\//g, '/');
-    if (out.startsWith('./'))
-        out = out.slice(2);
-    if (out.endsWith('/') && out.length > 1)
-        out = out.slice(0, -1);
-    return out;
-}
-function dottedToPath(s) {
-    if (s.includes('/') || s.includes('\\'))
-        return normalizePath(s);
-    if (s.includes('.'))
-        return normalizePath(s.replace(/\./g, '/'));
-    return s;
-}
-function identifierVariants(s, key) {
-    const raw = pyStrip(s);
-    const variants = new Set([raw, normalizePath(raw), dottedToPath(raw)]);
-    if (key.toLowerCase().includes('file')) {
-        for (const v of [...variants])
-            variants.add(v.endsWith('.py') ? v.slice(0, -3) : `${v}.py`);
-    }
-    return variants;
-}
-function isAltString(s) {
-    if (!s.includes('|||'))
-        return false;
-    const parts = s.split('|||').map(pyStrip);
-    return parts.length >= 2 && parts.every((p) => p !== '');
-}
-function enumCanonical(s) {
-    let token = pyStrip(s);
-    if (token.startsWith('<') && token.endsWith('>') && token.length > 2)
-        token = pyStrip(token.slice(1, -1));
-    if (token.includes('.'))
-        token = token.split('.').pop();
-    return token.toUpperCase();
-}
-function stripClassRepr(s) {
-    const m = /^<class\s+'([^']+)'>$/.exec(pyStrip(s));
-    return m ? m[1] : pyStrip(s);
-}
-function stripCondition(s) {
-    let t = pyStrip(s).replace(/^(if|elif|while|for|assert)\b\s*/, '');
-    if (t.endsWith(':'))
-        t = t.slice(0, -1);
-    return pyStrip(t);
-}
-function componentSuffixMatch(a, b) {
-    const split = (s) => pyStrip(s).split(/[./]/).filter(Boolean);
-    const [x, y] = [split(a), split(b)];
-    if (!x.length || !y.length)
-        return false;
-    const [short, long] = x.length <= y.length ? [x, y] : [y, x];
-    return short.every((part, i) => part === long[long.length - short.length + i]);
-}
-function compareStringSingle(expected, pred, key) {
-    if (expected === pred)
-        return true;
-    const k = key.toLowerCase();
-    if (k === 'condition' && stripCondition(expected) === stripCondition(pred))
-        return true;
-    if (IDENTIFIER_KEYS.has(k)) {
-        const [e, p] = [stripClassRepr(expected), stripClassRepr(pred)];
-        if (e === p || componentSuffixMatch(e, p))
-            return true;
-    }
-    const left = identifierVariants(expected, key);
-    const right = identifierVariants(pred, key);
-    if ([...left].some((v) => right.has(v)))
-        return true;
-    if (k === 'type' || k === 'status')
-        return enumCanonical(expected) === enumCanonical(pred);
-    return false;
-}
-function compareStrings(expected, pred, key) {
-    if (compareStringSingle(expected, pred, key))
-        return true;
-    return (isAltString(expected) &&
-        expected.split('|||').some((alt) => compareStringSingle(pyStrip(alt), pred, key)));
-}
-
-;// CONCATENATED MODULE: ./src/stages/score/strict.ts
-/**
- * `scoring: strict` (the default for gating): SWE-Flux's normalisations
- * where they are sound, none of its false accepts. Each difference from
- * swe-flux.ts is a numbered rule in docs/scoring.md, with an example:
- *
- *  1. the `{"answer": X}` wrapper is unwrapped only when the oracle is not
- *     itself an object with that key;
- *  2. integers compare exactly at any size; a tolerance only where a float is involved;
- *  3. booleans are never numbers (true ≠ 1), in either direction;
- *  4. identifier suffixes match on whole components (`.py` is not one), so
- *     `"py"` names no file;
- *  5. a condition's keyword is significant (`while x:` ≠ `if x:`); a bare
- *     expression still matches the keyword form;
- *  6. no `.`→`/` rewriting, `.py` toggling or path clean-up outside keys that
- *     name files and modules;
- *  7. set-valued lists are matched optimally (a maximum bipartite matching),
- *     not greedily;
- *  8. a test id (under keys naming tests) is the same test with its file's
- *     path spelled with a leading `./` or repeated `/`; nothing else of it is loosened.
- */
-
-
-
-function scoreStrict(oracleAnswer, prediction, options = {}) {
-    const tol = options.tolerance ?? SWE_FLUX_TOLERANCE;
-    const sets = options.setKeys ?? SWE_FLUX_SET_KEYS;
-    return strictCompare(oracleAnswer, unwrap(oracleAnswer, prediction), 'root', tol, sets);
-}
-/** Rule 1: a wrapper the oracle does not have is dropped, once. */
-function unwrap(oracle, prediction) {
-    if (!isDict(prediction))
-        return prediction;
-    for (const key of ['oracle_answer', 'answer']) {
-        if (hasKey(prediction, key)) {
-            return isDict(oracle) && hasKey(oracle, key) ? prediction : prediction[key];
-        }
-    }
-    return prediction;
-}
-function strictCompare(expected, pred, key, tol, sets) {
-    expected = specialValue(expected);
-    pred = specialValue(pred);
-    if (isPyNumber(expected) && isPyNumber(pred))
-        return sameNumber(expected, pred, tol);
-    if (typeof expected === 'string' && typeof pred === 'string')
-        return sameString(expected, pred, key);
-    if (Array.isArray(expected)) {
-        const list = typeof pred === 'string' ? (parseContainer(pred) ?? pred) : pred;
-        if (!Array.isArray(list) || list.length !== expected.length)
-            return false;
-        const same = (e, p) => strictCompare(e, p, key, tol, sets);
-        if (sets.has(key))
-            return perfectMatching(expected, list, same);
-        return expected.every((e, i) => same(e, list[i]));
-    }
-    if (isDict(expected)) {
-        const dict = typeof pred === 'string' ? (parseContainer(pred) ?? pred) : pred;
-        if (!isDict(dict))
-            return false;
-        return Object.keys(expected).every((k) => hasKey(dict, k) && strictCompare(expected[k], dict[k], k, tol, sets));
-    }
-    if (typeof pred === 'string') {
-        // A scalar sent as text: '282', 'true', 'null' — of the oracle's own type (rule 3).
-        const coerced = coerceScalarString(pred);
-        if (!coerced.ok)
-            return false;
-        return strictCompare(expected, coerced.value, key, tol, sets);
-    }
-    if (typeof expected === 'boolean' || typeof pred === 'boolean')
-        return expected === pred;
-    if (expected === null || pred === null)
-        return expected === pred;
-    return false;
-}
-/** Rule 2: integers exactly; floats within the tolerance. */
-function sameNumber(a, b, tol) {
-    const [x, y] = [integral(a), integral(b)];
-    if (x !== undefined && y !== undefined)
-        return x === y;
-    const [fa, fb] = [toFloat(a), toFloat(b)];
-    return fa !== undefined && fb !== undefined && isClose(fa, fb, tol, tol);
-}
-/** Keys that name files or modules: the only ones whose strings are paths (rule 6). */
-function isPathKey(key) {
-    const k = key.toLowerCase();
-    return k.includes('file') || k.includes('module');
-}
-function sameString(expected, pred, key) {
-    if (sameSingle(expected, pred, key))
-        return true;
-    if (!expected.includes('|||'))
-        return false;
-    const alternatives = expected.split('|||').map(pyStrip);
-    return (alternatives.length >= 2 &&
-        alternatives.every((a) => a !== '') &&
-        alternatives.some((a) => sameSingle(a, pred, key)));
-}
-function sameSingle(expected, pred, key) {
-    if (expected === pred)
-        return true;
-    const k = key.toLowerCase();
-    if (isTestKey(k))
-        return testId(expected) === testId(pred);
-    if (k === 'condition')
-        return sameCondition(expected, pred);
-    if (IDENTIFIER_KEYS.has(k) || isPathKey(k))
-        return sameIdentifier(expected, pred, isPathKey(k));
-    if (k === 'type' || k === 'status')
-        return enumName(expected) === enumName(pred);
-    return pyStrip(expected) === pyStrip(pred);
-}
-/** Keys whose strings are test ids (`tests/test_a.py::TestB::test_c`). */
-function isTestKey(k) {
-    return k === 'test' || k === 'tests' || k.endsWith('_tests') || k === 'nodeid';
-}
-/** Rule 8: the file part of a test id with `./` prefixes and repeated `/` undone; the rest as given. */
-function testId(s) {
-    const t = pyStrip(s);
-    const at = t.indexOf('::');
-    let file = at < 0 ? t : t.slice(0, at);
-    file = file.replace(/\/{2,}/g, '/');
-    while (file.startsWith('./'))
-        file = file.slice(2);
-    return at < 0 ? file : file + t.slice(at);
-}
-/** Rule 5: `if x:` ≡ `if x` ≡ `x`, but `while x:` ≢ `if x:`. */
-function sameCondition(expected, pred) {
-    const parse = (s) => {
-        let t = pyStrip(s);
-        if (t.endsWith(':'))
-            t = pyStrip(t.slice(0, -1));
-        const m = /^(if|elif|while|for|assert)\b\s*([\s\S]*)$/.exec(t);
-        return m ? { keyword: m[1], body: pyStrip(m[2]) } : { keyword: undefined, body: t };
-    };
-    const [e, p] = [parse(expected), parse(pred)];
-    if (e.body !== p.body)
-        return false;
-    return e.keyword === p.keyword || e.keyword === undefined || p.keyword === undefined;
-}
-/**
- * Rule 4: the components of a name — a path's parts with a final `.py` dropped, or a
- * dotted name's parts — and a match when one list is a tail of the other.
- */
-function sameIdentifier(expected, pred, pathKey) {
-    const [e, p] = [components(expected, pathKey), components(pred, pathKey)];
-    if (!e.length || !p.length)
-        return false;
-    const [short, long] = e.length <= p.length ? [e, p] : [p, e];
-    return short.every((part, i) => part === long[long.length - short.length + i]);
-}
-function components(s, pathKey) {
-    let t = pyStrip(s);
-    const m = /^<class\s+'([^']+)'>$/.exec(t);
-    if (m)
-        t = m[1];
-    if (pathKey || t.includes('/') || t.includes('\\')) {
-        t = normalizePath(t);
-        if (t.endsWith('.py'))
-            return t.slice(0, -3).split('/').filter(Boolean);
-        if (t.includes('/'))
-            return t.split('/').filter(Boolean);
-    }
-    return t.split('.').filter(Boolean);
-}
-function enumName(s) {
-    let token = pyStrip(s);
-    if (token.startsWith('<') && token.endsWith('>') && token.length > 2)
-        token = pyStrip(token.slice(1, -1));
-    const m = /^class\s+'([^']+)'$/.exec(token);
-    if (m)
-        token = m[1];
-    return (token.split('.').pop() ?? '').toUpperCase();
-}
-/** Rule 7: every expected element paired with a distinct predicted one, if any pairing exists (Kuhn's algorithm). */
-function perfectMatching(expected, pred, same) {
-    const edges = expected.map((e) => pred.map((p, j) => (same(e, p) ? j : -1)).filter((j) => j >= 0));
-    const owner = new Array(pred.length).fill(-1);
-    const augment = (i, seen) => {
-        for (const j of edges[i]) {
-            if (seen[j])
-                continue;
-            seen[j] = true;
-            if (owner[j] < 0 || augment(owner[j], seen)) {
-                owner[j] = i;
-                return true;
-            }
-        }
-        return false;
-    };
-    return expected.every((_, i) => augment(i, new Array(pred.length).fill(false)));
-}
-
-;// CONCATENATED MODULE: ./src/stages/score/scorer.ts
-
-
-const SCORING_MODES = ['strict', 'swe-flux'];
-const SCORERS = {
-    strict: {
-        mode: 'strict',
-        id: 'tracegate-strict@3',
-        score: (o, p) => scoreStrict(o, p),
-    },
-    'swe-flux': {
-        mode: 'swe-flux',
-        id: 'swe-flux-compat@2',
-        score: (o, p) => scoreSweFlux(o, p),
-    },
-};
-const DEFAULT_SCORING = 'strict';
-const DEFAULT_SCORER = SCORERS[DEFAULT_SCORING].id;
-
-;// CONCATENATED MODULE: ./src/families/world/agreement.ts
-
-/**
- * What the world-model kinds' answers are compared on, for every stage that
- * compares them: the harvest (do two runs agree?) and the pairing (do two
- * runs' oracles ask the same thing?). A measured number (W2, W3) is never
- * byte-stable and agrees within its band; a profile (W4) is its top entry of
- * every list, which is what its pass rule reads; an outcome (W1) is compared
- * whole, as the traced kinds' answers are.
- */
-/**
- * W4: where an oracle names the tops of its ranked lists when its harvests disagreed which of
- * near-equal names leads (profileTops): per list, every name that led a harvest. The pass rule
- * asks for each of them in the predicted top five.
- */
-const TIED_TOPS = 'tied_tops';
-/** A profile's top of every ranked list (its tied tops where the oracle has them), lists in name order. */
-function topEntries(answer) {
-    const lists = answer && typeof answer === 'object' ? answer : {};
-    const tied = (lists[TIED_TOPS] ?? {});
-    return Object.fromEntries(Object.keys(lists)
-        .filter((list) => list !== TIED_TOPS)
-        .sort()
-        .map((list) => {
-        const names = lists[list];
-        const tops = Array.isArray(tied[list]) ? tied[list] : undefined;
-        return [list, tops ?? (Array.isArray(names) ? (names[0] ?? null) : null)];
-    }));
-}
-/** The part of an oracle's answer two runs must share to be paired (the rest may be re-measured). */
-function pairedAnswer(kind, answer) {
-    if (MEASURED_FIELD[kind])
-        return 'measured';
-    if (kind === 'W4_Profile' && answer && typeof answer === 'object')
-        return topEntries(answer);
-    return answer;
-}
-/**
- * W4: the top of every ranked list that independent harvest runs agree on, or undefined when they
- * disagree. A list's top is its leader when every run has the same one; when the leaders differ, and
- * each run measured every other run's leader within a quarter of its own top (`near_top`: the
- * scheduler's noise decides between near-equal wall times), the list's tops are all the leaders, by
- * name. A leader far from another run's top is a disagreement, as any other.
- */
-function profileTops(runs) {
-    const answers = runs.map((r) => (r.answer ?? {}));
-    const lists = [...new Set(answers.flatMap((a) => Object.keys(a)))].filter((l) => l !== TIED_TOPS);
-    const tops = {};
-    for (const list of lists.sort()) {
-        const leaders = answers.map((a) => {
-            const names = a[list];
-            return Array.isArray(names) && typeof names[0] === 'string' ? names[0] : null;
-        });
-        const distinct = [...new Set(leaders)];
-        const [only] = distinct;
-        if (distinct.length === 1) {
-            if (typeof only === 'string')
-                tops[list] = [only];
-            continue;
-        }
-        const near = (run, name) => {
-            const names = run.nearTop?.[list];
-            return name !== null && Array.isArray(names) && names.includes(name);
-        };
-        if (!runs.every((run) => leaders.every((leader) => near(run, leader))))
-            return undefined;
-        tops[list] = distinct.sort();
-    }
-    return tops;
-}
-/**
- * Whether independent harvest runs of a measured kind agree: the numbers
- * within the first run's band (W2, W3), or the same top entries (W4).
- * Traced kinds agree only on identical answers (the caller compares those).
- */
-function measuredAgree(kind, runs) {
-    const field = MEASURED_FIELD[kind];
-    if (field) {
-        const band = runs[0]?.band;
-        const ratio = typeof band?.ratio === 'number' ? band.ratio : 1;
-        const floor = typeof band?.floor === 'number' ? band.floor : 0;
-        const values = runs.map((r) => r.answer?.[field]);
-        if (!values.every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0))
-            return false;
-        const low = Math.min(...values);
-        const high = Math.max(...values);
-        return high - low <= floor || high <= low * ratio;
-    }
-    if (kind === 'W4_Profile')
-        return profileTops(runs) !== undefined;
-    return false;
-}
-/**
- * The answer independent harvest runs of a world-model kind agree on (the first run's; a profile's
- * with its tied tops), or undefined when they do not agree (measuredAgree).
- */
-function agreedAnswer(kind, runs) {
-    if (!measuredAgree(kind, runs))
-        return undefined;
-    const first = runs[0]?.answer;
-    return { answer: kind === 'W4_Profile' ? withTiedTops(first, profileTops(runs)) : first };
-}
-/** A profile's answer with the lists whose harvests' leaders differed (profileTops) naming all of them. */
-function withTiedTops(answer, tops) {
-    const tied = Object.fromEntries(Object.entries(tops).filter(([, names]) => names.length > 1));
-    return Object.keys(tied).length ? { ...answer, [TIED_TOPS]: tied } : answer;
-}
-
-;// CONCATENATED MODULE: ./src/families/world/score.ts
-/**
- * The world-model kinds' scoring, as the JetBrains study measures models:
- * a per-instance pass rule for the gate (outcome exact with its exception
- * type; a number within a factor of the truth; the true hottest entry — each
- * of them, where harvests disagreed among near-equal ones — among the
- * predicted top five), and the study's aggregate metrics beside it
- * (outcome precision/recall/F1 with failure as positive; log10 calibration
- * slope, bias and MAE; NDCG@5, Recall@5 and execution rate of ranked lists).
- * Pure: answers in, numbers out. Predictions are replies from outside:
- * strings, negatives, zeros and huge numbers are parsed or refused, never thrown.
- */
-
-
-const DEFAULT_WORLD_FACTOR = 2;
-/** Zero (and smaller) predictions and truths are floored before taking logs, as the study does. */
-const FLOOR_MS = 0.01;
-const FLOOR_BYTES = 10_000;
-const RANK_LISTS = [
-    'hot_methods_time',
-    'hot_methods_alloc',
-    'hot_lines_time',
-    'hot_lines_alloc',
-];
-/**
- * The largest measurement a reply may state: 10^15 (a petabyte of memory, or
- * 30,000 years in milliseconds). Past it a number is not a measurement: it
- * would only move a calibration's mean (a time bias of 306.9 from one `1e308`).
- */
-const MAX_REPLY_NUMBER = 1e15;
-/**
- * A measurement from a reply: a JSON number or numeric string from 0 to
- * MAX_REPLY_NUMBER; anything else (negative, infinite, astronomically large,
- * not a number) is no number.
- */
-function replyNumber(value) {
-    const n = typeof value === 'number'
-        ? value
-        : typeof value === 'string' && value.trim() !== ''
-            ? Number(value.trim().replace(/_/g, ''))
-            : NaN;
-    return Number.isFinite(n) && n >= 0 && n <= MAX_REPLY_NUMBER ? n : undefined;
-}
-function asObject(value) {
-    return value && typeof value === 'object' && !Array.isArray(value) ? value : {};
-}
-function score_names(value) {
-    return Array.isArray(value) ? value.filter((v) => typeof v === 'string') : [];
-}
-/** `UsageError` names `click.exceptions.UsageError` (whole dotted components); null names null. */
-function sameException(truth, predicted) {
-    if (truth === null || truth === undefined)
-        return predicted === null || predicted === undefined;
-    if (typeof truth !== 'string' || typeof predicted !== 'string')
-        return false;
-    const p = predicted.trim();
-    return p === truth || (p.length > 0 && truth.endsWith('.' + p));
-}
-function failing(outcome) {
-    return typeof outcome === 'string' && outcome.trim().toLowerCase() !== 'passed';
-}
-/** The measured kinds' number: its field in the answer, and the floor both sides are raised to. */
-const VALUE = {
-    W2_PeakMemory: { field: MEASURED_FIELD.W2_PeakMemory, floor: FLOOR_BYTES },
-    W3_WallTime: { field: MEASURED_FIELD.W3_WallTime, floor: FLOOR_MS },
-};
-/** Whether the prediction passes the kind's per-instance rule (the gate's verdict). */
-function passesWorld(kind, oracle, prediction, factor = DEFAULT_WORLD_FACTOR) {
-    const truth = asObject(oracle);
-    const said = asObject(prediction);
-    if (kind === 'W1_Outcome') {
-        const outcome = typeof said.outcome === 'string' ? said.outcome.trim().toLowerCase() : undefined;
-        return outcome === truth.outcome && sameException(truth.exception_type, said.exception_type);
-    }
-    const value = VALUE[kind];
-    if (value) {
-        const t = replyNumber(truth[value.field]);
-        const p = replyNumber(said[value.field]);
-        if (t === undefined || p === undefined)
-            return false;
-        const a = Math.max(t, value.floor);
-        const b = Math.max(p, value.floor);
-        return Math.max(a / b, b / a) <= factor;
-    }
-    return RANK_LISTS.every((list) => {
-        const top5 = score_names(said[list]).slice(0, 5);
-        return topsOf(truth, list).every((top) => top5.includes(top));
-    });
-}
-/**
- * The names a list's pass rule asks for in the predicted top five: its true top entry, or, where the
- * harvests disagreed which of near-equal names leads (agreement.ts, profileTops), every leader.
- */
-function topsOf(truth, list) {
-    const tied = score_names(asObject(truth[TIED_TOPS])[list]);
-    if (tied.length)
-        return tied;
-    const top = score_names(truth[list])[0];
-    return top === undefined ? [] : [top];
-}
-/**
- * The instance's contribution to the metrics, from its oracle answer, the
- * parsed prediction and (W4) the names that ran at all (`executed`: every
- * function and every line the profile saw); undefined when the prediction
- * gives nothing to measure (a refused number: the pass rule already failed it).
- */
-function worldMeasures(kind, oracle, prediction, executed) {
-    const truth = asObject(oracle);
-    const said = asObject(prediction);
-    if (kind === 'W1_Outcome') {
-        if (typeof said.outcome !== 'string')
-            return undefined;
-        return {
-            outcome: { failing: failing(truth.outcome), predictedFailing: failing(said.outcome) },
-        };
-    }
-    const value = VALUE[kind];
-    if (value) {
-        const t = replyNumber(truth[value.field]);
-        const p = replyNumber(said[value.field]);
-        if (t === undefined || p === undefined)
-            return undefined;
-        return {
-            log10: {
-                truth: Math.log10(Math.max(t, value.floor)),
-                predicted: Math.log10(Math.max(p, value.floor)),
-            },
-        };
-    }
-    const ranked = {};
-    for (const list of RANK_LISTS) {
-        const true5 = score_names(truth[list]).slice(0, 5);
-        const predicted = [...new Set(score_names(said[list]))];
-        const ran = new Set(list.startsWith('hot_methods') ? executed?.functions : executed?.lines);
-        ranked[list] = {
-            ndcg5: ndcgAt5(true5, predicted),
-            recall5: true5.length
-                ? predicted.slice(0, 5).filter((n) => true5.includes(n)).length / true5.length
-                : 1,
-            predicted: predicted.length,
-            ran: executed
-                ? predicted.filter((n) => ran.has(n) || score_names(truth[list]).includes(n)).length
-                : 0,
-        };
-    }
-    return { ranked };
-}
-/**
- * NDCG@5 with graded relevance from the true ranking: the true top entry is
- * worth 5, the fifth 1, anything else 0; gains 2^rel − 1, discount log2(i + 2).
- */
-function ndcgAt5(true5, predicted) {
-    const rel = (name) => {
-        const i = true5.indexOf(name);
-        return i < 0 ? 0 : 5 - i;
-    };
-    const dcg = (list) => list.slice(0, 5).reduce((sum, name, i) => sum + (2 ** rel(name) - 1) / Math.log2(i + 2), 0);
-    const ideal = dcg(true5);
-    return ideal === 0 ? 1 : dcg(predicted) / ideal;
-}
-function calibration(points) {
-    const n = points.length;
-    if (!n)
-        return { n: 0, slope: null, bias: 0, mae: 0 };
-    const mean = (f) => points.reduce((s, p) => s + f(p), 0) / n;
-    const mx = mean((p) => p.truth);
-    const my = mean((p) => p.predicted);
-    const sxx = points.reduce((s, p) => s + (p.truth - mx) ** 2, 0);
-    const sxy = points.reduce((s, p) => s + (p.truth - mx) * (p.predicted - my), 0);
-    return {
-        n,
-        slope: sxx > 1e-12 ? round(sxy / sxx) : null,
-        bias: round(mean((p) => p.predicted - p.truth)),
-        mae: round(mean((p) => Math.abs(p.predicted - p.truth))),
-    };
-}
-/** Failure as the positive class; null where a ratio has no denominator. */
-function outcomeMetrics(pairs) {
-    const tp = pairs.filter((p) => p.failing && p.predictedFailing).length;
-    const fp = pairs.filter((p) => !p.failing && p.predictedFailing).length;
-    const fn = pairs.filter((p) => p.failing && !p.predictedFailing).length;
-    const precision = tp + fp ? tp / (tp + fp) : null;
-    const recall = tp + fn ? tp / (tp + fn) : null;
-    const f1 = precision !== null && recall !== null
-        ? precision + recall
-            ? (2 * precision * recall) / (precision + recall)
-            : 0
-        : null;
-    const unanswered = pairs.filter((p) => p.unanswered).length;
-    return {
-        n: pairs.length,
-        precision: precision === null ? null : round(precision),
-        recall: recall === null ? null : round(recall),
-        f1: f1 === null ? null : round(f1),
-        ...(unanswered ? { unanswered } : {}),
-    };
-}
-/**
- * A W1 item without a usable answer, as the metrics count it: the class it is
- * not (a miss when the test fails, a false alarm when it passes), like the
- * pass rate counts it wrong. Nothing without an oracle to know the class.
- */
-function unansweredOutcome(oracle) {
-    const truth = asObject(oracle).outcome;
-    if (typeof truth !== 'string')
-        return [];
-    return [{ failing: failing(truth), predictedFailing: !failing(truth), unanswered: true }];
-}
-const withUnanswered = (metrics, unanswered) => unanswered ? { ...metrics, unanswered } : metrics;
-/**
- * The study's aggregate metrics over the scored world-model instances. Every
- * metric counts the items without a usable answer (unparsed, refused, never
- * answered), as the pass rate does: W1 counts them as the wrong class, W4 as
- * empty lists, W2/W3 say how many had no number beside their calibration.
- */
-function summarizeWorld(items) {
-    const of = (kind) => items.filter((i) => i.kind === kind);
-    const outcomes = of('W1_Outcome').flatMap((i) => i.measures?.outcome ? [i.measures.outcome] : unansweredOutcome(i.oracle));
-    const numbers = (kind) => {
-        const all = of(kind);
-        const points = all.flatMap((i) => (i.measures?.log10 ? [i.measures.log10] : []));
-        return { points, unanswered: all.length - points.length };
-    };
-    const memory = numbers('W2_PeakMemory');
-    const time = numbers('W3_WallTime');
-    let profilesUnanswered = 0;
-    const profiles = of('W4_Profile').flatMap((i) => {
-        if (i.measures?.ranked)
-            return [i.measures.ranked];
-        if (i.oracle === undefined)
-            return [];
-        profilesUnanswered++;
-        return [worldMeasures('W4_Profile', i.oracle, {}).ranked];
-    });
-    const summary = {};
-    if (outcomes.length)
-        summary.outcome = outcomeMetrics(outcomes);
-    if (memory.points.length || memory.unanswered)
-        summary.memory = withUnanswered(calibration(memory.points), memory.unanswered);
-    if (time.points.length || time.unanswered)
-        summary.time = withUnanswered(calibration(time.points), time.unanswered);
-    if (profiles.length) {
-        const ndcg5 = {};
-        const recall5 = {};
-        let predicted = 0;
-        let ran = 0;
-        for (const list of RANK_LISTS) {
-            const rows = profiles.flatMap((p) => (p[list] ? [p[list]] : []));
-            if (!rows.length)
-                continue;
-            ndcg5[list] = round(rows.reduce((s, r) => s + r.ndcg5, 0) / rows.length);
-            recall5[list] = round(rows.reduce((s, r) => s + r.recall5, 0) / rows.length);
-            predicted += rows.reduce((s, r) => s + r.predicted, 0);
-            ran += rows.reduce((s, r) => s + r.ran, 0);
-        }
-        summary.profile = withUnanswered({
-            n: profiles.length,
-            ndcg5,
-            recall5,
-            executionRate: predicted ? round(ran / predicted) : null,
-        }, profilesUnanswered);
-    }
-    return Object.keys(summary).length ? summary : undefined;
-}
-function round(x, digits = 4) {
-    const f = 10 ** digits;
-    return Math.round(x * f) / f;
-}
-/** A world-model instance's contribution to the study's metrics (summarized in results). */
-function worldRecord(kind, truth, prediction, measurement) {
-    const ran = (measurement?.executed ?? {});
-    const list = (v) => Array.isArray(v) ? v.filter((n) => typeof n === 'string') : [];
-    const executed = kind === 'W4_Profile'
-        ? { functions: list(ran.time_func), lines: list(ran.time_line) }
-        : undefined;
-    const world = worldMeasures(kind, truth, prediction, executed);
-    return world ? { world: world } : {};
-}
-
 ;// CONCATENATED MODULE: ./src/app/config/selection.ts
 /** The epoch `auto` gives on a date: the ISO year and week, e.g. 202649 (week 49 of 2026). */
 function isoWeekEpoch(date) {
@@ -85198,7 +86324,8 @@ function toRunInput(options, selected, commit, rejected, pool = []) {
  * The harvest backend, created on first use. `auto` prefers Docker and falls
  * back to a local virtualenv, saying so.
  */
-function backendFactory(options, logger, lifecycle = {}, shelf) {
+function backendFactory(options, logger, lifecycle = {}, engines = {}) {
+    const shelf = engines.images;
     let backend;
     const layout = cacheLayout(options.cache);
     const repository = options['image-registry'];
@@ -85215,7 +86342,7 @@ function backendFactory(options, logger, lifecycle = {}, shelf) {
                     repository,
                     // `auto` is a push here; the Action makes it false on pull requests (never from a fork).
                     push: options['image-registry-push'] !== 'false',
-                    auth: registryAuth(repository),
+                    auth: registryAuth(repository, process.env, engines.registryCredentials),
                 },
             }
             : {}),
@@ -85239,9 +86366,9 @@ function backendFactory(options, logger, lifecycle = {}, shelf) {
     };
 }
 /** Where environments resolve and run, for a suite. */
-function harvestDeps(options, logger, suite, lifecycle = {}, shelf) {
+function harvestDeps(options, logger, suite, lifecycle = {}, engines = {}) {
     return {
-        backend: backendFactory(options, logger, lifecycle, shelf),
+        backend: backendFactory(options, logger, lifecycle, engines),
         retryFailed: options['retry-failed'],
         sources: new HostSources(cacheLayout(options.cache), suite.reader, logger.log),
         runtimes: new DirRuntimeMemo(cacheLayout(options.cache).runtimes),
@@ -85276,7 +86403,7 @@ function toRunDeps(options, logger, suite, lifecycle = {},
 /** Where the baseline comes from: a file or the history (config/history.ts baselineSource). */
 baseline, engines = {}) {
     const budget = options['time-budget'];
-    const harvest = harvestDeps(options, logger, suite, lifecycle, engines.images);
+    const harvest = harvestDeps(options, logger, suite, lifecycle, engines);
     return {
         ...logger,
         signal: lifecycle.signal,
@@ -85308,1086 +86435,6 @@ baseline, engines = {}) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/adapters/model/endpoint.ts
-
-
-const EXAMPLE = 'http://127.0.0.1:8000/v1';
-const REQUIRED = `--endpoint is required (the API base URL, e.g. ${EXAMPLE})`;
-/** Why `endpoint` is not an http(s) base URL, or undefined when it is one. */
-function endpointProblem(endpoint) {
-    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(endpoint))
-        return ('has no scheme: it must start with http:// or https://, ' +
-            `e.g. http://${endpoint.replace(/^\/+/, '')}`);
-    let url;
-    try {
-        url = new URL(endpoint);
-    }
-    catch {
-        return `is not a URL; give the API base URL, e.g. ${EXAMPLE}`;
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:')
-        return `must start with http:// or https://, e.g. ${EXAMPLE}`;
-    return undefined;
-}
-/**
- * The candidate's API base URL (e.g. `http://127.0.0.1:8000/v1`), checked and
- * normalised once, when the options are parsed: http or https, no trailing
- * slash. The client, the results' model and the response-cache keys take it
- * as parsed. Messages name the CLI's flag, as every option's do;
- * config/options.ts words them for the Action's door.
- */
-const endpointSchema = schemas_string({ error: REQUIRED })
-    .min(1, REQUIRED)
-    .transform((endpoint, ctx) => {
-    const problem = endpointProblem(endpoint);
-    if (problem === undefined)
-        return endpoint.replace(/\/+$/, '');
-    ctx.addIssue({ code: 'custom', message: `--endpoint "${endpoint}" ${problem}` });
-    return NEVER;
-});
-/**
- * The routes the protocols append, longest first (`/chat/completions` before
- * `/completions`): a URL pasted with one of them would be asked at a doubled path.
- */
-const ROUTES = Object.values(PROTOCOLS)
-    .map((p) => p.path)
-    .sort((a, b) => b.length - a.length);
-/**
- * `options` with the endpoint's pasted route (`…/v1/chat/completions`) cut
- * back to the API base, saying so through `warn`; unchanged otherwise.
- */
-function withApiBase(options, warn) {
-    const route = ROUTES.find((r) => options.endpoint.endsWith(r));
-    if (!route)
-        return options;
-    const base = options.endpoint.slice(0, -route.length);
-    warn(`The endpoint ${options.endpoint} ends in the route ${route}, which tracegate adds itself: ` +
-        `using the API base ${base} (give that as the endpoint to silence this notice).`);
-    return { ...options, endpoint: base };
-}
-
-;// CONCATENATED MODULE: ./src/stages/prompt/budget.ts
-/** Characters per token of the estimate: deterministic and tokenizer-free, roughly right for code. */
-const CHARS_PER_TOKEN = 4;
-/** Parses `48000`, `48000c`, `48000 chars`, `12000t`, `12000 tokens`; undefined if malformed. */
-function parseBudget(text) {
-    const m = /^\s*(\d+)\s*(c|chars?|characters|t|tokens?)?\s*$/i.exec(text);
-    if (!m)
-        return undefined;
-    const amount = Number(m[1]);
-    if (!Number.isSafeInteger(amount) || amount <= 0)
-        return undefined;
-    return { amount, unit: m[2]?.toLowerCase().startsWith('t') ? 'tokens' : 'chars' };
-}
-function budgetChars(budget) {
-    return budget.unit === 'tokens' ? budget.amount * CHARS_PER_TOKEN : budget.amount;
-}
-function formatBudget(budget) {
-    return `${budget.amount} ${budget.unit}`;
-}
-/**
- * Cuts `text` to at most `max` characters at a line boundary, keeping the
- * head and saying how many lines were dropped. Deterministic.
- */
-function truncateLines(text, max) {
-    if (text.length <= max)
-        return text;
-    const lines = text.split('\n');
-    const kept = [];
-    let size = 0;
-    for (const line of lines) {
-        const marker = `# … truncated: ${lines.length - kept.length} more line(s)`;
-        if (size + line.length + 1 + marker.length > max)
-            break;
-        kept.push(line);
-        size += line.length + 1;
-    }
-    const dropped = lines.length - kept.length;
-    const marker = `# … truncated: ${dropped} more line(s)`;
-    return marker.length <= max ? [...kept, marker].join('\n') : '';
-}
-
-;// CONCATENATED MODULE: ./src/stages/prompt/number-lines.ts
-/** Source lines prefixed by their absolute 1-based line numbers, as the answers use them. */
-function numberLines(source, firstLine) {
-    return source
-        .replace(/\n$/, '')
-        .split('\n')
-        .map((line, i) => `${String(firstLine + i).padStart(5)}  ${line}`)
-        .join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/stages/prompt/slice.ts
-
-const DEF = /^(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)/;
-/** Splits a module into top-level blocks (statements, or definitions with their decorators). */
-function topLevelBlocks(source) {
-    const lines = source.replace(/\n$/, '').split('\n');
-    const blocks = [];
-    let pendingDecorator;
-    let depth = 0; // open brackets: a top-level statement continues while > 0
-    for (let i = 0; i < lines.length; i++) {
-        const line = lines[i];
-        const topLevel = depth === 0 && /^\S/.test(line) && !line.startsWith('#');
-        if (topLevel) {
-            if (line.startsWith('@'))
-                pendingDecorator ??= i;
-            else {
-                const name = DEF.exec(line)?.[1];
-                blocks.push({ start: pendingDecorator ?? i, end: i, name });
-                pendingDecorator = undefined;
-            }
-        }
-        else if (blocks.length && pendingDecorator === undefined && line.trim()) {
-            blocks[blocks.length - 1].end = i;
-        }
-        depth = Math.max(0, depth + bracketDelta(line));
-    }
-    return { lines, blocks };
-}
-function bracketDelta(line) {
-    const code = line.replace(/(['"])(?:\\.|(?!\1).)*\1/g, '').replace(/#.*$/, '');
-    return (code.match(/[([{]/g)?.length ?? 0) - (code.match(/[)\]}]/g)?.length ?? 0);
-}
-const isTest = (name) => !!name && (name.startsWith('test') || name.startsWith('Test'));
-/**
- * The slice of `source` for the given test names (the first `::` segment after
- * the file: a function or a class), every line numbered as in the file (an
- * answer may name a test file's line: the numbers must be true). With no
- * names, the whole source. Each run of omitted tests is one line that says
- * which lines it stands for, so the numbering stays true around it.
- */
-function sliceTestModule(source, names) {
-    const { lines, blocks } = topLevelBlocks(source);
-    if (!names.length)
-        return numberLines(lines.join('\n'), 1);
-    const wanted = new Set(names);
-    const out = [];
-    let omitted;
-    let kept;
-    const flushKept = () => {
-        if (kept)
-            out.push(numberLines(kept.lines.join('\n'), kept.from));
-        kept = undefined;
-    };
-    const flushOmitted = () => {
-        if (omitted)
-            out.push(`      …  lines ${omitted.from}–${omitted.to}: ${omitted.tests} other test(s) omitted`);
-        omitted = undefined;
-    };
-    let cursor = 0;
-    for (const block of blocks) {
-        const keep = !isTest(block.name) || wanted.has(block.name);
-        if (keep) {
-            flushOmitted();
-            kept ??= { from: cursor + 1, lines: [] };
-            kept.lines.push(...lines.slice(cursor, block.end + 1));
-        }
-        else {
-            flushKept();
-            omitted ??= { from: cursor + 1, to: block.end + 1, tests: 0 };
-            omitted.to = block.end + 1;
-            omitted.tests++;
-        }
-        cursor = block.end + 1;
-    }
-    if (cursor < lines.length) {
-        flushOmitted();
-        kept ??= { from: cursor + 1, lines: [] };
-        kept.lines.push(...lines.slice(cursor));
-    }
-    flushKept();
-    flushOmitted();
-    return out.join('\n');
-}
-/** The test names a list of pytest node ids selects in `file` (parametrisation dropped). */
-function testNamesIn(file, nodeIds) {
-    const names = [];
-    for (const id of nodeIds) {
-        const [path, first] = id.split('::');
-        if (path !== file)
-            continue;
-        if (!first)
-            return []; // the whole file runs
-        names.push(first.replace(/\[.*$/, ''));
-    }
-    return [...new Set(names)];
-}
-
-;// CONCATENATED MODULE: ./src/stages/prompt/build.ts
-
-
-
-/**
- * Bumped whenever prompt wording or layout changes; goes into results and
- * response-cache keys. p2: context modes and a budget. p3: `slice` shows the
- * target module's preamble and the functions executed under the target. p4:
- * `slice` shows the functions the target may reach, found by reading source
- * (never what ran), in source order.
- */
-const PROMPT_VERSION = 'p4';
-/**
- * How much code the prompt shows.
- * - `slice`: the target function (numbered), the target module's preamble
- *   (imports, constants) and the functions of its package the target may
- *   reach by static resolution (numbered, `## May be called: FILE (FUNC)`,
- *   source order, whether or not they run in this test; the tracer finds them
- *   before anything runs), + the executed tests and their module's preamble
- *   (imports, fixtures, helpers), other tests omitted.
- * - `files`: the target + the whole test files.
- * - `none`: the question and template only.
- */
-const CONTEXT_MODES = ['slice', 'files', 'none'];
-const DEFAULT_PROMPT_OPTIONS = {
-    mode: 'slice',
-    budget: { amount: 16000, unit: 'tokens' },
-};
-/** How results name the prompt: version, mode and budget. */
-function describePrompt(options) {
-    return { version: PROMPT_VERSION, context: options.mode, budget: formatBudget(options.budget) };
-}
-const SYSTEM_PROMPT = 'You predict what Python code does when it actually runs. Read the code and the test, answer ' +
-    'the question, and reply with exactly one JSON object that matches the answer template: same keys, ' +
-    'values of the stated types. No prose, no markdown.';
-
-/** The preamble's blocks, numbered, with an elision line between non-adjacent blocks. */
-function numberBlocks(blocks) {
-    return blocks.map((b) => numberLines(b.source, b.first_line)).join('\n      …\n');
-}
-/** The reachable functions and module preamble of `slice` mode (target excluded). */
-function sliceSections(slice) {
-    const sections = [];
-    if (slice.preamble.blocks.length) {
-        const more = slice.preamble.truncated ? '\n# … rest of the preamble omitted' : '';
-        sections.push({
-            heading: `## Module preamble: ${slice.preamble.file}`,
-            body: numberBlocks(slice.preamble.blocks) + more,
-            serve: 2,
-        });
-    }
-    slice.functions.forEach((fn) => {
-        sections.push({
-            heading: `## May be called: ${fn.file} (${fn.func})`,
-            body: numberLines(fn.source, fn.first_line),
-            serve: 1,
-        });
-    });
-    const notes = [
-        ...(slice.named.length
-            ? [`# Also reachable, not shown (over the budget): ${slice.named.join(', ')}`]
-            : []),
-        ...(slice.unresolved.length
-            ? [`# Calls resolved only at run time (not followed): ${slice.unresolved.join(', ')}`]
-            : []),
-    ];
-    if (notes.length)
-        sections.push({ heading: '## Not shown', body: notes.join('\n'), serve: 1 });
-    return sections;
-}
-/** The environment an answer may depend on, in one line (`Environment: Python 3.11.2; click 8.1.7`). */
-function environmentLine(context) {
-    const env = context.environment;
-    if (!env)
-        return [];
-    const packages = Object.entries(env.packages).map(([name, version]) => `${name} ${version}`);
-    return [`Environment: Python ${env.python}${packages.length ? `; ${packages.join(', ')}` : ''}`];
-}
-/** One example call of a B1/B2 prompt: its input as a reply would give it, then what it did. */
-function describeCall(call) {
-    const printed = call.stdout ? `, printing ${JSON.stringify(call.stdout)}` : '';
-    const result = call.outcome === 'ok'
-        ? `returns ${call.return ?? ''}${printed}`
-        : call.outcome === 'crash'
-            ? `raises ${call.exception ?? 'an exception'}${printed}`
-            : 'runs past the time limit';
-    return `input ${JSON.stringify(call.input)}: ${result}`;
-}
-function codeSections(instance, context, testFiles, mode) {
-    if (mode === 'none')
-        return [];
-    // The harvested context holds the target function and (newer oracles) the
-    // executed slice; `files` shows the target function (not its whole module).
-    const sections = [
-        {
-            heading: `## Code under test: ${context.file} (${context.func})`,
-            body: numberLines(context.source, context.first_line),
-            serve: 0,
-        },
-    ];
-    if (context.calls?.length)
-        sections.push({
-            heading: '## How it is called (inputs on which the bug does not show)',
-            body: context.calls.map(describeCall).join('\n'),
-            serve: 0,
-        });
-    if (mode === 'slice' && context.slice)
-        sections.push(...sliceSections(context.slice));
-    for (const test of testFiles) {
-        const names = mode === 'slice' ? testNamesIn(test.name, instance.tests) : [];
-        sections.push({
-            heading: `## Test file: ${test.name}`,
-            body: sliceTestModule(test.source, names),
-            serve: 3,
-        });
-    }
-    return sections;
-}
-/**
- * The messages for one instance: code context per `options.mode`, the
- * question and the answer template, within `options.budget` (the system
- * prompt, question and template are never cut; code is cut at line
- * boundaries, served in order: the target, the reachable functions (in source
- * order) and what was not shown, the module preamble, then the tests). Pure: test file
- * contents are passed in.
- */
-function buildPrompt(instance, context, testFiles, options = DEFAULT_PROMPT_OPTIONS) {
-    const sections = codeSections(instance, context, testFiles, options.mode);
-    const head = [`Question kind: ${instance.kind}`, ...environmentLine(context)];
-    const tail = [
-        '',
-        '## Question',
-        instance.question,
-        '',
-        '## Answer template',
-        JSON.stringify(instance.template_answer),
-        '',
-        'Reply with only the JSON object.',
-    ];
-    const frame = (s, body) => ['', s.heading, '```python', body, '```'];
-    const fixed = SYSTEM_PROMPT.length +
-        [...head, ...tail].join('\n').length +
-        sections.reduce((n, s) => n + frame(s, '').join('\n').length + 1, 0);
-    let left = Math.max(0, budgetChars(options.budget) - fixed);
-    // Served in budget order (stable: layout order within a rank), laid out in section order.
-    const bodies = new Map();
-    for (const section of [...sections].sort((a, b) => a.serve - b.serve)) {
-        const body = truncateLines(section.body, left);
-        left -= body.length;
-        bodies.set(section, body);
-    }
-    const parts = [...head];
-    for (const section of sections)
-        parts.push(...frame(section, bodies.get(section)));
-    parts.push(...tail);
-    return [
-        { role: 'system', content: SYSTEM_PROMPT },
-        { role: 'user', content: parts.join('\n') },
-    ];
-}
-
-;// CONCATENATED MODULE: ./src/families/comet/score.ts
-
-/** Largest test file a B2 reply may send to be run (the tracer refuses longer ones too). */
-const MAX_TEST_CHARS = 262_144;
-/** Largest B1 input, as JSON text. */
-const MAX_INPUT_CHARS = 65_536;
-const score_asReply = (value) => value && typeof value === 'object' && !Array.isArray(value) ? value : {};
-/** What of a parsed reply is run, or why nothing can be (a reply with no test, one too large). */
-function replyToRun(kind, parsed) {
-    const reply = score_asReply(parsed);
-    if (kind === 'B1_BuggyIO') {
-        const input = reply.input;
-        if (input === undefined || input === null)
-            return { refused: 'the reply gives no input' };
-        const text = JSON.stringify(input);
-        if (text.length > MAX_INPUT_CHARS)
-            return { refused: `the input is over ${MAX_INPUT_CHARS} characters (${text.length})` };
-        return { reply: { input } };
-    }
-    const test = reply.test;
-    if (typeof test !== 'string' || !test.trim())
-        return { refused: 'the reply gives no test file' };
-    if (test.length > MAX_TEST_CHARS)
-        return { refused: `the test file is over ${MAX_TEST_CHARS} characters (${test.length})` };
-    return { reply: { test } };
-}
-const score_text = (value) => (typeof value === 'string' ? value : '');
-/** The verdict on a reply from its verification (refused: the reply could not run at all). */
-function cometVerdict(kind, parsed, verification) {
-    const reply = score_asReply(parsed);
-    if (kind === 'B2_RegressionTest') {
-        const record = {
-            text: {
-                precondition: score_text(reply.precondition).slice(0, 2000),
-                postcondition: score_text(reply.postcondition).slice(0, 2000),
-                explanation: score_text(reply.explanation).slice(0, 2000),
-            },
-        };
-        if (verification.kind !== 'B2_RegressionTest' || verification.refused || !verification.runs)
-            return {
-                correct: false,
-                record: { ...record, reason: `refused: ${verification.refused ?? 'no runs'}` },
-            };
-        const runs = verification.runs;
-        const verdicts = Object.fromEntries(Object.entries(runs).flatMap(([name, run]) => (run ? [[name, run.verdict]] : [])));
-        const failing = (v) => v === 'fail';
-        let reason;
-        if (runs.buggy.verdict === 'error' || runs.correct.verdict === 'error')
-            reason = `the test does not run: ${runs.buggy.reason ?? runs.correct.reason ?? 'error'}`;
-        else if (runs.buggy.verdict === 'pass' && runs.correct.verdict === 'pass')
-            reason = 'passes on both versions';
-        else if (failing(runs.buggy.verdict) && failing(runs.correct.verdict))
-            reason = 'fails on both versions';
-        else if (runs.buggy.verdict === 'pass')
-            reason = 'passes on the buggy version';
-        else if (!failing(runs.buggy_respelled?.verdict) || runs.correct_respelled?.verdict !== 'pass')
-            reason =
-                'reads the code, not its behaviour: other verdicts on the respelled versions ' +
-                    `(${runs.buggy_respelled?.verdict ?? '-'}, ${runs.correct_respelled?.verdict ?? '-'})`;
-        return {
-            correct: reason === undefined,
-            record: { ...record, verdicts, ...(reason ? { reason } : {}) },
-        };
-    }
-    if (verification.kind !== 'B1_BuggyIO' || verification.refused || !verification.runs)
-        return {
-            correct: false,
-            record: {
-                exposed: false,
-                outcomeMatched: false,
-                reason: `refused: ${verification.refused ?? 'no runs'}`,
-            },
-        };
-    const { buggy, correct } = verification.runs;
-    const exposed = buggy.outcome !== correct.outcome ||
-        (buggy.return ?? null) !== (correct.return ?? null) ||
-        (buggy.stdout ?? null) !== (correct.stdout ?? null) ||
-        (buggy.exception ?? null) !== (correct.exception ?? null);
-    const predicted = score_text(reply.outcome).trim().toLowerCase();
-    let outcomeMatched = predicted === buggy.outcome;
-    if (outcomeMatched && buggy.outcome === 'ok')
-        outcomeMatched =
-            score_text(reply.return) === (buggy.return ?? '') && score_text(reply.stdout) === (buggy.stdout ?? '');
-    if (outcomeMatched && buggy.outcome === 'crash')
-        outcomeMatched = sameException(buggy.exception ?? null, reply.exception);
-    const reason = !exposed
-        ? 'no exposure: both versions behave the same on the input'
-        : !outcomeMatched
-            ? `the buggy version's outcome is ${score_describe(buggy)}`
-            : undefined;
-    return {
-        correct: exposed && outcomeMatched,
-        record: { exposed, outcomeMatched, ...(reason ? { reason } : {}) },
-    };
-}
-function score_describe(run) {
-    if (run.outcome === 'ok')
-        return `ok (returns ${(run.return ?? '').slice(0, 80)})`;
-    if (run.outcome === 'crash')
-        return `crash (${run.exception ?? '?'})`;
-    return run.outcome;
-}
-/** A B1/B2 record's reason, reduced to its class for counting (`refused: …` → `refused`). */
-function reasonClass(reason) {
-    if (!reason)
-        return 'passed';
-    if (reason.startsWith('refused'))
-        return 'refused';
-    if (reason.startsWith('no exposure'))
-        return 'no exposure';
-    if (reason.startsWith("the buggy version's outcome"))
-        return 'wrong outcome';
-    if (reason.startsWith('the test does not run'))
-        return 'does not run';
-    if (reason.startsWith('reads the code'))
-        return 'reads the code';
-    return reason;
-}
-/** Per Comet kind: the sub-scores beside the pass rate (exposure and outcome accuracy for B1; B2's reasons). */
-function summarizeComet(records) {
-    const out = {};
-    for (const r of records) {
-        if (!r.comet || (r.kind !== 'B1_BuggyIO' && r.kind !== 'B2_RegressionTest'))
-            continue;
-        const s = (out[r.kind] ??= { n: 0, passed: 0, reasons: {} });
-        s.n++;
-        if (r.correct)
-            s.passed++;
-        const why = reasonClass(r.comet.reason);
-        if (why !== 'passed')
-            s.reasons[why] = (s.reasons[why] ?? 0) + 1;
-        if (r.kind === 'B1_BuggyIO') {
-            s.exposed = (s.exposed ?? 0) + (r.comet.exposed ? 1 : 0);
-            s.outcomeMatched = (s.outcomeMatched ?? 0) + (r.comet.outcomeMatched ? 1 : 0);
-        }
-    }
-    for (const s of Object.values(out))
-        if (s.exposed !== undefined) {
-            s.exposureRate = Math.round((s.exposed / s.n) * 10_000) / 10_000;
-            s.outcomeAccuracy = Math.round(((s.outcomeMatched ?? 0) / s.n) * 10_000) / 10_000;
-        }
-    return Object.keys(out).length ? out : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/families/comet/index.ts
-
-
-/**
- * Comet's program-state kinds (B1 buggy input/output, B2 regression test): a function with a bug
- * whose correct version is hidden; the reply is run in the sandbox against both versions
- * (tracer/tracegate_tracer/comet.py) and scored on what happened (docs/comet.md).
- */
-const comet = {
-    name: 'comet',
-    kinds: COMET_KINDS,
-    generator: 'scripts/generate-comet.py',
-    harvestCost: 8,
-    // Its question is its bug: a fresh item is a fresh mutant with its own killing input, not an
-    // edit of a test.
-    fixed: 'bug-kind',
-    runsReplies: true,
-    // A reply is scored by running it, not by comparing it: no constant answer to measure.
-    constantFloor: false,
-    summaryKey: 'comet',
-    summarize: (records) => summarizeComet(records),
-};
-
-;// CONCATENATED MODULE: ./src/families/traced/index.ts
-
-/**
- * SWE-Flux's execution-reasoning kinds, single-test (S1–S7) and suite (M1–M7): answered by the tracer
- * from recorded runs (tracer/README.md); two runs agree on identical answers; a prediction is scored
- * by the run's structural scorer (strict, or SWE-Flux's own).
- */
-const traced = {
-    name: 'traced',
-    kinds: TRACED_KINDS,
-    generator: 'tracegate generate',
-    harvestCost: 1,
-    runsReplies: false,
-    constantFloor: true,
-};
-
-;// CONCATENATED MODULE: ./src/families/world/chance.ts
-
-/** Just inside a band's edge: the pass rule's `≤ factor` must hold after rounding. */
-const INSIDE = 1 - 1e-12;
-const asRecord = (value) => value && typeof value === 'object' && !Array.isArray(value)
-    ? value
-    : {};
-/**
- * The constants beyond the oracle answers that the world-model pass rule makes worth trying: for a
- * measured number (W2, W3) each oracle number at the top of its pass band (a constant c passes
- * truths within the factor of it, so the best window starts at some truth t: c = t·factor), tried
- * first; for a profile (W4) the five most frequent top entries (tied tops too) of each list.
- */
-function worldConstants(kind, oracles, factor) {
-    const value = VALUE[kind];
-    if (value) {
-        const edges = oracles.flatMap((o) => {
-            const t = replyNumber(o?.[value.field]);
-            return t === undefined ? [] : [{ [value.field]: Math.max(t, value.floor) * factor * INSIDE }];
-        });
-        return { first: edges, last: [], measured: true };
-    }
-    if (kind === 'W4_Profile') {
-        const profile = {};
-        for (const list of RANK_LISTS) {
-            const counts = new Map();
-            for (const o of oracles)
-                for (const top of topsOf(asRecord(o), list))
-                    counts.set(top, (counts.get(top) ?? 0) + 1);
-            profile[list] = [...counts]
-                .sort((a, b) => b[1] - a[1])
-                .slice(0, 5)
-                .map(([name]) => name);
-        }
-        return { first: [], last: [profile], measured: false };
-    }
-    return { first: [], last: [], measured: false };
-}
-
-;// CONCATENATED MODULE: ./src/families/world/index.ts
-
-
-
-
-/**
- * The software world-model kinds of the JetBrains study (W1 outcome, W2 peak memory, W3 wall time,
- * W4 profile): what one test does as a whole, measured in clean runs (tracer/README.md,
- * "World-model kinds"; docs/world-model.md).
- */
-const world = {
-    name: 'world',
-    kinds: WORLD_KINDS,
-    generator: 'scripts/generate-world.py',
-    harvestCost: 4,
-    fixed: 'world-model-kind',
-    runsReplies: false,
-    constantFloor: true,
-    timedKinds: ['W2_PeakMemory', 'W3_WallTime', 'W4_Profile'],
-    pairedAnswer: pairedAnswer,
-    agreedAnswer: agreedAnswer,
-    passes: (kind, truth, prediction, factor) => passesWorld(kind, truth, prediction, factor),
-    constants: worldConstants,
-    recordExtras: (kind, truth, prediction, measurement) => worldRecord(kind, truth, prediction, measurement),
-    summaryKey: 'world',
-    summarize: (records) => summarizeWorld(records.map((r) => ({
-        kind: r.kind,
-        measures: r.world,
-        oracle: r.oracle,
-    }))),
-};
-
-;// CONCATENATED MODULE: ./src/families/registry.ts
-
-
-
-
-/** Every kind family, in the order their summaries appear in a run's results. */
-const FAMILIES = [traced, world, comet];
-/**
- * The kind → family table of `families`, refused when a kind is claimed twice or a known kind by
- * none: a family's decisions would otherwise depend on which one a lookup met first.
- */
-function familyTable(families, known = QUESTION_KINDS) {
-    const table = new Map();
-    for (const family of families)
-        for (const kind of family.kinds) {
-            const other = table.get(kind);
-            if (other)
-                throw new Error(`kind ${kind} is claimed by two families (${other.name} and ${family.name}): ` +
-                    'each kind belongs to exactly one (src/families/registry.ts)');
-            table.set(kind, family);
-        }
-    const unclaimed = known.filter((kind) => !table.has(kind));
-    if (unclaimed.length)
-        throw new Error(`kind(s) ${unclaimed.join(', ')} claimed by no family: add them to one (src/families/registry.ts)`);
-    return table;
-}
-const TABLE = familyTable(FAMILIES);
-/** The family a kind belongs to; an unknown kind is refused by name (the suite loader refuses it first). */
-function familyOf(kind) {
-    const family = TABLE.get(kind);
-    if (!family)
-        throw new Error(`unknown question kind ${kind}: no family claims it`);
-    return family;
-}
-
-;// CONCATENATED MODULE: ./src/stages/query/record.ts
-
-/** The gate's clusters of an instance: its first test's file in its environment, and the environment. */
-function record_clusterOf(loaded) {
-    const { environment, tests } = loaded.instance;
-    return { test: `${environment}:${tests[0].split('::')[0]}`, package: environment };
-}
-/**
- * A record as results.json keeps it, finished where it is built: what
- * happened to the instance, plus where its file is, its clusters, and
- * whether its failure is the infrastructure's rather than the model's.
- */
-function finishRecord(loaded, record) {
-    return {
-        ...record,
-        file: loaded.file,
-        cluster: record_clusterOf(loaded),
-        ...(record.error && INFRASTRUCTURE_ERRORS.has(record.error) ? { infrastructure: true } : {}),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/stages/select/shard.ts
-
-
-
-/** A matrix holds at most 256 jobs (GitHub Actions): more shards than that cannot all run. */
-const MAX_SHARDS = 256;
-/**
- * What an item is expected to cost, in the units of a traced item's harvest: the measured seconds
- * where known (the baseline's request latency), the kind's family's share of the whole-bundle
- * harvest otherwise (its `harvestCost`: a world-model item ~4 traced ones, a B1/B2 item ~8).
- */
-function expectedCost(kind, latencyMs) {
-    return familyOf(kind).harvestCost + (latencyMs ?? 0) / 1000 / TRACED_ITEM_SECONDS;
-}
-/** A traced item's share of a cold harvest on two cores (docs/benchmarks.md: 240 s / 1,608). */
-const TRACED_ITEM_SECONDS = 0.15;
-/** The cluster a shard keeps whole: the gate's (`package`: the environment), else the test's. */
-function shardCluster(l, by) {
-    const c = record_clusterOf(l);
-    return by === 'package' ? c.package : c.test;
-}
-/** The digest every shard of one selection shares: its ids and content, in order. */
-function selectionDigest(selected) {
-    return sha256(canonicalJson(selected.map((l) => [l.instance.id, l.contentHash])));
-}
-/**
- * The selection in `count` parts: clusters whole, largest expected cost first, each to the part
- * with the least cost so far (ties: the lower part), so the parts are balanced and the same
- * selection, costs and count always give the same parts. Each part keeps the selection's order.
- */
-function planShards(selected, count, by, cost) {
-    const clusters = new Map();
-    for (const l of selected) {
-        const key = shardCluster(l, by);
-        const c = clusters.get(key) ?? { ids: new Set(), cost: 0 };
-        c.ids.add(l.instance.id);
-        c.cost += cost(l);
-        clusters.set(key, c);
-    }
-    const load = Array(count).fill(0);
-    const partOf = new Map();
-    const ordered = [...clusters.entries()].sort(([ka, a], [kb, b]) => b.cost - a.cost || (ka < kb ? -1 : 1));
-    for (const [, c] of ordered) {
-        const part = load.indexOf(Math.min(...load));
-        load[part] = load[part] + c.cost;
-        for (const id of c.ids)
-            partOf.set(id, part);
-    }
-    return {
-        count,
-        selection: selectionDigest(selected),
-        ids: selected.map((l) => l.instance.id),
-        part: selected.map((l) => partOf.get(l.instance.id) + 1),
-        expected: load.map((x) => Math.round(x * 10) / 10),
-    };
-}
-/** The ids of part `index` (1-based) of the plan, in the selection's order. */
-function partIds(plan, index) {
-    return plan.ids.filter((_, i) => plan.part[i] === index);
-}
-/** The instances of part `index` (1-based) of the plan, in the selection's order. */
-function shardPart(selected, plan, index) {
-    const mine = new Set(partIds(plan, index));
-    return selected.filter((l) => mine.has(l.instance.id));
-}
-
-;// CONCATENATED MODULE: ./src/app/config/options.ts
-
-
-
-
-
-
-
-
-
-
-const list = schemas_string()
-    .transform((s) => s
-    .split(',')
-    .map((t) => t.trim())
-    .filter(Boolean))
-    .optional();
-function options_int(name, min, max) {
-    return schemas_string().transform((s, ctx) => {
-        const n = Number(s);
-        if (!Number.isInteger(n) || n < min || n > max) {
-            ctx.addIssue({
-                code: 'custom',
-                message: `--${name} must be an integer in ${min}..${max}, got "${s}"`,
-            });
-            return NEVER;
-        }
-        return n;
-    });
-}
-function num(name, min, max) {
-    return schemas_string().transform((s, ctx) => {
-        const n = Number(s);
-        if (s.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
-            ctx.addIssue({
-                code: 'custom',
-                message: `--${name} must be a number in ${min}..${max}, got "${s}"`,
-            });
-            return NEVER;
-        }
-        return n;
-    });
-}
-/** A number in (0, max]: zero is not a level or a margin (nothing could ever pass or fail). */
-function positive(name, max) {
-    return schemas_string().transform((s, ctx) => {
-        const n = Number(s);
-        if (s.trim() === '' || !Number.isFinite(n) || n <= 0 || n > max) {
-            ctx.addIssue({
-                code: 'custom',
-                message: `--${name} must be a number above 0 and at most ${max}, got "${s}"`,
-            });
-            return NEVER;
-        }
-        return n;
-    });
-}
-/** A JSON object (server-specific request fields). */
-const jsonObject = schemas_string().transform((s, ctx) => {
-    try {
-        const value = JSON.parse(s);
-        if (value && typeof value === 'object' && !Array.isArray(value))
-            return value;
-    }
-    catch {
-        // reported below
-    }
-    ctx.addIssue({
-        code: 'custom',
-        message: `--extra-body must be a JSON object, e.g. {"top_k": 20}, got ${JSON.stringify(s)}`,
-    });
-    return NEVER;
-});
-/** Stop sequences: a JSON array of strings, or one plain string. */
-const stopList = schemas_string().transform((s, ctx) => {
-    if (!s.trimStart().startsWith('['))
-        return [s];
-    try {
-        const value = JSON.parse(s);
-        if (Array.isArray(value) && value.every((v) => typeof v === 'string'))
-            return value;
-    }
-    catch {
-        // reported below
-    }
-    ctx.addIssue({
-        code: 'custom',
-        message: `--stop must be a string or a JSON array of strings, got ${JSON.stringify(s)}`,
-    });
-    return NEVER;
-});
-const budget = schemas_string().transform((s, ctx) => {
-    const parsed = parseBudget(s);
-    if (parsed)
-        return parsed;
-    ctx.addIssue({
-        code: 'custom',
-        message: `--context-budget must be a positive count of chars or tokens, e.g. 48000 or 12000t, got "${s}"`,
-    });
-    return NEVER;
-});
-/** What to harvest and where: the options `harvest` and `run` share. */
-const harvestOptionsSchema = object({
-    /** Directory of instances (a suite or the instances root). Default: the bundled suite. */
-    instances: schemas_string().optional(),
-    /** Comma-separated kinds, prefixes (S1) or names (Loops). */
-    categories: list,
-    ids: list,
-    sample: options_int('sample', 1, 1_000_000).optional(),
-    /** Unset: the baseline's recorded seed when there is one, else 0 (app/config/selection.ts). */
-    seed: options_int('seed', 0, 2 ** 31).optional(),
-    cache: schemas_string().default('.tracegate/cache'),
-    backend: schemas_enum(['docker', 'local', 'auto'], { message: '--backend must be docker, local or auto' })
-        .default('docker'),
-    /** Base image of every environment; default: python:<python>-slim (pulled, or a local stand-in). */
-    'base-image': schemas_string().optional(),
-    /** A SWE-Flux run's image names mapped to local images: `NAME=IMAGE,…` (docs/swe-flux.md). */
-    'swe-flux-images': schemas_string().optional(),
-    /**
-     * Harvest again the instances that failed for this tracer and environment in an earlier run
-     * (else remembered for RETRY_FAILED_AFTER runs: a warm run starts no container for them).
-     */
-    'retry-failed': schemas_enum(['true', 'false'], { message: '--retry-failed must be true or false' })
-        .default('false')
-        .transform((v) => v === 'true'),
-    /**
-     * A registry repository for environment images (`ghcr.io/OWNER/tracegate-env`): pulled under
-     * their content tag before a build, pushed after one (see image-registry-push).
-     */
-    'image-registry': schemas_string()
-        .regex(/^[a-z0-9.-]+(:\d+)?(\/[a-z0-9._-]+)+$/, '--image-registry must be a repository without a tag, e.g. ghcr.io/owner/tracegate-env')
-        .optional(),
-    /**
-     * The Docker engine to harvest on (`tcp://host:2376`, `ssh://user@host`, `unix:///path`); unset:
-     * DOCKER_HOST, else the local socket. TLS material from DOCKER_TLS_VERIFY / DOCKER_CERT_PATH.
-     */
-    'docker-host': schemas_string()
-        .regex(/^(tcp|ssh|unix):\/\/\S+$/, '--docker-host must be tcp://HOST:PORT, ssh://USER@HOST or unix:///PATH')
-        .optional(),
-    /** Push built images to image-registry: auto (the CLI: yes; the Action: on push runs only), true, false. */
-    'image-registry-push': schemas_enum(['auto', 'true', 'false'], {
-        message: '--image-registry-push must be auto, true or false',
-    })
-        .default('auto'),
-});
-/**
- * The gate's settings (docs/gate.md): `run`, the Action and `compare` share them.
- * Defaults are the ones a team gating on a few hundred items would pick.
- */
-const gateOptionsSchema = object({
-    /** Smallest drop (0..1) that can fail the gate; a pass must rule out a drop this large. */
-    'min-drop': positive('min-drop', 1).default(0.05),
-    /** Smallest significant gain a kind reports as `improved`. */
-    'min-gain': positive('min-gain', 1).default(0.05),
-    /** Family-wise one-sided error rate over overall + kinds (and across the two looks of a top-up). */
-    alpha: positive('alpha', 0.5).default(0.05),
-    /** Clusters of items that are not independent: test (default), package or none. */
-    'cluster-by': schemas_enum(CLUSTER_BY, { message: `--cluster-by must be one of ${CLUSTER_BY.join(', ')}` })
-        .default('test'),
-    /** Whose interval decides a pass: overall (default), or per-kind (every kind's too). */
-    gate: schemas_enum(GATE_SCOPES, { message: `--gate must be one of ${GATE_SCOPES.join(', ')}` })
-        .default('overall'),
-    /** Above this share of excluded items (of those both runs hold), at best inconclusive. */
-    'max-excluded': num('max-excluded', 0, 1).default(0.05),
-    /** What an inconclusive verdict does: neutral (check neutral, exit 4), pass or fail. */
-    'on-inconclusive': schemas_enum(ON_INCONCLUSIVE, {
-        message: `--on-inconclusive must be one of ${ON_INCONCLUSIVE.join(', ')}`,
-    })
-        .default('neutral'),
-});
-/**
- * Every option of a run, by the name it has both as a CLI flag (`--name`)
- * and as an Action input (`name`). Values arrive as strings from either door
- * and are parsed here once.
- */
-const runOptionsSchema = harvestOptionsSchema.extend({
-    /** API base URL of the candidate, e.g. http://127.0.0.1:8000/v1; parsed without trailing slashes. */
-    endpoint: endpointSchema,
-    /** Model name as the server knows it. */
-    model: schemas_string({ error: '--model is required (the model name the server serves)' })
-        .min(1, '--model is required (the model name the server serves)'),
-    /** Checkpoint digest or commit; recorded in results and keys answers. */
-    'model-revision': schemas_string().optional(),
-    'api-key': schemas_string().optional(),
-    /**
-     * What to compare with: `auto` (default with a history: the merge base's entry for a
-     * pull request, the first parent's for a push), a commit sha in the history, or a
-     * results.json file.
-     */
-    baseline: schemas_string().optional(),
-    /** The run's name: one history series and one sticky comment per name. */
-    name: schemas_string()
-        .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, '--name: letters, digits, . _ - (at most 64)')
-        .default('tracegate'),
-    /** Where scores are tracked per commit: a directory, or `branch:NAME` (a data branch). */
-    history: schemas_string().optional(),
-    /** Entries kept per name in the history (older ones are dropped on write). */
-    retention: options_int('retention', 1, 1_000_000).default(500),
-    out: schemas_string().default('tracegate-out'),
-    /** Protocol of the endpoint: OpenAI chat, OpenAI (legacy) completions for base checkpoints, Anthropic. */
-    api: schemas_enum(API_NAMES, { message: `--api must be one of ${API_NAMES.join(', ')}` })
-        .default('openai-chat'),
-    /** Requests in flight. */
-    concurrency: options_int('concurrency', 1, 256).default(4),
-    /** Per-request timeout in seconds (the whole body included). */
-    timeout: num('timeout', 1, 3600).default(120),
-    /** Retries of transient failures (connection, timeout, 408/429/5xx, garbled body). */
-    retries: options_int('retries', 0, 20).default(3),
-    /** Total seconds all requests of the run may take; unset means no limit. */
-    'time-budget': num('time-budget', 1, 7 * 24 * 3600).optional(),
-    /** Check the endpoint before the harvest (model list, one tiny request): a dead one fails in seconds. */
-    preflight: schemas_enum(['true', 'false'], { message: '--preflight must be true or false' })
-        .default('true')
-        .transform((v) => v === 'true'),
-    /** USD per million input / output tokens, e.g. `3/15`: the report shows the run's cost. */
-    price: schemas_string()
-        .regex(/^\d+(\.\d+)?\/\d+(\.\d+)?$/, '--price must be USD per million input and output tokens, e.g. 3/15')
-        .transform((v) => {
-        const [input, output] = v.split('/').map(Number);
-        return { input, output };
-    })
-        .optional(),
-    temperature: num('temperature', 0, 2).default(0),
-    'max-tokens': options_int('max-tokens', 1, 1_000_000).default(2048),
-    'top-p': num('top-p', 0, 1).optional(),
-    /** Sampling seed sent to the server (sample i gets seed + i); not the selection `seed`. */
-    'generation-seed': options_int('generation-seed', 0, 2 ** 31).optional(),
-    stop: stopList.optional(),
-    /** JSON object merged into every request body (server-specific knobs). */
-    'extra-body': jsonObject.optional(),
-    /** Answers per instance: the majority is scored, pass@k reported beside it. */
-    samples: options_int('samples', 1, 100).default(1),
-    /** strict (sound; the default for gating) or swe-flux (SWE-Flux's score_answer, for comparable numbers). */
-    scoring: schemas_enum(SCORING_MODES, { message: `--scoring must be one of ${SCORING_MODES.join(', ')}` })
-        .default(DEFAULT_SCORING),
-    /** World-model kinds: a predicted peak or wall time passes within this factor of the truth. */
-    'world-factor': num('world-factor', 1, 1000).default(DEFAULT_WORLD_FACTOR),
-    /** How much code the prompt shows: slice, files or none. */
-    context: schemas_enum(CONTEXT_MODES, { message: `--context must be one of ${CONTEXT_MODES.join(', ')}` })
-        .default('slice'),
-    /** Prompt size limit: characters (48000) or tokens (12000t, estimated at 4 chars each). */
-    'context-budget': budget.default({ amount: 16000, unit: 'tokens' }),
-    ...gateOptionsSchema.shape,
-    /** When inconclusive, add up to this many paired items and decide again (0: off). */
-    'top-up': options_int('top-up', 0, 100_000).default(0),
-    /**
-     * Fresh variants (perturbed test inputs, re-harvested): off, `add N` (N variants beside the
-     * selection) or only (a variant of each selected instance, instead of it).
-     */
-    variants: schemas_string()
-        .regex(/^(off|only|add [1-9]\d{0,5})$/, '--variants must be off, only, or add N (e.g. "add 50")')
-        .transform((v) => v === 'off'
-        ? undefined
-        : v === 'only'
-            ? { mode: 'only' }
-            : { mode: 'add', count: Number(v.slice(4)) })
-        .optional(),
-    /**
-     * The variants' seed: the same epoch gives the same variants; pairs stay within one epoch.
-     * `auto`: the baseline's epoch when it has one (a pull request), else the ISO week (e.g.
-     * 202649); unset: the baseline's, else 1.
-     */
-    'variant-epoch': schemas_string()
-        .regex(/^(auto|\d{1,10})$/, '--variant-epoch must be auto or a whole number, e.g. 3')
-        .transform((v) => (v === 'auto' ? 'auto' : Number(v)))
-        .refine((v) => v === 'auto' || v <= 2 ** 31, '--variant-epoch must be at most 2147483648')
-        .optional(),
-    /**
-     * `i/n`: this run answers part i of the selection split into n (a matrix job); the parts are
-     * combined by `merge`, which gives the verdict. Unset: the whole selection, one verdict.
-     */
-    shard: schemas_string()
-        .transform((s, ctx) => {
-        const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(s);
-        const [index, count] = m ? [Number(m[1]), Number(m[2])] : [NaN, NaN];
-        if (m && index >= 1 && index <= count && count <= MAX_SHARDS)
-            return { index, count };
-        ctx.addIssue({
-            code: 'custom',
-            message: `--shard must be i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS} (e.g. 2/4: the second of four ` +
-                `matrix jobs), got "${s}"`,
-        });
-        return NEVER;
-    })
-        .optional(),
-});
-/** `tracegate compare`: the gate on two results files. */
-const compareOptionsSchema = gateOptionsSchema.extend({
-    baseline: schemas_string({ error: '--baseline is required (the baseline results.json)' })
-        .min(1, '--baseline is required (the baseline results.json)'),
-    candidate: schemas_string({ error: '--candidate is required (the candidate results.json)' })
-        .min(1, '--candidate is required (the candidate results.json)'),
-    /** Where comparison.json is written. */
-    out: schemas_string().default('tracegate-out'),
-});
-/**
- * Parses raw string options; unset ('' or undefined) means "use the default".
- * Errors name each option as `door` spells it: `--samples` or `input samples`.
- */
-function parseRunOptions(raw, door = 'cli') {
-    return parseWith(runOptionsSchema, raw, door);
-}
-function parseCompareOptions(raw) {
-    return parseWith(compareOptionsSchema, raw);
-}
-function parseHarvestOptions(raw) {
-    return parseWith(harvestOptionsSchema, raw);
-}
-/**
- * An issue's message with its option named as `door` spells it. The schemas
- * word their messages the CLI's way (`--name must be …`); one without a name
- * gets its option's in front.
- */
-function issueMessage(issue, door) {
-    const name = issue.path.map(String).join('.');
-    const flag = `--${name}`;
-    const rest = issue.message.slice(flag.length);
-    if (issue.message.startsWith(flag) && !/^[\w-]/.test(rest))
-        return optionName(name, door) + rest;
-    return issue.message.startsWith('--')
-        ? issue.message
-        : `${optionName(name, door)}: ${issue.message}`;
-}
-function parseWith(schema, raw, door = 'cli') {
-    const present = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== ''));
-    const parsed = schema.safeParse(present);
-    if (!parsed.success) {
-        throw new UsageError(parsed.error.issues.map((i) => issueMessage(i, door)).join('; '));
-    }
-    return parsed.data;
-}
-/** Names of all run options, for the CLI parser and the Action's input reader. */
-const RUN_OPTION_NAMES = Object.keys(runOptionsSchema.shape);
-const HARVEST_OPTION_NAMES = Object.keys(harvestOptionsSchema.shape);
-const COMPARE_OPTION_NAMES = Object.keys(compareOptionsSchema.shape);
-const GATE_OPTION_NAMES = Object.keys(gateOptionsSchema.shape);
-
 ;// CONCATENATED MODULE: ./src/stages/compare/sequential.ts
 
 /** The looks of a run: one at α without top-up; α₁ and α − α₁ with it. */
@@ -86416,67 +86463,1339 @@ function chooseTopUp(pool, baselineScored, seed, max) {
         .map(({ item }) => item);
 }
 
-;// CONCATENATED MODULE: ./src/util/progress.ts
+;// CONCATENATED MODULE: ./src/stages/report/escape.ts
 /**
- * Progress of a long phase as log lines: done/total, the rate and the time
- * left, at most one line every `everyMs` (CI logs stay readable) and always
- * the last. The clock is injected so the lines can be tested exactly.
+ * Escapes text that did not come from us (ids, model names, server messages)
+ * so it cannot break the table, open HTML, or @-mention anyone.
  */
-class Progress {
-    label;
-    total;
-    unit;
-    emit;
-    now;
-    everyMs;
-    done = 0;
-    started;
-    lastLine = -Infinity;
-    constructor(label, total, unit, emit, now = Date.now, everyMs = 5000) {
-        this.label = label;
-        this.total = total;
-        this.unit = unit;
-        this.emit = emit;
-        this.now = now;
-        this.everyMs = everyMs;
-        this.started = now();
-    }
-    /** `n` more items are finished. */
-    tick(n = 1) {
-        if (!this.total || n <= 0)
-            return;
-        this.done = Math.min(this.total, this.done + n);
-        const at = this.now();
-        if (this.done < this.total && at - this.lastLine < this.everyMs)
-            return;
-        this.lastLine = at;
-        this.emit(this.line(at));
-    }
-    line(at = this.now()) {
-        const seconds = Math.max(0.001, (at - this.started) / 1000);
-        const rate = this.done / seconds;
-        const pct = Math.floor((100 * this.done) / this.total);
-        const head = `${this.label}: ${this.done}/${this.total} ${this.unit} (${pct}%)`;
-        if (this.done === this.total)
-            return `${head} in ${progress_duration(seconds)}`;
-        const left = rate > 0 ? (this.total - this.done) / rate : Infinity;
-        return `${head}, ${rate.toFixed(1)}/s, about ${progress_duration(left)} left`;
-    }
+function escapeMarkdown(text) {
+    return (text
+        .replace(/[\\`*_{}[\]<>|#]/g, (c) => `\\${c}`)
+        .replace(/@/g, '@\u200b')
+        // Every line break markdown or a browser honours, a bare CR included.
+        .replace(/\r\n?|[\n\u0085\u2028\u2029]/g, ' '));
 }
-function progress_duration(seconds) {
-    if (!Number.isFinite(seconds))
-        return 'an unknown time';
-    const whole = Math.round(seconds); // 539.6 s is 9 min 0 s, never 8 min 60 s
-    if (whole < 60)
-        return `${whole} s`;
-    return `${Math.floor(whole / 60)} min ${whole % 60} s`;
+/** Inline code for untrusted text outside tables: no backticks or line breaks can escape it. */
+function codeSpan(text) {
+    return `\`${text.replace(/[`\r\n\u0085\u2028\u2029]/g, ' ')}\``;
 }
 
-;// CONCATENATED MODULE: ./src/stages/harvest/key.ts
+;// CONCATENATED MODULE: ./src/stages/report/moves.ts
 
-/** Content address of an oracle: instance bytes × effective environment × tracer. */
-function oracleKey(instanceHash, envDigest, tracerDigest) {
-    return sha256('oracle/v2', instanceHash, envDigest, tracerDigest);
+
+/**
+ * A move at least this large (and at least `min-drop` / `min-gain`) is never
+ * called "within noise": when the gate cannot call it, too few items can.
+ */
+const LARGE_MOVE = 0.1;
+const ICON = {
+    regressed: '🔴',
+    improved: '🟢',
+    'too few to decide': '🟠',
+    'small, significant': '⚪',
+    'within noise': '⚪',
+    'too few items': '▫️',
+};
+/** The mark as the table shows it (`🔴 regressed`), a large undecided move with what would decide it. */
+function statusText(r, c) {
+    const mark = markOf(r, c);
+    return `${ICON[mark]} ${mark === 'too few to decide' ? undecided(r, c) : mark}`;
+}
+/** Floating-point slack, as the gate's (a 1/10 drop is a 0.1 drop). */
+const moves_EPS = 1e-9;
+/**
+ * The row's mark: `regressed` / `improved` as the gate decided; a move of at
+ * least LARGE_MOVE the gate did not call is `too few to decide`; a significant
+ * move below min-drop / min-gain is `small, significant`; an untested small
+ * row `too few items`; anything else `within noise`.
+ */
+function markOf(r, c) {
+    if (r.status === 'regressed' || r.status === 'improved')
+        return r.status;
+    const large = r.delta <= -Math.max(LARGE_MOVE, c.policy.minDrop) + moves_EPS ||
+        r.delta >= Math.max(LARGE_MOVE, c.policy.minGain) - moves_EPS;
+    if (r.paired && large)
+        return 'too few to decide';
+    if (r.status === 'too few items')
+        return 'too few items';
+    const p = Math.min(r.test?.pDropAdjusted ?? 1, r.test?.pGainAdjusted ?? 1);
+    return p < c.look.alpha ? 'small, significant' : 'within noise';
+}
+/**
+ * How many more paired items would make this row's change significant by the
+ * gate, if the change and its per-item spread held: itemsToSignificance at
+ * α/k (Holm's strictest step, k = the gate's family with this row in it), and
+ * at least the gate's minimum of items and clusters. Undefined without a
+ * spread to size it from (one cluster) or when items are not what is missing.
+ */
+function itemsToDecide(r, c) {
+    if (!r.test)
+        return undefined;
+    const tested = [c.overall, ...c.kinds].filter((x) => x?.test?.pDropAdjusted !== undefined);
+    const family = tested.length + (r.test.pDropAdjusted === undefined ? 1 : 0);
+    const total = itemsToSignificance({ n: r.paired, se: r.test.se, clusters: r.clusters }, r.delta, c.look.alpha / Math.max(family, 1));
+    if (total === undefined)
+        return undefined;
+    // The gate tests a row only with its minimum of items and of clusters (clusters growing with items).
+    const forClusters = Math.ceil((c.policy.minClusters * r.paired) / Math.max(r.clusters, 1));
+    const more = Math.max(total, c.policy.minItems, forClusters) - r.paired;
+    return more > 0 ? more : undefined;
+}
+/** `−84.7 … −40.3 pp`: the row's two one-sided bounds, within −100 … +100 pp. */
+function boundsText(r) {
+    const clamp = (x) => Math.max(-1, Math.min(1, x));
+    const lower = pp(clamp(r.test.lower)).replace(/ pp$/, '');
+    return `${lower} … ${pp(clamp(r.test.upper))}`;
+}
+/** Whether the row's bounds are worth reading (tested, enough items). */
+const hasBounds = (r) => !!r?.test && r.status !== 'too few items';
+/** Why a large move is undecided, and what would decide it. */
+function undecided(r, c) {
+    const more = itemsToDecide(r, c);
+    if (more !== undefined)
+        return `too few to decide; +${more} items would`;
+    if (r.clusters < c.policy.minClusters)
+        return `too few to decide (${r.clusters} cluster${r.clusters === 1 ? '' : 's'}; the gate needs ${c.policy.minClusters})`;
+    return 'too few to decide';
+}
+const items = (n) => `${n} paired item${n === 1 ? '' : 's'}`;
+function moved(k, floor) {
+    const bounds = hasBounds(k) ? ` (${boundsText(k)})` : '';
+    return (`- ${ICON[k.status]} **${k.kind}** ${pp(k.delta)}${bounds} on ${items(k.paired)}: ` +
+        `${pct(k.baseline)} → ${pct(k.candidate)}${floor !== undefined ? `, floor ${pct(floor)}` : ''}`);
+}
+/**
+ * The kinds a reader must see first: those that moved significantly (the
+ * gate's `regressed` and `improved`), worst first; then the large drops on too
+ * few items to decide, worst first, with the items that would decide them.
+ * Every other kind is in the full table.
+ */
+function movesSection(c, floors) {
+    if (!c.overall?.paired)
+        return [];
+    const byDelta = (a, b) => a.delta - b.delta || a.kind.localeCompare(b.kind);
+    const marked = c.kinds.map((k) => ({ k, mark: markOf(k, c) }));
+    const significant = marked
+        .filter((m) => m.mark === 'regressed' || m.mark === 'improved')
+        .map((m) => m.k)
+        .sort(byDelta);
+    const tooFew = marked
+        .filter((m) => m.mark === 'too few to decide' && m.k.delta < 0)
+        .map((m) => m.k)
+        .sort(byDelta);
+    if (!significant.length && !tooFew.length)
+        return ['', `No kind moved significantly or dropped ${pp(LARGE_MOVE).slice(1)} or more.`];
+    return [
+        '',
+        ...significant.map((k) => moved(k, floors[k.kind])),
+        ...tooFew.map((k) => `- ${ICON['too few to decide']} **${k.kind}** ${pp(k.delta)} on ${items(k.paired)}: ${undecided(k, c)}`),
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/stages/report/comparison.ts
+
+
+
+const VERDICT = {
+    pass: '✅ **pass**',
+    fail: '❌ **fail**',
+    inconclusive: '🟡 **inconclusive**',
+    'no-baseline': 'ℹ️ **no baseline**',
+    'baseline-unavailable': '⚠️ **baseline unavailable**',
+};
+/** The verdict line: the verdict and the sentence it rests on (built from fixed strings and numbers). */
+function verdictLine(c) {
+    return `${VERDICT[c.verdict]} — ${escapeMarkdown(c.summary)}`;
+}
+/** The baseline in a few characters: its commit's short sha, else where it came from. */
+function baselineName(c) {
+    const b = c.baseline;
+    if (!b)
+        return 'none';
+    return b.commit ? codeSpan(b.commit.slice(0, 7)) : escapeMarkdown(b.source);
+}
+/**
+ * `33 paired`, or when only part of the baseline pairs, `17 of 150 paired (seed 0 here, 7 in the
+ * baseline)`: the selections' difference, when the runs recorded theirs.
+ */
+function pairedOf(c, paired) {
+    const p = c.pairing;
+    if (!p?.baselineOnly)
+        return `${paired} paired`;
+    const of = p.intersection + p.baselineOnly;
+    const why = p.selectionDiffers?.length
+        ? ` (${escapeMarkdown(p.selectionDiffers.join('; '))})`
+        : '';
+    return `${paired} of ${of} baseline items paired${why}`;
+}
+/**
+ * The report's first line: the verdict, the overall change with its bounds
+ * (the one place the level is stated), the paired items and the baseline.
+ * Without a baseline it says so, with this run's score.
+ */
+function headline(c, summary) {
+    const score = `**${pct(summary.accuracy)}** (${summary.correct}/${summary.total})`;
+    if (c.verdict === 'no-baseline')
+        return `${VERDICT[c.verdict]} — this run ${score}; scores recorded, nothing to compare with.`;
+    if (c.verdict === 'baseline-unavailable')
+        return `${verdictLine(c)} This run: ${score}.`;
+    const o = c.overall;
+    const baseline = `baseline ${baselineName(c)}`;
+    if (!o?.paired)
+        return `${VERDICT[c.verdict]} — no paired items · ${baseline}`;
+    const change = hasBounds(o)
+        ? `overall **${pp(o.delta)}** (${level(c.look.alpha)} bounds ${boundsText(o)})`
+        : `overall **${pp(o.delta)}**, too few items to test`;
+    return `${VERDICT[c.verdict]} — ${change} · ${pairedOf(c, o.paired)} · ${baseline}`;
+}
+/** The sentence a fail or an inconclusive verdict rests on (the headline says the rest). */
+function reasonLine(c) {
+    return c.verdict === 'fail' || c.verdict === 'inconclusive'
+        ? ['', escapeMarkdown(c.summary)]
+        : [];
+}
+const score = (s) => s ? `${pct(s.accuracy)} (${s.correct}/${s.total})` : '—';
+/** The best constant answer's score (summary.byKind[kind].chance), overall summed over kinds. */
+function floors(byKind) {
+    const chances = Object.values(byKind).map((s) => s.chance);
+    const known = chances.every((x) => x !== undefined) && chances.length > 0;
+    const total = chances.reduce((n, x) => n + (x?.total ?? 0), 0);
+    const correct = chances.reduce((n, x) => n + (x?.correct ?? 0), 0);
+    return {
+        ...(known && total ? { overall: correct / total } : {}),
+        of: (k) => {
+            const x = byKind[k]?.chance;
+            return x ? pct(x.accuracy) : '—';
+        },
+    };
+}
+function cells(r) {
+    if (!r || !r.paired)
+        return ['0', '—', '—', '—', '—'];
+    // A row too small to test has no bounds worth reading.
+    const bounds = hasBounds(r) ? boundsText(r) : '—';
+    return [`${r.paired} (${r.clusters})`, pct(r.baseline), pct(r.candidate), pp(r.delta), bounds];
+}
+/**
+ * The per-kind table: this run's own score and the floor (what the best
+ * constant answer scores on these items), then on the paired items the
+ * baseline's and the candidate's mean, the change, its bounds and the mark
+ * (moves.ts). A large drop the gate could not call says how many items would.
+ */
+function comparisonTable(c, scores) {
+    const kinds = [...new Set([...Object.keys(scores.byKind), ...c.kinds.map((k) => k.kind)])].sort();
+    const byKind = new Map(c.kinds.map((k) => [k.kind, k]));
+    const floor = floors(scores.byKind);
+    const status = (r) => (r ? statusText(r, c) : '—');
+    const lines = [
+        '| Kind | Score | Floor | Paired (clusters) | Baseline | Candidate | Δ | Bounds | Status |',
+        '|---|---:|---:|---:|---:|---:|---:|---|---|',
+        `| **overall** | ${[score(scores.overall), floor.overall === undefined ? '—' : pct(floor.overall), ...cells(c.overall), status(c.overall)].join(' | ')} |`,
+    ];
+    for (const kind of kinds) {
+        const r = byKind.get(kind);
+        lines.push(`| ${kind} | ${[score(scores.byKind[kind]), floor.of(kind), ...cells(r), status(r)].join(' | ')} |`);
+    }
+    return lines;
+}
+/**
+ * What the numbers rest on: the baseline and the items compared, exclusions,
+ * top-up, notes; the power when the verdict is not a fail (a fail needs none).
+ */
+function comparisonDetails(c) {
+    const lines = [];
+    const o = c.overall;
+    if (o?.test && (c.verdict === 'pass' || c.verdict === 'inconclusive')) {
+        lines.push('', `**Power:** on ${o.paired} paired items this gate detects a drop of ${pp(o.test.mde).slice(1)} with 80% power` +
+            (o.test.needed && c.verdict === 'inconclusive'
+                ? `; about ${o.test.needed} more paired items would give 80% power to rule out a drop of ${pp(c.policy.minDrop).slice(1)} between equal models.`
+                : '.'));
+    }
+    const p = c.pairing;
+    const b = c.baseline;
+    if (p && b) {
+        const outside = p.candidateOnly || p.baselineOnly
+            ? ` (${p.candidateOnly} only in this run, ${p.baselineOnly} only in the baseline: not compared)`
+            : '';
+        lines.push('', `Compared with ${escapeMarkdown(b.model)}${b.revision ? ` @ ${codeSpan(b.revision)}` : ''} — ${escapeMarkdown(b.source)}: ` +
+            `the ${p.intersection} items both runs hold${outside}; ${p.paired} paired, ` +
+            `${p.excluded.length} excluded (${pct(p.excludedShare)}, allowed ${pct(c.policy.maxExcluded)}).` +
+            (p.baselineOnlyKinds.length
+                ? ` Kinds only in the baseline, not compared: ${p.baselineOnlyKinds.join(', ')}.`
+                : ''));
+        if (p.excluded.length) {
+            lines.push('', '<details><summary>Items excluded from pairing</summary>', '');
+            const shown = p.excluded.slice(0, 50);
+            for (const e of shown)
+                lines.push(`- ${codeSpan(e.id)}: ${e.reason}`);
+            if (p.excluded.length > shown.length)
+                lines.push(`- … and ${p.excluded.length - shown.length} more (comparison in results.json)`);
+            lines.push('', '</details>');
+        }
+    }
+    if (c.topUp)
+        lines.push('', `**Top-up:** the first look was inconclusive, so ${c.topUp.added} paired item(s) the baseline ` +
+            `had answered were added; this is look ${c.look.index} of ${c.look.of}, at α ${c.look.alpha.toFixed(4)}.`);
+    for (const note of c.notes)
+        lines.push('', `<sub>Note: ${escapeMarkdown(note)}</sub>`);
+    return lines;
+}
+/**
+ * The gate's settings and how its bounds are made, for the footer (the level
+ * itself is stated once, in the headline).
+ */
+function policyLine(c) {
+    const { policy, look } = c;
+    return (`gate ${policy.gate}, min drop ${pp(policy.minDrop).slice(1)}, α ${policy.alpha}` +
+        `${look.of > 1 ? ` (look ${look.index} of ${look.of} at ${look.alpha.toFixed(4)})` : ''}` +
+        ` with Holm over overall + kinds; bounds one-sided each, paired, clustered by ${policy.clusterBy} (CR1, Agresti–Min, t)`);
+}
+
+;// CONCATENATED MODULE: ./src/stages/report/excerpt.ts
+const RUN_TESTS = /^Run the tests? .*?\((?:a pytest id|pytest ids)\)\.\s+/s;
+const RUN_SWE_FLUX = /^Run `[^`]*`\.\s+/;
+const TARGET = /^The target function is `([^`]+)` \(qualified name `[^`]*`\) in `[^`]*`[^;]*; "the target" below means it\.\s*/;
+const CHANGED = /^The repository's code is changed for this question: on line (\d+) of `([^`]*)`, .*?\(the code shown is the changed code\)\.\s*/s;
+/** Where the asking ends: the definitions, or the answer's shape when there are none. */
+const TAIL = /\s+(?:Definitions: |Answer as JSON of exactly this shape)/;
+function questionExcerpt(question) {
+    let rest = question.trim();
+    const run = RUN_TESTS.exec(rest) ?? RUN_SWE_FLUX.exec(rest);
+    if (run)
+        rest = rest.slice(run[0].length);
+    const target = TARGET.exec(rest);
+    if (target)
+        rest = rest.slice(target[0].length);
+    const changed = CHANGED.exec(rest);
+    if (changed)
+        rest = rest.slice(changed[0].length);
+    const tail = TAIL.exec(rest);
+    if (tail)
+        rest = rest.slice(0, tail.index);
+    return {
+        ...(target ? { target: target[1] } : {}),
+        ...(changed ? { changed: { line: changed[1], file: changed[2] } } : {}),
+        // A question that was all boilerplate keeps its text.
+        ask: rest.trim() || question.trim(),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/stages/report/flipped.ts
+
+
+/** Items listed per direction; the rest are counted (all of them are in results.json). */
+const SHOWN = 25;
+/** Characters of a question or value shown. */
+const CUT = 300;
+function cut(text) {
+    return text.length <= CUT ? text : `${text.slice(0, CUT)}…`;
+}
+/** A value as one code span: JSON, cut, with nothing that can leave the span. */
+function value(v) {
+    if (v === undefined)
+        return '—';
+    let text;
+    try {
+        text = JSON.stringify(v) ?? String(v);
+    }
+    catch {
+        text = String(v);
+    }
+    return codeSpan(cut(text));
+}
+/** What the question asks: its target and its asking sentences, not how every question starts. */
+function asks(question) {
+    if (!question)
+        return '';
+    const q = questionExcerpt(question);
+    const changed = q.changed
+        ? ` (on changed code: line ${q.changed.line} of ${codeSpan(q.changed.file)})`
+        : '';
+    return `${q.target ? ` · ${codeSpan(q.target)}${changed}` : changed} — ${escapeMarkdown(cut(q.ask))}`;
+}
+function item(r) {
+    const answer = r.parsed !== undefined ? value(r.parsed) : r.error ? `no answer (${r.error})` : '—';
+    return [
+        `- ${codeSpan(r.id)} · ${r.kind}${asks(r.question)}`,
+        `  oracle ${value(r.oracle)} · answer ${answer}`,
+    ];
+}
+function section(title, ids, byId) {
+    if (!ids.length)
+        return [];
+    const records = ids.flatMap((id) => byId.get(id) ?? []);
+    const shown = records.slice(0, SHOWN);
+    return [
+        '',
+        `<details><summary>${title} (${ids.length})</summary>`,
+        '',
+        ...shown.flatMap(item),
+        ...(ids.length > shown.length
+            ? [`- … and ${ids.length - shown.length} more (results.json)`]
+            : []),
+        '',
+        '</details>',
+    ];
+}
+/**
+ * The paired items that changed since the baseline, collapsed: kind, what the
+ * question asks (excerpt.ts), oracle and this run's answer. Every string from a model or an instance goes
+ * through `escapeMarkdown` or `codeSpan`, so none can mention anyone, open
+ * HTML, close the block or forge a marker.
+ */
+function flippedSection(results, comparison) {
+    const flipped = comparison.flipped;
+    if (!flipped)
+        return [];
+    const byId = new Map(results.instances.map((r) => [r.id, r]));
+    return [
+        ...section('Regressed items — right in the baseline, wrong now', flipped.lost, byId),
+        ...section('Fixed items — wrong in the baseline, right now', flipped.gained, byId),
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/stages/report/trend.ts
+
+/**
+ * A label as mermaid and markdown both take it literally: only letters,
+ * digits, space and `. , _ : @ / + ( ) -`; anything else (a quote that would
+ * end the string, a backtick that could close the fence, a line break, `<`)
+ * becomes `_`.
+ */
+function mermaidLabel(text, max = 60) {
+    return text.replace(/[^A-Za-z0-9 .,_:@/+()-]/g, '_').slice(0, max);
+}
+function chart(title, commits, values) {
+    const x = commits.map((c) => `"${mermaidLabel(c.slice(0, 7))}"`).join(', ');
+    const line = values.map((v) => (v * 100).toFixed(1)).join(', ');
+    return [
+        '```mermaid',
+        'xychart-beta',
+        `  title "${mermaidLabel(title, 100)}"`,
+        `  x-axis [${x}]`,
+        '  y-axis "accuracy %" 0 --> 100',
+        `  line [${line}]`,
+        '```',
+    ].join('\n');
+}
+function ordered(rows) {
+    return rows
+        .map((r, i) => ({ r, i, t: Date.parse(r.recordedAt) }))
+        .sort((a, b) => (a.t === b.t || Number.isNaN(a.t - b.t) ? a.i - b.i : a.t - b.t))
+        .map(({ r }) => r);
+}
+/**
+ * The trend section, or '' when the run has no history yet. Pass the rows
+ * with the candidate's own row merged in (`mergeRow(rows, indexRow(entry))`)
+ * to show this commit as the last point.
+ */
+function renderTrend(rows, options) {
+    const last = Math.max(1, options.last ?? 10);
+    const shown = ordered(rows.filter((r) => r.name === options.name &&
+        (options.branch === undefined || r.branch === undefined || r.branch === options.branch))).slice(-last);
+    if (!shown.length)
+        return '';
+    const name = mermaidLabel(options.name, 64);
+    const overall = chart(`${name}: overall accuracy, last ${shown.length} commit(s)`, shown.map((r) => r.commit), shown.map((r) => r.accuracy));
+    const seen = new Set(shown.flatMap((r) => Object.keys(r.byKind)));
+    const kinds = [
+        ...QUESTION_KINDS.filter((k) => seen.has(k)),
+        ...[...seen].filter((k) => !QUESTION_KINDS.includes(k)).sort(),
+    ];
+    const perKind = kinds.map((kind) => {
+        // A kind not run at a commit has no point there (mermaid lines cannot have gaps).
+        const at = shown.filter((r) => r.byKind[kind] !== undefined);
+        return chart(`${mermaidLabel(kind)}: last ${at.length} commit(s)`, at.map((r) => r.commit), at.map((r) => r.byKind[kind]));
+    });
+    return [
+        overall,
+        '',
+        '<details><summary>Trend per kind</summary>',
+        '',
+        perKind.join('\n\n'),
+        '',
+        '</details>',
+        '',
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/stages/report/world.ts
+
+const world_num = (x, digits = 2) => x === null || x === undefined ? '—' : x.toFixed(digits);
+/** What the figures did with the items that gave no usable answer. */
+const unanswered = (n, how) => (n ? `; ${n} unanswered, ${how}` : '');
+/**
+ * The JetBrains study's metrics for the run's world-model instances, beside
+ * the pass rates the gate uses (none when the run has none).
+ */
+function worldSection(results) {
+    const world = results.summary.world;
+    if (!world)
+        return [];
+    const lines = [
+        '',
+        '**World-model metrics** (as the study measures them; the gate uses the pass rule)',
+        '',
+    ];
+    lines.push('| measure | n | figures |', '| --- | ---: | --- |');
+    if (world.outcome) {
+        const o = world.outcome;
+        lines.push(`| W1 outcome (failure positive) | ${o.n} | precision ${world_num(o.precision)}, recall ${world_num(o.recall)}, F1 ${world_num(o.f1)}` +
+            `${unanswered(o.unanswered, 'counted as the wrong class')} |`);
+    }
+    for (const [label, c] of [
+        ['W2 peak memory (log10)', world.memory],
+        ['W3 wall time (log10)', world.time],
+    ]) {
+        if (c) {
+            const figures = c.n
+                ? `slope ${world_num(c.slope)}, bias ${world_num(c.bias)}, MAE ${world_num(c.mae)}`
+                : 'no number to calibrate';
+            const n = c.n + (c.unanswered ?? 0);
+            lines.push(`| ${label} | ${n} | ${figures}${unanswered(c.unanswered, `not in the ${c.n} calibrated`)} |`);
+        }
+    }
+    if (world.profile) {
+        const p = world.profile;
+        const per = RANK_LISTS.filter((l) => p.ndcg5[l] !== undefined)
+            .map((l) => `${l} NDCG@5 ${world_num(p.ndcg5[l])} / Recall@5 ${world_num(p.recall5[l])}`)
+            .join('; ');
+        lines.push(`| W4 profile | ${p.n} | ${per}; execution rate ${world_num(p.executionRate)}` +
+            `${unanswered(p.unanswered, 'scored as empty lists')} |`);
+    }
+    return lines;
+}
+
+;// CONCATENATED MODULE: ./src/stages/report/comet.ts
+
+const comet_pct = (x) => (x === undefined ? '—' : `${(x * 100).toFixed(1)}%`);
+/** B2 replies whose text parts the report shows (the first ones, in record order). */
+const SHOWN_TEXTS = 5;
+const TEXT_CHARS = 300;
+/**
+ * Comet's kinds beside their pass rates: B1's exposure rate and outcome
+ * accuracy, why replies did not pass, and B2's precondition, postcondition
+ * and explanation as the model wrote them (shown, never scored).
+ */
+function cometSection(results) {
+    const comet = results.summary.comet;
+    if (!comet)
+        return [];
+    const lines = [
+        '',
+        "**Bug reasoning (Comet's kinds)**: each reply was run against the buggy and the correct version",
+        '',
+        '| kind | replies run | passed | exposure | outcome accuracy | why not |',
+        '| --- | ---: | ---: | ---: | ---: | --- |',
+    ];
+    for (const [kind, s] of Object.entries(comet).sort()) {
+        const why = Object.entries(s.reasons)
+            .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+            .map(([reason, n]) => `${reason} ×${n}`)
+            .join(', ');
+        lines.push(`| ${kind} | ${s.n} | ${s.passed} | ${comet_pct(s.exposureRate)} | ${comet_pct(s.outcomeAccuracy)} | ${escapeMarkdown(why || '—')} |`);
+    }
+    const texts = results.instances.filter((r) => r.comet?.text).slice(0, SHOWN_TEXTS);
+    if (texts.length) {
+        lines.push('', '<details><summary>B2: what the model said of the bug (not scored)</summary>', '');
+        for (const r of texts) {
+            const t = r.comet.text;
+            const cut = (s) => escapeMarkdown(s.length > TEXT_CHARS ? s.slice(0, TEXT_CHARS) + '…' : s);
+            lines.push(`- ${codeSpan(r.id)} (${r.correct ? 'passed' : escapeMarkdown(r.comet.reason ?? 'not passed')}): ` +
+                `precondition: ${cut(t.precondition) || '—'}; postcondition: ${cut(t.postcondition) || '—'}; ` +
+                `why: ${cut(t.explanation) || '—'}`);
+        }
+        lines.push('', '</details>');
+    }
+    return lines;
+}
+
+;// CONCATENATED MODULE: ./src/stages/report/markdown.ts
+
+
+
+
+
+
+
+
+
+/**
+ * A hidden line that opens every rendered report (report.md, the job summary,
+ * the PR comment): it marks the text as tracegate's report, and no rendered
+ * model reply can forge it (escape.ts). It is not what finds the sticky
+ * comment: that is `commentMarker(name)` (github/reporter.ts), the line put
+ * above the report in the comment, which carries the run's name so that each
+ * named run keeps its own comment.
+ */
+const COMMENT_MARKER = '<!-- tracegate:report -->';
+function acceptedLine(results, comparison) {
+    const a = results.accepted;
+    if (!a || comparison.verdict !== 'fail')
+        return [];
+    return [
+        '',
+        `🟣 **Regression accepted** by the label ${codeSpan(a.label)}${a.note ? ` (${escapeMarkdown(a.note)})` : ''}: ` +
+            'the check is neutral and the job passes; the acceptance is recorded in the history.',
+    ];
+}
+function variantsLine(results) {
+    const v = results.variants;
+    if (!v)
+        return [];
+    const dropped = Object.entries(v.dropped)
+        .map(([rule, n]) => `${rule} ×${n}`)
+        .join(', ');
+    return [
+        '',
+        `**Fresh variants** (epoch ${v.epoch}, ${v.mode === 'only' ? 'instead of the instances' : 'beside the instances'}): ` +
+            `${v.valid} of ${v.tried} valid and asked${dropped ? `; dropped: ${dropped}` : ''}. ` +
+            'They pair only with runs of the same epoch.',
+        ...memorisationLine(results),
+    ];
+}
+/** Whether the model answers the published items better than their fresh variants. */
+function memorisationLine(results) {
+    const m = results.memorisation;
+    if (!m)
+        return [];
+    const measured = `originals ${pct(m.original)} vs their variants ${pct(m.variant)} on ${m.pairs} pair(s), ` +
+        `${pp(m.difference)}` +
+        (m.lower !== undefined
+            ? ` (${level(1 - m.level)} lower bound ${pp(m.lower)})`
+            : ', too few to test');
+    return [
+        '',
+        m.flagged
+            ? `⚠️ **Possible contamination: the model answers the published items much better than fresh ones** — ${measured}.`
+            : `**Memorisation:** no sign — ${measured}.`,
+    ];
+}
+/** The environments the oracles came from, a few by name (all of them are in results.json). */
+function environmentsText(results) {
+    const all = results.harvest.environments ?? [];
+    const named = all
+        .slice(0, 3)
+        .map((e) => `${escapeMarkdown(e.name)} (${escapeMarkdown(e.source)}, ${escapeMarkdown(e.runtime)})`);
+    if (all.length > named.length)
+        named.push(`${all.length - named.length} more`);
+    return named.length ? ` · environments ${named.join(', ')}` : '';
+}
+/** The footer: how the gate decided and how the run was made, each fact once. */
+function footer(results, comparison) {
+    const { summary, harvest } = results;
+    const q = results.query;
+    const asked = q
+        ? ` · ${escapeMarkdown(q.api)}: ${q.answered} answered (${q.cacheHits} cached), ` +
+            `${(q.meanLatencyMs / 1000).toFixed(2)} s mean, ${q.retries} retries`
+        : '';
+    const cost = results.cost
+        ? `, $${results.cost.usd.toFixed(2)} at $${results.cost.price.input}/$${results.cost.price.output} per M`
+        : '';
+    const prompt = results.prompt
+        ? ` (${escapeMarkdown(results.prompt.context)}, ${escapeMarkdown(results.prompt.budget)})`
+        : '';
+    return (`<sub>${policyLine(comparison)} · floor: the best constant answer on these items · ` +
+        `oracles ${harvest.cached} cached, ${harvest.harvested} harvested (${harvest.backend})` +
+        environmentsText(results) +
+        asked +
+        ` · tokens ${summary.tokensIn} in / ${summary.tokensOut} out${cost}` +
+        ` · prompt ${results.promptVersion}${prompt} · scorer ${codeSpan(results.provenance.scorer)}</sub>`);
+}
+/**
+ * The report shown in the PR comment, the job summary and report.md: the
+ * headline (verdict, overall change and bounds, paired items, baseline), the
+ * kinds that moved and the large drops too few items can decide, then
+ * everything else collapsed or below, and a short footer.
+ */
+function renderReport(results, comparison, context = {}) {
+    const { summary } = results;
+    const trend = context.trend ? renderTrend(context.trend.rows, context.trend) : '';
+    const floors = Object.fromEntries(Object.entries(summary.byKind).map(([kind, s]) => [kind, s.chance?.accuracy]));
+    const lines = [
+        COMMENT_MARKER,
+        `## tracegate — ${escapeMarkdown(results.model.name)}${results.model.revision ? ` @ ${codeSpan(results.model.revision)}` : ''}`,
+        '',
+        headline(comparison, summary),
+        ...reasonLine(comparison),
+        ...acceptedLine(results, comparison),
+        ...movesSection(comparison, floors),
+        '',
+        `<details><summary>All kinds: this run ${pct(summary.accuracy)} (${summary.correct}/${summary.total})</summary>`,
+        '',
+        ...comparisonTable(comparison, { overall: summary, byKind: summary.byKind }),
+        '',
+        '</details>',
+        ...variantsLine(results),
+        ...worldSection(results),
+        ...cometSection(results),
+        ...comparisonDetails(comparison),
+        ...flippedSection(results, comparison),
+        ...(trend ? ['', '**Trend**', '', trend] : []),
+    ];
+    const errorEntries = Object.entries(summary.errors).filter(([k]) => !k.startsWith('harvest_'));
+    if (errorEntries.length) {
+        lines.push('', `**Not answered as asked:** ${errorEntries.map(([k, n]) => `${k} ×${n}`).join(', ')}`);
+    }
+    const unscored = results.instances.filter((r) => !r.scored);
+    if (unscored.length) {
+        lines.push('', '<details><summary>Instances without an oracle (not scored)</summary>', '');
+        for (const r of unscored)
+            lines.push(`- ${codeSpan(r.id)}: ${r.error} — ${escapeMarkdown(r.detail ?? '')}`);
+        lines.push('', '</details>');
+    }
+    if (results.rejected?.length) {
+        lines.push('', `<details><summary>⚠️ ${results.rejected.length} suite file(s) rejected (not run)</summary>`, '');
+        for (const r of results.rejected)
+            lines.push(`- ${escapeMarkdown(r.reason)}`);
+        lines.push('', '</details>');
+    }
+    const q = results.query;
+    if (q?.passAtK !== undefined) {
+        lines.push('', `**pass@${q.samples}: ${pct(q.passAtK)}** (the score above is the majority of ${q.samples} samples; ` +
+            'the gate compares per-item success rates over the samples)');
+    }
+    lines.push('', footer(results, comparison), '');
+    return lines.join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/app/decide.ts
+
+
+
+/** Resolves the baseline; an unavailable one is said once and becomes part of the verdict. */
+async function resolveBaseline(source, warn) {
+    let unavailable;
+    const baseline = await source?.resolve().catch((error) => {
+        if (!(error instanceof BaselineUnavailableError))
+            throw error;
+        unavailable = error.detail;
+        warn(`tracegate: ${error.message}; the verdict is baseline-unavailable (never a pass).`);
+        return undefined;
+    });
+    return { ...(baseline ? { baseline } : {}), ...(unavailable ? { unavailable } : {}) };
+}
+/**
+ * compare → accept → report. Sets `results.comparison` (and `results.accepted` when a failure
+ * carries the override label), and renders the report from them.
+ */
+function decide(results, against, gate, look, context, topUp) {
+    const comparison = compareRuns(results, against.baseline, gate.policy, look, topUp, against.unavailable);
+    results.comparison = comparison;
+    if (comparison.verdict === 'fail' && gate.accept)
+        results.accepted = gate.accept;
+    return { comparison, report: renderReport(results, comparison, context(results)) };
+}
+
+;// CONCATENATED MODULE: ./src/stages/compare/memorisation.ts
+
+
+/** The instance a variant id is of (`<id>@v<epoch>`), undefined for an instance that is no variant. */
+function originalOf(id) {
+    const at = id.lastIndexOf('@v');
+    return at > 0 && /^\d+$/.test(id.slice(at + 2)) ? id.slice(0, at) : undefined;
+}
+const answered = (r) => !!r && r.scored && !isInfrastructure(r);
+function row(pairs, policy) {
+    const e = pairedDifference(pairs);
+    const testable = e.n >= policy.minItems && e.clusters >= policy.minClusters && e.clusters >= 2;
+    const b = testable ? bounds(e, policy.alpha) : undefined;
+    const p = testable ? pGain(e) : undefined;
+    return {
+        pairs: e.n,
+        clusters: e.clusters,
+        original: e.candidate,
+        variant: e.baseline,
+        difference: e.delta,
+        ...(b ? { lower: b.lower, upper: b.upper, p: p } : {}),
+        flagged: p !== undefined && p < policy.alpha && e.delta >= policy.minDrop,
+    };
+}
+/**
+ * Original − variant over the pairs this run answered both of (clustered as
+ * the gate clusters, by the original's test or package), overall and per
+ * kind; `flagged` when the originals are significantly better at the gate's
+ * level and by at least its min-drop (one-sided: a model that does better on
+ * fresh items is not flagged).
+ * Undefined when the run holds no such pair.
+ */
+function memorisationOf(records, policy) {
+    const byId = new Map(records.map((r) => [r.id, r]));
+    const pairs = [];
+    for (const variant of records) {
+        const of = originalOf(variant.id);
+        const original = of === undefined ? undefined : byId.get(of);
+        if (!answered(variant) || !answered(original))
+            continue;
+        pairs.push({
+            id: original.id,
+            kind: original.kind,
+            cluster: pairing_clusterOf(original, policy.clusterBy),
+            baseline: successRate(variant),
+            candidate: successRate(original),
+        });
+    }
+    if (!pairs.length)
+        return undefined;
+    const kinds = [...new Set(pairs.map((p) => p.kind))].sort();
+    return {
+        ...row(pairs, policy),
+        level: 1 - policy.alpha,
+        byKind: Object.fromEntries(kinds.map((k) => [
+            k,
+            row(pairs.filter((p) => p.kind === k), policy),
+        ])),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/contracts/history.ts
+
+
+/** Version of the history format; a newer writer's data is refused with a clear error. */
+const HISTORY_SCHEMA = 'tracegate/history@1';
+/** A run name: one history series (and one sticky comment) per name. */
+const runNameSchema = schemas_string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, . _ - (at most 64)');
+/**
+ * A commit sha as history stores it: lowercase hex, 7–64 characters. Paths
+ * are built from it (and from the run name), so nothing else is accepted.
+ */
+const commitShaSchema = schemas_string().regex(/^[0-9a-f]{7,64}$/, 'a lowercase hex commit sha');
+/** What names a recorded run, in an entry and in its index row alike. */
+const runFields = {
+    name: runNameSchema,
+    commit: commitShaSchema,
+    /** The commit's first parent, when known (push events, the CLI's --parent). */
+    parent: schemas_string().optional(),
+    /** The branch the commit was recorded on, when known. */
+    branch: schemas_string().optional(),
+    recordedAt: schemas_string(),
+    /** The gate's verdict for this run. */
+    verdict: schemas_string().optional(),
+};
+/** One history entry: a run of `name` at `commit`, with its per-item records. */
+const historyEntrySchema = object({
+    schema: literal(HISTORY_SCHEMA),
+    ...runFields,
+    /** Whether a label accepted a failure. */
+    accepted: object({ label: schemas_string(), note: schemas_string().optional() }).optional(),
+    results: resultsSchema,
+});
+/** One kind's counts in an index row. */
+/** A share of items (accuracy): a number from 0 to 1. */
+const shareSchema = schemas_number().min(0).max(1);
+/** A count of items: a whole number from 0. */
+const countSchema = schemas_number().int().nonnegative();
+const kindCountSchema = object({ total: countSchema, correct: countSchema })
+    .refine((c) => c.correct <= c.total, 'correct is more than total');
+/** Flipped items an index row lists at most (regressed first); the entry holds them all. */
+const FLIPPED_IN_INDEX = 20;
+/** A flipped item as the index keeps it: the id and, when the entry's records say, its kind. */
+const flippedItemSchema = object({ id: schemas_string(), kind: schemas_string().optional() });
+/** The comparison's flipped items, capped at FLIPPED_IN_INDEX between the two lists. */
+const flippedRowSchema = object({
+    /** Right in the baseline, wrong now (regressed). */
+    lost: array(flippedItemSchema),
+    /** Wrong in the baseline, right now (fixed). */
+    gained: array(flippedItemSchema),
+    /** How many flipped each way in all (the lists above may be shorter). */
+    lostTotal: countSchema,
+    gainedTotal: countSchema,
+    /** The baseline's commit, when the baseline was one. */
+    baseline: schemas_string().optional(),
+});
+/**
+ * One row of the index: enough to draw a trend and find an entry without
+ * reading it. Values are checked where they enter (shares in [0, 1], counts
+ * whole and non-negative, `correct` ≤ `total`): a row out of range is
+ * skipped with a warning, never drawn or averaged.
+ */
+const indexRowSchema = object({
+    ...runFields,
+    accepted: schemas_boolean().optional(),
+    accuracy: shareSchema,
+    total: countSchema,
+    byKind: record(schemas_string(), shareSchema),
+    /** Items right overall (with `total`, the interval). Absent from rows written before it was kept. */
+    correct: countSchema.optional(),
+    /** Per kind: items scored and right (the item count and interval the dashboard draws). */
+    byKindCounts: record(schemas_string(), kindCountSchema).optional(),
+    /** The items that flipped against the run's baseline, capped (the dashboard lists them). */
+    flipped: flippedRowSchema.optional(),
+    model: schemas_string(),
+    revision: schemas_string().optional(),
+    /** The entry's prompt version and scorer: a baseline of another one is skipped unread. */
+    promptVersion: schemas_string().optional(),
+    scorer: schemas_string().optional(),
+})
+    .refine((r) => r.correct === undefined || r.correct <= r.total, 'correct is more than total');
+const historyIndexSchema = object({
+    schema: literal(HISTORY_SCHEMA),
+    rows: array(indexRowSchema),
+});
+/** The index row of an entry. */
+function indexRow(entry) {
+    const { summary, model } = entry.results;
+    const flipped = flippedOf(entry.results);
+    return {
+        name: entry.name,
+        commit: entry.commit,
+        ...(entry.parent ? { parent: entry.parent } : {}),
+        ...(entry.branch ? { branch: entry.branch } : {}),
+        recordedAt: entry.recordedAt,
+        ...(entry.verdict ? { verdict: entry.verdict } : {}),
+        ...(entry.accepted ? { accepted: true } : {}),
+        accuracy: summary.accuracy,
+        total: summary.total,
+        byKind: Object.fromEntries(Object.entries(summary.byKind).map(([k, s]) => [k, s.accuracy])),
+        correct: summary.correct,
+        byKindCounts: Object.fromEntries(Object.entries(summary.byKind).map(([k, s]) => [k, { total: s.total, correct: s.correct }])),
+        ...(flipped ? { flipped } : {}),
+        model: model.name,
+        ...(model.revision ? { revision: model.revision } : {}),
+        promptVersion: entry.results.promptVersion,
+        ...(history_scorerOf(entry.results) ? { scorer: history_scorerOf(entry.results) } : {}),
+    };
+}
+/** The comparison's flipped items with their kinds, regressed first, at most FLIPPED_IN_INDEX. */
+function flippedOf(results) {
+    const flipped = results.comparison?.flipped;
+    if (!flipped)
+        return undefined;
+    const kinds = new Map(results.instances.map((r) => [r.id, r.kind]));
+    const item = (id) => {
+        const kind = kinds.get(id);
+        return kind ? { id, kind } : { id };
+    };
+    const lost = flipped.lost.slice(0, FLIPPED_IN_INDEX);
+    const gained = flipped.gained.slice(0, FLIPPED_IN_INDEX - lost.length);
+    const baseline = results.comparison?.baseline?.commit;
+    return {
+        lost: lost.map(item),
+        gained: gained.map(item),
+        lostTotal: flipped.lost.length,
+        gainedTotal: flipped.gained.length,
+        ...(baseline ? { baseline } : {}),
+    };
+}
+/** The scorer (`name@version`) a run was scored with, when its results say (read defensively). */
+function history_scorerOf(results) {
+    const scorer = results.provenance?.scorer;
+    return typeof scorer === 'string' ? scorer : undefined;
+}
+/** Where an entry lives inside the history (a directory or the data branch's tree). */
+const ENTRIES_DIR = 'entries';
+/** A history entry file larger than this is skipped with a warning, never read (one run's records). */
+const history_MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+/** An index larger than this is refused (a row is a few hundred bytes: set a retention). */
+const MAX_INDEX_BYTES = 32 * 1024 * 1024;
+const entryPath = (name, commit) => `${ENTRIES_DIR}/${name}/${commit}.json`;
+const INDEX_PATH = 'index.json';
+
+;// CONCATENATED MODULE: ./src/adapters/history/index-merge.ts
+/**
+ * The index as a pure value: merging a run's row in, retention, look-ups.
+ * Every writer (a directory, the data branch after a lost race) goes
+ * through `mergeRow`, so a re-read index and a retried write agree.
+ */
+/** Older first; rows recorded at the same instant keep their order (the sort is stable). */
+function byRecordedAt(a, b) {
+    const ta = Date.parse(a.recordedAt);
+    const tb = Date.parse(b.recordedAt);
+    if (Number.isNaN(ta) || Number.isNaN(tb))
+        return a.recordedAt.localeCompare(b.recordedAt);
+    return ta - tb;
+}
+/** The rows ordered by recordedAt, older first (how every index is kept and read). */
+function sortRows(rows) {
+    return [...rows].sort(byRecordedAt);
+}
+/** The index with `row` in it: a row of the same (name, commit) is replaced; ordered by recordedAt. */
+function mergeRow(rows, row) {
+    return [...rows.filter((r) => r.name !== row.name || r.commit !== row.commit), row].sort(byRecordedAt);
+}
+/**
+ * Applies retention to the rows of `name`: returns the rows kept (all names)
+ * and the rows to delete. `keep` (the row just recorded) is never dropped.
+ */
+function applyRetention(rows, name, retention, keep, now = new Date()) {
+    const limit = retention?.entries;
+    const days = retention?.days;
+    if (limit === undefined && days === undefined)
+        return { kept: [...rows], dropped: [] };
+    const cutoff = days === undefined ? -Infinity : now.getTime() - days * 86_400_000;
+    const ofName = rows.filter((r) => r.name === name);
+    const newestFirst = [...ofName].reverse();
+    const drop = new Set();
+    let kept = 0;
+    for (const row of newestFirst) {
+        const protectedRow = row.name === keep.name && row.commit === keep.commit;
+        const old = Date.parse(row.recordedAt) < cutoff;
+        const over = limit !== undefined && kept >= Math.max(limit, 1);
+        if (!protectedRow && (old || over))
+            drop.add(row);
+        else
+            kept++;
+    }
+    return {
+        kept: rows.filter((r) => !drop.has(r)),
+        dropped: rows.filter((r) => drop.has(r)),
+    };
+}
+/** The rows of one run name by commit (a commit recorded twice keeps its last row). */
+function rowsByCommit(rows, name) {
+    const map = new Map();
+    for (const row of rows)
+        if (row.name === name)
+            map.set(row.commit, row);
+    return map;
+}
+/** The newest row of `name` recorded on `branch`, if any. */
+function latestOnBranch(rows, name, branch, accept = () => true) {
+    for (let i = rows.length - 1; i >= 0; i--) {
+        const row = rows[i];
+        if (row.name === name && row.branch === branch && accept(row))
+            return row;
+    }
+    return undefined;
+}
+/**
+ * The rows of `name` whose commit starts with `sha` (an explicit, maybe
+ * abbreviated, sha): one row, none, or several when the prefix is ambiguous.
+ */
+function rowsMatching(rows, name, sha) {
+    const prefix = sha.toLowerCase();
+    const found = new Map();
+    for (const row of rows)
+        if (row.name === name && row.commit.startsWith(prefix))
+            found.set(row.commit, row);
+    return [...found.values()];
+}
+
+;// CONCATENATED MODULE: ./src/stages/score/verdict.ts
+
+
+
+/**
+ * The one entry point for scoring an answer: a family with its own pass rule
+ * (the world-model kinds: within a factor, the top entry in the top five) by
+ * that rule in both modes, any other kind by the chosen scorer's structural
+ * comparison.
+ */
+function passes(kind, truth, prediction, rules = {}) {
+    const own = familyOf(kind).passes;
+    return own
+        ? own(kind, truth, prediction, rules.worldFactor ?? DEFAULT_WORLD_FACTOR)
+        : SCORERS[rules.scoring ?? DEFAULT_SCORING].score(truth, prediction);
+}
+
+;// CONCATENATED MODULE: ./src/stages/score/chance.ts
+
+
+
+
+/**
+ * Verdicts computed per kind at most (candidates × distinct oracles): a
+ * structural comparison costs microseconds, so a kind of a few hundred
+ * distinct answers is scored whole; past that the most frequent candidates
+ * come first. A measured number's rule is a division: its budget is larger.
+ */
+const COMPARISONS = 50_000;
+const MEASURED_COMPARISONS = 2_000_000;
+/**
+ * The best constant answer for one kind over its items' oracle answers;
+ * undefined without any. Ties go to the more frequent oracle answer, then to
+ * the first seen.
+ */
+function chanceLevel(kind, oracles, rules = {}) {
+    if (!oracles.length)
+        return undefined;
+    // Identical oracles get the same verdict: score each distinct one once, weighted by its count.
+    const distinct = new Map();
+    for (const answer of oracles) {
+        const key = canonicalJson(answer);
+        const seen = distinct.get(key);
+        if (seen)
+            seen.count++;
+        else
+            distinct.set(key, { answer, count: 1 });
+    }
+    const truths = [...distinct.values()];
+    // The constants the family's pass rule makes worth trying (a measured number's best window
+    // starts at a truth: its band edges come first).
+    const byRule = familyOf(kind).constants?.(kind, oracles, rules.worldFactor ?? DEFAULT_WORLD_FACTOR) ?? { first: [], last: [], measured: false };
+    const measured = byRule.measured;
+    const candidates = [
+        ...byRule.first,
+        ...[...truths].sort((a, b) => b.count - a.count).map((t) => t.answer),
+        ...byRule.last,
+    ].slice(0, Math.max(1, Math.floor((measured ? MEASURED_COMPARISONS : COMPARISONS) / truths.length)));
+    let best = { answer: candidates[0], correct: -1 };
+    for (const answer of candidates) {
+        let correct = 0;
+        for (const t of truths)
+            if (passes(kind, t.answer, answer, rules))
+                correct += t.count;
+        if (correct > best.correct)
+            best = { answer, correct };
+    }
+    const total = oracles.length;
+    return {
+        answer: best.answer,
+        correct: best.correct,
+        total,
+        accuracy: Math.round((best.correct / total) * 10_000) / 10_000,
+    };
+}
+/** Every kind's chance level over the scored records that carry their oracle. */
+function chanceLevels(records, rules = {}) {
+    const byKind = new Map();
+    for (const r of records) {
+        // A family without a constant floor (B1/B2: a reply is scored by running it) has no chance level.
+        if (!r.scored || r.oracle === undefined || !familyOf(r.kind).constantFloor)
+            continue;
+        const list = byKind.get(r.kind) ?? [];
+        list.push(r.oracle);
+        byKind.set(r.kind, list);
+    }
+    const levels = {};
+    for (const [kind, oracles] of byKind) {
+        const level = chanceLevel(kind, oracles, rules);
+        if (level)
+            levels[kind] = level;
+    }
+    return levels;
+}
+
+;// CONCATENATED MODULE: ./src/stages/score/aggregate.ts
+
+
+/** Wilson score interval at 95%: honest for small n and for 0% / 100%. */
+function wilson(correct, total, z = 1.959964) {
+    if (total === 0)
+        return [0, 0];
+    const p = correct / total;
+    const denom = 1 + (z * z) / total;
+    const centre = (p + (z * z) / (2 * total)) / denom;
+    const half = (z * Math.sqrt((p * (1 - p)) / total + (z * z) / (4 * total * total))) / denom;
+    return [aggregate_round(Math.max(0, centre - half)), aggregate_round(Math.min(1, centre + half))];
+}
+function kindSummary(records) {
+    const correct = records.filter((r) => r.correct).length;
+    return {
+        total: records.length,
+        correct,
+        accuracy: records.length ? aggregate_round(correct / records.length) : 0,
+        ci95: wilson(correct, records.length),
+    };
+}
+/**
+ * Per-kind and overall accuracy over scored instances, each kind's floor (the
+ * best constant answer under `rules`, the run's scoring rules), plus error and
+ * token totals.
+ */
+function summarize(records, rules = {}) {
+    const scored = records.filter((r) => r.scored);
+    const chance = chanceLevels(scored, rules);
+    const byKind = {};
+    for (const kind of [...new Set(scored.map((r) => r.kind))].sort()) {
+        const level = chance[kind];
+        byKind[kind] = {
+            ...kindSummary(scored.filter((r) => r.kind === kind)),
+            ...(level ? { chance: level } : {}),
+        };
+    }
+    const errors = {};
+    for (const r of records)
+        if (r.error)
+            errors[r.error] = (errors[r.error] ?? 0) + 1;
+    const overall = kindSummary(scored);
+    // Each family's own metrics beside the pass rate (the world-model study's; Comet's sub-scores).
+    const families = {};
+    for (const family of FAMILIES) {
+        const metrics = family.summaryKey && family.summarize?.(scored);
+        if (metrics)
+            families[family.summaryKey] = metrics;
+    }
+    return {
+        ...overall,
+        ...families,
+        byKind,
+        unscored: records.length - scored.length,
+        errors,
+        tokensIn: sum(records, (r) => r.tokensIn),
+        tokensOut: sum(records, (r) => r.tokensOut),
+        retries: sum(records, (r) => r.retries),
+    };
+}
+function sum(records, f) {
+    return records.reduce((acc, r) => acc + f(r), 0);
+}
+function aggregate_round(x, digits = 4) {
+    const f = 10 ** digits;
+    return Math.round(x * f) / f;
+}
+
+;// CONCATENATED MODULE: ./src/stages/query/accounting.ts
+
+const PARSE_FAILURES = new Set(['empty', 'no_json', 'schema_mismatch', 'truncated', 'refused']);
+/** Totals of the query stage over the records that reached the model. */
+function summarizeQuery(records, identity, samples) {
+    const answered = records.filter((r) => r.scored);
+    const sum = (f) => answered.reduce((n, r) => n + f(r), 0);
+    const parseFailures = {};
+    for (const r of answered)
+        if (r.error && PARSE_FAILURES.has(r.error))
+            parseFailures[r.error] = (parseFailures[r.error] ?? 0) + 1;
+    const latencyMs = sum((r) => r.latencyMs);
+    return {
+        api: identity.api,
+        samples,
+        settings: { ...identity.settings },
+        answered: answered.length,
+        cacheHits: answered.filter((r) => r.cached).length,
+        tokensIn: sum((r) => r.tokensIn),
+        tokensOut: sum((r) => r.tokensOut),
+        retries: sum((r) => r.retries),
+        latencyMs,
+        meanLatencyMs: answered.length ? Math.round(latencyMs / answered.length) : 0,
+        parseFailures,
+        ...(samples > 1 && answered.length
+            ? { passAtK: aggregate_round(answered.filter((r) => r.passAtK).length / answered.length) }
+            : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/app/results.ts
+// What a run writes, pure: the pipeline's state in, the pieces of results.json out
+// (its records' clusters, the merged harvest, the results without their comparison).
+
+
+
+
+
+
+
+
+/** Two batches' harvests as one (a top-up harvests its items after the selection's). */
+function mergeHarvests(a, b) {
+    const names = new Set(a.environments.map((e) => e.name));
+    const backends = new Set([a.backend, b.backend].filter((x) => x !== 'cache'));
+    return {
+        outcomes: new Map([...a.outcomes, ...b.outcomes]),
+        cached: a.cached + b.cached,
+        harvested: a.harvested + b.harvested,
+        failed: a.failed + b.failed,
+        ...((a.remembered ?? 0) + (b.remembered ?? 0)
+            ? { remembered: (a.remembered ?? 0) + (b.remembered ?? 0) }
+            : {}),
+        backend: backends.size ? [...backends].sort().join('+') : 'cache',
+        environments: [...a.environments, ...b.environments.filter((e) => !names.has(e.name))],
+    };
+}
+/** The harvest summary of a run that harvested nothing. */
+const NO_HARVEST = {
+    outcomes: new Map(),
+    cached: 0,
+    harvested: 0,
+    failed: 0,
+    backend: 'cache',
+    environments: [],
+};
+/**
+ * results.json from a run's state: records in the order attempted (selection,
+ * then top-up), the missing ones listed as incomplete, and the provenance the
+ * gate compares on.
+ */
+function assembleResults(state) {
+    const { input, attempted, records } = state;
+    const harvest = state.harvest ?? NO_HARVEST;
+    const ordered = attempted
+        .map((l) => records.get(l.instance.id))
+        .filter((r) => !!r);
+    const missing = attempted.map((l) => l.instance.id).filter((id) => !records.has(id));
+    const { scoring, worldFactor } = input.query.config;
+    const summary = summarize(ordered, { scoring, worldFactor });
+    const memorisation = input.selection.variants
+        ? memorisationOf(ordered, input.gate.policy)
+        : undefined;
+    return {
+        schema: RESULTS_SCHEMA,
+        model: input.query.model,
+        promptVersion: PROMPT_VERSION,
+        prompt: describePrompt(input.query.config.prompt),
+        query: summarizeQuery(ordered, state.identity, input.query.config.samples),
+        commit: input.report.commit,
+        startedAt: state.startedAt,
+        finishedAt: new Date().toISOString(),
+        harvest: {
+            cached: harvest.cached,
+            harvested: harvest.harvested,
+            failed: harvest.failed,
+            ...(harvest.remembered ? { remembered: harvest.remembered } : {}),
+            backend: harvest.backend,
+            environments: harvest.environments,
+        },
+        summary,
+        ...(input.query.price
+            ? {
+                cost: {
+                    usd: (summary.tokensIn * input.query.price.input +
+                        summary.tokensOut * input.query.price.output) /
+                        1e6,
+                    price: input.query.price,
+                },
+            }
+            : {}),
+        provenance: {
+            instances: instanceSetDigest(attempted.map((l) => ({ id: l.instance.id, contentHash: l.contentHash }))),
+            environments: environmentsDigest(harvest.environments),
+            tracer: input.harvest.tracerDigest,
+            prompt: PROMPT_VERSION,
+            scorer: input.gate.scorer,
+        },
+        instances: ordered,
+        ...(input.selection.rejected?.length ? { rejected: input.selection.rejected } : {}),
+        ...(state.variants ? { variants: state.variants } : {}),
+        ...(input.selection.recorded ? { selection: input.selection.recorded } : {}),
+        ...(memorisation ? { memorisation } : {}),
+        ...(input.selection.shard
+            ? {
+                shard: {
+                    ...input.selection.shard.plan,
+                    index: input.selection.shard.index,
+                    attempted: attempted.map((l) => [l.instance.id, l.contentHash]),
+                },
+            }
+            : {}),
+        ...(state.incomplete || missing.length
+            ? {
+                incomplete: {
+                    reason: state.incomplete ?? 'not every selected instance was answered',
+                    missing,
+                },
+            }
+            : {}),
+    };
+}
+/**
+ * The report's context: the trend's rows with this run as its newest point
+ * (the rows the entry point read from the history, this run's row merged in).
+ */
+function reportContext(report, results) {
+    const { trend } = report;
+    if (!trend)
+        return {};
+    const row = indexRow({
+        schema: HISTORY_SCHEMA,
+        name: trend.name,
+        commit: report.commit ?? 'this run',
+        recordedAt: results.finishedAt,
+        ...(results.comparison ? { verdict: results.comparison.verdict } : {}),
+        ...(results.accepted ? { accepted: results.accepted } : {}),
+        results,
+    });
+    return { trend: { ...trend, rows: mergeRow(trend.rows, row) } };
 }
 
 ;// CONCATENATED MODULE: ./src/stages/kinds/answerable.ts
@@ -86552,6 +87871,2431 @@ function shownText(instance, context) {
 }
 /** Whether a harvest reason is an answerability refusal (describeUnanswerable's sentence). */
 const isUnanswerableReason = (reason) => /\(answerability rule [a-z-]+\)/.test(reason);
+
+;// CONCATENATED MODULE: ./src/stages/screen/screen.ts
+// The screen, pure: harvested candidates in, accepted instances and rejections (each with the rule
+// that rejected it) out. docs/generate.md states every rule; the order here is the order there.
+
+
+
+/** Why a candidate was not kept. */
+const SCREEN_RULES = [
+    'test-fails',
+    'target-not-executed',
+    'not-byte-stable',
+    'value-truncated',
+    'no-answer',
+    'empty-answer',
+    'too-large',
+    'unanswerable',
+    'demo-model-right',
+    'duplicate-question',
+    'no-variant',
+    'target-cap',
+    'common-answer',
+    'package-cap',
+];
+/** Largest answer (canonical JSON) an instance may have: it has to be written out by the model. */
+const MAX_ANSWER_CHARS = 1500;
+/** Longest list in an answer (an S1 path is at most 150 steps: the proposer's bound, re-checked). */
+const MAX_LIST = 150;
+/** A kind's most common answer may be at most this share of its instances (a constant guess scores no more). */
+const MAX_COMMON_SHARE = 0.25;
+/** Answers with two or three possible values (booleans, monotonicity) may be at most this share each. */
+const MAX_COMMON_SHARE_BINARY = 0.5;
+/** Instances of one (target, kind) kept at most: variety over near-repeats. */
+const PER_TARGET_KIND = 3;
+/** Which rule a harvest failure breaks, from the tracer's reason. */
+function harvestRule(reason) {
+    if (/^tests failed|pytest collection error|no tests collected/.test(reason))
+        return 'test-fails';
+    if (/target not executed/.test(reason))
+        return 'target-not-executed';
+    if (/^nondeterministic/.test(reason))
+        return 'not-byte-stable';
+    if (/was cut at/.test(reason))
+        return 'value-truncated';
+    if (isUnanswerableReason(reason))
+        return 'unanswerable';
+    return 'no-answer';
+}
+function leaves(value) {
+    if (Array.isArray(value))
+        return value.length ? value.flatMap(leaves) : [[]];
+    if (value && typeof value === 'object') {
+        const entries = Object.values(value);
+        return entries.length ? entries.flatMap(leaves) : [{}];
+    }
+    return [value];
+}
+/** True when an answer says nothing: every leaf empty, zero or null (false is an answer). */
+function isEmptyAnswer(answer) {
+    return leaves(answer).every((v) => v === null ||
+        v === 0 ||
+        v === '' ||
+        (Array.isArray(v) && v.length === 0) ||
+        (typeof v === 'object' && v !== null && Object.keys(v).length === 0));
+}
+function longestList(value) {
+    if (Array.isArray(value))
+        return Math.max(value.length, ...value.map(longestList));
+    if (value && typeof value === 'object')
+        return Math.max(0, ...Object.values(value).map(longestList));
+    return 0;
+}
+/** Rejects an answer too large for a prompt's answer, else undefined. */
+function sizeProblem(answer) {
+    const text = canonicalJson(answer);
+    if (text.length > MAX_ANSWER_CHARS)
+        return `answer is ${text.length} characters (max ${MAX_ANSWER_CHARS})`;
+    const list = longestList(answer);
+    if (list > MAX_LIST)
+        return `answer holds a list of ${list} items (max ${MAX_LIST})`;
+    return undefined;
+}
+/**
+ * The answer rules every kept item passes (an instance, a variant): it says something, it fits, and
+ * nothing in it comes from the harvest machine or names what no question defines (answerable.ts).
+ */
+function answerProblem(answer, shown = '') {
+    if (isEmptyAnswer(answer))
+        return { rule: 'empty-answer', detail: canonicalJson(answer) };
+    const large = sizeProblem(answer);
+    if (large)
+        return { rule: 'too-large', detail: large };
+    const machine = unanswerable(answer, shown);
+    return machine ? { rule: 'unanswerable', detail: describeUnanswerable(machine) } : undefined;
+}
+/** Answers of at most three possible values: the share cap for them is MAX_COMMON_SHARE_BINARY. */
+function binary(answers) {
+    return (new Set(answers).size <= 3 &&
+        answers.every((a) => /^\{"[a-z_]+":("?[a-z_]+"?|true|false)\}$/.test(a)));
+}
+const rank = (seed, id) => (0,external_node_crypto_namespaceObject.createHash)('sha256').update(`${seed}\0${id}`).digest('hex');
+/**
+ * Screens harvested candidates (in their deterministic order). Per
+ * candidate: the harvest must have given an oracle (the test passed, the
+ * target ran, the double harvest agreed byte for byte, no value was cut),
+ * the answer must say something and fit a prompt, and the demo model must
+ * not get it right. Then over the survivors: one instance per question; none
+ * the variant screen found no fresh variant for (`noVariant`); at
+ * most PER_TARGET_KIND per (target, kind); per kind, no answer more common
+ * than MAX_COMMON_SHARE (a constant guess scores no more than that); and at
+ * most `maxTotal`, taken round robin over kinds so a cap keeps the mix.
+ * Which items a cap drops is decided by a seeded hash of their ids.
+ */
+function screen(drafted, outcomes, demoRight, options) {
+    const rejected = [];
+    const reject = (d, rule, detail) => rejected.push({ id: d.instance.id, kind: d.instance.kind, target: d.target, rule, detail });
+    let kept = [];
+    for (const d of drafted) {
+        const outcome = outcomes.get(d.instance.id);
+        if (!outcome || outcome.status !== 'ok') {
+            const reason = outcome ? outcome.reason : 'not harvested';
+            reject(d, harvestRule(reason), reason);
+            continue;
+        }
+        const answer = outcome.entry.oracle.oracle_answer;
+        const problem = answerProblem(answer, shownText(d.instance, outcome.entry.context));
+        if (problem) {
+            reject(d, problem.rule, problem.detail);
+            continue;
+        }
+        if (demoRight.has(d.instance.id)) {
+            reject(d, 'demo-model-right', 'the demo model (a heuristic) answers it correctly');
+            continue;
+        }
+        kept.push({ drafted: d, answer, question: outcome.entry.oracle.question });
+    }
+    const questions = new Map();
+    kept = kept.filter((s) => {
+        const key = canonicalJson([s.question, s.drafted.instance.tests]);
+        const first = questions.get(key);
+        if (first) {
+            reject(s.drafted, 'duplicate-question', `asks what ${first} asks`);
+            return false;
+        }
+        questions.set(key, s.drafted.instance.id);
+        return true;
+    });
+    kept = kept.filter((s) => {
+        const why = options.noVariant?.get(s.drafted.instance.id);
+        if (why !== undefined)
+            reject(s.drafted, 'no-variant', why);
+        return why === undefined;
+    });
+    const byRank = (a, b) => {
+        const x = rank(options.seed, a.drafted.instance.id);
+        const y = rank(options.seed, b.drafted.instance.id);
+        return x < y ? -1 : x > y ? 1 : 0;
+    };
+    const drop = (items, limit, rule, detail) => {
+        const dropped = new Set([...items].sort(byRank).slice(limit));
+        for (const s of dropped)
+            reject(s.drafted, rule, detail);
+        return dropped;
+    };
+    const perTargetKind = new Map();
+    for (const s of kept) {
+        const key = `${s.drafted.target}|${s.drafted.instance.kind}`;
+        perTargetKind.set(key, [...(perTargetKind.get(key) ?? []), s]);
+    }
+    const overTarget = new Set();
+    for (const items of perTargetKind.values())
+        for (const s of drop(items, PER_TARGET_KIND, 'target-cap', `more than ${PER_TARGET_KIND} of this kind on this target`))
+            overTarget.add(s);
+    kept = kept.filter((s) => !overTarget.has(s));
+    const byKind = new Map();
+    for (const s of kept)
+        byKind.set(s.drafted.instance.kind, [...(byKind.get(s.drafted.instance.kind) ?? []), s]);
+    const common = new Set();
+    for (const [, items] of byKind) {
+        const answers = items.map((s) => canonicalJson(s.answer));
+        const share = binary(answers) ? MAX_COMMON_SHARE_BINARY : MAX_COMMON_SHARE;
+        const counts = new Map();
+        items.forEach((s, i) => counts.set(answers[i], [...(counts.get(answers[i]) ?? []), s]));
+        for (const [answer, same] of counts) {
+            // The cap of the others' count, so that the kept share is at most `share`.
+            const others = items.length - same.length;
+            const limit = Math.max(1, Math.floor((share * others) / (1 - share)));
+            if (same.length > limit)
+                for (const s of drop(same, limit, 'common-answer', `answer ${answer.slice(0, 80)} would be over ${share * 100}% of its kind`))
+                    common.add(s);
+        }
+    }
+    kept = kept.filter((s) => !common.has(s));
+    if (options.maxTotal !== undefined && kept.length > options.maxTotal) {
+        const queues = [...byKind.keys()]
+            .sort()
+            .map((kind) => kept.filter((s) => s.drafted.instance.kind === kind).sort(byRank));
+        const taken = new Set();
+        while (taken.size < options.maxTotal && queues.some((q) => q.length))
+            for (const q of queues)
+                if (q.length && taken.size < options.maxTotal)
+                    taken.add(q.shift());
+        for (const s of kept)
+            if (!taken.has(s))
+                reject(s.drafted, 'package-cap', `over the ${options.maxTotal} instances kept per run`);
+        kept = kept.filter((s) => taken.has(s));
+    }
+    return { accepted: kept, rejected };
+}
+
+;// CONCATENATED MODULE: ./src/stages/parse/lenient.ts
+
+const lenient_MAX_DEPTH = MAX_JSON_DEPTH;
+// Sticky: matched at lastIndex without slicing the text.
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const WORD = /[A-Za-z_]\w{0,15}/y;
+class Stop extends Error {
+    eof;
+    at;
+    constructor(eof, at) {
+        super('stop');
+        this.eof = eof;
+        this.at = at;
+    }
+}
+/** Parses one value starting at `start` (leading whitespace skipped). */
+function parseLenientAt(text, start = 0) {
+    let i = start;
+    const fail = () => {
+        throw new Stop(i >= text.length, i);
+    };
+    const ws = () => {
+        for (;;) {
+            while (i < text.length && /\s/.test(text[i]))
+                i++;
+            // Comments inside an object (// … or /* … */), as JSONC-minded models write them.
+            if (text.startsWith('//', i)) {
+                const nl = text.indexOf('\n', i);
+                i = nl < 0 ? text.length : nl + 1;
+            }
+            else if (text.startsWith('/*', i)) {
+                const close = text.indexOf('*/', i + 2);
+                i = close < 0 ? text.length : close + 2;
+            }
+            else
+                return;
+        }
+    };
+    const value = (depth) => {
+        if (depth > lenient_MAX_DEPTH)
+            fail();
+        ws();
+        const c = text[i];
+        if (c === undefined)
+            return fail();
+        if (c === '{')
+            return object(depth);
+        if (c === '[')
+            return array(depth);
+        if (c === '"' || c === "'")
+            return string();
+        NUMBER.lastIndex = i;
+        const number = NUMBER.exec(text);
+        if (number) {
+            i += number[0].length;
+            return Number(number[0]);
+        }
+        WORD.lastIndex = i;
+        const word = WORD.exec(text)?.[0];
+        const literals = {
+            true: true,
+            false: false,
+            null: null,
+            True: true,
+            False: false,
+            None: null,
+        };
+        if (word !== undefined && word in literals) {
+            i += word.length;
+            return literals[word];
+        }
+        return fail();
+    };
+    const string = () => {
+        const quote = text[i++];
+        let out = '';
+        while (i < text.length) {
+            const c = text[i++];
+            if (c === quote)
+                return out;
+            if (c === '\n' && quote === "'")
+                fail(); // a prose apostrophe, not a string
+            if (c !== '\\') {
+                out += c;
+                continue;
+            }
+            const e = text[i++];
+            if (e === undefined)
+                return fail();
+            if (e === 'u') {
+                const hex = text.slice(i, i + 4);
+                if (!/^[0-9a-fA-F]{4}$/.test(hex))
+                    fail();
+                out += String.fromCharCode(parseInt(hex, 16));
+                i += 4;
+            }
+            else
+                out += { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f' }[e] ?? e;
+        }
+        return fail();
+    };
+    const key = () => {
+        ws();
+        const c = text[i];
+        if (c === '"' || c === "'")
+            return string();
+        const ident = /^[A-Za-z_]\w*/.exec(text.slice(i, i + 128))?.[0];
+        if (!ident)
+            return fail();
+        i += ident.length;
+        return ident;
+    };
+    const object = (depth) => {
+        i++;
+        const out = {};
+        for (;;) {
+            ws();
+            if (text[i] === '}') {
+                i++;
+                return out;
+            }
+            const k = key();
+            ws();
+            if (text[i] !== ':')
+                fail();
+            i++;
+            // An own property, as JSON.parse makes it: `__proto__` is a plain key, never a prototype.
+            Object.defineProperty(out, k, {
+                value: value(depth + 1),
+                enumerable: true,
+                writable: true,
+                configurable: true,
+            });
+            ws();
+            if (text[i] === ',')
+                i++;
+            else if (text[i] !== '}')
+                fail();
+        }
+    };
+    const array = (depth) => {
+        i++;
+        const out = [];
+        for (;;) {
+            ws();
+            if (text[i] === ']') {
+                i++;
+                return out;
+            }
+            out.push(value(depth + 1));
+            ws();
+            if (text[i] === ',')
+                i++;
+            else if (text[i] !== ']')
+                fail();
+        }
+    };
+    try {
+        const v = value(0);
+        return { ok: true, value: v, end: i };
+    }
+    catch (error) {
+        if (error instanceof Stop)
+            return { ok: false, eof: error.eof, at: error.at };
+        throw error;
+    }
+}
+/**
+ * The whole text as one value (strict JSON first, then lenient); undefined if
+ * it is not, or if it nests deeper than any answer template can (64 levels).
+ */
+function parseWhole(text) {
+    let parsed;
+    try {
+        parsed = JSON.parse(text);
+    }
+    catch {
+        const r = parseLenientAt(text, 0);
+        return r.ok && text.slice(r.end).trim() === '' ? { value: r.value } : undefined;
+    }
+    return depthOf(parsed) > lenient_MAX_DEPTH ? undefined : { value: parsed };
+}
+
+;// CONCATENATED MODULE: ./src/stages/parse/reasoning.ts
+/** Paired reasoning delimiters that models emit inline before an answer. */
+const PAIRS = [
+    ['<think>', '</think>'],
+    ['<thinking>', '</thinking>'],
+    ['<reasoning>', '</reasoning>'],
+    ['<|begin_of_thought|>', '<|end_of_thought|>'],
+];
+/**
+ * Removes reasoning from raw model text: complete blocks, an unclosed block
+ * (cut at max tokens: everything after its opener), and text before a lone
+ * closer (chat templates that put the opener into the prompt, as DeepSeek-R1's
+ * does, leave only `</think>` in the reply).
+ */
+function stripReasoning(raw) {
+    let text = raw;
+    for (const [open, close] of PAIRS) {
+        const lower = () => text.toLowerCase();
+        // Lone closer before any opener: the opener was in the prompt.
+        const firstClose = lower().indexOf(close);
+        const firstOpen = lower().indexOf(open);
+        if (firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen))
+            text = text.slice(firstClose + close.length);
+        for (let start = lower().indexOf(open); start >= 0; start = lower().indexOf(open)) {
+            const end = lower().indexOf(close, start + open.length);
+            text = end < 0 ? text.slice(0, start) : text.slice(0, start) + text.slice(end + close.length);
+        }
+    }
+    return text.trim();
+}
+
+;// CONCATENATED MODULE: ./src/stages/parse/extract.ts
+
+
+const FENCE = /(```|~~~)[\w-]*[ \t]*\n?([\s\S]*?)\1/g;
+/** Beyond this, only the tail is scanned: answers come last and the scan must stay linear-ish. */
+const MAX_SCAN_CHARS = 200_000;
+/** At most this many `{` (or `[`) positions are tried as the start of a value. */
+const MAX_STARTS = 256;
+const REFUSAL = /\b(I can(?:no|')t (?:help|assist|answer|comply|provide)|I(?: am|'m) (?:unable|not able) to|I won't|cannot (?:help|assist) with|as an AI\b)/i;
+/**
+ * Every JSON value in the reply, in order: the whole text if it is one value;
+ * else each fenced block that holds one, and each complete top-level `{…}`
+ * (or `[…]` when `arrays`) in the prose, read leniently (single quotes,
+ * trailing commas, Python literals). Reasoning blocks are stripped first.
+ */
+function findCandidates(raw, arrays = false) {
+    const stripped = stripReasoning(raw);
+    const text = stripped.length > MAX_SCAN_CHARS ? stripped.slice(-MAX_SCAN_CHARS) : stripped;
+    const whole = text ? parseWhole(text) : undefined;
+    if (whole)
+        return { text, values: [whole.value], unclosed: false };
+    const found = [];
+    for (const fence of text.matchAll(FENCE)) {
+        const inner = parseWhole((fence[2] ?? '').trim());
+        if (inner)
+            found.push({ at: fence.index, value: inner.value });
+    }
+    let unclosed = false;
+    const opener = arrays ? /[{[]/g : /\{/g;
+    // Answers come last: past MAX_STARTS openers only the last ones are tried, so a
+    // reply of 10,000 nested braces costs milliseconds, not seconds.
+    const starts = [...text.matchAll(opener)].map((m) => m.index);
+    if (starts.length > MAX_STARTS)
+        opener.lastIndex = starts[starts.length - MAX_STARTS];
+    for (let m = opener.exec(text); m; m = opener.exec(text)) {
+        const r = parseLenientAt(text, m.index);
+        if (r.ok) {
+            found.push({ at: m.index, value: r.value });
+            opener.lastIndex = r.end;
+        }
+        else if (r.eof)
+            unclosed = true;
+    }
+    found.sort((a, b) => a.at - b.at);
+    return { text, values: found.map((f) => f.value), unclosed };
+}
+/**
+ * Why a reply with no acceptable value failed, in order of precedence:
+ * nothing left after reasoning (empty, or truncated if cut at max tokens), an
+ * answer cut short, values of the wrong shape, a refusal, no JSON at all.
+ */
+function classifyFailure(candidates, finishReason, mismatch) {
+    const cut = finishReason === 'length';
+    if (!candidates.text)
+        return { failure: cut ? 'truncated' : 'empty', detail: cut ? 'cut at max tokens' : 'no text' };
+    if (cut || candidates.unclosed)
+        return {
+            failure: 'truncated',
+            detail: cut ? 'cut at max tokens before a complete answer' : 'the JSON object never closes',
+        };
+    if (candidates.values.length)
+        return { failure: 'schema_mismatch', detail: mismatch ?? '' };
+    if (REFUSAL.test(candidates.text))
+        return { failure: 'refused', detail: candidates.text.slice(0, 120) };
+    return { failure: 'no_json', detail: candidates.text.slice(0, 120) };
+}
+
+;// CONCATENATED MODULE: ./src/stages/parse/validate.ts
+
+
+const numeric = union([
+    schemas_number(),
+    schemas_string().refine((s) => s.trim() !== '' && !Number.isNaN(Number(s)), 'not a number'),
+]);
+const validate_boolean = union([schemas_boolean(), schemas_string().regex(/^(true|false)$/i, 'not a bool')]);
+const scalar = union([schemas_string(), schemas_number(), schemas_boolean()]);
+/** A container sent as its JSON text (`"[1, 2]"`): the scorer reads those too. */
+const fromText = (v) => typeof v === 'string' && /^\s*[[{]/.test(v) ? (parseWhole(v.trim())?.value ?? v) : v;
+function leaf(type) {
+    const alternatives = type.split('|').map((t) => t.trim().toLowerCase());
+    const schemas = alternatives.map((t) => {
+        if (t === 'int' || t === 'float' || t === 'number')
+            return numeric;
+        if (t === 'bool')
+            return validate_boolean;
+        if (t === 'null' || t === 'none')
+            return schemas_null();
+        if (t === 'list')
+            return array(unknown());
+        if (t === 'dict')
+            return record(schemas_string(), unknown());
+        return scalar;
+    });
+    return schemas.length === 1 ? schemas[0] : union(schemas);
+}
+/**
+ * The zod schema of an answer template: leaves are type names ("int",
+ * "float", "str", "bool", unions like "int|null"); lists hold their first
+ * element's type; objects require every template key and drop extra keys.
+ * Numeric and boolean strings pass (the scorer coerces them, as SWE-Flux's does).
+ */
+function templateToSchema(template) {
+    if (typeof template === 'string')
+        return leaf(template);
+    if (Array.isArray(template)) {
+        const item = template[0];
+        return preprocess(fromText, array(item === undefined ? unknown() : templateToSchema(item)));
+    }
+    return preprocess(fromText, object(Object.fromEntries(Object.entries(template).map(([k, t]) => [k, templateToSchema(t)]))));
+}
+function validate_describe(error, value) {
+    const issue = error.issues[0];
+    if (!issue)
+        return 'does not match the template';
+    const path = [
+        '$',
+        ...issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)),
+    ].join('');
+    let got = value;
+    for (const p of issue.path)
+        got = got?.[p];
+    const shown = got === undefined ? 'missing' : `got ${JSON.stringify(got)?.slice(0, 40)}`;
+    return `${path}: ${issue.message} (${shown})`;
+}
+/**
+ * Checks a parsed reply against the instance's answer template with zod.
+ * Accepts SWE-Flux's `{"answer": …}` wrapper when the template itself has no
+ * `answer` key. Returns the value with extra keys dropped.
+ */
+function validateAgainstTemplate(value, template) {
+    const schema = templateToSchema(template);
+    const direct = schema.safeParse(value);
+    if (direct.success)
+        return { ok: true, value: direct.data };
+    const templateHasAnswer = typeof template === 'object' && !Array.isArray(template) && 'answer' in template;
+    if (!templateHasAnswer && isObject(value) && 'answer' in value) {
+        const unwrapped = schema.safeParse(value.answer);
+        if (unwrapped.success)
+            return { ok: true, value: unwrapped.data };
+        return {
+            ok: false,
+            failure: 'schema_mismatch',
+            detail: validate_describe(unwrapped.error, value.answer),
+        };
+    }
+    return { ok: false, failure: 'schema_mismatch', detail: validate_describe(direct.error, value) };
+}
+function isObject(v) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+;// CONCATENATED MODULE: ./src/stages/parse/answer.ts
+
+
+/**
+ * Raw model text → the answer, fairly: reasoning stripped, JSON found wherever
+ * the model put it (bare, fenced, in prose; leniently read), and of all values
+ * found the LAST one that fits the template wins — models state the answer
+ * last, and an echoed template or a first guess should not count against them.
+ * With none fitting, the failure is classified (see classifyFailure) and the
+ * last value found is kept for the record.
+ */
+function parseAnswer(raw, finishReason, template) {
+    const candidates = findCandidates(raw, Array.isArray(template));
+    let mismatch;
+    for (let i = candidates.values.length - 1; i >= 0; i--) {
+        const validated = validateAgainstTemplate(candidates.values[i], template);
+        if (validated.ok)
+            return validated;
+        if (!validated.ok && mismatch === undefined)
+            mismatch = validated.detail;
+    }
+    return {
+        ok: false,
+        ...classifyFailure(candidates, finishReason, mismatch),
+        value: candidates.values.at(-1),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/stages/query/pool.ts
+/**
+ * Runs `task` over `items` with at most `concurrency` in flight. The first
+ * error stops new work from starting; work in flight finishes (so its results
+ * are kept by the caller's callbacks), then that error is rethrown.
+ */
+async function runPool(items, concurrency, task, signal) {
+    let next = 0;
+    let failure;
+    const worker = async () => {
+        while (!failure && !signal?.aborted && next < items.length) {
+            const index = next++;
+            try {
+                await task(items[index], index);
+            }
+            catch (error) {
+                failure ??= { error };
+            }
+        }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
+    if (failure)
+        throw failure.error;
+}
+/** A counting semaphore: at most `limit` calls of `run` in flight, served in arrival order. */
+class Limiter {
+    limit;
+    active = 0;
+    waiting = [];
+    constructor(limit) {
+        this.limit = limit;
+    }
+    async run(task) {
+        if (this.active >= this.limit)
+            await new Promise((r) => this.waiting.push(r));
+        else
+            this.active++;
+        try {
+            return await task();
+        }
+        finally {
+            const next = this.waiting.shift();
+            if (next)
+                next();
+            else
+                this.active--;
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/stages/query/vote.ts
+
+/**
+ * Majority vote over k samples. Valid answers vote by their canonical JSON;
+ * the most frequent wins; a tie goes to the answer whose canonical JSON sorts
+ * first (independent of arrival order, so re-runs agree). With no valid
+ * answer, the most frequent failure class stands for the instance (ties: the
+ * class that sorts first), so the record still says what went wrong.
+ */
+function majorityVote(samples) {
+    const correctSamples = samples.filter((s) => s.ok && s.correct).length;
+    const tally = new Map();
+    samples.forEach((s, i) => {
+        const key = s.ok ? `ok:${canonicalJson(s.value)}` : `fail:${s.failure}`;
+        const entry = tally.get(key) ?? { count: 0, first: i };
+        entry.count++;
+        tally.set(key, entry);
+    });
+    const ranked = [...tally.entries()].sort(([ka, a], [kb, b]) => 
+    // any valid answer beats any failure, then count, then the key's order
+    Number(kb.startsWith('ok:')) - Number(ka.startsWith('ok:')) ||
+        b.count - a.count ||
+        (ka < kb ? -1 : ka > kb ? 1 : 0));
+    const [key, best] = ranked[0] ?? ['fail:empty', { count: 0, first: 0 }];
+    return { winner: best.first, ok: key.startsWith('ok:'), correctSamples };
+}
+
+;// CONCATENATED MODULE: ./src/stages/kinds/digest.ts
+
+
+/**
+ * The digest an item pairs on: the oracle's kind, question, template and
+ * answer as its family compares it (`pairedAnswer`). Two runs whose
+ * oracles differ here asked (or answered) a different question, so the item
+ * is not paired. The query stage stamps it on each record; the gate pairs on it.
+ */
+function oracleDigest(oracle) {
+    return sha256(canonicalJson({
+        question_kind: oracle.question_kind,
+        question: oracle.question,
+        template_answer: oracle.template_answer,
+        oracle_answer: paired(oracle.question_kind, oracle.oracle_answer),
+    }));
+}
+/** The part of an answer two runs must share to be paired: the family's, else the whole answer. */
+function paired(kind, answer) {
+    const own = familyOf(kind).pairedAnswer;
+    return own ? own(kind, answer) : answer;
+}
+
+;// CONCATENATED MODULE: ./src/stages/query/answer.ts
+
+
+
+
+
+
+
+
+
+
+const MAX_PREDICTION_CHARS = 4096;
+const MAX_QUESTION_CHARS = 1000;
+/** 4xx statuses that concern this request alone (too long, invalid for this prompt). */
+const PER_REQUEST_REJECTIONS = new Set([400, 413, 422]);
+/** A B1/B2 sample's verdict: its reply run in the sandbox, then scored on what it did. */
+async function verifySample(kind, loaded, oracle, parsed, verifier) {
+    const toRun = replyToRun(kind, parsed);
+    if ('refused' in toRun) {
+        const comet = { reason: `refused: ${toRun.refused}` };
+        return { outcome: { ok: true, value: parsed, correct: false }, comet };
+    }
+    if (!verifier)
+        return {
+            outcome: { ok: false, failure: 'verification_error' },
+            detail: 'no sandbox to verify B1/B2 replies in',
+        };
+    const verified = await verifier.verify(loaded, oracle, toRun.reply);
+    if (verified.status !== 'ok')
+        return { outcome: { ok: false, failure: 'verification_error' }, detail: verified.reason };
+    const { correct, record } = cometVerdict(kind, parsed, verified.verification);
+    return {
+        outcome: { ok: true, value: parsed, correct },
+        comet: { ...record, ...(verified.cached ? { cached: true } : {}) },
+    };
+}
+async function askOnce(client, messages, sample, oracle, template, verdict) {
+    let completion;
+    try {
+        completion = await client.complete(messages, { sample });
+    }
+    catch (error) {
+        if (error instanceof ModelRequestError && PER_REQUEST_REJECTIONS.has(error.status))
+            return { outcome: { ok: false, failure: 'request_rejected' }, detail: error.message };
+        if (error instanceof ModelResponseError)
+            return { outcome: { ok: false, failure: error.errorClass }, detail: error.message };
+        throw error;
+    }
+    const parsed = parseAnswer(completion.text, completion.finishReason, template);
+    if (!parsed.ok)
+        return {
+            outcome: { ok: false, failure: parsed.failure },
+            completion,
+            detail: parsed.detail,
+            parsed: parsed.value,
+        };
+    const correct = verdict(parsed.value);
+    return { outcome: { ok: true, value: parsed.value, correct }, completion, parsed: parsed.value };
+}
+/**
+ * The messages an instance's model is asked with: built from the instance
+ * and its harvested entry's question, template and context (the code and the
+ * test files as the tracer read them inside the sandbox: the host reads none
+ * itself). The oracle's answer is never read.
+ */
+function promptFor(instance, 
+// Only the question, the template and the context: nothing the run measured or traced.
+entry, options = DEFAULT_PROMPT_OPTIONS) {
+    const { question, template_answer } = entry.oracle;
+    return buildPrompt({ kind: instance.kind, tests: instance.tests, question, template_answer }, entry.context, entry.context.tests ?? [], options);
+}
+/**
+ * prompt → query (k samples) → parse → vote → score for one instance with an
+ * oracle. Transport failures that survive retries propagate (they end the
+ * run); a request the server rejects for this instance alone is recorded as
+ * `request_rejected`, an oversized reply as `response_too_large`.
+ */
+async function answerInstance(loaded, oracle, client, options = { samples: 1, prompt: DEFAULT_PROMPT_OPTIONS }) {
+    const { instance } = loaded;
+    const { template_answer } = oracle.oracle;
+    const messages = promptFor(instance, oracle, options.prompt);
+    const limiter = options.limiter ?? new Limiter(options.samples);
+    const kind = oracle.oracle.question_kind;
+    const truth = oracle.oracle.oracle_answer;
+    const verdict = (p) => passes(kind, truth, p, options);
+    const family = familyOf(kind);
+    const verify = family.runsReplies
+        ? (p) => verifySample(kind, loaded, oracle, p, options.verifier)
+        : undefined;
+    // A B1/B2 reply runs in the sandbox after its request, outside the request limiter.
+    const samples = await Promise.all(Array.from({ length: options.samples }, (_, i) => limiter
+        .run(() => askOnce(client, messages, i, oracle, template_answer, verdict))
+        .then(async (s) => (verify && s.outcome.ok ? { ...s, ...(await verify(s.parsed)) } : s))));
+    const vote = majorityVote(samples.map((s) => s.outcome));
+    const winner = samples[vote.winner];
+    const completions = samples.flatMap((s) => (s.completion ? [s.completion] : []));
+    const total = (f) => completions.reduce((n, c) => n + f(c), 0);
+    const k = options.samples;
+    return finishRecord(loaded, {
+        id: instance.id,
+        kind: instance.kind,
+        scored: true,
+        question: oracle.oracle.question.slice(0, MAX_QUESTION_CHARS),
+        oracle: oracle.oracle.oracle_answer,
+        oracleDigest: oracleDigest(oracle.oracle),
+        correct: winner.outcome.ok && winner.outcome.correct,
+        error: winner.outcome.ok ? null : winner.outcome.failure,
+        ...(winner.detail !== undefined ? { detail: winner.detail } : {}),
+        ...(winner.completion
+            ? { prediction: winner.completion.text.slice(0, MAX_PREDICTION_CHARS) }
+            : {}),
+        ...(winner.parsed !== undefined ? { parsed: winner.parsed } : {}),
+        ...(winner.comet ? { comet: winner.comet } : {}),
+        ...(family.recordExtras && winner.outcome.ok
+            ? family.recordExtras(kind, truth, winner.outcome.value, oracle.oracle.meta.measurement)
+            : {}),
+        tokensIn: total((c) => c.tokensIn),
+        tokensOut: total((c) => c.tokensOut),
+        latencyMs: total((c) => c.latencyMs),
+        retries: total((c) => c.retries),
+        ...(completions.length && completions.every((c) => c.cached) ? { cached: true } : {}),
+        ...(k > 1
+            ? { samples: k, samplesCorrect: vote.correctSamples, passAtK: vote.correctSamples > 0 }
+            : {}),
+    });
+}
+
+;// CONCATENATED MODULE: ./src/stages/variants/variants.ts
+
+
+
+
+
+
+
+/** A variant's id: the instance's, `@v` and the epoch (no instance id holds `@`: never a clash). */
+const variantId = (id, epoch) => `${id}@v${epoch}`;
+/** The instance a variant id is of, and the epoch (undefined for an instance that is no variant). */
+function variantOf(id) {
+    const at = id.lastIndexOf('@v');
+    if (at < 0 || !/^\d+$/.test(id.slice(at + 2)))
+        return undefined;
+    return { of: id.slice(0, at), epoch: Number(id.slice(at + 2)) };
+}
+/**
+ * Candidates harvested alone per instance and round, in the search's order: the first that passes
+ * is kept. One: the first candidate of a search passes most often, and each harvest is a fresh
+ * pytest run (checked against the search's answer); a search whose candidate failed gets its next
+ * one in the next round.
+ */
+const VARIANT_TRIES = 1;
+/** Rounds of candidates: at most VARIANT_TRIES × VARIANT_ROUNDS candidates of a search are harvested. */
+const VARIANT_ROUNDS = 4;
+/** Why an instance cannot vary, or undefined when it can. */
+function unvariable(l) {
+    const fixed = familyOf(l.instance.kind).fixed;
+    if (fixed)
+        return fixed;
+    if (l.instance.cwd !== 'instance')
+        return 'runs-in-checkout';
+    if (l.instance.parser)
+        return 'own-parser';
+    return undefined;
+}
+/** Where an instance's variant stands among a run's (`add`): a hash of the epoch and its id. */
+const variantRank = (id, epoch) => sha256(String(epoch), 'variant', id);
+/**
+ * The searches of a selection at `epoch`: of `count` instances (`add`; chosen
+ * by a hash of the epoch and id) or of each (`only`), among those that can
+ * vary (not a world-model kind: a measured test is not perturbed; not run in a
+ * checkout or by their own parser: their inputs are not the instance's files,
+ * or their answer is not the rule's). Each search is a harvest of its own.
+ * A shard chooses `among` the whole selection and keeps its own part's, so the
+ * shards together search exactly what one run of the whole would.
+ */
+function searchesOf(selected, mode, epoch, among = selected) {
+    const eligible = among.filter((l) => !l.variant && !unvariable(l));
+    const mine = new Set(selected.map((l) => l.instance.id));
+    const chosen = mode.mode === 'only'
+        ? eligible
+        : [...eligible]
+            .map((l) => ({ l, rank: variantRank(l.instance.id, epoch) }))
+            .sort((a, b) => (a.rank < b.rank ? -1 : 1))
+            .slice(0, mode.count)
+            .map(({ l }) => l);
+    return chosen
+        .filter((l) => mine.has(l.instance.id))
+        .map((l) => ({
+        ...l,
+        instance: { ...l.instance, id: `${variantId(l.instance.id, epoch)}~search` },
+        contentHash: sha256(l.contentHash, 'variant-search', String(epoch)),
+        variant: { epoch, of: l.instance.id, search: true },
+    }));
+}
+const isCandidate = (c) => {
+    const x = c;
+    return (typeof x === 'object' &&
+        x !== null &&
+        Number.isInteger(x.index) &&
+        typeof x.file === 'string' &&
+        Array.isArray(x.edits) &&
+        x.edits.length > 0 &&
+        typeof x.what === 'string');
+};
+function searchAnswer(outcome) {
+    if (outcome?.status !== 'ok')
+        return undefined;
+    const answer = outcome.entry.oracle.oracle_answer;
+    return Array.isArray(answer?.candidates) && answer.candidates.every(isCandidate)
+        ? answer
+        : undefined;
+}
+/** How many candidates a search found (0 when it gave no list). */
+function foundCount(search, outcomes) {
+    return searchAnswer(outcomes.get(search.instance.id))?.candidates.length ?? 0;
+}
+/** The variants to harvest: the first `upTo` candidates of each search, in its order. */
+function candidatesOf(searches, outcomes, upTo = VARIANT_TRIES) {
+    return searches.flatMap((s) => (searchAnswer(outcomes.get(s.instance.id))?.candidates ?? [])
+        .slice(0, upTo)
+        .map(({ index, file, edits, ...found }) => ({
+        ...s,
+        instance: {
+            ...s.instance,
+            id: `${variantId(s.variant.of, s.variant.epoch)}#${index}`,
+        },
+        contentHash: sha256(s.contentHash, 'variant', String(s.variant.epoch), String(index), JSON.stringify({ file, edits })),
+        variant: {
+            epoch: s.variant.epoch,
+            of: s.variant.of,
+            candidate: index,
+            edit: { file, edits },
+            ...('answer' in found ? { searched: { answer: found.answer } } : {}),
+        },
+    })));
+}
+/**
+ * Keeps, per searched instance, the first candidate that passes the
+ * generator's screen (harvested, an answer that says something and fits, not
+ * what the demo model answers) with an oracle of its own: not the original's,
+ * and not one the original's answer passes under the scorer (a model that
+ * answers a variant with what it memorised of the original is wrong).
+ */
+async function screenVariants(searches, candidates, outcomes, demo) {
+    const valid = [];
+    const dropped = [];
+    for (const s of searches) {
+        const { of, epoch } = s.variant;
+        const id = variantId(of, epoch);
+        const drop = (rule, detail) => dropped.push({ id, kind: s.instance.kind, rule, detail });
+        const searched = outcomes.get(s.instance.id);
+        const found = searchAnswer(searched);
+        if (!found) {
+            const reason = searched?.status === 'ok'
+                ? 'the search gave no candidate list'
+                : (searched?.reason ?? 'not harvested');
+            drop(reason.startsWith('no variant') ? 'no-candidate' : harvestRule(reason), reason);
+            continue;
+        }
+        if (found.search_failed) {
+            drop('no-candidate', `the search could not run: ${found.search_failed}`);
+            continue;
+        }
+        if (!found.candidates.length) {
+            const aimed = found.targeted
+                ? `${found.targeted} of them aimed at what the target's calls depend on`
+                : 'none aimed: no literal input or call of the tests reaches the target, only blind edits tried';
+            drop('no-candidate', `none of the ${found.pool} edits of the tests changes the answer (${aimed}; same ${found.same}, ` +
+                `failed ${found.failed}, target not reached ${found.unreached}, no answer ${found.unanswered})`);
+            continue;
+        }
+        let first;
+        let kept;
+        for (const v of candidates.filter((c) => c.variant.of === of)) {
+            const problem = await variantProblem(v, outcomes, demo);
+            if (!problem) {
+                kept = v;
+                break;
+            }
+            first ??= problem;
+        }
+        if (kept)
+            valid.push({ ...kept, instance: { ...kept.instance, id } });
+        else
+            drop(first.rule, first.detail);
+    }
+    return { valid, dropped };
+}
+async function variantProblem(v, outcomes, demo) {
+    const outcome = outcomes.get(v.instance.id);
+    const original = outcomes.get(v.variant.of);
+    if (!outcome || outcome.status !== 'ok') {
+        const reason = outcome?.reason ?? 'not harvested';
+        return { rule: harvestRule(reason), detail: reason };
+    }
+    if (!original || original.status !== 'ok')
+        return {
+            rule: 'original-failed',
+            detail: original?.reason ?? 'the original was not harvested',
+        };
+    const [mine, theirs] = [outcome.entry.oracle, original.entry.oracle];
+    if (oracleDigest(mine) === oracleDigest(theirs))
+        return { rule: 'same-oracle', detail: 'the changed input gives the original oracle' };
+    if (passes(v.instance.kind, mine.oracle_answer, theirs.oracle_answer))
+        return {
+            rule: 'original-answer-passes',
+            detail: "the original's answer passes the variant under the scorer",
+        };
+    const problem = answerProblem(mine.oracle_answer, shownText(v.instance, outcome.entry.context));
+    if (problem)
+        return problem;
+    if ((await answerInstance(v, outcome.entry, demo)).correct)
+        return {
+            rule: 'demo-model-right',
+            detail: 'the demo model (a heuristic) answers it correctly',
+        };
+    return undefined;
+}
+/** The summary results.json records: overall and per kind, and the instances that cannot vary. */
+function summarizeVariants(mode, epoch, selected, searches, screened) {
+    const summary = {
+        epoch,
+        mode: mode.mode,
+        tried: searches.length,
+        valid: screened.valid.length,
+        dropped: {},
+        byKind: {},
+        unvariable: {},
+    };
+    const kindOf = (kind) => (summary.byKind[kind] ??= { tried: 0, valid: 0, dropped: {} });
+    for (const s of searches)
+        kindOf(s.instance.kind).tried++;
+    for (const v of screened.valid)
+        kindOf(v.instance.kind).valid++;
+    for (const d of screened.dropped) {
+        summary.dropped[d.rule] = (summary.dropped[d.rule] ?? 0) + 1;
+        const k = kindOf(d.kind);
+        k.dropped[d.rule] = (k.dropped[d.rule] ?? 0) + 1;
+    }
+    for (const l of selected) {
+        const why = l.variant ? undefined : unvariable(l);
+        if (why)
+            summary.unvariable[why] = (summary.unvariable[why] ?? 0) + 1;
+    }
+    return summary;
+}
+
+;// CONCATENATED MODULE: ./src/app/shards.ts
+
+
+
+
+
+
+
+
+
+
+/**
+ * This job's part of the selection: the plan (clusters whole, balanced by expected cost: the
+ * baseline's request latency where it answered the item, the kind's share of a harvest
+ * otherwise), the part's index, and the whole selection it was split from.
+ */
+function shardSelection(options, whole, baseline, logger) {
+    const { index, count } = options.shard;
+    const latency = new Map(baseline?.instances.map((r) => [r.id, r.latencyMs]));
+    const plan = planShards(whole, count, options['cluster-by'], (l) => expectedCost(l.instance.kind, latency.get(l.instance.id)));
+    const mine = partIds(plan, index).length;
+    logger.log(`Shard ${index} of ${count}: ${mine} of the selection's ${whole.length} instance(s), ` +
+        `expected cost ${plan.expected[index - 1]} of ${plan.expected.join(' / ')} (clusters kept whole)`);
+    return { index, plan, whole };
+}
+/** What every shard of one run must share, with the words an error names it by. */
+const shards_SHARED = [
+    ['the plan (selection, count, parts)', (r) => planOf(r.shard)],
+    ['the model', (r) => r.model],
+    ['the prompt', (r) => [r.promptVersion, r.prompt]],
+    ['the scorer', (r) => r.provenance.scorer],
+    ['the tracer', (r) => r.provenance.tracer],
+    ['the selection', (r) => r.selection],
+    ['the variants epoch', (r) => r.variants && [r.variants.epoch, r.variants.mode]],
+    ['the commit', (r) => r.commit],
+    ['the generation settings', (r) => r.query && [r.query.api, r.query.settings, r.query.samples]],
+];
+const planOf = (s) => [s.count, s.selection, s.ids, s.part];
+/**
+ * The shards as the one run they are parts of: checked to belong together (one plan, model,
+ * prompt, scorer, tracer, selection and epoch; each part at most once), records in the order an
+ * unsharded run writes them (the selection's, then the variants'), and everything computed from
+ * records computed again over all of them. A missing part's items are `incomplete.missing` and
+ * `merged.missing` names the part: the gate is then at best inconclusive.
+ */
+function mergeShards(shards, rules) {
+    if (!shards.length)
+        throw new UsageError('merge: no shard results were given (each shard writes results.json)');
+    for (const s of shards)
+        if (!s.results.shard)
+            throw new UsageError(`merge: ${s.source} is not a shard's results (it has no "shard" field): ` +
+                'run each matrix job with shard: i/n and merge what they wrote');
+    const [first, ...rest] = shards;
+    for (const s of rest)
+        for (const [what, of] of shards_SHARED)
+            if (canonicalJson(of(s.results) ?? null) !== canonicalJson(of(first.results) ?? null))
+                throw new UsageError(`merge: ${first.source} (shard ${first.results.shard.index}) and ${s.source} ` +
+                    `(shard ${s.results.shard.index}) differ in ${what}: they are not parts of one run. ` +
+                    'Every matrix job must run the same inputs with its own shard: i/n.');
+    const head = first.results;
+    const plan = head.shard;
+    if (head.provenance.scorer !== rules.scorer)
+        throw new UsageError(`merge: the shards were scored by ${head.provenance.scorer}, this merge by ${rules.scorer}: ` +
+            'give the merge the same scoring and world-factor as the shards');
+    const byIndex = new Map();
+    for (const s of shards) {
+        const index = s.results.shard.index;
+        const seen = byIndex.get(index);
+        if (seen)
+            throw new UsageError(`merge: shard ${index} of ${plan.count} is given twice (${seen.source} and ${s.source}): give each shard once`);
+        byIndex.set(index, s);
+    }
+    const missingParts = Array.from({ length: plan.count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
+    const present = [...byIndex.entries()].sort(([a], [b]) => a - b).map(([, s]) => s.results);
+    const records = new Map();
+    const unanswered = [];
+    for (const [index, s] of [...byIndex.entries()].sort(([a], [b]) => a - b)) {
+        const part = checkedPart(s, plan, index, rules, records);
+        for (const record of part.records)
+            records.set(record.id, record);
+        unanswered.push(...part.unanswered);
+    }
+    const ordered = orderedRecords(plan, records, head.variants);
+    const missing = [
+        ...present.flatMap((r) => r.incomplete?.missing ?? []),
+        ...unanswered,
+        ...missingParts.flatMap((i) => partIds(plan, i)),
+    ];
+    const reasons = [
+        ...(missingParts.length
+            ? [
+                `shard${missingParts.length > 1 ? 's' : ''} ${missingParts.join(', ')} of ${plan.count} gave no results`,
+            ]
+            : []),
+        ...present
+            .filter((r) => r.incomplete)
+            .map((r) => `shard ${r.shard.index}: ${r.incomplete.reason}`),
+        ...(unanswered.length
+            ? [
+                `${unanswered.length} item(s) of the shards' parts have no record (${unanswered.slice(0, 5).join(', ')})`,
+            ]
+            : []),
+    ];
+    const environments = mergedEnvironments(present, shards);
+    const summary = summarize(ordered, rules);
+    const memorisation = head.variants ? memorisationOf(ordered, rules.policy) : undefined;
+    const usd = present.reduce((n, r) => n + (r.cost?.usd ?? 0), 0);
+    const harvested = (f) => present.reduce((n, r) => n + (f(r.harvest) ?? 0), 0);
+    const remembered = harvested((h) => h.remembered);
+    const backends = new Set(present.map((r) => r.harvest.backend).filter((b) => b !== 'cache'));
+    // What every shard shares; what is one shard's alone (its part, its lack of a verdict) is not.
+    const common = { ...head };
+    delete common.shard;
+    delete common.comparison;
+    delete common.accepted;
+    return {
+        ...common,
+        ...(head.query
+            ? {
+                query: summarizeQuery(ordered, {
+                    api: head.query.api,
+                    settings: head.query.settings,
+                    endpoint: head.model.endpoint,
+                    model: head.model.name,
+                }, head.query.samples),
+            }
+            : {}),
+        startedAt: present.map((r) => r.startedAt).sort()[0],
+        finishedAt: present
+            .map((r) => r.finishedAt)
+            .sort()
+            .at(-1),
+        harvest: {
+            cached: harvested((h) => h.cached),
+            harvested: harvested((h) => h.harvested),
+            failed: harvested((h) => h.failed),
+            ...(remembered ? { remembered } : {}),
+            backend: backends.size ? [...backends].sort().join('+') : 'cache',
+            environments,
+        },
+        summary,
+        ...(head.cost ? { cost: { usd, price: head.cost.price } } : {}),
+        provenance: {
+            ...head.provenance,
+            instances: instanceSetDigest(present.flatMap((r) => r.shard.attempted.map(([id, contentHash]) => ({ id, contentHash })))),
+            environments: environmentsDigest(environments),
+        },
+        instances: ordered,
+        ...(head.variants ? { variants: mergedVariants(present) } : {}),
+        ...(memorisation ? { memorisation } : {}),
+        merged: { count: plan.count, missing: missingParts },
+        ...(reasons.length || missing.length
+            ? {
+                incomplete: {
+                    reason: reasons.join('; ') || 'not every selected instance was answered',
+                    missing,
+                },
+            }
+            : {}),
+    };
+}
+/**
+ * One part checked against the plan before anything of it is trusted: its index within the plan,
+ * its records exactly its part's items (and their variants, in a run with variants), each once in
+ * the whole merge, each verdict what its parsed answer scores against its oracle under the merge's
+ * rules, and its counts whole and in range. What it should hold and does not is returned as
+ * unanswered (the merge is then incomplete), never invented.
+ */
+function checkedPart(s, plan, index, rules, seen) {
+    const refuse = (what) => new UsageError(`merge: ${s.source} (shard ${index} of ${plan.count}) ${what}: ` +
+        "a part's results.json is as its job wrote it; merge what the matrix jobs wrote");
+    if (!Number.isSafeInteger(plan.count) || index > plan.count)
+        throw refuse(`names a part past the plan's ${plan.count}`);
+    const mine = new Set(partIds(plan, index));
+    const own = new Set();
+    for (const record of s.results.instances) {
+        const variant = variantOf(record.id);
+        const belongs = variant ? !!s.results.variants && mine.has(variant.of) : mine.has(record.id);
+        if (!belongs)
+            throw refuse(`holds ${record.id}, which is not an item of its part`);
+        if (own.has(record.id) || seen.has(record.id))
+            throw refuse(`holds ${record.id} twice (or another part does too)`);
+        own.add(record.id);
+        const again = rescored(record, rules);
+        if (again !== undefined && again !== record.correct)
+            throw refuse(`says ${record.id} is ${record.correct ? 'correct' : 'wrong'}, but its parsed answer ` +
+                `${again ? 'passes' : 'does not pass'} against its oracle`);
+    }
+    const counts = [
+        ...['cached', 'harvested', 'failed', 'remembered'].map((k) => s.results.harvest[k]),
+        ...(s.results.variants ? [s.results.variants.tried, s.results.variants.valid] : []),
+    ];
+    if (counts.some((n) => n !== undefined && !(Number.isSafeInteger(n) && n >= 0)))
+        throw refuse('has a count that is not a whole number from 0 (harvest or variants)');
+    const usd = s.results.cost?.usd;
+    if (usd !== undefined && !(Number.isFinite(usd) && usd >= 0 && usd < 1e9))
+        throw refuse(`has a cost of ${usd} USD`);
+    const declared = new Set(s.results.incomplete?.missing ?? []);
+    const unanswered = [...mine].filter((id) => !own.has(id) && !declared.has(id));
+    return { records: s.results.instances, unanswered };
+}
+/**
+ * A record's verdict again from its parsed answer and its oracle, where one can be computed here
+ * (a B1/B2 reply is scored by running it: undefined); a record without a parsed answer is wrong.
+ */
+function rescored(record, rules) {
+    if (!record.scored || record.oracle === undefined || familyOf(record.kind).runsReplies)
+        return undefined;
+    if (record.parsed === undefined || record.error)
+        return false;
+    return passes(record.kind, record.oracle, record.parsed, rules);
+}
+/**
+ * Records in the order one run of the whole selection writes them: the selection's, then the
+ * variants' (`add`: by their rank at the epoch, as the run chose them; `only`: their originals').
+ */
+function orderedRecords(plan, records, variants) {
+    const position = new Map(plan.ids.map((id, i) => [id, i]));
+    const originals = plan.ids.flatMap((id) => records.get(id) ?? []);
+    const fresh = [...records.values()].filter((r) => variantOf(r.id) && !position.has(r.id));
+    const key = (r) => {
+        const { of, epoch } = variantOf(r.id);
+        return variants?.mode === 'only' ? (position.get(of) ?? Infinity) : variantRank(of, epoch);
+    };
+    fresh.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+    return [...originals, ...fresh];
+}
+/** The environments of every shard, once each; one name with two digests is no single run. */
+function mergedEnvironments(present, shards) {
+    const byName = new Map();
+    for (const r of present)
+        for (const e of r.harvest.environments ?? []) {
+            const seen = byName.get(e.name);
+            if (seen && seen.digest !== e.digest)
+                throw new UsageError(`merge: environment "${e.name}" has digest ${seen.digest} in one shard and ${e.digest} in another ` +
+                    `(${shards.map((s) => s.source).join(', ')}): the shards ran different recipes or base images`);
+            byName.set(e.name, seen ?? e);
+        }
+    return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+/** The shards' variant summaries added up (each search ran in exactly one shard). */
+function mergedVariants(present) {
+    const add = (into, from) => {
+        for (const [k, n] of Object.entries(from ?? {}))
+            into[k] = (into[k] ?? 0) + n;
+    };
+    const head = present[0].variants;
+    const out = {
+        epoch: head.epoch,
+        mode: head.mode,
+        tried: 0,
+        valid: 0,
+        dropped: {},
+        byKind: {},
+        unvariable: {},
+    };
+    for (const r of present) {
+        const v = r.variants;
+        out.tried += v.tried;
+        out.valid += v.valid;
+        add(out.dropped, v.dropped);
+        add(out.unvariable, v.unvariable);
+        for (const [kind, k] of Object.entries(v.byKind ?? {})) {
+            const into = (out.byKind[kind] ??= { tried: 0, valid: 0, dropped: {} });
+            into.tried += k.tried;
+            into.valid += k.valid;
+            add(into.dropped, k.dropped);
+        }
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/history/errors.ts
+
+
+/**
+ * The history holds a file written by a newer tracegate (`tracegate/history@N`,
+ * N above ours). Reading past it could misread what it means, so nothing is
+ * guessed: the run stops and says to upgrade.
+ */
+class HistoryVersionError extends TracegateError {
+    file;
+    found;
+    exitCode = ExitCode.Usage;
+    constructor(file, found) {
+        super(`${file} was written by a newer tracegate (${found}); this one reads ${HISTORY_SCHEMA}. ` +
+            'Upgrade tracegate (the Action: a newer `uses: …@vN`; the CLI: `npm install -g tracegate@latest`), ' +
+            'or point the history at another branch or directory.');
+        this.file = file;
+        this.found = found;
+        this.name = 'HistoryVersionError';
+    }
+}
+/** A history could not be read or written (the API refused it, a race never settled). */
+class HistoryAccessError extends TracegateError {
+    status;
+    exitCode = ExitCode.Infrastructure;
+    constructor(message, 
+    /** The HTTP status behind it, when there was one (403: the token may not write). */
+    status) {
+        super(message);
+        this.status = status;
+        this.name = 'HistoryAccessError';
+    }
+}
+/** An explicit baseline commit has no entry in the history. */
+class BaselineNotFoundError extends TracegateError {
+    exitCode = ExitCode.Usage;
+    constructor(message) {
+        super(message);
+        this.name = 'BaselineNotFoundError';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/history/baseline.ts
+
+
+
+
+/** The candidate's prompt version and scorer, read from its results (the scorer defensively). */
+function comparableOf(results) {
+    const scorer = scorerOf(results);
+    return { prompt: results.promptVersion, ...(scorer ? { scorer } : {}) };
+}
+const baseline_short = (sha) => sha.slice(0, 7);
+const DEFAULT_HOW = 'A run on a push to the base branch records one (the Action on push with the history store; ' +
+    'the CLI with `--history DIR --commit SHA`); later runs compare with it.';
+/** Searches one run name's rows; remembers why commits were passed over. */
+class Search {
+    options;
+    rows;
+    skipped = [];
+    notices = [];
+    /** Lookups that failed (the commit graph could not be read), said when nothing is found. */
+    failures = [];
+    byCommit;
+    constructor(options, rows) {
+        this.options = options;
+        this.rows = rows;
+        this.byCommit = rowsByCommit(rows, options.name);
+    }
+    mismatch(prompt, scorer) {
+        const want = this.options.candidate;
+        if (prompt !== undefined && prompt !== want.prompt)
+            return `prompt version ${prompt}, this run ${want.prompt}`;
+        if (scorer !== undefined && want.scorer !== undefined && scorer !== want.scorer)
+            return `scorer ${scorer}, this run ${want.scorer}`;
+        return undefined;
+    }
+    skip(commit, reason) {
+        this.skipped.push({ commit, reason });
+        return undefined;
+    }
+    /** The baseline at `commit` when it has a comparable, readable entry. */
+    async at(commit, how) {
+        const row = this.byCommit.get(commit);
+        if (!row)
+            return undefined;
+        const early = this.mismatch(row.promptVersion, row.scorer);
+        if (early)
+            return this.skip(commit, early);
+        const entry = await this.options.store.entry(this.options.name, commit);
+        if (!entry)
+            return this.skip(commit, 'its entry is missing or unreadable');
+        const late = this.mismatch(entry.results.promptVersion, history_scorerOf(entry.results));
+        if (late)
+            return this.skip(commit, late);
+        return {
+            results: entry.results,
+            source: `history: ${baseline_short(commit)} (${how})`,
+            commit,
+            how,
+            entry,
+        };
+    }
+    /** `start`, then its first parents, up to `maxWalk` commits in all. */
+    async walk(start, how) {
+        const max = Math.max(1, this.options.maxWalk ?? 20);
+        const { graph } = this.options;
+        let commit = start;
+        for (let steps = 0;; steps++) {
+            const found = await this.at(commit, how(steps));
+            if (found || !graph.parentsOf || steps >= max - 1)
+                return found;
+            let parent;
+            try {
+                parent = (await graph.parentsOf(commit))[0];
+            }
+            catch (error) {
+                const why = `could not read the parents of ${baseline_short(commit)}: ${error.message}`;
+                this.failures.push(why);
+                this.notices.push(`Stopped walking back at ${baseline_short(commit)}: ${why}`);
+            }
+            if (!parent)
+                return undefined;
+            commit = parent;
+        }
+    }
+    /** The newest comparable entry recorded on `branch` (at most `maxWalk` tried). */
+    async latestOn(branch) {
+        let tried = 0;
+        for (let i = this.rows.length - 1; i >= 0 && tried < (this.options.maxWalk ?? 20); i--) {
+            const row = this.rows[i];
+            if (row.name !== this.options.name || row.branch !== branch)
+                continue;
+            tried++;
+            const found = await this.at(row.commit, `latest entry on ${branch}`);
+            if (found)
+                return found;
+        }
+        return undefined;
+    }
+}
+async function forPullRequest(search, event, graph) {
+    const pr = `#${event.number}`;
+    let mergeBase;
+    try {
+        mergeBase = await graph.mergeBase?.(event.baseSha || event.baseRef, event.headSha);
+    }
+    catch (error) {
+        const why = `could not find the merge base of ${pr}: ${error.message}`;
+        search.failures.push(why);
+        search.notices.push(`C${why.slice(1)}`);
+    }
+    if (mergeBase) {
+        const found = await search.walk(mergeBase, (n) => n === 0 ? `merge base of ${pr}` : `${n} commit(s) before the merge base of ${pr}`);
+        if (found)
+            return found;
+    }
+    const latest = await search.latestOn(event.baseRef);
+    if (latest)
+        search.notices.push(`No entry for ${mergeBase ? `the merge base ${baseline_short(mergeBase)} of ${pr}` : `the merge base of ${pr}`}` +
+            ` or the commits before it; comparing with the latest entry on ${event.baseRef} ` +
+            `(${baseline_short(latest.commit)}, recorded ${latest.entry.recordedAt}), which may hold commits this PR does not.`);
+    return latest;
+}
+async function forPush(search, event, graph) {
+    let parent = event.parent;
+    if (!parent && graph.parentsOf) {
+        try {
+            parent = (await graph.parentsOf(event.sha))[0];
+        }
+        catch (error) {
+            const why = `could not read the parents of ${baseline_short(event.sha)}: ${error.message}`;
+            search.failures.push(why);
+            search.notices.push(`C${why.slice(1)}`);
+        }
+    }
+    const from = baseline_short(event.sha);
+    if (parent) {
+        const found = await search.walk(parent, (n) => n === 0 ? `first parent of ${from}` : `${n + 1} commits back from ${from}`);
+        if (found || !search.failures.length)
+            return found;
+    }
+    if (!search.failures.length)
+        return undefined;
+    // The graph failed: fall back to what needs no lookup, the push's previous head and the history itself.
+    const before = event.before && event.before !== parent ? event.before : undefined;
+    const viaBefore = before && (await search.at(before, `the previous head of the push to ${from}`));
+    const found = viaBefore || (event.branch ? await search.latestOn(event.branch) : undefined);
+    if (found)
+        search.notices.push(`The commit graph could not be read; comparing with ${found.how} (${baseline_short(found.commit)}).`);
+    return found;
+}
+async function forCommit(search, sha, name) {
+    const rows = rowsMatching(search.rows, name, sha);
+    if (rows.length > 1)
+        throw new BaselineNotFoundError(`The baseline sha ${sha} is ambiguous in the history of ${name}: it starts ` +
+            `${rows.map((r) => baseline_short(r.commit)).join(', ')}. Give more of the sha.`);
+    const found = rows[0] && (await search.at(rows[0].commit, `the commit asked for`));
+    if (found)
+        return found;
+    const why = search.skipped[0]?.reason ?? 'no entry of that commit';
+    throw new BaselineNotFoundError(`No usable baseline for ${name} at ${sha}: ${why}. Give a commit that has a comparable entry, ` +
+        'or `baseline: auto` to find one.');
+}
+/** Finds the baseline the event calls for (see BaselineEvent) in the history. */
+async function findBaseline(options) {
+    const { store, name, event, graph } = options;
+    const search = new Search(options, await store.index());
+    let baseline;
+    if (event.kind === 'pull_request')
+        baseline = await forPullRequest(search, event, graph);
+    else if (event.kind === 'push')
+        baseline = await forPush(search, event, graph);
+    else
+        baseline = await forCommit(search, event.sha, name);
+    const { notices, skipped, failures } = search;
+    if (baseline)
+        return { baseline, notices, skipped };
+    if (failures.length)
+        return { unavailable: failures.join('; '), notices, skipped };
+    const where = event.kind === 'pull_request'
+        ? `for the merge base of #${event.number} or on ${event.baseRef}`
+        : `for the parents of ${baseline_short(event.sha)}`;
+    const passed = skipped.length
+        ? ` (not comparable: ${skipped.map((s) => `${baseline_short(s.commit)}: ${s.reason}`).join('; ')})`
+        : '';
+    const message = `No baseline: ${store.location} has no comparable entry of ${name} ${where}${passed}. ` +
+        (options.howToRecord ?? DEFAULT_HOW);
+    return { message, notices, skipped };
+}
+/**
+ * The BaselineSource the pipeline asks: a history baseline found for the
+ * event, with each notice and skip said through `notice`. With none,
+ * `resolve()` gives undefined (the gate says no-baseline) and `resolution`
+ * holds the message saying how to create one.
+ */
+class HistoryBaselineSource {
+    options;
+    notice;
+    resolution;
+    constructor(options, notice) {
+        this.options = options;
+        this.notice = notice;
+    }
+    async resolve() {
+        const resolution = await findBaseline(this.options);
+        this.resolution = resolution;
+        resolution.notices.forEach((n) => this.notice(n));
+        if (resolution.baseline && resolution.skipped.length)
+            this.notice(`Passed over ${resolution.skipped.length} entr(ies) that are not comparable with this run: ` +
+                resolution.skipped.map((s) => `${baseline_short(s.commit)}: ${s.reason}`).join('; '));
+        if (resolution.message)
+            this.notice(resolution.message);
+        if (resolution.unavailable)
+            throw new BaselineUnavailableError(resolution.unavailable);
+        return resolution.baseline;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/history/parse.ts
+
+
+
+
+/**
+ * Reading what a history holds: our files, a newer tracegate's (an error:
+ * upgrade), and anything else — corrupt JSON, another tool's file, a row or
+ * entry that does not validate — skipped with a warning that names the file.
+ */
+const OURS = Number(/@(\d+)$/.exec(HISTORY_SCHEMA)[1]);
+/** Bad rows named one by one before the rest are only counted. */
+const NAMED_ROWS = 5;
+function firstIssue(error) {
+    const issue = error.issues[0];
+    if (!issue)
+        return 'invalid';
+    return issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
+}
+/** Ours, or foreign; throws on a newer tracegate's file (checked before any other field). */
+function classify(value, file) {
+    const schema = value?.schema;
+    if (typeof schema !== 'string')
+        return 'foreign';
+    const m = /^tracegate\/history@(\d+)$/.exec(schema);
+    if (!m)
+        return 'foreign';
+    if (Number(m[1]) > OURS)
+        throw new HistoryVersionError(file, schema);
+    return Number(m[1]) === OURS ? 'ours' : 'foreign';
+}
+function parse_json(text, file) {
+    try {
+        return { value: parseStoredJson(text, RECORD_DEPTH) };
+    }
+    catch (error) {
+        return { warning: `${file} is not valid JSON (${error.message}): skipped.` };
+    }
+}
+function schemaOf(value) {
+    const schema = value?.schema;
+    return typeof schema === 'string' ? JSON.stringify(schema.slice(0, 80)) : 'none';
+}
+/** The rows of an index file; an unreadable file gives no rows and a warning. */
+/**
+ * Why an index file is not a tracegate history index this version can
+ * write to (unreadable JSON, another schema), or undefined when it is;
+ * throws HistoryVersionError when a newer tracegate wrote it.
+ */
+function foreignIndex(text, file) {
+    const { value, warning } = parse_json(text, file);
+    if (warning)
+        return `${file} is not valid JSON`;
+    if (classify(value, file) === 'foreign')
+        return `${file} is not a tracegate history index (schema ${schemaOf(value)})`;
+    return undefined;
+}
+function parseIndex(text, file) {
+    const { value, warning } = parse_json(text, file);
+    if (warning)
+        return { rows: [], warnings: [warning] };
+    if (classify(value, file) === 'foreign')
+        return {
+            rows: [],
+            warnings: [`${file} is not a tracegate history index (schema ${schemaOf(value)}): skipped.`],
+        };
+    const raw = value.rows;
+    if (!Array.isArray(raw))
+        return { rows: [], warnings: [`${file} has no list of rows: skipped.`] };
+    const rows = [];
+    const bad = [];
+    const seen = new Set();
+    raw.forEach((row, i) => {
+        const parsed = indexRowSchema.safeParse(row);
+        if (!parsed.success)
+            return bad.push(`row ${i + 1} (${firstIssue(parsed.error)})`);
+        // One row per run and commit (recording again replaces it): a second is not drawn twice.
+        const key = `${parsed.data.name}\0${parsed.data.commit}`;
+        if (seen.has(key))
+            return bad.push(`row ${i + 1} (a second row of ${parsed.data.name} at ${parsed.data.commit})`);
+        seen.add(key);
+        rows.push(parsed.data);
+    });
+    const warnings = bad.length
+        ? [
+            `${file}: ${bad.length} unreadable row(s) skipped: ${bad.slice(0, NAMED_ROWS).join('; ')}` +
+                (bad.length > NAMED_ROWS ? `; and ${bad.length - NAMED_ROWS} more.` : '.'),
+        ]
+        : [];
+    return { rows: sortRows(rows), warnings };
+}
+/**
+ * An entry file, checked to be the entry its path says (`expect`): a file
+ * that claims another run or commit is as foreign as a corrupt one.
+ */
+function parseEntry(text, file, expect) {
+    const { value, warning } = parse_json(text, file);
+    if (warning)
+        return { warning };
+    if (classify(value, file) === 'foreign')
+        return {
+            warning: `${file} is not a tracegate history entry (schema ${schemaOf(value)}): skipped.`,
+        };
+    const parsed = historyEntrySchema.safeParse(value);
+    if (!parsed.success)
+        return { warning: `${file} is not a readable entry (${firstIssue(parsed.error)}): skipped.` };
+    const entry = parsed.data;
+    if (expect && (entry.name !== expect.name || entry.commit !== expect.commit))
+        return {
+            warning: `${file} holds the entry of ${entry.name} at ${entry.commit}, not of its path ` +
+                `(${expect.name} at ${expect.commit}): skipped.`,
+        };
+    return { entry };
+}
+/** The index file's text: rows in order, one per line (diffs of the data branch stay readable). */
+function serializeIndex(rows) {
+    return `{"schema":${JSON.stringify(HISTORY_SCHEMA)},"rows":[\n${rows
+        .map((r) => JSON.stringify(r))
+        .join(',\n')}\n]}\n`;
+}
+/** An entry file's text. */
+function serializeEntry(entry) {
+    return `${JSON.stringify(entry)}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/history/store.ts
+
+
+/** The entry, validated before anything is written (its name and commit become paths). */
+function checkedEntry(entry) {
+    const parsed = historyEntrySchema.safeParse(entry);
+    if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new UsageError(`Cannot record a history entry: ${issue?.path.join('.') || 'entry'}: ${issue?.message}. ` +
+            'The run name takes letters, digits, . _ - and the commit must be a full lowercase sha.');
+    }
+    return parsed.data;
+}
+/** True when `name` and `commit` can name an entry (anything else cannot be in the history). */
+function isEntryKey(name, commit) {
+    return runNameSchema.safeParse(name).success && commitShaSchema.safeParse(commit).success;
+}
+/** The extra files of a write, each path checked to stay beside the index. */
+function extraFiles(options, rows) {
+    const files = Object.entries(options?.files?.(rows) ?? {});
+    for (const [path] of files) {
+        const segments = path.split('/');
+        const bad = !/^[A-Za-z0-9._/-]+$/.test(path) ||
+            segments.some((s) => s === '' || s === '.' || s === '..') ||
+            path === INDEX_PATH ||
+            segments[0] === ENTRIES_DIR;
+        if (bad)
+            throw new UsageError(`Cannot write ${JSON.stringify(path)} into the history: extra files need a relative path ` +
+                `of letters, digits, . _ - / outside ${ENTRIES_DIR}/ and other than ${INDEX_PATH}.`);
+    }
+    return files;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/history/dir.ts
+
+
+
+
+
+
+
+
+
+
+/**
+ * History in a local directory (the CLI's `--history DIR`):
+ * `DIR/index.json` and `DIR/entries/<name>/<commit>.json`, each written
+ * whole with write-then-rename. The entry is written before the index, so
+ * the index never names an entry that is not there.
+ *
+ * One writer at a time: two processes recording into the same directory at
+ * the same instant can lose one index row (the entry files both stay).
+ */
+class DirHistory {
+    dir;
+    warn;
+    location;
+    constructor(dir, warn) {
+        this.dir = dir;
+        this.warn = warn;
+        this.location = `directory ${dir}`;
+    }
+    /**
+     * Opens DIR as a history, checked before any work: a path that is a file,
+     * or an index.json that is not a tracegate history index (someone else's,
+     * or unreadable), is refused and never overwritten; an index written by a
+     * newer tracegate is refused naming its version.
+     */
+    static open(dir, warn) {
+        const kind = (0,external_node_fs_namespaceObject.statSync)(dir, { throwIfNoEntry: false });
+        if (kind && !kind.isDirectory())
+            throw new UsageError(`--history ${dir} is a file: give a directory (it is created if missing)`);
+        const index = (0,external_node_path_namespaceObject.join)(dir, INDEX_PATH);
+        if ((0,external_node_fs_namespaceObject.existsSync)(index)) {
+            let text;
+            try {
+                text = readRegularFile(index, { maxBytes: MAX_INDEX_BYTES, follow: false });
+            }
+            catch (error) {
+                throw new UsageError(`--history ${dir}: cannot read ${index} (${error.message})`);
+            }
+            const foreign = foreignIndex(text, index);
+            if (foreign)
+                throw new UsageError(`--history ${dir}: ${foreign}; refusing to write over it. Give an empty directory or one a tracegate run wrote.`);
+        }
+        return new DirHistory(dir, warn);
+    }
+    /**
+     * A file of the history, if there: read only when it is a regular file
+     * (a link is not followed) within its bound; an entry that is not is
+     * skipped with a warning, an index that is not is refused (UsageError).
+     */
+    read(path) {
+        const file = this.inside(path);
+        if (!(0,external_node_fs_namespaceObject.lstatSync)(file, { throwIfNoEntry: false }))
+            return undefined;
+        const index = path === INDEX_PATH;
+        try {
+            return readRegularFile(file, {
+                maxBytes: index ? MAX_INDEX_BYTES : history_MAX_ENTRY_BYTES,
+                follow: false,
+            });
+        }
+        catch (error) {
+            if (!(error instanceof UnreadableFileError))
+                throw error;
+            if (index)
+                throw new UsageError(`--history ${this.dir}: ${error.message}.`);
+            this.warn(`${error.message}: skipped.`);
+            return undefined;
+        }
+    }
+    /** A file of the history, its folders below DIR checked: a link among them is refused by name. */
+    inside(path) {
+        let at = this.dir;
+        const parts = path.split('/');
+        for (const part of parts.slice(0, -1))
+            at = realDir((0,external_node_path_namespaceObject.join)(at, part), 'A history folder');
+        return (0,external_node_path_namespaceObject.join)(at, parts.at(-1));
+    }
+    rows() {
+        const text = this.read(INDEX_PATH);
+        if (text === undefined)
+            return [];
+        const { rows, warnings } = parseIndex(text, (0,external_node_path_namespaceObject.join)(this.dir, INDEX_PATH));
+        warnings.forEach((w) => this.warn(w));
+        return rows;
+    }
+    index() {
+        return Promise.resolve().then(() => this.rows());
+    }
+    entry(name, commit) {
+        return Promise.resolve().then(() => {
+            if (!isEntryKey(name, commit))
+                return undefined;
+            const path = entryPath(name, commit);
+            const text = this.read(path);
+            if (text === undefined)
+                return undefined;
+            const { entry, warning } = parseEntry(text, (0,external_node_path_namespaceObject.join)(this.dir, path), { name, commit });
+            if (warning)
+                this.warn(warning);
+            return entry;
+        });
+    }
+    record(input, options) {
+        return Promise.resolve().then(() => {
+            const entry = checkedEntry(input);
+            const path = entryPath(entry.name, entry.commit);
+            writeFileAtomic(this.inside(path), serializeEntry(entry));
+            const merged = mergeRow(this.rows(), indexRow(entry));
+            const { kept, dropped } = applyRetention(merged, entry.name, options?.retention, entry, options?.now);
+            for (const [file, text] of extraFiles(options, kept))
+                writeFileAtomic(this.inside(file), text);
+            writeFileAtomic((0,external_node_path_namespaceObject.join)(this.dir, INDEX_PATH), serializeIndex(kept));
+            for (const row of dropped) {
+                const file = this.inside(entryPath(row.name, row.commit));
+                writing(file, () => (0,external_node_fs_namespaceObject.rmSync)(file, { force: true }));
+            }
+            return { location: `${this.location}: ${path}`, rows: kept, dropped, attempts: 1 };
+        });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/stages/report/dashboard-chart.ts
+/**
+ * One SVG line chart of accuracy per commit, with its intervals, as a string:
+ * the dashboard's building block. Pure; every string that reaches the markup
+ * is escaped.
+ */
+/** Escapes text for HTML and SVG, in element content and in quoted attributes alike. */
+function escapeHtml(text) {
+    return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+const fixed = (n) => n.toFixed(1);
+const drawn = (p) => p.value !== undefined && Number.isFinite(p.value);
+const banded = (p) => drawn(p) && p.interval !== undefined && p.interval.every(Number.isFinite);
+/**
+ * The chart: gridlines at 0, 25, 50, 75, 100 %, a band through the intervals
+ * of consecutive points (broken where a point has none), a whisker per
+ * interval, a line through the points that have a value (a gap where a kind
+ * was not run), a marker per point with its tooltip, and optionally the
+ * commits under the x-axis.
+ */
+function lineChart(spec) {
+    const { points, width, height } = spec;
+    const [left, right, top, bottom] = spec.margin;
+    const plotW = width - left - right;
+    const plotH = height - top - bottom;
+    const n = points.length;
+    const x = (i) => left + (n <= 1 ? plotW / 2 : (i * plotW) / (n - 1));
+    const y = (v) => top + (1 - Math.min(1, Math.max(0, v))) * plotH;
+    const grid = [0, 0.25, 0.5, 0.75, 1].map((v) => `<line class="grid" x1="${left}" x2="${width - right}" y1="${fixed(y(v))}" y2="${fixed(y(v))}"/>` +
+        `<text class="tick" x="${left - 4}" y="${fixed(y(v) + 3)}" text-anchor="end">${v * 100}%</text>`);
+    let d = '';
+    let pen = false;
+    points.forEach((p, i) => {
+        if (!drawn(p)) {
+            pen = false;
+            return;
+        }
+        d += `${pen ? 'L' : 'M'}${fixed(x(i))} ${fixed(y(p.value))}`;
+        pen = true;
+    });
+    // A band per run of consecutive points with an interval: upper bounds forward, lower back.
+    const runs = [];
+    points.forEach((p, i) => {
+        if (!banded(p))
+            return;
+        const run = runs[runs.length - 1];
+        if (run && run[run.length - 1] === i - 1)
+            run.push(i);
+        else
+            runs.push([i]);
+    });
+    const bound = (i, side) => fixed(y(points[i].interval[side]));
+    const bands = runs
+        .filter((run) => run.length > 1)
+        .map((run) => {
+        const upper = run.map((i, k) => `${k ? 'L' : 'M'}${fixed(x(i))} ${bound(i, 1)}`);
+        const lower = [...run].reverse().map((i) => `L${fixed(x(i))} ${bound(i, 0)}`);
+        return `<path class="band" d="${upper.join('')}${lower.join('')}Z"/>`;
+    });
+    const whiskers = points.flatMap((p, i) => banded(p)
+        ? [
+            `<line class="whisker" x1="${fixed(x(i))}" x2="${fixed(x(i))}" y1="${bound(i, 1)}" y2="${bound(i, 0)}"/>`,
+        ]
+        : []);
+    const markers = points.flatMap((p, i) => {
+        if (!drawn(p))
+            return [];
+        const circle = `<circle class="point${p.marker ? ` ${p.marker}` : ''}" cx="${fixed(x(i))}" cy="${fixed(y(p.value))}" r="3.5">` +
+            `<title>${escapeHtml(p.title)}</title></circle>`;
+        return [p.href ? `<a href="${escapeHtml(p.href)}">${circle}</a>` : circle];
+    });
+    // At most ~40 commit labels: every k-th one when there are more.
+    const every = Math.max(1, Math.ceil(n / 40));
+    const labels = (spec.labels ?? [])
+        .map((label, i) => i % every !== 0 && i !== n - 1
+        ? ''
+        : `<text class="commit" text-anchor="end" transform="translate(${fixed(x(i) + 3)} ${height - bottom + 12}) rotate(-45)">${escapeHtml(label)}</text>`)
+        .filter(Boolean);
+    // One element a line, so a reviewed rendering diffs point by point.
+    return [
+        `<svg class="chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" ` +
+            `role="img" aria-label="${escapeHtml(spec.label)}" xmlns="http://www.w3.org/2000/svg">`,
+        ...grid,
+        `<g class="series" data-series="${escapeHtml(spec.series)}" data-points="${markers.length}" ` +
+            `data-intervals="${whiskers.length}" style="color:${escapeHtml(spec.colour)}">`,
+        ...bands,
+        ...whiskers,
+        ...(d ? [`<path class="line" d="${d}"/>`] : []),
+        ...markers,
+        '</g>',
+        ...labels,
+        '</svg>',
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/stages/report/dashboard-measure.ts
+
+const dashboard_measure_short = (sha) => sha.slice(0, 7);
+const percent = (v) => `${(v * 100).toFixed(1)}%`;
+const points = (v) => (v * 100).toFixed(1);
+function measure(value, counts) {
+    if (!counts)
+        return { value };
+    return {
+        value,
+        n: counts.total,
+        correct: counts.correct,
+        ...(counts.total > 0 ? { interval: wilson(counts.correct, counts.total) } : {}),
+    };
+}
+/** The row's overall accuracy (its n is always known; its interval when `correct` is kept). */
+function overallMeasure(row) {
+    return row.correct === undefined
+        ? { value: row.accuracy, n: row.total }
+        : measure(row.accuracy, { total: row.total, correct: row.correct });
+}
+/** A kind's accuracy at the row, or undefined where the kind was not run. */
+function kindMeasure(row, kind) {
+    const value = row.byKind[kind];
+    return value === undefined ? undefined : measure(value, row.byKindCounts?.[kind]);
+}
+/** `[48.1–75.0%]`, or '' without an interval. */
+function intervalText(m) {
+    return m.interval ? `[${points(m.interval[0])}–${points(m.interval[1])}%]` : '';
+}
+/** `62.5% [48.1–75.0%] n=40 (25 right)`: the measure in one line (tooltips). */
+function measureText(m) {
+    return [
+        percent(m.value),
+        intervalText(m),
+        m.n === undefined ? '' : `n=${m.n}${m.correct === undefined ? '' : ` (${m.correct} right)`}`,
+    ]
+        .filter(Boolean)
+        .join(' ');
+}
+
+;// CONCATENATED MODULE: ./src/stages/report/dashboard-palette.ts
+
+/**
+ * The dashboard's two sets of colours, kept apart: a verdict's colour means
+ * pass, fail or neither; a kind's colour only tells one small chart from the
+ * next. No kind is drawn in a verdict's colour or hue, so a kind drawn red
+ * can never read as a failure, and every verdict is also written as a word.
+ */
+/** The gate's verdicts as every GitHub surface colours them (the comment, the check). */
+const VERDICT_COLOURS = {
+    pass: '#1a7f37',
+    fail: '#cf222e',
+    inconclusive: '#bf8700',
+    /** No baseline, baseline unavailable, a verdict this version does not know. */
+    neutral: '#8c959f',
+    /** A failure accepted by the override label. */
+    accepted: '#8250df',
+};
+/**
+ * Kinds: Okabe–Ito's blue, reddish purple and sky blue, a dark cyan and Paul
+ * Tol's purple — colour-blind-safe hues at least 25° from every verdict's
+ * (no red, green, amber or violet; no grey), cycled when there are more kinds.
+ */
+const KIND_COLOURS = ['#0072B2', '#CC79A7', '#008B8B', '#56B4E9', '#AA4499'];
+/** The overall accuracy's line: neither a verdict nor a kind. */
+const OVERALL_COLOUR = '#24292f';
+/** The colour of the i-th kind of a run. */
+const kindColour = (i) => KIND_COLOURS[i % KIND_COLOURS.length];
+/** The verdict classes the stylesheet knows, and the colour each is drawn in. */
+const CLASSES = {
+    pass: VERDICT_COLOURS.pass,
+    fail: VERDICT_COLOURS.fail,
+    inconclusive: VERDICT_COLOURS.inconclusive,
+    'no-baseline': VERDICT_COLOURS.neutral,
+    'baseline-unavailable': VERDICT_COLOURS.neutral,
+    other: VERDICT_COLOURS.neutral,
+    accepted: VERDICT_COLOURS.accepted,
+};
+/** The class of a row's verdict (a class name is never taken from the data). */
+function verdictClass(row) {
+    if (row.accepted)
+        return 'verdict-accepted';
+    if (!row.verdict)
+        return undefined;
+    return row.verdict in CLASSES ? `verdict-${row.verdict}` : 'verdict-other';
+}
+/** The verdict as words: the colour is never its only sign. */
+function verdictText(row) {
+    return `${row.verdict ?? 'no verdict'}${row.accepted ? ' (accepted)' : ''}`;
+}
+/** The verdict as a badge: a dot in its colour and its word. */
+function verdictBadge(row) {
+    return `<span class="verdict ${verdictClass(row) ?? 'verdict-none'}"><i></i>${escapeHtml(verdictText(row))}</span>`;
+}
+/** The verdicts' rules: chart markers and badges, from VERDICT_COLOURS alone. */
+const VERDICT_STYLE = Object.entries(CLASSES)
+    .map(([name, colour]) => `.point.verdict-${name},.verdict.verdict-${name} i{fill:${colour};background:${colour}}`)
+    .join('\n');
+/** What the colours and bands mean, once above the runs. */
+const LEGEND = [
+    '<p class="legend">Verdict of each commit: ',
+    ...[
+        ['pass', 'pass'],
+        ['fail', 'fail'],
+        ['inconclusive', 'inconclusive'],
+        ['no-baseline', 'no baseline'],
+        ['accepted', 'regression accepted by label'],
+    ].map(([name, text]) => `<span class="verdict verdict-${name}"><i></i>${text}</span>`),
+    '<br>Shaded bands and whiskers: the 95% (Wilson) interval of each accuracy; ',
+    '<i>n</i>: the items scored. Kinds are drawn in colours no verdict uses.</p>',
+].join('');
+
+;// CONCATENATED MODULE: ./src/stages/report/dashboard-commits.ts
+
+
+
+/**
+ * The table of a run's commits, newest first: per commit its verdict (a
+ * coloured word), overall and per-kind accuracy with the items scored, and
+ * the items that flipped against its baseline in a `<details>` of its row.
+ * Each row's id is the target of the commit's point in the overall chart.
+ */
+/** The id of a commit's row (the overall chart's points link to it). */
+const commitAnchor = (name, commit) => `commit-${name}-${commit}`;
+/** A header that may wrap inside a long kind name: after `_` and between words of camel case. */
+const breakable = (text) => escapeHtml(text)
+    .replace(/_/g, '_<wbr>')
+    .replace(/([a-z])([A-Z])/g, '$1<wbr>$2');
+/** `2026-12-01 02:00 UTC` for an ISO instant (the full one in the title); anything else as it is. */
+function when(recordedAt) {
+    const iso = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)[\d:.]*Z$/.exec(recordedAt);
+    return iso ? `${iso[1]} ${iso[2]} UTC` : recordedAt;
+}
+/** A cell with an accuracy: the value, then its interval and n on a second line. */
+function measureCell(m, withInterval) {
+    if (!m)
+        return '<td class="num none">—</td>';
+    const under = [withInterval ? intervalText(m) : '', m.n === undefined ? '' : `n=${m.n}`]
+        .filter(Boolean)
+        .join(' ');
+    return (`<td class="num" title="${escapeHtml(measureText(m))}">${percent(m.value)}` +
+        `${under ? `<br><small>${escapeHtml(under)}</small>` : ''}</td>`);
+}
+function flippedItems(items, total, how, more) {
+    const lines = items.map((item) => `<li><code>${escapeHtml(item.id)}</code> <span class="kind">${escapeHtml(item.kind ?? 'kind unknown')}</span> ${how}</li>`);
+    if (total > items.length)
+        lines.push(`<li class="more">… and ${total - items.length} more ${more} (the entry's results)</li>`);
+    return lines;
+}
+/** The flipped items' cell: a count, and the items behind a click. */
+function flippedCell(row) {
+    const f = row.flipped;
+    if (!f) {
+        const why = row.verdict === 'no-baseline' ? 'no baseline' : 'not recorded';
+        return `<td class="flipped none">${why}</td>`;
+    }
+    if (f.lostTotal + f.gainedTotal === 0)
+        return '<td class="flipped none">none</td>';
+    const summary = [
+        f.lostTotal ? `${f.lostTotal} regressed` : '',
+        f.gainedTotal ? `${f.gainedTotal} fixed` : '',
+    ]
+        .filter(Boolean)
+        .join(' · ');
+    return [
+        `<td class="flipped"><details><summary>${summary}</summary>`,
+        f.baseline ? `<p>vs baseline <code>${escapeHtml(dashboard_measure_short(f.baseline))}</code></p>` : '',
+        '<ul>',
+        ...flippedItems(f.lost, f.lostTotal, 'right → wrong', 'regressed'),
+        ...flippedItems(f.gained, f.gainedTotal, 'wrong → right', 'fixed'),
+        '</ul></details></td>',
+    ].join('\n');
+}
+/** The commits table of one run (rows oldest first, as drawn; shown newest first). */
+function commitsTable(name, rows, kinds) {
+    const head = ['commit', 'branch', 'model', 'verdict', 'overall', ...kinds, 'flipped vs baseline']
+        .map((h) => `<th>${breakable(h)}</th>`)
+        .join('');
+    const body = [...rows]
+        .reverse()
+        .map((r) => [
+        `<tr id="${escapeHtml(commitAnchor(name, r.commit))}">`,
+        `<td class="commit" title="${escapeHtml(r.recordedAt)}"><code>${escapeHtml(dashboard_measure_short(r.commit))}</code>` +
+            `<br><small>${escapeHtml(when(r.recordedAt))}</small></td>`,
+        `<td class="text">${escapeHtml(r.branch ?? '')}</td>`,
+        `<td class="text model">${escapeHtml(r.model)}${r.revision ? `@${escapeHtml(r.revision)}` : ''}</td>`,
+        `<td>${verdictBadge(r)}</td>`,
+        measureCell(overallMeasure(r), true),
+        ...kinds.map((kind) => measureCell(kindMeasure(r, kind), false)),
+        flippedCell(r),
+        '</tr>',
+    ].join(''));
+    return [
+        '<div class="scroll"><table class="commits">',
+        `<thead><tr>${head}</tr></thead>`,
+        '<tbody>',
+        ...body,
+        '</tbody></table></div>',
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/stages/report/dashboard.ts
+
+
+
+
+
+function tooltip(row, m, what) {
+    return (`${dashboard_measure_short(row.commit)}${row.branch ? ` on ${row.branch}` : ''} · ${row.recordedAt} · ` +
+        `${what} ${measureText(m)} · ${verdictText(row)} · ${row.model}${row.revision ? `@${row.revision}` : ''}`);
+}
+/** A chart point of a measure: its value, interval and tooltip. */
+function point(row, m, what) {
+    return {
+        value: m.value,
+        title: tooltip(row, m, what),
+        ...(m.interval ? { interval: m.interval } : {}),
+    };
+}
+/** Known kinds in the taxonomy's order, then any other, alphabetically. */
+function kindsOf(rows) {
+    const seen = new Set(rows.flatMap((r) => Object.keys(r.byKind)));
+    const known = QUESTION_KINDS.filter((k) => seen.has(k));
+    const other = [...seen].filter((k) => !QUESTION_KINDS.includes(k)).sort();
+    return [...known, ...other];
+}
+/** `6 pass, 1 fail, …`: how many commits had each verdict, in order of first appearance. */
+function verdictCounts(rows) {
+    const counts = new Map();
+    for (const r of rows)
+        counts.set(verdictText(r), (counts.get(verdictText(r)) ?? 0) + 1);
+    return [...counts].map(([v, n]) => `${n} ${escapeHtml(v)}`).join(', ');
+}
+function kindFigure(name, kind, i, rows) {
+    const measures = rows.map((r) => kindMeasure(r, kind));
+    const points = rows.map((r, k) => measures[k] ? point(r, measures[k], kind) : { value: undefined, title: '' });
+    const latest = [...measures].reverse().find((m) => m !== undefined);
+    const colour = kindColour(i);
+    const chart = lineChart({
+        series: kind,
+        points,
+        width: 300,
+        height: 130,
+        margin: [36, 8, 8, 10],
+        colour,
+        label: `${name}: ${kind} accuracy per commit`,
+    });
+    return (`<figure class="kind"><figcaption><i class="swatch" style="background:${colour}"></i>${escapeHtml(kind)}` +
+        `${latest ? ` <span class="latest">${escapeHtml(measureText(latest))}</span>` : ''}</figcaption>${chart}</figure>`);
+}
+function runSection(name, rows) {
+    const overall = rows.map((r) => {
+        const marker = verdictClass(r);
+        return {
+            ...point(r, overallMeasure(r), 'overall'),
+            href: `#${commitAnchor(name, r.commit)}`,
+            ...(marker ? { marker } : {}),
+        };
+    });
+    const main = lineChart({
+        series: 'overall',
+        points: overall,
+        labels: rows.map((r) => dashboard_measure_short(r.commit)),
+        width: 960,
+        height: 300,
+        margin: [44, 16, 12, 64],
+        colour: OVERALL_COLOUR,
+        label: `${name}: overall accuracy per commit`,
+    });
+    const kinds = kindsOf(rows);
+    const newest = rows[rows.length - 1];
+    return `<section class="run" data-run="${escapeHtml(name)}">
+<h2>${escapeHtml(name)}</h2>
+<p class="summary">${rows.length} commit(s): ${verdictCounts(rows)}. Latest <code>${escapeHtml(dashboard_measure_short(newest.commit))}</code>: ${escapeHtml(measureText(overallMeasure(newest)))} ${verdictBadge(newest)}</p>
+<figure class="overall"><figcaption>Overall accuracy per commit (click a point for its row)</figcaption>${main}</figure>
+<div class="kinds">${kinds.map((kind, i) => kindFigure(name, kind, i, rows)).join('\n')}</div>
+<h3>Commits (newest first)</h3>
+${commitsTable(name, rows, kinds)}
+</section>`;
+}
+const STYLE = `body{font:14px/1.45 -apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:#24292f;margin:24px auto;max-width:1200px;padding:0 16px}
+h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #d0d7de;padding-bottom:4px}h3{font-size:15px;margin:16px 0 4px}
+figure{margin:8px 0}figcaption{font-weight:600;font-size:13px}.latest{font-weight:400;color:#57606a}
+.kinds{display:flex;flex-wrap:wrap;gap:8px 16px}.swatch{display:inline-block;width:10px;height:10px;margin-right:4px;vertical-align:-1px}
+.chart .grid{stroke:#d0d7de;stroke-width:1}.chart .tick,.chart .commit{font-size:10px;fill:#57606a;font-family:ui-monospace,monospace}
+.series .line{fill:none;stroke:currentColor;stroke-width:2}.series .point{fill:currentColor;stroke:#fff;stroke-width:1}
+.series .band{fill:currentColor;fill-opacity:.13;stroke:none}.series .whisker{stroke:currentColor;stroke-opacity:.45;stroke-width:1.5}
+${VERDICT_STYLE}
+.verdict{white-space:nowrap}.verdict i{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:4px;vertical-align:-1px}
+.legend .verdict{margin-right:12px}
+.scroll{overflow-x:auto}table{border-collapse:collapse;font-size:13px}
+td,th{padding:2px 6px;border-bottom:1px solid #eaeef2;text-align:left;vertical-align:top;overflow-wrap:break-word}
+td.text{overflow-wrap:anywhere;min-width:4em}td.model{min-width:8em}
+td.num{text-align:right;white-space:nowrap}td small{color:#57606a}td.none{color:#8c959f}td.commit{white-space:nowrap}
+tr:target{background:#fff8c5}td.flipped{min-width:15em}td.flipped summary{cursor:pointer;white-space:nowrap}
+td.flipped ul{margin:4px 0;padding-left:16px}td.flipped p{margin:4px 0}td.flipped .kind{color:#57606a}`;
+/** The dashboard page for the rows of a history index (any order; several run names). */
+function renderDashboard(rows, options = {}) {
+    const last = Math.max(1, options.last ?? 200);
+    const names = [...new Set(rows.map((r) => r.name))].sort();
+    const sections = names.map((name) => {
+        const ofName = rows
+            .filter((r) => r.name === name)
+            .map((r, i) => ({ r, i, t: Date.parse(r.recordedAt) }))
+            .sort((a, b) => (a.t === b.t || Number.isNaN(a.t - b.t) ? a.i - b.i : a.t - b.t))
+            .map(({ r }) => r);
+        return runSection(name, ofName.slice(-last));
+    });
+    const title = `tracegate${options.repository ? ` — ${options.repository}` : ''}`;
+    const body = sections.length
+        ? `${LEGEND}\n${sections.join('\n')}`
+        : '<p>No history yet: a run on a push to the base branch records the first entry.</p>';
+    return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<h1>${escapeHtml(title)}: accuracy per commit</h1>
+${body}
+${options.generatedAt ? `<p class="generated">Generated ${escapeHtml(options.generatedAt)}.</p>\n` : ''}</body>
+</html>
+`;
+}
+
+;// CONCATENATED MODULE: ./src/app/config/history.ts
+
+
+
+
+
+
+
+/** The history named by `--history`: a directory (CLI), or `branch:NAME` built by the Action. */
+function historyStore(spec, logger, branch) {
+    const m = /^branch:(.+)$/.exec(spec);
+    if (!m)
+        return DirHistory.open(spec, logger.warn);
+    if (!branch)
+        throw new UsageError(`--history ${spec}: a data branch is written through the GitHub API, by the Action; ` +
+            'the CLI takes a directory (--history DIR).');
+    return branch(m[1]);
+}
+/**
+ * The baseline a run compares with: a results file; an explicit commit of the
+ * history; or, with a history and `baseline: auto` (the default there), the
+ * entry the event points at (merge base, first parent, walking back).
+ */
+function baselineSource(options, history, event, graph, scorer, logger, howToRecord) {
+    const baseline = options.baseline ?? (history ? 'auto' : undefined);
+    if (!baseline)
+        return undefined;
+    if (baseline !== 'auto' && !commitShaSchema.safeParse(baseline).success)
+        return new FileBaseline(baseline);
+    if (!history)
+        throw new UsageError(`--baseline ${baseline} reads the history: give --history (a directory, or the Action's data branch).`);
+    const resolvedEvent = baseline === 'auto' ? event : { kind: 'commit', sha: baseline };
+    if (!resolvedEvent)
+        throw new UsageError('--baseline auto needs the commit of this run: give --commit SHA (and --parent SHA).');
+    return new HistoryBaselineSource({
+        store: history,
+        name: options.name,
+        event: resolvedEvent,
+        candidate: { prompt: PROMPT_VERSION, scorer },
+        graph,
+        howToRecord,
+    }, logger.log);
+}
+/** Records a finished run as the history entry of (commit, name), with the dashboard beside it. */
+async function recordRun(history, run, results, logger, accepted) {
+    const entry = {
+        schema: HISTORY_SCHEMA,
+        name: run.name,
+        commit: run.commit,
+        ...(run.parent ? { parent: run.parent } : {}),
+        ...(run.branch ? { branch: run.branch } : {}),
+        recordedAt: new Date().toISOString(),
+        verdict: results.comparison && typeof results.comparison === 'object'
+            ? String(results.comparison.verdict ?? '')
+            : undefined,
+        ...(accepted ? { accepted } : {}),
+        results,
+    };
+    const outcome = await history.record(entry, {
+        retention: { entries: run.retention },
+        files: (rows) => ({ 'index.html': renderDashboard(rows) }),
+    });
+    logger.log(`Recorded ${run.name} @ ${run.commit.slice(0, 12)} in ${outcome.location}` +
+        (outcome.dropped.length
+            ? ` (retention dropped ${outcome.dropped.length} older entr(ies))`
+            : ''));
+}
+
+;// CONCATENATED MODULE: ./src/util/progress.ts
+/**
+ * Progress of a long phase as log lines: done/total, the rate and the time
+ * left, at most one line every `everyMs` (CI logs stay readable) and always
+ * the last. The clock is injected so the lines can be tested exactly.
+ */
+class Progress {
+    label;
+    total;
+    unit;
+    emit;
+    now;
+    everyMs;
+    done = 0;
+    started;
+    lastLine = -Infinity;
+    constructor(label, total, unit, emit, now = Date.now, everyMs = 5000) {
+        this.label = label;
+        this.total = total;
+        this.unit = unit;
+        this.emit = emit;
+        this.now = now;
+        this.everyMs = everyMs;
+        this.started = now();
+    }
+    /** `n` more items are finished. */
+    tick(n = 1) {
+        if (!this.total || n <= 0)
+            return;
+        this.done = Math.min(this.total, this.done + n);
+        const at = this.now();
+        if (this.done < this.total && at - this.lastLine < this.everyMs)
+            return;
+        this.lastLine = at;
+        this.emit(this.line(at));
+    }
+    line(at = this.now()) {
+        const seconds = Math.max(0.001, (at - this.started) / 1000);
+        const rate = this.done / seconds;
+        const pct = Math.floor((100 * this.done) / this.total);
+        const head = `${this.label}: ${this.done}/${this.total} ${this.unit} (${pct}%)`;
+        if (this.done === this.total)
+            return `${head} in ${progress_duration(seconds)}`;
+        const left = rate > 0 ? (this.total - this.done) / rate : Infinity;
+        return `${head}, ${rate.toFixed(1)}/s, about ${progress_duration(left)} left`;
+    }
+}
+function progress_duration(seconds) {
+    if (!Number.isFinite(seconds))
+        return 'an unknown time';
+    const whole = Math.round(seconds); // 539.6 s is 9 min 0 s, never 8 min 60 s
+    if (whole < 60)
+        return `${whole} s`;
+    return `${Math.floor(whole / 60)} min ${whole % 60} s`;
+}
+
+;// CONCATENATED MODULE: ./src/stages/harvest/key.ts
+
+/** Content address of an oracle: instance bytes × effective environment × tracer. */
+function oracleKey(instanceHash, envDigest, tracerDigest) {
+    return sha256('oracle/v2', instanceHash, envDigest, tracerDigest);
+}
 
 ;// CONCATENATED MODULE: ./src/stages/harvest/outcome.ts
 
@@ -87765,1237 +91509,6 @@ async function harvestMisses(env, misses, { environments, tracerDigest, deps, ta
 /** Resolving an environment, for a stage that needs one outside a harvest. */
 
 
-;// CONCATENATED MODULE: ./src/stages/compare/memorisation.ts
-
-
-/** The instance a variant id is of (`<id>@v<epoch>`), undefined for an instance that is no variant. */
-function originalOf(id) {
-    const at = id.lastIndexOf('@v');
-    return at > 0 && /^\d+$/.test(id.slice(at + 2)) ? id.slice(0, at) : undefined;
-}
-const answered = (r) => !!r && r.scored && !isInfrastructure(r);
-function row(pairs, policy) {
-    const e = pairedDifference(pairs);
-    const testable = e.n >= policy.minItems && e.clusters >= policy.minClusters && e.clusters >= 2;
-    const b = testable ? bounds(e, policy.alpha) : undefined;
-    const p = testable ? pGain(e) : undefined;
-    return {
-        pairs: e.n,
-        clusters: e.clusters,
-        original: e.candidate,
-        variant: e.baseline,
-        difference: e.delta,
-        ...(b ? { lower: b.lower, upper: b.upper, p: p } : {}),
-        flagged: p !== undefined && p < policy.alpha && e.delta >= policy.minDrop,
-    };
-}
-/**
- * Original − variant over the pairs this run answered both of (clustered as
- * the gate clusters, by the original's test or package), overall and per
- * kind; `flagged` when the originals are significantly better at the gate's
- * level and by at least its min-drop (one-sided: a model that does better on
- * fresh items is not flagged).
- * Undefined when the run holds no such pair.
- */
-function memorisationOf(records, policy) {
-    const byId = new Map(records.map((r) => [r.id, r]));
-    const pairs = [];
-    for (const variant of records) {
-        const of = originalOf(variant.id);
-        const original = of === undefined ? undefined : byId.get(of);
-        if (!answered(variant) || !answered(original))
-            continue;
-        pairs.push({
-            id: original.id,
-            kind: original.kind,
-            cluster: clusterOf(original, policy.clusterBy),
-            baseline: successRate(variant),
-            candidate: successRate(original),
-        });
-    }
-    if (!pairs.length)
-        return undefined;
-    const kinds = [...new Set(pairs.map((p) => p.kind))].sort();
-    return {
-        ...row(pairs, policy),
-        level: 1 - policy.alpha,
-        byKind: Object.fromEntries(kinds.map((k) => [
-            k,
-            row(pairs.filter((p) => p.kind === k), policy),
-        ])),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/contracts/history.ts
-
-
-/** Version of the history format; a newer writer's data is refused with a clear error. */
-const HISTORY_SCHEMA = 'tracegate/history@1';
-/** A run name: one history series (and one sticky comment) per name. */
-const runNameSchema = schemas_string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, . _ - (at most 64)');
-/**
- * A commit sha as history stores it: lowercase hex, 7–64 characters. Paths
- * are built from it (and from the run name), so nothing else is accepted.
- */
-const commitShaSchema = schemas_string().regex(/^[0-9a-f]{7,64}$/, 'a lowercase hex commit sha');
-/** What names a recorded run, in an entry and in its index row alike. */
-const runFields = {
-    name: runNameSchema,
-    commit: commitShaSchema,
-    /** The commit's first parent, when known (push events, the CLI's --parent). */
-    parent: schemas_string().optional(),
-    /** The branch the commit was recorded on, when known. */
-    branch: schemas_string().optional(),
-    recordedAt: schemas_string(),
-    /** The gate's verdict for this run. */
-    verdict: schemas_string().optional(),
-};
-/** One history entry: a run of `name` at `commit`, with its per-item records. */
-const historyEntrySchema = object({
-    schema: literal(HISTORY_SCHEMA),
-    ...runFields,
-    /** Whether a label accepted a failure. */
-    accepted: object({ label: schemas_string(), note: schemas_string().optional() }).optional(),
-    results: resultsSchema,
-});
-/** One kind's counts in an index row. */
-/** A share of items (accuracy): a number from 0 to 1. */
-const shareSchema = schemas_number().min(0).max(1);
-/** A count of items: a whole number from 0. */
-const countSchema = schemas_number().int().nonnegative();
-const kindCountSchema = object({ total: countSchema, correct: countSchema })
-    .refine((c) => c.correct <= c.total, 'correct is more than total');
-/** Flipped items an index row lists at most (regressed first); the entry holds them all. */
-const FLIPPED_IN_INDEX = 20;
-/** A flipped item as the index keeps it: the id and, when the entry's records say, its kind. */
-const flippedItemSchema = object({ id: schemas_string(), kind: schemas_string().optional() });
-/** The comparison's flipped items, capped at FLIPPED_IN_INDEX between the two lists. */
-const flippedRowSchema = object({
-    /** Right in the baseline, wrong now (regressed). */
-    lost: array(flippedItemSchema),
-    /** Wrong in the baseline, right now (fixed). */
-    gained: array(flippedItemSchema),
-    /** How many flipped each way in all (the lists above may be shorter). */
-    lostTotal: countSchema,
-    gainedTotal: countSchema,
-    /** The baseline's commit, when the baseline was one. */
-    baseline: schemas_string().optional(),
-});
-/**
- * One row of the index: enough to draw a trend and find an entry without
- * reading it. Values are checked where they enter (shares in [0, 1], counts
- * whole and non-negative, `correct` ≤ `total`): a row out of range is
- * skipped with a warning, never drawn or averaged.
- */
-const indexRowSchema = object({
-    ...runFields,
-    accepted: schemas_boolean().optional(),
-    accuracy: shareSchema,
-    total: countSchema,
-    byKind: record(schemas_string(), shareSchema),
-    /** Items right overall (with `total`, the interval). Absent from rows written before it was kept. */
-    correct: countSchema.optional(),
-    /** Per kind: items scored and right (the item count and interval the dashboard draws). */
-    byKindCounts: record(schemas_string(), kindCountSchema).optional(),
-    /** The items that flipped against the run's baseline, capped (the dashboard lists them). */
-    flipped: flippedRowSchema.optional(),
-    model: schemas_string(),
-    revision: schemas_string().optional(),
-    /** The entry's prompt version and scorer: a baseline of another one is skipped unread. */
-    promptVersion: schemas_string().optional(),
-    scorer: schemas_string().optional(),
-})
-    .refine((r) => r.correct === undefined || r.correct <= r.total, 'correct is more than total');
-const historyIndexSchema = object({
-    schema: literal(HISTORY_SCHEMA),
-    rows: array(indexRowSchema),
-});
-/** The index row of an entry. */
-function indexRow(entry) {
-    const { summary, model } = entry.results;
-    const flipped = flippedOf(entry.results);
-    return {
-        name: entry.name,
-        commit: entry.commit,
-        ...(entry.parent ? { parent: entry.parent } : {}),
-        ...(entry.branch ? { branch: entry.branch } : {}),
-        recordedAt: entry.recordedAt,
-        ...(entry.verdict ? { verdict: entry.verdict } : {}),
-        ...(entry.accepted ? { accepted: true } : {}),
-        accuracy: summary.accuracy,
-        total: summary.total,
-        byKind: Object.fromEntries(Object.entries(summary.byKind).map(([k, s]) => [k, s.accuracy])),
-        correct: summary.correct,
-        byKindCounts: Object.fromEntries(Object.entries(summary.byKind).map(([k, s]) => [k, { total: s.total, correct: s.correct }])),
-        ...(flipped ? { flipped } : {}),
-        model: model.name,
-        ...(model.revision ? { revision: model.revision } : {}),
-        promptVersion: entry.results.promptVersion,
-        ...(history_scorerOf(entry.results) ? { scorer: history_scorerOf(entry.results) } : {}),
-    };
-}
-/** The comparison's flipped items with their kinds, regressed first, at most FLIPPED_IN_INDEX. */
-function flippedOf(results) {
-    const flipped = results.comparison?.flipped;
-    if (!flipped)
-        return undefined;
-    const kinds = new Map(results.instances.map((r) => [r.id, r.kind]));
-    const item = (id) => {
-        const kind = kinds.get(id);
-        return kind ? { id, kind } : { id };
-    };
-    const lost = flipped.lost.slice(0, FLIPPED_IN_INDEX);
-    const gained = flipped.gained.slice(0, FLIPPED_IN_INDEX - lost.length);
-    const baseline = results.comparison?.baseline?.commit;
-    return {
-        lost: lost.map(item),
-        gained: gained.map(item),
-        lostTotal: flipped.lost.length,
-        gainedTotal: flipped.gained.length,
-        ...(baseline ? { baseline } : {}),
-    };
-}
-/** The scorer (`name@version`) a run was scored with, when its results say (read defensively). */
-function history_scorerOf(results) {
-    const scorer = results.provenance?.scorer;
-    return typeof scorer === 'string' ? scorer : undefined;
-}
-/** Where an entry lives inside the history (a directory or the data branch's tree). */
-const ENTRIES_DIR = 'entries';
-/** A history entry file larger than this is skipped with a warning, never read (one run's records). */
-const history_MAX_ENTRY_BYTES = 64 * 1024 * 1024;
-/** An index larger than this is refused (a row is a few hundred bytes: set a retention). */
-const MAX_INDEX_BYTES = 32 * 1024 * 1024;
-const entryPath = (name, commit) => `${ENTRIES_DIR}/${name}/${commit}.json`;
-const INDEX_PATH = 'index.json';
-
-;// CONCATENATED MODULE: ./src/adapters/history/index-merge.ts
-/**
- * The index as a pure value: merging a run's row in, retention, look-ups.
- * Every writer (a directory, the data branch after a lost race) goes
- * through `mergeRow`, so a re-read index and a retried write agree.
- */
-/** Older first; rows recorded at the same instant keep their order (the sort is stable). */
-function byRecordedAt(a, b) {
-    const ta = Date.parse(a.recordedAt);
-    const tb = Date.parse(b.recordedAt);
-    if (Number.isNaN(ta) || Number.isNaN(tb))
-        return a.recordedAt.localeCompare(b.recordedAt);
-    return ta - tb;
-}
-/** The rows ordered by recordedAt, older first (how every index is kept and read). */
-function sortRows(rows) {
-    return [...rows].sort(byRecordedAt);
-}
-/** The index with `row` in it: a row of the same (name, commit) is replaced; ordered by recordedAt. */
-function mergeRow(rows, row) {
-    return [...rows.filter((r) => r.name !== row.name || r.commit !== row.commit), row].sort(byRecordedAt);
-}
-/**
- * Applies retention to the rows of `name`: returns the rows kept (all names)
- * and the rows to delete. `keep` (the row just recorded) is never dropped.
- */
-function applyRetention(rows, name, retention, keep, now = new Date()) {
-    const limit = retention?.entries;
-    const days = retention?.days;
-    if (limit === undefined && days === undefined)
-        return { kept: [...rows], dropped: [] };
-    const cutoff = days === undefined ? -Infinity : now.getTime() - days * 86_400_000;
-    const ofName = rows.filter((r) => r.name === name);
-    const newestFirst = [...ofName].reverse();
-    const drop = new Set();
-    let kept = 0;
-    for (const row of newestFirst) {
-        const protectedRow = row.name === keep.name && row.commit === keep.commit;
-        const old = Date.parse(row.recordedAt) < cutoff;
-        const over = limit !== undefined && kept >= Math.max(limit, 1);
-        if (!protectedRow && (old || over))
-            drop.add(row);
-        else
-            kept++;
-    }
-    return {
-        kept: rows.filter((r) => !drop.has(r)),
-        dropped: rows.filter((r) => drop.has(r)),
-    };
-}
-/** The rows of one run name by commit (a commit recorded twice keeps its last row). */
-function rowsByCommit(rows, name) {
-    const map = new Map();
-    for (const row of rows)
-        if (row.name === name)
-            map.set(row.commit, row);
-    return map;
-}
-/** The newest row of `name` recorded on `branch`, if any. */
-function latestOnBranch(rows, name, branch, accept = () => true) {
-    for (let i = rows.length - 1; i >= 0; i--) {
-        const row = rows[i];
-        if (row.name === name && row.branch === branch && accept(row))
-            return row;
-    }
-    return undefined;
-}
-/**
- * The rows of `name` whose commit starts with `sha` (an explicit, maybe
- * abbreviated, sha): one row, none, or several when the prefix is ambiguous.
- */
-function rowsMatching(rows, name, sha) {
-    const prefix = sha.toLowerCase();
-    const found = new Map();
-    for (const row of rows)
-        if (row.name === name && row.commit.startsWith(prefix))
-            found.set(row.commit, row);
-    return [...found.values()];
-}
-
-;// CONCATENATED MODULE: ./src/stages/score/verdict.ts
-
-
-
-/**
- * The one entry point for scoring an answer: a family with its own pass rule
- * (the world-model kinds: within a factor, the top entry in the top five) by
- * that rule in both modes, any other kind by the chosen scorer's structural
- * comparison.
- */
-function passes(kind, truth, prediction, rules = {}) {
-    const own = familyOf(kind).passes;
-    return own
-        ? own(kind, truth, prediction, rules.worldFactor ?? DEFAULT_WORLD_FACTOR)
-        : SCORERS[rules.scoring ?? DEFAULT_SCORING].score(truth, prediction);
-}
-
-;// CONCATENATED MODULE: ./src/stages/score/chance.ts
-
-
-
-
-/**
- * Verdicts computed per kind at most (candidates × distinct oracles): a
- * structural comparison costs microseconds, so a kind of a few hundred
- * distinct answers is scored whole; past that the most frequent candidates
- * come first. A measured number's rule is a division: its budget is larger.
- */
-const COMPARISONS = 50_000;
-const MEASURED_COMPARISONS = 2_000_000;
-/**
- * The best constant answer for one kind over its items' oracle answers;
- * undefined without any. Ties go to the more frequent oracle answer, then to
- * the first seen.
- */
-function chanceLevel(kind, oracles, rules = {}) {
-    if (!oracles.length)
-        return undefined;
-    // Identical oracles get the same verdict: score each distinct one once, weighted by its count.
-    const distinct = new Map();
-    for (const answer of oracles) {
-        const key = canonicalJson(answer);
-        const seen = distinct.get(key);
-        if (seen)
-            seen.count++;
-        else
-            distinct.set(key, { answer, count: 1 });
-    }
-    const truths = [...distinct.values()];
-    // The constants the family's pass rule makes worth trying (a measured number's best window
-    // starts at a truth: its band edges come first).
-    const byRule = familyOf(kind).constants?.(kind, oracles, rules.worldFactor ?? DEFAULT_WORLD_FACTOR) ?? { first: [], last: [], measured: false };
-    const measured = byRule.measured;
-    const candidates = [
-        ...byRule.first,
-        ...[...truths].sort((a, b) => b.count - a.count).map((t) => t.answer),
-        ...byRule.last,
-    ].slice(0, Math.max(1, Math.floor((measured ? MEASURED_COMPARISONS : COMPARISONS) / truths.length)));
-    let best = { answer: candidates[0], correct: -1 };
-    for (const answer of candidates) {
-        let correct = 0;
-        for (const t of truths)
-            if (passes(kind, t.answer, answer, rules))
-                correct += t.count;
-        if (correct > best.correct)
-            best = { answer, correct };
-    }
-    const total = oracles.length;
-    return {
-        answer: best.answer,
-        correct: best.correct,
-        total,
-        accuracy: Math.round((best.correct / total) * 10_000) / 10_000,
-    };
-}
-/** Every kind's chance level over the scored records that carry their oracle. */
-function chanceLevels(records, rules = {}) {
-    const byKind = new Map();
-    for (const r of records) {
-        // A family without a constant floor (B1/B2: a reply is scored by running it) has no chance level.
-        if (!r.scored || r.oracle === undefined || !familyOf(r.kind).constantFloor)
-            continue;
-        const list = byKind.get(r.kind) ?? [];
-        list.push(r.oracle);
-        byKind.set(r.kind, list);
-    }
-    const levels = {};
-    for (const [kind, oracles] of byKind) {
-        const level = chanceLevel(kind, oracles, rules);
-        if (level)
-            levels[kind] = level;
-    }
-    return levels;
-}
-
-;// CONCATENATED MODULE: ./src/stages/score/aggregate.ts
-
-
-/** Wilson score interval at 95%: honest for small n and for 0% / 100%. */
-function wilson(correct, total, z = 1.959964) {
-    if (total === 0)
-        return [0, 0];
-    const p = correct / total;
-    const denom = 1 + (z * z) / total;
-    const centre = (p + (z * z) / (2 * total)) / denom;
-    const half = (z * Math.sqrt((p * (1 - p)) / total + (z * z) / (4 * total * total))) / denom;
-    return [aggregate_round(Math.max(0, centre - half)), aggregate_round(Math.min(1, centre + half))];
-}
-function kindSummary(records) {
-    const correct = records.filter((r) => r.correct).length;
-    return {
-        total: records.length,
-        correct,
-        accuracy: records.length ? aggregate_round(correct / records.length) : 0,
-        ci95: wilson(correct, records.length),
-    };
-}
-/**
- * Per-kind and overall accuracy over scored instances, each kind's floor (the
- * best constant answer under `rules`, the run's scoring rules), plus error and
- * token totals.
- */
-function summarize(records, rules = {}) {
-    const scored = records.filter((r) => r.scored);
-    const chance = chanceLevels(scored, rules);
-    const byKind = {};
-    for (const kind of [...new Set(scored.map((r) => r.kind))].sort()) {
-        const level = chance[kind];
-        byKind[kind] = {
-            ...kindSummary(scored.filter((r) => r.kind === kind)),
-            ...(level ? { chance: level } : {}),
-        };
-    }
-    const errors = {};
-    for (const r of records)
-        if (r.error)
-            errors[r.error] = (errors[r.error] ?? 0) + 1;
-    const overall = kindSummary(scored);
-    // Each family's own metrics beside the pass rate (the world-model study's; Comet's sub-scores).
-    const families = {};
-    for (const family of FAMILIES) {
-        const metrics = family.summaryKey && family.summarize?.(scored);
-        if (metrics)
-            families[family.summaryKey] = metrics;
-    }
-    return {
-        ...overall,
-        ...families,
-        byKind,
-        unscored: records.length - scored.length,
-        errors,
-        tokensIn: sum(records, (r) => r.tokensIn),
-        tokensOut: sum(records, (r) => r.tokensOut),
-        retries: sum(records, (r) => r.retries),
-    };
-}
-function sum(records, f) {
-    return records.reduce((acc, r) => acc + f(r), 0);
-}
-function aggregate_round(x, digits = 4) {
-    const f = 10 ** digits;
-    return Math.round(x * f) / f;
-}
-
-;// CONCATENATED MODULE: ./src/stages/query/accounting.ts
-
-const PARSE_FAILURES = new Set(['empty', 'no_json', 'schema_mismatch', 'truncated', 'refused']);
-/** Totals of the query stage over the records that reached the model. */
-function summarizeQuery(records, identity, samples) {
-    const answered = records.filter((r) => r.scored);
-    const sum = (f) => answered.reduce((n, r) => n + f(r), 0);
-    const parseFailures = {};
-    for (const r of answered)
-        if (r.error && PARSE_FAILURES.has(r.error))
-            parseFailures[r.error] = (parseFailures[r.error] ?? 0) + 1;
-    const latencyMs = sum((r) => r.latencyMs);
-    return {
-        api: identity.api,
-        samples,
-        settings: { ...identity.settings },
-        answered: answered.length,
-        cacheHits: answered.filter((r) => r.cached).length,
-        tokensIn: sum((r) => r.tokensIn),
-        tokensOut: sum((r) => r.tokensOut),
-        retries: sum((r) => r.retries),
-        latencyMs,
-        meanLatencyMs: answered.length ? Math.round(latencyMs / answered.length) : 0,
-        parseFailures,
-        ...(samples > 1 && answered.length
-            ? { passAtK: aggregate_round(answered.filter((r) => r.passAtK).length / answered.length) }
-            : {}),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/app/results.ts
-// What a run writes, pure: the pipeline's state in, the pieces of results.json out
-// (its records' clusters, the merged harvest, the results without their comparison).
-
-
-
-
-
-
-
-
-/** Two batches' harvests as one (a top-up harvests its items after the selection's). */
-function mergeHarvests(a, b) {
-    const names = new Set(a.environments.map((e) => e.name));
-    const backends = new Set([a.backend, b.backend].filter((x) => x !== 'cache'));
-    return {
-        outcomes: new Map([...a.outcomes, ...b.outcomes]),
-        cached: a.cached + b.cached,
-        harvested: a.harvested + b.harvested,
-        failed: a.failed + b.failed,
-        ...((a.remembered ?? 0) + (b.remembered ?? 0)
-            ? { remembered: (a.remembered ?? 0) + (b.remembered ?? 0) }
-            : {}),
-        backend: backends.size ? [...backends].sort().join('+') : 'cache',
-        environments: [...a.environments, ...b.environments.filter((e) => !names.has(e.name))],
-    };
-}
-/** The harvest summary of a run that harvested nothing. */
-const NO_HARVEST = {
-    outcomes: new Map(),
-    cached: 0,
-    harvested: 0,
-    failed: 0,
-    backend: 'cache',
-    environments: [],
-};
-/**
- * results.json from a run's state: records in the order attempted (selection,
- * then top-up), the missing ones listed as incomplete, and the provenance the
- * gate compares on.
- */
-function assembleResults(state) {
-    const { input, attempted, records } = state;
-    const harvest = state.harvest ?? NO_HARVEST;
-    const ordered = attempted
-        .map((l) => records.get(l.instance.id))
-        .filter((r) => !!r);
-    const missing = attempted.map((l) => l.instance.id).filter((id) => !records.has(id));
-    const { scoring, worldFactor } = input.query.config;
-    const summary = summarize(ordered, { scoring, worldFactor });
-    const memorisation = input.selection.variants
-        ? memorisationOf(ordered, input.gate.policy)
-        : undefined;
-    return {
-        schema: RESULTS_SCHEMA,
-        model: input.query.model,
-        promptVersion: PROMPT_VERSION,
-        prompt: describePrompt(input.query.config.prompt),
-        query: summarizeQuery(ordered, state.identity, input.query.config.samples),
-        commit: input.report.commit,
-        startedAt: state.startedAt,
-        finishedAt: new Date().toISOString(),
-        harvest: {
-            cached: harvest.cached,
-            harvested: harvest.harvested,
-            failed: harvest.failed,
-            ...(harvest.remembered ? { remembered: harvest.remembered } : {}),
-            backend: harvest.backend,
-            environments: harvest.environments,
-        },
-        summary,
-        ...(input.query.price
-            ? {
-                cost: {
-                    usd: (summary.tokensIn * input.query.price.input +
-                        summary.tokensOut * input.query.price.output) /
-                        1e6,
-                    price: input.query.price,
-                },
-            }
-            : {}),
-        provenance: {
-            instances: instanceSetDigest(attempted.map((l) => ({ id: l.instance.id, contentHash: l.contentHash }))),
-            environments: environmentsDigest(harvest.environments),
-            tracer: input.harvest.tracerDigest,
-            prompt: PROMPT_VERSION,
-            scorer: input.gate.scorer,
-        },
-        instances: ordered,
-        ...(input.selection.rejected?.length ? { rejected: input.selection.rejected } : {}),
-        ...(state.variants ? { variants: state.variants } : {}),
-        ...(input.selection.recorded ? { selection: input.selection.recorded } : {}),
-        ...(memorisation ? { memorisation } : {}),
-        ...(input.selection.shard
-            ? {
-                shard: {
-                    ...input.selection.shard.plan,
-                    index: input.selection.shard.index,
-                    attempted: attempted.map((l) => [l.instance.id, l.contentHash]),
-                },
-            }
-            : {}),
-        ...(state.incomplete || missing.length
-            ? {
-                incomplete: {
-                    reason: state.incomplete ?? 'not every selected instance was answered',
-                    missing,
-                },
-            }
-            : {}),
-    };
-}
-/**
- * The report's context: the trend's rows with this run as its newest point
- * (the rows the entry point read from the history, this run's row merged in).
- */
-function reportContext(report, results) {
-    const { trend } = report;
-    if (!trend)
-        return {};
-    const row = indexRow({
-        schema: HISTORY_SCHEMA,
-        name: trend.name,
-        commit: report.commit ?? 'this run',
-        recordedAt: results.finishedAt,
-        ...(results.comparison ? { verdict: results.comparison.verdict } : {}),
-        ...(results.accepted ? { accepted: results.accepted } : {}),
-        results,
-    });
-    return { trend: { ...trend, rows: mergeRow(trend.rows, row) } };
-}
-
-;// CONCATENATED MODULE: ./src/stages/parse/lenient.ts
-
-const lenient_MAX_DEPTH = MAX_JSON_DEPTH;
-// Sticky: matched at lastIndex without slicing the text.
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const WORD = /[A-Za-z_]\w{0,15}/y;
-class Stop extends Error {
-    eof;
-    at;
-    constructor(eof, at) {
-        super('stop');
-        this.eof = eof;
-        this.at = at;
-    }
-}
-/** Parses one value starting at `start` (leading whitespace skipped). */
-function parseLenientAt(text, start = 0) {
-    let i = start;
-    const fail = () => {
-        throw new Stop(i >= text.length, i);
-    };
-    const ws = () => {
-        for (;;) {
-            while (i < text.length && /\s/.test(text[i]))
-                i++;
-            // Comments inside an object (// … or /* … */), as JSONC-minded models write them.
-            if (text.startsWith('//', i)) {
-                const nl = text.indexOf('\n', i);
-                i = nl < 0 ? text.length : nl + 1;
-            }
-            else if (text.startsWith('/*', i)) {
-                const close = text.indexOf('*/', i + 2);
-                i = close < 0 ? text.length : close + 2;
-            }
-            else
-                return;
-        }
-    };
-    const value = (depth) => {
-        if (depth > lenient_MAX_DEPTH)
-            fail();
-        ws();
-        const c = text[i];
-        if (c === undefined)
-            return fail();
-        if (c === '{')
-            return object(depth);
-        if (c === '[')
-            return array(depth);
-        if (c === '"' || c === "'")
-            return string();
-        NUMBER.lastIndex = i;
-        const number = NUMBER.exec(text);
-        if (number) {
-            i += number[0].length;
-            return Number(number[0]);
-        }
-        WORD.lastIndex = i;
-        const word = WORD.exec(text)?.[0];
-        const literals = {
-            true: true,
-            false: false,
-            null: null,
-            True: true,
-            False: false,
-            None: null,
-        };
-        if (word !== undefined && word in literals) {
-            i += word.length;
-            return literals[word];
-        }
-        return fail();
-    };
-    const string = () => {
-        const quote = text[i++];
-        let out = '';
-        while (i < text.length) {
-            const c = text[i++];
-            if (c === quote)
-                return out;
-            if (c === '\n' && quote === "'")
-                fail(); // a prose apostrophe, not a string
-            if (c !== '\\') {
-                out += c;
-                continue;
-            }
-            const e = text[i++];
-            if (e === undefined)
-                return fail();
-            if (e === 'u') {
-                const hex = text.slice(i, i + 4);
-                if (!/^[0-9a-fA-F]{4}$/.test(hex))
-                    fail();
-                out += String.fromCharCode(parseInt(hex, 16));
-                i += 4;
-            }
-            else
-                out += { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f' }[e] ?? e;
-        }
-        return fail();
-    };
-    const key = () => {
-        ws();
-        const c = text[i];
-        if (c === '"' || c === "'")
-            return string();
-        const ident = /^[A-Za-z_]\w*/.exec(text.slice(i, i + 128))?.[0];
-        if (!ident)
-            return fail();
-        i += ident.length;
-        return ident;
-    };
-    const object = (depth) => {
-        i++;
-        const out = {};
-        for (;;) {
-            ws();
-            if (text[i] === '}') {
-                i++;
-                return out;
-            }
-            const k = key();
-            ws();
-            if (text[i] !== ':')
-                fail();
-            i++;
-            // An own property, as JSON.parse makes it: `__proto__` is a plain key, never a prototype.
-            Object.defineProperty(out, k, {
-                value: value(depth + 1),
-                enumerable: true,
-                writable: true,
-                configurable: true,
-            });
-            ws();
-            if (text[i] === ',')
-                i++;
-            else if (text[i] !== '}')
-                fail();
-        }
-    };
-    const array = (depth) => {
-        i++;
-        const out = [];
-        for (;;) {
-            ws();
-            if (text[i] === ']') {
-                i++;
-                return out;
-            }
-            out.push(value(depth + 1));
-            ws();
-            if (text[i] === ',')
-                i++;
-            else if (text[i] !== ']')
-                fail();
-        }
-    };
-    try {
-        const v = value(0);
-        return { ok: true, value: v, end: i };
-    }
-    catch (error) {
-        if (error instanceof Stop)
-            return { ok: false, eof: error.eof, at: error.at };
-        throw error;
-    }
-}
-/**
- * The whole text as one value (strict JSON first, then lenient); undefined if
- * it is not, or if it nests deeper than any answer template can (64 levels).
- */
-function parseWhole(text) {
-    let parsed;
-    try {
-        parsed = JSON.parse(text);
-    }
-    catch {
-        const r = parseLenientAt(text, 0);
-        return r.ok && text.slice(r.end).trim() === '' ? { value: r.value } : undefined;
-    }
-    return depthOf(parsed) > lenient_MAX_DEPTH ? undefined : { value: parsed };
-}
-
-;// CONCATENATED MODULE: ./src/stages/parse/reasoning.ts
-/** Paired reasoning delimiters that models emit inline before an answer. */
-const PAIRS = [
-    ['<think>', '</think>'],
-    ['<thinking>', '</thinking>'],
-    ['<reasoning>', '</reasoning>'],
-    ['<|begin_of_thought|>', '<|end_of_thought|>'],
-];
-/**
- * Removes reasoning from raw model text: complete blocks, an unclosed block
- * (cut at max tokens: everything after its opener), and text before a lone
- * closer (chat templates that put the opener into the prompt, as DeepSeek-R1's
- * does, leave only `</think>` in the reply).
- */
-function stripReasoning(raw) {
-    let text = raw;
-    for (const [open, close] of PAIRS) {
-        const lower = () => text.toLowerCase();
-        // Lone closer before any opener: the opener was in the prompt.
-        const firstClose = lower().indexOf(close);
-        const firstOpen = lower().indexOf(open);
-        if (firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen))
-            text = text.slice(firstClose + close.length);
-        for (let start = lower().indexOf(open); start >= 0; start = lower().indexOf(open)) {
-            const end = lower().indexOf(close, start + open.length);
-            text = end < 0 ? text.slice(0, start) : text.slice(0, start) + text.slice(end + close.length);
-        }
-    }
-    return text.trim();
-}
-
-;// CONCATENATED MODULE: ./src/stages/parse/extract.ts
-
-
-const FENCE = /(```|~~~)[\w-]*[ \t]*\n?([\s\S]*?)\1/g;
-/** Beyond this, only the tail is scanned: answers come last and the scan must stay linear-ish. */
-const MAX_SCAN_CHARS = 200_000;
-/** At most this many `{` (or `[`) positions are tried as the start of a value. */
-const MAX_STARTS = 256;
-const REFUSAL = /\b(I can(?:no|')t (?:help|assist|answer|comply|provide)|I(?: am|'m) (?:unable|not able) to|I won't|cannot (?:help|assist) with|as an AI\b)/i;
-/**
- * Every JSON value in the reply, in order: the whole text if it is one value;
- * else each fenced block that holds one, and each complete top-level `{…}`
- * (or `[…]` when `arrays`) in the prose, read leniently (single quotes,
- * trailing commas, Python literals). Reasoning blocks are stripped first.
- */
-function findCandidates(raw, arrays = false) {
-    const stripped = stripReasoning(raw);
-    const text = stripped.length > MAX_SCAN_CHARS ? stripped.slice(-MAX_SCAN_CHARS) : stripped;
-    const whole = text ? parseWhole(text) : undefined;
-    if (whole)
-        return { text, values: [whole.value], unclosed: false };
-    const found = [];
-    for (const fence of text.matchAll(FENCE)) {
-        const inner = parseWhole((fence[2] ?? '').trim());
-        if (inner)
-            found.push({ at: fence.index, value: inner.value });
-    }
-    let unclosed = false;
-    const opener = arrays ? /[{[]/g : /\{/g;
-    // Answers come last: past MAX_STARTS openers only the last ones are tried, so a
-    // reply of 10,000 nested braces costs milliseconds, not seconds.
-    const starts = [...text.matchAll(opener)].map((m) => m.index);
-    if (starts.length > MAX_STARTS)
-        opener.lastIndex = starts[starts.length - MAX_STARTS];
-    for (let m = opener.exec(text); m; m = opener.exec(text)) {
-        const r = parseLenientAt(text, m.index);
-        if (r.ok) {
-            found.push({ at: m.index, value: r.value });
-            opener.lastIndex = r.end;
-        }
-        else if (r.eof)
-            unclosed = true;
-    }
-    found.sort((a, b) => a.at - b.at);
-    return { text, values: found.map((f) => f.value), unclosed };
-}
-/**
- * Why a reply with no acceptable value failed, in order of precedence:
- * nothing left after reasoning (empty, or truncated if cut at max tokens), an
- * answer cut short, values of the wrong shape, a refusal, no JSON at all.
- */
-function classifyFailure(candidates, finishReason, mismatch) {
-    const cut = finishReason === 'length';
-    if (!candidates.text)
-        return { failure: cut ? 'truncated' : 'empty', detail: cut ? 'cut at max tokens' : 'no text' };
-    if (cut || candidates.unclosed)
-        return {
-            failure: 'truncated',
-            detail: cut ? 'cut at max tokens before a complete answer' : 'the JSON object never closes',
-        };
-    if (candidates.values.length)
-        return { failure: 'schema_mismatch', detail: mismatch ?? '' };
-    if (REFUSAL.test(candidates.text))
-        return { failure: 'refused', detail: candidates.text.slice(0, 120) };
-    return { failure: 'no_json', detail: candidates.text.slice(0, 120) };
-}
-
-;// CONCATENATED MODULE: ./src/stages/parse/validate.ts
-
-
-const numeric = union([
-    schemas_number(),
-    schemas_string().refine((s) => s.trim() !== '' && !Number.isNaN(Number(s)), 'not a number'),
-]);
-const validate_boolean = union([schemas_boolean(), schemas_string().regex(/^(true|false)$/i, 'not a bool')]);
-const scalar = union([schemas_string(), schemas_number(), schemas_boolean()]);
-/** A container sent as its JSON text (`"[1, 2]"`): the scorer reads those too. */
-const fromText = (v) => typeof v === 'string' && /^\s*[[{]/.test(v) ? (parseWhole(v.trim())?.value ?? v) : v;
-function leaf(type) {
-    const alternatives = type.split('|').map((t) => t.trim().toLowerCase());
-    const schemas = alternatives.map((t) => {
-        if (t === 'int' || t === 'float' || t === 'number')
-            return numeric;
-        if (t === 'bool')
-            return validate_boolean;
-        if (t === 'null' || t === 'none')
-            return schemas_null();
-        if (t === 'list')
-            return array(unknown());
-        if (t === 'dict')
-            return record(schemas_string(), unknown());
-        return scalar;
-    });
-    return schemas.length === 1 ? schemas[0] : union(schemas);
-}
-/**
- * The zod schema of an answer template: leaves are type names ("int",
- * "float", "str", "bool", unions like "int|null"); lists hold their first
- * element's type; objects require every template key and drop extra keys.
- * Numeric and boolean strings pass (the scorer coerces them, as SWE-Flux's does).
- */
-function templateToSchema(template) {
-    if (typeof template === 'string')
-        return leaf(template);
-    if (Array.isArray(template)) {
-        const item = template[0];
-        return preprocess(fromText, array(item === undefined ? unknown() : templateToSchema(item)));
-    }
-    return preprocess(fromText, object(Object.fromEntries(Object.entries(template).map(([k, t]) => [k, templateToSchema(t)]))));
-}
-function validate_describe(error, value) {
-    const issue = error.issues[0];
-    if (!issue)
-        return 'does not match the template';
-    const path = [
-        '$',
-        ...issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)),
-    ].join('');
-    let got = value;
-    for (const p of issue.path)
-        got = got?.[p];
-    const shown = got === undefined ? 'missing' : `got ${JSON.stringify(got)?.slice(0, 40)}`;
-    return `${path}: ${issue.message} (${shown})`;
-}
-/**
- * Checks a parsed reply against the instance's answer template with zod.
- * Accepts SWE-Flux's `{"answer": …}` wrapper when the template itself has no
- * `answer` key. Returns the value with extra keys dropped.
- */
-function validateAgainstTemplate(value, template) {
-    const schema = templateToSchema(template);
-    const direct = schema.safeParse(value);
-    if (direct.success)
-        return { ok: true, value: direct.data };
-    const templateHasAnswer = typeof template === 'object' && !Array.isArray(template) && 'answer' in template;
-    if (!templateHasAnswer && isObject(value) && 'answer' in value) {
-        const unwrapped = schema.safeParse(value.answer);
-        if (unwrapped.success)
-            return { ok: true, value: unwrapped.data };
-        return {
-            ok: false,
-            failure: 'schema_mismatch',
-            detail: validate_describe(unwrapped.error, value.answer),
-        };
-    }
-    return { ok: false, failure: 'schema_mismatch', detail: validate_describe(direct.error, value) };
-}
-function isObject(v) {
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-;// CONCATENATED MODULE: ./src/stages/parse/answer.ts
-
-
-/**
- * Raw model text → the answer, fairly: reasoning stripped, JSON found wherever
- * the model put it (bare, fenced, in prose; leniently read), and of all values
- * found the LAST one that fits the template wins — models state the answer
- * last, and an echoed template or a first guess should not count against them.
- * With none fitting, the failure is classified (see classifyFailure) and the
- * last value found is kept for the record.
- */
-function parseAnswer(raw, finishReason, template) {
-    const candidates = findCandidates(raw, Array.isArray(template));
-    let mismatch;
-    for (let i = candidates.values.length - 1; i >= 0; i--) {
-        const validated = validateAgainstTemplate(candidates.values[i], template);
-        if (validated.ok)
-            return validated;
-        if (!validated.ok && mismatch === undefined)
-            mismatch = validated.detail;
-    }
-    return {
-        ok: false,
-        ...classifyFailure(candidates, finishReason, mismatch),
-        value: candidates.values.at(-1),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/stages/query/pool.ts
-/**
- * Runs `task` over `items` with at most `concurrency` in flight. The first
- * error stops new work from starting; work in flight finishes (so its results
- * are kept by the caller's callbacks), then that error is rethrown.
- */
-async function runPool(items, concurrency, task, signal) {
-    let next = 0;
-    let failure;
-    const worker = async () => {
-        while (!failure && !signal?.aborted && next < items.length) {
-            const index = next++;
-            try {
-                await task(items[index], index);
-            }
-            catch (error) {
-                failure ??= { error };
-            }
-        }
-    };
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
-    if (failure)
-        throw failure.error;
-}
-/** A counting semaphore: at most `limit` calls of `run` in flight, served in arrival order. */
-class Limiter {
-    limit;
-    active = 0;
-    waiting = [];
-    constructor(limit) {
-        this.limit = limit;
-    }
-    async run(task) {
-        if (this.active >= this.limit)
-            await new Promise((r) => this.waiting.push(r));
-        else
-            this.active++;
-        try {
-            return await task();
-        }
-        finally {
-            const next = this.waiting.shift();
-            if (next)
-                next();
-            else
-                this.active--;
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/stages/query/vote.ts
-
-/**
- * Majority vote over k samples. Valid answers vote by their canonical JSON;
- * the most frequent wins; a tie goes to the answer whose canonical JSON sorts
- * first (independent of arrival order, so re-runs agree). With no valid
- * answer, the most frequent failure class stands for the instance (ties: the
- * class that sorts first), so the record still says what went wrong.
- */
-function majorityVote(samples) {
-    const correctSamples = samples.filter((s) => s.ok && s.correct).length;
-    const tally = new Map();
-    samples.forEach((s, i) => {
-        const key = s.ok ? `ok:${canonicalJson(s.value)}` : `fail:${s.failure}`;
-        const entry = tally.get(key) ?? { count: 0, first: i };
-        entry.count++;
-        tally.set(key, entry);
-    });
-    const ranked = [...tally.entries()].sort(([ka, a], [kb, b]) => 
-    // any valid answer beats any failure, then count, then the key's order
-    Number(kb.startsWith('ok:')) - Number(ka.startsWith('ok:')) ||
-        b.count - a.count ||
-        (ka < kb ? -1 : ka > kb ? 1 : 0));
-    const [key, best] = ranked[0] ?? ['fail:empty', { count: 0, first: 0 }];
-    return { winner: best.first, ok: key.startsWith('ok:'), correctSamples };
-}
-
-;// CONCATENATED MODULE: ./src/stages/kinds/digest.ts
-
-
-/**
- * The digest an item pairs on: the oracle's kind, question, template and
- * answer as its family compares it (`pairedAnswer`). Two runs whose
- * oracles differ here asked (or answered) a different question, so the item
- * is not paired. The query stage stamps it on each record; the gate pairs on it.
- */
-function oracleDigest(oracle) {
-    return sha256(canonicalJson({
-        question_kind: oracle.question_kind,
-        question: oracle.question,
-        template_answer: oracle.template_answer,
-        oracle_answer: paired(oracle.question_kind, oracle.oracle_answer),
-    }));
-}
-/** The part of an answer two runs must share to be paired: the family's, else the whole answer. */
-function paired(kind, answer) {
-    const own = familyOf(kind).pairedAnswer;
-    return own ? own(kind, answer) : answer;
-}
-
-;// CONCATENATED MODULE: ./src/stages/query/answer.ts
-
-
-
-
-
-
-
-
-
-
-const MAX_PREDICTION_CHARS = 4096;
-const MAX_QUESTION_CHARS = 1000;
-/** 4xx statuses that concern this request alone (too long, invalid for this prompt). */
-const PER_REQUEST_REJECTIONS = new Set([400, 413, 422]);
-/** A B1/B2 sample's verdict: its reply run in the sandbox, then scored on what it did. */
-async function verifySample(kind, loaded, oracle, parsed, verifier) {
-    const toRun = replyToRun(kind, parsed);
-    if ('refused' in toRun) {
-        const comet = { reason: `refused: ${toRun.refused}` };
-        return { outcome: { ok: true, value: parsed, correct: false }, comet };
-    }
-    if (!verifier)
-        return {
-            outcome: { ok: false, failure: 'verification_error' },
-            detail: 'no sandbox to verify B1/B2 replies in',
-        };
-    const verified = await verifier.verify(loaded, oracle, toRun.reply);
-    if (verified.status !== 'ok')
-        return { outcome: { ok: false, failure: 'verification_error' }, detail: verified.reason };
-    const { correct, record } = cometVerdict(kind, parsed, verified.verification);
-    return {
-        outcome: { ok: true, value: parsed, correct },
-        comet: { ...record, ...(verified.cached ? { cached: true } : {}) },
-    };
-}
-async function askOnce(client, messages, sample, oracle, template, verdict) {
-    let completion;
-    try {
-        completion = await client.complete(messages, { sample });
-    }
-    catch (error) {
-        if (error instanceof ModelRequestError && PER_REQUEST_REJECTIONS.has(error.status))
-            return { outcome: { ok: false, failure: 'request_rejected' }, detail: error.message };
-        if (error instanceof ModelResponseError)
-            return { outcome: { ok: false, failure: error.errorClass }, detail: error.message };
-        throw error;
-    }
-    const parsed = parseAnswer(completion.text, completion.finishReason, template);
-    if (!parsed.ok)
-        return {
-            outcome: { ok: false, failure: parsed.failure },
-            completion,
-            detail: parsed.detail,
-            parsed: parsed.value,
-        };
-    const correct = verdict(parsed.value);
-    return { outcome: { ok: true, value: parsed.value, correct }, completion, parsed: parsed.value };
-}
-/**
- * The messages an instance's model is asked with: built from the instance
- * and its harvested entry's question, template and context (the code and the
- * test files as the tracer read them inside the sandbox: the host reads none
- * itself). The oracle's answer is never read.
- */
-function promptFor(instance, 
-// Only the question, the template and the context: nothing the run measured or traced.
-entry, options = DEFAULT_PROMPT_OPTIONS) {
-    const { question, template_answer } = entry.oracle;
-    return buildPrompt({ kind: instance.kind, tests: instance.tests, question, template_answer }, entry.context, entry.context.tests ?? [], options);
-}
-/**
- * prompt → query (k samples) → parse → vote → score for one instance with an
- * oracle. Transport failures that survive retries propagate (they end the
- * run); a request the server rejects for this instance alone is recorded as
- * `request_rejected`, an oversized reply as `response_too_large`.
- */
-async function answerInstance(loaded, oracle, client, options = { samples: 1, prompt: DEFAULT_PROMPT_OPTIONS }) {
-    const { instance } = loaded;
-    const { template_answer } = oracle.oracle;
-    const messages = promptFor(instance, oracle, options.prompt);
-    const limiter = options.limiter ?? new Limiter(options.samples);
-    const kind = oracle.oracle.question_kind;
-    const truth = oracle.oracle.oracle_answer;
-    const verdict = (p) => passes(kind, truth, p, options);
-    const family = familyOf(kind);
-    const verify = family.runsReplies
-        ? (p) => verifySample(kind, loaded, oracle, p, options.verifier)
-        : undefined;
-    // A B1/B2 reply runs in the sandbox after its request, outside the request limiter.
-    const samples = await Promise.all(Array.from({ length: options.samples }, (_, i) => limiter
-        .run(() => askOnce(client, messages, i, oracle, template_answer, verdict))
-        .then(async (s) => (verify && s.outcome.ok ? { ...s, ...(await verify(s.parsed)) } : s))));
-    const vote = majorityVote(samples.map((s) => s.outcome));
-    const winner = samples[vote.winner];
-    const completions = samples.flatMap((s) => (s.completion ? [s.completion] : []));
-    const total = (f) => completions.reduce((n, c) => n + f(c), 0);
-    const k = options.samples;
-    return finishRecord(loaded, {
-        id: instance.id,
-        kind: instance.kind,
-        scored: true,
-        question: oracle.oracle.question.slice(0, MAX_QUESTION_CHARS),
-        oracle: oracle.oracle.oracle_answer,
-        oracleDigest: oracleDigest(oracle.oracle),
-        correct: winner.outcome.ok && winner.outcome.correct,
-        error: winner.outcome.ok ? null : winner.outcome.failure,
-        ...(winner.detail !== undefined ? { detail: winner.detail } : {}),
-        ...(winner.completion
-            ? { prediction: winner.completion.text.slice(0, MAX_PREDICTION_CHARS) }
-            : {}),
-        ...(winner.parsed !== undefined ? { parsed: winner.parsed } : {}),
-        ...(winner.comet ? { comet: winner.comet } : {}),
-        ...(family.recordExtras && winner.outcome.ok
-            ? family.recordExtras(kind, truth, winner.outcome.value, oracle.oracle.meta.measurement)
-            : {}),
-        tokensIn: total((c) => c.tokensIn),
-        tokensOut: total((c) => c.tokensOut),
-        latencyMs: total((c) => c.latencyMs),
-        retries: total((c) => c.retries),
-        ...(completions.length && completions.every((c) => c.cached) ? { cached: true } : {}),
-        ...(k > 1
-            ? { samples: k, samplesCorrect: vote.correctSamples, passAtK: vote.correctSamples > 0 }
-            : {}),
-    });
-}
-
 ;// CONCATENATED MODULE: ./src/stages/query/stage.ts
 
 
@@ -89018,702 +91531,6 @@ verifier) {
             ...(verifier ? { verifier } : {}),
         }));
     }, signal);
-}
-
-;// CONCATENATED MODULE: ./src/stages/report/escape.ts
-/**
- * Escapes text that did not come from us (ids, model names, server messages)
- * so it cannot break the table, open HTML, or @-mention anyone.
- */
-function escapeMarkdown(text) {
-    return (text
-        .replace(/[\\`*_{}[\]<>|#]/g, (c) => `\\${c}`)
-        .replace(/@/g, '@\u200b')
-        // Every line break markdown or a browser honours, a bare CR included.
-        .replace(/\r\n?|[\n\u0085\u2028\u2029]/g, ' '));
-}
-/** Inline code for untrusted text outside tables: no backticks or line breaks can escape it. */
-function codeSpan(text) {
-    return `\`${text.replace(/[`\r\n\u0085\u2028\u2029]/g, ' ')}\``;
-}
-
-;// CONCATENATED MODULE: ./src/stages/report/moves.ts
-
-
-/**
- * A move at least this large (and at least `min-drop` / `min-gain`) is never
- * called "within noise": when the gate cannot call it, too few items can.
- */
-const LARGE_MOVE = 0.1;
-const ICON = {
-    regressed: '🔴',
-    improved: '🟢',
-    'too few to decide': '🟠',
-    'small, significant': '⚪',
-    'within noise': '⚪',
-    'too few items': '▫️',
-};
-/** The mark as the table shows it (`🔴 regressed`), a large undecided move with what would decide it. */
-function statusText(r, c) {
-    const mark = markOf(r, c);
-    return `${ICON[mark]} ${mark === 'too few to decide' ? undecided(r, c) : mark}`;
-}
-/** Floating-point slack, as the gate's (a 1/10 drop is a 0.1 drop). */
-const moves_EPS = 1e-9;
-/**
- * The row's mark: `regressed` / `improved` as the gate decided; a move of at
- * least LARGE_MOVE the gate did not call is `too few to decide`; a significant
- * move below min-drop / min-gain is `small, significant`; an untested small
- * row `too few items`; anything else `within noise`.
- */
-function markOf(r, c) {
-    if (r.status === 'regressed' || r.status === 'improved')
-        return r.status;
-    const large = r.delta <= -Math.max(LARGE_MOVE, c.policy.minDrop) + moves_EPS ||
-        r.delta >= Math.max(LARGE_MOVE, c.policy.minGain) - moves_EPS;
-    if (r.paired && large)
-        return 'too few to decide';
-    if (r.status === 'too few items')
-        return 'too few items';
-    const p = Math.min(r.test?.pDropAdjusted ?? 1, r.test?.pGainAdjusted ?? 1);
-    return p < c.look.alpha ? 'small, significant' : 'within noise';
-}
-/**
- * How many more paired items would make this row's change significant by the
- * gate, if the change and its per-item spread held: itemsToSignificance at
- * α/k (Holm's strictest step, k = the gate's family with this row in it), and
- * at least the gate's minimum of items and clusters. Undefined without a
- * spread to size it from (one cluster) or when items are not what is missing.
- */
-function itemsToDecide(r, c) {
-    if (!r.test)
-        return undefined;
-    const tested = [c.overall, ...c.kinds].filter((x) => x?.test?.pDropAdjusted !== undefined);
-    const family = tested.length + (r.test.pDropAdjusted === undefined ? 1 : 0);
-    const total = itemsToSignificance({ n: r.paired, se: r.test.se, clusters: r.clusters }, r.delta, c.look.alpha / Math.max(family, 1));
-    if (total === undefined)
-        return undefined;
-    // The gate tests a row only with its minimum of items and of clusters (clusters growing with items).
-    const forClusters = Math.ceil((c.policy.minClusters * r.paired) / Math.max(r.clusters, 1));
-    const more = Math.max(total, c.policy.minItems, forClusters) - r.paired;
-    return more > 0 ? more : undefined;
-}
-/** `−84.7 … −40.3 pp`: the row's two one-sided bounds, within −100 … +100 pp. */
-function boundsText(r) {
-    const clamp = (x) => Math.max(-1, Math.min(1, x));
-    const lower = pp(clamp(r.test.lower)).replace(/ pp$/, '');
-    return `${lower} … ${pp(clamp(r.test.upper))}`;
-}
-/** Whether the row's bounds are worth reading (tested, enough items). */
-const hasBounds = (r) => !!r?.test && r.status !== 'too few items';
-/** Why a large move is undecided, and what would decide it. */
-function undecided(r, c) {
-    const more = itemsToDecide(r, c);
-    if (more !== undefined)
-        return `too few to decide; +${more} items would`;
-    if (r.clusters < c.policy.minClusters)
-        return `too few to decide (${r.clusters} cluster${r.clusters === 1 ? '' : 's'}; the gate needs ${c.policy.minClusters})`;
-    return 'too few to decide';
-}
-const items = (n) => `${n} paired item${n === 1 ? '' : 's'}`;
-function moved(k, floor) {
-    const bounds = hasBounds(k) ? ` (${boundsText(k)})` : '';
-    return (`- ${ICON[k.status]} **${k.kind}** ${pp(k.delta)}${bounds} on ${items(k.paired)}: ` +
-        `${pct(k.baseline)} → ${pct(k.candidate)}${floor !== undefined ? `, floor ${pct(floor)}` : ''}`);
-}
-/**
- * The kinds a reader must see first: those that moved significantly (the
- * gate's `regressed` and `improved`), worst first; then the large drops on too
- * few items to decide, worst first, with the items that would decide them.
- * Every other kind is in the full table.
- */
-function movesSection(c, floors) {
-    if (!c.overall?.paired)
-        return [];
-    const byDelta = (a, b) => a.delta - b.delta || a.kind.localeCompare(b.kind);
-    const marked = c.kinds.map((k) => ({ k, mark: markOf(k, c) }));
-    const significant = marked
-        .filter((m) => m.mark === 'regressed' || m.mark === 'improved')
-        .map((m) => m.k)
-        .sort(byDelta);
-    const tooFew = marked
-        .filter((m) => m.mark === 'too few to decide' && m.k.delta < 0)
-        .map((m) => m.k)
-        .sort(byDelta);
-    if (!significant.length && !tooFew.length)
-        return ['', `No kind moved significantly or dropped ${pp(LARGE_MOVE).slice(1)} or more.`];
-    return [
-        '',
-        ...significant.map((k) => moved(k, floors[k.kind])),
-        ...tooFew.map((k) => `- ${ICON['too few to decide']} **${k.kind}** ${pp(k.delta)} on ${items(k.paired)}: ${undecided(k, c)}`),
-    ];
-}
-
-;// CONCATENATED MODULE: ./src/stages/report/comparison.ts
-
-
-
-const VERDICT = {
-    pass: '✅ **pass**',
-    fail: '❌ **fail**',
-    inconclusive: '🟡 **inconclusive**',
-    'no-baseline': 'ℹ️ **no baseline**',
-    'baseline-unavailable': '⚠️ **baseline unavailable**',
-};
-/** The verdict line: the verdict and the sentence it rests on (built from fixed strings and numbers). */
-function verdictLine(c) {
-    return `${VERDICT[c.verdict]} — ${escapeMarkdown(c.summary)}`;
-}
-/** The baseline in a few characters: its commit's short sha, else where it came from. */
-function baselineName(c) {
-    const b = c.baseline;
-    if (!b)
-        return 'none';
-    return b.commit ? codeSpan(b.commit.slice(0, 7)) : escapeMarkdown(b.source);
-}
-/**
- * `33 paired`, or when only part of the baseline pairs, `17 of 150 paired (seed 0 here, 7 in the
- * baseline)`: the selections' difference, when the runs recorded theirs.
- */
-function pairedOf(c, paired) {
-    const p = c.pairing;
-    if (!p?.baselineOnly)
-        return `${paired} paired`;
-    const of = p.intersection + p.baselineOnly;
-    const why = p.selectionDiffers?.length
-        ? ` (${escapeMarkdown(p.selectionDiffers.join('; '))})`
-        : '';
-    return `${paired} of ${of} baseline items paired${why}`;
-}
-/**
- * The report's first line: the verdict, the overall change with its bounds
- * (the one place the level is stated), the paired items and the baseline.
- * Without a baseline it says so, with this run's score.
- */
-function headline(c, summary) {
-    const score = `**${pct(summary.accuracy)}** (${summary.correct}/${summary.total})`;
-    if (c.verdict === 'no-baseline')
-        return `${VERDICT[c.verdict]} — this run ${score}; scores recorded, nothing to compare with.`;
-    if (c.verdict === 'baseline-unavailable')
-        return `${verdictLine(c)} This run: ${score}.`;
-    const o = c.overall;
-    const baseline = `baseline ${baselineName(c)}`;
-    if (!o?.paired)
-        return `${VERDICT[c.verdict]} — no paired items · ${baseline}`;
-    const change = hasBounds(o)
-        ? `overall **${pp(o.delta)}** (${level(c.look.alpha)} bounds ${boundsText(o)})`
-        : `overall **${pp(o.delta)}**, too few items to test`;
-    return `${VERDICT[c.verdict]} — ${change} · ${pairedOf(c, o.paired)} · ${baseline}`;
-}
-/** The sentence a fail or an inconclusive verdict rests on (the headline says the rest). */
-function reasonLine(c) {
-    return c.verdict === 'fail' || c.verdict === 'inconclusive'
-        ? ['', escapeMarkdown(c.summary)]
-        : [];
-}
-const score = (s) => s ? `${pct(s.accuracy)} (${s.correct}/${s.total})` : '—';
-/** The best constant answer's score (summary.byKind[kind].chance), overall summed over kinds. */
-function floors(byKind) {
-    const chances = Object.values(byKind).map((s) => s.chance);
-    const known = chances.every((x) => x !== undefined) && chances.length > 0;
-    const total = chances.reduce((n, x) => n + (x?.total ?? 0), 0);
-    const correct = chances.reduce((n, x) => n + (x?.correct ?? 0), 0);
-    return {
-        ...(known && total ? { overall: correct / total } : {}),
-        of: (k) => {
-            const x = byKind[k]?.chance;
-            return x ? pct(x.accuracy) : '—';
-        },
-    };
-}
-function cells(r) {
-    if (!r || !r.paired)
-        return ['0', '—', '—', '—', '—'];
-    // A row too small to test has no bounds worth reading.
-    const bounds = hasBounds(r) ? boundsText(r) : '—';
-    return [`${r.paired} (${r.clusters})`, pct(r.baseline), pct(r.candidate), pp(r.delta), bounds];
-}
-/**
- * The per-kind table: this run's own score and the floor (what the best
- * constant answer scores on these items), then on the paired items the
- * baseline's and the candidate's mean, the change, its bounds and the mark
- * (moves.ts). A large drop the gate could not call says how many items would.
- */
-function comparisonTable(c, scores) {
-    const kinds = [...new Set([...Object.keys(scores.byKind), ...c.kinds.map((k) => k.kind)])].sort();
-    const byKind = new Map(c.kinds.map((k) => [k.kind, k]));
-    const floor = floors(scores.byKind);
-    const status = (r) => (r ? statusText(r, c) : '—');
-    const lines = [
-        '| Kind | Score | Floor | Paired (clusters) | Baseline | Candidate | Δ | Bounds | Status |',
-        '|---|---:|---:|---:|---:|---:|---:|---|---|',
-        `| **overall** | ${[score(scores.overall), floor.overall === undefined ? '—' : pct(floor.overall), ...cells(c.overall), status(c.overall)].join(' | ')} |`,
-    ];
-    for (const kind of kinds) {
-        const r = byKind.get(kind);
-        lines.push(`| ${kind} | ${[score(scores.byKind[kind]), floor.of(kind), ...cells(r), status(r)].join(' | ')} |`);
-    }
-    return lines;
-}
-/**
- * What the numbers rest on: the baseline and the items compared, exclusions,
- * top-up, notes; the power when the verdict is not a fail (a fail needs none).
- */
-function comparisonDetails(c) {
-    const lines = [];
-    const o = c.overall;
-    if (o?.test && (c.verdict === 'pass' || c.verdict === 'inconclusive')) {
-        lines.push('', `**Power:** on ${o.paired} paired items this gate detects a drop of ${pp(o.test.mde).slice(1)} with 80% power` +
-            (o.test.needed && c.verdict === 'inconclusive'
-                ? `; about ${o.test.needed} more paired items would give 80% power to rule out a drop of ${pp(c.policy.minDrop).slice(1)} between equal models.`
-                : '.'));
-    }
-    const p = c.pairing;
-    const b = c.baseline;
-    if (p && b) {
-        const outside = p.candidateOnly || p.baselineOnly
-            ? ` (${p.candidateOnly} only in this run, ${p.baselineOnly} only in the baseline: not compared)`
-            : '';
-        lines.push('', `Compared with ${escapeMarkdown(b.model)}${b.revision ? ` @ ${codeSpan(b.revision)}` : ''} — ${escapeMarkdown(b.source)}: ` +
-            `the ${p.intersection} items both runs hold${outside}; ${p.paired} paired, ` +
-            `${p.excluded.length} excluded (${pct(p.excludedShare)}, allowed ${pct(c.policy.maxExcluded)}).` +
-            (p.baselineOnlyKinds.length
-                ? ` Kinds only in the baseline, not compared: ${p.baselineOnlyKinds.join(', ')}.`
-                : ''));
-        if (p.excluded.length) {
-            lines.push('', '<details><summary>Items excluded from pairing</summary>', '');
-            const shown = p.excluded.slice(0, 50);
-            for (const e of shown)
-                lines.push(`- ${codeSpan(e.id)}: ${e.reason}`);
-            if (p.excluded.length > shown.length)
-                lines.push(`- … and ${p.excluded.length - shown.length} more (comparison in results.json)`);
-            lines.push('', '</details>');
-        }
-    }
-    if (c.topUp)
-        lines.push('', `**Top-up:** the first look was inconclusive, so ${c.topUp.added} paired item(s) the baseline ` +
-            `had answered were added; this is look ${c.look.index} of ${c.look.of}, at α ${c.look.alpha.toFixed(4)}.`);
-    for (const note of c.notes)
-        lines.push('', `<sub>Note: ${escapeMarkdown(note)}</sub>`);
-    return lines;
-}
-/**
- * The gate's settings and how its bounds are made, for the footer (the level
- * itself is stated once, in the headline).
- */
-function policyLine(c) {
-    const { policy, look } = c;
-    return (`gate ${policy.gate}, min drop ${pp(policy.minDrop).slice(1)}, α ${policy.alpha}` +
-        `${look.of > 1 ? ` (look ${look.index} of ${look.of} at ${look.alpha.toFixed(4)})` : ''}` +
-        ` with Holm over overall + kinds; bounds one-sided each, paired, clustered by ${policy.clusterBy} (CR1, Agresti–Min, t)`);
-}
-
-;// CONCATENATED MODULE: ./src/stages/report/excerpt.ts
-const RUN_TESTS = /^Run the tests? .*?\((?:a pytest id|pytest ids)\)\.\s+/s;
-const RUN_SWE_FLUX = /^Run `[^`]*`\.\s+/;
-const TARGET = /^The target function is `([^`]+)` \(qualified name `[^`]*`\) in `[^`]*`[^;]*; "the target" below means it\.\s*/;
-const CHANGED = /^The repository's code is changed for this question: on line (\d+) of `([^`]*)`, .*?\(the code shown is the changed code\)\.\s*/s;
-/** Where the asking ends: the definitions, or the answer's shape when there are none. */
-const TAIL = /\s+(?:Definitions: |Answer as JSON of exactly this shape)/;
-function questionExcerpt(question) {
-    let rest = question.trim();
-    const run = RUN_TESTS.exec(rest) ?? RUN_SWE_FLUX.exec(rest);
-    if (run)
-        rest = rest.slice(run[0].length);
-    const target = TARGET.exec(rest);
-    if (target)
-        rest = rest.slice(target[0].length);
-    const changed = CHANGED.exec(rest);
-    if (changed)
-        rest = rest.slice(changed[0].length);
-    const tail = TAIL.exec(rest);
-    if (tail)
-        rest = rest.slice(0, tail.index);
-    return {
-        ...(target ? { target: target[1] } : {}),
-        ...(changed ? { changed: { line: changed[1], file: changed[2] } } : {}),
-        // A question that was all boilerplate keeps its text.
-        ask: rest.trim() || question.trim(),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/stages/report/flipped.ts
-
-
-/** Items listed per direction; the rest are counted (all of them are in results.json). */
-const SHOWN = 25;
-/** Characters of a question or value shown. */
-const CUT = 300;
-function cut(text) {
-    return text.length <= CUT ? text : `${text.slice(0, CUT)}…`;
-}
-/** A value as one code span: JSON, cut, with nothing that can leave the span. */
-function value(v) {
-    if (v === undefined)
-        return '—';
-    let text;
-    try {
-        text = JSON.stringify(v) ?? String(v);
-    }
-    catch {
-        text = String(v);
-    }
-    return codeSpan(cut(text));
-}
-/** What the question asks: its target and its asking sentences, not how every question starts. */
-function asks(question) {
-    if (!question)
-        return '';
-    const q = questionExcerpt(question);
-    const changed = q.changed
-        ? ` (on changed code: line ${q.changed.line} of ${codeSpan(q.changed.file)})`
-        : '';
-    return `${q.target ? ` · ${codeSpan(q.target)}${changed}` : changed} — ${escapeMarkdown(cut(q.ask))}`;
-}
-function item(r) {
-    const answer = r.parsed !== undefined ? value(r.parsed) : r.error ? `no answer (${r.error})` : '—';
-    return [
-        `- ${codeSpan(r.id)} · ${r.kind}${asks(r.question)}`,
-        `  oracle ${value(r.oracle)} · answer ${answer}`,
-    ];
-}
-function section(title, ids, byId) {
-    if (!ids.length)
-        return [];
-    const records = ids.flatMap((id) => byId.get(id) ?? []);
-    const shown = records.slice(0, SHOWN);
-    return [
-        '',
-        `<details><summary>${title} (${ids.length})</summary>`,
-        '',
-        ...shown.flatMap(item),
-        ...(ids.length > shown.length
-            ? [`- … and ${ids.length - shown.length} more (results.json)`]
-            : []),
-        '',
-        '</details>',
-    ];
-}
-/**
- * The paired items that changed since the baseline, collapsed: kind, what the
- * question asks (excerpt.ts), oracle and this run's answer. Every string from a model or an instance goes
- * through `escapeMarkdown` or `codeSpan`, so none can mention anyone, open
- * HTML, close the block or forge a marker.
- */
-function flippedSection(results, comparison) {
-    const flipped = comparison.flipped;
-    if (!flipped)
-        return [];
-    const byId = new Map(results.instances.map((r) => [r.id, r]));
-    return [
-        ...section('Regressed items — right in the baseline, wrong now', flipped.lost, byId),
-        ...section('Fixed items — wrong in the baseline, right now', flipped.gained, byId),
-    ];
-}
-
-;// CONCATENATED MODULE: ./src/stages/report/trend.ts
-
-/**
- * A label as mermaid and markdown both take it literally: only letters,
- * digits, space and `. , _ : @ / + ( ) -`; anything else (a quote that would
- * end the string, a backtick that could close the fence, a line break, `<`)
- * becomes `_`.
- */
-function mermaidLabel(text, max = 60) {
-    return text.replace(/[^A-Za-z0-9 .,_:@/+()-]/g, '_').slice(0, max);
-}
-function chart(title, commits, values) {
-    const x = commits.map((c) => `"${mermaidLabel(c.slice(0, 7))}"`).join(', ');
-    const line = values.map((v) => (v * 100).toFixed(1)).join(', ');
-    return [
-        '```mermaid',
-        'xychart-beta',
-        `  title "${mermaidLabel(title, 100)}"`,
-        `  x-axis [${x}]`,
-        '  y-axis "accuracy %" 0 --> 100',
-        `  line [${line}]`,
-        '```',
-    ].join('\n');
-}
-function ordered(rows) {
-    return rows
-        .map((r, i) => ({ r, i, t: Date.parse(r.recordedAt) }))
-        .sort((a, b) => (a.t === b.t || Number.isNaN(a.t - b.t) ? a.i - b.i : a.t - b.t))
-        .map(({ r }) => r);
-}
-/**
- * The trend section, or '' when the run has no history yet. Pass the rows
- * with the candidate's own row merged in (`mergeRow(rows, indexRow(entry))`)
- * to show this commit as the last point.
- */
-function renderTrend(rows, options) {
-    const last = Math.max(1, options.last ?? 10);
-    const shown = ordered(rows.filter((r) => r.name === options.name &&
-        (options.branch === undefined || r.branch === undefined || r.branch === options.branch))).slice(-last);
-    if (!shown.length)
-        return '';
-    const name = mermaidLabel(options.name, 64);
-    const overall = chart(`${name}: overall accuracy, last ${shown.length} commit(s)`, shown.map((r) => r.commit), shown.map((r) => r.accuracy));
-    const seen = new Set(shown.flatMap((r) => Object.keys(r.byKind)));
-    const kinds = [
-        ...QUESTION_KINDS.filter((k) => seen.has(k)),
-        ...[...seen].filter((k) => !QUESTION_KINDS.includes(k)).sort(),
-    ];
-    const perKind = kinds.map((kind) => {
-        // A kind not run at a commit has no point there (mermaid lines cannot have gaps).
-        const at = shown.filter((r) => r.byKind[kind] !== undefined);
-        return chart(`${mermaidLabel(kind)}: last ${at.length} commit(s)`, at.map((r) => r.commit), at.map((r) => r.byKind[kind]));
-    });
-    return [
-        overall,
-        '',
-        '<details><summary>Trend per kind</summary>',
-        '',
-        perKind.join('\n\n'),
-        '',
-        '</details>',
-        '',
-    ].join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/stages/report/world.ts
-
-const world_num = (x, digits = 2) => x === null || x === undefined ? '—' : x.toFixed(digits);
-/** What the figures did with the items that gave no usable answer. */
-const unanswered = (n, how) => (n ? `; ${n} unanswered, ${how}` : '');
-/**
- * The JetBrains study's metrics for the run's world-model instances, beside
- * the pass rates the gate uses (none when the run has none).
- */
-function worldSection(results) {
-    const world = results.summary.world;
-    if (!world)
-        return [];
-    const lines = [
-        '',
-        '**World-model metrics** (as the study measures them; the gate uses the pass rule)',
-        '',
-    ];
-    lines.push('| measure | n | figures |', '| --- | ---: | --- |');
-    if (world.outcome) {
-        const o = world.outcome;
-        lines.push(`| W1 outcome (failure positive) | ${o.n} | precision ${world_num(o.precision)}, recall ${world_num(o.recall)}, F1 ${world_num(o.f1)}` +
-            `${unanswered(o.unanswered, 'counted as the wrong class')} |`);
-    }
-    for (const [label, c] of [
-        ['W2 peak memory (log10)', world.memory],
-        ['W3 wall time (log10)', world.time],
-    ]) {
-        if (c) {
-            const figures = c.n
-                ? `slope ${world_num(c.slope)}, bias ${world_num(c.bias)}, MAE ${world_num(c.mae)}`
-                : 'no number to calibrate';
-            const n = c.n + (c.unanswered ?? 0);
-            lines.push(`| ${label} | ${n} | ${figures}${unanswered(c.unanswered, `not in the ${c.n} calibrated`)} |`);
-        }
-    }
-    if (world.profile) {
-        const p = world.profile;
-        const per = RANK_LISTS.filter((l) => p.ndcg5[l] !== undefined)
-            .map((l) => `${l} NDCG@5 ${world_num(p.ndcg5[l])} / Recall@5 ${world_num(p.recall5[l])}`)
-            .join('; ');
-        lines.push(`| W4 profile | ${p.n} | ${per}; execution rate ${world_num(p.executionRate)}` +
-            `${unanswered(p.unanswered, 'scored as empty lists')} |`);
-    }
-    return lines;
-}
-
-;// CONCATENATED MODULE: ./src/stages/report/comet.ts
-
-const comet_pct = (x) => (x === undefined ? '—' : `${(x * 100).toFixed(1)}%`);
-/** B2 replies whose text parts the report shows (the first ones, in record order). */
-const SHOWN_TEXTS = 5;
-const TEXT_CHARS = 300;
-/**
- * Comet's kinds beside their pass rates: B1's exposure rate and outcome
- * accuracy, why replies did not pass, and B2's precondition, postcondition
- * and explanation as the model wrote them (shown, never scored).
- */
-function cometSection(results) {
-    const comet = results.summary.comet;
-    if (!comet)
-        return [];
-    const lines = [
-        '',
-        "**Bug reasoning (Comet's kinds)**: each reply was run against the buggy and the correct version",
-        '',
-        '| kind | replies run | passed | exposure | outcome accuracy | why not |',
-        '| --- | ---: | ---: | ---: | ---: | --- |',
-    ];
-    for (const [kind, s] of Object.entries(comet).sort()) {
-        const why = Object.entries(s.reasons)
-            .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-            .map(([reason, n]) => `${reason} ×${n}`)
-            .join(', ');
-        lines.push(`| ${kind} | ${s.n} | ${s.passed} | ${comet_pct(s.exposureRate)} | ${comet_pct(s.outcomeAccuracy)} | ${escapeMarkdown(why || '—')} |`);
-    }
-    const texts = results.instances.filter((r) => r.comet?.text).slice(0, SHOWN_TEXTS);
-    if (texts.length) {
-        lines.push('', '<details><summary>B2: what the model said of the bug (not scored)</summary>', '');
-        for (const r of texts) {
-            const t = r.comet.text;
-            const cut = (s) => escapeMarkdown(s.length > TEXT_CHARS ? s.slice(0, TEXT_CHARS) + '…' : s);
-            lines.push(`- ${codeSpan(r.id)} (${r.correct ? 'passed' : escapeMarkdown(r.comet.reason ?? 'not passed')}): ` +
-                `precondition: ${cut(t.precondition) || '—'}; postcondition: ${cut(t.postcondition) || '—'}; ` +
-                `why: ${cut(t.explanation) || '—'}`);
-        }
-        lines.push('', '</details>');
-    }
-    return lines;
-}
-
-;// CONCATENATED MODULE: ./src/stages/report/markdown.ts
-
-
-
-
-
-
-
-
-
-/**
- * A hidden line that opens every rendered report (report.md, the job summary,
- * the PR comment): it marks the text as tracegate's report, and no rendered
- * model reply can forge it (escape.ts). It is not what finds the sticky
- * comment: that is `commentMarker(name)` (github/reporter.ts), the line put
- * above the report in the comment, which carries the run's name so that each
- * named run keeps its own comment.
- */
-const COMMENT_MARKER = '<!-- tracegate:report -->';
-function acceptedLine(results, comparison) {
-    const a = results.accepted;
-    if (!a || comparison.verdict !== 'fail')
-        return [];
-    return [
-        '',
-        `🟣 **Regression accepted** by the label ${codeSpan(a.label)}${a.note ? ` (${escapeMarkdown(a.note)})` : ''}: ` +
-            'the check is neutral and the job passes; the acceptance is recorded in the history.',
-    ];
-}
-function variantsLine(results) {
-    const v = results.variants;
-    if (!v)
-        return [];
-    const dropped = Object.entries(v.dropped)
-        .map(([rule, n]) => `${rule} ×${n}`)
-        .join(', ');
-    return [
-        '',
-        `**Fresh variants** (epoch ${v.epoch}, ${v.mode === 'only' ? 'instead of the instances' : 'beside the instances'}): ` +
-            `${v.valid} of ${v.tried} valid and asked${dropped ? `; dropped: ${dropped}` : ''}. ` +
-            'They pair only with runs of the same epoch.',
-        ...memorisationLine(results),
-    ];
-}
-/** Whether the model answers the published items better than their fresh variants. */
-function memorisationLine(results) {
-    const m = results.memorisation;
-    if (!m)
-        return [];
-    const measured = `originals ${pct(m.original)} vs their variants ${pct(m.variant)} on ${m.pairs} pair(s), ` +
-        `${pp(m.difference)}` +
-        (m.lower !== undefined
-            ? ` (${level(1 - m.level)} lower bound ${pp(m.lower)})`
-            : ', too few to test');
-    return [
-        '',
-        m.flagged
-            ? `⚠️ **Possible contamination: the model answers the published items much better than fresh ones** — ${measured}.`
-            : `**Memorisation:** no sign — ${measured}.`,
-    ];
-}
-/** The environments the oracles came from, a few by name (all of them are in results.json). */
-function environmentsText(results) {
-    const all = results.harvest.environments ?? [];
-    const named = all
-        .slice(0, 3)
-        .map((e) => `${escapeMarkdown(e.name)} (${escapeMarkdown(e.source)}, ${escapeMarkdown(e.runtime)})`);
-    if (all.length > named.length)
-        named.push(`${all.length - named.length} more`);
-    return named.length ? ` · environments ${named.join(', ')}` : '';
-}
-/** The footer: how the gate decided and how the run was made, each fact once. */
-function footer(results, comparison) {
-    const { summary, harvest } = results;
-    const q = results.query;
-    const asked = q
-        ? ` · ${escapeMarkdown(q.api)}: ${q.answered} answered (${q.cacheHits} cached), ` +
-            `${(q.meanLatencyMs / 1000).toFixed(2)} s mean, ${q.retries} retries`
-        : '';
-    const cost = results.cost
-        ? `, $${results.cost.usd.toFixed(2)} at $${results.cost.price.input}/$${results.cost.price.output} per M`
-        : '';
-    const prompt = results.prompt
-        ? ` (${escapeMarkdown(results.prompt.context)}, ${escapeMarkdown(results.prompt.budget)})`
-        : '';
-    return (`<sub>${policyLine(comparison)} · floor: the best constant answer on these items · ` +
-        `oracles ${harvest.cached} cached, ${harvest.harvested} harvested (${harvest.backend})` +
-        environmentsText(results) +
-        asked +
-        ` · tokens ${summary.tokensIn} in / ${summary.tokensOut} out${cost}` +
-        ` · prompt ${results.promptVersion}${prompt} · scorer ${codeSpan(results.provenance.scorer)}</sub>`);
-}
-/**
- * The report shown in the PR comment, the job summary and report.md: the
- * headline (verdict, overall change and bounds, paired items, baseline), the
- * kinds that moved and the large drops too few items can decide, then
- * everything else collapsed or below, and a short footer.
- */
-function renderReport(results, comparison, context = {}) {
-    const { summary } = results;
-    const trend = context.trend ? renderTrend(context.trend.rows, context.trend) : '';
-    const floors = Object.fromEntries(Object.entries(summary.byKind).map(([kind, s]) => [kind, s.chance?.accuracy]));
-    const lines = [
-        COMMENT_MARKER,
-        `## tracegate — ${escapeMarkdown(results.model.name)}${results.model.revision ? ` @ ${codeSpan(results.model.revision)}` : ''}`,
-        '',
-        headline(comparison, summary),
-        ...reasonLine(comparison),
-        ...acceptedLine(results, comparison),
-        ...movesSection(comparison, floors),
-        '',
-        `<details><summary>All kinds: this run ${pct(summary.accuracy)} (${summary.correct}/${summary.total})</summary>`,
-        '',
-        ...comparisonTable(comparison, { overall: summary, byKind: summary.byKind }),
-        '',
-        '</details>',
-        ...variantsLine(results),
-        ...worldSection(results),
-        ...cometSection(results),
-        ...comparisonDetails(comparison),
-        ...flippedSection(results, comparison),
-        ...(trend ? ['', '**Trend**', '', trend] : []),
-    ];
-    const errorEntries = Object.entries(summary.errors).filter(([k]) => !k.startsWith('harvest_'));
-    if (errorEntries.length) {
-        lines.push('', `**Not answered as asked:** ${errorEntries.map(([k, n]) => `${k} ×${n}`).join(', ')}`);
-    }
-    const unscored = results.instances.filter((r) => !r.scored);
-    if (unscored.length) {
-        lines.push('', '<details><summary>Instances without an oracle (not scored)</summary>', '');
-        for (const r of unscored)
-            lines.push(`- ${codeSpan(r.id)}: ${r.error} — ${escapeMarkdown(r.detail ?? '')}`);
-        lines.push('', '</details>');
-    }
-    if (results.rejected?.length) {
-        lines.push('', `<details><summary>⚠️ ${results.rejected.length} suite file(s) rejected (not run)</summary>`, '');
-        for (const r of results.rejected)
-            lines.push(`- ${escapeMarkdown(r.reason)}`);
-        lines.push('', '</details>');
-    }
-    const q = results.query;
-    if (q?.passAtK !== undefined) {
-        lines.push('', `**pass@${q.samples}: ${pct(q.passAtK)}** (the score above is the majority of ${q.samples} samples; ` +
-            'the gate compares per-item success rates over the samples)');
-    }
-    lines.push('', footer(results, comparison), '');
-    return lines.join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/stages/report/shard.ts
@@ -89745,435 +91562,6 @@ function renderShardReport(results) {
         ...kinds.map(([kind, k]) => `| ${kind} | ${k.total} | ${k.correct} | ${pct(k.accuracy)} |`),
         '',
     ].join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/stages/screen/screen.ts
-// The screen, pure: harvested candidates in, accepted instances and rejections (each with the rule
-// that rejected it) out. docs/generate.md states every rule; the order here is the order there.
-
-
-
-/** Why a candidate was not kept. */
-const SCREEN_RULES = [
-    'test-fails',
-    'target-not-executed',
-    'not-byte-stable',
-    'value-truncated',
-    'no-answer',
-    'empty-answer',
-    'too-large',
-    'unanswerable',
-    'demo-model-right',
-    'duplicate-question',
-    'no-variant',
-    'target-cap',
-    'common-answer',
-    'package-cap',
-];
-/** Largest answer (canonical JSON) an instance may have: it has to be written out by the model. */
-const MAX_ANSWER_CHARS = 1500;
-/** Longest list in an answer (an S1 path is at most 150 steps: the proposer's bound, re-checked). */
-const MAX_LIST = 150;
-/** A kind's most common answer may be at most this share of its instances (a constant guess scores no more). */
-const MAX_COMMON_SHARE = 0.25;
-/** Answers with two or three possible values (booleans, monotonicity) may be at most this share each. */
-const MAX_COMMON_SHARE_BINARY = 0.5;
-/** Instances of one (target, kind) kept at most: variety over near-repeats. */
-const PER_TARGET_KIND = 3;
-/** Which rule a harvest failure breaks, from the tracer's reason. */
-function harvestRule(reason) {
-    if (/^tests failed|pytest collection error|no tests collected/.test(reason))
-        return 'test-fails';
-    if (/target not executed/.test(reason))
-        return 'target-not-executed';
-    if (/^nondeterministic/.test(reason))
-        return 'not-byte-stable';
-    if (/was cut at/.test(reason))
-        return 'value-truncated';
-    if (isUnanswerableReason(reason))
-        return 'unanswerable';
-    return 'no-answer';
-}
-function leaves(value) {
-    if (Array.isArray(value))
-        return value.length ? value.flatMap(leaves) : [[]];
-    if (value && typeof value === 'object') {
-        const entries = Object.values(value);
-        return entries.length ? entries.flatMap(leaves) : [{}];
-    }
-    return [value];
-}
-/** True when an answer says nothing: every leaf empty, zero or null (false is an answer). */
-function isEmptyAnswer(answer) {
-    return leaves(answer).every((v) => v === null ||
-        v === 0 ||
-        v === '' ||
-        (Array.isArray(v) && v.length === 0) ||
-        (typeof v === 'object' && v !== null && Object.keys(v).length === 0));
-}
-function longestList(value) {
-    if (Array.isArray(value))
-        return Math.max(value.length, ...value.map(longestList));
-    if (value && typeof value === 'object')
-        return Math.max(0, ...Object.values(value).map(longestList));
-    return 0;
-}
-/** Rejects an answer too large for a prompt's answer, else undefined. */
-function sizeProblem(answer) {
-    const text = canonicalJson(answer);
-    if (text.length > MAX_ANSWER_CHARS)
-        return `answer is ${text.length} characters (max ${MAX_ANSWER_CHARS})`;
-    const list = longestList(answer);
-    if (list > MAX_LIST)
-        return `answer holds a list of ${list} items (max ${MAX_LIST})`;
-    return undefined;
-}
-/**
- * The answer rules every kept item passes (an instance, a variant): it says something, it fits, and
- * nothing in it comes from the harvest machine or names what no question defines (answerable.ts).
- */
-function answerProblem(answer, shown = '') {
-    if (isEmptyAnswer(answer))
-        return { rule: 'empty-answer', detail: canonicalJson(answer) };
-    const large = sizeProblem(answer);
-    if (large)
-        return { rule: 'too-large', detail: large };
-    const machine = unanswerable(answer, shown);
-    return machine ? { rule: 'unanswerable', detail: describeUnanswerable(machine) } : undefined;
-}
-/** Answers of at most three possible values: the share cap for them is MAX_COMMON_SHARE_BINARY. */
-function binary(answers) {
-    return (new Set(answers).size <= 3 &&
-        answers.every((a) => /^\{"[a-z_]+":("?[a-z_]+"?|true|false)\}$/.test(a)));
-}
-const rank = (seed, id) => (0,external_node_crypto_namespaceObject.createHash)('sha256').update(`${seed}\0${id}`).digest('hex');
-/**
- * Screens harvested candidates (in their deterministic order). Per
- * candidate: the harvest must have given an oracle (the test passed, the
- * target ran, the double harvest agreed byte for byte, no value was cut),
- * the answer must say something and fit a prompt, and the demo model must
- * not get it right. Then over the survivors: one instance per question; none
- * the variant screen found no fresh variant for (`noVariant`); at
- * most PER_TARGET_KIND per (target, kind); per kind, no answer more common
- * than MAX_COMMON_SHARE (a constant guess scores no more than that); and at
- * most `maxTotal`, taken round robin over kinds so a cap keeps the mix.
- * Which items a cap drops is decided by a seeded hash of their ids.
- */
-function screen(drafted, outcomes, demoRight, options) {
-    const rejected = [];
-    const reject = (d, rule, detail) => rejected.push({ id: d.instance.id, kind: d.instance.kind, target: d.target, rule, detail });
-    let kept = [];
-    for (const d of drafted) {
-        const outcome = outcomes.get(d.instance.id);
-        if (!outcome || outcome.status !== 'ok') {
-            const reason = outcome ? outcome.reason : 'not harvested';
-            reject(d, harvestRule(reason), reason);
-            continue;
-        }
-        const answer = outcome.entry.oracle.oracle_answer;
-        const problem = answerProblem(answer, shownText(d.instance, outcome.entry.context));
-        if (problem) {
-            reject(d, problem.rule, problem.detail);
-            continue;
-        }
-        if (demoRight.has(d.instance.id)) {
-            reject(d, 'demo-model-right', 'the demo model (a heuristic) answers it correctly');
-            continue;
-        }
-        kept.push({ drafted: d, answer, question: outcome.entry.oracle.question });
-    }
-    const questions = new Map();
-    kept = kept.filter((s) => {
-        const key = canonicalJson([s.question, s.drafted.instance.tests]);
-        const first = questions.get(key);
-        if (first) {
-            reject(s.drafted, 'duplicate-question', `asks what ${first} asks`);
-            return false;
-        }
-        questions.set(key, s.drafted.instance.id);
-        return true;
-    });
-    kept = kept.filter((s) => {
-        const why = options.noVariant?.get(s.drafted.instance.id);
-        if (why !== undefined)
-            reject(s.drafted, 'no-variant', why);
-        return why === undefined;
-    });
-    const byRank = (a, b) => {
-        const x = rank(options.seed, a.drafted.instance.id);
-        const y = rank(options.seed, b.drafted.instance.id);
-        return x < y ? -1 : x > y ? 1 : 0;
-    };
-    const drop = (items, limit, rule, detail) => {
-        const dropped = new Set([...items].sort(byRank).slice(limit));
-        for (const s of dropped)
-            reject(s.drafted, rule, detail);
-        return dropped;
-    };
-    const perTargetKind = new Map();
-    for (const s of kept) {
-        const key = `${s.drafted.target}|${s.drafted.instance.kind}`;
-        perTargetKind.set(key, [...(perTargetKind.get(key) ?? []), s]);
-    }
-    const overTarget = new Set();
-    for (const items of perTargetKind.values())
-        for (const s of drop(items, PER_TARGET_KIND, 'target-cap', `more than ${PER_TARGET_KIND} of this kind on this target`))
-            overTarget.add(s);
-    kept = kept.filter((s) => !overTarget.has(s));
-    const byKind = new Map();
-    for (const s of kept)
-        byKind.set(s.drafted.instance.kind, [...(byKind.get(s.drafted.instance.kind) ?? []), s]);
-    const common = new Set();
-    for (const [, items] of byKind) {
-        const answers = items.map((s) => canonicalJson(s.answer));
-        const share = binary(answers) ? MAX_COMMON_SHARE_BINARY : MAX_COMMON_SHARE;
-        const counts = new Map();
-        items.forEach((s, i) => counts.set(answers[i], [...(counts.get(answers[i]) ?? []), s]));
-        for (const [answer, same] of counts) {
-            // The cap of the others' count, so that the kept share is at most `share`.
-            const others = items.length - same.length;
-            const limit = Math.max(1, Math.floor((share * others) / (1 - share)));
-            if (same.length > limit)
-                for (const s of drop(same, limit, 'common-answer', `answer ${answer.slice(0, 80)} would be over ${share * 100}% of its kind`))
-                    common.add(s);
-        }
-    }
-    kept = kept.filter((s) => !common.has(s));
-    if (options.maxTotal !== undefined && kept.length > options.maxTotal) {
-        const queues = [...byKind.keys()]
-            .sort()
-            .map((kind) => kept.filter((s) => s.drafted.instance.kind === kind).sort(byRank));
-        const taken = new Set();
-        while (taken.size < options.maxTotal && queues.some((q) => q.length))
-            for (const q of queues)
-                if (q.length && taken.size < options.maxTotal)
-                    taken.add(q.shift());
-        for (const s of kept)
-            if (!taken.has(s))
-                reject(s.drafted, 'package-cap', `over the ${options.maxTotal} instances kept per run`);
-        kept = kept.filter((s) => taken.has(s));
-    }
-    return { accepted: kept, rejected };
-}
-
-;// CONCATENATED MODULE: ./src/stages/variants/variants.ts
-
-
-
-
-
-
-
-/** A variant's id: the instance's, `@v` and the epoch (no instance id holds `@`: never a clash). */
-const variantId = (id, epoch) => `${id}@v${epoch}`;
-/** The instance a variant id is of, and the epoch (undefined for an instance that is no variant). */
-function variantOf(id) {
-    const at = id.lastIndexOf('@v');
-    if (at < 0 || !/^\d+$/.test(id.slice(at + 2)))
-        return undefined;
-    return { of: id.slice(0, at), epoch: Number(id.slice(at + 2)) };
-}
-/**
- * Candidates harvested alone per instance and round, in the search's order: the first that passes
- * is kept. One: the first candidate of a search passes most often, and each harvest is a fresh
- * pytest run (checked against the search's answer); a search whose candidate failed gets its next
- * one in the next round.
- */
-const VARIANT_TRIES = 1;
-/** Rounds of candidates: at most VARIANT_TRIES × VARIANT_ROUNDS candidates of a search are harvested. */
-const VARIANT_ROUNDS = 4;
-/** Why an instance cannot vary, or undefined when it can. */
-function unvariable(l) {
-    const fixed = familyOf(l.instance.kind).fixed;
-    if (fixed)
-        return fixed;
-    if (l.instance.cwd !== 'instance')
-        return 'runs-in-checkout';
-    if (l.instance.parser)
-        return 'own-parser';
-    return undefined;
-}
-/** Where an instance's variant stands among a run's (`add`): a hash of the epoch and its id. */
-const variantRank = (id, epoch) => sha256(String(epoch), 'variant', id);
-/**
- * The searches of a selection at `epoch`: of `count` instances (`add`; chosen
- * by a hash of the epoch and id) or of each (`only`), among those that can
- * vary (not a world-model kind: a measured test is not perturbed; not run in a
- * checkout or by their own parser: their inputs are not the instance's files,
- * or their answer is not the rule's). Each search is a harvest of its own.
- * A shard chooses `among` the whole selection and keeps its own part's, so the
- * shards together search exactly what one run of the whole would.
- */
-function searchesOf(selected, mode, epoch, among = selected) {
-    const eligible = among.filter((l) => !l.variant && !unvariable(l));
-    const mine = new Set(selected.map((l) => l.instance.id));
-    const chosen = mode.mode === 'only'
-        ? eligible
-        : [...eligible]
-            .map((l) => ({ l, rank: variantRank(l.instance.id, epoch) }))
-            .sort((a, b) => (a.rank < b.rank ? -1 : 1))
-            .slice(0, mode.count)
-            .map(({ l }) => l);
-    return chosen
-        .filter((l) => mine.has(l.instance.id))
-        .map((l) => ({
-        ...l,
-        instance: { ...l.instance, id: `${variantId(l.instance.id, epoch)}~search` },
-        contentHash: sha256(l.contentHash, 'variant-search', String(epoch)),
-        variant: { epoch, of: l.instance.id, search: true },
-    }));
-}
-const isCandidate = (c) => {
-    const x = c;
-    return (typeof x === 'object' &&
-        x !== null &&
-        Number.isInteger(x.index) &&
-        typeof x.file === 'string' &&
-        Array.isArray(x.edits) &&
-        x.edits.length > 0 &&
-        typeof x.what === 'string');
-};
-function searchAnswer(outcome) {
-    if (outcome?.status !== 'ok')
-        return undefined;
-    const answer = outcome.entry.oracle.oracle_answer;
-    return Array.isArray(answer?.candidates) && answer.candidates.every(isCandidate)
-        ? answer
-        : undefined;
-}
-/** How many candidates a search found (0 when it gave no list). */
-function foundCount(search, outcomes) {
-    return searchAnswer(outcomes.get(search.instance.id))?.candidates.length ?? 0;
-}
-/** The variants to harvest: the first `upTo` candidates of each search, in its order. */
-function candidatesOf(searches, outcomes, upTo = VARIANT_TRIES) {
-    return searches.flatMap((s) => (searchAnswer(outcomes.get(s.instance.id))?.candidates ?? [])
-        .slice(0, upTo)
-        .map(({ index, file, edits, ...found }) => ({
-        ...s,
-        instance: {
-            ...s.instance,
-            id: `${variantId(s.variant.of, s.variant.epoch)}#${index}`,
-        },
-        contentHash: sha256(s.contentHash, 'variant', String(s.variant.epoch), String(index), JSON.stringify({ file, edits })),
-        variant: {
-            epoch: s.variant.epoch,
-            of: s.variant.of,
-            candidate: index,
-            edit: { file, edits },
-            ...('answer' in found ? { searched: { answer: found.answer } } : {}),
-        },
-    })));
-}
-/**
- * Keeps, per searched instance, the first candidate that passes the
- * generator's screen (harvested, an answer that says something and fits, not
- * what the demo model answers) with an oracle of its own: not the original's,
- * and not one the original's answer passes under the scorer (a model that
- * answers a variant with what it memorised of the original is wrong).
- */
-async function screenVariants(searches, candidates, outcomes, demo) {
-    const valid = [];
-    const dropped = [];
-    for (const s of searches) {
-        const { of, epoch } = s.variant;
-        const id = variantId(of, epoch);
-        const drop = (rule, detail) => dropped.push({ id, kind: s.instance.kind, rule, detail });
-        const searched = outcomes.get(s.instance.id);
-        const found = searchAnswer(searched);
-        if (!found) {
-            const reason = searched?.status === 'ok'
-                ? 'the search gave no candidate list'
-                : (searched?.reason ?? 'not harvested');
-            drop(reason.startsWith('no variant') ? 'no-candidate' : harvestRule(reason), reason);
-            continue;
-        }
-        if (found.search_failed) {
-            drop('no-candidate', `the search could not run: ${found.search_failed}`);
-            continue;
-        }
-        if (!found.candidates.length) {
-            const aimed = found.targeted
-                ? `${found.targeted} of them aimed at what the target's calls depend on`
-                : 'none aimed: no literal input or call of the tests reaches the target, only blind edits tried';
-            drop('no-candidate', `none of the ${found.pool} edits of the tests changes the answer (${aimed}; same ${found.same}, ` +
-                `failed ${found.failed}, target not reached ${found.unreached}, no answer ${found.unanswered})`);
-            continue;
-        }
-        let first;
-        let kept;
-        for (const v of candidates.filter((c) => c.variant.of === of)) {
-            const problem = await variantProblem(v, outcomes, demo);
-            if (!problem) {
-                kept = v;
-                break;
-            }
-            first ??= problem;
-        }
-        if (kept)
-            valid.push({ ...kept, instance: { ...kept.instance, id } });
-        else
-            drop(first.rule, first.detail);
-    }
-    return { valid, dropped };
-}
-async function variantProblem(v, outcomes, demo) {
-    const outcome = outcomes.get(v.instance.id);
-    const original = outcomes.get(v.variant.of);
-    if (!outcome || outcome.status !== 'ok') {
-        const reason = outcome?.reason ?? 'not harvested';
-        return { rule: harvestRule(reason), detail: reason };
-    }
-    if (!original || original.status !== 'ok')
-        return {
-            rule: 'original-failed',
-            detail: original?.reason ?? 'the original was not harvested',
-        };
-    const [mine, theirs] = [outcome.entry.oracle, original.entry.oracle];
-    if (oracleDigest(mine) === oracleDigest(theirs))
-        return { rule: 'same-oracle', detail: 'the changed input gives the original oracle' };
-    if (passes(v.instance.kind, mine.oracle_answer, theirs.oracle_answer))
-        return {
-            rule: 'original-answer-passes',
-            detail: "the original's answer passes the variant under the scorer",
-        };
-    const problem = answerProblem(mine.oracle_answer, shownText(v.instance, outcome.entry.context));
-    if (problem)
-        return problem;
-    if ((await answerInstance(v, outcome.entry, demo)).correct)
-        return {
-            rule: 'demo-model-right',
-            detail: 'the demo model (a heuristic) answers it correctly',
-        };
-    return undefined;
-}
-/** The summary results.json records: overall and per kind, and the instances that cannot vary. */
-function summarizeVariants(mode, epoch, selected, searches, screened) {
-    const summary = {
-        epoch,
-        mode: mode.mode,
-        tried: searches.length,
-        valid: screened.valid.length,
-        dropped: {},
-        byKind: {},
-        unvariable: {},
-    };
-    const kindOf = (kind) => (summary.byKind[kind] ??= { tried: 0, valid: 0, dropped: {} });
-    for (const s of searches)
-        kindOf(s.instance.kind).tried++;
-    for (const v of screened.valid)
-        kindOf(v.instance.kind).valid++;
-    for (const d of screened.dropped) {
-        summary.dropped[d.rule] = (summary.dropped[d.rule] ?? 0) + 1;
-        const k = kindOf(d.kind);
-        k.dropped[d.rule] = (k.dropped[d.rule] ?? 0) + 1;
-    }
-    for (const l of selected) {
-        const why = l.variant ? undefined : unvariable(l);
-        if (why)
-            summary.unvariable[why] = (summary.unvariable[why] ?? 0) + 1;
-    }
-    return summary;
 }
 
 ;// CONCATENATED MODULE: ./src/app/variants.ts
@@ -90542,14 +91930,8 @@ function checkBaseline(baseline, scorer) {
 async function runPipeline(input, deps) {
     const startedAt = new Date().toISOString();
     const { stores } = deps;
-    let unavailable;
-    const baseline = await stores.baseline?.resolve().catch((error) => {
-        if (!(error instanceof BaselineUnavailableError))
-            throw error;
-        unavailable = error.detail;
-        deps.warn(`tracegate: ${error.message}; the verdict is baseline-unavailable (never a pass).`);
-        return undefined;
-    });
+    const against = await resolveBaseline(stores.baseline, deps.warn);
+    const { baseline } = against;
     checkBaseline(baseline, input.gate.scorer);
     const { selected, topUp } = input.selection;
     const variantsAsked = input.selection.variants;
@@ -90646,26 +92028,23 @@ async function runPipeline(input, deps) {
         incomplete,
         variants: variantSummary,
     });
-    // A shard is compared by the merge of every part, never alone (its part is no selection of its own).
-    const compare = (results) => shard ? compareRuns(results, undefined, input.gate.policy) : compareWithBaseline(results);
-    const compareWithBaseline = (results) => compareRuns(results, baseline, input.gate.policy, look, toppedUp
+    const topUpOf = () => toppedUp
         ? {
             planned: extra.length,
             added: extra.filter((l) => records.has(l.instance.id)).length,
             ids: extra.map((l) => l.instance.id),
         }
-        : undefined, unavailable);
+        : undefined;
+    // A shard is compared by the merge of every part, never alone (its part is no selection of its own).
+    const compare = (results) => shard
+        ? compareRuns(results, undefined, input.gate.policy)
+        : compareRuns(results, baseline, input.gate.policy, look, topUpOf(), against.unavailable);
     const finish = (incomplete) => {
         deps.phase?.('Compare and report');
         const results = assemble(incomplete);
-        const comparison = compare(results);
-        if (!shard)
-            results.comparison = comparison;
-        if (comparison.verdict === 'fail' && input.gate.accept)
-            results.accepted = input.gate.accept;
-        const report = shard
-            ? renderShardReport(results)
-            : renderReport(results, comparison, reportContext(input.report, results));
+        const { comparison, report } = shard
+            ? { comparison: compare(results), report: renderShardReport(results) }
+            : decide(results, against, input.gate, look, (r) => reportContext(input.report, r), topUpOf());
         stores.results.finish(results, report);
         return {
             results,
@@ -90754,1319 +92133,6 @@ function pipeline_aborted(signal) {
         else
             signal.addEventListener('abort', () => resolve(), { once: true });
     });
-}
-
-;// CONCATENATED MODULE: ./src/adapters/history/errors.ts
-
-
-/**
- * The history holds a file written by a newer tracegate (`tracegate/history@N`,
- * N above ours). Reading past it could misread what it means, so nothing is
- * guessed: the run stops and says to upgrade.
- */
-class HistoryVersionError extends TracegateError {
-    file;
-    found;
-    exitCode = ExitCode.Usage;
-    constructor(file, found) {
-        super(`${file} was written by a newer tracegate (${found}); this one reads ${HISTORY_SCHEMA}. ` +
-            'Upgrade tracegate (the Action: a newer `uses: …@vN`; the CLI: `npm install -g tracegate@latest`), ' +
-            'or point the history at another branch or directory.');
-        this.file = file;
-        this.found = found;
-        this.name = 'HistoryVersionError';
-    }
-}
-/** A history could not be read or written (the API refused it, a race never settled). */
-class HistoryAccessError extends TracegateError {
-    status;
-    exitCode = ExitCode.Infrastructure;
-    constructor(message, 
-    /** The HTTP status behind it, when there was one (403: the token may not write). */
-    status) {
-        super(message);
-        this.status = status;
-        this.name = 'HistoryAccessError';
-    }
-}
-/** An explicit baseline commit has no entry in the history. */
-class BaselineNotFoundError extends TracegateError {
-    exitCode = ExitCode.Usage;
-    constructor(message) {
-        super(message);
-        this.name = 'BaselineNotFoundError';
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/history/baseline.ts
-
-
-
-
-/** The candidate's prompt version and scorer, read from its results (the scorer defensively). */
-function comparableOf(results) {
-    const scorer = scorerOf(results);
-    return { prompt: results.promptVersion, ...(scorer ? { scorer } : {}) };
-}
-const baseline_short = (sha) => sha.slice(0, 7);
-const DEFAULT_HOW = 'A run on a push to the base branch records one (the Action on push with the history store; ' +
-    'the CLI with `--history DIR --commit SHA`); later runs compare with it.';
-/** Searches one run name's rows; remembers why commits were passed over. */
-class Search {
-    options;
-    rows;
-    skipped = [];
-    notices = [];
-    /** Lookups that failed (the commit graph could not be read), said when nothing is found. */
-    failures = [];
-    byCommit;
-    constructor(options, rows) {
-        this.options = options;
-        this.rows = rows;
-        this.byCommit = rowsByCommit(rows, options.name);
-    }
-    mismatch(prompt, scorer) {
-        const want = this.options.candidate;
-        if (prompt !== undefined && prompt !== want.prompt)
-            return `prompt version ${prompt}, this run ${want.prompt}`;
-        if (scorer !== undefined && want.scorer !== undefined && scorer !== want.scorer)
-            return `scorer ${scorer}, this run ${want.scorer}`;
-        return undefined;
-    }
-    skip(commit, reason) {
-        this.skipped.push({ commit, reason });
-        return undefined;
-    }
-    /** The baseline at `commit` when it has a comparable, readable entry. */
-    async at(commit, how) {
-        const row = this.byCommit.get(commit);
-        if (!row)
-            return undefined;
-        const early = this.mismatch(row.promptVersion, row.scorer);
-        if (early)
-            return this.skip(commit, early);
-        const entry = await this.options.store.entry(this.options.name, commit);
-        if (!entry)
-            return this.skip(commit, 'its entry is missing or unreadable');
-        const late = this.mismatch(entry.results.promptVersion, history_scorerOf(entry.results));
-        if (late)
-            return this.skip(commit, late);
-        return {
-            results: entry.results,
-            source: `history: ${baseline_short(commit)} (${how})`,
-            commit,
-            how,
-            entry,
-        };
-    }
-    /** `start`, then its first parents, up to `maxWalk` commits in all. */
-    async walk(start, how) {
-        const max = Math.max(1, this.options.maxWalk ?? 20);
-        const { graph } = this.options;
-        let commit = start;
-        for (let steps = 0;; steps++) {
-            const found = await this.at(commit, how(steps));
-            if (found || !graph.parentsOf || steps >= max - 1)
-                return found;
-            let parent;
-            try {
-                parent = (await graph.parentsOf(commit))[0];
-            }
-            catch (error) {
-                const why = `could not read the parents of ${baseline_short(commit)}: ${error.message}`;
-                this.failures.push(why);
-                this.notices.push(`Stopped walking back at ${baseline_short(commit)}: ${why}`);
-            }
-            if (!parent)
-                return undefined;
-            commit = parent;
-        }
-    }
-    /** The newest comparable entry recorded on `branch` (at most `maxWalk` tried). */
-    async latestOn(branch) {
-        let tried = 0;
-        for (let i = this.rows.length - 1; i >= 0 && tried < (this.options.maxWalk ?? 20); i--) {
-            const row = this.rows[i];
-            if (row.name !== this.options.name || row.branch !== branch)
-                continue;
-            tried++;
-            const found = await this.at(row.commit, `latest entry on ${branch}`);
-            if (found)
-                return found;
-        }
-        return undefined;
-    }
-}
-async function forPullRequest(search, event, graph) {
-    const pr = `#${event.number}`;
-    let mergeBase;
-    try {
-        mergeBase = await graph.mergeBase?.(event.baseSha || event.baseRef, event.headSha);
-    }
-    catch (error) {
-        const why = `could not find the merge base of ${pr}: ${error.message}`;
-        search.failures.push(why);
-        search.notices.push(`C${why.slice(1)}`);
-    }
-    if (mergeBase) {
-        const found = await search.walk(mergeBase, (n) => n === 0 ? `merge base of ${pr}` : `${n} commit(s) before the merge base of ${pr}`);
-        if (found)
-            return found;
-    }
-    const latest = await search.latestOn(event.baseRef);
-    if (latest)
-        search.notices.push(`No entry for ${mergeBase ? `the merge base ${baseline_short(mergeBase)} of ${pr}` : `the merge base of ${pr}`}` +
-            ` or the commits before it; comparing with the latest entry on ${event.baseRef} ` +
-            `(${baseline_short(latest.commit)}, recorded ${latest.entry.recordedAt}), which may hold commits this PR does not.`);
-    return latest;
-}
-async function forPush(search, event, graph) {
-    let parent = event.parent;
-    if (!parent && graph.parentsOf) {
-        try {
-            parent = (await graph.parentsOf(event.sha))[0];
-        }
-        catch (error) {
-            const why = `could not read the parents of ${baseline_short(event.sha)}: ${error.message}`;
-            search.failures.push(why);
-            search.notices.push(`C${why.slice(1)}`);
-        }
-    }
-    const from = baseline_short(event.sha);
-    if (parent) {
-        const found = await search.walk(parent, (n) => n === 0 ? `first parent of ${from}` : `${n + 1} commits back from ${from}`);
-        if (found || !search.failures.length)
-            return found;
-    }
-    if (!search.failures.length)
-        return undefined;
-    // The graph failed: fall back to what needs no lookup, the push's previous head and the history itself.
-    const before = event.before && event.before !== parent ? event.before : undefined;
-    const viaBefore = before && (await search.at(before, `the previous head of the push to ${from}`));
-    const found = viaBefore || (event.branch ? await search.latestOn(event.branch) : undefined);
-    if (found)
-        search.notices.push(`The commit graph could not be read; comparing with ${found.how} (${baseline_short(found.commit)}).`);
-    return found;
-}
-async function forCommit(search, sha, name) {
-    const rows = rowsMatching(search.rows, name, sha);
-    if (rows.length > 1)
-        throw new BaselineNotFoundError(`The baseline sha ${sha} is ambiguous in the history of ${name}: it starts ` +
-            `${rows.map((r) => baseline_short(r.commit)).join(', ')}. Give more of the sha.`);
-    const found = rows[0] && (await search.at(rows[0].commit, `the commit asked for`));
-    if (found)
-        return found;
-    const why = search.skipped[0]?.reason ?? 'no entry of that commit';
-    throw new BaselineNotFoundError(`No usable baseline for ${name} at ${sha}: ${why}. Give a commit that has a comparable entry, ` +
-        'or `baseline: auto` to find one.');
-}
-/** Finds the baseline the event calls for (see BaselineEvent) in the history. */
-async function findBaseline(options) {
-    const { store, name, event, graph } = options;
-    const search = new Search(options, await store.index());
-    let baseline;
-    if (event.kind === 'pull_request')
-        baseline = await forPullRequest(search, event, graph);
-    else if (event.kind === 'push')
-        baseline = await forPush(search, event, graph);
-    else
-        baseline = await forCommit(search, event.sha, name);
-    const { notices, skipped, failures } = search;
-    if (baseline)
-        return { baseline, notices, skipped };
-    if (failures.length)
-        return { unavailable: failures.join('; '), notices, skipped };
-    const where = event.kind === 'pull_request'
-        ? `for the merge base of #${event.number} or on ${event.baseRef}`
-        : `for the parents of ${baseline_short(event.sha)}`;
-    const passed = skipped.length
-        ? ` (not comparable: ${skipped.map((s) => `${baseline_short(s.commit)}: ${s.reason}`).join('; ')})`
-        : '';
-    const message = `No baseline: ${store.location} has no comparable entry of ${name} ${where}${passed}. ` +
-        (options.howToRecord ?? DEFAULT_HOW);
-    return { message, notices, skipped };
-}
-/**
- * The BaselineSource the pipeline asks: a history baseline found for the
- * event, with each notice and skip said through `notice`. With none,
- * `resolve()` gives undefined (the gate says no-baseline) and `resolution`
- * holds the message saying how to create one.
- */
-class HistoryBaselineSource {
-    options;
-    notice;
-    resolution;
-    constructor(options, notice) {
-        this.options = options;
-        this.notice = notice;
-    }
-    async resolve() {
-        const resolution = await findBaseline(this.options);
-        this.resolution = resolution;
-        resolution.notices.forEach((n) => this.notice(n));
-        if (resolution.baseline && resolution.skipped.length)
-            this.notice(`Passed over ${resolution.skipped.length} entr(ies) that are not comparable with this run: ` +
-                resolution.skipped.map((s) => `${baseline_short(s.commit)}: ${s.reason}`).join('; '));
-        if (resolution.message)
-            this.notice(resolution.message);
-        if (resolution.unavailable)
-            throw new BaselineUnavailableError(resolution.unavailable);
-        return resolution.baseline;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/history/parse.ts
-
-
-
-
-/**
- * Reading what a history holds: our files, a newer tracegate's (an error:
- * upgrade), and anything else — corrupt JSON, another tool's file, a row or
- * entry that does not validate — skipped with a warning that names the file.
- */
-const OURS = Number(/@(\d+)$/.exec(HISTORY_SCHEMA)[1]);
-/** Bad rows named one by one before the rest are only counted. */
-const NAMED_ROWS = 5;
-function firstIssue(error) {
-    const issue = error.issues[0];
-    if (!issue)
-        return 'invalid';
-    return issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
-}
-/** Ours, or foreign; throws on a newer tracegate's file (checked before any other field). */
-function classify(value, file) {
-    const schema = value?.schema;
-    if (typeof schema !== 'string')
-        return 'foreign';
-    const m = /^tracegate\/history@(\d+)$/.exec(schema);
-    if (!m)
-        return 'foreign';
-    if (Number(m[1]) > OURS)
-        throw new HistoryVersionError(file, schema);
-    return Number(m[1]) === OURS ? 'ours' : 'foreign';
-}
-function parse_json(text, file) {
-    try {
-        return { value: parseStoredJson(text, RECORD_DEPTH) };
-    }
-    catch (error) {
-        return { warning: `${file} is not valid JSON (${error.message}): skipped.` };
-    }
-}
-function schemaOf(value) {
-    const schema = value?.schema;
-    return typeof schema === 'string' ? JSON.stringify(schema.slice(0, 80)) : 'none';
-}
-/** The rows of an index file; an unreadable file gives no rows and a warning. */
-/**
- * Why an index file is not a tracegate history index this version can
- * write to (unreadable JSON, another schema), or undefined when it is;
- * throws HistoryVersionError when a newer tracegate wrote it.
- */
-function foreignIndex(text, file) {
-    const { value, warning } = parse_json(text, file);
-    if (warning)
-        return `${file} is not valid JSON`;
-    if (classify(value, file) === 'foreign')
-        return `${file} is not a tracegate history index (schema ${schemaOf(value)})`;
-    return undefined;
-}
-function parseIndex(text, file) {
-    const { value, warning } = parse_json(text, file);
-    if (warning)
-        return { rows: [], warnings: [warning] };
-    if (classify(value, file) === 'foreign')
-        return {
-            rows: [],
-            warnings: [`${file} is not a tracegate history index (schema ${schemaOf(value)}): skipped.`],
-        };
-    const raw = value.rows;
-    if (!Array.isArray(raw))
-        return { rows: [], warnings: [`${file} has no list of rows: skipped.`] };
-    const rows = [];
-    const bad = [];
-    const seen = new Set();
-    raw.forEach((row, i) => {
-        const parsed = indexRowSchema.safeParse(row);
-        if (!parsed.success)
-            return bad.push(`row ${i + 1} (${firstIssue(parsed.error)})`);
-        // One row per run and commit (recording again replaces it): a second is not drawn twice.
-        const key = `${parsed.data.name}\0${parsed.data.commit}`;
-        if (seen.has(key))
-            return bad.push(`row ${i + 1} (a second row of ${parsed.data.name} at ${parsed.data.commit})`);
-        seen.add(key);
-        rows.push(parsed.data);
-    });
-    const warnings = bad.length
-        ? [
-            `${file}: ${bad.length} unreadable row(s) skipped: ${bad.slice(0, NAMED_ROWS).join('; ')}` +
-                (bad.length > NAMED_ROWS ? `; and ${bad.length - NAMED_ROWS} more.` : '.'),
-        ]
-        : [];
-    return { rows: sortRows(rows), warnings };
-}
-/**
- * An entry file, checked to be the entry its path says (`expect`): a file
- * that claims another run or commit is as foreign as a corrupt one.
- */
-function parseEntry(text, file, expect) {
-    const { value, warning } = parse_json(text, file);
-    if (warning)
-        return { warning };
-    if (classify(value, file) === 'foreign')
-        return {
-            warning: `${file} is not a tracegate history entry (schema ${schemaOf(value)}): skipped.`,
-        };
-    const parsed = historyEntrySchema.safeParse(value);
-    if (!parsed.success)
-        return { warning: `${file} is not a readable entry (${firstIssue(parsed.error)}): skipped.` };
-    const entry = parsed.data;
-    if (expect && (entry.name !== expect.name || entry.commit !== expect.commit))
-        return {
-            warning: `${file} holds the entry of ${entry.name} at ${entry.commit}, not of its path ` +
-                `(${expect.name} at ${expect.commit}): skipped.`,
-        };
-    return { entry };
-}
-/** The index file's text: rows in order, one per line (diffs of the data branch stay readable). */
-function serializeIndex(rows) {
-    return `{"schema":${JSON.stringify(HISTORY_SCHEMA)},"rows":[\n${rows
-        .map((r) => JSON.stringify(r))
-        .join(',\n')}\n]}\n`;
-}
-/** An entry file's text. */
-function serializeEntry(entry) {
-    return `${JSON.stringify(entry)}\n`;
-}
-
-;// CONCATENATED MODULE: ./src/adapters/history/store.ts
-
-
-/** The entry, validated before anything is written (its name and commit become paths). */
-function checkedEntry(entry) {
-    const parsed = historyEntrySchema.safeParse(entry);
-    if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new UsageError(`Cannot record a history entry: ${issue?.path.join('.') || 'entry'}: ${issue?.message}. ` +
-            'The run name takes letters, digits, . _ - and the commit must be a full lowercase sha.');
-    }
-    return parsed.data;
-}
-/** True when `name` and `commit` can name an entry (anything else cannot be in the history). */
-function isEntryKey(name, commit) {
-    return runNameSchema.safeParse(name).success && commitShaSchema.safeParse(commit).success;
-}
-/** The extra files of a write, each path checked to stay beside the index. */
-function extraFiles(options, rows) {
-    const files = Object.entries(options?.files?.(rows) ?? {});
-    for (const [path] of files) {
-        const segments = path.split('/');
-        const bad = !/^[A-Za-z0-9._/-]+$/.test(path) ||
-            segments.some((s) => s === '' || s === '.' || s === '..') ||
-            path === INDEX_PATH ||
-            segments[0] === ENTRIES_DIR;
-        if (bad)
-            throw new UsageError(`Cannot write ${JSON.stringify(path)} into the history: extra files need a relative path ` +
-                `of letters, digits, . _ - / outside ${ENTRIES_DIR}/ and other than ${INDEX_PATH}.`);
-    }
-    return files;
-}
-
-;// CONCATENATED MODULE: ./src/adapters/history/dir.ts
-
-
-
-
-
-
-
-
-
-
-/**
- * History in a local directory (the CLI's `--history DIR`):
- * `DIR/index.json` and `DIR/entries/<name>/<commit>.json`, each written
- * whole with write-then-rename. The entry is written before the index, so
- * the index never names an entry that is not there.
- *
- * One writer at a time: two processes recording into the same directory at
- * the same instant can lose one index row (the entry files both stay).
- */
-class DirHistory {
-    dir;
-    warn;
-    location;
-    constructor(dir, warn) {
-        this.dir = dir;
-        this.warn = warn;
-        this.location = `directory ${dir}`;
-    }
-    /**
-     * Opens DIR as a history, checked before any work: a path that is a file,
-     * or an index.json that is not a tracegate history index (someone else's,
-     * or unreadable), is refused and never overwritten; an index written by a
-     * newer tracegate is refused naming its version.
-     */
-    static open(dir, warn) {
-        const kind = (0,external_node_fs_namespaceObject.statSync)(dir, { throwIfNoEntry: false });
-        if (kind && !kind.isDirectory())
-            throw new UsageError(`--history ${dir} is a file: give a directory (it is created if missing)`);
-        const index = (0,external_node_path_namespaceObject.join)(dir, INDEX_PATH);
-        if ((0,external_node_fs_namespaceObject.existsSync)(index)) {
-            let text;
-            try {
-                text = readRegularFile(index, { maxBytes: MAX_INDEX_BYTES, follow: false });
-            }
-            catch (error) {
-                throw new UsageError(`--history ${dir}: cannot read ${index} (${error.message})`);
-            }
-            const foreign = foreignIndex(text, index);
-            if (foreign)
-                throw new UsageError(`--history ${dir}: ${foreign}; refusing to write over it. Give an empty directory or one a tracegate run wrote.`);
-        }
-        return new DirHistory(dir, warn);
-    }
-    /**
-     * A file of the history, if there: read only when it is a regular file
-     * (a link is not followed) within its bound; an entry that is not is
-     * skipped with a warning, an index that is not is refused (UsageError).
-     */
-    read(path) {
-        const file = this.inside(path);
-        if (!(0,external_node_fs_namespaceObject.lstatSync)(file, { throwIfNoEntry: false }))
-            return undefined;
-        const index = path === INDEX_PATH;
-        try {
-            return readRegularFile(file, {
-                maxBytes: index ? MAX_INDEX_BYTES : history_MAX_ENTRY_BYTES,
-                follow: false,
-            });
-        }
-        catch (error) {
-            if (!(error instanceof UnreadableFileError))
-                throw error;
-            if (index)
-                throw new UsageError(`--history ${this.dir}: ${error.message}.`);
-            this.warn(`${error.message}: skipped.`);
-            return undefined;
-        }
-    }
-    /** A file of the history, its folders below DIR checked: a link among them is refused by name. */
-    inside(path) {
-        let at = this.dir;
-        const parts = path.split('/');
-        for (const part of parts.slice(0, -1))
-            at = realDir((0,external_node_path_namespaceObject.join)(at, part), 'A history folder');
-        return (0,external_node_path_namespaceObject.join)(at, parts.at(-1));
-    }
-    rows() {
-        const text = this.read(INDEX_PATH);
-        if (text === undefined)
-            return [];
-        const { rows, warnings } = parseIndex(text, (0,external_node_path_namespaceObject.join)(this.dir, INDEX_PATH));
-        warnings.forEach((w) => this.warn(w));
-        return rows;
-    }
-    index() {
-        return Promise.resolve().then(() => this.rows());
-    }
-    entry(name, commit) {
-        return Promise.resolve().then(() => {
-            if (!isEntryKey(name, commit))
-                return undefined;
-            const path = entryPath(name, commit);
-            const text = this.read(path);
-            if (text === undefined)
-                return undefined;
-            const { entry, warning } = parseEntry(text, (0,external_node_path_namespaceObject.join)(this.dir, path), { name, commit });
-            if (warning)
-                this.warn(warning);
-            return entry;
-        });
-    }
-    record(input, options) {
-        return Promise.resolve().then(() => {
-            const entry = checkedEntry(input);
-            const path = entryPath(entry.name, entry.commit);
-            writeFileAtomic(this.inside(path), serializeEntry(entry));
-            const merged = mergeRow(this.rows(), indexRow(entry));
-            const { kept, dropped } = applyRetention(merged, entry.name, options?.retention, entry, options?.now);
-            for (const [file, text] of extraFiles(options, kept))
-                writeFileAtomic(this.inside(file), text);
-            writeFileAtomic((0,external_node_path_namespaceObject.join)(this.dir, INDEX_PATH), serializeIndex(kept));
-            for (const row of dropped) {
-                const file = this.inside(entryPath(row.name, row.commit));
-                writing(file, () => (0,external_node_fs_namespaceObject.rmSync)(file, { force: true }));
-            }
-            return { location: `${this.location}: ${path}`, rows: kept, dropped, attempts: 1 };
-        });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/stages/report/dashboard-chart.ts
-/**
- * One SVG line chart of accuracy per commit, with its intervals, as a string:
- * the dashboard's building block. Pure; every string that reaches the markup
- * is escaped.
- */
-/** Escapes text for HTML and SVG, in element content and in quoted attributes alike. */
-function escapeHtml(text) {
-    return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-const fixed = (n) => n.toFixed(1);
-const drawn = (p) => p.value !== undefined && Number.isFinite(p.value);
-const banded = (p) => drawn(p) && p.interval !== undefined && p.interval.every(Number.isFinite);
-/**
- * The chart: gridlines at 0, 25, 50, 75, 100 %, a band through the intervals
- * of consecutive points (broken where a point has none), a whisker per
- * interval, a line through the points that have a value (a gap where a kind
- * was not run), a marker per point with its tooltip, and optionally the
- * commits under the x-axis.
- */
-function lineChart(spec) {
-    const { points, width, height } = spec;
-    const [left, right, top, bottom] = spec.margin;
-    const plotW = width - left - right;
-    const plotH = height - top - bottom;
-    const n = points.length;
-    const x = (i) => left + (n <= 1 ? plotW / 2 : (i * plotW) / (n - 1));
-    const y = (v) => top + (1 - Math.min(1, Math.max(0, v))) * plotH;
-    const grid = [0, 0.25, 0.5, 0.75, 1].map((v) => `<line class="grid" x1="${left}" x2="${width - right}" y1="${fixed(y(v))}" y2="${fixed(y(v))}"/>` +
-        `<text class="tick" x="${left - 4}" y="${fixed(y(v) + 3)}" text-anchor="end">${v * 100}%</text>`);
-    let d = '';
-    let pen = false;
-    points.forEach((p, i) => {
-        if (!drawn(p)) {
-            pen = false;
-            return;
-        }
-        d += `${pen ? 'L' : 'M'}${fixed(x(i))} ${fixed(y(p.value))}`;
-        pen = true;
-    });
-    // A band per run of consecutive points with an interval: upper bounds forward, lower back.
-    const runs = [];
-    points.forEach((p, i) => {
-        if (!banded(p))
-            return;
-        const run = runs[runs.length - 1];
-        if (run && run[run.length - 1] === i - 1)
-            run.push(i);
-        else
-            runs.push([i]);
-    });
-    const bound = (i, side) => fixed(y(points[i].interval[side]));
-    const bands = runs
-        .filter((run) => run.length > 1)
-        .map((run) => {
-        const upper = run.map((i, k) => `${k ? 'L' : 'M'}${fixed(x(i))} ${bound(i, 1)}`);
-        const lower = [...run].reverse().map((i) => `L${fixed(x(i))} ${bound(i, 0)}`);
-        return `<path class="band" d="${upper.join('')}${lower.join('')}Z"/>`;
-    });
-    const whiskers = points.flatMap((p, i) => banded(p)
-        ? [
-            `<line class="whisker" x1="${fixed(x(i))}" x2="${fixed(x(i))}" y1="${bound(i, 1)}" y2="${bound(i, 0)}"/>`,
-        ]
-        : []);
-    const markers = points.flatMap((p, i) => {
-        if (!drawn(p))
-            return [];
-        const circle = `<circle class="point${p.marker ? ` ${p.marker}` : ''}" cx="${fixed(x(i))}" cy="${fixed(y(p.value))}" r="3.5">` +
-            `<title>${escapeHtml(p.title)}</title></circle>`;
-        return [p.href ? `<a href="${escapeHtml(p.href)}">${circle}</a>` : circle];
-    });
-    // At most ~40 commit labels: every k-th one when there are more.
-    const every = Math.max(1, Math.ceil(n / 40));
-    const labels = (spec.labels ?? [])
-        .map((label, i) => i % every !== 0 && i !== n - 1
-        ? ''
-        : `<text class="commit" text-anchor="end" transform="translate(${fixed(x(i) + 3)} ${height - bottom + 12}) rotate(-45)">${escapeHtml(label)}</text>`)
-        .filter(Boolean);
-    // One element a line, so a reviewed rendering diffs point by point.
-    return [
-        `<svg class="chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" ` +
-            `role="img" aria-label="${escapeHtml(spec.label)}" xmlns="http://www.w3.org/2000/svg">`,
-        ...grid,
-        `<g class="series" data-series="${escapeHtml(spec.series)}" data-points="${markers.length}" ` +
-            `data-intervals="${whiskers.length}" style="color:${escapeHtml(spec.colour)}">`,
-        ...bands,
-        ...whiskers,
-        ...(d ? [`<path class="line" d="${d}"/>`] : []),
-        ...markers,
-        '</g>',
-        ...labels,
-        '</svg>',
-    ].join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/stages/report/dashboard-measure.ts
-
-const dashboard_measure_short = (sha) => sha.slice(0, 7);
-const percent = (v) => `${(v * 100).toFixed(1)}%`;
-const points = (v) => (v * 100).toFixed(1);
-function measure(value, counts) {
-    if (!counts)
-        return { value };
-    return {
-        value,
-        n: counts.total,
-        correct: counts.correct,
-        ...(counts.total > 0 ? { interval: wilson(counts.correct, counts.total) } : {}),
-    };
-}
-/** The row's overall accuracy (its n is always known; its interval when `correct` is kept). */
-function overallMeasure(row) {
-    return row.correct === undefined
-        ? { value: row.accuracy, n: row.total }
-        : measure(row.accuracy, { total: row.total, correct: row.correct });
-}
-/** A kind's accuracy at the row, or undefined where the kind was not run. */
-function kindMeasure(row, kind) {
-    const value = row.byKind[kind];
-    return value === undefined ? undefined : measure(value, row.byKindCounts?.[kind]);
-}
-/** `[48.1–75.0%]`, or '' without an interval. */
-function intervalText(m) {
-    return m.interval ? `[${points(m.interval[0])}–${points(m.interval[1])}%]` : '';
-}
-/** `62.5% [48.1–75.0%] n=40 (25 right)`: the measure in one line (tooltips). */
-function measureText(m) {
-    return [
-        percent(m.value),
-        intervalText(m),
-        m.n === undefined ? '' : `n=${m.n}${m.correct === undefined ? '' : ` (${m.correct} right)`}`,
-    ]
-        .filter(Boolean)
-        .join(' ');
-}
-
-;// CONCATENATED MODULE: ./src/stages/report/dashboard-palette.ts
-
-/**
- * The dashboard's two sets of colours, kept apart: a verdict's colour means
- * pass, fail or neither; a kind's colour only tells one small chart from the
- * next. No kind is drawn in a verdict's colour or hue, so a kind drawn red
- * can never read as a failure, and every verdict is also written as a word.
- */
-/** The gate's verdicts as every GitHub surface colours them (the comment, the check). */
-const VERDICT_COLOURS = {
-    pass: '#1a7f37',
-    fail: '#cf222e',
-    inconclusive: '#bf8700',
-    /** No baseline, baseline unavailable, a verdict this version does not know. */
-    neutral: '#8c959f',
-    /** A failure accepted by the override label. */
-    accepted: '#8250df',
-};
-/**
- * Kinds: Okabe–Ito's blue, reddish purple and sky blue, a dark cyan and Paul
- * Tol's purple — colour-blind-safe hues at least 25° from every verdict's
- * (no red, green, amber or violet; no grey), cycled when there are more kinds.
- */
-const KIND_COLOURS = ['#0072B2', '#CC79A7', '#008B8B', '#56B4E9', '#AA4499'];
-/** The overall accuracy's line: neither a verdict nor a kind. */
-const OVERALL_COLOUR = '#24292f';
-/** The colour of the i-th kind of a run. */
-const kindColour = (i) => KIND_COLOURS[i % KIND_COLOURS.length];
-/** The verdict classes the stylesheet knows, and the colour each is drawn in. */
-const CLASSES = {
-    pass: VERDICT_COLOURS.pass,
-    fail: VERDICT_COLOURS.fail,
-    inconclusive: VERDICT_COLOURS.inconclusive,
-    'no-baseline': VERDICT_COLOURS.neutral,
-    'baseline-unavailable': VERDICT_COLOURS.neutral,
-    other: VERDICT_COLOURS.neutral,
-    accepted: VERDICT_COLOURS.accepted,
-};
-/** The class of a row's verdict (a class name is never taken from the data). */
-function verdictClass(row) {
-    if (row.accepted)
-        return 'verdict-accepted';
-    if (!row.verdict)
-        return undefined;
-    return row.verdict in CLASSES ? `verdict-${row.verdict}` : 'verdict-other';
-}
-/** The verdict as words: the colour is never its only sign. */
-function verdictText(row) {
-    return `${row.verdict ?? 'no verdict'}${row.accepted ? ' (accepted)' : ''}`;
-}
-/** The verdict as a badge: a dot in its colour and its word. */
-function verdictBadge(row) {
-    return `<span class="verdict ${verdictClass(row) ?? 'verdict-none'}"><i></i>${escapeHtml(verdictText(row))}</span>`;
-}
-/** The verdicts' rules: chart markers and badges, from VERDICT_COLOURS alone. */
-const VERDICT_STYLE = Object.entries(CLASSES)
-    .map(([name, colour]) => `.point.verdict-${name},.verdict.verdict-${name} i{fill:${colour};background:${colour}}`)
-    .join('\n');
-/** What the colours and bands mean, once above the runs. */
-const LEGEND = [
-    '<p class="legend">Verdict of each commit: ',
-    ...[
-        ['pass', 'pass'],
-        ['fail', 'fail'],
-        ['inconclusive', 'inconclusive'],
-        ['no-baseline', 'no baseline'],
-        ['accepted', 'regression accepted by label'],
-    ].map(([name, text]) => `<span class="verdict verdict-${name}"><i></i>${text}</span>`),
-    '<br>Shaded bands and whiskers: the 95% (Wilson) interval of each accuracy; ',
-    '<i>n</i>: the items scored. Kinds are drawn in colours no verdict uses.</p>',
-].join('');
-
-;// CONCATENATED MODULE: ./src/stages/report/dashboard-commits.ts
-
-
-
-/**
- * The table of a run's commits, newest first: per commit its verdict (a
- * coloured word), overall and per-kind accuracy with the items scored, and
- * the items that flipped against its baseline in a `<details>` of its row.
- * Each row's id is the target of the commit's point in the overall chart.
- */
-/** The id of a commit's row (the overall chart's points link to it). */
-const commitAnchor = (name, commit) => `commit-${name}-${commit}`;
-/** A header that may wrap inside a long kind name: after `_` and between words of camel case. */
-const breakable = (text) => escapeHtml(text)
-    .replace(/_/g, '_<wbr>')
-    .replace(/([a-z])([A-Z])/g, '$1<wbr>$2');
-/** `2026-12-01 02:00 UTC` for an ISO instant (the full one in the title); anything else as it is. */
-function when(recordedAt) {
-    const iso = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)[\d:.]*Z$/.exec(recordedAt);
-    return iso ? `${iso[1]} ${iso[2]} UTC` : recordedAt;
-}
-/** A cell with an accuracy: the value, then its interval and n on a second line. */
-function measureCell(m, withInterval) {
-    if (!m)
-        return '<td class="num none">—</td>';
-    const under = [withInterval ? intervalText(m) : '', m.n === undefined ? '' : `n=${m.n}`]
-        .filter(Boolean)
-        .join(' ');
-    return (`<td class="num" title="${escapeHtml(measureText(m))}">${percent(m.value)}` +
-        `${under ? `<br><small>${escapeHtml(under)}</small>` : ''}</td>`);
-}
-function flippedItems(items, total, how, more) {
-    const lines = items.map((item) => `<li><code>${escapeHtml(item.id)}</code> <span class="kind">${escapeHtml(item.kind ?? 'kind unknown')}</span> ${how}</li>`);
-    if (total > items.length)
-        lines.push(`<li class="more">… and ${total - items.length} more ${more} (the entry's results)</li>`);
-    return lines;
-}
-/** The flipped items' cell: a count, and the items behind a click. */
-function flippedCell(row) {
-    const f = row.flipped;
-    if (!f) {
-        const why = row.verdict === 'no-baseline' ? 'no baseline' : 'not recorded';
-        return `<td class="flipped none">${why}</td>`;
-    }
-    if (f.lostTotal + f.gainedTotal === 0)
-        return '<td class="flipped none">none</td>';
-    const summary = [
-        f.lostTotal ? `${f.lostTotal} regressed` : '',
-        f.gainedTotal ? `${f.gainedTotal} fixed` : '',
-    ]
-        .filter(Boolean)
-        .join(' · ');
-    return [
-        `<td class="flipped"><details><summary>${summary}</summary>`,
-        f.baseline ? `<p>vs baseline <code>${escapeHtml(dashboard_measure_short(f.baseline))}</code></p>` : '',
-        '<ul>',
-        ...flippedItems(f.lost, f.lostTotal, 'right → wrong', 'regressed'),
-        ...flippedItems(f.gained, f.gainedTotal, 'wrong → right', 'fixed'),
-        '</ul></details></td>',
-    ].join('\n');
-}
-/** The commits table of one run (rows oldest first, as drawn; shown newest first). */
-function commitsTable(name, rows, kinds) {
-    const head = ['commit', 'branch', 'model', 'verdict', 'overall', ...kinds, 'flipped vs baseline']
-        .map((h) => `<th>${breakable(h)}</th>`)
-        .join('');
-    const body = [...rows]
-        .reverse()
-        .map((r) => [
-        `<tr id="${escapeHtml(commitAnchor(name, r.commit))}">`,
-        `<td class="commit" title="${escapeHtml(r.recordedAt)}"><code>${escapeHtml(dashboard_measure_short(r.commit))}</code>` +
-            `<br><small>${escapeHtml(when(r.recordedAt))}</small></td>`,
-        `<td class="text">${escapeHtml(r.branch ?? '')}</td>`,
-        `<td class="text model">${escapeHtml(r.model)}${r.revision ? `@${escapeHtml(r.revision)}` : ''}</td>`,
-        `<td>${verdictBadge(r)}</td>`,
-        measureCell(overallMeasure(r), true),
-        ...kinds.map((kind) => measureCell(kindMeasure(r, kind), false)),
-        flippedCell(r),
-        '</tr>',
-    ].join(''));
-    return [
-        '<div class="scroll"><table class="commits">',
-        `<thead><tr>${head}</tr></thead>`,
-        '<tbody>',
-        ...body,
-        '</tbody></table></div>',
-    ].join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/stages/report/dashboard.ts
-
-
-
-
-
-function tooltip(row, m, what) {
-    return (`${dashboard_measure_short(row.commit)}${row.branch ? ` on ${row.branch}` : ''} · ${row.recordedAt} · ` +
-        `${what} ${measureText(m)} · ${verdictText(row)} · ${row.model}${row.revision ? `@${row.revision}` : ''}`);
-}
-/** A chart point of a measure: its value, interval and tooltip. */
-function point(row, m, what) {
-    return {
-        value: m.value,
-        title: tooltip(row, m, what),
-        ...(m.interval ? { interval: m.interval } : {}),
-    };
-}
-/** Known kinds in the taxonomy's order, then any other, alphabetically. */
-function kindsOf(rows) {
-    const seen = new Set(rows.flatMap((r) => Object.keys(r.byKind)));
-    const known = QUESTION_KINDS.filter((k) => seen.has(k));
-    const other = [...seen].filter((k) => !QUESTION_KINDS.includes(k)).sort();
-    return [...known, ...other];
-}
-/** `6 pass, 1 fail, …`: how many commits had each verdict, in order of first appearance. */
-function verdictCounts(rows) {
-    const counts = new Map();
-    for (const r of rows)
-        counts.set(verdictText(r), (counts.get(verdictText(r)) ?? 0) + 1);
-    return [...counts].map(([v, n]) => `${n} ${escapeHtml(v)}`).join(', ');
-}
-function kindFigure(name, kind, i, rows) {
-    const measures = rows.map((r) => kindMeasure(r, kind));
-    const points = rows.map((r, k) => measures[k] ? point(r, measures[k], kind) : { value: undefined, title: '' });
-    const latest = [...measures].reverse().find((m) => m !== undefined);
-    const colour = kindColour(i);
-    const chart = lineChart({
-        series: kind,
-        points,
-        width: 300,
-        height: 130,
-        margin: [36, 8, 8, 10],
-        colour,
-        label: `${name}: ${kind} accuracy per commit`,
-    });
-    return (`<figure class="kind"><figcaption><i class="swatch" style="background:${colour}"></i>${escapeHtml(kind)}` +
-        `${latest ? ` <span class="latest">${escapeHtml(measureText(latest))}</span>` : ''}</figcaption>${chart}</figure>`);
-}
-function runSection(name, rows) {
-    const overall = rows.map((r) => {
-        const marker = verdictClass(r);
-        return {
-            ...point(r, overallMeasure(r), 'overall'),
-            href: `#${commitAnchor(name, r.commit)}`,
-            ...(marker ? { marker } : {}),
-        };
-    });
-    const main = lineChart({
-        series: 'overall',
-        points: overall,
-        labels: rows.map((r) => dashboard_measure_short(r.commit)),
-        width: 960,
-        height: 300,
-        margin: [44, 16, 12, 64],
-        colour: OVERALL_COLOUR,
-        label: `${name}: overall accuracy per commit`,
-    });
-    const kinds = kindsOf(rows);
-    const newest = rows[rows.length - 1];
-    return `<section class="run" data-run="${escapeHtml(name)}">
-<h2>${escapeHtml(name)}</h2>
-<p class="summary">${rows.length} commit(s): ${verdictCounts(rows)}. Latest <code>${escapeHtml(dashboard_measure_short(newest.commit))}</code>: ${escapeHtml(measureText(overallMeasure(newest)))} ${verdictBadge(newest)}</p>
-<figure class="overall"><figcaption>Overall accuracy per commit (click a point for its row)</figcaption>${main}</figure>
-<div class="kinds">${kinds.map((kind, i) => kindFigure(name, kind, i, rows)).join('\n')}</div>
-<h3>Commits (newest first)</h3>
-${commitsTable(name, rows, kinds)}
-</section>`;
-}
-const STYLE = `body{font:14px/1.45 -apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:#24292f;margin:24px auto;max-width:1200px;padding:0 16px}
-h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #d0d7de;padding-bottom:4px}h3{font-size:15px;margin:16px 0 4px}
-figure{margin:8px 0}figcaption{font-weight:600;font-size:13px}.latest{font-weight:400;color:#57606a}
-.kinds{display:flex;flex-wrap:wrap;gap:8px 16px}.swatch{display:inline-block;width:10px;height:10px;margin-right:4px;vertical-align:-1px}
-.chart .grid{stroke:#d0d7de;stroke-width:1}.chart .tick,.chart .commit{font-size:10px;fill:#57606a;font-family:ui-monospace,monospace}
-.series .line{fill:none;stroke:currentColor;stroke-width:2}.series .point{fill:currentColor;stroke:#fff;stroke-width:1}
-.series .band{fill:currentColor;fill-opacity:.13;stroke:none}.series .whisker{stroke:currentColor;stroke-opacity:.45;stroke-width:1.5}
-${VERDICT_STYLE}
-.verdict{white-space:nowrap}.verdict i{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:4px;vertical-align:-1px}
-.legend .verdict{margin-right:12px}
-.scroll{overflow-x:auto}table{border-collapse:collapse;font-size:13px}
-td,th{padding:2px 6px;border-bottom:1px solid #eaeef2;text-align:left;vertical-align:top;overflow-wrap:break-word}
-td.text{overflow-wrap:anywhere;min-width:4em}td.model{min-width:8em}
-td.num{text-align:right;white-space:nowrap}td small{color:#57606a}td.none{color:#8c959f}td.commit{white-space:nowrap}
-tr:target{background:#fff8c5}td.flipped{min-width:15em}td.flipped summary{cursor:pointer;white-space:nowrap}
-td.flipped ul{margin:4px 0;padding-left:16px}td.flipped p{margin:4px 0}td.flipped .kind{color:#57606a}`;
-/** The dashboard page for the rows of a history index (any order; several run names). */
-function renderDashboard(rows, options = {}) {
-    const last = Math.max(1, options.last ?? 200);
-    const names = [...new Set(rows.map((r) => r.name))].sort();
-    const sections = names.map((name) => {
-        const ofName = rows
-            .filter((r) => r.name === name)
-            .map((r, i) => ({ r, i, t: Date.parse(r.recordedAt) }))
-            .sort((a, b) => (a.t === b.t || Number.isNaN(a.t - b.t) ? a.i - b.i : a.t - b.t))
-            .map(({ r }) => r);
-        return runSection(name, ofName.slice(-last));
-    });
-    const title = `tracegate${options.repository ? ` — ${options.repository}` : ''}`;
-    const body = sections.length
-        ? `${LEGEND}\n${sections.join('\n')}`
-        : '<p>No history yet: a run on a push to the base branch records the first entry.</p>';
-    return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<h1>${escapeHtml(title)}: accuracy per commit</h1>
-${body}
-${options.generatedAt ? `<p class="generated">Generated ${escapeHtml(options.generatedAt)}.</p>\n` : ''}</body>
-</html>
-`;
-}
-
-;// CONCATENATED MODULE: ./src/app/config/history.ts
-
-
-
-
-
-
-
-/** The history named by `--history`: a directory (CLI), or `branch:NAME` built by the Action. */
-function historyStore(spec, logger, branch) {
-    const m = /^branch:(.+)$/.exec(spec);
-    if (!m)
-        return DirHistory.open(spec, logger.warn);
-    if (!branch)
-        throw new UsageError(`--history ${spec}: a data branch is written through the GitHub API, by the Action; ` +
-            'the CLI takes a directory (--history DIR).');
-    return branch(m[1]);
-}
-/**
- * The baseline a run compares with: a results file; an explicit commit of the
- * history; or, with a history and `baseline: auto` (the default there), the
- * entry the event points at (merge base, first parent, walking back).
- */
-function baselineSource(options, history, event, graph, scorer, logger, howToRecord) {
-    const baseline = options.baseline ?? (history ? 'auto' : undefined);
-    if (!baseline)
-        return undefined;
-    if (baseline !== 'auto' && !commitShaSchema.safeParse(baseline).success)
-        return new FileBaseline(baseline);
-    if (!history)
-        throw new UsageError(`--baseline ${baseline} reads the history: give --history (a directory, or the Action's data branch).`);
-    const resolvedEvent = baseline === 'auto' ? event : { kind: 'commit', sha: baseline };
-    if (!resolvedEvent)
-        throw new UsageError('--baseline auto needs the commit of this run: give --commit SHA (and --parent SHA).');
-    return new HistoryBaselineSource({
-        store: history,
-        name: options.name,
-        event: resolvedEvent,
-        candidate: { prompt: PROMPT_VERSION, scorer },
-        graph,
-        howToRecord,
-    }, logger.log);
-}
-/** Records a finished run as the history entry of (commit, name), with the dashboard beside it. */
-async function recordRun(history, run, results, logger, accepted) {
-    const entry = {
-        schema: HISTORY_SCHEMA,
-        name: run.name,
-        commit: run.commit,
-        ...(run.parent ? { parent: run.parent } : {}),
-        ...(run.branch ? { branch: run.branch } : {}),
-        recordedAt: new Date().toISOString(),
-        verdict: results.comparison && typeof results.comparison === 'object'
-            ? String(results.comparison.verdict ?? '')
-            : undefined,
-        ...(accepted ? { accepted } : {}),
-        results,
-    };
-    const outcome = await history.record(entry, {
-        retention: { entries: run.retention },
-        files: (rows) => ({ 'index.html': renderDashboard(rows) }),
-    });
-    logger.log(`Recorded ${run.name} @ ${run.commit.slice(0, 12)} in ${outcome.location}` +
-        (outcome.dropped.length
-            ? ` (retention dropped ${outcome.dropped.length} older entr(ies))`
-            : ''));
-}
-
-;// CONCATENATED MODULE: ./src/app/shards.ts
-
-
-
-
-
-
-
-
-
-
-/**
- * This job's part of the selection: the plan (clusters whole, balanced by expected cost: the
- * baseline's request latency where it answered the item, the kind's share of a harvest
- * otherwise), the part's index, and the whole selection it was split from.
- */
-function shardSelection(options, whole, baseline, logger) {
-    const { index, count } = options.shard;
-    const latency = new Map(baseline?.instances.map((r) => [r.id, r.latencyMs]));
-    const plan = planShards(whole, count, options['cluster-by'], (l) => expectedCost(l.instance.kind, latency.get(l.instance.id)));
-    const mine = partIds(plan, index).length;
-    logger.log(`Shard ${index} of ${count}: ${mine} of the selection's ${whole.length} instance(s), ` +
-        `expected cost ${plan.expected[index - 1]} of ${plan.expected.join(' / ')} (clusters kept whole)`);
-    return { index, plan, whole };
-}
-/** What every shard of one run must share, with the words an error names it by. */
-const shards_SHARED = [
-    ['the plan (selection, count, parts)', (r) => planOf(r.shard)],
-    ['the model', (r) => r.model],
-    ['the prompt', (r) => [r.promptVersion, r.prompt]],
-    ['the scorer', (r) => r.provenance.scorer],
-    ['the tracer', (r) => r.provenance.tracer],
-    ['the selection', (r) => r.selection],
-    ['the variants epoch', (r) => r.variants && [r.variants.epoch, r.variants.mode]],
-    ['the commit', (r) => r.commit],
-    ['the generation settings', (r) => r.query && [r.query.api, r.query.settings, r.query.samples]],
-];
-const planOf = (s) => [s.count, s.selection, s.ids, s.part];
-/**
- * The shards as the one run they are parts of: checked to belong together (one plan, model,
- * prompt, scorer, tracer, selection and epoch; each part at most once), records in the order an
- * unsharded run writes them (the selection's, then the variants'), and everything computed from
- * records computed again over all of them. A missing part's items are `incomplete.missing` and
- * `merged.missing` names the part: the gate is then at best inconclusive.
- */
-function mergeShards(shards, rules) {
-    if (!shards.length)
-        throw new UsageError('merge: no shard results were given (each shard writes results.json)');
-    for (const s of shards)
-        if (!s.results.shard)
-            throw new UsageError(`merge: ${s.source} is not a shard's results (it has no "shard" field): ` +
-                'run each matrix job with shard: i/n and merge what they wrote');
-    const [first, ...rest] = shards;
-    for (const s of rest)
-        for (const [what, of] of shards_SHARED)
-            if (canonicalJson(of(s.results) ?? null) !== canonicalJson(of(first.results) ?? null))
-                throw new UsageError(`merge: ${first.source} (shard ${first.results.shard.index}) and ${s.source} ` +
-                    `(shard ${s.results.shard.index}) differ in ${what}: they are not parts of one run. ` +
-                    'Every matrix job must run the same inputs with its own shard: i/n.');
-    const head = first.results;
-    const plan = head.shard;
-    if (head.provenance.scorer !== rules.scorer)
-        throw new UsageError(`merge: the shards were scored by ${head.provenance.scorer}, this merge by ${rules.scorer}: ` +
-            'give the merge the same scoring and world-factor as the shards');
-    const byIndex = new Map();
-    for (const s of shards) {
-        const index = s.results.shard.index;
-        const seen = byIndex.get(index);
-        if (seen)
-            throw new UsageError(`merge: shard ${index} of ${plan.count} is given twice (${seen.source} and ${s.source}): give each shard once`);
-        byIndex.set(index, s);
-    }
-    const missingParts = Array.from({ length: plan.count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
-    const present = [...byIndex.entries()].sort(([a], [b]) => a - b).map(([, s]) => s.results);
-    const records = new Map();
-    const unanswered = [];
-    for (const [index, s] of [...byIndex.entries()].sort(([a], [b]) => a - b)) {
-        const part = checkedPart(s, plan, index, rules, records);
-        for (const record of part.records)
-            records.set(record.id, record);
-        unanswered.push(...part.unanswered);
-    }
-    const ordered = orderedRecords(plan, records, head.variants);
-    const missing = [
-        ...present.flatMap((r) => r.incomplete?.missing ?? []),
-        ...unanswered,
-        ...missingParts.flatMap((i) => partIds(plan, i)),
-    ];
-    const reasons = [
-        ...(missingParts.length
-            ? [
-                `shard${missingParts.length > 1 ? 's' : ''} ${missingParts.join(', ')} of ${plan.count} gave no results`,
-            ]
-            : []),
-        ...present
-            .filter((r) => r.incomplete)
-            .map((r) => `shard ${r.shard.index}: ${r.incomplete.reason}`),
-        ...(unanswered.length
-            ? [
-                `${unanswered.length} item(s) of the shards' parts have no record (${unanswered.slice(0, 5).join(', ')})`,
-            ]
-            : []),
-    ];
-    const environments = mergedEnvironments(present, shards);
-    const summary = summarize(ordered, rules);
-    const memorisation = head.variants ? memorisationOf(ordered, rules.policy) : undefined;
-    const usd = present.reduce((n, r) => n + (r.cost?.usd ?? 0), 0);
-    const harvested = (f) => present.reduce((n, r) => n + (f(r.harvest) ?? 0), 0);
-    const remembered = harvested((h) => h.remembered);
-    const backends = new Set(present.map((r) => r.harvest.backend).filter((b) => b !== 'cache'));
-    // What every shard shares; what is one shard's alone (its part, its lack of a verdict) is not.
-    const common = { ...head };
-    delete common.shard;
-    delete common.comparison;
-    delete common.accepted;
-    return {
-        ...common,
-        ...(head.query
-            ? {
-                query: summarizeQuery(ordered, {
-                    api: head.query.api,
-                    settings: head.query.settings,
-                    endpoint: head.model.endpoint,
-                    model: head.model.name,
-                }, head.query.samples),
-            }
-            : {}),
-        startedAt: present.map((r) => r.startedAt).sort()[0],
-        finishedAt: present
-            .map((r) => r.finishedAt)
-            .sort()
-            .at(-1),
-        harvest: {
-            cached: harvested((h) => h.cached),
-            harvested: harvested((h) => h.harvested),
-            failed: harvested((h) => h.failed),
-            ...(remembered ? { remembered } : {}),
-            backend: backends.size ? [...backends].sort().join('+') : 'cache',
-            environments,
-        },
-        summary,
-        ...(head.cost ? { cost: { usd, price: head.cost.price } } : {}),
-        provenance: {
-            ...head.provenance,
-            instances: instanceSetDigest(present.flatMap((r) => r.shard.attempted.map(([id, contentHash]) => ({ id, contentHash })))),
-            environments: environmentsDigest(environments),
-        },
-        instances: ordered,
-        ...(head.variants ? { variants: mergedVariants(present) } : {}),
-        ...(memorisation ? { memorisation } : {}),
-        merged: { count: plan.count, missing: missingParts },
-        ...(reasons.length || missing.length
-            ? {
-                incomplete: {
-                    reason: reasons.join('; ') || 'not every selected instance was answered',
-                    missing,
-                },
-            }
-            : {}),
-    };
-}
-/**
- * One part checked against the plan before anything of it is trusted: its index within the plan,
- * its records exactly its part's items (and their variants, in a run with variants), each once in
- * the whole merge, each verdict what its parsed answer scores against its oracle under the merge's
- * rules, and its counts whole and in range. What it should hold and does not is returned as
- * unanswered (the merge is then incomplete), never invented.
- */
-function checkedPart(s, plan, index, rules, seen) {
-    const refuse = (what) => new UsageError(`merge: ${s.source} (shard ${index} of ${plan.count}) ${what}: ` +
-        "a part's results.json is as its job wrote it; merge what the matrix jobs wrote");
-    if (!Number.isSafeInteger(plan.count) || index > plan.count)
-        throw refuse(`names a part past the plan's ${plan.count}`);
-    const mine = new Set(partIds(plan, index));
-    const own = new Set();
-    for (const record of s.results.instances) {
-        const variant = variantOf(record.id);
-        const belongs = variant ? !!s.results.variants && mine.has(variant.of) : mine.has(record.id);
-        if (!belongs)
-            throw refuse(`holds ${record.id}, which is not an item of its part`);
-        if (own.has(record.id) || seen.has(record.id))
-            throw refuse(`holds ${record.id} twice (or another part does too)`);
-        own.add(record.id);
-        const again = rescored(record, rules);
-        if (again !== undefined && again !== record.correct)
-            throw refuse(`says ${record.id} is ${record.correct ? 'correct' : 'wrong'}, but its parsed answer ` +
-                `${again ? 'passes' : 'does not pass'} against its oracle`);
-    }
-    const counts = [
-        ...['cached', 'harvested', 'failed', 'remembered'].map((k) => s.results.harvest[k]),
-        ...(s.results.variants ? [s.results.variants.tried, s.results.variants.valid] : []),
-    ];
-    if (counts.some((n) => n !== undefined && !(Number.isSafeInteger(n) && n >= 0)))
-        throw refuse('has a count that is not a whole number from 0 (harvest or variants)');
-    const usd = s.results.cost?.usd;
-    if (usd !== undefined && !(Number.isFinite(usd) && usd >= 0 && usd < 1e9))
-        throw refuse(`has a cost of ${usd} USD`);
-    const declared = new Set(s.results.incomplete?.missing ?? []);
-    const unanswered = [...mine].filter((id) => !own.has(id) && !declared.has(id));
-    return { records: s.results.instances, unanswered };
-}
-/**
- * A record's verdict again from its parsed answer and its oracle, where one can be computed here
- * (a B1/B2 reply is scored by running it: undefined); a record without a parsed answer is wrong.
- */
-function rescored(record, rules) {
-    if (!record.scored || record.oracle === undefined || familyOf(record.kind).runsReplies)
-        return undefined;
-    if (record.parsed === undefined || record.error)
-        return false;
-    return passes(record.kind, record.oracle, record.parsed, rules);
-}
-/**
- * Records in the order one run of the whole selection writes them: the selection's, then the
- * variants' (`add`: by their rank at the epoch, as the run chose them; `only`: their originals').
- */
-function orderedRecords(plan, records, variants) {
-    const position = new Map(plan.ids.map((id, i) => [id, i]));
-    const originals = plan.ids.flatMap((id) => records.get(id) ?? []);
-    const fresh = [...records.values()].filter((r) => variantOf(r.id) && !position.has(r.id));
-    const key = (r) => {
-        const { of, epoch } = variantOf(r.id);
-        return variants?.mode === 'only' ? (position.get(of) ?? Infinity) : variantRank(of, epoch);
-    };
-    fresh.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-    return [...originals, ...fresh];
-}
-/** The environments of every shard, once each; one name with two digests is no single run. */
-function mergedEnvironments(present, shards) {
-    const byName = new Map();
-    for (const r of present)
-        for (const e of r.harvest.environments ?? []) {
-            const seen = byName.get(e.name);
-            if (seen && seen.digest !== e.digest)
-                throw new UsageError(`merge: environment "${e.name}" has digest ${seen.digest} in one shard and ${e.digest} in another ` +
-                    `(${shards.map((s) => s.source).join(', ')}): the shards ran different recipes or base images`);
-            byName.set(e.name, seen ?? e);
-        }
-    return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-}
-/** The shards' variant summaries added up (each search ran in exactly one shard). */
-function mergedVariants(present) {
-    const add = (into, from) => {
-        for (const [k, n] of Object.entries(from ?? {}))
-            into[k] = (into[k] ?? 0) + n;
-    };
-    const head = present[0].variants;
-    const out = {
-        epoch: head.epoch,
-        mode: head.mode,
-        tried: 0,
-        valid: 0,
-        dropped: {},
-        byKind: {},
-        unvariable: {},
-    };
-    for (const r of present) {
-        const v = r.variants;
-        out.tried += v.tried;
-        out.valid += v.valid;
-        add(out.dropped, v.dropped);
-        add(out.unvariable, v.unvariable);
-        for (const [kind, k] of Object.entries(v.byKind ?? {})) {
-            const into = (out.byKind[kind] ??= { tried: 0, valid: 0, dropped: {} });
-            into.tried += k.tried;
-            into.valid += k.valid;
-            add(into.dropped, k.dropped);
-        }
-    }
-    return out;
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/stores/cache-keys.ts
@@ -92158,7 +92224,6 @@ async function trendRows(history, logger) {
 }
 
 ;// CONCATENATED MODULE: ./src/app/run-gate.ts
-
 
 
 
@@ -92306,25 +92371,13 @@ async function mergeGate(request, ports) {
         : undefined;
     const source = baselineSource(options, history, request.event, ports.commitGraph, scorerId(options), logger, request.howToRecord);
     logger.phase?.('Compare and report');
-    let unavailable;
-    const baseline = await source?.resolve().catch((error) => {
-        if (!(error instanceof BaselineUnavailableError))
-            throw error;
-        unavailable = error.detail;
-        logger.warn(`tracegate: ${error.message}; the verdict is baseline-unavailable (never a pass).`);
-        return undefined;
-    });
     const policy = toGatePolicy(options);
-    const comparison = compareRuns(results, baseline, policy, plannedLooks(policy.alpha, results.instances.length, 0)[0], undefined, unavailable);
-    results.comparison = comparison;
-    if (comparison.verdict === 'fail' && request.accept)
-        results.accepted = request.accept;
     const trend = history && request.trend.last > 0 ? request.trend : undefined;
     const rows = trend ? await trendRows(history, logger) : [];
-    const report = renderReport(results, comparison, reportContext({
-        ...(results.commit ? { commit: results.commit } : {}),
+    const { comparison, report } = decide(results, await resolveBaseline(source, logger.warn), { policy, ...(request.accept ? { accept: request.accept } : {}) }, plannedLooks(policy.alpha, results.instances.length, 0)[0], (r) => reportContext({
+        ...(r.commit ? { commit: r.commit } : {}),
         ...trendOf(trend, rows, options.name),
-    }, results));
+    }, r));
     const sink = new ResultsDir(options.out);
     for (const record of results.instances)
         sink.append(record);
@@ -92401,6 +92454,44 @@ function run_gate_record(history, request, results, ports) {
     }, results, ports.logger, results.accepted);
 }
 
+;// CONCATENATED MODULE: ./src/app/commands/dashboard.ts
+
+
+
+/** `tracegate dashboard`: one self-contained page of the history's scores, written to `file`. */
+async function dashboardCommand(history, file, logger) {
+    const rows = await historyStore(history, logger).index();
+    if (!rows.length)
+        logger.warn(`${history} holds no history entries yet: the dashboard is empty.`);
+    writeFileAtomic(file, renderDashboard(rows));
+    return rows.length;
+}
+
+;// CONCATENATED MODULE: ./src/app/commands/harvest.ts
+
+
+
+
+
+/**
+ * `tracegate harvest`: the selection's oracles into the cache, asking no model. An interrupted
+ * harvest keeps what it stored and says how to go on.
+ */
+async function harvestCommand(options, logger, lifecycle) {
+    const { suite, selected } = loadSelection(options, logger);
+    const summary = await harvestOnly(selected, { tracerDigest: tracerDigest(tracerDir()) }, {
+        ...logger,
+        signal: lifecycle.signal,
+        harvest: harvestDeps(options, logger, suite, lifecycle),
+        stores: oracleStores(options, logger),
+    });
+    if (lifecycle.signal?.aborted)
+        throw new InterruptedError(String(lifecycle.signal.reason), `the cache ${options.cache}`, `${summary.harvested} oracle(s) harvested before it are stored in the cache ${options.cache} ` +
+            `(beside ${summary.cached} found there); rerun the same command to harvest only the ` +
+            `${summary.failed} left.`);
+    return { summary, rejected: suite.rejected };
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/history/commit-graph.ts
 
 
@@ -92440,17 +92531,6 @@ function githubCommitGraph(octokit, repo) {
         },
     };
 }
-function git(cwd, args) {
-    return new Promise((resolve, reject) => {
-        (0,external_node_child_process_.execFile)('git', args, { cwd, maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
-            const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-            if (error && code === -1)
-                reject(new Error(`git ${args[0]} could not run (${error.message}): is git installed?`));
-            else
-                resolve({ code, stdout: stdout.trim(), stderr: stderr.trim() });
-        });
-    });
-}
 /**
  * The commit graph of a local clone, for the CLI: `git merge-base` and
  * `git rev-list --parents`. A commit the clone does not have (a shallow
@@ -92459,7 +92539,7 @@ function git(cwd, args) {
 function gitCommitGraph(cwd) {
     return {
         async mergeBase(base, head) {
-            const { code, stdout, stderr } = await git(cwd, ['merge-base', base, head]);
+            const { code, stdout, stderr } = await git(['merge-base', base, head], { cwd });
             if (code === 0)
                 return stdout || undefined;
             if (code === 1 ||
@@ -92468,14 +92548,7 @@ function gitCommitGraph(cwd) {
             throw new Error(`git merge-base ${base} ${head} failed: ${stderr}`);
         },
         async parentsOf(sha) {
-            const { code, stdout, stderr } = await git(cwd, [
-                'rev-list',
-                '--parents',
-                '-n',
-                '1',
-                sha,
-                '--',
-            ]);
+            const { code, stdout, stderr } = await git(['rev-list', '--parents', '-n', '1', sha, '--'], { cwd });
             if (code === 0)
                 return stdout.split(/\s+/).slice(1);
             // Outside a clone there is no graph to read: no parents, as for a commit the clone lacks.
@@ -92484,6 +92557,40 @@ function gitCommitGraph(cwd) {
             throw new Error(`git rev-list ${sha} failed: ${stderr}`);
         },
     };
+}
+
+;// CONCATENATED MODULE: ./src/app/commands/local.ts
+
+/** The commit graph of the CLI: git in the working directory (the Action's is the GitHub API). */
+const localCommitGraph = () => gitCommitGraph(process.cwd());
+
+;// CONCATENATED MODULE: ./src/app/commands/compare.ts
+
+
+
+
+
+
+/**
+ * `tracegate compare`: the gate on two results files (the function `run` and the Action call);
+ * writes OUT/comparison.json, gives the comparison and its text (verdict, per-kind table, policy).
+ */
+function compareCommand(options) {
+    const baseline = readResults(options.baseline, '--baseline');
+    const candidate = readResults(options.candidate, '--candidate');
+    const comparison = compareRuns(candidate, { results: baseline, source: `file ${options.baseline}` }, toGatePolicy(options));
+    const file = (0,external_node_path_namespaceObject.join)(options.out, 'comparison.json');
+    writeFileAtomic(file, JSON.stringify(comparison, null, 2) + '\n');
+    const { summary } = candidate;
+    const text = [
+        verdictLine(comparison),
+        '',
+        ...comparisonTable(comparison, { overall: summary, byKind: summary.byKind }),
+        ...comparisonDetails(comparison),
+        '',
+        policyLine(comparison),
+    ].join('\n');
+    return { comparison, text, file };
 }
 
 ;// CONCATENATED MODULE: ./src/doors/cli/flags.ts
@@ -92651,32 +92758,15 @@ function parseCommandArgs(config, usage) {
 
 
 
-
-
-
-
-
 /**
  * `tracegate compare`: the gate on two results files — the same function
  * `run` and the Action call. Prints the verdict and the per-kind table,
  * writes OUT/comparison.json, exits by the verdict.
  */
-function compareCommand(args, io, usage) {
+function compare_compareCommand(args, io, usage) {
     const options = parseCompareOptions(parseFlags(args, COMPARE_OPTION_NAMES, usage, 'compare'));
-    const baseline = readResults(options.baseline, '--baseline');
-    const candidate = readResults(options.candidate, '--candidate');
-    const comparison = compareRuns(candidate, { results: baseline, source: `file ${options.baseline}` }, toGatePolicy(options));
-    const file = (0,external_node_path_namespaceObject.join)(options.out, 'comparison.json');
-    writeFileAtomic(file, JSON.stringify(comparison, null, 2) + '\n');
-    const { summary } = candidate;
-    io.stdout([
-        verdictLine(comparison),
-        '',
-        ...comparisonTable(comparison, { overall: summary, byKind: summary.byKind }),
-        ...comparisonDetails(comparison),
-        '',
-        policyLine(comparison),
-    ].join('\n'));
+    const { comparison, text, file } = compareCommand(options);
+    io.stdout(text);
     io.stderr(`Wrote ${file}`);
     return exitCodeFor(comparison.verdict, options['on-inconclusive']);
 }
@@ -92713,7 +92803,7 @@ async function mergeCommand(args, io, logger, usage) {
         ...(at ? { event: { kind: 'push', ...at, sha: at.commit }, record: at } : {}),
         trend: { last: CLI_TREND_COMMITS },
         howToRecord: 'a merge with --history DIR --commit SHA records one',
-    }, { logger, commitGraph: gitCommitGraph(process.cwd()) });
+    }, { logger, commitGraph: localCommitGraph() });
     io.stdout(outcome.report);
     return exitCodeFor(outcome.comparison.verdict, options['on-inconclusive']);
 }
@@ -92898,6 +92988,11 @@ function auditTable(rows) {
 
 
 
+
+
+
+
+
 /**
  * The audit items of `instances` found in `entries`: an entry counts for the
  * instance it names with the same content hash (the newest harvest when
@@ -92942,13 +93037,30 @@ function harvestedItems(instances, entries, prompt = DEFAULT_PROMPT_OPTIONS) {
 function runAudit(items, more = {}) {
     return auditItems(items, { ...COPIERS, ...more });
 }
+/**
+ * `tracegate audit`: the suite's harvested items (from the cache directory's oracles) answered
+ * by the prompt-only adversaries; the rows, their table, and how many items were found.
+ */
+function auditCommand(options, logger) {
+    const suite = loadAnySuite(options.instances);
+    for (const r of suite.rejected)
+        logger.warn(`Skipping ${r.reason}`);
+    const entries = new DirOracleCache(cacheLayout(options.cache).oracles, logger.warn);
+    const items = harvestedItems(suite.instances, entries);
+    if (!items.length)
+        throw new UsageError(`no harvested oracle of the selected instances in ${options.cache}: run \`tracegate harvest --cache ${options.cache}\` first`);
+    const rows = runAudit(items, {
+        'demo heuristic': (item) => JSON.parse(heuristicAnswer(item.prompt)),
+    });
+    return {
+        rows,
+        table: auditTable(rows),
+        harvested: items.length,
+        selected: suite.instances.length,
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/doors/cli/audit.ts
-
-
-
-
-
 
 
 
@@ -92959,7 +93071,7 @@ const AUDIT_USAGE = `Usage: tracegate audit [--instances DIR] [--cache DIR] [--j
   demo heuristic) answer each item from its prompt alone; per kind, their scores beside the
   floor (the best constant answer). Exit 1 when one beats a kind's floor by more than 5 points.`;
 /** `tracegate audit`: reads the suite and the oracle cache; harvests and asks nothing. */
-function auditCommand(args, io, logger) {
+function audit_auditCommand(args, io, logger) {
     const { values } = parseCommandArgs({
         args,
         options: {
@@ -92969,20 +93081,13 @@ function auditCommand(args, io, logger) {
         },
         strict: true,
     }, AUDIT_USAGE);
-    const suite = loadAnySuite(values.instances ?? bundledInstancesDir());
-    for (const r of suite.rejected)
-        logger.warn(`Skipping ${r.reason}`);
-    const cacheDir = values.cache ?? '.tracegate/cache';
-    const entries = new DirOracleCache(cacheLayout(cacheDir).oracles, logger.warn);
-    const items = harvestedItems(suite.instances, entries);
-    if (!items.length)
-        throw new UsageError(`no harvested oracle of the selected instances in ${cacheDir}: run \`tracegate harvest --cache ${cacheDir}\` first`);
-    const rows = runAudit(items, {
-        'demo heuristic': (item) => JSON.parse(heuristicAnswer(item.prompt)),
-    });
-    io.stdout(values.json ? JSON.stringify(rows, null, 2) : auditTable(rows));
+    const { rows, table, harvested, selected } = auditCommand({
+        instances: values.instances ?? bundledInstancesDir(),
+        cache: values.cache ?? '.tracegate/cache',
+    }, logger);
+    io.stdout(values.json ? JSON.stringify(rows, null, 2) : table);
     const leaks = rows.filter((r) => r.leaks.length);
-    logger.log(`audit: ${items.length} of ${suite.instances.length} instance(s) harvested; ` +
+    logger.log(`audit: ${harvested} of ${selected} instance(s) harvested; ` +
         (leaks.length
             ? `${leaks.length} kind(s) leak: ${leaks.map((r) => `${r.kind} (${r.leaks.join(', ')})`).join('; ')}`
             : 'no adversary beats a floor by more than 5 points'));
@@ -93519,6 +93624,142 @@ async function demoModelRight(loaded, outcomes) {
     return right;
 }
 
+;// CONCATENATED MODULE: ./src/app/generate/command.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * `tracegate generate`: the environment (a recipe file, or a git checkout as a private suite's
+ * `self`), the packages asked about, then the generator with its harvest built here.
+ */
+async function generateCommand(options, logger, lifecycle) {
+    if (!options.environment && !options.repo)
+        throw new UsageError('generate needs --environment FILE or --repo PATH');
+    (0,external_node_fs_namespaceObject.mkdirSync)(options.out, { recursive: true });
+    const template = options.environment ? readRecipe(options.environment) : undefined;
+    const { recipe, bytes } = options.repo
+        ? repoRecipe(options.repo, options.out, options.suite, template?.recipe, options.python)
+        : template;
+    const suite = options.suite ?? recipe.name.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
+    const packages = options.packages ??
+        (options.repo ? repoPackages(options.repo, recipe) : [recipe.name.replace(/-/g, '_')]);
+    return generate({
+        out: options.out,
+        suite,
+        recipe,
+        recipeBytes: bytes,
+        tests: options.tests,
+        packages,
+        seed: options.seed,
+        targetsPerFile: options['targets-per-file'],
+        ...(options.max ? { maxInstances: options.max } : {}),
+        timeoutSeconds: options.timeout,
+        ...(options.report ? { report: options.report } : {}),
+        ...(options['variant-screen'] !== undefined
+            ? { variantScreen: options['variant-screen'] }
+            : {}),
+    }, {
+        harvest: {
+            backend: backendFactory(options, logger, lifecycle),
+            sources: new HostSources(cacheLayout(options.cache), new reader_FsSuiteReader(options.out), logger.log),
+            ...oracleStores(options, logger),
+            retryFailed: options['retry-failed'],
+        },
+        tracerDigest: tracerDigest(tracerDir()),
+        log: logger.log,
+        warn: logger.warn,
+        signal: lifecycle.signal,
+    });
+}
+/** pytest and its dependencies, pinned as the bundle pins them (a --repo environment's default packages). */
+const PYTEST_PINS = [
+    'pytest==9.1.1',
+    'iniconfig==2.3.0',
+    'packaging==26.3',
+    'pluggy==1.6.0',
+    'pygments==2.21.0',
+];
+function readRecipe(file) {
+    let bytes;
+    try {
+        bytes = (0,external_node_fs_namespaceObject.readFileSync)(file);
+    }
+    catch (error) {
+        throw new UsageError(`--environment ${file}: ${error.message}`);
+    }
+    let raw;
+    try {
+        raw = JSON.parse(bytes.toString('utf8'));
+    }
+    catch (error) {
+        throw new UsageError(`--environment ${file}: not JSON (${error.message})`);
+    }
+    const parsed = environmentSchema.safeParse(raw);
+    if (!parsed.success)
+        throw new UsageError(`--environment ${file}: ${describeIssues(parsed.error)}`);
+    return { recipe: parsed.data, bytes };
+}
+const command_git = (repo, ...args) => gitOutput(['-C', repo, ...args]);
+/**
+ * The environment of a private suite: the repository at its HEAD commit (a
+ * `git` source), named `self` when the suite is inside it (so the suite keeps
+ * working wherever the repository is cloned), else by its origin URL.
+ */
+function repoRecipe(repoPath, out, suite, template, python) {
+    const top = command_git(repoPath, 'rev-parse', '--show-toplevel');
+    const commit = command_git(repoPath, 'rev-parse', 'HEAD');
+    if (!top || !commit)
+        throw new UsageError(`--repo ${repoPath}: not a git checkout with a commit (git rev-parse HEAD failed).`);
+    const root = (0,external_node_fs_namespaceObject.realpathSync)(top);
+    const inside = (0,external_node_fs_namespaceObject.realpathSync)(out).startsWith(root + external_node_path_namespaceObject.sep);
+    const origin = command_git(repoPath, 'remote', 'get-url', 'origin');
+    if (!inside && !origin)
+        throw new UsageError(`--repo ${repoPath}: put --out inside the repository (the suite then names it "self"), ` +
+            'or give the repository an origin URL to clone it from.');
+    const paths = (0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(root, 'src')) ? ['src', '.'] : ['.'];
+    const name = suite ??
+        (0,external_node_path_namespaceObject.basename)(root)
+            .toLowerCase()
+            .replace(/[^a-z0-9-]+/g, '-');
+    const recipe = environmentSchema.parse({
+        name,
+        python: template?.python ?? python,
+        packages: template?.packages.length ? template.packages : PYTEST_PINS,
+        git: { repo: inside ? SELF_REPO : origin, commit, install: 'path', paths },
+    });
+    const written = {
+        name: recipe.name,
+        python: recipe.python,
+        packages: recipe.packages,
+        git: { repo: recipe.git.repo, commit, install: 'path', paths },
+    };
+    return { recipe, bytes: Buffer.from(`${JSON.stringify(written, null, 2)}\n`) };
+}
+/** The repository's top-level packages (directories with __init__.py on its paths, tests excluded). */
+function repoPackages(repoPath, recipe) {
+    const root = (0,external_node_fs_namespaceObject.realpathSync)(command_git(repoPath, 'rev-parse', '--show-toplevel') ?? repoPath);
+    const found = new Set();
+    for (const path of recipe.git?.paths ?? ['.'])
+        for (const name of (0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(root, path)) ? (0,external_node_fs_namespaceObject.readdirSync)((0,external_node_path_namespaceObject.join)(root, path)).sort() : [])
+            if (/^[A-Za-z_]\w*$/.test(name) &&
+                !/^tests?$/.test(name) &&
+                (0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(root, path, name, '__init__.py')))
+                found.add(name);
+    if (!found.size)
+        throw new UsageError(`--repo ${repoPath}: no package (a directory with __init__.py) found; give --packages.`);
+    return [...found];
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/suite/stats.ts
 
 const bump = (counts, key) => (counts[key] = (counts[key] ?? 0) + 1);
@@ -93579,18 +93820,20 @@ function statsTable(stats, style = 'text') {
         .join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/app/commands/stats.ts
+
+
+
+/** `tracegate stats`: the kind × package table of a suite (default: the bundled benchmark). */
+function statsCommand(instances, format, logger) {
+    const suite = loadAnySuite(instances ?? bundledInstancesDir());
+    for (const r of suite.rejected)
+        logger.warn(`Skipping ${r.reason}`);
+    const stats = suiteStats(suite.instances);
+    return format === 'json' ? JSON.stringify(stats, null, 2) : statsTable(stats, format);
+}
+
 ;// CONCATENATED MODULE: ./src/doors/cli/generate.ts
-
-
-
-
-
-
-
-
-
-
-
 
 
 
@@ -93618,142 +93861,20 @@ const GENERATE_USAGE = `tracegate generate (--environment FILE | --repo PATH) --
   --variant-screen E|off keep only instances a run at epoch E finds a fresh variant of (default 0;
                          off: no screen, faster, but items that cannot vary can be memorised)
   --cache DIR --backend docker|local|auto --base-image IMAGE   as for harvest`;
-async function generateCommand(args, io, logger, lifecycle) {
+async function generate_generateCommand(args, io, logger, lifecycle) {
     const options = parseGenerateOptions(parseFlags(args, GENERATE_OPTION_NAMES, GENERATE_USAGE, 'generate'));
     if (!options.environment && !options.repo)
         throw new UsageError(`generate needs --environment FILE or --repo PATH\n\n${GENERATE_USAGE}`);
-    (0,external_node_fs_namespaceObject.mkdirSync)(options.out, { recursive: true });
-    const template = options.environment ? readRecipe(options.environment) : undefined;
-    const { recipe, bytes } = options.repo
-        ? repoRecipe(options.repo, options.out, options.suite, template?.recipe, options.python)
-        : template;
-    const suite = options.suite ?? recipe.name.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
-    const packages = options.packages ??
-        (options.repo ? repoPackages(options.repo, recipe) : [recipe.name.replace(/-/g, '_')]);
-    const report = await generate({
-        out: options.out,
-        suite,
-        recipe,
-        recipeBytes: bytes,
-        tests: options.tests,
-        packages,
-        seed: options.seed,
-        targetsPerFile: options['targets-per-file'],
-        ...(options.max ? { maxInstances: options.max } : {}),
-        timeoutSeconds: options.timeout,
-        ...(options.report ? { report: options.report } : {}),
-        ...(options['variant-screen'] !== undefined
-            ? { variantScreen: options['variant-screen'] }
-            : {}),
-    }, {
-        harvest: {
-            backend: backendFactory(options, logger, lifecycle),
-            sources: new HostSources(cacheLayout(options.cache), new reader_FsSuiteReader(options.out), logger.log),
-            ...oracleStores(options, logger),
-            retryFailed: options['retry-failed'],
-        },
-        tracerDigest: tracerDigest(tracerDir()),
-        log: logger.log,
-        warn: logger.warn,
-        signal: lifecycle.signal,
-    });
+    const report = await generateCommand(options, logger, lifecycle);
     io.stdout(`${report.accepted} instance(s) kept of ${report.candidates} candidate(s): ` +
         Object.entries(report.byKind)
             .map(([k, n]) => `${k} ${n}`)
             .join(', '));
     return ExitCode.Pass;
 }
-/** pytest and its dependencies, pinned as the bundle pins them (a --repo environment's default packages). */
-const PYTEST_PINS = [
-    'pytest==9.1.1',
-    'iniconfig==2.3.0',
-    'packaging==26.3',
-    'pluggy==1.6.0',
-    'pygments==2.21.0',
-];
-function readRecipe(file) {
-    let bytes;
-    try {
-        bytes = (0,external_node_fs_namespaceObject.readFileSync)(file);
-    }
-    catch (error) {
-        throw new UsageError(`--environment ${file}: ${error.message}`);
-    }
-    let raw;
-    try {
-        raw = JSON.parse(bytes.toString('utf8'));
-    }
-    catch (error) {
-        throw new UsageError(`--environment ${file}: not JSON (${error.message})`);
-    }
-    const parsed = environmentSchema.safeParse(raw);
-    if (!parsed.success)
-        throw new UsageError(`--environment ${file}: ${describeIssues(parsed.error)}`);
-    return { recipe: parsed.data, bytes };
-}
-function generate_git(repo, ...args) {
-    try {
-        return (0,external_node_child_process_.execFileSync)('git', ['-C', repo, ...args], {
-            encoding: 'utf8',
-            stdio: ['ignore', 'pipe', 'ignore'],
-        }).trim();
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * The environment of a private suite: the repository at its HEAD commit (a
- * `git` source), named `self` when the suite is inside it (so the suite keeps
- * working wherever the repository is cloned), else by its origin URL.
- */
-function repoRecipe(repoPath, out, suite, template, python) {
-    const top = generate_git(repoPath, 'rev-parse', '--show-toplevel');
-    const commit = generate_git(repoPath, 'rev-parse', 'HEAD');
-    if (!top || !commit)
-        throw new UsageError(`--repo ${repoPath}: not a git checkout with a commit (git rev-parse HEAD failed).`);
-    const root = (0,external_node_fs_namespaceObject.realpathSync)(top);
-    const inside = (0,external_node_fs_namespaceObject.realpathSync)(out).startsWith(root + external_node_path_namespaceObject.sep);
-    const origin = generate_git(repoPath, 'remote', 'get-url', 'origin');
-    if (!inside && !origin)
-        throw new UsageError(`--repo ${repoPath}: put --out inside the repository (the suite then names it "self"), ` +
-            'or give the repository an origin URL to clone it from.');
-    const paths = (0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(root, 'src')) ? ['src', '.'] : ['.'];
-    const name = suite ??
-        (0,external_node_path_namespaceObject.basename)(root)
-            .toLowerCase()
-            .replace(/[^a-z0-9-]+/g, '-');
-    const recipe = environmentSchema.parse({
-        name,
-        python: template?.python ?? python,
-        packages: template?.packages.length ? template.packages : PYTEST_PINS,
-        git: { repo: inside ? SELF_REPO : origin, commit, install: 'path', paths },
-    });
-    const written = {
-        name: recipe.name,
-        python: recipe.python,
-        packages: recipe.packages,
-        git: { repo: recipe.git.repo, commit, install: 'path', paths },
-    };
-    return { recipe, bytes: Buffer.from(`${JSON.stringify(written, null, 2)}\n`) };
-}
-/** The repository's top-level packages (directories with __init__.py on its paths, tests excluded). */
-function repoPackages(repoPath, recipe) {
-    const root = (0,external_node_fs_namespaceObject.realpathSync)(generate_git(repoPath, 'rev-parse', '--show-toplevel') ?? repoPath);
-    const found = new Set();
-    for (const path of recipe.git?.paths ?? ['.'])
-        for (const name of (0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(root, path)) ? (0,external_node_fs_namespaceObject.readdirSync)((0,external_node_path_namespaceObject.join)(root, path)).sort() : [])
-            if (/^[A-Za-z_]\w*$/.test(name) &&
-                !/^tests?$/.test(name) &&
-                (0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(root, path, name, '__init__.py')))
-                found.add(name);
-    if (!found.size)
-        throw new UsageError(`--repo ${repoPath}: no package (a directory with __init__.py) found; give --packages.`);
-    return [...found];
-}
 const STATS_USAGE = `tracegate stats [--instances DIR] [--json] [--markdown]
   The kind × package table of a suite (default: the bundled benchmark).`;
-function statsCommand(args, io, logger) {
+function generate_statsCommand(args, io, logger) {
     const { values } = parseCommandArgs({
         args,
         options: {
@@ -93763,19 +93884,11 @@ function statsCommand(args, io, logger) {
         },
         strict: true,
     }, STATS_USAGE);
-    const suite = loadAnySuite(values.instances ?? bundledInstancesDir());
-    for (const r of suite.rejected)
-        logger.warn(`Skipping ${r.reason}`);
-    const stats = suiteStats(suite.instances);
-    if (values.json)
-        io.stdout(JSON.stringify(stats, null, 2));
-    else
-        io.stdout(statsTable(stats, values.markdown ? 'markdown' : 'text'));
+    io.stdout(statsCommand(values.instances, values.json ? 'json' : values.markdown ? 'markdown' : 'text', logger));
     return ExitCode.Pass;
 }
 
-;// CONCATENATED MODULE: ./src/doors/cli/score.ts
-
+;// CONCATENATED MODULE: ./src/app/commands/score.ts
 
 
 
@@ -93783,10 +93896,27 @@ function statsCommand(args, io, logger) {
 
 /** Largest predictions file read (a line is a few KiB: tens of thousands of them). */
 const MAX_SCORE_BYTES = 256 * 1024 * 1024;
-const SCORE_USAGE = `tracegate score --scoring strict|swe-flux FILE.jsonl
-  Scores (oracle, prediction) pairs: each input line {"id"?: …, "oracle": <oracle_answer>,
-  "prediction": <a parsed answer.json value>}; each output line {"id": …, "correct": true|false},
-  in input order (id: the line number when the line has none). docs/scoring.md has the rules.`;
+/** The scoring mode named by `--scoring`, or a usage error listing the modes (`usage` after it). */
+function scoringModeOf(mode, usage = '') {
+    if (!SCORING_MODES.includes(mode))
+        throw new UsageError(`--scoring must be one of ${SCORING_MODES.join(', ')}, got "${mode}"` +
+            (usage ? `\n\n${usage}` : ''));
+    return mode;
+}
+/**
+ * `tracegate score`: each (oracle, prediction) line of `file` scored under `mode`; a line that
+ * cannot be scored is written as incorrect and named in `bad`.
+ */
+function scoreFile(file, mode) {
+    let text;
+    try {
+        text = readRegularFile(file, { maxBytes: MAX_SCORE_BYTES, follow: true });
+    }
+    catch (error) {
+        throw new UsageError(`cannot read ${file}: ${error.message} (give a JSON Lines file of predictions)`);
+    }
+    return scoreLines(text, mode);
+}
 /** One output line per non-blank input line; a line that cannot be scored says why and counts as incorrect. */
 function scoreLines(text, mode) {
     const scorer = SCORERS[mode];
@@ -93831,6 +93961,15 @@ function toJson(v) {
             .join(',')}}`;
     return JSON.stringify(v) ?? 'null';
 }
+
+;// CONCATENATED MODULE: ./src/doors/cli/score.ts
+
+
+
+const SCORE_USAGE = `tracegate score --scoring strict|swe-flux FILE.jsonl
+  Scores (oracle, prediction) pairs: each input line {"id"?: …, "oracle": <oracle_answer>,
+  "prediction": <a parsed answer.json value>}; each output line {"id": …, "correct": true|false},
+  in input order (id: the line number when the line has none). docs/scoring.md has the rules.`;
 function scoreCommand(args, io) {
     const parsed = parseCommandArgs({
         args,
@@ -93838,20 +93977,11 @@ function scoreCommand(args, io) {
         allowPositionals: true,
         strict: true,
     }, SCORE_USAGE);
-    const mode = parsed.values.scoring ?? 'strict';
-    if (!SCORING_MODES.includes(mode))
-        throw new UsageError(`--scoring must be one of ${SCORING_MODES.join(', ')}, got "${mode}"\n\n${SCORE_USAGE}`);
+    const mode = scoringModeOf(parsed.values.scoring ?? 'strict', SCORE_USAGE);
     if (parsed.positionals.length !== 1)
         throw new UsageError(`score takes one FILE.jsonl\n\n${SCORE_USAGE}`);
     const file = parsed.positionals[0];
-    let text;
-    try {
-        text = readRegularFile(file, { maxBytes: MAX_SCORE_BYTES, follow: true });
-    }
-    catch (error) {
-        throw new UsageError(`cannot read ${file}: ${error.message} (give a JSON Lines file of predictions)`);
-    }
-    const { lines, bad } = scoreLines(text, mode);
+    const { lines, bad } = scoreFile(file, mode);
     if (lines.length)
         io.stdout(lines.join('\n'));
     if (bad.length) {
@@ -93884,8 +94014,7 @@ function inertLog(text) {
         .join('\n');
 }
 
-;// CONCATENATED MODULE: ./src/doors/cli/demo.ts
-
+;// CONCATENATED MODULE: ./src/app/commands/demo.ts
 
 
 
@@ -93915,10 +94044,11 @@ const CHECKPOINTS = [
  * on loopback that never reads an oracle) at three checkpoints recorded in a
  * temporary history: a baseline, a regressed checkpoint (its replies cut off
  * three times in four) that the gate fails with its flipped items and the
- * trend, and an unchanged checkpoint that passes. Exit 0: the demo shows the
- * gate; it is not one.
+ * trend, and an unchanged checkpoint that passes. What it prints, in order: the
+ * regressed checkpoint's report, then the verdicts checkpoint by checkpoint.
  */
-async function demoCommand(flags, io, logger, lifecycle, engines) {
+async function demoCommand(flags, logger, lifecycle, engines) {
+    const printed = [];
     const server = await startHeuristicServer();
     logger.log(`Built-in demo model (a static heuristic, not a real model and not the oracle) listening on ${server.url}`);
     const history = flags.history ?? (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'tracegate-demo-history-'));
@@ -93960,9 +94090,9 @@ async function demoCommand(flags, io, logger, lifecycle, engines) {
             const line = verdictLine(outcome.comparison);
             verdicts.push(`- the ${checkpoint.label} checkpoint: ${line}`);
             if (checkpoint.label === 'regressed')
-                io.stdout(outcome.report);
+                printed.push(outcome.report);
         }
-        io.stdout([
+        printed.push([
             '',
             '## The demo, checkpoint by checkpoint',
             '',
@@ -93970,7 +94100,7 @@ async function demoCommand(flags, io, logger, lifecycle, engines) {
             '',
             `History: ${history} (open index.html); each run's results and report under ${out}/.`,
         ].join('\n'));
-        return ExitCode.Pass;
+        return printed;
     }
     finally {
         await server.close();
@@ -93978,11 +94108,6 @@ async function demoCommand(flags, io, logger, lifecycle, engines) {
 }
 
 ;// CONCATENATED MODULE: ./src/doors/cli/commands.ts
-
-
-
-
-
 
 
 
@@ -94153,21 +94278,24 @@ engines) {
             case 'run':
                 return await runCommand(rest, io, logger, lifecycle, engines);
             case 'harvest':
-                return await harvestCommand(rest, io, logger, lifecycle);
+                return await commands_harvestCommand(rest, io, logger, lifecycle);
             case 'demo':
-                return await demoCommand(commands_parseFlags(rest, RUN_OPTION_NAMES, 'demo'), io, logger, lifecycle, engines);
+                // The demo shows the gate; it is not one: exit 0 whatever its verdicts.
+                for (const text of await demoCommand(commands_parseFlags(rest, RUN_OPTION_NAMES, 'demo'), logger, lifecycle, engines))
+                    io.stdout(text);
+                return ExitCode.Pass;
             case 'merge':
                 return await mergeCommand(rest, io, logger, USAGE);
             case 'dashboard':
-                return await dashboardCommand(rest, io, logger);
+                return await commands_dashboardCommand(rest, io, logger);
             case 'compare':
-                return compareCommand(rest, io, USAGE);
+                return compare_compareCommand(rest, io, USAGE);
             case 'generate':
-                return await generateCommand(rest, io, logger, lifecycle);
+                return await generate_generateCommand(rest, io, logger, lifecycle);
             case 'stats':
-                return statsCommand(rest, io, logger);
+                return generate_statsCommand(rest, io, logger);
             case 'audit':
-                return auditCommand(rest, io, logger);
+                return audit_auditCommand(rest, io, logger);
             case 'score':
                 return scoreCommand(rest, io);
             case 'help':
@@ -94208,36 +94336,23 @@ async function runWith(options, io, logger, lifecycle, exitFor, at, engines) {
         ...(at ? { event: { kind: 'push', ...at, sha: at.commit }, record: at } : {}),
         trend: { last: CLI_TREND_COMMITS },
         howToRecord: 'a run with --history DIR --commit SHA records one',
-    }, { logger, lifecycle, commitGraph: gitCommitGraph(process.cwd()), engines });
+    }, { logger, lifecycle, commitGraph: localCommitGraph(), engines });
     io.stdout(outcome.report);
     // A shard has no verdict of its own: it succeeds when its part was answered (the merge gates).
     return options.shard ? ExitCode.Pass : exitFor(outcome.comparison.verdict);
 }
-async function dashboardCommand(args, io, logger) {
+async function commands_dashboardCommand(args, io, logger) {
     const { history, out } = commands_parseFlags(args, ['history', 'out'], 'dashboard');
     if (!history)
         throw new UsageError('dashboard needs --history DIR (a history directory)');
-    const rows = await historyStore(history, logger).index();
-    if (!rows.length)
-        logger.warn(`${history} holds no history entries yet: the dashboard is empty.`);
     const file = out ?? 'tracegate-dashboard.html';
-    writeFileAtomic(file, renderDashboard(rows));
-    io.stdout(`Wrote ${file} (${rows.length} entr${rows.length === 1 ? 'y' : 'ies'})`);
+    const entries = await dashboardCommand(history, file, logger);
+    io.stdout(`Wrote ${file} (${entries} entr${entries === 1 ? 'y' : 'ies'})`);
     return ExitCode.Pass;
 }
-async function harvestCommand(args, io, logger, lifecycle) {
+async function commands_harvestCommand(args, io, logger, lifecycle) {
     const options = parseHarvestOptions(commands_parseFlags(args, HARVEST_OPTION_NAMES, 'harvest'));
-    const { suite, selected } = loadSelection(options, logger);
-    const summary = await harvestOnly(selected, { tracerDigest: tracerDigest(tracerDir()) }, {
-        ...logger,
-        signal: lifecycle.signal,
-        harvest: harvestDeps(options, logger, suite, lifecycle),
-        stores: oracleStores(options, logger),
-    });
-    if (lifecycle.signal?.aborted)
-        throw new InterruptedError(String(lifecycle.signal.reason), `the cache ${options.cache}`, `${summary.harvested} oracle(s) harvested before it are stored in the cache ${options.cache} ` +
-            `(beside ${summary.cached} found there); rerun the same command to harvest only the ` +
-            `${summary.failed} left.`);
+    const { summary, rejected } = await harvestCommand(options, logger, lifecycle);
     io.stdout(`oracles: ${summary.cached} cached, ${summary.harvested} harvested, ${summary.failed} failed` +
         (summary.remembered ? ` (${summary.remembered} remembered from an earlier run)` : ''));
     for (const env of summary.environments)
@@ -94246,7 +94361,7 @@ async function harvestCommand(args, io, logger, lifecycle) {
         if (outcome.status !== 'ok')
             io.stdout(`  ${id}: ${outcome.status} — ${outcome.reason}`);
     }
-    for (const r of suite.rejected)
+    for (const r of rejected)
         io.stdout(`  rejected ${r.reason}`);
     return ExitCode.Pass;
 }

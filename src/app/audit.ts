@@ -6,8 +6,14 @@
  */
 import type { CachedOracle } from '../contracts/oracle.js';
 import type { LoadedInstance } from '../contracts/suite.js';
+import { heuristicAnswer } from '../adapters/heuristic-model/heuristic.js';
+import { cacheLayout } from '../adapters/stores/layout.js';
+import { DirOracleCache } from '../adapters/stores/oracle-cache.js';
+import { UsageError } from '../errors.js';
+import { loadAnySuite, type Logger } from './config/assemble.js';
 import {
   auditItems,
+  auditTable,
   COPIERS,
   type Adversary,
   type AuditItem,
@@ -71,4 +77,31 @@ export function runAudit(
   more: Record<string, Adversary> = {},
 ): AuditRow[] {
   return auditItems(items, { ...COPIERS, ...more });
+}
+
+/**
+ * `tracegate audit`: the suite's harvested items (from the cache directory's oracles) answered
+ * by the prompt-only adversaries; the rows, their table, and how many items were found.
+ */
+export function auditCommand(
+  options: { instances: string; cache: string },
+  logger: Pick<Logger, 'warn'>,
+): { rows: AuditRow[]; table: string; harvested: number; selected: number } {
+  const suite = loadAnySuite(options.instances);
+  for (const r of suite.rejected) logger.warn(`Skipping ${r.reason}`);
+  const entries = new DirOracleCache(cacheLayout(options.cache).oracles, logger.warn);
+  const items = harvestedItems(suite.instances, entries);
+  if (!items.length)
+    throw new UsageError(
+      `no harvested oracle of the selected instances in ${options.cache}: run \`tracegate harvest --cache ${options.cache}\` first`,
+    );
+  const rows = runAudit(items, {
+    'demo heuristic': (item) => JSON.parse(heuristicAnswer(item.prompt)) as unknown,
+  });
+  return {
+    rows,
+    table: auditTable(rows),
+    harvested: items.length,
+    selected: suite.instances.length,
+  };
 }

@@ -7,7 +7,6 @@ import type { InstanceRecord, Results } from '../contracts/results.js';
 import { finishRecord } from '../stages/query/record.js';
 import { Progress } from '../util/progress.js';
 import {
-  BaselineUnavailableError,
   EndpointRejectedError,
   EndpointUnavailableError,
   InterruptedError,
@@ -17,7 +16,7 @@ import { harvestOracles } from '../stages/harvest/harvest.js';
 import { PROMPT_VERSION } from '../stages/prompt/build.js';
 import { assembleResults, mergeHarvests, NO_HARVEST, reportContext } from './results.js';
 import { queryInstances } from '../stages/query/stage.js';
-import { renderReport } from '../stages/report/markdown.js';
+import { decide, resolveBaseline } from './decide.js';
 import { renderShardReport } from '../stages/report/shard.js';
 import { findVariants } from './variants.js';
 import { searchesOf, summarizeVariants, type VariantSummary } from '../stages/variants/variants.js';
@@ -70,13 +69,8 @@ function checkBaseline(baseline: Baseline | undefined, scorer: string): void {
 export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOutcome> {
   const startedAt = new Date().toISOString();
   const { stores } = deps;
-  let unavailable: string | undefined;
-  const baseline = await stores.baseline?.resolve().catch((error: unknown) => {
-    if (!(error instanceof BaselineUnavailableError)) throw error;
-    unavailable = error.detail;
-    deps.warn(`tracegate: ${error.message}; the verdict is baseline-unavailable (never a pass).`);
-    return undefined;
-  });
+  const against = await resolveBaseline(stores.baseline, deps.warn);
+  const { baseline } = against;
   checkBaseline(baseline, input.gate.scorer);
   const { selected, topUp } = input.selection;
   const variantsAsked = input.selection.variants;
@@ -194,34 +188,33 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
       incomplete,
       variants: variantSummary,
     });
+  const topUpOf = (): Comparison['topUp'] =>
+    toppedUp
+      ? {
+          planned: extra.length,
+          added: extra.filter((l) => records.has(l.instance.id)).length,
+          ids: extra.map((l) => l.instance.id),
+        }
+      : undefined;
   // A shard is compared by the merge of every part, never alone (its part is no selection of its own).
   const compare = (results: Results): Comparison =>
-    shard ? compareRuns(results, undefined, input.gate.policy) : compareWithBaseline(results);
-  const compareWithBaseline = (results: Results): Comparison =>
-    compareRuns(
-      results,
-      baseline,
-      input.gate.policy,
-      look,
-      toppedUp
-        ? {
-            planned: extra.length,
-            added: extra.filter((l) => records.has(l.instance.id)).length,
-            ids: extra.map((l) => l.instance.id),
-          }
-        : undefined,
-      unavailable,
-    );
+    shard
+      ? compareRuns(results, undefined, input.gate.policy)
+      : compareRuns(results, baseline, input.gate.policy, look, topUpOf(), against.unavailable);
 
   const finish = (incomplete?: string): RunOutcome => {
     deps.phase?.('Compare and report');
     const results = assemble(incomplete);
-    const comparison = compare(results);
-    if (!shard) results.comparison = comparison;
-    if (comparison.verdict === 'fail' && input.gate.accept) results.accepted = input.gate.accept;
-    const report = shard
-      ? renderShardReport(results)
-      : renderReport(results, comparison, reportContext(input.report, results));
+    const { comparison, report } = shard
+      ? { comparison: compare(results), report: renderShardReport(results) }
+      : decide(
+          results,
+          against,
+          input.gate,
+          look,
+          (r) => reportContext(input.report, r),
+          topUpOf(),
+        );
     stores.results.finish(results, report);
     return {
       results,

@@ -9,10 +9,9 @@ import {
 } from './config/assemble.js';
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { BaselineUnavailableError, UsageError } from '../errors.js';
-import { compareRuns } from '../stages/compare/gate.js';
+import { UsageError } from '../errors.js';
 import { plannedLooks } from '../stages/compare/sequential.js';
-import { renderReport } from '../stages/report/markdown.js';
+import { decide, resolveBaseline } from './decide.js';
 import { NO_HARVEST, reportContext } from './results.js';
 import { readResults, ResultsDir } from '../adapters/stores/results-dir.js';
 import { mergeShards, type ShardResults } from './shards.js';
@@ -237,36 +236,22 @@ export async function mergeGate(
     request.howToRecord,
   );
   logger.phase?.('Compare and report');
-  let unavailable: string | undefined;
-  const baseline = await source?.resolve().catch((error: unknown) => {
-    if (!(error instanceof BaselineUnavailableError)) throw error;
-    unavailable = error.detail;
-    logger.warn(`tracegate: ${error.message}; the verdict is baseline-unavailable (never a pass).`);
-    return undefined;
-  });
   const policy = toGatePolicy(options);
-  const comparison = compareRuns(
-    results,
-    baseline,
-    policy,
-    plannedLooks(policy.alpha, results.instances.length, 0)[0],
-    undefined,
-    unavailable,
-  );
-  results.comparison = comparison;
-  if (comparison.verdict === 'fail' && request.accept) results.accepted = request.accept;
   const trend = history && request.trend.last > 0 ? request.trend : undefined;
   const rows = trend ? await trendRows(history, logger) : [];
-  const report = renderReport(
+  const { comparison, report } = decide(
     results,
-    comparison,
-    reportContext(
-      {
-        ...(results.commit ? { commit: results.commit } : {}),
-        ...trendOf(trend, rows, options.name),
-      },
-      results,
-    ),
+    await resolveBaseline(source, logger.warn),
+    { policy, ...(request.accept ? { accept: request.accept } : {}) },
+    plannedLooks(policy.alpha, results.instances.length, 0)[0],
+    (r) =>
+      reportContext(
+        {
+          ...(r.commit ? { commit: r.commit } : {}),
+          ...trendOf(trend, rows, options.name),
+        },
+        r,
+      ),
   );
   const sink = new ResultsDir(options.out);
   for (const record of results.instances) sink.append(record);

@@ -1,4 +1,4 @@
-import { readReportingInputs } from '../../src/doors/action/inputs.js';
+import { readReportingInputs } from '../../src/app/config/action-inputs.js';
 import { UsageError } from '../../src/errors.js';
 
 const runner = (inputs: Record<string, string>) => ({

@@ -1,7 +1,7 @@
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { ActionEnv } from '../../src/doors/action/env.js';
+import type { ActionEnv } from '../../src/app/action/runner.js';
 import { cli } from '../../src/doors/cli/commands.js';
 import type { Engines } from '../../src/app/config/assemble.js';
 import { EndpointUnavailableError } from '../../src/errors.js';
@@ -284,5 +284,21 @@ describe('each door names its own option in an error about the endpoint', () => 
     expect(code).toBe(2);
     expect(cli).toBe(`tracegate: ${said('--model', 'cli')}`);
     expect(action).toEqual([said('input model', 'action')]);
+  });
+});
+
+describe('the Action passes credentials as values', () => {
+  it('never writes github-token into the process environment for a ghcr.io registry', async () => {
+    delete process.env.TRACEGATE_REGISTRY_PASSWORD;
+    const { env } = fakeActionEnv({
+      endpoint: 'http://127.0.0.1:9/v1',
+      model: 'm',
+      'github-token': 'secret-token',
+      'image-registry': 'ghcr.io/acme/tracegate-env',
+    });
+    // The fake runner has no GitHub: the run fails after the registry is set up, which is enough.
+    await run({}, env);
+    expect(process.env.TRACEGATE_REGISTRY_PASSWORD).toBeUndefined();
+    expect(process.env.TRACEGATE_REGISTRY_USERNAME).toBeUndefined();
   });
 });

@@ -48,5 +48,26 @@ describe('docs/architecture.md is true of src/', () => {
     expect(up('families', ['stages', 'adapters', 'app', 'doors'])).toEqual([]);
     expect(up('contracts', ['stages', 'families', 'adapters', 'app', 'doors'])).toEqual([]);
     expect(up('adapters', ['stages', 'families', 'app', 'doors'])).toEqual([]);
+    expect(up('app', ['doors'])).toEqual([]);
+  });
+
+  it('has one composition root: the doors reach stages and adapters only through app/', () => {
+    // Issue 44 found 43 such imports; the doors parse, call a use case and print, nothing more.
+    const direct = files
+      .filter((f) => f.path.startsWith('src/doors/'))
+      .flatMap((f) =>
+        [...f.text.matchAll(/from '(?:\.\.\/)+(stages|adapters|families)\/([^']+)'/g)].map(
+          (m) => `${f.path} → ${m[1]}/${m[2]}`,
+        ),
+      );
+    expect(direct).toEqual([]);
+  });
+
+  it('spawns git in one adapter only', () => {
+    expect(
+      files
+        .filter((f) => /(execFile|spawn|execFileSync)\(\s*'git'/.test(f.text))
+        .map((f) => f.path),
+    ).toEqual(['src/adapters/git/exec.ts']);
   });
 });

@@ -1,4 +1,4 @@
-import { groupedLogger } from '../../src/doors/action/env.js';
+import { groupedLogger } from '../../src/app/action/runner.js';
 import { cli } from '../../src/doors/cli/commands.js';
 import { inertLog } from '../../src/util/inert-log.js';
 import { tempDir } from '../helpers/cli.js';

@@ -49,6 +49,31 @@ describe('registry credentials, where the Docker CLI keeps them', () => {
     expect(registryAuth('ghcr.io/acme/env', { DOCKER_CONFIG: broken })).toBeUndefined();
   });
 
+  it("takes credentials passed as a value (the Action's token) after Docker's own, before the environment's", () => {
+    const given = { username: 'actor', password: 'gh-token' };
+    expect(registryAuth('ghcr.io/acme/env', { DOCKER_CONFIG: config({}) }, given)).toEqual({
+      ...given,
+      serveraddress: 'ghcr.io',
+    });
+    const stored = config({ 'ghcr.io': { username: 'u', password: 'p' } });
+    expect(registryAuth('ghcr.io/acme/env', { DOCKER_CONFIG: stored }, given)).toEqual({
+      username: 'u',
+      password: 'p',
+      serveraddress: 'ghcr.io',
+    });
+    expect(
+      registryAuth(
+        'ghcr.io/acme/env',
+        {
+          DOCKER_CONFIG: config({}),
+          TRACEGATE_REGISTRY_USERNAME: 'bot',
+          TRACEGATE_REGISTRY_PASSWORD: 't',
+        },
+        given,
+      ),
+    ).toEqual({ ...given, serveraddress: 'ghcr.io' });
+  });
+
   it("splits a name at the tag's colon, not a registry port's", () => {
     expect(splitName('127.0.0.1:5000/tracegate-env:abc-123')).toEqual({
       repo: '127.0.0.1:5000/tracegate-env',

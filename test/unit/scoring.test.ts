@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { scoreLines } from '../../src/doors/cli/score.js';
+import { scoreLines } from '../../src/app/commands/score.js';
 import { pyEquals } from '../../src/stages/score/python/equality.js';
 import { jsonLoads } from '../../src/stages/score/python/json-reader.js';
 import { literalEval } from '../../src/stages/score/python/literal-reader.js';

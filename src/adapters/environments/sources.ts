@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { git } from '../git/exec.js';
 import { createHash } from 'node:crypto';
 import {
   copyFileSync,
@@ -204,12 +205,11 @@ export class HostSources implements EnvironmentSources {
 
   private async revParse(repoDir: string, ref: string): Promise<string | undefined> {
     try {
-      const { stdout } = await run(
-        'git',
+      const { code, stdout } = await git(
         [...GIT, '-C', repoDir, 'rev-parse', '--verify', '--quiet', `${ref}^{commit}`],
         { env: gitEnv },
       );
-      const sha = stdout.trim();
+      const sha = code === 0 ? stdout : '';
       return /^[0-9a-f]{40,64}$/.test(sha) ? sha : undefined;
     } catch {
       return undefined;
@@ -217,15 +217,21 @@ export class HostSources implements EnvironmentSources {
   }
 
   private async git(args: string[], recipe: Environment): Promise<void> {
+    let failure: string | undefined;
     try {
-      await run('git', [...GIT, ...args], { env: gitEnv, maxBuffer: 64 * 1024 * 1024 });
+      const { code, stderr } = await git([...GIT, ...args], {
+        env: gitEnv,
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      if (code !== 0) failure = stderr.split('\n').at(-1) || `exit status ${code}`;
     } catch (error) {
-      const stderr = String((error as { stderr?: string }).stderr ?? '').trim();
+      failure = (error as Error).message;
+    }
+    if (failure !== undefined)
       throw new HarvestError(
         `Environment "${recipe.name}": git ${args.find((a) => !a.startsWith('-') && a !== recipe.git?.repo) ?? ''} failed ` +
-          `(${stderr.split('\n').at(-1) || (error as Error).message}). Check the repository URL or path and the commit.`,
+          `(${failure}). Check the repository URL or path and the commit.`,
       );
-    }
   }
 }
 

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { git as runGit } from '../git/exec.js';
 import { describeApiFailure } from '../github/api-failure.js';
 import type { CommitGraph } from './baseline.js';
 import type { Octokit, RepoRef } from './git-data.js';
@@ -37,20 +37,6 @@ export function githubCommitGraph(octokit: Octokit, repo: RepoRef): Required<Com
   };
 }
 
-function git(
-  cwd: string,
-  args: string[],
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd, maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-      if (error && code === -1)
-        reject(new Error(`git ${args[0]} could not run (${error.message}): is git installed?`));
-      else resolve({ code, stdout: stdout.trim(), stderr: stderr.trim() });
-    });
-  });
-}
-
 /**
  * The commit graph of a local clone, for the CLI: `git merge-base` and
  * `git rev-list --parents`. A commit the clone does not have (a shallow
@@ -59,7 +45,7 @@ function git(
 export function gitCommitGraph(cwd: string): Required<CommitGraph> {
   return {
     async mergeBase(base, head) {
-      const { code, stdout, stderr } = await git(cwd, ['merge-base', base, head]);
+      const { code, stdout, stderr } = await runGit(['merge-base', base, head], { cwd });
       if (code === 0) return stdout || undefined;
       if (
         code === 1 ||
@@ -69,14 +55,10 @@ export function gitCommitGraph(cwd: string): Required<CommitGraph> {
       throw new Error(`git merge-base ${base} ${head} failed: ${stderr}`);
     },
     async parentsOf(sha) {
-      const { code, stdout, stderr } = await git(cwd, [
-        'rev-list',
-        '--parents',
-        '-n',
-        '1',
-        sha,
-        '--',
-      ]);
+      const { code, stdout, stderr } = await runGit(
+        ['rev-list', '--parents', '-n', '1', sha, '--'],
+        { cwd },
+      );
       if (code === 0) return stdout.split(/\s+/).slice(1);
       // Outside a clone there is no graph to read: no parents, as for a commit the clone lacks.
       if (/not a valid|unknown revision|bad revision|bad object|not a git repository/i.test(stderr))

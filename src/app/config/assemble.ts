@@ -69,6 +69,11 @@ export interface Engines {
   client?: ModelClient;
   /** Where built environment images are kept between fresh machines (the Action: the Actions cache). */
   images?: ImageShelf;
+  /**
+   * Credentials for the environment-image registry when Docker's config has none (the Action:
+   * github-token for ghcr.io), passed as a value: never through the process environment.
+   */
+  registryCredentials?: { username: string; password: string };
 }
 
 /** What `run`, `harvest` and the Action select from by default: the whole bundled benchmark. */
@@ -212,8 +217,9 @@ export function backendFactory(
   options: HarvestOptions,
   logger: Logger,
   lifecycle: Lifecycle = {},
-  shelf?: ImageShelf,
+  engines: Pick<Engines, 'images' | 'registryCredentials'> = {},
 ): () => HarvestBackend {
+  const shelf = engines.images;
   let backend: HarvestBackend | undefined;
   const layout = cacheLayout(options.cache);
   const repository = options['image-registry'];
@@ -231,7 +237,7 @@ export function backendFactory(
               repository,
               // `auto` is a push here; the Action makes it false on pull requests (never from a fork).
               push: options['image-registry-push'] !== 'false',
-              auth: registryAuth(repository),
+              auth: registryAuth(repository, process.env, engines.registryCredentials),
             },
           }
         : {}),
@@ -258,13 +264,13 @@ export function harvestDeps(
   logger: Logger,
   suite: Suite,
   lifecycle: Lifecycle = {},
-  shelf?: ImageShelf,
+  engines: Pick<Engines, 'images' | 'registryCredentials'> = {},
 ): Pick<
   HarvestDeps,
   'backend' | 'sources' | 'shareRuns' | 'runtimes' | 'backendChoice' | 'retryFailed'
 > {
   return {
-    backend: backendFactory(options, logger, lifecycle, shelf),
+    backend: backendFactory(options, logger, lifecycle, engines),
     retryFailed: options['retry-failed'],
     sources: new HostSources(cacheLayout(options.cache), suite.reader, logger.log),
     runtimes: new DirRuntimeMemo(cacheLayout(options.cache).runtimes),
@@ -311,7 +317,7 @@ export function toRunDeps(
   engines: Engines = {},
 ): RunDeps {
   const budget = options['time-budget'];
-  const harvest = harvestDeps(options, logger, suite, lifecycle, engines.images);
+  const harvest = harvestDeps(options, logger, suite, lifecycle, engines);
   return {
     ...logger,
     signal: lifecycle.signal,

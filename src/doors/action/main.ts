@@ -1,18 +1,15 @@
-import { gate, type GateDeps } from './gate.js';
-import { realActionEnv, type ActionEnv } from './env.js';
-import { readReportingInputs } from './inputs.js';
-import { report } from './report.js';
+import { runAction } from '../../app/action/index.js';
+import type { GateDeps } from '../../app/action/gate.js';
+import type { ActionEnv } from '../../app/action/runner.js';
+import { readInputs, readReportingInputs } from '../../app/config/action-inputs.js';
 import type { Lifecycle } from '../../app/config/assemble.js';
 import { messageOf } from '../../errors.js';
-import { ActionsArtifacts, type RunArtifacts } from '../../adapters/github/artifacts.js';
-import { ActionsCacheStore } from '../../adapters/stores/actions-cache.js';
+import { realActionEnv } from './env.js';
 
 /**
- * The Action: `mode: gate` (default) runs and decides (with `shard: i/n`, one
- * part of a matrix); `mode: merge` merges the matrix's parts and decides;
- * `mode: report` posts a fork PR's results from its artifact in a
- * `workflow_run` workflow. The
- * runner's side (inputs, event, log, outputs, GitHub) is one port, `env`.
+ * The Action's door: read the inputs from the runner (`env`, one port: inputs, event, log,
+ * outputs, GitHub), call the use case of the mode (app/action), and turn anything it throws into
+ * the step's failure, saying what to do.
  */
 export async function run(
   lifecycle: Lifecycle = {},
@@ -21,19 +18,8 @@ export async function run(
 ): Promise<void> {
   try {
     const reporting = readReportingInputs(env);
-    const token = reporting['github-token'];
-    const artifacts: RunArtifacts | undefined = token
-      ? new ActionsArtifacts(env.context.repo, token)
-      : undefined;
-    if (reporting.mode === 'report') await report(reporting, { env, artifacts });
-    else
-      await gate(reporting, {
-        env,
-        lifecycle,
-        artifacts,
-        cacheStore: overrides.cacheStore ?? new ActionsCacheStore(env.info, env.warning),
-        ...(overrides.engines ? { engines: overrides.engines } : {}),
-      });
+    const gate = reporting.mode === 'report' ? undefined : readInputs(env, reporting);
+    await runAction({ reporting, ...(gate ? { gate } : {}) }, env, lifecycle, overrides);
   } catch (error) {
     env.setFailed(messageOf(error, 'action'));
   }

@@ -1,10 +1,6 @@
-import { loadAnySuite, type Logger } from '../../app/config/assemble.js';
-import { harvestedItems, runAudit } from '../../app/audit.js';
-import { heuristicAnswer } from '../../adapters/heuristic-model/heuristic.js';
-import { DirOracleCache } from '../../adapters/stores/oracle-cache.js';
-import { cacheLayout } from '../../adapters/stores/layout.js';
-import { auditTable } from '../../stages/audit/audit.js';
-import { ExitCode, UsageError } from '../../errors.js';
+import type { Logger } from '../../app/config/assemble.js';
+import { auditCommand as auditCommandOf } from '../../app/audit.js';
+import { ExitCode } from '../../errors.js';
 import { bundledInstancesDir } from '../../paths.js';
 import { parseCommandArgs, type Io } from './flags.js';
 
@@ -28,22 +24,17 @@ export function auditCommand(args: string[], io: Io, logger: Logger): number {
     },
     AUDIT_USAGE,
   );
-  const suite = loadAnySuite(values.instances ?? bundledInstancesDir());
-  for (const r of suite.rejected) logger.warn(`Skipping ${r.reason}`);
-  const cacheDir = values.cache ?? '.tracegate/cache';
-  const entries = new DirOracleCache(cacheLayout(cacheDir).oracles, logger.warn);
-  const items = harvestedItems(suite.instances, entries);
-  if (!items.length)
-    throw new UsageError(
-      `no harvested oracle of the selected instances in ${cacheDir}: run \`tracegate harvest --cache ${cacheDir}\` first`,
-    );
-  const rows = runAudit(items, {
-    'demo heuristic': (item) => JSON.parse(heuristicAnswer(item.prompt)) as unknown,
-  });
-  io.stdout(values.json ? JSON.stringify(rows, null, 2) : auditTable(rows));
+  const { rows, table, harvested, selected } = auditCommandOf(
+    {
+      instances: values.instances ?? bundledInstancesDir(),
+      cache: values.cache ?? '.tracegate/cache',
+    },
+    logger,
+  );
+  io.stdout(values.json ? JSON.stringify(rows, null, 2) : table);
   const leaks = rows.filter((r) => r.leaks.length);
   logger.log(
-    `audit: ${items.length} of ${suite.instances.length} instance(s) harvested; ` +
+    `audit: ${harvested} of ${selected} instance(s) harvested; ` +
       (leaks.length
         ? `${leaks.length} kind(s) leak: ${leaks.map((r) => `${r.kind} (${r.leaks.join(', ')})`).join('; ')}`
         : 'no adversary beats a floor by more than 5 points'),

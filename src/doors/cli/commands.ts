@@ -1,11 +1,4 @@
-import {
-  harvestDeps,
-  loadSelection,
-  oracleStores,
-  type Engines,
-  type Lifecycle,
-  type Logger,
-} from '../../app/config/assemble.js';
+import type { Engines, Lifecycle, Logger } from '../../app/config/assemble.js';
 import {
   COMPARE_OPTION_NAMES,
   HARVEST_OPTION_NAMES,
@@ -15,22 +8,18 @@ import {
   type RunOptions,
 } from '../../app/config/options.js';
 import type { Verdict } from '../../contracts/comparison.js';
-import { ExitCode, exitCodeOf, InterruptedError, messageOf, UsageError } from '../../errors.js';
-import { tracerDigest } from '../../adapters/tracer/digest.js';
-import { tracerDir } from '../../paths.js';
-import { harvestOnly } from '../../app/pipeline.js';
-import { historyStore } from '../../app/config/history.js';
+import { ExitCode, exitCodeOf, messageOf, UsageError } from '../../errors.js';
 import { runGate } from '../../app/run-gate.js';
-import { gitCommitGraph } from '../../adapters/history/commit-graph.js';
-import { renderDashboard } from '../../stages/report/dashboard.js';
-import { writeFileAtomic } from '../../adapters/stores/atomic.js';
+import { dashboardCommand as writeDashboard } from '../../app/commands/dashboard.js';
+import { harvestCommand as harvestOracles } from '../../app/commands/harvest.js';
+import { localCommitGraph } from '../../app/commands/local.js';
 import { compareCommand } from './compare.js';
 import { MERGE_FLAGS, mergeCommand } from './merge.js';
 import { auditCommand } from './audit.js';
 import { generateCommand, statsCommand } from './generate.js';
 import { scoreCommand } from './score.js';
 import { inertLog } from '../../util/inert-log.js';
-import { demoCommand } from './demo.js';
+import { demoCommand } from '../../app/commands/demo.js';
 import {
   closest,
   commandUsage,
@@ -216,13 +205,15 @@ export async function cli(
       case 'harvest':
         return await harvestCommand(rest, io, logger, lifecycle);
       case 'demo':
-        return await demoCommand(
+        // The demo shows the gate; it is not one: exit 0 whatever its verdicts.
+        for (const text of await demoCommand(
           parseFlags(rest, RUN_OPTION_NAMES, 'demo'),
-          io,
           logger,
           lifecycle,
           engines,
-        );
+        ))
+          io.stdout(text);
+        return ExitCode.Pass;
       case 'merge':
         return await mergeCommand(rest, io, logger, USAGE);
       case 'dashboard':
@@ -302,7 +293,7 @@ async function runWith(
       trend: { last: CLI_TREND_COMMITS },
       howToRecord: 'a run with --history DIR --commit SHA records one',
     },
-    { logger, lifecycle, commitGraph: gitCommitGraph(process.cwd()), engines },
+    { logger, lifecycle, commitGraph: localCommitGraph(), engines },
   );
   io.stdout(outcome.report);
   // A shard has no verdict of its own: it succeeds when its part was answered (the merge gates).
@@ -312,11 +303,9 @@ async function runWith(
 async function dashboardCommand(args: string[], io: Io, logger: Logger): Promise<number> {
   const { history, out } = parseFlags(args, ['history', 'out'] as const, 'dashboard');
   if (!history) throw new UsageError('dashboard needs --history DIR (a history directory)');
-  const rows = await historyStore(history, logger).index();
-  if (!rows.length) logger.warn(`${history} holds no history entries yet: the dashboard is empty.`);
   const file = out ?? 'tracegate-dashboard.html';
-  writeFileAtomic(file, renderDashboard(rows));
-  io.stdout(`Wrote ${file} (${rows.length} entr${rows.length === 1 ? 'y' : 'ies'})`);
+  const entries = await writeDashboard(history, file, logger);
+  io.stdout(`Wrote ${file} (${entries} entr${entries === 1 ? 'y' : 'ies'})`);
   return ExitCode.Pass;
 }
 
@@ -327,25 +316,7 @@ async function harvestCommand(
   lifecycle: Lifecycle,
 ): Promise<number> {
   const options = parseHarvestOptions(parseFlags(args, HARVEST_OPTION_NAMES, 'harvest'));
-  const { suite, selected } = loadSelection(options, logger);
-  const summary = await harvestOnly(
-    selected,
-    { tracerDigest: tracerDigest(tracerDir()) },
-    {
-      ...logger,
-      signal: lifecycle.signal,
-      harvest: harvestDeps(options, logger, suite, lifecycle),
-      stores: oracleStores(options, logger),
-    },
-  );
-  if (lifecycle.signal?.aborted)
-    throw new InterruptedError(
-      String(lifecycle.signal.reason),
-      `the cache ${options.cache}`,
-      `${summary.harvested} oracle(s) harvested before it are stored in the cache ${options.cache} ` +
-        `(beside ${summary.cached} found there); rerun the same command to harvest only the ` +
-        `${summary.failed} left.`,
-    );
+  const { summary, rejected } = await harvestOracles(options, logger, lifecycle);
   io.stdout(
     `oracles: ${summary.cached} cached, ${summary.harvested} harvested, ${summary.failed} failed` +
       (summary.remembered ? ` (${summary.remembered} remembered from an earlier run)` : ''),
@@ -357,6 +328,6 @@ async function harvestCommand(
   for (const [id, outcome] of summary.outcomes) {
     if (outcome.status !== 'ok') io.stdout(`  ${id}: ${outcome.status} — ${outcome.reason}`);
   }
-  for (const r of suite.rejected) io.stdout(`  rejected ${r.reason}`);
+  for (const r of rejected) io.stdout(`  rejected ${r.reason}`);
   return ExitCode.Pass;
 }

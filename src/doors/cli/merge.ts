@@ -3,7 +3,7 @@
 import type { Logger } from '../../app/config/assemble.js';
 import { GATE_OPTION_NAMES, parseRunOptions } from '../../app/config/options.js';
 import { mergeGate } from '../../app/run-gate.js';
-import { gitCommitGraph } from '../../adapters/history/commit-graph.js';
+import { localCommitGraph } from '../../app/commands/local.js';
 import { UsageError } from '../../errors.js';
 import {
   AT_COMMIT,
@@ -55,7 +55,7 @@ export async function mergeCommand(
       trend: { last: CLI_TREND_COMMITS },
       howToRecord: 'a merge with --history DIR --commit SHA records one',
     },
-    { logger, commitGraph: gitCommitGraph(process.cwd()) },
+    { logger, commitGraph: localCommitGraph() },
   );
   io.stdout(outcome.report);
   return exitCodeFor(outcome.comparison.verdict, options['on-inconclusive']);

@@ -7,13 +7,15 @@ import type { RegistryAuth } from './container-client.js';
 /**
  * The credentials for `repository`'s registry: the `auths` entry of Docker's config
  * (`$DOCKER_CONFIG/config.json`, else `~/.docker/config.json`, as `docker login` and
- * docker/login-action write it), else TRACEGATE_REGISTRY_USERNAME / TRACEGATE_REGISTRY_PASSWORD
- * (the Action sets them from github-token for ghcr.io). None: the registry is asked anonymously.
+ * docker/login-action write it), else the credentials the caller passes (the Action: github-token
+ * for ghcr.io), else TRACEGATE_REGISTRY_USERNAME / TRACEGATE_REGISTRY_PASSWORD (a CLI user's).
+ * None: the registry is asked anonymously.
  * Credential helpers (`credsStore`) are not run.
  */
 export function registryAuth(
   repository: string,
   env: NodeJS.ProcessEnv = process.env,
+  given?: { username: string; password: string },
 ): RegistryAuth | undefined {
   const host = repository.split('/')[0]!;
   const file = join(env.DOCKER_CONFIG ?? join(homedir(), '.docker'), 'config.json');
@@ -37,6 +39,7 @@ export function registryAuth(
   }
   if (entry?.username && entry.password)
     return { username: entry.username, password: entry.password, serveraddress: host };
+  if (given) return { ...given, serveraddress: host };
   const { TRACEGATE_REGISTRY_USERNAME: username, TRACEGATE_REGISTRY_PASSWORD: password } = env;
   return username && password ? { username, password, serveraddress: host } : undefined;
 }

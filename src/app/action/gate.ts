@@ -1,8 +1,8 @@
 import { existsSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mergeGate, runGate } from '../../app/run-gate.js';
-import type { Engines, Lifecycle } from '../../app/config/assemble.js';
+import { mergeGate, runGate } from '../run-gate.js';
+import type { Engines, Lifecycle } from '../config/assemble.js';
 import { messageOf, UsageError } from '../../errors.js';
 import { GitHubReporter, type Octokit } from '../../adapters/github/reporter.js';
 import type { RunArtifacts } from '../../adapters/github/artifacts.js';
@@ -11,9 +11,8 @@ import type { BaselineEvent } from '../../adapters/history/baseline.js';
 import { githubCommitGraph } from '../../adapters/history/commit-graph.js';
 import { baselineEventOf, branchOf } from '../../adapters/history/event.js';
 import type { CacheStore } from '../../adapters/stores/cache-store.js';
-import { groupedLogger, type ActionEnv } from './env.js';
-import type { ReportingInputs } from './inputs.js';
-import { readInputs } from './inputs.js';
+import { groupedLogger, type ActionEnv } from './runner.js';
+import type { ActionInputs, ReportingInputs } from '../config/action-inputs.js';
 import {
   artifactName,
   checkOf,
@@ -83,15 +82,20 @@ export interface GateDeps {
  * GitHub (or, with a read-only token, to the job summary and an artifact),
  * set outputs and decide the step's status.
  */
-export async function gate(reporting: ReportingInputs, deps: GateDeps): Promise<void> {
+export async function gate(inputs: ActionInputs, deps: GateDeps): Promise<void> {
   const { env } = deps;
   const logger = groupedLogger(env);
   const writes = new GitHubWrites(env.warning);
   let failCheck: ((message: string) => Promise<void>) | undefined;
+  const { reporting } = inputs;
   try {
-    const inputs = readInputs(env, reporting);
     const { context } = env;
-    registryAccess(inputs.run, context.eventName, reporting['github-token'], env);
+    const registryCredentials = registryAccess(
+      inputs.run,
+      context.eventName,
+      reporting['github-token'],
+      env,
+    );
     const pr = context.payload.pull_request as PullPayload | undefined;
     const headSha = pr?.head.sha ?? context.sha;
     const token = reporting['github-token'];
@@ -141,7 +145,9 @@ export async function gate(reporting: ReportingInputs, deps: GateDeps): Promise<
         runId: `${context.runId}-${env.env.GITHUB_RUN_ATTEMPT ?? '1'}`,
         imageBudget: reporting['image-cache'],
       },
-      ...(deps.engines ? { engines: deps.engines } : {}),
+      ...(deps.engines || registryCredentials
+        ? { engines: { ...deps.engines, ...(registryCredentials ? { registryCredentials } : {}) } }
+        : {}),
     };
     const outcome =
       reporting.mode === 'merge'
@@ -345,24 +351,21 @@ async function shardsDir(
 /**
  * The environment-image registry from the Action: `auto` pushes on push runs only (a pull
  * request's code, a fork's above all, never writes the images other runs pull), and ghcr.io is
- * reached with github-token (`packages: write` to push) unless Docker's config has credentials.
+ * reached with github-token (`packages: write` to push) unless Docker's config or the workflow's
+ * TRACEGATE_REGISTRY_PASSWORD has credentials. The token goes to the backend as a value: nothing
+ * is written into the process environment, where the tests' containers' builder could read it.
  */
 function registryAccess(
   run: { 'image-registry'?: string; 'image-registry-push': 'auto' | 'true' | 'false' },
   eventName: string,
   token: string,
   env: ActionEnv,
-): void {
-  if (!run['image-registry']) return;
+): { username: string; password: string } | undefined {
+  if (!run['image-registry']) return undefined;
   if (run['image-registry-push'] === 'auto')
     run['image-registry-push'] = eventName === 'push' ? 'true' : 'false';
   if (eventName.startsWith('pull_request')) run['image-registry-push'] = 'false';
-  if (
-    run['image-registry'].startsWith('ghcr.io/') &&
-    token &&
-    !process.env.TRACEGATE_REGISTRY_PASSWORD
-  ) {
-    process.env.TRACEGATE_REGISTRY_USERNAME ??= env.env.GITHUB_ACTOR ?? 'x-access-token';
-    process.env.TRACEGATE_REGISTRY_PASSWORD = token;
-  }
+  if (run['image-registry'].startsWith('ghcr.io/') && token && !env.env.TRACEGATE_REGISTRY_PASSWORD)
+    return { username: env.env.GITHUB_ACTOR ?? 'x-access-token', password: token };
+  return undefined;
 }

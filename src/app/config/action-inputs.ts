@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { ON_INCONCLUSIVE } from '../../contracts/comparison.js';
 import { runNameSchema } from '../../contracts/history.js';
-import { parseRunOptions, RUN_OPTION_NAMES, type RunOptions } from '../../app/config/options.js';
+import { parseRunOptions, RUN_OPTION_NAMES, type RunOptions } from './options.js';
 import { UsageError } from '../../errors.js';
-import type { ActionEnv } from './env.js';
+import type { ActionEnv } from '../action/runner.js';
 
 const bool = (name: string) =>
   z

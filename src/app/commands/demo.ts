@@ -2,22 +2,15 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runGate, type GateRequest } from '../../app/run-gate.js';
-import {
-  demoInstancesDir,
-  type Engines,
-  type Lifecycle,
-  type Logger,
-} from '../../app/config/assemble.js';
-import { parseRunOptions } from '../../app/config/options.js';
+import { runGate, type GateRequest } from '../run-gate.js';
+import { demoInstancesDir, type Engines, type Lifecycle, type Logger } from '../config/assemble.js';
+import { parseRunOptions } from '../config/options.js';
 import { verdictLine } from '../../stages/report/comparison.js';
-import { ExitCode } from '../../errors.js';
 import {
   HEURISTIC_MODEL,
   HEURISTIC_REGRESSED_MODEL,
   startHeuristicServer,
 } from '../../adapters/heuristic-model/server.js';
-import type { Io } from './flags.js';
 
 /** A commit of the demo's history: a stable sha per label (the demo has no repository). */
 const demoCommit = (label: string): string =>
@@ -42,16 +35,16 @@ const CHECKPOINTS = [
  * on loopback that never reads an oracle) at three checkpoints recorded in a
  * temporary history: a baseline, a regressed checkpoint (its replies cut off
  * three times in four) that the gate fails with its flipped items and the
- * trend, and an unchanged checkpoint that passes. Exit 0: the demo shows the
- * gate; it is not one.
+ * trend, and an unchanged checkpoint that passes. What it prints, in order: the
+ * regressed checkpoint's report, then the verdicts checkpoint by checkpoint.
  */
 export async function demoCommand(
   flags: Record<string, string | undefined>,
-  io: Io,
   logger: Logger,
   lifecycle: Lifecycle,
   engines?: Engines,
-): Promise<number> {
+): Promise<string[]> {
+  const printed: string[] = [];
   const server = await startHeuristicServer();
   logger.log(
     `Built-in demo model (a static heuristic, not a real model and not the oracle) listening on ${server.url}`,
@@ -94,9 +87,9 @@ export async function demoCommand(
       });
       const line = verdictLine(outcome.comparison);
       verdicts.push(`- the ${checkpoint.label} checkpoint: ${line}`);
-      if (checkpoint.label === 'regressed') io.stdout(outcome.report);
+      if (checkpoint.label === 'regressed') printed.push(outcome.report);
     }
-    io.stdout(
+    printed.push(
       [
         '',
         '## The demo, checkpoint by checkpoint',
@@ -106,7 +99,7 @@ export async function demoCommand(
         `History: ${history} (open index.html); each run's results and report under ${out}/.`,
       ].join('\n'),
     );
-    return ExitCode.Pass;
+    return printed;
   } finally {
     await server.close();
   }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { readRegularFile } from '../../adapters/stores/read-file.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { historyStore } from '../../app/config/history.js';
+import { historyStore } from '../config/history.js';
 import { HISTORY_SCHEMA, indexRow } from '../../contracts/history.js';
 import type { Results } from '../../contracts/results.js';
 import { messageOf, UsageError } from '../../errors.js';
@@ -12,7 +12,7 @@ import { BranchHistory } from '../../adapters/history/branch.js';
 import { mergeRow } from '../../adapters/history/index-merge.js';
 import { renderReport } from '../../stages/report/markdown.js';
 import { readResults } from '../../adapters/stores/results-dir.js';
-import type { ReportingInputs } from './inputs.js';
+import type { ReportingInputs } from '../config/action-inputs.js';
 import {
   artifactName,
   publish,
@@ -21,8 +21,8 @@ import {
   setOutputs,
   suitePathMapper,
 } from './publish.js';
-import { trendRows } from '../../app/trend.js';
-import type { ActionEnv } from './env.js';
+import { trendRows } from '../trend.js';
+import type { ActionEnv } from './runner.js';
 import { GitHubWrites } from './writes.js';
 
 /** Largest artifact file read (the artifact comes from a fork's run: untrusted). */
