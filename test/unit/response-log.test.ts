@@ -32,6 +32,43 @@ describe('replies in append-only logs', () => {
     expect(new DirResponseCache(dir).get(A)?.text).toBe('newer'); // a later line wins
   });
 
+  it('reads the logs within bounds, each and together, newest first, in bounded chunks', () => {
+    const dir = tempDir('tg-log-bounds-');
+    const key = (i: number) => i.toString(16).padStart(64, '0');
+    // Three writers, one after another; each line is ~110 bytes, each log ~1.1 KB.
+    const writers = [0, 1, 2].map((w) => {
+      const cache = new DirResponseCache(dir);
+      for (let i = 0; i < 10; i++) cache.put(key(w * 10 + i), reply(`w${w}-${i}`));
+      return cache;
+    });
+    expect(writers).toHaveLength(3);
+    const logs = logsOf(dir).sort();
+    expect(logs).toHaveLength(3);
+    const size = readFileSync(logs[0]!).length;
+    // Chunks far smaller than a line: every line still indexed whole, at its offset.
+    const chunked = new DirResponseCache(dir, { chunkBytes: 7 });
+    for (let i = 0; i < 30; i++)
+      expect(chunked.get(key(i))?.text).toBe(`w${Math.floor(i / 10)}-${i % 10}`);
+    // Together at most two logs' bytes: the oldest log is not read, its replies are asked again.
+    const total = new DirResponseCache(dir, { totalBytes: 2 * size + 10 });
+    expect(total.get(key(0))).toBeUndefined();
+    expect(total.get(key(15))?.text).toBe('w1-5');
+    expect(total.get(key(29))?.text).toBe('w2-9');
+    // At most one log: the newest.
+    const one = new DirResponseCache(dir, { logs: 1 });
+    expect([one.get(key(15)), one.get(key(25))?.text]).toEqual([undefined, 'w2-5']);
+    // A log over the bound for one is not read; a writer begins another before its log passes it.
+    const small = new DirResponseCache(tempDir('tg-log-each-'), { logBytes: 3 * 120 });
+    for (let i = 0; i < 10; i++) small.put(key(i), reply(`s${i}`));
+    const written = logsOf(small.dir);
+    expect(written.length).toBeGreaterThan(2);
+    for (const log of written) expect(readFileSync(log).length).toBeLessThanOrEqual(3 * 120);
+    const again = new DirResponseCache(small.dir, { logBytes: 3 * 120 });
+    for (let i = 0; i < 10; i++) expect(again.get(key(i))?.text).toBe(`s${i}`);
+    appendFileSync(written.sort().at(-1)!, 'x'.repeat(400) + '\n');
+    expect(new DirResponseCache(small.dir, { logBytes: 3 * 120 }).get(key(9))).toBeUndefined();
+  });
+
   it("keeps every reply a killed writer's log had finished, and skips its torn line", () => {
     const dir = tempDir('tg-log-killed-');
     // Two replies put, then the writer killed in the middle of a third line.

@@ -91,6 +91,53 @@ export function readRegularRange(path: string, offset: number, length: number): 
 }
 
 /**
+ * Each complete line of `path` (a regular file of at most `maxBytes`, a link never followed),
+ * handed to `onLine` as its first `head` bytes, its offset and its length without the newline;
+ * a last line with no newline is torn and skipped. Read `chunkBytes` at a time, so memory stays
+ * bounded by the chunk however large the file (a gigabyte log is indexed in 8 MiB steps).
+ */
+export function scanLines(
+  path: string,
+  options: { maxBytes: number; head: number; chunkBytes?: number },
+  onLine: (head: Buffer, offset: number, length: number) => void,
+): void {
+  const { fd, stats } = openRegular(path, false);
+  try {
+    if (stats.size > options.maxBytes)
+      throw new UnreadableFileError(
+        path,
+        `is ${stats.size} bytes, over the ${options.maxBytes} read at most`,
+      );
+    const chunk = Buffer.alloc(options.chunkBytes ?? 8 * 1024 * 1024);
+    let head: Buffer[] = [];
+    let headBytes = 0;
+    let lineStart = 0;
+    for (let base = 0; base < stats.size;) {
+      const n = readSync(fd, chunk, 0, Math.min(chunk.length, stats.size - base), base);
+      if (n <= 0) break;
+      for (let at = 0; at < n;) {
+        const end = chunk.indexOf(0x0a, at);
+        const stop = end < 0 || end >= n ? n : end;
+        if (headBytes < options.head) {
+          const piece = chunk.subarray(at, Math.min(stop, at + options.head - headBytes));
+          head.push(Buffer.from(piece));
+          headBytes += piece.length;
+        }
+        if (stop === n) break;
+        onLine(Buffer.concat(head), lineStart, base + stop - lineStart);
+        head = [];
+        headBytes = 0;
+        lineStart = base + stop + 1;
+        at = stop + 1;
+      }
+      base += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * `path` opened for reading, non-blocking (a named pipe never hangs the run),
  * if it is a regular file (checked on the descriptor: what is read is what
  * was checked); else UnreadableFileError saying what it is.

@@ -14,14 +14,29 @@ import {
 import { join } from 'node:path';
 import { z } from 'zod';
 import { makeDirs, writeFileAtomic, writing } from './atomic.js';
-import { readRegularBytes, readRegularFile, readRegularRange } from './read-file.js';
+import { readRegularFile, readRegularRange, scanLines } from './read-file.js';
 import type { ResponseCache } from '../../contracts/ports.js';
 import type { Completion } from '../../contracts/model.js';
 
 /** A stored reply larger than this is not one (replies are read up to 8 MiB). */
 const MAX_STORED_BYTES = 16 * 1024 * 1024;
-/** A log larger than this is not read (its replies are asked again). */
-const MAX_LOG_BYTES = 1024 * 1024 * 1024;
+/** How much of the logs is read, each and together, and how many: past these, a log is not read. */
+export interface LogBounds {
+  /** One log larger than this is not read (its replies are asked again); a writer begins another. */
+  logBytes: number;
+  /** The logs read together, newest first: the older ones past this are not read. */
+  totalBytes: number;
+  /** Logs read at most, newest first. */
+  logs: number;
+  /** Bytes read at a time while indexing: the memory an index costs whatever the logs hold. */
+  chunkBytes: number;
+}
+const LOG_BOUNDS: LogBounds = {
+  logBytes: 1024 * 1024 * 1024,
+  totalBytes: 4 * 1024 * 1024 * 1024,
+  logs: 4096,
+  chunkBytes: 8 * 1024 * 1024,
+};
 /** A log's name: `<ms, base 36>-<pid>-<nonce>.jsonl`, so that names sort by when they were begun. */
 const LOG_NAME = /^[0-9a-z]{9}-\d+-[0-9a-f]{12}\.jsonl$/;
 /** The start of a log line, `["<key>",`: the key is read off it without parsing the reply. */
@@ -65,7 +80,14 @@ export class DirResponseCache implements ResponseCache {
   /** The keys read or written by this object: what `prune` keeps. */
   private readonly used = new Set<string>();
 
-  constructor(readonly dir: string) {}
+  private readonly bounds: LogBounds;
+
+  constructor(
+    readonly dir: string,
+    bounds: Partial<LogBounds> = {},
+  ) {
+    this.bounds = { ...LOG_BOUNDS, ...bounds };
+  }
 
   private get logs(): string {
     return realDir(
@@ -101,10 +123,12 @@ export class DirResponseCache implements ResponseCache {
 
   put(key: string, completion: Completion): void {
     const index = this.indexed();
-    const own = this.ownLog();
     const line = Buffer.from(
       `[${JSON.stringify(key)},${JSON.stringify({ ...completion, cached: undefined })}]\n`,
     );
+    // A log stays within what a reader reads: a full one is closed and another begun.
+    if (this.own && this.own.size + line.length > this.bounds.logBytes) this.closeOwn();
+    const own = this.ownLog();
     writing(own.path, () => writeAll(own.fd, line));
     index.set(key, { log: own.path, offset: own.size, length: line.length - 1 });
     own.size += line.length;
@@ -140,20 +164,31 @@ export class DirResponseCache implements ResponseCache {
   private indexed(): Map<string, At> {
     if (this.index) return this.index;
     const index = new Map<string, At>();
-    for (const name of listLogs(this.logs)) {
+    // Newest first within the bounds (a later line of a key wins, so the older logs are the ones
+    // left out), then indexed oldest first.
+    const chosen: string[] = [];
+    let total = 0;
+    for (const name of listLogs(this.logs).reverse()) {
+      if (chosen.length >= this.bounds.logs) break;
+      const size = lstatSync(join(this.logs, name), { throwIfNoEntry: false })?.size ?? 0;
+      if (size > this.bounds.logBytes) continue; // not read: its replies are asked again
+      if (total + size > this.bounds.totalBytes) break;
+      total += size;
+      chosen.push(name);
+    }
+    for (const name of chosen.reverse()) {
       const log = join(this.logs, name);
-      let bytes: Buffer;
       try {
-        bytes = readRegularBytes(log, { maxBytes: MAX_LOG_BYTES, follow: false });
+        scanLines(
+          log,
+          { maxBytes: this.bounds.logBytes, head: 140, chunkBytes: this.bounds.chunkBytes },
+          (head, offset, length) => {
+            const key = LINE_KEY.exec(head.toString('latin1'))?.[1];
+            if (key) index.set(key, { log, offset, length });
+          },
+        );
       } catch {
         continue; // an unreadable log costs its replies (asked again), never the run
-      }
-      for (let offset = 0; offset < bytes.length;) {
-        const end = bytes.indexOf(0x0a, offset);
-        if (end < 0) break; // a torn last line
-        const key = LINE_KEY.exec(bytes.subarray(offset, offset + 140).toString('latin1'))?.[1];
-        if (key) index.set(key, { log, offset, length: end - offset });
-        offset = end + 1;
       }
     }
     this.index = index;
@@ -178,8 +213,13 @@ export class DirResponseCache implements ResponseCache {
   }
 }
 
+/** The last log begun by this process, in ms: a log begun in the same ms is named after it. */
+let lastBegun = 0;
+
+/** A new log's name; within one process, each sorts after the one begun before it. */
 function logName(): string {
-  const stamp = Date.now().toString(36).padStart(9, '0');
+  lastBegun = Math.max(Date.now(), lastBegun + 1);
+  const stamp = lastBegun.toString(36).padStart(9, '0');
   return `${stamp}-${process.pid}-${randomBytes(6).toString('hex')}.jsonl`;
 }
 
