@@ -1,4 +1,5 @@
 import type Docker from 'dockerode';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -79,6 +80,25 @@ async function runTracerSuite(
   }
 }
 
+/**
+ * The suite's counts for `npm test`'s closing line (scripts/test.mjs sets TRACEGATE_TEST_TOTALS):
+ * the tracer's tests are counted one by one, as pytest counted them, not as one jest test.
+ */
+function reportTotals(python: string, summary: string): void {
+  const dir = process.env.TRACEGATE_TEST_TOTALS;
+  if (!dir) return;
+  const count = (what: string) => Number(new RegExp(`(\\d+) ${what}`).exec(summary)?.[1] ?? 0);
+  writeFileSync(
+    join(dir, `tracer-python-${python}.json`),
+    JSON.stringify({
+      python,
+      passed: count('passed'),
+      failed: count('failed') + count('errors?'),
+      skipped: count('skipped'),
+    }),
+  );
+}
+
 describe("the tracer suite inside the harvest sandbox (no network, no capabilities but the driver's)", () => {
   // Both interpreters' suites start at once, one core each (the suite is one pytest process): the
   // two take as long as the slower one instead of their sum. Each test awaits its own.
@@ -100,6 +120,7 @@ describe("the tracer suite inside the harvest sandbox (no network, no capabiliti
       async () => {
         const { code, out } = await runs.get(base)!;
         const summary = out.trim().split('\n').pop() ?? '';
+        reportTotals(python, summary);
         // On failure, the suite's last lines say which test failed and why.
         const tail = code === 0 ? '' : out.trim().split('\n').slice(-60).join('\n');
         expect({ code, summary, tail }).toEqual({

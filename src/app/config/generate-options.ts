@@ -1,6 +1,7 @@
 // `tracegate generate`'s options: an environment, a directory of test files, where the suite goes.
 import { z } from 'zod';
-import { harvestOptionsSchema, int, parseWith } from './options.js';
+import { int } from './option-values.js';
+import { harvestOptionsSchema, parseWith } from './options.js';
 
 /** `tracegate generate`: an environment, a directory of test files, where the suite goes. */
 export const generateOptionsSchema = harvestOptionsSchema
