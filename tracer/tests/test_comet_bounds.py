@@ -57,8 +57,10 @@ EXPECTED = {  # B1: the buggy version's outcome (and exception); B2: the referen
 }
 SOURCE = textwrap.dedent(BOUNDS).lstrip("\n")
 F2P = {"buggy": "fail", "correct": "pass", "buggy_respelled": "fail", "correct_respelled": "pass"}
-FAST = {"memory_bytes": 128 << 20, "call_seconds": 6, "reference_seconds": 8, "test_seconds": 40}
-"""A much faster machine: a runaway fills its memory long before any alarm."""
+FAST = {"memory_bytes": 128 << 20, "call_seconds": 60, "reference_seconds": 60, "test_seconds": 120}
+"""A much faster machine: a runaway fills its memory long before any alarm. The alarms are a minute away: on a
+core shared six ways (this run's spinners, and another image's suite pinning its own to the same core) the
+runaway still fills 128 MiB in a few seconds; at 6 s it lost that race once under load."""
 SLOW = {"call_seconds": 0.25, "reference_seconds": 1}
 """A much slower machine: every alarm long before a runaway fills its memory (1 GiB in a quarter second would be
 some 130 million appends a second)."""
