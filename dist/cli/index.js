@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4824);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8938);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4824:
+/***/ 8938:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -80163,15 +80163,9 @@ function shardPart(selected, plan, index) {
     return selected.filter((l) => mine.has(l.instance.id));
 }
 
-;// CONCATENATED MODULE: ./src/app/config/options.ts
-
-
-
-
-
-
-
-
+;// CONCATENATED MODULE: ./src/app/config/option-values.ts
+// The values an option takes, each a zod schema whose error names the option and says what it
+// must be: lists, bounded numbers, JSON objects, stop strings, prompt budgets.
 
 
 const list = schemas_string()
@@ -80180,7 +80174,7 @@ const list = schemas_string()
     .map((t) => t.trim())
     .filter(Boolean))
     .optional();
-function options_int(name, min, max) {
+function option_values_int(name, min, max) {
     return schemas_string().transform((s, ctx) => {
         const n = Number(s);
         if (!Number.isInteger(n) || n < min || n > max) {
@@ -80265,15 +80259,27 @@ const budget = schemas_string().transform((s, ctx) => {
     return NEVER;
 });
 /** What to harvest and where: the options `harvest` and `run` share. */
+
+;// CONCATENATED MODULE: ./src/app/config/options.ts
+
+
+
+
+
+
+
+
+
+
 const harvestOptionsSchema = object({
     /** Directory of instances (a suite or the instances root). Default: the bundled suite. */
     instances: schemas_string().optional(),
     /** Comma-separated kinds, prefixes (S1) or names (Loops). */
     categories: list,
     ids: list,
-    sample: options_int('sample', 1, 1_000_000).optional(),
+    sample: option_values_int('sample', 1, 1_000_000).optional(),
     /** Unset: the baseline's recorded seed when there is one, else 0 (app/config/selection.ts). */
-    seed: options_int('seed', 0, 2 ** 31).optional(),
+    seed: option_values_int('seed', 0, 2 ** 31).optional(),
     cache: schemas_string().default('.tracegate/cache'),
     backend: schemas_enum(['docker', 'local', 'auto'], { message: '--backend must be docker, local or auto' })
         .default('docker'),
@@ -80360,17 +80366,17 @@ const runOptionsSchema = harvestOptionsSchema.extend({
     /** Where scores are tracked per commit: a directory, or `branch:NAME` (a data branch). */
     history: schemas_string().optional(),
     /** Entries kept per name in the history (older ones are dropped on write). */
-    retention: options_int('retention', 1, 1_000_000).default(500),
+    retention: option_values_int('retention', 1, 1_000_000).default(500),
     out: schemas_string().default('tracegate-out'),
     /** Protocol of the endpoint: OpenAI chat, OpenAI (legacy) completions for base checkpoints, Anthropic. */
     api: schemas_enum(API_NAMES, { message: `--api must be one of ${API_NAMES.join(', ')}` })
         .default('openai-chat'),
     /** Requests in flight. */
-    concurrency: options_int('concurrency', 1, 256).default(4),
+    concurrency: option_values_int('concurrency', 1, 256).default(4),
     /** Per-request timeout in seconds (the whole body included). */
     timeout: num('timeout', 1, 3600).default(120),
     /** Retries of transient failures (connection, timeout, 408/429/5xx, garbled body). */
-    retries: options_int('retries', 0, 20).default(3),
+    retries: option_values_int('retries', 0, 20).default(3),
     /** Total seconds all requests of the run may take; unset means no limit. */
     'time-budget': num('time-budget', 1, 7 * 24 * 3600).optional(),
     /** Check the endpoint before the harvest (model list, one tiny request): a dead one fails in seconds. */
@@ -80386,15 +80392,15 @@ const runOptionsSchema = harvestOptionsSchema.extend({
     })
         .optional(),
     temperature: num('temperature', 0, 2).default(0),
-    'max-tokens': options_int('max-tokens', 1, 1_000_000).default(2048),
+    'max-tokens': option_values_int('max-tokens', 1, 1_000_000).default(2048),
     'top-p': num('top-p', 0, 1).optional(),
     /** Sampling seed sent to the server (sample i gets seed + i); not the selection `seed`. */
-    'generation-seed': options_int('generation-seed', 0, 2 ** 31).optional(),
+    'generation-seed': option_values_int('generation-seed', 0, 2 ** 31).optional(),
     stop: stopList.optional(),
     /** JSON object merged into every request body (server-specific knobs). */
     'extra-body': jsonObject.optional(),
     /** Answers per instance: the majority is scored, pass@k reported beside it. */
-    samples: options_int('samples', 1, 100).default(1),
+    samples: option_values_int('samples', 1, 100).default(1),
     /** strict (sound; the default for gating) or swe-flux (SWE-Flux's score_answer, for comparable numbers). */
     scoring: schemas_enum(SCORING_MODES, { message: `--scoring must be one of ${SCORING_MODES.join(', ')}` })
         .default(DEFAULT_SCORING),
@@ -80407,7 +80413,7 @@ const runOptionsSchema = harvestOptionsSchema.extend({
     'context-budget': budget.default({ amount: 16000, unit: 'tokens' }),
     ...gateOptionsSchema.shape,
     /** When inconclusive, add up to this many paired items and decide again (0: off). */
-    'top-up': options_int('top-up', 0, 100_000).default(0),
+    'top-up': option_values_int('top-up', 0, 100_000).default(0),
     /**
      * Fresh variants (perturbed test inputs, re-harvested): off, `add N` (N variants beside the
      * selection) or only (a variant of each selected instance, instead of it).
@@ -81207,6 +81213,48 @@ function readRegularRange(path, offset, length) {
     try {
         const buffer = Buffer.alloc(length);
         return readAt(fd, buffer, offset) === length ? buffer : undefined;
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+/**
+ * Each complete line of `path` (a regular file of at most `maxBytes`, a link never followed),
+ * handed to `onLine` as its first `head` bytes, its offset and its length without the newline;
+ * a last line with no newline is torn and skipped. Read `chunkBytes` at a time, so memory stays
+ * bounded by the chunk however large the file (a gigabyte log is indexed in 8 MiB steps).
+ */
+function scanLines(path, options, onLine) {
+    const { fd, stats } = openRegular(path, false);
+    try {
+        if (stats.size > options.maxBytes)
+            throw new UnreadableFileError(path, `is ${stats.size} bytes, over the ${options.maxBytes} read at most`);
+        const chunk = Buffer.alloc(options.chunkBytes ?? 8 * 1024 * 1024);
+        let head = [];
+        let headBytes = 0;
+        let lineStart = 0;
+        for (let base = 0; base < stats.size;) {
+            const n = (0,external_node_fs_namespaceObject.readSync)(fd, chunk, 0, Math.min(chunk.length, stats.size - base), base);
+            if (n <= 0)
+                break;
+            for (let at = 0; at < n;) {
+                const end = chunk.indexOf(0x0a, at);
+                const stop = end < 0 || end >= n ? n : end;
+                if (headBytes < options.head) {
+                    const piece = chunk.subarray(at, Math.min(stop, at + options.head - headBytes));
+                    head.push(Buffer.from(piece));
+                    headBytes += piece.length;
+                }
+                if (stop === n)
+                    break;
+                onLine(Buffer.concat(head), lineStart, base + stop - lineStart);
+                head = [];
+                headBytes = 0;
+                lineStart = base + stop + 1;
+                at = stop + 1;
+            }
+            base += n;
+        }
     }
     finally {
         (0,external_node_fs_namespaceObject.closeSync)(fd);
@@ -84318,8 +84366,12 @@ class DirRuntimeMemo {
 
 /** A stored reply larger than this is not one (replies are read up to 8 MiB). */
 const MAX_STORED_BYTES = 16 * 1024 * 1024;
-/** A log larger than this is not read (its replies are asked again). */
-const MAX_LOG_BYTES = 1024 * 1024 * 1024;
+const LOG_BOUNDS = {
+    logBytes: 1024 * 1024 * 1024,
+    totalBytes: 4 * 1024 * 1024 * 1024,
+    logs: 4096,
+    chunkBytes: 8 * 1024 * 1024,
+};
 /** A log's name: `<ms, base 36>-<pid>-<nonce>.jsonl`, so that names sort by when they were begun. */
 const LOG_NAME = /^[0-9a-z]{9}-\d+-[0-9a-f]{12}\.jsonl$/;
 /** The start of a log line, `["<key>",`: the key is read off it without parsing the reply. */
@@ -84354,8 +84406,10 @@ class DirResponseCache {
     own;
     /** The keys read or written by this object: what `prune` keeps. */
     used = new Set();
-    constructor(dir) {
+    bounds;
+    constructor(dir, bounds = {}) {
         this.dir = dir;
+        this.bounds = { ...LOG_BOUNDS, ...bounds };
     }
     get logs() {
         return realDir((0,external_node_path_namespaceObject.join)(realDir(this.dir, 'The reply cache'), 'log'), "The reply cache's log folder");
@@ -84387,8 +84441,11 @@ class DirResponseCache {
     }
     put(key, completion) {
         const index = this.indexed();
-        const own = this.ownLog();
         const line = Buffer.from(`[${JSON.stringify(key)},${JSON.stringify({ ...completion, cached: undefined })}]\n`);
+        // A log stays within what a reader reads: a full one is closed and another begun.
+        if (this.own && this.own.size + line.length > this.bounds.logBytes)
+            this.closeOwn();
+        const own = this.ownLog();
         writing(own.path, () => writeAll(own.fd, line));
         index.set(key, { log: own.path, offset: own.size, length: line.length - 1 });
         own.size += line.length;
@@ -84427,23 +84484,32 @@ class DirResponseCache {
         if (this.index)
             return this.index;
         const index = new Map();
-        for (const name of listLogs(this.logs)) {
+        // Newest first within the bounds (a later line of a key wins, so the older logs are the ones
+        // left out), then indexed oldest first.
+        const chosen = [];
+        let total = 0;
+        for (const name of listLogs(this.logs).reverse()) {
+            if (chosen.length >= this.bounds.logs)
+                break;
+            const size = (0,external_node_fs_namespaceObject.lstatSync)((0,external_node_path_namespaceObject.join)(this.logs, name), { throwIfNoEntry: false })?.size ?? 0;
+            if (size > this.bounds.logBytes)
+                continue; // not read: its replies are asked again
+            if (total + size > this.bounds.totalBytes)
+                break;
+            total += size;
+            chosen.push(name);
+        }
+        for (const name of chosen.reverse()) {
             const log = (0,external_node_path_namespaceObject.join)(this.logs, name);
-            let bytes;
             try {
-                bytes = readRegularBytes(log, { maxBytes: MAX_LOG_BYTES, follow: false });
+                scanLines(log, { maxBytes: this.bounds.logBytes, head: 140, chunkBytes: this.bounds.chunkBytes }, (head, offset, length) => {
+                    const key = LINE_KEY.exec(head.toString('latin1'))?.[1];
+                    if (key)
+                        index.set(key, { log, offset, length });
+                });
             }
             catch {
                 continue; // an unreadable log costs its replies (asked again), never the run
-            }
-            for (let offset = 0; offset < bytes.length;) {
-                const end = bytes.indexOf(0x0a, offset);
-                if (end < 0)
-                    break; // a torn last line
-                const key = LINE_KEY.exec(bytes.subarray(offset, offset + 140).toString('latin1'))?.[1];
-                if (key)
-                    index.set(key, { log, offset, length: end - offset });
-                offset = end + 1;
             }
         }
         this.index = index;
@@ -84467,8 +84533,12 @@ class DirResponseCache {
         this.own = undefined;
     }
 }
+/** The last log begun by this process, in ms: a log begun in the same ms is named after it. */
+let lastBegun = 0;
+/** A new log's name; within one process, each sorts after the one begun before it. */
 function logName() {
-    const stamp = Date.now().toString(36).padStart(9, '0');
+    lastBegun = Math.max(Date.now(), lastBegun + 1);
+    const stamp = lastBegun.toString(36).padStart(9, '0');
     return `${stamp}-${process.pid}-${(0,external_node_crypto_namespaceObject.randomBytes)(6).toString('hex')}.jsonl`;
 }
 /** The logs' names, oldest first (a later line of a key wins); anything else there is left alone. */
@@ -91921,75 +91991,132 @@ function checkBaseline(baseline, scorer) {
     assertUniqueIds({ instances: baseline.results.instances, label: baseline.source });
 }
 /**
- * harvest → prompt → query → parse → score → aggregate → compare → report,
- * over a selection; with top-up, an inconclusive first look adds paired items
- * through the same stages and decides again. Records go to the results sink
- * as they finish; if the endpoint dies, the results so far are still written
- * before the error propagates.
+ * harvest → prompt → query → parse → score → aggregate → decide, over a selection; with top-up,
+ * an inconclusive first look adds paired items through the same stages and decides again.
+ * Records go to the results sink as they finish; if the endpoint dies, the results so far are
+ * still written before the error propagates.
  */
 async function runPipeline(input, deps) {
-    const startedAt = new Date().toISOString();
-    const { stores } = deps;
-    const against = await resolveBaseline(stores.baseline, deps.warn);
-    const { baseline } = against;
-    checkBaseline(baseline, input.gate.scorer);
-    const { selected, topUp } = input.selection;
-    const variantsAsked = input.selection.variants;
-    const answered = new Set(baseline?.results.instances.filter(pairable).map((r) => r.id));
-    const extra = baseline && topUp ? chooseTopUp(topUp.pool, answered, topUp.seed, topUp.max) : [];
-    const looks = plannedLooks(input.gate.policy.alpha, selected.length, extra.length);
-    let look = looks[0];
-    let toppedUp = false;
-    const shard = input.selection.shard;
-    const searches = variantsAsked
-        ? searchesOf(selected, variantsAsked.mode, variantsAsked.epoch, shard?.whole)
-        : [];
-    // What this run asks: the selection (not with variants only) and, once screened, its valid variants.
-    const attempted = variantsAsked?.mode.mode === 'only' ? [] : [...selected];
-    let variantSummary;
-    deps.log(`Selected ${selected.length} instance(s)` +
-        (searches.length
-            ? `, and a search for a fresh variant of ${searches.length} at epoch ${variantsAsked.epoch}`
-            : ''));
-    const records = new Map();
-    const loadedById = new Map([...selected, ...searches, ...extra].map((l) => [l.instance.id, l]));
-    const keep = (record) => {
-        records.set(record.id, record);
-        stores.results.append(record);
-    };
-    const client = withResponseCache(deps.client, stores.responses, input.query.model.revision, deps.log);
-    let harvest;
-    // B1/B2 replies run in the sandbox (app/verify.ts); made only when the selection has some.
-    const verifier = [...selected, ...extra].some((l) => familyOf(l.instance.kind).runsReplies)
-        ? createVerifier({
-            harvest: { ...deps.harvest, signal: deps.signal },
-            tracerDigest: input.harvest.tracerDigest,
-            store: stores.verifications,
-            log: deps.log,
-        })
-        : undefined;
+    const against = await resolveBaseline(deps.stores.baseline, deps.warn);
+    checkBaseline(against.baseline, input.gate.scorer);
+    const run = new Run(input, deps, against);
+    // Before any harvest: a dead endpoint, a wrong URL, model or key fails now, in seconds.
+    if (input.query.preflight !== false && deps.client.preflight) {
+        deps.phase?.('Endpoint check');
+        await deps.client.preflight(deps.log);
+    }
+    const first = await run.harvest([...input.selection.selected, ...run.searches]);
+    const asked = input.selection.variants
+        ? await run.screenVariants(first)
+        : input.selection.selected;
+    run.attempted.push(...asked.filter((l) => l.variant));
+    try {
+        await run.answer(asked, first);
+        if (run.looks[1] && run.compare(run.assemble()).verdict === 'inconclusive')
+            await run.topUp();
+    }
+    catch (error) {
+        throw run.failed(error);
+    }
+    const outcome = run.finish();
+    deps.log(`Wrote ${deps.stores.results.location} and its report`);
+    return outcome;
+}
+/**
+ * One run's state — its records, harvest, look and variants — and its steps, each a method:
+ * harvest a batch, screen the variants, answer a batch, top up, assemble, compare, finish.
+ */
+class Run {
+    input;
+    deps;
+    against;
+    startedAt = new Date().toISOString();
+    /** Paired items the baseline answered outside the sample, for a top-up. */
+    extra;
+    looks;
+    searches;
+    /** What this run asks: the selection (not with variants only) and, once screened, its valid variants. */
+    attempted;
+    records = new Map();
+    client;
+    /** B1/B2 replies run in the sandbox (app/verify.ts); made only when the selection has some. */
+    verifier;
+    look;
+    toppedUp = false;
+    harvested;
+    variantSummary;
+    constructor(input, deps, against) {
+        this.input = input;
+        this.deps = deps;
+        this.against = against;
+        const { selected, topUp, variants, shard } = input.selection;
+        const { baseline } = against;
+        const answered = new Set(baseline?.results.instances.filter(pairable).map((r) => r.id));
+        this.extra = baseline && topUp ? chooseTopUp(topUp.pool, answered, topUp.seed, topUp.max) : [];
+        this.looks = plannedLooks(input.gate.policy.alpha, selected.length, this.extra.length);
+        this.look = this.looks[0];
+        this.searches = variants
+            ? searchesOf(selected, variants.mode, variants.epoch, shard?.whole)
+            : [];
+        this.attempted = variants?.mode.mode === 'only' ? [] : [...selected];
+        deps.log(`Selected ${selected.length} instance(s)` +
+            (this.searches.length
+                ? `, and a search for a fresh variant of ${this.searches.length} at epoch ${variants.epoch}`
+                : ''));
+        this.client = withResponseCache(deps.client, deps.stores.responses, input.query.model.revision, deps.log);
+        this.verifier = [...selected, ...this.extra].some((l) => familyOf(l.instance.kind).runsReplies)
+            ? createVerifier({
+                harvest: { ...deps.harvest, signal: deps.signal },
+                tracerDigest: input.harvest.tracerDigest,
+                store: deps.stores.verifications,
+                log: deps.log,
+            })
+            : undefined;
+    }
     /** Harvests a batch; the entry point's errors (no engine) propagate before anything is written. */
-    const harvestBatch = async (batch) => {
-        deps.phase?.(toppedUp ? 'Harvest (top-up)' : 'Harvest');
-        const summary = await harvestOnly(batch, input.harvest, deps);
-        harvest = harvest ? mergeHarvests(harvest, summary) : summary;
-        deps.log(`Oracles: ${summary.cached} from cache, ${summary.harvested} harvested, ${summary.failed} failed` +
+    async harvest(batch) {
+        this.deps.phase?.(this.toppedUp ? 'Harvest (top-up)' : 'Harvest');
+        const summary = await harvestOnly(batch, this.input.harvest, this.deps);
+        this.harvested = this.harvested ? mergeHarvests(this.harvested, summary) : summary;
+        this.deps.log(`Oracles: ${summary.cached} from cache, ${summary.harvested} harvested, ${summary.failed} failed` +
             (summary.remembered ? ` (${summary.remembered} remembered from an earlier run)` : ''));
         return summary;
-    };
+    }
+    /**
+     * The search ranks each instance's edits; its first candidates are harvested alone (the next
+     * ones when those fail), and a variant is asked only if it passes the screen with an oracle of
+     * its own. Returns what the run asks: the selection and the valid variants (or those alone).
+     */
+    async screenVariants(first) {
+        const { selected } = this.input.selection;
+        const asked = this.input.selection.variants;
+        const screened = await findVariants(this.searches, first.outcomes, async (batch) => (await this.harvest(batch)).outcomes, this.deps.screen);
+        this.variantSummary = summarizeVariants(asked.mode, asked.epoch, selected, this.searches, screened);
+        // The kept candidate answers under the variant's id.
+        for (const v of screened.valid)
+            first.outcomes.set(v.instance.id, first.outcomes.get(`${v.instance.id}#${v.variant.candidate}`));
+        this.deps.log(`Variants at epoch ${asked.epoch}: ${screened.valid.length} of ${this.variantSummary.tried} valid` +
+            (screened.dropped.length
+                ? ` (dropped: ${Object.entries(this.variantSummary.dropped)
+                    .map(([rule, n]) => `${rule} ×${n}`)
+                    .join(', ')})`
+                : ''));
+        return asked.mode.mode === 'only' ? screened.valid : [...selected, ...screened.valid];
+    }
     /** Answers a harvested batch; throws InterruptedError when the signal fired. */
-    const answerBatch = async (batch, summary) => {
+    async answer(batch, summary) {
+        const { deps } = this;
         // Interrupted during the harvest: its failures are the interruption's, not the instances'.
         if (deps.signal?.aborted)
-            throw interrupted(deps.signal);
-        deps.phase?.(toppedUp ? 'Queries (top-up)' : 'Queries');
+            throw this.interrupted(deps.signal);
+        deps.phase?.(this.toppedUp ? 'Queries (top-up)' : 'Queries');
         const answerable = [];
         for (const loaded of batch) {
             const outcome = summary.outcomes.get(loaded.instance.id);
             if (outcome.status === 'ok')
                 answerable.push({ loaded, entry: outcome.entry });
             else
-                keep(finishRecord(loaded, {
+                this.keep(finishRecord(loaded, {
                     id: loaded.instance.id,
                     kind: loaded.instance.kind,
                     scored: false,
@@ -92003,114 +92130,90 @@ async function runPipeline(input, deps) {
                 }));
         }
         const progress = new Progress('Answers', answerable.length, 'instances', deps.log);
-        const answered = (record) => {
-            keep(record);
+        const querying = queryInstances(answerable, this.client, this.input.query.config, (record) => {
+            this.keep(record);
             progress.tick();
-        };
-        const querying = queryInstances(answerable, client, input.query.config, answered, deps.signal, verifier);
+        }, deps.signal, this.verifier);
         await Promise.race([querying, pipeline_aborted(deps.signal)]);
         // Stopped: no request starts any more; the ones in flight are paid for, so they get a short
         // while to land (and be cached and recorded) before the run returns, and none is left running
         // behind it. What is still out after that is asked again by the next run.
         if (deps.signal?.aborted)
             await settledWithin(querying, IN_FLIGHT_GRACE_MS);
-        await verifier?.settled();
+        await this.verifier?.settled();
         if (deps.signal?.aborted)
-            throw interrupted(deps.signal);
-    };
-    const assemble = (incomplete) => assembleResults({
-        input,
-        attempted,
-        records,
-        harvest,
-        identity: deps.client.identity,
-        startedAt,
-        incomplete,
-        variants: variantSummary,
-    });
-    const topUpOf = () => toppedUp
-        ? {
-            planned: extra.length,
-            added: extra.filter((l) => records.has(l.instance.id)).length,
-            ids: extra.map((l) => l.instance.id),
-        }
-        : undefined;
-    // A shard is compared by the merge of every part, never alone (its part is no selection of its own).
-    const compare = (results) => shard
-        ? compareRuns(results, undefined, input.gate.policy)
-        : compareRuns(results, baseline, input.gate.policy, look, topUpOf(), against.unavailable);
-    const finish = (incomplete) => {
-        deps.phase?.('Compare and report');
-        const results = assemble(incomplete);
-        const { comparison, report } = shard
-            ? { comparison: compare(results), report: renderShardReport(results) }
-            : decide(results, against, input.gate, look, (r) => reportContext(input.report, r), topUpOf());
-        stores.results.finish(results, report);
-        return {
-            results,
-            comparison,
-            report,
-            harvest: harvest ?? NO_HARVEST,
-        };
-    };
-    // Before any harvest: a dead endpoint, a wrong URL, model or key fails now, in seconds.
-    if (input.query.preflight !== false && deps.client.preflight) {
-        deps.phase?.('Endpoint check');
-        await deps.client.preflight(deps.log);
+            throw this.interrupted(deps.signal);
     }
-    const first = await harvestBatch([...selected, ...searches]);
-    let asked = selected;
-    if (variantsAsked) {
-        // The search ranks each instance's edits; its first candidates are harvested alone (the next
-        // ones when those fail), and a variant is asked only if it passes the screen with an oracle of its own.
-        const screened = await findVariants(searches, first.outcomes, async (batch) => (await harvestBatch(batch)).outcomes, deps.screen);
-        variantSummary = summarizeVariants(variantsAsked.mode, variantsAsked.epoch, selected, searches, screened);
-        for (const v of screened.valid) {
-            // The kept candidate answers under the variant's id.
-            loadedById.set(v.instance.id, v);
-            first.outcomes.set(v.instance.id, first.outcomes.get(`${v.instance.id}#${v.variant.candidate}`));
-        }
-        deps.log(`Variants at epoch ${variantsAsked.epoch}: ${screened.valid.length} of ${variantSummary.tried} valid` +
-            (screened.dropped.length
-                ? ` (dropped: ${Object.entries(variantSummary.dropped)
-                    .map(([rule, n]) => `${rule} ×${n}`)
-                    .join(', ')})`
-                : ''));
-        asked = variantsAsked.mode.mode === 'only' ? screened.valid : [...selected, ...screened.valid];
+    /** Inconclusive at the first look: the paired items the baseline answered, then the second look. */
+    async topUp() {
+        const second = this.looks[1];
+        this.deps.log(`Inconclusive at the first look (α ${this.look.alpha.toFixed(4)}): topping up with ${this.extra.length} ` +
+            `instance(s) the baseline answered; deciding again at α ${second.alpha.toFixed(4)}`);
+        this.look = second;
+        this.toppedUp = true;
+        this.attempted.push(...this.extra);
+        await this.answer(this.extra, await this.harvest(this.extra));
     }
-    attempted.push(...asked.filter((l) => l.variant));
-    try {
-        await answerBatch(asked, first);
-        const second = looks[1];
-        if (second && compare(assemble()).verdict === 'inconclusive') {
-            deps.log(`Inconclusive at the first look (α ${look.alpha.toFixed(4)}): topping up with ${extra.length} ` +
-                `instance(s) the baseline answered; deciding again at α ${second.alpha.toFixed(4)}`);
-            look = second;
-            toppedUp = true;
-            attempted.push(...extra);
-            await answerBatch(extra, await harvestBatch(extra));
-        }
+    assemble(incomplete) {
+        return assembleResults({
+            input: this.input,
+            attempted: this.attempted,
+            records: this.records,
+            harvest: this.harvested,
+            identity: this.deps.client.identity,
+            startedAt: this.startedAt,
+            incomplete,
+            variants: this.variantSummary,
+        });
     }
-    catch (error) {
+    /** A shard is compared by the merge of every part, never alone (its part is no selection of its own). */
+    compare(results) {
+        return this.input.selection.shard
+            ? compareRuns(results, undefined, this.input.gate.policy)
+            : compareRuns(results, this.against.baseline, this.input.gate.policy, this.look, this.topUpOf(), this.against.unavailable);
+    }
+    /** The results (incomplete, saying why, after a failure), decided and written with their report. */
+    finish(incomplete) {
+        this.deps.phase?.('Compare and report');
+        const results = this.assemble(incomplete);
+        const { comparison, report } = this.input.selection.shard
+            ? { comparison: this.compare(results), report: renderShardReport(results) }
+            : decide(results, this.against, this.input.gate, this.look, (r) => reportContext(this.input.report, r), this.topUpOf());
+        this.deps.stores.results.finish(results, report);
+        return { results, comparison, report, harvest: this.harvested ?? NO_HARVEST };
+    }
+    /** A run that failed part way: what it has is written (incomplete, saying why); the error to throw. */
+    failed(error) {
+        const { stores, client } = this.deps;
         if (error instanceof InterruptedError) {
-            finish(error.message);
-            throw error;
+            this.finish(error.message);
+            return error;
         }
-        finish(error instanceof EndpointUnavailableError
+        this.finish(error instanceof EndpointUnavailableError
             ? `the model endpoint became unavailable (${error.detail})`
             : messageOf(error));
         if (error instanceof EndpointUnavailableError)
-            throw new EndpointUnavailableError(error.endpoint, error.detail, stores.results.location);
+            return new EndpointUnavailableError(error.endpoint, error.detail, stores.results.location);
         if (error instanceof ModelRequestError)
-            throw new EndpointRejectedError(deps.client.endpoint, error.message, stores.results.location);
-        throw error;
+            return new EndpointRejectedError(client.endpoint, error.message, stores.results.location);
+        return error;
     }
-    const outcome = finish();
-    function interrupted(signal) {
-        return new InterruptedError(String(signal.reason ?? 'a signal'), stores.results.location);
+    keep(record) {
+        this.records.set(record.id, record);
+        this.deps.stores.results.append(record);
     }
-    deps.log(`Wrote ${stores.results.location} and its report`);
-    return outcome;
+    topUpOf() {
+        return this.toppedUp
+            ? {
+                planned: this.extra.length,
+                added: this.extra.filter((l) => this.records.has(l.instance.id)).length,
+                ids: this.extra.map((l) => l.instance.id),
+            }
+            : undefined;
+    }
+    interrupted(signal) {
+        return new InterruptedError(String(signal.reason ?? 'a signal'), this.deps.stores.results.location);
+    }
 }
 /** How long a stopped run waits for the requests already in flight. */
 const IN_FLIGHT_GRACE_MS = 10_000;
@@ -93098,6 +93201,7 @@ function audit_auditCommand(args, io, logger) {
 // `tracegate generate`'s options: an environment, a directory of test files, where the suite goes.
 
 
+
 /** `tracegate generate`: an environment, a directory of test files, where the suite goes. */
 const generateOptionsSchema = harvestOptionsSchema
     .pick({
@@ -93130,10 +93234,10 @@ const generateOptionsSchema = harvestOptionsSchema
     suite: schemas_string()
         .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, '--suite: lowercase letters, digits and -')
         .optional(),
-    seed: options_int('seed', 0, 2 ** 31).default(0),
-    'targets-per-file': options_int('targets-per-file', 1, 500).default(12),
-    max: options_int('max', 1, 100_000).optional(),
-    timeout: options_int('timeout', 1, 3600).default(60),
+    seed: option_values_int('seed', 0, 2 ** 31).default(0),
+    'targets-per-file': option_values_int('targets-per-file', 1, 500).default(12),
+    max: option_values_int('max', 1, 100_000).optional(),
+    timeout: option_values_int('timeout', 1, 3600).default(60),
     /** Where the report of kept and rejected candidates goes (default OUT/SUITE/generate-report.json). */
     report: schemas_string().optional(),
     /**

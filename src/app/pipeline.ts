@@ -16,7 +16,7 @@ import { harvestOracles } from '../stages/harvest/harvest.js';
 import { PROMPT_VERSION } from '../stages/prompt/build.js';
 import { assembleResults, mergeHarvests, NO_HARVEST, reportContext } from './results.js';
 import { queryInstances } from '../stages/query/stage.js';
-import { decide, resolveBaseline } from './decide.js';
+import { decide, resolveBaseline, type ResolvedBaseline } from './decide.js';
 import { renderShardReport } from '../stages/report/shard.js';
 import { findVariants } from './variants.js';
 import { searchesOf, summarizeVariants, type VariantSummary } from '../stages/variants/variants.js';
@@ -60,87 +60,156 @@ function checkBaseline(baseline: Baseline | undefined, scorer: string): void {
 }
 
 /**
- * harvest → prompt → query → parse → score → aggregate → compare → report,
- * over a selection; with top-up, an inconclusive first look adds paired items
- * through the same stages and decides again. Records go to the results sink
- * as they finish; if the endpoint dies, the results so far are still written
- * before the error propagates.
+ * harvest → prompt → query → parse → score → aggregate → decide, over a selection; with top-up,
+ * an inconclusive first look adds paired items through the same stages and decides again.
+ * Records go to the results sink as they finish; if the endpoint dies, the results so far are
+ * still written before the error propagates.
  */
 export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOutcome> {
-  const startedAt = new Date().toISOString();
-  const { stores } = deps;
-  const against = await resolveBaseline(stores.baseline, deps.warn);
-  const { baseline } = against;
-  checkBaseline(baseline, input.gate.scorer);
-  const { selected, topUp } = input.selection;
-  const variantsAsked = input.selection.variants;
-  const answered = new Set(baseline?.results.instances.filter(pairable).map((r) => r.id));
-  const extra = baseline && topUp ? chooseTopUp(topUp.pool, answered, topUp.seed, topUp.max) : [];
-  const looks = plannedLooks(input.gate.policy.alpha, selected.length, extra.length);
-  let look: Look = looks[0];
-  let toppedUp = false;
-  const shard = input.selection.shard;
-  const searches = variantsAsked
-    ? searchesOf(selected, variantsAsked.mode, variantsAsked.epoch, shard?.whole)
-    : [];
-  // What this run asks: the selection (not with variants only) and, once screened, its valid variants.
-  const attempted: LoadedInstance[] = variantsAsked?.mode.mode === 'only' ? [] : [...selected];
-  let variantSummary: VariantSummary | undefined;
-  deps.log(
-    `Selected ${selected.length} instance(s)` +
-      (searches.length
-        ? `, and a search for a fresh variant of ${searches.length} at epoch ${variantsAsked!.epoch}`
-        : ''),
-  );
+  const against = await resolveBaseline(deps.stores.baseline, deps.warn);
+  checkBaseline(against.baseline, input.gate.scorer);
+  const run = new Run(input, deps, against);
+  // Before any harvest: a dead endpoint, a wrong URL, model or key fails now, in seconds.
+  if (input.query.preflight !== false && deps.client.preflight) {
+    deps.phase?.('Endpoint check');
+    await deps.client.preflight(deps.log);
+  }
+  const first = await run.harvest([...input.selection.selected, ...run.searches]);
+  const asked = input.selection.variants
+    ? await run.screenVariants(first)
+    : input.selection.selected;
+  run.attempted.push(...asked.filter((l) => l.variant));
+  try {
+    await run.answer(asked, first);
+    if (run.looks[1] && run.compare(run.assemble()).verdict === 'inconclusive') await run.topUp();
+  } catch (error) {
+    throw run.failed(error);
+  }
+  const outcome = run.finish();
+  deps.log(`Wrote ${deps.stores.results.location} and its report`);
+  return outcome;
+}
 
-  const records = new Map<string, InstanceRecord>();
-  const loadedById = new Map(
-    [...selected, ...searches, ...extra].map((l) => [l.instance.id, l] as [string, LoadedInstance]),
-  );
-  const keep = (record: InstanceRecord): void => {
-    records.set(record.id, record);
-    stores.results.append(record);
-  };
-  const client = withResponseCache(
-    deps.client,
-    stores.responses,
-    input.query.model.revision,
-    deps.log,
-  );
-  let harvest: HarvestSummary | undefined;
-  // B1/B2 replies run in the sandbox (app/verify.ts); made only when the selection has some.
-  const verifier = [...selected, ...extra].some((l) => familyOf(l.instance.kind).runsReplies)
-    ? createVerifier({
-        harvest: { ...deps.harvest, signal: deps.signal },
-        tracerDigest: input.harvest.tracerDigest,
-        store: stores.verifications,
-        log: deps.log,
-      })
-    : undefined;
+/**
+ * One run's state — its records, harvest, look and variants — and its steps, each a method:
+ * harvest a batch, screen the variants, answer a batch, top up, assemble, compare, finish.
+ */
+class Run {
+  readonly startedAt = new Date().toISOString();
+  /** Paired items the baseline answered outside the sample, for a top-up. */
+  readonly extra: LoadedInstance[];
+  readonly looks: ReturnType<typeof plannedLooks>;
+  readonly searches: LoadedInstance[];
+  /** What this run asks: the selection (not with variants only) and, once screened, its valid variants. */
+  readonly attempted: LoadedInstance[];
+  private readonly records = new Map<string, InstanceRecord>();
+  private readonly client: RunDeps['client'];
+  /** B1/B2 replies run in the sandbox (app/verify.ts); made only when the selection has some. */
+  private readonly verifier?: ReturnType<typeof createVerifier>;
+  private look: Look;
+  private toppedUp = false;
+  private harvested?: HarvestSummary;
+  private variantSummary?: VariantSummary;
+
+  constructor(
+    private readonly input: RunInput,
+    private readonly deps: RunDeps,
+    private readonly against: ResolvedBaseline,
+  ) {
+    const { selected, topUp, variants, shard } = input.selection;
+    const { baseline } = against;
+    const answered = new Set(baseline?.results.instances.filter(pairable).map((r) => r.id));
+    this.extra = baseline && topUp ? chooseTopUp(topUp.pool, answered, topUp.seed, topUp.max) : [];
+    this.looks = plannedLooks(input.gate.policy.alpha, selected.length, this.extra.length);
+    this.look = this.looks[0];
+    this.searches = variants
+      ? searchesOf(selected, variants.mode, variants.epoch, shard?.whole)
+      : [];
+    this.attempted = variants?.mode.mode === 'only' ? [] : [...selected];
+    deps.log(
+      `Selected ${selected.length} instance(s)` +
+        (this.searches.length
+          ? `, and a search for a fresh variant of ${this.searches.length} at epoch ${variants!.epoch}`
+          : ''),
+    );
+    this.client = withResponseCache(
+      deps.client,
+      deps.stores.responses,
+      input.query.model.revision,
+      deps.log,
+    );
+    this.verifier = [...selected, ...this.extra].some((l) => familyOf(l.instance.kind).runsReplies)
+      ? createVerifier({
+          harvest: { ...deps.harvest, signal: deps.signal },
+          tracerDigest: input.harvest.tracerDigest,
+          store: deps.stores.verifications,
+          log: deps.log,
+        })
+      : undefined;
+  }
 
   /** Harvests a batch; the entry point's errors (no engine) propagate before anything is written. */
-  const harvestBatch = async (batch: LoadedInstance[]): Promise<HarvestSummary> => {
-    deps.phase?.(toppedUp ? 'Harvest (top-up)' : 'Harvest');
-    const summary = await harvestOnly(batch, input.harvest, deps);
-    harvest = harvest ? mergeHarvests(harvest, summary) : summary;
-    deps.log(
+  async harvest(batch: LoadedInstance[]): Promise<HarvestSummary> {
+    this.deps.phase?.(this.toppedUp ? 'Harvest (top-up)' : 'Harvest');
+    const summary = await harvestOnly(batch, this.input.harvest, this.deps);
+    this.harvested = this.harvested ? mergeHarvests(this.harvested, summary) : summary;
+    this.deps.log(
       `Oracles: ${summary.cached} from cache, ${summary.harvested} harvested, ${summary.failed} failed` +
         (summary.remembered ? ` (${summary.remembered} remembered from an earlier run)` : ''),
     );
     return summary;
-  };
+  }
+
+  /**
+   * The search ranks each instance's edits; its first candidates are harvested alone (the next
+   * ones when those fail), and a variant is asked only if it passes the screen with an oracle of
+   * its own. Returns what the run asks: the selection and the valid variants (or those alone).
+   */
+  async screenVariants(first: HarvestSummary): Promise<LoadedInstance[]> {
+    const { selected } = this.input.selection;
+    const asked = this.input.selection.variants!;
+    const screened = await findVariants(
+      this.searches,
+      first.outcomes,
+      async (batch) => (await this.harvest(batch)).outcomes,
+      this.deps.screen,
+    );
+    this.variantSummary = summarizeVariants(
+      asked.mode,
+      asked.epoch,
+      selected,
+      this.searches,
+      screened,
+    );
+    // The kept candidate answers under the variant's id.
+    for (const v of screened.valid)
+      first.outcomes.set(
+        v.instance.id,
+        first.outcomes.get(`${v.instance.id}#${v.variant!.candidate}`)!,
+      );
+    this.deps.log(
+      `Variants at epoch ${asked.epoch}: ${screened.valid.length} of ${this.variantSummary.tried} valid` +
+        (screened.dropped.length
+          ? ` (dropped: ${Object.entries(this.variantSummary.dropped)
+              .map(([rule, n]) => `${rule} ×${n}`)
+              .join(', ')})`
+          : ''),
+    );
+    return asked.mode.mode === 'only' ? screened.valid : [...selected, ...screened.valid];
+  }
 
   /** Answers a harvested batch; throws InterruptedError when the signal fired. */
-  const answerBatch = async (batch: LoadedInstance[], summary: HarvestSummary): Promise<void> => {
+  async answer(batch: LoadedInstance[], summary: HarvestSummary): Promise<void> {
+    const { deps } = this;
     // Interrupted during the harvest: its failures are the interruption's, not the instances'.
-    if (deps.signal?.aborted) throw interrupted(deps.signal);
-    deps.phase?.(toppedUp ? 'Queries (top-up)' : 'Queries');
+    if (deps.signal?.aborted) throw this.interrupted(deps.signal);
+    deps.phase?.(this.toppedUp ? 'Queries (top-up)' : 'Queries');
     const answerable: { loaded: LoadedInstance; entry: CachedOracle }[] = [];
     for (const loaded of batch) {
       const outcome = summary.outcomes.get(loaded.instance.id)!;
       if (outcome.status === 'ok') answerable.push({ loaded, entry: outcome.entry });
       else
-        keep(
+        this.keep(
           finishRecord(loaded, {
             id: loaded.instance.id,
             kind: loaded.instance.kind,
@@ -156,152 +225,124 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
         );
     }
     const progress = new Progress('Answers', answerable.length, 'instances', deps.log);
-    const answered = (record: InstanceRecord): void => {
-      keep(record);
-      progress.tick();
-    };
     const querying = queryInstances(
       answerable,
-      client,
-      input.query.config,
-      answered,
+      this.client,
+      this.input.query.config,
+      (record) => {
+        this.keep(record);
+        progress.tick();
+      },
       deps.signal,
-      verifier,
+      this.verifier,
     );
     await Promise.race([querying, aborted(deps.signal)]);
     // Stopped: no request starts any more; the ones in flight are paid for, so they get a short
     // while to land (and be cached and recorded) before the run returns, and none is left running
     // behind it. What is still out after that is asked again by the next run.
     if (deps.signal?.aborted) await settledWithin(querying, IN_FLIGHT_GRACE_MS);
-    await verifier?.settled();
-    if (deps.signal?.aborted) throw interrupted(deps.signal);
-  };
+    await this.verifier?.settled();
+    if (deps.signal?.aborted) throw this.interrupted(deps.signal);
+  }
 
-  const assemble = (incomplete?: string): Results =>
-    assembleResults({
-      input,
-      attempted,
-      records,
-      harvest,
-      identity: deps.client.identity,
-      startedAt,
+  /** Inconclusive at the first look: the paired items the baseline answered, then the second look. */
+  async topUp(): Promise<void> {
+    const second = this.looks[1]!;
+    this.deps.log(
+      `Inconclusive at the first look (α ${this.look.alpha.toFixed(4)}): topping up with ${this.extra.length} ` +
+        `instance(s) the baseline answered; deciding again at α ${second.alpha.toFixed(4)}`,
+    );
+    this.look = second;
+    this.toppedUp = true;
+    this.attempted.push(...this.extra);
+    await this.answer(this.extra, await this.harvest(this.extra));
+  }
+
+  assemble(incomplete?: string): Results {
+    return assembleResults({
+      input: this.input,
+      attempted: this.attempted,
+      records: this.records,
+      harvest: this.harvested,
+      identity: this.deps.client.identity,
+      startedAt: this.startedAt,
       incomplete,
-      variants: variantSummary,
+      variants: this.variantSummary,
     });
-  const topUpOf = (): Comparison['topUp'] =>
-    toppedUp
-      ? {
-          planned: extra.length,
-          added: extra.filter((l) => records.has(l.instance.id)).length,
-          ids: extra.map((l) => l.instance.id),
-        }
-      : undefined;
-  // A shard is compared by the merge of every part, never alone (its part is no selection of its own).
-  const compare = (results: Results): Comparison =>
-    shard
-      ? compareRuns(results, undefined, input.gate.policy)
-      : compareRuns(results, baseline, input.gate.policy, look, topUpOf(), against.unavailable);
+  }
 
-  const finish = (incomplete?: string): RunOutcome => {
-    deps.phase?.('Compare and report');
-    const results = assemble(incomplete);
-    const { comparison, report } = shard
-      ? { comparison: compare(results), report: renderShardReport(results) }
+  /** A shard is compared by the merge of every part, never alone (its part is no selection of its own). */
+  compare(results: Results): Comparison {
+    return this.input.selection.shard
+      ? compareRuns(results, undefined, this.input.gate.policy)
+      : compareRuns(
+          results,
+          this.against.baseline,
+          this.input.gate.policy,
+          this.look,
+          this.topUpOf(),
+          this.against.unavailable,
+        );
+  }
+
+  /** The results (incomplete, saying why, after a failure), decided and written with their report. */
+  finish(incomplete?: string): RunOutcome {
+    this.deps.phase?.('Compare and report');
+    const results = this.assemble(incomplete);
+    const { comparison, report } = this.input.selection.shard
+      ? { comparison: this.compare(results), report: renderShardReport(results) }
       : decide(
           results,
-          against,
-          input.gate,
-          look,
-          (r) => reportContext(input.report, r),
-          topUpOf(),
+          this.against,
+          this.input.gate,
+          this.look,
+          (r) => reportContext(this.input.report, r),
+          this.topUpOf(),
         );
-    stores.results.finish(results, report);
-    return {
-      results,
-      comparison,
-      report,
-      harvest: harvest ?? NO_HARVEST,
-    };
-  };
+    this.deps.stores.results.finish(results, report);
+    return { results, comparison, report, harvest: this.harvested ?? NO_HARVEST };
+  }
 
-  // Before any harvest: a dead endpoint, a wrong URL, model or key fails now, in seconds.
-  if (input.query.preflight !== false && deps.client.preflight) {
-    deps.phase?.('Endpoint check');
-    await deps.client.preflight(deps.log);
-  }
-  const first = await harvestBatch([...selected, ...searches]);
-  let asked = selected;
-  if (variantsAsked) {
-    // The search ranks each instance's edits; its first candidates are harvested alone (the next
-    // ones when those fail), and a variant is asked only if it passes the screen with an oracle of its own.
-    const screened = await findVariants(
-      searches,
-      first.outcomes,
-      async (batch) => (await harvestBatch(batch)).outcomes,
-      deps.screen,
-    );
-    variantSummary = summarizeVariants(
-      variantsAsked.mode,
-      variantsAsked.epoch,
-      selected,
-      searches,
-      screened,
-    );
-    for (const v of screened.valid) {
-      // The kept candidate answers under the variant's id.
-      loadedById.set(v.instance.id, v);
-      first.outcomes.set(
-        v.instance.id,
-        first.outcomes.get(`${v.instance.id}#${v.variant!.candidate}`)!,
-      );
-    }
-    deps.log(
-      `Variants at epoch ${variantsAsked.epoch}: ${screened.valid.length} of ${variantSummary.tried} valid` +
-        (screened.dropped.length
-          ? ` (dropped: ${Object.entries(variantSummary.dropped)
-              .map(([rule, n]) => `${rule} ×${n}`)
-              .join(', ')})`
-          : ''),
-    );
-    asked = variantsAsked.mode.mode === 'only' ? screened.valid : [...selected, ...screened.valid];
-  }
-  attempted.push(...asked.filter((l) => l.variant));
-  try {
-    await answerBatch(asked, first);
-    const second = looks[1];
-    if (second && compare(assemble()).verdict === 'inconclusive') {
-      deps.log(
-        `Inconclusive at the first look (α ${look.alpha.toFixed(4)}): topping up with ${extra.length} ` +
-          `instance(s) the baseline answered; deciding again at α ${second.alpha.toFixed(4)}`,
-      );
-      look = second;
-      toppedUp = true;
-      attempted.push(...extra);
-      await answerBatch(extra, await harvestBatch(extra));
-    }
-  } catch (error) {
+  /** A run that failed part way: what it has is written (incomplete, saying why); the error to throw. */
+  failed(error: unknown): unknown {
+    const { stores, client } = this.deps;
     if (error instanceof InterruptedError) {
-      finish(error.message);
-      throw error;
+      this.finish(error.message);
+      return error;
     }
-    finish(
+    this.finish(
       error instanceof EndpointUnavailableError
         ? `the model endpoint became unavailable (${error.detail})`
         : messageOf(error),
     );
     if (error instanceof EndpointUnavailableError)
-      throw new EndpointUnavailableError(error.endpoint, error.detail, stores.results.location);
+      return new EndpointUnavailableError(error.endpoint, error.detail, stores.results.location);
     if (error instanceof ModelRequestError)
-      throw new EndpointRejectedError(deps.client.endpoint, error.message, stores.results.location);
-    throw error;
+      return new EndpointRejectedError(client.endpoint, error.message, stores.results.location);
+    return error;
   }
-  const outcome = finish();
 
-  function interrupted(signal: AbortSignal): InterruptedError {
-    return new InterruptedError(String(signal.reason ?? 'a signal'), stores.results.location);
+  private keep(record: InstanceRecord): void {
+    this.records.set(record.id, record);
+    this.deps.stores.results.append(record);
   }
-  deps.log(`Wrote ${stores.results.location} and its report`);
-  return outcome;
+
+  private topUpOf(): Comparison['topUp'] {
+    return this.toppedUp
+      ? {
+          planned: this.extra.length,
+          added: this.extra.filter((l) => this.records.has(l.instance.id)).length,
+          ids: this.extra.map((l) => l.instance.id),
+        }
+      : undefined;
+  }
+
+  private interrupted(signal: AbortSignal): InterruptedError {
+    return new InterruptedError(
+      String(signal.reason ?? 'a signal'),
+      this.deps.stores.results.location,
+    );
+  }
 }
 
 /** How long a stopped run waits for the requests already in flight. */
