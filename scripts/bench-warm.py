@@ -56,8 +56,8 @@ def outside(args: argparse.Namespace) -> None:
 
 def inside(args: argparse.Namespace) -> None:
     sys.path.insert(0, "/tracer")
-    from tracegate_tracer import forkserver, pytest_run
-    from tracegate_tracer.sandbox import Sandbox
+    from tracegate_tracer.runner import forkserver, pytest_run
+    from tracegate_tracer.runner.sandbox import Sandbox
 
     os.makedirs("/bench/run", exist_ok=True)
     with open("/bench/run/test_one.py", "w") as handle:

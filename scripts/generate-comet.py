@@ -42,8 +42,8 @@ import zipfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tracer"))
 
-from tracegate_tracer import mutants
-from tracegate_tracer.linemap import module_name
+from tracegate_tracer.generate import mutants
+from tracegate_tracer.recording.linemap import module_name
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from screen_harvest import harvest_candidates

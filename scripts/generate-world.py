@@ -44,7 +44,7 @@ import zipfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tracer"))
 
-from tracegate_tracer import mutants
+from tracegate_tracer.generate import mutants
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from screen_harvest import harvest_candidates

@@ -30,11 +30,13 @@ def _compile_tracer() -> None:
 
 _compile_tracer()
 
-from tracegate_tracer import comet, forkserver, search, sites  # noqa: E402
 from tracegate_tracer import plan as plans  # noqa: E402
+from tracegate_tracer.comet import verify as comet  # noqa: E402
 from tracegate_tracer.group import base_result, crash_reason, harvest_group  # noqa: E402
-from tracegate_tracer.output import ResultStream, log  # noqa: E402
-from tracegate_tracer.sandbox import Sandbox  # noqa: E402
+from tracegate_tracer.runner import forkserver  # noqa: E402
+from tracegate_tracer.runner.output import ResultStream, log  # noqa: E402
+from tracegate_tracer.runner.sandbox import Sandbox  # noqa: E402
+from tracegate_tracer.variants import search, sites  # noqa: E402
 
 
 def _ignore(signum: int, frame: FrameType | None) -> None:

@@ -16,9 +16,9 @@ import textwrap
 
 import pytest
 
-from tracegate_tracer import comet
+from tracegate_tracer.comet import verify as comet
 
-from conftest import HARVEST, parse_results, plan_of
+from conftest import HARVEST, TRACER_ROOT, parse_results, plan_of
 
 PACKAGE = {
     "bugpkg/__init__.py": "",
@@ -246,7 +246,7 @@ STATEFUL = '''
 
 
 def test_a_reference_called_in_a_forked_child_behaves_as_in_a_process_of_its_own(tmp_path):
-    from tracegate_tracer.sandbox import Sandbox
+    from tracegate_tracer.runner.sandbox import Sandbox
 
     root = tmp_path / "site"
     (root / "statepkg").mkdir(parents=True)
@@ -255,7 +255,7 @@ def test_a_reference_called_in_a_forked_child_behaves_as_in_a_process_of_its_own
     (root / "statepkg" / "threaded.py").write_text(
         "import threading\nimport time\nthreading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n\n\n"
         "def same(x):\n    return x\n")
-    tracer_root = os.path.dirname(os.path.dirname(os.path.abspath(comet.__file__)))
+    tracer_root = TRACER_ROOT
     sandbox = Sandbox(str(tmp_path / "work"), 0, None)
     os.makedirs(sandbox.work_dir)
     sandbox.prepare()

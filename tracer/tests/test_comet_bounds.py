@@ -17,7 +17,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from tracegate_tracer import comet
+from tracegate_tracer.comet import verify as comet
 
 from conftest import HARVEST, parse_results, plan_of
 

@@ -15,8 +15,10 @@ import time
 
 import pytest
 
-from tracegate_tracer import forkserver, pytest_run
-from tracegate_tracer.sandbox import Sandbox
+from tracegate_tracer.runner import forkserver, pytest_run
+from tracegate_tracer.runner.sandbox import Sandbox
+
+from conftest import TRACER_ROOT
 
 SEEN = """
 import atexit, gc, json, os, sys, tempfile, threading, time
@@ -58,8 +60,7 @@ def place(tmp_path):
 
 
 def _env(out):
-    env = pytest_run.environment(os.path.dirname(os.path.dirname(os.path.abspath(forkserver.__file__))),
-                                 "tracegate_measure_plugin")
+    env = pytest_run.environment(TRACER_ROOT, "tracegate_measure_plugin")
     env.pop("PYTEST_PLUGINS", None)
     return dict(env, TG_PROBE="probe", TG_OUT=str(out), PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
 

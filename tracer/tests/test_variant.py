@@ -2,9 +2,9 @@
 
 import pytest
 
-from tracegate_tracer import search as search_module
-from tracegate_tracer import variant
-from tracegate_tracer.variant import POOL, NoVariant, pool, render
+from tracegate_tracer.variants import search as search_module
+from tracegate_tracer.variants import variant
+from tracegate_tracer.variants.variant import POOL, NoVariant, pool, render
 
 SOURCE = '''\
 from prog import count_up
@@ -195,7 +195,7 @@ def test_a_search_process_has_its_memory_capped_so_an_exploding_test_fails_alone
     import subprocess
     import sys
 
-    from tracegate_tracer import pytest_run
+    from tracegate_tracer.runner import pytest_run
     (tmp_path / "test_mem.py").write_text(
         "def test_big():\n    assert len(bytearray(2 * 1024 ** 3))\n\n\n"
         "def test_small():\n    assert len(bytearray(1024))\n")
@@ -299,7 +299,7 @@ def test_a_call_from_a_decorator_of_a_test_is_never_edited():
 
 
 def test_a_candidate_whose_answer_says_nothing_is_ranked_last():
-    from tracegate_tracer.search import empty
+    from tracegate_tracer.variants.search import empty
     assert empty({"caught": [], "escaping": None}) and empty({"total_iterations": 0}) and empty([{"a": ""}])
     assert not empty({"total_iterations": 3}) and not empty({"holds": False}) and not empty({"x": [0, 1]})
 
@@ -401,7 +401,7 @@ def test_a_call_repeated_first_with_another_type_may_raise_without_failing_the_t
 
 
 def test_a_texts_parts_split_on_bars_and_aimed_edits_past_the_pool_follow_it():
-    from tracegate_tracer.edits import segments
+    from tracegate_tracer.variants.edits import segments
     assert segments("{{ a }}|{{ b }}|{{ c }}") == ["{{ b }}|{{ c }}", "{{ a }}|{{ b }}", "{{ b }}|{{ a }}|{{ c }}"]
     source = ('from jinja2 import Environment\n\n\ndef test_lookup():\n'
               '    template = Environment().from_string("{{ u.name }}|{{ u.age }}|{{ c.real }}|{{ c.size }}")\n'

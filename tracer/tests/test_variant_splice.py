@@ -6,10 +6,10 @@ import subprocess
 import sys
 import time
 
-from tracegate_tracer import pytest_run
-from tracegate_tracer.edits import Candidate
-from tracegate_tracer.search import spliced
-from tracegate_tracer.variant import prepare_scout, prepare_search, touched
+from tracegate_tracer.runner import pytest_run
+from tracegate_tracer.variants.edits import Candidate
+from tracegate_tracer.variants.search import spliced
+from tracegate_tracer.variants.variant import prepare_scout, prepare_search, touched
 
 TESTS = '''\
 import pytest

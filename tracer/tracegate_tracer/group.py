@@ -16,25 +16,19 @@ import sys
 import traceback
 from typing import Any
 
-from . import (
-    VERSION,
-    comet,
-    forkserver,
-    instance_parser,
-    measure,
-    pytest_run,
-    queries,
-    questions,
-    sites,
-    swe_flux,
-    trace,
-    variant,
-)
-from .locate import Target, TargetNotFound
-from .sandbox import Sandbox
-from .shown import prompt_slice
-from .testfiles import TestFileRefused, read_tests
-from .values import value_cap
+from . import VERSION, queries, swe_flux
+from .comet import verify as comet
+from .parsers import instance_parser
+from .prompt import questions
+from .prompt.locate import Target, TargetNotFound
+from .prompt.shown import prompt_slice
+from .prompt.testfiles import TestFileRefused, read_tests
+from .recording import trace
+from .recording.values import value_cap
+from .runner import forkserver, pytest_run
+from .runner.sandbox import Sandbox
+from .variants import sites, variant
+from .world import measure
 
 DEFAULT_TIMEOUT = 60
 Spec = dict[str, Any]
@@ -123,7 +117,7 @@ def harvest_group(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list
     """
     first = specs[0]
     if first.get("scout") is not None:
-        from . import scout
+        from .generate import scout
 
         return [scout.run(spec, sandbox, tracer_root) for spec in specs]
     results = [base_result(spec) for spec in specs]

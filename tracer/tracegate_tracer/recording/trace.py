@@ -37,7 +37,7 @@ import sys
 from collections.abc import Collection, Iterator
 from typing import Any
 
-from . import TRACE_FORMAT, VERSION
+from .. import TRACE_FORMAT, VERSION
 
 EVENT_FIELDS = {
     "line": ["inv", "line", "locals"],

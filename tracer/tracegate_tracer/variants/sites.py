@@ -14,7 +14,7 @@ import json
 import os
 from typing import Any
 
-from .testfiles import test_files
+from ..prompt.testfiles import test_files
 
 Key = str
 _wanted: set[Key] = set()

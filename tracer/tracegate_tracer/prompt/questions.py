@@ -15,11 +15,11 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from .linemap import module_name
-from .queries import Invalid, rule_for
-from .queries.shared import code
-from .queries.terms import LINES, QUOTED, VALUES
-from .values import MAX_REPR
+from ..queries import Invalid, rule_for
+from ..queries.shared import code
+from ..queries.terms import LINES, QUOTED, VALUES
+from ..recording.linemap import module_name
+from ..recording.values import MAX_REPR
 
 __all__ = ["QUOTED", "render"]
 

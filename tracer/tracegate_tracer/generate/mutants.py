@@ -23,7 +23,7 @@ import ast
 import hashlib
 from typing import Any
 
-from .linemap import find_function
+from ..recording.linemap import find_function
 
 _FLIP = {ast.Lt: "<=", ast.LtE: "<", ast.Gt: ">=", ast.GtE: ">", ast.Eq: "!=", ast.NotEq: "==",
          ast.Is: "is not", ast.IsNot: "is", ast.In: "not in", ast.NotIn: "in"}

@@ -23,8 +23,8 @@ import tracemalloc
 from types import CodeType, FrameType
 from typing import Any
 
-from . import frames
-from .linemap import for_code
+from ..recording import frames
+from ..recording.linemap import for_code
 
 TOP = 20
 MAX_EXECUTED = 2000

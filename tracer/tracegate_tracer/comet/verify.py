@@ -41,8 +41,11 @@ import sys
 from collections.abc import Collection
 from typing import Any
 
-from . import pytest_run, queries
-from .comet_runs import (  # noqa: F401 - one run's bounds and judgement, named here as callers know them
+from .. import queries
+from ..recording.linemap import module_name
+from ..runner import pytest_run
+from ..runner.sandbox import Sandbox
+from .runs import (  # noqa: F401 - one run's bounds and judgement, named here as callers know them
     CALL_PROCESS_SECONDS,
     CALL_SECONDS,
     CAP,
@@ -60,9 +63,7 @@ from .comet_runs import (  # noqa: F401 - one run's bounds and judgement, named 
     judge_test_run,
     run_test_file,
 )
-from .comet_versions import _PRISTINE, Refused, Versions, apply_mutant, respell  # noqa: F401 - as callers know them
-from .linemap import module_name
-from .sandbox import Sandbox
+from .versions import _PRISTINE, Refused, Versions, apply_mutant, respell  # noqa: F401 - as callers know them
 
 COMET_KINDS = ("B1_BuggyIO", "B2_RegressionTest")
 
@@ -292,7 +293,7 @@ def harvest(specs: list[dict[str, Any]], results: list[dict[str, Any]], sandbox:
 
 def _reference(spec: dict[str, Any], versions: Versions, sandbox: Sandbox, tracer_root: str) -> dict[str, Any]:
     """What every spec of one bug shares: the reference input's verification and the prompt's context."""
-    from .locate import Target, TargetNotFound
+    from ..prompt.locate import Target, TargetNotFound
 
     query, mutant = spec.get("query") or {}, spec.get("mutant")
     module, qualname = _target(spec.get("target"))

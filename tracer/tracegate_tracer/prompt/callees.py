@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .linemap import module_name
+from ..recording.linemap import module_name
 from .package_source import Package, _Module, _top_statements
 
 MAX_DEPTH = 2

@@ -20,10 +20,10 @@ import threading
 from types import CodeType, FrameType
 from typing import Any
 
+from ..prompt.locate import package_scope
 from . import frames
 from .codeinfo import CodeInfo, NestedInfo, nested_codes
 from .linemap import LineMap, for_code
-from .locate import package_scope
 from .trace import TraceWriter
 from .values import MAX_REPR, render, safe_str, type_name
 

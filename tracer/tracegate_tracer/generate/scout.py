@@ -23,9 +23,10 @@ import threading
 from types import CodeType, FrameType
 from typing import Any
 
-from . import frames, pytest_run
-from .sandbox import Sandbox
-from .values import safe_repr, type_name
+from ..recording import frames
+from ..recording.values import safe_repr, type_name
+from ..runner import pytest_run
+from ..runner.sandbox import Sandbox
 
 MAX_LINE_EVENTS = 3_000_000
 """Line events recorded in all; beyond it only calls and invocations are counted."""

@@ -9,8 +9,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from ..recording.linemap import LineMap, find_function, module_name
 from . import callees, versions
-from .linemap import LineMap, find_function, module_name
 
 
 class TargetNotFound(Exception):

@@ -29,12 +29,14 @@ import statistics
 import sys
 from typing import Any
 
-from . import forkserver, provenance, pytest_run, queries
-from .locate import Target, TargetNotFound, find_file, package_scope
-from .queries.world import BANDS, near_top
-from .sandbox import Sandbox
-from .shown import Shown, prompt_slice
-from .testfiles import TestFileRefused, read_tests
+from .. import queries
+from ..prompt.locate import Target, TargetNotFound, find_file, package_scope
+from ..prompt.shown import Shown, prompt_slice
+from ..prompt.testfiles import TestFileRefused, read_tests
+from ..queries.world import BANDS, near_top
+from ..runner import forkserver, pytest_run
+from ..runner.sandbox import Sandbox
+from . import provenance
 
 CLEAN_RUNS = 5
 PROFILE_RUNS = 3

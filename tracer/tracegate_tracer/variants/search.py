@@ -32,10 +32,12 @@ import json
 import os
 from typing import Any
 
-from . import forkserver, pytest_run, trace, variant
+from ..group import Result, Spec, _all, _answer, _recordings, base_result
+from ..recording import trace
+from ..runner import forkserver, pytest_run
+from ..runner.sandbox import Sandbox
 from . import sites as call_sites
-from .group import Result, Spec, _all, _answer, _recordings, base_result
-from .sandbox import Sandbox
+from . import variant
 
 SEARCH_TIMEOUT_FACTOR = 4
 """The search run may take this many times the instance's timeout (it runs every candidate)."""

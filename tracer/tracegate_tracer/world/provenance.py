@@ -9,7 +9,7 @@ import platform
 import statistics
 from typing import Any
 
-from .queries.world import near_top
+from ..queries.world import near_top
 
 
 def meta(measurement: dict[str, Any], mutant: Any, scope: str) -> dict[str, Any]:

@@ -49,10 +49,10 @@ import shutil
 from dataclasses import dataclass
 from itertools import zip_longest
 
+from ..prompt.testfiles import test_files
 from . import aimed
 from . import edits as editing
 from .edits import Candidate, Edit
-from .testfiles import test_files
 
 POOL = 40
 """Candidates per epoch and test set when one target is searched: what one search runs."""

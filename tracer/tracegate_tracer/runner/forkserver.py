@@ -31,7 +31,7 @@ from typing import Any
 
 from .output import log
 
-SERVER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "boot",
+SERVER = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "boot",
                       "tracegate_forkserver.py")
 FLAGS = frozenset({"-P", "-s"})
 """Interpreter flags a warm start reproduces (the server is started with them)."""

@@ -18,8 +18,8 @@ import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .linemap import LineMap, find_function, module_name
-from .queries import RULES
+from ..queries import RULES
+from ..recording.linemap import LineMap, find_function, module_name
 
 Facts = dict[str, Any]
 Query = dict[str, Any]

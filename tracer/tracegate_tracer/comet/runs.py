@@ -16,8 +16,8 @@ import sys
 from collections.abc import Callable, Collection
 from typing import Any
 
-from . import pytest_run
-from .sandbox import Sandbox
+from ..runner import pytest_run
+from ..runner.sandbox import Sandbox
 
 
 def _bound(name: str, default: float) -> float:

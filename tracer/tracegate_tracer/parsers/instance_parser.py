@@ -23,8 +23,8 @@ import sys
 import time
 from typing import IO, Any, Protocol
 
-from .capture import Bounded, linger, register, watch
-from .output import log
+from ..runner.capture import Bounded, linger, register, watch
+from ..runner.output import log
 
 ANSWER_LIMIT = 4 << 20
 MAX_SECONDS = 60

@@ -15,7 +15,7 @@ import py_compile
 import shutil
 from typing import Any
 
-from .linemap import find_function
+from ..recording.linemap import find_function
 
 
 class Refused(ValueError):
