@@ -2,9 +2,10 @@
 
 import pytest
 
+from tracegate_tracer.variants import pool as pools
 from tracegate_tracer.variants import search as search_module
-from tracegate_tracer.variants import variant
-from tracegate_tracer.variants.variant import POOL, NoVariant, pool, render
+from tracegate_tracer.variants.pool import POOL, NoVariant, pool
+from tracegate_tracer.variants.variant import render
 
 SOURCE = '''\
 from prog import count_up
@@ -69,7 +70,7 @@ def test_the_pool_is_one_literal_input_per_candidate_of_the_tests_run_in_an_epoc
 
 
 def test_alternatives_cross_boundaries_and_change_sizes(monkeypatch):
-    monkeypatch.setattr(variant, "POOL", 1000)  # every alternative, not the epoch's first 24
+    monkeypatch.setattr(pools, "POOL", 1000)  # every alternative, not the epoch's first 24
     source = 'def test_a():\n    f(3, "ab", [1, 2], -2.5, b"x")\n'
     texts = {e[4] for c in pool({"t.py": source}, {"t.py": None}, 1) for e in c.edits}
     assert {"4", "2", "6", "0", "(-3)", "30"} <= texts
@@ -408,9 +409,9 @@ def test_a_texts_parts_split_on_bars_and_aimed_edits_past_the_pool_follow_it():
               '    assert template.render(u={"name": "Ann"}, c=7) == "Ann||7|"\n')
     sites = [[("t.py", 6)]]
     candidates = pool({"t.py": source}, {"t.py": None}, 1, sites)
-    size = variant.pool_size(sites)
+    size = pools.pool_size(sites)
     # Every edit is aimed; the pool runs its first `size` and, only when they found nothing, the rest.
-    assert size < len(candidates) <= size + variant.MORE_AIMED and all(c.targeted for c in candidates)
+    assert size < len(candidates) <= size + pools.MORE_AIMED and all(c.targeted for c in candidates)
     last_part_left_out = "'{{ u.name }}|{{ u.age }}|{{ c.real }}'"
     assert any(e[4] == last_part_left_out for c in candidates for e in c.edits)
     assert candidates == pool({"t.py": source}, {"t.py": None}, 1, sites)  # deterministic

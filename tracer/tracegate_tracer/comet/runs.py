@@ -1,4 +1,5 @@
-"""How one run of a B1/B2 reply is bounded, started and judged (comet.py asks; docs/comet.md, "Bounds").
+"""How one run of a B1/B2 reply is bounded, started and judged (verify.py and reference.py ask; docs/comet.md,
+"Bounds").
 
 Each run is a fresh process as the group's uid with a clean environment and the bounds below; what it left is
 scrubbed before the next. A B1 call's outcome comes from its runner (tracer/boot/tracegate_comet_call.py); a
@@ -18,6 +19,7 @@ from typing import Any
 
 from ..runner import pytest_run
 from ..runner.sandbox import Sandbox
+from .versions import Refused
 
 
 def _bound(name: str, default: float) -> float:
@@ -132,6 +134,39 @@ def call_once(config: dict[str, Any], root: str, sandbox: Sandbox, tracer_root: 
                          message=f"the process ended (exit {run.exit_code}) before the call returned")
     _between(sandbox)
     return found
+
+
+def call_batch(config: dict[str, Any], root: str, sandbox: Sandbox, tracer_root: str,
+               fresh: Collection[str] = ()) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """Several calls in one fresh process (the prompt's examples: they describe, they are not verified), after
+    `config["first"]` if given (the reference input: called in a child forked after the import, the state a
+    fresh process's call meets, so the harvest's reference costs no process of its own). (first's result,
+    or None when it was not called or the import started threads — then it needs call_once; the calls')."""
+    out = sandbox.path("calls-result.json")
+    count = len(config["inputs"])
+    first = "first" in config
+    config = dict(config, out=out, cap=CAP, call_seconds=CALL_SECONDS, first_seconds=CALL_PROCESS_SECONDS)
+    path = sandbox.write_private("calls.json", json.dumps(config))
+    runner = os.path.join(tracer_root, "boot", "tracegate_comet_call.py")
+    run = pytest_run.run_command([sys.executable, "-P", "-s", runner, path], sandbox.tmp, _clean_env(root),
+                                 CALL_PROCESS_SECONDS * (1 + first) + CALL_SECONDS * count, _Bounded(sandbox),
+                                 fresh=_fresh(config, fresh))
+    try:
+        with open(out, encoding="utf-8") as handle:
+            written = json.load(handle)
+    except (OSError, ValueError):
+        written = None
+    _between(sandbox)
+    if first and isinstance(written, dict):
+        called, written = written.get("first"), written.get("calls")
+        if not isinstance(called, dict | None):
+            written = None
+    else:
+        called = None
+    if run.timed_out or run.exit_code != 0 or not isinstance(written, list) or len(written) != count:
+        raise Refused(f"the example calls did not run (exit {run.exit_code}{', timed out' if run.timed_out else ''})")
+    return called, written
+
 
 
 B2_PLUGIN = "tracegate_b2_plugin"

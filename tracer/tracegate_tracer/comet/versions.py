@@ -1,6 +1,6 @@
 """The buggy and correct versions of a B1/B2 package, one installed at a time, and their respellings.
 
-comet.py's module docstring says where the versions live and why no run can read the correct version while
+verify.py's module docstring says where the versions live and why no run can read the correct version while
 the buggy one runs; docs/comet.md, "Anti-cheating", why a test is also run against the respellings.
 """
 
@@ -36,26 +36,36 @@ def _compiled(root: str) -> None:
     compileall.compile_dir(root, quiet=2, invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
 
 
-_PRISTINE: dict[str, str] = {}
-"""The correct version of each package (its place -> a copy), copied and compiled once per driver: each bug of
-the package starts from this copy instead of copying and compiling the whole package again."""
+class PristineCopies:
+    """The correct version of each package (its place -> a copy), copied and compiled once per driver: each bug of
+    the package starts from this copy instead of copying and compiling the whole package again."""
+
+    def __init__(self) -> None:
+        self.copies: dict[str, str] = {}
+
+    def of(self, place: str, work_dir: str) -> str:
+        """The compiled copy of the package at `place`, made at the first bug of a driver (the place then holds
+        the correct version, as every Versions.close leaves it), in a folder only the driver can read."""
+        found = self.copies.get(place)
+        if found is not None and os.path.isdir(found):
+            return found
+        folder = os.path.join(work_dir, "comet-pristine")
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        os.chmod(folder, 0o700)  # the correct version is never readable to a run
+        dest = os.path.join(folder, hashlib.sha256(place.encode()).hexdigest()[:16])
+        shutil.rmtree(dest, ignore_errors=True)
+        _copy(place, dest)
+        _compiled(dest)
+        self.copies[place] = dest
+        return dest
+
+    def clear(self) -> None:
+        """Forget every copy (the next bug of each package copies and compiles it again)."""
+        self.copies.clear()
 
 
-def _pristine(place: str, work_dir: str) -> str:
-    """The compiled copy of the package at `place`, made at the first bug of a driver (the place then holds the
-    correct version, as every Versions.close leaves it), in a folder only the driver can read."""
-    found = _PRISTINE.get(place)
-    if found is not None and os.path.isdir(found):
-        return found
-    folder = os.path.join(work_dir, "comet-pristine")
-    os.makedirs(folder, mode=0o700, exist_ok=True)
-    os.chmod(folder, 0o700)  # the correct version is never readable to a run
-    dest = os.path.join(folder, hashlib.sha256(place.encode()).hexdigest()[:16])
-    shutil.rmtree(dest, ignore_errors=True)
-    _copy(place, dest)
-    _compiled(dest)
-    _PRISTINE[place] = dest
-    return dest
+PRISTINE = PristineCopies()
+"""The driver's copies (one driver per container: they last as long as it does)."""
 
 
 def _public(root: str) -> None:
@@ -88,7 +98,7 @@ class Versions:
         shutil.rmtree(store, ignore_errors=True)
         os.makedirs(store, mode=0o700)
         os.chmod(store, 0o700)
-        shutil.copytree(_pristine(self.place, os.path.dirname(store)), self.path("correct"), symlinks=False)
+        shutil.copytree(PRISTINE.of(self.place, os.path.dirname(store)), self.path("correct"), symlinks=False)
         self.correct_text = self._read("correct")
         self.buggy_text = apply_mutant(self.correct_text, mutant, rel)
         shutil.copytree(self.path("correct"), self.path("buggy"), symlinks=False)

@@ -19,7 +19,7 @@ told to pick this process first.
 
 Standard library only, nothing from tracegate: it runs in the project's
 environment, and `-P` keeps this directory off `sys.path` (the parser's
-`import trace` is the standard library's, not tracegate_tracer/trace.py).
+`import trace` is the standard library's, not tracegate_tracer/recording/trace.py).
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..recording.linemap import module_name
-from .package_source import Package, _Module, _top_statements
+from .package_source import Module, Package, top_statements
 
 MAX_DEPTH = 2
 MAX_FUNCTIONS = 12
@@ -48,7 +48,7 @@ _CONSTRUCTORS = ("__new__", "__init__", "__post_init__")
 class _Def:
     """A function found: its module, qualname and node."""
 
-    module: _Module
+    module: Module
     qualname: str
     node: Any
     receiver: Any = field(default=None, compare=False)
@@ -66,7 +66,7 @@ class _Resolver:
 
     # -- names -------------------------------------------------------------
 
-    def symbol(self, module: _Module, name: str, hops: int = 0) -> _Module | _Def | tuple[_Module, ast.ClassDef] | None:
+    def symbol(self, module: Module, name: str, hops: int = 0) -> Module | _Def | tuple[Module, ast.ClassDef] | None:
         """What `name` means at module level of `module`: a module, a function or a class of the package."""
         if hops > 4:
             return None
@@ -88,14 +88,14 @@ class _Resolver:
         return None
 
     def attribute(self, owner: Any, attr: str) -> Any:
-        if isinstance(owner, _Module):
+        if isinstance(owner, Module):
             found = self.symbol(owner, attr)
             return found if found is not None else self.package.module(f"{owner.dotted}.{attr}")
         if isinstance(owner, tuple):
             return self.method(owner, attr)
         return None
 
-    def expression(self, module: _Module, node: ast.AST) -> Any:
+    def expression(self, module: Module, node: ast.AST) -> Any:
         """A module, function or class an expression names at module level (`x`, `x.y.z`), or None."""
         if isinstance(node, ast.Name):
             return self.symbol(module, node.id)
@@ -106,7 +106,7 @@ class _Resolver:
 
     # -- classes -----------------------------------------------------------
 
-    def bases(self, cls: tuple[_Module, ast.ClassDef]) -> list[tuple[_Module, ast.ClassDef]]:
+    def bases(self, cls: tuple[Module, ast.ClassDef]) -> list[tuple[Module, ast.ClassDef]]:
         module, node = cls
         found = []
         for base in node.bases:
@@ -117,8 +117,8 @@ class _Resolver:
                 found.append(resolved)
         return found
 
-    def mro(self, cls: tuple[_Module, ast.ClassDef]) -> list[tuple[_Module, ast.ClassDef]]:
-        order: list[tuple[_Module, ast.ClassDef]] = []
+    def mro(self, cls: tuple[Module, ast.ClassDef]) -> list[tuple[Module, ast.ClassDef]]:
+        order: list[tuple[Module, ast.ClassDef]] = []
         stack = [cls]
         while stack and len(order) < 32:
             current = stack.pop(0)
@@ -128,7 +128,7 @@ class _Resolver:
             stack.extend(self.bases(current))
         return order
 
-    def method(self, cls: tuple[_Module, ast.ClassDef], name: str, skip_first: bool = False) -> _Def | None:
+    def method(self, cls: tuple[Module, ast.ClassDef], name: str, skip_first: bool = False) -> _Def | None:
         for module, node in self.mro(cls)[1 if skip_first else 0:]:
             found = [item for item in node.body if isinstance(item, _FUNCS) and item.name == name]
             if found:  # the last def is the one bound (a property's setter shares its name: the getter first)
@@ -136,11 +136,11 @@ class _Resolver:
                 return _Def(module, f"{_class_qualname(module, node)}.{name}", item)
         return None
 
-    def constructors(self, cls: tuple[_Module, ast.ClassDef]) -> list[_Def]:
+    def constructors(self, cls: tuple[Module, ast.ClassDef]) -> list[_Def]:
         return [d for d in (self.method(cls, name) for name in _CONSTRUCTORS) if d is not None]
 
 
-def _class_qualname(module: _Module, cls: ast.ClassDef) -> str:
+def _class_qualname(module: Module, cls: ast.ClassDef) -> str:
     """The class's qualname in its module (nested classes included)."""
 
     def walk(body: list[ast.stmt], prefix: str) -> str | None:
@@ -153,7 +153,7 @@ def _class_qualname(module: _Module, cls: ast.ClassDef) -> str:
                     return found
         return None
 
-    return walk(list(_top_statements(module.tree.body)), "") or cls.name
+    return walk(list(top_statements(module.tree.body)), "") or cls.name
 
 
 def _is_property(node: Any) -> bool:
@@ -259,13 +259,13 @@ def _local_names(node: Any) -> set[str]:
     return names
 
 
-def _enclosing_class(resolver: _Resolver, current: _Def) -> tuple[_Module, ast.ClassDef] | None:
+def _enclosing_class(resolver: _Resolver, current: _Def) -> tuple[Module, ast.ClassDef] | None:
     parts = current.qualname.split(".")
     if len(parts) < 2 or "<locals>" in parts:
         return None
     owner: Any = current.module
     for part in parts[:-1]:
-        if isinstance(owner, _Module):
+        if isinstance(owner, Module):
             owner = (owner, owner.classes[part]) if part in owner.classes else None
         elif isinstance(owner, tuple):
             nested = next((n for n in owner[1].body if isinstance(n, ast.ClassDef) and n.name == part), None)
@@ -275,7 +275,7 @@ def _enclosing_class(resolver: _Resolver, current: _Def) -> tuple[_Module, ast.C
     return owner if isinstance(owner, tuple) else None
 
 
-def _resolve_call(resolver: _Resolver, module: _Module, cls: Any, own: Any, first_arg: str | None,
+def _resolve_call(resolver: _Resolver, module: Module, cls: Any, own: Any, first_arg: str | None,
                   local: set[str], func: ast.AST) -> list[_Def]:
     """What a call's callee resolves to: `cls` is the receiver's class, `own` the class the function is
     defined in (where `super()` starts)."""
@@ -324,9 +324,7 @@ def _short(node: ast.AST) -> str:
 
 def _package_defines(resolver: _Resolver, name: str) -> bool:
     """Whether any module of the package read so far defines a function or method named `name`."""
-    for module in resolver.package._modules.values():
-        if module is None:
-            continue
+    for module in resolver.package.loaded():
         if name in module.functions:
             return True
         for cls in module.classes.values():

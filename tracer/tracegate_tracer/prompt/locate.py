@@ -1,16 +1,14 @@
-"""Finds the target function's source before a run: the question's context."""
+"""Finds the target function's source before a run: the question's context block (shown.py: its slice)."""
 
 from __future__ import annotations
 
-import ast
 import importlib.util
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
 
 from ..recording.linemap import LineMap, find_function, module_name
-from . import callees, versions
+from . import versions
 
 
 class TargetNotFound(Exception):
@@ -98,67 +96,3 @@ class Target:
             "source": "".join(lines[first - 1 : node.end_lineno]),
             "environment": versions.of(self.file.split("/")[0].removesuffix(".py")),
         }
-
-
-# -- the prompt's slice: the target module's preamble (its callees: callees.py) --
-
-MAX_PREAMBLE_LINES = 120
-MAX_PREAMBLE_STATEMENT_LINES = 10
-# What a "simple" module-level assignment's value may contain: literals, names,
-# attributes, subscripts, operators, containers — no calls, lambdas, comprehensions.
-_SIMPLE = (ast.Constant, ast.Name, ast.Attribute, ast.Subscript, ast.Slice, ast.Tuple, ast.List, ast.Set,
-           ast.Dict, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.JoinedStr, ast.FormattedValue,
-           ast.Load, ast.Store, ast.operator, ast.unaryop, ast.boolop, ast.cmpop, ast.Starred)
-
-
-def _simple_assignment(node: ast.AST) -> bool:
-    if isinstance(node, ast.Assign):
-        targets, value = node.targets, node.value
-    elif isinstance(node, ast.AnnAssign) and node.value is not None:
-        targets, value = [node.target], node.value
-    else:
-        return False
-    names = all(isinstance(t, ast.Name) or (isinstance(t, ast.Tuple) and all(isinstance(e, ast.Name) for e in t.elts))
-                for t in targets)
-    return names and all(isinstance(n, _SIMPLE) for n in ast.walk(value))
-
-
-def preamble(target: Target) -> dict[str, Any]:
-    """The target module's top-level imports and simple assignments (constants).
-
-    {file, blocks: [{first_line, source}], truncated}: consecutive kept
-    statements form one block (the file's exact lines, comments between them
-    included); statements over MAX_PREAMBLE_STATEMENT_LINES lines are left
-    out; at most MAX_PREAMBLE_LINES lines in total.
-    """
-    lines = target.text.splitlines(keepends=True)
-    blocks, total, truncated = [], 0, False
-    previous_kept = False
-    for node in target.linemap.tree.body:
-        keep = isinstance(node, (ast.Import, ast.ImportFrom)) or _simple_assignment(node)
-        size = node.end_lineno - node.lineno + 1
-        if keep and size > MAX_PREAMBLE_STATEMENT_LINES:
-            keep = False
-        if keep and total + size > MAX_PREAMBLE_LINES:
-            truncated = True
-            break
-        if keep:
-            total += size
-            if previous_kept:
-                block = blocks[-1]
-                block["_end"] = node.end_lineno
-            else:
-                blocks.append({"first_line": node.lineno, "_end": node.end_lineno})
-        previous_kept = keep
-    for block in blocks:
-        end = block.pop("_end")
-        block["source"] = "".join(lines[block["first_line"] - 1 : end])
-    return {"file": target.file, "blocks": blocks, "truncated": truncated}
-
-
-def build_slice(target: Target) -> dict[str, Any]:
-    """A result line's `context.slice`, from the package's source only (never the trace: callees.py):
-    {functions, preamble, truncated, named, unresolved}."""
-    reached = callees.reach(target.root, target.file, target.qualname, target.node)
-    return {"functions": reached.functions, "preamble": preamble(target), "truncated": reached.truncated,
-            "named": reached.named, "unresolved": reached.unresolved}

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 @dataclass
-class _Module:
+class Module:
     """A parsed module of the package: its defs, classes and what its names import."""
 
     rel: str
@@ -28,16 +28,20 @@ class Package:
 
     def __init__(self, root: str, top: str) -> None:
         self.root, self.top = root, top
-        self._modules: dict[str, _Module | None] = {}
+        self._modules: dict[str, Module | None] = {}
 
-    def module(self, dotted: str) -> _Module | None:
+    def module(self, dotted: str) -> Module | None:
         if dotted != self.top and not dotted.startswith(self.top + "."):
             return None
         if dotted not in self._modules:
             self._modules[dotted] = self._load(dotted)
         return self._modules[dotted]
 
-    def _load(self, dotted: str) -> _Module | None:
+    def loaded(self) -> list[Module]:
+        """The modules read so far (those that could be), in the order they were first asked for."""
+        return [module for module in self._modules.values() if module is not None]
+
+    def _load(self, dotted: str) -> Module | None:
         parts = dotted.split(".")
         for rel in ("/".join(parts) + ".py", "/".join(parts + ["__init__.py"])):
             path = os.path.join(self.root, rel)
@@ -48,13 +52,13 @@ class Package:
                     tree = ast.parse(text, path)
                 except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
                     return None
-                return _index(_Module(rel, dotted, text.splitlines(keepends=True), tree))
+                return _index(Module(rel, dotted, text.splitlines(keepends=True), tree))
         return None
 
 
-def _index(module: _Module) -> _Module:
+def _index(module: Module) -> Module:
     package = module.dotted if module.rel.endswith("__init__.py") else module.dotted.rpartition(".")[0]
-    for node in _top_statements(module.tree.body):
+    for node in top_statements(module.tree.body):
         if isinstance(node, _FUNCS):
             module.functions[node.name] = node  # the last def is the one bound (`@overload` stubs first)
         elif isinstance(node, ast.ClassDef):
@@ -74,15 +78,15 @@ def _index(module: _Module) -> _Module:
     return module
 
 
-def _top_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+def top_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
     """Module-level statements, those inside `if`/`try` blocks too (a guarded import, a fallback def)."""
     for node in body:
         if isinstance(node, ast.If):
-            yield from _top_statements(node.body)
-            yield from _top_statements(node.orelse)
+            yield from top_statements(node.body)
+            yield from top_statements(node.orelse)
         elif isinstance(node, ast.Try):
             for block in (node.body, *(h.body for h in node.handlers), node.orelse, node.finalbody):
-                yield from _top_statements(block)
+                yield from top_statements(block)
         else:
             yield node
 

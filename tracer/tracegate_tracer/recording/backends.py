@@ -1,7 +1,7 @@
 """Picks the recorder classes for this interpreter (as coverage.py's core picks its tracer).
 
-The backends import the backend-neutral Recorder; nothing in recorder.py
-imports a backend back.
+The backends import the backend-neutral Recorder and RecorderGroup; nothing in recorder.py or
+recorder_group.py imports a backend back.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from .recorder import RecorderGroup
+from .recorder_group import RecorderGroup
 
 
 def create(config: dict[str, Any]) -> RecorderGroup:
@@ -22,7 +22,8 @@ def create(config: dict[str, Any]) -> RecorderGroup:
     if backend == "auto":
         backend = "monitoring" if hasattr(sys, "monitoring") else "settrace"
     if backend == "monitoring":
-        from .monitoring_backend import MonitoringGroup, MonitoringRecorder
+        from .monitoring_backend import MonitoringGroup
+        from .monitoring_recorder import MonitoringRecorder
 
         return MonitoringGroup([MonitoringRecorder(c) for c in configs])
     if backend == "settrace":

@@ -205,3 +205,13 @@ def module_name(rel_file: str) -> str:
     if parts and parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
+
+
+class IdentityLineMap:
+    """The LineMap of a target whose source cannot be read: every line is its own statement."""
+
+    comprehensions = ()
+    def_lines = {}
+
+    def stmt_line(self, line: int) -> int:
+        return line

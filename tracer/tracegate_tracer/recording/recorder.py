@@ -1,21 +1,17 @@
 """Backend-neutral recording: invocations of one target function.
 
 A backend (settrace_backend.py below 3.12, monitoring_backend.py on 3.12+)
-turns interpreter events into calls of the methods below; everything that
-decides what lands in the trace is here, once, so that both backends write
-byte-identical traces for the same run (tests/test_backends.py checks it).
-
-One test run can record several targets: a RecorderGroup owns the
-interpreter hooks and hands each event to the recorders it concerns, so every
-recorder sees exactly the events it would see alone and writes the same
-trace (tests/test_shared_runs.py checks it). A lone target is a group of one.
+turns interpreter events into calls of the methods below and of each
+Invocation's (invocation.py); everything that decides what lands in the trace
+is there, once, so that both backends write byte-identical traces for the
+same run (tests/test_backends.py checks it). The recorders of one run share
+its interpreter hooks (recorder_group.py).
 """
 
 from __future__ import annotations
 
 import itertools
 import os
-import sys
 import threading
 from types import CodeType, FrameType
 from typing import Any
@@ -23,9 +19,10 @@ from typing import Any
 from ..prompt.locate import package_scope
 from . import frames
 from .codeinfo import CodeInfo, NestedInfo, nested_codes
-from .linemap import LineMap, for_code
+from .invocation import Invocation
+from .linemap import IdentityLineMap, LineMap, for_code
 from .trace import TraceWriter
-from .values import MAX_REPR, render, safe_str, type_name
+from .values import MAX_REPR, render
 
 DEFAULT_MAX_EVENTS = 2_000_000
 ACTIVE = None  # the Recorder of this process, set by sitecustomize
@@ -37,7 +34,7 @@ class Recorder:
     def __init__(self, config: dict[str, Any]) -> None:
         target = config["target"]
         self.target = {"file": target["file"], "function": target["function"]}
-        self._suffix = "/" + target["file"].replace("\\", "/").lstrip("/")
+        self.suffix = "/" + target["file"].replace("\\", "/").lstrip("/")  # what a target's co_filename ends with
         self.record_calls = bool(config.get("record_calls"))
         self.variables = list(config.get("variables") or ()) or None
         self.tracked = frozenset(config.get("dataflow") or ()) or None
@@ -120,7 +117,7 @@ class Recorder:
         except KeyError:
             pass
         info = None
-        if code.co_qualname == self.target["function"] and code.co_filename.replace("\\", "/").endswith(self._suffix):
+        if code.co_qualname == self.target["function"] and code.co_filename.replace("\\", "/").endswith(self.suffix):
             linemap = self._linemap(code)
             info = CodeInfo(code, linemap, self.tracked, self.nested)
             if self.nested:
@@ -145,7 +142,7 @@ class Recorder:
         copy = self._copy_of(frame) if self.copy_marker and self.test_id == "<process>" else None
         self.writer.invocations.append({
             "inv": inv, "test": self.test_id, "depth": depth,
-            **({"copy": copy} if copy else {}),  # a search's copy whose import led here (search.split)
+            **({"copy": copy} if copy else {}),  # a search's copy whose import led here (splice.split)
             **({"nested": True} if nested else {}),  # started while another invocation ran (recursion)
             "thread": threading.current_thread().name,
             "module": frame.f_globals.get("__name__"),
@@ -235,7 +232,7 @@ class Recorder:
             test = self.test_id
             if self.copy_marker and test == "<process>":
                 copy = self._copy_of(frame)
-                test = f"<process>@{copy}" if copy else test  # search.split reads the copy's mark in it
+                test = f"<process>@{copy}" if copy else test  # splice.split reads the copy's mark in it
             per_test = self.writer.call_counts_by_test.setdefault(test, {})
             per_test[name] = per_test.get(name, 0) + 1
         return True
@@ -274,7 +271,7 @@ class Recorder:
 
     def _slice_scope(self, target_path: str) -> str:
         """Where the slice's functions may live: the target's top-level package (locate.package_scope)."""
-        return package_scope(target_path, self._suffix.lstrip("/"), self.instance_dir)
+        return package_scope(target_path, self.suffix.lstrip("/"), self.instance_dir)
 
     def note_executed(self, frame: FrameType) -> bool:
         """`frame` starts while some invocation runs: remember its function for the slice.
@@ -339,143 +336,3 @@ class Recorder:
                 linemap = IdentityLineMap()
             self._linemaps[key] = linemap
         return linemap
-
-
-class RecorderGroup:
-    """The recorders of one run behind one set of interpreter hooks (a backend subclasses it)."""
-
-    backend = "?"
-
-    def __init__(self, members: list[Recorder]) -> None:
-        if not members:
-            raise ValueError("a recorder group needs at least one recorder")
-        self.members = members
-        self.stopped = False
-        self._pid = os.getpid()
-
-    @property
-    def test_id(self) -> str:
-        return self.members[0].test_id
-
-    @test_id.setter
-    def test_id(self, value: str) -> None:
-        for member in self.members:
-            member.test_id = value
-
-    deferred = False
-    """Set when the hooks wait for tracegate's pytest plugin (sitecustomize, config `defer`)."""
-
-    def install(self) -> None:
-        raise NotImplementedError
-
-    def uninstall(self) -> None:
-        raise NotImplementedError
-
-    def imported_targets(self) -> list[str]:
-        """Target files whose module is already imported (so code of it may have run before the hooks)."""
-        suffixes = {member._suffix for member in self.members}
-        found = set()
-        for module in list(sys.modules.values()):
-            path = str(getattr(module, "__file__", None) or "").replace("\\", "/")
-            found.update(suffix for suffix in suffixes if path.endswith(suffix))
-        return sorted(s.lstrip("/") for s in found)
-
-    def retry_from_start(self, files: list[str]) -> None:
-        """This run cannot be trusted: every trace says so, and asks for a run traced from the start."""
-        for member in self.members:
-            member.stop(f"{', '.join(files)} imported before tracing began")
-            member.writer.retry_from_start = True
-        self.stopped = True
-
-    def tracer_intact(self) -> str | None:
-        """None when our hooks are in place, else a description of the intruder."""
-        return None
-
-    def check_tracer(self) -> None:
-        """Marks every trace invalid when another tool replaced our hooks."""
-        if not self.stopped:
-            intruder = self.tracer_intact()
-            if intruder is not None:
-                for member in self.members:
-                    member.stop(f"another tracer replaced tracegate's ({intruder})")
-                self.stopped = True
-                self.uninstall()
-
-    def dump(self) -> None:
-        if os.getpid() != self._pid:
-            return  # a forked child: the parent writes the traces
-        self.check_tracer()
-        self.stopped = True
-        self.uninstall()
-        for member in self.members:
-            member.stopped = True
-            member.writer.write()
-
-
-class IdentityLineMap:
-    comprehensions = ()
-    def_lines = {}
-
-    def stmt_line(self, line: int) -> int:
-        return line
-
-
-class Invocation:
-    """One target invocation (one frame): turns raw events into trace events."""
-
-    __slots__ = ("rec", "inv", "info", "last_line", "last_phys", "last_lasti", "pending")
-
-    def __init__(self, rec: Recorder, inv: int, info: CodeInfo) -> None:
-        self.rec, self.inv, self.info = rec, inv, info
-        self.last_line, self.last_phys, self.last_lasti = None, None, -1
-        self.pending = []  # [event, exception object] not yet known caught/propagated
-
-    def line(self, frame: FrameType, phys: int, lasti: int) -> None:
-        """A line event at physical line `phys`, instruction `lasti`."""
-        rec = self.rec
-        if lasti in self.info.skip or rec.quiet:
-            return  # inside an inlined comprehension (3.12+), or nothing more is recorded
-        if rec.raw_lines:
-            rec.emit(["raw", self.inv, phys])
-        stmt = self.info.linemap.stmt_line(phys)
-        if stmt == self.last_line and phys != self.last_phys and lasti > self.last_lasti:
-            # Same statement, a later physical line, execution moved forward: one step.
-            self.last_phys, self.last_lasti = phys, lasti
-            return
-        self.last_line, self.last_phys, self.last_lasti = stmt, phys, lasti
-        rec.emit(["line", self.inv, stmt, rec.snapshot(frame)])
-
-    def access(self, offset: int, info: CodeInfo | NestedInfo | None = None) -> None:
-        """Instruction `offset` ran in this invocation's frame, or in a nested scope's (`info`)."""
-        found = (info or self.info).accesses.get(offset)
-        if found:
-            for kind, line, name, phys in found:
-                self.rec.emit([kind, self.inv, line, name, phys])
-
-    def exception(self, phys: int, exc: BaseException) -> None:
-        if self.rec.quiet:
-            return
-        record = ["exception", self.inv, self.info.linemap.stmt_line(phys), type_name(type(exc)),
-                  safe_str(exc, self.rec.max_value, self.rec.writer.cut_values), None]
-        if self.rec.emit(record):
-            self.pending.append([record, exc])
-        self.last_line = None
-
-    def exit(self, frame: FrameType, kind: str, phys: int, value: object = None) -> None:
-        """The frame returns, yields or unwinds."""
-        rec = self.rec
-        if rec.quiet:
-            rec.leave(frame, self, kind)
-            return
-        line = self.info.linemap.stmt_line(phys)
-        if kind == "unwind":
-            rec.emit(["unwind", self.inv, line, rec.snapshot(frame)])
-        else:
-            rec.emit([kind, self.inv, line, render(value, rec.max_value, rec.writer.cut_values), rec.snapshot(frame)])
-        if kind != "yield":
-            escaping = self.pending[-1][1] if kind == "unwind" and self.pending else None
-            for record, exc in self.pending:
-                # Caught unless it is the exception that unwinds the frame.
-                record[5] = exc is not escaping
-            self.pending = []  # drop references to exceptions (and their tracebacks)
-        rec.leave(frame, self, kind)

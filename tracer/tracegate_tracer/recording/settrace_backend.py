@@ -17,7 +17,9 @@ from typing import Any
 
 from . import frames
 from .codeinfo import NestedInfo
-from .recorder import Invocation, Recorder, RecorderGroup
+from .invocation import Invocation
+from .recorder import Recorder
+from .recorder_group import RecorderGroup
 from .values import safe_repr
 
 

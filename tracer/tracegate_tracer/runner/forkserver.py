@@ -8,7 +8,7 @@ flags, and every variable it reads at start (PYTHON*, LANG, LC_*): a child
 must not differ from the fresh interpreter it stands in for — and forks each run
 as a fresh process in every way the run can tell (that module's docstring).
 
-A run is warm only when it asks to be (`spawn(..., fresh=...)`) and none of the
+A run is warm only when it asks to be (`Servers.spawn(..., fresh=...)`) and none of the
 top-level modules it names as `fresh` was imported by the server: the package
 under test, a target whose module the recorder must see executed, a mutated
 package. Anything else — another command shape, a server that cannot start or
@@ -139,7 +139,8 @@ class ForkedChild:
     """A run forked by a server, as much of subprocess.Popen as the driver uses (pid, poll, wait, returncode,
     rusage, stdout, stderr). Its exit status and peak resident size come from the server's wait4."""
 
-    def __init__(self, server: Server, pid: int, stdout: int, stderr: int) -> None:
+    def __init__(self, servers: Servers, server: Server, pid: int, stdout: int, stderr: int) -> None:
+        self.servers = servers
         self.server = server
         self.pid = pid
         self.returncode: int | None = None
@@ -185,7 +186,7 @@ class ForkedChild:
 
     def _lost(self) -> int:
         """The server ended under the run (it was killed): the run counts as killed, and no server is reused."""
-        _SERVERS.pop(self.server.key, None)
+        self.servers.lost(self.server.key)
         self.returncode = -9
         self.rusage = None
         return self.returncode
@@ -221,76 +222,87 @@ def can_populate(release: str | None = None) -> bool:
     return bool(numbers) and (int(numbers[1]), int(numbers[2])) >= (5, 14)
 
 
-_SERVERS: dict[tuple[Any, ...], Server] = {}
-_REFUSED: set[tuple[Any, ...]] = set()
+class Servers:
+    """The driver's fork servers, one per setting (`key`: flags, preload, start-up environment), and the settings
+    whose server could not start (never tried again)."""
 
+    def __init__(self) -> None:
+        self.running: dict[tuple[Any, ...], Server] = {}
+        self.refused: set[tuple[Any, ...]] = set()
 
-def spawn(command: Sequence[str], cwd: str, env: dict[str, str], options: dict[str, Any],
-          rlimits: Sequence[tuple[int, int, int]], fresh: Collection[str],
-          populate: bool = False) -> ForkedChild | None:
-    """`command` forked warm, as Popen(command, cwd, env, stdin=DEVNULL, stdout=PIPE, stderr=PIPE,
-    start_new_session=True, close_fds=True, **options) with `rlimits` set in the child; None when it cannot
-    be (the caller starts it fresh). `populate`: a measured run, whose child owns and maps every page before
-    it starts (the server's Libc.populate)."""
-    if os.environ.get("TRACEGATE_WARM") == "0" or not hasattr(socket, "send_fds"):
-        return None
-    shape = _shape(command)
-    if shape is None or set(options) - {"user", "group", "extra_groups", "umask"} or options.get("extra_groups"):
-        return None
-    flags, request = shape
-    preload = PRELOAD.get(request.get("module") or os.path.basename(request["script"]), "")
-    if request.get("module") == "pytest":
-        preload = _pytest_preload(preload, request["args"])
-    key = (flags, preload, tuple(sorted(_startup_env(env).items())))
-    if key in _REFUSED:
-        return None
-    server = _SERVERS.get(key)
-    if server is not None and not server.alive():
-        _SERVERS.pop(key, None)
-        server = None
-    if server is None:
-        try:
-            server = _SERVERS[key] = Server(key, flags, env, preload)
-        except (OSError, EOFError, ValueError) as exc:
-            _REFUSED.add(key)
-            log(f"tracegate: warm starts off for {' '.join(flags) or 'no flags'} {preload or '(script)'}: {exc}")
+    def spawn(self, command: Sequence[str], cwd: str, env: dict[str, str], options: dict[str, Any],
+              rlimits: Sequence[tuple[int, int, int]], fresh: Collection[str],
+              populate: bool = False) -> ForkedChild | None:
+        """`command` forked warm, as Popen(command, cwd, env, stdin=DEVNULL, stdout=PIPE, stderr=PIPE,
+        start_new_session=True, close_fds=True, **options) with `rlimits` set in the child; None when it cannot
+        be (the caller starts it fresh). `populate`: a measured run, whose child owns and maps every page before
+        it starts (the server's Libc.populate)."""
+        if os.environ.get("TRACEGATE_WARM") == "0" or not hasattr(socket, "send_fds"):
             return None
-    if server.busy or server.modules & set(fresh):
-        return None
-    # sys.path[0] as the interpreter puts it: `-m`, the working directory; a script, its real folder.
-    path0 = cwd if "module" in request else os.path.dirname(os.path.realpath(os.path.join(cwd, request["script"])))
-    request.update(cwd=cwd, env=env, path0=os.path.abspath(path0), uid=options.get("user"),
-                   gid=options.get("group"), umask=options.get("umask"), rlimits=[list(r) for r in rlimits],
-                   populate=populate)
-    stdin = os.open(os.devnull, os.O_RDONLY)
-    out_r, out_w = os.pipe()
-    err_r, err_w = os.pipe()
-    try:
-        socket.send_fds(server.sock, [(json.dumps(request) + "\n").encode()], [stdin, out_w, err_w])
-        server.busy = True
-        started = server.read()
-    except (OSError, EOFError, ValueError) as exc:
-        for fd in (out_r, err_r):
-            os.close(fd)
-        _SERVERS.pop(key, None)
-        log(f"tracegate: the fork server failed ({exc}); this run starts fresh")
-        return None
-    finally:
-        for fd in (stdin, out_w, err_w):
-            os.close(fd)
-    if not started or "pid" not in started:
-        for fd in (out_r, err_r):
-            os.close(fd)
-        _SERVERS.pop(key, None)
-        return None
-    return ForkedChild(server, int(started["pid"]), out_r, err_r)
-
-
-def close_all() -> None:
-    """Ends every server (the driver's end)."""
-    while _SERVERS:
-        _, server = _SERVERS.popitem()
+        shape = _shape(command)
+        if shape is None or set(options) - {"user", "group", "extra_groups", "umask"} or options.get("extra_groups"):
+            return None
+        flags, request = shape
+        preload = PRELOAD.get(request.get("module") or os.path.basename(request["script"]), "")
+        if request.get("module") == "pytest":
+            preload = _pytest_preload(preload, request["args"])
+        key = (flags, preload, tuple(sorted(_startup_env(env).items())))
+        if key in self.refused:
+            return None
+        server = self.running.get(key)
+        if server is not None and not server.alive():
+            self.running.pop(key, None)
+            server = None
+        if server is None:
+            try:
+                server = self.running[key] = Server(key, flags, env, preload)
+            except (OSError, EOFError, ValueError) as exc:
+                self.refused.add(key)
+                log(f"tracegate: warm starts off for {' '.join(flags) or 'no flags'} {preload or '(script)'}: {exc}")
+                return None
+        if server.busy or server.modules & set(fresh):
+            return None
+        # sys.path[0] as the interpreter puts it: `-m`, the working directory; a script, its real folder.
+        path0 = cwd if "module" in request else os.path.dirname(os.path.realpath(os.path.join(cwd, request["script"])))
+        request.update(cwd=cwd, env=env, path0=os.path.abspath(path0), uid=options.get("user"),
+                       gid=options.get("group"), umask=options.get("umask"), rlimits=[list(r) for r in rlimits],
+                       populate=populate)
+        stdin = os.open(os.devnull, os.O_RDONLY)
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
         try:
-            server.close()
-        except OSError:
-            pass
+            socket.send_fds(server.sock, [(json.dumps(request) + "\n").encode()], [stdin, out_w, err_w])
+            server.busy = True
+            started = server.read()
+        except (OSError, EOFError, ValueError) as exc:
+            for fd in (out_r, err_r):
+                os.close(fd)
+            self.running.pop(key, None)
+            log(f"tracegate: the fork server failed ({exc}); this run starts fresh")
+            return None
+        finally:
+            for fd in (stdin, out_w, err_w):
+                os.close(fd)
+        if not started or "pid" not in started:
+            for fd in (out_r, err_r):
+                os.close(fd)
+            self.running.pop(key, None)
+            return None
+        return ForkedChild(self, server, int(started["pid"]), out_r, err_r)
+
+    def lost(self, key: tuple[Any, ...]) -> None:
+        """The server of `key` ended under a run: never reused."""
+        self.running.pop(key, None)
+
+    def close_all(self) -> None:
+        """Ends every server (the driver's end)."""
+        while self.running:
+            _, server = self.running.popitem()
+            try:
+                server.close()
+            except OSError:
+                pass
+
+
+SERVERS = Servers()
+"""The driver's servers (harvest.py ends them with SERVERS.close_all())."""

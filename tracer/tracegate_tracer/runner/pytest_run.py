@@ -170,13 +170,13 @@ def run_command(command: Sequence[str], cwd: str, env: dict[str, str], timeout: 
     """Runs `command` in `cwd` as the sandbox's child: bounded output, the timeout, what it left killed.
     With `fresh` (top-level modules the run must import itself) a Python command may start warm, forked
     from a server that imported what it imports first (forkserver.py); None: a fresh process always.
-    `populate`: a warm start for a measurement (forkserver.spawn)."""
+    `populate`: a warm start for a measurement (forkserver.Servers.spawn)."""
     env = sandbox.environment(env)
     options, rlimits = sandbox.popen_options(), _rlimits(sandbox)
     started = time.monotonic()
     child: Any = None
     if fresh is not None:
-        child = forkserver.spawn(command, cwd, env, options, rlimits, fresh, populate)
+        child = forkserver.SERVERS.spawn(command, cwd, env, options, rlimits, fresh, populate)
     if child is None:
         if rlimits:
             options = dict(options, preexec_fn=_setting(rlimits))

@@ -1,4 +1,4 @@
-"""The edits a variant's pool opens with (variant.py): those aimed at where a scout run saw a target called.
+"""The edits a variant's pool opens with (pool.py): those aimed at where a scout run saw a target called.
 
 A call site is the statement of a test file whose frame was outermost when the target was entered (the
 recorder's `site_files`). What it depends on is the statement itself, the headers of the blocks around it and

@@ -1,4 +1,4 @@
-"""The edits a variant's pool is made of (variant.py): literal inputs of a test and its calls.
+"""The edits a variant's pool is made of (pool.py): literal inputs of a test and its calls.
 
 An edit replaces one span of a test file's source (positions as `ast` gives them: lines from 1,
 columns in UTF-8 bytes) by another text. Inputs are literals in a test function's body, not its
@@ -30,7 +30,7 @@ class Candidate:
     what: str
     """The edit in words, e.g. `line 12: 6 → 7` (logs and tests)."""
     targeted: bool = False
-    """An edit of what a call site of a target depends on (a scout run saw the call: variant.pool)."""
+    """An edit of what a call site of a target depends on (a scout run saw the call: pool.pool)."""
 
 
 def tests_of(tree: ast.Module, names: set[str] | None) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:

@@ -10,8 +10,8 @@ that hangs or fails from costing the others), recording every target the specs
 ask about. The trace is split by the copy each invocation's test belongs to, the
 copies' marks are taken out of every text (so module names and test ids read as
 the original's), a candidate's trace is completed with the unchanged copy's for
-the tests it did not run (spliced), and each spec's question is answered for the
-unchanged copy and for every candidate.
+the tests it did not run (splice.py), and each spec's question is answered for
+the unchanged copy and for every candidate.
 
 A spec's answer is the candidates that change its answer, in pool order (those
 whose answer says nothing last: the screen would drop them), with
@@ -32,12 +32,14 @@ import json
 import os
 from typing import Any
 
-from ..group import Result, Spec, _all, _answer, _recordings, base_result
+from ..group import Result, Spec, answer_by_rule, base_result, make_recordings, with_fields
 from ..recording import trace
 from ..runner import forkserver, pytest_run
 from ..runner.sandbox import Sandbox
-from . import sites as call_sites
 from . import variant
+from .pool import NoVariant, pool_size
+from .sites import CALL_SITES
+from .splice import candidate_trace, mark_of, split
 
 SEARCH_TIMEOUT_FACTOR = 4
 """The search run may take this many times the instance's timeout (it runs every candidate)."""
@@ -73,8 +75,8 @@ def harvest(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list[Resul
     first = specs[0]
     epoch = first.get("variant_epoch")
     if first.get("cwd") or isinstance(epoch, bool) or not isinstance(epoch, int):
-        return settled(specs, _all(results, status="invalid",
-                                   reason="no variant: variants need cwd instance and an int epoch"))
+        return settled(specs, with_fields(results, status="invalid",
+                                          reason="no variant: variants need cwd instance and an int epoch"))
     return settled(specs, run(specs, results, os.path.abspath(first["dir"]), epoch, sandbox, tracer_root))
 
 
@@ -84,15 +86,15 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
     run_dir = sandbox.path("variant")
     try:
         sources = variant.prepare_scout(instance_dir, first["tests"], run_dir)
-    except (variant.NoVariant, OSError) as exc:
-        return _all(results, status="invalid", reason=f"no variant: {exc}")
-    recordings = _recordings(specs, results, run_dir, run_dir, [], sandbox)
+    except (NoVariant, OSError) as exc:
+        return with_fields(results, status="invalid", reason=f"no variant: {exc}")
+    recordings = make_recordings(specs, results, run_dir, run_dir, [], sandbox)
     if not recordings:
         return results
     timeout = float(first.get("timeout_seconds") or 60)
     backend = str(first.get("backend") or "auto")
     unchanged = variant.copy_ids(first["tests"], "o")
-    recorded = [call_sites.get(specs[r.members[0]]) for r in recordings]
+    recorded = [CALL_SITES.get(specs[r.members[0]]) for r in recordings]
     sites_from = "original" if all(found is not None for found in recorded) else "scout"
     for result in results:
         result["stats"]["sites_from"] = sites_from
@@ -106,19 +108,19 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
                  for i, r in enumerate(recordings)]
         outcome = _traced(unchanged, run_dir, tracer_root, scout, timeout, sandbox, "scout", timeout / 2, backend)
         if outcome.timed_out:
-            return _all(results, status="timeout", reason=f"the unchanged tests timed out after {timeout:g}s")
+            return with_fields(results, status="timeout", reason=f"the unchanged tests timed out after {timeout:g}s")
         if outcome.problem() or outcome.failed_tests():
-            return _all(results, status="invalid", reason="the unchanged copy's tests fail: "
+            return with_fields(results, status="invalid", reason="the unchanged copy's tests fail: "
                         f"{outcome.problem() or ', '.join(outcome.failed_tests()[:3])}")
         sites = [_sites(config["trace_path"]) for config in scout]
     try:
         search = variant.prepare_search(sources, first["tests"], epoch, run_dir, sites)
-    except (variant.NoVariant, OSError) as exc:
-        return _all(results, status="invalid", reason=f"no variant: {exc}")
+    except (NoVariant, OSError) as exc:
+        return with_fields(results, status="invalid", reason=f"no variant: {exc}")
     # The pool in chunks, in order: the search stops once every spec has WANTED candidates that change
     # its answer and say something (aimed edits lead the pool, so most searches end in the first chunk).
     pending = [k for k, ids in enumerate(search.candidates) if ids]
-    size = variant.pool_size(sites)  # the aimed edits past it run last, apart (variant.MORE_AIMED)
+    size = pool_size(sites)  # the aimed edits past it run last, apart (pool.MORE_AIMED)
     chunks = [pending[:FIRST_CHUNK]]
     for part in ([k for k in pending[FIRST_CHUNK:] if k < size], [k for k in pending[FIRST_CHUNK:] if k >= size]):
         chunks += [part[i:i + CHUNK] for i in range(0, len(part), CHUNK)]
@@ -142,13 +144,13 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
         spent += outcome.seconds
         if outcome.timed_out or outcome.problem():
             if n == 0:
-                return _all(results, status="timeout", reason=f"the search run timed out after {budget:g}s") if (
-                    outcome.timed_out) else _all(results, status="invalid", reason=f"the search run: "
-                                                 f"{outcome.problem()}")
+                if outcome.timed_out:
+                    return with_fields(results, status="timeout", reason=f"the search run timed out after {budget:g}s")
+                return with_fields(results, status="invalid", reason=f"the search run: {outcome.problem()}")
             break  # the chunks that ran stand; the others are counted as not run
         failed |= {mark_of(t) for t in outcome.failed_tests()}
         if n == 0 and "o" in failed:
-            return _all(results, status="invalid", reason="the unchanged copy's tests fail in the search run")
+            return with_fields(results, status="invalid", reason="the unchanged copy's tests fail in the search run")
         for i, config in enumerate(configs):
             try:
                 recorded = trace.load(config["trace_path"])
@@ -253,136 +255,13 @@ def settled(specs: list[Spec], results: list[Result]) -> list[Result]:
     return out
 
 
-def mark_of(test_id: str) -> str | None:
-    """The copy a test id belongs to (`o`, `3`), None for none."""
-    found = variant.MARK_PATTERN.search(test_id.split("::", 1)[0])
-    return found.group(1) if found else None
-
-
-def split(recorded: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """The trace of each copy: its invocations (renumbered from 1) and their events, marks taken out."""
-    # Each invocation's copy: its test's, or (before the first test) that of the copy whose import led to
-    # it (the recorder's `copy`); one outside every test and copy (a package's import, a session's end)
-    # belongs to every copy, as it would to each one's own run.
-    def mark_of_inv(inv: dict[str, Any]) -> str | None:
-        return mark_of(str(inv.get("test") or "")) or mark_of(str(inv.get("copy") or ""))
-
-    marks = list(dict.fromkeys(m for inv in recorded["invocations"] if (m := mark_of_inv(inv)) is not None))
-    counted: dict[str, dict[str, dict[str, int]]] = {}
-    common_counts: dict[str, dict[str, int]] = {}
-    for test, counts in (recorded.get("call_counts_by_test") or {}).items():
-        mark = mark_of(test)
-        if mark is not None:
-            counted.setdefault(mark, {})[test] = counts
-        elif test.startswith("<process>"):
-            common_counts[test] = counts
-    marks += [m for m in counted if m not in marks]
-    renumber: dict[str, dict[int, int]] = {mark: {} for mark in marks}
-    invocations: dict[str, list[dict[str, Any]]] = {mark: [] for mark in marks}
-    owners_of: dict[int, list[str]] = {}
-    for inv in recorded["invocations"]:
-        mark = mark_of_inv(inv)
-        if mark is None and not str(inv.get("test") or "").startswith("<process>"):
-            continue
-        owners_of[inv["inv"]] = [mark] if mark is not None else marks
-        for m in owners_of[inv["inv"]]:
-            numbers = renumber[m]
-            numbers[inv["inv"]] = len(numbers) + 1
-            invocations[m].append(dict({k: v for k, v in inv.items() if k != "copy"}, inv=numbers[inv["inv"]]))
-    events: dict[str, list[list[Any]]] = {mark: [] for mark in marks}
-    for event in recorded["events"]:
-        if event[0] == "call":
-            owners = [o for o in event[1] if o[0] in owners_of]
-            for mark in owners_of[owners[0][0]] if owners else ():
-                kept = [[renumber[mark][o[0]], o[1]] for o in owners if o[0] in renumber[mark]]
-                events[mark].append([event[0], kept, *event[2:]])
-        elif isinstance(event[1], int) and event[1] in owners_of:
-            for mark in owners_of[event[1]]:
-                events[mark].append([event[0], renumber[mark][event[1]], *event[2:]])
-    by_test = {mark: dict(common_counts, **counted.get(mark, {})) for mark in marks}
-    base = {k: v for k, v in recorded.items() if k not in ("invocations", "events", "_index", "call_counts_by_test")}
-    parts = {}
-    for mark in events:
-        own = dict(base, invocations=invocations.get(mark, []), events=events[mark])
-        if "call_counts" in base:  # the run's counts are every copy's: each copy counts its own tests'
-            own["call_counts_by_test"] = by_test.get(mark, {})
-            own["call_counts"] = _counted(base["call_counts"], own["call_counts_by_test"].values())
-        text = json.dumps(own)
-        parts[mark] = json.loads(variant.MARK_PATTERN.sub("", text))
-    return parts
-
-
-def _counted(names: dict[str, int], per_test: Any) -> dict[str, int]:
-    """The call counts of `names` summed over tests' counts."""
-    total = dict.fromkeys(names, 0)
-    for counts in per_test:
-        for name, n in counts.items():
-            total[name] = total.get(name, 0) + n
-    return total
-
-
-def spliced(unchanged: dict[str, Any], own: dict[str, Any] | None, tests: tuple[str, ...],
-            changed: frozenset[int]) -> dict[str, Any]:
-    """A candidate's trace as a copy of every test would have given it, from a copy that ran only the tests
-    its edits change (`changed`, indices of `tests`): per entry of `tests` in their order, its own
-    invocations and events for the entries it changes, the unchanged copy's for the others; invocations
-    renumbered from 1, call counts summed the same way. (The interpreter is shared either way; a candidate
-    whose fresh harvest answers otherwise is harvested again: settle.ts.)"""
-
-    def entry(test: str) -> int:
-        if test.startswith("<process>"):
-            return -1  # before the first test (the copy's import): the unchanged copy's, first
-        for j, named in enumerate(tests):
-            if test == named or test.startswith((named + "::", named + "[")):
-                return j
-        return len(tests)  # no entry names it: the unchanged copy's, last
-
-    blocks: list[list[tuple[bool, dict[str, Any]]]] = [[] for _ in range(len(tests) + 2)]
-    events: list[list[tuple[bool, list[Any]]]] = [[] for _ in range(len(tests) + 2)]
-    where: dict[tuple[bool, int], int] = {}
-    for is_own, part in ((False, unchanged), (True, own)):
-        if part is None:
-            continue
-        for inv in part["invocations"]:
-            j = entry(str(inv.get("test") or ""))
-            if (j in changed) == is_own:
-                where[(is_own, inv["inv"])] = j + 1
-                blocks[j + 1].append((is_own, inv))
-        for event in part["events"]:
-            first = event[1][0][0] if event[0] == "call" and event[1] else event[1]
-            j = where.get((is_own, first)) if isinstance(first, int) else None
-            if j is not None:
-                events[j].append((is_own, event))
-    number: dict[tuple[bool, int], int] = {}
-    invocations = []
-    for block in blocks:
-        for is_own, inv in block:
-            number[(is_own, inv["inv"])] = len(number) + 1
-            invocations.append(dict(inv, inv=number[(is_own, inv["inv"])]))
-    out_events: list[list[Any]] = []
-    for block in events:
-        for is_own, event in block:
-            if event[0] == "call":
-                owners = [[number[(is_own, o[0])], o[1]] for o in event[1] if (is_own, o[0]) in number]
-                out_events.append([event[0], owners, *event[2:]])
-            else:
-                out_events.append([event[0], number[(is_own, event[1])], *event[2:]])
-    trace = {k: v for k, v in unchanged.items() if k not in ("_index", "call_counts_by_test")}
-    trace.update(invocations=invocations, events=out_events)
-    if "call_counts" in unchanged:
-        trace["call_counts"] = _counted(unchanged["call_counts"], [
-            counts for is_own, part in ((False, unchanged), (True, own)) if part is not None
-            for test, counts in part.get("call_counts_by_test", {}).items() if (entry(test) in changed) == is_own])
-    return trace
-
-
 def _decide(spec: Spec, parts: dict[str, dict[str, Any]], search: variant.Search, failed: set[str | None],
             ran: set[int], ctx: Any) -> dict[str, Any]:
     """The spec's search answer: the candidates whose answer differs from the unchanged copy's."""
     unchanged = parts.get("o")
     if unchanged is None:
         return {"status": "invalid", "reason": "the unchanged copy does not reach the target in the search run"}
-    original = _answer(spec, unchanged, ctx)
+    original = answer_by_rule(spec, unchanged, ctx)
     if original["status"] != "ok":
         return {"status": "invalid", "reason": f"the unchanged copy has no answer: {original.get('reason')}"}
     shown = json.dumps(original["answer"], sort_keys=True)
@@ -396,10 +275,10 @@ def _decide(spec: Spec, parts: dict[str, dict[str, Any]], search: variant.Search
             counts["unrun"] += 1
         elif mark in failed:
             counts["failed"] += 1
-        elif not (trace := _candidate_trace(parts, mark, search, k)) or not trace["invocations"]:
+        elif not (trace := candidate_trace(parts, mark, search, k)) or not trace["invocations"]:
             counts["unreached"] += 1
         else:
-            answer = _answer(spec, trace, ctx)
+            answer = answer_by_rule(spec, trace, ctx)
             if answer["status"] != "ok":
                 counts["unanswered"] += 1
             elif json.dumps(answer["answer"], sort_keys=True) == shown:
@@ -410,13 +289,6 @@ def _decide(spec: Spec, parts: dict[str, dict[str, Any]], search: variant.Search
                                 "what": chosen.what, "empty": empty(answer["answer"]), "answer": answer["answer"]})
     return {"status": "ok", "answer": {"candidates": changed, "pool": len(search.candidates),
                                        "targeted": search.targeted, **counts, "unchanged": original["answer"]}}
-
-
-def _candidate_trace(parts: dict[str, dict[str, Any]], mark: str, search: variant.Search,
-                     k: int) -> dict[str, Any] | None:
-    """Candidate k's trace: its copy's part, spliced with the unchanged copy's when it ran only some tests."""
-    changed = search.touched[k] if k < len(search.touched) else None
-    return parts.get(mark) if changed is None else spliced(parts["o"], parts.get(mark), search.tests, changed)
 
 
 def empty(answer: Any) -> bool:

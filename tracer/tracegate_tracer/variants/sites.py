@@ -17,8 +17,6 @@ from typing import Any
 from ..prompt.testfiles import test_files
 
 Key = str
-_wanted: set[Key] = set()
-_seen: dict[Key, list[tuple[str, int]]] = {}
 
 
 def key(spec: dict[str, Any]) -> Key:
@@ -28,34 +26,42 @@ def key(spec: dict[str, Any]) -> Key:
                        target.get("file"), target.get("function")])
 
 
-def want(specs: list[dict[str, Any]]) -> None:
-    """The plan's searches: the targets whose sites an original's run should record."""
-    _wanted.clear()
-    _seen.clear()
-    for spec in specs:
-        if isinstance(spec, dict) and spec.get("variant_search") and not spec.get("cwd"):
-            try:
-                _wanted.add(key(spec))
-            except (TypeError, ValueError):
-                continue
+class CallSites:
+    """The plan's searched targets (`want`), and the call sites the originals' runs recorded for them."""
+
+    def __init__(self) -> None:
+        self.wanted: set[Key] = set()
+        self.seen: dict[Key, list[tuple[str, int]]] = {}
+
+    def want(self, specs: list[dict[str, Any]]) -> None:
+        """The plan's searches: the targets whose sites an original's run should record."""
+        self.wanted.clear()
+        self.seen.clear()
+        for spec in specs:
+            if isinstance(spec, dict) and spec.get("variant_search") and not spec.get("cwd"):
+                try:
+                    self.wanted.add(key(spec))
+                except (TypeError, ValueError):
+                    continue
+
+    def files(self, spec: dict[str, Any], run_dir: str) -> dict[str, str] | None:
+        """The recorder's `site_files` for an original's recording (its test files by path), None if not wanted."""
+        if spec.get("cwd") or spec.get("variant_epoch") is not None or key(spec) not in self.wanted:
+            return None
+        return {os.path.join(run_dir, name): name for name in test_files(spec.get("tests") or ())}
+
+    def put(self, spec: dict[str, Any], trace: dict[str, Any] | None) -> None:
+        """The sites an original's trace recorded (nothing when it has none: the search scouts)."""
+        if not trace or trace.get("status") != "ok":
+            return
+        found = [(inv["site"][0], inv["site"][1]) for inv in trace.get("invocations") or ()
+                 if isinstance(inv.get("site"), list) and len(inv["site"]) == 2]
+        if any("site" in inv for inv in trace.get("invocations") or ()):
+            self.seen[key(spec)] = found
+
+    def get(self, spec: dict[str, Any]) -> list[tuple[str, int]] | None:
+        return self.seen.get(key(spec))
 
 
-def files(spec: dict[str, Any], run_dir: str) -> dict[str, str] | None:
-    """The recorder's `site_files` for an original's recording (its test files by path), None if not wanted."""
-    if spec.get("cwd") or spec.get("variant_epoch") is not None or key(spec) not in _wanted:
-        return None
-    return {os.path.join(run_dir, name): name for name in test_files(spec.get("tests") or ())}
-
-
-def put(spec: dict[str, Any], trace: dict[str, Any] | None) -> None:
-    """The sites an original's trace recorded (nothing when it has none: the search scouts)."""
-    if not trace or trace.get("status") != "ok":
-        return
-    found = [(inv["site"][0], inv["site"][1]) for inv in trace.get("invocations") or ()
-             if isinstance(inv.get("site"), list) and len(inv["site"]) == 2]
-    if any("site" in inv for inv in trace.get("invocations") or ()):
-        _seen[key(spec)] = found
-
-
-def get(spec: dict[str, Any]) -> list[tuple[str, int]] | None:
-    return _seen.get(key(spec))
+CALL_SITES = CallSites()
+"""The driver's: harvest.py says what its plan searches, group.py records, search.py reads."""
