@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Warm starts vs fresh processes, side by side: one isolated pytest run of one short test, started fresh
 (subprocess), forked by a fork server that imported pytest alone, and forked by one that imported pytest's
-default plugins too (tracer/tracegate_tracer/forkserver.py, as shipped), alternated.
+default plugins too (tracer/tracegate_tracer/runner/forkserver.py, as shipped), alternated.
 
 Usage: python3 scripts/bench-warm.py [--image IMAGE] [--package NAME] [--runs N]
 
@@ -56,8 +56,8 @@ def outside(args: argparse.Namespace) -> None:
 
 def inside(args: argparse.Namespace) -> None:
     sys.path.insert(0, "/tracer")
-    from tracegate_tracer import forkserver, pytest_run
-    from tracegate_tracer.sandbox import Sandbox
+    from tracegate_tracer.runner import forkserver, pytest_run
+    from tracegate_tracer.runner.sandbox import Sandbox
 
     os.makedirs("/bench/run", exist_ok=True)
     with open("/bench/run/test_one.py", "w") as handle:
@@ -83,9 +83,9 @@ def inside(args: argparse.Namespace) -> None:
             sandbox.cleanup()
             if outcome.exit_code != 0:
                 sys.exit(f"the {mode} run failed: {outcome.stdout[-500:]} {outcome.stderr[-500:]}")
-    if not forkserver._SERVERS:
+    if not forkserver.SERVERS.running:
         sys.exit("no warm start happened (the fork server did not start)")
-    forkserver.close_all()
+    forkserver.SERVERS.close_all()
     print(json.dumps({mode: {"median": statistics.median(v), "min": min(v)} for mode, v in seconds.items()}))
 
 

@@ -4,7 +4,7 @@
 For each package: its bundled tests run on the host under a profile hook that
 records calls of its module-level functions whose arguments are plain literals
 (scripts/comet/capture.py). Each such function gets seeded mutants
-(tracer/tracegate_tracer/mutants.py: flipped comparison, off by one, wrong
+(tracer/tracegate_tracer/generate/mutants.py: flipped comparison, off by one, wrong
 default, dropped branch, swapped arguments). Each mutant runs on the recorded
 inputs and a few perturbations of them (scripts/comet/behave.py, the same call
 runner verification uses), against the correct version twice (an input whose
@@ -42,8 +42,8 @@ import zipfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tracer"))
 
-from tracegate_tracer import mutants
-from tracegate_tracer.linemap import module_name
+from tracegate_tracer.generate import mutants
+from tracegate_tracer.recording.linemap import module_name
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from screen_harvest import harvest_candidates

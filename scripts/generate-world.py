@@ -4,7 +4,7 @@
 For each package, tests are picked (seeded) from the bundle's single-test
 instances, each with the function that instance targets (the prompt's code
 under test). Each picked test gets W1, W2, W3 and W4 instances, and W1
-instances with seeded mutants of its target (tracer/tracegate_tracer/mutants.py:
+instances with seeded mutants of its target (tracer/tracegate_tracer/generate/mutants.py:
 flipped comparison, off by one, wrong default; `expect_failure`, since a
 mutant is there to make tests fail). The target's source comes from the
 environment's own wheel (`pip download`). Every candidate is harvested twice
@@ -44,7 +44,7 @@ import zipfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tracer"))
 
-from tracegate_tracer import mutants
+from tracegate_tracer.generate import mutants
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from screen_harvest import harvest_candidates

@@ -30,11 +30,14 @@ def _compile_tracer() -> None:
 
 _compile_tracer()
 
-from tracegate_tracer import comet, forkserver, search, sites  # noqa: E402
 from tracegate_tracer import plan as plans  # noqa: E402
+from tracegate_tracer.comet.verify import run_verify  # noqa: E402
 from tracegate_tracer.group import base_result, crash_reason, harvest_group  # noqa: E402
-from tracegate_tracer.output import ResultStream, log  # noqa: E402
-from tracegate_tracer.sandbox import Sandbox  # noqa: E402
+from tracegate_tracer.runner import forkserver  # noqa: E402
+from tracegate_tracer.runner.output import ResultStream, log  # noqa: E402
+from tracegate_tracer.runner.sandbox import Sandbox  # noqa: E402
+from tracegate_tracer.variants import search  # noqa: E402
+from tracegate_tracer.variants.sites import CALL_SITES  # noqa: E402
 
 
 def _ignore(signum: int, frame: FrameType | None) -> None:
@@ -56,8 +59,8 @@ def _run_group(plan: plans.Plan, index: int, specs: list, isolated: bool) -> tup
         sandbox.prepare()
         # A variant search runs every candidate of its pool at once (search.py); any other group, its tests.
         if specs[0].get("verify") is not None:
-            # A reply of B1/B2 to verify: run against both versions (comet.py); always a group of one.
-            results = [comet.run_verify(specs[0], base_result(specs[0]), sandbox, TRACER_ROOT)]
+            # A reply of B1/B2 to verify: run against both versions (comet/verify.py); always a group of one.
+            results = [run_verify(specs[0], base_result(specs[0]), sandbox, TRACER_ROOT)]
         else:
             run_group = search.harvest if specs[0].get("variant_search") else harvest_group
             results = run_group(specs, sandbox, TRACER_ROOT)
@@ -101,7 +104,7 @@ def main(argv: list[str]) -> int:
     if plan.uid_base is not None and not isolated:
         log("tracegate: isolation asked for but the driver is not root: running without")
     os.makedirs(plan.work_dir, mode=0o711, exist_ok=True)
-    sites.want(plan.instances)  # an original's run records where the targets its search needs are called
+    CALL_SITES.want(plan.instances)  # an original's run records where the targets its search needs are called
     tainted = None  # why this container is no longer clean (a group's cleanup failed)
     try:
         for index, members in enumerate(plans.groups(plan.instances, plan.share_runs)):
@@ -118,7 +121,7 @@ def main(argv: list[str]) -> int:
                 note = "" if result["status"] == "ok" else ": " + str(result.get("reason"))
                 log(f"tracegate: {result.get('id')!r} {result['status']} ({seconds:.1f}s){note}")
     finally:
-        forkserver.close_all()  # the fork servers (warm starts) end with the driver
+        forkserver.SERVERS.close_all()  # the fork servers (warm starts) end with the driver
     return 0
 
 

@@ -68479,7 +68479,7 @@ function isWorldKind(kind) {
 }
 /**
  * Comet's program-state kinds (Li, Garg, Huang, 2026): a function with a bug whose correct version
- * is hidden; the reply is run against both versions in the sandbox (tracer/tracegate_tracer/comet.py)
+ * is hidden; the reply is run against both versions in the sandbox (tracer/tracegate_tracer/comet/verify.py)
  * and scored on what happened (docs/comet.md).
  */
 const COMET_KINDS = ['B1_BuggyIO', 'B2_RegressionTest'];
@@ -79549,7 +79549,7 @@ function summarizeComet(records) {
 /**
  * Comet's program-state kinds (B1 buggy input/output, B2 regression test): a function with a bug
  * whose correct version is hidden; the reply is run in the sandbox against both versions
- * (tracer/tracegate_tracer/comet.py) and scored on what happened (docs/comet.md).
+ * (tracer/tracegate_tracer/comet/verify.py) and scored on what happened (docs/comet.md).
  */
 const comet = {
     name: 'comet',
@@ -79712,7 +79712,7 @@ function sha256(...parts) {
 /**
  * Comet's kinds (B1_BuggyIO, B2_RegressionTest): what a reply did when the
  * tracer ran it against the buggy and the correct version
- * (tracer/tracegate_tracer/comet.py). The tracer writes it; the host scores it
+ * (tracer/tracegate_tracer/comet/verify.py). The tracer writes it; the host scores it
  * (families/comet/score.ts) and caches it by instance, environment, tracer and
  * reply (ports: VerificationStore).
  */
@@ -82575,7 +82575,7 @@ class DockerBackend {
 /**
  * Fresh anonymous volumes, each a copy of what the image holds at its path, writable by the driver
  * only and removed with the container: the checkout a SWE-Flux runner stages in, and the packages
- * B1/B2 install one version at a time (tracer/tracegate_tracer/comet.py). A prebuilt image has no
+ * B1/B2 install one version at a time (tracer/tracegate_tracer/comet/versions.py). A prebuilt image has no
  * venv of ours: its packages get none, and the tracer refuses to verify there.
  */
 function volumesOf(job, checkout) {
@@ -84067,7 +84067,7 @@ const sourceBlockSchema = strictObject({
 });
 /**
  * The prompt's slice, as the tracer makes it before anything runs, from the
- * package's source alone (tracer/tracegate_tracer/callees.py; never the
+ * package's source alone (tracer/tracegate_tracer/prompt/callees.py; never the
  * trace): the functions of the target's package the target may reach by
  * static resolution, two calls deep, in source order (closest first within
  * the cap: `truncated`, the rest `named`), the calls that could not be
@@ -90796,9 +90796,9 @@ const planSpecSchema = strictObject({
     instance_hash: schemas_string().optional(),
     env_digest: schemas_string().optional(),
     /**
-     * A fresh variant (tracer/tracegate_tracer/variant.py): the epoch whose pool of edits of the
+     * A fresh variant (tracer/tracegate_tracer/variants/variant.py): the epoch whose pool of edits of the
      * tests it draws from, and either, with `variant_search`, the search over the whole pool
-     * (tracer/tracegate_tracer/search.py), or one candidate the search answered to harvest alone:
+     * (tracer/tracegate_tracer/variants/search.py), or one candidate the search answered to harvest alone:
      * its index in the pool and its edit.
      */
     variant_epoch: schemas_number().int().optional(),
@@ -90817,7 +90817,7 @@ const planSpecSchema = strictObject({
     })
         .optional(),
     variant_search: schemas_boolean().optional(),
-    /** A seeded mutant applied before the tests run (world-model kinds; tracer/tracegate_tracer/measure.py). */
+    /** A seeded mutant applied before the tests run (world-model kinds; tracer/tracegate_tracer/world/measure.py). */
     mutant: mutantSchema.optional(),
     /** A SWE-Flux-format instance: run by its own harness (tracer/tracegate_tracer/swe_flux.py). */
     swe_flux: strictObject({ qa: schemas_string(), instance: schemas_string() }).optional(),
@@ -90832,7 +90832,7 @@ const planSpecSchema = strictObject({
     unmasked_for_tests: schemas_boolean().optional(),
 });
 /**
- * A reply of B1/B2 to run against the buggy and the correct version (tracer/tracegate_tracer/comet.py):
+ * A reply of B1/B2 to run against the buggy and the correct version (tracer/tracegate_tracer/comet/verify.py):
  * its instance's target and mutant, and the reply (B1 `{input}`, B2 `{test}`). Always a group of its own.
  */
 const verifySpecSchema = strictObject({
@@ -90849,7 +90849,7 @@ const verifySpecSchema = strictObject({
     /** Tracer tests only, as in a plan spec. */
     unmasked_for_tests: schemas_boolean().optional(),
 });
-/** A scouting spec (tracer/tracegate_tracer/scout.py): what a test file runs of the packages. */
+/** A scouting spec (tracer/tracegate_tracer/generate/scout.py): what a test file runs of the packages. */
 const scoutSpecSchema = strictObject({
     id: schemas_string(),
     /** The import names whose code is scouted. */
@@ -91756,7 +91756,7 @@ function withResponseCache(client, cache, revision, log) {
 
 ;// CONCATENATED MODULE: ./src/stages/harvest/verify.ts
 /**
- * B1/B2 replies run against both versions in the sandbox (tracer/tracegate_tracer/comet.py):
+ * B1/B2 replies run against both versions in the sandbox (tracer/tracegate_tracer/comet/verify.py):
  * one tracer job of verify specs per environment, one run (a verification is an execution of
  * the reply, not an oracle two runs must agree on), read as strictly as a harvest's results.
  */
@@ -93257,7 +93257,7 @@ function parseGenerateOptions(raw) {
 
 ;// CONCATENATED MODULE: ./src/contracts/scout.ts
 
-/** What the scout saw of one package function (tracer/tracegate_tracer/scout.py). */
+/** What the scout saw of one package function (tracer/tracegate_tracer/generate/scout.py). */
 const scoutedFunctionSchema = object({
     file: schemas_string(),
     qualname: schemas_string(),
@@ -93437,7 +93437,7 @@ function writeSuiteDir(dir, kept) {
     for (const k of kept)
         writeIfChanged((0,external_node_path_namespaceObject.join)(dir, k.fileName), k.bytes);
 }
-/** The tracer's bound for a test file it reads (tracer/tracegate_tracer/testfiles.py). */
+/** The tracer's bound for a test file it reads (tracer/tracegate_tracer/prompt/testfiles.py). */
 const MAX_TEST_FILE_BYTES = 256 * 1024;
 /** The test files of `--tests DIR` a generation scouts and copies: checked, in name order. */
 function testFiles(dir) {

@@ -5,7 +5,7 @@ import type { LoadedInstance } from './suite.js';
 /**
  * Comet's kinds (B1_BuggyIO, B2_RegressionTest): what a reply did when the
  * tracer ran it against the buggy and the correct version
- * (tracer/tracegate_tracer/comet.py). The tracer writes it; the host scores it
+ * (tracer/tracegate_tracer/comet/verify.py). The tracer writes it; the host scores it
  * (families/comet/score.ts) and caches it by instance, environment, tracer and
  * reply (ports: VerificationStore).
  */

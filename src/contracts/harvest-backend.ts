@@ -30,7 +30,7 @@ export interface HarvestJob {
    */
   writableCheckout?: boolean;
   /**
-   * B1/B2 (tracer/tracegate_tracer/comet.py): top-level packages the backend gives a mount of
+   * B1/B2 (tracer/tracegate_tracer/comet/versions.py): top-level packages the backend gives a mount of
    * their own at their installed place (a fresh copy, writable by the driver only), so the
    * driver can install one version at a time and no other copy stays readable to the reply.
    */

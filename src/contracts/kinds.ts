@@ -18,7 +18,7 @@ export function isWorldKind(kind: string): kind is WorldKind {
 
 /**
  * Comet's program-state kinds (Li, Garg, Huang, 2026): a function with a bug whose correct version
- * is hidden; the reply is run against both versions in the sandbox (tracer/tracegate_tracer/comet.py)
+ * is hidden; the reply is run against both versions in the sandbox (tracer/tracegate_tracer/comet/verify.py)
  * and scored on what happened (docs/comet.md).
  */
 export const COMET_KINDS = ['B1_BuggyIO', 'B2_RegressionTest'] as const;

@@ -45,7 +45,7 @@ const sourceBlockSchema = z.strictObject({
 
 /**
  * The prompt's slice, as the tracer makes it before anything runs, from the
- * package's source alone (tracer/tracegate_tracer/callees.py; never the
+ * package's source alone (tracer/tracegate_tracer/prompt/callees.py; never the
  * trace): the functions of the target's package the target may reach by
  * static resolution, two calls deep, in source order (closest first within
  * the cap: `truncated`, the rest `named`), the calls that could not be

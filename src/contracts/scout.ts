@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** What the scout saw of one package function (tracer/tracegate_tracer/scout.py). */
+/** What the scout saw of one package function (tracer/tracegate_tracer/generate/scout.py). */
 export const scoutedFunctionSchema = z.object({
   file: z.string(),
   qualname: z.string(),

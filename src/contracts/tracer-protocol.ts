@@ -58,9 +58,9 @@ export const planSpecSchema = z.strictObject({
   instance_hash: z.string().optional(),
   env_digest: z.string().optional(),
   /**
-   * A fresh variant (tracer/tracegate_tracer/variant.py): the epoch whose pool of edits of the
+   * A fresh variant (tracer/tracegate_tracer/variants/variant.py): the epoch whose pool of edits of the
    * tests it draws from, and either, with `variant_search`, the search over the whole pool
-   * (tracer/tracegate_tracer/search.py), or one candidate the search answered to harvest alone:
+   * (tracer/tracegate_tracer/variants/search.py), or one candidate the search answered to harvest alone:
    * its index in the pool and its edit.
    */
   variant_epoch: z.number().int().optional(),
@@ -83,7 +83,7 @@ export const planSpecSchema = z.strictObject({
     })
     .optional(),
   variant_search: z.boolean().optional(),
-  /** A seeded mutant applied before the tests run (world-model kinds; tracer/tracegate_tracer/measure.py). */
+  /** A seeded mutant applied before the tests run (world-model kinds; tracer/tracegate_tracer/world/measure.py). */
   mutant: mutantSchema.optional(),
   /** A SWE-Flux-format instance: run by its own harness (tracer/tracegate_tracer/swe_flux.py). */
   swe_flux: z.strictObject({ qa: z.string(), instance: z.string() }).optional(),
@@ -100,7 +100,7 @@ export const planSpecSchema = z.strictObject({
 export type PlanSpec = z.infer<typeof planSpecSchema>;
 
 /**
- * A reply of B1/B2 to run against the buggy and the correct version (tracer/tracegate_tracer/comet.py):
+ * A reply of B1/B2 to run against the buggy and the correct version (tracer/tracegate_tracer/comet/verify.py):
  * its instance's target and mutant, and the reply (B1 `{input}`, B2 `{test}`). Always a group of its own.
  */
 export const verifySpecSchema = z.strictObject({
@@ -119,7 +119,7 @@ export const verifySpecSchema = z.strictObject({
 });
 export type VerifySpec = z.infer<typeof verifySpecSchema>;
 
-/** A scouting spec (tracer/tracegate_tracer/scout.py): what a test file runs of the packages. */
+/** A scouting spec (tracer/tracegate_tracer/generate/scout.py): what a test file runs of the packages. */
 export const scoutSpecSchema = z.strictObject({
   id: z.string(),
   /** The import names whose code is scouted. */

@@ -71,3 +71,93 @@ describe('docs/architecture.md is true of src/', () => {
     ).toEqual(['src/adapters/git/exec.ts']);
   });
 });
+
+/** The tracer's Python sources under `dir` (paths relative to tracer/), byte-code and its own tests left out. */
+function tracerSources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.name === '__pycache__' || e.name === 'tests'
+      ? []
+      : e.isDirectory()
+        ? tracerSources(join(dir, e.name))
+        : e.name.endsWith('.py')
+          ? [relative(join(ROOT, 'tracer'), join(dir, e.name))]
+          : [],
+  );
+}
+
+/** What tracer/README.md says of the tracer's package, checked against it (issue 44: it was one flat folder). */
+describe('tracer/README.md is true of tracer/', () => {
+  const TRACER = join(ROOT, 'tracer');
+  const PACKAGE = join(TRACER, 'tracegate_tracer');
+  const readme = readFileSync(join(TRACER, 'README.md'), 'utf8');
+  const filesSection = readme.slice(
+    readme.indexOf('## Files\n'),
+    readme.indexOf('\n## ', readme.indexOf('## Files\n') + 1),
+  );
+  /** The paths named in the first cell of the Files tables' rows. */
+  const listed = filesSection
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .flatMap((line) =>
+      [...(line.split(' | ')[0] ?? '').matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? ''),
+    );
+  const sources = tracerSources(TRACER);
+  const modules = sources.filter(
+    (p) => p.startsWith('tracegate_tracer/') && !p.endsWith('/__init__.py'),
+  );
+
+  it('keeps at most 12 entries at the top of tracegate_tracer/ (modules and packages, __init__.py aside)', () => {
+    const top = readdirSync(PACKAGE, { withFileTypes: true }).filter(
+      (e) =>
+        e.name !== '__init__.py' &&
+        e.name !== '__pycache__' &&
+        (e.isDirectory() || e.name.endsWith('.py')),
+    );
+    expect(top.length).toBeGreaterThan(0);
+    expect(top.length).toBeLessThanOrEqual(12);
+  });
+
+  it('lists every module and boot file in its Files tables, once, and nothing that is gone', () => {
+    expect(modules.length).toBeGreaterThan(40);
+    const unlisted = sources.filter((p) => !p.endsWith('/__init__.py') && !listed.includes(p));
+    expect(unlisted).toEqual([]);
+    expect(listed.filter((p, i) => listed.indexOf(p) !== i)).toEqual([]);
+    const gone = listed.filter((p) => p.endsWith('.py') && !sources.includes(p));
+    expect(gone).toEqual([]);
+  });
+
+  it('has no source file over 400 lines', () => {
+    const long = sources
+      .map((p) => ({ p, lines: readFileSync(join(TRACER, p), 'utf8').split('\n').length - 1 }))
+      .filter((f) => f.lines > 400);
+    expect(long).toEqual([]);
+  });
+
+  it("imports no tracer module's private name into another", () => {
+    const privateImports = sources.flatMap((p) =>
+      [
+        ...readFileSync(join(TRACER, p), 'utf8').matchAll(
+          /^\s*from\s+(\S+)\s+import\s+(\([^)]*\)|.*)$/gm,
+        ),
+      ]
+        .map(([, module = '', names = '']) => ({ module, names }))
+        .filter(({ module }) => module.startsWith('.') || module.startsWith('tracegate_tracer'))
+        .flatMap(({ module, names }) =>
+          names
+            .replace(/[()]|#.*$/gm, '')
+            .split(',')
+            .map((name) => name.trim().split(/\s+/)[0] ?? '')
+            .filter((name) => name.startsWith('_'))
+            .map((name) => `${p}: ${module}.${name}`),
+        ),
+    );
+    expect(privateImports).toEqual([]);
+  });
+
+  it('keeps the instance parser child free of the tracer (it runs with the tracer off sys.path)', () => {
+    const child = readFileSync(join(PACKAGE, 'parsers', 'parser_child.py'), 'utf8');
+    const imports = child.split('\n').filter((line) => /^\s*(from|import)\s/.test(line));
+    expect(imports.length).toBeGreaterThan(0);
+    expect(imports.filter((line) => /^\s*from\s+\.|tracegate_tracer/.test(line))).toEqual([]);
+  });
+});

@@ -37,7 +37,7 @@ class Literal {
   constructor(readonly text: string) {}
 }
 
-/** json.dumps(value, sort_keys=True) with ensure_ascii, as tracer/tracegate_tracer/output.py writes. */
+/** json.dumps(value, sort_keys=True) with ensure_ascii, as tracer/tracegate_tracer/runner/output.py writes. */
 function pyDumps(value: unknown): string {
   if (value instanceof Literal) return value.text;
   if (typeof value === 'string')

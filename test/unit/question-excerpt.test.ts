@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { questionExcerpt } from '../../src/stages/report/excerpt.js';
 import { bundledInstancesDir } from '../../src/paths.js';
 
-/** A W1 question on a seeded mutant, as tracer/tracegate_tracer/questions.py renders it. */
+/** A W1 question on a seeded mutant, as tracer/tracegate_tracer/prompt/questions.py renders it. */
 const MUTANT =
   'Run the test `test_click_completion.py::test_complete_option_names_skips_hidden` with pytest from the ' +
   'instance directory (a pytest id). The target function is `click.parser._OptionParser._match_short_opt` ' +

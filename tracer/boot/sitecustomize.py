@@ -22,12 +22,12 @@ def _start_recorder() -> None:
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if root not in sys.path:
         sys.path.append(root)
-    from tracegate_tracer import backends, recorder
+    from tracegate_tracer.recording import backends, recorder
 
     with open(config_path, encoding="utf-8") as handle:
         config = json.load(handle)
     if "scout" in config:
-        from tracegate_tracer.scout import ScoutRecorder
+        from tracegate_tracer.generate.scout import ScoutRecorder
 
         active = ScoutRecorder(config)
     else:

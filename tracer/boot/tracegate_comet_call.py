@@ -1,4 +1,4 @@
-"""One B1 call: `python -P -s tracegate_comet_call.py CONFIG`, run by comet.py as the group's uid.
+"""One B1 call: `python -P -s tracegate_comet_call.py CONFIG`, run by comet/runs.py as the group's uid.
 
 CONFIG is {module, qualname, input, call_seconds, out, cap} (or `inputs`, a list: one call each, in this
 process, and a list written; with `first` too, an object {first, calls} written, `first` called before

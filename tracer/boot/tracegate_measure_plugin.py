@@ -160,7 +160,7 @@ def pytest_runtest_protocol(item: Any, nextitem: Any) -> Any:
         traced_base = tracemalloc.get_traced_memory()[0]
         rss = _RssSampler()
     elif mode == "profile":
-        from tracegate_tracer.profile import Profiler
+        from tracegate_tracer.world.profile import Profiler
 
         profiler = Profiler(_CONFIG["scope"], _CONFIG.get("instance_dir") or os.getcwd())
         profiler.start()

@@ -12,7 +12,7 @@ from typing import Any
 
 
 def _recorder() -> Any:
-    module = sys.modules.get("tracegate_tracer.recorder")
+    module = sys.modules.get("tracegate_tracer.recording.recorder")
     return getattr(module, "ACTIVE", None)
 
 

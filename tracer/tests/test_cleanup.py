@@ -5,7 +5,7 @@ later group of the container found /tmp full."""
 
 import os
 
-from tracegate_tracer import sandbox
+from tracegate_tracer.runner import sandbox
 
 
 def _chain(root, depth, name="d", files=1):

@@ -16,9 +16,11 @@ import textwrap
 
 import pytest
 
-from tracegate_tracer import comet
+from tracegate_tracer.comet import verify as comet
+from tracegate_tracer.comet.runs import call_batch, call_once
+from tracegate_tracer.comet.versions import PRISTINE, Versions, respell
 
-from conftest import HARVEST, parse_results, plan_of
+from conftest import HARVEST, TRACER_ROOT, parse_results, plan_of
 
 PACKAGE = {
     "bugpkg/__init__.py": "",
@@ -207,7 +209,7 @@ def test_refuses_without_its_own_mount(tmp_path, package):
 
 def test_respell_keeps_behaviour_and_changes_text():
     source = textwrap.dedent(PACKAGE["bugpkg/mod.py"])
-    text = comet.respell(source, "count_down")
+    text = respell(source, "count_down")
     assert text != source and "_tg_v1" in text
     spaces: dict = {}
     exec(compile(text, "respelled", "exec"), spaces)  # noqa: S102 - our own fixture
@@ -246,7 +248,7 @@ STATEFUL = '''
 
 
 def test_a_reference_called_in_a_forked_child_behaves_as_in_a_process_of_its_own(tmp_path):
-    from tracegate_tracer.sandbox import Sandbox
+    from tracegate_tracer.runner.sandbox import Sandbox
 
     root = tmp_path / "site"
     (root / "statepkg").mkdir(parents=True)
@@ -255,7 +257,7 @@ def test_a_reference_called_in_a_forked_child_behaves_as_in_a_process_of_its_own
     (root / "statepkg" / "threaded.py").write_text(
         "import threading\nimport time\nthreading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n\n\n"
         "def same(x):\n    return x\n")
-    tracer_root = os.path.dirname(os.path.dirname(os.path.abspath(comet.__file__)))
+    tracer_root = TRACER_ROOT
     sandbox = Sandbox(str(tmp_path / "work"), 0, None)
     os.makedirs(sandbox.work_dir)
     sandbox.prepare()
@@ -263,16 +265,16 @@ def test_a_reference_called_in_a_forked_child_behaves_as_in_a_process_of_its_own
     for qualname, given in (("bump", {"args": [2]}), ("boom", []), ("die", []), ("leave", []), ("spin", []),
                             ("bump", {"args": [1, 2, 3]})):
         config = {"module": "statepkg.mod", "qualname": qualname}
-        alone = comet.call_once(dict(config, input=given), str(root), sandbox, tracer_root)
+        alone = call_once(dict(config, input=given), str(root), sandbox, tracer_root)
         # The examples after it run in the parent, which the child's call left as it was: `seen` is empty there.
         inputs = [[], []] if qualname == "bump" else []
-        first, calls = comet.call_batch(dict(config, inputs=inputs, first=given), str(root), sandbox, tracer_root)
+        first, calls = call_batch(dict(config, inputs=inputs, first=given), str(root), sandbox, tracer_root)
         assert first is not None, qualname
         assert {k: first[k] for k in shown if k in first} == {k: alone[k] for k in shown if k in alone}, qualname
         assert [c["return"] for c in calls] == (["1", "2"] if qualname == "bump" else []), qualname
     assert first["refused"].startswith("the input does not fit the signature bump")
     # An import that started a thread: no fork (its lock could be held for ever), the caller's process instead.
-    first, calls = comet.call_batch({"module": "statepkg.threaded", "qualname": "same", "inputs": [[1]],
+    first, calls = call_batch({"module": "statepkg.threaded", "qualname": "same", "inputs": [[1]],
                                      "first": [2]}, str(root), sandbox, tracer_root)
     assert first is None and calls[0]["return"] == "1"
 
@@ -280,11 +282,11 @@ def test_a_reference_called_in_a_forked_child_behaves_as_in_a_process_of_its_own
 def test_each_bug_starts_from_one_compiled_copy_no_run_can_read(tmp_path, package):
     work = tmp_path / "work"
     work.mkdir()
-    comet._PRISTINE.clear()
+    PRISTINE.clear()
     sys.path.insert(0, str(package))
     importlib.invalidate_caches()
     try:
-        versions = [comet.Versions(m, str(work / f"comet-{i}"), unmasked_ok=True) for i, m in enumerate((CLAMP, LOOP))]
+        versions = [Versions(m, str(work / f"comet-{i}"), unmasked_ok=True) for i, m in enumerate((CLAMP, LOOP))]
     finally:
         sys.path.remove(str(package))
         sys.modules.pop("bugpkg", None)

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from tracegate_tracer import comet
+from tracegate_tracer.comet.runs import judge_test_run
 
 from conftest import HARVEST, parse_results, plan_of
 
@@ -174,6 +174,6 @@ def test_a_runaway_gets_the_same_verdicts_whichever_bound_it_reaches_first(tmp_p
 ], ids=["pass", "fail", "memory-then-crash", "internal-error", "time", "killed", "exit-0", "nothing",
         "collection", "collecting-forever", "no-tests"])
 def test_one_rule_judges_every_way_a_run_ends(exit_code, timed_out, progress, verdict, reason):
-    found = comet.judge_test_run(exit_code, timed_out, progress, lambda: "collection failed")
+    found = judge_test_run(exit_code, timed_out, progress, lambda: "collection failed")
     assert found["verdict"] == verdict
     assert (reason is None and "reason" not in found) or reason in found["reason"]

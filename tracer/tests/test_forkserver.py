@@ -15,8 +15,10 @@ import time
 
 import pytest
 
-from tracegate_tracer import forkserver, pytest_run
-from tracegate_tracer.sandbox import Sandbox
+from tracegate_tracer.runner import forkserver, pytest_run
+from tracegate_tracer.runner.sandbox import Sandbox
+
+from conftest import TRACER_ROOT
 
 SEEN = """
 import atexit, gc, json, os, sys, tempfile, threading, time
@@ -54,12 +56,11 @@ def place(tmp_path):
     folder.mkdir()
     (folder / "test_seen.py").write_text(textwrap.dedent(SEEN))
     yield folder
-    forkserver.close_all()
+    forkserver.SERVERS.close_all()
 
 
 def _env(out):
-    env = pytest_run.environment(os.path.dirname(os.path.dirname(os.path.abspath(forkserver.__file__))),
-                                 "tracegate_measure_plugin")
+    env = pytest_run.environment(TRACER_ROOT, "tracegate_measure_plugin")
     env.pop("PYTEST_PLUGINS", None)
     return dict(env, TG_PROBE="probe", TG_OUT=str(out), PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
 
@@ -143,7 +144,7 @@ def test_a_server_killed_under_a_run_costs_that_run_only(place):
                                         f"    pathlib.Path({str(started)!r}).touch()\n    time.sleep(5)\n")
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_wait.py"]
     _run(place, "first", set())  # the server is up
-    (server,) = forkserver._SERVERS.values()
+    (server,) = forkserver.SERVERS.running.values()
 
     def kill_server() -> None:
         # The server dies once the run is under way (its test has started), however long the start took.
@@ -183,7 +184,7 @@ def test_a_warm_script_finds_the_modules_a_fresh_interpreter_has(place):
     command = [sys.executable, "-P", "-s", str(place / "mods.py")]
     cold, _ = _run(place, "cold", None, command)
     warm, _ = _run(place, "warm", set(), command)
-    assert forkserver._SERVERS, "the script ran warm"
+    assert forkserver.SERVERS.running, "the script ran warm"
     assert warm.stdout.splitlines()[0] == cold.stdout.splitlines()[0]  # __file__, __name__, sys.path[0]
     assert sorted(warm.stdout.split()) == sorted(cold.stdout.split())
     assert len(cold.stdout.split()) > 20

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from tracegate_tracer import questions
-from tracegate_tracer.linemap import module_name
+from tracegate_tracer.prompt import questions
 from tracegate_tracer.queries import RULES, rule_for
+from tracegate_tracer.recording.linemap import module_name
 
 from catalog import PROGRAMS, Invalid
 from conftest import TRACER_ROOT, run_catalog

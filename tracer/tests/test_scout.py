@@ -1,6 +1,6 @@
 """Scouting (scout.py) and proposals (propose.py): what a test file runs, and what to ask about it."""
 
-from tracegate_tracer import propose
+from tracegate_tracer.generate import propose
 
 PACKAGE = {
     "shop/__init__.py": "",

@@ -1,6 +1,6 @@
 """values.py: deterministic, bounded renderings; only default reprs lose their addresses."""
 
-from tracegate_tracer.values import render, safe_str
+from tracegate_tracer.recording.values import render, safe_str
 
 
 class Plain:

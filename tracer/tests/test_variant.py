@@ -2,9 +2,10 @@
 
 import pytest
 
-from tracegate_tracer import search as search_module
-from tracegate_tracer import variant
-from tracegate_tracer.variant import POOL, NoVariant, pool, render
+from tracegate_tracer.variants import pool as pools
+from tracegate_tracer.variants import search as search_module
+from tracegate_tracer.variants.pool import POOL, NoVariant, pool
+from tracegate_tracer.variants.variant import render
 
 SOURCE = '''\
 from prog import count_up
@@ -69,7 +70,7 @@ def test_the_pool_is_one_literal_input_per_candidate_of_the_tests_run_in_an_epoc
 
 
 def test_alternatives_cross_boundaries_and_change_sizes(monkeypatch):
-    monkeypatch.setattr(variant, "POOL", 1000)  # every alternative, not the epoch's first 24
+    monkeypatch.setattr(pools, "POOL", 1000)  # every alternative, not the epoch's first 24
     source = 'def test_a():\n    f(3, "ab", [1, 2], -2.5, b"x")\n'
     texts = {e[4] for c in pool({"t.py": source}, {"t.py": None}, 1) for e in c.edits}
     assert {"4", "2", "6", "0", "(-3)", "30"} <= texts
@@ -195,7 +196,7 @@ def test_a_search_process_has_its_memory_capped_so_an_exploding_test_fails_alone
     import subprocess
     import sys
 
-    from tracegate_tracer import pytest_run
+    from tracegate_tracer.runner import pytest_run
     (tmp_path / "test_mem.py").write_text(
         "def test_big():\n    assert len(bytearray(2 * 1024 ** 3))\n\n\n"
         "def test_small():\n    assert len(bytearray(1024))\n")
@@ -299,7 +300,7 @@ def test_a_call_from_a_decorator_of_a_test_is_never_edited():
 
 
 def test_a_candidate_whose_answer_says_nothing_is_ranked_last():
-    from tracegate_tracer.search import empty
+    from tracegate_tracer.variants.search import empty
     assert empty({"caught": [], "escaping": None}) and empty({"total_iterations": 0}) and empty([{"a": ""}])
     assert not empty({"total_iterations": 3}) and not empty({"holds": False}) and not empty({"x": [0, 1]})
 
@@ -401,16 +402,16 @@ def test_a_call_repeated_first_with_another_type_may_raise_without_failing_the_t
 
 
 def test_a_texts_parts_split_on_bars_and_aimed_edits_past_the_pool_follow_it():
-    from tracegate_tracer.edits import segments
+    from tracegate_tracer.variants.edits import segments
     assert segments("{{ a }}|{{ b }}|{{ c }}") == ["{{ b }}|{{ c }}", "{{ a }}|{{ b }}", "{{ b }}|{{ a }}|{{ c }}"]
     source = ('from jinja2 import Environment\n\n\ndef test_lookup():\n'
               '    template = Environment().from_string("{{ u.name }}|{{ u.age }}|{{ c.real }}|{{ c.size }}")\n'
               '    assert template.render(u={"name": "Ann"}, c=7) == "Ann||7|"\n')
     sites = [[("t.py", 6)]]
     candidates = pool({"t.py": source}, {"t.py": None}, 1, sites)
-    size = variant.pool_size(sites)
+    size = pools.pool_size(sites)
     # Every edit is aimed; the pool runs its first `size` and, only when they found nothing, the rest.
-    assert size < len(candidates) <= size + variant.MORE_AIMED and all(c.targeted for c in candidates)
+    assert size < len(candidates) <= size + pools.MORE_AIMED and all(c.targeted for c in candidates)
     last_part_left_out = "'{{ u.name }}|{{ u.age }}|{{ c.real }}'"
     assert any(e[4] == last_part_left_out for c in candidates for e in c.edits)
     assert candidates == pool({"t.py": source}, {"t.py": None}, 1, sites)  # deterministic

@@ -1,15 +1,15 @@
 """A search's candidate runs only the tests its edit can change (variant.touched); the others' part of its
-answer is the unchanged copy's (search.spliced), and what it answers is what a fresh harvest answers."""
+answer is the unchanged copy's (splice.spliced), and what it answers is what a fresh harvest answers."""
 
 import ast
 import subprocess
 import sys
 import time
 
-from tracegate_tracer import pytest_run
-from tracegate_tracer.edits import Candidate
-from tracegate_tracer.search import spliced
-from tracegate_tracer.variant import prepare_scout, prepare_search, touched
+from tracegate_tracer.runner import pytest_run
+from tracegate_tracer.variants.edits import Candidate
+from tracegate_tracer.variants.splice import spliced
+from tracegate_tracer.variants.variant import prepare_scout, prepare_search, touched
 
 TESTS = '''\
 import pytest

@@ -7,9 +7,9 @@ import signal
 import pytest
 from test_questions import conforms
 
-from tracegate_tracer.measure import WORLD_KINDS
 from tracegate_tracer.queries import RULES, rule_for
 from tracegate_tracer.queries.world import BANDS
+from tracegate_tracer.world.measure import WORLD_KINDS
 
 MIB = 1024 * 1024
 
@@ -322,7 +322,7 @@ MUTABLE = '''def grade(score, limit=50, strict=True, label="x"):
 
 
 def test_mutants_are_one_unambiguous_change_each_of_three_kinds_in_a_seeded_order():
-    from tracegate_tracer import mutants
+    from tracegate_tracer.generate import mutants
 
     found = mutants.propose(MUTABLE, "grade", "seed", limit=20)
     lines = MUTABLE.splitlines()
@@ -343,7 +343,7 @@ def test_mutants_are_one_unambiguous_change_each_of_three_kinds_in_a_seeded_orde
 def test_the_machine_records_the_containers_memory_limit_not_the_hosts(monkeypatch):
     import io
 
-    from tracegate_tracer import provenance
+    from tracegate_tracer.world import provenance
     files = {"/proc/meminfo": "MemTotal:       25165824 kB\n", "/sys/fs/cgroup/memory.max": "2147483648\n",
              "/sys/fs/cgroup/cpu.max": "max 100000\n", "/proc/cpuinfo": "model name\t: a cpu\n"}
 
@@ -359,7 +359,7 @@ def test_the_machine_records_the_containers_memory_limit_not_the_hosts(monkeypat
 
 
 def test_a_profile_lists_near_ties_by_name_so_its_top_holds_between_harvests():
-    from tracegate_tracer import measure
+    from tracegate_tracer.world import measure
 
     # b and a are 5% apart: one group, listed by name, whichever is hotter in this harvest.
     assert [n for n, _v in measure.ranked({"a": 95.0, "b": 100.0, "c": 50.0, "d": 49.0, "e": 10.0})] == \
@@ -390,8 +390,9 @@ def test_a_profile_names_what_is_near_each_lists_top_for_the_harvests_to_compare
 def test_only_a_clean_run_that_times_nothing_starts_warm(tmp_path, monkeypatch):
     """A group asked no wall time (W3) starts its one clean run warm (it gives the outcome only); a timed
     clean run, the memory run and the profile runs are fresh processes."""
-    from tracegate_tracer import measure, pytest_run
-    from tracegate_tracer.sandbox import Sandbox
+    from tracegate_tracer.runner import pytest_run
+    from tracegate_tracer.runner.sandbox import Sandbox
+    from tracegate_tracer.world import measure
 
     from conftest import TRACER_ROOT, Harness
 

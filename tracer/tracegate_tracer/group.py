@@ -16,25 +16,22 @@ import sys
 import traceback
 from typing import Any
 
-from . import (
-    VERSION,
-    comet,
-    forkserver,
-    instance_parser,
-    measure,
-    pytest_run,
-    queries,
-    questions,
-    sites,
-    swe_flux,
-    trace,
-    variant,
-)
-from .locate import Target, TargetNotFound
-from .sandbox import Sandbox
-from .shown import prompt_slice
-from .testfiles import TestFileRefused, read_tests
-from .values import value_cap
+from . import VERSION, queries, swe_flux
+from .comet import reference
+from .comet.verify import is_comet
+from .parsers import instance_parser
+from .prompt import questions
+from .prompt.locate import Target, TargetNotFound
+from .prompt.shown import prompt_slice
+from .prompt.testfiles import TestFileRefused, read_tests
+from .recording import trace
+from .recording.values import value_cap
+from .runner import forkserver, pytest_run
+from .runner.sandbox import Sandbox
+from .variants import variant
+from .variants.pool import NoVariant
+from .variants.sites import CALL_SITES
+from .world import measure
 
 DEFAULT_TIMEOUT = 60
 Spec = dict[str, Any]
@@ -76,7 +73,7 @@ def run_key(spec: Spec) -> str:
                        spec.get("variant_edit"),
                        bool(spec.get("variant_search")), measure.is_world(spec.get("kind")), spec.get("mutant"),
                        # B1/B2: the specs of one bug (target, mutant, reference) verify its reference once.
-                       [spec.get("target"), spec.get("query")] if comet.is_comet(spec.get("kind")) else None])
+                       [spec.get("target"), spec.get("query")] if is_comet(spec.get("kind")) else None])
 
 
 def recording_key(spec: Spec) -> str:
@@ -86,7 +83,8 @@ def recording_key(spec: Spec) -> str:
                        (spec.get("query") or {}).get("max_value_chars")])
 
 
-def _all(results: list[Result], **fields: Any) -> list[Result]:
+def with_fields(results: list[Result], **fields: Any) -> list[Result]:
+    """Each result with `fields` set (every spec of a group decided alike: a run that could not happen)."""
     return [dict(result, **fields) for result in results]
 
 
@@ -108,8 +106,8 @@ def _needs(specs: list[Spec]) -> dict[str, Any]:
 FAMILIES = (
     # World-model kinds: the test measured in clean runs, not traced (measure.py).
     (measure.is_world, measure.run),
-    # Comet's kinds: the reference input run against the buggy and the correct version (comet.py).
-    (comet.is_comet, comet.harvest),
+    # Comet's kinds: the reference input run against the buggy and the correct version (comet/reference.py).
+    (is_comet, reference.harvest),
 )
 """The kind families harvested otherwise than by tracing (the host's src/families): (claims a kind, harvests a
 group of its specs). Every other kind is traced below."""
@@ -123,7 +121,7 @@ def harvest_group(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list
     """
     first = specs[0]
     if first.get("scout") is not None:
-        from . import scout
+        from .generate import scout
 
         return [scout.run(spec, sandbox, tracer_root) for spec in specs]
     results = [base_result(spec) for spec in specs]
@@ -139,28 +137,29 @@ def harvest_group(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list
     instance_dir = os.path.abspath(first["dir"])
     run_dir = first.get("cwd") or instance_dir
     if not isinstance(run_dir, str) or not os.path.isabs(run_dir) or not os.path.isdir(run_dir):
-        return _all(results, status="invalid", reason=f"cwd must be an absolute directory, got {run_dir!r}")
+        return with_fields(results, status="invalid", reason=f"cwd must be an absolute directory, got {run_dir!r}")
     epoch = first.get("variant_epoch")
     if epoch is not None:
         # A fresh variant: the instance's files copied into the sandbox, one input changed (variant.py).
         if first.get("cwd") or isinstance(epoch, bool) or not isinstance(epoch, int):
-            return _all(results, status="invalid", reason="no variant: variants need cwd instance and an int epoch")
+            return with_fields(results, status="invalid",
+                               reason="no variant: variants need cwd instance and an int epoch")
         try:
             edit = first.get("variant_edit")
             if not isinstance(edit, dict):
-                raise variant.NoVariant("a variant needs variant_edit (the candidate its search answered)")
+                raise NoVariant("a variant needs variant_edit (the candidate its search answered)")
             instance_dir = run_dir = variant.prepare(instance_dir, first["tests"], sandbox.path("variant"),
                                                      edit.get("file"), edit.get("edits"))
-        except (variant.NoVariant, OSError) as exc:
-            return _all(results, status="invalid", reason=f"no variant: {exc}")
+        except (NoVariant, OSError) as exc:
+            return with_fields(results, status="invalid", reason=f"no variant: {exc}")
     try:
         tests = read_tests(first["tests"], run_dir)
     except TestFileRefused as exc:
-        return _all(results, status="invalid", reason=f"{exc} (test files must be regular files of at most "
+        return with_fields(results, status="invalid", reason=f"{exc} (test files must be regular files of at most "
                     "256 KiB inside the directory pytest runs in)")
     except ValueError as exc:
-        return _all(results, status="invalid", reason=str(exc))
-    recordings = _recordings(specs, results, run_dir, instance_dir, tests, sandbox)
+        return with_fields(results, status="invalid", reason=str(exc))
+    recordings = make_recordings(specs, results, run_dir, instance_dir, tests, sandbox)
     if not recordings:
         return results
     backend = first.get("backend") or os.environ.get("TRACEGATE_BACKEND") or "auto"
@@ -191,11 +190,11 @@ def harvest_group(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list
             except Exception:  # noqa: BLE001 - one spec's crash never costs the others
                 results[index] = dict(results[index], status="error", reason=crash_reason())
         if recording.config.get("site_files") and not run.timed_out and not run.problem():
-            sites.put(specs[recording.members[0]], recording.trace)  # for this target's search (sites.py)
+            CALL_SITES.put(specs[recording.members[0]], recording.trace)  # for this target's search (sites.py)
     return results
 
 
-class _Recording:
+class Recording:
     """One target of a run: its specs (indexes), its Target, its recorder's config and the prompt's context."""
 
     def __init__(self, members: list[int], target: Target, config: dict[str, Any], context: dict[str, Any],
@@ -213,8 +212,8 @@ class _Recording:
         self.trace, self.trace_text, self.failed, self.context = None, b"", None, self._context
 
 
-def _recordings(specs: list[Spec], results: list[Result], run_dir: str, instance_dir: str, tests: Any,
-                sandbox: Sandbox) -> list[_Recording]:
+def make_recordings(specs: list[Spec], results: list[Result], run_dir: str, instance_dir: str, tests: Any,
+                    sandbox: Sandbox) -> list[Recording]:
     """The run's recordings, one per target and limits; a spec whose target cannot be found is decided here."""
     repo_root = specs[0].get("repo_root")
     repo = [repo_root] if isinstance(repo_root, str) and os.path.isabs(repo_root) and os.path.isdir(repo_root) else []
@@ -247,10 +246,10 @@ def _recordings(specs: list[Spec], results: list[Result], run_dir: str, instance
                           repo_root=repo[0] if repo else None,
                           max_events=head.get("max_events"),
                           max_value_chars=cap,
-                          **({"site_files": where} if (where := sites.files(head, run_dir)) else {}))
+                          **({"site_files": where} if (where := CALL_SITES.files(head, run_dir)) else {}))
             parsed = any(specs[i].get("parser") for i in members)
             context = dict(target.context, tests=tests, **prompt_slice(target))
-            recordings.append(_Recording(members, target, config, context, parsed))
+            recordings.append(Recording(members, target, config, context, parsed))
             for index in members:
                 results[index]["stats"]["trace"] = trace_name
             continue
@@ -259,7 +258,7 @@ def _recordings(specs: list[Spec], results: list[Result], run_dir: str, instance
     return recordings
 
 
-def _load(recording: _Recording, run: pytest_run.Outcome) -> None:
+def _load(recording: Recording, run: pytest_run.Outcome) -> None:
     """Reads the recording's trace once (and the parsers' copy, when a parser will read it)."""
     try:
         recorded = trace.load(recording.config["trace_path"])
@@ -275,7 +274,7 @@ def _load(recording: _Recording, run: pytest_run.Outcome) -> None:
     recording.trace = recorded
 
 
-def _decide(spec: Spec, result: Result, recording: _Recording, run: pytest_run.Outcome, instance_dir: str,
+def _decide(spec: Spec, result: Result, recording: Recording, run: pytest_run.Outcome, instance_dir: str,
             timeout: float, sandbox: Sandbox) -> Result:
     """One spec's result from the run and its target's recording."""
     result["stats"].update(pytest_exit_code=run.exit_code, seconds=run.seconds)
@@ -300,7 +299,7 @@ def _decide(spec: Spec, result: Result, recording: _Recording, run: pytest_run.O
         return dict(result, status="invalid", reason=failure)
     if spec.get("parser"):
         return dict(result, **_parse(spec, recorded, recording.trace_text, instance_dir, timeout, sandbox, result))
-    return dict(result, **_answer(spec, recorded, recording.rule_context))
+    return dict(result, **answer_by_rule(spec, recorded, recording.rule_context))
 
 
 def _parse(spec: Spec, recorded: dict[str, Any], trace_text: bytes, instance_dir: str, timeout: float,
@@ -323,7 +322,7 @@ def _parse(spec: Spec, recorded: dict[str, Any], trace_text: bytes, instance_dir
     return decided
 
 
-def _answer(spec: Spec, recorded: dict[str, Any], ctx: queries.Context) -> dict[str, Any]:
+def answer_by_rule(spec: Spec, recorded: dict[str, Any], ctx: queries.Context) -> dict[str, Any]:
     """{status, answer} or {status, reason} of one instance over the group's trace, by its kind's rule."""
     if recorded["status"] != "ok":
         return {"status": "invalid", "reason": recorded["reason"]}

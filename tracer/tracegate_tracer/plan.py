@@ -31,7 +31,7 @@ SPEC_KEYS = frozenset({
 SCOUT_KEYS = frozenset({"id", "scout", "dir", "tests", "timeout_seconds", "cwd"})
 """A scouting spec (scout.py): it has a `scout` key."""
 VERIFY_KEYS = frozenset({"id", "verify", "timeout_seconds", "instance_hash", "env_digest", "unmasked_for_tests"})
-"""A reply to verify (comet.py, B1/B2): it has a `verify` key."""
+"""A reply to verify (comet/verify.py, B1/B2): it has a `verify` key."""
 NESTED_KEYS = {
     "target": frozenset({"file", "function"}),
     "mutant": frozenset({"file", "line", "original", "replacement"}),

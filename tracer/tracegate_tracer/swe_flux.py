@@ -31,9 +31,9 @@ import shutil
 import stat
 from typing import Any
 
-from . import pytest_run
-from .locate import Target, TargetNotFound
-from .sandbox import Sandbox
+from .prompt.locate import Target, TargetNotFound
+from .runner import pytest_run
+from .runner.sandbox import Sandbox
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 MAX_ORACLE_BYTES = 4 * 1024 * 1024

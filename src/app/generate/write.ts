@@ -43,7 +43,7 @@ export function writeSuiteDir(dir: string, kept: readonly Drafted[]): void {
   for (const k of kept) writeIfChanged(join(dir, k.fileName), k.bytes);
 }
 
-/** The tracer's bound for a test file it reads (tracer/tracegate_tracer/testfiles.py). */
+/** The tracer's bound for a test file it reads (tracer/tracegate_tracer/prompt/testfiles.py). */
 const MAX_TEST_FILE_BYTES = 256 * 1024;
 
 /** The test files of `--tests DIR` a generation scouts and copies: checked, in name order. */

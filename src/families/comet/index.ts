@@ -5,7 +5,7 @@ import { summarizeComet } from './score.js';
 /**
  * Comet's program-state kinds (B1 buggy input/output, B2 regression test): a function with a bug
  * whose correct version is hidden; the reply is run in the sandbox against both versions
- * (tracer/tracegate_tracer/comet.py) and scored on what happened (docs/comet.md).
+ * (tracer/tracegate_tracer/comet/verify.py) and scored on what happened (docs/comet.md).
  */
 export const comet: KindFamily = {
   name: 'comet',

@@ -1,6 +1,6 @@
 /**
  * Comet's kinds scored on what the reply did when it ran (contracts/comet.ts;
- * tracer/tracegate_tracer/comet.py runs it). Pure: a reply and its
+ * tracer/tracegate_tracer/comet/verify.py runs it). Pure: a reply and its
  * verification in, a verdict and its parts out. Replies are text from
  * outside: whatever shape they have, the answer is a verdict with a reason,
  * never a throw.

@@ -1,5 +1,5 @@
 /**
- * B1/B2 replies run against both versions in the sandbox (tracer/tracegate_tracer/comet.py):
+ * B1/B2 replies run against both versions in the sandbox (tracer/tracegate_tracer/comet/verify.py):
  * one tracer job of verify specs per environment, one run (a verification is an execution of
  * the reply, not an oracle two runs must agree on), read as strictly as a harvest's results.
  */

@@ -1,6 +1,6 @@
 /**
  * What a question asks, without the parts every question of its family
- * shares. The tracer's questions (tracer/tracegate_tracer/questions.py
+ * shares. The tracer's questions (tracer/tracegate_tracer/prompt/questions.py
  * `render`) read: how to run the tests, which function is the target, [the
  * seeded change], the asking sentence(s), the definitions, the answer's shape.
  * SWE-Flux's open with "Run `test`." and then ask. The excerpt is the target

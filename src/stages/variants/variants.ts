@@ -1,5 +1,5 @@
 // Fresh variants: the search over an epoch's pool of one-literal edits of an instance's tests
-// (tracer/tracegate_tracer/search.py), then the first candidates that change the answer harvested
+// (tracer/tracegate_tracer/variants/search.py), then the first candidates that change the answer harvested
 // alone like any instance, kept only if they pass the generator's screen with an oracle of their own.
 import type { QuestionKind } from '../../contracts/kinds.js';
 import { familyOf } from '../../families/registry.js';

@@ -1,4 +1,4 @@
-"""pytest plugin for B2 runs: tells the driver how far a reply's test file got (comet.run_test_file).
+"""pytest plugin for B2 runs: tells the driver how far a reply's test file got (comet/runs.py, run_test_file).
 
 Loaded with `-p tracegate_b2_plugin` when TRACEGATE_B2_PROGRESS names a file
 (removed from the environment at once: the tests' own processes do not

@@ -6,8 +6,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 
-from ..frames import COMPREHENSIONS
-from ..trace import events_of
+from ..recording.frames import COMPREHENSIONS
+from ..recording.trace import events_of
 from .shared import (
     INVOCATION_OPTION,
     Answer,

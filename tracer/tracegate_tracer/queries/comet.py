@@ -1,4 +1,4 @@
-"""B1-B2, Comet's program-state kinds: a function with a bug, a reply that is run (comet.py).
+"""B1-B2, Comet's program-state kinds: a function with a bug, a reply that is run (comet/verify.py).
 
 Their gold is not a trace either: the harvest runs the instance's reference
 input (the one that killed the mutant when the instance was made) against

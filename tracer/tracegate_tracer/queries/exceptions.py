@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..trace import events_of
+from ..recording.trace import events_of
 from .shared import INVOCATION_OPTION, Answer, Ask, Context, Invalid, Query, Rule, Trace, invocation, named_only
 from .terms import CAUGHT, CRASH, ENTERS, EXC_NAMES, INVOCATION, TMP_PATH
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from itertools import pairwise
 from typing import Any
 
-from ..trace import events_of
+from ..recording.trace import events_of
 from .shared import (
     Answer,
     Ask,

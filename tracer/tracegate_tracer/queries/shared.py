@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..trace import events_of
-from ..values import MAX_REPR_LIMIT
+from ..recording.trace import events_of
+from ..recording.values import MAX_REPR_LIMIT
 
 Trace = dict[str, Any]
 Query = dict[str, Any]

@@ -99,7 +99,7 @@ export class DockerBackend implements HarvestBackend {
 /**
  * Fresh anonymous volumes, each a copy of what the image holds at its path, writable by the driver
  * only and removed with the container: the checkout a SWE-Flux runner stages in, and the packages
- * B1/B2 install one version at a time (tracer/tracegate_tracer/comet.py). A prebuilt image has no
+ * B1/B2 install one version at a time (tracer/tracegate_tracer/comet/versions.py). A prebuilt image has no
  * venv of ours: its packages get none, and the tracer refuses to verify there.
  */
 function volumesOf(job: HarvestJob, checkout: string | undefined): { volumes?: string[] } {

@@ -1,0 +1,181 @@
+"""The reference harvest of one B1/B2 bug: its gold, and the prompt's context (group.py sends its specs here).
+
+The instance's reference input (`query.input`, the input that killed the mutant when the instance was made)
+is verified once, as a reply's would be (verify.py): it must still expose the mutant, and the correct version
+must not time out on it. The prompt's context is the buggy function and example calls (`query.examples`) on
+which both versions agree, with what they do. Each spec's gold is then B1 the buggy version's behaviour on the
+reference input, B2 a fail-to-pass test built from it (reference_test; verified too, respellings included).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import Any
+
+from .. import queries
+from ..runner.sandbox import Sandbox
+from .runs import MAX_INPUT_CHARS, REFERENCE_SECONDS, call_batch, call_once
+from .verify import exposes, fail_to_pass, target_names, verify
+from .versions import Refused, Versions
+
+IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def reference_test(module: str, qualname: str, reply_input: Any, correct: dict[str, Any]) -> str:
+    """A fail-to-pass test from a killing input and the correct version's behaviour on it (B2's reference): the
+    call (stopped after REFERENCE_SECONDS, so a buggy version that hangs fails it; the alarm is cancelled as the
+    call ends, so it never fires in pytest's own work after the test) must behave as the correct version did."""
+    head = qualname.split(".")[0]
+    rest = qualname[len(head):]
+    if isinstance(reply_input, str):
+        call = [f"    return {head}{rest}({reply_input})"]
+    else:
+        call = [f"    given = json.loads({json.dumps(reply_input)!r})",
+                "    if isinstance(given, list):",
+                "        given = {'args': given, 'kwargs': {}}",
+                f"    return {head}{rest}(*given.get('args', []), **given.get('kwargs', {{}}))"]
+    lines = ["import contextlib", "import io", "import json", "import re", "import signal", "",
+             f"from {module} import {head}", "", "",
+             "def _stop(signum, frame):", f"    raise TimeoutError('over {REFERENCE_SECONDS:g}s')", "", "",
+             "def _target():", *call, "", "",
+             "def _call():", "    signal.signal(signal.SIGALRM, _stop)", f"    signal.alarm({REFERENCE_SECONDS})",
+             "    try:", "        return _target()", "    finally:", "        signal.alarm(0)", "", "",
+             "def _shown(text):", "    return re.sub(r' at 0x[0-9a-fA-F]+', ' at 0x…', text)", "", "",
+             "def test_regression():", "    out = io.StringIO()"]
+    if correct.get("outcome") == "crash":
+        name = str(correct.get("exception"))
+        lines += ["    try:", "        with contextlib.redirect_stdout(out):", "            _call()",
+                  "    except TimeoutError:", "        raise",
+                  "    except BaseException as exc:", "        kind = type(exc)",
+                  "        found = kind.__name__ if kind.__module__ == 'builtins' else "
+                  "f'{kind.__module__}.{kind.__qualname__}'",
+                  f"        assert found == {name!r}", "    else:",
+                  f"        raise AssertionError({'expected ' + name!r})"]
+    else:
+        lines += ["    with contextlib.redirect_stdout(out):", "        value = _call()",
+                  f"    assert _shown(repr(value)) == {correct.get('return')!r}",
+                  f"    assert _shown(out.getvalue()) == {correct.get('stdout')!r}"]
+    return "\n".join(lines) + "\n"
+
+
+def _reference_calls(given: Any, inputs: list[Any], module: str, qualname: str, versions: Versions,
+                     sandbox: Sandbox, tracer_root: str) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
+    """The reference input's B1 verification (as verify() makes it; `seconds` the call's, without the import)
+    and what each version does on the prompt's examples (None: they did not run): one process per version,
+    the reference called first in a forked child (call_batch), in a process of its own only when it could
+    not be."""
+    if len(json.dumps(given)) > MAX_INPUT_CHARS:
+        raise Refused(f"the reference input cannot run: the input is over {MAX_INPUT_CHARS} characters")
+    runs: dict[str, Any] = {}
+    seen: dict[str, Any] = {}
+    for name in ("buggy", "correct"):
+        versions.install(name)
+        config = {"module": module, "qualname": qualname, "inputs": inputs, "first": given}
+        try:
+            called, seen[name] = call_batch(config, versions.root, sandbox, tracer_root, {versions.top})
+        except Refused:
+            called, seen[name] = None, None
+        if called is None:
+            runs[name] = call_once({"module": module, "qualname": qualname, "input": given}, versions.root,
+                                   sandbox, tracer_root, {versions.top})
+        else:
+            runs[name] = {"seconds": called.get("seconds"), **{k: v for k, v in called.items() if k != "seconds"}}
+        if runs[name].get("refused"):
+            raise Refused(f"the reference input cannot run: {runs[name]['refused']}")
+    return {"kind": "B1_BuggyIO", "runs": runs}, seen
+
+
+def _examples(inputs: list[Any], seen: dict[str, Any]) -> list[dict[str, Any]]:
+    """The prompt's example calls with what the buggy version does; each must not expose the mutant."""
+    if not inputs:
+        return []
+    if not isinstance(seen.get("buggy"), list) or not isinstance(seen.get("correct"), list):
+        raise Refused("the example calls did not run")
+    examples = []
+    for given, buggy, correct in zip(inputs, seen["buggy"], seen["correct"], strict=True):
+        if buggy.get("refused") or correct.get("refused"):
+            why = buggy.get("refused") or correct.get("refused")
+            raise Refused(f"example {json.dumps(given)[:80]} cannot run: {why}")
+        if exposes({"runs": {"buggy": buggy, "correct": correct}}):
+            raise Refused(f"example {json.dumps(given)[:80]} exposes the mutant: not an example")
+        examples.append({"input": given, **{k: buggy[k] for k in ("outcome", "return", "stdout", "exception")
+                                            if k in buggy}})
+    return examples
+
+
+def harvest(specs: list[dict[str, Any]], results: list[dict[str, Any]], sandbox: Sandbox,
+            tracer_root: str) -> list[dict[str, Any]]:
+    """B1/B2 instances of one bug (the same target, mutant and query: group.py runs them together): the
+    reference input verified once (it must still expose the mutant), the prompt's context once (the buggy
+    function, example calls on which both versions agree), then each spec's gold: B1 the buggy version's
+    behaviour on the reference input, B2 a fail-to-pass test built from it (verified too)."""
+    first = specs[0]
+    try:
+        if not isinstance(first.get("mutant"), dict):
+            raise Refused("B1/B2 need the instance's mutant")
+        # One copy of both versions for the group: every spec of the bug uses it.
+        versions = Versions(first["mutant"], os.path.join(sandbox.work_dir, f"comet-{sandbox.index}"),
+                            bool(first.get("unmasked_for_tests")))
+    except Refused as exc:
+        return [dict(result, status="invalid", reason=str(exc)) for result in results]
+    try:
+        try:
+            shared = _reference(first, versions, sandbox, tracer_root)
+        except Refused as exc:
+            return [dict(result, status="invalid", reason=str(exc)) for result in results]
+        out = []
+        for spec, result in zip(specs, results, strict=True):
+            try:
+                out.append(_gold(spec, result, shared, versions, sandbox, tracer_root))
+            except Refused as exc:
+                out.append(dict(result, status="invalid", reason=str(exc)))
+        return out
+    finally:
+        versions.close()
+
+
+def _reference(spec: dict[str, Any], versions: Versions, sandbox: Sandbox, tracer_root: str) -> dict[str, Any]:
+    """What every spec of one bug shares: the reference input's verification and the prompt's context."""
+    from ..prompt.locate import Target, TargetNotFound
+
+    query, mutant = spec.get("query") or {}, spec.get("mutant")
+    module, qualname = target_names(spec.get("target"))
+    unmasked = bool(spec.get("unmasked_for_tests"))
+    if "input" not in query:
+        raise Refused("B1/B2 instances need `query.input`: the input that exposes the mutant")
+    if not isinstance(mutant, dict):
+        raise Refused("B1/B2 need the instance's mutant")
+    inputs = list(query.get("examples") or [])
+    b1, seen = _reference_calls(query["input"], inputs, module, qualname, versions, sandbox, tracer_root)
+    if not exposes(b1):
+        raise Refused("the reference input does not expose the mutant here (both versions behave the same)")
+    if b1["runs"]["correct"].get("outcome") == "timeout":
+        raise Refused("the correct version times out on the reference input")
+    examples = _examples(inputs, seen)
+    versions.install("buggy")
+    try:
+        located = Target(spec["target"]["file"], qualname, [versions.root])
+    except (TargetNotFound, SyntaxError, OSError) as exc:
+        raise Refused(str(exc) or type(exc).__name__) from None
+    return {"b1": b1, "context": dict(located.context, calls=examples), "module": module, "qualname": qualname,
+            "unmasked": unmasked}
+
+
+def _gold(spec: dict[str, Any], result: dict[str, Any], shared: dict[str, Any], versions: Versions,
+          sandbox: Sandbox, tracer_root: str) -> dict[str, Any]:
+    kind, query = spec.get("kind"), spec.get("query") or {}
+    b1 = shared["b1"]
+    buggy, correct = b1["runs"]["buggy"], b1["runs"]["correct"]
+    measured: dict[str, Any] = {"input": query["input"], "buggy": buggy, "test": None}
+    verification = b1
+    if kind == "B2_RegressionTest":
+        measured["test"] = reference_test(shared["module"], shared["qualname"], query["input"], correct)
+        verification = verify(kind, spec["target"], spec.get("mutant"), {"test": measured["test"]}, sandbox,
+                              tracer_root, shared["unmasked"], versions)
+        if not fail_to_pass(verification):
+            runs = {k: v.get("verdict") for k, v in (verification.get("runs") or {}).items()}
+            raise Refused(f"the reference test is not fail-to-pass here ({runs})")
+    answer = queries.rule_for(kind, query).answer(measured, query, None)
+    return dict(result, status="ok", answer=answer, context=shared["context"], verification=verification)
