@@ -63,6 +63,19 @@ describe('docs/architecture.md is true of src/', () => {
     expect(direct).toEqual([]);
   });
 
+  it('has no source file over 400 lines in src/ or scripts/ (the tracer is checked below)', () => {
+    const scripts = readdirSync(join(ROOT, 'scripts'), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && /\.(mjs|ts|py|sh)$/.test(e.name))
+      .map((e) => join(e.parentPath, e.name));
+    const long = [...files.map((f) => join(ROOT, f.path)), ...scripts]
+      .map((path) => ({
+        path: relative(ROOT, path),
+        lines: readFileSync(path, 'utf8').split('\n').length - 1,
+      }))
+      .filter((f) => f.lines > 400);
+    expect(long).toEqual([]);
+  });
+
   it('spawns git in one adapter only', () => {
     expect(
       files
