@@ -7,7 +7,8 @@
 //
 // Every results.json, records.jsonl, report.md and history entry under each directory is matched
 // by its path and compared after what differs between any two runs of one tree is blanked: the
-// clock (startedAt, finishedAt, recordedAt, ISO times in text), latencies, and, with
+// clock (startedAt, finishedAt, recordedAt, ISO times in text), latencies, retries, the loopback
+// endpoint's port, the order records were appended in, and, with
 // --tracer-moved, the tracer's digest (a tracer whose files moved has another digest, by design:
 // its oracles are re-harvested, and scripts/compare-oracles.mjs compares those). Prints each
 // difference (path, then the first differing line) and a count; exit 1 when any file differs or
@@ -24,8 +25,19 @@ if (!a || !b) {
   process.exit(2);
 }
 
-/** Keys whose values are the clock's or the machine's, never the behaviour's. */
-const CLOCK = new Set(['startedAt', 'finishedAt', 'recordedAt', 'latencyMs', 'meanLatencyMs']);
+/**
+ * Keys whose values are the clock's, the network's or the machine's, never the behaviour's: times,
+ * latencies, and retries (a transient failure of the loopback server on a loaded machine).
+ */
+const CLOCK = new Set([
+  'startedAt',
+  'finishedAt',
+  'recordedAt',
+  'latencyMs',
+  'meanLatencyMs',
+  'retries',
+  'endpoint',
+]);
 
 function files(dir) {
   const out = [];
@@ -60,16 +72,21 @@ function blankJson(value, digests) {
 function normal(dir, file, digests) {
   const text = readFileSync(join(dir, file), 'utf8');
   let out;
+  // A run's records are appended as they finish: in the order of its requests' answers.
   if (file.endsWith('.jsonl'))
     out = text
       .split('\n')
       .filter(Boolean)
       .map((line) => JSON.stringify(blankJson(JSON.parse(line), digests)))
+      .sort()
       .join('\n');
   else if (file.endsWith('.json'))
     out = JSON.stringify(blankJson(JSON.parse(text), digests), null, 1);
   else out = text;
-  out = out.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>');
+  out = out
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>')
+    .replace(/http:\/\/127\.0\.0\.1:\d+/g, 'http://127.0.0.1:<port>')
+    .replace(/\b\d+ retries\b/g, '<n> retries');
   for (const digest of digests)
     out = out.split(digest).join('<tracer>').split(digest.slice(0, 12)).join('<tracer>');
   return out;
