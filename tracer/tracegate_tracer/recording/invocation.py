@@ -7,13 +7,26 @@ instruction, exception and exit events; what each becomes in the trace is decide
 from __future__ import annotations
 
 from types import FrameType
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from .codeinfo import CodeInfo, NestedInfo
 from .values import render, safe_str, type_name
 
-if TYPE_CHECKING:
-    from .recorder import Recorder
+
+class Recorder(Protocol):
+    """What an Invocation asks of the recorder that started it (recorder.Recorder): said here, so that this
+    module imports nothing of the recorder's."""
+
+    quiet: bool
+    raw_lines: bool
+    max_value: int
+    writer: Any
+
+    def emit(self, event: list[Any]) -> bool: ...
+
+    def snapshot(self, frame: FrameType) -> dict[str, str] | None: ...
+
+    def leave(self, frame: FrameType, invocation: Invocation, kind: str) -> None: ...
 
 
 class Invocation:

@@ -9,14 +9,22 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from types import CodeType, FrameType
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .codeinfo import CodeInfo
 from .invocation import Invocation
 from .recorder import Recorder
 
-if TYPE_CHECKING:
-    from .monitoring_backend import MonitoringGroup
+
+class MonitoringGroup(Protocol):
+    """What a recording asks of its group (monitoring_backend.MonitoringGroup), which turns events on and off:
+    said here, so that this module imports nothing of the backend's."""
+
+    def instrument(self, code: CodeType, member: MonitoringRecorder, events: int) -> None: ...
+
+    def instrument_nested(self, code: CodeType, member: MonitoringRecorder) -> None: ...
+
+    def events_changed(self) -> None: ...
 
 M = getattr(sys, "monitoring", None)
 
