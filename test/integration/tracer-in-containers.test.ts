@@ -14,30 +14,10 @@ import {
 
 const TRACER = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'tracer');
 
-/**
- * The two interpreters the tracer must agree on: settrace only, and both backends. 3.13 runs the
- * suite twice as long (every backend-parametrized test twice), so it runs as two containers, its
- * sys.monitoring tests and the rest (a partition: `-k monitoring`, `-k "not monitoring"`): three
- * suites on two cores end together instead of the one long suite running alone at the end.
- */
+/** The two interpreters the tracer must agree on: settrace only, and both backends. */
 const IMAGES = [
-  {
-    base: 'tracegate/base:bookworm',
-    python: '3.11',
-    minPassed: 100,
-    backendsSkipped: true,
-    parts: [[]],
-  },
-  {
-    base: 'tracegate/base:trixie',
-    python: '3.13',
-    minPassed: 195,
-    backendsSkipped: false,
-    parts: [
-      ['-k', 'monitoring'],
-      ['-k', 'not monitoring'],
-    ],
-  },
+  { base: 'tracegate/base:bookworm', python: '3.11', minPassed: 100, backendsSkipped: true },
+  { base: 'tracegate/base:trixie', python: '3.13', minPassed: 195, backendsSkipped: false },
 ];
 
 /** A venv with pytest on the base image (the tracer suite's only dependency). */
@@ -50,7 +30,6 @@ function tracerTestImage(docker: Docker, base: string, python: string): Promise<
 async function runTracerSuite(
   docker: Docker,
   image: string,
-  select: readonly string[],
 ): Promise<{ code: number; out: string }> {
   // The product's own sandbox (sandbox-policy.ts), not a copy: the driver's isolation
   // tests run there as they do in a harvest.
@@ -65,7 +44,6 @@ async function runTracerSuite(
         '-rs', // list every skip with its reason
         '-p',
         'no:cacheprovider',
-        ...select,
         `${MOUNT.tracer}/tests`,
       ],
       // The SWE-Flux fixtures and the generated query options table sit outside tracer/: mounted where
@@ -124,12 +102,12 @@ function reportTotals(python: string, summary: string): void {
 describe("the tracer suite inside the harvest sandbox (no network, no capabilities but the driver's)", () => {
   // Both interpreters' suites start at once, one core each (the suite is one pytest process): the
   // two take as long as the slower one instead of their sum. Each test awaits its own.
-  const runs = new Map<string, Promise<{ code: number; out: string }[]>>();
+  const runs = new Map<string, Promise<{ code: number; out: string }>>();
   beforeAll(async () => {
     const docker = await requireDocker();
-    for (const { base, python, parts } of IMAGES) {
+    for (const { base, python } of IMAGES) {
       const run = tracerTestImage(docker, base, python).then((image) =>
-        Promise.all(parts.map((select) => runTracerSuite(docker, image, select))),
+        runTracerSuite(docker, image),
       );
       run.catch(() => {}); // awaited (and reported) by its test
       runs.set(base, run);
@@ -140,26 +118,11 @@ describe("the tracer suite inside the harvest sandbox (no network, no capabiliti
     it(
       `passes on ${base} (Python ${python})`,
       async () => {
-        const parts = await runs.get(base)!;
-        const code = Math.max(...parts.map((p) => Math.abs(p.code)));
-        const out = parts.map((p) => p.out).join('\n');
-        // Each part's summary is its last line; the image's is their sum.
-        const count = (what: string) =>
-          parts.reduce(
-            (n, p) =>
-              n +
-              Number(
-                new RegExp(`(\\d+) ${what}`).exec(p.out.trim().split('\n').pop() ?? '')?.[1] ?? 0,
-              ),
-            0,
-          );
-        const summary = `${count('passed')} passed, ${count('failed')} failed, ${count('errors?')} errors, ${count('skipped')} skipped`;
+        const { code, out } = await runs.get(base)!;
+        const summary = out.trim().split('\n').pop() ?? '';
         reportTotals(python, summary);
-        // On failure, the failing part's last lines say which test failed and why.
-        const tail = parts
-          .filter((p) => p.code !== 0)
-          .map((p) => p.out.trim().split('\n').slice(-60).join('\n'))
-          .join('\n');
+        // On failure, the suite's last lines say which test failed and why.
+        const tail = code === 0 ? '' : out.trim().split('\n').slice(-60).join('\n');
         expect({ code, summary, tail }).toEqual({
           code: 0,
           summary: expect.stringMatching(/passed/),
@@ -177,7 +140,7 @@ describe("the tracer suite inside the harvest sandbox (no network, no capabiliti
         if (backendsSkipped) expect(skipped).toBeGreaterThan(0);
         else expect(skipped).toBe(0);
       },
-      // A guard against a hang, not a bound on speed: the suites together took ~6 min here
+      // A guard against a hang, not a bound on speed: the two suites together took ~6 min here
       // (2026-12; one after the other, 10.5 min).
       30 * 60_000,
     );
