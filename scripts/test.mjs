@@ -1,8 +1,9 @@
 // The project's one test command (`npm test`): the jest suites (the tracer's
 // own pytest suite among them, run in both harvest images), then one closing
 // line with the totals of all, the tracer's tests counted one by one.
-// jest runs twice (jest.config.js): the unit project with jest's default
-// workers, its files in parallel, then the integration project (a real Docker
+// jest runs twice (jest.config.js): the unit project with a worker per core
+// (jest's default leaves one core idle: 45.6 s against 29.1 s on two cores,
+// docs/benchmarks.md), its files in parallel, then the integration project (a real Docker
 // engine and loopback servers) with --runInBand, its files one at a time.
 // Extra arguments go to both jest runs (e.g. `npm test -- test/unit`, or a
 // file's path), which then run alone; a run that matches no test at all is a
@@ -29,7 +30,7 @@ let skipped = 0;
 let jestRan = 0;
 let jestStatus = 0;
 for (const [project, workers] of [
-  ['unit', []],
+  ['unit', ['--maxWorkers=100%']],
   ['integration', ['--runInBand']],
 ]) {
   const report = join(dir, `jest-${project}.json`);

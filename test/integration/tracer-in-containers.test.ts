@@ -121,6 +121,8 @@ describe("the tracer suite inside the harvest sandbox (no network, no capabiliti
         const { code, out } = await runs.get(base)!;
         const summary = out.trim().split('\n').pop() ?? '';
         reportTotals(python, summary);
+        // The suite's own closing line (counts and its time) in the log: which image sets the pace.
+        console.log(`tracer suite on Python ${python}: ${summary}`);
         // On failure, the suite's last lines say which test failed and why.
         const tail = code === 0 ? '' : out.trim().split('\n').slice(-60).join('\n');
         expect({ code, summary, tail }).toEqual({
