@@ -79458,6 +79458,13 @@ function cometVerdict(kind, parsed, verification) {
             reason =
                 'reads the code, not its behaviour: other verdicts on the respelled versions ' +
                     `(${runs.buggy_respelled?.verdict ?? '-'}, ${runs.correct_respelled?.verdict ?? '-'})`;
+        else if (Object.values(runs).some((run) => run && !run.called))
+            reason =
+                'does not call the function: a run counts only when its test calls it (' +
+                    Object.entries(runs)
+                        .flatMap(([name, run]) => (run && !run.called ? [name] : []))
+                        .join(', ') +
+                    ')';
         return {
             correct: reason === undefined,
             record: { ...record, verdicts, ...(reason ? { reason } : {}) },
@@ -79515,6 +79522,8 @@ function reasonClass(reason) {
         return 'does not run';
     if (reason.startsWith('reads the code'))
         return 'reads the code';
+    if (reason.startsWith('does not call'))
+        return 'does not call';
     return reason;
 }
 /** Per Comet kind: the sub-scores beside the pass rate (exposure and outcome accuracy for B1; B2's reasons). */
@@ -79745,22 +79754,43 @@ const testRunSchema = strictObject({
     /** Why an `error` (pytest's own line: a collection error, a missing module), or how a `fail` ended
      * when it was not pytest's own (out of memory, past its time, killed). */
     reason: schemas_string().optional(),
+    /** The test's process called the function under test (a run whose test never does counts for nothing). */
+    called: schemas_boolean(),
 });
-/** The result line's `verification`: the reply refused (why), or its runs against each version. */
+const b1Verification = strictObject({
+    kind: literal('B1_BuggyIO'),
+    /** The input could not run at all: not JSON or literals, the wrong arity, too large. */
+    refused: schemas_string().optional(),
+    runs: strictObject({ buggy: callRunSchema, correct: callRunSchema }).optional(),
+});
+/** A reply's verification: the reply refused (why), or its runs against each version. */
 const verificationSchema = union([
-    strictObject({
-        kind: literal('B1_BuggyIO'),
-        /** The input could not run at all: not JSON or literals, the wrong arity, too large. */
-        refused: schemas_string().optional(),
-        runs: strictObject({ buggy: callRunSchema, correct: callRunSchema }).optional(),
-    }),
+    b1Verification,
     strictObject({
         kind: literal('B2_RegressionTest'),
         refused: schemas_string().optional(),
-        /** The respelled runs only when the plain ones tell the versions apart. */
+        /** The respelled runs only when the plain ones tell the versions apart; each run in a container of its own. */
         runs: strictObject({
             buggy: testRunSchema,
             correct: testRunSchema,
+            buggy_respelled: testRunSchema.optional(),
+            correct_respelled: testRunSchema.optional(),
+        })
+            .optional(),
+    }),
+]);
+/**
+ * The result line's `verification`: as above, but a B2 container's holds the runs it was asked
+ * for (one: stages/harvest/verify.ts joins them into the reply's verification).
+ */
+const verificationResultSchema = union([
+    b1Verification,
+    strictObject({
+        kind: literal('B2_RegressionTest'),
+        refused: schemas_string().optional(),
+        runs: strictObject({
+            buggy: testRunSchema.optional(),
+            correct: testRunSchema.optional(),
             buggy_respelled: testRunSchema.optional(),
             correct_respelled: testRunSchema.optional(),
         })
@@ -90831,9 +90861,13 @@ const planSpecSchema = strictObject({
      */
     unmasked_for_tests: schemas_boolean().optional(),
 });
+/** A B2 reply's runs: against each version, then against each version's respelling. */
+const B2_RUNS = ['buggy', 'correct', 'buggy_respelled', 'correct_respelled'];
 /**
  * A reply of B1/B2 to run against the buggy and the correct version (tracer/tracegate_tracer/comet/verify.py):
  * its instance's target and mutant, and the reply (B1 `{input}`, B2 `{test}`). Always a group of its own.
+ * B2's `runs`: which of its runs this container runs (the host sends one: no state of one run can reach
+ * another); absent, all in one sandbox, the respelled ones when the plain ones tell the versions apart.
  */
 const verifySpecSchema = strictObject({
     id: schemas_string(),
@@ -90842,6 +90876,7 @@ const verifySpecSchema = strictObject({
         target: tracerTargetSchema,
         mutant: mutantSchema,
         reply: record(schemas_string(), unknown()),
+        runs: array(schemas_enum(B2_RUNS)).min(1).optional(),
     }),
     timeout_seconds: schemas_number().positive().optional(),
     instance_hash: schemas_string().optional(),
@@ -90994,7 +91029,7 @@ const tracerResultSchema = strictObject({
     /** World-model kinds: the measurement's provenance (machine, runs, band, …). */
     measurement: measurementSchema.optional(),
     /** B1/B2: what the reply (or, in a harvest, the reference) did against each version. */
-    verification: verificationSchema.optional(),
+    verification: verificationResultSchema.optional(),
 });
 
 ;// CONCATENATED MODULE: ./src/stages/harvest/results.ts
@@ -91755,11 +91790,6 @@ function withResponseCache(client, cache, revision, log) {
 }
 
 ;// CONCATENATED MODULE: ./src/stages/harvest/verify.ts
-/**
- * B1/B2 replies run against both versions in the sandbox (tracer/tracegate_tracer/comet/verify.py):
- * one tracer job of verify specs per environment, one run (a verification is an execution of
- * the reply, not an oracle two runs must agree on), read as strictly as a harvest's results.
- */
 
 
 
@@ -91767,8 +91797,11 @@ function withResponseCache(client, cache, revision, log) {
 
 
 
-/** Seconds a job may take per reply (B2: four pytest runs of up to 20 s each, and the versions' copies). */
-const SECONDS_PER_REPLY = 100;
+
+/** Seconds a job may take per reply (B1: two calls; B2: one pytest run of up to 20 s, and the versions' copies). */
+const SECONDS_PER_REPLY = 60;
+/** B2 containers running at once (each runs one pytest process: one per core here). */
+const B2_CONTAINERS = 2;
 /**
  * Where a reply's verification is stored: the instance (its content), the environment its
  * oracle was harvested in, the tracer, and the reply itself.
@@ -91783,8 +91816,8 @@ function verificationKey(loaded, envDigest, tracerDigest, reply) {
         reply,
     ]));
 }
-/** The job verifying `items` (all of environment `env`), and its specs for reading the results. */
-function verifyJob(env, items) {
+/** The job verifying `items` (all of environment `env`; B2 ones each with the runs `runs` names). */
+function verifyJob(env, items, runs) {
     const specs = items.map(({ loaded, reply }, i) => {
         const { instance } = loaded;
         if (!familyOf(instance.kind).runsReplies || !instance.mutant)
@@ -91797,6 +91830,7 @@ function verifyJob(env, items) {
                 target: instance.target,
                 mutant: { file, line, original, replacement },
                 reply: reply,
+                ...(runs && instance.kind === 'B2_RegressionTest' ? { runs: [...runs] } : {}),
             },
             instance_hash: loaded.contentHash,
             env_digest: env.digest,
@@ -91809,7 +91843,8 @@ function verifyJob(env, items) {
             // The replies need nothing of the suite: no instance directory is mounted.
             instanceDirs: [],
             timeoutMs: (items.length * SECONDS_PER_REPLY + 120) * 1000,
-            label: `verification of ${items.length} repl${items.length === 1 ? 'y' : 'ies'}`,
+            label: `verification of ${items.length} repl${items.length === 1 ? 'y' : 'ies'}` +
+                (runs ? ` (${runs.join(', ')})` : ''),
             ...(tops ? { privatePackages: tops } : {}),
             plan: (paths) => ({ work_dir: paths.workDir, isolation: paths.isolation, instances: specs }),
         },
@@ -91817,11 +91852,11 @@ function verifyJob(env, items) {
     };
 }
 /**
- * Runs the job and reads each reply's verification; a job that fails part way keeps the
- * verifications its tracer wrote before, and the rest get the failure as their reason.
+ * One job's verifications, read as strictly as a harvest's results; a job that fails part way
+ * keeps the verifications its tracer wrote before, and the rest get the failure as their reason.
  */
-async function runVerifications(backend, env, items) {
-    const { job, specs } = verifyJob(env, items);
+async function verify_runJob(backend, env, items, schema, runs) {
+    const { job, specs } = verifyJob(env, items, runs);
     let stdout;
     let failure;
     try {
@@ -91838,11 +91873,104 @@ async function runVerifications(backend, env, items) {
             return { status: 'error', reason: failure ?? result ?? 'no result' };
         if (result.status !== 'ok')
             return { status: 'error', reason: `verification ${result.status}: ${result.reason ?? ''}` };
-        const verification = verificationSchema.safeParse(result.verification);
+        const verification = schema.safeParse(result.verification);
         if (!verification.success || verification.data.kind !== spec.verify.kind)
             return { status: 'error', reason: 'the tracer returned no readable verification' };
-        return { status: 'ok', verification: verification.data, cached: false };
+        const got = verification.data;
+        // A run asked for is a run returned, and no other: a container answers for its own run only.
+        if (runs && got.kind === 'B2_RegressionTest' && !got.refused) {
+            const names = Object.keys(got.runs ?? {});
+            if (names.length !== runs.length || !runs.every((r) => names.includes(r)))
+                return {
+                    status: 'error',
+                    reason: `the tracer returned runs ${names.join(', ') || 'none'}`,
+                };
+        }
+        return { status: 'ok', verification: got };
     });
+}
+/** Runs `tasks` with at most `limit` at once, each result in its task's place. */
+async function pooled(tasks, limit) {
+    const out = new Array(tasks.length);
+    let next = 0;
+    const worker = async () => {
+        while (next < tasks.length) {
+            const i = next++;
+            out[i] = await tasks[i]();
+        }
+    };
+    await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+    return out;
+}
+/**
+ * A B2 reply's runs, each in a container of its own, so that nothing one run leaves in its
+ * container (the process-id counter, the memory cgroup's peak, anything a scrub can miss) is
+ * there for another to find: the plain runs first, then, when they tell the versions apart
+ * (fail, pass), the respelled ones. A refusal or an error of any run is the reply's.
+ */
+async function verifyB2(backend, env, items) {
+    const runsOf = items.map(() => ({}));
+    const outcomes = items.map(() => undefined);
+    for (const round of [B2_RUNS.slice(0, 2), B2_RUNS.slice(2)]) {
+        const todo = items.flatMap((item, i) => {
+            if (outcomes[i])
+                return [];
+            const plain = runsOf[i];
+            if (round[0] === 'buggy_respelled' &&
+                !(plain.buggy?.verdict === 'fail' && plain.correct?.verdict === 'pass'))
+                return [];
+            return round.map((run) => ({ item, i, run }));
+        });
+        const done = await pooled(todo.map(({ item, run }) => () => verify_runJob(backend, env, [item], verificationResultSchema, [run]).then((o) => o[0])), B2_CONTAINERS);
+        todo.forEach(({ i, run }, k) => {
+            const outcome = done[k];
+            if (outcomes[i])
+                return;
+            if (outcome.status !== 'ok')
+                outcomes[i] = outcome;
+            else if (outcome.verification.kind !== 'B2_RegressionTest')
+                outcomes[i] = { status: 'error', reason: 'the tracer verified another kind' };
+            else if (outcome.verification.refused || !outcome.verification.runs?.[run])
+                outcomes[i] = {
+                    status: 'ok',
+                    verification: {
+                        kind: 'B2_RegressionTest',
+                        refused: outcome.verification.refused ?? 'no runs',
+                    },
+                    cached: false,
+                };
+            else
+                runsOf[i][run] = outcome.verification.runs[run];
+        });
+    }
+    return outcomes.map((outcome, i) => outcome ?? {
+        status: 'ok',
+        verification: {
+            kind: 'B2_RegressionTest',
+            runs: runsOf[i],
+        },
+        cached: false,
+    });
+}
+/**
+ * Each reply's verification: B1 replies (data, never code) in one job, B2 replies each run in a
+ * container of its own (verifyB2).
+ */
+async function runVerifications(backend, env, items) {
+    const isB2 = (item) => item.loaded.instance.kind === 'B2_RegressionTest';
+    const b1 = items.filter((item) => !isB2(item));
+    const b2 = items.filter(isB2);
+    const [one, two] = await Promise.all([
+        b1.length ? verify_runJob(backend, env, b1, verificationSchema) : Promise.resolve([]),
+        verifyB2(backend, env, b2),
+    ]);
+    const byItem = new Map();
+    b1.forEach((item, i) => {
+        const outcome = one[i];
+        byItem.set(item, outcome.status === 'ok' ? { ...outcome, cached: false } : outcome);
+    });
+    b2.forEach((item, i) => byItem.set(item, two[i]));
+    return items.map((item) => byItem.get(item));
 }
 
 ;// CONCATENATED MODULE: ./src/app/verify.ts
@@ -91910,7 +92038,7 @@ function createVerifier(deps) {
             verified += fresh.length;
             containerSeconds += seconds;
             deps.log(`Verified ${fresh.length} repl${fresh.length === 1 ? 'y' : 'ies'} in "${env.recipe.name}" ` +
-                `in ${seconds.toFixed(1)} s (${(seconds / fresh.length).toFixed(2)} s each, one container)`);
+                `in ${seconds.toFixed(1)} s (${(seconds / fresh.length).toFixed(2)} s each)`);
         }
         catch (error) {
             const reason = error instanceof DockerUnavailableError

@@ -1,7 +1,7 @@
 /**
  * The run's Verifier (contracts/comet.ts): B1/B2 replies go to the sandbox in
- * batches, one job per environment, through the harvest's backend and
- * environments; a reply verified before (same instance, environment, tracer,
+ * batches per environment, through the harvest's backend and environments (B1's
+ * in one container, each B2 run in one of its own: stages/harvest/verify.ts); a reply verified before (same instance, environment, tracer,
  * reply) comes from the store and starts no container.
  */
 import type { CometReply, Verifier, VerifyOutcome } from '../contracts/comet.js';
@@ -97,7 +97,7 @@ export function createVerifier(deps: VerifierDeps): Verifier & { settled(): Prom
       containerSeconds += seconds;
       deps.log(
         `Verified ${fresh.length} repl${fresh.length === 1 ? 'y' : 'ies'} in "${env.recipe.name}" ` +
-          `in ${seconds.toFixed(1)} s (${(seconds / fresh.length).toFixed(2)} s each, one container)`,
+          `in ${seconds.toFixed(1)} s (${(seconds / fresh.length).toFixed(2)} s each)`,
       );
     } catch (error) {
       const reason =

@@ -41,21 +41,25 @@ export const testRunSchema = z.strictObject({
   /** Why an `error` (pytest's own line: a collection error, a missing module), or how a `fail` ended
    * when it was not pytest's own (out of memory, past its time, killed). */
   reason: z.string().optional(),
+  /** The test's process called the function under test (a run whose test never does counts for nothing). */
+  called: z.boolean(),
 });
 export type TestRun = z.infer<typeof testRunSchema>;
 
-/** The result line's `verification`: the reply refused (why), or its runs against each version. */
+const b1Verification = z.strictObject({
+  kind: z.literal('B1_BuggyIO'),
+  /** The input could not run at all: not JSON or literals, the wrong arity, too large. */
+  refused: z.string().optional(),
+  runs: z.strictObject({ buggy: callRunSchema, correct: callRunSchema }).optional(),
+});
+
+/** A reply's verification: the reply refused (why), or its runs against each version. */
 export const verificationSchema = z.union([
-  z.strictObject({
-    kind: z.literal('B1_BuggyIO'),
-    /** The input could not run at all: not JSON or literals, the wrong arity, too large. */
-    refused: z.string().optional(),
-    runs: z.strictObject({ buggy: callRunSchema, correct: callRunSchema }).optional(),
-  }),
+  b1Verification,
   z.strictObject({
     kind: z.literal('B2_RegressionTest'),
     refused: z.string().optional(),
-    /** The respelled runs only when the plain ones tell the versions apart. */
+    /** The respelled runs only when the plain ones tell the versions apart; each run in a container of its own. */
     runs: z
       .strictObject({
         buggy: testRunSchema,
@@ -66,7 +70,27 @@ export const verificationSchema = z.union([
       .optional(),
   }),
 ]);
+/**
+ * The result line's `verification`: as above, but a B2 container's holds the runs it was asked
+ * for (one: stages/harvest/verify.ts joins them into the reply's verification).
+ */
+export const verificationResultSchema = z.union([
+  b1Verification,
+  z.strictObject({
+    kind: z.literal('B2_RegressionTest'),
+    refused: z.string().optional(),
+    runs: z
+      .strictObject({
+        buggy: testRunSchema.optional(),
+        correct: testRunSchema.optional(),
+        buggy_respelled: testRunSchema.optional(),
+        correct_respelled: testRunSchema.optional(),
+      })
+      .optional(),
+  }),
+]);
 export type Verification = z.infer<typeof verificationSchema>;
+export type VerificationResult = z.infer<typeof verificationResultSchema>;
 
 /** A reply as it is sent to be run: B1 its input (data, never code), B2 its test file. */
 export type CometReply = { input: unknown } | { test: string };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { templateSchema } from './instance.js';
 import { QUESTION_KINDS } from './kinds.js';
 import { contextSchema } from './oracle.js';
-import { verificationSchema } from './comet.js';
+import { verificationResultSchema } from './comet.js';
 
 /**
  * The protocol between the host and tracer/harvest.py (tracer/README.md,
@@ -99,9 +99,15 @@ export const planSpecSchema = z.strictObject({
 });
 export type PlanSpec = z.infer<typeof planSpecSchema>;
 
+/** A B2 reply's runs: against each version, then against each version's respelling. */
+export const B2_RUNS = ['buggy', 'correct', 'buggy_respelled', 'correct_respelled'] as const;
+export type B2Run = (typeof B2_RUNS)[number];
+
 /**
  * A reply of B1/B2 to run against the buggy and the correct version (tracer/tracegate_tracer/comet/verify.py):
  * its instance's target and mutant, and the reply (B1 `{input}`, B2 `{test}`). Always a group of its own.
+ * B2's `runs`: which of its runs this container runs (the host sends one: no state of one run can reach
+ * another); absent, all in one sandbox, the respelled ones when the plain ones tell the versions apart.
  */
 export const verifySpecSchema = z.strictObject({
   id: z.string(),
@@ -110,6 +116,7 @@ export const verifySpecSchema = z.strictObject({
     target: tracerTargetSchema,
     mutant: mutantSchema,
     reply: z.record(z.string(), z.unknown()),
+    runs: z.array(z.enum(B2_RUNS)).min(1).optional(),
   }),
   timeout_seconds: z.number().positive().optional(),
   instance_hash: z.string().optional(),
@@ -272,6 +279,6 @@ export const tracerResultSchema = z.strictObject({
   /** World-model kinds: the measurement's provenance (machine, runs, band, …). */
   measurement: measurementSchema.optional(),
   /** B1/B2: what the reply (or, in a harvest, the reference) did against each version. */
-  verification: verificationSchema.optional(),
+  verification: verificationResultSchema.optional(),
 });
 export type TracerResult = z.infer<typeof tracerResultSchema>;

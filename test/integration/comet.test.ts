@@ -257,6 +257,30 @@ describe("Comet's kinds, verified in Docker", () => {
       syntax: 'def test_x(:\n    pass\n',
       huge: `def test_huge():\n    pass\n${'#'.repeat(1024 * 1024)}\n`,
       missing: 'import no_such_module_here\n\ndef test_x():\n    pass\n',
+      // Tell a respelled run from a plain one by what the disk shows, and invert the text's answer
+      // there: before, a respelled run's text alone was ast.unparse's output, and its byte-code the
+      // one unchecked-hash .pyc (flags 1); each passed all four runs, never calling `ordinal`.
+      'text-form': [
+        'import ast',
+        'from humanize import number',
+        '',
+        'def test_text():',
+        '    text = open(number.__file__).read()',
+        '    respelled = ast.unparse(ast.parse(text)) + "\\n" == text',
+        '    assert ("(11, 12, 13)" in text) != respelled',
+        '',
+      ].join('\n'),
+      'pyc-header': [
+        'import importlib.util',
+        'from humanize import number',
+        '',
+        'def test_header():',
+        '    text = open(number.__file__).read()',
+        '    with open(importlib.util.cache_from_source(number.__file__), "rb") as handle:',
+        '        respelled = handle.read(16)[4:8] == (1).to_bytes(4, "little")',
+        '    assert ("(11, 12, 13)" in text) != respelled',
+        '',
+      ].join('\n'),
     };
     const B1: Record<string, unknown> = {
       code: { ...NONE, input: "__import__('os').system('id')", outcome: 'ok' },
@@ -328,6 +352,9 @@ describe("Comet's kinds, verified in Docker", () => {
       expect(reason('b2-sleep')).toBe('fails on both versions');
       expect(reason('b2-forge')).toBe('fails on both versions');
       expect(reason('b2-daemon')).toBe('passes on both versions');
+      // Every run shows a respelling and one flavour of byte-code: these tell no run from another.
+      expect(reason('b2-text-form')).toBe('passes on the buggy version');
+      expect(reason('b2-pyc-header')).toBe('passes on the buggy version');
       expect(reason('b2-syntax')).toMatch(/^the test does not run: .*SyntaxError/);
       expect(reason('b2-missing')).toMatch(/^the test does not run: .*no_such_module_here/);
       expect(reason('b1-code')).toMatch(/^refused: bad input: an argument is not a Python literal/);
@@ -346,4 +373,43 @@ describe("Comet's kinds, verified in Docker", () => {
     const left = await docker.listContainers({ all: true, filters: { label: ['tracegate.job'] } });
     expect(left).toEqual([]);
   }, 900_000);
+
+  it('a B2 test cannot carry state from one run to the next: each run has a container of its own', async () => {
+    // The process-id counter only grows inside one container. This test reads its own pid, takes
+    // the run's place in the fixed order (buggy, correct, buggy respelled, correct respelled) from
+    // it, answers as that run must, and moves the counter to the next run's mark. Before, the runs
+    // shared a container and it passed all four, never calling `ordinal`.
+    const PID_MARK = [
+      'import os',
+      '',
+      'def test_mark():',
+      '    run = os.getpid() // 2000',
+      '    while True:',
+      '        child = os.fork()',
+      '        if child == 0:',
+      '            os._exit(0)',
+      '        os.waitpid(child, 0)',
+      '        if child >= (run + 1) * 2000:',
+      '            break',
+      '    assert run % 2 == 1',
+      '',
+    ].join('\n');
+    const suite = join(tempDir('tg-comet-pid-'), 'comet');
+    cpSync(SUITE, suite, { recursive: true });
+    const server = new FaultyModelServer(() =>
+      fenced({ precondition: 'p', postcondition: 'q', explanation: 'r', test: PID_MARK }),
+    );
+    const url = await server.start();
+    try {
+      const { results: r } = await run(suite, join(cache, 'pid'), url, join(cache, 'out-pid'), [
+        '--ids',
+        'cm-b2-teen',
+      ]);
+      expect(r.instances.map((i) => [i.id, i.correct, i.comet?.verdicts])).toEqual([
+        ['cm-b2-teen', false, { buggy: 'fail', correct: 'fail' }],
+      ]);
+    } finally {
+      await server.stop();
+    }
+  }, 600_000);
 });

@@ -11,10 +11,15 @@ const b1 = (buggy: ReturnType<typeof call>, correct: ReturnType<typeof call>): V
   kind: 'B1_BuggyIO',
   runs: { buggy, correct },
 });
-const run = (verdict: 'pass' | 'fail' | 'error', reason?: string) => ({
+const run = (
+  verdict: 'pass' | 'fail' | 'error',
+  reason?: string,
+  called = verdict !== 'error',
+) => ({
   verdict,
   exit_code: verdict === 'pass' ? 0 : verdict === 'fail' ? 1 : 2,
   seconds: 0.4,
+  called,
   ...(reason ? { reason } : {}),
 });
 
@@ -119,6 +124,16 @@ describe('B2: fail-to-pass, with the same verdicts on the respellings', () => {
     [runs(run('error', 'SyntaxError: invalid syntax'), run('error')), /does not run: SyntaxError/],
     [runs(run('fail'), run('pass'), [run('pass'), run('pass')]), /^reads the code/],
     [runs(run('fail'), run('pass')), /^reads the code/],
+    // Fail-to-pass in all four runs, but one of them never called the function (the verdict came
+    // from something else: the disk, the process's surroundings).
+    [
+      runs(run('fail'), run('pass'), [run('fail'), run('pass', undefined, false)]),
+      /^does not call the function: .*\(correct_respelled\)/,
+    ],
+    [
+      runs(run('fail', undefined, false), run('pass'), [run('fail'), run('pass')]),
+      /^does not call the function: .*\(buggy\)/,
+    ],
   ])('does not pass %#: %s', (verification, reason) => {
     const verdict = cometVerdict('B2_RegressionTest', reply, verification);
     expect(verdict.correct).toBe(false);

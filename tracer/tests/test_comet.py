@@ -6,8 +6,10 @@ refuses without it: see test_refuses_without_its_own_mount); the Docker backend'
 test/integration/comet.test.ts.
 """
 
+import ast
 import importlib.util
 import json
+import marshal
 import os
 import stat
 import subprocess
@@ -152,7 +154,8 @@ def test_b2_verdicts(tmp_path, package):
     correct_text = (package / "bugpkg" / "mod.py").read_bytes()
     import hashlib
 
-    digest = hashlib.sha256(correct_text).hexdigest()
+    # What the correct version's plain run shows (every B2 run shows a respelling: Versions.b2_runs).
+    digest = hashlib.sha256(respell(correct_text.decode(), "clamp").encode()).hexdigest()
     replies = {"kills": KILLING_TEST, "both": PASSES_BOTH, "source": READS_SOURCE, "bytes": READS_BYTES % digest,
                "syntax": SYNTAX_ERROR, "missing": MISSING_MODULE}
     found = run(tmp_path, package, [verify_spec(k, "B2_RegressionTest", "clamp", CLAMP, {"test": v})
@@ -167,6 +170,7 @@ def test_b2_verdicts(tmp_path, package):
     assert verdicts["source"]["buggy_respelled"] == "pass" or verdicts["source"]["correct_respelled"] == "fail"
     assert verdicts["bytes"]["correct_respelled"] == "fail"
     assert not any(comet.fail_to_pass(found[k]["verification"]) for k in ("both", "source", "bytes"))
+    assert all(run["called"] for run in found["kills"]["verification"]["runs"].values())
     assert verdicts["syntax"] == {"buggy": "error", "correct": "error"}
     assert "SyntaxError" in found["syntax"]["verification"]["runs"]["buggy"]["reason"]
     assert "no_such_module_anywhere" in found["missing"]["verification"]["runs"]["correct"]["reason"]
@@ -205,6 +209,114 @@ def test_refuses_without_its_own_mount(tmp_path, package):
     del spec["unmasked_for_tests"]
     found = run(tmp_path, package, [spec])["one"]
     assert found["status"] == "invalid" and "not a mount of its own" in found["reason"]
+
+
+# A test that decides from what the disk shows, and knows how a respelled run differs from a plain one — before,
+# a respelled run's text was ast.unparse's output (a plain run's was the package's own) and its byte-code was the
+# only unchecked .pyc: each inverted its verdict there and passed all four runs without running the function.
+TELLS_RESPELLED = {
+    "text-form": '''
+import ast
+
+from bugpkg import mod
+
+
+def test_text():
+    text = open(mod.__file__).read()
+    respelled = ast.unparse(ast.parse(text)) + "\\n" == text
+    assert ("x > hi" in text) != respelled
+''',
+    "pyc-header": '''
+import importlib.util
+
+from bugpkg import mod
+
+
+def test_header():
+    text = open(mod.__file__).read()
+    with open(importlib.util.cache_from_source(mod.__file__), "rb") as handle:
+        respelled = handle.read(16)[4:8] == (1).to_bytes(4, "little")
+    assert ("x > hi" in text) != respelled
+''',
+    "pyc-size": '''
+import importlib.util
+import marshal
+import os
+
+from bugpkg import mod
+
+
+def test_size():
+    text = open(mod.__file__).read()
+    own = 16 + len(marshal.dumps(compile(text, mod.__file__, "exec", dont_inherit=True)))
+    respelled = os.stat(importlib.util.cache_from_source(mod.__file__)).st_size != own
+    assert ("x > hi" in text) != respelled
+''',
+}
+
+
+def test_b2_runs_look_alike_on_disk_and_a_test_that_tells_them_apart_by_it_cannot_pass(tmp_path, package):
+    found = run(tmp_path, package, [verify_spec(k, "B2_RegressionTest", "clamp", CLAMP, {"test": v})
+                                    for k, v in TELLS_RESPELLED.items()])
+    for name in TELLS_RESPELLED:
+        verdicts = {n: r["verdict"] for n, r in found[name]["verification"]["runs"].items()}
+        assert not comet.fail_to_pass(found[name]["verification"]), (name, verdicts)
+
+
+def test_the_four_b2_runs_differ_only_in_the_text_shown_and_the_code_run(tmp_path, package):
+    work = tmp_path / "work"
+    work.mkdir()
+    sys.path.insert(0, str(package))
+    importlib.invalidate_caches()
+    try:
+        versions = Versions(CLAMP, str(work / "comet-0"), unmasked_ok=True)
+    finally:
+        sys.path.remove(str(package))
+        sys.modules.pop("bugpkg", None)
+    try:
+        versions.b2_runs("clamp")
+        seen = {}
+        for run_name in ("buggy", "correct", "buggy_respelled", "correct_respelled"):
+            source = os.path.join(versions.path(f"b2_{run_name}"), "mod.py")
+            text = open(source, encoding="utf-8").read()
+            with open(importlib.util.cache_from_source(source), "rb") as handle:
+                pyc = handle.read()
+            spaces: dict = {}
+            exec(marshal.loads(pyc[16:]), spaces)  # noqa: S102 - our own fixture
+            seen[run_name] = {"shows_bug": "x < hi" in text, "runs_bug": spaces["clamp"](11) == 11,
+                              "header": (pyc[4:8], pyc[8:16] == importlib.util.source_hash(text.encode())),
+                              "size": len(pyc), "form": ast.unparse(ast.parse(text)) + "\n" == text}
+        assert {n: (v["shows_bug"], v["runs_bug"]) for n, v in seen.items()} == {
+            "buggy": (True, True), "correct": (False, False),
+            "buggy_respelled": (False, True), "correct_respelled": (True, False)}
+        # One flavour (unchecked hash-based, the shown text's hash), one size, one form of text in all four.
+        assert {(v["header"], v["size"], v["form"]) for v in seen.values()} == {
+            (((1).to_bytes(4, "little"), True), seen["buggy"]["size"], True)}
+    finally:
+        versions.close()
+
+
+NEVER_CALLS = '''
+import bugpkg.mod
+
+
+def test_imports_only():
+    assert bugpkg.mod.__name__ == "bugpkg.mod"
+'''
+
+
+def test_a_b2_run_says_whether_its_test_called_the_function(tmp_path, package):
+    one = verify_spec("one", "B2_RegressionTest", "clamp", CLAMP, {"test": KILLING_TEST})
+    one["verify"]["runs"] = ["correct_respelled"]  # one run only: the Docker backend's one per container
+    bad = verify_spec("bad", "B2_RegressionTest", "clamp", CLAMP, {"test": KILLING_TEST})
+    bad["verify"]["runs"] = ["buggy", "buggy"]
+    found = run(tmp_path, package, [
+        verify_spec("never", "B2_RegressionTest", "clamp", CLAMP, {"test": NEVER_CALLS}), one, bad])
+    assert found["never"]["verification"]["runs"]["correct"] == dict(
+        found["never"]["verification"]["runs"]["correct"], verdict="pass", called=False)
+    assert found["one"]["verification"]["runs"] == {"correct_respelled": dict(
+        found["one"]["verification"]["runs"]["correct_respelled"], verdict="pass", called=True)}
+    assert found["bad"]["status"] == "invalid" and "distinct names" in found["bad"]["reason"]
 
 
 def test_respell_keeps_behaviour_and_changes_text():

@@ -37,7 +37,7 @@ NESTED_KEYS = {
     "mutant": frozenset({"file", "line", "original", "replacement"}),
     "swe_flux": frozenset({"qa", "instance"}),
     "scout": frozenset({"packages"}),
-    "verify": frozenset({"kind", "target", "mutant", "reply"}),
+    "verify": frozenset({"kind", "target", "mutant", "reply", "runs"}),
 }
 """The keys of a spec's objects."""
 

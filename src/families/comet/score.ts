@@ -12,7 +12,8 @@
  *   dotted class; timeout: a bound hit, time or memory).
  * - B2 passes when its test fails on the buggy version (a bound hit once a
  *   test runs is a failure), passes on the correct one, and gives the same
- *   verdicts on their respellings.
+ *   verdicts on their respellings, calling the function under test in every
+ *   one of those runs (each ran in a container of its own: docs/comet.md).
  */
 import type { CometRecord, CometReply, Verification } from '../../contracts/comet.js';
 import type { CometKind } from '../../contracts/kinds.js';
@@ -93,6 +94,13 @@ export function cometVerdict(
       reason =
         'reads the code, not its behaviour: other verdicts on the respelled versions ' +
         `(${runs.buggy_respelled?.verdict ?? '-'}, ${runs.correct_respelled?.verdict ?? '-'})`;
+    else if (Object.values(runs).some((run) => run && !run.called))
+      reason =
+        'does not call the function: a run counts only when its test calls it (' +
+        Object.entries(runs)
+          .flatMap(([name, run]) => (run && !run.called ? [name] : []))
+          .join(', ') +
+        ')';
     return {
       correct: reason === undefined,
       record: { ...record, verdicts, ...(reason ? { reason } : {}) },
@@ -145,6 +153,7 @@ function reasonClass(reason: string | undefined): string {
   if (reason.startsWith("the buggy version's outcome")) return 'wrong outcome';
   if (reason.startsWith('the test does not run')) return 'does not run';
   if (reason.startsWith('reads the code')) return 'reads the code';
+  if (reason.startsWith('does not call')) return 'does not call';
   return reason;
 }
 

@@ -9,7 +9,12 @@ run out):
 * `start` when the first test starts (its setup begins): from here on the run
   is judged by its tests, not by its collection;
 * `memory` when a MemoryError ends a test's setup, call or teardown;
-* `finish N` when pytest's session ends with status N.
+* `finish N` when pytest's session ends with status N;
+* `called` the first time the function under test starts (TRACEGATE_B2_TARGET,
+  `{file, qualname}`, also removed from the environment): a run whose test never
+  calls it counts for nothing, whatever its verdict. Seen by sys.monitoring's
+  PY_START where it exists (3.12+: every other function is switched off after
+  its first start), else by a profile function on every thread.
 
 So a run that ends without pytest's own verdict (a bound hit, a crash of the
 interpreter, a kill) is judged by where it ended, and the same way on a fast
@@ -18,14 +23,20 @@ test, the frames of its traceback are cleared before pytest reports it: what
 the code under test allocated is released at once, so pytest's own reporting
 never runs out of memory in its place, and the tests after it run.
 
-The test's code can write here too: what it could forge only moves a run
+The test's code can write here too: `start` and `finish` only move a run
 between `fail` and `error` (a pass needs pytest's exit status 0 as well),
-which the test can do anyway by failing or by not collecting.
+which the test can do anyway by failing or by not collecting. A test that
+writes `called` itself, or switches the watch off, is a test working on the
+interpreter instead of the function: docs/comet.md says what no check here
+can reach.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import sys
+import threading
 import traceback
 from typing import Any
 
@@ -42,7 +53,52 @@ def _load() -> None:
         _OUT = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
 
 
+def _watch() -> None:
+    """Emits `called` when the function under test first starts (the module docstring)."""
+    try:
+        target = json.loads(os.environ.pop("TRACEGATE_B2_TARGET", "") or "null")
+        file, qualname = target["file"], target["qualname"]
+    except (ValueError, TypeError, KeyError):
+        return
+    seen = False
+
+    def hit(code: Any) -> bool:
+        nonlocal seen
+        if seen or code.co_qualname != qualname or \
+                (code.co_filename != file and os.path.realpath(code.co_filename) != file):
+            return False
+        seen = True
+        _emit(b"called\n")
+        return True
+
+    monitoring = getattr(sys, "monitoring", None)
+    if monitoring is not None:
+        for tool in (5, 4, 3, 2, 1, 0):
+            try:
+                monitoring.use_tool_id(tool, "tracegate-b2")
+            except ValueError:
+                continue
+
+            def started(code: Any, offset: int, tool: int = tool) -> Any:
+                if hit(code):
+                    monitoring.set_events(tool, 0)
+                return monitoring.DISABLE
+
+            monitoring.register_callback(tool, monitoring.events.PY_START, started)
+            monitoring.set_events(tool, monitoring.events.PY_START)
+            return
+
+    def profile(frame: Any, event: str, arg: Any) -> None:
+        if event == "call" and hit(frame.f_code):
+            sys.setprofile(None)
+            threading.setprofile(None)  # type: ignore[arg-type]
+
+    sys.setprofile(profile)
+    threading.setprofile(profile)
+
+
 _load()
+_watch()
 
 
 def _emit(line: bytes) -> None:

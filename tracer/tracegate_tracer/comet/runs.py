@@ -174,8 +174,11 @@ B2_PLUGIN = "tracegate_b2_plugin"
 
 
 def run_test_file(test_text: str, root: str, sandbox: Sandbox, tracer_root: str,
-                  fresh: Collection[str] = ()) -> dict[str, Any]:
-    """One B2 run of the reply's test file in a fresh pytest process: {verdict, exit_code, seconds, reason?}."""
+                  fresh: Collection[str] = (), target: dict[str, str] | None = None) -> dict[str, Any]:
+    """One B2 run of the reply's test file in a fresh pytest process: {verdict, exit_code, seconds, called,
+    reason?}. `called`: the process called `target` ({file, qualname}: the function under test, as imported),
+    seen by the plugin (tracegate_b2_plugin); a run whose test never calls it counts for nothing
+    (src/families/comet/score.ts)."""
     folder = sandbox.path("regression")
     os.mkdir(folder, 0o700)
     if sandbox.uid is not None:
@@ -186,12 +189,15 @@ def run_test_file(test_text: str, root: str, sandbox: Sandbox, tracer_root: str,
         handle.write(test_text)
     progress = os.path.join(folder, ".tracegate-progress")
     env = dict(_clean_env(root), TRACEGATE_B2_PROGRESS=progress)
+    if target is not None:
+        env["TRACEGATE_B2_TARGET"] = json.dumps(target)
     env["PYTHONPATH"] = os.pathsep.join([env["PYTHONPATH"], os.path.join(tracer_root, "boot", "b2")])
     command = [sys.executable, "-P", "-s", "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider",
                "-p", B2_PLUGIN, "-o", "addopts=", "test_regression.py"]
     run = pytest_run.run_command(command, folder, env, TEST_SECONDS, _Bounded(sandbox), fresh=fresh)
-    found = judge_test_run(run.exit_code, run.timed_out, _progress(progress), run.problem)
-    found.update(exit_code=run.exit_code, seconds=run.seconds)
+    lines = _progress(progress)
+    found = judge_test_run(run.exit_code, run.timed_out, lines, run.problem)
+    found.update(exit_code=run.exit_code, seconds=run.seconds, called="called" in lines)
     _between(sandbox)
     return found
 

@@ -41,7 +41,7 @@ from typing import Any
 from ..recording.linemap import module_name
 from ..runner.sandbox import Sandbox
 from .runs import MAX_INPUT_CHARS, MAX_TEST_CHARS, call_once, run_test_file
-from .versions import Refused, Versions
+from .versions import B2_RUNS, Refused, Versions
 
 COMET_KINDS = ("B1_BuggyIO", "B2_RegressionTest")
 
@@ -61,10 +61,23 @@ def target_names(target: Any) -> tuple[str, str]:
     return module_name(target["file"]), target["function"]
 
 
+def b2_runs_of(runs: Any) -> list[str] | None:
+    """A verify spec's `runs` (B2: which of B2_RUNS to run here, each in a container of its own: the Docker
+    backend sends one per spec), or None for all of them in one sandbox, the respelled ones only when the
+    plain ones tell the versions apart (a host test's, and the reference's)."""
+    if runs is None:
+        return None
+    if not isinstance(runs, list) or not runs or len(set(runs)) != len(runs) or \
+            not all(isinstance(r, str) and r in B2_RUNS for r in runs):
+        raise Refused(f"runs must be a list of distinct names among {', '.join(B2_RUNS)}")
+    return list(runs)
+
+
 def verify(kind: str, target: Any, mutant: Any, reply: Any, sandbox: Sandbox, tracer_root: str,
-           unmasked_ok: bool = False, versions: Versions | None = None) -> dict[str, Any]:
+           unmasked_ok: bool = False, versions: Versions | None = None, order_runs: Any = None) -> dict[str, Any]:
     """What the reply does against each version: the `verification` of the result line. With `versions`
-    (a harvest's, shared by one bug's specs) they are used and left open; else made here and closed."""
+    (a harvest's, shared by one bug's specs) they are used and left open; else made here and closed.
+    `order_runs`: B2's runs to run (b2_runs_of)."""
     if not isinstance(mutant, dict):
         raise Refused("B1/B2 need the instance's mutant")
     module, qualname = target_names(target)
@@ -91,16 +104,18 @@ def verify(kind: str, target: Any, mutant: Any, reply: Any, sandbox: Sandbox, tr
             return {"kind": kind, "refused": "the reply has no test file"}
         if len(test) > MAX_TEST_CHARS:
             return {"kind": kind, "refused": f"the test file is over {MAX_TEST_CHARS} characters"}
+        wanted = b2_runs_of(order_runs)
+        target = {"file": os.path.join(versions.place, versions.inner), "qualname": qualname}
+        versions.b2_runs(qualname, wanted or ())
         runs = {}
-        for name in ("buggy", "correct"):
-            versions.install(name)
-            runs[name] = run_test_file(test, versions.root, sandbox, tracer_root, {versions.top})
-        if runs["buggy"]["verdict"] == "fail" and runs["correct"]["verdict"] == "pass":
+        for name in wanted or B2_RUNS[:2]:
+            versions.install(f"b2_{name}")
+            runs[name] = run_test_file(test, versions.root, sandbox, tracer_root, {versions.top}, target)
+        if wanted is None and runs["buggy"]["verdict"] == "fail" and runs["correct"]["verdict"] == "pass":
             # Only a test that tells the versions apart is run against their respellings.
-            versions.respelled(qualname)
-            for name in ("buggy_respelled", "correct_respelled"):
-                versions.install(name)
-                runs[name] = run_test_file(test, versions.root, sandbox, tracer_root, {versions.top})
+            for name in B2_RUNS[2:]:
+                versions.install(f"b2_{name}")
+                runs[name] = run_test_file(test, versions.root, sandbox, tracer_root, {versions.top}, target)
         return {"kind": kind, "runs": runs}
     finally:
         if own:
@@ -119,7 +134,8 @@ def fail_to_pass(verification: dict[str, Any]) -> bool:
     runs = verification.get("runs") or {}
     verdict = {name: (run or {}).get("verdict") for name, run in runs.items()}
     return verdict.get("buggy") == "fail" and verdict.get("correct") == "pass" \
-        and verdict.get("buggy_respelled") == "fail" and verdict.get("correct_respelled") == "pass"
+        and verdict.get("buggy_respelled") == "fail" and verdict.get("correct_respelled") == "pass" \
+        and all((run or {}).get("called") is True for run in runs.values())
 
 def run_verify(spec: dict[str, Any], result: dict[str, Any], sandbox: Sandbox, tracer_root: str) -> dict[str, Any]:
     """A verify spec ({id, verify: {kind, target, mutant, reply}}): the reply run against both versions."""
@@ -129,7 +145,7 @@ def run_verify(spec: dict[str, Any], result: dict[str, Any], sandbox: Sandbox, t
                                                      "mutant, reply}")
     try:
         verification = verify(order["kind"], order.get("target"), order.get("mutant"), order.get("reply"), sandbox,
-                              tracer_root, bool(spec.get("unmasked_for_tests")))
+                              tracer_root, bool(spec.get("unmasked_for_tests")), order_runs=order.get("runs"))
     except Refused as exc:
         return dict(result, status="invalid", reason=str(exc))
     return dict(result, status="ok", verification=verification)

@@ -10,12 +10,17 @@ import ast
 import compileall
 import hashlib
 import importlib.util
+import marshal
 import os
 import py_compile
 import shutil
+from collections.abc import Collection
 from typing import Any
 
 from ..recording.linemap import find_function
+
+B2_RUNS = ("buggy", "correct", "buggy_respelled", "correct_respelled")
+"""A B2 reply's runs: against each version, then against each version's respelling (Versions.b2_runs)."""
 
 
 class Refused(ValueError):
@@ -122,23 +127,36 @@ class Versions:
         with open(os.path.join(self.path(name), self.inner), "w", encoding="utf-8") as handle:
             handle.write(text)
 
-    def respelled(self, qualname: str) -> None:
-        """Prepares `buggy_respelled` and `correct_respelled`: each runs the respelling of its version and shows
-        the respelling of the other's text (an unchecked hash-based .pyc beside the other's source)."""
+    def b2_runs(self, qualname: str, names: Collection[str] = ()) -> None:
+        """Prepares B2 runs `names` (all of B2_RUNS by default), alike in all a test can read but the text shown:
+
+        * every run shows a respelling (respell()) of one version's module at the package's place: a plain run
+          its own version's, a respelled run the *other* version's, so no run's text looks unlike another's;
+        * every run executes its own version's respelling, from byte-code beside the shown text of one flavour
+          in all four: unchecked hash-based, the hash in its header the shown text's, each file padded to one
+          size. The interpreter never checks an unchecked .pyc, so a respelled run executes what its file does
+          not show; the header, size and flags say nothing of which run this is.
+
+        Reading the byte-code's body (or the function's code object in memory) is reading the code being run:
+        no file can hide that from the process that runs it (docs/comet.md, "What a B2 test cannot do")."""
         texts = {"buggy": respell(self.buggy_text, qualname), "correct": respell(self.correct_text, qualname)}
-        other = {"buggy": "correct", "correct": "buggy"}
-        for name, text in texts.items():
-            dest = self.path(f"{name}_respelled")
+        shown = {"buggy": "buggy", "correct": "correct", "buggy_respelled": "correct", "correct_respelled": "buggy"}
+        source = os.path.join(self.place, self.inner)  # where the module is imported from (its co_filename)
+        codes = {run: marshal.dumps(compile(texts[run.split("_")[0]], source, "exec", dont_inherit=True))
+                 for run in B2_RUNS}
+        size = 16 + max(len(code) for code in codes.values())
+        for run in names or B2_RUNS:
+            text = texts[shown[run]]
+            dest = self.path(f"b2_{run}")
             shutil.rmtree(dest, ignore_errors=True)
-            shutil.copytree(self.path("correct"), dest, symlinks=False)  # its byte-code too (_compiled)
-            source = os.path.join(dest, self.inner)
-            with open(source, "w", encoding="utf-8") as handle:
+            shutil.copytree(self.path("correct"), dest, symlinks=False)  # the rest's byte-code too (_compiled)
+            module = os.path.join(dest, self.inner)
+            with open(module, "w", encoding="utf-8") as handle:
                 handle.write(text)
-            cache = importlib.util.cache_from_source(source)
-            py_compile.compile(source, cfile=cache, doraise=True,
-                               invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
-            with open(source, "w", encoding="utf-8") as handle:
-                handle.write(texts[other[name]])
+            header = importlib.util.MAGIC_NUMBER + (1).to_bytes(4, "little") + \
+                importlib.util.source_hash(text.encode("utf-8"))
+            with open(importlib.util.cache_from_source(module), "wb") as handle:
+                handle.write((header + codes[run]).ljust(size, b"\0"))  # marshal reads one object: the rest is inert
 
     def install(self, name: str) -> None:
         """Puts version `name` at the package's place (and nothing else: no other version, no stale .pyc)."""
