@@ -20,9 +20,10 @@ streams flushed).
 Protocol (one request at a time, over the Unix socket SOCKET_FD): the server
 first writes `{"ready": true, "modules": [top-level names imported]}`; each
 request is one JSON line with three descriptors attached (stdin, stdout,
-stderr): `{"module" | "script", "args", "cwd", "env", "uid", "gid", "umask",
-"rlimits": [[resource, soft, hard], ...], "path0", "populate"}` (populate: a
-measured run, Libc.populate); the server answers
+stderr): `{"module" | "script", "args", "argv", "cwd", "env", "uid", "gid", "umask",
+"rlimits": [[resource, soft, hard], ...], "path0", "populate"}` (argv: the
+whole command, the child's `sys.orig_argv`; populate: a measured run,
+Libc.populate); the server answers
 `{"pid": N}` when the child runs and `{"status": S, "maxrss": KiB}` when it has
 been reaped (S as `os.waitstatus_to_exitcode`). End of input ends the server.
 Nothing of a request outlives its child in the server's memory.
@@ -137,6 +138,8 @@ class Job:
             os.write(2, f"tracegate: the fork server could not start the run: {exc!r}\n".encode())
             os._exit(127)
         request = self.request
+        if request.get("argv"):
+            sys.orig_argv = list(request["argv"])  # the command a fresh process would have been started with
         if "module" in request:
             sys.argv = ["-m", *request["args"]]
             runpy.run_module(request["module"], run_name="__main__", alter_sys=True)

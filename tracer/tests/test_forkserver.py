@@ -1,8 +1,9 @@
 """Warm starts (forkserver.py): a run forked from a fork server behaves as the fresh process it stands in for.
 
 Each test runs the same command through pytest_run.run_command twice, fresh (no `fresh` set given) and warm,
-and compares what the run saw and what the driver got back; the warm one must really have been forked (the
-server's script is in its `sys.orig_argv`), so a fallback to a fresh process cannot pass for a warm start.
+and compares what the run saw and what the driver got back; the warm one must really have been forked (the driver's
+Outcome.warm: the run itself cannot tell, its sys.argv and sys.orig_argv are a fresh process's), so a fallback to a
+fresh process cannot pass for a warm start.
 """
 
 import json
@@ -32,7 +33,7 @@ def test_seen():
         "cwd": os.getcwd(), "path0": sys.path[0], "argv0": os.path.basename(sys.argv[0]),
         "env": os.environ.get("TG_PROBE"), "trace": os.environ.get("TRACEGATE_TRACE"),
         "tmp": tempfile.gettempdir(), "hashseed": os.environ.get("PYTHONHASHSEED"),
-        "hash": hash("tracegate"), "warm": any("tracegate_forkserver" in a for a in sys.orig_argv),
+        "hash": hash("tracegate"), "orig_argv": sys.orig_argv,
         "session": os.getsid(0) == os.getpid(), "main": sys.modules["__main__"].__name__,
         "modules": sorted(sys.modules),
         "gc": [gc.get_freeze_count(), gc.isenabled(), list(gc.get_threshold())],
@@ -87,9 +88,9 @@ def test_a_warm_run_sees_what_a_fresh_one_sees(place, blocking):
     warm, warm_out = _run(place, "warm", set(), command)
     assert cold.exit_code == warm.exit_code == 0, (cold.stdout, warm.stdout, warm.stderr)
     seen = {name: json.loads(path.read_text()) for name, path in (("cold", cold_out), ("warm", warm_out))}
-    assert seen["cold"]["warm"] is False and seen["warm"]["warm"] is True
-    for key in ("cwd", "path0", "argv0", "env", "trace", "hashseed", "hash", "session", "main", "fds", "modules",
-                "gc"):
+    assert cold.warm is False and warm.warm is True
+    for key in ("cwd", "path0", "argv0", "orig_argv", "env", "trace", "hashseed", "hash", "session", "main", "fds",
+                "modules", "gc"):
         assert seen["warm"][key] == seen["cold"][key], key
     assert seen["warm"]["tmp"].endswith("/tmp") and seen["warm"]["tmp"] != seen["cold"]["tmp"]  # each its TMPDIR
     assert "socket" not in seen["warm"]["fds"]  # nothing of the server's
@@ -122,10 +123,10 @@ def test_exit_codes_and_errors_come_back_as_from_a_fresh_process(place):
 
 def test_a_preloaded_package_named_fresh_runs_in_a_fresh_process(place):
     warm, out = _run(place, "warm", set())
-    assert json.loads(out.read_text())["warm"] is True
+    assert warm.exit_code == 0 and warm.warm is True
     # `pytest` (or anything the server imported) must be imported by the run itself: no warm start then.
     again, out = _run(place, "again", {"pytest"})
-    assert again.exit_code == 0 and json.loads(out.read_text())["warm"] is False
+    assert again.exit_code == 0 and again.warm is False
 
 
 def test_a_timeout_kills_a_warm_run_and_the_server_serves_the_next(place):
@@ -135,7 +136,7 @@ def test_a_timeout_kills_a_warm_run_and_the_server_serves_the_next(place):
     slow, _ = _run(place, "slow", set(), command, timeout=3.0)
     assert slow.timed_out and time.monotonic() - started < 30
     after, out = _run(place, "after", set())
-    assert after.exit_code == 0 and json.loads(out.read_text())["warm"] is True
+    assert after.exit_code == 0 and after.warm is True
 
 
 def test_a_server_killed_under_a_run_costs_that_run_only(place):
@@ -162,13 +163,13 @@ def test_a_server_killed_under_a_run_costs_that_run_only(place):
     assert started.exists()
     assert lost.exit_code == -9  # counted as killed, never as passed
     after, out = _run(place, "after", set())  # a new server
-    assert after.exit_code == 0 and json.loads(out.read_text())["warm"] is True
+    assert after.exit_code == 0 and after.warm is True
 
 
 def test_warm_starts_can_be_turned_off(place, monkeypatch):
     monkeypatch.setenv("TRACEGATE_WARM", "0")
     run, out = _run(place, "off", set())
-    assert run.exit_code == 0 and json.loads(out.read_text())["warm"] is False
+    assert run.exit_code == 0 and run.warm is False
 
 
 def test_the_packages_a_spec_names_are_what_its_runs_import_fresh():

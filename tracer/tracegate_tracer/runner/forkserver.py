@@ -264,7 +264,7 @@ class Servers:
             return None
         # sys.path[0] as the interpreter puts it: `-m`, the working directory; a script, its real folder.
         path0 = cwd if "module" in request else os.path.dirname(os.path.realpath(os.path.join(cwd, request["script"])))
-        request.update(cwd=cwd, env=env, path0=os.path.abspath(path0), uid=options.get("user"),
+        request.update(argv=list(command), cwd=cwd, env=env, path0=os.path.abspath(path0), uid=options.get("user"),
                        gid=options.get("group"), umask=options.get("umask"), rlimits=[list(r) for r in rlimits],
                        populate=populate)
         stdin = os.open(os.devnull, os.O_RDONLY)

@@ -64,12 +64,15 @@ def _setting(rlimits: list[tuple[int, int, int]]) -> Any:
 
 class Outcome:
     def __init__(self, exit_code: int | None, timed_out: bool, seconds: float, stdout: Bounded,
-                 stderr: Bounded, notes: list[str], max_rss_bytes: int | None = None) -> None:
+                 stderr: Bounded, notes: list[str], max_rss_bytes: int | None = None, warm: bool = False) -> None:
         self.exit_code, self.timed_out, self.seconds = exit_code, timed_out, seconds
         self.stdout, self.stderr = stdout.text(), stderr.text()
         self.notes = notes
         self.max_rss_bytes = max_rss_bytes
         """The child's peak resident size as the kernel reports it to its parent (wait4), when reaped here."""
+        self.warm = warm
+        """The run was forked by a fork server (the driver's to know: the run itself sees a fresh process's
+        sys.argv and sys.orig_argv)."""
 
     def problem(self) -> str | None:
         """Why the run cannot give an oracle (None if it can)."""
@@ -206,4 +209,5 @@ def run_command(command: Sequence[str], cwd: str, env: dict[str, str], timeout: 
                          f"kept the first and last {sink.limit // 1024} KiB)")
     usage = getattr(child, "rusage", None)
     max_rss = usage.ru_maxrss * 1024 if usage is not None else None  # KiB on Linux
-    return Outcome(child.returncode, timed_out, seconds, out, err, notes, max_rss)
+    return Outcome(child.returncode, timed_out, seconds, out, err, notes, max_rss,
+                   warm=isinstance(child, forkserver.ForkedChild))
