@@ -91800,8 +91800,12 @@ function withResponseCache(client, cache, revision, log) {
 
 /** Seconds a job may take per reply (B1: two calls; B2: one pytest run of up to 20 s, and the versions' copies). */
 const SECONDS_PER_REPLY = 60;
-/** B2 containers running at once (each runs one pytest process: one per core here). */
-const B2_CONTAINERS = 2;
+/**
+ * B2 containers running at once. Each is mostly the engine's work (create, a volume's copy, start,
+ * remove) around one short pytest run: four at once on two cores verified the bundle test's sample
+ * in 237.8 s where two took 284.8 s (one run each, docs/benchmarks.md).
+ */
+const B2_CONTAINERS = 4;
 /**
  * Where a reply's verification is stored: the instance (its content), the environment its
  * oracle was harvested in, the tracer, and the reply itself.
