@@ -154,14 +154,14 @@ describe('verifying replies: each B2 run in a container of its own', () => {
     ]);
   });
 
-  it('keeps at most four B2 containers running at once', async () => {
+  it('keeps at most two B2 containers running at once', async () => {
     const fake = tracer();
     const replies = Array.from({ length: 6 }, (_, i) =>
       item(`b2-${i}`, 'B2_RegressionTest', test({ buggy: 'fail' })),
     );
     await runVerifications(fake.backend, ENV, replies);
     expect(fake.jobs).toHaveLength(24); // six replies, four runs each
-    expect(fake.most()).toBe(4);
+    expect(fake.most()).toBe(2);
   });
 
   it('a run the tracer did not ask for, a refusal, a dead container: that reply only', async () => {

@@ -40,11 +40,11 @@ export interface VerifyItem {
 const SECONDS_PER_REPLY = 60;
 
 /**
- * B2 containers running at once. Each is mostly the engine's work (create, a volume's copy, start,
- * remove) around one short pytest run: four at once on two cores verified the bundle test's sample
- * in 237.8 s where two took 284.8 s (one run each, docs/benchmarks.md).
+ * B2 containers running at once: one per core here. Four showed no gain in CI (the bundle test
+ * 284.8 s with two, 284.4 s with four; 237.8 s with four once in a working tree:
+ * docs/benchmarks.md), and each container may take 2 GiB.
  */
-const B2_CONTAINERS = 4;
+const B2_CONTAINERS = 2;
 
 /**
  * Where a reply's verification is stored: the instance (its content), the environment its
