@@ -1,4 +1,3 @@
-import { environmentSchema, type ResolvedEnvironment } from '../../src/contracts/environment.js';
 import type { HarvestBackend, HarvestJob } from '../../src/contracts/harvest-backend.js';
 import { instanceSchema } from '../../src/contracts/instance.js';
 import type { QuestionKind } from '../../src/contracts/kinds.js';
@@ -6,13 +5,7 @@ import type { LoadedInstance } from '../../src/contracts/suite.js';
 import { measuredMisses } from '../../src/stages/harvest/harvest.js';
 import { HARVEST_RUNS, runMeasured } from '../../src/stages/harvest/runs.js';
 import { fakeBackend } from '../helpers/fake-engines.js';
-
-const ENV: ResolvedEnvironment = {
-  recipe: environmentSchema.parse({ name: 'env', python: '3.11', packages: [] }),
-  source: { kind: 'packages', wheels: [] },
-  runtime: { backend: 'docker', image: 'base', note: '' },
-  digest: 'e'.repeat(64),
-};
+import { ENV, loadedInEnv } from '../helpers/loaded.js';
 
 function loaded(id: string, kind: QuestionKind, test: string, mutant = false): LoadedInstance {
   const instance = instanceSchema.parse({
@@ -29,14 +22,7 @@ function loaded(id: string, kind: QuestionKind, test: string, mutant = false): L
         }
       : {}),
   });
-  return {
-    instance,
-    dir: '/suite/m',
-    file: `m/${id}.instance.json`,
-    contentHash: id.padEnd(64, '0'),
-    environment: ENV.recipe,
-    environmentDir: 'environments',
-  };
+  return loadedInEnv(instance);
 }
 
 /** The fake tracer: whether any two of its jobs ran at once. */

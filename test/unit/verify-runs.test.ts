@@ -1,25 +1,18 @@
 import type { CometReply } from '../../src/contracts/comet.js';
-import { environmentSchema, type ResolvedEnvironment } from '../../src/contracts/environment.js';
 import type {
   HarvestBackend,
   HarvestJob,
   VerifySpec,
 } from '../../src/contracts/harvest-backend.js';
 import { instanceSchema } from '../../src/contracts/instance.js';
-import type { LoadedInstance } from '../../src/contracts/suite.js';
 import { runVerifications, type VerifyItem } from '../../src/stages/harvest/verify.js';
+import { ENV, loadedInEnv } from '../helpers/loaded.js';
 
 /**
  * How replies reach the sandbox (stages/harvest/verify.ts): B1's in one job, each B2 run in a job
  * (a container) of its own, the respelled runs only after plain ones that tell the versions apart,
  * and what each job says read strictly. The fake tracer below answers as comet/verify.py does.
  */
-const ENV: ResolvedEnvironment = {
-  recipe: environmentSchema.parse({ name: 'env', python: '3.11', packages: [] }),
-  source: { kind: 'packages', wheels: [] },
-  runtime: { backend: 'docker', image: 'base', note: '' },
-  digest: 'e'.repeat(64),
-};
 
 function item(id: string, kind: 'B1_BuggyIO' | 'B2_RegressionTest', reply: CometReply): VerifyItem {
   const instance = instanceSchema.parse({
@@ -31,14 +24,7 @@ function item(id: string, kind: 'B1_BuggyIO' | 'B2_RegressionTest', reply: Comet
     query: { input: '1' },
     mutant: { file: 'pkg/m.py', line: 2, original: '<', replacement: '<=' },
   });
-  const loaded: LoadedInstance = {
-    instance,
-    dir: '/suite/m',
-    file: `m/${id}.instance.json`,
-    contentHash: id.padEnd(64, '0'),
-    environment: ENV.recipe,
-    environmentDir: 'environments',
-  };
+  const loaded = loadedInEnv(instance);
   return { key: id, loaded, reply };
 }
 
