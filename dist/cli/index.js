@@ -91887,7 +91887,8 @@ async function verify_runJob(backend, env, items, schema, runs) {
             if (names.length !== runs.length || !runs.every((r) => names.includes(r)))
                 return {
                     status: 'error',
-                    reason: `the tracer returned runs ${names.join(', ') || 'none'}`,
+                    reason: `asked to run ${runs.join(', ')}, the tracer answered for ${names.join(', ') || 'none'}: ` +
+                        'not verified (is the tracer in the image the one this tracegate ships?)',
                 };
         }
         return { status: 'ok', verification: got };

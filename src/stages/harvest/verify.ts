@@ -146,7 +146,9 @@ async function runJob<V extends VerificationResult>(
       if (names.length !== runs.length || !runs.every((r) => names.includes(r)))
         return {
           status: 'error',
-          reason: `the tracer returned runs ${names.join(', ') || 'none'}`,
+          reason:
+            `asked to run ${runs.join(', ')}, the tracer answered for ${names.join(', ') || 'none'}: ` +
+            'not verified (is the tracer in the image the one this tracegate ships?)',
         };
     }
     return { status: 'ok', verification: got };
