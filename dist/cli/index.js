@@ -79763,40 +79763,26 @@ const b1Verification = strictObject({
     refused: schemas_string().optional(),
     runs: strictObject({ buggy: callRunSchema, correct: callRunSchema }).optional(),
 });
+/** B2's runs: the plain ones always, the respelled ones only when the plain ones tell the versions apart. */
+const b2Runs = strictObject({
+    buggy: testRunSchema,
+    correct: testRunSchema,
+    buggy_respelled: testRunSchema.optional(),
+    correct_respelled: testRunSchema.optional(),
+});
+const b2Verification = (runs) => strictObject({
+    kind: literal('B2_RegressionTest'),
+    refused: schemas_string().optional(),
+    /** Each run in a container of its own. */
+    runs: runs.optional(),
+});
 /** A reply's verification: the reply refused (why), or its runs against each version. */
-const verificationSchema = union([
-    b1Verification,
-    strictObject({
-        kind: literal('B2_RegressionTest'),
-        refused: schemas_string().optional(),
-        /** The respelled runs only when the plain ones tell the versions apart; each run in a container of its own. */
-        runs: strictObject({
-            buggy: testRunSchema,
-            correct: testRunSchema,
-            buggy_respelled: testRunSchema.optional(),
-            correct_respelled: testRunSchema.optional(),
-        })
-            .optional(),
-    }),
-]);
+const verificationSchema = union([b1Verification, b2Verification(b2Runs)]);
 /**
  * The result line's `verification`: as above, but a B2 container's holds the runs it was asked
  * for (one: stages/harvest/verify.ts joins them into the reply's verification).
  */
-const verificationResultSchema = union([
-    b1Verification,
-    strictObject({
-        kind: literal('B2_RegressionTest'),
-        refused: schemas_string().optional(),
-        runs: strictObject({
-            buggy: testRunSchema.optional(),
-            correct: testRunSchema.optional(),
-            buggy_respelled: testRunSchema.optional(),
-            correct_respelled: testRunSchema.optional(),
-        })
-            .optional(),
-    }),
-]);
+const verificationResultSchema = union([b1Verification, b2Verification(b2Runs.partial())]);
 /** What a scored B1/B2 record carries beside `correct` (results.json, the report). */
 const cometRecordSchema = strictObject({
     /** B1: the two versions behaved differently on the input. */

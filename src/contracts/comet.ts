@@ -53,42 +53,28 @@ const b1Verification = z.strictObject({
   runs: z.strictObject({ buggy: callRunSchema, correct: callRunSchema }).optional(),
 });
 
-/** A reply's verification: the reply refused (why), or its runs against each version. */
-export const verificationSchema = z.union([
-  b1Verification,
+/** B2's runs: the plain ones always, the respelled ones only when the plain ones tell the versions apart. */
+const b2Runs = z.strictObject({
+  buggy: testRunSchema,
+  correct: testRunSchema,
+  buggy_respelled: testRunSchema.optional(),
+  correct_respelled: testRunSchema.optional(),
+});
+const b2Verification = <R extends z.ZodType>(runs: R) =>
   z.strictObject({
     kind: z.literal('B2_RegressionTest'),
     refused: z.string().optional(),
-    /** The respelled runs only when the plain ones tell the versions apart; each run in a container of its own. */
-    runs: z
-      .strictObject({
-        buggy: testRunSchema,
-        correct: testRunSchema,
-        buggy_respelled: testRunSchema.optional(),
-        correct_respelled: testRunSchema.optional(),
-      })
-      .optional(),
-  }),
-]);
+    /** Each run in a container of its own. */
+    runs: runs.optional(),
+  });
+
+/** A reply's verification: the reply refused (why), or its runs against each version. */
+export const verificationSchema = z.union([b1Verification, b2Verification(b2Runs)]);
 /**
  * The result line's `verification`: as above, but a B2 container's holds the runs it was asked
  * for (one: stages/harvest/verify.ts joins them into the reply's verification).
  */
-export const verificationResultSchema = z.union([
-  b1Verification,
-  z.strictObject({
-    kind: z.literal('B2_RegressionTest'),
-    refused: z.string().optional(),
-    runs: z
-      .strictObject({
-        buggy: testRunSchema.optional(),
-        correct: testRunSchema.optional(),
-        buggy_respelled: testRunSchema.optional(),
-        correct_respelled: testRunSchema.optional(),
-      })
-      .optional(),
-  }),
-]);
+export const verificationResultSchema = z.union([b1Verification, b2Verification(b2Runs.partial())]);
 export type Verification = z.infer<typeof verificationSchema>;
 export type VerificationResult = z.infer<typeof verificationResultSchema>;
 
