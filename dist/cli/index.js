@@ -80597,6 +80597,8 @@ const DEFAULT_LIMITS = {
     memoryBytes: 2 * 1024 ** 3,
     pids: 512,
     tmpfsSize: '512m',
+    tmpfsInodes: 131_072,
+    shmSize: '64m',
 };
 /**
  * The sandbox every harvest container runs in (and the tracer's own
@@ -80626,8 +80628,9 @@ binds, limits = DEFAULT_LIMITS, volumes = []) {
         SecurityOpt: ['no-new-privileges'],
         ReadonlyRootfs: true,
         Tmpfs: {
-            '/tmp': `rw,exec,nosuid,nodev,size=${limits.tmpfsSize}`,
-            [MOUNT.work]: `rw,exec,nosuid,nodev,size=${limits.tmpfsSize}`,
+            '/tmp': `rw,exec,nosuid,nodev,size=${limits.tmpfsSize},nr_inodes=${limits.tmpfsInodes}`,
+            [MOUNT.work]: `rw,exec,nosuid,nodev,size=${limits.tmpfsSize},nr_inodes=${limits.tmpfsInodes}`,
+            '/dev/shm': `rw,noexec,nosuid,nodev,size=${limits.shmSize},nr_inodes=${limits.tmpfsInodes}`,
         },
         Memory: limits.memoryBytes,
         MemorySwap: limits.memoryBytes,

@@ -225,6 +225,37 @@ describe('a hostile instance suite never reaches the host, forges an oracle, or 
           'with open("/tmp/probe", "wb") as f: f.write(b"x" * (1 << 20))',
         ].join('\n'),
       );
+    // A million small files in /tmp, the group's TMPDIR and /dev/shm: each tmpfs bounds its bytes by
+    // its size but, by default, its files only by half the host's memory (a million fit, ~1 GiB of
+    // kernel memory in a 2 GiB container, and as many for the cleanup to delete). The attacker must
+    // be stopped well short of a million, and the probe after it find every file gone and room left.
+    hostile(
+      suite,
+      'many-a-files',
+      [
+        'made = 0',
+        'for root in ("/tmp", os.environ["TMPDIR"], "/dev/shm"):',
+        '    top = os.path.join(root, "tg-many")',
+        '    os.mkdir(top)',
+        '    try:',
+        '        while made < 1_000_000:',
+        '            os.close(os.open(os.path.join(top, str(made)), os.O_CREAT | os.O_WRONLY, 0o600))',
+        '            made += 1',
+        '    except OSError:',
+        '        pass',
+        'assert made < 1_000_000, "a million files fit"',
+      ].join('\n'),
+    );
+    hostile(
+      suite,
+      'many-b-probe',
+      [
+        'for root in ("/tmp", "/dev/shm"):',
+        '    assert not os.path.exists(os.path.join(root, "tg-many")), root + " kept the files"',
+        '    for i in range(1000):',
+        '        with open(os.path.join(root, f"probe{i}"), "wb") as f: f.write(b"x")',
+      ].join('\n'),
+    );
     hostile(suite, 'plan.json', '');
 
     const cache = tempDir('tg-hostile-cache-');
@@ -270,6 +301,8 @@ describe('a hostile instance suite never reaches the host, forges an oracle, or 
       'deep-b-probe1', // after deep-a-tree: each passes only if its tree was removed
       'deep-b-probe2',
       'deep-b-probe3',
+      'many-a-files', // stopped short of a million files: its test passes
+      'many-b-probe', // after many-a-files: passes only if its files were removed
     ])
       expect([id, byId[id]?.oracle]).toEqual([id, { loop_iteration_count: 8 }]);
     // Host-reading instances were rejected on the host, by name and rule.

@@ -16,12 +16,23 @@ export interface SandboxLimits {
   pids: number;
   /** Size of /tmp and of the work tmpfs. */
   tmpfsSize: string;
+  /**
+   * Files (inodes) each of /tmp, the work tmpfs and /dev/shm may hold. A tmpfs bounds its bytes by
+   * `size` but its files only by half the host's memory pages by default: a test creating a million
+   * empty files charged ~1 GiB of kernel memory to the container and left its cleanup that many to
+   * delete (docs/reliability.md). Past the bound, creating a file is "No space left on device".
+   */
+  tmpfsInodes: number;
+  /** Size of /dev/shm (Docker's default, stated here so that its file bound can be set beside it). */
+  shmSize: string;
 }
 
 export const DEFAULT_LIMITS: SandboxLimits = {
   memoryBytes: 2 * 1024 ** 3,
   pids: 512,
   tmpfsSize: '512m',
+  tmpfsInodes: 131_072,
+  shmSize: '64m',
 };
 
 /**
@@ -55,8 +66,9 @@ export function sandboxHostConfig(
     SecurityOpt: ['no-new-privileges'],
     ReadonlyRootfs: true,
     Tmpfs: {
-      '/tmp': `rw,exec,nosuid,nodev,size=${limits.tmpfsSize}`,
-      [MOUNT.work]: `rw,exec,nosuid,nodev,size=${limits.tmpfsSize}`,
+      '/tmp': `rw,exec,nosuid,nodev,size=${limits.tmpfsSize},nr_inodes=${limits.tmpfsInodes}`,
+      [MOUNT.work]: `rw,exec,nosuid,nodev,size=${limits.tmpfsSize},nr_inodes=${limits.tmpfsInodes}`,
+      '/dev/shm': `rw,noexec,nosuid,nodev,size=${limits.shmSize},nr_inodes=${limits.tmpfsInodes}`,
     },
     Memory: limits.memoryBytes,
     MemorySwap: limits.memoryBytes,
