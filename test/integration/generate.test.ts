@@ -67,10 +67,21 @@ describe('tracegate generate (real harvests in Docker)', () => {
     );
   });
 
-  // Three generate runs, one test each: each limit guards its own run against a hang (about 100 s
-  // here each), none adds up the others' time.
+  // The first two generate runs (one seed, separate caches) go side by side: much of each is one
+  // container's scouting, so together they fill both cores (136 s and 138 s one after the other,
+  // 2026-12-06) — and a generator whose output depended on the load would show it here. Each test
+  // awaits its own run; each limit guards against a hang, not a speed.
+  let runs: ReturnType<typeof generate>[] = [];
+  const started = () =>
+    (runs = runs.length
+      ? runs
+      : [
+          generate(join(work, 'out1'), join(work, 'cache1')),
+          generate(join(work, 'out2'), join(work, 'cache2')),
+        ]);
+
   it('writes a suite that loads, its oracles cached under the written keys', async () => {
-    const first = await generate(join(work, 'out1'), join(work, 'cache1'));
+    const first = await started()[0]!;
     expect(first.stderr).not.toMatch(/^tracegate: /m);
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^\d+ instance\(s\) kept of \d+ candidate\(s\): /m);
@@ -106,7 +117,7 @@ describe('tracegate generate (real harvests in Docker)', () => {
   }, 600_000);
 
   it('gives byte-identical files for the same seed (separate caches)', async () => {
-    const second = await generate(join(work, 'out2'), join(work, 'cache2'));
+    const second = await started()[1]!;
     expect(second.code).toBe(0);
     const a = tree(join(work, 'out1'));
     const b = tree(join(work, 'out2'));

@@ -48,16 +48,11 @@ async function runTracerSuite(
       ],
       // The SWE-Flux fixtures and the generated query options table sit outside tracer/: mounted where
       // tracer/tests finds them (../../test/fixtures, ../../src/contracts/query-options.ts).
-      {
-        ...sandboxHostConfig([
-          `${TRACER}:${MOUNT.tracer}:ro`,
-          `${join(TRACER, '..', 'test', 'fixtures', 'swe-flux')}:${dirname(MOUNT.tracer)}/test/fixtures/swe-flux:ro`,
-          `${join(TRACER, '..', 'src', 'contracts', 'query-options.ts')}:${dirname(MOUNT.tracer)}/src/contracts/query-options.ts:ro`,
-        ]),
-        // `npm test` runs light integration files beside this suite (scripts/test.mjs): the suite
-        // is the longer lane, so it has the larger share of the cores when both want them.
-        CpuShares: 4096,
-      },
+      sandboxHostConfig([
+        `${TRACER}:${MOUNT.tracer}:ro`,
+        `${join(TRACER, '..', 'test', 'fixtures', 'swe-flux')}:${dirname(MOUNT.tracer)}/test/fixtures/swe-flux:ro`,
+        `${join(TRACER, '..', 'src', 'contracts', 'query-options.ts')}:${dirname(MOUNT.tracer)}/src/contracts/query-options.ts:ro`,
+      ]),
       { 'tracegate.test': 'tracer-suite' },
     ),
   );

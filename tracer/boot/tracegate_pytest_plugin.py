@@ -67,28 +67,40 @@ RELATIVE_FACTOR = 10.0
 """With TRACEGATE_TEST_REFERENCE (a variant search: the unchanged copy's mark), a test that is not a reference
 test is stopped after this many times the slowest reference test (known from TRACEGATE_TEST_SLOWEST, or
 measured in this run), within TRACEGATE_TEST_SECONDS: a candidate whose input makes its test crawl costs a few
-times the original's time, not the whole allowance."""
+times the original's time, not the whole allowance. Both sides are the process's CPU time, not the clock's: a
+loaded machine stretches a test's wall time (a candidate near the limit was stopped in one of two generate runs
+side by side and not in the other, and the suites differed) but not the CPU time it takes, and a machine that
+is slower throughout scales the reference's and the candidate's alike."""
 RELATIVE_FLOOR = 2.0
-"""The relative limit is never below this many seconds (a fast test's candidate may import or compile more)."""
+"""The relative limit is never below this many CPU seconds (a fast test's candidate may import or compile more)."""
+WALL_FACTOR = 5.0
+"""A candidate that waits instead of computing (a sleep, a lock) takes no CPU: on the clock it is stopped after
+this many times its CPU limit (10 s at the floor), within the allowance — far enough that load alone does not
+reach it (a test's wall time on a core shared three ways is ~3x its CPU time)."""
 # Read once, as the plugin loads (before any test module is imported): a test that rewrites os.environ
 # does not switch its own limit off.
 _ALLOWANCE = _seconds("TRACEGATE_TEST_SECONDS")
 _REFERENCE = os.environ.get("TRACEGATE_TEST_REFERENCE") or ""
 _slowest = [_seconds("TRACEGATE_TEST_SLOWEST")]
 _started = [0.0]
-_current = [0.0]
+_current = [0.0, 0.0]  # the running test's limits: wall seconds (the allowance), CPU seconds (relative)
+_TIMERS = ((signal.SIGALRM, "ITIMER_REAL", ""), (getattr(signal, "SIGPROF", None), "ITIMER_PROF", " of CPU"))
+"""The two limits' signals and timers: the allowance on the clock, the relative limit on the process's CPU."""
 
 
 def _is_reference(nodeid: str) -> bool:
     return bool(_REFERENCE) and _REFERENCE in nodeid
 
 
-def _limit(nodeid: str) -> float:
-    """How long test `nodeid` may run (0: no limit)."""
+def _limits(nodeid: str) -> tuple[float, float]:
+    """How long test `nodeid` may run: wall seconds, CPU seconds (0: no such limit)."""
     hard = _ALLOWANCE
     if hard <= 0 or _slowest[0] <= 0 or not _REFERENCE or _is_reference(nodeid):
-        return hard
-    return min(hard, max(RELATIVE_FLOOR, RELATIVE_FACTOR * _slowest[0]))
+        return hard, 0.0
+    relative = max(RELATIVE_FLOOR, RELATIVE_FACTOR * _slowest[0])
+    if relative >= hard:
+        return hard, 0.0
+    return min(hard, WALL_FACTOR * relative), relative
 
 
 def _in_tracer(frame: Any) -> bool:
@@ -104,29 +116,39 @@ def _in_tracer(frame: Any) -> bool:
 
 
 def _alarm(signum: int, frame: Any) -> None:
+    which = 0 if signum == signal.SIGALRM else 1
+    _signal, timer, unit = _TIMERS[which]
     if _in_tracer(frame):
-        signal.setitimer(signal.ITIMER_REAL, 0.001)  # again as soon as the tests' code runs
+        signal.setitimer(getattr(signal, timer), 0.001)  # again as soon as the tests' code runs
         return
-    raise TestTimeLimit(f"the test ran past {_current[0]:g}s")
+    raise TestTimeLimit(f"the test ran past {_current[which]:g}s{unit}")
+
+
+def _arm(on: bool) -> None:
+    """The running test's limits, each on its own timer (`on`), or both timers stopped."""
+    if not hasattr(signal, "setitimer"):
+        return
+    for limit, (signum, timer, _unit) in zip(_current, _TIMERS, strict=True):
+        if limit > 0 and signum is not None:
+            if on:
+                signal.signal(signum, _alarm)
+            signal.setitimer(getattr(signal, timer), limit if on else 0)
 
 
 def pytest_runtest_logstart(nodeid: str, location: object) -> None:
     active = _recorder()
     if active is not None:
         active.test_id = nodeid
-    _current[0] = _limit(nodeid)
-    _started[0] = time.monotonic()
-    if _current[0] > 0 and hasattr(signal, "setitimer"):
-        signal.signal(signal.SIGALRM, _alarm)
-        signal.setitimer(signal.ITIMER_REAL, _current[0])
+    _current[:] = _limits(nodeid)
+    _started[0] = time.process_time()
+    _arm(True)
 
 
 def pytest_runtest_logfinish(nodeid: str, location: object) -> None:
-    if _current[0] > 0 and hasattr(signal, "setitimer"):
-        signal.setitimer(signal.ITIMER_REAL, 0)
+    _arm(False)
     active = _recorder()
     if _is_reference(nodeid):
-        _slowest[0] = max(_slowest[0], time.monotonic() - _started[0])
+        _slowest[0] = max(_slowest[0], time.process_time() - _started[0])
         for member in getattr(active, "members", ()):
             member.writer.reference_seconds = _slowest[0]
     if active is not None:

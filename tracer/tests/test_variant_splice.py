@@ -2,6 +2,7 @@
 answer is the unchanged copy's (splice.spliced), and what it answers is what a fresh harvest answers."""
 
 import ast
+import os
 import subprocess
 import sys
 import time
@@ -158,20 +159,54 @@ def test_two_tests_search_answers_agree_with_each_candidates_fresh_harvest(harne
     assert {c["edits"][0][0] for c in candidates} & {5} and {c["edits"][0][0] for c in candidates} & {9, 10}
 
 
-def test_a_candidate_test_is_stopped_at_a_multiple_of_the_slowest_reference_test(tmp_path):
+def _limited_run(tmp_path, candidate: str, pin=None) -> tuple[subprocess.CompletedProcess, float]:
+    """A search-like pytest run: a fast reference test, then `candidate`'s test body as test_b.py::test_it."""
     (tmp_path / "test_a__ref.py").write_text("def test_fast():\n    assert True\n")
-    (tmp_path / "test_b.py").write_text("import time\n\n\ndef test_slow():\n    time.sleep(30)\n")
+    (tmp_path / "test_b.py").write_text(f"import time\n\n\ndef test_it():\n    {candidate}\n")
     root = str(pytest_run.__file__).rsplit("/tracegate_tracer/", 1)[0]
     env = pytest_run.environment(root, pytest_run.PLUGIN, TRACEGATE_TEST_SECONDS="20",
                                  TRACEGATE_TEST_REFERENCE="__ref", TRACEGATE_TEST_SLOWEST="0")
     started = time.monotonic()
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider",
                            "test_a__ref.py", "test_b.py"], cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=60)
-    seconds = time.monotonic() - started
-    assert "FAILED test_b.py::test_slow - tracegate_pytest_plugin.TestTimeLimit" in done.stdout, done.stdout[-2000:]
-    # The floor, not the 20 s allowance: the limit the test was stopped at says so, whatever the machine's speed.
-    assert "ran past 2s" in done.stdout and seconds < 20, seconds
+                          timeout=60, preexec_fn=pin)
+    return done, time.monotonic() - started
+
+
+STOPPED = "FAILED test_b.py::test_it - tracegate_pytest_plugin.TestTimeLimit"
+SPIN = "end = time.process_time() + {cpu}\n    while time.process_time() < end: pass"
+
+
+def test_a_candidate_test_is_stopped_at_a_multiple_of_the_slowest_reference_test_in_cpu_time(tmp_path):
+    # The floor (2 s of CPU), not the 20 s allowance: the limit the test was stopped at says so.
+    done, seconds = _limited_run(tmp_path, SPIN.format(cpu=30))
+    assert STOPPED in done.stdout and "ran past 2s of CPU" in done.stdout, done.stdout[-2000:]
+    assert seconds < 20, seconds
+
+
+def test_a_candidate_that_waits_is_stopped_on_the_clock_at_five_times_its_cpu_limit(tmp_path):
+    done, seconds = _limited_run(tmp_path, "time.sleep(30)")
+    assert STOPPED in done.stdout and "ran past 10s" in done.stdout, done.stdout[-2000:]
+    assert seconds < 20, seconds
+
+
+def test_load_alone_does_not_stop_a_candidate(tmp_path):
+    # 1.2 s of CPU on a core shared with two spinning processes: ~3.6 s on the clock, past the 2 s floor that
+    # the limit once was on the clock (then the candidate was stopped here and kept on an idle machine).
+    core = max(os.sched_getaffinity(0))
+
+    def pin() -> None:
+        os.sched_setaffinity(0, {core})
+
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"], preexec_fn=pin) for _ in range(2)]
+    try:
+        done, seconds = _limited_run(tmp_path, SPIN.format(cpu=1.2), pin)
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.wait()
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert seconds > 2.5, seconds  # the load did stretch it past the old limit
 
 
 def test_what_a_test_module_does_when_imported_belongs_to_its_copy(harness):

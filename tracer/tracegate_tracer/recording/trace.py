@@ -77,7 +77,7 @@ class TraceWriter:
         self.call_counts_by_test: dict[str, dict[str, int]] = {}  # the same per test id, the counted ones only
         self.retry_from_start = False  # a deferred start found a target module imported: run again
         self.overflowed_tests: set[str] = set()  # tests past the recorder's per-test event cap (a search)
-        self.reference_seconds: float | None = None  # the slowest reference test's seconds (a search's chunk 0)
+        self.reference_seconds: float | None = None  # the slowest reference test's CPU seconds (a search's chunk 0)
         self.events_through: int | None = None  # events recorded for invocations 1..N only (Recorder)
 
     def document(self) -> dict[str, Any]:

@@ -149,8 +149,9 @@ def run(tests: Sequence[str], run_dir: str, tracer_root: str, config_path: str, 
     pytest is given their files and the plugin keeps only those tests, past any file that fails to
     import (a variant search: one broken copy costs only its own tests). `memory_bytes` caps the process's
     address space (the plugin's RLIMIT_AS: a test past it gets a MemoryError, the run goes on). `reference`
-    (a mark of test ids, the slowest such test's seconds if known) limits each other test to a multiple of
-    the slowest one's time, within `test_seconds` (the plugin's RELATIVE_FACTOR). `fresh`: run_command's."""
+    (a mark of test ids, the slowest such test's CPU seconds if known) limits each other test's CPU time to a
+    multiple of the slowest one's, within `test_seconds` on the clock (the plugin's RELATIVE_FACTOR).
+    `fresh`: run_command's."""
     # -rfE: the summary names each failed or erroring test (`FAILED <nodeid> - …`).
     args = list(tests)
     if select_path is not None:

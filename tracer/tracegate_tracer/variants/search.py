@@ -62,7 +62,8 @@ MEMORY_BYTES = 1536 * 1024 * 1024
 TEST_SECONDS = 20.0
 """Each test of the search run is stopped (and its candidate dropped) after this long, or after a quarter of
 the instance's timeout if that is shorter; a candidate's test, after ten times the unchanged copy's slowest
-(at least 2 s: the plugin's RELATIVE_FACTOR and RELATIVE_FLOOR)."""
+in CPU time, its own CPU time (at least 2 s: the plugin's RELATIVE_FACTOR and RELATIVE_FLOOR; CPU time, so that
+a loaded machine does not stop a candidate that an idle one keeps)."""
 REFERENCE = variant.copy_name("", "o")
 """The unchanged copy's mark in its test ids: its tests are the reference of the candidates' time limit."""
 
@@ -132,7 +133,7 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
     ran: set[int] = set()
     decided: dict[int, dict[str, Any]] = {}  # spec → its answer over the chunks run so far
     spent = 0.0
-    slowest = 0.0  # the unchanged copy's slowest test in chunk 0: the later chunks' tests are limited by it
+    slowest = 0.0  # the unchanged copy's slowest test in chunk 0 (CPU s): the later chunks' tests are limited by it
     for n, chunk in enumerate(chunks):
         sandbox.fresh_tmp()
         tests = (search.unchanged if n == 0 else []) + [t for k in chunk for t in search.candidates[k] or ()]
