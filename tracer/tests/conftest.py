@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from contextlib import contextmanager
 
 import pytest
 
@@ -46,6 +47,25 @@ class Harness:
         result = self.run([spec])["one"]
         assert result["status"] == "ok", result.get("reason")
         return result["answer"]
+
+
+@contextmanager
+def shared_core(spinners: int = 2):
+    """One core shared with `spinners` busy processes (a machine that many times slower again, for what runs
+    there); yields the function that pins a child to that core. One core, not all: the tests the suite runs
+    beside this one keep the core they would have had."""
+    core = max(os.sched_getaffinity(0))
+
+    def pin() -> None:
+        os.sched_setaffinity(0, {core})
+
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"], preexec_fn=pin) for _ in range(spinners)]
+    try:
+        yield pin
+    finally:
+        for spinner in busy:
+            spinner.kill()
+            spinner.wait()
 
 
 def plan_of(root, instances, **plan_keys):

@@ -20,7 +20,7 @@ import pytest
 
 from tracegate_tracer.comet.runs import judge_test_run
 
-from conftest import HARVEST, parse_results, plan_of
+from conftest import HARVEST, parse_results, plan_of, shared_core
 
 BOUNDS = '''
     import time
@@ -86,24 +86,12 @@ times slower."""
 @contextmanager
 def busy(loaded: bool):
     """When `loaded`, the harvest and SPINNERS spinning processes share one core (the block gets the function
-    that pins a child there); else no pinning. One core, not all: the other tests the suite runs beside this
-    one (pytest-xdist's other worker) keep the core they would have had, so their own timing is not ours."""
+    that pins a child there); else no pinning."""
     if not loaded:
         yield None
         return
-    core = max(os.sched_getaffinity(0))
-
-    def pin() -> None:
-        os.sched_setaffinity(0, {core})
-
-    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"], preexec_fn=pin)
-                for _ in range(SPINNERS)]
-    try:
+    with shared_core(SPINNERS) as pin:
         yield pin
-    finally:
-        for spinner in spinners:
-            spinner.kill()
-            spinner.wait()
 
 
 def harvest(tmp_path, root, name, bugs, bounds=None, loaded=False):

@@ -2,7 +2,6 @@
 answer is the unchanged copy's (splice.spliced), and what it answers is what a fresh harvest answers."""
 
 import ast
-import os
 import subprocess
 import sys
 import time
@@ -11,6 +10,8 @@ from tracegate_tracer.runner import pytest_run
 from tracegate_tracer.variants.edits import Candidate
 from tracegate_tracer.variants.splice import spliced
 from tracegate_tracer.variants.variant import prepare_scout, prepare_search, touched
+
+from conftest import shared_core
 
 TESTS = '''\
 import pytest
@@ -193,18 +194,8 @@ def test_a_candidate_that_waits_is_stopped_on_the_clock_at_five_times_its_cpu_li
 def test_load_alone_does_not_stop_a_candidate(tmp_path):
     # 1.2 s of CPU on a core shared with two spinning processes: ~3.6 s on the clock, past the 2 s floor that
     # the limit once was on the clock (then the candidate was stopped here and kept on an idle machine).
-    core = max(os.sched_getaffinity(0))
-
-    def pin() -> None:
-        os.sched_setaffinity(0, {core})
-
-    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"], preexec_fn=pin) for _ in range(2)]
-    try:
+    with shared_core(2) as pin:
         done, seconds = _limited_run(tmp_path, SPIN.format(cpu=1.2), pin)
-    finally:
-        for spinner in spinners:
-            spinner.kill()
-            spinner.wait()
     assert done.returncode == 0, done.stdout[-2000:]
     assert seconds > 2.5, seconds  # the load did stretch it past the old limit
 
