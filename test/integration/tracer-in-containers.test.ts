@@ -41,7 +41,7 @@ async function runTracerSuite(
         '-m',
         'pytest',
         '-q',
-        '-rs', // list every skip with its reason
+        '-rfEs', // name every failure and error, and list every skip with its reason
         '-p',
         'no:cacheprovider',
         `${MOUNT.tracer}/tests`,
@@ -123,8 +123,17 @@ describe("the tracer suite inside the harvest sandbox (no network, no capabiliti
         reportTotals(python, summary);
         // The suite's own closing line (counts and its time) in the log: which image sets the pace.
         console.log(`tracer suite on Python ${python}: ${summary}`);
-        // On failure, the suite's last lines say which test failed and why.
-        const tail = code === 0 ? '' : out.trim().split('\n').slice(-60).join('\n');
+        // On failure, the suite's last lines say which test failed and why (the progress dots left out:
+        // a log that keeps only part of the output keeps the failures' names).
+        const tail =
+          code === 0
+            ? ''
+            : out
+                .trim()
+                .split('\n')
+                .filter((line) => !/^[.sFEx]+\s+\[\s*\d+%\]$/.test(line))
+                .slice(-60)
+                .join('\n');
         expect({ code, summary, tail }).toEqual({
           code: 0,
           summary: expect.stringMatching(/passed/),
