@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8938);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6619);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8938:
+/***/ 6619:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -79879,6 +79879,8 @@ const instanceRecordSchema = object({
     world: record(schemas_string(), unknown()).optional(),
     /** B1/B2: the verification's parts (exposure, outcome, verdicts, why not) and B2's text parts. */
     comet: cometRecordSchema.optional(),
+    /** Traced kinds: the item's combined complexity score (0..10), from its oracle (contracts/complexity.ts). */
+    complexity: schemas_number().min(0).max(10).optional(),
 });
 const kindSummarySchema = object({
     total: schemas_number().int(),
@@ -79922,6 +79924,11 @@ const summarySchema = object({
      * did not pass, by class (src/families/comet/score.ts).
      */
     comet: record(schemas_string(), unknown()).optional(),
+    /**
+     * Accuracy by complexity band (easy, medium, hard, very hard: src/stages/score/complexity.ts)
+     * over the items whose oracle carries a complexity.
+     */
+    byComplexity: record(schemas_string(), kindSummarySchema).optional(),
 });
 /** How the model was asked, and what it cost: totals over the run's answered instances. */
 const querySummarySchema = object({
@@ -84042,7 +84049,52 @@ function describeIssues(error) {
         .join('; ');
 }
 
+;// CONCATENATED MODULE: ./src/contracts/complexity.ts
+
+/** A feature's value: a count. */
+const complexity_count = schemas_number().int().nonnegative().max(1e12);
+/** A score on 0..10. */
+const scoreSchema = schemas_number().min(0).max(10);
+/**
+ * Traced kinds: the item's intrinsic complexity, measured at harvest from the part of the run its
+ * question reads, its answer and the prompt's code (tracer/tracegate_tracer/queries/complexity.py):
+ * three component scores, their mean, and every feature behind them.
+ */
+const complexitySchema = strictObject({
+    version: schemas_number().int().positive(),
+    score: scoreSchema,
+    semantic: scoreSchema,
+    answer: scoreSchema,
+    navigation: scoreSchema,
+    /** Every feature behind the scores (queries/complexity.py says what each counts). */
+    features: strictObject({
+        semantic: strictObject({
+            steps: complexity_count,
+            lines: complexity_count,
+            branches: complexity_count,
+            turns: complexity_count,
+            invocations: complexity_count,
+            exceptions: complexity_count,
+            /** Only for kinds that record calls. */
+            calls: complexity_count.optional(),
+            callees: complexity_count.optional(),
+            depth: complexity_count.optional(),
+            /** Only for kinds that ask about variables. */
+            values: complexity_count.optional(),
+        }),
+        answer: strictObject({ scalars: complexity_count, elements: complexity_count, depth: complexity_count, chars: complexity_count }),
+        navigation: strictObject({
+            functions: complexity_count,
+            files: complexity_count,
+            tests: complexity_count,
+            test_lines: complexity_count,
+            indirect: union([literal(0), literal(1)]),
+        }),
+    }),
+});
+
 ;// CONCATENATED MODULE: ./src/contracts/oracle.ts
+
 
 
 
@@ -84077,6 +84129,8 @@ const oracleSchema = object({
         measurement: record(schemas_string(), unknown()).optional(),
         /** B1/B2: what the reference reply did against each version (contracts/comet.ts). */
         verification: record(schemas_string(), unknown()).optional(),
+        /** Traced kinds: the item's intrinsic complexity (contracts/complexity.ts). */
+        complexity: complexitySchema.optional(),
     }),
 });
 /** A block of a source file: its exact text and the line it starts at. */
@@ -87099,7 +87153,74 @@ function cometSection(results) {
     return lines;
 }
 
+;// CONCATENATED MODULE: ./src/stages/score/complexity.ts
+/**
+ * The report's complexity bands, fixed cut points on the combined score (0..10; the tracer's
+ * queries/complexity.py): fixed, so a band means the same items in every run and on every
+ * selection (bands by quantile would move with what a run selects).
+ */
+const COMPLEXITY_BANDS = [
+    { band: 'easy', below: 2.5 },
+    { band: 'medium', below: 5 },
+    { band: 'hard', below: 7.5 },
+    { band: 'very hard', below: Infinity },
+];
+/** The band a combined complexity score falls in. */
+function bandOf(score) {
+    return COMPLEXITY_BANDS.find((b) => score < b.below).band;
+}
+/**
+ * Accuracy by complexity band over the scored records that carry a complexity (traced kinds
+ * harvested by a tracer that measures it), in band order; undefined when none does. A model that
+ * holds its score only on easy items shows here.
+ */
+function byComplexity(scored, summarise) {
+    const measured = scored.filter((r) => r.complexity !== undefined);
+    if (!measured.length)
+        return undefined;
+    const bands = {};
+    for (const { band } of COMPLEXITY_BANDS) {
+        const members = measured.filter((r) => bandOf(r.complexity) === band);
+        if (members.length)
+            bands[band] = summarise(members);
+    }
+    return bands;
+}
+
+;// CONCATENATED MODULE: ./src/stages/report/complexity.ts
+
+
+/**
+ * Accuracy by complexity band (the items whose oracle carries a complexity): a model that holds
+ * its score only on easy items shows here. Collapsed: it explains the score, the gate does not use it.
+ */
+function complexitySection(results) {
+    const bands = results.summary.byComplexity;
+    if (!bands || !Object.keys(bands).length)
+        return [];
+    const cut = (i) => (i === 0 ? 0 : COMPLEXITY_BANDS[i - 1].below);
+    const rows = COMPLEXITY_BANDS.flatMap(({ band, below }, i) => {
+        const s = bands[band];
+        if (!s)
+            return [];
+        const range = below === Infinity ? `≥ ${cut(i)}` : `${cut(i)}–${below}`;
+        return [`| ${band} (${range}) | ${s.total} | ${pct(s.accuracy)} (${s.correct}/${s.total}) |`];
+    });
+    const measured = Object.values(bands).reduce((n, s) => n + s.total, 0);
+    return [
+        '',
+        `<details><summary>By complexity: ${measured} item(s) with a measured complexity</summary>`,
+        '',
+        '| complexity (0–10) | items | accuracy |',
+        '| --- | ---: | ---: |',
+        ...rows,
+        '',
+        '</details>',
+    ];
+}
+
 ;// CONCATENATED MODULE: ./src/stages/report/markdown.ts
+
 
 
 
@@ -87215,6 +87336,7 @@ function renderReport(results, comparison, context = {}) {
         ...comparisonTable(comparison, { overall: summary, byKind: summary.byKind }),
         '',
         '</details>',
+        ...complexitySection(results),
         ...variantsLine(results),
         ...worldSection(results),
         ...cometSection(results),
@@ -87659,6 +87781,7 @@ function chanceLevels(records, rules = {}) {
 ;// CONCATENATED MODULE: ./src/stages/score/aggregate.ts
 
 
+
 /** Wilson score interval at 95%: honest for small n and for 0% / 100%. */
 function wilson(correct, total, z = 1.959964) {
     if (total === 0)
@@ -87706,10 +87829,12 @@ function summarize(records, rules = {}) {
         if (metrics)
             families[family.summaryKey] = metrics;
     }
+    const bands = byComplexity(scored, kindSummary);
     return {
         ...overall,
         ...families,
         byKind,
+        ...(bands ? { byComplexity: bands } : {}),
         unscored: records.length - scored.length,
         errors,
         tokensIn: sum(records, (r) => r.tokensIn),
@@ -88768,6 +88893,7 @@ async function answerInstance(loaded, oracle, client, options = { samples: 1, pr
         question: oracle.oracle.question.slice(0, MAX_QUESTION_CHARS),
         oracle: oracle.oracle.oracle_answer,
         oracleDigest: oracleDigest(oracle.oracle),
+        ...(oracle.oracle.meta.complexity ? { complexity: oracle.oracle.meta.complexity.score } : {}),
         correct: winner.outcome.ok && winner.outcome.correct,
         error: winner.outcome.ok ? null : winner.outcome.failure,
         ...(winner.detail !== undefined ? { detail: winner.detail } : {}),
@@ -90437,6 +90563,7 @@ function toOutcome(loaded, result, env, tracerDigest) {
                 environment: { source: describeSource(env), runtime: env.runtime.note },
                 ...(result.measurement ? { measurement: result.measurement } : {}),
                 ...(result.verification ? { verification: result.verification } : {}),
+                ...(result.complexity ? { complexity: result.complexity } : {}),
             },
         },
         context: { ...context, ...(tests?.length ? { tests: tests.slice(0, MAX_TEST_SOURCES) } : {}) },
@@ -90764,6 +90891,7 @@ function withPrivate(tops) {
 
 
 
+
 /**
  * The protocol between the host and tracer/harvest.py (tracer/README.md,
  * "The driver"): the plan the host sends, and the result line the tracer
@@ -91019,6 +91147,8 @@ const tracerResultSchema = strictObject({
     measurement: measurementSchema.optional(),
     /** B1/B2: what the reply (or, in a harvest, the reference) did against each version. */
     verification: verificationResultSchema.optional(),
+    /** Traced kinds: the item's intrinsic complexity. */
+    complexity: complexitySchema.optional(),
 });
 
 ;// CONCATENATED MODULE: ./src/stages/harvest/results.ts

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { QUESTION_KINDS } from './kinds.js';
 import { templateSchema } from './instance.js';
+import { complexitySchema } from './complexity.js';
 
 /**
  * oracle.json — SWE-Flux's interchange format (its four keys, unchanged) plus
@@ -33,6 +34,8 @@ export const oracleSchema = z.object({
     measurement: z.record(z.string(), z.unknown()).optional(),
     /** B1/B2: what the reference reply did against each version (contracts/comet.ts). */
     verification: z.record(z.string(), z.unknown()).optional(),
+    /** Traced kinds: the item's intrinsic complexity (contracts/complexity.ts). */
+    complexity: complexitySchema.optional(),
   }),
 });
 export type Oracle = z.infer<typeof oracleSchema>;

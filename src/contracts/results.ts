@@ -80,6 +80,8 @@ export const instanceRecordSchema = z.object({
   world: z.record(z.string(), z.unknown()).optional(),
   /** B1/B2: the verification's parts (exposure, outcome, verdicts, why not) and B2's text parts. */
   comet: cometRecordSchema.optional(),
+  /** Traced kinds: the item's combined complexity score (0..10), from its oracle (contracts/complexity.ts). */
+  complexity: z.number().min(0).max(10).optional(),
 });
 export type InstanceRecord = z.infer<typeof instanceRecordSchema>;
 
@@ -128,6 +130,11 @@ export const summarySchema = z.object({
    * did not pass, by class (src/families/comet/score.ts).
    */
   comet: z.record(z.string(), z.unknown()).optional(),
+  /**
+   * Accuracy by complexity band (easy, medium, hard, very hard: src/stages/score/complexity.ts)
+   * over the items whose oracle carries a complexity.
+   */
+  byComplexity: z.record(z.string(), kindSummarySchema).optional(),
 });
 export type Summary = z.infer<typeof summarySchema>;
 

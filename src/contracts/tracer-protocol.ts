@@ -3,6 +3,7 @@ import { templateSchema } from './instance.js';
 import { QUESTION_KINDS } from './kinds.js';
 import { contextSchema } from './oracle.js';
 import { verificationResultSchema } from './comet.js';
+import { complexitySchema } from './complexity.js';
 
 /**
  * The protocol between the host and tracer/harvest.py (tracer/README.md,
@@ -280,5 +281,7 @@ export const tracerResultSchema = z.strictObject({
   measurement: measurementSchema.optional(),
   /** B1/B2: what the reply (or, in a harvest, the reference) did against each version. */
   verification: verificationResultSchema.optional(),
+  /** Traced kinds: the item's intrinsic complexity. */
+  complexity: complexitySchema.optional(),
 });
 export type TracerResult = z.infer<typeof tracerResultSchema>;

@@ -39,6 +39,14 @@ describe('the bundled suite', () => {
       );
       expect(oracles.map((o) => o.meta.instance_id).sort()).toEqual(instances.sort());
       for (const oracle of oracles) expect(oracle.meta.runs_agreed).toBe(2);
+      // Every traced item carries its complexity, measured where its oracle was harvested; the
+      // core suite's items differ in how much they ask (not one score for all).
+      const scores = oracles.map((o) => {
+        expect(o.meta.complexity).toMatchObject({ version: 1 });
+        return o.meta.complexity!.score;
+      });
+      expect(new Set(scores).size).toBeGreaterThan(1);
+      expect(scores.every((s) => s > 0 && s <= 10)).toBe(true);
     },
     15 * 60_000,
   );

@@ -302,6 +302,37 @@ describe('an oracle reads back from the cache as the harvest accepted it', () =>
     return typeof read === 'string' ? read : toOutcome(S2, read, ENV, TRACER_DIGEST);
   };
 
+  it("a traced item's complexity goes into its oracle's meta and reads back; one out of range is refused", () => {
+    const complexity = {
+      version: 1,
+      score: 4.2,
+      semantic: 5.5,
+      answer: 3.1,
+      navigation: 4,
+      features: {
+        semantic: { steps: 120, lines: 14, branches: 3, turns: 31, invocations: 1, exceptions: 1 },
+        answer: { scalars: 20, elements: 18, depth: 3, chars: 300 },
+        navigation: { functions: 4, files: 2, tests: 1, test_lines: 40, indirect: 0 },
+      },
+    };
+    const withComplexity = (c: unknown) =>
+      line('{"loop_iteration_count": 3}').replace(/}$/, `, "complexity": ${JSON.stringify(c)}}`);
+    const outcome = cold(withComplexity(complexity));
+    expect(outcome).toMatchObject({ status: 'ok', entry: { oracle: { meta: { complexity } } } });
+    const cache = new DirOracleCache(dir, () => {});
+    const entry = (outcome as { entry: Parameters<DirOracleCache['put']>[1] }).entry;
+    const key = oracleKey(S2.contentHash + 'complexity', ENV.digest, TRACER_DIGEST);
+    cache.put(key, entry);
+    expect(identical(cache.get(key), entry)).toBe(true);
+    expect(cold(withComplexity({ ...complexity, score: 11 }))).toBe(
+      'unreadable tracer result (complexity.score: Too big: expected number to be <=10)',
+    );
+    const forged = { ...complexity.features.answer, secret: 1 };
+    expect(
+      cold(withComplexity({ ...complexity, features: { ...complexity.features, answer: forged } })),
+    ).toBe('unreadable tracer result (complexity.features.answer: Unrecognized key: "secret")');
+  });
+
   it('a negative zero is the zero the cache reads back, cold and warm alike', () => {
     const outcome = cold(line('{"loop_iteration_count": -0.0}'));
     expect(outcome).toMatchObject({ status: 'ok' });

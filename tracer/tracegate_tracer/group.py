@@ -24,6 +24,7 @@ from .prompt import questions
 from .prompt.locate import Target, TargetNotFound
 from .prompt.shown import prompt_slice
 from .prompt.testfiles import TestFileRefused, read_tests
+from .queries import complexity
 from .recording import trace
 from .recording.values import value_cap
 from .runner import forkserver, pytest_run
@@ -298,8 +299,17 @@ def _decide(spec: Spec, result: Result, recording: Recording, run: pytest_run.Ou
     if failure and not spec.get("expect_failure"):
         return dict(result, status="invalid", reason=failure)
     if spec.get("parser"):
-        return dict(result, **_parse(spec, recorded, recording.trace_text, instance_dir, timeout, sandbox, result))
-    return dict(result, **answer_by_rule(spec, recorded, recording.rule_context))
+        decided = _parse(spec, recorded, recording.trace_text, instance_dir, timeout, sandbox, result)
+    else:
+        decided = answer_by_rule(spec, recorded, recording.rule_context)
+    if decided["status"] == "ok":
+        # The item's intrinsic complexity, from the part of the run its question reads (queries/complexity.py).
+        needs = queries.recording_needs(spec["kind"], spec.get("query") or {})
+        try:
+            decided["complexity"] = complexity.measure(recorded, needs, decided["answer"], result.get("context") or {})
+        except Exception:  # noqa: BLE001 - a measure that fails costs the item its score, not its oracle
+            result["stats"]["notes"] = [*result["stats"].get("notes", ()), f"no complexity: {crash_reason()}"]
+    return dict(result, **decided)
 
 
 def _parse(spec: Spec, recorded: dict[str, Any], trace_text: bytes, instance_dir: str, timeout: float,

@@ -61,6 +61,7 @@ export function toOutcome(
         environment: { source: describeSource(env), runtime: env.runtime.note },
         ...(result.measurement ? { measurement: result.measurement } : {}),
         ...(result.verification ? { verification: result.verification } : {}),
+        ...(result.complexity ? { complexity: result.complexity } : {}),
       },
     },
     context: { ...context, ...(tests?.length ? { tests: tests.slice(0, MAX_TEST_SOURCES) } : {}) },

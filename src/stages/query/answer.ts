@@ -175,6 +175,7 @@ export async function answerInstance(
     question: oracle.oracle.question.slice(0, MAX_QUESTION_CHARS),
     oracle: oracle.oracle.oracle_answer,
     oracleDigest: oracleDigest(oracle.oracle),
+    ...(oracle.oracle.meta.complexity ? { complexity: oracle.oracle.meta.complexity.score } : {}),
     correct: winner.outcome.ok && winner.outcome.correct,
     error: winner.outcome.ok ? null : (winner.outcome.failure as ErrorClass),
     ...(winner.detail !== undefined ? { detail: winner.detail } : {}),

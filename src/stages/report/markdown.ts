@@ -14,6 +14,7 @@ import { movesSection } from './moves.js';
 import { renderTrend, type TrendOptions } from './trend.js';
 import { worldSection } from './world.js';
 import { cometSection } from './comet.js';
+import { complexitySection } from './complexity.js';
 import type { IndexRow } from '../../contracts/history.js';
 
 export { codeSpan, escapeMarkdown };
@@ -144,6 +145,7 @@ export function renderReport(
     ...comparisonTable(comparison, { overall: summary, byKind: summary.byKind }),
     '',
     '</details>',
+    ...complexitySection(results),
     ...variantsLine(results),
     ...worldSection(results),
     ...cometSection(results),

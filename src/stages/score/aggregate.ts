@@ -1,5 +1,6 @@
 import type { InstanceRecord, KindSummary, Summary } from '../../contracts/results.js';
 import { chanceLevels } from './chance.js';
+import { byComplexity } from './complexity.js';
 import type { ScoringRules } from './verdict.js';
 import { FAMILIES } from '../../families/registry.js';
 
@@ -48,10 +49,12 @@ export function summarize(records: InstanceRecord[], rules: ScoringRules = {}): 
     const metrics = family.summaryKey && family.summarize?.(scored);
     if (metrics) families[family.summaryKey!] = metrics as Record<string, unknown>;
   }
+  const bands = byComplexity(scored, kindSummary);
   return {
     ...overall,
     ...families,
     byKind,
+    ...(bands ? { byComplexity: bands } : {}),
     unscored: records.length - scored.length,
     errors,
     tokensIn: sum(records, (r) => r.tokensIn),
