@@ -89077,6 +89077,22 @@ async function screenVariants(searches, candidates, outcomes, demo) {
     }
     return { valid, dropped };
 }
+/** The complexity components a variant is scored on against its original (contracts/complexity.ts). */
+const COMPONENTS = ['semantic', 'answer', 'navigation'];
+/**
+ * Why a variant is easier than its original: the first component on which its complexity is lower
+ * (SWE-Flux's rule: a variant must not trade one dimension away for gains elsewhere). Undefined
+ * when it is at least as complex on every component, or when either oracle carries no complexity
+ * (harvested by an earlier tracer: nothing to compare).
+ */
+function easierOn(mine, theirs) {
+    if (!mine || !theirs || mine.version !== theirs.version)
+        return undefined;
+    const lower = COMPONENTS.find((c) => mine[c] < theirs[c]);
+    return lower
+        ? `less complex than its original on ${lower} (${mine[lower]} < ${theirs[lower]})`
+        : undefined;
+}
 async function variantProblem(v, outcomes, demo) {
     const outcome = outcomes.get(v.instance.id);
     const original = outcomes.get(v.variant.of);
@@ -89100,6 +89116,9 @@ async function variantProblem(v, outcomes, demo) {
     const problem = answerProblem(mine.oracle_answer, shownText(v.instance, outcome.entry.context));
     if (problem)
         return problem;
+    const easier = easierOn(mine.meta.complexity, theirs.meta.complexity);
+    if (easier)
+        return { rule: 'easier', detail: easier };
     if ((await answerInstance(v, outcome.entry, demo)).correct)
         return {
             rule: 'demo-model-right',

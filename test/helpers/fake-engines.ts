@@ -26,9 +26,10 @@ export const PREVIOUS = 'a'.repeat(40);
 /** A spec's answer as the fake tracer gives it (default: n = the length of its id). */
 export type FakeAnswer = (spec: PlanSpec | ScoutSpec | VerifySpec) => unknown;
 
-/** Every spec of a job answered ok (by `answer`), as result lines. */
+/** Every spec of a job answered ok (by `answer`), as result lines (with `fields`' too, if given). */
 export function fakeBackend(
   answer: FakeAnswer = (spec) => ({ n: spec.id.length }),
+  fields?: (spec: PlanSpec | ScoutSpec | VerifySpec) => Record<string, unknown>,
 ): HarvestBackend {
   return {
     name: 'fake',
@@ -51,6 +52,7 @@ export function fakeBackend(
             python: '3.11.9',
             tracer_version: 'fake',
             stats: { events: 1, invocations: 1, pytest_exit_code: 0, seconds: 0.1 },
+            ...fields?.(spec),
           }),
         )
         .join('\n');

@@ -6,6 +6,8 @@ import type { ModelClient } from '../../src/contracts/model.js';
 import type { Results } from '../../src/contracts/results.js';
 import type { HarvestBackend, HarvestJob } from '../../src/contracts/harvest-backend.js';
 import { tempDir } from '../helpers/cli.js';
+import { easierOn } from '../../src/stages/variants/variants.js';
+import type { Complexity } from '../../src/contracts/complexity.js';
 import {
   engines,
   fakeBackend,
@@ -69,11 +71,29 @@ const client = (variantAnswer: (k: number) => number): ModelClient =>
 /** Every spec id the fake backend was asked to run, one entry per job it was in. */
 let ran: string[] = [];
 
-async function runWith(model: ModelClient, fake = answer): Promise<Results> {
+/** A traced item's complexity (contracts/complexity.ts) with these component scores. */
+const complexity = (semantic: number, answer = 3, navigation = 2): Complexity => ({
+  version: 1,
+  score: Math.round(((semantic + answer + navigation) / 3) * 1000) / 1000,
+  semantic,
+  answer,
+  navigation,
+  features: {
+    semantic: { steps: 1, lines: 1, branches: 0, turns: 1, invocations: 1, exceptions: 0 },
+    answer: { scalars: 1, elements: 0, depth: 1, chars: 8 },
+    navigation: { functions: 0, files: 1, tests: 1, test_lines: 3, indirect: 0 },
+  },
+});
+
+async function runWith(
+  model: ModelClient,
+  fake = answer,
+  fields?: Parameters<typeof fakeBackend>[1],
+): Promise<Results> {
   const dir = tempDir('tg-variants-');
   ran = [];
   const backend = (): HarvestBackend => {
-    const inner = fakeBackend(fake);
+    const inner = fakeBackend(fake, fields);
     return {
       ...inner,
       run: async (job: HarvestJob) => {
@@ -160,6 +180,51 @@ describe('fresh variants through the pipeline', () => {
       'no-candidate': collatz.length,
       'original-answer-passes': 5 - collatz.length,
     });
+  });
+
+  it('drops a candidate less complex than its original on any component, and keeps the next that is not', async () => {
+    const asked: number[] = [];
+    const echo = client((k) => (asked.push(k), 10 + k));
+    // The original scores semantic 5; candidate 1 (its own oracle) only 4.5: easier, dropped;
+    // candidate 2 is as complex on every component but higher on semantic: kept.
+    const semantic = (k: number | undefined) => (k === undefined ? 5 : k === 1 ? 4.5 : 6);
+    const fields = (spec: Parameters<FakeAnswer>[0]) => ({
+      complexity: complexity(
+        semantic('variant_candidate' in spec ? spec.variant_candidate : undefined),
+      ),
+    });
+    const kept = await runWith(echo, answerWith(1, 5), fields);
+    const collatz = kept.instances.filter((r) => r.id.includes('collatz') && !r.id.includes('@'));
+    expect(kept.variants!.valid).toBe(5 - collatz.length);
+    expect(new Set(asked)).toEqual(new Set([2]));
+    // Records carry their oracle's combined score: the variants' above their originals'.
+    const variant = kept.instances.find((r) => r.id.endsWith('@v3'))!;
+    const original = kept.instances.find((r) => r.id === variant.id.replace(/@v3$/, ''))!;
+    expect(variant.complexity).toBeGreaterThan(original.complexity!);
+    // Every candidate easier on one component (answer here): none kept, dropped as `easier`.
+    const none = await runWith(echo, answerWith(1, 5), (spec) => ({
+      complexity:
+        'variant_candidate' in spec && spec.variant_candidate !== undefined
+          ? complexity(9, 2.9)
+          : complexity(5),
+    }));
+    // Candidates 1–3 have oracles of their own (kept above): now each is easier; the drop is
+    // counted under the first candidate's rule, as every drop is.
+    expect(none.variants!.valid).toBe(0);
+    expect(none.variants!.dropped).toEqual({
+      'no-candidate': collatz.length,
+      'original-answer-passes': 5 - collatz.length,
+    });
+  });
+
+  it('compares complexity component by component, and only between oracles that both carry it', () => {
+    expect(easierOn(complexity(5), complexity(5))).toBeUndefined();
+    expect(easierOn(complexity(6, 3, 2), complexity(5, 3, 2))).toBeUndefined();
+    expect(easierOn(complexity(9, 9, 1.9), complexity(5, 3, 2))).toBe(
+      'less complex than its original on navigation (1.9 < 2)',
+    );
+    expect(easierOn(undefined, complexity(5))).toBeUndefined();
+    expect(easierOn({ ...complexity(1), version: 2 }, complexity(5))).toBeUndefined();
   });
 
   it('harvests a candidate the search answered once, and twice more when the search answered otherwise', async () => {

@@ -10,6 +10,7 @@ import { passes } from '../score/verdict.js';
 import { sha256 } from '../../util/hash.js';
 import type { LoadedInstance, VariantEdit } from '../../contracts/suite.js';
 import type { ModelClient } from '../../contracts/model.js';
+import type { Complexity } from '../../contracts/complexity.js';
 import { oracleDigest } from '../kinds/digest.js';
 import { shownText } from '../kinds/answerable.js';
 
@@ -23,6 +24,7 @@ export type VariantRule =
   | 'demo-model-right'
   | 'same-oracle'
   | 'original-answer-passes'
+  | 'easier'
   | 'no-candidate'
   | 'original-failed';
 
@@ -274,6 +276,23 @@ export async function screenVariants(
   return { valid, dropped };
 }
 
+/** The complexity components a variant is scored on against its original (contracts/complexity.ts). */
+const COMPONENTS = ['semantic', 'answer', 'navigation'] as const;
+
+/**
+ * Why a variant is easier than its original: the first component on which its complexity is lower
+ * (SWE-Flux's rule: a variant must not trade one dimension away for gains elsewhere). Undefined
+ * when it is at least as complex on every component, or when either oracle carries no complexity
+ * (harvested by an earlier tracer: nothing to compare).
+ */
+export function easierOn(mine?: Complexity, theirs?: Complexity): string | undefined {
+  if (!mine || !theirs || mine.version !== theirs.version) return undefined;
+  const lower = COMPONENTS.find((c) => mine[c] < theirs[c]);
+  return lower
+    ? `less complex than its original on ${lower} (${mine[lower]} < ${theirs[lower]})`
+    : undefined;
+}
+
 async function variantProblem(
   v: LoadedInstance,
   outcomes: ReadonlyMap<string, HarvestOutcome>,
@@ -300,6 +319,8 @@ async function variantProblem(
     };
   const problem = answerProblem(mine.oracle_answer, shownText(v.instance, outcome.entry.context));
   if (problem) return problem;
+  const easier = easierOn(mine.meta.complexity, theirs.meta.complexity);
+  if (easier) return { rule: 'easier', detail: easier };
   if ((await answerInstance(v, outcome.entry, demo)).correct)
     return {
       rule: 'demo-model-right',
