@@ -47,11 +47,16 @@ const originals = items.filter((i) => !i.id.includes('@v'));
 const variants = items.filter((i) => i.id.includes('@v'));
 const byId = new Map(originals.map((i) => [i.id, i]));
 
-/** One row per kind (and one for all): n, unscored, the medians. */
+/** Whether item `i` is in row `kind`: a kind, a family of kinds by prefix (`S*`: single-test), or all. */
+const inRow = (kind, i) =>
+  kind === 'all' || i.kind === kind || (kind.endsWith('*') && i.kind.startsWith(kind.slice(0, -1)));
+
+/** One row per kind, then the single-test and multi-test kinds, then all: n, unscored, the medians. */
 function rows(list) {
   const kinds = [...new Set(list.map((i) => i.kind))].sort();
-  return [...kinds, 'all'].map((kind) => {
-    const of = list.filter((i) => kind === 'all' || i.kind === kind);
+  const families = ['S*', 'M*'].filter((f) => list.some((i) => inRow(f, i)));
+  return [...kinds, ...families, 'all'].map((kind) => {
+    const of = list.filter((i) => inRow(kind, i));
     const scored = of.filter((i) => i.complexity);
     const row = { kind, n: of.length, unscored: of.length - scored.length };
     for (const c of COMPONENTS) row[c] = median(scored.map((i) => i.complexity[c]));
