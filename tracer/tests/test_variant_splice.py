@@ -221,3 +221,27 @@ def test_what_a_test_module_does_when_imported_belongs_to_its_copy(harness):
     assert any(c["edits"][0][0] == 3 for c in candidates)  # the import's own input moves the total too
     assert all(c["answer"]["total_iterations"] != 1 + 2 + 3 + 5 for c in candidates)
     assert_fresh_harvests_agree(harness, spec, candidates)
+
+
+def test_the_search_puts_candidates_at_least_as_complex_as_the_original_first(harness):
+    # One call of count_up(5): an edit to a smaller number makes the loop turn fewer times (fewer steps, an
+    # answer no larger: an easier item); a larger one, or the call repeated, a harder one. The harder come
+    # first, whatever the pool's order, and a fresh harvest agrees with the search on both ends.
+    source = ("from prog import count_up\n\n\ndef test_first():\n    assert count_up(5) >= 0\n\n\n"
+              "def test_second():\n    pass\n")
+    spec = count_up_spec(harness, source)
+    found = harness.run([dict(spec, id="s", variant_epoch=1, variant_search=True)])["s"]
+    assert found["status"] == "ok", found.get("reason")
+    candidates = found["answer"]["candidates"]
+    easier = [c["answer"]["total_iterations"] < 5 and "repeated" not in c["what"] for c in candidates]
+    assert any(easier) and not all(easier), [c["what"] for c in candidates]
+    assert easier == sorted(easier), [c["what"] for c in candidates]  # every easier one after the others
+
+    def fresh(c):
+        return harness.run([dict(spec, id="v", variant_epoch=1, variant_candidate=c["index"],
+                                 variant_edit={"file": c["file"], "edits": c["edits"]})])["v"]["complexity"]
+
+    original = harness.run([dict(spec, id="o")])["o"]["complexity"]
+    first, last = fresh(candidates[0]), fresh(candidates[-1])
+    assert first["semantic"] >= original["semantic"] and first["answer"] >= original["answer"], (first, original)
+    assert last["semantic"] < original["semantic"], (last, original)

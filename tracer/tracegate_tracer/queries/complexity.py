@@ -136,6 +136,18 @@ def navigation_features(context: dict[str, Any]) -> dict[str, int]:
     }
 
 
+def run_scores(trace: Trace, needs: Needs, answer: Any) -> dict[str, float]:
+    """The semantic and answer scores alone (what a run and its answer decide; navigation is the prompt's
+    code): the variant search ranks its candidates by them against the unchanged copy's."""
+    return {"semantic": _score("semantic", semantic_features(trace, needs)),
+            "answer": _score("answer", answer_features(answer))}
+
+
+def at_least(mine: dict[str, float], theirs: dict[str, float]) -> bool:
+    """Whether `mine` is at least `theirs` on every component `theirs` scores."""
+    return all(mine[component] >= score for component, score in theirs.items())
+
+
 def measure(trace: Trace, needs: Needs, answer: Any, context: dict[str, Any]) -> dict[str, Any]:
     """{version, score, semantic, answer, navigation, features: {component: {feature: value}}}."""
     features = {"semantic": semantic_features(trace, needs), "answer": answer_features(answer),

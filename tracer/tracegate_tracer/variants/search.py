@@ -32,7 +32,9 @@ import json
 import os
 from typing import Any
 
+from .. import queries
 from ..group import Result, Spec, answer_by_rule, base_result, make_recordings, with_fields
+from ..queries import complexity
 from ..recording import trace
 from ..runner import forkserver, pytest_run
 from ..runner.sandbox import Sandbox
@@ -55,8 +57,9 @@ found enough. A process costs more than most candidates (pytest's start, the pac
 all through made the harvest of a 200-instance sample 38% slower than one run), so one chunk holds the rest of
 a one-target pool."""
 WANTED = 1
-"""Candidates per spec that change its answer and say something: enough to stop (the host harvests the first
-alone; the others found by the chunks run are its next tries)."""
+"""Candidates per spec that change its answer, say something and are at least as complex as the original (semantic
+and answer scores no lower, the test no shorter: queries/complexity.py): enough to stop (the host harvests the
+first alone; the others found by the chunks run are its next tries, the less complex last)."""
 MEMORY_BYTES = 1536 * 1024 * 1024
 """The search run's address space (the container holds 2 GiB): a candidate whose input explodes fails alone."""
 TEST_SECONDS = 20.0
@@ -168,8 +171,8 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
         decided = {index: _decide(specs[index], parts[i], search, failed | overflowed[i], ran,
                                   recording.rule_context)
                    for i, recording in enumerate(recordings) if i not in broken for index in recording.members}
-        if spent >= budget or all(sum(not c["empty"] for c in d.get("answer", {}).get("candidates", ())) >= WANTED
-                                  or d["status"] != "ok" for d in decided.values()):
+        if spent >= budget or all(sum(c["harder"] and not c["empty"] for c in d.get("answer", {}).get("candidates", ()))
+                                  >= WANTED or d["status"] != "ok" for d in decided.values()):
             break
     for i, recording in enumerate(recordings):
         for index in recording.members:
@@ -178,10 +181,11 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
                 continue
             found = decided[index]  # as the last chunk that ran left it
             if found["status"] == "ok":
-                # An answer that says nothing fails the screen: those candidates go last.
-                found["answer"]["candidates"].sort(key=lambda c: c["empty"])
+                # An answer that says nothing fails the screen, and so does a candidate less complex than the
+                # original (the host's `easier`): those go last, in that order.
+                found["answer"]["candidates"].sort(key=lambda c: (c["empty"], not c["harder"]))
                 for c in found["answer"]["candidates"]:
-                    del c["empty"]
+                    del c["empty"], c["harder"]
             results[index] = dict(results[index], **found)
             results[index]["stats"].update(seconds=spent)
             results[index]["context"] = recording.context  # the target's, no tests: a search is never asked
@@ -266,6 +270,8 @@ def _decide(spec: Spec, parts: dict[str, dict[str, Any]], search: variant.Search
     if original["status"] != "ok":
         return {"status": "invalid", "reason": f"the unchanged copy has no answer: {original.get('reason')}"}
     shown = json.dumps(original["answer"], sort_keys=True)
+    needs = queries.recording_needs(spec["kind"], spec.get("query") or {})
+    base = complexity.run_scores(unchanged, needs, original["answer"])
     counts = {"same": 0, "failed": 0, "unreached": 0, "unanswered": 0, "unparsed": 0, "unrun": 0}
     changed: list[dict[str, Any]] = []
     for k, ids in enumerate(search.candidates):
@@ -286,8 +292,13 @@ def _decide(spec: Spec, parts: dict[str, dict[str, Any]], search: variant.Search
                 counts["same"] += 1
             else:
                 chosen = search.pool[k]
+                # At least as complex as the original: its run and answer score no lower, and its edit leaves the
+                # test no shorter (the prompt's code: the navigation component).
+                harder = (complexity.at_least(complexity.run_scores(trace, needs, answer["answer"]), base)
+                          and not any(end - line > text.count("\n") for line, _c, end, _e, text in chosen.edits))
                 changed.append({"index": k, "file": chosen.file, "edits": [list(e) for e in chosen.edits],
-                                "what": chosen.what, "empty": empty(answer["answer"]), "answer": answer["answer"]})
+                                "what": chosen.what, "empty": empty(answer["answer"]), "harder": harder,
+                                "answer": answer["answer"]})
     return {"status": "ok", "answer": {"candidates": changed, "pool": len(search.candidates),
                                        "targeted": search.targeted, **counts, "unchanged": original["answer"]}}
 
