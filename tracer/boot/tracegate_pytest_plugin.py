@@ -120,6 +120,9 @@ def _alarm(signum: int, frame: Any) -> None:
     if _in_tracer(frame):
         signal.setitimer(getattr(signal, timer), 0.001)  # again as soon as the tests' code runs
         return
+    # One limit ends the test: the other timer is stopped too, or it could fire while pytest reports the
+    # failure (a loaded machine can bring the clock limit and the CPU limit close) and end the run there.
+    _arm(False)
     raise TestTimeLimit(f"the test ran past {_current[which]:g}s{unit}")
 
 

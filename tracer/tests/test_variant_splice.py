@@ -245,3 +245,17 @@ def test_the_search_puts_candidates_at_least_as_complex_as_the_original_first(ha
     first, last = fresh(candidates[0]), fresh(candidates[-1])
     assert first["semantic"] >= original["semantic"] and first["answer"] >= original["answer"], (first, original)
     assert last["semantic"] < original["semantic"], (last, original)
+
+
+def test_one_limit_stops_both_timers():
+    # A loaded machine can bring the clock limit and the CPU limit close: once one ends the test, the other
+    # must not fire while pytest reports the failure (it ended a search run as "pytest internal error").
+    root = str(pytest_run.__file__).rsplit("/tracegate_tracer/", 1)[0]
+    script = (f"import signal, sys\nsys.path.insert(0, {root + '/boot'!r})\n"
+              "import tracegate_pytest_plugin as plugin\n"
+              "plugin._current[:] = [30.0, 0.3]\nplugin._arm(True)\n"
+              "try:\n    while True:\n        pass\n"
+              "except plugin.TestTimeLimit as stopped:\n"
+              "    print(stopped, signal.getitimer(signal.ITIMER_REAL), signal.getitimer(signal.ITIMER_PROF))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "the test ran past 0.3s of CPU (0.0, 0.0) (0.0, 0.0)", done.stdout + done.stderr
