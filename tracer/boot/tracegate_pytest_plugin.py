@@ -114,10 +114,19 @@ def _in_tracer(frame: Any) -> bool:
     return False
 
 
+_PYTEST_CODE = (f"{os.sep}_pytest{os.sep}", f"{os.sep}pluggy{os.sep}")
+
+
+def _in_pytest(frame: Any) -> bool:
+    """Whether `frame` is pytest's own code (between the test's phases, reporting: raised there, the limit would
+    end the whole run as an internal error instead of the test)."""
+    return frame is not None and any(part in frame.f_code.co_filename for part in _PYTEST_CODE)
+
+
 def _alarm(signum: int, frame: Any) -> None:
     which = 0 if signum == signal.SIGALRM else 1
     _signal, timer, unit = _TIMERS[which]
-    if _in_tracer(frame):
+    if _in_tracer(frame) or _in_pytest(frame):
         signal.setitimer(getattr(signal, timer), 0.001)  # again as soon as the tests' code runs
         return
     # One limit ends the test: the other timer is stopped too, or it could fire while pytest reports the
