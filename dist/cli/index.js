@@ -79929,6 +79929,9 @@ const summarySchema = object({
      * over the items whose oracle carries a complexity.
      */
     byComplexity: record(schemas_string(), kindSummarySchema).optional(),
+    /** Fresh variants beside their originals: the pairs both with a complexity, each side's median score. */
+    variantComplexity: object({ pairs: schemas_number().int(), original: schemas_number(), variant: schemas_number() })
+        .optional(),
 });
 /** How the model was asked, and what it cost: totals over the run's answered instances. */
 const querySummarySchema = object({
@@ -87186,6 +87189,34 @@ function byComplexity(scored, summarise) {
     }
     return bands;
 }
+/** Median of a non-empty list. */
+function median(values) {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+/**
+ * Fresh variants' complexity beside their originals': over the pairs (`<id>@v<epoch>` and `<id>`)
+ * whose records both carry one, the medians of each side's combined score; undefined without pairs.
+ */
+function variantComplexity(records) {
+    const byId = new Map(records.map((r) => [r.id, r]));
+    const pairs = records.flatMap((v) => {
+        const of = /^(.*)@v\d+$/.exec(v.id)?.[1];
+        const original = of === undefined ? undefined : byId.get(of);
+        return v.complexity !== undefined && original?.complexity !== undefined
+            ? [[original.complexity, v.complexity]]
+            : [];
+    });
+    if (!pairs.length)
+        return undefined;
+    const round = (x) => Math.round(x * 1000) / 1000;
+    return {
+        pairs: pairs.length,
+        original: round(median(pairs.map((p) => p[0]))),
+        variant: round(median(pairs.map((p) => p[1]))),
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/stages/report/complexity.ts
 
@@ -87260,7 +87291,12 @@ function variantsLine(results) {
         '',
         `**Fresh variants** (epoch ${v.epoch}, ${v.mode === 'only' ? 'instead of the instances' : 'beside the instances'}): ` +
             `${v.valid} of ${v.tried} valid and asked${dropped ? `; dropped: ${dropped}` : ''}. ` +
-            'They pair only with runs of the same epoch.',
+            'They pair only with runs of the same epoch.' +
+            (results.summary.variantComplexity
+                ? ` Complexity (0–10, median): variants ${results.summary.variantComplexity.variant} against ` +
+                    `their originals' ${results.summary.variantComplexity.original} ` +
+                    `(${results.summary.variantComplexity.pairs} pair(s)).`
+                : ''),
         ...memorisationLine(results),
     ];
 }
@@ -87830,11 +87866,13 @@ function summarize(records, rules = {}) {
             families[family.summaryKey] = metrics;
     }
     const bands = byComplexity(scored, kindSummary);
+    const variants = variantComplexity(scored);
     return {
         ...overall,
         ...families,
         byKind,
         ...(bands ? { byComplexity: bands } : {}),
+        ...(variants ? { variantComplexity: variants } : {}),
         unscored: records.length - scored.length,
         errors,
         tokensIn: sum(records, (r) => r.tokensIn),

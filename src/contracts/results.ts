@@ -135,6 +135,10 @@ export const summarySchema = z.object({
    * over the items whose oracle carries a complexity.
    */
   byComplexity: z.record(z.string(), kindSummarySchema).optional(),
+  /** Fresh variants beside their originals: the pairs both with a complexity, each side's median score. */
+  variantComplexity: z
+    .object({ pairs: z.number().int(), original: z.number(), variant: z.number() })
+    .optional(),
 });
 export type Summary = z.infer<typeof summarySchema>;
 

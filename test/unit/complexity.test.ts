@@ -48,6 +48,36 @@ describe('accuracy by complexity band', () => {
     expect(summarize([rec('w', 'W1_Outcome', true)]).byComplexity).toBeUndefined();
   });
 
+  it("puts fresh variants' complexity beside their originals', over the pairs that carry one", () => {
+    const pairs = [
+      rec('a', 'S2_Loops', true, { complexity: 2 }),
+      rec('a@v3', 'S2_Loops', false, { complexity: 3 }),
+      rec('b', 'S2_Loops', true, { complexity: 4 }),
+      rec('b@v3', 'S2_Loops', true, { complexity: 6 }),
+      rec('c', 'S2_Loops', true, { complexity: 1 }),
+      rec('c@v3', 'S2_Loops', true), // no complexity (an older oracle): not a pair here
+      rec('d@v3', 'S2_Loops', true, { complexity: 9 }), // no original in the run
+    ];
+    expect(summarize(pairs).variantComplexity).toEqual({ pairs: 2, original: 3, variant: 4.5 });
+    expect(summarize(records).variantComplexity).toBeUndefined();
+    const results = resultsOf(pairs, {
+      variants: { epoch: 3, mode: 'add', tried: 4, valid: 4, dropped: {} },
+    });
+    const comparison = compareRuns(results, undefined, {
+      minDrop: 0.05,
+      minGain: 0.05,
+      alpha: 0.05,
+      clusterBy: 'test',
+      gate: 'overall',
+      maxExcluded: 0.05,
+      minItems: DEFAULT_MIN_ITEMS,
+      minClusters: DEFAULT_MIN_CLUSTERS,
+    });
+    expect(renderReport(results, comparison)).toContain(
+      "Complexity (0–10, median): variants 4.5 against their originals' 3 (2 pair(s)).",
+    );
+  });
+
   it('shows the bands in the report, collapsed', () => {
     const results = resultsOf(records);
     const comparison = compareRuns(results, undefined, {

@@ -201,6 +201,10 @@ describe('fresh variants through the pipeline', () => {
     const variant = kept.instances.find((r) => r.id.endsWith('@v3'))!;
     const original = kept.instances.find((r) => r.id === variant.id.replace(/@v3$/, ''))!;
     expect(variant.complexity).toBeGreaterThan(original.complexity!);
+    expect(kept.summary.variantComplexity).toMatchObject({ pairs: kept.variants!.valid });
+    expect(kept.summary.variantComplexity!.variant).toBeGreaterThan(
+      kept.summary.variantComplexity!.original,
+    );
     // Every candidate easier on one component (answer here): none kept, dropped as `easier`.
     const none = await runWith(echo, answerWith(1, 5), (spec) => ({
       complexity:

@@ -55,7 +55,12 @@ function variantsLine(results: Results): string[] {
     '',
     `**Fresh variants** (epoch ${v.epoch}, ${v.mode === 'only' ? 'instead of the instances' : 'beside the instances'}): ` +
       `${v.valid} of ${v.tried} valid and asked${dropped ? `; dropped: ${dropped}` : ''}. ` +
-      'They pair only with runs of the same epoch.',
+      'They pair only with runs of the same epoch.' +
+      (results.summary.variantComplexity
+        ? ` Complexity (0–10, median): variants ${results.summary.variantComplexity.variant} against ` +
+          `their originals' ${results.summary.variantComplexity.original} ` +
+          `(${results.summary.variantComplexity.pairs} pair(s)).`
+        : ''),
     ...memorisationLine(results),
   ];
 }

@@ -1,6 +1,6 @@
 import type { InstanceRecord, KindSummary, Summary } from '../../contracts/results.js';
 import { chanceLevels } from './chance.js';
-import { byComplexity } from './complexity.js';
+import { byComplexity, variantComplexity } from './complexity.js';
 import type { ScoringRules } from './verdict.js';
 import { FAMILIES } from '../../families/registry.js';
 
@@ -50,11 +50,13 @@ export function summarize(records: InstanceRecord[], rules: ScoringRules = {}): 
     if (metrics) families[family.summaryKey!] = metrics as Record<string, unknown>;
   }
   const bands = byComplexity(scored, kindSummary);
+  const variants = variantComplexity(scored);
   return {
     ...overall,
     ...families,
     byKind,
     ...(bands ? { byComplexity: bands } : {}),
+    ...(variants ? { variantComplexity: variants } : {}),
     unscored: records.length - scored.length,
     errors,
     tokensIn: sum(records, (r) => r.tokensIn),

@@ -36,3 +36,34 @@ export function byComplexity(
   }
   return bands;
 }
+
+/** Median of a non-empty list. */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * Fresh variants' complexity beside their originals': over the pairs (`<id>@v<epoch>` and `<id>`)
+ * whose records both carry one, the medians of each side's combined score; undefined without pairs.
+ */
+export function variantComplexity(
+  records: readonly InstanceRecord[],
+): { pairs: number; original: number; variant: number } | undefined {
+  const byId = new Map(records.map((r) => [r.id, r]));
+  const pairs = records.flatMap((v) => {
+    const of = /^(.*)@v\d+$/.exec(v.id)?.[1];
+    const original = of === undefined ? undefined : byId.get(of);
+    return v.complexity !== undefined && original?.complexity !== undefined
+      ? [[original.complexity, v.complexity] as const]
+      : [];
+  });
+  if (!pairs.length) return undefined;
+  const round = (x: number) => Math.round(x * 1000) / 1000;
+  return {
+    pairs: pairs.length,
+    original: round(median(pairs.map((p) => p[0]))),
+    variant: round(median(pairs.map((p) => p[1]))),
+  };
+}
