@@ -1,12 +1,14 @@
-import {
-  compareRuns,
-  DEFAULT_MIN_CLUSTERS,
-  DEFAULT_MIN_ITEMS,
-} from '../../src/stages/compare/gate.js';
+import { compareRuns } from '../../src/stages/compare/gate.js';
 import { renderReport } from '../../src/stages/report/markdown.js';
 import { bandOf, COMPLEXITY_BANDS } from '../../src/stages/score/complexity.js';
 import { summarize } from '../../src/stages/score/aggregate.js';
+import type { Results } from '../../src/contracts/results.js';
+import { SIM_POLICY } from '../helpers/gate-sim.js';
 import { rec, resultsOf } from '../helpers/records.js';
+
+/** The report of a run with no baseline, under the default policy. */
+const report = (results: Results) =>
+  renderReport(results, compareRuns(results, undefined, SIM_POLICY));
 
 /** Items' complexity (from their oracles) in the summary and the report: accuracy by band. */
 describe('accuracy by complexity band', () => {
@@ -63,35 +65,14 @@ describe('accuracy by complexity band', () => {
     const results = resultsOf(pairs, {
       variants: { epoch: 3, mode: 'add', tried: 4, valid: 4, dropped: {} },
     });
-    const comparison = compareRuns(results, undefined, {
-      minDrop: 0.05,
-      minGain: 0.05,
-      alpha: 0.05,
-      clusterBy: 'test',
-      gate: 'overall',
-      maxExcluded: 0.05,
-      minItems: DEFAULT_MIN_ITEMS,
-      minClusters: DEFAULT_MIN_CLUSTERS,
-    });
-    expect(renderReport(results, comparison)).toContain(
+    expect(report(results)).toContain(
       "Complexity (0–10, median): variants 4.5 against their originals' 3 (2 pair(s)).",
     );
   });
 
   it('shows the bands in the report, collapsed', () => {
     const results = resultsOf(records);
-    const comparison = compareRuns(results, undefined, {
-      minDrop: 0.05,
-      minGain: 0.05,
-      alpha: 0.05,
-      clusterBy: 'test',
-      gate: 'overall',
-      maxExcluded: 0.05,
-      minItems: DEFAULT_MIN_ITEMS,
-      minClusters: DEFAULT_MIN_CLUSTERS,
-    });
-    const report = renderReport(results, comparison);
-    expect(report).toContain(
+    expect(report(results)).toContain(
       [
         '<details><summary>By complexity: 10 item(s) with a measured complexity</summary>',
         '',
@@ -103,8 +84,6 @@ describe('accuracy by complexity band', () => {
         '| very hard (≥ 7.5) | 2 | 0.0% (0/2) |',
       ].join('\n'),
     );
-    expect(renderReport(resultsOf([rec('w', 'W1_Outcome', true)]), comparison)).not.toContain(
-      'By complexity',
-    );
+    expect(report(resultsOf([rec('w', 'W1_Outcome', true)]))).not.toContain('By complexity');
   });
 });

@@ -247,34 +247,36 @@ def test_the_search_puts_candidates_at_least_as_complex_as_the_original_first(ha
     assert last["semantic"] < original["semantic"], (last, original)
 
 
+def _with_plugin(code: str) -> subprocess.CompletedProcess:
+    """`code` run in a fresh interpreter with tracegate's pytest plugin imported as `plugin` (and `signal`, `sys`),
+    the running test's limits set to 30 s on the clock and 0.3 s of CPU."""
+    root = str(pytest_run.__file__).rsplit("/tracegate_tracer/", 1)[0]
+    script = (f"import signal, sys\nsys.path.insert(0, {root + '/boot'!r})\n"
+              "import tracegate_pytest_plugin as plugin\nplugin._current[:] = [30.0, 0.3]\n" + code)
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+
+
 def test_one_limit_stops_both_timers():
     # A loaded machine can bring the clock limit and the CPU limit close: once one ends the test, the other
     # must not fire while pytest reports the failure (it ended a search run as "pytest internal error").
-    root = str(pytest_run.__file__).rsplit("/tracegate_tracer/", 1)[0]
-    script = (f"import signal, sys\nsys.path.insert(0, {root + '/boot'!r})\n"
-              "import tracegate_pytest_plugin as plugin\n"
-              "plugin._current[:] = [30.0, 0.3]\nplugin._arm(True)\n"
-              "try:\n    while True:\n        pass\n"
-              "except plugin.TestTimeLimit as stopped:\n"
-              "    print(stopped, signal.getitimer(signal.ITIMER_REAL), signal.getitimer(signal.ITIMER_PROF))\n")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    done = _with_plugin("plugin._arm(True)\n"
+                        "try:\n    while True:\n        pass\n"
+                        "except plugin.TestTimeLimit as stopped:\n"
+                        "    print(stopped, signal.getitimer(signal.ITIMER_REAL),"
+                        " signal.getitimer(signal.ITIMER_PROF))\n")
     assert done.stdout.strip() == "the test ran past 0.3s of CPU (0.0, 0.0) (0.0, 0.0)", done.stdout + done.stderr
 
 
 def test_a_limit_that_fires_in_pytests_own_code_waits_for_the_tests_code():
     # Raised while pytest itself runs (between a test's phases, reporting), the limit would end the whole run
     # as an internal error: the timer is set again to fire as soon as other code runs.
-    root = str(pytest_run.__file__).rsplit("/tracegate_tracer/", 1)[0]
-    script = (f"import signal, sys\nsys.path.insert(0, {root + '/boot'!r})\n"
-              "import tracegate_pytest_plugin as plugin\n"
-              "plugin._current[:] = [30.0, 0.3]\n"
-              "signal.signal(signal.SIGPROF, signal.SIG_IGN)  # the deferred timer may fire: harmlessly here\n"
-              "scope = {'sys': sys}\n"
-              "exec(compile('def here():\\n    return sys._getframe()\\n', '/x/_pytest/runner.py', 'exec'), scope)\n"
-              "plugin._alarm(signal.SIGPROF, scope['here']())\n"
-              "print('deferred', signal.getitimer(signal.ITIMER_PROF)[0] > 0)\n"
-              "signal.setitimer(signal.ITIMER_PROF, 0)\n"
-              "try:\n    plugin._alarm(signal.SIGPROF, sys._getframe())\n"
-              "except plugin.TestTimeLimit as stopped:\n    print(stopped)\n")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    done = _with_plugin("signal.signal(signal.SIGPROF, signal.SIG_IGN)  # the deferred timer may fire: harmless\n"
+                        "scope = {'sys': sys}\n"
+                        "exec(compile('def here():\\n    return sys._getframe()\\n', '/x/_pytest/runner.py', 'exec'),"
+                        " scope)\n"
+                        "plugin._alarm(signal.SIGPROF, scope['here']())\n"
+                        "print('deferred', signal.getitimer(signal.ITIMER_PROF)[0] > 0)\n"
+                        "signal.setitimer(signal.ITIMER_PROF, 0)\n"
+                        "try:\n    plugin._alarm(signal.SIGPROF, sys._getframe())\n"
+                        "except plugin.TestTimeLimit as stopped:\n    print(stopped)\n")
     assert done.stdout.splitlines() == ["deferred True", "the test ran past 0.3s of CPU"], done.stdout + done.stderr
