@@ -15,9 +15,13 @@ import { join } from 'node:path';
 const args = process.argv.slice(2);
 const markdown = args.includes('--markdown');
 const [cache] = args.filter((x) => !x.startsWith('--'));
-if (!cache || !existsSync(join(cache, 'oracles'))) {
+if (!cache) {
+  console.error('usage: node scripts/complexity-report.mjs CACHE [--markdown]');
+  process.exit(2);
+}
+if (!existsSync(join(cache, 'oracles'))) {
   console.error(
-    'usage: node scripts/complexity-report.mjs CACHE [--markdown]  (CACHE: a tracegate cache, with oracles/)',
+    `complexity-report: ${cache} holds no oracles/ directory: give a tracegate cache (the --cache of a harvest or run)`,
   );
   process.exit(2);
 }
