@@ -40,10 +40,19 @@ for (const key of readdirSync(join(cache, 'oracles'))) {
   const file = join(cache, 'oracles', key, 'oracle.json');
   if (!existsSync(file)) continue;
   const oracle = JSON.parse(readFileSync(file, 'utf8'));
+  const complexity = oracle.meta.complexity;
+  // An entry edited by hand or by a hostile suite is counted, never scored (the cache refuses it too).
+  const sound =
+    complexity &&
+    COMPONENTS.every(
+      (c) => typeof complexity[c] === 'number' && complexity[c] >= 0 && complexity[c] <= 10,
+    );
+  if (complexity && !sound)
+    console.error(`complexity-report: ${key}: a complexity out of range, not scored`);
   items.push({
     id: oracle.meta.instance_id,
     kind: oracle.question_kind,
-    complexity: oracle.meta.complexity,
+    complexity: sound ? complexity : undefined,
     size: JSON.stringify(oracle.oracle_answer).length,
   });
 }
