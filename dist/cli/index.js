@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6619);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6096);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6619:
+/***/ 6096:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -69004,7 +69004,7 @@ function defineLazy(object, key, getter) {
 function objectClone(obj) {
     return Object.create(Object.getPrototypeOf(obj), Object.getOwnPropertyDescriptors(obj));
 }
-function util_assignProp(target, prop, value) {
+function assignProp(target, prop, value) {
     Object.defineProperty(target, prop, {
         value,
         writable: true,
@@ -69030,7 +69030,7 @@ function deferProp(target, key, getter) {
     Object.defineProperty(target, key, {
         get() {
             const value = getter();
-            util_assignProp(this, key, value);
+            assignProp(this, key, value);
             return value;
         },
         enumerable: true,
@@ -69040,7 +69040,7 @@ function deferProp(target, key, getter) {
 // Writes a settled key. A plain assignment is much cheaper than `defineProperty` and produces the same descriptor, but it runs whatever setter already answers to the key — an accessor this shape deferred, or an inherited one, which `__proto__` has on every object and prototype pollution can add for any name.
 function putProp(target, key, value) {
     if (key in target)
-        util_assignProp(target, key, value);
+        assignProp(target, key, value);
     else
         target[key] = value;
 }
@@ -71991,7 +71991,7 @@ const $ZodObject = /*@__PURE__*/ $constructor("$ZodObject", (inst, def) => {
             const field = shape[key]._zod;
             if (field.values) {
                 if (!Object.prototype.hasOwnProperty.call(propValues, key)) {
-                    util_assignProp(propValues, key, new Set());
+                    assignProp(propValues, key, new Set());
                 }
                 for (const v of field.values)
                     propValues[key].add(v);
@@ -74766,7 +74766,7 @@ function assignProps(target, ...sources) {
     for (const source of sources) {
         for (const key of Reflect.ownKeys(source)) {
             if (Object.prototype.propertyIsEnumerable.call(source, key)) {
-                util_assignProp(target, key, source[key]);
+                assignProp(target, key, source[key]);
             }
         }
     }
@@ -74780,7 +74780,7 @@ function assignProps(target, ...sources) {
 //     unrepresentable: inputs.unrepresentable ?? "throw",
 //   };
 // }
-function to_json_schema_initializeContext(params) {
+function initializeContext(params) {
     // Normalize target: convert old non-hyphenated versions to hyphenated versions
     let target = params?.target ?? "draft-2020-12";
     if (target === "draft-4")
@@ -74822,7 +74822,7 @@ function handleUnrepresentable(schema, ctx, json, params, message) {
     return true;
 }
 // never rename this back to `process`: bundler polyfills inject a top-level `const process` that a lexical declaration of the same name collides with (#6397)
-function to_json_schema_processSchema(schema, ctx, _params = { path: [], schemaPath: [] }) {
+function processSchema(schema, ctx, _params = { path: [], schemaPath: [] }) {
     var _a;
     const def = schema._zod.def;
     // check for schema in seens
@@ -74868,7 +74868,7 @@ function to_json_schema_processSchema(schema, ctx, _params = { path: [], schemaP
             // Also set ref if processor didn't (for inheritance)
             if (!result.ref)
                 result.ref = parent;
-            to_json_schema_processSchema(parent, ctx, params);
+            processSchema(parent, ctx, params);
             ctx.seen.get(parent).isParent = true;
         }
     }
@@ -74895,7 +74895,7 @@ function to_json_schema_processSchema(schema, ctx, _params = { path: [], schemaP
 function encodeJSONPointerSegment(segment) {
     return segment.replace(/~/g, "~0").replace(/\//g, "~1");
 }
-function to_json_schema_extractDefs(ctx, schema
+function extractDefs(ctx, schema
 // params: EmitParams
 ) {
     // iterate over seen map;
@@ -75083,7 +75083,7 @@ function foldObjects(members) {
             const merged = parts.length === 1
                 ? parts[0]
                 : (foldObjects(parts) ?? { allOf: parts });
-            util_assignProp(properties, key, merged);
+            assignProp(properties, key, merged);
         }
         for (const key of object.required ?? [])
             required.add(key);
@@ -75148,7 +75148,7 @@ function foldIntersection(json) {
     delete json.allOf;
     assignProps(json, folded);
 }
-function to_json_schema_finalize(ctx, schema) {
+function finalize(ctx, schema) {
     const root = ctx.seen.get(schema);
     if (!root)
         throw new Error("Unprocessed schema. This is a bug in Zod.");
@@ -75295,7 +75295,7 @@ function to_json_schema_finalize(ctx, schema) {
             if (seen.def && seen.defId) {
                 if (seen.def.id === seen.defId)
                     delete seen.def.id;
-                util_assignProp(defs, seen.defId, seen.def);
+                assignProp(defs, seen.defId, seen.def);
             }
         }
     }
@@ -75399,17 +75399,17 @@ function isTransforming(_schema, _ctx) {
  * This encapsulates the logic of initializing context, processing, extracting defs, and finalizing.
  */
 const createToJSONSchemaMethod = (schema, processors = {}) => (params) => {
-    const ctx = to_json_schema_initializeContext({ ...params, processors });
-    to_json_schema_processSchema(schema, ctx);
-    to_json_schema_extractDefs(ctx, schema);
-    return to_json_schema_finalize(ctx, schema);
+    const ctx = initializeContext({ ...params, processors });
+    processSchema(schema, ctx);
+    extractDefs(ctx, schema);
+    return finalize(ctx, schema);
 };
 const createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params) => {
     const { libraryOptions, target } = params ?? {};
-    const ctx = to_json_schema_initializeContext({ ...(libraryOptions ?? {}), target, io, processors });
-    to_json_schema_processSchema(schema, ctx);
-    to_json_schema_extractDefs(ctx, schema);
-    return to_json_schema_finalize(ctx, schema);
+    const ctx = initializeContext({ ...(libraryOptions ?? {}), target, io, processors });
+    processSchema(schema, ctx);
+    extractDefs(ctx, schema);
+    return finalize(ctx, schema);
 };
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/json-schema-processors.js
@@ -75770,7 +75770,7 @@ const arrayProcessor = (schema, ctx, _json, params) => {
     if (typeof maximum === "number")
         json.maxItems = maximum;
     json.type = "array";
-    json.items = to_json_schema_processSchema(def.element, ctx, {
+    json.items = processSchema(def.element, ctx, {
         ...params,
         path: [...params.path, "items"],
     });
@@ -75804,7 +75804,7 @@ const objectProcessor = (schema, ctx, _json, params) => {
     json.properties = {};
     for (const key in shape) {
         // assignProp so a __proto__ key becomes an own property instead of hitting the inherited setter on the plain {} we build into
-        util_assignProp(json.properties, key, to_json_schema_processSchema(shape[key], ctx, {
+        assignProp(json.properties, key, processSchema(shape[key], ctx, {
             ...params,
             path: [...params.path, "properties", key],
         }));
@@ -75831,7 +75831,7 @@ const objectProcessor = (schema, ctx, _json, params) => {
             json.additionalProperties = false;
     }
     else if (def.catchall) {
-        json.additionalProperties = to_json_schema_processSchema(def.catchall, ctx, {
+        json.additionalProperties = processSchema(def.catchall, ctx, {
             ...params,
             path: [...params.path, "additionalProperties"],
         });
@@ -75841,7 +75841,7 @@ const unionProcessor = (schema, ctx, json, params) => {
     const def = schema._zod.def;
     // Exclusive unions (inclusive === false) use oneOf (exactly one match) instead of anyOf (one or more matches). This includes both z.xor() and discriminated unions
     const isExclusive = def.inclusive === false;
-    const options = def.options.map((x, i) => to_json_schema_processSchema(x, ctx, {
+    const options = def.options.map((x, i) => processSchema(x, ctx, {
         ...params,
         path: [...params.path, isExclusive ? "oneOf" : "anyOf", i],
     }));
@@ -75854,11 +75854,11 @@ const unionProcessor = (schema, ctx, json, params) => {
 };
 const intersectionProcessor = (schema, ctx, json, params) => {
     const def = schema._zod.def;
-    const a = to_json_schema_processSchema(def.left, ctx, {
+    const a = processSchema(def.left, ctx, {
         ...params,
         path: [...params.path, "allOf", 0],
     });
-    const b = to_json_schema_processSchema(def.right, ctx, {
+    const b = processSchema(def.right, ctx, {
         ...params,
         path: [...params.path, "allOf", 1],
     });
@@ -75877,12 +75877,12 @@ const tupleProcessor = (schema, ctx, _json, params) => {
     json.type = "array";
     const prefixPath = ctx.target === "draft-2020-12" ? "prefixItems" : "items";
     const restPath = ctx.target === "draft-2020-12" ? "items" : ctx.target === "openapi-3.0" ? "items" : "additionalItems";
-    const prefixItems = def.items.map((x, i) => to_json_schema_processSchema(x, ctx, {
+    const prefixItems = def.items.map((x, i) => processSchema(x, ctx, {
         ...params,
         path: [...params.path, prefixPath, i],
     }));
     const rest = def.rest
-        ? to_json_schema_processSchema(def.rest, ctx, {
+        ? processSchema(def.rest, ctx, {
             ...params,
             path: [...params.path, restPath, ...(ctx.target === "openapi-3.0" ? [def.items.length] : [])],
         })
@@ -76032,19 +76032,19 @@ const recordProcessor = (schema, ctx, _json, params) => {
     const patterns = aggregateChecks(keyType).patterns;
     if (def.mode === "loose" && patterns && patterns.size > 0) {
         // Use patternProperties for looseRecord with regex patterns
-        const valueSchema = to_json_schema_processSchema(def.valueType, ctx, {
+        const valueSchema = processSchema(def.valueType, ctx, {
             ...params,
             path: [...params.path, "patternProperties", "*"],
         });
         json.patternProperties = {};
         for (const pattern of patterns) {
-            util_assignProp(json.patternProperties, exactPattern(pattern).source, valueSchema);
+            assignProp(json.patternProperties, exactPattern(pattern).source, valueSchema);
         }
     }
     else {
         // Default behavior: use propertyNames + additionalProperties
         if (ctx.target === "draft-07" || ctx.target === "draft-2020-12") {
-            json.propertyNames = to_json_schema_processSchema(def.keyType, ctx, {
+            json.propertyNames = processSchema(def.keyType, ctx, {
                 ...params,
                 path: [...params.path, "propertyNames"],
             });
@@ -76056,7 +76056,7 @@ const recordProcessor = (schema, ctx, _json, params) => {
             }
             pending.push(schema);
         }
-        json.additionalProperties = to_json_schema_processSchema(def.valueType, ctx, {
+        json.additionalProperties = processSchema(def.valueType, ctx, {
             ...params,
             path: [...params.path, "additionalProperties"],
         });
@@ -76074,7 +76074,7 @@ const recordProcessor = (schema, ctx, _json, params) => {
 };
 const nullableProcessor = (schema, ctx, json, params) => {
     const def = schema._zod.def;
-    const inner = to_json_schema_processSchema(def.innerType, ctx, params);
+    const inner = processSchema(def.innerType, ctx, params);
     const seen = ctx.seen.get(schema);
     if (ctx.target === "openapi-3.0") {
         seen.ref = def.innerType;
@@ -76086,7 +76086,7 @@ const nullableProcessor = (schema, ctx, json, params) => {
 };
 const nonoptionalProcessor = (schema, ctx, _json, params) => {
     const def = schema._zod.def;
-    to_json_schema_processSchema(def.innerType, ctx, params);
+    processSchema(def.innerType, ctx, params);
     const seen = ctx.seen.get(schema);
     seen.ref = def.innerType;
 };
@@ -76109,7 +76109,7 @@ function serializeDefaultValue(value, schema, ctx, json, params) {
 }
 const defaultProcessor = (schema, ctx, json, params) => {
     const def = schema._zod.def;
-    to_json_schema_processSchema(def.innerType, ctx, params);
+    processSchema(def.innerType, ctx, params);
     const seen = ctx.seen.get(schema);
     seen.ref = def.innerType;
     const value = serializeDefaultValue(def.defaultValue, schema, ctx, json, params);
@@ -76118,7 +76118,7 @@ const defaultProcessor = (schema, ctx, json, params) => {
 };
 const prefaultProcessor = (schema, ctx, json, params) => {
     const def = schema._zod.def;
-    to_json_schema_processSchema(def.innerType, ctx, params);
+    processSchema(def.innerType, ctx, params);
     const seen = ctx.seen.get(schema);
     seen.ref = def.innerType;
     if (ctx.io !== "input")
@@ -76129,7 +76129,7 @@ const prefaultProcessor = (schema, ctx, json, params) => {
 };
 const catchProcessor = (schema, ctx, json, params) => {
     const def = schema._zod.def;
-    to_json_schema_processSchema(def.innerType, ctx, params);
+    processSchema(def.innerType, ctx, params);
     const seen = ctx.seen.get(schema);
     seen.ref = def.innerType;
     let catchValue;
@@ -76146,32 +76146,32 @@ const pipeProcessor = (schema, ctx, _json, params) => {
     const def = schema._zod.def;
     const inIsTransform = def.in._zod.traits.has("$ZodTransform");
     const innerType = ctx.io === "input" ? (inIsTransform ? def.out : def.in) : def.out;
-    to_json_schema_processSchema(innerType, ctx, params);
+    processSchema(innerType, ctx, params);
     const seen = ctx.seen.get(schema);
     seen.ref = innerType;
 };
 const readonlyProcessor = (schema, ctx, json, params) => {
     const def = schema._zod.def;
-    to_json_schema_processSchema(def.innerType, ctx, params);
+    processSchema(def.innerType, ctx, params);
     const seen = ctx.seen.get(schema);
     seen.ref = def.innerType;
     json.readOnly = true;
 };
 const promiseProcessor = (schema, ctx, _json, params) => {
     const def = schema._zod.def;
-    to_json_schema_processSchema(def.innerType, ctx, params);
+    processSchema(def.innerType, ctx, params);
     const seen = ctx.seen.get(schema);
     seen.ref = def.innerType;
 };
 const optionalProcessor = (schema, ctx, _json, params) => {
     const def = schema._zod.def;
-    to_json_schema_processSchema(def.innerType, ctx, params);
+    processSchema(def.innerType, ctx, params);
     const seen = ctx.seen.get(schema);
     seen.ref = def.innerType;
 };
 const lazyProcessor = (schema, ctx, _json, params) => {
     const innerType = schema._zod.innerType;
-    to_json_schema_processSchema(innerType, ctx, params);
+    processSchema(innerType, ctx, params);
     const seen = ctx.seen.get(schema);
     seen.ref = innerType;
 };
@@ -78863,6 +78863,14 @@ function rejectionMessage(status, url, body) {
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/model/protocol.ts
+/** The prompt's messages alone, for a protocol without tools (a tool turn there is a caller's bug). */
+function chatOnly(messages) {
+    return messages.map((m) => {
+        if (m.role === 'tool' || 'toolCalls' in m)
+            throw new Error('this protocol has no tools: a conversation with tool turns cannot be sent');
+        return m;
+    });
+}
 /** The seed for sample i: distinct per sample so k samples are not k copies. */
 function sampleSeed(settings, sample) {
     return settings.seed === undefined ? undefined : settings.seed + sample;
@@ -78885,15 +78893,103 @@ function openaiSettings(settings, sample) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/adapters/model/tool-calls.ts
+/** Calls read from one reply at most: a model that asks for more gets the first ones. */
+const MAX_CALLS_PER_REPLY = 16;
+/** A call's arguments longer than this are cut (they then fail to parse, and the model is told). */
+const MAX_ARGUMENT_CHARS = 16 * 1024;
+/**
+ * The tool calls of a decoded reply, as the rest of tracegate may assume them: string ids (made
+ * up in order where the server gave none, unique within the reply), string names, arguments as
+ * JSON text (an object the server already parsed is written back as JSON), at most
+ * MAX_CALLS_PER_REPLY. Whatever the server sent, never a crash.
+ */
+function toolCallsOf(raw) {
+    if (!Array.isArray(raw))
+        return [];
+    const seen = new Set();
+    return raw.slice(0, MAX_CALLS_PER_REPLY).map((c, i) => {
+        let id = typeof c?.id === 'string' && c.id ? c.id.slice(0, 128) : `call_${i}`;
+        if (seen.has(id))
+            id = `${id}_${i}`;
+        seen.add(id);
+        const args = c?.arguments;
+        const text = typeof args === 'string' ? args : args === undefined ? '' : JSON.stringify(args);
+        return {
+            id,
+            name: typeof c?.name === 'string' ? c.name.slice(0, 128) : '',
+            arguments: text.slice(0, MAX_ARGUMENT_CHARS),
+        };
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/model/anthropic.ts
+
 
 
 /** Anthropic's API version header; the messages shape used here is stable under it. */
 const ANTHROPIC_VERSION = '2023-06-01';
+/** A call's arguments as the object Anthropic's `tool_use.input` must be (unparsable text: empty). */
+function inputOf(args) {
+    try {
+        const value = JSON.parse(args);
+        return value && typeof value === 'object' && !Array.isArray(value) ? value : {};
+    }
+    catch {
+        return {};
+    }
+}
+/**
+ * The conversation as Anthropic spells it: the system prompt apart, tool calls as `tool_use`
+ * blocks of the assistant's turn, results as `tool_result` blocks of a user turn, and
+ * consecutive turns of one role merged (the API wants them alternating).
+ */
+function anthropicMessages(messages) {
+    const turns = [];
+    for (const m of messages) {
+        if (m.role === 'system')
+            continue;
+        const role = m.role === 'tool' ? 'user' : m.role;
+        const blocks = m.role === 'tool'
+            ? m.results.map((r) => ({ type: 'tool_result', tool_use_id: r.id, content: r.content }))
+            : [
+                ...(m.content ? [{ type: 'text', text: m.content }] : []),
+                ...('toolCalls' in m
+                    ? m.toolCalls.map((c) => ({
+                        type: 'tool_use',
+                        id: c.id,
+                        name: c.name,
+                        input: inputOf(c.arguments),
+                    }))
+                    : []),
+            ];
+        const last = turns.at(-1);
+        if (last?.role === role)
+            last.content.push(...blocks);
+        else
+            turns.push({ role, content: blocks });
+    }
+    // A turn of plain text alone stays a string, as the one-shot prompts always sent it.
+    return turns.map((t) => t.content.length === 1 && t.content[0].type === 'text'
+        ? { role: t.role, content: t.content[0].text }
+        : t);
+}
+function anthropicTools(tools) {
+    return tools?.length
+        ? {
+            tools: tools.map((t) => ({
+                name: t.name,
+                description: t.description,
+                input_schema: t.parameters,
+            })),
+        }
+        : {};
+}
 /**
  * Anthropic messages: the system prompt is a top-level field, the key goes in
  * `x-api-key`, the answer is the text blocks and extended thinking arrives in
- * `thinking` blocks (kept apart). `max_tokens` as stop reason means truncated.
+ * `thinking` blocks (kept apart); tool calls are `tool_use` blocks.
+ * `max_tokens` as stop reason means truncated.
  */
 const anthropic = {
     name: 'anthropic',
@@ -78901,20 +78997,22 @@ const anthropic = {
     // Paged, 20 to a page by default; 1000 is the most one page holds.
     modelsPath: '/models?limit=1000',
     authHeaders: (apiKey) => ({ 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION }),
+    tools: true,
     // Anthropic has no seed parameter: samples differ only through temperature.
-    buildBody: (model, messages, settings) => ({
+    buildBody: (model, messages, settings, _sample, tools) => ({
         ...defined({
             model,
             system: messages
                 .filter((m) => m.role === 'system')
                 .map((m) => m.content)
                 .join('\n\n') || undefined,
-            messages: messages.filter((m) => m.role !== 'system'),
+            messages: anthropicMessages(messages),
             temperature: settings.temperature,
             max_tokens: settings.maxTokens,
             top_p: settings.topP,
             stop_sequences: settings.stop?.length ? settings.stop : undefined,
         }),
+        ...anthropicTools(tools),
         ...settings.extraBody,
     }),
     decode: (json) => {
@@ -78922,19 +79020,23 @@ const anthropic = {
         if (!Array.isArray(response?.content))
             throw new MalformedResponseError('reply has no content blocks');
         const text = response.content
-            .filter((b) => b.type === 'text')
+            .filter((b) => b?.type === 'text')
             .map((b) => b.text ?? '')
             .join('');
         const thinking = response.content
-            .filter((b) => b.type === 'thinking')
+            .filter((b) => b?.type === 'thinking')
             .map((b) => b.thinking ?? '')
             .join('\n');
+        const calls = toolCallsOf(response.content
+            .filter((b) => b?.type === 'tool_use')
+            .map((b) => ({ id: b.id, name: b.name, arguments: b.input ?? {} })));
         return {
             text,
             reasoning: thinking || undefined,
             finishReason: response.stop_reason === 'max_tokens' ? 'length' : (response.stop_reason ?? undefined),
             tokensIn: response.usage?.input_tokens ?? 0,
             tokensOut: response.usage?.output_tokens ?? 0,
+            ...(calls.length ? { toolCalls: calls } : {}),
         };
     },
 };
@@ -78942,20 +79044,55 @@ const anthropic = {
 ;// CONCATENATED MODULE: ./src/adapters/model/openai-chat.ts
 
 
+
+/** A conversation as OpenAI chat spells it: tool calls on the assistant's message, one `tool` message per result. */
+function chatMessages(messages) {
+    return messages.flatMap((m) => {
+        if (m.role === 'tool')
+            return m.results.map((r) => ({ role: 'tool', tool_call_id: r.id, content: r.content }));
+        if ('toolCalls' in m)
+            return [
+                {
+                    role: 'assistant',
+                    content: m.content || null,
+                    tool_calls: m.toolCalls.map((c) => ({
+                        id: c.id,
+                        type: 'function',
+                        function: { name: c.name, arguments: c.arguments },
+                    })),
+                },
+            ];
+        return [{ role: m.role, content: m.content }];
+    });
+}
+/** Tools as OpenAI chat offers them (vLLM and SGLang serve the same shape with their tool parsers). */
+function chatTools(tools) {
+    if (!tools?.length)
+        return {};
+    return {
+        tools: tools.map((t) => ({
+            type: 'function',
+            function: { name: t.name, description: t.description, parameters: t.parameters },
+        })),
+        tool_choice: 'auto',
+    };
+}
 /**
  * OpenAI-compatible chat completions (vLLM, SGLang, TGI, llama.cpp, Ollama,
  * hosted APIs). Reasoning servers put the chain of thought in
  * `reasoning_content` (vLLM, SGLang, DeepSeek) or `reasoning`; it is kept apart
- * from the answer.
+ * from the answer. Tool calls arrive in `tool_calls`, their arguments as JSON text.
  */
 const openaiChat = {
     name: 'openai-chat',
     path: '/chat/completions',
     modelsPath: '/models',
     authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
-    buildBody: (model, messages, settings, sample) => ({
+    tools: true,
+    buildBody: (model, messages, settings, sample, tools) => ({
         model,
-        messages,
+        messages: chatMessages(messages),
+        ...chatTools(tools),
         ...openaiSettings(settings, sample),
         ...settings.extraBody,
     }),
@@ -78965,12 +79102,18 @@ const openaiChat = {
         if (!choice)
             throw new MalformedResponseError('reply has no choices');
         const reasoning = choice.message?.reasoning_content ?? choice.message?.reasoning ?? undefined;
+        const calls = toolCallsOf((choice.message?.tool_calls ?? []).map((c) => ({
+            id: c?.id,
+            name: c?.function?.name,
+            arguments: c?.function?.arguments,
+        })));
         return {
             text: choice.message?.content ?? '',
             reasoning: reasoning || undefined,
             finishReason: choice.finish_reason ?? undefined,
             tokensIn: response.usage?.prompt_tokens ?? 0,
             tokensOut: response.usage?.completion_tokens ?? 0,
+            ...(calls.length ? { toolCalls: calls } : {}),
         };
     },
 };
@@ -79000,9 +79143,11 @@ const openaiCompletions = {
     path: '/completions',
     modelsPath: '/models',
     authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
+    // A base checkpoint's plain-text prompt has no place for tool calls.
+    tools: false,
     buildBody: (model, messages, settings, sample) => ({
         model,
-        prompt: renderAsText(messages),
+        prompt: renderAsText(chatOnly(messages)),
         ...openaiSettings(settings, sample),
         ...settings.extraBody,
     }),
@@ -79090,6 +79235,608 @@ function withApiBase(options, warn) {
     return { ...options, endpoint: base };
 }
 
+;// CONCATENATED MODULE: ./src/stages/tools/tool.ts
+
+/**
+ * A tool from its zod schema: the JSON Schema the model sees is generated from the schema the
+ * arguments are checked with, so the two cannot disagree.
+ */
+function defineTool(tool) {
+    // `$schema` names the draft; the model's protocols want only the schema itself.
+    const parameters = toJSONSchema(tool.args, { io: 'input' });
+    delete parameters.$schema;
+    parameters.required ??= []; // zod leaves it out when every argument is optional
+    return {
+        spec: { name: tool.name, description: tool.description, parameters },
+        call(tree, args) {
+            const parsed = tool.args.safeParse(args);
+            if (parsed.success)
+                return tool.run(tree, parsed.data);
+            const problems = parsed.error.issues.map(describeIssue).join('; ');
+            return tool_error(`${tool.name}: ${problems}. Call it again with arguments like ${tool.example}.`);
+        },
+    };
+}
+function describeIssue(issue) {
+    if (issue.code === 'unrecognized_keys')
+        return `it takes no argument ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
+    const where = issue.path.length ? `argument "${issue.path.join('.')}"` : 'the arguments';
+    if (issue.code === 'invalid_type' && issue.message.includes('received undefined'))
+        return `${where} is required (${issue.expected})`;
+    return `${where}: ${issue.message.replace(/^Invalid input: /, '')}`;
+}
+/** A reply that is an error the model can correct. */
+function tool_error(content) {
+    return { status: 'error', content };
+}
+/** The reply for a lookup that found nothing to show: refused, missing, or omitted. */
+function notFound(found) {
+    if (found.kind === 'refused')
+        return { status: 'refused', content: found.message };
+    if (found.kind === 'missing')
+        return tool_error(found.message);
+    return {
+        status: 'refused',
+        content: `${JSON.stringify(found.path)} is not shown (${found.why}); read another file, or search for its name to find where it is used.`,
+    };
+}
+/** A file's lines, numbered from 1 by index + 1 (a final newline ends the last, an empty file has none). */
+function fileLines(text) {
+    return text === '' ? [] : text.replace(/\n$/, '').split('\n');
+}
+/** How a path is named in a reply: the root as `.`. */
+function displayPath(path) {
+    return path === '' ? '.' : path;
+}
+
+;// CONCATENATED MODULE: ./src/stages/tools/list-dir.ts
+
+
+/** `list_dir`: what one directory holds. */
+const listDir = defineTool({
+    name: 'list_dir',
+    description: 'Lists the entries of a directory of the repository: subdirectories end with "/", symbolic links show "-> target", files that cannot be shown say why.',
+    args: strictObject({
+        path: schemas_string().describe('The directory, relative to the repository root ("." for the root).'),
+    }),
+    example: '{"path": "."}',
+    run(tree, { path }) {
+        const found = tree.lookup(path);
+        if (found.kind === 'file')
+            return tool_error(`${JSON.stringify(found.path)} is a file, not a directory; read it with read_file.`);
+        if (found.kind !== 'dir')
+            return notFound(found);
+        const where = displayPath(found.path);
+        if (!found.entries.length)
+            return { status: 'ok', content: `Directory ${where} is empty.` };
+        const count = `${found.entries.length} ${found.entries.length === 1 ? 'entry' : 'entries'}`;
+        return {
+            status: 'ok',
+            content: [`Directory ${where} (${count}):`, ...found.entries.map(entryLine)].join('\n'),
+            narrower: 'list a subdirectory, or use search',
+        };
+    },
+});
+/** One entry as list_dir (and repo_map) shows it. */
+function entryLine(entry) {
+    switch (entry.kind) {
+        case 'dir':
+            return `${entry.name}/`;
+        case 'link':
+            return `${entry.name} -> ${entry.target}`;
+        case 'omitted':
+            return `${entry.name} (not shown: ${entry.why})`;
+        case 'file':
+            return entry.name;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/stages/prompt/number-lines.ts
+/** Source lines prefixed by their absolute 1-based line numbers, as the answers use them. */
+function numberLines(source, firstLine) {
+    return source
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((line, i) => `${String(firstLine + i).padStart(5)}  ${line}`)
+        .join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/stages/tools/read-file.ts
+
+
+
+const lineNumber = schemas_int().min(1);
+/** `read_file`: a file's lines, numbered as the prompts number them. */
+const readFile = defineTool({
+    name: 'read_file',
+    description: 'Reads a file of the repository, each line prefixed by its line number; start_line and end_line (1-based, inclusive) read a part of it.',
+    args: strictObject({
+        path: schemas_string().describe('The file, relative to the repository root.'),
+        start_line: lineNumber.optional().describe('The first line to read (default 1).'),
+        end_line: lineNumber.optional().describe('The last line to read (default the last line).'),
+    }),
+    example: '{"path": "src/module.py", "start_line": 1, "end_line": 80}',
+    run(tree, { path, start_line: start = 1, end_line }) {
+        const found = tree.lookup(path);
+        if (found.kind === 'dir')
+            return tool_error(`${JSON.stringify(found.path || '.')} is a directory, not a file; list it with list_dir.`);
+        if (found.kind !== 'file')
+            return notFound(found);
+        const name = JSON.stringify(found.path);
+        const lines = fileLines(found.text);
+        if (!lines.length)
+            return { status: 'ok', content: `File ${name} is empty.` };
+        if (start > lines.length)
+            return tool_error(`${name} has ${lines.length} line${lines.length === 1 ? '' : 's'}; start_line ${start} is past its end. Ask for lines 1 to ${lines.length}.`);
+        if (end_line !== undefined && end_line < start)
+            return tool_error(`end_line ${end_line} is before start_line ${start}; give end_line >= start_line.`);
+        const end = Math.min(end_line ?? lines.length, lines.length);
+        const whole = start === 1 && end === lines.length;
+        const header = whole
+            ? `File ${name} (${lines.length} line${lines.length === 1 ? '' : 's'}):`
+            : `File ${name}, lines ${start}-${end} of ${lines.length}:`;
+        // One line at a time: numberLines drops a final empty line, which here is a line of the file.
+        const body = lines.slice(start - 1, end).map((line, i) => numberLines(line, start + i));
+        return {
+            status: 'ok',
+            content: [header, ...body].join('\n'),
+            narrower: 'ask for a narrower range with start_line and end_line',
+        };
+    },
+});
+
+;// CONCATENATED MODULE: ./src/stages/tools/repo-map.ts
+
+
+// Column-0 definitions only (a method or a nested function is indented). A regex, not a parser:
+// a `def` at column 0 inside a triple-quoted string is listed too, which a map can afford.
+const TOP_LEVEL = /^(class|def|async[ \t]+def)[ \t]+([\p{L}_][\p{L}\p{N}_]*)/gmu;
+/** The top-level `class`/`def`/`async def` names of Python source, in file order. */
+function topLevelNames(source) {
+    return [...source.matchAll(TOP_LEVEL)].map((m) => `${m[1].replace(/[ \t]+/, ' ')} ${m[2]}`);
+}
+/** `repo_map`: the shape of a part of the repository, one line per directory and `.py` file. */
+const repoMap = defineTool({
+    name: 'repo_map',
+    description: 'Maps the repository (or the part under path): one line per directory, and one per Python file with its top-level classes and functions.',
+    args: strictObject({
+        path: schemas_string()
+            .optional()
+            .describe('The directory (or file) to map, relative to the repository root (default the root).'),
+    }),
+    example: '{"path": "."}',
+    run(tree, { path = '' }) {
+        const found = tree.lookup(path);
+        if (found.kind === 'file')
+            return { status: 'ok', content: fileLine(found.path, found.text) };
+        if (found.kind !== 'dir')
+            return notFound(found);
+        return {
+            status: 'ok',
+            content: mapLines(tree, found.path).join('\n'),
+            narrower: 'map a subdirectory with path, or list_dir it',
+        };
+    },
+});
+function fileLine(path, text) {
+    const names = topLevelNames(text);
+    return names.length ? `${path}: ${names.join(', ')}` : path;
+}
+// A directory's line, then its Python files and links, then its subdirectories, each the same
+// way: a file's line sits under its own directory's. Every path is from the root, ready to read.
+function mapLines(tree, root) {
+    const dirs = new Map([[root, { lines: [], subdirs: [], others: 0 }]]);
+    for (const node of tree.walk(root)) {
+        const parent = dirs.get(node.path.slice(0, Math.max(0, node.path.length - node.name.length - 1)));
+        if (node.kind === 'dir') {
+            parent.subdirs.push(node.path);
+            dirs.set(node.path, { lines: [], subdirs: [], others: 0 });
+        }
+        else if (node.kind === 'link')
+            parent.lines.push(`${node.path} -> ${node.target}`);
+        else if (node.kind === 'file' && node.path.endsWith('.py'))
+            parent.lines.push(fileLine(node.path, node.text));
+        else
+            parent.others++;
+    }
+    const emit = (dir) => {
+        const { lines, subdirs, others } = dirs.get(dir);
+        const more = others ? ` (+${others} other file${others === 1 ? '' : 's'})` : '';
+        return [`${displayPath(dir)}/${more}`, ...lines, ...subdirs.flatMap(emit)];
+    };
+    return emit(root);
+}
+
+;// CONCATENATED MODULE: ./src/stages/tools/safe-regex.ts
+/**
+ * Which regular expressions search runs. JavaScript's engine backtracks and cannot be stopped
+ * mid-match, so a pattern that can take exponential time on one line would hang the run: a
+ * quantified group whose body can match the same text in many ways. The checks are on the
+ * pattern's text and are conservative (they refuse some harmless patterns, never a slow one of
+ * these shapes); lines are also cut before matching, which bounds the polynomial cases.
+ */
+/** The longest regular expression search runs. */
+const MAX_PATTERN_CHARS = 200;
+const ADVICE = 'search for a fixed string (regex false), or write the pattern without it';
+/** Compiles `pattern` if it is short and cannot backtrack exponentially. */
+function compilePattern(pattern) {
+    if (pattern.length > MAX_PATTERN_CHARS)
+        return refused(`the pattern is ${pattern.length} characters long; patterns are at most ${MAX_PATTERN_CHARS}`);
+    const unsafe = unsafeReason(pattern);
+    if (unsafe)
+        return refused(unsafe);
+    try {
+        return { ok: true, regex: new RegExp(pattern) };
+    }
+    catch (e) {
+        const why = e instanceof Error ? e.message : String(e);
+        return {
+            ok: false,
+            status: 'error',
+            message: `search: ${why}. Patterns are JavaScript regular expressions (no inline flags such as (?i), no (?P<name>…)); fix it, or set regex false to search for the text as written.`,
+        };
+    }
+}
+function refused(why) {
+    return {
+        ok: false,
+        status: 'refused',
+        message: `search refuses this pattern: ${why}; ${ADVICE}.`,
+    };
+}
+/** Why the pattern is refused, or undefined: backreferences, and repeated ambiguous groups. */
+function unsafeReason(pattern) {
+    const open = [{ quantifier: false, alternation: false }];
+    let i = 0;
+    while (i < pattern.length) {
+        const c = pattern[i];
+        if (c === '\\') {
+            const next = pattern[i + 1] ?? '';
+            if (/[1-9]/.test(next) || (next === 'k' && pattern[i + 2] === '<'))
+                return `it holds a backreference (\\${next}${next === 'k' ? '<…>' : ''})`;
+            i += 2;
+        }
+        else if (c === '[')
+            i = classEnd(pattern, i);
+        else if (c === '(') {
+            open.push({ quantifier: false, alternation: false });
+            i = groupBodyStart(pattern, i);
+        }
+        else if (c === ')' && open.length > 1) {
+            const group = open.pop();
+            const outer = open[open.length - 1];
+            const q = quantifierAt(pattern, i + 1);
+            if (q?.repeats && group.quantifier)
+                return `a repeated group holds a quantifier (nested quantifiers, like (a+)+ or (a*)*, can take exponential time)`;
+            if (q?.repeats && group.alternation)
+                return `a repeated group holds alternatives (like (a|a)*, which can take exponential time)`;
+            outer.quantifier ||= group.quantifier || q !== undefined;
+            outer.alternation ||= group.alternation;
+            i += 1 + (q?.length ?? 0);
+        }
+        else if (c === '|') {
+            open[open.length - 1].alternation = true;
+            i++;
+        }
+        else {
+            const q = quantifierAt(pattern, i);
+            if (q)
+                open[open.length - 1].quantifier = true;
+            i += q?.length ?? 1;
+        }
+    }
+    return undefined;
+}
+/** A quantifier starting at `i` (with a lazy `?`), and whether it repeats (more than once). */
+function quantifierAt(pattern, i) {
+    const c = pattern[i];
+    let length;
+    let repeats;
+    if (c === '*' || c === '+')
+        [length, repeats] = [1, true];
+    else if (c === '?')
+        [length, repeats] = [1, false];
+    else {
+        const braces = /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(i));
+        if (!braces)
+            return undefined; // a literal `{`
+        const max = braces[2] === undefined ? Number(braces[1]) : braces[3] ? Number(braces[3]) : Infinity;
+        [length, repeats] = [braces[0].length, max > 1];
+    }
+    return { length: length + (pattern[i + length] === '?' ? 1 : 0), repeats };
+}
+/** Past a character class starting at `i` (`]` first in the class is a literal). */
+function classEnd(pattern, i) {
+    let j = i + 1;
+    if (pattern[j] === '^')
+        j++;
+    if (pattern[j] === ']')
+        j++;
+    while (j < pattern.length && pattern[j] !== ']')
+        j += pattern[j] === '\\' ? 2 : 1;
+    return j + 1;
+}
+/** Past a group's opening: `(`, `(?:`, `(?=`, `(?!`, `(?<=`, `(?<!`, `(?<name>`. */
+function groupBodyStart(pattern, i) {
+    if (pattern[i + 1] !== '?')
+        return i + 1;
+    const rest = pattern.slice(i + 2);
+    const prefix = /^(?:[:=!]|<[=!]|<[^>]*>)/.exec(rest);
+    return i + 2 + (prefix?.[0].length ?? 0);
+}
+
+;// CONCATENATED MODULE: ./src/stages/tools/search.ts
+
+
+
+/** Matches search reports at most; past them it says so. */
+const MAX_MATCHES = 200;
+/** Characters of a line search matches a regular expression against and shows. */
+const MAX_LINE_CHARS = 500;
+/** `search`: lines matching a string or a bounded regular expression, in path order. */
+const search = defineTool({
+    name: 'search',
+    description: 'Finds the lines of the repository (or of the file or directory at path) that contain pattern, as "path:line: text"; with regex true, pattern is a JavaScript regular expression.',
+    args: strictObject({
+        pattern: schemas_string().describe('The text to find (case-sensitive), or a regular expression.'),
+        path: schemas_string()
+            .optional()
+            .describe('A file or directory to search, relative to the repository root (default all).'),
+        regex: schemas_boolean()
+            .optional()
+            .describe(`Whether pattern is a regular expression (default false: a fixed string).`),
+    }),
+    example: '{"pattern": "def main", "path": "."}',
+    run(tree, { pattern, path = '', regex = false }) {
+        if (pattern === '')
+            return tool_error('search: the pattern is empty; give the text to find.');
+        let matches;
+        if (regex) {
+            const compiled = compilePattern(pattern);
+            if (!compiled.ok)
+                return { status: compiled.status, content: compiled.message };
+            // Cut before matching: a regex's worst case grows with the line, and minified files
+            // have lines of megabytes.
+            matches = (line) => compiled.regex.test(cut(line));
+        }
+        else
+            matches = (line) => line.includes(pattern);
+        const found = tree.lookup(path);
+        let files;
+        if (found.kind === 'file')
+            files = [found];
+        else if (found.kind === 'dir')
+            files = [...tree.walk(found.path)].flatMap((n) => (n.kind === 'file' ? [n] : []));
+        else
+            return notFound(found);
+        const out = [];
+        for (const file of files) {
+            const lines = fileLines(file.text);
+            for (let i = 0; i < lines.length; i++) {
+                if (!matches(lines[i]))
+                    continue;
+                if (out.length === MAX_MATCHES) {
+                    out.push(`[stopped after ${MAX_MATCHES} matches; narrow the pattern, or search a smaller path]`);
+                    return { status: 'ok', content: out.join('\n') };
+                }
+                out.push(`${file.path}:${i + 1}: ${cut(lines[i])}`);
+            }
+        }
+        const kind = regex ? 'regular expression' : 'text';
+        if (!out.length)
+            return {
+                status: 'ok',
+                content: `No line under ${displayPath(found.path)} matches the ${kind} ${JSON.stringify(pattern)}.`,
+            };
+        return { status: 'ok', content: out.join('\n'), narrower: 'narrow the pattern or the path' };
+    },
+});
+/** The first MAX_LINE_CHARS characters of a line, never half a surrogate pair. */
+function cut(line) {
+    if (line.length <= MAX_LINE_CHARS)
+        return line;
+    const code = line.charCodeAt(MAX_LINE_CHARS - 1);
+    const end = code >= 0xd800 && code <= 0xdbff ? MAX_LINE_CHARS - 1 : MAX_LINE_CHARS;
+    return line.slice(0, end);
+}
+
+;// CONCATENATED MODULE: ./src/stages/tools/truncate.ts
+/**
+ * A reply fitted to a byte limit: cut at the last whole line that fits (within a line only when
+ * not even one fits, and then never inside a UTF-8 character), with a closing marker that says
+ * how much was shown and what to ask for instead. The marker is inside the limit.
+ */
+function fitToBytes(content, limit, narrower) {
+    const bytes = Buffer.from(content, 'utf8');
+    if (bytes.length <= limit)
+        return { content, truncated: false };
+    const marker = (shown) => `[… truncated: showed ${shown} of ${bytes.length} bytes; ${narrower}]`;
+    // The marker's length with the total in both places bounds it for any shown count.
+    const budget = limit - Buffer.byteLength(marker(bytes.length)) - 1;
+    if (budget <= 0)
+        return { content: prefix(Buffer.from(marker(0)), limit), truncated: true };
+    const newline = bytes.subarray(0, budget + 1).lastIndexOf(0x0a);
+    const kept = newline >= 0 ? newline : charBoundary(bytes, budget);
+    const head = bytes.subarray(0, kept).toString('utf8');
+    return { content: `${head}\n${marker(kept)}`, truncated: true };
+}
+/** The largest cut at or below `at` that starts no UTF-8 continuation byte. */
+function charBoundary(bytes, at) {
+    let cut = Math.min(at, bytes.length);
+    while (cut > 0 && (bytes[cut] & 0xc0) === 0x80)
+        cut--;
+    return cut;
+}
+function prefix(bytes, limit) {
+    return bytes.subarray(0, charBoundary(bytes, limit)).toString('utf8');
+}
+
+;// CONCATENATED MODULE: ./src/stages/tools/tools.ts
+
+
+
+
+
+/**
+ * The read-only repository tools of `context: repo`, and the one door every call goes through.
+ * A reply depends only on the tree and the call (transcripts are cached by their replies), and
+ * everything the model can get wrong comes back as a reply it can act on, never a throw.
+ */
+const TOOLS = [repoMap, listDir, readFile, search];
+const BY_NAME = new Map(TOOLS.map((tool) => [tool.spec.name, tool]));
+/** The tools a model is offered in `context: repo` mode. */
+const REPO_TOOLS = TOOLS.map((tool) => tool.spec);
+/** Runs one tool call against the tree; never throws for anything in the call. */
+function runTool(tree, call, limits) {
+    const tool = BY_NAME.get(call.name);
+    if (!tool) {
+        const names = TOOLS.map((t) => t.spec.name).join(', ');
+        return finish({
+            status: 'error',
+            content: `There is no tool ${JSON.stringify(call.name)}; the tools are: ${names}.`,
+        }, limits);
+    }
+    const args = parseArguments(call);
+    if (typeof args === 'string')
+        return finish({ status: 'error', content: args }, limits);
+    return finish(tool.call(tree, args), limits);
+}
+// The arguments as an object, or the message that says why not. Blank arguments are `{}`: some
+// protocols send "" for a call that has none.
+function parseArguments(call) {
+    if (call.arguments.trim() === '')
+        return {};
+    let args;
+    try {
+        args = JSON.parse(call.arguments);
+    }
+    catch (e) {
+        const why = e instanceof Error ? e.message : String(e);
+        return `${call.name}: the arguments are not valid JSON (${why}); write them as one JSON object, e.g. {"path": "."}.`;
+    }
+    if (typeof args !== 'object' || args === null || Array.isArray(args))
+        return `${call.name}: the arguments must be a JSON object of named arguments, e.g. {"path": "."}, not ${JSON.stringify(args).slice(0, 40)}.`;
+    return args;
+}
+function finish(reply, limits) {
+    const narrower = reply.narrower ?? 'ask for less';
+    const { content, truncated } = fitToBytes(reply.content, limits.resultBytes, narrower);
+    return { content, status: reply.status, truncated, bytes: Buffer.byteLength(content, 'utf8') };
+}
+
+;// CONCATENATED MODULE: ./src/stages/query/agent.ts
+
+/**
+ * The limits by default: room to find a callee in another file and read it, a base class, a
+ * fixture (SWE-Flux caps its models' tool requests the same way), and an end for a model that loops.
+ */
+const DEFAULT_TOOL_BUDGET = {
+    turns: 16,
+    calls: 32,
+    resultBytes: 12_000,
+    tokens: 200_000,
+};
+/** What a turn's text and a call's arguments keep in the record: enough to see what was read. */
+const TEXT_KEPT = 1000;
+const ARGUMENTS_KEPT = 300;
+/** Said to the model once a limit is reached: the next reply must be the answer. */
+const BUDGET_SPENT = 'The tool budget of this question is spent: no more tool calls will run. Reply now with the ' +
+    'JSON answer alone.';
+/** Which limit a conversation has reached, if any, before its next request. */
+function spent(transcript, budget, tokens) {
+    if (transcript.turns.length >= budget.turns - 1)
+        return `${budget.turns} turns`;
+    if (transcript.toolCalls >= budget.calls)
+        return `${budget.calls} tool calls`;
+    if (tokens >= budget.tokens)
+        return `${budget.tokens} tokens`;
+    return undefined;
+}
+/**
+ * One question asked with the repository tools (`context: repo`): the model reads through its
+ * calls (each answered from the read-only tree: src/stages/tools/) until it replies without
+ * one. Limits on turns, calls and tokens: when one is reached the model is told to answer, and
+ * a model that still calls tools has no answer (`no_answer`, the tool budget), never an
+ * endless loop. Every turn is recorded; each request goes through `client`, so a cached
+ * transcript replays without a request (the tools answer the same bytes each time).
+ */
+async function converse(client, prompt, sample, tree, budget) {
+    const messages = [...prompt];
+    const transcript = { turns: [], toolCalls: 0, refused: 0, errors: 0 };
+    const totals = { tokensIn: 0, tokensOut: 0, latencyMs: 0, retries: 0, cached: true };
+    let told = false;
+    for (;;) {
+        const reply = await client.complete(messages, { sample, tools: REPO_TOOLS });
+        totals.tokensIn += reply.tokensIn;
+        totals.tokensOut += reply.tokensOut;
+        totals.latencyMs += reply.latencyMs;
+        totals.retries += reply.retries;
+        totals.cached &&= !!reply.cached;
+        const turn = {
+            tokensIn: reply.tokensIn,
+            tokensOut: reply.tokensOut,
+            ...(reply.text ? { text: reply.text.slice(0, TEXT_KEPT) } : {}),
+            calls: [],
+        };
+        transcript.turns.push(turn);
+        const completion = {
+            ...reply,
+            ...totals,
+            cached: totals.cached || undefined,
+        };
+        delete completion.toolCalls;
+        if (!completion.cached)
+            delete completion.cached;
+        const calls = reply.toolCalls ?? [];
+        if (!calls.length)
+            return { answered: true, completion, transcript };
+        if (told)
+            return {
+                answered: false,
+                reason: `the model kept calling tools after the budget was spent (${transcript.ended})`,
+                completion,
+                transcript,
+            };
+        messages.push({ role: 'assistant', content: reply.text, toolCalls: calls });
+        messages.push({
+            role: 'tool',
+            results: calls.map((c) => answerCall(c, tree, budget, turn, transcript)),
+        });
+        const limit = spent(transcript, budget, totals.tokensIn + totals.tokensOut);
+        if (limit) {
+            transcript.ended = limit;
+            told = true;
+            messages.push({ role: 'user', content: BUDGET_SPENT });
+        }
+    }
+}
+/** One call answered (or refused past the call limit), counted and recorded in its turn. */
+function answerCall(call, tree, budget, turn, transcript) {
+    const over = transcript.toolCalls >= budget.calls;
+    const outcome = over
+        ? {
+            content: `Not run: the budget of ${budget.calls} tool calls is spent.`,
+            status: 'budget',
+            truncated: false,
+            bytes: 0,
+        }
+        : runTool(tree, call, { resultBytes: budget.resultBytes });
+    if (!over)
+        transcript.toolCalls++;
+    if (outcome.status === 'refused')
+        transcript.refused++;
+    if (outcome.status === 'error')
+        transcript.errors++;
+    turn.calls.push({
+        name: call.name,
+        arguments: call.arguments.slice(0, ARGUMENTS_KEPT),
+        status: outcome.status,
+        bytes: outcome.bytes,
+        ...(outcome.truncated ? { truncated: true } : {}),
+    });
+    return { id: call.id, name: call.name, content: outcome.content };
+}
+
 ;// CONCATENATED MODULE: ./src/stages/prompt/budget.ts
 /** Characters per token of the estimate: deterministic and tokenizer-free, roughly right for code. */
 const CHARS_PER_TOKEN = 4;
@@ -79129,16 +79876,6 @@ function truncateLines(text, max) {
     const dropped = lines.length - kept.length;
     const marker = `# … truncated: ${dropped} more line(s)`;
     return marker.length <= max ? [...kept, marker].join('\n') : '';
-}
-
-;// CONCATENATED MODULE: ./src/stages/prompt/number-lines.ts
-/** Source lines prefixed by their absolute 1-based line numbers, as the answers use them. */
-function numberLines(source, firstLine) {
-    return source
-        .replace(/\n$/, '')
-        .split('\n')
-        .map((line, i) => `${String(firstLine + i).padStart(5)}  ${line}`)
-        .join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/stages/prompt/slice.ts
@@ -79260,12 +79997,21 @@ const PROMPT_VERSION = 'p4';
  *   (imports, fixtures, helpers), other tests omitted.
  * - `files`: the target + the whole test files.
  * - `none`: the question and template only.
+ * - `repo`: no code; where the target and the tests are, and read-only tools over the
+ *   environment's source (SWE-Flux's setting: the model decides what to read).
  */
-const CONTEXT_MODES = ['slice', 'files', 'none'];
+const CONTEXT_MODES = ['slice', 'files', 'none', 'repo'];
 const DEFAULT_PROMPT_OPTIONS = {
     mode: 'slice',
     budget: { amount: 16000, unit: 'tokens' },
 };
+/**
+ * What a run's scores are comparable under: the prompt's version, and its context mode past the
+ * default (`p4+repo`): runs of two modes are two measurements, never paired.
+ */
+function promptId(mode) {
+    return mode === 'slice' ? PROMPT_VERSION : `${PROMPT_VERSION}+${mode}`;
+}
 /** How results name the prompt: version, mode and budget. */
 function describePrompt(options) {
     return { version: PROMPT_VERSION, context: options.mode, budget: formatBudget(options.budget) };
@@ -79326,9 +80072,41 @@ function describeCall(call) {
             : 'runs past the time limit';
     return `input ${JSON.stringify(call.input)}: ${result}`;
 }
+/** B1/B2's example calls: part of the question, shown in every mode that shows anything. */
+function callSections(context) {
+    return context.calls?.length
+        ? [
+            {
+                heading: '## How it is called (inputs on which the bug does not show)',
+                body: context.calls.map(describeCall).join('\n'),
+                serve: 0,
+            },
+        ]
+        : [];
+}
+/**
+ * `repo`: where to look, never what is there — the target's file, name and first line (read
+ * from the source, as the slice's are) and the tests' ids; the model reads the rest.
+ */
+function whereToLook(instance, context) {
+    return [
+        '',
+        '## Where to look',
+        `Code under test: ${context.file}, function ${context.func} (defined from line ${context.first_line}).`,
+        `Test(s): ${instance.tests.join(', ')}` +
+            (context.tests?.length
+                ? ` (test files at the repository's root: ${context.tests.map((t) => t.name).join(', ')}).`
+                : '.'),
+        'The code is not shown here. Read what you need with the tools (repo_map, list_dir, ' +
+            'read_file, search): they see the source as the tests import it. When you know the ' +
+            'answer, reply with the JSON object alone, without a tool call.',
+    ];
+}
 function codeSections(instance, context, testFiles, mode) {
     if (mode === 'none')
         return [];
+    if (mode === 'repo')
+        return callSections(context);
     // The harvested context holds the target function and (newer oracles) the
     // executed slice; `files` shows the target function (not its whole module).
     const sections = [
@@ -79338,12 +80116,7 @@ function codeSections(instance, context, testFiles, mode) {
             serve: 0,
         },
     ];
-    if (context.calls?.length)
-        sections.push({
-            heading: '## How it is called (inputs on which the bug does not show)',
-            body: context.calls.map(describeCall).join('\n'),
-            serve: 0,
-        });
+    sections.push(...callSections(context));
     if (mode === 'slice' && context.slice)
         sections.push(...sliceSections(context.slice));
     for (const test of testFiles) {
@@ -79366,7 +80139,11 @@ function codeSections(instance, context, testFiles, mode) {
  */
 function buildPrompt(instance, context, testFiles, options = DEFAULT_PROMPT_OPTIONS) {
     const sections = codeSections(instance, context, testFiles, options.mode);
-    const head = [`Question kind: ${instance.kind}`, ...environmentLine(context)];
+    const head = [
+        `Question kind: ${instance.kind}`,
+        ...environmentLine(context),
+        ...(options.mode === 'repo' ? whereToLook(instance, context) : []),
+    ];
     const tail = [
         '',
         '## Question',
@@ -79800,7 +80577,50 @@ const cometRecordSchema = strictObject({
     cached: schemas_boolean().optional(),
 });
 
+;// CONCATENATED MODULE: ./src/contracts/transcript.ts
+
+/** What a model read through its repository tools (`context: repo`), as records keep it. */
+/** The limits of one question asked with the repository tools (`context: repo`). */
+const toolBudgetSchema = strictObject({
+    /** Requests at most, the answer's included. */
+    turns: schemas_number().int().min(2),
+    /** Tool calls run at most. */
+    calls: schemas_number().int().min(1),
+    /** Bytes of one tool result at most (a longer one is cut, with a marker). */
+    resultBytes: schemas_number().int().min(256),
+    /** Tokens in and out of all the question's requests: past this, the model is told to answer. */
+    tokens: schemas_number().int().min(1),
+});
+/** One request of a conversation with tools: its tokens, its text (cut), the calls it made. */
+const transcriptTurnSchema = object({
+    tokensIn: schemas_number(),
+    tokensOut: schemas_number(),
+    /** The reply's text, cut at 1,000 characters (the last turn's is the answer). */
+    text: schemas_string().optional(),
+    calls: array(object({
+        name: schemas_string(),
+        /** The arguments as the model wrote them, cut at 300 characters. */
+        arguments: schemas_string(),
+        /** `refused`: a path outside the tree; `error`: a call the tools could not run; `budget`: not run. */
+        status: schemas_enum(['ok', 'refused', 'error', 'budget']),
+        /** The result's size in bytes, as the model got it. */
+        bytes: schemas_number().int(),
+        truncated: schemas_boolean().optional(),
+    })),
+});
+/** What a model read before it answered (`context: repo`), turn by turn, with the counts. */
+const transcriptSchema = object({
+    turns: array(transcriptTurnSchema),
+    toolCalls: schemas_number().int(),
+    refused: schemas_number().int(),
+    errors: schemas_number().int(),
+    /** The limit that ended the reading, when one did (`16 turns`, `32 tool calls`, …). */
+    ended: schemas_string().optional(),
+});
+
 ;// CONCATENATED MODULE: ./src/contracts/results.ts
+
+
 
 
 
@@ -79819,6 +80639,8 @@ const ERROR_CLASSES = [
     'harvest_timeout',
     'harvest_error',
     'verification_error',
+    'no_answer',
+    'source_unavailable',
 ];
 /**
  * Failures that are not the model's answer: no oracle (harvest), a request
@@ -79826,8 +80648,9 @@ const ERROR_CLASSES = [
  * than the served context), a reply too large to read, a 2xx whose body is
  * no reply at all on every attempt (`42`: the server's wrapper, not the
  * model's text), a B1/B2 reply that could not be run (no engine, the environment changed:
- * `verification_error`). The gate excludes them from pairing and counts them; an
- * empty, cut, unparsable or refused reply is the model's and scores as wrong. (Transport failures that survive
+ * `verification_error`), no source for the repository tools to read (`source_unavailable`).
+ * The gate excludes them from pairing and counts them; an empty, cut, unparsable or refused
+ * reply, or none at all within the tool budget (`no_answer`), is the model's and scores as wrong. (Transport failures that survive
  * retries end the run: its unanswered instances are `incomplete.missing`.)
  */
 const INFRASTRUCTURE_ERRORS = new Set([
@@ -79838,6 +80661,7 @@ const INFRASTRUCTURE_ERRORS = new Set([
     'harvest_timeout',
     'harvest_error',
     'verification_error',
+    'source_unavailable',
 ]);
 /** One instance's outcome. Written as it completes (records.jsonl) and into results.json. */
 const instanceRecordSchema = object({
@@ -79881,6 +80705,8 @@ const instanceRecordSchema = object({
     comet: cometRecordSchema.optional(),
     /** Traced kinds: the item's combined complexity score (0..10), from its oracle (contracts/complexity.ts). */
     complexity: schemas_number().min(0).max(10).optional(),
+    /** `context: repo`: what the model read before it answered (the scored sample's conversation). */
+    transcript: transcriptSchema.optional(),
 });
 const kindSummarySchema = object({
     total: schemas_number().int(),
@@ -79951,6 +80777,20 @@ const querySummarySchema = object({
     parseFailures: record(schemas_string(), schemas_number().int()),
     /** With samples > 1: fraction of scored instances with at least one correct sample. */
     passAtK: schemas_number().optional(),
+    /** `context: repo`: requests, tool calls and refused calls of the scored samples, in all and per kind. */
+    tools: object({
+        turns: schemas_number().int(),
+        calls: schemas_number().int(),
+        refused: schemas_number().int(),
+        byKind: record(schemas_string(), object({
+            items: schemas_number().int(),
+            turns: schemas_number().int(),
+            calls: schemas_number().int(),
+            tokensIn: schemas_number(),
+            tokensOut: schemas_number(),
+        })),
+    })
+        .optional(),
 });
 /** What makes two runs comparable: digests of everything the scores depend on. */
 const provenanceSchema = object({
@@ -80297,6 +81137,7 @@ const budget = schemas_string().transform((s, ctx) => {
 
 
 
+
 const harvestOptionsSchema = object({
     /** Directory of instances (a suite or the instances root). Default: the bundled suite. */
     instances: schemas_string().optional(),
@@ -80432,11 +81273,19 @@ const runOptionsSchema = harvestOptionsSchema.extend({
         .default(DEFAULT_SCORING),
     /** World-model kinds: a predicted peak or wall time passes within this factor of the truth. */
     'world-factor': num('world-factor', 1, 1000).default(DEFAULT_WORLD_FACTOR),
-    /** How much code the prompt shows: slice, files or none. */
+    /** How much code the prompt shows: slice, files or none; repo: none, and read-only tools to read it. */
     context: schemas_enum(CONTEXT_MODES, { message: `--context must be one of ${CONTEXT_MODES.join(', ')}` })
         .default('slice'),
     /** Prompt size limit: characters (48000) or tokens (12000t, estimated at 4 chars each). */
     'context-budget': budget.default({ amount: 16000, unit: 'tokens' }),
+    /** `context: repo`: requests per question at most, the answer's included. */
+    'tool-turns': option_values_int('tool-turns', 2, 1000).default(DEFAULT_TOOL_BUDGET.turns),
+    /** `context: repo`: tool calls run per question at most. */
+    'tool-calls': option_values_int('tool-calls', 1, 10_000).default(DEFAULT_TOOL_BUDGET.calls),
+    /** `context: repo`: bytes of one tool result at most (a longer one is cut, with a marker). */
+    'tool-result-bytes': option_values_int('tool-result-bytes', 256, 10_000_000).default(DEFAULT_TOOL_BUDGET.resultBytes),
+    /** `context: repo`: tokens in and out per question; past them the model is told to answer. */
+    'tool-tokens': option_values_int('tool-tokens', 1, 1e9).default(DEFAULT_TOOL_BUDGET.tokens),
     ...gateOptionsSchema.shape,
     /** When inconclusive, add up to this many paired items and decide again (0: off). */
     'top-up': option_values_int('top-up', 0, 100_000).default(0),
@@ -80495,7 +81344,13 @@ const compareOptionsSchema = gateOptionsSchema.extend({
  * Errors name each option as `door` spells it: `--samples` or `input samples`.
  */
 function parseRunOptions(raw, door = 'cli') {
-    return parseWith(runOptionsSchema, raw, door);
+    const options = parseWith(runOptionsSchema, raw, door);
+    if (options.context === 'repo' && !PROTOCOLS[options.api].tools) {
+        const name = (n) => optionName(n, door);
+        throw new UsageError(`${name('context')} repo offers the model tools, which ${name('api')} ${options.api} ` +
+            `cannot carry: use ${name('api')} openai-chat or anthropic, or ${name('context')} slice.`);
+    }
+    return options;
 }
 function parseCompareOptions(raw) {
     return parseWith(compareOptionsSchema, raw);
@@ -80674,7 +81529,7 @@ const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.ur
 /**
  * The container seam, as testcontainers' `ContainerClient`: the only file
  * that imports dockerode. Everything the Docker backend asks of an engine —
- * ping, containers (create, attach, start, wait, kill, remove, list) and
+ * ping, containers (create, copy in and out, attach, start, wait, kill, remove, list) and
  * images (inspect, pull, build) — goes through `ContainerClient`.
  */
 
@@ -80686,6 +81541,13 @@ class ImageBuildError extends Error {
     constructor(message) {
         super(message);
         this.name = 'ImageBuildError';
+    }
+}
+/** A container's archive was larger than its reader takes. */
+class ArchiveTooLargeError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'ArchiveTooLargeError';
     }
 }
 /** A `repository:tag` split at the tag's colon (a registry's port colon is not a tag). */
@@ -80816,6 +81678,24 @@ class DockerodeContainer {
     }
     async putArchive(tar, path) {
         await engine(() => this.container.putArchive(tar, { path }));
+    }
+    async getArchive(path, maxBytes) {
+        const stream = await engine(() => this.container.getArchive({ path }));
+        const chunks = [];
+        let size = 0;
+        await engine(async () => {
+            for await (const chunk of stream) {
+                size += chunk.length;
+                // Stopped here (the loop's exit destroys the stream), not after: the engine would send
+                // the whole tree, gigabytes maybe, into memory.
+                if (size > maxBytes)
+                    break;
+                chunks.push(chunk);
+            }
+        });
+        if (size > maxBytes)
+            throw new ArchiveTooLargeError(`the archive of ${path} is over ${maxBytes} bytes`);
+        return Buffer.concat(chunks, size);
     }
     async attach(stdout, stderr) {
         const stream = await engine(() => this.container.attach({ stream: true, stdout: true, stderr: true }));
@@ -81856,6 +82736,147 @@ function dockerfile(base, env, checkout) {
     return lines.join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/adapters/backends/docker/tar-read.ts
+/**
+ * Reading tar archives as the engine writes them (Go's archive/tar: ustar, with pax records for
+ * long names) and as others do (GNU long-name headers): one header walker for the image archives
+ * `docker save` writes (read from a file, content skipped by offset) and the archives of a
+ * container's paths (read whole from a buffer).
+ */
+const BLOCK = 512;
+/** The archive ends before an entry does, or a header is not one. */
+class TarReadError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'TarReadError';
+    }
+}
+/** Walks the archive's headers to its end-of-archive block; content is left where it is. */
+function tarHeaders(read) {
+    const out = [];
+    let at = 0;
+    let start = 0;
+    // What the meta headers before an entry say about it: they apply to the next entry only.
+    let longName;
+    let longLink;
+    for (;;) {
+        const header = read(at, BLOCK);
+        if (header.length < BLOCK)
+            throw new TarReadError('truncated');
+        if (header.every((b) => b === 0))
+            return out;
+        const size = octal(header.subarray(124, 136));
+        if (!Number.isSafeInteger(size) || size < 0)
+            throw new TarReadError(`bad size at ${at}`);
+        const type = String.fromCharCode(header[156]);
+        const data = at + BLOCK;
+        const end = data + Math.ceil(size / BLOCK) * BLOCK;
+        const body = () => {
+            const bytes = read(data, size);
+            if (bytes.length < size)
+                throw new TarReadError('truncated');
+            return bytes;
+        };
+        if (type === 'L')
+            longName = cString(body());
+        else if (type === 'K')
+            longLink = cString(body());
+        else if (type === 'x') {
+            const records = paxRecords(body());
+            longName = records.get('path') ?? longName;
+            longLink = records.get('linkpath') ?? longLink;
+        }
+        else if (type !== 'g') {
+            const prefix = header.subarray(257, 262).toString() === 'ustar' ? cString(header.subarray(345, 500)) : '';
+            const own = cString(header.subarray(0, 100));
+            const name = longName ?? (prefix ? `${prefix}/${own}` : own);
+            const linkName = longLink ?? cString(header.subarray(157, 257));
+            out.push({
+                name: normal(name),
+                type: type === '\0' ? '0' : type,
+                linkName,
+                start,
+                data,
+                size,
+                end,
+            });
+            longName = longLink = undefined;
+        }
+        // A global header belongs to no entry: the next one starts after it.
+        if (type !== 'L' && type !== 'K' && type !== 'x')
+            start = end;
+        at = end;
+    }
+}
+/** A numeric field: octal text, or base-256 when its first bit is set (a size past 8 GiB). */
+function octal(field) {
+    if (field[0] & 0x80) {
+        let n = field[0] & 0x7f;
+        for (const b of field.subarray(1))
+            n = n * 256 + b;
+        return n;
+    }
+    const text = cString(field).trim();
+    return text ? parseInt(text, 8) : 0;
+}
+/** A NUL-terminated (or field-filling) UTF-8 string. */
+function cString(bytes) {
+    const nul = bytes.indexOf(0);
+    return bytes.subarray(0, nul < 0 ? bytes.length : nul).toString('utf8');
+}
+/**
+ * A pax header's records (`<length> <key>=<value>\n`, the length counting the whole record in
+ * bytes, so a value may hold a newline); a later record of a key wins, a malformed one ends them.
+ */
+function paxRecords(body) {
+    const records = new Map();
+    for (let at = 0; at < body.length;) {
+        const space = body.indexOf(0x20, at);
+        const length = space > at ? Number(body.subarray(at, space).toString('ascii')) : NaN;
+        if (!Number.isInteger(length) || length <= space - at || at + length > body.length)
+            break;
+        const record = body.subarray(space + 1, at + length - 1).toString('utf8');
+        const eq = record.indexOf('=');
+        if (eq > 0)
+            records.set(record.slice(0, eq), record.slice(eq + 1));
+        at += length;
+    }
+    return records;
+}
+/** As the engine resolves an archive's file names: `./a//b/` is `a/b`. */
+function normal(name) {
+    return name
+        .split('/')
+        .filter((part) => part && part !== '.')
+        .join('/');
+}
+/**
+ * The entries of the tar archive `archive`, in its order, named as the engine resolves them. A
+ * hard link to a file earlier in the archive reads as that file (as extracting it would give);
+ * devices, pipes and dangling hard links are `other`.
+ */
+function readTar(archive) {
+    const read = (offset, length) => archive.subarray(offset, offset + length);
+    const files = new Map();
+    return tarHeaders(read).map((h) => {
+        if (h.type === '0' || h.type === '7') {
+            const data = read(h.data, h.size);
+            files.set(h.name, data);
+            return { path: h.name, kind: 'file', data };
+        }
+        if (h.type === '5')
+            return { path: h.name, kind: 'dir' };
+        if (h.type === '2')
+            return { path: h.name, kind: 'link', target: h.linkName };
+        const linked = h.type === '1' ? files.get(normal(h.linkName)) : undefined;
+        if (linked) {
+            files.set(h.name, linked);
+            return { path: h.name, kind: 'file', data: linked };
+        }
+        return { path: h.name, kind: 'other', ...(h.type === '1' ? { target: h.linkName } : {}) };
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/backends/docker/image-archive.ts
 /**
  * Image archives as `docker save` writes them, read and trimmed without an
@@ -81864,76 +82885,26 @@ function dockerfile(base, env, checkout) {
  * on the runner already, and the engine skips a layer it has).
  */
 
-const BLOCK = 512;
+
 class ImageArchiveError extends Error {
     constructor(message) {
         super(message);
         this.name = 'ImageArchiveError';
     }
 }
-/** Walks the tar file's headers (content skipped by offset). */
+/** The tar file's headers (content skipped by offset). */
 function entries(fd) {
-    const out = [];
-    const header = Buffer.alloc(BLOCK);
-    let at = 0;
-    let start = 0;
-    let longName;
-    for (;;) {
-        if ((0,external_node_fs_namespaceObject.readSync)(fd, header, 0, BLOCK, at) < BLOCK)
-            throw new ImageArchiveError('truncated');
-        if (header.every((b) => b === 0))
-            return out;
-        const size = octal(header.subarray(124, 136));
-        const type = String.fromCharCode(header[156]) || '0';
-        const data = at + BLOCK;
-        const end = data + Math.ceil(size / BLOCK) * BLOCK;
-        if (type === 'x' || type === 'L') {
-            const body = Buffer.alloc(size);
-            (0,external_node_fs_namespaceObject.readSync)(fd, body, 0, size, data);
-            longName = type === 'L' ? cString(body) : (paxPath(body.toString('utf8')) ?? longName);
-        }
-        else if (type !== 'g') {
-            const prefix = header.subarray(257, 262).toString() === 'ustar' ? cString(header.subarray(345, 500)) : '';
-            const own = cString(header.subarray(0, 100));
-            const name = longName ?? (prefix ? `${prefix}/${own}` : own);
-            out.push({ name: normal(name), type: type === '\0' ? '0' : type, start, data, size, end });
-            longName = undefined;
-            start = end;
-        }
-        if (type === 'g')
-            start = end;
-        at = end;
+    try {
+        return tarHeaders((offset, length) => {
+            const bytes = Buffer.alloc(length);
+            return bytes.subarray(0, (0,external_node_fs_namespaceObject.readSync)(fd, bytes, 0, length, offset));
+        });
     }
-}
-function octal(field) {
-    if (field[0] & 0x80) {
-        let n = 0;
-        for (const b of field.subarray(1))
-            n = n * 256 + b;
-        return n;
+    catch (error) {
+        if (error instanceof TarReadError)
+            throw new ImageArchiveError(error.message);
+        throw error;
     }
-    const text = cString(field).trim();
-    return text ? parseInt(text, 8) : 0;
-}
-function cString(bytes) {
-    const nul = bytes.indexOf(0);
-    return bytes.subarray(0, nul < 0 ? bytes.length : nul).toString('utf8');
-}
-function paxPath(records) {
-    let path;
-    for (const record of records.split('\n')) {
-        const m = /^\d+ path=(.*)$/.exec(record);
-        if (m)
-            path = m[1];
-    }
-    return path;
-}
-/** As the engine resolves an archive's file names: `./a//b/` is `a/b`. */
-function normal(name) {
-    return name
-        .split('/')
-        .filter((part) => part && part !== '.')
-        .join('/');
 }
 function readJson(fd, entry) {
     const body = Buffer.alloc(entry.size);
@@ -82452,6 +83423,143 @@ function collectOutput(name, log) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/contracts/source-view.ts
+
+/**
+ * What a model reads through its repository tools (`context: repo`): the environment's source as
+ * the harvest saw it, exported from the environment's image once per environment digest (never
+ * the live container, never the host) and stored by that digest. Paths are relative, `/`-separated,
+ * with no `.`, `..` or empty part; the tools resolve every path inside it (src/stages/tools/).
+ */
+const SOURCE_VIEW_VERSION = 1;
+const sourceViewSchema = strictObject({
+    version: literal(SOURCE_VIEW_VERSION),
+    /** Where the tree was in the image (e.g. `/opt/venv/lib/python3.11/site-packages`): links into it resolve inside. */
+    origin: schemas_string(),
+    /** Path → its text (UTF-8, no NUL byte, at most SOURCE_VIEW_FILE_BYTES). */
+    files: record(schemas_string(), schemas_string()),
+    /** Path → the symbolic link's target as the image stores it (relative, or absolute in the image). */
+    links: record(schemas_string(), schemas_string()),
+    /** Files the tree holds that the tools do not show, and why (`binary`, `over 512 KiB`). */
+    omitted: record(schemas_string(), schemas_string()),
+});
+/** The largest file a view holds as text; a larger one is listed as omitted. */
+const SOURCE_VIEW_FILE_BYTES = 512 * 1024;
+
+;// CONCATENATED MODULE: ./src/adapters/backends/docker/source-export.ts
+/**
+ * The environment's source as a model's repository tools read it (`context: repo`): copied out of
+ * the environment's image through a container that is created and never started (nothing of the
+ * environment runs, nothing it would write is seen), then removed.
+ */
+
+
+
+
+
+
+/** The largest tree exported: a source tree past it is not one a model reads. */
+const SOURCE_ARCHIVE_BYTES = 256 * 1024 * 1024;
+/**
+ * What the venv's own `python -m venv` put in site-packages: the installers, not the
+ * environment's packages (their `.dist-info` too).
+ */
+const INSTALLERS = ['pip', 'setuptools', 'pkg_resources', '_distutils_hack', 'wheel'];
+const INSTALLER_FILES = new Set([...INSTALLERS, 'distutils-precedence.pth']);
+const INSTALLER_DIST = new RegExp(`^(?:${INSTALLERS.join('|')})-[^/]*\\.dist-info$`);
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/**
+ * The view of `origin` (a directory) in `image`: its text files, links and what it leaves out
+ * and why, every path relative to `origin` and in sorted order (the same image gives the same
+ * JSON). A HarvestError when the image has no `origin` or the tree is past SOURCE_ARCHIVE_BYTES.
+ */
+async function exportSourceView(client, image, origin, cleanups) {
+    const container = await client.create({
+        Image: image,
+        // Never run: create wants a command, and an image may name none.
+        Cmd: ['true'],
+        NetworkDisabled: true,
+        Labels: { 'tracegate.export': '1', ...ownerLabels() },
+        HostConfig: { NetworkMode: 'none' },
+    });
+    const forget = cleanups?.add(() => container.remove());
+    try {
+        // `<dir>/.`: the directory's entries as `./…` (relative to origin already), and an origin
+        // that is a link (a workdir may be one) read as the directory it names, not as one link.
+        const archive = await container.getArchive(`${origin.replace(/\/+$/, '')}/.`, SOURCE_ARCHIVE_BYTES);
+        return sourceView(origin, readTar(archive));
+    }
+    catch (error) {
+        if (error instanceof DockerUnavailableError)
+            throw error; // the engine's, not the image's
+        throw new HarvestError(error instanceof ArchiveTooLargeError
+            ? `The source at ${origin} in image ${image} is over ${SOURCE_ARCHIVE_BYTES / 2 ** 20} MiB: ` +
+                'too large for the repository tools to read: ask its questions without them.'
+            : `Could not export the source at ${origin} from image ${image}: ` +
+                (error.statusCode === 404
+                    ? 'the image has no directory there.'
+                    : messageOf(error)));
+    }
+    finally {
+        await container.remove();
+        forget?.();
+    }
+}
+/** The view of an archive's entries (paths relative to `origin`). */
+function sourceView(origin, entries) {
+    const sitePackages = (0,external_node_path_namespaceObject.basename)(origin) === 'site-packages';
+    const files = new Map();
+    const links = new Map();
+    const omitted = new Map();
+    for (const entry of entries) {
+        if (!entry.path || skipped(entry.path, sitePackages))
+            continue;
+        if (entry.kind === 'link')
+            links.set(entry.path, entry.target ?? '');
+        else if (entry.kind === 'other')
+            omitted.set(entry.path, 'not a regular file');
+        else if (entry.kind === 'file') {
+            const data = entry.data ?? Buffer.alloc(0);
+            const text = data.length <= SOURCE_VIEW_FILE_BYTES ? textOf(data) : undefined;
+            if (text !== undefined)
+                files.set(entry.path, text);
+            else
+                omitted.set(entry.path, data.length > SOURCE_VIEW_FILE_BYTES
+                    ? `over ${SOURCE_VIEW_FILE_BYTES / 1024} KiB`
+                    : 'binary');
+        }
+    }
+    return {
+        version: SOURCE_VIEW_VERSION,
+        origin,
+        files: sorted(files),
+        links: sorted(links),
+        omitted: sorted(omitted),
+    };
+}
+/** Bytecode, and in site-packages the venv's installers; a path that would leave the view. */
+function skipped(path, sitePackages) {
+    const parts = path.split('/');
+    if (parts.includes('__pycache__') || path.endsWith('.pyc') || parts.includes('..'))
+        return true;
+    const top = parts[0];
+    return sitePackages && (INSTALLER_FILES.has(top) || INSTALLER_DIST.test(top));
+}
+/** The file's text, when it is UTF-8 with no NUL byte (what a source file is); else binary. */
+function textOf(data) {
+    if (data.includes(0))
+        return undefined;
+    try {
+        return utf8.decode(data);
+    }
+    catch {
+        return undefined;
+    }
+}
+function sorted(map) {
+    return Object.fromEntries([...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/backends/docker/tar.ts
 // The files a harvest container needs (tracer, plan, instance directories), as a tar archive the
 // engine unpacks into the container through its API: no path of this machine is mounted, so a
@@ -82551,6 +83659,7 @@ function tar_octal(h, value, at, width) {
 
 
 
+
 const VENV_PYTHON = '/opt/venv/bin/python';
 /**
  * Harvest in containers: one image per effective environment (tagged by its
@@ -82583,7 +83692,7 @@ class DockerBackend {
         const env = job.environment;
         const image = await this.images.ensure(env);
         const python = env.recipe.image ? env.recipe.image.python : VENV_PYTHON;
-        const checkout = checkoutOf(job);
+        const checkout = checkoutOf(env.recipe);
         return runInSandbox(this.sandbox, {
             image,
             cmd: [python, `${MOUNT.tracer}/harvest.py`, `${MOUNT.plan}/plan.json`],
@@ -82594,6 +83703,15 @@ class DockerBackend {
             environment: env,
             timeoutMs: job.timeoutMs,
         });
+    }
+    /**
+     * What the environment's tests import: a prebuilt image's repository, a git source's checkout,
+     * else the venv's site-packages; read from the image, never from a container that ran.
+     */
+    async exportSource(env) {
+        const image = await this.images.ensure(env);
+        const origin = checkoutOf(env.recipe) ?? `/opt/venv/lib/python${env.recipe.python}/site-packages`;
+        return exportSourceView(this.client, image, origin, this.options.cleanups);
     }
     /** The tracer's archive, read once (its files do not change during a run: they key every oracle). */
     tracerTar;
@@ -82642,15 +83760,14 @@ function filesOf(job, tracer) {
     ];
 }
 /** Where the environment's checkout is in its image (git and image sources). */
-function checkoutOf(job) {
-    const recipe = job.environment.recipe;
+function checkoutOf(recipe) {
     return recipe.image ? recipe.image.workdir : recipe.git ? CHECKOUT : undefined;
 }
 /** The job's plan, with the paths its container sees. */
 function planFor(job) {
     return job.plan({
         instanceDir: (i) => `${MOUNT.instances}/${i}`,
-        checkout: checkoutOf(job),
+        checkout: checkoutOf(job.environment.recipe),
         workDir: MOUNT.work,
         isolation: { uid_base: TEST_UID_BASE },
     });
@@ -83134,10 +84251,61 @@ function heuristicAnswer(prompt) {
     return JSON.stringify(answer);
 }
 
+;// CONCATENATED MODULE: ./src/adapters/heuristic-model/agent.ts
+
+/** How far past the target's first line the reference agent reads (its body is cut by indentation). */
+const WINDOW = 400;
+/** The `## Where to look` line of a `context: repo` prompt: the target's file, name and first line. */
+function target(prompt) {
+    const m = /^Code under test: (\S+), function (\S+) \(defined from line (\d+)\)\.$/m.exec(prompt);
+    return m ? { file: m[1], func: m[2], line: Number(m[3]) } : undefined;
+}
+/** The numbered lines of the function a read from its first line returned: cut where its indentation ends. */
+function functionLines(numbered) {
+    const lines = numbered.split('\n').filter((l) => /^\s*\d+ {2}/.test(l));
+    const text = (l) => l.replace(/^\s*\d+ {2}/, '');
+    const indent = (l) => /^\s*/.exec(text(l))[0].length;
+    const defAt = lines.findIndex((l) => /^\s*(async\s+)?def\s/.test(text(l)));
+    if (defAt < 0)
+        return lines.join('\n');
+    const base = indent(lines[defAt]);
+    let end = defAt + 1;
+    while (end < lines.length && (!text(lines[end]).trim() || indent(lines[end]) > base))
+        end++;
+    return lines.slice(0, end).join('\n');
+}
+/**
+ * The demo model as a reference agent for `context: repo`: it reads the target with one
+ * `read_file` call from its first line, then answers as the one-shot heuristic would answer a
+ * prompt that showed that function. A prompt with no `## Where to look` is answered at once.
+ * Reads only what its tools return, never an oracle.
+ */
+function referenceAgentStep(prompt, results) {
+    const where = target(prompt);
+    if (!where)
+        return { text: heuristicAnswer(prompt) };
+    if (!results.length)
+        return {
+            call: {
+                name: 'read_file',
+                arguments: JSON.stringify({
+                    path: where.file,
+                    start_line: where.line,
+                    end_line: where.line + WINDOW,
+                }),
+            },
+        };
+    const shown = prompt
+        .replace(/\n## Where to look\n[\s\S]*?\n\n## Question/, '\n\n## Question')
+        .replace(/\n\n## Question/, `\n\n## Code under test: ${where.file} (${where.func})\n\`\`\`python\n${functionLines(results[0])}\n\`\`\`\n\n## Question`);
+    return { text: heuristicAnswer(shown) };
+}
+
 ;// CONCATENATED MODULE: external "node:http"
 const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
 var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
 ;// CONCATENATED MODULE: ./src/adapters/heuristic-model/server.ts
+
 
 
 
@@ -83205,7 +84373,10 @@ async function handle(req) {
             },
         };
     }
-    const prompt = request.messages?.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+    const messages = request.messages ?? [];
+    if (request.tools?.length)
+        return agentTurn(request.model, messages);
+    const prompt = messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
     const answer = heuristicAnswer(prompt);
     const { content, finish } = request.model === HEURISTIC_REGRESSED_MODEL
         ? regressed(prompt, answer)
@@ -83224,8 +84395,39 @@ async function handle(req) {
         },
     };
 }
+/** Offered tools (`context: repo`): the reference agent's next step, a tool call or the answer. */
+function agentTurn(model, messages) {
+    const prompt = messages.find((m) => m.role === 'user')?.content ?? '';
+    const results = messages.filter((m) => m.role === 'tool').map((m) => m.content ?? '');
+    const step = referenceAgentStep(prompt, results);
+    const message = 'call' in step
+        ? {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: `call_${results.length}`, type: 'function', function: step.call }],
+        }
+        : {
+            role: 'assistant',
+            content: model === HEURISTIC_REGRESSED_MODEL ? regressed(prompt, step.text).content : step.text,
+        };
+    const sent = messages.reduce((n, m) => n + (m.content?.length ?? 0), 0);
+    return {
+        status: 200,
+        body: {
+            id: 'chatcmpl-agent',
+            object: 'chat.completion',
+            model,
+            choices: [{ index: 0, message, finish_reason: 'call' in step ? 'tool_calls' : 'stop' }],
+            usage: {
+                prompt_tokens: Math.ceil(sent / 4),
+                completion_tokens: Math.ceil(('call' in step ? step.call.arguments : step.text).length / 4),
+            },
+        },
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/adapters/heuristic-model/client.ts
+
 
 
 /**
@@ -83241,15 +84443,20 @@ class HeuristicClient {
         model: HEURISTIC_MODEL,
         settings: { temperature: 0, maxTokens: 2048 },
     };
-    complete(messages) {
-        const prompt = messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+    complete(messages, options = {}) {
+        const said = { finishReason: 'stop', tokensIn: 0, tokensOut: 0, latencyMs: 0, retries: 0 };
+        if (options.tools?.length) {
+            const prompt = messages.find((m) => m.role === 'user');
+            const results = messages.flatMap((m) => (m.role === 'tool' ? m.results : []));
+            const step = referenceAgentStep(prompt && 'content' in prompt ? prompt.content : '', results.map((r) => r.content));
+            return Promise.resolve('call' in step
+                ? { ...said, text: '', toolCalls: [{ id: `call_${results.length}`, ...step.call }] }
+                : { ...said, text: step.text });
+        }
+        const prompt = messages.filter((m) => m.role === 'user').at(-1);
         return Promise.resolve({
-            text: heuristicAnswer(prompt),
-            finishReason: 'stop',
-            tokensIn: 0,
-            tokensOut: 0,
-            latencyMs: 0,
-            retries: 0,
+            ...said,
+            text: heuristicAnswer(prompt && 'content' in prompt ? prompt.content : ''),
         });
     }
 }
@@ -83616,6 +84823,8 @@ async function preflight(target, log) {
                 : listed.names
                     ? `, though ${listed.url} does not list it (it lists ${preflight_names(listed.names)}).`
                     : ` (no model list: ${listed.why}).`));
+        if (target.tools?.length)
+            await checkTools(target, url, log);
         return;
     }
     if (reply.status === 401 || reply.status === 403)
@@ -83630,11 +84839,45 @@ async function preflight(target, log) {
             (listed.names ? `It serves ${preflight_names(listed.names)}. ` : '') +
             `Check ${o('model')}.`);
     if (reply.status === 404)
-        throw notFound(target, url, listed, said);
+        throw preflight_notFound(target, url, listed, said);
     throw new EndpointCheckError(ExitCode.Usage, (o) => `Model endpoint ${endpoint} rejected a ${PREFLIGHT_MAX_TOKENS}-token request ` +
         `(HTTP ${reply.status} from ${url}): ${said.replace(/\.$/, '')}. Check ${o('model')}, ` +
         `${o('extra-body')} and the generation options; if the server refuses only this tiny ` +
         `request, ${o('preflight')} false skips the check.`);
+}
+/**
+ * `context: repo`: the same tiny request, offering the tools. A server that refuses it (vLLM
+ * without `--enable-auto-tool-choice`, a server with no tool parser) is told apart before any
+ * work, with the alternative: a context the prompt carries.
+ */
+async function checkTools(target, url, log) {
+    const { protocol, endpoint, model } = target;
+    if (!protocol.tools)
+        throw new EndpointCheckError(ExitCode.Usage, (o) => `${o('context')} repo offers the model tools, which ${o('api')} ${protocol.name} cannot ` +
+            `carry. Use openai-chat or anthropic, or ${o('context')} slice.`);
+    const messages = [{ role: 'user', content: PREFLIGHT_PROMPT }];
+    const settings = { ...target.settings, maxTokens: PREFLIGHT_MAX_TOKENS };
+    let reply;
+    try {
+        reply = await sendChecked(url, protocol.buildBody(model, messages, settings, 0, target.tools), timeout(target, ASK_TIMEOUT_MS));
+    }
+    catch (error) {
+        const why = error instanceof TransientError ? describeNoReply(error) : error.message;
+        throw failedRoute(target, url, undefined, `with tools offered: ${why}`);
+    }
+    const said = redact(serverMessage(reply.text), target.transport.secrets ?? []);
+    if (reply.status >= 200 && reply.status < 300) {
+        log(`Model endpoint ${endpoint}: a request offering ${target.tools.length} tools answered.`);
+        return;
+    }
+    if (reply.status === 429 || isTransientStatus(reply.status)) {
+        log(`Model endpoint ${endpoint}: the request offering tools got HTTP ${reply.status}; going on.`);
+        return;
+    }
+    throw new EndpointCheckError(ExitCode.Usage, (o) => `Model endpoint ${endpoint} refused a request that offers tools (HTTP ${reply.status} from ` +
+        `${url}: ${said.replace(/\.$/, '')}). ${o('context')} repo needs a server that serves tool ` +
+        'calling (vLLM: --enable-auto-tool-choice with a --tool-call-parser; SGLang: ' +
+        `--tool-call-parser); or use ${o('context')} slice, which needs no tools.`);
 }
 /** The server's message is about this model: it says "model" and the name, as a whole word. */
 function mentions(said, model) {
@@ -83652,7 +84895,7 @@ function preflight_names(served) {
     return served.length > 10 ? `${shown} and ${served.length - 10} more` : shown;
 }
 /** 404 on the protocol's route: a base without /v1, or a server that speaks another protocol. */
-function notFound(target, url, listed, said) {
+function preflight_notFound(target, url, listed, said) {
     const { endpoint } = target;
     const versioned = /\/v\d+[a-z]*$/.test(new URL(endpoint).pathname);
     if (!versioned && !listed.names)
@@ -83679,6 +84922,7 @@ function notThisProtocol(target, url, why) {
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/model/http-client.ts
+
 
 
 
@@ -83710,7 +84954,7 @@ class HttpModelClient {
     }
     async complete(messages, options = {}) {
         const started = performance.now();
-        const { value, retries } = await postJson(`${this.endpoint}${this.protocol.path}`, this.protocol.buildBody(this.model, messages, this.settings, options.sample ?? 0), this.transport, (json) => this.protocol.decode(json));
+        const { value, retries } = await postJson(`${this.endpoint}${this.protocol.path}`, this.protocol.buildBody(this.model, messages, this.settings, options.sample ?? 0, options.tools), this.transport, (json) => this.protocol.decode(json));
         return {
             ...http_client_asReply(value, this.secrets),
             latencyMs: Math.round(performance.now() - started),
@@ -83718,9 +84962,10 @@ class HttpModelClient {
         };
     }
     /** The endpoint checked before any harvest (preflight.ts): the same URL, headers and body. */
-    preflight(log) {
+    preflight(log, options = {}) {
         const { protocol, endpoint, model, settings, transport } = this;
-        return preflight({ protocol, endpoint, model, settings, transport }, log);
+        const tools = options.tools?.length ? { tools: options.tools } : {};
+        return preflight({ protocol, endpoint, model, settings, transport, ...tools }, log);
     }
 }
 /** Text as text, whatever JSON type the server put there; objects are not answers. */
@@ -83736,16 +84981,22 @@ const count = (value) => typeof value === 'number' && Number.isFinite(value) && 
  * A decoded reply as the rest of tracegate may assume it: strings where
  * strings belong (a number or an object in `content` is the server's
  * mistake, recorded as an empty or stringified answer, never a crash),
- * finite token counts, and the API key removed wherever the server echoed it.
+ * finite token counts, tool calls as toolCallsOf keeps them, and the API key removed wherever
+ * the server echoed it.
  */
 function http_client_asReply(raw, secrets) {
     const text = asText(raw.text) ?? '';
     const reasoning = asText(raw.reasoning);
     const finishReason = asText(raw.finishReason);
+    const toolCalls = toolCallsOf(raw.toolCalls).map((c) => ({
+        ...c,
+        arguments: redact(c.arguments, secrets),
+    }));
     return {
         text: redact(text, secrets),
         ...(reasoning ? { reasoning: redact(reasoning, secrets) } : {}),
         ...(finishReason ? { finishReason } : {}),
+        ...(toolCalls.length ? { toolCalls } : {}),
         tokensIn: count(raw.tokensIn),
         tokensOut: count(raw.tokensOut),
     };
@@ -83839,6 +85090,7 @@ function cacheLayout(root) {
         quarantine: at('quarantine'),
         failures: at('failures'),
         verifications: at('verifications'),
+        views: at('views'),
         wheels: at('wheels'),
         git: at('git'),
         checkouts: at('checkouts'),
@@ -83853,6 +85105,7 @@ function cacheLayout(root) {
             at('locks'),
             at('failures'),
             at('verifications'),
+            at('views'),
         ],
     };
 }
@@ -84277,6 +85530,60 @@ class DirOracleCache {
     }
 }
 
+;// CONCATENATED MODULE: ./src/adapters/stores/source-views.ts
+
+
+
+
+
+
+
+/**
+ * The largest view file read. An export is capped at 256 MiB of archive
+ * (docker/source-export.ts) and holds part of it as text; JSON's escapes make
+ * that text longer by a fraction, not a multiple, for source code.
+ */
+const MAX_VIEW_BYTES = 384 * 1024 * 1024;
+const DIGEST = /^[0-9a-f]{64}$/;
+/**
+ * Exported source views by environment digest, one file each: `<dir>/<digest>.json`.
+ * The directory may be restored from elsewhere (the Actions cache): a file is read only when it
+ * is a regular file (a link is not followed) under a size cap and a valid view; anything else
+ * reads as none (reported through `warn` when a file is there), and the view is exported again.
+ */
+class DirSourceViews {
+    dir;
+    warn;
+    constructor(dir, warn = () => { }) {
+        this.dir = dir;
+        this.warn = warn;
+    }
+    get(digest) {
+        if (!DIGEST.test(digest))
+            return undefined;
+        const file = (0,external_node_path_namespaceObject.join)(this.dir, `${digest}.json`);
+        try {
+            if (!(0,external_node_fs_namespaceObject.lstatSync)(file, { throwIfNoEntry: false }))
+                return undefined;
+            const text = readRegularFile(file, { maxBytes: MAX_VIEW_BYTES, follow: false });
+            return sourceViewSchema.parse(parseStoredJson(text));
+        }
+        catch (error) {
+            this.warn(`Ignoring the source view ${file} (${error.message.split('\n')[0]}); it will be exported again.`);
+            return undefined;
+        }
+    }
+    put(digest, view) {
+        if (!DIGEST.test(digest))
+            throw new Error(`not an environment digest: ${digest}`);
+        const file = (0,external_node_path_namespaceObject.join)(realDir(this.dir, 'The source view directory'), `${digest}.json`);
+        // A directory where the file goes (a restored cache may hold anything): the view replaces it.
+        if ((0,external_node_fs_namespaceObject.lstatSync)(file, { throwIfNoEntry: false })?.isDirectory())
+            (0,external_node_fs_namespaceObject.rmSync)(file, { recursive: true, force: true });
+        writeFileAtomic(file, JSON.stringify(view) + '\n');
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/stores/verifications.ts
 
 
@@ -84463,6 +85770,9 @@ const storedSchema = object({
     tokensOut: response_cache_count,
     latencyMs: schemas_number().nonnegative().max(864e5),
     retries: response_cache_count,
+    toolCalls: array(strictObject({ id: schemas_string(), name: schemas_string(), arguments: schemas_string() }))
+        .max(64)
+        .optional(),
 });
 /**
  * Replies on disk, by request key, in append-only logs under `<cache>/responses/log/`: one line
@@ -86362,6 +87672,7 @@ function selectionRecord(options) {
 
 
 
+
 /** What `run`, `harvest` and the Action select from by default: the whole bundled benchmark. */
 const defaultInstancesDir = () => bundledInstancesDir();
 /**
@@ -86451,6 +87762,16 @@ function toRunInput(options, selected, commit, rejected, pool = []) {
             config: {
                 samples: options.samples,
                 prompt: { mode: options.context, budget: options['context-budget'] },
+                ...(options.context === 'repo'
+                    ? {
+                        toolBudget: {
+                            turns: options['tool-turns'],
+                            calls: options['tool-calls'],
+                            resultBytes: options['tool-result-bytes'],
+                            tokens: options['tool-tokens'],
+                        },
+                    }
+                    : {}),
                 concurrency: options.concurrency,
                 scoring: options.scoring,
                 worldFactor: options['world-factor'],
@@ -86543,6 +87864,7 @@ function localStores(options, logger) {
         // Replies live beside the oracles, so one cache directory restores both.
         responses: new DirResponseCache(layout.responses),
         verifications: new DirVerifications(layout.verifications),
+        views: new DirSourceViews(layout.views, logger.warn),
     };
 }
 function toRunDeps(options, logger, suite, lifecycle = {}, 
@@ -86933,7 +88255,7 @@ function questionExcerpt(question) {
 const SHOWN = 25;
 /** Characters of a question or value shown. */
 const CUT = 300;
-function cut(text) {
+function flipped_cut(text) {
     return text.length <= CUT ? text : `${text.slice(0, CUT)}…`;
 }
 /** A value as one code span: JSON, cut, with nothing that can leave the span. */
@@ -86947,7 +88269,7 @@ function value(v) {
     catch {
         text = String(v);
     }
-    return codeSpan(cut(text));
+    return codeSpan(flipped_cut(text));
 }
 /** What the question asks: its target and its asking sentences, not how every question starts. */
 function asks(question) {
@@ -86957,7 +88279,7 @@ function asks(question) {
     const changed = q.changed
         ? ` (on changed code: line ${q.changed.line} of ${codeSpan(q.changed.file)})`
         : '';
-    return `${q.target ? ` · ${codeSpan(q.target)}${changed}` : changed} — ${escapeMarkdown(cut(q.ask))}`;
+    return `${q.target ? ` · ${codeSpan(q.target)}${changed}` : changed} — ${escapeMarkdown(flipped_cut(q.ask))}`;
 }
 function item(r) {
     const answer = r.parsed !== undefined ? value(r.parsed) : r.error ? `no answer (${r.error})` : '—';
@@ -87156,6 +88478,35 @@ function cometSection(results) {
     return lines;
 }
 
+;// CONCATENATED MODULE: ./src/stages/report/tools.ts
+const each = (total, items) => (items ? (total / items).toFixed(1) : '0');
+/**
+ * `context: repo`: what reading cost, per kind — requests, tool calls and tokens per item — and
+ * the calls refused (a path outside the tree). Collapsed: it explains the cost, the gate does
+ * not use it.
+ */
+function toolsSection(results) {
+    const tools = results.query?.tools;
+    if (!tools)
+        return [];
+    const rows = Object.entries(tools.byKind)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([kind, k]) => `| ${kind} | ${k.items} | ${each(k.turns, k.items)} | ${each(k.calls, k.items)} | ` +
+        `${Math.round(k.tokensIn / k.items)} | ${Math.round(k.tokensOut / k.items)} |`);
+    const items = Object.values(tools.byKind).reduce((n, k) => n + k.items, 0);
+    return [
+        '',
+        `<details><summary>Repository tools: ${tools.calls} call(s) over ${tools.turns} request(s) ` +
+            `for ${items} item(s)${tools.refused ? `, ${tools.refused} refused` : ''}</summary>`,
+        '',
+        '| kind | items | requests / item | tool calls / item | tokens in / item | tokens out / item |',
+        '| --- | ---: | ---: | ---: | ---: | ---: |',
+        ...rows,
+        '',
+        '</details>',
+    ];
+}
+
 ;// CONCATENATED MODULE: ./src/stages/score/complexity.ts
 /**
  * The report's complexity bands, fixed cut points on the combined score (0..10; the tracer's
@@ -87251,6 +88602,7 @@ function complexitySection(results) {
 }
 
 ;// CONCATENATED MODULE: ./src/stages/report/markdown.ts
+
 
 
 
@@ -87373,6 +88725,7 @@ function renderReport(results, comparison, context = {}) {
         '',
         '</details>',
         ...complexitySection(results),
+        ...toolsSection(results),
         ...variantsLine(results),
         ...worldSection(results),
         ...cometSection(results),
@@ -87890,7 +89243,14 @@ function aggregate_round(x, digits = 4) {
 
 ;// CONCATENATED MODULE: ./src/stages/query/accounting.ts
 
-const PARSE_FAILURES = new Set(['empty', 'no_json', 'schema_mismatch', 'truncated', 'refused']);
+const PARSE_FAILURES = new Set([
+    'empty',
+    'no_json',
+    'schema_mismatch',
+    'truncated',
+    'refused',
+    'no_answer',
+]);
 /** Totals of the query stage over the records that reached the model. */
 function summarizeQuery(records, identity, samples) {
     const answered = records.filter((r) => r.scored);
@@ -87915,7 +89275,34 @@ function summarizeQuery(records, identity, samples) {
         ...(samples > 1 && answered.length
             ? { passAtK: aggregate_round(answered.filter((r) => r.passAtK).length / answered.length) }
             : {}),
+        ...toolCost(answered),
     };
+}
+/** `context: repo`: what reading cost, in all and per kind, over the records with a transcript. */
+function toolCost(records) {
+    const read = records.filter((r) => r.transcript);
+    if (!read.length)
+        return {};
+    const tools = { turns: 0, calls: 0, refused: 0, byKind: {} };
+    for (const r of read) {
+        const t = r.transcript;
+        tools.turns += t.turns.length;
+        tools.calls += t.toolCalls;
+        tools.refused += t.refused;
+        const kind = (tools.byKind[r.kind] ??= {
+            items: 0,
+            turns: 0,
+            calls: 0,
+            tokensIn: 0,
+            tokensOut: 0,
+        });
+        kind.items++;
+        kind.turns += t.turns.length;
+        kind.calls += t.toolCalls;
+        kind.tokensIn += r.tokensIn;
+        kind.tokensOut += r.tokensOut;
+    }
+    return { tools };
 }
 
 ;// CONCATENATED MODULE: ./src/app/results.ts
@@ -87943,6 +89330,7 @@ function mergeHarvests(a, b) {
             : {}),
         backend: backends.size ? [...backends].sort().join('+') : 'cache',
         environments: [...a.environments, ...b.environments.filter((e) => !names.has(e.name))],
+        resolved: new Map([...(a.resolved ?? []), ...(b.resolved ?? [])]),
     };
 }
 /** The harvest summary of a run that harvested nothing. */
@@ -88003,7 +89391,7 @@ function assembleResults(state) {
             instances: instanceSetDigest(attempted.map((l) => ({ id: l.instance.id, contentHash: l.contentHash }))),
             environments: environmentsDigest(harvest.environments),
             tracer: input.harvest.tracerDigest,
-            prompt: PROMPT_VERSION,
+            prompt: promptId(input.query.config.prompt.mode),
             scorer: input.gate.scorer,
         },
         instances: ordered,
@@ -88837,6 +90225,7 @@ function paired(kind, answer) {
 
 
 
+
 const MAX_PREDICTION_CHARS = 4096;
 const MAX_QUESTION_CHARS = 1000;
 /** 4xx statuses that concern this request alone (too long, invalid for this prompt). */
@@ -88862,10 +90251,23 @@ async function verifySample(kind, loaded, oracle, parsed, verifier) {
         comet: { ...record, ...(verified.cached ? { cached: true } : {}) },
     };
 }
-async function askOnce(client, messages, sample, oracle, template, verdict) {
+async function askOnce(client, messages, sample, oracle, template, verdict, repo) {
     let completion;
+    let transcript;
     try {
-        completion = await client.complete(messages, { sample });
+        if (repo) {
+            const conversation = await converse(client, messages, sample, repo.tree, repo.budget);
+            ({ completion, transcript } = conversation);
+            if (!conversation.answered)
+                return {
+                    outcome: { ok: false, failure: 'no_answer' },
+                    completion,
+                    transcript,
+                    detail: `no answer within the tool budget: ${conversation.reason}`,
+                };
+        }
+        else
+            completion = await client.complete(messages, { sample });
     }
     catch (error) {
         if (error instanceof ModelRequestError && PER_REQUEST_REJECTIONS.has(error.status))
@@ -88875,15 +90277,22 @@ async function askOnce(client, messages, sample, oracle, template, verdict) {
         throw error;
     }
     const parsed = parseAnswer(completion.text, completion.finishReason, template);
+    const read = transcript ? { transcript } : {};
     if (!parsed.ok)
         return {
             outcome: { ok: false, failure: parsed.failure },
             completion,
             detail: parsed.detail,
             parsed: parsed.value,
+            ...read,
         };
     const correct = verdict(parsed.value);
-    return { outcome: { ok: true, value: parsed.value, correct }, completion, parsed: parsed.value };
+    return {
+        outcome: { ok: true, value: parsed.value, correct },
+        completion,
+        parsed: parsed.value,
+        ...read,
+    };
 }
 /**
  * The messages an instance's model is asked with: built from the instance
@@ -88917,7 +90326,7 @@ async function answerInstance(loaded, oracle, client, options = { samples: 1, pr
         : undefined;
     // A B1/B2 reply runs in the sandbox after its request, outside the request limiter.
     const samples = await Promise.all(Array.from({ length: options.samples }, (_, i) => limiter
-        .run(() => askOnce(client, messages, i, oracle, template_answer, verdict))
+        .run(() => askOnce(client, messages, i, oracle, template_answer, verdict, options.repo))
         .then(async (s) => (verify && s.outcome.ok ? { ...s, ...(await verify(s.parsed)) } : s))));
     const vote = majorityVote(samples.map((s) => s.outcome));
     const winner = samples[vote.winner];
@@ -88940,6 +90349,7 @@ async function answerInstance(loaded, oracle, client, options = { samples: 1, pr
             : {}),
         ...(winner.parsed !== undefined ? { parsed: winner.parsed } : {}),
         ...(winner.comet ? { comet: winner.comet } : {}),
+        ...(winner.transcript ? { transcript: winner.transcript } : {}),
         ...(family.recordExtras && winner.outcome.ok
             ? family.recordExtras(kind, truth, winner.outcome.value, oracle.oracle.meta.measurement)
             : {}),
@@ -90476,7 +91886,7 @@ function baselineSource(options, history, event, graph, scorer, logger, howToRec
         store: history,
         name: options.name,
         event: resolvedEvent,
-        candidate: { prompt: PROMPT_VERSION, scorer },
+        candidate: { prompt: promptId(options.context), scorer },
         graph,
         howToRecord,
     }, logger.log);
@@ -91592,6 +93002,7 @@ class HarvestTally {
     outcomes = new Map();
     environments = [];
     used = new Set();
+    resolved = new Map();
     cached = 0;
     remembered = 0;
     set(id, outcome) {
@@ -91617,8 +93028,10 @@ class HarvestTally {
         for (const item of items)
             this.outcomes.set(item.instance.id, { status: 'error', reason });
     }
-    /** An environment resolved, in the order they were. */
-    environment(env) {
+    /** An environment resolved, in the order they were, with the instances it resolved for. */
+    environment(env, items) {
+        for (const item of items)
+            this.resolved.set(item.instance.id, env);
         this.environments.push({
             name: env.recipe.name,
             digest: env.digest,
@@ -91640,6 +93053,7 @@ class HarvestTally {
             ...(this.remembered ? { remembered: this.remembered } : {}),
             backend: this.used.size ? [...this.used].sort().join('+') : 'cache',
             environments: this.environments,
+            resolved: this.resolved,
         };
     }
 }
@@ -91721,7 +93135,7 @@ async function harvestGroup(index, group, { environments, tracerDigest, deps, ta
     // Every oracle cached (or its failure remembered) under the environment's last resolution: no engine is asked.
     const remembered = await environments.remembered(index).catch(() => undefined);
     if (remembered && !toHarvest(missesOf(group, remembered, tracerDigest, deps), deps).length) {
-        tally.environment(remembered);
+        tally.environment(remembered, group.items);
         deps.log(`Environment "${remembered.recipe.name}": every oracle of its ${group.items.length} instance(s) ` +
             `is cached (runtime as last resolved: ${remembered.runtime.note}); no engine needed`);
         const misses = missesOf(group, remembered, tracerDigest, deps, (loaded, entry) => tally.hit(loaded.instance.id, reproduced(loaded, { status: 'ok', entry, fromCache: true }, deps.log)));
@@ -91740,7 +93154,7 @@ async function harvestGroup(index, group, { environments, tracerDigest, deps, ta
         tally.failAll(group.items, reason);
         return;
     }
-    tally.environment(env);
+    tally.environment(env, group.items);
     deps.log(`Environment "${env.recipe.name}": ${env.source.kind}, ${env.runtime.note}`);
     const misses = harvestable(missesOf(group, env, tracerDigest, deps, (loaded, entry) => tally.hit(loaded.instance.id, reproduced(loaded, { status: 'ok', entry, fromCache: true }, deps.log))));
     if (!misses.length)
@@ -91793,16 +93207,19 @@ async function harvestMisses(env, misses, { environments, tracerDigest, deps, ta
 ;// CONCATENATED MODULE: ./src/stages/query/stage.ts
 
 
+
 /**
  * Answers every item, at most `concurrency` requests in flight, handing each
  * record to `keep` as it completes. The first failure that ends the run stops
  * new work; answers in flight are still kept; then it propagates.
  */
-async function queryInstances(items, client, config, keep, signal, 
+async function queryInstances(
+/** With `context: repo`, each item's tree: what its model's tools read. */
+items, client, config, keep, signal, 
 /** B1/B2: where their replies run (contracts/comet.ts). */
 verifier) {
     const limiter = new Limiter(config.concurrency);
-    await runPool(items, config.concurrency, async ({ loaded, entry }) => {
+    await runPool(items, config.concurrency, async ({ loaded, entry, tree }) => {
         keep(await answerInstance(loaded, entry, client, {
             samples: config.samples,
             prompt: config.prompt,
@@ -91810,6 +93227,7 @@ verifier) {
             ...(config.scoring ? { scoring: config.scoring } : {}),
             ...(config.worldFactor ? { worldFactor: config.worldFactor } : {}),
             ...(verifier ? { verifier } : {}),
+            ...(tree ? { repo: { tree, budget: config.toolBudget ?? DEFAULT_TOOL_BUDGET } } : {}),
         }));
     }, signal);
 }
@@ -91894,7 +93312,8 @@ async function findVariants(searches, outcomes, harvest, demo) {
 
 /**
  * The cache key: endpoint, model, model revision, protocol, generation
- * settings, prompt version, the prompt's hash and the sample index.
+ * settings, prompt version, the prompt's hash (with tools: the conversation so far, every tool
+ * result included) and the sample index.
  */
 function responseCacheKey(parts) {
     return sha256(canonicalJson({
@@ -91907,6 +93326,8 @@ function responseCacheKey(parts) {
         promptVersion: parts.promptVersion,
         prompt: sha256(canonicalJson(parts.messages)),
         sample: parts.sample,
+        // Absent for one-shot prompts, so their keys stay what they were.
+        ...(parts.tools?.length ? { tools: sha256(canonicalJson(parts.tools)) } : {}),
     }));
 }
 /**
@@ -91937,6 +93358,7 @@ class CachingClient {
             promptVersion: this.promptVersion,
             messages,
             sample: options.sample ?? 0,
+            ...(options.tools ? { tools: options.tools } : {}),
         });
         const hit = this.cache.get(key);
         if (hit)
@@ -91955,14 +93377,14 @@ class CachingClient {
  * AND the model revision is known. Without a revision, two checkpoints served
  * under one name would be indistinguishable, so nothing is reused.
  */
-function withResponseCache(client, cache, revision, log) {
+function withResponseCache(client, cache, revision, log, mode = 'slice') {
     if (!cache)
         return client;
     if (!revision) {
         log('No --model-revision: the response cache is off (answers could belong to another checkpoint).');
         return client;
     }
-    return new CachingClient(client, cache, revision, PROMPT_VERSION);
+    return new CachingClient(client, cache, revision, promptId(mode));
 }
 
 ;// CONCATENATED MODULE: ./src/stages/harvest/verify.ts
@@ -92260,7 +93682,338 @@ function createVerifier(deps) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/stages/tools/paths.ts
+/**
+ * The rules a path the model writes must pass before the tree looks it up: relative to the
+ * repository's root, `/`-separated, no `..`, nothing a terminal or a C string would read
+ * differently. `''`, `.` and `./` name the root; empty and `.` parts are dropped.
+ */
+/** The longest path the tools accept (a longer one is refused unread). */
+const MAX_PATH_CHARS = 1000;
+/** The path as a message shows it: quoted and escaped (it may hold control characters), and short. */
+function shown(path) {
+    return JSON.stringify(path.length > 80 ? `${path.slice(0, 80)}…` : path);
+}
+/**
+ * Splits `path` into its parts, or refuses it. `example` is a path that would work (the
+ * refusals end with it, so that the model's next call can succeed).
+ */
+function parsePath(path, example) {
+    const instead = `e.g. ${shown(example)}`;
+    if (path.length > MAX_PATH_CHARS)
+        return refuse(`The path is ${path.length} characters long; paths are at most ${MAX_PATH_CHARS}. Give a path relative to the repository's root, ${instead}.`);
+    if (hasControl(path))
+        return refuse(`The path ${shown(path)} holds a control character; give a plain path relative to the repository's root, ${instead}.`);
+    if (path.includes('\\'))
+        return refuse(`The path ${shown(path)} holds a backslash; parts of a path are separated by "/", ${instead}.`);
+    if (path.startsWith('/'))
+        return refuse(`${shown(path)} is outside the repository; give a path relative to its root, ${instead}.`);
+    const parts = path.split('/').filter((part) => part !== '' && part !== '.');
+    if (parts.includes('..'))
+        return refuse(`${shown(path)} has a ".." part; paths stay inside the repository: give the path from its root without "..", ${instead}.`);
+    return { ok: true, parts };
+}
+function refuse(message) {
+    return { ok: false, message };
+}
+// NUL, C0 controls and DEL: a path holding one is never a real file here, and shown back
+// unescaped it could rewrite what a terminal or a log displays.
+function hasControl(path) {
+    for (let i = 0; i < path.length; i++) {
+        const code = path.charCodeAt(i);
+        if (code < 0x20 || code === 0x7f)
+            return true;
+    }
+    return false;
+}
+
+;// CONCATENATED MODULE: ./src/stages/tools/tree.ts
+
+/** Symbolic links one lookup follows at most; more is taken for a loop. */
+const MAX_LINK_HOPS = 8;
+/**
+ * The repository as the tools show it: a SourceView plus overlay files (an instance's tests),
+ * which win over a view entry of the same path. Lookups resolve symbolic links inside the tree
+ * and refuse every path that would leave it. Nothing here touches the filesystem: a link to
+ * `/etc` is refused, never read.
+ */
+class SourceTree {
+    files = new Map();
+    links = new Map();
+    omitted = new Map();
+    /** Directory path (root `''`) → the names directly in it. Directories are implied by paths. */
+    children = new Map([['', new Set()]]);
+    /** Where the tree was in the image, as parts (undefined: no absolute link resolves inside). */
+    origin;
+    /** A path that exists, for the refusals' "e.g." (the first `.py` file, else the first file). */
+    example;
+    constructor(view, overlay = []) {
+        this.origin = view.origin.startsWith('/') ? partsOf(view.origin) : undefined;
+        for (const [path, text] of Object.entries(view.files))
+            this.files.set(path, text);
+        for (const [path, target] of Object.entries(view.links))
+            this.links.set(path, target);
+        for (const [path, why] of Object.entries(view.omitted))
+            this.omitted.set(path, why);
+        for (const file of overlay)
+            this.addOverlay(file);
+        for (const path of [...this.files.keys(), ...this.links.keys(), ...this.omitted.keys()])
+            this.addToParents(path);
+        const sorted = [...this.files.keys()].sort(byCodeUnits);
+        this.example = sorted.find((p) => p.endsWith('.py')) ?? sorted[0] ?? 'setup.py';
+    }
+    /** What `path` (relative to the root, as the model wrote it) names, links followed. */
+    lookup(path) {
+        const parsed = parsePath(path, this.exampleFor(path));
+        if (!parsed.ok)
+            return { kind: 'refused', message: parsed.message };
+        const resolved = this.resolve(path, parsed.parts);
+        if ('refused' in resolved)
+            return { kind: 'refused', message: resolved.refused };
+        if ('missing' in resolved)
+            return { kind: 'missing', message: resolved.missing };
+        const at = resolved.path;
+        const text = this.files.get(at);
+        if (text !== undefined)
+            return { kind: 'file', path: at, text };
+        const why = this.omitted.get(at);
+        if (why !== undefined)
+            return { kind: 'omitted', path: at, why };
+        return { kind: 'dir', path: at, entries: this.entries(at) };
+    }
+    /**
+     * Every node below the directory `dir` (a path a `dir` lookup returned), depth first, each
+     * directory's entries in name order. Links are reported, not followed: a walk sees each file
+     * once and cannot loop.
+     */
+    *walk(dir) {
+        for (const entry of this.entries(dir)) {
+            const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
+            if (entry.kind === 'file')
+                yield { ...entry, path, text: this.files.get(path) };
+            else
+                yield { ...entry, path };
+            if (entry.kind === 'dir')
+                yield* this.walk(path);
+        }
+    }
+    entries(dir) {
+        const names = [...(this.children.get(dir) ?? [])].sort(byCodeUnits);
+        return names.map((name) => this.entry(dir === '' ? name : `${dir}/${name}`, name));
+    }
+    entry(path, name) {
+        if (this.files.has(path))
+            return { name, kind: 'file' };
+        const target = this.links.get(path);
+        if (target !== undefined)
+            return { name, kind: 'link', target };
+        const why = this.omitted.get(path);
+        if (why !== undefined)
+            return { name, kind: 'omitted', why };
+        return { name, kind: 'dir' };
+    }
+    exists(path) {
+        return (this.files.has(path) ||
+            this.links.has(path) ||
+            this.omitted.has(path) ||
+            this.children.has(path));
+    }
+    /**
+     * Walks `parts` from the root one at a time, expanding each link where it is met (its target's
+     * parts replace it, so `..` in a target pops the directory actually reached, as the kernel
+     * does). `..` only ever comes from a link's target: the model's own path has none.
+     */
+    resolve(requested, parts) {
+        const reached = [];
+        const queue = [...parts];
+        let hops = 0;
+        let via; // the last link followed
+        const here = () => reached.join('/');
+        while (queue.length) {
+            const name = queue.shift();
+            if (name === '' || name === '.')
+                continue;
+            if (name === '..') {
+                if (!reached.length)
+                    return { refused: this.outside(requested, via) };
+                reached.pop();
+                continue;
+            }
+            const path = [...reached, name].join('/');
+            const target = this.links.get(path);
+            if (target !== undefined) {
+                if (++hops > MAX_LINK_HOPS)
+                    return {
+                        refused: `${shown(requested)} goes through more than ${MAX_LINK_HOPS} symbolic links (a loop?); list_dir ${shown(here() || '.')} and read the files by their own paths.`,
+                    };
+                via = { link: path, target };
+                const inside = target.startsWith('/') ? this.insideOrigin(target) : partsOf(target);
+                if (inside === undefined)
+                    return { refused: this.outside(requested, via) };
+                if (target.startsWith('/'))
+                    reached.length = 0;
+                queue.unshift(...inside);
+                continue;
+            }
+            if (!this.exists(path))
+                return {
+                    missing: `There is no ${shown(path)} in the repository${path === requested ? '' : ` (looking up ${shown(requested)})`}; list_dir ${shown(here() || '.')} shows what is there, and search finds a name anywhere.`,
+                };
+            if (queue.some((p) => p !== '' && p !== '.') && !this.children.has(path))
+                return {
+                    missing: `${shown(path)} is a file, not a directory; read it with read_file, or list_dir ${shown(here() || '.')}.`,
+                };
+            reached.push(name);
+        }
+        return { path: here() };
+    }
+    // An absolute target names a place in the image: inside the tree only below its origin.
+    insideOrigin(target) {
+        if (this.origin === undefined)
+            return undefined;
+        const parts = partsOf(target);
+        const origin = this.origin;
+        if (parts.length < origin.length || origin.some((part, i) => parts[i] !== part))
+            return undefined;
+        return parts.slice(origin.length);
+    }
+    outside(requested, via) {
+        const what = via
+            ? `${shown(via.link)} is a symbolic link to a path outside the repository (${shown(via.target)})`
+            : `${shown(requested)} leads outside the repository`;
+        return `${what}; only files inside the repository can be read: list_dir ${shown('.')} shows them.`;
+    }
+    // An absolute path the model took from a traceback usually starts with the origin: the
+    // refusal then suggests the same path from the root.
+    exampleFor(path) {
+        if (!path.startsWith('/') || !this.origin)
+            return this.example;
+        const inside = this.insideOrigin(path);
+        return inside?.length ? inside.join('/') : this.example;
+    }
+    addOverlay(file) {
+        const parsed = parsePath(file.path, 'tests/test_x.py');
+        if (!parsed.ok || !parsed.parts.length)
+            throw new Error(`overlay file ${shown(file.path)} cannot be laid over the tree: ${parsed.ok ? 'it names the root' : parsed.message}`);
+        const path = parsed.parts.join('/');
+        // The overlay file must be reachable at its own path: nothing of the view's stands in its
+        // way, neither at the path nor at a parent (a parent that was a file or a link).
+        for (let i = 1; i <= parsed.parts.length; i++) {
+            const prefix = parsed.parts.slice(0, i).join('/');
+            this.files.delete(prefix);
+            this.links.delete(prefix);
+            this.omitted.delete(prefix);
+        }
+        this.files.set(path, file.text);
+    }
+    addToParents(path) {
+        const parts = path.split('/');
+        for (let i = 0; i < parts.length; i++) {
+            const dir = parts.slice(0, i).join('/');
+            let names = this.children.get(dir);
+            if (!names)
+                this.children.set(dir, (names = new Set()));
+            names.add(parts[i]);
+        }
+    }
+}
+/** A path's parts, empty and `.` parts dropped (`..` kept: a link target may climb). */
+function partsOf(path) {
+    return path.split('/').filter((part) => part !== '' && part !== '.');
+}
+/** Code-unit order: the same in every locale, so the same tree lists the same bytes. */
+function byCodeUnits(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+
+;// CONCATENATED MODULE: ./src/app/source-views.ts
+
+
+
+
+/**
+ * The trees `context: repo` items read: each environment's exported source (from the store by
+ * its digest, else exported from its image once, and stored), with the item's own test files
+ * laid over it as the tracer read them in the sandbox (the oracle's context: nothing is read
+ * from the host). One environment that cannot be exported costs only its own items.
+ */
+async function sourceTrees(items, resolved, deps) {
+    const views = new Map();
+    const trees = new Map();
+    for (const { loaded, entry } of items) {
+        const id = loaded.instance.id;
+        const env = resolved?.get(id) ?? (loaded.variant ? resolved?.get(loaded.variant.of) : undefined);
+        if (!env) {
+            trees.set(id, { unavailable: 'its environment was not resolved in this run' });
+            continue;
+        }
+        let view = views.get(env.digest);
+        if (!view) {
+            view = viewOf(env, deps);
+            view.catch(() => undefined); // reported per item below
+            views.set(env.digest, view);
+        }
+        try {
+            const overlay = (entry.context.tests ?? []).map((t) => ({ path: t.name, text: t.source }));
+            trees.set(id, new SourceTree(await view, overlay));
+        }
+        catch (error) {
+            trees.set(id, { unavailable: messageOf(error) });
+        }
+    }
+    return trees;
+}
+/** One environment's view: stored, or exported from its image and stored. */
+async function viewOf(env, deps) {
+    const stored = deps.store?.get(env.digest);
+    if (stored)
+        return stored;
+    const backend = deps.backend();
+    if (!backend.exportSource)
+        throw new Error(`the ${backend.name} backend cannot export the source of environment "${env.recipe.name}" ` +
+            'for the repository tools: harvest with --backend docker, or use --context slice');
+    await backend.ensureAvailable();
+    const started = performance.now();
+    const view = await backend.exportSource(env);
+    deps.store?.put(env.digest, view);
+    deps.log(`Source view of environment "${env.recipe.name}": ${Object.keys(view.files).length} files ` +
+        `from ${view.origin} in its image (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    return view;
+}
+/**
+ * `context: repo`: each item with the tree its tools read; an item whose environment's source
+ * could not be exported is recorded as such (`source_unavailable`, an infrastructure failure:
+ * never paired) through `keep`, and not asked.
+ */
+async function withTrees(items, resolved, deps, keep) {
+    if (!items.length)
+        return [];
+    const trees = await sourceTrees(items, resolved, deps);
+    return items.flatMap((item) => {
+        const { loaded, entry } = item;
+        const tree = trees.get(loaded.instance.id);
+        if (tree instanceof SourceTree)
+            return [{ ...item, tree }];
+        keep(finishRecord(loaded, {
+            id: loaded.instance.id,
+            kind: loaded.instance.kind,
+            scored: true,
+            correct: false,
+            error: 'source_unavailable',
+            detail: `no source for the repository tools: ${tree?.unavailable ?? 'not exported'}`,
+            oracleDigest: oracleDigest(entry.oracle),
+            tokensIn: 0,
+            tokensOut: 0,
+            latencyMs: 0,
+            retries: 0,
+        }));
+        return [];
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/app/pipeline.ts
+
+
 
 
 
@@ -92293,10 +94046,10 @@ function harvestOnly(selected, harvest, deps) {
     });
 }
 /** Fails fast, before any work, on a baseline this run could never be compared with. */
-function checkBaseline(baseline, scorer) {
+function checkBaseline(baseline, scorer, prompt) {
     if (!baseline)
         return;
-    assertComparable({ scorer, prompt: PROMPT_VERSION }, baseline.results.provenance, baseline.source);
+    assertComparable({ scorer, prompt }, baseline.results.provenance, baseline.source);
     assertUniqueIds({ instances: baseline.results.instances, label: baseline.source });
 }
 /**
@@ -92307,12 +94060,13 @@ function checkBaseline(baseline, scorer) {
  */
 async function runPipeline(input, deps) {
     const against = await resolveBaseline(deps.stores.baseline, deps.warn);
-    checkBaseline(against.baseline, input.gate.scorer);
+    checkBaseline(against.baseline, input.gate.scorer, promptId(input.query.config.prompt.mode));
     const run = new Run(input, deps, against);
     // Before any harvest: a dead endpoint, a wrong URL, model or key fails now, in seconds.
     if (input.query.preflight !== false && deps.client.preflight) {
         deps.phase?.('Endpoint check');
-        await deps.client.preflight(deps.log);
+        const repo = input.query.config.prompt.mode === 'repo';
+        await deps.client.preflight(deps.log, repo ? { tools: REPO_TOOLS } : {});
     }
     const first = await run.harvest([...input.selection.selected, ...run.searches]);
     const asked = input.selection.variants
@@ -92372,7 +94126,7 @@ class Run {
             (this.searches.length
                 ? `, and a search for a fresh variant of ${this.searches.length} at epoch ${variants.epoch}`
                 : ''));
-        this.client = withResponseCache(deps.client, deps.stores.responses, input.query.model.revision, deps.log);
+        this.client = withResponseCache(deps.client, deps.stores.responses, input.query.model.revision, deps.log, input.query.config.prompt.mode);
         this.verifier = [...selected, ...this.extra].some((l) => familyOf(l.instance.kind).runsReplies)
             ? createVerifier({
                 harvest: { ...deps.harvest, signal: deps.signal },
@@ -92438,8 +94192,11 @@ class Run {
                     retries: 0,
                 }));
         }
-        const progress = new Progress('Answers', answerable.length, 'instances', deps.log);
-        const querying = queryInstances(answerable, this.client, this.input.query.config, (record) => {
+        const asked = this.input.query.config.prompt.mode === 'repo'
+            ? await withTrees(answerable, this.harvested?.resolved, { backend: deps.harvest.backend, store: deps.stores.views, log: deps.log }, (record) => this.keep(record))
+            : answerable;
+        const progress = new Progress('Answers', asked.length, 'instances', deps.log);
+        const querying = queryInstances(asked, this.client, this.input.query.config, (record) => {
             this.keep(record);
             progress.tick();
         }, deps.signal, this.verifier);
@@ -94176,7 +95933,7 @@ function repoPackages(repoPath, recipe) {
 ;// CONCATENATED MODULE: ./src/adapters/suite/stats.ts
 
 const bump = (counts, key) => (counts[key] = (counts[key] ?? 0) + 1);
-const sorted = (counts) => Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : 1)));
+const stats_sorted = (counts) => Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : 1)));
 /** The counts of a loaded suite (kinds in their canonical order, packages by name). */
 function suiteStats(instances) {
     const byKind = {};
@@ -94195,9 +95952,9 @@ function suiteStats(instances) {
     return {
         total: instances.length,
         by_kind: Object.fromEntries(kinds.map((k) => [k, byKind[k]])),
-        by_package: sorted(byPackage),
-        by_kind_package: Object.fromEntries(kinds.map((k) => [k, sorted(both[k])])),
-        by_python: sorted(byPython),
+        by_package: stats_sorted(byPackage),
+        by_kind_package: Object.fromEntries(kinds.map((k) => [k, stats_sorted(both[k])])),
+        by_python: stats_sorted(byPython),
     };
 }
 /** The kind × package table: one row per package, a column per kind (S1…M7), totals. */
@@ -94633,7 +96390,10 @@ Model and output (run; the Action's inputs have the same names):
   --variants off|only|"add N"  fresh variants (perturbed test inputs, screened, per epoch)
   --variant-epoch E      the variants' seed (default 1); pairs stay within one epoch
   --shard i/n            answer part i of n of the selection (a matrix job; merge them)
-  --context MODE         slice (default), files or none: how much code the prompt shows
+  --context MODE         slice (default), files or none: how much code the prompt shows;
+                         repo: none, read-only tools over the environment's source instead
+  --tool-turns N --tool-calls N --tool-result-bytes N --tool-tokens N
+                         repo's limits per question (16, 32, 12000, 200000)
   --world-factor F       W2/W3 predictions pass within this factor of the measurement (2)
   --context-budget N     prompt limit in chars (48000) or tokens (12000t; default 16000t)
 

@@ -13,7 +13,7 @@ import {
   messageOf,
 } from '../errors.js';
 import { harvestOracles } from '../stages/harvest/harvest.js';
-import { PROMPT_VERSION } from '../stages/prompt/build.js';
+import { promptId } from '../stages/prompt/build.js';
 import { assembleResults, mergeHarvests, NO_HARVEST, reportContext } from './results.js';
 import { queryInstances } from '../stages/query/stage.js';
 import { decide, resolveBaseline, type ResolvedBaseline } from './decide.js';
@@ -28,6 +28,8 @@ import { withResponseCache } from './response-cache.js';
 import { createVerifier } from './verify.js';
 import { familyOf } from '../families/registry.js';
 import type { HarvestSummary } from '../stages/harvest/types.js';
+import { withTrees } from './source-views.js';
+import { REPO_TOOLS } from '../stages/tools/tools.js';
 
 /** Harvest only: oracles into the store. */
 export function harvestOnly(
@@ -49,13 +51,9 @@ export function harvestOnly(
 }
 
 /** Fails fast, before any work, on a baseline this run could never be compared with. */
-function checkBaseline(baseline: Baseline | undefined, scorer: string): void {
+function checkBaseline(baseline: Baseline | undefined, scorer: string, prompt: string): void {
   if (!baseline) return;
-  assertComparable(
-    { scorer, prompt: PROMPT_VERSION },
-    baseline.results.provenance,
-    baseline.source,
-  );
+  assertComparable({ scorer, prompt }, baseline.results.provenance, baseline.source);
   assertUniqueIds({ instances: baseline.results.instances, label: baseline.source });
 }
 
@@ -67,12 +65,13 @@ function checkBaseline(baseline: Baseline | undefined, scorer: string): void {
  */
 export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOutcome> {
   const against = await resolveBaseline(deps.stores.baseline, deps.warn);
-  checkBaseline(against.baseline, input.gate.scorer);
+  checkBaseline(against.baseline, input.gate.scorer, promptId(input.query.config.prompt.mode));
   const run = new Run(input, deps, against);
   // Before any harvest: a dead endpoint, a wrong URL, model or key fails now, in seconds.
   if (input.query.preflight !== false && deps.client.preflight) {
     deps.phase?.('Endpoint check');
-    await deps.client.preflight(deps.log);
+    const repo = input.query.config.prompt.mode === 'repo';
+    await deps.client.preflight(deps.log, repo ? { tools: REPO_TOOLS } : {});
   }
   const first = await run.harvest([...input.selection.selected, ...run.searches]);
   const asked = input.selection.variants
@@ -137,6 +136,7 @@ class Run {
       deps.stores.responses,
       input.query.model.revision,
       deps.log,
+      input.query.config.prompt.mode,
     );
     this.verifier = [...selected, ...this.extra].some((l) => familyOf(l.instance.kind).runsReplies)
       ? createVerifier({
@@ -224,9 +224,18 @@ class Run {
           }),
         );
     }
-    const progress = new Progress('Answers', answerable.length, 'instances', deps.log);
+    const asked =
+      this.input.query.config.prompt.mode === 'repo'
+        ? await withTrees(
+            answerable,
+            this.harvested?.resolved,
+            { backend: deps.harvest.backend, store: deps.stores.views, log: deps.log },
+            (record) => this.keep(record),
+          )
+        : answerable;
+    const progress = new Progress('Answers', asked.length, 'instances', deps.log);
     const querying = queryInstances(
-      answerable,
+      asked,
       this.client,
       this.input.query.config,
       (record) => {

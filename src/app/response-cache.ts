@@ -1,7 +1,7 @@
 import { CachingClient } from '../adapters/model/caching-client.js';
 import type { ModelClient } from '../contracts/model.js';
 import type { ResponseCache } from '../contracts/ports.js';
-import { PROMPT_VERSION } from '../stages/prompt/build.js';
+import { promptId, type ContextMode } from '../stages/prompt/build.js';
 
 /**
  * The client answers come from: through the response cache when there is one
@@ -13,6 +13,7 @@ export function withResponseCache(
   cache: ResponseCache | undefined,
   revision: string | undefined,
   log: (message: string) => void,
+  mode: ContextMode = 'slice',
 ): ModelClient {
   if (!cache) return client;
   if (!revision) {
@@ -21,5 +22,5 @@ export function withResponseCache(
     );
     return client;
   }
-  return new CachingClient(client, cache, revision, PROMPT_VERSION);
+  return new CachingClient(client, cache, revision, promptId(mode));
 }

@@ -6,7 +6,7 @@ import { HISTORY_SCHEMA, indexRow } from '../contracts/history.js';
 import { RESULTS_SCHEMA, type InstanceRecord, type Results } from '../contracts/results.js';
 import { mergeRow } from '../adapters/history/index-merge.js';
 import type { ReportContext } from '../stages/report/markdown.js';
-import { describePrompt, PROMPT_VERSION } from '../stages/prompt/build.js';
+import { describePrompt, PROMPT_VERSION, promptId } from '../stages/prompt/build.js';
 import { summarizeQuery } from '../stages/query/accounting.js';
 import { summarize } from '../stages/score/aggregate.js';
 import type { LoadedInstance } from '../contracts/suite.js';
@@ -28,6 +28,7 @@ export function mergeHarvests(a: HarvestSummary, b: HarvestSummary): HarvestSumm
       : {}),
     backend: backends.size ? [...backends].sort().join('+') : 'cache',
     environments: [...a.environments, ...b.environments.filter((e) => !names.has(e.name))],
+    resolved: new Map([...(a.resolved ?? []), ...(b.resolved ?? [])]),
   };
 }
 
@@ -102,7 +103,7 @@ export function assembleResults(state: {
       ),
       environments: environmentsDigest(harvest.environments),
       tracer: input.harvest.tracerDigest,
-      prompt: PROMPT_VERSION,
+      prompt: promptId(input.query.config.prompt.mode),
       scorer: input.gate.scorer,
     },
     instances: ordered,

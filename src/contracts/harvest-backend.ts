@@ -1,5 +1,6 @@
 import type { Environment, ResolvedEnvironment, ResolvedSource, Runtime } from './environment.js';
 import type { TracerPlan } from './tracer-protocol.js';
+import type { SourceView } from './source-view.js';
 
 // The plan's types are the protocol's (one schema, src/contracts/tracer-protocol.ts), named here for the backends.
 export type { PlanSpec, ScoutSpec, TracerPlan, VerifySpec } from './tracer-protocol.js';
@@ -68,6 +69,12 @@ export interface HarvestBackend {
    * environment's run: optional; a failure here is run()'s to report, so it is swallowed.
    */
   prepare?(env: ResolvedEnvironment): Promise<void>;
+  /**
+   * The environment's source as its tests import it (`context: repo`): read from the
+   * environment's image (built if need be), never from a container that ran anything. Absent on
+   * a backend that cannot export one.
+   */
+  exportSource?(env: ResolvedEnvironment): Promise<SourceView>;
 }
 
 const partialOutputs = new WeakMap<object, string>();

@@ -1,4 +1,4 @@
-import type { ChatMessage } from './messages.js';
+import type { ConversationMessage, ToolCall, ToolSpec } from './messages.js';
 
 /** What the run asks of a candidate model, whatever protocol serves it (src/adapters/model/ implements it). */
 
@@ -27,6 +27,8 @@ export interface Completion {
   retries: number;
   /** Served from the response cache: no request was made. */
   cached?: boolean;
+  /** The tools the model asked to call (only when it was offered tools). */
+  toolCalls?: ToolCall[];
 }
 
 /** What identifies a client's answers: everything that changes them except the prompt. */
@@ -41,13 +43,15 @@ export interface ClientIdentity {
 export interface CompleteOptions {
   /** Which of an instance's k samples this is (0-based); keys the cache and varies the seed. */
   sample?: number;
+  /** Tools offered with the request (`context: repo`); part of the cache key. */
+  tools?: readonly ToolSpec[];
 }
 
 /** A candidate model behind some protocol. */
 export interface ModelClient {
   readonly endpoint: string;
   readonly identity: ClientIdentity;
-  complete(messages: ChatMessage[], options?: CompleteOptions): Promise<Completion>;
+  complete(messages: ConversationMessage[], options?: CompleteOptions): Promise<Completion>;
   /**
    * Checks the endpoint before any harvest (its model list where the protocol
    * has one, then one tiny request the way real queries go), in seconds, and
@@ -55,7 +59,12 @@ export interface ModelClient {
    * or key. `log` gets what it found. Absent on clients with nothing to check
    * (in-process models, tests' fakes).
    */
-  preflight?(log: (message: string) => void): Promise<void>;
+  preflight?(log: (message: string) => void, options?: PreflightOptions): Promise<void>;
+}
+
+export interface PreflightOptions {
+  /** The tools the run offers (`context: repo`): the check offers them too. */
+  tools?: readonly ToolSpec[];
 }
 
 /** A request the server rejected for good (4xx other than 408/429): retrying cannot help. */

@@ -3,6 +3,7 @@ import type { Verification } from './comet.js';
 import type { InstanceRecord, Results } from './results.js';
 import type { Completion } from './model.js';
 import type { ResolvedSource, Runtime } from './environment.js';
+import type { SourceViewStore } from './source-view.js';
 
 /** What an environment resolved to on an engine: its runtime and its source as the backend saw it. */
 export interface RememberedRuntime {
@@ -99,6 +100,8 @@ export interface Stores {
   responses?: ResponseCache;
   /** B1/B2 replies' verifications (none: every reply is run again). */
   verifications?: VerificationStore;
+  /** `context: repo`: exported source views by environment digest (none: exported each run). */
+  views?: SourceViewStore;
 }
 
 /**

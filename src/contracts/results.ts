@@ -2,6 +2,16 @@ import { z } from 'zod';
 import { comparisonSchema } from './comparison.js';
 import { QUESTION_KINDS } from './kinds.js';
 import { cometRecordSchema } from './comet.js';
+import { transcriptSchema } from './transcript.js';
+
+export {
+  toolBudgetSchema,
+  transcriptSchema,
+  transcriptTurnSchema,
+  type ToolBudget,
+  type Transcript,
+  type TranscriptTurn,
+} from './transcript.js';
 
 /** Why an instance did not score as correct, when it is not simply a wrong answer. */
 export const ERROR_CLASSES = [
@@ -17,6 +27,8 @@ export const ERROR_CLASSES = [
   'harvest_timeout',
   'harvest_error',
   'verification_error',
+  'no_answer',
+  'source_unavailable',
 ] as const;
 export type ErrorClass = (typeof ERROR_CLASSES)[number];
 
@@ -26,8 +38,9 @@ export type ErrorClass = (typeof ERROR_CLASSES)[number];
  * than the served context), a reply too large to read, a 2xx whose body is
  * no reply at all on every attempt (`42`: the server's wrapper, not the
  * model's text), a B1/B2 reply that could not be run (no engine, the environment changed:
- * `verification_error`). The gate excludes them from pairing and counts them; an
- * empty, cut, unparsable or refused reply is the model's and scores as wrong. (Transport failures that survive
+ * `verification_error`), no source for the repository tools to read (`source_unavailable`).
+ * The gate excludes them from pairing and counts them; an empty, cut, unparsable or refused
+ * reply, or none at all within the tool budget (`no_answer`), is the model's and scores as wrong. (Transport failures that survive
  * retries end the run: its unanswered instances are `incomplete.missing`.)
  */
 export const INFRASTRUCTURE_ERRORS: ReadonlySet<ErrorClass> = new Set<ErrorClass>([
@@ -38,6 +51,7 @@ export const INFRASTRUCTURE_ERRORS: ReadonlySet<ErrorClass> = new Set<ErrorClass
   'harvest_timeout',
   'harvest_error',
   'verification_error',
+  'source_unavailable',
 ]);
 
 /** One instance's outcome. Written as it completes (records.jsonl) and into results.json. */
@@ -82,6 +96,8 @@ export const instanceRecordSchema = z.object({
   comet: cometRecordSchema.optional(),
   /** Traced kinds: the item's combined complexity score (0..10), from its oracle (contracts/complexity.ts). */
   complexity: z.number().min(0).max(10).optional(),
+  /** `context: repo`: what the model read before it answered (the scored sample's conversation). */
+  transcript: transcriptSchema.optional(),
 });
 export type InstanceRecord = z.infer<typeof instanceRecordSchema>;
 
@@ -160,6 +176,24 @@ export const querySummarySchema = z.object({
   parseFailures: z.record(z.string(), z.number().int()),
   /** With samples > 1: fraction of scored instances with at least one correct sample. */
   passAtK: z.number().optional(),
+  /** `context: repo`: requests, tool calls and refused calls of the scored samples, in all and per kind. */
+  tools: z
+    .object({
+      turns: z.number().int(),
+      calls: z.number().int(),
+      refused: z.number().int(),
+      byKind: z.record(
+        z.string(),
+        z.object({
+          items: z.number().int(),
+          turns: z.number().int(),
+          calls: z.number().int(),
+          tokensIn: z.number(),
+          tokensOut: z.number(),
+        }),
+      ),
+    })
+    .optional(),
 });
 export type QuerySummary = z.infer<typeof querySummarySchema>;
 

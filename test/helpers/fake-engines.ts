@@ -72,7 +72,7 @@ export function replyingClient(n: (prompt: string) => number): ModelClient {
     endpoint: identity.endpoint,
     identity,
     complete: async (messages) => ({
-      text: `{"n": ${n(messages.map((m) => m.content).join('\n'))}}`,
+      text: `{"n": ${n(messages.map((m) => ('content' in m ? m.content : '')).join('\n'))}}`,
       finishReason: 'stop',
       tokensIn: 10,
       tokensOut: 3,

@@ -24,8 +24,14 @@ export type Fault =
   /** A 200 with exactly these bytes as its body (e.g. invalid UTF-8). */
   | { kind: 'bytes'; body: Buffer };
 
-/** A reply of the "model": the content, optionally reasoning and a finish reason. */
-export type Reply = string | { content: string; reasoning?: string; finishReason?: string };
+/**
+ * A reply of the "model": the content, optionally reasoning and a finish reason; or, when the
+ * request offered tools, calls of them (with any text beside).
+ */
+export type Reply =
+  | string
+  | { content: string; reasoning?: string; finishReason?: string; toolCalls?: undefined }
+  | { toolCalls: { name: string; arguments: string }[]; content?: string };
 
 export interface ServerOptions {
   /** Delay before every normal reply (for benchmarks). */
@@ -34,6 +40,8 @@ export interface ServerOptions {
   apiKey?: string;
   /** If set, other model names get a 404 "does not exist", and GET /models lists these. */
   models?: string[];
+  /** A server without tool calling: a request that offers tools gets vLLM's 400. */
+  rejectTools?: boolean;
 }
 
 export interface SeenRequest {
@@ -126,21 +134,44 @@ export class FaultyModelServer {
       return json(404, {
         error: { message: `The model \`${model}\` does not exist.`, type: 'NotFoundError' },
       });
+    if (this.options.rejectTools && request.body.tools)
+      return json(400, {
+        error: {
+          message:
+            '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+          type: 'BadRequestError',
+        },
+      });
     // The preflight's question never reaches `answer` (a test's answer may count its calls).
     const ask = (prompt: string) =>
       preflight ? { content: 'ok' } : normalise(this.answer(prompt, request));
     const send = () => {
       if (path.endsWith('/chat/completions') || path.endsWith('/messages')) {
-        const messages = request.body.messages as { role: string; content: string }[];
-        const reply = ask(messages.at(-1)?.content ?? '');
+        const messages = request.body.messages as { role: string; content: unknown }[];
+        const last = messages.at(-1)?.content;
+        const reply = ask(typeof last === 'string' ? last : JSON.stringify(last ?? ''));
+        const calls = (reply.toolCalls ?? []).map((c, i) => ({
+          id: `call_${this.requests}_${i}`,
+          ...c,
+        }));
         if (path.endsWith('/messages'))
           return json(200, {
             type: 'message',
             content: [
               ...(reply.reasoning ? [{ type: 'thinking', thinking: reply.reasoning }] : []),
-              { type: 'text', text: reply.content },
+              ...(reply.content ? [{ type: 'text', text: reply.content }] : []),
+              ...calls.map((c) => ({
+                type: 'tool_use',
+                id: c.id,
+                name: c.name,
+                input: JSON.parse(c.arguments) as unknown,
+              })),
             ],
-            stop_reason: reply.finishReason === 'length' ? 'max_tokens' : 'end_turn',
+            stop_reason: calls.length
+              ? 'tool_use'
+              : reply.finishReason === 'length'
+                ? 'max_tokens'
+                : 'end_turn',
             usage: { input_tokens: 10, output_tokens: 5 },
           });
         return json(200, {
@@ -149,10 +180,19 @@ export class FaultyModelServer {
               index: 0,
               message: {
                 role: 'assistant',
-                content: reply.content,
+                content: reply.content ?? null,
                 ...(reply.reasoning ? { reasoning_content: reply.reasoning } : {}),
+                ...(calls.length
+                  ? {
+                      tool_calls: calls.map((c) => ({
+                        id: c.id,
+                        type: 'function',
+                        function: { name: c.name, arguments: c.arguments },
+                      })),
+                    }
+                  : {}),
               },
-              finish_reason: reply.finishReason ?? 'stop',
+              finish_reason: calls.length ? 'tool_calls' : (reply.finishReason ?? 'stop'),
             },
           ],
           usage: { prompt_tokens: 10, completion_tokens: 5 },
@@ -161,7 +201,9 @@ export class FaultyModelServer {
       if (path.endsWith('/completions')) {
         const reply = ask(String(request.body.prompt));
         return json(200, {
-          choices: [{ index: 0, text: reply.content, finish_reason: reply.finishReason ?? 'stop' }],
+          choices: [
+            { index: 0, text: reply.content ?? '', finish_reason: reply.finishReason ?? 'stop' },
+          ],
           usage: { prompt_tokens: 10, completion_tokens: 5 },
         });
       }
@@ -230,7 +272,12 @@ export class FaultyModelServer {
   }
 }
 
-function normalise(reply: Reply): { content: string; reasoning?: string; finishReason?: string } {
+function normalise(reply: Reply): {
+  content?: string;
+  reasoning?: string;
+  finishReason?: string;
+  toolCalls?: { name: string; arguments: string }[];
+} {
   return typeof reply === 'string' ? { content: reply } : reply;
 }
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** pytest and its dependencies, pinned as the bundled environments pin them. */
@@ -11,11 +11,15 @@ export const PYTEST = [
   'pygments==2.21.0',
 ];
 
-/** Writes {relative path: text} under `root`. */
-export function writeTree(root: string, files: Record<string, string>): void {
-  for (const [rel, text] of Object.entries(files)) {
+/** A tree's entry: a file's text, or a symbolic link to `link`. */
+export type TreeEntry = string | { link: string };
+
+/** Writes {relative path: text or link} under `root`. */
+export function writeTree(root: string, files: Record<string, TreeEntry>): void {
+  for (const [rel, entry] of Object.entries(files)) {
     mkdirSync(dirname(join(root, rel)), { recursive: true });
-    writeFileSync(join(root, rel), text);
+    if (typeof entry === 'string') writeFileSync(join(root, rel), entry);
+    else symlinkSync(entry.link, join(root, rel));
   }
 }
 
@@ -25,7 +29,7 @@ const git = (cwd: string, ...args: string[]) =>
     .trim();
 
 /** A git repository at `dir` with one commit per tree; returns the full shas, in order. */
-export function gitRepo(dir: string, commits: Record<string, string>[]): string[] {
+export function gitRepo(dir: string, commits: Record<string, TreeEntry>[]): string[] {
   mkdirSync(dir, { recursive: true });
   git(dir, 'init', '--quiet', '-b', 'main');
   return commits.map((files, i) => {

@@ -56,7 +56,7 @@ const model = (wrong: (id: string) => boolean): Engines => {
     client: {
       ...base.client!,
       complete: async (messages) => {
-        const text = messages.map((m) => m.content).join('\n');
+        const text = messages.map((m) => ('content' in m ? m.content : '')).join('\n');
         const id = /What is n for ([\w.@#-]+)\?/.exec(text)![1]!;
         const original = id.replace(/@v\d+(#\d+)?$/, '');
         const right = /#(\d+)$/.exec(id)

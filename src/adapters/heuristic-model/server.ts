@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
 import { heuristicAnswer } from './heuristic.js';
+import { referenceAgentStep } from './agent.js';
 
 export interface RunningServer {
   /** API base URL, e.g. http://127.0.0.1:41234/v1 */
@@ -73,7 +74,8 @@ async function handle(req: IncomingMessage): Promise<{ status: number; body: unk
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
     model?: string;
-    messages?: { role: string; content: string }[];
+    messages?: { role: string; content: string | null }[];
+    tools?: unknown[];
   };
   if (!MODELS.includes(request.model ?? '')) {
     return {
@@ -85,7 +87,9 @@ async function handle(req: IncomingMessage): Promise<{ status: number; body: unk
       },
     };
   }
-  const prompt = request.messages?.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+  const messages = request.messages ?? [];
+  if (request.tools?.length) return agentTurn(request.model!, messages);
+  const prompt = messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
   const answer = heuristicAnswer(prompt);
   const { content, finish } =
     request.model === HEURISTIC_REGRESSED_MODEL
@@ -101,6 +105,42 @@ async function handle(req: IncomingMessage): Promise<{ status: number; body: unk
       usage: {
         prompt_tokens: Math.ceil(prompt.length / 4),
         completion_tokens: Math.ceil(content.length / 4),
+      },
+    },
+  };
+}
+
+/** Offered tools (`context: repo`): the reference agent's next step, a tool call or the answer. */
+function agentTurn(
+  model: string,
+  messages: { role: string; content: string | null }[],
+): { status: number; body: unknown } {
+  const prompt = messages.find((m) => m.role === 'user')?.content ?? '';
+  const results = messages.filter((m) => m.role === 'tool').map((m) => m.content ?? '');
+  const step = referenceAgentStep(prompt, results);
+  const message =
+    'call' in step
+      ? {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: `call_${results.length}`, type: 'function', function: step.call }],
+        }
+      : {
+          role: 'assistant',
+          content:
+            model === HEURISTIC_REGRESSED_MODEL ? regressed(prompt, step.text).content : step.text,
+        };
+  const sent = messages.reduce((n, m) => n + (m.content?.length ?? 0), 0);
+  return {
+    status: 200,
+    body: {
+      id: 'chatcmpl-agent',
+      object: 'chat.completion',
+      model,
+      choices: [{ index: 0, message, finish_reason: 'call' in step ? 'tool_calls' : 'stop' }],
+      usage: {
+        prompt_tokens: Math.ceil(sent / 4),
+        completion_tokens: Math.ceil(('call' in step ? step.call.arguments : step.text).length / 4),
       },
     },
   };

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../contracts/messages.js';
+import type { ConversationMessage, ToolSpec } from '../../contracts/messages.js';
 import { canonicalJson, sha256 } from '../../util/hash.js';
 import type { ResponseCache } from '../../contracts/ports.js';
 import type {
@@ -13,13 +13,16 @@ export interface ResponseKeyParts {
   identity: ClientIdentity;
   revision: string;
   promptVersion: string;
-  messages: ChatMessage[];
+  messages: readonly ConversationMessage[];
   sample: number;
+  /** The tools offered (`context: repo`): with the messages, the whole transcript so far keys the turn. */
+  tools?: readonly ToolSpec[];
 }
 
 /**
  * The cache key: endpoint, model, model revision, protocol, generation
- * settings, prompt version, the prompt's hash and the sample index.
+ * settings, prompt version, the prompt's hash (with tools: the conversation so far, every tool
+ * result included) and the sample index.
  */
 export function responseCacheKey(parts: ResponseKeyParts): string {
   return sha256(
@@ -33,6 +36,8 @@ export function responseCacheKey(parts: ResponseKeyParts): string {
       promptVersion: parts.promptVersion,
       prompt: sha256(canonicalJson(parts.messages)),
       sample: parts.sample,
+      // Absent for one-shot prompts, so their keys stay what they were.
+      ...(parts.tools?.length ? { tools: sha256(canonicalJson(parts.tools)) } : {}),
     }),
   );
 }
@@ -57,13 +62,17 @@ export class CachingClient implements ModelClient {
     return this.inner.identity;
   }
 
-  async complete(messages: ChatMessage[], options: CompleteOptions = {}): Promise<Completion> {
+  async complete(
+    messages: ConversationMessage[],
+    options: CompleteOptions = {},
+  ): Promise<Completion> {
     const key = responseCacheKey({
       identity: this.inner.identity,
       revision: this.revision,
       promptVersion: this.promptVersion,
       messages,
       sample: options.sample ?? 0,
+      ...(options.tools ? { tools: options.tools } : {}),
     });
     const hit = this.cache.get(key);
     if (hit) return { ...hit, latencyMs: 0, retries: 0, cached: true };

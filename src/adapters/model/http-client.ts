@@ -1,4 +1,5 @@
-import type { ChatMessage } from '../../contracts/messages.js';
+import type { ConversationMessage } from '../../contracts/messages.js';
+import { toolCallsOf } from './tool-calls.js';
 import { redact } from './faults.js';
 import { preflight } from './preflight.js';
 import type { DecodedReply, Protocol } from './protocol.js';
@@ -9,6 +10,7 @@ import type {
   Completion,
   GenerationSettings,
   ModelClient,
+  PreflightOptions,
 } from '../../contracts/model.js';
 
 /** A model behind one protocol over HTTP, with the shared transport policy. */
@@ -37,11 +39,20 @@ export class HttpModelClient implements ModelClient {
       : transport;
   }
 
-  async complete(messages: ChatMessage[], options: CompleteOptions = {}): Promise<Completion> {
+  async complete(
+    messages: ConversationMessage[],
+    options: CompleteOptions = {},
+  ): Promise<Completion> {
     const started = performance.now();
     const { value, retries } = await postJson(
       `${this.endpoint}${this.protocol.path}`,
-      this.protocol.buildBody(this.model, messages, this.settings, options.sample ?? 0),
+      this.protocol.buildBody(
+        this.model,
+        messages,
+        this.settings,
+        options.sample ?? 0,
+        options.tools,
+      ),
       this.transport,
       (json) => this.protocol.decode(json),
     );
@@ -53,9 +64,10 @@ export class HttpModelClient implements ModelClient {
   }
 
   /** The endpoint checked before any harvest (preflight.ts): the same URL, headers and body. */
-  preflight(log: (message: string) => void): Promise<void> {
+  preflight(log: (message: string) => void, options: PreflightOptions = {}): Promise<void> {
     const { protocol, endpoint, model, settings, transport } = this;
-    return preflight({ protocol, endpoint, model, settings, transport }, log);
+    const tools = options.tools?.length ? { tools: options.tools } : {};
+    return preflight({ protocol, endpoint, model, settings, transport, ...tools }, log);
   }
 }
 
@@ -73,16 +85,22 @@ const count = (value: unknown): number =>
  * A decoded reply as the rest of tracegate may assume it: strings where
  * strings belong (a number or an object in `content` is the server's
  * mistake, recorded as an empty or stringified answer, never a crash),
- * finite token counts, and the API key removed wherever the server echoed it.
+ * finite token counts, tool calls as toolCallsOf keeps them, and the API key removed wherever
+ * the server echoed it.
  */
 export function asReply(raw: DecodedReply, secrets: readonly string[]): DecodedReply {
   const text = asText(raw.text) ?? '';
   const reasoning = asText(raw.reasoning);
   const finishReason = asText(raw.finishReason);
+  const toolCalls = toolCallsOf(raw.toolCalls).map((c) => ({
+    ...c,
+    arguments: redact(c.arguments, secrets),
+  }));
   return {
     text: redact(text, secrets),
     ...(reasoning ? { reasoning: redact(reasoning, secrets) } : {}),
     ...(finishReason ? { finishReason } : {}),
+    ...(toolCalls.length ? { toolCalls } : {}),
     tokensIn: count(raw.tokensIn),
     tokensOut: count(raw.tokensOut),
   };

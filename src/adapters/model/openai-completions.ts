@@ -1,6 +1,6 @@
 import { renderAsText } from './text.js';
 import { MalformedResponseError } from './faults.js';
-import { openaiSettings, type Protocol } from './protocol.js';
+import { chatOnly, openaiSettings, type Protocol } from './protocol.js';
 
 interface CompletionsResponse {
   choices?: { text?: string | null; finish_reason?: string | null }[];
@@ -17,9 +17,11 @@ export const openaiCompletions: Protocol = {
   path: '/completions',
   modelsPath: '/models',
   authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
+  // A base checkpoint's plain-text prompt has no place for tool calls.
+  tools: false,
   buildBody: (model, messages, settings, sample) => ({
     model,
-    prompt: renderAsText(messages),
+    prompt: renderAsText(chatOnly(messages)),
     ...openaiSettings(settings, sample),
     ...settings.extraBody,
   }),

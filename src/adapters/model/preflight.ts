@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../contracts/messages.js';
+import type { ChatMessage, ToolSpec } from '../../contracts/messages.js';
 import type { GenerationSettings } from '../../contracts/model.js';
 import { ExitCode } from '../../errors.js';
 import { isTransientStatus, redact, serverMessage, TransientError } from './faults.js';
@@ -24,6 +24,8 @@ export interface PreflightTarget {
   settings: GenerationSettings;
   /** The client's transport (headers with the key, secrets); only its timeout is shortened. */
   transport: TransportOptions;
+  /** The tools a run offers (`context: repo`): a second tiny request offers them. */
+  tools?: readonly ToolSpec[];
 }
 
 /** The model names a list reply holds (`data[].id`: OpenAI, vLLM, Ollama, Anthropic), if any. */
@@ -148,6 +150,7 @@ export async function preflight(
             ? `, though ${listed.url} does not list it (it lists ${names(listed.names)}).`
             : ` (no model list: ${listed.why}).`),
     );
+    if (target.tools?.length) await checkTools(target, url, log);
     return;
   }
   if (reply.status === 401 || reply.status === 403)
@@ -177,6 +180,58 @@ export async function preflight(
       `(HTTP ${reply.status} from ${url}): ${said.replace(/\.$/, '')}. Check ${o('model')}, ` +
       `${o('extra-body')} and the generation options; if the server refuses only this tiny ` +
       `request, ${o('preflight')} false skips the check.`,
+  );
+}
+
+/**
+ * `context: repo`: the same tiny request, offering the tools. A server that refuses it (vLLM
+ * without `--enable-auto-tool-choice`, a server with no tool parser) is told apart before any
+ * work, with the alternative: a context the prompt carries.
+ */
+async function checkTools(
+  target: PreflightTarget,
+  url: string,
+  log: (message: string) => void,
+): Promise<void> {
+  const { protocol, endpoint, model } = target;
+  if (!protocol.tools)
+    throw new EndpointCheckError(
+      ExitCode.Usage,
+      (o) =>
+        `${o('context')} repo offers the model tools, which ${o('api')} ${protocol.name} cannot ` +
+        `carry. Use openai-chat or anthropic, or ${o('context')} slice.`,
+    );
+  const messages: ChatMessage[] = [{ role: 'user', content: PREFLIGHT_PROMPT }];
+  const settings = { ...target.settings, maxTokens: PREFLIGHT_MAX_TOKENS };
+  let reply: RawResponse;
+  try {
+    reply = await sendChecked(
+      url,
+      protocol.buildBody(model, messages, settings, 0, target.tools),
+      timeout(target, ASK_TIMEOUT_MS),
+    );
+  } catch (error) {
+    const why = error instanceof TransientError ? describeNoReply(error) : (error as Error).message;
+    throw failedRoute(target, url, undefined, `with tools offered: ${why}`);
+  }
+  const said = redact(serverMessage(reply.text), target.transport.secrets ?? []);
+  if (reply.status >= 200 && reply.status < 300) {
+    log(`Model endpoint ${endpoint}: a request offering ${target.tools!.length} tools answered.`);
+    return;
+  }
+  if (reply.status === 429 || isTransientStatus(reply.status)) {
+    log(
+      `Model endpoint ${endpoint}: the request offering tools got HTTP ${reply.status}; going on.`,
+    );
+    return;
+  }
+  throw new EndpointCheckError(
+    ExitCode.Usage,
+    (o) =>
+      `Model endpoint ${endpoint} refused a request that offers tools (HTTP ${reply.status} from ` +
+      `${url}: ${said.replace(/\.$/, '')}). ${o('context')} repo needs a server that serves tool ` +
+      'calling (vLLM: --enable-auto-tool-choice with a --tool-call-parser; SGLang: ' +
+      `--tool-call-parser); or use ${o('context')} slice, which needs no tools.`,
   );
 }
 

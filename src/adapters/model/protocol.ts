@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../contracts/messages.js';
+import type { ChatMessage, ConversationMessage, ToolSpec } from '../../contracts/messages.js';
 import type { Completion, GenerationSettings } from '../../contracts/model.js';
 
 /** What a protocol's decoder returns; the client adds latency and retries. */
@@ -20,14 +20,31 @@ export interface Protocol {
    */
   readonly modelsPath?: string;
   authHeaders(apiKey: string): Record<string, string>;
+  /** Whether the protocol can offer tools (`context: repo`); one that cannot refuses before any work. */
+  readonly tools: boolean;
+  /**
+   * The request body. `tools` are offered when given (a protocol without tools never gets
+   * them: the options refuse `context: repo` for it); a conversation's tool turns are spelled
+   * the protocol's way.
+   */
   buildBody(
     model: string,
-    messages: ChatMessage[],
+    messages: readonly ConversationMessage[],
     settings: GenerationSettings,
     sample: number,
+    tools?: readonly ToolSpec[],
   ): Record<string, unknown>;
   /** Decodes a 200 body; throws MalformedResponseError when it holds no usable reply. */
   decode(json: unknown): DecodedReply;
+}
+
+/** The prompt's messages alone, for a protocol without tools (a tool turn there is a caller's bug). */
+export function chatOnly(messages: readonly ConversationMessage[]): ChatMessage[] {
+  return messages.map((m) => {
+    if (m.role === 'tool' || 'toolCalls' in m)
+      throw new Error('this protocol has no tools: a conversation with tool turns cannot be sent');
+    return m;
+  });
 }
 
 /** The seed for sample i: distinct per sample so k samples are not k copies. */

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 
 /**
- * The cache directory's layout, in one place. Everything under `oracles/`
- * and `responses/` is content-addressed and safe to share between runs and
- * machines: those are what the Actions cache saves, with `runtimes/` and
+ * The cache directory's layout, in one place. Everything under `oracles/`,
+ * `responses/` and `views/` is content-addressed and safe to share between
+ * runs and machines: those are what the Actions cache saves, with `runtimes/` and
  * `locks/` (what each environment last resolved to, so that a run whose
  * oracles are all cached needs neither an engine nor a download). The rest is
  * local to this machine (virtualenvs hold absolute paths; wheels and checkouts
@@ -21,6 +21,8 @@ export interface CacheLayout {
   failures: string;
   /** `<k[0:2]>/<k>.json`: what a B1/B2 reply did against both versions, by instance, environment, tracer and reply. */
   verifications: string;
+  /** `<digest>.json`: exported source views (what `context: repo` tools read), by environment digest. */
+  views: string;
   /** `<recipe>/`: wheels resolved for a recipe, with their lock.json. */
   wheels: string;
   /** `<url hash>.git`: bare clones of remote repositories. */
@@ -48,6 +50,7 @@ export function cacheLayout(root: string): CacheLayout {
     quarantine: at('quarantine'),
     failures: at('failures'),
     verifications: at('verifications'),
+    views: at('views'),
     wheels: at('wheels'),
     git: at('git'),
     checkouts: at('checkouts'),
@@ -62,6 +65,7 @@ export function cacheLayout(root: string): CacheLayout {
       at('locks'),
       at('failures'),
       at('verifications'),
+      at('views'),
     ],
   };
 }

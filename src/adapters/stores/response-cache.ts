@@ -53,6 +53,10 @@ const storedSchema = z.object({
   tokensOut: count,
   latencyMs: z.number().nonnegative().max(864e5),
   retries: count,
+  toolCalls: z
+    .array(z.strictObject({ id: z.string(), name: z.string(), arguments: z.string() }))
+    .max(64)
+    .optional(),
 });
 
 /** Where a reply's line is in the logs. */

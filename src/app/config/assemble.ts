@@ -16,6 +16,7 @@ import { cacheLayout } from '../../adapters/stores/layout.js';
 import { assertWritable } from '../../adapters/stores/atomic.js';
 import { DirOracleCache } from '../../adapters/stores/oracle-cache.js';
 import type { BaselineSource, ImageShelf, Stores } from '../../contracts/ports.js';
+import { DirSourceViews } from '../../adapters/stores/source-views.js';
 import { DirVerifications } from '../../adapters/stores/verifications.js';
 import { DirFailures } from '../../adapters/stores/failures.js';
 import { DirQuarantine } from '../../adapters/stores/quarantine.js';
@@ -193,6 +194,16 @@ export function toRunInput(
       config: {
         samples: options.samples,
         prompt: { mode: options.context, budget: options['context-budget'] },
+        ...(options.context === 'repo'
+          ? {
+              toolBudget: {
+                turns: options['tool-turns'],
+                calls: options['tool-calls'],
+                resultBytes: options['tool-result-bytes'],
+                tokens: options['tool-tokens'],
+              },
+            }
+          : {}),
         concurrency: options.concurrency,
         scoring: options.scoring,
         worldFactor: options['world-factor'],
@@ -304,6 +315,7 @@ export function localStores(options: RunOptions, logger: Logger): Stores {
     // Replies live beside the oracles, so one cache directory restores both.
     responses: new DirResponseCache(layout.responses),
     verifications: new DirVerifications(layout.verifications),
+    views: new DirSourceViews(layout.views, logger.warn),
   };
 }
 

@@ -8,7 +8,7 @@ import {
 } from '../../adapters/history/baseline.js';
 import { DirHistory } from '../../adapters/history/dir.js';
 import type { HistoryStore } from '../../adapters/history/store.js';
-import { PROMPT_VERSION } from '../../stages/prompt/build.js';
+import { promptId } from '../../stages/prompt/build.js';
 import { renderDashboard } from '../../stages/report/dashboard.js';
 import type { BaselineSource } from '../../contracts/ports.js';
 import { FileBaseline } from '../../adapters/stores/results-dir.js';
@@ -37,7 +37,7 @@ export function historyStore(
  * entry the event points at (merge base, first parent, walking back).
  */
 export function baselineSource(
-  options: Pick<RunOptions, 'baseline' | 'name'>,
+  options: Pick<RunOptions, 'baseline' | 'name' | 'context'>,
   history: HistoryStore | undefined,
   event: BaselineEvent | undefined,
   graph: CommitGraph,
@@ -64,7 +64,7 @@ export function baselineSource(
       store: history,
       name: options.name,
       event: resolvedEvent,
-      candidate: { prompt: PROMPT_VERSION, scorer },
+      candidate: { prompt: promptId(options.context), scorer },
       graph,
       howToRecord,
     },

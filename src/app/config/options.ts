@@ -4,8 +4,9 @@ import { z } from 'zod';
 import { CLUSTER_BY, GATE_SCOPES, ON_INCONCLUSIVE } from '../../contracts/comparison.js';
 import { optionName, UsageError, type Door } from '../../errors.js';
 import { endpointSchema } from '../../adapters/model/endpoint.js';
+import { DEFAULT_TOOL_BUDGET } from '../../stages/query/agent.js';
 import { CONTEXT_MODES } from '../../stages/prompt/build.js';
-import { API_NAMES } from '../../adapters/model/protocols.js';
+import { API_NAMES, PROTOCOLS } from '../../adapters/model/protocols.js';
 import { MAX_SHARDS } from '../../stages/select/shard.js';
 import { list, int, num, positive, jsonObject, stopList, budget } from './option-values.js';
 
@@ -170,12 +171,22 @@ export const runOptionsSchema = harvestOptionsSchema.extend({
     .default(DEFAULT_SCORING),
   /** World-model kinds: a predicted peak or wall time passes within this factor of the truth. */
   'world-factor': num('world-factor', 1, 1000).default(DEFAULT_WORLD_FACTOR),
-  /** How much code the prompt shows: slice, files or none. */
+  /** How much code the prompt shows: slice, files or none; repo: none, and read-only tools to read it. */
   context: z
     .enum(CONTEXT_MODES, { message: `--context must be one of ${CONTEXT_MODES.join(', ')}` })
     .default('slice'),
   /** Prompt size limit: characters (48000) or tokens (12000t, estimated at 4 chars each). */
   'context-budget': budget.default({ amount: 16000, unit: 'tokens' }),
+  /** `context: repo`: requests per question at most, the answer's included. */
+  'tool-turns': int('tool-turns', 2, 1000).default(DEFAULT_TOOL_BUDGET.turns),
+  /** `context: repo`: tool calls run per question at most. */
+  'tool-calls': int('tool-calls', 1, 10_000).default(DEFAULT_TOOL_BUDGET.calls),
+  /** `context: repo`: bytes of one tool result at most (a longer one is cut, with a marker). */
+  'tool-result-bytes': int('tool-result-bytes', 256, 10_000_000).default(
+    DEFAULT_TOOL_BUDGET.resultBytes,
+  ),
+  /** `context: repo`: tokens in and out per question; past them the model is told to answer. */
+  'tool-tokens': int('tool-tokens', 1, 1e9).default(DEFAULT_TOOL_BUDGET.tokens),
   ...gateOptionsSchema.shape,
   /** When inconclusive, add up to this many paired items and decide again (0: off). */
   'top-up': int('top-up', 0, 100_000).default(0),
@@ -256,7 +267,15 @@ export function parseRunOptions(
   raw: Partial<Record<RunOptionName, string | undefined>>,
   door: Door = 'cli',
 ): RunOptions {
-  return parseWith(runOptionsSchema, raw, door);
+  const options = parseWith(runOptionsSchema, raw, door);
+  if (options.context === 'repo' && !PROTOCOLS[options.api].tools) {
+    const name = (n: string) => optionName(n, door);
+    throw new UsageError(
+      `${name('context')} repo offers the model tools, which ${name('api')} ${options.api} ` +
+        `cannot carry: use ${name('api')} openai-chat or anthropic, or ${name('context')} slice.`,
+    );
+  }
+  return options;
 }
 
 export function parseCompareOptions(

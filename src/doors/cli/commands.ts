@@ -133,7 +133,10 @@ Model and output (run; the Action's inputs have the same names):
   --variants off|only|"add N"  fresh variants (perturbed test inputs, screened, per epoch)
   --variant-epoch E      the variants' seed (default 1); pairs stay within one epoch
   --shard i/n            answer part i of n of the selection (a matrix job; merge them)
-  --context MODE         slice (default), files or none: how much code the prompt shows
+  --context MODE         slice (default), files or none: how much code the prompt shows;
+                         repo: none, read-only tools over the environment's source instead
+  --tool-turns N --tool-calls N --tool-result-bytes N --tool-tokens N
+                         repo's limits per question (16, 32, 12000, 200000)
   --world-factor F       W2/W3 predictions pass within this factor of the measurement (2)
   --context-budget N     prompt limit in chars (48000) or tokens (12000t; default 16000t)
 

@@ -115,7 +115,7 @@ async function harvestGroup(
   // Every oracle cached (or its failure remembered) under the environment's last resolution: no engine is asked.
   const remembered = await environments.remembered(index).catch(() => undefined);
   if (remembered && !toHarvest(missesOf(group, remembered, tracerDigest, deps), deps).length) {
-    tally.environment(remembered);
+    tally.environment(remembered, group.items);
     deps.log(
       `Environment "${remembered.recipe.name}": every oracle of its ${group.items.length} instance(s) ` +
         `is cached (runtime as last resolved: ${remembered.runtime.note}); no engine needed`,
@@ -139,7 +139,7 @@ async function harvestGroup(
     tally.failAll(group.items, reason);
     return;
   }
-  tally.environment(env);
+  tally.environment(env, group.items);
   deps.log(`Environment "${env.recipe.name}": ${env.source.kind}, ${env.runtime.note}`);
   const misses = harvestable(
     missesOf(group, env, tracerDigest, deps, (loaded, entry) =>

@@ -8,6 +8,7 @@ export class HarvestTally {
   private readonly outcomes = new Map<string, HarvestOutcome>();
   private readonly environments: HarvestSummary['environments'] = [];
   private readonly used = new Set<string>();
+  private readonly resolved = new Map<string, ResolvedEnvironment>();
   private cached = 0;
   private remembered = 0;
 
@@ -36,8 +37,9 @@ export class HarvestTally {
     for (const item of items) this.outcomes.set(item.instance.id, { status: 'error', reason });
   }
 
-  /** An environment resolved, in the order they were. */
-  environment(env: ResolvedEnvironment): void {
+  /** An environment resolved, in the order they were, with the instances it resolved for. */
+  environment(env: ResolvedEnvironment, items: readonly LoadedInstance[]): void {
+    for (const item of items) this.resolved.set(item.instance.id, env);
     this.environments.push({
       name: env.recipe.name,
       digest: env.digest,
@@ -61,6 +63,7 @@ export class HarvestTally {
       ...(this.remembered ? { remembered: this.remembered } : {}),
       backend: this.used.size ? [...this.used].sort().join('+') : 'cache',
       environments: this.environments,
+      resolved: this.resolved,
     };
   }
 }

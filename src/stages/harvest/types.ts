@@ -1,5 +1,5 @@
 import type { HarvestOutcome } from '../../contracts/oracle.js';
-import type { EnvironmentSources } from '../../contracts/environment.js';
+import type { EnvironmentSources, ResolvedEnvironment } from '../../contracts/environment.js';
 import type { HarvestBackend } from '../../contracts/harvest-backend.js';
 import type {
   FailureStore,
@@ -48,4 +48,6 @@ export interface HarvestSummary {
   backend: string;
   /** Each effective environment: its digest and how it was obtained. */
   environments: { name: string; digest: string; source: string; runtime: string }[];
+  /** Each instance's environment as it resolved (the source view of `context: repo` is its image's). */
+  resolved?: ReadonlyMap<string, ResolvedEnvironment>;
 }

@@ -26,8 +26,10 @@ export type { ChatMessage };
  *   (imports, fixtures, helpers), other tests omitted.
  * - `files`: the target + the whole test files.
  * - `none`: the question and template only.
+ * - `repo`: no code; where the target and the tests are, and read-only tools over the
+ *   environment's source (SWE-Flux's setting: the model decides what to read).
  */
-export const CONTEXT_MODES = ['slice', 'files', 'none'] as const;
+export const CONTEXT_MODES = ['slice', 'files', 'none', 'repo'] as const;
 export type ContextMode = (typeof CONTEXT_MODES)[number];
 
 export interface PromptOptions {
@@ -39,6 +41,14 @@ export const DEFAULT_PROMPT_OPTIONS: PromptOptions = {
   mode: 'slice',
   budget: { amount: 16000, unit: 'tokens' },
 };
+
+/**
+ * What a run's scores are comparable under: the prompt's version, and its context mode past the
+ * default (`p4+repo`): runs of two modes are two measurements, never paired.
+ */
+export function promptId(mode: ContextMode): string {
+  return mode === 'slice' ? PROMPT_VERSION : `${PROMPT_VERSION}+${mode}`;
+}
 
 /** How results name the prompt: version, mode and budget. */
 export function describePrompt(options: PromptOptions): {
@@ -118,6 +128,38 @@ function describeCall(call: NonNullable<CodeContext['calls']>[number]): string {
   return `input ${JSON.stringify(call.input)}: ${result}`;
 }
 
+/** B1/B2's example calls: part of the question, shown in every mode that shows anything. */
+function callSections(context: CodeContext): CodeSection[] {
+  return context.calls?.length
+    ? [
+        {
+          heading: '## How it is called (inputs on which the bug does not show)',
+          body: context.calls.map(describeCall).join('\n'),
+          serve: 0,
+        },
+      ]
+    : [];
+}
+
+/**
+ * `repo`: where to look, never what is there — the target's file, name and first line (read
+ * from the source, as the slice's are) and the tests' ids; the model reads the rest.
+ */
+function whereToLook(instance: PromptInstance, context: CodeContext): string[] {
+  return [
+    '',
+    '## Where to look',
+    `Code under test: ${context.file}, function ${context.func} (defined from line ${context.first_line}).`,
+    `Test(s): ${instance.tests.join(', ')}` +
+      (context.tests?.length
+        ? ` (test files at the repository's root: ${context.tests.map((t) => t.name).join(', ')}).`
+        : '.'),
+    'The code is not shown here. Read what you need with the tools (repo_map, list_dir, ' +
+      'read_file, search): they see the source as the tests import it. When you know the ' +
+      'answer, reply with the JSON object alone, without a tool call.',
+  ];
+}
+
 function codeSections(
   instance: Pick<Instance, 'tests'>,
   context: CodeContext,
@@ -125,6 +167,7 @@ function codeSections(
   mode: ContextMode,
 ): CodeSection[] {
   if (mode === 'none') return [];
+  if (mode === 'repo') return callSections(context);
   // The harvested context holds the target function and (newer oracles) the
   // executed slice; `files` shows the target function (not its whole module).
   const sections: CodeSection[] = [
@@ -134,12 +177,7 @@ function codeSections(
       serve: 0,
     },
   ];
-  if (context.calls?.length)
-    sections.push({
-      heading: '## How it is called (inputs on which the bug does not show)',
-      body: context.calls.map(describeCall).join('\n'),
-      serve: 0,
-    });
+  sections.push(...callSections(context));
   if (mode === 'slice' && context.slice) sections.push(...sliceSections(context.slice));
   for (const test of testFiles) {
     const names = mode === 'slice' ? testNamesIn(test.name, instance.tests) : [];
@@ -177,7 +215,11 @@ export function buildPrompt(
   options: PromptOptions = DEFAULT_PROMPT_OPTIONS,
 ): ChatMessage[] {
   const sections = codeSections(instance, context, testFiles, options.mode);
-  const head = [`Question kind: ${instance.kind}`, ...environmentLine(context)];
+  const head = [
+    `Question kind: ${instance.kind}`,
+    ...environmentLine(context),
+    ...(options.mode === 'repo' ? whereToLook(instance, context) : []),
+  ];
   const tail = [
     '',
     '## Question',

@@ -2,7 +2,14 @@ import type { InstanceRecord, QuerySummary } from '../../contracts/results.js';
 import { round } from '../score/aggregate.js';
 import type { ClientIdentity } from '../../contracts/model.js';
 
-const PARSE_FAILURES = new Set(['empty', 'no_json', 'schema_mismatch', 'truncated', 'refused']);
+const PARSE_FAILURES = new Set([
+  'empty',
+  'no_json',
+  'schema_mismatch',
+  'truncated',
+  'refused',
+  'no_answer',
+]);
 
 /** Totals of the query stage over the records that reached the model. */
 export function summarizeQuery(
@@ -32,5 +39,32 @@ export function summarizeQuery(
     ...(samples > 1 && answered.length
       ? { passAtK: round(answered.filter((r) => r.passAtK).length / answered.length) }
       : {}),
+    ...toolCost(answered),
   };
+}
+
+/** `context: repo`: what reading cost, in all and per kind, over the records with a transcript. */
+function toolCost(records: readonly InstanceRecord[]): Pick<QuerySummary, 'tools'> {
+  const read = records.filter((r) => r.transcript);
+  if (!read.length) return {};
+  const tools: NonNullable<QuerySummary['tools']> = { turns: 0, calls: 0, refused: 0, byKind: {} };
+  for (const r of read) {
+    const t = r.transcript!;
+    tools.turns += t.turns.length;
+    tools.calls += t.toolCalls;
+    tools.refused += t.refused;
+    const kind = (tools.byKind[r.kind] ??= {
+      items: 0,
+      turns: 0,
+      calls: 0,
+      tokensIn: 0,
+      tokensOut: 0,
+    });
+    kind.items++;
+    kind.turns += t.turns.length;
+    kind.calls += t.toolCalls;
+    kind.tokensIn += r.tokensIn;
+    kind.tokensOut += r.tokensOut;
+  }
+  return { tools };
 }

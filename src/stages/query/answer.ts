@@ -21,6 +21,9 @@ import type { LoadedInstance } from '../../contracts/suite.js';
 import type { Completion, ModelClient } from '../../contracts/model.js';
 import { oracleDigest } from '../kinds/digest.js';
 import { ModelRequestError, ModelResponseError } from '../../contracts/model.js';
+import type { ToolBudget, Transcript } from '../../contracts/results.js';
+import type { SourceTree } from '../tools/tree.js';
+import { converse } from './agent.js';
 
 const MAX_PREDICTION_CHARS = 4096;
 const MAX_QUESTION_CHARS = 1000;
@@ -40,6 +43,14 @@ export interface AnswerOptions {
   worldFactor?: number;
   /** B1/B2: runs each reply against both versions (none: their replies are `verification_error`). */
   verifier?: Verifier;
+  /** `context: repo`: the tree the model's tools read, and their limits. */
+  repo?: RepoTools;
+}
+
+/** The repository tools of one question: the tree they read and the limits of the conversation. */
+export interface RepoTools {
+  tree: SourceTree;
+  budget: ToolBudget;
 }
 
 interface Sample {
@@ -48,6 +59,7 @@ interface Sample {
   detail?: string;
   parsed?: unknown;
   comet?: CometRecord;
+  transcript?: Transcript;
 }
 
 /** A B1/B2 sample's verdict: its reply run in the sandbox, then scored on what it did. */
@@ -85,10 +97,22 @@ async function askOnce(
   oracle: CachedOracle,
   template: Template,
   verdict: (prediction: unknown) => boolean,
+  repo?: RepoTools,
 ): Promise<Sample> {
   let completion: Completion;
+  let transcript: Transcript | undefined;
   try {
-    completion = await client.complete(messages, { sample });
+    if (repo) {
+      const conversation = await converse(client, messages, sample, repo.tree, repo.budget);
+      ({ completion, transcript } = conversation);
+      if (!conversation.answered)
+        return {
+          outcome: { ok: false, failure: 'no_answer' },
+          completion,
+          transcript,
+          detail: `no answer within the tool budget: ${conversation.reason}`,
+        };
+    } else completion = await client.complete(messages, { sample });
   } catch (error) {
     if (error instanceof ModelRequestError && PER_REQUEST_REJECTIONS.has(error.status))
       return { outcome: { ok: false, failure: 'request_rejected' }, detail: error.message };
@@ -97,15 +121,22 @@ async function askOnce(
     throw error;
   }
   const parsed = parseAnswer(completion.text, completion.finishReason, template);
+  const read = transcript ? { transcript } : {};
   if (!parsed.ok)
     return {
       outcome: { ok: false, failure: parsed.failure },
       completion,
       detail: parsed.detail,
       parsed: parsed.value,
+      ...read,
     };
   const correct = verdict(parsed.value);
-  return { outcome: { ok: true, value: parsed.value, correct }, completion, parsed: parsed.value };
+  return {
+    outcome: { ok: true, value: parsed.value, correct },
+    completion,
+    parsed: parsed.value,
+    ...read,
+  };
 }
 
 /**
@@ -159,7 +190,7 @@ export async function answerInstance(
   const samples = await Promise.all(
     Array.from({ length: options.samples }, (_, i) =>
       limiter
-        .run(() => askOnce(client, messages, i, oracle, template_answer, verdict))
+        .run(() => askOnce(client, messages, i, oracle, template_answer, verdict, options.repo))
         .then(async (s) => (verify && s.outcome.ok ? { ...s, ...(await verify(s.parsed)) } : s)),
     ),
   );
@@ -184,6 +215,7 @@ export async function answerInstance(
       : {}),
     ...(winner.parsed !== undefined ? { parsed: winner.parsed } : {}),
     ...(winner.comet ? { comet: winner.comet } : {}),
+    ...(winner.transcript ? { transcript: winner.transcript } : {}),
     ...(family.recordExtras && winner.outcome.ok
       ? family.recordExtras(
           kind as QuestionKind,

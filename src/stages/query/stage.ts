@@ -2,11 +2,14 @@ import type { CachedOracle } from '../../contracts/oracle.js';
 import type { PromptOptions } from '../prompt/build.js';
 import type { InstanceRecord } from '../../contracts/results.js';
 import { answerInstance } from './answer.js';
+import { DEFAULT_TOOL_BUDGET } from './agent.js';
 import { Limiter, runPool } from './pool.js';
 import type { ScoringMode } from '../score/scorer.js';
 import type { LoadedInstance } from '../../contracts/suite.js';
 import type { ModelClient } from '../../contracts/model.js';
 import type { Verifier } from '../../contracts/comet.js';
+import type { ToolBudget } from '../../contracts/results.js';
+import type { SourceTree } from '../tools/tree.js';
 
 /** How the query stage asks: prompt, samples per instance, requests in flight. */
 export interface QueryConfig {
@@ -17,6 +20,8 @@ export interface QueryConfig {
   scoring?: ScoringMode;
   /** World-model kinds: the pass rule's factor for numbers (default 2). */
   worldFactor?: number;
+  /** `context: repo`: the limits of each question's conversation with the tools. */
+  toolBudget?: ToolBudget;
 }
 
 /**
@@ -25,7 +30,8 @@ export interface QueryConfig {
  * new work; answers in flight are still kept; then it propagates.
  */
 export async function queryInstances(
-  items: readonly { loaded: LoadedInstance; entry: CachedOracle }[],
+  /** With `context: repo`, each item's tree: what its model's tools read. */
+  items: readonly { loaded: LoadedInstance; entry: CachedOracle; tree?: SourceTree }[],
   client: ModelClient,
   config: QueryConfig,
   keep: (record: InstanceRecord) => void,
@@ -37,7 +43,7 @@ export async function queryInstances(
   await runPool(
     items,
     config.concurrency,
-    async ({ loaded, entry }) => {
+    async ({ loaded, entry, tree }) => {
       keep(
         await answerInstance(loaded, entry, client, {
           samples: config.samples,
@@ -46,6 +52,7 @@ export async function queryInstances(
           ...(config.scoring ? { scoring: config.scoring } : {}),
           ...(config.worldFactor ? { worldFactor: config.worldFactor } : {}),
           ...(verifier ? { verifier } : {}),
+          ...(tree ? { repo: { tree, budget: config.toolBudget ?? DEFAULT_TOOL_BUDGET } } : {}),
         }),
       );
     },

@@ -14,6 +14,7 @@ import { movesSection } from './moves.js';
 import { renderTrend, type TrendOptions } from './trend.js';
 import { worldSection } from './world.js';
 import { cometSection } from './comet.js';
+import { toolsSection } from './tools.js';
 import { complexitySection } from './complexity.js';
 import type { IndexRow } from '../../contracts/history.js';
 
@@ -151,6 +152,7 @@ export function renderReport(
     '',
     '</details>',
     ...complexitySection(results),
+    ...toolsSection(results),
     ...variantsLine(results),
     ...worldSection(results),
     ...cometSection(results),

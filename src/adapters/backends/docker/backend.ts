@@ -5,6 +5,7 @@ import type {
   Runtime,
 } from '../../../contracts/environment.js';
 import type { HarvestBackend, HarvestJob } from '../../../contracts/harvest-backend.js';
+import type { SourceView } from '../../../contracts/source-view.js';
 import type { ImageShelf } from '../../../contracts/ports.js';
 import type { Cleanups } from '../../../util/cleanups.js';
 import { MOUNT, TEST_UID_BASE, type SandboxLimits } from '../sandbox-policy.js';
@@ -12,6 +13,7 @@ import { DockerodeClient, type ContainerClient, type Dockerode } from './contain
 import { dockerAt, ensureEngine } from './engine.js';
 import { CHECKOUT, EnvironmentImages, type ImageRegistry } from './images.js';
 import { runInSandbox, type SandboxDeps } from './sandbox-run.js';
+import { exportSourceView } from './source-export.js';
 import { dirEntries, tarOf } from './tar.js';
 
 export interface DockerBackendOptions {
@@ -76,7 +78,7 @@ export class DockerBackend implements HarvestBackend {
     const env = job.environment;
     const image = await this.images.ensure(env);
     const python = env.recipe.image ? env.recipe.image.python : VENV_PYTHON;
-    const checkout = checkoutOf(job);
+    const checkout = checkoutOf(env.recipe);
     return runInSandbox(this.sandbox, {
       image,
       cmd: [python, `${MOUNT.tracer}/harvest.py`, `${MOUNT.plan}/plan.json`],
@@ -87,6 +89,17 @@ export class DockerBackend implements HarvestBackend {
       environment: env,
       timeoutMs: job.timeoutMs,
     });
+  }
+
+  /**
+   * What the environment's tests import: a prebuilt image's repository, a git source's checkout,
+   * else the venv's site-packages; read from the image, never from a container that ran.
+   */
+  async exportSource(env: ResolvedEnvironment): Promise<SourceView> {
+    const image = await this.images.ensure(env);
+    const origin =
+      checkoutOf(env.recipe) ?? `/opt/venv/lib/python${env.recipe.python}/site-packages`;
+    return exportSourceView(this.client, image, origin, this.options.cleanups);
   }
 
   /** The tracer's archive, read once (its files do not change during a run: they key every oracle). */
@@ -141,8 +154,7 @@ function filesOf(job: HarvestJob, tracer: Buffer): { target: string; tar: Buffer
 }
 
 /** Where the environment's checkout is in its image (git and image sources). */
-function checkoutOf(job: HarvestJob): string | undefined {
-  const recipe = job.environment.recipe;
+function checkoutOf(recipe: Environment): string | undefined {
   return recipe.image ? recipe.image.workdir : recipe.git ? CHECKOUT : undefined;
 }
 
@@ -150,7 +162,7 @@ function checkoutOf(job: HarvestJob): string | undefined {
 function planFor(job: HarvestJob) {
   return job.plan({
     instanceDir: (i) => `${MOUNT.instances}/${i}`,
-    checkout: checkoutOf(job),
+    checkout: checkoutOf(job.environment.recipe),
     workDir: MOUNT.work,
     isolation: { uid_base: TEST_UID_BASE },
   });

@@ -1,7 +1,7 @@
 /**
  * The container seam, as testcontainers' `ContainerClient`: the only file
  * that imports dockerode. Everything the Docker backend asks of an engine —
- * ping, containers (create, attach, start, wait, kill, remove, list) and
+ * ping, containers (create, copy in and out, attach, start, wait, kill, remove, list) and
  * images (inspect, pull, build) — goes through `ContainerClient`.
  */
 import Docker from 'dockerode';
@@ -21,6 +21,11 @@ export type HostConfig = Docker.HostConfig;
 export interface ContainerHandle {
   /** Unpacks a tar archive at `path` (a volume's mount: the root filesystem is read-only). */
   putArchive(tar: Buffer, path: string): Promise<void>;
+  /**
+   * A tar archive of `path` in the container (its last name the archive's first; `<dir>/.`: the
+   * directory's content, a link to it followed), read whole; rejects past `maxBytes`.
+   */
+  getArchive(path: string, maxBytes: number): Promise<Buffer>;
   /** Attaches stdout and stderr (no TTY: demultiplexed into the two streams). */
   attach(stdout: Writable, stderr: Writable): Promise<AttachedStreams>;
   start(): Promise<void>;
@@ -53,6 +58,14 @@ export class ImageBuildError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ImageBuildError';
+  }
+}
+
+/** A container's archive was larger than its reader takes. */
+export class ArchiveTooLargeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ArchiveTooLargeError';
   }
 }
 
@@ -249,6 +262,24 @@ class DockerodeContainer implements ContainerHandle {
 
   async putArchive(tar: Buffer, path: string): Promise<void> {
     await engine(() => this.container.putArchive(tar, { path }));
+  }
+
+  async getArchive(path: string, maxBytes: number): Promise<Buffer> {
+    const stream = await engine(() => this.container.getArchive({ path }));
+    const chunks: Buffer[] = [];
+    let size = 0;
+    await engine(async () => {
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        // Stopped here (the loop's exit destroys the stream), not after: the engine would send
+        // the whole tree, gigabytes maybe, into memory.
+        if (size > maxBytes) break;
+        chunks.push(chunk);
+      }
+    });
+    if (size > maxBytes)
+      throw new ArchiveTooLargeError(`the archive of ${path} is over ${maxBytes} bytes`);
+    return Buffer.concat(chunks, size);
   }
 
   async attach(stdout: Writable, stderr: Writable): Promise<AttachedStreams> {

@@ -5,23 +5,7 @@
  * on the runner already, and the engine skips a layer it has).
  */
 import { closeSync, openSync, readSync, writeSync, type PathLike } from 'node:fs';
-
-const BLOCK = 512;
-
-/** One entry of a tar file: where its blocks are (meta headers included) and what it is. */
-interface TarEntry {
-  /** The name as the engine's tar reader resolves it (pax path, GNU long name, ustar prefix). */
-  name: string;
-  /** '0' a regular file, '5' a directory, '2' a symlink, … */
-  type: string;
-  /** First block of the entry, its meta headers included. */
-  start: number;
-  /** Offset of its content. */
-  data: number;
-  size: number;
-  /** Offset just past its last (padded) block. */
-  end: number;
-}
+import { BLOCK, normal, tarHeaders, TarReadError, type TarHeader } from './tar-read.js';
 
 export class ImageArchiveError extends Error {
   constructor(message: string) {
@@ -30,71 +14,20 @@ export class ImageArchiveError extends Error {
   }
 }
 
-/** Walks the tar file's headers (content skipped by offset). */
-function entries(fd: number): TarEntry[] {
-  const out: TarEntry[] = [];
-  const header = Buffer.alloc(BLOCK);
-  let at = 0;
-  let start = 0;
-  let longName: string | undefined;
-  for (;;) {
-    if (readSync(fd, header, 0, BLOCK, at) < BLOCK) throw new ImageArchiveError('truncated');
-    if (header.every((b) => b === 0)) return out;
-    const size = octal(header.subarray(124, 136));
-    const type = String.fromCharCode(header[156]!) || '0';
-    const data = at + BLOCK;
-    const end = data + Math.ceil(size / BLOCK) * BLOCK;
-    if (type === 'x' || type === 'L') {
-      const body = Buffer.alloc(size);
-      readSync(fd, body, 0, size, data);
-      longName = type === 'L' ? cString(body) : (paxPath(body.toString('utf8')) ?? longName);
-    } else if (type !== 'g') {
-      const prefix =
-        header.subarray(257, 262).toString() === 'ustar' ? cString(header.subarray(345, 500)) : '';
-      const own = cString(header.subarray(0, 100));
-      const name = longName ?? (prefix ? `${prefix}/${own}` : own);
-      out.push({ name: normal(name), type: type === '\0' ? '0' : type, start, data, size, end });
-      longName = undefined;
-      start = end;
-    }
-    if (type === 'g') start = end;
-    at = end;
+/** The tar file's headers (content skipped by offset). */
+function entries(fd: number): TarHeader[] {
+  try {
+    return tarHeaders((offset, length) => {
+      const bytes = Buffer.alloc(length);
+      return bytes.subarray(0, readSync(fd, bytes, 0, length, offset));
+    });
+  } catch (error) {
+    if (error instanceof TarReadError) throw new ImageArchiveError(error.message);
+    throw error;
   }
 }
 
-function octal(field: Buffer): number {
-  if (field[0]! & 0x80) {
-    let n = 0;
-    for (const b of field.subarray(1)) n = n * 256 + b;
-    return n;
-  }
-  const text = cString(field).trim();
-  return text ? parseInt(text, 8) : 0;
-}
-
-function cString(bytes: Buffer): string {
-  const nul = bytes.indexOf(0);
-  return bytes.subarray(0, nul < 0 ? bytes.length : nul).toString('utf8');
-}
-
-function paxPath(records: string): string | undefined {
-  let path: string | undefined;
-  for (const record of records.split('\n')) {
-    const m = /^\d+ path=(.*)$/.exec(record);
-    if (m) path = m[1];
-  }
-  return path;
-}
-
-/** As the engine resolves an archive's file names: `./a//b/` is `a/b`. */
-function normal(name: string): string {
-  return name
-    .split('/')
-    .filter((part) => part && part !== '.')
-    .join('/');
-}
-
-function readJson(fd: number, entry: TarEntry): unknown {
+function readJson(fd: number, entry: TarHeader): unknown {
   const body = Buffer.alloc(entry.size);
   readSync(fd, body, 0, entry.size, entry.data);
   try {
@@ -113,8 +46,8 @@ interface ManifestItem {
 /** The files of an archive that decide what loading it tags: each at most once, a regular file. */
 const CONTROL = ['manifest.json', 'repositories', 'index.json'];
 
-function controlFiles(all: TarEntry[]): Map<string, TarEntry> {
-  const found = new Map<string, TarEntry>();
+function controlFiles(all: TarHeader[]): Map<string, TarHeader> {
+  const found = new Map<string, TarHeader>();
   for (const entry of all) {
     if (!CONTROL.includes(entry.name)) continue;
     if (found.has(entry.name)) throw new ImageArchiveError(`${entry.name} appears twice`);
