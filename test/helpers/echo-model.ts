@@ -93,3 +93,29 @@ export function oracleEchoServer(oracles: Map<string, unknown> | OracleEntry[]):
       : `\`\`\`json\n${JSON.stringify(answer)}\n\`\`\``;
   });
 }
+
+/** The `## Where to look` line of a `context: repo` prompt: the target's file. */
+const TARGET_FILE = /^Code under test: (\S+), function /m;
+
+/**
+ * The echo model as an agent (`context: repo`): it first reads the target's file through
+ * `read_file`, then answers every question with its oracle. Each tool result it got is kept in
+ * `read`, so a test sees what the tools answered.
+ */
+export function oracleEchoAgent(oracles: Map<string, unknown>): FaultyModelServer & {
+  read: string[];
+} {
+  const read: string[] = [];
+  const server = new FaultyModelServer((_last, request) => {
+    const messages = request.body.messages as { role: string; content: string | null }[];
+    const prompt = messages.find((m) => m.role === 'user')?.content ?? '';
+    const results = messages.filter((m) => m.role === 'tool');
+    const file = TARGET_FILE.exec(prompt)?.[1];
+    if (file && !results.length)
+      return { toolCalls: [{ name: 'read_file', arguments: JSON.stringify({ path: file }) }] };
+    if (results.length) read.push(results.at(-1)!.content ?? '');
+    const answer = oracles.get(QUESTION.exec(prompt)?.[1] ?? '');
+    return answer === undefined ? 'I do not know.' : JSON.stringify(answer);
+  });
+  return Object.assign(server, { read });
+}

@@ -5,7 +5,7 @@ import { resultsSchema } from '../../src/contracts/results.js';
 import { sha256 } from '../../src/util/hash.js';
 import { FIXTURES, runCli, tempDir } from '../helpers/cli.js';
 import { requireDocker } from '../helpers/docker.js';
-import { cachedOracles, oracleEchoServer } from '../helpers/echo-model.js';
+import { cachedOracles, oracleEchoAgent, oracleEchoServer } from '../helpers/echo-model.js';
 import { PYTEST, pytestImage } from '../helpers/images.js';
 
 const SWE_FLUX = join(FIXTURES, 'swe-flux');
@@ -111,6 +111,43 @@ describe('a SWE-Flux run directory as a suite', () => {
       }
     } finally {
       await echo.stop();
+    }
+
+    // SWE-Flux's own setting: the model reads the repository (the image's /testbed) with tools.
+    const agent = oracleEchoAgent(published);
+    const agentUrl = await agent.start();
+    try {
+      const out = join(cache, 'out-repo');
+      const run = await runCli([
+        'run',
+        '--instances',
+        RUN,
+        '--cache',
+        cache,
+        ...images,
+        '--endpoint',
+        agentUrl,
+        '--model',
+        'oracle-echo-agent',
+        '--context',
+        'repo',
+        '--out',
+        out,
+      ]);
+      expect(run.code).toBe(0);
+      const results = resultsSchema.parse(
+        JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')),
+      );
+      expect(results.instances.map((r) => [r.id, r.correct])).toEqual(IDS.map((id) => [id, true]));
+      expect(results.harvest.harvested).toBe(0);
+      // Each read the target's file from the image's /testbed: numbered source, never a refusal.
+      expect(results.instances.map((r) => r.transcript?.turns[0]?.calls[0]?.status)).toEqual(
+        IDS.map(() => 'ok'),
+      );
+      expect(agent.read.every((text) => /^\s+1 {2}/m.test(text))).toBe(true);
+      expect(agent.read.some((text) => text.includes('class Accumulator'))).toBe(true);
+    } finally {
+      await agent.stop();
     }
   }, 900_000);
 
