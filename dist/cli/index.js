@@ -89535,8 +89535,13 @@ const SCREEN_RULES = [
     'common-answer',
     'package-cap',
 ];
-/** Largest answer (canonical JSON) an instance may have: it has to be written out by the model. */
-const MAX_ANSWER_CHARS = 1500;
+/**
+ * Largest answer (canonical JSON) an instance may have: it has to be written out by the model.
+ * 4,000 characters of JSON — numbers, short names, punctuation — are ~1,300–1,600 tokens at
+ * 2.5–3 characters a token: within the default `max-tokens` (2,048) of a model that answers
+ * without reasoning first (a reasoning model needs a larger `max-tokens` whatever the answer).
+ */
+const MAX_ANSWER_CHARS = 4000;
 /** Longest list in an answer (an S1 path is at most 150 steps: the proposer's bound, re-checked). */
 const MAX_LIST = 150;
 /** A kind's most common answer may be at most this share of its instances (a constant guess scores no more). */
@@ -89622,7 +89627,8 @@ const rank = (seed, id) => (0,external_node_crypto_namespaceObject.createHash)('
  * most PER_TARGET_KIND per (target, kind); per kind, no answer more common
  * than MAX_COMMON_SHARE (a constant guess scores no more than that); and at
  * most `maxTotal`, taken round robin over kinds so a cap keeps the mix.
- * Which items a cap drops is decided by a seeded hash of their ids.
+ * A cap keeps the most complex items (their oracles' intrinsic complexity), ties broken by a
+ * seeded hash of their ids.
  */
 function screen(drafted, outcomes, demoRight, options) {
     const rejected = [];
@@ -89645,7 +89651,13 @@ function screen(drafted, outcomes, demoRight, options) {
             reject(d, 'demo-model-right', 'the demo model (a heuristic) answers it correctly');
             continue;
         }
-        kept.push({ drafted: d, answer, question: outcome.entry.oracle.question });
+        const complexity = outcome.entry.oracle.meta?.complexity?.score;
+        kept.push({
+            drafted: d,
+            answer,
+            question: outcome.entry.oracle.question,
+            ...(complexity !== undefined ? { complexity } : {}),
+        });
     }
     const questions = new Map();
     kept = kept.filter((s) => {
@@ -89664,7 +89676,11 @@ function screen(drafted, outcomes, demoRight, options) {
             reject(s.drafted, 'no-variant', why);
         return why === undefined;
     });
+    // The hardest first (the oracle's intrinsic complexity: never a model's score), ties by a seeded hash.
     const byRank = (a, b) => {
+        const hard = (b.complexity ?? -1) - (a.complexity ?? -1);
+        if (hard)
+            return hard;
         const x = rank(options.seed, a.drafted.instance.id);
         const y = rank(options.seed, b.drafted.instance.id);
         return x < y ? -1 : x > y ? 1 : 0;

@@ -17,12 +17,13 @@ const candidate = (kind: string, query: Record<string, unknown>, fn = 'walk'): C
   tests: ['test_mod.py::test_a'],
 });
 
-function ok(answer: unknown, question: string): HarvestOutcome {
+function ok(answer: unknown, question: string, complexity?: number): HarvestOutcome {
+  const meta = complexity === undefined ? {} : { complexity: { score: complexity } };
   return {
     status: 'ok',
     fromCache: false,
     entry: {
-      oracle: { question, oracle_answer: answer } as unknown as CachedOracle['oracle'],
+      oracle: { question, oracle_answer: answer, meta } as unknown as CachedOracle['oracle'],
       context: {} as CachedOracle['context'],
     },
   };
@@ -102,7 +103,8 @@ describe('the generator, pure parts', () => {
     expect(isEmptyAnswer({ invariant_exists: false })).toBe(false);
     expect(isEmptyAnswer({ max_iterations: 3, min_iterations: 0 })).toBe(false);
     expect(sizeProblem({ executed_path: Array(151).fill(1) })).toMatch(/list of 151 items/);
-    expect(sizeProblem({ value: 'x'.repeat(2000) })).toMatch(/characters/);
+    expect(sizeProblem({ value: 'x'.repeat(2000) })).toBeUndefined();
+    expect(sizeProblem({ value: 'x'.repeat(4000) })).toMatch(/answer is 4012 characters \(max 4000\)/);
     expect(sizeProblem({ loop_iteration_count: 3 })).toBeUndefined();
   });
 
@@ -181,6 +183,30 @@ describe('the generator, pure parts', () => {
     for (const kind of kinds)
       expect(accepted.filter((s) => s.drafted.instance.kind === kind)).toHaveLength(3);
     expect(rejected.every((r) => r.rule === 'package-cap')).toBe(true);
+  });
+
+  it("caps keep the most complex items first (their oracles' complexity), ties by the seed", () => {
+    const drafted = Array.from({ length: 8 }, (_, i) =>
+      draft(candidate('S2_Loops', { mode: 'count', invocation: i }, `h${i}`), 'pkg', 'pkg', 60),
+    );
+    // Complexity 1, 8, 3, 6, 2, 7, 4, 5: the four kept are those of 8, 7, 6 and 5.
+    const scores = [1, 8, 3, 6, 2, 7, 4, 5];
+    const outcomes = new Map(
+      drafted.map((d, i) => [d.instance.id, ok({ n: i + 1 }, `q${i}`, scores[i])] as const),
+    );
+    for (const seed of [0, 1, 2]) {
+      const { accepted } = screen(drafted, outcomes, new Set(), { seed, maxTotal: 4 });
+      expect(accepted.map((s) => s.complexity).sort()).toEqual([5, 6, 7, 8]);
+    }
+    // The target cap too: of one target's items, the three most complex stay.
+    const same = Array.from({ length: 5 }, (_, i) =>
+      draft(candidate('S2_Loops', { mode: 'count', invocation: i }, 'one'), 'pkg', 'pkg', 60),
+    );
+    const byTarget = new Map(
+      same.map((d, i) => [d.instance.id, ok({ n: i + 1 }, `t${i}`, [2, 9, 4, 1, 6][i])] as const),
+    );
+    const kept = screen(same, byTarget, new Set(), { seed: 3 }).accepted;
+    expect(kept.map((s) => s.complexity).sort()).toEqual([4, 6, 9]);
   });
 
   it('rejects what the variant screen found no variant for before the caps, so the cap refills', () => {

@@ -30,8 +30,13 @@ export const SCREEN_RULES = [
 ] as const;
 export type ScreenRule = (typeof SCREEN_RULES)[number];
 
-/** Largest answer (canonical JSON) an instance may have: it has to be written out by the model. */
-export const MAX_ANSWER_CHARS = 1500;
+/**
+ * Largest answer (canonical JSON) an instance may have: it has to be written out by the model.
+ * 4,000 characters of JSON — numbers, short names, punctuation — are ~1,300–1,600 tokens at
+ * 2.5–3 characters a token: within the default `max-tokens` (2,048) of a model that answers
+ * without reasoning first (a reasoning model needs a larger `max-tokens` whatever the answer).
+ */
+export const MAX_ANSWER_CHARS = 4000;
 /** Longest list in an answer (an S1 path is at most 150 steps: the proposer's bound, re-checked). */
 export const MAX_LIST = 150;
 /** A kind's most common answer may be at most this share of its instances (a constant guess scores no more). */
@@ -47,6 +52,8 @@ export interface Screened {
   answer?: unknown;
   /** The question, when harvested. */
   question?: string;
+  /** The oracle's combined complexity (0..10), when the tracer measured one: caps keep the hardest. */
+  complexity?: number;
 }
 
 export interface Rejection {
@@ -146,7 +153,8 @@ const rank = (seed: number, id: string): string =>
  * most PER_TARGET_KIND per (target, kind); per kind, no answer more common
  * than MAX_COMMON_SHARE (a constant guess scores no more than that); and at
  * most `maxTotal`, taken round robin over kinds so a cap keeps the mix.
- * Which items a cap drops is decided by a seeded hash of their ids.
+ * A cap keeps the most complex items (their oracles' intrinsic complexity), ties broken by a
+ * seeded hash of their ids.
  */
 export function screen(
   drafted: readonly Drafted[],
@@ -181,7 +189,13 @@ export function screen(
       reject(d, 'demo-model-right', 'the demo model (a heuristic) answers it correctly');
       continue;
     }
-    kept.push({ drafted: d, answer, question: outcome.entry.oracle.question });
+    const complexity = outcome.entry.oracle.meta?.complexity?.score;
+    kept.push({
+      drafted: d,
+      answer,
+      question: outcome.entry.oracle.question,
+      ...(complexity !== undefined ? { complexity } : {}),
+    });
   }
 
   const questions = new Map<string, string>();
@@ -201,7 +215,10 @@ export function screen(
     return why === undefined;
   });
 
+  // The hardest first (the oracle's intrinsic complexity: never a model's score), ties by a seeded hash.
   const byRank = (a: Screened, b: Screened) => {
+    const hard = (b.complexity ?? -1) - (a.complexity ?? -1);
+    if (hard) return hard;
     const x = rank(options.seed, a.drafted.instance.id);
     const y = rank(options.seed, b.drafted.instance.id);
     return x < y ? -1 : x > y ? 1 : 0;
