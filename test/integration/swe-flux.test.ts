@@ -73,27 +73,17 @@ describe('a SWE-Flux run directory as a suite', () => {
     // The cache holds the re-run's oracles: SWE-Flux's questions, its answers, reproduced.
     expect(new Map([...cachedOracles(cache)].sort())).toEqual(new Map([...published].sort()));
 
+    /** A run of the fixture over the harvested cache, against `url`. */
+    const answer = (url: string, model: string, out: string, ...extra: string[]) => {
+      const run = ['run', '--instances', RUN, '--cache', cache, ...images, '--endpoint', url];
+      return runCli([...run, '--model', model, '--out', out, ...extra]);
+    };
     const echo = oracleEchoServer(published);
     const url = `${await echo.start()}/v1`;
     try {
       for (const scoring of ['strict', 'swe-flux']) {
         const out = join(cache, `out-${scoring}`);
-        const run = await runCli([
-          'run',
-          '--instances',
-          RUN,
-          '--cache',
-          cache,
-          ...images,
-          '--endpoint',
-          url,
-          '--model',
-          'oracle-echo',
-          '--scoring',
-          scoring,
-          '--out',
-          out,
-        ]);
+        const run = await answer(url, 'oracle-echo', out, '--scoring', scoring);
         expect(run.code).toBe(0);
         const results = resultsSchema.parse(
           JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')),
@@ -118,22 +108,7 @@ describe('a SWE-Flux run directory as a suite', () => {
     const agentUrl = await agent.start();
     try {
       const out = join(cache, 'out-repo');
-      const run = await runCli([
-        'run',
-        '--instances',
-        RUN,
-        '--cache',
-        cache,
-        ...images,
-        '--endpoint',
-        agentUrl,
-        '--model',
-        'oracle-echo-agent',
-        '--context',
-        'repo',
-        '--out',
-        out,
-      ]);
+      const run = await answer(agentUrl, 'oracle-echo-agent', out, '--context', 'repo');
       expect(run.code).toBe(0);
       const results = resultsSchema.parse(
         JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')),
