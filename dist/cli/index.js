@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6096);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2986);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6096:
+/***/ 2986:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -85017,7 +85017,42 @@ function createModelClient(config) {
     }, config.apiKey);
 }
 
+;// CONCATENATED MODULE: ./src/util/closest.ts
+/** The known name closest to a mistyped one, if it is close (a typo, not another word). */
+function closest(name, names) {
+    return nearest(name, names)[0];
+}
+/**
+ * Every known name at the least distance from `name` (case-insensitive edits), when that
+ * distance is a typo's (at most a third of the name, at least one edit); none otherwise.
+ */
+function nearest(name, names) {
+    const scored = names.map((candidate) => ({
+        candidate,
+        d: distance(name.toLowerCase(), candidate.toLowerCase()),
+    }));
+    const best = Math.min(...scored.map((s) => s.d));
+    if (!(best <= Math.max(1, Math.floor(name.length / 3))))
+        return [];
+    return scored.filter((s) => s.d === best).map((s) => s.candidate);
+}
+/** Edits (insert, delete, replace) from `a` to `b`. */
+function distance(a, b) {
+    const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        let previous = row[0];
+        row[0] = i;
+        for (let j = 1; j <= b.length; j++) {
+            const here = row[j];
+            row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+            previous = here;
+        }
+    }
+    return row[b.length];
+}
+
 ;// CONCATENATED MODULE: ./src/stages/select/select.ts
+
 
 
 
@@ -85061,7 +85096,7 @@ function selectInstances(all, selection) {
         for (const token of selection.categories) {
             const matched = kindsMatching(token);
             if (!matched.length)
-                throw new UsageError(`--categories: "${token}" names no question kind`);
+                throw new UsageError(unknownKind(token));
             matched.forEach((k) => kinds.add(k));
         }
         chosen = chosen.filter((item) => kinds.has(item.instance.kind));
@@ -85077,6 +85112,20 @@ function selectInstances(all, selection) {
             `${JSON.stringify(selection)}. Widen --categories / --ids or raise --sample.`);
     }
     return [...chosen].sort((a, b) => (a.instance.id < b.instance.id ? -1 : 1));
+}
+/**
+ * Why `token` selects nothing, with the closest names a token may be (a kind, its code `S2`, its
+ * name `Loops`) when one is near, and every kind.
+ */
+function unknownKind(token) {
+    const names = [...new Set(QUESTION_KINDS.flatMap((k) => [k, ...k.split('_')]))];
+    const closest = nearest(token.trim(), names);
+    const kinds = QUESTION_KINDS.join(', ');
+    return (`--categories: "${token}" names no question kind.` +
+        (closest.length
+            ? ` Did you mean ${closest.map((n) => `"${n}" (${kindsMatching(n).join(', ')})`).join(' or ')}?`
+            : '') +
+        ` A token is a kind, its code or its name, e.g. S2, Loops or S2_Loops; the kinds: ${kinds}.`);
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/stores/layout.ts
@@ -87702,9 +87751,12 @@ function loadSelection(options, logger) {
         sample: options.sample,
         seed: options.seed ?? 0,
     });
+    // A sample past the selection is a typo more often than a wish to run everything (5000 for 500):
+    // the most expensive path is never started on one.
     if (options.sample !== undefined && options.sample > selected.length)
-        logger?.warn(`--sample ${options.sample} is more than the ${selected.length} instance(s) the suite` +
-            `${options.categories || options.ids ? ' and the other filters' : ''} hold: all ${selected.length} run.`);
+        throw new UsageError(`--sample ${options.sample} is more than the ${selected.length} instance(s) ` +
+            `${options.categories || options.ids ? 'the suite and the other filters leave' : 'the suite holds'}: give at most ` +
+            `${selected.length}, or leave --sample unset to run all of them. Nothing ran.`);
     return { suite, selected };
 }
 /** The gate's policy from its options (the same for `run`, the Action and `compare`). */
@@ -94643,8 +94695,15 @@ function run_gate_record(history, request, results, ports) {
 
 
 
+
+
 /** `tracegate dashboard`: one self-contained page of the history's scores, written to `file`. */
 async function dashboardCommand(history, file, logger) {
+    // A directory history that is not there is a mistake (a typo, the wrong working directory), not
+    // an empty history: nothing is written. A branch history is looked up by the store.
+    if (!history.startsWith('branch:') && !(0,external_node_fs_namespaceObject.existsSync)(history))
+        throw new UsageError(`--history ${history} does not exist: give the directory your runs record into ` +
+            '(their --history), or branch:NAME for a data branch. Nothing was written.');
     const rows = await historyStore(history, logger).index();
     if (!rows.length)
         logger.warn(`${history} holds no history entries yet: the dashboard is empty.`);
@@ -94782,6 +94841,8 @@ function compareCommand(options) {
 
 
 
+
+
 /** `CMD --help` or `-h`: the command's usage goes to stdout and the exit code is 0. */
 class HelpRequest extends Error {
     usage;
@@ -94824,29 +94885,6 @@ function commandUsage(usage, command, names) {
     if (!out.some((l) => l.startsWith(`  tracegate ${command}`)))
         return usage;
     return ['Usage:', ...out].join('\n');
-}
-/** The known name closest to a mistyped one, if it is close (a typo, not another word). */
-function closest(name, names) {
-    let best;
-    for (const candidate of names) {
-        const d = distance(name, candidate);
-        if (!best || d < best.d)
-            best = { name: candidate, d };
-    }
-    return best && best.d <= Math.max(1, Math.floor(name.length / 3)) ? best.name : undefined;
-}
-function distance(a, b) {
-    const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-        let previous = row[0];
-        row[0] = i;
-        for (let j = 1; j <= b.length; j++) {
-            const here = row[j];
-            row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-            previous = here;
-        }
-    }
-    return row[b.length];
 }
 /**
  * `--name value` flags of the given names. `--help` asks for the command's
@@ -94931,6 +94969,9 @@ const CLI_TREND_COMMITS = 10;
  * complaint turned into a usage error that ends with the command's usage.
  */
 function parseCommandArgs(config, usage) {
+    // `--help` anywhere asks for the usage, as with every other command (never a parser error).
+    if (config.args?.some((a) => a === '--help' || a === '-h'))
+        throw new HelpRequest(usage);
     try {
         return (0,external_node_util_.parseArgs)(config);
     }

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli } from '../../src/doors/cli/commands.js';
 import { FIXTURE_SUITE, tempDir } from '../helpers/cli.js';
@@ -46,6 +46,68 @@ describe('mistakes found before any work', () => {
       expect(stdout).not.toContain('--commit SHA'); // a flag of run only
     },
   );
+
+  it.each([['score'], ['stats'], ['audit']])(
+    '%s --help prints its usage, exit 0 (never a parser error)',
+    async (command) => {
+      const { code, stdout, stderr } = await run([command, '--help']);
+      expect(code).toBe(0);
+      expect(stdout).toContain(`tracegate ${command}`);
+      expect(stderr).toBe('');
+    },
+  );
+
+  it('a sample larger than the selection is refused before any harvest (exit 2)', async () => {
+    const { code, stderr } = await run([
+      'run',
+      ...model,
+      '--instances',
+      FIXTURE_SUITE,
+      '--sample',
+      '5000',
+    ]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(
+      /^tracegate: --sample 5000 is more than the \d+ instance\(s\) the suite holds: give at most \d+, or leave --sample unset to run all of them\. Nothing ran\.$/,
+    );
+    const filtered = await run([
+      'run',
+      ...model,
+      '--instances',
+      FIXTURE_SUITE,
+      '--categories',
+      'S2',
+      '--sample',
+      '5000',
+    ]);
+    expect(filtered.stderr).toMatch(/the suite and the other filters leave/);
+  });
+
+  it('an unknown kind suggests the closest and lists every kind (exit 2)', async () => {
+    const { code, stderr } = await run(['run', ...model, '--categories', 'Loopz']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(
+      /^tracegate: --categories: "Loopz" names no question kind\. Did you mean "Loops" \(S2_Loops, M2_Loops\)\? A token is a kind, its code or its name, e\.g\. S2, Loops or S2_Loops; the kinds: S1_IntraProceduralCFG, .*B2_RegressionTest\.$/,
+    );
+    const far = await run(['run', ...model, '--categories', 'xyzzyplugh']);
+    expect(far.stderr).not.toMatch(/Did you mean/);
+  });
+
+  it('dashboard of a history directory that does not exist writes nothing (exit 2)', async () => {
+    const dir = tempDir('tg-mistake-');
+    const { code, stderr } = await run([
+      'dashboard',
+      '--history',
+      join(dir, 'nope'),
+      '--out',
+      join(dir, 'page.html'),
+    ]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(
+      /--history .*nope does not exist: give the directory your runs record into/,
+    );
+    expect(existsSync(join(dir, 'page.html'))).toBe(false);
+  });
 
   it('--instances naming a file says to give the suite directory', async () => {
     const file = join(FIXTURE_SUITE, 'basic', 'fx-loops-collatz', 'instance.json');

@@ -25,7 +25,7 @@ import { DirResponseCache } from '../../adapters/stores/response-cache.js';
 import { ResultsDir } from '../../adapters/stores/results-dir.js';
 import { loadSweFluxSuite, parseImageMap, sweFluxDir } from '../../adapters/suite/swe-flux.js';
 import { loadSuite } from '../../adapters/suite/load.js';
-import { InstanceError } from '../../errors.js';
+import { InstanceError, UsageError } from '../../errors.js';
 import type { Cleanups } from '../../util/cleanups.js';
 import {
   DEFAULT_MIN_CLUSTERS,
@@ -116,10 +116,13 @@ export function loadSelection(
     sample: options.sample,
     seed: options.seed ?? 0,
   });
+  // A sample past the selection is a typo more often than a wish to run everything (5000 for 500):
+  // the most expensive path is never started on one.
   if (options.sample !== undefined && options.sample > selected.length)
-    logger?.warn(
-      `--sample ${options.sample} is more than the ${selected.length} instance(s) the suite` +
-        `${options.categories || options.ids ? ' and the other filters' : ''} hold: all ${selected.length} run.`,
+    throw new UsageError(
+      `--sample ${options.sample} is more than the ${selected.length} instance(s) ` +
+        `${options.categories || options.ids ? 'the suite and the other filters leave' : 'the suite holds'}: give at most ` +
+        `${selected.length}, or leave --sample unset to run all of them. Nothing ran.`,
     );
   return { suite, selected };
 }

@@ -1,3 +1,4 @@
+import { closest } from '../../util/closest.js';
 import { commitShaSchema } from '../../contracts/history.js';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { OnInconclusive, Verdict } from '../../contracts/comparison.js';
@@ -9,6 +10,8 @@ export interface Io {
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
 }
+
+export { closest };
 
 /** `CMD --help` or `-h`: the command's usage goes to stdout and the exit code is 0. */
 export class HelpRequest extends Error {
@@ -45,30 +48,6 @@ export function commandUsage(usage: string, command: string, names: readonly str
   // A command with a usage text of its own (generate) is shown it whole.
   if (!out.some((l) => l.startsWith(`  tracegate ${command}`))) return usage;
   return ['Usage:', ...out].join('\n');
-}
-
-/** The known name closest to a mistyped one, if it is close (a typo, not another word). */
-export function closest(name: string, names: readonly string[]): string | undefined {
-  let best: { name: string; d: number } | undefined;
-  for (const candidate of names) {
-    const d = distance(name, candidate);
-    if (!best || d < best.d) best = { name: candidate, d };
-  }
-  return best && best.d <= Math.max(1, Math.floor(name.length / 3)) ? best.name : undefined;
-}
-
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const here = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = here;
-    }
-  }
-  return row[b.length]!;
 }
 
 /**
@@ -176,6 +155,8 @@ export function parseCommandArgs<const T extends ParseArgsConfig>(
   config: T,
   usage: string,
 ): ReturnType<typeof parseArgs<T>> {
+  // `--help` anywhere asks for the usage, as with every other command (never a parser error).
+  if (config.args?.some((a) => a === '--help' || a === '-h')) throw new HelpRequest(usage);
   try {
     return parseArgs(config);
   } catch (error) {

@@ -1,6 +1,7 @@
 import { UsageError } from '../../errors.js';
-import { kindsMatching, type QuestionKind } from '../../contracts/kinds.js';
+import { kindsMatching, QUESTION_KINDS, type QuestionKind } from '../../contracts/kinds.js';
 import { sha256 } from '../../util/hash.js';
+import { nearest } from '../../util/closest.js';
 
 /** What to run out of the loaded instances. */
 export interface Selection {
@@ -63,7 +64,7 @@ export function selectInstances<T extends Selectable>(all: T[], selection: Selec
     const kinds = new Set<QuestionKind>();
     for (const token of selection.categories) {
       const matched = kindsMatching(token);
-      if (!matched.length) throw new UsageError(`--categories: "${token}" names no question kind`);
+      if (!matched.length) throw new UsageError(unknownKind(token));
       matched.forEach((k) => kinds.add(k));
     }
     chosen = chosen.filter((item) => kinds.has(item.instance.kind));
@@ -81,4 +82,21 @@ export function selectInstances<T extends Selectable>(all: T[], selection: Selec
     );
   }
   return [...chosen].sort((a, b) => (a.instance.id < b.instance.id ? -1 : 1));
+}
+
+/**
+ * Why `token` selects nothing, with the closest names a token may be (a kind, its code `S2`, its
+ * name `Loops`) when one is near, and every kind.
+ */
+export function unknownKind(token: string): string {
+  const names = [...new Set(QUESTION_KINDS.flatMap((k) => [k, ...k.split('_')]))];
+  const closest = nearest(token.trim(), names);
+  const kinds = QUESTION_KINDS.join(', ');
+  return (
+    `--categories: "${token}" names no question kind.` +
+    (closest.length
+      ? ` Did you mean ${closest.map((n) => `"${n}" (${kindsMatching(n).join(', ')})`).join(' or ')}?`
+      : '') +
+    ` A token is a kind, its code or its name, e.g. S2, Loops or S2_Loops; the kinds: ${kinds}.`
+  );
 }
