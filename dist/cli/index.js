@@ -84894,15 +84894,18 @@ function preflight_names(served) {
         .join(', ');
     return served.length > 10 ? `${shown} and ${served.length - 10} more` : shown;
 }
-/** 404 on the protocol's route: a base without /v1, or a server that speaks another protocol. */
+/**
+ * 404 on the protocol's route: a base without /v1, or a server that speaks another protocol. A
+ * configuration mistake (the URL, --api): exit 2, as a wrong model or key; CI does not retry it.
+ */
 function preflight_notFound(target, url, listed, said) {
     const { endpoint } = target;
     const versioned = /\/v\d+[a-z]*$/.test(new URL(endpoint).pathname);
     if (!versioned && !listed.names)
-        return new EndpointCheckError(ExitCode.Infrastructure, (o) => `Model endpoint ${endpoint} answered HTTP 404 to POST ${url} (${said.replace(/\.$/, '')}): ` +
+        return new EndpointCheckError(ExitCode.Usage, (o) => `Model endpoint ${endpoint} answered HTTP 404 to POST ${url} (${said.replace(/\.$/, '')}): ` +
             `did you mean ${endpoint}/v1? ${o('endpoint')} is the API base URL, which ends in /v1 ` +
             'on most servers.');
-    return new EndpointCheckError(ExitCode.Infrastructure, (o) => `Model endpoint ${endpoint} ` +
+    return new EndpointCheckError(ExitCode.Usage, (o) => `Model endpoint ${endpoint} ` +
         (listed.names ? `lists its models (${listed.url}) but ` : '') +
         `answered HTTP 404 to POST ${url} (${said.replace(/\.$/, '')}): it does not serve the ` +
         `${target.protocol.path} route. Check ${o('api')} (openai-chat posts to /chat/completions, ` +
@@ -84917,7 +84920,7 @@ function failedRoute(target, url, listed, why) {
         'out of memory), then run again.');
 }
 function notThisProtocol(target, url, why) {
-    return new EndpointCheckError(ExitCode.Infrastructure, (o) => `Model endpoint ${target.endpoint} answered POST ${url}, but not with an ` +
+    return new EndpointCheckError(ExitCode.Usage, (o) => `Model endpoint ${target.endpoint} answered POST ${url}, but not with an ` +
         `${target.protocol.name} reply (${why}). Check ${o('api')} and ${o('endpoint')}.`);
 }
 

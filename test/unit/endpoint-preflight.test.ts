@@ -177,11 +177,11 @@ describe('the endpoint preflight, before any harvest', () => {
     }
   });
 
-  it('a 404 on a base without /v1 suggests the /v1 base (exit 3)', async () => {
+  it('a 404 on a base without /v1 suggests the /v1 base (exit 2: configuration)', async () => {
     const server = await endpoint(vllm(['qwen-7b']));
     try {
       const { code, last, harvested } = await run(server.root);
-      expect(code).toBe(3);
+      expect(code).toBe(2);
       expect(last).toBe(
         `tracegate: Model endpoint ${server.root} answered HTTP 404 to POST ` +
           `${server.root}/chat/completions (Not Found): did you mean ${server.root}/v1? ` +
@@ -237,7 +237,7 @@ describe('the endpoint preflight, before any harvest', () => {
     }
   });
 
-  it('an endpoint that answers /models but 404s the completions route names the route (exit 3)', async () => {
+  it('an endpoint that answers /models but 404s the completions route names the route (exit 2: configuration)', async () => {
     const server = await endpoint((r) =>
       r.path === '/v1/models'
         ? { status: 200, body: { data: [{ id: 'qwen-7b' }] } }
@@ -246,7 +246,7 @@ describe('the endpoint preflight, before any harvest', () => {
     try {
       const url = `${server.root}/v1`;
       const { code, last, harvested } = await run(url);
-      expect(code).toBe(3);
+      expect(code).toBe(2);
       expect(last).toBe(
         `tracegate: Model endpoint ${url} lists its models (${url}/models) but answered HTTP 404 ` +
           `to POST ${url}/chat/completions (Not Found): it does not serve the /chat/completions ` +
@@ -296,12 +296,12 @@ describe('the endpoint preflight, before any harvest', () => {
     }
   });
 
-  it('a 200 that is not a reply of the protocol names the protocol (exit 3)', async () => {
+  it('a 200 that is not a reply of the protocol names the protocol (exit 2: configuration)', async () => {
     const server = await endpoint(() => ({ status: 200, body: { status: 'ok' } }));
     try {
       const url = `${server.root}/v1`;
       const { code, last, harvested } = await run(url);
-      expect(code).toBe(3);
+      expect(code).toBe(2);
       expect(last).toBe(
         `tracegate: Model endpoint ${url} answered POST ${url}/chat/completions, but not with an ` +
           `openai-chat reply (reply has no choices). Check --api and --endpoint.${DONE}`,

@@ -251,7 +251,10 @@ function names(served: string[]): string {
   return served.length > 10 ? `${shown} and ${served.length - 10} more` : shown;
 }
 
-/** 404 on the protocol's route: a base without /v1, or a server that speaks another protocol. */
+/**
+ * 404 on the protocol's route: a base without /v1, or a server that speaks another protocol. A
+ * configuration mistake (the URL, --api): exit 2, as a wrong model or key; CI does not retry it.
+ */
 function notFound(
   target: PreflightTarget,
   url: string,
@@ -262,14 +265,14 @@ function notFound(
   const versioned = /\/v\d+[a-z]*$/.test(new URL(endpoint).pathname);
   if (!versioned && !listed.names)
     return new EndpointCheckError(
-      ExitCode.Infrastructure,
+      ExitCode.Usage,
       (o) =>
         `Model endpoint ${endpoint} answered HTTP 404 to POST ${url} (${said.replace(/\.$/, '')}): ` +
         `did you mean ${endpoint}/v1? ${o('endpoint')} is the API base URL, which ends in /v1 ` +
         'on most servers.',
     );
   return new EndpointCheckError(
-    ExitCode.Infrastructure,
+    ExitCode.Usage,
     (o) =>
       `Model endpoint ${endpoint} ` +
       (listed.names ? `lists its models (${listed.url}) but ` : '') +
@@ -299,7 +302,7 @@ function failedRoute(
 
 function notThisProtocol(target: PreflightTarget, url: string, why: string): EndpointCheckError {
   return new EndpointCheckError(
-    ExitCode.Infrastructure,
+    ExitCode.Usage,
     (o) =>
       `Model endpoint ${target.endpoint} answered POST ${url}, but not with an ` +
       `${target.protocol.name} reply (${why}). Check ${o('api')} and ${o('endpoint')}.`,
