@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2986);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5423);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2986:
+/***/ 5423:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -81246,6 +81246,11 @@ const runOptionsSchema = harvestOptionsSchema.extend({
     retries: option_values_int('retries', 0, 20).default(3),
     /** Total seconds all requests of the run may take; unset means no limit. */
     'time-budget': num('time-budget', 1, 7 * 24 * 3600).optional(),
+    /**
+     * Seconds to wait for a model server that is still starting (its health route, its model list,
+     * one tiny request, polled) before the check fails; 0: one attempt. The Action's default is 600.
+     */
+    'endpoint-wait': num('endpoint-wait', 0, 7 * 24 * 3600).default(0),
     /** Check the endpoint before the harvest (model list, one tiny request): a dead one fails in seconds. */
     preflight: schemas_enum(['true', 'false'], { message: '--preflight must be true or false' })
         .default('true')
@@ -84472,7 +84477,9 @@ class HeuristicClient {
 class EndpointCheckError extends TracegateError {
     exitCode;
     say;
-    constructor(exitCode, say) {
+    constructor(exitCode, 
+    /** What happened and what to do, with each option named by `option` (the door's spelling). */
+    say) {
         super('');
         this.exitCode = exitCode;
         this.say = say;
@@ -84924,7 +84931,119 @@ function notThisProtocol(target, url, why) {
         `${target.protocol.name} reply (${why}). Check ${o('api')} and ${o('endpoint')}.`);
 }
 
+;// CONCATENATED MODULE: ./src/adapters/model/readiness.ts
+
+
+
+/** How long one look at the health route may take: a server that is up answers it at once. */
+const HEALTH_TIMEOUT_MS = 5_000;
+/** Pauses between looks: short at first (a server seconds away), then every 10 s. */
+const PAUSES_MS = [1_000, 2_000, 3_000, 5_000, 10_000];
+/** How often the wait says it is still waiting. */
+const REPORT_EVERY_MS = 30_000;
+/**
+ * GET the server's health route (`/health` at the server's root: vLLM, SGLang, TGI and llama.cpp
+ * serve one; a 200 is "up", and only that): `absent` when the server answers it with a 404 (it
+ * has none: the model list and the tiny request decide), `down` when nothing or a failure
+ * answers. A health route that says "up" decides nothing: the check after it does.
+ */
+async function health(endpoint, transport) {
+    const url = `${new URL(endpoint).origin}/health`;
+    try {
+        const reply = await sendOnce(url, undefined, {
+            ...transport,
+            timeoutMs: Math.min(transport.timeoutMs, HEALTH_TIMEOUT_MS),
+            freshConnection: true,
+        });
+        if (reply.status === 404 || reply.status === 405)
+            return 'absent';
+        return reply.status >= 200 && reply.status < 300 ? 'up' : 'down';
+    }
+    catch {
+        return 'down';
+    }
+}
+/**
+ * `endpoint-wait`: the preflight's `check`, repeated until it passes or the wait runs out — for a
+ * server that is still starting (vLLM loads weights for minutes). Between checks it looks at the
+ * health route, so a server that is not up yet costs no model request. A mistake of the
+ * configuration (the key, the model, the URL: exit 2) ends the wait at once: waiting cannot fix it;
+ * what a server that is up still fails (a 5xx on every completion) is said when the wait ends.
+ */
+async function waitForEndpoint(endpoint, check, look, options) {
+    if (options.waitMs <= 0)
+        return check();
+    const started = Date.now();
+    const left = () => options.waitMs - (Date.now() - started);
+    let reported = started;
+    let healthRoute = true;
+    let last = () => 'nothing checked yet';
+    options.log(`Waiting up to ${Math.round(options.waitMs / 1000)} s for the model endpoint ${endpoint} to answer ` +
+        '(its health route, its model list, then one tiny request).');
+    for (let round = 0;; round++) {
+        interrupted(options.signal);
+        const seen = healthRoute ? await look() : 'absent';
+        if (seen === 'absent')
+            healthRoute = false;
+        if (seen === 'down')
+            last = () => `${new URL(endpoint).origin}/health does not answer 200 yet`;
+        else
+            try {
+                await check();
+                if (round)
+                    options.log(`Model endpoint ${endpoint} answered after ${Math.round((Date.now() - started) / 1000)} s.`);
+                return;
+            }
+            catch (error) {
+                if (!(error instanceof EndpointCheckError) || error.exitCode !== ExitCode.Infrastructure)
+                    throw error;
+                last = error.say;
+                if (left() <= 0)
+                    throw waited(error, options.waitMs);
+            }
+        if (left() <= 0)
+            throw new EndpointCheckError(ExitCode.Infrastructure, (o) => `Model endpoint ${endpoint} did not answer within ${o('endpoint-wait')} ` +
+                `${Math.round(options.waitMs / 1000)} s: ${last(o).replace(/\.$/, '')}. Start the server (or look at its log: ` +
+                'a model still loading, out of memory), or give it a longer wait.');
+        if (Date.now() - reported >= REPORT_EVERY_MS) {
+            reported = Date.now();
+            options.log(`Still waiting for ${endpoint} (${Math.round(left() / 1000)} s left): ` +
+                `${last((n) => `--${n}`).replace(/\.$/, '')}.`);
+        }
+        await pause(Math.min(PAUSES_MS[Math.min(round, PAUSES_MS.length - 1)], left()), options.signal);
+    }
+}
+/** The check's own failure, saying the wait ran out before it passed. */
+function waited(error, waitMs) {
+    return new EndpointCheckError(error.exitCode, (o) => `${error.say(o).replace(/\.$/, '')} (still so after ${o('endpoint-wait')} ` +
+        `${Math.round(waitMs / 1000)} s).`);
+}
+function interrupted(signal) {
+    if (signal?.aborted)
+        throw new EndpointWaitInterrupted(String(signal.reason ?? 'a signal'));
+}
+/** The wait was interrupted: nothing ran. */
+class EndpointWaitInterrupted extends EndpointCheckError {
+    constructor(signal) {
+        super(ExitCode.Interrupted, () => `Interrupted by ${signal} while waiting for the model endpoint.`);
+        this.name = 'EndpointWaitInterrupted';
+    }
+}
+/** Resolves after `ms`, or at once when the signal fires (the loop then sees it). */
+function pause(ms, signal) {
+    return new Promise((resolve) => {
+        const timer = setTimeout(done, Math.max(0, ms));
+        function done() {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        }
+        signal?.addEventListener('abort', done, { once: true });
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/model/http-client.ts
+
 
 
 
@@ -84968,7 +85087,8 @@ class HttpModelClient {
     preflight(log, options = {}) {
         const { protocol, endpoint, model, settings, transport } = this;
         const tools = options.tools?.length ? { tools: options.tools } : {};
-        return preflight({ protocol, endpoint, model, settings, transport, ...tools }, log);
+        const target = { protocol, endpoint, model, settings, transport, ...tools };
+        return waitForEndpoint(endpoint, () => preflight(target, log), () => health(endpoint, transport), { waitMs: options.waitMs ?? 0, log, ...(options.signal ? { signal: options.signal } : {}) });
     }
 }
 /** Text as text, whatever JSON type the server put there; objects are not answers. */
@@ -87833,6 +87953,7 @@ function toRunInput(options, selected, commit, rejected, pool = []) {
             },
             ...(options.price ? { price: options.price } : {}),
             ...(options.preflight ? {} : { preflight: false }),
+            ...(options['endpoint-wait'] ? { endpointWait: options['endpoint-wait'] } : {}),
         },
         gate: {
             policy: toGatePolicy(options),
@@ -94137,7 +94258,11 @@ async function runPipeline(input, deps) {
     if (input.query.preflight !== false && deps.client.preflight) {
         deps.phase?.('Endpoint check');
         const repo = input.query.config.prompt.mode === 'repo';
-        await deps.client.preflight(deps.log, repo ? { tools: REPO_TOOLS } : {});
+        await deps.client.preflight(deps.log, {
+            ...(repo ? { tools: REPO_TOOLS } : {}),
+            ...(input.query.endpointWait ? { waitMs: input.query.endpointWait * 1000 } : {}),
+            ...(deps.signal ? { signal: deps.signal } : {}),
+        });
     }
     const first = await run.harvest([...input.selection.selected, ...run.searches]);
     const asked = input.selection.variants
@@ -96438,6 +96563,8 @@ Model and output (run; the Action's inputs have the same names):
   --time-budget SECONDS  total time for all requests (default: no limit)
   --preflight true|false  check the endpoint before the harvest: its model list and one
                          4-token request, so a wrong URL, model or key fails in seconds (default true)
+  --endpoint-wait S      wait up to S seconds for a server still starting (its /health, its
+                         model list, one tiny request, polled); default 0: one attempt (the Action: 600)
   --price IN/OUT         USD per million input / output tokens (e.g. 3/15): the report shows the cost
   --temperature T --max-tokens N --top-p P
   --generation-seed N    sampling seed sent to the server (sample i gets N+i)

@@ -71,7 +71,11 @@ export async function runPipeline(input: RunInput, deps: RunDeps): Promise<RunOu
   if (input.query.preflight !== false && deps.client.preflight) {
     deps.phase?.('Endpoint check');
     const repo = input.query.config.prompt.mode === 'repo';
-    await deps.client.preflight(deps.log, repo ? { tools: REPO_TOOLS } : {});
+    await deps.client.preflight(deps.log, {
+      ...(repo ? { tools: REPO_TOOLS } : {}),
+      ...(input.query.endpointWait ? { waitMs: input.query.endpointWait * 1000 } : {}),
+      ...(deps.signal ? { signal: deps.signal } : {}),
+    });
   }
   const first = await run.harvest([...input.selection.selected, ...run.searches]);
   const asked = input.selection.variants

@@ -49,6 +49,8 @@ export interface QuerySlice {
   price?: { input: number; output: number };
   /** false: no endpoint check before the harvest (the client's preflight; on by default). */
   preflight?: boolean;
+  /** Seconds the check waits for a server still starting (`endpoint-wait`; 0 or unset: one attempt). */
+  endpointWait?: number;
 }
 
 /** How the run is judged against its baseline. */

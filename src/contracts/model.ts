@@ -65,6 +65,10 @@ export interface ModelClient {
 export interface PreflightOptions {
   /** The tools the run offers (`context: repo`): the check offers them too. */
   tools?: readonly ToolSpec[];
+  /** `endpoint-wait`: how long a server still starting is waited for, in ms (0: one check). */
+  waitMs?: number;
+  /** An interrupt ends the wait. */
+  signal?: AbortSignal;
 }
 
 /** A request the server rejected for good (4xx other than 408/429): retrying cannot help. */

@@ -16,8 +16,8 @@ export interface Seen {
 /** A reply, or no reply: `hang` keeps the request open, `reset` drops the connection. */
 export type Reply = { status: number; body: unknown } | 'hang' | 'reset';
 
-/** A loopback server answering with `route`; it records every request. */
-export async function endpoint(route: (r: Seen) => Reply) {
+/** A loopback server answering with `route` (on `port`, default any free one); it records every request. */
+export async function endpoint(route: (r: Seen) => Reply, port = 0) {
   const seen: Seen[] = [];
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
@@ -46,7 +46,7 @@ export async function endpoint(route: (r: Seen) => Reply) {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
   const root = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     root,

@@ -104,7 +104,9 @@ describe('the generator, pure parts', () => {
     expect(isEmptyAnswer({ max_iterations: 3, min_iterations: 0 })).toBe(false);
     expect(sizeProblem({ executed_path: Array(151).fill(1) })).toMatch(/list of 151 items/);
     expect(sizeProblem({ value: 'x'.repeat(2000) })).toBeUndefined();
-    expect(sizeProblem({ value: 'x'.repeat(4000) })).toMatch(/answer is 4012 characters \(max 4000\)/);
+    expect(sizeProblem({ value: 'x'.repeat(4000) })).toMatch(
+      /answer is 4012 characters \(max 4000\)/,
+    );
     expect(sizeProblem({ loop_iteration_count: 3 })).toBeUndefined();
   });
 

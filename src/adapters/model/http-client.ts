@@ -2,6 +2,7 @@ import type { ConversationMessage } from '../../contracts/messages.js';
 import { toolCallsOf } from './tool-calls.js';
 import { redact } from './faults.js';
 import { preflight } from './preflight.js';
+import { health, waitForEndpoint } from './readiness.js';
 import type { DecodedReply, Protocol } from './protocol.js';
 import { postJson, type TransportOptions } from './transport.js';
 import type {
@@ -67,7 +68,13 @@ export class HttpModelClient implements ModelClient {
   preflight(log: (message: string) => void, options: PreflightOptions = {}): Promise<void> {
     const { protocol, endpoint, model, settings, transport } = this;
     const tools = options.tools?.length ? { tools: options.tools } : {};
-    return preflight({ protocol, endpoint, model, settings, transport, ...tools }, log);
+    const target = { protocol, endpoint, model, settings, transport, ...tools };
+    return waitForEndpoint(
+      endpoint,
+      () => preflight(target, log),
+      () => health(endpoint, transport),
+      { waitMs: options.waitMs ?? 0, log, ...(options.signal ? { signal: options.signal } : {}) },
+    );
   }
 }
 

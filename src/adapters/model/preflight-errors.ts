@@ -10,7 +10,8 @@ import type { TransientError } from './faults.js';
 export class EndpointCheckError extends TracegateError {
   constructor(
     readonly exitCode: ExitCode,
-    private readonly say: (option: (name: string) => string) => string,
+    /** What happened and what to do, with each option named by `option` (the door's spelling). */
+    readonly say: (option: (name: string) => string) => string,
   ) {
     super('');
     this.message = this.messageFor('cli');

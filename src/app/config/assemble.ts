@@ -213,6 +213,7 @@ export function toRunInput(
       },
       ...(options.price ? { price: options.price } : {}),
       ...(options.preflight ? {} : { preflight: false }),
+      ...(options['endpoint-wait'] ? { endpointWait: options['endpoint-wait'] } : {}),
     },
     gate: {
       policy: toGatePolicy(options),

@@ -138,6 +138,11 @@ export const runOptionsSchema = harvestOptionsSchema.extend({
   retries: int('retries', 0, 20).default(3),
   /** Total seconds all requests of the run may take; unset means no limit. */
   'time-budget': num('time-budget', 1, 7 * 24 * 3600).optional(),
+  /**
+   * Seconds to wait for a model server that is still starting (its health route, its model list,
+   * one tiny request, polled) before the check fails; 0: one attempt. The Action's default is 600.
+   */
+  'endpoint-wait': num('endpoint-wait', 0, 7 * 24 * 3600).default(0),
   /** Check the endpoint before the harvest (model list, one tiny request): a dead one fails in seconds. */
   preflight: z
     .enum(['true', 'false'], { message: '--preflight must be true or false' })

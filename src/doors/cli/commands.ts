@@ -121,6 +121,8 @@ Model and output (run; the Action's inputs have the same names):
   --time-budget SECONDS  total time for all requests (default: no limit)
   --preflight true|false  check the endpoint before the harvest: its model list and one
                          4-token request, so a wrong URL, model or key fails in seconds (default true)
+  --endpoint-wait S      wait up to S seconds for a server still starting (its /health, its
+                         model list, one tiny request, polled); default 0: one attempt (the Action: 600)
   --price IN/OUT         USD per million input / output tokens (e.g. 3/15): the report shows the cost
   --temperature T --max-tokens N --top-p P
   --generation-seed N    sampling seed sent to the server (sample i gets N+i)
