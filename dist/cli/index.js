@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5423);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(224);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5423:
+/***/ 224:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -67242,6 +67242,27 @@ __nccwpck_require__.d(__webpack_exports__, {
 });
 
 // UNUSED EXPORTS: USAGE
+
+;// CONCATENATED MODULE: ./src/stages/report/terminal.ts
+/**
+ * The report as a terminal shows it: the same text as report.md and the PR comment, without
+ * markdown's marks — no escapes (`p < 0.0001`, not `p = \< 0.0001`), no bold, no HTML: a
+ * collapsed section's title ends in a colon and its body follows. Tables stay pipe tables.
+ */
+function forTerminal(markdown) {
+    return markdown
+        .split('\n')
+        .filter((line) => !/^\s*<!--.*-->\s*$/.test(line) && line.trim() !== '</details>')
+        .map((line) => line
+        .replace(/<details><summary>(.*)<\/summary>/g, '$1:')
+        .replace(/<\/?sub>/g, '')
+        .replace(/^#{1,6} /, '')
+        .replace(/\*\*([^*]+)\*\*/g, '$1')
+        .replace(/\\([\\`*_{}[\]<>|#])/g, '$1')
+        .replace(/@\u200b/g, '@'))
+        .join('\n')
+        .replace(/\n{3,}/g, '\n\n');
+}
 
 ;// CONCATENATED MODULE: ./src/stages/score/python/numbers.ts
 /** Python's numbers: int() and float() of a str, float() of an int, math.isclose, str.strip. */
@@ -78544,6 +78565,31 @@ const rowSchema = object({
     test: rowTestSchema.optional(),
 });
 const kindRowSchema = rowSchema.extend({ kind: schemas_string() });
+/**
+ * A group of kinds pooled (traced single-test, traced multi-test, world model, bug reasoning),
+ * with the same statistics as a kind, for kinds too small to decide alone. Descriptive: tested
+ * with Holm among the groups only, it never changes the verdict (overall + kinds decide).
+ */
+const groupRowSchema = rowSchema.extend({
+    group: schemas_string(),
+    kinds: array(schemas_string()),
+});
+/**
+ * Replies that could not be read as an answer (empty, no JSON, not the template, cut, refused,
+ * none within the tool budget) on the paired items, this run against the baseline: a checkpoint
+ * that broke its output format is told apart from one that reasons worse.
+ */
+const formatShiftSchema = object({
+    paired: schemas_number().int(),
+    candidate: schemas_number().int(),
+    baseline: schemas_number().int(),
+    /** Per class, this run's and the baseline's counts. */
+    byClass: record(schemas_string(), object({ candidate: schemas_number().int(), baseline: schemas_number().int() })),
+    /** One-sided exact sign test on the items where only one run failed the format (this run more). */
+    pWorse: schemas_number(),
+    /** This run failed the format significantly more often (pWorse below the look's level). */
+    flagged: schemas_boolean(),
+});
 /** Which items were compared, and which were not and why. */
 const pairingSchema = object({
     /** Items both runs hold (a record, or a place in `incomplete.missing`). */
@@ -78572,6 +78618,10 @@ const comparisonSchema = object({
     look: object({ index: schemas_number().int(), of: schemas_number().int(), alpha: schemas_number() }),
     overall: rowSchema.optional(),
     kinds: array(kindRowSchema),
+    /** The kinds pooled by group, for the report (never part of the verdict). */
+    groups: array(groupRowSchema).optional(),
+    /** Format failures on the paired items, this run against the baseline. */
+    format: formatShiftSchema.optional(),
     pairing: pairingSchema.optional(),
     /** Set when a top-up ran: how many paired items were planned and added, and which. */
     topUp: object({ planned: schemas_number().int(), added: schemas_number().int(), ids: array(schemas_string()) })
@@ -87050,7 +87100,8 @@ function pp(x) {
 const pct = (x) => `${(x * 100).toFixed(1)}%`;
 /** A confidence level from a one-sided alpha: `95%`, `96.9%`. */
 const level = (alpha) => `${Number(((1 - alpha) * 100).toFixed(1)).toString()}%`;
-const p = (x) => x === undefined ? '—' : x < 0.0001 ? '< 0.0001' : x.toFixed(4);
+/** `p = 0.0165`, `p < 0.0001`: a p-value as a sentence says it. */
+const p = (x) => x === undefined ? 'p —' : x < 0.0001 ? 'p < 0.0001' : `p = ${x.toFixed(4)}`;
 const CAUSE = {
     'no overlap': () => 'the two runs share no instance',
     'too few items': (c) => `only ${c.overall?.paired ?? 0} paired item(s) in ${c.overall?.clusters ?? 0} cluster(s) ` +
@@ -87069,7 +87120,18 @@ const CAUSE = {
         return `a drop of ${pp(c.policy.minDrop).slice(1)} is not ruled out (overall ${pp(o?.delta ?? 0)}${bound})`;
     },
 };
-const regression = (name, r) => `${name} ${pp(r.delta)} (p = ${p(r.test?.pDropAdjusted)} Holm)`;
+/**
+ * A regressed row: its observed change, its Holm p, and what its bound rules out — the drop is at
+ * least the upper bound's size, which may be less than min-drop (the gate's "at least min-drop" is
+ * the observed change's, never a claim the bound does not make).
+ */
+const regression = (name, r, alpha) => {
+    const upper = r.test?.upper;
+    const bound = upper !== undefined && upper < 0
+        ? `; at least ${pp(upper).slice(1)} at the ${level(alpha)} bound`
+        : '';
+    return `${name} ${pp(r.delta)} (${p(r.test?.pDropAdjusted)} Holm${bound})`;
+};
 /** One sentence: what the verdict rests on (plain text; kind names are fixed strings). */
 function describeVerdict(c) {
     return verdictSentence(c) + partialPairing(c);
@@ -87097,11 +87159,12 @@ function verdictSentence(c) {
             return (`Baseline unavailable: ${c.unavailable ?? 'the lookup failed'}. Not a pass: ` +
                 'the scores are recorded; re-run when the baseline can be read.');
         case 'fail': {
+            const alpha = c.look.alpha;
             const rows = [
-                ...(o?.status === 'regressed' ? [regression('overall', o)] : []),
-                ...c.kinds.filter((k) => k.status === 'regressed').map((k) => regression(k.kind, k)),
+                ...(o?.status === 'regressed' ? [regression('overall', o, alpha)] : []),
+                ...c.kinds.filter((k) => k.status === 'regressed').map((k) => regression(k.kind, k, alpha)),
             ];
-            return `Significant drop of at least ${minDrop}: ${rows.join('; ')}.`;
+            return `Significant drop, ${minDrop} or more as observed: ${rows.join('; ')}.`;
         }
         case 'pass':
             return (`No drop of ${minDrop} or more: overall ${pp(o.delta)} on ${o.paired} paired items, ` +
@@ -87115,6 +87178,177 @@ function verdictSentence(c) {
                     : ''));
         }
     }
+}
+
+;// CONCATENATED MODULE: ./src/stages/compare/pairing.ts
+
+
+/** A record's success rate: correct samples of k (repeated measures), or 0/1. */
+function successRate(r) {
+    if (r.samples !== undefined && r.samples > 1 && r.samplesCorrect !== undefined)
+        return r.samplesCorrect / r.samples;
+    return r.correct ? 1 : 0;
+}
+/** True when the record's failure is not the model's answer (see INFRASTRUCTURE_ERRORS). */
+function isInfrastructure(r) {
+    return r.infrastructure ?? (r.error !== null && INFRASTRUCTURE_ERRORS.has(r.error));
+}
+/** A baseline record a top-up can pair with: scored, with an oracle digest, not an infrastructure failure. */
+function pairable(r) {
+    return r.scored && !!r.oracleDigest && !isInfrastructure(r);
+}
+function pairing_clusterOf(r, by) {
+    if (by === 'none' || !r.cluster)
+        return `item:${r.id}`;
+    return by === 'test' ? `test:${r.cluster.test}` : `package:${r.cluster.package}`;
+}
+/** Throws UsageError naming the run when it holds two records of one instance. */
+function assertUniqueIds(side) {
+    index(side);
+}
+function index(side) {
+    const byId = new Map();
+    for (const r of side.instances) {
+        if (byId.has(r.id))
+            throw new UsageError(`${side.label}: instance "${r.id}" has two records; a results file holds one per instance`);
+        byId.set(r.id, r);
+    }
+    return byId;
+}
+function exclusion(cand, base) {
+    if (!cand)
+        return 'not answered: this run is incomplete';
+    if (!base)
+        return 'not answered: the baseline is incomplete';
+    if (!cand.scored)
+        return 'harvest failed in this run';
+    if (!base.scored)
+        return 'harvest failed in the baseline';
+    if (isInfrastructure(cand))
+        return 'no answer in this run (infrastructure)';
+    if (isInfrastructure(base))
+        return 'no answer in the baseline (infrastructure)';
+    if (!cand.oracleDigest || !base.oracleDigest)
+        return 'oracle digest missing';
+    if (cand.oracleDigest !== base.oracleDigest || cand.kind !== base.kind)
+        return 'oracle changed';
+    return undefined;
+}
+/**
+ * Pairs the items both runs hold. An item is paired when both scored it with
+ * the same oracle digest and neither failed for infrastructure; every other
+ * item both runs hold is excluded with its reason. Items of one run only are
+ * counted, not excluded: the comparison is on the intersection, and says so.
+ */
+function pairRuns(candidate, baseline, clusterBy) {
+    const cand = index(candidate);
+    const base = index(baseline);
+    const candIds = new Set([...cand.keys(), ...(candidate.missing ?? [])]);
+    const baseIds = new Set([...base.keys(), ...(baseline.missing ?? [])]);
+    // In the candidate's order: its records, then its missing ids.
+    const shared = [...candIds].filter((id) => baseIds.has(id));
+    const pairs = [];
+    const excluded = [];
+    for (const id of shared) {
+        const c = cand.get(id);
+        const b = base.get(id);
+        const reason = exclusion(c, b);
+        const kind = c?.kind ?? b?.kind;
+        if (reason)
+            excluded.push({ id, ...(kind ? { kind } : {}), reason });
+        else
+            pairs.push({
+                id,
+                kind: c.kind,
+                cluster: pairing_clusterOf(c.cluster ? c : b, clusterBy),
+                baseline: successRate(b),
+                candidate: successRate(c),
+            });
+    }
+    const sharedKinds = new Set([
+        ...pairs.map((p) => p.kind),
+        ...excluded.flatMap((e) => e.kind ?? []),
+    ]);
+    const pairedKinds = new Set(pairs.map((p) => p.kind));
+    const candKinds = new Set([...cand.values()].map((r) => r.kind));
+    const baselineOnlyKinds = [
+        ...new Set([...base.values()]
+            .filter((r) => !candIds.has(r.id) && !candKinds.has(r.kind) && !sharedKinds.has(r.kind))
+            .map((r) => r.kind)),
+    ].sort();
+    return {
+        pairs,
+        pairing: {
+            intersection: shared.length,
+            paired: pairs.length,
+            excluded,
+            excludedShare: shared.length ? excluded.length / shared.length : 0,
+            candidateOnly: [...candIds].filter((id) => !baseIds.has(id)).length,
+            baselineOnly: [...baseIds].filter((id) => !candIds.has(id)).length,
+            baselineOnlyKinds,
+            missingKinds: [...sharedKinds].filter((k) => !pairedKinds.has(k)).sort(),
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/stages/compare/selection.ts
+/**
+ * Why this run's selection differs from the baseline's, in words (empty:
+ * the same, or one of them recorded none): the verdict line's reason when
+ * only part of the baseline is paired.
+ */
+function selectionDifferences(mine, theirs) {
+    if (!mine || !theirs)
+        return [];
+    const differences = [];
+    const show = (v) => v === undefined ? 'unset' : Array.isArray(v) ? v.join(',') : String(v);
+    for (const key of ['categories', 'ids', 'sample', 'seed'])
+        if (show(mine[key]) !== show(theirs[key]))
+            differences.push(`${key} ${show(mine[key])} here, ${show(theirs[key])} in the baseline`);
+    const [a, b] = [mine.variants?.epoch, theirs.variants?.epoch];
+    if (a !== b)
+        differences.push(`variant epoch ${show(a)} here, ${show(b)} in the baseline`);
+    return differences;
+}
+
+;// CONCATENATED MODULE: ./src/stages/compare/provenance.ts
+
+
+/** sha256 over the instances' ids and content hashes, in id order. */
+function instanceSetDigest(items) {
+    const sorted = [...items].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return sha256(canonicalJson(sorted.map((i) => [i.id, i.contentHash])));
+}
+/** sha256 over the effective environments' names and digests, in name order. */
+function environmentsDigest(envs) {
+    const sorted = [...envs].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return sha256(canonicalJson(sorted.map((e) => [e.name, e.digest])));
+}
+/**
+ * Refuses to compare runs whose scores mean different things: another scorer,
+ * or another prompt version. The message names what differs and both values.
+ */
+function assertComparable(candidate, baseline, baselineLabel) {
+    const differ = [];
+    if (candidate.scorer !== baseline.scorer)
+        differ.push(`scorer ${baseline.scorer} (baseline) vs ${candidate.scorer} (this run)`);
+    if (candidate.prompt !== baseline.prompt)
+        differ.push(`prompt version ${baseline.prompt} (baseline) vs ${candidate.prompt} (this run)`);
+    if (differ.length)
+        throw new UsageError(`${baselineLabel} cannot be compared with this run: ${differ.join('; ')}. ` +
+            'Scores under another scorer or prompt are not the same measurement; re-run the baseline with this version.');
+}
+/** What differs without making the runs incomparable: said in the report. */
+function provenanceNotes(candidate, baseline) {
+    const notes = [];
+    const short = (d) => d.slice(0, 12);
+    if (candidate.instances !== baseline.instances)
+        notes.push('the instance sets differ: the comparison is on the items both runs hold');
+    if (candidate.environments !== baseline.environments)
+        notes.push(`the environments differ (${short(baseline.environments)} → ${short(candidate.environments)}): items whose oracle changed are not paired`);
+    if (candidate.tracer !== baseline.tracer)
+        notes.push(`the tracer differs (${short(baseline.tracer)} → ${short(candidate.tracer)}): items whose oracle changed are not paired`);
+    return notes;
 }
 
 ;// CONCATENATED MODULE: ./src/stages/compare/stats.ts
@@ -87418,189 +87652,12 @@ function itemsToSignificance(e, delta, alpha) {
     return high;
 }
 
-;// CONCATENATED MODULE: ./src/stages/compare/pairing.ts
+;// CONCATENATED MODULE: ./src/stages/compare/rows.ts
 
 
-/** A record's success rate: correct samples of k (repeated measures), or 0/1. */
-function successRate(r) {
-    if (r.samples !== undefined && r.samples > 1 && r.samplesCorrect !== undefined)
-        return r.samplesCorrect / r.samples;
-    return r.correct ? 1 : 0;
-}
-/** True when the record's failure is not the model's answer (see INFRASTRUCTURE_ERRORS). */
-function isInfrastructure(r) {
-    return r.infrastructure ?? (r.error !== null && INFRASTRUCTURE_ERRORS.has(r.error));
-}
-/** A baseline record a top-up can pair with: scored, with an oracle digest, not an infrastructure failure. */
-function pairable(r) {
-    return r.scored && !!r.oracleDigest && !isInfrastructure(r);
-}
-function pairing_clusterOf(r, by) {
-    if (by === 'none' || !r.cluster)
-        return `item:${r.id}`;
-    return by === 'test' ? `test:${r.cluster.test}` : `package:${r.cluster.package}`;
-}
-/** Throws UsageError naming the run when it holds two records of one instance. */
-function assertUniqueIds(side) {
-    index(side);
-}
-function index(side) {
-    const byId = new Map();
-    for (const r of side.instances) {
-        if (byId.has(r.id))
-            throw new UsageError(`${side.label}: instance "${r.id}" has two records; a results file holds one per instance`);
-        byId.set(r.id, r);
-    }
-    return byId;
-}
-function exclusion(cand, base) {
-    if (!cand)
-        return 'not answered: this run is incomplete';
-    if (!base)
-        return 'not answered: the baseline is incomplete';
-    if (!cand.scored)
-        return 'harvest failed in this run';
-    if (!base.scored)
-        return 'harvest failed in the baseline';
-    if (isInfrastructure(cand))
-        return 'no answer in this run (infrastructure)';
-    if (isInfrastructure(base))
-        return 'no answer in the baseline (infrastructure)';
-    if (!cand.oracleDigest || !base.oracleDigest)
-        return 'oracle digest missing';
-    if (cand.oracleDigest !== base.oracleDigest || cand.kind !== base.kind)
-        return 'oracle changed';
-    return undefined;
-}
-/**
- * Pairs the items both runs hold. An item is paired when both scored it with
- * the same oracle digest and neither failed for infrastructure; every other
- * item both runs hold is excluded with its reason. Items of one run only are
- * counted, not excluded: the comparison is on the intersection, and says so.
- */
-function pairRuns(candidate, baseline, clusterBy) {
-    const cand = index(candidate);
-    const base = index(baseline);
-    const candIds = new Set([...cand.keys(), ...(candidate.missing ?? [])]);
-    const baseIds = new Set([...base.keys(), ...(baseline.missing ?? [])]);
-    // In the candidate's order: its records, then its missing ids.
-    const shared = [...candIds].filter((id) => baseIds.has(id));
-    const pairs = [];
-    const excluded = [];
-    for (const id of shared) {
-        const c = cand.get(id);
-        const b = base.get(id);
-        const reason = exclusion(c, b);
-        const kind = c?.kind ?? b?.kind;
-        if (reason)
-            excluded.push({ id, ...(kind ? { kind } : {}), reason });
-        else
-            pairs.push({
-                id,
-                kind: c.kind,
-                cluster: pairing_clusterOf(c.cluster ? c : b, clusterBy),
-                baseline: successRate(b),
-                candidate: successRate(c),
-            });
-    }
-    const sharedKinds = new Set([
-        ...pairs.map((p) => p.kind),
-        ...excluded.flatMap((e) => e.kind ?? []),
-    ]);
-    const pairedKinds = new Set(pairs.map((p) => p.kind));
-    const candKinds = new Set([...cand.values()].map((r) => r.kind));
-    const baselineOnlyKinds = [
-        ...new Set([...base.values()]
-            .filter((r) => !candIds.has(r.id) && !candKinds.has(r.kind) && !sharedKinds.has(r.kind))
-            .map((r) => r.kind)),
-    ].sort();
-    return {
-        pairs,
-        pairing: {
-            intersection: shared.length,
-            paired: pairs.length,
-            excluded,
-            excludedShare: shared.length ? excluded.length / shared.length : 0,
-            candidateOnly: [...candIds].filter((id) => !baseIds.has(id)).length,
-            baselineOnly: [...baseIds].filter((id) => !candIds.has(id)).length,
-            baselineOnlyKinds,
-            missingKinds: [...sharedKinds].filter((k) => !pairedKinds.has(k)).sort(),
-        },
-    };
-}
-
-;// CONCATENATED MODULE: ./src/stages/compare/selection.ts
-/**
- * Why this run's selection differs from the baseline's, in words (empty:
- * the same, or one of them recorded none): the verdict line's reason when
- * only part of the baseline is paired.
- */
-function selectionDifferences(mine, theirs) {
-    if (!mine || !theirs)
-        return [];
-    const differences = [];
-    const show = (v) => v === undefined ? 'unset' : Array.isArray(v) ? v.join(',') : String(v);
-    for (const key of ['categories', 'ids', 'sample', 'seed'])
-        if (show(mine[key]) !== show(theirs[key]))
-            differences.push(`${key} ${show(mine[key])} here, ${show(theirs[key])} in the baseline`);
-    const [a, b] = [mine.variants?.epoch, theirs.variants?.epoch];
-    if (a !== b)
-        differences.push(`variant epoch ${show(a)} here, ${show(b)} in the baseline`);
-    return differences;
-}
-
-;// CONCATENATED MODULE: ./src/stages/compare/provenance.ts
-
-
-/** sha256 over the instances' ids and content hashes, in id order. */
-function instanceSetDigest(items) {
-    const sorted = [...items].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return sha256(canonicalJson(sorted.map((i) => [i.id, i.contentHash])));
-}
-/** sha256 over the effective environments' names and digests, in name order. */
-function environmentsDigest(envs) {
-    const sorted = [...envs].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return sha256(canonicalJson(sorted.map((e) => [e.name, e.digest])));
-}
-/**
- * Refuses to compare runs whose scores mean different things: another scorer,
- * or another prompt version. The message names what differs and both values.
- */
-function assertComparable(candidate, baseline, baselineLabel) {
-    const differ = [];
-    if (candidate.scorer !== baseline.scorer)
-        differ.push(`scorer ${baseline.scorer} (baseline) vs ${candidate.scorer} (this run)`);
-    if (candidate.prompt !== baseline.prompt)
-        differ.push(`prompt version ${baseline.prompt} (baseline) vs ${candidate.prompt} (this run)`);
-    if (differ.length)
-        throw new UsageError(`${baselineLabel} cannot be compared with this run: ${differ.join('; ')}. ` +
-            'Scores under another scorer or prompt are not the same measurement; re-run the baseline with this version.');
-}
-/** What differs without making the runs incomparable: said in the report. */
-function provenanceNotes(candidate, baseline) {
-    const notes = [];
-    const short = (d) => d.slice(0, 12);
-    if (candidate.instances !== baseline.instances)
-        notes.push('the instance sets differ: the comparison is on the items both runs hold');
-    if (candidate.environments !== baseline.environments)
-        notes.push(`the environments differ (${short(baseline.environments)} → ${short(candidate.environments)}): items whose oracle changed are not paired`);
-    if (candidate.tracer !== baseline.tracer)
-        notes.push(`the tracer differs (${short(baseline.tracer)} → ${short(candidate.tracer)}): items whose oracle changed are not paired`);
-    return notes;
-}
-
-;// CONCATENATED MODULE: ./src/stages/compare/gate.ts
-
-
-
-
-
-
-/** Below these, a row is `too few items`: a cluster-robust error needs items and clusters. */
-const DEFAULT_MIN_ITEMS = 10;
-const DEFAULT_MIN_CLUSTERS = 5;
 /** Floating-point slack for "at least min-drop" (a 1/20 drop is a 0.05 drop). */
 const EPS = 1e-9;
+/** One row's estimate on its pairs: the paired difference, its bounds and test when it has two clusters. */
 function estimate(pairs, policy, alpha) {
     const e = pairedDifference(pairs);
     const testable = e.n >= policy.minItems && e.clusters >= policy.minClusters;
@@ -87645,6 +87702,109 @@ function decideRows(rows, policy, alpha) {
             r.status = 'within noise';
     });
 }
+
+;// CONCATENATED MODULE: ./src/stages/compare/format.ts
+/** The error classes that mean "no answer could be read from the reply": the model's format. */
+const FORMAT_FAILURES = [
+    'empty',
+    'no_json',
+    'schema_mismatch',
+    'truncated',
+    'refused',
+    'no_answer',
+];
+const isFormat = (r) => r?.error && FORMAT_FAILURES.includes(r.error) ? r.error : undefined;
+/** P(X ≥ k) for X ~ Binomial(n, 1/2), exactly (n is the discordant items: small). */
+function upperTail(k, n) {
+    if (k <= 0)
+        return 1;
+    let term = 0.5 ** n; // P(X = 0)
+    let below = 0;
+    for (let i = 0; i < k; i++) {
+        below += term;
+        term = (term * (n - i)) / (i + 1);
+    }
+    return Math.max(0, Math.min(1, 1 - below));
+}
+/**
+ * Format failures on the paired items: how many replies of each run could not be read as an
+ * answer, by class, and whether this run has significantly more (a one-sided exact sign test on
+ * the items where only one of the two failed the format, at `alpha`). None when no paired item
+ * failed the format in either run.
+ */
+function formatShift(ids, candidate, baseline, alpha) {
+    const mine = new Map(candidate.map((r) => [r.id, r]));
+    const theirs = new Map(baseline.map((r) => [r.id, r]));
+    const byClass = {};
+    let onlyMine = 0;
+    let onlyTheirs = 0;
+    let c = 0;
+    let b = 0;
+    for (const id of ids) {
+        const x = isFormat(mine.get(id));
+        const y = isFormat(theirs.get(id));
+        if (x)
+            (byClass[x] ??= { candidate: 0, baseline: 0 }).candidate++;
+        if (y)
+            (byClass[y] ??= { candidate: 0, baseline: 0 }).baseline++;
+        c += x ? 1 : 0;
+        b += y ? 1 : 0;
+        if (x && !y)
+            onlyMine++;
+        if (y && !x)
+            onlyTheirs++;
+    }
+    if (!c && !b)
+        return undefined;
+    const pWorse = upperTail(onlyMine, onlyMine + onlyTheirs);
+    return {
+        paired: ids.length,
+        candidate: c,
+        baseline: b,
+        byClass,
+        pWorse,
+        flagged: pWorse < alpha,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/stages/compare/groups.ts
+
+/** The report's groups of kinds, by the kind's code letter. */
+const KIND_GROUPS = [
+    { group: 'traced, single test', prefix: 'S' },
+    { group: 'traced, several tests', prefix: 'M' },
+    { group: 'world model', prefix: 'W' },
+    { group: 'bug reasoning', prefix: 'B' },
+];
+/**
+ * Each group's kinds pooled, estimated as a kind is, with Holm among the groups only: for the
+ * report, where kinds are too small to decide alone. Never part of the verdict.
+ */
+function groupRows(pairs, policy, alpha) {
+    const groups = KIND_GROUPS.map((g) => ({
+        ...g,
+        pairs: pairs.filter((p) => p.kind.startsWith(g.prefix)),
+    })).filter((g) => g.pairs.length);
+    const estimated = groups.map((g) => estimate(g.pairs, policy, alpha));
+    decideRows(estimated, policy, alpha);
+    return groups.map((g, i) => ({
+        group: g.group,
+        kinds: [...new Set(g.pairs.map((p) => p.kind))].sort(),
+        ...estimated[i].row,
+    }));
+}
+
+;// CONCATENATED MODULE: ./src/stages/compare/gate.ts
+
+
+
+
+
+
+
+/** Below these, a row is `too few items`: a cluster-robust error needs items and clusters. */
+const DEFAULT_MIN_ITEMS = 10;
+const DEFAULT_MIN_CLUSTERS = 5;
 /** A drop of min-drop is excluded when the row's lower bound lies above −min-drop. */
 const excludesDrop = (r, policy) => r.test !== undefined && r.test.lower > -policy.minDrop;
 /**
@@ -87690,6 +87850,8 @@ unavailable) {
     decideRows([estimatedOverall, ...estimatedKinds], policy, alpha);
     const overall = estimatedOverall.row;
     const kinds = estimatedKinds.map((e, i) => ({ kind: kindNames[i], ...e.row }));
+    const groups = groupRows(pairs, policy, alpha);
+    const format = formatShift(pairs.map((p) => p.id), candidate.instances, base.instances, alpha);
     const rows = [overall, ...kinds];
     const causes = [];
     const failed = rows.some((r) => r.status === 'regressed');
@@ -87723,6 +87885,8 @@ unavailable) {
         look: lookInfo,
         overall,
         kinds,
+        ...(groups.length ? { groups } : {}),
+        ...(format ? { format } : {}),
         pairing,
         ...(topUp ? { topUp } : {}),
         ...(candidate.merged
@@ -88209,10 +88373,10 @@ function moved(k, floor) {
         `${pct(k.baseline)} → ${pct(k.candidate)}${floor !== undefined ? `, floor ${pct(floor)}` : ''}`);
 }
 /**
- * The kinds a reader must see first: those that moved significantly (the
- * gate's `regressed` and `improved`), worst first; then the large drops on too
- * few items to decide, worst first, with the items that would decide them.
- * Every other kind is in the full table.
+ * The kinds a reader must see first: those that moved significantly (the gate's `regressed` and
+ * `improved`), worst first. Kinds whose large drop is too small to decide alone are not listed one
+ * by one: their group (traced single-test, traced multi-test, world model, bug reasoning) is,
+ * pooled with the same statistics, naming them. Every other kind is in the full table.
  */
 function movesSection(c, floors) {
     if (!c.overall?.paired)
@@ -88229,11 +88393,26 @@ function movesSection(c, floors) {
         .sort(byDelta);
     if (!significant.length && !tooFew.length)
         return ['', `No kind moved significantly or dropped ${pp(LARGE_MOVE).slice(1)} or more.`];
-    return [
-        '',
-        ...significant.map((k) => moved(k, floors[k.kind])),
-        ...tooFew.map((k) => `- ${ICON['too few to decide']} **${k.kind}** ${pp(k.delta)} on ${items(k.paired)}: ${undecided(k, c)}`),
-    ];
+    return ['', ...significant.map((k) => moved(k, floors[k.kind])), ...tooFewLines(tooFew, c)];
+}
+/** Large drops too small to decide alone: one line per group that holds them, the group pooled. */
+function tooFewLines(tooFew, c) {
+    const alone = (k) => `${k.kind} ${pp(k.delta)} (${k.paired})`;
+    // A group of one kind pools nothing: that kind is listed alone.
+    const groups = (c.groups ?? []).filter((g) => g.kinds.length > 1 && tooFew.some((k) => g.kinds.includes(k.kind)));
+    const grouped = new Set(groups.flatMap((g) => g.kinds));
+    const lines = groups.map((g) => {
+        const mark = markOf(g, c);
+        const bounds = hasBounds(g) ? ` (${boundsText(g)})` : '';
+        const status = mark === 'too few to decide' ? `; ${undecided(g, c)}` : `: ${mark}`;
+        const small = tooFew.filter((k) => g.kinds.includes(k.kind)).map(alone);
+        return (`- ${ICON[mark]} **${g.group}** (${g.kinds.length} kind${g.kinds.length === 1 ? '' : 's'} ` +
+            `pooled) ${pp(g.delta)}${bounds} on ${items(g.paired)}${status} — too few alone: ${small.join(', ')}`);
+    });
+    // Kinds no group pools: one line each, with what would decide them.
+    for (const k of tooFew.filter((k) => !grouped.has(k.kind)))
+        lines.push(`- ${ICON['too few to decide']} **${k.kind}** ${pp(k.delta)} on ${items(k.paired)}: ${undecided(k, c)}`);
+    return lines;
 }
 
 ;// CONCATENATED MODULE: ./src/stages/report/comparison.ts
@@ -88576,9 +88755,10 @@ function worldSection(results) {
     const world = results.summary.world;
     if (!world)
         return [];
+    // Collapsed: the metrics explain the pass rates; the gate decides on those.
     const lines = [
         '',
-        '**World-model metrics** (as the study measures them; the gate uses the pass rule)',
+        '<details><summary>World-model metrics (as the study measures them; the gate uses the pass rule)</summary>',
         '',
     ];
     lines.push('| measure | n | figures |', '| --- | ---: | --- |');
@@ -88607,6 +88787,7 @@ function worldSection(results) {
         lines.push(`| W4 profile | ${p.n} | ${per}; execution rate ${world_num(p.executionRate)}` +
             `${unanswered(p.unanswered, 'scored as empty lists')} |`);
     }
+    lines.push('', '</details>');
     return lines;
 }
 
@@ -88625,9 +88806,10 @@ function cometSection(results) {
     const comet = results.summary.comet;
     if (!comet)
         return [];
+    // Collapsed: the figures explain the pass rates; the gate decides on those.
     const lines = [
         '',
-        "**Bug reasoning (Comet's kinds)**: each reply was run against the buggy and the correct version",
+        "<details><summary>Bug reasoning (Comet's kinds): each reply was run against the buggy and the correct version</summary>",
         '',
         '| kind | replies run | passed | exposure | outcome accuracy | why not |',
         '| --- | ---: | ---: | ---: | ---: | --- |',
@@ -88651,6 +88833,7 @@ function cometSection(results) {
         }
         lines.push('', '</details>');
     }
+    lines.push('', '</details>');
     return lines;
 }
 
@@ -88845,15 +89028,42 @@ function memorisationLine(results) {
             : `**Memorisation:** no sign — ${measured}.`,
     ];
 }
-/** The environments the oracles came from, a few by name (all of them are in results.json). */
+/**
+ * The environments the oracles came from, a few by name, and each distinct runtime once (ten
+ * environments on one substitute base image say so once, not ten times; all are in results.json).
+ */
 function environmentsText(results) {
     const all = results.harvest.environments ?? [];
-    const named = all
-        .slice(0, 3)
-        .map((e) => `${escapeMarkdown(e.name)} (${escapeMarkdown(e.source)}, ${escapeMarkdown(e.runtime)})`);
+    if (!all.length)
+        return '';
+    const named = all.slice(0, 3).map((e) => escapeMarkdown(e.name));
     if (all.length > named.length)
         named.push(`${all.length - named.length} more`);
-    return named.length ? ` · environments ${named.join(', ')}` : '';
+    const runtimes = [...new Set(all.map((e) => e.runtime))].map(escapeMarkdown);
+    return ` · environments ${named.join(', ')} (${runtimes.join('; ')})`;
+}
+/**
+ * Replies that could not be read as an answer, this run against the baseline on the paired
+ * items: flagged when this run has significantly more (its output format broke, which is not the
+ * same as reasoning worse).
+ */
+function formatLine(c) {
+    const f = c.format;
+    if (!f)
+        return [];
+    const classes = Object.entries(f.byClass)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, v]) => `${escapeMarkdown(k)} ${v.candidate} / ${v.baseline}`)
+        .join(', ');
+    const p = f.pWorse < 0.0001 ? 'p < 0.0001' : `p = ${f.pWorse.toFixed(4)}`;
+    return [
+        '',
+        `${f.flagged ? '⚠️ ' : ''}**Format:** ${f.candidate} of ${f.paired} paired replies could not be ` +
+            `read as an answer, against ${f.baseline} in the baseline (${classes}: this run / baseline)` +
+            (f.flagged
+                ? ` — significantly more (${p}): the output format broke, which is not the same as reasoning worse.`
+                : '.'),
+    ];
 }
 /** The footer: how the gate decided and how the run was made, each fact once. */
 function footer(results, comparison) {
@@ -88894,6 +89104,7 @@ function renderReport(results, comparison, context = {}) {
         ...reasonLine(comparison),
         ...acceptedLine(results, comparison),
         ...movesSection(comparison, floors),
+        ...formatLine(comparison),
         '',
         `<details><summary>All kinds: this run ${pct(summary.accuracy)} (${summary.correct}/${summary.total})</summary>`,
         '',
@@ -88909,8 +89120,9 @@ function renderReport(results, comparison, context = {}) {
         ...flippedSection(results, comparison),
         ...(trend ? ['', '**Trend**', '', trend] : []),
     ];
+    // With a baseline, the format line says it paired; without one, the counts alone.
     const errorEntries = Object.entries(summary.errors).filter(([k]) => !k.startsWith('harvest_'));
-    if (errorEntries.length) {
+    if (errorEntries.length && !comparison.format) {
         lines.push('', `**Not answered as asked:** ${errorEntries.map(([k, n]) => `${k} ×${n}`).join(', ')}`);
     }
     const unscored = results.instances.filter((r) => !r.scored);
@@ -95112,6 +95324,7 @@ function parseCommandArgs(config, usage) {
 
 
 
+
 /**
  * `tracegate compare`: the gate on two results files — the same function
  * `run` and the Action call. Prints the verdict and the per-kind table,
@@ -95120,12 +95333,15 @@ function parseCommandArgs(config, usage) {
 function compare_compareCommand(args, io, usage) {
     const options = parseCompareOptions(parseFlags(args, COMPARE_OPTION_NAMES, usage, 'compare'));
     const { comparison, text, file } = compareCommand(options);
-    io.stdout(text);
+    io.stdout(forTerminal(text));
     io.stderr(`Wrote ${file}`);
     return exitCodeFor(comparison.verdict, options['on-inconclusive']);
 }
 
 ;// CONCATENATED MODULE: ./src/doors/cli/merge.ts
+// `tracegate merge DIR...`: the shards of a matrix merged into the one run they are parts of,
+// then compared, reported and recorded once (app/run-gate.ts mergeGate).
+
 
 
 
@@ -95158,7 +95374,7 @@ async function mergeCommand(args, io, logger, usage) {
         trend: { last: CLI_TREND_COMMITS },
         howToRecord: 'a merge with --history DIR --commit SHA records one',
     }, { logger, commitGraph: localCommitGraph() });
-    io.stdout(outcome.report);
+    io.stdout(forTerminal(outcome.report));
     return exitCodeFor(outcome.comparison.verdict, options['on-inconclusive']);
 }
 
@@ -96477,6 +96693,7 @@ async function demoCommand(flags, logger, lifecycle, engines) {
 
 
 
+
 const COMMANDS = [
     'run',
     'harvest',
@@ -96642,7 +96859,7 @@ engines) {
             case 'demo':
                 // The demo shows the gate; it is not one: exit 0 whatever its verdicts.
                 for (const text of await demoCommand(commands_parseFlags(rest, RUN_OPTION_NAMES, 'demo'), logger, lifecycle, engines))
-                    io.stdout(text);
+                    io.stdout(forTerminal(text));
                 return ExitCode.Pass;
             case 'merge':
                 return await mergeCommand(rest, io, logger, USAGE);
@@ -96697,7 +96914,7 @@ async function runWith(options, io, logger, lifecycle, exitFor, at, engines) {
         trend: { last: CLI_TREND_COMMITS },
         howToRecord: 'a run with --history DIR --commit SHA records one',
     }, { logger, lifecycle, commitGraph: localCommitGraph(), engines });
-    io.stdout(outcome.report);
+    io.stdout(forTerminal(outcome.report));
     // A shard has no verdict of its own: it succeeds when its part was answered (the merge gates).
     return options.shard ? ExitCode.Pass : exitFor(outcome.comparison.verdict);
 }

@@ -120,6 +120,38 @@ export type Row = z.infer<typeof rowSchema>;
 export const kindRowSchema = rowSchema.extend({ kind: z.string() });
 export type KindRow = z.infer<typeof kindRowSchema>;
 
+/**
+ * A group of kinds pooled (traced single-test, traced multi-test, world model, bug reasoning),
+ * with the same statistics as a kind, for kinds too small to decide alone. Descriptive: tested
+ * with Holm among the groups only, it never changes the verdict (overall + kinds decide).
+ */
+export const groupRowSchema = rowSchema.extend({
+  group: z.string(),
+  kinds: z.array(z.string()),
+});
+export type GroupRow = z.infer<typeof groupRowSchema>;
+
+/**
+ * Replies that could not be read as an answer (empty, no JSON, not the template, cut, refused,
+ * none within the tool budget) on the paired items, this run against the baseline: a checkpoint
+ * that broke its output format is told apart from one that reasons worse.
+ */
+export const formatShiftSchema = z.object({
+  paired: z.number().int(),
+  candidate: z.number().int(),
+  baseline: z.number().int(),
+  /** Per class, this run's and the baseline's counts. */
+  byClass: z.record(
+    z.string(),
+    z.object({ candidate: z.number().int(), baseline: z.number().int() }),
+  ),
+  /** One-sided exact sign test on the items where only one run failed the format (this run more). */
+  pWorse: z.number(),
+  /** This run failed the format significantly more often (pWorse below the look's level). */
+  flagged: z.boolean(),
+});
+export type FormatShift = z.infer<typeof formatShiftSchema>;
+
 /** Which items were compared, and which were not and why. */
 export const pairingSchema = z.object({
   /** Items both runs hold (a record, or a place in `incomplete.missing`). */
@@ -152,6 +184,10 @@ export const comparisonSchema = z.object({
   look: z.object({ index: z.number().int(), of: z.number().int(), alpha: z.number() }),
   overall: rowSchema.optional(),
   kinds: z.array(kindRowSchema),
+  /** The kinds pooled by group, for the report (never part of the verdict). */
+  groups: z.array(groupRowSchema).optional(),
+  /** Format failures on the paired items, this run against the baseline. */
+  format: formatShiftSchema.optional(),
   pairing: pairingSchema.optional(),
   /** Set when a top-up ran: how many paired items were planned and added, and which. */
   topUp: z

@@ -47,7 +47,9 @@ describe('the gate: verdicts that mean something', () => {
     expect(c.overall!.status).toBe('regressed');
     expect(c.kinds.map((k) => k.status)).toEqual(['regressed', 'regressed', 'regressed']);
     expect(c.overall!.test!.pDropAdjusted).toBeLessThan(0.05);
-    expect(c.summary).toMatch(/^Significant drop of at least 5\.0 pp: overall −16\.0 pp/);
+    expect(c.summary).toMatch(
+      /^Significant drop, 5\.0 pp or more as observed: overall −16\.0 pp \(p < 0\.0001 Holm; at least 10\.2 pp at the 95% bound\)/,
+    );
   });
 
   it('passes when the interval rules out a drop of min-drop', () => {

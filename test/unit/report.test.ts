@@ -168,7 +168,7 @@ describe('the markdown report', () => {
       /^❌ \*\*fail\*\* — overall \*\*−60\.6 pp\*\* \(95% bounds −[0-9.]+ … −[0-9.]+ pp\) · 33 paired · baseline `3333333`$/,
     );
     // The reason follows; the power of a gate that already failed does not.
-    expect(rendered).toMatch(/^Significant drop of at least 5\.0 pp: overall −60\.6 pp/m);
+    expect(rendered).toMatch(/^Significant drop, 5\.0 pp or more as observed: overall −60\.6 pp/m);
     expect(rendered).not.toContain('**Power:**');
   });
 
@@ -180,11 +180,12 @@ describe('the markdown report', () => {
     expect(rendered).toContain('bounds one-sided each, paired, clustered by test');
   });
 
-  it('lists the kinds that moved first, then the large drops too few items can decide', () => {
+  it('lists the kinds that moved first, then the large drops too few to decide alone, by their group pooled', () => {
     const moves = rendered.split('\n').filter((l) => /^- (🔴|🟢|🟠) /.test(l));
     expect(moves).toEqual([
       '- 🔴 **S2_Loops** −66.7 pp (−84.7 … −40.3 pp) on 30 paired items: 100.0% → 33.3%, floor 3.3%',
-      '- 🟠 **S1_IntraProceduralCFG** −50.0 pp on 2 paired items: too few to decide; +12 items would',
+      '- 🔴 **traced, single test** (3 kinds pooled) −60.6 pp (−79.1 … −35.1 pp) on 33 paired items: ' +
+        'regressed — too few alone: S1_IntraProceduralCFG −50.0 pp (2)',
     ]);
     // Before the full table, which is collapsed.
     expect(rendered.indexOf(moves[1]!)).toBeLessThan(
@@ -209,7 +210,10 @@ describe('the markdown report', () => {
     expect(rendered).toContain('- `exc-2`: no answer in this run (infrastructure)');
     expect(rendered).toContain('- `broken|<b>`: harvest failed in this run');
     expect(rendered).toContain('the tracer differs (ffffffffffff → tttttttttttt)');
-    expect(rendered).toContain('no_json ×1');
+    // Format failures paired with the baseline's, in one line under the moves.
+    expect(rendered).toContain(
+      '**Format:** 1 of 33 paired replies could not be read as an answer, against 0 in the baseline (no\\_json 1 / 0: this run / baseline).',
+    );
     expect(rendered).toContain('**pass@3: 40.0%**');
     const footer = rendered.trimEnd().split('\n').at(-1)!;
     expect(footer).toMatch(/^<sub>gate overall, min drop 5\.0 pp, α 0\.05 .*<\/sub>$/);

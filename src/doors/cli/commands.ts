@@ -1,3 +1,4 @@
+import { forTerminal } from '../../stages/report/terminal.js';
 import type { Engines, Lifecycle, Logger } from '../../app/config/assemble.js';
 import {
   COMPARE_OPTION_NAMES,
@@ -217,7 +218,7 @@ export async function cli(
           lifecycle,
           engines,
         ))
-          io.stdout(text);
+          io.stdout(forTerminal(text));
         return ExitCode.Pass;
       case 'merge':
         return await mergeCommand(rest, io, logger, USAGE);
@@ -300,7 +301,7 @@ async function runWith(
     },
     { logger, lifecycle, commitGraph: localCommitGraph(), engines },
   );
-  io.stdout(outcome.report);
+  io.stdout(forTerminal(outcome.report));
   // A shard has no verdict of its own: it succeeds when its part was answered (the merge gates).
   return options.shard ? ExitCode.Pass : exitFor(outcome.comparison.verdict);
 }

@@ -1,3 +1,4 @@
+import { forTerminal } from '../../stages/report/terminal.js';
 import { compareCommand as compareFiles } from '../../app/commands/compare.js';
 import { COMPARE_OPTION_NAMES, parseCompareOptions } from '../../app/config/options.js';
 import { exitCodeFor, parseFlags, type Io } from './flags.js';
@@ -10,7 +11,7 @@ import { exitCodeFor, parseFlags, type Io } from './flags.js';
 export function compareCommand(args: string[], io: Io, usage: string): number {
   const options = parseCompareOptions(parseFlags(args, COMPARE_OPTION_NAMES, usage, 'compare'));
   const { comparison, text, file } = compareFiles(options);
-  io.stdout(text);
+  io.stdout(forTerminal(text));
   io.stderr(`Wrote ${file}`);
   return exitCodeFor(comparison.verdict, options['on-inconclusive']);
 }

@@ -1,5 +1,6 @@
 // `tracegate merge DIR...`: the shards of a matrix merged into the one run they are parts of,
 // then compared, reported and recorded once (app/run-gate.ts mergeGate).
+import { forTerminal } from '../../stages/report/terminal.js';
 import type { Logger } from '../../app/config/assemble.js';
 import { GATE_OPTION_NAMES, parseRunOptions } from '../../app/config/options.js';
 import { mergeGate } from '../../app/run-gate.js';
@@ -57,6 +58,6 @@ export async function mergeCommand(
     },
     { logger, commitGraph: localCommitGraph() },
   );
-  io.stdout(outcome.report);
+  io.stdout(forTerminal(outcome.report));
   return exitCodeFor(outcome.comparison.verdict, options['on-inconclusive']);
 }

@@ -13,8 +13,9 @@ export const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 export const level = (alpha: number): string =>
   `${Number(((1 - alpha) * 100).toFixed(1)).toString()}%`;
 
+/** `p = 0.0165`, `p < 0.0001`: a p-value as a sentence says it. */
 const p = (x: number | undefined): string =>
-  x === undefined ? '—' : x < 0.0001 ? '< 0.0001' : x.toFixed(4);
+  x === undefined ? 'p —' : x < 0.0001 ? 'p < 0.0001' : `p = ${x.toFixed(4)}`;
 
 const CAUSE: Record<InconclusiveCause, (c: Omit<Comparison, 'summary'>) => string> = {
   'no overlap': () => 'the two runs share no instance',
@@ -40,8 +41,19 @@ const CAUSE: Record<InconclusiveCause, (c: Omit<Comparison, 'summary'>) => strin
   },
 };
 
-const regression = (name: string, r: Row): string =>
-  `${name} ${pp(r.delta)} (p = ${p(r.test?.pDropAdjusted)} Holm)`;
+/**
+ * A regressed row: its observed change, its Holm p, and what its bound rules out — the drop is at
+ * least the upper bound's size, which may be less than min-drop (the gate's "at least min-drop" is
+ * the observed change's, never a claim the bound does not make).
+ */
+const regression = (name: string, r: Row, alpha: number): string => {
+  const upper = r.test?.upper;
+  const bound =
+    upper !== undefined && upper < 0
+      ? `; at least ${pp(upper).slice(1)} at the ${level(alpha)} bound`
+      : '';
+  return `${name} ${pp(r.delta)} (${p(r.test?.pDropAdjusted)} Holm${bound})`;
+};
 
 /** One sentence: what the verdict rests on (plain text; kind names are fixed strings). */
 export function describeVerdict(c: Omit<Comparison, 'summary'>): string {
@@ -73,11 +85,12 @@ function verdictSentence(c: Omit<Comparison, 'summary'>): string {
         'the scores are recorded; re-run when the baseline can be read.'
       );
     case 'fail': {
+      const alpha = c.look.alpha;
       const rows = [
-        ...(o?.status === 'regressed' ? [regression('overall', o)] : []),
-        ...c.kinds.filter((k) => k.status === 'regressed').map((k) => regression(k.kind, k)),
+        ...(o?.status === 'regressed' ? [regression('overall', o, alpha)] : []),
+        ...c.kinds.filter((k) => k.status === 'regressed').map((k) => regression(k.kind, k, alpha)),
       ];
-      return `Significant drop of at least ${minDrop}: ${rows.join('; ')}.`;
+      return `Significant drop, ${minDrop} or more as observed: ${rows.join('; ')}.`;
     }
     case 'pass':
       return (

@@ -4,16 +4,16 @@ import type {
   InconclusiveCause,
   KindRow,
   Row,
-  RowStatus,
 } from '../../contracts/comparison.js';
 import type { Results } from '../../contracts/results.js';
 import { describeVerdict } from './describe.js';
-import { bounds, pairedDifference, pDrop, planning } from './paired.js';
-import { pairRuns, type Pair } from './pairing.js';
+import { pairRuns } from './pairing.js';
 import { selectionDifferences } from './selection.js';
 import { assertComparable, provenanceNotes } from './provenance.js';
 import type { Look } from './sequential.js';
-import { holm } from './stats.js';
+import { decideRows, estimate } from './rows.js';
+import { formatShift } from './format.js';
+import { groupRows } from './groups.js';
 
 export type { Comparison, GatePolicy } from '../../contracts/comparison.js';
 
@@ -29,57 +29,6 @@ export type CandidateRun = Pick<Results, 'instances' | 'incomplete' | 'provenanc
 export interface BaselineRun {
   results: Results;
   source: string;
-}
-
-/** Floating-point slack for "at least min-drop" (a 1/20 drop is a 0.05 drop). */
-const EPS = 1e-9;
-
-interface Estimated {
-  row: Row;
-  /** Enough items and clusters to be tested (and to take part in Holm). */
-  testable: boolean;
-}
-
-function estimate(pairs: readonly Pair[], policy: GatePolicy, alpha: number): Estimated {
-  const e = pairedDifference(pairs);
-  const testable = e.n >= policy.minItems && e.clusters >= policy.minClusters;
-  const row: Row = {
-    paired: e.n,
-    clusters: e.clusters,
-    baseline: e.baseline,
-    candidate: e.candidate,
-    delta: e.delta,
-    lost: e.lost,
-    gained: e.gained,
-    status: 'too few items' as RowStatus,
-  };
-  if (e.clusters < 2) return { row, testable };
-  const drop = pDrop(e);
-  row.test = {
-    centre: e.centre,
-    se: e.se,
-    df: e.df,
-    ...bounds(e, alpha),
-    pDrop: drop,
-    // pGain(e), the complementary tail of the same statistic
-    pGain: 1 - drop,
-    ...planning(e, alpha, policy.minDrop),
-  };
-  return { row, testable };
-}
-
-/** Holm over the testable rows, then each row's status at this look's level. */
-function decideRows(rows: Estimated[], policy: GatePolicy, alpha: number): void {
-  const tested = rows.filter((r) => r.testable && r.row.test).map((r) => r.row);
-  const drops = holm(tested.map((r) => r.test!.pDrop));
-  const gains = holm(tested.map((r) => r.test!.pGain));
-  tested.forEach((r, i) => {
-    r.test!.pDropAdjusted = drops[i]!;
-    r.test!.pGainAdjusted = gains[i]!;
-    if (drops[i]! < alpha && r.delta <= -policy.minDrop + EPS) r.status = 'regressed';
-    else if (gains[i]! < alpha && r.delta >= policy.minGain - EPS) r.status = 'improved';
-    else r.status = 'within noise';
-  });
 }
 
 /** A drop of min-drop is excluded when the row's lower bound lies above −min-drop. */
@@ -145,6 +94,13 @@ export function compareRuns(
   decideRows([estimatedOverall, ...estimatedKinds], policy, alpha);
   const overall = estimatedOverall.row;
   const kinds: KindRow[] = estimatedKinds.map((e, i) => ({ kind: kindNames[i]!, ...e.row }));
+  const groups = groupRows(pairs, policy, alpha);
+  const format = formatShift(
+    pairs.map((p) => p.id),
+    candidate.instances,
+    base.instances,
+    alpha,
+  );
 
   const rows: Row[] = [overall, ...kinds];
   const causes: InconclusiveCause[] = [];
@@ -177,6 +133,8 @@ export function compareRuns(
     look: lookInfo,
     overall,
     kinds,
+    ...(groups.length ? { groups } : {}),
+    ...(format ? { format } : {}),
     pairing,
     ...(topUp ? { topUp } : {}),
     ...(candidate.merged

@@ -16,9 +16,10 @@ const TEXT_CHARS = 300;
 export function cometSection(results: Results): string[] {
   const comet = results.summary.comet as Record<string, CometSummary> | undefined;
   if (!comet) return [];
+  // Collapsed: the figures explain the pass rates; the gate decides on those.
   const lines = [
     '',
-    "**Bug reasoning (Comet's kinds)**: each reply was run against the buggy and the correct version",
+    "<details><summary>Bug reasoning (Comet's kinds): each reply was run against the buggy and the correct version</summary>",
     '',
     '| kind | replies run | passed | exposure | outcome accuracy | why not |',
     '| --- | ---: | ---: | ---: | ---: | --- |',
@@ -51,5 +52,6 @@ export function cometSection(results: Results): string[] {
     }
     lines.push('', '</details>');
   }
+  lines.push('', '</details>');
   return lines;
 }

@@ -84,17 +84,40 @@ function memorisationLine(results: Results): string[] {
   ];
 }
 
-/** The environments the oracles came from, a few by name (all of them are in results.json). */
+/**
+ * The environments the oracles came from, a few by name, and each distinct runtime once (ten
+ * environments on one substitute base image say so once, not ten times; all are in results.json).
+ */
 function environmentsText(results: Results): string {
   const all = results.harvest.environments ?? [];
-  const named = all
-    .slice(0, 3)
-    .map(
-      (e) =>
-        `${escapeMarkdown(e.name)} (${escapeMarkdown(e.source)}, ${escapeMarkdown(e.runtime)})`,
-    );
+  if (!all.length) return '';
+  const named = all.slice(0, 3).map((e) => escapeMarkdown(e.name));
   if (all.length > named.length) named.push(`${all.length - named.length} more`);
-  return named.length ? ` · environments ${named.join(', ')}` : '';
+  const runtimes = [...new Set(all.map((e) => e.runtime))].map(escapeMarkdown);
+  return ` · environments ${named.join(', ')} (${runtimes.join('; ')})`;
+}
+
+/**
+ * Replies that could not be read as an answer, this run against the baseline on the paired
+ * items: flagged when this run has significantly more (its output format broke, which is not the
+ * same as reasoning worse).
+ */
+function formatLine(c: Comparison): string[] {
+  const f = c.format;
+  if (!f) return [];
+  const classes = Object.entries(f.byClass)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${escapeMarkdown(k)} ${v.candidate} / ${v.baseline}`)
+    .join(', ');
+  const p = f.pWorse < 0.0001 ? 'p < 0.0001' : `p = ${f.pWorse.toFixed(4)}`;
+  return [
+    '',
+    `${f.flagged ? '⚠️ ' : ''}**Format:** ${f.candidate} of ${f.paired} paired replies could not be ` +
+      `read as an answer, against ${f.baseline} in the baseline (${classes}: this run / baseline)` +
+      (f.flagged
+        ? ` — significantly more (${p}): the output format broke, which is not the same as reasoning worse.`
+        : '.'),
+  ];
 }
 
 /** The footer: how the gate decided and how the run was made, each fact once. */
@@ -145,6 +168,7 @@ export function renderReport(
     ...reasonLine(comparison),
     ...acceptedLine(results, comparison),
     ...movesSection(comparison, floors),
+    ...formatLine(comparison),
     '',
     `<details><summary>All kinds: this run ${pct(summary.accuracy)} (${summary.correct}/${summary.total})</summary>`,
     '',
@@ -160,8 +184,9 @@ export function renderReport(
     ...flippedSection(results, comparison),
     ...(trend ? ['', '**Trend**', '', trend] : []),
   ];
+  // With a baseline, the format line says it paired; without one, the counts alone.
   const errorEntries = Object.entries(summary.errors).filter(([k]) => !k.startsWith('harvest_'));
-  if (errorEntries.length) {
+  if (errorEntries.length && !comparison.format) {
     lines.push(
       '',
       `**Not answered as asked:** ${errorEntries.map(([k, n]) => `${k} ×${n}`).join(', ')}`,

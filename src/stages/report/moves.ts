@@ -106,10 +106,10 @@ function moved(k: KindRow, floor: number | undefined): string {
 }
 
 /**
- * The kinds a reader must see first: those that moved significantly (the
- * gate's `regressed` and `improved`), worst first; then the large drops on too
- * few items to decide, worst first, with the items that would decide them.
- * Every other kind is in the full table.
+ * The kinds a reader must see first: those that moved significantly (the gate's `regressed` and
+ * `improved`), worst first. Kinds whose large drop is too small to decide alone are not listed one
+ * by one: their group (traced single-test, traced multi-test, world model, bug reasoning) is,
+ * pooled with the same statistics, naming them. Every other kind is in the full table.
  */
 export function movesSection(c: Comparison, floors: Record<string, number | undefined>): string[] {
   if (!c.overall?.paired) return [];
@@ -125,12 +125,31 @@ export function movesSection(c: Comparison, floors: Record<string, number | unde
     .sort(byDelta);
   if (!significant.length && !tooFew.length)
     return ['', `No kind moved significantly or dropped ${pp(LARGE_MOVE).slice(1)} or more.`];
-  return [
-    '',
-    ...significant.map((k) => moved(k, floors[k.kind])),
-    ...tooFew.map(
-      (k) =>
-        `- ${ICON['too few to decide']} **${k.kind}** ${pp(k.delta)} on ${items(k.paired)}: ${undecided(k, c)}`,
-    ),
-  ];
+  return ['', ...significant.map((k) => moved(k, floors[k.kind])), ...tooFewLines(tooFew, c)];
+}
+
+/** Large drops too small to decide alone: one line per group that holds them, the group pooled. */
+function tooFewLines(tooFew: readonly KindRow[], c: Comparison): string[] {
+  const alone = (k: KindRow) => `${k.kind} ${pp(k.delta)} (${k.paired})`;
+  // A group of one kind pools nothing: that kind is listed alone.
+  const groups = (c.groups ?? []).filter(
+    (g) => g.kinds.length > 1 && tooFew.some((k) => g.kinds.includes(k.kind)),
+  );
+  const grouped = new Set(groups.flatMap((g) => g.kinds));
+  const lines = groups.map((g) => {
+    const mark = markOf(g, c);
+    const bounds = hasBounds(g) ? ` (${boundsText(g)})` : '';
+    const status = mark === 'too few to decide' ? `; ${undecided(g, c)}` : `: ${mark}`;
+    const small = tooFew.filter((k) => g.kinds.includes(k.kind)).map(alone);
+    return (
+      `- ${ICON[mark]} **${g.group}** (${g.kinds.length} kind${g.kinds.length === 1 ? '' : 's'} ` +
+      `pooled) ${pp(g.delta)}${bounds} on ${items(g.paired)}${status} — too few alone: ${small.join(', ')}`
+    );
+  });
+  // Kinds no group pools: one line each, with what would decide them.
+  for (const k of tooFew.filter((k) => !grouped.has(k.kind)))
+    lines.push(
+      `- ${ICON['too few to decide']} **${k.kind}** ${pp(k.delta)} on ${items(k.paired)}: ${undecided(k, c)}`,
+    );
+  return lines;
 }

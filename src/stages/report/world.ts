@@ -14,9 +14,10 @@ const unanswered = (n: number | undefined, how: string) => (n ? `; ${n} unanswer
 export function worldSection(results: Results): string[] {
   const world = results.summary.world as WorldSummary | undefined;
   if (!world) return [];
+  // Collapsed: the metrics explain the pass rates; the gate decides on those.
   const lines = [
     '',
-    '**World-model metrics** (as the study measures them; the gate uses the pass rule)',
+    '<details><summary>World-model metrics (as the study measures them; the gate uses the pass rule)</summary>',
     '',
   ];
   lines.push('| measure | n | figures |', '| --- | ---: | --- |');
@@ -51,5 +52,6 @@ export function worldSection(results: Results): string[] {
         `${unanswered(p.unanswered, 'scored as empty lists')} |`,
     );
   }
+  lines.push('', '</details>');
   return lines;
 }
