@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(224);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2281);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 224:
+/***/ 2281:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -83341,6 +83341,18 @@ async function copyTree(from, to) {
     await promisify(execFile)('cp', ['-a', `${from}/.`, to]);
 }
 
+;// CONCATENATED MODULE: ./src/util/tracer-log.ts
+/**
+ * A line the tracer writes for every instance that went well (`tracegate: 'ID' ok (1.2s)`): each
+ * instance runs twice, so these were two lines an instance in every log. They are not shown; a
+ * line about anything else (a failure, a warning) is.
+ */
+const OK_LINE = /^tracegate: '[^']*' ok \(\d+(\.\d+)?s\)$/;
+function isRoutineTracerLine(line) {
+    // TRACEGATE_VERBOSE=1 shows them (a test that waits for an instance's runs reads them).
+    return process.env.TRACEGATE_VERBOSE !== '1' && OK_LINE.test(line);
+}
+
 ;// CONCATENATED MODULE: ./src/contracts/harvest-backend.ts
 const partialOutputs = new WeakMap();
 /** `error`, marked with the stdout a failed job had written before it failed (see HarvestBackend.run). */
@@ -83383,6 +83395,7 @@ class BoundedText {
  * (results from stdout, log lines from stderr), waited for under the job's
  * timeout and the engine's watch, then killed and removed whatever happened.
  */
+
 
 
 
@@ -83452,7 +83465,7 @@ function collectOutput(name, log) {
     stderr.on('data', (chunk) => {
         const lines = (partial + chunk.toString('utf8')).split('\n');
         partial = lines.pop() ?? '';
-        for (const line of lines.filter(Boolean)) {
+        for (const line of lines.filter((l) => l && !isRoutineTracerLine(l))) {
             if (logs.length < 10_000)
                 log(`  [${name}] ${line.slice(0, 2000)}`);
             logs.push(line.slice(0, 2000));
@@ -83881,6 +83894,7 @@ function registryAuth(repository, env = process.env, given) {
 
 
 
+
 const local_run = (0,external_node_util_.promisify)(external_node_child_process_.execFile);
 const local_MAX_STDOUT_BYTES = 256 * 1024 * 1024;
 /**
@@ -83987,7 +84001,7 @@ class LocalBackend {
         child.stderr.on('data', (chunk) => {
             const lines = (partial + chunk.toString('utf8')).split('\n');
             partial = lines.pop() ?? '';
-            for (const line of lines.filter(Boolean))
+            for (const line of lines.filter((l) => l && !isRoutineTracerLine(l)))
                 this.options.log(`  [${job.environment.recipe.name}] ${line.slice(0, 2000)}`);
         });
         return new Promise((resolve, reject) => {
@@ -93258,7 +93272,11 @@ async function runJob(backend, env, items, run, deps) {
             deps.warn(`Harvest ${job.label} in environment "${env.recipe.name}" lost its engine${keptNote}`);
             return { results, lost: error };
         }
-        deps.warn(`Harvest ${job.label} in environment "${env.recipe.name}" failed: ${reason}${keptNote}`);
+        // An interrupt ends the run: said as what happened, not as the run's failure.
+        if (deps.signal?.aborted)
+            deps.log(`Harvest ${job.label} in environment "${env.recipe.name}" stopped by the interrupt${keptNote}`);
+        else
+            deps.warn(`Harvest ${job.label} in environment "${env.recipe.name}" failed: ${reason}${keptNote}`);
         return { results };
     }
 }
@@ -93277,6 +93295,9 @@ function settle_settle({ loaded, key }, runs, env, tracerDigest, deps, pairedSea
     const id = loaded.instance.id;
     if (runs.length < HARVEST_RUNS)
         return { status: 'error', reason: 'interrupted' };
+    // Interrupted: what both runs finished is stored; anything else is the interrupt's, not the
+    // instance's — neither logged as its failure, remembered, nor quarantined.
+    const stopped = deps.signal?.aborted === true;
     // A variant search, a candidate the search answered, or an original beside its search ran in
     // one of the runs only (runs.ts).
     const held = runsOnce(loaded) || pairedSearch ? runs.filter((r) => r.has(id)) : runs;
@@ -93285,6 +93306,8 @@ function settle_settle({ loaded, key }, runs, env, tracerDigest, deps, pairedSea
         ? pairDiffers(held.map((r) => r.get(id)), searched)
         : searchDiffers(searched, held.map((r) => r.get(id)));
     if (differs) {
+        if (stopped)
+            return { status: 'error', reason: 'interrupted' };
         deps.log(`  ${id}: ${differs}`);
         return { status: 'invalid', reason: differs }; // neither stored nor remembered: harvested again
     }
@@ -93293,12 +93316,16 @@ function settle_settle({ loaded, key }, runs, env, tracerDigest, deps, pairedSea
     const notRun = held
         .map((r) => r.get(id))
         .find((r) => typeof r === 'object' && !!r.stats?.not_run);
+    if (notRun && stopped)
+        return { status: 'error', reason: 'interrupted' };
     if (notRun)
         return { status: 'error', reason: `${NOT_RUN}: ${notRun.stats.not_run}` };
     // The tracer's own verdict in every run (not a job that failed around it: a lost engine, a timeout
     // of the whole container, an interrupt): a failure then is the instance's, and is remembered.
     const verdicts = held.length > 0 && held.every((r) => typeof r.get(id) === 'object');
     const agreed = agreedResult(withSearched(searched, held.map((r) => r.get(id))), (answers) => {
+        if (stopped)
+            return;
         const where = deps.quarantine?.put(id, answers);
         if (where)
             deps.log(`  ${id}: quarantined, every run's answer in ${where}`);
@@ -93307,6 +93334,9 @@ function settle_settle({ loaded, key }, runs, env, tracerDigest, deps, pairedSea
     if (outcome.status === 'ok') {
         deps.oracles.put(key, outcome.entry);
         deps.failures?.delete(key);
+    }
+    else if (stopped) {
+        return { status: 'error', reason: 'interrupted' };
     }
     else {
         deps.log(`  ${id}: ${outcome.status} — ${outcome.reason}`);
@@ -93489,6 +93519,8 @@ async function harvestOracles(selected, tracerDigest, deps) {
     const progress = new Progress('Oracles', selected.length, 'instances', deps.log);
     const deferred = [];
     const run = { environments, tracerDigest, deps, tally, deferred };
+    // After an interrupt nothing ticks: the progress never claims what did not happen.
+    const tick = (n) => (deps.signal?.aborted ? undefined : progress.tick(n));
     for (const [index, group] of groups.entries()) {
         const waiting = deferred.length;
         if (deps.signal?.aborted)
@@ -93496,16 +93528,22 @@ async function harvestOracles(selected, tracerDigest, deps) {
         else
             await harvestGroup(index, group, run);
         const later = deferred.slice(waiting).reduce((n, d) => n + d.misses.length, 0);
-        progress.tick(group.items.length - later); // the measured ones tick when they are done
+        tick(group.items.length - later); // the measured ones tick when they are done
     }
     for (const { env, misses } of deferred) {
         if (deps.signal?.aborted)
             tally.failAll(misses.map((m) => m.loaded), 'interrupted');
         else
             await harvestMisses(env, misses, run, runMeasured);
-        progress.tick(misses.length);
+        tick(misses.length);
     }
-    return tally.summary();
+    const summary = tally.summary();
+    if (deps.signal?.aborted) {
+        const ok = [...summary.outcomes.values()].filter((o) => o.status === 'ok').length;
+        deps.log(`Oracles: interrupted — ${ok} of ${selected.length} instance(s) have one ` +
+            `(${summary.cached} from the cache); the others were not harvested.`);
+    }
+    return summary;
 }
 /**
  * The misses a measurement answers (their family's `timedKinds`: wall time, peak memory, a profile's

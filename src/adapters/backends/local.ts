@@ -1,3 +1,4 @@
+import { isRoutineTracerLine } from '../../util/tracer-log.js';
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -154,7 +155,7 @@ export class LocalBackend implements HarvestBackend {
     child.stderr.on('data', (chunk: Buffer) => {
       const lines = (partial + chunk.toString('utf8')).split('\n');
       partial = lines.pop() ?? '';
-      for (const line of lines.filter(Boolean))
+      for (const line of lines.filter((l) => l && !isRoutineTracerLine(l)))
         this.options.log(`  [${job.environment.recipe.name}] ${line.slice(0, 2000)}`);
     });
     return new Promise((resolve, reject) => {

@@ -40,12 +40,14 @@ export async function harvestOracles(
   const progress = new Progress('Oracles', selected.length, 'instances', deps.log);
   const deferred: Deferred[] = [];
   const run = { environments, tracerDigest, deps, tally, deferred };
+  // After an interrupt nothing ticks: the progress never claims what did not happen.
+  const tick = (n: number) => (deps.signal?.aborted ? undefined : progress.tick(n));
   for (const [index, group] of groups.entries()) {
     const waiting = deferred.length;
     if (deps.signal?.aborted) tally.failAll(group.items, 'interrupted');
     else await harvestGroup(index, group, run);
     const later = deferred.slice(waiting).reduce((n, d) => n + d.misses.length, 0);
-    progress.tick(group.items.length - later); // the measured ones tick when they are done
+    tick(group.items.length - later); // the measured ones tick when they are done
   }
   for (const { env, misses } of deferred) {
     if (deps.signal?.aborted)
@@ -54,9 +56,17 @@ export async function harvestOracles(
         'interrupted',
       );
     else await harvestMisses(env, misses, run, runMeasured);
-    progress.tick(misses.length);
+    tick(misses.length);
   }
-  return tally.summary();
+  const summary = tally.summary();
+  if (deps.signal?.aborted) {
+    const ok = [...summary.outcomes.values()].filter((o) => o.status === 'ok').length;
+    deps.log(
+      `Oracles: interrupted — ${ok} of ${selected.length} instance(s) have one ` +
+        `(${summary.cached} from the cache); the others were not harvested.`,
+    );
+  }
+  return summary;
 }
 
 /** What each group's harvest shares. */

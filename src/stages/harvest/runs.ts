@@ -184,9 +184,15 @@ async function runJob(
       );
       return { results, lost: error };
     }
-    deps.warn(
-      `Harvest ${job.label} in environment "${env.recipe.name}" failed: ${reason}${keptNote}`,
-    );
+    // An interrupt ends the run: said as what happened, not as the run's failure.
+    if (deps.signal?.aborted)
+      deps.log(
+        `Harvest ${job.label} in environment "${env.recipe.name}" stopped by the interrupt${keptNote}`,
+      );
+    else
+      deps.warn(
+        `Harvest ${job.label} in environment "${env.recipe.name}" failed: ${reason}${keptNote}`,
+      );
     return { results };
   }
 }

@@ -19,11 +19,14 @@ export function settle(
   runs: Map<string, ReadResult>[],
   env: ResolvedEnvironment,
   tracerDigest: string,
-  deps: Pick<HarvestDeps, 'oracles' | 'quarantine' | 'failures' | 'log'>,
+  deps: Pick<HarvestDeps, 'oracles' | 'quarantine' | 'failures' | 'log' | 'signal'>,
   pairedSearch?: string,
 ): HarvestOutcome {
   const id = loaded.instance.id;
   if (runs.length < HARVEST_RUNS) return { status: 'error', reason: 'interrupted' };
+  // Interrupted: what both runs finished is stored; anything else is the interrupt's, not the
+  // instance's — neither logged as its failure, remembered, nor quarantined.
+  const stopped = deps.signal?.aborted === true;
   // A variant search, a candidate the search answered, or an original beside its search ran in
   // one of the runs only (runs.ts).
   const held = runsOnce(loaded) || pairedSearch ? runs.filter((r) => r.has(id)) : runs;
@@ -38,6 +41,7 @@ export function settle(
         held.map((r) => r.get(id)),
       );
   if (differs) {
+    if (stopped) return { status: 'error', reason: 'interrupted' };
     deps.log(`  ${id}: ${differs}`);
     return { status: 'invalid', reason: differs }; // neither stored nor remembered: harvested again
   }
@@ -46,6 +50,7 @@ export function settle(
   const notRun = held
     .map((r) => r.get(id))
     .find((r): r is TracerResult => typeof r === 'object' && !!r.stats?.not_run);
+  if (notRun && stopped) return { status: 'error', reason: 'interrupted' };
   if (notRun) return { status: 'error', reason: `${NOT_RUN}: ${notRun.stats.not_run}` };
   // The tracer's own verdict in every run (not a job that failed around it: a lost engine, a timeout
   // of the whole container, an interrupt): a failure then is the instance's, and is remembered.
@@ -56,6 +61,7 @@ export function settle(
       held.map((r) => r.get(id)),
     ),
     (answers) => {
+      if (stopped) return;
       const where = deps.quarantine?.put(id, answers);
       if (where) deps.log(`  ${id}: quarantined, every run's answer in ${where}`);
     },
@@ -65,6 +71,8 @@ export function settle(
   if (outcome.status === 'ok') {
     deps.oracles.put(key, outcome.entry);
     deps.failures?.delete(key);
+  } else if (stopped) {
+    return { status: 'error', reason: 'interrupted' };
   } else {
     deps.log(`  ${id}: ${outcome.status} — ${outcome.reason}`);
     if (verdicts)

@@ -3,6 +3,7 @@
  * (results from stdout, log lines from stderr), waited for under the job's
  * timeout and the engine's watch, then killed and removed whatever happened.
  */
+import { isRoutineTracerLine } from '../../../util/tracer-log.js';
 import { PassThrough } from 'node:stream';
 import type { ResolvedEnvironment } from '../../../contracts/environment.js';
 import { withPartialOutput } from '../../../contracts/harvest-backend.js';
@@ -119,7 +120,7 @@ function collectOutput(name: string, log: (message: string) => void) {
   stderr.on('data', (chunk: Buffer) => {
     const lines = (partial + chunk.toString('utf8')).split('\n');
     partial = lines.pop() ?? '';
-    for (const line of lines.filter(Boolean)) {
+    for (const line of lines.filter((l) => l && !isRoutineTracerLine(l))) {
       if (logs.length < 10_000) log(`  [${name}] ${line.slice(0, 2000)}`);
       logs.push(line.slice(0, 2000));
       if (logs.length > 50) logs.shift();
