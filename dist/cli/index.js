@@ -87168,7 +87168,7 @@ function verdictSentence(c) {
     const minDrop = pp(c.policy.minDrop).slice(1);
     switch (c.verdict) {
         case 'no-baseline':
-            return 'No baseline: scores recorded, nothing to compare with.';
+            return 'No baseline: nothing to compare with.';
         case 'baseline-unavailable':
             return (`Baseline unavailable: ${c.unavailable ?? 'the lookup failed'}. Not a pass: ` +
                 'the scores are recorded; re-run when the baseline can be read.');
@@ -88473,7 +88473,7 @@ function pairedOf(c, paired) {
 function headline(c, summary) {
     const score = `**${pct(summary.accuracy)}** (${summary.correct}/${summary.total})`;
     if (c.verdict === 'no-baseline')
-        return `${VERDICT[c.verdict]} — this run ${score}; scores recorded, nothing to compare with.`;
+        return `${VERDICT[c.verdict]} — this run ${score}; nothing to compare with.`;
     if (c.verdict === 'baseline-unavailable')
         return `${verdictLine(c)} This run: ${score}.`;
     const o = c.overall;
@@ -94959,8 +94959,9 @@ function pruneReplies(responses, since, logger) {
             "(--cache) to keep it to this run's replies.");
         return;
     }
+    // Housekeeping a user need not read: the debug log only.
     if (pruned)
-        logger.log(`Left ${pruned} reply(ies) of other runs out of the shared cache (none was read).`);
+        logger.debug?.(`Left ${pruned} reply(ies) of other runs out of the shared cache (none was read).`);
 }
 /**
  * The gate over a sharded run: the shards' results merged into the one run they are parts of

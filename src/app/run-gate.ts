@@ -176,7 +176,7 @@ export async function runGate(request: GateRequest, ports: GatePorts): Promise<G
 export function pruneReplies(
   responses: ResponseCache | undefined,
   since: number,
-  logger: Pick<Logger, 'log' | 'warn'>,
+  logger: Pick<Logger, 'log' | 'warn' | 'debug'>,
 ): void {
   let pruned: number;
   try {
@@ -189,8 +189,11 @@ export function pruneReplies(
     );
     return;
   }
+  // Housekeeping a user need not read: the debug log only.
   if (pruned)
-    logger.log(`Left ${pruned} reply(ies) of other runs out of the shared cache (none was read).`);
+    logger.debug?.(
+      `Left ${pruned} reply(ies) of other runs out of the shared cache (none was read).`,
+    );
 }
 
 /** What a door asks of the merge: the gate request's, and where the shards' results are. */

@@ -338,7 +338,7 @@ describe('the report at a glance, on other verdicts', () => {
     const none = compareRuns(resultsOf(loopsCand), undefined, policy);
     const text = renderReport(resultsOf(loopsCand), none);
     expect(text).toContain(
-      'ℹ️ **no baseline** — this run **75.0%** (150/200); scores recorded, nothing to compare with.',
+      'ℹ️ **no baseline** — this run **75.0%** (150/200); nothing to compare with.',
     );
     expect(text).not.toMatch(/No kind moved|95% bounds/);
   });

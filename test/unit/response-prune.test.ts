@@ -61,6 +61,7 @@ describe("the shared cache keeps this run's replies only", () => {
     const logger = {
       log: (m: string) => said.push(`log ${m}`),
       warn: (m: string) => said.push(`warn ${m}`),
+      debug: (m: string) => said.push(`debug ${m}`),
     };
     const failing = {
       get: () => undefined,
@@ -85,7 +86,7 @@ describe("the shared cache keeps this run's replies only", () => {
     new DirResponseCache(dir).put(key(1), reply('r1'));
     pruneReplies(new DirResponseCache(dir), Date.now(), logger); // read nothing: prunes the one reply
     expect(said).toEqual([
-      'log Left 1 reply(ies) of other runs out of the shared cache (none was read).',
+      'debug Left 1 reply(ies) of other runs out of the shared cache (none was read).',
     ]);
     pruneReplies(undefined, Date.now(), logger);
     expect(said).toHaveLength(1);

@@ -21,6 +21,8 @@ export interface ActionEnv {
   /** The process environment (GITHUB_WORKSPACE, GITHUB_RUN_ATTEMPT). */
   env: Record<string, string | undefined>;
   info(message: string): void;
+  /** A line shown only with the runner's step debug logging on (`::debug::`). */
+  debug?(message: string): void;
   warning(message: string): void;
   notice(message: string): void;
   setFailed(message: string): void;
@@ -41,7 +43,7 @@ export interface ActionEnv {
  * the door calls it before its own lines (a failure, the verdict).
  */
 export function groupedLogger(
-  env: Pick<ActionEnv, 'info' | 'warning' | 'startGroup' | 'endGroup'>,
+  env: Pick<ActionEnv, 'info' | 'debug' | 'warning' | 'startGroup' | 'endGroup'>,
 ): Logger & { close(): void } {
   let open = false;
   const close = (): void => {
@@ -52,6 +54,7 @@ export function groupedLogger(
     // Every line of the run's log is inert: a suite's or a reply's text cannot command the runner.
     log: (message) => env.info(inertLog(message)),
     warn: (message) => env.warning(message),
+    debug: (message) => env.debug?.(inertLog(message)),
     phase: (name) => {
       close();
       env.startGroup(name);

@@ -50,6 +50,8 @@ export interface Logger {
    * previous one; the CLI's log has none.
    */
   phase?: (name: string) => void;
+  /** Housekeeping lines a user need not read (the Action's step debug log; the CLI shows none). */
+  debug?: (message: string) => void;
 }
 
 /** What an entry point holds to stop a run cleanly: the abort signal and the pending undos. */

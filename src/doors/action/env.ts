@@ -11,6 +11,7 @@ export function realActionEnv(): ActionEnv {
     setSecret: core.setSecret,
     env: process.env,
     info: (message) => core.info(inertLog(message)),
+    debug: (message) => core.debug(inertLog(message)),
     warning: core.warning,
     notice: core.notice,
     setFailed: core.setFailed,

@@ -78,7 +78,7 @@ function verdictSentence(c: Omit<Comparison, 'summary'>): string {
   const minDrop = pp(c.policy.minDrop).slice(1);
   switch (c.verdict) {
     case 'no-baseline':
-      return 'No baseline: scores recorded, nothing to compare with.';
+      return 'No baseline: nothing to compare with.';
     case 'baseline-unavailable':
       return (
         `Baseline unavailable: ${c.unavailable ?? 'the lookup failed'}. Not a pass: ` +

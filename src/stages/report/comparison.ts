@@ -49,7 +49,7 @@ export function headline(
 ): string {
   const score = `**${pct(summary.accuracy)}** (${summary.correct}/${summary.total})`;
   if (c.verdict === 'no-baseline')
-    return `${VERDICT[c.verdict]} — this run ${score}; scores recorded, nothing to compare with.`;
+    return `${VERDICT[c.verdict]} — this run ${score}; nothing to compare with.`;
   if (c.verdict === 'baseline-unavailable') return `${verdictLine(c)} This run: ${score}.`;
   const o = c.overall;
   const baseline = `baseline ${baselineName(c)}`;
