@@ -46,12 +46,12 @@ for (const name of names) {
       join(root, 'benchmark', 'reports', `${name}.json`),
       ...extra,
     ],
-    { stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' },
+    { stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8', maxBuffer: 1 << 30 },
   );
   const log = run.stderr.split('\n').filter((l) => !/^\s+\[/.test(l) && !/: invalid — /.test(l));
   console.error(log.join('\n'));
   console.error(
-    `generate-bundle: ${name} took ${((Date.now() - started) / 1000).toFixed(0)} s (exit ${run.status})`,
+    `generate-bundle: ${name} took ${((Date.now() - started) / 1000).toFixed(0)} s (exit ${run.status ?? run.signal})`,
   );
   if (run.status !== 0) process.exit(run.status ?? 1);
 }
