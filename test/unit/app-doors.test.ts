@@ -1,3 +1,4 @@
+import { forTerminal } from '../../src/stages/report/terminal.js';
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -123,7 +124,8 @@ describe('both doors call one application', () => {
     // One rendering: the same words either way, and both with the trend of the history.
     expect(portable(actionReport, actionDir)).toBe(portable(cliReport, cliDir));
     expect(said.summary).toBe(actionReport);
-    expect(lines.join('\n')).toBe(cliReport);
+    // The terminal gets that same text without markdown's marks.
+    expect(lines.join('\n')).toBe(forTerminal(cliReport));
     // Every item was harvested by the fake engine and answered: 3 of the 5 ids have even length.
     const results = JSON.parse(readFileSync(join(cliDir, 'out', 'results.json'), 'utf8'));
     expect(results.harvest).toMatchObject({ harvested: 5, failed: 0 });

@@ -1,4 +1,4 @@
-import { forTerminal } from '../../stages/report/terminal.js';
+import { forTerminal } from '../../app/commands/terminal.js';
 import type { Engines, Lifecycle, Logger } from '../../app/config/assemble.js';
 import {
   COMPARE_OPTION_NAMES,

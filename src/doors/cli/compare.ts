@@ -1,4 +1,4 @@
-import { forTerminal } from '../../stages/report/terminal.js';
+import { forTerminal } from '../../app/commands/terminal.js';
 import { compareCommand as compareFiles } from '../../app/commands/compare.js';
 import { COMPARE_OPTION_NAMES, parseCompareOptions } from '../../app/config/options.js';
 import { exitCodeFor, parseFlags, type Io } from './flags.js';

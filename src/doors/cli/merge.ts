@@ -1,6 +1,6 @@
 // `tracegate merge DIR...`: the shards of a matrix merged into the one run they are parts of,
 // then compared, reported and recorded once (app/run-gate.ts mergeGate).
-import { forTerminal } from '../../stages/report/terminal.js';
+import { forTerminal } from '../../app/commands/terminal.js';
 import type { Logger } from '../../app/config/assemble.js';
 import { GATE_OPTION_NAMES, parseRunOptions } from '../../app/config/options.js';
 import { mergeGate } from '../../app/run-gate.js';
