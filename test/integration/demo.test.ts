@@ -85,7 +85,7 @@ describe('tracegate demo', () => {
     expect(stderr).toMatch(
       /Harvesting 5 instance\(s\) in environment "plain" \(docker, run 2 of 2/,
     );
-    expect(stdout).toContain('## tracegate — tracegate-demo-heuristic');
+    expect(stdout).toMatch(/^tracegate — tracegate-demo-heuristic/m);
     const results = resultsSchema.parse(
       JSON.parse(readFileSync(join(dir, 'out', 'baseline', 'results.json'), 'utf8')),
     );
@@ -153,7 +153,7 @@ describe('tracegate demo', () => {
         /python:3\.11-slim could not be pulled \(.+\); (building the local tracegate\/base:bookworm with debootstrap|Harvesting it in a local virtualenv instead)/,
       );
       expect(code).toBe(0);
-      expect(stdout).toContain('## tracegate — tracegate-demo-heuristic');
+      expect(stdout).toMatch(/^tracegate — tracegate-demo-heuristic/m);
       const results = resultsSchema.parse(
         JSON.parse(readFileSync(join(dir, 'out', 'baseline', 'results.json'), 'utf8')),
       );
