@@ -80693,6 +80693,18 @@ const ERROR_CLASSES = [
     'source_unavailable',
 ];
 /**
+ * The classes that mean no answer could be read from the reply (the model's output format, not
+ * its reasoning): the query summary counts them, the comparison pairs them with the baseline's.
+ */
+const FORMAT_ERRORS = new Set([
+    'empty',
+    'no_json',
+    'schema_mismatch',
+    'truncated',
+    'refused',
+    'no_answer',
+]);
+/**
  * Failures that are not the model's answer: no oracle (harvest), a request
  * the server rejected for this instance (400/413/422 — e.g. a prompt longer
  * than the served context), a reply too large to read, a 2xx whose body is
@@ -87718,16 +87730,8 @@ function decideRows(rows, policy, alpha) {
 }
 
 ;// CONCATENATED MODULE: ./src/stages/compare/format.ts
-/** The error classes that mean "no answer could be read from the reply": the model's format. */
-const FORMAT_FAILURES = [
-    'empty',
-    'no_json',
-    'schema_mismatch',
-    'truncated',
-    'refused',
-    'no_answer',
-];
-const isFormat = (r) => r?.error && FORMAT_FAILURES.includes(r.error) ? r.error : undefined;
+
+const isFormat = (r) => r?.error && FORMAT_ERRORS.has(r.error) ? r.error : undefined;
 /** P(X ≥ k) for X ~ Binomial(n, 1/2), exactly (n is the discordant items: small). */
 function upperTail(k, n) {
     if (k <= 0)
@@ -89645,21 +89649,14 @@ function aggregate_round(x, digits = 4) {
 
 ;// CONCATENATED MODULE: ./src/stages/query/accounting.ts
 
-const PARSE_FAILURES = new Set([
-    'empty',
-    'no_json',
-    'schema_mismatch',
-    'truncated',
-    'refused',
-    'no_answer',
-]);
+
 /** Totals of the query stage over the records that reached the model. */
 function summarizeQuery(records, identity, samples) {
     const answered = records.filter((r) => r.scored);
     const sum = (f) => answered.reduce((n, r) => n + f(r), 0);
     const parseFailures = {};
     for (const r of answered)
-        if (r.error && PARSE_FAILURES.has(r.error))
+        if (r.error && FORMAT_ERRORS.has(r.error))
             parseFailures[r.error] = (parseFailures[r.error] ?? 0) + 1;
     const latencyMs = sum((r) => r.latencyMs);
     return {

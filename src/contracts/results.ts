@@ -33,6 +33,19 @@ export const ERROR_CLASSES = [
 export type ErrorClass = (typeof ERROR_CLASSES)[number];
 
 /**
+ * The classes that mean no answer could be read from the reply (the model's output format, not
+ * its reasoning): the query summary counts them, the comparison pairs them with the baseline's.
+ */
+export const FORMAT_ERRORS: ReadonlySet<ErrorClass> = new Set<ErrorClass>([
+  'empty',
+  'no_json',
+  'schema_mismatch',
+  'truncated',
+  'refused',
+  'no_answer',
+]);
+
+/**
  * Failures that are not the model's answer: no oracle (harvest), a request
  * the server rejected for this instance (400/413/422 — e.g. a prompt longer
  * than the served context), a reply too large to read, a 2xx whose body is

@@ -1,12 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cli } from '../../src/doors/cli/commands.js';
-import type { Engines } from '../../src/app/config/assemble.js';
 import { PREFLIGHT_MAX_TOKENS, PREFLIGHT_PROMPT } from '../../src/adapters/model/preflight.js';
-import { FIXTURE_SUITE, tempDir } from '../helpers/cli.js';
+import { runAgainst } from '../helpers/preflight-run.js';
 import { FaultyModelServer } from '../helpers/model-server.js';
 import { closedPort, endpoint, vllm } from '../helpers/loopback-endpoint.js';
-import { fakeBackend, SOURCE } from '../helpers/fake-engines.js';
 
 /**
  * The endpoint preflight through the CLI door, against real loopback HTTP
@@ -16,40 +13,8 @@ import { fakeBackend, SOURCE } from '../helpers/fake-engines.js';
  * When the check passes, the run goes on through the same fake harvest.
  */
 
-/** `tracegate run` against `url`, the harvest faked; says whether the harvest began, and when it ended. */
-async function run(url: string, ...extra: string[]) {
-  const dir = tempDir('tg-preflight-');
-  let harvested = false;
-  const engines: Engines = {
-    backend: () => {
-      harvested = true;
-      return fakeBackend();
-    },
-    sources: { resolve: async () => SOURCE },
-  };
-  const out: string[] = [];
-  const err: string[] = [];
-  const started = Date.now();
-  const code = await cli(
-    [
-      'run',
-      ...['--instances', FIXTURE_SUITE, '--endpoint', url, '--model', 'qwen-7b'],
-      ...['--cache', join(dir, 'cache'), '--out', join(dir, 'out'), '--backend', 'local'],
-      ...extra,
-    ],
-    { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env: {} },
-    {},
-    engines,
-  );
-  return {
-    code,
-    ms: Date.now() - started,
-    harvested,
-    stderr: err.join('\n'),
-    last: err.at(-1),
-    dir,
-  };
-}
+/** `tracegate run` against `url`, the harvest faked (helpers/preflight-run.ts). */
+const run = (url: string, ...extra: string[]) => runAgainst(url, extra);
 
 const DONE = ' Checked before any harvest: nothing ran.';
 

@@ -1,45 +1,12 @@
-import { join } from 'node:path';
-import { cli } from '../../src/doors/cli/commands.js';
-import type { Engines } from '../../src/app/config/assemble.js';
-import { FIXTURE_SUITE, tempDir } from '../helpers/cli.js';
-import { fakeBackend, SOURCE } from '../helpers/fake-engines.js';
+import { runAgainst } from '../helpers/preflight-run.js';
 import { closedPort, endpoint, vllm, type Reply, type Seen } from '../helpers/loopback-endpoint.js';
 
 /**
  * `endpoint-wait`: a model server that is still starting is waited for — real loopback servers
  * that come up late, lie on their health route, or fail every completion — before any harvest.
  */
-async function run(url: string, signal?: AbortSignal, ...extra: string[]) {
-  const dir = tempDir('tg-wait-');
-  let harvested = false;
-  const engines: Engines = {
-    backend: () => {
-      harvested = true;
-      return fakeBackend();
-    },
-    sources: { resolve: async () => SOURCE },
-  };
-  const err: string[] = [];
-  const started = Date.now();
-  const code = await cli(
-    [
-      'run',
-      ...['--instances', FIXTURE_SUITE, '--endpoint', url, '--model', 'qwen-7b'],
-      ...['--cache', join(dir, 'cache'), '--out', join(dir, 'out'), '--backend', 'local'],
-      ...extra,
-    ],
-    { stdout: () => {}, stderr: (t) => err.push(t), env: {} },
-    signal ? { signal } : {},
-    engines,
-  );
-  return {
-    code,
-    harvested,
-    stderr: err.join('\n'),
-    last: err.at(-1) ?? '',
-    ms: Date.now() - started,
-  };
-}
+const run = (url: string, signal?: AbortSignal, ...extra: string[]) =>
+  runAgainst(url, extra, signal);
 
 /** vLLM as it serves once loaded, with a health route at the root. */
 const loaded = (r: Seen): Reply =>

@@ -1,18 +1,8 @@
 import type { FormatShift } from '../../contracts/comparison.js';
-import type { InstanceRecord } from '../../contracts/results.js';
-
-/** The error classes that mean "no answer could be read from the reply": the model's format. */
-export const FORMAT_FAILURES = [
-  'empty',
-  'no_json',
-  'schema_mismatch',
-  'truncated',
-  'refused',
-  'no_answer',
-] as const;
+import { FORMAT_ERRORS, type InstanceRecord } from '../../contracts/results.js';
 
 const isFormat = (r: InstanceRecord | undefined): string | undefined =>
-  r?.error && (FORMAT_FAILURES as readonly string[]).includes(r.error) ? r.error : undefined;
+  r?.error && FORMAT_ERRORS.has(r.error) ? r.error : undefined;
 
 /** P(X ≥ k) for X ~ Binomial(n, 1/2), exactly (n is the discordant items: small). */
 function upperTail(k: number, n: number): number {

@@ -1,15 +1,6 @@
-import type { InstanceRecord, QuerySummary } from '../../contracts/results.js';
+import { FORMAT_ERRORS, type InstanceRecord, type QuerySummary } from '../../contracts/results.js';
 import { round } from '../score/aggregate.js';
 import type { ClientIdentity } from '../../contracts/model.js';
-
-const PARSE_FAILURES = new Set([
-  'empty',
-  'no_json',
-  'schema_mismatch',
-  'truncated',
-  'refused',
-  'no_answer',
-]);
 
 /** Totals of the query stage over the records that reached the model. */
 export function summarizeQuery(
@@ -21,7 +12,7 @@ export function summarizeQuery(
   const sum = (f: (r: InstanceRecord) => number) => answered.reduce((n, r) => n + f(r), 0);
   const parseFailures: Record<string, number> = {};
   for (const r of answered)
-    if (r.error && PARSE_FAILURES.has(r.error))
+    if (r.error && FORMAT_ERRORS.has(r.error))
       parseFailures[r.error] = (parseFailures[r.error] ?? 0) + 1;
   const latencyMs = sum((r) => r.latencyMs);
   return {
