@@ -81024,6 +81024,25 @@ function finishRecord(loaded, record) {
         ...(record.error && INFRASTRUCTURE_ERRORS.has(record.error) ? { infrastructure: true } : {}),
     };
 }
+/**
+ * The record of an item that was never asked (no oracle, no source for its tools): its failure
+ * and why, nothing spent. `extra` says whether it counts as scored and which oracle it had.
+ */
+function unaskedRecord(loaded, error, detail, extra) {
+    return finishRecord(loaded, {
+        id: loaded.instance.id,
+        kind: loaded.instance.kind,
+        scored: extra.scored,
+        correct: false,
+        error,
+        detail,
+        ...(extra.oracleDigest ? { oracleDigest: extra.oracleDigest } : {}),
+        tokensIn: 0,
+        tokensOut: 0,
+        latencyMs: 0,
+        retries: 0,
+    });
+}
 
 ;// CONCATENATED MODULE: ./src/stages/select/shard.ts
 
@@ -94433,19 +94452,7 @@ async function withTrees(items, resolved, deps, keep) {
         const tree = trees.get(loaded.instance.id);
         if (tree instanceof SourceTree)
             return [{ ...item, tree }];
-        keep(finishRecord(loaded, {
-            id: loaded.instance.id,
-            kind: loaded.instance.kind,
-            scored: true,
-            correct: false,
-            error: 'source_unavailable',
-            detail: `no source for the repository tools: ${tree?.unavailable ?? 'not exported'}`,
-            oracleDigest: oracleDigest(entry.oracle),
-            tokensIn: 0,
-            tokensOut: 0,
-            latencyMs: 0,
-            retries: 0,
-        }));
+        keep(unaskedRecord(loaded, 'source_unavailable', `no source for the repository tools: ${tree?.unavailable ?? 'not exported'}`, { scored: true, oracleDigest: oracleDigest(entry.oracle) }));
         return [];
     });
 }
@@ -94622,18 +94629,7 @@ class Run {
             if (outcome.status === 'ok')
                 answerable.push({ loaded, entry: outcome.entry });
             else
-                this.keep(finishRecord(loaded, {
-                    id: loaded.instance.id,
-                    kind: loaded.instance.kind,
-                    scored: false,
-                    correct: false,
-                    error: `harvest_${outcome.status}`,
-                    detail: outcome.reason,
-                    tokensIn: 0,
-                    tokensOut: 0,
-                    latencyMs: 0,
-                    retries: 0,
-                }));
+                this.keep(unaskedRecord(loaded, `harvest_${outcome.status}`, outcome.reason, { scored: false }));
         }
         const asked = this.input.query.config.prompt.mode === 'repo'
             ? await withTrees(answerable, this.harvested?.resolved, { backend: deps.harvest.backend, store: deps.stores.views, log: deps.log }, (record) => this.keep(record))

@@ -4,7 +4,7 @@ import { assertComparable } from '../stages/compare/provenance.js';
 import { chooseTopUp, plannedLooks, type Look } from '../stages/compare/sequential.js';
 import type { CachedOracle } from '../contracts/oracle.js';
 import type { InstanceRecord, Results } from '../contracts/results.js';
-import { finishRecord } from '../stages/query/record.js';
+import { unaskedRecord } from '../stages/query/record.js';
 import { Progress } from '../util/progress.js';
 import {
   EndpointRejectedError,
@@ -214,18 +214,7 @@ class Run {
       if (outcome.status === 'ok') answerable.push({ loaded, entry: outcome.entry });
       else
         this.keep(
-          finishRecord(loaded, {
-            id: loaded.instance.id,
-            kind: loaded.instance.kind,
-            scored: false,
-            correct: false,
-            error: `harvest_${outcome.status}`,
-            detail: outcome.reason,
-            tokensIn: 0,
-            tokensOut: 0,
-            latencyMs: 0,
-            retries: 0,
-          }),
+          unaskedRecord(loaded, `harvest_${outcome.status}`, outcome.reason, { scored: false }),
         );
     }
     const asked =

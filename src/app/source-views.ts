@@ -6,7 +6,7 @@ import type { LoadedInstance } from '../contracts/suite.js';
 import { messageOf } from '../errors.js';
 import { SourceTree } from '../stages/tools/tree.js';
 import type { InstanceRecord } from '../contracts/results.js';
-import { finishRecord } from '../stages/query/record.js';
+import { unaskedRecord } from '../stages/query/record.js';
 import { oracleDigest } from '../stages/kinds/digest.js';
 
 export interface SourceViewDeps {
@@ -96,19 +96,12 @@ export async function withTrees<T extends { loaded: LoadedInstance; entry: Cache
     const tree = trees.get(loaded.instance.id);
     if (tree instanceof SourceTree) return [{ ...item, tree }];
     keep(
-      finishRecord(loaded, {
-        id: loaded.instance.id,
-        kind: loaded.instance.kind,
-        scored: true,
-        correct: false,
-        error: 'source_unavailable',
-        detail: `no source for the repository tools: ${tree?.unavailable ?? 'not exported'}`,
-        oracleDigest: oracleDigest(entry.oracle),
-        tokensIn: 0,
-        tokensOut: 0,
-        latencyMs: 0,
-        retries: 0,
-      }),
+      unaskedRecord(
+        loaded,
+        'source_unavailable',
+        `no source for the repository tools: ${tree?.unavailable ?? 'not exported'}`,
+        { scored: true, oracleDigest: oracleDigest(entry.oracle) },
+      ),
     );
     return [];
   });

@@ -23,3 +23,28 @@ export function finishRecord(
     ...(record.error && INFRASTRUCTURE_ERRORS.has(record.error) ? { infrastructure: true } : {}),
   };
 }
+
+/**
+ * The record of an item that was never asked (no oracle, no source for its tools): its failure
+ * and why, nothing spent. `extra` says whether it counts as scored and which oracle it had.
+ */
+export function unaskedRecord(
+  loaded: LoadedInstance,
+  error: NonNullable<InstanceRecord['error']>,
+  detail: string,
+  extra: Pick<InstanceRecord, 'scored'> & Partial<Pick<InstanceRecord, 'oracleDigest'>>,
+): InstanceRecord {
+  return finishRecord(loaded, {
+    id: loaded.instance.id,
+    kind: loaded.instance.kind,
+    scored: extra.scored,
+    correct: false,
+    error,
+    detail,
+    ...(extra.oracleDigest ? { oracleDigest: extra.oracleDigest } : {}),
+    tokensIn: 0,
+    tokensOut: 0,
+    latencyMs: 0,
+    retries: 0,
+  });
+}
