@@ -85,7 +85,10 @@ export async function runGate(request: GateRequest, ports: GatePorts): Promise<G
   const options = inheritSelection(given, prior?.results.selection, logger.log);
   const loaded = loadSelection(options, logger);
   const { suite } = loaded;
-  logger.log(`Suite ${suite.reader.root}: ${suite.instances.length} instance(s)`);
+  // The directory given (the demo's is one package of the bundle), not the root its files resolve in.
+  logger.log(
+    `Suite ${options.instances ?? defaultInstancesDir()}: ${suite.instances.length} instance(s)`,
+  );
   // A shard answers its part of the selection (clusters whole); the merge compares and records.
   const shard = options.shard && shardSelection(options, loaded.selected, prior?.results, logger);
   const selected = shard ? shardPart(loaded.selected, shard.plan, shard.index) : loaded.selected;

@@ -71,12 +71,23 @@ describe('endpoint-wait: a server still starting is waited for, before any harve
       const done = await run(`${server.root}/v1`, undefined, '--endpoint-wait', '2');
       expect(done.code).toBe(3);
       expect(done.last).toMatch(
-        /did not answer within --endpoint-wait 2 s: http:\/\/127\.0\.0\.1:\d+\/health does not answer 200 yet\./,
+        /did not answer within --endpoint-wait 2 s: http:\/\/127\.0\.0\.1:\d+\/health answers HTTP 503, not 200, yet\./,
       );
       expect(server.seen.filter((r) => r.path !== '/health')).toEqual([]);
     } finally {
       await server.close();
     }
+  }, 20_000);
+
+  it('a wait that runs out with nothing listening says so: connection refused, exit 3', async () => {
+    const port = await closedPort();
+    const done = await run(`http://127.0.0.1:${port}/v1`, undefined, '--endpoint-wait', '2');
+    expect(done.code).toBe(3);
+    expect(done.harvested).toBe(false);
+    expect(done.last).toContain(
+      `did not answer within --endpoint-wait 2 s: nothing listens at 127.0.0.1:${port} yet ` +
+        '(connection refused). Start the server',
+    );
   }, 20_000);
 
   it('a configuration mistake ends the wait at once (exit 2): waiting cannot fix a wrong model', async () => {

@@ -32,7 +32,7 @@ describe('baseline-unavailable', () => {
     expect(c.verdict).toBe('baseline-unavailable');
     expect(c.unavailable).toBe(why);
     expect(c.summary).toBe(
-      `Baseline unavailable: ${why}. Not a pass: the scores are recorded; re-run when the baseline can be read.`,
+      `Baseline unavailable: ${why}. Not a pass: this run's results are kept; re-run when the baseline can be read.`,
     );
     expect(compareRuns(results, undefined, policy).verdict).toBe('no-baseline');
   });

@@ -1,5 +1,6 @@
 import { ExitCode } from '../../errors.js';
-import { EndpointCheckError } from './preflight-errors.js';
+import { TransientError } from './faults.js';
+import { describeNoReply, EndpointCheckError } from './preflight-errors.js';
 import { sendOnce, type TransportOptions } from './transport.js';
 
 /** How long one look at the health route may take: a server that is up answers it at once. */
@@ -9,8 +10,8 @@ const PAUSES_MS = [1_000, 2_000, 3_000, 5_000, 10_000];
 /** How often the wait says it is still waiting. */
 const REPORT_EVERY_MS = 30_000;
 
-/** What a look at the server's health route found. */
-export type Health = 'up' | 'down' | 'absent';
+/** What a look at the server's health route found; `down` says why, in words. */
+export type Health = { state: 'up' } | { state: 'absent' } | { state: 'down'; why: string };
 
 /**
  * GET the server's health route (`/health` at the server's root: vLLM, SGLang, TGI and llama.cpp
@@ -26,10 +27,18 @@ export async function health(endpoint: string, transport: TransportOptions): Pro
       timeoutMs: Math.min(transport.timeoutMs, HEALTH_TIMEOUT_MS),
       freshConnection: true,
     });
-    if (reply.status === 404 || reply.status === 405) return 'absent';
-    return reply.status >= 200 && reply.status < 300 ? 'up' : 'down';
-  } catch {
-    return 'down';
+    if (reply.status === 404 || reply.status === 405) return { state: 'absent' };
+    if (reply.status >= 200 && reply.status < 300) return { state: 'up' };
+    return { state: 'down', why: `${url} answers HTTP ${reply.status}, not 200, yet` };
+  } catch (error) {
+    if (!(error instanceof TransientError))
+      return { state: 'down', why: `${url} does not answer yet: ${(error as Error).message}` };
+    return error.kind === 'refused'
+      ? {
+          state: 'down',
+          why: `nothing listens at ${new URL(endpoint).host} yet (connection refused)`,
+        }
+      : { state: 'down', why: `${url} does not answer yet: ${describeNoReply(error)}` };
   }
 }
 
@@ -66,10 +75,12 @@ export async function waitForEndpoint(
   );
   for (let round = 0; ; round++) {
     interrupted(options.signal);
-    const seen = healthRoute ? await look() : 'absent';
-    if (seen === 'absent') healthRoute = false;
-    if (seen === 'down') last = () => `${new URL(endpoint).origin}/health does not answer 200 yet`;
-    else
+    const seen: Health = healthRoute ? await look() : { state: 'absent' };
+    if (seen.state === 'absent') healthRoute = false;
+    if (seen.state === 'down') {
+      const why = seen.why;
+      last = () => why;
+    } else
       try {
         await check();
         if (round)

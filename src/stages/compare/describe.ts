@@ -82,7 +82,7 @@ function verdictSentence(c: Omit<Comparison, 'summary'>): string {
     case 'baseline-unavailable':
       return (
         `Baseline unavailable: ${c.unavailable ?? 'the lookup failed'}. Not a pass: ` +
-        'the scores are recorded; re-run when the baseline can be read.'
+        "this run's results are kept; re-run when the baseline can be read."
       );
     case 'fail': {
       const alpha = c.look.alpha;

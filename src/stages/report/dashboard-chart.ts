@@ -20,6 +20,8 @@ export interface ChartPoint {
   interval?: [number, number];
   /** Where a click on the point leads inside the page (e.g. `#commit-…`, the commit's row). */
   href?: string;
+  /** Off the main line (dashboard-line.ts): drawn as a ring the line and band pass by. */
+  apart?: boolean;
 }
 
 export interface ChartSpec {
@@ -67,23 +69,26 @@ export function lineChart(spec: ChartSpec): string {
       `<text class="tick" x="${left - 4}" y="${fixed(y(v) + 3)}" text-anchor="end">${v * 100}%</text>`,
   );
 
+  // The line and its band go through the points on the line; a point apart neither joins nor breaks them.
+  const onLine = points.flatMap((p, i) => (p.apart ? [] : [i]));
   let d = '';
   let pen = false;
-  points.forEach((p, i) => {
+  for (const i of onLine) {
+    const p = points[i]!;
     if (!drawn(p)) {
       pen = false;
-      return;
+      continue;
     }
     d += `${pen ? 'L' : 'M'}${fixed(x(i))} ${fixed(y(p.value))}`;
     pen = true;
-  });
+  }
 
   // A band per run of consecutive points with an interval: upper bounds forward, lower back.
   const runs: number[][] = [];
-  points.forEach((p, i) => {
-    if (!banded(p)) return;
+  onLine.forEach((i, k) => {
+    if (!banded(points[i]!)) return;
     const run = runs[runs.length - 1];
-    if (run && run[run.length - 1] === i - 1) run.push(i);
+    if (run && run[run.length - 1] === onLine[k - 1]) run.push(i);
     else runs.push([i]);
   });
   const bound = (i: number, side: 0 | 1) => fixed(y(points[i]!.interval![side]));
@@ -104,8 +109,9 @@ export function lineChart(spec: ChartSpec): string {
 
   const markers = points.flatMap((p, i) => {
     if (!drawn(p)) return [];
+    const classes = ['point', ...(p.marker ? [p.marker] : []), ...(p.apart ? ['apart'] : [])];
     const circle =
-      `<circle class="point${p.marker ? ` ${p.marker}` : ''}" cx="${fixed(x(i))}" cy="${fixed(y(p.value))}" r="3.5">` +
+      `<circle class="${classes.join(' ')}" cx="${fixed(x(i))}" cy="${fixed(y(p.value))}" r="3.5">` +
       `<title>${escapeHtml(p.title)}</title></circle>`;
     return [p.href ? `<a href="${escapeHtml(p.href)}">${circle}</a>` : circle];
   });

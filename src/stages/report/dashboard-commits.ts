@@ -86,8 +86,13 @@ function flippedCell(row: IndexRow): string {
   ].join('\n');
 }
 
-/** The commits table of one run (rows oldest first, as drawn; shown newest first). */
-export function commitsTable(name: string, rows: readonly IndexRow[], kinds: string[]): string {
+/** The commits table of one run (rows oldest first, as drawn; shown newest first), rows apart from the line said so. */
+export function commitsTable(
+  name: string,
+  rows: readonly IndexRow[],
+  kinds: string[],
+  apart: ReadonlyMap<IndexRow, string> = new Map(),
+): string {
   const head = ['commit', 'branch', 'model', 'verdict', 'overall', ...kinds, 'flipped vs baseline']
     .map((h) => `<th>${breakable(h)}</th>`)
     .join('');
@@ -100,7 +105,7 @@ export function commitsTable(name: string, rows: readonly IndexRow[], kinds: str
           `<br><small>${escapeHtml(when(r.recordedAt))}</small></td>`,
         `<td class="text">${escapeHtml(r.branch ?? '')}</td>`,
         `<td class="text model">${escapeHtml(r.model)}${r.revision ? `@${escapeHtml(r.revision)}` : ''}</td>`,
-        `<td>${verdictBadge(r)}</td>`,
+        `<td>${verdictBadge(r)}${apart.has(r) ? `<br><small class="apart">off the main line: ${escapeHtml(apart.get(r)!)}</small>` : ''}</td>`,
         measureCell(overallMeasure(r), true),
         ...kinds.map((kind) => measureCell(kindMeasure(r, kind), false)),
         flippedCell(r),

@@ -81,5 +81,7 @@ export const LEGEND = [
     ] as const
   ).map(([name, text]) => `<span class="verdict verdict-${name}"><i></i>${text}</span>`),
   '<br>Shaded bands and whiskers: the 95% (Wilson) interval of each accuracy; ',
-  '<i>n</i>: the items scored. Kinds are drawn in colours no verdict uses.</p>',
+  '<i>n</i>: the items scored. Kinds are drawn in colours no verdict uses. ',
+  'Ringed points are off the main line (a candidate the gate rejected, another branch): ',
+  'the line passes them by.</p>',
 ].join('');

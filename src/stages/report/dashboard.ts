@@ -2,6 +2,7 @@ import type { IndexRow } from '../../contracts/history.js';
 import { QUESTION_KINDS } from '../../contracts/kinds.js';
 import { escapeHtml, lineChart, type ChartPoint } from './dashboard-chart.js';
 import { commitAnchor, commitsTable } from './dashboard-commits.js';
+import { apartRows } from './dashboard-line.js';
 import {
   kindMeasure,
   measureText,
@@ -45,12 +46,13 @@ function tooltip(row: IndexRow, m: Measure, what: string): string {
   );
 }
 
-/** A chart point of a measure: its value, interval and tooltip. */
-function point(row: IndexRow, m: Measure, what: string): ChartPoint {
+/** A chart point of a measure: its value, interval and tooltip; apart from the line, and why. */
+function point(row: IndexRow, m: Measure, what: string, apart?: string): ChartPoint {
   return {
     value: m.value,
-    title: tooltip(row, m, what),
+    title: tooltip(row, m, what) + (apart ? ` · off the main line: ${apart}` : ''),
     ...(m.interval ? { interval: m.interval } : {}),
+    ...(apart ? { apart: true } : {}),
   };
 }
 
@@ -69,10 +71,16 @@ function verdictCounts(rows: readonly IndexRow[]): string {
   return [...counts].map(([v, n]) => `${n} ${escapeHtml(v)}`).join(', ');
 }
 
-function kindFigure(name: string, kind: string, i: number, rows: IndexRow[]): string {
+function kindFigure(
+  name: string,
+  kind: string,
+  i: number,
+  rows: IndexRow[],
+  apart: Map<IndexRow, string>,
+): string {
   const measures = rows.map((r) => kindMeasure(r, kind));
   const points = rows.map((r, k) =>
-    measures[k] ? point(r, measures[k], kind) : { value: undefined, title: '' },
+    measures[k] ? point(r, measures[k], kind, apart.get(r)) : { value: undefined, title: '' },
   );
   const latest = [...measures].reverse().find((m) => m !== undefined);
   const colour = kindColour(i);
@@ -91,11 +99,24 @@ function kindFigure(name: string, kind: string, i: number, rows: IndexRow[]): st
   );
 }
 
+/** `; 2 off the main line (hollow points): …` when any row is apart from the line. */
+function apartNote(apart: Map<IndexRow, string>): string {
+  if (!apart.size) return '';
+  const counts = new Map<string, number>();
+  for (const why of apart.values()) {
+    const key = why.replace(/^on branch .*/, 'on other branches');
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const whys = [...counts].map(([why, n]) => `${n} ${escapeHtml(why)}`).join(', ');
+  return ` ${apart.size} off the main line (ringed points the line passes by): ${whys}.`;
+}
+
 function runSection(name: string, rows: IndexRow[]): string {
+  const apart = apartRows(rows);
   const overall: ChartPoint[] = rows.map((r) => {
     const marker = verdictClass(r);
     return {
-      ...point(r, overallMeasure(r), 'overall'),
+      ...point(r, overallMeasure(r), 'overall', apart.get(r)),
       href: `#${commitAnchor(name, r.commit)}`,
       ...(marker ? { marker } : {}),
     };
@@ -114,11 +135,11 @@ function runSection(name: string, rows: IndexRow[]): string {
   const newest = rows[rows.length - 1]!;
   return `<section class="run" data-run="${escapeHtml(name)}">
 <h2>${escapeHtml(name)}</h2>
-<p class="summary">${rows.length} commit(s): ${verdictCounts(rows)}. Latest <code>${escapeHtml(short(newest.commit))}</code>: ${escapeHtml(measureText(overallMeasure(newest)))} ${verdictBadge(newest)}</p>
+<p class="summary">${rows.length} commit(s): ${verdictCounts(rows)}.${apartNote(apart)} Latest <code>${escapeHtml(short(newest.commit))}</code>: ${escapeHtml(measureText(overallMeasure(newest)))} ${verdictBadge(newest)}</p>
 <figure class="overall"><figcaption>Overall accuracy per commit (click a point for its row)</figcaption>${main}</figure>
-<div class="kinds">${kinds.map((kind, i) => kindFigure(name, kind, i, rows)).join('\n')}</div>
+<div class="kinds">${kinds.map((kind, i) => kindFigure(name, kind, i, rows, apart)).join('\n')}</div>
 <h3>Commits (newest first)</h3>
-${commitsTable(name, rows, kinds)}
+${commitsTable(name, rows, kinds, apart)}
 </section>`;
 }
 
@@ -128,6 +149,7 @@ figure{margin:8px 0}figcaption{font-weight:600;font-size:13px}.latest{font-weigh
 .kinds{display:flex;flex-wrap:wrap;gap:8px 16px}.swatch{display:inline-block;width:10px;height:10px;margin-right:4px;vertical-align:-1px}
 .chart .grid{stroke:#d0d7de;stroke-width:1}.chart .tick,.chart .commit{font-size:10px;fill:#57606a;font-family:ui-monospace,monospace}
 .series .line{fill:none;stroke:currentColor;stroke-width:2}.series .point{fill:currentColor;stroke:#fff;stroke-width:1}
+.series .point.apart{stroke:currentColor;stroke-width:1.5;stroke-dasharray:2 1.5;fill-opacity:.45}
 .series .band{fill:currentColor;fill-opacity:.13;stroke:none}.series .whisker{stroke:currentColor;stroke-opacity:.45;stroke-width:1.5}
 ${VERDICT_STYLE}
 .verdict{white-space:nowrap}.verdict i{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:4px;vertical-align:-1px}

@@ -1,10 +1,12 @@
 import type { IndexRow } from '../../contracts/history.js';
 import { QUESTION_KINDS } from '../../contracts/kinds.js';
+import { apartRows } from './dashboard-line.js';
 
 /**
  * The trend of the last N commits for the PR comment, as mermaid
  * `xychart-beta` blocks (GitHub renders them): overall accuracy, then one
- * chart per kind in a collapsed section. Pure: index rows in, markdown out.
+ * chart per kind in a collapsed section: the main line (dashboard-line.ts), the newest row
+ * (this run's) last whatever it is. Pure: index rows in, markdown out.
  */
 
 export interface TrendOptions {
@@ -54,13 +56,16 @@ function ordered(rows: readonly IndexRow[]): IndexRow[] {
  */
 export function renderTrend(rows: readonly IndexRow[], options: TrendOptions): string {
   const last = Math.max(1, options.last ?? 10);
-  const shown = ordered(
+  const ofName = ordered(
     rows.filter(
       (r) =>
         r.name === options.name &&
         (options.branch === undefined || r.branch === undefined || r.branch === options.branch),
     ),
-  ).slice(-last);
+  );
+  // The main line, as the dashboard draws it (no rejected candidate), and this run's own row last.
+  const apart = apartRows(ofName);
+  const shown = ofName.filter((r, i) => !apart.has(r) || i === ofName.length - 1).slice(-last);
   if (!shown.length) return '';
   const name = mermaidLabel(options.name, 64);
   const overall = chart(
