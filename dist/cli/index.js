@@ -67198,7 +67198,7 @@ function wrappy (fn, cb) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2281);
+/* harmony import */ var _doors_cli_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9397);
 /* harmony import */ var _util_cleanups_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1955);
 // The CLI's front door: everything happens in cli/commands.ts. Here only the
 // process's lifecycle: Ctrl-C or SIGTERM aborts the run, removes its
@@ -67232,7 +67232,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2281:
+/***/ 9397:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -85030,6 +85030,7 @@ function notThisProtocol(target, url, why) {
 
 
 
+
 /** How long one look at the health route may take: a server that is up answers it at once. */
 const HEALTH_TIMEOUT_MS = 5_000;
 /** Pauses between looks: short at first (a server seconds away), then every 10 s. */
@@ -85051,11 +85052,20 @@ async function health(endpoint, transport) {
             freshConnection: true,
         });
         if (reply.status === 404 || reply.status === 405)
-            return 'absent';
-        return reply.status >= 200 && reply.status < 300 ? 'up' : 'down';
+            return { state: 'absent' };
+        if (reply.status >= 200 && reply.status < 300)
+            return { state: 'up' };
+        return { state: 'down', why: `${url} answers HTTP ${reply.status}, not 200, yet` };
     }
-    catch {
-        return 'down';
+    catch (error) {
+        if (!(error instanceof TransientError))
+            return { state: 'down', why: `${url} does not answer yet: ${error.message}` };
+        return error.kind === 'refused'
+            ? {
+                state: 'down',
+                why: `nothing listens at ${new URL(endpoint).host} yet (connection refused)`,
+            }
+            : { state: 'down', why: `${url} does not answer yet: ${describeNoReply(error)}` };
     }
 }
 /**
@@ -85077,11 +85087,13 @@ async function waitForEndpoint(endpoint, check, look, options) {
         '(its health route, its model list, then one tiny request).');
     for (let round = 0;; round++) {
         interrupted(options.signal);
-        const seen = healthRoute ? await look() : 'absent';
-        if (seen === 'absent')
+        const seen = healthRoute ? await look() : { state: 'absent' };
+        if (seen.state === 'absent')
             healthRoute = false;
-        if (seen === 'down')
-            last = () => `${new URL(endpoint).origin}/health does not answer 200 yet`;
+        if (seen.state === 'down') {
+            const why = seen.why;
+            last = () => why;
+        }
         else
             try {
                 await check();
@@ -87202,7 +87214,7 @@ function verdictSentence(c) {
             return 'No baseline: nothing to compare with.';
         case 'baseline-unavailable':
             return (`Baseline unavailable: ${c.unavailable ?? 'the lookup failed'}. Not a pass: ` +
-                'the scores are recorded; re-run when the baseline can be read.');
+                "this run's results are kept; re-run when the baseline can be read.");
         case 'fail': {
             const alpha = c.look.alpha;
             const rows = [
@@ -88714,7 +88726,56 @@ function flippedSection(results, comparison) {
     ];
 }
 
+;// CONCATENATED MODULE: ./src/stages/report/dashboard-line.ts
+/**
+ * Which of a run's rows make its main line: the scores of the tracked branch as it moved. A
+ * failed checkpoint that was never merged must not show as a dip of that line, so three sorts
+ * of row are drawn apart (as points the line passes by, never through):
+ *
+ * - a row recorded on another branch than the tracked one (the branch most rows carry; pushes
+ *   of the Action carry theirs);
+ * - a candidate the gate rejected: a row of no branch (a CLI run, `--commit`) whose verdict is
+ *   `fail` and was not accepted by the label — a push to the tracked branch that failed was
+ *   merged all the same, and stays on the line;
+ * - a candidate passed over: a row no other row descends from, whose parent a later row also
+ *   has (a sibling recorded after it took its place).
+ *
+ * Pure: rows in time order in, the reason each apart row is apart out.
+ */
+function apartRows(rows) {
+    const apart = new Map();
+    const tracked = trackedBranch(rows);
+    const parents = new Set(rows.flatMap((r) => (r.parent ? [r.parent] : [])));
+    rows.forEach((row, i) => {
+        if (row.branch && tracked && row.branch !== tracked)
+            apart.set(row, `on branch ${row.branch}, not ${tracked}`);
+        else if (!row.branch && row.verdict === 'fail' && !row.accepted)
+            apart.set(row, 'a candidate the gate rejected');
+        else if (row.parent &&
+            !parents.has(row.commit) &&
+            rows.slice(i + 1).some((later) => later.parent === row.parent && later.commit !== row.commit))
+            apart.set(row, 'a candidate passed over: a later run on the same parent');
+    });
+    return apart;
+}
+/** The branch most rows were recorded on (the newest such row's, on a tie); none without one. */
+function trackedBranch(rows) {
+    const counts = new Map();
+    for (const r of rows)
+        if (r.branch)
+            counts.set(r.branch, (counts.get(r.branch) ?? 0) + 1);
+    let best;
+    for (const r of [...rows].reverse()) {
+        if (!r.branch)
+            continue;
+        if (best === undefined || counts.get(r.branch) > counts.get(best))
+            best = r.branch;
+    }
+    return best;
+}
+
 ;// CONCATENATED MODULE: ./src/stages/report/trend.ts
+
 
 /**
  * A label as mermaid and markdown both take it literally: only letters,
@@ -88751,8 +88812,11 @@ function ordered(rows) {
  */
 function renderTrend(rows, options) {
     const last = Math.max(1, options.last ?? 10);
-    const shown = ordered(rows.filter((r) => r.name === options.name &&
-        (options.branch === undefined || r.branch === undefined || r.branch === options.branch))).slice(-last);
+    const ofName = ordered(rows.filter((r) => r.name === options.name &&
+        (options.branch === undefined || r.branch === undefined || r.branch === options.branch)));
+    // The main line, as the dashboard draws it (no rejected candidate), and this run's own row last.
+    const apart = apartRows(ofName);
+    const shown = ofName.filter((r, i) => !apart.has(r) || i === ofName.length - 1).slice(-last);
     if (!shown.length)
         return '';
     const name = mermaidLabel(options.name, 64);
@@ -91887,23 +91951,26 @@ function lineChart(spec) {
     const y = (v) => top + (1 - Math.min(1, Math.max(0, v))) * plotH;
     const grid = [0, 0.25, 0.5, 0.75, 1].map((v) => `<line class="grid" x1="${left}" x2="${width - right}" y1="${fixed(y(v))}" y2="${fixed(y(v))}"/>` +
         `<text class="tick" x="${left - 4}" y="${fixed(y(v) + 3)}" text-anchor="end">${v * 100}%</text>`);
+    // The line and its band go through the points on the line; a point apart neither joins nor breaks them.
+    const onLine = points.flatMap((p, i) => (p.apart ? [] : [i]));
     let d = '';
     let pen = false;
-    points.forEach((p, i) => {
+    for (const i of onLine) {
+        const p = points[i];
         if (!drawn(p)) {
             pen = false;
-            return;
+            continue;
         }
         d += `${pen ? 'L' : 'M'}${fixed(x(i))} ${fixed(y(p.value))}`;
         pen = true;
-    });
+    }
     // A band per run of consecutive points with an interval: upper bounds forward, lower back.
     const runs = [];
-    points.forEach((p, i) => {
-        if (!banded(p))
+    onLine.forEach((i, k) => {
+        if (!banded(points[i]))
             return;
         const run = runs[runs.length - 1];
-        if (run && run[run.length - 1] === i - 1)
+        if (run && run[run.length - 1] === onLine[k - 1])
             run.push(i);
         else
             runs.push([i]);
@@ -91924,7 +91991,8 @@ function lineChart(spec) {
     const markers = points.flatMap((p, i) => {
         if (!drawn(p))
             return [];
-        const circle = `<circle class="point${p.marker ? ` ${p.marker}` : ''}" cx="${fixed(x(i))}" cy="${fixed(y(p.value))}" r="3.5">` +
+        const classes = ['point', ...(p.marker ? [p.marker] : []), ...(p.apart ? ['apart'] : [])];
+        const circle = `<circle class="${classes.join(' ')}" cx="${fixed(x(i))}" cy="${fixed(y(p.value))}" r="3.5">` +
             `<title>${escapeHtml(p.title)}</title></circle>`;
         return [p.href ? `<a href="${escapeHtml(p.href)}">${circle}</a>` : circle];
     });
@@ -92062,7 +92130,9 @@ const LEGEND = [
         ['accepted', 'regression accepted by label'],
     ].map(([name, text]) => `<span class="verdict verdict-${name}"><i></i>${text}</span>`),
     '<br>Shaded bands and whiskers: the 95% (Wilson) interval of each accuracy; ',
-    '<i>n</i>: the items scored. Kinds are drawn in colours no verdict uses.</p>',
+    '<i>n</i>: the items scored. Kinds are drawn in colours no verdict uses. ',
+    'Ringed points are off the main line (a candidate the gate rejected, another branch): ',
+    'the line passes them by.</p>',
 ].join('');
 
 ;// CONCATENATED MODULE: ./src/stages/report/dashboard-commits.ts
@@ -92126,8 +92196,8 @@ function flippedCell(row) {
         '</ul></details></td>',
     ].join('\n');
 }
-/** The commits table of one run (rows oldest first, as drawn; shown newest first). */
-function commitsTable(name, rows, kinds) {
+/** The commits table of one run (rows oldest first, as drawn; shown newest first), rows apart from the line said so. */
+function commitsTable(name, rows, kinds, apart = new Map()) {
     const head = ['commit', 'branch', 'model', 'verdict', 'overall', ...kinds, 'flipped vs baseline']
         .map((h) => `<th>${breakable(h)}</th>`)
         .join('');
@@ -92139,7 +92209,7 @@ function commitsTable(name, rows, kinds) {
             `<br><small>${escapeHtml(when(r.recordedAt))}</small></td>`,
         `<td class="text">${escapeHtml(r.branch ?? '')}</td>`,
         `<td class="text model">${escapeHtml(r.model)}${r.revision ? `@${escapeHtml(r.revision)}` : ''}</td>`,
-        `<td>${verdictBadge(r)}</td>`,
+        `<td>${verdictBadge(r)}${apart.has(r) ? `<br><small class="apart">off the main line: ${escapeHtml(apart.get(r))}</small>` : ''}</td>`,
         measureCell(overallMeasure(r), true),
         ...kinds.map((kind) => measureCell(kindMeasure(r, kind), false)),
         flippedCell(r),
@@ -92160,16 +92230,18 @@ function commitsTable(name, rows, kinds) {
 
 
 
+
 function tooltip(row, m, what) {
     return (`${dashboard_measure_short(row.commit)}${row.branch ? ` on ${row.branch}` : ''} · ${row.recordedAt} · ` +
         `${what} ${measureText(m)} · ${verdictText(row)} · ${row.model}${row.revision ? `@${row.revision}` : ''}`);
 }
-/** A chart point of a measure: its value, interval and tooltip. */
-function point(row, m, what) {
+/** A chart point of a measure: its value, interval and tooltip; apart from the line, and why. */
+function point(row, m, what, apart) {
     return {
         value: m.value,
-        title: tooltip(row, m, what),
+        title: tooltip(row, m, what) + (apart ? ` · off the main line: ${apart}` : ''),
         ...(m.interval ? { interval: m.interval } : {}),
+        ...(apart ? { apart: true } : {}),
     };
 }
 /** Known kinds in the taxonomy's order, then any other, alphabetically. */
@@ -92186,9 +92258,9 @@ function verdictCounts(rows) {
         counts.set(verdictText(r), (counts.get(verdictText(r)) ?? 0) + 1);
     return [...counts].map(([v, n]) => `${n} ${escapeHtml(v)}`).join(', ');
 }
-function kindFigure(name, kind, i, rows) {
+function kindFigure(name, kind, i, rows, apart) {
     const measures = rows.map((r) => kindMeasure(r, kind));
-    const points = rows.map((r, k) => measures[k] ? point(r, measures[k], kind) : { value: undefined, title: '' });
+    const points = rows.map((r, k) => measures[k] ? point(r, measures[k], kind, apart.get(r)) : { value: undefined, title: '' });
     const latest = [...measures].reverse().find((m) => m !== undefined);
     const colour = kindColour(i);
     const chart = lineChart({
@@ -92203,11 +92275,24 @@ function kindFigure(name, kind, i, rows) {
     return (`<figure class="kind"><figcaption><i class="swatch" style="background:${colour}"></i>${escapeHtml(kind)}` +
         `${latest ? ` <span class="latest">${escapeHtml(measureText(latest))}</span>` : ''}</figcaption>${chart}</figure>`);
 }
+/** `; 2 off the main line (hollow points): …` when any row is apart from the line. */
+function apartNote(apart) {
+    if (!apart.size)
+        return '';
+    const counts = new Map();
+    for (const why of apart.values()) {
+        const key = why.replace(/^on branch .*/, 'on other branches');
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    const whys = [...counts].map(([why, n]) => `${n} ${escapeHtml(why)}`).join(', ');
+    return ` ${apart.size} off the main line (ringed points the line passes by): ${whys}.`;
+}
 function runSection(name, rows) {
+    const apart = apartRows(rows);
     const overall = rows.map((r) => {
         const marker = verdictClass(r);
         return {
-            ...point(r, overallMeasure(r), 'overall'),
+            ...point(r, overallMeasure(r), 'overall', apart.get(r)),
             href: `#${commitAnchor(name, r.commit)}`,
             ...(marker ? { marker } : {}),
         };
@@ -92226,11 +92311,11 @@ function runSection(name, rows) {
     const newest = rows[rows.length - 1];
     return `<section class="run" data-run="${escapeHtml(name)}">
 <h2>${escapeHtml(name)}</h2>
-<p class="summary">${rows.length} commit(s): ${verdictCounts(rows)}. Latest <code>${escapeHtml(dashboard_measure_short(newest.commit))}</code>: ${escapeHtml(measureText(overallMeasure(newest)))} ${verdictBadge(newest)}</p>
+<p class="summary">${rows.length} commit(s): ${verdictCounts(rows)}.${apartNote(apart)} Latest <code>${escapeHtml(dashboard_measure_short(newest.commit))}</code>: ${escapeHtml(measureText(overallMeasure(newest)))} ${verdictBadge(newest)}</p>
 <figure class="overall"><figcaption>Overall accuracy per commit (click a point for its row)</figcaption>${main}</figure>
-<div class="kinds">${kinds.map((kind, i) => kindFigure(name, kind, i, rows)).join('\n')}</div>
+<div class="kinds">${kinds.map((kind, i) => kindFigure(name, kind, i, rows, apart)).join('\n')}</div>
 <h3>Commits (newest first)</h3>
-${commitsTable(name, rows, kinds)}
+${commitsTable(name, rows, kinds, apart)}
 </section>`;
 }
 const STYLE = `body{font:14px/1.45 -apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:#24292f;margin:24px auto;max-width:1200px;padding:0 16px}
@@ -92239,6 +92324,7 @@ figure{margin:8px 0}figcaption{font-weight:600;font-size:13px}.latest{font-weigh
 .kinds{display:flex;flex-wrap:wrap;gap:8px 16px}.swatch{display:inline-block;width:10px;height:10px;margin-right:4px;vertical-align:-1px}
 .chart .grid{stroke:#d0d7de;stroke-width:1}.chart .tick,.chart .commit{font-size:10px;fill:#57606a;font-family:ui-monospace,monospace}
 .series .line{fill:none;stroke:currentColor;stroke-width:2}.series .point{fill:currentColor;stroke:#fff;stroke-width:1}
+.series .point.apart{stroke:currentColor;stroke-width:1.5;stroke-dasharray:2 1.5;fill-opacity:.45}
 .series .band{fill:currentColor;fill-opacity:.13;stroke:none}.series .whisker{stroke:currentColor;stroke-opacity:.45;stroke-width:1.5}
 ${VERDICT_STYLE}
 .verdict{white-space:nowrap}.verdict i{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:4px;vertical-align:-1px}
@@ -94873,7 +94959,8 @@ async function runGate(request, ports) {
     const options = inheritSelection(given, prior?.results.selection, logger.log);
     const loaded = loadSelection(options, logger);
     const { suite } = loaded;
-    logger.log(`Suite ${suite.reader.root}: ${suite.instances.length} instance(s)`);
+    // The directory given (the demo's is one package of the bundle), not the root its files resolve in.
+    logger.log(`Suite ${options.instances ?? defaultInstancesDir()}: ${suite.instances.length} instance(s)`);
     // A shard answers its part of the selection (clusters whole); the merge compares and records.
     const shard = options.shard && shardSelection(options, loaded.selected, prior?.results, logger);
     const selected = shard ? shardPart(loaded.selected, shard.plan, shard.index) : loaded.selected;
