@@ -226,7 +226,7 @@ class Run {
             (record) => this.keep(record),
           )
         : answerable;
-    const progress = new Progress('Answers', asked.length, 'instances', deps.log);
+    const progress = new Progress('Answers', asked.length, 'instances asked', deps.log);
     const querying = queryInstances(
       asked,
       this.client,

@@ -139,8 +139,8 @@ describe('both doors call one application', () => {
     expect(said.failed.length > 0).toBe(verdict === 'fail');
     // Both doors say how far the harvest and the queries are, in the same lines.
     for (const log of [cliLog, said.log]) {
-      expect(log.filter((l) => l.startsWith('Oracles: 5/5 instances (100%) in '))).toHaveLength(1);
-      expect(log.filter((l) => l.startsWith('Answers: 5/5 instances (100%) in '))).toHaveLength(1);
+      expect(log.filter((l) => l.startsWith('Harvest: 5/5 instances done (100%) in '))).toHaveLength(1);
+      expect(log.filter((l) => l.startsWith('Answers: 5/5 instances asked (100%) in '))).toHaveLength(1);
     }
     // Only the push-like CLI run (--commit) records; the PR run does not.
     expect(existsSync(cliHistory)).toBe(true);
@@ -156,14 +156,14 @@ describe("the Action's log", () => {
     expect(said.failed).toEqual([]);
     // The group commands and the progress lines (how many of those depends on the clock: one a run).
     const shown = said.log
-      .filter((l) => /^(::|Oracles: \d+\/|Answers: \d+\/)/.test(l))
+      .filter((l) => /^(::|Harvest: \d+\/|Answers: \d+\/)/.test(l))
       .map((l) => (l.startsWith('::') ? l : l.slice(0, l.indexOf(':'))))
       .filter((l, i, all) => l.startsWith('::') || l !== all[i - 1]);
     expect(shown).toEqual([
       '::group::Selection',
       '::endgroup::',
       '::group::Harvest',
-      'Oracles',
+      'Harvest',
       '::endgroup::',
       '::group::Queries',
       'Answers',

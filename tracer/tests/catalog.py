@@ -410,6 +410,29 @@ program("countdown", '''
      {"monotonicity": "strictly_increasing"}),
 ])
 
+# 13b a predicate on a line that never runs: M7 counts answers 0 observed (SWE-Flux's row) -------
+program("never-runs", '''
+    def guard(items):
+        total = 0
+        for x in items:
+            if x < 0:
+                text = "negative"
+                total -= len(text)
+            total += x
+        return total
+    ''', '''
+    from prog import guard
+    def test_it():
+        assert guard([1, 2, 3]) == 6
+    ''', [
+    ("never-counts", "M7_Invariants", "guard", {"mode": "counts", "predicate": "text != ''", "line": 5},
+     {"is_invariant_always_held": False, "total_iterations_observed": 0, "violating_iteration_count": 0}),
+    ("never-holds", "S7_Invariants", "guard", {"predicate": "x > 0", "line": 5},
+     Invalid("line 5 never ran in the traced invocation(s)")),
+    ("never-bound", "M7_Invariants", "guard", {"mode": "counts", "predicate": "x >= 0", "line": 2},
+     Invalid("x never all bound at line 2 (reached 1 time(s))")),
+])
+
 # 14 two loads on one line count twice ------------------------------------------------------
 program("square-sum", '''
     def square_sum(a, b):

@@ -159,3 +159,26 @@ def test_a_checkout_that_cannot_take_the_staging_gets_a_private_root(tmp_path):
     paths = results["core_classify_s1_paths"]
     assert paths["status"] == "invalid"
     assert "tracked file is outside repository: " + str(checkout / "calc" / "core.py") in paths["reason"]
+
+
+def test_a_qa_name_that_collides_with_an_entry_of_the_repository_is_refused_by_name(tmp_path):
+    qa_dir, checkout = _copies(tmp_path)
+    (checkout / QA).write_text("a file of the repository\n")
+    done = run_plan(tmp_path, [_spec(qa_dir, checkout, "core_classify_s1_cfg")], timeout=600)
+    assert done.returncode == 0, done.stderr
+    [result] = parse_results(done.stdout)
+    assert result["status"] == "invalid"
+    assert result["reason"] == (f"the QA directory 'calc_qa' collides with {checkout / QA}, an entry of the "
+                                "repository: rename the run's QA directory")
+    assert (checkout / QA).read_text() == "a file of the repository\n"  # left as it was
+
+
+def test_a_trace_func_that_names_nothing_is_refused_before_the_run(tmp_path):
+    qa_dir, checkout = _copies(tmp_path)
+    spec = _spec(qa_dir, checkout, "core_classify_s1_cfg", target={"file": "calc/core.py", "function": "nowhere"})
+    done = run_plan(tmp_path, [spec], timeout=600)
+    assert done.returncode == 0, done.stderr
+    [result] = parse_results(done.stdout)
+    assert result["status"] == "invalid"
+    assert result["reason"].startswith("TRACE_FUNC 'nowhere' of TRACE_FILE 'calc/core.py': target not found")
+    assert result["stats"].get("pytest_exit_code") is None  # nothing ran

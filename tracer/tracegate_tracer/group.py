@@ -25,7 +25,7 @@ from .prompt.locate import Target, TargetNotFound
 from .prompt.shown import prompt_slice
 from .prompt.testfiles import TestFileRefused, read_tests
 from .queries import complexity
-from .recording import trace
+from .recording import frames, trace
 from .recording.values import value_cap
 from .runner import forkserver, pytest_run
 from .runner.sandbox import Sandbox
@@ -202,7 +202,7 @@ class Recording:
                  parsed: bool) -> None:
         self.members, self.target, self.config, self.context = members, target, config, context
         self.parsed = parsed  # a spec's own parser reads the trace: keep the text it gets
-        self.rule_context = queries.Context(target.file, target.func, target.linemap, target.node)
+        self.rule_context = queries.Context(target.named_file, target.named_func, target.linemap, target.node)
         self.trace: dict[str, Any] | None = None
         self.trace_text = b""
         self.failed: str | None = None  # why the trace could not be read
@@ -226,7 +226,8 @@ def make_recordings(specs: list[Spec], results: list[Result], run_dir: str, inst
         head = specs[members[0]]
         status = "invalid"
         try:
-            target = Target(head["target"]["file"], head["target"]["function"], [run_dir, instance_dir, *repo])
+            target = Target(head["target"]["file"], head["target"]["function"], [run_dir, instance_dir, *repo],
+                            namer=frames.FileNamer(run_dir, repo[0] if repo else None))
             cap = value_cap(head.get("query") or {})
         except TargetNotFound as exc:
             reason = str(exc)

@@ -31,7 +31,7 @@ import shutil
 import stat
 from typing import Any
 
-from .prompt.locate import Target, TargetNotFound
+from .prompt.locate import TargetNotFound, named_definition
 from .runner import pytest_run
 from .runner.sandbox import Sandbox
 
@@ -63,8 +63,9 @@ def run(spec: dict[str, Any], sandbox: Sandbox, result: dict[str, Any], tracer_r
         source = os.path.abspath(spec["dir"])
         if not os.path.isfile(os.path.join(source, instance, "eval.sh")):
             raise Refused(f"{instance}/eval.sh is missing")
+        context = _context(spec, source, qa, checkout)  # before anything runs: a target it cannot show is refused
         copies = _copies(source, qa, instance, sandbox.path(f"root-{slot}"), sandbox.uid)
-        root, staged = _stage_in_checkout(checkout, qa, copies)
+        root, staged = _stage_in_checkout(checkout, qa, copies, sandbox.uid)
         if root is None:
             root = _private_root(checkout, qa, copies)
     except Refused as exc:
@@ -74,20 +75,19 @@ def run(spec: dict[str, Any], sandbox: Sandbox, result: dict[str, Any], tracer_r
         env = _environment(tracer_root, sandbox.uid is not None)
         eval_sh = os.path.join(root, qa, instance, "eval.sh")
         outcome = pytest_run.run_command(["bash", eval_sh, root], root, env, timeout, sandbox)
+        try:
+            oracle, unread = _read_oracle(root, ["logs", qa, instance, "oracle.json"]), ""
+        except Refused as exc:
+            oracle, unread = None, str(exc)
     finally:
-        for link in reversed(staged):
-            _unlink(link)
+        for path in reversed(staged):
+            _remove(path)
     result["stats"].update(pytest_exit_code=outcome.exit_code, seconds=outcome.seconds)
     if outcome.notes:
         result["stats"]["notes"] = outcome.notes
-    context = _context(spec, source, qa, checkout)
     if outcome.timed_out:
         return dict(result, status="timeout", reason=f"timeout after {timeout}s (eval.sh)", context=context)
     output = outcome.stdout + "\n" + outcome.stderr
-    try:
-        oracle = _read_oracle(copies, ["logs", qa, instance, "oracle.json"])
-    except Refused as exc:
-        oracle, unread = None, str(exc)
     if outcome.exit_code != 0:
         reason = _why_failed(output, outcome.exit_code, parser_wrote=oracle is not None)
         return dict(result, status="invalid", reason=reason, context=context)
@@ -115,43 +115,55 @@ def _copies(source: str, qa: str, instance: str, copies: str, uid: int | None) -
             if os.path.isfile(here) and not os.path.exists(os.path.join(files, name)):
                 shutil.copyfile(here, os.path.join(files, name))
     os.makedirs(os.path.join(copies, "logs", qa))
-    if uid is not None:
-        for directory, dirs, names in os.walk(copies):
-            os.chown(directory, uid, uid)
-            for name in dirs + names:
-                os.lchown(os.path.join(directory, name), uid, uid)
+    _own(copies, uid)
     return copies
 
 
-def _stage_in_checkout(checkout: str, qa: str, copies: str) -> tuple[str | None, list[str]]:
-    """Stages in the checkout, as SWE-Flux's runner does: `<checkout>/<qa>` and `<checkout>/logs/<qa>` link to
-    the copies. (checkout, the links made), or (None, []) when the checkout cannot be written."""
+def _stage_in_checkout(checkout: str, qa: str, copies: str, uid: int | None) -> tuple[str | None, list[str]]:
+    """Stages in the checkout, as SWE-Flux's runner does: `<checkout>/<qa>` and `<checkout>/logs/<qa>` are
+    real directories (copies of the group's copies, owned by its uid), so a parser that finds the repository
+    through `Path(__file__).resolve()` finds the checkout, as one that works from the cwd does. (checkout, what
+    the staging made, to remove after the run), or (None, []) when the checkout cannot be written."""
+    if os.path.lexists(os.path.join(checkout, qa)):
+        raise Refused(f"the QA directory {qa!r} collides with {os.path.join(checkout, qa)}, an entry of the "
+                      "repository: rename the run's QA directory")
     made: list[str] = []
     logs = os.path.join(checkout, "logs")
-    if os.path.lexists(os.path.join(checkout, qa)) or (os.path.lexists(logs) and (
-            os.path.islink(logs) or not os.path.isdir(logs) or os.path.lexists(os.path.join(logs, qa)))):
+    if os.path.lexists(logs) and (os.path.islink(logs) or not os.path.isdir(logs)
+                                  or os.path.lexists(os.path.join(logs, qa))):
         return None, []  # the image has its own there: the private root leaves it out
     try:
         if not os.path.lexists(logs):
             os.mkdir(logs, 0o755)
             made.append(logs)
-        for link, target in ((os.path.join(checkout, qa), os.path.join(copies, qa)),
-                             (os.path.join(logs, qa), os.path.join(copies, "logs", qa))):
-            os.symlink(target, link)
-            made.append(link)
+        for there, here in ((os.path.join(checkout, qa), os.path.join(copies, qa)),
+                            (os.path.join(logs, qa), os.path.join(copies, "logs", qa))):
+            made.append(there)
+            _copy_tree(here, there)
+            _own(there, uid)
     except OSError:  # a read-only checkout
-        for link in reversed(made):
-            _unlink(link)
+        for path in reversed(made):
+            _remove(path)
         return None, []
     return checkout, made
 
 
-def _unlink(path: str) -> None:
+def _own(path: str, uid: int | None) -> None:
+    if uid is None:
+        return
+    for directory, dirs, names in os.walk(path):
+        os.chown(directory, uid, uid)
+        for name in dirs + names:
+            os.lchown(os.path.join(directory, name), uid, uid)
+
+
+def _remove(path: str) -> None:
+    """What the staging made: a copied tree (its links not followed), or the logs directory it made."""
     try:
-        if os.path.islink(path):
-            os.unlink(path)
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path)
         else:
-            os.rmdir(path)  # only the logs directory this staging made, and only while empty
+            os.unlink(path)
     except OSError:
         pass
 
@@ -260,10 +272,14 @@ def _context(spec: dict[str, Any], source: str, qa: str, checkout: str) -> dict[
     target = spec.get("target") or {}
     file, function = str(target.get("file") or ""), str(target.get("function") or "")
     context: dict[str, Any] = {"file": file, "func": function, "first_line": 1, "source": ""}
-    try:
-        context = dict(Target(file, function, [checkout]).context)
-    except (TargetNotFound, SyntaxError, ValueError, OSError):
-        pass
+    if file and function and "unknown" not in (file, function):
+        # TRACE_FILE and TRACE_FUNC name what the model is shown: one that names nothing is refused.
+        try:
+            context = dict(named_definition(file, function, [checkout]))
+        except TargetNotFound as exc:
+            raise Refused(f"TRACE_FUNC {function!r} of TRACE_FILE {file!r}: {exc}") from None
+        except (SyntaxError, ValueError, OSError) as exc:
+            raise Refused(f"TRACE_FILE {file!r} cannot be read as Python ({type(exc).__name__}: {exc})") from None
     tests = []
     for test in spec.get("tests") or []:
         name = str(test).split("::")[0]

@@ -37,7 +37,8 @@ export async function harvestOracles(
   const tally = new HarvestTally();
   const groups = groupByEnvironment(selected);
   const environments = new LazyEnvironments(groups, deps);
-  const progress = new Progress('Oracles', selected.length, 'instances', deps.log);
+  // `done`, not "with an oracle": some fail; the summary line after it says how many of each.
+  const progress = new Progress('Harvest', selected.length, 'instances done', deps.log);
   const deferred: Deferred[] = [];
   const run = { environments, tracerDigest, deps, tally, deferred };
   // After an interrupt nothing ticks: the progress never claims what did not happen.

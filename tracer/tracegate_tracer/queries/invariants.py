@@ -187,19 +187,27 @@ class _Predicate:
         raise Invalid(f"predicate uses unsupported syntax: {type(node).__name__}")
 
 
+class NeverRan(Invalid):
+    """The observed line never ran: nothing was evaluated (M7 counts answers it with zero rows)."""
+
+
 def _observations(trace: Trace, query: Query, names: list[str]) -> list[dict[str, str]]:
     """Snapshots at the line events where the predicate is checked."""
     line = query.get("line")
     states = []
+    reached = 0
     for event in events_of(trace, ("line",)):
-        state = event[3]
-        if state is None or (line is not None and event[2] != line):
+        if line is not None and event[2] != line:
             continue
-        if all(state.get(n, "<unbound>") != "<unbound>" for n in names):
+        reached += 1
+        state = event[3]
+        if state is not None and all(state.get(n, "<unbound>") != "<unbound>" for n in names):
             states.append(state)
+    if not reached and line is not None:
+        raise NeverRan(f"no observation: line {line} never ran in the traced invocation(s)")
     if not states:
-        raise Invalid("no observation: {} never all bound{}".format(
-            ", ".join(names), "" if line is None else f" at line {line}"))
+        raise Invalid("no observation: {} never all bound{} (reached {} time(s))".format(
+            ", ".join(names), "" if line is None else f" at line {line}", reached))
     ensure_uncut(trace, (state[n] for state in states for n in names))  # read back as literals
     return states
 
@@ -232,7 +240,12 @@ def invariant_counts(trace: Trace, query: Query, ctx: Context) -> Answer:
     if query.get("line") is None:
         raise Invalid("query needs 'line': where each iteration is observed")
     predicate = _Predicate(query.get("predicate"))
-    results = [predicate(s) for s in _observations(trace, query, predicate.names)]
+    try:
+        observed = _observations(trace, query, predicate.names)
+    except NeverRan:
+        # Never evaluated: no step observed, none violating, and not "always held" (SWE-Flux's row).
+        return {"is_invariant_always_held": False, "total_iterations_observed": 0, "violating_iteration_count": 0}
+    results = [predicate(s) for s in observed]
     return {"is_invariant_always_held": all(results), "total_iterations_observed": len(results),
             "violating_iteration_count": results.count(False)}
 

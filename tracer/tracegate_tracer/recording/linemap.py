@@ -176,24 +176,57 @@ def _own_breaks(body: list[ast.AST]) -> Iterator[ast.Break]:
 
 
 def find_function(tree: ast.Module, qualname: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-    """The def node whose __qualname__ would be `qualname`, or None."""
+    """The def node whose __qualname__ would be `qualname` and that runs, or None.
 
-    def walk(body: list[ast.AST], prefix: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    The definition that runs is the one bound last: `@overload` stubs (typing's, however
+    imported) are skipped, and of several defs of one name the last in the source wins, as it does
+    when the module runs (`click.types.convert_type` has three stubs before its body).
+    """
+    found: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+
+    def walk(body: list[ast.AST], prefix: str) -> None:
         for node in body:
             if isinstance(node, _FUNCS):
                 name = prefix + node.name
                 if name == qualname:
-                    return node
-                found = walk(node.body, name + ".<locals>.")
+                    found.append(node)
+                walk(node.body, name + ".<locals>.")
             elif isinstance(node, ast.ClassDef):
-                found = walk(node.body, prefix + node.name + ".")
+                walk(node.body, prefix + node.name + ".")
             else:
-                found = walk(list(_child_statements(node)), prefix)
-            if found is not None:
-                return found
-        return None
+                walk(list(_child_statements(node)), prefix)
 
-    return walk(tree.body, "")
+    walk(tree.body, "")
+    bodies = [node for node in found if not _is_overload(node)]
+    return (bodies or found)[-1] if found else None
+
+
+def definitions(tree: ast.Module) -> list[tuple[str, ast.AST]]:
+    """Every def and class with its __qualname__, in source order."""
+    found: list[tuple[str, ast.AST]] = []
+
+    def walk(body: list[ast.AST], prefix: str) -> None:
+        for node in body:
+            if isinstance(node, _FUNCS):
+                found.append((prefix + node.name, node))
+                walk(node.body, prefix + node.name + ".<locals>.")
+            elif isinstance(node, ast.ClassDef):
+                found.append((prefix + node.name, node))
+                walk(node.body, prefix + node.name + ".")
+            else:
+                walk(list(_child_statements(node)), prefix)
+
+    walk(tree.body, "")
+    return found
+
+
+def _is_overload(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Decorated `@overload`, `@typing.overload`, `@t.overload` or `@typing_extensions.overload`."""
+    for decorator in node.decorator_list:
+        name = decorator.attr if isinstance(decorator, ast.Attribute) else getattr(decorator, "id", None)
+        if name == "overload":
+            return True
+    return False
 
 
 def module_name(rel_file: str) -> str:
