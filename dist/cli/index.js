@@ -93618,7 +93618,8 @@ async function harvestOracles(selected, tracerDigest, deps) {
     const tally = new HarvestTally();
     const groups = groupByEnvironment(selected);
     const environments = new LazyEnvironments(groups, deps);
-    const progress = new Progress('Oracles', selected.length, 'instances', deps.log);
+    // `done`, not "with an oracle": some fail; the summary line after it says how many of each.
+    const progress = new Progress('Harvest', selected.length, 'instances done', deps.log);
     const deferred = [];
     const run = { environments, tracerDigest, deps, tally, deferred };
     // After an interrupt nothing ticks: the progress never claims what did not happen.
@@ -94720,7 +94721,7 @@ class Run {
         const asked = this.input.query.config.prompt.mode === 'repo'
             ? await withTrees(answerable, this.harvested?.resolved, { backend: deps.harvest.backend, store: deps.stores.views, log: deps.log }, (record) => this.keep(record))
             : answerable;
-        const progress = new Progress('Answers', asked.length, 'instances', deps.log);
+        const progress = new Progress('Answers', asked.length, 'instances asked', deps.log);
         const querying = queryInstances(asked, this.client, this.input.query.config, (record) => {
             this.keep(record);
             progress.tick();

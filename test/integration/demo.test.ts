@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resultsSchema } from '../../src/contracts/results.js';
 import { FIXTURE_SUITE, runCli, tempDir } from '../helpers/cli.js';
+import { installPacked, ROOT, runIn } from '../helpers/packed.js';
 import { requireDocker } from '../helpers/docker.js';
 import { LOCAL_BASES } from '../../src/adapters/backends/base-image.js';
 
@@ -16,25 +17,20 @@ function clickOutcomeItems(): number {
 }
 
 describe('tracegate demo', () => {
-  it('shows the gate: a baseline, a regressed checkpoint that fails, an unchanged one that passes', async () => {
+  it('shows the gate from the packed package, in an empty directory: a baseline, a regressed checkpoint that fails, an unchanged one that passes', async () => {
     await requireDocker();
-    const dir = tempDir('tg-demo-gate-');
-    const { code, stdout, stderr } = await runCli([
-      'demo',
-      '--cache',
-      join(dir, 'cache'),
-      '--out',
-      join(dir, 'out'),
-      '--history',
-      join(dir, 'history'),
-    ]);
-    expect(code).toBe(0);
-    // Real oracles: click's test-outcome items, harvested in Docker (twice, as every oracle).
+    // What `npx tracegate` runs: the tarball `npm pack` makes, installed where nothing else is.
+    const dir = installPacked();
+    const { code, stdout, stderr } = await runIn(dir, ['npx', '--no-install', 'tracegate', 'demo']);
+    expect({ code, stderr: code ? stderr : '' }).toEqual({ code: 0, stderr: '' });
+    // Real oracles: click's test-outcome items, harvested in Docker (twice, as every oracle),
+    // into the directory's own cache.
     const items = clickOutcomeItems();
     expect(items).toBeGreaterThanOrEqual(30);
     expect(stderr).toContain(
       `Harvesting ${items} instance(s) in environment "click" (docker, run 1 of 2`,
     );
+    expect(existsSync(join(dir, '.tracegate', 'cache', 'oracles'))).toBe(true);
     // The regressed checkpoint's report: a fail, its flipped items, the trend of the three commits.
     expect(stdout).toContain('tracegate — tracegate-demo-heuristic-regressed');
     expect(stdout).toMatch(
@@ -50,7 +46,7 @@ describe('tracegate demo', () => {
     ]);
     const read = (label: string) =>
       resultsSchema.parse(
-        JSON.parse(readFileSync(join(dir, 'out', label, 'results.json'), 'utf8')),
+        JSON.parse(readFileSync(join(dir, 'tracegate-out', label, 'results.json'), 'utf8')),
       );
     const [baseline, regressed, unchanged] = ['baseline', 'regressed', 'unchanged'].map(read);
     expect(baseline!.harvest).toMatchObject({ harvested: items, failed: 0 });
@@ -61,6 +57,15 @@ describe('tracegate demo', () => {
     expect(unchanged!.summary.correct).toBe(baseline!.summary.correct);
     // Honest: the demo model never sees an oracle, so it is far from perfect even at its best.
     expect(baseline!.summary.correct).toBeLessThan(baseline!.summary.total);
+    // The README's figures are this run's.
+    const check = await runIn(ROOT, [
+      process.execPath,
+      'scripts/readme-figures.mjs',
+      '--check',
+      dir,
+    ]);
+    expect(check.stderr).toBe('');
+    expect(check.code).toBe(0);
   }, 600_000);
 
   it('runs end to end in Docker with the built-in demo model', async () => {
