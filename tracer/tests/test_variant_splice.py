@@ -280,3 +280,14 @@ def test_a_limit_that_fires_in_pytests_own_code_waits_for_the_tests_code():
                         "try:\n    plugin._alarm(signal.SIGPROF, sys._getframe())\n"
                         "except plugin.TestTimeLimit as stopped:\n    print(stopped)\n")
     assert done.stdout.splitlines() == ["deferred True", "the test ran past 0.3s of CPU"], done.stdout + done.stderr
+
+
+def test_a_bytes_literal_whose_case_leaves_latin_1_gets_no_such_edit():
+    # b"\xff".swapcase() as text is "\u0178": the search crashed on it (natsort's decoding tests).
+    from tracegate_tracer.variants.edits import text_alternatives
+
+    moved = text_alternatives(b"\xffab1 x")
+    assert moved and all(isinstance(m, bytes) for m in moved)
+    assert b"\xffab2 x" in moved
+    # A digit int() cannot read ("①".isdigit() is true) is not edited as a number.
+    assert "a①3" in text_alternatives("a①2")

@@ -14,6 +14,7 @@ candidates in the same order. test_every_rule_has_a_proposer
 from __future__ import annotations
 
 import ast
+import math
 import os
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -226,12 +227,16 @@ def _m6_call_counts(f: Function) -> Iterator[tuple[Query, str]]:
 
 
 def _numbers(f: Function, name: str) -> list[float]:
+    """The finite numbers among a local's sampled values (`inf` and `nan` read as floats too, but
+    no predicate's threshold can be written from them: natsort's algorithms hold both)."""
     values = []
     for text in f.variables[name]["values"]:
         try:
-            values.append(float(text))
+            value = float(text)
         except ValueError:
-            pass
+            continue
+        if math.isfinite(value):
+            values.append(value)
     return sorted(values)
 
 

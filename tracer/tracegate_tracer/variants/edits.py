@@ -112,15 +112,21 @@ def text_alternatives(value: str | bytes) -> list[object]:
         moved.append(value * 2)
     text = value.decode("latin-1") if isinstance(value, bytes) else value
     letters = [i for i, c in enumerate(text) if c.isalpha()]
-    digits = [i for i, c in enumerate(text) if c.isdigit()]
+    digits = [i for i, c in enumerate(text) if c.isdecimal()]  # "①".isdigit(), yet int() refuses it
     for changed in (
         *segments(text),
         text[:letters[0]] + text[letters[0]].swapcase() + text[letters[0] + 1:] if letters else None,
         text[:digits[0]] + str((int(text[digits[0]]) + 1) % 10) + text[digits[0] + 1:] if digits else None,
         text.replace(" ", "  ", 1) if " " in text else None,
     ):
-        if changed is not None:
-            moved.append(changed.encode("latin-1") if isinstance(value, bytes) else changed)
+        if changed is None:
+            continue
+        if isinstance(value, bytes):
+            try:  # a byte's case can leave latin-1 (b"\xff".swapcase() is "\u0178"): no such edit
+                changed = changed.encode("latin-1")
+            except UnicodeEncodeError:
+                continue
+        moved.append(changed)
     return moved
 
 
