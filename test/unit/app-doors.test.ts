@@ -139,8 +139,12 @@ describe('both doors call one application', () => {
     expect(said.failed.length > 0).toBe(verdict === 'fail');
     // Both doors say how far the harvest and the queries are, in the same lines.
     for (const log of [cliLog, said.log]) {
-      expect(log.filter((l) => l.startsWith('Harvest: 5/5 instances done (100%) in '))).toHaveLength(1);
-      expect(log.filter((l) => l.startsWith('Answers: 5/5 instances asked (100%) in '))).toHaveLength(1);
+      expect(
+        log.filter((l) => l.startsWith('Harvest: 5/5 instances done (100%) in ')),
+      ).toHaveLength(1);
+      expect(
+        log.filter((l) => l.startsWith('Answers: 5/5 instances asked (100%) in ')),
+      ).toHaveLength(1);
     }
     // Only the push-like CLI run (--commit) records; the PR run does not.
     expect(existsSync(cliHistory)).toBe(true);
