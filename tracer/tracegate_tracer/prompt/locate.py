@@ -91,6 +91,12 @@ def import_name(path: str, rel_file: str) -> str:
     return module_name(rel)
 
 
+def source_block(text: str, node: ast.AST) -> tuple[int, str]:
+    """A def's or class's first line (its first decorator's) and its source, as the prompt shows it."""
+    first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+    return first, "".join(text.splitlines(keepends=True)[first - 1 : node.end_lineno])
+
+
 class Target:
     """The located target: path, LineMap and the context block of its result line (output.py)."""
 
@@ -106,8 +112,7 @@ class Target:
         node = find_function(self.linemap.tree, qualname)
         if node is None:
             raise missing
-        first = min([node.lineno] + [d.lineno for d in node.decorator_list])
-        lines = self.text.splitlines(keepends=True)
+        first, source = source_block(self.text, node)
         self.node = node
         self.qualname = qualname
         self.file = rel_file.replace("\\", "/")
@@ -123,7 +128,7 @@ class Target:
             "file": self.named_file,
             "func": self.named_func,
             "first_line": first,
-            "source": "".join(lines[first - 1 : node.end_lineno]),
+            "source": source,
             "environment": versions.of(self.file.split("/")[0].removesuffix(".py")),
         }
 
@@ -158,12 +163,11 @@ def named_definition(rel_file: str, name: str, dirs: Sequence[str]) -> dict[str,
         raise TargetNotFound(f"target not found: {rel_file}::{name} names no function or class there")
     if not isinstance(node, ast.ClassDef):
         return Target(rel_file, qualname, dirs).context
-    first = min([node.lineno] + [d.lineno for d in node.decorator_list])
-    lines = text.splitlines(keepends=True)
+    first, source = source_block(text, node)
     return {
         "file": file,
         "func": f"{import_name(path, file)}.{qualname}",
         "first_line": first,
-        "source": "".join(lines[first - 1 : node.end_lineno]),
+        "source": source,
         "environment": versions.of(import_name(path, file).split(".")[0]),
     }
