@@ -13,7 +13,10 @@ is kept when some input makes the buggy version behave differently (another
 outcome, return value, output or exception), with that input as the
 reference and up to three inputs on which both agree as the prompt's
 examples. Mutants that fail on import, or on every input, are dropped.
-A seeded choice (every timeout first: the rarest class) gives each package
+Each mutant's reference is the killing input whose buggy run is the most
+complex (its semantic complexity, the traced kinds' measure: scripts/comet/behave.py
+traces it), and a choice (every timeout first: the rarest class; in each class
+the most complex first, ties by a seeded hash) gives each package
 up to --per-package bugs, each asked as B1 and as B2; every candidate is
 harvested in Docker (`tracegate harvest`: the reference must expose the
 mutant there too, and B2's reference test must be fail-to-pass, respellings
@@ -103,10 +106,12 @@ def run_json(args: list[str], env: dict[str, str], timeout: float, cwd: str) -> 
         return None
 
 
-def behave(site: str, module: str, qualname: str, inputs: list[str], work: str) -> list[dict] | None:
+def behave(site: str, module: str, qualname: str, inputs: list[str], work: str,
+           traced: bool = False) -> list | None:
+    """What the function does on each input (traced: each run's semantic complexity instead: behave.py)."""
     config = os.path.join(work, "behave.json")
     with open(config, "w", encoding="utf-8") as handle:
-        json.dump({"module": module, "qualname": qualname, "inputs": inputs}, handle)
+        json.dump({"module": module, "qualname": qualname, "inputs": inputs, "traced": traced}, handle)
     env = dict(os.environ, PYTHONPATH=site, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
     # In a scratch directory: what a mutated function writes where it runs stays there.
     scratch = os.path.join(work, "cwd")
@@ -198,18 +203,38 @@ def bugs_of(package: str, site: str, top: str, captured: dict, seed: int, work: 
             if not killing or len(killing) == len(chosen):
                 continue  # no input tells them apart, or every one does (no example to show)
             agree = [i for i in range(len(chosen)) if i not in killing and not buggy[i].get("refused")]
-            pick = killing[0]
+            pick, semantic = hardest(copy + os.pathsep + site, module, entry["qualname"],
+                                     [chosen[i] for i in killing[:KILLING_TRACED]], work)
+            pick = killing[pick]
             found.append({"key": key, "file": entry["file"], "qualname": entry["qualname"],
                           "test_dir": entry["test_dir"], "test_file": entry["test_file"], "mutant": mutant,
-                          "input": chosen[pick], "outcome": buggy[pick]["outcome"],
+                          "input": chosen[pick], "outcome": buggy[pick]["outcome"], "semantic": semantic,
                           "examples": [chosen[i] for i in agree[:3]]})
         log(f"{package}: {key}: {sum(1 for f in found if f['key'] == key)} bug(s)")
     return found
 
 
+KILLING_TRACED = 12
+"""A mutant's killing inputs whose buggy runs are traced to pick its reference (the first ones found)."""
+
+
+def hardest(site: str, module: str, qualname: str, killing: list[str], work: str) -> tuple[int, float]:
+    """Which killing input takes a reader furthest through the buggy version (the highest semantic complexity
+    of its run, the traced kinds' measure; the first on ties), and that score (0 when none could be traced)."""
+    scores = behave(site, module, qualname, killing, work, traced=True) or []
+    ranked = [(score, -index) for index, score in enumerate(scores) if isinstance(score, int | float)]
+    if not ranked:
+        return 0, 0.0
+    score, index = max(ranked)
+    return -index, float(score)
+
+
 def choose(found: list[dict], per_package: int, seed: int) -> list[dict]:
-    """Up to `per_package` bugs, at most two per function, every timeout first, then crashes and oks interleaved."""
-    ordered = sorted(found, key=lambda f: digest(seed, f["key"], json.dumps(f["mutant"], sort_keys=True)))
+    """Up to `per_package` bugs, at most two per function, every timeout first, then crashes and oks interleaved;
+    in each class the bugs whose reference runs are the most complex first (a path through several calls, a
+    state built over iterations: `semantic`, measured by hardest()), ties broken by the seeded hash."""
+    ordered = sorted(found, key=lambda f: (-f.get("semantic", 0.0),
+                                           digest(seed, f["key"], json.dumps(f["mutant"], sort_keys=True))))
     by_class = {c: [f for f in ordered if f["outcome"] == c] for c in ("timeout", "crash", "ok")}
     chosen: list[dict] = []
     per_function: dict[str, int] = {}

@@ -85591,9 +85591,10 @@ const complexity_count = schemas_number().int().nonnegative().max(1e12);
 /** A score on 0..10. */
 const scoreSchema = schemas_number().min(0).max(10);
 /**
- * Traced kinds: the item's intrinsic complexity, measured at harvest from the part of the run its
- * question reads, its answer and the prompt's code (tracer/tracegate_tracer/queries/complexity.py):
- * three component scores, their mean, and every feature behind them.
+ * Traced kinds and B1/B2: the item's intrinsic complexity, measured at harvest from the part of the
+ * run its question reads (B1/B2: the buggy version's run on the reference input), its answer and
+ * the prompt's code (tracer/tracegate_tracer/queries/complexity.py): three component scores, their
+ * mean, and every feature behind them.
  */
 const complexitySchema = strictObject({
     version: schemas_number().int().positive(),
@@ -85664,7 +85665,7 @@ const oracleSchema = object({
         measurement: record(schemas_string(), unknown()).optional(),
         /** B1/B2: what the reference reply did against each version (contracts/comet.ts). */
         verification: record(schemas_string(), unknown()).optional(),
-        /** Traced kinds: the item's intrinsic complexity (contracts/complexity.ts). */
+        /** Traced kinds and B1/B2: the item's intrinsic complexity (contracts/complexity.ts). */
         complexity: complexitySchema.optional(),
     }),
 });

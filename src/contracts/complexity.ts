@@ -6,9 +6,10 @@ const count = z.number().int().nonnegative().max(1e12);
 const scoreSchema = z.number().min(0).max(10);
 
 /**
- * Traced kinds: the item's intrinsic complexity, measured at harvest from the part of the run its
- * question reads, its answer and the prompt's code (tracer/tracegate_tracer/queries/complexity.py):
- * three component scores, their mean, and every feature behind them.
+ * Traced kinds and B1/B2: the item's intrinsic complexity, measured at harvest from the part of the
+ * run its question reads (B1/B2: the buggy version's run on the reference input), its answer and
+ * the prompt's code (tracer/tracegate_tracer/queries/complexity.py): three component scores, their
+ * mean, and every feature behind them.
  */
 export const complexitySchema = z.strictObject({
   version: z.number().int().positive(),

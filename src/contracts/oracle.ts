@@ -34,7 +34,7 @@ export const oracleSchema = z.object({
     measurement: z.record(z.string(), z.unknown()).optional(),
     /** B1/B2: what the reference reply did against each version (contracts/comet.ts). */
     verification: z.record(z.string(), z.unknown()).optional(),
-    /** Traced kinds: the item's intrinsic complexity (contracts/complexity.ts). */
+    /** Traced kinds and B1/B2: the item's intrinsic complexity (contracts/complexity.ts). */
     complexity: complexitySchema.optional(),
   }),
 });

@@ -5,6 +5,7 @@ import {
   HEURISTIC_MODEL,
   startHeuristicServer,
 } from '../../src/adapters/heuristic-model/server.js';
+import { oracleSchema } from '../../src/contracts/oracle.js';
 import { resultsSchema, type Results } from '../../src/contracts/results.js';
 import { runCli, tempDir, FIXTURES } from '../helpers/cli.js';
 import { harvestContainerStarts, requireDocker } from '../helpers/docker.js';
@@ -131,6 +132,23 @@ describe("Comet's kinds, verified in Docker", () => {
       return: "'1st'",
       stdout: '',
     });
+  });
+
+  it("each bug carries the traced kinds' complexity, of its buggy run in the container", () => {
+    const metas = readdirSync(join(cache, 'oracles')).map((key) => {
+      const oracle = oracleSchema.parse(
+        JSON.parse(readFileSync(join(cache, 'oracles', key, 'oracle.json'), 'utf8')),
+      );
+      return { complexity: oracle.meta.complexity };
+    });
+    for (const { complexity } of metas) {
+      expect(complexity).toMatchObject({ version: 1 });
+      // The target ran: its lines were traced inside the container (one invocation per bug).
+      expect(complexity!.features.semantic).toMatchObject({ invocations: 1 });
+      expect(complexity!.features.semantic.steps).toBeGreaterThan(0);
+    }
+    // Two bugs, each asked as B1 and as B2: one score per bug, shared by its two kinds.
+    expect(new Set(metas.map((m) => JSON.stringify(m.complexity!.features.semantic))).size).toBe(2);
   });
 
   it('a reference endpoint passes 100%; re-scoring its cached replies starts no container', async () => {

@@ -2,7 +2,8 @@
 
 CONFIG is {module, qualname, input, call_seconds, out, cap} (or `inputs`, a list: one call each, in this
 process, and a list written; with `first` too, an object {first, calls} written, `first` called before
-them in a child forked after the import: first_call()). The input is the
+them in a child forked after the import: first_call(); and with `trace_first`, `first` called once more, traced,
+its trace written as `trace`: traced_call()). The input is the
 reply's, as data: a JSON object {args, kwargs}, a JSON array (the positional
 arguments), or a string holding the call's arguments as Python literals, as
 written between the call's parentheses (`'abc', 3, width=10`). Nothing in it
@@ -182,40 +183,119 @@ def first_call(config: dict[str, Any]) -> dict[str, Any] | None:
         pass
     if threading.active_count() > 1:
         return None
-    out = config["out"] + ".first"
+    started = time.monotonic()
+    ended, written = _in_child(config, ".first", lambda: call(dict(config, input=config["first"])))
+    seconds = round(time.monotonic() - started, 3)
+    if ended == "timeout":
+        return {"outcome": "timeout", "seconds": seconds}
+    if isinstance(ended, int) and ended < 0:
+        return {"outcome": "crash", "exception": signal.Signals(-ended).name,
+                "message": "the process was killed by a signal", "seconds": seconds}
+    if isinstance(written, dict):
+        return dict(written, seconds=seconds)
+    return {"outcome": "crash", "exception": "SystemExit", "seconds": seconds,
+            "message": f"the process ended (exit {ended}) before the call returned"}
+
+
+def _in_child(config: dict[str, Any], suffix: str, body: Any) -> tuple[int | str, Any]:
+    """`body()` in a child forked now, its JSON result written to `out + suffix`: (how the child ended: its
+    exit code, minus the signal that killed it, or "timeout" past `first_seconds`; what it wrote or None)."""
+    out = config["out"] + suffix
     started = time.monotonic()
     pid = os.fork()
     if pid == 0:  # the child: one call, its result, and out without the interpreter's exit
         code = 0
         try:
-            result = json.dumps(call(dict(config, input=config["first"])))
+            result = json.dumps(body())
             with open(out, "w", encoding="utf-8") as handle:
                 handle.write(result)
         except BaseException:  # noqa: BLE001 - a result that cannot be written is no result
             code = 70
         os._exit(code)
     deadline = started + float(config.get("first_seconds") or 15.0)
-    status = None
-    while status is None:
+    while True:
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:
             break
-        status = None
         if time.monotonic() > deadline:
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
-            return {"outcome": "timeout", "seconds": round(time.monotonic() - started, 3)}
+            return "timeout", None
         time.sleep(0.001)
-    seconds = round(time.monotonic() - started, 3)
     if os.WIFSIGNALED(status):
-        return {"outcome": "crash", "exception": signal.Signals(os.WTERMSIG(status)).name,
-                "message": "the process was killed by a signal", "seconds": seconds}
+        return -os.WTERMSIG(status), None
     try:
         with open(out, encoding="utf-8") as handle:
-            return dict(json.load(handle), seconds=seconds)
+            return os.WEXITSTATUS(status), json.load(handle)
     except (OSError, ValueError):
-        return {"outcome": "crash", "exception": "SystemExit", "seconds": seconds,
-                "message": f"the process ended (exit {os.WEXITSTATUS(status)}) before the call returned"}
+        return os.WEXITSTATUS(status), None
+
+
+TRACE_STEPS = 20000
+"""Line events of the target a traced call records at most (every complexity feature saturates far below)."""
+COMPREHENSIONS = ("<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>")
+
+
+def traced_call(config: dict[str, Any]) -> dict[str, Any] | None:
+    """`config["first"]` called again in a child forked after the import, under `sys.settrace`: the trace the
+    item's complexity is measured on (the harvest's queries/complexity.py reads it as a traced kind's), in
+    the shape the recorder writes: {invocations: [{inv}], events: ["line", inv, line] | ["exception", inv,
+    line] | ["call", [[inv, depth], ...], file, func], capped}. The target's own frames are its invocations;
+    a call is any Python frame started under one (comprehensions are neither calls nor a level, as the
+    recorder has it). Only the run's shape is kept, never a value. None when the import started threads."""
+    try:
+        target = resolve(config["module"], config["qualname"])
+    except Exception:  # noqa: BLE001 - no trace: the reference run says why
+        return None
+    code = getattr(inspect.unwrap(target), "__code__", None)
+    if code is None or threading.active_count() > 1:
+        return None
+    events: list[list[Any]] = []
+    invocations: list[dict[str, int]] = []
+    active: dict[Any, int] = {}  # a frame of the target → its invocation
+    steps = [0]
+
+    def local(frame: Any, event: str, arg: Any) -> Any:
+        inv = active.get(frame)
+        if inv is None:
+            return None
+        if event == "line":
+            steps[0] += 1
+            if steps[0] <= TRACE_STEPS:
+                events.append(["line", inv, frame.f_lineno])
+        elif event == "exception" and steps[0] <= TRACE_STEPS:
+            events.append(["exception", inv, frame.f_lineno])
+        return local
+
+    def on_call(frame: Any, event: str, arg: Any) -> Any:
+        if event != "call" or steps[0] > TRACE_STEPS:
+            return None
+        if active and frame.f_code.co_name not in COMPREHENSIONS:
+            owners, depth, walker = [], 0, frame.f_back
+            while walker is not None:
+                if walker.f_code.co_name not in COMPREHENSIONS:
+                    depth += 1
+                if walker in active:
+                    owners.append([active[walker], depth])
+                walker = walker.f_back
+            if owners:
+                events.append(["call", owners, frame.f_code.co_filename, frame.f_code.co_qualname])
+        if frame.f_code is code:
+            active[frame] = len(invocations) + 1
+            invocations.append({"inv": len(invocations) + 1})
+            return local
+        return None
+
+    def body() -> dict[str, Any]:
+        sys.settrace(on_call)
+        try:
+            call(dict(config, input=config["first"]))
+        finally:
+            sys.settrace(None)
+        return {"invocations": invocations, "events": events, "capped": steps[0] > TRACE_STEPS}
+
+    _ended, written = _in_child(config, ".traced", body)
+    return written if isinstance(written, dict) else None
 
 
 def main(argv: list[str]) -> int:
@@ -226,6 +306,8 @@ def main(argv: list[str]) -> int:
     if "first" in config:
         first = first_call(config)
         result: Any = {"first": first, "calls": [call(dict(config, input=given)) for given in config["inputs"]]}
+        if config.get("trace_first"):
+            result["trace"] = traced_call(config)
     elif "inputs" in config:
         result = [call(dict(config, input=given)) for given in config["inputs"]]
     else:

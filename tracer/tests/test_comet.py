@@ -47,11 +47,24 @@ PACKAGE = {
             value = int(text)
             print("parsed", value)
             return value
+
+
+        def total(items):
+            acc = 0
+            for item in items:
+                acc += _weight(item)
+            return acc
+
+
+        def _weight(item):
+            return item * 2 if item % 2 else item
         ''',
 }
 CLAMP = {"file": "bugpkg/mod.py", "line": 4, "original": "x > hi", "replacement": "x < hi"}
 LOOP = {"file": "bugpkg/mod.py", "line": 13, "original": "n -= 1", "replacement": "n -= 0"}
 PARSE = {"file": "bugpkg/mod.py", "line": 18, "original": "int(text)", "replacement": "int(text[1:])"}
+TOTAL = {"file": "bugpkg/mod.py", "line": 26, "original": "acc += _weight(item)",
+         "replacement": "acc -= _weight(item)"}
 
 
 @pytest.fixture
@@ -202,6 +215,31 @@ def test_reference_harvest_gives_the_gold_and_the_prompt_context(tmp_path, packa
     assert found["loop"]["status"] == "ok", found["loop"].get("reason")
     assert found["loop"]["verification"]["runs"]["buggy"]["verdict"] == "fail"
     assert found["dull"]["status"] == "invalid" and "does not expose" in found["dull"]["reason"]
+
+
+def test_a_bug_scores_the_complexity_of_its_buggy_run(tmp_path, package):
+    """B1/B2 carry the traced kinds' complexity: semantic from the buggy version's run on the reference input
+    (here a loop over nine items calling a helper each turn), answer from the input and behaviour B1 asks for;
+    B1 and B2 of one bug score the same, and the trace stays out of the verification."""
+    base = {"dir": str(tmp_path), "tests": ["test_x.py"], "unmasked_for_tests": True}
+    loop = dict(base, id="loop-b1", kind="B1_BuggyIO", target={"file": "bugpkg/mod.py", "function": "total"},
+                mutant=TOTAL, query={"input": {"args": [[1, 2, 3, 4, 5, 6, 7, 8, 9]]}})
+    short = dict(base, id="short-b1", kind="B1_BuggyIO", target={"file": "bugpkg/mod.py", "function": "parse"},
+                 mutant=PARSE, query={"input": {"args": ["7"]}})
+    found = run(tmp_path, package, [loop, dict(loop, id="loop-b2", kind="B2_RegressionTest"), short])
+    assert all(r["status"] == "ok" for r in found.values()), {k: r.get("reason") for k, r in found.items()}
+    mine = found["loop-b1"]["complexity"]
+    assert mine == found["loop-b2"]["complexity"]
+    semantic = mine["features"]["semantic"]
+    # The loop's header runs once per item and once more to end; each turn calls the helper.
+    assert semantic["invocations"] == 1 and semantic["turns"] == 10
+    assert (semantic["calls"], semantic["callees"], semantic["depth"]) == (9, 1, 1)
+    assert semantic["lines"] == 4 and semantic["branches"] == 1 and semantic["exceptions"] == 0
+    assert mine["answer"] > 0 and mine["navigation"] > 0
+    shallow = found["short-b1"]["complexity"]["features"]["semantic"]
+    assert shallow["steps"] < semantic["steps"] and shallow["exceptions"] >= 1
+    assert found["loop-b1"]["complexity"]["semantic"] > found["short-b1"]["complexity"]["semantic"]
+    assert all("trace" not in run for r in found.values() for run in r["verification"]["runs"].values())
 
 
 def test_refuses_without_its_own_mount(tmp_path, package):

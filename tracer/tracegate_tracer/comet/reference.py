@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from .. import queries
+from ..queries import complexity
 from ..runner.sandbox import Sandbox
 from .runs import MAX_INPUT_CHARS, REFERENCE_SECONDS, call_batch, call_once
 from .verify import exposes, fail_to_pass, target_names, verify
@@ -72,7 +73,9 @@ def _reference_calls(given: Any, inputs: list[Any], module: str, qualname: str, 
     seen: dict[str, Any] = {}
     for name in ("buggy", "correct"):
         versions.install(name)
-        config = {"module": module, "qualname": qualname, "inputs": inputs, "first": given}
+        # The buggy version's call is repeated, traced: the run B1 asks about, whose shape is the item's complexity.
+        config = {"module": module, "qualname": qualname, "inputs": inputs, "first": given,
+                  "trace_first": name == "buggy"}
         try:
             called, seen[name] = call_batch(config, versions.root, sandbox, tracer_root, {versions.top})
         except Refused:
@@ -84,7 +87,8 @@ def _reference_calls(given: Any, inputs: list[Any], module: str, qualname: str, 
             runs[name] = {"seconds": called.get("seconds"), **{k: v for k, v in called.items() if k != "seconds"}}
         if runs[name].get("refused"):
             raise Refused(f"the reference input cannot run: {runs[name]['refused']}")
-    return {"kind": "B1_BuggyIO", "runs": runs}, seen
+    trace = runs["buggy"].pop("trace", None)
+    return {"kind": "B1_BuggyIO", "runs": runs}, dict(seen, trace=trace)
 
 
 def _examples(inputs: list[Any], seen: dict[str, Any]) -> list[dict[str, Any]]:
@@ -160,7 +164,7 @@ def _reference(spec: dict[str, Any], versions: Versions, sandbox: Sandbox, trace
     except (TargetNotFound, SyntaxError, OSError) as exc:
         raise Refused(str(exc) or type(exc).__name__) from None
     return {"b1": b1, "context": dict(located.context, calls=examples), "module": module, "qualname": qualname,
-            "unmasked": unmasked}
+            "unmasked": unmasked, "trace": seen.get("trace")}
 
 
 def _gold(spec: dict[str, Any], result: dict[str, Any], shared: dict[str, Any], versions: Versions,
@@ -178,4 +182,25 @@ def _gold(spec: dict[str, Any], result: dict[str, Any], shared: dict[str, Any], 
             runs = {k: v.get("verdict") for k, v in (verification.get("runs") or {}).items()}
             raise Refused(f"the reference test is not fail-to-pass here ({runs})")
     answer = queries.rule_for(kind, query).answer(measured, query, None)
-    return dict(result, status="ok", answer=answer, context=shared["context"], verification=verification)
+    done = dict(result, status="ok", answer=answer, context=shared["context"], verification=verification)
+    measured_complexity = bug_complexity(shared, query["input"])
+    if measured_complexity is not None:
+        done["complexity"] = measured_complexity
+    return done
+
+
+def bug_complexity(shared: dict[str, Any], given: Any) -> dict[str, Any] | None:
+    """The bug's intrinsic complexity, by the traced kinds' measure (queries/complexity.py): semantic from the
+    buggy version's run on the reference input (its target's lines, branches, loop turns, exceptions and the
+    calls under it), answer from what B1 asks (the exposing input and the buggy behaviour: B2's reference test
+    is boilerplate around the same two), navigation from the prompt's code. B1 and B2 of one bug score the
+    same. None when the run could not be traced (the import started threads; a call_once fallback)."""
+    trace = shared.get("trace")
+    if not isinstance(trace, dict) or not isinstance(trace.get("events"), list):
+        return None
+    buggy = shared["b1"]["runs"]["buggy"]
+    behaviour = {k: buggy[k] for k in ("outcome", "return", "stdout", "exception") if k in buggy}
+    try:
+        return complexity.measure(trace, {"record_calls": True}, {"input": given, **behaviour}, shared["context"])
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None  # a malformed trace (the code under test wrote it) costs the item its score, not its oracle

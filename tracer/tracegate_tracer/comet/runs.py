@@ -141,15 +141,17 @@ def call_batch(config: dict[str, Any], root: str, sandbox: Sandbox, tracer_root:
     """Several calls in one fresh process (the prompt's examples: they describe, they are not verified), after
     `config["first"]` if given (the reference input: called in a child forked after the import, the state a
     fresh process's call meets, so the harvest's reference costs no process of its own). (first's result,
-    or None when it was not called or the import started threads — then it needs call_once; the calls')."""
+    or None when it was not called or the import started threads — then it needs call_once; the calls').
+    With `config["trace_first"]` first's result holds its traced repeat as `trace` (when one was made)."""
     out = sandbox.path("calls-result.json")
     count = len(config["inputs"])
     first = "first" in config
+    children = first * (1 + bool(config.get("trace_first")))  # the first call, and its traced repeat
     config = dict(config, out=out, cap=CAP, call_seconds=CALL_SECONDS, first_seconds=CALL_PROCESS_SECONDS)
     path = sandbox.write_private("calls.json", json.dumps(config))
     runner = os.path.join(tracer_root, "boot", "tracegate_comet_call.py")
     run = pytest_run.run_command([sys.executable, "-P", "-s", runner, path], sandbox.tmp, _clean_env(root),
-                                 CALL_PROCESS_SECONDS * (1 + first) + CALL_SECONDS * count, _Bounded(sandbox),
+                                 CALL_PROCESS_SECONDS * (1 + children) + CALL_SECONDS * count, _Bounded(sandbox),
                                  fresh=_fresh(config, fresh))
     try:
         with open(out, encoding="utf-8") as handle:
@@ -158,9 +160,12 @@ def call_batch(config: dict[str, Any], root: str, sandbox: Sandbox, tracer_root:
         written = None
     _between(sandbox)
     if first and isinstance(written, dict):
+        traced = written.get("trace")
         called, written = written.get("first"), written.get("calls")
         if not isinstance(called, dict | None):
             written = None
+        elif isinstance(called, dict) and isinstance(traced, dict):
+            called = dict(called, trace=traced)
     else:
         called = None
     if run.timed_out or run.exit_code != 0 or not isinstance(written, list) or len(written) != count:
