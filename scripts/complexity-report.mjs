@@ -7,7 +7,7 @@
 // CACHE is a tracegate cache (its oracles/<key>/oracle.json). Variants (`<id>@v<epoch>`) are
 // reported apart, beside their originals: the share of pairs whose variant is at least as complex
 // on every component (the variant screen's rule) and the medians of both. Oracles without a
-// complexity (world-model and bug kinds, earlier tracers) are counted, not scored.
+// complexity (world-model kinds, earlier tracers) are counted, not scored.
 // docs/benchmark-validity.md ("Complexity") holds the figures.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -64,10 +64,10 @@ const byId = new Map(originals.map((i) => [i.id, i]));
 const inRow = (kind, i) =>
   kind === 'all' || i.kind === kind || (kind.endsWith('*') && i.kind.startsWith(kind.slice(0, -1)));
 
-/** One row per kind, then the single-test and multi-test kinds, then all: n, unscored, the medians. */
+/** One row per kind, then the single-test, multi-test and bug kinds, then all: n, unscored, the medians. */
 function rows(list) {
   const kinds = [...new Set(list.map((i) => i.kind))].sort();
-  const families = ['S*', 'M*'].filter((f) => list.some((i) => inRow(f, i)));
+  const families = ['S*', 'M*', 'B*'].filter((f) => list.some((i) => inRow(f, i)));
   return [...kinds, ...families, 'all'].map((kind) => {
     const of = list.filter((i) => inRow(kind, i));
     const scored = of.filter((i) => i.complexity);

@@ -86892,8 +86892,9 @@ const QUERY_OPTIONS = {
     "S7_Invariants": {
         "default": "holds",
         "modes": {
-            "holds": { "mode": ["holds", "monotonicity"], "predicate": null, "line": null, "max_value_chars": null },
-            "monotonicity": { "mode": ["holds", "monotonicity"], "variable": null, "line": null, "max_value_chars": null },
+            "holds": { "mode": ["holds", "counts", "monotonicity"], "predicate": null, "line": null, "max_value_chars": null },
+            "counts": { "mode": ["holds", "counts", "monotonicity"], "predicate": null, "line": null, "max_value_chars": null },
+            "monotonicity": { "mode": ["holds", "counts", "monotonicity"], "variable": null, "line": null, "max_value_chars": null },
         },
     },
     "W1_Outcome": {

@@ -124,8 +124,9 @@ export const QUERY_OPTIONS: Readonly<Record<QuestionKind, KindOptions>> = {
   "S7_Invariants": {
     "default": "holds",
     "modes": {
-      "holds": {"mode": ["holds", "monotonicity"], "predicate": null, "line": null, "max_value_chars": null},
-      "monotonicity": {"mode": ["holds", "monotonicity"], "variable": null, "line": null, "max_value_chars": null},
+      "holds": {"mode": ["holds", "counts", "monotonicity"], "predicate": null, "line": null, "max_value_chars": null},
+      "counts": {"mode": ["holds", "counts", "monotonicity"], "predicate": null, "line": null, "max_value_chars": null},
+      "monotonicity": {"mode": ["holds", "counts", "monotonicity"], "variable": null, "line": null, "max_value_chars": null},
     },
   },
   "W1_Outcome": {

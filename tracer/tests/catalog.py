@@ -890,6 +890,8 @@ program("wobble", '''
     ("monotone", "S7_Invariants", "wobble", {"mode": "monotonicity", "variable": "x", "line": 4}, {"monotonicity": "none"}),
     ("counts", "M7_Invariants", "wobble", {"mode": "counts", "predicate": "x >= 0", "line": 4},
      {"is_invariant_always_held": False, "total_iterations_observed": 4, "violating_iteration_count": 2}),
+    ("single-counts", "S7_Invariants", "wobble", {"mode": "counts", "predicate": "x < 1", "line": 4},
+     {"is_invariant_always_held": False, "total_iterations_observed": 4, "violating_iteration_count": 1}),
 ])
 
 # 23 a running maximum ---------------------------------------------------------------------------

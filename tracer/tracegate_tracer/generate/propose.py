@@ -278,12 +278,17 @@ def _loop_observations(f: Function) -> Iterator[tuple[int, str]]:
             yield body, name
 
 
-def _m7_counts(f: Function) -> Iterator[tuple[Query, str]]:
-    for line, name in _loop_observations(f):
-        values = _numbers(f, name)
-        yield {"line": line, "predicate": f"{name} > 0"}, "suite"
-        if len(values) >= 2:
-            yield {"line": line, "predicate": f"{name} < {_literal(values[len(values) // 2])}"}, "suite"
+def _counts(which: str) -> Proposer:
+    """A loop body's numeric variable checked once per turn: how many turns, how many break the predicate (a
+    threshold at its median value as the scout saw it, and `> 0`)."""
+    def propose(f: Function) -> Iterator[tuple[Query, str]]:
+        for line, name in _loop_observations(f):
+            values = _numbers(f, name)
+            yield {"line": line, "predicate": f"{name} > 0"}, which
+            if len(values) >= 2:
+                yield {"line": line, "predicate": f"{name} < {_literal(values[len(values) // 2])}"}, which
+
+    return propose
 
 
 def _monotonicity(which: str) -> Proposer:
@@ -323,9 +328,10 @@ PROPOSERS: dict[tuple[str, str], Proposer] = {
     ("M6_InterProceduralCFG", "edges"): _m6_calls,
     ("M6_InterProceduralCFG", "call_counts"): _m6_call_counts,
     ("S7_Invariants", "holds"): _s7_holds,
+    ("S7_Invariants", "counts"): _counts("single"),
     ("S7_Invariants", "monotonicity"): _monotonicity("single"),
     ("M7_Invariants", "holds"): _m7_holds,
-    ("M7_Invariants", "counts"): _m7_counts,
+    ("M7_Invariants", "counts"): _counts("suite"),
     ("M7_Invariants", "monotonicity"): _monotonicity("suite"),
 }
 

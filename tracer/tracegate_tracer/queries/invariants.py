@@ -295,6 +295,7 @@ _COUNTS = {"is_invariant_always_held": "bool", "total_iterations_observed": "int
 # S7 (one test) and M7 (a suite) share their rules.
 RULES = [
     Rule("S7_Invariants", "holds", _HOLDS, invariant_holds, _ask_holds, _predicate_needs, options=_PREDICATE),
+    Rule("S7_Invariants", "counts", _COUNTS, invariant_counts, _ask_counts, _predicate_needs, options=_PREDICATE),
     Rule("S7_Invariants", "monotonicity", _MONOTONICITY, monotonicity, _ask_monotonicity,
          variable_needs, options=_MONOTONIC),
     Rule("M7_Invariants", "holds", _HOLDS, invariant_holds, _ask_holds, _predicate_needs, options=_PREDICATE),
