@@ -291,3 +291,21 @@ def test_a_bytes_literal_whose_case_leaves_latin_1_gets_no_such_edit():
     assert b"\xffab2 x" in moved
     # A digit int() cannot read ("①".isdigit() is true) is not edited as a number.
     assert "a①3" in text_alternatives("a①2")
+
+
+def test_the_pool_past_the_first_chunk_is_chunked_by_the_events_a_copy_records():
+    """A long test's copies record many events each: later chunks hold fewer of them, so one chunk's traces fit the
+    container's memory (a 48-copy chunk of dateutil's long test killed the driver and every search with it)."""
+    from tracegate_tracer.variants import search
+
+    rest = list(range(12, 112))  # the pool past the first chunk; below 60 the aimed edits, which run first
+    short = search.rechunk(rest, 60, [{"o": {"events": [0] * 100}}])
+    assert [len(c) for c in short] == [48, 48, 4]
+    heavy = search.rechunk(rest, 60, [{"o": {"events": [0] * 40_000}}, {"o": {"events": [0] * 35_000}}])
+    # 75,000 events a copy count as 2^17: 11 copies a chunk, the same for 70,000 or 80,000.
+    assert search.room(70_000, 48) == search.room(80_000, 48) == 11
+    assert [len(c) for c in heavy] == [11, 11, 11, 11, 4, 11, 11, 11, 11, 8]
+    huge = search.rechunk(rest, 60, [{"o": {"events": [0] * 2_000_000}}])
+    assert {len(c) for c in huge} == {search.MIN_CHUNK}
+    for chunks in (short, heavy, huge):
+        assert [k for c in chunks for k in c] == rest and all(max(c) < 60 or min(c) >= 60 for c in chunks)

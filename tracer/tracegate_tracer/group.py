@@ -192,6 +192,7 @@ def harvest_group(specs: list[Spec], sandbox: Sandbox, tracer_root: str) -> list
                 results[index] = dict(results[index], status="error", reason=crash_reason())
         if recording.config.get("site_files") and not run.timed_out and not run.problem():
             CALL_SITES.put(specs[recording.members[0]], recording.trace)  # for this target's search (sites.py)
+        recording.trace, recording.trace_text = None, b""  # decided: one target's trace in memory at a time
     return results
 
 

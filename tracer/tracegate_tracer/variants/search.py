@@ -56,6 +56,12 @@ CHUNK = 48
 found enough. A process costs more than most candidates (pytest's start, the package's import: chunks of 16
 all through made the harvest of a 200-instance sample 38% slower than one run), so one chunk holds the rest of
 a one-target pool."""
+CHUNK_EVENTS = 1_500_000
+"""After the first chunk, a chunk holds at most as many candidates as fit this many recorded events, at the
+unchanged copy's count per candidate (every target's trace together): a long test's copies, each near
+TEST_EVENTS, would otherwise fill the container's memory in one chunk (48 copies of a 60,000-event test over
+eight targets is 23 million events) and the driver, killed, would lose every search of its container."""
+MIN_CHUNK = 4
 WANTED = 1
 """Candidates per spec that change its answer, say something and are at least as complex as the original (semantic
 and answer scores no lower, the test no shorter: queries/complexity.py): enough to stop (the host harvests the
@@ -125,8 +131,10 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
     # its answer and say something (aimed edits lead the pool, so most searches end in the first chunk).
     pending = [k for k, ids in enumerate(search.candidates) if ids]
     size = pool_size(sites)  # the aimed edits past it run last, apart (pool.MORE_AIMED)
-    chunks = [pending[:FIRST_CHUNK]]
-    for part in ([k for k in pending[FIRST_CHUNK:] if k < size], [k for k in pending[FIRST_CHUNK:] if k >= size]):
+    # The first chunk is its aimed dozen, fewer when the original's run of a long test recorded many events.
+    first_size = room(sum(CALL_SITES.events_of(specs[r.members[0]]) for r in recordings), FIRST_CHUNK + 1) - 1
+    chunks = [pending[:first_size]]
+    for part in ([k for k in pending[first_size:] if k < size], [k for k in pending[first_size:] if k >= size]):
         chunks += [part[i:i + CHUNK] for i in range(0, len(part), CHUNK)]
     budget = timeout * SEARCH_TIMEOUT_FACTOR
     parts: list[dict[str, dict[str, Any]]] = [{} for _ in recordings]
@@ -135,9 +143,12 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
     failed: set[str | None] = set()
     ran: set[int] = set()
     decided: dict[int, dict[str, Any]] = {}  # spec → its answer over the chunks run so far
+    judged: dict[int, dict[int, Any]] = {}  # spec → candidate → its verdict (_decide), kept as its trace is freed
     spent = 0.0
     slowest = 0.0  # the unchanged copy's slowest test in chunk 0 (CPU s): the later chunks' tests are limited by it
-    for n, chunk in enumerate(chunks):
+    n = 0
+    while n < len(chunks):
+        chunk = chunks[n]
         sandbox.fresh_tmp()
         tests = (search.unchanged if n == 0 else []) + [t for k in chunk for t in search.candidates[k] or ()]
         # Every invocation's events: one run holds many copies, each numbering its own invocations from 1.
@@ -167,13 +178,20 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
             slowest = max(slowest, float(recorded.get("reference_seconds") or 0))
             parts[i].update(split(recorded))
             overflowed[i] |= {mark_of(t) for t in recorded.get("overflowed_tests", ())}
+            del recorded
         ran.update(chunk)
-        decided = {index: _decide(specs[index], parts[i], search, failed | overflowed[i], ran,
-                                  recording.rule_context)
+        decided = {index: _decide(specs[index], parts[i], search, failed | overflowed[i], ran, chunk,
+                                  judged.setdefault(index, {}), recording.rule_context)
                    for i, recording in enumerate(recordings) if i not in broken for index in recording.members}
+        for part in parts:  # judged: only the unchanged copy's trace is read again (a long test's copies are large)
+            for k in chunk:
+                part.pop(str(k), None)
+        if n == 0:
+            chunks = chunks[:1] + rechunk([k for c in chunks[1:] for k in c], size, parts)
         if spent >= budget or all(sum(c["harder"] and not c["empty"] for c in d.get("answer", {}).get("candidates", ()))
                                   >= WANTED or d["status"] != "ok" for d in decided.values()):
             break
+        n += 1
     for i, recording in enumerate(recordings):
         for index in recording.members:
             if i in broken:
@@ -190,6 +208,22 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
             results[index]["stats"].update(seconds=spent)
             results[index]["context"] = recording.context  # the target's, no tests: a search is never asked
     return results
+
+
+def rechunk(rest: list[int], size: int, parts: list[dict[str, dict[str, Any]]]) -> list[list[int]]:
+    """The pool past the first chunk in chunks (the aimed edits below `size` first, as before) of at most CHUNK
+    candidates, and fewer when the unchanged copy's run recorded many events (CHUNK_EVENTS)."""
+    most = room(sum(len((part.get("o") or {}).get("events") or ()) for part in parts), CHUNK)
+    chunks: list[list[int]] = []
+    for group in ([k for k in rest if k < size], [k for k in rest if k >= size]):
+        chunks += [group[i:i + most] for i in range(0, len(group), most)]
+    return chunks
+
+
+def room(events: int, most: int) -> int:
+    """Copies a chunk may hold when each records about `events` (rounded up to a power of two, so that a run
+    whose count differs by a few events between two harvests chunks its pool the same): MIN_CHUNK to `most`."""
+    return max(MIN_CHUNK, min(most, CHUNK_EVENTS // (1 << max(0, events - 1).bit_length())))
 
 
 def _traced(tests: list[str], run_dir: str, tracer_root: str, configs: list[dict[str, Any]], timeout: float,
@@ -261,8 +295,10 @@ def settled(specs: list[Spec], results: list[Result]) -> list[Result]:
 
 
 def _decide(spec: Spec, parts: dict[str, dict[str, Any]], search: variant.Search, failed: set[str | None],
-            ran: set[int], ctx: Any) -> dict[str, Any]:
-    """The spec's search answer: the candidates whose answer differs from the unchanged copy's."""
+            ran: set[int], chunk: list[int], judged: dict[int, Any], ctx: Any) -> dict[str, Any]:
+    """The spec's search answer: the candidates whose answer differs from the unchanged copy's. The chunk just
+    run is judged from its traces (`parts`); the earlier ones' verdicts are read from `judged`, where this
+    chunk's are kept too (the search then frees their traces: memory stays one chunk's)."""
     unchanged = parts.get("o")
     if unchanged is None:
         return {"status": "invalid", "reason": "the unchanged copy does not reach the target in the search run"}
@@ -272,35 +308,43 @@ def _decide(spec: Spec, parts: dict[str, dict[str, Any]], search: variant.Search
     shown = json.dumps(original["answer"], sort_keys=True)
     needs = queries.recording_needs(spec["kind"], spec.get("query") or {})
     base = complexity.run_scores(unchanged, needs, original["answer"])
+    for k in chunk:
+        if search.candidates[k] is not None:
+            judged[k] = _judge(spec, parts, search, failed, k, shown, needs, base, ctx)
     counts = {"same": 0, "failed": 0, "unreached": 0, "unanswered": 0, "unparsed": 0, "unrun": 0}
     changed: list[dict[str, Any]] = []
     for k, ids in enumerate(search.candidates):
-        mark = str(k)
-        if ids is None:
-            counts["unparsed"] += 1
-        elif k not in ran:
-            counts["unrun"] += 1
-        elif mark in failed:
-            counts["failed"] += 1
-        elif not (trace := candidate_trace(parts, mark, search, k)) or not trace["invocations"]:
-            counts["unreached"] += 1
+        verdict = "unparsed" if ids is None else "unrun" if k not in ran else judged.get(k, "unrun")
+        if isinstance(verdict, dict):
+            changed.append(verdict)
         else:
-            answer = answer_by_rule(spec, trace, ctx)
-            if answer["status"] != "ok":
-                counts["unanswered"] += 1
-            elif json.dumps(answer["answer"], sort_keys=True) == shown:
-                counts["same"] += 1
-            else:
-                chosen = search.pool[k]
-                # At least as complex as the original: its run and answer score no lower, and its edit leaves the
-                # test no shorter (the prompt's code: the navigation component).
-                harder = (complexity.at_least(complexity.run_scores(trace, needs, answer["answer"]), base)
-                          and not any(end - line > text.count("\n") for line, _c, end, _e, text in chosen.edits))
-                changed.append({"index": k, "file": chosen.file, "edits": [list(e) for e in chosen.edits],
-                                "what": chosen.what, "empty": empty(answer["answer"]), "harder": harder,
-                                "answer": answer["answer"]})
+            counts[verdict] += 1
     return {"status": "ok", "answer": {"candidates": changed, "pool": len(search.candidates),
                                        "targeted": search.targeted, **counts, "unchanged": original["answer"]}}
+
+
+def _judge(spec: Spec, parts: dict[str, dict[str, Any]], search: variant.Search, failed: set[str | None], k: int,
+           shown: str, needs: Any, base: dict[str, float], ctx: Any) -> str | dict[str, Any]:
+    """One candidate's verdict: why it changes nothing ("failed", "unreached", "unanswered", "same"), or what
+    its changed answer is, with its edit and whether it is at least as complex as the original."""
+    mark = str(k)
+    if mark in failed:
+        return "failed"
+    trace = candidate_trace(parts, mark, search, k)
+    if not trace or not trace["invocations"]:
+        return "unreached"
+    answer = answer_by_rule(spec, trace, ctx)
+    if answer["status"] != "ok":
+        return "unanswered"
+    if json.dumps(answer["answer"], sort_keys=True) == shown:
+        return "same"
+    chosen = search.pool[k]
+    # At least as complex as the original: its run and answer score no lower, and its edit leaves the test no
+    # shorter (the prompt's code: the navigation component).
+    harder = (complexity.at_least(complexity.run_scores(trace, needs, answer["answer"]), base)
+              and not any(end - line > text.count("\n") for line, _c, end, _e, text in chosen.edits))
+    return {"index": k, "file": chosen.file, "edits": [list(e) for e in chosen.edits], "what": chosen.what,
+            "empty": empty(answer["answer"]), "harder": harder, "answer": answer["answer"]}
 
 
 def empty(answer: Any) -> bool:

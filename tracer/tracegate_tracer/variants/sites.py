@@ -32,11 +32,13 @@ class CallSites:
     def __init__(self) -> None:
         self.wanted: set[Key] = set()
         self.seen: dict[Key, list[tuple[str, int]]] = {}
+        self.events: dict[Key, int] = {}  # events the original's run recorded for the target (search.py's chunks)
 
     def want(self, specs: list[dict[str, Any]]) -> None:
         """The plan's searches: the targets whose sites an original's run should record."""
         self.wanted.clear()
         self.seen.clear()
+        self.events.clear()
         for spec in specs:
             if isinstance(spec, dict) and spec.get("variant_search") and not spec.get("cwd"):
                 try:
@@ -58,9 +60,14 @@ class CallSites:
                  if isinstance(inv.get("site"), list) and len(inv["site"]) == 2]
         if any("site" in inv for inv in trace.get("invocations") or ()):
             self.seen[key(spec)] = found
+            self.events[key(spec)] = len(trace.get("events") or ())
 
     def get(self, spec: dict[str, Any]) -> list[tuple[str, int]] | None:
         return self.seen.get(key(spec))
+
+    def events_of(self, spec: dict[str, Any]) -> int:
+        """Events the original's run recorded for the spec's target (0 when it did not record its sites)."""
+        return self.events.get(key(spec), 0)
 
 
 CALL_SITES = CallSites()
