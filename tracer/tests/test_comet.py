@@ -242,6 +242,22 @@ def test_a_bug_scores_the_complexity_of_its_buggy_run(tmp_path, package):
     assert all("trace" not in run for r in found.values() for run in r["verification"]["runs"].values())
 
 
+def test_a_bug_below_the_target_is_asked_with_its_function_shown_and_one_not_shown_is_refused(tmp_path, package):
+    """A bug may sit in a function the target reaches: the prompt's slice shows it (with its mutated line), and the
+    buggy run walks through the call, so the item scores the calls; a mutant of code the prompt does not show
+    (clamp is never reached from total) is refused rather than asked."""
+    base = {"dir": str(tmp_path), "tests": ["test_x.py"], "unmasked_for_tests": True, "kind": "B1_BuggyIO",
+            "target": {"file": "bugpkg/mod.py", "function": "total"}, "query": {"input": {"args": [[1, 2, 3]]}}}
+    weight = {"file": "bugpkg/mod.py", "line": 31, "original": "item * 2", "replacement": "item * 3"}
+    found = run(tmp_path, package, [dict(base, id="below", mutant=weight), dict(base, id="unseen", mutant=CLAMP)])
+    assert found["below"]["status"] == "ok", found["below"].get("reason")
+    shown = found["below"]["context"]["slice"]["functions"]
+    assert [f["func"] for f in shown] == ["bugpkg.mod._weight"] and "item * 3" in shown[0]["source"]
+    assert found["below"]["answer"]["return"] == "14"  # 3 + 2 + 9 (the correct version: 2 + 2 + 6)
+    assert found["below"]["complexity"]["features"]["semantic"]["calls"] == 3
+    assert found["unseen"]["status"] == "invalid" and "not in the prompt's code" in found["unseen"]["reason"]
+
+
 def test_refuses_without_its_own_mount(tmp_path, package):
     spec = verify_spec("one", "B1_BuggyIO", "clamp", CLAMP, {"input": "5"})
     del spec["unmasked_for_tests"]

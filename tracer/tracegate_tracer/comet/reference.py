@@ -2,8 +2,9 @@
 
 The instance's reference input (`query.input`, the input that killed the mutant when the instance was made)
 is verified once, as a reply's would be (verify.py): it must still expose the mutant, and the correct version
-must not time out on it. The prompt's context is the buggy function and example calls (`query.examples`) on
-which both versions agree, with what they do. Each spec's gold is then B1 the buggy version's behaviour on the
+must not time out on it. The prompt's context is the buggy function, the functions it may reach (the slice every
+kind's prompt shows: the bug may sit in one of them, and a mutated line the prompt does not show is refused) and
+example calls (`query.examples`) on which both versions agree, with what they do. Each spec's gold is then B1 the buggy version's behaviour on the
 reference input, B2 a fail-to-pass test built from it (reference_test; verified too, respellings included).
 """
 
@@ -143,6 +144,7 @@ def harvest(specs: list[dict[str, Any]], results: list[dict[str, Any]], sandbox:
 def _reference(spec: dict[str, Any], versions: Versions, sandbox: Sandbox, tracer_root: str) -> dict[str, Any]:
     """What every spec of one bug shares: the reference input's verification and the prompt's context."""
     from ..prompt.locate import Target, TargetNotFound
+    from ..prompt.shown import Shown, prompt_slice
 
     query, mutant = spec.get("query") or {}, spec.get("mutant")
     module, qualname = target_names(spec.get("target"))
@@ -151,19 +153,25 @@ def _reference(spec: dict[str, Any], versions: Versions, sandbox: Sandbox, trace
         raise Refused("B1/B2 instances need `query.input`: the input that exposes the mutant")
     if not isinstance(mutant, dict):
         raise Refused("B1/B2 need the instance's mutant")
+    # The prompt's code first (the buggy version's target and the functions it may reach, as every kind's prompt
+    # shows them): a bug it does not show cannot be asked about, and is refused before anything runs.
+    versions.install("buggy")
+    try:
+        located = Target(spec["target"]["file"], qualname, [versions.root])
+    except (TargetNotFound, SyntaxError, OSError) as exc:
+        raise Refused(str(exc) or type(exc).__name__) from None
+    code = dict(located.context, **prompt_slice(located))
+    if not Shown(code).line(f"{mutant.get('file')}:{mutant.get('line')}"):
+        raise Refused(f"the mutated line {mutant.get('file')}:{mutant.get('line')} is not in the prompt's code (the "
+                      "target and the functions it may reach): a bug the model is not shown cannot be asked about")
     inputs = list(query.get("examples") or [])
     b1, seen = _reference_calls(query["input"], inputs, module, qualname, versions, sandbox, tracer_root)
     if not exposes(b1):
         raise Refused("the reference input does not expose the mutant here (both versions behave the same)")
     if b1["runs"]["correct"].get("outcome") == "timeout":
         raise Refused("the correct version times out on the reference input")
-    examples = _examples(inputs, seen)
-    versions.install("buggy")
-    try:
-        located = Target(spec["target"]["file"], qualname, [versions.root])
-    except (TargetNotFound, SyntaxError, OSError) as exc:
-        raise Refused(str(exc) or type(exc).__name__) from None
-    return {"b1": b1, "context": dict(located.context, calls=examples), "module": module, "qualname": qualname,
+    context = dict(code, calls=_examples(inputs, seen))
+    return {"b1": b1, "context": context, "module": module, "qualname": qualname,
             "unmasked": unmasked, "trace": seen.get("trace")}
 
 
