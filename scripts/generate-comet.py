@@ -217,13 +217,13 @@ def bugs_of(package: str, site: str, top: str, captured: dict, seed: int, work: 
 
 
 CALLEES = 3
-"""Functions of the package the entry point reaches (the prompt's slice shows them) whose mutants are proposed too:
+"""Functions of the entry point's module it reaches (the prompt's slice shows them) whose mutants are proposed too:
 a bug one call or more below the function the input is given to."""
 CALLEE_MUTANTS = 3
 
 
 def callee_mutants(site: str, entry: dict, seed: str, kinds: tuple[str, ...]) -> list[dict]:
-    """Mutants of the first CALLEES functions the prompt's slice shows for the entry point (closest first), each
+    """Mutants of the first CALLEES functions of its module the prompt's slice shows for the entry point, each
     with its file: an exposing input must then reach the bug through the calls between (its reference is still
     the entry point's input, and the prompt shows the mutated callee among the reachable functions)."""
     try:
@@ -235,8 +235,8 @@ def callee_mutants(site: str, entry: dict, seed: str, kinds: tuple[str, ...]) ->
     for block in shown[:CALLEES]:
         module = module_name(block["file"])
         qualname = str(block["func"]).removeprefix(module + ".")
-        if qualname == entry["qualname"] or not block["file"].endswith(".py"):
-            continue
+        if qualname == entry["qualname"] or block["file"] != entry["file"]:
+            continue  # B2's runs respell and watch the target's own module: the bug stays in it
         try:
             with open(os.path.join(site, block["file"]), encoding="utf-8") as handle:
                 source = handle.read()

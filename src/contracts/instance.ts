@@ -106,16 +106,11 @@ export const instanceSchema = z
           path: ['query', 'input'],
           message: 'B1/B2 need the input that exposes the mutant (`query.input`)',
         });
-      // The target's package: a bug may sit in a function the target reaches (the harvest refuses
-      // one whose line the prompt's code does not show).
-      if (
-        instance.mutant &&
-        instance.mutant.file.split('/')[0] !== instance.target.file.split('/')[0]
-      )
+      if (instance.mutant && instance.mutant.file !== instance.target.file)
         ctx.addIssue({
           code: 'custom',
           path: ['mutant', 'file'],
-          message: "B1/B2 mutate a module of the target's own package",
+          message: "B1/B2 mutate the target function's own file",
         });
     } else if (instance.mutant) {
       ctx.addIssue({
