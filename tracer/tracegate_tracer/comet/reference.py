@@ -4,8 +4,9 @@ The instance's reference input (`query.input`, the input that killed the mutant 
 is verified once, as a reply's would be (verify.py): it must still expose the mutant, and the correct version
 must not time out on it. The prompt's context is the buggy function, the functions it may reach (the slice every
 kind's prompt shows: the bug may sit in one of them, and a mutated line the prompt does not show is refused) and
-example calls (`query.examples`) on which both versions agree, with what they do. Each spec's gold is then B1 the buggy version's behaviour on the
-reference input, B2 a fail-to-pass test built from it (reference_test; verified too, respellings included).
+example calls (`query.examples`) on which both versions agree, with what they do. Each spec's gold is then B1 the
+buggy version's behaviour on the reference input, B2 a fail-to-pass test built from it (reference_test; verified
+too, respellings included).
 """
 
 from __future__ import annotations
