@@ -28,6 +28,7 @@ candidate whose answer depends on it is not kept).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from typing import Any
@@ -172,6 +173,11 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
             except (OSError, ValueError) as exc:
                 broken.setdefault(i, {"status": "error", "reason": f"no search trace: {exc}"})
                 continue
+            finally:
+                # Read: its scratch space goes back (a long test's chunks filled the 512 MiB tmpfs, and every
+                # group of the container failed to write after it: "No space left on device").
+                with contextlib.suppress(OSError):
+                    os.remove(config["trace_path"])
             if recorded.get("status") != "ok":
                 broken.setdefault(i, {"status": "invalid", "reason": recorded.get("reason")})
                 continue
