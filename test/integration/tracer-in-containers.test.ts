@@ -46,12 +46,14 @@ async function runTracerSuite(
         'no:cacheprovider',
         `${MOUNT.tracer}/tests`,
       ],
-      // The SWE-Flux fixtures and the generated query options table sit outside tracer/: mounted where
-      // tracer/tests finds them (../../test/fixtures, ../../src/contracts/query-options.ts).
+      // The SWE-Flux fixtures, the generated query options table and the scripts sit outside tracer/:
+      // mounted where tracer/tests finds them (../../test/fixtures, ../../src/contracts/query-options.ts).
       sandboxHostConfig([
         `${TRACER}:${MOUNT.tracer}:ro`,
         `${join(TRACER, '..', 'test', 'fixtures', 'swe-flux')}:${dirname(MOUNT.tracer)}/test/fixtures/swe-flux:ro`,
         `${join(TRACER, '..', 'src', 'contracts', 'query-options.ts')}:${dirname(MOUNT.tracer)}/src/contracts/query-options.ts:ro`,
+        // The B1/B2 generator's choices are tested with the tracer (tests/test_generate_comet.py).
+        `${join(TRACER, '..', 'scripts')}:${dirname(MOUNT.tracer)}/scripts:ro`,
       ]),
       { 'tracegate.test': 'tracer-suite' },
     ),
