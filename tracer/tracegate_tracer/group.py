@@ -10,7 +10,6 @@ in the order of its specs.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sys
@@ -272,9 +271,6 @@ def _load(recording: Recording, run: pytest_run.Outcome) -> None:
         what = "no trace written" if missing else f"unreadable trace ({type(exc).__name__}: {exc})"
         recording.failed = f"{what} (pytest exit {run.exit_code}): {last}"
         return
-    finally:
-        with contextlib.suppress(OSError):
-            os.remove(recording.config["trace_path"])  # read once: its scratch space goes back to the container
     # The parsers' copy, serialised as loaded, before anything else reads it.
     if recorded["status"] == "ok" and recorded["invocations"] and recording.parsed:
         recording.trace_text = json.dumps(recorded, separators=(",", ":")).encode()
