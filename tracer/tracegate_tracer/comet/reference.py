@@ -64,11 +64,12 @@ def reference_test(module: str, qualname: str, reply_input: Any, correct: dict[s
 
 
 def _reference_calls(given: Any, inputs: list[Any], module: str, qualname: str, versions: Versions,
-                     sandbox: Sandbox, tracer_root: str) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
-    """The reference input's B1 verification (as verify() makes it; `seconds` the call's, without the import)
-    and what each version does on the prompt's examples (None: they did not run): one process per version,
-    the reference called first in a forked child (call_batch), in a process of its own only when it could
-    not be."""
+                     sandbox: Sandbox, tracer_root: str,
+                     ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None]:
+    """The reference input's B1 verification (as verify() makes it; `seconds` the call's, without the import),
+    what each version does on the prompt's examples (None: they did not run), and the buggy version's traced
+    repeat of the reference call (None when it could not be made): one process per version, the reference
+    called first in a forked child (call_batch), in a process of its own only when it could not be."""
     if len(json.dumps(given)) > MAX_INPUT_CHARS:
         raise Refused(f"the reference input cannot run: the input is over {MAX_INPUT_CHARS} characters")
     runs: dict[str, Any] = {}
@@ -90,7 +91,7 @@ def _reference_calls(given: Any, inputs: list[Any], module: str, qualname: str, 
         if runs[name].get("refused"):
             raise Refused(f"the reference input cannot run: {runs[name]['refused']}")
     trace = runs["buggy"].pop("trace", None)
-    return {"kind": "B1_BuggyIO", "runs": runs}, dict(seen, trace=trace)
+    return {"kind": "B1_BuggyIO", "runs": runs}, seen, trace
 
 
 def _examples(inputs: list[Any], seen: dict[str, Any]) -> list[dict[str, Any]]:
@@ -166,14 +167,14 @@ def _reference(spec: dict[str, Any], versions: Versions, sandbox: Sandbox, trace
         raise Refused(f"the mutated line {mutant.get('file')}:{mutant.get('line')} is not in the prompt's code (the "
                       "target and the functions it may reach): a bug the model is not shown cannot be asked about")
     inputs = list(query.get("examples") or [])
-    b1, seen = _reference_calls(query["input"], inputs, module, qualname, versions, sandbox, tracer_root)
+    b1, seen, trace = _reference_calls(query["input"], inputs, module, qualname, versions, sandbox, tracer_root)
     if not exposes(b1):
         raise Refused("the reference input does not expose the mutant here (both versions behave the same)")
     if b1["runs"]["correct"].get("outcome") == "timeout":
         raise Refused("the correct version times out on the reference input")
     context = dict(code, calls=_examples(inputs, seen))
     return {"b1": b1, "context": context, "module": module, "qualname": qualname,
-            "unmasked": unmasked, "trace": seen.get("trace")}
+            "unmasked": unmasked, "trace": trace}
 
 
 def _gold(spec: dict[str, Any], result: dict[str, Any], shared: dict[str, Any], versions: Versions,
