@@ -118,6 +118,13 @@ const reasons = (dropped) =>
     .join(', ') || '—';
 console.log(`\nEpoch ${v.epoch}: **${v.valid} of ${v.tried} valid (${pct(v.valid, v.tried)})**`);
 console.log(`dropped: ${reasons(v.dropped)}; cannot vary: ${reasons(v.unvariable ?? {})}`);
+// Easier drops by the component that failed them (results.json's `drops` name each).
+const lower = {};
+for (const d of v.drops ?? []) {
+  const on = d.rule === 'easier' && /on (\w+) \(/.exec(d.detail)?.[1];
+  if (on) lower[on] = (lower[on] ?? 0) + 1;
+}
+if (Object.keys(lower).length) console.log(`easier on: ${reasons(lower)}`);
 console.log('\n| kind | searched | valid | share | dropped |');
 console.log('|---|---:|---:|---:|---|');
 for (const [kind, k] of Object.entries(v.byKind ?? {}).sort())

@@ -80953,6 +80953,9 @@ const resultsSchema = object({
             .optional(),
         /** Selected instances that cannot vary, by reason (world-model kinds: measured, not traced). */
         unvariable: record(schemas_string(), schemas_number().int()).optional(),
+        /** Each dropped variant: the instance it was of, its kind, the rule and what failed it. */
+        drops: array(object({ id: schemas_string(), kind: schemas_string(), rule: schemas_string(), detail: schemas_string() }))
+            .optional(),
     })
         .optional(),
     /**
@@ -85628,6 +85631,13 @@ const complexitySchema = strictObject({
         }),
     }),
 });
+/**
+ * Component scores closer than this are equal when a variant is compared with its original
+ * (the tracer's `complexity.RESOLUTION`): 1% of the scale, what an answer's spelling moves
+ * (`"none"` for `"strictly_increasing"` lowers the answer score by 0.05), not a different
+ * amount of reasoning.
+ */
+const COMPLEXITY_RESOLUTION = 0.1;
 
 ;// CONCATENATED MODULE: ./src/contracts/oracle.ts
 
@@ -90872,6 +90882,7 @@ async function answerInstance(loaded, oracle, client, options = { samples: 1, pr
 
 
 
+
 /** A variant's id: the instance's, `@v` and the epoch (no instance id holds `@`: never a clash). */
 const variantId = (id, epoch) => `${id}@v${epoch}`;
 /** The instance a variant id is of, and the epoch (undefined for an instance that is no variant). */
@@ -91029,14 +91040,14 @@ async function screenVariants(searches, candidates, outcomes, demo) {
 const COMPONENTS = ['semantic', 'answer', 'navigation'];
 /**
  * Why a variant is easier than its original: the first component on which its complexity is lower
- * (SWE-Flux's rule: a variant must not trade one dimension away for gains elsewhere). Undefined
- * when it is at least as complex on every component, or when either oracle carries no complexity
- * (harvested by an earlier tracer: nothing to compare).
+ * by more than COMPLEXITY_RESOLUTION (SWE-Flux's rule: a variant must not trade one dimension away
+ * for gains elsewhere). Undefined when it is at least as complex on every component, or when
+ * either oracle carries no complexity (harvested by an earlier tracer: nothing to compare).
  */
 function easierOn(mine, theirs) {
     if (!mine || !theirs || mine.version !== theirs.version)
         return undefined;
-    const lower = COMPONENTS.find((c) => mine[c] < theirs[c]);
+    const lower = COMPONENTS.find((c) => Math.round((theirs[c] - mine[c]) * 1e6) / 1e6 > COMPLEXITY_RESOLUTION);
     return lower
         ? `less complex than its original on ${lower} (${mine[lower]} < ${theirs[lower]})`
         : undefined;
@@ -91084,6 +91095,7 @@ function summarizeVariants(mode, epoch, selected, searches, screened) {
         dropped: {},
         byKind: {},
         unvariable: {},
+        drops: [...screened.dropped].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
     };
     const kindOf = (kind) => (summary.byKind[kind] ??= { tried: 0, valid: 0, dropped: {} });
     for (const s of searches)
@@ -91358,6 +91370,7 @@ function mergedVariants(present) {
         dropped: {},
         byKind: {},
         unvariable: {},
+        drops: [],
     };
     for (const r of present) {
         const v = r.variants;
@@ -91365,6 +91378,7 @@ function mergedVariants(present) {
         out.valid += v.valid;
         add(out.dropped, v.dropped);
         add(out.unvariable, v.unvariable);
+        out.drops.push(...(v.drops ?? []));
         for (const [kind, k] of Object.entries(v.byKind ?? {})) {
             const into = (out.byKind[kind] ??= { tried: 0, valid: 0, dropped: {} });
             into.tried += k.tried;
@@ -91372,6 +91386,7 @@ function mergedVariants(present) {
             add(into.dropped, k.dropped);
         }
     }
+    out.drops.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return out;
 }
 

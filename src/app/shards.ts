@@ -333,6 +333,7 @@ function mergedVariants(present: readonly Results[]): NonNullable<Results['varia
     dropped: {},
     byKind: {},
     unvariable: {},
+    drops: [],
   };
   for (const r of present) {
     const v = r.variants!;
@@ -340,6 +341,7 @@ function mergedVariants(present: readonly Results[]): NonNullable<Results['varia
     out.valid += v.valid;
     add(out.dropped, v.dropped);
     add(out.unvariable!, v.unvariable);
+    out.drops!.push(...(v.drops ?? []));
     for (const [kind, k] of Object.entries(v.byKind ?? {})) {
       const into = (out.byKind![kind] ??= { tried: 0, valid: 0, dropped: {} });
       into.tried += k.tried;
@@ -347,5 +349,6 @@ function mergedVariants(present: readonly Results[]): NonNullable<Results['varia
       add(into.dropped, k.dropped);
     }
   }
+  out.drops!.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return out;
 }

@@ -44,3 +44,11 @@ export const complexitySchema = z.strictObject({
   }),
 });
 export type Complexity = z.infer<typeof complexitySchema>;
+
+/**
+ * Component scores closer than this are equal when a variant is compared with its original
+ * (the tracer's `complexity.RESOLUTION`): 1% of the scale, what an answer's spelling moves
+ * (`"none"` for `"strictly_increasing"` lowers the answer score by 0.05), not a different
+ * amount of reasoning.
+ */
+export const COMPLEXITY_RESOLUTION = 0.1;

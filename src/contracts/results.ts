@@ -325,6 +325,10 @@ export const resultsSchema = z.object({
         .optional(),
       /** Selected instances that cannot vary, by reason (world-model kinds: measured, not traced). */
       unvariable: z.record(z.string(), z.number().int()).optional(),
+      /** Each dropped variant: the instance it was of, its kind, the rule and what failed it. */
+      drops: z
+        .array(z.object({ id: z.string(), kind: z.string(), rule: z.string(), detail: z.string() }))
+        .optional(),
     })
     .optional(),
   /**

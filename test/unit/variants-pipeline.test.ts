@@ -205,11 +205,12 @@ describe('fresh variants through the pipeline', () => {
     expect(kept.summary.variantComplexity!.variant).toBeGreaterThan(
       kept.summary.variantComplexity!.original,
     );
-    // Every candidate easier on one component (answer here): none kept, dropped as `easier`.
+    // Every candidate easier on one component (answer here, by more than the resolution): none
+    // kept, dropped as `easier`.
     const none = await runWith(echo, answerWith(1, 5), (spec) => ({
       complexity:
         'variant_candidate' in spec && spec.variant_candidate !== undefined
-          ? complexity(9, 2.9)
+          ? complexity(9, 2.8)
           : complexity(5),
     }));
     // Candidates 1–3 have oracles of their own (kept above): now each is easier; the drop is
@@ -219,13 +220,27 @@ describe('fresh variants through the pipeline', () => {
       'no-candidate': collatz.length,
       'original-answer-passes': 5 - collatz.length,
     });
+    // results.json names each drop, with what failed it.
+    const drops = none.variants!.drops!;
+    expect(drops.map((d) => d.rule).sort()).toEqual(
+      [
+        ...Array<string>(collatz.length).fill('no-candidate'),
+        ...Array<string>(5 - collatz.length).fill('original-answer-passes'),
+      ].sort(),
+    );
+    expect(drops.every((d) => d.id.endsWith('@v3') && d.detail.length > 0)).toBe(true);
   });
 
   it('compares complexity component by component, and only between oracles that both carry it', () => {
     expect(easierOn(complexity(5), complexity(5))).toBeUndefined();
     expect(easierOn(complexity(6, 3, 2), complexity(5, 3, 2))).toBeUndefined();
-    expect(easierOn(complexity(9, 9, 1.9), complexity(5, 3, 2))).toBe(
-      'less complex than its original on navigation (1.9 < 2)',
+    expect(easierOn(complexity(9, 9, 1.8), complexity(5, 3, 2))).toBe(
+      'less complex than its original on navigation (1.8 < 2)',
+    );
+    // Within the resolution (0.1 of the 0–10 scale: an answer's spelling) is as complex.
+    expect(easierOn(complexity(5, 2.9, 1.9), complexity(5, 3, 2))).toBeUndefined();
+    expect(easierOn(complexity(5, 2.89, 2), complexity(5, 3, 2))).toBe(
+      'less complex than its original on answer (2.89 < 3)',
     );
     expect(easierOn(undefined, complexity(5))).toBeUndefined();
     expect(easierOn({ ...complexity(1), version: 2 }, complexity(5))).toBeUndefined();

@@ -104,3 +104,14 @@ def test_scores_rise_with_every_feature_and_stay_within_ten():
     high = complexity._score("answer", {"scalars": 10**9, "elements": 10**9, "depth": 10**9, "chars": 10**9})
     assert 0 < low < high <= 10
     assert complexity._score("semantic", {}) == 0.0
+
+
+def test_a_variant_is_as_complex_as_its_original_to_the_resolution():
+    # An enum label's spelling moves the answer score by 0.05 ("none" for "strictly_increasing"): equal; a
+    # component lower by more than RESOLUTION is not.
+    label = {c: complexity._score("answer", complexity.answer_features({"monotonicity": v}))
+             for c, v in (("long", "strictly_increasing"), ("short", "none"))}
+    assert 0 < label["long"] - label["short"] < complexity.RESOLUTION
+    assert complexity.at_least({"semantic": 4.0, "answer": label["short"]}, {"semantic": 4.0, "answer": label["long"]})
+    assert not complexity.at_least({"semantic": 3.89, "answer": 1.0}, {"semantic": 4.0, "answer": 1.0})
+    assert complexity.at_least({"semantic": 3.9, "answer": 1.0}, {"semantic": 4.0, "answer": 1.0})

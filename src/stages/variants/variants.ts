@@ -10,7 +10,7 @@ import { passes } from '../score/verdict.js';
 import { sha256 } from '../../util/hash.js';
 import type { LoadedInstance, VariantEdit } from '../../contracts/suite.js';
 import type { ModelClient } from '../../contracts/model.js';
-import type { Complexity } from '../../contracts/complexity.js';
+import { COMPLEXITY_RESOLUTION, type Complexity } from '../../contracts/complexity.js';
 import { oracleDigest } from '../kinds/digest.js';
 import { shownText } from '../kinds/answerable.js';
 
@@ -49,6 +49,8 @@ export interface VariantSummary {
   byKind: Partial<Record<QuestionKind, KindVariants>>;
   /** Selected instances that cannot vary, by reason (world-model kinds are measured, not traced). */
   unvariable: Partial<Record<Unvariable, number>>;
+  /** Each drop: the variant's id, kind, rule and what failed it (its first candidate's). */
+  drops: Dropped[];
 }
 
 /** A variant's id: the instance's, `@v` and the epoch (no instance id holds `@`: never a clash). */
@@ -281,13 +283,15 @@ const COMPONENTS = ['semantic', 'answer', 'navigation'] as const;
 
 /**
  * Why a variant is easier than its original: the first component on which its complexity is lower
- * (SWE-Flux's rule: a variant must not trade one dimension away for gains elsewhere). Undefined
- * when it is at least as complex on every component, or when either oracle carries no complexity
- * (harvested by an earlier tracer: nothing to compare).
+ * by more than COMPLEXITY_RESOLUTION (SWE-Flux's rule: a variant must not trade one dimension away
+ * for gains elsewhere). Undefined when it is at least as complex on every component, or when
+ * either oracle carries no complexity (harvested by an earlier tracer: nothing to compare).
  */
 export function easierOn(mine?: Complexity, theirs?: Complexity): string | undefined {
   if (!mine || !theirs || mine.version !== theirs.version) return undefined;
-  const lower = COMPONENTS.find((c) => mine[c] < theirs[c]);
+  const lower = COMPONENTS.find(
+    (c) => Math.round((theirs[c] - mine[c]) * 1e6) / 1e6 > COMPLEXITY_RESOLUTION,
+  );
   return lower
     ? `less complex than its original on ${lower} (${mine[lower]} < ${theirs[lower]})`
     : undefined;
@@ -345,6 +349,7 @@ export function summarizeVariants(
     dropped: {},
     byKind: {},
     unvariable: {},
+    drops: [...screened.dropped].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
   };
   const kindOf = (kind: QuestionKind): KindVariants =>
     (summary.byKind[kind] ??= { tried: 0, valid: 0, dropped: {} });

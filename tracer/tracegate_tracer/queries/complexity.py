@@ -37,6 +37,11 @@ SCALES: dict[str, dict[str, float]] = {
 """Each component's features and the value at which a feature scores 6.3 of 10."""
 VERSION = 1
 """Changes whenever a feature or a scale does: scores of different versions are not compared."""
+RESOLUTION = 0.1
+"""Component scores closer than this are equal when a variant is compared with its original (the host's
+COMPLEXITY_RESOLUTION, docs/benchmark-validity.md): 1% of the scale. It is what an answer's spelling moves
+(`"none"` for `"strictly_increasing"`: 0.05 of the answer score; a count of 9 for 10: 0.004), not a different
+amount of reasoning; a shorter run or a smaller answer moves more."""
 
 
 def _saturate(value: float, scale: float) -> float:
@@ -144,8 +149,8 @@ def run_scores(trace: Trace, needs: Needs, answer: Any) -> dict[str, float]:
 
 
 def at_least(mine: dict[str, float], theirs: dict[str, float]) -> bool:
-    """Whether `mine` is at least `theirs` on every component `theirs` scores."""
-    return all(mine[component] >= score for component, score in theirs.items())
+    """Whether `mine` is at least `theirs` on every component `theirs` scores, to RESOLUTION."""
+    return all(round(score - mine[component], 6) <= RESOLUTION for component, score in theirs.items())
 
 
 def measure(trace: Trace, needs: Needs, answer: Any, context: dict[str, Any]) -> dict[str, Any]:
