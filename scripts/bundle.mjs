@@ -3,8 +3,21 @@
 // packages are ESM-only. Some CommonJS dependencies bundled inside read
 // `__dirname`/`__filename`, which ESM does not define: a banner defines both
 // (and `require`) from import.meta before any bundled code runs.
+// Each target is built into a scratch directory and its files renamed into place: a CLI that is
+// running keeps the files it opened (its native addons are mapped; rewriting them in place killed
+// a running harvest with SIGSEGV), and a build that fails leaves dist as it was.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 
 const BANNER = [
   "import { createRequire as __tgCreateRequire } from 'node:module';",
@@ -21,7 +34,28 @@ const targets = [
   { entry: 'src/cli.ts', out: 'dist/cli', bin: true },
 ];
 
+/** Every file under `dir`, recursively. */
+const filesUnder = (dir) =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)],
+  );
+
 for (const { entry, out, bin } of targets) {
+  mkdirSync('dist', { recursive: true });
+  const scratch = mkdtempSync('dist/.build-');
+  try {
+    build(entry, scratch, bin);
+    for (const file of filesUnder(scratch)) {
+      const to = join(out, relative(scratch, file));
+      mkdirSync(dirname(to), { recursive: true });
+      renameSync(file, to);
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+function build(entry, out, bin) {
   execFileSync(
     'npx',
     [
