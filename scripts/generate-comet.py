@@ -346,7 +346,10 @@ def main() -> int:
         dirs = sorted(d for d in glob.glob(os.path.join(ROOT, "instances", package, "test_*"))
                       if not d.endswith("_workloads"))
         out = os.path.join(work, f"{package}-captured.json")
-        env = dict(os.environ, PYTHONPATH=site, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
+        # No plugin of the host's Python (pytest-benchmark wrote `.benchmarks/` into the instance directories):
+        # the tests run with pytest alone, as they do in the environment's image.
+        env = dict(os.environ, PYTHONPATH=site, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1",
+                   PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
         subprocess.run([sys.executable, os.path.join(HERE, "capture.py"), out, top, *dirs], env=env,
                        capture_output=True, check=False, timeout=1800)
         with open(out, encoding="utf-8") as handle:
