@@ -44,7 +44,14 @@ for (const { entry, out, bin } of targets) {
   mkdirSync('dist', { recursive: true });
   const scratch = mkdtempSync('dist/.build-');
   try {
-    build(entry, scratch, bin);
+    try {
+      build(entry, scratch, bin);
+    } catch {
+      // ncc printed what is wrong (file, line, message) above: no stack trace of ours after it.
+      console.error(`bundle: ncc could not build ${entry} (its error above); ${out}/ is unchanged`);
+      process.exitCode = 1;
+      break;
+    }
     for (const file of filesUnder(scratch)) {
       const to = join(out, relative(scratch, file));
       mkdirSync(dirname(to), { recursive: true });
