@@ -91085,6 +91085,12 @@ async function variantProblem(v, outcomes, demo) {
         };
     return undefined;
 }
+/**
+ * A drop's detail as results.json keeps it: a reason can carry what the code under test printed,
+ * so a hostile test must not bloat the results with it.
+ */
+const DROP_DETAIL_CHARS = 500;
+const clipped = (detail) => detail.length > DROP_DETAIL_CHARS ? `${detail.slice(0, DROP_DETAIL_CHARS - 1)}…` : detail;
 /** The summary results.json records: overall and per kind, and the instances that cannot vary. */
 function summarizeVariants(mode, epoch, selected, searches, screened) {
     const summary = {
@@ -91095,7 +91101,9 @@ function summarizeVariants(mode, epoch, selected, searches, screened) {
         dropped: {},
         byKind: {},
         unvariable: {},
-        drops: [...screened.dropped].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+        drops: screened.dropped
+            .map((d) => ({ ...d, detail: clipped(d.detail) }))
+            .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
     };
     const kindOf = (kind) => (summary.byKind[kind] ??= { tried: 0, valid: 0, dropped: {} });
     for (const s of searches)

@@ -6,7 +6,11 @@ import type { ModelClient } from '../../src/contracts/model.js';
 import type { Results } from '../../src/contracts/results.js';
 import type { HarvestBackend, HarvestJob } from '../../src/contracts/harvest-backend.js';
 import { tempDir } from '../helpers/cli.js';
-import { easierOn } from '../../src/stages/variants/variants.js';
+import {
+  DROP_DETAIL_CHARS,
+  easierOn,
+  summarizeVariants,
+} from '../../src/stages/variants/variants.js';
 import type { Complexity } from '../../src/contracts/complexity.js';
 import {
   engines,
@@ -229,6 +233,19 @@ describe('fresh variants through the pipeline', () => {
       ].sort(),
     );
     expect(drops.every((d) => d.id.endsWith('@v3') && d.detail.length > 0)).toBe(true);
+  });
+
+  it('keeps each drop in results.json with its detail clipped, whatever a hostile reason holds', () => {
+    const summary = summarizeVariants({ mode: 'add', count: 2 }, 1, [], [], {
+      valid: [],
+      dropped: [
+        { id: 'b@v1', kind: 'S1_IntraProceduralCFG', rule: 'test-fails', detail: 'x'.repeat(1e6) },
+        { id: 'a@v1', kind: 'S2_Loops', rule: 'easier', detail: 'less complex' },
+      ],
+    });
+    expect(summary.drops.map((d) => d.id)).toEqual(['a@v1', 'b@v1']);
+    expect(summary.drops[1]!.detail).toHaveLength(DROP_DETAIL_CHARS);
+    expect(summary.drops[0]!.detail).toBe('less complex');
   });
 
   it('compares complexity component by component, and only between oracles that both carry it', () => {

@@ -333,6 +333,14 @@ async function variantProblem(
   return undefined;
 }
 
+/**
+ * A drop's detail as results.json keeps it: a reason can carry what the code under test printed,
+ * so a hostile test must not bloat the results with it.
+ */
+export const DROP_DETAIL_CHARS = 500;
+const clipped = (detail: string): string =>
+  detail.length > DROP_DETAIL_CHARS ? `${detail.slice(0, DROP_DETAIL_CHARS - 1)}…` : detail;
+
 /** The summary results.json records: overall and per kind, and the instances that cannot vary. */
 export function summarizeVariants(
   mode: VariantMode,
@@ -349,7 +357,9 @@ export function summarizeVariants(
     dropped: {},
     byKind: {},
     unvariable: {},
-    drops: [...screened.dropped].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+    drops: screened.dropped
+      .map((d) => ({ ...d, detail: clipped(d.detail) }))
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
   };
   const kindOf = (kind: QuestionKind): KindVariants =>
     (summary.byKind[kind] ??= { tried: 0, valid: 0, dropped: {} });
