@@ -1,5 +1,6 @@
-"""Workloads of boltons at three sizes (about 30x apart), for the measured kinds (W2 peak memory, W3 wall
-time): each test keeps what it built until it ends, so both its time and its peak grow with the size."""
+"""Workloads of boltons at three sizes (about 30x apart) and a fourth, 2-4x the largest, for the measured kinds
+(W2 peak memory, W3 wall time): each test keeps what it built until it ends, so both its time and its peak grow
+with the size."""
 
 from boltons.iterutils import chunked, remap
 
@@ -37,3 +38,11 @@ def test_remap_medium():
 
 def test_remap_large():
     _remap(30_000)
+
+
+def test_chunked_xlarge():
+    _chunked(1_080_000)
+
+
+def test_remap_xlarge():
+    _remap(120_000)

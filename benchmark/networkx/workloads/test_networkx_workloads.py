@@ -1,5 +1,6 @@
-"""Workloads of networkx at three sizes (8x apart in nodes), for the measured kinds (W2 peak memory, W3 wall
-time): each test keeps what it built until it ends, so both its time and its peak grow with the size."""
+"""Workloads of networkx at three sizes (8x apart in nodes) and a fourth, 2-4x the largest, for the measured
+kinds (W2 peak memory, W3 wall time): each test keeps what it built until it ends, so both its time and its peak
+grow with the size."""
 
 import networkx as nx
 
@@ -57,3 +58,15 @@ def test_topo_medium():
 
 def test_topo_large():
     _topo(96_000)
+
+
+def test_paths_xlarge():
+    _paths(400)
+
+
+def test_components_xlarge():
+    _components(256_000)
+
+
+def test_topo_xlarge():
+    _topo(288_000)

@@ -1,5 +1,6 @@
-"""Workloads of sortedcontainers at three sizes (8x apart), for the measured kinds (W2 peak memory, W3 wall
-time): each test keeps what it built until it ends, so both its time and its peak grow with the size."""
+"""Workloads of sortedcontainers at three sizes (8x apart) and a fourth, 2-4x the largest, for the measured
+kinds (W2 peak memory, W3 wall time): each test keeps what it built until it ends, so both its time and its peak
+grow with the size."""
 
 from sortedcontainers import SortedDict, SortedList
 
@@ -58,3 +59,15 @@ def test_bisect_medium():
 
 def test_bisect_large():
     _bisect(640_000)
+
+
+def test_add_xlarge():
+    _add(1_024_000)
+
+
+def test_setitem_xlarge():
+    _setitem(512_000)
+
+
+def test_bisect_xlarge():
+    _bisect(1_600_000)

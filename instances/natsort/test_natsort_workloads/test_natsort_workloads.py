@@ -1,5 +1,6 @@
-"""Workloads of natsort at three sizes (about 20x apart), for the measured kinds (W2 peak memory, W3 wall
-time): each test keeps what it built until it ends, so both its time and its peak grow with the size."""
+"""Workloads of natsort at three sizes (about 20x apart) and a fourth, 2-4x the largest, for the measured kinds
+(W2 peak memory, W3 wall time): each test keeps what it built until it ends, so both its time and its peak grow
+with the size."""
 
 import natsort
 
@@ -40,3 +41,11 @@ def test_index_natsorted_medium():
 
 def test_index_natsorted_large():
     _index_natsorted(40_000)
+
+
+def test_natsorted_xlarge():
+    _natsorted(160_000)
+
+
+def test_index_natsorted_xlarge():
+    _index_natsorted(160_000)

@@ -1,5 +1,6 @@
-"""Workloads of rich at three sizes (about 20x apart), for the measured kinds (W2 peak memory, W3 wall
-time): each test keeps what it built until it ends, so both its time and its peak grow with the size."""
+"""Workloads of rich at three sizes (about 20x apart) and a fourth, 2-4x the largest, for the measured kinds (W2
+peak memory, W3 wall time): each test keeps what it built until it ends, so both its time and its peak grow with
+the size."""
 
 import io
 
@@ -45,3 +46,11 @@ def test_wrap_medium():
 
 def test_wrap_large():
     _wrap(40_000)
+
+
+def test_table_xlarge():
+    _table(8_000)
+
+
+def test_wrap_xlarge():
+    _wrap(160_000)

@@ -1,5 +1,6 @@
-"""Workloads of sqlparse at three sizes (about 20x apart), for the measured kinds (W2 peak memory, W3 wall
-time): each test keeps what it built until it ends, so both its time and its peak grow with the size."""
+"""Workloads of sqlparse at three sizes (about 20x apart) and a fourth, 2-4x the largest, for the measured kinds
+(W2 peak memory, W3 wall time): each test keeps what it built until it ends, so both its time and its peak grow
+with the size."""
 
 import sqlparse
 
@@ -40,3 +41,11 @@ def test_split_medium():
 
 def test_split_large():
     _split(1_200)
+
+
+def test_format_xlarge():
+    _format(3_600)
+
+
+def test_split_xlarge():
+    _split(4_800)
