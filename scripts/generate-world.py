@@ -36,6 +36,7 @@ import argparse
 import glob
 import hashlib
 import json
+import math
 import os
 import re
 import shutil
@@ -103,8 +104,8 @@ def picked_tests(package: str, count: int, seed: int) -> list[dict]:
 
 def workload_tests(package: str) -> list[dict]:
     """(dir, test, target, kinds) of the package's workloads (benchmark/<package>/workloads): its own tests of
-    one package function each at three or four sizes, asked only W2 and W3 (they all pass: no outcome to ask). Their test
-    file is copied into the suite's own directory for it (instances/<package>/<test file stem>/)."""
+    one package function each at three or four sizes, asked only W2 and W3 (they all pass: no outcome to ask).
+    Their test file is copied into the suite's own directory for it (instances/<package>/<test file stem>/)."""
     folder = os.path.join(ROOT, "benchmark", package, "workloads")
     manifest_path = os.path.join(folder, "workloads.json")
     if not os.path.isfile(manifest_path):
@@ -235,8 +236,14 @@ def measured_answers(cache: str) -> dict[str, dict]:
                 oracle = json.load(handle)
         except (OSError, ValueError):
             continue
-        if oracle.get("question_kind") in MEASURED and oracle.get("status", "ok") == "ok":
-            found[oracle["meta"]["instance_id"]] = oracle["oracle_answer"]
+        kind = oracle.get("question_kind") if isinstance(oracle, dict) else None
+        if kind not in MEASURED or oracle.get("status", "ok") != "ok":
+            continue
+        answer, ident = oracle.get("oracle_answer"), (oracle.get("meta") or {}).get("instance_id")
+        value = answer.get(MEASURED[kind][0]) if isinstance(answer, dict) else None
+        # Only a measurement screens: a number, finite, not negative (a hand-edited or forged entry is no value).
+        if isinstance(ident, str) and type(value) in (int, float) and math.isfinite(value) and value >= 0:
+            found[ident] = answer
     return found
 
 
@@ -253,12 +260,13 @@ def constant_screen(seed: int, measured_from: str | None = None) -> dict:
                 reports[path] = json.load(handle)
     if measured_from:
         again = measured_answers(measured_from)
-        kept = [i for report in reports.values() for kind in MEASURED for i in (report.get("oracles") or {}).get(kind, {})]
+        kept = [i for report in reports.values() for kind in MEASURED
+                for i in (report.get("oracles") or {}).get(kind, {})]
         missing = [i for i in kept if i not in again]
         if missing:
-            sys.exit(f"generate-world: {measured_from} holds no oracle of {len(missing)} kept W2/W3 instance(s) "
-                     f"({', '.join(missing[:3])}, ...): harvest them into it (tracegate harvest --categories W2,W3 "
-                     "--cache DIR) and run again")
+            sys.exit(f"generate-world: {measured_from} holds no usable measurement (a finite number) of "
+                     f"{len(missing)} kept W2/W3 instance(s) ({', '.join(missing[:3])}, ...): harvest them into it "
+                     "(tracegate harvest --categories W2,W3 --cache DIR) and run again")
         for report in reports.values():
             for kind in MEASURED:
                 for i in (report.get("oracles") or {}).get(kind, {}):
