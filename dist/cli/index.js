@@ -91091,6 +91091,10 @@ async function variantProblem(v, outcomes, demo) {
  */
 const DROP_DETAIL_CHARS = 500;
 const clipped = (detail) => detail.length > DROP_DETAIL_CHARS ? `${detail.slice(0, DROP_DETAIL_CHARS - 1)}…` : detail;
+/** Drops in id order, in place (code units: the same in every locale), whole or merged from shards. */
+function sortedDrops(drops) {
+    return drops.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
 /** The summary results.json records: overall and per kind, and the instances that cannot vary. */
 function summarizeVariants(mode, epoch, selected, searches, screened) {
     const summary = {
@@ -91101,9 +91105,7 @@ function summarizeVariants(mode, epoch, selected, searches, screened) {
         dropped: {},
         byKind: {},
         unvariable: {},
-        drops: screened.dropped
-            .map((d) => ({ ...d, detail: clipped(d.detail) }))
-            .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+        drops: sortedDrops(screened.dropped.map((d) => ({ ...d, detail: clipped(d.detail) }))),
     };
     const kindOf = (kind) => (summary.byKind[kind] ??= { tried: 0, valid: 0, dropped: {} });
     for (const s of searches)
@@ -91394,7 +91396,7 @@ function mergedVariants(present) {
             add(into.dropped, k.dropped);
         }
     }
-    out.drops.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    sortedDrops(out.drops);
     return out;
 }
 

@@ -16,7 +16,7 @@ import { passes, type ScoringRules } from '../stages/score/verdict.js';
 import { familyOf } from '../families/registry.js';
 import type { GenerationSettings } from '../contracts/model.js';
 import { expectedCost, partIds, planShards } from '../stages/select/shard.js';
-import { variantOf, variantRank } from '../stages/variants/variants.js';
+import { sortedDrops, variantOf, variantRank } from '../stages/variants/variants.js';
 import type { SelectionSlice } from './run-input.js';
 
 /**
@@ -349,6 +349,6 @@ function mergedVariants(present: readonly Results[]): NonNullable<Results['varia
       add(into.dropped, k.dropped);
     }
   }
-  out.drops!.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  sortedDrops(out.drops!);
   return out;
 }

@@ -341,6 +341,11 @@ export const DROP_DETAIL_CHARS = 500;
 const clipped = (detail: string): string =>
   detail.length > DROP_DETAIL_CHARS ? `${detail.slice(0, DROP_DETAIL_CHARS - 1)}…` : detail;
 
+/** Drops in id order, in place (code units: the same in every locale), whole or merged from shards. */
+export function sortedDrops<T extends { id: string }>(drops: T[]): T[] {
+  return drops.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
 /** The summary results.json records: overall and per kind, and the instances that cannot vary. */
 export function summarizeVariants(
   mode: VariantMode,
@@ -357,9 +362,7 @@ export function summarizeVariants(
     dropped: {},
     byKind: {},
     unvariable: {},
-    drops: screened.dropped
-      .map((d) => ({ ...d, detail: clipped(d.detail) }))
-      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+    drops: sortedDrops(screened.dropped.map((d) => ({ ...d, detail: clipped(d.detail) }))),
   };
   const kindOf = (kind: QuestionKind): KindVariants =>
     (summary.byKind[kind] ??= { tried: 0, valid: 0, dropped: {} });
