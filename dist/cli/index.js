@@ -86852,9 +86852,10 @@ const QUERY_OPTIONS = {
     "M7_Invariants": {
         "default": "holds",
         "modes": {
-            "holds": { "mode": ["holds", "counts", "monotonicity"], "predicate": null, "line": null, "max_value_chars": null },
-            "counts": { "mode": ["holds", "counts", "monotonicity"], "predicate": null, "line": null, "max_value_chars": null },
-            "monotonicity": { "mode": ["holds", "counts", "monotonicity"], "variable": null, "line": null, "max_value_chars": null },
+            "holds": { "mode": ["holds", "counts", "monotonicity", "checks"], "predicate": null, "line": null, "max_value_chars": null },
+            "counts": { "mode": ["holds", "counts", "monotonicity", "checks"], "predicate": null, "line": null, "max_value_chars": null },
+            "monotonicity": { "mode": ["holds", "counts", "monotonicity", "checks"], "variable": null, "line": null, "max_value_chars": null },
+            "checks": { "mode": ["holds", "counts", "monotonicity", "checks"], "checks": null, "max_value_chars": null },
         },
     },
     "S1_IntraProceduralCFG": {
@@ -86902,9 +86903,10 @@ const QUERY_OPTIONS = {
     "S7_Invariants": {
         "default": "holds",
         "modes": {
-            "holds": { "mode": ["holds", "counts", "monotonicity"], "predicate": null, "line": null, "max_value_chars": null },
-            "counts": { "mode": ["holds", "counts", "monotonicity"], "predicate": null, "line": null, "max_value_chars": null },
-            "monotonicity": { "mode": ["holds", "counts", "monotonicity"], "variable": null, "line": null, "max_value_chars": null },
+            "holds": { "mode": ["holds", "counts", "monotonicity", "checks"], "predicate": null, "line": null, "max_value_chars": null },
+            "counts": { "mode": ["holds", "counts", "monotonicity", "checks"], "predicate": null, "line": null, "max_value_chars": null },
+            "monotonicity": { "mode": ["holds", "counts", "monotonicity", "checks"], "variable": null, "line": null, "max_value_chars": null },
+            "checks": { "mode": ["holds", "counts", "monotonicity", "checks"], "checks": null, "max_value_chars": null },
         },
     },
     "W1_Outcome": {

@@ -74,9 +74,10 @@ export const QUERY_OPTIONS: Readonly<Record<QuestionKind, KindOptions>> = {
   "M7_Invariants": {
     "default": "holds",
     "modes": {
-      "holds": {"mode": ["holds", "counts", "monotonicity"], "predicate": null, "line": null, "max_value_chars": null},
-      "counts": {"mode": ["holds", "counts", "monotonicity"], "predicate": null, "line": null, "max_value_chars": null},
-      "monotonicity": {"mode": ["holds", "counts", "monotonicity"], "variable": null, "line": null, "max_value_chars": null},
+      "holds": {"mode": ["holds", "counts", "monotonicity", "checks"], "predicate": null, "line": null, "max_value_chars": null},
+      "counts": {"mode": ["holds", "counts", "monotonicity", "checks"], "predicate": null, "line": null, "max_value_chars": null},
+      "monotonicity": {"mode": ["holds", "counts", "monotonicity", "checks"], "variable": null, "line": null, "max_value_chars": null},
+      "checks": {"mode": ["holds", "counts", "monotonicity", "checks"], "checks": null, "max_value_chars": null},
     },
   },
   "S1_IntraProceduralCFG": {
@@ -124,9 +125,10 @@ export const QUERY_OPTIONS: Readonly<Record<QuestionKind, KindOptions>> = {
   "S7_Invariants": {
     "default": "holds",
     "modes": {
-      "holds": {"mode": ["holds", "counts", "monotonicity"], "predicate": null, "line": null, "max_value_chars": null},
-      "counts": {"mode": ["holds", "counts", "monotonicity"], "predicate": null, "line": null, "max_value_chars": null},
-      "monotonicity": {"mode": ["holds", "counts", "monotonicity"], "variable": null, "line": null, "max_value_chars": null},
+      "holds": {"mode": ["holds", "counts", "monotonicity", "checks"], "predicate": null, "line": null, "max_value_chars": null},
+      "counts": {"mode": ["holds", "counts", "monotonicity", "checks"], "predicate": null, "line": null, "max_value_chars": null},
+      "monotonicity": {"mode": ["holds", "counts", "monotonicity", "checks"], "variable": null, "line": null, "max_value_chars": null},
+      "checks": {"mode": ["holds", "counts", "monotonicity", "checks"], "checks": null, "max_value_chars": null},
     },
   },
   "W1_Outcome": {

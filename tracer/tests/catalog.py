@@ -431,6 +431,19 @@ program("never-runs", '''
      Invalid("line 5 never ran in the traced invocation(s)")),
     ("never-bound", "M7_Invariants", "guard", {"mode": "counts", "predicate": "x >= 0", "line": 2},
      Invalid("x never all bound at line 2 (reached 1 time(s))")),
+    ("checks-never-runs", "M7_Invariants", "guard",
+     {"mode": "checks", "checks": [{"line": 5, "predicate": "text != ''"}, {"line": 7, "predicate": "x > 0"}]},
+     {"invariant_checks": [
+         {"is_invariant_always_held": False, "total_iterations_observed": 0, "violating_iteration_count": 0},
+         {"is_invariant_always_held": True, "total_iterations_observed": 3, "violating_iteration_count": 0}]}),
+    ("checks-one", "M7_Invariants", "guard", {"mode": "checks", "checks": [{"line": 7, "predicate": "x > 0"}]},
+     Invalid("query key checks must list 2 to 8 objects")),
+    ("checks-twice", "S7_Invariants", "guard",
+     {"mode": "checks", "checks": [{"line": 7, "predicate": "x > 0"}, {"line": 7, "predicate": "x > 0"}]},
+     Invalid("lists the same check twice")),
+    ("checks-extra-key", "S7_Invariants", "guard",
+     {"mode": "checks", "checks": [{"line": 7, "predicate": "x > 0", "hit": 1}, {"line": 7, "predicate": "x < 0"}]},
+     Invalid("each with exactly line and predicate")),
 ])
 
 # 14 two loads on one line count twice ------------------------------------------------------
@@ -892,6 +905,12 @@ program("wobble", '''
      {"is_invariant_always_held": False, "total_iterations_observed": 4, "violating_iteration_count": 2}),
     ("single-counts", "S7_Invariants", "wobble", {"mode": "counts", "predicate": "x < 1", "line": 4},
      {"is_invariant_always_held": False, "total_iterations_observed": 4, "violating_iteration_count": 1}),
+    ("checks", "S7_Invariants", "wobble", {"mode": "checks", "checks": [
+        {"line": 4, "predicate": "x >= 0"}, {"line": 4, "predicate": "x < 1"}, {"line": 4, "predicate": "i > 0"}]},
+     {"invariant_checks": [
+         {"is_invariant_always_held": False, "total_iterations_observed": 4, "violating_iteration_count": 2},
+         {"is_invariant_always_held": False, "total_iterations_observed": 4, "violating_iteration_count": 1},
+         {"is_invariant_always_held": False, "total_iterations_observed": 4, "violating_iteration_count": 1}]}),
 ])
 
 # 23 a running maximum ---------------------------------------------------------------------------

@@ -104,6 +104,34 @@ def test_proposals_are_answered_by_the_harvest(harness):
     assert "ValueError" in str(results[f"c{candidates.index(escaping)}"]["answer"])
 
 
+def test_the_widest_forms_come_first(harness):
+    """Each function's first data-flow question names every local the scout saw, its first call-order question
+    covers the whole test, its first M3 tuple the changing locals one line reads together, and one invariant
+    question checks every loop's predicates (SWE-Flux's forms: a larger answer; the generator keeps the most
+    complex). Each is answered by the harvest."""
+    directory, result = scout(harness)
+    total = [c for c in result["candidates"] if c["target"]["function"] == "total"]
+    first = {}
+    for c in total:
+        first.setdefault((c["kind"], c["query"]["mode"]), c)
+    s4 = first[("S4_DataFlow", "pairs")]
+    assert s4["query"] == {"mode": "pairs", "invocation": 1, "variables": ["amount", "count", "items", "name"]}
+    assert first[("S6_InterProceduralCFG", "order")]["query"]["invocation"] == "all"
+    assert len(first[("M3_ProgramState", "unique")]["query"]["variables"]) >= 2
+    checks = first[("M7_Invariants", "checks")]["query"]["checks"]
+    assert len(checks) >= 2 and all(set(c) == {"line", "predicate"} for c in checks)
+    picked = [s4, first[("S6_InterProceduralCFG", "order")], first[("M7_Invariants", "checks")]]
+    specs = [dict(c, id=f"w{i}", dir=str(directory), timeout_seconds=60) for i, c in enumerate(picked)]
+    results = harness.run(specs)
+    assert all(r["status"] == "ok" for r in results.values()), results
+    pairs = results["w0"]["answer"]["observed_def_use_pairs"]
+    assert {p["variable"] for p in pairs} == {"amount", "count", "items", "name"}
+    calls = results["w1"]["answer"]["function_call_order"]
+    # The whole test: checkout's two calls of total, four and one price_of calls under them.
+    assert [c["func"] for c in calls].count("shop.prices.price_of") == 5
+    assert len(results["w2"]["answer"]["invariant_checks"]) == len(checks)
+
+
 def test_a_failing_test_file_is_not_scouted(harness):
     files = dict(PACKAGE)
     files["test_shop.py"] = ("from shop.cart import checkout\n\n\n"

@@ -7,83 +7,32 @@ whose value changed, an invocation that raised. Proposals are cheap and
 generous — every candidate of one function shares its recorded run — and
 choose only what to ask; the harvested trace answers, and the generator's
 screen decides what is kept. Deterministic: the same facts give the same
-candidates in the same order. test_every_rule_has_a_proposer
+candidates in the same order. The invariant kinds' proposers are in predicates.py.
+test_every_rule_has_a_proposer
 (tests/test_scout.py) checks that every rule has a proposer.
 """
 
 from __future__ import annotations
 
 import ast
-import math
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from ..queries import RULES
 from ..recording.linemap import LineMap, find_function, module_name
-
-Facts = dict[str, Any]
-Query = dict[str, Any]
+from . import predicates
+from .function import Facts, Function, Proposer, Query, richest
 
 MAX_PATH_STEPS = 150
 """An S1 path longer than this is not asked (too long to predict step by step in a prompt)."""
-MAX_SUITE_TESTS = 8
-"""Above this many tests the suite kinds run the whole test file."""
 PER_FUNCTION = 40
 """Candidates proposed per function at most."""
+MAX_FLOW_NAMES = 8
+"""Variables one data-flow question names at most."""
 MAX_FUNCTION_STEPS = 20_000
 """A function that ran more steps than this in a test file is not asked about: no question over
 its whole run fits a prompt, and its traces are large."""
-
-
-class Function:
-    """One scouted function: its facts, its AST facts, and the tests that ran it."""
-
-    def __init__(self, facts: Facts, linemap: LineMap, node: ast.AST, tests_file: list[str],
-                 packages: list[str]) -> None:
-        self.facts = facts
-        self.linemap = linemap
-        self.node = node
-        self.file = facts["file"]
-        self.func = f"{module_name(self.file)}.{facts['qualname']}"
-        self.lines = {int(k): v for k, v in facts["lines"].items()}
-        described = facts["described"]
-        order: list[str] = []
-        for test, _steps, _escaped in described:
-            if test not in order and test != "<process>":
-                order.append(test)
-        # Single-test kinds (S) run the first test that invoked the function, its invocations
-        # numbered within that test; suite kinds (M) run every test that invoked it, in order (the
-        # whole file when they are many). The candidates of one function share those two runs.
-        self.order = order
-        self.first_test = order[0] if order else None
-        self.single = self.invocations_in(self.first_test)
-        complete = facts["invocations"] == len(described)
-        self.suite = order if complete and 0 < len(order) <= MAX_SUITE_TESTS else list(tests_file)
-        self.include = [f"{p}." for p in packages]
-        span = range(node.lineno, (node.end_lineno or node.lineno) + 1)
-        self.loops = sorted(h for h in linemap.loop_body_first if h in span and h in self.lines
-                            and linemap.loop_body_first[h] != h)
-        self.variables = {name: v for name, v in facts["variables"].items()
-                          if not name.startswith("_") and name not in ("self", "cls")}
-        self.line_names = {int(k): [n for n in v if n in self.variables] for k, v in facts["line_names"].items()}
-
-    def invocations_in(self, test: str | None) -> list[list[Any]]:
-        """The described invocations of one test, in order: an invocation's number is its place here."""
-        return [d for d in self.facts["described"] if d[0] == test]
-
-    def varying(self, kinds: tuple[str, ...] = ("int", "float", "str", "bool", "NoneType")) -> list[str]:
-        """Variables of simple types whose sampled values changed, in name order."""
-        return [name for name, v in sorted(self.variables.items())
-                if len(v["values"]) >= 2 and set(v["types"]) <= set(kinds)]
-
-    def numeric(self) -> list[str]:
-        return [n for n in self.varying(("int", "float")) if "bool" not in self.variables[n]["types"]]
-
-
-Proposer = Callable[[Function], Iterator[tuple[Query, str]]]
-"""Yields (query, which): "single", a question about one invocation of the first test that invoked the
-function; "suite", one about the whole run; or a test id, one about an invocation of that test."""
 
 
 def _s1_path(f: Function) -> Iterator[tuple[Query, str]]:
@@ -158,18 +107,41 @@ def _m3_extremes(f: Function) -> Iterator[tuple[Query, str]]:
 
 
 def _m3_unique(f: Function) -> Iterator[tuple[Query, str]]:
+    """The tuple of the changing locals one line reads together (the line with the most of them, up to three,
+    in the line's order; SWE-Flux's M3 asks about such tuples), then each changing local alone."""
+    varying = set(f.varying())
+    together = max(([n for n in names if n in varying] for _line, names in sorted(f.line_names.items())),
+                   key=len, default=[])[:3]
+    if len(together) >= 2:
+        yield {"variables": together}, "suite"
     for name in f.varying()[:2]:
         yield {"variable": name}, "suite"
 
 
+def _flow_sets(f: Function) -> list[list[str]]:
+    """The variable sets a data-flow question names, the largest first: every local the scout saw bound (up to
+    MAX_FLOW_NAMES), the ones whose values changed, then each changing one alone. SWE-Flux asks about every
+    variable of the function; a larger set is a longer answer, and the generator keeps the most complex."""
+    every = sorted(f.variables)[:MAX_FLOW_NAMES]
+    varying = f.varying()
+    sets = [every, varying[:MAX_FLOW_NAMES]] + [[name] for name in varying[:2]]
+    found: list[list[str]] = []
+    for names in sets:
+        if names and names not in found:
+            found.append(names)
+    return found
+
+
 def _s4_pairs(f: Function) -> Iterator[tuple[Query, str]]:
-    for name in f.varying()[:2]:
-        yield {"invocation": 1, "variables": [name]}, "single"
+    """The richest invocation first (then the first), each with every variable set of _flow_sets."""
+    for names in _flow_sets(f):
+        for k in dict.fromkeys((richest(f), 1)):
+            yield {"invocation": k, "variables": names}, "single"
 
 
 def _m4_pairs(f: Function) -> Iterator[tuple[Query, str]]:
-    for name in f.varying()[:2]:
-        yield {"variables": [name]}, "suite"
+    for names in _flow_sets(f):
+        yield {"variables": names}, "suite"
 
 
 def _s5_caught(f: Function) -> Iterator[tuple[Query, str]]:
@@ -198,14 +170,24 @@ def _m5_crashing(f: Function) -> Iterator[tuple[Query, str]]:
 
 
 def _s6_calls(f: Function) -> Iterator[tuple[Query, str]]:
+    """Every call over the test's whole run (SWE-Flux's `invocation: "all"`), then the richest invocation's
+    and the first's."""
     if f.facts["callees"] and f.single:
-        yield {"invocation": 1, "include": f.include}, "single"
+        yield {"invocation": "all", "include": f.include}, "single"
+        yield from _s6_depth(f)
+
+
+def _s6_depth(f: Function) -> Iterator[tuple[Query, str]]:
+    if f.facts["callees"] and f.single:
+        for k in dict.fromkeys((richest(f), 1)):
+            yield {"invocation": k, "include": f.include}, "single"
 
 
 def _s6_count(f: Function) -> Iterator[tuple[Query, str]]:
     if f.single:
         for file, qualname, _n in f.facts["callees"][:2]:
-            yield {"invocation": 1, "func": f"{module_name(file)}.{qualname}", "include": f.include}, "single"
+            yield {"invocation": richest(f), "func": f"{module_name(file)}.{qualname}", "include": f.include}, \
+                "single"
 
 
 def _m6_calls(f: Function) -> Iterator[tuple[Query, str]]:
@@ -224,79 +206,6 @@ def _m6_call_counts(f: Function) -> Iterator[tuple[Query, str]]:
             break
     if len(names) >= 2:
         yield {"functions": sorted(set(names))}, "suite"
-
-
-def _numbers(f: Function, name: str) -> list[float]:
-    """The finite numbers among a local's sampled values (`inf` and `nan` read as floats too, but
-    no predicate's threshold can be written from them: natsort's algorithms hold both)."""
-    values = []
-    for text in f.variables[name]["values"]:
-        try:
-            value = float(text)
-        except ValueError:
-            continue
-        if math.isfinite(value):
-            values.append(value)
-    return sorted(values)
-
-
-def _literal(x: float) -> str:
-    return str(int(x)) if x == int(x) else repr(x)
-
-
-def _predicates(f: Function) -> list[str]:
-    """Predicates over the numeric locals the scout saw vary: a bound the samples respect, one
-    they break (a threshold inside their range), and an order between two of them."""
-    found = []
-    numeric = f.numeric()
-    for name in numeric[:2]:
-        values = _numbers(f, name)
-        found.append(f"{name} >= 0")
-        if len(values) >= 2:
-            found.append(f"{name} < {_literal(values[len(values) // 2])}")
-    for a, b in zip(numeric[:1], numeric[1:2], strict=False):
-        found.append(f"{a} <= {b}")
-    return found
-
-
-def _s7_holds(f: Function) -> Iterator[tuple[Query, str]]:
-    for predicate in _predicates(f):
-        yield {"predicate": predicate}, "single"
-
-
-def _m7_holds(f: Function) -> Iterator[tuple[Query, str]]:
-    for predicate in _predicates(f):
-        yield {"predicate": predicate}, "suite"
-
-
-def _loop_observations(f: Function) -> Iterator[tuple[int, str]]:
-    """(a loop body's first line, a numeric variable bound there)."""
-    numeric = set(f.numeric())
-    for header in f.loops:
-        body = f.linemap.loop_body_first[header]
-        for name in [n for n in f.line_names.get(body, []) if n in numeric][:1]:
-            yield body, name
-
-
-def _counts(which: str) -> Proposer:
-    """A loop body's numeric variable checked once per turn: how many turns, how many break the predicate (a
-    threshold at its median value as the scout saw it, and `> 0`)."""
-    def propose(f: Function) -> Iterator[tuple[Query, str]]:
-        for line, name in _loop_observations(f):
-            values = _numbers(f, name)
-            yield {"line": line, "predicate": f"{name} > 0"}, which
-            if len(values) >= 2:
-                yield {"line": line, "predicate": f"{name} < {_literal(values[len(values) // 2])}"}, which
-
-    return propose
-
-
-def _monotonicity(which: str) -> Proposer:
-    def propose(f: Function) -> Iterator[tuple[Query, str]]:
-        for line, name in _loop_observations(f):
-            yield {"line": line, "variable": name}, which
-
-    return propose
 
 
 PROPOSERS: dict[tuple[str, str], Proposer] = {
@@ -323,16 +232,11 @@ PROPOSERS: dict[tuple[str, str], Proposer] = {
     ("M5_Exceptions", "crashing_tests"): _m5_crashing,
     ("S6_InterProceduralCFG", "order"): _s6_calls,
     ("S6_InterProceduralCFG", "count"): _s6_count,
-    ("S6_InterProceduralCFG", "max_depth"): _s6_calls,
+    ("S6_InterProceduralCFG", "max_depth"): _s6_depth,
     ("M6_InterProceduralCFG", "covered"): _m6_calls,
     ("M6_InterProceduralCFG", "edges"): _m6_calls,
     ("M6_InterProceduralCFG", "call_counts"): _m6_call_counts,
-    ("S7_Invariants", "holds"): _s7_holds,
-    ("S7_Invariants", "counts"): _counts("single"),
-    ("S7_Invariants", "monotonicity"): _monotonicity("single"),
-    ("M7_Invariants", "holds"): _m7_holds,
-    ("M7_Invariants", "counts"): _counts("suite"),
-    ("M7_Invariants", "monotonicity"): _monotonicity("suite"),
+    **predicates.PROPOSERS,
 }
 
 

@@ -258,6 +258,51 @@ def _ask_counts(q: Query) -> Ask:
     )
 
 
+MAX_CHECKS = 8
+"""Checks one `checks` question lists at most."""
+
+
+def _checks(query: Query) -> list[tuple[int, str]]:
+    """The (line, predicate) checks of a `checks` question, in the query's order."""
+    found = query.get("checks")
+    if (not isinstance(found, list) or not 2 <= len(found) <= MAX_CHECKS
+            or not all(isinstance(c, dict) and set(c) == {"line", "predicate"} for c in found)):
+        raise Invalid(f"query key checks must list 2 to {MAX_CHECKS} objects, each with exactly line and predicate")
+    checks = []
+    for check in found:
+        line, text = check["line"], check["predicate"]
+        if not isinstance(line, int) or isinstance(line, bool) or line < 1 or not isinstance(text, str):
+            raise Invalid("each check needs a positive integer line and a predicate string")
+        checks.append((line, text))
+    if len(set(checks)) != len(checks):
+        raise Invalid("query key checks lists the same check twice")
+    return checks
+
+
+def _checks_needs(query: Query) -> Needs:
+    try:
+        return {"variables": sorted({n for _line, text in _checks(query) for n in _Predicate(text).names})}
+    except Invalid:
+        return {}
+
+
+def invariant_checks(trace: Trace, query: Query, ctx: Context) -> Answer:
+    """The counts answer of each check, in the query's order: several loops' predicates in one question (SWE-Flux
+    lists an invariant table; one check is a question a glance answers)."""
+    return {"invariant_checks": [invariant_counts(trace, {"line": line, "predicate": text}, ctx)
+                                 for line, text in _checks(query)]}
+
+
+def _ask_checks(q: Query) -> Ask:
+    listed = "; ".join("`{}` at line {}".format(c.get("predicate"), c.get("line"))
+                       for c in q.get("checks") or [] if isinstance(c, dict))
+    return (
+        f"Checking each of these predicates once per step at its line — {listed} — does it always hold, how many "
+        "steps are observed, and at how many is it false? One row per check, in the order listed.",
+        [PREDICATE, OBSERVATION, STEP],
+    )
+
+
 def monotonicity(trace: Trace, query: Query, ctx: Context) -> Answer:
     name = variable(query)
     if query.get("line") is None:
@@ -291,6 +336,7 @@ _MONOTONIC: Options = {"variable": None, "line": None}
 _HOLDS = {"invariant_exists": "bool"}
 _MONOTONICITY = {"monotonicity": "str"}
 _COUNTS = {"is_invariant_always_held": "bool", "total_iterations_observed": "int", "violating_iteration_count": "int"}
+_CHECKS = {"invariant_checks": [_COUNTS]}
 
 # S7 (one test) and M7 (a suite) share their rules.
 RULES = [
@@ -298,8 +344,12 @@ RULES = [
     Rule("S7_Invariants", "counts", _COUNTS, invariant_counts, _ask_counts, _predicate_needs, options=_PREDICATE),
     Rule("S7_Invariants", "monotonicity", _MONOTONICITY, monotonicity, _ask_monotonicity,
          variable_needs, options=_MONOTONIC),
+    Rule("S7_Invariants", "checks", _CHECKS, invariant_checks, _ask_checks, _checks_needs,
+         options={"checks": None}),
     Rule("M7_Invariants", "holds", _HOLDS, invariant_holds, _ask_holds, _predicate_needs, options=_PREDICATE),
     Rule("M7_Invariants", "counts", _COUNTS, invariant_counts, _ask_counts, _predicate_needs, options=_PREDICATE),
     Rule("M7_Invariants", "monotonicity", _MONOTONICITY, monotonicity, _ask_monotonicity,
          variable_needs, options=_MONOTONIC),
+    Rule("M7_Invariants", "checks", _CHECKS, invariant_checks, _ask_checks, _checks_needs,
+         options={"checks": None}),
 ]

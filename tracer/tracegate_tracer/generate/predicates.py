@@ -1,0 +1,113 @@
+"""Proposers of the invariant kinds (S7, M7): predicates over the numeric locals the scout saw vary, checked
+over a run or once per turn of a loop."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+from ..queries.invariants import MAX_CHECKS
+from .function import Function, Proposer, Query
+
+
+def _numbers(f: Function, name: str) -> list[float]:
+    """The finite numbers among a local's sampled values (`inf` and `nan` read as floats too, but
+    no predicate's threshold can be written from them: natsort's algorithms hold both)."""
+    values = []
+    for text in f.variables[name]["values"]:
+        try:
+            value = float(text)
+        except ValueError:
+            continue
+        if math.isfinite(value):
+            values.append(value)
+    return sorted(values)
+
+
+def _literal(x: float) -> str:
+    return str(int(x)) if x == int(x) else repr(x)
+
+
+def _predicates(f: Function) -> list[str]:
+    """Predicates over the numeric locals the scout saw vary: a bound the samples respect, one
+    they break (a threshold inside their range), and an order between two of them."""
+    found = []
+    numeric = f.numeric()
+    for name in numeric[:2]:
+        values = _numbers(f, name)
+        found.append(f"{name} >= 0")
+        if len(values) >= 2:
+            found.append(f"{name} < {_literal(values[len(values) // 2])}")
+    for a, b in zip(numeric[:1], numeric[1:2], strict=False):
+        found.append(f"{a} <= {b}")
+    return found
+
+
+def _s7_holds(f: Function) -> Iterator[tuple[Query, str]]:
+    for predicate in _predicates(f):
+        yield {"predicate": predicate}, "single"
+
+
+def _m7_holds(f: Function) -> Iterator[tuple[Query, str]]:
+    for predicate in _predicates(f):
+        yield {"predicate": predicate}, "suite"
+
+
+def _loop_observations(f: Function) -> Iterator[tuple[int, str]]:
+    """(a loop body's first line, a numeric variable bound there)."""
+    numeric = set(f.numeric())
+    for header in f.loops:
+        body = f.linemap.loop_body_first[header]
+        for name in [n for n in f.line_names.get(body, []) if n in numeric][:1]:
+            yield body, name
+
+
+def _counts(which: str) -> Proposer:
+    """A loop body's numeric variable checked once per turn: how many turns, how many break the predicate (a
+    threshold at its median value as the scout saw it, and `> 0`)."""
+    def propose(f: Function) -> Iterator[tuple[Query, str]]:
+        for line, name in _loop_observations(f):
+            values = _numbers(f, name)
+            yield {"line": line, "predicate": f"{name} > 0"}, which
+            if len(values) >= 2:
+                yield {"line": line, "predicate": f"{name} < {_literal(values[len(values) // 2])}"}, which
+
+    return propose
+
+
+def _checks(which: str) -> Proposer:
+    """The counts questions of every loop, in one: each loop body's numeric variables (two at most) checked
+    against `> 0` and a threshold at their median value, MAX_CHECKS checks at most."""
+    def propose(f: Function) -> Iterator[tuple[Query, str]]:
+        numeric, checks = set(f.numeric()), []
+        for header in f.loops:
+            body = f.linemap.loop_body_first[header]
+            for name in [n for n in f.line_names.get(body, []) if n in numeric][:2]:
+                values = _numbers(f, name)
+                checks.append({"line": body, "predicate": f"{name} > 0"})
+                if len(values) >= 2:
+                    checks.append({"line": body, "predicate": f"{name} < {_literal(values[len(values) // 2])}"})
+        if len(checks) >= 2:
+            yield {"checks": checks[:MAX_CHECKS]}, which
+
+    return propose
+
+
+def _monotonicity(which: str) -> Proposer:
+    def propose(f: Function) -> Iterator[tuple[Query, str]]:
+        for line, name in _loop_observations(f):
+            yield {"line": line, "variable": name}, which
+
+    return propose
+
+
+PROPOSERS: dict[tuple[str, str], Proposer] = {
+    ("S7_Invariants", "holds"): _s7_holds,
+    ("S7_Invariants", "counts"): _counts("single"),
+    ("S7_Invariants", "monotonicity"): _monotonicity("single"),
+    ("S7_Invariants", "checks"): _checks("single"),
+    ("M7_Invariants", "holds"): _m7_holds,
+    ("M7_Invariants", "counts"): _counts("suite"),
+    ("M7_Invariants", "monotonicity"): _monotonicity("suite"),
+    ("M7_Invariants", "checks"): _checks("suite"),
+}
