@@ -29,10 +29,33 @@ _FUNCTIONS: dict[str, Callable[..., Any]] = {
     "len": len, "abs": abs, "min": min, "max": max, "sum": sum, "sorted": sorted,
     "all": all, "any": any, "set": set, "round": round,
 }
+MAX_RESULT = 1 << 20
+"""Bits of an integer, or items of a repeated sequence, a predicate may compute: `10 ** 10 ** 10` or
+`'a' * 10 ** 9` would hold the harvest until its timeout and fail every question sharing its run."""
+
+
+def _sized(found: int, what: str) -> None:
+    if found > MAX_RESULT:
+        raise Invalid(f"predicate computes {what} too large to evaluate (over {MAX_RESULT} bits or items)")
+
+
+def _power(a: Any, b: Any) -> Any:
+    if isinstance(a, int) and isinstance(b, int) and b > 0 and abs(a) > 1:
+        _sized(a.bit_length() * b, "a power")
+    return a ** b
+
+
+def _times(a: Any, b: Any) -> Any:
+    for seq, n in ((a, b), (b, a)):
+        if isinstance(n, int) and isinstance(seq, (str, bytes, list, tuple)):
+            _sized(len(seq) * n, "a repeated sequence")
+    return a * b
+
+
 _BINOPS: dict[type, Callable[[Any, Any], Any]] = {
-    ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+    ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: _times,
     ast.Div: lambda a, b: a / b, ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b,
-    ast.Pow: lambda a, b: a ** b,
+    ast.Pow: _power,
 }
 _COMPARE: dict[type, Callable[[Any, Any], bool]] = {
     ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.Lt: lambda a, b: a < b,
