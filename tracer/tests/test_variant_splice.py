@@ -245,6 +245,10 @@ def test_the_search_puts_candidates_at_least_as_complex_as_the_original_first(ha
     first, last = fresh(candidates[0]), fresh(candidates[-1])
     assert first["semantic"] >= original["semantic"] and first["answer"] >= original["answer"], (first, original)
     assert last["semantic"] < original["semantic"], (last, original)
+    # Among the harder, the one whose least-risen component rose most comes first.
+    gains = [min(c[k] - original[k] for k in ("semantic", "answer"))
+             for c in [first] + [fresh(c) for c, e in zip(candidates[1:], easier[1:], strict=True) if not e]]
+    assert len(gains) > 1 and gains[0] == max(gains), gains
 
 
 def _with_plugin(code: str) -> subprocess.CompletedProcess:

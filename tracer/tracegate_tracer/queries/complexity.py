@@ -154,6 +154,11 @@ def at_least(mine: dict[str, float], theirs: dict[str, float]) -> bool:
     return all(round(score - mine[component], 6) <= RESOLUTION for component, score in theirs.items())
 
 
+def least_gain(mine: dict[str, float], theirs: dict[str, float]) -> float:
+    """How much `mine` exceeds `theirs` on the component where it exceeds it least (negative: lower there)."""
+    return round(min(mine[component] - score for component, score in theirs.items()), 6)
+
+
 def measure(trace: Trace, needs: Needs, answer: Any, context: dict[str, Any]) -> dict[str, Any]:
     """{version, score, semantic, answer, navigation, features: {component: {feature: value}}}."""
     features = {"semantic": semantic_features(trace, needs), "answer": answer_features(answer),

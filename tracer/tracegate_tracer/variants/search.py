@@ -206,10 +206,11 @@ def run(specs: list[Spec], results: list[Result], instance_dir: str, epoch: int,
             found = decided[index]  # as the last chunk that ran left it
             if found["status"] == "ok":
                 # An answer that says nothing fails the screen, and so does a candidate less complex than the
-                # original (the host's `easier`): those go last, in that order.
-                found["answer"]["candidates"].sort(key=lambda c: (c["empty"], not c["harder"]))
+                # original (the host's `easier`): those go last, in that order. Before them, the candidate whose
+                # least-risen component rose most: the variant harvested first is the hardest the search found.
+                found["answer"]["candidates"].sort(key=lambda c: (c["empty"], not c["harder"], -c["gain"]))
                 for c in found["answer"]["candidates"]:
-                    del c["empty"], c["harder"]
+                    del c["empty"], c["harder"], c["gain"]
             results[index] = dict(results[index], **found)
             results[index]["stats"].update(seconds=spent)
             results[index]["context"] = recording.context  # the target's, no tests: a search is never asked
@@ -347,10 +348,12 @@ def _judge(spec: Spec, parts: dict[str, dict[str, Any]], search: variant.Search,
     chosen = search.pool[k]
     # At least as complex as the original: its run and answer score no lower, and its edit leaves the test no
     # shorter (the prompt's code: the navigation component).
-    harder = (complexity.at_least(complexity.run_scores(trace, needs, answer["answer"]), base)
+    scores = complexity.run_scores(trace, needs, answer["answer"])
+    harder = (complexity.at_least(scores, base)
               and not any(end - line > text.count("\n") for line, _c, end, _e, text in chosen.edits))
     return {"index": k, "file": chosen.file, "edits": [list(e) for e in chosen.edits], "what": chosen.what,
-            "empty": empty(answer["answer"]), "harder": harder, "answer": answer["answer"]}
+            "empty": empty(answer["answer"]), "harder": harder, "gain": complexity.least_gain(scores, base),
+            "answer": answer["answer"]}
 
 
 def empty(answer: Any) -> bool:
