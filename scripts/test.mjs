@@ -16,7 +16,7 @@
 // file's path), which then run one after the other in a single integration
 // run; a run that matches no test at all is a failure.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -79,7 +79,11 @@ function jestArgs(project, options, files) {
   return { args, report };
 }
 
-const env = { ...process.env, TRACEGATE_TEST_TOTALS: totals };
+// The tests' scratch directories go under this run's own: removed when the run passes, kept (and
+// named) when it fails, never left by the hundred in the machine's temporary directory.
+const scratch = join(dir, 'tmp');
+mkdirSync(scratch);
+const env = { ...process.env, TRACEGATE_TEST_TOTALS: totals, TMPDIR: scratch };
 
 /** Adds a finished jest run's counts to the totals. */
 function count(status, report) {
@@ -168,4 +172,7 @@ if (!extra.length && reports.length < 2) {
 
 // Skips are counted apart: a skipped test is neither a pass nor hidden.
 console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(jestStatus === 0 && failed === 0 ? 0 : 1);
+const ok = jestStatus === 0 && failed === 0;
+if (ok) rmSync(dir, { recursive: true, force: true });
+else console.log(`the tests' reports and scratch directories are kept in ${dir}`);
+process.exit(ok ? 0 : 1);
