@@ -90954,13 +90954,22 @@ const isCandidate = (c) => {
         x.edits.length > 0 &&
         typeof x.what === 'string');
 };
+/**
+ * The search's answer, its candidates in its order (the hardest first) except that those whose
+ * answer the screen would find too large go last: the hardest variant of a wide answer can outgrow
+ * the cap, and a round spent harvesting it is a round lost.
+ */
 function searchAnswer(outcome) {
     if (outcome?.status !== 'ok')
         return undefined;
     const answer = outcome.entry.oracle.oracle_answer;
-    return Array.isArray(answer?.candidates) && answer.candidates.every(isCandidate)
-        ? answer
-        : undefined;
+    if (!Array.isArray(answer?.candidates) || !answer.candidates.every(isCandidate))
+        return undefined;
+    const large = (c) => ('answer' in c && sizeProblem(c.answer) ? 1 : 0);
+    return {
+        ...answer,
+        candidates: [...answer.candidates].sort((a, b) => large(a) - large(b)),
+    };
 }
 /** How many candidates a search found (0 when it gave no list). */
 function foundCount(search, outcomes) {

@@ -292,6 +292,20 @@ describe('fresh variants through the pipeline', () => {
     expect(differed.variants!.dropped).toEqual(agreed.variants!.dropped);
   });
 
+  it('harvests a candidate whose searched answer is too large for a reply last', async () => {
+    const asked: number[] = [];
+    // Candidate 0 gives the original's oracle; the search answered candidate 1 past the cap, so
+    // candidate 2 is harvested before it and kept.
+    const wide = (k: number) => (k === 1 ? { n: 11, pad: 'x'.repeat(5000) } : { n: 10 + k });
+    const kept = await runWith(
+      client((k) => (asked.push(k), 10 + k)),
+      answerWith(1, 3, wide),
+    );
+    expect(kept.variants!.valid).toBeGreaterThan(0);
+    expect(new Set(asked)).toEqual(new Set([2]));
+    expect(ran.some((id) => id.endsWith('#1'))).toBe(false);
+  });
+
   it('takes the search’s run of an original’s unchanged tests as its second run, and runs it twice more when they differ', async () => {
     const echo = client((k) => 10 + k);
     const paired = await runWith(echo);

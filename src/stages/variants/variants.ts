@@ -4,7 +4,7 @@
 import type { QuestionKind } from '../../contracts/kinds.js';
 import { familyOf } from '../../families/registry.js';
 import type { HarvestOutcome } from '../../contracts/oracle.js';
-import { answerProblem, harvestRule } from '../screen/screen.js';
+import { answerProblem, harvestRule, sizeProblem } from '../screen/screen.js';
 import { answerInstance } from '../query/answer.js';
 import { passes } from '../score/verdict.js';
 import { sha256 } from '../../util/hash.js';
@@ -161,12 +161,20 @@ const isCandidate = (c: unknown): c is FoundCandidate => {
   );
 };
 
+/**
+ * The search's answer, its candidates in its order (the hardest first) except that those whose
+ * answer the screen would find too large go last: the hardest variant of a wide answer can outgrow
+ * the cap, and a round spent harvesting it is a round lost.
+ */
 function searchAnswer(outcome: HarvestOutcome | undefined): SearchAnswer | undefined {
   if (outcome?.status !== 'ok') return undefined;
   const answer = outcome.entry.oracle.oracle_answer as Partial<SearchAnswer> | undefined;
-  return Array.isArray(answer?.candidates) && answer.candidates.every(isCandidate)
-    ? (answer as SearchAnswer)
-    : undefined;
+  if (!Array.isArray(answer?.candidates) || !answer.candidates.every(isCandidate)) return undefined;
+  const large = (c: FoundCandidate) => ('answer' in c && sizeProblem(c.answer) ? 1 : 0);
+  return {
+    ...(answer as SearchAnswer),
+    candidates: [...answer.candidates].sort((a, b) => large(a) - large(b)),
+  };
 }
 
 /** How many candidates a search found (0 when it gave no list). */
