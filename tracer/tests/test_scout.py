@@ -142,3 +142,37 @@ def test_a_failing_test_file_is_not_scouted(harness):
     result = harness.run([spec])["s"]
     assert result["status"] == "invalid"
     assert result["reason"].startswith("tests failed: test_shop.py::test_wrong")
+
+
+def test_a_checks_question_reads_the_whole_loop_body(harness):
+    """The invariant `checks` question checks each numeric local the loop body reads, up to three, not only
+    those of its first line: `step` is read on the body's second line."""
+    files = {
+        "walk/__init__.py": "",
+        "walk/core.py": """
+            def walk(n):
+                total = 0
+                step = 1
+                for i in range(n):
+                    total += i
+                    step = step * 2 + total
+                return total, step
+        """,
+        "test_walk.py": """
+            from walk.core import walk
+
+
+            def test_walk():
+                assert walk(6) == (15, 163)
+                assert walk(3)[0] == 3
+        """,
+    }
+    directory = harness.instance_dir(files)
+    spec = {"id": "s", "scout": {"packages": ["walk"]}, "dir": str(directory), "tests": ["test_walk.py"],
+            "timeout_seconds": 60}
+    result = harness.run([spec])["s"]
+    assert result["status"] == "ok", result.get("reason")
+    checks = next(c for c in result["candidates"]
+                  if c["kind"] == "S7_Invariants" and c["query"]["mode"] == "checks")["query"]["checks"]
+    assert {c["predicate"].split()[0] for c in checks} == {"total", "i", "step"}, checks
+    assert len({c["line"] for c in checks}) == 1  # all at the body's first line

@@ -3,6 +3,7 @@ over a run or once per turn of a loop."""
 
 from __future__ import annotations
 
+import ast
 import math
 from collections.abc import Iterator
 
@@ -75,14 +76,29 @@ def _counts(which: str) -> Proposer:
     return propose
 
 
+def _body_names(f: Function, header: int) -> list[str]:
+    """The numeric locals the scout saw vary that the body of the loop at `header` names, in source order (a
+    check at the body's first line sees each once it is bound)."""
+    loop = next((n for n in ast.walk(f.node) if isinstance(n, (ast.For, ast.While, ast.AsyncFor))
+                 and n.lineno == header), None)
+    if loop is None:
+        return []
+    numeric, names = set(f.numeric()), []
+    named = [n for statement in loop.body for n in ast.walk(statement) if isinstance(n, ast.Name)]
+    for node in sorted(named, key=lambda n: (n.lineno, n.col_offset)):
+        if node.id in numeric and node.id not in names:
+            names.append(node.id)
+    return names
+
+
 def _checks(which: str) -> Proposer:
-    """The counts questions of every loop, in one: each loop body's numeric variables (two at most) checked
-    against `> 0` and a threshold at their median value, MAX_CHECKS checks at most."""
+    """The counts questions of every loop, in one: the numeric variables each loop body reads (three at most)
+    checked at its first line against `> 0` and a threshold at their median value, MAX_CHECKS checks at most."""
     def propose(f: Function) -> Iterator[tuple[Query, str]]:
-        numeric, checks = set(f.numeric()), []
+        checks = []
         for header in f.loops:
             body = f.linemap.loop_body_first[header]
-            for name in [n for n in f.line_names.get(body, []) if n in numeric][:2]:
+            for name in _body_names(f, header)[:3]:
                 values = _numbers(f, name)
                 checks.append({"line": body, "predicate": f"{name} > 0"})
                 if len(values) >= 2:
