@@ -443,6 +443,13 @@ program("never-runs", '''
      Invalid("predicate computes a power too large")),
     ("huge-repeat", "M7_Invariants", "guard", {"mode": "counts", "predicate": "len('a' * 10 ** 9) > x", "line": 7},
      Invalid("predicate computes a repeated sequence too large")),
+    ("huge-join", "M7_Invariants", "guard",
+     {"mode": "counts", "predicate": "len([0] * 10 ** 6 + [0] * 10 ** 6) > x", "line": 7},
+     Invalid("predicate computes a joined sequence too large")),
+    # Each sort's list under the size bound, but forty of them per observation: bounded over the question.
+    ("much-work", "M7_Invariants", "guard",
+     {"mode": "counts", "predicate": " + ".join(["len(sorted([x] * 10 ** 6))"] * 40) + " > x", "line": 7},
+     Invalid("predicate computes too much to evaluate")),
     ("checks-twice", "S7_Invariants", "guard",
      {"mode": "checks", "checks": [{"line": 7, "predicate": "x > 0"}, {"line": 7, "predicate": "x > 0"}]},
      Invalid("lists the same check twice")),

@@ -95,20 +95,20 @@ def test_predicates_may_call_every_method_that_leaves_a_literal_unchanged():
     type's own *_update/sort) or is str.format/format_map; mutators are never callable."""
     from collections import abc
 
-    from tracegate_tracer.queries import invariants
+    from tracegate_tracer.queries import predicate
 
     mutable = {list: (abc.MutableSequence, abc.Sequence), dict: (abc.MutableMapping, abc.Mapping),
                set: (abc.MutableSet, abc.Set)}
     for cls, (mutable_abc, frozen_abc) in mutable.items():
         by_abc = {n for n in set(dir(mutable_abc)) - set(dir(frozen_abc)) if not n.startswith("_")}
         own = {n for n in dir(cls) if n.endswith("_update") or n == "sort"}
-        assert by_abc | own <= invariants.MUTATORS[cls], cls
-    for cls in invariants.LITERAL_TYPES:
+        assert by_abc | own <= predicate.MUTATORS[cls], cls
+    for cls in predicate.LITERAL_TYPES:
         public = {n for n in dir(cls) if not n.startswith("_") and callable(getattr(cls, n))}
-        allowed = invariants._METHODS[cls]
-        excluded = invariants.MUTATORS.get(cls, frozenset()) | invariants.NOT_CALLABLE_BY_PREDICATES
+        allowed = predicate._METHODS[cls]
+        excluded = predicate.MUTATORS.get(cls, frozenset()) | predicate.NOT_CALLABLE_BY_PREDICATES
         assert allowed == public - excluded, cls
-        assert not allowed & invariants.MUTATORS.get(cls, frozenset())
-    assert {"expandtabs", "removeprefix", "translate", "zfill", "casefold"} <= invariants._METHODS[str]
-    assert {"copy", "fromkeys", "get", "items"} <= invariants._METHODS[dict]
-    assert "format" not in invariants._METHODS[str]
+        assert not allowed & predicate.MUTATORS.get(cls, frozenset())
+    assert {"expandtabs", "removeprefix", "translate", "zfill", "casefold"} <= predicate._METHODS[str]
+    assert {"copy", "fromkeys", "get", "items"} <= predicate._METHODS[dict]
+    assert "format" not in predicate._METHODS[str]
