@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURE_SUITE, runCli, tempDir } from '../helpers/cli.js';
 import { requireDocker } from '../helpers/docker.js';
@@ -100,6 +100,8 @@ describe('a remote engine over TLS', () => {
   const certs = join(work, 'certs');
   let daemon: ChildProcess | undefined;
   let host = '';
+  // The second engine's own data root (a short path: its sockets live under it), removed after.
+  let root = '';
   const saved = { ...process.env };
 
   beforeAll(async () => {
@@ -107,7 +109,7 @@ describe('a remote engine over TLS', () => {
     certificates(certs);
     const port = await freePort();
     host = `tcp://127.0.0.1:${port}`;
-    const root = join('/tmp', `tg-dockerd-${port}`);
+    root = join('/tmp', `tg-dockerd-${port}`);
     daemon = spawn(
       'dockerd',
       [
@@ -143,10 +145,16 @@ describe('a remote engine over TLS', () => {
       },
     );
   }, 180_000);
-  afterAll(() => {
+  afterAll(async () => {
     process.env = saved;
-    daemon?.kill('SIGTERM');
-  });
+    if (daemon && daemon.exitCode === null) {
+      const exited = new Promise((resolve) => daemon!.once('exit', resolve));
+      daemon.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 30_000).unref())]);
+    }
+    // Its image layers (~300 MB) would otherwise stay in /tmp after every run.
+    if (root) rmSync(root, { recursive: true, force: true });
+  }, 60_000);
 
   const harvest = (cache: string, env: Record<string, string | undefined>, ...extra: string[]) => {
     process.env = { ...saved, ...env };
