@@ -151,12 +151,12 @@ def run_scores(trace: Trace, needs: Needs, answer: Any) -> dict[str, float]:
 
 def at_least(mine: dict[str, float], theirs: dict[str, float]) -> bool:
     """Whether `mine` is at least `theirs` on every component `theirs` scores, to RESOLUTION."""
-    return all(round(score - mine[component], 6) <= RESOLUTION for component, score in theirs.items())
+    return least_gain(mine, theirs) >= -RESOLUTION
 
 
 def least_gain(mine: dict[str, float], theirs: dict[str, float]) -> float:
     """How much `mine` exceeds `theirs` on the component where it exceeds it least (negative: lower there)."""
-    return round(min(mine[component] - score for component, score in theirs.items()), 6)
+    return round(min((mine[component] - score for component, score in theirs.items()), default=0.0), 6)
 
 
 def measure(trace: Trace, needs: Needs, answer: Any, context: dict[str, Any]) -> dict[str, Any]:

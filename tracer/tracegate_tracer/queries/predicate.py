@@ -13,8 +13,9 @@ _FUNCTIONS: dict[str, Callable[..., Any]] = {
     "len": len, "abs": abs, "min": min, "max": max, "sum": sum, "sorted": sorted,
     "all": all, "any": any, "set": set, "round": round,
 }
-MAX_RESULT = 1 << 20
-"""Bits of an integer, or items of a repeated or joined sequence, a predicate may compute: `10 ** 10 ** 10` or
+MAX_RESULT = 1_000_000
+"""Bits of an integer, or items or characters of a sequence (repeated, joined, or made by a method that could
+make a larger one: a width, a tab size, a replacement), a predicate may compute: `10 ** 10 ** 10` or
 `'a' * 10 ** 9` would hold the harvest until its timeout and fail every question sharing its run."""
 MAX_WORK = 1 << 25
 """Items a predicate may compute over all its observations (each result's length, or an integer's 64-bit
@@ -87,12 +88,10 @@ def _callable_methods(cls: type) -> frozenset[str]:
 
 
 _METHODS: dict[type, frozenset[str]] = {cls: _callable_methods(cls) for cls in LITERAL_TYPES}
-# A result of at most this many items or characters, from a method that could make a larger one.
-_GROWTH_LIMIT = 1_000_000
 
 
 def _bounded(target: Any, method: str, args: list[Any]) -> None:
-    """Refuses a call whose result could exceed _GROWTH_LIMIT (a width, a tab size, a replacement, a length)."""
+    """Refuses a call whose result could exceed MAX_RESULT (a width, a tab size, a replacement, a length)."""
     if not args:
         return
     first = args[0]
@@ -110,9 +109,9 @@ def _bounded(target: Any, method: str, args: list[Any]) -> None:
         elif method == "translate" and isinstance(first, dict):
             longest = max((len(v) for v in first.values() if isinstance(v, (str, bytes))), default=1)
             grows = size * max(longest, 1)
-    if grows > _GROWTH_LIMIT:
+    if grows > MAX_RESULT:
         raise Invalid(f"predicate calls {type(target).__name__}.{method} for a result of up to {grows} items "
-                      f"(at most {_GROWTH_LIMIT})")
+                      f"(at most {MAX_RESULT})")
 
 
 _METHOD_NAMES = frozenset().union(*_METHODS.values())
