@@ -144,9 +144,10 @@ def test_a_failing_test_file_is_not_scouted(harness):
     assert result["reason"].startswith("tests failed: test_shop.py::test_wrong")
 
 
-def test_a_checks_question_reads_the_whole_loop_body(harness):
+def test_invariant_questions_read_the_whole_loop_body(harness):
     """The invariant `checks` question checks each numeric local the loop body reads, up to three, not only
-    those of its first line: `step` is read on the body's second line."""
+    those of its first line: `step` is read on the body's second line. `counts` and `monotonicity` observe
+    the first local the body names, not the first bound at its first line in name order (the counter)."""
     files = {
         "walk/__init__.py": "",
         "walk/core.py": """
@@ -176,3 +177,7 @@ def test_a_checks_question_reads_the_whole_loop_body(harness):
                   if c["kind"] == "S7_Invariants" and c["query"]["mode"] == "checks")["query"]["checks"]
     assert {c["predicate"].split()[0] for c in checks} == {"total", "i", "step"}, checks
     assert len({c["line"] for c in checks}) == 1  # all at the body's first line
+    observed = {(c["query"]["mode"], c["query"].get("variable") or c["query"]["predicate"].split()[0])
+                for c in result["candidates"]
+                if c["kind"] == "S7_Invariants" and c["query"]["mode"] in ("counts", "monotonicity")}
+    assert observed == {("counts", "total"), ("monotonicity", "total")}, observed  # not the counter `i`

@@ -55,12 +55,11 @@ def _m7_holds(f: Function) -> Iterator[tuple[Query, str]]:
 
 
 def _loop_observations(f: Function) -> Iterator[tuple[int, str]]:
-    """(a loop body's first line, a numeric variable bound there)."""
-    numeric = set(f.numeric())
+    """(a loop body's first line, the first numeric local the body names): what the body computes, not
+    whichever local sorts first among those bound at its first line (often the loop's counter)."""
     for header in f.loops:
-        body = f.linemap.loop_body_first[header]
-        for name in [n for n in f.line_names.get(body, []) if n in numeric][:1]:
-            yield body, name
+        for name in _body_names(f, header)[:1]:
+            yield f.linemap.loop_body_first[header], name
 
 
 def _counts(which: str) -> Proposer:
