@@ -54,12 +54,22 @@ def _m7_holds(f: Function) -> Iterator[tuple[Query, str]]:
         yield {"predicate": predicate}, "suite"
 
 
-def _loop_observations(f: Function) -> Iterator[tuple[int, str]]:
-    """(a loop body's first line, the first numeric local the body names): what the body computes, not
-    whichever local sorts first among those bound at its first line (often the loop's counter)."""
+def _loop_observations(f: Function, per_loop: int = 1) -> Iterator[tuple[int, str]]:
+    """(a loop body's first line, a numeric local the body names), the first `per_loop` of each loop: what
+    the body computes, not whichever local sorts first among those bound at its first line (the counter)."""
     for header in f.loops:
-        for name in _body_names(f, header)[:1]:
+        for name in _body_names(f, header)[:per_loop]:
             yield f.linemap.loop_body_first[header], name
+
+
+def _turn_checks(f: Function, line: int, name: str) -> list[Query]:
+    """A loop variable checked at `line` on each turn: against `> 0`, and against a threshold at its median
+    value as the scout saw it (when it saw two or more)."""
+    values = _numbers(f, name)
+    checks = [{"line": line, "predicate": f"{name} > 0"}]
+    if len(values) >= 2:
+        checks.append({"line": line, "predicate": f"{name} < {_literal(values[len(values) // 2])}"})
+    return checks
 
 
 def _counts(which: str) -> Proposer:
@@ -67,10 +77,8 @@ def _counts(which: str) -> Proposer:
     threshold at its median value as the scout saw it, and `> 0`)."""
     def propose(f: Function) -> Iterator[tuple[Query, str]]:
         for line, name in _loop_observations(f):
-            values = _numbers(f, name)
-            yield {"line": line, "predicate": f"{name} > 0"}, which
-            if len(values) >= 2:
-                yield {"line": line, "predicate": f"{name} < {_literal(values[len(values) // 2])}"}, which
+            for check in _turn_checks(f, line, name):
+                yield check, which
 
     return propose
 
@@ -95,13 +103,8 @@ def _checks(which: str) -> Proposer:
     checked at its first line against `> 0` and a threshold at their median value, MAX_CHECKS checks at most."""
     def propose(f: Function) -> Iterator[tuple[Query, str]]:
         checks = []
-        for header in f.loops:
-            body = f.linemap.loop_body_first[header]
-            for name in _body_names(f, header)[:3]:
-                values = _numbers(f, name)
-                checks.append({"line": body, "predicate": f"{name} > 0"})
-                if len(values) >= 2:
-                    checks.append({"line": body, "predicate": f"{name} < {_literal(values[len(values) // 2])}"})
+        for line, name in _loop_observations(f, per_loop=3):
+            checks.extend(_turn_checks(f, line, name))
         if len(checks) >= 2:
             yield {"checks": checks[:MAX_CHECKS]}, which
 
